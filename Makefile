@@ -1,0 +1,31 @@
+# The two commands of the README: `make serve` and `make test`. Everything they need is
+# installed here, into .venv, so a fresh machine needs only python3 and git.
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/pip --disable-pip-version-check -q
+
+.PHONY: serve test model bench clean
+
+serve: $(VENV)/.installed model
+	$(BIN)/triform serve
+
+test: $(VENV)/.installed-test model
+	$(BIN)/pytest
+
+model: $(VENV)/.installed
+	$(BIN)/triform model provision
+
+$(VENV)/.installed: pyproject.toml
+	test -d $(VENV) || python3 -m venv $(VENV)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(PIP) install -e '.[test]'
+	touch $@
+
+bench: $(VENV)/.installed model
+	$(BIN)/python bench/store_search_bench.py
+
+clean:
+	rm -rf $(VENV) *.egg-info

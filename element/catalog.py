@@ -1,0 +1,257 @@
+"""The catalog: a SQLite database (WAL mode) of elements, versions, tokens and activity.
+
+Layout (``catalog.db`` in the data home)::
+
+    elements(id, path UNIQUE, circle, slug, name, element_type, form, parent_id, state,
+             description, properties JSON, meta JSON, version, created_at, updated_at)
+    versions(element_id, version, spec JSON, message, created_at)   PK(element_id, version)
+    tokens(id, token_hash UNIQUE, circle, role, name, created_at, revoked_at)
+    activity(seq, element_id, circle, op, principal, detail JSON, at)
+
+A circle's path is its name; every other element's path is ``<circle>/<slug>``. Each thread
+gets its own connection (sqlite3 objects must not cross threads); WAL lets readers run
+beside the one writer, and ``busy_timeout`` makes a second process wait instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import ElementNotFound, SlugTaken
+
+__all__ = ["Catalog", "Element", "now_iso"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS elements (
+    id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, circle TEXT NOT NULL, slug TEXT,
+    name TEXT NOT NULL, element_type TEXT NOT NULL, form TEXT NOT NULL, parent_id TEXT,
+    state TEXT NOT NULL DEFAULT 'ready', description TEXT, properties TEXT NOT NULL,
+    meta TEXT NOT NULL, version INTEGER NOT NULL, created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS elements_circle ON elements(circle);
+CREATE TABLE IF NOT EXISTS versions (
+    element_id TEXT NOT NULL, version INTEGER NOT NULL, spec TEXT NOT NULL,
+    message TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (element_id, version));
+CREATE TABLE IF NOT EXISTS tokens (
+    id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, circle TEXT NOT NULL,
+    role TEXT NOT NULL, name TEXT, created_at TEXT NOT NULL, revoked_at TEXT);
+CREATE TABLE IF NOT EXISTS activity (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, element_id TEXT, circle TEXT NOT NULL,
+    op TEXT NOT NULL, principal TEXT, detail TEXT NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS activity_element ON activity(element_id, seq);
+"""
+
+
+def now_iso(clock: float | None = None) -> str:
+    """UTC timestamp in ISO-8601 with milliseconds, sortable as text."""
+    t = time.time() if clock is None else clock
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
+
+
+@dataclass
+class Element:
+    id: str
+    path: str
+    circle: str
+    slug: str | None
+    name: str
+    element_type: str
+    form: str
+    parent_id: str | None
+    state: str
+    description: str | None
+    properties: dict[str, Any]
+    meta: dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def public(self) -> dict[str, Any]:
+        """The JSON form answered by the API."""
+        return {k: getattr(self, k) for k in (
+            "id", "path", "circle", "slug", "name", "element_type", "form", "parent_id",
+            "state", "description", "properties", "meta", "version", "created_at",
+            "updated_at")}
+
+
+def _row_to_element(row: sqlite3.Row) -> Element:
+    data = dict(row)
+    data["properties"] = json.loads(data["properties"])
+    data["meta"] = json.loads(data["meta"])
+    return Element(**data)
+
+
+class Catalog:
+    """The SQLite catalog of one data home."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._connection().executescript(_SCHEMA)
+
+    def _connection(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                 check_same_thread=False)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, kind: Any, *_: Any) -> None:
+            self.db.execute("ROLLBACK" if kind else "COMMIT")
+
+    def transaction(self) -> "Catalog._Tx":
+        """``with catalog.transaction() as db``: one write transaction, rolled back on error."""
+        return Catalog._Tx(self._connection())
+
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return self._connection().execute(sql, args).fetchall()
+
+    # -- elements ---------------------------------------------------------------------
+    def insert_element(self, element: Element, spec: dict[str, Any], message: str) -> None:
+        """Insert an element and its first version entry, atomically.
+
+        :raise SlugTaken: the path is in use.
+        """
+        try:
+            with self.transaction() as db:
+                db.execute(
+                    "INSERT INTO elements VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (element.id, element.path, element.circle, element.slug, element.name,
+                     element.element_type, element.form, element.parent_id, element.state,
+                     element.description, json.dumps(element.properties),
+                     json.dumps(element.meta), element.version, element.created_at,
+                     element.updated_at))
+                db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+                           (element.id, element.version, json.dumps(spec), message,
+                            element.created_at))
+        except sqlite3.IntegrityError as exc:
+            raise SlugTaken(element.path) from exc
+
+    def element_at(self, path: str) -> Element:
+        """:raise ElementNotFound: nothing lives at ``path``."""
+        rows = self.query("SELECT * FROM elements WHERE path = ?", (path,))
+        if not rows:
+            raise ElementNotFound(path)
+        return _row_to_element(rows[0])
+
+    def element(self, element_id: str) -> Element:
+        rows = self.query("SELECT * FROM elements WHERE id = ?", (element_id,))
+        if not rows:
+            raise ElementNotFound(element_id)
+        return _row_to_element(rows[0])
+
+    def elements(self, circle: str | None = None) -> list[Element]:
+        if circle is None:
+            rows = self.query("SELECT * FROM elements ORDER BY path")
+        else:
+            rows = self.query("SELECT * FROM elements WHERE circle = ? ORDER BY path", (circle,))
+        return [_row_to_element(r) for r in rows]
+
+    def children(self, element: Element) -> list[Element]:
+        rows = self.query("SELECT * FROM elements WHERE parent_id = ? ORDER BY path",
+                          (element.id,))
+        return [_row_to_element(r) for r in rows]
+
+    def update_element(self, element_id: str, **fields: Any) -> Element:
+        """Set columns of one element; dict values are stored as JSON."""
+        fields["updated_at"] = now_iso()
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        values = [json.dumps(v) if isinstance(v, dict) else v for v in fields.values()]
+        with self.transaction() as db:
+            db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
+        return self.element(element_id)
+
+    def delete_element(self, element_id: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM versions WHERE element_id = ?", (element_id,))
+            db.execute("DELETE FROM elements WHERE id = ?", (element_id,))
+
+    # -- versions ---------------------------------------------------------------------
+    def add_version(self, element_id: str, spec: dict[str, Any], message: str,
+                    **fields: Any) -> int:
+        """Record a new version of an element's spec and bump its version; returns N."""
+        with self.transaction() as db:
+            (current,) = db.execute("SELECT version FROM elements WHERE id = ?",
+                                    (element_id,)).fetchone()
+            version = current + 1
+            db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+                       (element_id, version, json.dumps(spec), message, now_iso()))
+            fields.update(version=version, updated_at=now_iso())
+            cols = ", ".join(f"{k} = ?" for k in fields)
+            values = [json.dumps(v) if isinstance(v, dict) else v for v in fields.values()]
+            db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
+        return version
+
+    def versions(self, element_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self.query("SELECT * FROM versions WHERE element_id = ? ORDER BY version DESC "
+                          "LIMIT ?", (element_id, limit))
+        return [{"version": r["version"], "label": f"v{r['version']}",
+                 "spec": json.loads(r["spec"]), "message": r["message"],
+                 "created_at": r["created_at"]} for r in rows]
+
+    # -- tokens -----------------------------------------------------------------------
+    def add_token(self, token_id: str, token_hash: str, circle: str, role: str,
+                  name: str | None) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO tokens VALUES (?,?,?,?,?,?,NULL)",
+                       (token_id, token_hash, circle, role, name, now_iso()))
+
+    def token_by_hash(self, token_hash: str) -> sqlite3.Row | None:
+        rows = self.query("SELECT * FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+                          (token_hash,))
+        return rows[0] if rows else None
+
+    def tokens(self, circle: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "SELECT * FROM tokens", ()
+        if circle is not None:
+            sql, args = sql + " WHERE circle = ?", (circle,)
+        return [{k: r[k] for k in ("id", "circle", "role", "name", "created_at", "revoked_at")}
+                for r in self.query(sql + " ORDER BY created_at", args)]
+
+    def revoke_token(self, token_id: str) -> bool:
+        with self.transaction() as db:
+            cur = db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND "
+                             "revoked_at IS NULL", (now_iso(), token_id))
+            return cur.rowcount == 1
+
+    # -- activity ---------------------------------------------------------------------
+    def record_activity(self, element: Element, op: str, principal: str | None,
+                        detail: dict[str, Any] | None = None) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO activity (element_id, circle, op, principal, detail, at) "
+                       "VALUES (?,?,?,?,?,?)", (element.id, element.circle, op, principal,
+                                                json.dumps(detail or {}), now_iso()))
+
+    def activity(self, *, element_ids: list[str] | None = None, circle: str | None = None,
+                 limit: int = 100) -> Iterator[dict[str, Any]]:
+        if element_ids is not None:
+            marks = ",".join("?" * len(element_ids)) or "NULL"
+            rows = self.query(f"SELECT * FROM activity WHERE element_id IN ({marks}) "
+                              "ORDER BY seq DESC LIMIT ?", (*element_ids, limit))
+        else:
+            rows = self.query("SELECT * FROM activity WHERE circle = ? ORDER BY seq DESC "
+                              "LIMIT ?", (circle, limit))
+        for r in rows:
+            yield {"seq": r["seq"], "element_id": r["element_id"], "circle": r["circle"],
+                   "op": r["op"], "principal": r["principal"],
+                   "detail": json.loads(r["detail"]), "at": r["at"]}

@@ -1,0 +1,184 @@
+"""The data home: one folder holding the catalog, the element repos and the memory runtime.
+
+Layout (design.md section 2)::
+
+    catalog.db                 SQLite (WAL): elements, versions, tokens, activity
+    repos/<element-id>.git     bare repo per element; HEAD -> draft
+    runtime/<element-id>/      memories.jsonl + hnswlib sidecar (never in git)
+
+``Home`` is the element layer's entry point: it creates elements (git and catalog written
+together), resolves paths, and opens one :class:`index.MemoryStore` per memory element.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from index import MemorySettings, MemoryStore
+from index.embed import Embedder
+from source import repo as git
+
+from .catalog import Catalog, Element, now_iso
+from .errors import InvalidRequest
+from .types import element_type, validate_properties
+
+__all__ = ["Home", "SLUG_RE", "spec_of", "ENVS"]
+
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+#: Slugs that would make an element path ambiguous with the API's own path segments.
+_RESERVED = {"ops", "events", "git", "api"}
+ENVS = ("draft", "demo", "live")
+SPEC_PATH = ".triform/spec.yaml"
+
+
+def spec_of(element: Element) -> dict[str, Any]:
+    """The spec as it is written to ``.triform/spec.yaml`` (the catalog mirrors it)."""
+    return {"element_type": element.element_type, "slug": element.slug, "name": element.name,
+            "form": element.form, "description": element.description,
+            "properties": element.properties}
+
+
+def _readme(element: Element) -> str:
+    return (f"# {element.name}\n\n{element.description or 'A ' + element.element_type + ' element.'}"
+            f"\n\nPath: `{element.path}` - type `{element.element_type}`.\n")
+
+
+def check_slug(slug: Any, field: str = "slug") -> str:
+    if not isinstance(slug, str) or not slug:
+        raise InvalidRequest(field, "is required and must be a non-empty string")
+    if not SLUG_RE.match(slug) or slug in _RESERVED:
+        raise InvalidRequest(field, "must match [a-z0-9][a-z0-9-]{0,62} and not be one of "
+                             + ", ".join(sorted(_RESERVED)))
+    return slug
+
+
+class Home:
+    """One data home. Thread-safe; open it once per process."""
+
+    def __init__(self, path: Path, embedder_factory: Callable[[], Embedder]) -> None:
+        self.path = Path(path)
+        (self.path / "repos").mkdir(parents=True, exist_ok=True)
+        (self.path / "runtime").mkdir(parents=True, exist_ok=True)
+        self.catalog = Catalog(self.path / "catalog.db")
+        self._embedder_factory = embedder_factory
+        self._embedder: Embedder | None = None
+        self._stores: dict[str, MemoryStore] = {}
+        self._lock = threading.RLock()
+
+    # -- paths ------------------------------------------------------------------------
+    def repo_path(self, element: Element) -> Path:
+        return self.path / "repos" / f"{element.id}.git"
+
+    def runtime_path(self, element: Element) -> Path:
+        return self.path / "runtime" / element.id
+
+    def resolve_repo(self, element_path: str) -> Path | None:
+        """The bare repo of the element at ``element_path``, or None (for the git mount)."""
+        rows = self.catalog.query("SELECT id FROM elements WHERE path = ?", (element_path,))
+        if not rows:
+            return None
+        repo = self.path / "repos" / f"{rows[0]['id']}.git"
+        return repo if repo.is_dir() else None
+
+    # -- elements ---------------------------------------------------------------------
+    def create_element(self, *, circle: str, element_type_name: str, slug: str | None,
+                       name: str | None = None, description: str | None = None,
+                       properties: dict[str, Any] | None = None,
+                       parent: Element | None = None) -> Element:
+        """Create an element: its bare repo (draft/demo/live) and its catalog row, together.
+
+        The repo is written first under a fresh id, then the row; if the row cannot be
+        written (the slug was taken meanwhile) the repo is removed, so neither is left alone.
+        """
+        kind = element_type(element_type_name)
+        if kind.name == "circle":
+            path, slug = check_slug(circle, "circle"), None
+        else:
+            path = f"{circle}/{check_slug(slug)}"
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise InvalidRequest("name", "must be a non-empty string")
+        if description is not None and not isinstance(description, str):
+            raise InvalidRequest("description", "must be a string")
+        props = validate_properties(kind.name, properties or {})
+        if kind.name == "memory":
+            MemorySettings.from_properties(props)   # semantic checks, e.g. weights not all 0
+        stamp = now_iso()
+        element = Element(
+            id=str(uuid.uuid4()), path=path, circle=circle, slug=slug,
+            name=name or (slug or circle).replace("-", " ").title(),
+            element_type=kind.name, form=kind.form,
+            parent_id=parent.id if parent else None, state="ready",
+            description=description, properties=props, meta={}, version=1,
+            created_at=stamp, updated_at=stamp)
+        spec = spec_of(element)
+        files = {SPEC_PATH: yaml.safe_dump(spec, sort_keys=False).encode(),
+                 "README.md": _readme(element).encode(),
+                 ".triform/fixtures/.gitkeep": b""}
+        repo = self.repo_path(element)
+        git.create_repo(repo, files, message=f"Create {kind.name} {path}")
+        try:
+            self.catalog.insert_element(element, spec, "v1: created")
+        except BaseException:
+            shutil.rmtree(repo, ignore_errors=True)
+            raise
+        return element
+
+    def init(self, circle: str = "demo", memory_slug: str = "memory") -> tuple[Element, Element]:
+        """Make ``circle`` and a memory element in it, unless they exist; returns both."""
+        try:
+            root = self.catalog.element_at(circle)
+        except Exception:
+            root = self.create_element(circle=circle, element_type_name="circle", slug=None,
+                                       description=f"The {circle} circle")
+        try:
+            memory = self.catalog.element_at(f"{circle}/{memory_slug}")
+        except Exception:
+            memory = self.create_element(
+                circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
+                description="Long-term memory for this circle's agents")
+        return root, memory
+
+    # -- spec per environment -----------------------------------------------------------
+    def properties_for(self, element: Element, env: str) -> dict[str, Any]:
+        """The properties that govern runtime ops in ``env``.
+
+        draft is the catalog row (it mirrors the draft spec); demo and live read the spec
+        from their branch, which only moves by promotion.
+        """
+        if env == "draft":
+            return element.properties
+        raw = git.read_file(self.repo_path(element), SPEC_PATH, branch=env)
+        if raw is None:
+            return element.properties
+        spec = yaml.safe_load(raw) or {}
+        return validate_properties(element.element_type, spec.get("properties") or {})
+
+    # -- memory runtime -----------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = self._embedder_factory()
+            return self._embedder
+
+    def memory_store(self, element: Element) -> MemoryStore:
+        """The open runtime of a memory element (opened once, kept for the process)."""
+        with self._lock:
+            store = self._stores.get(element.id)
+            if store is None:
+                store = MemoryStore(self.runtime_path(element), self.embedder)
+                self._stores[element.id] = store
+            return store
+
+    def close(self) -> None:
+        with self._lock:
+            for store in self._stores.values():
+                store.close()
+            self._stores.clear()

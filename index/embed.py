@@ -1,0 +1,63 @@
+"""Embedders: turn texts into L2-normalized float32 vectors.
+
+The runtime depends only on the :class:`Embedder` protocol, so the engine is chosen by the
+caller. The production engine is fastembed running all-MiniLM-L6-v2 (``index/model.py``);
+:class:`HashingEmbedder` is for tests that exercise storage and scoring but not meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Embedder", "HashingEmbedder", "normalize_rows"]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Anything that embeds texts.
+
+    ``embed`` returns an array of shape ``(len(texts), dim)``, dtype float32, each row of
+    unit length. It raises :class:`index.errors.EmbeddingFailed` when it cannot.
+    """
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def normalize_rows(vectors: np.ndarray) -> np.ndarray:
+    """Scale each row to unit length; an all-zero row stays zero."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return vectors / norms
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+class HashingEmbedder:
+    """A deterministic bag-of-words embedder: shared words give similar vectors.
+
+    Only for tests that do not test meaning: it is fast, needs no model and gives the same
+    vector for the same text on every machine.
+    """
+
+    def __init__(self, dim: int = 64) -> None:
+        self.dim = dim
+        self.model_id = f"hashing-{dim}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in _TOKEN.findall(text.lower()):
+                digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
+                bucket = int.from_bytes(digest[:4], "little") % self.dim
+                sign = 1.0 if digest[4] & 1 else -1.0
+                out[row, bucket] += sign
+        return normalize_rows(out)

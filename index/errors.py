@@ -1,0 +1,159 @@
+"""Errors raised by the memory runtime.
+
+Every error carries the three attributes of the one JSON error shape (design.md section 4):
+``code`` (the reference sheet's code, verbatim), ``error_class`` (mapped to an HTTP status in
+``api/errors.py``, once) and ``retryable``. Add new errors here, close to the code that
+raises them, each with a one-line docstring and its message built in ``__init__``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
+           "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
+           "StoreLocked", "StoreClosed", "LogCorrupt", "MemoryCapacity"]
+
+
+class StoreError(Exception):
+    """Base of every memory-runtime error."""
+
+    code = "MEMORY_STORE_FAILED"
+    error_class = "internal"
+    retryable = True
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StoreFailed(StoreError):
+    """A write to the log or sidecar failed: a transient backend error."""
+
+
+class StoreLocked(StoreFailed):
+    """Another process holds this element's store open (one writer per element)."""
+
+    error_class = "unavailable"
+    retryable = True
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(f"another process holds this memory store open; gave up after "
+                         f"waiting {waited:.1f}s for its lock")
+        self.waited = waited
+
+
+class StoreClosed(StoreFailed):
+    """An op was called on a store after ``close()``."""
+
+    retryable = False
+
+    def __init__(self) -> None:
+        super().__init__("this memory store is closed")
+
+
+class LogCorrupt(StoreError):
+    """A log line other than the last one cannot be read: the log needs repair by hand.
+
+    Only the *last* line may be torn by a crash (and is truncated on open); damage anywhere
+    else is not something a crash produces, so the store refuses to open rather than
+    silently dropping memories.
+    """
+
+    code = "MEMORY_LOG_CORRUPT"
+    error_class = "internal"
+    retryable = False
+
+    def __init__(self, offset: int, reason: str) -> None:
+        super().__init__(f"memory log is corrupt at byte {offset}: {reason}")
+        self.offset = offset
+        self.reason = reason
+
+
+class MemoryCapacity(StoreError):
+    """The store is full and the pool that would have to give way is empty.
+
+    With subject scoping on, a store may only evict from its own pool (the subject's rows, or
+    the general rows for a general memory); when the total cap is reached and that pool
+    holds nothing (or too little), the store is refused instead of evicting someone else's
+    memories.
+    """
+
+    code = "MEMORY_CAPACITY"
+    error_class = "conflict"
+    retryable = False
+
+    def __init__(self, pool: str, max_memories: int, used: int) -> None:
+        super().__init__(
+            f"memory store is at max_memories ({used}/{max_memories}) and the {pool} pool "
+            "has no memories that may be evicted for this one; raise max_memories, or "
+            "delete or forget memories first")
+        self.pool = pool
+        self.max_memories = max_memories
+        self.used = used
+
+
+class EmbeddingFailed(StoreError):
+    """The embedder could not turn texts into vectors."""
+
+    code = "MEMORY_EMBEDDING_FAILED"
+    error_class = "internal"
+    retryable = True
+
+
+class MemoryNotFound(StoreError):
+    """No memory with this id exists in the element."""
+
+    code = "MEMORY_NOT_FOUND"
+    error_class = "not_found"
+    retryable = False
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} does not exist in this element")
+        self.memory_id = memory_id
+
+
+class InvalidCategory(StoreError):
+    """The category is not one of the five the sheet names."""
+
+    code = "MEMORY_INVALID_CATEGORY"
+    error_class = "validation"
+    retryable = False
+
+    def __init__(self, category: object) -> None:
+        super().__init__(f"category {category!r} is not one of fact, preference, "
+                         "procedure, context, correction")
+        self.category = category
+
+
+class SubjectIncomplete(StoreError):
+    """Only one of subject_type and subject_id was given."""
+
+    code = "MEMORY_SUBJECT_INCOMPLETE"
+    error_class = "validation"
+    retryable = False
+
+    def __init__(self) -> None:
+        super().__init__("subject_type and subject_id must be provided together")
+
+
+class ConfirmRequired(StoreError):
+    """A destructive op was called without its confirmation."""
+
+    code = "MEMORY_CONFIRM_REQUIRED"
+    error_class = "validation"
+    retryable = False
+
+    def __init__(self) -> None:
+        super().__init__("forget_subject requires the X-Confirm: destructive header")
+
+
+class InvalidMemory(StoreError):
+    """A field of a memory or a search request is malformed."""
+
+    code = "MEMORY_INVALID"
+    error_class = "validation"
+    retryable = False
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
