@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import ElementNotFound, SlugTaken
 
@@ -94,6 +94,8 @@ class Catalog:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._local = threading.local()
+        #: Called with each activity event after it is committed (the SSE feed subscribes).
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self._connection().executescript(_SCHEMA)
 
     def _connection(self) -> sqlite3.Connection:
@@ -236,11 +238,20 @@ class Catalog:
 
     # -- activity ---------------------------------------------------------------------
     def record_activity(self, element: Element, op: str, principal: str | None,
-                        detail: dict[str, Any] | None = None) -> None:
+                        detail: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Append one activity event, then tell the listeners; returns the event."""
+        at = now_iso()
         with self.transaction() as db:
-            db.execute("INSERT INTO activity (element_id, circle, op, principal, detail, at) "
-                       "VALUES (?,?,?,?,?,?)", (element.id, element.circle, op, principal,
-                                                json.dumps(detail or {}), now_iso()))
+            cur = db.execute("INSERT INTO activity (element_id, circle, op, principal, detail, "
+                             "at) VALUES (?,?,?,?,?,?)", (element.id, element.circle, op,
+                                                          principal, json.dumps(detail or {}),
+                                                          at))
+        event = {"seq": cur.lastrowid, "element_id": element.id, "path": element.path,
+                 "circle": element.circle, "op": op, "principal": principal,
+                 "detail": detail or {}, "at": at}
+        for listener in list(self.listeners):
+            listener(event)
+        return event
 
     def activity(self, *, element_ids: list[str] | None = None, circle: str | None = None,
                  limit: int = 100) -> Iterator[dict[str, Any]]:
