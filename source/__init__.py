@@ -1,0 +1,41 @@
+"""The Source layer: element repositories in git (draft/demo/live), as a plain library.
+
+Knows nothing of memories, HTTP routes or the catalog; callers pass paths and callbacks.
+See ``docs/source.md`` for branches, push policy, validator rules, fixtures and bundles.
+"""
+
+from __future__ import annotations
+
+from .bundle import MAX_BUNDLE_BYTES, export_bundle, import_bundle
+from .errors import (BranchNotFound, BundleInvalid, BundleTooLarge, CommitNotFound, Diverged,
+                     FileTooLarge, FixtureInvalid, InvalidArgument, MergeConflict, NotAFile,
+                     RefMoved, RepoExists, RepoNotFound, SourceError, SpecInvalid,
+                     UnrelatedHistories, UnsafePath, ValidationFailed)
+from .fixtures import FIXTURES_DIR, apply_fixtures, fixtures, read_fixtures
+from .merge import diff3, merge
+from .promote import PROMOTIONS, branches, promote
+from .repair import repair, spec_check
+from .repo import (BRANCHES, DEFAULT_AUTHOR, MAX_FILE_BYTES, SPEC_PATH, branch_tips,
+                   check_relpath, commit_files, create_repo, history, list_files, open_repo,
+                   read_file, read_spec, ref_log, resolve_rev)
+from .smart_http import MAX_PUSH_BYTES, make_git_app
+from .validate import validate, validate_commits
+
+__all__ = [
+    # repo
+    "BRANCHES", "DEFAULT_AUTHOR", "MAX_FILE_BYTES", "SPEC_PATH", "branch_tips",
+    "check_relpath", "commit_files", "create_repo", "history", "list_files", "open_repo",
+    "read_file", "read_spec", "ref_log", "resolve_rev",
+    # merge, promote
+    "diff3", "merge", "PROMOTIONS", "branches", "promote",
+    # validate, repair, fixtures
+    "validate", "validate_commits", "repair", "spec_check",
+    "FIXTURES_DIR", "read_fixtures", "apply_fixtures", "fixtures",
+    # bundles, smart HTTP
+    "MAX_BUNDLE_BYTES", "export_bundle", "import_bundle", "MAX_PUSH_BYTES", "make_git_app",
+    # errors
+    "SourceError", "InvalidArgument", "UnsafePath", "NotAFile", "FileTooLarge", "RepoNotFound",
+    "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",
+    "UnrelatedHistories", "ValidationFailed", "SpecInvalid", "FixtureInvalid", "BundleInvalid",
+    "BundleTooLarge",
+]

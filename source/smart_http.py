@@ -1,0 +1,266 @@
+"""Git smart HTTP (clone, fetch, push) for element repositories, as a WSGI app.
+
+``make_git_app`` wraps dulwich's ``HTTPGitApplication``. The caller mounts it (e.g. under
+``/git`` with werkzeug's ``DispatcherMiddleware``), so ``PATH_INFO`` looks like
+``/<circle>/<slug>.git/info/refs``. Only the smart protocol is served: ``GET
+info/refs?service=...`` and ``POST git-upload-pack`` / ``git-receive-pack``; everything else
+is a 404 (or 403 for the dumb protocol).
+
+Push policy, per ref (``PushPolicy``; the git client prints each reason after
+``! [remote rejected]``):
+
+* ``refs/heads/demo`` and ``refs/heads/live``: "<ref> is protected: promote via the API";
+* deletes of any ref are refused; only ``refs/heads/draft`` may be updated (no new
+  branches, no tags);
+* the update must be a fast-forward of the server's draft;
+* every commit new to the server must pass ``validate_commits`` (runtime data, generated
+  output, secrets, unsafe paths, unreadable objects...) and the caller's ``validate_push``;
+* the ref moves by strict compare-and-swap: if draft moved since the client read it, the
+  client sees ``failed to write`` (never a fake success).
+
+Pitfalls handled (see git-recipes.md section 1): (a) dulwich hands the backend
+``/<name>.git`` with a leading slash: our backend does not join paths at all, it compares
+the name with the one already resolved; (b) werkzeug de-chunks ``wsgi.input`` but leaves
+``Transfer-Encoding: chunked``, so the header is dropped when ``wsgi.input_terminated``;
+(c) ``ReceivePackHandler`` ignores a ``False`` from ``set_if_equals``, so it is wrapped to
+raise; (d) dulwich never closes the repos it opens, so each request closes its own. A 404
+never shows a server path. Objects of a refused push stay in the object store as
+unreachable (dangling) objects until ``repair`` prunes them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from dulwich.errors import HookError, NotGitRepository
+from dulwich.file import FileLocked
+from dulwich.graph import can_fast_forward
+from dulwich.hooks import Hook
+from dulwich.repo import Repo
+from dulwich.server import Backend, ReceivePackHandler, UploadPackHandler
+from dulwich.web import GunzipFilter, HTTPGitApplication, LimitedInputFilter
+
+from .validate import validate_commits
+
+__all__ = ["make_git_app", "PushPolicy", "MAX_PUSH_BYTES", "PROTECTED_REFS", "PUSH_REF"]
+
+log = logging.getLogger(__name__)
+
+#: Largest pack a single push may send (git's ``receive.maxInputSize``), 100 MiB.
+MAX_PUSH_BYTES = 100 * 1024 * 1024
+PUSH_REF = b"refs/heads/draft"
+PROTECTED_REFS = (b"refs/heads/demo", b"refs/heads/live")
+_ZERO = b"0" * 40
+_MAX_REASON = 600
+
+_PATH = re.compile(r"/(?P<name>[^?#]+?)(?:\.git)?"
+                   r"(?P<service>/info/refs|/git-upload-pack|/git-receive-pack)")
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
+
+Resolve = Callable[[str], "Path | None"]
+Authorize = Callable[[dict[str, Any], bool], "bool | str"]
+ValidatePush = Callable[[Path, str, str], list[str]]
+
+
+def _one_line(text: str) -> str:
+    text = re.sub(r"[\x00-\x1f\x7f]+", " ", text).strip()
+    return text if len(text) <= _MAX_REASON else text[: _MAX_REASON - 3] + "..."
+
+
+class PushPolicy(Hook):
+    """dulwich ``update`` hook: decides each pushed ref; raising ``HookError`` refuses it."""
+
+    def __init__(self, repo: Repo, repo_path: Path, validate_push: ValidatePush | None) -> None:
+        self.repo = repo
+        self.repo_path = repo_path
+        self.validate_push = validate_push
+
+    def execute(  # type: ignore[override]
+            self, ref: bytes, old: bytes, new: bytes) -> tuple[bytes, bytes]:
+        name = ref.decode("utf-8", "replace")
+        if ref in PROTECTED_REFS:
+            raise HookError(f"{name} is protected: promote via the API")
+        if new == _ZERO:
+            raise HookError(f"deleting {name} is not allowed")
+        if ref != PUSH_REF:
+            raise HookError(f"only refs/heads/draft accepts pushes, not {name}")
+        if old == _ZERO:
+            raise HookError("refs/heads/draft is missing on the server: run source_repair")
+        try:
+            ff = old == new or can_fast_forward(self.repo, old, new)
+        except (KeyError, AssertionError, ValueError):
+            raise HookError("push refers to missing objects") from None
+        if not ff:
+            raise HookError("non-fast-forward: fetch and merge first")
+        reasons = self._reasons(name, old.decode(), new.decode())
+        if reasons:
+            more = f" (+{len(reasons) - 3} more)" if len(reasons) > 3 else ""
+            raise HookError(_one_line("refused: " + "; ".join(reasons[:3]) + more))
+        return b"", b""
+
+    def _reasons(self, ref: str, old: str, new: str) -> list[str]:
+        try:
+            findings = validate_commits(self.repo_path, new, old)
+        except Exception:  # noqa: BLE001 - a validator crash must refuse, not 500 mid-stream
+            log.exception("push validation crashed")
+            return ["validation failed on the server"]
+        reasons = []
+        for f in findings:
+            r = f"{f['path']}: {f['reason']}"
+            if r not in reasons:
+                reasons.append(r)
+        if self.validate_push is not None:
+            try:
+                reasons += [str(r) for r in self.validate_push(self.repo_path, ref, new)]
+            except Exception:  # noqa: BLE001
+                log.exception("validate_push callback crashed")
+                reasons.append("validation failed on the server")
+        return reasons
+
+
+def _strict_cas(repo: Repo) -> None:
+    """Make ``set_if_equals`` raise when the ref moved (pitfall c), and log pushes."""
+    cas = repo.refs.set_if_equals
+
+    def strict(name: bytes, old: bytes | None, new: bytes, **kw: Any) -> bool:
+        kw.setdefault("message", b"push")
+        kw.setdefault("committer", b"git push <push@triform>")
+        for attempt in range(20):
+            try:
+                ok = cas(name, old, new, **kw)
+                break
+            except FileLocked:
+                # another writer (pygit2 commit, promote) holds the ref lock briefly
+                time.sleep(0.005 * (attempt + 1))
+        else:
+            raise OSError(f"{name.decode()} is locked")
+        if not ok:
+            raise OSError(f"{name.decode()} moved concurrently")
+        return True
+
+    repo.refs.set_if_equals = strict  # type: ignore[method-assign]
+
+
+class _RequestBackend(Backend):
+    """Serves exactly one already-resolved repository and remembers what it opened."""
+
+    def __init__(self, name: str, repo_path: Path, validate_push: ValidatePush | None) -> None:
+        self.name = name
+        self.repo_path = repo_path
+        self.validate_push = validate_push
+        self.opened: list[Repo] = []
+
+    def open_repository(self, path: str | bytes) -> Repo:  # type: ignore[override]
+        requested = os.fsdecode(path).strip("/")          # pitfall a: "/c/s.git"
+        if requested.endswith(".git"):
+            requested = requested[:-4]
+        if requested != self.name:
+            raise NotGitRepository("repository not found")
+        try:
+            repo = Repo(os.fspath(self.repo_path))
+        except (NotGitRepository, OSError):
+            raise NotGitRepository("repository not found") from None
+        self.opened.append(repo)
+        # Only our policy runs: never the shell hooks a repo directory might carry.
+        repo.hooks = {"update": PushPolicy(repo, self.repo_path, self.validate_push)}
+        _strict_cas(repo)
+        return repo
+
+    def close(self) -> None:
+        for repo in self.opened:
+            try:
+                repo.close()
+            except Exception:  # noqa: BLE001 - closing must not mask the response
+                log.exception("closing repo failed")
+        self.opened.clear()
+
+
+def _plain(start_response: Callable[..., Any], status: str, body: str,
+           headers: Iterable[tuple[str, str]] = ()) -> list[bytes]:
+    data = body.encode()
+    start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
+                            ("Content-Length", str(len(data))), *headers])
+    return [data]
+
+
+def make_git_app(resolve: Resolve, authorize: Authorize,
+                 validate_push: ValidatePush | None = None, *,
+                 max_push_bytes: int = MAX_PUSH_BYTES,
+                 realm: str = "elements") -> Callable[..., Iterable[bytes]]:
+    """Build the WSGI app serving element repos over git smart HTTP.
+
+    :param resolve: ``"<circle>/<slug>"`` -> the bare repo's path, or ``None`` (404). Called
+        only with names whose segments match ``[A-Za-z0-9][A-Za-z0-9_-]*``.
+    :param authorize: ``(environ, is_push) -> bool | "forbidden"``; a false value answers
+        401 with ``WWW-Authenticate: Basic`` so git asks for credentials; the string
+        ``"forbidden"`` answers 403 (valid credentials, role too low). Called before ``resolve``,
+        so unauthenticated callers cannot probe which repos exist. The element name is in
+        ``environ["triform.element_path"]``.
+    :param validate_push: ``(repo_path, ref, new_commit_hex) -> [reasons]``, called for an
+        otherwise acceptable push to draft; any reason refuses the ref.
+    :param max_push_bytes: largest pack accepted by one push.
+    """
+
+    class _ReceivePack(ReceivePackHandler):
+        def _receive_max_input_size(self) -> int | None:
+            return max_push_bytes
+
+    handlers = {b"git-upload-pack": UploadPackHandler, b"git-receive-pack": _ReceivePack}
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterator[bytes]:
+        if environ.get("wsgi.input_terminated"):
+            # pitfall b: the server already de-chunked the body; dulwich must not again
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        method = environ.get("REQUEST_METHOD", "GET")
+        m = _PATH.fullmatch(environ.get("PATH_INFO", ""))
+        name = m["name"] if m else ""
+        if not m or not all(_SEGMENT.fullmatch(s) for s in name.split("/")):
+            yield from _plain(start_response, "404 Not Found", "repository not found\n")
+            return
+        service = m["service"]
+        if service == "/info/refs":
+            wanted = parse_qs(environ.get("QUERY_STRING", "")).get("service", [""])[0]
+            if method != "GET" or wanted not in ("git-upload-pack", "git-receive-pack"):
+                yield from _plain(start_response, "403 Forbidden",
+                                  "only the git smart HTTP protocol is served\n")
+                return
+            is_push = wanted == "git-receive-pack"
+        else:
+            if method != "POST":
+                yield from _plain(start_response, "405 Method Not Allowed", "use POST\n",
+                                  [("Allow", "POST")])
+                return
+            is_push = service == "/git-receive-pack"
+        environ["triform.element_path"] = name
+        verdict = authorize(environ, is_push)
+        if verdict == "forbidden":
+            yield from _plain(start_response, "403 Forbidden", "permission denied\n")
+            return
+        if not verdict:
+            yield from _plain(start_response, "401 Unauthorized", "authentication required\n",
+                              [("WWW-Authenticate", f'Basic realm="{realm}"')])
+            return
+        repo_path = resolve(name)
+        if repo_path is None:
+            yield from _plain(start_response, "404 Not Found", "repository not found\n")
+            return
+        backend = _RequestBackend(name, Path(repo_path), validate_push)
+        git = LimitedInputFilter(GunzipFilter(HTTPGitApplication(backend, handlers=handlers)),
+                                 max_request_size=max_push_bytes + 1024 * 1024)
+        result = git(environ, start_response)
+        try:
+            yield from result
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+            backend.close()                               # pitfall d
+
+    return app

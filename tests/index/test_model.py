@@ -1,0 +1,224 @@
+"""The production embedder against the real model: no mocks.
+
+The model is provisioned once per machine into the shared cache (``$TRIFORM_MODEL_CACHE``,
+else ``~/.cache/triform/models``); the first run on a fresh machine exports it (about a
+minute), later runs reuse it. Reference vectors were computed once with sentence-transformers
+on the same weights (see ``how`` in tests/data/reference_vectors.json).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from index.embed import Embedder
+from index.errors import EmbeddingFailed, StoreError
+from index.model import (DIM, MAX_SEQ_LENGTH, MODEL_ID, PROVENANCE, FastEmbedEmbedder,
+                         ModelUnavailable, _hub_reachable, default_cache_dir, is_provisioned,
+                         load_embedder, provision_model)
+
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference_vectors.json"
+
+
+@pytest.fixture(scope="session")
+def model_dir() -> Path:
+    """The provisioned model folder in the machine-wide cache (provisioned at most once)."""
+    return provision_model(default_cache_dir())
+
+
+@pytest.fixture(scope="session")
+def embedder(model_dir: Path) -> FastEmbedEmbedder:
+    return FastEmbedEmbedder(model_dir)
+
+
+@pytest.fixture(scope="session")
+def reference() -> dict:
+    return json.loads(REFERENCE.read_text(encoding="utf-8"))
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+def test_is_an_embedder(embedder: FastEmbedEmbedder) -> None:
+    assert isinstance(embedder, Embedder)
+    assert embedder.model_id == MODEL_ID
+    assert embedder.dim == DIM == 384
+
+
+def test_matches_sentence_transformers(embedder: FastEmbedEmbedder, reference: dict) -> None:
+    texts = [item["text"] for item in reference["items"]]
+    expected = np.array([item["vector"] for item in reference["items"]])
+    assert reference["how"]["max_seq_length"] == MAX_SEQ_LENGTH
+    got = embedder.embed(texts)
+    cos = cosines(got, expected)
+    assert cos.min() > 0.9999, dict(zip(texts, cos.round(6)))
+    assert np.abs(got - expected).max() < 1e-4
+
+
+def test_reference_covers_truncation_and_edge_cases(reference: dict) -> None:
+    tokens = [item["tokens_untruncated"] for item in reference["items"]]
+    texts = [item["text"] for item in reference["items"]]
+    assert max(tokens) > MAX_SEQ_LENGTH
+    assert "" in texts
+    assert any(not t.isascii() for t in texts)
+
+
+def test_shape_dtype_unit_norms(embedder: FastEmbedEmbedder) -> None:
+    vectors = embedder.embed(["one", "two words", "a somewhat longer sentence about memory"])
+    assert vectors.shape == (3, 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_batch_equals_one_by_one(embedder: FastEmbedEmbedder, reference: dict) -> None:
+    # more than one internal batch of 64, lengths mixed so that batches are padded
+    texts = [item["text"] for item in reference["items"]]
+    texts += [f"memory number {i} says {'very ' * (i % 9)}much" for i in range(70)]
+    batched = embedder.embed(texts)
+    single = np.vstack([embedder.embed([t]) for t in texts])
+    assert batched.shape == (len(texts), 384)
+    np.testing.assert_allclose(batched, single, atol=1e-5)
+
+
+def test_truncates_at_256_tokens(embedder: FastEmbedEmbedder, model_dir: Path) -> None:
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    base = " ".join(f"fact {i} is that the sky was blue." for i in range(60))
+    assert len(tokenizer.encode(base).ids) > MAX_SEQ_LENGTH
+    padded = base + " " + " ".join(["unrelated"] * 1000)
+    a, b = embedder.embed([base, padded])
+    np.testing.assert_allclose(a, b, atol=1e-6)
+
+    # and not earlier: words added before token 256 do change the vector
+    short = " ".join(f"fact {i}." for i in range(20))
+    assert len(tokenizer.encode(short).ids) < MAX_SEQ_LENGTH - 20
+    c, d = embedder.embed([short, short + " completely unrelated words about cooking"])
+    assert cosines(c[None], d[None])[0] < 0.999
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\t", "?", "\u200b"])
+def test_empty_ish_text(embedder: FastEmbedEmbedder, text: str) -> None:
+    vector = embedder.embed([text])
+    assert vector.shape == (1, 384)
+    assert np.isfinite(vector).all()
+    assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
+
+
+def test_no_texts(embedder: FastEmbedEmbedder) -> None:
+    out = embedder.embed([])
+    assert out.shape == (0, 384) and out.dtype == np.float32
+
+
+def test_meaning(embedder: FastEmbedEmbedder) -> None:
+    q, near, far = embedder.embed(["what colour theme does the user like?",
+                                   "The user prefers dark mode in every editor.",
+                                   "The quarterly tax filing is due in April."])
+    assert float(q @ near) > float(q @ far) + 0.1
+
+
+def test_engine_errors_become_embedding_failed(embedder: FastEmbedEmbedder) -> None:
+    with pytest.raises(EmbeddingFailed) as info:
+        embedder.embed(["fine", None])  # type: ignore[list-item]
+    assert isinstance(info.value, StoreError)
+    assert info.value.code == "MEMORY_EMBEDDING_FAILED"
+    with pytest.raises(TypeError):
+        embedder.embed("a bare string")  # type: ignore[arg-type]
+
+
+def test_concurrent_calls(embedder: FastEmbedEmbedder) -> None:
+    texts = [f"thread-safe memory {i} about {'cats' if i % 2 else 'ships'}" for i in range(12)]
+    expected = embedder.embed(texts)
+    results: dict[int, np.ndarray] = {}
+    errors: list[BaseException] = []
+
+    def work(n: int) -> None:
+        try:
+            for _ in range(3):
+                results[n] = embedder.embed(texts[n:] + texts[:n])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors
+    for n, got in results.items():
+        np.testing.assert_allclose(got, np.roll(expected, -n, axis=0), atol=1e-5)
+
+
+def test_provisioned_dir_is_reused(model_dir: Path) -> None:
+    provenance = model_dir / PROVENANCE
+    before = provenance.stat().st_mtime_ns
+    lines: list[str] = []
+    again = provision_model(model_dir.parent, log=lines.append)
+    assert again == model_dir
+    assert provenance.stat().st_mtime_ns == before
+    assert lines == []  # nothing provisioned, nothing said
+    assert is_provisioned(model_dir)
+    prov = json.loads(provenance.read_text())
+    assert prov["model"] == MODEL_ID and prov["max_seq_length"] == MAX_SEQ_LENGTH
+    assert prov["files"]["model.onnx"]["size"] == (model_dir / "model.onnx").stat().st_size
+    assert json.loads((model_dir / "tokenizer_config.json").read_text())[
+        "model_max_length"] == MAX_SEQ_LENGTH
+
+
+def test_load_embedder(model_dir: Path) -> None:
+    lines: list[str] = []
+    loaded = load_embedder(model_dir.parent, log=lines.append)
+    assert lines == []
+    assert loaded.embed(["hello"]).shape == (1, 384)
+
+
+def test_incomplete_dir_is_not_trusted(tmp_path: Path, model_dir: Path) -> None:
+    fake = tmp_path / "all-MiniLM-L6-v2"
+    fake.mkdir()
+    assert not is_provisioned(fake)
+    (fake / PROVENANCE).write_text((model_dir / PROVENANCE).read_text())
+    for name in ("tokenizer.json", "tokenizer_config.json", "config.json",
+                 "special_tokens_map.json"):
+        (fake / name).write_bytes((model_dir / name).read_bytes())
+    (fake / "model.onnx").write_bytes(b"truncated")
+    assert not is_provisioned(fake)
+    with pytest.raises(ModelUnavailable):
+        FastEmbedEmbedder(fake)
+
+
+def test_missing_model_is_unavailable(tmp_path: Path) -> None:
+    with pytest.raises(ModelUnavailable) as info:
+        FastEmbedEmbedder(tmp_path)
+    err = info.value
+    assert isinstance(err, StoreError)
+    assert (err.code, err.error_class, err.retryable) == ("MODEL_UNAVAILABLE", "unavailable",
+                                                          False)
+    assert "provision" in err.message
+
+
+def test_bad_source_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIFORM_MODEL_SOURCE", "somewhere")
+    with pytest.raises(ModelUnavailable, match="TRIFORM_MODEL_SOURCE"):
+        provision_model(tmp_path, log=lambda _: None)
+
+
+def test_hub_only_fails_fast_without_a_hub(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    if _hub_reachable()[0]:
+        pytest.skip("the model hub is reachable from this machine")
+    monkeypatch.setenv("TRIFORM_MODEL_SOURCE", "hub")
+    lines: list[str] = []
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable, match="unreachable|did not answer|OFFLINE"):
+        provision_model(tmp_path, log=lines.append)
+    assert time.monotonic() - started < 10
+    assert not (tmp_path / "all-MiniLM-L6-v2").exists()
+    assert not list(tmp_path.glob(".work-*"))

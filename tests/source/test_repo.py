@@ -1,0 +1,172 @@
+"""source/repo.py against real bare repos and stock git."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from source.errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
+                           NotAFile, RepoExists, RepoNotFound, SpecInvalid, UnsafePath)
+from source.repo import (BRANCHES, branch_tips, check_relpath, commit_files, create_repo,
+                         history, list_files, open_repo, read_file, read_spec, ref_log,
+                         resolve_rev)
+
+
+def test_create_repo_layout(tmp_path: Path, git) -> None:
+    path = tmp_path / "c" / "el.git"
+    head = create_repo(path, {"README.md": b"hi\n", "a/b/c.txt": b"x"}, message="init")
+    assert branch_tips(path) == {b: head for b in BRANCHES}
+    assert (path / "HEAD").read_text().strip() == "ref: refs/heads/draft"
+    assert git("--git-dir", str(path), "config", "core.logAllRefUpdates").stdout.strip() == "always"
+    assert git("--git-dir", str(path), "config", "core.bare").stdout.strip() == "true"
+    git("--git-dir", str(path), "fsck", "--full")
+    assert read_file(path, "a/b/c.txt") == b"x"
+    # nothing left beside the repo
+    assert sorted(p.name for p in path.parent.iterdir()) == ["el.git"]
+
+
+def test_create_repo_refuses_existing_and_leaves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "el.git"
+    create_repo(path, {"a": b"1"}, message="init")
+    with pytest.raises(RepoExists) as e:
+        create_repo(path, {"a": b"1"}, message="init")
+    assert str(tmp_path) not in e.value.message
+    with pytest.raises(UnsafePath):
+        create_repo(tmp_path / "bad.git", {"../x": b"1"}, message="init")
+    with pytest.raises(InvalidArgument):
+        create_repo(tmp_path / "bad.git", {"a": b"1"}, message="init", author="no email")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["el.git"]
+
+
+def test_commit_files_add_update_delete(make_repo) -> None:
+    path = make_repo()
+    base = branch_tips(path)["draft"]
+    c1 = commit_files(path, {"x/y.txt": b"1", "README.md": b"new\n"}, message="edit")
+    assert c1 != base and read_file(path, "x/y.txt") == b"1"
+    assert read_file(path, "README.md", branch="demo") == b"# notes\n"  # other branches untouched
+    c2 = commit_files(path, {"x": None, "nope": None}, message="delete dir")
+    assert read_file(path, "x/y.txt") is None
+    # a no-op change makes no commit
+    assert commit_files(path, {"README.md": b"new\n"}, message="same") == c2
+    assert commit_files(path, {"README.md": b"new\n"}, message="same", allow_empty=True) != c2
+    log = history(path)
+    assert [h["message"] for h in log[:3]] == ["same", "delete dir", "edit"]
+    assert log[0]["author"] == "Triform <triform@localhost>"
+    assert [e["message"] for e in ref_log(path, "draft")][:2] == ["same", "delete dir"]
+
+
+def test_commit_files_keeps_executable_mode(make_repo) -> None:
+    path = make_repo()
+    with open_repo(path) as repo:
+        ref = repo.references["refs/heads/draft"]
+        idx = pygit2.Index()
+        idx.read_tree(repo[ref.target].tree)
+        idx.add(pygit2.IndexEntry("run.sh", repo.create_blob(b"#!/bin/sh\n"),
+                                  pygit2.enums.FileMode.BLOB_EXECUTABLE))
+        sig = pygit2.Signature("t", "t@x")
+        c = repo.create_commit(None, sig, sig, "x", idx.write_tree(repo), [ref.target])
+        ref.set_target(c)
+    commit_files(path, {"run.sh": b"#!/bin/sh\necho\n"}, message="edit")
+    kinds = {f["path"]: f["kind"] for f in list_files(path)}
+    assert kinds["run.sh"] == "executable"
+
+
+def test_commit_files_concurrent_threads_lose_nothing(make_repo, git) -> None:
+    path = make_repo()
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            commit_files(path, {f"t/{i}.txt": str(i).encode()}, message=f"t{i}")
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert {f["path"] for f in list_files(path) if f["path"].startswith("t/")} == \
+        {f"t/{i}.txt" for i in range(20)}
+    git("--git-dir", str(path), "fsck", "--full")
+
+
+@pytest.mark.parametrize("bad", ["", "/etc/passwd", "../x", "a/../b", "a//b", "a/", "./a",
+                                 "a\x00b", "a\nb", "a\\b", "a/./b", ".."])
+def test_unsafe_paths_rejected(make_repo, bad: str) -> None:
+    path = make_repo()
+    with pytest.raises(UnsafePath):
+        read_file(path, bad)
+    with pytest.raises(UnsafePath):
+        commit_files(path, {bad: b"x"}, message="m")
+
+
+def test_check_relpath_accepts_ordinary_names() -> None:
+    for ok in ("README.md", ".triform/spec.yaml", "a b/c-d_e.txt", "x..y", "..x"):
+        assert check_relpath(ok) == ok
+
+
+def test_read_file_errors(make_repo) -> None:
+    path = make_repo()
+    assert read_file(path, "missing.txt") is None
+    with pytest.raises(NotAFile):
+        read_file(path, ".triform")
+    with pytest.raises(BranchNotFound):
+        read_file(path, "README.md", branch="main")
+    with pytest.raises(CommitNotFound):
+        read_file(path, "README.md", branch="deadbeef" * 5)
+    commit_files(path, {"big.bin": b"x" * 2000}, message="big")
+    with pytest.raises(FileTooLarge):
+        read_file(path, "big.bin", max_bytes=1000)
+    tip = branch_tips(path)["draft"]
+    assert read_file(path, "big.bin", branch=tip[:10]) == b"x" * 2000
+    assert resolve_rev(path, "draft") == tip
+
+
+def test_missing_branch_is_branch_not_found(make_repo) -> None:
+    path = make_repo()
+    os.remove(path / "refs" / "heads" / "demo")
+    assert branch_tips(path)["demo"] is None
+    with pytest.raises(BranchNotFound):
+        read_file(path, "README.md", branch="demo")
+    with pytest.raises(BranchNotFound):
+        commit_files(path, {"a": b"1"}, message="m", branch="demo")
+
+
+def test_open_repo_does_not_search_parents(make_repo, tmp_path: Path) -> None:
+    path = make_repo()
+    for inner in (path / "refs" / "heads", path / "objects"):
+        with pytest.raises(RepoNotFound) as e:
+            with open_repo(inner):
+                pass
+        assert str(tmp_path) not in e.value.message
+    with pytest.raises(RepoNotFound):
+        read_file(path / "refs", "README.md")
+
+
+def test_read_spec(make_repo) -> None:
+    path = make_repo()
+    assert read_spec(path) == {"element_type": "memory"}
+    commit_files(path, {".triform/spec.yaml": b"a: [1,\n"}, message="broken")
+    with pytest.raises(SpecInvalid):
+        read_spec(path)
+    commit_files(path, {".triform/spec.yaml": b"- 1\n"}, message="list")
+    with pytest.raises(SpecInvalid):
+        read_spec(path)
+    commit_files(path, {".triform/spec.yaml": None}, message="gone")
+    assert read_spec(path) is None
+    assert read_spec(path, branch="live") == {"element_type": "memory"}
+
+
+def test_git_clone_of_created_repo_checks_out_draft(make_repo, git, tmp_path: Path) -> None:
+    path = make_repo()
+    commit_files(path, {"new.txt": b"n"}, message="new")
+    wc = tmp_path / "wc"
+    git("clone", str(path), str(wc))
+    assert git("rev-parse", "--abbrev-ref", "HEAD", cwd=wc).stdout.strip() == "draft"
+    assert (wc / "new.txt").read_bytes() == b"n"
