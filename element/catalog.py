@@ -7,6 +7,8 @@ Layout (``catalog.db`` in the data home)::
     versions(element_id, version, spec JSON, message, created_at)   PK(element_id, version)
     tokens(id, token_hash UNIQUE, circle, role, name, created_at, revoked_at)
     activity(seq, element_id, circle, op, principal, detail JSON, at)
+    attachments(id, target_id, source_id, source_version, priority, cascade_policy,
+                is_modifier, created_by, created_at)   UNIQUE(target_id, source_id)
 
 A circle's path is its name; every other element's path is ``<circle>/<slug>``. Each thread
 gets its own connection (sqlite3 objects must not cross threads); WAL lets readers run
@@ -45,6 +47,14 @@ CREATE TABLE IF NOT EXISTS activity (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, element_id TEXT, circle TEXT NOT NULL,
     op TEXT NOT NULL, principal TEXT, detail TEXT NOT NULL, at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS activity_element ON activity(element_id, seq);
+CREATE TABLE IF NOT EXISTS attachments (
+    id TEXT PRIMARY KEY,
+    target_id TEXT NOT NULL REFERENCES elements(id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL REFERENCES elements(id) ON DELETE CASCADE,
+    source_version INTEGER, priority INTEGER NOT NULL, cascade_policy TEXT NOT NULL,
+    is_modifier INTEGER NOT NULL, created_by TEXT, created_at TEXT NOT NULL,
+    UNIQUE (target_id, source_id));
+CREATE INDEX IF NOT EXISTS attachments_source ON attachments(source_id);
 """
 
 
@@ -183,6 +193,25 @@ class Catalog:
             db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
         return self.element(element_id)
 
+    def merge_meta(self, element_id: str, patch: dict[str, Any], *,
+                   drop: tuple[str, ...] = (), **fields: Any) -> Element:
+        """Shallow-merge ``patch`` into meta (removing ``drop`` keys) and set ``fields``.
+
+        Read and write happen in one transaction, so concurrent merges of different keys
+        both survive. The version is not bumped.
+        """
+        with self.transaction() as db:
+            row = db.execute("SELECT meta FROM elements WHERE id = ?", (element_id,)).fetchone()
+            if row is None:
+                raise ElementNotFound(element_id)
+            meta = {k: v for k, v in json.loads(row["meta"]).items() if k not in drop}
+            meta.update(patch)
+            fields.update(meta=json.dumps(meta), updated_at=now_iso())
+            cols = ", ".join(f"{k} = ?" for k in fields)
+            db.execute(f"UPDATE elements SET {cols} WHERE id = ?",
+                       (*fields.values(), element_id))
+        return self.element(element_id)
+
     def delete_element(self, element_id: str) -> None:
         with self.transaction() as db:
             db.execute("DELETE FROM versions WHERE element_id = ?", (element_id,))
@@ -210,6 +239,83 @@ class Catalog:
         return [{"version": r["version"], "label": f"v{r['version']}",
                  "spec": json.loads(r["spec"]), "message": r["message"],
                  "created_at": r["created_at"]} for r in rows]
+
+    def spec_at(self, element_id: str, version: int) -> dict[str, Any] | None:
+        """The spec of one version of an element, or None if it has no such version."""
+        rows = self.query("SELECT spec FROM versions WHERE element_id = ? AND version = ?",
+                          (element_id, version))
+        return json.loads(rows[0]["spec"]) if rows else None
+
+    # -- attachments ------------------------------------------------------------------
+    def attachments(self, *, target_id: str | None = None, circle: str | None = None,
+                    cascading: bool = False) -> list[dict[str, Any]]:
+        """Attachment rows on one target, or on every element of ``circle``.
+
+        ``cascading`` keeps only rows whose cascade policy is not ``none``. Ordered by
+        priority (lower first), then attach order.
+        """
+        sql = ("SELECT a.* FROM attachments a JOIN elements e ON e.id = a.target_id "
+               "WHERE 1 = 1")
+        args: tuple[Any, ...] = ()
+        if target_id is not None:
+            sql, args = sql + " AND a.target_id = ?", (*args, target_id)
+        if circle is not None:
+            sql, args = sql + " AND e.circle = ?", (*args, circle)
+        if cascading:
+            sql += " AND a.cascade_policy != 'none'"
+        return [dict(r) for r in self.query(sql + " ORDER BY a.priority, a.rowid",
+                                            args)]
+
+    def change_attachments(self, target_id: str, add: list[dict[str, Any]],
+                           remove: list[str]) -> None:
+        """Delete ``remove`` (attachment ids of ``target_id``), then insert ``add``: at once.
+
+        :raise KeyError: an id in ``remove`` is not attached to ``target_id`` (nothing
+            changes).
+        :raise ValueError: a source in ``add`` is already attached to ``target_id``
+            (nothing changes).
+        """
+        cols = ("id", "target_id", "source_id", "source_version", "priority",
+                "cascade_policy", "is_modifier", "created_by", "created_at")
+        with self.transaction() as db:
+            for attachment_id in remove:
+                cur = db.execute("DELETE FROM attachments WHERE id = ? AND target_id = ?",
+                                 (attachment_id, target_id))
+                if cur.rowcount != 1:
+                    raise KeyError(attachment_id)
+            for row in add:
+                try:
+                    db.execute(f"INSERT INTO attachments ({', '.join(cols)}) VALUES "
+                               f"({', '.join('?' * len(cols))})",
+                               tuple(int(row[c]) if c == "is_modifier" else row[c]
+                                     for c in cols))
+                except sqlite3.IntegrityError as exc:
+                    raise ValueError(row["source_id"]) from exc
+
+    def element_counts(self, element_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Per element: activity events (and the last one's time), attachments, children
+        and versions, by one GROUP BY query each."""
+        counts = {i: {"activity": 0, "last_activity_at": None, "attachments": 0,
+                      "children": 0, "versions": 0} for i in element_ids}
+        if not element_ids:
+            return counts
+        marks = ",".join("?" * len(element_ids))
+        queries = {
+            "activity": f"SELECT element_id AS id, COUNT(*) AS n, MAX(at) AS last FROM "
+                        f"activity WHERE element_id IN ({marks}) GROUP BY element_id",
+            "attachments": f"SELECT target_id AS id, COUNT(*) AS n, NULL AS last FROM "
+                           f"attachments WHERE target_id IN ({marks}) GROUP BY target_id",
+            "children": f"SELECT parent_id AS id, COUNT(*) AS n, NULL AS last FROM elements "
+                        f"WHERE parent_id IN ({marks}) GROUP BY parent_id",
+            "versions": f"SELECT element_id AS id, COUNT(*) AS n, NULL AS last FROM versions "
+                        f"WHERE element_id IN ({marks}) GROUP BY element_id",
+        }
+        for key, sql in queries.items():
+            for r in self.query(sql, tuple(element_ids)):
+                counts[r["id"]][key] = r["n"]
+                if key == "activity":
+                    counts[r["id"]]["last_activity_at"] = r["last"]
+        return counts
 
     # -- tokens -----------------------------------------------------------------------
     def add_token(self, token_id: str, token_hash: str, circle: str, role: str,

@@ -71,6 +71,8 @@ class Home:
         self._embedder: Embedder | None = None
         self._stores: dict[str, MemoryStore] = {}
         self._lock = threading.RLock()
+        #: How clients reach the server (``PUBLIC_URL``), for clone URLs; else the request's.
+        self.public_url: str | None = None
 
     # -- paths ------------------------------------------------------------------------
     def repo_path(self, element: Element) -> Path:
@@ -106,7 +108,7 @@ class Home:
             raise InvalidRequest("name", "must be a non-empty string")
         if description is not None and not isinstance(description, str):
             raise InvalidRequest("description", "must be a string")
-        props = validate_properties(kind.name, properties or {})
+        props = validate_properties(kind.name, {} if properties is None else properties)
         if kind.name == "memory":
             MemorySettings.from_properties(props)   # semantic checks, e.g. weights not all 0
         stamp = now_iso()
@@ -130,6 +132,46 @@ class Home:
             raise
         return element
 
+    def adopt_repo(self, element: Element, spec: dict[str, Any], message: str, *,
+                   replace: Element | None = None) -> Element:
+        """Register the repo already built at ``repo_path(element)`` (an import) as a new
+        element with its own id.
+
+        With ``replace`` (the element now at the same path) the old row is moved aside, the
+        new one inserted, then the old row, versions and repo are removed; its children
+        move to the new element, and a memory element's runtime moves with it when both are
+        memory elements, so its memories survive (runtime data is never in a bundle). On any
+        failure the new repo is removed and the old element stays as it was.
+        """
+        try:
+            if replace is None:
+                self.catalog.insert_element(element, spec, message)
+                return element
+            self.catalog.update_element(replace.id, path=f"{replace.path}~{replace.id}")
+            try:
+                self.catalog.insert_element(element, spec, message)
+            except BaseException:
+                self.catalog.update_element(replace.id, path=replace.path)
+                raise
+        except BaseException:
+            shutil.rmtree(self.repo_path(element), ignore_errors=True)
+            raise
+        for child in self.catalog.children(replace):
+            self.catalog.update_element(child.id, parent_id=element.id)
+        with self._lock:
+            store = self._stores.pop(replace.id, None)
+            if store is not None:
+                store.close()
+        old_runtime = self.runtime_path(replace)
+        if replace.element_type == element.element_type == "memory" and old_runtime.exists():
+            try:
+                old_runtime.rename(self.runtime_path(element))
+            except OSError:
+                pass   # the new element's runtime was opened meanwhile; the old one stays
+        self.catalog.delete_element(replace.id)
+        shutil.rmtree(self.repo_path(replace), ignore_errors=True)
+        return element
+
     def init(self, circle: str = "demo", memory_slug: str = "memory") -> tuple[Element, Element]:
         """Make ``circle`` and a memory element in it, unless they exist; returns both."""
         try:
@@ -149,11 +191,13 @@ class Home:
     def properties_for(self, element: Element, env: str) -> dict[str, Any]:
         """The properties that govern runtime ops in ``env``.
 
-        draft is the catalog row (it mirrors the draft spec); demo and live read the spec
-        from their branch, which only moves by promotion.
+        draft is the catalog row (it mirrors the draft spec: a spec pushed to draft is
+        mirrored first, see ``versions.sync_spec``); demo and live read the spec from their
+        branch, which only moves by promotion.
         """
         if env == "draft":
-            return element.properties
+            from .versions import sync_spec   # imported here: versions imports this module
+            return sync_spec(self, element).element.properties
         raw = git.read_file(self.repo_path(element), SPEC_PATH, branch=env)
         if raw is None:
             return element.properties

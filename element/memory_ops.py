@@ -32,6 +32,14 @@ def known_fields(body: dict[str, Any], allowed: set[str]) -> dict[str, Any]:
     return body
 
 
+def required(body: dict[str, Any], *names: str) -> dict[str, Any]:
+    """:raise InvalidRequest: naming the first required field that is missing."""
+    for name in names:
+        if body.get(name) is None:
+            raise InvalidRequest(name, "is required")
+    return body
+
+
 def settings_of(call: OpCall) -> MemorySettings:
     return MemorySettings.from_properties(call.home.properties_for(call.element, call.env))
 
@@ -43,7 +51,7 @@ def _record(call: OpCall, op: str, detail: dict[str, Any]) -> None:
 
 @implements("store")
 def store(call: OpCall) -> OpResult:
-    body = known_fields(call.body, _STORE_FIELDS)
+    body = required(known_fields(call.body, _STORE_FIELDS), "content", "category")
     source = body.pop("source", "api")
     if source not in _SOURCES:
         raise InvalidRequest("source", f"must be one of {', '.join(sorted(_SOURCES))}")
@@ -57,7 +65,7 @@ def store(call: OpCall) -> OpResult:
 
 @implements("search")
 def search(call: OpCall) -> OpResult:
-    body = known_fields(call.body, _SEARCH_FIELDS)
+    body = required(known_fields(call.body, _SEARCH_FIELDS), "query")
     found = call.home.memory_store(call.element).search(**body, settings=settings_of(call))
     answer: dict[str, Any] = {"results": found.results}
     if found.fallback:
