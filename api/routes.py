@@ -11,6 +11,7 @@ from element.access import Principal, authenticate, authorize
 from element.catalog import Element
 from element.errors import ElementDisabled
 from element.home import ENVS, Home
+from element.modifiers import enforce_modifiers
 from element.ops import REGISTRY, OpCall, OpResult
 
 from .errors import ApiError
@@ -81,6 +82,7 @@ def dispatch(element_path: str, op_path: str) -> Response:
     authorize(principal, element, op.level)
     if element.state != "ready" and op.name not in _ALLOWED_WHEN_DISABLED:
         raise ElementDisabled(element.path, element.state)
+    enforce_modifiers(home(), principal, element, op)
     call = OpCall(home=home(), element=element, principal=principal,
                   body=_json_body() if request.method != "GET" else {},
                   query=request.args, headers=request.headers, params=params, env=_env(),

@@ -53,7 +53,7 @@ def _record(call: OpCall, op: str, detail: dict[str, Any]) -> None:
 def store(call: OpCall) -> OpResult:
     body = required(known_fields(call.body, _STORE_FIELDS), "content", "category")
     source = body.pop("source", "api")
-    if source not in _SOURCES:
+    if not isinstance(source, str) or source not in _SOURCES:
         raise InvalidRequest("source", f"must be one of {', '.join(sorted(_SOURCES))}")
     result = call.home.memory_store(call.element).store(
         **body, source=source, idempotency_key=call.headers.get("Idempotency-Key"),

@@ -90,7 +90,8 @@ class running:
     def __init__(self, app: Any) -> None:
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,),
+                                       daemon=True)
 
     def __enter__(self) -> "running":
         self.thread.start()

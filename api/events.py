@@ -1,0 +1,255 @@
+"""``GET /api/events``: server-sent events of the activity in one circle.
+
+The catalog calls its ``listeners`` with every activity event after it is committed
+(``element/catalog.py``). :class:`Broadcaster` is one of those listeners: it copies each
+event into a bounded queue per subscriber, under a lock, without blocking the committing
+thread. A subscriber whose queue is full is dropped: its stream sends what it had, says so
+in a comment and ends, and the client reconnects with ``Last-Event-ID`` (EventSource does
+this by itself), which replays the gap from the activity table. So a slow reader never
+slows a writer and never silently loses events.
+
+Stream format (``text/event-stream``)::
+
+    retry: 3000
+    : connected
+
+    id: 42
+    data: {"seq": 42, "element_id": ..., "path": "demo/memory", "circle": "demo",
+           "op": "store", "principal": ..., "detail": {...}, "at": ...}
+
+    : keepalive
+
+A token sees only its own circle (``?circle=`` of another circle is 403). ``?path=`` narrows
+to one element. ``?limit=N`` and ``?timeout=S`` end the stream after N events or S seconds
+(scripts and tests read a bounded stream). Each open stream holds one server thread, so at
+most ``EVENTS_MAX_SUBSCRIBERS`` streams are served at once; past that the answer is 503
+``EVENTS_BUSY`` with ``Retry-After``. Events committed by another process sharing the home
+reach this process's streams only through replay.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from element.access import Principal, authenticate
+from element.catalog import Catalog
+from element.errors import Forbidden, InvalidRequest
+
+from .errors import ApiError
+from .routes import bearer_token
+
+__all__ = ["Broadcaster", "Subscription", "blueprint", "init_events", "format_event",
+           "MAX_LIMIT", "MAX_TIMEOUT"]
+
+log = logging.getLogger("triform.events")
+
+blueprint = Blueprint("events", __name__)
+
+MAX_LIMIT = 100_000
+MAX_TIMEOUT = 86_400.0
+_REPLAY_PAGE = 500
+_CLOSE = object()
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One stream's queue and filter. ``dropped`` is set when the queue overflowed."""
+
+    circle: str
+    element_id: str | None
+    queue: "queue.Queue[Any]"
+    dropped: bool = False
+
+    def wants(self, event: dict[str, Any]) -> bool:
+        return event.get("circle") == self.circle and (
+            self.element_id is None or event.get("element_id") == self.element_id)
+
+
+class Broadcaster:
+    """Fan activity events out to subscribers; thread-safe, never blocks a publisher."""
+
+    def __init__(self, *, queue_size: int = 1000, max_subscribers: int = 16) -> None:
+        self.queue_size = queue_size
+        self.max_subscribers = max_subscribers
+        self._subscribers: list[Subscription] = []
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
+
+    def subscribe(self, circle: str, element_id: str | None = None) -> Subscription:
+        """A new subscription, or ApiError 503 when ``max_subscribers`` are open."""
+        with self._lock:
+            if len(self._subscribers) >= self.max_subscribers:
+                raise ApiError("EVENTS_BUSY", "unavailable",
+                               f"{self.max_subscribers} event streams are open, the most "
+                               "this server serves; retry later", retryable=True,
+                               headers={"Retry-After": "5"})
+            sub = Subscription(circle, element_id, queue.Queue(self.queue_size))
+            self._subscribers.append(sub)
+            return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            if sub in self._subscribers:
+                self._subscribers.remove(sub)
+
+    def publish(self, event: dict[str, Any]) -> None:
+        """Catalog listener: queue ``event`` for each subscriber that wants it."""
+        try:
+            with self._lock:
+                for sub in list(self._subscribers):
+                    if not sub.wants(event):
+                        continue
+                    try:
+                        sub.queue.put_nowait(event)
+                    except queue.Full:
+                        sub.dropped = True
+                        self._subscribers.remove(sub)
+                        log.warning("dropped a slow event subscriber of circle %s",
+                                    sub.circle)
+        except Exception:   # a listener must never fail the op that committed the event
+            log.exception("event broadcast failed")
+
+    def close(self) -> None:
+        """End every open stream (at shutdown)."""
+        with self._lock:
+            subs, self._subscribers = self._subscribers, []
+        for sub in subs:
+            sub.dropped = True
+            try:
+                sub.queue.put_nowait(_CLOSE)
+            except queue.Full:
+                pass
+
+
+def format_event(event: dict[str, Any]) -> str:
+    """One SSE message: ``id:`` the seq, ``data:`` the event as one line of JSON."""
+    return f"id: {event['seq']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
+
+
+def replay(catalog: Catalog, circle: str, element_id: str | None, after: int,
+           limit: int) -> list[dict[str, Any]]:
+    """Up to ``limit`` events of ``circle`` with seq > ``after``, oldest first."""
+    sql = ("SELECT a.seq, a.element_id, e.path, a.circle, a.op, a.principal, a.detail, a.at "
+           "FROM activity a LEFT JOIN elements e ON e.id = a.element_id "
+           "WHERE a.circle = ? AND a.seq > ?")
+    args: list[Any] = [circle, after]
+    if element_id is not None:
+        sql += " AND a.element_id = ?"
+        args.append(element_id)
+    rows = catalog.query(sql + " ORDER BY a.seq LIMIT ?", (*args, limit))
+    return [{"seq": r["seq"], "element_id": r["element_id"], "path": r["path"],
+             "circle": r["circle"], "op": r["op"], "principal": r["principal"],
+             "detail": json.loads(r["detail"]), "at": r["at"]} for r in rows]
+
+
+def _number(name: str, raw: str | None, low: float, high: float,
+            integer: bool = False) -> float | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        raise InvalidRequest(name, "must be " + ("an integer" if integer else "a number")) \
+            from None
+    if not low <= value <= high:
+        raise InvalidRequest(name, f"must be from {low:g} to {high:g}")
+    return value
+
+
+def init_events(app: Flask, catalog: Catalog) -> Broadcaster:
+    """Make the app's broadcaster and subscribe it to the catalog's activity events."""
+    broadcaster = Broadcaster(queue_size=int(app.config["EVENTS_QUEUE_SIZE"]),
+                              max_subscribers=int(app.config["EVENTS_MAX_SUBSCRIBERS"]))
+    catalog.listeners.append(broadcaster.publish)
+    app.extensions["triform.events"] = broadcaster
+    return broadcaster
+
+
+@blueprint.get("/api/events")
+def events() -> Response:
+    home = current_app.extensions["triform"]
+    broadcaster: Broadcaster = current_app.extensions["triform.events"]
+    principal: Principal = authenticate(home.catalog,
+                                        bearer_token(request.headers.get("Authorization")))
+    args = request.args
+    circle = args.get("circle") or principal.circle
+    element_id = None
+    if args.get("path"):
+        element = home.catalog.element_at(args["path"])
+        if args.get("circle") and element.circle != circle:
+            raise InvalidRequest("path", f"is not in circle {circle!r}")
+        circle, element_id = element.circle, element.id
+    if circle != principal.circle:
+        raise Forbidden(f"this token has no access to circle {circle!r}")
+    limit = _number("limit", args.get("limit"), 1, MAX_LIMIT, integer=True)
+    timeout = _number("timeout", args.get("timeout"), 0.001, MAX_TIMEOUT)
+    keepalive = _number("keepalive", args.get("keepalive"), 0.05, 300) \
+        or float(current_app.config["EVENTS_KEEPALIVE"])
+    last = request.headers.get("Last-Event-ID") or args.get("last_event_id")
+    after = _number("Last-Event-ID", last, 0, 2 ** 63 - 1, integer=True)
+    sub = broadcaster.subscribe(circle, element_id)
+    stream = _stream(home.catalog, broadcaster, sub, after=None if after is None
+                     else int(after), limit=None if limit is None else int(limit),
+                     timeout=timeout, keepalive=keepalive)
+    response = Response(stream, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"   # proxies: do not buffer the stream
+    # Runs even if the server never starts iterating the stream (a generator's finally
+    # would not).
+    response.call_on_close(lambda: broadcaster.unsubscribe(sub))
+    return response
+
+
+def _stream(catalog: Catalog, broadcaster: Broadcaster, sub: Subscription, *,
+            after: int | None, limit: int | None, timeout: float | None,
+            keepalive: float) -> Iterator[str]:
+    deadline = None if timeout is None else time.monotonic() + timeout
+    sent = 0
+    high = after    # events up to here were sent by the replay; skip them when queued too
+    try:
+        yield "retry: 3000\n: connected\n\n"
+        if after is not None:
+            while limit is None or sent < limit:
+                page = replay(catalog, sub.circle, sub.element_id, high or 0,
+                              _REPLAY_PAGE if limit is None else min(_REPLAY_PAGE,
+                                                                     limit - sent))
+                for event in page:
+                    yield format_event(event)
+                    sent += 1
+                    high = event["seq"]
+                if len(page) < _REPLAY_PAGE:
+                    break
+        while limit is None or sent < limit:
+            if sub.dropped and sub.queue.empty():
+                yield ": dropped: this stream fell behind; reconnect with Last-Event-ID\n\n"
+                return
+            wait = keepalive
+            if deadline is not None:
+                wait = min(wait, deadline - time.monotonic())
+                if wait <= 0:
+                    return
+            try:
+                event = sub.queue.get(timeout=wait)
+            except queue.Empty:
+                if deadline is None or time.monotonic() < deadline:
+                    yield ": keepalive\n\n"
+                continue
+            if event is _CLOSE:
+                return
+            if high is not None and event["seq"] <= high:
+                continue
+            yield format_event(event)
+            sent += 1
+    finally:
+        broadcaster.unsubscribe(sub)

@@ -1,0 +1,279 @@
+"""GET /api/events: SSE of activity, per circle, over real HTTP (werkzeug and waitress)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from api.app import create_app
+from api.errors import ApiError
+from api.events import Broadcaster, _stream, format_event
+from element.access import create_token
+from tests.conftest import running, start_home
+
+STORE = "/api/demo/memory/ops/store"
+MEMORY = {"content": "Ana likes tea", "category": "preference"}
+
+
+@dataclass
+class Stream:
+    """What an SSE response carried: messages (id, data) and comment lines."""
+
+    status: int
+    headers: dict[str, str]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    body: Any = None
+
+
+def read_stream(port: int, token: str | None, query: str = "", *,
+                headers: dict[str, str] | None = None,
+                when_open: Callable[[], None] | None = None) -> Stream:
+    """Open /api/events, call ``when_open`` once subscribed, read until the server ends it.
+
+    The server subscribes before it answers, so once the ``: connected`` comment arrived,
+    every later event reaches this stream.
+    """
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    sent = dict(headers or {})
+    if token:
+        sent["Authorization"] = f"Bearer {token}"
+    conn.request("GET", "/api/events" + (f"?{query}" if query else ""), headers=sent)
+    resp = conn.getresponse()
+    stream = Stream(resp.status, dict(resp.getheaders()))
+    if resp.status != 200:
+        stream.body = json.loads(resp.read())
+        conn.close()
+        return stream
+    pending: dict[str, str] = {}
+    opened = False
+    try:
+        for raw in iter(resp.fp.readline, b""):
+            line = raw.decode().rstrip("\n")
+            if line.startswith(":"):
+                stream.comments.append(line[1:].strip())
+            elif line.startswith("id: "):
+                pending["id"] = line[4:]
+            elif line.startswith("data: "):
+                pending["data"] = line[6:]
+            elif line == "":
+                if "data" in pending:
+                    stream.events.append(json.loads(pending["data"]))
+                    stream.ids.append(int(pending["id"]))
+                pending = {}
+                if not opened and "connected" in stream.comments:
+                    opened = True
+                    if when_open:
+                        when_open()
+    finally:
+        conn.close()
+    return stream
+
+
+def test_needs_a_token(server) -> None:
+    stream = read_stream(server.port, None)
+    assert stream.status == 401 and stream.body["error"]["code"] == "UNAUTHORIZED"
+
+
+def test_another_circle_is_403(server) -> None:
+    stream = read_stream(server.port, server.tokens["other"], "circle=demo&timeout=1")
+    assert stream.status == 403 and stream.body["error"]["code"] == "FORBIDDEN"
+    stream = read_stream(server.port, server.tokens["viewer"], "path=other&timeout=1")
+    assert stream.status == 403
+
+
+@pytest.mark.parametrize("query", ["limit=x", "limit=0", "timeout=-1", "keepalive=nan",
+                                   "last_event_id=abc"])
+def test_bad_parameters_are_400(server, query: str) -> None:
+    stream = read_stream(server.port, server.tokens["viewer"], query)
+    assert stream.status == 400, stream.body
+    assert set(stream.body["error"]) == {"code", "class", "retryable", "message"}
+
+
+def test_store_and_create_are_streamed_to_a_viewer(server) -> None:
+    client = server.client("member")
+
+    def act() -> None:
+        assert client.post(STORE, MEMORY).status == 201
+        assert server.client("admin").post("/api/demo/ops/create", {
+            "element_type": "memory", "slug": "notes"}).status == 201
+
+    stream = read_stream(server.port, server.tokens["viewer"], "limit=2&timeout=20",
+                         when_open=act)
+    assert stream.status == 200
+    assert stream.headers["Content-Type"].startswith("text/event-stream")
+    assert stream.headers["Cache-Control"] == "no-cache"
+    store, create = stream.events
+    assert (store["op"], store["path"], store["circle"]) == ("store", "demo/memory", "demo")
+    assert store["principal"] == "member" and store["detail"]["memory_id"]
+    assert (create["op"], create["path"]) == ("create", "demo/notes")
+    assert stream.ids == [store["seq"], create["seq"]] and stream.ids[0] < stream.ids[1]
+    assert set(store) == {"seq", "element_id", "path", "circle", "op", "principal",
+                          "detail", "at"}
+
+
+def test_other_circles_events_never_appear(server) -> None:
+    def act() -> None:
+        assert server.client("other").post("/api/other/ops/create", {
+            "element_type": "memory", "slug": "secret"}).status == 201
+        assert server.client("admin").post(STORE, MEMORY).status == 201
+
+    demo = read_stream(server.port, server.tokens["viewer"], "limit=1&timeout=20",
+                       when_open=act)
+    assert [e["op"] for e in demo.events] == ["store"]
+    assert all(e["circle"] == "demo" for e in demo.events)
+    # The other circle's own stream replays its create, and nothing of demo.
+    other = read_stream(server.port, server.tokens["other"], "timeout=0.5",
+                        headers={"Last-Event-ID": "0"})
+    assert [(e["op"], e["path"]) for e in other.events] == [("create", "other/secret")]
+
+
+def test_path_narrows_to_one_element(server) -> None:
+    def act() -> None:
+        assert server.client().post("/api/demo/ops/create", {
+            "element_type": "memory", "slug": "noise"}).status == 201
+        assert server.client().post(STORE, MEMORY).status == 201
+
+    stream = read_stream(server.port, server.tokens["viewer"],
+                         "path=demo/memory&limit=1&timeout=20", when_open=act)
+    assert [(e["op"], e["path"]) for e in stream.events] == [("store", "demo/memory")]
+
+
+def test_last_event_id_replays_from_the_activity_table(server) -> None:
+    client = server.client()
+    seqs = []
+    for i in range(3):
+        assert client.post(STORE, {**MEMORY, "content": f"fact {i}"}).status == 201
+    everything = read_stream(server.port, server.tokens["viewer"], "timeout=0.3",
+                             headers={"Last-Event-ID": "0"})
+    seqs = everything.ids
+    assert len(seqs) == 3 and seqs == sorted(seqs)
+    replay = read_stream(server.port, server.tokens["viewer"], "limit=2&timeout=5",
+                         headers={"Last-Event-ID": str(seqs[0])})
+    assert replay.ids == seqs[1:]
+    assert [e["detail"]["memory_id"] for e in replay.events] == \
+        [e["detail"]["memory_id"] for e in everything.events[1:]]
+    # The query parameter does the same (EventSource cannot set headers on first connect).
+    assert read_stream(server.port, server.tokens["viewer"],
+                       f"last_event_id={seqs[1]}&timeout=0.3").ids == seqs[2:]
+
+
+def test_replay_then_live_without_duplicates(server) -> None:
+    client = server.client()
+    first = client.post(STORE, MEMORY)
+    assert first.status == 201
+    start = read_stream(server.port, server.tokens["viewer"], "timeout=0.3",
+                        headers={"Last-Event-ID": "0"}).ids[-1]
+
+    stream = read_stream(server.port, server.tokens["viewer"], "limit=2&timeout=20",
+                         headers={"Last-Event-ID": str(start - 1)},
+                         when_open=lambda: client.post(STORE, {**MEMORY, "content": "b"}))
+    assert stream.ids[0] == start and len(set(stream.ids)) == 2
+
+
+def test_keepalive_comments_and_timeout(server) -> None:
+    began = time.monotonic()
+    stream = read_stream(server.port, server.tokens["viewer"], "keepalive=0.1&timeout=0.6")
+    assert time.monotonic() - began < 5
+    assert stream.events == []
+    assert "connected" in stream.comments and "keepalive" in stream.comments
+
+
+def test_too_many_streams_is_503(tmp_path: Path) -> None:
+    home = start_home(tmp_path / "home", "hashing")
+    home.init("demo")
+    token = create_token(home.catalog, "demo", "viewer")
+    app = create_app({"EMBEDDER": "hashing", "EVENTS_MAX_SUBSCRIBERS": 1}, home=home)
+    with running(app) as srv:
+        holder = threading.Thread(target=read_stream, args=(srv.port, token, "timeout=1"))
+        holder.start()
+        deadline = time.monotonic() + 5
+        while len(app.extensions["triform.events"]) == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        busy = read_stream(srv.port, token, "timeout=1")
+        holder.join(10)
+        assert busy.status == 503 and busy.body["error"]["code"] == "EVENTS_BUSY"
+        assert busy.body["error"]["retryable"] is True and busy.headers["Retry-After"]
+        assert len(app.extensions["triform.events"]) == 0   # the holder unsubscribed
+        assert read_stream(srv.port, token, "timeout=0.2").status == 200
+    home.close()
+
+
+def test_streams_under_waitress(tmp_path: Path) -> None:
+    waitress = pytest.importorskip("waitress")
+    home = start_home(tmp_path / "home", "hashing")
+    home.init("demo")
+    token = create_token(home.catalog, "demo", "admin")
+    app = create_app({"EMBEDDER": "hashing"}, home=home)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+
+    def serve() -> None:
+        try:
+            server.run()
+        except OSError:   # close() pulled the socket from under select(); that is the stop
+            pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        from tests.conftest import Client
+        client = Client("127.0.0.1", server.effective_port, token)
+        stream = read_stream(server.effective_port, token, "limit=1&timeout=20",
+                             when_open=lambda: client.post(STORE, MEMORY))
+        assert [e["op"] for e in stream.events] == ["store"]
+    finally:
+        server.close()
+        thread.join(10)
+        home.close()
+
+
+# -- the broadcaster, in-process ------------------------------------------------------------
+
+def event(seq: int, circle: str = "demo") -> dict[str, Any]:
+    return {"seq": seq, "element_id": "e", "path": f"{circle}/m", "circle": circle,
+            "op": "store", "principal": None, "detail": {}, "at": "now"}
+
+
+def test_a_slow_subscriber_is_dropped_and_told_to_reconnect() -> None:
+    hub = Broadcaster(queue_size=2, max_subscribers=4)
+    slow = hub.subscribe("demo")
+    for seq in (1, 2, 3):
+        hub.publish(event(seq))
+    assert slow.dropped and len(hub) == 0
+    chunks = list(_stream(None, hub, slow, after=None, limit=None, timeout=5,  # type: ignore[arg-type]
+                          keepalive=1))
+    assert chunks[1:3] == [format_event(event(1)), format_event(event(2))]
+    assert "reconnect with Last-Event-ID" in chunks[-1]
+
+
+def test_publish_filters_by_circle_and_never_raises() -> None:
+    hub = Broadcaster(queue_size=10, max_subscribers=2)
+    demo, other = hub.subscribe("demo"), hub.subscribe("other")
+    hub.publish(event(1, "demo"))
+    hub.publish(event(2, "other"))
+    hub.publish({"nonsense": True})
+    assert demo.queue.get_nowait()["seq"] == 1 and demo.queue.empty()
+    assert other.queue.get_nowait()["seq"] == 2 and other.queue.empty()
+    with pytest.raises(ApiError):
+        hub.subscribe("demo")
+    hub.unsubscribe(demo)
+    hub.subscribe("demo")
+
+
+def test_close_ends_every_stream() -> None:
+    hub = Broadcaster()
+    sub = hub.subscribe("demo")
+    hub.close()
+    started = time.monotonic()
+    chunks: Iterator[str] = _stream(None, hub, sub, after=None, limit=None,  # type: ignore[arg-type]
+                                    timeout=30, keepalive=10)
+    assert list(chunks)[0].startswith("retry:")
+    assert time.monotonic() - started < 5
