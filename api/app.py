@@ -20,6 +20,7 @@ import element.platform_ops  # noqa: F401  (registers ops)
 import element.bundles  # noqa: F401  (registers ops)
 import element.source_ops  # noqa: F401  (registers ops)
 import element.versions  # noqa: F401  (registers ops)
+import api.mcp_server  # noqa: F401  (registers element.agent_ops; LLM keys: TRIFORM_LLM_*)
 from element.home import ENVS, Home
 from index.embed import Embedder, HashingEmbedder
 

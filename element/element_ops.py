@@ -1,8 +1,11 @@
-"""Ops every element answers about itself: create a child, read its spec."""
+"""Ops every element answers about itself: create a child.
+
+``spec``, ``spec_update``, ``version`` and ``restore`` live in ``versions.py`` (they share
+the spec mirror between git and the catalog).
+"""
 
 from __future__ import annotations
 
-from .home import spec_of
 from .memory_ops import known_fields
 from .ops import OpCall, OpResult, implements
 
@@ -23,7 +26,3 @@ def create(call: OpCall) -> OpResult:
                                       {"element_type": element.element_type})
     return OpResult({"element": element.public()}, status=201)
 
-
-@implements("spec")
-def spec(call: OpCall) -> OpResult:
-    return OpResult({"spec": spec_of(call.element), "version": call.element.version})
