@@ -31,6 +31,7 @@ from source.errors import SourceError
 
 from .app import create_app, default_home, default_model_cache, embedder_factory
 from .errors import STATUS
+from .mcp_server import add_mcp_command
 from .routes import _ALLOWED_WHEN_DISABLED
 
 __all__ = ["main"]
@@ -527,6 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.add_argument("--all", action="store_true", help="every memory element")
     reindex.add_argument("--circle", help="with --all: only this circle's")
     reindex.set_defaults(run=cmd_reindex)
+    add_mcp_command(sub)
     return parser
 
 

@@ -130,6 +130,10 @@ SHEET: list[tuple[str, str, str, str, frozenset[str] | None, str]] = [
     ("spec_update", "POST", "spec_update", "write", None, "Merge properties into the spec"),
     ("observe", "POST", "observe", "write", frozenset({"memory", "triformer"}),
      "The subconscious: observe conversation turns"),
+    ("tools", "GET", "tools", "read", frozenset({"memory", "triformer"}),
+     "Conscious memory tools (MCP tools/list)"),
+    ("tools_call", "POST", "tools/call", "read", frozenset({"memory", "triformer"}),
+     "Call one conscious memory tool (writes need Write)"),
 ]
 
 
