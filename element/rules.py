@@ -1,0 +1,368 @@
+"""Sentence rules of the built-in evaluator: find memory-worthy statements in a user's turn.
+
+English only, one sentence at a time, first person. :func:`extract` turns a turn's text
+into :class:`Candidate` memories (facts, preferences, procedures, corrections, forgets);
+:func:`goal_of` finds the turn's goal (its request or question), stored as the memory's
+intention. What the rules catch and miss is listed in ``docs/agents.md``. Pure functions:
+no I/O, no store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person"]
+
+# -- the rules --------------------------------------------------------------------------------
+# English only, one sentence at a time, first person. What they catch and miss: docs/agents.md.
+
+@dataclass
+class Candidate:
+    """A memory the rules found in one sentence of user turn ``turn``.
+
+    ``key`` names the point it is about (``fact:location``, ``preference:tea``...): a later
+    candidate with the same key supersedes it. ``slot`` says the key holds one value that is
+    not part of it (a location, a name), so forgetting needs the same value. ``kind`` is add,
+    correct or forget; ``query`` is what a keyless correction or forget searches for.
+    """
+
+    category: str
+    content: str
+    key: str | None
+    turn: int
+    kind: str = "add"
+    query: str | None = None
+    slot: bool = False
+
+
+_APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
+_EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
+    (r"\bi'll\b", "I will"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
+    (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
+    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
+_FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
+                     r"fyi|just so you know|for the record|for your information|to be clear|"
+                     r"honestly|anyway)\b[\s,:;!.-]*)+", re.I)
+_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+_VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
+          "too", "everything", "all", "anything", "something"}
+_ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
+_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|"
+                   r"right now|anymore|any more))+$", re.I)
+_CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*[,;:(].*$", re.I)
+_THIRD = [(re.compile(p, re.I), r) for p, r in (
+    (r"\bi am\b", "they are"), (r"\bi was\b", "they were"), (r"\bi have\b", "they have"),
+    (r"\bi will\b", "they will"), (r"\bi would\b", "they would"), (r"\bmyself\b", "themselves"),
+    (r"\bmine\b", "theirs"), (r"\bmy\b", "their"), (r"\bme\b", "them"), (r"\bi\b", "they"))]
+
+
+def norm(text: str) -> str:
+    """Lowercase words only: how keys and duplicate contents compare."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower().translate(_APOS)))
+
+
+def _key(kind: str, text: str) -> str:
+    words = norm(text).split()
+    while words and words[0] in _ARTICLES:
+        words = words[1:]
+    return f"{kind}:{' '.join(words)}"
+
+
+def third_person(text: str, who: str | None = None) -> str:
+    """First person to third: "my" -> "their"; for instructions (``who`` given) "me" ->
+    "the user" (or the speaker's name) and "my" -> "the user's"."""
+    if who is not None:
+        who = "the user" if who == "User" else who
+        text = re.sub(r"\bmy\b", f"{who}'s", text, flags=re.I)
+        text = re.sub(r"\b(?:me|myself)\b", who, text, flags=re.I)
+    for pattern, repl in _THIRD:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _obj(text: str, limit: int = 20) -> str | None:
+    """The object of a statement, cut at a reason or a clause; None when vague or long."""
+    text = _TAIL.sub("", _CUT.sub("", text).strip(" .!;:,\"'")).strip(" .!;:,\"'")
+    if not text or norm(text) in _VAGUE or len(text.split()) > limit:
+        return None
+    return text
+
+
+def _about(text: str, who: str) -> str:
+    """What a "forget X" is about, phrased as memories are: "my address" -> "User's address"."""
+    text = re.sub(r"^my\b", f"{who}'s", text.strip(), flags=re.I)
+    return third_person(re.sub(r"^i\b", who, text, flags=re.I))
+
+
+_VERBS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoys",
+          "adore": "adores", "hate": "hates", "dislike": "dislikes", "detest": "detests",
+          "cannot stand": "cannot stand", "do not like": "does not like",
+          "do not enjoy": "does not enjoy", "do not care for": "does not care for",
+          "do not mind": "does not mind"}
+_PREFER = re.compile(r"^i\s+(?:(?:really|absolutely|totally|kind of|kinda|much|definitely|"
+                     r"usually|generally|strongly|also|still)\s+)*(?P<v>" +
+                     "|".join(sorted(_VERBS, key=len, reverse=True)) + r")\s+(?P<x>.+)$", re.I)
+_OVER = re.compile(r"^(?P<a>.+?)\s+(?:over|to|rather than|more than|than)\s+(?P<b>.+)$", re.I)
+_FAN = re.compile(r"^i\s+am\s+(?P<neg>not\s+)?(?:a\s+)?(?:big\s+|huge\s+|great\s+|really\s+)?"
+                  r"(?:fan of|into|fond of|keen on)\s+(?P<x>.+)$", re.I)
+_NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?call me|"
+                   r"people call me))\s+(?P<x>.+)$", re.I)
+_INTRO = re.compile(r"^(?i:i am|this is)\s+(?P<x>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)$")
+_NOT_NAMES = {"Fine", "Good", "Sorry", "Back", "Here", "Done", "Ready", "Not", "Okay", "Sure",
+              "Glad", "Happy", "Tired", "Busy", "Great", "Well", "Just"}
+_FACTS: list[tuple[re.Pattern[str], str, str]] = [(re.compile(p, re.I), tpl, key) for p, tpl, key in (
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:live|living|reside|residing|based|staying)\s+"
+     r"in\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    (r"^i\s+(?:just\s+|recently\s+)?moved\s+to\s+(?P<x>.+)$", "{who} lives in {x}",
+     "fact:location"),
+    (r"^i\s+(?:am|come)\s+(?:originally\s+)?from\s+(?P<x>.+)$", "{who} is from {x}",
+     "fact:origin"),
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for)\s+(?P<x>.+)$",
+     "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
+     "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+am\s+allergic\s+to\s+(?P<x>.+)$", "{who} is allergic to {x}", "fact:allergy:{x}"),
+    (r"^i\s+am\s+(?P<x>\d{1,3})(?:\s+years?\s+old)?$", "{who} is {x} years old", "fact:age"),
+    (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
+    (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
+     "{who} has {x}", "fact:has:{head}"),
+    (r"^i\s+am\s+(?:currently\s+)?(?P<x>(?:working on|planning|preparing|learning|studying|"
+     r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
+     "context:{verb}"),
+)]
+_STATES = {"vegetarian": "diet", "vegan": "diet", "pescatarian": "diet", "married": "relationship",
+           "single": "relationship", "divorced": "relationship", "widowed": "relationship",
+           "engaged": "relationship", "retired": "work"}
+_IS = re.compile(r"^i\s+am\s+(?P<art>(?:a|an)\s+)?(?P<x>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
+                 re.I)
+_NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "not", "so",
+              "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
+              "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
+_MY = re.compile(r"^my\s+(?P<k>[\w'\- ]{1,40}?)\s+(?P<v>is|are|was|will be)\s+(?P<x>.+)$", re.I)
+_MY_VERB = re.compile(r"^my\s+(?P<k>\w+(?:\s\w+)?)\s+(?P<v>lives|works|is called|likes|loves|"
+                      r"hates|prefers|has|studies)\s+(?P<x>.+)$", re.I)
+_NOT_MY = {"question", "point", "guess", "bad", "fault", "pleasure", "apologies", "turn",
+           "answer", "reply", "request", "name"}
+_ALWAYS = re.compile(r"^(?:please\s+)?(?P<w>always|never|do not ever)\s+(?P<x>.+)$", re.I)
+_WHEN = re.compile(r"^(?:please\s+)?(?P<w>when|whenever|if|every time|each time|before|after)"
+                   r"\s+(?P<c>[^,]{3,}?),\s*(?:please\s+)?(?:then\s+)?(?P<x>.+)$", re.I)
+_NOT_ORDERS = {"i", "we", "it", "they", "he", "she", "that", "this", "there", "my", "the", "a",
+               "an", "our", "their", "his", "her"}
+_FROM_NOW = re.compile(r"^(?:from now on|going forward|in (?:the )?future|next time)[\s,:]+"
+                       r"(?:please\s+)?(?P<x>.+)$", re.I)
+_REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|do not forget|keep in mind|note)"
+                       r"\s+(?:that\s+)?(?P<x>.+)$", re.I)
+_FORGET = re.compile(r"^(?:please\s+)?(?:forget|stop remembering|disregard)\s+(?:that\s+|about\s+|"
+                     r"what i said about\s+)?(?P<x>.+)$", re.I)
+_NO_LONGER = [re.compile(p, re.I) for p in (
+    r"^(?P<s>i)\s+no longer\s+(?P<x>.+)$", r"^(?P<s>i am)\s+no longer\s+(?P<x>.+)$",
+    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$", r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
+_ASK_MEMORY = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+                         r"(?P<x>(?:remember|forget|note|keep in mind)\b.+)$", re.I)
+_CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
+                         r"meant|that is (?:wrong|not right|incorrect|not true|not correct))"
+                         r"\b[\s,:;!.-]*", re.I)
+_WEAK = {"actually", "no", "nope", "not quite"}
+_REFERS = re.compile(r"^(?:it|its|it is|it was|that is|the|his|her|their|our|they|he|she)\b",
+                     re.I)
+_REQUEST = re.compile(
+    r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|i\s+(?:want|need|would like|"
+    r"wish)\s+to\s+|i\s+am\s+(?:trying|hoping)\s+to\s+|(?:help me|i need help)(?:\s+(?:to|with))?"
+    r"\s+|let(?:'s|\s+us)\s+)(?P<x>.+)$", re.I)
+_ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|explain|summari[sz]e|"
+                    r"remind|make|create|send|schedule|order|help|fix|draft|translate|check|"
+                    r"compare|list|describe|calculate|organi[sz]e|prepare|search|look up|get|buy|"
+                    r"review|edit|set up|cook|choose|pick|teach|i am looking for)\b.+$", re.I)
+_MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
+
+
+def _sentences(text: str) -> Iterator[tuple[str, bool]]:
+    """Cleaned sentences (contractions expanded, fillers dropped) and whether each asks."""
+    text = text.translate(_APOS)
+    for pattern, repl in _EXPAND:
+        text = pattern.sub(repl, text)
+    for raw in _SPLIT.split(text):
+        raw = (raw or "").strip()
+        question = raw.endswith("?")
+        sentence = _FILLER.sub("", raw).strip().rstrip(".!?;").strip()
+        if sentence and len(sentence.split()) <= 60:
+            yield sentence, question
+
+
+def _statement(s: str, turn: int, who: str) -> Candidate | None:
+    """A fact, preference or context the user states about themselves."""
+    if m := _NAME.match(s):
+        name = _obj(m["x"], 4)
+        if not name:
+            return None
+        text = f"{who} wants to be called {name}" if m["call"] else f"{who}'s name is {name}"
+        return Candidate("fact", text, "fact:name", turn, slot=True)
+    if (m := _INTRO.match(s)) and m["x"].split()[0] not in _NOT_NAMES:
+        return Candidate("fact", f"{who}'s name is {m['x']}", "fact:name", turn, slot=True)
+    if m := _PREFER.match(s):
+        verb, x = m["v"].lower(), _obj(m["x"])
+        if not x:
+            return None
+        pair = _OVER.match(x) if verb == "prefer" else None
+        key = "preference:" + "|".join(sorted(_key("", p)[1:] for p in (pair["a"], pair["b"]))) \
+            if pair else _key("preference", x)
+        return Candidate("preference", f"{who} {_VERBS[verb]} {third_person(x)}", key, turn)
+    if m := _FAN.match(s):
+        x = _obj(m["x"])
+        verb = "does not like" if m["neg"] else "likes"
+        return Candidate("preference", f"{who} {verb} {third_person(x)}",
+                         _key("preference", x), turn) if x else None
+    for pattern, template, key in _FACTS:
+        if m := pattern.match(s):
+            x = _obj(m["x"])
+            if not x:
+                return None
+            head = re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
+                            x)[0].split()[-1]
+            slot = "{" not in key
+            key = key.format(x=norm(x), head=norm(head), verb=norm(x).split()[0])
+            category = "context" if key.startswith("context") else "fact"
+            return Candidate(category, template.format(who=who, x=third_person(x)), key, turn,
+                             slot=slot)
+    if m := _MY.match(s):
+        k, x = m["k"].strip(), _obj(m["x"])
+        if not x or norm(k) in _NOT_MY:
+            return None
+        category = "preference" if re.match(r"favou?rite\b", k, re.I) else "fact"
+        return Candidate(category, f"{who}'s {k} {m['v'].lower()} {third_person(x)}",
+                         _key("fact:my", k), turn, slot=True)
+    if m := _MY_VERB.match(s):
+        x = _obj(m["x"])
+        return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x)}",
+                         _key("fact:my", f"{m['k']} {m['v']}"), turn, slot=True) if x else None
+    if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
+        x = m["x"].lower()
+        if not m["art"] and x not in _STATES:
+            return None
+        key = f"fact:{_STATES[x]}" if x in _STATES else _key("fact:is", x)
+        return Candidate("fact", f"{who} is {m['art'] or ''}{x}", key, turn,
+                         slot=x in _STATES)
+    return None
+
+
+def _instruction(s: str, turn: int, who: str) -> Candidate | None:
+    """A procedure: always/never X, when X do Y, from now on X, remember to X."""
+    if m := _ALWAYS.match(s):
+        word = "Never" if m["w"].lower() != "always" else "Always"
+        x = _obj(m["x"], 30)
+        return Candidate("procedure", f"{word} {third_person(x, who)}",
+                         _key("procedure", x), turn) if x else None
+    if m := _WHEN.match(s):
+        x = _obj(m["x"], 30)
+        if not x or x.split()[0].lower() in _NOT_ORDERS:
+            return None
+        return Candidate("procedure", f"{_cap(m['w'].lower())} {third_person(m['c'], who)}, "
+                         f"{third_person(x, who)}", _key("procedure:when", m["c"]), turn)
+    if m := _FROM_NOW.match(s):
+        x = _obj(m["x"], 30)
+        return Candidate("procedure", f"From now on, {third_person(x, who)}",
+                         _key("procedure", x), turn) if x else None
+    return None
+
+
+def _parse(s: str, turn: int, who: str) -> Candidate | None:
+    if m := _FORGET.match(s):
+        x = _obj(m["x"], 30)
+        if not x:
+            return None
+        inner = _statement(x, turn, who)
+        key = inner.key if inner else (_key("fact:my", x[3:]) if x.lower().startswith("my ")
+                                       else None)
+        text = inner.content if inner else _about(x, who)
+        return Candidate(inner.category if inner else "fact", text, key, turn, "forget", text,
+                         slot=bool(inner and inner.slot))
+    for pattern in _NO_LONGER:
+        if m := pattern.match(s):
+            inner = _statement(f"{m['s']} {m['x']}", turn, who)
+            text = inner.content if inner else _about(f"{m['s']} {m['x']}", who)
+            return Candidate(inner.category if inner else "fact", text,
+                             inner.key if inner else None, turn, "forget", text,
+                             slot=bool(inner and inner.slot))
+    if m := _REMEMBER.match(s):
+        x = m["x"]
+        if re.match(r"to\s", x, re.I):
+            x2 = _obj(x[3:], 30)
+            return Candidate("procedure", f"Remember to {third_person(x2, who)}",
+                             _key("procedure", x2), turn) if x2 else None
+        found = _statement(x, turn, who) or _instruction(x, turn, who)
+        if found:
+            return found
+        x = _obj(x, 30)
+        return Candidate("fact", _cap(_about(x, who)), None, turn) if x else None
+    return _instruction(s, turn, who) or _statement(s, turn, who)
+
+
+def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | None:
+    inner = _parse(rest, turn, who)
+    if inner is not None:
+        if inner.kind == "add":
+            inner.kind = "correct"
+        return inner
+    if strong or _REFERS.match(rest):
+        return Candidate("correction", _cap(third_person(rest)), None, turn, "correct", rest)
+    return None
+
+
+def extract(text: str, turn: int, who: str = "User") -> list[Candidate]:
+    """The candidates of one user turn, sentence by sentence, in order.
+
+    Questions are skipped unless they ask to remember or forget ("could you remember that
+    ..."). A correction marker ("actually", "no", "that's wrong"...) makes what follows a
+    correction; alone in its sentence, it makes the next sentence one.
+    """
+    found: list[Candidate] = []
+    pending = False
+    for s, question in _sentences(text):
+        if question:
+            m = _ASK_MEMORY.match(s)
+            if not m:
+                pending = False
+                continue
+            s = m["x"]
+        marker = _CORRECTION.match(s)
+        candidate = None
+        if marker:
+            rest = s[marker.end():].strip()
+            strong = norm(marker["m"]) not in _WEAK
+            if not rest:
+                pending = True
+                continue
+            candidate = _correction(rest, turn, who, strong)
+        elif pending:
+            candidate = _correction(s, turn, who, True)
+        else:
+            candidate = _parse(s, turn, who)
+        pending = False
+        if candidate is not None:
+            found.append(candidate)
+    return found
+
+
+def goal_of(text: str) -> str | None:
+    """The goal of a user turn: its first request or question that is not about memory.
+
+    "Can you suggest a recipe?" -> "suggest a recipe"; "What should I cook tonight?" ->
+    "What should I cook tonight". None when the turn asks for nothing.
+    """
+    for s, question in _sentences(text):
+        if marker := _CORRECTION.match(s):
+            s = s[marker.end():].strip()
+        m = _REQUEST.match(s)
+        goal = m["x"] if m else (s if question or _ORDER.match(s) else None)
+        if goal and not _MEMORY_WORDS.match(goal):
+            return " ".join(goal.split()[:30])
+    return None
+
+
