@@ -1,0 +1,125 @@
+"""Pure recall scoring: lane weights, lane drop-out, blending, text fallback, ranking.
+
+The blended score of one memory for one search is::
+
+    score = sum(w[l] * sim[l] for l in present) / sum(w[l] for l in present)
+
+over the three lanes ``content``, ``context`` and ``intention``. ``sim[l]`` is the cosine
+similarity between the query side (the query text, the current conversation window, the
+current goal) and the memory side (content, stored context, stored intention), clamped to
+``[0, 1]``: a negative cosine means "unrelated", never "worse than unrelated", so that
+``relevance_threshold = 0`` returns everything.
+
+A lane is *present* for a memory when both sides have text (and, for vector scoring, both
+sides have a vector). An absent lane drops out and the weights of the present lanes are
+renormalized, so a memory stored without context is not penalised for it, and a search
+given no conversation window is scored on content and intention alone. When every present
+lane has weight 0 the memory scores 0.
+
+Text fallback (when vectors are unavailable): the same blend, with ``sim`` the cosine of
+the two texts' binary bags of words, ``|A & B| / sqrt(|A| * |B|)`` over lowercased ``\\w+``
+tokens. It is the set analogue of the vector cosine: 1 for the same words, 0 for none
+shared, so the same threshold keeps a comparable meaning.
+
+Nothing here does I/O; everything takes and returns plain data or numpy arrays.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Mapping, Sequence
+
+import numpy as np
+
+__all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
+           "weight_vector", "blend", "token_set", "text_similarity", "rank"]
+
+LANES: tuple[str, ...] = ("content", "context", "intention")
+
+# Content carries most of the weight: it is what the memory says, it is always present,
+# and the query is usually a restatement of it. Context (the conversation window) is the
+# next best cue but a window is long and shares much everyday vocabulary with unrelated
+# windows, so it is a weaker, noisier signal. Intention is a short goal phrase: precise
+# when it matches, but sparse. With drop-out, a memory that has content only is scored
+# on content alone whatever the weights.
+DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intention": 0.15}
+
+# Float32 cosine of a text with itself can come out as 0.99999994; a threshold of 1 must
+# still mean "exact match", so comparisons allow this much slack.
+SCORE_EPSILON = 1e-5
+
+
+def normalize_weights(weights: Mapping[str, float]) -> dict[str, float]:
+    """Scale lane weights to sum to 1; a lane missing from ``weights`` gets 0.
+
+    :raise ValueError: a weight is negative, not finite, or every weight is 0.
+    """
+    values = {lane: float(weights.get(lane, 0.0)) for lane in LANES}
+    for lane, value in values.items():
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"weight of {lane!r} must be a finite number >= 0")
+    total = sum(values.values())
+    if total <= 0:
+        raise ValueError("at least one weight must be greater than 0")
+    return {lane: value / total for lane, value in values.items()}
+
+
+def weight_vector(weights: Mapping[str, float]) -> np.ndarray:
+    """The weights as a float64 array in :data:`LANES` order."""
+    return np.array([float(weights.get(lane, 0.0)) for lane in LANES], dtype=np.float64)
+
+
+def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Blend per-lane similarities into one score per row.
+
+    :param sims: ``(n, 3)`` similarities in :data:`LANES` order (values where ``present``
+        is False are ignored).
+    :param present: ``(n, 3)`` bool, whether the lane takes part for that row.
+    :param weights: ``(3,)`` non-negative lane weights.
+    :return: ``(n,)`` float64 scores in ``[0, 1]``; a row whose present lanes all weigh 0
+        scores 0.
+    """
+    sims = np.clip(np.nan_to_num(np.asarray(sims, dtype=np.float64)), 0.0, 1.0)
+    effective = np.where(present, weights[None, :], 0.0)
+    total = effective.sum(axis=1)
+    weighted = (effective * sims).sum(axis=1)
+    out = np.zeros(len(total), dtype=np.float64)
+    np.divide(weighted, total, out=out, where=total > 0)
+    return out
+
+
+_WORD = re.compile(r"\w+")
+
+
+def token_set(text: str | None) -> frozenset[str]:
+    """The lowercased ``\\w+`` tokens of ``text`` (empty for None)."""
+    if not text:
+        return frozenset()
+    return frozenset(_WORD.findall(text.lower()))
+
+
+def text_similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    """Cosine of two binary bags of words: ``|a & b| / sqrt(|a| * |b|)``, 0 if either is empty."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / math.sqrt(len(a) * len(b))
+
+
+def rank(scores: Sequence[float] | np.ndarray, threshold: float, limit: int,
+         tiebreak: Sequence[int] | np.ndarray | None = None) -> list[int]:
+    """Indices of the best ``limit`` scores that reach ``threshold``, best first.
+
+    Equal scores keep a stable order: by ``tiebreak`` descending (newer first, when it is
+    a creation sequence), else by index.
+    """
+    values = np.asarray(scores, dtype=np.float64)
+    keep = np.flatnonzero(values >= threshold - SCORE_EPSILON)
+    if len(keep) == 0:
+        return []
+    if tiebreak is None:
+        order = np.lexsort((keep, -values[keep]))
+    else:
+        tb = np.asarray(tiebreak, dtype=np.int64)[keep]
+        order = np.lexsort((-tb, -values[keep]))
+    return [int(i) for i in keep[order[:limit]]]

@@ -1,0 +1,340 @@
+"""The memory record: its fields, validation, timestamps and JSON forms.
+
+A record is what one memory *is*, apart from its vectors (those live in ``lanes.py``):
+
+==================  ======================================================================
+id                  32 lowercase hex chars (uuid4), assigned by the store
+seq                 creation sequence number, unique and increasing within the element;
+                    orders ``list`` and breaks eviction ties (not part of the public form)
+content             what the memory says; non-empty, at most ``MAX_CONTENT_BYTES`` UTF-8
+category            fact | preference | procedure | context | correction
+subject_type/_id    who the memory is about: both or neither; type circle_member | entity |
+                    guest, id a non-empty string of at most ``MAX_SUBJECT_ID_CHARS``
+context             the conversation window it was formed in (``MAX_CONTEXT_BYTES``) or None
+intention           the goal of the turn it was formed in (``MAX_INTENTION_BYTES``) or None
+agent               who stored it (free text, ``MAX_AGENT_CHARS``) or None
+source              subconscious | conscious | api | fixture
+metadata            a JSON object, at most ``MAX_METADATA_BYTES`` once serialized
+created_at,         ISO-8601 UTC, fixed width (``2025-01-31T12:00:00.000000Z``), so string
+updated_at          order is time order
+last_accessed_at    same form, or None until a search first returns it
+access_count        how many searches returned it
+embedded            True when every lane that has text has a vector
+==================  ======================================================================
+
+Empty or whitespace-only ``context``/``intention`` mean "no text" and are stored as None.
+Validation functions here are pure: they take the caller's raw values and return the
+normalized ones or raise a validation error naming the field, before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from .errors import InvalidCategory, InvalidMemory, SubjectIncomplete
+
+__all__ = [
+    "CATEGORIES", "SUBJECT_TYPES", "SOURCES", "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES",
+    "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES", "MAX_METADATA_BYTES", "MAX_AGENT_CHARS",
+    "MAX_SUBJECT_ID_CHARS", "MAX_KEY_CHARS", "MemoryRecord", "NewMemory", "validate_new",
+    "validate_category", "validate_subject", "validate_text", "validate_optional_text",
+    "validate_metadata", "validate_key", "validate_limit", "parse_time", "iso_utc",
+]
+
+CATEGORIES: tuple[str, ...] = ("fact", "preference", "procedure", "context", "correction")
+SUBJECT_TYPES: tuple[str, ...] = ("circle_member", "entity", "guest")
+SOURCES: tuple[str, ...] = ("subconscious", "conscious", "api", "fixture")
+
+# Sizes are in UTF-8 bytes so a limit means the same thing for every script. Content is a
+# fact-sized statement; the context window is allowed to be longer because it is a
+# transcript excerpt; an intention is a one-line goal.
+MAX_CONTENT_BYTES = 16 * 1024
+MAX_CONTEXT_BYTES = 32 * 1024
+MAX_INTENTION_BYTES = 4 * 1024
+MAX_QUERY_BYTES = 16 * 1024
+MAX_METADATA_BYTES = 16 * 1024
+MAX_METADATA_DEPTH = 16
+MAX_AGENT_CHARS = 200
+MAX_SUBJECT_ID_CHARS = 256
+MAX_KEY_CHARS = 255
+
+
+def iso_utc(ts: float) -> str:
+    """Format a POSIX timestamp as fixed-width ISO-8601 UTC with microseconds and ``Z``."""
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(value: object, field_name: str) -> float:
+    """Parse an ISO-8601 string into a POSIX timestamp; a naive time is taken as UTC.
+
+    :raise InvalidMemory: naming ``field_name`` when the value is not an ISO-8601 string.
+    """
+    if not isinstance(value, str):
+        raise InvalidMemory(field_name, "must be an ISO-8601 date-time string")
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InvalidMemory(field_name, f"{value!r} is not an ISO-8601 date-time") from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.timestamp()
+
+
+def _utf8_len(value: str, field_name: str) -> int:
+    try:
+        return len(value.encode("utf-8"))
+    except UnicodeEncodeError:
+        # Lone surrogates cannot be written to a UTF-8 log; refuse them up front.
+        raise InvalidMemory(field_name, "is not valid Unicode text") from None
+
+
+def validate_text(value: object, field_name: str, max_bytes: int) -> str:
+    """Return ``value`` if it is a non-blank string within ``max_bytes`` UTF-8 bytes."""
+    if not isinstance(value, str):
+        raise InvalidMemory(field_name, "must be a string")
+    if not value.strip():
+        raise InvalidMemory(field_name, "must not be empty")
+    if _utf8_len(value, field_name) > max_bytes:
+        raise InvalidMemory(field_name, f"is longer than {max_bytes} bytes")
+    return value
+
+
+def validate_optional_text(value: object, field_name: str, max_bytes: int) -> str | None:
+    """Like :func:`validate_text`, but None, empty and blank mean "no text" (None)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidMemory(field_name, "must be a string or null")
+    if not value.strip():
+        return None
+    return validate_text(value, field_name, max_bytes)
+
+
+def validate_category(value: object) -> str:
+    """Return ``value`` if it is one of :data:`CATEGORIES`, else raise InvalidCategory."""
+    if not isinstance(value, str) or value not in CATEGORIES:
+        raise InvalidCategory(value)
+    return value
+
+
+def validate_subject(subject_type: object, subject_id: object) -> tuple[str, str] | None:
+    """Return ``(type, id)`` or None; both or neither must be given.
+
+    :raise SubjectIncomplete: exactly one of the two is None.
+    :raise InvalidMemory: the type is not one of :data:`SUBJECT_TYPES` or the id is not a
+        non-empty string of at most :data:`MAX_SUBJECT_ID_CHARS` characters.
+    """
+    if subject_type is None and subject_id is None:
+        return None
+    if subject_type is None or subject_id is None:
+        raise SubjectIncomplete()
+    if not isinstance(subject_type, str) or subject_type not in SUBJECT_TYPES:
+        raise InvalidMemory("subject_type", f"{subject_type!r} is not one of "
+                            + ", ".join(SUBJECT_TYPES))
+    if not isinstance(subject_id, str) or not subject_id.strip():
+        raise InvalidMemory("subject_id", "must be a non-empty string")
+    if len(subject_id) > MAX_SUBJECT_ID_CHARS:
+        raise InvalidMemory("subject_id", f"is longer than {MAX_SUBJECT_ID_CHARS} characters")
+    _utf8_len(subject_id, "subject_id")
+    return subject_type, subject_id
+
+
+def _check_json_value(value: object, path: str, depth: int) -> None:
+    if depth > MAX_METADATA_DEPTH:
+        raise InvalidMemory(path, f"is nested deeper than {MAX_METADATA_DEPTH} levels")
+    if value is None or isinstance(value, (bool, int, str)):
+        if isinstance(value, str):
+            _utf8_len(value, path)
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidMemory(path, "must be a finite number")
+        return
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_json_value(item, f"{path}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InvalidMemory(path, "object keys must be strings")
+            _utf8_len(key, path)
+            _check_json_value(item, f"{path}.{key}", depth + 1)
+        return
+    raise InvalidMemory(path, f"{type(value).__name__} is not a JSON value")
+
+
+def validate_metadata(value: object) -> dict[str, Any]:
+    """Return a copy of ``value`` if it is a JSON object within :data:`MAX_METADATA_BYTES`."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidMemory("metadata", "must be a JSON object")
+    _check_json_value(value, "metadata", 0)
+    encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if len(encoded.encode("utf-8")) > MAX_METADATA_BYTES:
+        raise InvalidMemory("metadata", f"is larger than {MAX_METADATA_BYTES} bytes")
+    # A deep copy through JSON: later mutation of the caller's dict cannot reach the store.
+    copied: dict[str, Any] = json.loads(encoded)
+    return copied
+
+
+def validate_key(value: object) -> str | None:
+    """Return an idempotency key (1..255 characters) or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or len(value) > MAX_KEY_CHARS:
+        raise InvalidMemory("idempotency_key", f"must be 1 to {MAX_KEY_CHARS} characters")
+    _utf8_len(value, "idempotency_key")
+    return value
+
+
+def validate_limit(value: object, field_name: str, upper: int) -> int:
+    """Return ``value`` if it is an int in ``1..upper`` (bools are refused)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:
+        raise InvalidMemory(field_name, f"must be an integer from 1 to {upper}")
+    return value
+
+
+def _validate_agent(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_AGENT_CHARS:
+        raise InvalidMemory("agent", f"must be a non-empty string of at most "
+                            f"{MAX_AGENT_CHARS} characters")
+    _utf8_len(value, "agent")
+    return value
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """The validated, normalized inputs of a ``store`` call."""
+
+    content: str
+    category: str
+    subject: tuple[str, str] | None
+    context: str | None
+    intention: str | None
+    agent: str | None
+    source: str
+    metadata: dict[str, Any]
+    key: str | None
+
+
+def validate_new(*, content: object, category: object, subject_type: object,
+                 subject_id: object, context: object, intention: object, agent: object,
+                 source: object, metadata: object, idempotency_key: object) -> NewMemory:
+    """Validate every field of a store call; raise the first problem found.
+
+    Order: category, subject, content, context, intention, agent, source, metadata, key —
+    so a bad category is reported as ``MEMORY_INVALID_CATEGORY`` even if content is also bad.
+    """
+    category = validate_category(category)
+    subject = validate_subject(subject_type, subject_id)
+    text = validate_text(content, "content", MAX_CONTENT_BYTES)
+    ctx = validate_optional_text(context, "context", MAX_CONTEXT_BYTES)
+    goal = validate_optional_text(intention, "intention", MAX_INTENTION_BYTES)
+    who = _validate_agent(agent)
+    if not isinstance(source, str) or source not in SOURCES:
+        raise InvalidMemory("source", f"{source!r} is not one of " + ", ".join(SOURCES))
+    meta = validate_metadata(metadata)
+    key = validate_key(idempotency_key)
+    return NewMemory(text, category, subject, ctx, goal, who, source, meta, key)
+
+
+@dataclass(slots=True)
+class MemoryRecord:
+    """One live memory (mutable: the store updates it in place under its lock)."""
+
+    id: str
+    seq: int
+    content: str
+    category: str
+    subject_type: str | None
+    subject_id: str | None
+    context: str | None
+    intention: str | None
+    agent: str | None
+    source: str
+    metadata: dict[str, Any]
+    created_at: str
+    updated_at: str
+    last_accessed_at: str | None = None
+    access_count: int = 0
+    embedded: bool = False
+    created_ts: float = 0.0
+    key: str | None = None
+    key_evicted: tuple[str, ...] = ()
+    key_warnings: tuple[str, ...] = ()
+    tokens: dict[str, frozenset[str]] | None = field(default=None, compare=False)
+
+    @property
+    def subject(self) -> tuple[str, str] | None:
+        """``(subject_type, subject_id)`` or None for a general memory."""
+        if self.subject_type is None or self.subject_id is None:
+            return None
+        return (self.subject_type, self.subject_id)
+
+    def lane_text(self, lane: str) -> str | None:
+        """The text a lane embeds: content, context or intention."""
+        if lane == "content":
+            return self.content
+        if lane == "context":
+            return self.context
+        return self.intention
+
+    def public(self) -> dict[str, Any]:
+        """The public form: the fields above, never vectors, seq or idempotency data."""
+        return {
+            "id": self.id, "content": self.content, "category": self.category,
+            "subject_type": self.subject_type, "subject_id": self.subject_id,
+            "context": self.context, "intention": self.intention, "agent": self.agent,
+            "source": self.source, "metadata": json.loads(json.dumps(self.metadata)),
+            "created_at": self.created_at, "updated_at": self.updated_at,
+            "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,
+            "embedded": self.embedded,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The log/snapshot form: public fields (minus ``embedded``) plus ``seq``.
+
+        ``embedded`` is not written: it follows from the vectors a line carries.
+        """
+        return {
+            "id": self.id, "seq": self.seq, "content": self.content,
+            "category": self.category, "subject_type": self.subject_type,
+            "subject_id": self.subject_id, "context": self.context,
+            "intention": self.intention, "agent": self.agent, "source": self.source,
+            "metadata": self.metadata, "created_at": self.created_at,
+            "updated_at": self.updated_at, "last_accessed_at": self.last_accessed_at,
+            "access_count": self.access_count,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MemoryRecord:
+        """Inverse of :meth:`to_json` (``embedded`` starts False; the caller sets it)."""
+        created_at = data["created_at"]
+        return cls(
+            id=data["id"], seq=int(data["seq"]), content=data["content"],
+            category=data["category"], subject_type=data.get("subject_type"),
+            subject_id=data.get("subject_id"), context=data.get("context"),
+            intention=data.get("intention"), agent=data.get("agent"),
+            source=data.get("source", "api"), metadata=data.get("metadata") or {},
+            created_at=created_at, updated_at=data.get("updated_at", created_at),
+            last_accessed_at=data.get("last_accessed_at"),
+            access_count=int(data.get("access_count", 0)),
+            created_ts=_fast_ts(created_at),
+        )
+
+
+def _fast_ts(value: str) -> float:
+    # Records carry our own "...Z" form, which fromisoformat parses directly.
+    try:
+        return datetime.fromisoformat(value).replace(tzinfo=timezone.utc).timestamp() \
+            if value.endswith("Z") else parse_time(value, "created_at")
+    except ValueError:
+        return parse_time(value, "created_at")

@@ -1,0 +1,117 @@
+"""Search over the in-memory state: scope, candidates, similarities, ranking.
+
+No I/O and no locking: :class:`~index.store.MemoryStore` holds its lock around
+:func:`score`, then logs the access line for what it returns. The scoring itself is pure
+(``recall.py``); this module gathers its inputs:
+
+* **scope** (:func:`owners_in_scope`): scoping off, one pool of everyone; on, the general
+  pool plus the given subject's (general only when no subject is given, or the subject
+  has no memories);
+* **vector candidates**: each query lane's top candidates per pool (``lanes.py``), rescored
+  exactly on the stored vectors of all three lanes;
+* **text fallback**: memories in scope that have no vectors are scored by text (the same
+  blend over binary bag-of-words cosines), and when the query itself could not be
+  embedded every memory in scope is. Either way the result says ``fallback = "text"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .recall import LANES, blend, rank, text_similarity, token_set
+from .slots import FREE, GENERAL
+from .state import MemoryState
+
+__all__ = ["Ranked", "owners_in_scope", "score"]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The chosen memories, best first, with their scores and per-lane similarities.
+
+    ``lanes[i]`` maps each lane to its similarity for result ``i``, or None when the lane
+    dropped out for that memory.
+    """
+
+    ids: list[str]
+    scores: list[float]
+    lanes: list[dict[str, float | None]]
+    fallback: str | None
+
+
+def owners_in_scope(state: MemoryState, subject: tuple[str, str] | None,
+                    scoping: bool) -> list[int | None]:
+    """Owner pools a search covers: ``[None]`` (everyone) when scoping is off."""
+    if not scoping:
+        return [None]
+    if subject is None:
+        return [GENERAL]
+    code = state.slots.subject_code(subject, create=False)
+    return [GENERAL] if code == FREE else [GENERAL, code]
+
+
+def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
+          texts: dict[str, str], owners: list[int | None], cats: list[int] | None,
+          weights: np.ndarray, threshold: float, limit: int) -> Ranked:
+    """Rank the memories in scope for one search.
+
+    :param queries: one unit vector per query lane, or None when embedding failed.
+    :param texts: the query texts per lane (for text scoring).
+    :param cats: category codes to keep, or None for all.
+    """
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    if queries is not None:
+        labels = state.lanes.candidates(queries, owners, cats, limit)
+        parts.append((labels, *state.lanes.similarities(labels, queries)))
+    text_labels = _text_pool(state, owners, cats, everything=queries is None)
+    fallback = "text" if queries is None or len(text_labels) else None
+    if len(text_labels):
+        parts.append((text_labels, *_text_similarities(state, text_labels, texts)))
+    if not parts:
+        return Ranked([], [], [], fallback)
+    labels = np.concatenate([p[0] for p in parts]).astype(np.int64)
+    sims = np.clip(np.concatenate([p[1] for p in parts]), 0.0, 1.0)
+    present = np.concatenate([p[2] for p in parts])
+    scores = blend(sims, present, weights)
+    order = rank(scores, threshold, limit, tiebreak=state.slots.seq[labels])
+    return Ranked(
+        ids=[str(state.slots.ids[int(labels[i])]) for i in order],
+        scores=[float(scores[i]) for i in order],
+        lanes=[{lane: (float(sims[i, j]) if present[i, j] else None)
+                for j, lane in enumerate(LANES)} for i in order],
+        fallback=fallback)
+
+
+def _text_pool(state: MemoryState, owners: list[int | None], cats: list[int] | None, *,
+               everything: bool) -> np.ndarray:
+    """Labels to score by text: those in scope without vectors (or all in scope)."""
+    slots = state.slots
+    if everything:
+        pools = [slots.pool_labels(owner) for owner in owners]
+        labels = np.concatenate(pools) if pools else np.zeros(0, dtype=np.int64)
+    else:
+        if not state.unembedded:
+            return np.zeros(0, dtype=np.int64)
+        labels = np.fromiter(state.unembedded, dtype=np.int64)
+        if owners != [None]:
+            labels = labels[np.isin(slots.owner[labels], np.asarray(owners))]
+    if cats is not None and len(labels):
+        labels = labels[np.isin(slots.cat[labels], np.asarray(cats))]
+    return labels.astype(np.int64)
+
+
+def _text_similarities(state: MemoryState, labels: np.ndarray,
+                       texts: dict[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    query_tokens = {lane: token_set(texts.get(lane)) for lane in LANES}
+    sims = np.zeros((len(labels), len(LANES)), dtype=np.float64)
+    present = np.zeros((len(labels), len(LANES)), dtype=bool)
+    for row, label in enumerate(labels):
+        record = state.records[str(state.slots.ids[int(label)])]
+        tokens = state.tokens(record)
+        for j, lane in enumerate(LANES):
+            if lane in texts and record.lane_text(lane) is not None:
+                present[row, j] = True
+                sims[row, j] = text_similarity(query_tokens[lane], tokens[lane])
+    return sims, present

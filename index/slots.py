@@ -1,0 +1,172 @@
+"""Slots: the small integer label of each live memory, and per-label columns.
+
+Every live memory holds one slot, an int label shared by its three lanes (the hnswlib
+label and the row of each lane's vector array). A deleted memory's slot goes back to a
+free list and is reused, so arrays and indexes stay as large as the peak population.
+
+The columns are kept twice where that pays: numpy arrays for vectorized work (eviction
+choice, retention sweep, pool masks) and plain Python lists for the per-candidate filter
+hnswlib calls during a search, where indexing a list is several times cheaper than
+indexing a numpy array from Python.
+
+Owner codes: ``FREE`` (-1) for an unused slot, ``GENERAL`` (0) for a memory about no one,
+and 1, 2, ... for each distinct ``(subject_type, subject_id)`` seen since the store opened.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from .records import CATEGORIES
+
+__all__ = ["FREE", "GENERAL", "SlotTable"]
+
+FREE = -1
+GENERAL = 0
+CATEGORY_CODES = {name: code for code, name in enumerate(CATEGORIES)}
+
+
+class SlotTable:
+    """Allocates labels and holds each label's owner, category, access count and age."""
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self.capacity = 0
+        self.high_water = 0            # labels in [0, high_water) have been used
+        self._free: list[int] = []     # heap: the lowest free label is reused first
+        self.ids: list[str | None] = []
+        self.owner_list: list[int] = []
+        self.cat_list: list[int] = []
+        self.owner = np.zeros(0, dtype=np.int32)
+        self.cat = np.zeros(0, dtype=np.int8)
+        self.access = np.zeros(0, dtype=np.int64)
+        self.seq = np.zeros(0, dtype=np.int64)
+        self.created = np.zeros(0, dtype=np.float64)
+        self.subject_codes: dict[tuple[str, str], int] = {}
+        self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
+        self.live = 0
+        self.grow(capacity)
+
+    def grow(self, needed: int) -> None:
+        """Make room for labels below ``needed``."""
+        if needed <= self.capacity:
+            return
+        new = max(needed, 2 * self.capacity, 1024)
+        extra = new - self.capacity
+        self.ids.extend([None] * extra)
+        self.owner_list.extend([FREE] * extra)
+        self.cat_list.extend([0] * extra)
+        self.owner = np.concatenate([self.owner, np.full(extra, FREE, dtype=np.int32)])
+        self.cat = np.concatenate([self.cat, np.zeros(extra, dtype=np.int8)])
+        self.access = np.concatenate([self.access, np.zeros(extra, dtype=np.int64)])
+        self.seq = np.concatenate([self.seq, np.zeros(extra, dtype=np.int64)])
+        self.created = np.concatenate([self.created, np.zeros(extra, dtype=np.float64)])
+        self.capacity = new
+
+    def subject_code(self, subject: tuple[str, str] | None, *, create: bool = True) -> int:
+        """The owner code of a subject (GENERAL for None); FREE if unknown and not created."""
+        if subject is None:
+            return GENERAL
+        code = self.subject_codes.get(subject)
+        if code is None:
+            if not create:
+                return FREE
+            code = len(self.subject_codes) + 1
+            self.subject_codes[subject] = code
+            self.owner_labels[code] = set()
+        return code
+
+    def allocate(self, memory_id: str, *, owner: int, category: str, seq: int,
+                 created: float, access: int, label: int | None = None) -> int:
+        """Take a slot (the given ``label`` when restoring a snapshot, else the lowest free)."""
+        if label is None:
+            label = heapq.heappop(self._free) if self._free else self.high_water
+        self.grow(label + 1)
+        if label >= self.high_water:
+            for gap in range(self.high_water, label):
+                heapq.heappush(self._free, gap)
+            self.high_water = label + 1
+        code = CATEGORY_CODES[category]
+        self.ids[label] = memory_id
+        self.owner_list[label] = owner
+        self.cat_list[label] = code
+        self.owner[label] = owner
+        self.cat[label] = code
+        self.access[label] = access
+        self.seq[label] = seq
+        self.created[label] = created
+        self.owner_labels[owner].add(label)
+        self.live += 1
+        return label
+
+    def release(self, label: int) -> None:
+        """Return a slot to the free list."""
+        owner = self.owner_list[label]
+        self.owner_labels[owner].discard(label)
+        self.ids[label] = None
+        self.owner_list[label] = FREE
+        self.owner[label] = FREE
+        self.access[label] = 0
+        heapq.heappush(self._free, label)
+        self.live -= 1
+
+    def set_category(self, label: int, category: str) -> None:
+        """Change a live slot's category."""
+        code = CATEGORY_CODES[category]
+        self.cat_list[label] = code
+        self.cat[label] = code
+
+    def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,
+                cats: np.ndarray, seqs: np.ndarray, created: np.ndarray,
+                access: np.ndarray, high_water: int) -> None:
+        """Load every live slot at once (sidecar restore) into this empty table.
+
+        :raise ValueError: a label repeats or reaches ``high_water``.
+        """
+        if len(labels) and (int(labels.max()) >= high_water
+                            or len(np.unique(labels)) != len(labels)):
+            raise ValueError("snapshot labels are out of range or repeat")
+        self.grow(high_water)
+        self.high_water = high_water
+        self.owner[labels] = owners
+        self.cat[labels] = cats
+        self.seq[labels] = seqs
+        self.created[labels] = created
+        self.access[labels] = access
+        self.owner_list = self.owner.tolist()
+        self.cat_list = self.cat.tolist()
+        for label, memory_id in zip(labels.tolist(), ids):
+            self.ids[label] = memory_id
+        self.owner_labels = {GENERAL: set()}
+        self.owner_labels.update({code: set() for code in self.subject_codes.values()})
+        order = np.argsort(owners, kind="stable")
+        bounds = np.flatnonzero(np.diff(owners[order])) + 1
+        for group in np.split(order, bounds):
+            if len(group):
+                self.owner_labels[int(owners[group[0]])] = set(labels[group].tolist())
+        self.live = len(labels)
+        self.restore_free_list()
+
+    def restore_free_list(self) -> None:
+        """Rebuild the free list from the owner column (after restoring explicit labels)."""
+        self._free = [int(x) for x in np.flatnonzero(self.owner[:self.high_water] == FREE)]
+        heapq.heapify(self._free)
+
+    def pool_labels(self, owner: int | None) -> np.ndarray:
+        """Live labels of one owner (None: every live label), as an int64 array."""
+        if owner is None:
+            return np.flatnonzero(self.owner[:self.high_water] != FREE)
+        labels = self.owner_labels.get(owner)
+        if not labels:
+            return np.zeros(0, dtype=np.int64)
+        if owner == GENERAL and len(labels) > 4096:
+            return np.flatnonzero(self.owner[:self.high_water] == GENERAL)
+        return np.fromiter(labels, dtype=np.int64, count=len(labels))
+
+    def pool_size(self, owner: int | None) -> int:
+        """How many live labels one owner (None: everyone) holds."""
+        if owner is None:
+            return self.live
+        labels = self.owner_labels.get(owner)
+        return len(labels) if labels else 0

@@ -1,0 +1,78 @@
+"""BM25 lexical index: what it matches, incremental updates, agreement with a rebuild."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from index.lexical import LexicalIndex, terms
+
+DOCS = ["Caroline went to the LGBTQ support group on Tuesday",
+        "Melanie painted a sunrise over the lake",
+        "The deploy pipeline runs every night",
+        "Caroline is researching adoption agencies"]
+
+
+def build(docs: list[str]) -> LexicalIndex:
+    index = LexicalIndex()
+    for label, text in enumerate(docs):
+        index.add(label, text)
+    return index
+
+
+def test_terms_are_stemmed_and_stopwords_dropped() -> None:
+    assert terms("What did Caroline paint when she was running?") == \
+        ["carolin", "paint", "run"]
+    assert terms("") == [] and terms("the a of") == []
+
+
+def test_rare_shared_words_rank_first() -> None:
+    scores = build(DOCS).scores("When did Caroline go to the support group?", len(DOCS))
+    assert int(np.argmax(scores)) == 0
+    assert scores[2] == 0.0          # shares no term
+    assert scores[3] > 0.0           # shares "Caroline" only
+    assert scores[0] > scores[3]
+
+
+def test_stemming_matches_word_forms() -> None:
+    scores = build(DOCS).scores("paintings of sunrises", len(DOCS))
+    assert int(np.argmax(scores)) == 1 and scores[1] > 0
+
+
+def test_remove_forgets_a_label() -> None:
+    index = build(DOCS)
+    index.remove(0, DOCS[0])
+    assert len(index) == 3
+    assert index.scores("LGBTQ support group", len(DOCS))[0] == 0.0
+
+
+@given(st.lists(st.sampled_from(DOCS + ["tea and coffee", "green tea at noon"]),
+                min_size=1, max_size=12),
+       st.sets(st.integers(0, 11)), st.sampled_from(["Caroline tea", "sunrise lake", "night"]))
+def test_incremental_equals_rebuilt(docs: list[str], removed: set[int], query: str) -> None:
+    live = LexicalIndex()
+    for label, text in enumerate(docs):
+        live.add(label, text)
+    for label in sorted(removed):
+        if label < len(docs):
+            live.remove(label, docs[label])
+    rebuilt = LexicalIndex()
+    for label, text in enumerate(docs):
+        if label not in removed:
+            rebuilt.add(label, text)
+    assert np.allclose(live.scores(query, len(docs)), rebuilt.scores(query, len(docs)))
+
+
+def test_arrays_round_trip() -> None:
+    index = build(DOCS)
+    index.remove(1, DOCS[1])
+    loaded = LexicalIndex.from_arrays(index.to_arrays())
+    for query in ("Caroline support", "sunrise", "pipeline night adoption"):
+        assert np.array_equal(loaded.scores(query, 4), index.scores(query, 4))
+    loaded.add(1, "a new text about lakes")
+    assert loaded.scores("lakes", 4)[1] > 0 and len(loaded) == 4
+
+
+def test_empty_index_round_trips() -> None:
+    assert len(LexicalIndex.from_arrays(LexicalIndex().to_arrays())) == 0
