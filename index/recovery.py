@@ -48,7 +48,8 @@ def recover(directory: Path, log: MemoryLog, *, model_id: str, dim: int,
         if not log.is_line_start(start):
             raise SidecarUnusable("stale: its offset is not a line of the log")
         state = fresh()
-        state.restore(sidecar.meta, sidecar.columns, sidecar.lane_files, sidecar.verify)
+        state.restore(sidecar.meta, sidecar.columns, sidecar.lane_files, sidecar.lexical_file,
+                      sidecar.verify)
     except SidecarUnusable as exc:
         report["sidecar"], state = exc.reason, None
     except (ValueError, KeyError, TypeError, RuntimeError, OSError) as exc:

@@ -7,8 +7,10 @@ No I/O and no locking: :class:`~index.store.MemoryStore` holds its lock around
 * **scope** (:func:`owners_in_scope`): scoping off, one pool of everyone; on, the general
   pool plus the given subject's (general only when no subject is given, or the subject
   has no memories);
-* **vector candidates**: each query lane's top candidates per pool (``lanes.py``), rescored
-  exactly on the stored vectors of all three lanes;
+* **vector candidates**: each query lane's top candidates per pool (``lanes.py``), plus the
+  best BM25 matches of the query in scope (``lexical.py``), rescored exactly on the stored
+  vectors of all three lanes; the content lane's cosine is then boosted by the BM25 score
+  (``recall.boost_content``), so exact words (names, places, rare terms) count;
 * **text fallback**: memories in scope that have no vectors are scored by text (the same
   blend over binary bag-of-words cosines), and when the query itself could not be
   embedded every memory in scope is. Either way the result says ``fallback = "text"``.
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .recall import LANES, blend, rank, text_similarity, token_set
+from .recall import LANES, blend, boost_content, rank, text_similarity, token_set
 from .slots import FREE, GENERAL
 from .state import MemoryState
 
@@ -64,7 +66,12 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     if queries is not None:
         labels = state.lanes.candidates(queries, owners, cats, limit)
-        parts.append((labels, *state.lanes.similarities(labels, queries)))
+        bm25, lexical = _lexical(state, texts["content"], owners, cats, limit)
+        labels = np.union1d(labels, lexical)
+        sims, present = state.lanes.similarities(labels, queries)
+        if len(labels) and bm25.size:
+            sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
+        parts.append((labels, sims, present))
     text_labels = _text_pool(state, owners, cats, everything=queries is None)
     fallback = "text" if queries is None or len(text_labels) else None
     if len(text_labels):
@@ -82,6 +89,32 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
         lanes=[{lane: (float(sims[i, j]) if present[i, j] else None)
                 for j, lane in enumerate(LANES)} for i in order],
         fallback=fallback)
+
+
+def _lexical(state: MemoryState, query: str, owners: list[int | None],
+             cats: list[int] | None, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """BM25 of the query for every label in scope (0 elsewhere), and the best matches.
+
+    The best matches are the top ``candidates_for(limit)`` labels with a score above 0 that
+    have a content vector (memories without vectors are scored by the text path).
+    """
+    slots = state.slots
+    size = slots.high_water
+    bm25 = state.lexical.scores(query, size)
+    keep = bm25 > 0
+    if owners != [None]:
+        keep &= np.isin(slots.owner[:size], np.asarray(owners, dtype=np.int32))
+    if cats is not None:
+        keep &= np.isin(slots.cat[:size], np.asarray(cats, dtype=np.int8))
+    has = state.lanes["content"].has[:size]
+    keep[len(has):] = False          # labels past the lane's arrays have no vector yet
+    keep[:len(has)] &= has
+    bm25 = np.where(keep, bm25, 0.0)
+    matched = np.flatnonzero(keep)
+    want = state.lanes.params.candidates_for(limit, "content")
+    if len(matched) > want:
+        matched = matched[np.argpartition(-bm25[matched], want - 1)[:want]]
+    return bm25, matched.astype(np.int64)
 
 
 def _text_pool(state: MemoryState, owners: list[int | None], cats: list[int] | None, *,

@@ -10,10 +10,11 @@ Layout, in the element's runtime directory, generation ``N``::
     <lane>.gN.npy             the lane's vectors, float32, one row per label up to high water
     <lane>.gN.flags.npy       bool (3, high water): "has a vector", "in the lane graph",
                               "in the general graph"
+    lexical.gN.npz            the BM25 index of the contents (``lexical.py``), flat arrays
 
 ``sidecar.json``::
 
-    {"format": 1, "generation": N, "log_id": "<header id of the log it covers>",
+    {"format": 2, "generation": N, "log_id": "<header id of the log it covers>",
      "log_offset": <bytes of the log it covers>, "log_lines": <lines up to there>,
      "model_id": "...", "dim": 384, "log_model": "<model of the log's vectors>",
      "next_seq": <...>, "high_water": <labels used>, "count": <live memories>,
@@ -44,17 +45,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .lanes import LaneSet
+from .lexical import LexicalIndex
 from .log import fsync_dir
 from .recall import LANES
 
 __all__ = ["SIDECAR_FORMAT", "SidecarUnusable", "Sidecar", "write_sidecar", "read_sidecar",
            "remove_sidecar", "read_manifest", "latest_generation"]
 
-SIDECAR_FORMAT = 1
+SIDECAR_FORMAT = 2
 MANIFEST = "sidecar.json"
 _GENERATION_FILE = re.compile(
-    r"^(records|content|context|intention)\.g(\d+)\.(json|hnsw|general\.hnsw|npy|flags\.npy)$")
+    r"^(records|content|context|intention|lexical)\.g(\d+)\."
+    r"(json|hnsw|general\.hnsw|npy|flags\.npy|npz)$")
 
 
 class SidecarUnusable(Exception):
@@ -76,6 +81,7 @@ class Sidecar:
     meta: dict[str, Any]
     columns: dict[str, list[Any]]
     lane_files: dict[str, tuple[Path, ...]]
+    lexical_file: Path
     checker: threading.Thread
     bad: list[str]
 
@@ -112,11 +118,12 @@ def _names(generation: int) -> dict[str, str]:
         names[f"{lane}.general"] = f"{lane}.g{generation}.general.hnsw"
         names[f"{lane}.npy"] = f"{lane}.g{generation}.npy"
         names[f"{lane}.flags"] = f"{lane}.g{generation}.flags.npy"
+    names["lexical"] = f"lexical.g{generation}.npz"
     return names
 
 
 def write_sidecar(directory: Path, meta: dict[str, Any], columns: dict[str, list[Any]],
-                  lanes: LaneSet) -> None:
+                  lanes: LaneSet, lexical: LexicalIndex) -> None:
     """Save a checkpoint (generation ``meta["generation"]``) and drop older generations.
 
     :param meta: the manifest fields except ``format`` and ``files``.
@@ -131,6 +138,8 @@ def write_sidecar(directory: Path, meta: dict[str, Any], columns: dict[str, list
     for lane in LANES:
         lanes[lane].save(paths[f"{lane}.hnsw"], paths[f"{lane}.general"],
                          paths[f"{lane}.npy"], paths[f"{lane}.flags"])
+    with open(paths["lexical"], "wb") as f:
+        np.savez(f, **lexical.to_arrays())
     files = {}
     for path in paths.values():
         _fsync_file(path)
@@ -218,7 +227,7 @@ def read_sidecar(directory: Path, *, log_id: str, model_id: str, dim: int) -> Si
     lane_files = {lane: tuple(directory / names[f"{lane}.{kind}"]
                               for kind in ("hnsw", "general", "npy", "flags"))
                   for lane in LANES}
-    return Sidecar(meta, columns, lane_files, checker, bad)
+    return Sidecar(meta, columns, lane_files, directory / names["lexical"], checker, bad)
 
 
 def _check_crcs(directory: Path, names: Any, files: dict[str, Any], bad: list[str]) -> None:

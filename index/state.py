@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .lanes import IndexParams, LaneSet
+from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import MemoryRecord
 from .slots import CATEGORY_CODES, GENERAL, SlotTable
@@ -48,6 +49,7 @@ class MemoryState:
         self.model_id = model_id
         self.slots = SlotTable()
         self.lanes = LaneSet(dim, self.slots, params)
+        self.lexical = LexicalIndex()
         self.records: dict[str, MemoryRecord] = {}
         self.labels: dict[str, int] = {}
         self.keys: dict[str, str] = {}
@@ -136,6 +138,7 @@ class MemoryState:
                                     access=record.access_count, label=label)
         self.records[record.id] = record
         self.labels[record.id] = label
+        self.lexical.add(label, record.content)
         if record.key is not None:
             self.keys[record.key] = record.id
         if not self.seqs or record.seq > self.seqs[-1]:
@@ -158,6 +161,7 @@ class MemoryState:
             return None
         label = self.labels.pop(memory_id)
         self.lanes.drop_all(label, scrub=scrub)
+        self.lexical.remove(label, record.content)
         self.slots.release(label)
         self.unembedded.discard(label)
         index = bisect.bisect_left(self.seqs, record.seq)
@@ -174,6 +178,9 @@ class MemoryState:
             return
         label = self.labels[record.id]
         fields = entry.get("fields") or {}
+        if "content" in fields:
+            self.lexical.remove(label, record.content)
+            self.lexical.add(label, fields["content"])
         for name in ("content", "context", "intention", "metadata"):
             if name in fields:
                 setattr(record, name, fields[name])
@@ -260,7 +267,8 @@ class MemoryState:
         return columns
 
     def restore(self, meta: dict[str, Any], columns: dict[str, list[Any]],
-                lane_files: dict[str, Any], verify: Callable[[], None] = lambda: None) -> None:
+                lane_files: dict[str, Any], lexical_file: Any,
+                verify: Callable[[], None] = lambda: None) -> None:
         """Load a sidecar checkpoint into this (empty) state.
 
         ``verify`` is called after the records are built and before any lane file is
@@ -309,6 +317,10 @@ class MemoryState:
         verify()
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])
+        with np.load(lexical_file, allow_pickle=False) as arrays:
+            self.lexical = LexicalIndex.from_arrays(dict(arrays))
+        if len(self.lexical) != n:
+            raise ValueError("snapshot records disagree with the lexical index")
         embedded = np.asarray(columns["embedded"], dtype=bool)
         if n and not np.array_equal(embedded, self.lanes["content"].has[labels]):
             raise ValueError("snapshot records disagree with the content lane")

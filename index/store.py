@@ -237,7 +237,8 @@ class MemoryStore:
                     "model_id": self._model_id, "dim": self._dim,
                     "log_model": state.log_model, "next_seq": state.next_seq,
                     "high_water": state.slots.high_water, "count": len(state)}
-            write_sidecar(self.directory, meta, state.snapshot_columns(), state.lanes)
+            write_sidecar(self.directory, meta, state.snapshot_columns(), state.lanes,
+                          state.lexical)
         except (OSError, StoreFailed, RuntimeError) as exc:
             logger.warning("memory sidecar checkpoint failed (the log is intact): %s", exc)
             return

@@ -76,3 +76,25 @@ def test_arrays_round_trip() -> None:
 
 def test_empty_index_round_trips() -> None:
     assert len(LexicalIndex.from_arrays(LexicalIndex().to_arrays())) == 0
+
+
+@given(st.lists(st.floats(-1, 1), min_size=1, max_size=20), st.floats(0, 50),
+       st.floats(0, 50))
+def test_boost_stays_between_cosine_and_one(cosines: list[float], bm25: float,
+                                           best: float) -> None:
+    from index.recall import boost_content
+    cos = np.array(cosines)
+    boosted = boost_content(cos, np.full(len(cos), bm25), best)
+    assert np.all(boosted >= np.clip(cos, 0, 1) - 1e-12) and np.all(boosted <= 1 + 1e-12)
+    assert np.allclose(boost_content(cos, np.zeros(len(cos)), best), np.clip(cos, 0, 1))
+
+
+def test_a_shared_rare_word_lifts_a_memory_in_search(tmp_path) -> None:
+    from index import HashingEmbedder, MemorySettings, MemoryStore
+    settings = MemorySettings(relevance_threshold=0.0)
+    with MemoryStore(tmp_path, HashingEmbedder(8)) as store:   # 8 dims: cosine is noise
+        ids = [store.store(content=text, category="fact", settings=settings).memory["id"]
+               for text in DOCS]
+        found = store.search(query="LGBTQ", limit=4, settings=settings).results
+        assert found[0]["memory"]["id"] == ids[0]
+        assert found[0]["lanes"]["content"] > found[1]["lanes"]["content"]
