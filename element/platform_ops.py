@@ -359,6 +359,9 @@ def schema(call: OpCall) -> OpResult:
     if kind.name == "memory":
         props = call.home.properties_for(call.element, call.env)
         tools = memory_tools(props.get("conscious_access", "none"))
+    elif kind.name == "triformer":
+        from .agent_ops import agent_tools   # agent_ops imports this module: import late
+        tools = agent_tools(call.home, call.element, call.env)
     return OpResult({"element_type": kind.name, "form": kind.form, "category": kind.category,
                      "properties_schema": kind.json_schema(), "ports": ports_of(kind.name),
                      "tools": tools})

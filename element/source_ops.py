@@ -8,6 +8,7 @@ knows: the element's catalog row, its spec mirror (``versions.py``), its memory 
 from __future__ import annotations
 
 import base64
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -339,6 +340,16 @@ def _spec_agreement(call: OpCall) -> Any:
     return spec
 
 
+def _log_id(log: Path) -> str | None:
+    """The id in the log's header line (its first line), or None."""
+    try:
+        with open(log, "rb") as f:
+            header = json.loads(f.readline())
+    except (OSError, ValueError):
+        return None
+    return header.get("log_id") if isinstance(header, dict) else None
+
+
 def _memory_checks(call: OpCall) -> Any:
     """Repair check of a memory element's runtime: the sidecar (hnswlib checkpoint) must
     cover the whole log, and every memory must have its vectors. Fixes use the store's own
@@ -353,11 +364,15 @@ def _memory_checks(call: OpCall) -> Any:
         manifest = read_manifest(runtime)
         size = (runtime / LOG_NAME).stat().st_size if (runtime / LOG_NAME).exists() else 0
         problem = None
+        # A tail of the log past the checkpoint is normal for a running store (it is
+        # replayed on start and covered at the next checkpoint); a checkpoint of another
+        # log, or of more bytes than the log holds, is not.
         if manifest is None:
             problem = "the memory sidecar is missing (the next start rebuilds it from the log)"
-        elif manifest.get("log_offset") != size:
-            problem = (f"the memory sidecar is stale: it covers {manifest.get('log_offset')} "
-                       f"of {size} bytes of the log (the rest is replayed on every start)")
+        elif manifest.get("log_id") != _log_id(runtime / LOG_NAME) or \
+                not isinstance(manifest.get("log_offset"), int) or manifest["log_offset"] > size:
+            problem = ("the memory sidecar is stale: it covers another log or more of it "
+                       "than exists (the next start rebuilds it from the log)")
         if problem:
             item: dict[str, Any] = {"problem": problem, "fixable": True}
             if not dry_run:
