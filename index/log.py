@@ -37,7 +37,7 @@ import numpy as np
 from .errors import LogCorrupt, StoreFailed
 
 __all__ = ["LOG_FORMAT", "MemoryLog", "encode_line", "decode_line", "encode_vector",
-           "decode_vector", "fsync_dir"]
+           "decode_vector", "fsync_path"]
 
 LOG_FORMAT = 1
 _TAIL_CHUNK = 1 << 16
@@ -81,9 +81,9 @@ def decode_line(raw: bytes) -> dict[str, Any]:
     return entry
 
 
-def fsync_dir(directory: Path) -> None:
-    """fsync a directory so a create or rename in it is durable."""
-    fd = os.open(directory, os.O_RDONLY)
+def fsync_path(path: Path) -> None:
+    """fsync a file or a directory (for a directory: so a create or rename is durable)."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -112,7 +112,7 @@ class MemoryLog:
         if self.size == 0:
             self.header = self._new_header(model_id, dim, next_seq=0)
             self.append([self.header])
-            fsync_dir(self.path.parent)
+            fsync_path(self.path.parent)
         else:
             self.header = self._read_header()
 
@@ -264,7 +264,7 @@ class MemoryLog:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
-            fsync_dir(self.path.parent)
+            fsync_path(self.path.parent)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
             raise StoreFailed(f"could not compact the memory log: {exc.strerror or exc}") \

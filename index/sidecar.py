@@ -49,7 +49,7 @@ import numpy as np
 
 from .lanes import LaneSet
 from .lexical import LexicalIndex
-from .log import fsync_dir
+from .log import fsync_path
 from .recall import LANES
 
 __all__ = ["SIDECAR_FORMAT", "SidecarUnusable", "Sidecar", "write_sidecar", "read_sidecar",
@@ -103,14 +103,6 @@ def _crc32(path: Path) -> int:
     return crc
 
 
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _names(generation: int) -> dict[str, str]:
     names = {"records": f"records.g{generation}.json"}
     for lane in LANES:
@@ -142,7 +134,7 @@ def write_sidecar(directory: Path, meta: dict[str, Any], columns: dict[str, list
         np.savez(f, **lexical.to_arrays())
     files = {}
     for path in paths.values():
-        _fsync_file(path)
+        fsync_path(path)
         files[path.name] = {"size": path.stat().st_size, "crc32": _crc32(path)}
     manifest = dict(meta, format=SIDECAR_FORMAT, files=files)
     tmp = directory / (MANIFEST + ".tmp")
@@ -151,7 +143,7 @@ def write_sidecar(directory: Path, meta: dict[str, Any], columns: dict[str, list
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, directory / MANIFEST)
-    fsync_dir(directory)
+    fsync_path(directory)
     _remove_generations(directory, keep=generation)
 
 
