@@ -63,6 +63,27 @@ def store(call: OpCall) -> OpResult:
                      "warnings": result.warnings}, status=201)
 
 
+MAX_BATCH = 256
+
+
+@implements("store_batch")
+def store_batch(call: OpCall) -> OpResult:
+    body = required(known_fields(call.body, {"memories"}), "memories")
+    items = body["memories"]
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_BATCH:
+        raise InvalidRequest("memories", f"must be a list of 1 to {MAX_BATCH} memories")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InvalidRequest(f"memories[{i}]", "must be an object")
+        required(known_fields(item, _STORE_FIELDS | {"idempotency_key"}),
+                 "content", "category")
+    results = call.home.memory_store(call.element).store_many(items,
+                                                              settings=settings_of(call))
+    _record(call, "store_batch", {"memory_ids": [r.memory["id"] for r in results]})
+    return OpResult({"results": [{"memory": r.memory, "evicted": r.evicted,
+                                  "warnings": r.warnings} for r in results]}, status=201)
+
+
 @implements("search")
 def search(call: OpCall) -> OpResult:
     body = required(known_fields(call.body, _SEARCH_FIELDS), "query")

@@ -126,6 +126,8 @@ SHEET: list[tuple[str, str, str, str, frozenset[str] | None, str]] = [
     ("update_meta", "PATCH", "update_meta", "write", None, "Shallow merge into meta"),
     ("version", "GET", "version", "read", None, "Current version or history"),
     # Additions of ours (design.md section 4).
+    ("store_batch", "POST", "store_batch", "write", MEMORY_TYPES,
+     "Store up to 256 memories with one embedding pass and one fsync"),
     ("spec", "GET", "spec", "read", None, "The element's spec"),
     ("spec_update", "POST", "spec_update", "write", None, "Merge properties into the spec"),
     ("observe", "POST", "observe", "write", frozenset({"memory", "triformer"}),

@@ -34,13 +34,13 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from .embed import Embedder, normalize_rows
 from .errors import (ConfirmRequired, EmbeddingFailed, InvalidMemory, MemoryCapacity,
-                     MemoryNotFound, StoreClosed, StoreFailed)
+                     MemoryNotFound, StoreClosed, StoreError, StoreFailed)
 from .lanes import IndexParams
 from .listing import LIST_LIMIT_MAX, list_page, parse_list_query
 from .lockfile import ElementLock
@@ -105,6 +105,17 @@ def _validate_categories(categories: object) -> list[int] | None:
     codes = sorted({CATEGORY_CODES[validate_category(c)] for c in categories})
     # An empty list is "no filter", like leaving it out, rather than "match nothing".
     return codes or None
+
+
+_STORE_DEFAULTS: dict[str, Any] = {
+    "subject_type": None, "subject_id": None, "context": None, "intention": None,
+    "agent": None, "source": "api", "metadata": None, "idempotency_key": None}
+
+
+def _lane_texts(new: Any) -> dict[str, str]:
+    """The lane texts of a validated memory that has them."""
+    texts = {"content": new.content, "context": new.context, "intention": new.intention}
+    return {lane: text for lane, text in texts.items() if text is not None}
 
 
 class MemoryStore:
@@ -303,31 +314,79 @@ class MemoryStore:
             earlier = self._earlier_result(new.key)
             if earlier is not None:
                 return earlier
-        texts = {"content": new.content, "context": new.context, "intention": new.intention}
-        vectors = self._embed_lanes({k: v for k, v in texts.items() if v is not None})
-        warnings = [] if vectors is not None else [EmbeddingFailed.code]
+        vectors = self._embed_lanes(_lane_texts(new))
         with self._lock:
             self._check_open()
-            earlier = self._earlier_result(new.key)
-            if earlier is not None:
-                return earlier
-            evicted = self._choose_evictions(new.subject, settings)
-            now = iso_utc(self._clock())
-            memory_id = uuid.uuid4().hex
-            record = {
-                "id": memory_id, "seq": self._state.next_seq, "content": new.content,
-                "category": new.category,
-                "subject_type": new.subject[0] if new.subject else None,
-                "subject_id": new.subject[1] if new.subject else None,
-                "context": new.context, "intention": new.intention, "agent": new.agent,
-                "source": new.source, "metadata": new.metadata, "created_at": now,
-                "updated_at": now, "last_accessed_at": None, "access_count": 0}
-            self._commit([{"op": "store", "record": record, "key": new.key,
-                           "evicted": evicted, "warnings": warnings,
-                           "vectors": vectors or {}}])
-            result = StoreResult(self._state.records[memory_id].public(), evicted, warnings)
+            result = self._write(new, vectors, settings, durable=True)
             self._maintain()
             return result
+
+    def store_many(self, items: Sequence[Mapping[str, Any]], *,
+                   settings: MemorySettings) -> list[StoreResult]:
+        """Store several memories with one embedding pass and one fsync (group commit).
+
+        Each item takes the keyword arguments of :meth:`store` (``source`` and
+        ``idempotency_key`` included). All items are validated before anything is
+        embedded or written; then they are stored in order, exactly as :meth:`store`
+        would (evictions, idempotency), and acknowledged together once the log is fsynced.
+
+        :raise InvalidCategory, SubjectIncomplete, InvalidMemory: an item is bad (its
+            message starts with ``items[i]``); nothing is written.
+        :raise MemoryCapacity: item i cannot be stored; the items before it are stored and
+            durable, none after it.
+        :raise StoreFailed: the log write or fsync failed.
+        """
+        news = []
+        for i, item in enumerate(items):
+            try:
+                news.append(validate_new(**{**_STORE_DEFAULTS, **item}))
+            except TypeError as exc:
+                raise InvalidMemory(f"items[{i}]", str(exc)) from None
+            except StoreError as exc:
+                exc.message = f"items[{i}]: {exc.message}"
+                exc.args = (exc.message,)
+                raise
+        settings = _check_settings(settings)
+        texts = [_lane_texts(new) for new in news]
+        flat = {f"{i}:{lane}": text for i, lanes in enumerate(texts)
+                for lane, text in lanes.items()}
+        embedded = self._embed_lanes(flat)
+        results: list[StoreResult] = []
+        with self._lock:
+            self._check_open()
+            try:
+                for i, new in enumerate(news):
+                    vectors = None if embedded is None else \
+                        {lane: embedded[f"{i}:{lane}"] for lane in texts[i]}
+                    results.append(self._write(new, vectors, settings, durable=False))
+            finally:
+                if results:
+                    self._log.sync()
+            self._maintain()
+        return results
+
+    def _write(self, new: Any, vectors: dict[str, np.ndarray] | None,
+               settings: MemorySettings, *, durable: bool) -> StoreResult:
+        """Log and apply one validated memory (or return the earlier result of its key)."""
+        earlier = self._earlier_result(new.key)
+        if earlier is not None:
+            return earlier
+        warnings = [] if vectors is not None else [EmbeddingFailed.code]
+        evicted = self._choose_evictions(new.subject, settings)
+        now = iso_utc(self._clock())
+        memory_id = uuid.uuid4().hex
+        record = {
+            "id": memory_id, "seq": self._state.next_seq, "content": new.content,
+            "category": new.category,
+            "subject_type": new.subject[0] if new.subject else None,
+            "subject_id": new.subject[1] if new.subject else None,
+            "context": new.context, "intention": new.intention, "agent": new.agent,
+            "source": new.source, "metadata": new.metadata, "created_at": now,
+            "updated_at": now, "last_accessed_at": None, "access_count": 0}
+        self._commit([{"op": "store", "record": record, "key": new.key,
+                       "evicted": evicted, "warnings": warnings, "vectors": vectors or {}}],
+                     durable=durable)
+        return StoreResult(self._state.records[memory_id].public(), evicted, warnings)
 
     def _earlier_result(self, key: str | None) -> StoreResult | None:
         if key is None or key not in self._state.keys:

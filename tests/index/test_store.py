@@ -656,3 +656,50 @@ def test_a_second_store_in_the_same_process_is_locked_out_too(make_store):
     make_store()
     with pytest.raises(StoreLocked):
         make_store(lock_timeout=0.05)
+
+
+# -- store_many (group commit) -------------------------------------------------------------
+
+def test_store_many_stores_in_order_with_one_embedding_pass(tmp_path) -> None:
+    from index import HashingEmbedder, MemorySettings, MemoryStore
+
+    class Counting(HashingEmbedder):
+        calls = 0
+
+        def embed(self, texts):
+            Counting.calls += 1
+            return super().embed(texts)
+
+    settings = MemorySettings(max_memories=3)
+    with MemoryStore(tmp_path, Counting()) as store:
+        results = store.store_many(
+            [{"content": f"fact {i}", "category": "fact", "context": f"talk {i}"}
+             for i in range(4)] + [{"content": "fact 0 again", "category": "fact",
+                                    "idempotency_key": "k"}],
+            settings=settings)
+        assert Counting.calls == 1
+        assert [r.memory["content"] for r in results] == \
+            ["fact 0", "fact 1", "fact 2", "fact 3", "fact 0 again"]
+        assert results[3].evicted == [results[0].memory["id"]]   # the cap applies in order
+        assert len(store) == 3
+        again = store.store_many([{"content": "other", "category": "fact",
+                                   "idempotency_key": "k"}], settings=settings)
+        assert again[0].memory["id"] == results[4].memory["id"]
+    with MemoryStore(tmp_path, HashingEmbedder()) as reopened:
+        assert sorted(m["content"] for m in reopened.list()[0]) == \
+            ["fact 0 again", "fact 2", "fact 3"]
+
+
+def test_store_many_writes_nothing_when_one_item_is_bad(tmp_path) -> None:
+    import pytest
+    from index import HashingEmbedder, InvalidCategory, InvalidMemory, MemorySettings, \
+        MemoryStore
+    settings = MemorySettings()
+    with MemoryStore(tmp_path, HashingEmbedder()) as store:
+        with pytest.raises(InvalidCategory, match=r"items\[1\]"):
+            store.store_many([{"content": "ok", "category": "fact"},
+                              {"content": "bad", "category": "gossip"}], settings=settings)
+        with pytest.raises(InvalidMemory, match=r"items\[0\]"):
+            store.store_many([{"content": "ok", "category": "fact", "colour": "red"}],
+                             settings=settings)
+        assert len(store) == 0
