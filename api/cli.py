@@ -32,6 +32,7 @@ from source.errors import SourceError
 from .app import create_app, default_home, default_model_cache, embedder_factory
 from .errors import STATUS
 from .mcp_server import add_mcp_command
+from .sweep import start_retention_sweep
 from .routes import _ALLOWED_WHEN_DISABLED
 
 __all__ = ["main"]
@@ -157,6 +158,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.embedder == "fastembed":
         print("loading the embedding model...", flush=True)
         home.embedder  # noqa: B018  (load now, not on the first request)
+    if args.sweep_seconds > 0:
+        start_retention_sweep(home, args.env, args.sweep_seconds)
     server = waitress.create_server(app, host=args.host, port=args.port,
                                     threads=args.threads)
     # Printed once the socket is bound, so whoever waits for this line can connect.
@@ -448,6 +451,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--env", choices=["draft", "demo", "live"], default="draft")
     serve.add_argument("--circle", default="demo")
     serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--sweep-seconds", type=float, default=600,
+                       help="run the retention reaper this often (0: only on stats)")
     serve.set_defaults(run=cmd_serve)
 
     token = sub.add_parser("token", help="create, list or revoke API tokens")

@@ -221,6 +221,26 @@ class Home:
                 self._stores[element.id] = store
             return store
 
+    def reap_all(self, env: str = "draft") -> dict[str, list[str]]:
+        """Run the retention reaper on every ready memory element that has a retention.
+
+        Returns the expired ids per element path; each element with expiries gets one
+        ``expire`` activity event (ids only: the memories are gone).
+        """
+        reaped: dict[str, list[str]] = {}
+        for element in self.catalog.elements():
+            if element.element_type != "memory" or element.state != "ready":
+                continue
+            settings = MemorySettings.from_properties(self.properties_for(element, env))
+            if not settings.retention:
+                continue
+            ids = self.memory_store(element).reap(settings=settings)
+            if ids:
+                self.catalog.record_activity(element, "expire", "retention-sweep",
+                                             {"expired": ids})
+                reaped[element.path] = ids
+        return reaped
+
     def close(self) -> None:
         with self._lock:
             for store in self._stores.values():
