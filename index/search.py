@@ -101,16 +101,20 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     slots = state.slots
     size = slots.high_water
     bm25 = state.lexical.scores(query, size)
-    keep = bm25 > 0
+    matched = np.flatnonzero(bm25)
+    # Scope checks on the matches only, not on every label: at 100k memories a query
+    # matches a few thousand at most.
+    keep = np.ones(len(matched), dtype=bool)
     if owners != [None]:
-        keep &= np.isin(slots.owner[:size], np.asarray(owners, dtype=np.int32))
+        keep &= np.isin(slots.owner[matched], np.asarray(owners, dtype=np.int32))
     if cats is not None:
-        keep &= np.isin(slots.cat[:size], np.asarray(cats, dtype=np.int8))
-    has = state.lanes["content"].has[:size]
-    keep[len(has):] = False          # labels past the lane's arrays have no vector yet
-    keep[:len(has)] &= has
-    bm25 = np.where(keep, bm25, 0.0)
-    matched = np.flatnonzero(keep)
+        keep &= np.isin(slots.cat[matched], np.asarray(cats, dtype=np.int8))
+    has = state.lanes["content"].has
+    inside = matched < len(has)      # labels past the lane's arrays have no vector yet
+    keep &= inside
+    keep[inside] &= has[matched[inside]]
+    bm25[matched[~keep]] = 0.0
+    matched = matched[keep]
     want = state.lanes.params.candidates_for(limit, "content")
     if len(matched) > want:
         matched = matched[np.argpartition(-bm25[matched], want - 1)[:want]]
