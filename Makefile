@@ -25,7 +25,7 @@ $(VENV)/.installed-test: $(VENV)/.installed
 	touch $@
 
 bench: $(VENV)/.installed model
-	$(BIN)/python bench/store_search_bench.py
+	$(BIN)/python bench/memory_bench.py --quick
 
 clean:
 	rm -rf $(VENV) *.egg-info

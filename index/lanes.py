@@ -71,7 +71,7 @@ class IndexParams:
     ef_search_min: int = 64
     ef_factor: float = 1.0
     oversample: int = 4
-    min_candidates: int = 32
+    min_candidates: int = 64
     content_factor: int = 3
     exact_below: int | None = None
     seed: int = 100
