@@ -551,7 +551,7 @@ class MemoryStore:
 
         Candidates: for each lane the query gives (content always; context when a window
         is given; intention when a goal is given) and each owner pool in scope, the lane's
-        top ``max(4 * limit, 32)`` (three times that for content) from hnswlib or, for small
+        top ``max(4 * limit, 64)`` (three times that for content) from hnswlib or, for small
         pools, an exact scan (``lanes.py``); the union is rescored exactly on the stored
         vectors of all lanes. Memories without vectors in scope are scored by text (``fallback="text"``);
         if the query itself cannot be embedded, everything in scope is.
