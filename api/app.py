@@ -23,6 +23,7 @@ import element.versions  # noqa: F401  (registers ops)
 import api.mcp_server  # noqa: F401  (registers element.agent_ops; LLM keys: TRIFORM_LLM_*)
 from element.home import ENVS, Home
 from index.embed import Embedder, HashingEmbedder
+from index.model import default_cache_dir
 
 from .errors import register_error_handlers
 from .events import blueprint as events_blueprint
@@ -54,8 +55,8 @@ def default_home() -> Path:
 
 
 def default_model_cache() -> Path:
-    return Path(os.environ.get("TRIFORM_MODEL_CACHE")
-                or Path.home() / ".cache" / "triform" / "models")
+    """``$TRIFORM_MODEL_CACHE``, else ``~/.cache/triform/models`` (one rule, in index.model)."""
+    return default_cache_dir()
 
 
 def embedder_factory(kind: str, model_cache: Path | None) -> Callable[[], Embedder]:

@@ -19,8 +19,7 @@ import numpy as np
 
 from element.access import ROLES, Principal, create_token
 from element.catalog import Element
-from element.errors import (ElementDisabled, ElementError, InvalidRequest, NotImplementedOp,
-                            OpNotFound)
+from element.errors import ElementDisabled, ElementError, InvalidRequest, OpNotFound
 from element.home import ENVS, Home
 from element.ops import REGISTRY, OpCall, OpResult
 from index.embed import Embedder
@@ -430,13 +429,18 @@ def cmd_reindex(args: argparse.Namespace) -> int:
         home.close()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triform", description=__doc__.splitlines()[0])
+def add_home_options(parser: argparse.ArgumentParser) -> None:
+    """The options every entry point takes: where the home and the model live."""
     parser.add_argument("--home", help="data home (default: $TRIFORM_HOME or ~/.triform)")
     parser.add_argument("--model-cache", help="model cache (default: "
                         "$TRIFORM_MODEL_CACHE or ~/.cache/triform/models)")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed",
                         help=argparse.SUPPRESS)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="triform", description=__doc__.splitlines()[0])
+    add_home_options(parser)
     sub = parser.add_subparsers(dest="command", required=True)
 
     init = sub.add_parser("init", help="create the home, a circle and a memory element")

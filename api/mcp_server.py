@@ -348,12 +348,10 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m api.mcp_server [--home H] [--embedder hashing] --agent C/SLUG ...``."""
+    from .cli import add_home_options   # cli imports this module: import late
+
     parser = argparse.ArgumentParser(prog="triform mcp", description=__doc__.splitlines()[0])
-    parser.add_argument("--home", help="data home (default: $TRIFORM_HOME or ~/.triform)")
-    parser.add_argument("--model-cache", help="model cache (default: "
-                        "$TRIFORM_MODEL_CACHE or ~/.cache/triform/models)")
-    parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed",
-                        help=argparse.SUPPRESS)
+    add_home_options(parser)
     _add_options(parser)
     return run(parser.parse_args(argv))
 
