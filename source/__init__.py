@@ -2,6 +2,10 @@
 
 Knows nothing of memories, HTTP routes or the catalog; callers pass paths and callbacks.
 See ``docs/source.md`` for branches, push policy, validator rules, fixtures and bundles.
+
+This module is the whole public surface: upper layers import from ``source`` only, never
+from its modules, and never touch pygit2 or dulwich themselves (no function here hands
+out a pygit2 or dulwich object).
 """
 
 from __future__ import annotations
@@ -16,16 +20,16 @@ from .merge import diff3, merge
 from .promote import PROMOTIONS, branches, promote
 from .repair import repair, spec_check
 from .repo import (BRANCHES, DEFAULT_AUTHOR, MAX_FILE_BYTES, SPEC_PATH, branch_tips,
-                   check_relpath, commit_files, create_repo, history, list_files, open_repo,
-                   read_file, read_spec, ref_log, resolve_rev)
+                   check_relpath, commit_files, create_repo, history, list_files, read_file,
+                   read_spec, ref_log, resolve_rev, spec_blob)
 from .smart_http import MAX_PUSH_BYTES, make_git_app
 from .validate import validate, validate_commits
 
 __all__ = [
     # repo
     "BRANCHES", "DEFAULT_AUTHOR", "MAX_FILE_BYTES", "SPEC_PATH", "branch_tips",
-    "check_relpath", "commit_files", "create_repo", "history", "list_files", "open_repo",
-    "read_file", "read_spec", "ref_log", "resolve_rev",
+    "check_relpath", "commit_files", "create_repo", "history", "list_files", "read_file",
+    "read_spec", "ref_log", "resolve_rev", "spec_blob",
     # merge, promote
     "diff3", "merge", "PROMOTIONS", "branches", "promote",
     # validate, repair, fixtures

@@ -30,13 +30,13 @@ import yaml
 from pygit2.enums import FileMode, RepositoryOpenFlag, SortMode
 
 from .errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
-                     NotAFile, RefMoved, RepoExists, RepoNotFound,
+                     NotAFile, RefMoved, RepoExists, RepoNotFound, SourceError,
                      SpecInvalid, UnsafePath)
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
     "open_repo", "check_relpath", "parse_author", "resolve_rev",
-    "create_repo", "commit_files", "read_file", "read_spec", "list_files",
+    "create_repo", "commit_files", "read_file", "read_spec", "spec_blob", "list_files",
     "branch_tips", "history", "ref_log",
 ]
 
@@ -306,6 +306,24 @@ def read_spec(path: Path | str, *, branch: str = "draft") -> dict[str, Any] | No
     if not isinstance(spec, dict):
         raise SpecInvalid(SPEC_PATH, f"top level must be a mapping, not {type(spec).__name__}")
     return spec
+
+
+def spec_blob(path: Path | str, rev: str = "draft") -> tuple[str | None, str | None]:
+    """``(commit, blob)`` hex ids of ``.triform/spec.yaml`` on ``rev``, never raising.
+
+    One ref read and one tree lookup, so a caller can poll it cheaply to notice that the
+    spec changed (it compares blob ids and reads the file only then). ``rev`` is a branch
+    of BRANCHES or a commit id. ``(None, None)`` when the repository, the branch or the
+    commit is missing or damaged (``repair`` reports those); ``(commit, None)`` when the
+    commit has no spec file.
+    """
+    try:
+        with open_repo(path) as repo:
+            commit = _resolve(repo, rev)
+            entry = _entry(commit, SPEC_PATH)
+            return str(commit.id), (str(entry.id) if entry is not None else None)
+    except (SourceError, KeyError, ValueError, pygit2.GitError):
+        return None, None
 
 
 def list_files(path: Path | str, *, branch: str = "draft") -> list[dict[str, Any]]:

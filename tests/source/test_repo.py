@@ -13,7 +13,7 @@ from source.errors import (BranchNotFound, CommitNotFound, FileTooLarge, Invalid
                            NotAFile, RepoExists, RepoNotFound, SpecInvalid, UnsafePath)
 from source.repo import (BRANCHES, branch_tips, check_relpath, commit_files, create_repo,
                          history, list_files, open_repo, read_file, read_spec, ref_log,
-                         resolve_rev)
+                         resolve_rev, spec_blob)
 
 
 def test_create_repo_layout(tmp_path: Path, git) -> None:
@@ -170,3 +170,26 @@ def test_git_clone_of_created_repo_checks_out_draft(make_repo, git, tmp_path: Pa
     git("clone", str(path), str(wc))
     assert git("rev-parse", "--abbrev-ref", "HEAD", cwd=wc).stdout.strip() == "draft"
     assert (wc / "new.txt").read_bytes() == b"n"
+
+
+def test_spec_blob_names_the_spec_without_raising(make_repo, tmp_path: Path) -> None:
+    path = make_repo()
+    commit, blob = spec_blob(path)
+    assert commit == branch_tips(path)["draft"]
+    with open_repo(path) as repo:
+        assert blob == str(repo[commit].tree[".triform/spec.yaml"].id)
+    same = commit_files(path, {"README.md": b"other\n"}, message="readme only")
+    assert spec_blob(path) == (same, blob)               # the spec's blob did not change
+    changed = commit_files(path, {".triform/spec.yaml": b"element_type: memory\nx: 1\n"},
+                           message="spec")
+    new_commit, new_blob = spec_blob(path)
+    assert new_commit == changed and new_blob not in (None, blob)
+    assert spec_blob(path, commit) == (commit, blob)     # a commit id, as well as a branch
+    assert spec_blob(path, "demo") == (commit, blob)
+    gone = commit_files(path, {".triform/spec.yaml": None}, message="no spec")
+    assert spec_blob(path) == (gone, None)
+    for rev in ("main", "0" * 40, "feed"):
+        assert spec_blob(path, rev) == (None, None)
+    (path / "refs" / "heads" / "live").unlink()
+    assert spec_blob(path, "live") == (None, None)
+    assert spec_blob(tmp_path / "nowhere.git") == (None, None)
