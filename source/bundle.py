@@ -51,6 +51,7 @@ MAX_UNPACKED_BYTES = 1024 * 1024 * 1024
 MAX_OBJECTS = 500_000
 _KEEP = {f"refs/heads/{b}".encode(): b for b in BRANCHES}
 _CHUNK = 64 * 1024
+_INFLATED = "bytes once inflated"
 
 
 def export_bundle(path: Path | str) -> bytes:
@@ -140,7 +141,7 @@ def _scan_pack(data: bytes, start: int, *, max_objects: int, max_object_bytes: i
     if version not in (2, 3):
         raise BundleInvalid(f"unsupported pack version {version}")
     if count > max_objects:
-        raise BundleTooLarge(count, max_objects)
+        raise BundleTooLarge(count, max_objects, what="pack", unit="objects")
     end = len(data) - 20
     if hashlib.sha1(view[start:end]).digest() != bytes(view[end:]):
         raise BundleInvalid("pack checksum mismatch (truncated or corrupt bundle)")
@@ -174,7 +175,7 @@ def _scan_pack(data: bytes, start: int, *, max_objects: int, max_object_bytes: i
         elif kind not in (1, 2, 3, 4):
             raise BundleInvalid(f"unknown object type {kind} in pack")
         if size > max_object_bytes * (2 if kind in (6, 7) else 1):
-            raise BundleTooLarge(size, max_object_bytes)
+            raise BundleTooLarge(size, max_object_bytes, what="an object", unit=_INFLATED)
         d = zlib.decompressobj()
         produced = 0
         head = b""
@@ -200,16 +201,20 @@ def _scan_pack(data: bytes, start: int, *, max_objects: int, max_object_bytes: i
                 raise BundleInvalid("object larger than its header says")
         if produced != size:
             raise BundleInvalid("object smaller than its header says")
-        pos = feed - len(d.unused_data) - len(d.unconsumed_tail)
+        # The last input fed (a fresh chunk or the tail of one) ends at ``feed``, and zlib
+        # puts what follows the stream in ``unused_data``. Once a bounded decompress hit
+        # its output limit, ``unconsumed_tail`` still holds those same bytes at the end of
+        # the stream: subtracting it too would step back into this object.
+        pos = feed - len(d.unused_data)
         result = size
         if kind in (6, 7):
             _, i = _varint_size(head, 0)
             result, _ = _varint_size(head, i)
         if result > max_object_bytes:
-            raise BundleTooLarge(result, max_object_bytes)
+            raise BundleTooLarge(result, max_object_bytes, what="an object", unit=_INFLATED)
         total += result
         if total > max_total:
-            raise BundleTooLarge(total, max_total)
+            raise BundleTooLarge(total, max_total, what="pack", unit=_INFLATED)
     if pos != end:
         raise BundleInvalid("trailing garbage after pack objects")
     return count

@@ -185,7 +185,47 @@ def test_zip_bomb_refused_before_unpacking(make_repo, tmp_path: Path) -> None:
 
 
 def test_too_many_objects(el: Path, tmp_path: Path) -> None:
-    _refuse(export_bundle(el), tmp_path / "m.git", BundleTooLarge, max_objects=3)
+    err = _refuse(export_bundle(el), tmp_path / "m.git", BundleTooLarge, max_objects=3)
+    assert err.unit == "objects" and err.limit == 3 and err.size > 3
+    assert err.message == f"pack has {err.size} objects, more than the limit of 3"
+
+
+def test_size_messages_name_what_was_measured(el: Path, tmp_path: Path) -> None:
+    data = export_bundle(el)
+    whole = _refuse(data, tmp_path / "a.git", BundleTooLarge, max_bytes=100)
+    assert whole.message == f"bundle has {len(data)} bytes, more than the limit of 100"
+    one = _refuse(data, tmp_path / "b.git", BundleTooLarge, max_file_bytes=8)
+    assert one.message.startswith("an object has ") and "bytes once inflated" in one.message
+    total = _refuse(data, tmp_path / "c.git", BundleTooLarge, max_unpacked_bytes=300)
+    assert total.message.startswith("pack has ") and total.message.endswith("the limit of 300")
+
+
+def _readme(size: int) -> bytes:
+    """Markdown that compresses well, like a real README (so the stream ends inside a tail)."""
+    lines = (f"## Section {i}\nThe memory element keeps facts and procedures.\n"
+             for i in range(size))
+    return "".join(lines).encode()[:size]
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param(_readme(116_000), id="116KB-readme"),
+    pytest.param(_readme(64 * 1024), id="exactly-64KiB"),
+    pytest.param(_readme(64 * 1024 + 1), id="64KiB+1"),
+    pytest.param(_readme(300_000), id="300KB-readme"),
+    pytest.param(random.Random(7).randbytes(150_000), id="150KB-incompressible"),
+])
+def test_round_trip_with_large_blobs_followed_by_more_objects(make_repo, git, tmp_path: Path,
+                                                              content: bytes) -> None:
+    """A blob over zlib's 64 KiB output step, with more objects after it in the pack."""
+    path = make_repo()
+    commit_files(path, {"README.md": content, "z/after.txt": b"after\n",
+                        "z/more.txt": b"more\n"}, message="big readme")
+    dest = tmp_path / "copy.git"
+    out = import_bundle(export_bundle(path), dest)
+    assert out["branches"] == branch_tips(path)
+    assert read_file(dest, "README.md") == content
+    assert read_file(dest, "z/more.txt") == b"more\n"
+    git("--git-dir", str(dest), "fsck", "--full")
 
 
 def test_trailing_garbage_and_not_bytes(el: Path, tmp_path: Path) -> None:
