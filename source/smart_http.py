@@ -23,8 +23,12 @@ Pitfalls handled (see git-recipes.md section 1): (a) dulwich hands the backend
 the name with the one already resolved; (b) werkzeug de-chunks ``wsgi.input`` but leaves
 ``Transfer-Encoding: chunked``, so the header is dropped when ``wsgi.input_terminated``;
 (c) ``ReceivePackHandler`` ignores a ``False`` from ``set_if_equals``, so it is wrapped to
-raise; (d) dulwich never closes the repos it opens, so each request closes its own. A 404
-never shows a server path. Objects of a refused push stay in the object store as
+raise; (d) dulwich never closes the repos it opens, so each request closes its own; (e)
+dulwich's bitmap reachability opens ``pack-<sha>.bitmap`` for *every* pack once one pack
+has a bitmap, and dies on a pack without one (``FileNotFoundError`` mid-response: the
+client sees ``curl 18 transfer closed``). ``git gc`` (run by bundle import, by repair, or
+by hand) writes a bitmap for its pack and later pushes add packs without one, so fetches
+always walk the commit graph instead. A 404 never shows a server path. Objects of a refused push stay in the object store as
 unreachable (dangling) objects until ``repair`` prunes them.
 """
 
@@ -43,6 +47,7 @@ from dulwich.errors import HookError, NotGitRepository
 from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.hooks import Hook
+from dulwich.object_store import GraphTraversalReachability, ObjectReachabilityProvider
 from dulwich.repo import Repo
 from dulwich.server import Backend, ReceivePackHandler, UploadPackHandler
 from dulwich.web import GunzipFilter, HTTPGitApplication, LimitedInputFilter
@@ -125,6 +130,20 @@ class PushPolicy(Hook):
         return reasons
 
 
+def _graph_reachability(repo: Repo) -> None:
+    """Never use pack bitmaps to find what a fetch needs (pitfall e).
+
+    Bitmaps only speed up large fetches; element repos are small, and walking the graph is
+    correct whatever mix of packs with and without ``.bitmap`` files a repack left behind.
+    """
+    store = repo.object_store
+
+    def graph(prefer_bitmaps: bool = True) -> ObjectReachabilityProvider:
+        return GraphTraversalReachability(store)
+
+    store.get_reachability_provider = graph  # type: ignore[method-assign]
+
+
 def _strict_cas(repo: Repo) -> None:
     """Make ``set_if_equals`` raise when the ref moved (pitfall c), and log pushes."""
     cas = repo.refs.set_if_equals
@@ -171,6 +190,7 @@ class _RequestBackend(Backend):
         # Only our policy runs: never the shell hooks a repo directory might carry.
         repo.hooks = {"update": PushPolicy(repo, self.repo_path, self.validate_push)}
         _strict_cas(repo)
+        _graph_reachability(repo)
         return repo
 
     def close(self) -> None:
