@@ -16,9 +16,9 @@ order (each failure is ``BundleInvalid`` (validation) or ``BundleTooLarge`` (too
 3. pack, before anything is unpacked: ``PACK`` header, at most ``max_objects`` objects, each
    object's inflated size (for deltas, the declared result size) at most ``max_file_bytes``
    and their sum at most ``max_unpacked_bytes`` (no zip bombs), trailing checksum;
-4. content: every commit reachable from the kept refs passes ``validate_commits`` with
-   symlinks refused (``..``, absolute, ``.git`` and other unsafe names, runtime data,
-   secrets, missing objects...); findings are on the error;
+4. content: every commit reachable from the kept refs passes ``validate_commits``, the
+   same rules as a push (unsafe names, the symlink rule, runtime data, secrets, missing
+   objects...); findings are on the error;
 5. ``git gc --prune=now`` drops objects of dropped refs, then ``git fsck --full`` must be clean
    (skipped when no ``git`` executable is found).
 """
@@ -40,11 +40,11 @@ from dulwich.bundle import create_bundle_from_repo, write_bundle
 from dulwich.repo import Repo
 
 from .errors import BundleInvalid, BundleTooLarge, InvalidArgument, RepoExists, SourceError
-from .repo import BRANCHES, MAX_FILE_BYTES, open_repo
-from .validate import validate_commits
+from .repo import BRANCHES, MAX_FILE_BYTES, branch_tips, open_repo
+from .validate import Finding, validate_commits
 
 __all__ = ["MAX_BUNDLE_BYTES", "MAX_UNPACKED_BYTES", "MAX_OBJECTS", "export_bundle",
-           "import_bundle"]
+           "export_findings", "import_bundle"]
 
 MAX_BUNDLE_BYTES = 100 * 1024 * 1024
 MAX_UNPACKED_BYTES = 1024 * 1024 * 1024
@@ -52,6 +52,27 @@ MAX_OBJECTS = 500_000
 _KEEP = {f"refs/heads/{b}".encode(): b for b in BRANCHES}
 _CHUNK = 64 * 1024
 _INFLATED = "bytes once inflated"
+
+
+def _history_findings(path: Path | str, tips: list[str],
+                      max_file_bytes: int) -> list[Finding]:
+    """The validator over every commit reachable from ``tips``: the one content check of an
+    import, and therefore of whether an export can be imported."""
+    return validate_commits(path, sorted(set(tips)), None, max_file_bytes=max_file_bytes)
+
+
+def export_findings(path: Path | str, *,
+                    max_file_bytes: int = MAX_FILE_BYTES) -> list[Finding]:
+    """What ``import_bundle`` would refuse in this repo's export; empty when it is portable.
+
+    The same check the import runs (every commit of draft, demo and live through
+    ``validate_commits``), so "portable" and "importable" cannot disagree. Missing branches
+    are skipped (``repair`` reports them).
+
+    :raise RepoNotFound: not a repository.
+    """
+    tips = [t for t in branch_tips(path).values() if t is not None]
+    return _history_findings(path, tips, max_file_bytes) if tips else []
 
 
 def export_bundle(path: Path | str) -> bytes:
@@ -291,8 +312,7 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
                 repo.create_reference_direct(f"refs/heads/{b}", obj.id, True,
                                              message="import bundle")
             repo.references.create("HEAD", "refs/heads/draft", force=True)
-        findings = validate_commits(tmp, sorted(set(tips.values())), None,
-                                    max_file_bytes=max_file_bytes, allow_symlinks=False)
+        findings = _history_findings(tmp, list(tips.values()), max_file_bytes)
         if findings:
             first = findings[0]
             raise BundleInvalid(f"{first['path']}: {first['reason']}"

@@ -31,11 +31,12 @@ from pygit2.enums import FileMode, RepositoryOpenFlag, SortMode
 
 from .errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
                      NotAFile, RefMoved, RepoExists, RepoNotFound, SourceError,
-                     SpecInvalid, UnsafePath)
+                     SpecInvalid)
+from .paths import check_relpath
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
-    "open_repo", "check_relpath", "parse_author", "resolve_rev",
+    "open_repo", "parse_author", "resolve_rev",
     "create_repo", "commit_files", "read_file", "read_spec", "spec_blob", "list_files",
     "branch_tips", "history", "ref_log",
 ]
@@ -67,34 +68,6 @@ def open_repo(path: Path | str) -> Iterator[pygit2.Repository]:
         yield repo
     finally:
         repo.free()
-
-
-def check_relpath(relpath: object) -> str:
-    """Return ``relpath`` if it is a safe relative path inside a tree, else raise.
-
-    Refused: non-strings, empty, NUL or other control characters, a leading ``/``,
-    backslashes, empty segments (``a//b``, trailing ``/``), ``.`` and ``..`` segments.
-
-    :raise UnsafePath: with the reason.
-    """
-    if not isinstance(relpath, str):
-        raise UnsafePath(repr(relpath), "not a string")
-    if relpath == "":
-        raise UnsafePath(relpath, "empty path")
-    if "\x00" in relpath:
-        raise UnsafePath(relpath, "NUL byte")
-    if _CONTROL.search(relpath):
-        raise UnsafePath(relpath, "control character")
-    if relpath.startswith("/"):
-        raise UnsafePath(relpath, "absolute path")
-    if "\\" in relpath:
-        raise UnsafePath(relpath, "backslash")
-    for seg in relpath.split("/"):
-        if seg == "":
-            raise UnsafePath(relpath, "empty segment")
-        if seg in (".", ".."):
-            raise UnsafePath(relpath, f"{seg!r} segment")
-    return relpath
 
 
 def parse_author(author: str) -> pygit2.Signature:

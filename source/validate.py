@@ -13,8 +13,9 @@ commits were checked). Kinds:
                       and secret material by content (see ``SECRET_PATTERNS``)
 ``unreadable``        a tree, blob or commit that is missing or cannot be parsed
 ``unsafe_path``       an entry name that is empty, ``.``, ``..``, holds ``/``, ``\\`` or NUL,
-                      or is ``.git`` (any case, trailing dots/spaces, ``git~1``)
-``symlink``           a symlink whose target is absolute or leaves the tree
+                      or is ``.git`` or any HFS+/NTFS look-alike (``paths.check_name``)
+``symlink``           a symlink the one symlink rule refuses (``paths.symlink_problem``:
+                      absolute, leaving the tree, into ``.git``, a git special file...)
 ``submodule``         a gitlink entry (submodules are not supported in elements)
 ``too_large``         a blob over ``max_file_bytes`` (default 10 MiB), or a tree with more
                       than ``MAX_ENTRIES`` entries in total
@@ -26,7 +27,6 @@ validating every commit of a push costs about as much as validating its new obje
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -36,10 +36,11 @@ import pygit2
 from pygit2.enums import FileMode, SortMode
 
 from .errors import BranchNotFound, CommitNotFound
+from .paths import MAX_SYMLINK_TARGET, check_name, symlink_problem
 from .repo import BRANCHES, MAX_FILE_BYTES, _HEX, open_repo
 
 __all__ = ["Finding", "MAX_ENTRIES", "MAX_COMMITS", "SECRET_PATTERNS", "classify_path",
-           "check_name", "scan_secrets", "validate", "validate_commits"]
+           "scan_secrets", "validate", "validate_commits"]
 
 Finding = dict[str, str]
 
@@ -105,18 +106,6 @@ def scan_secrets(data: bytes) -> list[str]:
     return found
 
 
-def check_name(name: str) -> str | None:
-    """Why one tree entry name is unsafe, or ``None``. Mirrors git's own ``verify_path``."""
-    if name in ("", ".", ".."):
-        return f"entry name {name!r} is not allowed"
-    if "/" in name or "\\" in name or "\x00" in name:
-        return f"entry name {name!r} holds a path separator or NUL"
-    folded = name.lower().rstrip(". ")
-    if folded in (".git", "git~1"):
-        return f"entry name {name!r} would write into .git"
-    return None
-
-
 def classify_path(path: str, *, is_dir: bool = False) -> list[tuple[str, str]]:
     """Name rules for one path of a tree: ``[(kind, reason)]``, empty when fine.
 
@@ -147,11 +136,9 @@ def classify_path(path: str, *, is_dir: bool = False) -> list[tuple[str, str]]:
 class _Walker:
     """Walks trees of one open repo, caching what it has seen across commits."""
 
-    def __init__(self, repo: pygit2.Repository, max_file_bytes: int,
-                 allow_symlinks: bool = True) -> None:
+    def __init__(self, repo: pygit2.Repository, max_file_bytes: int) -> None:
         self.repo = repo
         self.max_file_bytes = max_file_bytes
-        self.allow_symlinks = allow_symlinks
         self.seen_trees: dict[tuple[str, str], list[Finding]] = {}
         self.blob_findings: dict[str, list[tuple[str, str]]] = {}
         self.entries = 0
@@ -179,17 +166,13 @@ class _Walker:
         return self.blob_findings[key]
 
     def _symlink(self, path: str, oid: pygit2.Oid) -> list[tuple[str, str]]:
-        if not self.allow_symlinks:
-            return [("symlink", "symlinks are not allowed here")]
         blob = self._blob(oid)
         if blob is None:
             return [("unreadable", f"blob {oid} is missing or unreadable")]
-        target = blob.data.decode("utf-8", "replace")
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-        if target.startswith("/") or resolved == ".." or resolved.startswith("../") \
-                or "\x00" in target:
-            return [("symlink", f"symlink to {target!r} leaves the tree")]
-        return []
+        if blob.size > MAX_SYMLINK_TARGET:                # never read a huge "target"
+            return [("symlink", f"symlink target longer than {MAX_SYMLINK_TARGET} bytes")]
+        problem = symlink_problem(path, blob.data)
+        return [("symlink", problem)] if problem else []
 
     def tree(self, oid: pygit2.Oid, prefix: str) -> list[Finding]:
         key = (str(oid), prefix)
@@ -300,21 +283,19 @@ def validate(path: Path | str, rev: str = "draft", *,
 def validate_commits(path: Path | str, new: str | Iterable[str],
                      old: str | Iterable[str] | None = None, *,
                      max_file_bytes: int = MAX_FILE_BYTES,
-                     max_commits: int = MAX_COMMITS,
-                     allow_symlinks: bool = True) -> list[Finding]:
+                     max_commits: int = MAX_COMMITS) -> list[Finding]:
     """Check every commit reachable from ``new`` but not from ``old`` (hex ids).
 
     Used for pushes (``old`` = the branch's previous tip, so a secret added and deleted
     again inside the pushed range is still refused) and for imports (``old`` = None: the
-    whole history; with ``allow_symlinks=False`` every symlink is refused). Each finding
-    carries ``commit``. A missing commit or parent is an
+    whole history). Each finding carries ``commit``. A missing commit or parent is an
     ``unreadable`` finding, never an exception.
     """
     news = [new] if isinstance(new, str) else list(new)
     olds = [] if old is None else ([old] if isinstance(old, str) else list(old))
     findings: list[Finding] = []
     with open_repo(path) as repo:
-        walker = _Walker(repo, max_file_bytes, allow_symlinks)
+        walker = _Walker(repo, max_file_bytes)
         commits = _new_commits(repo, news, olds, max_commits)
         if len(commits) > max_commits:
             commits = commits[:max_commits]

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from source.bundle import export_bundle, import_bundle
+from source.bundle import export_bundle, export_findings, import_bundle
 from source.errors import BundleInvalid, BundleTooLarge, RepoExists, SourceError
-from source.repo import branch_tips, commit_files, read_file
 from source.promote import promote
+from source.repo import branch_tips, commit_files, read_file
+from source.validate import validate
 from tests.source.conftest import blob, commit_tree, raw_tree
 
 
@@ -141,7 +142,7 @@ def test_ref_pointing_outside_pack_refused(el: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("mode,name,target", [
     ("100644", b"..", None), ("100644", b".git", None), ("100644", b".GIT", None),
     ("100644", b"/etc", None), ("100644", b"a/../../x", None),
-    ("120000", b"link", b"../../etc/passwd"), ("120000", b"inner", b"README.md"),
+    ("120000", b"link", b"../../etc/passwd"), ("120000", b".gitmodules", b"README.md"),
 ])
 def test_hostile_trees_refused(el: Path, git, tmp_path: Path, mode, name, target) -> None:
     content = blob(el, target if target is not None else b"x")
@@ -161,10 +162,14 @@ def test_hostile_nested_tree_refused(el: Path, tmp_path: Path) -> None:
 
 
 def test_secret_in_history_refused(el: Path, tmp_path: Path) -> None:
+    assert export_findings(el) == []
     commit_files(el, {"k.txt": b"AKIAZ7QW3ERTY5UIOP2X"}, message="leak")
     commit_files(el, {"k.txt": None}, message="unleak")
     err = _refuse(export_bundle(el), tmp_path / "s.git")
     assert err.findings[0]["kind"] == "secret"
+    # the tip alone is clean; the export (every commit) is what import judges
+    assert validate(el) == []
+    assert export_findings(el) == err.findings
 
 
 def test_too_large_bundle(el: Path, tmp_path: Path) -> None:

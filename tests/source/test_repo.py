@@ -9,11 +9,32 @@ from pathlib import Path
 import pygit2
 import pytest
 
-from source.errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
-                           NotAFile, RepoExists, RepoNotFound, SpecInvalid, UnsafePath)
-from source.repo import (BRANCHES, branch_tips, check_relpath, commit_files, create_repo,
-                         history, list_files, open_repo, read_file, read_spec, ref_log,
-                         resolve_rev, spec_blob)
+from source.errors import (
+    BranchNotFound,
+    CommitNotFound,
+    FileTooLarge,
+    InvalidArgument,
+    NotAFile,
+    RepoExists,
+    RepoNotFound,
+    SpecInvalid,
+    UnsafePath,
+)
+from source.paths import check_relpath
+from source.repo import (
+    BRANCHES,
+    branch_tips,
+    commit_files,
+    create_repo,
+    history,
+    list_files,
+    open_repo,
+    read_file,
+    read_spec,
+    ref_log,
+    resolve_rev,
+    spec_blob,
+)
 
 
 def test_create_repo_layout(tmp_path: Path, git) -> None:
@@ -82,7 +103,7 @@ def test_commit_files_concurrent_threads_lose_nothing(make_repo, git) -> None:
     def work(i: int) -> None:
         try:
             commit_files(path, {f"t/{i}.txt": str(i).encode()}, message=f"t{i}")
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(20)]
@@ -97,7 +118,9 @@ def test_commit_files_concurrent_threads_lose_nothing(make_repo, git) -> None:
 
 
 @pytest.mark.parametrize("bad", ["", "/etc/passwd", "../x", "a/../b", "a//b", "a/", "./a",
-                                 "a\x00b", "a\nb", "a\\b", "a/./b", ".."])
+                                 "a\x00b", "a\nb", "a\\b", "a/./b", "..", ".git/config",
+                                 "x/.GIT./hooks/post-checkout", "git~1/config",
+                                 ".g\u200cit/config", "a\ud800b.txt"])
 def test_unsafe_paths_rejected(make_repo, bad: str) -> None:
     path = make_repo()
     with pytest.raises(UnsafePath):
