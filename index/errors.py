@@ -10,7 +10,7 @@ from __future__ import annotations
 
 __all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
            "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
-           "StoreLocked", "StoreClosed", "LogCorrupt", "MemoryCapacity"]
+           "StoreLocked", "StoreClosed", "LogCorrupt", "MemoryCapacity", "ModelUnavailable"]
 
 
 class StoreError(Exception):
@@ -156,4 +156,17 @@ class InvalidMemory(StoreError):
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
+        self.reason = reason
+
+
+class ModelUnavailable(StoreError):
+    """The embedding model could not be provisioned or loaded."""
+
+    code = "MODEL_UNAVAILABLE"
+    error_class = "unavailable"
+    retryable = False
+
+    def __init__(self, model_id: str, reason: str) -> None:
+        super().__init__(f"embedding model {model_id} is unavailable: {reason}")
+        self.model_id = model_id
         self.reason = reason

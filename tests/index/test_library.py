@@ -35,9 +35,9 @@ def test_every_error_has_the_shape_and_is_documented():
                if issubclass(c, errors.StoreError)]
     assert len(classes) >= 10
     for cls in classes:
-        assert re.fullmatch(r"MEMORY_[A-Z_]+", cls.code), cls
-        assert cls.error_class in {"validation", "not_found", "conflict", "internal",
-                                   "unavailable"}, cls
+        assert re.fullmatch(r"[A-Z]+(_[A-Z]+)+", cls.code), cls
+        assert cls.error_class in {"validation", "not_found", "conflict", "unprocessable",
+                                   "internal", "storage_full", "unavailable"}, cls
         assert isinstance(cls.retryable, bool)
         assert cls.__doc__ and cls.__doc__.strip(), cls
         assert f"`{cls.code}`" in doc, cls.code
