@@ -10,7 +10,9 @@ commits were checked). Kinds:
                       ``node_modules/``, ``.pytest_cache/``, ``.mypy_cache/``, ``.venv/``
                       (directories at any depth)
 ``secret``            secret files by name (``.env``, ``id_rsa``..., ``*.p12``, ``.netrc``)
-                      and secret material by content (see ``SECRET_PATTERNS``)
+                      and secret material by content (see ``SECRET_PATTERNS``, our own
+                      ``tfm_`` tokens included), in files and in commit messages (path
+                      ``COMMIT_MESSAGE``)
 ``unreadable``        a tree, blob or commit that is missing or cannot be parsed
 ``unsafe_path``       an entry name that is empty, ``.``, ``..``, holds ``/``, ``\\`` or NUL,
                       or is ``.git`` or any HFS+/NTFS look-alike (``paths.check_name``)
@@ -39,10 +41,14 @@ from .errors import BranchNotFound, CommitNotFound
 from .paths import MAX_SYMLINK_TARGET, check_name, symlink_problem
 from .repo import BRANCHES, MAX_FILE_BYTES, _HEX, open_repo
 
-__all__ = ["Finding", "MAX_ENTRIES", "MAX_COMMITS", "SECRET_PATTERNS", "classify_path",
+__all__ = ["Finding", "COMMIT_MESSAGE", "MAX_ENTRIES", "MAX_COMMITS", "SECRET_PATTERNS",
+           "classify_path",
            "scan_secrets", "validate", "validate_commits"]
 
 Finding = dict[str, str]
+
+#: The ``path`` of a finding about a commit's message rather than a file of its tree.
+COMMIT_MESSAGE = "<commit message>"
 
 #: Most tree entries (all paths of one commit) the validator walks before giving up.
 MAX_ENTRIES = 200_000
@@ -90,6 +96,10 @@ SECRET_PATTERNS: list[tuple[re.Pattern[bytes], str, Any]] = [
      lambda t: _mixed(t[3:].decode())),
     (re.compile(rb"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), "npm token",
      lambda t: _mixed(t[4:].decode())),
+    # Our own API tokens: "tfm_" + secrets.token_urlsafe(32). No "looks random" predicate:
+    # any 43 url-safe characters can be a real token, and one is worth a rare false alarm.
+    (re.compile(rb"(?<![A-Za-z0-9_-])tfm_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
+     "Triform API token", None),
 ]
 
 
@@ -227,6 +237,16 @@ class _Walker:
         return findings
 
 
+def _message(commit: pygit2.Commit, max_bytes: int) -> list[Finding]:
+    """Secrets in a commit message are refused like secrets in a file: a clone shows both."""
+    raw = commit.raw_message
+    if len(raw) > max_bytes:
+        return [{"path": COMMIT_MESSAGE, "kind": "too_large",
+                 "reason": f"{len(raw)} bytes, over the {max_bytes}-byte limit"}]
+    return [{"path": COMMIT_MESSAGE, "kind": "secret", "reason": f"contains a {what}"}
+            for what in scan_secrets(raw)]
+
+
 def _sorted(findings: Iterable[Finding]) -> list[Finding]:
     uniq = {tuple(sorted(f.items())): f for f in findings}
     return sorted(uniq.values(), key=lambda f: (f.get("commit", ""), f["path"], f["kind"],
@@ -263,7 +283,7 @@ def _commit(repo: pygit2.Repository, oid: pygit2.Oid) -> pygit2.Commit | None:
 
 def validate(path: Path | str, rev: str = "draft", *,
              max_file_bytes: int = MAX_FILE_BYTES) -> list[Finding]:
-    """Check the tree of one commit (a branch of BRANCHES, or a commit id).
+    """Check one commit (a branch of BRANCHES, or a commit id): its tree and its message.
 
     :return: findings sorted by path; empty when the tree is clean.
     :raise BranchNotFound: ``rev`` is a missing branch or not a branch/hex at all.
@@ -277,7 +297,8 @@ def validate(path: Path | str, rev: str = "draft", *,
         if commit is None:
             return [{"path": str(oid), "kind": "unreadable",
                      "reason": f"commit {oid} is missing or unreadable"}]
-        return _sorted(_Walker(repo, max_file_bytes).tree(commit.tree_id, ""))
+        return _sorted(_Walker(repo, max_file_bytes).tree(commit.tree_id, "")
+                       + _message(commit, max_file_bytes))
 
 
 def validate_commits(path: Path | str, new: str | Iterable[str],
@@ -306,7 +327,7 @@ def validate_commits(path: Path | str, new: str | Iterable[str],
                 findings.append({"path": "/", "kind": "unreadable", "commit": key,
                                  "reason": f"commit {key} is missing or unreadable"})
                 continue
-            for f in walker.tree(commit.tree_id, ""):
+            for f in walker.tree(commit.tree_id, "") + _message(commit, max_file_bytes):
                 findings.append({**f, "commit": key})
     return _sorted(findings)
 

@@ -172,6 +172,15 @@ def test_secret_in_history_refused(el: Path, tmp_path: Path) -> None:
     assert export_findings(el) == err.findings
 
 
+def test_secret_in_an_old_commit_message_refused(el: Path, tmp_path: Path) -> None:
+    token = "tfm_" + ("Q1w2E3r4T5y6U7i8O9p0_-" * 2)[:43]
+    commit_files(el, {"c.md": b"c\n"}, message=f"temporary token {token}")
+    commit_files(el, {"d.md": b"d\n"}, message="clean")
+    err = _refuse(export_bundle(el), tmp_path / "m.git")
+    assert [(f["path"], f["reason"]) for f in err.findings] == [
+        ("<commit message>", "contains a Triform API token")]
+
+
 def test_too_large_bundle(el: Path, tmp_path: Path) -> None:
     data = export_bundle(el)
     err = _refuse(data, tmp_path / "big.git", BundleTooLarge, max_bytes=len(data) - 1)

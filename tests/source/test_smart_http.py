@@ -360,3 +360,22 @@ def test_authorize_forbidden_is_403(make_repo, serve, git, tmp_path: Path) -> No
     p = git("push", f"http://u:p@127.0.0.1:{srv.port}/demo/notes.git", "draft", cwd=wc,
             check=False)
     assert p.returncode != 0 and "403" in p.stderr
+
+
+
+@pytest.mark.parametrize("secret,what", [
+    ("tfm_" + ("q1W2e3R4t5Y6u7I8o9P0-_" * 2)[:43], "Triform API token"),
+    ("ghp_" + "A1b2C3d4" * 4 + "ZzYy", "GitHub token"),
+])
+def test_push_with_a_secret_in_a_commit_message_is_refused(make_repo, server, git,
+                                                           tmp_path: Path, secret: str,
+                                                           what: str) -> None:
+    path = make_repo()
+    before = branch_tips(path)["draft"]
+    wc = _clone(git, server, tmp_path)
+    _commit(git, wc, {"notes.md": b"harmless\n"}, f"deploy with {secret}")
+    _commit(git, wc, {"notes.md": b"still harmless\n"}, "later, clean")
+    p = git("push", server.url("demo/notes", token=TOKEN), "draft", cwd=wc, check=False)
+    assert p.returncode != 0
+    assert f"<commit message>: contains a {what}" in p.stderr, p.stderr
+    assert branch_tips(path)["draft"] == before
