@@ -37,13 +37,14 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from dulwich.errors import HookError, NotGitRepository
+from dulwich.errors import GitProtocolError, HangupException, HookError, NotGitRepository
 from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.hooks import Hook
@@ -63,6 +64,8 @@ MAX_PUSH_BYTES = 100 * 1024 * 1024
 PUSH_REF = b"refs/heads/draft"
 PROTECTED_REFS = (b"refs/heads/demo", b"refs/heads/live")
 _ZERO = b"0" * 40
+#: What dulwich raises on a request it cannot parse (its parsers unpack and assert).
+_CLIENT_MISTAKES = (GitProtocolError, ValueError, AssertionError)
 _MAX_REASON = 600
 
 _PATH = re.compile(r"/(?P<name>[^?#]+?)(?:\.git)?"
@@ -203,11 +206,42 @@ class _RequestBackend(Backend):
 
 
 def _plain(start_response: Callable[..., Any], status: str, body: str,
-           headers: Iterable[tuple[str, str]] = ()) -> list[bytes]:
+           headers: Iterable[tuple[str, str]] = (), exc_info: Any = None) -> list[bytes]:
     data = body.encode()
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
-                            ("Content-Length", str(len(data))), *headers])
+                            ("Content-Length", str(len(data))), *headers], exc_info)
     return [data]
+
+
+def _malformed(e: Exception) -> str:
+    """The one-line reason a request the client sent cannot be read as git's protocol."""
+    if isinstance(e, HangupException):
+        return "malformed git request: the request body ended early\n"
+    if isinstance(e, GitProtocolError):
+        return _one_line(f"malformed git request: {e}") + "\n"
+    return "malformed git request\n"
+
+
+class _Responding:
+    """Wraps ``start_response`` to know whether any body byte has gone to the client yet.
+
+    dulwich writes through the WSGI ``write`` callable, so the status can still be
+    replaced by a 400 (WSGI's ``exc_info``) until the first byte is written.
+    """
+
+    def __init__(self, start_response: Callable[..., Any]) -> None:
+        self.start_response = start_response
+        self.sent = False
+
+    def __call__(self, status: str, headers: list[tuple[str, str]],
+                 exc_info: Any = None) -> Callable[[bytes], Any]:
+        write = self.start_response(status, headers, exc_info)
+
+        def tracked(data: bytes) -> Any:
+            self.sent = self.sent or bool(data)
+            return write(data)
+
+        return tracked
 
 
 def make_git_app(resolve: Resolve, authorize: Authorize,
@@ -274,9 +308,22 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
         backend = _RequestBackend(name, Path(repo_path), validate_push)
         git = LimitedInputFilter(GunzipFilter(HTTPGitApplication(backend, handlers=handlers)),
                                  max_request_size=max_push_bytes + 1024 * 1024)
-        result = git(environ, start_response)
+        responding = _Responding(start_response)
+        result = git(environ, responding)
         try:
-            yield from result
+            try:
+                for chunk in result:
+                    responding.sent = responding.sent or bool(chunk)
+                    yield chunk
+            except _CLIENT_MISTAKES as e:
+                # dulwich raises these while parsing what the client sent (ref update lines,
+                # pkt-line lengths, wants, capabilities); before any output that is a 400
+                # with the reason, not a 500. Once bytes are out the status is gone.
+                if responding.sent:
+                    raise
+                log.info("malformed git request for %s: %s", name, e)
+                yield from _plain(start_response, "400 Bad Request", _malformed(e),
+                                  exc_info=sys.exc_info())
         finally:
             close = getattr(result, "close", None)
             if close is not None:

@@ -379,3 +379,39 @@ def test_push_with_a_secret_in_a_commit_message_is_refused(make_repo, server, gi
     assert p.returncode != 0
     assert f"<commit message>: contains a {what}" in p.stderr, p.stderr
     assert branch_tips(path)["draft"] == before
+
+
+def _pkt(line: bytes) -> bytes:
+    return b"%04x" % (len(line) + 4) + line
+
+
+@pytest.mark.parametrize("service", ["git-receive-pack", "git-upload-pack"])
+@pytest.mark.parametrize("body,reason", [
+    (_pkt(b"garbage\n") + b"0000", "malformed git request"),
+    (_pkt(b"0" * 40 + b" " + b"1" * 40 + b"\n") + b"0000", "malformed git request"),
+    (_pkt(b"x" * 40 + b" " + b"1" * 40 + b" refs/heads/draft\n") + b"0000",
+     "malformed git request"),
+    (b"zzzz", "Invalid pkt-line length prefix"),
+    (b"", "the request body ended early"),
+    (b"0004", "malformed git request"),
+])
+def test_malformed_protocol_lines_are_a_clean_400(make_repo, server, service: str,
+                                                  body: bytes, reason: str) -> None:
+    """A hostile client's malformed ref line or pkt-line: a 400 with the reason, no 500."""
+    path = make_repo()
+    before = branch_tips(path)
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}/git/demo/notes.git/{service}", data=body,
+        headers={"Content-Type": f"application/x-{service}-request",
+                 "Authorization": f"Bearer {TOKEN}"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 400
+    assert e.value.headers["Content-Type"].startswith("text/plain")
+    text = e.value.read().decode()
+    assert text.startswith("malformed git request") and reason in text
+    assert "\n" not in text.rstrip("\n") and str(path) not in text
+    assert branch_tips(path) == before
+    status, _ = _get(f"http://127.0.0.1:{server.port}/git/demo/notes.git/info/refs"
+                     "?service=git-upload-pack")
+    assert status == 200                                    # the server keeps serving
