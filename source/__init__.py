@@ -23,7 +23,7 @@ from .paths import check_relpath
 from .repo import (BRANCHES, DEFAULT_AUTHOR, MAX_FILE_BYTES, SPEC_PATH, branch_tips,
                    commit_files, create_repo, history, list_files, read_file,
                    read_spec, ref_log, resolve_rev, spec_blob)
-from .smart_http import MAX_PUSH_BYTES, make_git_app
+from .smart_http import MAX_PUSH_BYTES, Verdict, make_git_app
 from .validate import validate, validate_commits
 
 __all__ = [
@@ -37,7 +37,7 @@ __all__ = [
     "validate", "validate_commits", "repair", "spec_check",
     "FIXTURES_DIR", "read_fixtures", "apply_fixtures", "fixtures",
     # bundles, smart HTTP
-    "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle", "MAX_PUSH_BYTES", "make_git_app",
+    "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle", "MAX_PUSH_BYTES", "make_git_app", "Verdict",
     # errors
     "SourceError", "InvalidArgument", "UnsafePath", "NotAFile", "FileTooLarge", "RepoNotFound",
     "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",

@@ -34,6 +34,7 @@ unreachable (dangling) objects until ``repair`` prunes them.
 
 from __future__ import annotations
 
+import enum
 import logging
 import os
 import re
@@ -55,7 +56,8 @@ from dulwich.web import GunzipFilter, HTTPGitApplication, LimitedInputFilter
 
 from .validate import validate_commits
 
-__all__ = ["make_git_app", "PushPolicy", "MAX_PUSH_BYTES", "PROTECTED_REFS", "PUSH_REF"]
+__all__ = ["make_git_app", "Verdict", "PushPolicy", "MAX_PUSH_BYTES", "PROTECTED_REFS",
+           "PUSH_REF"]
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,34 @@ _PATH = re.compile(r"/(?P<name>[^?#]+?)(?:\.git)?"
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 
 Resolve = Callable[[str], "Path | None"]
-Authorize = Callable[[dict[str, Any], bool], "bool | str"]
+
+
+class Verdict(enum.StrEnum):
+    """What the caller's ``authorize`` decided about one git request, and what git sees."""
+
+    #: serve the request
+    ALLOW = "allow"
+    #: 401 with ``WWW-Authenticate: Basic``: no or bad credentials, so git asks for them
+    UNAUTHENTICATED = "unauthenticated"
+    #: 403: valid credentials whose role is too low; git does not ask again
+    FORBIDDEN = "forbidden"
+    #: 404 ``repository not found``: the credentials may read the circle the path names,
+    #: and no such element exists there (never for a circle they cannot read: that would
+    #: tell them which elements exist)
+    NOT_FOUND = "not_found"
+
+
+Authorize = Callable[[dict[str, Any], bool], "Verdict | bool"]
+
+
+def _verdict(value: object) -> Verdict:
+    """``True``/``False`` are shorthands for ALLOW/UNAUTHENTICATED; anything else that is
+    not a Verdict is refused as UNAUTHENTICATED (fail closed)."""
+    if value is True:
+        return Verdict.ALLOW
+    if isinstance(value, str) and value in Verdict.__members__.values():
+        return Verdict(value)
+    return Verdict.UNAUTHENTICATED
 ValidatePush = Callable[[Path, str, str], list[str]]
 
 
@@ -252,11 +281,13 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
 
     :param resolve: ``"<circle>/<slug>"`` -> the bare repo's path, or ``None`` (404). Called
         only with names whose segments match ``[A-Za-z0-9][A-Za-z0-9_-]*``.
-    :param authorize: ``(environ, is_push) -> bool | "forbidden"``; a false value answers
-        401 with ``WWW-Authenticate: Basic`` so git asks for credentials; the string
-        ``"forbidden"`` answers 403 (valid credentials, role too low). Called before ``resolve``,
-        so unauthenticated callers cannot probe which repos exist. The element name is in
-        ``environ["triform.element_path"]``.
+    :param authorize: ``(environ, is_push) -> Verdict`` (``True``/``False`` stand for
+        ALLOW/UNAUTHENTICATED): ALLOW serves, UNAUTHENTICATED answers 401 with
+        ``WWW-Authenticate: Basic`` so git asks for credentials, FORBIDDEN answers 403,
+        NOT_FOUND answers the same 404 as an unknown repository. Called before ``resolve``,
+        so unauthenticated callers cannot probe which repos exist; only ``authorize``
+        knows which circles the caller may read, so only it may say NOT_FOUND. The element
+        name is in ``environ["triform.element_path"]``.
     :param validate_push: ``(repo_path, ref, new_commit_hex) -> [reasons]``, called for an
         otherwise acceptable push to draft; any reason refuses the ref.
     :param max_push_bytes: largest pack accepted by one push.
@@ -293,11 +324,14 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
                 return
             is_push = service == "/git-receive-pack"
         environ["triform.element_path"] = name
-        verdict = authorize(environ, is_push)
-        if verdict == "forbidden":
+        verdict = _verdict(authorize(environ, is_push))
+        if verdict is Verdict.FORBIDDEN:
             yield from _plain(start_response, "403 Forbidden", "permission denied\n")
             return
-        if not verdict:
+        if verdict is Verdict.NOT_FOUND:
+            yield from _plain(start_response, "404 Not Found", "repository not found\n")
+            return
+        if verdict is not Verdict.ALLOW:
             yield from _plain(start_response, "401 Unauthorized", "authentication required\n",
                               [("WWW-Authenticate", f'Basic realm="{realm}"')])
             return

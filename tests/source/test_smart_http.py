@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from source.repo import branch_tips, commit_files, read_file, ref_log
-from source.smart_http import _RequestBackend, make_git_app
+from source.smart_http import Verdict, _RequestBackend, make_git_app
 from tests.source.conftest import TOKEN
 
 
@@ -415,3 +415,41 @@ def test_malformed_protocol_lines_are_a_clean_400(make_repo, server, service: st
     status, _ = _get(f"http://127.0.0.1:{server.port}/git/demo/notes.git/info/refs"
                      "?service=git-upload-pack")
     assert status == 200                                    # the server keeps serving
+
+
+def test_authorize_verdicts_what_git_and_http_see(make_repo, serve, git, tmp_path) -> None:
+    """NOT_FOUND lets the API answer 'repository not found' for an unknown element of a
+    circle the token reads, instead of a 401 that makes the user doubt a good token."""
+    path = make_repo()
+    verdicts: dict[str, Any] = {"demo/notes": Verdict.ALLOW, "demo/missing": Verdict.NOT_FOUND,
+                                "other/hidden": Verdict.UNAUTHENTICATED,
+                                "demo/locked": Verdict.FORBIDDEN, "demo/odd": "yes",
+                                "demo/none": None}
+
+    def authorize(environ: dict[str, Any], push: bool) -> Any:
+        return verdicts[environ["triform.element_path"]]
+
+    srv = serve(make_git_app(lambda n: path if n == "demo/notes" else None, authorize))
+    base = f"http://127.0.0.1:{srv.port}"
+    refs = "/info/refs?service=git-upload-pack"
+    expected = {"demo/notes": 200, "demo/missing": 404, "other/hidden": 401,
+                "demo/locked": 403, "demo/odd": 401, "demo/none": 401}
+    for name, status in expected.items():
+        try:
+            with urllib.request.urlopen(f"{base}/{name}.git{refs}", timeout=10) as r:
+                got, headers, body = r.status, r.headers, b""
+        except urllib.error.HTTPError as e:
+            got, headers, body = e.code, e.headers, e.read()
+        assert got == status, name
+        assert ("WWW-Authenticate" in headers) == (status == 401), name
+        if status == 404:
+            assert body == b"repository not found\n"
+    p = git("clone", f"http://u:tfm_x@127.0.0.1:{srv.port}/demo/missing.git",
+            str(tmp_path / "m"), check=False)
+    assert p.returncode != 0 and "not found" in p.stderr
+    assert "Authentication failed" not in p.stderr and "Username" not in p.stderr
+    p = git("clone", f"http://127.0.0.1:{srv.port}/other/hidden.git", str(tmp_path / "h"),
+            check=False)
+    assert p.returncode != 0 and "could not read Username" in p.stderr
+    git("clone", "-q", f"{base}/demo/notes.git", str(tmp_path / "ok"))
+    assert Verdict.FORBIDDEN == "forbidden"         # the string the API returns today
