@@ -19,7 +19,8 @@ from typing import Any
 import pygit2
 
 from .errors import MergeConflict, RefMoved, UnrelatedHistories, ValidationFailed
-from .repo import CAS_ATTEMPTS, DEFAULT_AUTHOR, _branch_ref, _resolve, open_repo, parse_author
+from .repo import (CAS_ATTEMPTS, DEFAULT_AUTHOR, _branch_ref, _resolve, check_message,
+                   open_repo, parse_author)
 from .validate import validate_commits
 
 __all__ = ["diff3", "merge", "MAX_CONFLICT_TEXT"]
@@ -127,8 +128,11 @@ def merge(path: Path | str, theirs: str, *, message: str | None = None,
     :raise MergeConflict: conflicting files (``.conflicts`` as in ``diff3``); refs untouched.
     :raise ValidationFailed: the merged-in commits carry refused content.
     :raise RefMoved: draft kept moving under the compare-and-swap (retryable).
+    :raise InvalidArgument: ``author`` or ``message`` is malformed (nothing written).
     """
     sig = parse_author(author)
+    if message is not None:
+        check_message(message)
     for attempt in range(1, CAS_ATTEMPTS + 1):
         with open_repo(path) as repo:
             ref = _branch_ref(repo, "draft")

@@ -36,7 +36,7 @@ from .paths import check_relpath
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
-    "open_repo", "parse_author", "resolve_rev",
+    "open_repo", "parse_author", "check_message", "resolve_rev",
     "create_repo", "commit_files", "read_file", "read_spec", "spec_blob", "list_files",
     "branch_tips", "history", "ref_log",
 ]
@@ -70,14 +70,42 @@ def open_repo(path: Path | str) -> Iterator[pygit2.Repository]:
         repo.free()
 
 
-def parse_author(author: str) -> pygit2.Signature:
+def _utf8(field: str, text: str) -> None:
+    """git stores UTF-8: a lone surrogate cannot be encoded, so it must never reach libgit2
+    (which would fail after blobs were written, or a caller's other store had moved on)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidArgument(field, "is not valid UTF-8 (lone surrogate)") from None
+
+
+def check_message(message: object) -> str:
+    """Return ``message`` if git can store it as a commit (or reflog) message, else raise.
+
+    :raise InvalidArgument: not a string, a NUL byte (libgit2 would cut the message
+        there), or a lone surrogate.
+    """
+    if not isinstance(message, str):
+        raise InvalidArgument("message", "must be a string")
+    if "\x00" in message:
+        raise InvalidArgument("message", "contains a NUL byte")
+    _utf8("message", message)
+    return message
+
+
+def parse_author(author: object) -> pygit2.Signature:
     """Turn ``"Name <email>"`` into a signature stamped now.
 
-    :raise InvalidArgument: the string is not of that form.
+    :raise InvalidArgument: the string is not of that form, or holds a control character
+        (NUL included: libgit2 would cut the name there) or a lone surrogate.
     """
     m = _AUTHOR.fullmatch(author) if isinstance(author, str) else None
-    if not m:
+    if not m or not isinstance(author, str):
         raise InvalidArgument("author", f"expected 'Name <email>', got {author!r}")
+    if _CONTROL.search(author):
+        raise InvalidArgument("author", "contains a control character")
+    _utf8("author", author)
     return pygit2.Signature(m.group(1), m.group(2))
 
 
@@ -133,12 +161,15 @@ def create_repo(path: Path | str, files: Mapping[str, bytes], *, message: str,
     :return: the initial commit's hex id.
     :raise RepoExists: ``path`` already exists.
     :raise UnsafePath: a key of ``files`` is not a safe relative path.
-    :raise InvalidArgument: ``author`` is malformed or a value is not bytes.
+    :raise InvalidArgument: ``author`` or ``message`` is malformed (``parse_author``,
+        ``check_message``) or a value is not bytes. Every check runs before anything is
+        written.
     """
     dest = Path(path)
     if dest.exists() or dest.is_symlink():
         raise RepoExists(dest)
     sig = parse_author(author)
+    check_message(message)
     for rel, data in files.items():
         check_relpath(rel)
         if not isinstance(data, (bytes, bytearray)):
@@ -203,10 +234,13 @@ def commit_files(path: Path | str, changes: Mapping[str, bytes | None], *, messa
 
     :return: hex id of the new tip.
     :raise UnsafePath: a key is not a safe relative path.
+    :raise InvalidArgument: ``author`` or ``message`` is malformed, or a value is neither
+        bytes nor None; every argument is checked before anything is written.
     :raise BranchNotFound: ``branch`` is not draft/demo/live or is missing.
     :raise RefMoved: the branch kept moving (retryable).
     """
     sig = parse_author(author)
+    check_message(message)
     for rel, data in changes.items():
         check_relpath(rel)
         if data is not None and not isinstance(data, (bytes, bytearray)):

@@ -216,3 +216,53 @@ def test_spec_blob_names_the_spec_without_raising(make_repo, tmp_path: Path) -> 
     (path / "refs" / "heads" / "live").unlink()
     assert spec_blob(path, "live") == (None, None)
     assert spec_blob(tmp_path / "nowhere.git") == (None, None)
+
+
+def _objects(path: Path) -> set[str]:
+    return {str(p.relative_to(path)) for p in (path / "objects").rglob("*") if p.is_file()}
+
+
+BAD_TEXT = [
+    ({"message": "fix\x00 it"}, InvalidArgument, "message"),
+    ({"message": "lone \ud800 surrogate"}, InvalidArgument, "message"),
+    ({"message": b"bytes"}, InvalidArgument, "message"),
+    ({"author": "Ann\x00 <ann@example.com>"}, InvalidArgument, "author"),
+    ({"author": "Ann <ann\x00@example.com>"}, InvalidArgument, "author"),
+    ({"author": "Ann\ud800 <ann@example.com>"}, InvalidArgument, "author"),
+    ({"author": "Ann\r <ann@example.com>"}, InvalidArgument, "author"),
+    ({"path": "notes/\udcff.md"}, UnsafePath, "path"),
+    ({"path": "notes/\x00.md"}, UnsafePath, "path"),
+]
+
+
+@pytest.mark.parametrize("bad,exc,field", BAD_TEXT, ids=[b[2] + str(i) for i, b in
+                                                         enumerate(BAD_TEXT)])
+def test_bad_text_refused_before_anything_is_written(make_repo, tmp_path: Path, bad, exc,
+                                                     field: str) -> None:
+    """NUL cuts a libgit2 string short; a lone surrogate cannot be encoded at all."""
+    path = make_repo()
+    tips, objects = branch_tips(path), _objects(path)
+    args: dict = {"message": "ok", "author": "Ann <ann@example.com>", **bad}
+    rel = args.pop("path", "notes/ok.md")
+    with pytest.raises(exc) as e:
+        commit_files(path, {rel: b"content\n"}, **args)
+    assert e.value.error_class == "validation"
+    assert field in str(e.value.message) or field == "path"
+    assert branch_tips(path) == tips and _objects(path) == objects
+    dest = tmp_path / "new.git"
+    with pytest.raises(exc):
+        create_repo(dest, {rel: b"content\n"}, **args)
+    assert not dest.exists() and [p.name for p in tmp_path.iterdir()] == ["repos"]
+
+
+def test_merge_and_promote_messages_checked_first(make_repo) -> None:
+    from source.merge import merge
+    from source.promote import promote
+    path = make_repo()
+    side = commit_files(path, {"s.md": b"s\n"}, message="side")
+    tips = branch_tips(path)
+    for call in (lambda: merge(path, side, message="m\x00"),
+                 lambda: promote(path, "demo", message="p\ud800")):
+        with pytest.raises(InvalidArgument):
+            call()
+    assert branch_tips(path) == tips
