@@ -286,6 +286,7 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
                        max_total=max_unpacked_bytes)
     created = [p for p in (dest.parent, *dest.parent.parents) if not p.exists()]
     dest.parent.mkdir(parents=True, exist_ok=True)
+    # 0700 whatever the umask (mkdtemp), kept by the rename: element repos are private.
     tmp = tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".import", dir=dest.parent)
 
     def cleanup() -> None:

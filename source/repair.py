@@ -2,6 +2,9 @@
 
 Built-in checks (each item of ``found`` names its ``check``):
 
+``mode``       the repository folder must be 0700: element repos are private, and with the
+               folder closed its contents are unreadable to other users whatever their
+               own modes. Fix: chmod 0700.
 ``head``       HEAD must be the symbolic ref ``refs/heads/draft``. Fix: point it there.
 ``config``     ``core.logAllRefUpdates`` must be ``always`` (reflogs of promotions). Fix: set.
 ``branches``   draft/demo/live must exist and point at a readable commit. Fix: restore the
@@ -28,6 +31,7 @@ import logging
 import os
 import re
 import shutil
+import stat
 import subprocess
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -92,6 +96,19 @@ def _reflog_candidate(path: Path, b: str, repo: pygit2.Repository) -> str | None
             if parts[1] != "0" * 40 and _commit_ok(repo, parts[1]):
                 return parts[1]
     return None
+
+
+def _check_mode(path: Path, dry_run: bool, found: list[dict[str, Any]],
+                fixed: list[dict[str, Any]]) -> None:
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    if mode & 0o077 == 0:
+        return
+    item = {"check": "mode", "problem": f"repository folder is {mode:04o}: other users "
+            "can read it", "fixable": True}
+    found.append(item)
+    if not dry_run:
+        os.chmod(path, 0o700)
+        fixed.append({**item, "fix": "chmod 0700"})
 
 
 def _check_refs(path: Path, dry_run: bool, found: list[dict[str, Any]],
@@ -223,6 +240,7 @@ def repair(path: Path | str, *, dry_run: bool = True,
         pass
     found: list[dict[str, Any]] = []
     fixed: list[dict[str, Any]] = []
+    _check_mode(p, dry_run, found, fixed)
     _check_refs(p, dry_run, found, fixed)
     _check_objects(p, dry_run, prune_age, found, fixed)
     for check in extra_checks:

@@ -155,7 +155,8 @@ def create_repo(path: Path | str, files: Mapping[str, bytes], *, message: str,
     """Create a bare element repository at ``path`` holding one commit with ``files``.
 
     ``HEAD`` -> ``draft``; ``draft``, ``demo`` and ``live`` all point at the initial commit;
-    ``core.logAllRefUpdates=always`` so every branch keeps a reflog. The repo is built in a
+    ``core.logAllRefUpdates=always`` so every branch keeps a reflog. The folder is 0700
+    whatever the process umask. The repo is built in a
     temporary directory beside ``path`` and renamed into place, so a failure leaves nothing.
 
     :return: the initial commit's hex id.
@@ -175,6 +176,8 @@ def create_repo(path: Path | str, files: Mapping[str, bytes], *, message: str,
         if not isinstance(data, (bytes, bytearray)):
             raise InvalidArgument("files", f"{rel!r}: content must be bytes")
     dest.parent.mkdir(parents=True, exist_ok=True)
+    # mkdtemp makes the folder 0700 whatever the umask, and rename keeps it: element repos
+    # are private, and a closed folder keeps its contents from other users.
     tmp = tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     try:
         repo = pygit2.init_repository(tmp, bare=True, initial_head="draft")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from pathlib import Path
 
@@ -266,3 +267,18 @@ def test_merge_and_promote_messages_checked_first(make_repo) -> None:
         with pytest.raises(InvalidArgument):
             call()
     assert branch_tips(path) == tips
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o002, 0o022])
+def test_repo_folders_are_private_whatever_the_umask(tmp_path: Path, umask: int) -> None:
+    from source.bundle import export_bundle, import_bundle
+    old = os.umask(umask)
+    try:
+        made = tmp_path / "circle" / "made.git"
+        create_repo(made, {"README.md": b"private\n"}, message="init")
+        imported = tmp_path / "circle" / "imported.git"
+        import_bundle(export_bundle(made), imported)
+    finally:
+        os.umask(old)
+    for repo in (made, imported):
+        assert stat.S_IMODE(repo.stat().st_mode) == 0o700, repo.name
