@@ -11,18 +11,47 @@ out a pygit2 or dulwich object).
 from __future__ import annotations
 
 from .bundle import MAX_BUNDLE_BYTES, export_bundle, export_findings, import_bundle
-from .errors import (BranchNotFound, BundleInvalid, BundleTooLarge, CommitNotFound, Diverged,
-                     FileTooLarge, FixtureInvalid, InvalidArgument, MergeConflict, NotAFile,
-                     RefMoved, RepoExists, RepoNotFound, SourceError, SpecInvalid,
-                     UnrelatedHistories, UnsafePath, ValidationFailed)
+from .errors import (
+    BranchNotFound,
+    BundleInvalid,
+    BundleTooLarge,
+    CommitNotFound,
+    Diverged,
+    FileTooLarge,
+    FixtureInvalid,
+    InvalidArgument,
+    MergeConflict,
+    NotAFile,
+    RefMoved,
+    RepoExists,
+    RepoNotFound,
+    SourceError,
+    SpecInvalid,
+    UnrelatedHistories,
+    UnsafePath,
+    ValidationFailed,
+)
 from .fixtures import FIXTURES_DIR, apply_fixtures, fixtures, read_fixtures
 from .merge import diff3, merge
+from .paths import check_relpath
 from .promote import PROMOTIONS, branches, promote
 from .repair import repair, spec_check
-from .paths import check_relpath
-from .repo import (BRANCHES, DEFAULT_AUTHOR, MAX_FILE_BYTES, SPEC_PATH, branch_tips,
-                   commit_files, create_repo, history, list_files, read_file,
-                   read_spec, ref_log, resolve_rev, spec_blob)
+from .repo import (
+    BRANCHES,
+    DEFAULT_AUTHOR,
+    MAX_FILE_BYTES,
+    SPEC_PATH,
+    branch_tips,
+    commit_files,
+    create_repo,
+    history,
+    list_files,
+    read_file,
+    read_spec,
+    ref_log,
+    resolve_rev,
+    spec_blob,
+)
 from .smart_http import MAX_PUSH_BYTES, Verdict, make_git_app
 from .validate import validate, validate_commits
 
@@ -37,7 +66,8 @@ __all__ = [
     "validate", "validate_commits", "repair", "spec_check",
     "FIXTURES_DIR", "read_fixtures", "apply_fixtures", "fixtures",
     # bundles, smart HTTP
-    "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle", "MAX_PUSH_BYTES", "make_git_app", "Verdict",
+    "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle",
+    "MAX_PUSH_BYTES", "make_git_app", "Verdict",
     # errors
     "SourceError", "InvalidArgument", "UnsafePath", "NotAFile", "FileTooLarge", "RepoNotFound",
     "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",

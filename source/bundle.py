@@ -37,10 +37,11 @@ from typing import Any
 
 import pygit2
 from dulwich.bundle import create_bundle_from_repo, write_bundle
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from .errors import BundleInvalid, BundleTooLarge, InvalidArgument, RepoExists, SourceError
-from .repo import BRANCHES, MAX_FILE_BYTES, branch_tips, open_repo
+from .repo import BRANCHES, MAX_FILE_BYTES, branch_tips, lookup, open_repo
 from .validate import Finding, validate_commits
 
 __all__ = ["MAX_BUNDLE_BYTES", "MAX_UNPACKED_BYTES", "MAX_OBJECTS", "export_bundle",
@@ -83,7 +84,7 @@ def export_bundle(path: Path | str) -> bytes:
     """
     with open_repo(path):
         pass
-    refs = [f"refs/heads/{b}".encode() for b in BRANCHES] + [b"HEAD"]
+    refs = [Ref(f"refs/heads/{b}".encode()) for b in BRANCHES] + [Ref(b"HEAD")]
     out = io.BytesIO()
     try:
         with Repo(os.fspath(path)) as r:
@@ -303,14 +304,13 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
         with open_repo(tmp) as repo:
             repo.config["core.logAllRefUpdates"] = "always"
             for b, sha in tips.items():
-                try:
-                    obj = repo[sha]
-                except (KeyError, ValueError, pygit2.GitError):
+                if sha not in repo:
                     raise BundleInvalid(f"refs/heads/{b} points at {sha}, which the bundle "
-                                        "does not contain") from None
-                if not isinstance(obj, pygit2.Commit):
+                                        "does not contain")
+                commit = lookup(repo, sha, pygit2.Commit)
+                if commit is None:
                     raise BundleInvalid(f"refs/heads/{b} does not point at a commit")
-                repo.create_reference_direct(f"refs/heads/{b}", obj.id, True,
+                repo.create_reference_direct(f"refs/heads/{b}", commit.id, True,
                                              message="import bundle")
             repo.references.create("HEAD", "refs/heads/draft", force=True)
         findings = _history_findings(tmp, list(tips.values()), max_file_bytes)
@@ -333,7 +333,7 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
     except SourceError:
         cleanup()
         raise
-    except Exception as e:  # noqa: BLE001 - hostile input must never crash the caller
+    except Exception as e:
         cleanup()
         raise BundleInvalid(f"unreadable bundle ({type(e).__name__})") from e
     except BaseException:

@@ -78,11 +78,12 @@ def branches(path: Path | str) -> dict[str, Any]:
     """
     with open_repo(path) as repo:
         tips: dict[str, pygit2.Oid | None] = {}
-        for b in BRANCHES:
+        for name in BRANCHES:
             try:
-                tips[b] = repo.references[f"refs/heads/{b}"].target
+                target = repo.references[f"refs/heads/{name}"].target
             except (KeyError, pygit2.GitError):
-                tips[b] = None
+                target = None
+            tips[name] = target if isinstance(target, pygit2.Oid) else None
         steps = []
         for to, src in (("demo", "draft"), ("live", "demo")):
             a, b = tips[src], tips[to]

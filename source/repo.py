@@ -23,20 +23,29 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pygit2
 import yaml
 from pygit2.enums import FileMode, RepositoryOpenFlag, SortMode
 
-from .errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
-                     NotAFile, RefMoved, RepoExists, RepoNotFound, SourceError,
-                     SpecInvalid)
+from .errors import (
+    BranchNotFound,
+    CommitNotFound,
+    FileTooLarge,
+    InvalidArgument,
+    NotAFile,
+    RefMoved,
+    RepoExists,
+    RepoNotFound,
+    SourceError,
+    SpecInvalid,
+)
 from .paths import check_relpath
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
-    "open_repo", "parse_author", "check_message", "resolve_rev",
+    "open_repo", "lookup", "parse_author", "check_message", "resolve_rev",
     "create_repo", "commit_files", "read_file", "read_spec", "spec_blob", "list_files",
     "branch_tips", "history", "ref_log",
 ]
@@ -118,26 +127,46 @@ def _branch_ref(repo: pygit2.Repository, branch: str) -> pygit2.Reference:
         raise BranchNotFound(branch) from None
 
 
+_Kind = TypeVar("_Kind", pygit2.Commit, pygit2.Tree, pygit2.Blob)
+
+
+def lookup(repo: pygit2.Repository, oid: pygit2.Oid | str, kind: type[_Kind]) -> _Kind | None:
+    """The object ``oid`` names when it exists, can be read and is a ``kind``; else None.
+
+    Hostile or damaged repos make every lookup fallible, so callers get None, never an
+    exception. (pygit2's stubs type ``repo[oid]`` as ``Object``, which ``Commit`` and
+    ``Tree`` do not subclass; read through ``object`` the isinstance check narrows.)
+    """
+    try:
+        obj: object = repo[oid]
+    except (KeyError, ValueError, TypeError, pygit2.GitError):
+        return None
+    return obj if isinstance(obj, kind) else None
+
+
 def _resolve(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
     """A branch name of BRANCHES or a (possibly abbreviated) commit hex -> the commit."""
     if not isinstance(rev, str) or not rev:
         raise InvalidArgument("rev", "expected a branch name or a commit id")
     if rev in BRANCHES:
-        ref = _branch_ref(repo, rev)
-        try:
-            obj = repo[ref.target]
-        except (KeyError, ValueError, pygit2.GitError):
-            raise CommitNotFound(str(ref.target)) from None
-    elif _HEX.fullmatch(rev):
-        try:
-            obj = repo[rev] if len(rev) == 40 else repo.revparse_single(rev)
-        except (KeyError, ValueError, pygit2.GitError):
-            raise CommitNotFound(rev) from None
-    else:
+        target = _branch_ref(repo, rev).target
+        commit = lookup(repo, target, pygit2.Commit)
+        if commit is None:
+            raise CommitNotFound(str(target))
+        return commit
+    if not _HEX.fullmatch(rev):
         raise BranchNotFound(rev)
-    if not isinstance(obj, pygit2.Commit):
+    if len(rev) == 40:
+        commit = lookup(repo, rev, pygit2.Commit)
+    else:
+        try:
+            found: object = repo.revparse_single(rev)
+        except (KeyError, ValueError, pygit2.GitError):
+            found = None
+        commit = found if isinstance(found, pygit2.Commit) else None
+    if commit is None:
         raise CommitNotFound(rev)
-    return obj
+    return commit
 
 
 def resolve_rev(path: Path | str, rev: str) -> str:
@@ -272,9 +301,12 @@ def _entry(commit: pygit2.Commit, relpath: str) -> Any:
         return None
 
 
+_KINDS: dict[int, str] = {FileMode.TREE: "directory", FileMode.LINK: "symlink",
+                          FileMode.COMMIT: "submodule"}
+
+
 def _kind(mode: int) -> str:
-    return {FileMode.TREE: "directory", FileMode.LINK: "symlink",
-            FileMode.COMMIT: "submodule"}.get(mode, "special entry")
+    return _KINDS.get(mode, "special entry")
 
 
 def read_file(path: Path | str, relpath: str, *, branch: str = "draft",
@@ -336,6 +368,10 @@ def spec_blob(path: Path | str, rev: str = "draft") -> tuple[str | None, str | N
         return None, None
 
 
+_FILE_KINDS: dict[int, str] = {FileMode.BLOB: "file", FileMode.BLOB_EXECUTABLE: "executable",
+                               FileMode.LINK: "symlink"}
+
+
 def list_files(path: Path | str, *, branch: str = "draft") -> list[dict[str, Any]]:
     """Every entry of the branch's tree, depth first: ``{path, size, mode, kind}``.
 
@@ -347,11 +383,12 @@ def list_files(path: Path | str, *, branch: str = "draft") -> list[dict[str, Any
             for e in tree:
                 p = f"{prefix}{e.name}"
                 if e.filemode == FileMode.TREE:
-                    walk(repo[e.id], p + "/")
+                    sub = lookup(repo, e.id, pygit2.Tree)
+                    if sub is not None:
+                        walk(sub, p + "/")
                     continue
-                kind = {FileMode.BLOB: "file", FileMode.BLOB_EXECUTABLE: "executable",
-                        FileMode.LINK: "symlink"}.get(e.filemode, "submodule")
-                size = e.size if kind != "submodule" else 0
+                kind = _FILE_KINDS.get(e.filemode, "submodule")
+                size = e.size if isinstance(e, pygit2.Blob) else 0
                 out.append({"path": p, "size": size, "mode": oct(e.filemode), "kind": kind})
         walk(_resolve(repo, branch).tree, "")
     return out
@@ -382,7 +419,7 @@ def history(path: Path | str, *, branch: str = "draft", limit: int = 100) -> lis
     """
     with open_repo(path) as repo:
         tip = _resolve(repo, branch)
-        out = []
+        out: list[dict[str, Any]] = []
         for c in repo.walk(tip.id, SortMode.TOPOLOGICAL | SortMode.TIME):
             if len(out) >= limit:
                 break
@@ -398,7 +435,7 @@ def ref_log(path: Path | str, branch: str = "draft", *, limit: int = 100) -> lis
     """
     with open_repo(path) as repo:
         ref = _branch_ref(repo, branch)
-        out = []
+        out: list[dict[str, Any]] = []
         for e in ref.log():
             if len(out) >= limit:
                 break

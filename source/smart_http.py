@@ -28,8 +28,9 @@ dulwich's bitmap reachability opens ``pack-<sha>.bitmap`` for *every* pack once 
 has a bitmap, and dies on a pack without one (``FileNotFoundError`` mid-response: the
 client sees ``curl 18 transfer closed``). ``git gc`` (run by bundle import, by repair, or
 by hand) writes a bitmap for its pack and later pushes add packs without one, so fetches
-always walk the commit graph instead. A 404 never shows a server path. Objects of a refused push stay in the object store as
-unreachable (dangling) objects until ``repair`` prunes them.
+always walk the commit graph instead. A 404 never shows a server path. Objects of a
+refused push stay in the object store as unreachable (dangling) objects until ``repair``
+prunes them.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.hooks import Hook
 from dulwich.object_store import GraphTraversalReachability, ObjectReachabilityProvider
+from dulwich.objects import ObjectID
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 from dulwich.server import Backend, ReceivePackHandler, UploadPackHandler
 from dulwich.web import GunzipFilter, HTTPGitApplication, LimitedInputFilter
@@ -66,6 +69,7 @@ MAX_PUSH_BYTES = 100 * 1024 * 1024
 PUSH_REF = b"refs/heads/draft"
 PROTECTED_REFS = (b"refs/heads/demo", b"refs/heads/live")
 _ZERO = b"0" * 40
+_PUSHER = b"git push <push@triform>"
 #: What dulwich raises on a request it cannot parse (its parsers unpack and assert).
 _CLIENT_MISTAKES = (GitProtocolError, ValueError, AssertionError)
 _MAX_REASON = 600
@@ -119,8 +123,7 @@ class PushPolicy(Hook):
         self.repo_path = repo_path
         self.validate_push = validate_push
 
-    def execute(  # type: ignore[override]
-            self, ref: bytes, old: bytes, new: bytes) -> tuple[bytes, bytes]:
+    def execute(self, ref: bytes, old: bytes, new: bytes) -> tuple[bytes, bytes]:
         name = ref.decode("utf-8", "replace")
         if ref in PROTECTED_REFS:
             raise HookError(f"{name} is protected: promote via the API")
@@ -131,7 +134,7 @@ class PushPolicy(Hook):
         if old == _ZERO:
             raise HookError("refs/heads/draft is missing on the server: run source_repair")
         try:
-            ff = old == new or can_fast_forward(self.repo, old, new)
+            ff = old == new or can_fast_forward(self.repo, ObjectID(old), ObjectID(new))
         except (KeyError, AssertionError, ValueError):
             raise HookError("push refers to missing objects") from None
         if not ff:
@@ -145,7 +148,7 @@ class PushPolicy(Hook):
     def _reasons(self, ref: str, old: str, new: str) -> list[str]:
         try:
             findings = validate_commits(self.repo_path, new, old)
-        except Exception:  # noqa: BLE001 - a validator crash must refuse, not 500 mid-stream
+        except Exception:
             log.exception("push validation crashed")
             return ["validation failed on the server"]
         reasons = []
@@ -156,7 +159,7 @@ class PushPolicy(Hook):
         if self.validate_push is not None:
             try:
                 reasons += [str(r) for r in self.validate_push(self.repo_path, ref, new)]
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("validate_push callback crashed")
                 reasons.append("validation failed on the server")
         return reasons
@@ -180,12 +183,13 @@ def _strict_cas(repo: Repo) -> None:
     """Make ``set_if_equals`` raise when the ref moved (pitfall c), and log pushes."""
     cas = repo.refs.set_if_equals
 
-    def strict(name: bytes, old: bytes | None, new: bytes, **kw: Any) -> bool:
-        kw.setdefault("message", b"push")
-        kw.setdefault("committer", b"git push <push@triform>")
+    def strict(name: Ref, old_ref: ObjectID | None, new_ref: ObjectID,
+               committer: bytes | None = None, timestamp: int | None = None,
+               timezone: int | None = None, message: bytes | None = None) -> bool:
         for attempt in range(20):
             try:
-                ok = cas(name, old, new, **kw)
+                ok = cas(name, old_ref, new_ref, committer=committer or _PUSHER,
+                         timestamp=timestamp, timezone=timezone, message=message or b"push")
                 break
             except FileLocked:
                 # another writer (pygit2 commit, promote) holds the ref lock briefly
@@ -208,7 +212,7 @@ class _RequestBackend(Backend):
         self.validate_push = validate_push
         self.opened: list[Repo] = []
 
-    def open_repository(self, path: str | bytes) -> Repo:  # type: ignore[override]
+    def open_repository(self, path: str | bytes) -> Repo:
         requested = os.fsdecode(path).strip("/")          # pitfall a: "/c/s.git"
         if requested.endswith(".git"):
             requested = requested[:-4]
@@ -229,7 +233,7 @@ class _RequestBackend(Backend):
         for repo in self.opened:
             try:
                 repo.close()
-            except Exception:  # noqa: BLE001 - closing must not mask the response
+            except Exception:
                 log.exception("closing repo failed")
         self.opened.clear()
 
@@ -297,7 +301,8 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
         def _receive_max_input_size(self) -> int | None:
             return max_push_bytes
 
-    handlers = {b"git-upload-pack": UploadPackHandler, b"git-receive-pack": _ReceivePack}
+    handlers: dict[bytes, Callable[..., Any]] = {b"git-upload-pack": UploadPackHandler,
+                                                 b"git-receive-pack": _ReceivePack}
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterator[bytes]:
         if environ.get("wsgi.input_terminated"):

@@ -39,7 +39,7 @@ from pygit2.enums import FileMode, SortMode
 
 from .errors import BranchNotFound, CommitNotFound
 from .paths import MAX_SYMLINK_TARGET, check_name, symlink_problem
-from .repo import BRANCHES, MAX_FILE_BYTES, _HEX, open_repo
+from .repo import _HEX, BRANCHES, MAX_FILE_BYTES, lookup, open_repo
 
 __all__ = ["Finding", "COMMIT_MESSAGE", "MAX_ENTRIES", "MAX_COMMITS", "SECRET_PATTERNS",
            "classify_path",
@@ -154,11 +154,7 @@ class _Walker:
         self.entries = 0
 
     def _blob(self, oid: pygit2.Oid) -> pygit2.Blob | None:
-        try:
-            obj = self.repo[oid]
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
-        return obj if isinstance(obj, pygit2.Blob) else None
+        return lookup(self.repo, oid, pygit2.Blob)
 
     def _content(self, path: str, oid: pygit2.Oid) -> list[tuple[str, str]]:
         key = str(oid)
@@ -206,7 +202,7 @@ class _Walker:
                 findings.append({"path": prefix.rstrip("/") or "/", "kind": "too_large",
                                  "reason": f"more than {MAX_ENTRIES} tree entries"})
                 break
-            name = e.name
+            name = e.name or ""                      # always set on tree entries
             path = prefix + name
             bad = check_name(name)
             if bad:
@@ -257,9 +253,12 @@ def _target(repo: pygit2.Repository, rev: str) -> tuple[pygit2.Oid | None, list[
     """The object id ``rev`` names, or findings saying why it cannot be read."""
     if rev in BRANCHES:
         try:
-            oid = repo.references[f"refs/heads/{rev}"].target
+            target = repo.references[f"refs/heads/{rev}"].target
         except (KeyError, pygit2.GitError):
             raise BranchNotFound(rev) from None
+        if not isinstance(target, pygit2.Oid):       # a symbolic ref: not one of ours
+            raise BranchNotFound(rev)
+        oid = target
     elif isinstance(rev, str) and _HEX.fullmatch(rev):
         try:
             oid = repo[rev].id if len(rev) == 40 else repo.revparse_single(rev).id
@@ -274,11 +273,7 @@ def _target(repo: pygit2.Repository, rev: str) -> tuple[pygit2.Oid | None, list[
 
 
 def _commit(repo: pygit2.Repository, oid: pygit2.Oid) -> pygit2.Commit | None:
-    try:
-        obj = repo[oid]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    return obj if isinstance(obj, pygit2.Commit) else None
+    return lookup(repo, oid, pygit2.Commit)
 
 
 def validate(path: Path | str, rev: str = "draft", *,
@@ -345,12 +340,12 @@ def _new_commits(repo: pygit2.Repository, news: list[str], olds: list[str],
             walk.push(pygit2.Oid(hex=n))
         for o in olds:
             walk.hide(pygit2.Oid(hex=o))
-        out: list[tuple[str, pygit2.Commit | None]] = []
-        for c in walk:
-            out.append((str(c.id), c))
-            if len(out) > limit:
+        walked: list[tuple[str, pygit2.Commit | None]] = []
+        for commit in walk:
+            walked.append((str(commit.id), commit))
+            if len(walked) > limit:
                 break
-        return out
+        return walked
     except (KeyError, ValueError, pygit2.GitError):
         pass
     stop: set[str] = set()
@@ -364,7 +359,7 @@ def _new_commits(repo: pygit2.Repository, news: list[str], olds: list[str],
             c = _commit(repo, oid)
             if c is not None:
                 todo.extend(c.parent_ids)
-    out = []
+    out: list[tuple[str, pygit2.Commit | None]] = []
     done: set[str] = set()
     todo = [pygit2.Oid(hex=n) for n in news]
     while todo and len(out) <= limit:

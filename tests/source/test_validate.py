@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from source.errors import BranchNotFound, CommitNotFound
 from source.paths import check_name
 from source.repo import branch_tips, commit_files
-from source.validate import (COMMIT_MESSAGE, classify_path, scan_secrets, validate,
-                             validate_commits)
+from source.validate import COMMIT_MESSAGE, classify_path, scan_secrets, validate, validate_commits
 from tests.source.conftest import blob, commit_tree, raw_commit, raw_tree, side_commit
 
 GH = "ghp_" + "A1b2C3d4E5f6" * 3                     # 36 chars after the prefix
