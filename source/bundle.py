@@ -333,7 +333,7 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
     except SourceError:
         cleanup()
         raise
-    except Exception as e:
+    except Exception as e:  # hostile input must never crash the caller
         cleanup()
         raise BundleInvalid(f"unreadable bundle ({type(e).__name__})") from e
     except BaseException:

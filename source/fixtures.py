@@ -189,7 +189,7 @@ def apply_fixtures(records: list[dict[str, Any]], apply: Callable[[dict[str, Any
             continue
         try:
             apply(item)
-        except Exception as e:
+        except Exception as e:  # one bad record must not stop the rest
             report["errors"].append({"key": item["key"], "file": item["file"],
                                      "index": item["index"], "error": str(e) or type(e).__name__})
         else:

@@ -248,7 +248,7 @@ def repair(path: Path | str, *, dry_run: bool = True,
         name = getattr(check, "__name__", "extra")
         try:
             items = list(check(p, dry_run))
-        except Exception as e:
+        except Exception as e:  # one failing check must not hide the others
             log.exception("repair check %s failed", name)
             found.append({"check": name, "problem": f"check failed: {e}", "fixable": False})
             continue

@@ -148,7 +148,7 @@ class PushPolicy(Hook):
     def _reasons(self, ref: str, old: str, new: str) -> list[str]:
         try:
             findings = validate_commits(self.repo_path, new, old)
-        except Exception:
+        except Exception:  # a validator crash must refuse the ref, not 500 mid-stream
             log.exception("push validation crashed")
             return ["validation failed on the server"]
         reasons = []
@@ -159,7 +159,7 @@ class PushPolicy(Hook):
         if self.validate_push is not None:
             try:
                 reasons += [str(r) for r in self.validate_push(self.repo_path, ref, new)]
-            except Exception:
+            except Exception:  # the caller's crash refuses the ref, like ours
                 log.exception("validate_push callback crashed")
                 reasons.append("validation failed on the server")
         return reasons
@@ -176,6 +176,8 @@ def _graph_reachability(repo: Repo) -> None:
     def graph(prefer_bitmaps: bool = True) -> ObjectReachabilityProvider:
         return GraphTraversalReachability(store)
 
+    # dulwich builds the store inside Repo(); replacing the method on this one instance
+    # is the only hook it offers.
     store.get_reachability_provider = graph  # type: ignore[method-assign]
 
 
@@ -200,6 +202,7 @@ def _strict_cas(repo: Repo) -> None:
             raise OSError(f"{name.decode()} moved concurrently")
         return True
 
+    # ReceivePackHandler calls repo.refs.set_if_equals directly: no hook but the instance.
     repo.refs.set_if_equals = strict  # type: ignore[method-assign]
 
 
@@ -233,7 +236,7 @@ class _RequestBackend(Backend):
         for repo in self.opened:
             try:
                 repo.close()
-            except Exception:
+            except Exception:  # closing must not mask the response
                 log.exception("closing repo failed")
         self.opened.clear()
 
