@@ -49,7 +49,7 @@ def terms(text: str) -> list[str]:
         # Stemming word by word dominates a rebuild; vocabularies repeat, so cache stems.
         if len(_STEMS) > _STEMS_MAX:
             _STEMS.clear()
-        _STEMS.update(zip(missing, _STEMMER.stem_words(missing)))
+        _STEMS.update(zip(missing, _STEMMER.stem_words(missing), strict=True))
     return [_STEMS[w] for w in words]
 
 
@@ -58,8 +58,8 @@ class LexicalIndex:
 
     def __init__(self, k1: float = 1.2, b: float = 0.75) -> None:
         self.k1, self.b = k1, b
-        self._labels: dict[str, array] = {}
-        self._freqs: dict[str, array] = {}
+        self._labels: dict[str, array[int]] = {}
+        self._freqs: dict[str, array[int]] = {}
         self._length = np.zeros(1024, dtype=np.float32)
         self._live = 0
         self._total = 0
@@ -103,7 +103,7 @@ class LexicalIndex:
         vocab = sorted(self._labels)
         sizes = np.array([len(self._labels[t]) for t in vocab], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        def flat(table: dict[str, array]) -> np.ndarray:
+        def flat(table: dict[str, array[int]]) -> np.ndarray:
             return (np.concatenate([np.frombuffer(table[t], dtype=np.int32) for t in vocab])
                     if vocab else np.zeros(0, dtype=np.int32))
         return {"terms": np.array(vocab, dtype=np.str_), "offsets": offsets,
@@ -112,7 +112,7 @@ class LexicalIndex:
                 "stats": np.array([self._live, self._total], dtype=np.int64)}
 
     @classmethod
-    def from_arrays(cls, data: dict[str, np.ndarray]) -> "LexicalIndex":
+    def from_arrays(cls, data: dict[str, np.ndarray]) -> LexicalIndex:
         """Rebuild an index saved by :meth:`to_arrays`."""
         index = cls()
         offsets, labels, freqs = data["offsets"], data["labels"], data["freqs"]

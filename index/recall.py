@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
-           "weight_vector", "blend", "token_set", "text_similarity", "rank", "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content"]
+           "weight_vector", "blend", "token_set", "text_similarity", "rank", "LEXICAL_WEIGHT",
+           "LEXICAL_FLOOR", "boost_content"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 

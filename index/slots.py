@@ -136,7 +136,7 @@ class SlotTable:
         self.access[labels] = access
         self.owner_list = self.owner.tolist()
         self.cat_list = self.cat.tolist()
-        for label, memory_id in zip(labels.tolist(), ids):
+        for label, memory_id in zip(labels.tolist(), ids, strict=True):
             self.ids[label] = memory_id
         self.owner_labels = {GENERAL: set()}
         self.owner_labels.update({code: set() for code in self.subject_codes.values()})
