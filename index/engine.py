@@ -32,7 +32,7 @@ from .errors import LogMissing, StoreClosed, StoreFailed
 from .files import private_dir
 from .lanes import IndexParams
 from .lockfile import ElementLock
-from .log import MemoryLog
+from .log import MemoryLog, new_header, write_log
 from .recovery import orphaned_checkpoint, recover, restore_checkpoint
 from .sidecar import latest_generation, remove_sidecar, write_sidecar
 
@@ -89,10 +89,15 @@ class Engine:
             count = orphan.get("count")
             if not restore_log:
                 raise LogMissing(count if isinstance(count, int) else None)
-            # Load the checkpoint before the new log exists: if it cannot be used, nothing
-            # on disk has changed.
+            # Load the checkpoint before any log exists (if it cannot be used, nothing on
+            # disk has changed), then write the whole log at once: a crash never leaves a
+            # log with only a header, which would open as an empty store.
             state = restore_checkpoint(self.directory, orphan, model_id=self.model_id,
                                        dim=self.dim, params=self.params)
+            write_log(self.directory / LOG_NAME,
+                      new_header(self.model_id, self.dim, next_seq=state.next_seq),
+                      state.store_entries())
+            state.lines, state.log_model = len(state) + 1, self.model_id
             self.log = self._new_log()
             report: dict[str, Any] = {"torn_bytes": 0, "replayed": 0, "rebuilt": False,
                                       "sidecar": "loaded", "log_restored": len(state)}
@@ -108,11 +113,12 @@ class Engine:
         report["stale_vectors"] = state.stale_vectors
         report["memories"] = len(state)
         report["unembedded"] = len(state.unembedded)
-        if state.saw_forget or orphan is not None:
-            # A forget_subject was logged but its compaction did not finish (finish it, so
-            # the forgotten text leaves the disk), or the log is being written back.
+        if state.saw_forget:
+            # A forget_subject was logged but its compaction did not finish: finish it now,
+            # so the forgotten text leaves the disk.
             self.compact()
-        elif report["rebuilt"] or self._tail >= self._checkpoint_interval():
+        elif report["rebuilt"] or orphan is not None or \
+                self._tail >= self._checkpoint_interval():
             self.checkpoint()
         self.open_report = report
 

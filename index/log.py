@@ -39,7 +39,7 @@ from .errors import LogCorrupt, StoreFailed
 from .files import FILE_MODE, create_private, fsync_path, write_error
 
 __all__ = ["LOG_FORMAT", "MemoryLog", "encode_line", "decode_line", "encode_vector",
-           "decode_vector", "read_entries", "write_log"]
+           "decode_vector", "read_entries", "write_log", "new_header"]
 
 LOG_FORMAT = 1
 _TAIL_CHUNK = 1 << 16

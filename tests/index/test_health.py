@@ -200,6 +200,11 @@ def test_restore_log_writes_the_log_back_from_the_checkpoint(make_store, tmp_pat
     assert restored.open_report["log_restored"] == 9
     assert everything(restored) == expected   # access counts included
     assert restored.verify() == []
+    image = tmp_path / "image"                # the written-back log holds it all alone
+    shutil.copytree(directory, image, ignore=shutil.ignore_patterns("lock"))
+    (image / MANIFEST).unlink()
+    with MemoryStore(image, HashingEmbedder(256)) as rebuilt:
+        assert rebuilt.open_report["rebuilt"] and everything(rebuilt) == expected
     again = restored.store(content="memory 000 about topic 0", category="fact",
                            subject_type="guest", subject_id="s0", idempotency_key="key-0",
                            settings=S)        # keys survive: a retry finds its memory
