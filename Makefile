@@ -4,13 +4,18 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/pip --disable-pip-version-check -q
 
-.PHONY: serve test model bench clean
+.PHONY: serve test lint model bench clean
 
 serve: $(VENV)/.installed model
 	$(BIN)/triform serve
 
-test: $(VENV)/.installed-test model
+test: $(VENV)/.installed-test model lint
 	$(BIN)/pytest
+
+# The linter and the type checker (strict; settings in pyproject.toml) on every layer.
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 model: $(VENV)/.installed
 	$(BIN)/triform model provision

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_auth_and_errors import assert_error
-from tests.api.test_platform_ops import create
+from tests.helpers import assert_error
+from tests.helpers import create
 
 
 @pytest.fixture

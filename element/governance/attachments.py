@@ -1,4 +1,4 @@
-"""Attachments, and the two modifiers that are enforced on every op: rate-limit, auth-policy.
+"""Attachments: modifiers and resources tied to the elements they govern or feed.
 
 An attachment ties a *source* element (a modifier or a resource) to a *target* element, with
 an optional version pin (``ref@vN``: the source's spec at that version governs), a
@@ -10,38 +10,24 @@ Topology (:data:`ACCEPTS`): modifiers (rate-limit, auth-policy) attach to circle
 memories and triformers; resources (prompt) to projects and triformers; nothing attaches to
 a modifier or a resource, and no element attaches to itself.
 
-Enforcement (:func:`enforce_modifiers`, called by the HTTP layer after ``authorize``): the
-attachments of the element plus the cascading attachments of every project that has it as
-a member. Auth-policies are checked first (a denied request spends no rate budget), then
-rate-limits. A disabled or deleted modifier is not enforced: disabling it is how one turns
-a policy off without detaching it. So that an admin can always lift a policy, an admin's
-governance ops (:data:`GOVERNANCE_OPS`) are not subject to modifiers.
-
-Rate-limits count per (attachment, principal, element) in a sliding window held in this
-process (thread-safe); several processes sharing a home each count their own requests.
+How modifiers are enforced is ``enforce.py``; what a policy says is ``policy.py``.
 """
 
 from __future__ import annotations
 
-import math
-import threading
-import time
 import uuid
-from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
-from .catalog import Catalog, Element, now_iso
-from .errors import ElementError, ElementNotFound, Forbidden, InvalidRequest
-from .graph import RefError, parse_ref, reference_refs
-from .ops import LEVELS
-from .types import TYPES
+from ..catalog import Catalog, Element, now_iso
+from ..errors import ElementError, ElementNotFound, InvalidRequest
+from ..graph import RefError, parse_ref, reference_refs
+from .policy import check_policy_rules
 
-__all__ = ["MODIFIER_TYPES", "RESOURCE_TYPES", "ACCEPTS", "CASCADE_POLICIES", "GOVERNANCE_OPS",
+__all__ = ["MODIFIER_TYPES", "RESOURCE_TYPES", "ACCEPTS", "CASCADE_POLICIES",
            "Attachment", "AttachmentNotFound", "AttachmentExists", "AttachmentTopology",
-           "RefNotFound", "PinNotFound", "PolicyDenied", "RateLimited",
-           "SlidingWindowLimiter", "LIMITER", "attachments_of", "compose", "remove_attachment",
-           "policy_verdict", "check_policy_rules", "enforce_modifiers"]
+           "RefNotFound", "PinNotFound", "attachments_of", "compose", "remove_attachment"]
 
 MODIFIER_TYPES = frozenset({"rate-limit", "auth-policy"})
 RESOURCE_TYPES = frozenset({"prompt"})
@@ -52,10 +38,8 @@ ACCEPTS: dict[str, frozenset[str]] = {
     "triformer": MODIFIER_TYPES | RESOURCE_TYPES,
 }
 CASCADE_POLICIES = ("none", "members")
-GOVERNANCE_OPS = frozenset({"attachments", "compose", "remove-modifier", "enable", "disable"})
 DEFAULT_PRIORITY = 100
 MAX_COMPOSE_ENTRIES = 100
-_RULE_KEYS = {"principal", "role", "levels", "ops"}
 
 
 # -- errors ---------------------------------------------------------------------------
@@ -110,30 +94,6 @@ class PinNotFound(ElementError):
 
     def __init__(self, where: str, path: str, version: int) -> None:
         super().__init__(f"{where}: {path!r} has no version v{version}")
-
-
-class PolicyDenied(Forbidden):
-    """An attached auth-policy refuses this principal this op."""
-
-    code = "POLICY_DENIED"
-
-    def __init__(self, policy: str, reason: str) -> None:
-        super().__init__(f"auth-policy {policy!r}: {reason}")
-        self.policy = policy
-
-
-class RateLimited(ElementError):
-    """An attached rate-limit's window is full; retry after ``Retry-After`` seconds."""
-
-    code = "RATE_LIMITED"
-    error_class = "rate_limited"
-    retryable = True
-
-    def __init__(self, limit: str, requests: int, per_seconds: float, retry_after: int) -> None:
-        super().__init__(f"rate-limit {limit!r}: {requests} requests per {per_seconds:g}s "
-                         f"exceeded; retry after {retry_after}s")
-        self.retry_after = retry_after
-        self.headers = {"Retry-After": str(retry_after)}
 
 
 # -- the attachment model ---------------------------------------------------------------
@@ -330,8 +290,6 @@ def compose(catalog: Catalog, target: Element, body: Mapping[str, Any],
         raise AttachmentNotFound("remove", str(exc.args[0]), target.path) from None
     except ValueError:           # attached meanwhile by another call
         raise AttachmentExists("add", "a source", target.path) from None
-    for attachment_id in remove_ids:
-        LIMITER.forget(attachment_id)
     return {"added": [a.public() for a in _load(catalog, rows)], "removed": remove_ids}
 
 
@@ -347,147 +305,4 @@ def remove_attachment(catalog: Catalog, target: Element, attachment_id: Any) -> 
         catalog.change_attachments(target.id, [], [attachment_id])
     except KeyError:
         raise AttachmentNotFound("attachment_id", attachment_id, target.path) from None
-    LIMITER.forget(attachment_id)
     return attachment_id
-
-
-# -- auth-policy ----------------------------------------------------------------------------
-def check_policy_rules(properties: Mapping[str, Any]) -> str | None:
-    """Why an auth-policy's ``allow``/``deny`` rules are malformed, or None when sound."""
-    for side in ("allow", "deny"):
-        rules = properties.get(side, [])
-        if not isinstance(rules, list):
-            return f"{side} must be a list of rules"
-        for i, rule in enumerate(rules):
-            where = f"{side}[{i}]"
-            if not isinstance(rule, dict):
-                return f"{where} must be an object"
-            unknown = set(rule) - _RULE_KEYS
-            if unknown:
-                return f"{where}.{sorted(unknown)[0]} is not a rule field " \
-                       f"({', '.join(sorted(_RULE_KEYS))})"
-            for key in ("principal", "role"):
-                if key in rule and not isinstance(rule[key], str):
-                    return f"{where}.{key} must be a string"
-            if "levels" in rule and (not isinstance(rule["levels"], list)
-                                     or not set(rule["levels"]) <= set(LEVELS)):
-                return f"{where}.levels must be a list of {', '.join(LEVELS)}"
-            if "ops" in rule and (not isinstance(rule["ops"], list)
-                                  or not all(isinstance(o, str) for o in rule["ops"])):
-                return f"{where}.ops must be a list of op names"
-    return None
-
-
-def _applies(rule: Mapping[str, Any], level: str, op_name: str) -> bool:
-    return ("levels" not in rule or level in rule["levels"]) and \
-        ("ops" not in rule or op_name in rule["ops"])
-
-
-def _matches(rule: Mapping[str, Any], principal: Any) -> bool:
-    if "role" in rule and rule["role"] != principal.role:
-        return False
-    if "principal" in rule and rule["principal"] not in {principal.name, principal.token_id,
-                                                         principal.label}:
-        return False
-    return True
-
-
-def policy_verdict(properties: Mapping[str, Any], principal: Any, level: str,
-                   op_name: str) -> str | None:
-    """Pure: why the policy refuses ``principal`` an op at ``level``, or None if it allows.
-
-    A rule matches a principal when each identity key it has (``principal``: token name or
-    id; ``role``) matches; a rule without either matches everyone. ``levels`` and ``ops``
-    limit which requests a rule speaks about. Deny wins. When some allow rules speak about
-    the request, the principal must match one of them; otherwise allow says nothing. A
-    malformed policy refuses everything (it fails closed).
-    """
-    problem = check_policy_rules(properties)
-    if problem:
-        return f"the policy is malformed ({problem}); refusing"
-    for rule in properties.get("deny", []):
-        if _applies(rule, level, op_name) and _matches(rule, principal):
-            return f"denies {principal.label} {level} ops"
-    speaking = [r for r in properties.get("allow", []) if _applies(r, level, op_name)]
-    if speaking and not any(_matches(r, principal) for r in speaking):
-        return f"does not allow {principal.label} {level} ops"
-    return None
-
-
-# -- rate-limit -----------------------------------------------------------------------------
-class SlidingWindowLimiter:
-    """Request timestamps per key in a sliding window; thread-safe, in-process."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._hits: dict[tuple[str, ...], deque[float]] = {}
-
-    def acquire(self, wanted: list[tuple[tuple[str, ...], int, float]]
-                ) -> tuple[float, int] | None:
-        """Take one request from every ``(key, requests, per_seconds)``, or from none.
-
-        :return: None when all had room (and each now counts this request); else
-            ``(seconds, index)``: how long until the window at ``wanted[index]``, the one
-            that frees last, has room again. A refused request is not counted.
-        """
-        with self._lock:
-            now = self._clock()
-            refusal: tuple[float, int] | None = None
-            for index, (key, requests, per_seconds) in enumerate(wanted):
-                hits = self._hits.setdefault(key, deque())
-                while hits and hits[0] <= now - per_seconds:
-                    hits.popleft()
-                if len(hits) >= requests:
-                    wait = hits[len(hits) - requests] + per_seconds - now
-                    if refusal is None or wait > refusal[0]:
-                        refusal = (wait, index)
-            if refusal is not None:
-                return refusal
-            for key, _, _ in wanted:
-                self._hits[key].append(now)
-            return None
-
-    def forget(self, attachment_id: str) -> None:
-        """Drop the windows of a removed attachment (keys start with its id)."""
-        with self._lock:
-            for key in [k for k in self._hits if k[0] == attachment_id]:
-                del self._hits[key]
-
-
-LIMITER = SlidingWindowLimiter()
-
-
-def enforce_modifiers(home: Any, principal: Any, element: Element, op: Any) -> None:
-    """Apply the element's modifiers (its own and cascaded ones) to one op call.
-
-    :raise PolicyDenied: an auth-policy refuses the principal (403).
-    :raise RateLimited: a rate-limit window is full (429, with ``Retry-After``).
-    """
-    if principal is None or (principal.role == "admin" and op.name in GOVERNANCE_OPS):
-        return
-    catalog: Catalog = home.catalog
-    active = [a for a in attachments_of(catalog, element)
-              if a.is_modifier and a.source.state == "ready"]
-    for a in sorted(active, key=lambda a: a.priority):       # stable: then attach order
-        if a.source.element_type == "auth-policy":
-            reason = policy_verdict(a.properties(catalog), principal, op.level, op.name)
-            if reason:
-                raise PolicyDenied(a.source.path, reason)
-    limits = []
-    for a in active:
-        if a.source.element_type == "rate-limit":
-            props = {**_defaults("rate-limit"), **a.properties(catalog)}
-            limits.append(((a.id, principal.token_id, element.id), int(props["requests"]),
-                           float(props["per_seconds"]), a.source.path))
-    if not limits:
-        return
-    refusal = LIMITER.acquire([(key, n, s) for key, n, s, _ in limits])
-    if refusal is not None:
-        wait, index = refusal
-        _, n, s, path = limits[index]
-        raise RateLimited(path, n, s, max(1, math.ceil(wait)))
-
-
-def _defaults(type_name: str) -> dict[str, Any]:
-    return {k: s["default"] for k, s in TYPES[type_name].properties.items() if "default" in s}

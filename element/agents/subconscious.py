@@ -29,11 +29,10 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
-from index import MemorySettings, MemoryStore
-from index.errors import MemoryNotFound, StoreError, StoreFailed
-from index.records import CATEGORIES, MAX_CONTENT_BYTES, validate_subject
+from index import (CATEGORIES, MAX_CONTENT_BYTES, MemoryNotFound, MemorySettings, MemoryStore,
+                   StoreError, StoreFailed, validate_subject)
 
-from .errors import InvalidRequest
+from ..errors import InvalidRequest
 from .rules import Candidate, extract, goal_of, norm
 
 __all__ = ["Turn", "Observation", "Decision", "Evaluator", "Pool", "RuleEvaluator",

@@ -4,6 +4,11 @@ A token belongs to a principal with a role in one circle. Roles grant op levels:
 viewer -> read; member -> read, write, execute; admin -> all. Tokens are random, shown once
 at creation, and stored only as a SHA-256 hash (they are 256-bit random, so a fast hash is
 enough: there is nothing to brute-force).
+
+The home's *operator* is the one principal without a token: whoever runs ``triform`` on the
+data home itself (the CLI, a local MCP server) acts as an admin of the element's circle,
+recorded in activity under its own name, and is not subject to modifiers (those govern
+callers of the service, not the owner of its files).
 """
 
 from __future__ import annotations
@@ -13,23 +18,31 @@ import hmac
 import secrets
 import uuid
 from dataclasses import dataclass
+from typing import Literal
 
-from .catalog import Catalog, Element
-from .errors import Forbidden, InvalidRequest, Unauthorized
+from ..catalog import Catalog, Element
+from ..errors import Forbidden, InvalidRequest, Unauthorized
 
-__all__ = ["ROLES", "Principal", "create_token", "authenticate", "authorize"]
+__all__ = ["LEVELS", "Level", "ROLES", "Principal", "create_token", "authenticate",
+           "authorize", "TOKEN_PREFIX"]
 
+Level = Literal["read", "write", "execute", "admin"]
+#: Auth levels, weakest first.
+LEVELS: tuple[Level, ...] = ("read", "write", "execute", "admin")
 ROLES: dict[str, frozenset[str]] = {
     "viewer": frozenset({"read"}),
     "member": frozenset({"read", "write", "execute"}),
     "admin": frozenset({"read", "write", "execute", "admin"}),
 }
 
-_PREFIX = "tfm_"
+TOKEN_PREFIX = "tfm_"
+_OPERATOR = "operator"
 
 
 @dataclass(frozen=True)
 class Principal:
+    """Who calls: a token's holder (its id, circle, role and name), or the operator."""
+
     token_id: str
     circle: str
     role: str
@@ -37,7 +50,17 @@ class Principal:
 
     @property
     def label(self) -> str:
+        """How activity names the principal: the token's name, else its id's start."""
         return self.name or f"token:{self.token_id[:8]}"
+
+    @property
+    def is_operator(self) -> bool:
+        return self.token_id == _OPERATOR
+
+    @classmethod
+    def operator(cls, circle: str, name: str = "cli") -> Principal:
+        """The home's operator, acting in ``circle`` (see the module docstring)."""
+        return cls(_OPERATOR, circle, "admin", name)
 
 
 def _hash(token: str) -> str:
@@ -45,10 +68,17 @@ def _hash(token: str) -> str:
 
 
 def create_token(catalog: Catalog, circle: str, role: str, name: str | None = None) -> str:
-    """Make a token for ``circle`` with ``role``; returns the plaintext, shown only now."""
+    """Make a token for ``circle`` with ``role``; returns the plaintext, shown only now.
+
+    :raise InvalidRequest: an unknown role.
+    :raise ElementNotFound: the circle does not exist (a token for a circle someone might
+        create later would silently become its admin).
+    """
     if role not in ROLES:
         raise InvalidRequest("role", f"must be one of {', '.join(ROLES)}")
-    token = _PREFIX + secrets.token_urlsafe(32)
+    if catalog.element_at(circle).element_type != "circle":
+        raise InvalidRequest("circle", f"{circle!r} is not a circle")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     catalog.add_token(uuid.uuid4().hex, _hash(token), circle, role, name)
     return token
 

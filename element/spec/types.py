@@ -1,8 +1,7 @@
 """Element types: their form, their property schema (JSON Schema) and its validation.
 
 The schemas are JSON Schema so the ``schema`` op and OpenAPI can publish them as they are;
-validation here is the small subset those schemas use (type, enum, minimum, maximum,
-additionalProperties), written out so every failure names the field.
+``element/schema.py`` checks them, naming the field of every failure.
 """
 
 from __future__ import annotations
@@ -10,12 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InvalidProperty, InvalidRequest
+from ..errors import InvalidProperty, InvalidRequest
+from ..schema import check
 
 __all__ = ["ElementType", "TYPES", "element_type", "validate_properties"]
-
-_NUMBER = (int, float)
-
 
 @dataclass(frozen=True)
 class ElementType:
@@ -73,44 +70,6 @@ def element_type(name: Any) -> ElementType:
     return TYPES[name]
 
 
-def _check(value: Any, schema: dict[str, Any], where: str) -> None:
-    kind = schema.get("type")
-    ok = {
-        None: True,
-        "string": isinstance(value, str),
-        "boolean": isinstance(value, bool),
-        "integer": isinstance(value, int) and not isinstance(value, bool),
-        "number": isinstance(value, _NUMBER) and not isinstance(value, bool),
-        "object": isinstance(value, dict),
-        "array": isinstance(value, list),
-    }[kind]
-    if not ok:
-        raise InvalidProperty(where, f"must be of type {kind}")
-    if "enum" in schema and value not in schema["enum"]:
-        raise InvalidProperty(where, f"must be one of {', '.join(map(str, schema['enum']))}")
-    if "minimum" in schema and value < schema["minimum"]:
-        raise InvalidProperty(where, f"must be >= {schema['minimum']}")
-    if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
-        raise InvalidProperty(where, f"must be > {schema['exclusiveMinimum']}")
-    if "maximum" in schema and value > schema["maximum"]:
-        raise InvalidProperty(where, f"must be <= {schema['maximum']}")
-    if "maxLength" in schema and len(value) > schema["maxLength"]:
-        raise InvalidProperty(where, f"must be at most {schema['maxLength']} characters")
-    if kind == "object":
-        names = schema.get("propertyNames", {}).get("enum")
-        known = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if names is not None and key not in names:
-                raise InvalidProperty(f"{where}.{key}", f"key must be one of {', '.join(names)}")
-            if key in known:
-                _check(item, known[key], f"{where}.{key}")
-            elif extra is False:
-                raise InvalidProperty(f"{where}.{key}", "is not a known property")
-            elif isinstance(extra, dict):
-                _check(item, extra, f"{where}.{key}")
-
-
 def validate_properties(type_name: str, properties: Any) -> dict[str, Any]:
     """Check ``properties`` against the type's schema; returns them with defaults filled in.
 
@@ -123,7 +82,9 @@ def validate_properties(type_name: str, properties: Any) -> dict[str, Any]:
         if key not in kind.properties:
             raise InvalidProperty(key, "is not a known property of "
                                   f"{type_name} elements")
-        _check(value, kind.properties[key], key)
+        problem = check(value, kind.properties[key], key, full=True)
+        if problem:
+            raise InvalidProperty(*problem)
     filled = {k: s["default"] for k, s in kind.properties.items() if "default" in s}
     filled.update(properties)
     return filled

@@ -33,17 +33,18 @@ from typing import Any
 
 from index import StoreError
 from source import (SPEC_PATH, SourceError, commit_files, export_bundle, import_bundle,
-                    read_spec)
+                    read_spec, spec_blob)
 
-from .catalog import Element, now_iso
-from .errors import ElementError, ElementNotFound, InvalidRequest
-from .home import Home, check_slug
-from .memory_ops import known_fields
-from .ops import OpCall, OpResult, implements
-from .versions import (bool_arg, draft_spec_blob, normalize_spec, principal_label, set_mirror,
-                       spec_yaml)
+from ..catalog import Element, now_iso
+from ..errors import ElementError, ElementNotFound, InvalidRequest
+from ..home import Home, check_slug
+from ..spec.spec_file import normalize_spec, spec_yaml
+from .registry import Activity, OpCall, OpResult, OpTable
+from .schemas import BOOLEAN, OBJECT, SLUG, STRING, array, integer, obj, ref
 
-__all__ = ["ENVELOPE_FORMAT", "MAX_ENVELOPE_ELEMENTS", "envelope", "import_one"]
+__all__ = ["ops", "ENVELOPE_FORMAT", "MAX_ENVELOPE_ELEMENTS", "envelope", "import_one"]
+
+ops = OpTable()
 
 ENVELOPE_FORMAT = "triform-circle-envelope/1"
 MAX_ENVELOPE_ELEMENTS = 1000
@@ -75,7 +76,15 @@ def envelope(home: Home, circle: Element) -> dict[str, Any]:
             "elements": out}
 
 
-@implements("export_bundle")
+@ops.op("export_bundle", "GET", "export/bundle", "read", summary="Export as a git bundle",
+        content={"application/x-git-bundle": {"type": "string",
+                                              "contentMediaType": "application/x-git-bundle"},
+                 "application/json": obj({"format": {"const": ENVELOPE_FORMAT},
+                                          "circle": STRING, "exported_at": STRING,
+                                          "elements": array(OBJECT)},
+                                         ["format", "circle", "exported_at", "elements"])},
+        description="A git bundle for an element; a JSON envelope of base64 bundles for a "
+                    "circle.")
 def export(call: OpCall) -> OpResult:
     element = call.element
     if element.element_type == "circle":
@@ -126,7 +135,7 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
         if normalize_spec(raw, circle=circle.circle) != spec:
             commit_files(dest, {SPEC_PATH: spec_yaml(spec)},
                          message=f"import as {path}")
-            info["branches"]["draft"] = draft_spec_blob(dest)[0]
+            info["branches"]["draft"] = spec_blob(dest)[0]
         stamp = now_iso()
         element = Element(
             id=new_id, path=path, circle=circle.circle, slug=chosen, name=spec["name"],
@@ -138,8 +147,8 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
     finally:
         if not adopted:
             shutil.rmtree(dest, ignore_errors=True)
-    commit, blob = draft_spec_blob(dest)
-    set_mirror(home.catalog, new_id, commit, blob)
+    commit, blob = spec_blob(dest)
+    home.catalog.set_mirror(new_id, commit, blob)
     return {"status": "imported", "slug": chosen, "path": path, "id": new_id,
             "element_type": element.element_type, "branches": info["branches"],
             "dropped_refs": info["dropped_refs"],
@@ -179,18 +188,42 @@ def _entries(body: dict[str, Any]) -> list[Any]:
     return [{"slug": body.get("slug"), "bundle_base64": body["bundle_base64"]}]
 
 
-@implements("import_bundle")
+_REPORT = array(OBJECT)
+
+
+@ops.op("import_bundle", "POST", "import/bundle", "write", summary="Import a git bundle",
+        request=obj({
+            "bundle_base64": {"type": "string", "contentEncoding": "base64",
+                              "contentMediaType": "application/x-git-bundle"},
+            "slug": SLUG, "overwrite": {**BOOLEAN, "default": False},
+            "envelope": obj({"format": STRING, "circle": STRING, "exported_at": STRING,
+                             # Entries are checked one by one: a bad one fails alone.
+                             "elements": {"type": "array", "items": {}}},
+                            ["elements"], closed=False,
+                            description="what export_bundle answers on a circle")},
+            anyOf=[{"required": ["bundle_base64"]}, {"required": ["envelope"]}]),
+        body_required=True, body_limit="MAX_BUNDLE_BODY",
+        response=obj({"imported": _REPORT, "skipped": _REPORT, "errors": _REPORT,
+                      "counts": obj({k: integer(0) for k in ("imported", "skipped",
+                                                             "errors")},
+                                    ["imported", "skipped", "errors"]),
+                      "error": ref("Error")},
+                     ["imported", "skipped", "errors", "counts"]),
+        description="On a circle. Imported elements get new ids; existing slugs are "
+                    "skipped unless overwrite is true. 400 (with the report) when nothing "
+                    "was imported or skipped.")
 def import_(call: OpCall) -> OpResult:
     circle = call.element
     if circle.element_type != "circle":
         raise InvalidRequest("element", "import_bundle imports elements into a circle: "
                              f"POST /api/{circle.circle}/ops/import/bundle")
-    body = known_fields(call.body, {"bundle_base64", "slug", "overwrite", "envelope"})
+    body = call.body
     if "bundle_base64" in body and "envelope" in body:
         raise InvalidRequest("envelope", "give either bundle_base64 or envelope, not both")
-    overwrite = bool_arg(body.get("overwrite"), "overwrite", False)
+    overwrite = body.get("overwrite", False)
     report: dict[str, list[dict[str, Any]]] = {"imported": [], "skipped": [], "errors": []}
     parents: list[tuple[str, str]] = []
+    events: list[Activity] = []
     for index, entry in enumerate(_entries(body)):
         slug = entry.get("slug") if isinstance(entry, dict) else None
         try:
@@ -212,8 +245,7 @@ def import_(call: OpCall) -> OpResult:
         report[status].append(outcome)
         if status == "imported":
             new = call.home.catalog.element(outcome["id"])
-            call.home.catalog.record_activity(new, "import_bundle", principal_label(call),
-                                              {"replaced": outcome["replaced"]})
+            events.append(Activity({"replaced": outcome["replaced"]}, new))
             if isinstance(entry.get("parent"), str):
                 parents.append((outcome["id"], entry["parent"]))
     for element_id, parent_slug in parents:
@@ -223,12 +255,11 @@ def import_(call: OpCall) -> OpResult:
     counts = {k: len(v) for k, v in report.items()}
     answer: dict[str, Any] = {**report, "counts": counts}
     if counts["imported"]:
-        call.home.catalog.record_activity(circle, "import_bundle", principal_label(call),
-                                          {"counts": counts})
+        events.append(Activity({"counts": counts}))
     if counts["errors"] and not counts["imported"] and not counts["skipped"]:
         first = report["errors"][0]
         answer["error"] = {"code": "IMPORT_FAILED", "class": "validation",
                            "retryable": False,
                            "message": f"no bundle was imported: {first['message']}"}
         return OpResult(answer, status=400)
-    return OpResult(answer)
+    return OpResult(answer, activity=events)
