@@ -395,7 +395,10 @@ OP_SCHEMAS: dict[str, OpDoc] = {
                          _q("include_metadata", {"type": "boolean"})]),
     "version": OpDoc(query=[_q("history", {"type": "boolean"}),
                             _q("limit", {"type": "integer", "minimum": 1})]),
-    "activity": OpDoc(query=[_q("limit", {"type": "integer", "minimum": 1})]),
+    "activity": OpDoc(query=[_q("limit", {"type": "integer", "minimum": 1, "maximum": 1000,
+                                          "default": 50}),
+                             _q("cursor", {"type": "string", "pattern": r"^\d{1,18}$"},
+                                "next_cursor of the previous page (older events)")]),
 }
 
 _ERROR_STATUSES = (400, 401, 403, 404, 409, 413, 429, 500, 503)

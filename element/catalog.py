@@ -360,14 +360,17 @@ class Catalog:
         return event
 
     def activity(self, *, element_ids: list[str] | None = None, circle: str | None = None,
-                 limit: int = 100) -> Iterator[dict[str, Any]]:
+                 limit: int = 100, before: int | None = None) -> Iterator[dict[str, Any]]:
+        """Events newest first; ``before`` (a seq, exclusive) pages back through them."""
+        bound = 2 ** 63 - 1 if before is None else before
         if element_ids is not None:
             marks = ",".join("?" * len(element_ids)) or "NULL"
             rows = self.query(f"SELECT * FROM activity WHERE element_id IN ({marks}) "
-                              "ORDER BY seq DESC LIMIT ?", (*element_ids, limit))
+                              "AND seq < ? ORDER BY seq DESC LIMIT ?",
+                              (*element_ids, bound, limit))
         else:
-            rows = self.query("SELECT * FROM activity WHERE circle = ? ORDER BY seq DESC "
-                              "LIMIT ?", (circle, limit))
+            rows = self.query("SELECT * FROM activity WHERE circle = ? AND seq < ? "
+                              "ORDER BY seq DESC LIMIT ?", (circle, bound, limit))
         for r in rows:
             yield {"seq": r["seq"], "element_id": r["element_id"], "circle": r["circle"],
                    "op": r["op"], "principal": r["principal"],

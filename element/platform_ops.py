@@ -9,6 +9,7 @@ Handlers parse, make one call into the catalog (``modifiers.py`` for attachments
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from index.errors import StoreError
@@ -28,6 +29,7 @@ __all__ = ["ElementDeleted", "MetaTooLarge", "PromoteRefused", "MEMORY_TOOLS", "
 
 MAX_META_BYTES = 64 * 1024
 MAX_DEPTH = 10
+_CURSOR = re.compile(r"\d{1,18}")   # an activity seq: the next page holds older events
 PROMOTE_FROM = {"demo": "draft", "live": "demo"}
 #: The sheet's text: dev -> demo needs member+, demo -> live needs admin. The registry level
 #: of ``promote`` stays the sheet's (admin), so over HTTP both need admin today; this check
@@ -243,22 +245,33 @@ def batch_stats(call: OpCall) -> OpResult:
 
 @implements("activity")
 def activity(call: OpCall) -> OpResult:
-    q = _query(call, {"limit"})
+    q = _query(call, {"limit", "cursor"})
     limit = int_arg(q.get("limit"), "limit", 50, 1, 1000)
+    before = None
+    if q.get("cursor") is not None:
+        if not _CURSOR.fullmatch(q["cursor"]):
+            raise InvalidRequest("cursor", "must be the next_cursor of a previous page")
+        before = int(q["cursor"])
     element = call.element
     catalog = call.home.catalog
+    # One row past the page tells whether another page follows.
     if element.element_type == "circle":
-        scope, events = "circle", catalog.activity(circle=element.circle, limit=limit)
+        scope, events = "circle", catalog.activity(circle=element.circle, limit=limit + 1,
+                                                   before=before)
     elif element.form == "manifest":
         members = circle_graph(call).members(element.id)
         scope = "members"
         events = catalog.activity(element_ids=[element.id, *(m.id for m in members)],
-                                  limit=limit)
+                                  limit=limit + 1, before=before)
     else:
-        scope, events = "element", catalog.activity(element_ids=[element.id], limit=limit)
+        scope, events = "element", catalog.activity(element_ids=[element.id],
+                                                    limit=limit + 1, before=before)
     paths = {e.id: e.path for e in catalog.elements(element.circle)}
     listed = [{**e, "path": paths.get(e["element_id"] or "")} for e in events]
-    return OpResult({"scope": scope, "events": listed, "count": len(listed)})
+    more = len(listed) > limit
+    listed = listed[:limit]
+    return OpResult({"scope": scope, "events": listed, "count": len(listed),
+                     "next_cursor": str(listed[-1]["seq"]) if more else None})
 
 
 # -- schema -----------------------------------------------------------------------------------
