@@ -25,8 +25,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PIP) install -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
-	$(PIP) install -e '.[test]'
+$(VENV)/.installed-test: $(VENV)/.installed clients/python/pyproject.toml
+	$(PIP) install -e '.[test]' -e clients/python
 	touch $@
 
 bench: $(VENV)/.installed model

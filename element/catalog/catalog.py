@@ -392,15 +392,18 @@ class Catalog:
                "a.at FROM activity a LEFT JOIN elements e ON e.id = a.element_id ")
 
     def activity(self, *, element_ids: list[str] | None = None, circle: str | None = None,
-                 limit: int = 100) -> list[dict[str, Any]]:
-        """The newest events of some elements, or of a whole circle, newest first."""
+                 limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
+        """The newest events of some elements, or of a whole circle, newest first;
+        ``before`` (a seq, exclusive) pages back through them."""
+        bound = 2 ** 63 - 1 if before is None else before
         if element_ids is not None:
             marks = ",".join("?" * len(element_ids)) or "NULL"
             rows = self._query(f"{self._EVENTS} WHERE a.element_id IN ({marks}) "
-                               "ORDER BY a.seq DESC LIMIT ?", (*element_ids, limit))
+                               "AND a.seq < ? ORDER BY a.seq DESC LIMIT ?",
+                               (*element_ids, bound, limit))
         else:
-            rows = self._query(f"{self._EVENTS} WHERE a.circle = ? ORDER BY a.seq DESC "
-                               "LIMIT ?", (circle, limit))
+            rows = self._query(f"{self._EVENTS} WHERE a.circle = ? AND a.seq < ? "
+                               "ORDER BY a.seq DESC LIMIT ?", (circle, bound, limit))
         return [_event(r) for r in rows]
 
     def events_after(self, circle: str, element_id: str | None, after: int,

@@ -7,6 +7,7 @@ access (``element.invoke.readable``): an auth-policy that denies an element hide
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from index import StoreError
@@ -24,6 +25,7 @@ __all__ = ["ops", "circle_graph", "MAX_DEPTH"]
 ops = OpTable()
 
 MAX_DEPTH = 10
+_CURSOR = re.compile(r"\d{1,18}")   # an activity seq: the next page holds older events
 
 
 def circle_graph(call: OpCall) -> Graph:
@@ -133,14 +135,22 @@ def batch_stats(call: OpCall) -> OpResult:
 
 
 @ops.op("activity", "GET", "activity", "read", summary="Get activity events for this element",
-        when_disabled=True, query={"limit": integer(1, 1000, default=50)},
+        when_disabled=True,
+        query={"limit": integer(1, 1000, default=50),
+               "cursor": {"type": "string", "pattern": r"^\d{1,18}$",
+                          "description": "next_cursor of the previous page (older events)"}},
         response=obj({"scope": {"type": "string", "enum": ["element", "members", "circle"]},
-                      "events": array(ref("ActivityEvent")), "count": integer(0)},
-                     ["scope", "events", "count"]),
+                      "events": array(ref("ActivityEvent")), "count": integer(0),
+                      "next_cursor": nullable(STRING)},
+                     ["scope", "events", "count", "next_cursor"]),
         description="An element's own events; a project's and its members'; a circle's: "
-                    "every element's the caller may read.")
+                    "every element's the caller may read. Newest first; next_cursor pages "
+                    "back while older events remain.")
 def activity(call: OpCall) -> OpResult:
     limit = in_range(call.query.get("limit"), "limit", 50, 1, 1000)
+    cursor = call.query.get("cursor")
+    if cursor is not None and not _CURSOR.fullmatch(cursor):
+        raise InvalidRequest("cursor", "must be the next_cursor of a previous page")
     element = call.element
     catalog = call.home.catalog
     if element.element_type == "circle":
@@ -156,5 +166,10 @@ def activity(call: OpCall) -> OpResult:
         allowed = readable(call.home, call.principal,
                            [m for m in members if ids is None or m.id in ids])
         ids = [i for i in (ids or [m.id for m in members]) if i in allowed]
-    events = catalog.activity(element_ids=ids, limit=limit)
-    return OpResult({"scope": scope, "events": events, "count": len(events)})
+    # One row past the page tells whether another page follows.
+    events = catalog.activity(element_ids=ids, limit=limit + 1,
+                              before=int(cursor) if cursor else None)
+    more = len(events) > limit
+    events = events[:limit]
+    return OpResult({"scope": scope, "events": events, "count": len(events),
+                     "next_cursor": str(events[-1]["seq"]) if more else None})
