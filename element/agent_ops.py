@@ -174,9 +174,11 @@ def _label(call: OpCall) -> str | None:
 
 @implements("observe")
 def observe_op(call: OpCall) -> OpResult:
-    """``POST ops/observe {turns, subject_type?, subject_id?, agent?}``: the subconscious."""
-    observation = parse_observation(known_fields(call.body, {"turns", "subject_type",
-                                                             "subject_id", "agent"}))
+    """``POST ops/observe {turns, subject_type?, subject_id?, agent?, conversation_id?,
+    session_date?, subject_name?}``: the subconscious."""
+    observation = parse_observation(known_fields(call.body, {
+        "turns", "subject_type", "subject_id", "agent", "conversation_id", "session_date",
+        "subject_name"}))
     element = call.element
     memories, unresolved = bonded_memories(call.home, element, call.env)
     via = element.path if element.element_type == "triformer" else None

@@ -26,14 +26,20 @@ import re
 import socket
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from index import MemorySettings, MemoryStore
 from index.errors import MemoryNotFound, StoreError, StoreFailed
 from index.records import CATEGORIES, MAX_CONTENT_BYTES, validate_subject
 
+from index.lexical import terms
+
+from .dates import iso, occurred_at, parse_session_date
+from .episodes import episode, is_english
 from .errors import InvalidRequest
+from .observed import TurnLedger, own_text_identities, turn_identities
 from .rules import Candidate, extract, goal_of, norm
 
 __all__ = ["Turn", "Observation", "Decision", "Evaluator", "Pool", "RuleEvaluator",
@@ -53,6 +59,10 @@ KEY_SCAN = 5000
 #: The least blended score at which a stored memory counts as "the one meant" by a
 #: correction or a "forget ..." that names no key.
 SIMILAR_MIN = 0.5
+#: The least share of content words two memories have in common (Jaccard, stemmed) for a
+#: new episode to count as a repeat of a stored one, which it then updates.
+REPEAT_MIN = 0.5
+MAX_ID_CHARS = 200
 LLM_PROMPT_MEMORIES = 40
 LLM_MAX_RESPONSE = 1024 * 1024
 
@@ -64,15 +74,48 @@ class Turn:
     role: str
     content: str
     name: str | None = None
+    id: str | None = None       # the client's id of the turn, unique in its conversation
 
 
 @dataclass(frozen=True)
 class Observation:
-    """Conversation turns, who is speaking (``subject``) and who stores (``agent``)."""
+    """Conversation turns, who is speaking (``subject``) and who stores (``agent``).
+
+    ``conversation_id`` and the turns' ids identify turns across re-sends (``observed.py``);
+    ``session_date`` is when the conversation took place (memories get ``occurred_at``
+    from it); ``subject_name`` is how memories name the speaker when a turn gives no
+    ``name``. ``fresh`` marks the turns not observed before (None: all of them).
+    """
 
     turns: tuple[Turn, ...]
     subject: tuple[str, str] | None = None
     agent: str | None = None
+    conversation_id: str | None = None
+    session_date: datetime | None = None
+    subject_name: str | None = None
+    fresh: tuple[bool, ...] | None = None
+
+    def is_fresh(self, i: int) -> bool:
+        return self.fresh is None or self.fresh[i]
+
+    def speaker(self, i: int) -> str:
+        """How memories of turn ``i`` name its speaker."""
+        return self.turns[i].name or self.subject_name or "User"
+
+    def others(self, i: int) -> list[str]:
+        """Names of the other people in the turns (whom turn ``i`` may address)."""
+        me = self.turns[i].name
+        return [t.name for t in self.turns if t.name and t.name != me]
+
+    def identities(self) -> list[str]:
+        return turn_identities([(t.role, t.content, t.id) for t in self.turns],
+                               self.subject, self.conversation_id)
+
+    def recordable(self) -> list[str]:
+        """Every identity to record once these turns are observed (``observed.py``)."""
+        return self.identities() + own_text_identities(
+            [(t.role, t.content, t.id) for t in self.turns], self.subject,
+            self.conversation_id)
 
     def window(self, upto: int) -> str | None:
         """The last ``WINDOW_TURNS`` turns up to ``upto``, cut to their last ``WINDOW_WORDS``."""
@@ -94,6 +137,11 @@ class Observation:
                     return found
         return None
 
+    def answers_question(self, upto: int) -> bool:
+        """Whether the turn before ``upto`` (the other side's) asked a question."""
+        return upto > 0 and self.turns[upto - 1].role != self.turns[upto].role and \
+            "?" in self.turns[upto - 1].content
+
     def previous_assistant(self, upto: int) -> str | None:
         for i in range(upto - 1, -1, -1):
             if self.turns[i].role == "assistant" and self.turns[i].content.strip():
@@ -101,8 +149,20 @@ class Observation:
         return None
 
 
+def _optional_text(body: Mapping[str, Any], field: str, limit: int) -> str | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or \
+            not str(value).strip() or len(str(value)) > limit:
+        raise InvalidRequest(field, f"must be a non-empty string of at most {limit} "
+                             "characters")
+    return str(value).strip()
+
+
 def parse_observation(body: Mapping[str, Any]) -> Observation:
-    """Validate an observe body: ``turns`` plus optional subject and agent.
+    """Validate an observe body: ``turns`` plus optional subject, agent, ``conversation_id``,
+    ``session_date`` and ``subject_name``.
 
     :raise InvalidRequest: naming the first bad field (``turns[2].role``...).
     :raise SubjectIncomplete, InvalidMemory: the subject is half given or malformed.
@@ -113,12 +173,13 @@ def parse_observation(body: Mapping[str, Any]) -> Observation:
     if len(raw) > MAX_TURNS:
         raise InvalidRequest("turns", f"at most {MAX_TURNS} turns per observe")
     turns = []
+    ids: set[str] = set()
     for i, item in enumerate(raw):
         where = f"turns[{i}]"
         if not isinstance(item, dict):
-            raise InvalidRequest(where, "must be an object {role, content, name?}")
+            raise InvalidRequest(where, "must be an object {role, content, name?, id?}")
         for key in item:
-            if key not in ("role", "content", "name"):
+            if key not in ("role", "content", "name", "id"):
                 raise InvalidRequest(f"{where}.{key}", "is not a field of a turn")
         if item.get("role") not in ROLES:
             raise InvalidRequest(f"{where}.role", "must be user or assistant")
@@ -131,12 +192,25 @@ def parse_observation(body: Mapping[str, Any]) -> Observation:
                                  or len(name) > 64):
             raise InvalidRequest(f"{where}.name", "must be a non-empty string of at most 64 "
                                  "characters")
-        turns.append(Turn(item["role"], content, name.strip() if name else None))
+        ident = _optional_text(item, "id", MAX_ID_CHARS) if "id" in item else None
+        if ident is not None:
+            if ident in ids:
+                raise InvalidRequest(f"{where}.id", "repeats the id of an earlier turn")
+            ids.add(ident)
+        turns.append(Turn(item["role"], content, name.strip() if name else None, ident))
     agent = body.get("agent")
     if agent is not None and not isinstance(agent, str):
         raise InvalidRequest("agent", "must be a string")
     subject = validate_subject(body.get("subject_type"), body.get("subject_id"))
-    return Observation(tuple(turns), subject, agent)
+    subject_name = body.get("subject_name")
+    if subject_name is not None and (not isinstance(subject_name, str)
+                                     or not subject_name.strip() or len(subject_name) > 64):
+        raise InvalidRequest("subject_name", "must be a non-empty string of at most 64 "
+                             "characters")
+    return Observation(tuple(turns), subject, agent,
+                       conversation_id=_optional_text(body, "conversation_id", MAX_ID_CHARS),
+                       session_date=parse_session_date(body.get("session_date")),
+                       subject_name=subject_name.strip() if subject_name else None)
 
 
 # -- decisions --------------------------------------------------------------------------------
@@ -154,6 +228,8 @@ class Decision:
     intention: str | None = None
     key: str | None = None
     evicted: list[str] = field(default_factory=list)
+    #: When the remembered thing happened (ISO 8601), from the session date.
+    occurred_at: str | None = None
 
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action, "reason": self.reason}
@@ -163,6 +239,8 @@ class Decision:
             out["category"] = self.category
         if self.content and self.action in ("add", "update"):
             out["content"] = self.content
+        if self.occurred_at and self.action in ("add", "update"):
+            out["occurred_at"] = self.occurred_at
         if self.evicted:
             out["evicted"] = list(self.evicted)
         return out
@@ -182,6 +260,7 @@ class Pool:
                  subject: tuple[str, str] | None) -> None:
         self.store, self.settings, self.subject = store, settings, subject
         self._rows: dict[str, dict[str, Any]] | None = None
+        self._terms: dict[str, frozenset[str]] = {}
 
     def owns(self, memory: Mapping[str, Any]) -> bool:
         found = (memory["subject_type"], memory["subject_id"]) \
@@ -213,6 +292,28 @@ class Pool:
         wanted = norm(content)
         return next((m for m in self._scan().values() if norm(m["content"]) == wanted), None)
 
+    def repeat_of(self, content: str, ignore: Iterable[str] = ()) -> dict[str, Any] | None:
+        """The unkeyed pool memory that says mostly the same (content words, stemmed,
+        Jaccard >= ``REPEAT_MIN``; ``ignore`` words such as the speaker's name left out),
+        the closest if several."""
+        skip = set(terms(" ".join(ignore)))
+        wanted = set(terms(content)) - skip
+        if not wanted:
+            return None
+        best, best_score = None, REPEAT_MIN
+        for memory in self._scan().values():
+            if ((memory.get("metadata") or {}).get("observe") or {}).get("key"):
+                continue
+            have = self._terms.get(memory["id"])
+            if have is None:
+                have = self._terms[memory["id"]] = frozenset(terms(memory["content"]))
+            have_own = have - skip
+            union = len(wanted | have_own)
+            score = len(wanted & have_own) / union if union else 0.0
+            if score >= best_score:
+                best, best_score = memory, score
+        return best
+
     def holds(self, memory_id: Any) -> dict[str, Any] | None:
         """The memory if it exists and is in this pool, else None."""
         if not isinstance(memory_id, str):
@@ -240,6 +341,7 @@ class Pool:
         return list(self._scan().values())[:n]
 
     def keep(self, memory: dict[str, Any]) -> None:
+        self._terms.pop(memory["id"], None)
         rows = self._scan()
         rows.pop(memory["id"], None)
         self._rows = {memory["id"]: memory, **rows}
@@ -272,10 +374,11 @@ class EvaluatorFailed(Exception):
 
 # -- the rule evaluator -----------------------------------------------------------------------
 
-def _metadata(memory: Mapping[str, Any] | None, evaluator: str, key: str | None
-              ) -> dict[str, Any]:
+def _metadata(memory: Mapping[str, Any] | None, evaluator: str, key: str | None,
+              occurred: str | None = None) -> dict[str, Any]:
     base = dict((memory or {}).get("metadata") or {})
-    base["observe"] = {"evaluator": evaluator, **({"key": key} if key else {})}
+    base["observe"] = {"evaluator": evaluator, **({"key": key} if key else {}),
+                       **({"occurred_at": occurred} if occurred else {})}
     return base
 
 
@@ -292,13 +395,37 @@ class RuleEvaluator:
 
     name = "rules"
 
-    def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
+    def candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
+        """The candidates of the fresh user turns, in order, and the turns skipped as not
+        English. Each turn gives its keyed statements (``rules.extract``) and at most one
+        episode of what else it tells (``episodes.episode``)."""
         found: list[Candidate] = []
+        skipped: list[int] = []
         for i, turn in enumerate(observation.turns):
-            if turn.role == "user":
-                found.extend(extract(turn.content, i, turn.name or "User"))
+            if turn.role != "user" or not observation.is_fresh(i):
+                continue
+            if not is_english(turn.content):
+                skipped.append(i)
+                continue
+            who = observation.speaker(i)
+            keyed = extract(turn.content, i, who,
+                            answers_question=observation.answers_question(i))
+            found.extend(keyed)
+            told = episode(turn.content, who, addressee=observation.others(i),
+                           consumed=[norm(c.source) for c in keyed])
+            if told is not None:
+                found.append(Candidate(told.category, told.content, None, i, "episode",
+                                       source=" ".join(told.sentences)))
+        return found, skipped
+
+    def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
+        found, skipped = self.candidates(observation)
+        for i in skipped:
+            yield Decision("nothing", f"turn {i} skipped: not English (the rules read English "
+                           "only)")
         if not found:
-            yield Decision("nothing", "no memory-worthy content in the turns")
+            if not skipped:
+                yield Decision("nothing", "no memory-worthy content in the turns")
             return
         last = {c.key: i for i, c in enumerate(found) if c.key}
         for i, cand in enumerate(found):
@@ -306,7 +433,11 @@ class RuleEvaluator:
                 yield Decision("nothing", "superseded by a later statement in the same turns",
                                category=cand.category)
                 continue
-            yield self.decide(cand, observation, pool)
+            decision = self.decide(cand, observation, pool)
+            if decision.action in ("add", "update"):
+                when = occurred_at(cand.source, observation.session_date)
+                decision.occurred_at = iso(when) if when else None
+            yield decision
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
         context, goal = obs.window(cand.turn), obs.goal(cand.turn)
@@ -324,6 +455,19 @@ class RuleEvaluator:
                                 category=cand.category)
             return Decision("forget", "the user asked to forget it, or said it no longer "
                             "holds", category=target["category"], memory_id=target["id"])
+        if cand.kind == "episode":
+            same = pool.by_content(cand.content)
+            if same is not None:
+                return Decision("nothing", "already remembered", category=same["category"],
+                                memory_id=same["id"])
+            repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
+            if repeat is not None:
+                return Decision("update", "repeats what is remembered: refreshed",
+                                category=cand.category, memory_id=repeat["id"],
+                                content=cand.content, context=context, intention=goal)
+            return Decision("add", f"new {cand.category}: told by the speaker",
+                            category=cand.category, content=cand.content, context=context,
+                            intention=goal)
         existing = pool.by_key(cand.key) if cand.key else None
         if cand.kind == "correct" and cand.key is None:
             query = obs.previous_assistant(cand.turn) or cand.query or cand.content
@@ -360,7 +504,8 @@ _SYSTEM = """You are the subconscious memory of an AI agent. Read the conversati
 decide what long-term memory should change. Remember durable things about the user: facts, \
 preferences, procedures (how they want things done), useful context, and corrections. Ignore \
 small talk and anything already remembered. Only the memories listed may be updated or \
-forgotten, by their id.
+forgotten, by their id. Turns marked "new": false were observed before: they are context \
+only, decide about the new turns.
 Answer with one JSON object and nothing else:
 {"decisions": [{"action": "add", "category": "fact|preference|procedure|context|correction", \
 "content": "<one third-person sentence>", "intention": "<the user's goal, optional>", \
@@ -496,9 +641,12 @@ class LlmEvaluator:
         shown = self._shown(observation, pool)
         prompt = {"subject": list(observation.subject) if observation.subject else None,
                   "turns": [{"role": t.role, "content": t.content,
-                             **({"name": t.name} if t.name else {})}
-                            for t in observation.turns],
+                             **({"name": t.name} if t.name else {}),
+                             "new": observation.is_fresh(i)}
+                            for i, t in enumerate(observation.turns)],
                   "memories": shown}
+        if observation.session_date is not None:
+            prompt["session_date"] = iso(observation.session_date)
         answer = self._ask([{"role": "system", "content": _SYSTEM},
                             {"role": "user", "content": json.dumps(prompt)}])
         items = answer.get("decisions") if isinstance(answer, dict) else None
@@ -508,6 +656,10 @@ class LlmEvaluator:
                         default=len(observation.turns) - 1)
         context, goal = observation.window(last_user), observation.goal(last_user)
         decisions = [self._check(item, pool, context, goal) for item in items[:50]]
+        when = iso(observation.session_date) if observation.session_date else None
+        for decision in decisions:
+            if decision.action in ("add", "update"):
+                decision.occurred_at = when
         return decisions or [Decision("nothing", "the evaluator proposed no change")]
 
     def _check(self, item: Any, pool: Pool, context: str | None,
@@ -571,7 +723,8 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
                                  **subject, context=decision.context,
                                  intention=decision.intention, agent=observation.agent,
                                  source="subconscious",
-                                 metadata=_metadata(None, evaluator, decision.key),
+                                 metadata=_metadata(None, evaluator, decision.key,
+                                                    decision.occurred_at),
                                  settings=settings)
             decision.memory_id, decision.evicted = result.memory["id"], result.evicted
             pool.drop(result.evicted)
@@ -581,7 +734,8 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
                                   category=decision.category, context=decision.context,
                                   intention=decision.intention,
                                   metadata=_metadata(pool.holds(decision.memory_id),
-                                                     evaluator, decision.key),
+                                                     evaluator, decision.key,
+                                                     decision.occurred_at),
                                   settings=settings)
             pool.keep(memory)
         elif decision.action == "forget":
@@ -596,21 +750,42 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
 
 
 def observe(store: MemoryStore, settings: MemorySettings, observation: Observation,
-            evaluator: Evaluator, *, fallback_reason: str | None = None) -> Outcome:
+            evaluator: Evaluator, *, fallback_reason: str | None = None,
+            ledger: TurnLedger | None = None) -> Outcome:
     """Evaluate ``observation`` against the store and apply each decision as it comes.
+
+    Turns the memory observed before (``ledger``, default the one beside the store:
+    ``observed.py``) are context only; when no user turn is new, nothing changes. The
+    turns are recorded as observed once their decisions are applied.
 
     When ``evaluator`` raises :class:`EvaluatorFailed` (before anything is applied) the rule
     evaluator decides instead and ``Outcome.fallback`` says why; ``fallback_reason`` is a
     failure found earlier (a malformed evaluator setting), reported the same way.
     """
-    pool = Pool(store, settings, observation.subject)
-    used, reason = evaluator, fallback_reason
+    own = ledger is None
+    book = TurnLedger(store.directory) if ledger is None else ledger
     try:
-        proposed: Iterable[Decision] = evaluator.evaluate(observation, pool)
-        if not isinstance(evaluator, RuleEvaluator):
-            proposed = list(proposed)
-    except EvaluatorFailed as exc:
-        used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
-        proposed = used.evaluate(observation, pool)
-    applied = [_apply(store, settings, pool, d, observation, used.name) for d in proposed]
-    return Outcome(applied, used.name, reason)
+        identities = observation.identities()
+        seen = book.seen(identities)
+        fresh = tuple(d not in seen for d in identities)
+        observation = replace(observation, fresh=fresh)
+        if not any(new and t.role == "user" for new, t in zip(fresh, observation.turns)):
+            book.record(observation.recordable(), observation.subject)
+            return Outcome([Decision("nothing", "already observed: no user turn is new")],
+                           evaluator.name if fallback_reason is None else "rules",
+                           fallback_reason)
+        pool = Pool(store, settings, observation.subject)
+        used, reason = evaluator, fallback_reason
+        try:
+            proposed: Iterable[Decision] = evaluator.evaluate(observation, pool)
+            if not isinstance(evaluator, RuleEvaluator):
+                proposed = list(proposed)
+        except EvaluatorFailed as exc:
+            used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
+            proposed = used.evaluate(observation, pool)
+        applied = [_apply(store, settings, pool, d, observation, used.name) for d in proposed]
+        book.record(observation.recordable(), observation.subject)
+        return Outcome(applied, used.name, reason)
+    finally:
+        if own:
+            book.close()

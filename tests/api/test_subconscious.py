@@ -100,7 +100,11 @@ def test_observe_adds_a_memory_with_context_intention_and_activity(server: Serve
 
 def test_observe_duplicate_update_and_forget(bot: Client) -> None:
     added = observe(bot, "demo/bot", "I live in Paris").body["decisions"][0]
-    same = observe(bot, "demo/bot", "I live in Paris").body["decisions"][0]
+    resent = observe(bot, "demo/bot", "I live in Paris").body["decisions"]
+    assert resent == [{"action": "nothing", "memory": "demo/memory",
+                       "reason": "already observed: no user turn is new"}]
+    same = observe(bot, "demo/bot", "I live in Paris",
+                   conversation_id="another day").body["decisions"][0]
     assert (same["action"], same["memory_id"]) == ("nothing", added["memory_id"])
     moved = observe(bot, "demo/bot", "Actually, I live in Berlin now").body["decisions"][0]
     assert (moved["action"], moved["memory_id"]) == ("update", added["memory_id"])
@@ -109,7 +113,7 @@ def test_observe_duplicate_update_and_forget(bot: Client) -> None:
     assert (gone["action"], gone["memory_id"]) == ("forget", added["memory_id"])
     assert memories(bot) == []
     kinds = [e["detail"]["decision"] for e in observe_events(bot, "demo/memory")]
-    assert kinds == ["forget", "update", "nothing", "add"]       # newest first
+    assert kinds == ["forget", "update", "nothing", "nothing", "add"]       # newest first
 
 
 def test_observe_directly_on_a_memory(server: Server) -> None:
