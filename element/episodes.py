@@ -37,7 +37,7 @@ __all__ = ["Episode", "episode", "sentences", "narrate", "is_english", "MIN_SCOR
            "MIN_CONTENT", "MAX_SENTENCES"]
 
 #: A turn's best disclosure must score this much (content words + time/number/name).
-MIN_SCORE = 3.0
+MIN_SCORE = 3.5
 #: A disclosure needs this many content words ("I am so excited" has none).
 MIN_CONTENT = 2
 #: At most this many disclosures of one turn go into its memory (the best, in order).
@@ -78,6 +78,10 @@ _IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|
                          r"do not|don't|never|always|be|good luck|hope you|glad you|"
                          r"can't wait to see|cannot wait to see)\b", re.I)
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
+#: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
+#: sentence ("My dog ..."): "it gives me hope" is about "it".
+_ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|here is|here are|this is|these are|\w+ing)\b",
+                    re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
@@ -114,6 +118,15 @@ interesting curious forward soon lately time times day days moment moments life 
 people person friend friends buddy guys gonna wanna hang tho though anyway totally
 experience experiences journey glad happy vibe vibes feelings worth much many lot
 """.split())
+#: Abstract nouns of encouragement and reflection ("chasing my dreams", "a sense of
+#: purpose"): half a content word.
+_ABSTRACT = frozenset("""
+dream dreams goal goals passion passions purpose impact difference confidence hope hopes
+energy strength motivation joy happiness love support challenge challenges success
+growth peace positivity mindset attitude determination courage faith belief beliefs
+values value memories memory feeling emotion emotions spirit spirits heart hearts mind
+minds soul path progress effort efforts opportunity opportunities reminder gratitude
+""".split())
 _FAMILY = frozenset("""
 mom mother dad father parents parent son sons daughter daughters kid kids child children
 baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
@@ -148,11 +161,23 @@ totally definitely absolutely already truly especially now ever honestly mostly 
 seriously literally certainly probably currently genuinely personally super so generally
 occasionally basically kind sort of pretty much only once all both too then first soon
 """.split())
+_NOT_VERBS = frozenset("""
+a an the and or but nor so yet to too not never always also just myself me my mine it this
+that these those there here who which what when where how if then than as at by for from in
+into of on with about after before again all any both each few more most other some such no
+only own same very can will am
+""".split())
 _IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+#: A finite verb after a sentence-opening gerund makes the gerund its subject ("Sourcing
+#: pieces for my store was a hurdle"), not a dropped "I am" ("Looking for a place now").
+_FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|gives|gave|brings|brought|helps|"
+                     r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
+                     r"will|would|could|should|pushed|got|gets|became|becomes)\b", re.I)
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:going to|gonna)\s+", "I am going to "),
     (r"^been\s+", "I have been "),
-    (r"^(?:just|recently|finally|also|still)\s+(?=\w+(?:ed|[^s])\b)", "I \\g<0>"),
+    (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
+     + r")\b)", "I \\g<0>"),
 )]
 
 
@@ -242,9 +267,10 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
         return "", question
     first, _, rest = text.partition(" ")
     low = first.lower()
+    gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest))
     for pattern, repl in _RESTORE:
         if pattern.match(text):
-            text = pattern.sub(repl, text, count=1)
+            text = pattern.sub(repl, text[:1].lower() + text[1:], count=1)
             break
     else:
         if low in _PARTICIPLES and rest:
@@ -253,7 +279,7 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
                        (low.endswith("ed") and len(low) > 4)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
-        elif rest and low.endswith("ing") and len(low) > 5 and not re.match(
+        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and not re.match(
                 r"(?:is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
                 r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
             text = f"I am {low} {rest}"
@@ -269,16 +295,17 @@ def _score(text: str) -> float | None:
     """The disclosure score of a cleaned sentence, or None when it is not a disclosure."""
     if _SUGGEST.match(text) or _THANKS.match(text) or _QUESTION_START.match(text):
         return None
-    if not _FIRST.search(text):
+    if not _FIRST.search(text) or not _ACTOR.search(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
-    if _SECOND.search(text) and not _SHARED.search(text):
+    acts = _acts(text)
+    if _SECOND.search(text) and not _SHARED.search(text) and not acts:
         return None
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None
-    score = float(len(words))
+    score = sum(0.5 if w.lower() in _ABSTRACT else 1.0 for w in words)
     if time_phrase(text):
         score += 1
     if re.search(r"\d", text):
@@ -287,15 +314,33 @@ def _score(text: str) -> float | None:
         score += 1
     if any(w.lower() in _FAMILY for w in _WORD.findall(text)):
         score += 1
+    if acts:
+        score += 1
     return score
+
+
+def _acts(text: str) -> bool:
+    """Whether the speaker does, did or plans something ("I joined", "we are moving", "I am
+    off to bake"), as opposed to feeling or judging ("I am so proud", "I am impressed")."""
+    for m in _ACTION.finditer(text):
+        aux = (m.group(1) or "").lower()
+        verb = m.group(2).lower()
+        if verb.endswith("ing") and len(verb) > 4 or verb in ("off", "going") or \
+                aux == "will" and verb not in ("be", "never", "always"):
+            return True
+        if aux in ("", "have", "has", "had") and (
+                verb in _PAST - {"was", "were", "did", "had", "felt", "thought", "knew", "meant"}
+                or verb.endswith("ed") and verb not in _PARTICIPLES):
+            return True
+    return False
 
 
 def _third_singular(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _MODALS or low.endswith(("ed", "ing", "s")) or not low.isalpha() or \
-            low in _STOP - {"love", "like"}:
+    if low in _MODALS or low.endswith(("ed", "ing", "s", "ly")) or not low.isalpha() or \
+            low in _NOT_VERBS:
         return verb
     if low.endswith(("sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -304,8 +349,12 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
+_ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
+                     + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
+                     r"will)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
+                     r"([A-Za-z']+)", re.I)
 _SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                        + r"))*)\s+([A-Za-z']+)")
+                        + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
 def narrate(text: str, who: str) -> str:

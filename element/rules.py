@@ -40,6 +40,15 @@ class Candidate:
     #: The cleaned sentence it came from (what dates it: "... next month").
     source: str = ""
 
+    @property
+    def loose(self) -> bool:
+        """A statement whose key is a loose handle (a preference, something had, "my X is
+        Y", an activity) rather than one of a person's single facts (name, home, work,
+        diet) or an instruction, correction or forget."""
+        return self.kind == "add" and (
+            self.category in ("preference", "context")
+            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:")))
+
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
@@ -160,13 +169,15 @@ _NOT_MY = {"question", "point", "guess", "bad", "fault", "pleasure", "apologies"
 #: help") do not.
 _INSTRUCTION = re.compile(
     r"^(?:do not\s+|don't\s+|please\s+)?(?:reply|respond|answer|use|write|speak|talk|address|"
-    r"call|include|add|put|format|keep|give|show|tell|ask|check|confirm|remind|mention|"
-    r"suggest|recommend|avoid|send|start|end|sign|cite|explain|summari[sz]e|translate|list|"
-    r"spell|round|convert|double-check|be|make|say|provide|stick|default|return|greet|"
-    r"assume|ignore|skip|consider|offer|proofread|review|copy|book|schedule|order|refer|"
-    r"wait|let|notify|alert|warn|mark|label|sort|group|highlight|quote|link|attach|save|"
-    r"share|ping|email|text|message|double|go|stop|limit|bring|set|put|leave|print|show|"
-    r"draft|plan|pick|choose|cc|bcc|use)\b", re.I)
+    r"call|include|add|format|tell|ask|check|confirm|remind|mention|suggest|recommend|avoid|"
+    r"send|start|end|sign|cite|explain|summari[sz]e|translate|list|spell|round|convert|"
+    r"double-check|be|say|provide|default|return|greet|assume|ignore|skip|proofread|review|"
+    r"copy|book|schedule|order|refer|notify|alert|warn|mark|label|sort|group|highlight|"
+    r"quote|link|attach|save|email|print|draft|cc|bcc|show|give me|keep it|put)\b", re.I)
+#: Conversational requests that are not standing instructions ("let me know", "ping me").
+_NOT_INSTRUCTION = re.compile(r"^(?:let me know|tell me more|give me a (?:call|shout|ring)|"
+                              r"be (?:careful|safe|strong|yourself|patient|kind)|"
+                              r"keep (?:going|it up|pushing))\b", re.I)
 _ALWAYS = re.compile(r"^(?:please\s+)?(?P<w>always|never|do not ever)\s+(?P<x>.+)$", re.I)
 _WHEN = re.compile(r"^(?:please\s+)?(?P<w>when|whenever|if|every time|each time|before|after)"
                    r"\s+(?P<c>[^,]{3,}?),\s*(?:please\s+)?(?:then\s+)?(?P<x>.+)$", re.I)
@@ -277,20 +288,25 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
     return None
 
 
+def _instructs(text: str) -> bool:
+    """Whether ``text`` is an order to the agent about its work (reply, use, format...)."""
+    return bool(_INSTRUCTION.match(text)) and not _NOT_INSTRUCTION.match(text)
+
+
 def _instruction(s: str, turn: int, who: str) -> Candidate | None:
     """A procedure: always/never X, when X do Y, from now on X, remember to X."""
-    if (m := _ALWAYS.match(s)) and _INSTRUCTION.match(m["x"]):
+    if (m := _ALWAYS.match(s)) and _instructs(m["x"]):
         word = "Never" if m["w"].lower() != "always" else "Always"
         x = _obj(m["x"], 30)
         return Candidate("procedure", f"{word} {third_person(x, who)}",
                          _key("procedure", x), turn) if x else None
     if m := _WHEN.match(s):
         x = _obj(m["x"], 30)
-        if not x or x.split()[0].lower() in _NOT_ORDERS or not _INSTRUCTION.match(x):
+        if not x or x.split()[0].lower() in _NOT_ORDERS or not _instructs(x):
             return None
         return Candidate("procedure", f"{_cap(m['w'].lower())} {third_person(m['c'], who)}, "
                          f"{third_person(x, who)}", _key("procedure:when", m["c"]), turn)
-    if (m := _FROM_NOW.match(s)) and _INSTRUCTION.match(m["x"]):
+    if (m := _FROM_NOW.match(s)) and _instructs(m["x"]):
         x = _obj(m["x"], 30)
         return Candidate("procedure", f"From now on, {third_person(x, who)}",
                          _key("procedure", x), turn) if x else None
@@ -318,6 +334,8 @@ def _parse(s: str, turn: int, who: str) -> Candidate | None:
     if m := _REMEMBER.match(s):
         x = m["x"]
         if re.match(r"to\s", x, re.I):
+            if not _instructs(x[3:]):
+                return None     # "remember to stay positive" is encouragement
             x2 = _obj(x[3:], 30)
             return Candidate("procedure", f"Remember to {third_person(x2, who)}",
                              _key("procedure", x2), turn) if x2 else None

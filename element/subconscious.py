@@ -398,7 +398,9 @@ class RuleEvaluator:
     def candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
         """The candidates of the fresh user turns, in order, and the turns skipped as not
         English. Each turn gives its keyed statements (``rules.extract``) and at most one
-        episode of what else it tells (``episodes.episode``)."""
+        episode of what else it tells (``episodes.episode``); a loose keyed statement
+        (a preference, a possession, "my X is Y") of a turn that gives an episode is told
+        in the episode instead."""
         found: list[Candidate] = []
         skipped: list[int] = []
         for i, turn in enumerate(observation.turns):
@@ -410,12 +412,17 @@ class RuleEvaluator:
             who = observation.speaker(i)
             keyed = extract(turn.content, i, who,
                             answers_question=observation.answers_question(i))
-            found.extend(keyed)
+            strong = [c for c in keyed if not c.loose]
             told = episode(turn.content, who, addressee=observation.others(i),
-                           consumed=[norm(c.source) for c in keyed])
-            if told is not None:
-                found.append(Candidate(told.category, told.content, None, i, "episode",
-                                       source=" ".join(told.sentences)))
+                           consumed=[norm(c.source) for c in strong])
+            if told is None:
+                found.extend(keyed)
+                continue
+            # A turn that tells more than a loose statement ("I love all dances, but ...")
+            # is one memory: split, its parts would each say less than the whole.
+            found.extend(strong)
+            found.append(Candidate(told.category, told.content, None, i, "episode",
+                                   source=" ".join(told.sentences)))
         return found, skipped
 
     def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
