@@ -11,6 +11,7 @@ from typing import Any
 from index import MemorySettings
 
 from .errors import InvalidRequest
+from .observed import TurnLedger
 from .ops import OpCall, OpResult, implements
 
 __all__: list[str] = []
@@ -148,8 +149,11 @@ def stats(call: OpCall) -> OpResult:
 def forget_subject(call: OpCall) -> OpResult:
     body = known_fields(call.body, {"subject_type", "subject_id"})
     confirmed = call.headers.get("X-Confirm", "").strip().lower() == "destructive"
-    outcome = call.home.memory_store(call.element).forget_subject(
-        body.get("subject_type"), body.get("subject_id"), confirm=confirmed)
+    store = call.home.memory_store(call.element)
+    outcome = store.forget_subject(body.get("subject_type"), body.get("subject_id"),
+                                   confirm=confirmed)
+    # The subconscious's record of which of their turns it heard goes with their memories.
+    TurnLedger.beside(store).forget_subject((body["subject_type"], body["subject_id"]))
     _record(call, "forget_subject", {"subject_type": body.get("subject_type"),
                                      "deleted": outcome["deleted"]})
     return OpResult(outcome)

@@ -19,7 +19,8 @@ a ``conversation_id`` per conversation) where repeats are meaningful.
 
 **The ledger** (:class:`TurnLedger`) keeps the identities (SHA-256 digests, never text) in
 ``observed.sqlite3`` beside the memory element's log, so it survives restarts, and is
-shared by every agent that observes into that memory. It is written after an observe's
+shared by every agent that observes into that memory (``forget_subject`` drops a subject's
+identities with their memories). It is written after an observe's
 decisions are applied: a crash in between lets a re-send apply its turns again (adds of the
 same text are then "already remembered").
 """
@@ -29,9 +30,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
+import weakref
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 __all__ = ["turn_identities", "own_text_identities", "TurnLedger", "LEDGER_NAME"]
 
@@ -75,17 +78,34 @@ def _subject_key(subject: tuple[str, str] | None) -> str:
 class TurnLedger:
     """The observed-turn digests of one memory element (a SQLite file in its runtime dir).
 
-    Open it per observe (``with TurnLedger(directory) as ledger``); the caller serializes
-    observes of one memory. A turn observed without an id also records its own-text
-    identity, so it is recognised when it later opens a window.
+    :meth:`beside` gives the ledger of an open store, kept open as long as the store is
+    (opening and closing SQLite per observe costs a checkpoint each time). Thread-safe; the
+    caller serializes observes of one memory. Commits are WAL with ``synchronous=NORMAL``:
+    a power cut may lose the last records, never corrupt the file (a lost record only lets
+    a re-sent turn be evaluated again).
     """
+
+    _open: weakref.WeakKeyDictionary[Any, TurnLedger] = weakref.WeakKeyDictionary()
+    _open_lock = threading.Lock()
+
+    @classmethod
+    def beside(cls, store: Any) -> TurnLedger:
+        """The ledger in ``store.directory``, one per store object, closed with it."""
+        with cls._open_lock:
+            ledger = cls._open.get(store)
+            if ledger is None:
+                ledger = cls._open[store] = cls(Path(store.directory))
+                weakref.finalize(store, ledger.close)
+            return ledger
 
     def __init__(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
         self._db = sqlite3.connect(directory / LEDGER_NAME, timeout=30,
-                                   isolation_level=None)
+                                   isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA secure_delete=ON")   # a forgotten subject leaves no pages
         self._db.execute("CREATE TABLE IF NOT EXISTS observed (digest TEXT PRIMARY KEY, "
                          "subject TEXT NOT NULL, at TEXT NOT NULL)")
         self._db.execute("CREATE INDEX IF NOT EXISTS observed_subject ON observed(subject)")
@@ -97,18 +117,20 @@ class TurnLedger:
         self.close()
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def seen(self, digests: Iterable[str]) -> set[str]:
         """Those of ``digests`` recorded before."""
         wanted = list(dict.fromkeys(digests))
         found: set[str] = set()
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            rows = self._db.execute(
-                f"SELECT digest FROM observed WHERE digest IN ({','.join('?' * len(chunk))})",
-                chunk)
-            found.update(row[0] for row in rows)
+        with self._lock:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                rows = self._db.execute(
+                    "SELECT digest FROM observed WHERE digest IN "
+                    f"({','.join('?' * len(chunk))})", chunk)
+                found.update(row[0] for row in rows)
         return found
 
     def record(self, digests: Iterable[str], subject: tuple[str, str] | None) -> None:
@@ -116,13 +138,13 @@ class TurnLedger:
         at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         rows = [(d, _subject_key(subject), at) for d in dict.fromkeys(digests)]
         if rows:
-            with self._db:
+            with self._lock, self._db:
                 self._db.execute("BEGIN")
                 self._db.executemany("INSERT OR IGNORE INTO observed VALUES (?, ?, ?)", rows)
 
     def forget_subject(self, subject: tuple[str, str]) -> int:
         """Drop a subject's identities (with their memories); returns how many."""
-        with self._db:
+        with self._lock, self._db:
             self._db.execute("BEGIN")
             cursor = self._db.execute("DELETE FROM observed WHERE subject = ?",
                                       (_subject_key(subject),))

@@ -21,6 +21,7 @@ Nothing here knows Flask or the catalog; the op handler (``agent_ops.py``) recor
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import socket
@@ -521,6 +522,31 @@ Answer with one JSON object and nothing else:
 "reason": "<why>"}, {"action": "nothing", "reason": "<why>"}]}"""
 
 
+def json_object_in(text: str) -> dict[str, Any] | None:
+    """The JSON object a model's answer holds: the whole text, a fenced block, or the first
+    complete ``{...}`` inside prose ("Here you go: {...} Hope this helps"); None if none
+    parses (e.g. the answer was cut off mid-object)."""
+    candidates = [text.strip()]
+    candidates += re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)
+    decoder = json.JSONDecoder()
+    for candidate in candidates:
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    # Only the first few openings: a hostile answer full of "{" must not cost n^2.
+    for start in itertools.islice((m.start() for m in re.finditer(r"\{", text)), 20):
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
 @dataclass(frozen=True)
 class LlmConfig:
     """The triformer's ``evaluator: {kind: llm, base_url, model, api_key_env?, timeout?,
@@ -628,7 +654,8 @@ class LlmEvaluator:
             with self._opener.open(request, timeout=cfg.timeout) as response:
                 raw = response.read(LLM_MAX_RESPONSE + 1)
         except urllib.error.HTTPError as exc:
-            raise EvaluatorFailed(f"the endpoint answered HTTP {exc.code}") from None
+            busy = " (rate limited)" if exc.code == 429 else ""
+            raise EvaluatorFailed(f"the endpoint answered HTTP {exc.code}{busy}") from None
         except (urllib.error.URLError, socket.timeout, TimeoutError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             kind = "timed out" if isinstance(reason, (socket.timeout, TimeoutError)) \
@@ -637,12 +664,19 @@ class LlmEvaluator:
         if len(raw) > LLM_MAX_RESPONSE:
             raise EvaluatorFailed("the endpoint's answer is too large")
         try:
-            text = json.loads(raw)["choices"][0]["message"]["content"]
-            text = re.sub(r"^\s*```(?:json)?\s*|\s*```\s*$", "", text)
-            return json.loads(text)
+            choice = json.loads(raw)["choices"][0]
+            text = choice["message"]["content"]
+            if not isinstance(text, str):
+                raise TypeError
         except (ValueError, KeyError, IndexError, TypeError):
-            raise EvaluatorFailed("the answer is not a chat completion holding a JSON "
-                                  "object") from None
+            raise EvaluatorFailed("the answer is not a chat completion") from None
+        found = json_object_in(text)
+        if found is None:
+            cut = choice.get("finish_reason") == "length" if isinstance(choice, dict) else False
+            raise EvaluatorFailed("the answer was cut off before its JSON object ended "
+                                  "(finish_reason length)" if cut else
+                                  "the answer holds no JSON object")
+        return found
 
     def evaluate(self, observation: Observation, pool: Pool) -> list[Decision]:
         shown = self._shown(observation, pool)
@@ -769,30 +803,25 @@ def observe(store: MemoryStore, settings: MemorySettings, observation: Observati
     evaluator decides instead and ``Outcome.fallback`` says why; ``fallback_reason`` is a
     failure found earlier (a malformed evaluator setting), reported the same way.
     """
-    own = ledger is None
-    book = TurnLedger(store.directory) if ledger is None else ledger
-    try:
-        identities = observation.identities()
-        seen = book.seen(identities)
-        fresh = tuple(d not in seen for d in identities)
-        observation = replace(observation, fresh=fresh)
-        if not any(new and t.role == "user" for new, t in zip(fresh, observation.turns)):
-            book.record(observation.recordable(), observation.subject)
-            return Outcome([Decision("nothing", "already observed: no user turn is new")],
-                           evaluator.name if fallback_reason is None else "rules",
-                           fallback_reason)
-        pool = Pool(store, settings, observation.subject)
-        used, reason = evaluator, fallback_reason
-        try:
-            proposed: Iterable[Decision] = evaluator.evaluate(observation, pool)
-            if not isinstance(evaluator, RuleEvaluator):
-                proposed = list(proposed)
-        except EvaluatorFailed as exc:
-            used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
-            proposed = used.evaluate(observation, pool)
-        applied = [_apply(store, settings, pool, d, observation, used.name) for d in proposed]
+    book = TurnLedger.beside(store) if ledger is None else ledger
+    identities = observation.identities()
+    seen = book.seen(identities)
+    fresh = tuple(d not in seen for d in identities)
+    observation = replace(observation, fresh=fresh)
+    if not any(new and t.role == "user" for new, t in zip(fresh, observation.turns)):
         book.record(observation.recordable(), observation.subject)
-        return Outcome(applied, used.name, reason)
-    finally:
-        if own:
-            book.close()
+        return Outcome([Decision("nothing", "already observed: no user turn is new")],
+                       evaluator.name if fallback_reason is None else "rules",
+                       fallback_reason)
+    pool = Pool(store, settings, observation.subject)
+    used, reason = evaluator, fallback_reason
+    try:
+        proposed: Iterable[Decision] = evaluator.evaluate(observation, pool)
+        if not isinstance(evaluator, RuleEvaluator):
+            proposed = list(proposed)
+    except EvaluatorFailed as exc:
+        used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
+        proposed = used.evaluate(observation, pool)
+    applied = [_apply(store, settings, pool, d, observation, used.name) for d in proposed]
+    book.record(observation.recordable(), observation.subject)
+    return Outcome(applied, used.name, reason)
