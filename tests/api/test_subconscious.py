@@ -371,7 +371,7 @@ def test_llm_decisions_cannot_reach_another_subjects_memories(server: Server,
     assert [m["id"] for m in memories(member)] == [general["id"]]
 
 
-@pytest.mark.parametrize("mode,reason", [("error", "HTTP 500"), ("garbage", "not a chat"),
+@pytest.mark.parametrize("mode,reason", [("error", "HTTP 500"), ("garbage", "no JSON object"),
                                          ("slow", "timed out")])
 def test_a_failing_llm_falls_back_to_the_rules(server: Server, llm: ChatStandIn, mode: str,
                                                reason: str) -> None:
