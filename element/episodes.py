@@ -80,7 +80,8 @@ _IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
 #: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
 #: sentence ("My dog ..."): "it gives me hope" is about "it".
-_ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|here is|here are|this is|these are|\w+ing)\b",
+_ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
+                    r"\w+ing)\b",
                     re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -369,12 +370,13 @@ def narrate(text: str, who: str) -> str:
         return f"{who}{adverbs} {_third_singular(verb)}"
 
     out = _SUBJECT_I.sub(agree, text)
-    out = re.sub(r"\bI\b", who, out)
+    # Replacements are functions: a speaker's name is text, never a pattern template.
+    out = re.sub(r"\bI\b", lambda _: who, out)
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
             (r"\b(?:we|us)\b", f"{who} and others"), (r"\b(?:our|ours)\b", f"{who}'s"),
             (r"\bourselves\b", "themselves")):
-        out = re.sub(pattern, repl, out, flags=re.I)
+        out = re.sub(pattern, lambda _, text=repl: text, out, flags=re.I)
     return out[:1].upper() + out[1:]
 
 

@@ -89,8 +89,9 @@ def third_person(text: str, who: str | None = None) -> str:
     "the user" (or the speaker's name) and "my" -> "the user's"."""
     if who is not None:
         who = "the user" if who == "User" else who
-        text = re.sub(r"\bmy\b", f"{who}'s", text, flags=re.I)
-        text = re.sub(r"\b(?:me|myself)\b", who, text, flags=re.I)
+        # Replacements are functions: a speaker's name is text, never a pattern template.
+        text = re.sub(r"\bmy\b", lambda _: f"{who}'s", text, flags=re.I)
+        text = re.sub(r"\b(?:me|myself)\b", lambda _: str(who), text, flags=re.I)
     for pattern, repl in _THIRD:
         text = pattern.sub(repl, text)
     return text
@@ -110,8 +111,8 @@ def _obj(text: str, limit: int = 20) -> str | None:
 
 def _about(text: str, who: str) -> str:
     """What a "forget X" is about, phrased as memories are: "my address" -> "User's address"."""
-    text = re.sub(r"^my\b", f"{who}'s", text.strip(), flags=re.I)
-    return third_person(re.sub(r"^i\b", who, text, flags=re.I))
+    text = re.sub(r"^my\b", lambda _: f"{who}'s", text.strip(), flags=re.I)
+    return third_person(re.sub(r"^i\b", lambda _: who, text, flags=re.I))
 
 
 _VERBS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoys",
