@@ -150,13 +150,18 @@ class Observation:
         return None
 
 
-def _optional_text(body: Mapping[str, Any], field: str, limit: int) -> str | None:
+def _optional_text(body: Mapping[str, Any], field: str, limit: int,
+                   where: str | None = None) -> str | None:
+    """A string (or integer) field of at most ``limit`` characters, trimmed; None if absent.
+
+    :raise InvalidRequest: naming ``where`` (default ``field``).
+    """
     value = body.get(field)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int)) or \
             not str(value).strip() or len(str(value)) > limit:
-        raise InvalidRequest(field, f"must be a non-empty string of at most {limit} "
+        raise InvalidRequest(where or field, f"must be a non-empty string of at most {limit} "
                              "characters")
     return str(value).strip()
 
@@ -193,7 +198,7 @@ def parse_observation(body: Mapping[str, Any]) -> Observation:
                                  or len(name) > 64):
             raise InvalidRequest(f"{where}.name", "must be a non-empty string of at most 64 "
                                  "characters")
-        ident = _optional_text(item, "id", MAX_ID_CHARS) if "id" in item else None
+        ident = _optional_text(item, "id", MAX_ID_CHARS, f"{where}.id")
         if ident is not None:
             if ident in ids:
                 raise InvalidRequest(f"{where}.id", "repeats the id of an earlier turn")
