@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +40,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.locomo_bench import normalise_evidence  # noqa: E402
-from element.subconscious import RuleEvaluator, observe, parse_observation  # noqa: E402
-from index import MemorySettings, MemoryStore  # noqa: E402
-from index.model import load_embedder  # noqa: E402
+from bench.locomo_bench import normalise_evidence
+from element.subconscious import RuleEvaluator, observe, parse_observation
+from index import MemorySettings, MemoryStore
+from index.model import load_embedder
 
 TAUS = (0.5, 0.6, 0.7)
 TUNED = {0, 1, 2}
@@ -54,7 +54,7 @@ SETTINGS = MemorySettings(relevance_threshold=0.0, max_memories=1_000_000,
 def session_date(raw: str) -> str:
     """LoCoMo's "1:56 pm on 8 May, 2023" as ISO 8601."""
     moment = datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y")
-    return moment.replace(tzinfo=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.replace(tzinfo=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def sessions(conversation: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -200,7 +200,7 @@ def raw_turn_recall(sample: dict[str, Any], embedder: Any, tmp: Path) -> dict[in
         for start in range(0, len(items), 64):
             for result, dia in zip(store.store_many(items[start:start + 64],
                                                     settings=SETTINGS),
-                                   ids[start:start + 64]):
+                                   ids[start:start + 64], strict=True):
                 sources[result.memory["id"]] = {dia}
         return evidence_recall(store, sample, sources, set(ids))
 

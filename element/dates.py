@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from .errors import InvalidRequest
 
@@ -64,13 +64,13 @@ def parse_session_date(raw: object, field: str = "session_date") -> datetime | N
         raise InvalidRequest(field, "must be an ISO 8601 date or datetime (2023-05-08 or "
                              "2023-05-08T13:56:00Z)") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def iso(moment: datetime) -> str:
     """``2023-05-08T13:56:00Z``: the form ``occurred_at`` is written in."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def time_phrase(sentence: str) -> str | None:

@@ -28,8 +28,8 @@ What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from .dates import time_phrase
 
@@ -54,7 +54,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bgonna\b", "going to"),
     (r"\bwanna\b", "want to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
     (r"\bsorta\b", "sort of"),
-    (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"), (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
+    (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"),
+    (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
 _INTERJECTIONS = (
@@ -171,7 +172,8 @@ only own same very can will am
 _IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
 #: A finite verb after a sentence-opening gerund makes the gerund its subject ("Sourcing
 #: pieces for my store was a hurdle"), not a dropped "I am" ("Looking for a place now").
-_FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|gives|gave|brings|brought|helps|"
+_FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|"
+                     r"gives|gave|brings|brought|helps|"
                      r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
                      r"will|would|could|should|pushed|got|gets|became|becomes)\b", re.I)
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
@@ -358,6 +360,11 @@ _SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, 
                         + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that is ``text`` itself, never a template (a name may hold ``\\1``)."""
+    return lambda _: text
+
+
 def narrate(text: str, who: str) -> str:
     """A cleaned first-person sentence in the third person about ``who``.
 
@@ -376,7 +383,7 @@ def narrate(text: str, who: str) -> str:
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
             (r"\b(?:we|us)\b", f"{who} and others"), (r"\b(?:our|ours)\b", f"{who}'s"),
             (r"\bourselves\b", "themselves")):
-        out = re.sub(pattern, lambda _, text=repl: text, out, flags=re.I)
+        out = re.sub(pattern, _literal(repl), out, flags=re.I)
     return out[:1].upper() + out[1:]
 
 

@@ -32,9 +32,10 @@ import json
 import sqlite3
 import threading
 import weakref
-from datetime import datetime, timezone
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 __all__ = ["turn_identities", "own_text_identities", "TurnLedger", "LEDGER_NAME"]
 
@@ -135,7 +136,7 @@ class TurnLedger:
 
     def record(self, digests: Iterable[str], subject: tuple[str, str] | None) -> None:
         """Remember ``digests`` as observed for ``subject`` (durably: synchronous commit)."""
-        at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         rows = [(d, _subject_key(subject), at) for d in dict.fromkeys(digests)]
         if rows:
             with self._lock, self._db:

@@ -10,8 +10,8 @@ no I/O, no store.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .dates import time_phrase
 
@@ -131,7 +131,8 @@ _NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?ca
 _INTRO = re.compile(r"^(?i:i am|this is)\s+(?P<x>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)$")
 _NOT_NAMES = {"Fine", "Good", "Sorry", "Back", "Here", "Done", "Ready", "Not", "Okay", "Sure",
               "Glad", "Happy", "Tired", "Busy", "Great", "Well", "Just"}
-_FACTS: list[tuple[re.Pattern[str], str, str]] = [(re.compile(p, re.I), tpl, key) for p, tpl, key in (
+_FACTS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(p, re.I), tpl, key) for p, tpl, key in (
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:live|living|reside|residing|based|staying)\s+"
      r"in\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
     (r"^i\s+(?:just\s+|recently\s+)?moved\s+to\s+(?P<x>.+)$", "{who} lives in {x}",
@@ -192,7 +193,8 @@ _FORGET = re.compile(r"^(?:please\s+)?(?:forget|stop remembering|disregard)\s+(?
                      r"what i said about\s+)?(?P<x>.+)$", re.I)
 _NO_LONGER = [re.compile(p, re.I) for p in (
     r"^(?P<s>i)\s+no longer\s+(?P<x>.+)$", r"^(?P<s>i am)\s+no longer\s+(?P<x>.+)$",
-    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$", r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
+    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$",
+    r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
 _ASK_MEMORY = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
                          r"(?P<x>(?:remember|forget|note|keep in mind)\b.+)$", re.I)
 _CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
@@ -207,7 +209,8 @@ _REQUEST = re.compile(
     r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|i\s+(?:want|need|would like|"
     r"wish)\s+to\s+|i\s+am\s+(?:trying|hoping)\s+to\s+|(?:help me|i need help)(?:\s+(?:to|with))?"
     r"\s+|let(?:'s|\s+us)\s+)(?P<x>.+)$", re.I)
-_ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|explain|summari[sz]e|"
+_ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|explain|"
+                    r"summari[sz]e|"
                     r"remind|make|create|send|schedule|order|help|fix|draft|translate|check|"
                     r"compare|list|describe|calculate|organi[sz]e|prepare|search|look up|get|buy|"
                     r"review|edit|set up|cook|choose|pick|teach|i am looking for)\b.+$", re.I)

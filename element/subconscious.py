@@ -27,15 +27,15 @@ import re
 import socket
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 from index import MemorySettings, MemoryStore
 from index.errors import MemoryNotFound, StoreError, StoreFailed
-from index.records import CATEGORIES, MAX_CONTENT_BYTES, validate_subject
-
 from index.lexical import terms
+from index.records import CATEGORIES, MAX_CONTENT_BYTES, validate_subject
 
 from .dates import iso, occurred_at, parse_session_date
 from .episodes import episode, is_english
@@ -44,7 +44,8 @@ from .observed import TurnLedger, own_text_identities, turn_identities
 from .rules import Candidate, extract, goal_of, norm
 
 __all__ = ["Turn", "Observation", "Decision", "Evaluator", "Pool", "RuleEvaluator",
-           "Candidate", "extract", "goal_of", "norm", "LlmConfig", "LlmEvaluator", "EvaluatorFailed", "parse_observation",
+           "Candidate", "extract", "goal_of", "norm", "LlmConfig", "LlmEvaluator",
+           "EvaluatorFailed", "parse_observation", "json_object_in",
            "evaluator_from", "observe", "Outcome", "ACTIONS", "WINDOW_TURNS", "WINDOW_WORDS"]
 
 ACTIONS = ("add", "update", "forget", "nothing")
@@ -661,7 +662,7 @@ class LlmEvaluator:
         except urllib.error.HTTPError as exc:
             busy = " (rate limited)" if exc.code == 429 else ""
             raise EvaluatorFailed(f"the endpoint answered HTTP {exc.code}{busy}") from None
-        except (urllib.error.URLError, socket.timeout, TimeoutError, OSError) as exc:
+        except (urllib.error.URLError, TimeoutError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             kind = "timed out" if isinstance(reason, (socket.timeout, TimeoutError)) \
                 else "unreachable"
@@ -685,7 +686,8 @@ class LlmEvaluator:
 
     def evaluate(self, observation: Observation, pool: Pool) -> list[Decision]:
         shown = self._shown(observation, pool)
-        prompt = {"subject": list(observation.subject) if observation.subject else None,
+        prompt: dict[str, Any] = {
+                  "subject": list(observation.subject) if observation.subject else None,
                   "turns": [{"role": t.role, "content": t.content,
                              **({"name": t.name} if t.name else {}),
                              "new": observation.is_fresh(i)}
@@ -722,18 +724,19 @@ class LlmEvaluator:
             return Decision("nothing", "rejected: unknown action")
         if action == "nothing":
             return Decision("nothing", reason or "nothing to remember")
-        if action in ("add", "update") and (not isinstance(content, str) or not content.strip()
-                                            or len(content.encode()) > MAX_CONTENT_BYTES):
+        text = content.strip() if isinstance(content, str) else ""
+        if action in ("add", "update") and (not text
+                                            or len(text.encode()) > MAX_CONTENT_BYTES):
             return Decision("nothing", f"rejected: {action} without valid content")
         if category is not None and category not in CATEGORIES or \
                 action == "add" and category is None:
             return Decision("nothing", "rejected: category must be one of "
                             + ", ".join(CATEGORIES))
         if action == "add":
-            if pool.by_content(content) is not None:
+            if pool.by_content(text) is not None:
                 return Decision("nothing", "already remembered", category=category)
             return Decision("add", reason or f"new {category}", category=category,
-                            content=content.strip(), context=context, intention=intention)
+                            content=text, context=context, intention=intention)
         target = pool.holds(item.get("memory_id"))
         if target is None:
             return Decision("nothing", f"rejected: {action} of a memory that is not among "
@@ -743,7 +746,7 @@ class LlmEvaluator:
                             category=target["category"], memory_id=target["id"])
         return Decision("update", reason or "supersedes the earlier memory",
                         category=category or target["category"], memory_id=target["id"],
-                        content=content.strip(), context=context, intention=intention)
+                        content=text, context=context, intention=intention)
 
 
 # -- the pipeline -----------------------------------------------------------------------------
@@ -763,9 +766,15 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
     """
     subject = {"subject_type": observation.subject[0], "subject_id": observation.subject[1]} \
         if observation.subject else {}
+    if decision.action in ("add", "update") and not decision.content or \
+            decision.action == "add" and not decision.category or \
+            decision.action in ("update", "forget") and not decision.memory_id:
+        return Decision("nothing", f"{decision.action} refused: incomplete decision",
+                        category=decision.category)
     try:
         if decision.action == "add":
-            result = store.store(content=decision.content, category=decision.category,
+            result = store.store(content=str(decision.content),
+                                 category=str(decision.category),
                                  **subject, context=decision.context,
                                  intention=decision.intention, agent=observation.agent,
                                  source="subconscious",
@@ -776,7 +785,7 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
             pool.drop(result.evicted)
             pool.keep(result.memory)
         elif decision.action == "update":
-            memory = store.update(decision.memory_id, content=decision.content,
+            memory = store.update(str(decision.memory_id), content=decision.content,
                                   category=decision.category, context=decision.context,
                                   intention=decision.intention,
                                   metadata=_metadata(pool.holds(decision.memory_id),
@@ -785,8 +794,8 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
                                   settings=settings)
             pool.keep(memory)
         elif decision.action == "forget":
-            store.delete(decision.memory_id)
-            pool.drop([decision.memory_id])
+            store.delete(str(decision.memory_id))
+            pool.drop([str(decision.memory_id)])
     except StoreFailed:
         raise
     except StoreError as exc:
@@ -813,7 +822,8 @@ def observe(store: MemoryStore, settings: MemorySettings, observation: Observati
     seen = book.seen(identities)
     fresh = tuple(d not in seen for d in identities)
     observation = replace(observation, fresh=fresh)
-    if not any(new and t.role == "user" for new, t in zip(fresh, observation.turns)):
+    if not any(new and t.role == "user"
+               for new, t in zip(fresh, observation.turns, strict=True)):
         book.record(observation.recordable(), observation.subject)
         return Outcome([Decision("nothing", "already observed: no user turn is new")],
                        evaluator.name if fallback_reason is None else "rules",

@@ -13,8 +13,9 @@ import json
 import re
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from werkzeug.wrappers import Request, Response

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
@@ -12,7 +12,7 @@ from element.dates import iso, occurred_at, parse_session_date, time_phrase
 from element.errors import InvalidRequest
 
 # A Monday afternoon.
-SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("sentence,day", [
@@ -42,7 +42,7 @@ def test_relative_times_move_the_session_date(sentence: str, day: str) -> None:
 
 
 def test_month_arithmetic_clamps_to_the_month_end() -> None:
-    end = datetime(2023, 3, 31, tzinfo=timezone.utc)
+    end = datetime(2023, 3, 31, tzinfo=UTC)
     when = occurred_at("I moved last month", end)
     assert when is not None and when.date().isoformat() == "2023-02-28"
 
@@ -74,7 +74,7 @@ def test_a_bad_session_date_names_the_field(raw: object) -> None:
         parse_session_date(raw)
 
 
-@given(st.text(max_size=200), st.datetimes(timezones=st.just(timezone.utc)))
+@given(st.text(max_size=200), st.datetimes(timezones=st.just(UTC)))
 def test_any_sentence_at_any_date_resolves_or_stays(sentence: str, session: datetime) -> None:
     when = occurred_at(sentence, session)
     assert when is not None and when.tzinfo is not None

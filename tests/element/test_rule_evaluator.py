@@ -6,17 +6,29 @@ tests are about rules and decisions, not meaning). Nothing is mocked.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from element.errors import InvalidRequest
-from element.subconscious import (WINDOW_WORDS, EvaluatorFailed, LlmEvaluator, Observation,
-                                  Pool, RuleEvaluator, Turn, evaluator_from, extract, goal_of,
-                                  observe, parse_observation)
+from element.subconscious import (
+    WINDOW_WORDS,
+    EvaluatorFailed,
+    LlmEvaluator,
+    Observation,
+    Pool,
+    RuleEvaluator,
+    Turn,
+    evaluator_from,
+    extract,
+    goal_of,
+    observe,
+    parse_observation,
+)
 from index import HashingEmbedder, MemorySettings, MemoryStore
 from index.errors import SubjectIncomplete
 
