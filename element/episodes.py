@@ -78,6 +78,10 @@ _IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|
                          r"tell|say|go|have|get|remember|think|imagine|see|show|send|"
                          r"do not|don't|never|always|be|good luck|hope you|glad you|"
                          r"can't wait to see|cannot wait to see)\b", re.I)
+#: The speaker reacting to what was said ("I totally agree", "I know what you mean").
+_REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+|also\s+)*"
+                       r"(?:agree|disagree|know|understand|get it|see|hear you|feel you|bet|"
+                       r"guess|think so|hope so|mean it)\b(?!\s+(?:how|to)\b)", re.I)
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
 #: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
 #: sentence ("My dog ..."): "it gives me hope" is about "it".
@@ -176,8 +180,12 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made
                      r"gives|gave|brings|brought|helps|"
                      r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
                      r"will|would|could|should|pushed|got|gets|became|becomes)\b", re.I)
+_ING_NOUNS = frozenset("""
+something nothing anything everything morning evening spring wedding building meeting
+painting clothing ceiling feeling setting evening offspring earring sibling pudding
+""".split())
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
-    (r"^(?:going to|gonna)\s+", "I am going to "),
+    (r"^(?:going to|gonna)\s+(?!be\b)", "I am going to "),     # "gonna be great": it is
     (r"^been\s+", "I have been "),
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
@@ -282,7 +290,8 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
                        (low.endswith("ed") and len(low) > 4)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
-        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and not re.match(
+        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \
+                low not in _ING_NOUNS and not re.match(
                 r"(?:is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
                 r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
             text = f"I am {low} {rest}"
@@ -296,7 +305,8 @@ def _content_words(text: str) -> list[str]:
 
 def _score(text: str) -> float | None:
     """The disclosure score of a cleaned sentence, or None when it is not a disclosure."""
-    if _SUGGEST.match(text) or _THANKS.match(text) or _QUESTION_START.match(text):
+    if _SUGGEST.match(text) or _THANKS.match(text) or _QUESTION_START.match(text) or \
+            _REACTION.match(text):
         return None
     if not _FIRST.search(text) or not _ACTOR.search(text):
         return None
