@@ -19,7 +19,7 @@ Conversations 0-2 are where the rules were tuned; 3-4 are reported apart as a he
 check (the project's real held-out split is elsewhere).
 
     .venv/bin/python bench/observe_bench.py [--data ../shared/eval/locomo-dev.json]
-        [--convs 0,1,2,3,4] [--window 6] [--no-qa] [--show N]
+        [--convs 0,1,2,3,4] [--window 6] [--no-qa] [--hashing-store] [--show N]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.locomo_bench import normalise_evidence
 from element.subconscious import RuleEvaluator, observe, parse_observation
-from index import MemorySettings, MemoryStore
+from index import HashingEmbedder, MemorySettings, MemoryStore
 from index.model import load_embedder
 
 TAUS = (0.5, 0.6, 0.7)
@@ -217,6 +217,10 @@ def main() -> None:
     parser.add_argument("--convs", default="0,1,2,3,4")
     parser.add_argument("--window", type=int, default=6)
     parser.add_argument("--no-qa", action="store_true", help="skip the question recall")
+    parser.add_argument("--hashing-store", action="store_true",
+                        help="stores embed with the hashing embedder: latency of the pipeline "
+                             "without the model (extraction figures are unchanged; question "
+                             "recall is not meaningful then)")
     parser.add_argument("--show", type=int, default=0,
                         help="print this many unmatched memories per conversation")
     args = parser.parse_args()
@@ -233,7 +237,8 @@ def main() -> None:
         for c in chosen:
             sample = samples[c]
             started = time.perf_counter()
-            result = run_conversation(sample, embedder, args.window, tmp)
+            store_embedder = HashingEmbedder(384) if args.hashing_store else embedder
+            result = run_conversation(sample, store_embedder, args.window, tmp)
             per_tau, n_facts, n_mem, unmatched = match(embedder, result, sample)
             known = {t["dia_id"] for _, turns in sessions(sample["conversation"])
                      for t in turns}
