@@ -13,7 +13,7 @@ from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, cre
 from .home import SLUG_RE, Home, check_slug
 from .invoke import Invocation, admit, invoke, readable
 from .ops import registry
-from .ops.registry import Op, OpResult
+from .ops.op import Op, OpResult
 from .ops.schemas import COMPONENTS
 from .spec.mirror import after_push, push_reasons
 from .spec.types import TYPES

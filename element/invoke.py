@@ -38,7 +38,7 @@ from .governance.access import Principal, authenticate, authorize
 from .governance.enforce import enforce_modifiers
 from .home import Home
 from .ops import registry
-from .ops.registry import Env, Op, OpCall, OpResult, Schema
+from .ops.op import Env, Op, OpCall, OpResult, Schema
 from .schema import check
 
 __all__ = ["Invocation", "invoke", "admit", "readable", "check_query"]

@@ -34,6 +34,7 @@ from .lanes import IndexParams
 from .listing import LIST_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
 from .provision import load_embedder, provision_model
+from .lexical import terms
 from .recall import DEFAULT_WEIGHTS, LANES
 from .records import (
     CATEGORIES,
@@ -67,6 +68,8 @@ __all__ = [
     "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES", "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES",
     "MAX_METADATA_BYTES", "MAX_AGENT_CHARS", "MAX_KEY_CHARS", "MAX_SUBJECT_ID_CHARS",
     "LIST_LIMIT_MAX", "SEARCH_LIMIT_MAX", "NewMemory", "validate_new", "validate_subject",
+    # the lexical index's tokens (Snowball stems), for callers that compare texts alike
+    "terms",
     # errors
     "StoreError", "StoreFailed", "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt",
     "LogMissing", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",

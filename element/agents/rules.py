@@ -10,8 +10,10 @@ no I/O, no store.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
+
+from .dates import time_phrase
 
 __all__ = ["Candidate", "extract", "goal_of", "norm", "third_person"]
 
@@ -35,6 +37,17 @@ class Candidate:
     kind: str = "add"
     query: str | None = None
     slot: bool = False
+    #: The cleaned sentence it came from (what dates it: "... next month").
+    source: str = ""
+
+    @property
+    def loose(self) -> bool:
+        """A statement whose key is a loose handle (a preference, something had, "my X is
+        Y", an activity) rather than one of a person's single facts (name, home, work,
+        diet) or an instruction, correction or forget."""
+        return self.kind == "add" and (
+            self.category in ("preference", "context")
+            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:")))
 
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
@@ -76,8 +89,9 @@ def third_person(text: str, who: str | None = None) -> str:
     "the user" (or the speaker's name) and "my" -> "the user's"."""
     if who is not None:
         who = "the user" if who == "User" else who
-        text = re.sub(r"\bmy\b", f"{who}'s", text, flags=re.I)
-        text = re.sub(r"\b(?:me|myself)\b", who, text, flags=re.I)
+        # Replacements are functions: a speaker's name is text, never a pattern template.
+        text = re.sub(r"\bmy\b", lambda _: f"{who}'s", text, flags=re.I)
+        text = re.sub(r"\b(?:me|myself)\b", lambda _: str(who), text, flags=re.I)
     for pattern, repl in _THIRD:
         text = pattern.sub(repl, text)
     return text
@@ -97,8 +111,8 @@ def _obj(text: str, limit: int = 20) -> str | None:
 
 def _about(text: str, who: str) -> str:
     """What a "forget X" is about, phrased as memories are: "my address" -> "User's address"."""
-    text = re.sub(r"^my\b", f"{who}'s", text.strip(), flags=re.I)
-    return third_person(re.sub(r"^i\b", who, text, flags=re.I))
+    text = re.sub(r"^my\b", lambda _: f"{who}'s", text.strip(), flags=re.I)
+    return third_person(re.sub(r"^i\b", lambda _: who, text, flags=re.I))
 
 
 _VERBS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoys",
@@ -117,7 +131,8 @@ _NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?ca
 _INTRO = re.compile(r"^(?i:i am|this is)\s+(?P<x>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)$")
 _NOT_NAMES = {"Fine", "Good", "Sorry", "Back", "Here", "Done", "Ready", "Not", "Okay", "Sure",
               "Glad", "Happy", "Tired", "Busy", "Great", "Well", "Just"}
-_FACTS: list[tuple[re.Pattern[str], str, str]] = [(re.compile(p, re.I), tpl, key) for p, tpl, key in (
+_FACTS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(p, re.I), tpl, key) for p, tpl, key in (
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:live|living|reside|residing|based|staying)\s+"
      r"in\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
     (r"^i\s+(?:just\s+|recently\s+)?moved\s+to\s+(?P<x>.+)$", "{who} lives in {x}",
@@ -145,11 +160,26 @@ _IS = re.compile(r"^i\s+am\s+(?P<art>(?:a|an)\s+)?(?P<x>[a-z][\w\-]*(?:\s+[a-z][
 _NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "not", "so",
               "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
               "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
+_ABOUT_THEM = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 _MY = re.compile(r"^my\s+(?P<k>[\w'\- ]{1,40}?)\s+(?P<v>is|are|was|will be)\s+(?P<x>.+)$", re.I)
 _MY_VERB = re.compile(r"^my\s+(?P<k>\w+(?:\s\w+)?)\s+(?P<v>lives|works|is called|likes|loves|"
                       r"hates|prefers|has|studies)\s+(?P<x>.+)$", re.I)
 _NOT_MY = {"question", "point", "guess", "bad", "fault", "pleasure", "apologies", "turn",
            "answer", "reply", "request", "name"}
+#: How an instruction to the agent starts ("always *reply* in French", "when I ask, *use*
+#: bullets"): stories ("when I turned ten, dad signed me up") and offers ("always here to
+#: help") do not.
+_INSTRUCTION = re.compile(
+    r"^(?:do not\s+|don't\s+|please\s+)?(?:reply|respond|answer|use|write|speak|talk|address|"
+    r"call|include|add|format|tell|ask|check|confirm|remind|mention|suggest|recommend|avoid|"
+    r"send|start|end|sign|cite|explain|summari[sz]e|translate|list|spell|round|convert|"
+    r"double-check|be|say|provide|default|return|greet|assume|ignore|skip|proofread|review|"
+    r"copy|book|schedule|order|refer|notify|alert|warn|mark|label|sort|group|highlight|"
+    r"quote|link|attach|save|email|print|draft|cc|bcc|show|give me|keep it|put)\b", re.I)
+#: Conversational requests that are not standing instructions ("let me know", "ping me").
+_NOT_INSTRUCTION = re.compile(r"^(?:let me know|tell me more|give me a (?:call|shout|ring)|"
+                              r"be (?:careful|safe|strong|yourself|patient|kind)|"
+                              r"keep (?:going|it up|pushing))\b", re.I)
 _ALWAYS = re.compile(r"^(?:please\s+)?(?P<w>always|never|do not ever)\s+(?P<x>.+)$", re.I)
 _WHEN = re.compile(r"^(?:please\s+)?(?P<w>when|whenever|if|every time|each time|before|after)"
                    r"\s+(?P<c>[^,]{3,}?),\s*(?:please\s+)?(?:then\s+)?(?P<x>.+)$", re.I)
@@ -158,25 +188,29 @@ _NOT_ORDERS = {"i", "we", "it", "they", "he", "she", "that", "this", "there", "m
 _FROM_NOW = re.compile(r"^(?:from now on|going forward|in (?:the )?future|next time)[\s,:]+"
                        r"(?:please\s+)?(?P<x>.+)$", re.I)
 _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|do not forget|keep in mind|note)"
-                       r"\s+(?:that\s+)?(?P<x>.+)$", re.I)
+                       r"\s+(?P<that>that\s+)?(?P<x>.+)$", re.I)
 _FORGET = re.compile(r"^(?:please\s+)?(?:forget|stop remembering|disregard)\s+(?:that\s+|about\s+|"
                      r"what i said about\s+)?(?P<x>.+)$", re.I)
 _NO_LONGER = [re.compile(p, re.I) for p in (
     r"^(?P<s>i)\s+no longer\s+(?P<x>.+)$", r"^(?P<s>i am)\s+no longer\s+(?P<x>.+)$",
-    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$", r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
+    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$",
+    r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
 _ASK_MEMORY = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
                          r"(?P<x>(?:remember|forget|note|keep in mind)\b.+)$", re.I)
 _CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
                          r"meant|that is (?:wrong|not right|incorrect|not true|not correct))"
                          r"\b[\s,:;!.-]*", re.I)
 _WEAK = {"actually", "no", "nope", "not quite"}
+#: Markers that, right after a question, answer it ("Did you like it?" "No, ...").
+_ANSWERS = {"no", "nope"}
 _REFERS = re.compile(r"^(?:it|its|it is|it was|that is|the|his|her|their|our|they|he|she)\b",
                      re.I)
 _REQUEST = re.compile(
     r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|i\s+(?:want|need|would like|"
     r"wish)\s+to\s+|i\s+am\s+(?:trying|hoping)\s+to\s+|(?:help me|i need help)(?:\s+(?:to|with))?"
     r"\s+|let(?:'s|\s+us)\s+)(?P<x>.+)$", re.I)
-_ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|explain|summari[sz]e|"
+_ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|explain|"
+                    r"summari[sz]e|"
                     r"remind|make|create|send|schedule|order|help|fix|draft|translate|check|"
                     r"compare|list|describe|calculate|organi[sz]e|prepare|search|look up|get|buy|"
                     r"review|edit|set up|cook|choose|pick|teach|i am looking for)\b.+$", re.I)
@@ -208,14 +242,16 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
         return Candidate("fact", f"{who}'s name is {m['x']}", "fact:name", turn, slot=True)
     if m := _PREFER.match(s):
         verb, x = m["v"].lower(), _obj(m["x"])
-        if not x:
-            return None
+        if not x or _ABOUT_THEM.search(x):
+            return None     # "I love that you chose pottery" is a compliment
         pair = _OVER.match(x) if verb == "prefer" else None
         key = "preference:" + "|".join(sorted(_key("", p)[1:] for p in (pair["a"], pair["b"]))) \
             if pair else _key("preference", x)
         return Candidate("preference", f"{who} {_VERBS[verb]} {third_person(x)}", key, turn)
     if m := _FAN.match(s):
         x = _obj(m["x"])
+        if x and _ABOUT_THEM.search(x):
+            return None
         verb = "does not like" if m["neg"] else "likes"
         return Candidate("preference", f"{who} {verb} {third_person(x)}",
                          _key("preference", x), turn) if x else None
@@ -224,8 +260,12 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
             x = _obj(m["x"])
             if not x:
                 return None
+            # "a dentist appointment next month" is about the appointment: a time phrase
+            # in the key would make every "next month" plan one point.
+            when = time_phrase(x)
+            timeless = x.replace(when, " ").strip() if when else x
             head = re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
-                            x)[0].split()[-1]
+                            timeless or x)[0].split()[-1]
             slot = "{" not in key
             key = key.format(x=norm(x), head=norm(head), verb=norm(x).split()[0])
             category = "context" if key.startswith("context") else "fact"
@@ -252,20 +292,25 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
     return None
 
 
+def _instructs(text: str) -> bool:
+    """Whether ``text`` is an order to the agent about its work (reply, use, format...)."""
+    return bool(_INSTRUCTION.match(text)) and not _NOT_INSTRUCTION.match(text)
+
+
 def _instruction(s: str, turn: int, who: str) -> Candidate | None:
     """A procedure: always/never X, when X do Y, from now on X, remember to X."""
-    if m := _ALWAYS.match(s):
+    if (m := _ALWAYS.match(s)) and _instructs(m["x"]):
         word = "Never" if m["w"].lower() != "always" else "Always"
         x = _obj(m["x"], 30)
         return Candidate("procedure", f"{word} {third_person(x, who)}",
                          _key("procedure", x), turn) if x else None
     if m := _WHEN.match(s):
         x = _obj(m["x"], 30)
-        if not x or x.split()[0].lower() in _NOT_ORDERS:
+        if not x or x.split()[0].lower() in _NOT_ORDERS or not _instructs(x):
             return None
         return Candidate("procedure", f"{_cap(m['w'].lower())} {third_person(m['c'], who)}, "
                          f"{third_person(x, who)}", _key("procedure:when", m["c"]), turn)
-    if m := _FROM_NOW.match(s):
+    if (m := _FROM_NOW.match(s)) and _instructs(m["x"]):
         x = _obj(m["x"], 30)
         return Candidate("procedure", f"From now on, {third_person(x, who)}",
                          _key("procedure", x), turn) if x else None
@@ -293,12 +338,16 @@ def _parse(s: str, turn: int, who: str) -> Candidate | None:
     if m := _REMEMBER.match(s):
         x = m["x"]
         if re.match(r"to\s", x, re.I):
+            if not _instructs(x[3:]):
+                return None     # "remember to stay positive" is encouragement
             x2 = _obj(x[3:], 30)
             return Candidate("procedure", f"Remember to {third_person(x2, who)}",
                              _key("procedure", x2), turn) if x2 else None
         found = _statement(x, turn, who) or _instruction(x, turn, who)
         if found:
             return found
+        if not m["that"] or len(x.split()) < 3:
+            return None     # "Remember Jon, just do it!" is encouragement, not a fact
         x = _obj(x, 30)
         return Candidate("fact", _cap(_about(x, who)), None, turn) if x else None
     return _instruction(s, turn, who) or _statement(s, turn, who)
@@ -315,12 +364,15 @@ def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | Non
     return None
 
 
-def extract(text: str, turn: int, who: str = "User") -> list[Candidate]:
+def extract(text: str, turn: int, who: str = "User", *,
+            answers_question: bool = False) -> list[Candidate]:
     """The candidates of one user turn, sentence by sentence, in order.
 
     Questions are skipped unless they ask to remember or forget ("could you remember that
     ..."). A correction marker ("actually", "no", "that's wrong"...) makes what follows a
-    correction; alone in its sentence, it makes the next sentence one.
+    correction; alone in its sentence, it makes the next sentence one. When the turn
+    ``answers_question`` (the turn before it asked one), a leading "no"/"nope" is the answer,
+    not a correction.
     """
     found: list[Candidate] = []
     pending = False
@@ -332,6 +384,11 @@ def extract(text: str, turn: int, who: str = "User") -> list[Candidate]:
                 continue
             s = m["x"]
         marker = _CORRECTION.match(s)
+        if marker and answers_question and norm(marker["m"]) in _ANSWERS:
+            s, marker = s[marker.end():].strip(), None
+            answers_question = False
+            if not s:
+                continue
         candidate = None
         if marker:
             rest = s[marker.end():].strip()
@@ -346,6 +403,7 @@ def extract(text: str, turn: int, who: str = "User") -> list[Candidate]:
             candidate = _parse(s, turn, who)
         pending = False
         if candidate is not None:
+            candidate.source = s
             found.append(candidate)
     return found
 

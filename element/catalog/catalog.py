@@ -10,6 +10,7 @@ Layout (``catalog.db`` in the data home)::
     attachments(id, target_id, source_id, source_version, priority, cascade_policy,
                 is_modifier, created_by, created_at)   UNIQUE(target_id, source_id)
     spec_mirror(element_id, blob, commit_id, status, at)   the draft spec last mirrored
+    observed_turns(element_id, digest, subject, at)   turns the subconscious has observed
 
 A circle's path is its name; every other element's path is ``<circle>/<slug>``. Each thread
 gets its own connection (sqlite3 objects must not cross threads); WAL lets readers run
@@ -60,6 +61,10 @@ CREATE TABLE IF NOT EXISTS attachments (
     is_modifier INTEGER NOT NULL, created_by TEXT, created_at TEXT NOT NULL,
     UNIQUE (target_id, source_id));
 CREATE INDEX IF NOT EXISTS attachments_source ON attachments(source_id);
+CREATE TABLE IF NOT EXISTS observed_turns (
+    element_id TEXT NOT NULL, digest TEXT NOT NULL, subject TEXT NOT NULL, at TEXT NOT NULL,
+    PRIMARY KEY (element_id, digest));
+CREATE INDEX IF NOT EXISTS observed_turns_subject ON observed_turns(element_id, subject);
 CREATE TABLE IF NOT EXISTS spec_mirror (
     element_id TEXT PRIMARY KEY, blob TEXT, commit_id TEXT, status TEXT NOT NULL, at TEXT);
 """
@@ -237,6 +242,7 @@ class Catalog:
 
     def delete_element(self, element_id: str) -> None:
         with self._transaction() as db:
+            db.execute("DELETE FROM observed_turns WHERE element_id = ?", (element_id,))
             db.execute("DELETE FROM versions WHERE element_id = ?", (element_id,))
             db.execute("DELETE FROM elements WHERE id = ?", (element_id,))
 
@@ -455,6 +461,36 @@ class Catalog:
                         version, stamp, element_id))
             _upsert_mirror(db, element_id, blob, commit, "mirrored", stamp)
         return version
+
+
+    # -- observed turns ---------------------------------------------------------------
+    def observed(self, element_id: str, digests: list[str]) -> set[str]:
+        """Those of ``digests`` recorded as observed by a memory element."""
+        found: set[str] = set()
+        for start in range(0, len(digests), 500):
+            chunk = digests[start:start + 500]
+            rows = self._query(f"SELECT digest FROM observed_turns WHERE element_id = ? AND "
+                               f"digest IN ({','.join('?' * len(chunk))})",
+                               (element_id, *chunk))
+            found.update(str(r["digest"]) for r in rows)
+        return found
+
+    def record_observed(self, element_id: str, digests: list[str], subject: str) -> None:
+        """Record turn digests as observed by a memory element, for one subject."""
+        if not digests:
+            return
+        at = now_iso()
+        with self._transaction() as db:
+            db.executemany("INSERT INTO observed_turns VALUES (?,?,?,?) "
+                           "ON CONFLICT(element_id, digest) DO NOTHING",
+                           [(element_id, d, subject, at) for d in digests])
+
+    def forget_observed(self, element_id: str, subject: str) -> int:
+        """Drop one subject's observed turns of a memory element; returns how many."""
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM observed_turns WHERE element_id = ? AND "
+                                "subject = ?", (element_id, subject))
+        return cursor.rowcount
 
 
 def _mirrored_blob(db: sqlite3.Connection, element_id: str) -> str | None:

@@ -22,7 +22,7 @@ from .policy import PolicyDenied, policy_verdict
 from .ratelimit import RateLimited, SlidingWindowLimiter
 
 if TYPE_CHECKING:
-    from ..ops.registry import Op
+    from ..ops.op import Op
 
 __all__ = ["GOVERNANCE_OPS", "enforce_modifiers"]
 

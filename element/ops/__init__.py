@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 
-from .registry import OpTable, Registry
+from .op import OpTable, Registry
 
 __all__ = ["OP_MODULES", "registry"]
 

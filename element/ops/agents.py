@@ -17,10 +17,11 @@ from typing import Any
 from index import MemorySettings, validate_subject
 
 from ..agents.bonds import NoMemoryBonded, bonded_memories
+from ..agents.observed import TurnLedger
 from ..agents.subconscious import RuleEvaluator, evaluator_from, observe, parse_observation
 from ..agents.tools import agent_tools, call_agent_tool, tool_access
 from ..invoke import admit
-from .registry import AGENTS, Activity, OpCall, OpResult, OpTable
+from .op import AGENTS, Activity, OpCall, OpResult, OpTable
 from .schemas import OBJECT, STRING, SUBJECT, TEXT, array, nullable, obj
 
 __all__ = ["ops"]
@@ -38,13 +39,24 @@ def _observe_lock(memory_id: str) -> threading.Lock:
 
 
 _TURN = obj({"role": {"type": "string", "enum": ["user", "assistant"]}, "content": STRING,
-             "name": nullable(TEXT)}, ["role", "content"])
+             "name": nullable(TEXT),
+             "id": nullable({**TEXT, "description": "the client's id of the turn: a re-sent "
+                                                     "turn with the same id changes nothing"})},
+            ["role", "content"])
 
 
 @ops.op("observe", "POST", "observe", "write", types=AGENTS,
         summary="The subconscious: observe conversation turns",
         request=obj({"turns": array(_TURN, minItems=1), **SUBJECT,
-                     "agent": nullable(STRING)}, ["turns"]),
+                     "agent": nullable(STRING),
+                     "conversation_id": nullable({**TEXT, "description": "scopes turn "
+                                                  "identities to one conversation"}),
+                     "session_date": nullable({**STRING, "description": "when the "
+                                               "conversation took place (ISO-8601); dates "
+                                               "in turns are taken relative to it"}),
+                     "subject_name": nullable({**TEXT, "description": "the subject's name, "
+                                               "for memories in the third person"})},
+                    ["turns"]),
         body_required=True,
         response=obj({"decisions": array(OBJECT),
                       "evaluator": {"type": "string", "enum": ["rules", "llm"]},
@@ -53,7 +65,8 @@ _TURN = obj({"role": {"type": "string", "enum": ["user", "assistant"]}, "content
                      ["decisions", "evaluator", "memories"]),
         description="The evaluator (rules, or the triformer's LLM) decides add, update, "
                     "forget or nothing for each bonded memory; every decision is recorded "
-                    "in activity.")
+                    "in activity. A turn observed before changes nothing (docs/agents.md, "
+                    "idempotency).")
 def observe_op(call: OpCall) -> OpResult:
     observation = parse_observation(call.body)
     element = call.element
@@ -83,7 +96,8 @@ def observe_op(call: OpCall) -> OpResult:
         settings = MemorySettings.from_properties(call.home.properties_for(memory, call.env))
         with _observe_lock(memory.id):
             outcome = observe(call.home.memory_store(memory), settings, observation,
-                              evaluator, fallback_reason=problem)
+                              evaluator, fallback_reason=problem,
+                              ledger=TurnLedger(call.home.catalog, memory.id))
         used.add(outcome.evaluator)
         tag = {"agent": via} if via else {}
         if outcome.fallback:

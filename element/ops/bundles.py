@@ -39,7 +39,7 @@ from ..catalog import Element, now_iso
 from ..errors import ElementError, ElementNotFound, InvalidRequest
 from ..home import Home, check_slug
 from ..spec.spec_file import normalize_spec, spec_yaml
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, SLUG, STRING, array, integer, obj, ref
 
 __all__ = ["ops", "ENVELOPE_FORMAT", "MAX_ENVELOPE_ELEMENTS", "envelope", "import_one"]

@@ -8,7 +8,7 @@ from ..catalog import now_iso
 from ..errors import ElementError, InvalidRequest
 from ..home import RESERVED_SLUGS
 from ..spec.types import TYPES
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import (ELEMENT_ANSWER, OBJECT, SLUG, STRING, TEXT, nullable, obj, ref)
 
 __all__ = ["ops", "ElementDeleted", "MetaTooLarge", "MAX_META_BYTES"]

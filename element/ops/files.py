@@ -11,7 +11,7 @@ from source import BRANCHES, branch_tips, commit_files, read_file, resolve_rev
 
 from ..errors import ElementError, InvalidRequest
 from ..spec.types import TYPES
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, BRANCH, COMMIT, MESSAGE, STRING, integer, nullable, obj
 
 __all__ = ["ops", "README", "MAX_README_BYTES", "CATEGORY_INTENTIONS", "repo_of",

@@ -17,7 +17,7 @@ from ..errors import ElementError, InvalidRequest
 from ..invoke import Invocation, invoke
 from .files import repo_of
 from .memory import STORE_FIELDS
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, REV, STRING, array, obj
 from .source import rev_of
 

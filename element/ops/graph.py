@@ -17,7 +17,7 @@ from ..governance.attachments import attachments_of
 from ..graph import Graph, build_graph
 from ..invoke import readable
 from ..spec.types import TYPES
-from .registry import OpCall, OpResult, OpTable
+from .op import OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, STRING, array, in_range, integer, nullable, obj, ref
 
 __all__ = ["ops", "circle_graph", "MAX_DEPTH"]

@@ -12,8 +12,9 @@ from typing import Any
 
 from index import MemoryNotFound, MemorySettings
 
+from ..agents.observed import TurnLedger
 from ..errors import InvalidRequest
-from .registry import MEMORY, Activity, Header, OpCall, OpResult, OpTable, Schema
+from .op import MEMORY, Activity, Header, OpCall, OpResult, OpTable, Schema
 from .schemas import (CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
                       LIST_LIMIT_MAX, MEMORY_ANSWER, MEMORY_ID, OBJECT, SEARCH_LIMIT_MAX,
                       STRING, SUBJECT, TEXT, TIME, array, integer, nullable, obj, ref)
@@ -253,6 +254,8 @@ def forget_subject(call: OpCall) -> OpResult:
     confirmed = call.headers.get("X-Confirm", "").strip().lower() == "destructive"
     outcome = call.home.memory_store(call.element).forget_subject(
         subject_type, subject_id, confirm=confirmed)
+    # The subconscious's record of which of their turns it heard goes with their memories.
+    TurnLedger(call.home.catalog, call.element.id).forget_subject((subject_type, subject_id))
     return OpResult(outcome, activity=[Activity({"subject_type": subject_type,
                                                  "deleted": outcome["deleted"]})])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..governance.attachments import attachments_of, compose as compose_attachments
 from ..governance.attachments import remove_attachment
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import STRING, array, integer, obj, ref
 
 __all__ = ["ops"]

@@ -12,7 +12,7 @@ from typing import Any
 from ..agents.tools import agent_tools, memory_tools
 from ..spec.types import TYPES
 from .memory import MEMORY_INPUT, SEARCH_INPUT
-from .registry import OpCall, OpResult, OpTable, Schema
+from .op import OpCall, OpResult, OpTable, Schema
 from .schemas import OBJECT, STRING, SUBJECT, TEXT, array, obj, ref
 
 __all__ = ["ops", "ports_of"]

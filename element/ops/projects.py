@@ -14,7 +14,7 @@ from ..errors import ElementError, ElementNotFound, InvalidRequest
 from ..graph import parse_ref, reference_refs
 from ..spec.mirror import element_lock, sync_spec, write_spec
 from ..spec.spec_file import normalize_spec, spec_of
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import COMMIT, OBJECT, STRING, integer, obj
 
 __all__ = ["ops", "PromoteRefused", "PROMOTE_FROM"]

@@ -19,7 +19,7 @@ from ..errors import ElementError, InvalidRequest
 from ..spec.mirror import sync_spec
 from ..spec.spec_file import normalize_spec, spec_of
 from .files import repo_of
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, STRING, array, obj
 
 __all__ = ["ops"]

@@ -15,7 +15,7 @@ from source import BRANCHES
 
 from ..errors import ERROR_CLASSES, InvalidRequest
 from ..spec.types import TYPES
-from .registry import Header, Schema
+from .op import Header, Schema
 
 __all__ = ["COMPONENTS", "ref", "nullable", "obj", "TEXT", "TIME", "SLUG", "MEMORY_ID",
            "OBJECT", "STRING", "BOOLEAN", "INTEGER", "SUBJECT", "CATEGORY", "CATEGORY_LIST",

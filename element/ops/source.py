@@ -18,7 +18,7 @@ from ..errors import ElementError, InvalidRequest, error_body
 from ..spec.mirror import sync_spec
 from ..spec.spec_file import normalize_spec
 from .files import repo_of
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import (BOOLEAN, COMMIT, MESSAGE, OBJECT, REV, STRING, array, integer,
                       nullable, obj)
 

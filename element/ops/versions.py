@@ -15,7 +15,7 @@ from ..catalog import Element
 from ..errors import ElementDisabled, ElementError, InvalidRequest
 from ..spec.mirror import element_lock, sync_spec, write_spec
 from ..spec.spec_file import normalize_spec, spec_fields, spec_of
-from .registry import Activity, OpCall, OpResult, OpTable
+from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import (BOOLEAN, COMMIT, MESSAGE, OBJECT, STRING, TEXT, array, in_range,
                       integer, nullable, obj, ref)
 

@@ -10,6 +10,7 @@ from the prompt it receives. Everything of ours is real.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from typing import Any
@@ -101,7 +102,11 @@ def test_observe_adds_a_memory_with_context_intention_and_activity(server: Serve
 
 def test_observe_duplicate_update_and_forget(bot: Client) -> None:
     added = observe(bot, "demo/bot", "I live in Paris").body["decisions"][0]
-    same = observe(bot, "demo/bot", "I live in Paris").body["decisions"][0]
+    resent = observe(bot, "demo/bot", "I live in Paris").body["decisions"]
+    assert resent == [{"action": "nothing", "memory": "demo/memory",
+                       "reason": "already observed: no user turn is new"}]
+    same = observe(bot, "demo/bot", "I live in Paris",
+                   conversation_id="another day").body["decisions"][0]
     assert (same["action"], same["memory_id"]) == ("nothing", added["memory_id"])
     moved = observe(bot, "demo/bot", "Actually, I live in Berlin now").body["decisions"][0]
     assert (moved["action"], moved["memory_id"]) == ("update", added["memory_id"])
@@ -110,7 +115,7 @@ def test_observe_duplicate_update_and_forget(bot: Client) -> None:
     assert (gone["action"], gone["memory_id"]) == ("forget", added["memory_id"])
     assert memories(bot) == []
     kinds = [e["detail"]["decision"] for e in observe_events(bot, "demo/memory")]
-    assert kinds == ["forget", "update", "nothing", "add"]       # newest first
+    assert kinds == ["forget", "update", "nothing", "nothing", "add"]       # newest first
 
 
 def test_observe_directly_on_a_memory(server: Server) -> None:
@@ -368,7 +373,7 @@ def test_llm_decisions_cannot_reach_another_subjects_memories(server: Server,
     assert [m["id"] for m in memories(member)] == [general["id"]]
 
 
-@pytest.mark.parametrize("mode,reason", [("error", "HTTP 500"), ("garbage", "not a chat"),
+@pytest.mark.parametrize("mode,reason", [("error", "HTTP 500"), ("garbage", "no JSON object"),
                                          ("slow", "timed out")])
 def test_a_failing_llm_falls_back_to_the_rules(server: Server, llm: ChatStandIn, mode: str,
                                                reason: str) -> None:
@@ -394,3 +399,74 @@ def test_a_malformed_evaluator_setting_falls_back_and_says_why(server: Server) -
     assert reply.body["evaluator"] == "rules"
     assert "api_key_env" in reply.body["fallback"]
     assert reply.body["decisions"][0]["action"] == "add"
+
+
+# -- identity, dates and names over HTTP (issue 15) -----------------------------------------------
+
+def test_turn_ids_and_conversations_identify_turns(bot: Client) -> None:
+    body = {"conversation_id": "chat-7", "turns": [
+        {"id": "1", "role": "user", "content": "I went hiking with my brother yesterday."},
+        {"id": "2", "role": "assistant", "content": "Nice! Where?"},
+        {"id": "3", "role": "user", "content": "We hiked up Mount Tam in the fog."}]}
+    first = bot.post("/api/demo/bot/ops/observe", body).body["decisions"]
+    assert [d["action"] for d in first] == ["add", "add"]
+    assert bot.post("/api/demo/bot/ops/observe", body).body["decisions"][0]["reason"] == \
+        "already observed: no user turn is new"
+    # The same words as another conversation's turn are another turn.
+    other = dict(body, conversation_id="chat-8", turns=body["turns"][:1])
+    assert bot.post("/api/demo/bot/ops/observe", other).body["decisions"][0]["action"] in (
+        "nothing", "update")
+    assert len(memories(bot)) == 2
+
+
+def test_session_date_and_subject_name_shape_the_memory(bot: Client) -> None:
+    reply = observe(bot, "demo/bot", "I lost my job at the bank last month.",
+                    session_date="2023-05-08T13:56:00Z", subject_name="Jon", **ANA)
+    [decision] = reply.body["decisions"]
+    assert decision["occurred_at"] == "2023-04-08T13:56:00Z"
+    [memory] = memories(bot)
+    assert memory["content"] == "Jon lost Jon's job at the bank last month."
+    assert memory["metadata"]["observe"]["occurred_at"] == "2023-04-08T13:56:00Z"
+
+
+@pytest.mark.parametrize("extra,field", [
+    ({"session_date": "last Tuesday"}, "session_date"),
+    ({"session_date": 20230508}, "session_date"),
+    ({"conversation_id": ""}, "conversation_id"),
+    ({"conversation_id": "x" * 201}, "conversation_id"),
+    ({"subject_name": 7}, "subject_name"),
+    ({"turns": [{"role": "user", "content": "a", "id": "1"},
+                {"role": "user", "content": "b", "id": "1"}]}, "turns[1].id"),
+    ({"turns": [{"role": "user", "content": "a", "id": ["1"]}]}, "turns[0].id"),
+])
+def test_bad_identity_and_date_fields_are_400(bot: Client, extra: dict[str, Any],
+                                              field: str) -> None:
+    body = {"turns": turns("I live in Paris"), **extra}
+    reply = bot.post("/api/demo/bot/ops/observe", body)
+    assert reply.status == 400, reply.body
+    assert reply.body["error"]["code"] == "INVALID_REQUEST"
+    assert field in reply.body["error"]["message"]
+    assert memories(bot) == []
+
+
+@pytest.mark.parametrize("content", [
+    "x" * 16000, "I " * 8000, "my " * 5333, "🙂" * 16000, "\x00\x01\x02" * 5000,
+    ("I went to Rome. " * 1000)[:16000], "Я живу в Москве и работаю в банке.",
+    "我住在北京，我喜欢喝茶。", "Ich wohne in Berlin und arbeite bei einer Bank.",
+])
+def test_turns_of_any_size_and_language_never_fail(bot: Client, content: str) -> None:
+    reply = bot.post("/api/demo/bot/ops/observe",
+                     {"turns": [{"role": "user", "content": content, "name": "Ana"}]})
+    assert reply.status == 200, reply.body
+    for memory in memories(bot):
+        assert not re.search(r"[\u0400-\u04ff\u4e00-\u9fff]", memory["content"]), memory
+
+
+def test_forget_subject_forgets_which_turns_were_heard(server: Server, bot: Client) -> None:
+    assert observe(bot, "demo/bot", "I live in Paris", **ANA).body["decisions"][0][
+        "action"] == "add"
+    gone = server.client().post(f"{MEMORY}/forget_subject", ANA,
+                                headers={"X-Confirm": "destructive"})
+    assert gone.status == 200, gone.body
+    again = observe(bot, "demo/bot", "I live in Paris", **ANA).body["decisions"][0]
+    assert again["action"] == "add"

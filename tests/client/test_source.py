@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from triform_client import Client, Conflict
 
-from tests.api.test_push_policy import clone, commit_all, run_git
+from tests.helpers import clone, commit_all, run_git
 
 MEMORY = "demo/memory"
 

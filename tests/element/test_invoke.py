@@ -11,7 +11,7 @@ import pytest
 from element import (ElementError, Home, Invocation, Principal, authenticate, create_token,
                      invoke, registry)
 from element.governance.ratelimit import SlidingWindowLimiter
-from element.ops.registry import Registry
+from element.ops.op import Registry
 from index import StoreError
 from source import SourceError
 from tests.helpers import start_home

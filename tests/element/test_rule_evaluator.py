@@ -6,17 +6,19 @@ tests are about rules and decisions, not meaning). Nothing is mocked.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from element.errors import InvalidRequest
-from element.agents.subconscious import (WINDOW_WORDS, EvaluatorFailed, LlmEvaluator, Observation,
-                                  Pool, RuleEvaluator, Turn, evaluator_from, extract, goal_of,
-                                  observe, parse_observation)
+from element.agents.subconscious import (WINDOW_WORDS, EvaluatorFailed, LlmEvaluator,
+                                         Observation, Pool, RuleEvaluator, Turn,
+                                         evaluator_from, extract, goal_of, observe,
+                                         parse_observation)
 from index import HashingEmbedder, MemorySettings, MemoryStore
 from index.errors import SubjectIncomplete
 
@@ -329,3 +331,74 @@ def test_an_unreachable_llm_falls_back_to_the_rules(store: MemoryStore) -> None:
     outcome = observe(store, MemorySettings(), said("I live in Paris"), llm)
     assert outcome.evaluator == "rules" and outcome.fallback.startswith("llm: ")
     assert [d.action for d in outcome.decisions] == ["add"]
+
+
+# -- what the rules must not take for a memory (issue 15) --------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Always here to help!",                                   # an offer, not an instruction
+    "When I turned ten, dad signed me up for swimming.",      # a story
+    "If you ever need anything, let me know.",                # a conversational request
+    "Remember Jon, just do it!",                              # encouragement
+    "Remember to stay positive!",
+    "Never give up!",
+    "I love that you chose pottery.",                         # a compliment
+    "I'm a big fan of your paintings.",
+])
+def test_offers_stories_and_compliments_are_not_memories(text: str) -> None:
+    assert extract(text, 0, "Ana") == []
+
+
+def test_no_answering_a_question_is_not_a_correction() -> None:
+    [answer] = extract("No, I live in Berlin.", 1, answers_question=True)
+    assert (answer.kind, answer.key) == ("add", "fact:location")
+    assert extract("Nope.", 1, answers_question=True) == []
+    [fixed] = extract("No, I live in Berlin.", 1)
+    assert fixed.kind == "correct"
+
+
+def test_two_plans_for_next_month_are_two_points() -> None:
+    dentist = one("I have a dentist appointment next month")
+    gaming = one("I have a gaming tournament next month")
+    assert dentist[2] != gaming[2]
+
+
+@pytest.mark.parametrize("who", [r"\1", r"\g<0>", "Zoë"])
+def test_a_speaker_name_is_never_a_pattern(who: str) -> None:
+    for text in ("Always reply to me in French", "forget my address", "I live in Paris"):
+        for c in extract(text, 0, who):
+            assert who in c.content or "User" not in c.content
+
+
+def test_two_next_month_plans_are_both_remembered(store: MemoryStore) -> None:
+    run(store, said("I have a dentist appointment next month"))
+    run(store, said("I have a gaming tournament next month"))
+    assert sorted(m["content"].rstrip(".") for m in store.list()[0]) == [
+        "User has a dentist appointment next month", "User has a gaming tournament next month"]
+
+
+def test_a_repeat_of_an_episode_updates_it(store: MemoryStore) -> None:
+    first = run(store, said("I went to a pottery class with my sister and we made bowls."))
+    again = run(store, said("Me and my sister went to a pottery class and made bowls!"))
+    assert [d["action"] for d in first] == ["add"]
+    assert [(d["action"], d["memory_id"]) for d in again] == [("update",
+                                                               first[0]["memory_id"])]
+    assert len(store) == 1
+
+
+def test_memories_are_dated_from_the_session(store: MemoryStore) -> None:
+    obs = parse_observation({"turns": [{"role": "user", "name": "Ana", "content":
+                                        "I went to a poetry reading last Friday."}],
+                             "session_date": "2023-05-08T13:56:00Z"})
+    [decision] = run(store, obs)
+    assert decision["occurred_at"] == "2023-05-05T13:56:00Z"
+    memory = store.get(decision["memory_id"])
+    assert memory["content"] == "Ana went to a poetry reading last Friday."
+    assert memory["metadata"]["observe"]["occurred_at"] == "2023-05-05T13:56:00Z"
+
+
+def test_non_english_turns_are_skipped_and_said_so(store: MemoryStore) -> None:
+    decisions = run(store, said("Je suis allergique aux arachides et j'habite à Paris."))
+    assert decisions == [{"action": "nothing", "reason": "turn 0 skipped: not English (the "
+                                                         "rules read English only)"}]
+    assert len(store) == 0

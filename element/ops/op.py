@@ -8,7 +8,7 @@ An op is declared once, beside its handler, in an op module (``element/ops/<topi
             summary="Store a new memory", request=STORE_REQUEST, response=STORE_ANSWER)
     def store(call: OpCall) -> OpResult: ...
 
-:func:`element.ops.registry` builds the :class:`Registry` from the listed op modules and checks
+:func:`element.ops.op` builds the :class:`Registry` from the listed op modules and checks
 it against the reference sheet (:data:`SHEET`): a sheet op without a handler, or one declared
 at another method, path or level, stops the process at start instead of failing at run time.
 

@@ -1,0 +1,446 @@
+"""Episodes: what a speaker tells about themselves and their world, as one third-person
+memory per turn ("I went to a support group yesterday" -> "Ana went to a support group
+yesterday").
+
+The keyed rules (``rules.py``) catch statements of a known shape (a name, a place, a
+preference); this module catches the rest of what people tell: events past and planned,
+family and "we", activities, feelings, possessions, relations. Pure functions, English
+only, general rules (no list of names or topics):
+
+1. **Sentences**, cleaned: interjections and greetings dropped ("Wow,", "Hey!"), the other
+   person's name when addressed ("Thanks, Gina!"), slang and contractions expanded
+   ("gonna" -> "going to", "I'm" -> "I am"), a dropped subject restored ("Just got back
+   from Paris" -> "I just got back from Paris").
+2. **Disclosures**: a sentence about the speaker (I, me, my, we, our, us) that is not a
+   question, a suggestion ("let's ..."), an order or a thank-you, and not about the other
+   person (a sentence with "you" counts only when it also says "my", "our" or "we"), with
+   at least ``MIN_CONTENT`` words that carry content (not pronouns, function words or
+   the vocabulary of reactions: "great", "awesome", "can't wait"). Its score is those
+   words plus one each for a time expression, a number and a proper name.
+3. **The memory**: a turn whose best disclosure scores ``MIN_SCORE`` or more gives one
+   memory: its best ``MAX_SENTENCES`` disclosures in their order, in the third person
+   (I/me -> the speaker's name, my/our -> "<name>'s", we/us -> "<name> and others", verbs
+   agreed: "I love" -> "Ana loves").
+
+What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from .dates import time_phrase
+
+__all__ = ["Episode", "episode", "sentences", "narrate", "is_english", "MIN_SCORE",
+           "MIN_CONTENT", "MAX_SENTENCES"]
+
+#: A turn's best disclosure must score this much (content words + time/number/name).
+MIN_SCORE = 3.5
+#: A disclosure needs this many content words ("I am so excited" has none).
+MIN_CONTENT = 2
+#: At most this many disclosures of one turn go into its memory (the best, in order).
+MAX_SENTENCES = 3
+MAX_WORDS = 60
+
+_APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
+                       "\u201d": '"'})
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+|\s+-\s+(?=[A-Z])")
+_EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
+    (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),
+    (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bgonna\b", "going to"),
+    (r"\bwanna\b", "want to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
+    (r"\bsorta\b", "sort of"),
+    (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"),
+    (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
+    (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
+    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
+_INTERJECTIONS = (
+    "hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|oh|ooh|ah|aw+|aww+|"
+    "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|no|nope|nah|ok|okay|alright|"
+    "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
+    "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
+    "and|but|btw|by the way|fyi|plus|man|dude|buddy|guys|girl|mate|hmm+|um+|uh+|ugh|phew|"
+    "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
+    "speaking of which|oh yeah|guess what|you know what|you know")
+_LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
+_THANKS = re.compile(r"^(?:thanks|thank you|thank u|cheers|much appreciated|appreciate it)\b",
+                     re.I)
+_QUESTION_START = re.compile(r"^(?:do|did|does|have|has|are|were|is|was|can|could|would|will|"
+                             r"what|how|where|when|why|who|which|wanna|want to|any)\s+(?:you|"
+                             r"ya|u|your)\b", re.I)
+_SUGGEST = re.compile(r"^(?:let's|let us|lets|we should|you should|you could|you must|"
+                      r"you have to|you need to|make sure|don't forget|do not forget)\b", re.I)
+_IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|trust|give|"
+                         r"tell|say|go|have|get|remember|think|imagine|see|show|send|"
+                         r"do not|don't|never|always|be|good luck|hope you|glad you|"
+                         r"can't wait to see|cannot wait to see)\b", re.I)
+#: The speaker reacting to what was said ("I totally agree", "I know what you mean").
+_REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+|also\s+)*"
+                       r"(?:agree|disagree|know|understand|get it|see|hear you|feel you|bet|"
+                       r"guess|think so|hope so|mean it)\b(?!\s+(?:how|to)\b)", re.I)
+_FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
+#: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
+#: sentence ("My dog ..."): "it gives me hope" is about "it".
+_ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
+                    r"\w+ing)\b",
+                    re.I)
+_SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
+_SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
+_STOP = frozenset("""
+a an and are as at be but by for if in into is it its no not of on or such that the their
+then there these they this to was will with i me my mine myself you your yours yourself he
+him his she her hers we us our ours it they them what when where who whom which why how
+did do does done doing have has had having am been being were would could should can may
+might shall must about from up down out over so than too very just also still even really
+all any some every each other another more most much many lot lots bit one ones thing
+things stuff something anything everything nothing own same such like am got get gets
+getting go goes going gone went make made makes making take took taken takes come came
+comes coming way ways lot kind sort here there now then again ever always never often
+sometimes usually already yet well back around off though although because since while
+until after before through during without within along across per via both either neither
+whether once twice
+""".split())
+#: Words of reaction and small talk: they say how the speaker feels about the exchange,
+#: not what happened.
+_GENERIC = frozenset("""
+great awesome amazing cool nice good fun wonderful fantastic incredible awesome beautiful
+lovely sweet super best better happy glad excited exciting thrilled stoked pumped proud
+thankful grateful blessed lucky sorry sad love loved loving loves like liked likes enjoy
+enjoyed feel feels felt feeling think thought know knew mean means meant hope hoped hoping
+wish wait waiting sure totally definitely absolutely right true agree agreed thanks thank
+appreciate appreciated support supported supportive cheer cheers wow yeah yes yep okay ok
+awesome glad keep kept look looks looking looked see seen seeing saw sound sounds sounded
+hear heard say said tell told talk talking talked chat chatting share sharing shared
+remind reminds reminded inspire inspiring inspired inspiration motivate motivating
+motivated motivation care cares cared nothing everything anything something someone
+anyone everyone guess bet want wanted wants need needs needed try trying tried help helps
+helped helping hard tough easy important special real really truly pretty quite kind
+interesting curious forward soon lately time times day days moment moments life world
+people person friend friends buddy guys gonna wanna hang tho though anyway totally
+experience experiences journey glad happy vibe vibes feelings worth much many lot
+""".split())
+#: Abstract nouns of encouragement and reflection ("chasing my dreams", "a sense of
+#: purpose"): half a content word.
+_ABSTRACT = frozenset("""
+dream dreams goal goals passion passions purpose impact difference confidence hope hopes
+energy strength motivation joy happiness love support challenge challenges success
+growth peace positivity mindset attitude determination courage faith belief beliefs
+values value memories memory feeling emotion emotions spirit spirits heart hearts mind
+minds soul path progress effort efforts opportunity opportunities reminder gratitude
+""".split())
+_FAMILY = frozenset("""
+mom mother dad father parents parent son sons daughter daughters kid kids child children
+baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
+sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents aunt
+uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece nephew
+""".split())
+_PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
+                   r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
+                   r"about to|looking to|intend|aim to|upcoming)\b", re.I)
+_PREFER = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|favou?rite|prefer|prefers|"
+                     r"passionate about|into|fan of|fond of|hate|hates)\b", re.I)
+_PARTICIPLES = frozenset("""
+excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored
+interested pleased amazed overwhelmed delighted honored blessed grateful glad happy lucky
+proud thankful sad busy ready sorry psyched hooked obsessed addicted
+""".split())
+_PAST = frozenset("""
+went got had made took saw came found felt thought told said gave left kept met ran began
+bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
+built lost paid became fell forgot chose wore sold held stood understood heard meant slept
+led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
+dealt did was were
+""".split())
+_AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
+                             "shut", "spread", "bet"})
+_MODALS = frozenset("""
+can could will would should must might may shall did had was were used cannot ought need
+""".split()) | _PAST | _AMBIGUOUS_PAST
+_ADVERBS = frozenset("""
+just really also always never still actually recently finally usually often sometimes even
+totally definitely absolutely already truly especially now ever honestly mostly rarely
+seriously literally certainly probably currently genuinely personally super so generally
+occasionally basically kind sort of pretty much only once all both too then first soon
+""".split())
+_NOT_VERBS = frozenset("""
+a an the and or but nor so yet to too not never always also just myself me my mine it this
+that these those there here who which what when where how if then than as at by for from in
+into of on with about after before again all any both each few more most other some such no
+only own same very can will am
+""".split())
+_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+#: A finite verb after a sentence-opening gerund makes the gerund its subject ("Sourcing
+#: pieces for my store was a hurdle"), not a dropped "I am" ("Looking for a place now").
+_FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|"
+                     r"gives|gave|brings|brought|helps|"
+                     r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
+                     r"will|would|could|should|pushed|got|gets|became|becomes)\b", re.I)
+_ING_NOUNS = frozenset("""
+something nothing anything everything morning evening spring wedding building meeting
+painting clothing ceiling feeling setting evening offspring earring sibling pudding
+""".split())
+_RESTORE = [(re.compile(p, re.I), r) for p, r in (
+    (r"^(?:going to|gonna)\s+(?!be\b)", "I am going to "),     # "gonna be great": it is
+    (r"^been\s+", "I have been "),
+    (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
+     + r")\b)", "I \\g<0>"),
+)]
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One turn's memory: ``content`` in the third person, its ``category`` (fact, context
+    for plans, preference), the first-person ``sentences`` it was made of (a time
+    expression in them dates it), and its ``score``."""
+
+    content: str
+    category: str
+    sentences: tuple[str, ...]
+    score: float
+
+    @property
+    def when(self) -> str | None:
+        """The first time expression of its sentences ("yesterday"), if any."""
+        for sentence in self.sentences:
+            found = time_phrase(sentence)
+            if found:
+                return found
+        return None
+
+
+_COMMON_EN = frozenset("""
+the a an and or but to of in on at for with is are was were be been have has had do does
+did i you he she it we they my your his her our their me him us them this that these those
+not no so very just what when where who how why if then there here all some any can will
+would could should about from up out like get got go went really also too am
+""".split())
+
+
+def is_english(text: str) -> bool:
+    """Whether ``text`` reads as English enough for the rules (short texts pass).
+
+    Mostly non-Latin letters, or three or more words of which under a fifth are common
+    English words, is not English: the rules would only mangle it.
+    """
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return True
+    latin = sum(1 for c in letters if c.isascii())
+    if latin / len(letters) < 0.7:
+        return False
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
+    if len(words) < 3:
+        return True
+    return sum(1 for w in words if w in _COMMON_EN) / len(words) >= 0.2
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The raw sentences of a turn (apostrophes and quotes normalised)."""
+    for raw in _SPLIT.split(text.translate(_APOS)):
+        raw = (raw or "").strip()
+        if raw:
+            yield raw
+
+
+def _vocatives(names: Iterable[str]) -> re.Pattern[str] | None:
+    words = sorted({w for name in names for w in re.findall(r"[A-Za-z][A-Za-z'-]+", name)},
+                   key=len, reverse=True)
+    if not words:
+        return None
+    alt = "|".join(map(re.escape, words))
+    return re.compile(rf"(?:^(?:{alt})\b[\s,!.:;]*|[\s,]+(?:{alt})(?=[\s]*[!.?,]*$)|"
+                      rf",\s*(?:{alt})\s*,)", re.I)
+
+
+def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
+    """A sentence without interjections and the addressee's name, contractions expanded and
+    a dropped subject restored; and whether it asks."""
+    text = raw.strip()
+    question = text.endswith("?")
+    for _ in range(4):
+        before = text
+        if vocative is not None:
+            text = vocative.sub(lambda m: "," if m.group(0).startswith(",") and
+                                m.group(0).rstrip().endswith(",") else "", text).strip()
+        text = _LEAD.sub("", text).strip(" ,;:-~")
+        if text == before:
+            break
+    text = re.sub(r"\bi\b", "I", text)
+    for pattern, repl in _EXPAND:
+        text = pattern.sub(repl, text)
+    text = text.strip().rstrip(".!?;:~ ").strip()
+    if not text:
+        return "", question
+    first, _, rest = text.partition(" ")
+    low = first.lower()
+    gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest))
+    for pattern, repl in _RESTORE:
+        if pattern.match(text):
+            text = pattern.sub(repl, text[:1].lower() + text[1:], count=1)
+            break
+    else:
+        if low in _PARTICIPLES and rest:
+            text = f"I am {low} {rest}"
+        elif rest and (low in _PAST - {"was", "were", "did", "had"} or
+                       (low.endswith("ed") and len(low) > 4)) and \
+                not re.match(r"(?:is|was|has|by)\b", rest):
+            text = f"I {low} {rest}"
+        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \
+                low not in _ING_NOUNS and not re.match(
+                r"(?:is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
+                r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
+            text = f"I am {low} {rest}"
+    return text, question
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text) if w.lower() not in _STOP and
+            w.lower() not in _GENERIC and len(w) > 2 or w.isdigit()]
+
+
+def _score(text: str) -> float | None:
+    """The disclosure score of a cleaned sentence, or None when it is not a disclosure."""
+    if _SUGGEST.match(text) or _THANKS.match(text) or _QUESTION_START.match(text) or \
+            _REACTION.match(text):
+        return None
+    if not _FIRST.search(text) or not _ACTOR.search(text):
+        return None
+    if _IMPERATIVE.match(text) and not _SHARED.search(text):
+        return None
+    acts = _acts(text)
+    if _SECOND.search(text) and not _SHARED.search(text) and not acts:
+        return None
+    words = _content_words(text)
+    if len(words) < MIN_CONTENT:
+        return None
+    score = sum(0.5 if w.lower() in _ABSTRACT else 1.0 for w in words)
+    if time_phrase(text):
+        score += 1
+    if re.search(r"\d", text):
+        score += 1
+    if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
+        score += 1
+    if any(w.lower() in _FAMILY for w in _WORD.findall(text)):
+        score += 1
+    if acts:
+        score += 1
+    return score
+
+
+def _acts(text: str) -> bool:
+    """Whether the speaker does, did or plans something ("I joined", "we are moving", "I am
+    off to bake"), as opposed to feeling or judging ("I am so proud", "I am impressed")."""
+    for m in _ACTION.finditer(text):
+        aux = (m.group(1) or "").lower()
+        verb = m.group(2).lower()
+        if verb.endswith("ing") and len(verb) > 4 or verb in ("off", "going") or \
+                aux == "will" and verb not in ("be", "never", "always"):
+            return True
+        if aux in ("", "have", "has", "had") and (
+                verb in _PAST - {"was", "were", "did", "had", "felt", "thought", "knew", "meant"}
+                or verb.endswith("ed") and verb not in _PARTICIPLES):
+            return True
+    return False
+
+
+def _third_singular(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low in _MODALS or low.endswith(("ed", "ing", "s", "ly")) or not low.isalpha() or \
+            low in _NOT_VERBS:
+        return verb
+    if low.endswith(("sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
+                     + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
+                     r"will)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
+                     r"([A-Za-z']+)", re.I)
+_SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
+                        + r"|\w+ly))*)\s+([A-Za-z']+)")
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that is ``text`` itself, never a template (a name may hold ``\\1``)."""
+    return lambda _: text
+
+
+def narrate(text: str, who: str) -> str:
+    """A cleaned first-person sentence in the third person about ``who``.
+
+    "I love my dog" -> "Ana loves Ana's dog": the name stands for every I/me/my (a pronoun
+    would need the speaker's gender, and repeating the name keeps each clause
+    self-contained); we/us -> "<who> and others", our -> "<who>'s".
+    """
+    def agree(m: re.Match[str]) -> str:
+        adverbs, verb = m.group(1), m.group(2)
+        return f"{who}{adverbs} {_third_singular(verb)}"
+
+    out = _SUBJECT_I.sub(agree, text)
+    # Replacements are functions: a speaker's name is text, never a pattern template.
+    out = re.sub(r"\bI\b", lambda _: who, out)
+    for pattern, repl in (
+            (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
+            (r"\b(?:we|us)\b", f"{who} and others"), (r"\b(?:our|ours)\b", f"{who}'s"),
+            (r"\bourselves\b", "themselves")):
+        out = re.sub(pattern, _literal(repl), out, flags=re.I)
+    return out[:1].upper() + out[1:]
+
+
+def _category(text: str) -> str:
+    if _PLAN.search(text):
+        return "context"
+    if _PREFER.search(text) and not re.search(r"\b\w+ed\b|\b(?:went|got|had|made|took)\b",
+                                              text):
+        return "preference"
+    return "fact"
+
+
+def episode(text: str, who: str, *, addressee: Iterable[str] = (),
+            consumed: Iterable[str] = ()) -> Episode | None:
+    """The memory one turn ``text`` gives about its speaker ``who``, or None.
+
+    :param addressee: names of the other people in the conversation, dropped where the
+        speaker addresses them ("Thanks, Gina!").
+    :param consumed: sentences a keyed rule already made a memory of (as
+        ``rules.norm`` gives them); they are left out.
+    """
+    if not is_english(text):
+        return None
+    vocative = _vocatives(addressee)
+    skip = {c for c in consumed if c}
+    kept: list[tuple[int, str, float]] = []
+    for raw in sentences(text):
+        cleaned, question = _clean(raw, vocative)
+        if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
+            continue
+        said = _norm(cleaned)
+        if any(c in said or said in c for c in skip):
+            continue
+        score = _score(cleaned)
+        if score is not None:
+            kept.append((len(kept), cleaned, score))
+    if not kept:
+        return None
+    best = max(score for _, _, score in kept)
+    if best < MIN_SCORE:
+        return None
+    chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
+    parts = [narrate(s, who) for _, s, _ in chosen]
+    content = ". ".join(parts) + "."
+    top = max(chosen, key=lambda k: k[2])[1]
+    return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower().translate(_APOS)))

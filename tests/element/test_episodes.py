@@ -1,0 +1,135 @@
+"""element/episodes.py: what a speaker tells about themselves becomes one third-person memory
+per turn; what they say to or about the other person does not."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from element.agents.episodes import episode, is_english, narrate
+
+
+@pytest.mark.parametrize("said,memory,category", [
+    # events, past and planned
+    ("I went to a pottery class yesterday with my sister.",
+     "Ana went to a pottery class yesterday with Ana's sister.", "fact"),
+    ("I am planning a trip to Japan next spring with my husband.",
+     "Ana is planning a trip to Japan next spring with Ana's husband.", "context"),
+    ("Just got back from a conference in Lisbon where I gave a talk!",
+     "Ana just got back from a conference in Lisbon where Ana gave a talk.", "fact"),
+    # family and "we"
+    ("We adopted a puppy last month, his name is Rex.",
+     "Ana and others adopted a puppy last month, his name is Rex.", "fact"),
+    ("Our one-year-old just started walking, his name is Kyle.",
+     "Ana's one-year-old just started walking, his name is Kyle.", "fact"),
+    ("Me and my wife are celebrating our tenth anniversary next week.",
+     "Ana and Ana's wife are celebrating Ana's tenth anniversary next week.", "context"),
+    # activities, feelings, possessions, relations
+    ("I've been volunteering at the animal shelter every Saturday.",
+     "Ana has been volunteering at the animal shelter every Saturday.", "fact"),
+    ("I feel really anxious about my job interview on Friday.",
+     "Ana feels really anxious about Ana's job interview on Friday.", "fact"),
+    ("I bought a new camera and I'm learning photography.",
+     "Ana bought a new camera and Ana is learning photography.", "fact"),
+    ("My brother just moved to Berlin for a new job.",
+     "Ana's brother just moved to Berlin for a new job.", "fact"),
+    ("Losing my job was a bummer, but it pushed me to start my own business.",
+     "Losing Ana's job was a bummer, but it pushed Ana to start Ana's own business.", "fact"),
+])
+def test_what_the_speaker_tells_becomes_a_memory(said: str, memory: str,
+                                                 category: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None, said
+    assert (told.content, told.category) == (memory, category)
+
+
+@pytest.mark.parametrize("said", [
+    "Do you like painting?",                                      # a question
+    "Wow, that is awesome!", "Haha, yeah, totally.", "Thanks so much, Gina!",   # fillers
+    "You are such a great painter, I love your colors!",          # a compliment
+    "I'm so proud of you!",
+    "I would be happy to help you with your move if you need anything.",   # an offer
+    "Let's grab coffee sometime.",                                # a suggestion
+    "Keep going, you can do it!",                                 # encouragement
+    "I'm so excited, I can't wait!",                              # reaction, no content
+    "It gives me hope.",                                          # the speaker is not acting
+])
+def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
+    assert episode(said, "Ana", addressee=["Gina"]) is None
+
+
+def test_the_addressee_greetings_and_questions_are_left_out() -> None:
+    told = episode("Hey Gina! Good to see you. Lost my job as a banker yesterday, so I'm "
+                   "gonna start my own business. What's new with you?", "Jon",
+                   addressee=["Gina"])
+    assert told is not None
+    assert told.content == ("Jon lost Jon's job as a banker yesterday, so Jon is going to "
+                            "start Jon's own business.")
+    assert told.when == "yesterday"
+
+
+def test_a_turn_is_one_memory_of_its_best_sentences() -> None:
+    told = episode("I rehearsed with a small group of dancers after work. We do all kinds "
+                   "of dances, from contemporary to hip-hop. Finishing up choreography for a "
+                   "festival next month. I love it. Can't wait!", "Jon")
+    assert told is not None
+    assert told.content.count(".") == 3
+    assert told.content.startswith("Jon rehearsed with a small group of dancers")
+    assert "Jon is finishing up choreography for a festival next month" in told.content
+
+
+def test_sentences_a_keyed_rule_took_are_left_to_it() -> None:
+    said = "I live in Paris. I went to the Louvre with my kids yesterday."
+    told = episode(said, "Ana", consumed=["i live in paris"])
+    assert told is not None and "Paris" not in told.content
+
+
+@pytest.mark.parametrize("sentence,third", [
+    ("I love my dog", "Ana loves Ana's dog"),
+    ("I go running and I watch movies", "Ana goes running and Ana watches movies"),
+    ("I really am who I am", "Ana really is who Ana is"),
+    ("I slowly formed connections", "Ana slowly formed connections"),
+    ("I have two cats and we study together", "Ana has two cats and Ana and others study "
+     "together"),
+    ("the support I get from my family", "The support Ana gets from Ana's family"),
+])
+def test_narration_agrees_verbs_with_the_name(sentence: str, third: str) -> None:
+    assert narrate(sentence, "Ana") == third
+
+
+@pytest.mark.parametrize("text,english", [
+    ("I went to the beach yesterday with my family", True),
+    ("Je suis allé à la plage hier avec ma famille.", False),
+    ("Ich bin gestern mit meiner Familie an den Strand gegangen.", False),
+    ("我昨天和家人去了海滩。", False),
+    ("Вчера я ходил на пляж с семьёй.", False),
+    ("ok", True), ("", True),
+])
+def test_non_english_is_recognised(text: str, english: bool) -> None:
+    assert is_english(text) is english
+    if not english:
+        assert episode(text, "Ana") is None
+
+
+@given(st.text(max_size=400), st.text(max_size=20))
+def test_any_text_gives_a_memory_or_none_and_never_fails(text: str, who: str) -> None:
+    told = episode(text, who or "User", addressee=[who])
+    if told is not None:
+        assert told.content.strip() and told.category in ("fact", "context", "preference")
+
+
+@pytest.mark.parametrize("who", [r"\1", r"\g<0>", "A$1", "(.*)", "Zoë"])
+def test_a_name_is_text_never_a_pattern(who: str) -> None:
+    told = episode("I went to Rome with my kids last week.", who)
+    assert told is not None and told.content.startswith(who)
+
+
+@pytest.mark.parametrize("said", [
+    "I totally agree, Mel.", "I know what you mean!", "Gonna be a great night!",
+    "Oh, also...something massive happened.",
+])
+def test_reactions_and_nouns_in_ing_are_not_restored_into_disclosures(said: str) -> None:
+    told = episode(said, "Ana")
+    assert told is None or "Ana is something" not in told.content
+    assert told is None or not told.content.startswith("Ana is going to be")
