@@ -6,6 +6,7 @@ retention, fallback).
 """
 
 from .embed import Embedder, HashingEmbedder
+from .embed_cache import CachedEmbedder, CacheStats
 from .errors import (ConfirmRequired, EmbeddingFailed, InvalidCategory, InvalidMemory,
                      LogCorrupt, MemoryCapacity, MemoryNotFound, StoreClosed, StoreError,
                      StoreFailed, StoreLocked, SubjectIncomplete)
@@ -14,11 +15,13 @@ from .records import CATEGORIES, SOURCES, SUBJECT_TYPES
 from .recall import DEFAULT_WEIGHTS, LANES
 from .settings import MemorySettings
 from .store import MemoryStore, SearchResult, StoreResult
+from .timespan import TimeSpan, query_span
 
 __all__ = [
     "MemoryStore", "MemorySettings", "StoreResult", "SearchResult", "IndexParams",
-    "Embedder", "HashingEmbedder", "CATEGORIES", "SOURCES", "SUBJECT_TYPES", "LANES",
+    "Embedder", "HashingEmbedder", "CachedEmbedder", "CacheStats", "CATEGORIES", "SOURCES", "SUBJECT_TYPES", "LANES",
     "DEFAULT_WEIGHTS", "StoreError", "StoreFailed", "StoreLocked", "StoreClosed",
     "LogCorrupt", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
     "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "MemoryCapacity",
+    "TimeSpan", "query_span",
 ]

@@ -33,7 +33,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
-           "weight_vector", "blend", "token_set", "text_similarity", "rank", "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content"]
+           "weight_vector", "blend", "token_set", "text_similarity", "rank",
+           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "TIME_WEIGHT", "boost_time"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -50,6 +51,9 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intent
 # under .01 across them, so they are not fragile.
 LEXICAL_WEIGHT = 0.7
 LEXICAL_FLOOR = 4.0
+
+# The boost of memories that occurred in the span a query's words name (``boost_time``).
+TIME_WEIGHT = 0.3
 
 # Float32 cosine of a text with itself can come out as 0.99999994; a threshold of 1 must
 # still mean "exact match", so comparisons allow this much slack.
@@ -88,6 +92,20 @@ def boost_content(cosine: np.ndarray, bm25: np.ndarray, best: float) -> np.ndarr
     cosine = np.clip(np.asarray(cosine, dtype=np.float64), 0.0, 1.0)
     lex = np.clip(np.asarray(bm25, dtype=np.float64) / max(best, LEXICAL_FLOOR), 0.0, 1.0)
     return cosine + LEXICAL_WEIGHT * (1.0 - cosine) * lex
+
+
+def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float,
+               end: float) -> np.ndarray:
+    """Scores pulled toward 1 for memories that occurred in ``[start, end)``.
+
+    ``score + TIME_WEIGHT * (1 - score)`` inside the span, unchanged outside: a time the
+    query names favours what happened then, without hiding what matches better otherwise.
+    Stays in ``[0, 1]`` and keeps the order within each side.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    occurred = np.asarray(occurred, dtype=np.float64)
+    inside = (occurred >= start) & (occurred < end)
+    return np.where(inside, scores + TIME_WEIGHT * (1.0 - scores), scores)
 
 
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:

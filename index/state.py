@@ -135,7 +135,8 @@ class MemoryState:
         owner = self.slots.subject_code(record.subject)
         label = self.slots.allocate(record.id, owner=owner, category=record.category,
                                     seq=record.seq, created=record.created_ts,
-                                    access=record.access_count, label=label)
+                                    access=record.access_count, label=label,
+                                    occurred=record.occurred_ts)
         self.records[record.id] = record
         self.labels[record.id] = label
         self.lexical.add(label, record.content)
@@ -262,6 +263,8 @@ class MemoryState:
         columns: dict[str, list[Any]] = {name: [getattr(r, name) for r in records]
                                          for name in SNAPSHOT_FIELDS}
         columns["label"] = [self.labels[r.id] for r in records]
+        columns["occurred_at"] = [r.occurred_at for r in records]
+        columns["occurred_ts"] = [r.occurred_ts for r in records]
         columns["key_evicted"] = [list(r.key_evicted) for r in records]
         columns["key_warnings"] = [list(r.key_warnings) for r in records]
         return columns
@@ -286,13 +289,20 @@ class MemoryState:
         owners = np.empty(n, dtype=np.int32)
         cats = np.empty(n, dtype=np.int8)
         labels = np.asarray(columns["label"], dtype=np.int64)
+        # A checkpoint written before occurred_at existed: every memory occurred when it
+        # was created.
+        occurred_at = columns.get("occurred_at") or columns["created_at"]
+        occurred_ts = columns.get("occurred_ts") or columns["created_ts"]
+        if len(occurred_at) != n or len(occurred_ts) != n:
+            raise ValueError("snapshot columns differ in length")
         records, ids, keys, by_seq = self.records, self.labels, self.keys, self.by_seq
         rows = zip(*(columns[name] for name in SNAPSHOT_FIELDS), columns["key_evicted"],
-                   columns["key_warnings"], labels.tolist())
+                   columns["key_warnings"], labels.tolist(), occurred_at, occurred_ts)
         # Positional construction in one tight loop: this is most of a cold start's Python.
         for i, row in enumerate(rows):
             record = MemoryRecord(*row[:18], tuple(row[18]) if row[18] else (),
                                   tuple(row[19]) if row[19] else ())
+            record.occurred_at, record.occurred_ts = row[21], float(row[22])
             label = row[20]
             records[record.id] = record
             ids[record.id] = label
@@ -313,7 +323,8 @@ class MemoryState:
         self.slots.restore(labels, columns["id"], owners, cats, seqs,
                            np.asarray(columns["created_ts"], dtype=np.float64),
                            np.asarray(columns["access_count"], dtype=np.int64),
-                           int(meta["high_water"]))
+                           int(meta["high_water"]),
+                           np.asarray(occurred_ts, dtype=np.float64))
         verify()
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])

@@ -39,6 +39,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .embed import Embedder, normalize_rows
+from .embed_cache import CachedEmbedder
 from .errors import (ConfirmRequired, EmbeddingFailed, InvalidMemory, MemoryCapacity,
                      MemoryNotFound, StoreClosed, StoreError, StoreFailed)
 from .lanes import IndexParams
@@ -48,7 +49,8 @@ from .log import MemoryLog
 from .policy import Occupancy, expired_mask, least_valuable, plan_eviction
 from .recall import LANES, weight_vector
 from .records import (CATEGORIES, MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES, MAX_INTENTION_BYTES,
-                      MAX_QUERY_BYTES, iso_utc, validate_category, validate_limit,
+                      MAX_QUERY_BYTES, iso_utc, parse_time, validate_category,
+                      validate_limit,
                       validate_metadata, validate_new, validate_optional_text,
                       validate_subject, validate_text)
 from .recovery import recover
@@ -56,6 +58,7 @@ from .search import owners_in_scope, score
 from .settings import MemorySettings
 from .sidecar import latest_generation, remove_sidecar, write_sidecar
 from .slots import CATEGORY_CODES, FREE, GENERAL
+from .timespan import query_span
 
 __all__ = ["MemoryStore", "StoreResult", "SearchResult", "LOG_NAME", "LOCK_NAME",
            "SEARCH_LIMIT_MAX", "LIST_LIMIT_MAX"]
@@ -109,7 +112,8 @@ def _validate_categories(categories: object) -> list[int] | None:
 
 _STORE_DEFAULTS: dict[str, Any] = {
     "subject_type": None, "subject_id": None, "context": None, "intention": None,
-    "agent": None, "source": "api", "metadata": None, "idempotency_key": None}
+    "agent": None, "source": "api", "metadata": None, "idempotency_key": None,
+    "occurred_at": None}
 
 
 def _lane_texts(new: Any) -> dict[str, str]:
@@ -127,6 +131,10 @@ class MemoryStore:
     :param clock: POSIX seconds; injectable so retention and timestamps are testable.
     :param lock_timeout: seconds to wait for another process to release the element.
     :param index_params: hnswlib and candidate-generation tuning.
+    :param embed_cache: texts whose vectors are kept for reuse (``embed_cache.py``; a
+        window is embedded for every memory of one observe and again for the search of
+        that turn); 0 turns the cache off. An embedder that is already a
+        :class:`~index.embed_cache.CachedEmbedder` is used as it is (shared by its stores).
     :param checkpoint_every: index-changing ops between sidecar checkpoints; None (the
         default) adapts to the size: ``max(500, memories // 20)``. A checkpoint at 100k
         writes about a gigabyte, so a fixed small interval would dominate store cost,
@@ -138,9 +146,11 @@ class MemoryStore:
     def __init__(self, directory: Path | str, embedder: Embedder, *,
                  clock: Callable[[], float] = time.time, lock_timeout: float = 10.0,
                  index_params: IndexParams | None = None,
-                 checkpoint_every: int | None = None) -> None:
+                 checkpoint_every: int | None = None, embed_cache: int = 4096) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
+        if embed_cache > 0 and not isinstance(embedder, CachedEmbedder):
+            embedder = CachedEmbedder(embedder, max_entries=embed_cache)
         self._embedder = embedder
         self._model_id = str(embedder.model_id)
         self._dim = int(embedder.dim)
@@ -208,6 +218,11 @@ class MemoryStore:
     def __len__(self) -> int:
         with self._lock:
             return len(self._state)
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder this store calls (a :class:`CachedEmbedder` unless turned off)."""
+        return self._embedder
 
     def _check_open(self) -> None:
         if self._closed:
@@ -293,8 +308,11 @@ class MemoryStore:
               subject_id: str | None = None, context: str | None = None,
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
-              settings: MemorySettings) -> StoreResult:
+              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
         """Store a new memory, evicting at capacity (``policy.py``).
+
+        ``occurred_at`` (ISO-8601; a naive time is UTC) is when the remembered thing
+        happened; it defaults to the store time.
 
         Embedding failure still stores the memory, with ``embedded`` False and warning
         ``MEMORY_EMBEDDING_FAILED``. A repeated ``idempotency_key`` returns the first
@@ -307,7 +325,7 @@ class MemoryStore:
         new = validate_new(content=content, category=category, subject_type=subject_type,
                            subject_id=subject_id, context=context, intention=intention,
                            agent=agent, source=source, metadata=metadata,
-                           idempotency_key=idempotency_key)
+                           idempotency_key=idempotency_key, occurred_at=occurred_at)
         settings = _check_settings(settings)
         with self._lock:
             self._check_open()
@@ -382,7 +400,8 @@ class MemoryStore:
             "subject_id": new.subject[1] if new.subject else None,
             "context": new.context, "intention": new.intention, "agent": new.agent,
             "source": new.source, "metadata": new.metadata, "created_at": now,
-            "updated_at": now, "last_accessed_at": None, "access_count": 0}
+            "updated_at": now, "occurred_at": new.occurred_at or now,
+            "last_accessed_at": None, "access_count": 0}
         self._commit([{"op": "store", "record": record, "key": new.key,
                        "evicted": evicted, "warnings": warnings, "vectors": vectors or {}}],
                      durable=durable)
@@ -429,13 +448,15 @@ class MemoryStore:
     def list(self, *, category: str | None = None, subject_type: str | None = None,
              subject_id: str | None = None, agent: str | None = None,
              source: str | None = None, created_after: str | None = None,
-             created_before: str | None = None, limit: int = 50,
+             created_before: str | None = None, occurred_after: str | None = None,
+             occurred_before: str | None = None, limit: int = 50,
              cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
         """Memories newest first, filtered; returns ``(page, next_cursor)`` (``listing.py``).
 
         Filters combine with AND; ``subject_type`` alone matches every subject of that type
         (``subject_id`` needs ``subject_type``); ``created_after``/``created_before`` are
-        exclusive ISO-8601 bounds. Pages stay stable while memories are added or deleted.
+        exclusive ISO-8601 bounds, and so are ``occurred_after``/``occurred_before``. Pages
+        stay stable while memories are added or deleted.
         ``next_cursor`` is None on the last page.
 
         :raise InvalidMemory: a malformed filter, limit or cursor.
@@ -443,7 +464,8 @@ class MemoryStore:
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
-                                 limit=limit, cursor=cursor)
+                                 occurred_after=occurred_after,
+                                 occurred_before=occurred_before, limit=limit, cursor=cursor)
         with self._lock:
             self._check_open()
             return list_page(self._state, query)
@@ -545,7 +567,8 @@ class MemoryStore:
     def search(self, *, query: str, context: str | None = None,
                intention: str | None = None, subject_type: str | None = None,
                subject_id: str | None = None, limit: int = 10,
-               categories: list[str] | None = None,
+               categories: list[str] | None = None, occurred_after: str | None = None,
+               occurred_before: str | None = None,
                settings: MemorySettings) -> SearchResult:
         """Blended-association recall (``recall.py``), best first.
 
@@ -557,7 +580,11 @@ class MemoryStore:
         if the query itself cannot be embedded, everything in scope is.
 
         Scope: scoping off, every memory; on, general memories plus the given subject's
-        (only general ones when no subject is given). Results under
+        (only general ones when no subject is given); ``occurred_after`` and
+        ``occurred_before`` (exclusive ISO-8601 bounds) keep memories that occurred between
+        them. A time the query's words name ("last week", "in May 2023";
+        ``timespan.py``, relative to the store's clock) boosts memories that occurred then
+        (``recall.boost_time``). Results under
         ``relevance_threshold`` are dropped; returned memories get ``access_count`` + 1 and
         ``last_accessed_at`` now (the memory objects returned already show it).
 
@@ -569,7 +596,12 @@ class MemoryStore:
         subject = validate_subject(subject_type, subject_id)
         limit = validate_limit(limit, "limit", SEARCH_LIMIT_MAX)
         cats = _validate_categories(categories)
+        occurred = (None if occurred_after is None
+                    else parse_time(occurred_after, "occurred_after"),
+                    None if occurred_before is None
+                    else parse_time(occurred_before, "occurred_before"))
         settings = _check_settings(settings)
+        when = query_span(text, self._clock())
         texts = {k: v for k, v in (("content", text), ("context", window),
                                    ("intention", goal)) if v is not None}
         queries = self._embed_lanes(texts)
@@ -579,7 +611,8 @@ class MemoryStore:
             ranked = score(state, queries=queries, texts=texts,
                            owners=owners_in_scope(state, subject, settings.subject_scoping),
                            cats=cats, weights=weight_vector(settings.association_weights),
-                           threshold=settings.relevance_threshold, limit=limit)
+                           threshold=settings.relevance_threshold, limit=limit,
+                           occurred=occurred, when=when)
             if ranked.ids:
                 self._commit([{"op": "access", "ids": ranked.ids,
                                "at": iso_utc(self._clock())}], durable=False)
