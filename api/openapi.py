@@ -76,7 +76,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "type": "object", "additionalProperties": False,
         "required": ["id", "content", "category", "subject_type", "subject_id", "context",
                      "intention", "agent", "source", "metadata", "created_at",
-                     "updated_at", "last_accessed_at", "access_count", "embedded"],
+                     "updated_at", "occurred_at", "last_accessed_at", "access_count",
+                     "embedded"],
         "properties": {
             "id": _MEMORY_ID, "content": {"type": "string"},
             "category": {"type": "string", "enum": list(CATEGORIES)},
@@ -87,6 +88,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "agent": _nullable({"type": "string"}),
             "source": {"type": "string", "enum": list(SOURCES)},
             "metadata": _OBJECT, "created_at": _TIME, "updated_at": _TIME,
+            "occurred_at": {**_TIME, "description": "when the remembered thing happened"},
             "last_accessed_at": _nullable(_TIME),
             "access_count": {"type": "integer", "minimum": 0},
             "embedded": {"type": "boolean",
@@ -204,7 +206,10 @@ OP_SCHEMAS: dict[str, OpDoc] = {
             "agent": _nullable({"type": "string", "minLength": 1, "pattern": r"\S",
                                 "maxLength": MAX_AGENT_CHARS}),
             "source": {"type": "string", "enum": list(SOURCES), "default": "api"},
-            "metadata": _nullable(_OBJECT)},
+            "metadata": _nullable(_OBJECT),
+            "occurred_at": _nullable({**_TIME, "description": "when the remembered thing "
+                                      "happened (a date alone is its midnight UTC); "
+                                      "default: now"})},
             ["content", "category"], **_BOTH_OR_NEITHER),
         body_required=True, status=201, links=("get", "update", "delete"),
         response=_body({"memory": _ref("Memory"),
@@ -228,7 +233,9 @@ OP_SCHEMAS: dict[str, OpDoc] = {
             "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX,
                       "default": 10},
             "categories": _nullable({"type": "array",
-                                     "items": {"type": "string", "enum": list(CATEGORIES)}})},
+                                     "items": {"type": "string", "enum": list(CATEGORIES)}}),
+            "occurred_after": _nullable({**_TIME, "description": "exclusive bound"}),
+            "occurred_before": _nullable({**_TIME, "description": "exclusive bound"})},
             ["query"], **_BOTH_OR_NEITHER),
         body_required=True,
         response=_body({
@@ -243,7 +250,8 @@ OP_SCHEMAS: dict[str, OpDoc] = {
             ["results"]),
         description="score = wc*sim(query, content) + wx*sim(context, stored context) + "
                     "wi*sim(intention, stored intention); results under "
-                    "relevance_threshold are dropped."),
+                    "relevance_threshold are dropped. A time the query names (\"last "
+                    "week\", \"in May 2023\") boosts memories that occurred then."),
     "list": OpDoc(
         query=[_q("category", {"type": "string", "enum": list(CATEGORIES)}),
                _q("subject_type", {"type": "string", "enum": list(SUBJECT_TYPES)}),
@@ -254,6 +262,8 @@ OP_SCHEMAS: dict[str, OpDoc] = {
                _q("source", {"type": "string", "enum": list(SOURCES)}),
                _q("created_after", _TIME, "exclusive bound"),
                _q("created_before", _TIME, "exclusive bound"),
+               _q("occurred_after", _TIME, "exclusive bound"),
+               _q("occurred_before", _TIME, "exclusive bound"),
                _q("limit", {"type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX,
                             "default": 50}),
                _q("cursor", {"type": "string", "pattern": r"^s\d{1,18}$"},

@@ -16,9 +16,9 @@ from .ops import OpCall, OpResult, implements
 __all__: list[str] = []
 
 _STORE_FIELDS = {"content", "category", "subject_type", "subject_id", "context", "intention",
-                 "agent", "metadata", "source"}
+                 "agent", "metadata", "source", "occurred_at"}
 _SEARCH_FIELDS = {"query", "context", "intention", "subject_type", "subject_id", "limit",
-                  "categories"}
+                  "categories", "occurred_after", "occurred_before"}
 _UPDATE_FIELDS = {"content", "category", "context", "intention", "metadata"}
 _SOURCES = {"api", "conscious", "subconscious", "fixture"}
 
@@ -114,7 +114,7 @@ def _int_arg(query: Any, name: str, default: int) -> int:
 def list_memories(call: OpCall) -> OpResult:
     q = call.query
     allowed = {"category", "subject_type", "subject_id", "agent", "source", "created_after",
-               "created_before", "limit", "cursor"}
+               "created_before", "occurred_after", "occurred_before", "limit", "cursor"}
     known_fields(dict(q), allowed)
     memories, cursor = call.home.memory_store(call.element).list(
         **{k: q[k] for k in allowed - {"limit"} if q.get(k) is not None},
