@@ -64,6 +64,13 @@ class IndexParams:
     ``max(ef_search_min, ef_factor * k)``. ``exact_below``: the planner's threshold (None:
     adaptive, see the module docstring). Defaults were chosen on real all-MiniLM-L6-v2
     vectors (``docs/memory-runtime.md``).
+
+    Recall levers (``docs/recall.md`` measures each, alone and together):
+    ``situated_lexical`` indexes a memory's context beside its content in BM25
+    (``lexical.py``; changing it re-indexes the contents on open); ``situated_vector``
+    compares a query that has no window of its own with each memory's situated meaning
+    (``recall.situate``); ``time_weight`` is the boost of memories that occurred in the
+    span the query names (``recall.boost_time``; 0 turns it off).
     """
 
     M: int = 16
@@ -76,6 +83,9 @@ class IndexParams:
     exact_below: int | None = None
     seed: int = 100
     build_threads: int = -1
+    situated_lexical: bool = True
+    situated_vector: bool = True
+    time_weight: float = 0.4
 
     def candidates_for(self, limit: int, lane: str = "context") -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``.
@@ -448,6 +458,17 @@ class LaneSet:
             # Only rows with a vector: a lane may have fewer vector rows than labels.
             sims[has, i] = lane.vectors[labels[has]] @ query
         return sims, present
+
+    def pair_cosine(self, labels: np.ndarray, first: str, second: str) -> np.ndarray:
+        """Row-wise dot product of two lanes' vectors of ``labels`` (0 where either lacks one)."""
+        out = np.zeros(len(labels), dtype=np.float64)
+        a, b = self.lanes[first], self.lanes[second]
+        a.ensure()
+        b.ensure()
+        both = a.has[labels] & b.has[labels]
+        rows = labels[both]
+        out[both] = np.einsum("ij,ij->i", a.vectors[rows], b.vectors[rows])
+        return out
 
     def sizes(self) -> dict[str, int]:
         """Vectors per lane."""

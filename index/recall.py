@@ -34,7 +34,7 @@ import numpy as np
 
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
-           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "TIME_WEIGHT", "boost_time"]
+           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time", "situate"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -51,9 +51,6 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intent
 # under .01 across them, so they are not fragile.
 LEXICAL_WEIGHT = 0.7
 LEXICAL_FLOOR = 4.0
-
-# The boost of memories that occurred in the span a query's words name (``boost_time``).
-TIME_WEIGHT = 0.3
 
 # Float32 cosine of a text with itself can come out as 0.99999994; a threshold of 1 must
 # still mean "exact match", so comparisons allow this much slack.
@@ -94,18 +91,40 @@ def boost_content(cosine: np.ndarray, bm25: np.ndarray, best: float) -> np.ndarr
     return cosine + LEXICAL_WEIGHT * (1.0 - cosine) * lex
 
 
-def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float,
-               end: float) -> np.ndarray:
+def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float, end: float,
+               weight: float) -> np.ndarray:
     """Scores pulled toward 1 for memories that occurred in ``[start, end)``.
 
-    ``score + TIME_WEIGHT * (1 - score)`` inside the span, unchanged outside: a time the
-    query names favours what happened then, without hiding what matches better otherwise.
-    Stays in ``[0, 1]`` and keeps the order within each side.
+    ``score + weight * (1 - score)`` inside the span, unchanged outside: a time the query
+    names favours what happened then, without hiding what matches better otherwise. With
+    ``weight`` in ``[0, 1]`` it stays in ``[0, 1]`` and keeps the order within each side.
     """
     scores = np.asarray(scores, dtype=np.float64)
     occurred = np.asarray(occurred, dtype=np.float64)
     inside = (occurred >= start) & (occurred < end)
-    return np.where(inside, scores + TIME_WEIGHT * (1.0 - scores), scores)
+    return np.where(inside, scores + weight * (1.0 - scores), scores)
+
+
+def situate(query_content: np.ndarray, query_context: np.ndarray,
+            content_context: np.ndarray) -> np.ndarray:
+    """Cosine of the query with a memory's *situated meaning*, ``unit(content + context)``.
+
+    A memory is what it says in the situation it was said: "Yes, last Tuesday!" means
+    little alone and much beside the question it answered. Its situated meaning is the
+    normalized sum of its content and context vectors, and for unit vectors ``q, c, x``::
+
+        cos(q, c + x) = (q.c + q.x) / sqrt(2 + 2 c.x)
+
+    so it costs no vector beyond the two the memory has, and no extra embedding.
+
+    :param query_content: ``q.c`` per memory; :param query_context: ``q.x``;
+    :param content_context: ``c.x``. Returns the cosines (not clamped).
+    """
+    qc = np.asarray(query_content, dtype=np.float64)
+    qx = np.asarray(query_context, dtype=np.float64)
+    cx = np.asarray(content_context, dtype=np.float64)
+    norm = np.sqrt(np.maximum(2.0 + 2.0 * cx, 1e-12))
+    return (qc + qx) / norm
 
 
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ from .recall import (
     boost_content,
     boost_time,
     rank,
+    situate,
     text_similarity,
     token_set,
 )
@@ -91,7 +92,12 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     """
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     bounded = occurred != (None, None)
+    params = state.lanes.params
+    situated = queries is not None and "context" not in queries and params.situated_vector
     if queries is not None:
+        if situated:
+            # No window of its own: the query meets each memory's situation instead.
+            queries = {**queries, "context": queries["content"]}
         labels = state.lanes.candidates(queries, owners, cats, limit)
         bm25, lexical = _lexical(state, texts["content"], owners, cats, limit, occurred)
         labels = np.union1d(labels, lexical)
@@ -101,12 +107,15 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
             if len(window) <= WINDOW_EXACT_MAX or len(labels) < limit:
                 labels = window if len(window) <= WINDOW_EXACT_MAX else np.union1d(
                     labels, _vector_pool(state, owners, cats, occurred, None))
-        if when is not None:
+        if when is not None and params.time_weight > 0:
             span = _vector_pool(state, owners, cats, _span_bounds(when, occurred),
                                 SPAN_CANDIDATES_MAX + 1)
             if len(span) <= SPAN_CANDIDATES_MAX:
                 labels = np.union1d(labels, span)
         sims, present = state.lanes.similarities(labels, queries)
+        if situated and len(labels):
+            sims[:, 1] = situate(sims[:, 0], sims[:, 1],
+                                 state.lanes.pair_cosine(labels, "content", "context"))
         if len(labels) and bm25.size:
             sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
         parts.append((labels, sims, present))
@@ -122,8 +131,9 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     sims = np.clip(np.concatenate([p[1] for p in parts]), 0.0, 1.0)
     present = np.concatenate([p[2] for p in parts])
     scores = blend(sims, present, weights)
-    if when is not None:
-        scores = boost_time(scores, state.slots.occurred[labels], when.start, when.end)
+    if when is not None and params.time_weight > 0:
+        scores = boost_time(scores, state.slots.occurred[labels], when.start, when.end,
+                            params.time_weight)
     order = rank(scores, threshold, limit, tiebreak=state.slots.seq[labels])
     return Ranked(
         ids=[str(state.slots.ids[int(labels[i])]) for i in order],

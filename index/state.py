@@ -49,7 +49,7 @@ class MemoryState:
         self.model_id = model_id
         self.slots = SlotTable()
         self.lanes = LaneSet(dim, self.slots, params)
-        self.lexical = LexicalIndex()
+        self.lexical = LexicalIndex(situated=params.situated_lexical)
         self.records: dict[str, MemoryRecord] = {}
         self.labels: dict[str, int] = {}
         self.keys: dict[str, str] = {}
@@ -139,7 +139,7 @@ class MemoryState:
                                     occurred=record.occurred_ts)
         self.records[record.id] = record
         self.labels[record.id] = label
-        self.lexical.add(label, record.content)
+        self.lexical.add(label, record.content, record.context)
         if record.key is not None:
             self.keys[record.key] = record.id
         if not self.seqs or record.seq > self.seqs[-1]:
@@ -162,7 +162,7 @@ class MemoryState:
             return None
         label = self.labels.pop(memory_id)
         self.lanes.drop_all(label, scrub=scrub)
-        self.lexical.remove(label, record.content)
+        self.lexical.remove(label, record.content, record.context)
         self.slots.release(label)
         self.unembedded.discard(label)
         index = bisect.bisect_left(self.seqs, record.seq)
@@ -179,9 +179,10 @@ class MemoryState:
             return
         label = self.labels[record.id]
         fields = entry.get("fields") or {}
-        if "content" in fields:
-            self.lexical.remove(label, record.content)
-            self.lexical.add(label, fields["content"])
+        if "content" in fields or "context" in fields:
+            self.lexical.remove(label, record.content, record.context)
+            self.lexical.add(label, fields.get("content", record.content),
+                             fields["context"] if "context" in fields else record.context)
         for name in ("content", "context", "intention", "metadata"):
             if name in fields:
                 setattr(record, name, fields[name])
@@ -329,7 +330,15 @@ class MemoryState:
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])
         with np.load(lexical_file, allow_pickle=False) as arrays:
-            self.lexical = LexicalIndex.from_arrays(dict(arrays))
+            try:
+                self.lexical = LexicalIndex.from_arrays(dict(arrays),
+                                                        situated=self.lexical.situated)
+            except ValueError:
+                # Saved under another indexing scheme: re-index the records (seconds at
+                # 100k) rather than rebuild everything from the log (minutes).
+                self.lexical = LexicalIndex(situated=self.lexical.situated)
+                for record in self.records.values():
+                    self.lexical.add(self.labels[record.id], record.content, record.context)
         if len(self.lexical) != n:
             raise ValueError("snapshot records disagree with the lexical index")
         embedded = np.asarray(columns["embedded"], dtype=bool)
