@@ -10,7 +10,8 @@ from __future__ import annotations
 
 __all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
            "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
-           "StoreLocked", "StoreClosed", "LogCorrupt", "MemoryCapacity"]
+           "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt", "LogMissing",
+           "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable"]
 
 
 class StoreError(Exception):
@@ -27,6 +28,24 @@ class StoreError(Exception):
 
 class StoreFailed(StoreError):
     """A write to the log or sidecar failed: a transient backend error."""
+
+
+class StorageFull(StoreFailed):
+    """The disk (or the file size limit) is full: nothing of the op was written.
+
+    Raised for ENOSPC, EDQUOT and EFBIG. The log is cut back to where it was, so the op can
+    be retried as a whole once space is freed.
+    """
+
+    code = "STORAGE_FULL"
+    error_class = "storage_full"
+    retryable = True
+
+    def __init__(self, doing: str, reason: str) -> None:
+        super().__init__(f"no space left to {doing} ({reason}); nothing was written: free "
+                         "space and retry")
+        self.doing = doing
+        self.reason = reason
 
 
 class StoreLocked(StoreFailed):
@@ -66,6 +85,34 @@ class LogCorrupt(StoreError):
         super().__init__(f"memory log is corrupt at byte {offset}: {reason}")
         self.offset = offset
         self.reason = reason
+
+
+class LogMissing(StoreError):
+    """The log is gone but a checkpoint of memories is still there: refuse to start empty.
+
+    Opening would create an empty log, and the next checkpoint would replace the one that
+    still holds every memory. Opening with ``restore_log=True`` writes the log back from
+    that checkpoint instead (changes made after it are lost); ``unusable`` says why the
+    checkpoint itself cannot be read, when that is the case.
+    """
+
+    code = "MEMORY_LOG_MISSING"
+    error_class = "internal"
+    retryable = False
+
+    def __init__(self, memories: int | None, *, unusable: str | None = None) -> None:
+        held = f"{memories} memories" if memories is not None else "memories"
+        if unusable is None:
+            message = (f"the memory log is missing but its checkpoint still holds {held}; "
+                       "open the store with restore_log=True (or run the repair op) to "
+                       "write the log back from it rather than start empty")
+        else:
+            message = (f"the memory log is missing and its checkpoint of {held} cannot be "
+                       f"used ({unusable}); move the element's runtime directory aside to "
+                       "start empty")
+        super().__init__(message)
+        self.memories = memories
+        self.unusable = unusable
 
 
 class MemoryCapacity(StoreError):
@@ -156,4 +203,31 @@ class InvalidMemory(StoreError):
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
+        self.reason = reason
+
+
+class IdempotencyKeyReused(StoreError):
+    """An idempotency key came back with a different memory than the one it first stored."""
+
+    code = "IDEMPOTENCY_KEY_REUSED"
+    error_class = "unprocessable"
+    retryable = False
+
+    def __init__(self, key: str, memory_id: str) -> None:
+        super().__init__(f"idempotency key {key!r} was used for a different memory "
+                         f"({memory_id}); use a new key for a new memory")
+        self.key = key
+        self.memory_id = memory_id
+
+
+class ModelUnavailable(StoreError):
+    """The embedding model could not be provisioned or loaded."""
+
+    code = "MODEL_UNAVAILABLE"
+    error_class = "unavailable"
+    retryable = False
+
+    def __init__(self, model_id: str, reason: str) -> None:
+        super().__init__(f"embedding model {model_id} is unavailable: {reason}")
+        self.model_id = model_id
         self.reason = reason

@@ -19,8 +19,8 @@ element capacity (``max_elements``) counts nodes, so it grows by doubling when f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import hnswlib
 import numpy as np
@@ -86,7 +86,7 @@ class HnswGraph:
         """
         self.index.set_ef(max(ef, k))
         labels, _ = self.index.knn_query(query, k=k, num_threads=1, filter=allowed)
-        return labels[0].astype(np.int64)
+        return np.asarray(labels[0], dtype=np.int64)
 
     def save(self, path: Path) -> None:
         """Write the hnswlib file (the flags are saved by the owner)."""

@@ -40,9 +40,9 @@ Deferred mode (replay): ``put``/``drop`` only touch the arrays and remember the 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -365,7 +365,8 @@ class Lane:
         self.size = len(labels)
         self.cat_count = np.bincount(cats, minlength=5).tolist()
         keys, counts = np.unique(owners * 8 + cats, return_counts=True)
-        self.oc_count = {(int(k) // 8, int(k) % 8): int(c) for k, c in zip(keys, counts)}
+        self.oc_count = {(int(k) // 8, int(k) % 8): int(c)
+                         for k, c in zip(keys, counts, strict=True)}
         self.owner_sets = {}
         order = np.argsort(owners, kind="stable")
         bounds = np.flatnonzero(np.diff(owners[order])) + 1
@@ -410,7 +411,7 @@ class LaneSet:
             else:
                 lane.sync()
 
-    def put(self, label: int, vectors: dict[str, np.ndarray | None]) -> None:
+    def put(self, label: int, vectors: Mapping[str, np.ndarray | None]) -> None:
         """Set (array) or drop (None) the vector of each lane named in ``vectors``."""
         for name, vector in vectors.items():
             if vector is None:

@@ -66,7 +66,7 @@ def terms(text: str) -> list[str]:
         # Stemming word by word dominates a rebuild; vocabularies repeat, so cache stems.
         if len(_STEMS) > _STEMS_MAX:
             _STEMS.clear()
-        _STEMS.update(zip(missing, _STEMMER.stem_words(missing)))
+        _STEMS.update(zip(missing, _STEMMER.stem_words(missing), strict=True))
     return [_STEMS[w] for w in words]
 
 
@@ -76,8 +76,8 @@ class LexicalIndex:
     def __init__(self, k1: float = 1.2, b: float = 0.75, *, situated: bool = True) -> None:
         self.k1, self.b = k1, b
         self.situated = situated
-        self._labels: dict[str, array] = {}
-        self._freqs: dict[str, array] = {}
+        self._labels: dict[str, array[int]] = {}
+        self._freqs: dict[str, array[int]] = {}
         self._length = np.zeros(1024, dtype=np.float32)
         self._live = 0
         self._total = 0
@@ -136,7 +136,7 @@ class LexicalIndex:
         vocab = sorted(self._labels)
         sizes = np.array([len(self._labels[t]) for t in vocab], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        def flat(table: dict[str, array]) -> np.ndarray:
+        def flat(table: dict[str, array[int]]) -> np.ndarray:
             return (np.concatenate([np.frombuffer(table[t], dtype=np.int32) for t in vocab])
                     if vocab else np.zeros(0, dtype=np.int32))
         return {"terms": np.array(vocab, dtype=np.str_), "offsets": offsets,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidMemory
@@ -36,6 +36,10 @@ class ListQuery:
     before: float | None
     limit: int
     below_seq: int | None
+
+    def continued(self, cursor: str) -> ListQuery:
+        """The same query for the page after the one that returned ``cursor``."""
+        return replace(self, below_seq=_cursor_seq(cursor))
     occurred_after: float | None = None
     occurred_before: float | None = None
 
@@ -62,14 +66,16 @@ def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent
     occurred = [parse_time(value, name) if value is not None else None
                 for name, value in (("occurred_after", occurred_after),
                                     ("occurred_before", occurred_before))]
-    below = None
-    if cursor is not None:
-        match = _CURSOR.match(cursor) if isinstance(cursor, str) else None
-        if match is None:
-            raise InvalidMemory("cursor", "is not a cursor this store returned")
-        below = int(match.group(1))
+    below = None if cursor is None else _cursor_seq(cursor)
     return ListQuery(category, subject_type, subject_id, agent, source, after, before,
                      validate_limit(limit, "limit", LIST_LIMIT_MAX), below, *occurred)
+
+
+def _cursor_seq(cursor: object) -> int:
+    match = _CURSOR.match(cursor) if isinstance(cursor, str) else None
+    if match is None:
+        raise InvalidMemory("cursor", "is not a cursor this store returned")
+    return int(match.group(1))
 
 
 def list_page(state: MemoryState, query: ListQuery) -> tuple[list[dict[str, Any]], str | None]:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from .errors import StoreFailed, StoreLocked
+from .files import FILE_MODE, write_error
 
 __all__ = ["ElementLock"]
 
@@ -28,10 +29,14 @@ class ElementLock:
 
     def __init__(self, path: Path, timeout: float) -> None:
         try:
-            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
         except OSError as exc:
-            raise StoreFailed(f"could not open the memory store lock: {exc.strerror}") \
-                from None
+            raise write_error(exc, "open the memory store lock") from None
+        try:
+            os.fchmod(self._fd, FILE_MODE)
+        except OSError as exc:
+            os.close(self._fd)
+            raise write_error(exc, "open the memory store lock") from None
         deadline = time.monotonic() + max(0.0, timeout)
         while True:
             try:

@@ -29,15 +29,17 @@ import base64
 import json
 import os
 import uuid
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from .errors import LogCorrupt, StoreFailed
+from .files import FILE_MODE, create_private, fsync_path, write_error
 
 __all__ = ["LOG_FORMAT", "MemoryLog", "encode_line", "decode_line", "encode_vector",
-           "decode_vector", "fsync_path"]
+           "decode_vector", "read_entries", "write_log", "new_header"]
 
 LOG_FORMAT = 1
 _TAIL_CHUNK = 1 << 16
@@ -81,13 +83,58 @@ def decode_line(raw: bytes) -> dict[str, Any]:
     return entry
 
 
-def fsync_path(path: Path) -> None:
-    """fsync a file or a directory (for a directory: so a create or rename is durable)."""
-    fd = os.open(path, os.O_RDONLY)
+def read_entries(f: BinaryIO, start: int, end: int) -> Iterator[tuple[dict[str, Any], int]]:
+    """Yield ``(entry, end_offset)`` for each line of ``f`` from byte ``start`` (a line
+    start) up to byte ``end``; a line running past ``end`` is not read.
+
+    :raise LogCorrupt: a line cannot be parsed (with its offset).
+    """
+    f.seek(start)
+    offset = start
+    for raw in f:
+        stop = offset + len(raw)
+        if stop > end:
+            break   # appended after we looked; not ours to read
+        try:
+            entry = decode_line(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise LogCorrupt(offset, f"unreadable line ({exc.__class__.__name__})") from None
+        yield entry, stop
+        offset = stop
+
+
+def write_log(path: Path, header: dict[str, Any], entries: Iterable[dict[str, Any]]) -> None:
+    """Write a whole log (``header`` then ``entries``) in place of ``path``, atomically.
+
+    Writes ``<path>.compact`` beside it, fsyncs it, renames it over ``path`` and fsyncs
+    the directory: at every instant one complete log is on disk.
+
+    :raise StorageFull, StoreFailed: nothing was replaced (the partial file is removed).
+    """
+    tmp = path.with_name(path.name + ".compact")
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        with create_private(tmp) as f:
+            f.write(encode_line(header))
+            batch: list[bytes] = []
+            for entry in entries:
+                batch.append(encode_line(entry))
+                if len(batch) >= 1024:
+                    f.write(b"".join(batch))
+                    batch.clear()
+            f.write(b"".join(batch))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        fsync_path(path.parent)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise write_error(exc, "compact the memory log") from None
+
+
+def new_header(model_id: str, dim: int, *, next_seq: int) -> dict[str, Any]:
+    """The first line of a new log, with a fresh ``log_id``."""
+    return {"op": "header", "format": LOG_FORMAT, "log_id": uuid.uuid4().hex,
+            "model_id": model_id, "dim": int(dim), "next_seq": int(next_seq)}
 
 
 class MemoryLog:
@@ -107,12 +154,20 @@ class MemoryLog:
             stale.unlink()
         if self.path.exists():
             self.torn_bytes = self._repair_tail()
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+        except OSError as exc:
+            raise write_error(exc, "open the memory log") from None
         self.size = os.fstat(self._fd).st_size
         if self.size == 0:
-            self.header = self._new_header(model_id, dim, next_seq=0)
-            self.append([self.header])
-            fsync_path(self.path.parent)
+            self.header = new_header(model_id, dim, next_seq=0)
+            try:
+                os.fchmod(self._fd, FILE_MODE)
+                self.append([self.header])
+                fsync_path(self.path.parent)
+            except BaseException:
+                self.close()
+                raise
         else:
             self.header = self._read_header()
 
@@ -141,19 +196,31 @@ class MemoryLog:
             that was repaired on open).
         """
         with open(self.path, "rb") as f:
-            f.seek(start)
-            offset = start
-            for raw in f:
-                end = offset + len(raw)
-                if end > self.size:
-                    break   # appended after we looked; not ours to replay
-                try:
-                    entry = decode_line(raw)
-                except (ValueError, UnicodeDecodeError) as exc:
-                    raise LogCorrupt(offset, f"unreadable line ({exc.__class__.__name__})") \
-                        from None
-                yield entry, end
-                offset = end
+            yield from read_entries(f, start, self.size)
+
+    def detached(self) -> bool:
+        """True when the log's path no longer names the file this log appends to (it was
+        deleted or replaced from outside while the store was open)."""
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            return True
+        ours = os.fstat(self._fd)
+        return (on_disk.st_dev, on_disk.st_ino) != (ours.st_dev, ours.st_ino)
+
+    def reader(self) -> tuple[BinaryIO, int] | None:
+        """A read handle on this very log file and its size now; None when
+        :meth:`detached`. The handle keeps reading this file even if a compaction renames
+        another over its path; the caller closes it."""
+        try:
+            f = open(self.path, "rb")
+        except FileNotFoundError:
+            return None
+        seen, ours = os.fstat(f.fileno()), os.fstat(self._fd)
+        if (seen.st_dev, seen.st_ino) != (ours.st_dev, ours.st_ino):
+            f.close()
+            return None
+        return f, self.size
 
     def is_line_start(self, offset: int) -> bool:
         """True when ``offset`` is 0, the end, or just after a newline within the log."""
@@ -188,7 +255,7 @@ class MemoryLog:
         return size - keep
 
     @staticmethod
-    def _last_newline_end(f: Any, end: int) -> int:
+    def _last_newline_end(f: BinaryIO, end: int) -> int:
         """Offset just past the last ``\\n`` before ``end`` (0 when there is none)."""
         pos = end
         while pos > 0:
@@ -222,18 +289,32 @@ class MemoryLog:
                 os.fsync(self._fd)
         except OSError as exc:
             self._cut_back(before)
-            raise StoreFailed(f"could not write the memory log: {exc.strerror or exc}") \
-                from None
+            raise write_error(exc, "write the memory log") from None
         self.size = before + len(data)
         return self.size
 
     def sync(self) -> None:
-        """fsync everything written so far (makes pending access lines durable)."""
+        """fsync everything written so far (makes pending access lines durable).
+
+        :raise StorageFull, StoreFailed: the fsync failed.
+        """
         try:
             os.fsync(self._fd)
         except OSError as exc:
-            raise StoreFailed(f"could not fsync the memory log: {exc.strerror or exc}") \
-                from None
+            raise write_error(exc, "fsync the memory log") from None
+
+    def cut_back(self, size: int) -> None:
+        """Drop everything after byte ``size`` (written but not acknowledged: a group
+        commit that failed part way).
+
+        :raise StoreFailed: the truncation failed; the log refuses appends until reopened.
+        """
+        if size < self.size:
+            self._cut_back(size)
+            if self._broken:
+                raise StoreFailed("the memory log could not be cut back after a failed "
+                                  "write; reopen the store")
+            self.size = size
 
     def _cut_back(self, size: int) -> None:
         try:
@@ -244,41 +325,17 @@ class MemoryLog:
 
     def rewrite(self, entries: Iterable[dict[str, Any]], *, model_id: str, dim: int,
                 next_seq: int) -> None:
-        """Replace the log with a new header plus ``entries`` (compaction).
+        """Replace the log with a new header plus ``entries`` (compaction, :func:`write_log`).
 
-        Writes ``memories.jsonl.compact`` beside the log, fsyncs it, renames it over the
-        log and fsyncs the directory: at every instant one complete log is on disk.
+        :raise StorageFull, StoreFailed: the old log stays in place, unchanged.
         """
-        header = self._new_header(model_id, dim, next_seq=next_seq)
-        tmp = self.path.with_name(self.path.name + ".compact")
-        try:
-            with open(tmp, "wb") as f:
-                f.write(encode_line(header))
-                batch: list[bytes] = []
-                for entry in entries:
-                    batch.append(encode_line(entry))
-                    if len(batch) >= 1024:
-                        f.write(b"".join(batch))
-                        batch.clear()
-                f.write(b"".join(batch))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-            fsync_path(self.path.parent)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise StoreFailed(f"could not compact the memory log: {exc.strerror or exc}") \
-                from None
+        header = new_header(model_id, dim, next_seq=next_seq)
+        write_log(self.path, header, entries)
         os.close(self._fd)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         self.size = os.fstat(self._fd).st_size
         self.header = header
         self._broken = False
-
-    @staticmethod
-    def _new_header(model_id: str, dim: int, *, next_seq: int) -> dict[str, Any]:
-        return {"op": "header", "format": LOG_FORMAT, "log_id": uuid.uuid4().hex,
-                "model_id": model_id, "dim": int(dim), "next_seq": int(next_seq)}
 
     def close(self) -> None:
         """fsync and close the file (idempotent)."""

@@ -26,8 +26,8 @@ sequence. Retention: a memory whose category has a TTL expires once
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 

@@ -31,18 +31,21 @@ normalized ones or raise a validation error naming the field, before anything is
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
-from .errors import InvalidCategory, InvalidMemory, SubjectIncomplete
+from .errors import InvalidCategory, InvalidMemory, StoreError, SubjectIncomplete
 
 __all__ = [
     "CATEGORIES", "SUBJECT_TYPES", "SOURCES", "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES",
     "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES", "MAX_METADATA_BYTES", "MAX_AGENT_CHARS",
     "MAX_SUBJECT_ID_CHARS", "MAX_KEY_CHARS", "MemoryRecord", "NewMemory", "validate_new",
+    "validate_changes", "validate_items", "item_error",
     "validate_category", "validate_subject", "validate_text", "validate_optional_text",
     "validate_metadata", "validate_key", "validate_limit", "parse_time", "iso_utc",
     "validate_occurred_at",
@@ -68,7 +71,7 @@ MAX_KEY_CHARS = 255
 
 def iso_utc(ts: float) -> str:
     """Format a POSIX timestamp as fixed-width ISO-8601 UTC with microseconds and ``Z``."""
-    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def parse_time(value: object, field_name: str) -> float:
@@ -83,7 +86,7 @@ def parse_time(value: object, field_name: str) -> float:
     except ValueError:
         raise InvalidMemory(field_name, f"{value!r} is not an ISO-8601 date-time") from None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
     return parsed.timestamp()
 
 
@@ -243,6 +246,23 @@ class NewMemory:
     source: str
     metadata: dict[str, Any]
     key: str | None
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of everything the call asks to store (the key aside): two calls with
+        one idempotency key are the same request exactly when their fingerprints match.
+
+        Taken over the normalized values, so a blank context and no context, or metadata
+        keys in another order, are the same request.
+        """
+        request: list[Any] = [self.content, self.category, self.subject, self.context,
+                              self.intention, self.agent, self.source, self.metadata]
+        if self.occurred_at is not None:
+            # Only when given, so fingerprints logged before occurred_at existed still hold.
+            request.append(self.occurred_at)
+        canonical = json.dumps(request, ensure_ascii=False, sort_keys=True,
+                               separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
     occurred_at: str | None = None
 
 
@@ -270,6 +290,59 @@ def validate_new(*, content: object, category: object, subject_type: object,
     return NewMemory(text, category, subject, ctx, goal, who, source, meta, key, occurred)
 
 
+_ITEM_DEFAULTS: dict[str, Any] = {
+    "subject_type": None, "subject_id": None, "context": None, "intention": None,
+    "agent": None, "source": "api", "metadata": None, "idempotency_key": None,
+    "occurred_at": None}
+
+
+def validate_items(items: Sequence[Mapping[str, Any]]) -> list[NewMemory]:
+    """Validate the items of a group store, each with ``store``'s keywords.
+
+    :raise InvalidCategory, SubjectIncomplete, InvalidMemory: the first bad item, its
+        message starting with ``items[i]`` (an unknown keyword is ``InvalidMemory``).
+    """
+    news = []
+    for i, item in enumerate(items):
+        try:
+            news.append(validate_new(**{**_ITEM_DEFAULTS, **item}))
+        except TypeError as exc:
+            raise InvalidMemory(f"items[{i}]", str(exc)) from None
+        except StoreError as exc:
+            raise item_error(exc, i) from None
+    return news
+
+
+def item_error(exc: StoreError, index: int) -> StoreError:
+    """``exc`` with ``items[index]: `` before its message (a group store's errors)."""
+    exc.message = f"items[{index}]: {exc.message}"
+    exc.args = (exc.message,)
+    return exc
+
+
+def validate_changes(*, content: object, category: object, context: object,
+                     intention: object, metadata: object) -> dict[str, Any]:
+    """The fields an ``update`` changes, validated; None leaves a field out.
+
+    An empty or blank ``context``/``intention`` is kept as None: it clears the field.
+
+    :raise InvalidCategory, InvalidMemory: naming the bad field.
+    """
+    changes: dict[str, Any] = {}
+    if content is not None:
+        changes["content"] = validate_text(content, "content", MAX_CONTENT_BYTES)
+    if category is not None:
+        changes["category"] = validate_category(category)
+    if context is not None:
+        changes["context"] = validate_optional_text(context, "context", MAX_CONTEXT_BYTES)
+    if intention is not None:
+        changes["intention"] = validate_optional_text(intention, "intention",
+                                                      MAX_INTENTION_BYTES)
+    if metadata is not None:
+        changes["metadata"] = validate_metadata(metadata)
+    return changes
+
+
 @dataclass(slots=True)
 class MemoryRecord:
     """One live memory (mutable: the store updates it in place under its lock)."""
@@ -292,6 +365,7 @@ class MemoryRecord:
     embedded: bool = False
     created_ts: float = 0.0
     key: str | None = None
+    key_fingerprint: str | None = None
     key_evicted: tuple[str, ...] = ()
     key_warnings: tuple[str, ...] = ()
     tokens: dict[str, frozenset[str]] | None = field(default=None, compare=False)
@@ -367,7 +441,7 @@ class MemoryRecord:
 def _fast_ts(value: str, field_name: str = "created_at") -> float:
     # Records carry our own "...Z" form, which fromisoformat parses directly.
     try:
-        return datetime.fromisoformat(value).replace(tzinfo=timezone.utc).timestamp() \
+        return datetime.fromisoformat(value).replace(tzinfo=UTC).timestamp() \
             if value.endswith("Z") else parse_time(value, field_name)
     except ValueError:
         return parse_time(value, field_name)

@@ -11,6 +11,11 @@
 
 Report: ``{"torn_bytes", "replayed": <log lines applied>, "rebuilt": bool, "sidecar":
 "loaded" | "missing" | "corrupt: ..." | "stale: ..." | "other model: ..."}``.
+
+A log that is missing (or empty) beside a checkpoint holding memories is never taken for
+an empty store: :func:`orphaned_checkpoint` finds that case before the log is created, and
+:func:`restore_checkpoint` loads the checkpoint alone so the store can write the log back
+from it.
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import LogCorrupt
+from .errors import LogCorrupt, LogMissing
 from .lanes import IndexParams
 from .log import MemoryLog
-from .sidecar import SidecarUnusable, read_sidecar
+from .sidecar import MANIFEST, SidecarUnusable, read_manifest, read_sidecar
 from .state import MemoryState
 
-__all__ = ["recover", "replay"]
+__all__ = ["recover", "replay", "orphaned_checkpoint", "restore_checkpoint"]
 
 
 def recover(directory: Path, log: MemoryLog, *, model_id: str, dim: int,
@@ -35,38 +40,46 @@ def recover(directory: Path, log: MemoryLog, *, model_id: str, dim: int,
     """
     report: dict[str, Any] = {"torn_bytes": log.torn_bytes, "replayed": 0,
                               "rebuilt": False, "sidecar": "loaded"}
-
-    def fresh() -> MemoryState:
-        return MemoryState(dim=dim, model_id=model_id, params=params)
-
     state: MemoryState | None = None
     start = 0
-    sidecar = None
     try:
-        sidecar = read_sidecar(directory, log_id=log.log_id, model_id=model_id, dim=dim)
-        start = int(sidecar.meta["log_offset"])
-        if not log.is_line_start(start):
-            raise SidecarUnusable("stale: its offset is not a line of the log")
-        state = fresh()
-        state.restore(sidecar.meta, sidecar.columns, sidecar.lane_files, sidecar.lexical_file,
-                      sidecar.verify)
+        state, start = _load(directory, log_id=log.log_id, model_id=model_id, dim=dim,
+                             params=params, log=log)
     except SidecarUnusable as exc:
-        report["sidecar"], state = exc.reason, None
-    except (ValueError, KeyError, TypeError, RuntimeError, OSError) as exc:
-        report["sidecar"], state = f"corrupt: {exc.__class__.__name__}: {exc}", None
-    finally:
-        if sidecar is not None:
-            sidecar.checker.join()   # never leave the checksum thread reading behind us
+        report["sidecar"] = exc.reason
     if state is not None:
         try:
             report["replayed"] = replay(state, log, start)
         except LogCorrupt as exc:
             report["sidecar"], state = f"corrupt: replay failed ({exc.reason})", None
     if state is None:
-        state = fresh()
+        state = MemoryState(dim=dim, model_id=model_id, params=params)
         report["rebuilt"] = True
         report["replayed"] = replay(state, log, 0)
     return state, report
+
+
+def _load(directory: Path, *, log_id: str, model_id: str, dim: int, params: IndexParams,
+          log: MemoryLog | None) -> tuple[MemoryState, int]:
+    """The checkpoint of the log ``log_id`` as a state, and the log offset it covers.
+
+    :raise SidecarUnusable: with the reason it cannot be used.
+    """
+    sidecar = None
+    try:
+        sidecar = read_sidecar(directory, log_id=log_id, model_id=model_id, dim=dim)
+        start = int(sidecar.meta["log_offset"])
+        if log is not None and not log.is_line_start(start):
+            raise SidecarUnusable("stale: its offset is not a line of the log")
+        state = MemoryState(dim=dim, model_id=model_id, params=params)
+        state.restore(sidecar.meta, sidecar.columns, sidecar.lane_files, sidecar.lexical_file,
+                      sidecar.verify)
+        return state, start
+    except (ValueError, KeyError, TypeError, RuntimeError, OSError) as exc:
+        raise SidecarUnusable(f"corrupt: {exc.__class__.__name__}: {exc}") from None
+    finally:
+        if sidecar is not None:
+            sidecar.checker.join()   # never leave the checksum thread reading behind us
 
 
 def replay(state: MemoryState, log: MemoryLog, start: int) -> int:
@@ -85,3 +98,40 @@ def replay(state: MemoryState, log: MemoryLog, start: int) -> int:
         offset = end
     state.lanes.set_deferred(False)
     return count
+
+
+def orphaned_checkpoint(directory: Path, log_path: Path) -> dict[str, Any] | None:
+    """The manifest of a checkpoint whose log is gone, or None when there is nothing to lose.
+
+    The log counts as gone when the file is missing or empty. Nothing is lost when there
+    is no manifest, or it says the checkpoint holds no memories; a manifest that does not
+    parse may still sit beside readable files, so it counts as a checkpoint (``{}``).
+    """
+    try:
+        if log_path.stat().st_size > 0:
+            return None
+    except FileNotFoundError:
+        pass
+    if not (directory / MANIFEST).exists():
+        return None
+    manifest = read_manifest(directory)
+    if manifest is None:
+        return {}
+    return None if manifest.get("count") == 0 else manifest
+
+
+def restore_checkpoint(directory: Path, manifest: dict[str, Any], *, model_id: str, dim: int,
+                       params: IndexParams) -> MemoryState:
+    """Load an orphaned checkpoint (:func:`orphaned_checkpoint`) without its log.
+
+    :raise LogMissing: the checkpoint cannot be used (corrupt, or built with another
+        model than ``model_id``); nothing was changed.
+    """
+    count = manifest.get("count")
+    memories = count if isinstance(count, int) else None
+    try:
+        state, _ = _load(directory, log_id=str(manifest.get("log_id")), model_id=model_id,
+                         dim=dim, params=params, log=None)
+    except SidecarUnusable as exc:
+        raise LogMissing(memories, unusable=exc.reason) from None
+    return state

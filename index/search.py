@@ -25,10 +25,12 @@ No I/O and no locking: :class:`~index.store.MemoryStore` holds its lock around
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import InvalidMemory
 from .recall import (
     LANES,
     blend,
@@ -39,7 +41,18 @@ from .recall import (
     text_similarity,
     token_set,
 )
-from .slots import FREE, GENERAL
+from .records import (
+    MAX_CONTEXT_BYTES,
+    MAX_INTENTION_BYTES,
+    MAX_QUERY_BYTES,
+    parse_time,
+    validate_category,
+    validate_limit,
+    validate_optional_text,
+    validate_subject,
+    validate_text,
+)
+from .slots import CATEGORY_CODES, FREE, GENERAL
 from .state import MemoryState
 from .timespan import TimeSpan
 
@@ -50,7 +63,51 @@ SPAN_CANDIDATES_MAX = 512
 
 Bounds = tuple[float | None, float | None]
 
-__all__ = ["Ranked", "owners_in_scope", "score"]
+__all__ = ["SearchQuery", "parse_search", "Ranked", "owners_in_scope", "score",
+           "SEARCH_LIMIT_MAX"]
+
+SEARCH_LIMIT_MAX = 100
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """Validated search arguments: the text of each lane the query gives, the subject,
+    the limit, the category codes (None: every category) and the exclusive POSIX bounds
+    on ``occurred_at`` (None: unbounded)."""
+
+    texts: dict[str, str]
+    subject: tuple[str, str] | None
+    limit: int
+    cats: list[int] | None
+    occurred: Bounds = (None, None)
+
+
+def parse_search(*, query: object, context: object, intention: object,
+                 subject_type: object, subject_id: object, limit: object,
+                 categories: object, occurred_after: object = None,
+                 occurred_before: object = None) -> SearchQuery:
+    """Validate search arguments; an empty ``categories`` list means no filter.
+
+    :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad argument.
+    """
+    text = validate_text(query, "query", MAX_QUERY_BYTES)
+    window = validate_optional_text(context, "context", MAX_CONTEXT_BYTES)
+    goal = validate_optional_text(intention, "intention", MAX_INTENTION_BYTES)
+    subject = validate_subject(subject_type, subject_id)
+    checked = validate_limit(limit, "limit", SEARCH_LIMIT_MAX)
+    cats = None
+    if categories is not None:
+        if isinstance(categories, str) or not isinstance(categories, Sequence):
+            raise InvalidMemory("categories", "must be a list of categories")
+        # An empty list is "no filter", like leaving it out, rather than "match nothing".
+        cats = sorted({CATEGORY_CODES[validate_category(c)] for c in categories}) or None
+    texts = {lane: value for lane, value in (("content", text), ("context", window),
+                                             ("intention", goal)) if value is not None}
+    occurred = (None if occurred_after is None
+                else parse_time(occurred_after, "occurred_after"),
+                None if occurred_before is None
+                else parse_time(occurred_before, "occurred_before"))
+    return SearchQuery(texts, subject, checked, cats, occurred)
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,15 @@ null for a category means "never expires", like leaving it out.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, TypeGuard
 
 from .errors import InvalidMemory
-from .records import CATEGORIES
 from .recall import DEFAULT_WEIGHTS, LANES, normalize_weights
+from .records import CATEGORIES
 
-__all__ = ["MemorySettings"]
+__all__ = ["MemorySettings", "require_settings"]
 
 MAX_CAP = 10_000_000
 
@@ -93,7 +94,15 @@ class MemorySettings:
         }
 
 
-def _is_number(value: object) -> bool:
+def require_settings(settings: object) -> MemorySettings:
+    """``settings`` itself. :raise TypeError: it is not a :class:`MemorySettings` (a
+    programming error of the caller, not bad input)."""
+    if not isinstance(settings, MemorySettings):
+        raise TypeError("settings must be a MemorySettings")
+    return settings
+
+
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -36,6 +36,7 @@ point leaves either the old or the new checkpoint complete.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -47,13 +48,14 @@ from typing import Any
 
 import numpy as np
 
+from .files import create_private, fsync_path, make_private
 from .lanes import LaneSet
 from .lexical import LexicalIndex
-from .log import fsync_path
 from .recall import LANES
 
-__all__ = ["SIDECAR_FORMAT", "SidecarUnusable", "Sidecar", "write_sidecar", "read_sidecar",
-           "remove_sidecar", "read_manifest", "latest_generation"]
+__all__ = ["SIDECAR_FORMAT", "MANIFEST", "SidecarUnusable", "Sidecar", "write_sidecar",
+           "read_sidecar", "remove_sidecar", "read_manifest", "check_files",
+           "latest_generation"]
 
 SIDECAR_FORMAT = 2
 MANIFEST = "sidecar.json"
@@ -118,31 +120,42 @@ def write_sidecar(directory: Path, meta: dict[str, Any], columns: dict[str, list
                   lanes: LaneSet, lexical: LexicalIndex) -> None:
     """Save a checkpoint (generation ``meta["generation"]``) and drop older generations.
 
+    Every file is 0600 (``files.py``). A save that fails part way removes what it wrote
+    of its generation, so a full disk is not left fuller.
+
     :param meta: the manifest fields except ``format`` and ``files``.
     :raise OSError: a file could not be written (the previous checkpoint stays in place).
     """
     generation = int(meta["generation"])
     names = _names(generation)
     paths = {key: directory / name for key, name in names.items()}
-    with open(paths["records"], "w", encoding="utf-8") as f:
-        # json.dumps, not json.dump: dump streams through the pure-Python encoder.
-        f.write(json.dumps({"columns": columns}, ensure_ascii=False, separators=(",", ":")))
-    for lane in LANES:
-        lanes[lane].save(paths[f"{lane}.hnsw"], paths[f"{lane}.general"],
-                         paths[f"{lane}.npy"], paths[f"{lane}.flags"])
-    with open(paths["lexical"], "wb") as f:
-        np.savez(f, **lexical.to_arrays())
-    files = {}
-    for path in paths.values():
-        fsync_path(path)
-        files[path.name] = {"size": path.stat().st_size, "crc32": _crc32(path)}
-    manifest = dict(meta, format=SIDECAR_FORMAT, files=files)
-    tmp = directory / (MANIFEST + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(manifest, f, separators=(",", ":"))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, directory / MANIFEST)
+    try:
+        with io.TextIOWrapper(create_private(paths["records"]), encoding="utf-8") as text:
+            # json.dumps, not json.dump: dump streams through the pure-Python encoder.
+            text.write(json.dumps({"columns": columns}, ensure_ascii=False,
+                                  separators=(",", ":")))
+        for lane in LANES:
+            lanes[lane].save(paths[f"{lane}.hnsw"], paths[f"{lane}.general"],
+                             paths[f"{lane}.npy"], paths[f"{lane}.flags"])
+        with create_private(paths["lexical"]) as f:
+            np.savez(f, allow_pickle=False, **lexical.to_arrays())
+        files = {}
+        for path in paths.values():
+            make_private(path)
+            fsync_path(path)
+            files[path.name] = {"size": path.stat().st_size, "crc32": _crc32(path)}
+        manifest = dict(meta, format=SIDECAR_FORMAT, files=files)
+        tmp = directory / (MANIFEST + ".tmp")
+        with create_private(tmp) as f:
+            f.write(json.dumps(manifest, separators=(",", ":")).encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, directory / MANIFEST)
+    except BaseException:
+        (directory / (MANIFEST + ".tmp")).unlink(missing_ok=True)
+        for path in paths.values():
+            path.unlink(missing_ok=True)
+        raise
     fsync_path(directory)
     _remove_generations(directory, keep=generation)
 
@@ -222,6 +235,24 @@ def read_sidecar(directory: Path, *, log_id: str, model_id: str, dim: int) -> Si
     return Sidecar(meta, columns, lane_files, directory / names["lexical"], checker, bad)
 
 
+def check_files(directory: Path, meta: dict[str, Any]) -> str | None:
+    """Why the files a manifest lists do not match it (size, CRC-32), or None when they do.
+
+    Reads every file in full (about a gigabyte at 100k memories).
+    """
+    try:
+        names = list(_names(int(meta["generation"])).values())
+        files = meta["files"]
+        for name in names:
+            if (directory / name).stat().st_size != files[name]["size"]:
+                return f"{name} has the wrong size"
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return f"its files cannot be read ({exc.__class__.__name__})"
+    bad: list[str] = []
+    _check_crcs(directory, names, files, bad)
+    return f"{bad[0]} does not match its checksum" if bad else None
+
+
 def _check_crcs(directory: Path, names: Any, files: dict[str, Any], bad: list[str]) -> None:
     for name in names:
         try:
@@ -229,6 +260,7 @@ def _check_crcs(directory: Path, names: Any, files: dict[str, Any], bad: list[st
                 bad.append(name)
         except (OSError, KeyError, TypeError):
             bad.append(name)
+
 
 def latest_generation(directory: Path) -> int:
     """The highest generation number of any sidecar file in ``directory`` (0 if none)."""

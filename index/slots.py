@@ -143,7 +143,7 @@ class SlotTable:
         self.occurred[labels] = created if occurred is None else occurred
         self.owner_list = self.owner.tolist()
         self.cat_list = self.cat.tolist()
-        for label, memory_id in zip(labels.tolist(), ids):
+        for label, memory_id in zip(labels.tolist(), ids, strict=True):
             self.ids[label] = memory_id
         self.owner_labels = {GENERAL: set()}
         self.owner_labels.update({code: set() for code in self.subject_codes.values()})

@@ -21,15 +21,16 @@ store line names memories that are long gone.
 from __future__ import annotations
 
 import bisect
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from .lanes import IndexParams, LaneSet
 from .lexical import LexicalIndex
 from .recall import LANES, token_set
-from .records import MemoryRecord
-from .slots import CATEGORY_CODES, GENERAL, SlotTable
+from .records import CATEGORIES, MemoryRecord
+from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS"]
 
@@ -38,7 +39,8 @@ __all__ = ["MemoryState", "SNAPSHOT_FIELDS"]
 SNAPSHOT_FIELDS = ("id", "seq", "content", "category", "subject_type", "subject_id",
                    "context", "intention", "agent", "source", "metadata", "created_at",
                    "updated_at", "last_accessed_at", "access_count", "embedded",
-                   "created_ts", "key")
+                   "created_ts", "key", "key_fingerprint")
+_FIELDS = len(SNAPSHOT_FIELDS)
 
 
 class MemoryState:
@@ -126,6 +128,7 @@ class MemoryState:
         if record.id in self.records:
             raise ValueError(f"memory {record.id} stored twice")
         record.key = entry.get("key")
+        record.key_fingerprint = entry.get("key_fingerprint")
         record.key_evicted = tuple(entry.get("evicted") or ())
         record.key_warnings = tuple(entry.get("warnings") or ())
         self._add(record, self._usable(entry.get("vectors"), record))
@@ -241,6 +244,28 @@ class MemoryState:
             record.last_accessed_at = at
             self.slots.access[self.labels[memory_id]] += 1
 
+    # -- counts ----------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, Any]:
+        """``total``, ``by_category``, ``by_subject`` (most memories first), ``general``,
+        ``embedded`` and ``unembedded``: the counting part of ``stats``."""
+        slots = self.slots
+        hw = slots.high_water
+        live = slots.owner[:hw] != FREE
+        per_category = np.bincount(slots.cat[:hw][live].astype(np.int64),
+                                   minlength=len(CATEGORIES))
+        by_subject: list[dict[str, Any]] = [
+            {"subject_type": subject[0], "subject_id": subject[1],
+             "count": len(slots.owner_labels[code])}
+            for subject, code in slots.subject_codes.items() if slots.owner_labels.get(code)]
+        by_subject.sort(key=lambda s: (-s["count"], s["subject_type"], s["subject_id"]))
+        total = len(self.records)
+        return {"total": total,
+                "by_category": {c: int(per_category[i]) for i, c in enumerate(CATEGORIES)},
+                "by_subject": by_subject, "general": slots.pool_size(GENERAL),
+                "embedded": total - len(self.unembedded),
+                "unembedded": len(self.unembedded)}
+
     # -- snapshots and compaction --------------------------------------------------------
 
     def vectors_of(self, memory_id: str) -> dict[str, np.ndarray]:
@@ -252,10 +277,14 @@ class MemoryState:
     def store_entries(self) -> Iterator[dict[str, Any]]:
         """One ``store`` op per live memory, oldest first: the body of a compacted log."""
         for record in self.records.values():
-            yield {"op": "store", "record": record.to_json(), "key": record.key,
-                   "evicted": list(record.key_evicted),
-                   "warnings": list(record.key_warnings),
-                   "vectors": self.vectors_of(record.id) if record.embedded else {}}
+            entry: dict[str, Any] = {"op": "store", "record": record.to_json(),
+                                     "key": record.key}
+            if record.key_fingerprint is not None:
+                entry["key_fingerprint"] = record.key_fingerprint
+            entry.update(evicted=list(record.key_evicted),
+                         warnings=list(record.key_warnings),
+                         vectors=self.vectors_of(record.id) if record.embedded else {})
+            yield entry
 
     def snapshot_columns(self) -> dict[str, list[Any]]:
         """Every live record, column by column (oldest first), with its label: the sidecar's
@@ -282,6 +311,9 @@ class MemoryState:
             rebuilds from the log instead).
         """
         n = len(columns["id"])
+        # Checkpoints written before idempotency fingerprints existed lack the column; their
+        # keys are then honoured for any payload, as they were when they were stored.
+        columns.setdefault("key_fingerprint", [None] * n)
         if any(len(columns[name]) != n for name in (*SNAPSHOT_FIELDS, "label",
                                                        "key_evicted", "key_warnings")):
             raise ValueError("snapshot columns differ in length")
@@ -294,17 +326,18 @@ class MemoryState:
         # was created.
         occurred_at = columns.get("occurred_at") or columns["created_at"]
         occurred_ts = columns.get("occurred_ts") or columns["created_ts"]
-        if len(occurred_at) != n or len(occurred_ts) != n:
-            raise ValueError("snapshot columns differ in length")
         records, ids, keys, by_seq = self.records, self.labels, self.keys, self.by_seq
-        rows = zip(*(columns[name] for name in SNAPSHOT_FIELDS), columns["key_evicted"],
-                   columns["key_warnings"], labels.tolist(), occurred_at, occurred_ts)
+        rows: Iterator[tuple[Any, ...]] = zip(
+            *(columns[name] for name in SNAPSHOT_FIELDS), columns["key_evicted"],
+            columns["key_warnings"], labels.tolist(), occurred_at, occurred_ts, strict=True)
         # Positional construction in one tight loop: this is most of a cold start's Python.
         for i, row in enumerate(rows):
-            record = MemoryRecord(*row[:18], tuple(row[18]) if row[18] else (),
-                                  tuple(row[19]) if row[19] else ())
-            record.occurred_at, record.occurred_ts = row[21], float(row[22])
-            label = row[20]
+            evicted, warnings = row[_FIELDS], row[_FIELDS + 1]
+            values: tuple[Any, ...] = (*row[:_FIELDS], tuple(evicted) if evicted else (),
+                                       tuple(warnings) if warnings else ())
+            record = MemoryRecord(*values)
+            record.occurred_at, record.occurred_ts = row[_FIELDS + 3], float(row[_FIELDS + 4])
+            label = row[_FIELDS + 2]
             records[record.id] = record
             ids[record.id] = label
             by_seq[record.seq] = record.id

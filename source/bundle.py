@@ -16,9 +16,9 @@ order (each failure is ``BundleInvalid`` (validation) or ``BundleTooLarge`` (too
 3. pack, before anything is unpacked: ``PACK`` header, at most ``max_objects`` objects, each
    object's inflated size (for deltas, the declared result size) at most ``max_file_bytes``
    and their sum at most ``max_unpacked_bytes`` (no zip bombs), trailing checksum;
-4. content: every commit reachable from the kept refs passes ``validate_commits`` with
-   symlinks refused (``..``, absolute, ``.git`` and other unsafe names, runtime data,
-   secrets, missing objects...); findings are on the error;
+4. content: every commit reachable from the kept refs passes ``validate_commits``, the
+   same rules as a push (unsafe names, the symlink rule, runtime data, secrets, missing
+   objects...); findings are on the error;
 5. ``git gc --prune=now`` drops objects of dropped refs, then ``git fsck --full`` must be clean
    (skipped when no ``git`` executable is found).
 """
@@ -37,20 +37,43 @@ from typing import Any
 
 import pygit2
 from dulwich.bundle import create_bundle_from_repo, write_bundle
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from .errors import BundleInvalid, BundleTooLarge, InvalidArgument, RepoExists, SourceError
-from .repo import BRANCHES, MAX_FILE_BYTES, open_repo
-from .validate import validate_commits
+from .repo import BRANCHES, MAX_FILE_BYTES, branch_tips, lookup, open_repo
+from .validate import Finding, validate_commits
 
 __all__ = ["MAX_BUNDLE_BYTES", "MAX_UNPACKED_BYTES", "MAX_OBJECTS", "export_bundle",
-           "import_bundle"]
+           "export_findings", "import_bundle"]
 
 MAX_BUNDLE_BYTES = 100 * 1024 * 1024
 MAX_UNPACKED_BYTES = 1024 * 1024 * 1024
 MAX_OBJECTS = 500_000
 _KEEP = {f"refs/heads/{b}".encode(): b for b in BRANCHES}
 _CHUNK = 64 * 1024
+_INFLATED = "bytes once inflated"
+
+
+def _history_findings(path: Path | str, tips: list[str],
+                      max_file_bytes: int) -> list[Finding]:
+    """The validator over every commit reachable from ``tips``: the one content check of an
+    import, and therefore of whether an export can be imported."""
+    return validate_commits(path, sorted(set(tips)), None, max_file_bytes=max_file_bytes)
+
+
+def export_findings(path: Path | str, *,
+                    max_file_bytes: int = MAX_FILE_BYTES) -> list[Finding]:
+    """What ``import_bundle`` would refuse in this repo's export; empty when it is portable.
+
+    The same check the import runs (every commit of draft, demo and live through
+    ``validate_commits``), so "portable" and "importable" cannot disagree. Missing branches
+    are skipped (``repair`` reports them).
+
+    :raise RepoNotFound: not a repository.
+    """
+    tips = [t for t in branch_tips(path).values() if t is not None]
+    return _history_findings(path, tips, max_file_bytes) if tips else []
 
 
 def export_bundle(path: Path | str) -> bytes:
@@ -61,7 +84,7 @@ def export_bundle(path: Path | str) -> bytes:
     """
     with open_repo(path):
         pass
-    refs = [f"refs/heads/{b}".encode() for b in BRANCHES] + [b"HEAD"]
+    refs = [Ref(f"refs/heads/{b}".encode()) for b in BRANCHES] + [Ref(b"HEAD")]
     out = io.BytesIO()
     try:
         with Repo(os.fspath(path)) as r:
@@ -140,7 +163,7 @@ def _scan_pack(data: bytes, start: int, *, max_objects: int, max_object_bytes: i
     if version not in (2, 3):
         raise BundleInvalid(f"unsupported pack version {version}")
     if count > max_objects:
-        raise BundleTooLarge(count, max_objects)
+        raise BundleTooLarge(count, max_objects, what="pack", unit="objects")
     end = len(data) - 20
     if hashlib.sha1(view[start:end]).digest() != bytes(view[end:]):
         raise BundleInvalid("pack checksum mismatch (truncated or corrupt bundle)")
@@ -174,7 +197,7 @@ def _scan_pack(data: bytes, start: int, *, max_objects: int, max_object_bytes: i
         elif kind not in (1, 2, 3, 4):
             raise BundleInvalid(f"unknown object type {kind} in pack")
         if size > max_object_bytes * (2 if kind in (6, 7) else 1):
-            raise BundleTooLarge(size, max_object_bytes)
+            raise BundleTooLarge(size, max_object_bytes, what="an object", unit=_INFLATED)
         d = zlib.decompressobj()
         produced = 0
         head = b""
@@ -200,16 +223,20 @@ def _scan_pack(data: bytes, start: int, *, max_objects: int, max_object_bytes: i
                 raise BundleInvalid("object larger than its header says")
         if produced != size:
             raise BundleInvalid("object smaller than its header says")
-        pos = feed - len(d.unused_data) - len(d.unconsumed_tail)
+        # The last input fed (a fresh chunk or the tail of one) ends at ``feed``, and zlib
+        # puts what follows the stream in ``unused_data``. Once a bounded decompress hit
+        # its output limit, ``unconsumed_tail`` still holds those same bytes at the end of
+        # the stream: subtracting it too would step back into this object.
+        pos = feed - len(d.unused_data)
         result = size
         if kind in (6, 7):
             _, i = _varint_size(head, 0)
             result, _ = _varint_size(head, i)
         if result > max_object_bytes:
-            raise BundleTooLarge(result, max_object_bytes)
+            raise BundleTooLarge(result, max_object_bytes, what="an object", unit=_INFLATED)
         total += result
         if total > max_total:
-            raise BundleTooLarge(total, max_total)
+            raise BundleTooLarge(total, max_total, what="pack", unit=_INFLATED)
     if pos != end:
         raise BundleInvalid("trailing garbage after pack objects")
     return count
@@ -260,6 +287,7 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
                        max_total=max_unpacked_bytes)
     created = [p for p in (dest.parent, *dest.parent.parents) if not p.exists()]
     dest.parent.mkdir(parents=True, exist_ok=True)
+    # 0700 whatever the umask (mkdtemp), kept by the rename: element repos are private.
     tmp = tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".import", dir=dest.parent)
 
     def cleanup() -> None:
@@ -276,18 +304,16 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
         with open_repo(tmp) as repo:
             repo.config["core.logAllRefUpdates"] = "always"
             for b, sha in tips.items():
-                try:
-                    obj = repo[sha]
-                except (KeyError, ValueError, pygit2.GitError):
+                if sha not in repo:
                     raise BundleInvalid(f"refs/heads/{b} points at {sha}, which the bundle "
-                                        "does not contain") from None
-                if not isinstance(obj, pygit2.Commit):
+                                        "does not contain")
+                commit = lookup(repo, sha, pygit2.Commit)
+                if commit is None:
                     raise BundleInvalid(f"refs/heads/{b} does not point at a commit")
-                repo.create_reference_direct(f"refs/heads/{b}", obj.id, True,
+                repo.create_reference_direct(f"refs/heads/{b}", commit.id, True,
                                              message="import bundle")
             repo.references.create("HEAD", "refs/heads/draft", force=True)
-        findings = validate_commits(tmp, sorted(set(tips.values())), None,
-                                    max_file_bytes=max_file_bytes, allow_symlinks=False)
+        findings = _history_findings(tmp, list(tips.values()), max_file_bytes)
         if findings:
             first = findings[0]
             raise BundleInvalid(f"{first['path']}: {first['reason']}"
@@ -307,7 +333,7 @@ def import_bundle(data: bytes, dest: Path | str, *, max_bytes: int = MAX_BUNDLE_
     except SourceError:
         cleanup()
         raise
-    except Exception as e:  # noqa: BLE001 - hostile input must never crash the caller
+    except Exception as e:  # hostile input must never crash the caller
         cleanup()
         raise BundleInvalid(f"unreadable bundle ({type(e).__name__})") from e
     except BaseException:

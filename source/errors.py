@@ -242,12 +242,19 @@ class BundleInvalid(SourceError):
 
 
 class BundleTooLarge(SourceError):
-    """A bundle (or what it unpacks to) is larger than the import limit."""
+    """A bundle, its object count or what it inflates to is over an import limit.
+
+    ``what`` names the measured thing ("bundle", "pack", "an object") and ``unit`` what
+    ``size`` and ``limit`` count ("bytes", "objects", "bytes once inflated").
+    """
 
     code = "SOURCE_BUNDLE_TOO_LARGE"
     error_class = "too_large"
 
-    def __init__(self, size: int, limit: int) -> None:
-        super().__init__(f"bundle has {size} bytes, more than the limit of {limit}")
+    def __init__(self, size: int, limit: int, *, what: str = "bundle",
+                 unit: str = "bytes") -> None:
+        super().__init__(f"{what} has {size} {unit}, more than the limit of {limit}")
         self.size = size
         self.limit = limit
+        self.what = what
+        self.unit = unit

@@ -40,7 +40,7 @@ import yaml
 from pygit2.enums import FileMode
 
 from .errors import FixtureInvalid, InvalidArgument
-from .repo import _resolve, open_repo
+from .repo import _resolve, lookup, open_repo
 
 __all__ = ["FIXTURES_DIR", "MAX_MANIFEST_BYTES", "MAX_MANIFESTS", "MAX_RECORDS",
            "read_fixtures", "apply_fixtures", "fixtures"]
@@ -150,10 +150,12 @@ def read_fixtures(path: Path | str, branch: str = "draft") -> list[dict[str, Any
             entry = tree[FIXTURES_DIR]
         except KeyError:
             return []
-        if entry.filemode != FileMode.TREE:
-            raise FixtureInvalid(FIXTURES_DIR, "is not a directory")
-        files = sorted((e for e in repo[entry.id] if e.name.endswith((".yaml", ".yml"))),
-                       key=lambda e: e.name)
+        folder = lookup(repo, entry.id, pygit2.Tree) if entry.filemode == FileMode.TREE \
+            else None
+        if folder is None:
+            raise FixtureInvalid(FIXTURES_DIR, "is not a readable directory")
+        files = sorted((e for e in folder if (e.name or "").endswith((".yaml", ".yml"))),
+                       key=lambda e: e.name or "")
         if len(files) > MAX_MANIFESTS:
             raise FixtureInvalid(FIXTURES_DIR, f"{len(files)} manifests, over the limit "
                                  f"of {MAX_MANIFESTS}")
@@ -162,12 +164,10 @@ def read_fixtures(path: Path | str, branch: str = "draft") -> list[dict[str, Any
             file = f"{FIXTURES_DIR}/{e.name}"
             if e.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
                 raise FixtureInvalid(file, "is not a regular file")
-            try:
-                blob = repo[e.id]
-                assert isinstance(blob, pygit2.Blob)
-                data = blob.data
-            except (KeyError, ValueError, AssertionError, pygit2.GitError):
-                raise FixtureInvalid(file, "is unreadable (missing object)") from None
+            blob = lookup(repo, e.id, pygit2.Blob)
+            if blob is None:
+                raise FixtureInvalid(file, "is unreadable (missing object)")
+            data = blob.data
             out += _records(file, _parse(file, data))
         return out
 
@@ -189,7 +189,7 @@ def apply_fixtures(records: list[dict[str, Any]], apply: Callable[[dict[str, Any
             continue
         try:
             apply(item)
-        except Exception as e:  # noqa: BLE001 - one bad record must not stop the rest
+        except Exception as e:  # one bad record must not stop the rest
             report["errors"].append({"key": item["key"], "file": item["file"],
                                      "index": item["index"], "error": str(e) or type(e).__name__})
         else:

@@ -18,8 +18,17 @@ from typing import Any
 
 import pygit2
 
-from .errors import MergeConflict, RefMoved, UnrelatedHistories, ValidationFailed
-from .repo import CAS_ATTEMPTS, DEFAULT_AUTHOR, _branch_ref, _resolve, open_repo, parse_author
+from .errors import CommitNotFound, MergeConflict, RefMoved, UnrelatedHistories, ValidationFailed
+from .repo import (
+    CAS_ATTEMPTS,
+    DEFAULT_AUTHOR,
+    _branch_ref,
+    _resolve,
+    check_message,
+    lookup,
+    open_repo,
+    parse_author,
+)
 from .validate import validate_commits
 
 __all__ = ["diff3", "merge", "MAX_CONFLICT_TEXT"]
@@ -32,11 +41,8 @@ def _text(repo: pygit2.Repository, entry: pygit2.IndexEntry | None) -> tuple[str
     """(content, is_text) of one side of a conflict; absent sides are (None, True)."""
     if entry is None:
         return None, True
-    try:
-        blob = repo[entry.id]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None, False
-    if not isinstance(blob, pygit2.Blob) or blob.size > MAX_CONFLICT_TEXT or blob.is_binary:
+    blob = lookup(repo, entry.id, pygit2.Blob)
+    if blob is None or blob.size > MAX_CONFLICT_TEXT or blob.is_binary:
         return None, False
     try:
         return blob.data.decode("utf-8"), True
@@ -79,21 +85,22 @@ def _preview(repo: pygit2.Repository, ours: pygit2.Commit,
         return res, None
     if base == ours.id:
         res["fast_forward"] = True
-        res["changes"] = _changes(repo, ours.tree, theirs.tree)
+        res["changes"] = _changes(ours.tree, theirs.tree)
         return res, None
     idx = repo.merge_commits(ours.id, theirs.id)
     if idx.conflicts is not None:
         res["conflicts"] = _conflicts(repo, idx)
         res["clean"] = not res["conflicts"]
     if res["clean"]:
-        tree = repo[idx.write_tree(repo)]
-        res["changes"] = _changes(repo, ours.tree, tree)
+        tree = lookup(repo, idx.write_tree(repo), pygit2.Tree)
+        if tree is not None:
+            res["changes"] = _changes(ours.tree, tree)
     return res, idx
 
 
-def _changes(repo: pygit2.Repository, a: pygit2.Tree, b: pygit2.Tree) -> list[dict[str, str]]:
+def _changes(a: pygit2.Tree, b: pygit2.Tree) -> list[dict[str, str]]:
     """What the merge result changes relative to ours: ``[{path, status}]``."""
-    diff = repo.diff(a, b)
+    diff = a.diff_to_tree(b)
     return [{"path": d.new_file.path if d.status_char() != "D" else d.old_file.path,
              "status": {"A": "added", "D": "deleted"}.get(d.status_char(), "modified")}
             for d in diff.deltas]
@@ -127,12 +134,17 @@ def merge(path: Path | str, theirs: str, *, message: str | None = None,
     :raise MergeConflict: conflicting files (``.conflicts`` as in ``diff3``); refs untouched.
     :raise ValidationFailed: the merged-in commits carry refused content.
     :raise RefMoved: draft kept moving under the compare-and-swap (retryable).
+    :raise InvalidArgument: ``author`` or ``message`` is malformed (nothing written).
     """
     sig = parse_author(author)
+    if message is not None:
+        check_message(message)
     for attempt in range(1, CAS_ATTEMPTS + 1):
         with open_repo(path) as repo:
-            ref = _branch_ref(repo, "draft")
-            ours = repo[ref.target]
+            ref = _branch_ref(repo, "draft")     # captures the old value for the CAS
+            ours = lookup(repo, ref.target, pygit2.Commit)
+            if ours is None:
+                raise CommitNotFound(str(ref.target))
             their = _resolve(repo, theirs)
             res, idx = _preview(repo, ours, their)
             out = {"merged": True, "commit": str(ours.id), "previous": str(ours.id),

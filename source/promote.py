@@ -17,7 +17,7 @@ from typing import Any
 import pygit2
 
 from .errors import Diverged, InvalidArgument, RefMoved, ValidationFailed
-from .repo import BRANCHES, CAS_ATTEMPTS, _branch_ref, open_repo
+from .repo import BRANCHES, CAS_ATTEMPTS, _branch_ref, check_message, open_repo
 from .validate import validate
 
 __all__ = ["PROMOTIONS", "promote", "branches"]
@@ -33,13 +33,15 @@ def promote(path: Path | str, to: str, *, check: bool = True,
     :param check: validate the source tip's tree first (``validate``); refuse on findings.
     :return: ``{to, from, previous, commit, promoted}``; ``promoted`` is false when the
         target already equals the source (nothing moved).
-    :raise InvalidArgument: ``to`` is not demo or live.
+    :raise InvalidArgument: ``to`` is not demo or live, or ``message`` is malformed.
     :raise Diverged: the target is not an ancestor of the source.
     :raise ValidationFailed: ``check`` found refused content in the source tip.
     :raise BranchNotFound: a branch is missing (``repair`` recreates it).
     """
     if to not in PROMOTIONS:
         raise InvalidArgument("to", f"must be 'demo' or 'live', not {to!r}")
+    if message is not None:
+        check_message(message)
     src = PROMOTIONS[to]
     for attempt in range(1, CAS_ATTEMPTS + 1):
         with open_repo(path) as repo:
@@ -76,11 +78,12 @@ def branches(path: Path | str) -> dict[str, Any]:
     """
     with open_repo(path) as repo:
         tips: dict[str, pygit2.Oid | None] = {}
-        for b in BRANCHES:
+        for name in BRANCHES:
             try:
-                tips[b] = repo.references[f"refs/heads/{b}"].target
+                target = repo.references[f"refs/heads/{name}"].target
             except (KeyError, pygit2.GitError):
-                tips[b] = None
+                target = None
+            tips[name] = target if isinstance(target, pygit2.Oid) else None
         steps = []
         for to, src in (("demo", "draft"), ("live", "demo")):
             a, b = tips[src], tips[to]

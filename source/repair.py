@@ -2,6 +2,9 @@
 
 Built-in checks (each item of ``found`` names its ``check``):
 
+``mode``       the repository folder must be 0700: element repos are private, and with the
+               folder closed its contents are unreadable to other users whatever their
+               own modes. Fix: chmod 0700.
 ``head``       HEAD must be the symbolic ref ``refs/heads/draft``. Fix: point it there.
 ``config``     ``core.logAllRefUpdates`` must be ``always`` (reflogs of promotions). Fix: set.
 ``branches``   draft/demo/live must exist and point at a readable commit. Fix: restore the
@@ -28,6 +31,7 @@ import logging
 import os
 import re
 import shutil
+import stat
 import subprocess
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -37,7 +41,7 @@ import pygit2
 import yaml
 
 from .errors import SourceError
-from .repo import BRANCHES, DEFAULT_AUTHOR, SPEC_PATH, commit_files, open_repo, read_spec
+from .repo import BRANCHES, DEFAULT_AUTHOR, SPEC_PATH, commit_files, lookup, open_repo, read_spec
 
 __all__ = ["RepairCheck", "repair", "spec_check", "DEFAULT_PRUNE_AGE", "GIT_TIMEOUT"]
 
@@ -61,10 +65,7 @@ def _git(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _commit_ok(repo: pygit2.Repository, oid: pygit2.Oid | str) -> bool:
-    try:
-        return isinstance(repo[oid], pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError):
-        return False
+    return lookup(repo, oid, pygit2.Commit) is not None
 
 
 def _branch_state(repo: pygit2.Repository, b: str) -> tuple[pygit2.Oid | None, str | None]:
@@ -73,9 +74,12 @@ def _branch_state(repo: pygit2.Repository, b: str) -> tuple[pygit2.Oid | None, s
         ref = repo.references[f"refs/heads/{b}"]
     except (KeyError, pygit2.GitError):
         return None, "missing"
-    if not _commit_ok(repo, ref.target):
-        return ref.target, f"points at unreadable commit {ref.target}"
-    return ref.target, None
+    target = ref.target
+    if not isinstance(target, pygit2.Oid):
+        return None, f"is a symbolic reference to {target}"
+    if not _commit_ok(repo, target):
+        return target, f"points at unreadable commit {target}"
+    return target, None
 
 
 def _reflog_candidate(path: Path, b: str, repo: pygit2.Repository) -> str | None:
@@ -92,6 +96,19 @@ def _reflog_candidate(path: Path, b: str, repo: pygit2.Repository) -> str | None
             if parts[1] != "0" * 40 and _commit_ok(repo, parts[1]):
                 return parts[1]
     return None
+
+
+def _check_mode(path: Path, dry_run: bool, found: list[dict[str, Any]],
+                fixed: list[dict[str, Any]]) -> None:
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    if mode & 0o077 == 0:
+        return
+    item = {"check": "mode", "problem": f"repository folder is {mode:04o}: other users "
+            "can read it", "fixable": True}
+    found.append(item)
+    if not dry_run:
+        os.chmod(path, 0o700)
+        fixed.append({**item, "fix": "chmod 0700"})
 
 
 def _check_refs(path: Path, dry_run: bool, found: list[dict[str, Any]],
@@ -127,9 +144,9 @@ def _check_refs(path: Path, dry_run: bool, found: list[dict[str, Any]],
             _tip, problem = states[b]
             if problem is None:
                 continue
-            item = {"check": "branches", "branch": b, "problem": f"{b} is {problem}"
-                    if problem == "missing" else f"{b} {problem}"}
-            found.append(item)
+            said = f"{b} is {problem}" if problem == "missing" else f"{b} {problem}"
+            branch_item: dict[str, Any] = {"check": "branches", "branch": b, "problem": said}
+            found.append(branch_item)
             source = _reflog_candidate(path, b, repo)
             how = f"restored from the reflog of {b}"
             if source is None:
@@ -139,14 +156,15 @@ def _check_refs(path: Path, dry_run: bool, found: list[dict[str, Any]],
                         source, how = str(tip), f"recreated from {other}"
                         break
             if source is None:
-                item["fixable"] = False
+                branch_item["fixable"] = False
                 continue
-            item["fixable"] = True
+            branch_item["fixable"] = True
             if not dry_run:
                 repo.create_reference_direct(f"refs/heads/{b}", pygit2.Oid(hex=source), True,
                                              message=f"repair: {how}")
                 states[b] = (pygit2.Oid(hex=source), None)
-                fixed.append({**item, "fix": f"{how} ({source[:12]})", "commit": source})
+                fixed.append({**branch_item, "fix": f"{how} ({source[:12]})",
+                              "commit": source})
         # order: live <= demo <= draft
         for lower, upper in (("live", "demo"), ("demo", "draft")):
             a, pa = states[lower]
@@ -182,8 +200,8 @@ def _check_objects(path: Path, dry_run: bool, prune_age: str, found: list[dict[s
             dangling.append({"type": m[1], "id": m[2]})
         elif line.startswith(("missing", "broken", "error", "fatal", "bad", "warning")):
             errors.append(line)
-    for e in errors[:50]:
-        found.append({"check": "objects", "problem": e, "fixable": False})
+    for error in errors[:50]:
+        found.append({"check": "objects", "problem": error, "fixable": False})
     if len(errors) > 50:
         found.append({"check": "objects", "problem": f"... and {len(errors) - 50} more",
                       "fixable": False})
@@ -223,13 +241,14 @@ def repair(path: Path | str, *, dry_run: bool = True,
         pass
     found: list[dict[str, Any]] = []
     fixed: list[dict[str, Any]] = []
+    _check_mode(p, dry_run, found, fixed)
     _check_refs(p, dry_run, found, fixed)
     _check_objects(p, dry_run, prune_age, found, fixed)
     for check in extra_checks:
         name = getattr(check, "__name__", "extra")
         try:
             items = list(check(p, dry_run))
-        except Exception as e:  # noqa: BLE001 - one failing check must not hide the others
+        except Exception as e:  # one failing check must not hide the others
             log.exception("repair check %s failed", name)
             found.append({"check": name, "problem": f"check failed: {e}", "fixable": False})
             continue

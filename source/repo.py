@@ -23,20 +23,30 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pygit2
 import yaml
 from pygit2.enums import FileMode, RepositoryOpenFlag, SortMode
 
-from .errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
-                     NotAFile, RefMoved, RepoExists, RepoNotFound,
-                     SpecInvalid, UnsafePath)
+from .errors import (
+    BranchNotFound,
+    CommitNotFound,
+    FileTooLarge,
+    InvalidArgument,
+    NotAFile,
+    RefMoved,
+    RepoExists,
+    RepoNotFound,
+    SourceError,
+    SpecInvalid,
+)
+from .paths import check_relpath
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
-    "open_repo", "check_relpath", "parse_author", "resolve_rev",
-    "create_repo", "commit_files", "read_file", "read_spec", "list_files",
+    "open_repo", "lookup", "parse_author", "check_message", "resolve_rev",
+    "create_repo", "commit_files", "read_file", "read_spec", "spec_blob", "list_files",
     "branch_tips", "history", "ref_log",
 ]
 
@@ -69,42 +79,42 @@ def open_repo(path: Path | str) -> Iterator[pygit2.Repository]:
         repo.free()
 
 
-def check_relpath(relpath: object) -> str:
-    """Return ``relpath`` if it is a safe relative path inside a tree, else raise.
+def _utf8(field: str, text: str) -> None:
+    """git stores UTF-8: a lone surrogate cannot be encoded, so it must never reach libgit2
+    (which would fail after blobs were written, or a caller's other store had moved on)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidArgument(field, "is not valid UTF-8 (lone surrogate)") from None
 
-    Refused: non-strings, empty, NUL or other control characters, a leading ``/``,
-    backslashes, empty segments (``a//b``, trailing ``/``), ``.`` and ``..`` segments.
 
-    :raise UnsafePath: with the reason.
+def check_message(message: object) -> str:
+    """Return ``message`` if git can store it as a commit (or reflog) message, else raise.
+
+    :raise InvalidArgument: not a string, a NUL byte (libgit2 would cut the message
+        there), or a lone surrogate.
     """
-    if not isinstance(relpath, str):
-        raise UnsafePath(repr(relpath), "not a string")
-    if relpath == "":
-        raise UnsafePath(relpath, "empty path")
-    if "\x00" in relpath:
-        raise UnsafePath(relpath, "NUL byte")
-    if _CONTROL.search(relpath):
-        raise UnsafePath(relpath, "control character")
-    if relpath.startswith("/"):
-        raise UnsafePath(relpath, "absolute path")
-    if "\\" in relpath:
-        raise UnsafePath(relpath, "backslash")
-    for seg in relpath.split("/"):
-        if seg == "":
-            raise UnsafePath(relpath, "empty segment")
-        if seg in (".", ".."):
-            raise UnsafePath(relpath, f"{seg!r} segment")
-    return relpath
+    if not isinstance(message, str):
+        raise InvalidArgument("message", "must be a string")
+    if "\x00" in message:
+        raise InvalidArgument("message", "contains a NUL byte")
+    _utf8("message", message)
+    return message
 
 
-def parse_author(author: str) -> pygit2.Signature:
+def parse_author(author: object) -> pygit2.Signature:
     """Turn ``"Name <email>"`` into a signature stamped now.
 
-    :raise InvalidArgument: the string is not of that form.
+    :raise InvalidArgument: the string is not of that form, or holds a control character
+        (NUL included: libgit2 would cut the name there) or a lone surrogate.
     """
     m = _AUTHOR.fullmatch(author) if isinstance(author, str) else None
-    if not m:
+    if not m or not isinstance(author, str):
         raise InvalidArgument("author", f"expected 'Name <email>', got {author!r}")
+    if _CONTROL.search(author):
+        raise InvalidArgument("author", "contains a control character")
+    _utf8("author", author)
     return pygit2.Signature(m.group(1), m.group(2))
 
 
@@ -117,26 +127,46 @@ def _branch_ref(repo: pygit2.Repository, branch: str) -> pygit2.Reference:
         raise BranchNotFound(branch) from None
 
 
+_Kind = TypeVar("_Kind", pygit2.Commit, pygit2.Tree, pygit2.Blob)
+
+
+def lookup(repo: pygit2.Repository, oid: pygit2.Oid | str, kind: type[_Kind]) -> _Kind | None:
+    """The object ``oid`` names when it exists, can be read and is a ``kind``; else None.
+
+    Hostile or damaged repos make every lookup fallible, so callers get None, never an
+    exception. (pygit2's stubs type ``repo[oid]`` as ``Object``, which ``Commit`` and
+    ``Tree`` do not subclass; read through ``object`` the isinstance check narrows.)
+    """
+    try:
+        obj: object = repo[oid]
+    except (KeyError, ValueError, TypeError, pygit2.GitError):
+        return None
+    return obj if isinstance(obj, kind) else None
+
+
 def _resolve(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
     """A branch name of BRANCHES or a (possibly abbreviated) commit hex -> the commit."""
     if not isinstance(rev, str) or not rev:
         raise InvalidArgument("rev", "expected a branch name or a commit id")
     if rev in BRANCHES:
-        ref = _branch_ref(repo, rev)
-        try:
-            obj = repo[ref.target]
-        except (KeyError, ValueError, pygit2.GitError):
-            raise CommitNotFound(str(ref.target)) from None
-    elif _HEX.fullmatch(rev):
-        try:
-            obj = repo[rev] if len(rev) == 40 else repo.revparse_single(rev)
-        except (KeyError, ValueError, pygit2.GitError):
-            raise CommitNotFound(rev) from None
-    else:
+        target = _branch_ref(repo, rev).target
+        commit = lookup(repo, target, pygit2.Commit)
+        if commit is None:
+            raise CommitNotFound(str(target))
+        return commit
+    if not _HEX.fullmatch(rev):
         raise BranchNotFound(rev)
-    if not isinstance(obj, pygit2.Commit):
+    if len(rev) == 40:
+        commit = lookup(repo, rev, pygit2.Commit)
+    else:
+        try:
+            found: object = repo.revparse_single(rev)
+        except (KeyError, ValueError, pygit2.GitError):
+            found = None
+        commit = found if isinstance(found, pygit2.Commit) else None
+    if commit is None:
         raise CommitNotFound(rev)
-    return obj
+    return commit
 
 
 def resolve_rev(path: Path | str, rev: str) -> str:
@@ -154,23 +184,29 @@ def create_repo(path: Path | str, files: Mapping[str, bytes], *, message: str,
     """Create a bare element repository at ``path`` holding one commit with ``files``.
 
     ``HEAD`` -> ``draft``; ``draft``, ``demo`` and ``live`` all point at the initial commit;
-    ``core.logAllRefUpdates=always`` so every branch keeps a reflog. The repo is built in a
+    ``core.logAllRefUpdates=always`` so every branch keeps a reflog. The folder is 0700
+    whatever the process umask. The repo is built in a
     temporary directory beside ``path`` and renamed into place, so a failure leaves nothing.
 
     :return: the initial commit's hex id.
     :raise RepoExists: ``path`` already exists.
     :raise UnsafePath: a key of ``files`` is not a safe relative path.
-    :raise InvalidArgument: ``author`` is malformed or a value is not bytes.
+    :raise InvalidArgument: ``author`` or ``message`` is malformed (``parse_author``,
+        ``check_message``) or a value is not bytes. Every check runs before anything is
+        written.
     """
     dest = Path(path)
     if dest.exists() or dest.is_symlink():
         raise RepoExists(dest)
     sig = parse_author(author)
+    check_message(message)
     for rel, data in files.items():
         check_relpath(rel)
         if not isinstance(data, (bytes, bytearray)):
             raise InvalidArgument("files", f"{rel!r}: content must be bytes")
     dest.parent.mkdir(parents=True, exist_ok=True)
+    # mkdtemp makes the folder 0700 whatever the umask, and rename keeps it: element repos
+    # are private, and a closed folder keeps its contents from other users.
     tmp = tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     try:
         repo = pygit2.init_repository(tmp, bare=True, initial_head="draft")
@@ -230,10 +266,13 @@ def commit_files(path: Path | str, changes: Mapping[str, bytes | None], *, messa
 
     :return: hex id of the new tip.
     :raise UnsafePath: a key is not a safe relative path.
+    :raise InvalidArgument: ``author`` or ``message`` is malformed, or a value is neither
+        bytes nor None; every argument is checked before anything is written.
     :raise BranchNotFound: ``branch`` is not draft/demo/live or is missing.
     :raise RefMoved: the branch kept moving (retryable).
     """
     sig = parse_author(author)
+    check_message(message)
     for rel, data in changes.items():
         check_relpath(rel)
         if data is not None and not isinstance(data, (bytes, bytearray)):
@@ -262,9 +301,12 @@ def _entry(commit: pygit2.Commit, relpath: str) -> Any:
         return None
 
 
+_KINDS: dict[int, str] = {FileMode.TREE: "directory", FileMode.LINK: "symlink",
+                          FileMode.COMMIT: "submodule"}
+
+
 def _kind(mode: int) -> str:
-    return {FileMode.TREE: "directory", FileMode.LINK: "symlink",
-            FileMode.COMMIT: "submodule"}.get(mode, "special entry")
+    return _KINDS.get(mode, "special entry")
 
 
 def read_file(path: Path | str, relpath: str, *, branch: str = "draft",
@@ -308,6 +350,28 @@ def read_spec(path: Path | str, *, branch: str = "draft") -> dict[str, Any] | No
     return spec
 
 
+def spec_blob(path: Path | str, rev: str = "draft") -> tuple[str | None, str | None]:
+    """``(commit, blob)`` hex ids of ``.triform/spec.yaml`` on ``rev``, never raising.
+
+    One ref read and one tree lookup, so a caller can poll it cheaply to notice that the
+    spec changed (it compares blob ids and reads the file only then). ``rev`` is a branch
+    of BRANCHES or a commit id. ``(None, None)`` when the repository, the branch or the
+    commit is missing or damaged (``repair`` reports those); ``(commit, None)`` when the
+    commit has no spec file.
+    """
+    try:
+        with open_repo(path) as repo:
+            commit = _resolve(repo, rev)
+            entry = _entry(commit, SPEC_PATH)
+            return str(commit.id), (str(entry.id) if entry is not None else None)
+    except (SourceError, KeyError, ValueError, pygit2.GitError):
+        return None, None
+
+
+_FILE_KINDS: dict[int, str] = {FileMode.BLOB: "file", FileMode.BLOB_EXECUTABLE: "executable",
+                               FileMode.LINK: "symlink"}
+
+
 def list_files(path: Path | str, *, branch: str = "draft") -> list[dict[str, Any]]:
     """Every entry of the branch's tree, depth first: ``{path, size, mode, kind}``.
 
@@ -319,11 +383,12 @@ def list_files(path: Path | str, *, branch: str = "draft") -> list[dict[str, Any
             for e in tree:
                 p = f"{prefix}{e.name}"
                 if e.filemode == FileMode.TREE:
-                    walk(repo[e.id], p + "/")
+                    sub = lookup(repo, e.id, pygit2.Tree)
+                    if sub is not None:
+                        walk(sub, p + "/")
                     continue
-                kind = {FileMode.BLOB: "file", FileMode.BLOB_EXECUTABLE: "executable",
-                        FileMode.LINK: "symlink"}.get(e.filemode, "submodule")
-                size = e.size if kind != "submodule" else 0
+                kind = _FILE_KINDS.get(e.filemode, "submodule")
+                size = e.size if isinstance(e, pygit2.Blob) else 0
                 out.append({"path": p, "size": size, "mode": oct(e.filemode), "kind": kind})
         walk(_resolve(repo, branch).tree, "")
     return out
@@ -354,7 +419,7 @@ def history(path: Path | str, *, branch: str = "draft", limit: int = 100) -> lis
     """
     with open_repo(path) as repo:
         tip = _resolve(repo, branch)
-        out = []
+        out: list[dict[str, Any]] = []
         for c in repo.walk(tip.id, SortMode.TOPOLOGICAL | SortMode.TIME):
             if len(out) >= limit:
                 break
@@ -370,7 +435,7 @@ def ref_log(path: Path | str, branch: str = "draft", *, limit: int = 100) -> lis
     """
     with open_repo(path) as repo:
         ref = _branch_ref(repo, branch)
-        out = []
+        out: list[dict[str, Any]] = []
         for e in ref.log():
             if len(out) >= limit:
                 break

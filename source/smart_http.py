@@ -23,33 +23,44 @@ Pitfalls handled (see git-recipes.md section 1): (a) dulwich hands the backend
 the name with the one already resolved; (b) werkzeug de-chunks ``wsgi.input`` but leaves
 ``Transfer-Encoding: chunked``, so the header is dropped when ``wsgi.input_terminated``;
 (c) ``ReceivePackHandler`` ignores a ``False`` from ``set_if_equals``, so it is wrapped to
-raise; (d) dulwich never closes the repos it opens, so each request closes its own. A 404
-never shows a server path. Objects of a refused push stay in the object store as
-unreachable (dangling) objects until ``repair`` prunes them.
+raise; (d) dulwich never closes the repos it opens, so each request closes its own; (e)
+dulwich's bitmap reachability opens ``pack-<sha>.bitmap`` for *every* pack once one pack
+has a bitmap, and dies on a pack without one (``FileNotFoundError`` mid-response: the
+client sees ``curl 18 transfer closed``). ``git gc`` (run by bundle import, by repair, or
+by hand) writes a bitmap for its pack and later pushes add packs without one, so fetches
+always walk the commit graph instead. A 404 never shows a server path. Objects of a
+refused push stay in the object store as unreachable (dangling) objects until ``repair``
+prunes them.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from dulwich.errors import HookError, NotGitRepository
+from dulwich.errors import GitProtocolError, HangupException, HookError, NotGitRepository
 from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.hooks import Hook
+from dulwich.object_store import GraphTraversalReachability, ObjectReachabilityProvider
+from dulwich.objects import ObjectID
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 from dulwich.server import Backend, ReceivePackHandler, UploadPackHandler
 from dulwich.web import GunzipFilter, HTTPGitApplication, LimitedInputFilter
 
 from .validate import validate_commits
 
-__all__ = ["make_git_app", "PushPolicy", "MAX_PUSH_BYTES", "PROTECTED_REFS", "PUSH_REF"]
+__all__ = ["make_git_app", "Verdict", "PushPolicy", "MAX_PUSH_BYTES", "PROTECTED_REFS",
+           "PUSH_REF"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +69,9 @@ MAX_PUSH_BYTES = 100 * 1024 * 1024
 PUSH_REF = b"refs/heads/draft"
 PROTECTED_REFS = (b"refs/heads/demo", b"refs/heads/live")
 _ZERO = b"0" * 40
+_PUSHER = b"git push <push@triform>"
+#: What dulwich raises on a request it cannot parse (its parsers unpack and assert).
+_CLIENT_MISTAKES = (GitProtocolError, ValueError, AssertionError)
 _MAX_REASON = 600
 
 _PATH = re.compile(r"/(?P<name>[^?#]+?)(?:\.git)?"
@@ -65,7 +79,34 @@ _PATH = re.compile(r"/(?P<name>[^?#]+?)(?:\.git)?"
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 
 Resolve = Callable[[str], "Path | None"]
-Authorize = Callable[[dict[str, Any], bool], "bool | str"]
+
+
+class Verdict(enum.StrEnum):
+    """What the caller's ``authorize`` decided about one git request, and what git sees."""
+
+    #: serve the request
+    ALLOW = "allow"
+    #: 401 with ``WWW-Authenticate: Basic``: no or bad credentials, so git asks for them
+    UNAUTHENTICATED = "unauthenticated"
+    #: 403: valid credentials whose role is too low; git does not ask again
+    FORBIDDEN = "forbidden"
+    #: 404 ``repository not found``: the credentials may read the circle the path names,
+    #: and no such element exists there (never for a circle they cannot read: that would
+    #: tell them which elements exist)
+    NOT_FOUND = "not_found"
+
+
+Authorize = Callable[[dict[str, Any], bool], "Verdict | bool"]
+
+
+def _verdict(value: object) -> Verdict:
+    """``True``/``False`` are shorthands for ALLOW/UNAUTHENTICATED; anything else that is
+    not a Verdict is refused as UNAUTHENTICATED (fail closed)."""
+    if value is True:
+        return Verdict.ALLOW
+    if isinstance(value, str) and value in Verdict.__members__.values():
+        return Verdict(value)
+    return Verdict.UNAUTHENTICATED
 ValidatePush = Callable[[Path, str, str], list[str]]
 
 
@@ -82,8 +123,7 @@ class PushPolicy(Hook):
         self.repo_path = repo_path
         self.validate_push = validate_push
 
-    def execute(  # type: ignore[override]
-            self, ref: bytes, old: bytes, new: bytes) -> tuple[bytes, bytes]:
+    def execute(self, ref: bytes, old: bytes, new: bytes) -> tuple[bytes, bytes]:
         name = ref.decode("utf-8", "replace")
         if ref in PROTECTED_REFS:
             raise HookError(f"{name} is protected: promote via the API")
@@ -94,7 +134,7 @@ class PushPolicy(Hook):
         if old == _ZERO:
             raise HookError("refs/heads/draft is missing on the server: run source_repair")
         try:
-            ff = old == new or can_fast_forward(self.repo, old, new)
+            ff = old == new or can_fast_forward(self.repo, ObjectID(old), ObjectID(new))
         except (KeyError, AssertionError, ValueError):
             raise HookError("push refers to missing objects") from None
         if not ff:
@@ -108,7 +148,7 @@ class PushPolicy(Hook):
     def _reasons(self, ref: str, old: str, new: str) -> list[str]:
         try:
             findings = validate_commits(self.repo_path, new, old)
-        except Exception:  # noqa: BLE001 - a validator crash must refuse, not 500 mid-stream
+        except Exception:  # a validator crash must refuse the ref, not 500 mid-stream
             log.exception("push validation crashed")
             return ["validation failed on the server"]
         reasons = []
@@ -119,22 +159,39 @@ class PushPolicy(Hook):
         if self.validate_push is not None:
             try:
                 reasons += [str(r) for r in self.validate_push(self.repo_path, ref, new)]
-            except Exception:  # noqa: BLE001
+            except Exception:  # the caller's crash refuses the ref, like ours
                 log.exception("validate_push callback crashed")
                 reasons.append("validation failed on the server")
         return reasons
+
+
+def _graph_reachability(repo: Repo) -> None:
+    """Never use pack bitmaps to find what a fetch needs (pitfall e).
+
+    Bitmaps only speed up large fetches; element repos are small, and walking the graph is
+    correct whatever mix of packs with and without ``.bitmap`` files a repack left behind.
+    """
+    store = repo.object_store
+
+    def graph(prefer_bitmaps: bool = True) -> ObjectReachabilityProvider:
+        return GraphTraversalReachability(store)
+
+    # dulwich builds the store inside Repo(); replacing the method on this one instance
+    # is the only hook it offers.
+    store.get_reachability_provider = graph  # type: ignore[method-assign]
 
 
 def _strict_cas(repo: Repo) -> None:
     """Make ``set_if_equals`` raise when the ref moved (pitfall c), and log pushes."""
     cas = repo.refs.set_if_equals
 
-    def strict(name: bytes, old: bytes | None, new: bytes, **kw: Any) -> bool:
-        kw.setdefault("message", b"push")
-        kw.setdefault("committer", b"git push <push@triform>")
+    def strict(name: Ref, old_ref: ObjectID | None, new_ref: ObjectID,
+               committer: bytes | None = None, timestamp: int | None = None,
+               timezone: int | None = None, message: bytes | None = None) -> bool:
         for attempt in range(20):
             try:
-                ok = cas(name, old, new, **kw)
+                ok = cas(name, old_ref, new_ref, committer=committer or _PUSHER,
+                         timestamp=timestamp, timezone=timezone, message=message or b"push")
                 break
             except FileLocked:
                 # another writer (pygit2 commit, promote) holds the ref lock briefly
@@ -145,6 +202,7 @@ def _strict_cas(repo: Repo) -> None:
             raise OSError(f"{name.decode()} moved concurrently")
         return True
 
+    # ReceivePackHandler calls repo.refs.set_if_equals directly: no hook but the instance.
     repo.refs.set_if_equals = strict  # type: ignore[method-assign]
 
 
@@ -157,7 +215,7 @@ class _RequestBackend(Backend):
         self.validate_push = validate_push
         self.opened: list[Repo] = []
 
-    def open_repository(self, path: str | bytes) -> Repo:  # type: ignore[override]
+    def open_repository(self, path: str | bytes) -> Repo:
         requested = os.fsdecode(path).strip("/")          # pitfall a: "/c/s.git"
         if requested.endswith(".git"):
             requested = requested[:-4]
@@ -171,23 +229,55 @@ class _RequestBackend(Backend):
         # Only our policy runs: never the shell hooks a repo directory might carry.
         repo.hooks = {"update": PushPolicy(repo, self.repo_path, self.validate_push)}
         _strict_cas(repo)
+        _graph_reachability(repo)
         return repo
 
     def close(self) -> None:
         for repo in self.opened:
             try:
                 repo.close()
-            except Exception:  # noqa: BLE001 - closing must not mask the response
+            except Exception:  # closing must not mask the response
                 log.exception("closing repo failed")
         self.opened.clear()
 
 
 def _plain(start_response: Callable[..., Any], status: str, body: str,
-           headers: Iterable[tuple[str, str]] = ()) -> list[bytes]:
+           headers: Iterable[tuple[str, str]] = (), exc_info: Any = None) -> list[bytes]:
     data = body.encode()
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
-                            ("Content-Length", str(len(data))), *headers])
+                            ("Content-Length", str(len(data))), *headers], exc_info)
     return [data]
+
+
+def _malformed(e: Exception) -> str:
+    """The one-line reason a request the client sent cannot be read as git's protocol."""
+    if isinstance(e, HangupException):
+        return "malformed git request: the request body ended early\n"
+    if isinstance(e, GitProtocolError):
+        return _one_line(f"malformed git request: {e}") + "\n"
+    return "malformed git request\n"
+
+
+class _Responding:
+    """Wraps ``start_response`` to know whether any body byte has gone to the client yet.
+
+    dulwich writes through the WSGI ``write`` callable, so the status can still be
+    replaced by a 400 (WSGI's ``exc_info``) until the first byte is written.
+    """
+
+    def __init__(self, start_response: Callable[..., Any]) -> None:
+        self.start_response = start_response
+        self.sent = False
+
+    def __call__(self, status: str, headers: list[tuple[str, str]],
+                 exc_info: Any = None) -> Callable[[bytes], Any]:
+        write = self.start_response(status, headers, exc_info)
+
+        def tracked(data: bytes) -> Any:
+            self.sent = self.sent or bool(data)
+            return write(data)
+
+        return tracked
 
 
 def make_git_app(resolve: Resolve, authorize: Authorize,
@@ -198,11 +288,13 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
 
     :param resolve: ``"<circle>/<slug>"`` -> the bare repo's path, or ``None`` (404). Called
         only with names whose segments match ``[A-Za-z0-9][A-Za-z0-9_-]*``.
-    :param authorize: ``(environ, is_push) -> bool | "forbidden"``; a false value answers
-        401 with ``WWW-Authenticate: Basic`` so git asks for credentials; the string
-        ``"forbidden"`` answers 403 (valid credentials, role too low). Called before ``resolve``,
-        so unauthenticated callers cannot probe which repos exist. The element name is in
-        ``environ["triform.element_path"]``.
+    :param authorize: ``(environ, is_push) -> Verdict`` (``True``/``False`` stand for
+        ALLOW/UNAUTHENTICATED): ALLOW serves, UNAUTHENTICATED answers 401 with
+        ``WWW-Authenticate: Basic`` so git asks for credentials, FORBIDDEN answers 403,
+        NOT_FOUND answers the same 404 as an unknown repository. Called before ``resolve``,
+        so unauthenticated callers cannot probe which repos exist; only ``authorize``
+        knows which circles the caller may read, so only it may say NOT_FOUND. The element
+        name is in ``environ["triform.element_path"]``.
     :param validate_push: ``(repo_path, ref, new_commit_hex) -> [reasons]``, called for an
         otherwise acceptable push to draft; any reason refuses the ref.
     :param max_push_bytes: largest pack accepted by one push.
@@ -212,7 +304,8 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
         def _receive_max_input_size(self) -> int | None:
             return max_push_bytes
 
-    handlers = {b"git-upload-pack": UploadPackHandler, b"git-receive-pack": _ReceivePack}
+    handlers: dict[bytes, Callable[..., Any]] = {b"git-upload-pack": UploadPackHandler,
+                                                 b"git-receive-pack": _ReceivePack}
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterator[bytes]:
         if environ.get("wsgi.input_terminated"):
@@ -239,11 +332,14 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
                 return
             is_push = service == "/git-receive-pack"
         environ["triform.element_path"] = name
-        verdict = authorize(environ, is_push)
-        if verdict == "forbidden":
+        verdict = _verdict(authorize(environ, is_push))
+        if verdict is Verdict.FORBIDDEN:
             yield from _plain(start_response, "403 Forbidden", "permission denied\n")
             return
-        if not verdict:
+        if verdict is Verdict.NOT_FOUND:
+            yield from _plain(start_response, "404 Not Found", "repository not found\n")
+            return
+        if verdict is not Verdict.ALLOW:
             yield from _plain(start_response, "401 Unauthorized", "authentication required\n",
                               [("WWW-Authenticate", f'Basic realm="{realm}"')])
             return
@@ -254,9 +350,22 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
         backend = _RequestBackend(name, Path(repo_path), validate_push)
         git = LimitedInputFilter(GunzipFilter(HTTPGitApplication(backend, handlers=handlers)),
                                  max_request_size=max_push_bytes + 1024 * 1024)
-        result = git(environ, start_response)
+        responding = _Responding(start_response)
+        result = git(environ, responding)
         try:
-            yield from result
+            try:
+                for chunk in result:
+                    responding.sent = responding.sent or bool(chunk)
+                    yield chunk
+            except _CLIENT_MISTAKES as e:
+                # dulwich raises these while parsing what the client sent (ref update lines,
+                # pkt-line lengths, wants, capabilities); before any output that is a 400
+                # with the reason, not a 500. Once bytes are out the status is gone.
+                if responding.sent:
+                    raise
+                log.info("malformed git request for %s: %s", name, e)
+                yield from _plain(start_response, "400 Bad Request", _malformed(e),
+                                  exc_info=sys.exc_info())
         finally:
             close = getattr(result, "close", None)
             if close is not None:

@@ -10,11 +10,14 @@ commits were checked). Kinds:
                       ``node_modules/``, ``.pytest_cache/``, ``.mypy_cache/``, ``.venv/``
                       (directories at any depth)
 ``secret``            secret files by name (``.env``, ``id_rsa``..., ``*.p12``, ``.netrc``)
-                      and secret material by content (see ``SECRET_PATTERNS``)
+                      and secret material by content (see ``SECRET_PATTERNS``, our own
+                      ``tfm_`` tokens included), in files and in commit messages (path
+                      ``COMMIT_MESSAGE``)
 ``unreadable``        a tree, blob or commit that is missing or cannot be parsed
 ``unsafe_path``       an entry name that is empty, ``.``, ``..``, holds ``/``, ``\\`` or NUL,
-                      or is ``.git`` (any case, trailing dots/spaces, ``git~1``)
-``symlink``           a symlink whose target is absolute or leaves the tree
+                      or is ``.git`` or any HFS+/NTFS look-alike (``paths.check_name``)
+``symlink``           a symlink the one symlink rule refuses (``paths.symlink_problem``:
+                      absolute, leaving the tree, into ``.git``, a git special file...)
 ``submodule``         a gitlink entry (submodules are not supported in elements)
 ``too_large``         a blob over ``max_file_bytes`` (default 10 MiB), or a tree with more
                       than ``MAX_ENTRIES`` entries in total
@@ -26,7 +29,6 @@ validating every commit of a push costs about as much as validating its new obje
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -36,12 +38,17 @@ import pygit2
 from pygit2.enums import FileMode, SortMode
 
 from .errors import BranchNotFound, CommitNotFound
-from .repo import BRANCHES, MAX_FILE_BYTES, _HEX, open_repo
+from .paths import MAX_SYMLINK_TARGET, check_name, symlink_problem
+from .repo import _HEX, BRANCHES, MAX_FILE_BYTES, lookup, open_repo
 
-__all__ = ["Finding", "MAX_ENTRIES", "MAX_COMMITS", "SECRET_PATTERNS", "classify_path",
-           "check_name", "scan_secrets", "validate", "validate_commits"]
+__all__ = ["Finding", "COMMIT_MESSAGE", "MAX_ENTRIES", "MAX_COMMITS", "SECRET_PATTERNS",
+           "classify_path",
+           "scan_secrets", "validate", "validate_commits"]
 
 Finding = dict[str, str]
+
+#: The ``path`` of a finding about a commit's message rather than a file of its tree.
+COMMIT_MESSAGE = "<commit message>"
 
 #: Most tree entries (all paths of one commit) the validator walks before giving up.
 MAX_ENTRIES = 200_000
@@ -89,6 +96,10 @@ SECRET_PATTERNS: list[tuple[re.Pattern[bytes], str, Any]] = [
      lambda t: _mixed(t[3:].decode())),
     (re.compile(rb"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), "npm token",
      lambda t: _mixed(t[4:].decode())),
+    # Our own API tokens: "tfm_" + secrets.token_urlsafe(32). No "looks random" predicate:
+    # any 43 url-safe characters can be a real token, and one is worth a rare false alarm.
+    (re.compile(rb"(?<![A-Za-z0-9_-])tfm_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
+     "Triform API token", None),
 ]
 
 
@@ -103,18 +114,6 @@ def scan_secrets(data: bytes) -> list[str]:
                 found.append(what)
                 break
     return found
-
-
-def check_name(name: str) -> str | None:
-    """Why one tree entry name is unsafe, or ``None``. Mirrors git's own ``verify_path``."""
-    if name in ("", ".", ".."):
-        return f"entry name {name!r} is not allowed"
-    if "/" in name or "\\" in name or "\x00" in name:
-        return f"entry name {name!r} holds a path separator or NUL"
-    folded = name.lower().rstrip(". ")
-    if folded in (".git", "git~1"):
-        return f"entry name {name!r} would write into .git"
-    return None
 
 
 def classify_path(path: str, *, is_dir: bool = False) -> list[tuple[str, str]]:
@@ -147,21 +146,15 @@ def classify_path(path: str, *, is_dir: bool = False) -> list[tuple[str, str]]:
 class _Walker:
     """Walks trees of one open repo, caching what it has seen across commits."""
 
-    def __init__(self, repo: pygit2.Repository, max_file_bytes: int,
-                 allow_symlinks: bool = True) -> None:
+    def __init__(self, repo: pygit2.Repository, max_file_bytes: int) -> None:
         self.repo = repo
         self.max_file_bytes = max_file_bytes
-        self.allow_symlinks = allow_symlinks
         self.seen_trees: dict[tuple[str, str], list[Finding]] = {}
         self.blob_findings: dict[str, list[tuple[str, str]]] = {}
         self.entries = 0
 
     def _blob(self, oid: pygit2.Oid) -> pygit2.Blob | None:
-        try:
-            obj = self.repo[oid]
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
-        return obj if isinstance(obj, pygit2.Blob) else None
+        return lookup(self.repo, oid, pygit2.Blob)
 
     def _content(self, path: str, oid: pygit2.Oid) -> list[tuple[str, str]]:
         key = str(oid)
@@ -179,17 +172,13 @@ class _Walker:
         return self.blob_findings[key]
 
     def _symlink(self, path: str, oid: pygit2.Oid) -> list[tuple[str, str]]:
-        if not self.allow_symlinks:
-            return [("symlink", "symlinks are not allowed here")]
         blob = self._blob(oid)
         if blob is None:
             return [("unreadable", f"blob {oid} is missing or unreadable")]
-        target = blob.data.decode("utf-8", "replace")
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-        if target.startswith("/") or resolved == ".." or resolved.startswith("../") \
-                or "\x00" in target:
-            return [("symlink", f"symlink to {target!r} leaves the tree")]
-        return []
+        if blob.size > MAX_SYMLINK_TARGET:                # never read a huge "target"
+            return [("symlink", f"symlink target longer than {MAX_SYMLINK_TARGET} bytes")]
+        problem = symlink_problem(path, blob.data)
+        return [("symlink", problem)] if problem else []
 
     def tree(self, oid: pygit2.Oid, prefix: str) -> list[Finding]:
         key = (str(oid), prefix)
@@ -213,7 +202,7 @@ class _Walker:
                 findings.append({"path": prefix.rstrip("/") or "/", "kind": "too_large",
                                  "reason": f"more than {MAX_ENTRIES} tree entries"})
                 break
-            name = e.name
+            name = e.name or ""                      # always set on tree entries
             path = prefix + name
             bad = check_name(name)
             if bad:
@@ -244,6 +233,16 @@ class _Walker:
         return findings
 
 
+def _message(commit: pygit2.Commit, max_bytes: int) -> list[Finding]:
+    """Secrets in a commit message are refused like secrets in a file: a clone shows both."""
+    raw = commit.raw_message
+    if len(raw) > max_bytes:
+        return [{"path": COMMIT_MESSAGE, "kind": "too_large",
+                 "reason": f"{len(raw)} bytes, over the {max_bytes}-byte limit"}]
+    return [{"path": COMMIT_MESSAGE, "kind": "secret", "reason": f"contains a {what}"}
+            for what in scan_secrets(raw)]
+
+
 def _sorted(findings: Iterable[Finding]) -> list[Finding]:
     uniq = {tuple(sorted(f.items())): f for f in findings}
     return sorted(uniq.values(), key=lambda f: (f.get("commit", ""), f["path"], f["kind"],
@@ -254,9 +253,12 @@ def _target(repo: pygit2.Repository, rev: str) -> tuple[pygit2.Oid | None, list[
     """The object id ``rev`` names, or findings saying why it cannot be read."""
     if rev in BRANCHES:
         try:
-            oid = repo.references[f"refs/heads/{rev}"].target
+            target = repo.references[f"refs/heads/{rev}"].target
         except (KeyError, pygit2.GitError):
             raise BranchNotFound(rev) from None
+        if not isinstance(target, pygit2.Oid):       # a symbolic ref: not one of ours
+            raise BranchNotFound(rev)
+        oid = target
     elif isinstance(rev, str) and _HEX.fullmatch(rev):
         try:
             oid = repo[rev].id if len(rev) == 40 else repo.revparse_single(rev).id
@@ -271,16 +273,12 @@ def _target(repo: pygit2.Repository, rev: str) -> tuple[pygit2.Oid | None, list[
 
 
 def _commit(repo: pygit2.Repository, oid: pygit2.Oid) -> pygit2.Commit | None:
-    try:
-        obj = repo[oid]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    return obj if isinstance(obj, pygit2.Commit) else None
+    return lookup(repo, oid, pygit2.Commit)
 
 
 def validate(path: Path | str, rev: str = "draft", *,
              max_file_bytes: int = MAX_FILE_BYTES) -> list[Finding]:
-    """Check the tree of one commit (a branch of BRANCHES, or a commit id).
+    """Check one commit (a branch of BRANCHES, or a commit id): its tree and its message.
 
     :return: findings sorted by path; empty when the tree is clean.
     :raise BranchNotFound: ``rev`` is a missing branch or not a branch/hex at all.
@@ -294,27 +292,26 @@ def validate(path: Path | str, rev: str = "draft", *,
         if commit is None:
             return [{"path": str(oid), "kind": "unreadable",
                      "reason": f"commit {oid} is missing or unreadable"}]
-        return _sorted(_Walker(repo, max_file_bytes).tree(commit.tree_id, ""))
+        return _sorted(_Walker(repo, max_file_bytes).tree(commit.tree_id, "")
+                       + _message(commit, max_file_bytes))
 
 
 def validate_commits(path: Path | str, new: str | Iterable[str],
                      old: str | Iterable[str] | None = None, *,
                      max_file_bytes: int = MAX_FILE_BYTES,
-                     max_commits: int = MAX_COMMITS,
-                     allow_symlinks: bool = True) -> list[Finding]:
+                     max_commits: int = MAX_COMMITS) -> list[Finding]:
     """Check every commit reachable from ``new`` but not from ``old`` (hex ids).
 
     Used for pushes (``old`` = the branch's previous tip, so a secret added and deleted
     again inside the pushed range is still refused) and for imports (``old`` = None: the
-    whole history; with ``allow_symlinks=False`` every symlink is refused). Each finding
-    carries ``commit``. A missing commit or parent is an
+    whole history). Each finding carries ``commit``. A missing commit or parent is an
     ``unreadable`` finding, never an exception.
     """
     news = [new] if isinstance(new, str) else list(new)
     olds = [] if old is None else ([old] if isinstance(old, str) else list(old))
     findings: list[Finding] = []
     with open_repo(path) as repo:
-        walker = _Walker(repo, max_file_bytes, allow_symlinks)
+        walker = _Walker(repo, max_file_bytes)
         commits = _new_commits(repo, news, olds, max_commits)
         if len(commits) > max_commits:
             commits = commits[:max_commits]
@@ -325,7 +322,7 @@ def validate_commits(path: Path | str, new: str | Iterable[str],
                 findings.append({"path": "/", "kind": "unreadable", "commit": key,
                                  "reason": f"commit {key} is missing or unreadable"})
                 continue
-            for f in walker.tree(commit.tree_id, ""):
+            for f in walker.tree(commit.tree_id, "") + _message(commit, max_file_bytes):
                 findings.append({**f, "commit": key})
     return _sorted(findings)
 
@@ -343,12 +340,12 @@ def _new_commits(repo: pygit2.Repository, news: list[str], olds: list[str],
             walk.push(pygit2.Oid(hex=n))
         for o in olds:
             walk.hide(pygit2.Oid(hex=o))
-        out: list[tuple[str, pygit2.Commit | None]] = []
-        for c in walk:
-            out.append((str(c.id), c))
-            if len(out) > limit:
+        walked: list[tuple[str, pygit2.Commit | None]] = []
+        for commit in walk:
+            walked.append((str(commit.id), commit))
+            if len(walked) > limit:
                 break
-        return out
+        return walked
     except (KeyError, ValueError, pygit2.GitError):
         pass
     stop: set[str] = set()
@@ -362,7 +359,7 @@ def _new_commits(repo: pygit2.Repository, news: list[str], olds: list[str],
             c = _commit(repo, oid)
             if c is not None:
                 todo.extend(c.parent_ids)
-    out = []
+    out: list[tuple[str, pygit2.Commit | None]] = []
     done: set[str] = set()
     todo = [pygit2.Oid(hex=n) for n in news]
     while todo and len(out) <= limit:

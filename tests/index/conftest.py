@@ -8,8 +8,8 @@ other packages' tests keep their own profile.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 import pytest

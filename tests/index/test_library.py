@@ -35,15 +35,27 @@ def test_every_error_has_the_shape_and_is_documented():
                if issubclass(c, errors.StoreError)]
     assert len(classes) >= 10
     for cls in classes:
-        assert re.fullmatch(r"MEMORY_[A-Z_]+", cls.code), cls
-        assert cls.error_class in {"validation", "not_found", "conflict", "internal",
-                                   "unavailable"}, cls
+        assert re.fullmatch(r"[A-Z]+(_[A-Z]+)+", cls.code), cls
+        assert cls.error_class in {"validation", "not_found", "conflict", "unprocessable",
+                                   "internal", "storage_full", "unavailable"}, cls
         assert isinstance(cls.retryable, bool)
         assert cls.__doc__ and cls.__doc__.strip(), cls
         assert f"`{cls.code}`" in doc, cls.code
 
 
 def test_public_api_is_exported():
-    for name in ("MemoryStore", "MemorySettings", "StoreResult", "SearchResult",
-                 "HashingEmbedder", "MemoryCapacity", "StoreLocked"):
-        assert name in index.__all__ and hasattr(index, name)
+    # What the upper layers need (issue 8): they import these from index, nothing else.
+    needed = ("MemoryStore", "MemoryBackend", "MemorySettings", "StoreResult",
+              "SearchResult", "HealthItem", "Memory", "validate_new", "validate_subject",
+              "CATEGORIES", "SUBJECT_TYPES", "MAX_CONTENT_BYTES", "MAX_AGENT_CHARS",
+              "MAX_KEY_CHARS", "MAX_SUBJECT_ID_CHARS", "LIST_LIMIT_MAX", "SEARCH_LIMIT_MAX",
+              "Embedder", "HashingEmbedder", "load_embedder", "provision_model",
+              "default_cache_dir", "StorageFull", "LogMissing", "IdempotencyKeyReused")
+    for name in needed:
+        assert name in index.__all__, name
+    for name in index.__all__:
+        assert hasattr(index, name), name
+    errors_exported = {n for n in index.__all__
+                       if isinstance(getattr(index, n), type)
+                       and issubclass(getattr(index, n), errors.StoreError)}
+    assert errors_exported == set(errors.__all__)

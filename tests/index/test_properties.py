@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index import HashingEmbedder, IndexParams, MemorySettings, MemoryStore, MemoryNotFound
+from index import HashingEmbedder, IndexParams, MemoryNotFound, MemorySettings, MemoryStore
 
 PROFILE = settings.get_profile("triform-index")
 WORDS = ["tea", "coffee", "chess", "jazz", "budget", "trip", "tokyo", "paris", "dog", "cat",

@@ -7,8 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.recall import (DEFAULT_WEIGHTS, blend, normalize_weights, rank, text_similarity,
-                          token_set, weight_vector)
+from index.recall import (
+    DEFAULT_WEIGHTS,
+    blend,
+    normalize_weights,
+    rank,
+    text_similarity,
+    token_set,
+    weight_vector,
+)
 
 W = weight_vector(normalize_weights(DEFAULT_WEIGHTS))
 

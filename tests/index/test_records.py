@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from index.errors import InvalidCategory, InvalidMemory, SubjectIncomplete
-from index.records import (MAX_CONTENT_BYTES, MemoryRecord, iso_utc, parse_time,
-                           validate_metadata, validate_new, validate_subject)
+from index.records import (
+    MAX_CONTENT_BYTES,
+    MemoryRecord,
+    iso_utc,
+    parse_time,
+    validate_metadata,
+    validate_new,
+    validate_subject,
+)
 
 
 def new(**overrides):

@@ -76,7 +76,7 @@ def token_ok(environ: dict[str, Any], _push: bool) -> bool:
     if header.startswith("Basic "):
         try:
             _user, _, pw = base64.b64decode(header[6:]).decode().partition(":")
-        except Exception:  # noqa: BLE001
+        except Exception:
             return False
         return hmac.compare_digest(pw, TOKEN)
     return False

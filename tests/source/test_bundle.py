@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from source.bundle import export_bundle, import_bundle
+from source.bundle import export_bundle, export_findings, import_bundle
 from source.errors import BundleInvalid, BundleTooLarge, RepoExists, SourceError
-from source.repo import branch_tips, commit_files, read_file
 from source.promote import promote
+from source.repo import branch_tips, commit_files, read_file
+from source.validate import validate
 from tests.source.conftest import blob, commit_tree, raw_tree
 
 
@@ -141,7 +142,7 @@ def test_ref_pointing_outside_pack_refused(el: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("mode,name,target", [
     ("100644", b"..", None), ("100644", b".git", None), ("100644", b".GIT", None),
     ("100644", b"/etc", None), ("100644", b"a/../../x", None),
-    ("120000", b"link", b"../../etc/passwd"), ("120000", b"inner", b"README.md"),
+    ("120000", b"link", b"../../etc/passwd"), ("120000", b".gitmodules", b"README.md"),
 ])
 def test_hostile_trees_refused(el: Path, git, tmp_path: Path, mode, name, target) -> None:
     content = blob(el, target if target is not None else b"x")
@@ -161,10 +162,23 @@ def test_hostile_nested_tree_refused(el: Path, tmp_path: Path) -> None:
 
 
 def test_secret_in_history_refused(el: Path, tmp_path: Path) -> None:
+    assert export_findings(el) == []
     commit_files(el, {"k.txt": b"AKIAZ7QW3ERTY5UIOP2X"}, message="leak")
     commit_files(el, {"k.txt": None}, message="unleak")
     err = _refuse(export_bundle(el), tmp_path / "s.git")
     assert err.findings[0]["kind"] == "secret"
+    # the tip alone is clean; the export (every commit) is what import judges
+    assert validate(el) == []
+    assert export_findings(el) == err.findings
+
+
+def test_secret_in_an_old_commit_message_refused(el: Path, tmp_path: Path) -> None:
+    token = "tfm_" + ("Q1w2E3r4T5y6U7i8O9p0_-" * 2)[:43]
+    commit_files(el, {"c.md": b"c\n"}, message=f"temporary token {token}")
+    commit_files(el, {"d.md": b"d\n"}, message="clean")
+    err = _refuse(export_bundle(el), tmp_path / "m.git")
+    assert [(f["path"], f["reason"]) for f in err.findings] == [
+        ("<commit message>", "contains a Triform API token")]
 
 
 def test_too_large_bundle(el: Path, tmp_path: Path) -> None:
@@ -185,7 +199,47 @@ def test_zip_bomb_refused_before_unpacking(make_repo, tmp_path: Path) -> None:
 
 
 def test_too_many_objects(el: Path, tmp_path: Path) -> None:
-    _refuse(export_bundle(el), tmp_path / "m.git", BundleTooLarge, max_objects=3)
+    err = _refuse(export_bundle(el), tmp_path / "m.git", BundleTooLarge, max_objects=3)
+    assert err.unit == "objects" and err.limit == 3 and err.size > 3
+    assert err.message == f"pack has {err.size} objects, more than the limit of 3"
+
+
+def test_size_messages_name_what_was_measured(el: Path, tmp_path: Path) -> None:
+    data = export_bundle(el)
+    whole = _refuse(data, tmp_path / "a.git", BundleTooLarge, max_bytes=100)
+    assert whole.message == f"bundle has {len(data)} bytes, more than the limit of 100"
+    one = _refuse(data, tmp_path / "b.git", BundleTooLarge, max_file_bytes=8)
+    assert one.message.startswith("an object has ") and "bytes once inflated" in one.message
+    total = _refuse(data, tmp_path / "c.git", BundleTooLarge, max_unpacked_bytes=300)
+    assert total.message.startswith("pack has ") and total.message.endswith("the limit of 300")
+
+
+def _readme(size: int) -> bytes:
+    """Markdown that compresses well, like a real README (so the stream ends inside a tail)."""
+    lines = (f"## Section {i}\nThe memory element keeps facts and procedures.\n"
+             for i in range(size))
+    return "".join(lines).encode()[:size]
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param(_readme(116_000), id="116KB-readme"),
+    pytest.param(_readme(64 * 1024), id="exactly-64KiB"),
+    pytest.param(_readme(64 * 1024 + 1), id="64KiB+1"),
+    pytest.param(_readme(300_000), id="300KB-readme"),
+    pytest.param(random.Random(7).randbytes(150_000), id="150KB-incompressible"),
+])
+def test_round_trip_with_large_blobs_followed_by_more_objects(make_repo, git, tmp_path: Path,
+                                                              content: bytes) -> None:
+    """A blob over zlib's 64 KiB output step, with more objects after it in the pack."""
+    path = make_repo()
+    commit_files(path, {"README.md": content, "z/after.txt": b"after\n",
+                        "z/more.txt": b"more\n"}, message="big readme")
+    dest = tmp_path / "copy.git"
+    out = import_bundle(export_bundle(path), dest)
+    assert out["branches"] == branch_tips(path)
+    assert read_file(dest, "README.md") == content
+    assert read_file(dest, "z/more.txt") == b"more\n"
+    git("--git-dir", str(dest), "fsck", "--full")
 
 
 def test_trailing_garbage_and_not_bytes(el: Path, tmp_path: Path) -> None:

@@ -131,17 +131,17 @@ def test_concurrent_merges_commits_and_pushes_lose_nothing(el: Path, server, git
     def do_merge(sha: str) -> None:
         try:
             merged.append(merge(el, sha)["commit"])
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     def do_commit(i: int) -> None:
         try:
             committed.append(commit_files(el, {f"api/{i}.txt": b"a"}, message=f"api {i}"))
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     def do_push(wc: Path) -> None:
-        for attempt in range(8):
+        for _attempt in range(8):
             (wc / f"push-{wc.name}.txt").write_text(wc.name)
             git("add", "-A", cwd=wc)
             git("commit", "-qm", f"push {wc.name}", cwd=wc, check=False)

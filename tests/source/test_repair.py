@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,15 @@ def test_extra_checks_and_spec_check(make_repo) -> None:
 def test_not_a_repo(tmp_path: Path) -> None:
     with pytest.raises(RepoNotFound):
         repair(tmp_path)
+
+
+def test_repo_folder_open_to_others_is_closed(make_repo) -> None:
+    path = make_repo()
+    os.chmod(path, 0o755)
+    [item] = repair(path)["found"]
+    assert item["check"] == "mode" and "0755" in item["problem"]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o755                 # a dry run changes nothing
+    report = repair(path, dry_run=False)
+    assert [i["check"] for i in report["fixed"]] == ["mode"]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o700
+    assert repair(path)["found"] == []

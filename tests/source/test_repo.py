@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from pathlib import Path
 
 import pygit2
 import pytest
 
-from source.errors import (BranchNotFound, CommitNotFound, FileTooLarge, InvalidArgument,
-                           NotAFile, RepoExists, RepoNotFound, SpecInvalid, UnsafePath)
-from source.repo import (BRANCHES, branch_tips, check_relpath, commit_files, create_repo,
-                         history, list_files, open_repo, read_file, read_spec, ref_log,
-                         resolve_rev)
+from source.errors import (
+    BranchNotFound,
+    CommitNotFound,
+    FileTooLarge,
+    InvalidArgument,
+    NotAFile,
+    RepoExists,
+    RepoNotFound,
+    SpecInvalid,
+    UnsafePath,
+)
+from source.paths import check_relpath
+from source.repo import (
+    BRANCHES,
+    branch_tips,
+    commit_files,
+    create_repo,
+    history,
+    list_files,
+    open_repo,
+    read_file,
+    read_spec,
+    ref_log,
+    resolve_rev,
+    spec_blob,
+)
 
 
 def test_create_repo_layout(tmp_path: Path, git) -> None:
@@ -82,7 +104,7 @@ def test_commit_files_concurrent_threads_lose_nothing(make_repo, git) -> None:
     def work(i: int) -> None:
         try:
             commit_files(path, {f"t/{i}.txt": str(i).encode()}, message=f"t{i}")
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(20)]
@@ -97,7 +119,9 @@ def test_commit_files_concurrent_threads_lose_nothing(make_repo, git) -> None:
 
 
 @pytest.mark.parametrize("bad", ["", "/etc/passwd", "../x", "a/../b", "a//b", "a/", "./a",
-                                 "a\x00b", "a\nb", "a\\b", "a/./b", ".."])
+                                 "a\x00b", "a\nb", "a\\b", "a/./b", "..", ".git/config",
+                                 "x/.GIT./hooks/post-checkout", "git~1/config",
+                                 ".g\u200cit/config", "a\ud800b.txt"])
 def test_unsafe_paths_rejected(make_repo, bad: str) -> None:
     path = make_repo()
     with pytest.raises(UnsafePath):
@@ -170,3 +194,91 @@ def test_git_clone_of_created_repo_checks_out_draft(make_repo, git, tmp_path: Pa
     git("clone", str(path), str(wc))
     assert git("rev-parse", "--abbrev-ref", "HEAD", cwd=wc).stdout.strip() == "draft"
     assert (wc / "new.txt").read_bytes() == b"n"
+
+
+def test_spec_blob_names_the_spec_without_raising(make_repo, tmp_path: Path) -> None:
+    path = make_repo()
+    commit, blob = spec_blob(path)
+    assert commit == branch_tips(path)["draft"]
+    with open_repo(path) as repo:
+        assert blob == str(repo[commit].tree[".triform/spec.yaml"].id)
+    same = commit_files(path, {"README.md": b"other\n"}, message="readme only")
+    assert spec_blob(path) == (same, blob)               # the spec's blob did not change
+    changed = commit_files(path, {".triform/spec.yaml": b"element_type: memory\nx: 1\n"},
+                           message="spec")
+    new_commit, new_blob = spec_blob(path)
+    assert new_commit == changed and new_blob not in (None, blob)
+    assert spec_blob(path, commit) == (commit, blob)     # a commit id, as well as a branch
+    assert spec_blob(path, "demo") == (commit, blob)
+    gone = commit_files(path, {".triform/spec.yaml": None}, message="no spec")
+    assert spec_blob(path) == (gone, None)
+    for rev in ("main", "0" * 40, "feed"):
+        assert spec_blob(path, rev) == (None, None)
+    (path / "refs" / "heads" / "live").unlink()
+    assert spec_blob(path, "live") == (None, None)
+    assert spec_blob(tmp_path / "nowhere.git") == (None, None)
+
+
+def _objects(path: Path) -> set[str]:
+    return {str(p.relative_to(path)) for p in (path / "objects").rglob("*") if p.is_file()}
+
+
+BAD_TEXT = [
+    ({"message": "fix\x00 it"}, InvalidArgument, "message"),
+    ({"message": "lone \ud800 surrogate"}, InvalidArgument, "message"),
+    ({"message": b"bytes"}, InvalidArgument, "message"),
+    ({"author": "Ann\x00 <ann@example.com>"}, InvalidArgument, "author"),
+    ({"author": "Ann <ann\x00@example.com>"}, InvalidArgument, "author"),
+    ({"author": "Ann\ud800 <ann@example.com>"}, InvalidArgument, "author"),
+    ({"author": "Ann\r <ann@example.com>"}, InvalidArgument, "author"),
+    ({"path": "notes/\udcff.md"}, UnsafePath, "path"),
+    ({"path": "notes/\x00.md"}, UnsafePath, "path"),
+]
+
+
+@pytest.mark.parametrize("bad,exc,field", BAD_TEXT, ids=[b[2] + str(i) for i, b in
+                                                         enumerate(BAD_TEXT)])
+def test_bad_text_refused_before_anything_is_written(make_repo, tmp_path: Path, bad, exc,
+                                                     field: str) -> None:
+    """NUL cuts a libgit2 string short; a lone surrogate cannot be encoded at all."""
+    path = make_repo()
+    tips, objects = branch_tips(path), _objects(path)
+    args: dict = {"message": "ok", "author": "Ann <ann@example.com>", **bad}
+    rel = args.pop("path", "notes/ok.md")
+    with pytest.raises(exc) as e:
+        commit_files(path, {rel: b"content\n"}, **args)
+    assert e.value.error_class == "validation"
+    assert field in str(e.value.message) or field == "path"
+    assert branch_tips(path) == tips and _objects(path) == objects
+    dest = tmp_path / "new.git"
+    with pytest.raises(exc):
+        create_repo(dest, {rel: b"content\n"}, **args)
+    assert not dest.exists() and [p.name for p in tmp_path.iterdir()] == ["repos"]
+
+
+def test_merge_and_promote_messages_checked_first(make_repo) -> None:
+    from source.merge import merge
+    from source.promote import promote
+    path = make_repo()
+    side = commit_files(path, {"s.md": b"s\n"}, message="side")
+    tips = branch_tips(path)
+    for call in (lambda: merge(path, side, message="m\x00"),
+                 lambda: promote(path, "demo", message="p\ud800")):
+        with pytest.raises(InvalidArgument):
+            call()
+    assert branch_tips(path) == tips
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o002, 0o022])
+def test_repo_folders_are_private_whatever_the_umask(tmp_path: Path, umask: int) -> None:
+    from source.bundle import export_bundle, import_bundle
+    old = os.umask(umask)
+    try:
+        made = tmp_path / "circle" / "made.git"
+        create_repo(made, {"README.md": b"private\n"}, message="init")
+        imported = tmp_path / "circle" / "imported.git"
+        import_bundle(export_bundle(made), imported)
+    finally:
+        os.umask(old)
+    for repo in (made, imported):
+        assert stat.S_IMODE(repo.stat().st_mode) == 0o700, repo.name

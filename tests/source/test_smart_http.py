@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from source.repo import branch_tips, commit_files, read_file, ref_log
-from source.smart_http import _RequestBackend, make_git_app
+from source.smart_http import Verdict, _RequestBackend, make_git_app
 from tests.source.conftest import TOKEN
 
 
@@ -360,3 +360,96 @@ def test_authorize_forbidden_is_403(make_repo, serve, git, tmp_path: Path) -> No
     p = git("push", f"http://u:p@127.0.0.1:{srv.port}/demo/notes.git", "draft", cwd=wc,
             check=False)
     assert p.returncode != 0 and "403" in p.stderr
+
+
+
+@pytest.mark.parametrize("secret,what", [
+    ("tfm_" + ("q1W2e3R4t5Y6u7I8o9P0-_" * 2)[:43], "Triform API token"),
+    ("ghp_" + "A1b2C3d4" * 4 + "ZzYy", "GitHub token"),
+])
+def test_push_with_a_secret_in_a_commit_message_is_refused(make_repo, server, git,
+                                                           tmp_path: Path, secret: str,
+                                                           what: str) -> None:
+    path = make_repo()
+    before = branch_tips(path)["draft"]
+    wc = _clone(git, server, tmp_path)
+    _commit(git, wc, {"notes.md": b"harmless\n"}, f"deploy with {secret}")
+    _commit(git, wc, {"notes.md": b"still harmless\n"}, "later, clean")
+    p = git("push", server.url("demo/notes", token=TOKEN), "draft", cwd=wc, check=False)
+    assert p.returncode != 0
+    assert f"<commit message>: contains a {what}" in p.stderr, p.stderr
+    assert branch_tips(path)["draft"] == before
+
+
+def _pkt(line: bytes) -> bytes:
+    return b"%04x" % (len(line) + 4) + line
+
+
+@pytest.mark.parametrize("service", ["git-receive-pack", "git-upload-pack"])
+@pytest.mark.parametrize("body,reason", [
+    (_pkt(b"garbage\n") + b"0000", "malformed git request"),
+    (_pkt(b"0" * 40 + b" " + b"1" * 40 + b"\n") + b"0000", "malformed git request"),
+    (_pkt(b"x" * 40 + b" " + b"1" * 40 + b" refs/heads/draft\n") + b"0000",
+     "malformed git request"),
+    (b"zzzz", "Invalid pkt-line length prefix"),
+    (b"", "the request body ended early"),
+    (b"0004", "malformed git request"),
+])
+def test_malformed_protocol_lines_are_a_clean_400(make_repo, server, service: str,
+                                                  body: bytes, reason: str) -> None:
+    """A hostile client's malformed ref line or pkt-line: a 400 with the reason, no 500."""
+    path = make_repo()
+    before = branch_tips(path)
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}/git/demo/notes.git/{service}", data=body,
+        headers={"Content-Type": f"application/x-{service}-request",
+                 "Authorization": f"Bearer {TOKEN}"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 400
+    assert e.value.headers["Content-Type"].startswith("text/plain")
+    text = e.value.read().decode()
+    assert text.startswith("malformed git request") and reason in text
+    assert "\n" not in text.rstrip("\n") and str(path) not in text
+    assert branch_tips(path) == before
+    status, _ = _get(f"http://127.0.0.1:{server.port}/git/demo/notes.git/info/refs"
+                     "?service=git-upload-pack")
+    assert status == 200                                    # the server keeps serving
+
+
+def test_authorize_verdicts_what_git_and_http_see(make_repo, serve, git, tmp_path) -> None:
+    """NOT_FOUND lets the API answer 'repository not found' for an unknown element of a
+    circle the token reads, instead of a 401 that makes the user doubt a good token."""
+    path = make_repo()
+    verdicts: dict[str, Any] = {"demo/notes": Verdict.ALLOW, "demo/missing": Verdict.NOT_FOUND,
+                                "other/hidden": Verdict.UNAUTHENTICATED,
+                                "demo/locked": Verdict.FORBIDDEN, "demo/odd": "yes",
+                                "demo/none": None}
+
+    def authorize(environ: dict[str, Any], push: bool) -> Any:
+        return verdicts[environ["triform.element_path"]]
+
+    srv = serve(make_git_app(lambda n: path if n == "demo/notes" else None, authorize))
+    base = f"http://127.0.0.1:{srv.port}"
+    refs = "/info/refs?service=git-upload-pack"
+    expected = {"demo/notes": 200, "demo/missing": 404, "other/hidden": 401,
+                "demo/locked": 403, "demo/odd": 401, "demo/none": 401}
+    for name, status in expected.items():
+        try:
+            with urllib.request.urlopen(f"{base}/{name}.git{refs}", timeout=10) as r:
+                got, headers, body = r.status, r.headers, b""
+        except urllib.error.HTTPError as e:
+            got, headers, body = e.code, e.headers, e.read()
+        assert got == status, name
+        assert ("WWW-Authenticate" in headers) == (status == 401), name
+        if status == 404:
+            assert body == b"repository not found\n"
+    p = git("clone", f"http://u:tfm_x@127.0.0.1:{srv.port}/demo/missing.git",
+            str(tmp_path / "m"), check=False)
+    assert p.returncode != 0 and "not found" in p.stderr
+    assert "Authentication failed" not in p.stderr and "Username" not in p.stderr
+    p = git("clone", f"http://127.0.0.1:{srv.port}/other/hidden.git", str(tmp_path / "h"),
+            check=False)
+    assert p.returncode != 0 and "could not read Username" in p.stderr
+    git("clone", "-q", f"{base}/demo/notes.git", str(tmp_path / "ok"))
+    assert Verdict.FORBIDDEN == "forbidden"         # the string the API returns today

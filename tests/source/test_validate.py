@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 from pathlib import Path
 
@@ -10,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from source.errors import BranchNotFound, CommitNotFound
+from source.paths import check_name
 from source.repo import branch_tips, commit_files
-from source.validate import (check_name, classify_path, scan_secrets, validate,
-                             validate_commits)
+from source.validate import COMMIT_MESSAGE, classify_path, scan_secrets, validate, validate_commits
 from tests.source.conftest import blob, commit_tree, raw_commit, raw_tree, side_commit
 
 GH = "ghp_" + "A1b2C3d4E5f6" * 3                     # 36 chars after the prefix
@@ -39,6 +40,24 @@ GH = "ghp_" + "A1b2C3d4E5f6" * 3                     # 36 chars after the prefix
 ])
 def test_secret_patterns_found(data: bytes, what: str) -> None:
     assert what in scan_secrets(data)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.sampled_from(["", "TOKEN=", "Bearer ", ":"]))
+def test_every_triform_token_is_found(raw: bytes, before: str) -> None:
+    """Tokens are ``"tfm_" + secrets.token_urlsafe(32)`` (element/governance/access.py)."""
+    token = "tfm_" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    assert len(token) == 47
+    assert scan_secrets(f"{before}{token}\n".encode()) == ["Triform API token"]
+
+
+@pytest.mark.parametrize("data", [
+    b"export TOKEN=tfm_...",
+    b"tfm_short_name = 1",
+    b"tfm_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm",     # 46 chars: not ours
+])
+def test_not_a_triform_token(data: bytes) -> None:
+    assert scan_secrets(data) == []
 
 
 @pytest.mark.parametrize("data", [
@@ -183,3 +202,17 @@ def test_validate_commits_covers_history_of_range(make_repo) -> None:
     orphan_child = raw_commit(path, tree, ["12" * 20])
     found = validate_commits(path, orphan_child, base)
     assert ("12" * 20, "unreadable") in {(f["commit"], f["kind"]) for f in found}
+
+
+def test_secret_in_commit_message_is_a_finding(make_repo) -> None:
+    path = make_repo()
+    token = "tfm_" + "Zx9_Yw8-Vu7" * 3 + "Ts6Rq5Po4N"
+    assert len(token) == 47
+    base = branch_tips(path)["draft"]
+    c = commit_files(path, {"ok.md": b"fine\n"}, message=f"use {token} for the demo")
+    clean = commit_files(path, {"ok.md": b"finer\n"}, message="tidy")
+    assert validate(path, c) == [{"path": COMMIT_MESSAGE, "kind": "secret",
+                                  "reason": "contains a Triform API token"}]
+    assert validate(path, clean) == []                   # a tree check of the tip alone
+    found = validate_commits(path, clean, base)          # a push of both commits
+    assert [(f["commit"], f["path"]) for f in found] == [(c, COMMIT_MESSAGE)]

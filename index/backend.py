@@ -1,0 +1,232 @@
+"""The memory backend interface: what every implementation of one element's memories offers.
+
+:class:`MemoryBackend` is the one thing a second implementation (PostgreSQL + pgvector,
+design.md section 9) has to satisfy; :class:`~index.store.MemoryStore` (JSONL log +
+hnswlib) is the first. The upper layers call only these methods, take only these result
+types, and catch only :class:`~index.errors.StoreError` subclasses, so they never learn
+where or how memories are kept. ``docs/memory-runtime.md`` ("The backend interface") has
+the contract in prose.
+
+Rules every implementation keeps:
+
+* a memory is a plain dict, its public form (``Memory``): the record fields of
+  design.md section 5, never vectors;
+* bad input raises a validation error (``InvalidMemory``, ``InvalidCategory``,
+  ``SubjectIncomplete``) before anything is written; a refused call writes nothing;
+* a call that returns has made its change durable; a call that raises has made none,
+  unless its docstring says which part stays (``store_many`` at capacity);
+* ``settings`` are passed on every call rather than stored, so a property change applies
+  to the next call;
+* safe to call from several threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
+
+from .settings import MemorySettings
+
+__all__ = ["MemoryBackend", "Memory", "StoreResult", "SearchResult", "HealthItem"]
+
+Memory = dict[str, Any]
+"""The public form of one memory (``id``, ``content``, ``category``, ... ``embedded``)."""
+
+
+@dataclass(frozen=True)
+class StoreResult:
+    """What ``store`` returns: the memory's public form, evicted ids, warning codes."""
+
+    memory: Memory
+    evicted: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What ``search`` returns: ``{"memory", "score", "lanes"}`` items best first.
+
+    ``fallback`` is ``"text"`` when some or all scores came from text matching because
+    vectors were unavailable (the query could not be embedded, or memories in scope are
+    not embedded), else None.
+    """
+
+    results: list[dict[str, Any]]
+    fallback: str | None = None
+
+
+class HealthItem(TypedDict):
+    """One finding of ``verify``: what is wrong, and (when repairing) what was done."""
+
+    problem: str
+    fixable: bool
+    fixed: NotRequired[bool]
+    fix: NotRequired[str]
+    fix_failed: NotRequired[str]
+
+
+@runtime_checkable
+class MemoryBackend(Protocol):
+    """The memories of one element. Every method raises only ``StoreError`` subclasses.
+
+    Each method's contract is its docstring here; ``MemoryStore`` documents how it keeps
+    it (files, locks, costs).
+    """
+
+    def store(self, *, content: str, category: str, subject_type: str | None = None,
+              subject_id: str | None = None, context: str | None = None,
+              intention: str | None = None, agent: str | None = None, source: str = "api",
+              metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
+              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
+        """Store a new memory, evicting at capacity (least accessed, then oldest).
+
+        ``occurred_at`` (ISO-8601) is when the remembered thing happened; default now.
+
+        A memory that cannot be embedded is still stored (``embedded`` False, warning
+        ``MEMORY_EMBEDDING_FAILED``). An ``idempotency_key`` seen before with the same
+        request returns the first result and stores nothing; with a different request it
+        is refused. A key lives as long as the memory it created.
+
+        :raise InvalidCategory, SubjectIncomplete, InvalidMemory: bad input.
+        :raise IdempotencyKeyReused: the key was used for a different memory.
+        :raise MemoryCapacity: full, and the pool that would give way is empty.
+        :raise StorageFull, StoreFailed: nothing was stored.
+        """
+        ...
+
+    def store_many(self, items: Sequence[Mapping[str, Any]], *,
+                   settings: MemorySettings) -> list[StoreResult]:
+        """Store several memories (each item takes :meth:`store`'s keywords), in order.
+
+        All items are validated (keys included) before anything is written.
+
+        :raise InvalidCategory, SubjectIncomplete, InvalidMemory, IdempotencyKeyReused:
+            item i is bad (the message starts with ``items[i]``); nothing is written.
+        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
+        :raise StorageFull, StoreFailed: nothing of the batch was stored.
+        """
+        ...
+
+    def get(self, memory_id: str) -> Memory:
+        """One memory. :raise MemoryNotFound: no memory has this id."""
+        ...
+
+    def update(self, memory_id: str, *, content: str | None = None,
+               category: str | None = None, context: str | None = None,
+               intention: str | None = None, metadata: dict[str, Any] | None = None,
+               settings: MemorySettings) -> Memory:
+        """Change a memory and return it; a changed text is re-embedded.
+
+        None keeps a field; an empty context or intention clears it; ``metadata``
+        replaces the whole object. Nothing to change: nothing is written.
+
+        :raise MemoryNotFound, InvalidCategory, InvalidMemory: nothing written.
+        :raise StorageFull, StoreFailed: nothing changed.
+        """
+        ...
+
+    def delete(self, memory_id: str) -> None:
+        """Delete one memory. :raise MemoryNotFound: no memory has this id."""
+        ...
+
+    def search(self, *, query: str, context: str | None = None,
+               intention: str | None = None, subject_type: str | None = None,
+               subject_id: str | None = None, limit: int = 10,
+               categories: list[str] | None = None, occurred_after: str | None = None,
+               occurred_before: str | None = None,
+               settings: MemorySettings) -> SearchResult:
+        """Blended recall over the content, context and intention lanes, best first.
+
+        Scoping on: general memories plus the given subject's, never another's.
+        ``occurred_after``/``occurred_before`` are exclusive ISO-8601 bounds; a time the
+        query names boosts what happened then. Results under ``relevance_threshold`` are
+        dropped; returned memories count one access.
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: bad input.
+        """
+        ...
+
+    def reap(self, *, settings: MemorySettings) -> list[str]:
+        """Delete memories older than their category's retention; their ids, oldest first."""
+        ...
+
+    def stats(self, *, settings: MemorySettings) -> dict[str, Any]:
+        """Reap, then count: ``total``, ``by_category``, ``by_subject``, ``general``,
+        ``capacity``, ``embedded``, ``unembedded``, ``expired``."""
+        ...
+
+    def forget_subject(self, subject_type: str, subject_id: str, *,
+                       confirm: bool) -> dict[str, Any]:
+        """Delete every memory about one subject, and its text from storage:
+        ``{"deleted": n, "ids": [...]}``.
+
+        :raise ConfirmRequired: ``confirm`` is not True.
+        :raise SubjectIncomplete, InvalidMemory: a bad subject.
+        """
+        ...
+
+    def repair_embeddings(self) -> int:
+        """Embed memories that have no vectors (or another model's); return how many.
+
+        :raise EmbeddingFailed: the embedder failed (those repaired before stay repaired).
+        """
+        ...
+
+    def compact(self) -> None:
+        """Reclaim the space of deleted memories and history (may do nothing)."""
+        ...
+
+    def verify(self, *, repair: bool = False) -> list[HealthItem]:
+        """Check the stored memories and their indexes; with ``repair``, fix what can be.
+
+        Returns one :class:`HealthItem` per problem found (none: healthy). Read-only
+        unless ``repair``.
+        """
+        ...
+
+    def close(self) -> None:
+        """Make everything durable and release the element (idempotent)."""
+        ...
+
+    def __len__(self) -> int:
+        """How many memories there are."""
+        ...
+
+    def __enter__(self) -> MemoryBackend: ...
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None: ...
+
+    # Declared last: below this method, ``list`` in an annotation would name it.
+    def list(self, *, category: str | None = None, subject_type: str | None = None,
+             subject_id: str | None = None, agent: str | None = None,
+             source: str | None = None, created_after: str | None = None,
+             created_before: str | None = None, occurred_after: str | None = None,
+             occurred_before: str | None = None, limit: int = 50,
+             cursor: str | None = None) -> tuple[list[Memory], str | None]:
+        """One page of memories, newest first, filtered; and the next page's cursor.
+
+        Filters combine with AND; ``subject_type`` alone matches every subject of that
+        type; ``created_after``/``created_before`` and ``occurred_after``/
+        ``occurred_before`` are exclusive ISO-8601 bounds. Pages
+        never repeat or skip a memory that exists throughout. ``limit`` is 1..500; the
+        cursor is None on the last page. Touches no access statistics.
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a bad filter or cursor.
+        """
+        ...
+
+    def iter_memories(self, *, category: str | None = None,
+                      subject_type: str | None = None, subject_id: str | None = None,
+                      agent: str | None = None, source: str | None = None,
+                      created_after: str | None = None,
+                      created_before: str | None = None) -> Iterator[Memory]:
+        """Every memory :meth:`list` would return for these filters, in the same order,
+        fetched page by page as the iterator is consumed. Touches no access statistics.
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a bad filter (raised by
+            the call, before iterating).
+        """
+        ...

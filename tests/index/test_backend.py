@@ -1,0 +1,83 @@
+"""The backend interface (index/backend.py): MemoryStore implements it exactly, and
+iter_memories streams what list pages through."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from index import InvalidCategory, InvalidMemory, MemoryBackend, MemorySettings, MemoryStore
+
+S = MemorySettings(max_memories=10_000)
+
+
+def protocol_methods() -> list[str]:
+    return sorted(name for name, value in vars(MemoryBackend).items()
+                  if callable(value) and (not name.startswith("_") or name in
+                                          ("__len__", "__enter__", "__exit__")))
+
+
+def test_the_protocol_lists_every_public_op_of_the_store():
+    ops = {name for name, value in vars(MemoryStore).items()
+           if callable(value) and not name.startswith("_")}
+    assert ops == set(protocol_methods()) - {"__len__", "__enter__", "__exit__"}
+
+
+@pytest.mark.parametrize("name", protocol_methods())
+def test_the_store_has_the_protocols_signature(name):
+    ours = inspect.signature(getattr(MemoryStore, name))
+    theirs = inspect.signature(getattr(MemoryBackend, name))
+    if name in ("__enter__", "__exit__"):
+        assert len(ours.parameters) >= 1
+        return
+    assert list(ours.parameters.values()) == list(theirs.parameters.values()), name
+    assert ours.return_annotation == theirs.return_annotation, name
+
+
+def test_every_protocol_method_states_its_contract():
+    for name in protocol_methods():
+        if name not in ("__enter__", "__exit__"):
+            assert inspect.getdoc(getattr(MemoryBackend, name)), name
+
+
+def test_a_store_is_a_backend(make_store):
+    assert isinstance(make_store(), MemoryBackend)
+
+
+def test_iter_memories_streams_every_page_in_list_order(make_store):
+    store = make_store()
+    store.store_many([{"content": f"memory {i}", "category": "fact" if i % 3 else "context",
+                       "subject_type": "guest" if i % 2 else None,
+                       "subject_id": f"g{i % 4}" if i % 2 else None} for i in range(1003)],
+                     settings=S)
+    listed, cursor = store.list(limit=500)
+    while cursor:
+        page, cursor = store.list(limit=500, cursor=cursor)
+        listed += page
+    assert list(store.iter_memories()) == listed and len(listed) == 1003
+    facts = list(store.iter_memories(category="fact", subject_type="guest"))
+    assert facts == [m for m in listed if m["category"] == "fact"
+                     and m["subject_type"] == "guest"]
+    assert all(m["access_count"] == 0 for m in store.iter_memories())
+
+
+def test_iter_memories_is_lazy_and_stable_while_memories_change(make_store):
+    store = make_store()
+    ids = [r.memory["id"] for r in store.store_many(
+        [{"content": f"m{i}", "category": "fact"} for i in range(1001)], settings=S)]
+    stream = store.iter_memories()
+    first = next(stream)
+    assert first["id"] == ids[-1]
+    store.store(content="stored meanwhile", category="fact", settings=S)
+    store.delete(ids[0])                                 # not yet yielded
+    rest = [m["id"] for m in stream]
+    assert rest == ids[-2:0:-1]                          # each once, none new, none deleted
+
+
+def test_iter_memories_checks_its_filters_at_the_call(make_store):
+    store = make_store()
+    with pytest.raises(InvalidCategory):
+        store.iter_memories(category="gossip")
+    with pytest.raises(InvalidMemory):
+        store.iter_memories(created_after="yesterday")
