@@ -326,7 +326,7 @@ def main() -> None:
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)
     else:
-        from index.model import load_embedder
+        from index import load_embedder
         embedder = DiskCachedEmbedder(load_embedder(), OUT / "locomo-vectors.npz")
     samples = json.loads(args.data.read_text())
     layout = f"one user-scoped store of {args.mixed}" if args.mixed else \

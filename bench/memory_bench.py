@@ -122,7 +122,7 @@ class VectorCache:
 
 
 def _load_real_embedder() -> Any:
-    from index.model import load_embedder
+    from index import load_embedder
     embedder = load_embedder(log=lambda msg: print(f"  {msg}", flush=True))
     embedder.embed(["warm up"])
     return embedder

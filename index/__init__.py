@@ -6,13 +6,13 @@ retention, fallback).
 
 This module is the whole public surface: other layers import from ``index`` only, never
 from its modules, and never name its files or formats. ``MemoryBackend`` is the interface
-from .embed_cache import CachedEmbedder, CacheStats
 a memory backend implements (``MemoryStore`` is the file-backed one); the limits and
 validators let callers check input before a call, with the same errors.
 """
 
 from .backend import HealthItem, Memory, MemoryBackend, SearchResult, StoreResult
 from .embed import Embedder, HashingEmbedder
+from .embed_cache import CachedEmbedder, CacheStats
 from .errors import (
     ConfirmRequired,
     EmbeddingFailed,
