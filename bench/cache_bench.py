@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from element.subconscious import Observation, RuleEvaluator, Turn, observe  # noqa: E402
-from index import CachedEmbedder, MemorySettings, MemoryStore  # noqa: E402
+from element.subconscious import Observation, RuleEvaluator, Turn, observe
+from index import CachedEmbedder, MemorySettings, MemoryStore
 
 WINDOW_TURNS = 6
 
