@@ -673,7 +673,8 @@ class Bench:
         if self.lexical is None:
             self.lexical, self.lexical_n = LexicalIndex(), 0
         for i in range(self.lexical_n, n):
-            self.lexical.add(i, self.memories[i]["content"])
+            # Situated, as the runtime indexes it: the context is a lighter second field.
+            self.lexical.add(i, self.memories[i]["content"], self.memories[i]["context"])
         self.lexical_n = max(self.lexical_n, n)
         return np.asarray(self.lexical.scores(query, n), dtype=np.float64)
 
@@ -683,6 +684,12 @@ class Bench:
         qvec = self.query_vectors[:nq]
         mem = [lane[:n] for lane in self.lanes_mem]
         cos = lane_cosines(qvec, mem, (0, 1, 2))
+        # A query without a window meets each memory's situated meaning in the context lane
+        # (index.recall.situate): the cosine with unit(content + context).
+        from index.recall import situate
+        raw_qc, raw_qx = qvec[:, 0, :] @ mem[0].T, qvec[:, 0, :] @ mem[1].T
+        cx = np.einsum("ij,ij->i", mem[0], mem[1])
+        situated = np.clip(situate(raw_qc, raw_qx, cx[None, :]), 0.0, 1.0)
         bm25 = [self.lexical_scores(n, self.queries[q]["query"]) for q in range(nq)]
         masks = []
         for q in range(nq):
@@ -700,7 +707,8 @@ class Bench:
                 ("content lane only, scoping on, pre-embedded", (0,), True,
                  "content only, scoping on")):
             _, found, scores = results[name]
-            lane_cos = {l: cos[l] for l in lanes}
+            lane_cos = {l: cos[l] for l in lanes} if len(lanes) > 1 else \
+                {0: cos[0], 1: situated}
             rows = [exact_row(lane_cos, q, self.weights, bm25[q], masks[q] if scoped else None)
                     for q in range(nq)]
             fig = recall_figures(found, rows, scores)
