@@ -394,7 +394,9 @@ class MemoryRecord:
             "id": self.id, "content": self.content, "category": self.category,
             "subject_type": self.subject_type, "subject_id": self.subject_id,
             "context": self.context, "intention": self.intention, "agent": self.agent,
-            "source": self.source, "metadata": json.loads(json.dumps(self.metadata)),
+            # A deep copy through JSON, skipped for the common empty object.
+            "source": self.source,
+            "metadata": json.loads(json.dumps(self.metadata)) if self.metadata else {},
             "created_at": self.created_at, "updated_at": self.updated_at,
             "occurred_at": self.occurred_at or self.created_at,
             "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,

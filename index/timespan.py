@@ -79,6 +79,19 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     ))
 
 
+# Every pattern needs a digit or one of these words: most queries name no time, and a set
+# lookup of their words is cheaper than a pass of every pattern.
+_KEYWORDS = frozenset({*MONTHS, "ago", "week", "weekend", "month", "year", "today",
+                       "yesterday", "night", "tonight", "morning", *_WEEKDAYS, *_SEASONS})
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[a-z]+")
+
+
+def _may_name_a_time(text: str) -> bool:
+    return bool(_DIGIT.search(text)) or not _KEYWORDS.isdisjoint(
+        _WORD.findall(text.lower()))
+
+
 @dataclass(frozen=True)
 class TimeSpan:
     """A half-open span ``[start, end)`` in POSIX seconds, and the phrases that named it."""
@@ -193,7 +206,7 @@ def query_span(text: str, now: float) -> TimeSpan | None:
     Overlapping phrases count once, the most specific first ("9 November, 2022" is a day,
     not also the year 2022). Returns None when the text names no time.
     """
-    if not text:
+    if not text or not _may_name_a_time(text):
         return None
     today = datetime.fromtimestamp(now, UTC).date()
     taken = [False] * (len(text) + 1)
