@@ -236,35 +236,45 @@ def per_conversation(samples: list[dict[str, Any]], embedder: Any, window: int,
     return run
 
 
+MIXED_SETTINGS = MemorySettings(relevance_threshold=0.0, max_memories=10_000_000,
+                                max_per_subject=10_000_000, subject_scoping=True)
+
+
+def fill_mixed(store: MemoryStore, clock: Clock, samples: list[dict[str, Any]],
+               convs: list[list[dict[str, Any]]], window: int, occurred: bool, size: int,
+               run: Run) -> list[dict[str, str]]:
+    """Other users' and general memories up to ``size``, then every conversation as its
+    own subject; the memory id -> dia_id map of each conversation."""
+    from textgen import TextGen
+    gen = TextGen(seed=11)
+    first = min(t["time"] for c in convs for t in c)
+    items = []
+    for i in range(max(0, size - sum(len(c) for c in convs))):
+        memory = gen.memory(i)
+        items.append({"content": memory["content"], "category": memory["category"],
+                      "subject_type": memory["subject_type"],
+                      "subject_id": memory["subject_id"],
+                      "context": memory["context"] if window else None,
+                      "occurred_at": datetime.fromtimestamp(
+                          first + (i % 600) * DAY, UTC).isoformat()})
+    for start in range(0, len(items), 256):
+        store.store_many(items[start:start + 256], settings=MIXED_SETTINGS)
+    return [_store_turns(store, clock, conv, MIXED_SETTINGS, run, occurred,
+                         ("guest", sample["sample_id"]))
+            for sample, conv in zip(samples, convs, strict=True)]
+
+
 def mixed(samples: list[dict[str, Any]], embedder: Any, window: int, levers: frozenset[str],
           occurred: bool, size: int) -> Run:
     """One user-scoped store of ``size``: every conversation a subject, plus filler."""
-    from textgen import TextGen
-    settings = MemorySettings(relevance_threshold=0.0, max_memories=10_000_000,
-                              max_per_subject=10_000_000, subject_scoping=True)
+    settings = MIXED_SETTINGS
     run = Run()
     convs = [turns(s["conversation"], window) for s in samples]
-    filler = max(0, size - sum(len(c) for c in convs))
-    gen = TextGen(seed=11)
     clock = Clock()
     with tempfile.TemporaryDirectory() as tmp, \
             MemoryStore(Path(tmp), embedder, clock=clock,
                         index_params=params_for(levers)) as store:
-        first = min(t["time"] for c in convs for t in c)
-        items = []
-        for i in range(filler):
-            memory = gen.memory(i)
-            items.append({"content": memory["content"], "category": memory["category"],
-                          "subject_type": memory["subject_type"],
-                          "subject_id": memory["subject_id"],
-                          "context": memory["context"] if window else None,
-                          "occurred_at": datetime.fromtimestamp(
-                              first + (i % 600) * DAY, UTC).isoformat()})
-        for start in range(0, len(items), 256):
-            store.store_many(items[start:start + 256], settings=settings)
-        maps = [_store_turns(store, clock, conv, settings, run, occurred,
-                             ("guest", sample["sample_id"]))
-                for sample, conv in zip(samples, convs, strict=True)]
+        maps = fill_mixed(store, clock, samples, convs, window, occurred, size, run)
         for sample, conv, by_memory in zip(samples, convs, maps, strict=True):
             clock.now = max(t["time"] for t in conv) + DAY
             for question, category, evidence in _questions(
@@ -274,6 +284,42 @@ def mixed(samples: list[dict[str, Any]], embedder: Any, window: int, levers: fro
                 run.per_q.append((category, metrics(ranked, evidence)))
         run.store_ms.append(float(len(store)))
     return run
+
+
+def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int) -> None:
+    """Search latency of each lever on the mixed store, configurations interleaved query by
+    query in one process (so the machine's noise falls on all of them alike)."""
+    import dataclasses
+    convs = [turns(s["conversation"], 3) for s in samples]
+    configs = [(name, levers) for name, window, levers in ABLATION if window == 3]
+    timings: dict[str, list[float]] = {name: [] for name, _ in configs}
+    for lexical in (False, True):
+        clock = Clock()
+        with tempfile.TemporaryDirectory() as tmp, \
+                MemoryStore(Path(tmp), embedder, clock=clock, index_params=params_for(
+                    frozenset({"situated_lexical"}) if lexical else frozenset())) as store:
+            fill_mixed(store, clock, samples, convs, 3, True, size, Run())
+            lanes = store._engine.state.lanes      # bench only: flip the search-time levers
+            mine = [(n, lv) for n, lv in configs if ("situated_lexical" in lv) == lexical]
+            questions = [(q, ("guest", s["sample_id"]), max(t["time"] for t in c) + DAY)
+                         for s, c in zip(samples, convs, strict=True)
+                         for q, _, _ in _questions(s, {t["dia_id"] for t in c}, Run())]
+            for _ in range(rounds):
+                for question, subject, now in questions:
+                    clock.now = now
+                    for name, levers in mine:
+                        lanes.params = dataclasses.replace(
+                            params_for(levers), situated_lexical=lexical)
+                        run = Run()
+                        _search(store, question, MIXED_SETTINGS, run, subject)
+                        timings[name].extend(run.search_ms)
+    print(f"\nsearch latency on the {size} mixed store, in-process, question vectors cached "
+          f"(the model excluded), {rounds} rounds of 760, configurations interleaved")
+    print(f"{'configuration':<44} p50 ms  p95 ms  p99 ms")
+    for name, _ in configs:
+        values = timings[name]
+        print(f"{name:<44} {statistics.median(values):6.2f}  {_q(values, 95):6.2f}  "
+              f"{_q(values, 99):6.2f}")
 
 
 def _means(values: list[list[float]]) -> list[float]:
@@ -320,6 +366,8 @@ def main() -> None:
     parser.add_argument("--mixed", type=int, default=0, metavar="N",
                         help="one user-scoped store of N memories instead of one per "
                              "conversation")
+    parser.add_argument("--latency", type=int, default=0, metavar="ROUNDS",
+                        help="only the search latency of each lever on the --mixed store")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     args = parser.parse_args()
     if args.embedder == "hashing":
@@ -342,6 +390,9 @@ def main() -> None:
         return run
 
     print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}")
+    if args.latency:
+        latency(samples, embedder, args.mixed or 10_000, args.latency)
+        return
     if not args.ablation:
         levers = frozenset(LEVERS) if args.levers == "all" else frozenset() \
             if args.levers == "none" else frozenset(args.levers.split(","))
