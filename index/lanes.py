@@ -439,15 +439,20 @@ class LaneSet:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(found))
 
-    def similarities(self, labels: np.ndarray,
-                     queries: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Exact cosine per lane: ``(sims, present)``, both ``(len(labels), 3)``.
+    def similarities(self, labels: np.ndarray, queries: dict[str, np.ndarray],
+                     pair: tuple[str, str] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Exact cosine per lane: ``(sims, present, pair_dots)``; the first two are
+        ``(len(labels), 3)``.
 
         A lane is present for a row when the query gives that lane and the row has a vector
-        there.
+        there. With ``pair`` (two lanes the query gives), ``pair_dots`` is the dot product
+        of each row's two stored vectors (0 where either is missing), from the rows already
+        gathered for the cosines; else None.
         """
         sims = np.zeros((len(labels), len(LANES)), dtype=np.float64)
         present = np.zeros((len(labels), len(LANES)), dtype=bool)
+        rows: dict[str, np.ndarray] = {}
         for i, name in enumerate(LANES):
             query = queries.get(name)
             if query is None or len(labels) == 0:
@@ -457,19 +462,18 @@ class LaneSet:
             has = lane.has[labels]
             present[:, i] = has
             # Only rows with a vector: a lane may have fewer vector rows than labels.
-            sims[has, i] = lane.vectors[labels[has]] @ query
-        return sims, present
-
-    def pair_cosine(self, labels: np.ndarray, first: str, second: str) -> np.ndarray:
-        """Row-wise dot product of two lanes' vectors of ``labels`` (0 where either lacks one)."""
-        out = np.zeros(len(labels), dtype=np.float64)
-        a, b = self.lanes[first], self.lanes[second]
-        a.ensure()
-        b.ensure()
-        both = a.has[labels] & b.has[labels]
-        rows = labels[both]
-        out[both] = np.einsum("ij,ij->i", a.vectors[rows], b.vectors[rows])
-        return out
+            gathered = lane.vectors[labels[has]]
+            sims[has, i] = gathered @ query
+            if pair is not None and name in pair:
+                full = np.zeros((len(labels), self.dim), dtype=np.float32)
+                full[has] = gathered
+                rows[name] = full
+        dots = None
+        if pair is not None:
+            dots = np.zeros(len(labels), dtype=np.float64)
+            if len(rows) == 2:
+                dots = np.einsum("ij,ij->i", rows[pair[0]], rows[pair[1]]).astype(np.float64)
+        return sims, present, dots
 
     def sizes(self) -> dict[str, int]:
         """Vectors per lane."""

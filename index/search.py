@@ -169,10 +169,10 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
                                 SPAN_CANDIDATES_MAX + 1)
             if len(span) <= SPAN_CANDIDATES_MAX:
                 labels = np.union1d(labels, span)
-        sims, present = state.lanes.similarities(labels, queries)
-        if situated and len(labels):
-            sims[:, 1] = situate(sims[:, 0], sims[:, 1],
-                                 state.lanes.pair_cosine(labels, "content", "context"))
+        sims, present, pair = state.lanes.similarities(
+            labels, queries, ("content", "context") if situated else None)
+        if situated and pair is not None and len(labels):
+            sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
         if len(labels) and bm25.size:
             sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
         parts.append((labels, sims, present))
