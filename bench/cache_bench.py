@@ -8,7 +8,7 @@ twice side by side in one process, on fresh stores: with the store's default cac
 (``CachedEmbedder``, 4096 texts) and with ``embed_cache=0``. It prints the cache's hit
 rate, the texts the model embedded each way, and the wall time per turn.
 
-    .venv/bin/python bench/cache_bench.py [--conversations 2] [--turns 200]
+    .venv/bin/python bench/cache_bench.py [--conversations 2] [--turns 150]
 """
 
 from __future__ import annotations
@@ -94,10 +94,15 @@ def main() -> None:
                         default=Path(__file__).resolve().parents[1].parent / "shared" / "eval"
                         / "locomo-dev.json")
     parser.add_argument("--conversations", type=int, default=2)
-    parser.add_argument("--turns", type=int, default=200, help="turns per conversation")
+    parser.add_argument("--turns", type=int, default=150, help="turns per conversation")
+    parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     args = parser.parse_args()
-    from index import load_embedder
-    model = load_embedder()
+    if args.embedder == "hashing":
+        from index import HashingEmbedder
+        model: Any = HashingEmbedder(384)
+    else:
+        from index import load_embedder
+        model = load_embedder()
     samples = json.loads(args.data.read_text())[:args.conversations]
     print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}")
     replay(samples[:1], model, 20, cache=True)          # warm the model

@@ -57,6 +57,7 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("+ situated vector only", 3, frozenset({"situated_vector"})),
     ("+ time only", 3, frozenset({"time"})),
     ("situated lexical + vector", 3, frozenset({"situated_lexical", "situated_vector"})),
+    ("situated lexical + time", 3, frozenset({"situated_lexical", "time"})),
     ("all three (default)", 3, frozenset(LEVERS)),
     ("all three, window of 6 turns", 6, frozenset(LEVERS)),
 )
