@@ -50,6 +50,7 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
 LEVERS = ("situated_lexical", "situated_vector", "time")
+DEFAULT = frozenset({"situated_lexical", "time"})     # IndexParams() as it ships
 ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("no window, no levers (the .584 baseline)", 0, frozenset()),
     ("window, no levers", 3, frozenset()),
@@ -57,9 +58,9 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("+ situated vector only", 3, frozenset({"situated_vector"})),
     ("+ time only", 3, frozenset({"time"})),
     ("situated lexical + vector", 3, frozenset({"situated_lexical", "situated_vector"})),
-    ("situated lexical + time", 3, frozenset({"situated_lexical", "time"})),
-    ("all three (default)", 3, frozenset(LEVERS)),
-    ("all three, window of 6 turns", 6, frozenset(LEVERS)),
+    ("situated lexical + time (default)", 3, DEFAULT),
+    ("all three", 3, frozenset(LEVERS)),
+    ("default, window of 6 turns", 6, DEFAULT),
 )
 OUT = Path(__file__).resolve().parent / "out"
 _ID = re.compile(r"^D(\d+):(\d+)$")
@@ -358,8 +359,9 @@ def main() -> None:
                         / "locomo-dev.json")
     parser.add_argument("--window", type=int, default=3,
                         help="previous turns stored as each memory's context (0: none)")
-    parser.add_argument("--levers", default="all",
-                        help="all, none, or a comma list of " + ", ".join(LEVERS))
+    parser.add_argument("--levers", default="default",
+                        help="default (situated_lexical,time), all, none, or a comma list "
+                             "of " + ", ".join(LEVERS))
     parser.add_argument("--no-occurred", action="store_true",
                         help="store no occurred_at (memories occur when stored)")
     parser.add_argument("--ablation", action="store_true",
@@ -395,22 +397,22 @@ def main() -> None:
         latency(samples, embedder, args.mixed or 10_000, args.latency)
         return
     if not args.ablation:
-        levers = frozenset(LEVERS) if args.levers == "all" else frozenset() \
-            if args.levers == "none" else frozenset(args.levers.split(","))
+        levers = {"all": frozenset(LEVERS), "none": frozenset(),
+                  "default": DEFAULT}.get(args.levers, frozenset(args.levers.split(",")))
         if not levers <= set(LEVERS):
             parser.error(f"unknown lever in {args.levers!r}")
         run = one(args.window, levers)
         report(f"window {args.window}, levers: {', '.join(sorted(levers)) or 'none'}", run,
                baselines=not args.mixed)
         return
-    one(3, frozenset(LEVERS))      # warm the vector cache and the model outside the table
+    one(3, DEFAULT)                # warm the vector cache and the model outside the table
     print(f"\n{'configuration':<44}   R@1   R@5  R@10 hit@5   MRR  n     search p50 / p95 ms")
     for name, window, levers in ABLATION:
         run = one(window, levers)
         print(row(name, [m for _, m in run.per_q],
                   f"  {statistics.median(run.search_ms):5.2f} / {_q(run.search_ms, 95):5.2f}"),
               flush=True)
-        if levers == frozenset(LEVERS) and window == 3:
+        if levers == DEFAULT and window == 3:
             for cat, label in ((1, "multi-hop"), (2, "temporal"), (3, "open-domain"),
                                (4, "single-hop")):
                 print(row(f"    category {cat} {label}",

@@ -684,12 +684,15 @@ class Bench:
         qvec = self.query_vectors[:nq]
         mem = [lane[:n] for lane in self.lanes_mem]
         cos = lane_cosines(qvec, mem, (0, 1, 2))
-        # A query without a window meets each memory's situated meaning in the context lane
-        # (index.recall.situate): the cosine with unit(content + context).
+        # With IndexParams.situated_vector (off by default), a query without a window meets
+        # each memory's situated meaning in the context lane (index.recall.situate).
+        from index import IndexParams
         from index.recall import situate
-        raw_qc, raw_qx = qvec[:, 0, :] @ mem[0].T, qvec[:, 0, :] @ mem[1].T
-        cx = np.einsum("ij,ij->i", mem[0], mem[1])
-        situated = np.clip(situate(raw_qc, raw_qx, cx[None, :]), 0.0, 1.0)
+        situated = None
+        if IndexParams().situated_vector:
+            raw_qc, raw_qx = qvec[:, 0, :] @ mem[0].T, qvec[:, 0, :] @ mem[1].T
+            cx = np.einsum("ij,ij->i", mem[0], mem[1])
+            situated = np.clip(situate(raw_qc, raw_qx, cx[None, :]), 0.0, 1.0)
         bm25 = [self.lexical_scores(n, self.queries[q]["query"]) for q in range(nq)]
         masks = []
         for q in range(nq):
@@ -707,8 +710,8 @@ class Bench:
                 ("content lane only, scoping on, pre-embedded", (0,), True,
                  "content only, scoping on")):
             _, found, scores = results[name]
-            lane_cos = {l: cos[l] for l in lanes} if len(lanes) > 1 else \
-                {0: cos[0], 1: situated}
+            lane_cos = {l: cos[l] for l in lanes} if len(lanes) > 1 or situated is None \
+                else {0: cos[0], 1: situated}
             rows = [exact_row(lane_cos, q, self.weights, bm25[q], masks[q] if scoped else None)
                     for q in range(nq)]
             fig = recall_figures(found, rows, scores)

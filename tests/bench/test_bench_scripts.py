@@ -68,9 +68,9 @@ def run(*argv: str) -> str:
 def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
     out = run("bench/locomo_bench.py", "--data", str(data), "--embedder", "hashing", *extra)
     if "--latency" in extra:
-        assert "all three (default)" in out and "p95 ms" in out
+        assert "lexical + time (default)" in out and "p95 ms" in out
     elif "--ablation" in extra:
-        assert "all three (default)" in out and "situated lexical only" in out
+        assert "lexical + time (default)" in out and "situated lexical only" in out
     else:
         assert "Triform MemoryStore search" in out and "n=6" in out
         assert "evidence ids dropped (resolve to no turn): 2" in out

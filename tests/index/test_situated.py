@@ -83,13 +83,21 @@ def _short_turn_store(make_store, params: IndexParams):
     return store, answer
 
 
-def test_a_short_turn_is_found_by_what_it_answered(make_store):
-    store, answer = _short_turn_store(make_store, IndexParams())
+@pytest.mark.parametrize("params", [IndexParams(), IndexParams(situated_vector=True)])
+def test_a_short_turn_is_found_by_what_it_answered(make_store, params):
+    store, answer = _short_turn_store(make_store, params)
     found = store.search(query="When did Caroline go to the pottery class?",
                          settings=EVERYTHING).results
     assert found[0]["memory"]["id"] == answer["id"]
-    assert found[0]["lanes"]["context"] is not None     # the situated similarity
-    assert found[0]["score"] > found[1]["score"] + 0.3
+    assert found[0]["score"] > found[1]["score"] + 0.2
+    # The situated similarity fills the context lane only with that lever on.
+    assert (found[0]["lanes"]["context"] is not None) == params.situated_vector
+
+
+def test_the_defaults_are_the_situated_lexical_index_and_the_time_boost():
+    params = IndexParams()
+    assert params.situated_lexical and not params.situated_vector
+    assert 0 < params.time_weight <= 1
 
 
 def test_without_the_levers_only_its_own_words_count(make_store):
