@@ -4,13 +4,18 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/pip --disable-pip-version-check -q
 
-.PHONY: serve test model bench clean
+.PHONY: serve test lint model bench clean
 
 serve: $(VENV)/.installed model
 	$(BIN)/triform serve
 
-test: $(VENV)/.installed-test model
+test: $(VENV)/.installed-test model lint
 	$(BIN)/pytest
+
+# The linter and the type checker (strict; settings in pyproject.toml) on every layer.
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 model: $(VENV)/.installed
 	$(BIN)/triform model provision
@@ -20,8 +25,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PIP) install -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
-	$(PIP) install -e '.[test]'
+$(VENV)/.installed-test: $(VENV)/.installed clients/python/pyproject.toml
+	$(PIP) install -e '.[test]' -e clients/python
 	touch $@
 
 bench: $(VENV)/.installed model

@@ -1,8 +1,9 @@
 """Every error becomes one JSON shape, mapped to an HTTP status here and nowhere else.
 
-``{"error": {"code", "class", "retryable", "message"}}`` (design.md section 4). Errors of
-our layers carry ``code``, ``error_class`` and ``retryable``; anything else is logged with
-its traceback and answered as a 500 that reveals no internals.
+``{"error": {"code", "class", "retryable", "message"}}`` (design.md section 4), built by
+``element.error_body`` for every entry point. Errors of our layers carry ``code``,
+``error_class`` and ``retryable``; anything else is logged with its traceback and answered
+as a 500 that reveals no internals.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from element.errors import ElementError
-from index.errors import StoreError
-from source.errors import SourceError
+from element import ERROR_CLASSES, ElementError, error_body
+from index import StoreError
+from source import SourceError
 
 __all__ = ["STATUS", "ApiError", "error_response", "register_error_handlers"]
 
@@ -23,8 +24,10 @@ log = logging.getLogger("triform.api")
 
 #: error class -> HTTP status. The one mapping.
 STATUS = {"validation": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404,
-          "method_not_allowed": 405, "conflict": 409, "too_large": 413, "rate_limited": 429,
-          "internal": 500, "not_implemented": 501, "unavailable": 503}
+          "method_not_allowed": 405, "conflict": 409, "too_large": 413,
+          "unprocessable": 422, "rate_limited": 429, "internal": 500, "unavailable": 503,
+          "storage_full": 507}
+assert set(STATUS) == set(ERROR_CLASSES), "every error class needs its status"
 
 
 class ApiError(Exception):
@@ -37,44 +40,40 @@ class ApiError(Exception):
         self.retryable, self.headers = retryable, headers or {}
 
 
-def error_response(code: str, error_class: str, message: str, retryable: bool = False,
-                   headers: dict[str, str] | None = None) -> Response:
-    body: dict[str, Any] = {"error": {"code": code, "class": error_class,
-                                      "retryable": retryable, "message": message}}
+def error_response(exc: BaseException) -> Response:
+    """The response for ``exc``: its error body, its status, its headers."""
+    body = error_body(exc)
     response = jsonify(body)
-    response.status_code = STATUS[error_class]
-    for key, value in (headers or {}).items():
+    response.status_code = STATUS[body["error"]["class"]]
+    for key, value in (getattr(exc, "headers", None) or {}).items():
         response.headers[key] = value
-    if error_class == "unauthorized":
+    if response.status_code == 401:
         response.headers.setdefault("WWW-Authenticate", 'Bearer realm="triform"')
     return response
 
 
-def _ours(exc: Any) -> Response:
-    return error_response(exc.code, exc.error_class, exc.message, exc.retryable,
-                          getattr(exc, "headers", None))
-
-
 _HTTP_CLASS = {400: "validation", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 409: "conflict", 413: "too_large",
-               429: "rate_limited", 503: "unavailable"}
+               422: "unprocessable", 429: "rate_limited", 503: "unavailable"}
+_HTTP_CODE = {"not_found": "NOT_FOUND", "method_not_allowed": "METHOD_NOT_ALLOWED",
+              "too_large": "REQUEST_TOO_LARGE"}
 
 
 def _http(exc: HTTPException) -> Response:
     error_class = _HTTP_CLASS.get(exc.code or 500, "internal")
-    code = {"not_found": "NOT_FOUND", "method_not_allowed": "METHOD_NOT_ALLOWED",
-            "too_large": "REQUEST_TOO_LARGE"}.get(error_class, "HTTP_" + str(exc.code))
-    return error_response(code, error_class, exc.description or exc.name)
+    code = _HTTP_CODE.get(error_class, f"HTTP_{exc.code}")
+    return error_response(ApiError(code, error_class, exc.description or exc.name))
 
 
 def _unexpected(exc: Exception) -> Response:
     log.exception("unhandled error", exc_info=exc)
-    return error_response("INTERNAL", "internal", "internal error; see the server log",
-                          retryable=True)
+    return error_response(exc)
 
 
 def register_error_handlers(app: Flask) -> None:
+    def ours(exc: Any) -> Response:
+        return error_response(exc)
     for base in (ElementError, StoreError, SourceError, ApiError):
-        app.register_error_handler(base, _ours)
+        app.register_error_handler(base, ours)
     app.register_error_handler(HTTPException, _http)
     app.register_error_handler(Exception, _unexpected)

@@ -19,12 +19,17 @@ Stream format (``text/event-stream``)::
 
     : keepalive
 
-A token sees only its own circle (``?circle=`` of another circle is 403). ``?path=`` narrows
-to one element. ``?limit=N`` and ``?timeout=S`` end the stream after N events or S seconds
-(scripts and tests read a bounded stream). Each open stream holds one server thread, so at
-most ``EVENTS_MAX_SUBSCRIBERS`` streams are served at once; past that the answer is 503
-``EVENTS_BUSY`` with ``Retry-After``. Events committed by another process sharing the home
-reach this process's streams only through replay.
+A token sees only its own circle (``?circle=`` of another circle is 403), and in it only the
+elements whose activity it may read (``element.readable``: its role and every auth-policy
+attached to each element). The token is checked again while the stream runs (every
+``EVENTS_RECHECK`` seconds at most, before an event or a keepalive), so a revoked token's
+stream ends, and a stream lives at most ``EVENTS_MAX_LIFETIME`` seconds (the client
+reconnects with Last-Event-ID). ``?path=`` narrows to one element. ``?limit=N`` and
+``?timeout=S`` end the stream after N events or S seconds (scripts and tests read a bounded
+stream). Each open stream holds one server thread, so at most ``EVENTS_MAX_SUBSCRIBERS``
+streams are served at once; past that the answer is 503 ``EVENTS_BUSY`` with
+``Retry-After``. Events committed by another process sharing the home reach this process's
+streams only through replay.
 """
 
 from __future__ import annotations
@@ -35,13 +40,13 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from element.access import Principal, authenticate
-from element.catalog import Catalog
-from element.errors import Forbidden, InvalidRequest
+from element import (ElementError, Forbidden, Home, InvalidRequest, Principal, authenticate,
+                     readable)
 
 from .errors import ApiError
 from .routes import bearer_token
@@ -65,7 +70,7 @@ class Subscription:
 
     circle: str
     element_id: str | None
-    queue: "queue.Queue[Any]"
+    queue: queue.Queue[Any]
     dropped: bool = False
 
     def wants(self, event: dict[str, Any]) -> bool:
@@ -137,22 +142,6 @@ def format_event(event: dict[str, Any]) -> str:
     return f"id: {event['seq']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
 
 
-def replay(catalog: Catalog, circle: str, element_id: str | None, after: int,
-           limit: int) -> list[dict[str, Any]]:
-    """Up to ``limit`` events of ``circle`` with seq > ``after``, oldest first."""
-    sql = ("SELECT a.seq, a.element_id, e.path, a.circle, a.op, a.principal, a.detail, a.at "
-           "FROM activity a LEFT JOIN elements e ON e.id = a.element_id "
-           "WHERE a.circle = ? AND a.seq > ?")
-    args: list[Any] = [circle, after]
-    if element_id is not None:
-        sql += " AND a.element_id = ?"
-        args.append(element_id)
-    rows = catalog.query(sql + " ORDER BY a.seq LIMIT ?", (*args, limit))
-    return [{"seq": r["seq"], "element_id": r["element_id"], "path": r["path"],
-             "circle": r["circle"], "op": r["op"], "principal": r["principal"],
-             "detail": json.loads(r["detail"]), "at": r["at"]} for r in rows]
-
-
 def _number(name: str, raw: str | None, low: float, high: float,
             integer: bool = False) -> float | None:
     if raw is None or raw == "":
@@ -167,39 +156,49 @@ def _number(name: str, raw: str | None, low: float, high: float,
     return value
 
 
-def init_events(app: Flask, catalog: Catalog) -> Broadcaster:
+def init_events(app: Flask, home: Home) -> Broadcaster:
     """Make the app's broadcaster and subscribe it to the catalog's activity events."""
     broadcaster = Broadcaster(queue_size=int(app.config["EVENTS_QUEUE_SIZE"]),
                               max_subscribers=int(app.config["EVENTS_MAX_SUBSCRIBERS"]))
-    catalog.listeners.append(broadcaster.publish)
+    home.catalog.listeners.append(broadcaster.publish)
     app.extensions["triform.events"] = broadcaster
     return broadcaster
 
 
 @blueprint.get("/api/events")
 def events() -> Response:
-    home = current_app.extensions["triform"]
+    home: Home = current_app.extensions["triform"]
     broadcaster: Broadcaster = current_app.extensions["triform.events"]
-    principal: Principal = authenticate(home.catalog,
-                                        bearer_token(request.headers.get("Authorization")))
+    token = bearer_token(request.headers.get("Authorization"))
+    principal: Principal = authenticate(home.catalog, token)
     args = request.args
     circle = args.get("circle") or principal.circle
     element_id = None
     if args.get("path"):
-        element = home.catalog.element_at(args["path"])
-        if args.get("circle") and element.circle != circle:
+        path_circle = args["path"].split("/", 1)[0]
+        if args.get("circle") and path_circle != circle:
             raise InvalidRequest("path", f"is not in circle {circle!r}")
-        circle, element_id = element.circle, element.id
+        circle = path_circle
     if circle != principal.circle:
         raise Forbidden(f"this token has no access to circle {circle!r}")
+    if args.get("path"):
+        element_id = home.catalog.element_at(args["path"]).id
+    for name in args:
+        if name not in ("circle", "path", "limit", "timeout", "keepalive", "last_event_id"):
+            raise InvalidRequest(name, "is not a parameter of the event stream (parameters: "
+                                       "circle, path, limit, timeout, keepalive, "
+                                       "last_event_id)")
     limit = _number("limit", args.get("limit"), 1, MAX_LIMIT, integer=True)
-    timeout = _number("timeout", args.get("timeout"), 0.001, MAX_TIMEOUT)
+    lifetime = float(current_app.config["EVENTS_MAX_LIFETIME"])
+    timeout = _number("timeout", args.get("timeout"), 0.001, MAX_TIMEOUT) or lifetime
+    timeout = min(timeout, lifetime)
     keepalive = _number("keepalive", args.get("keepalive"), 0.05, 300) \
         or float(current_app.config["EVENTS_KEEPALIVE"])
     last = request.headers.get("Last-Event-ID") or args.get("last_event_id")
     after = _number("Last-Event-ID", last, 0, 2 ** 63 - 1, integer=True)
     sub = broadcaster.subscribe(circle, element_id)
-    stream = _stream(home.catalog, broadcaster, sub, after=None if after is None
+    access = _Access(home, token, float(current_app.config["EVENTS_RECHECK"]))
+    stream = _stream(home, broadcaster, sub, access, after=None if after is None
                      else int(after), limit=None if limit is None else int(limit),
                      timeout=timeout, keepalive=keepalive)
     response = Response(stream, mimetype="text/event-stream")
@@ -211,7 +210,44 @@ def events() -> Response:
     return response
 
 
-def _stream(catalog: Catalog, broadcaster: Broadcaster, sub: Subscription, *,
+class _Access:
+    """What a stream's token may see, checked again every ``recheck`` seconds."""
+
+    def __init__(self, home: Home, token: str | None, recheck: float = 5.0) -> None:
+        self.home, self.token, self.recheck = home, token, recheck
+        self.checked = -recheck
+        self.principal: Principal | None = None
+        self.visible: dict[str, bool] = {}
+
+    def valid(self) -> bool:
+        """Whether the token still holds (re-read at most every ``recheck`` seconds)."""
+        if time.monotonic() - self.checked >= self.recheck:
+            self.checked = time.monotonic()
+            self.visible.clear()
+            try:
+                self.principal = authenticate(self.home.catalog, self.token)
+            except ElementError:
+                self.principal = None
+        return self.principal is not None
+
+    def may_see(self, event: dict[str, Any]) -> bool:
+        if not self.valid() or self.principal is None:
+            return False
+        element_id = event.get("element_id")
+        if not element_id:
+            return False
+        if element_id not in self.visible:
+            try:
+                element = self.home.catalog.element(element_id)
+            except ElementError:
+                self.visible[element_id] = False
+            else:
+                self.visible[element_id] = bool(readable(self.home, self.principal,
+                                                         [element]))
+        return self.visible[element_id]
+
+
+def _stream(home: Home, broadcaster: Broadcaster, sub: Subscription, access: _Access, *,
             after: int | None, limit: int | None, timeout: float | None,
             keepalive: float) -> Iterator[str]:
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -221,16 +257,24 @@ def _stream(catalog: Catalog, broadcaster: Broadcaster, sub: Subscription, *,
         yield "retry: 3000\n: connected\n\n"
         if after is not None:
             while limit is None or sent < limit:
-                page = replay(catalog, sub.circle, sub.element_id, high or 0,
-                              _REPLAY_PAGE if limit is None else min(_REPLAY_PAGE,
-                                                                     limit - sent))
+                page = home.catalog.events_after(sub.circle, sub.element_id, high or 0,
+                                                 _REPLAY_PAGE)
                 for event in page:
+                    high = event["seq"]
+                    if not access.may_see(event):
+                        if not access.valid():
+                            return
+                        continue
                     yield format_event(event)
                     sent += 1
-                    high = event["seq"]
+                    if limit is not None and sent >= limit:
+                        return
                 if len(page) < _REPLAY_PAGE:
                     break
         while limit is None or sent < limit:
+            if not access.valid():
+                yield ": the token is no longer valid\n\n"
+                return
             if sub.dropped and sub.queue.empty():
                 yield ": dropped: this stream fell behind; reconnect with Last-Event-ID\n\n"
                 return
@@ -248,6 +292,8 @@ def _stream(catalog: Catalog, broadcaster: Broadcaster, sub: Subscription, *,
             if event is _CLOSE:
                 return
             if high is not None and event["seq"] <= high:
+                continue
+            if not access.may_see(event):
                 continue
             yield format_event(event)
             sent += 1

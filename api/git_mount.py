@@ -3,10 +3,13 @@
 Tokens come as a Bearer header or as the password of Basic auth (what ``git clone
 http://x:TOKEN@host/...`` sends). The push policy itself lives in ``source.smart_http``;
 on top of it a pushed ``.triform/spec.yaml`` must fit the element's type
-(``element.versions.push_reasons``: the git client shows the reason), and once a push has
-landed its spec is mirrored into the catalog as a version (``element.versions.after_push``).
-A token of the circle whose role is too low answers 403 (git does not ask again); no or a
-bad token answers 401.
+(``push_reasons``: the git client shows the reason), and once a push has landed its spec is
+mirrored into the catalog as a version (``after_push``).
+A fetch is admitted as the ``export_bundle`` op and a push as ``source_merge`` (the ops that
+do the same), so roles, a disabled element, auth-policies and rate-limits govern git as
+they govern every op. A refused token answers 403 (git does not ask again); no or a bad
+token answers 401; a token of the circle naming an element that does not exist answers 404
+"repository not found" (another circle's path is 403 whether or not it exists).
 """
 
 from __future__ import annotations
@@ -16,13 +19,12 @@ import binascii
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
-from element.access import authenticate, authorize
-from element.errors import ElementError, Forbidden
-from element.home import Home
-from element.versions import after_push, push_reasons
-from source.smart_http import make_git_app
+from element import (ElementError, ElementNotFound, Home, Unauthorized, admit, after_push,
+                     authenticate, push_reasons, registry)
+from source import Verdict, make_git_app
 
 __all__ = ["git_app", "token_from_environ"]
 
@@ -44,20 +46,32 @@ def token_from_environ(environ: dict[str, Any]) -> str | None:
 
 
 def git_app(home: Home) -> Callable[..., Any]:
-    def authorize_git(environ: dict[str, Any], is_push: bool) -> bool | str:
+    def authorize_git(environ: dict[str, Any], is_push: bool) -> Verdict:
         found = _REPO_IN_PATH.match(environ.get("PATH_INFO", ""))
         if not found:
-            return False
+            return Verdict.UNAUTHENTICATED
         try:
             principal = authenticate(home.catalog, token_from_environ(environ))
-            element = home.catalog.element_at(found.group(1))
-            authorize(principal, element, "write" if is_push else "read")
-        except Forbidden:
-            return "forbidden"
+        except Unauthorized:
+            return Verdict.UNAUTHENTICATED
+        path = found.group(1)
+        if path.split("/", 1)[0] != principal.circle:
+            # Whether or not it exists: another circle's elements are not this token's to
+            # learn about.
+            return Verdict.FORBIDDEN
+        try:
+            element = home.catalog.element_at(path)
+        except ElementNotFound:
+            return Verdict.NOT_FOUND
+        try:
+            # The op path's checks, as the ops that do what git does: a fetch reads the
+            # whole repository (export_bundle), a push moves draft (source_merge).
+            admit(home, principal, element, registry()["source_merge" if is_push
+                                                       else "export_bundle"])
         except ElementError:
-            return False
+            return Verdict.FORBIDDEN
         environ["triform.principal"] = principal.label
-        return True
+        return Verdict.ALLOW
 
     def validate_push(repo_path: Path, _ref: str, new: str) -> list[str]:
         return push_reasons(home, repo_path, new)

@@ -17,24 +17,25 @@ from __future__ import annotations
 
 from flask import Flask, current_app, request
 
-from element.ops import REGISTRY
+from element import registry
 
 from .errors import ApiError
 
-__all__ = ["init_limits", "body_limit", "LARGE_BODY_OPS"]
-
-#: Ops whose body may exceed MAX_JSON_BODY, and the config key of their limit.
-LARGE_BODY_OPS = {"import_bundle": "MAX_BUNDLE_BODY"}
+__all__ = ["init_limits", "body_limit"]
 
 
 def body_limit(path: str) -> int | None:
-    """The body limit of the route at ``path``, or None for the app-wide default."""
+    """The body limit of the route at ``path``, or None for the app-wide default.
+
+    An op that takes larger bodies names the config key of its limit (``Op.body_limit``:
+    import_bundle's ``MAX_BUNDLE_BODY``); every other op takes ``MAX_JSON_BODY``.
+    """
     if not path.startswith("/api/") or "/ops/" not in path:
         return None
     op_path = path.split("/ops/", 1)[1]
-    for name, key in LARGE_BODY_OPS.items():
-        if op_path == REGISTRY.ops[name].path:
-            return int(current_app.config[key])
+    for op in registry():
+        if op.body_limit and op.path == op_path:
+            return int(current_app.config[op.body_limit])
     return int(current_app.config["MAX_JSON_BODY"])
 
 

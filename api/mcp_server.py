@@ -11,8 +11,9 @@ tool the agent may not use, or a call the op refuses, is a tool result with
 
 The agent is a triformer (its bonded memories' tools) or a memory element. Two backends:
 
-local (default)  opens the data home in this process and calls ``element.agent_ops``
-                 directly, with the operator's authority (like the CLI). A memory store is
+local (default)  opens the data home in this process and calls the agent's tools on the
+                 one op path (``element.agents.tools``), as the home's operator (like the
+                 CLI). A memory store is
                  one writer per element across processes, so do not run this beside
                  ``triform serve`` on the same home: use ``--url`` then.
 remote (--url)   calls a running server's ``tools`` and ``tools/call`` ops with a bearer
@@ -20,9 +21,7 @@ remote (--url)   calls a running server's ``tools`` and ``tools/call`` ops with 
                  limits apply.
 
 ``--subject-type``/``--subject-id`` fix the conversation's subject for every call (see
-``agent_ops.call_tool``). Importing this module also gives the element layer its source of
-secrets: evaluator API keys from ``TRIFORM_LLM_*`` environment variables (only the API layer
-reads the environment). See ``docs/agents.md``.
+``element.agents.tools``). See ``docs/agents.md``.
 """
 
 from __future__ import annotations
@@ -34,16 +33,15 @@ import os
 import signal
 import sys
 import urllib.parse
-from pathlib import Path
-from typing import Any, BinaryIO, Protocol, Sequence
+from typing import Any, BinaryIO, Protocol
+from collections.abc import Sequence
 
-from element import agent_ops
-from element.agent_ops import UnknownTool, agent_tools, call_agent_tool
-from element.errors import ElementError
-from element.home import ENVS, Home
-from index.errors import StoreError
-from index.records import SUBJECT_TYPES
-from source.errors import SourceError
+from element import (ElementError, Home, Principal, UnknownTool, agent_tools, call_agent_tool,
+                     error_body)
+from index import SUBJECT_TYPES, StoreError
+from source import BRANCHES, SourceError
+
+from .config import add_home_options, open_home
 
 __all__ = ["McpServer", "LocalBackend", "RemoteBackend", "ToolError", "add_mcp_command",
            "run", "main", "PROTOCOL_VERSIONS"]
@@ -53,13 +51,6 @@ PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
 SERVER_INFO = {"name": "triform-memory", "title": "Triform Memory", "version": "0.1.0"}
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = \
     -32700, -32600, -32601, -32602, -32603
-
-
-def _environment_secret(name: str) -> str | None:
-    return os.environ.get(name) if name.startswith("TRIFORM_LLM_") else None
-
-
-agent_ops.set_secret_source(_environment_secret)
 
 
 class ToolError(Exception):
@@ -74,11 +65,8 @@ class UnknownToolError(Exception):
     """The tool name is none of the memory tools (a protocol error, -32602)."""
 
 
-def _error_object(exc: Any) -> dict[str, Any]:
-    return {"code": getattr(exc, "code", "INTERNAL"),
-            "class": getattr(exc, "error_class", "internal"),
-            "retryable": bool(getattr(exc, "retryable", False)),
-            "message": getattr(exc, "message", None) or str(exc)}
+def _error_object(exc: BaseException) -> dict[str, Any]:
+    return dict(error_body(exc)["error"])
 
 
 class Backend(Protocol):
@@ -106,9 +94,11 @@ class LocalBackend:
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         try:
-            return call_agent_tool(self.home, self.home.catalog.element_at(self.path), name,
-                                   arguments, env=self.env, subject=self.subject,
-                                   actor=f"mcp:{self.path}")
+            agent = self.home.catalog.element_at(self.path)
+            return call_agent_tool(self.home, agent, name, arguments, env=self.env,
+                                   subject=self.subject,
+                                   principal=Principal.operator(agent.circle,
+                                                                f"mcp:{self.path}"))
         except UnknownTool as exc:
             raise UnknownToolError(exc.message) from None
         except (ElementError, StoreError, SourceError) as exc:
@@ -126,13 +116,13 @@ class RemoteBackend:
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"--url must be an http(s) URL, not {url!r}")
-        self.parts, self.token, self.path = parts, token, agent_path
+        self.parts, self.host, self.token, self.path = parts, parts.hostname, token, agent_path
         self.env, self.subject, self.timeout = env, subject, timeout
 
     def _request(self, method: str, op: str, body: Any = None) -> tuple[int, Any]:
         kind = http.client.HTTPSConnection if self.parts.scheme == "https" \
             else http.client.HTTPConnection
-        conn = kind(self.parts.hostname, self.parts.port, timeout=self.timeout)
+        conn = kind(self.host, self.parts.port, timeout=self.timeout)
         headers = {"X-Triform-Env": self.env, "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -155,7 +145,7 @@ class RemoteBackend:
     @staticmethod
     def _error(status: int, body: Any) -> dict[str, Any]:
         if isinstance(body, dict) and isinstance(body.get("error"), dict):
-            return body["error"]
+            return dict(body["error"])
         return {"code": f"HTTP_{status}", "class": "internal", "retryable": status >= 500,
                 "message": f"the server answered HTTP {status}"}
 
@@ -219,7 +209,7 @@ class McpServer:
             result = self._dispatch(message["method"], params)
         except _RpcError as exc:
             return self._error(message_id, exc.code, exc.text)
-        except Exception as exc:    # noqa: BLE001  (one bad call must not end the session)
+        except Exception as exc:
             print(f"triform mcp: {message['method']} failed: {exc!r}", file=sys.stderr)
             return self._error(message_id, INTERNAL_ERROR, f"Internal error: {exc}")
         return {"jsonrpc": "2.0", "id": message_id, "result": result}
@@ -286,7 +276,7 @@ class _RpcError(Exception):
 def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent", required=True,
                         help="the agent: a triformer (or memory element) path, e.g. demo/bot")
-    parser.add_argument("--env", choices=ENVS, default="draft",
+    parser.add_argument("--env", choices=BRANCHES, default="draft",
                         help="which branch's spec governs (default draft)")
     parser.add_argument("--subject-type", choices=SUBJECT_TYPES,
                         help="fix the conversation's subject (with --subject-id)")
@@ -301,19 +291,17 @@ def add_mcp_command(subparsers: Any) -> argparse.ArgumentParser:
     ``run`` reads ``--home``, ``--model-cache`` and the hidden ``--embedder`` from the
     top-level options when they are there.
     """
-    parser = subparsers.add_parser("mcp", help="serve an agent's memory tools over MCP stdio")
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "mcp", help="serve an agent's memory tools over MCP stdio")
     _add_options(parser)
     parser.set_defaults(run=run)
     return parser
 
 
 def _open_home(args: argparse.Namespace) -> Home:
-    from .app import default_home, embedder_factory   # here: app imports this module
-
-    cache = Path(args.model_cache) if getattr(args, "model_cache", None) else None
-    factory = embedder_factory(getattr(args, "embedder", None) or "fastembed", cache)
-    home = getattr(args, "home", None)
-    return Home(Path(home) if home else default_home(), factory)
+    return open_home(getattr(args, "home", None),
+                     embedder=getattr(args, "embedder", None) or "fastembed",
+                     model_cache=getattr(args, "model_cache", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -348,8 +336,6 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m api.mcp_server [--home H] [--embedder hashing] --agent C/SLUG ...``."""
-    from .cli import add_home_options   # cli imports this module: import late
-
     parser = argparse.ArgumentParser(prog="triform mcp", description=__doc__.splitlines()[0])
     add_home_options(parser)
     _add_options(parser)

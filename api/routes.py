@@ -1,4 +1,9 @@
-"""HTTP routes: parse, authenticate, authorize, call one op, serialize."""
+"""HTTP routes: translate a request into one ``element.invoke`` call and its answer back.
+
+Everything that makes an op safe (who calls, level, state, modifiers, request shape,
+activity) happens in ``invoke``; this module only parses HTTP: the bearer token, the JSON
+body, the query string and the headers an op reads.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +12,21 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from element.access import Principal, authenticate, authorize
-from element.catalog import Element
-from element.errors import ElementDisabled
-from element.home import ENVS, Home
-from element.modifiers import enforce_modifiers
-from element.ops import REGISTRY, OpCall, OpResult
+from element import Home, Invocation, OpResult, invoke
 
 from .errors import ApiError
 
-__all__ = ["blueprint", "bearer_token"]
+__all__ = ["blueprint", "bearer_token", "home", "parse_json", "MAX_JSON_DEPTH"]
 
 blueprint = Blueprint("ops", __name__)
 
-#: Ops that still answer on a disabled element (so it can be inspected and re-enabled).
-_ALLOWED_WHEN_DISABLED = {"enable", "disable", "version", "spec", "readme", "activity"}
+#: Deeper JSON than any op takes is refused before it reaches code that recurses.
+MAX_JSON_DEPTH = 64
 
 
 def home() -> Home:
-    return current_app.extensions["triform"]
+    found: Home = current_app.extensions["triform"]
+    return found
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -34,28 +35,46 @@ def bearer_token(header: str | None) -> str | None:
     return None
 
 
-def _json_body() -> dict[str, Any]:
-    raw = request.get_data(cache=True)
+def _depth(value: Any) -> int:
+    """The nesting depth of parsed JSON, without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in
+                         (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse_json(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object of a request body (None when empty).
+
+    :raise ApiError: not JSON, not an object, nested deeper than ``MAX_JSON_DEPTH``, or a
+        number Python refuses to parse (an integer of more than 4300 digits).
+    """
     if not raw.strip():
-        return {}
+        return None
     try:
         body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ApiError("INVALID_JSON", "validation", f"the body is not valid JSON: {exc}")
+    except RecursionError:
+        body = None
+        depth = MAX_JSON_DEPTH + 1
+    except (UnicodeDecodeError, ValueError) as exc:   # JSONDecodeError is a ValueError
+        raise ApiError("INVALID_JSON", "validation",
+                       f"the body is not valid JSON: {exc}") from None
+    else:
+        depth = _depth(body)
+    if depth > MAX_JSON_DEPTH:
+        raise ApiError("INVALID_JSON", "validation",
+                       f"the body is nested deeper than {MAX_JSON_DEPTH} levels")
     if not isinstance(body, dict):
         raise ApiError("INVALID_JSON", "validation", "the body must be a JSON object")
     return body
 
 
-def _env() -> str:
-    env = request.headers.get("X-Triform-Env") or current_app.config["ENV"]
-    if env not in ENVS:
-        raise ApiError("INVALID_ENV", "validation",
-                       f"X-Triform-Env must be one of {', '.join(ENVS)}")
-    return env
-
-
-def _serialize(result: OpResult) -> Response:
+def respond(result: OpResult) -> Response:
+    """An op's result as an HTTP response."""
     if isinstance(result.body, (bytes, bytearray)):
         response = Response(bytes(result.body), status=result.status,
                             content_type=result.content_type)
@@ -75,16 +94,10 @@ def healthz() -> Response:
 @blueprint.route("/api/<path:element_path>/ops/<path:op_path>",
                  methods=["GET", "POST", "PATCH", "PUT", "DELETE"])
 def dispatch(element_path: str, op_path: str) -> Response:
-    principal: Principal = authenticate(home().catalog,
-                                        bearer_token(request.headers.get("Authorization")))
-    element: Element = home().catalog.element_at(element_path)
-    op, params = REGISTRY.find(element.element_type, request.method, op_path)
-    authorize(principal, element, op.level)
-    if element.state != "ready" and op.name not in _ALLOWED_WHEN_DISABLED:
-        raise ElementDisabled(element.path, element.state)
-    enforce_modifiers(home(), principal, element, op)
-    call = OpCall(home=home(), element=element, principal=principal,
-                  body=_json_body() if request.method != "GET" else {},
-                  query=request.args, headers=request.headers, params=params, env=_env(),
-                  raw_body=request.get_data(cache=True))
-    return _serialize(op.call(call))
+    raw = request.get_data(cache=True)
+    return respond(invoke(home(), Invocation(
+        element_path, method=request.method, op_path=op_path,
+        token=bearer_token(request.headers.get("Authorization")),
+        body=(lambda: parse_json(raw)) if request.method != "GET" else None, raw_body=raw,
+        query=request.args.to_dict(flat=True), headers=dict(request.headers),
+        env=request.headers.get("X-Triform-Env"))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from element.home import Home
+from element import Home
 
 __all__ = ["start_retention_sweep"]
 
@@ -26,7 +26,7 @@ def start_retention_sweep(home: Home, env: str, every: float) -> threading.Event
             try:
                 for path, ids in home.reap_all(env).items():
                     log.info("retention: %d memories expired in %s", len(ids), path)
-            except Exception:   # noqa: BLE001 (logged; the next tick tries again)
+            except Exception:
                 log.exception("retention sweep failed")
 
     threading.Thread(target=loop, name="retention-sweep", daemon=True).start()

@@ -1,0 +1,26 @@
+"""The element layer: the catalog, element types and specs, governance, agents, and the ops.
+
+Entry points (``api/``: HTTP, CLI, MCP, git, events) use only what is exported here, and
+every op runs through :func:`invoke` (``invoke.py``). See docs/design.md, "Where does X
+live".
+"""
+
+from .agents.tools import UnknownTool, agent_tools, call_agent_tool
+from .catalog import Catalog, Element
+from .errors import (ERROR_CLASSES, ElementError, ElementNotFound, Forbidden, InvalidRequest,
+                     Unauthorized, error_body)
+from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, create_token
+from .home import SLUG_RE, Home, check_slug
+from .invoke import Invocation, admit, invoke, readable
+from .ops import registry
+from .ops.registry import Op, OpResult
+from .ops.schemas import COMPONENTS
+from .spec.mirror import after_push, push_reasons
+from .spec.types import TYPES
+
+__all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
+           "Forbidden", "InvalidRequest", "Unauthorized", "error_body", "ROLES",
+           "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
+           "check_slug", "Invocation", "admit", "invoke", "readable", "registry", "Op",
+           "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",
+           "agent_tools", "call_agent_tool"]

@@ -1,13 +1,36 @@
-"""Errors raised by the element layer (catalog, types, access, op registry).
+"""Errors raised by the element layer, and the one error shape every entry point answers.
 
-Same three attributes as every error of the project (``code``, ``error_class``,
-``retryable``); ``api/errors.py`` maps ``error_class`` to an HTTP status, once.
+Every error of the project (``ElementError`` here, ``StoreError`` in index/, ``SourceError``
+in source/) carries ``code``, ``error_class`` and ``retryable``; :func:`error_body` turns any
+of them into ``{"error": {"code", "class", "retryable", "message"}}`` (design.md section 4),
+and ``api/errors.py`` maps ``error_class`` to an HTTP status, once.
 """
 
 from __future__ import annotations
 
-__all__ = ["ElementError", "ElementNotFound", "InvalidRequest", "SlugTaken", "Unauthorized",
-           "Forbidden", "OpNotFound", "NotImplementedOp", "ElementDisabled", "InvalidProperty"]
+from typing import Any
+
+__all__ = ["ERROR_CLASSES", "ElementError", "ElementNotFound", "InvalidRequest", "SlugTaken",
+           "Unauthorized", "Forbidden", "OpNotFound", "MethodNotAllowed", "ElementDisabled",
+           "InvalidProperty", "error_body"]
+
+#: Every error class an error of ours may have (api/errors.py gives each its status).
+ERROR_CLASSES = ("validation", "unauthorized", "forbidden", "not_found",
+                 "method_not_allowed", "conflict", "too_large", "unprocessable",
+                 "rate_limited", "internal", "unavailable", "storage_full")
+
+
+def error_body(exc: BaseException) -> dict[str, Any]:
+    """The one error shape for ``exc``: ours as they say, anything else an opaque internal
+    error (its details belong in the log, not in an answer)."""
+    error_class = getattr(exc, "error_class", None)
+    if not isinstance(error_class, str) or error_class not in ERROR_CLASSES:
+        return {"error": {"code": "INTERNAL", "class": "internal", "retryable": True,
+                          "message": "internal error; see the server log"}}
+    message = getattr(exc, "message", None)
+    return {"error": {"code": str(getattr(exc, "code", "ERROR")), "class": error_class,
+                      "retryable": bool(getattr(exc, "retryable", False)),
+                      "message": message if isinstance(message, str) else str(exc)}}
 
 
 class ElementError(Exception):
@@ -93,15 +116,17 @@ class OpNotFound(ElementError):
         super().__init__(f"{element_type} elements have no op {method} /ops/{path}")
 
 
-class NotImplementedOp(ElementError):
-    """The op is on the reference sheet but not built yet; it never fakes success."""
+class MethodNotAllowed(ElementError):
+    """An op answers at this path, but with another method."""
 
-    code = "NOT_IMPLEMENTED"
-    error_class = "not_implemented"
+    code = "METHOD_NOT_ALLOWED"
+    error_class = "method_not_allowed"
 
-    def __init__(self, op_name: str) -> None:
-        super().__init__(f"op {op_name!r} is not implemented yet")
-        self.op_name = op_name
+    def __init__(self, method: str, path: str, allowed: list[str]) -> None:
+        super().__init__(f"{method} /ops/{path} is not allowed; use "
+                         f"{' or '.join(allowed)}")
+        self.allowed = allowed
+        self.headers = {"Allow": ", ".join(allowed)}
 
 
 class ElementDisabled(ElementError):

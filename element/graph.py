@@ -24,11 +24,11 @@ cheaper than keeping a cache coherent with every writer.
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol
+from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
 
-from .types import TYPES
+from .spec.types import TYPES
 
 __all__ = ["Ref", "RefError", "parse_ref", "reference_refs", "Node", "Edge", "Graph",
            "build_graph", "RELATIONSHIPS"]

@@ -7,7 +7,10 @@ Layout (design.md section 2)::
     runtime/<element-id>/      memories.jsonl + hnswlib sidecar (never in git)
 
 ``Home`` is the element layer's entry point: it creates elements (git and catalog written
-together), resolves paths, and opens one :class:`index.MemoryStore` per memory element.
+together), resolves paths, opens one :class:`index.MemoryStore` per memory element, and
+holds what every op shares: the rate-limit windows (on an injectable clock), the source of
+secrets (evaluator API keys; only the API layer reads the environment) and the default
+environment. Use it as a context manager, or call :meth:`Home.close`.
 """
 
 from __future__ import annotations
@@ -15,64 +18,76 @@ from __future__ import annotations
 import re
 import shutil
 import threading
+import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from types import TracebackType
+from typing import Any
 
-import yaml
-
-from index import MemorySettings, MemoryStore
-from index.embed import Embedder
-from source import repo as git
+from index import Embedder, MemorySettings, MemoryStore
+from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
-from .errors import InvalidRequest
-from .types import element_type, validate_properties
+from .errors import ElementNotFound, InvalidRequest
+from .governance.ratelimit import SlidingWindowLimiter
+from .spec.mirror import sync_spec
+from .spec.spec_file import spec_of, spec_yaml
+from .spec.types import element_type, validate_properties
 
-__all__ = ["Home", "SLUG_RE", "spec_of", "ENVS"]
+__all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug"]
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 #: Slugs that would make an element path ambiguous with the API's own path segments.
-_RESERVED = {"ops", "events", "git", "api"}
-ENVS = ("draft", "demo", "live")
-SPEC_PATH = ".triform/spec.yaml"
-
-
-def spec_of(element: Element) -> dict[str, Any]:
-    """The spec as it is written to ``.triform/spec.yaml`` (the catalog mirrors it)."""
-    return {"element_type": element.element_type, "slug": element.slug, "name": element.name,
-            "form": element.form, "description": element.description,
-            "properties": element.properties}
+RESERVED_SLUGS = frozenset({"ops", "events", "git", "api"})
 
 
 def _readme(element: Element) -> str:
-    return (f"# {element.name}\n\n{element.description or 'A ' + element.element_type + ' element.'}"
+    about = element.description or f"A {element.element_type} element."
+    return (f"# {element.name}\n\n{about}"
             f"\n\nPath: `{element.path}` - type `{element.element_type}`.\n")
 
 
 def check_slug(slug: Any, field: str = "slug") -> str:
     if not isinstance(slug, str) or not slug:
         raise InvalidRequest(field, "is required and must be a non-empty string")
-    if not SLUG_RE.match(slug) or slug in _RESERVED:
+    if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
         raise InvalidRequest(field, "must match [a-z0-9][a-z0-9-]{0,62} and not be one of "
-                             + ", ".join(sorted(_RESERVED)))
+                             + ", ".join(sorted(RESERVED_SLUGS)))
     return slug
 
 
 class Home:
     """One data home. Thread-safe; open it once per process."""
 
-    def __init__(self, path: Path, embedder_factory: Callable[[], Embedder]) -> None:
+    def __init__(self, path: Path, embedder_factory: Callable[[], Embedder], *,
+                 env: str = "draft", public_url: str | None = None,
+                 secrets: Callable[[str], str | None] = lambda name: None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if env not in BRANCHES:
+            raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
         (self.path / "repos").mkdir(parents=True, exist_ok=True)
         (self.path / "runtime").mkdir(parents=True, exist_ok=True)
         self.catalog = Catalog(self.path / "catalog.db")
+        #: Which branch's spec governs runtime ops when a call names none.
+        self.env = env
+        #: How clients reach the server (``PUBLIC_URL``), for clone URLs; else the request's.
+        self.public_url = public_url
+        #: Looks up a secret by variable name (an evaluator's ``api_key_env``).
+        self.secrets = secrets
+        self.limiter = SlidingWindowLimiter(clock)
         self._embedder_factory = embedder_factory
         self._embedder: Embedder | None = None
         self._stores: dict[str, MemoryStore] = {}
         self._lock = threading.RLock()
-        #: How clients reach the server (``PUBLIC_URL``), for clone URLs; else the request's.
-        self.public_url: str | None = None
+
+    def __enter__(self) -> Home:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
 
     # -- paths ------------------------------------------------------------------------
     def repo_path(self, element: Element) -> Path:
@@ -83,10 +98,10 @@ class Home:
 
     def resolve_repo(self, element_path: str) -> Path | None:
         """The bare repo of the element at ``element_path``, or None (for the git mount)."""
-        rows = self.catalog.query("SELECT id FROM elements WHERE path = ?", (element_path,))
-        if not rows:
+        element_id = self.catalog.element_id_at(element_path)
+        if element_id is None:
             return None
-        repo = self.path / "repos" / f"{rows[0]['id']}.git"
+        repo = self.path / "repos" / f"{element_id}.git"
         return repo if repo.is_dir() else None
 
     # -- elements ---------------------------------------------------------------------
@@ -120,11 +135,11 @@ class Home:
             description=description, properties=props, meta={}, version=1,
             created_at=stamp, updated_at=stamp)
         spec = spec_of(element)
-        files = {SPEC_PATH: yaml.safe_dump(spec, sort_keys=False).encode(),
+        files = {SPEC_PATH: spec_yaml(spec),
                  "README.md": _readme(element).encode(),
                  ".triform/fixtures/.gitkeep": b""}
         repo = self.repo_path(element)
-        git.create_repo(repo, files, message=f"Create {kind.name} {path}")
+        create_repo(repo, files, message=f"Create {kind.name} {path}")
         try:
             self.catalog.insert_element(element, spec, "v1: created")
         except BaseException:
@@ -176,15 +191,16 @@ class Home:
         """Make ``circle`` and a memory element in it, unless they exist; returns both."""
         try:
             root = self.catalog.element_at(circle)
-        except Exception:
+        except ElementNotFound:
             root = self.create_element(circle=circle, element_type_name="circle", slug=None,
                                        description=f"The {circle} circle")
         try:
             memory = self.catalog.element_at(f"{circle}/{memory_slug}")
-        except Exception:
+        except ElementNotFound:
             memory = self.create_element(
                 circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
-                description="Long-term memory for this circle's agents")
+                description="Long-term memory for this circle's agents",
+                properties={"subject_scoping": True})
         return root, memory
 
     # -- spec per environment -----------------------------------------------------------
@@ -196,12 +212,10 @@ class Home:
         branch, which only moves by promotion.
         """
         if env == "draft":
-            from .versions import sync_spec   # imported here: versions imports this module
             return sync_spec(self, element).element.properties
-        raw = git.read_file(self.repo_path(element), SPEC_PATH, branch=env)
-        if raw is None:
+        spec = read_spec(self.repo_path(element), branch=env)
+        if spec is None:
             return element.properties
-        spec = yaml.safe_load(raw) or {}
         return validate_properties(element.element_type, spec.get("properties") or {})
 
     # -- memory runtime -----------------------------------------------------------------
@@ -212,12 +226,18 @@ class Home:
                 self._embedder = self._embedder_factory()
             return self._embedder
 
-    def memory_store(self, element: Element) -> MemoryStore:
-        """The open runtime of a memory element (opened once, kept for the process)."""
+    def memory_store(self, element: Element, *, restore_log: bool = False) -> MemoryStore:
+        """The open runtime of a memory element (opened once, kept for the process).
+
+        :param restore_log: when its log is gone beside a checkpoint, write the log back
+            from the checkpoint (``source_repair`` does, when asked to repair).
+        :raise LogMissing: the log is gone and ``restore_log`` is off.
+        """
         with self._lock:
             store = self._stores.get(element.id)
             if store is None:
-                store = MemoryStore(self.runtime_path(element), self.embedder)
+                store = MemoryStore(self.runtime_path(element), self.embedder,
+                                    restore_log=restore_log)
                 self._stores[element.id] = store
             return store
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import http.client
 import subprocess
 from pathlib import Path
 
-import pytest
 
-from element.ops import REGISTRY
+from element import registry
 
 STORE = "/api/demo/memory/ops/store"
 MEMORY = {"content": "Ana likes tea", "category": "preference"}
@@ -30,7 +28,7 @@ def test_healthz_needs_no_token(server) -> None:
 
 def test_no_token_is_401_on_every_op(server) -> None:
     client = server.client(None)
-    for op in REGISTRY.ops.values():
+    for op in registry():
         path = "/api/demo/memory/ops/" + op.path.replace("{memory_id}", "x")
         reply = client.request(op.method, path, {} if op.method != "GET" else None)
         assert_error(reply, 401, "UNAUTHORIZED")

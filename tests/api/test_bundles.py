@@ -6,16 +6,17 @@ from __future__ import annotations
 import base64
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
 from api.app import create_app
-from element.access import create_token
+from element import create_token
 from source import branch_tips, commit_files, export_bundle
-from tests.api.test_auth_and_errors import assert_error
-from tests.api.test_push_policy import run_git
-from tests.conftest import Client, running, start_home
+from tests.helpers import assert_error
+from tests.helpers import run_git
+from tests.helpers import Client, running, start_home
 
 MEMORY = "/api/demo/memory/ops"
 IMPORT = "/api/demo/ops/import/bundle"

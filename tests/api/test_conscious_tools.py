@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Client, Server
+from tests.helpers import Client, Server
 
 MEMORY = "/api/demo/memory/ops"
 ANA = {"subject_type": "guest", "subject_id": "ana"}

@@ -8,15 +8,16 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from api.app import create_app
 from api.errors import ApiError
-from api.events import Broadcaster, _stream, format_event
-from element.access import create_token
-from tests.conftest import running, start_home
+from api.events import Broadcaster, _Access, _stream, format_event
+from element import create_token
+from tests.helpers import create, running, start_home
 
 STORE = "/api/demo/memory/ops/store"
 MEMORY = {"content": "Ana likes tea", "category": "preference"}
@@ -224,7 +225,7 @@ def test_streams_under_waitress(tmp_path: Path) -> None:
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        from tests.conftest import Client
+        from tests.helpers import Client
         client = Client("127.0.0.1", server.effective_port, token)
         stream = read_stream(server.effective_port, token, "limit=1&timeout=20",
                              when_open=lambda: client.post(STORE, MEMORY))
@@ -237,20 +238,23 @@ def test_streams_under_waitress(tmp_path: Path) -> None:
 
 # -- the broadcaster, in-process ------------------------------------------------------------
 
-def event(seq: int, circle: str = "demo") -> dict[str, Any]:
-    return {"seq": seq, "element_id": "e", "path": f"{circle}/m", "circle": circle,
+def event(seq: int, circle: str = "demo", element_id: str = "e") -> dict[str, Any]:
+    return {"seq": seq, "element_id": element_id, "path": f"{circle}/m", "circle": circle,
             "op": "store", "principal": None, "detail": {}, "at": "now"}
 
 
-def test_a_slow_subscriber_is_dropped_and_told_to_reconnect() -> None:
+def test_a_slow_subscriber_is_dropped_and_told_to_reconnect(server) -> None:
     hub = Broadcaster(queue_size=2, max_subscribers=4)
     slow = hub.subscribe("demo")
+    memory = server.home.catalog.element_at("demo/memory").id
     for seq in (1, 2, 3):
-        hub.publish(event(seq))
+        hub.publish(event(seq, element_id=memory))
     assert slow.dropped and len(hub) == 0
-    chunks = list(_stream(None, hub, slow, after=None, limit=None, timeout=5,  # type: ignore[arg-type]
+    access = _Access(server.home, server.tokens["viewer"])
+    chunks = list(_stream(server.home, hub, slow, access, after=None, limit=None, timeout=5,
                           keepalive=1))
-    assert chunks[1:3] == [format_event(event(1)), format_event(event(2))]
+    event1, event2 = (format_event(event(n, element_id=memory)) for n in (1, 2))
+    assert chunks[1:3] == [event1, event2]
     assert "reconnect with Last-Event-ID" in chunks[-1]
 
 
@@ -268,12 +272,56 @@ def test_publish_filters_by_circle_and_never_raises() -> None:
     hub.subscribe("demo")
 
 
-def test_close_ends_every_stream() -> None:
+def test_close_ends_every_stream(server) -> None:
     hub = Broadcaster()
     sub = hub.subscribe("demo")
     hub.close()
     started = time.monotonic()
-    chunks: Iterator[str] = _stream(None, hub, sub, after=None, limit=None,  # type: ignore[arg-type]
+    access = _Access(server.home, server.tokens["viewer"])
+    chunks: Iterator[str] = _stream(server.home, hub, sub, access, after=None, limit=None,
                                     timeout=30, keepalive=10)
     assert list(chunks)[0].startswith("retry:")
     assert time.monotonic() - started < 5
+
+
+# -- the op path's checks hold for streams too ----------------------------------------------
+
+def test_an_auth_policy_hides_an_element_from_the_stream_and_circle_views(server) -> None:
+    admin = server.client()
+    create(admin, "memory", "secret")
+    create(admin, "auth-policy", "no-viewers", deny=[{"role": "viewer"}])
+    assert admin.post("/api/demo/secret/ops/compose",
+                      {"add": [{"ref": "no-viewers"}]}).status == 200
+
+    def writes() -> None:
+        admin.post("/api/demo/secret/ops/store", {"content": "hidden", "category": "fact"})
+        admin.post(STORE, MEMORY)
+
+    stream = read_stream(server.port, server.tokens["viewer"], "limit=1&timeout=20",
+                         when_open=writes)
+    assert [e["path"] for e in stream.events] == ["demo/memory"]
+    replayed = read_stream(server.port, server.tokens["viewer"], "timeout=1",
+                           headers={"Last-Event-ID": "0"})
+    assert "demo/secret" not in {e["path"] for e in replayed.events}
+    viewer = server.client("viewer")
+    circle = viewer.get("/api/demo/ops/activity?limit=1000").body["events"]
+    assert circle and "demo/secret" not in {e["path"] for e in circle}
+    children = viewer.get("/api/demo/ops/batch_stats").body["children"]
+    assert "demo/secret" not in {c["path"] for c in children}
+    assert "demo/secret" in {e["path"] for e in admin.get("/api/demo/ops/activity").body[
+        "events"]}
+
+
+def test_a_revoked_token_loses_its_stream(server) -> None:
+    server.app.config["EVENTS_RECHECK"] = 0      # re-read the token before every event
+    token = create_token(server.home.catalog, "demo", "viewer", "soon-revoked")
+    token_id = next(t["id"] for t in server.home.catalog.tokens("demo")
+                    if t["name"] == "soon-revoked")
+
+    def revoke_then_write() -> None:
+        server.home.catalog.revoke_token(token_id)
+        server.client().post(STORE, MEMORY)
+
+    stream = read_stream(server.port, token, "timeout=30", when_open=revoke_then_write)
+    assert stream.events == []
+    assert "the token is no longer valid" in stream.comments

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_auth_and_errors import assert_error
-from tests.api.test_platform_ops import create
+from tests.helpers import assert_error
+from tests.helpers import create
 
 
 @pytest.fixture
@@ -115,6 +115,25 @@ def test_activity_is_scoped(world) -> None:
 
 
 def test_activity_refuses_bad_queries(world) -> None:
-    for query in ("limit=0", "limit=1001", "limit=ten", "since=1"):
+    for query in ("limit=0", "limit=1001", "limit=ten", "since=1", "cursor=s1",
+                  "cursor=-1", "cursor="):
         assert_error(world.client("viewer").get(f"/api/demo/ops/activity?{query}"), 400,
                      "INVALID_REQUEST")
+
+
+def test_activity_pages_back_with_a_cursor(world) -> None:
+    admin = world.client()
+    everything = admin.get("/api/demo/ops/activity?limit=1000").body
+    assert everything["next_cursor"] is None
+    seen: list[int] = []
+    cursor = ""
+    while True:
+        page = admin.get(f"/api/demo/ops/activity?limit=3{cursor}").body
+        if not seen:   # an event recorded while paging is newer: it never shifts a page
+            admin.post("/api/demo/memory/ops/store", {"content": "later", "category": "fact"})
+        seen += [e["seq"] for e in page["events"]]
+        if page["next_cursor"] is None:
+            break
+        assert page["count"] == 3 and page["next_cursor"] == str(seen[-1])
+        cursor = f"&cursor={page['next_cursor']}"
+    assert seen == [e["seq"] for e in everything["events"]]

@@ -14,13 +14,14 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
-from element.home import Home
+from element import Home
 from index import HashingEmbedder
-from tests.conftest import Server
+from tests.helpers import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 MCP = [sys.executable, "-m", "api.mcp_server", "--embedder", "hashing"]

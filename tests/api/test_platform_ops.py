@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 from source import repo as git
-from tests.api.test_auth_and_errors import assert_error
+from tests.helpers import assert_error
 
 MEMORY = "/api/demo/memory/ops"
 
@@ -254,22 +254,3 @@ def test_promote_refusals(server) -> None:
     assert_error(server.client("member").post("/api/demo/p/ops/promote", {"to": "demo"}), 403)
     assert_error(admin.post(f"{MEMORY}/promote", {"to": "demo"}), 404, "OP_NOT_FOUND")
     assert server.home.catalog.element_at("demo/p").version == 1
-
-
-# -- every error is documented (as tests/source/test_errors.py) -----------------------------------
-def test_every_platform_error_has_the_shape_and_is_documented() -> None:
-    import inspect
-    from pathlib import Path
-
-    import element.modifiers as modifiers
-    import element.platform_ops as platform_ops
-    from element.errors import ElementError
-
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "platform.md").read_text()
-    for module in (modifiers, platform_ops):
-        for name, cls in inspect.getmembers(module, inspect.isclass):
-            if not issubclass(cls, ElementError) or cls.__module__ != module.__name__:
-                continue
-            assert cls.__doc__ and cls.__doc__.strip(), cls
-            assert name in module.__all__, cls
-            assert f"| `{name}` | `{cls.code}` | {cls.error_class} |" in doc, cls

@@ -16,29 +16,9 @@ from typing import Any
 import yaml
 
 from source import SPEC_PATH, commit_files, read_spec
+from tests.helpers import clone, commit_all, create, run_git
 
 MEMORY = "/api/demo/memory/ops"
-
-
-def run_git(git_env: dict[str, str], *args: str, cwd: Path | None = None,
-            check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(["git", *args], cwd=cwd, env=git_env, capture_output=True,
-                          text=True, timeout=60)
-    if check and done.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-    return done
-
-
-def clone(server: Any, git_env: dict[str, str], dest: Path, path: str = "demo/memory",
-          role: str = "member") -> Path:
-    url = f"http://t:{server.tokens[role]}@127.0.0.1:{server.port}/git/{path}.git"
-    run_git(git_env, "clone", "-q", url, str(dest))
-    return dest
-
-
-def commit_all(git_env: dict[str, str], wc: Path, message: str) -> None:
-    run_git(git_env, "add", "-A", cwd=wc)
-    run_git(git_env, "commit", "-q", "-m", message, cwd=wc)
 
 
 def edit_spec(wc: Path, **properties: Any) -> dict[str, Any]:
@@ -76,7 +56,7 @@ def test_spec_omitting_defaults_is_the_same_spec(server, tmp_path: Path, git_env
     wc = clone(server, git_env, tmp_path / "wc")
     (wc / SPEC_PATH).write_text("element_type: memory\nslug: memory\nname: Memory\n"
                                 "description: Long-term memory for this circle's agents\n"
-                                "properties: {}\n")
+                                "properties: {subject_scoping: true}\n")
     commit_all(git_env, wc, "shorter spec")
     run_git(git_env, "push", "origin", "draft", cwd=wc)
     assert server.client().get(f"{MEMORY}/version").body["version"] == 1
@@ -211,3 +191,27 @@ def test_concurrent_readers_mirror_a_change_once(server) -> None:
     assert answers == [2] * 8
     history = client.get(f"{MEMORY}/version?history=true").body["history"]
     assert [h["version"] for h in history] == [2, 1]
+
+
+def test_git_answers_by_the_op_path(server, tmp_path: Path, git_env) -> None:
+    """404 for an unknown element of the token's circle, 403 for another circle's path
+    whether or not it exists, and an auth-policy that denies the export denies a clone."""
+    token = server.tokens["viewer"]
+
+    def clone_of(path: str, as_token: str = token) -> subprocess.CompletedProcess[str]:
+        url = f"http://t:{as_token}@127.0.0.1:{server.port}/git/{path}.git"
+        return run_git(git_env, "clone", "-q", url, str(tmp_path / path.replace("/", "-")),
+                       check=False)
+
+    missing = clone_of("demo/nothing-here")
+    assert missing.returncode != 0 and "not found" in missing.stderr.lower(), missing.stderr
+    for path in ("other/anything", "other/nothing-here"):
+        refused = clone_of(path)
+        assert refused.returncode != 0 and "403" in refused.stderr, refused.stderr
+    admin = server.client()
+    create(admin, "auth-policy", "no-export", deny=[{"ops": ["export_bundle"],
+                                                    "role": "viewer"}])
+    admin.post(f"{MEMORY}/compose", {"add": [{"ref": "no-export"}]})
+    denied = clone_of("demo/memory")
+    assert denied.returncode != 0 and "403" in denied.stderr, denied.stderr
+    assert clone_of("demo/memory", server.tokens["member"]).returncode == 0

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 from source import SPEC_PATH, branch_tips, commit_files
-from tests.api.test_auth_and_errors import assert_error
-from tests.api.test_push_policy import clone, commit_all, run_git
+from tests.helpers import assert_error, clone, commit_all, run_git, serve
 
 MEMORY = "/api/demo/memory/ops"
 
@@ -86,10 +85,14 @@ def test_intention_direct_inherited_resolved(server) -> None:
 
 def test_source_status_gives_a_clone_url_that_works(server, tmp_path: Path,
                                                     git_env) -> None:
-    status = server.client("viewer").get(f"{MEMORY}/source/status").body
+    # Over a real socket: the clone URL comes from the request's Host.
+    status = server.client("viewer", live=True).get(f"{MEMORY}/source/status").body
     url = f"http://127.0.0.1:{server.port}/git/demo/memory.git"
     assert status["clone_url"] == url
-    assert status["checkout"][0] == f"git clone {url} memory"
+    authed = url.replace("http://", "http://triform:$TOKEN@")
+    assert status["checkout"][0] == f"git clone {authed} memory"
+    # The shell expands $TOKEN in the copy-paste lines (double quotes, never single).
+    assert '"Authorization: Bearer $TOKEN"' in status["auth"]["example"]
     assert status["draft_commit"] == status["branches"]["draft"] == status["draft"]["commit"]
     assert status["health"] == {"ok": True, "checked": "draft", "findings": []}
     assert status["warnings"] == [] and status["spec"] == {"version": 1, "mirrored": True}
@@ -368,3 +371,27 @@ def test_fixtures_on_an_element_without_a_matching_op(server) -> None:
                  {".triform/fixtures/bad.yaml": b"kind: memory\nrecords: 3\n"}, message="bad")
     assert_error(client.post("/api/demo/ops/source/fixtures", {}), 400,
                  "SOURCE_FIXTURE_INVALID")
+
+
+def test_a_deleted_log_beside_a_checkpoint_is_refused_then_repaired(tmp_path: Path) -> None:
+    first = serve(tmp_path / "home")
+    client = first.client()
+    for text in ("Ana drinks tea", "Bo likes maps"):
+        assert client.post(f"{MEMORY}/store", {"content": text, "category": "fact"}).status \
+            == 201
+    runtime = Path(first.home.runtime_path(first.home.catalog.element_at("demo/memory")))
+    first.close()                                    # a clean stop writes the checkpoint
+    (runtime / "memories.jsonl").unlink()
+    again = serve(tmp_path / "home", init=False)
+    try:
+        client = again.client()
+        assert_error(client.get(f"{MEMORY}/memories"), 500, "MEMORY_LOG_MISSING")
+        dry = client.post(f"{MEMORY}/source/repair", {}).body
+        found = [f for f in dry["found"] if f["check"] == "memory_runtime"]
+        assert found and found[0]["fixable"], dry
+        fixed = client.post(f"{MEMORY}/source/repair", {"dry_run": False}).body
+        assert [f["check"] for f in fixed["fixed"]].count("memory_runtime") >= 1, fixed
+        contents = {m["content"] for m in client.get(f"{MEMORY}/memories").body["memories"]}
+        assert contents == {"Ana drinks tea", "Bo likes maps"}
+    finally:
+        again.close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.api.test_auth_and_errors import assert_error
+from tests.helpers import assert_error
 
 OPS = "/api/demo/memory/ops"
 

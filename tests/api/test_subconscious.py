@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 import pytest
 from werkzeug.wrappers import Request, Response
 
-from tests.conftest import Client, Server, running
+from tests.helpers import Client, Server, running
 
 MEMORY = "/api/demo/memory/ops"
 ANA = {"subject_type": "guest", "subject_id": "ana"}

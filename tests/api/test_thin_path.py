@@ -11,11 +11,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import Client
+from tests.helpers import Client
 
 TRIFORM = [sys.executable, "-m", "api.cli"]
 ROOT = Path(__file__).resolve().parents[2]

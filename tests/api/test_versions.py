@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from source import SPEC_PATH, read_file, read_spec
-from tests.api.test_auth_and_errors import assert_error
+from tests.helpers import assert_error
 
 MEMORY = "/api/demo/memory/ops"
 

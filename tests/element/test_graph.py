@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.catalog import Element
+from element import Element
 from element.graph import RefError, build_graph, parse_ref, reference_refs
 
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from element.errors import InvalidRequest
-from element.subconscious import (WINDOW_WORDS, EvaluatorFailed, LlmEvaluator, Observation,
+from element.agents.subconscious import (WINDOW_WORDS, EvaluatorFailed, LlmEvaluator, Observation,
                                   Pool, RuleEvaluator, Turn, evaluator_from, extract, goal_of,
                                   observe, parse_observation)
 from index import HashingEmbedder, MemorySettings, MemoryStore

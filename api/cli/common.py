@@ -1,0 +1,114 @@
+"""What every ``triform`` command shares: opening the home, calling an op, printing, exit
+codes and progress.
+
+Exit codes: 0 done, 1 the op refused (its error is printed on stderr in the API's one
+shape), 2 the command line itself is wrong (like argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from element import ElementError, Home, Invocation, OpResult, error_body, invoke
+from index import StoreError
+from source import SourceError
+
+from ..config import add_home_options, open_home
+
+__all__ = ["EXIT_REFUSED", "EXIT_USAGE", "UsageError", "add_home_options", "home_of",
+           "print_json", "refused", "guarded", "run_op", "Progress", "json_arg"]
+
+EXIT_REFUSED, EXIT_USAGE = 1, 2
+
+
+class UsageError(Exception):
+    """The command line itself is wrong (exit 2, like argparse)."""
+
+
+def home_of(args: argparse.Namespace) -> Home:
+    """The home the command line names (``--home``, else ``$TRIFORM_HOME``, else the
+    default), with the model it names."""
+    return open_home(getattr(args, "home", None),
+                     embedder=getattr(args, "embedder", None) or "fastembed",
+                     model_cache=getattr(args, "model_cache", None))
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False), flush=True)
+
+
+def json_arg(raw: str | None, name: str) -> Any:
+    """A JSON option's value; :raise UsageError: it is not JSON."""
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{name} is not valid JSON: {exc}") from None
+
+
+def refused(exc: BaseException) -> int:
+    """Print an op's error in the API's one shape, on stderr; exit code 1."""
+    print(json.dumps(error_body(exc)), file=sys.stderr)
+    return EXIT_REFUSED
+
+
+def guarded(command: Callable[[argparse.Namespace], int]
+            ) -> Callable[[argparse.Namespace], int]:
+    """Op errors become exit 1 (printed in the API's error shape), usage errors exit 2."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except (ElementError, StoreError, SourceError) as exc:
+            return refused(exc)
+        except UsageError as exc:
+            print(f"triform: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    run.__doc__ = command.__doc__
+    return run
+
+
+def run_op(home: Home, path: str, name: str, *, body: dict[str, Any] | None = None,
+           query: dict[str, str] | None = None, headers: dict[str, str] | None = None,
+           env: str | None = None) -> OpResult:
+    """Call one op on the one op path, as the home's operator (recorded as ``cli``).
+
+    The command line holds the home itself, so it acts as an admin of the element's circle;
+    the element's state and the shape of the request are checked as for any caller, and
+    modifiers govern callers of the service, not its operator.
+    """
+    return invoke(home, Invocation(path, op=name, operator="cli", body=body,
+                                   query=query or {}, headers=headers or {}, env=env))
+
+
+class Progress:
+    """A bar on a terminal (stderr), plain lines otherwise."""
+
+    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+        self.label, self.total, self.done = label, total, 0
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self._last_line = -1.0
+
+    def advance(self, n: int) -> None:
+        self.done = min(self.total, self.done + n)
+        if self.tty:
+            width = 30
+            filled = int(width * self.done / self.total) if self.total else width
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                              f"{self.done}/{self.total} texts")
+            self.stream.flush()
+        elif self.done == self.total or time.monotonic() - self._last_line >= 1.0:
+            self._last_line = time.monotonic()
+            print(f"{self.label}: {self.done}/{self.total} texts", file=self.stream,
+                  flush=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()

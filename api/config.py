@@ -1,0 +1,91 @@
+"""Configuration: where the home and the model live, and how a home is opened.
+
+One place for the options both entry points share (``create_app`` and the ``triform``
+command) and the only module that reads the environment: ``TRIFORM_HOME``,
+``TRIFORM_MODEL_CACHE`` and the ``TRIFORM_LLM_*`` secrets of the LLM evaluator (Flask's
+own ``TRIFORM_*`` settings are read by ``create_app``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from element import Home
+from index import Embedder, HashingEmbedder, default_cache_dir
+
+__all__ = ["add_home_options", "DEFAULTS", "default_home", "default_model_cache",
+           "embedder_factory", "environment_secret", "open_home", "SECRET_PREFIX"]
+
+#: Settings of ``create_app`` (each also read from ``TRIFORM_<NAME>``).
+DEFAULTS: dict[str, Any] = {
+    "HOME": None,               # data home; else TRIFORM_HOME; else ~/.triform
+    "ENV": "draft",             # which branch's spec governs runtime ops
+    "EMBEDDER": "fastembed",    # fastembed | hashing (hashing: tests that don't test meaning)
+    "MODEL_CACHE": None,        # else TRIFORM_MODEL_CACHE; else ~/.cache/triform/models
+    "MAX_CONTENT_LENGTH": 32 * 1024 * 1024,   # any other Flask route (docs/api.md, Limits)
+    "MAX_JSON_BODY": 1024 * 1024,             # a JSON op's body
+    "MAX_BUNDLE_BODY": 64 * 1024 * 1024,      # import_bundle's body (base64 bundle)
+    "EVENTS_MAX_SUBSCRIBERS": 16,             # open SSE streams (each holds a thread)
+    "EVENTS_QUEUE_SIZE": 1000,                # events a stream may lag before it is dropped
+    "EVENTS_KEEPALIVE": 15.0,                 # seconds between SSE keepalive comments
+    "EVENTS_MAX_LIFETIME": 3600.0,            # seconds a stream lives (then: reconnect)
+    "EVENTS_RECHECK": 5.0,                    # seconds between re-checks of a stream's token
+    "PUBLIC_URL": None,         # how clients reach us, for clone URLs; else from the request
+}
+
+#: Environment variables the LLM evaluator may name as ``api_key_env``.
+SECRET_PREFIX = "TRIFORM_LLM_"
+
+
+def default_home() -> Path:
+    """``$TRIFORM_HOME``, else ``~/.triform``."""
+    return Path(os.environ.get("TRIFORM_HOME") or Path.home() / ".triform")
+
+
+def default_model_cache() -> Path:
+    """``$TRIFORM_MODEL_CACHE``, else ``~/.cache/triform/models`` (one rule, in index)."""
+    return default_cache_dir()
+
+
+def environment_secret(name: str) -> str | None:
+    """A secret by variable name; only ``TRIFORM_LLM_*`` variables are ever read, so a spec
+    cannot make the server send another variable (a cloud key...) to an LLM endpoint."""
+    return os.environ.get(name) if name.startswith(SECRET_PREFIX) else None
+
+
+def embedder_factory(kind: str, model_cache: Path | None) -> Callable[[], Embedder]:
+    """A function that builds the configured embedder when first needed.
+
+    :raise ValueError: ``kind`` is neither fastembed nor hashing.
+    """
+    if kind == "hashing":
+        return HashingEmbedder
+    if kind != "fastembed":
+        raise ValueError(f"EMBEDDER must be fastembed or hashing, not {kind!r}")
+
+    def load() -> Embedder:
+        from index import load_embedder   # only when first needed: it loads ONNX Runtime
+        return load_embedder(model_cache or default_model_cache())
+    return load
+
+
+def open_home(path: Path | str | None = None, *, embedder: str = "fastembed",
+              model_cache: Path | str | None = None, env: str = "draft",
+              public_url: str | None = None) -> Home:
+    """Open (creating it when new) the data home at ``path`` (default: :func:`default_home`)."""
+    return Home(Path(path) if path else default_home(),
+                embedder_factory(embedder, Path(model_cache) if model_cache else None),
+                env=env, public_url=public_url, secrets=environment_secret)
+
+
+def add_home_options(parser: argparse.ArgumentParser) -> None:
+    """The options every entry point takes: where the home and the model live."""
+    parser.add_argument("--home", help="data home (default: $TRIFORM_HOME or ~/.triform)")
+    parser.add_argument("--model-cache", help="model cache (default: "
+                        "$TRIFORM_MODEL_CACHE or ~/.cache/triform/models)")
+    parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed",
+                        help=argparse.SUPPRESS)

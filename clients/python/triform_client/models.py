@@ -1,0 +1,219 @@
+"""The shapes of what the server answers, as ``TypedDict``: the JSON as it came, typed.
+
+They follow docs/api.md and ``GET /openapi.json``. A server newer than this client may add
+keys; they are kept, never dropped. Answers with an op-specific report (source repair,
+bundle import...) are plain :data:`JSON`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, Required, TypedDict
+
+__all__ = ["JSON", "Category", "SubjectType", "MemorySource", "Memory", "NewMemory",
+           "StoreResult", "Lanes", "SearchHit", "SearchResult", "MemoryPage", "Capacity",
+           "SubjectCount", "Stats", "ForgetResult", "ElementInfo", "Spec", "SpecAnswer",
+           "SpecUpdate", "Event", "ActivityPage", "MemoryImport", "Turn", "Decision",
+           "Observation"]
+
+JSON = dict[str, Any]
+
+Category = Literal["fact", "preference", "procedure", "context", "correction"]
+SubjectType = Literal["circle_member", "entity", "guest"]
+MemorySource = Literal["api", "conscious", "subconscious", "fixture"]
+
+
+class Memory(TypedDict):
+    """One memory, never its vectors."""
+
+    id: str
+    content: str
+    category: str
+    subject_type: str | None
+    subject_id: str | None
+    context: str | None
+    intention: str | None
+    agent: str | None
+    source: str
+    metadata: dict[str, Any]
+    created_at: str
+    updated_at: str
+    last_accessed_at: str | None
+    access_count: int
+    embedded: bool
+
+
+class NewMemory(TypedDict, total=False):
+    """One item of ``store_batch``: the fields of ``store``."""
+
+    content: Required[str]
+    category: Required[Category]
+    subject_type: SubjectType
+    subject_id: str
+    context: str
+    intention: str
+    agent: str
+    metadata: dict[str, Any]
+    source: MemorySource
+    idempotency_key: str
+
+
+class StoreResult(TypedDict):
+    memory: Memory
+    evicted: list[str]
+    warnings: list[str]
+
+
+class Lanes(TypedDict):
+    """Each lane's similarity; None when the lane had no text on either side."""
+
+    content: float | None
+    context: float | None
+    intention: float | None
+
+
+class SearchHit(TypedDict):
+    memory: Memory
+    score: float
+    lanes: Lanes
+
+
+class SearchResult(TypedDict):
+    """Best first. ``fallback`` is ``"text"`` when vectors were unavailable."""
+
+    results: list[SearchHit]
+    fallback: NotRequired[str]
+
+
+class MemoryPage(TypedDict):
+    memories: list[Memory]
+    next_cursor: str | None
+
+
+class Capacity(TypedDict):
+    max_memories: int
+    max_per_subject: int
+    used: int
+
+
+class SubjectCount(TypedDict):
+    subject_type: str
+    subject_id: str
+    count: int
+
+
+class Stats(TypedDict):
+    total: int
+    by_category: dict[str, int]
+    by_subject: list[SubjectCount]
+    general: int
+    capacity: Capacity
+    embedded: int
+    unembedded: int
+    expired: list[str]
+
+
+class ForgetResult(TypedDict):
+    deleted: int
+    ids: list[str]
+
+
+class ElementInfo(TypedDict):
+    id: str
+    path: str
+    circle: str
+    slug: str | None
+    name: str
+    element_type: str
+    form: str
+    parent_id: str | None
+    state: str
+    description: str | None
+    properties: dict[str, Any]
+    meta: dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class Spec(TypedDict):
+    element_type: str
+    slug: str | None
+    name: str
+    form: str
+    description: str | None
+    properties: dict[str, Any]
+
+
+class SpecAnswer(TypedDict):
+    spec: Spec
+    version: int
+    warnings: NotRequired[list[str]]
+
+
+class SpecUpdate(TypedDict):
+    """``changed`` False: the spec already said that; no version was made."""
+
+    changed: bool
+    version: int
+    spec: Spec
+    label: NotRequired[str]
+    commit: NotRequired[str]
+
+
+class Event(TypedDict):
+    """One activity event; ``seq`` is also its SSE id."""
+
+    seq: int
+    element_id: str | None
+    path: str | None
+    circle: str
+    op: str
+    principal: str | None
+    detail: dict[str, Any]
+    at: str
+
+
+class ActivityPage(TypedDict):
+    scope: str
+    events: list[Event]
+    count: int
+    next_cursor: str | None
+
+
+class MemoryImport(TypedDict):
+    """The answer of ``import_memories`` (design.md section 10 names the keys; whether
+    each is a count or a list is the server's to say, so both are allowed)."""
+
+    imported: int | list[Any]
+    skipped: int | list[Any]
+    evicted: int | list[Any]
+    errors: list[Any]
+
+
+class Turn(TypedDict, total=False):
+    """One conversation turn for ``observe``."""
+
+    role: Required[Literal["user", "assistant"]]
+    content: Required[str]
+    name: str
+
+
+class Decision(TypedDict, total=False):
+    action: Required[str]
+    reason: Required[str]
+    memory_id: str
+    category: str
+    content: str
+    evicted: list[str]
+    memory: str
+
+
+class Observation(TypedDict):
+    """What ``observe`` decided; also ``fallback``, ``skipped``, ``unresolved`` at times."""
+
+    decisions: list[Decision]
+    evaluator: str
+    memories: list[str]
+    fallback: NotRequired[str]
+    skipped: NotRequired[list[dict[str, str]]]
+    unresolved: NotRequired[list[str]]

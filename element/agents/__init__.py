@@ -1,0 +1,1 @@
+"""Agents: bonds to memories, the subconscious that observes, and the conscious tools."""

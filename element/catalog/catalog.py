@@ -1,0 +1,471 @@
+"""The catalog: a SQLite database (WAL mode) of elements, versions, tokens and activity.
+
+Layout (``catalog.db`` in the data home)::
+
+    elements(id, path UNIQUE, circle, slug, name, element_type, form, parent_id, state,
+             description, properties JSON, meta JSON, version, created_at, updated_at)
+    versions(element_id, version, spec JSON, message, created_at)   PK(element_id, version)
+    tokens(id, token_hash UNIQUE, circle, role, name, created_at, revoked_at)
+    activity(seq, element_id, circle, op, principal, detail JSON, at)
+    attachments(id, target_id, source_id, source_version, priority, cascade_policy,
+                is_modifier, created_by, created_at)   UNIQUE(target_id, source_id)
+    spec_mirror(element_id, blob, commit_id, status, at)   the draft spec last mirrored
+
+A circle's path is its name; every other element's path is ``<circle>/<slug>``. Each thread
+gets its own connection (sqlite3 objects must not cross threads); WAL lets readers run
+beside the one writer, and ``busy_timeout`` makes a second process wait instead of failing.
+
+Every SQL statement of the element layer is in this module: the rest of ``element/`` asks
+the catalog in its own terms (elements, versions, tokens, activity, attachments, mirror).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import ElementNotFound, SlugTaken
+
+__all__ = ["Catalog", "Element", "now_iso"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS elements (
+    id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, circle TEXT NOT NULL, slug TEXT,
+    name TEXT NOT NULL, element_type TEXT NOT NULL, form TEXT NOT NULL, parent_id TEXT,
+    state TEXT NOT NULL DEFAULT 'ready', description TEXT, properties TEXT NOT NULL,
+    meta TEXT NOT NULL, version INTEGER NOT NULL, created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS elements_circle ON elements(circle);
+CREATE TABLE IF NOT EXISTS versions (
+    element_id TEXT NOT NULL, version INTEGER NOT NULL, spec TEXT NOT NULL,
+    message TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (element_id, version));
+CREATE TABLE IF NOT EXISTS tokens (
+    id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, circle TEXT NOT NULL,
+    role TEXT NOT NULL, name TEXT, created_at TEXT NOT NULL, revoked_at TEXT);
+CREATE TABLE IF NOT EXISTS activity (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, element_id TEXT, circle TEXT NOT NULL,
+    op TEXT NOT NULL, principal TEXT, detail TEXT NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS activity_element ON activity(element_id, seq);
+CREATE TABLE IF NOT EXISTS attachments (
+    id TEXT PRIMARY KEY,
+    target_id TEXT NOT NULL REFERENCES elements(id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL REFERENCES elements(id) ON DELETE CASCADE,
+    source_version INTEGER, priority INTEGER NOT NULL, cascade_policy TEXT NOT NULL,
+    is_modifier INTEGER NOT NULL, created_by TEXT, created_at TEXT NOT NULL,
+    UNIQUE (target_id, source_id));
+CREATE INDEX IF NOT EXISTS attachments_source ON attachments(source_id);
+CREATE TABLE IF NOT EXISTS spec_mirror (
+    element_id TEXT PRIMARY KEY, blob TEXT, commit_id TEXT, status TEXT NOT NULL, at TEXT);
+"""
+
+
+def now_iso(clock: float | None = None) -> str:
+    """UTC timestamp in ISO-8601 with milliseconds, sortable as text."""
+    t = time.time() if clock is None else clock
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
+
+
+@dataclass
+class Element:
+    id: str
+    path: str
+    circle: str
+    slug: str | None
+    name: str
+    element_type: str
+    form: str
+    parent_id: str | None
+    state: str
+    description: str | None
+    properties: dict[str, Any]
+    meta: dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+
+    def public(self) -> dict[str, Any]:
+        """The JSON form answered by the API."""
+        return {k: getattr(self, k) for k in (
+            "id", "path", "circle", "slug", "name", "element_type", "form", "parent_id",
+            "state", "description", "properties", "meta", "version", "created_at",
+            "updated_at")}
+
+
+def _row_to_element(row: sqlite3.Row) -> Element:
+    data = dict(row)
+    data["properties"] = json.loads(data["properties"])
+    data["meta"] = json.loads(data["meta"])
+    return Element(**data)
+
+
+def _version(row: sqlite3.Row) -> dict[str, Any]:
+    return {"version": row["version"], "label": f"v{row['version']}",
+            "spec": json.loads(row["spec"]), "message": row["message"],
+            "created_at": row["created_at"]}
+
+
+def _event(row: sqlite3.Row) -> dict[str, Any]:
+    return {"seq": row["seq"], "element_id": row["element_id"], "path": row["path"],
+            "circle": row["circle"], "op": row["op"], "principal": row["principal"],
+            "detail": json.loads(row["detail"]), "at": row["at"]}
+
+
+class Catalog:
+    """The SQLite catalog of one data home."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        #: Called with each activity event after it is committed (the SSE feed subscribes).
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._connection().executescript(_SCHEMA)
+
+    def _connection(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                 check_same_thread=False)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, kind: Any, *_: Any) -> None:
+            self.db.execute("ROLLBACK" if kind else "COMMIT")
+
+    def _transaction(self) -> Catalog._Tx:
+        """``with self._transaction() as db``: one write transaction, rolled back on error."""
+        return Catalog._Tx(self._connection())
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return self._connection().execute(sql, args).fetchall()
+
+    # -- elements ---------------------------------------------------------------------
+    def insert_element(self, element: Element, spec: dict[str, Any], message: str) -> None:
+        """Insert an element and its first version entry, atomically.
+
+        :raise SlugTaken: the path is in use.
+        """
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO elements VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (element.id, element.path, element.circle, element.slug, element.name,
+                     element.element_type, element.form, element.parent_id, element.state,
+                     element.description, json.dumps(element.properties),
+                     json.dumps(element.meta), element.version, element.created_at,
+                     element.updated_at))
+                db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+                            (element.id, element.version, json.dumps(spec), message,
+                            element.created_at))
+        except sqlite3.IntegrityError as exc:
+            raise SlugTaken(element.path) from exc
+
+    def element_at(self, path: str) -> Element:
+        """:raise ElementNotFound: nothing lives at ``path``."""
+        rows = self._query("SELECT * FROM elements WHERE path = ?", (path,))
+        if not rows:
+            raise ElementNotFound(path)
+        return _row_to_element(rows[0])
+
+    def element_id_at(self, path: str) -> str | None:
+        """The id of the element at ``path``, or None: one indexed lookup (the git mount)."""
+        rows = self._query("SELECT id FROM elements WHERE path = ?", (path,))
+        return str(rows[0]["id"]) if rows else None
+
+    def element(self, element_id: str) -> Element:
+        rows = self._query("SELECT * FROM elements WHERE id = ?", (element_id,))
+        if not rows:
+            raise ElementNotFound(element_id)
+        return _row_to_element(rows[0])
+
+    def elements(self, circle: str | None = None) -> list[Element]:
+        if circle is None:
+            rows = self._query("SELECT * FROM elements ORDER BY path")
+        else:
+            rows = self._query("SELECT * FROM elements WHERE circle = ? ORDER BY path", (circle,))
+        return [_row_to_element(r) for r in rows]
+
+    def children(self, element: Element) -> list[Element]:
+        rows = self._query("SELECT * FROM elements WHERE parent_id = ? ORDER BY path",
+                           (element.id,))
+        return [_row_to_element(r) for r in rows]
+
+    def update_element(self, element_id: str, **fields: Any) -> Element:
+        """Set columns of one element; dict values are stored as JSON."""
+        fields["updated_at"] = now_iso()
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        values = [json.dumps(v) if isinstance(v, dict) else v for v in fields.values()]
+        with self._transaction() as db:
+            db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
+        return self.element(element_id)
+
+    def merge_meta(self, element_id: str, patch: dict[str, Any], *,
+                   drop: tuple[str, ...] = (), **fields: Any) -> Element:
+        """Shallow-merge ``patch`` into meta (removing ``drop`` keys) and set ``fields``.
+
+        Read and write happen in one transaction, so concurrent merges of different keys
+        both survive. The version is not bumped.
+        """
+        with self._transaction() as db:
+            row = db.execute("SELECT meta FROM elements WHERE id = ?", (element_id,)).fetchone()
+            if row is None:
+                raise ElementNotFound(element_id)
+            meta = {k: v for k, v in json.loads(row["meta"]).items() if k not in drop}
+            meta.update(patch)
+            fields.update(meta=json.dumps(meta), updated_at=now_iso())
+            cols = ", ".join(f"{k} = ?" for k in fields)
+            db.execute(f"UPDATE elements SET {cols} WHERE id = ?",
+                       (*fields.values(), element_id))
+        return self.element(element_id)
+
+    def delete_element(self, element_id: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM versions WHERE element_id = ?", (element_id,))
+            db.execute("DELETE FROM elements WHERE id = ?", (element_id,))
+
+    # -- versions ---------------------------------------------------------------------
+    def add_version(self, element_id: str, spec: dict[str, Any], message: str,
+                    **fields: Any) -> int:
+        """Record a new version of an element's spec and bump its version; returns N."""
+        with self._transaction() as db:
+            (current,) = db.execute("SELECT version FROM elements WHERE id = ?",
+                                     (element_id,)).fetchone()
+            version = int(current) + 1
+            db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+                       (element_id, version, json.dumps(spec), message, now_iso()))
+            fields.update(version=version, updated_at=now_iso())
+            cols = ", ".join(f"{k} = ?" for k in fields)
+            values = [json.dumps(v) if isinstance(v, dict) else v for v in fields.values()]
+            db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
+        return version
+
+    def versions(self, element_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """An element's versions, newest first."""
+        rows = self._query("SELECT * FROM versions WHERE element_id = ? ORDER BY version DESC "
+                           "LIMIT ?", (element_id, limit))
+        return [_version(r) for r in rows]
+
+    def version_entry(self, element_id: str, version: int) -> dict[str, Any] | None:
+        """One version of an element (number, label, spec, message, time), or None."""
+        rows = self._query("SELECT * FROM versions WHERE element_id = ? AND version = ?",
+                            (element_id, version))
+        return _version(rows[0]) if rows else None
+
+    def spec_at(self, element_id: str, version: int) -> dict[str, Any] | None:
+        """The spec of one version of an element, or None if it has no such version."""
+        rows = self._query("SELECT spec FROM versions WHERE element_id = ? AND version = ?",
+                           (element_id, version))
+        return json.loads(rows[0]["spec"]) if rows else None
+
+    # -- attachments ------------------------------------------------------------------
+    def attachments(self, *, target_id: str | None = None, circle: str | None = None,
+                    cascading: bool = False) -> list[dict[str, Any]]:
+        """Attachment rows on one target, or on every element of ``circle``.
+
+        ``cascading`` keeps only rows whose cascade policy is not ``none``. Ordered by
+        priority (lower first), then attach order.
+        """
+        sql = ("SELECT a.* FROM attachments a JOIN elements e ON e.id = a.target_id "
+               "WHERE 1 = 1")
+        args: tuple[Any, ...] = ()
+        if target_id is not None:
+            sql, args = sql + " AND a.target_id = ?", (*args, target_id)
+        if circle is not None:
+            sql, args = sql + " AND e.circle = ?", (*args, circle)
+        if cascading:
+            sql += " AND a.cascade_policy != 'none'"
+        return [dict(r) for r in self._query(sql + " ORDER BY a.priority, a.rowid",
+                                            args)]
+
+    def change_attachments(self, target_id: str, add: list[dict[str, Any]],
+                           remove: list[str]) -> None:
+        """Delete ``remove`` (attachment ids of ``target_id``), then insert ``add``: at once.
+
+        :raise KeyError: an id in ``remove`` is not attached to ``target_id`` (nothing
+            changes).
+        :raise ValueError: a source in ``add`` is already attached to ``target_id``
+            (nothing changes).
+        """
+        cols = ("id", "target_id", "source_id", "source_version", "priority",
+                "cascade_policy", "is_modifier", "created_by", "created_at")
+        with self._transaction() as db:
+            for attachment_id in remove:
+                cur = db.execute("DELETE FROM attachments WHERE id = ? AND target_id = ?",
+                                  (attachment_id, target_id))
+                if cur.rowcount != 1:
+                    raise KeyError(attachment_id)
+            for row in add:
+                try:
+                    db.execute(f"INSERT INTO attachments ({', '.join(cols)}) VALUES "
+                               f"({', '.join('?' * len(cols))})",
+                               tuple(int(row[c]) if c == "is_modifier" else row[c]
+                                     for c in cols))
+                except sqlite3.IntegrityError as exc:
+                    raise ValueError(row["source_id"]) from exc
+
+    def element_counts(self, element_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Per element: activity events (and the last one's time), attachments, children
+        and versions, by one GROUP BY query each."""
+        counts = {i: {"activity": 0, "last_activity_at": None, "attachments": 0,
+                      "children": 0, "versions": 0} for i in element_ids}
+        if not element_ids:
+            return counts
+        marks = ",".join("?" * len(element_ids))
+        queries = {
+            "activity": f"SELECT element_id AS id, COUNT(*) AS n, MAX(at) AS last FROM "
+                        f"activity WHERE element_id IN ({marks}) GROUP BY element_id",
+            "attachments": f"SELECT target_id AS id, COUNT(*) AS n, NULL AS last FROM "
+                           f"attachments WHERE target_id IN ({marks}) GROUP BY target_id",
+            "children": f"SELECT parent_id AS id, COUNT(*) AS n, NULL AS last FROM elements "
+                        f"WHERE parent_id IN ({marks}) GROUP BY parent_id",
+            "versions": f"SELECT element_id AS id, COUNT(*) AS n, NULL AS last FROM versions "
+                        f"WHERE element_id IN ({marks}) GROUP BY element_id",
+        }
+        for key, sql in queries.items():
+            for r in self._query(sql, tuple(element_ids)):
+                counts[r["id"]][key] = r["n"]
+                if key == "activity":
+                    counts[r["id"]]["last_activity_at"] = r["last"]
+        return counts
+
+    # -- tokens -----------------------------------------------------------------------
+    def add_token(self, token_id: str, token_hash: str, circle: str, role: str,
+                  name: str | None) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT INTO tokens VALUES (?,?,?,?,?,?,NULL)",
+                       (token_id, token_hash, circle, role, name, now_iso()))
+
+    def token_by_hash(self, token_hash: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT * FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+                           (token_hash,))
+        return dict(rows[0]) if rows else None
+
+    def tokens(self, circle: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "SELECT * FROM tokens", tuple[str, ...]()
+        if circle is not None:
+            sql, args = sql + " WHERE circle = ?", (circle,)
+        return [{k: r[k] for k in ("id", "circle", "role", "name", "created_at", "revoked_at")}
+                for r in self._query(sql + " ORDER BY created_at", args)]
+
+    def revoke_token(self, token_id: str) -> bool:
+        with self._transaction() as db:
+            cur = db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND "
+                             "revoked_at IS NULL", (now_iso(), token_id))
+            return cur.rowcount == 1
+
+    # -- activity ---------------------------------------------------------------------
+    def record_activity(self, element: Element, op: str, principal: str | None,
+                        detail: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Append one activity event, then tell the listeners; returns the event."""
+        at = now_iso()
+        with self._transaction() as db:
+            (seq,) = db.execute(
+                "INSERT INTO activity (element_id, circle, op, principal, detail, at) "
+                "VALUES (?,?,?,?,?,?) RETURNING seq",
+                (element.id, element.circle, op, principal, json.dumps(detail or {}),
+                 at)).fetchone()
+        event = {"seq": seq, "element_id": element.id, "path": element.path,
+                 "circle": element.circle, "op": op, "principal": principal,
+                 "detail": detail or {}, "at": at}
+        for listener in list(self.listeners):
+            listener(event)
+        return event
+
+    _EVENTS = ("SELECT a.seq, a.element_id, e.path, a.circle, a.op, a.principal, a.detail, "
+               "a.at FROM activity a LEFT JOIN elements e ON e.id = a.element_id ")
+
+    def activity(self, *, element_ids: list[str] | None = None, circle: str | None = None,
+                 limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
+        """The newest events of some elements, or of a whole circle, newest first;
+        ``before`` (a seq, exclusive) pages back through them."""
+        bound = 2 ** 63 - 1 if before is None else before
+        if element_ids is not None:
+            marks = ",".join("?" * len(element_ids)) or "NULL"
+            rows = self._query(f"{self._EVENTS} WHERE a.element_id IN ({marks}) "
+                               "AND a.seq < ? ORDER BY a.seq DESC LIMIT ?",
+                               (*element_ids, bound, limit))
+        else:
+            rows = self._query(f"{self._EVENTS} WHERE a.circle = ? AND a.seq < ? "
+                               "ORDER BY a.seq DESC LIMIT ?", (circle, bound, limit))
+        return [_event(r) for r in rows]
+
+    def events_after(self, circle: str, element_id: str | None, after: int,
+                     limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` events of ``circle`` (or one element) with seq > ``after``,
+        oldest first: the replay of an event stream."""
+        sql, args = f"{self._EVENTS} WHERE a.circle = ? AND a.seq > ?", [circle, after]
+        if element_id is not None:
+            sql += " AND a.element_id = ?"
+            args.append(element_id)
+        rows = self._query(sql + " ORDER BY a.seq LIMIT ?", (*args, limit))
+        return [_event(r) for r in rows]
+
+    # -- spec mirror ------------------------------------------------------------------
+    def mirror_state(self, element_id: str) -> dict[str, Any] | None:
+        """The draft spec blob last mirrored for an element (``spec/mirror.py``)."""
+        rows = self._query("SELECT * FROM spec_mirror WHERE element_id = ?", (element_id,))
+        return dict(rows[0]) if rows else None
+
+    def set_mirror(self, element_id: str, commit: str | None, blob: str | None,
+                   status: str = "mirrored", *, expect: Any = ...) -> bool:
+        """Record the mirrored blob. With ``expect`` (the blob read before), only if the row
+        still holds it: a compare-and-swap, so one worker wins. Returns whether it was
+        written."""
+        with self._transaction() as db:
+            if expect is not ... and _mirrored_blob(db, element_id) != expect:
+                return False
+            _upsert_mirror(db, element_id, blob, commit, status, now_iso())
+        return True
+
+    def mirror_version(self, element_id: str, expect: str | None, commit: str,
+                       blob: str | None, spec: dict[str, Any], message: str) -> int | None:
+        """Claim the mirror row (compare-and-swap on ``expect``) and record ``spec`` as a new
+        version in ONE transaction, so no reader sees the row ahead of the version and two
+        workers never both record it. Returns the version, or None when another worker got
+        there first."""
+        stamp = now_iso()
+        with self._transaction() as db:
+            if _mirrored_blob(db, element_id) != expect:
+                return None
+            (current,) = db.execute("SELECT version FROM elements WHERE id = ?",
+                                     (element_id,)).fetchone()
+            version = int(current) + 1
+            db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+                       (element_id, version, json.dumps(spec), message, stamp))
+            db.execute("UPDATE elements SET name = ?, description = ?, properties = ?, "
+                       "version = ?, updated_at = ? WHERE id = ?",
+                       (spec["name"], spec["description"], json.dumps(spec["properties"]),
+                        version, stamp, element_id))
+            _upsert_mirror(db, element_id, blob, commit, "mirrored", stamp)
+        return version
+
+
+def _mirrored_blob(db: sqlite3.Connection, element_id: str) -> str | None:
+    row = db.execute("SELECT blob FROM spec_mirror WHERE element_id = ?",
+                     (element_id,)).fetchone()
+    return row[0] if row else None
+
+
+def _upsert_mirror(db: sqlite3.Connection, element_id: str, blob: str | None,
+                   commit: str | None, status: str, at: str) -> None:
+    db.execute("INSERT INTO spec_mirror VALUES (?,?,?,?,?) ON CONFLICT(element_id) DO "
+               "UPDATE SET blob = excluded.blob, commit_id = excluded.commit_id, "
+               "status = excluded.status, at = excluded.at",
+               (element_id, blob, commit, status, at))

@@ -1,0 +1,265 @@
+"""The memory ops of the reference sheet, served by :class:`index.MemoryStore`.
+
+Each handler takes the settings of the governing environment's spec and makes one call
+into the runtime; what a memory may hold is validated there (``index/``), with the sheet's
+error codes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from index import MemoryNotFound, MemorySettings
+
+from ..errors import InvalidRequest
+from .registry import MEMORY, Activity, Header, OpCall, OpResult, OpTable, Schema
+from .schemas import (CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
+                      LIST_LIMIT_MAX, MEMORY_ANSWER, MEMORY_ID, OBJECT, SEARCH_LIMIT_MAX,
+                      STRING, SUBJECT, TEXT, TIME, array, integer, nullable, obj, ref)
+
+__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "settings_of", "MAX_BATCH"]
+
+ops = OpTable()
+
+MAX_BATCH = 256
+_SOURCES = ("api", "conscious", "subconscious", "fixture")
+
+#: The fields of one new memory, shared by store, store_batch, fixtures and the tools.
+MEMORY_INPUT: dict[str, Schema] = {
+    "content": {**TEXT, "description": "what the memory says (<= 16 KiB UTF-8)"},
+    "category": CATEGORY,
+    **SUBJECT,
+    "context": nullable({"type": "string",
+                         "description": "the conversation window it was formed in"}),
+    "intention": nullable({"type": "string",
+                           "description": "the goal of the turn it was formed in"}),
+    "agent": nullable({"type": "string", "minLength": 1, "pattern": r"\S"}),
+    "metadata": nullable(OBJECT),
+    "occurred_at": nullable({**TIME, "description": "when the remembered thing happened (a "
+                             "date alone is its midnight UTC); default: now"}),
+}
+STORE_FIELDS = frozenset(MEMORY_INPUT) | {"source"}
+_STORE = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES),
+                                         "default": "api"}},
+             ["content", "category"])
+_STORED = obj({"memory": ref("Memory"), "evicted": array(MEMORY_ID),
+               "warnings": array(STRING)}, ["memory", "evicted", "warnings"])
+SEARCH_INPUT: dict[str, Schema] = {
+    "query": TEXT,
+    "context": nullable({"type": "string", "description": "the current conversation window"}),
+    "intention": nullable({"type": "string", "description": "the current turn's goal"}),
+    **SUBJECT,
+    "limit": integer(1, SEARCH_LIMIT_MAX, default=10),
+    "categories": CATEGORY_LIST,
+    "occurred_after": nullable({**TIME, "description": "exclusive bound"}),
+    "occurred_before": nullable({**TIME, "description": "exclusive bound"}),
+}
+_LANES = obj({lane: nullable({"type": "number"}) for lane in ("content", "context",
+                                                                "intention")},
+             ["content", "context", "intention"])
+_RESULTS = obj({"results": array(obj({"memory": ref("Memory"), "score": {"type": "number"},
+                                      "lanes": _LANES}, ["memory", "score", "lanes"])),
+                "fallback": {"type": "string", "enum": ["text"],
+                             "description": "present when vectors were unavailable"}},
+               ["results"])
+
+
+def settings_of(call: OpCall) -> MemorySettings:
+    """The memory settings of the called element in the call's environment.
+
+    A call whose subject the caller fixed (an agent's tool call) recalls with subject
+    scoping on, whatever the element says: it may see general memories and its subject's.
+    """
+    settings = MemorySettings.from_properties(call.home.properties_for(call.element, call.env))
+    if call.subject is not None and not settings.subject_scoping:
+        settings = dataclasses.replace(settings, subject_scoping=True)
+    return settings
+
+
+def _reachable(call: OpCall) -> str:
+    """The path's memory id; with a fixed subject, only a general memory or one of that
+    subject is reachable (another's answers not found: the caller never saw it)."""
+    memory_id = call.params["memory_id"]
+    if call.subject is not None:
+        memory = call.home.memory_store(call.element).get(memory_id)
+        owner = (memory["subject_type"], memory["subject_id"]) \
+            if memory["subject_type"] is not None else None
+        if owner not in (None, call.subject):
+            raise MemoryNotFound(memory_id)
+    return memory_id
+
+
+@ops.op("store", "POST", "store", "write", types=MEMORY, status=201, checks_types=True,
+        summary="Store a new memory", request=_STORE, body_required=True, response=_STORED,
+        headers=(IDEMPOTENCY_KEY,), links=("get", "update", "delete"),
+        description="At max_memories the least-accessed, oldest memory is evicted (within "
+                    "the subject's own rows when subject_scoping is on).")
+def store(call: OpCall) -> OpResult:
+    body = dict(call.body)
+    source = body.pop("source", "api")
+    result = call.home.memory_store(call.element).store(
+        **body, source=source, idempotency_key=call.headers.get("Idempotency-Key"),
+        settings=settings_of(call))
+    return OpResult({"memory": result.memory, "evicted": result.evicted,
+                     "warnings": result.warnings}, status=201,
+                    activity=[Activity({"memory_id": result.memory["id"],
+                                        "evicted": result.evicted})])
+
+
+_BATCH_ITEM = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES)},
+                   "idempotency_key": {"type": "string", "minLength": 1}},
+                  ["content", "category"])
+
+
+@ops.op("store_batch", "POST", "store_batch", "write", types=MEMORY, status=201,
+        checks_types=True,
+        summary="Store up to 256 memories with one embedding pass and one fsync",
+        request=obj({"memories": array(_BATCH_ITEM, minItems=1, maxItems=MAX_BATCH)},
+                    ["memories"]),
+        body_required=True,
+        response=obj({"results": array(_STORED)}, ["results"]),
+        description="Each item is a store body (plus an optional idempotency_key); all are "
+                    "validated before any is written, then stored in order with one "
+                    "embedding pass and one fsync. An invalid item refuses the whole batch, "
+                    "naming it as memories[i].")
+def store_batch(call: OpCall) -> OpResult:
+    items = call.body.get("memories")
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_BATCH:
+        raise InvalidRequest("memories", f"must be a list of 1 to {MAX_BATCH} memories")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InvalidRequest(f"memories[{i}]", "must be an object")
+    results = call.home.memory_store(call.element).store_many(items,
+                                                              settings=settings_of(call))
+    return OpResult({"results": [{"memory": r.memory, "evicted": r.evicted,
+                                  "warnings": r.warnings} for r in results]}, status=201,
+                    activity=[Activity({"memory_ids": [r.memory["id"] for r in results]})])
+
+
+@ops.op("search", "POST", "search", "read", types=MEMORY, checks_types=True,
+        summary="Blended-association recall",
+        request=obj(SEARCH_INPUT, ["query"]), body_required=True, response=_RESULTS,
+        description="score = wc*sim(query, content) + wx*sim(context, stored context) + "
+                    "wi*sim(intention, stored intention); results under relevance_threshold "
+                    "are dropped. A time the query names (\"last week\", \"in May 2023\") "
+                    "boosts memories that occurred then.")
+def search(call: OpCall) -> OpResult:
+    found = call.home.memory_store(call.element).search(**call.body,
+                                                        settings=settings_of(call))
+    answer: dict[str, Any] = {"results": found.results}
+    if found.fallback:
+        answer["fallback"] = found.fallback
+    return OpResult(answer)
+
+
+@ops.op("get", "GET", "memories/{memory_id}", "read", types=MEMORY, summary="Get one memory",
+        response=MEMORY_ANSWER)
+def get(call: OpCall) -> OpResult:
+    memory = call.home.memory_store(call.element).get(_reachable(call))
+    return OpResult({"memory": memory})
+
+
+_LIST_QUERY: dict[str, Schema] = {
+    "category": CATEGORY,
+    "subject_type": SUBJECT["subject_type"]["anyOf"][0],
+    "subject_id": {**SUBJECT["subject_id"]["anyOf"][0], "description": "needs subject_type"},
+    "agent": STRING,
+    "source": {"type": "string", "enum": list(_SOURCES)},
+    "created_after": {**TIME, "description": "exclusive bound"},
+    "created_before": {**TIME, "description": "exclusive bound"},
+    "occurred_after": {**TIME, "description": "exclusive bound"},
+    "occurred_before": {**TIME, "description": "exclusive bound"},
+    "limit": integer(1, LIST_LIMIT_MAX, default=50),
+    "cursor": {"type": "string", "pattern": r"^s\d{1,18}$",
+               "description": "next_cursor of the previous page"},
+}
+
+
+@ops.op("list", "GET", "memories", "read", types=MEMORY, summary="List memories with filters",
+        query=_LIST_QUERY,
+        response=obj({"memories": array(ref("Memory")), "next_cursor": nullable(STRING)},
+                     ["memories", "next_cursor"]),
+        description="Newest first; filters combine with AND.")
+def list_memories(call: OpCall) -> OpResult:
+    filters = {k: v for k, v in call.query.items() if k != "limit"}
+    memories, cursor = call.home.memory_store(call.element).list(
+        **filters, limit=call.query.get("limit", 50))
+    return OpResult({"memories": memories, "next_cursor": cursor})
+
+
+@ops.op("update", "POST", "memories/{memory_id}/update", "write", types=MEMORY,
+        checks_types=True,
+        summary="Update a memory's content",
+        request=obj({"content": TEXT, "category": CATEGORY,
+                     "context": nullable({"type": "string", "description": "empty clears it"}),
+                     "intention": nullable({"type": "string",
+                                            "description": "empty clears it"}),
+                     "metadata": nullable(OBJECT)}),
+        response=MEMORY_ANSWER,
+        description="A changed text is re-embedded; subject and agent never change.")
+def update(call: OpCall) -> OpResult:
+    memory = call.home.memory_store(call.element).update(
+        _reachable(call), **call.body, settings=settings_of(call))
+    return OpResult({"memory": memory}, activity=[Activity({"memory_id": memory["id"]})])
+
+
+@ops.op("delete", "POST", "memories/{memory_id}/delete", "write", types=MEMORY,
+        summary="Delete a memory", request=EMPTY,
+        response=obj({"deleted": MEMORY_ID}, ["deleted"]))
+def delete(call: OpCall) -> OpResult:
+    memory_id = _reachable(call)
+    call.home.memory_store(call.element).delete(memory_id)
+    return OpResult({"deleted": memory_id}, activity=[Activity({"memory_id": memory_id})])
+
+
+_COUNT = integer(0)
+
+
+@ops.op("stats", "GET", "stats", "read", types=MEMORY,
+        summary="Counts, capacity, retention reaper",
+        response=obj({
+            "total": _COUNT, "by_category": obj({}, closed=False,
+                                                additionalProperties=_COUNT),
+            "by_subject": array(obj({"subject_type": STRING, "subject_id": STRING,
+                                     "count": integer(1)},
+                                    ["subject_type", "subject_id", "count"])),
+            "general": _COUNT,
+            "capacity": obj({"max_memories": integer(1), "max_per_subject": integer(1),
+                             "used": _COUNT}, ["max_memories", "max_per_subject", "used"]),
+            "embedded": _COUNT, "unembedded": _COUNT,
+            "expired": {**array(MEMORY_ID),
+                        "description": "removed by the retention reaper during this call"}},
+            ["total", "by_category", "by_subject", "general", "capacity", "embedded",
+             "unembedded", "expired"], closed=False))
+def stats(call: OpCall) -> OpResult:
+    answer = call.home.memory_store(call.element).stats(settings=settings_of(call))
+    expired = answer.get("expired") or []
+    return OpResult(answer, activity=[Activity({"expired": expired}, op="expire")]
+                    if expired else ())
+
+
+@ops.op("forget_subject", "POST", "forget_subject", "write", types=MEMORY,
+        checks_types=True,
+        summary="Delete all memories about a subject",
+        # Both are needed; the runtime says which is missing (MEMORY_SUBJECT_INCOMPLETE).
+        request=obj({"subject_type": SUBJECT["subject_type"]["anyOf"][0],
+                     "subject_id": SUBJECT["subject_id"]["anyOf"][0]},
+                    dependentRequired={"subject_type": ["subject_id"],
+                                       "subject_id": ["subject_type"]}),
+        body_required=True,
+        headers=(Header("X-Confirm", {"type": "string", "enum": ["destructive"]},
+                        "without it the answer is 400 MEMORY_CONFIRM_REQUIRED",
+                        required=True),),
+        response=obj({"deleted": _COUNT, "ids": array(MEMORY_ID)}, ["deleted", "ids"]),
+        description="Deletes every memory about the subject; general memories stay.")
+def forget_subject(call: OpCall) -> OpResult:
+    # Unchecked here: the runtime validates the subject with the sheet's codes.
+    subject_type: Any = call.body.get("subject_type")
+    subject_id: Any = call.body.get("subject_id")
+    confirmed = call.headers.get("X-Confirm", "").strip().lower() == "destructive"
+    outcome = call.home.memory_store(call.element).forget_subject(
+        subject_type, subject_id, confirm=confirmed)
+    return OpResult(outcome, activity=[Activity({"subject_type": subject_type,
+                                                 "deleted": outcome["deleted"]})])
+

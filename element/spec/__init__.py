@@ -1,0 +1,1 @@
+"""Element specs: types and their properties, the spec file, its mirror in the catalog."""

@@ -1,0 +1,150 @@
+"""The spec mirror: draft's ``.triform/spec.yaml`` in git, and the element's row in the catalog.
+
+The spec lives in git (``.triform/spec.yaml`` on each branch) and in the catalog row; the
+catalog is authoritative (``restore`` reads it) and every change of the draft spec is a
+version entry ``vN``. A spec reaches draft by four paths, and all four end in the catalog:
+
+* ``spec_update`` / ``restore`` / ``source_repair`` write both sides themselves;
+* a ``git push`` to draft: ``validate_push`` (:func:`push_reasons`) refuses a spec that does
+  not fit the type, with the reason shown by the git client. It cannot mirror the spec,
+  because the ref moves after it by compare-and-swap and may still fail; so the mirror runs
+  after the push (:func:`after_push`, called by the git mount once the response is sent)
+  and, as a safety net, lazily (:func:`sync_spec`) before any op that reads the spec;
+* ``source_merge`` and anything else that moves draft (another process, a restore from a
+  bundle) is caught by the same lazy mirror.
+
+Mirror state is one row per element in the catalog (``Catalog.mirror_state``): the blob
+id of the draft spec last looked at. :func:`sync_spec` costs one ref read and one tree
+lookup when nothing changed; when the blob differs, the file is parsed and normalized
+(``normalize_spec``). If it equals the catalog's spec only the row moves; if it differs, it
+becomes version ``vN``; if it is invalid (only a merge can bring one in) the catalog keeps
+its spec, the row records ``invalid: <reason>`` and ``source_status`` / ``source_repair``
+report it. Claiming the row is a compare-and-swap in one catalog transaction, so two
+workers never record the same push twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from index import InvalidMemory
+from source import SPEC_PATH, SourceError, commit_files, read_spec, spec_blob
+
+from ..catalog import Element
+from ..errors import ElementError, InvalidRequest
+from .spec_file import normalize_spec, spec_of, spec_yaml
+
+if TYPE_CHECKING:
+    from ..home import Home
+
+__all__ = ["Synced", "sync_spec", "push_reasons", "after_push", "write_spec",
+           "element_lock"]
+
+log = logging.getLogger(__name__)
+
+_locks: dict[str, threading.RLock] = {}
+_locks_guard = threading.Lock()
+
+
+def element_lock(element_id: str) -> threading.RLock:
+    """One lock per element for this process: spec writes read-merge-write under it."""
+    with _locks_guard:
+        return _locks.setdefault(element_id, threading.RLock())
+
+
+@dataclass
+class Synced:
+    element: Element
+    version: int | None = None       # the version the mirror created, if any
+    warning: str | None = None       # why draft's spec was not mirrored
+
+
+def sync_spec(home: Home, element: Element, *, principal: str | None = None,
+              via: str = "draft") -> Synced:
+    """Mirror draft's spec into the catalog if it changed since last mirrored (see module).
+
+    Cheap when nothing changed. Never raises for a bad spec in git: it answers a warning.
+    """
+    if element.state == "deleted":
+        return Synced(element)
+    repo = home.repo_path(element)
+    commit, blob = spec_blob(repo)
+    state = home.catalog.mirror_state(element.id)
+    seen = state["blob"] if state else None
+    if commit is None or (state is not None and seen == blob):
+        bad = state["status"] if state and state["status"] != "mirrored" else None
+        # Re-read the row: the caller's copy may predate a mirror another request just did.
+        return Synced(home.catalog.element(element.id), warning=bad)
+    with element_lock(element.id):
+        state = home.catalog.mirror_state(element.id)
+        if state is not None and state["blob"] == blob:        # mirrored while we waited
+            return Synced(home.catalog.element(element.id), warning=None
+                          if state["status"] == "mirrored" else state["status"])
+        seen = state["blob"] if state else None
+        try:
+            raw = read_spec(repo, branch=commit)
+            if raw is None:
+                raise InvalidRequest("spec", f"{SPEC_PATH} is missing on draft")
+            spec = normalize_spec(raw, circle=element.circle,
+                                  element_type_name=element.element_type, slug=element.slug)
+        except (ElementError, SourceError, InvalidMemory) as exc:
+            status = f"invalid: {exc}"
+            home.catalog.set_mirror(element.id, commit, blob, status, expect=seen)
+            return Synced(home.catalog.element(element.id), warning=status)
+        current = home.catalog.element(element.id)
+        if spec == spec_of(current):
+            home.catalog.set_mirror(element.id, commit, blob, expect=seen)
+            return Synced(current)
+        version = home.catalog.mirror_version(element.id, seen, commit, blob, spec,
+                                              f"{via} {commit[:12]}: {SPEC_PATH} changed")
+        if version is None:
+            return Synced(home.catalog.element(element.id))   # another worker mirrored it
+        updated = home.catalog.element(element.id)
+        home.catalog.record_activity(updated, "spec_update", principal or "git",
+                                     {"via": via, "version": version, "commit": commit})
+        return Synced(updated, version)
+
+
+def push_reasons(home: Home, repo_path: Path, new: str) -> list[str]:
+    """``validate_push`` for the git mount: refuse a pushed draft whose spec does not fit."""
+    try:
+        element = home.catalog.element(Path(repo_path).name.removesuffix(".git"))
+    except ElementError:
+        return ["this repository has no catalog entry; run source_repair"]
+    try:
+        raw = read_spec(repo_path, branch=new)
+    except SourceError as exc:
+        return [exc.message]
+    if raw is None:
+        return [f"{SPEC_PATH} is missing: every element keeps its spec on draft"]
+    try:
+        normalize_spec(raw, circle=element.circle, element_type_name=element.element_type,
+                       slug=element.slug)
+    except (ElementError, InvalidMemory) as exc:
+        return [f"{SPEC_PATH}: {exc}"]
+    return []
+
+
+def after_push(home: Home, element_path: str, principal: str | None) -> None:
+    """Mirror the spec a push just landed (the lazy mirror catches what this misses)."""
+    try:
+        sync_spec(home, home.catalog.element_at(element_path), principal=principal,
+                  via="push")
+    except Exception:   # the push succeeded; the lazy mirror will retry
+        log.exception("mirroring the spec after a push failed")
+
+
+def write_spec(home: Home, element: Element, spec: dict[str, Any], message: str) -> str:
+    """Commit ``spec`` to draft and mark it mirrored; returns the commit id.
+
+    :raise SourceError: the commit failed (e.g. ``RefMoved``).
+    """
+    repo = home.repo_path(element)
+    commit = commit_files(repo, {SPEC_PATH: spec_yaml(spec)}, message=message)
+    _, blob = spec_blob(repo, commit)
+    home.catalog.set_mirror(element.id, commit, blob)
+    return commit
