@@ -404,7 +404,7 @@ def child_serve(argv: list[str]) -> None:
 
     import waitress
     from api.app import create_app
-    from element.home import Home
+    from element import Home
 
     home_path, seed = Path(argv[0]), int(argv[1])
     gen = TextGen(seed)
@@ -515,8 +515,8 @@ class Bench:
         if self.run_dir.exists():
             shutil.rmtree(self.run_dir)
         self.home_path = self.run_dir / "home"
-        from element.access import create_token
-        from element.home import Home
+        from element import create_token
+        from element import Home
         home = Home(self.home_path, lambda: self.embedder)
         root = home.create_element(circle=CIRCLE, element_type_name="circle", slug=None)
         element = home.create_element(
