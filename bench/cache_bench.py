@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from element.subconscious import Observation, RuleEvaluator, Turn, observe
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from index import CachedEmbedder, MemorySettings, MemoryStore
 
 WINDOW_TURNS = 6

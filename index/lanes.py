@@ -70,8 +70,8 @@ class IndexParams:
     (``lexical.py``; changing it re-indexes the contents on open); ``situated_vector``
     (off by default: on LoCoMo it moved recall by under .01 either way, for 1 ms more per
     search at 10k) compares a query that has no window of its own with each memory's
-    situated meaning (``recall.situate``); ``time_weight`` is the boost of memories that occurred in the
-    span the query names (``recall.boost_time``; 0 turns it off).
+    situated meaning (``recall.situate``); ``time_weight`` is the boost of memories that
+    occurred in the span the query names (``recall.boost_time``; 0 turns it off).
     """
 
     M: int = 16
