@@ -22,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from index.model import FastEmbedEmbedder, default_cache_dir, provision_model  # noqa: E402
+from index import FastEmbedEmbedder, default_cache_dir, provision_model  # noqa: E402
 
 SENTENCES = [
     "The user prefers dark mode in every editor and terminal.",

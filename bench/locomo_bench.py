@@ -1,26 +1,47 @@
 """LoCoMo retrieval benchmark: evidence recall of MemoryStore search on the dev split.
 
 Each turn of a conversation becomes one memory (``"<speaker>: <text>"`` plus ``[image:
-<caption>]``); each question of categories 1-4 with evidence is a search with the question
-as the query. Prints recall@1/5/10, hit@5 and MRR, overall and per category, beside the
-baselines of ``shared/eval/README.md`` (measured on the same split).
+<caption>]``), stored as an agent's ``observe`` would: with its conversation window (the
+previous ``--window`` turns of the same session) as ``context`` and the session's date as
+``occurred_at``. Each question of categories 1-4 with evidence is a search with the
+question alone as the query (no window, no goal), asked "now" = a day after the
+conversation's last session. Prints recall@1/5/10, hit@5 and MRR, overall and per
+category, beside the baselines of ``shared/eval/README.md`` (same split), with the search
+latency of each configuration.
 
-    .venv/bin/python bench/locomo_bench.py [--data ../shared/eval/locomo-dev.json]
+Two layouts: one store per conversation (the README's task), and ``--mixed N``: one
+user-scoped store of N memories, each conversation one subject, filled up with other
+users' and general memories (``textgen.py``), searched with the conversation's subject.
+
+    .venv/bin/python bench/locomo_bench.py                       # the default levers
+    .venv/bin/python bench/locomo_bench.py --ablation            # each lever alone, all, none
+    .venv/bin/python bench/locomo_bench.py --ablation --mixed 10000
+    .venv/bin/python bench/locomo_bench.py --levers none --window 0   # the old baseline
+
+Vectors are cached in ``bench/out/locomo-vectors.npz`` (text -> vector, the real model):
+the first run embeds, later runs (and every ablation row) reuse them.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import re
 import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import json
+import numpy as np
 
-from index import MemorySettings, MemoryStore
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from index import IndexParams, MemorySettings, MemoryStore
 
 BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "BM25 (Lucene, English stopwords)": (.238, .452, .527, .497, .369),
@@ -28,19 +49,89 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "dense MiniLM cosine": (.170, .401, .493, .449, .314),
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
+LEVERS = ("situated_lexical", "situated_vector", "time")
+DEFAULT = frozenset({"situated_lexical", "time"})     # IndexParams() as it ships
+ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
+    ("no window, no levers (the .584 baseline)", 0, frozenset()),
+    ("window, no levers", 3, frozenset()),
+    ("+ situated lexical only", 3, frozenset({"situated_lexical"})),
+    ("+ situated vector only", 3, frozenset({"situated_vector"})),
+    ("+ time only", 3, frozenset({"time"})),
+    ("situated lexical + vector", 3, frozenset({"situated_lexical", "situated_vector"})),
+    ("situated lexical + time (default)", 3, DEFAULT),
+    ("all three", 3, frozenset(LEVERS)),
+    ("default, window of 6 turns", 6, DEFAULT),
+)
+OUT = Path(__file__).resolve().parent / "out"
 _ID = re.compile(r"^D(\d+):(\d+)$")
+DAY = 86_400.0
 
 
-def turns(conversation: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
+class Clock:
+    """The store's clock: ingestion runs at each turn's date, questions a day after."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class DiskCachedEmbedder:
+    """The real model, with every vector it computed kept in one ``.npz`` (text -> row)."""
+
+    def __init__(self, inner: Any, path: Path) -> None:
+        self.inner, self.path = inner, path
+        self.model_id, self.dim = inner.model_id, inner.dim
+        self.vectors: dict[str, np.ndarray] = {}
+        self.added = 0
+        if path.exists():
+            with np.load(path, allow_pickle=False) as data:
+                self.vectors = dict(zip(data["keys"].tolist(), data["rows"], strict=True))
+
+    @staticmethod
+    def key(text: str) -> str:
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [self.key(t) for t in texts]
+        missing = sorted({k: t for k, t in zip(keys, texts, strict=True)
+                          if k not in self.vectors}.items())
+        if missing:
+            rows = self.inner.embed([t for _, t in missing])
+            self.vectors.update({k: row for (k, _), row in zip(missing, rows, strict=True)})
+            self.added += len(missing)
+        return np.stack([self.vectors[k] for k in keys]).astype(np.float32)
+
+    def save(self) -> None:
+        if self.added:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            keys = sorted(self.vectors)
+            with open(self.path, "wb") as f:
+                np.savez(f, keys=np.array(keys), rows=np.stack([self.vectors[k] for k in keys]))
+            self.added = 0
+
+
+def session_time(text: str) -> float:
+    """``"1:56 pm on 8 May, 2023"`` as POSIX seconds (UTC)."""
+    parsed = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
+    return parsed.replace(tzinfo=UTC).timestamp()
+
+
+def turns(conversation: dict[str, Any], window: int) -> list[dict[str, Any]]:
+    """The turns in order, each with its text, window (previous turns) and date."""
+    out: list[dict[str, Any]] = []
     for key in sorted((k for k in conversation if re.fullmatch(r"session_\d+", k)),
                       key=lambda k: int(k.split("_")[1])):
-        date = conversation.get(f"{key}_date_time", "")
+        when = session_time(conversation[f"{key}_date_time"])
+        texts: list[str] = []
         for turn in conversation[key]:
             text = f"{turn['speaker']}: {turn['text']}"
             if turn.get("blip_caption"):
                 text += f" [image: {turn['blip_caption']}]"
-            out.append({"dia_id": turn["dia_id"], "text": text, "date": date})
+            out.append({"dia_id": turn["dia_id"], "text": text, "time": when,
+                        "window": "\n".join(texts[-window:]) if window else None})
+            texts.append(text)
     return out
 
 
@@ -61,38 +152,10 @@ def normalise_evidence(raw: list[str], known: set[str]) -> tuple[list[str], int]
     return list(dict.fromkeys(found)), dropped
 
 
-def run(data: Path, embedder: Any, with_context: bool) -> None:
-    samples = json.loads(data.read_text())
-    settings = MemorySettings(relevance_threshold=0.0, max_memories=100_000)
-    per_q: list[tuple[int, list[float]]] = []
-    dropped_total, store_ms, search_ms = 0, [], []
-    for sample in samples:
-        conv_turns = turns(sample["conversation"])
-        known = {t["dia_id"] for t in conv_turns}
-        with tempfile.TemporaryDirectory() as tmp, MemoryStore(Path(tmp), embedder) as store:
-            by_memory: dict[str, str] = {}
-            previous = ""
-            for turn in conv_turns:
-                started = time.perf_counter()
-                result = store.store(content=turn["text"], category="context",
-                                     context=(previous or None) if with_context else None,
-                                     settings=settings)
-                store_ms.append((time.perf_counter() - started) * 1000)
-                by_memory[result.memory["id"]] = turn["dia_id"]
-                previous = turn["text"]
-            for qa in sample["qa"]:
-                if qa.get("category") == 5 or not qa.get("evidence"):
-                    continue
-                evidence, dropped = normalise_evidence(qa["evidence"], known)
-                dropped_total += dropped
-                if not evidence:
-                    continue
-                started = time.perf_counter()
-                found = store.search(query=qa["question"], limit=10, settings=settings)
-                search_ms.append((time.perf_counter() - started) * 1000)
-                ranked = [by_memory[r["memory"]["id"]] for r in found.results]
-                per_q.append((qa["category"], metrics(ranked, evidence)))
-    report(per_q, dropped_total, store_ms, search_ms)
+def params_for(levers: frozenset[str]) -> IndexParams:
+    return IndexParams(situated_lexical="situated_lexical" in levers,
+                       situated_vector="situated_vector" in levers,
+                       time_weight=IndexParams().time_weight if "time" in levers else 0.0)
 
 
 def metrics(ranked: list[str], evidence: list[str]) -> list[float]:
@@ -103,40 +166,257 @@ def metrics(ranked: list[str], evidence: list[str]) -> list[float]:
     return [*recall, hit5, 1.0 / rank if rank else 0.0]
 
 
-def report(per_q: list[tuple[int, list[float]]], dropped: int, store_ms: list[float],
-           search_ms: list[float]) -> None:
-    def row(name: str, values: list[list[float]]) -> str:
-        means = [statistics.fmean(col) for col in zip(*values)]
-        return f"{name:<40} " + " ".join(f"{m:5.3f}" for m in means) + f"   n={len(values)}"
-    print(f"{'method':<40}   R@1   R@5  R@10 hit@5   MRR")
-    for name, figures in BASELINES.items():
-        print(f"{name:<40} " + " ".join(f"{m:5.3f}" for m in figures) + "   (README)")
-    print(row("Triform MemoryStore search", [m for _, m in per_q]))
+class Run:
+    """The figures of one configuration."""
+
+    def __init__(self) -> None:
+        self.per_q: list[tuple[int, list[float]]] = []
+        self.search_ms: list[float] = []
+        self.store_ms: list[float] = []
+        self.dropped = 0
+
+
+def _questions(sample: dict[str, Any], known: set[str], run: Run) -> list[tuple[str, int,
+                                                                             list[str]]]:
+    out = []
+    for qa in sample["qa"]:
+        if qa.get("category") == 5 or not qa.get("evidence"):
+            continue
+        evidence, dropped = normalise_evidence(qa["evidence"], known)
+        run.dropped += dropped
+        if evidence:
+            out.append((qa["question"], qa["category"], evidence))
+    return out
+
+
+def _store_turns(store: MemoryStore, clock: Clock, conv: list[dict[str, Any]],
+                 settings: MemorySettings, run: Run, occurred: bool,
+                 subject: tuple[str, str] | None) -> dict[str, str]:
+    by_memory: dict[str, str] = {}
+    for turn in conv:
+        clock.now = turn["time"]
+        started = time.perf_counter()
+        result = store.store(content=turn["text"], category="context",
+                             context=turn["window"] or None,
+                             occurred_at=datetime.fromtimestamp(turn["time"], UTC).isoformat()
+                             if occurred else None,
+                             subject_type=subject[0] if subject else None,
+                             subject_id=subject[1] if subject else None, settings=settings)
+        run.store_ms.append((time.perf_counter() - started) * 1000)
+        by_memory[result.memory["id"]] = turn["dia_id"]
+    return by_memory
+
+
+def _search(store: MemoryStore, question: str, settings: MemorySettings, run: Run,
+            subject: tuple[str, str] | None) -> list[str]:
+    started = time.perf_counter()
+    found = store.search(query=question, limit=10, settings=settings,
+                         subject_type=subject[0] if subject else None,
+                         subject_id=subject[1] if subject else None)
+    run.search_ms.append((time.perf_counter() - started) * 1000)
+    return [r["memory"]["id"] for r in found.results]
+
+
+def per_conversation(samples: list[dict[str, Any]], embedder: Any, window: int,
+                     levers: frozenset[str], occurred: bool) -> Run:
+    """The README's task: one store per conversation."""
+    settings = MemorySettings(relevance_threshold=0.0, max_memories=100_000)
+    run = Run()
+    for sample in samples:
+        conv = turns(sample["conversation"], window)
+        clock = Clock()
+        with tempfile.TemporaryDirectory() as tmp, \
+                MemoryStore(Path(tmp), embedder, clock=clock,
+                            index_params=params_for(levers)) as store:
+            by_memory = _store_turns(store, clock, conv, settings, run, occurred, None)
+            clock.now = max(t["time"] for t in conv) + DAY
+            for question, category, evidence in _questions(
+                    sample, {t["dia_id"] for t in conv}, run):
+                ranked = [by_memory.get(m, "") for m in _search(store, question, settings,
+                                                                  run, None)]
+                run.per_q.append((category, metrics(ranked, evidence)))
+    return run
+
+
+MIXED_SETTINGS = MemorySettings(relevance_threshold=0.0, max_memories=10_000_000,
+                                max_per_subject=10_000_000, subject_scoping=True)
+
+
+def fill_mixed(store: MemoryStore, clock: Clock, samples: list[dict[str, Any]],
+               convs: list[list[dict[str, Any]]], window: int, occurred: bool, size: int,
+               run: Run) -> list[dict[str, str]]:
+    """Other users' and general memories up to ``size``, then every conversation as its
+    own subject; the memory id -> dia_id map of each conversation."""
+    from textgen import TextGen
+    gen = TextGen(seed=11)
+    first = min(t["time"] for c in convs for t in c)
+    items = []
+    for i in range(max(0, size - sum(len(c) for c in convs))):
+        memory = gen.memory(i)
+        items.append({"content": memory["content"], "category": memory["category"],
+                      "subject_type": memory["subject_type"],
+                      "subject_id": memory["subject_id"],
+                      "context": memory["context"] if window else None,
+                      "occurred_at": datetime.fromtimestamp(
+                          first + (i % 600) * DAY, UTC).isoformat()})
+    for start in range(0, len(items), 256):
+        store.store_many(items[start:start + 256], settings=MIXED_SETTINGS)
+    return [_store_turns(store, clock, conv, MIXED_SETTINGS, run, occurred,
+                         ("guest", sample["sample_id"]))
+            for sample, conv in zip(samples, convs, strict=True)]
+
+
+def mixed(samples: list[dict[str, Any]], embedder: Any, window: int, levers: frozenset[str],
+          occurred: bool, size: int) -> Run:
+    """One user-scoped store of ``size``: every conversation a subject, plus filler."""
+    settings = MIXED_SETTINGS
+    run = Run()
+    convs = [turns(s["conversation"], window) for s in samples]
+    clock = Clock()
+    with tempfile.TemporaryDirectory() as tmp, \
+            MemoryStore(Path(tmp), embedder, clock=clock,
+                        index_params=params_for(levers)) as store:
+        maps = fill_mixed(store, clock, samples, convs, window, occurred, size, run)
+        for sample, conv, by_memory in zip(samples, convs, maps, strict=True):
+            clock.now = max(t["time"] for t in conv) + DAY
+            for question, category, evidence in _questions(
+                    sample, {t["dia_id"] for t in conv}, run):
+                ranked = [by_memory.get(m, "") for m in _search(
+                    store, question, settings, run, ("guest", sample["sample_id"]))]
+                run.per_q.append((category, metrics(ranked, evidence)))
+        run.store_ms.append(float(len(store)))
+    return run
+
+
+def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int) -> None:
+    """Search latency of each lever on the mixed store, configurations interleaved query by
+    query in one process (so the machine's noise falls on all of them alike)."""
+    import dataclasses
+    convs = [turns(s["conversation"], 3) for s in samples]
+    configs = [(name, levers) for name, window, levers in ABLATION if window == 3]
+    timings: dict[str, list[float]] = {name: [] for name, _ in configs}
+    for lexical in (False, True):
+        clock = Clock()
+        with tempfile.TemporaryDirectory() as tmp, \
+                MemoryStore(Path(tmp), embedder, clock=clock, index_params=params_for(
+                    frozenset({"situated_lexical"}) if lexical else frozenset())) as store:
+            fill_mixed(store, clock, samples, convs, 3, True, size, Run())
+            lanes = store._engine.state.lanes      # bench only: flip the search-time levers
+            mine = [(n, lv) for n, lv in configs if ("situated_lexical" in lv) == lexical]
+            questions = [(q, ("guest", s["sample_id"]), max(t["time"] for t in c) + DAY)
+                         for s, c in zip(samples, convs, strict=True)
+                         for q, _, _ in _questions(s, {t["dia_id"] for t in c}, Run())]
+            for _ in range(rounds):
+                for question, subject, now in questions:
+                    clock.now = now
+                    for name, levers in mine:
+                        lanes.params = dataclasses.replace(
+                            params_for(levers), situated_lexical=lexical)
+                        run = Run()
+                        _search(store, question, MIXED_SETTINGS, run, subject)
+                        timings[name].extend(run.search_ms)
+    print(f"\nsearch latency on the {size} mixed store, in-process, question vectors cached "
+          f"(the model excluded), {rounds} rounds of 760, configurations interleaved")
+    print(f"{'configuration':<44} p50 ms  p95 ms  p99 ms")
+    for name, _ in configs:
+        values = timings[name]
+        print(f"{name:<44} {statistics.median(values):6.2f}  {_q(values, 95):6.2f}  "
+              f"{_q(values, 99):6.2f}")
+
+
+def _means(values: list[list[float]]) -> list[float]:
+    return [statistics.fmean(col) for col in zip(*values, strict=True)]
+
+
+def _q(values: list[float], p: int) -> float:
+    return statistics.quantiles(values, n=100)[p - 1] if len(values) > 1 else values[0]
+
+
+def row(name: str, values: list[list[float]], extra: str = "") -> str:
+    return (f"{name:<44} " + " ".join(f"{m:5.3f}" for m in _means(values))
+            + f"  n={len(values):<4}{extra}")
+
+
+def report(title: str, run: Run, baselines: bool) -> None:
+    print(f"\n{title}")
+    print(f"{'method':<44}   R@1   R@5  R@10 hit@5   MRR")
+    if baselines:
+        for name, figures in BASELINES.items():
+            print(f"{name:<44} " + " ".join(f"{m:5.3f}" for m in figures) + "  (README)")
+    print(row("Triform MemoryStore search", [m for _, m in run.per_q]))
     for cat, label in ((1, "multi-hop"), (2, "temporal"), (3, "open-domain"),
                        (4, "single-hop")):
-        print(row(f"  category {cat} {label}", [m for c, m in per_q if c == cat]))
-    print(f"evidence ids dropped (resolve to no turn): {dropped}")
-    q = statistics.quantiles
-    print(f"store p50 {statistics.median(store_ms):.1f} ms, search p50 "
-          f"{statistics.median(search_ms):.1f} ms p95 {q(search_ms, n=20)[18]:.1f} ms")
+        print(row(f"  category {cat} {label}", [m for c, m in run.per_q if c == cat]))
+    print(f"evidence ids dropped (resolve to no turn): {run.dropped}")
+    print(f"search p50 {statistics.median(run.search_ms):.2f} ms, p95 "
+          f"{_q(run.search_ms, 95):.2f} ms (in-process, embedding the question included)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", type=Path,
                         default=Path(__file__).resolve().parents[1].parent / "shared" / "eval"
                         / "locomo-dev.json")
-    parser.add_argument("--context", action="store_true",
-                        help="store the previous turn as each memory's context")
+    parser.add_argument("--window", type=int, default=3,
+                        help="previous turns stored as each memory's context (0: none)")
+    parser.add_argument("--levers", default="default",
+                        help="default (situated_lexical,time), all, none, or a comma list "
+                             "of " + ", ".join(LEVERS))
+    parser.add_argument("--no-occurred", action="store_true",
+                        help="store no occurred_at (memories occur when stored)")
+    parser.add_argument("--ablation", action="store_true",
+                        help="every lever alone, together and none, in one table")
+    parser.add_argument("--mixed", type=int, default=0, metavar="N",
+                        help="one user-scoped store of N memories instead of one per "
+                             "conversation")
+    parser.add_argument("--latency", type=int, default=0, metavar="ROUNDS",
+                        help="only the search latency of each lever on the --mixed store")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     args = parser.parse_args()
     if args.embedder == "hashing":
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)
     else:
-        from index.model import load_embedder
-        embedder = load_embedder()
-    run(args.data, embedder, args.context)
+        from index import load_embedder
+        embedder = DiskCachedEmbedder(load_embedder(), OUT / "locomo-vectors.npz")
+    samples = json.loads(args.data.read_text())
+    layout = f"one user-scoped store of {args.mixed}" if args.mixed else \
+        "one store per conversation"
+
+    def one(window: int, levers: frozenset[str]) -> Run:
+        if args.mixed:
+            run = mixed(samples, embedder, window, levers, not args.no_occurred, args.mixed)
+        else:
+            run = per_conversation(samples, embedder, window, levers, not args.no_occurred)
+        if isinstance(embedder, DiskCachedEmbedder):
+            embedder.save()
+        return run
+
+    print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}")
+    if args.latency:
+        latency(samples, embedder, args.mixed or 10_000, args.latency)
+        return
+    if not args.ablation:
+        levers = {"all": frozenset(LEVERS), "none": frozenset(),
+                  "default": DEFAULT}.get(args.levers, frozenset(args.levers.split(",")))
+        if not levers <= set(LEVERS):
+            parser.error(f"unknown lever in {args.levers!r}")
+        run = one(args.window, levers)
+        report(f"window {args.window}, levers: {', '.join(sorted(levers)) or 'none'}", run,
+               baselines=not args.mixed)
+        return
+    one(3, DEFAULT)                # warm the vector cache and the model outside the table
+    print(f"\n{'configuration':<44}   R@1   R@5  R@10 hit@5   MRR  n     search p50 / p95 ms")
+    for name, window, levers in ABLATION:
+        run = one(window, levers)
+        print(row(name, [m for _, m in run.per_q],
+                  f"  {statistics.median(run.search_ms):5.2f} / {_q(run.search_ms, 95):5.2f}"),
+              flush=True)
+        if levers == DEFAULT and window == 3:
+            for cat, label in ((1, "multi-hop"), (2, "temporal"), (3, "open-domain"),
+                               (4, "single-hop")):
+                print(row(f"    category {cat} {label}",
+                          [m for c, m in run.per_q if c == cat]))
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ class VectorCache:
 
 
 def _load_real_embedder() -> Any:
-    from index.model import load_embedder
+    from index import load_embedder
     embedder = load_embedder(log=lambda msg: print(f"  {msg}", flush=True))
     embedder.embed(["warm up"])
     return embedder
@@ -148,7 +148,7 @@ class LookupEmbedder:
         self.misses = 0
 
     def add(self, texts: list[str], vectors: np.ndarray) -> None:
-        for text, vector in zip(texts, vectors):
+        for text, vector in zip(texts, vectors, strict=True):
             self.table[text] = vector
 
     def real(self) -> Any:
@@ -164,7 +164,7 @@ class LookupEmbedder:
         self.misses += len(missing)
         if missing:
             fresh = self.real().embed([texts[i] for i in missing])
-            for i, row in zip(missing, fresh):
+            for i, row in zip(missing, fresh, strict=True):
                 rows[i] = row
         if not rows:
             return np.zeros((0, self.dim), np.float32)
@@ -173,7 +173,7 @@ class LookupEmbedder:
 
 def _add_items(embedder: LookupEmbedder, cache: VectorCache, kind: str, items: list[dict],
                vectors: np.ndarray) -> None:
-    for item, vec in zip(items, vectors):
+    for item, vec in zip(items, vectors, strict=True):
         embedder.add(cache.texts(kind, item), vec)
 
 
@@ -286,10 +286,10 @@ def lane_cosines(qvec: np.ndarray, mem: list[np.ndarray], lanes: tuple[int, ...]
                  ) -> dict[int, np.ndarray]:
     """cos(q_l, m_l) for every query and memory, per lane, clamped to [0, 1]."""
     out = {}
-    for l in lanes:
-        sims = qvec[:, l, :] @ mem[l].T
+    for lane in lanes:
+        sims = qvec[:, lane, :] @ mem[lane].T
         np.clip(sims, 0.0, 1.0, out=sims)
-        out[l] = sims
+        out[lane] = sims
     return out
 
 
@@ -304,15 +304,15 @@ def exact_row(cos: dict[int, np.ndarray], q: int, weights: np.ndarray,
     out of scope (``mask`` False) get -inf.
     """
     lanes = tuple(cos)
-    wsum = float(sum(weights[l] for l in lanes))
+    wsum = float(sum(weights[lane] for lane in lanes))
     total = np.zeros(cos[lanes[0]].shape[1], dtype=np.float64)
-    for l in lanes:
-        sim = cos[l][q].astype(np.float64)
-        if l == 0 and bm25 is not None:
+    for lane in lanes:
+        sim = cos[lane][q].astype(np.float64)
+        if lane == 0 and bm25 is not None:
             from index.recall import boost_content
             scoped = bm25 if mask is None else np.where(mask, bm25, 0.0)
             sim = boost_content(sim, scoped, float(scoped.max()) if scoped.size else 0.0)
-        total += (float(weights[l]) / wsum) * sim
+        total += (float(weights[lane]) / wsum) * sim
     if mask is not None:
         total = np.where(mask, total, -np.inf)
     return total
@@ -340,7 +340,7 @@ def recall_figures(found: list[list[int]], rows: list[np.ndarray],
         tolerant.append(sum(1 for i in ids[:kk] if row[i] >= kth - 1e-6) / kk)
         if len(ids) >= kk:
             gaps.append(float(kth - row[ids[kk - 1]]))
-        deltas.extend(abs(float(row[i]) - s) for i, s in zip(ids, store_scores[q]))
+        deltas.extend(abs(float(row[i]) - s) for i, s in zip(ids, store_scores[q], strict=True))
     return {"strict": float(np.mean(strict)), "tolerant": float(np.mean(tolerant)),
             "gap": float(np.mean(gaps)) if gaps else float("nan"),
             "delta": float(max(deltas))}
@@ -351,7 +351,8 @@ def recall_figures(found: list[list[int]], rows: list[np.ndarray],
 
 
 def child_open(argv: list[str]) -> None:
-    """``_open <dir> <seed> <searches> <launch time>``: time MemoryStore(dir) in a fresh process, then RSS."""
+    """``_open <dir> <seed> <searches> <launch time>``: time MemoryStore(dir) in a fresh
+    process, then RSS."""
     directory, seed, searches = Path(argv[0]), int(argv[1]), int(argv[2])
     launched = float(argv[3])
     t_start = time.perf_counter()
@@ -404,7 +405,7 @@ def child_serve(argv: list[str]) -> None:
 
     import waitress
     from api.app import create_app
-    from element.home import Home
+    from element import Home
 
     home_path, seed = Path(argv[0]), int(argv[1])
     gen = TextGen(seed)
@@ -415,7 +416,10 @@ def child_serve(argv: list[str]) -> None:
     _add_items(embedder, cache, "probe-pre", gen.memories(0, CHUNK, "probe-pre"),
                cache.vectors("probe-pre", CHUNK))
     embedder.real()   # load the model now, not on the first request
-    home = Home(home_path, lambda: embedder)
+    # A one-text cache: "live" queries are measured once scoped off and again scoped on,
+    # and the store's own cache would answer the second run without the model.
+    from index import CachedEmbedder
+    home = Home(home_path, lambda: CachedEmbedder(embedder, max_entries=1))
     element = home.catalog.element_at(ELEMENT_PATH)
     started = time.perf_counter()
     home.memory_store(element)
@@ -495,7 +499,7 @@ class Bench:
             index += 1
             if all(t not in self.embedder.table for t in (q["query"], q["window"], q["goal"])):
                 self.live_queries.append(q)
-        self.lanes_mem = [np.ascontiguousarray(self.mem_vectors[:, l, :]) for l in range(3)]
+        self.lanes_mem = [np.ascontiguousarray(self.mem_vectors[:, lane, :]) for lane in range(3)]
         subjects = [(m["subject_type"], m["subject_id"]) for m in self.memories]
         self.subject_code = {}
         codes = np.full(biggest, -1, dtype=np.int64)
@@ -506,7 +510,7 @@ class Bench:
         from index import DEFAULT_WEIGHTS
         from index.recall import normalize_weights
         w = normalize_weights(DEFAULT_WEIGHTS)
-        self.weights = np.array([w.get(l, 0.0) for l in LANES], dtype=np.float32)
+        self.weights = np.array([w.get(lane, 0.0) for lane in LANES], dtype=np.float32)
         texts, seconds = self.cache.recorded_rate("memory", biggest)
         if seconds:
             self.notes.append(
@@ -515,8 +519,8 @@ class Bench:
         if self.run_dir.exists():
             shutil.rmtree(self.run_dir)
         self.home_path = self.run_dir / "home"
-        from element.access import create_token
-        from element.home import Home
+        from element import create_token
+        from element import Home
         home = Home(self.home_path, lambda: self.embedder)
         root = home.create_element(circle=CIRCLE, element_type_name="circle", slug=None)
         element = home.create_element(
@@ -529,7 +533,9 @@ class Bench:
 
     def open_store(self) -> None:
         from index import MemoryStore
-        self.store = MemoryStore(self.store_dir, self.embedder)
+        # No embedding cache: the "live" queries run twice (scoping off, then on), and
+        # the second run must still pay the model.
+        self.store = MemoryStore(self.store_dir, self.embedder, embed_cache=0)
 
     # -- phases ----------------------------------------------------------------------------
 
@@ -544,7 +550,8 @@ class Bench:
             lat.append((time.perf_counter() - t) * 1000)
             self.ids.append(result.memory["id"])
             if (i + 1) % 10000 == 0:
-                self.log(f"  built {i + 1}/{n} ({(i + 1 - start) / (time.perf_counter() - started):.0f}"
+                rate = (i + 1 - start) / (time.perf_counter() - started)
+                self.log(f"  built {i + 1}/{n} ({rate:.0f}"
                          " memories/s)")
         total = time.perf_counter() - started
         self.id_index = {mid: i for i, mid in enumerate(self.ids)}
@@ -650,7 +657,7 @@ class Bench:
                  f"{2 * len(queries)} pre-embedded 3-lane searches, scoping off + on; "
                  f"profiling adds overhead, read the shares):"]
         groups: dict[str, float] = {}
-        for (file, line, func), v in stats.stats.items():
+        for (file, _line, func), v in stats.stats.items():
             groups[_profile_group(file, func)] = groups.get(_profile_group(file, func), 0.0) \
                 + v[2]
         lines.append("  by part: " + ", ".join(
@@ -673,7 +680,8 @@ class Bench:
         if self.lexical is None:
             self.lexical, self.lexical_n = LexicalIndex(), 0
         for i in range(self.lexical_n, n):
-            self.lexical.add(i, self.memories[i]["content"])
+            # Situated, as the runtime indexes it: the context is a lighter second field.
+            self.lexical.add(i, self.memories[i]["content"], self.memories[i]["context"])
         self.lexical_n = max(self.lexical_n, n)
         return np.asarray(self.lexical.scores(query, n), dtype=np.float64)
 
@@ -683,6 +691,15 @@ class Bench:
         qvec = self.query_vectors[:nq]
         mem = [lane[:n] for lane in self.lanes_mem]
         cos = lane_cosines(qvec, mem, (0, 1, 2))
+        # With IndexParams.situated_vector (off by default), a query without a window meets
+        # each memory's situated meaning in the context lane (index.recall.situate).
+        from index import IndexParams
+        from index.recall import situate
+        situated = None
+        if IndexParams().situated_vector:
+            raw_qc, raw_qx = qvec[:, 0, :] @ mem[0].T, qvec[:, 0, :] @ mem[1].T
+            cx = np.einsum("ij,ij->i", mem[0], mem[1])
+            situated = np.clip(situate(raw_qc, raw_qx, cx[None, :]), 0.0, 1.0)
         bm25 = [self.lexical_scores(n, self.queries[q]["query"]) for q in range(nq)]
         masks = []
         for q in range(nq):
@@ -700,14 +717,16 @@ class Bench:
                 ("content lane only, scoping on, pre-embedded", (0,), True,
                  "content only, scoping on")):
             _, found, scores = results[name]
-            lane_cos = {l: cos[l] for l in lanes}
+            lane_cos = {lane: cos[lane] for lane in lanes} if len(lanes) > 1 or situated is None \
+                else {0: cos[0], 1: situated}
             rows = [exact_row(lane_cos, q, self.weights, bm25[q], masks[q] if scoped else None)
                     for q in range(nq)]
             fig = recall_figures(found, rows, scores)
             worst = max(worst, fig["delta"])
             self.fig[("recall " + label, n)] = fig["strict"]
             self.table.set(sec, label, n,
-                           f"{fig['strict']:.3f} / {fig['tolerant']:.3f} / {max(fig['gap'], 0):.4f}",
+                           f"{fig['strict']:.3f} / {fig['tolerant']:.3f} / "
+                           f"{max(fig['gap'], 0):.4f}",
                            ">= 0.98" if label.startswith("3") else "")
         self.table.set(sec, "max |store score - exhaustive score| (formula check)", n,
                        f"{worst:.1e}")
@@ -769,6 +788,35 @@ class Bench:
                        f"{len(batch) / secs:.0f} ({len(flat) / secs:.0f})")
         self.table.set(isec, "ceiling batch embed + pre-embedded store: mem/s", n,
                        f"{1 / (secs / len(batch) + pre_total / k):.0f}")
+        # store_many (the store_batch op): one embedding pass and one fsync per batch.
+        fresh = self.gen.memories(7000, 7000 + self.args.batch, "probe-live")
+        t = time.perf_counter()
+        results = self.store.store_many(fresh, settings=settings)
+        secs = time.perf_counter() - t
+        probe_ids += [r.memory["id"] for r in results]
+        self.fig[("store_many real", n)] = len(fresh) / secs
+        self.table.set(isec, f"store_many of {len(fresh)}, 3 lanes, real embedder: mem/s", n,
+                       f"{len(fresh) / secs:.0f}", ">= 200/s")
+        # As observe sends them: a few memories formed in one window share it (4 here).
+        shared = self.gen.memories(8000, 8000 + self.args.batch, "probe-live")
+        for i, m in enumerate(shared):
+            m["context"] = shared[i - i % 4]["context"]
+        t = time.perf_counter()
+        results = self.store.store_many(shared, settings=settings)
+        secs = time.perf_counter() - t
+        probe_ids += [r.memory["id"] for r in results]
+        self.table.set(isec, "  the same, 4 memories per window (observe-like): mem/s", n,
+                       f"{len(shared) / secs:.0f}", ">= 200/s")
+        pre = self.gen.memories(1000 - self.args.batch, 1000, "probe-pre") \
+            if self.args.batch <= 1000 else []
+        if pre and all(t in self.embedder.table for m in pre
+                       for t in (m["content"], m["context"], m["intention"])):
+            t = time.perf_counter()
+            results = self.store.store_many(pre, settings=settings)
+            secs = time.perf_counter() - t
+            probe_ids += [r.memory["id"] for r in results]
+            self.table.set(isec, f"store_many of {len(pre)}, pre-embedded: mem/s", n,
+                           f"{len(pre) / secs:.0f}")
         for mid in probe_ids:
             self.store.delete(mid)
 

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.locomo_bench import normalise_evidence
 from element.agents.subconscious import RuleEvaluator, observe, parse_observation
 from index import HashingEmbedder, MemorySettings, MemoryStore
-from index.model import load_embedder
+from index import load_embedder
 
 TAUS = (0.5, 0.6, 0.7)
 TUNED = {0, 1, 2}

@@ -12,6 +12,7 @@ validators let callers check input before a call, with the same errors.
 
 from .backend import HealthItem, Memory, MemoryBackend, SearchResult, StoreResult
 from .embed import Embedder, HashingEmbedder
+from .embed_cache import CachedEmbedder, CacheStats
 from .errors import (
     ConfirmRequired,
     EmbeddingFailed,
@@ -55,6 +56,7 @@ from .records import (
 from .search import SEARCH_LIMIT_MAX
 from .settings import MemorySettings
 from .store import MemoryStore
+from .timespan import TimeSpan, query_span
 
 __all__ = [
     # the backend interface and its file-backed implementation
@@ -62,7 +64,9 @@ __all__ = [
     "MemorySettings", "IndexParams",
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
-    "default_cache_dir",
+    "default_cache_dir", "CachedEmbedder", "CacheStats",
+    # time
+    "TimeSpan", "query_span",
     # vocabularies, limits and validation
     "CATEGORIES", "SOURCES", "SUBJECT_TYPES", "LANES", "DEFAULT_WEIGHTS",
     "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES", "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES",

@@ -79,8 +79,10 @@ class MemoryBackend(Protocol):
               subject_id: str | None = None, context: str | None = None,
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
-              settings: MemorySettings) -> StoreResult:
+              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
         """Store a new memory, evicting at capacity (least accessed, then oldest).
+
+        ``occurred_at`` (ISO-8601) is when the remembered thing happened; default now.
 
         A memory that cannot be embedded is still stored (``embedded`` False, warning
         ``MEMORY_EMBEDDING_FAILED``). An ``idempotency_key`` seen before with the same
@@ -132,12 +134,15 @@ class MemoryBackend(Protocol):
     def search(self, *, query: str, context: str | None = None,
                intention: str | None = None, subject_type: str | None = None,
                subject_id: str | None = None, limit: int = 10,
-               categories: list[str] | None = None,
+               categories: list[str] | None = None, occurred_after: str | None = None,
+               occurred_before: str | None = None,
                settings: MemorySettings) -> SearchResult:
         """Blended recall over the content, context and intention lanes, best first.
 
-        Scoping on: general memories plus the given subject's, never another's. Results
-        under ``relevance_threshold`` are dropped; returned memories count one access.
+        Scoping on: general memories plus the given subject's, never another's.
+        ``occurred_after``/``occurred_before`` are exclusive ISO-8601 bounds; a time the
+        query names boosts what happened then. Results under ``relevance_threshold`` are
+        dropped; returned memories count one access.
 
         :raise InvalidMemory, InvalidCategory, SubjectIncomplete: bad input.
         """
@@ -198,12 +203,14 @@ class MemoryBackend(Protocol):
     def list(self, *, category: str | None = None, subject_type: str | None = None,
              subject_id: str | None = None, agent: str | None = None,
              source: str | None = None, created_after: str | None = None,
-             created_before: str | None = None, limit: int = 50,
+             created_before: str | None = None, occurred_after: str | None = None,
+             occurred_before: str | None = None, limit: int = 50,
              cursor: str | None = None) -> tuple[list[Memory], str | None]:
         """One page of memories, newest first, filtered; and the next page's cursor.
 
         Filters combine with AND; ``subject_type`` alone matches every subject of that
-        type; ``created_after``/``created_before`` are exclusive ISO-8601 bounds. Pages
+        type; ``created_after``/``created_before`` and ``occurred_after``/
+        ``occurred_before`` are exclusive ISO-8601 bounds. Pages
         never repeat or skip a memory that exists throughout. ``limit`` is 1..500; the
         cursor is None on the last page. Touches no access statistics.
 

@@ -64,6 +64,14 @@ class IndexParams:
     ``max(ef_search_min, ef_factor * k)``. ``exact_below``: the planner's threshold (None:
     adaptive, see the module docstring). Defaults were chosen on real all-MiniLM-L6-v2
     vectors (``docs/memory-runtime.md``).
+
+    Recall levers (``docs/recall.md`` measures each, alone and together):
+    ``situated_lexical`` indexes a memory's context beside its content in BM25
+    (``lexical.py``; changing it re-indexes the contents on open); ``situated_vector``
+    (off by default: on LoCoMo it moved recall by under .01 either way, for 1 ms more per
+    search at 10k) compares a query that has no window of its own with each memory's
+    situated meaning (``recall.situate``); ``time_weight`` is the boost of memories that
+    occurred in the span the query names (``recall.boost_time``; 0 turns it off).
     """
 
     M: int = 16
@@ -76,6 +84,9 @@ class IndexParams:
     exact_below: int | None = None
     seed: int = 100
     build_threads: int = -1
+    situated_lexical: bool = True
+    situated_vector: bool = False
+    time_weight: float = 0.4
 
     def candidates_for(self, limit: int, lane: str = "context") -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``.
@@ -429,15 +440,20 @@ class LaneSet:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(found))
 
-    def similarities(self, labels: np.ndarray,
-                     queries: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Exact cosine per lane: ``(sims, present)``, both ``(len(labels), 3)``.
+    def similarities(self, labels: np.ndarray, queries: dict[str, np.ndarray],
+                     pair: tuple[str, str] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Exact cosine per lane: ``(sims, present, pair_dots)``; the first two are
+        ``(len(labels), 3)``.
 
         A lane is present for a row when the query gives that lane and the row has a vector
-        there.
+        there. With ``pair`` (two lanes the query gives), ``pair_dots`` is the dot product
+        of each row's two stored vectors (0 where either is missing), from the rows already
+        gathered for the cosines; else None.
         """
         sims = np.zeros((len(labels), len(LANES)), dtype=np.float64)
         present = np.zeros((len(labels), len(LANES)), dtype=bool)
+        rows: dict[str, np.ndarray] = {}
         for i, name in enumerate(LANES):
             query = queries.get(name)
             if query is None or len(labels) == 0:
@@ -447,8 +463,18 @@ class LaneSet:
             has = lane.has[labels]
             present[:, i] = has
             # Only rows with a vector: a lane may have fewer vector rows than labels.
-            sims[has, i] = lane.vectors[labels[has]] @ query
-        return sims, present
+            gathered = lane.vectors[labels[has]]
+            sims[has, i] = gathered @ query
+            if pair is not None and name in pair:
+                full = np.zeros((len(labels), self.dim), dtype=np.float32)
+                full[has] = gathered
+                rows[name] = full
+        dots = None
+        if pair is not None:
+            dots = np.zeros(len(labels), dtype=np.float64)
+            if len(rows) == 2:
+                dots = np.einsum("ij,ij->i", rows[pair[0]], rows[pair[1]]).astype(np.float64)
+        return sims, present, dots
 
     def sizes(self) -> dict[str, int]:
         """Vectors per lane."""

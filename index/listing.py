@@ -40,11 +40,14 @@ class ListQuery:
     def continued(self, cursor: str) -> ListQuery:
         """The same query for the page after the one that returned ``cursor``."""
         return replace(self, below_seq=_cursor_seq(cursor))
+    occurred_after: float | None = None
+    occurred_before: float | None = None
 
 
 def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent: Any,
                      source: Any, created_after: Any, created_before: Any, limit: Any,
-                     cursor: Any) -> ListQuery:
+                     cursor: Any, occurred_after: Any = None,
+                     occurred_before: Any = None) -> ListQuery:
     """Validate list arguments.
 
     ``subject_type`` alone matches every subject of that type; ``subject_id`` needs it.
@@ -60,9 +63,12 @@ def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent
     after = parse_time(created_after, "created_after") if created_after is not None else None
     before = parse_time(created_before, "created_before") if created_before is not None \
         else None
+    occurred = [parse_time(value, name) if value is not None else None
+                for name, value in (("occurred_after", occurred_after),
+                                    ("occurred_before", occurred_before))]
     below = None if cursor is None else _cursor_seq(cursor)
     return ListQuery(category, subject_type, subject_id, agent, source, after, before,
-                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below)
+                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below, *occurred)
 
 
 def _cursor_seq(cursor: object) -> int:
@@ -88,7 +94,11 @@ def list_page(state: MemoryState, query: ListQuery) -> tuple[list[dict[str, Any]
                 or (q.agent is not None and record.agent != q.agent)
                 or (q.source is not None and record.source != q.source)
                 or (q.after is not None and not record.created_ts > q.after)
-                or (q.before is not None and not record.created_ts < q.before)):
+                or (q.before is not None and not record.created_ts < q.before)
+                or (q.occurred_after is not None
+                    and not record.occurred_ts > q.occurred_after)
+                or (q.occurred_before is not None
+                    and not record.occurred_ts < q.occurred_before)):
             continue
         if len(page) == q.limit:
             return page, f"s{last_seq}"

@@ -33,8 +33,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
-           "weight_vector", "blend", "token_set", "text_similarity", "rank", "LEXICAL_WEIGHT",
-           "LEXICAL_FLOOR", "boost_content"]
+           "weight_vector", "blend", "token_set", "text_similarity", "rank",
+           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time", "situate"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -89,6 +89,42 @@ def boost_content(cosine: np.ndarray, bm25: np.ndarray, best: float) -> np.ndarr
     cosine = np.clip(np.asarray(cosine, dtype=np.float64), 0.0, 1.0)
     lex = np.clip(np.asarray(bm25, dtype=np.float64) / max(best, LEXICAL_FLOOR), 0.0, 1.0)
     return cosine + LEXICAL_WEIGHT * (1.0 - cosine) * lex
+
+
+def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float, end: float,
+               weight: float) -> np.ndarray:
+    """Scores pulled toward 1 for memories that occurred in ``[start, end)``.
+
+    ``score + weight * (1 - score)`` inside the span, unchanged outside: a time the query
+    names favours what happened then, without hiding what matches better otherwise. With
+    ``weight`` in ``[0, 1]`` it stays in ``[0, 1]`` and keeps the order within each side.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    occurred = np.asarray(occurred, dtype=np.float64)
+    inside = (occurred >= start) & (occurred < end)
+    return np.where(inside, scores + weight * (1.0 - scores), scores)
+
+
+def situate(query_content: np.ndarray, query_context: np.ndarray,
+            content_context: np.ndarray) -> np.ndarray:
+    """Cosine of the query with a memory's *situated meaning*, ``unit(content + context)``.
+
+    A memory is what it says in the situation it was said: "Yes, last Tuesday!" means
+    little alone and much beside the question it answered. Its situated meaning is the
+    normalized sum of its content and context vectors, and for unit vectors ``q, c, x``::
+
+        cos(q, c + x) = (q.c + q.x) / sqrt(2 + 2 c.x)
+
+    so it costs no vector beyond the two the memory has, and no extra embedding.
+
+    :param query_content: ``q.c`` per memory; :param query_context: ``q.x``;
+    :param content_context: ``c.x``. Returns the cosines (not clamped).
+    """
+    qc = np.asarray(query_content, dtype=np.float64)
+    qx = np.asarray(query_context, dtype=np.float64)
+    cx = np.asarray(content_context, dtype=np.float64)
+    norm = np.sqrt(np.maximum(2.0 + 2.0 * cx, 1e-12))
+    return (qc + qx) / norm
 
 
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:

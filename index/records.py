@@ -17,6 +17,8 @@ source              subconscious | conscious | api | fixture
 metadata            a JSON object, at most ``MAX_METADATA_BYTES`` once serialized
 created_at,         ISO-8601 UTC, fixed width (``2025-01-31T12:00:00.000000Z``), so string
 updated_at          order is time order
+occurred_at         when the remembered thing happened, same form; the caller's value (any
+                    ISO-8601 date or date-time, a naive one taken as UTC) or the store time
 last_accessed_at    same form, or None until a search first returns it
 access_count        how many searches returned it
 embedded            True when every lane that has text has a vector
@@ -46,6 +48,7 @@ __all__ = [
     "validate_changes", "validate_items", "item_error",
     "validate_category", "validate_subject", "validate_text", "validate_optional_text",
     "validate_metadata", "validate_key", "validate_limit", "parse_time", "iso_utc",
+    "validate_occurred_at",
 ]
 
 CATEGORIES: tuple[str, ...] = ("fact", "preference", "procedure", "context", "correction")
@@ -85,6 +88,23 @@ def parse_time(value: object, field_name: str) -> float:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.timestamp()
+
+
+def validate_occurred_at(value: object, field_name: str = "occurred_at") -> str | None:
+    """The normalized form (fixed-width ISO-8601 UTC) of an optional ISO-8601 time.
+
+    A date alone (``2023-05-08``) is its midnight UTC. None stays None (the store uses its
+    own time).
+
+    :raise InvalidMemory: naming ``field_name`` when the value is not an ISO-8601 string
+        or lies outside the years 1 to 9999 once in UTC.
+    """
+    if value is None:
+        return None
+    try:
+        return iso_utc(parse_time(value, field_name))
+    except (OverflowError, OSError, ValueError):
+        raise InvalidMemory(field_name, f"{value!r} is out of range") from None
 
 
 def _utf8_len(value: str, field_name: str) -> int:
@@ -235,19 +255,25 @@ class NewMemory:
         Taken over the normalized values, so a blank context and no context, or metadata
         keys in another order, are the same request.
         """
-        request = [self.content, self.category, self.subject, self.context, self.intention,
-                   self.agent, self.source, self.metadata]
+        request: list[Any] = [self.content, self.category, self.subject, self.context,
+                              self.intention, self.agent, self.source, self.metadata]
+        if self.occurred_at is not None:
+            # Only when given, so fingerprints logged before occurred_at existed still hold.
+            request.append(self.occurred_at)
         canonical = json.dumps(request, ensure_ascii=False, sort_keys=True,
                                separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
+    occurred_at: str | None = None
 
 
 def validate_new(*, content: object, category: object, subject_type: object,
                  subject_id: object, context: object, intention: object, agent: object,
-                 source: object, metadata: object, idempotency_key: object) -> NewMemory:
+                 source: object, metadata: object, idempotency_key: object,
+                 occurred_at: object = None) -> NewMemory:
     """Validate every field of a store call; raise the first problem found.
 
-    Order: category, subject, content, context, intention, agent, source, metadata, key —
+    Order: category, subject, content, context, intention, agent, source, metadata, key,
+    occurred_at —
     so a bad category is reported as ``MEMORY_INVALID_CATEGORY`` even if content is also bad.
     """
     category = validate_category(category)
@@ -260,12 +286,14 @@ def validate_new(*, content: object, category: object, subject_type: object,
         raise InvalidMemory("source", f"{source!r} is not one of " + ", ".join(SOURCES))
     meta = validate_metadata(metadata)
     key = validate_key(idempotency_key)
-    return NewMemory(text, category, subject, ctx, goal, who, source, meta, key)
+    occurred = validate_occurred_at(occurred_at)
+    return NewMemory(text, category, subject, ctx, goal, who, source, meta, key, occurred)
 
 
 _ITEM_DEFAULTS: dict[str, Any] = {
     "subject_type": None, "subject_id": None, "context": None, "intention": None,
-    "agent": None, "source": "api", "metadata": None, "idempotency_key": None}
+    "agent": None, "source": "api", "metadata": None, "idempotency_key": None,
+    "occurred_at": None}
 
 
 def validate_items(items: Sequence[Mapping[str, Any]]) -> list[NewMemory]:
@@ -341,6 +369,9 @@ class MemoryRecord:
     key_evicted: tuple[str, ...] = ()
     key_warnings: tuple[str, ...] = ()
     tokens: dict[str, frozenset[str]] | None = field(default=None, compare=False)
+    # Last, so that positional construction from a snapshot's older columns still works.
+    occurred_at: str = ""
+    occurred_ts: float = 0.0
 
     @property
     def subject(self) -> tuple[str, str] | None:
@@ -363,8 +394,11 @@ class MemoryRecord:
             "id": self.id, "content": self.content, "category": self.category,
             "subject_type": self.subject_type, "subject_id": self.subject_id,
             "context": self.context, "intention": self.intention, "agent": self.agent,
-            "source": self.source, "metadata": json.loads(json.dumps(self.metadata)),
+            # A deep copy through JSON, skipped for the common empty object.
+            "source": self.source,
+            "metadata": json.loads(json.dumps(self.metadata)) if self.metadata else {},
             "created_at": self.created_at, "updated_at": self.updated_at,
+            "occurred_at": self.occurred_at or self.created_at,
             "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,
             "embedded": self.embedded,
         }
@@ -380,14 +414,18 @@ class MemoryRecord:
             "subject_id": self.subject_id, "context": self.context,
             "intention": self.intention, "agent": self.agent, "source": self.source,
             "metadata": self.metadata, "created_at": self.created_at,
-            "updated_at": self.updated_at, "last_accessed_at": self.last_accessed_at,
-            "access_count": self.access_count,
+            "updated_at": self.updated_at, "occurred_at": self.occurred_at or self.created_at,
+            "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MemoryRecord:
-        """Inverse of :meth:`to_json` (``embedded`` starts False; the caller sets it)."""
+        """Inverse of :meth:`to_json` (``embedded`` starts False; the caller sets it).
+
+        A record logged before ``occurred_at`` existed occurred when it was created.
+        """
         created_at = data["created_at"]
+        occurred_at = data.get("occurred_at") or created_at
         return cls(
             id=data["id"], seq=int(data["seq"]), content=data["content"],
             category=data["category"], subject_type=data.get("subject_type"),
@@ -398,13 +436,14 @@ class MemoryRecord:
             last_accessed_at=data.get("last_accessed_at"),
             access_count=int(data.get("access_count", 0)),
             created_ts=_fast_ts(created_at),
+            occurred_at=occurred_at, occurred_ts=_fast_ts(occurred_at, "occurred_at"),
         )
 
 
-def _fast_ts(value: str) -> float:
+def _fast_ts(value: str, field_name: str = "created_at") -> float:
     # Records carry our own "...Z" form, which fromisoformat parses directly.
     try:
         return datetime.fromisoformat(value).replace(tzinfo=UTC).timestamp() \
-            if value.endswith("Z") else parse_time(value, "created_at")
+            if value.endswith("Z") else parse_time(value, field_name)
     except ValueError:
-        return parse_time(value, "created_at")
+        return parse_time(value, field_name)

@@ -29,7 +29,8 @@ CATEGORY_CODES = {name: code for code, name in enumerate(CATEGORIES)}
 
 
 class SlotTable:
-    """Allocates labels and holds each label's owner, category, access count and age."""
+    """Allocates labels and holds each label's owner, category, access count, age and
+    the time its memory occurred (``occurred``, POSIX seconds)."""
 
     def __init__(self, capacity: int = 1024) -> None:
         self.capacity = 0
@@ -43,6 +44,7 @@ class SlotTable:
         self.access = np.zeros(0, dtype=np.int64)
         self.seq = np.zeros(0, dtype=np.int64)
         self.created = np.zeros(0, dtype=np.float64)
+        self.occurred = np.zeros(0, dtype=np.float64)
         self.subject_codes: dict[tuple[str, str], int] = {}
         self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
         self.live = 0
@@ -62,6 +64,7 @@ class SlotTable:
         self.access = np.concatenate([self.access, np.zeros(extra, dtype=np.int64)])
         self.seq = np.concatenate([self.seq, np.zeros(extra, dtype=np.int64)])
         self.created = np.concatenate([self.created, np.zeros(extra, dtype=np.float64)])
+        self.occurred = np.concatenate([self.occurred, np.zeros(extra, dtype=np.float64)])
         self.capacity = new
 
     def subject_code(self, subject: tuple[str, str] | None, *, create: bool = True) -> int:
@@ -78,7 +81,8 @@ class SlotTable:
         return code
 
     def allocate(self, memory_id: str, *, owner: int, category: str, seq: int,
-                 created: float, access: int, label: int | None = None) -> int:
+                 created: float, access: int, label: int | None = None,
+                 occurred: float | None = None) -> int:
         """Take a slot (the given ``label`` when restoring a snapshot, else the lowest free)."""
         if label is None:
             label = heapq.heappop(self._free) if self._free else self.high_water
@@ -96,6 +100,7 @@ class SlotTable:
         self.access[label] = access
         self.seq[label] = seq
         self.created[label] = created
+        self.occurred[label] = created if occurred is None else occurred
         self.owner_labels[owner].add(label)
         self.live += 1
         return label
@@ -119,7 +124,8 @@ class SlotTable:
 
     def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,
                 cats: np.ndarray, seqs: np.ndarray, created: np.ndarray,
-                access: np.ndarray, high_water: int) -> None:
+                access: np.ndarray, high_water: int,
+                occurred: np.ndarray | None = None) -> None:
         """Load every live slot at once (sidecar restore) into this empty table.
 
         :raise ValueError: a label repeats or reaches ``high_water``.
@@ -134,6 +140,7 @@ class SlotTable:
         self.seq[labels] = seqs
         self.created[labels] = created
         self.access[labels] = access
+        self.occurred[labels] = created if occurred is None else occurred
         self.owner_list = self.owner.tolist()
         self.cat_list = self.cat.tolist()
         for label, memory_id in zip(labels.tolist(), ids, strict=True):

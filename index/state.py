@@ -51,7 +51,7 @@ class MemoryState:
         self.model_id = model_id
         self.slots = SlotTable()
         self.lanes = LaneSet(dim, self.slots, params)
-        self.lexical = LexicalIndex()
+        self.lexical = LexicalIndex(situated=params.situated_lexical)
         self.records: dict[str, MemoryRecord] = {}
         self.labels: dict[str, int] = {}
         self.keys: dict[str, str] = {}
@@ -138,10 +138,11 @@ class MemoryState:
         owner = self.slots.subject_code(record.subject)
         label = self.slots.allocate(record.id, owner=owner, category=record.category,
                                     seq=record.seq, created=record.created_ts,
-                                    access=record.access_count, label=label)
+                                    access=record.access_count, label=label,
+                                    occurred=record.occurred_ts)
         self.records[record.id] = record
         self.labels[record.id] = label
-        self.lexical.add(label, record.content)
+        self.lexical.add(label, record.content, record.context)
         if record.key is not None:
             self.keys[record.key] = record.id
         if not self.seqs or record.seq > self.seqs[-1]:
@@ -164,7 +165,7 @@ class MemoryState:
             return None
         label = self.labels.pop(memory_id)
         self.lanes.drop_all(label, scrub=scrub)
-        self.lexical.remove(label, record.content)
+        self.lexical.remove(label, record.content, record.context)
         self.slots.release(label)
         self.unembedded.discard(label)
         index = bisect.bisect_left(self.seqs, record.seq)
@@ -181,9 +182,10 @@ class MemoryState:
             return
         label = self.labels[record.id]
         fields = entry.get("fields") or {}
-        if "content" in fields:
-            self.lexical.remove(label, record.content)
-            self.lexical.add(label, fields["content"])
+        if "content" in fields or "context" in fields:
+            self.lexical.remove(label, record.content, record.context)
+            self.lexical.add(label, fields.get("content", record.content),
+                             fields["context"] if "context" in fields else record.context)
         for name in ("content", "context", "intention", "metadata"):
             if name in fields:
                 setattr(record, name, fields[name])
@@ -291,6 +293,8 @@ class MemoryState:
         columns: dict[str, list[Any]] = {name: [getattr(r, name) for r in records]
                                          for name in SNAPSHOT_FIELDS}
         columns["label"] = [self.labels[r.id] for r in records]
+        columns["occurred_at"] = [r.occurred_at for r in records]
+        columns["occurred_ts"] = [r.occurred_ts for r in records]
         columns["key_evicted"] = [list(r.key_evicted) for r in records]
         columns["key_warnings"] = [list(r.key_warnings) for r in records]
         return columns
@@ -318,16 +322,21 @@ class MemoryState:
         owners = np.empty(n, dtype=np.int32)
         cats = np.empty(n, dtype=np.int8)
         labels = np.asarray(columns["label"], dtype=np.int64)
+        # A checkpoint written before occurred_at existed: every memory occurred when it
+        # was created.
+        occurred_at = columns.get("occurred_at") or columns["created_at"]
+        occurred_ts = columns.get("occurred_ts") or columns["created_ts"]
         records, ids, keys, by_seq = self.records, self.labels, self.keys, self.by_seq
         rows: Iterator[tuple[Any, ...]] = zip(
             *(columns[name] for name in SNAPSHOT_FIELDS), columns["key_evicted"],
-            columns["key_warnings"], labels.tolist(), strict=True)
+            columns["key_warnings"], labels.tolist(), occurred_at, occurred_ts, strict=True)
         # Positional construction in one tight loop: this is most of a cold start's Python.
         for i, row in enumerate(rows):
             evicted, warnings = row[_FIELDS], row[_FIELDS + 1]
             values: tuple[Any, ...] = (*row[:_FIELDS], tuple(evicted) if evicted else (),
                                        tuple(warnings) if warnings else ())
             record = MemoryRecord(*values)
+            record.occurred_at, record.occurred_ts = row[_FIELDS + 3], float(row[_FIELDS + 4])
             label = row[_FIELDS + 2]
             records[record.id] = record
             ids[record.id] = label
@@ -348,12 +357,21 @@ class MemoryState:
         self.slots.restore(labels, columns["id"], owners, cats, seqs,
                            np.asarray(columns["created_ts"], dtype=np.float64),
                            np.asarray(columns["access_count"], dtype=np.int64),
-                           int(meta["high_water"]))
+                           int(meta["high_water"]),
+                           np.asarray(occurred_ts, dtype=np.float64))
         verify()
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])
         with np.load(lexical_file, allow_pickle=False) as arrays:
-            self.lexical = LexicalIndex.from_arrays(dict(arrays))
+            try:
+                self.lexical = LexicalIndex.from_arrays(dict(arrays),
+                                                        situated=self.lexical.situated)
+            except ValueError:
+                # Saved under another indexing scheme: re-index the records (seconds at
+                # 100k) rather than rebuild everything from the log (minutes).
+                self.lexical = LexicalIndex(situated=self.lexical.situated)
+                for record in self.records.values():
+                    self.lexical.add(self.labels[record.id], record.content, record.context)
         if len(self.lexical) != n:
             raise ValueError("snapshot records disagree with the lexical index")
         embedded = np.asarray(columns["embedded"], dtype=bool)

@@ -26,6 +26,7 @@ import numpy as np
 
 from .backend import HealthItem, Memory, SearchResult, StoreResult
 from .embed import Embedder, normalize_rows
+from .embed_cache import CachedEmbedder
 from .engine import LOCK_NAME, LOG_NAME, Engine
 from .errors import (
     ConfirmRequired,
@@ -50,6 +51,7 @@ from .records import (
 from .search import SEARCH_LIMIT_MAX, owners_in_scope, parse_search, score
 from .settings import MemorySettings, require_settings
 from .state import MemoryState
+from .timespan import query_span
 from .writes import (
     check_keys,
     earlier_result,
@@ -77,6 +79,10 @@ class MemoryStore:
     :param clock: POSIX seconds; injectable so retention and timestamps are testable.
     :param lock_timeout: seconds to wait for another process to release the element.
     :param index_params: hnswlib and candidate-generation tuning.
+    :param embed_cache: texts whose vectors are kept for reuse (``embed_cache.py``; a
+        window is embedded for every memory of one observe and again for the search of
+        that turn); 0 turns the cache off. An embedder that is already a
+        :class:`~index.embed_cache.CachedEmbedder` is used as it is (shared by its stores).
     :param checkpoint_every: index-changing ops between sidecar checkpoints; None (the
         default) adapts to the size: ``max(500, memories // 20)``. A checkpoint at 100k
         writes about a gigabyte, so a fixed small interval would dominate store cost,
@@ -94,9 +100,12 @@ class MemoryStore:
     def __init__(self, directory: Path | str, embedder: Embedder, *,
                  clock: Callable[[], float] = time.time, lock_timeout: float = 10.0,
                  index_params: IndexParams | None = None,
-                 checkpoint_every: int | None = None, restore_log: bool = False) -> None:
+                 checkpoint_every: int | None = None, restore_log: bool = False,
+                 embed_cache: int = 4096) -> None:
         self.directory = Path(directory)
-        self._embedder = embedder
+        if embed_cache > 0 and not isinstance(embedder, CachedEmbedder):
+            embedder = CachedEmbedder(embedder, max_entries=embed_cache)
+        self._embedder: Embedder = embedder
         self._model_id = str(embedder.model_id)
         self._dim = int(embedder.dim)
         self._clock = clock
@@ -132,6 +141,11 @@ class MemoryStore:
         with self._lock:
             return len(self._state)
 
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder this store calls (a :class:`CachedEmbedder` unless turned off)."""
+        return self._embedder
+
     def _check_open(self) -> None:
         self._engine.check_open()
 
@@ -157,8 +171,11 @@ class MemoryStore:
               subject_id: str | None = None, context: str | None = None,
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
-              settings: MemorySettings) -> StoreResult:
+              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
         """Store a new memory, evicting at capacity (``policy.py``).
+
+        ``occurred_at`` (ISO-8601; a naive time is UTC) is when the remembered thing
+        happened; it defaults to the store time.
 
         Embedding failure still stores the memory, with ``embedded`` False and warning
         ``MEMORY_EMBEDDING_FAILED``. A repeated ``idempotency_key`` with the same request
@@ -173,7 +190,7 @@ class MemoryStore:
         new = validate_new(content=content, category=category, subject_type=subject_type,
                            subject_id=subject_id, context=context, intention=intention,
                            agent=agent, source=source, metadata=metadata,
-                           idempotency_key=idempotency_key)
+                           idempotency_key=idempotency_key, occurred_at=occurred_at)
         settings = require_settings(settings)
         with self._lock:
             self._check_open()
@@ -334,7 +351,8 @@ class MemoryStore:
     def search(self, *, query: str, context: str | None = None,
                intention: str | None = None, subject_type: str | None = None,
                subject_id: str | None = None, limit: int = 10,
-               categories: list[str] | None = None,
+               categories: list[str] | None = None, occurred_after: str | None = None,
+               occurred_before: str | None = None,
                settings: MemorySettings) -> SearchResult:
         """Blended-association recall, best first (candidates and scoring: ``search.py``).
 
@@ -342,7 +360,11 @@ class MemoryStore:
         query itself cannot be embedded, everything in scope is.
 
         Scope: scoping off, every memory; on, general memories plus the given subject's
-        (only general ones when no subject is given). Results under
+        (only general ones when no subject is given); ``occurred_after`` and
+        ``occurred_before`` (exclusive ISO-8601 bounds) keep memories that occurred between
+        them. A time the query's words name ("last week", "in May 2023";
+        ``timespan.py``, relative to the store's clock) boosts memories that occurred then
+        (``recall.boost_time``). Results under
         ``relevance_threshold`` are dropped; returned memories get ``access_count`` + 1 and
         ``last_accessed_at`` now (the memory objects returned already show it). When that
         bookkeeping cannot be written (a full disk), the results come back uncounted.
@@ -351,8 +373,10 @@ class MemoryStore:
         """
         request = parse_search(query=query, context=context, intention=intention,
                                subject_type=subject_type, subject_id=subject_id, limit=limit,
-                               categories=categories)
+                               categories=categories, occurred_after=occurred_after,
+                               occurred_before=occurred_before)
         settings = require_settings(settings)
+        when = query_span(request.texts["content"], self._clock())
         queries = self._embed_lanes(request.texts)
         with self._lock:
             self._check_open()
@@ -361,7 +385,8 @@ class MemoryStore:
             ranked = score(state, queries=queries, texts=request.texts, owners=owners,
                            cats=request.cats,
                            weights=weight_vector(settings.association_weights),
-                           threshold=settings.relevance_threshold, limit=request.limit)
+                           threshold=settings.relevance_threshold, limit=request.limit,
+                           occurred=request.occurred, when=when)
             if ranked.ids:
                 try:
                     self._engine.commit([{"op": "access", "ids": ranked.ids,
@@ -494,21 +519,24 @@ class MemoryStore:
     def list(self, *, category: str | None = None, subject_type: str | None = None,
              subject_id: str | None = None, agent: str | None = None,
              source: str | None = None, created_after: str | None = None,
-             created_before: str | None = None, limit: int = 50,
+             created_before: str | None = None, occurred_after: str | None = None,
+             occurred_before: str | None = None, limit: int = 50,
              cursor: str | None = None) -> tuple[list[Memory], str | None]:
         """Memories newest first, filtered; returns ``(page, next_cursor)`` (``listing.py``).
 
         Filters combine with AND; ``subject_type`` alone matches every subject of that type
         (``subject_id`` needs ``subject_type``); ``created_after``/``created_before`` are
-        exclusive ISO-8601 bounds. Pages stay stable while memories are added or deleted.
-        ``next_cursor`` is None on the last page.
+        exclusive ISO-8601 bounds, and so are ``occurred_after``/``occurred_before``. Pages
+        stay stable while memories are added or deleted. ``next_cursor`` is None on the
+        last page.
 
         :raise InvalidMemory: a malformed filter, limit or cursor.
         """
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
-                                 limit=limit, cursor=cursor)
+                                 occurred_after=occurred_after,
+                                 occurred_before=occurred_before, limit=limit, cursor=cursor)
         with self._lock:
             self._check_open()
             return list_page(self._state, query)

@@ -104,7 +104,7 @@ def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray
         "subject_id": new.subject[1] if new.subject else None, "context": new.context,
         "intention": new.intention, "agent": new.agent, "source": new.source,
         "metadata": new.metadata, "created_at": now, "updated_at": now,
-        "last_accessed_at": None, "access_count": 0}
+        "occurred_at": new.occurred_at or now, "last_accessed_at": None, "access_count": 0}
     entry: dict[str, Any] = {"op": "store", "record": record, "key": new.key}
     if new.key is not None:
         entry["key_fingerprint"] = new.fingerprint

@@ -74,7 +74,8 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
                                  intention=decision.intention, agent=observation.agent,
                                  source="subconscious",
                                  metadata=observe_metadata(None, evaluator, decision.key,
-                                                    decision.occurred_at),
+                                                           decision.occurred_at),
+                                 occurred_at=decision.occurred_at,
                                  settings=settings)
             decision.memory_id, decision.evicted = result.memory["id"], result.evicted
             pool.drop(result.evicted)

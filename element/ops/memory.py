@@ -37,6 +37,8 @@ MEMORY_INPUT: dict[str, Schema] = {
                            "description": "the goal of the turn it was formed in"}),
     "agent": nullable({"type": "string", "minLength": 1, "pattern": r"\S"}),
     "metadata": nullable(OBJECT),
+    "occurred_at": nullable({**TIME, "description": "when the remembered thing happened (a "
+                             "date alone is its midnight UTC); default: now"}),
 }
 STORE_FIELDS = frozenset(MEMORY_INPUT) | {"source"}
 _STORE = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES),
@@ -51,6 +53,8 @@ SEARCH_INPUT: dict[str, Schema] = {
     **SUBJECT,
     "limit": integer(1, SEARCH_LIMIT_MAX, default=10),
     "categories": CATEGORY_LIST,
+    "occurred_after": nullable({**TIME, "description": "exclusive bound"}),
+    "occurred_before": nullable({**TIME, "description": "exclusive bound"}),
 }
 _LANES = obj({lane: nullable({"type": "number"}) for lane in ("content", "context",
                                                                 "intention")},
@@ -139,7 +143,8 @@ def store_batch(call: OpCall) -> OpResult:
         request=obj(SEARCH_INPUT, ["query"]), body_required=True, response=_RESULTS,
         description="score = wc*sim(query, content) + wx*sim(context, stored context) + "
                     "wi*sim(intention, stored intention); results under relevance_threshold "
-                    "are dropped.")
+                    "are dropped. A time the query names (\"last week\", \"in May 2023\") "
+                    "boosts memories that occurred then.")
 def search(call: OpCall) -> OpResult:
     found = call.home.memory_store(call.element).search(**call.body,
                                                         settings=settings_of(call))
@@ -164,6 +169,8 @@ _LIST_QUERY: dict[str, Schema] = {
     "source": {"type": "string", "enum": list(_SOURCES)},
     "created_after": {**TIME, "description": "exclusive bound"},
     "created_before": {**TIME, "description": "exclusive bound"},
+    "occurred_after": {**TIME, "description": "exclusive bound"},
+    "occurred_before": {**TIME, "description": "exclusive bound"},
     "limit": integer(1, LIST_LIMIT_MAX, default=50),
     "cursor": {"type": "string", "pattern": r"^s\d{1,18}$",
                "description": "next_cursor of the previous page"},

@@ -124,3 +124,28 @@ def test_capacity_eviction_and_stats(server) -> None:
     viewer = server.client("viewer")
     assert viewer.get(f"{OPS}/stats").status == 200
     assert_error(viewer.post(f"{OPS}/memories/{third['memory']['id']}/delete", {}), 403)
+
+
+def test_occurred_at_over_http(server) -> None:
+    scoped(server, relevance_threshold=0.0)
+    client = server.client("member")
+    may = store(client, "Ana ran a charity race", occurred_at="2023-05-21")
+    assert may["occurred_at"] == "2023-05-21T00:00:00.000000Z"
+    now = store(client, "Ana ran a charity race again")
+    assert now["occurred_at"] == now["created_at"]
+    batch = client.post(f"{OPS}/store_batch", {"memories": [
+        {"content": "Ana painted a sunrise", "category": "fact",
+         "occurred_at": "2022-07-01T10:00:00+02:00"}]})
+    assert batch.status == 201, batch.body
+    assert batch.body["results"][0]["memory"]["occurred_at"] == "2022-07-01T08:00:00.000000Z"
+    found = client.post(f"{OPS}/search", {"query": "charity race",
+                                          "occurred_after": "2023-01-01T00:00:00Z",
+                                          "occurred_before": "2023-06-01T00:00:00Z"})
+    assert [r["memory"]["id"] for r in found.body["results"]] == [may["id"]]
+    listed = client.get(f"{OPS}/memories?occurred_after=2023-01-01").body["memories"]
+    assert {m["id"] for m in listed} == {may["id"], now["id"]}
+    assert_error(client.post(f"{OPS}/store", {"content": "x", "category": "fact",
+                                              "occurred_at": "last Tuesday"}),
+                 400, "MEMORY_INVALID")
+    assert_error(client.post(f"{OPS}/search", {"query": "x", "occurred_after": 5}),
+                 400, "MEMORY_INVALID")

@@ -129,8 +129,8 @@ def test_every_op_has_request_and_response_schemas(doc) -> None:
     memory = doc["components"]["schemas"]["Memory"]
     assert set(memory["required"]) == {
         "id", "content", "category", "subject_type", "subject_id", "context", "intention",
-        "agent", "source", "metadata", "created_at", "updated_at", "last_accessed_at",
-        "access_count", "embedded"}
+        "agent", "source", "metadata", "created_at", "updated_at", "occurred_at",
+        "last_accessed_at", "access_count", "embedded"}
 
 
 def test_the_document_is_deterministic() -> None:

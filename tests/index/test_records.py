@@ -108,7 +108,7 @@ def test_record_json_round_trip_and_public_form():
     public = record.public()
     assert set(public) == {"id", "content", "category", "subject_type", "subject_id",
                            "context", "intention", "agent", "source", "metadata",
-                           "created_at", "updated_at", "last_accessed_at", "access_count",
-                           "embedded"}
+                           "created_at", "updated_at", "occurred_at", "last_accessed_at",
+                           "access_count", "embedded"}
     public["metadata"]["k"] = 99
     assert record.metadata == {"k": 1}

@@ -152,7 +152,8 @@ def test_snapshot_columns_follow_the_record_field_order():
     from index.state import SNAPSHOT_FIELDS
     names = [f.name for f in dataclasses.fields(MemoryRecord)]
     assert tuple(names[:len(SNAPSHOT_FIELDS)]) == SNAPSHOT_FIELDS
-    assert names[len(SNAPSHOT_FIELDS):] == ["key_evicted", "key_warnings", "tokens"]
+    assert names[len(SNAPSHOT_FIELDS):] == ["key_evicted", "key_warnings", "tokens",
+                                            "occurred_at", "occurred_ts"]
 
 
 def test_a_flipped_vector_byte_is_caught_while_reading(make_store):

@@ -1,0 +1,82 @@
+"""The benchmark command lines the docs give run, on a tiny conversation set.
+
+``docs/recall.md`` and ``bench/README.md`` show these commands; here each runs end to end
+on two made-up conversations in the LoCoMo layout with the hashing embedder (the real
+model's figures are the benches' job, not a test's).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def conversation(sample_id: str, a: str, b: str) -> dict:
+    sessions = {
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": a, "dia_id": "D1:1", "text": "I went to a pottery class yesterday."},
+            {"speaker": b, "dia_id": "D1:2", "text": "How was it? Did you make a bowl?"},
+            {"speaker": a, "dia_id": "D1:3", "text": "Yes, a blue one!",
+             "blip_caption": "a photo of a blue bowl"},
+        ],
+        "session_2_date_time": "10:00 am on 20 May, 2023",
+        "session_2": [
+            {"speaker": b, "dia_id": "D2:1", "text": "I ran a charity race last Sunday."},
+            {"speaker": a, "dia_id": "D2:2", "text": "Congrats! For which charity?"},
+            {"speaker": b, "dia_id": "D2:3", "text": "For the animal shelter in town."},
+        ],
+    }
+    qa = [
+        {"question": f"What did {a} make at the pottery class?", "answer": "a bowl",
+         "evidence": ["D1:3"], "category": 4},
+        {"question": f"When did {b} run a charity race?", "answer": "May 2023",
+         "evidence": ["D2:1; D2:3"], "category": 2},
+        {"question": "What did they discuss on 20 May, 2023?", "answer": "a race",
+         "evidence": ["D2:1", "D9:99"], "category": 1},
+        {"question": "Unanswerable?", "answer": "", "evidence": ["D1:1"], "category": 5},
+    ]
+    return {"sample_id": sample_id, "conversation": {"speaker_a": a, "speaker_b": b,
+                                                     **sessions}, "qa": qa}
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("eval") / "tiny.json"
+    path.write_text(json.dumps([conversation("conv-a", "Ana", "Ben"),
+                                conversation("conv-b", "Cy", "Dee")]))
+    return path
+
+
+def run(*argv: str) -> str:
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("extra", [
+    [], ["--levers", "none", "--window", "0"], ["--levers", "situated_lexical,time"],
+    ["--no-occurred"], ["--ablation"], ["--ablation", "--mixed", "300"],
+    ["--mixed", "300", "--latency", "1"]])
+def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
+    out = run("bench/locomo_bench.py", "--data", str(data), "--embedder", "hashing", *extra)
+    if "--latency" in extra:
+        assert "lexical + time (default)" in out and "p95 ms" in out
+    elif "--ablation" in extra:
+        assert "lexical + time (default)" in out and "situated lexical only" in out
+    else:
+        assert "Triform MemoryStore search" in out and "n=6" in out
+        assert "evidence ids dropped (resolve to no turn): 2" in out
+
+
+def test_cache_bench_command_line(data: Path) -> None:
+    out = run("bench/cache_bench.py", "--data", str(data), "--embedder", "hashing",
+              "--conversations", "2", "--turns", "6")
+    assert "hit rate" in out and "texts embedded" in out
