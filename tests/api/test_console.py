@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Server
+from tests.helpers import Server, serve
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -229,3 +229,13 @@ def test_a_revoked_token_ends_the_session(server: Server) -> None:
                     if t["name"] == "member")
     assert server.home.catalog.revoke_token(token_id)
     assert browser.get("/console/c/demo").status_code == 302
+
+
+def test_behind_tls_the_cookie_is_secure(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIFORM_SESSION_COOKIE_SECURE", "true")
+    server = serve(tmp_path / "home")
+    try:
+        cookie = Browser(server).sign_in(server.tokens["viewer"]).headers["Set-Cookie"]
+        assert "Secure" in cookie and "HttpOnly" in cookie
+    finally:
+        server.close()
