@@ -100,10 +100,8 @@ class McpBridge:
     """
 
     def __init__(self, home: Home, max_body: int) -> None:
-        self.home = home
+        self.home, self.max_body = home, max_body
         self.server = mcp_server(self._backend, instructions=INSTRUCTIONS)
-        self.manager = StreamableHTTPSessionManager(
-            self.server, stateless=True, json_response=True, max_request_body_size=max_body)
         self._lock = threading.Lock()
         self._wsgi: ASGIMiddleware | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -125,9 +123,13 @@ class McpBridge:
                 loop = asyncio.new_event_loop()
                 started = threading.Event()
                 self._stop = asyncio.Event()
+                # A manager runs once: each start (after a close) gets its own.
+                manager = StreamableHTTPSessionManager(
+                    self.server, stateless=True, json_response=True,
+                    max_request_body_size=self.max_body)
 
                 async def serve(stop: asyncio.Event) -> None:
-                    async with self.manager.run():
+                    async with manager.run():
                         started.set()
                         await stop.wait()
 
@@ -137,7 +139,7 @@ class McpBridge:
                 self._thread.start()
                 started.wait(30)
                 self._loop = loop
-                self._wsgi = ASGIMiddleware(self.manager.handle_request,  # type: ignore[arg-type]
+                self._wsgi = ASGIMiddleware(manager.handle_request,  # type: ignore[arg-type]
                                             loop=loop)
             return self._wsgi
 
@@ -148,7 +150,8 @@ class McpBridge:
                 return
             self._loop.call_soon_threadsafe(self._stop.set)
             self._thread.join(30)
-            self._loop.close()
+            if not self._thread.is_alive():     # a stuck tool call keeps its loop
+                self._loop.close()
             self._loop = self._wsgi = self._thread = None
 
 

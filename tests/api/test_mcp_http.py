@@ -242,3 +242,13 @@ def test_the_desktop_configs_of_docs_agents_md_work(server: Server, agent: str) 
     assert http["type"] == "http"
     token = placed(http["headers"]["Authorization"]).removeprefix("Bearer ")
     with_client(placed(http["url"]), token, work)
+
+
+def test_the_bridge_stops_and_starts_again(server: Server, agent: str) -> None:
+    async def work(client: Client) -> None:
+        assert not (await client.call_tool("memory_search", {"query": "x"})).is_error
+    with_client(agent, server.tokens["member"], work, "legacy")
+    bridge = server.app.extensions["triform.mcp"]
+    bridge.close()
+    bridge.close()      # closing twice is harmless
+    with_client(agent, server.tokens["member"], work, "legacy")
