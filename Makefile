@@ -4,13 +4,19 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/pip --disable-pip-version-check -q
 
-.PHONY: serve test lint model bench clean
+.PHONY: serve test lint model bench clean chromium
 
 serve: $(VENV)/.installed model
 	$(BIN)/triform serve
 
-test: $(VENV)/.installed-test model lint
+test: $(VENV)/.installed-test model lint chromium
 	$(BIN)/pytest
+
+# Debian's Chromium for the console's browser tests (Playwright drives /usr/bin/chromium;
+# nothing is downloaded at run time). Where apt-get may not run, those tests skip and say so.
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium) \
+		|| echo "chromium could not be installed: the console's browser tests will skip"
 
 # The linter and the type checker (strict; settings in pyproject.toml) on every layer.
 lint: $(VENV)/.installed-test

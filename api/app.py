@@ -4,7 +4,8 @@
 environment variables, then the given overrides (tests), opens the data home once (or takes
 the one given), checks that every op of the sheet has its handler (``element.registry``:
 a process with an op missing refuses to start), and mounts the op routes, the health check,
-the API document, server-sent events and git smart-HTTP. There is no module-level app.
+the API document, server-sent events, MCP over streamable HTTP, the web console and git
+smart-HTTP. There is no module-level app.
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ from element import Home, registry
 from source import BRANCHES
 
 from .config import DEFAULTS, open_home
+from .console import init_console
 from .errors import register_error_handlers
 from .events import blueprint as events_blueprint
 from .events import init_events
 from .git_mount import git_app
 from .limits import init_limits
+from .mcp_http import blueprint as mcp_blueprint
+from .mcp_http import init_mcp
 from .openapi import blueprint as openapi_blueprint
 from .routes import blueprint
 
@@ -57,6 +61,9 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     app.register_blueprint(blueprint)
     app.register_blueprint(openapi_blueprint)
     app.register_blueprint(events_blueprint)
+    init_mcp(app, home)
+    app.register_blueprint(mcp_blueprint)
+    init_console(app, home)
     app.wsgi_app = DispatcherMiddleware(  # type: ignore[method-assign]
         app.wsgi_app, {"/git": git_app(home)})
     return app

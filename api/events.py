@@ -52,7 +52,7 @@ from .errors import ApiError
 from .routes import bearer_token
 
 __all__ = ["Broadcaster", "Subscription", "blueprint", "init_events", "format_event",
-           "MAX_LIMIT", "MAX_TIMEOUT"]
+           "event_stream", "MAX_LIMIT", "MAX_TIMEOUT"]
 
 log = logging.getLogger("triform.events")
 
@@ -167,9 +167,14 @@ def init_events(app: Flask, home: Home) -> Broadcaster:
 
 @blueprint.get("/api/events")
 def events() -> Response:
+    return event_stream(bearer_token(request.headers.get("Authorization")))
+
+
+def event_stream(token: str | None) -> Response:
+    """The event stream of this request's parameters, for ``token`` (however the entry
+    point received it: a bearer header here, the console's session there)."""
     home: Home = current_app.extensions["triform"]
     broadcaster: Broadcaster = current_app.extensions["triform.events"]
-    token = bearer_token(request.headers.get("Authorization"))
     principal: Principal = authenticate(home.catalog, token)
     args = request.args
     circle = args.get("circle") or principal.circle

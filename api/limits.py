@@ -30,6 +30,8 @@ def body_limit(path: str) -> int | None:
     An op that takes larger bodies names the config key of its limit (``Op.body_limit``:
     import_bundle's ``MAX_BUNDLE_BODY``); every other op takes ``MAX_JSON_BODY``.
     """
+    if path.startswith("/mcp/"):
+        return int(current_app.config["MAX_JSON_BODY"])    # one JSON-RPC message
     if not path.startswith("/api/") or "/ops/" not in path:
         return None
     op_path = path.split("/ops/", 1)[1]

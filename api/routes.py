@@ -16,7 +16,7 @@ from element import Home, Invocation, OpResult, invoke
 
 from .errors import ApiError
 
-__all__ = ["blueprint", "bearer_token", "home", "parse_json", "MAX_JSON_DEPTH"]
+__all__ = ["blueprint", "bearer_token", "home", "parse_json", "json_depth", "MAX_JSON_DEPTH"]
 
 blueprint = Blueprint("ops", __name__)
 
@@ -35,7 +35,7 @@ def bearer_token(header: str | None) -> str | None:
     return None
 
 
-def _depth(value: Any) -> int:
+def json_depth(value: Any) -> int:
     """The nesting depth of parsed JSON, without recursion."""
     deepest, stack = 0, [(value, 1)]
     while stack:
@@ -64,7 +64,7 @@ def parse_json(raw: bytes) -> dict[str, Any] | None:
         raise ApiError("INVALID_JSON", "validation",
                        f"the body is not valid JSON: {exc}") from None
     else:
-        depth = _depth(body)
+        depth = json_depth(body)
     if depth > MAX_JSON_DEPTH:
         raise ApiError("INVALID_JSON", "validation",
                        f"the body is nested deeper than {MAX_JSON_DEPTH} levels")

@@ -156,6 +156,7 @@ class Server:
     def close(self) -> None:
         if self._socket is not None:
             self._socket.__exit__()
+        self.app.extensions["triform.mcp"].close()
         self.home.close()
 
 
