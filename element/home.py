@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from index import Embedder, MemorySettings, MemoryStore
+from index import CachedEmbedder, Embedder, MemorySettings, MemoryStore
 from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
@@ -38,6 +38,8 @@ from .spec.types import element_type, validate_properties
 __all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug"]
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+#: Texts whose vectors the home keeps for reuse (about 1.5 KiB each at 384 dimensions).
+EMBED_CACHE_ENTRIES = 16384
 #: Slugs that would make an element path ambiguous with the API's own path segments.
 RESERVED_SLUGS = frozenset({"ops", "events", "git", "api"})
 
@@ -221,9 +223,14 @@ class Home:
     # -- memory runtime -----------------------------------------------------------------
     @property
     def embedder(self) -> Embedder:
+        """The home's embedder, built when first needed, with one cache of recent texts'
+        vectors shared by every memory element (an observe's window is the same text for
+        each bonded memory and each search of that turn)."""
         with self._lock:
             if self._embedder is None:
-                self._embedder = self._embedder_factory()
+                built = self._embedder_factory()
+                self._embedder = built if isinstance(built, CachedEmbedder) \
+                    else CachedEmbedder(built, max_entries=EMBED_CACHE_ENTRIES)
             return self._embedder
 
     def memory_store(self, element: Element, *, restore_log: bool = False) -> MemoryStore:
