@@ -2,12 +2,14 @@
 # installed here, into .venv, so a fresh machine needs only python3 and git.
 VENV ?= .venv
 BIN := $(VENV)/bin
+# `make serve PORT=9000` serves on another port.
+PORT ?= 8765
 PIP := $(BIN)/pip --disable-pip-version-check -q
 
 .PHONY: serve test lint model bench clean chromium
 
 serve: $(VENV)/.installed model
-	$(BIN)/triform serve
+	$(BIN)/triform serve --port $(PORT)
 
 test: $(VENV)/.installed-test model lint chromium
 	$(BIN)/pytest
@@ -26,9 +28,10 @@ lint: $(VENV)/.installed-test
 model: $(VENV)/.installed
 	$(BIN)/triform model provision
 
-$(VENV)/.installed: pyproject.toml
+# The server and its Python client (the command line talks to a running server with it).
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	test -d $(VENV) || python3 -m venv $(VENV)
-	$(PIP) install -e .
+	$(PIP) install -e . -e clients/python
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed clients/python/pyproject.toml

@@ -5,7 +5,8 @@ environment variables, then the given overrides (tests), opens the data home onc
 the one given), checks that every op of the sheet has its handler (``element.registry``:
 a process with an op missing refuses to start), and mounts the op routes, the health check,
 the API document, server-sent events, MCP over streamable HTTP, the web console and git
-smart-HTTP. There is no module-level app.
+smart-HTTP, and logs one access line per request (``api/access_log.py``). There is no
+module-level app.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from element import Home, registry
 from source import BRANCHES
 
+from .access_log import AccessLog
 from .config import DEFAULTS, open_home
 from .console import init_console
 from .errors import register_error_handlers
@@ -64,7 +66,7 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     init_mcp(app, home)
     app.register_blueprint(mcp_blueprint)
     init_console(app, home)
-    app.wsgi_app = DispatcherMiddleware(  # type: ignore[method-assign]
-        app.wsgi_app, {"/git": git_app(home)})
+    app.wsgi_app = AccessLog(DispatcherMiddleware(  # type: ignore[method-assign]
+        app.wsgi_app, {"/git": git_app(home)}))
     return app
 

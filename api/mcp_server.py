@@ -11,12 +11,11 @@ The agent is a triformer (its bonded memories' tools) or a memory element. Two b
 
 local (default)  opens the data home in this process and calls the agent's ``tools`` and
                  ``tools_call`` ops through ``element.invoke`` as the home's operator,
-                 named ``mcp:<agent>`` in activity (like the CLI). A memory store is one
-                 writer per element across processes, so do not run this beside
-                 ``triform serve`` on the same home: use ``--url`` then.
-remote (--url)   calls a running server's ``tools`` and ``tools/call`` ops with a bearer
-                 token (``--token`` or ``TRIFORM_TOKEN``); its role, policies and rate
-                 limits apply.
+                 named ``mcp:<agent>`` in activity (like the CLI).
+remote (--url,   calls a running server's ``tools`` and ``tools/call`` ops with a bearer
+ or a served     token (``--token`` or ``TRIFORM_TOKEN``); its role, policies and rate
+ home)           limits apply. A served home (``api/discovery.py``) holds its memory
+                 stores, so the server's URL is used without ``--url``.
 
 ``--subject-type``/``--subject-id`` fix the conversation's subject for every call (see
 ``element.agents.tools``). The process ends at end of input or on SIGTERM, closing its
@@ -30,6 +29,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -43,7 +43,8 @@ from element import Home
 from index import SUBJECT_TYPES
 from source import BRANCHES
 
-from .config import add_home_options, open_home
+from .config import add_home_options, default_home, open_home
+from .discovery import find_server
 from .mcp_tools import Backend, InvokeBackend, RemoteBackend, ToolError, instructions_for, \
     mcp_server
 
@@ -65,21 +66,49 @@ def rejection(exc: Exception) -> JSONRPCError | None:
 
 
 async def serve_stdio(server: Server[Any]) -> None:
-    """Serve ``server`` on this process's stdin/stdout until stdin ends or SIGTERM."""
+    """Serve ``server`` on this process's stdin/stdout until stdin ends or SIGTERM.
+
+    At the end of input, the requests already read are answered before the session
+    closes, so a script can pipe its messages in (``printf ... | triform mcp``) and read
+    every answer: the SDK alone would cancel them.
+    """
     async with stdio_server() as (wire_in, wire_out):
         # The SDK drops a line it cannot parse without a word; the spec (and a client
         # waiting on it) wants an error answer, so unreadable lines are answered here.
         messages_in, messages = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        answers_in, answers = anyio.create_memory_object_stream[SessionMessage](0)
+        waiting: set[Any] = set()
+        settled = anyio.Event()
+        ended = False
+
+        def check_settled() -> None:
+            if ended and not waiting:
+                settled.set()
 
         async def sort_lines() -> None:
-            async with messages_in:
-                async for item in wire_in:
-                    if isinstance(item, Exception):
-                        answer = rejection(item)
-                        if answer is not None:
-                            await wire_out.send(SessionMessage(answer))
-                    else:
-                        await messages_in.send(item)
+            nonlocal ended
+            async for item in wire_in:
+                if isinstance(item, Exception):
+                    answer = rejection(item)
+                    if answer is not None:
+                        await wire_out.send(SessionMessage(answer))
+                    continue
+                message = getattr(item.message, "root", item.message)
+                if getattr(message, "method", None) is not None and \
+                        getattr(message, "id", None) is not None:
+                    waiting.add(message.id)
+                await messages_in.send(item)
+            ended = True
+            check_settled()
+            await settled.wait()
+            await messages_in.aclose()
+
+        async def pass_answers() -> None:
+            async for item in answers:
+                await wire_out.send(item)
+                waiting.discard(getattr(getattr(item.message, "root", item.message), "id",
+                                        None))
+                check_settled()
 
         async def stop_on_sigterm(scope: anyio.CancelScope) -> None:
             with anyio.open_signal_receiver(signal.SIGTERM) as signals:
@@ -88,8 +117,10 @@ async def serve_stdio(server: Server[Any]) -> None:
 
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(sort_lines)
+            tasks.start_soon(pass_answers)
             tasks.start_soon(stop_on_sigterm, tasks.cancel_scope)
-            await server.run(messages, wire_out, server.create_initialization_options())
+            async with answers_in:
+                await server.run(messages, answers_in, server.create_initialization_options())
             tasks.cancel_scope.cancel()
 
 
@@ -102,9 +133,10 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
                         help="which branch's spec governs (default draft)")
     parser.add_argument("--subject-type", choices=SUBJECT_TYPES,
                         help="fix the conversation's subject (with --subject-id)")
-    parser.add_argument("--subject-id")
+    parser.add_argument("--subject-id", help="the subject's id (with --subject-type)")
     parser.add_argument("--url", help="use a running server's API instead of the home")
-    parser.add_argument("--token", help="with --url: a bearer token (default: $TRIFORM_TOKEN)")
+    parser.add_argument("--token", help="with --url or a served home: a bearer token "
+                        "(default: $TRIFORM_TOKEN)")
 
 
 def add_mcp_command(subparsers: Any) -> argparse.ArgumentParser:
@@ -135,10 +167,18 @@ def run(args: argparse.Namespace) -> int:
     subject = (args.subject_type, args.subject_id) if args.subject_type else None
     home: Home | None = None
     backend: Backend
+    # A served home's stores are the server's: go through it, as --url would.
+    served = None if args.url else find_server(Path(getattr(args, "home", None)
+                                                    or default_home()))
+    url = args.url or (served.url if served else None)
+    token = args.token or os.environ.get("TRIFORM_TOKEN")
+    if served is not None and not token:
+        print(f"triform mcp: the home is served at {served.url}, which holds its memory "
+              "stores: pass --token or set TRIFORM_TOKEN", file=sys.stderr)
+        return 2
     try:
-        if args.url:
-            backend = RemoteBackend(args.url, args.token or os.environ.get("TRIFORM_TOKEN"),
-                                    args.agent, args.env, subject)
+        if url:
+            backend = RemoteBackend(url, token, args.agent, args.env, subject)
         else:
             home = _open_home(args)
             backend = InvokeBackend(home, args.agent, env=args.env, subject=subject,

@@ -12,7 +12,8 @@ the server does. Every error response, whatever the op, is the one shape (compon
 ``Error``).
 
 ``python -m api.openapi`` prints the document; ``python -m api.openapi --markdown``
-prints the op table of ``docs/api.md`` (a test checks the two agree).
+prints the op table of ``docs/api.md`` and ``--bodies`` its bodies section
+(``api/op_docs.py``; tests check both agree with the doc).
 """
 
 from __future__ import annotations
@@ -290,6 +291,9 @@ def ops_markdown() -> str:
 def _main(argv: list[str]) -> int:
     if "--markdown" in argv:
         sys.stdout.write(ops_markdown())
+    elif "--bodies" in argv:
+        from .op_docs import bodies_markdown
+        sys.stdout.write(bodies_markdown())
     else:
         print(json.dumps(build_document(), indent=2))
     return 0

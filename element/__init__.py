@@ -8,7 +8,7 @@ live".
 from .agents.tools import UnknownTool, agent_tools, call_agent_tool
 from .catalog import Catalog, Element
 from .errors import (ERROR_CLASSES, ElementError, ElementNotFound, Forbidden, InvalidRequest,
-                     Unauthorized, error_body)
+                     TokenNotFound, Unauthorized, error_body)
 from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, create_token
 from .home import SLUG_RE, Home, check_slug
 from .invoke import Invocation, admit, invoke, readable
@@ -19,7 +19,7 @@ from .spec.mirror import after_push, push_reasons
 from .spec.types import TYPES
 
 __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
-           "Forbidden", "InvalidRequest", "Unauthorized", "error_body", "ROLES",
+           "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
            "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
            "check_slug", "Invocation", "admit", "invoke", "readable", "registry", "Op",
            "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",

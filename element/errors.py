@@ -12,7 +12,7 @@ from typing import Any
 
 __all__ = ["ERROR_CLASSES", "ElementError", "ElementNotFound", "InvalidRequest", "SlugTaken",
            "Unauthorized", "Forbidden", "OpNotFound", "MethodNotAllowed", "ElementDisabled",
-           "InvalidProperty", "error_body"]
+           "InvalidProperty", "TokenNotFound", "error_body"]
 
 #: Every error class an error of ours may have (api/errors.py gives each its status).
 ERROR_CLASSES = ("validation", "unauthorized", "forbidden", "not_found",
@@ -138,3 +138,14 @@ class ElementDisabled(ElementError):
     def __init__(self, path: str, state: str) -> None:
         super().__init__(f"element {path!r} is {state}")
         self.path = path
+
+
+class TokenNotFound(ElementError):
+    """No active token has this id (never one, or revoked already)."""
+
+    code = "TOKEN_NOT_FOUND"
+    error_class = "not_found"
+
+    def __init__(self, token_id: str) -> None:
+        super().__init__(f"no active token {token_id!r}")
+        self.token_id = token_id

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +27,9 @@ from element import Home, create_token
 
 __all__ = ["Reply", "HttpClient", "AppClient", "Client", "running", "Server", "serve",
            "start_home", "assert_error", "create", "activity_events", "run_git", "clone",
-           "commit_all"]
+           "commit_all", "ROOT", "run_cli", "Served"]
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -224,3 +228,90 @@ def clone(server: Any, git_env: dict[str, str], dest: Path, path: str = "demo/me
 def commit_all(git_env: dict[str, str], wc: Path, message: str) -> None:
     run_git(git_env, "add", "-A", cwd=wc)
     run_git(git_env, "commit", "-q", "-m", message, cwd=wc)
+
+
+def run_cli(home: Path | None, *args: str, embedder: str | None = "hashing",
+            env: dict[str, str] | None = None, timeout: float = 120,
+            **kw: Any) -> subprocess.CompletedProcess[str]:
+    """``triform [--home HOME] [--embedder E] ARGS`` as a subprocess, stdin closed (it must
+    never prompt); ``env`` is added to this process's environment."""
+    argv = [sys.executable, "-m", "api.cli"]
+    if home is not None:
+        argv += ["--home", str(home)]
+    if embedder:
+        argv += ["--embedder", embedder]
+    return subprocess.run([*argv, *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, cwd=ROOT, timeout=timeout,
+                          env={**os.environ, **(env or {})}, **kw)
+
+
+class Served:
+    """``triform serve`` in a subprocess on ``home``, as a user runs it (waitress, the
+    discovery file, the access log): started with :meth:`start`, which returns once the
+    server has printed its "serving ... on URL" line, stopped with :meth:`stop` (SIGTERM,
+    a clean stop) or :meth:`kill` (SIGKILL). ``token`` is the admin token a fresh home's
+    first start printed; ``output`` and ``log`` hold what the server printed on stdout and
+    stderr across its starts. ``embedder=None`` loads the real model."""
+
+    def __init__(self, home: Path, *, embedder: str | None = "hashing",
+                 args: tuple[str, ...] = (), env: dict[str, str] | None = None,
+                 command: list[str] | None = None) -> None:
+        self.home, self.embedder, self.args, self.env = home, embedder, args, env or {}
+        self.command = command
+        self.process: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.token: str | None = None
+        self.output: list[str] = []
+        self.log_path = home.parent / f"{home.name}-serve.log"
+        self._ready = threading.Event()
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def start(self, timeout: float = 120) -> Served:
+        argv = self.command or [sys.executable, "-m", "api.cli", "--home", str(self.home),
+                                *(["--embedder", self.embedder] if self.embedder else []),
+                                "serve", "--port", "0", "--sweep-seconds", "0", *self.args]
+        self._ready.clear()
+        with open(self.log_path, "a") as log:   # the child keeps its own descriptor
+            self.process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE,
+                                            stderr=log, stdin=subprocess.DEVNULL, text=True,
+                                            env={**os.environ, **self.env},
+                                            start_new_session=True)
+        threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
+        if not self._ready.wait(timeout) or self.process.poll() is not None:
+            self.kill()
+            raise AssertionError("the server did not start:\n" + "\n".join(self.output)
+                                 + "\n" + self.log)
+        return self
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            line = line.rstrip("\n")
+            self.output.append(line)
+            stripped = line.strip()
+            if stripped.startswith("tfm_") and self.token is None:
+                self.token = stripped
+            if stripped.startswith("serving ") and " on http://" in stripped:
+                self.url = stripped.split(" on ", 1)[1].split(" ", 1)[0]
+                self._ready.set()
+
+    def stop(self, timeout: float = 60) -> int:
+        """SIGTERM (to the whole process group: ``make`` and its server) and wait."""
+        assert self.process is not None
+        os.killpg(self.process.pid, 15)
+        return self.process.wait(timeout)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, 9)
+            self.process.wait(30)
+
+    def client(self, token: str | None = None) -> HttpClient:
+        return HttpClient("127.0.0.1", self.port, token or self.token)

@@ -2,13 +2,15 @@
 codes and progress.
 
 Exit codes: 0 done, 1 the op refused (its error is printed on stderr in the API's one
-shape), 2 the command line itself is wrong (like argparse).
+shape; a file or socket the system refused: one line), 2 the command line itself is wrong
+(like argparse), 141 the reader of stdout went away (``| head``), 130 Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -18,12 +20,17 @@ from element import ElementError, Home, Invocation, OpResult, error_body, invoke
 from index import StoreError
 from source import SourceError
 
-from ..config import add_home_options, open_home
+from ..config import add_home_options, default_home, open_home
 
-__all__ = ["EXIT_REFUSED", "EXIT_USAGE", "UsageError", "add_home_options", "home_of",
-           "print_json", "refused", "guarded", "run_op", "Progress", "json_arg"]
+__all__ = ["EXIT_REFUSED", "EXIT_USAGE", "EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "UsageError",
+           "add_home_options", "home_of", "print_json", "refused", "guarded", "run_op",
+           "Progress", "json_arg"]
 
 EXIT_REFUSED, EXIT_USAGE = 1, 2
+#: The reader of stdout went away (``| head``): 128 + SIGPIPE, as for any Unix tool.
+EXIT_BROKEN_PIPE = 141
+#: Ctrl-C (128 + SIGINT); ``serve`` takes it as its stop and exits 0.
+EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
@@ -32,14 +39,24 @@ class UsageError(Exception):
 
 def home_of(args: argparse.Namespace) -> Home:
     """The home the command line names (``--home``, else ``$TRIFORM_HOME``, else the
-    default), with the model it names."""
-    return open_home(getattr(args, "home", None),
-                     embedder=getattr(args, "embedder", None) or "fastembed",
-                     model_cache=getattr(args, "model_cache", None))
+    default), with the model it names.
+
+    :raise UsageError: the folder cannot be a data home (not a directory, not writable,
+        its catalog is not a database).
+    """
+    path = getattr(args, "home", None) or default_home()
+    try:
+        return open_home(path, embedder=getattr(args, "embedder", None) or "fastembed",
+                         model_cache=getattr(args, "model_cache", None))
+    except (OSError, sqlite3.DatabaseError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"{path} cannot be a data home: {reason} (choose another with "
+                         "--home or TRIFORM_HOME)") from None
 
 
 def print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False), flush=True)
+    """JSON on stdout, keys sorted: the same bytes whether the op ran here or on a server."""
+    print(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True), flush=True)
 
 
 def json_arg(raw: str | None, name: str) -> Any:
@@ -54,13 +71,15 @@ def json_arg(raw: str | None, name: str) -> Any:
 
 def refused(exc: BaseException) -> int:
     """Print an op's error in the API's one shape, on stderr; exit code 1."""
-    print(json.dumps(error_body(exc)), file=sys.stderr)
+    print(json.dumps(error_body(exc), sort_keys=True), file=sys.stderr)
     return EXIT_REFUSED
 
 
 def guarded(command: Callable[[argparse.Namespace], int]
             ) -> Callable[[argparse.Namespace], int]:
-    """Op errors become exit 1 (printed in the API's error shape), usage errors exit 2."""
+    """Op errors become exit 1 (printed in the API's error shape), usage errors exit 2,
+    and a file or socket the system refuses exit 1 with one line saying which: a mistake
+    the user can make never ends in a traceback."""
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
@@ -69,6 +88,12 @@ def guarded(command: Callable[[argparse.Namespace], int]
         except UsageError as exc:
             print(f"triform: {exc}", file=sys.stderr)
             return EXIT_USAGE
+        except BrokenPipeError:
+            raise                       # main() ends quietly: the reader went away
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"triform: {where}{exc.strerror or exc}", file=sys.stderr)
+            return EXIT_REFUSED
     run.__doc__ = command.__doc__
     return run
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, json_arg, print_json, run_op
+from .remote import remote_import, remote_memory, served
 
 __all__ = ["cmd_element", "cmd_memory", "cmd_export", "cmd_import"]
 
@@ -44,6 +45,9 @@ def _present(values: dict[str, Any]) -> dict[str, Any]:
 
 @guarded
 def cmd_memory(args: argparse.Namespace) -> int:
+    server = served(args)
+    if server is not None:
+        return remote_memory(args, server)
     subject = {"subject_type": args.subject_type, "subject_id": args.subject_id}
     with home_of(args) as home:
         if args.action == "store":
@@ -106,8 +110,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             body["slug"] = args.slug
     if args.overwrite:
         body["overwrite"] = True
+        server = served(args)
+        if server is not None:
+            return remote_import(args, server, body)
     with home_of(args) as home:
         result = run_op(home, args.into, "import_bundle", body=body)
+    if result.status >= 400:
+        # Nothing imported or skipped: a refusal, reported (error and report) on stderr.
+        print(json.dumps(result.body, ensure_ascii=False, sort_keys=True), file=sys.stderr)
+        return EXIT_REFUSED
     print_json(result.body)
-    # A report with nothing imported or skipped answers 400: the command failed.
-    return EXIT_REFUSED if result.status >= 400 else 0
+    return 0

@@ -1,5 +1,6 @@
 """``reindex``: re-embed, with the current model, every memory whose vectors are missing or
-stale (home maintenance: it runs on the home's own stores, not through an op)."""
+stale. Home maintenance: it runs on the home's own stores, not through an op, unless a
+server holds them; then each element's ``reindex`` op runs on the server (``remote.py``)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from element import Element, Home, InvalidRequest
+from element import Element, Home, InvalidRequest, authenticate
 from index import Embedder
 
 from ..config import default_home, embedder_factory, environment_secret
-from .common import Progress, UsageError, guarded, print_json
+from .common import Progress, UsageError, guarded, home_of, print_json
+from .remote import remote_reindex, served, token_of
 
 __all__ = ["cmd_reindex"]
 
@@ -45,10 +47,33 @@ def _stale(home: Home, element: Element) -> tuple[int, int, int]:
     return memories, stale, texts
 
 
+def _targets(home: Home, args: argparse.Namespace, circle: str | None) -> list[Element]:
+    """The memory elements the command line names (or all of ``circle``'s with --all).
+
+    :raise InvalidRequest: a named element is not a memory element.
+    """
+    if args.all:
+        return [e for e in home.catalog.elements(circle) if e.element_type == "memory"]
+    targets = [home.catalog.element_at(path) for path in args.elements]
+    for element in targets:
+        if element.element_type != "memory":
+            raise InvalidRequest("element", f"{element.path} is a "
+                                 f"{element.element_type} element, not a memory")
+    return targets
+
+
 @guarded
 def cmd_reindex(args: argparse.Namespace) -> int:
     if not args.all and not args.elements:
         raise UsageError("reindex: name memory elements, or pass --all")
+    server = served(args)
+    if server is not None:
+        # The server holds the stores: it re-embeds with its model, element by element.
+        with home_of(args) as home:
+            token = token_of(args, server)
+            circle = args.circle or authenticate(home.catalog, token).circle
+            paths = [e.path for e in _targets(home, args, circle)]
+        return remote_reindex(args, server, paths)
     factory = embedder_factory(args.embedder,
                                Path(args.model_cache) if args.model_cache else None)
     counter: list[_CountingEmbedder] = []
@@ -59,16 +84,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
     with Home(Path(args.home) if args.home else default_home(), counting,
               secrets=environment_secret) as home:
-        if args.all:
-            targets = [e for e in home.catalog.elements(args.circle)
-                       if e.element_type == "memory"]
-        else:
-            targets = [home.catalog.element_at(path) for path in args.elements]
         report = []
-        for element in targets:
-            if element.element_type != "memory":
-                raise InvalidRequest("element", f"{element.path} is a "
-                                     f"{element.element_type} element, not a memory")
+        for element in _targets(home, args, args.circle):
             memories, stale, texts = _stale(home, element)   # opening marks stale vectors
             progress = Progress(f"reindex {element.path}", texts)
             home.embedder  # noqa: B018  (built by now: the store was opened above)

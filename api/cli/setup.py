@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import logging
 import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from element import Home, create_token
+from element import Home, TokenNotFound, create_token
 
 from ..app import create_app
 from ..config import default_model_cache
+from ..discovery import advertise, find_server
 from ..sweep import start_retention_sweep
-from .common import guarded, home_of
+from .common import UsageError, guarded, home_of
 
 __all__ = ["cmd_init", "cmd_serve", "cmd_token", "cmd_model"]
 
@@ -39,48 +43,91 @@ Try it:
 """, flush=True)
 
 
+@guarded
 def cmd_init(args: argparse.Namespace) -> int:
     with home_of(args) as home:
         fresh = not home.catalog.elements(args.circle)
         root, memory = home.init(args.circle)
         if fresh:
             token = create_token(home.catalog, root.circle, "admin", "init")
+            # A served home's lines name its server, not the defaults of --host/--port.
+            served = find_server(home.path)
             _print_welcome(home, root.circle, memory.path, token,
-                           f"http://{args.host}:{args.port}")
+                           served.url if served else _url(args.host, args.port))
         else:
             print(f"{home.path} already holds circle {args.circle!r}; "
                   "make a token with `triform token create`")
     return 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def _url(host: str, port: int) -> str:
+    """The base URL of ``host:port`` (an IPv6 address goes in brackets)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _bind(app: Any, args: argparse.Namespace) -> Any:
+    """The waitress server, its socket bound (so the printed URL is the one that answers).
+
+    :raise UsageError: the address is in use or cannot be bound.
+    """
     import waitress
 
+    try:
+        return waitress.create_server(app, host=args.host, port=args.port,
+                                      threads=args.threads)
+    except OSError as exc:
+        hint = " (another server runs there? pick a port with --port)" \
+            if exc.errno == errno.EADDRINUSE else ""
+        raise UsageError(f"serve: cannot listen on {args.host}:{args.port}: "
+                         f"{exc.strerror or exc}{hint}") from None
+    except ValueError as exc:   # waitress: a host it cannot resolve
+        raise UsageError(f"serve: cannot listen on {args.host}:{args.port}: {exc}") from None
+
+
+@guarded
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the home. The order makes every foreseeable failure end before anything is
+    lost: the model is loaded, then the socket bound, and only then a fresh home is set up
+    and its one-time admin token minted and printed with the real URL."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # SIGTERM stops like Ctrl-C: the stores close and save their sidecars, the discovery
+    # file goes.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     started = time.monotonic()
     home = home_of(args)
-    if not home.catalog.elements():
-        root, memory = home.init(args.circle)
-        token = create_token(home.catalog, root.circle, "admin", "init")
-        _print_welcome(home, root.circle, memory.path, token,
-                       f"http://{args.host}:{args.port}")
-    # Each open event stream holds a worker thread: keep half of them for the API.
-    app = create_app({"ENV": args.env,
-                      "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)
-    if args.embedder == "fastembed":
-        print("loading the embedding model...", flush=True)
-        home.embedder  # noqa: B018  (load now, not on the first request)
-    if args.sweep_seconds > 0:
-        start_retention_sweep(home, args.env, args.sweep_seconds)
-    server = waitress.create_server(app, host=args.host, port=args.port,
-                                    threads=args.threads)
-    # Printed once the socket is bound, so whoever waits for this line can connect.
-    print(f"serving {home.path} ({args.env}) on http://{args.host}:{args.port} "
-          f"(ready in {time.monotonic() - started:.1f} s)", flush=True)
-    # SIGTERM ends the loop like Ctrl-C, so the memory stores close and save their sidecars.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        server.run()
+        if args.embedder == "fastembed":
+            print("loading the embedding model...", flush=True)
+            home.embedder  # noqa: B018  (load now, not on the first request)
+        # Each open event stream holds a worker thread: keep half of them for the API.
+        app = create_app({"ENV": args.env,
+                          "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)
+        server = _bind(app, args)
+    except BaseException:
+        home.close()
+        raise
+    url = _url(args.host, server.effective_port)
+    try:
+        if not home.catalog.elements():
+            root, memory = home.init(args.circle)
+            token = create_token(home.catalog, root.circle, "admin", "init")
+            _print_welcome(home, root.circle, memory.path, token, url)
+        if args.sweep_seconds > 0:
+            start_retention_sweep(home, args.env, args.sweep_seconds)
+        with advertise(home.path, url, args.env) as other:
+            if other is not None:
+                print(f"note: {home.path} is already served at {other.url} (pid "
+                      f"{other.pid}); the command line keeps using that one",
+                      file=sys.stderr, flush=True)
+            # Printed once the socket is bound, so whoever waits for this line can connect.
+            print(f"serving {home.path} ({args.env}) on {url} "
+                  f"(ready in {time.monotonic() - started:.1f} s)", flush=True)
+            server.run()
+    except KeyboardInterrupt:
+        pass            # Ctrl-C is how a server is stopped: a clean stop, exit 0
     finally:
+        server.close()
         home.close()
     return 0
 
@@ -93,13 +140,13 @@ def cmd_token(args: argparse.Namespace) -> int:
         elif args.action == "list":
             print(json.dumps(home.catalog.tokens(args.circle), indent=2))
         elif not home.catalog.revoke_token(args.id):
-            print(f"no active token {args.id!r}", file=sys.stderr)
-            return 1
+            raise TokenNotFound(args.id)
         else:
             print(f"revoked {args.id}")
     return 0
 
 
+@guarded
 def cmd_model(args: argparse.Namespace) -> int:
     from index import provision_model
 

@@ -28,6 +28,7 @@ OP_MODULES = (
     "element.ops.projects",     # promote
     "element.ops.ports",        # schema
     "element.ops.agents",       # observe, tools, tools_call
+    "element.ops.reindex",      # reindex
 )
 
 

@@ -8,9 +8,10 @@ error codes.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
-from index import MemoryNotFound, MemorySettings
+from index import InvalidMemory, MemoryNotFound, MemorySettings, StoreError
 
 from ..agents.observed import TurnLedger
 from ..errors import InvalidRequest
@@ -19,7 +20,8 @@ from .schemas import (CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
                       LIST_LIMIT_MAX, MEMORY_ANSWER, MEMORY_ID, OBJECT, SEARCH_LIMIT_MAX,
                       STRING, SUBJECT, TEXT, TIME, array, integer, nullable, obj, ref)
 
-__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "settings_of", "MAX_BATCH"]
+__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "settings_of", "MAX_BATCH",
+           "SUBJECT_SCOPING_OFF"]
 
 ops = OpTable()
 
@@ -45,7 +47,10 @@ _STORE = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES
                                          "default": "api"}},
              ["content", "category"])
 _STORED = obj({"memory": ref("Memory"), "evicted": array(MEMORY_ID),
-               "warnings": array(STRING)}, ["memory", "evicted", "warnings"])
+               "warnings": {**array(STRING), "description": "MEMORY_EMBEDDING_FAILED: "
+                            "stored without vectors; SUBJECT_SCOPING_OFF: a subject was "
+                            "named but the element does not scope by subject"}},
+              ["memory", "evicted", "warnings"])
 SEARCH_INPUT: dict[str, Schema] = {
     "query": TEXT,
     "context": nullable({"type": "string", "description": "the current conversation window"}),
@@ -62,8 +67,10 @@ _LANES = obj({lane: nullable({"type": "number"}) for lane in ("content", "contex
 _RESULTS = obj({"results": array(obj({"memory": ref("Memory"), "score": {"type": "number"},
                                       "lanes": _LANES}, ["memory", "score", "lanes"])),
                 "fallback": {"type": "string", "enum": ["text"],
-                             "description": "present when vectors were unavailable"}},
-               ["results"])
+                             "description": "present when vectors were unavailable"},
+                "warnings": {**array(STRING), "description": "SUBJECT_SCOPING_OFF: a subject "
+                             "was named but the element does not scope by subject"}},
+               ["results", "warnings"])
 
 
 def settings_of(call: OpCall) -> MemorySettings:
@@ -76,6 +83,16 @@ def settings_of(call: OpCall) -> MemorySettings:
     if call.subject is not None and not settings.subject_scoping:
         settings = dataclasses.replace(settings, subject_scoping=True)
     return settings
+
+
+#: Warning of a store or search that names a subject on an element whose subject scoping is
+#: off: the subject is kept, but recall does not keep one person's memories from another.
+SUBJECT_SCOPING_OFF = "SUBJECT_SCOPING_OFF"
+
+
+def _scoping_warnings(settings: MemorySettings, body: Mapping[str, Any]) -> list[str]:
+    names_subject = body.get("subject_type") is not None or body.get("subject_id") is not None
+    return [SUBJECT_SCOPING_OFF] if names_subject and not settings.subject_scoping else []
 
 
 def _reachable(call: OpCall) -> str:
@@ -99,11 +116,13 @@ def _reachable(call: OpCall) -> str:
 def store(call: OpCall) -> OpResult:
     body = dict(call.body)
     source = body.pop("source", "api")
+    settings = settings_of(call)
     result = call.home.memory_store(call.element).store(
         **body, source=source, idempotency_key=call.headers.get("Idempotency-Key"),
-        settings=settings_of(call))
+        settings=settings)
     return OpResult({"memory": result.memory, "evicted": result.evicted,
-                     "warnings": result.warnings}, status=201,
+                     "warnings": result.warnings + _scoping_warnings(settings, body)},
+                    status=201,
                     activity=[Activity({"memory_id": result.memory["id"],
                                         "evicted": result.evicted})])
 
@@ -131,11 +150,27 @@ def store_batch(call: OpCall) -> OpResult:
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise InvalidRequest(f"memories[{i}]", "must be an object")
-    results = call.home.memory_store(call.element).store_many(items,
-                                                              settings=settings_of(call))
+    settings = settings_of(call)
+    try:
+        results = call.home.memory_store(call.element).store_many(items, settings=settings)
+    except StoreError as exc:
+        raise _as_memories(exc) from None
     return OpResult({"results": [{"memory": r.memory, "evicted": r.evicted,
-                                  "warnings": r.warnings} for r in results]}, status=201,
+                                  "warnings": r.warnings + _scoping_warnings(settings, item)}
+                                 for r, item in zip(results, items, strict=True)]},
+                    status=201,
                     activity=[Activity({"memory_ids": [r.memory["id"] for r in results]})])
+
+
+def _as_memories(exc: StoreError) -> StoreError:
+    """The runtime names a batch's items ``items[i]`` (its parameter); this op's field is
+    ``memories``, so the caller reads ``memories[i]``."""
+    if exc.message.startswith("items["):
+        exc.message = "memories[" + exc.message[len("items["):]
+        exc.args = (exc.message,)
+        if isinstance(exc, InvalidMemory) and exc.field.startswith("items["):
+            exc.field = "memories[" + exc.field[len("items["):]
+    return exc
 
 
 @ops.op("search", "POST", "search", "read", types=MEMORY, checks_types=True,
@@ -146,9 +181,10 @@ def store_batch(call: OpCall) -> OpResult:
                     "are dropped. A time the query names (\"last week\", \"in May 2023\") "
                     "boosts memories that occurred then.")
 def search(call: OpCall) -> OpResult:
-    found = call.home.memory_store(call.element).search(**call.body,
-                                                        settings=settings_of(call))
-    answer: dict[str, Any] = {"results": found.results}
+    settings = settings_of(call)
+    found = call.home.memory_store(call.element).search(**call.body, settings=settings)
+    answer: dict[str, Any] = {"results": found.results,
+                              "warnings": _scoping_warnings(settings, call.body)}
     if found.fallback:
         answer["fallback"] = found.fallback
     return OpResult(answer)

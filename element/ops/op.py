@@ -87,6 +87,7 @@ SHEET: dict[str, tuple[str, str, Level]] = {
     "observe": ("POST", "observe", "write"),
     "tools": ("GET", "tools", "read"),
     "tools_call": ("POST", "tools/call", "read"),
+    "reindex": ("POST", "reindex", "write"),
 }
 
 

@@ -78,9 +78,11 @@ def _memory_runtime(call: OpCall) -> Check:
                      "prune_age": {**STRING, "default": "5.minutes.ago",
                                    "description": "'now' or like '5.minutes.ago': how old "
                                                   "a dangling object must be to go"}}),
-        response=obj({"dry_run": BOOLEAN, "ok": BOOLEAN, "checks": array(STRING),
-                      "problems": array(OBJECT), "fixed": array(OBJECT)},
-                     ["checks"], closed=False),
+        response=obj({"dry_run": BOOLEAN, "checks": array(STRING),
+                      "found": {**array(OBJECT), "description": "each with its check, the "
+                                "problem and whether it is fixable"},
+                      "fixed": array(OBJECT)},
+                     ["dry_run", "checks", "found", "fixed"]),
         description="Dry run by default; set dry_run to false only after reviewing a "
                     "dry-run report.")
 def source_repair(call: OpCall) -> OpResult:

@@ -96,7 +96,8 @@ def test_token_create_list_revoke(home: Path) -> None:
     ci = next(t for t in listed if t["name"] == "ci")
     assert ci["role"] == "viewer" and "token_hash" not in ci
     assert "revoked" in triform(home, "token", "revoke", ci["id"]).stdout
-    assert triform(home, "token", "revoke", ci["id"], check=False).returncode == 1
+    again = triform(home, "token", "revoke", ci["id"], check=False)
+    assert again.returncode == 1 and error_of(again)["code"] == "TOKEN_NOT_FOUND"
 
 
 def test_element_create_and_list(home: Path) -> None:
@@ -234,7 +235,9 @@ def test_import_refuses_garbage(home: Path, tmp_path: Path) -> None:
     junk.write_bytes(b"\x00not a bundle")
     run = triform(home, "import", str(junk), "--into", "demo", check=False)
     assert run.returncode == 1, (run.stdout, run.stderr)
-    report = as_json(run)
+    # A refusal goes to stderr (docs/api.md), the report with the error.
+    assert run.stdout == ""
+    report = json.loads(run.stderr)
     assert report["counts"]["errors"] == 1 and report["error"]["class"] == "validation"
     assert [e.path for e in open_home_elements(home)] == ["demo", "demo/memory"]
 

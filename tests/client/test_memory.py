@@ -56,7 +56,7 @@ def test_store_batch_keeps_order_and_keys(tf: Client) -> None:
     with pytest.raises(ValidationError) as bad:
         memory.store_batch([{"content": "ok", "category": "fact"},
                             {"content": "x", "category": "gossip"}])   # type: ignore[typeddict-item]
-    assert "items[1]" in bad.value.message and memory.stats()["total"] == 2
+    assert "memories[1]" in bad.value.message and memory.stats()["total"] == 2
 
 
 def test_search_answers_hits_with_lanes(tf: Client) -> None:

@@ -73,7 +73,7 @@ class MemoryElement(AgentFacing):
 
         Items without an ``idempotency_key`` get ``<call uuid>-<index>``.
 
-        :raise ValidationError: an item is bad (the message names ``items[i]``); nothing
+        :raise ValidationError: an item is bad (the message names ``memories[i]``); nothing
             stored.
         """
         call = uuid.uuid4().hex

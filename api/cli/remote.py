@@ -1,0 +1,135 @@
+"""The command line beside a running server: ``memory``, ``reindex`` and ``import
+--overwrite`` go through it.
+
+A served home's memory stores are held by the server (one writer per element across
+processes), so when ``<home>/server.json`` names a live server (``api/discovery.py``) these
+commands call its HTTP API with the Python client (``clients/python``) instead of opening
+the stores. They print what the local commands print and exit with the same codes: the
+answer's JSON on stdout, a refusal in the API's error shape on stderr (exit 1). The caller
+is then a token's holder, not the home's operator: the token comes from ``--token`` or
+``TRIFORM_TOKEN``, and its role, policies and rate limits apply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from ..config import default_home
+from ..discovery import ServerInfo, find_server
+from .common import EXIT_REFUSED, UsageError, json_arg, print_json
+
+if TYPE_CHECKING:
+    from triform_client import Client
+
+__all__ = ["served", "add_token_option", "remote_memory", "remote_reindex", "remote_import",
+           "token_of"]
+
+
+def home_path(args: argparse.Namespace) -> Path:
+    return Path(getattr(args, "home", None) or default_home())
+
+
+def served(args: argparse.Namespace) -> ServerInfo | None:
+    """The live server of the command line's home, if one holds it."""
+    return find_server(home_path(args))
+
+
+def add_token_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--token", help="bearer token for when the home is served "
+                        "(default: $TRIFORM_TOKEN); unused otherwise")
+
+
+def token_of(args: argparse.Namespace, server: ServerInfo) -> str:
+    """``--token``, else ``$TRIFORM_TOKEN``.
+
+    :raise UsageError: neither is set; the message says how to make one.
+    """
+    token = getattr(args, "token", None) or os.environ.get("TRIFORM_TOKEN")
+    if not token:
+        raise UsageError(
+            f"{home_path(args)} is served at {server.url} (pid {server.pid}), which holds "
+            "its memory stores: this command goes through it and needs a token. Pass "
+            "--token or set TRIFORM_TOKEN (make one with `triform token create --circle "
+            "CIRCLE --role member`), or stop the server.")
+    return token
+
+
+def _client(args: argparse.Namespace, server: ServerInfo, env: str | None) -> Client:
+    try:
+        from triform_client import Client
+    except ImportError:   # `pip install -e .` alone; the Makefile installs both
+        raise UsageError(f"{home_path(args)} is served at {server.url}; talking to it "
+                         "needs the Python client: pip install -e clients/python") from None
+    # One retry: a local server either answers or is down, and a person is waiting.
+    return Client(server.url, token_of(args, server), env=env, retries=1)
+
+
+def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
+          work: Callable[[Client], Any]) -> int:
+    """Run ``work`` with a client of ``server`` and print its answer; a refusal is printed
+    in the API's error shape on stderr (exit 1), as the local commands do."""
+    from triform_client import TriformError
+
+    with _client(args, server, env) as client:
+        try:
+            answer = work(client)
+        except TriformError as exc:
+            body = exc.body if isinstance(exc.body.get("error"), dict) else {"error": {
+                "code": exc.code, "class": exc.error_class, "retryable": exc.retryable,
+                "message": exc.message}}
+            print(json.dumps(body, ensure_ascii=False, sort_keys=True), file=sys.stderr)
+            return EXIT_REFUSED
+    print_json(answer)
+    return 0
+
+
+def _present(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def remote_memory(args: argparse.Namespace, server: ServerInfo) -> int:
+    """``triform memory store|search|list`` through the server."""
+    subject = _present(subject_type=args.subject_type, subject_id=args.subject_id)
+
+    def work(client: Client) -> Any:
+        memory = client.memory(args.element)
+        if args.action == "store":
+            return memory.store(args.content, args.category, **subject,
+                                context=args.context, intention=args.intention,
+                                agent=args.agent,
+                                metadata=json_arg(args.metadata, "--metadata"),
+                                idempotency_key=args.idempotency_key)
+        if args.action == "search":
+            return memory.search(args.query, **subject, context=args.context,
+                                 intention=args.intention, limit=args.limit,
+                                 categories=args.category or None)
+        return memory.list_page(category=args.category, **subject, limit=args.limit,
+                                cursor=args.cursor)
+    return _call(args, server, args.env, work)
+
+
+def remote_reindex(args: argparse.Namespace, server: ServerInfo, paths: list[str]) -> int:
+    """``triform reindex`` through the server: the ``reindex`` op, element by element."""
+    def work(client: Client) -> Any:
+        report = []
+        for path in paths:
+            print(f"reindex {path}: on the server at {server.url}", file=sys.stderr,
+                  flush=True)
+            report.append(client.call("POST", f"/api/{quote(path)}/ops/reindex", {},
+                                      safe=True))
+        return {"reindexed": report}
+    return _call(args, server, None, work)
+
+
+def remote_import(args: argparse.Namespace, server: ServerInfo, body: dict[str, Any]) -> int:
+    """``triform import --overwrite`` through the server: replacing an element moves its
+    memories, and the server holds them open, so only the server may do it."""
+    return _call(args, server, None, lambda client: client.call(
+        "POST", f"/api/{quote(args.into)}/ops/import/bundle", body, safe=False))
