@@ -57,6 +57,9 @@ from .search import SEARCH_LIMIT_MAX
 from .settings import MemorySettings
 from .store import MemoryStore
 from .timespan import TimeSpan, query_span
+from .log import encode_vector
+from .backend import ImportedMemory, ImportResult
+from .transfer import copy_log_file, validate_imported
 
 __all__ = [
     # the backend interface and its file-backed implementation
@@ -65,6 +68,8 @@ __all__ = [
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
     "default_cache_dir", "CachedEmbedder", "CacheStats",
+    # transfer: export/import of memories kept whole, log copies for backups
+    "ImportedMemory", "ImportResult", "validate_imported", "copy_log_file", "encode_vector",
     # time
     "TimeSpan", "query_span",
     # vocabularies, limits and validation

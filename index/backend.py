@@ -24,12 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
 from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
+import numpy as np
+
 from .settings import MemorySettings
 
-__all__ = ["MemoryBackend", "Memory", "StoreResult", "SearchResult", "HealthItem"]
+__all__ = ["MemoryBackend", "Memory", "StoreResult", "SearchResult", "HealthItem",
+           "ImportedMemory", "ImportResult"]
 
 Memory = dict[str, Any]
 """The public form of one memory (``id``, ``content``, ``category``, ... ``embedded``)."""
@@ -55,6 +59,40 @@ class SearchResult:
 
     results: list[dict[str, Any]]
     fallback: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportedMemory:
+    """One validated memory of an import: the record as it was, and its vectors if any."""
+
+    record: dict[str, Any]
+    vectors: dict[str, np.ndarray] | None = None
+
+    @property
+    def id(self) -> str:
+        return str(self.record["id"])
+
+    @property
+    def subject(self) -> tuple[str, str] | None:
+        kind, ident = self.record["subject_type"], self.record["subject_id"]
+        return None if kind is None else (kind, ident)
+
+    def lane_texts(self) -> dict[str, str]:
+        """The lanes that have text, with their text."""
+        return {lane: self.record[lane] for lane in ("content", "context", "intention")
+                if self.record[lane] is not None}
+
+
+@dataclass
+class ImportResult:
+    """What an import did: ids written and skipped (already present), memories evicted to
+    make room, and how many were embedded here rather than carried vectors."""
+
+    imported: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    evicted: list[str] = field(default_factory=list)
+    embedded_here: int = 0
+    unembedded: list[str] = field(default_factory=list)
 
 
 class HealthItem(TypedDict):
@@ -183,6 +221,52 @@ class MemoryBackend(Protocol):
 
         Returns one :class:`HealthItem` per problem found (none: healthy). Read-only
         unless ``repair``.
+        """
+        ...
+
+    @property
+    def model_id(self) -> str:
+        """The id of the model this backend's vectors come from."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """How many values each vector has."""
+        ...
+
+    def export(self, *, vectors: bool = False, category: str | None = None,
+               subject_type: str | None = None, subject_id: str | None = None,
+               agent: str | None = None, source: str | None = None,
+               created_after: str | None = None, created_before: str | None = None
+               ) -> tuple[int, Iterator[Memory]]:
+        """``(count, memories)``: what :meth:`list` returns for these filters, newest
+        first, fixed when called (the iterator yields exactly ``count``), streamed (never
+        all in memory at once). With ``vectors``, an embedded memory carries
+        ``"vectors": {lane: float32 array}``. Touches no access statistics.
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a bad filter.
+        """
+        ...
+
+    def import_memories(self, items: Sequence[ImportedMemory], *, model_id: str | None,
+                        settings: MemorySettings) -> ImportResult:
+        """Add memories as exported (``validate_imported``): ids, created/updated/
+        occurred/last-accessed times and access counts kept. Ids already present are
+        skipped. Vectors are used when ``model_id`` is the backend's and they cover
+        every lane with text; otherwise the texts are embedded. Capacity and eviction as
+        :meth:`store`; items are written in the order given (oldest first).
+
+        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
+        :raise StorageFull, StoreFailed: none of the items was stored.
+        """
+        ...
+
+    def copy_log(self, dest: Path | str) -> dict[str, Any]:
+        """A backup of the memories as of now (every acknowledged write in it), written
+        to the file ``dest`` in a form :class:`~index.store.MemoryStore` opens as its
+        log: ``{"bytes", "sha256", "memories"}``. (A database backend writes an export of
+        every memory with vectors in the log form, or documents that its database's own
+        backup is used instead.)
         """
         ...
 

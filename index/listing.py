@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidMemory
-from .records import parse_time, validate_category, validate_limit, validate_subject
+from .records import MemoryRecord, parse_time, validate_category, validate_limit, validate_subject
 from .state import MemoryState
 
-__all__ = ["ListQuery", "LIST_LIMIT_MAX", "parse_list_query", "list_page"]
+__all__ = ["ListQuery", "LIST_LIMIT_MAX", "parse_list_query", "list_page", "matches"]
 
 LIST_LIMIT_MAX = 500
 _CURSOR = re.compile(r"^s(\d{1,18})$")
@@ -78,6 +78,21 @@ def _cursor_seq(cursor: object) -> int:
     return int(match.group(1))
 
 
+def matches(record: MemoryRecord, q: ListQuery) -> bool:
+    """Whether ``record`` passes every filter of ``q`` (the position aside)."""
+    return not ((q.category is not None and record.category != q.category)
+                or (q.subject_type is not None and record.subject_type != q.subject_type)
+                or (q.subject_id is not None and record.subject_id != q.subject_id)
+                or (q.agent is not None and record.agent != q.agent)
+                or (q.source is not None and record.source != q.source)
+                or (q.after is not None and not record.created_ts > q.after)
+                or (q.before is not None and not record.created_ts < q.before)
+                or (q.occurred_after is not None
+                    and not record.occurred_ts > q.occurred_after)
+                or (q.occurred_before is not None
+                    and not record.occurred_ts < q.occurred_before))
+
+
 def list_page(state: MemoryState, query: ListQuery) -> tuple[list[dict[str, Any]], str | None]:
     """One page of public records, newest first, and the cursor of the next (or None)."""
     seqs = state.seqs
@@ -88,17 +103,7 @@ def list_page(state: MemoryState, query: ListQuery) -> tuple[list[dict[str, Any]
     while index > 0:
         index -= 1
         record = state.records[state.by_seq[seqs[index]]]
-        if ((q.category is not None and record.category != q.category)
-                or (q.subject_type is not None and record.subject_type != q.subject_type)
-                or (q.subject_id is not None and record.subject_id != q.subject_id)
-                or (q.agent is not None and record.agent != q.agent)
-                or (q.source is not None and record.source != q.source)
-                or (q.after is not None and not record.created_ts > q.after)
-                or (q.before is not None and not record.created_ts < q.before)
-                or (q.occurred_after is not None
-                    and not record.occurred_ts > q.occurred_after)
-                or (q.occurred_before is not None
-                    and not record.occurred_ts < q.occurred_before)):
+        if not matches(record, q):
             continue
         if len(page) == q.limit:
             return page, f"s{last_seq}"

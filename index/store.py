@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .backend import HealthItem, Memory, SearchResult, StoreResult
+from .backend import HealthItem, ImportedMemory, ImportResult, Memory, SearchResult, StoreResult
 from .embed import Embedder, normalize_rows
 from .embed_cache import CachedEmbedder
 from .engine import LOCK_NAME, LOG_NAME, Engine
@@ -37,8 +37,13 @@ from .errors import (
 )
 from .health import verify
 from .lanes import IndexParams
-from .listing import LIST_LIMIT_MAX, ListQuery, list_page, parse_list_query
+from .listing import LIST_LIMIT_MAX, ListQuery, list_page, matches, parse_list_query
 from .recall import weight_vector
+from .transfer import (
+    copy_log_prefix,
+    import_line,
+    usable_vectors,
+)
 from .records import (
     MemoryRecord,
     NewMemory,
@@ -140,6 +145,16 @@ class MemoryStore:
     def __len__(self) -> int:
         with self._lock:
             return len(self._state)
+
+    @property
+    def model_id(self) -> str:
+        """The id of the model this store's vectors come from."""
+        return self._model_id
+
+    @property
+    def dim(self) -> int:
+        """How many values each of this store's vectors has."""
+        return self._dim
 
     @property
     def embedder(self) -> Embedder:
@@ -513,6 +528,124 @@ class MemoryStore:
             ``"fixed": True`` and ``"fix"``, or ``"fix_failed"`` with the reason.
         """
         return verify(self._engine, repair=repair, repair_embeddings=self.repair_embeddings)
+
+    # -- transfer (``transfer.py``) ----------------------------------------------------
+
+    def export(self, *, vectors: bool = False, category: str | None = None,
+               subject_type: str | None = None, subject_id: str | None = None,
+               agent: str | None = None, source: str | None = None,
+               created_after: str | None = None, created_before: str | None = None
+               ) -> tuple[int, Iterator[Memory]]:
+        """``(count, memories)``: the memories :meth:`list` would return, newest first, as
+        they are when the call is made, streamed.
+
+        The matching records are fixed under the lock by the call (a reference each, no
+        copy), so the iterator yields exactly ``count`` memories; each is read under the
+        lock when its page is reached (an update made meanwhile shows). With ``vectors``
+        an embedded memory carries ``"vectors": {lane: float32 array}``; one deleted
+        meanwhile comes without them. Touches no access statistics.
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a malformed filter.
+        """
+        query = parse_list_query(category=category, subject_type=subject_type,
+                                 subject_id=subject_id, agent=agent, source=source,
+                                 created_after=created_after, created_before=created_before,
+                                 limit=LIST_LIMIT_MAX, cursor=None)
+        with self._lock:
+            self._check_open()
+            state = self._state
+            chosen = [state.records[state.by_seq[seq]] for seq in reversed(state.seqs)]
+            chosen = [record for record in chosen if matches(record, query)]
+        return len(chosen), self._exported(chosen, vectors)
+
+    def _exported(self, records: list[MemoryRecord], vectors: bool) -> Iterator[Memory]:
+        for start in range(0, len(records), LIST_LIMIT_MAX):
+            with self._lock:
+                state = self._state
+                page = []
+                for record in records[start:start + LIST_LIMIT_MAX]:
+                    memory = record.public()
+                    if vectors and record.embedded and \
+                            state.records.get(record.id) is record:
+                        memory["vectors"] = state.vectors_of(record.id)
+                    page.append(memory)
+            yield from page
+
+    def import_memories(self, items: Sequence[ImportedMemory], *, model_id: str | None,
+                        settings: MemorySettings) -> ImportResult:
+        """Add memories as they were exported: ids, timestamps and access statistics kept.
+
+        An id already present is skipped (a re-import changes nothing). Carried vectors
+        are used when ``model_id`` is this store's model and they cover every lane with
+        text; otherwise the texts are embedded here (one pass). Capacity and eviction
+        apply as for :meth:`store`. The items are written in order (give them oldest
+        first: the order becomes :meth:`list`'s) with one fsync.
+
+        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
+        :raise StorageFull, StoreFailed: none of the items was stored.
+        """
+        settings = require_settings(settings)
+        result = ImportResult()
+        with self._lock:
+            self._check_open()
+            fresh = [item for item in items if item.id not in self._state.records]
+        same_model = model_id == self._model_id
+        carried = [usable_vectors(item, self._dim) if same_model else None
+                   for item in fresh]
+        need = {f"{i}:{lane}": text for i, item in enumerate(fresh) if carried[i] is None
+                for lane, text in item.lane_texts().items()}
+        embedded = self._embed_lanes(need) if need else {}
+        with self._lock:
+            self._check_open()
+            start = self._engine.log.size
+            written = 0
+            try:
+                try:
+                    for i, item in enumerate(fresh):
+                        if item.id in self._state.records:
+                            continue
+                        vectors = carried[i]
+                        if vectors is None and embedded is not None:
+                            vectors = {lane: embedded[f"{i}:{lane}"]
+                                       for lane in item.lane_texts()}
+                            result.embedded_here += 1
+                        entry = import_line(self._state, item, vectors, settings)
+                        self._engine.commit([entry], durable=False)
+                        written += 1
+                        result.imported.append(item.id)
+                        result.evicted.extend(entry["evicted"])
+                        if vectors is None:
+                            result.unembedded.append(item.id)
+                finally:
+                    if written:
+                        self._engine.log.sync()
+            except StoreFailed:
+                self._engine.rollback(start)
+                raise
+            self._engine.maintain()
+        imported = set(result.imported)
+        result.skipped = [item.id for item in items if item.id not in imported]
+        return result
+
+    def copy_log(self, dest: Path | str) -> dict[str, Any]:
+        """Copy the memory log up to its size now, taken under the store's lock, to
+        ``dest`` (a backup): every write acknowledged before this call is in the copy.
+
+        :return: ``{"bytes", "sha256", "memories"}`` (memories: live ones at that instant).
+        """
+        with self._lock:
+            self._check_open()
+            self._engine.log.sync()
+            reader = self._engine.log.reader()
+            if reader is None:
+                raise StoreFailed("the memory log is not readable")
+            handle, size = reader
+            count = len(self._state)
+        try:
+            written, digest = copy_log_prefix(handle, size, Path(dest))
+        finally:
+            handle.close()
+        return {"bytes": written, "sha256": digest, "memories": count}
 
     # -- list (declared last: below ``def list``, ``list[...]`` would name the method) -----
 

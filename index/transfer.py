@@ -1,0 +1,210 @@
+"""Memories that travel: what an export yields and what an import takes, kept whole.
+
+An exported memory is its public form (``records.py``) plus, when asked, its lane vectors;
+an imported one is the same form validated field by field, so an import keeps the id, the
+timestamps and the access statistics instead of minting new ones as ``store`` does. The
+store (``store.py``) holds the lock around :func:`import_line`; this module decides, over
+the in-memory state, what one imported memory writes.
+
+A copy of a memory log for a backup is here too (:func:`copy_log_prefix`): the log is
+append-only between compactions and a compaction replaces it by rename, so the bytes up
+to an offset taken at one instant, read through one open file, are a consistent log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from .backend import ImportedMemory
+from .engine import LOG_NAME
+from .errors import InvalidMemory
+from .log import decode_vector
+from .recall import LANES
+from .records import (
+    MAX_CONTENT_BYTES,
+    MAX_CONTEXT_BYTES,
+    MAX_INTENTION_BYTES,
+    SOURCES,
+    _validate_agent,
+    validate_category,
+    validate_metadata,
+    validate_occurred_at,
+    validate_optional_text,
+    validate_subject,
+    validate_text,
+)
+from .settings import MemorySettings
+from .state import MemoryState
+from .writes import _evictions
+
+__all__ = ["validate_imported", "import_line",
+           "usable_vectors", "copy_log_prefix", "copy_log_file", "MEMORY_FIELDS"]
+
+_ID = re.compile(r"^[0-9a-f]{32}$")
+#: The fields of an exported memory (its public form; ``embedded`` is derived, not kept).
+MEMORY_FIELDS = ("id", "content", "category", "subject_type", "subject_id", "context",
+                 "intention", "agent", "source", "metadata", "created_at", "updated_at",
+                 "occurred_at", "last_accessed_at", "access_count", "embedded")
+_CHUNK = 1 << 20
+
+
+def _time(data: Mapping[str, Any], name: str, *, required: bool) -> str | None:
+    value = data.get(name)
+    if value is None:
+        if required:
+            raise InvalidMemory(name, "is required")
+        return None
+    return validate_occurred_at(value, name)
+
+
+def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
+    """Validate one exported memory (a JSON object) and normalize it.
+
+    Every public field is checked with ``store``'s rules; ``id`` must be 32 lowercase hex
+    characters; timestamps are ISO-8601 (kept, in the fixed-width UTC form); unknown
+    fields are refused, so a file of something else is not read as memories. ``vectors``
+    (lane -> base64 float32) is optional; with ``dim`` each must have that many values.
+
+    :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad field.
+    """
+    if not isinstance(data, dict):
+        raise InvalidMemory("memory", "must be a JSON object")
+    unknown = sorted(set(data) - set(MEMORY_FIELDS) - {"vectors"})
+    if unknown:
+        raise InvalidMemory(unknown[0], "is not a field of an exported memory")
+    memory_id = data.get("id")
+    if not isinstance(memory_id, str) or not _ID.match(memory_id):
+        raise InvalidMemory("id", "must be 32 lowercase hexadecimal characters")
+    category = validate_category(data.get("category"))
+    subject = validate_subject(data.get("subject_type"), data.get("subject_id"))
+    source = data.get("source", "api")
+    if not isinstance(source, str) or source not in SOURCES:
+        raise InvalidMemory("source", f"{source!r} is not one of " + ", ".join(SOURCES))
+    count = data.get("access_count", 0)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise InvalidMemory("access_count", "must be a non-negative integer")
+    created = _time(data, "created_at", required=True)
+    record = {
+        "id": memory_id, "content": validate_text(data.get("content"), "content",
+                                                  MAX_CONTENT_BYTES),
+        "category": category,
+        "subject_type": subject[0] if subject else None,
+        "subject_id": subject[1] if subject else None,
+        "context": validate_optional_text(data.get("context"), "context", MAX_CONTEXT_BYTES),
+        "intention": validate_optional_text(data.get("intention"), "intention",
+                                            MAX_INTENTION_BYTES),
+        "agent": _validate_agent(data.get("agent")), "source": source,
+        "metadata": validate_metadata(data.get("metadata")),
+        "created_at": created,
+        "updated_at": _time(data, "updated_at", required=False) or created,
+        "occurred_at": _time(data, "occurred_at", required=False) or created,
+        "last_accessed_at": _time(data, "last_accessed_at", required=False),
+        "access_count": count,
+    }
+    return ImportedMemory(record, _vectors(data.get("vectors"), record, dim))
+
+
+def _vectors(raw: Any, record: Mapping[str, Any],
+             dim: int | None) -> dict[str, np.ndarray] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InvalidMemory("vectors", "must be an object of lane -> base64 float32")
+    out: dict[str, np.ndarray] = {}
+    for lane, text in raw.items():
+        if lane not in LANES:
+            raise InvalidMemory("vectors", f"{lane!r} is not a lane ({', '.join(LANES)})")
+        if not isinstance(text, str):
+            raise InvalidMemory(f"vectors.{lane}", "must be base64 of float32 values")
+        try:
+            vector = decode_vector(text)
+        except ValueError:
+            raise InvalidMemory(f"vectors.{lane}", "is not base64 of float32 values") from None
+        if dim is not None and vector.shape != (dim,):
+            raise InvalidMemory(f"vectors.{lane}", f"has {vector.size} values; the "
+                                f"model gives {dim}")
+        if not np.all(np.isfinite(vector)):
+            raise InvalidMemory(f"vectors.{lane}", "holds a value that is not finite")
+        out[lane] = vector
+    return out if out else None
+
+
+def usable_vectors(item: ImportedMemory, dim: int) -> dict[str, np.ndarray] | None:
+    """The item's vectors when they cover every lane that has text at ``dim``, else None
+    (the caller embeds the texts instead)."""
+    if item.vectors is None:
+        return None
+    out = {}
+    for lane in item.lane_texts():
+        vector = item.vectors.get(lane)
+        if vector is None or vector.shape != (dim,):
+            return None
+        out[lane] = vector
+    return out
+
+
+def import_line(state: MemoryState, item: ImportedMemory,
+                vectors: dict[str, np.ndarray] | None,
+                settings: MemorySettings) -> dict[str, Any]:
+    """The ``store`` op that adds ``item`` as it was (id, times, statistics kept), with the
+    evictions capacity calls for, exactly as a store would.
+
+    :raise MemoryCapacity: at capacity with an empty pool to evict from.
+    """
+    evicted = _evictions(state, item.subject, settings)
+    record = {**item.record, "seq": state.next_seq}
+    return {"op": "store", "record": record, "key": None, "evicted": evicted,
+            "warnings": [], "vectors": vectors or {}}
+
+
+def copy_log_prefix(source: BinaryIO, size: int, dest: Path) -> tuple[int, str]:
+    """Copy the first ``size`` bytes of an open log to ``dest``, cut back to the last
+    complete line; answer ``(bytes written, sha256)``. Reading through the one open file
+    keeps the copy consistent even if a compaction renames a new log into place meanwhile.
+    """
+    source.seek(0)
+    digest = hashlib.sha256()
+    written = 0
+    tail = b""
+    with open(dest, "wb") as out:
+        left = size
+        while left > 0:
+            chunk = source.read(min(_CHUNK, left))
+            if not chunk:
+                break
+            left -= len(chunk)
+            chunk = tail + chunk
+            cut = chunk.rfind(b"\n") + 1
+            complete, tail = chunk[:cut], chunk[cut:]
+            out.write(complete)
+            digest.update(complete)
+            written += len(complete)
+        out.flush()
+        os.fsync(out.fileno())
+    return written, digest.hexdigest()
+
+
+def copy_log_file(directory: Path | str, dest: Path | str) -> dict[str, Any]:
+    """Copy the memory log of a store this process does not hold (another process, the
+    server, may be writing it): its size is taken once the file is open, and every write
+    that process acknowledged before this call is fsynced below that size. A store that
+    was never opened has no log: ``{"bytes": 0, ...}`` and no file.
+
+    :return: ``{"bytes", "sha256"}``.
+    """
+    path = Path(directory) / LOG_NAME
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        return {"bytes": 0, "sha256": None}
+    with handle:
+        size = os.fstat(handle.fileno()).st_size
+        written, digest = copy_log_prefix(handle, size, Path(dest))
+    return {"bytes": written, "sha256": digest}
