@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 32 * 1024 * 1024,   # any other Flask route (docs/api.md, Limits)
     "MAX_JSON_BODY": 1024 * 1024,             # a JSON op's body
     "MAX_BUNDLE_BODY": 64 * 1024 * 1024,      # import_bundle's body (base64 bundle)
+    "MAX_IMPORT_BODY": 256 * 1024 * 1024,     # import_memories' body (NDJSON export)
     "EVENTS_MAX_SUBSCRIBERS": 16,             # open SSE streams (each holds a thread)
     "EVENTS_QUEUE_SIZE": 1000,                # events a stream may lag before it is dropped
     "EVENTS_KEEPALIVE": 15.0,                 # seconds between SSE keepalive comments

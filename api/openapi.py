@@ -181,7 +181,10 @@ def _operation(op: Op, variant: str) -> dict[str, Any]:
     if op.types is not None:
         description += f" Element types: {', '.join(sorted(op.types))}."
     operation["description"] = description
-    if op.request is not None:
+    if op.request_content is not None:
+        operation["requestBody"] = {"required": op.body_required, "content": {
+            kind: {"schema": schema} for kind, schema in op.request_content.items()}}
+    elif op.request is not None:
         operation["requestBody"] = {"required": op.body_required, "content": {
             "application/json": {"schema": _named(op.request,
                                                   _schema_name(op.name, "Request"))}}}

@@ -78,6 +78,9 @@ def respond(result: OpResult) -> Response:
     if isinstance(result.body, (bytes, bytearray)):
         response = Response(bytes(result.body), status=result.status,
                             content_type=result.content_type)
+    elif not isinstance(result.body, dict):     # a stream of chunks (an export)
+        response = Response(result.body, status=result.status,
+                            content_type=result.content_type)
     else:
         response = jsonify(result.body)
         response.status_code = result.status
@@ -95,9 +98,11 @@ def healthz() -> Response:
                  methods=["GET", "POST", "PATCH", "PUT", "DELETE"])
 def dispatch(element_path: str, op_path: str) -> Response:
     raw = request.get_data(cache=True)
+    # NDJSON (import_memories) is read by its op, line by line, not parsed here.
+    json_body = request.method != "GET" and request.mimetype != "application/x-ndjson"
     return respond(invoke(home(), Invocation(
         element_path, method=request.method, op_path=op_path,
         token=bearer_token(request.headers.get("Authorization")),
-        body=(lambda: parse_json(raw)) if request.method != "GET" else None, raw_body=raw,
+        body=(lambda: parse_json(raw)) if json_body else None, raw_body=raw,
         query=request.args.to_dict(flat=True), headers=dict(request.headers),
         env=request.headers.get("X-Triform-Env"))))

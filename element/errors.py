@@ -12,7 +12,7 @@ from typing import Any
 
 __all__ = ["ERROR_CLASSES", "ElementError", "ElementNotFound", "InvalidRequest", "SlugTaken",
            "Unauthorized", "Forbidden", "OpNotFound", "MethodNotAllowed", "ElementDisabled",
-           "InvalidProperty", "TokenNotFound", "error_body"]
+           "InvalidProperty", "TokenNotFound", "ImportInvalid", "error_body"]
 
 #: Every error class an error of ours may have (api/errors.py gives each its status).
 ERROR_CLASSES = ("validation", "unauthorized", "forbidden", "not_found",
@@ -65,6 +65,18 @@ class InvalidRequest(ElementError):
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
+
+
+class ImportInvalid(ElementError):
+    """A memory import refused whole (nothing written): a bad line, a foreign format or
+    version, or a file cut short. ``line`` is the 1-based line (0: the file as a whole)."""
+
+    code = "IMPORT_INVALID"
+    error_class = "validation"
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}" if line else reason)
+        self.line = line
 
 
 class InvalidProperty(ElementError):

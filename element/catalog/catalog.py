@@ -11,6 +11,8 @@ Layout (``catalog.db`` in the data home)::
                 is_modifier, created_by, created_at)   UNIQUE(target_id, source_id)
     spec_mirror(element_id, blob, commit_id, status, at)   the draft spec last mirrored
     observed_turns(element_id, digest, subject, at)   turns the subconscious has observed
+    forgotten_subjects(element_id, subject_type, subject_id, at)   forget_subject's record,
+                which memory import and restore honour (docs/backup.md)
 
 A circle's path is its name; every other element's path is ``<circle>/<slug>``. Each thread
 gets its own connection (sqlite3 objects must not cross threads); WAL lets readers run
@@ -23,6 +25,7 @@ the catalog in its own terms (elements, versions, tokens, activity, attachments,
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -33,7 +36,7 @@ from typing import Any
 
 from ..errors import ElementNotFound, SlugTaken
 
-__all__ = ["Catalog", "Element", "now_iso"]
+__all__ = ["Catalog", "Element", "now_iso", "backup_database"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS elements (
@@ -65,6 +68,9 @@ CREATE TABLE IF NOT EXISTS observed_turns (
     element_id TEXT NOT NULL, digest TEXT NOT NULL, subject TEXT NOT NULL, at TEXT NOT NULL,
     PRIMARY KEY (element_id, digest));
 CREATE INDEX IF NOT EXISTS observed_turns_subject ON observed_turns(element_id, subject);
+CREATE TABLE IF NOT EXISTS forgotten_subjects (
+    element_id TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,
+    at TEXT NOT NULL, PRIMARY KEY (element_id, subject_type, subject_id));
 CREATE TABLE IF NOT EXISTS spec_mirror (
     element_id TEXT PRIMARY KEY, blob TEXT, commit_id TEXT, status TEXT NOT NULL, at TEXT);
 """
@@ -491,6 +497,46 @@ class Catalog:
             cursor = db.execute("DELETE FROM observed_turns WHERE element_id = ? AND "
                                 "subject = ?", (element_id, subject))
         return cursor.rowcount
+
+    # -- forgotten subjects (import and restore honour them) --------------------------
+    def record_forgotten(self, element_id: str, subject_type: str, subject_id: str,
+                         at: str) -> None:
+        """Record that a memory element forgot a subject at ``at`` (ISO-8601; a later
+        forget moves it on): an import or a restore drops that subject's memories
+        created until then."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO forgotten_subjects VALUES (?,?,?,?) ON CONFLICT("
+                       "element_id, subject_type, subject_id) DO UPDATE SET at = "
+                       "max(at, excluded.at)", (element_id, subject_type, subject_id, at))
+
+    def forgotten(self, element_id: str | None = None) -> list[dict[str, str]]:
+        """The forgotten subjects of one element (None: of every element), oldest first."""
+        where, args = ("WHERE element_id = ?", (element_id,)) if element_id else ("", ())
+        rows = self._query("SELECT element_id, subject_type, subject_id, at FROM "
+                           f"forgotten_subjects {where} ORDER BY at", args)
+        return [dict(row) for row in rows]
+
+    def backup(self, dest: Path) -> None:
+        """Copy the catalog to ``dest`` through SQLite's online backup: one consistent
+        snapshot while other connections (this process's or a server's) keep writing."""
+        backup_database(self.path, dest)
+
+
+def backup_database(source: Path, dest: Path) -> None:
+    """SQLite's online backup of the database at ``source`` into a new file ``dest``,
+    fsynced; safe while another process writes it (WAL)."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    try:
+        out = sqlite3.connect(dest)
+        try:
+            src.backup(out)
+            out.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            out.close()
+    finally:
+        src.close()
+    with open(dest, "rb") as f:
+        os.fsync(f.fileno())
 
 
 def _mirrored_blob(db: sqlite3.Connection, element_id: str) -> str | None:

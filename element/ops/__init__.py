@@ -29,6 +29,7 @@ OP_MODULES = (
     "element.ops.ports",        # schema
     "element.ops.agents",       # observe, tools, tools_call
     "element.ops.reindex",      # reindex
+    "element.ops.transfer",     # export_memories, import_memories
 )
 
 

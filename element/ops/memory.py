@@ -14,6 +14,7 @@ from typing import Any
 from index import InvalidMemory, MemoryNotFound, MemorySettings, StoreError
 
 from ..agents.observed import TurnLedger
+from ..catalog import now_iso
 from ..errors import InvalidRequest
 from .op import MEMORY, Activity, Header, OpCall, OpResult, OpTable, Schema
 from .schemas import (CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
@@ -299,6 +300,8 @@ def forget_subject(call: OpCall) -> OpResult:
         subject_type, subject_id, confirm=confirmed)
     # The subconscious's record of which of their turns it heard goes with their memories.
     TurnLedger(call.home.catalog, call.element.id).forget_subject((subject_type, subject_id))
+    # Recorded, so an import of an older export or a restore does not bring them back.
+    call.home.catalog.record_forgotten(call.element.id, subject_type, subject_id, now_iso())
     return OpResult(outcome, activity=[Activity({"subject_type": subject_type,
                                                  "deleted": outcome["deleted"]})])
 

@@ -88,6 +88,8 @@ SHEET: dict[str, tuple[str, str, Level]] = {
     "tools": ("GET", "tools", "read"),
     "tools_call": ("POST", "tools/call", "read"),
     "reindex": ("POST", "reindex", "write"),
+    "export_memories": ("GET", "export/memories", "read"),
+    "import_memories": ("POST", "import/memories", "write"),
 }
 
 
@@ -112,10 +114,11 @@ class Activity:
 
 @dataclass
 class OpResult:
-    """What an op answers: a JSON body (dict) or raw bytes with a content type, and the
-    activity events to record for it (``element.invoke`` records them)."""
+    """What an op answers: a JSON body (dict), raw bytes with a content type, or a stream
+    of byte chunks (an iterator: an export sent as it is read), and the activity events
+    to record for it (``element.invoke`` records them)."""
 
-    body: dict[str, Any] | bytes
+    body: dict[str, Any] | bytes | Iterator[bytes]
     status: int = 200
     content_type: str = "application/json"
     headers: dict[str, str] = field(default_factory=dict)
@@ -183,6 +186,9 @@ class Op:
     checks_types: bool = False
     #: The config key of a larger body limit than a JSON op's (import_bundle).
     body_limit: str | None = None
+    #: A body that is not JSON (media type -> schema, for the API document): the op reads
+    #: ``OpCall.raw_body`` itself (import_memories takes NDJSON).
+    request_content: Mapping[str, Schema] | None = None
 
     @property
     def regex(self) -> re.Pattern[str]:

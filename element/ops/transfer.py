@@ -1,0 +1,95 @@
+"""``export_memories`` and ``import_memories``: a memory element's memories as NDJSON, kept
+whole (ids, timestamps, access statistics; vectors on request). The format and the checks
+are ``element/transfer/memories.py``; docs/backup.md says what travels and what does not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..transfer import FORMAT, VERSION, export_lines, forgotten_before, import_into, \
+    read_import
+from .memory import settings_of
+from .op import MEMORY, Activity, OpCall, OpResult, OpTable, Schema
+from .schemas import BOOLEAN, CATEGORY, STRING, SUBJECT, TIME, array, integer, obj
+
+__all__ = ["ops", "NDJSON"]
+
+ops = OpTable()
+
+NDJSON = "application/x-ndjson"
+
+_EXPORT_QUERY: dict[str, Schema] = {
+    "vectors": {**BOOLEAN, "description": "add each lane's vector (base64 float32), so an "
+                "import with the same model does not embed again"},
+    "category": CATEGORY,
+    "subject_type": SUBJECT["subject_type"]["anyOf"][0],
+    "subject_id": {**SUBJECT["subject_id"]["anyOf"][0], "description": "needs subject_type"},
+    "agent": STRING,
+    "source": STRING,
+    "created_after": {**TIME, "description": "exclusive bound"},
+    "created_before": {**TIME, "description": "exclusive bound"},
+}
+_LINES: Schema = {"type": "string", "description": f"NDJSON: a header line (format "
+                  f"{FORMAT!r}, version {VERSION}, element, model, dim, count, vectors, "
+                  "forgotten), then one memory a line, newest first (docs/backup.md)"}
+
+
+@ops.op("export_memories", "GET", "export/memories", "read", types=MEMORY,
+        summary="Export memories as NDJSON (streamed)", query=_EXPORT_QUERY,
+        content={NDJSON: _LINES},
+        description="Every public field of each memory (id, content, category, subject, "
+                    "context, intention, agent, source, metadata, created/updated/occurred/"
+                    "last-accessed times, access_count); list's filters. Streamed: memory "
+                    "use does not grow with the element. Memories never enter git.")
+def export_memories(call: OpCall) -> OpResult:
+    filters = {k: v for k, v in call.query.items() if k != "vectors"}
+    store = call.home.memory_store(call.element)
+    count, lines = export_lines(store, call.element, call.home.catalog,
+                                vectors=bool(call.query.get("vectors")), filters=filters)
+    return OpResult(lines, content_type=NDJSON,
+                    headers={"X-Triform-Count": str(count)},
+                    activity=[Activity({"count": count,
+                                        "vectors": bool(call.query.get("vectors"))})])
+
+
+_COUNT = integer(0)
+
+
+@ops.op("import_memories", "POST", "import/memories", "write", types=MEMORY,
+        summary="Import an NDJSON export, ids and timestamps kept",
+        request_content={NDJSON: _LINES}, body_required=True,
+        body_limit="MAX_IMPORT_BODY",
+        response=obj({"imported": _COUNT, "skipped": _COUNT, "evicted": _COUNT,
+                       "forgotten": {**_COUNT, "description": "memories of a subject "
+                                     "forgotten (here or at the source) after they were "
+                                     "made: not imported"},
+                       "embedded_here": {**_COUNT, "description": "memories embedded by "
+                                         "this import (no vectors, or another model's)"},
+                       "errors": array(obj({"id": STRING, "code": STRING}, ["id", "code"])),
+                       "warnings": array(STRING)},
+                      ["imported", "skipped", "evicted", "forgotten", "embedded_here",
+                       "errors", "warnings"]),
+        description="Every line is checked before anything is written: a bad line, a "
+                    "foreign format or version, or a file cut short refuses the whole "
+                    "import (400 IMPORT_INVALID naming the line). A memory whose id is "
+                    "present is skipped, so importing a file twice changes nothing. Vectors "
+                    "are used when the export's model is this element's; otherwise the "
+                    "texts are embedded (warning IMPORT_REEMBEDDED). Capacity and eviction "
+                    "apply as for store.")
+def import_memories(call: OpCall) -> OpResult:
+    store = call.home.memory_store(call.element)
+    parsed = read_import(call.raw_body, dim=store.dim, model_id=store.model_id)
+    forgotten = forgotten_before([*call.home.catalog.forgotten(call.element.id),
+                                  *_rows(parsed.header.get("forgotten"))])
+    answer = import_into(store, parsed, settings=settings_of(call), forgotten=forgotten)
+    warnings = []
+    if parsed.model != store.model_id and parsed.lines:
+        warnings.append("IMPORT_REEMBEDDED")
+    answer["warnings"] = warnings
+    return OpResult(answer, activity=[Activity({k: answer[k] for k in (
+        "imported", "skipped", "evicted", "forgotten")})])
+
+
+def _rows(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

@@ -1,0 +1,196 @@
+"""The memory export format (NDJSON) and its import, checked whole before anything is written.
+
+An export is UTF-8 text, one JSON object a line, each line ending in ``\\n``::
+
+    {"format": "triform-memories", "version": 1, "element": "demo/memory",
+     "model": "<model id>", "dim": 384, "count": 2, "vectors": false,
+     "exported_at": "...", "filters": {...}, "forgotten": [...]}
+    {"id": "...", "content": "...", "category": "fact", ..., "access_count": 3}
+    {"id": "...", ...,  "vectors": {"content": "<base64 float32>", ...}}
+
+The header's ``count`` is the number of memory lines that follow, so a file cut at a line
+boundary is caught; a file cut inside a line is caught by that line not being JSON.
+``forgotten`` lists the subjects the source element had forgotten (with when): an import
+drops their memories created until then, as it does for the target's own list.
+
+:func:`read_import` validates every line (JSON, fields, duplicate ids, the header's count)
+before the import writes anything; :func:`import_into` then writes the memories oldest
+first (the file is newest first, as ``list``), in batches of one fsync each.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from index import (
+    ImportedMemory,
+    MemoryBackend,
+    MemorySettings,
+    StoreError,
+    encode_vector,
+    validate_imported,
+)
+
+from ..catalog import Catalog, Element, now_iso
+from ..errors import ImportInvalid
+
+__all__ = ["FORMAT", "VERSION", "export_lines", "read_import", "import_into", "ParsedImport",
+           "BATCH"]
+
+FORMAT = "triform-memories"
+VERSION = 1
+#: Memories written per fsync (and embedded per pass when their vectors cannot be used).
+BATCH = 256
+
+
+def _line(data: Mapping[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def export_lines(store: MemoryBackend, element: Element, catalog: Catalog, *,
+                 vectors: bool, filters: Mapping[str, Any]) -> tuple[int, Iterator[bytes]]:
+    """``(count, lines)``: the header and one line per memory, as the iterator is read.
+
+    :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a bad filter (now, not
+        while streaming).
+    """
+    count, memories = store.export(vectors=vectors, **filters)
+    header = {"format": FORMAT, "version": VERSION, "element": element.path,
+              "model": store.model_id, "dim": store.dim, "count": count,
+              "vectors": vectors, "exported_at": now_iso(), "filters": dict(filters),
+              "forgotten": [{k: row[k] for k in ("subject_type", "subject_id", "at")}
+                            for row in catalog.forgotten(element.id)]}
+
+    def lines() -> Iterator[bytes]:
+        yield _line(header)
+        for memory in memories:
+            lanes = memory.pop("vectors", None)
+            if lanes:
+                memory["vectors"] = {lane: encode_vector(v) for lane, v in lanes.items()}
+            yield _line(memory)
+    return count, lines()
+
+
+@dataclass(frozen=True)
+class ParsedImport:
+    """A checked import: its header and where each memory line is (re-read to write)."""
+
+    header: dict[str, Any]
+    lines: list[bytes]          # the memory lines, newest first, as in the file
+    model: str | None
+
+
+def _json(raw: bytes, number: int) -> Any:
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ImportInvalid(number, f"is not a JSON object ({exc.__class__.__name__}); "
+                            "a file cut short ends like this") from None
+
+
+def read_import(raw: bytes, *, dim: int, model_id: str) -> ParsedImport:
+    """Check a whole export: its header, every memory line, no id twice, and the count.
+
+    :raise ImportInvalid: naming the first bad line; nothing is written.
+    """
+    if not raw.strip():
+        raise ImportInvalid(0, "the body is empty: expected an export (NDJSON: a header "
+                            "line, then one memory a line)")
+    lines = raw.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    header = _json(lines[0], 1)
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ImportInvalid(1, f"is not the header of a memory export (format "
+                            f"{FORMAT!r} expected)")
+    if header.get("version") != VERSION:
+        raise ImportInvalid(1, f"format version {header.get('version')!r}; this server "
+                            f"reads version {VERSION}")
+    count = header.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ImportInvalid(1, "count must be a non-negative integer")
+    model = header.get("model")
+    model = model if isinstance(model, str) else None
+    same_model = model == model_id
+    body = lines[1:]
+    seen: dict[str, int] = {}
+    for i, text in enumerate(body):
+        number = i + 2
+        if not text.strip():
+            raise ImportInvalid(number, "is empty")
+        try:
+            item = validate_imported(_json(text, number), dim=dim if same_model else None)
+        except StoreError as exc:
+            raise ImportInvalid(number, exc.message) from None
+        first = seen.setdefault(item.id, number)
+        if first != number:
+            raise ImportInvalid(number, f"memory {item.id} is already on line {first}")
+    if len(body) != count:
+        raise ImportInvalid(0, f"the header announces {count} memories and the file holds "
+                            f"{len(body)}: it was cut short (or added to); nothing imported")
+    return ParsedImport(header, body, model)
+
+
+def _ts(value: str) -> float:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+
+
+def forgotten_before(rows: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], float]:
+    """Subject -> the latest time it was forgotten, from rows of ``Catalog.forgotten`` or
+    an export header's ``forgotten`` (malformed rows are ignored)."""
+    out: dict[tuple[str, str], float] = {}
+    for row in rows:
+        try:
+            subject = (str(row["subject_type"]), str(row["subject_id"]))
+            at = _ts(str(row["at"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+        out[subject] = max(at, out.get(subject, at))
+    return out
+
+
+def import_into(store: MemoryBackend, parsed: ParsedImport, *, settings: MemorySettings,
+                forgotten: Mapping[tuple[str, str], float]) -> dict[str, Any]:
+    """Write a checked import, oldest first, ``BATCH`` memories per fsync.
+
+    A memory about a subject forgotten (here or at the source) at or after its creation
+    is not imported (``forgotten`` counts them). A memory whose id is present is skipped.
+
+    :return: ``{"imported", "skipped", "evicted", "forgotten", "embedded_here",
+        "errors"}`` (counts; ``errors`` lists memories stored without vectors, because
+        the embedder failed, by id).
+    :raise MemoryCapacity: the element is full and the pool that must give way is empty;
+        the batches before are imported (a re-import skips them).
+    """
+    answer: dict[str, Any] = {"imported": 0, "skipped": 0, "evicted": 0, "forgotten": 0,
+                              "embedded_here": 0, "errors": []}
+    batch: list[ImportedMemory] = []
+
+    def flush() -> None:
+        result = store.import_memories(batch, model_id=parsed.model, settings=settings)
+        answer["imported"] += len(result.imported)
+        answer["skipped"] += len(result.skipped)
+        answer["evicted"] += len(result.evicted)
+        answer["embedded_here"] += result.embedded_here
+        answer["errors"].extend({"id": memory_id, "code": "MEMORY_EMBEDDING_FAILED"}
+                                for memory_id in result.unembedded)
+        batch.clear()
+
+    for text in reversed(parsed.lines):
+        item = validate_imported(json.loads(text),
+                                 dim=store.dim if parsed.model == store.model_id else None)
+        subject = item.subject
+        if subject is not None and subject in forgotten and \
+                _ts(item.record["created_at"]) <= forgotten[subject]:
+            answer["forgotten"] += 1
+            continue
+        batch.append(item)
+        if len(batch) == BATCH:
+            flush()
+    if batch:
+        flush()
+    return answer
