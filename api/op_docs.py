@@ -113,7 +113,10 @@ def _op(op: Op) -> list[str]:
         lines += [f"| `{h.name}` | {_cell(type_text(h.schema))} | "
                   f"{'yes' if h.required else ''} | {_cell(h.description)} |"
                   for h in op.headers] + [""]
-    if op.request is None:
+    if op.request_content is not None:
+        lines += ["Body: " + ", ".join(f"`{kind}`: {_cell(schema.get('description', ''))}"
+                                       for kind, schema in op.request_content.items()), ""]
+    elif op.request is None:
         lines += ["No body.", ""]
     elif not op.request.get("properties"):
         lines += ["Body: `{}` (or none).", ""]
