@@ -124,8 +124,9 @@ def test_every_op_has_request_and_response_schemas(doc) -> None:
             for kind in success["content"].values():
                 assert kind["schema"] not in ({}, {"type": "object"}), op.name
             if method != "GET":
-                assert operation["requestBody"]["content"]["application/json"]["schema"], \
-                    op.name
+                kinds = operation["requestBody"]["content"]    # NDJSON: import_memories
+                assert (kinds.get("application/json") or
+                        kinds["application/x-ndjson"])["schema"], op.name
     memory = doc["components"]["schemas"]["Memory"]
     assert set(memory["required"]) == {
         "id", "content", "category", "subject_type", "subject_id", "context", "intention",
