@@ -17,10 +17,13 @@ from .ops.op import Op, OpResult
 from .ops.schemas import COMPONENTS
 from .spec.mirror import after_push, push_reasons
 from .spec.types import TYPES
+from .transfer import (BackupInvalid, backup_home, forget_after_restore, read_manifest,
+                       restore_home, verify_backup)
 
 __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
            "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
            "check_slug", "Invocation", "admit", "invoke", "readable", "registry", "Op",
            "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",
-           "agent_tools", "call_agent_tool"]
+           "agent_tools", "call_agent_tool", "BackupInvalid", "backup_home",
+           "verify_backup", "restore_home", "read_manifest", "forget_after_restore"]

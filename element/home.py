@@ -248,6 +248,12 @@ class Home:
                 self._stores[element.id] = store
             return store
 
+    def held_store(self, element_id: str) -> MemoryStore | None:
+        """The memory store of an element if this process has it open, else None (a
+        backup copies an open store's log under its lock, another's from the file)."""
+        with self._lock:
+            return self._stores.get(element_id)
+
     def reap_all(self, env: str = "draft") -> dict[str, list[str]]:
         """Run the retention reaper on every ready memory element that has a retention.
 

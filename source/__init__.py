@@ -10,6 +10,7 @@ out a pygit2 or dulwich object).
 
 from __future__ import annotations
 
+from .backup import copy_repo
 from .bundle import MAX_BUNDLE_BYTES, export_bundle, export_findings, import_bundle
 from .errors import (
     BranchNotFound,
@@ -68,6 +69,8 @@ __all__ = [
     # bundles, smart HTTP
     "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle",
     "MAX_PUSH_BYTES", "make_git_app", "Verdict",
+    # backups
+    "copy_repo",
     # errors
     "SourceError", "InvalidArgument", "UnsafePath", "NotAFile", "FileTooLarge", "RepoNotFound",
     "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",

@@ -21,10 +21,11 @@ from source import BRANCHES
 from ..mcp_server import add_mcp_command
 from ..config import add_home_options
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
-from .elements import cmd_element, cmd_export, cmd_import, cmd_memory
+from .elements import cmd_element, cmd_memory
 from .reindex import cmd_reindex
 from .remote import add_token_option
 from .setup import cmd_init, cmd_model, cmd_serve, cmd_token
+from .transfer import add_backup_commands, cmd_export, cmd_import
 
 __all__ = ["build_parser", "main"]
 
@@ -145,11 +146,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="write an element's git bundle to a file")
     export.add_argument("element", help="element path, e.g. demo/memory")
-    export.add_argument("-o", "--output", help="file (default: <slug>.bundle; - for stdout)")
+    export.add_argument("-o", "--output", help="file (default: <slug>.bundle; - for stdout)"
+                        "; with --memories a folder")
+    export.add_argument("--memories", action="store_true",
+                        help="also the memories (into the folder -o DIR; through the "
+                             "server when one runs)")
+    add_token_option(export)
     export.set_defaults(run=cmd_export)
 
     imp = sub.add_parser("import", help="import a bundle file into a circle")
-    imp.add_argument("file", help="a bundle, or a circle's JSON envelope")
+    imp.add_argument("file", help="a bundle, a circle's JSON envelope, or a folder "
+                     "written by export --memories")
     imp.add_argument("--into", required=True, help="the circle to import into")
     imp.add_argument("--slug", help="slug of the new element (default: the bundle's)")
     imp.add_argument("--overwrite", action="store_true",
@@ -165,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_token_option(reindex)
     reindex.set_defaults(run=cmd_reindex)
     add_mcp_command(sub)
+    add_backup_commands(sub)
     return parser
 
 

@@ -149,6 +149,13 @@ class Catalog:
             self._local.db = db
         return db
 
+    def close(self) -> None:
+        """Close this thread's connection (others close with their threads)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
     class _Tx:
         def __init__(self, db: sqlite3.Connection) -> None:
             self.db = db

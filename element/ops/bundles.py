@@ -31,7 +31,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from index import StoreError
+from index import MemorySettings, StoreError
 from source import (SPEC_PATH, SourceError, commit_files, export_bundle, import_bundle,
                     read_spec, spec_blob)
 
@@ -39,6 +39,7 @@ from ..catalog import Element, now_iso
 from ..errors import ElementError, ElementNotFound, InvalidRequest
 from ..home import Home, check_slug
 from ..spec.spec_file import normalize_spec, spec_yaml
+from ..transfer import export_lines, forgotten_before, import_into, read_import
 from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, SLUG, STRING, array, integer, obj, ref
 
@@ -56,8 +57,10 @@ def _circle_members(home: Home, circle: Element) -> list[Element]:
             if e.id != circle.id and e.state != "deleted"]
 
 
-def envelope(home: Home, circle: Element) -> dict[str, Any]:
-    """The circle envelope: one base64 bundle per element of the circle.
+def envelope(home: Home, circle: Element, *, memories: bool = False) -> dict[str, Any]:
+    """The circle envelope: one base64 bundle per element of the circle; with
+    ``memories``, each memory element's memories too (``memories_ndjson``: the text
+    ``export_memories`` answers, vectors included). Memories never enter git.
 
     :raise SourceError: an element's repo is damaged (named; run its ``source_repair``).
     """
@@ -69,9 +72,14 @@ def envelope(home: Home, circle: Element) -> dict[str, Any]:
             data = export_bundle(home.repo_path(el))
         except SourceError as exc:
             raise SourceError(f"{el.path}: {exc.message}") from None
-        out.append({"slug": el.slug, "element_type": el.element_type, "name": el.name,
-                    "parent": slugs.get(el.parent_id or ""),
-                    "bundle_base64": base64.b64encode(data).decode("ascii")})
+        entry = {"slug": el.slug, "element_type": el.element_type, "name": el.name,
+                 "parent": slugs.get(el.parent_id or ""),
+                 "bundle_base64": base64.b64encode(data).decode("ascii")}
+        if memories and el.element_type == "memory" and el.state == "ready":
+            _, lines = export_lines(home.memory_store(el), el, home.catalog, vectors=True,
+                                    filters={})
+            entry["memories_ndjson"] = b"".join(lines).decode("utf-8")
+        out.append(entry)
     return {"format": ENVELOPE_FORMAT, "circle": circle.circle, "exported_at": now_iso(),
             "elements": out}
 
@@ -83,12 +91,18 @@ def envelope(home: Home, circle: Element) -> dict[str, Any]:
                                           "circle": STRING, "exported_at": STRING,
                                           "elements": array(OBJECT)},
                                          ["format", "circle", "exported_at", "elements"])},
+        query={"memories": {**BOOLEAN, "description": "on a circle: each memory "
+                            "element's memories in the envelope (memories_ndjson)"}},
         description="A git bundle for an element; a JSON envelope of base64 bundles for a "
-                    "circle.")
+                    "circle (with memories=true, each memory element's memories too).")
 def export(call: OpCall) -> OpResult:
     element = call.element
     if element.element_type == "circle":
-        return OpResult(envelope(call.home, element))
+        return OpResult(envelope(call.home, element,
+                                 memories=bool(call.query.get("memories"))))
+    if call.query.get("memories"):
+        raise InvalidRequest("memories", "applies to a circle's envelope; an element's "
+                             "memories are exported by export/memories")
     data = export_bundle(call.home.repo_path(element))
     return OpResult(data, content_type="application/x-git-bundle",
                     headers={"Content-Disposition":
@@ -153,6 +167,25 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
             "element_type": element.element_type, "branches": info["branches"],
             "dropped_refs": info["dropped_refs"],
             "replaced": existing.id if existing is not None else None}
+
+
+def _memories_into(call: OpCall, element_id: str, text: str) -> dict[str, Any]:
+    """Import an envelope entry's memories into the element just imported: the answer of
+    import_memories, or ``{"error": ...}`` (the element stays; its memories can be
+    imported again with import_memories)."""
+    element = call.home.catalog.element(element_id)
+    if element.element_type != "memory":
+        return {"error": {"code": "INVALID_REQUEST", "message": "memories_ndjson on an "
+                          f"element of type {element.element_type}"}}
+    try:
+        store = call.home.memory_store(element)
+        parsed = read_import(text.encode("utf-8"), dim=store.dim, model_id=store.model_id)
+        settings = MemorySettings.from_properties(
+            call.home.properties_for(element, call.env))
+        forgotten = forgotten_before(parsed.header.get("forgotten") or [])
+        return import_into(store, parsed, settings=settings, forgotten=forgotten)
+    except (ElementError, StoreError) as exc:
+        return {"error": {"code": exc.code, "message": str(exc)}}
 
 
 def _existing(home: Home, path: str) -> Element | None:
@@ -242,6 +275,9 @@ def import_(call: OpCall) -> OpResult:
             report["errors"].append(error)
             continue
         status = outcome.pop("status")
+        if status == "imported" and isinstance(entry.get("memories_ndjson"), str):
+            outcome["memories"] = _memories_into(call, outcome["id"],
+                                                 entry["memories_ndjson"])
         report[status].append(outcome)
         if status == "imported":
             new = call.home.catalog.element(outcome["id"])

@@ -1,0 +1,234 @@
+"""Commands that move memories and homes: ``export --memories``, ``import DIR``,
+``backup`` and ``restore`` (docs/backup.md).
+
+``export PATH --memories -o DIR`` writes the element's git bundle and its memories (NDJSON
+with vectors) into DIR, or, for a circle, its envelope with every memory element's
+memories inside; ``import DIR --into CIRCLE`` reads them back. On a served home the
+memories are held by the server, so both go through it (a token, as ``triform memory``).
+Without ``--memories`` and with a file, ``export``/``import`` are the bundle commands of
+``elements.py``, unchanged: memories never enter git.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from element import (Catalog, Invocation, backup_home, forget_after_restore, invoke,
+                     restore_home, verify_backup)
+
+from .common import EXIT_REFUSED, UsageError, guarded, home_of, print_json, run_op
+from .elements import cmd_export as export_bundle_file
+from .elements import cmd_import as import_bundle_file
+from .remote import _call, served
+
+if TYPE_CHECKING:
+    from triform_client import Client
+
+__all__ = ["cmd_export", "cmd_import", "cmd_backup", "cmd_restore", "add_backup_commands",
+           "MEMORIES_SUFFIX"]
+
+MEMORIES_SUFFIX = ".memories.ndjson"
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``export``: the bundle alone, or with ``--memories`` the bundle and memories."""
+    if not args.memories:
+        return export_bundle_file(args)
+    return _export_with_memories(args)
+
+
+@guarded
+def _export_with_memories(args: argparse.Namespace) -> int:
+    if not args.output or args.output == "-":
+        raise UsageError("--memories writes several files: give a folder with -o DIR")
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    with home_of(args) as home:
+        element = home.catalog.element_at(args.element)
+    name = element.slug or element.circle
+    server = served(args)
+    files: list[Path] = []
+    if server is not None:
+        def work(client: Client) -> Any:
+            path = quote(element.path)
+            if element.element_type == "circle":
+                envelope = client.call("GET", f"/api/{path}/ops/export/bundle",
+                                       params={"memories": "true"})
+                files.append(_write_json(out / f"{name}.bundle.json", envelope))
+            else:
+                with open(out / f"{name}.bundle", "wb") as f:
+                    client.element(element.path).export_bundle(f)
+                files.append(out / f"{name}.bundle")
+                if element.element_type == "memory":
+                    with open(out / f"{name}{MEMORIES_SUFFIX}", "wb") as f:
+                        client.memory(element.path).export_memories(f, vectors=True)
+                    files.append(out / f"{name}{MEMORIES_SUFFIX}")
+            return _report(element.path, files)
+        return _call(args, server, None, work)
+    with home_of(args) as home:
+        if element.element_type == "circle":
+            result = run_op(home, element.path, "export_bundle", query={"memories": "true"})
+            files.append(_write_json(out / f"{name}.bundle.json", result.body))
+        else:
+            bundle = run_op(home, element.path, "export_bundle").body
+            assert isinstance(bundle, bytes)
+            (out / f"{name}.bundle").write_bytes(bundle)
+            files.append(out / f"{name}.bundle")
+            if element.element_type == "memory":
+                lines = run_op(home, element.path, "export_memories",
+                               query={"vectors": "true"}).body
+                assert not isinstance(lines, (bytes, dict))
+                with open(out / f"{name}{MEMORIES_SUFFIX}", "wb") as f:
+                    for chunk in lines:         # streamed: never whole in memory
+                        f.write(chunk)
+                files.append(out / f"{name}{MEMORIES_SUFFIX}")
+    print_json(_report(element.path, files))
+    return 0
+
+
+def _write_json(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False))
+    return path
+
+
+def _report(element: str, files: list[Path]) -> dict[str, Any]:
+    return {"path": element, "files": [{"file": str(f), "bytes": f.stat().st_size}
+                                       for f in files]}
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """``import``: a bundle or envelope file as before; a folder written by ``export
+    --memories``: its bundles or envelope, then each element's memories."""
+    if not Path(args.file).is_dir():
+        return import_bundle_file(args)
+    return _import_folder(args)
+
+
+def _folder(folder: Path) -> tuple[list[Path], list[Path]]:
+    envelopes = sorted(folder.glob("*.bundle.json"))
+    bundles = sorted(folder.glob("*.bundle"))
+    if not envelopes and not bundles:
+        raise UsageError(f"{folder} holds no *.bundle or *.bundle.json (written by "
+                         "`triform export PATH --memories -o DIR`)")
+    return envelopes, bundles
+
+
+@guarded
+def _import_folder(args: argparse.Namespace) -> int:
+    folder = Path(args.file)
+    envelopes, bundles = _folder(folder)
+    if args.slug and len(envelopes) + len(bundles) != 1:
+        raise UsageError("--slug applies to a folder with a single bundle")
+    bodies: list[tuple[dict[str, Any], Path | None]] = []
+    for path in envelopes:
+        envelope = json.loads(path.read_text())
+        bodies.append(({"envelope": envelope}, None))
+    for path in bundles:
+        body: dict[str, Any] = {
+            "bundle_base64": base64.b64encode(path.read_bytes()).decode("ascii")}
+        if args.slug:
+            body["slug"] = args.slug
+        ndjson = path.with_name(path.name[:-len(".bundle")] + MEMORIES_SUFFIX)
+        bodies.append((body, ndjson if ndjson.exists() else None))
+    for body, _ in bodies:
+        if args.overwrite:
+            body["overwrite"] = True
+    server = served(args)
+    if server is not None:
+        def work(client: Client) -> Any:
+            return [_imported_remote(client, args.into, body, memories)
+                    for body, memories in bodies]
+        return _call(args, server, None, work)
+    reports = []
+    with home_of(args) as home:
+        for body, memories in bodies:
+            result = run_op(home, args.into, "import_bundle", body=body)
+            report = dict(result.body) if isinstance(result.body, dict) else {}
+            if result.status >= 400:
+                print(json.dumps(report, ensure_ascii=False, sort_keys=True),
+                      file=sys.stderr)
+                return EXIT_REFUSED
+            for item in report.get("imported", []):
+                if memories is not None:
+                    item["memories"] = invoke(home, Invocation(
+                        item["path"], op="import_memories", operator="cli",
+                        raw_body=memories.read_bytes())).body
+            reports.append(report)
+    print_json(reports)
+    return 0
+
+
+def _imported_remote(client: Client, circle: str, body: dict[str, Any],
+                     memories: Path | None) -> Any:
+    report = client.call("POST", f"/api/{quote(circle)}/ops/import/bundle", body,
+                         safe=False)
+    for item in report.get("imported", []):
+        if memories is not None:
+            with open(memories, "rb") as f:
+                item["memories"] = client.memory(item["path"]).import_memories(f)
+    return report
+
+
+# -- backup, verify, restore -------------------------------------------------------------
+
+def add_backup_commands(sub: Any) -> None:
+    """``backup --to DIR``, ``backup --verify DIR`` and ``restore --from DIR --home NEW``."""
+    backup = sub.add_parser("backup", help="write a consistent backup of the home (safe "
+                            "while it is served), or check one")
+    which = backup.add_mutually_exclusive_group(required=True)
+    which.add_argument("--to", metavar="DIR", help="a new (or empty) folder to write")
+    which.add_argument("--verify", metavar="DIR",
+                       help="check a backup against its manifest (exit 1 if it differs)")
+    backup.set_defaults(run=cmd_backup)
+    restore = sub.add_parser("restore", help="build a new home from a backup")
+    restore.add_argument("--from", dest="source", metavar="DIR", required=True,
+                         help="the backup folder")
+    # Its own dest: the global --home names the home a command works on, this the new one.
+    restore.add_argument("--home", dest="new_home", metavar="NEW", required=True,
+                         help="the new home to create (absent or an empty folder)")
+    restore.add_argument("--forgotten-from", metavar="HOME",
+                         help="also drop subjects this home forgot after the backup "
+                              "(default: the home the backup was taken from, if it exists)")
+    restore.set_defaults(run=cmd_restore)
+
+
+@guarded
+def cmd_backup(args: argparse.Namespace) -> int:
+    if args.verify:
+        report = verify_backup(Path(args.verify))
+        print_json(report)
+        return 0 if report["ok"] else EXIT_REFUSED
+    with home_of(args) as home:
+        manifest = backup_home(home, Path(args.to))
+    print_json({"backup": str(Path(args.to)), "home": manifest["home"],
+                "started_at": manifest["started_at"], "finished_at": manifest["finished_at"],
+                "elements": len(manifest["elements"]), "files": len(manifest["files"]),
+                "bytes": sum(f["bytes"] for f in manifest["files"])})
+    return 0
+
+
+@guarded
+def cmd_restore(args: argparse.Namespace) -> int:
+    source, target = Path(args.source), Path(args.new_home)
+    manifest = restore_home(source, target)
+    rows = list(manifest.get("forgotten") or [])
+    origin = Path(args.forgotten_from) if args.forgotten_from else Path(manifest["home"])
+    used = None
+    if (origin / "catalog.db").is_file() and origin.resolve() != target.resolve():
+        rows += Catalog(origin / "catalog.db").forgotten()
+        used = str(origin)
+    elif args.forgotten_from:
+        raise UsageError(f"{origin} has no catalog.db: not a data home")
+    opened = argparse.Namespace(**{**vars(args), "home": str(target)})
+    with home_of(opened) as home:
+        dropped = forget_after_restore(home, rows) if rows else {}
+        elements = len(home.catalog.elements())
+    print_json({"home": str(target), "from": str(source), "elements": elements,
+                "forgotten_checked_against": used, "forgotten_dropped": dropped})
+    return 0
