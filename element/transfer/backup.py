@@ -118,9 +118,11 @@ def backup_home(home: Home, dest: Path | str) -> dict[str, Any]:
     files = [{"path": str(p.relative_to(dest)), "bytes": p.stat().st_size,
               "sha256": _sha256(p)}
              for p in sorted(dest.rglob("*")) if p.is_file() and p.name != MANIFEST]
+    # Folders too: git needs its empty ones (objects/pack) to take the next push.
+    dirs = [str(p.relative_to(dest)) for p in sorted(dest.rglob("*")) if p.is_dir()]
     manifest = {"format": BACKUP_FORMAT, "version": BACKUP_VERSION, "started_at": started,
                 "finished_at": now_iso(), "home": str(home.path.resolve()),
-                "elements": elements, "forgotten": forgotten, "files": files}
+                "elements": elements, "forgotten": forgotten, "files": files, "dirs": dirs}
     tmp = dest / f"{MANIFEST}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
     with open(tmp, "rb") as f:
@@ -155,7 +157,7 @@ def verify_backup(folder: Path | str) -> dict[str, Any]:
     listed = set()
     total = 0
     for item in manifest["files"]:
-        path = folder / item["path"]
+        path = folder / _inside(item["path"])
         listed.add(item["path"])
         if not path.is_file():
             problems.append(f"{item['path']}: missing")
@@ -189,9 +191,22 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if manifest.get("version") != BACKUP_VERSION:
         raise BackupInvalid(f"backup format version {manifest.get('version')!r}; this "
                             f"version restores {BACKUP_VERSION}")
-    if not isinstance(manifest.get("files"), list):
-        raise BackupInvalid(f"{folder / MANIFEST} lists no files")
+    files = manifest.get("files")
+    if not isinstance(files, list) or not all(
+            isinstance(f, dict) and isinstance(f.get("path"), str)
+            and isinstance(f.get("bytes"), int) and isinstance(f.get("sha256"), str)
+            for f in files):
+        raise BackupInvalid(f"{folder / MANIFEST} does not list its files as "
+                            "{path, bytes, sha256}")
     return manifest
+
+
+def _inside(rel: Any) -> Path:
+    """A manifest's relative path, refused if it would lead outside the backup."""
+    path = Path(str(rel))
+    if path.is_absolute() or ".." in path.parts:
+        raise BackupInvalid(f"the manifest names {rel!r}, outside the backup")
+    return path
 
 
 def _ts(value: str) -> float:
@@ -217,8 +232,10 @@ def restore_home(folder: Path | str, target: Path | str) -> dict[str, Any]:
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
+        for rel in manifest.get("dirs") or []:
+            (staging / _inside(rel)).mkdir(parents=True, exist_ok=True)
         for item in manifest["files"]:
-            dest = staging / item["path"]
+            dest = staging / _inside(item["path"])
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(folder / item["path"], dest)
         (staging / "repos").mkdir(exist_ok=True)

@@ -37,7 +37,9 @@ CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,"
 
 
 def excluded_operation_ids() -> list[str]:
-    names = {"disable"}
+    # import_memories: schemathesis has no serializer for its NDJSON body;
+    # tests/api/test_transfer.py sends it bad lines, cut files and foreign versions.
+    names = {"disable", "import_memories"}
     return sorted(operation_id(registry()[n], v) for n in names
                   for v in variants(registry()[n]))
 
