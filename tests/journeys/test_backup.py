@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from element import backup_home, verify_backup
-from tests.helpers import Served, clone, commit_all, run_cli, run_git, serve
+from tests.helpers import Served, commit_all, run_cli, run_git, serve
 
 MEMORY = "/api/demo/memory/ops"
 
@@ -42,7 +43,6 @@ class Writers:
                         for i in range(4)]
 
     def run(self, n: int) -> None:
-        import time
         client = self.served.client()
         path = "demo/memory" if n % 2 == 0 else "demo/notes"
         i = 0
@@ -65,7 +65,6 @@ class Writers:
 
 def test_backup_under_four_writers_restores_every_acknowledged_write(
         serve: Callable[..., Served], tmp_path: Path, git_env: dict[str, str]) -> None:
-    import time
     original = serve("home")
     admin = original.client()
     assert admin.post("/api/demo/ops/create", {"element_type": "memory",
@@ -93,6 +92,9 @@ def test_backup_under_four_writers_restores_every_acknowledged_write(
     done = run_cli(None, "restore", "--from", str(tmp_path / "backup"), "--home",
                    str(restored_home))
     assert done.returncode == 0, done.stderr
+    history = {op: admin.get(f"/api/demo/memory/ops/{op}").body
+               for op in ("version", "source/branches", "spec")}
+    elements = admin.get("/api/demo/ops/tree").body
     original.stop()
 
     restored = serve("restored")
@@ -100,8 +102,10 @@ def test_backup_under_four_writers_restores_every_acknowledged_write(
     client = restored.client(original.token)   # the same tokens
     for path, ids in acked.items():
         assert ids <= _all_ids(client, path), f"{path}: acknowledged writes lost"
-    # The same versions and branches.
-    assert client.get("/api/demo/memory/ops/version").status == 200
+    # The same elements, versions, branches and spec.
+    assert client.get("/api/demo/ops/tree").body == elements
+    for op, answer in history.items():
+        assert client.get(f"/api/demo/memory/ops/{op}").body == answer, op
 
     # Restore, then serve: clone, push, store, search.
     restored.token = original.token
