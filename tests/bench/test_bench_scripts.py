@@ -80,3 +80,9 @@ def test_cache_bench_command_line(data: Path) -> None:
     out = run("bench/cache_bench.py", "--data", str(data), "--embedder", "hashing",
               "--conversations", "2", "--turns", "6")
     assert "hit rate" in out and "texts embedded" in out
+
+
+def test_transfer_bench_command_line() -> None:
+    out = run("bench/transfer_bench.py", "--memories", "300")
+    assert "export (vectors)" in out and "import (plain)" in out
+    assert "import (vectors) embedded here: 0" in out
