@@ -177,7 +177,10 @@ def invoke(home: Home, call: Invocation) -> OpResult:
     else:
         op, params = ops.find(element.element_type, call.method or "GET", call.op_path or "")
     admit(home, principal, element, op, count_rate=call.count_rate)
-    body = call.body() if callable(call.body) else call.body
+    # An op that reads a non-JSON body itself (NDJSON) gets it raw, whatever the
+    # Content-Type said (curl --data-binary sends form encoding).
+    body = None if op.request_content is not None else \
+        call.body() if callable(call.body) else call.body
     request = OpCall(home=home, element=element, principal=principal, op=op,
                      body=_check_body(op, body), query=check_query(op.query, call.query),
                      headers=call.headers, params=params, env=env, raw_body=call.raw_body,

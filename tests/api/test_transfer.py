@@ -187,6 +187,10 @@ def test_a_foreign_format_or_version_is_refused(hashing: Server) -> None:
     error = assert_error(_into_copy(client, duplicated), 400, "IMPORT_INVALID")
     assert "already on line 2" in error["message"]
     assert _copy_total(client) == 0
+    # curl --data-binary without -H sends form encoding: the export is still read as such.
+    sent = client.post("/api/demo/copy/ops/import/memories", raw=b"".join(lines),
+                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert sent.status == 200 and sent.body["imported"] == 3, sent.body
 
 
 def test_another_models_vectors_are_not_used_the_texts_are_embedded(hashing: Server) -> None:
