@@ -27,7 +27,9 @@ def test_the_api_explains_each_mistake(serve: Callable[..., Served]) -> None:
             ok = next(v for k, v in operation["responses"].items() if k.startswith("2"))
             assert ok.get("content"), (method, path)
             if method in ("post", "patch"):
-                assert operation["requestBody"]["content"]["application/json"]["schema"]
+                kinds = operation["requestBody"]["content"]    # NDJSON: import/memories
+                assert (kinds.get("application/json") or
+                        kinds["application/x-ndjson"])["schema"]
     batch = document["components"]["schemas"]["StoreBatchRequest"]
     assert batch["properties"]["memories"]["items"]["required"] == ["content", "category"]
 
