@@ -14,10 +14,10 @@ the op path (``element.invoke``, as HTTP and the CLI do):
   vectors are used, the texts without vectors are embedded).
 
 Printed per step: memories/s, the file's size, the RSS once the home and its store are
-open (the store holds every memory in RAM), the peak RSS during the step, and the
-difference: what the step itself costs in memory. Export streams, so its difference stays
-flat as N grows; import reads the whole body (as the HTTP request does) and checks every
-line before writing, so its difference grows with the file.
+open (the store holds every memory in RAM), the peak RSS during the step alone (Linux's
+VmHWM, reset after the open), and the RSS after it. Export streams, so its peak stays at
+the open store's size as N grows; import reads the whole body (as the HTTP request does)
+and checks every line before writing, and its store grows by what it adds.
 """
 
 from __future__ import annotations
@@ -50,7 +50,18 @@ def rss_mb() -> float:
     return 0.0
 
 
+def reset_peak() -> None:
+    """Start the peak RSS (VmHWM) over from now, so it measures one step, not the open."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
 def peak_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -78,6 +89,7 @@ def child_export(home_path: Path, out: Path, vectors: bool) -> dict[str, Any]:
     with open_home(home_path, embedder="hashing") as home:
         home.memory_store(home.catalog.element_at("demo/memory"))
         opened = rss_mb()
+        reset_peak()
         started = time.perf_counter()
         result = invoke(home, Invocation("demo/memory", op="export_memories",
                                          operator="bench",
@@ -88,8 +100,9 @@ def child_export(home_path: Path, out: Path, vectors: bool) -> dict[str, Any]:
             for chunk in result.body:
                 f.write(chunk)
         seconds = time.perf_counter() - started
+        after = rss_mb()
     return {"count": count, "seconds": seconds, "bytes": out.stat().st_size,
-            "rss_open_mb": opened, "peak_mb": peak_mb()}
+            "rss_open_mb": opened, "peak_mb": peak_mb(), "rss_after_mb": after}
 
 
 def child_import(home_path: Path, source: Path) -> dict[str, Any]:
@@ -100,14 +113,17 @@ def child_import(home_path: Path, source: Path) -> dict[str, Any]:
             **element.properties, "max_memories": 1_000_000, "subject_scoping": False})
         home.memory_store(element)
         opened = rss_mb()
+        reset_peak()
         started = time.perf_counter()
         raw = source.read_bytes()
         answer = invoke(home, Invocation("demo/memory", op="import_memories",
                                          operator="bench", raw_body=raw)).body
         seconds = time.perf_counter() - started
+        after = rss_mb()
     assert isinstance(answer, dict)
     return {"count": answer["imported"], "embedded_here": answer["embedded_here"],
-            "seconds": seconds, "rss_open_mb": opened, "peak_mb": peak_mb()}
+            "seconds": seconds, "rss_open_mb": opened, "peak_mb": peak_mb(),
+            "rss_after_mb": after}
 
 
 def run_child(*argv: str) -> dict[str, Any]:
@@ -139,7 +155,7 @@ def main() -> int:
         print(f"transfer_bench: {n} memories (hashing embedder, 3 lanes each), filled in "
               f"{filled:.1f} s")
         print(f"{'step':<28}{'memories/s':>12}{'MiB file':>10}{'RSS open':>10}"
-              f"{'peak':>8}{'step':>8}")
+              f"{'peak':>8}{'after':>8}")
         for vectors in (False, True):
             name = "vectors" if vectors else "plain"
             out = tmp / f"{name}.ndjson"
@@ -151,10 +167,11 @@ def main() -> int:
             for step, res in ((f"export ({name})", exp), (f"import ({name})", imp)):
                 print(f"{step:<28}{res['count'] / res['seconds']:>12,.0f}"
                       f"{exp['bytes'] / 2**20:>10.1f}{res['rss_open_mb']:>10.0f}"
-                      f"{res['peak_mb']:>8.0f}{res['peak_mb'] - res['rss_open_mb']:>8.0f}")
+                      f"{res['peak_mb']:>8.0f}{res['rss_after_mb']:>8.0f}")
             print(f"  import ({name}) embedded here: {imp['embedded_here']}")
     print("RSS in MiB: 'RSS open' once the home and its store are open, 'peak' the "
-          "child's peak, 'step' the difference")
+          "highest during the step alone, 'after' once it is done (an import's store "
+          "grows by the memories it adds)")
     return 0
 
 
