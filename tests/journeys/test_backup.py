@@ -178,3 +178,15 @@ def test_a_damaged_backup_is_named_and_not_restored(tmp_path: Path) -> None:
     assert again.returncode == 1 and "not an empty folder" in again.stderr
     missing = run_cli(None, "backup", "--verify", str(tmp_path))
     assert missing.returncode == 1 and "no manifest.json" in missing.stderr
+
+
+def test_a_log_caught_mid_append_is_copied_up_to_its_last_whole_line(tmp_path: Path) -> None:
+    from index import copy_log_file
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    (runtime / "memories.jsonl").write_bytes(b'{"op":"header"}\n{"op":"store"}\n{"op":"sto')
+    copied = copy_log_file(runtime, tmp_path / "copy.jsonl")
+    assert (tmp_path / "copy.jsonl").read_bytes() == b'{"op":"header"}\n{"op":"store"}\n'
+    assert copied["bytes"] == 31
+    assert copy_log_file(tmp_path / "never-opened", tmp_path / "none.jsonl")["bytes"] == 0
