@@ -155,10 +155,11 @@ class Home:
         element with its own id.
 
         With ``replace`` (the element now at the same path) the old row is moved aside, the
-        new one inserted, then the old row, versions and repo are removed; its children
-        move to the new element, and a memory element's runtime moves with it when both are
-        memory elements, so its memories survive (runtime data is never in a bundle). On any
-        failure the new repo is removed and the old element stays as it was.
+        new one inserted, then the old row, versions and repo are removed; its children and
+        its attachments (both ways) move to the new element, and a memory element's runtime
+        moves with it when both are memory elements, so its memories survive (runtime data
+        is never in a bundle). On any failure the new repo is removed and the old element
+        stays as it was.
         """
         try:
             if replace is None:
@@ -175,6 +176,7 @@ class Home:
             raise
         for child in self.catalog.children(replace):
             self.catalog.update_element(child.id, parent_id=element.id)
+        self.catalog.move_attachments(replace.id, element.id)
         with self._lock:
             store = self._stores.pop(replace.id, None)
             if store is not None:

@@ -300,6 +300,15 @@ class Catalog:
         return [dict(r) for r in self._query(sql + " ORDER BY a.priority, a.rowid",
                                             args)]
 
+    def move_attachments(self, old_id: str, new_id: str) -> None:
+        """Every attachment to or from ``old_id`` now names ``new_id`` (an element replaced
+        by an import keeps what governs it and what it governs)."""
+        with self._transaction() as db:
+            db.execute("UPDATE attachments SET target_id = ? WHERE target_id = ?",
+                       (new_id, old_id))
+            db.execute("UPDATE attachments SET source_id = ? WHERE source_id = ?",
+                       (new_id, old_id))
+
     def change_attachments(self, target_id: str, add: list[dict[str, Any]],
                            remove: list[str]) -> None:
         """Delete ``remove`` (attachment ids of ``target_id``), then insert ``add``: at once.
