@@ -42,6 +42,7 @@ from .errors import (
     SpecInvalid,
 )
 from .paths import check_relpath
+from .safe_yaml import YamlRefused, load_yaml
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
@@ -340,7 +341,9 @@ def read_spec(path: Path | str, *, branch: str = "draft") -> dict[str, Any] | No
     if data is None:
         return None
     try:
-        spec = yaml.safe_load(data.decode("utf-8"))
+        spec = load_yaml(data.decode("utf-8"))
+    except YamlRefused as e:
+        raise SpecInvalid(SPEC_PATH, str(e)) from None
     except (UnicodeDecodeError, yaml.YAMLError) as e:
         raise SpecInvalid(SPEC_PATH, f"not valid YAML: {str(e).splitlines()[0]}") from None
     if spec is None:
