@@ -14,7 +14,7 @@ from typing import Any
 
 from element import Home, TokenNotFound, create_token
 
-from ..app import create_app
+from ..app import create_app, server_settings
 from ..config import default_model_cache
 from ..discovery import advertise, find_server
 from ..sweep import start_retention_sweep
@@ -74,7 +74,7 @@ def _bind(app: Any, args: argparse.Namespace) -> Any:
 
     try:
         return waitress.create_server(app, host=args.host, port=args.port,
-                                      threads=args.threads)
+                                      threads=args.threads, **server_settings(app))
     except OSError as exc:
         hint = " (another server runs there? pick a port with --port)" \
             if exc.errno == errno.EADDRINUSE else ""
