@@ -83,6 +83,7 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     # The app's settings govern the home it serves.
     home.env = app.config["ENV"]
     home.public_url = app.config["PUBLIC_URL"]
+    home.max_elements_per_circle = int(app.config["MAX_ELEMENTS_PER_CIRCLE"])
     app.extensions["triform"] = home
     register_error_handlers(app)
     init_limits(app)

@@ -207,6 +207,12 @@ class Catalog:
             rows = self._query("SELECT * FROM elements WHERE circle = ? ORDER BY path", (circle,))
         return [_row_to_element(r) for r in rows]
 
+    def count_elements(self, circle: str) -> int:
+        """How many elements (deleted ones aside) ``circle`` holds, itself included."""
+        rows = self._query("SELECT COUNT(*) AS n FROM elements WHERE circle = ? AND "
+                           "state != 'deleted'", (circle,))
+        return int(rows[0]["n"])
+
     def children(self, element: Element) -> list[Element]:
         rows = self._query("SELECT * FROM elements WHERE parent_id = ? ORDER BY path",
                            (element.id,))

@@ -29,7 +29,6 @@ def alias_bomb(levels: int = 7, width: int = 9) -> str:
 HOSTILE = {
     "alias-bomb": alias_bomb(),
     "deep": "element_type: memory\nslug: memory\nx: " + "[" * 200 + "]" * 200 + "\n",
-    "wide": "element_type: memory\nslug: memory\nx: [" + ", ".join(["1"] * 120_000) + "]\n",
 }
 
 
@@ -41,7 +40,7 @@ def test_read_spec_refuses_hostile_yaml_quickly(tmp_path: Path, kind: str) -> No
     with pytest.raises(SpecInvalid) as refused:
         read_spec(repo)
     assert time.monotonic() - started < 5
-    assert any(w in refused.value.message for w in ("aliases", "nested", "nodes"))
+    assert any(w in refused.value.message for w in ("aliases", "nested"))
 
 
 def test_pushed_alias_bomb_is_refused(server, tmp_path: Path, git_env) -> None:
