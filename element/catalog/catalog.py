@@ -31,7 +31,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ElementNotFound, SlugTaken
+from ..errors import CatalogFull, ElementNotFound, SlugTaken
 
 __all__ = ["Catalog", "Element", "now_iso"]
 
@@ -121,6 +121,11 @@ def _event(row: sqlite3.Row) -> dict[str, Any]:
             "detail": json.loads(row["detail"]), "at": row["at"]}
 
 
+def _full(exc: BaseException | None) -> bool:
+    """SQLite's SQLITE_FULL ("database or disk is full"): a write found no space."""
+    return isinstance(exc, sqlite3.OperationalError) and "is full" in str(exc)
+
+
 class Catalog:
     """The SQLite catalog of one data home."""
 
@@ -151,15 +156,32 @@ class Catalog:
             self.db.execute("BEGIN IMMEDIATE")
             return self.db
 
-        def __exit__(self, kind: Any, *_: Any) -> None:
-            self.db.execute("ROLLBACK" if kind else "COMMIT")
+        def __exit__(self, kind: Any, value: Any, *_: Any) -> None:
+            if kind is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if not _full(exc):
+                        raise
+                    value = exc
+            # SQLite may have rolled back already (SQLITE_FULL does): then there is none.
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if _full(value):      # a full disk is an answer (507), not an internal error
+                raise CatalogFull() from None
 
     def _transaction(self) -> Catalog._Tx:
         """``with self._transaction() as db``: one write transaction, rolled back on error."""
         return Catalog._Tx(self._connection())
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        return self._connection().execute(sql, args).fetchall()
+        try:
+            return self._connection().execute(sql, args).fetchall()
+        except sqlite3.OperationalError as exc:
+            if _full(exc):
+                raise CatalogFull() from None
+            raise
 
     # -- elements ---------------------------------------------------------------------
     def insert_element(self, element: Element, spec: dict[str, Any], message: str) -> None:
