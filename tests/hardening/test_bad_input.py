@@ -40,3 +40,8 @@ def test_bad_input_is_400_and_changes_nothing(server, method: str, path: str, ra
                                                        memory.meta)
     assert branch_tips(server.home.repo_path(memory)) == tips
     assert server.client().get(f"{MEMORY}/memories").body["memories"] == []
+
+
+def test_an_empty_environment_header_is_400_not_the_default(server) -> None:
+    reply = server.client("member").get(f"{MEMORY}/memories", headers={"X-Triform-Env": ""})
+    assert_error(reply, 400, "INVALID_REQUEST")
