@@ -15,8 +15,10 @@ does):
   a subject-scoped memory element, plus the same search with another circle's token.
   Prints results from another subject or circle (the target is 0).
 - ``hostile``: alias-bomb and deeply nested specs, garbage, truncated and secret-bearing
-  bundles imported by a member, and a member's push of a rate-limit spec. Prints how many
-  were refused and how many files appeared outside the data home (targets: all, 0).
+  bundles imported by a member; a member's spec_update of a rate-limit; a member's git
+  pushes (an alias bomb, a rate-limit's spec, a secret, a ``.git`` look-alike, runtime
+  data). Prints how many were refused and how many files appeared outside the data home
+  (targets: all, 0).
 - ``slow``: 150 sockets that never finish their headers, then a health check through
   them; a 300 MB ``Content-Length``. Prints the health check's latency and the 413's.
 - ``soak``: ``--ops`` mixed ops (store, search, update, delete, list) in-process, RSS and
@@ -30,9 +32,11 @@ from __future__ import annotations
 
 import argparse
 import base64
+import logging
 import os
 import random
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -200,12 +204,54 @@ def hostile() -> None:
                 "properties": {"requests": 5, "per_seconds": 60}})
             spec_reply = member.post("/api/demo/slow/ops/spec_update",
                                      {"properties": {"requests": 10**6}})
+            print(f"  member spec_update of a rate-limit: {spec_reply.status}")
             refused += spec_reply.status == 403
-            after = _files_outside(root, home)
-            print(f"hostile: {len(cases) + 1} hostile inputs, {refused} refused, "
+            pushes = _hostile_pushes(srv, root / "git")
+            refused += sum(pushes.values())
+            after = {p for p in _files_outside(root, home) if not p.startswith(str(root / "git"))}
+            print(f"hostile: {len(cases) + 1 + len(pushes)} hostile inputs, {refused} refused, "
                   f"{len(after - before)} files written outside the home")
         finally:
             srv.close()
+
+
+def _git(env: dict[str, str], *args: str, cwd: Path | None = None
+         ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def _hostile_pushes(srv: Any, scratch: Path) -> dict[str, bool]:
+    """A member's pushes to draft that must each be refused: {name: refused}."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    scratch.mkdir()
+    env.update(HOME=str(scratch), GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1",
+               GIT_AUTHOR_NAME="m", GIT_AUTHOR_EMAIL="m@example.com",
+               GIT_COMMITTER_NAME="m", GIT_COMMITTER_EMAIL="m@example.com")
+    base = f"http://m:{srv.tokens['member']}@127.0.0.1:{srv.port}/git/demo"
+    edits: dict[str, tuple[str, dict[str, str]]] = {
+        "alias-bomb spec": ("memory", {SPEC_PATH: alias_bomb()}),
+        "rate-limit spec": ("slow", {}),
+        "secret file": ("memory", {"notes.txt": "AKIAZ7QW3ERTY5UIOP2X\n"}),
+        "dotgit look-alike": ("memory", {".g\u200cit/hooks/post-checkout": "#!/bin/sh\n"}),
+        "runtime data": ("memory", {"memories.jsonl": "{}\n"}),
+    }
+    refused: dict[str, bool] = {}
+    for n, (name, (slug, files)) in enumerate(edits.items()):
+        wc = scratch / f"wc{n}"
+        _git(env, "clone", "-q", f"{base}/{slug}.git", str(wc))
+        if slug == "slow":
+            spec = (wc / SPEC_PATH).read_text().replace("requests: 5", "requests: 1000000")
+            files = {SPEC_PATH: spec}
+        for rel, text in files.items():
+            (wc / rel).parent.mkdir(parents=True, exist_ok=True)
+            (wc / rel).write_text(text)
+        _git(env, "add", "-A", cwd=wc)
+        _git(env, "commit", "-q", "-m", name, cwd=wc)
+        push = _git(env, "push", "origin", "draft", cwd=wc)
+        refused[name] = push.returncode != 0
+        print(f"  push, {name}: {'refused' if refused[name] else 'ACCEPTED'}")
+    return refused
 
 
 # -- slow ---------------------------------------------------------------------------------
@@ -320,6 +366,7 @@ def main() -> int:
     parser.add_argument("--sockets", type=int, default=150, help="slow-header sockets")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)   # one line per git request
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(only) - set(SECTIONS)
     if unknown:
