@@ -41,7 +41,7 @@ from source import (SPEC_PATH, SourceError, commit_files, export_bundle, import_
 from ..catalog import Element, now_iso
 from ..errors import ElementError, ElementNotFound, InvalidRequest
 from ..governance.access import Principal
-from ..governance.guard import guard_change
+from ..governance.guard import GOVERNANCE_TYPES, AdminOnly, guard_change, may_govern
 from ..home import Home, check_slug
 from ..spec.spec_file import normalize_spec, spec_of, spec_yaml
 from .op import Activity, OpCall, OpResult, OpTable
@@ -153,6 +153,12 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
                 f"{path!r} is a {existing.element_type}; the bundle holds a "
                 f"{spec['element_type']}: an overwrite keeps the element's type")
         if principal is not None:
+            if existing is not None and existing.element_type in GOVERNANCE_TYPES \
+                    and not may_govern(principal):
+                # Even with the same spec: the new element's versions restart at v1, so
+                # attachments pinned to the old ones would fall back to the current spec.
+                raise AdminOnly(f"{path!r} is a {existing.element_type}: only an admin "
+                                "replaces it")
             guard_change(principal, spec["element_type"],
                          None if existing is None else spec_of(existing), spec)
         if normalize_spec(raw, circle=circle.circle) != spec:

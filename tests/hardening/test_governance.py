@@ -84,6 +84,17 @@ def test_member_cannot_rewrite_a_modifier_by_spec_update(server) -> None:
                       {"properties": {"requests": 6}}).body["changed"] is True
 
 
+def test_member_cannot_overwrite_a_modifier_even_unchanged(server) -> None:
+    admin, member = server.client(), server.client("member")
+    create(admin, "rate-limit", "slow", requests=5, per_seconds=60)
+    data = bundle_of(member, "demo/slow")
+    before = server.home.catalog.element_at("demo/slow")
+    reply = member.post(IMPORT, {"bundle_base64": data, "overwrite": True})
+    assert reply.status == 400 and reply.body["errors"][0]["code"] == "ADMIN_ONLY"
+    assert server.home.catalog.element_at("demo/slow").id == before.id
+    assert admin.post(IMPORT, {"bundle_base64": data, "overwrite": True}).status == 200
+
+
 def test_member_cannot_forge_promotion_state(server) -> None:
     admin, member = server.client(), server.client("member")
     forged = {"live": {"members": {"demo/memory": 1}, "by": "admin"}}
