@@ -27,6 +27,7 @@ from .errors import (
     RepoExists,
     RepoNotFound,
     SourceError,
+    SourceStorageFull,
     SpecInvalid,
     UnrelatedHistories,
     UnsafePath,
@@ -72,7 +73,8 @@ __all__ = [
     # backups
     "copy_repo",
     # errors
-    "SourceError", "InvalidArgument", "UnsafePath", "NotAFile", "FileTooLarge", "RepoNotFound",
+    "SourceError", "SourceStorageFull", "InvalidArgument", "UnsafePath", "NotAFile",
+    "FileTooLarge", "RepoNotFound",
     "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",
     "UnrelatedHistories", "ValidationFailed", "SpecInvalid", "FixtureInvalid", "BundleInvalid",
     "BundleTooLarge",

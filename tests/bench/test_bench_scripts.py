@@ -86,3 +86,12 @@ def test_transfer_bench_command_line() -> None:
     out = run("bench/transfer_bench.py", "--memories", "300")
     assert "export (vectors)" in out and "import (plain)" in out
     assert "import (vectors) embedded here: 0" in out
+
+
+def test_hardening_bench_quick() -> None:
+    out = run("bench/hardening.py", "--quick")
+    for line in ("sigkill: 2 trials x 4 writers", "leaks: 200 cross-subject searches, 0 ",
+                 "hostile: 12 hostile inputs, 12 refused, 0 files written outside the home",
+                 "slow: 150 slow-header sockets held", "soak: 300 ops"):
+        assert line in out, out
+    assert "lost 0" in out and "413" in out
