@@ -70,7 +70,7 @@ def test_store_and_get(make_store, defaults, clock):
     ({"source": "other"}, InvalidMemory),
     ({"idempotency_key": ""}, InvalidMemory),
 ])
-@pytest.mark.file_only("asserts the log file's bytes (tests/index/test_postgres.py checks PG writes nothing)")
+@pytest.mark.file_only("asserts the log file's bytes (PG: test_postgres.py)")
 def test_rejected_stores_write_nothing(make_store, defaults, kwargs, error):
     store = make_store()
     before = log_bytes(store)
