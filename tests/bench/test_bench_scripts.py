@@ -80,3 +80,10 @@ def test_cache_bench_command_line(data: Path) -> None:
     out = run("bench/cache_bench.py", "--data", str(data), "--embedder", "hashing",
               "--conversations", "2", "--turns", "6")
     assert "hit rate" in out and "texts embedded" in out
+
+
+def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
+    url = pg_server.create_database("pg_bench_quick")
+    out = run("bench/pg_bench.py", "--quick", "--database", url)
+    assert "| figure | file | postgres |" in out
+    assert "filtered recall@10 (iterative_scan relaxed_order) | - | 1.000" in out
