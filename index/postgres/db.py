@@ -58,7 +58,7 @@ CREATE EXTENSION IF NOT EXISTS vector;
 CREATE TABLE memory_elements (
     element text PRIMARY KEY,
     next_seq bigint NOT NULL DEFAULT 1,
-    lex_docs bigint NOT NULL DEFAULT 0,   -- BM25: documents indexed in the element
+    lex_docs bigint NOT NULL DEFAULT 0,   -- BM25: documents (= memories) of the element
     lex_total bigint NOT NULL DEFAULT 0   -- BM25: their total length in terms
 );
 CREATE TABLE memories (
@@ -93,20 +93,23 @@ CREATE TABLE memories (
     key_evicted jsonb,
     key_warnings jsonb,
     PRIMARY KEY (element, id)
-);
+) WITH (fillfactor = 85);
+-- The fill factor leaves room in each page, so a search's access-count update can be a
+-- HOT update that touches no index (none of the indexed columns changes); the vectors
+-- are TOASTed out of the row, which keeps rows small enough for that.
 -- Idempotency keys are unique per element across every worker.
 CREATE UNIQUE INDEX memories_idem_key ON memories (element, idem_key)
     WHERE idem_key IS NOT NULL;
 CREATE UNIQUE INDEX memories_seq ON memories (element, seq);
 -- Subject scoping: the planner filters a subject's rows exactly through this btree.
 CREATE INDEX memories_subject ON memories (element, subject_type, subject_id, seq);
-CREATE INDEX memories_eviction ON memories (element, access_count, seq);
 CREATE INDEX memories_unembedded ON memories (element, seq) WHERE NOT embedded;
 CREATE TABLE memory_terms (
     element text NOT NULL,
     id text NOT NULL,
     term text NOT NULL,
     tf integer NOT NULL,
+    len integer NOT NULL,   -- the memory's length in terms (its lex_len), for BM25
     PRIMARY KEY (element, term, id),
     FOREIGN KEY (element, id) REFERENCES memories (element, id) ON DELETE CASCADE
 );

@@ -382,9 +382,10 @@ class PostgresMemoryStore:
     def _index_terms(self, cur: psycopg.Cursor[Any], memory_id: str,
                      counts: Counter[str]) -> None:
         if counts:
-            cur.execute("INSERT INTO memory_terms (element, id, term, tf) SELECT %s, %s, "
-                        "t, f FROM unnest(%s::text[], %s::int[]) AS u(t, f)",
-                        (self.element, memory_id, list(counts), list(counts.values())))
+            cur.execute("INSERT INTO memory_terms (element, id, term, tf, len) SELECT %s, "
+                        "%s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)",
+                        (self.element, memory_id, sum(counts.values()), list(counts),
+                         list(counts.values())))
         cur.execute("UPDATE memory_elements SET lex_docs = lex_docs + 1, "
                     "lex_total = lex_total + %s WHERE element = %s",
                     (sum(counts.values()), self.element))
@@ -407,11 +408,16 @@ class PostgresMemoryStore:
 
         :raise MemoryCapacity: the pool that must give way is empty.
         """
-        cur.execute("SELECT count(*) FROM memories WHERE element = %s", (self.element,))
+        # Every memory is one BM25 document: the counter is the element's size, kept
+        # under the element's lock (a count(*) per store would grow with the element).
+        cur.execute("SELECT lex_docs FROM memory_elements WHERE element = %s",
+                    (self.element,))
         total = int(cur.fetchone()[0])  # type: ignore[index]
         pool_sql, pool_params = self._pool_of(subject)
         pool = 0
-        if settings.subject_scoping:
+        # The pool's size matters for a subject's own cap, or when the element is full.
+        if settings.subject_scoping and (subject is not None
+                                         or total >= settings.max_memories):
             cur.execute(f"SELECT count(*) FROM memories WHERE element = %s AND {pool_sql}",
                         (self.element, *pool_params))
             pool = int(cur.fetchone()[0])  # type: ignore[index]
@@ -645,6 +651,9 @@ class PostgresMemoryStore:
             candidates: set[str] = set()
             d = self._dim
             cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            # A sequential scan would compute (and detoast) every row's distance: leave the
+            # planner the HNSW walk or, for a selective subject, the btree and a sort.
+            cur.execute("SET LOCAL enable_seqscan = off")
             for lane in queries:
                 k = params.candidates_for(request.limit, lane)
                 cur.execute(f"SET LOCAL hnsw.ef_search = {min(1000, max(params.ef_search_min, k))}")
@@ -724,15 +733,19 @@ class PostgresMemoryStore:
         cur.execute(
             # Scope and filter columns exist only in ``memories``, so they need no alias.
             "WITH q AS (SELECT term, count(*) AS df FROM memory_terms WHERE element = %s "
-            "AND term = ANY(%s) GROUP BY term) "
-            "SELECT t.id, sum(ln(1.0 + (%s - q.df + 0.5) / (q.df + 0.5)) * t.tf * %s "
-            "/ (t.tf + %s * (1.0 - %s + %s * m.lex_len / %s))) "
-            "FROM memory_terms t JOIN q ON q.term = t.term "
-            "JOIN memories m ON m.element = t.element AND m.id = t.id "
-            f"WHERE t.element = %s AND m.v_content IS NOT NULL AND m.dim = {self._dim} "
-            f"AND ({scope_sql}){extra_sql} GROUP BY t.id",
+            "AND term = ANY(%s) GROUP BY term), "
+            # Scored over the postings alone, then only the matches meet their rows.
+            # float8 throughout: a bare 1.0 is numeric in SQL, many times slower here.
+            "s AS (SELECT t.id, sum(ln(1 + (%s::float8 - q.df + 0.5) / (q.df + 0.5)) "
+            "* t.tf * %s::float8 / (t.tf + %s::float8 * (1 - %s::float8 + %s::float8 "
+            "* t.len / %s::float8))) AS score "
+            "FROM memory_terms t JOIN q ON q.term = t.term WHERE t.element = %s "
+            "GROUP BY t.id) "
+            "SELECT s.id, s.score FROM s JOIN memories m ON m.element = %s AND m.id = s.id "
+            f"WHERE m.v_content IS NOT NULL AND m.dim = {self._dim} "
+            f"AND ({scope_sql}){extra_sql}",
             (self.element, words, docs, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, average,
-             self.element, *scope_params, *extra_params))
+             self.element, self.element, *scope_params, *extra_params))
         return {str(r[0]): float(r[1]) for r in cur.fetchall() if r[1] and r[1] > 0}
 
     def _vector_pool(self, cur: psycopg.Cursor[Any], scope_sql: str,
