@@ -122,6 +122,8 @@ async def serve_stdio(server: Server[Any]) -> None:
             async with answers_in:
                 await server.run(messages, answers_in, server.create_initialization_options())
             tasks.cancel_scope.cancel()
+        # stdio_server's writer runs until its stream closes; the SDK closed only ours.
+        await wire_out.aclose()
 
 
 # -- the command ------------------------------------------------------------------------------
