@@ -11,7 +11,8 @@ from __future__ import annotations
 __all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
            "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
            "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt", "LogMissing",
-           "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable"]
+           "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable",
+           "DatabaseUnavailable"]
 
 
 class StoreError(Exception):
