@@ -222,6 +222,16 @@ class PostgresMemoryStore:
         """The embedder this store calls."""
         return self._embedder
 
+    @property
+    def model_id(self) -> str:
+        """The id of the model this store's vectors come from."""
+        return self._model_id
+
+    @property
+    def dim(self) -> int:
+        """How many values each of this store's vectors has."""
+        return self._dim
+
     def _embed_lanes(self, texts: dict[str, str]) -> dict[str, np.ndarray] | None:
         """Embed lane texts in one call; None if the embedder fails in any way."""
         names = list(texts)
