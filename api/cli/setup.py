@@ -104,8 +104,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.embedder == "fastembed":
             print("loading the embedding model...", flush=True)
             home.embedder  # noqa: B018  (load now, not on the first request)
-            if home.database_url is not None:
-                home.memory_database()   # an unreachable database ends here, clearly
+        if home.database_url is not None:
+            home.memory_database()   # an unreachable database ends the start here, clearly
         # Each open event stream holds a worker thread: keep half of them for the API.
         app = create_app({"ENV": args.env,
                           "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)
