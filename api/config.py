@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from element import Home
+from element import MAX_ELEMENTS_PER_CIRCLE, Home
 from index import Embedder, HashingEmbedder, default_cache_dir
 
 __all__ = ["add_home_options", "DEFAULTS", "default_home", "default_model_cache",
@@ -34,6 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_KEEPALIVE": 15.0,                 # seconds between SSE keepalive comments
     "EVENTS_MAX_LIFETIME": 3600.0,            # seconds a stream lives (then: reconnect)
     "EVENTS_RECHECK": 5.0,                    # seconds between re-checks of a stream's token
+    "MAX_ELEMENTS_PER_CIRCLE": MAX_ELEMENTS_PER_CIRCLE,   # a circle's quota (create, import)
     "PUBLIC_URL": None,         # how clients reach us, for clone URLs; else from the request
 }
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,10 @@ def token_from_environ(environ: dict[str, Any]) -> str | None:
 
 
 def git_app(home: Home) -> Callable[..., Any]:
+    # The principal of the request this thread serves: validate_push runs inside the same
+    # request, after authorize_git, and needs it (only an admin changes governance).
+    current = threading.local()
+
     def authorize_git(environ: dict[str, Any], is_push: bool) -> Verdict:
         found = _REPO_IN_PATH.match(environ.get("PATH_INFO", ""))
         if not found:
@@ -71,10 +76,12 @@ def git_app(home: Home) -> Callable[..., Any]:
         except ElementError:
             return Verdict.FORBIDDEN
         environ["triform.principal"] = principal.label
+        environ["triform.admin"] = principal.role == "admin"
+        current.principal = principal
         return Verdict.ALLOW
 
     def validate_push(repo_path: Path, _ref: str, new: str) -> list[str]:
-        return push_reasons(home, repo_path, new)
+        return push_reasons(home, repo_path, new, getattr(current, "principal", None))
 
     git = make_git_app(home.resolve_repo, authorize_git, validate_push)
 
@@ -84,6 +91,7 @@ def git_app(home: Home) -> Callable[..., Any]:
         finally:
             if environ.get("REQUEST_METHOD") == "POST" and "triform.principal" in environ \
                     and environ.get("PATH_INFO", "").endswith("/git-receive-pack"):
-                after_push(home, environ["triform.element_path"], environ["triform.principal"])
+                after_push(home, environ["triform.element_path"], environ["triform.principal"],
+                           admin=bool(environ.get("triform.admin")))
 
     return app

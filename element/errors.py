@@ -12,7 +12,7 @@ from typing import Any
 
 __all__ = ["ERROR_CLASSES", "ElementError", "ElementNotFound", "InvalidRequest", "SlugTaken",
            "Unauthorized", "Forbidden", "OpNotFound", "MethodNotAllowed", "ElementDisabled",
-           "InvalidProperty", "TokenNotFound", "error_body"]
+           "InvalidProperty", "TokenNotFound", "CatalogFull", "error_body"]
 
 #: Every error class an error of ours may have (api/errors.py gives each its status).
 ERROR_CLASSES = ("validation", "unauthorized", "forbidden", "not_found",
@@ -97,6 +97,18 @@ class Unauthorized(ElementError):
 
     def __init__(self, message: str = "a valid bearer token is required") -> None:
         super().__init__(message)
+
+
+class CatalogFull(ElementError):
+    """A catalog write failed because the disk is full; its transaction was rolled back."""
+
+    code = "STORAGE_FULL"
+    error_class = "storage_full"
+    retryable = True
+
+    def __init__(self) -> None:
+        super().__init__("the catalog cannot be written: the disk is full; free space and "
+                         "retry (the catalog transaction was rolled back)")
 
 
 class Forbidden(ElementError):

@@ -37,19 +37,35 @@ from index import (
 from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
-from .errors import ElementNotFound, InvalidRequest
+from .errors import ElementError, ElementNotFound, InvalidRequest
 from .governance.ratelimit import SlidingWindowLimiter
 from .spec.mirror import sync_spec
 from .spec.spec_file import spec_of, spec_yaml
 from .spec.types import element_type, validate_properties
 
-__all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug"]
+__all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
+           "MAX_ELEMENTS_PER_CIRCLE"]
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 #: Texts whose vectors the home keeps for reuse (about 1.5 KiB each at 384 dimensions).
 EMBED_CACHE_ENTRIES = 16384
 #: Slugs that would make an element path ambiguous with the API's own path segments.
 RESERVED_SLUGS = frozenset({"ops", "events", "git", "api"})
+#: Elements one circle may hold (each is a repo, and a memory element two open files and
+#: its graphs in RAM): a member's ``create`` or import stops here, with a clear error.
+MAX_ELEMENTS_PER_CIRCLE = 1000
+
+
+class CircleFull(ElementError):
+    """The circle holds as many elements as its quota allows."""
+
+    code = "CIRCLE_QUOTA_EXCEEDED"
+    error_class = "conflict"
+
+    def __init__(self, circle: str, limit: int) -> None:
+        super().__init__(f"circle {circle!r} holds its quota of {limit} elements; remove "
+                         "some or raise MAX_ELEMENTS_PER_CIRCLE")
+        self.circle = circle
 
 
 def _readme(element: Element) -> str:
@@ -96,6 +112,8 @@ class Home:
         #: under ``runtime/``). Opened, and migrated, with the first memory store.
         self.database_url = database
         self._database: Any = None
+        #: Elements one circle may hold (``create`` and ``import_bundle`` stop there).
+        self.max_elements_per_circle = MAX_ELEMENTS_PER_CIRCLE
 
     def __enter__(self) -> Home:
         return self
@@ -120,6 +138,11 @@ class Home:
         return repo if repo.is_dir() else None
 
     # -- elements ---------------------------------------------------------------------
+    def check_quota(self, circle: str) -> None:
+        """:raise CircleFull: one more element would pass the circle's quota."""
+        if self.catalog.count_elements(circle) >= self.max_elements_per_circle:
+            raise CircleFull(circle, self.max_elements_per_circle)
+
     def create_element(self, *, circle: str, element_type_name: str, slug: str | None,
                        name: str | None = None, description: str | None = None,
                        properties: dict[str, Any] | None = None,
@@ -134,6 +157,7 @@ class Home:
             path, slug = check_slug(circle, "circle"), None
         else:
             path = f"{circle}/{check_slug(slug)}"
+            self.check_quota(circle)
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise InvalidRequest("name", "must be a non-empty string")
         if description is not None and not isinstance(description, str):
@@ -168,13 +192,15 @@ class Home:
         element with its own id.
 
         With ``replace`` (the element now at the same path) the old row is moved aside, the
-        new one inserted, then the old row, versions and repo are removed; its children
-        move to the new element, and a memory element's runtime moves with it when both are
-        memory elements, so its memories survive (runtime data is never in a bundle). On any
-        failure the new repo is removed and the old element stays as it was.
+        new one inserted, then the old row, versions and repo are removed; its children and
+        its attachments (both ways) move to the new element, and a memory element's runtime
+        moves with it when both are memory elements, so its memories survive (runtime data
+        is never in a bundle). On any failure the new repo is removed and the old element
+        stays as it was.
         """
         try:
             if replace is None:
+                self.check_quota(element.circle)
                 self.catalog.insert_element(element, spec, message)
                 return element
             self.catalog.update_element(replace.id, path=f"{replace.path}~{replace.id}")
@@ -188,6 +214,7 @@ class Home:
             raise
         for child in self.catalog.children(replace):
             self.catalog.update_element(child.id, parent_id=element.id)
+        self.catalog.move_attachments(replace.id, element.id)
         with self._lock:
             store = self._stores.pop(replace.id, None)
             if store is not None:

@@ -26,6 +26,7 @@ from .errors import (
     RepoExists,
     RepoNotFound,
     SourceError,
+    SourceStorageFull,
     SpecInvalid,
     UnrelatedHistories,
     UnsafePath,
@@ -69,7 +70,8 @@ __all__ = [
     "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle",
     "MAX_PUSH_BYTES", "make_git_app", "Verdict",
     # errors
-    "SourceError", "InvalidArgument", "UnsafePath", "NotAFile", "FileTooLarge", "RepoNotFound",
+    "SourceError", "SourceStorageFull", "InvalidArgument", "UnsafePath", "NotAFile",
+    "FileTooLarge", "RepoNotFound",
     "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",
     "UnrelatedHistories", "ValidationFailed", "SpecInvalid", "FixtureInvalid", "BundleInvalid",
     "BundleTooLarge",

@@ -12,6 +12,8 @@ from typing import Any
 
 __all__ = [
     "SourceError",
+    "SourceStorageFull",
+    "is_disk_full",
     "InvalidArgument",
     "UnsafePath",
     "NotAFile",
@@ -42,6 +44,29 @@ class SourceError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+#: What libgit2 and the OS say when the disk, a quota or the file size limit is full.
+_FULL_ERRNOS = frozenset({28, 122, 27})            # ENOSPC, EDQUOT, EFBIG
+_FULL_WORDS = ("No space left on device", "Disk quota exceeded", "File too large")
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """``exc`` (an OSError or a libgit2 error) says the storage is full."""
+    if getattr(exc, "errno", None) in _FULL_ERRNOS:
+        return True
+    return any(word in str(exc) for word in _FULL_WORDS)
+
+
+class SourceStorageFull(SourceError):
+    """A git write failed because the disk (or a quota) is full; nothing moved."""
+
+    code = "SOURCE_STORAGE_FULL"
+    error_class = "storage_full"
+    retryable = True
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}: the disk is full; free space and retry")
 
 
 class InvalidArgument(SourceError):

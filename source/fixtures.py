@@ -41,6 +41,7 @@ from pygit2.enums import FileMode
 
 from .errors import FixtureInvalid, InvalidArgument
 from .repo import _resolve, lookup, open_repo
+from .safe_yaml import YamlRefused, scan_yaml
 
 __all__ = ["FIXTURES_DIR", "MAX_MANIFEST_BYTES", "MAX_MANIFESTS", "MAX_RECORDS",
            "read_fixtures", "apply_fixtures", "fixtures"]
@@ -68,12 +69,12 @@ def _parse(file: str, data: bytes) -> Any:
         raise FixtureInvalid(file, f"{len(data)} bytes, over the {MAX_MANIFEST_BYTES}-byte limit")
     try:
         text = data.decode("utf-8")
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, yaml.AliasEvent):
-                raise FixtureInvalid(file, "YAML aliases are not allowed in fixtures")
+        scan_yaml(text, _Loader)
         docs = list(yaml.load_all(text, Loader=_Loader))
     except UnicodeDecodeError:
         raise FixtureInvalid(file, "not UTF-8 text") from None
+    except YamlRefused as e:
+        raise FixtureInvalid(file, str(e)) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

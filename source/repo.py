@@ -39,9 +39,12 @@ from .errors import (
     RepoExists,
     RepoNotFound,
     SourceError,
+    SourceStorageFull,
     SpecInvalid,
+    is_disk_full,
 )
 from .paths import check_relpath
+from .safe_yaml import YamlRefused, load_yaml
 
 __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
@@ -225,8 +228,10 @@ def create_repo(path: Path | str, files: Mapping[str, bytes], *, message: str,
             os.rename(tmp, dest)
         except OSError:
             raise RepoExists(dest) from None
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, (pygit2.GitError, OSError)) and is_disk_full(exc):
+            raise SourceStorageFull(f"creating {dest.name}") from None
         raise
     return str(commit)
 
@@ -281,15 +286,22 @@ def commit_files(path: Path | str, changes: Mapping[str, bytes | None], *, messa
         with open_repo(path) as repo:
             ref = _branch_ref(repo, branch)      # captures the old value for the CAS
             parent = repo[ref.target]
-            tree = _apply_changes(repo, parent.tree, changes)
-            if tree == parent.tree.id and not allow_empty:
-                return str(parent.id)
-            commit = repo.create_commit(None, sig, sig, message, tree, [parent.id])
+            try:
+                tree = _apply_changes(repo, parent.tree, changes)
+                if tree == parent.tree.id and not allow_empty:
+                    return str(parent.id)
+                commit = repo.create_commit(None, sig, sig, message, tree, [parent.id])
+            except (pygit2.GitError, OSError) as exc:
+                if is_disk_full(exc):       # the branch did not move: say why, not 500
+                    raise SourceStorageFull(f"commit to {branch}") from None
+                raise
             try:
                 ref.set_target(commit, message)
                 return str(commit)
-            except (pygit2.GitError, OSError):
-                pass  # stale old value or lock held by another writer: rebuild and retry
+            except (pygit2.GitError, OSError) as exc:
+                if is_disk_full(exc):
+                    raise SourceStorageFull(f"commit to {branch}") from None
+                # stale old value or lock held by another writer: rebuild and retry
         time.sleep(random.uniform(0, 0.002 * attempt))
     raise RefMoved(branch, CAS_ATTEMPTS)
 
@@ -340,7 +352,9 @@ def read_spec(path: Path | str, *, branch: str = "draft") -> dict[str, Any] | No
     if data is None:
         return None
     try:
-        spec = yaml.safe_load(data.decode("utf-8"))
+        spec = load_yaml(data.decode("utf-8"))
+    except YamlRefused as e:
+        raise SpecInvalid(SPEC_PATH, str(e)) from None
     except (UnicodeDecodeError, yaml.YAMLError) as e:
         raise SpecInvalid(SPEC_PATH, f"not valid YAML: {str(e).splitlines()[0]}") from None
     if spec is None:

@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="port for the printed lines when no server runs (default 8765)")
     init.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
                       help="create the memory schema in PostgreSQL at this URL (re-runnable)")
+    init.add_argument("--token-file", metavar="PATH",
+                      help="write the admin token to PATH (0600) instead of printing it")
     init.set_defaults(run=cmd_init)
 
     serve = sub.add_parser("serve", help="serve the HTTP API and git (runs init when fresh)")
@@ -78,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run the retention reaper this often (0: only on stats)")
     serve.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
                        help="keep memories in PostgreSQL + pgvector at this URL")
+    serve.add_argument("--token-file", metavar="PATH",
+                       help="write a fresh home's admin token to PATH (0600), not stdout")
     serve.set_defaults(run=cmd_serve)
 
     token = sub.add_parser("token", help="create, list or revoke API tokens")

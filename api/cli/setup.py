@@ -6,6 +6,7 @@ import argparse
 import errno
 import json
 import logging
+import os
 import signal
 import sys
 import time
@@ -14,7 +15,7 @@ from typing import Any
 
 from element import Home, TokenNotFound, create_token
 
-from ..app import create_app
+from ..app import create_app, server_settings
 from ..config import default_model_cache
 from ..discovery import advertise, find_server
 from ..sweep import start_retention_sweep
@@ -23,16 +24,34 @@ from .common import UsageError, guarded, home_of
 __all__ = ["cmd_init", "cmd_serve", "cmd_token", "cmd_model"]
 
 
-def _print_welcome(home: Home, circle: str, memory_path: str, token: str, url: str) -> None:
+def write_token_file(path: Path, token: str) -> None:
+    """Write ``token`` to ``path``, readable by its owner only (0600 whatever the umask):
+    the admin token then never reaches stdout, a terminal's scrollback or a service log."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, (token + "\n").encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _print_welcome(home: Home, circle: str, memory_path: str, token: str, url: str,
+                   token_file: str | None = None) -> None:
+    if token_file:
+        write_token_file(Path(token_file), token)
+        shown, export = f"written to {token_file} (0600)", f"$(cat {token_file})"
+    else:
+        shown = export = token
     print(f"""
 Triform Memory is set up in {home.path}
   circle: {circle}    memory element: {memory_path}
   admin token (shown once; make more with `triform token create`):
 
-    {token}
+    {shown}
 
 Try it:
-  export TOKEN={token}
+  export TOKEN={export}
   curl -s -X POST {url}/api/{memory_path}/ops/store -H "Authorization: Bearer $TOKEN" \\
        -H 'Content-Type: application/json' \\
        -d '{{"content": "Ana prefers tea over coffee", "category": "preference",
@@ -57,7 +76,8 @@ def cmd_init(args: argparse.Namespace) -> int:
             # A served home's lines name its server, not the defaults of --host/--port.
             served = find_server(home.path)
             _print_welcome(home, root.circle, memory.path, token,
-                           served.url if served else _url(args.host, args.port))
+                           served.url if served else _url(args.host, args.port),
+                           args.token_file)
         else:
             print(f"{home.path} already holds circle {args.circle!r}; "
                   "make a token with `triform token create`")
@@ -78,7 +98,7 @@ def _bind(app: Any, args: argparse.Namespace) -> Any:
 
     try:
         return waitress.create_server(app, host=args.host, port=args.port,
-                                      threads=args.threads)
+                                      threads=args.threads, **server_settings(app))
     except OSError as exc:
         hint = " (another server runs there? pick a port with --port)" \
             if exc.errno == errno.EADDRINUSE else ""
@@ -118,7 +138,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not home.catalog.elements():
             root, memory = home.init(args.circle)
             token = create_token(home.catalog, root.circle, "admin", "init")
-            _print_welcome(home, root.circle, memory.path, token, url)
+            _print_welcome(home, root.circle, memory.path, token, url, args.token_file)
         if args.sweep_seconds > 0:
             start_retention_sweep(home, args.env, args.sweep_seconds)
         with advertise(home.path, url, args.env) as other:

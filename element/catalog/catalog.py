@@ -31,7 +31,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ElementNotFound, SlugTaken
+from ..errors import CatalogFull, ElementNotFound, SlugTaken
 
 __all__ = ["Catalog", "Element", "now_iso"]
 
@@ -121,6 +121,11 @@ def _event(row: sqlite3.Row) -> dict[str, Any]:
             "detail": json.loads(row["detail"]), "at": row["at"]}
 
 
+def _full(exc: BaseException | None) -> bool:
+    """SQLite's SQLITE_FULL ("database or disk is full"): a write found no space."""
+    return isinstance(exc, sqlite3.OperationalError) and "is full" in str(exc)
+
+
 class Catalog:
     """The SQLite catalog of one data home."""
 
@@ -151,15 +156,32 @@ class Catalog:
             self.db.execute("BEGIN IMMEDIATE")
             return self.db
 
-        def __exit__(self, kind: Any, *_: Any) -> None:
-            self.db.execute("ROLLBACK" if kind else "COMMIT")
+        def __exit__(self, kind: Any, value: Any, *_: Any) -> None:
+            if kind is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if not _full(exc):
+                        raise
+                    value = exc
+            # SQLite may have rolled back already (SQLITE_FULL does): then there is none.
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if _full(value):      # a full disk is an answer (507), not an internal error
+                raise CatalogFull() from None
 
     def _transaction(self) -> Catalog._Tx:
         """``with self._transaction() as db``: one write transaction, rolled back on error."""
         return Catalog._Tx(self._connection())
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        return self._connection().execute(sql, args).fetchall()
+        try:
+            return self._connection().execute(sql, args).fetchall()
+        except sqlite3.OperationalError as exc:
+            if _full(exc):
+                raise CatalogFull() from None
+            raise
 
     # -- elements ---------------------------------------------------------------------
     def insert_element(self, element: Element, spec: dict[str, Any], message: str) -> None:
@@ -206,6 +228,12 @@ class Catalog:
         else:
             rows = self._query("SELECT * FROM elements WHERE circle = ? ORDER BY path", (circle,))
         return [_row_to_element(r) for r in rows]
+
+    def count_elements(self, circle: str) -> int:
+        """How many elements (deleted ones aside) ``circle`` holds, itself included."""
+        rows = self._query("SELECT COUNT(*) AS n FROM elements WHERE circle = ? AND "
+                           "state != 'deleted'", (circle,))
+        return int(rows[0]["n"])
 
     def children(self, element: Element) -> list[Element]:
         rows = self._query("SELECT * FROM elements WHERE parent_id = ? ORDER BY path",
@@ -299,6 +327,15 @@ class Catalog:
             sql += " AND a.cascade_policy != 'none'"
         return [dict(r) for r in self._query(sql + " ORDER BY a.priority, a.rowid",
                                             args)]
+
+    def move_attachments(self, old_id: str, new_id: str) -> None:
+        """Every attachment to or from ``old_id`` now names ``new_id`` (an element replaced
+        by an import keeps what governs it and what it governs)."""
+        with self._transaction() as db:
+            db.execute("UPDATE attachments SET target_id = ? WHERE target_id = ?",
+                       (new_id, old_id))
+            db.execute("UPDATE attachments SET source_id = ? WHERE source_id = ?",
+                       (new_id, old_id))
 
     def change_attachments(self, target_id: str, add: list[dict[str, Any]],
                            remove: list[str]) -> None:

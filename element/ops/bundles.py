@@ -17,8 +17,11 @@ touched); its ``.triform/spec.yaml`` on draft must fit its type (``versions.norm
 and becomes the catalog row (version v1). The slug is the request's ``slug``, else the
 envelope entry's, else the spec's; when it differs from the spec's, the spec is rewritten on
 draft so git and catalog agree. An existing slug is skipped unless ``overwrite`` is true;
-then the element is replaced (``Home.adopt_repo``: new id, its memories kept when both are
-memory elements). Each bundle succeeds or fails alone; the answer is ``{"imported",
+then the element is replaced (``Home.adopt_repo``: new id; its memories, attachments,
+children, state and meta are kept). An overwrite keeps the element's type (a memory element
+replaced by a prompt would orphan its memories): another type is refused. Only an admin
+may import what changes governance (``governance.guard``): a modifier's spec, a project's
+promotion state. Each bundle succeeds or fails alone; the answer is ``{"imported",
 "skipped", "errors", "counts"}`` (400 with that report when nothing was imported or skipped).
 """
 
@@ -37,18 +40,28 @@ from source import (SPEC_PATH, SourceError, commit_files, export_bundle, import_
 
 from ..catalog import Element, now_iso
 from ..errors import ElementError, ElementNotFound, InvalidRequest
+from ..governance.access import Principal
+from ..governance.guard import GOVERNANCE_TYPES, AdminOnly, guard_change, may_govern
 from ..home import Home, check_slug
-from ..spec.spec_file import normalize_spec, spec_yaml
+from ..spec.spec_file import normalize_spec, spec_of, spec_yaml
 from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, SLUG, STRING, array, integer, obj, ref
 
-__all__ = ["ops", "ENVELOPE_FORMAT", "MAX_ENVELOPE_ELEMENTS", "envelope", "import_one"]
+__all__ = ["ops", "ENVELOPE_FORMAT", "MAX_ENVELOPE_ELEMENTS", "envelope", "import_one",
+           "OverwriteRefused"]
 
 ops = OpTable()
 
 ENVELOPE_FORMAT = "triform-circle-envelope/1"
 MAX_ENVELOPE_ELEMENTS = 1000
 _MAX_FINDINGS = 20
+
+
+class OverwriteRefused(ElementError):
+    """``overwrite`` would replace an element by one of another type."""
+
+    code = "OVERWRITE_REFUSED"
+    error_class = "conflict"
 
 
 def _circle_members(home: Home, circle: Element) -> list[Element]:
@@ -105,11 +118,14 @@ def _decode(value: Any) -> bytes:
 
 
 def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
-               overwrite: bool) -> dict[str, Any]:
+               overwrite: bool, principal: Principal | None = None) -> dict[str, Any]:
     """Import one bundle into ``circle``; returns ``{"status": imported|skipped, ...}``.
 
+    :param principal: who imports (None: the home itself, an admin).
     :raise SourceError / ElementError / StoreError: the bundle or its spec is refused;
         nothing is left behind and no existing element changes.
+    :raise OverwriteRefused: the existing element has another type.
+    :raise AdminOnly: a non-admin's import would change governance.
     """
     if slug is not None:
         check_slug(slug)
@@ -132,6 +148,19 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
         existing = _existing(home, path)
         if existing is not None and not overwrite:
             return _skip(home, circle.circle, chosen)
+        if existing is not None and existing.element_type != spec["element_type"]:
+            raise OverwriteRefused(
+                f"{path!r} is a {existing.element_type}; the bundle holds a "
+                f"{spec['element_type']}: an overwrite keeps the element's type")
+        if principal is not None:
+            if existing is not None and existing.element_type in GOVERNANCE_TYPES \
+                    and not may_govern(principal):
+                # Even with the same spec: the new element's versions restart at v1, so
+                # attachments pinned to the old ones would fall back to the current spec.
+                raise AdminOnly(f"{path!r} is a {existing.element_type}: only an admin "
+                                "replaces it")
+            guard_change(principal, spec["element_type"],
+                         None if existing is None else spec_of(existing), spec)
         if normalize_spec(raw, circle=circle.circle) != spec:
             commit_files(dest, {SPEC_PATH: spec_yaml(spec)},
                          message=f"import as {path}")
@@ -140,8 +169,11 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
         element = Element(
             id=new_id, path=path, circle=circle.circle, slug=chosen, name=spec["name"],
             element_type=spec["element_type"], form=spec["form"], parent_id=circle.id,
-            state="ready", description=spec["description"], properties=spec["properties"],
-            meta={}, version=1, created_at=stamp, updated_at=stamp)
+            # An overwrite keeps what an admin decided: a disabled element stays disabled.
+            state=existing.state if existing is not None else "ready",
+            description=spec["description"], properties=spec["properties"],
+            meta=dict(existing.meta) if existing is not None else {}, version=1,
+            created_at=stamp, updated_at=stamp)
         home.adopt_repo(element, spec, "v1: imported from a bundle", replace=existing)
         adopted = True
     finally:
@@ -232,7 +264,7 @@ def import_(call: OpCall) -> OpResult:
             if slug is not None and not isinstance(slug, str):
                 raise InvalidRequest("slug", "must be a string")
             outcome = import_one(call.home, circle, _decode(entry.get("bundle_base64")),
-                                 slug=slug, overwrite=overwrite)
+                                 slug=slug, overwrite=overwrite, principal=call.principal)
         except (ElementError, SourceError, StoreError) as exc:
             error: dict[str, Any] = {"index": index, "slug": slug if isinstance(slug, str)
                                      else None, "code": exc.code, "message": str(exc)}

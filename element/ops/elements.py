@@ -6,6 +6,7 @@ import json
 
 from ..catalog import now_iso
 from ..errors import ElementError, InvalidRequest
+from ..governance.guard import guard_change
 from ..home import RESERVED_SLUGS
 from ..spec.types import TYPES
 from .op import Activity, OpCall, OpResult, OpTable
@@ -51,6 +52,9 @@ class MetaTooLarge(ElementError):
                     "catalog row) flat under the circle.")
 def create(call: OpCall) -> OpResult:
     body = call.body
+    # A new project carrying promotion state would be trusted by promote: admin's only.
+    guard_change(call.principal, body["element_type"], None,
+                 {"properties": body.get("properties") or {}})
     element = call.home.create_element(
         circle=call.element.circle, element_type_name=body["element_type"],
         slug=body.get("slug"), name=body.get("name"), description=body.get("description"),

@@ -15,6 +15,7 @@ from source import (SPEC_PATH, MergeConflict, SourceError, branches, diff3, expo
                     history, list_files, merge, promote, read_spec, resolve_rev, validate)
 
 from ..errors import ElementError, InvalidRequest, error_body
+from ..governance.guard import may_govern
 from ..spec.mirror import sync_spec
 from ..spec.spec_file import normalize_spec
 from .files import repo_of
@@ -186,7 +187,8 @@ def source_merge(call: OpCall) -> OpResult:
     except MergeConflict as exc:
         return OpResult({**error_body(exc), "merged": False, "ours": exc.ours,
                          "theirs": exc.theirs, "conflicts": exc.conflicts}, status=409)
-    synced = sync_spec(call.home, call.element, principal=call.who, via="merge")
+    synced = sync_spec(call.home, call.element, principal=call.who, via="merge",
+                       admin=may_govern(call.principal))
     result.update(spec_version=synced.element.version,
                   warnings=[synced.warning] if synced.warning else [])
     return OpResult(result, activity=() if result["up_to_date"] else [Activity(

@@ -13,6 +13,7 @@ from source import SourceError
 
 from ..catalog import Element
 from ..errors import ElementDisabled, ElementError, InvalidRequest
+from ..governance.guard import guard_change
 from ..spec.mirror import element_lock, sync_spec, write_spec
 from ..spec.spec_file import normalize_spec, spec_fields, spec_of
 from .op import Activity, OpCall, OpResult, OpTable
@@ -103,6 +104,7 @@ def spec_update(call: OpCall) -> OpResult:
                              element_type_name=element.element_type, slug=element.slug)
         if new == current:
             return OpResult({"changed": False, "version": element.version, "spec": current})
+        guard_change(call.principal, element.element_type, current, new)
         message = note or "spec_update: " + ", ".join(sorted(
             [f"properties.{k}" for k in changes] + [k for k in ("name", "description")
                                                     if k in body]))

@@ -40,6 +40,8 @@ from source import SPEC_PATH, SourceError, commit_files, read_spec, spec_blob
 
 from ..catalog import Element
 from ..errors import ElementError, InvalidRequest
+from ..governance.access import Principal
+from ..governance.guard import governed_change, may_govern
 from .spec_file import normalize_spec, spec_of, spec_yaml
 
 if TYPE_CHECKING:
@@ -100,10 +102,14 @@ class Synced:
 
 
 def sync_spec(home: Home, element: Element, *, principal: str | None = None,
-              via: str = "draft") -> Synced:
+              via: str = "draft", admin: bool = False) -> Synced:
     """Mirror draft's spec into the catalog if it changed since last mirrored (see module).
 
     Cheap when nothing changed. Never raises for a bad spec in git: it answers a warning.
+    A change only an admin may make (``governance.guard``: a modifier's spec, a project's
+    promotion state) is mirrored only when ``admin`` says an admin moved draft (a push or a
+    merge of theirs); otherwise it is refused like an invalid spec, and the catalog keeps
+    the spec that governs.
     """
     if element.state == "deleted":
         return Synced(element)
@@ -135,6 +141,12 @@ def sync_spec(home: Home, element: Element, *, principal: str | None = None,
         if spec == spec_of(current):
             home.catalog.set_mirror(element.id, commit, blob, expect=seen)
             return Synced(current)
+        governed = None if admin else governed_change(current.element_type,
+                                                      spec_of(current), spec)
+        if governed:
+            status = f"invalid: {governed}"
+            home.catalog.set_mirror(element.id, commit, blob, status, expect=seen)
+            return Synced(current, warning=status)
         version = home.catalog.mirror_version(element.id, seen, commit, blob, spec,
                                               f"{via} {commit[:12]}: {SPEC_PATH} changed")
         if version is None:
@@ -145,8 +157,10 @@ def sync_spec(home: Home, element: Element, *, principal: str | None = None,
         return Synced(updated, version)
 
 
-def push_reasons(home: Home, repo_path: Path, new: str) -> list[str]:
-    """``validate_push`` for the git mount: refuse a pushed draft whose spec does not fit."""
+def push_reasons(home: Home, repo_path: Path, new: str,
+                 principal: Principal | None = None) -> list[str]:
+    """``validate_push`` for the git mount: refuse a pushed draft whose spec does not fit,
+    or that changes what only an admin may change (``principal`` not an admin)."""
     try:
         element = home.catalog.element(Path(repo_path).name.removesuffix(".git"))
     except ElementError:
@@ -158,18 +172,21 @@ def push_reasons(home: Home, repo_path: Path, new: str) -> list[str]:
     if raw is None:
         return [f"{SPEC_PATH} is missing: every element keeps its spec on draft"]
     try:
-        normalize_spec(raw, circle=element.circle, element_type_name=element.element_type,
-                       slug=element.slug)
+        spec = normalize_spec(raw, circle=element.circle,
+                              element_type_name=element.element_type, slug=element.slug)
     except (ElementError, InvalidMemory) as exc:
         return [f"{SPEC_PATH}: {exc}"]
-    return []
+    governed = None if may_govern(principal) else governed_change(
+        element.element_type, spec_of(element), spec)
+    return [f"{SPEC_PATH}: {governed}"] if governed else []
 
 
-def after_push(home: Home, element_path: str, principal: str | None) -> None:
+def after_push(home: Home, element_path: str, principal: str | None, *,
+               admin: bool = False) -> None:
     """Mirror the spec a push just landed (the lazy mirror catches what this misses)."""
     try:
         sync_spec(home, home.catalog.element_at(element_path), principal=principal,
-                  via="push")
+                  via="push", admin=admin)
     except Exception:   # the push succeeded; the lazy mirror will retry
         log.exception("mirroring the spec after a push failed")
 

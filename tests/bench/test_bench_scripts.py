@@ -87,3 +87,12 @@ def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
     out = run("bench/pg_bench.py", "--quick", "--database", url)
     assert "| figure | file | postgres |" in out
     assert "filtered recall@10 (iterative_scan relaxed_order) | - | 1.000" in out
+
+
+def test_hardening_bench_quick() -> None:
+    out = run("bench/hardening.py", "--quick")
+    for line in ("sigkill: 2 trials x 4 writers", "leaks: 200 cross-subject searches, 0 ",
+                 "hostile: 12 hostile inputs, 12 refused, 0 files written outside the home",
+                 "slow: 150 slow-header sockets held", "soak: 300 ops"):
+        assert line in out, out
+    assert "lost 0" in out and "413" in out

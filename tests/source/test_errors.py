@@ -10,7 +10,7 @@ import source.errors as errors
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "source.md").read_text()
 CLASSES = {"validation", "unauthorized", "forbidden", "not_found", "conflict", "too_large",
-           "rate_limited", "internal", "unavailable"}
+           "rate_limited", "internal", "unavailable", "storage_full"}
 
 
 def _errors() -> list[type[errors.SourceError]]:
