@@ -2,8 +2,8 @@
 
 One place for the options both entry points share (``create_app`` and the ``triform``
 command) and the only module that reads the environment: ``TRIFORM_HOME``,
-``TRIFORM_MODEL_CACHE`` and the ``TRIFORM_LLM_*`` secrets of the LLM evaluator (Flask's
-own ``TRIFORM_*`` settings are read by ``create_app``).
+``TRIFORM_MODEL_CACHE``, ``TRIFORM_DATABASE_URL`` and the ``TRIFORM_LLM_*`` secrets of
+the LLM evaluator (Flask's own ``TRIFORM_*`` settings are read by ``create_app``).
 """
 
 from __future__ import annotations
@@ -77,11 +77,16 @@ def embedder_factory(kind: str, model_cache: Path | None) -> Callable[[], Embedd
 
 def open_home(path: Path | str | None = None, *, embedder: str = "fastembed",
               model_cache: Path | str | None = None, env: str = "draft",
-              public_url: str | None = None) -> Home:
-    """Open (creating it when new) the data home at ``path`` (default: :func:`default_home`)."""
+              public_url: str | None = None, database: str | None = None) -> Home:
+    """Open (creating it when new) the data home at ``path`` (default: :func:`default_home`).
+
+    ``database`` (else ``$TRIFORM_DATABASE_URL``): a ``postgresql://`` URL; every memory
+    element of the home then keeps its memories there (``docs/deploy.md``).
+    """
     return Home(Path(path) if path else default_home(),
                 embedder_factory(embedder, Path(model_cache) if model_cache else None),
-                env=env, public_url=public_url, secrets=environment_secret)
+                env=env, public_url=public_url, secrets=environment_secret,
+                database=database or os.environ.get("TRIFORM_DATABASE_URL") or None)
 
 
 def add_home_options(parser: argparse.ArgumentParser) -> None:
@@ -91,3 +96,7 @@ def add_home_options(parser: argparse.ArgumentParser) -> None:
                         "$TRIFORM_MODEL_CACHE or ~/.cache/triform/models)")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed",
                         help=argparse.SUPPRESS)
+    parser.add_argument("--database", metavar="URL",
+                        help="keep memories in PostgreSQL + pgvector at this "
+                        "postgresql:// URL (default: $TRIFORM_DATABASE_URL; none: files "
+                        "under the home)")

@@ -47,6 +47,10 @@ def error_response(exc: BaseException) -> Response:
     response.status_code = STATUS[body["error"]["class"]]
     for key, value in (getattr(exc, "headers", None) or {}).items():
         response.headers[key] = value
+    if response.status_code == 503:
+        # Every 503 is a transient condition (a database or store unavailable, a busy
+        # stream): say when to come back, unless the error named its own delay.
+        response.headers.setdefault("Retry-After", "2")
     if response.status_code == 401:
         response.headers.setdefault("WWW-Authenticate", 'Bearer realm="triform"')
     return response

@@ -25,7 +25,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from index import CachedEmbedder, Embedder, MemorySettings, MemoryStore
+from index import (
+    CachedEmbedder,
+    Embedder,
+    MemoryBackend,
+    MemorySettings,
+    MemoryStore,
+    open_database,
+    postgres_store,
+)
 from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
@@ -81,7 +89,8 @@ class Home:
     def __init__(self, path: Path, embedder_factory: Callable[[], Embedder], *,
                  env: str = "draft", public_url: str | None = None,
                  secrets: Callable[[str], str | None] = lambda name: None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 database: str | None = None) -> None:
         if env not in BRANCHES:
             raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
@@ -97,8 +106,12 @@ class Home:
         self.limiter = SlidingWindowLimiter(clock)
         self._embedder_factory = embedder_factory
         self._embedder: Embedder | None = None
-        self._stores: dict[str, MemoryStore] = {}
+        self._stores: dict[str, MemoryBackend] = {}
         self._lock = threading.RLock()
+        #: The PostgreSQL URL every memory element's memories live in (None: the files
+        #: under ``runtime/``). Opened, and migrated, with the first memory store.
+        self.database_url = database
+        self._database: Any = None
         #: Elements one circle may hold (``create`` and ``import_bundle`` stop there).
         self.max_elements_per_circle = MAX_ELEMENTS_PER_CIRCLE
 
@@ -260,7 +273,7 @@ class Home:
                     else CachedEmbedder(built, max_entries=EMBED_CACHE_ENTRIES)
             return self._embedder
 
-    def memory_store(self, element: Element, *, restore_log: bool = False) -> MemoryStore:
+    def memory_store(self, element: Element, *, restore_log: bool = False) -> MemoryBackend:
         """The open runtime of a memory element (opened once, kept for the process).
 
         :param restore_log: when its log is gone beside a checkpoint, write the log back
@@ -269,7 +282,10 @@ class Home:
         """
         with self._lock:
             store = self._stores.get(element.id)
-            if store is None:
+            if store is None and self.database_url is not None:
+                store = postgres_store(self.memory_database(), element.id, self.embedder)
+                self._stores[element.id] = store
+            elif store is None:
                 store = MemoryStore(self.runtime_path(element), self.embedder,
                                     restore_log=restore_log)
                 self._stores[element.id] = store
@@ -279,7 +295,19 @@ class Home:
         """The memory store of an element if this process has it open, else None (a
         backup copies an open store's log under its lock, another's from the file)."""
         with self._lock:
-            return self._stores.get(element_id)
+            store = self._stores.get(element_id)
+        # Only a file-backed store has a log; a database's backup is the database's own.
+        return store if isinstance(store, MemoryStore) else None
+
+    def memory_database(self) -> Any:
+        """The PostgreSQL memory database (opened and migrated on first use; re-running
+        the migrations changes nothing). :raise DatabaseUnavailable: unreachable."""
+        with self._lock:
+            if self.database_url is None:
+                raise ValueError("this home keeps its memories in files, not a database")
+            if self._database is None:
+                self._database = open_database(self.database_url)
+            return self._database
 
     def reap_all(self, env: str = "draft") -> dict[str, list[str]]:
         """Run the retention reaper on every ready memory element that has a retention.
@@ -306,3 +334,6 @@ class Home:
             for store in self._stores.values():
                 store.close()
             self._stores.clear()
+            if self._database is not None:
+                self._database.close()
+                self._database = None

@@ -10,11 +10,16 @@ a memory backend implements (``MemoryStore`` is the file-backed one); the limits
 validators let callers check input before a call, with the same errors.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .backend import HealthItem, Memory, MemoryBackend, SearchResult, StoreResult
 from .embed import Embedder, HashingEmbedder
 from .embed_cache import CachedEmbedder, CacheStats
 from .errors import (
     ConfirmRequired,
+    DatabaseUnavailable,
     EmbeddingFailed,
     IdempotencyKeyReused,
     InvalidCategory,
@@ -61,10 +66,38 @@ from .log import encode_vector
 from .backend import ImportedMemory, ImportResult
 from .transfer import copy_log_file, validate_imported
 
+if TYPE_CHECKING:
+    from .postgres import Database, PostgresMemoryStore
+
+
+def open_database(url: str) -> Database:
+    """The PostgreSQL memory database at ``url``, migrated to this version (re-runnable).
+
+    Imported on demand: a home without a database never loads psycopg.
+
+    :raise DatabaseUnavailable: it cannot be reached.
+    """
+    from .postgres import Database
+    database = Database(url)
+    try:
+        database.migrate()
+    except BaseException:
+        database.close()
+        raise
+    return database
+
+
+def postgres_store(database: Database, element: str, embedder: Embedder) -> PostgresMemoryStore:
+    """The memories of ``element`` in ``database`` (a :class:`MemoryBackend`)."""
+    from .postgres import PostgresMemoryStore
+    return PostgresMemoryStore(database, element, embedder, migrate=False)
+
 __all__ = [
     # the backend interface and its file-backed implementation
     "MemoryBackend", "MemoryStore", "Memory", "StoreResult", "SearchResult", "HealthItem",
     "MemorySettings", "IndexParams",
+    # the PostgreSQL + pgvector backend (loaded on demand)
+    "open_database", "postgres_store", "DatabaseUnavailable",
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
     "default_cache_dir", "CachedEmbedder", "CacheStats",

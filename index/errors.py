@@ -11,7 +11,8 @@ from __future__ import annotations
 __all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
            "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
            "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt", "LogMissing",
-           "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable"]
+           "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable",
+           "DatabaseUnavailable"]
 
 
 class StoreError(Exception):
@@ -230,4 +231,20 @@ class ModelUnavailable(StoreError):
     def __init__(self, model_id: str, reason: str) -> None:
         super().__init__(f"embedding model {model_id} is unavailable: {reason}")
         self.model_id = model_id
+        self.reason = reason
+
+
+class DatabaseUnavailable(StoreFailed):
+    """The memory database (PostgreSQL) cannot be reached or dropped the connection.
+
+    Nothing of the call was acknowledged: a transaction that did not commit is rolled
+    back by the server. The pool reconnects on its own, so the same call can be retried.
+    """
+
+    code = "DATABASE_UNAVAILABLE"
+    error_class = "unavailable"
+    retryable = True
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the memory database is unavailable ({reason}); retry shortly")
         self.reason = reason

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, settings
 
 from api.config import default_model_cache
 from tests.helpers import Server, serve
+from tests.pg import PgServer, pg_server_fixture
 
 settings.register_profile("triform", derandomize=True, deadline=None, max_examples=60,
                           suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -29,6 +30,12 @@ settings.load_profile("triform")
 def model_cache() -> Path:
     """Where the real model is provisioned: once per machine, shared by every run."""
     return default_model_cache()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A real PostgreSQL 16 + pgvector on 127.0.0.1, started once per run (tests/pg.py)."""
+    yield from pg_server_fixture()
 
 
 @pytest.fixture

@@ -47,7 +47,8 @@ def home_of(args: argparse.Namespace) -> Home:
     path = getattr(args, "home", None) or default_home()
     try:
         return open_home(path, embedder=getattr(args, "embedder", None) or "fastembed",
-                         model_cache=getattr(args, "model_cache", None))
+                         model_cache=getattr(args, "model_cache", None),
+                         database=getattr(args, "database", None))
     except (OSError, sqlite3.DatabaseError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UsageError(f"{path} cannot be a data home: {reason} (choose another with "

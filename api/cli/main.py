@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="host for the printed curl and git lines when no server runs")
     init.add_argument("--port", type=PORT, default=8765,
                       help="port for the printed lines when no server runs (default 8765)")
+    init.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
+                      help="create the memory schema in PostgreSQL at this URL (re-runnable)")
     init.add_argument("--token-file", metavar="PATH",
                       help="write the admin token to PATH (0600) instead of printing it")
     init.set_defaults(run=cmd_init)
@@ -77,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="worker threads (default 8; half may hold event streams)")
     serve.add_argument("--sweep-seconds", type=SECONDS, default=600,
                        help="run the retention reaper this often (0: only on stats)")
+    serve.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
+                       help="keep memories in PostgreSQL + pgvector at this URL")
     serve.add_argument("--token-file", metavar="PATH",
                        help="write a fresh home's admin token to PATH (0600), not stdout")
     serve.set_defaults(run=cmd_serve)

@@ -65,6 +65,10 @@ Try it:
 @guarded
 def cmd_init(args: argparse.Namespace) -> int:
     with home_of(args) as home:
+        if home.database_url is not None:
+            # Creates (or brings up to date) the memory schema; a second run changes nothing.
+            home.memory_database()
+            print("memory database ready: memories of this home live in PostgreSQL")
         fresh = not home.catalog.elements(args.circle)
         root, memory = home.init(args.circle)
         if fresh:
@@ -120,6 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.embedder == "fastembed":
             print("loading the embedding model...", flush=True)
             home.embedder  # noqa: B018  (load now, not on the first request)
+        if home.database_url is not None:
+            home.memory_database()   # an unreachable database ends the start here, clearly
         # Each open event stream holds a worker thread: keep half of them for the API.
         app = create_app({"ENV": args.env,
                           "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)

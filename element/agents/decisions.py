@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from index import (MemoryNotFound, MemorySettings, MemoryStore,
+from index import (MemoryNotFound, MemorySettings, MemoryBackend,
                    terms)
 
 from .observation import Observation
@@ -75,7 +75,7 @@ class Pool:
     in step with what the pipeline applies; similarity lookups use ``search``, subject-scoped.
     """
 
-    def __init__(self, store: MemoryStore, settings: MemorySettings,
+    def __init__(self, store: MemoryBackend, settings: MemorySettings,
                  subject: tuple[str, str] | None) -> None:
         self.store, self.settings, self.subject = store, settings, subject
         self._rows: dict[str, dict[str, Any]] | None = None

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from index import (MemorySettings, MemoryStore,
+from index import (MemorySettings, MemoryBackend,
                    StoreError, StoreFailed)
 
 from .decisions import (ACTIONS, Decision, Evaluator, EvaluatorFailed, Pool,
@@ -53,7 +53,7 @@ class Outcome:
     fallback: str | None = None     # why the configured evaluator was not used
 
 
-def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: Decision,
+def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision: Decision,
            observation: Observation, evaluator: str) -> Decision:
     """Carry one decision out (source="subconscious"); a refusal becomes "nothing".
 
@@ -100,7 +100,7 @@ def _apply(store: MemoryStore, settings: MemorySettings, pool: Pool, decision: D
     return decision
 
 
-def observe(store: MemoryStore, settings: MemorySettings, observation: Observation,
+def observe(store: MemoryBackend, settings: MemorySettings, observation: Observation,
             evaluator: Evaluator, *, fallback_reason: str | None = None,
             ledger: Ledger | None = None) -> Outcome:
     """Evaluate ``observation`` against the store and apply each decision as it comes.

@@ -87,6 +87,12 @@ def test_transfer_bench_command_line() -> None:
     assert "export (vectors)" in out and "import (plain)" in out
     assert "import (vectors) embedded here: 0" in out
 
+def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
+    url = pg_server.create_database("pg_bench_quick")
+    out = run("bench/pg_bench.py", "--quick", "--database", url)
+    assert "| figure | file | postgres |" in out
+    assert "filtered recall@10 (iterative_scan relaxed_order) | - | 1.000" in out
+
 
 def test_hardening_bench_quick() -> None:
     out = run("bench/hardening.py", "--quick")

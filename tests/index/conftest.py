@@ -1,5 +1,11 @@
 """Fixtures for the memory runtime tests: real stores in tmp dirs, real embedders.
 
+``make_store`` runs each test on both backends: ``file`` (``MemoryStore`` in a tmp dir)
+and ``postgres`` (``PostgresMemoryStore`` in a real PostgreSQL, one element per test
+directory, so reopening the same directory reopens the same element). A test about a
+file-only behaviour (sidecars, log replay, the element lock) is marked
+``@pytest.mark.file_only("why")`` and skipped on PostgreSQL with that reason.
+
 The Hypothesis profile ``triform-index`` is deterministic (derandomized, no example
 database, no deadline); test modules apply it with
 ``@settings(settings.get_profile("triform-index"))`` rather than loading it globally, so
@@ -15,7 +21,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-from index import HashingEmbedder, MemorySettings, MemoryStore
+from index import HashingEmbedder, MemoryBackend, MemorySettings, MemoryStore
+from tests.pg import PgServer
 
 settings.register_profile(
     "triform-index", derandomize=True, database=None, deadline=None, max_examples=40,
@@ -66,17 +73,56 @@ def defaults() -> MemorySettings:
     return MemorySettings()
 
 
-@pytest.fixture
-def make_store(tmp_path: Path, embedder: HashingEmbedder,
-               clock: Clock) -> Iterator[Callable[..., MemoryStore]]:
-    """Factory: ``make_store(**overrides)`` opens a store in ``tmp_path/mem``; all are closed."""
-    opened: list[MemoryStore] = []
+# Options only the file-backed store has; the PostgreSQL store ignores them.
+FILE_ONLY_OPTIONS = ("checkpoint_every", "restore_log", "lock_timeout")
 
-    def factory(**overrides: object) -> MemoryStore:
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "file_only(reason): a test of the file-backed "
+                            "store's own mechanics, skipped on PostgreSQL")
+
+
+@pytest.fixture(scope="session")
+def pg_database(request: pytest.FixtureRequest) -> Iterator[object]:
+    """One migrated database of the session server, and a pool shared by the tests."""
+    from index.postgres import Database
+    server: PgServer = request.getfixturevalue("pg_server")
+    db = Database(server.create_database("index_tests"))
+    db.migrate()
+    yield db
+    db.close()
+
+
+@pytest.fixture(params=["file", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which memory backend ``make_store`` opens."""
+    if request.param == "postgres":
+        marker = request.node.get_closest_marker("file_only")
+        if marker is not None:
+            pytest.skip(f"file-backed store only: {marker.args[0] if marker.args else ''}")
+    return str(request.param)
+
+
+@pytest.fixture
+def make_store(tmp_path: Path, embedder: HashingEmbedder, clock: Clock, backend: str,
+               request: pytest.FixtureRequest) -> Iterator[Callable[..., MemoryBackend]]:
+    """Factory: ``make_store(**overrides)`` opens a store in ``tmp_path/mem`` (on PostgreSQL:
+    the element named by that path); all are closed."""
+    opened: list[MemoryBackend] = []
+
+    def factory(**overrides: object) -> MemoryBackend:
         kwargs: dict = {"embedder": embedder, "clock": clock}
         kwargs.update(overrides)
         directory = kwargs.pop("directory", tmp_path / "mem")
-        store = MemoryStore(directory, **kwargs)
+        store: MemoryBackend
+        if backend == "postgres":
+            from index.postgres import PostgresMemoryStore
+            for name in FILE_ONLY_OPTIONS:
+                kwargs.pop(name, None)
+            store = PostgresMemoryStore(request.getfixturevalue("pg_database"),
+                                        str(directory), **kwargs)
+        else:
+            store = MemoryStore(directory, **kwargs)
         opened.append(store)
         return store
 

@@ -81,3 +81,33 @@ def test_iter_memories_checks_its_filters_at_the_call(make_store):
         store.iter_memories(category="gossip")
     with pytest.raises(InvalidMemory):
         store.iter_memories(created_after="yesterday")
+
+
+def test_export_then_import_keeps_ids_times_statistics_and_vectors(make_store, tmp_path):
+    """An export read back into another store of the same model is the same memories
+    (ids, fields, access statistics), carried vectors are used as they are, and a second
+    import changes nothing: on every backend."""
+    from index import ImportedMemory, validate_imported
+    source = make_store(directory=tmp_path / "a")
+    for i in range(7):
+        source.store(content=f"Ana likes tea number {i}", category="preference",
+                     subject_type="guest", subject_id="ana", context=f"chat {i}",
+                     settings=S)
+    first = source.search(query="tea number 3", settings=S).results[0]["memory"]
+    count, memories = source.export(vectors=True)
+    exported = list(memories)
+    assert count == len(exported) == 7
+    assert all(set(m["vectors"]) == {"content", "context"} for m in exported)
+    items = [ImportedMemory(validate_imported(
+        {k: v for k, v in m.items() if k != "vectors"}).record, m["vectors"])
+        for m in reversed(exported)]
+    target = make_store(directory=tmp_path / "b")
+    done = target.import_memories(items, model_id=source.model_id, settings=S)
+    assert sorted(done.imported) == sorted(m["id"] for m in exported)
+    assert done.embedded_here == 0 and done.skipped == []
+    assert list(target.iter_memories()) == [
+        {k: v for k, v in m.items() if k != "vectors"} for m in exported]
+    again = target.import_memories(items, model_id=source.model_id, settings=S)
+    assert again.imported == [] and len(again.skipped) == 7
+    hit = target.search(query="tea number 3", settings=S).results[0]["memory"]
+    assert hit["id"] == first["id"]

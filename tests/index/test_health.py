@@ -18,6 +18,10 @@ from index.engine import LOG_NAME
 from index.health import COMPACTED, LOG_DETACHED, REWROTE_LOG
 from index.sidecar import MANIFEST, read_manifest
 
+# verify() here checks the log and sidecar files; the PostgreSQL store's verify is
+# tested in tests/index/test_postgres.py.
+pytestmark = pytest.mark.file_only("the log and sidecar health checks")
+
 S = MemorySettings(relevance_threshold=0.0)
 
 

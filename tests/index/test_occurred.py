@@ -31,6 +31,7 @@ def test_occurred_at_is_normalized_to_utc(make_store, given, stored):
     assert memory["occurred_at"] == stored
 
 
+@pytest.mark.file_only("log and checkpoint files")
 @pytest.mark.parametrize("bad", ["yesterday", "2023-13-01", "", 1683550560, ["2023"]])
 def test_a_malformed_occurred_at_is_refused_and_writes_nothing(make_store, bad):
     store = make_store()
@@ -45,6 +46,7 @@ def test_a_malformed_occurred_at_is_refused_and_writes_nothing(make_store, bad):
     assert (store.directory / LOG_NAME).read_bytes() == before
 
 
+@pytest.mark.file_only("log and checkpoint files")
 def test_occurred_at_survives_reopen_rebuild_and_compaction(make_store, tmp_path):
     store = make_store()
     kept = store.store(content="kept", category="fact", occurred_at="2022-01-02T03:04:05Z",
@@ -76,6 +78,7 @@ def test_occurred_at_survives_reopen_rebuild_and_compaction(make_store, tmp_path
     assert {r["memory"]["id"] for r in hits.results} == {kept["id"], batch[0].memory["id"]}
 
 
+@pytest.mark.file_only("log and checkpoint files")
 def test_a_log_written_before_occurred_at_still_opens(make_store, tmp_path, clock):
     store = make_store()
     memory = store.store(content="old", category="fact", settings=EVERYTHING).memory
@@ -94,6 +97,7 @@ def test_a_log_written_before_occurred_at_still_opens(make_store, tmp_path, cloc
     assert [r["memory"]["id"] for r in hits.results] == [memory["id"]]
 
 
+@pytest.mark.file_only("log and checkpoint files")
 def test_a_checkpoint_written_before_occurred_at_still_loads(make_store, tmp_path):
     store = make_store()
     memory = store.store(content="old", category="fact", settings=EVERYTHING).memory

@@ -10,6 +10,9 @@ import pytest
 from index import MemorySettings
 from index.sidecar import MANIFEST
 
+# Checkpoints are the file-backed store's own mechanism; PostgreSQL has none.
+pytestmark = pytest.mark.file_only("sidecar checkpoints")
+
 S = MemorySettings(relevance_threshold=0.0)
 
 

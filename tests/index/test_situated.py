@@ -129,6 +129,7 @@ def test_updating_the_context_reindexes_its_words(make_store):
     assert all(r["lanes"]["content"] < 0.5 for r in found if r["memory"]["id"] == answer["id"])
 
 
+@pytest.mark.file_only("checkpoint files")
 def test_an_older_checkpoint_is_reindexed_on_open(make_store, tmp_path):
     store, answer = _short_turn_store(make_store, IndexParams(situated_lexical=False))
     store.close()

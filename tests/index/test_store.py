@@ -70,6 +70,7 @@ def test_store_and_get(make_store, defaults, clock):
     ({"source": "other"}, InvalidMemory),
     ({"idempotency_key": ""}, InvalidMemory),
 ])
+@pytest.mark.file_only("asserts the log file's bytes (PG: test_postgres.py)")
 def test_rejected_stores_write_nothing(make_store, defaults, kwargs, error):
     store = make_store()
     before = log_bytes(store)
@@ -80,6 +81,7 @@ def test_rejected_stores_write_nothing(make_store, defaults, kwargs, error):
     assert log_bytes(store) == before and len(store) == 0
 
 
+@pytest.mark.file_only("asserts the log file's bytes")
 def test_rejected_reads_and_updates_write_nothing(make_store, defaults):
     store = make_store()
     memory = store.store(content="a fact", category="fact", settings=defaults).memory
@@ -101,6 +103,7 @@ def test_rejected_reads_and_updates_write_nothing(make_store, defaults):
     assert log_bytes(store) == before
 
 
+@pytest.mark.file_only("the JSONL log line")
 def test_store_line_is_fsynced_json_with_vectors(make_store, defaults):
     store = make_store()
     memory = store.store(content="tea", category="fact", context="ctx",
@@ -184,6 +187,7 @@ def test_update_reembeds_content_and_keeps_other_lanes(make_store, defaults, clo
     assert hit["lanes"]["context"] is None
 
 
+@pytest.mark.file_only("asserts the log file's bytes")
 def test_noop_update_writes_nothing(make_store, defaults):
     store = make_store()
     memory = store.store(content="c", category="fact", settings=defaults).memory
@@ -195,6 +199,7 @@ def test_noop_update_writes_nothing(make_store, defaults):
         store.update("missing", content="x", settings=defaults)
 
 
+@pytest.mark.file_only("the log's tombstone line")
 def test_delete_is_a_tombstone(make_store, defaults):
     store = make_store()
     memory = store.store(content="bye", category="fact", settings=defaults).memory
@@ -328,6 +333,7 @@ def test_categories_filter_with_many_rows(make_store):
 
 # -- capacity ------------------------------------------------------------------------
 
+@pytest.mark.file_only("reads the log (test_postgres.py covers eviction on PG)")
 def test_at_capacity_the_least_accessed_oldest_is_evicted(make_store, clock):
     cap = MemorySettings(max_memories=3, relevance_threshold=0.0)
     store = make_store()
@@ -345,6 +351,7 @@ def test_at_capacity_the_least_accessed_oldest_is_evicted(make_store, clock):
     assert len(store) == 1
 
 
+@pytest.mark.file_only("reads the log (test_postgres.py covers fair eviction on PG)")
 def test_scoped_capacity_evicts_only_within_the_pool(make_store):
     s = MemorySettings(subject_scoping=True, max_memories=6, max_per_subject=2)
     store = make_store()
@@ -385,6 +392,7 @@ def test_general_store_is_refused_when_only_subjects_fill_the_store(make_store):
 
 # -- retention and stats -------------------------------------------------------------
 
+@pytest.mark.file_only("reads the log (test_postgres.py covers retention on PG)")
 def test_reaper_removes_expired_by_category(make_store, clock):
     s = MemorySettings(retention={"context": 1, "preference": 30})
     store = make_store()
@@ -424,6 +432,7 @@ def test_stats_counts(make_store):
 
 # -- embedding failure ---------------------------------------------------------------
 
+@pytest.mark.file_only("open_report of a log replay")
 def test_embedding_outage_degrades_then_repairs(make_store, defaults, make_flaky):
     flaky = make_flaky(failing=True)
     store = make_store(embedder=flaky)
@@ -475,6 +484,7 @@ def test_a_broken_embedder_result_counts_as_failure(make_store, defaults):
         ["MEMORY_EMBEDDING_FAILED"]
 
 
+@pytest.mark.file_only("open_report of a log replay")
 def test_another_model_marks_vectors_stale_until_repaired(make_store, defaults, tmp_path):
     store = make_store()
     memory = store.store(content="lives in Oslo", category="fact", settings=defaults).memory
@@ -491,6 +501,7 @@ def test_another_model_marks_vectors_stale_until_repaired(make_store, defaults, 
 
 # -- idempotency ---------------------------------------------------------------------
 
+@pytest.mark.file_only("reads the log (test_postgres.py covers keys on PG)")
 def test_idempotency_key_returns_the_first_result_across_restarts(make_store, defaults):
     cap = MemorySettings(max_memories=1)
     store = make_store()
@@ -512,6 +523,7 @@ def test_idempotency_key_returns_the_first_result_across_restarts(make_store, de
 
 # -- forget_subject ------------------------------------------------------------------
 
+@pytest.mark.file_only("greps the element's files")
 def test_forget_subject_erases_the_text_from_every_file(make_store, defaults):
     store = make_store()
     secret = "Zanzibar-7731 is Dana's locker code"
@@ -543,6 +555,7 @@ def test_forget_subject_erases_the_text_from_every_file(make_store, defaults):
     assert len(reopened) == 2 and reopened.open_report["sidecar"] == "loaded"
 
 
+@pytest.mark.file_only("a forget cut between log and compaction")
 def test_an_interrupted_forget_is_finished_on_open(make_store, defaults, tmp_path):
     import shutil
     store = make_store()
@@ -564,6 +577,7 @@ def test_an_interrupted_forget_is_finished_on_open(make_store, defaults, tmp_pat
 
 # -- compaction ----------------------------------------------------------------------
 
+@pytest.mark.file_only("the log's compaction")
 def test_compaction_keeps_state_and_drops_history(make_store, defaults):
     store = make_store()
     keep = [store.store(content=f"keep {i}", category="fact", settings=defaults).memory["id"]
@@ -583,6 +597,7 @@ def test_compaction_keeps_state_and_drops_history(make_store, defaults):
     assert keep
 
 
+@pytest.mark.file_only("the log's compaction")
 def test_dead_lines_trigger_automatic_compaction(make_store, defaults, monkeypatch):
     import index.engine as engine_module
     monkeypatch.setattr(engine_module, "COMPACT_MIN_DEAD", 30)
@@ -662,6 +677,7 @@ def test_a_second_process_waits_for_the_lock(tmp_path):
         os.waitpid(pid, 0)
 
 
+@pytest.mark.file_only("the element's file lock (PG elements have many writers)")
 def test_a_second_store_in_the_same_process_is_locked_out_too(make_store):
     make_store()
     with pytest.raises(StoreLocked):

@@ -19,6 +19,7 @@ def log_bytes(store) -> bytes:
     return (store.directory / LOG_NAME).read_bytes()
 
 
+@pytest.mark.file_only("asserts on the log file (keys on PG: tests/index/test_postgres.py)")
 def test_a_retry_returns_the_first_result_and_a_new_payload_is_refused(make_store):
     store = make_store()
     first = store.store(**FIRST, idempotency_key="k", settings=S)
@@ -40,6 +41,7 @@ def test_a_retry_returns_the_first_result_and_a_new_payload_is_refused(make_stor
     assert log_bytes(store) == before and len(store) == 1
 
 
+@pytest.mark.file_only("asserts on the log file (keys on PG: tests/index/test_postgres.py)")
 def test_the_fingerprint_survives_restarts_compaction_and_updates(make_store):
     store = make_store()
     first = store.store(**FIRST, idempotency_key="k", settings=S)
@@ -70,6 +72,7 @@ def test_a_key_is_free_again_once_its_memory_is_gone(make_store):
     assert other.memory["id"] != first.memory["id"]
 
 
+@pytest.mark.file_only("asserts on the log file (keys on PG: tests/index/test_postgres.py)")
 def test_a_key_stored_before_fingerprints_keeps_its_old_meaning(make_store):
     store = make_store()
     first = store.store(**FIRST, idempotency_key="k", settings=S)
@@ -87,6 +90,7 @@ def test_a_key_stored_before_fingerprints_keeps_its_old_meaning(make_store):
     assert again.memory["id"] == first.memory["id"] and len(legacy) == 1
 
 
+@pytest.mark.file_only("asserts on the log file (keys on PG: tests/index/test_postgres.py)")
 def test_store_many_refuses_a_reused_key_before_writing_anything(make_store):
     store = make_store()
     store.store(**FIRST, idempotency_key="k", settings=S)

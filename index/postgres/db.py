@@ -1,0 +1,238 @@
+"""The memory database: a connection pool, transactions, error mapping, migrations.
+
+One :class:`Database` per process and URL, shared by every memory element of the home
+(``PostgresMemoryStore`` takes it). Connections come from a ``psycopg_pool`` pool that
+checks a connection before lending it, so a restarted server is reconnected to on the
+next call without anyone noticing but the call that was cut.
+
+Errors: a server that cannot be reached, or that drops the connection mid-call, is
+:class:`~index.errors.DatabaseUnavailable` (retryable, HTTP 503); a full disk on the
+server is :class:`~index.errors.StorageFull`; any other database error is
+:class:`~index.errors.StoreFailed`. The transaction of a failed call is rolled back, so
+nothing of it is acknowledged.
+
+Migrations (``MIGRATIONS``) are numbered SQL steps recorded in ``schema_version``;
+:meth:`Database.migrate` applies the missing ones in one transaction under an advisory
+lock, so two workers starting at once, or ``triform init --database`` run twice, change
+nothing the second time.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import psycopg_pool
+from psycopg import errors as pg_errors
+
+from ..errors import DatabaseUnavailable, StorageFull, StoreError, StoreFailed
+
+__all__ = ["Database", "MIGRATIONS", "SCHEMA_VERSION", "vector_indexes"]
+
+logger = logging.getLogger(__name__)
+
+# Advisory lock keys (64-bit): one for migrations; elements hash their name (store.py).
+_MIGRATION_LOCK = 0x7472_6966_6f72_6d01
+
+def vector_indexes(dim: int) -> list[str]:
+    """HNSW (cosine) indexes of the three lanes for vectors of ``dim`` dimensions.
+
+    The columns are untyped ``vector`` so one database holds any model's size; each
+    size is indexed by an expression (the cast) over a partial index (``dim = n``), the
+    form pgvector documents for mixed dimensions. Queries repeat both exactly.
+    """
+    dim = int(dim)
+    return [f"CREATE INDEX IF NOT EXISTS memories_hnsw_{lane}_{dim} ON memories "
+            f"USING hnsw ((v_{lane}::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
+            for lane in ("content", "context", "intention")]
+
+
+# Each step runs once, in order. Never edit a released step: add one.
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE TABLE memory_elements (
+    element text PRIMARY KEY,
+    next_seq bigint NOT NULL DEFAULT 1,
+    lex_docs bigint NOT NULL DEFAULT 0,   -- BM25: documents (= memories) of the element
+    lex_total bigint NOT NULL DEFAULT 0   -- BM25: their total length in terms
+);
+CREATE TABLE memories (
+    element text NOT NULL,
+    id text NOT NULL,
+    seq bigint NOT NULL,
+    content text NOT NULL,
+    category text NOT NULL,
+    subject_type text,
+    subject_id text,
+    context text,
+    intention text,
+    agent text,
+    source text NOT NULL,
+    metadata jsonb NOT NULL,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    occurred_at text NOT NULL,
+    created_ts double precision NOT NULL,
+    occurred_ts double precision NOT NULL,
+    last_accessed_at text,
+    access_count bigint NOT NULL DEFAULT 0,
+    embedded boolean NOT NULL,
+    model text,
+    dim integer,
+    v_content vector,
+    v_context vector,
+    v_intention vector,
+    lex_len integer NOT NULL,
+    idem_key text,
+    key_fingerprint text,
+    key_evicted jsonb,
+    key_warnings jsonb,
+    PRIMARY KEY (element, id)
+) WITH (fillfactor = 85);
+-- The fill factor leaves room in each page, so a search's access-count update can be a
+-- HOT update that touches no index (none of the indexed columns changes); the vectors
+-- are TOASTed out of the row, which keeps rows small enough for that.
+-- Idempotency keys are unique per element across every worker.
+CREATE UNIQUE INDEX memories_idem_key ON memories (element, idem_key)
+    WHERE idem_key IS NOT NULL;
+CREATE UNIQUE INDEX memories_seq ON memories (element, seq);
+-- Subject scoping: the planner filters a subject's rows exactly through this btree.
+CREATE INDEX memories_subject ON memories (element, subject_type, subject_id, seq);
+CREATE INDEX memories_unembedded ON memories (element, seq) WHERE NOT embedded;
+CREATE TABLE memory_terms (
+    element text NOT NULL,
+    id text NOT NULL,
+    term text NOT NULL,
+    tf integer NOT NULL,
+    len integer NOT NULL,   -- the memory's length in terms (its lex_len), for BM25
+    PRIMARY KEY (element, term, id),
+    FOREIGN KEY (element, id) REFERENCES memories (element, id) ON DELETE CASCADE
+);
+CREATE INDEX memory_terms_memory ON memory_terms (element, id);
+CREATE TABLE schema_version (
+    version integer PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+);
+"""),
+    # all-MiniLM-L6-v2, the default model, has 384 dimensions; other sizes get their
+    # indexes when a store of that size first opens (vector_indexes).
+    (2, ";\n".join(vector_indexes(384)) + ";"),
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _mapped(exc: BaseException) -> StoreError:
+    """The store error a database failure is reported as."""
+    if isinstance(exc, pg_errors.DiskFull):
+        return StorageFull("write to the memory database", str(exc).strip())
+    if isinstance(exc, (psycopg_pool.PoolTimeout, psycopg.OperationalError,
+                        pg_errors.AdminShutdown, pg_errors.CannotConnectNow)):
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else \
+            exc.__class__.__name__
+        return DatabaseUnavailable(reason)
+    return StoreFailed(f"the memory database refused the call: {exc}".strip())
+
+
+class Database:
+    """A pool of connections to one PostgreSQL database (thread-safe).
+
+    :param url: ``postgresql://user@host:port/dbname`` (libpq's URL or key=value form).
+    :param max_size: connections at most; each API thread holds one per call.
+    :param timeout: seconds to wait for a connection before the call is
+        :class:`DatabaseUnavailable` (a server that is down answers within ``timeout``,
+        never hangs).
+    """
+
+    def __init__(self, url: str, *, max_size: int = 16, timeout: float = 5.0) -> None:
+        self.url = url
+        self._closed = False
+        self._lock = threading.Lock()
+        self._pool = psycopg_pool.ConnectionPool(
+            url, min_size=1, max_size=max_size, timeout=timeout, open=False,
+            check=psycopg_pool.ConnectionPool.check_connection,
+            kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": False},
+            name="triform-memory", reconnect_timeout=0)
+        # Open without waiting: an unreachable server is reported by the first call.
+        self._pool.open(wait=False)
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._pool.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor inside one transaction: committed on exit, rolled back on an error.
+
+        :raise DatabaseUnavailable, StorageFull, StoreFailed: mapped database failures
+            (store errors raised inside pass through unchanged, after the rollback).
+        """
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                yield cur
+        except StoreError:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise _mapped(exc) from exc
+
+    @contextmanager
+    def autocommit(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection in autocommit mode (``VACUUM`` cannot run in a transaction)."""
+        try:
+            with self._pool.connection() as conn:
+                conn.autocommit = True
+                try:
+                    yield conn
+                finally:
+                    conn.autocommit = False
+        except StoreError:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise _mapped(exc) from exc
+
+    def version(self) -> int:
+        """The schema version applied (0: none)."""
+        with self.transaction() as cur:
+            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL")
+            row = cur.fetchone()
+            if not row or not row[0]:
+                return 0
+            cur.execute("SELECT coalesce(max(version), 0) FROM schema_version")
+            found = cur.fetchone()
+            return int(found[0]) if found else 0
+
+    def migrate(self) -> list[int]:
+        """Apply the missing migrations in one transaction; the versions applied (none:
+        already current). Safe to run from several processes at once."""
+        with self.transaction() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL")
+            row = cur.fetchone()
+            done: set[int] = set()
+            if row and row[0]:
+                cur.execute("SELECT version FROM schema_version")
+                done = {int(r[0]) for r in cur.fetchall()}
+            applied = []
+            for version, sql in MIGRATIONS:
+                if version in done:
+                    continue
+                cur.execute(sql.encode())
+                cur.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
+                applied.append(version)
+            if applied:
+                logger.info("memory database migrated to version %s", applied[-1])
+            return applied
+
+    def ensure_dim(self, dim: int) -> None:
+        """Create the lane indexes for ``dim``-dimensional vectors if missing."""
+        with self.transaction() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            for statement in vector_indexes(dim):
+                cur.execute(statement.encode())

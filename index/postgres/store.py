@@ -1,0 +1,1217 @@
+"""PostgresMemoryStore: the memories of one element in PostgreSQL + pgvector (a ``MemoryBackend``).
+
+One row per memory in ``memories`` (``db.py`` has the schema), keyed ``(element, id)``;
+many elements share the tables. Each lane has a ``vector`` column with an HNSW (cosine)
+index per vector size. The lexical signal is the same BM25 as ``lexical.py`` (same
+Snowball terms, same BM25F weighting of content and context), kept as postings in
+``memory_terms`` and scored in SQL, so recall matches the file-backed store rather than
+approximating it with PostgreSQL's own text search (``docs/deploy.md`` says why).
+
+Writes: every change of an element runs in one transaction holding a transaction-level
+advisory lock on the element (``pg_advisory_xact_lock``), so capacity, fair eviction,
+sequence numbers and idempotency keys are decided serially across every worker and
+thread; the unique index on ``(element, idem_key)`` backs the keys up. A transaction that
+does not commit leaves nothing, so a refused or failed call writes nothing. Embedding runs
+before the transaction.
+
+Search follows ``search.py`` step by step: vector candidates per lane and owner pool
+(HNSW with ``hnsw.iterative_scan = relaxed_order``, so a selective filter still returns
+the asked number of rows), BM25 candidates in scope, the time window and the named span;
+then the exact cosines of all three lanes are computed in SQL for the union and the same
+pure scoring (``recall.py``) ranks them. Returned memories count one access (a separate
+short statement, after ranking).
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import json
+import logging
+import time
+import uuid
+from pathlib import Path
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from ..backend import HealthItem, ImportedMemory, ImportResult, Memory, SearchResult, StoreResult
+from ..embed import Embedder, normalize_rows
+from ..embed_cache import CachedEmbedder
+from ..errors import (
+    ConfirmRequired,
+    EmbeddingFailed,
+    IdempotencyKeyReused,
+    InvalidMemory,
+    MemoryCapacity,
+    MemoryNotFound,
+    StoreClosed,
+    StoreFailed,
+)
+from ..lanes import IndexParams
+from ..lexical import CONTENT_WEIGHT, terms
+from ..listing import LIST_LIMIT_MAX, ListQuery, parse_list_query
+from ..policy import Occupancy, plan_eviction
+from ..recall import (
+    LANES,
+    blend,
+    boost_content,
+    boost_time,
+    rank,
+    situate,
+    text_similarity,
+    token_set,
+    weight_vector,
+)
+from ..records import (
+    CATEGORIES,
+    MemoryRecord,
+    NewMemory,
+    item_error,
+    iso_utc,
+    validate_changes,
+    validate_items,
+    validate_new,
+    validate_subject,
+)
+from ..search import SPAN_CANDIDATES_MAX, WINDOW_EXACT_MAX, SearchQuery, parse_search
+from ..settings import MemorySettings, require_settings
+from ..timespan import TimeSpan, query_span
+from ..transfer import usable_vectors
+from ..writes import lane_texts, update_plan
+from .db import Database
+
+__all__ = ["PostgresMemoryStore"]
+
+logger = logging.getLogger(__name__)
+
+REPAIR_BATCH = 64
+BM25_K1, BM25_B = 1.2, 0.75
+
+_PUBLIC = ("id, content, category, subject_type, subject_id, context, intention, agent, "
+           "source, metadata, created_at, updated_at, occurred_at, last_accessed_at, "
+           "access_count, embedded")
+_FIELDS = _PUBLIC.split(", ")
+
+Pool = tuple[str, tuple[Any, ...]]   # an owner pool: SQL condition, its parameters
+
+
+def _public(row: Sequence[Any]) -> Memory:
+    memory = dict(zip(_FIELDS, row, strict=True))
+    memory["metadata"] = memory["metadata"] or {}
+    memory["access_count"] = int(memory["access_count"])
+    return memory
+
+
+def _vector_text(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{float(x):.8g}" for x in vector) + "]"
+
+
+def _lock_key(element: str) -> int:
+    """A stable signed 64-bit advisory lock key for one element."""
+    digest = hashlib.blake2b(f"triform-memory:{element}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _term_counts(content: str, context: str | None, situated: bool) -> Counter[str]:
+    """The BM25F term frequencies ``lexical.LexicalIndex`` indexes a memory with."""
+    counts = Counter(terms(content))
+    if not situated:
+        return counts
+    for term in counts:
+        counts[term] *= CONTENT_WEIGHT
+    if context:
+        counts.update(terms(context))
+    return counts
+
+
+class PostgresMemoryStore:
+    """The memories of one element, kept in a PostgreSQL database (see the module docstring).
+
+    :param database: the shared :class:`Database`, or a URL (the store then owns a pool of
+        its own and closes it).
+    :param element: the element's key in the tables (the home passes its element id).
+    :param embedder: as for ``MemoryStore``; its ``model_id`` and ``dim`` are kept per row,
+        and rows embedded by another model lose their vectors on open (``repair_embeddings``
+        re-embeds them).
+    :param clock: POSIX seconds (retention, timestamps).
+    :param index_params: candidate generation (``oversample``...), ``situated_*`` and
+        ``time_weight``; the hnswlib-specific fields are unused (``M`` and
+        ``ef_construction`` are pgvector's defaults, 16 and 64).
+    :param migrate: apply missing migrations on open (else a database behind the code
+        version is refused).
+    :raise DatabaseUnavailable: the database cannot be reached.
+    :raise StoreFailed: the schema is older than this code and ``migrate`` is off.
+    """
+
+    def __init__(self, database: Database | str, element: str, embedder: Embedder, *,
+                 clock: Callable[[], float] = time.time,
+                 index_params: IndexParams | None = None, embed_cache: int = 4096,
+                 migrate: bool = True) -> None:
+        self._owns = isinstance(database, str)
+        self._db = Database(database) if isinstance(database, str) else database
+        self.element = str(element)
+        if embed_cache > 0 and not isinstance(embedder, CachedEmbedder):
+            embedder = CachedEmbedder(embedder, max_entries=embed_cache)
+        self._embedder: Embedder = embedder
+        self._model_id = str(embedder.model_id)
+        self._dim = int(embedder.dim)
+        self._clock = clock
+        self._params = index_params or IndexParams()
+        self._closed = False
+        self._lock_id = _lock_key(self.element)
+        try:
+            self._open(migrate)
+        except BaseException:
+            if self._owns:
+                self._db.close()
+            raise
+
+    def _open(self, migrate: bool) -> None:
+        if migrate:
+            self._db.migrate()
+        else:
+            from .db import SCHEMA_VERSION
+            if self._db.version() < SCHEMA_VERSION:
+                raise StoreFailed("the memory database schema is behind this version: run "
+                                  "`triform init --database URL`")
+        self._db.ensure_dim(self._dim)
+        with self._tx() as cur:
+            cur.execute("INSERT INTO memory_elements (element) VALUES (%s) "
+                        "ON CONFLICT DO NOTHING", (self.element,))
+            # Vectors of another model (or size) cannot be compared with this one's.
+            cur.execute("UPDATE memories SET v_content = NULL, v_context = NULL, "
+                        "v_intention = NULL, embedded = false, model = NULL, dim = NULL "
+                        "WHERE element = %s AND (embedded OR v_content IS NOT NULL) AND "
+                        "(model IS DISTINCT FROM %s OR dim IS DISTINCT FROM %s)",
+                        (self.element, self._model_id, self._dim))
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def _tx(self, *, lock: bool = False) -> Any:
+        """A transaction (see ``Database.transaction``); ``lock``: hold the element's lock."""
+        self._check_open()
+        return _Locked(self._db, self._lock_id if lock else None)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed()
+
+    def close(self) -> None:
+        """Release the store (the shared database pool stays open; an owned one closes)."""
+        if not self._closed:
+            self._closed = True
+            if self._owns:
+                self._db.close()
+
+    def __enter__(self) -> PostgresMemoryStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __len__(self) -> int:
+        with self._tx() as cur:
+            cur.execute("SELECT count(*) FROM memories WHERE element = %s", (self.element,))
+            row = cur.fetchone()
+            return int(row[0]) if row else 0
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder this store calls."""
+        return self._embedder
+
+    @property
+    def model_id(self) -> str:
+        """The id of the model this store's vectors come from."""
+        return self._model_id
+
+    @property
+    def dim(self) -> int:
+        """How many values each of this store's vectors has."""
+        return self._dim
+
+    def _embed_lanes(self, texts: dict[str, str]) -> dict[str, np.ndarray] | None:
+        """Embed lane texts in one call; None if the embedder fails in any way."""
+        names = list(texts)
+        if not names:
+            return {}
+        try:
+            out = np.asarray(self._embedder.embed([texts[n] for n in names]),
+                             dtype=np.float32)
+            if out.shape != (len(names), self._dim) or not np.all(np.isfinite(out)):
+                raise EmbeddingFailed(f"embedder returned shape {out.shape}")
+        except Exception as exc:   # any embedder failure degrades, never fails the op
+            logger.warning("embedding failed (%s): %s", exc.__class__.__name__, exc)
+            return None
+        out = normalize_rows(out)
+        return {name: out[i].copy() for i, name in enumerate(names)}
+
+    # -- store ---------------------------------------------------------------------------
+
+    def store(self, *, content: str, category: str, subject_type: str | None = None,
+              subject_id: str | None = None, context: str | None = None,
+              intention: str | None = None, agent: str | None = None, source: str = "api",
+              metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
+              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
+        """Store a new memory, evicting at capacity (``policy.py``), in one transaction.
+
+        :raise InvalidCategory, SubjectIncomplete, InvalidMemory: bad input; nothing written.
+        :raise IdempotencyKeyReused: the key stored a different memory; nothing written.
+        :raise MemoryCapacity: at capacity with an empty pool to evict from (scoping on).
+        :raise DatabaseUnavailable, StorageFull, StoreFailed: nothing stored.
+        """
+        new = validate_new(content=content, category=category, subject_type=subject_type,
+                           subject_id=subject_id, context=context, intention=intention,
+                           agent=agent, source=source, metadata=metadata,
+                           idempotency_key=idempotency_key, occurred_at=occurred_at)
+        settings = require_settings(settings)
+        if new.key is not None:
+            with self._tx() as cur:
+                earlier = self._earlier(cur, new)
+            if earlier is not None:
+                return earlier
+        vectors = self._embed_lanes(lane_texts(new))
+        with self._tx(lock=True) as cur:
+            return self._write(cur, new, vectors, settings)
+
+    def store_many(self, items: Sequence[Mapping[str, Any]], *,
+                   settings: MemorySettings) -> list[StoreResult]:
+        """Store several memories with one embedding pass and one transaction.
+
+        :raise InvalidCategory, SubjectIncomplete, InvalidMemory, IdempotencyKeyReused:
+            an item is bad (its message starts with ``items[i]``); nothing is written.
+        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
+        :raise DatabaseUnavailable, StorageFull, StoreFailed: none of the items is stored.
+        """
+        news = validate_items(items)
+        settings = require_settings(settings)
+        with self._tx() as cur:
+            self._check_keys(cur, news)
+        texts = [lane_texts(new) for new in news]
+        flat = {f"{i}:{lane}": text for i, lanes in enumerate(texts)
+                for lane, text in lanes.items()}
+        embedded = self._embed_lanes(flat)
+        results: list[StoreResult] = []
+        refused: MemoryCapacity | None = None
+        with self._tx(lock=True) as cur:
+            self._check_keys(cur, news)
+            for i, new in enumerate(news):
+                vectors = None if embedded is None else \
+                    {lane: embedded[f"{i}:{lane}"] for lane in texts[i]}
+                try:
+                    results.append(self._write(cur, new, vectors, settings))
+                except MemoryCapacity as exc:
+                    # The items before it stay: commit them, then report this one.
+                    refused = exc
+                    break
+        if refused is not None:
+            raise refused
+        return results
+
+    def _earlier(self, cur: psycopg.Cursor[Any], new: NewMemory) -> StoreResult | None:
+        """The first result of ``new``'s key (None: no key, or a new one).
+
+        :raise IdempotencyKeyReused: the key stored a memory from a different request.
+        """
+        if new.key is None:
+            return None
+        cur.execute(f"SELECT {_PUBLIC}, key_fingerprint, key_evicted, key_warnings "
+                    "FROM memories WHERE element = %s AND idem_key = %s",
+                    (self.element, new.key))
+        row = cur.fetchone()
+        if row is None:
+            return None
+        memory = _public(row[:len(_FIELDS)])
+        fingerprint, evicted, warnings = row[len(_FIELDS):]
+        if fingerprint not in (None, new.fingerprint):
+            raise IdempotencyKeyReused(new.key, memory["id"])
+        return StoreResult(memory, list(evicted or []), list(warnings or []))
+
+    def _check_keys(self, cur: psycopg.Cursor[Any], news: Sequence[NewMemory]) -> None:
+        seen: dict[str, str] = {}
+        for i, new in enumerate(news):
+            if new.key is None:
+                continue
+            try:
+                self._earlier(cur, new)
+            except IdempotencyKeyReused as exc:
+                raise item_error(exc, i) from None
+            if seen.setdefault(new.key, new.fingerprint) != new.fingerprint:
+                raise item_error(IdempotencyKeyReused(new.key, "an earlier item"), i)
+
+    def _write(self, cur: psycopg.Cursor[Any], new: NewMemory,
+               vectors: dict[str, np.ndarray] | None,
+               settings: MemorySettings, kept: Mapping[str, Any] | None = None
+               ) -> StoreResult:
+        """Insert one validated memory under the element's lock, evicting first.
+
+        ``kept``: an imported memory's record, whose id, times and access statistics the
+        row keeps instead of minting new ones.
+        """
+        earlier = self._earlier(cur, new)
+        if earlier is not None:
+            return earlier
+        evicted = self._evictions(cur, new.subject, settings)
+        cur.execute("UPDATE memory_elements SET next_seq = next_seq + 1 WHERE element = %s "
+                    "RETURNING next_seq - 1", (self.element,))
+        seq_row = cur.fetchone()
+        assert seq_row is not None
+        now = iso_utc(self._clock())
+        occurred = new.occurred_at or now
+        warnings = [] if vectors is not None else [EmbeddingFailed.code]
+        memory_id = uuid.uuid4().hex
+        if kept is not None:
+            memory_id, now = str(kept["id"]), str(kept["created_at"])
+            occurred = str(kept.get("occurred_at") or now)
+        counts = _term_counts(new.content, new.context, self._params.situated_lexical)
+        length = sum(counts.values())
+        vec = vectors or {}
+        record = MemoryRecord.from_json({"id": memory_id, "seq": 0, "content": "",
+                                         "category": "fact", "created_at": now,
+                                         "occurred_at": occurred})
+        cur.execute(
+            "INSERT INTO memories (element, id, seq, content, category, subject_type, "
+            "subject_id, context, intention, agent, source, metadata, created_at, "
+            "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
+            "v_content, v_context, v_intention, lex_len, idem_key, key_fingerprint, "
+            "key_evicted, key_warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, "
+            "%s, %s, %s, %s, %s)",
+            (self.element, memory_id, int(seq_row[0]), new.content, new.category,
+             new.subject[0] if new.subject else None,
+             new.subject[1] if new.subject else None, new.context, new.intention,
+             new.agent, new.source, json.dumps(new.metadata), now, now, occurred,
+             record.created_ts, record.occurred_ts, vectors is not None,
+             self._model_id if vectors is not None else None,
+             self._dim if vectors is not None else None,
+             *[_vector_text(vec[lane]) if lane in vec else None for lane in LANES],
+             length, new.key, new.fingerprint if new.key is not None else None,
+             json.dumps(evicted) if new.key is not None else None,
+             json.dumps(warnings) if new.key is not None else None))
+        self._index_terms(cur, memory_id, counts)
+        if kept is not None:
+            cur.execute("UPDATE memories SET updated_at = %s, last_accessed_at = %s, "
+                        "access_count = %s WHERE element = %s AND id = %s",
+                        (kept.get("updated_at") or now, kept.get("last_accessed_at"),
+                         int(kept.get("access_count") or 0), self.element, memory_id))
+        cur.execute(f"SELECT {_PUBLIC} FROM memories WHERE element = %s AND id = %s",
+                    (self.element, memory_id))
+        row = cur.fetchone()
+        assert row is not None
+        return StoreResult(_public(row), evicted, warnings)
+
+    def _index_terms(self, cur: psycopg.Cursor[Any], memory_id: str,
+                     counts: Counter[str]) -> None:
+        if counts:
+            cur.execute("INSERT INTO memory_terms (element, id, term, tf, len) SELECT %s, "
+                        "%s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)",
+                        (self.element, memory_id, sum(counts.values()), list(counts),
+                         list(counts.values())))
+        cur.execute("UPDATE memory_elements SET lex_docs = lex_docs + 1, "
+                    "lex_total = lex_total + %s WHERE element = %s",
+                    (sum(counts.values()), self.element))
+
+    def _delete(self, cur: psycopg.Cursor[Any], condition: str,
+                params: Sequence[Any]) -> list[str]:
+        """Delete the element's rows matching ``condition``; their ids, oldest first."""
+        cur.execute(f"DELETE FROM memories WHERE element = %s AND ({condition}) "
+                    "RETURNING id, seq, lex_len", (self.element, *params))
+        rows = sorted(cur.fetchall(), key=lambda r: int(r[1]))
+        if rows:
+            cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - %s, "
+                        "lex_total = lex_total - %s WHERE element = %s",
+                        (len(rows), sum(int(r[2]) for r in rows), self.element))
+        return [str(r[0]) for r in rows]
+
+    def _evictions(self, cur: psycopg.Cursor[Any], subject: tuple[str, str] | None,
+                   settings: MemorySettings) -> list[str]:
+        """Evict what capacity calls for before one more store (``policy.plan_eviction``).
+
+        :raise MemoryCapacity: the pool that must give way is empty.
+        """
+        # Every memory is one BM25 document: the counter is the element's size, kept
+        # under the element's lock (a count(*) per store would grow with the element).
+        cur.execute("SELECT lex_docs FROM memory_elements WHERE element = %s",
+                    (self.element,))
+        total = int(cur.fetchone()[0])  # type: ignore[index]
+        pool_sql, pool_params = self._pool_of(subject)
+        pool = 0
+        # The pool's size matters for a subject's own cap, or when the element is full.
+        if settings.subject_scoping and (subject is not None
+                                         or total >= settings.max_memories):
+            cur.execute(f"SELECT count(*) FROM memories WHERE element = %s AND {pool_sql}",
+                        (self.element, *pool_params))
+            pool = int(cur.fetchone()[0])  # type: ignore[index]
+        plan = plan_eviction(Occupancy(total=total, pool=pool),
+                             scoping=settings.subject_scoping,
+                             has_subject=subject is not None,
+                             max_memories=settings.max_memories,
+                             max_per_subject=settings.max_per_subject)
+        if plan.refused:
+            raise MemoryCapacity(plan.pool, settings.max_memories, total)
+        if plan.count == 0:
+            return []
+        where, params = ("true", ()) if plan.pool == "all" else (pool_sql, pool_params)
+        cur.execute(f"SELECT id FROM memories WHERE element = %s AND {where} "
+                    "ORDER BY access_count, seq LIMIT %s",
+                    (self.element, *params, plan.count))
+        victims = [str(r[0]) for r in cur.fetchall()]
+        order = {memory_id: i for i, memory_id in enumerate(victims)}
+        deleted = self._delete(cur, "id = ANY(%s)", (victims,))
+        return sorted(deleted, key=order.__getitem__)
+
+    @staticmethod
+    def _pool_of(subject: tuple[str, str] | None) -> Pool:
+        if subject is None:
+            return "subject_type IS NULL", ()
+        return "subject_type = %s AND subject_id = %s", subject
+
+    # -- read ----------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory:
+        """One memory. :raise MemoryNotFound: no memory has this id."""
+        if not isinstance(memory_id, str):
+            raise MemoryNotFound(str(memory_id))
+        with self._tx() as cur:
+            cur.execute(f"SELECT {_PUBLIC} FROM memories WHERE element = %s AND id = %s",
+                        (self.element, memory_id))
+            row = cur.fetchone()
+        if row is None:
+            raise MemoryNotFound(memory_id)
+        return _public(row)
+
+    def _record(self, cur: psycopg.Cursor[Any], memory_id: str) -> MemoryRecord:
+        if not isinstance(memory_id, str):
+            raise MemoryNotFound(str(memory_id))
+        cur.execute("SELECT id, seq, content, category, context, intention, embedded, "
+                    "metadata, created_at FROM memories WHERE element = %s AND id = %s",
+                    (self.element, memory_id))
+        row = cur.fetchone()
+        if row is None:
+            raise MemoryNotFound(memory_id)
+        record = MemoryRecord.from_json({
+            "id": row[0], "seq": row[1], "content": row[2], "category": row[3],
+            "context": row[4], "intention": row[5], "metadata": row[7],
+            "created_at": row[8]})
+        record.embedded = bool(row[6])
+        return record
+
+    # -- update / delete -----------------------------------------------------------------
+
+    def update(self, memory_id: str, *, content: str | None = None,
+               category: str | None = None, context: str | None = None,
+               intention: str | None = None, metadata: dict[str, Any] | None = None,
+               settings: MemorySettings) -> Memory:
+        """Change a memory; a changed text is re-embedded, other vectors are kept.
+
+        Embedding runs outside the transaction; if the memory changed meanwhile, it is
+        tried again (three times, the last with the embedding inside the element's lock).
+
+        :raise MemoryNotFound, InvalidCategory, InvalidMemory: nothing written.
+        :raise DatabaseUnavailable, StorageFull, StoreFailed: nothing changed.
+        """
+        changes = validate_changes(content=content, category=category, context=context,
+                                   intention=intention, metadata=metadata)
+        require_settings(settings)
+        for attempt in range(3):
+            with self._tx(lock=attempt == 2) as cur:
+                record = self._record(cur, memory_id)
+                fields = {k: v for k, v in changes.items() if getattr(record, k) != v}
+                if not fields:
+                    return self._public_of(cur, memory_id)
+                snapshot = (record.content, record.context, record.intention,
+                            record.embedded)
+                to_embed, to_drop = update_plan(record, fields)
+                if attempt == 2:
+                    vectors = self._embed_lanes(to_embed) if to_embed else {}
+                    return self._apply_update(cur, record, fields, vectors, to_embed,
+                                              to_drop)
+            vectors = self._embed_lanes(to_embed) if to_embed else {}
+            with self._tx(lock=True) as cur:
+                record = self._record(cur, memory_id)
+                if snapshot != (record.content, record.context, record.intention,
+                                record.embedded):
+                    continue
+                return self._apply_update(cur, record, fields, vectors, to_embed, to_drop)
+        raise StoreFailed("the memory kept changing during the update")   # not reached
+
+    def _apply_update(self, cur: psycopg.Cursor[Any], record: MemoryRecord,
+                      fields: dict[str, Any], vectors: dict[str, np.ndarray] | None,
+                      to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+        embedded = vectors is not None and (record.embedded or bool(to_embed))
+        sets = [f"{name} = %s" for name in fields]
+        params: list[Any] = [json.dumps(v) if name == "metadata" else v
+                             for name, v in fields.items()]
+        sets.append("updated_at = %s")
+        params.append(iso_utc(self._clock()))
+        sets.append("embedded = %s")
+        params.append(embedded)
+        if embedded:
+            assert vectors is not None
+            for lane, vector in vectors.items():
+                sets.append(f"v_{lane} = %s::vector")
+                params.append(_vector_text(vector))
+            sets.extend(f"v_{lane} = NULL" for lane in to_drop)
+            sets.extend(["model = %s", "dim = %s"])
+            params.extend([self._model_id, self._dim])
+        else:
+            sets.extend(["v_content = NULL", "v_context = NULL", "v_intention = NULL",
+                         "model = NULL", "dim = NULL"])
+        if "content" in fields or "context" in fields:
+            content = fields.get("content", record.content)
+            context = fields["context"] if "context" in fields else record.context
+            counts = _term_counts(content, context, self._params.situated_lexical)
+            cur.execute("DELETE FROM memory_terms WHERE element = %s AND id = %s",
+                        (self.element, record.id))
+            cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
+                        "lex_total - (SELECT lex_len FROM memories WHERE element = %s "
+                        "AND id = %s) WHERE element = %s",
+                        (self.element, record.id, self.element))
+            self._index_terms(cur, record.id, counts)
+            sets.append("lex_len = %s")
+            params.append(sum(counts.values()))
+        cur.execute(f"UPDATE memories SET {', '.join(sets)} WHERE element = %s AND id = %s",
+                    (*params, self.element, record.id))
+        return self._public_of(cur, record.id)
+
+    def _public_of(self, cur: psycopg.Cursor[Any], memory_id: str) -> Memory:
+        cur.execute(f"SELECT {_PUBLIC} FROM memories WHERE element = %s AND id = %s",
+                    (self.element, memory_id))
+        row = cur.fetchone()
+        if row is None:
+            raise MemoryNotFound(memory_id)
+        return _public(row)
+
+    def delete(self, memory_id: str) -> None:
+        """Delete one memory. :raise MemoryNotFound: no memory has this id."""
+        if not isinstance(memory_id, str):
+            raise MemoryNotFound(str(memory_id))
+        with self._tx(lock=True) as cur:
+            if not self._delete(cur, "id = %s", (memory_id,)):
+                raise MemoryNotFound(memory_id)
+
+    # -- search --------------------------------------------------------------------------
+
+    def search(self, *, query: str, context: str | None = None,
+               intention: str | None = None, subject_type: str | None = None,
+               subject_id: str | None = None, limit: int = 10,
+               categories: list[str] | None = None, occurred_after: str | None = None,
+               occurred_before: str | None = None,
+               settings: MemorySettings) -> SearchResult:
+        """Blended recall over the three lanes, best first (``MemoryStore.search``'s rules).
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: bad input.
+        :raise DatabaseUnavailable, StoreFailed: the database failed.
+        """
+        request = parse_search(query=query, context=context, intention=intention,
+                               subject_type=subject_type, subject_id=subject_id, limit=limit,
+                               categories=categories, occurred_after=occurred_after,
+                               occurred_before=occurred_before)
+        settings = require_settings(settings)
+        when = query_span(request.texts["content"], self._clock())
+        queries = self._embed_lanes(request.texts)
+        with self._tx() as cur:
+            ids, scores, lanes, fallback = self._rank(cur, request, queries, settings, when)
+        if not ids:
+            return SearchResult([], fallback)
+        with self._tx() as cur:
+            cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
+                        f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
+                        f"RETURNING {_PUBLIC}", (iso_utc(self._clock()), self.element, ids))
+            found = {row[0]: _public(row) for row in cur.fetchall()}
+        results = [{"memory": found[memory_id], "score": value, "lanes": lane}
+                   for memory_id, value, lane in zip(ids, scores, lanes, strict=True)
+                   if memory_id in found]
+        return SearchResult(results, fallback)
+
+    def _scope(self, request: SearchQuery, scoping: bool) -> list[Pool]:
+        """The owner pools a search covers (``search.owners_in_scope``)."""
+        if not scoping:
+            return [("true", ())]
+        pools: list[Pool] = [self._pool_of(None)]
+        if request.subject is not None:
+            pools.append(self._pool_of(request.subject))
+        return pools
+
+    @staticmethod
+    def _filters(request: SearchQuery, occurred: tuple[float | None, float | None]
+                 ) -> Pool:
+        """Category and occurred-time conditions (AND-ed after the pool's)."""
+        sql, params = "", builtins.list[Any]()
+        if request.cats is not None:
+            sql += " AND category = ANY(%s)"
+            params.append([CATEGORIES[c] for c in request.cats])
+        if occurred[0] is not None:
+            sql += " AND occurred_ts > %s"
+            params.append(occurred[0])
+        if occurred[1] is not None:
+            sql += " AND occurred_ts < %s"
+            params.append(occurred[1])
+        return sql, tuple(params)
+
+    def _rank(self, cur: psycopg.Cursor[Any], request: SearchQuery,
+              queries: dict[str, np.ndarray] | None, settings: MemorySettings,
+              when: TimeSpan | None) -> tuple[list[str], list[float],
+                                              list[dict[str, float | None]], str | None]:
+        params = self._params
+        pools = self._scope(request, settings.subject_scoping)
+        scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
+        scope_params = tuple(p for _, ps in pools for p in ps)
+        bounded = request.occurred != (None, None)
+        extra_sql, extra_params = self._filters(request, request.occurred)
+        situated = queries is not None and "context" not in queries and \
+            params.situated_vector
+        ids: list[str] = []
+        sims_parts: list[np.ndarray] = []
+        present_parts: list[np.ndarray] = []
+        meta: dict[str, tuple[int, float]] = {}
+        if queries is not None:
+            if situated:
+                queries = {**queries, "context": queries["content"]}
+            literal = {lane: _vector_text(q) for lane, q in queries.items()}
+            candidates: set[str] = set()
+            d = self._dim
+            cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            # A sequential scan would compute (and detoast) every row's distance: leave the
+            # planner the HNSW walk or, for a selective subject, the btree and a sort.
+            cur.execute("SET LOCAL enable_seqscan = off")
+            for lane in queries:
+                k = params.candidates_for(request.limit, lane)
+                cur.execute(f"SET LOCAL hnsw.ef_search = {min(1000, max(params.ef_search_min, k))}")
+                for pool_sql, pool_params in pools:
+                    cur.execute(
+                        f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
+                        f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
+                        f"%s::vector({d}) LIMIT %s",
+                        (self.element, *pool_params, *extra_params, literal[lane], k))
+                    candidates.update(str(r[0]) for r in cur.fetchall())
+            bm25 = self._bm25(cur, request.texts["content"], scope_sql, scope_params,
+                              extra_sql, extra_params)
+            want = params.candidates_for(request.limit, "content")
+            candidates.update(sorted(bm25, key=lambda i: -bm25[i])[:want])
+            if bounded:
+                window = self._vector_pool(cur, scope_sql, scope_params, request,
+                                           request.occurred, WINDOW_EXACT_MAX + 1)
+                if len(window) <= WINDOW_EXACT_MAX:
+                    candidates = set(window)
+                elif len(candidates) < request.limit:
+                    candidates |= set(self._vector_pool(cur, scope_sql, scope_params,
+                                                        request, request.occurred, None))
+            if when is not None and params.time_weight > 0:
+                span = self._vector_pool(cur, scope_sql, scope_params, request,
+                                         _span_bounds(when, request.occurred),
+                                         SPAN_CANDIDATES_MAX + 1)
+                if len(span) <= SPAN_CANDIDATES_MAX:
+                    candidates |= set(span)
+            if candidates:
+                lane_ids, sims, present = self._cosines(cur, sorted(candidates), literal,
+                                                        situated, meta)
+                if bm25:
+                    best = max(bm25.values())
+                    lex = np.array([bm25.get(i, 0.0) for i in lane_ids])
+                    sims[:, 0] = boost_content(sims[:, 0], lex, best)
+                ids += lane_ids
+                sims_parts.append(sims)
+                present_parts.append(present)
+        text_ids, text_sims, text_present = self._text_scores(
+            cur, scope_sql, scope_params, extra_sql, extra_params, request,
+            everything=queries is None, meta=meta)
+        fallback = "text" if queries is None or text_ids else None
+        if text_ids:
+            ids += text_ids
+            sims_parts.append(text_sims)
+            present_parts.append(text_present)
+        if not ids:
+            return [], [], [], fallback
+        sims = np.clip(np.concatenate(sims_parts), 0.0, 1.0)
+        present = np.concatenate(present_parts)
+        scores = blend(sims, present, weight_vector(settings.association_weights))
+        if when is not None and params.time_weight > 0:
+            scores = boost_time(scores, np.array([meta[i][1] for i in ids]), when.start,
+                                when.end, params.time_weight)
+        order = rank(scores, settings.relevance_threshold, request.limit,
+                     tiebreak=np.array([meta[i][0] for i in ids], dtype=np.int64))
+        return ([ids[i] for i in order], [float(scores[i]) for i in order],
+                [{lane: (float(sims[i, j]) if present[i, j] else None)
+                  for j, lane in enumerate(LANES)} for i in order], fallback)
+
+    def _bm25(self, cur: psycopg.Cursor[Any], query: str, scope_sql: str,
+              scope_params: tuple[Any, ...], extra_sql: str,
+              extra_params: tuple[Any, ...]) -> dict[str, float]:
+        """BM25 (``lexical.LexicalIndex.scores``) of the memories in scope that match the
+        query and have a content vector: id -> score. Document frequencies and the average
+        length are over the whole element, as in the file-backed index."""
+        words = sorted(set(terms(query)))
+        if not words:
+            return {}
+        cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
+                    (self.element,))
+        row = cur.fetchone()
+        docs, total = (int(row[0]), int(row[1])) if row else (0, 0)
+        if docs <= 0:
+            return {}
+        average = total / docs or 1.0
+        cur.execute(
+            # Scope and filter columns exist only in ``memories``, so they need no alias.
+            "WITH q AS (SELECT term, count(*) AS df FROM memory_terms WHERE element = %s "
+            "AND term = ANY(%s) GROUP BY term), "
+            # Scored over the postings alone, then only the matches meet their rows.
+            # float8 throughout: a bare 1.0 is numeric in SQL, many times slower here.
+            "s AS (SELECT t.id, sum(ln(1 + (%s::float8 - q.df + 0.5) / (q.df + 0.5)) "
+            "* t.tf * %s::float8 / (t.tf + %s::float8 * (1 - %s::float8 + %s::float8 "
+            "* t.len / %s::float8))) AS score "
+            "FROM memory_terms t JOIN q ON q.term = t.term WHERE t.element = %s "
+            "GROUP BY t.id) "
+            "SELECT s.id, s.score FROM s JOIN memories m ON m.element = %s AND m.id = s.id "
+            f"WHERE m.v_content IS NOT NULL AND m.dim = {self._dim} "
+            f"AND ({scope_sql}){extra_sql}",
+            (self.element, words, docs, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, average,
+             self.element, self.element, *scope_params, *extra_params))
+        return {str(r[0]): float(r[1]) for r in cur.fetchall() if r[1] and r[1] > 0}
+
+    def _vector_pool(self, cur: psycopg.Cursor[Any], scope_sql: str,
+                     scope_params: tuple[Any, ...], request: SearchQuery,
+                     occurred: tuple[float | None, float | None],
+                     cap: int | None) -> list[str]:
+        """Ids in scope with a content vector that occurred within the bounds (at most
+        ``cap``; more than ``cap`` means "too many to score whole")."""
+        extra_sql, extra_params = self._filters(request, occurred)
+        cur.execute(f"SELECT id FROM memories WHERE element = %s AND dim = {self._dim} AND "
+                    f"v_content IS NOT NULL AND ({scope_sql}){extra_sql} ORDER BY seq"
+                    + ("" if cap is None else " LIMIT %s"),
+                    (self.element, *scope_params, *extra_params,
+                     *(() if cap is None else (cap,))))
+        return [str(r[0]) for r in cur.fetchall()]
+
+    def _cosines(self, cur: psycopg.Cursor[Any], ids: list[str], literal: dict[str, str],
+                 situated: bool, meta: dict[str, tuple[int, float]]
+                 ) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Exact cosines of every lane the query gives, for ``ids`` (``lanes.similarities``)."""
+        cols = []
+        params: list[Any] = []
+        for lane in LANES:
+            if lane in literal:
+                cols.append(f"1 - (v_{lane} <=> %s::vector)")
+                params.append(literal[lane])
+            else:
+                cols.append("NULL::float8")
+        cols.append("1 - (v_content <=> v_context)" if situated else "NULL::float8")
+        cur.execute(f"SELECT id, seq, occurred_ts, {', '.join(cols)} FROM memories "
+                    f"WHERE element = %s AND id = ANY(%s) AND dim = {self._dim}",
+                    (*params, self.element, ids))
+        rows = cur.fetchall()
+        out_ids = [str(r[0]) for r in rows]
+        sims = np.zeros((len(rows), len(LANES)), dtype=np.float64)
+        present = np.zeros((len(rows), len(LANES)), dtype=bool)
+        pair = np.zeros(len(rows), dtype=np.float64)
+        for i, r in enumerate(rows):
+            meta[out_ids[i]] = (int(r[1]), float(r[2]))
+            for j in range(len(LANES)):
+                value = r[3 + j]
+                if value is not None and np.isfinite(value):
+                    sims[i, j] = float(value)
+                    present[i, j] = True
+            if r[6] is not None and np.isfinite(r[6]):
+                pair[i] = float(r[6])
+        if situated and rows:
+            sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
+        return out_ids, sims, present
+
+    def _text_scores(self, cur: psycopg.Cursor[Any], scope_sql: str,
+                     scope_params: tuple[Any, ...], extra_sql: str,
+                     extra_params: tuple[Any, ...], request: SearchQuery, *,
+                     everything: bool, meta: dict[str, tuple[int, float]]
+                     ) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Text-fallback similarities of the memories in scope without vectors (or all)."""
+        which = "" if everything else " AND NOT embedded"
+        cur.execute(f"SELECT id, seq, occurred_ts, content, context, intention FROM memories "
+                    f"WHERE element = %s{which} AND ({scope_sql}){extra_sql}",
+                    (self.element, *scope_params, *extra_params))
+        rows = cur.fetchall()
+        query_tokens = {lane: token_set(request.texts.get(lane)) for lane in LANES}
+        sims = np.zeros((len(rows), len(LANES)), dtype=np.float64)
+        present = np.zeros((len(rows), len(LANES)), dtype=bool)
+        for i, r in enumerate(rows):
+            meta[str(r[0])] = (int(r[1]), float(r[2]))
+            for j, lane in enumerate(LANES):
+                text = r[3 + j]
+                if lane in request.texts and text is not None:
+                    present[i, j] = True
+                    sims[i, j] = text_similarity(query_tokens[lane], token_set(text))
+        return [str(r[0]) for r in rows], sims, present
+
+    # -- maintenance ops -----------------------------------------------------------------
+
+    def reap(self, *, settings: MemorySettings) -> list[str]:
+        """Delete memories older than their category's retention; their ids, oldest first."""
+        settings = require_settings(settings)
+        self._check_open()
+        if not settings.retention:
+            return []
+        now = self._clock()
+        conditions, params = builtins.list[str](), builtins.list[Any]()
+        for category, days in settings.retention.items():
+            conditions.append("(category = %s AND created_ts <= %s)")
+            params.extend([category, now - days * 86_400.0])
+        with self._tx(lock=True) as cur:
+            return self._delete(cur, " OR ".join(conditions), params)
+
+    def stats(self, *, settings: MemorySettings) -> dict[str, Any]:
+        """Reap, then count: ``total``, ``by_category``, ``by_subject``, ``general``,
+        ``capacity``, ``embedded``, ``unembedded``, ``expired``."""
+        expired = self.reap(settings=settings)
+        with self._tx() as cur:
+            cur.execute("SELECT category, count(*) FROM memories WHERE element = %s "
+                        "GROUP BY category", (self.element,))
+            per_category = {str(c): int(n) for c, n in cur.fetchall()}
+            cur.execute("SELECT subject_type, subject_id, count(*) FROM memories WHERE "
+                        "element = %s AND subject_type IS NOT NULL GROUP BY 1, 2",
+                        (self.element,))
+            by_subject = [{"subject_type": t, "subject_id": i, "count": int(n)}
+                          for t, i, n in cur.fetchall()]
+            cur.execute("SELECT count(*) FILTER (WHERE subject_type IS NULL), "
+                        "count(*) FILTER (WHERE NOT embedded) FROM memories "
+                        "WHERE element = %s", (self.element,))
+            general, unembedded = (int(x) for x in cur.fetchone() or (0, 0, 0))
+        by_subject.sort(key=lambda s: (-s["count"], s["subject_type"], s["subject_id"]))
+        total = sum(per_category.values())
+        capacity = {"max_memories": settings.max_memories,
+                    "max_per_subject": settings.max_per_subject, "used": total}
+        return {"total": total,
+                "by_category": {c: per_category.get(c, 0) for c in CATEGORIES},
+                "by_subject": by_subject, "general": general,
+                "embedded": total - unembedded, "unembedded": unembedded,
+                "capacity": capacity, "expired": expired}
+
+    def forget_subject(self, subject_type: str, subject_id: str, *,
+                       confirm: bool) -> dict[str, Any]:
+        """Delete every memory about one subject in one transaction, then ``VACUUM``.
+
+        The rows (text, vectors, postings) go in one commit: a crash leaves all or none.
+        ``VACUUM`` then marks their space free; PostgreSQL does not zero freed space, so
+        the bytes stay in the table files (and in WAL segments until they are recycled)
+        until overwritten (``docs/deploy.md``, "What a delete leaves on disk").
+
+        :raise ConfirmRequired: ``confirm`` is not True.
+        :raise SubjectIncomplete, InvalidMemory: a bad subject.
+        """
+        if confirm is not True:
+            raise ConfirmRequired()
+        subject = validate_subject(subject_type, subject_id)
+        if subject is None:
+            raise InvalidMemory("subject_type", "is required")
+        with self._tx(lock=True) as cur:
+            ids = self._delete(cur, "subject_type = %s AND subject_id = %s", subject)
+        self._vacuum()
+        return {"deleted": len(ids), "ids": ids}
+
+    def _vacuum(self, analyze: bool = False) -> None:
+        with self._db.autocommit() as conn:
+            for table in ("memories", "memory_terms"):
+                conn.execute(f"VACUUM {'(ANALYZE) ' if analyze else ''}{table}".encode())
+
+    def repair_embeddings(self) -> int:
+        """Embed memories that have no vectors (or another model's); return how many.
+
+        :raise EmbeddingFailed: the embedder failed (those repaired before stay repaired).
+        """
+        repaired = 0
+        attempted: list[str] = []
+        while True:
+            with self._tx() as cur:
+                cur.execute("SELECT id, content, context, intention FROM memories WHERE "
+                            "element = %s AND NOT embedded AND NOT (id = ANY(%s)) "
+                            "ORDER BY seq LIMIT %s", (self.element, attempted, REPAIR_BATCH))
+                rows = cur.fetchall()
+            if not rows:
+                return repaired
+            batch = []
+            for memory_id, content, context, intention in rows:
+                attempted.append(memory_id)
+                texts = {lane: text for lane, text in zip(LANES, (content, context, intention),
+                                                          strict=True) if text is not None}
+                batch.append((memory_id, texts))
+            flat = {f"{i}:{lane}": text for i, (_, texts) in enumerate(batch)
+                    for lane, text in texts.items()}
+            vectors = self._embed_lanes(flat)
+            if vectors is None:
+                raise EmbeddingFailed(f"the embedder failed; {repaired} memories were "
+                                      "repaired before it did")
+            with self._tx(lock=True) as cur:
+                for i, (memory_id, texts) in enumerate(batch):
+                    sets = ", ".join(f"v_{lane} = %s::vector" for lane in texts)
+                    cur.execute(
+                        f"UPDATE memories SET {sets}, embedded = true, model = %s, dim = %s "
+                        "WHERE element = %s AND id = %s AND NOT embedded AND content = %s "
+                        "AND context IS NOT DISTINCT FROM %s "
+                        "AND intention IS NOT DISTINCT FROM %s",
+                        (*[_vector_text(vectors[f"{i}:{lane}"]) for lane in texts],
+                         self._model_id, self._dim, self.element, memory_id,
+                         texts["content"], texts.get("context"), texts.get("intention")))
+                    repaired += cur.rowcount
+
+    def compact(self) -> None:
+        """``VACUUM (ANALYZE)`` the memory tables: reclaim dead rows, refresh statistics."""
+        self._check_open()
+        self._vacuum(analyze=True)
+
+    # -- health --------------------------------------------------------------------------
+
+    def verify(self, *, repair: bool = False) -> list[HealthItem]:
+        """Check the schema, the lane indexes and the vectors; with ``repair``, fix them.
+
+        Finds: a schema behind this code (fix: migrate), a lane index of this model's size
+        missing (fix: create it), memories without vectors (fix: ``repair_embeddings``),
+        BM25 counters that disagree with the rows (fix: recount).
+        """
+        from .db import SCHEMA_VERSION, vector_indexes
+        items: list[HealthItem] = []
+        if self._db.version() < SCHEMA_VERSION:
+            item: HealthItem = {"problem": "the memory database schema is behind this "
+                                "version", "fixable": True}
+            if repair:
+                self._db.migrate()
+                item["fixed"], item["fix"] = True, "applied the missing migrations"
+            items.append(item)
+        with self._tx() as cur:
+            cur.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'memories' AND "
+                        "indexname LIKE %s", (f"memories_hnsw_%_{self._dim}",))
+            indexes = int(cur.fetchone()[0])
+            cur.execute("SELECT count(*), coalesce(sum(lex_len), 0), count(*) FILTER "
+                        "(WHERE NOT embedded) FROM memories WHERE element = %s",
+                        (self.element,))
+            docs, total, unembedded = (int(x) for x in cur.fetchone() or (0, 0, 0))
+            cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
+                        (self.element,))
+            counters = cur.fetchone()
+        if indexes < len(vector_indexes(self._dim)):
+            item = {"problem": f"lane indexes for {self._dim}-dimensional vectors are "
+                    "missing", "fixable": True}
+            if repair:
+                self._db.ensure_dim(self._dim)
+                item["fixed"], item["fix"] = True, "created the lane indexes"
+            items.append(item)
+        if counters is None or (int(counters[0]), int(counters[1])) != (docs, total):
+            item = {"problem": "the lexical index counters disagree with the memories",
+                    "fixable": True}
+            if repair:
+                with self._tx(lock=True) as cur:
+                    cur.execute("INSERT INTO memory_elements (element) VALUES (%s) ON "
+                                "CONFLICT DO NOTHING", (self.element,))
+                    cur.execute("UPDATE memory_elements SET lex_docs = (SELECT count(*) "
+                                "FROM memories WHERE element = %s), lex_total = (SELECT "
+                                "coalesce(sum(lex_len), 0) FROM memories WHERE element = %s) "
+                                "WHERE element = %s", (self.element,) * 3)
+                item["fixed"], item["fix"] = True, "recounted the BM25 counters"
+            items.append(item)
+        if unembedded:
+            vectors: HealthItem = {"problem": f"{unembedded} memories have no vectors "
+                                              "(text search only)", "fixable": True}
+            if repair:
+                try:
+                    vectors["fix"] = f"embedded {self.repair_embeddings()} memories"
+                    vectors["fixed"] = True
+                except EmbeddingFailed as exc:
+                    vectors["fix_failed"] = exc.message
+            items.append(vectors)
+        return items
+
+    # -- list (declared last: below ``def list``, ``list[...]`` would name the method) -----
+
+    def list(self, *, category: str | None = None, subject_type: str | None = None,
+             subject_id: str | None = None, agent: str | None = None,
+             source: str | None = None, created_after: str | None = None,
+             created_before: str | None = None, occurred_after: str | None = None,
+             occurred_before: str | None = None, limit: int = 50,
+             cursor: str | None = None) -> tuple[list[Memory], str | None]:
+        """Memories newest first, filtered; ``(page, next_cursor)`` (``listing.py``'s rules).
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a bad filter or cursor.
+        """
+        query = parse_list_query(category=category, subject_type=subject_type,
+                                 subject_id=subject_id, agent=agent, source=source,
+                                 created_after=created_after, created_before=created_before,
+                                 occurred_after=occurred_after,
+                                 occurred_before=occurred_before, limit=limit, cursor=cursor)
+        return self._page(query)
+
+    def _page(self, q: ListQuery) -> tuple[builtins.list[Memory], str | None]:
+        conditions = ["element = %s"]
+        params: builtins.list[Any] = [self.element]
+        for column, value in (("category", q.category), ("subject_type", q.subject_type),
+                              ("subject_id", q.subject_id), ("agent", q.agent),
+                              ("source", q.source)):
+            if value is not None:
+                conditions.append(f"{column} = %s")
+                params.append(value)
+        bounds: tuple[tuple[str, str, float | None], ...] = (
+            ("created_ts", ">", q.after), ("created_ts", "<", q.before),
+            ("occurred_ts", ">", q.occurred_after), ("occurred_ts", "<", q.occurred_before),
+            ("seq", "<", q.below_seq))
+        for column, op, bound in bounds:
+            if bound is not None:
+                conditions.append(f"{column} {op} %s")
+                params.append(bound)
+        with self._tx() as cur:
+            cur.execute(f"SELECT {_PUBLIC}, seq FROM memories WHERE "
+                        f"{' AND '.join(conditions)} ORDER BY seq DESC LIMIT %s",
+                        (*params, q.limit + 1))
+            rows = cur.fetchall()
+        page = [_public(r[:-1]) for r in rows[:q.limit]]
+        cursor = f"s{int(rows[q.limit - 1][-1])}" if len(rows) > q.limit else None
+        return page, cursor
+
+    def export(self, *, vectors: bool = False, category: str | None = None,
+               subject_type: str | None = None, subject_id: str | None = None,
+               agent: str | None = None, source: str | None = None,
+               created_after: str | None = None, created_before: str | None = None
+               ) -> tuple[int, Iterator[Memory]]:
+        """``(count, memories)`` as ``MemoryStore.export``: the matching ids are fixed by
+        the call, then read a page at a time (one deleted meanwhile is left out, so the
+        iterator may yield fewer than ``count``: the import of such a file refuses it).
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a malformed filter.
+        """
+        ids = [m["id"] for m in self.iter_memories(
+            category=category, subject_type=subject_type, subject_id=subject_id,
+            agent=agent, source=source, created_after=created_after,
+            created_before=created_before)]
+        return len(ids), self._exported(ids, vectors)
+
+    def _exported(self, ids: builtins.list[str], vectors: bool) -> Iterator[Memory]:
+        lanes = ", v_content::text, v_context::text, v_intention::text" if vectors else ""
+        for start in range(0, len(ids), LIST_LIMIT_MAX):
+            chunk = ids[start:start + LIST_LIMIT_MAX]
+            with self._tx() as cur:
+                cur.execute(f"SELECT {_PUBLIC}{lanes} FROM memories WHERE element = %s "
+                            "AND id = ANY(%s)", (self.element, chunk))
+                rows = {str(row[0]): row for row in cur.fetchall()}
+            for memory_id in chunk:
+                row = rows.get(memory_id)
+                if row is None:
+                    continue
+                memory = _public(row[:len(_FIELDS)])
+                if vectors and memory["embedded"]:
+                    memory["vectors"] = {
+                        lane: np.asarray(json.loads(text), dtype=np.float32)
+                        for lane, text in zip(LANES, row[len(_FIELDS):], strict=True)
+                        if text is not None}
+                yield memory
+
+    def import_memories(self, items: Sequence[ImportedMemory], *, model_id: str | None,
+                        settings: MemorySettings) -> ImportResult:
+        """Add memories as exported (``MemoryBackend.import_memories``), in one
+        transaction under the element's lock.
+
+        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
+        :raise DatabaseUnavailable, StorageFull, StoreFailed: none of the items is stored.
+        """
+        settings = require_settings(settings)
+        result = ImportResult()
+        with self._tx() as cur:
+            cur.execute("SELECT id FROM memories WHERE element = %s AND id = ANY(%s)",
+                        (self.element, [item.id for item in items]))
+            present = {str(row[0]) for row in cur.fetchall()}
+        fresh = [item for item in items if item.id not in present]
+        result.skipped = [item.id for item in items if item.id in present]
+        same_model = model_id == self._model_id
+        carried = [usable_vectors(item, self._dim) if same_model else None for item in fresh]
+        need = {f"{i}:{lane}": text for i, item in enumerate(fresh) if carried[i] is None
+                for lane, text in item.lane_texts().items()}
+        embedded = self._embed_lanes(need) if need else {}
+        refused: MemoryCapacity | None = None
+        with self._tx(lock=True) as cur:
+            for i, item in enumerate(fresh):
+                record = item.record
+                new = validate_new(
+                    content=record["content"], category=record["category"],
+                    subject_type=record["subject_type"], subject_id=record["subject_id"],
+                    context=record["context"], intention=record["intention"],
+                    agent=record["agent"], source=record["source"],
+                    metadata=record["metadata"], idempotency_key=None,
+                    occurred_at=record.get("occurred_at"))
+                lanes = carried[i]
+                if lanes is None and embedded is not None:
+                    lanes = {lane: embedded[f"{i}:{lane}"] for lane in item.lane_texts()}
+                    result.embedded_here += 1
+                try:
+                    done = self._write(cur, new, lanes, settings, kept=record)
+                except MemoryCapacity as exc:
+                    refused = exc
+                    break
+                result.imported.append(item.id)
+                result.evicted.extend(done.evicted)
+                if lanes is None:
+                    result.unembedded.append(item.id)
+        if refused is not None:
+            raise refused
+        return result
+
+    def copy_log(self, dest: Path | str) -> dict[str, Any]:
+        """A database backend has no log to copy: its backup is the database's own
+        (``pg_dump``, docs/deploy.md). :raise StoreFailed: always."""
+        raise StoreFailed("memories in PostgreSQL are backed up with the database "
+                          "(pg_dump), not copied as a log")
+
+    def iter_memories(self, *, category: str | None = None,
+                      subject_type: str | None = None, subject_id: str | None = None,
+                      agent: str | None = None, source: str | None = None,
+                      created_after: str | None = None,
+                      created_before: str | None = None) -> Iterator[Memory]:
+        """Every memory :meth:`list` returns for these filters, newest first, one page of
+        ``LIST_LIMIT_MAX`` per query as the iterator is consumed.
+
+        :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a malformed filter,
+            raised by this call rather than by the first ``next``.
+        """
+        query = parse_list_query(category=category, subject_type=subject_type,
+                                 subject_id=subject_id, agent=agent, source=source,
+                                 created_after=created_after, created_before=created_before,
+                                 limit=LIST_LIMIT_MAX, cursor=None)
+        self._check_open()
+        return self._pages(query)
+
+    def _pages(self, query: ListQuery) -> Iterator[Memory]:
+        while True:
+            page, cursor = self._page(query)
+            yield from page
+            if cursor is None:
+                return
+            query = query.continued(cursor)
+
+
+def _span_bounds(when: TimeSpan, occurred: tuple[float | None, float | None]
+                 ) -> tuple[float, float]:
+    """Exclusive bounds of a half-open span ``[start, end)``, inside ``occurred``."""
+    after = float(np.nextafter(when.start, -np.inf))
+    if occurred[0] is not None:
+        after = max(after, occurred[0])
+    before = when.end if occurred[1] is None else min(when.end, occurred[1])
+    return after, float(before)
+
+
+class _Locked:
+    """A transaction that first takes the element's advisory lock (when ``key`` is set):
+    every writer of the element, in any process, queues here until the holder commits."""
+
+    def __init__(self, db: Database, key: int | None) -> None:
+        self._db, self._key = db, key
+        self._cm: Any = None
+
+    def __enter__(self) -> psycopg.Cursor[Any]:
+        self._cm = self._db.transaction()
+        cur: psycopg.Cursor[Any] = self._cm.__enter__()
+        if self._key is not None:
+            try:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (self._key,))
+            except BaseException as exc:
+                self._cm.__exit__(type(exc), exc, exc.__traceback__)
+                raise
+        return cur
+
+    def __exit__(self, *exc_info: Any) -> Any:
+        return self._cm.__exit__(*exc_info)

@@ -1,0 +1,173 @@
+"""What the PostgreSQL backend adds to the shared contract: many writers from several
+processes, subject filters that still return complete top-k, an unreachable database as
+a clear retryable error, refusals that write nothing, migrations that run twice."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from index import (
+    DatabaseUnavailable,
+    HashingEmbedder,
+    IdempotencyKeyReused,
+    InvalidCategory,
+    MemoryCapacity,
+    MemorySettings,
+)
+from index.postgres import Database, PostgresMemoryStore
+from tests.pg import PgServer, start_server
+
+SCOPED = MemorySettings(subject_scoping=True, max_memories=30, max_per_subject=8,
+                        relevance_threshold=0.0)
+
+
+@pytest.fixture
+def db(pg_database: Database) -> Database:
+    return pg_database
+
+
+def _store(db: Database | str, element: str, **kw: Any) -> PostgresMemoryStore:
+    return PostgresMemoryStore(db, element, HashingEmbedder(256), **kw)
+
+
+def _writer(url: str, element: str, worker: int, count: int) -> None:
+    store = _store(url, element)
+    try:
+        for i in range(count):
+            store.store(content=f"worker {worker} note {i}", category="fact",
+                        subject_type="guest", subject_id=f"g{(worker + i) % 3}",
+                        settings=SCOPED)
+            store.store(content=f"general {worker}.{i}", category="fact", settings=SCOPED)
+    finally:
+        store.close()
+
+
+def test_concurrent_writers_in_several_processes_keep_the_caps_and_the_pools(
+        db: Database, tmp_path: Path) -> None:
+    element = str(tmp_path)
+    store = _store(db, element)
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=_writer, args=(db.url, element, w, 25)) for w in range(4)]
+    for p in workers:
+        p.start()
+    for p in workers:
+        p.join(120)
+        assert p.exitcode == 0
+    stats = store.stats(settings=SCOPED)
+    # 200 stores against a cap of 30: the total never passes the cap, no subject passes
+    # its own, and sequence numbers stayed unique (the unique index would have refused).
+    assert stats["total"] == 30
+    assert all(s["count"] <= 8 for s in stats["by_subject"])
+    assert stats["general"] == 30 - sum(s["count"] for s in stats["by_subject"])
+    assert len(store) == 30
+
+
+def test_fair_eviction_takes_the_least_accessed_oldest_of_the_own_pool(db: Database,
+                                                                       tmp_path: Path) -> None:
+    store = _store(db, str(tmp_path))
+    settings = MemorySettings(subject_scoping=True, max_memories=100, max_per_subject=3,
+                              relevance_threshold=0.0)
+    first = [store.store(content=f"alice fact {i}", category="fact", subject_type="guest",
+                         subject_id="alice", settings=settings).memory["id"] for i in range(3)]
+    bob = store.store(content="bob fact", category="fact", subject_type="guest",
+                      subject_id="bob", settings=settings).memory["id"]
+    store.search(query="alice fact 0", subject_type="guest", subject_id="alice", limit=1,
+                 settings=settings)   # first[0] is now accessed once
+    result = store.store(content="alice fact 3", category="fact", subject_type="guest",
+                         subject_id="alice", settings=settings)
+    assert result.evicted == [first[1]]
+    assert store.get(bob)["id"] == bob
+    full = MemorySettings(subject_scoping=True, max_memories=4, relevance_threshold=0.0)
+    with pytest.raises(MemoryCapacity):
+        store.store(content="a general memory", category="fact", settings=full)
+    assert len(store) == 4
+
+
+def test_an_idempotency_key_is_unique_and_a_refusal_writes_nothing(db: Database,
+                                                                   tmp_path: Path) -> None:
+    store = _store(db, str(tmp_path))
+    settings = MemorySettings()
+    one = store.store(content="x", category="fact", idempotency_key="k1", settings=settings)
+    again = store.store(content="x", category="fact", idempotency_key="k1", settings=settings)
+    assert again.memory["id"] == one.memory["id"] and len(store) == 1
+    with pytest.raises(IdempotencyKeyReused):
+        store.store(content="y", category="fact", idempotency_key="k1", settings=settings)
+    with pytest.raises(InvalidCategory):
+        store.store_many([{"content": "fine", "category": "fact"},
+                          {"content": "bad", "category": "nope"}], settings=settings)
+    assert len(store) == 1
+    # Reopened (another worker): the key still answers with the first memory.
+    other = _store(db, str(tmp_path))
+    assert other.store(content="x", category="fact", idempotency_key="k1",
+                       settings=settings).memory["id"] == one.memory["id"]
+
+
+def test_retention_and_forget_subject(db: Database, tmp_path: Path) -> None:
+    now = [1_700_000_000.0]
+    store = PostgresMemoryStore(db, str(tmp_path), HashingEmbedder(256), clock=lambda: now[0])
+    settings = MemorySettings(retention={"context": 1})
+    old = store.store(content="old context", category="context", settings=settings)
+    keep = store.store(content="a fact", category="fact", subject_type="guest",
+                       subject_id="zoe", settings=settings)
+    now[0] += 2 * 86_400
+    assert store.reap(settings=settings) == [old.memory["id"]]
+    assert store.forget_subject("guest", "zoe", confirm=True) == {
+        "deleted": 1, "ids": [keep.memory["id"]]}
+    assert len(store) == 0
+    assert store.verify() == []
+
+
+def _unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
+    x = rng.standard_normal((n, dim)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_a_selective_subject_filter_returns_complete_top_k(db: Database,
+                                                           tmp_path: Path) -> None:
+    store = _store(db, str(tmp_path))
+    settings = MemorySettings(subject_scoping=True, max_memories=100_000,
+                              max_per_subject=100_000, relevance_threshold=0.0)
+    items = [{"content": f"note {i} on topic {i % 97}", "category": "fact",
+              "subject_type": "guest", "subject_id": f"g{i % 40}"} for i in range(2000)]
+    items += [{"content": f"carol detail {i}", "category": "fact",
+               "subject_type": "circle_member", "subject_id": "carol"} for i in range(12)]
+    store.store_many(items, settings=settings)
+    found = store.search(query="note on topic", subject_type="circle_member",
+                         subject_id="carol", limit=10, settings=settings)
+    # General pool is empty: every result is carol's, and there are ten of them.
+    assert len(found.results) == 10
+    assert {r["memory"]["subject_id"] for r in found.results} == {"carol"}
+
+
+def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
+    url = pg_server.create_database("migrate_twice")
+    db = Database(url)
+    try:
+        assert db.migrate() == [1, 2]
+        assert db.migrate() == []
+        assert db.version() == 2
+    finally:
+        db.close()
+
+
+def test_an_unreachable_database_is_a_retryable_error_and_reconnects() -> None:
+    server = start_server("fsync=off")
+    try:
+        store = _store(server.url, "outage", index_params=None)
+        store.store(content="before", category="fact", settings=MemorySettings())
+        server.halt()
+        with pytest.raises(DatabaseUnavailable) as caught:
+            store.store(content="during", category="fact", settings=MemorySettings())
+        assert caught.value.retryable and caught.value.error_class == "unavailable"
+        server.start("fsync=off")
+        assert len(store) == 1   # the pool reconnected on its own; nothing half-written
+        store.close()
+    finally:
+        server.stop()
+    with pytest.raises(DatabaseUnavailable):
+        _store("postgresql://postgres@127.0.0.1:1/none", "nowhere")
