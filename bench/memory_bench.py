@@ -422,7 +422,8 @@ def child_serve(argv: list[str]) -> None:
     home = Home(home_path, lambda: CachedEmbedder(embedder, max_entries=1))
     element = home.catalog.element_at(ELEMENT_PATH)
     started = time.perf_counter()
-    home.memory_store(element)
+    with home.memory_store(element):
+        pass
     open_s = time.perf_counter() - started
     app = create_app({"ENV": "draft"}, home=home)
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)

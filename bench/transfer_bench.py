@@ -73,22 +73,23 @@ def fill(home_path: Path, n: int) -> float:
         home.catalog.update_element(element.id, properties={
             **element.properties, "max_memories": max(n, 1000), "subject_scoping": False})
         element = home.catalog.element_at("demo/memory")
-        store = home.memory_store(element)
         settings = MemorySettings.from_properties(element.properties)
-        for start in range(0, n, BATCH):
-            store.store_many([{
-                "content": f"Person {i} mentioned that their favourite dish number {i % 97} "
-                           f"is best eaten on day {i % 28} of the month",
-                "category": "fact", "context": f"a conversation about food, thread {i % 13}",
-                "intention": f"plan dinner number {i}", "metadata": {"n": i}}
-                for i in range(start, min(n, start + BATCH))], settings=settings)
+        with home.memory_store(element) as store:
+            for start in range(0, n, BATCH):
+                store.store_many([{
+                    "content": f"Person {i} mentioned that their favourite dish number "
+                               f"{i % 97} is best eaten on day {i % 28} of the month",
+                    "category": "fact",
+                    "context": f"a conversation about food, thread {i % 13}",
+                    "intention": f"plan dinner number {i}", "metadata": {"n": i}}
+                    for i in range(start, min(n, start + BATCH))], settings=settings)
     return time.perf_counter() - started
 
 
 def child_export(home_path: Path, out: Path, vectors: bool) -> dict[str, Any]:
     with open_home(home_path, embedder="hashing") as home:
-        home.memory_store(home.catalog.element_at("demo/memory"))
-        opened = rss_mb()
+        with home.memory_store(home.catalog.element_at("demo/memory")):
+            opened = rss_mb()
         reset_peak()
         started = time.perf_counter()
         result = invoke(home, Invocation("demo/memory", op="export_memories",
@@ -111,8 +112,8 @@ def child_import(home_path: Path, source: Path) -> dict[str, Any]:
         element = home.catalog.element_at("demo/memory")
         home.catalog.update_element(element.id, properties={
             **element.properties, "max_memories": 1_000_000, "subject_scoping": False})
-        home.memory_store(element)
-        opened = rss_mb()
+        with home.memory_store(element):
+            opened = rss_mb()
         reset_peak()
         started = time.perf_counter()
         raw = source.read_bytes()

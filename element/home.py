@@ -7,7 +7,8 @@ Layout (design.md section 2)::
     runtime/<element-id>/      memories.jsonl + hnswlib sidecar (never in git)
 
 ``Home`` is the element layer's entry point: it creates elements (git and catalog written
-together), resolves paths, opens one :class:`index.MemoryStore` per memory element, and
+together), resolves paths, leases one :class:`index.MemoryStore` per memory element to the ops
+using it (at most ``MAX_OPEN_STORES`` open at once; idle ones close), and
 holds what every op shares: the rate-limit windows (on an injectable clock), the source of
 secrets (evaluator API keys; only the API layer reads the environment) and the default
 environment. Use it as a context manager, or call :meth:`Home.close`.
@@ -15,12 +16,14 @@ environment. Use it as a context manager, or call :meth:`Home.close`.
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -44,7 +47,9 @@ from .spec.spec_file import spec_of, spec_yaml
 from .spec.types import element_type, validate_properties
 
 __all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
-           "MAX_ELEMENTS_PER_CIRCLE"]
+           "MAX_ELEMENTS_PER_CIRCLE", "MAX_OPEN_STORES"]
+
+logger = logging.getLogger(__name__)
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 #: Texts whose vectors the home keeps for reuse (about 1.5 KiB each at 384 dimensions).
@@ -54,6 +59,10 @@ RESERVED_SLUGS = frozenset({"ops", "events", "git", "api"})
 #: Elements one circle may hold (each is a repo, and a memory element two open files and
 #: its graphs in RAM): a member's ``create`` or import stops here, with a clear error.
 MAX_ELEMENTS_PER_CIRCLE = 1000
+#: Memory stores a home keeps open at once. Each holds two open files and its graphs in
+#: RAM, and a circle may hold a thousand elements: past this many, the least recently used
+#: store that no op is using is closed (checkpointed first), to open again when asked for.
+MAX_OPEN_STORES = 64
 
 
 class CircleFull(ElementError):
@@ -106,7 +115,14 @@ class Home:
         self.limiter = SlidingWindowLimiter(clock)
         self._embedder_factory = embedder_factory
         self._embedder: Embedder | None = None
+        #: Open stores by element id, least recently used first (a use moves one last).
         self._stores: dict[str, MemoryBackend] = {}
+        #: Ops using each store now: a leased store is never closed under them.
+        self._leases: dict[str, int] = {}
+        #: Stores being closed outside the lock: opening one again waits for its close,
+        #: which releases the element's file lock.
+        self._closing: dict[str, threading.Event] = {}
+        self.max_open_stores = MAX_OPEN_STORES
         self._lock = threading.RLock()
         #: The PostgreSQL URL every memory element's memories live in (None: the files
         #: under ``runtime/``). Opened, and migrated, with the first memory store.
@@ -219,6 +235,9 @@ class Home:
             store = self._stores.pop(replace.id, None)
             if store is not None:
                 store.close()
+            closing = self._closing.get(replace.id)
+        if closing is not None:
+            closing.wait()      # closed as idle meanwhile: let it finish before the move
         old_runtime = self.runtime_path(replace)
         if replace.element_type == element.element_type == "memory" and old_runtime.exists():
             try:
@@ -273,31 +292,94 @@ class Home:
                     else CachedEmbedder(built, max_entries=EMBED_CACHE_ENTRIES)
             return self._embedder
 
-    def memory_store(self, element: Element, *, restore_log: bool = False) -> MemoryBackend:
-        """The open runtime of a memory element (opened once, kept for the process).
+    @contextmanager
+    def memory_store(self, element: Element, *,
+                     restore_log: bool = False) -> Iterator[MemoryBackend]:
+        """The open runtime of a memory element, leased for the ``with`` block.
+
+        A store opens on first use and stays open while ops use it; the home keeps at most
+        :attr:`max_open_stores` open, closing the least recently used idle ones. Hold the
+        lease for as long as you use the store (a stream's generator holds it until it
+        ends or is closed).
 
         :param restore_log: when its log is gone beside a checkpoint, write the log back
             from the checkpoint (``source_repair`` does, when asked to repair).
         :raise LogMissing: the log is gone and ``restore_log`` is off.
         """
-        with self._lock:
-            store = self._stores.get(element.id)
-            if store is None and self.database_url is not None:
-                store = postgres_store(self.memory_database(), element.id, self.embedder)
-                self._stores[element.id] = store
-            elif store is None:
-                store = MemoryStore(self.runtime_path(element), self.embedder,
-                                    restore_log=restore_log)
-                self._stores[element.id] = store
-            return store
+        store = self._lease(element, restore_log)
+        try:
+            yield store
+        finally:
+            self._release(element.id)
 
-    def held_store(self, element_id: str) -> MemoryStore | None:
-        """The memory store of an element if this process has it open, else None (a
-        backup copies an open store's log under its lock, another's from the file)."""
+    def _lease(self, element: Element, restore_log: bool) -> MemoryBackend:
+        while True:
+            with self._lock:
+                closing = self._closing.get(element.id)
+                if closing is None:
+                    store = self._stores.pop(element.id, None)
+                    if store is None and self.database_url is not None:
+                        store = postgres_store(self.memory_database(), element.id,
+                                               self.embedder)
+                    elif store is None:
+                        store = MemoryStore(self.runtime_path(element), self.embedder,
+                                            restore_log=restore_log)
+                    self._stores[element.id] = store
+                    self._leases[element.id] = self._leases.get(element.id, 0) + 1
+                    break
+            closing.wait()
+        self._close_idle()
+        return store
+
+    def _release(self, element_id: str) -> None:
+        with self._lock:
+            self._leases[element_id] -= 1
+            if not self._leases[element_id]:
+                del self._leases[element_id]
+        self._close_idle()
+
+    def _close_idle(self) -> None:
+        """Close the least recently used idle stores past :attr:`max_open_stores`. The
+        close (a checkpoint can take seconds) runs outside the lock, so other elements'
+        ops go on; only this element's next open waits for it."""
+        with self._lock:
+            excess = len(self._stores) - self.max_open_stores
+            idle = [key for key in self._stores if key not in self._leases][:max(0, excess)]
+            victims = [(key, self._stores.pop(key)) for key in idle]
+            for key, _ in victims:
+                self._closing[key] = threading.Event()
+        for key, store in victims:
+            try:
+                store.close()
+            except Exception:   # its log is the truth; a lost checkpoint is rebuilt on open
+                logger.exception("closing the idle memory store of %s failed", key)
+            finally:
+                with self._lock:
+                    self._closing.pop(key).set()
+
+    def open_stores(self) -> int:
+        """How many memory stores this process holds open now."""
+        with self._lock:
+            return len(self._stores)
+
+    @contextmanager
+    def held_store(self, element_id: str) -> Iterator[MemoryStore | None]:
+        """The file-backed memory store of an element, leased for the block, if this
+        process has it open, else None (a backup copies an open store's log under its
+        lock, another's from the file). A database's backup is the database's own."""
         with self._lock:
             store = self._stores.get(element_id)
-        # Only a file-backed store has a log; a database's backup is the database's own.
-        return store if isinstance(store, MemoryStore) else None
+            if not isinstance(store, MemoryStore) or element_id in self._closing:
+                store = None
+            else:
+                self._leases[element_id] = self._leases.get(element_id, 0) + 1
+        if store is None:
+            yield None
+            return
+        try:
+            yield store
+        finally:
+            self._release(element_id)
 
     def memory_database(self) -> Any:
         """The PostgreSQL memory database (opened and migrated on first use; re-running
@@ -322,7 +404,8 @@ class Home:
             settings = MemorySettings.from_properties(self.properties_for(element, env))
             if not settings.retention:
                 continue
-            ids = self.memory_store(element).reap(settings=settings)
+            with self.memory_store(element) as store:
+                ids = store.reap(settings=settings)
             if ids:
                 self.catalog.record_activity(element, "expire", "retention-sweep",
                                              {"expired": ids})

@@ -39,11 +39,13 @@ class _CountingEmbedder:
 def _stale(home: Home, element: Element) -> tuple[int, int, int]:
     """(memories, memories without current vectors, their texts to embed)."""
     memories = stale = texts = 0
-    for memory in home.memory_store(element).iter_memories():
-        memories += 1
-        if not memory["embedded"]:
-            stale += 1
-            texts += sum(1 for lane in ("content", "context", "intention") if memory[lane])
+    with home.memory_store(element) as store:
+        for memory in store.iter_memories():
+            memories += 1
+            if not memory["embedded"]:
+                stale += 1
+                texts += sum(1 for lane in ("content", "context", "intention")
+                             if memory[lane])
     return memories, stale, texts
 
 
@@ -91,7 +93,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             home.embedder  # noqa: B018  (built by now: the store was opened above)
             counter[0].on_embed = progress.advance
             started = time.monotonic()
-            repaired = home.memory_store(element).repair_embeddings() if stale else 0
+            with home.memory_store(element) as store:
+                repaired = store.repair_embeddings() if stale else 0
             progress.finish()
             report.append({"path": element.path, "model": counter[0].model_id,
                            "memories": memories, "reembedded": repaired,

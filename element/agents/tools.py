@@ -292,7 +292,8 @@ def call_agent_tool(home: Home, element: Element, name: Any, arguments: Any, *, 
         if not isinstance(memory_id, str):
             break
         try:
-            home.memory_store(memory).get(memory_id)
+            with home.memory_store(memory) as store:
+                store.get(memory_id)
         except StoreError:   # MemoryNotFound, or a malformed id the op will report
             continue
         return run(memory, args, tag=True)

@@ -94,9 +94,9 @@ def observe_op(call: OpCall) -> OpResult:
         if via is not None:
             admit(call.home, call.principal, memory, call.op)
         settings = MemorySettings.from_properties(call.home.properties_for(memory, call.env))
-        with _observe_lock(memory.id):
-            outcome = observe(call.home.memory_store(memory), settings, observation,
-                              evaluator, fallback_reason=problem,
+        with _observe_lock(memory.id), call.home.memory_store(memory) as store:
+            outcome = observe(store, settings, observation, evaluator,
+                              fallback_reason=problem,
                               ledger=TurnLedger(call.home.catalog, memory.id))
         used.add(outcome.evaluator)
         tag = {"agent": via} if via else {}

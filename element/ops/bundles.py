@@ -89,9 +89,9 @@ def envelope(home: Home, circle: Element, *, memories: bool = False) -> dict[str
                  "parent": slugs.get(el.parent_id or ""),
                  "bundle_base64": base64.b64encode(data).decode("ascii")}
         if memories and el.element_type == "memory" and el.state == "ready":
-            _, lines = export_lines(home.memory_store(el), el, home.catalog, vectors=True,
-                                    filters={})
-            entry["memories_ndjson"] = b"".join(lines).decode("utf-8")
+            with home.memory_store(el) as store:
+                _, lines = export_lines(store, el, home.catalog, vectors=True, filters={})
+                entry["memories_ndjson"] = b"".join(lines).decode("utf-8")
         out.append(entry)
     return {"format": ENVELOPE_FORMAT, "circle": circle.circle, "exported_at": now_iso(),
             "elements": out}
@@ -210,12 +210,13 @@ def _memories_into(call: OpCall, element_id: str, text: str) -> dict[str, Any]:
         return {"error": {"code": "INVALID_REQUEST", "message": "memories_ndjson on an "
                           f"element of type {element.element_type}"}}
     try:
-        store = call.home.memory_store(element)
-        parsed = read_import(text.encode("utf-8"), dim=store.dim, model_id=store.model_id)
-        settings = MemorySettings.from_properties(
-            call.home.properties_for(element, call.env))
-        forgotten = forgotten_before(parsed.header.get("forgotten") or [])
-        return import_into(store, parsed, settings=settings, forgotten=forgotten)
+        with call.home.memory_store(element) as store:
+            parsed = read_import(text.encode("utf-8"), dim=store.dim,
+                                 model_id=store.model_id)
+            settings = MemorySettings.from_properties(
+                call.home.properties_for(element, call.env))
+            forgotten = forgotten_before(parsed.header.get("forgotten") or [])
+            return import_into(store, parsed, settings=settings, forgotten=forgotten)
     except (ElementError, StoreError) as exc:
         return {"error": {"code": exc.code, "message": str(exc)}}
 

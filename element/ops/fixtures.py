@@ -29,10 +29,11 @@ ops = OpTable()
 def _applied_keys(call: OpCall) -> dict[str, str]:
     """fixture key -> memory id, for fixture memories still stored (``metadata.fixture_key``)."""
     keys: dict[str, str] = {}
-    for memory in call.home.memory_store(call.element).iter_memories(source="fixture"):
-        key = (memory.get("metadata") or {}).get("fixture_key")
-        if isinstance(key, str):
-            keys[key] = memory["id"]
+    with call.home.memory_store(call.element) as store:
+        for memory in store.iter_memories(source="fixture"):
+            key = (memory.get("metadata") or {}).get("fixture_key")
+            if isinstance(key, str):
+                keys[key] = memory["id"]
     return keys
 
 

@@ -90,7 +90,8 @@ def _memory_count(call: OpCall, element_id: str) -> int | None:
         return None
     try:
         # len() is cheap; the stats op would also run the retention reaper (a write).
-        return len(call.home.memory_store(element))
+        with call.home.memory_store(element) as store:
+            return len(store)
     except StoreError:
         return None
 

@@ -101,7 +101,8 @@ def _reachable(call: OpCall) -> str:
     subject is reachable (another's answers not found: the caller never saw it)."""
     memory_id = call.params["memory_id"]
     if call.subject is not None:
-        memory = call.home.memory_store(call.element).get(memory_id)
+        with call.home.memory_store(call.element) as store:
+            memory = store.get(memory_id)
         owner = (memory["subject_type"], memory["subject_id"]) \
             if memory["subject_type"] is not None else None
         if owner not in (None, call.subject):
@@ -118,9 +119,9 @@ def store(call: OpCall) -> OpResult:
     body = dict(call.body)
     source = body.pop("source", "api")
     settings = settings_of(call)
-    result = call.home.memory_store(call.element).store(
-        **body, source=source, idempotency_key=call.headers.get("Idempotency-Key"),
-        settings=settings)
+    with call.home.memory_store(call.element) as memories:
+        result = memories.store(**body, source=source, settings=settings,
+                                idempotency_key=call.headers.get("Idempotency-Key"))
     return OpResult({"memory": result.memory, "evicted": result.evicted,
                      "warnings": result.warnings + _scoping_warnings(settings, body)},
                     status=201,
@@ -153,7 +154,8 @@ def store_batch(call: OpCall) -> OpResult:
             raise InvalidRequest(f"memories[{i}]", "must be an object")
     settings = settings_of(call)
     try:
-        results = call.home.memory_store(call.element).store_many(items, settings=settings)
+        with call.home.memory_store(call.element) as store:
+            results = store.store_many(items, settings=settings)
     except StoreError as exc:
         raise _as_memories(exc) from None
     return OpResult({"results": [{"memory": r.memory, "evicted": r.evicted,
@@ -183,7 +185,8 @@ def _as_memories(exc: StoreError) -> StoreError:
                     "boosts memories that occurred then.")
 def search(call: OpCall) -> OpResult:
     settings = settings_of(call)
-    found = call.home.memory_store(call.element).search(**call.body, settings=settings)
+    with call.home.memory_store(call.element) as store:
+        found = store.search(**call.body, settings=settings)
     answer: dict[str, Any] = {"results": found.results,
                               "warnings": _scoping_warnings(settings, call.body)}
     if found.fallback:
@@ -194,7 +197,9 @@ def search(call: OpCall) -> OpResult:
 @ops.op("get", "GET", "memories/{memory_id}", "read", types=MEMORY, summary="Get one memory",
         response=MEMORY_ANSWER)
 def get(call: OpCall) -> OpResult:
-    memory = call.home.memory_store(call.element).get(_reachable(call))
+    memory_id = _reachable(call)
+    with call.home.memory_store(call.element) as store:
+        memory = store.get(memory_id)
     return OpResult({"memory": memory})
 
 
@@ -221,8 +226,8 @@ _LIST_QUERY: dict[str, Schema] = {
         description="Newest first; filters combine with AND.")
 def list_memories(call: OpCall) -> OpResult:
     filters = {k: v for k, v in call.query.items() if k != "limit"}
-    memories, cursor = call.home.memory_store(call.element).list(
-        **filters, limit=call.query.get("limit", 50))
+    with call.home.memory_store(call.element) as store:
+        memories, cursor = store.list(**filters, limit=call.query.get("limit", 50))
     return OpResult({"memories": memories, "next_cursor": cursor})
 
 
@@ -237,8 +242,9 @@ def list_memories(call: OpCall) -> OpResult:
         response=MEMORY_ANSWER,
         description="A changed text is re-embedded; subject and agent never change.")
 def update(call: OpCall) -> OpResult:
-    memory = call.home.memory_store(call.element).update(
-        _reachable(call), **call.body, settings=settings_of(call))
+    memory_id = _reachable(call)
+    with call.home.memory_store(call.element) as store:
+        memory = store.update(memory_id, **call.body, settings=settings_of(call))
     return OpResult({"memory": memory}, activity=[Activity({"memory_id": memory["id"]})])
 
 
@@ -247,7 +253,8 @@ def update(call: OpCall) -> OpResult:
         response=obj({"deleted": MEMORY_ID}, ["deleted"]))
 def delete(call: OpCall) -> OpResult:
     memory_id = _reachable(call)
-    call.home.memory_store(call.element).delete(memory_id)
+    with call.home.memory_store(call.element) as store:
+        store.delete(memory_id)
     return OpResult({"deleted": memory_id}, activity=[Activity({"memory_id": memory_id})])
 
 
@@ -271,7 +278,8 @@ _COUNT = integer(0)
             ["total", "by_category", "by_subject", "general", "capacity", "embedded",
              "unembedded", "expired"], closed=False))
 def stats(call: OpCall) -> OpResult:
-    answer = call.home.memory_store(call.element).stats(settings=settings_of(call))
+    with call.home.memory_store(call.element) as store:
+        answer = store.stats(settings=settings_of(call))
     expired = answer.get("expired") or []
     return OpResult(answer, activity=[Activity({"expired": expired}, op="expire")]
                     if expired else ())
@@ -296,8 +304,8 @@ def forget_subject(call: OpCall) -> OpResult:
     subject_type: Any = call.body.get("subject_type")
     subject_id: Any = call.body.get("subject_id")
     confirmed = call.headers.get("X-Confirm", "").strip().lower() == "destructive"
-    outcome = call.home.memory_store(call.element).forget_subject(
-        subject_type, subject_id, confirm=confirmed)
+    with call.home.memory_store(call.element) as store:
+        outcome = store.forget_subject(subject_type, subject_id, confirm=confirmed)
     # The subconscious's record of which of their turns it heard goes with their memories.
     TurnLedger(call.home.catalog, call.element.id).forget_subject((subject_type, subject_id))
     # Recorded, so an import of an older export or a restore does not bring them back.

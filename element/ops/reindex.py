@@ -29,11 +29,12 @@ ops = OpTable()
                     "a second call re-embeds nothing. Long for large elements: the call "
                     "returns when every stale memory is embedded again.")
 def reindex(call: OpCall) -> OpResult:
-    store = call.home.memory_store(call.element)
     started = time.monotonic()
-    reembedded = store.repair_embeddings()
+    with call.home.memory_store(call.element) as store:
+        reembedded = store.repair_embeddings()
+        memories = len(store)
     model = call.home.embedder.model_id
-    return OpResult({"path": call.element.path, "model": model, "memories": len(store),
+    return OpResult({"path": call.element.path, "model": model, "memories": memories,
                      "reembedded": reembedded,
                      "seconds": round(time.monotonic() - started, 3)},
                     activity=[Activity({"reembedded": reembedded, "model": model})]

@@ -58,18 +58,21 @@ def _spec_agreement(call: OpCall) -> Check:
 def _memory_runtime(call: OpCall) -> Check:
     def memory_runtime(_path: Path, dry_run: bool) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
+        restore = False
         try:
-            store = call.home.memory_store(call.element)
+            with call.home.memory_store(call.element) as store:
+                return [dict(found) for found in store.verify(repair=not dry_run)]
         except LogMissing as exc:
             # The store refuses to open rather than start empty; its checkpoint still holds
             # the memories, and writing the log back from it is the repair.
             item: dict[str, Any] = {"problem": exc.message, "fixable": True}
             if dry_run:
                 return [item]
-            store = call.home.memory_store(call.element, restore_log=True)
+            restore = True
             items.append({**item, "fixed": True, "fix": "wrote the log back from the "
                           "checkpoint (changes made after it are lost)"})
-        return items + [dict(found) for found in store.verify(repair=not dry_run)]
+        with call.home.memory_store(call.element, restore_log=restore) as store:
+            return items + [dict(found) for found in store.verify(repair=not dry_run)]
     return memory_runtime
 
 

@@ -5,6 +5,8 @@ are ``element/transfer/memories.py``; docs/backup.md says what travels and what 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 from ..transfer import FORMAT, VERSION, export_lines, forgotten_before, import_into, \
@@ -44,13 +46,43 @@ _LINES: Schema = {"type": "string", "description": f"NDJSON: a header line (form
                     "use does not grow with the element. Memories never enter git.")
 def export_memories(call: OpCall) -> OpResult:
     filters = {k: v for k, v in call.query.items() if k != "vectors"}
-    store = call.home.memory_store(call.element)
-    count, lines = export_lines(store, call.element, call.home.catalog,
-                                vectors=bool(call.query.get("vectors")), filters=filters)
-    return OpResult(lines, content_type=NDJSON,
+    with ExitStack() as lease:
+        store = lease.enter_context(call.home.memory_store(call.element))
+        count, lines = export_lines(store, call.element, call.home.catalog,
+                                    vectors=bool(call.query.get("vectors")), filters=filters)
+        stream = _Leased(lines, lease.pop_all().close)   # a bad filter released it above
+    return OpResult(stream, content_type=NDJSON,
                     headers={"X-Triform-Count": str(count)},
                     activity=[Activity({"count": count,
                                         "vectors": bool(call.query.get("vectors"))})])
+
+
+class _Leased:
+    """An export's lines holding the store's lease until they are read to the end or
+    closed (a WSGI server closes a response it stops sending), so a slow reader's store is
+    never closed as idle under it."""
+
+    def __init__(self, lines: Iterator[bytes], release: Callable[[], None]) -> None:
+        self._lines = lines
+        self._release: Callable[[], None] | None = release
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        try:
+            return next(self._lines)
+        except BaseException:   # the end (StopIteration) or a failure: either way, done
+            self.close()
+            raise
+
+    def close(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+    def __del__(self) -> None:      # never iterated nor closed: do not leak the lease
+        self.close()
 
 
 _COUNT = integer(0)
@@ -78,11 +110,11 @@ _COUNT = integer(0)
                     "texts are embedded (warning IMPORT_REEMBEDDED). Capacity and eviction "
                     "apply as for store.")
 def import_memories(call: OpCall) -> OpResult:
-    store = call.home.memory_store(call.element)
-    parsed = read_import(call.raw_body, dim=store.dim, model_id=store.model_id)
-    forgotten = forgotten_before([*call.home.catalog.forgotten(call.element.id),
-                                  *_rows(parsed.header.get("forgotten"))])
-    answer = import_into(store, parsed, settings=settings_of(call), forgotten=forgotten)
+    with call.home.memory_store(call.element) as store:
+        parsed = read_import(call.raw_body, dim=store.dim, model_id=store.model_id)
+        forgotten = forgotten_before([*call.home.catalog.forgotten(call.element.id),
+                                      *_rows(parsed.header.get("forgotten"))])
+        answer = import_into(store, parsed, settings=settings_of(call), forgotten=forgotten)
     warnings = []
     if parsed.model != store.model_id and parsed.lines:
         warnings.append("IMPORT_REEMBEDDED")

@@ -41,7 +41,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from index import MemoryStore, copy_log_file
+from index import copy_log_file
 from source import copy_repo
 
 from ..catalog import Catalog, backup_database, now_iso
@@ -133,11 +133,11 @@ def backup_home(home: Home, dest: Path | str) -> dict[str, Any]:
 
 def _copy_log(home: Home, element_id: str, folder: Path) -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
-    held: MemoryStore | None = home.held_store(element_id)
-    if held is not None:
-        copied = held.copy_log(folder / LOG)
-        return {"bytes": copied["bytes"], "memories": copied["memories"],
-                "under_lock": True}
+    with home.held_store(element_id) as held:
+        if held is not None:
+            copied = held.copy_log(folder / LOG)
+            return {"bytes": copied["bytes"], "memories": copied["memories"],
+                    "under_lock": True}
     copied = copy_log_file(home.path / "runtime" / element_id, folder / LOG)
     if copied["sha256"] is None:
         folder.rmdir()
@@ -269,12 +269,12 @@ def forget_after_restore(home: Home, rows: Iterable[dict[str, Any]]) -> dict[str
         if element is None or element.element_type != "memory":
             continue
         home.catalog.record_forgotten(element_id, kind, ident, at)
-        store = home.memory_store(element)
-        _, memories = store.export(subject_type=kind, subject_id=ident)
-        doomed = [m["id"] for m in memories if _ts(m["created_at"]) <= _ts(at)]
-        for memory_id in doomed:
-            store.delete(memory_id)
-        if doomed:
-            store.compact()     # their text leaves the disk, as forget_subject does
+        with home.memory_store(element) as store:
+            _, memories = store.export(subject_type=kind, subject_id=ident)
+            doomed = [m["id"] for m in memories if _ts(m["created_at"]) <= _ts(at)]
+            for memory_id in doomed:
+                store.delete(memory_id)
+            if doomed:
+                store.compact()     # their text leaves the disk, as forget_subject does
         dropped[element.path] = dropped.get(element.path, 0) + len(doomed)
     return dropped

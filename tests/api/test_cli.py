@@ -255,11 +255,11 @@ def store_with_another_model(home: Path, path: str, count: int) -> None:
     opened = Home(home, lambda: HashingEmbedder(32))
     try:
         element = opened.catalog.element_at(path)
-        store = opened.memory_store(element)
-        for i in range(count):
-            store.store(content=f"memory number {i}", category="fact",
-                        context=f"context {i}" if i % 2 else None,
-                        settings=MemorySettings())
+        with opened.memory_store(element) as store:
+            for i in range(count):
+                store.store(content=f"memory number {i}", category="fact",
+                            context=f"context {i}" if i % 2 else None,
+                            settings=MemorySettings())
     finally:
         opened.close()
 
@@ -277,8 +277,8 @@ def test_reindex_reembeds_memories_of_another_model(home: Path) -> None:
     assert [r["reembedded"] for r in again] == [0]
     opened = Home(home, lambda: HashingEmbedder(64))
     try:
-        store = opened.memory_store(opened.catalog.element_at("demo/memory"))
-        page, _ = store.list(limit=500)
+        with opened.memory_store(opened.catalog.element_at("demo/memory")) as store:
+            page, _ = store.list(limit=500)
         assert all(m["embedded"] for m in page) and len(page) == 5
     finally:
         opened.close()

@@ -122,7 +122,8 @@ def test_each_tool_over_stdio(home_path: Path, mode: str) -> None:
     home = Home(home_path, HashingEmbedder)
     try:
         memory_element = home.catalog.element_at("demo/memory")
-        listed, _ = home.memory_store(memory_element).list()
+        with home.memory_store(memory_element) as store:
+            listed, _ = store.list()
         assert [m["content"] for m in listed] == ["Ana lives in Porto"]
         events = home.catalog.activity(element_ids=[memory_element.id])
         assert [e["op"] for e in events] == ["delete", "store", "update", "store"]

@@ -95,7 +95,8 @@ def test_the_request_shape_is_checked_before_the_op_runs(home: Home, op: str,
         call(home, "demo/memory", op, body=body)
     assert caught.value.code == "INVALID_REQUEST" and caught.value.message.startswith(field)
     assert home.catalog.element_at("demo/memory").version == before
-    assert len(home.memory_store(home.catalog.element_at("demo/memory"))) == 0
+    with home.memory_store(home.catalog.element_at("demo/memory")) as store:
+        assert len(store) == 0
 
 
 def test_query_parameters_are_declared_and_typed(home: Home) -> None:
@@ -117,7 +118,8 @@ def test_activity_is_recorded_once_and_only_for_what_succeeded(home: Home) -> No
     result = call(home, "demo/memory", "store", body=store_body())
     assert result.status == 201                # the memory is durable; the answer says so
     home.catalog.listeners.remove(broken)
-    assert len(home.memory_store(memory)) == 1
+    with home.memory_store(memory) as store:
+        assert len(store) == 1
 
 
 def test_a_nested_call_on_the_same_element_spends_no_second_rate_hit(home: Home) -> None:

@@ -1,0 +1,116 @@
+"""A home keeps a bounded number of memory stores open (issue 9, Medium 11): past
+``max_open_stores`` the least recently used idle store is closed, and opened again, with
+everything it held, when asked for; a store an op is using is never closed under it."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element import Home, Invocation, invoke
+from tests.helpers import start_home
+
+ELEMENTS = 5
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Home]:
+    with start_home(tmp_path / "home", "hashing") as opened:
+        root, _ = opened.init("demo")
+        for n in range(ELEMENTS):
+            opened.create_element(circle="demo", element_type_name="memory", slug=f"m{n}",
+                                  parent=root)
+        opened.max_open_stores = 2
+        yield opened
+
+
+def call(home: Home, path: str, op: str, **kw: Any) -> Any:
+    return invoke(home, Invocation(path, op=op, operator="test", **kw))
+
+
+def runtime_files_open(home: Home) -> int:
+    """Descriptors of this process pointing into the home's memory runtime."""
+    runtime = str(home.path / "runtime")
+    found = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found += os.readlink(f"/proc/self/fd/{fd}").startswith(runtime)
+        except OSError:
+            continue
+    return found
+
+
+def test_idle_stores_close_past_the_limit_and_reopen_with_their_memories(home: Home) -> None:
+    per_store = None
+    for n in range(ELEMENTS):
+        call(home, f"demo/m{n}", "store", body={"content": f"memory of element {n}",
+                                                 "category": "fact"})
+        assert home.open_stores() <= 2
+        if n == 0:
+            per_store = runtime_files_open(home)
+    assert per_store
+    # Five elements written, only two stores' files held open.
+    assert runtime_files_open(home) <= 2 * per_store
+    for n in range(ELEMENTS):       # each reopens from its own files, memories intact
+        found = call(home, f"demo/m{n}", "search", body={"query": f"element {n}"})
+        assert [r["memory"]["content"] for r in found.body["results"]][:1] == \
+            [f"memory of element {n}"]
+        assert home.open_stores() <= 2
+
+
+def test_a_streaming_export_keeps_its_store_open_until_the_stream_ends(home: Home) -> None:
+    for i in range(30):
+        call(home, "demo/m0", "store", body={"content": f"fact {i}", "category": "fact"})
+    home.max_open_stores = 1
+    stream = call(home, "demo/m0", "export_memories", query={"vectors": "true"}).body
+    header = next(stream)
+    for n in range(1, ELEMENTS):    # other elements come and go while the reader pauses
+        call(home, f"demo/m{n}", "list")
+    lines = [header, *stream]       # the export reads on from an open store
+    assert len(lines) == 31
+    assert all(b'"vectors"' in line for line in lines[1:])   # read from its live index
+    # The stream ended: its store is idle now and goes when another one is opened.
+    call(home, "demo/m1", "list")
+    assert home.open_stores() == 1
+
+
+def test_an_export_dropped_unread_releases_its_store(home: Home) -> None:
+    home.max_open_stores = 1
+    stream = call(home, "demo/m0", "export_memories").body
+    stream.close()                  # a client that went away: the server closes the body
+    call(home, "demo/m1", "list")
+    assert home.open_stores() == 1
+
+
+def test_concurrent_writers_over_more_elements_than_open_stores_lose_nothing(
+        home: Home) -> None:
+    errors: list[BaseException] = []
+    written: list[tuple[str, str]] = []
+    lock = threading.Lock()
+
+    def writer(w: int) -> None:
+        try:
+            for i in range(25):
+                path = f"demo/m{(w + i) % ELEMENTS}"
+                result = call(home, path, "store",
+                              body={"content": f"writer {w} note {i}", "category": "fact"})
+                with lock:
+                    written.append((path, result.body["memory"]["id"]))
+        except BaseException as exc:   # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert home.open_stores() <= 2
+    for path in {p for p, _ in written}:
+        listed = call(home, path, "list", query={"limit": 200}).body["memories"]
+        assert sorted(m["id"] for m in listed) == sorted(i for p, i in written if p == path)
