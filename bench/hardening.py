@@ -21,6 +21,10 @@ does):
   (targets: all, 0).
 - ``slow``: 150 sockets that never finish their headers, then a health check through
   them; a 300 MB ``Content-Length``. Prints the health check's latency and the 413's.
+- ``elements``: a member creates ``--elements`` memory elements and stores into each,
+  then reads each back. Prints the stores held open (at most ``MAX_OPEN_STORES``), RSS and
+  open descriptors as elements grow (the target: flat past the limit), memories not found
+  again (the target: 0) and the latency of ``list`` on a store reopened against one open.
 - ``soak``: ``--ops`` mixed ops (store, search, update, delete, list) in-process, RSS and
   open descriptors sampled ten times. Prints first, middle and last (the target: flat).
 
@@ -36,6 +40,7 @@ import logging
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -350,7 +355,44 @@ def soak(ops: int, seed: int) -> None:
             srv.close()
 
 
-SECTIONS = ("sigkill", "leaks", "hostile", "slow", "soak")
+# -- elements -----------------------------------------------------------------------------
+def elements(count: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = serve(Path(tmp) / "home")
+        try:
+            member = srv.client("member")
+            samples: list[tuple[int, int, float, int]] = []
+            for n in range(count):
+                member.post("/api/demo/ops/create", {"element_type": "memory",
+                                                     "slug": f"m{n}"})
+                member.post(f"/api/demo/m{n}/ops/store",
+                            {"content": f"the note of element {n}", "category": "fact"})
+                if n % max(1, count // 6) == 0 or n == count - 1:
+                    samples.append((n + 1, srv.home.open_stores(), _rss_mib(), _fds()))
+            missing = 0
+            cold: list[float] = []
+            warm: list[float] = []
+            for n in range(count):
+                path = f"/api/demo/m{n}/ops/memories"
+                for timings in (cold, warm):     # reopened (closed as idle), then open
+                    started = time.perf_counter()
+                    reply = member.get(path)
+                    timings.append((time.perf_counter() - started) * 1000)
+                found = [m["content"] for m in reply.body["memories"]]
+                missing += found != [f"the note of element {n}"]
+            print(f"elements: {count} memory elements, at most {srv.home.max_open_stores} "
+                  "stores open")
+            for made, held, rss, fds in samples:
+                print(f"  after {made:>5}: {held:>3} stores open, RSS {rss:.0f} MiB, "
+                      f"{fds} fds")
+            print(f"  memories not found again: {missing}; list p50 on a reopened store "
+                  f"{statistics.median(cold):.1f} ms, on an open one "
+                  f"{statistics.median(warm):.1f} ms")
+        finally:
+            srv.close()
+
+
+SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak")
 
 
 def main() -> int:
@@ -364,6 +406,8 @@ def main() -> int:
                         help="cross-subject searches (default 10000; quick 200)")
     parser.add_argument("--ops", type=int, help="soak ops (default 20000; quick 300)")
     parser.add_argument("--sockets", type=int, default=150, help="slow-header sockets")
+    parser.add_argument("--elements", type=int,
+                        help="memory elements (default 300; quick 20)")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)   # one line per git request
@@ -374,11 +418,13 @@ def main() -> int:
     trials = args.trials or (2 if args.quick else 200)
     searches = args.searches or (200 if args.quick else 10_000)
     ops = args.ops or (300 if args.quick else 20_000)
+    count = args.elements or (20 if args.quick else 300)
     print(f"bench/hardening.py {' '.join(sys.argv[1:])}  ({time.strftime('%Y-%m-%d %H:%M')}"
           f", nproc {os.cpu_count()}, load {os.getloadavg()[0]:.1f})")
     runs = {"sigkill": lambda: sigkill(trials, args.writers, args.seed),
             "leaks": lambda: leaks(searches, args.seed), "hostile": hostile,
-            "slow": lambda: slow(args.sockets), "soak": lambda: soak(ops, args.seed)}
+            "slow": lambda: slow(args.sockets), "elements": lambda: elements(count),
+            "soak": lambda: soak(ops, args.seed)}
     for name in only:
         runs[name]()
     return 0
