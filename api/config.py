@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_KEEPALIVE": 15.0,                 # seconds between SSE keepalive comments
     "EVENTS_MAX_LIFETIME": 3600.0,            # seconds a stream lives (then: reconnect)
     "EVENTS_RECHECK": 5.0,                    # seconds between re-checks of a stream's token
+    "EVENTS_FOLLOW": 0.5,                     # seconds between reads of other workers' events
     "MAX_ELEMENTS_PER_CIRCLE": MAX_ELEMENTS_PER_CIRCLE,   # a circle's quota (create, import)
     "PUBLIC_URL": None,         # how clients reach us, for clone URLs; else from the request
 }

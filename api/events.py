@@ -28,8 +28,13 @@ reconnects with Last-Event-ID). ``?path=`` narrows to one element. ``?limit=N`` 
 ``?timeout=S`` end the stream after N events or S seconds (scripts and tests read a bounded
 stream). Each open stream holds one server thread, so at most ``EVENTS_MAX_SUBSCRIBERS``
 streams are served at once; past that the answer is 503 ``EVENTS_BUSY`` with
-``Retry-After``. Events committed by another process sharing the home reach this process's
-streams only through replay.
+``Retry-After``.
+
+Several servers may share one home (workers behind a load balancer, docs/deploy.md). While
+any stream is open here, the broadcaster also follows the activity table every
+``EVENTS_FOLLOW`` seconds and publishes what other processes committed, so a client of any
+worker sees every worker's events; each event is delivered once, whichever way came first.
+Another worker's events may arrive after a later local one (by up to that interval).
 """
 
 from __future__ import annotations
@@ -39,14 +44,15 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from element import (ElementError, Forbidden, Home, InvalidRequest, Principal, authenticate,
-                     readable)
+from element import (Catalog, ElementError, Forbidden, Home, InvalidRequest, Principal,
+                     authenticate, readable)
 
 from .errors import ApiError
 from .routes import bearer_token
@@ -61,6 +67,8 @@ blueprint = Blueprint("events", __name__)
 MAX_LIMIT = 100_000
 MAX_TIMEOUT = 86_400.0
 _REPLAY_PAGE = 500
+#: Event seqs remembered as delivered (a followed page never reaches further back).
+_SEEN_MAX = 10_000
 _CLOSE = object()
 
 
@@ -79,13 +87,23 @@ class Subscription:
 
 
 class Broadcaster:
-    """Fan activity events out to subscribers; thread-safe, never blocks a publisher."""
+    """Fan activity events out to subscribers; thread-safe, never blocks a publisher.
 
-    def __init__(self, *, queue_size: int = 1000, max_subscribers: int = 16) -> None:
+    With a ``catalog``, while any subscriber is open, a thread reads the events other
+    processes committed to it every ``follow_every`` seconds and publishes them too.
+    """
+
+    def __init__(self, *, queue_size: int = 1000, max_subscribers: int = 16,
+                 catalog: Catalog | None = None, follow_every: float = 0.5) -> None:
         self.queue_size = queue_size
         self.max_subscribers = max_subscribers
         self._subscribers: list[Subscription] = []
         self._lock = threading.Lock()
+        self._catalog = catalog
+        self._follow_every = follow_every
+        self._following = False
+        self._seen: set[int] = set()
+        self._seen_order: deque[int] = deque()
 
     def __len__(self) -> int:
         with self._lock:
@@ -99,9 +117,44 @@ class Broadcaster:
                                f"{self.max_subscribers} event streams are open, the most "
                                "this server serves; retry later", retryable=True,
                                headers={"Retry-After": "5"})
+            if self._catalog is not None and not self._following:
+                # Read before the subscription counts, so nothing committed elsewhere from
+                # now on is missed.
+                after = self._catalog.last_seq()
+                self._following = True
+                threading.Thread(target=self._follow, args=(after,), daemon=True,
+                                 name="events-follow").start()
             sub = Subscription(circle, element_id, queue.Queue(self.queue_size))
             self._subscribers.append(sub)
             return sub
+
+    def _follow(self, after: int) -> None:
+        """Publish what other processes commit, until no subscriber is left."""
+        assert self._catalog is not None
+        while True:
+            time.sleep(self._follow_every)
+            with self._lock:
+                if not self._subscribers:
+                    self._following = False
+                    return
+            try:
+                page = self._catalog.events_after(None, None, after, _REPLAY_PAGE)
+            except Exception:   # a busy or failing catalog: try again on the next tick
+                log.exception("following the activity of other processes failed")
+                continue
+            for event in page:
+                after = event["seq"]
+                self.publish(event)
+
+    def _first_delivery(self, seq: int) -> bool:
+        """Whether ``seq`` is new here (called under the lock); remembers it."""
+        if seq in self._seen:
+            return False
+        self._seen.add(seq)
+        self._seen_order.append(seq)
+        if len(self._seen_order) > _SEEN_MAX:
+            self._seen.discard(self._seen_order.popleft())
+        return True
 
     def unsubscribe(self, sub: Subscription) -> None:
         with self._lock:
@@ -112,6 +165,9 @@ class Broadcaster:
         """Catalog listener: queue ``event`` for each subscriber that wants it."""
         try:
             with self._lock:
+                seq = event.get("seq")
+                if isinstance(seq, int) and not self._first_delivery(seq):
+                    return
                 for sub in list(self._subscribers):
                     if not sub.wants(event):
                         continue
@@ -159,7 +215,9 @@ def _number(name: str, raw: str | None, low: float, high: float,
 def init_events(app: Flask, home: Home) -> Broadcaster:
     """Make the app's broadcaster and subscribe it to the catalog's activity events."""
     broadcaster = Broadcaster(queue_size=int(app.config["EVENTS_QUEUE_SIZE"]),
-                              max_subscribers=int(app.config["EVENTS_MAX_SUBSCRIBERS"]))
+                              max_subscribers=int(app.config["EVENTS_MAX_SUBSCRIBERS"]),
+                              catalog=home.catalog,
+                              follow_every=float(app.config["EVENTS_FOLLOW"]))
     home.catalog.listeners.append(broadcaster.publish)
     app.extensions["triform.events"] = broadcaster
     return broadcaster

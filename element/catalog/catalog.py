@@ -462,16 +462,26 @@ class Catalog:
                                "ORDER BY a.seq DESC LIMIT ?", (circle, bound, limit))
         return [_event(r) for r in rows]
 
-    def events_after(self, circle: str, element_id: str | None, after: int,
+    def events_after(self, circle: str | None, element_id: str | None, after: int,
                      limit: int) -> list[dict[str, Any]]:
-        """Up to ``limit`` events of ``circle`` (or one element) with seq > ``after``,
-        oldest first: the replay of an event stream."""
-        sql, args = f"{self._EVENTS} WHERE a.circle = ? AND a.seq > ?", [circle, after]
+        """Up to ``limit`` events of ``circle`` (every circle's with None; or one element)
+        with seq > ``after``, oldest first: the replay of an event stream, and how a server
+        follows what other processes sharing the home commit."""
+        sql = f"{self._EVENTS} WHERE a.seq > ?"
+        args: list[Any] = [after]
+        if circle is not None:
+            sql += " AND a.circle = ?"
+            args.append(circle)
         if element_id is not None:
             sql += " AND a.element_id = ?"
             args.append(element_id)
         rows = self._query(sql + " ORDER BY a.seq LIMIT ?", (*args, limit))
         return [_event(r) for r in rows]
+
+    def last_seq(self) -> int:
+        """The seq of the newest activity event (0 when there is none)."""
+        (row,) = self._query("SELECT COALESCE(MAX(seq), 0) AS seq FROM activity")
+        return int(row["seq"])
 
     # -- spec mirror ------------------------------------------------------------------
     def mirror_state(self, element_id: str) -> dict[str, Any] | None:

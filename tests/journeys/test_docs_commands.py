@@ -40,6 +40,8 @@ NOT_RUN = {
     "make serve runs in tests/journeys/test_first_run.py; make test is this suite itself",
     "needs a PostgreSQL server: tests/journeys/test_postgres_home.py runs these commands "
     "against one",
+    "needs a PostgreSQL server: tests/journeys/test_many_workers.py runs these commands "
+    "against one",
 }
 _FENCE = re.compile(r"((?:^<!-- [^\n]+ -->\n)*)^```(\w*)\n(.*?)^```\n", re.S | re.M)
 

@@ -1,0 +1,91 @@
+"""Two ``triform serve`` workers on one home and one PostgreSQL database, as a team runs
+them behind a load balancer (docs/deploy.md): whatever one worker acknowledges, the other
+serves, over HTTP, SSE and git."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.api.test_events import Stream, read_stream
+from tests.helpers import Served, commit_all, run_cli, run_git
+from tests.pg import PgServer
+
+MEMORY = "/api/demo/memory/ops"
+
+
+def clone_url(srv: Served, token: str) -> str:
+    return f"http://triform:{token}@127.0.0.1:{srv.port}/git/demo/memory.git"
+
+
+def test_two_workers_serve_one_home_as_one(
+        serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer,
+        git_env: dict[str, str]) -> None:
+    url = pg_server.create_database("many_workers")
+    done = run_cli(tmp_path / "home", "init", "--database", url)
+    assert done.returncode == 0, done.stderr
+    token = next(line.strip() for line in done.stdout.splitlines()
+                 if line.strip().startswith("tfm_"))
+    one = serve("home", args=("--database", url))
+    two = serve("home", args=("--database", url))
+    first, second = one.client(token), two.client(token)
+
+    # A stream on worker two sees what worker one commits.
+    streamed: list[Stream] = []
+    opened = threading.Event()
+    reader = threading.Thread(target=lambda: streamed.append(read_stream(
+        two.port, token, "path=demo/memory&limit=2&timeout=30", when_open=opened.set)))
+    reader.start()
+    assert opened.wait(30)
+    stored = first.post(f"{MEMORY}/store", {"content": "Ana moved to Porto in May",
+                                            "category": "fact"})
+    assert stored.status == 201, stored.body
+    memory_id = stored.body["memory"]["id"]
+    # ... and a write on worker two, already seen by worker one's search.
+    found = second.post(f"{MEMORY}/search", {"query": "Ana moved to Porto"})
+    assert [r["memory"]["id"] for r in found.body["results"]] == [memory_id]
+    updated = second.post(f"{MEMORY}/memories/{memory_id}/update",
+                          {"content": "Ana moved to Lisbon in June"})
+    assert updated.status == 200, updated.body
+    assert first.get(f"{MEMORY}/memories/{memory_id}").body["memory"]["content"] == \
+        "Ana moved to Lisbon in June"
+    reader.join(40)
+    (stream,) = streamed
+    # Each once; worker one's event may come after a later local one (docs/deploy.md).
+    by_seq = sorted(stream.events, key=lambda event: int(event["seq"]))
+    assert [(e["op"], e["detail"].get("memory_id")) for e in by_seq] == \
+        [("store", memory_id), ("update", memory_id)]
+
+    # Git: clones of either worker see one repository, and its refs move by
+    # compare-and-swap whichever worker a push reaches.
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    run_git(git_env, "clone", "-q", clone_url(one, token), str(alice))
+    run_git(git_env, "clone", "-q", clone_url(two, token), str(bob))
+    (alice / "alice.md").write_text("Alice\n")
+    commit_all(git_env, alice, "Alice's notes")
+    (bob / "bob.md").write_text("Bob\n")
+    commit_all(git_env, bob, "Bob's notes")
+    run_git(git_env, "push", "-q", "origin", "draft", cwd=alice)
+    late = run_git(git_env, "push", "origin", "draft", cwd=bob, check=False)
+    assert late.returncode != 0 and "fetch first" in late.stderr   # not a lost update
+    run_git(git_env, "pull", "-q", "--rebase", cwd=bob)
+    run_git(git_env, "push", "-q", "origin", "draft", cwd=bob)
+    promoted = first.post(f"{MEMORY}/source/promote", {"to": "demo"})
+    assert promoted.status == 200, promoted.body
+    heads = {line.split("\t")[1]: line.split("\t")[0] for line in run_git(
+        git_env, "ls-remote", clone_url(two, token), cwd=tmp_path).stdout.splitlines()}
+    bob_head = run_git(git_env, "rev-parse", "HEAD", cwd=bob).stdout.strip()
+    assert heads["refs/heads/draft"] == heads["refs/heads/demo"] == bob_head
+    for name, text in (("alice.md", "Alice\n"), ("bob.md", "Bob\n")):
+        source = second.get(f"{MEMORY}/source?path={name}&branch=demo").body
+        assert source["content"] == text, source
+
+    # A token minted beside the running workers holds on both at once (one catalog).
+    minted = run_cli(tmp_path / "home", "token", "create", "--circle", "demo", "--role",
+                     "viewer")
+    assert minted.returncode == 0, minted.stderr
+    viewer = minted.stdout.strip()
+    for worker in (one, two):
+        listed = worker.client(viewer).get(f"{MEMORY}/memories")
+        assert [m["id"] for m in listed.body["memories"]] == [memory_id]
