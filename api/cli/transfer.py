@@ -1,5 +1,5 @@
 """Commands that move memories and homes: ``export --memories``, ``import DIR``,
-``backup`` and ``restore`` (docs/backup.md).
+``backup`` and ``restore`` (docs/backup.md), and ``migrate`` (docs/deploy.md).
 
 ``export PATH --memories -o DIR`` writes the element's git bundle and its memories (NDJSON
 with vectors) into DIR, or, for a circle, its envelope with every memory element's
@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from element import (Catalog, Invocation, backup_home, forget_after_restore, invoke,
-                     restore_home, verify_backup)
+from element import (Catalog, Home, Invocation, backup_home, forget_after_restore, invoke,
+                     migrate_memories, restore_home, verify_backup)
 
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, print_json, run_op
 from .elements import cmd_export as export_bundle_file
@@ -30,8 +30,8 @@ from .remote import _call, served
 if TYPE_CHECKING:
     from triform_client import Client
 
-__all__ = ["cmd_export", "cmd_import", "cmd_backup", "cmd_restore", "add_backup_commands",
-           "MEMORIES_SUFFIX"]
+__all__ = ["cmd_export", "cmd_import", "cmd_backup", "cmd_restore", "cmd_migrate",
+           "add_backup_commands", "MEMORIES_SUFFIX"]
 
 MEMORIES_SUFFIX = ".memories.ndjson"
 
@@ -196,6 +196,13 @@ def add_backup_commands(sub: Any) -> None:
                          help="also drop subjects this home forgot after the backup "
                               "(default: the home the backup was taken from, if it exists)")
     restore.set_defaults(run=cmd_restore)
+    migrate = sub.add_parser("migrate", help="copy every memory of the home to PostgreSQL, "
+                             "or from it back to files (docs/deploy.md)")
+    migrate.add_argument("--to", required=True, metavar="TARGET",
+                         help="a postgresql:// URL, or 'files'; the source is where the "
+                              "memories are now: --database (or $TRIFORM_DATABASE_URL), "
+                              "else files")
+    migrate.set_defaults(run=cmd_migrate)
 
 
 @guarded
@@ -232,3 +239,29 @@ def cmd_restore(args: argparse.Namespace) -> int:
     print_json({"home": str(target), "from": str(source), "elements": elements,
                 "forgotten_checked_against": used, "forgotten_dropped": dropped})
     return 0
+
+
+@guarded
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Copy the memories, then check them: exit 1 when a source memory is missing from
+    the target. The home must not be served meanwhile (its stores are the server's)."""
+    server = served(args)
+    if server is not None:
+        raise UsageError(f"{server.url} (pid {server.pid}) serves this home: stop it "
+                         "first; a migration copies every memory at once")
+    target_url = None if args.to == "files" else args.to
+    if target_url is not None and not target_url.startswith(("postgresql://",
+                                                                "postgres://")):
+        raise UsageError(f"--to {args.to!r}: give a postgresql:// URL or 'files'")
+    with home_of(args) as source:
+        if source.database_url == target_url:
+            raise UsageError("the memories are there already: --to names where they are "
+                             "now (pass --database URL to copy from a database to files)")
+        # The same folder on the other backend, sharing the loaded model.
+        with Home(source.path, lambda: source.embedder, database=target_url) as target:
+            report = migrate_memories(source, target)
+    print_json({"from": "files" if source.database_url is None else "database",
+                "to": "files" if target_url is None else "database", "elements": report,
+                "memories": sum(r["memories"] for r in report),
+                "missing": sum(r["missing"] for r in report)})
+    return EXIT_REFUSED if any(r["missing"] for r in report) else 0
