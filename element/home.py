@@ -17,6 +17,7 @@ environment. Use it as a context manager, or call :meth:`Home.close`.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import threading
@@ -29,6 +30,8 @@ from types import TracebackType
 from typing import Any
 
 from index import (
+    DIR_MODE,
+    FILE_MODE,
     CachedEmbedder,
     Embedder,
     MemoryBackend,
@@ -41,7 +44,7 @@ from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
 from .errors import ElementError, ElementNotFound, InvalidRequest
-from .governance.ratelimit import SlidingWindowLimiter
+from .governance.ratelimit import RATE_LIMITS_FILE, SlidingWindowLimiter
 from .spec.mirror import sync_spec
 from .spec.spec_file import spec_of, spec_yaml
 from .spec.types import element_type, validate_properties
@@ -77,6 +80,25 @@ class CircleFull(ElementError):
         self.circle = circle
 
 
+def _private_home(path: Path) -> None:
+    """Make what the home holds readable by its owner only, whatever the umask: its folders
+    0700, and the databases (token hashes, activity, rate windows) 0600, created so before
+    SQLite opens them, since SQLite gives its -wal and -shm files the database's mode. A
+    home folder made here is 0700; an existing one keeps its mode (``--home`` may name a
+    folder shared with other things), its contents are private either way."""
+    if not path.exists():
+        path.mkdir(parents=True, mode=DIR_MODE)
+        os.chmod(path, DIR_MODE)
+    for folder in ("repos", "runtime"):
+        (path / folder).mkdir(exist_ok=True, mode=DIR_MODE)
+        os.chmod(path / folder, DIR_MODE)
+    for database in ("catalog.db", RATE_LIMITS_FILE):
+        os.close(os.open(path / database, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+        for suffix in ("", "-wal", "-shm"):
+            if (path / f"{database}{suffix}").exists():
+                os.chmod(path / f"{database}{suffix}", FILE_MODE)
+
+
 def _readme(element: Element) -> str:
     about = element.description or f"A {element.element_type} element."
     return (f"# {element.name}\n\n{about}"
@@ -98,13 +120,12 @@ class Home:
     def __init__(self, path: Path, embedder_factory: Callable[[], Embedder], *,
                  env: str = "draft", public_url: str | None = None,
                  secrets: Callable[[str], str | None] = lambda name: None,
-                 clock: Callable[[], float] = time.monotonic,
+                 clock: Callable[[], float] = time.time,
                  database: str | None = None) -> None:
         if env not in BRANCHES:
             raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
-        (self.path / "repos").mkdir(parents=True, exist_ok=True)
-        (self.path / "runtime").mkdir(parents=True, exist_ok=True)
+        _private_home(self.path)
         self.catalog = Catalog(self.path / "catalog.db")
         #: Which branch's spec governs runtime ops when a call names none.
         self.env = env
@@ -112,7 +133,8 @@ class Home:
         self.public_url = public_url
         #: Looks up a secret by variable name (an evaluator's ``api_key_env``).
         self.secrets = secrets
-        self.limiter = SlidingWindowLimiter(clock)
+        #: The rate-limit windows, shared with every process serving this home.
+        self.limiter = SlidingWindowLimiter(self.path / RATE_LIMITS_FILE, clock)
         self._embedder_factory = embedder_factory
         self._embedder: Embedder | None = None
         #: Open stores by element id, least recently used first (a use moves one last).

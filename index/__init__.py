@@ -64,6 +64,7 @@ from .store import MemoryStore
 from .timespan import TimeSpan, query_span
 from .log import encode_vector
 from .backend import ImportedMemory, ImportResult
+from .files import DIR_MODE, FILE_MODE
 from .transfer import copy_log_file, validate_imported
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ __all__ = [
     "default_cache_dir", "CachedEmbedder", "CacheStats",
     # transfer: export/import of memories kept whole, log copies for backups
     "ImportedMemory", "ImportResult", "validate_imported", "copy_log_file", "encode_vector",
+    "FILE_MODE", "DIR_MODE",
     # time
     "TimeSpan", "query_span",
     # vocabularies, limits and validation

@@ -56,7 +56,7 @@ class Clock:
 
 def test_rate_limit_window_slides(server) -> None:
     clock = Clock()
-    server.home.limiter = SlidingWindowLimiter(clock)
+    server.home.limiter = SlidingWindowLimiter(server.home.path / "ratelimits.db", clock)
     admin, member = server.client(), server.client("member")
     create(admin, "rate-limit", "fast", requests=1, per_seconds=0.4)
     attach(admin, "demo/memory", "fast")
@@ -199,9 +199,9 @@ def test_policy_verdict(policy: dict[str, Any], who: Principal, level: str, op: 
     assert (policy_verdict(policy, who, level, op) is not None) is denied
 
 
-def test_sliding_window_limiter_with_a_fake_clock() -> None:
+def test_sliding_window_limiter_with_a_fake_clock(tmp_path) -> None:
     now = [100.0]
-    limiter = SlidingWindowLimiter(clock=lambda: now[0])
+    limiter = SlidingWindowLimiter(tmp_path / "windows.db", clock=lambda: now[0])
     wanted = [(("a", "p", "e"), 2, 10.0)]
     assert limiter.acquire(wanted) is None
     now[0] = 104.0
@@ -213,3 +213,27 @@ def test_sliding_window_limiter_with_a_fake_clock() -> None:
     assert limiter.acquire(both) == (4.0, 1)            # all or nothing: b not counted
     limiter.forget("a")
     assert limiter.acquire(both) is None
+
+
+def test_processes_sharing_a_home_count_against_one_window(tmp_path) -> None:
+    """Two workers of one home (two limiters on one file, as two processes open it) and
+    threads in each: exactly ``requests`` hits are granted per window, all told."""
+    now = [500.0]
+    workers = [SlidingWindowLimiter(tmp_path / "windows.db", clock=lambda: now[0])
+               for _ in range(2)]
+    wanted = [(("limit", "token", "element"), 7, 60.0)]
+    granted: list[bool] = []
+
+    def hammer(limiter: SlidingWindowLimiter) -> None:
+        for _ in range(10):
+            granted.append(limiter.acquire(wanted) is None)
+
+    threads = [threading.Thread(target=hammer, args=(w,)) for w in workers for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert granted.count(True) == 7 and len(granted) == 60
+    assert workers[1].acquire(wanted) == (60.0, 0)
+    now[0] += 60
+    assert workers[0].acquire(wanted) is None      # the window slid for both

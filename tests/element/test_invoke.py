@@ -129,7 +129,7 @@ def test_a_nested_call_on_the_same_element_spends_no_second_rate_hit(home: Home)
         def __call__(self) -> float:
             return self.now
 
-    home.limiter = SlidingWindowLimiter(Clock())
+    home.limiter = SlidingWindowLimiter(home.path / "ratelimits.db", Clock())
     call(home, "demo", "create", body={"element_type": "rate-limit", "slug": "one",
                                        "properties": {"requests": 1, "per_seconds": 60}})
     call(home, "demo/memory", "compose", body={"add": [{"ref": "one"}]})

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.api.test_events import Stream, read_stream
-from tests.helpers import Served, commit_all, run_cli, run_git
+from tests.helpers import Served, commit_all, create, run_cli, run_git
 from tests.pg import PgServer
 
 MEMORY = "/api/demo/memory/ops"
@@ -89,3 +89,13 @@ def test_two_workers_serve_one_home_as_one(
     for worker in (one, two):
         listed = worker.client(viewer).get(f"{MEMORY}/memories")
         assert [m["id"] for m in listed.body["memories"]] == [memory_id]
+
+    # A rate limit counts a caller's requests on every worker together.
+    create(first, "rate-limit", "three-a-minute", requests=3, per_seconds=60)
+    assert second.post("/api/demo/memory/ops/compose",
+                       {"add": [{"ref": "three-a-minute"}]}).status == 200
+    member = run_cli(tmp_path / "home", "token", "create", "--circle", "demo", "--role",
+                     "member").stdout.strip()
+    answers = [worker.client(member).get(f"{MEMORY}/memories").status
+               for worker in (one, two, one, two)]
+    assert answers == [200, 200, 200, 429]
