@@ -5,6 +5,7 @@ serves, over HTTP, SSE and git."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -99,3 +100,59 @@ def test_two_workers_serve_one_home_as_one(
     answers = [worker.client(member).get(f"{MEMORY}/memories").status
                for worker in (one, two, one, two)]
     assert answers == [200, 200, 200, 429]
+
+
+def test_a_worker_killed_mid_load_loses_nothing_and_the_other_serves_on(
+        serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer) -> None:
+    url = pg_server.create_database("killed_worker")
+    done = run_cli(tmp_path / "home", "init", "--database", url)
+    token = next(line.strip() for line in done.stdout.splitlines()
+                 if line.strip().startswith("tfm_"))
+    one = serve("home", args=("--database", url))
+    two = serve("home", args=("--database", url))
+    acked: list[str] = []
+    failed = {"one": 0, "two": 0}
+    stop = threading.Event()
+
+    def writer(name: str, worker: Served) -> None:
+        client, n = worker.client(token), 0
+        while not stop.is_set():
+            n += 1
+            try:
+                reply = client.post(f"{MEMORY}/store", {"content": f"{name} note {n}",
+                                                        "category": "fact"})
+            except OSError:              # the killed worker: connection refused or reset
+                failed[name] += 1
+                time.sleep(0.05)
+                continue
+            if reply.status == 201:
+                acked.append(reply.body["memory"]["id"])
+            else:
+                failed[name] += 1
+
+    writers = [threading.Thread(target=writer, args=(name, worker))
+               for name, worker in (("one", one), ("two", two)) for _ in range(2)]
+    for thread in writers:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while len(acked) < 40 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    one.kill()                            # SIGKILL, mid-load
+    before = len(acked)
+    while len(acked) < before + 20 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    for thread in writers:
+        thread.join(60)
+    assert len(acked) >= before + 20, "worker two stopped serving"
+    assert failed["two"] == 0
+    stored: set[str] = set()
+    cursor = None
+    while True:
+        page = two.client(token).get(f"{MEMORY}/memories?limit=500"
+                                     + (f"&cursor={cursor}" if cursor else "")).body
+        stored |= {m["id"] for m in page["memories"]}
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert set(acked) <= stored           # every acknowledged write, from either worker
