@@ -20,18 +20,20 @@ def test_background_sweep_expires_by_category(server) -> None:
                                         "category": "fact"}).body["memory"]
     stop = start_retention_sweep(server.home, "draft", every=0.2)
     try:
-        deadline = time.monotonic() + 60   # a loaded machine is slow; success ends early
-        while time.monotonic() < deadline:
-            ids = [m["id"] for m in client.get(f"{OPS}/memories").body["memories"]]
-            if short["id"] not in ids:
-                break
+        # Wait for the sweep's own event: ``list`` hides an expired memory by itself, so
+        # its absence there does not say the sweep ran. A loaded machine is slow.
+        deadline = time.monotonic() + 60
+        expired: list[dict] = []
+        while not expired and time.monotonic() < deadline:
+            events = client.get(f"{OPS}/activity").body["events"]
+            expired = [e for e in events if e["op"] == "expire"]
             time.sleep(0.1)
     finally:
         stop.set()
-    assert ids == [kept["id"]]
-    events = client.get(f"{OPS}/activity").body
-    expired = [e for e in events["events"] if e["op"] == "expire"]
     assert expired and expired[0]["detail"]["expired"] == [short["id"]]
+    assert expired[0]["principal"] == "retention-sweep"
+    ids = [m["id"] for m in client.get(f"{OPS}/memories").body["memories"]]
+    assert ids == [kept["id"]]
 
 
 def test_reap_all_leaves_elements_without_retention_alone(server) -> None:

@@ -87,6 +87,7 @@ def test_transfer_bench_command_line() -> None:
     assert "export (vectors)" in out and "import (plain)" in out
     assert "import (vectors) embedded here: 0" in out
 
+
 def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
     url = pg_server.create_database("pg_bench_quick")
     out = run("bench/pg_bench.py", "--quick", "--database", url)
@@ -101,3 +102,13 @@ def test_hardening_bench_quick() -> None:
                  "slow: 150 slow-header sockets held", "soak: 300 ops"):
         assert line in out, out
     assert "lost 0" in out and "413" in out
+    assert "elements: 20 memory elements" in out and "memories not found again: 0" in out
+
+
+def test_workers_bench_quick_puts_one_and_two_workers_side_by_side(pg_server) -> None:
+    url = pg_server.create_database("workers_bench_quick")
+    out = run("bench/workers_bench.py", "--quick", "--database", url)
+    assert "| workers | requests/s | p50 ms | p95 ms | errors |" in out
+    rows = [line for line in out.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    assert len(rows) == 2 and all(line.endswith("| 0 |") for line in rows), out
+    assert "two workers / one:" in out
