@@ -442,3 +442,4 @@ class Home:
             if self._database is not None:
                 self._database.close()
                 self._database = None
+            self.limiter.close()
