@@ -9,8 +9,9 @@ over HTTP. The server announces itself in a discovery file in the home::
 The server holds an exclusive ``flock`` on that file for as long as it runs, and removes it
 on a clean stop. The kernel drops the lock when its holder dies, so a file nobody holds is
 stale (the server was killed): :func:`find_server` ignores it, whatever pid it names (a pid
-may have been reused since). A second server on the same home serves too, but the first
-one keeps the file.
+may have been reused since). A second server of a home whose memories are in PostgreSQL
+serves too (workers, docs/deploy.md), but the first one keeps the file; a home whose
+memories are files has one server (``serve`` refuses a second).
 """
 
 from __future__ import annotations

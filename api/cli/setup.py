@@ -17,7 +17,7 @@ from element import Home, TokenNotFound, create_token
 
 from ..app import create_app, server_settings
 from ..config import default_model_cache
-from ..discovery import advertise, find_server
+from ..discovery import ServerInfo, advertise, find_server
 from ..sweep import start_retention_sweep
 from .common import UsageError, guarded, home_of
 
@@ -108,6 +108,16 @@ def _bind(app: Any, args: argparse.Namespace) -> Any:
         raise UsageError(f"serve: cannot listen on {args.host}:{args.port}: {exc}") from None
 
 
+def _refuse_a_second_writer(home: Home, other: ServerInfo | None) -> None:
+    """Memories in files have one writer per element: a second server of such a home
+    would wait on every store's lock and fail. Workers share a home through PostgreSQL."""
+    if other is not None and home.database_url is None:
+        raise UsageError(f"serve: {home.path} is already served at {other.url} (pid "
+                         f"{other.pid}), and its memories are files, which one server "
+                         "holds; to run several workers, keep the memories in PostgreSQL "
+                         "(serve --database URL, docs/deploy.md)")
+
+
 @guarded
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the home. The order makes every foreseeable failure end before anything is
@@ -121,6 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     started = time.monotonic()
     home = home_of(args)
     try:
+        _refuse_a_second_writer(home, find_server(home.path))
         if args.embedder == "fastembed":
             print("loading the embedding model...", flush=True)
             home.embedder  # noqa: B018  (load now, not on the first request)
@@ -142,6 +153,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.sweep_seconds > 0:
             start_retention_sweep(home, args.env, args.sweep_seconds)
         with advertise(home.path, url, args.env) as other:
+            _refuse_a_second_writer(home, other)     # one started beside us meanwhile
             if other is not None:
                 print(f"note: {home.path} is already served at {other.url} (pid "
                       f"{other.pid}); the command line keeps using that one",

@@ -159,6 +159,20 @@ def test_init_on_a_served_home_prints_the_servers_url(tmp_path: Path) -> None:
     assert "@127.0.0.1:40123/git/acme/memory.git" in run.stdout and ":8765" not in run.stdout
 
 
+def test_a_second_server_of_a_file_backed_home_is_refused(tmp_path: Path) -> None:
+    """Its memories have one writer: a second server would hang on every store's lock."""
+    first = Served(tmp_path / "home").start()
+    try:
+        run = run_cli(tmp_path / "home", "serve", "--port", "0", "--sweep-seconds", "0")
+        no_traceback(run)
+        assert run.returncode == 2
+        assert f"already served at {first.url}" in run.stderr
+        assert "--database" in run.stderr and "docs/deploy.md" in run.stderr
+        assert first.client().get("/api/demo/memory/ops/memories").status == 200
+    finally:
+        first.kill()
+
+
 def test_ctrl_c_stops_serve_cleanly(tmp_path: Path) -> None:
     srv = Served(tmp_path / "home").start()
     try:
