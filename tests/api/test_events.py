@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import queue
 import threading
 import time
 from dataclasses import dataclass, field
@@ -325,3 +326,33 @@ def test_a_revoked_token_loses_its_stream(server) -> None:
     stream = read_stream(server.port, token, "timeout=30", when_open=revoke_then_write)
     assert stream.events == []
     assert "the token is no longer valid" in stream.comments
+
+
+def test_events_another_process_commits_reach_this_ones_subscribers_once(
+        tmp_path: Path) -> None:
+    """Two homes on one folder stand for two workers: what the other commits is followed
+    from the shared activity table; what this one commits is delivered at once and not
+    again when the follower reads it back."""
+    with start_home(tmp_path / "home", "hashing") as here, \
+            start_home(tmp_path / "home", "hashing") as elsewhere:
+        here.init("demo")
+        memory = here.catalog.element_at("demo/memory")
+        hub = Broadcaster(catalog=here.catalog, follow_every=0.05)
+        here.catalog.listeners.append(hub.publish)
+        elsewhere.catalog.record_activity(memory, "store", "before", {})   # not replayed
+        sub = hub.subscribe("demo")
+        elsewhere.catalog.record_activity(memory, "store", "worker two", {})
+        here.catalog.record_activity(memory, "update", "worker one", {})
+        received: list[dict[str, Any]] = []
+        deadline = time.monotonic() + 10
+        while len(received) < 2 and time.monotonic() < deadline:
+            try:
+                received.append(sub.queue.get(timeout=0.2))
+            except queue.Empty:     # the follower has not read it yet
+                continue
+        time.sleep(0.3)          # a few more follows: nothing comes twice
+        while not sub.queue.empty():
+            received.append(sub.queue.get_nowait())
+        assert sorted((e["op"], e["principal"]) for e in received) == \
+            [("store", "worker two"), ("update", "worker one")]
+        hub.unsubscribe(sub)
