@@ -344,6 +344,10 @@ def test_an_unreachable_llm_falls_back_to_the_rules(store: MemoryStore) -> None:
     "Never give up!",
     "I love that you chose pottery.",                         # a compliment
     "I'm a big fan of your paintings.",
+    "I love how uncomplicated it is.",                        # "it" is said elsewhere
+    "I love having them around.",
+    "I love that first movie too!",                           # agreeing: their topic
+    "Never say never!",                                       # an idiom, not an order
 ])
 def test_offers_stories_and_compliments_are_not_memories(text: str) -> None:
     assert extract(text, 0, "Ana") == []
@@ -401,4 +405,14 @@ def test_non_english_turns_are_skipped_and_said_so(store: MemoryStore) -> None:
     decisions = run(store, said("Je suis allergique aux arachides et j'habite à Paris."))
     assert decisions == [{"action": "nothing", "reason": "turn 0 skipped: not English (the "
                                                          "rules read English only)"}]
+    assert len(store) == 0
+
+
+def test_a_compliment_or_offer_to_the_other_person_stores_nothing(store: MemoryStore) -> None:
+    obs = parse_observation({"turns": [
+        {"role": "assistant", "name": "Gina", "content": "I just ran my first marathon!"},
+        {"role": "user", "name": "Ana", "content": "Wow, that must have been amazing! I love "
+         "that you kept training. I can only imagine how proud you are. Let me know if I can "
+         "help you train for the next one."}]})
+    assert [d["action"] for d in run(store, obs)] == ["nothing"]
     assert len(store) == 0
