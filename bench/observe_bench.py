@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.locomo_bench import normalise_evidence
 from element.agents.subconscious import RuleEvaluator, observe, parse_observation
-from index import HashingEmbedder, MemorySettings, MemoryStore
+from index import CachedEmbedder, HashingEmbedder, MemorySettings, MemoryStore
 from index import load_embedder
 
 TAUS = (0.5, 0.6, 0.7)
@@ -194,7 +194,9 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
         memories[name] = rows
     return {"store": store, "names": names, "latencies": latencies, "actions": actions,
             "sources": sources, "memories": memories, "already": refreshed,
-            "model_ms": model_ms, "calls": calls, "texts": counting.texts, "before": before}
+            "model_ms": model_ms, "calls": calls, "texts": counting.texts, "before": before,
+            "cache": store.embedder.stats() if isinstance(store.embedder, CachedEmbedder)
+            else None}
 
 
 def facts_of(sample: dict[str, Any]) -> dict[str, list[str]]:
@@ -309,6 +311,7 @@ def main() -> None:
     all_model: list[float] = []
     all_calls: list[int] = []
     all_texts = 0
+    cache_hits = cache_misses = 0
     all_before: dict[str, list[float]] = {"latency": [], "model_ms": [], "calls": []}
     all_actions: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -333,6 +336,9 @@ def main() -> None:
             all_model += result["model_ms"]
             all_calls += result["calls"]
             all_texts += result["texts"]
+            if result["cache"] is not None:
+                cache_hits += result["cache"].hits
+                cache_misses += result["cache"].misses
             for key in all_before:
                 all_before[key] += result["before"][key]
             all_actions += result["actions"]
@@ -381,7 +387,8 @@ def main() -> None:
           f"); {sum(all_model) / max(sum(all_lat), 1e-9):.0%} of observe time; per observe "
           f"that calls it p50 {statistics.median(embedding) if embedding else 0:.1f} ms, "
           f"p95 {pct(embedding, 0.95):.1f}; the pipeline without the model p50 "
-          f"{statistics.median(rest):.1f}, p95 {pct(rest, 0.95):.1f} ms")
+          f"{statistics.median(rest):.1f}, p95 {pct(rest, 0.95):.1f} ms; the store's "
+          f"embedding cache answered {cache_hits} of {cache_hits + cache_misses} texts")
     if args.compare_prefetch:
         b = all_before
         print("\nbefore/after, the same observes alternating on two stores (ms):")
