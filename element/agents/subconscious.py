@@ -114,7 +114,7 @@ def _prefetch(store: MemoryBackend, writes: list[list[str]]) -> None:
         return
     try:
         embedder.embed(list(dict.fromkeys(t for texts in writes for t in texts)))
-    except Exception:   # noqa: BLE001 - the writes report their own embedding failures
+    except Exception:   # the writes embed again and report their own failures
         pass
 
 
