@@ -185,8 +185,8 @@ _IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes"
 _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|"
                      r"gives|gave|brings|brought|helps|"
                      r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
-                     r"will|would|could|should|must|might|may|pushed|got|gets|became|becomes|opens|shows|"
-                     r"lets|allows|reminds|teaches|boosts|fills|warms|matters|helps|gives)\b",
+                     r"will|would|could|should|must|might|may|pushed|got|gets|became|becomes|"
+                     r"opens|shows|lets|allows|reminds|teaches|boosts|fills|warms|matters)\b",
                      re.I)
 _ING_NOUNS = frozenset("""
 something nothing anything everything morning evening spring wedding building meeting
@@ -368,15 +368,12 @@ _WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|shoul
 _WILL_TRY = re.compile(r"^(?:I|we)\s+(?:will|am going to|are going to)\s+(?:\w+ly\s+)?"
                        r"(?:check|try|look into|give|add|read|watch|think about|consider|"
                        r"keep)\s+(?:it|that|this|them|those|one)\b", re.I)
-
 #: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
 #: topic, echoed.
 _ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|into|feel|felt)\b.*\b(?:too|"
                    r"as well)$", re.I)
 #: A wish or a hypothetical ("Wish I had a vacation lined up"): not what is.
 _WISH = re.compile(r"^(?:I\s+)?(?:wish|if only)\b", re.I)
-
-
 #: A sentence that opens on something said before ("It was a tough call, but ...", "They
 #: were scared but ..."): what it is about is in another turn.
 _ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(?:I|me)\b)",
