@@ -20,6 +20,7 @@ check (the project's real held-out split is elsewhere).
 
     .venv/bin/python bench/observe_bench.py [--data ../shared/eval/locomo-dev.json]
         [--convs 0,1,2,3,4] [--window 6] [--no-qa] [--hashing-store] [--show N]
+        [--whole-sessions] [--compare-prefetch]
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.locomo_bench import normalise_evidence
 from element.agents.subconscious import RuleEvaluator, observe, parse_observation
-from index import HashingEmbedder, MemorySettings, MemoryStore
+from index import CachedEmbedder, HashingEmbedder, MemorySettings, MemoryStore
 from index import load_embedder
 
 TAUS = (0.5, 0.6, 0.7)
@@ -92,33 +93,96 @@ def subject_of(name: str) -> dict[str, str]:
     return {"subject_type": "guest", "subject_id": re.sub(r"[^a-z0-9]+", "-", name.lower())}
 
 
-def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
-                     tmp: Path) -> dict[str, Any]:
-    conv = sample["conversation"]
-    names = [conv["speaker_a"], conv["speaker_b"]]
-    latencies: list[float] = []
-    actions: Counter[str] = Counter()
-    sources: dict[str, set[str]] = defaultdict(set)     # memory id -> dia ids
-    refreshed = 0
-    store = MemoryStore(tmp / sample["sample_id"], embedder)
-    for raw_date, turns in sessions(conv):
+class CountingEmbedder:
+    """The model, counting its calls and the time spent in them (``model_ms``)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.model_id, self.dim = inner, inner.model_id, inner.dim
+        self.calls = 0
+        self.texts = 0
+        self.ms = 0.0
+
+    def embed(self, texts: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self.inner.embed(texts)
+        finally:
+            self.calls += 1
+            self.texts += len(texts)
+            self.ms += (time.perf_counter() - started) * 1000
+
+
+def observations(sample: dict[str, Any], window: int, whole_sessions: bool
+                 ) -> list[tuple[str, list[str], dict[str, Any]]]:
+    """(speaker, dia ids of the new user turns, observe body) in the order they are sent:
+    each turn with the ``window`` turns before it, or each whole session once per speaker."""
+    out = []
+    for raw_date, turns in sessions(sample["conversation"]):
         date = session_date(raw_date)
-        for j, turn in enumerate(turns):
-            speaker = turn["speaker"]
-            shown = turns[max(0, j - window + 1):j + 1]
+        if whole_sessions:
+            spans = [(speaker, turns) for speaker in dict.fromkeys(t["speaker"] for t in turns)]
+        else:
+            spans = [(t["speaker"], turns[max(0, j - window + 1):j + 1])
+                     for j, t in enumerate(turns)]
+        for speaker, shown in spans:
             body = {"turns": [{"role": "user" if t["speaker"] == speaker else "assistant",
                                "content": t["text"], "name": t["speaker"]} for t in shown],
                     "session_date": date, **subject_of(speaker)}
-            observation = parse_observation(body)
+            out.append((speaker, [t["dia_id"] for t in shown if t["speaker"] == speaker],
+                        body))
+    return out
+
+
+def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
+                     tmp: Path, *, whole_sessions: bool = False,
+                     compare: Any = None) -> dict[str, Any]:
+    """Observe the conversation into a fresh store. With ``compare`` (an embedder), the
+    same observes also go, in alternating order, to a second store whose pipeline embeds
+    one write at a time (``observe(prefetch=False)``): the before/after of batching."""
+    conv = sample["conversation"]
+    names = [conv["speaker_a"], conv["speaker_b"]]
+    latencies: list[float] = []
+    model_ms: list[float] = []
+    calls: list[int] = []
+    before: dict[str, list[float]] = {"latency": [], "model_ms": [], "calls": []}
+    actions: Counter[str] = Counter()
+    sources: dict[str, set[str]] = defaultdict(set)     # memory id -> dia ids
+    refreshed = 0
+    counting = CountingEmbedder(embedder)
+    store = MemoryStore(tmp / sample["sample_id"], counting)
+    other = CountingEmbedder(compare) if compare is not None else None
+    store_b = MemoryStore(tmp / f"before-{sample['sample_id']}", other) \
+        if other is not None else None
+    for k, (_, dia_ids, body) in enumerate(observations(sample, window, whole_sessions)):
+        observation = parse_observation(body)
+        arms = [(store, counting, True)] + ([(store_b, other, False)]
+                                            if store_b is not None else [])
+        if k % 2:
+            arms.reverse()      # neither arm always runs first on a noisy machine
+        for target, model, prefetch in arms:
+            assert target is not None and model is not None
+            ms0, calls0 = model.ms, model.calls
             started = time.perf_counter()
-            outcome = observe(store, SETTINGS, observation, RuleEvaluator())
-            latencies.append((time.perf_counter() - started) * 1000)
+            outcome = observe(target, SETTINGS, observation, RuleEvaluator(),
+                              prefetch=prefetch)
+            spent = (time.perf_counter() - started) * 1000
+            if not prefetch:
+                before["latency"].append(spent)
+                before["model_ms"].append(model.ms - ms0)
+                before["calls"].append(model.calls - calls0)
+                continue
+            latencies.append(spent)
+            model_ms.append(model.ms - ms0)
+            calls.append(model.calls - calls0)
             for decision in outcome.decisions:
                 actions[decision.action] += 1
                 if decision.action in ("add", "update") and decision.memory_id:
-                    sources[decision.memory_id].add(turn["dia_id"])
+                    sources[decision.memory_id].update(dia_ids[-1:] if not whole_sessions
+                                                       else dia_ids)
                 if decision.reason.startswith("already observed"):
                     refreshed += 1
+    if store_b is not None:
+        store_b.close()
     memories: dict[str, list[dict[str, Any]]] = {}
     for name in names:
         page, cursor, rows = None, None, []
@@ -129,7 +193,10 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
                 break
         memories[name] = rows
     return {"store": store, "names": names, "latencies": latencies, "actions": actions,
-            "sources": sources, "memories": memories, "already": refreshed}
+            "sources": sources, "memories": memories, "already": refreshed,
+            "model_ms": model_ms, "calls": calls, "texts": counting.texts, "before": before,
+            "cache": store.embedder.stats() if isinstance(store.embedder, CachedEmbedder)
+            else None}
 
 
 def facts_of(sample: dict[str, Any]) -> dict[str, list[str]]:
@@ -223,7 +290,17 @@ def main() -> None:
                              "recall is not meaningful then)")
     parser.add_argument("--show", type=int, default=0,
                         help="print this many unmatched memories per conversation")
+    parser.add_argument("--whole-sessions", action="store_true",
+                        help="observe each session once per speaker, all its turns new "
+                             "(an agent sending the conversation at its end; no question "
+                             "recall)")
+    parser.add_argument("--compare-prefetch", action="store_true",
+                        help="also run every observe, alternating, on a second store "
+                             "that embeds one write at a time (observe(prefetch=False)): "
+                             "before/after side by side")
     args = parser.parse_args()
+    if args.whole_sessions:
+        args.no_qa = True
     samples = json.loads(args.data.read_text())
     chosen = [int(c) for c in args.convs.split(",")]
     embedder = load_embedder(log=lambda *a: None)
@@ -231,6 +308,11 @@ def main() -> None:
           f"conversations {chosen}  window {args.window}")
     rows: dict[int, dict[str, Any]] = {}
     all_lat: list[float] = []
+    all_model: list[float] = []
+    all_calls: list[int] = []
+    all_texts = 0
+    cache_hits = cache_misses = 0
+    all_before: dict[str, list[float]] = {"latency": [], "model_ms": [], "calls": []}
     all_actions: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -238,7 +320,10 @@ def main() -> None:
             sample = samples[c]
             started = time.perf_counter()
             store_embedder = HashingEmbedder(384) if args.hashing_store else embedder
-            result = run_conversation(sample, store_embedder, args.window, tmp)
+            result = run_conversation(sample, store_embedder, args.window, tmp,
+                                      whole_sessions=args.whole_sessions,
+                                      compare=store_embedder if args.compare_prefetch
+                                      else None)
             per_tau, n_facts, n_mem, unmatched = match(embedder, result, sample)
             known = {t["dia_id"] for _, turns in sessions(sample["conversation"])
                      for t in turns}
@@ -248,6 +333,14 @@ def main() -> None:
                 qa_raw = raw_turn_recall(sample, embedder, tmp)
             result["store"].close()
             all_lat += result["latencies"]
+            all_model += result["model_ms"]
+            all_calls += result["calls"]
+            all_texts += result["texts"]
+            if result["cache"] is not None:
+                cache_hits += result["cache"].hits
+                cache_misses += result["cache"].misses
+            for key in all_before:
+                all_before[key] += result["before"][key]
             all_actions += result["actions"]
             rows[c] = {"per_tau": per_tau, "facts": n_facts, "memories": n_mem, "qa": qa,
                        "qa_raw": qa_raw, "observes": len(result["latencies"]),
@@ -284,6 +377,34 @@ def main() -> None:
           f"max {max(all_lat):.1f}")
     print("decisions by action: " + ", ".join(f"{a} {n}" for a, n in
                                               sorted(all_actions.items())))
+    # Where an observe's time goes: the model (texts the store's cache did not have) and
+    # the rest of the pipeline (rules, pool, log and its fsync, ledger).
+    rest = [t - m for t, m in zip(all_lat, all_model, strict=True)]
+    embedding = [m for m, c in zip(all_model, all_calls, strict=True) if c]
+    print(f"model: {sum(all_calls)} calls, {all_texts} texts for {len(all_lat)} observes "
+          f"(calls per observe: " + ", ".join(f"{n}: {k}" for n, k in
+                                              sorted(Counter(all_calls).items())) +
+          f"); {sum(all_model) / max(sum(all_lat), 1e-9):.0%} of observe time; per observe "
+          f"that calls it p50 {statistics.median(embedding) if embedding else 0:.1f} ms, "
+          f"p95 {pct(embedding, 0.95):.1f}; the pipeline without the model p50 "
+          f"{statistics.median(rest):.1f}, p95 {pct(rest, 0.95):.1f} ms; the store's "
+          f"embedding cache answered {cache_hits} of {cache_hits + cache_misses} texts")
+    if args.compare_prefetch:
+        b = all_before
+        print("\nbefore/after, the same observes alternating on two stores (ms):")
+        print("| pipeline | model calls | p50 | p95 | max | model ms p95 |\n"
+              "|---|---|---|---|---|---|")
+        for label, lat, model, n in (
+                ("one model call per write (before)", b["latency"], b["model_ms"],
+                 sum(b["calls"])),
+                ("the observe's writes in one call (after)", all_lat, all_model,
+                 sum(all_calls))):
+            print(f"| {label} | {int(n)} | {statistics.median(lat):.1f} | "
+                  f"{pct(lat, 0.95):.1f} | {max(lat):.1f} | {pct(model, 0.95):.1f} |")
+        p50_ratio = statistics.median(all_lat) / statistics.median(b["latency"])
+        print(f"ratios after/before: p50 {p50_ratio:.2f}, "
+              f"p95 {pct(all_lat, 0.95) / max(pct(b['latency'], 0.95), 1e-9):.2f}, "
+              f"model calls {sum(all_calls) / max(sum(b['calls']), 1):.2f}")
     if not args.no_qa:
         print("\nevidence recall of the dev questions (categories 1-4), search over:")
         print("| memories | questions | R@1 | R@5 | R@10 |\n|---|---|---|---|---|")

@@ -43,6 +43,9 @@ MIN_CONTENT = 2
 #: At most this many disclosures of one turn go into its memory (the best, in order).
 MAX_SENTENCES = 3
 MAX_WORDS = 60
+#: What a sentence opening on an earlier turn's topic ("It was a tough call, but ...")
+#: loses: the reader of the memory cannot tell what "it" is.
+ANAPHOR_COST = 2.0
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
                        "\u201d": '"'})
@@ -53,7 +56,7 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),
     (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bgonna\b", "going to"),
     (r"\bwanna\b", "want to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
-    (r"\bsorta\b", "sort of"),
+    (r"\bsorta\b", "sort of"), (r"\blemme\b", "let me"),
     (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"),
     (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
@@ -81,7 +84,9 @@ _IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|
 #: The speaker reacting to what was said ("I totally agree", "I know what you mean").
 _REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+|also\s+)*"
                        r"(?:agree|disagree|know|understand|get it|see|hear you|feel you|bet|"
-                       r"guess|think so|hope so|mean it)\b(?!\s+(?:how|to)\b)", re.I)
+                       r"guess|think so|hope so|mean it|can tell|can relate)\b(?!\s+(?:how|to)\b)|"
+                       r"^(?:I|we)\s+(?:can|could)\s+(?:only\s+|totally\s+|just\s+)?imagine\b",
+                       re.I)
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
 #: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
 #: sentence ("My dog ..."): "it gives me hope" is about "it".
@@ -123,6 +128,7 @@ helped helping hard tough easy important special real really truly pretty quite 
 interesting curious forward soon lately time times day days moment moments life world
 people person friend friends buddy guys gonna wanna hang tho though anyway totally
 experience experiences journey glad happy vibe vibes feelings worth much many lot
+powerful stunning magical gorgeous blast rough tricky crazy wild intense heartwarming cute
 """.split())
 #: Abstract nouns of encouragement and reflection ("chasing my dreams", "a sense of
 #: purpose"): half a content word.
@@ -179,7 +185,9 @@ _IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes"
 _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|"
                      r"gives|gave|brings|brought|helps|"
                      r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
-                     r"will|would|could|should|pushed|got|gets|became|becomes)\b", re.I)
+                     r"will|would|could|should|must|might|may|pushed|got|gets|became|becomes|"
+                     r"opens|shows|lets|allows|reminds|teaches|boosts|fills|warms|matters)\b",
+                     re.I)
 _ING_NOUNS = frozenset("""
 something nothing anything everything morning evening spring wedding building meeting
 painting clothing ceiling feeling setting evening offspring earring sibling pudding
@@ -298,15 +306,92 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     return text, question
 
 
+#: Discourse openers that say a topic is coming, not what it is ("On another note,",
+#: "As for me,", "since we last talked").
+_OPENER = re.compile(r"^(?:on (?:another|a different|a similar|a side) note|as for me|anyway|"
+                     r"speaking of [\w' ]{1,30}?|by the way|in other news|other than that|"
+                     r"apart from that|besides that|also)\s*,\s*", re.I)
+_SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:we|I|you)\s+(?:last\s+)?(?:talked|"
+                           r"spoke|chatted|caught up|saw each other|met up)(?:\s+last)?\b,?",
+                           re.I)
+#: Where a reaction clause hangs on a statement: "... - so excited", "..., which is
+#: awesome", "...; it was amazing".
+_CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
+                     r"and that|and this|what a|such a|how)\b)", re.I)
+
+
+def _trim(text: str) -> str:
+    """A sentence without its discourse opener and the reaction clauses around its
+    statement ("Last week I signed with a new team - so excited" -> "Last week I signed with
+    a new team"): they carry no fact and blur what the memory says."""
+    text = _OPENER.sub("", text).strip()
+    text = _SINCE_TALKED.sub("", text).strip(" ,")
+    parts = _CLAUSE.split(text)
+    if len(parts) < 2:
+        return text
+    seps = _CLAUSE.findall(text)
+    keep = [bool(_content_words(p)) for p in parts]
+    if not any(keep):
+        return text
+    out = ""
+    for i, part in enumerate(parts):
+        if keep[i]:
+            out += (seps[i - 1] if out and i > 0 else "") + part
+    return out.strip(" ,;-")
+
+
 def _content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if w.lower() not in _STOP and
             w.lower() not in _GENERIC and len(w) > 2 or w.isdigit()]
 
 
+#: The speaker promising or offering something to the other person ("I will send you a
+#: video", "let me know if I can help"): about the exchange, not the speaker's life.
+_OFFER = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|just\s+)?(?:will|would|can|could|"
+                    r"shall|might|am going to|are going to)\b", re.I)
+_EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank you\b|"
+                       r"\bif (?:that|it) is (?:fine|ok|okay|alright|all right)\b", re.I)
+#: Guessing at what the other person lives ("that must have been scary", "gaining
+#: confidence must feel great").
+_SURMISE = re.compile(r"\bmust (?:be|feel|have been|have felt)\b", re.I)
+#: A maxim: something "is key / important / vital" with no speaker acting in it ("Taking
+#: care of ourselves is key").
+_MAXIM = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+|so\s+|just\s+|also\s+)?(?:key|vital|"
+                    r"important|essential|crucial|everything|a must|necessary|the best "
+                    r"medicine)\b", re.I)
+_SPEAKER_ACTS = re.compile(r"\b(?:I|we)\b")
+_TO_ME = re.compile(r"\b(?:to|for)\s+(?:me|us)\b", re.I)
+#: "We can achieve great things if we join forces": a general thought, not an event.
+_WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|should|might)\b",
+                     re.I)
+#: An answer to a suggestion ("I will check it out", "I am going to try that").
+_WILL_TRY = re.compile(r"^(?:I|we)\s+(?:will|am going to|are going to)\s+(?:\w+ly\s+)?"
+                       r"(?:check|try|look into|give|add|read|watch|think about|consider|"
+                       r"keep)\s+(?:it|that|this|them|those|one)\b", re.I)
+#: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
+#: topic, echoed.
+_ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|into|feel|felt)\b.*\b(?:too|"
+                   r"as well)$", re.I)
+#: A wish or a hypothetical ("Wish I had a vacation lined up"): not what is.
+_WISH = re.compile(r"^(?:I\s+)?(?:wish|if only)\b", re.I)
+#: A sentence that opens on something said before ("It was a tough call, but ...", "They
+#: were scared but ..."): what it is about is in another turn.
+_ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(?:I|me)\b)",
+                      re.I)
+
+
 def _score(text: str) -> float | None:
     """The disclosure score of a cleaned sentence, or None when it is not a disclosure."""
+    if _ECHO.search(text) or _WISH.match(text):
+        return None
     if _SUGGEST.match(text) or _THANKS.match(text) or _QUESTION_START.match(text) or \
-            _REACTION.match(text):
+            _REACTION.match(text) or _WE_CAN.match(text) or _WILL_TRY.match(text):
+        return None
+    if _EXCHANGE.search(text) or _SURMISE.search(text):
+        return None
+    if _SECOND.search(text) and _OFFER.search(text):
+        return None
+    if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
     if not _FIRST.search(text) or not _ACTOR.search(text):
         return None
@@ -329,6 +414,8 @@ def _score(text: str) -> float | None:
         score += 1
     if acts:
         score += 1
+    if _ANAPHOR.match(text):
+        score -= ANAPHOR_COST
     return score
 
 
@@ -423,6 +510,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     for raw in sentences(text):
         cleaned, question = _clean(raw, vocative)
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
+            continue
+        cleaned = _trim(cleaned)
+        if not cleaned:
             continue
         said = _norm(cleaned)
         if any(c in said or said in c for c in skip):

@@ -34,6 +34,32 @@ class RuleEvaluator:
 
     name = "rules"
 
+    def __init__(self) -> None:
+        # The candidates of the last observation read: the pipeline asks for the texts to
+        # embed before it asks for decisions, and the rules need not run twice.
+        self._read: tuple[Observation, list[Candidate], list[int]] | None = None
+
+    def lane_texts(self, observation: Observation, pool: Pool) -> list[list[str]]:
+        """Per write ``observation`` will likely make, the texts it embeds (content,
+        context, intention), so the pipeline can embed them all in one model call. A
+        candidate stored word for word, superseded or a forget writes nothing: left out."""
+        found, _ = self._candidates(observation)
+        last = {c.key: i for i, c in enumerate(found) if c.key}
+        writes: list[list[str]] = []
+        for i, cand in enumerate(found):
+            if cand.kind == "forget" or cand.key and last[cand.key] != i or \
+                    pool.by_content(cand.content) is not None:
+                continue
+            writes.append([t for t in (cand.content, observation.window(cand.turn),
+                                       observation.goal(cand.turn)) if t])
+        return writes
+
+    def _candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
+        if self._read is None or self._read[0] is not observation:
+            found, skipped = self.candidates(observation)
+            self._read = (observation, found, skipped)
+        return self._read[1], self._read[2]
+
     def candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
         """The candidates of the fresh user turns, in order, and the turns skipped as not
         English. Each turn gives its keyed statements (``rules.extract``) and at most one
@@ -65,7 +91,7 @@ class RuleEvaluator:
         return found, skipped
 
     def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
-        found, skipped = self.candidates(observation)
+        found, skipped = self._candidates(observation)
         for i in skipped:
             yield Decision("nothing", f"turn {i} skipped: not English (the rules read English "
                            "only)")

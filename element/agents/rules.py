@@ -161,6 +161,9 @@ _NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "no
               "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
               "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
 _ABOUT_THEM = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
+#: An object that points at something said or shown before ("this series", "having them
+#: around"): the rules cannot tell what, so the preference would be empty.
+_POINTS_BACK = re.compile(r"\b(?:it|its|this|these|those|them|his|her)\b", re.I)
 _MY = re.compile(r"^my\s+(?P<k>[\w'\- ]{1,40}?)\s+(?P<v>is|are|was|will be)\s+(?P<x>.+)$", re.I)
 _MY_VERB = re.compile(r"^my\s+(?P<k>\w+(?:\s\w+)?)\s+(?P<v>lives|works|is called|likes|loves|"
                       r"hates|prefers|has|studies)\s+(?P<x>.+)$", re.I)
@@ -179,7 +182,7 @@ _INSTRUCTION = re.compile(
 #: Conversational requests that are not standing instructions ("let me know", "ping me").
 _NOT_INSTRUCTION = re.compile(r"^(?:let me know|tell me more|give me a (?:call|shout|ring)|"
                               r"be (?:careful|safe|strong|yourself|patient|kind)|"
-                              r"keep (?:going|it up|pushing))\b", re.I)
+                              r"keep (?:going|it up|pushing)|say never)\b", re.I)
 _ALWAYS = re.compile(r"^(?:please\s+)?(?P<w>always|never|do not ever)\s+(?P<x>.+)$", re.I)
 _WHEN = re.compile(r"^(?:please\s+)?(?P<w>when|whenever|if|every time|each time|before|after)"
                    r"\s+(?P<c>[^,]{3,}?),\s*(?:please\s+)?(?:then\s+)?(?P<x>.+)$", re.I)
@@ -244,6 +247,10 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
         verb, x = m["v"].lower(), _obj(m["x"])
         if not x or _ABOUT_THEM.search(x):
             return None     # "I love that you chose pottery" is a compliment
+        if _POINTS_BACK.search(x):
+            return None     # "I love how uncomplicated it is": what "it" is is not said
+        if re.search(r"\b(?:too|as well)$", s, re.I):
+            return None     # "I love that movie too": agreeing, on the other's topic
         pair = _OVER.match(x) if verb == "prefer" else None
         key = "preference:" + "|".join(sorted(_key("", p)[1:] for p in (pair["a"], pair["b"]))) \
             if pair else _key("preference", x)

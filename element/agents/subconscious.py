@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from index import (MemorySettings, MemoryBackend,
+from index import (CachedEmbedder, MemorySettings, MemoryBackend,
                    StoreError, StoreFailed)
 
 from .decisions import (ACTIONS, Decision, Evaluator, EvaluatorFailed, Pool,
@@ -100,9 +100,27 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
     return decision
 
 
+def _prefetch(store: MemoryBackend, writes: list[list[str]]) -> None:
+    """Embed the texts of an observe's writes (``writes``: each write's lane texts) in one
+    model call, into the store's embedding cache, so each write finds its vectors there.
+
+    Each store call embeds its own lanes, so an observe that writes several memories (a
+    keyed fact and an episode, or a batch of new turns) would call the model once per
+    write; one write's texts are already one call, so then nothing is done. A failure is
+    left to the writes, which embed again and degrade as they always do.
+    """
+    embedder = getattr(store, "embedder", None)
+    if len(writes) < 2 or not isinstance(embedder, CachedEmbedder):
+        return
+    try:
+        embedder.embed(list(dict.fromkeys(t for texts in writes for t in texts)))
+    except Exception:   # the writes embed again and report their own failures
+        pass
+
+
 def observe(store: MemoryBackend, settings: MemorySettings, observation: Observation,
             evaluator: Evaluator, *, fallback_reason: str | None = None,
-            ledger: Ledger | None = None) -> Outcome:
+            ledger: Ledger | None = None, prefetch: bool = True) -> Outcome:
     """Evaluate ``observation`` against the store and apply each decision as it comes.
 
     Turns the memory observed before (``ledger``: the memory element's record in the
@@ -113,6 +131,8 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
     When ``evaluator`` raises :class:`EvaluatorFailed` (before anything is applied) the rule
     evaluator decides instead and ``Outcome.fallback`` says why; ``fallback_reason`` is a
     failure found earlier (a malformed evaluator setting), reported the same way.
+    ``prefetch`` embeds the texts of all its writes in one model call first (off: one
+    call per write, as ``bench/observe_bench.py --compare-prefetch`` measures).
     """
     book: Ledger = ledger if ledger is not None else MemoryLedger.of(store)
     identities = observation.identities()
@@ -134,6 +154,13 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
     except EvaluatorFailed as exc:
         used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
         proposed = used.evaluate(observation, pool)
+    if prefetch:
+        if isinstance(used, RuleEvaluator):
+            _prefetch(store, used.lane_texts(observation, pool))
+        else:
+            proposed = list(proposed)
+            _prefetch(store, [[t for t in (d.content, d.context, d.intention) if t]
+                              for d in proposed if d.action in ("add", "update")])
     applied = [_apply(store, settings, pool, d, observation, used.name) for d in proposed]
     book.record(observation.recordable(), observation.subject)
     return Outcome(applied, used.name, reason)

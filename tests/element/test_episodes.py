@@ -133,3 +133,47 @@ def test_reactions_and_nouns_in_ing_are_not_restored_into_disclosures(said: str)
     told = episode(said, "Ana")
     assert told is None or "Ana is something" not in told.content
     assert told is None or not told.content.startswith("Ana is going to be")
+
+
+# -- what the speaker says to the other person, or says in general (issue 15, precision) ----
+
+@pytest.mark.parametrize("said", [
+    "I'll send you a video when you have time.",                     # a promise to them
+    "Let me know if I can help with anything at the shelter.",       # an offer
+    "I'll come over tomorrow if that's fine.",
+    "Thanks for the book recommendation, I will add it to my reading list.",
+    "I'll definitely check it out this weekend.",                    # an answer to advice
+    "Gaining confidence on the court must feel great.",              # guessing at their life
+    "That must have been so scary for your family!",
+    "I can only imagine how hard the move to Denver was.",           # empathy
+    "We can achieve great things if we join forces at the shelter.",  # a general thought
+    "Taking care of ourselves and our families is key.",             # a maxim
+    "I love that first Harry Potter movie too!",                     # agreeing: their topic
+    "Wish I had a vacation in Hawaii lined up.",                     # a wish
+])
+def test_offers_guesses_maxims_and_echoes_are_not_memories(said: str) -> None:
+    assert episode(said, "Ana", addressee=["Gina"]) is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Last week I signed with a new basketball team - so excited!",
+     "Last week Ana signed with a new basketball team."),
+    ("Since we last talked, I got promoted to manager at the bank, which is awesome.",
+     "Ana got promoted to manager at the bank."),
+    ("On another note, I adopted a puppy from the shelter last week.",
+     "Ana adopted a puppy from the shelter last week."),
+])
+def test_openers_and_reaction_clauses_are_trimmed(said: str, memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+def test_a_sentence_opening_on_an_earlier_topic_gives_way() -> None:
+    # Four disclosures, three kept: the one that opens on "it" (what "it" is lies in
+    # another turn) is the one left out, though its own content would rank it second.
+    told = episode("It was a wild ride, but I finished the first draft of my novel. I moved "
+                   "to Denver with my sister. I adopted a puppy named Rex. I started a "
+                   "pottery class on Mondays.", "Ana")
+    assert told is not None
+    assert told.content == ("Ana moved to Denver with Ana's sister. Ana adopted a puppy named "
+                            "Rex. Ana started a pottery class on Mondays.")

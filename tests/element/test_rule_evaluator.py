@@ -344,6 +344,10 @@ def test_an_unreachable_llm_falls_back_to_the_rules(store: MemoryStore) -> None:
     "Never give up!",
     "I love that you chose pottery.",                         # a compliment
     "I'm a big fan of your paintings.",
+    "I love how uncomplicated it is.",                        # "it" is said elsewhere
+    "I love having them around.",
+    "I love that first movie too!",                           # agreeing: their topic
+    "Never say never!",                                       # an idiom, not an order
 ])
 def test_offers_stories_and_compliments_are_not_memories(text: str) -> None:
     assert extract(text, 0, "Ana") == []
@@ -402,3 +406,73 @@ def test_non_english_turns_are_skipped_and_said_so(store: MemoryStore) -> None:
     assert decisions == [{"action": "nothing", "reason": "turn 0 skipped: not English (the "
                                                          "rules read English only)"}]
     assert len(store) == 0
+
+
+def test_a_compliment_or_offer_to_the_other_person_stores_nothing(store: MemoryStore) -> None:
+    obs = parse_observation({"turns": [
+        {"role": "assistant", "name": "Gina", "content": "I just ran my first marathon!"},
+        {"role": "user", "name": "Ana", "content": "Wow, that must have been amazing! I love "
+         "that you kept training. I can only imagine how proud you are. Let me know if I can "
+         "help you train for the next one."}]})
+    assert [d["action"] for d in run(store, obs)] == ["nothing"]
+    assert len(store) == 0
+
+
+# -- one model call per observe (the writes' texts embedded together) -------------------------
+
+class Counting:
+    """The hashing embedder, counting the calls that reach it (past the store's cache)."""
+
+    def __init__(self) -> None:
+        self.inner = HashingEmbedder(256)
+        self.model_id, self.dim = self.inner.model_id, self.inner.dim
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: Any) -> Any:
+        self.calls.append(list(texts))
+        return self.inner.embed(texts)
+
+
+def three_writes() -> Observation:
+    return said("I live in Paris.", "I went to a pottery class with my sister yesterday.",
+                "I adopted a puppy named Rex from the shelter last week.")
+
+
+@pytest.mark.parametrize("prefetch,calls", [(True, 1), (False, 3)])
+def test_the_writes_of_an_observe_are_embedded_in_one_model_call(
+        tmp_path: Path, prefetch: bool, calls: int) -> None:
+    model = Counting()
+    with MemoryStore(tmp_path / "m", model) as store:
+        outcome = observe(store, MemorySettings(), three_writes(), RuleEvaluator(),
+                          prefetch=prefetch)
+        assert [d.action for d in outcome.decisions] == ["add", "add", "add"]
+        assert len(model.calls) == calls
+        # Every lane of every memory is embedded, whichever way the calls were made.
+        assert all(m["embedded"] for m in store.list()[0])
+
+
+def test_batching_changes_no_decision_nor_vector(tmp_path: Path) -> None:
+    found = []
+    for prefetch in (True, False):
+        with MemoryStore(tmp_path / str(prefetch), HashingEmbedder(256)) as store:
+            outcome = observe(store, MemorySettings(), three_writes(), RuleEvaluator(),
+                              prefetch=prefetch)
+            found.append(([(d.action, d.content) for d in outcome.decisions],
+                          [round(r["score"], 6) for r in store.search(
+                              query="pottery with my sister", limit=3,
+                              settings=MemorySettings(relevance_threshold=0.0)).results]))
+    assert found[0] == found[1]
+
+
+def test_one_write_is_one_call_and_a_repeat_embeds_nothing(tmp_path: Path) -> None:
+    model = Counting()
+    with MemoryStore(tmp_path / "m", model) as store:
+        observe(store, MemorySettings(), said("I went to a pottery class with my sister."),
+                RuleEvaluator())
+        assert len(model.calls) == 1
+        # Re-sent with a new id-less window: the same text is "already remembered", and
+        # nothing is embedded for it.
+        observe(store, MemorySettings(), Observation(
+            (Turn("assistant", "Hi!"), Turn("user", "I went to a pottery class with my "
+                                                      "sister."))), RuleEvaluator())
+        assert len(model.calls) == 1
