@@ -128,6 +128,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # SIGTERM stops like Ctrl-C: the stores close and save their sidecars, the discovery
     # file goes.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # Ctrl-C too, even when started in the background of a script (a shell then starts it
+    # with SIGINT ignored, and Python keeps it so).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     started = time.monotonic()
     home = home_of(args)
     try:
