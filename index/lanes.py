@@ -72,6 +72,13 @@ class IndexParams:
     search at 10k) compares a query that has no window of its own with each memory's
     situated meaning (``recall.situate``); ``time_weight`` is the boost of memories that
     occurred in the span the query names (``recall.boost_time``; 0 turns it off).
+    ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
+    best results (same owner, adjacent in creation order, occurred within
+    ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
+    that hit's score (``recall.boost_neighbours``; 0 turns it off). ``fusion`` is how
+    BM25 joins the vectors: ``"boost"`` (the content cosine pulled up by BM25,
+    ``recall.boost_content``) or ``"rrf"`` (reciprocal rank fusion of the blended vector
+    score's rank and the BM25 rank, ``recall.rrf``; measured, not adopted).
     """
 
     M: int = 16
@@ -87,6 +94,10 @@ class IndexParams:
     situated_lexical: bool = True
     situated_vector: bool = False
     time_weight: float = 0.4
+    neighbour_weight: float = 0.0
+    neighbour_hits: int = 5
+    neighbour_gap: float = 3600.0
+    fusion: str = "boost"
 
     def candidates_for(self, limit: int, lane: str = "context") -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``.

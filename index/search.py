@@ -35,8 +35,10 @@ from .recall import (
     LANES,
     blend,
     boost_content,
+    boost_neighbours,
     boost_time,
     rank,
+    rrf,
     situate,
     text_similarity,
     token_set,
@@ -60,6 +62,10 @@ from .timespan import TimeSpan
 # Exact rescoring costs about 0.3 us per memory and lane: 8192 memories are ~3 ms.
 WINDOW_EXACT_MAX = 8192
 SPAN_CANDIDATES_MAX = 512
+# How far (in labels) to look for a hit's neighbours: labels are handed out in creation
+# order, so the memories stored just before and after a hit sit next to it unless freed
+# labels were reused in between (then the neighbour is not found and not boosted).
+NEIGHBOUR_SCAN = 64
 
 Bounds = tuple[float | None, float | None]
 
@@ -151,6 +157,7 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     bounded = occurred != (None, None)
     params = state.lanes.params
     situated = queries is not None and "context" not in queries and params.situated_vector
+    bm25 = np.zeros(0)
     if queries is not None:
         if situated:
             # No window of its own: the query meets each memory's situation instead.
@@ -169,13 +176,8 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
                                 SPAN_CANDIDATES_MAX + 1)
             if len(span) <= SPAN_CANDIDATES_MAX:
                 labels = np.union1d(labels, span)
-        sims, present, pair = state.lanes.similarities(
-            labels, queries, ("content", "context") if situated else None)
-        if situated and pair is not None and len(labels):
-            sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
-        if len(labels) and bm25.size:
-            sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
-        parts.append((labels, sims, present))
+        parts.append((labels, *_vector_similarities(
+            state, labels, queries, situated, bm25 if params.fusion == "boost" else None)))
     text_labels = _text_pool(state, owners, cats, everything=queries is None)
     if bounded and len(text_labels):
         text_labels = text_labels[_occurred_in(state, text_labels, occurred)]
@@ -187,10 +189,13 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     labels = np.concatenate([p[0] for p in parts]).astype(np.int64)
     sims = np.clip(np.concatenate([p[1] for p in parts]), 0.0, 1.0)
     present = np.concatenate([p[2] for p in parts])
-    scores = blend(sims, present, weights)
-    if when is not None and params.time_weight > 0:
-        scores = boost_time(scores, state.slots.occurred[labels], when.start, when.end,
-                            params.time_weight)
+    scores = _blend(state, sims, present, labels, weights, when)
+    if params.fusion == "rrf" and bm25.size:
+        scores = rrf(scores, bm25[labels])
+    if queries is not None and params.neighbour_weight > 0 and len(labels):
+        labels, sims, present, scores = _with_neighbours(
+            state, labels, sims, present, scores, queries=queries, situated=situated,
+            bm25=bm25, cats=cats, occurred=occurred, weights=weights, when=when)
     order = rank(scores, threshold, limit, tiebreak=state.slots.seq[labels])
     return Ranked(
         ids=[str(state.slots.ids[int(labels[i])]) for i in order],
@@ -198,6 +203,98 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
         lanes=[{lane: (float(sims[i, j]) if present[i, j] else None)
                 for j, lane in enumerate(LANES)} for i in order],
         fallback=fallback)
+
+
+def _vector_similarities(state: MemoryState, labels: np.ndarray,
+                         queries: dict[str, np.ndarray], situated: bool,
+                         bm25: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Exact per-lane similarities of ``labels`` (the content lane boosted by ``bm25``
+    unless it is None)."""
+    sims, present, pair = state.lanes.similarities(
+        labels, queries, ("content", "context") if situated else None)
+    if situated and pair is not None and len(labels):
+        sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
+    if len(labels) and bm25 is not None and bm25.size:
+        sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
+    return sims, present
+
+
+def _blend(state: MemoryState, sims: np.ndarray, present: np.ndarray, labels: np.ndarray,
+           weights: np.ndarray, when: TimeSpan | None) -> np.ndarray:
+    """The blended score of each row, with the time boost."""
+    scores = blend(sims, present, weights)
+    params = state.lanes.params
+    if when is not None and params.time_weight > 0:
+        scores = boost_time(scores, state.slots.occurred[labels], when.start, when.end,
+                            params.time_weight)
+    return scores
+
+
+def _with_neighbours(state: MemoryState, labels: np.ndarray, sims: np.ndarray,
+                     present: np.ndarray, scores: np.ndarray, *,
+                     queries: dict[str, np.ndarray], situated: bool, bm25: np.ndarray,
+                     cats: list[int] | None, occurred: Bounds, weights: np.ndarray,
+                     when: TimeSpan | None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Add the neighbours of the best hits to the rows and pull them toward their hit
+    (``recall.boost_neighbours``)."""
+    params = state.lanes.params
+    count = min(params.neighbour_hits, len(scores))
+    if count <= 0:
+        return labels, sims, present, scores
+    top = np.argpartition(-scores, count - 1)[:count]
+    pairs: list[tuple[int, int]] = []
+    for row in top.tolist():
+        for neighbour in _adjacent(state, int(labels[row]), cats, occurred,
+                                   params.neighbour_gap):
+            pairs.append((row, neighbour))
+    if not pairs:
+        return labels, sims, present, scores
+    wanted = np.array([n for _, n in pairs], dtype=np.int64)
+    new = np.setdiff1d(wanted, labels)
+    if len(new):
+        new_sims, new_present = _vector_similarities(
+            state, new, queries, situated, bm25 if params.fusion == "boost" else None)
+        new_sims = np.clip(new_sims, 0.0, 1.0)
+        labels = np.concatenate([labels, new])
+        sims = np.concatenate([sims, new_sims])
+        present = np.concatenate([present, new_present])
+        scores = np.concatenate([scores, _blend(state, new_sims, new_present, new,
+                                                weights, when)])
+    row_of = {int(label): row for row, label in enumerate(labels.tolist())}
+    hits = np.array([h for h, _ in pairs], dtype=np.int64)
+    targets = np.array([row_of[n] for _, n in pairs], dtype=np.int64)
+    return labels, sims, present, boost_neighbours(scores, hits, targets,
+                                                   params.neighbour_weight)
+
+
+def _adjacent(state: MemoryState, label: int, cats: list[int] | None, occurred: Bounds,
+              gap: float) -> list[int]:
+    """The memories stored just before and just after ``label`` by the same owner that
+    occurred within ``gap`` seconds of it (and pass the search's filters), with a content
+    vector: at most one on each side."""
+    slots = state.slots
+    lo = max(0, label - NEIGHBOUR_SCAN)
+    hi = min(slots.high_water, label + NEIGHBOUR_SCAN + 1)
+    has = state.lanes["content"].has
+    near = np.arange(lo, hi)
+    keep = slots.owner[lo:hi] == slots.owner[label]
+    keep &= np.abs(slots.occurred[lo:hi] - slots.occurred[label]) <= gap
+    keep &= has[lo:hi] if len(has) >= hi else np.pad(has[lo:hi], (0, hi - max(lo, len(has))))
+    if cats is not None:
+        keep &= np.isin(slots.cat[lo:hi], np.asarray(cats, dtype=np.int8))
+    if occurred != (None, None):
+        keep &= _occurred_in(state, near, occurred)
+    seq = slots.seq[lo:hi]
+    mine = slots.seq[label]
+    out = []
+    before = keep & (seq < mine)
+    if before.any():
+        out.append(int(near[before][np.argmax(seq[before])]))
+    after = keep & (seq > mine)
+    if after.any():
+        out.append(int(near[after][np.argmin(seq[after])]))
+    return out
 
 
 def _occurred_in(state: MemoryState, labels: np.ndarray, occurred: Bounds) -> np.ndarray:
