@@ -80,6 +80,9 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("neighbours .5 of the top 3", {"neighbour_weight": 0.5, "neighbour_hits": 3}),
     ("neighbours .5 of the top 10", {"neighbour_weight": 0.5, "neighbour_hits": 10}),
     ("neighbours .5, BM25 b .5", {"neighbour_weight": 0.5, "b": 0.5}),
+    ("neighbours .4 of the top 5", {"neighbour_weight": 0.4}),
+    ("neighbours .6 of the top 5", {"neighbour_weight": 0.6}),
+    ("neighbours .5, situated vector", {"neighbour_weight": 0.5, "situated_vector": True}),
     ("neighbours .5, pool of 32, content x1", {"neighbour_weight": 0.5,
                                                "min_candidates": 32, "content_factor": 1}),
 )

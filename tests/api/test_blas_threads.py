@@ -10,7 +10,6 @@ from index.blas import blas_threads
 
 
 def test_the_server_gives_blas_one_thread(tmp_path):
-    from api.app import create_app
     before = blas_threads()
     if before is None:
         pytest.skip("numpy is not linked with OpenBLAS here")
