@@ -6,8 +6,8 @@ same home twice, once with this tree's code and once with another revision's (th
 search to both, one after the other (the order alternating), over keep-alive
 connections. The load of the moment falls on both alike; the ratios are the result.
 
-    .venv/bin/python bench/search_http_bench.py --base main          # ~3 min
-    .venv/bin/python bench/search_http_bench.py --base main --size 10000 --rounds 3
+    .venv/bin/python bench/search_http_bench.py              # before: git merge-base HEAD main
+    .venv/bin/python bench/search_http_bench.py --base a525b3c --rounds 3
     .venv/bin/python bench/search_http_bench.py --profile            # cProfile, in-process
 
 The home: ``--size`` memories of ``textgen.py`` (seed 7, the vectors of
@@ -43,13 +43,16 @@ QUERIES = 600
 def _child_serve(argv: list[str]) -> None:
     """``_serve <src> <home> <seed> <size>``: serve ``home`` with the code under ``src``."""
     src, home_path, seed, size = argv[0], Path(argv[1]), int(argv[2]), int(argv[3])
+    # The bench's own modules (and its vector cache) from this tree; the served code
+    # (api, element, source, index) from ``src``: bench modules import none at load.
+    sys.path.insert(0, str(ROOT))
+    from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
+    from bench.textgen import TextGen
+    assert "index" not in sys.modules
     sys.path.insert(0, src)
-    sys.path.insert(1, str(ROOT))
     import waitress
 
     from api.app import create_app
-    from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
-    from bench.textgen import TextGen
     from element import Home
     gen = TextGen(seed)
     cache = VectorCache(gen, _no_model)
@@ -62,6 +65,14 @@ def _child_serve(argv: list[str]) -> None:
     element = home.catalog.element_at(ELEMENT_PATH)
     home.memory_store(element)
     app = create_app({"ENV": "draft"}, home=home)
+    tune = dict(item.split("=", 1) for item in
+                os.environ.get("SEARCH_BENCH_TUNE", "").split(",") if item)
+    if "switch" in tune:                # the GIL's switch interval, seconds
+        sys.setswitchinterval(float(tune["switch"]))
+    if tune.get("gcfreeze"):
+        import gc
+        gc.collect()
+        gc.freeze()
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
     import index
     print(json.dumps({"port": server.effective_port, "index": index.__file__}), flush=True)
@@ -116,13 +127,13 @@ def subjects(size: int, seed: int) -> list[tuple[str, str]]:
 
 class Server:
     def __init__(self, name: str, src: Path, home: Path, seed: int, size: int,
-                 token: str) -> None:
+                 token: str, tune: str = "") -> None:
         import http.client
         self.name = name
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "_serve", str(src), str(home),
              str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=src)
+            text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune})
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -174,7 +185,7 @@ def bodies(seed: int, size: int, lanes: str) -> list[dict[str, Any]]:
 
 
 def compare(args: argparse.Namespace) -> None:
-    base_src = OUT / f"src-{args.base}"
+    base_src = OUT / "src-before"
     rev = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
@@ -197,6 +208,14 @@ def compare(args: argparse.Namespace) -> None:
           f"{args.base} ({rev})")
     servers = {"before": Server("before", base_src, home_b, args.seed, args.size, token),
                "after": Server("after", ROOT, home_a, args.seed, args.size, token)}
+    if args.tune:
+        home_t = OUT / "home-tuned"
+        if home_t.exists():
+            shutil.rmtree(home_t)
+        shutil.copytree(home_b, home_t)
+        servers["tuned"] = Server("tuned", ROOT, home_t, args.seed, args.size, token,
+                                  args.tune)
+        print(f"tuned: this tree with {args.tune}")
     try:
         for name, server in servers.items():
             print(f"  {name} serves index from {server.index}")
@@ -211,7 +230,9 @@ def compare(args: argparse.Namespace) -> None:
         for round_ in range(args.rounds):
             for lanes, work in workloads:
                 for i, body in enumerate(work):
-                    order = list(servers) if (i + round_) % 2 == 0 else list(servers)[::-1]
+                    order = list(servers)
+                    order = order[(i + round_) % len(order):] + order[:(i + round_) % len(
+                        order)]
                     for name in order:
                         ms, answer = servers[name].call("POST", base, body)
                         assert answer["results"], answer
@@ -224,18 +245,22 @@ def compare(args: argparse.Namespace) -> None:
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     print(f"\nHTTP search at {args.size}, scoping on, pre-embedded, limit 10; "
           f"{args.rounds} x {QUERIES} searches each, interleaved; ms")
-    print(f"{'workload':<22} {'before p50 / p95 / p99':>24} {'after p50 / p95 / p99':>24}"
-          f"   after/before p50  p95  p99")
+    names = list(servers)
+    print(f"{'workload':<14}" + "".join(f"{n + ' p50 / p95 / p99':>26}" for n in names)
+          + "".join(f"   {n}/before p50  p95  p99" for n in names[1:]))
     for lanes, label in (("content", "query only"), ("all", "3 lanes")):
-        b, a = results[(lanes, "before")], results[(lanes, "after")]
-        fb = [statistics.median(b), pct(b, 95), pct(b, 99)]
-        fa = [statistics.median(a), pct(a, 95), pct(a, 99)]
-        print(f"{label:<22} {' / '.join(f'{v:.2f}' for v in fb):>24} "
-              f"{' / '.join(f'{v:.2f}' for v in fa):>24}   "
-              + "  ".join(f"{x / y:.2f}" for x, y in zip(fa, fb, strict=True)))
-    hb, ha = health["before"], health["after"]
-    print(f"{'GET /healthz':<22} {statistics.median(hb):>10.2f} / {pct(hb, 95):.2f}"
-          f"{'':>9} {statistics.median(ha):>10.2f} / {pct(ha, 95):.2f}")
+        figures = {}
+        for name in names:
+            values = results[(lanes, name)]
+            figures[name] = [statistics.median(values), pct(values, 95), pct(values, 99)]
+        line = f"{label:<14}" + "".join(
+            f"{' / '.join(f'{v:.2f}' for v in figures[n]):>26}" for n in names)
+        for name in names[1:]:
+            line += "   " + f"{'':>{len(name) + 7}}" + "  ".join(
+                f"{x / y:.2f}" for x, y in zip(figures[name], figures["before"], strict=True))
+        print(line)
+    print(f"{'GET /healthz':<14}" + "".join(
+        f"{statistics.median(health[n]):>17.2f} / {pct(health[n], 95):.2f}" for n in names))
 
 
 def profile(args: argparse.Namespace) -> None:
@@ -282,13 +307,21 @@ def main() -> None:
         _child_serve(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--base", default="main", help="the before revision (git)")
+    parser.add_argument("--base", default=None,
+                        help="the before revision (git; default: where this branch left "
+                             "main, git merge-base HEAD main)")
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--tune", default="",
+                        help="also serve this tree with settings (switch=SECONDS: the GIL "
+                             "switch interval; gcfreeze=1: gc.freeze() after the open)")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()
+    if args.base is None:
+        args.base = subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT,
+                                   check=True, capture_output=True, text=True).stdout.strip()
     if args.profile:
         profile(args)
     else:

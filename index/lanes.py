@@ -75,7 +75,8 @@ class IndexParams:
     ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
     best results (same owner, adjacent in creation order, occurred within
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
-    that hit's score (``recall.boost_neighbours``; 0 turns it off). ``fusion`` is how
+    that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
+    R@10 by .008 per conversation and .011 in the mixed store, for ~0.3 ms). ``fusion`` is how
     BM25 joins the vectors: ``"boost"`` (the content cosine pulled up by BM25,
     ``recall.boost_content``) or ``"rrf"`` (reciprocal rank fusion of the blended vector
     score's rank and the BM25 rank, ``recall.rrf``; measured, not adopted).
@@ -94,7 +95,7 @@ class IndexParams:
     situated_lexical: bool = True
     situated_vector: bool = False
     time_weight: float = 0.4
-    neighbour_weight: float = 0.0
+    neighbour_weight: float = 0.5
     neighbour_hits: int = 5
     neighbour_gap: float = 3600.0
     fusion: str = "boost"

@@ -331,13 +331,22 @@ def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] |
     keep = _occurred_in(state, np.arange(hw), occurred)
     keep &= has[:hw] if len(has) >= hw else np.pad(has, (0, hw - len(has)))
     if owners != [None]:
-        keep &= np.isin(slots.owner[:hw], np.asarray(owners, dtype=np.int32))
+        keep &= _member(slots.owner[:hw], owners)
     else:
         keep &= slots.owner[:hw] != FREE
     if cats is not None:
         keep &= np.isin(slots.cat[:hw], np.asarray(cats, dtype=np.int8))
     labels = np.flatnonzero(keep)
     return labels if cap is None else labels[:cap]
+
+
+def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
+    """``np.isin(values, wanted)`` for the one or two owners of a search, without the sort
+    ``isin`` pays (a tenth of a millisecond per call over a query's BM25 matches)."""
+    out = np.zeros(len(values), dtype=bool)
+    for value in wanted:
+        out |= values == value
+    return out
 
 
 def _lexical(state: MemoryState, query: str, owners: list[int | None],
@@ -356,7 +365,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     # matches a few thousand at most.
     keep = np.ones(len(matched), dtype=bool)
     if owners != [None]:
-        keep &= np.isin(slots.owner[matched], np.asarray(owners, dtype=np.int32))
+        keep &= _member(slots.owner[matched], owners)
     if cats is not None:
         keep &= np.isin(slots.cat[matched], np.asarray(cats, dtype=np.int8))
     if occurred != (None, None):

@@ -2,7 +2,7 @@
 
 A memory stored just before or after a strong hit, by the same owner and close in time
 (the turns around an answer in one conversation), is pulled toward the hit's score
-(``IndexParams.neighbour_weight``). Reciprocal rank fusion (``fusion="rrf"``) is the
+(``IndexParams.neighbour_weight``, .5 by default). Reciprocal rank fusion (``fusion="rrf"``) is the
 measured alternative to the lexical boost.
 """
 
@@ -123,5 +123,7 @@ def test_neighbours_stay_inside_the_owner_and_the_filters(make_store):
     assert fact["id"] not in [r["memory"]["id"] for r in only]
 
 
-def test_the_neighbour_lever_is_off_by_default():
-    assert IndexParams().neighbour_weight == 0.0 and IndexParams().fusion == "boost"
+def test_the_defaults_pull_neighbours_halfway_and_boost_by_bm25():
+    params = IndexParams()
+    assert params.neighbour_weight == 0.5 and params.neighbour_hits == 5
+    assert params.fusion == "boost"
