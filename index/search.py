@@ -243,15 +243,12 @@ def _with_neighbours(state: MemoryState, labels: np.ndarray, sims: np.ndarray,
     if count <= 0:
         return labels, sims, present, scores
     top = np.argpartition(-scores, count - 1)[:count]
-    pairs: list[tuple[int, int]] = []
-    for row in top.tolist():
-        for neighbour in _adjacent(state, int(labels[row]), cats, occurred,
-                                   params.neighbour_gap):
-            pairs.append((row, neighbour))
-    if not pairs:
+    hits, wanted = _adjacent(state, top, labels[top], cats, occurred, params.neighbour_gap)
+    if not len(hits):
         return labels, sims, present, scores
-    wanted = np.array([n for _, n in pairs], dtype=np.int64)
-    new = np.setdiff1d(wanted, labels)
+    seen = np.zeros(state.slots.high_water, dtype=bool)
+    seen[labels] = True
+    new = np.unique(wanted[~seen[wanted]])
     if len(new):
         new_sims, new_present = _vector_similarities(
             state, new, queries, situated, bm25 if params.fusion == "boost" else None)
@@ -261,40 +258,49 @@ def _with_neighbours(state: MemoryState, labels: np.ndarray, sims: np.ndarray,
         present = np.concatenate([present, new_present])
         scores = np.concatenate([scores, _blend(state, new_sims, new_present, new,
                                                 weights, when)])
-    row_of = {int(label): row for row, label in enumerate(labels.tolist())}
-    hits = np.array([h for h, _ in pairs], dtype=np.int64)
-    targets = np.array([row_of[n] for _, n in pairs], dtype=np.int64)
+    order = np.argsort(labels, kind="stable")
+    targets = order[np.searchsorted(labels[order], wanted)]
     return labels, sims, present, boost_neighbours(scores, hits, targets,
                                                    params.neighbour_weight)
 
 
-def _adjacent(state: MemoryState, label: int, cats: list[int] | None, occurred: Bounds,
-              gap: float) -> list[int]:
-    """The memories stored just before and just after ``label`` by the same owner that
-    occurred within ``gap`` seconds of it (and pass the search's filters), with a content
-    vector: at most one on each side."""
+def _adjacent(state: MemoryState, rows: np.ndarray, hits: np.ndarray,
+              cats: list[int] | None, occurred: Bounds,
+              gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """The memories stored just before and just after each hit label by the same owner
+    that occurred within ``gap`` seconds of it (and pass the search's filters), with a
+    content vector: at most one on each side. Returns ``(rows of the hits, neighbour
+    labels)``, one pair per neighbour found."""
     slots = state.slots
-    lo = max(0, label - NEIGHBOUR_SCAN)
-    hi = min(slots.high_water, label + NEIGHBOUR_SCAN + 1)
+    hw = slots.high_water
     has = state.lanes["content"].has
-    near = np.arange(lo, hi)
-    keep = slots.owner[lo:hi] == slots.owner[label]
-    keep &= np.abs(slots.occurred[lo:hi] - slots.occurred[label]) <= gap
-    keep &= has[lo:hi] if len(has) >= hi else np.pad(has[lo:hi], (0, hi - max(lo, len(has))))
+    near = hits[:, None] + np.arange(-NEIGHBOUR_SCAN, NEIGHBOUR_SCAN + 1)[None, :]
+    keep = (near >= 0) & (near < min(hw, len(has)))
+    near = np.where(keep, near, hits[:, None])          # out of range: the hit itself
+    keep &= slots.owner[near] == slots.owner[hits][:, None]
+    keep &= np.abs(slots.occurred[near] - slots.occurred[hits][:, None]) <= gap
+    keep &= has[near]
     if cats is not None:
-        keep &= np.isin(slots.cat[lo:hi], np.asarray(cats, dtype=np.int8))
+        keep &= np.isin(slots.cat[near], np.asarray(cats, dtype=np.int8))
     if occurred != (None, None):
-        keep &= _occurred_in(state, near, occurred)
-    seq = slots.seq[lo:hi]
-    mine = slots.seq[label]
-    out = []
-    before = keep & (seq < mine)
-    if before.any():
-        out.append(int(near[before][np.argmax(seq[before])]))
-    after = keep & (seq > mine)
-    if after.any():
-        out.append(int(near[after][np.argmin(seq[after])]))
-    return out
+        keep &= _occurred_in(state, near.ravel(), occurred).reshape(near.shape)
+    seq = slots.seq[near]
+    mine = slots.seq[hits][:, None]
+    out_rows: list[np.ndarray] = []
+    out_labels: list[np.ndarray] = []
+    for side, pick in ((keep & (seq < mine), np.argmax), (keep & (seq > mine), np.argmin)):
+        found = side.any(axis=1)
+        if not found.any():
+            continue
+        masked = np.where(side, seq, np.iinfo(np.int64).min if pick is np.argmax
+                          else np.iinfo(np.int64).max)
+        at = pick(masked, axis=1)
+        out_rows.append(rows[found])
+        out_labels.append(near[np.arange(len(hits)), at][found])
+    if not out_rows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return (np.concatenate(out_rows).astype(np.int64),
+            np.concatenate(out_labels).astype(np.int64))
 
 
 def _occurred_in(state: MemoryState, labels: np.ndarray, occurred: Bounds) -> np.ndarray:
