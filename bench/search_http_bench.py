@@ -69,6 +69,9 @@ def _child_serve(argv: list[str]) -> None:
                 os.environ.get("SEARCH_BENCH_TUNE", "").split(",") if item)
     if "switch" in tune:                # the GIL's switch interval, seconds
         sys.setswitchinterval(float(tune["switch"]))
+    if "blas" in tune:                  # BLAS threads (the app sets one)
+        from index import limit_blas_threads
+        limit_blas_threads(int(tune["blas"]))
     if tune.get("gcfreeze"):
         import gc
         gc.collect()
@@ -198,7 +201,11 @@ def compare(args: argparse.Namespace) -> None:
     subprocess.run(["tar", "-x", "-C", str(base_src)], input=archive, check=True)
     home_a = OUT / "home-after"
     home_b = OUT / "home-before"
-    token = build_home(home_a, args.size, args.seed)
+    if args.reuse_home and (OUT / "token").exists():
+        token = (OUT / "token").read_text().strip()
+    else:
+        token = build_home(home_a, args.size, args.seed)
+        (OUT / "token").write_text(token)
     if home_b.exists():
         shutil.rmtree(home_b)
     shutil.copytree(home_a, home_b)
@@ -315,7 +322,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--tune", default="",
                         help="also serve this tree with settings (switch=SECONDS: the GIL "
-                             "switch interval; gcfreeze=1: gc.freeze() after the open)")
+                             "switch interval; gcfreeze=1: gc.freeze() after the open; "
+                             "blas=N: BLAS threads)")
+    parser.add_argument("--reuse-home", action="store_true",
+                        help="serve the home an earlier run built (access counts differ)")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()
