@@ -313,6 +313,7 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "_serve":
         _child_serve(sys.argv[2:])
         return
+    sys.path.insert(0, str(ROOT))
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--base", default=None,
                         help="the before revision (git; default: where this branch left "
