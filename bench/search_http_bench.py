@@ -76,7 +76,8 @@ def _child_serve(argv: list[str]) -> None:
         import gc
         gc.collect()
         gc.freeze()
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    server = waitress.create_server(app, host="127.0.0.1", port=0,
+                                    threads=int(tune.get("threads", 8)))
     import index
     print(json.dumps({"port": server.effective_port, "index": index.__file__}), flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -324,7 +325,7 @@ def main() -> None:
     parser.add_argument("--tune", default="",
                         help="also serve this tree with settings (switch=SECONDS: the GIL "
                              "switch interval; gcfreeze=1: gc.freeze() after the open; "
-                             "blas=N: BLAS threads)")
+                             "blas=N: BLAS threads; threads=N: waitress threads)")
     parser.add_argument("--reuse-home", action="store_true",
                         help="serve the home an earlier run built (access counts differ)")
     parser.add_argument("--profile", action="store_true",
