@@ -76,10 +76,11 @@ class IndexParams:
     best results (same owner, adjacent in creation order, occurred within
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
     that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
-    R@10 by .008 per conversation and .011 in the mixed store, for ~0.3 ms). ``fusion`` is how
+    R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms). ``fusion`` is how
     BM25 joins the vectors: ``"boost"`` (the content cosine pulled up by BM25,
     ``recall.boost_content``) or ``"rrf"`` (reciprocal rank fusion of the blended vector
-    score's rank and the BM25 rank, ``recall.rrf``; measured, not adopted).
+    score's rank and the BM25 rank, ``recall.rrf``; measured, not adopted; neighbours
+    then do not apply).
     """
 
     M: int = 16

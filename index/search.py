@@ -192,7 +192,9 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     scores = _blend(state, sims, present, labels, weights, when)
     if params.fusion == "rrf" and bm25.size:
         scores = rrf(scores, bm25[labels])
-    if queries is not None and params.neighbour_weight > 0 and len(labels):
+    # Neighbours pull on blended scores; RRF's rank scores are another scale.
+    if (queries is not None and params.neighbour_weight > 0 and params.fusion == "boost"
+            and len(labels)):
         labels, sims, present, scores = _with_neighbours(
             state, labels, sims, present, scores, queries=queries, situated=situated,
             bm25=bm25, cats=cats, occurred=occurred, weights=weights, when=when)
