@@ -5,8 +5,8 @@ environment variables, then the given overrides (tests), opens the data home onc
 the one given), checks that every op of the sheet has its handler (``element.registry``:
 a process with an op missing refuses to start), and mounts the op routes, the health check,
 the API document, server-sent events, MCP over streamable HTTP, the web console and git
-smart-HTTP, and logs one access line per request (``api/access_log.py``). There is no
-module-level app.
+smart-HTTP, and logs one access line per request (``api/access_log.py``). It gives numpy's
+BLAS one thread (``index/blas.py``). There is no module-level app.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from flask import Flask
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
 from element import Home, registry
+from index import limit_blas_threads
 from source import BRANCHES, MAX_PUSH_BYTES
 
 from .access_log import AccessLog
@@ -70,6 +71,9 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     :raise RuntimeError: an op of the sheet has no handler.
     """
     registry()
+    # Requests run in parallel on the server's threads: a search's exact matrix-vector
+    # product must not also wait for a second core (index/blas.py).
+    limit_blas_threads(1)
     app = Flask("triform")
     app.config.from_mapping(DEFAULTS)
     app.config.from_prefixed_env("TRIFORM")

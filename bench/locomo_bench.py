@@ -49,18 +49,47 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "dense MiniLM cosine": (.170, .401, .493, .449, .314),
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
-LEVERS = ("situated_lexical", "situated_vector", "time")
-DEFAULT = frozenset({"situated_lexical", "time"})     # IndexParams() as it ships
+LEVERS = ("situated_lexical", "situated_vector", "time", "neighbours")
+DEFAULT = frozenset({"situated_lexical", "time", "neighbours"})   # IndexParams() as it ships
+BEFORE = frozenset({"situated_lexical", "time"})                  # the default until 2026-12-02
 ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("no window, no levers (the .584 baseline)", 0, frozenset()),
     ("window, no levers", 3, frozenset()),
     ("+ situated lexical only", 3, frozenset({"situated_lexical"})),
     ("+ situated vector only", 3, frozenset({"situated_vector"})),
     ("+ time only", 3, frozenset({"time"})),
+    ("+ neighbours only", 3, frozenset({"neighbours"})),
     ("situated lexical + vector", 3, frozenset({"situated_lexical", "situated_vector"})),
-    ("situated lexical + time (default)", 3, DEFAULT),
-    ("all three", 3, frozenset(LEVERS)),
+    ("situated lexical + time (before)", 3, BEFORE),
+    ("lexical + time + neighbours (default)", 3, DEFAULT),
+    ("all four", 3, frozenset(LEVERS)),
     ("default, window of 6 turns", 6, DEFAULT),
+)
+# Search-time variants of the levers before neighbours (``--variants``, on stores built
+# with ``BEFORE``): IndexParams fields, plus
+# ``lexical_weight`` (``recall.LEXICAL_WEIGHT``) and ``k1``/``b`` (the BM25 index's).
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("situated lexical + time (before)", {}),
+    ("fusion: RRF of vector and BM25 ranks (k 60)", {"fusion": "rrf"}),
+    ("fusion: lexical boost weight .5", {"lexical_weight": 0.5}),
+    ("fusion: lexical boost weight .9", {"lexical_weight": 0.9}),
+    ("BM25 b .5", {"b": 0.5}),
+    ("BM25 k1 2.0", {"k1": 2.0}),
+    ("pool: 32 candidates, content x1", {"min_candidates": 32, "content_factor": 1}),
+    ("pool: 128 candidates", {"min_candidates": 128}),
+    ("pool: 256 candidates", {"min_candidates": 256}),
+    ("neighbours .25 of the top 5", {"neighbour_weight": 0.25}),
+    ("neighbours .5 of the top 5", {"neighbour_weight": 0.5}),
+    ("neighbours .75 of the top 5", {"neighbour_weight": 0.75}),
+    ("neighbours .5 of the top 3", {"neighbour_weight": 0.5, "neighbour_hits": 3}),
+    ("neighbours .5 of the top 10", {"neighbour_weight": 0.5, "neighbour_hits": 10}),
+    ("neighbours .5, BM25 b .5", {"neighbour_weight": 0.5, "b": 0.5}),
+    ("neighbours .4 of the top 5", {"neighbour_weight": 0.4}),
+    ("neighbours .6 of the top 5", {"neighbour_weight": 0.6}),
+    ("situated vector", {"situated_vector": True}),
+    ("neighbours .5, situated vector", {"neighbour_weight": 0.5, "situated_vector": True}),
+    ("neighbours .5, pool of 32, content x1", {"neighbour_weight": 0.5,
+                                               "min_candidates": 32, "content_factor": 1}),
 )
 OUT = Path(__file__).resolve().parent / "out"
 _ID = re.compile(r"^D(\d+):(\d+)$")
@@ -155,7 +184,9 @@ def normalise_evidence(raw: list[str], known: set[str]) -> tuple[list[str], int]
 def params_for(levers: frozenset[str]) -> IndexParams:
     return IndexParams(situated_lexical="situated_lexical" in levers,
                        situated_vector="situated_vector" in levers,
-                       time_weight=IndexParams().time_weight if "time" in levers else 0.0)
+                       time_weight=IndexParams().time_weight if "time" in levers else 0.0,
+                       neighbour_weight=IndexParams().neighbour_weight
+                       if "neighbours" in levers else 0.0)
 
 
 def metrics(ranked: list[str], evidence: list[str]) -> list[float]:
@@ -324,6 +355,73 @@ def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int
               f"{_q(values, 99):6.2f}")
 
 
+def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
+             names: list[str] | None) -> None:
+    """Recall and latency of search-time variants of the levers before neighbours
+    (``BEFORE``; "neighbours .5 of the top 5" is today's default), on stores built
+    once (one per conversation, or the ``size`` mixed store), variants interleaved
+    question by question."""
+    import contextlib
+    import dataclasses
+
+    import index.recall as recall_module
+    chosen = [(n, o) for n, o in VARIANTS if names is None or n in names]
+    convs = [turns(s["conversation"], 3) for s in samples]
+    per: dict[str, Run] = {name: Run() for name, _ in chosen}
+    base = params_for(BEFORE)
+    settings = MIXED_SETTINGS if size else MemorySettings(relevance_threshold=0.0,
+                                                          max_memories=100_000)
+    with contextlib.ExitStack() as stack:
+        plan = []       # (store, clock, subject, sample, conv, by_memory)
+        if size:
+            clock = Clock()
+            tmp = stack.enter_context(tempfile.TemporaryDirectory())
+            store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
+                                                    index_params=base))
+            maps = fill_mixed(store, clock, samples, convs, 3, True, size, Run())
+            plan = [(store, clock, ("guest", s["sample_id"]), s, c, m)
+                    for s, c, m in zip(samples, convs, maps, strict=True)]
+        else:
+            for sample, conv in zip(samples, convs, strict=True):
+                clock = Clock()
+                tmp = stack.enter_context(tempfile.TemporaryDirectory())
+                store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
+                                                        index_params=base))
+                by_memory = _store_turns(store, clock, conv, settings, Run(), True, None)
+                plan.append((store, clock, None, sample, conv, by_memory))
+        if isinstance(embedder, DiskCachedEmbedder):
+            embedder.save()
+        for store, clock, subject, sample, conv, by_memory in plan:
+            clock.now = max(t["time"] for t in conv) + DAY
+            state = store._engine.state       # bench only: flip search-time settings
+            for question, category, evidence in _questions(
+                    sample, {t["dia_id"] for t in conv}, Run()):
+                for name, overrides in chosen:
+                    fields = {k: v for k, v in overrides.items()
+                              if k not in ("lexical_weight", "k1", "b")}
+                    state.lanes.params = dataclasses.replace(base, **fields)
+                    recall_module.LEXICAL_WEIGHT = overrides.get("lexical_weight", 0.7)
+                    state.lexical.k1 = overrides.get("k1", 1.2)
+                    state.lexical.b = overrides.get("b", 0.75)
+                    run = per[name]
+                    ranked = [by_memory.get(m, "") for m in _search(store, question,
+                                                                      settings, run, subject)]
+                    run.per_q.append((category, metrics(ranked, evidence)))
+            state.lanes.params = base
+    recall_module.LEXICAL_WEIGHT = 0.7
+    layout = f"the {size} mixed store" if size else "one store per conversation"
+    print(f"\nsearch-time variants of situated lexical + time on {layout}, variants interleaved "
+          "question by question (search ms in-process, question vectors cached)")
+    print(f"{'variant':<44}   R@1   R@5  R@10 hit@5   MRR  n     search p50 / p95 ms")
+    for name, _ in chosen:
+        run = per[name]
+        print(row(name, [m for _, m in run.per_q],
+                  f"  {statistics.median(run.search_ms):5.2f} / {_q(run.search_ms, 95):5.2f}"))
+        for cat, label in ((1, "multi-hop"), (2, "temporal"), (3, "open-domain"),
+                           (4, "single-hop")):
+            print(row(f"    category {cat} {label}", [m for c, m in run.per_q if c == cat]))
+
+
 def _means(values: list[list[float]]) -> list[float]:
     return [statistics.fmean(col) for col in zip(*values, strict=True)]
 
@@ -360,8 +458,8 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=3,
                         help="previous turns stored as each memory's context (0: none)")
     parser.add_argument("--levers", default="default",
-                        help="default (situated_lexical,time), all, none, or a comma list "
-                             "of " + ", ".join(LEVERS))
+                        help="default (situated_lexical,time,neighbours), all, none, or a "
+                             "comma list of " + ", ".join(LEVERS))
     parser.add_argument("--no-occurred", action="store_true",
                         help="store no occurred_at (memories occur when stored)")
     parser.add_argument("--ablation", action="store_true",
@@ -371,6 +469,11 @@ def main() -> None:
                              "conversation")
     parser.add_argument("--latency", type=int, default=0, metavar="ROUNDS",
                         help="only the search latency of each lever on the --mixed store")
+    parser.add_argument("--variants", nargs="?", const="all", default=None,
+                        metavar="NAMES",
+                        help="search-time variants of situated lexical + time, on stores "
+                             "built once "
+                             "(all, or a '|'-separated list of VARIANTS names)")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     args = parser.parse_args()
     if args.embedder == "hashing":
@@ -393,6 +496,10 @@ def main() -> None:
         return run
 
     print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}")
+    if args.variants:
+        variants(samples, embedder, args.mixed, None if args.variants == "all"
+                 else args.variants.split("|"))
+        return
     if args.latency:
         latency(samples, embedder, args.mixed or 10_000, args.latency)
         return

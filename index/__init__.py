@@ -65,6 +65,7 @@ from .timespan import TimeSpan, query_span
 from .log import encode_vector
 from .backend import ImportedMemory, ImportResult
 from .files import DIR_MODE, FILE_MODE
+from .blas import limit_blas_threads
 from .transfer import copy_log_file, validate_imported
 
 if TYPE_CHECKING:
@@ -107,6 +108,8 @@ __all__ = [
     "FILE_MODE", "DIR_MODE",
     # time
     "TimeSpan", "query_span",
+    # one BLAS thread for a server's searches
+    "limit_blas_threads",
     # vocabularies, limits and validation
     "CATEGORIES", "SOURCES", "SUBJECT_TYPES", "LANES", "DEFAULT_WEIGHTS",
     "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES", "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES",

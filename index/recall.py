@@ -34,7 +34,8 @@ import numpy as np
 
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
-           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time", "situate"]
+           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
+           "boost_neighbours", "rrf", "situate"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -103,6 +104,42 @@ def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float, end: floa
     occurred = np.asarray(occurred, dtype=np.float64)
     inside = (occurred >= start) & (occurred < end)
     return np.where(inside, scores + weight * (1.0 - scores), scores)
+
+
+def boost_neighbours(scores: np.ndarray, hits: np.ndarray, neighbours: np.ndarray,
+                     weight: float) -> np.ndarray:
+    """Scores of memories stored next to a strong hit, pulled toward the hit's score.
+
+    For each pair ``(hits[i], neighbours[i])`` (row indices into ``scores``) the neighbour
+    gets ``s_n + weight * (s_h - s_n)`` when the hit scores higher; a neighbour of several
+    hits keeps the largest. The turns around an answer in one conversation often hold the
+    rest of it (the question it answered, the detail that follows), and a short turn says
+    too little to be found on its own. With ``weight`` in ``[0, 1]`` a neighbour never
+    passes its hit, and scores stay in ``[0, 1]``; rows in no pair are unchanged.
+    """
+    out = np.array(scores, dtype=np.float64, copy=True)
+    if len(hits) == 0 or weight <= 0:
+        return out
+    source = out[hits]
+    target = out[neighbours]
+    pulled = target + weight * np.maximum(source - target, 0.0)
+    np.maximum.at(out, neighbours, pulled)
+    return out
+
+
+def rrf(scores: np.ndarray, bm25: np.ndarray, k: float = 60.0) -> np.ndarray:
+    """Reciprocal rank fusion: ``1/(k + rank of score) + 1/(k + rank of bm25)``, ranks from
+    1, the BM25 term only where ``bm25 > 0``; scaled by ``k / 2`` into ``[0, 1]``."""
+    scores = np.asarray(scores, dtype=np.float64)
+    bm25 = np.asarray(bm25, dtype=np.float64)
+    out = np.zeros(len(scores), dtype=np.float64)
+    if len(scores) == 0:
+        return out
+    out[np.argsort(-scores, kind="stable")] = 1.0 / (k + np.arange(1, len(scores) + 1))
+    matched = np.flatnonzero(bm25 > 0)
+    order = matched[np.argsort(-bm25[matched], kind="stable")]
+    out[order] += 1.0 / (k + np.arange(1, len(order) + 1))
+    return out * (k / 2.0)
 
 
 def situate(query_content: np.ndarray, query_context: np.ndarray,

@@ -64,13 +64,18 @@ def run(*argv: str) -> str:
 @pytest.mark.parametrize("extra", [
     [], ["--levers", "none", "--window", "0"], ["--levers", "situated_lexical,time"],
     ["--no-occurred"], ["--ablation"], ["--ablation", "--mixed", "300"],
-    ["--mixed", "300", "--latency", "1"]])
+    ["--mixed", "300", "--latency", "1"], ["--variants"],
+    ["--variants", "neighbours .5 of the top 5|BM25 b .5", "--mixed", "300"]])
 def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
     out = run("bench/locomo_bench.py", "--data", str(data), "--embedder", "hashing", *extra)
     if "--latency" in extra:
-        assert "lexical + time (default)" in out and "p95 ms" in out
+        assert "time + neighbours (default)" in out and "p95 ms" in out
     elif "--ablation" in extra:
-        assert "lexical + time (default)" in out and "situated lexical only" in out
+        assert "time + neighbours (default)" in out and "situated lexical only" in out
+        assert "+ neighbours only" in out
+    elif "--variants" in extra:
+        assert "neighbours .5 of the top 5" in out and "category 4 single-hop" in out
+        assert ("fusion: RRF" in out) == (len(extra) == 1)
     else:
         assert "Triform MemoryStore search" in out and "n=6" in out
         assert "evidence ids dropped (resolve to no turn): 2" in out

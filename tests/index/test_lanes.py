@@ -198,3 +198,23 @@ def test_similarities_mark_missing_lanes_absent():
     assert present.tolist() == [[True, True, False], [True, False, False]]
     assert sims[0, :2].tolist() == [1.0, 1.0] and sims[1, 0] == 0.0
     assert sorted(lanes.candidates({"context": e[1]}, [None], None, 5).tolist()) == [a]
+
+
+def test_the_content_lane_walks_wider_only_beside_other_lanes(monkeypatch):
+    params = IndexParams(oversample=4, min_candidates=64, content_factor=3)
+    assert params.candidates_for(10, "content") == 192
+    assert params.candidates_for(10, "content", lanes=2) == 192
+    assert params.candidates_for(10, "content", lanes=1) == 64
+    assert params.candidates_for(10, "context", lanes=1) == 64
+    assert params.candidates_for(50, "content", lanes=1) == 200
+    slots = SlotTable()
+    lanes = LaneSet(8, slots, params)
+    asked: list[tuple[str, int]] = []
+    monkeypatch.setattr(Lane, "search", lambda self, query, k, owner, cats:
+                        asked.append((self.name, k)) or np.zeros(0, dtype=np.int64))
+    vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
+    lanes.candidates({"content": vector}, [None], None, 10)
+    assert asked == [("content", 64)]
+    asked.clear()
+    lanes.candidates({"content": vector, "context": vector}, [None], None, 10)
+    assert asked == [("content", 192), ("context", 64)]

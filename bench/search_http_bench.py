@@ -1,0 +1,345 @@
+"""HTTP search latency at 10k, this tree beside a before-build, requests interleaved.
+
+The machine is shared and noisy, so a figure alone says little: this bench serves the
+same home twice, once with this tree's code and once with another revision's (the
+"before" build, ``git archive <rev>`` unpacked under ``bench/out/``), and sends every
+search to both, one after the other (the order alternating), over keep-alive
+connections. The load of the moment falls on both alike; the ratios are the result.
+
+    .venv/bin/python bench/search_http_bench.py              # before: git merge-base HEAD main
+    .venv/bin/python bench/search_http_bench.py --base a525b3c --rounds 3
+    .venv/bin/python bench/search_http_bench.py --profile            # cProfile, in-process
+
+The home: ``--size`` memories of ``textgen.py`` (seed 7, the vectors of
+``memory_bench.py``'s cache: real all-MiniLM-L6-v2 vectors, pre-embedded), stored with
+``store_many`` with three lanes, ``subject_scoping`` on, ``relevance_threshold`` 0. Each
+search has a subject with memories and limit 10; "query only" sends the question alone
+(the content lane), "3 lanes" the question, window and goal. Query vectors are looked up
+(pre-embedded): the model is not in the figures. Servers run waitress with 8 threads as
+``triform serve`` does, each a subprocess with the same embedder and Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "bench" / "out" / "search_http"
+CIRCLE = "bench"
+ELEMENT_PATH = f"{CIRCLE}/memory"
+QUERIES = 600
+
+
+def _child_serve(argv: list[str]) -> None:
+    """``_serve <src> <home> <seed> <size>``: serve ``home`` with the code under ``src``."""
+    src, home_path, seed, size = argv[0], Path(argv[1]), int(argv[2]), int(argv[3])
+    # The bench's own modules (and its vector cache) from this tree; the served code
+    # (api, element, source, index) from ``src``: bench modules import none at load.
+    sys.path.insert(0, str(ROOT))
+    from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
+    from bench.textgen import TextGen
+    assert "index" not in sys.modules
+    sys.path.insert(0, src)
+    import waitress
+
+    from api.app import create_app
+    from element import Home
+    gen = TextGen(seed)
+    cache = VectorCache(gen, _no_model)
+    embedder = LookupEmbedder(_no_model)
+    _add_items(embedder, cache, "query", gen.queries(0, QUERIES),
+               cache.vectors("query", CHUNK, progress=False)[:QUERIES])
+    _add_items(embedder, cache, "memory", gen.memories(0, size),
+               cache.vectors("memory", size, progress=False))
+    home = Home(home_path, lambda: embedder)
+    element = home.catalog.element_at(ELEMENT_PATH)
+    with home.memory_store(element):    # opened now, not on the first request
+        pass
+    app = create_app({"ENV": "draft"}, home=home)
+    tune = dict(item.split("=", 1) for item in
+                os.environ.get("SEARCH_BENCH_TUNE", "").split(",") if item)
+    if "switch" in tune:                # the GIL's switch interval, seconds
+        sys.setswitchinterval(float(tune["switch"]))
+    if "blas" in tune:                  # BLAS threads (the app sets one)
+        from index import limit_blas_threads
+        limit_blas_threads(int(tune["blas"]))
+    if tune.get("gcfreeze"):
+        import gc
+        gc.collect()
+        gc.freeze()
+    server = waitress.create_server(app, host="127.0.0.1", port=0,
+                                    threads=int(tune.get("threads", 8)))
+    import index
+    print(json.dumps({"port": server.effective_port, "index": index.__file__}), flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        server.run()
+    finally:
+        home.close()
+
+
+def _no_model(*_: Any) -> Any:
+    raise RuntimeError("every text of this bench is in the vector cache")
+
+
+def build_home(path: Path, size: int, seed: int) -> str:
+    """A home of ``size`` pre-embedded memories; returns an admin token."""
+    sys.path.insert(0, str(ROOT))
+    from bench.memory_bench import LookupEmbedder, VectorCache, _add_items, _load_real_embedder
+    from bench.textgen import TextGen
+    from element import Home, create_token
+    from index import MemorySettings, MemoryStore
+    gen = TextGen(seed)
+    cache = VectorCache(gen, _load_real_embedder)
+    memories = gen.memories(0, size)
+    embedder = LookupEmbedder(_load_real_embedder)
+    _add_items(embedder, cache, "memory", memories, cache.vectors("memory", size))
+    cache.vectors("query", 1000)
+    if path.exists():
+        shutil.rmtree(path)
+    home = Home(path, lambda: embedder)
+    root = home.create_element(circle=CIRCLE, element_type_name="circle", slug=None)
+    element = home.create_element(
+        circle=CIRCLE, element_type_name="memory", slug="memory", parent=root,
+        properties={"max_memories": 10_000_000, "max_per_subject": 10_000_000,
+                    "relevance_threshold": 0.0, "subject_scoping": True})
+    token = create_token(home.catalog, CIRCLE, "admin", "bench")
+    settings = MemorySettings(max_memories=10_000_000, max_per_subject=10_000_000,
+                              relevance_threshold=0.0, subject_scoping=True)
+    with MemoryStore(home.runtime_path(element), embedder) as store:
+        for start in range(0, size, 256):
+            store.store_many(memories[start:start + 256], settings=settings)
+    home.close()
+    return token
+
+
+def subjects(size: int, seed: int) -> list[tuple[str, str]]:
+    from bench.textgen import TextGen
+    found = sorted({(m["subject_type"], m["subject_id"]) for m in
+                    TextGen(seed).memories(0, size) if m["subject_type"] is not None})
+    return found
+
+
+class Server:
+    def __init__(self, name: str, src: Path, home: Path, seed: int, size: int,
+                 token: str, tune: str = "") -> None:
+        import http.client
+        self.name = name
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "_serve", str(src), str(home),
+             str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune})
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        if not line:
+            err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
+            raise RuntimeError(f"{name} server did not start: {err}")
+        ready = json.loads(line)
+        self.index = ready["index"]
+        self.conn = http.client.HTTPConnection("127.0.0.1", ready["port"], timeout=120)
+        self.headers = {"Authorization": f"Bearer {token}",
+                        "Content-Type": "application/json"}
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[float, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        started = time.perf_counter()
+        self.conn.request(method, path, body=data, headers=self.headers)
+        resp = self.conn.getresponse()
+        raw = resp.read()
+        ms = (time.perf_counter() - started) * 1000
+        if resp.status >= 300:
+            raise RuntimeError(f"{self.name} {method} {path}: {resp.status} {raw[:300]!r}")
+        return ms, json.loads(raw)
+
+    def stop(self) -> None:
+        self.conn.close()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def pct(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100)[q - 1]
+
+
+def bodies(seed: int, size: int, lanes: str) -> list[dict[str, Any]]:
+    from bench.textgen import TextGen
+    gen = TextGen(seed)
+    subs = subjects(size, seed)
+    out = []
+    for i, q in enumerate(gen.queries(0, QUERIES)):
+        body: dict[str, Any] = {"query": q["query"], "limit": 10,
+                                "subject_type": subs[(i * 7919 + 13) % len(subs)][0],
+                                "subject_id": subs[(i * 7919 + 13) % len(subs)][1]}
+        if lanes == "all":
+            body.update(context=q["window"], intention=q["goal"])
+        out.append(body)
+    return out
+
+
+def compare(args: argparse.Namespace) -> None:
+    base_src = OUT / "src-before"
+    rev = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    if base_src.exists():
+        shutil.rmtree(base_src)
+    base_src.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(base_src)], input=archive, check=True)
+    home_a = OUT / "home-after"
+    home_b = OUT / "home-before"
+    if args.reuse_home and (OUT / "token").exists():
+        token = (OUT / "token").read_text().strip()
+    else:
+        token = build_home(home_a, args.size, args.seed)
+        (OUT / "token").write_text(token)
+    if home_b.exists():
+        shutil.rmtree(home_b)
+    shutil.copytree(home_a, home_b)
+    print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
+          f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
+    print(f"after: this tree ({head}, with uncommitted changes if any); before: "
+          f"{args.base} ({rev})")
+    servers = {"before": Server("before", base_src, home_b, args.seed, args.size, token),
+               "after": Server("after", ROOT, home_a, args.seed, args.size, token)}
+    if args.tune:
+        home_t = OUT / "home-tuned"
+        if home_t.exists():
+            shutil.rmtree(home_t)
+        shutil.copytree(home_b, home_t)
+        servers["tuned"] = Server("tuned", ROOT, home_t, args.seed, args.size, token,
+                                  args.tune)
+        print(f"tuned: this tree with {args.tune}")
+    try:
+        for name, server in servers.items():
+            print(f"  {name} serves index from {server.index}")
+        base = f"/api/{ELEMENT_PATH}/ops/search"
+        results: dict[tuple[str, str], list[float]] = {}
+        workloads = [(lanes, bodies(args.seed, args.size, lanes))
+                     for lanes in ("content", "all")]
+        for _, work in workloads:          # warm-up: every query once on each
+            for body in work[:50]:
+                for server in servers.values():
+                    server.call("POST", base, body)
+        for round_ in range(args.rounds):
+            for lanes, work in workloads:
+                for i, body in enumerate(work):
+                    order = list(servers)
+                    order = order[(i + round_) % len(order):] + order[:(i + round_) % len(
+                        order)]
+                    for name in order:
+                        ms, answer = servers[name].call("POST", base, body)
+                        assert answer["results"], answer
+                        results.setdefault((lanes, name), []).append(ms)
+        health = {name: [s.call("GET", "/healthz")[0] for _ in range(300)]
+                  for name, s in servers.items()}
+    finally:
+        for server in servers.values():
+            server.stop()
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    print(f"\nHTTP search at {args.size}, scoping on, pre-embedded, limit 10; "
+          f"{args.rounds} x {QUERIES} searches each, interleaved; ms")
+    names = list(servers)
+    print(f"{'workload':<14}" + "".join(f"{n + ' p50 / p95 / p99':>26}" for n in names)
+          + "".join(f"   {n}/before p50  p95  p99" for n in names[1:]))
+    for lanes, label in (("content", "query only"), ("all", "3 lanes")):
+        figures = {}
+        for name in names:
+            values = results[(lanes, name)]
+            figures[name] = [statistics.median(values), pct(values, 95), pct(values, 99)]
+        line = f"{label:<14}" + "".join(
+            f"{' / '.join(f'{v:.2f}' for v in figures[n]):>26}" for n in names)
+        for name in names[1:]:
+            line += "   " + f"{'':>{len(name) + 7}}" + "  ".join(
+                f"{x / y:.2f}" for x, y in zip(figures[name], figures["before"], strict=True))
+        print(line)
+    print(f"{'GET /healthz':<14}" + "".join(
+        f"{statistics.median(health[n]):>17.2f} / {pct(health[n], 95):.2f}" for n in names))
+
+
+def profile(args: argparse.Namespace) -> None:
+    """cProfile of HTTP searches in-process (Flask test client, this tree's code)."""
+    import cProfile
+    import pstats
+    sys.path.insert(0, str(ROOT))
+    from api.app import create_app
+    from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
+    from bench.textgen import TextGen
+    from element import Home
+    home_a = OUT / "home-after"
+    token = build_home(home_a, args.size, args.seed)
+    gen = TextGen(args.seed)
+    cache = VectorCache(gen, _no_model)
+    embedder = LookupEmbedder(_no_model)
+    _add_items(embedder, cache, "query", gen.queries(0, QUERIES),
+               cache.vectors("query", CHUNK, progress=False)[:QUERIES])
+    home = Home(home_a, lambda: embedder)
+    app = create_app({"ENV": "draft"}, home=home)
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {token}"}
+    base = f"/api/{ELEMENT_PATH}/ops/search"
+    work = bodies(args.seed, args.size, "content")
+    for body in work[:50]:
+        client.post(base, json=body, headers=headers)
+    times = []
+    prof = cProfile.Profile()
+    for body in work * args.rounds:
+        started = time.perf_counter()
+        prof.enable()
+        client.post(base, json=body, headers=headers)
+        prof.disable()
+        times.append((time.perf_counter() - started) * 1000)
+    home.close()
+    print(f"in-process (test client, profiled) query only: p50 {statistics.median(times):.2f}"
+          f" p95 {pct(times, 95):.2f} p99 {pct(times, 99):.2f} ms")
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "_serve":
+        _child_serve(sys.argv[2:])
+        return
+    sys.path.insert(0, str(ROOT))
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--base", default=None,
+                        help="the before revision (git; default: where this branch left "
+                             "main, git merge-base HEAD main)")
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--tune", default="",
+                        help="also serve this tree with settings (switch=SECONDS: the GIL "
+                             "switch interval; gcfreeze=1: gc.freeze() after the open; "
+                             "blas=N: BLAS threads; threads=N: waitress threads)")
+    parser.add_argument("--reuse-home", action="store_true",
+                        help="serve the home an earlier run built (access counts differ)")
+    parser.add_argument("--profile", action="store_true",
+                        help="only a cProfile of searches through the Flask test client")
+    args = parser.parse_args()
+    if args.base is None:
+        args.base = subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT,
+                                   check=True, capture_output=True, text=True).stdout.strip()
+    if args.profile:
+        profile(args)
+    else:
+        compare(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Neighbour turns and rank fusion (search.py, recall.py).
+
+A memory stored just before or after a strong hit, by the same owner and close in time
+(the turns around an answer in one conversation), is pulled toward the hit's score
+(``IndexParams.neighbour_weight``, .5 by default). Reciprocal rank fusion (``fusion="rrf"``) is the
+measured alternative to the lexical boost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from index import HashingEmbedder, IndexParams, MemorySettings
+from index.recall import boost_neighbours, rrf
+
+PROFILE = settings.get_profile("triform-index")
+EVERYTHING = MemorySettings(relevance_threshold=0.0)
+SCOPED = MemorySettings(relevance_threshold=0.0, subject_scoping=True)
+QUESTION = "Which pottery workshop did Melanie join?"
+HIT = "Melanie: I finally joined the pottery workshop downtown"
+ANSWER = "Zed: brilliant, send pictures of the bowls"
+FILLER = ("Jon: the bakery opens at six", "Gina: my dog loves the beach",
+          "Jon: traffic was terrible this morning", "Gina: rain again tomorrow",
+          "Jon: I bought a new bike helmet", "Gina: the train was late")
+
+
+@settings(PROFILE, max_examples=80)
+@given(scores=st.lists(st.floats(0, 1), min_size=2, max_size=12),
+       pairs=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=8),
+       weight=st.floats(0, 1))
+def test_a_neighbour_is_pulled_toward_its_hit_never_past_it(scores, pairs, weight):
+    s = np.array(scores)
+    pairs = [(h % len(s), n % len(s)) for h, n in pairs]
+    hits = np.array([h for h, _ in pairs], dtype=np.int64)
+    targets = np.array([n for _, n in pairs], dtype=np.int64)
+    out = boost_neighbours(s, hits, targets, weight)
+    assert np.all(out >= s - 1e-12) and np.all(out <= 1.0 + 1e-12)
+    untouched = np.setdiff1d(np.arange(len(s)), targets)
+    assert np.array_equal(out[untouched], s[untouched])
+    for h, n in pairs:
+        assert out[n] >= s[n] + weight * max(s[h] - s[n], 0.0) - 1e-12
+        assert out[n] <= max(s[n], max(s[h2] for h2, n2 in pairs if n2 == n)) + 1e-12
+
+
+def test_rrf_fuses_two_rankings_into_the_unit_interval():
+    scores = np.array([0.9, 0.5, 0.1, 0.3])
+    bm25 = np.array([0.0, 2.0, 5.0, 0.0])
+    fused = rrf(scores, bm25)
+    assert np.all((fused > 0) & (fused <= 1.0))
+    # Second in both beats first in one and unmatched in the other.
+    assert fused[1] > fused[0] and fused[1] > fused[2] > fused[3]
+    assert rrf(np.array([1.0]), np.array([3.0]))[0] == pytest.approx(60 / 61)
+
+
+def _conversation(make_store, clock, directory, weight: float, *, gap: float = 0.0,
+                  subject=None):
+    store = make_store(index_params=IndexParams(neighbour_weight=weight),
+                       embedder=HashingEmbedder(256), directory=directory)
+    settings = SCOPED if subject else EVERYTHING
+    who = {"subject_type": subject[0], "subject_id": subject[1]} if subject else {}
+    for text in FILLER[:3]:
+        store.store(content=text, category="context", settings=settings, **who)
+    hit = store.store(content=HIT, category="context", settings=settings, **who).memory
+    if gap:
+        clock.advance(gap)                          # the conversation paused
+    answer = store.store(content=ANSWER, category="context", settings=settings,
+                         **who).memory
+    for text in FILLER[3:]:
+        store.store(content=text, category="context", settings=settings, **who)
+    return store, hit, answer
+
+
+def _rank(found, memory) -> int:
+    return [r["memory"]["content"] for r in found].index(memory["content"])
+
+
+@pytest.mark.file_only("the neighbour lever is the file store's")
+def test_the_turn_after_a_hit_comes_up_with_it(make_store, clock, tmp_path):
+    off, hit, answer = _conversation(make_store, clock, tmp_path / "off", 0.0)
+    plain = off.search(query=QUESTION, settings=EVERYTHING).results
+    on, hit, answer = _conversation(make_store, clock, tmp_path / "on", 0.5)
+    found = on.search(query=QUESTION, settings=EVERYTHING).results
+    assert found[0]["memory"]["id"] == hit["id"]
+    assert _rank(found, answer) == 1
+    assert _rank(plain, answer) > 1
+    score = {r["memory"]["content"]: r["score"] for r in found}
+    before = {r["memory"]["content"]: r["score"] for r in plain}
+    assert score[ANSWER] == pytest.approx(
+        before[ANSWER] + 0.5 * (score[HIT] - before[ANSWER]), abs=1e-6)
+
+
+@pytest.mark.file_only("the neighbour lever is the file store's")
+def test_a_turn_long_after_the_hit_is_not_its_neighbour(make_store, clock, tmp_path):
+    store, hit, answer = _conversation(make_store, clock, tmp_path / "m", 0.5,
+                                       gap=2 * 3600.0)
+    found = store.search(query=QUESTION, settings=EVERYTHING).results
+    assert found[0]["memory"]["id"] == hit["id"]
+    assert _rank(found, answer) > 1
+
+
+@pytest.mark.file_only("the neighbour lever is the file store's")
+def test_neighbours_stay_inside_the_owner_and_the_filters(make_store):
+    store = make_store(index_params=IndexParams(neighbour_weight=0.9),
+                       embedder=HashingEmbedder(256))
+    ann = {"subject_type": "guest", "subject_id": "ann"}
+    bob = {"subject_type": "guest", "subject_id": "bob"}
+    for text in FILLER:
+        store.store(content=text, category="context", settings=SCOPED, **ann)
+    hit = store.store(content=HIT, category="context", settings=SCOPED, **ann).memory
+    other = store.store(content=ANSWER, category="context", settings=SCOPED, **bob).memory
+    fact = store.store(content="Ann: the workshop is on Fridays", category="fact",
+                       settings=SCOPED, **ann).memory
+    found = store.search(query=QUESTION, settings=SCOPED, **ann).results
+    ids = [r["memory"]["id"] for r in found]
+    assert ids[0] == hit["id"] and other["id"] not in ids
+    # Bob's turn between them is skipped: Ann's next memory is her neighbour.
+    assert ids[1] == fact["id"]
+    only = store.search(query=QUESTION, settings=SCOPED, categories=["context"],
+                        **ann).results
+    assert fact["id"] not in [r["memory"]["id"] for r in only]
+
+
+def test_the_defaults_pull_neighbours_halfway_and_boost_by_bm25():
+    params = IndexParams()
+    assert params.neighbour_weight == 0.5 and params.neighbour_hits == 5
+    assert params.fusion == "boost"
