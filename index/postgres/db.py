@@ -122,6 +122,27 @@ CREATE TABLE schema_version (
     # all-MiniLM-L6-v2, the default model, has 384 dimensions; other sizes get their
     # indexes when a store of that size first opens (vector_indexes).
     (2, ";\n".join(vector_indexes(384)) + ";"),
+    # Search speed (bench/pg_bench.py): document frequencies kept per term, so a search
+    # does not count a query term's postings (for a common term, most of the element);
+    # each memory's terms beside its row, so a small scope is scored from its own rows
+    # (PostgresMemoryStore._rank) without touching the postings at all.
+    (3, """
+CREATE TABLE memory_term_df (
+    element text NOT NULL,
+    term text NOT NULL,
+    df integer NOT NULL,   -- memories of the element with the term (BM25's n(t))
+    PRIMARY KEY (element, term)
+);
+INSERT INTO memory_term_df (element, term, df)
+    SELECT element, term, count(*) FROM memory_terms GROUP BY element, term;
+ALTER TABLE memories ADD COLUMN lex_terms text[], ADD COLUMN lex_tf integer[];
+UPDATE memories m SET lex_terms = t.terms, lex_tf = t.tfs
+    FROM (SELECT element, id, array_agg(term ORDER BY term) AS terms,
+                 array_agg(tf ORDER BY term) AS tfs
+          FROM memory_terms GROUP BY element, id) t
+    WHERE m.element = t.element AND m.id = t.id;
+UPDATE memories SET lex_terms = '{}', lex_tf = '{}' WHERE lex_terms IS NULL;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -33,6 +33,7 @@ import uuid
 from pathlib import Path
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -89,6 +90,11 @@ __all__ = ["PostgresMemoryStore"]
 logger = logging.getLogger(__name__)
 
 REPAIR_BATCH = 64
+# A pool (general, one subject, or everyone) of at most this many memories is scored
+# whole from its rows; a larger one is walked through the HNSW indexes and the postings.
+# Reading a row and computing its three cosines costs about 10-20 us here (its vectors
+# are TOASTed), so 1024 rows are ~15 ms: past that the walks are cheaper.
+EXACT_MAX = 1024
 BM25_K1, BM25_B = 1.2, 0.75
 
 _PUBLIC = ("id, content, category, subject_type, subject_id, context, intention, agent, "
@@ -126,6 +132,29 @@ def _term_counts(content: str, context: str | None, situated: bool) -> Counter[s
     if context:
         counts.update(terms(context))
     return counts
+
+
+@dataclass
+class _Lexical:
+    """The query's BM25 weights: idf per query term present in the element (``lexical``)
+    and the element's average memory length in terms."""
+
+    idf: dict[str, float]
+    average: float
+
+
+@dataclass
+class _Scored:
+    """One candidate's exact similarities: per lane (``present``: the lane takes part),
+    the content-context cosine (``situate``), BM25, and its pool in the search."""
+
+    seq: int
+    occurred: float
+    pool: int
+    sims: builtins.list[float]
+    present: builtins.list[bool]
+    pair: float
+    bm25: float
 
 
 class PostgresMemoryStore:
@@ -377,10 +406,10 @@ class PostgresMemoryStore:
             "INSERT INTO memories (element, id, seq, content, category, subject_type, "
             "subject_id, context, intention, agent, source, metadata, created_at, "
             "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
-            "v_content, v_context, v_intention, lex_len, idem_key, key_fingerprint, "
-            "key_evicted, key_warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, "
-            "%s, %s, %s, %s, %s)",
+            "v_content, v_context, v_intention, lex_len, lex_terms, lex_tf, idem_key, "
+            "key_fingerprint, key_evicted, key_warnings) VALUES (%s, %s, %s, %s, %s, %s, "
+            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, "
+            "%s::vector, %s::vector, %s, %s, %s, %s, %s, %s, %s)",
             (self.element, memory_id, int(seq_row[0]), new.content, new.category,
              new.subject[0] if new.subject else None,
              new.subject[1] if new.subject else None, new.context, new.intention,
@@ -389,7 +418,8 @@ class PostgresMemoryStore:
              self._model_id if vectors is not None else None,
              self._dim if vectors is not None else None,
              *[_vector_text(vec[lane]) if lane in vec else None for lane in LANES],
-             length, new.key, new.fingerprint if new.key is not None else None,
+             length, sorted(counts), [counts[t] for t in sorted(counts)], new.key,
+             new.fingerprint if new.key is not None else None,
              json.dumps(evicted) if new.key is not None else None,
              json.dumps(warnings) if new.key is not None else None))
         self._index_terms(cur, memory_id, counts)
@@ -406,20 +436,31 @@ class PostgresMemoryStore:
 
     def _index_terms(self, cur: psycopg.Cursor[Any], memory_id: str,
                      counts: Counter[str]) -> None:
-        if counts:
-            cur.execute("INSERT INTO memory_terms (element, id, term, tf, len) SELECT %s, "
-                        "%s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)",
-                        (self.element, memory_id, sum(counts.values()), list(counts),
-                         list(counts.values())))
-        cur.execute("UPDATE memory_elements SET lex_docs = lex_docs + 1, "
+        """Postings, document frequencies and the element's counters of one memory (its
+        row holds the same terms in ``lex_terms``/``lex_tf``), in one statement."""
+        words = sorted(counts)
+        cur.execute("WITH p AS (INSERT INTO memory_terms (element, id, term, tf, len) "
+                    "SELECT %s, %s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)), "
+                    "d AS (INSERT INTO memory_term_df (element, term, df) SELECT %s, t, 1 "
+                    "FROM unnest(%s::text[]) AS t ON CONFLICT (element, term) DO UPDATE "
+                    "SET df = memory_term_df.df + 1) "
+                    "UPDATE memory_elements SET lex_docs = lex_docs + 1, "
                     "lex_total = lex_total + %s WHERE element = %s",
-                    (sum(counts.values()), self.element))
+                    (self.element, memory_id, sum(counts.values()), words,
+                     [counts[t] for t in words], self.element, words,
+                     sum(counts.values()), self.element))
 
     def _delete(self, cur: psycopg.Cursor[Any], condition: str,
                 params: Sequence[Any]) -> list[str]:
         """Delete the element's rows matching ``condition``; their ids, oldest first."""
-        cur.execute(f"DELETE FROM memories WHERE element = %s AND ({condition}) "
-                    "RETURNING id, seq, lex_len", (self.element, *params))
+        # Each term of a deleted memory loses one document (the postings go with the
+        # rows, by the foreign key's cascade).
+        cur.execute(f"WITH gone AS (DELETE FROM memories WHERE element = %s AND ({condition}) "
+                    "RETURNING id, seq, lex_len, lex_terms), "
+                    "d AS (UPDATE memory_term_df f SET df = f.df - c.n FROM (SELECT term, "
+                    "count(*) AS n FROM gone, unnest(gone.lex_terms) AS term GROUP BY term) c "
+                    "WHERE f.element = %s AND f.term = c.term) "
+                    "SELECT id, seq, lex_len FROM gone", (self.element, *params, self.element))
         rows = sorted(cur.fetchall(), key=lambda r: int(r[1]))
         if rows:
             cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - %s, "
@@ -565,15 +606,19 @@ class PostgresMemoryStore:
             content = fields.get("content", record.content)
             context = fields["context"] if "context" in fields else record.context
             counts = _term_counts(content, context, self._params.situated_lexical)
-            cur.execute("DELETE FROM memory_terms WHERE element = %s AND id = %s",
-                        (self.element, record.id))
-            cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
-                        "lex_total - (SELECT lex_len FROM memories WHERE element = %s "
-                        "AND id = %s) WHERE element = %s",
-                        (self.element, record.id, self.element))
+            cur.execute("WITH old AS (SELECT lex_len, lex_terms FROM memories WHERE "
+                        "element = %s AND id = %s), "
+                        "p AS (DELETE FROM memory_terms WHERE element = %s AND id = %s), "
+                        "d AS (UPDATE memory_term_df SET df = df - 1 WHERE element = %s AND "
+                        "term = ANY((SELECT lex_terms FROM old))) "
+                        "UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
+                        "lex_total - (SELECT lex_len FROM old) WHERE element = %s",
+                        (self.element, record.id, self.element, record.id, self.element,
+                         self.element))
             self._index_terms(cur, record.id, counts)
-            sets.append("lex_len = %s")
-            params.append(sum(counts.values()))
+            words = sorted(counts)
+            sets.extend(["lex_len = %s", "lex_terms = %s", "lex_tf = %s"])
+            params.extend([sum(counts.values()), words, [counts[t] for t in words]])
         cur.execute(f"UPDATE memories SET {', '.join(sets)} WHERE element = %s AND id = %s",
                     (*params, self.element, record.id))
         return self._public_of(cur, record.id)
@@ -619,6 +664,9 @@ class PostgresMemoryStore:
         if not ids:
             return SearchResult([], fallback)
         with self._tx() as cur:
+            # An access count is a statistic, not an acknowledged write: its commit need
+            # not wait for the WAL flush (a crash may lose the last counts, never data).
+            cur.execute("SET LOCAL synchronous_commit = off")
             cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
                         f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
                         f"RETURNING {_PUBLIC}", (iso_utc(self._clock()), self.element, ids))
@@ -673,26 +721,46 @@ class PostgresMemoryStore:
             if situated:
                 queries = {**queries, "context": queries["content"]}
             literal = {lane: _vector_text(q) for lane, q in queries.items()}
+            # One statement: the BM25 statistics of the query's terms and each pool's
+            # size (counted up to EXACT_MAX + 1), which picks its plan below.
+            lexical, sizes = self._plan(cur, request.texts["content"], pools, extra_sql,
+                                        extra_params)
+            small = [pool for pool, size in zip(pools, sizes, strict=True)
+                     if size <= EXACT_MAX]
+            large = [pool for pool, size in zip(pools, sizes, strict=True)
+                     if size > EXACT_MAX]
+            rows: dict[str, _Scored] = {}
             candidates: set[str] = set()
-            d = self._dim
-            cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            # A sequential scan would compute (and detoast) every row's distance: leave the
-            # planner the HNSW walk or, for a selective subject, the btree and a sort.
-            cur.execute("SET LOCAL enable_seqscan = off")
-            for lane in queries:
-                k = params.candidates_for(request.limit, lane)
-                cur.execute(f"SET LOCAL hnsw.ef_search = {min(1000, max(params.ef_search_min, k))}")
-                for pool_sql, pool_params in pools:
-                    cur.execute(
-                        f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
-                        f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
-                        f"%s::vector({d}) LIMIT %s",
-                        (self.element, *pool_params, *extra_params, literal[lane], k))
-                    candidates.update(str(r[0]) for r in cur.fetchall())
-            bm25 = self._bm25(cur, request.texts["content"], scope_sql, scope_params,
-                              extra_sql, extra_params)
+            lexical_top: list[tuple[float, str]] = []
+            if small:
+                # A small pool is scored whole from its own rows, as the file store's
+                # planner scores a pool below its threshold exactly: each lane's top
+                # candidates and the BM25 matches come from the same single read.
+                fetched = self._score_rows(cur, literal, situated, lexical, small,
+                                           extra_sql, extra_params)
+                rows.update(fetched)
+                for lane_index, lane in enumerate(LANES):
+                    if lane not in queries:
+                        continue
+                    k = params.candidates_for(request.limit, lane)
+                    for pool_index in range(len(small)):
+                        in_lane = [(row.sims[lane_index], memory_id)
+                                   for memory_id, row in fetched.items()
+                                   if row.pool == pool_index and row.present[lane_index]]
+                        in_lane.sort(key=lambda pair: -pair[0])
+                        candidates.update(memory_id for _, memory_id in in_lane[:k])
+                lexical_top += [(row.bm25, memory_id) for memory_id, row in fetched.items()
+                                if row.bm25 > 0 and row.present[0]]
+            if large:
+                candidates |= self._walk(cur, request, queries, literal, large, extra_sql,
+                                         extra_params)
+                lexical_top += self._bm25_top(cur, lexical, large, extra_sql, extra_params,
+                                              params.candidates_for(request.limit,
+                                                                    "content"))
             want = params.candidates_for(request.limit, "content")
-            candidates.update(sorted(bm25, key=lambda i: -bm25[i])[:want])
+            lexical_top.sort(key=lambda pair: -pair[0])
+            best = lexical_top[0][0] if lexical_top else 0.0
+            candidates.update(memory_id for _, memory_id in lexical_top[:want])
             if bounded:
                 window = self._vector_pool(cur, scope_sql, scope_params, request,
                                            request.occurred, WINDOW_EXACT_MAX + 1)
@@ -707,14 +775,23 @@ class PostgresMemoryStore:
                                          SPAN_CANDIDATES_MAX + 1)
                 if len(span) <= SPAN_CANDIDATES_MAX:
                     candidates |= set(span)
-            if candidates:
-                lane_ids, sims, present = self._cosines(cur, sorted(candidates), literal,
-                                                        situated, meta)
-                if bm25:
-                    best = max(bm25.values())
-                    lex = np.array([bm25.get(i, 0.0) for i in lane_ids])
+            missing = sorted(candidates - rows.keys())
+            if missing:
+                rows.update(self._score_rows(cur, literal, situated, lexical, None, "", (),
+                                             ids=missing))
+            chosen = sorted(i for i in candidates if i in rows)
+            if chosen:
+                sims = np.array([rows[i].sims for i in chosen], dtype=np.float64)
+                present = np.array([rows[i].present for i in chosen], dtype=bool)
+                if situated:
+                    sims[:, 1] = situate(sims[:, 0], sims[:, 1],
+                                         np.array([rows[i].pair for i in chosen]))
+                if best > 0:
+                    lex = np.array([rows[i].bm25 for i in chosen])
                     sims[:, 0] = boost_content(sims[:, 0], lex, best)
-                ids += lane_ids
+                for i in chosen:
+                    meta[i] = (rows[i].seq, rows[i].occurred)
+                ids += chosen
                 sims_parts.append(sims)
                 present_parts.append(present)
         text_ids, text_sims, text_present = self._text_scores(
@@ -739,39 +816,144 @@ class PostgresMemoryStore:
                 [{lane: (float(sims[i, j]) if present[i, j] else None)
                   for j, lane in enumerate(LANES)} for i in order], fallback)
 
-    def _bm25(self, cur: psycopg.Cursor[Any], query: str, scope_sql: str,
-              scope_params: tuple[Any, ...], extra_sql: str,
-              extra_params: tuple[Any, ...]) -> dict[str, float]:
-        """BM25 (``lexical.LexicalIndex.scores``) of the memories in scope that match the
-        query and have a content vector: id -> score. Document frequencies and the average
-        length are over the whole element, as in the file-backed index."""
+    def _plan(self, cur: psycopg.Cursor[Any], query: str, pools: builtins.list[Pool],
+              extra_sql: str, extra_params: tuple[Any, ...]
+              ) -> tuple[_Lexical, builtins.list[int]]:
+        """The query's BM25 weights and each pool's size (up to ``EXACT_MAX + 1``).
+
+        Document frequencies come from ``memory_term_df`` and the element's counters,
+        kept by every write under the element's lock, so no posting is counted here.
+        """
         words = sorted(set(terms(query)))
-        if not words:
-            return {}
-        cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
-                    (self.element,))
+        counts = ", ".join(
+            f"(SELECT count(*) FROM (SELECT 1 FROM memories WHERE element = %s AND "
+            f"({pool_sql}){extra_sql} LIMIT {EXACT_MAX + 1}) c)" for pool_sql, _ in pools)
+        count_params = tuple(p for pool_sql, pool_params in pools
+                             for p in (self.element, *pool_params, *extra_params))
+        cur.execute(f"SELECT e.lex_docs, e.lex_total, (SELECT json_object_agg(term, df) "
+                    f"FROM memory_term_df WHERE element = %s AND term = ANY(%s) AND df > 0), "
+                    f"{counts} FROM memory_elements e WHERE e.element = %s",
+                    (self.element, words, *count_params, self.element))
         row = cur.fetchone()
-        docs, total = (int(row[0]), int(row[1])) if row else (0, 0)
+        if row is None:
+            return _Lexical({}, 1.0), [0] * len(pools)
+        docs, total, df = int(row[0]), int(row[1]), row[2] or {}
+        sizes = [int(n) for n in row[3:]]
         if docs <= 0:
-            return {}
-        average = total / docs or 1.0
+            return _Lexical({}, 1.0), sizes
+        # lexical.LexicalIndex.scores: idf = ln(1 + (N - n + .5) / (n + .5)).
+        idf = {term: float(np.log(1.0 + (docs - int(n) + 0.5) / (int(n) + 0.5)))
+               for term, n in df.items()}
+        return _Lexical(idf, total / docs or 1.0), sizes
+
+    def _bm25_sql(self, lexical: _Lexical, alias: str) -> tuple[str, tuple[Any, ...]]:
+        """SQL of one memory's BM25 for the query (0 without a match), from the row's own
+        ``lex_terms``/``lex_tf``, as ``lexical.LexicalIndex.scores`` computes it."""
+        if not lexical.idf:
+            return "0::float8", ()
+        return (f"(SELECT coalesce(sum(w.idf * u.tf * %s::float8 / (u.tf + %s::float8 * "
+                f"(1 - %s::float8 + %s::float8 * {alias}.lex_len / %s::float8))), 0) "
+                f"FROM unnest({alias}.lex_terms, {alias}.lex_tf) AS u(term, tf) "
+                f"JOIN unnest(%s::text[], %s::float8[]) AS w(term, idf) ON w.term = u.term)",
+                (BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, lexical.average,
+                 list(lexical.idf), list(lexical.idf.values())))
+
+    def _score_rows(self, cur: psycopg.Cursor[Any], literal: dict[str, str],
+                    situated: bool, lexical: _Lexical, pools: builtins.list[Pool] | None,
+                    extra_sql: str, extra_params: tuple[Any, ...], *,
+                    ids: builtins.list[str] | None = None) -> dict[str, _Scored]:
+        """Exact cosines of every lane the query gives (``lanes.similarities``), the pair
+        cosine for ``situate`` and BM25, of every embedded row of ``pools`` (or of ``ids``)."""
+        cols = []
+        params: list[Any] = []
+        for lane in LANES:
+            if lane in literal:
+                cols.append(f"1 - (m.v_{lane} <=> %s::vector)")
+                params.append(literal[lane])
+            else:
+                cols.append("NULL::float8")
+        cols.append("1 - (m.v_content <=> m.v_context)" if situated else "NULL::float8")
+        bm25_sql, bm25_params = self._bm25_sql(lexical, "m")
+        cols.append(bm25_sql)
+        params.extend(bm25_params)
+        if pools is None:
+            which, which_params = "m.id = ANY(%s)", (ids,)
+            pool_case, case_params = "0", ()
+        else:
+            which = " OR ".join(f"({sql})" for sql, _ in pools)
+            which_params = tuple(p for _, ps in pools for p in ps)
+            pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
+                                           for i, (sql, _) in enumerate(pools)) + " END"
+            case_params = which_params
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {', '.join(cols)} "
+                    f"FROM memories m WHERE m.element = %s AND m.dim = {self._dim} AND "
+                    f"({which}){extra_sql}",
+                    (*case_params, *params, self.element, *which_params, *extra_params))
+        out: dict[str, _Scored] = {}
+        for r in cur.fetchall():
+            sims = [0.0, 0.0, 0.0]
+            present = [False, False, False]
+            for j in range(len(LANES)):
+                value = r[4 + j]
+                if value is not None and np.isfinite(value):
+                    sims[j], present[j] = float(value), True
+            pair = r[7]
+            out[str(r[0])] = _Scored(
+                seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
+                present=present,
+                pair=float(pair) if pair is not None and np.isfinite(pair) else 0.0,
+                bm25=float(r[8] or 0.0))
+        return out
+
+    def _walk(self, cur: psycopg.Cursor[Any], request: SearchQuery,
+              queries: dict[str, np.ndarray], literal: dict[str, str],
+              pools: builtins.list[Pool], extra_sql: str,
+              extra_params: tuple[Any, ...]) -> set[str]:
+        """Vector candidates of large pools: each lane's HNSW walk per pool."""
+        params = self._params
+        d = self._dim
+        found: set[str] = set()
+        cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        # A sequential scan would compute (and detoast) every row's distance: leave the
+        # planner the HNSW walk or, for a selective filter, the btree and a sort.
+        cur.execute("SET LOCAL enable_seqscan = off")
+        for lane in queries:
+            k = params.candidates_for(request.limit, lane)
+            cur.execute(f"SET LOCAL hnsw.ef_search = "
+                        f"{min(1000, max(params.ef_search_min, k))}")
+            for pool_sql, pool_params in pools:
+                cur.execute(
+                    f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
+                    f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
+                    f"%s::vector({d}) LIMIT %s",
+                    (self.element, *pool_params, *extra_params, literal[lane], k))
+                found.update(str(r[0]) for r in cur.fetchall())
+        return found
+
+    def _bm25_top(self, cur: psycopg.Cursor[Any], lexical: _Lexical,
+                  pools: builtins.list[Pool], extra_sql: str,
+                  extra_params: tuple[Any, ...], want: int
+                  ) -> builtins.list[tuple[float, str]]:
+        """The ``want`` best BM25 matches of large pools with a content vector, from the
+        postings of the query's terms: ``(score, id)``, best first."""
+        if not lexical.idf:
+            return []
+        scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
+        scope_params = tuple(p for _, ps in pools for p in ps)
         cur.execute(
-            # Scope and filter columns exist only in ``memories``, so they need no alias.
-            "WITH q AS (SELECT term, count(*) AS df FROM memory_terms WHERE element = %s "
-            "AND term = ANY(%s) GROUP BY term), "
             # Scored over the postings alone, then only the matches meet their rows.
             # float8 throughout: a bare 1.0 is numeric in SQL, many times slower here.
-            "s AS (SELECT t.id, sum(ln(1 + (%s::float8 - q.df + 0.5) / (q.df + 0.5)) "
-            "* t.tf * %s::float8 / (t.tf + %s::float8 * (1 - %s::float8 + %s::float8 "
-            "* t.len / %s::float8))) AS score "
-            "FROM memory_terms t JOIN q ON q.term = t.term WHERE t.element = %s "
-            "GROUP BY t.id) "
+            "WITH s AS (SELECT t.id, sum(w.idf * t.tf * %s::float8 / (t.tf + %s::float8 * "
+            "(1 - %s::float8 + %s::float8 * t.len / %s::float8))) AS score "
+            "FROM memory_terms t JOIN unnest(%s::text[], %s::float8[]) AS w(term, idf) "
+            "ON w.term = t.term WHERE t.element = %s AND t.term = ANY(%s) GROUP BY t.id) "
             "SELECT s.id, s.score FROM s JOIN memories m ON m.element = %s AND m.id = s.id "
             f"WHERE m.v_content IS NOT NULL AND m.dim = {self._dim} "
-            f"AND ({scope_sql}){extra_sql}",
-            (self.element, words, docs, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, average,
-             self.element, self.element, *scope_params, *extra_params))
-        return {str(r[0]): float(r[1]) for r in cur.fetchall() if r[1] and r[1] > 0}
+            f"AND ({scope_sql}){extra_sql} AND s.score > 0 ORDER BY s.score DESC LIMIT %s",
+            (BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, lexical.average, list(lexical.idf),
+             list(lexical.idf.values()), self.element, list(lexical.idf), self.element,
+             *scope_params, *extra_params, want))
+        return [(float(r[1]), str(r[0])) for r in cur.fetchall()]
 
     def _vector_pool(self, cur: psycopg.Cursor[Any], scope_sql: str,
                      scope_params: tuple[Any, ...], request: SearchQuery,
@@ -786,40 +968,6 @@ class PostgresMemoryStore:
                     (self.element, *scope_params, *extra_params,
                      *(() if cap is None else (cap,))))
         return [str(r[0]) for r in cur.fetchall()]
-
-    def _cosines(self, cur: psycopg.Cursor[Any], ids: list[str], literal: dict[str, str],
-                 situated: bool, meta: dict[str, tuple[int, float]]
-                 ) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """Exact cosines of every lane the query gives, for ``ids`` (``lanes.similarities``)."""
-        cols = []
-        params: list[Any] = []
-        for lane in LANES:
-            if lane in literal:
-                cols.append(f"1 - (v_{lane} <=> %s::vector)")
-                params.append(literal[lane])
-            else:
-                cols.append("NULL::float8")
-        cols.append("1 - (v_content <=> v_context)" if situated else "NULL::float8")
-        cur.execute(f"SELECT id, seq, occurred_ts, {', '.join(cols)} FROM memories "
-                    f"WHERE element = %s AND id = ANY(%s) AND dim = {self._dim}",
-                    (*params, self.element, ids))
-        rows = cur.fetchall()
-        out_ids = [str(r[0]) for r in rows]
-        sims = np.zeros((len(rows), len(LANES)), dtype=np.float64)
-        present = np.zeros((len(rows), len(LANES)), dtype=bool)
-        pair = np.zeros(len(rows), dtype=np.float64)
-        for i, r in enumerate(rows):
-            meta[out_ids[i]] = (int(r[1]), float(r[2]))
-            for j in range(len(LANES)):
-                value = r[3 + j]
-                if value is not None and np.isfinite(value):
-                    sims[i, j] = float(value)
-                    present[i, j] = True
-            if r[6] is not None and np.isfinite(r[6]):
-                pair[i] = float(r[6])
-        if situated and rows:
-            sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
-        return out_ids, sims, present
 
     def _text_scores(self, cur: psycopg.Cursor[Any], scope_sql: str,
                      scope_params: tuple[Any, ...], extra_sql: str,
@@ -909,9 +1057,20 @@ class PostgresMemoryStore:
         self._vacuum()
         return {"deleted": len(ids), "ids": ids}
 
+    def _recount_df(self, cur: psycopg.Cursor[Any]) -> None:
+        """Document frequencies of the element counted again from its postings (terms
+        no memory holds any more are dropped)."""
+        cur.execute("DELETE FROM memory_term_df WHERE element = %s", (self.element,))
+        cur.execute("INSERT INTO memory_term_df (element, term, df) SELECT element, term, "
+                    "count(*) FROM memory_terms WHERE element = %s GROUP BY element, term",
+                    (self.element,))
+
     def _vacuum(self, analyze: bool = False) -> None:
+        with self._tx(lock=True) as cur:
+            cur.execute("DELETE FROM memory_term_df WHERE element = %s AND df <= 0",
+                        (self.element,))
         with self._db.autocommit() as conn:
-            for table in ("memories", "memory_terms"):
+            for table in ("memories", "memory_terms", "memory_term_df"):
                 conn.execute(f"VACUUM {'(ANALYZE) ' if analyze else ''}{table}".encode())
 
     def repair_embeddings(self) -> int:
@@ -1006,6 +1165,7 @@ class PostgresMemoryStore:
                                 "FROM memories WHERE element = %s), lex_total = (SELECT "
                                 "coalesce(sum(lex_len), 0) FROM memories WHERE element = %s) "
                                 "WHERE element = %s", (self.element,) * 3)
+                    self._recount_df(cur)
                 item["fixed"], item["fix"] = True, "recounted the BM25 counters"
             items.append(item)
         if unembedded:

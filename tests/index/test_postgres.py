@@ -19,7 +19,7 @@ from index import (
     MemoryCapacity,
     MemorySettings,
 )
-from index.postgres import Database, PostgresMemoryStore
+from index.postgres import SCHEMA_VERSION, Database, PostgresMemoryStore
 from tests.pg import PgServer, start_server
 
 SCOPED = MemorySettings(subject_scoping=True, max_memories=30, max_per_subject=8,
@@ -148,9 +148,40 @@ def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
     url = pg_server.create_database("migrate_twice")
     db = Database(url)
     try:
-        assert db.migrate() == [1, 2]
+        assert db.migrate() == list(range(1, SCHEMA_VERSION + 1))
         assert db.migrate() == []
-        assert db.version() == 2
+        assert db.version() == SCHEMA_VERSION
+    finally:
+        db.close()
+
+
+def test_migration_3_fills_the_term_statistics_of_memories_written_before_it(
+        pg_server: PgServer) -> None:
+    url = pg_server.create_database("migrate_terms")
+    db = Database(url)
+    try:
+        db.migrate()
+        store = _store(db, "e")
+        settings = MemorySettings(relevance_threshold=0.0)
+        for i in range(12):
+            store.store(content=f"lunch with the budget committee {i}", category="fact",
+                        context="planning the spring budget" if i % 2 else None,
+                        settings=settings)
+        store.store(content="walking the dog by the river", category="fact",
+                    settings=settings)
+        before = store.search(query="budget river", limit=5, settings=settings)
+        # The schema as version 2 left it: no per-term statistics, no terms in the rows.
+        with db.transaction() as cur:
+            cur.execute("DROP TABLE memory_term_df")
+            cur.execute("ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf")
+            cur.execute("DELETE FROM schema_version WHERE version = 3")
+        assert db.migrate() == [3]
+        after = store.search(query="budget river", limit=5, settings=settings)
+        assert [r["memory"]["id"] for r in after.results] == \
+            [r["memory"]["id"] for r in before.results]
+        assert [r["score"] for r in after.results] == \
+            pytest.approx([r["score"] for r in before.results])
+        assert store.verify() == []
     finally:
         db.close()
 
