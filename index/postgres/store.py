@@ -610,7 +610,7 @@ class PostgresMemoryStore:
                         "element = %s AND id = %s), "
                         "p AS (DELETE FROM memory_terms WHERE element = %s AND id = %s), "
                         "d AS (UPDATE memory_term_df SET df = df - 1 WHERE element = %s AND "
-                        "term = ANY((SELECT lex_terms FROM old))) "
+                        "term IN (SELECT unnest(lex_terms) FROM old)) "
                         "UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
                         "lex_total - (SELECT lex_len FROM old) WHERE element = %s",
                         (self.element, record.id, self.element, record.id, self.element,

@@ -202,3 +202,48 @@ def test_an_unreachable_database_is_a_retryable_error_and_reconnects() -> None:
         server.stop()
     with pytest.raises(DatabaseUnavailable):
         _store("postgresql://postgres@127.0.0.1:1/none", "nowhere")
+
+
+def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> None:
+    """Document frequencies and each row's own terms (what search scores BM25 from) agree
+    with the postings after stores, updates, evictions, deletes and forget_subject."""
+    element = str(tmp_path)
+    store = _store(db, element)
+    settings = MemorySettings(subject_scoping=True, max_memories=12, max_per_subject=4,
+                              relevance_threshold=0.0)
+    ids = []
+    for i in range(20):
+        subject = ("guest", f"g{i % 3}") if i % 2 else (None, None)
+        ids.append(store.store(content=f"the budget meeting {i} by the river",
+                               context="planning the budget" if i % 4 == 0 else None,
+                               category="fact", subject_type=subject[0],
+                               subject_id=subject[1], settings=settings).memory["id"])
+    alive = [m["id"] for m in store.iter_memories()]
+    store.update(alive[0], content="a walk in the mountains", settings=settings)
+    store.update(alive[1], context="a new window about coffee", settings=settings)
+    store.delete(alive[2])
+    store.forget_subject("guest", "g1", confirm=True)
+
+    def statistics() -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]],
+                              dict[str, dict[str, int]]]:
+        with db.transaction() as cur:
+            cur.execute("SELECT term, df FROM memory_term_df WHERE element = %s AND df <> 0",
+                        (element,))
+            kept = {str(t): int(n) for t, n in cur.fetchall()}
+            cur.execute("SELECT term, count(*) FROM memory_terms WHERE element = %s "
+                        "GROUP BY term", (element,))
+            counted = {str(t): int(n) for t, n in cur.fetchall()}
+            cur.execute("SELECT id, lex_terms, lex_tf FROM memories WHERE element = %s",
+                        (element,))
+            rows = {str(i): dict(zip(t, f, strict=True)) for i, t, f in cur.fetchall()}
+            cur.execute("SELECT id, term, tf FROM memory_terms WHERE element = %s",
+                        (element,))
+            postings: dict[str, dict[str, int]] = {}
+            for memory_id, term, tf in cur.fetchall():
+                postings.setdefault(str(memory_id), {})[str(term)] = int(tf)
+        return kept, counted, rows, postings
+
+    kept, counted, rows, postings = statistics()
+    assert kept == counted and len(counted) > 5
+    assert {i: t for i, t in rows.items() if t} == postings
+    assert store.verify() == []
