@@ -20,7 +20,10 @@ nothing the second time.
 from __future__ import annotations
 
 import logging
+import select
 import threading
+import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,6 +37,9 @@ from ..errors import DatabaseUnavailable, StorageFull, StoreError, StoreFailed
 __all__ = ["Database", "MIGRATIONS", "SCHEMA_VERSION", "vector_indexes"]
 
 logger = logging.getLogger(__name__)
+
+# A connection used less than this many seconds ago is lent without a check.
+CHECK_IDLE = 0.5
 
 # Advisory lock keys (64-bit): one for migrations; elements hash their name (store.py).
 _MIGRATION_LOCK = 0x7472_6966_6f72_6d01
@@ -174,13 +180,34 @@ class Database:
         self.url = url
         self._closed = False
         self._lock = threading.Lock()
+        self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = \
+            weakref.WeakKeyDictionary()
         self._pool = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=max_size, timeout=timeout, open=False,
-            check=psycopg_pool.ConnectionPool.check_connection,
+            check=self._check, reset=self._reset,
             kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": False},
             name="triform-memory", reconnect_timeout=0)
         # Open without waiting: an unreachable server is reported by the first call.
         self._pool.open(wait=False)
+
+    def _reset(self, conn: psycopg.Connection[Any]) -> None:
+        """Called as a connection returns to the pool: remember when (see ``_check``)."""
+        self._returned[conn] = time.monotonic()
+
+    def _check(self, conn: psycopg.Connection[Any]) -> None:
+        """Check a connection before lending it (a round trip), unless it came back less
+        than ``CHECK_IDLE`` seconds ago and nothing arrived on its socket since: a server
+        that shuts down or ends the session writes to it first, so a busy pool skips the
+        round trip without lending a connection the server has closed."""
+        returned = self._returned.get(conn)
+        if returned is not None and time.monotonic() - returned < CHECK_IDLE:
+            try:
+                readable = select.select([conn.fileno()], [], [], 0)[0]
+            except (OSError, ValueError, psycopg.Error):
+                readable = [True]
+            if not readable:
+                return
+        psycopg_pool.ConnectionPool.check_connection(conn)
 
     def close(self) -> None:
         with self._lock:

@@ -659,18 +659,27 @@ class PostgresMemoryStore:
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock())
         queries = self._embed_lanes(request.texts)
-        with self._tx() as cur:
-            ids, scores, lanes, fallback = self._rank(cur, request, queries, settings, when)
-        if not ids:
-            return SearchResult([], fallback)
-        with self._tx() as cur:
-            # An access count is a statistic, not an acknowledged write: its commit need
-            # not wait for the WAL flush (a crash may lose the last counts, never data).
-            cur.execute("SET LOCAL synchronous_commit = off")
-            cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
-                        f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
-                        f"RETURNING {_PUBLIC}", (iso_utc(self._clock()), self.element, ids))
-            found = {row[0]: _public(row) for row in cur.fetchall()}
+        self._check_open()
+        # One connection in autocommit: the reads need no transaction of their own (each
+        # statement sees a committed state; a memory deleted between two is left out), and
+        # independent statements go out together in a pipeline, so a search on a small
+        # scope is three round trips.
+        with self._db.autocommit() as conn:
+            ids, scores, lanes, fallback = self._rank(conn, request, queries, settings,
+                                                      when)
+            if not ids:
+                return SearchResult([], fallback)
+            with conn.cursor() as cur:
+                # An access count is a statistic, not an acknowledged write: its commit
+                # need not wait for the WAL flush (a crash may lose the last counts, never
+                # data). ``set_config(..., true)`` lasts for this statement's own
+                # transaction only, so the pooled connection keeps its setting.
+                cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
+                            f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
+                            f"AND set_config('synchronous_commit', 'off', true) = 'off' "
+                            f"RETURNING {_PUBLIC}",
+                            (iso_utc(self._clock()), self.element, ids))
+                found = {row[0]: _public(row) for row in cur.fetchall()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lane}
                    for memory_id, value, lane in zip(ids, scores, lanes, strict=True)
                    if memory_id in found]
@@ -701,102 +710,42 @@ class PostgresMemoryStore:
             params.append(occurred[1])
         return sql, tuple(params)
 
-    def _rank(self, cur: psycopg.Cursor[Any], request: SearchQuery,
+    def _rank(self, conn: psycopg.Connection[Any], request: SearchQuery,
               queries: dict[str, np.ndarray] | None, settings: MemorySettings,
               when: TimeSpan | None) -> tuple[list[str], list[float],
                                               list[dict[str, float | None]], str | None]:
-        params = self._params
         pools = self._scope(request, settings.subject_scoping)
         scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
         scope_params = tuple(p for _, ps in pools for p in ps)
-        bounded = request.occurred != (None, None)
         extra_sql, extra_params = self._filters(request, request.occurred)
-        situated = queries is not None and "context" not in queries and \
-            params.situated_vector
+        meta: dict[str, tuple[int, float]] = {}
         ids: list[str] = []
         sims_parts: list[np.ndarray] = []
         present_parts: list[np.ndarray] = []
-        meta: dict[str, tuple[int, float]] = {}
-        if queries is not None:
-            if situated:
-                queries = {**queries, "context": queries["content"]}
-            literal = {lane: _vector_text(q) for lane, q in queries.items()}
-            # One statement: the BM25 statistics of the query's terms and each pool's
-            # size (counted up to EXACT_MAX + 1), which picks its plan below.
-            lexical, sizes = self._plan(cur, request.texts["content"], pools, extra_sql,
-                                        extra_params)
-            small = [pool for pool, size in zip(pools, sizes, strict=True)
-                     if size <= EXACT_MAX]
-            large = [pool for pool, size in zip(pools, sizes, strict=True)
-                     if size > EXACT_MAX]
-            rows: dict[str, _Scored] = {}
-            candidates: set[str] = set()
-            lexical_top: list[tuple[float, str]] = []
-            if small:
-                # A small pool is scored whole from its own rows, as the file store's
-                # planner scores a pool below its threshold exactly: each lane's top
-                # candidates and the BM25 matches come from the same single read.
-                fetched = self._score_rows(cur, literal, situated, lexical, small,
-                                           extra_sql, extra_params)
-                rows.update(fetched)
-                for lane_index, lane in enumerate(LANES):
-                    if lane not in queries:
-                        continue
-                    k = params.candidates_for(request.limit, lane)
-                    for pool_index in range(len(small)):
-                        in_lane = [(row.sims[lane_index], memory_id)
-                                   for memory_id, row in fetched.items()
-                                   if row.pool == pool_index and row.present[lane_index]]
-                        in_lane.sort(key=lambda pair: -pair[0])
-                        candidates.update(memory_id for _, memory_id in in_lane[:k])
-                lexical_top += [(row.bm25, memory_id) for memory_id, row in fetched.items()
-                                if row.bm25 > 0 and row.present[0]]
-            if large:
-                candidates |= self._walk(cur, request, queries, literal, large, extra_sql,
-                                         extra_params)
-                lexical_top += self._bm25_top(cur, lexical, large, extra_sql, extra_params,
-                                              params.candidates_for(request.limit,
-                                                                    "content"))
-            want = params.candidates_for(request.limit, "content")
-            lexical_top.sort(key=lambda pair: -pair[0])
-            best = lexical_top[0][0] if lexical_top else 0.0
-            candidates.update(memory_id for _, memory_id in lexical_top[:want])
-            if bounded:
-                window = self._vector_pool(cur, scope_sql, scope_params, request,
-                                           request.occurred, WINDOW_EXACT_MAX + 1)
-                if len(window) <= WINDOW_EXACT_MAX:
-                    candidates = set(window)
-                elif len(candidates) < request.limit:
-                    candidates |= set(self._vector_pool(cur, scope_sql, scope_params,
-                                                        request, request.occurred, None))
-            if when is not None and params.time_weight > 0:
-                span = self._vector_pool(cur, scope_sql, scope_params, request,
-                                         _span_bounds(when, request.occurred),
-                                         SPAN_CANDIDATES_MAX + 1)
-                if len(span) <= SPAN_CANDIDATES_MAX:
-                    candidates |= set(span)
-            missing = sorted(candidates - rows.keys())
-            if missing:
-                rows.update(self._score_rows(cur, literal, situated, lexical, None, "", (),
-                                             ids=missing))
-            chosen = sorted(i for i in candidates if i in rows)
-            if chosen:
-                sims = np.array([rows[i].sims for i in chosen], dtype=np.float64)
-                present = np.array([rows[i].present for i in chosen], dtype=bool)
-                if situated:
-                    sims[:, 1] = situate(sims[:, 0], sims[:, 1],
-                                         np.array([rows[i].pair for i in chosen]))
-                if best > 0:
-                    lex = np.array([rows[i].bm25 for i in chosen])
-                    sims[:, 0] = boost_content(sims[:, 0], lex, best)
-                for i in chosen:
-                    meta[i] = (rows[i].seq, rows[i].occurred)
-                ids += chosen
-                sims_parts.append(sims)
-                present_parts.append(present)
-        text_ids, text_sims, text_present = self._text_scores(
-            cur, scope_sql, scope_params, extra_sql, extra_params, request,
-            everything=queries is None, meta=meta)
+        with conn.cursor() as cur, conn.cursor() as text_cur:
+            with conn.pipeline():
+                # Sent together: the BM25 statistics of the query's terms with each pool's
+                # size (counted up to EXACT_MAX + 1, which picks its plan), and the
+                # memories in scope to score by text.
+                if queries is not None:
+                    self._send_plan(cur, request.texts["content"], pools, extra_sql,
+                                    extra_params)
+                which = "" if queries is None else " AND NOT embedded"
+                text_cur.execute(
+                    f"SELECT id, seq, occurred_ts, content, context, intention FROM memories "
+                    f"WHERE element = %s{which} AND ({scope_sql}){extra_sql}",
+                    (self.element, *scope_params, *extra_params))
+            text_rows = text_cur.fetchall()
+            if queries is not None:
+                lexical, sizes = self._read_plan(cur, len(pools))
+                ids, sims, present = self._vector_scores(
+                    conn, cur, request, queries, pools, sizes, lexical, when, meta)
+                if ids:
+                    sims_parts.append(sims)
+                    present_parts.append(present)
+        # A memory that changed between two statements is scored once, by its vectors.
+        text_rows = [r for r in text_rows if str(r[0]) not in meta]
+        text_ids, text_sims, text_present = self._text_scores(text_rows, request, meta)
         fallback = "text" if queries is None or text_ids else None
         if text_ids:
             ids += text_ids
@@ -807,19 +756,100 @@ class PostgresMemoryStore:
         sims = np.clip(np.concatenate(sims_parts), 0.0, 1.0)
         present = np.concatenate(present_parts)
         scores = blend(sims, present, weight_vector(settings.association_weights))
-        if when is not None and params.time_weight > 0:
+        if when is not None and self._params.time_weight > 0:
             scores = boost_time(scores, np.array([meta[i][1] for i in ids]), when.start,
-                                when.end, params.time_weight)
+                                when.end, self._params.time_weight)
         order = rank(scores, settings.relevance_threshold, request.limit,
                      tiebreak=np.array([meta[i][0] for i in ids], dtype=np.int64))
         return ([ids[i] for i in order], [float(scores[i]) for i in order],
                 [{lane: (float(sims[i, j]) if present[i, j] else None)
                   for j, lane in enumerate(LANES)} for i in order], fallback)
 
-    def _plan(self, cur: psycopg.Cursor[Any], query: str, pools: builtins.list[Pool],
-              extra_sql: str, extra_params: tuple[Any, ...]
-              ) -> tuple[_Lexical, builtins.list[int]]:
-        """The query's BM25 weights and each pool's size (up to ``EXACT_MAX + 1``).
+    def _vector_scores(self, conn: psycopg.Connection[Any], cur: psycopg.Cursor[Any],
+                       request: SearchQuery, queries: dict[str, np.ndarray],
+                       pools: builtins.list[Pool], sizes: builtins.list[int],
+                       lexical: _Lexical, when: TimeSpan | None,
+                       meta: dict[str, tuple[int, float]]
+                       ) -> tuple[builtins.list[str], np.ndarray, np.ndarray]:
+        """Candidates and their exact similarities, as ``search.score`` gathers them."""
+        params = self._params
+        scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
+        scope_params = tuple(p for _, ps in pools for p in ps)
+        extra_sql, extra_params = self._filters(request, request.occurred)
+        situated = "context" not in queries and params.situated_vector
+        if situated:
+            queries = {**queries, "context": queries["content"]}
+        literal = {lane: _vector_text(q) for lane, q in queries.items()}
+        small = [pool for pool, size in zip(pools, sizes, strict=True) if size <= EXACT_MAX]
+        large = [pool for pool, size in zip(pools, sizes, strict=True) if size > EXACT_MAX]
+        want = params.candidates_for(request.limit, "content")
+        rows: dict[str, _Scored] = {}
+        candidates: set[str] = set()
+        lexical_top: builtins.list[tuple[float, str]] = []
+        if small:
+            # A small pool is scored whole from its own rows, as the file store's planner
+            # searches a pool below its threshold exactly: each lane's top candidates and
+            # the BM25 matches come from this one read.
+            fetched = self._score_rows(cur, literal, situated, lexical, small, extra_sql,
+                                       extra_params)
+            rows.update(fetched)
+            for lane_index, lane in enumerate(LANES):
+                if lane not in queries:
+                    continue
+                k = params.candidates_for(request.limit, lane)
+                for pool_index in range(len(small)):
+                    in_lane = [(row.sims[lane_index], memory_id)
+                               for memory_id, row in fetched.items()
+                               if row.pool == pool_index and row.present[lane_index]]
+                    in_lane.sort(key=lambda pair: -pair[0])
+                    candidates.update(memory_id for _, memory_id in in_lane[:k])
+            lexical_top += [(row.bm25, memory_id) for memory_id, row in fetched.items()
+                            if row.bm25 > 0 and row.present[0]]
+        if large:
+            found, top = self._walk(conn, request, queries, literal, large, lexical,
+                                    extra_sql, extra_params, want)
+            candidates |= found
+            lexical_top += top
+        lexical_top.sort(key=lambda pair: -pair[0])
+        best = lexical_top[0][0] if lexical_top else 0.0
+        candidates.update(memory_id for _, memory_id in lexical_top[:want])
+        if request.occurred != (None, None):
+            window = self._vector_pool(cur, scope_sql, scope_params, request,
+                                       request.occurred, WINDOW_EXACT_MAX + 1)
+            if len(window) <= WINDOW_EXACT_MAX:
+                candidates = set(window)
+            elif len(candidates) < request.limit:
+                candidates |= set(self._vector_pool(cur, scope_sql, scope_params, request,
+                                                    request.occurred, None))
+        if when is not None and params.time_weight > 0:
+            span = self._vector_pool(cur, scope_sql, scope_params, request,
+                                     _span_bounds(when, request.occurred),
+                                     SPAN_CANDIDATES_MAX + 1)
+            if len(span) <= SPAN_CANDIDATES_MAX:
+                candidates |= set(span)
+        missing = sorted(candidates - rows.keys())
+        if missing:
+            rows.update(self._score_rows(cur, literal, situated, lexical, None, "", (),
+                                         ids=missing))
+        chosen = sorted(i for i in candidates if i in rows)
+        if not chosen:
+            return [], np.zeros((0, len(LANES))), np.zeros((0, len(LANES)), dtype=bool)
+        sims = np.array([rows[i].sims for i in chosen], dtype=np.float64)
+        present = np.array([rows[i].present for i in chosen], dtype=bool)
+        if situated:
+            sims[:, 1] = situate(sims[:, 0], sims[:, 1],
+                                 np.array([rows[i].pair for i in chosen]))
+        if best > 0:
+            sims[:, 0] = boost_content(sims[:, 0], np.array([rows[i].bm25 for i in chosen]),
+                                       best)
+        for i in chosen:
+            meta[i] = (rows[i].seq, rows[i].occurred)
+        return chosen, sims, present
+
+    def _send_plan(self, cur: psycopg.Cursor[Any], query: str, pools: builtins.list[Pool],
+                   extra_sql: str, extra_params: tuple[Any, ...]) -> None:
+        """Ask for the query's BM25 statistics and each pool's size (up to
+        ``EXACT_MAX + 1``); :meth:`_read_plan` reads the answer.
 
         Document frequencies come from ``memory_term_df`` and the element's counters,
         kept by every write under the element's lock, so no posting is counted here.
@@ -828,21 +858,25 @@ class PostgresMemoryStore:
         counts = ", ".join(
             f"(SELECT count(*) FROM (SELECT 1 FROM memories WHERE element = %s AND "
             f"({pool_sql}){extra_sql} LIMIT {EXACT_MAX + 1}) c)" for pool_sql, _ in pools)
-        count_params = tuple(p for pool_sql, pool_params in pools
+        count_params = tuple(p for _, pool_params in pools
                              for p in (self.element, *pool_params, *extra_params))
         cur.execute(f"SELECT e.lex_docs, e.lex_total, (SELECT json_object_agg(term, df) "
                     f"FROM memory_term_df WHERE element = %s AND term = ANY(%s) AND df > 0), "
                     f"{counts} FROM memory_elements e WHERE e.element = %s",
                     (self.element, words, *count_params, self.element))
+
+    @staticmethod
+    def _read_plan(cur: psycopg.Cursor[Any], pools: int
+                   ) -> tuple[_Lexical, builtins.list[int]]:
         row = cur.fetchone()
         if row is None:
-            return _Lexical({}, 1.0), [0] * len(pools)
+            return _Lexical({}, 1.0), [0] * pools
         docs, total, df = int(row[0]), int(row[1]), row[2] or {}
         sizes = [int(n) for n in row[3:]]
         if docs <= 0:
             return _Lexical({}, 1.0), sizes
         # lexical.LexicalIndex.scores: idf = ln(1 + (N - n + .5) / (n + .5)).
-        idf = {term: float(np.log(1.0 + (docs - int(n) + 0.5) / (int(n) + 0.5)))
+        idf = {str(term): float(np.log(1.0 + (docs - int(n) + 0.5) / (int(n) + 0.5)))
                for term, n in df.items()}
         return _Lexical(idf, total / docs or 1.0), sizes
 
@@ -876,9 +910,11 @@ class PostgresMemoryStore:
         bm25_sql, bm25_params = self._bm25_sql(lexical, "m")
         cols.append(bm25_sql)
         params.extend(bm25_params)
+        which_params: tuple[Any, ...]
+        case_params: tuple[Any, ...] = ()
         if pools is None:
             which, which_params = "m.id = ANY(%s)", (ids,)
-            pool_case, case_params = "0", ()
+            pool_case = "0"
         else:
             which = " OR ".join(f"({sql})" for sql, _ in pools)
             which_params = tuple(p for _, ps in pools for p in ps)
@@ -905,55 +941,58 @@ class PostgresMemoryStore:
                 bm25=float(r[8] or 0.0))
         return out
 
-    def _walk(self, cur: psycopg.Cursor[Any], request: SearchQuery,
+    def _walk(self, conn: psycopg.Connection[Any], request: SearchQuery,
               queries: dict[str, np.ndarray], literal: dict[str, str],
-              pools: builtins.list[Pool], extra_sql: str,
-              extra_params: tuple[Any, ...]) -> set[str]:
-        """Vector candidates of large pools: each lane's HNSW walk per pool."""
+              pools: builtins.list[Pool], lexical: _Lexical, extra_sql: str,
+              extra_params: tuple[Any, ...], want: int
+              ) -> tuple[set[str], builtins.list[tuple[float, str]]]:
+        """Candidates of large pools: each lane's HNSW walk per pool, and the ``want``
+        best BM25 matches with a content vector (``(score, id)``, best first) from the
+        postings of the query's terms. One transaction, sent as one pipeline."""
         params = self._params
         d = self._dim
-        found: set[str] = set()
-        cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        # A sequential scan would compute (and detoast) every row's distance: leave the
-        # planner the HNSW walk or, for a selective filter, the btree and a sort.
-        cur.execute("SET LOCAL enable_seqscan = off")
-        for lane in queries:
-            k = params.candidates_for(request.limit, lane)
-            cur.execute(f"SET LOCAL hnsw.ef_search = "
-                        f"{min(1000, max(params.ef_search_min, k))}")
-            for pool_sql, pool_params in pools:
-                cur.execute(
-                    f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
-                    f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
-                    f"%s::vector({d}) LIMIT %s",
-                    (self.element, *pool_params, *extra_params, literal[lane], k))
-                found.update(str(r[0]) for r in cur.fetchall())
-        return found
-
-    def _bm25_top(self, cur: psycopg.Cursor[Any], lexical: _Lexical,
-                  pools: builtins.list[Pool], extra_sql: str,
-                  extra_params: tuple[Any, ...], want: int
-                  ) -> builtins.list[tuple[float, str]]:
-        """The ``want`` best BM25 matches of large pools with a content vector, from the
-        postings of the query's terms: ``(score, id)``, best first."""
-        if not lexical.idf:
-            return []
-        scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
-        scope_params = tuple(p for _, ps in pools for p in ps)
-        cur.execute(
-            # Scored over the postings alone, then only the matches meet their rows.
-            # float8 throughout: a bare 1.0 is numeric in SQL, many times slower here.
-            "WITH s AS (SELECT t.id, sum(w.idf * t.tf * %s::float8 / (t.tf + %s::float8 * "
-            "(1 - %s::float8 + %s::float8 * t.len / %s::float8))) AS score "
-            "FROM memory_terms t JOIN unnest(%s::text[], %s::float8[]) AS w(term, idf) "
-            "ON w.term = t.term WHERE t.element = %s AND t.term = ANY(%s) GROUP BY t.id) "
-            "SELECT s.id, s.score FROM s JOIN memories m ON m.element = %s AND m.id = s.id "
-            f"WHERE m.v_content IS NOT NULL AND m.dim = {self._dim} "
-            f"AND ({scope_sql}){extra_sql} AND s.score > 0 ORDER BY s.score DESC LIMIT %s",
-            (BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, lexical.average, list(lexical.idf),
-             list(lexical.idf.values()), self.element, list(lexical.idf), self.element,
-             *scope_params, *extra_params, want))
-        return [(float(r[1]), str(r[0])) for r in cur.fetchall()]
+        walks: builtins.list[psycopg.Cursor[Any]] = []
+        top = conn.cursor()
+        with conn.pipeline(), conn.transaction(), conn.cursor() as settings_cur:
+            settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            # A sequential scan would compute (and detoast) every row's distance: leave
+            # the planner the HNSW walk or, for a selective filter, the btree and a sort.
+            settings_cur.execute("SET LOCAL enable_seqscan = off")
+            for lane in queries:
+                k = params.candidates_for(request.limit, lane)
+                settings_cur.execute(f"SET LOCAL hnsw.ef_search = "
+                                     f"{min(1000, max(params.ef_search_min, k))}")
+                for pool_sql, pool_params in pools:
+                    walk = conn.cursor()
+                    walk.execute(
+                        f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
+                        f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
+                        f"%s::vector({d}) LIMIT %s",
+                        (self.element, *pool_params, *extra_params, literal[lane], k))
+                    walks.append(walk)
+            if lexical.idf:
+                scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
+                scope_params = tuple(p for _, ps in pools for p in ps)
+                top.execute(
+                    # Scored over the postings alone, then only the matches meet their
+                    # rows. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
+                    "WITH s AS (SELECT t.id, sum(w.idf * t.tf * %s::float8 / (t.tf + "
+                    "%s::float8 * (1 - %s::float8 + %s::float8 * t.len / %s::float8))) "
+                    "AS score FROM memory_terms t JOIN unnest(%s::text[], %s::float8[]) "
+                    "AS w(term, idf) ON w.term = t.term WHERE t.element = %s AND "
+                    "t.term = ANY(%s) GROUP BY t.id) "
+                    "SELECT s.id, s.score FROM s JOIN memories m ON m.element = %s AND "
+                    f"m.id = s.id WHERE m.v_content IS NOT NULL AND m.dim = {d} AND "
+                    f"({scope_sql}){extra_sql} AND s.score > 0 ORDER BY s.score DESC "
+                    "LIMIT %s",
+                    (BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, lexical.average,
+                     list(lexical.idf), list(lexical.idf.values()), self.element,
+                     list(lexical.idf), self.element, *scope_params, *extra_params, want))
+        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
+        best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.idf else []
+        for c in (*walks, top):
+            c.close()
+        return found, best
 
     def _vector_pool(self, cur: psycopg.Cursor[Any], scope_sql: str,
                      scope_params: tuple[Any, ...], request: SearchQuery,
@@ -969,17 +1008,12 @@ class PostgresMemoryStore:
                      *(() if cap is None else (cap,))))
         return [str(r[0]) for r in cur.fetchall()]
 
-    def _text_scores(self, cur: psycopg.Cursor[Any], scope_sql: str,
-                     scope_params: tuple[Any, ...], extra_sql: str,
-                     extra_params: tuple[Any, ...], request: SearchQuery, *,
-                     everything: bool, meta: dict[str, tuple[int, float]]
-                     ) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """Text-fallback similarities of the memories in scope without vectors (or all)."""
-        which = "" if everything else " AND NOT embedded"
-        cur.execute(f"SELECT id, seq, occurred_ts, content, context, intention FROM memories "
-                    f"WHERE element = %s{which} AND ({scope_sql}){extra_sql}",
-                    (self.element, *scope_params, *extra_params))
-        rows = cur.fetchall()
+    @staticmethod
+    def _text_scores(rows: builtins.list[Any], request: SearchQuery,
+                     meta: dict[str, tuple[int, float]]
+                     ) -> tuple[builtins.list[str], np.ndarray, np.ndarray]:
+        """Text-fallback similarities of ``rows`` (the memories in scope without vectors,
+        or all of them when the query has none)."""
         query_tokens = {lane: token_set(request.texts.get(lane)) for lane in LANES}
         sims = np.zeros((len(rows), len(LANES)), dtype=np.float64)
         present = np.zeros((len(rows), len(LANES)), dtype=bool)
