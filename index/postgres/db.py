@@ -148,6 +148,10 @@ UPDATE memories m SET lex_terms = t.terms, lex_tf = t.tfs
           FROM memory_terms GROUP BY element, id) t
     WHERE m.element = t.element AND m.id = t.id;
 UPDATE memories SET lex_terms = '{}', lex_tf = '{}' WHERE lex_terms IS NULL;
+-- The postings' key carries tf and len, so scoring a term's postings is an index-only
+-- scan (no heap page per posting).
+ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
+    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (element, term, id) INCLUDE (tf, len);
 """),
 ]
 

@@ -247,3 +247,57 @@ def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> Non
     assert kept == counted and len(counted) > 5
     assert {i: t for i, t in rows.items() if t} == postings
     assert store.verify() == []
+
+
+@pytest.mark.parametrize("exact_max", [1024, 0], ids=["scored-whole", "walked"])
+def test_search_ranks_as_the_file_store_on_either_plan(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        exact_max: int) -> None:
+    """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
+    walked (HNSW per lane, BM25 from the postings): both rank as the file store does."""
+    from index import MemoryStore
+    from index.postgres import store as pg_store
+    monkeypatch.setattr(pg_store, "EXACT_MAX", exact_max)
+    settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0,
+                              max_memories=1000, max_per_subject=1000)
+    words = ("budget river violin garden coffee doctor school mountain painting "
+             "concert office beach").split()
+    rng = np.random.default_rng(3)
+    items = []
+    for i in range(80):
+        picked = rng.choice(words, 5)
+        item: dict[str, Any] = {
+            "content": f"{' '.join(picked)} note {i}", "category": "fact" if i % 3 else
+            "preference", "context": " ".join(rng.choice(words, 8)) if i % 2 else None,
+            "intention": " ".join(rng.choice(words, 2)) if i % 5 == 0 else None,
+            "occurred_at": f"2024-0{1 + i % 6}-1{i % 9}T10:00:00Z"}
+        if i % 4 == 0:
+            item.update(subject_type="guest", subject_id=f"g{i % 3}")
+        items.append(item)
+    file_store = MemoryStore(tmp_path / "file", HashingEmbedder(256))
+    store = _store(db, str(tmp_path))
+    file_store.store_many(items, settings=settings)
+    store.store_many(items, settings=settings)
+    searches: list[dict[str, Any]] = [
+        {"query": "budget river"},
+        {"query": "violin concert", "context": "garden coffee office",
+         "intention": "beach"},
+        {"query": "doctor school", "subject_type": "guest", "subject_id": "g1"},
+        {"query": "mountain painting", "categories": ["preference"]},
+        {"query": "coffee", "occurred_after": "2024-02-01T00:00:00Z",
+         "occurred_before": "2024-04-01T00:00:00Z"},
+    ]
+    try:
+        for search in searches:
+            want = file_store.search(limit=8, settings=settings, **search)
+            got = store.search(limit=8, settings=settings, **search)
+            assert [r["score"] for r in got.results] == \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5), search
+
+            # Equal scores may swap (float32 cosines in the file store, float64 here).
+            def ranked(found: Any) -> list[tuple[float, str]]:
+                return sorted((-round(r["score"], 5), r["memory"]["content"])
+                              for r in found.results)
+            assert ranked(got) == ranked(want), search
+    finally:
+        file_store.close()
