@@ -142,6 +142,17 @@ CREATE TABLE memory_term_df (
 INSERT INTO memory_term_df (element, term, df)
     SELECT element, term, count(*) FROM memory_terms GROUP BY element, term;
 ALTER TABLE memories ADD COLUMN lex_terms text[], ADD COLUMN lex_tf integer[];
+-- Filling the new columns writes a new version of every row, which would insert each
+-- into the three HNSW graphs one by one: drop them first and build them again after,
+-- which is many times faster (other vector sizes are rebuilt by ensure_dim on open).
+DO $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT indexname FROM pg_indexes
+             WHERE tablename = 'memories' AND indexname LIKE 'memories_hnsw_%' LOOP
+        EXECUTE format('DROP INDEX %I', r.indexname);
+    END LOOP;
+END $$;
 UPDATE memories m SET lex_terms = t.terms, lex_tf = t.tfs
     FROM (SELECT element, id, array_agg(term ORDER BY term) AS terms,
                  array_agg(tf ORDER BY term) AS tfs
@@ -152,7 +163,7 @@ UPDATE memories SET lex_terms = '{}', lex_tf = '{}' WHERE lex_terms IS NULL;
 -- scan (no heap page per posting).
 ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
     ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (element, term, id) INCLUDE (tf, len);
-"""),
+""" + ";\n".join(vector_indexes(384)) + ";"),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -136,11 +136,11 @@ def _term_counts(content: str, context: str | None, situated: bool) -> Counter[s
 
 @dataclass
 class _Lexical:
-    """The query's BM25 weights: idf per query term present in the element (``lexical``)
-    and the element's average memory length in terms."""
+    """The query's BM25 terms (``lexical.terms``, each once). Their idf and the element's
+    average length are read by the statement that scores (``_idf_sql``), from the
+    counters every write keeps."""
 
-    idf: dict[str, float]
-    average: float
+    words: builtins.list[str]
 
 
 @dataclass
@@ -384,11 +384,14 @@ class PostgresMemoryStore:
         earlier = self._earlier(cur, new)
         if earlier is not None:
             return earlier
-        evicted = self._evictions(cur, new.subject, settings)
+        # The sequence number and the element's size in one statement. Every memory is
+        # one BM25 document: the counter is the element's size, kept under the element's
+        # lock (a count(*) per store would grow with the element).
         cur.execute("UPDATE memory_elements SET next_seq = next_seq + 1 WHERE element = %s "
-                    "RETURNING next_seq - 1", (self.element,))
+                    "RETURNING next_seq - 1, lex_docs", (self.element,))
         seq_row = cur.fetchone()
         assert seq_row is not None
+        evicted = self._evictions(cur, new.subject, settings, int(seq_row[1]))
         now = iso_utc(self._clock())
         occurred = new.occurred_at or now
         warnings = [] if vectors is not None else [EmbeddingFailed.code]
@@ -397,42 +400,53 @@ class PostgresMemoryStore:
             memory_id, now = str(kept["id"]), str(kept["created_at"])
             occurred = str(kept.get("occurred_at") or now)
         counts = _term_counts(new.content, new.context, self._params.situated_lexical)
-        length = sum(counts.values())
-        vec = vectors or {}
         record = MemoryRecord.from_json({"id": memory_id, "seq": 0, "content": "",
                                          "category": "fact", "created_at": now,
                                          "occurred_at": occurred})
-        cur.execute(
-            "INSERT INTO memories (element, id, seq, content, category, subject_type, "
-            "subject_id, context, intention, agent, source, metadata, created_at, "
-            "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
-            "v_content, v_context, v_intention, lex_len, lex_terms, lex_tf, idem_key, "
-            "key_fingerprint, key_evicted, key_warnings) VALUES (%s, %s, %s, %s, %s, %s, "
-            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, "
-            "%s::vector, %s::vector, %s, %s, %s, %s, %s, %s, %s)",
-            (self.element, memory_id, int(seq_row[0]), new.content, new.category,
-             new.subject[0] if new.subject else None,
-             new.subject[1] if new.subject else None, new.context, new.intention,
-             new.agent, new.source, json.dumps(new.metadata), now, now, occurred,
-             record.created_ts, record.occurred_ts, vectors is not None,
-             self._model_id if vectors is not None else None,
-             self._dim if vectors is not None else None,
-             *[_vector_text(vec[lane]) if lane in vec else None for lane in LANES],
-             length, sorted(counts), [counts[t] for t in sorted(counts)], new.key,
-             new.fingerprint if new.key is not None else None,
-             json.dumps(evicted) if new.key is not None else None,
-             json.dumps(warnings) if new.key is not None else None))
-        self._index_terms(cur, memory_id, counts)
+        updated, accessed, count = now, None, 0
         if kept is not None:
-            cur.execute("UPDATE memories SET updated_at = %s, last_accessed_at = %s, "
-                        "access_count = %s WHERE element = %s AND id = %s",
-                        (kept.get("updated_at") or now, kept.get("last_accessed_at"),
-                         int(kept.get("access_count") or 0), self.element, memory_id))
-        cur.execute(f"SELECT {_PUBLIC} FROM memories WHERE element = %s AND id = %s",
-                    (self.element, memory_id))
+            updated = kept.get("updated_at") or now
+            accessed, count = kept.get("last_accessed_at"), int(kept.get("access_count") or 0)
+        conn = cur.connection
+        # The row and its postings are sent together (one round trip), inside the
+        # transaction; an error in either fails the call as before.
+        with conn.pipeline(), conn.cursor() as terms_cur:
+            cur.execute(
+                "INSERT INTO memories (element, id, seq, content, category, subject_type, "
+                "subject_id, context, intention, agent, source, metadata, created_at, "
+                "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
+                "v_content, v_context, v_intention, lex_len, lex_terms, lex_tf, idem_key, "
+                "key_fingerprint, key_evicted, key_warnings, last_accessed_at, "
+                "access_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                "%s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, %s, %s, "
+                f"%s, %s, %s, %s, %s, %s, %s) RETURNING {_PUBLIC}",
+                self._row_values(new, memory_id, int(seq_row[0]), now, updated, occurred,
+                                 record, vectors, counts, evicted, warnings)
+                + (accessed, count))
+            self._index_terms(terms_cur, memory_id, counts)
         row = cur.fetchone()
         assert row is not None
         return StoreResult(_public(row), evicted, warnings)
+
+    def _row_values(self, new: NewMemory, memory_id: str, seq: int, now: str, updated: str,
+                    occurred: str, record: MemoryRecord,
+                    vectors: dict[str, np.ndarray] | None, counts: Counter[str],
+                    evicted: builtins.list[str], warnings: builtins.list[str]
+                    ) -> tuple[Any, ...]:
+        vec = vectors or {}
+        words = sorted(counts)
+        return (self.element, memory_id, seq, new.content, new.category,
+                new.subject[0] if new.subject else None,
+                new.subject[1] if new.subject else None, new.context, new.intention,
+                new.agent, new.source, json.dumps(new.metadata), now, updated, occurred,
+                record.created_ts, record.occurred_ts, vectors is not None,
+                self._model_id if vectors is not None else None,
+                self._dim if vectors is not None else None,
+                *[_vector_text(vec[lane]) if lane in vec else None for lane in LANES],
+                sum(counts.values()), words, [counts[t] for t in words], new.key,
+                new.fingerprint if new.key is not None else None,
+                json.dumps(evicted) if new.key is not None else None,
+                json.dumps(warnings) if new.key is not None else None)
 
     def _index_terms(self, cur: psycopg.Cursor[Any], memory_id: str,
                      counts: Counter[str]) -> None:
@@ -469,16 +483,12 @@ class PostgresMemoryStore:
         return [str(r[0]) for r in rows]
 
     def _evictions(self, cur: psycopg.Cursor[Any], subject: tuple[str, str] | None,
-                   settings: MemorySettings) -> list[str]:
-        """Evict what capacity calls for before one more store (``policy.plan_eviction``).
+                   settings: MemorySettings, total: int) -> list[str]:
+        """Evict what capacity calls for before one more store (``policy.plan_eviction``),
+        ``total`` memories being in the element.
 
         :raise MemoryCapacity: the pool that must give way is empty.
         """
-        # Every memory is one BM25 document: the counter is the element's size, kept
-        # under the element's lock (a count(*) per store would grow with the element).
-        cur.execute("SELECT lex_docs FROM memory_elements WHERE element = %s",
-                    (self.element,))
-        total = int(cur.fetchone()[0])  # type: ignore[index]
         pool_sql, pool_params = self._pool_of(subject)
         pool = 0
         # The pool's size matters for a subject's own cap, or when the element is full.
@@ -722,14 +732,22 @@ class PostgresMemoryStore:
         ids: list[str] = []
         sims_parts: list[np.ndarray] = []
         present_parts: list[np.ndarray] = []
-        with conn.cursor() as cur, conn.cursor() as text_cur:
+        situated = queries is not None and "context" not in queries and \
+            self._params.situated_vector
+        if queries is not None and situated:
+            queries = {**queries, "context": queries["content"]}
+        literal = {lane: _vector_text(q) for lane, q in (queries or {}).items()}
+        lexical = _Lexical(sorted(set(terms(request.texts["content"]))))
+        with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
             with conn.pipeline():
-                # Sent together: the BM25 statistics of the query's terms with each pool's
-                # size (counted up to EXACT_MAX + 1, which picks its plan), and the
-                # memories in scope to score by text.
+                # Sent together, one round trip: each pool's size (counted up to
+                # EXACT_MAX + 1, which picks its plan), every row of the pools that are
+                # small scored whole (a large pool is left out by the same count), and
+                # the memories in scope to score by text.
                 if queries is not None:
-                    self._send_plan(cur, request.texts["content"], pools, extra_sql,
-                                    extra_params)
+                    self._send_plan(cur, pools, extra_sql, extra_params)
+                    self._send_rows(rows_cur, literal, situated, lexical, pools,
+                                    extra_sql, extra_params)
                 which = "" if queries is None else " AND NOT embedded"
                 text_cur.execute(
                     f"SELECT id, seq, occurred_ts, content, context, intention FROM memories "
@@ -737,9 +755,11 @@ class PostgresMemoryStore:
                     (self.element, *scope_params, *extra_params))
             text_rows = text_cur.fetchall()
             if queries is not None:
-                lexical, sizes = self._read_plan(cur, len(pools))
+                sizes = self._read_plan(cur, len(pools))
+                small_rows = self._read_rows(rows_cur)
                 ids, sims, present = self._vector_scores(
-                    conn, cur, request, queries, pools, sizes, lexical, when, meta)
+                    conn, cur, request, queries, literal, situated, pools, sizes,
+                    small_rows, lexical, when, meta)
                 if ids:
                     sims_parts.append(sims)
                     present_parts.append(present)
@@ -767,8 +787,10 @@ class PostgresMemoryStore:
 
     def _vector_scores(self, conn: psycopg.Connection[Any], cur: psycopg.Cursor[Any],
                        request: SearchQuery, queries: dict[str, np.ndarray],
+                       literal: dict[str, str], situated: bool,
                        pools: builtins.list[Pool], sizes: builtins.list[int],
-                       lexical: _Lexical, when: TimeSpan | None,
+                       fetched: dict[str, _Scored], lexical: _Lexical,
+                       when: TimeSpan | None,
                        meta: dict[str, tuple[int, float]]
                        ) -> tuple[builtins.list[str], np.ndarray, np.ndarray]:
         """Candidates and their exact similarities, as ``search.score`` gathers them."""
@@ -776,11 +798,7 @@ class PostgresMemoryStore:
         scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
         scope_params = tuple(p for _, ps in pools for p in ps)
         extra_sql, extra_params = self._filters(request, request.occurred)
-        situated = "context" not in queries and params.situated_vector
-        if situated:
-            queries = {**queries, "context": queries["content"]}
-        literal = {lane: _vector_text(q) for lane, q in queries.items()}
-        small = [pool for pool, size in zip(pools, sizes, strict=True) if size <= EXACT_MAX]
+        small = [i for i, size in enumerate(sizes) if size <= EXACT_MAX]
         large = [pool for pool, size in zip(pools, sizes, strict=True) if size > EXACT_MAX]
         want = params.candidates_for(request.limit, "content")
         rows: dict[str, _Scored] = {}
@@ -790,14 +808,12 @@ class PostgresMemoryStore:
             # A small pool is scored whole from its own rows, as the file store's planner
             # searches a pool below its threshold exactly: each lane's top candidates and
             # the BM25 matches come from this one read.
-            fetched = self._score_rows(cur, literal, situated, lexical, small, extra_sql,
-                                       extra_params)
             rows.update(fetched)
             for lane_index, lane in enumerate(LANES):
                 if lane not in queries:
                     continue
                 k = params.candidates_for(request.limit, lane)
-                for pool_index in range(len(small)):
+                for pool_index in small:
                     in_lane = [(row.sims[lane_index], memory_id)
                                for memory_id, row in fetched.items()
                                if row.pool == pool_index and row.present[lane_index]]
@@ -829,8 +845,8 @@ class PostgresMemoryStore:
                 candidates |= set(span)
         missing = sorted(candidates - rows.keys())
         if missing:
-            rows.update(self._score_rows(cur, literal, situated, lexical, None, "", (),
-                                         ids=missing))
+            self._send_rows(cur, literal, situated, lexical, None, "", (), ids=missing)
+            rows.update(self._read_rows(cur))
         chosen = sorted(i for i in candidates if i in rows)
         if not chosen:
             return [], np.zeros((0, len(LANES))), np.zeros((0, len(LANES)), dtype=bool)
@@ -846,64 +862,65 @@ class PostgresMemoryStore:
             meta[i] = (rows[i].seq, rows[i].occurred)
         return chosen, sims, present
 
-    def _send_plan(self, cur: psycopg.Cursor[Any], query: str, pools: builtins.list[Pool],
+    def _send_plan(self, cur: psycopg.Cursor[Any], pools: builtins.list[Pool],
                    extra_sql: str, extra_params: tuple[Any, ...]) -> None:
-        """Ask for the query's BM25 statistics and each pool's size (up to
-        ``EXACT_MAX + 1``); :meth:`_read_plan` reads the answer.
+        """Ask for each pool's size, counted up to ``EXACT_MAX + 1`` (:meth:`_read_plan`)."""
+        counts = ", ".join(self._count_sql(pool_sql, extra_sql) for pool_sql, _ in pools)
+        cur.execute(f"SELECT {counts}", self._count_params(pools, extra_params))
 
-        Document frequencies come from ``memory_term_df`` and the element's counters,
-        kept by every write under the element's lock, so no posting is counted here.
-        """
-        words = sorted(set(terms(query)))
-        counts = ", ".join(
-            f"(SELECT count(*) FROM (SELECT 1 FROM memories WHERE element = %s AND "
-            f"({pool_sql}){extra_sql} LIMIT {EXACT_MAX + 1}) c)" for pool_sql, _ in pools)
-        count_params = tuple(p for _, pool_params in pools
-                             for p in (self.element, *pool_params, *extra_params))
-        cur.execute(f"SELECT e.lex_docs, e.lex_total, (SELECT json_object_agg(term, df) "
-                    f"FROM memory_term_df WHERE element = %s AND term = ANY(%s) AND df > 0), "
-                    f"{counts} FROM memory_elements e WHERE e.element = %s",
-                    (self.element, words, *count_params, self.element))
+    def _count_sql(self, pool_sql: str, extra_sql: str) -> str:
+        return (f"(SELECT count(*) FROM (SELECT 1 FROM memories WHERE element = %s AND "
+                f"({pool_sql}){extra_sql} LIMIT {EXACT_MAX + 1}) c)")
+
+    def _count_params(self, pools: builtins.list[Pool], extra_params: tuple[Any, ...]
+                      ) -> tuple[Any, ...]:
+        return tuple(p for _, pool_params in pools
+                     for p in (self.element, *pool_params, *extra_params))
 
     @staticmethod
-    def _read_plan(cur: psycopg.Cursor[Any], pools: int
-                   ) -> tuple[_Lexical, builtins.list[int]]:
+    def _read_plan(cur: psycopg.Cursor[Any], pools: int) -> builtins.list[int]:
         row = cur.fetchone()
-        if row is None:
-            return _Lexical({}, 1.0), [0] * pools
-        docs, total, df = int(row[0]), int(row[1]), row[2] or {}
-        sizes = [int(n) for n in row[3:]]
-        if docs <= 0:
-            return _Lexical({}, 1.0), sizes
-        # lexical.LexicalIndex.scores: idf = ln(1 + (N - n + .5) / (n + .5)).
-        idf = {str(term): float(np.log(1.0 + (docs - int(n) + 0.5) / (int(n) + 0.5)))
-               for term, n in df.items()}
-        return _Lexical(idf, total / docs or 1.0), sizes
+        return [int(n) for n in row] if row else [0] * pools
 
-    @staticmethod
-    def _bm25_sql(lexical: _Lexical, alias: str) -> tuple[str, tuple[Any, ...]]:
+    def _idf_sql(self, term_sql: str) -> tuple[str, tuple[Any, ...]]:
+        """SQL of one term's idf, ``ln(1 + (N - n + .5) / (n + .5))`` as
+        ``lexical.LexicalIndex.scores`` (NULL: no memory of the element has it)."""
+        return ("(SELECT ln(1 + (e.lex_docs::float8 - d.df + 0.5) / (d.df + 0.5)) FROM "
+                "memory_term_df d JOIN memory_elements e ON e.element = d.element WHERE "
+                f"d.element = %s AND d.term = {term_sql} AND d.df > 0)", (self.element,))
+
+    def _average_sql(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL of the element's average memory length in terms (1 when none)."""
+        return ("(SELECT coalesce(nullif(lex_total::float8 / nullif(lex_docs, 0), 0), 1.0) "
+                "FROM memory_elements WHERE element = %s)", (self.element,))
+
+    def _bm25_sql(self, lexical: _Lexical, alias: str) -> tuple[str, tuple[Any, ...]]:
         """SQL of one memory's BM25 for the query (0 without a match), from the row's own
         ``lex_terms``/``lex_tf``, as ``lexical.LexicalIndex.scores`` computes it: per
         query term, ``array_position`` finds its frequency in the row (about half the
-        cost of joining the unnested arrays per row)."""
-        if not lexical.idf:
+        cost of joining the unnested arrays per row); a row sharing no term is skipped.
+        The idf and the average length are uncorrelated subqueries, computed once."""
+        if not lexical.words:
             return "0::float8", ()
-        norm = (f"%s::float8 * (1 - %s::float8 + %s::float8 * {alias}.lex_len / "
-                f"%s::float8)")
-        norm_params = (BM25_K1, BM25_B, BM25_B, lexical.average)
+        average, average_params = self._average_sql()
+        norm = f"%s::float8 * (1 - %s::float8 + %s::float8 * {alias}.lex_len / {average})"
+        norm_params = (BM25_K1, BM25_B, BM25_B, *average_params)
         tf = f"{alias}.lex_tf[array_position({alias}.lex_terms, %s::text)]"
         parts, params = [], builtins.list[Any]()
-        for term, idf in lexical.idf.items():
-            parts.append(f"coalesce(%s::float8 * {tf} * %s::float8 / ({tf} + {norm}), 0)")
-            params.extend([idf, term, BM25_K1 + 1.0, term, *norm_params])
-        return "(" + " + ".join(parts) + ")", tuple(params)
+        for term in lexical.words:
+            idf, idf_params = self._idf_sql("%s::text")
+            parts.append(f"coalesce({idf} * {tf} * %s::float8 / ({tf} + {norm}), 0)")
+            params.extend([*idf_params, term, term, BM25_K1 + 1.0, term, *norm_params])
+        return (f"CASE WHEN {alias}.lex_terms && %s::text[] THEN " + " + ".join(parts)
+                + " ELSE 0 END", (lexical.words, *params))
 
-    def _score_rows(self, cur: psycopg.Cursor[Any], literal: dict[str, str],
-                    situated: bool, lexical: _Lexical, pools: builtins.list[Pool] | None,
-                    extra_sql: str, extra_params: tuple[Any, ...], *,
-                    ids: builtins.list[str] | None = None) -> dict[str, _Scored]:
-        """Exact cosines of every lane the query gives (``lanes.similarities``), the pair
-        cosine for ``situate`` and BM25, of every embedded row of ``pools`` (or of ``ids``)."""
+    def _send_rows(self, cur: psycopg.Cursor[Any], literal: dict[str, str],
+                   situated: bool, lexical: _Lexical, pools: builtins.list[Pool] | None,
+                   extra_sql: str, extra_params: tuple[Any, ...], *,
+                   ids: builtins.list[str] | None = None) -> None:
+        """Ask for the exact cosines of every lane the query gives (``lanes.similarities``),
+        the pair cosine for ``situate`` and BM25 of every embedded row of the ``pools``
+        holding at most ``EXACT_MAX`` memories (or of ``ids``); :meth:`_read_rows`."""
         cols = []
         params: list[Any] = []
         for lane in LANES:
@@ -922,15 +939,22 @@ class PostgresMemoryStore:
             which, which_params = "m.id = ANY(%s)", (ids,)
             pool_case = "0"
         else:
-            which = " OR ".join(f"({sql})" for sql, _ in pools)
-            which_params = tuple(p for _, ps in pools for p in ps)
+            # A pool's count is an uncorrelated subquery: computed once, not per row.
+            which = " OR ".join(f"(({sql}) AND {self._count_sql(sql, extra_sql)} <= "
+                                f"{EXACT_MAX})" for sql, _ in pools)
+            which_params = tuple(p for pool in pools
+                                 for p in (*pool[1],
+                                           *self._count_params([pool], extra_params)))
             pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
                                            for i, (sql, _) in enumerate(pools)) + " END"
-            case_params = which_params
+            case_params = tuple(p for _, ps in pools for p in ps)
         cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {', '.join(cols)} "
                     f"FROM memories m WHERE m.element = %s AND m.dim = {self._dim} AND "
                     f"({which}){extra_sql}",
                     (*case_params, *params, self.element, *which_params, *extra_params))
+
+    @staticmethod
+    def _read_rows(cur: psycopg.Cursor[Any]) -> dict[str, _Scored]:
         out: dict[str, _Scored] = {}
         for r in cur.fetchall():
             sims = [0.0, 0.0, 0.0]
@@ -976,28 +1000,32 @@ class PostgresMemoryStore:
                         f"%s::vector({d}) LIMIT %s",
                         (self.element, *pool_params, *extra_params, literal[lane], k))
                     walks.append(walk)
-            if lexical.idf:
+            if lexical.words:
                 scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
                 scope_params = tuple(p for _, ps in pools for p in ps)
+                idf, idf_params = self._idf_sql("u.term")
+                average, average_params = self._average_sql()
                 top.execute(
                     # Scored over the postings alone (an index-only scan: the key holds
                     # tf and len), then best first, each match checked against its row
                     # until ``want`` pass: the scope meets a few hundred rows, not every
                     # match. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
-                    "WITH s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
+                    f"WITH w AS (SELECT u.term, {idf} AS idf FROM unnest(%s::text[]) "
+                    "AS u(term)), "
+                    "s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
                     "(t.tf + %s::float8 * (1 - %s::float8 + %s::float8 * t.len / "
-                    "%s::float8))) AS score FROM memory_terms t JOIN unnest(%s::text[], "
-                    "%s::float8[]) AS w(term, idf) ON w.term = t.term WHERE t.element = %s "
-                    "AND t.term = ANY(%s) GROUP BY t.id) "
+                    f"{average}))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
+                    "WHERE t.element = %s AND t.term = ANY(%s) AND w.idf IS NOT NULL "
+                    "GROUP BY t.id) "
                     "SELECT s.id, s.score FROM (SELECT id, score FROM s WHERE score > 0 "
                     "ORDER BY score DESC) s WHERE EXISTS (SELECT 1 FROM memories m WHERE "
                     f"m.element = %s AND m.id = s.id AND m.v_content IS NOT NULL AND "
                     f"m.dim = {d} AND ({scope_sql}){extra_sql}) LIMIT %s",
-                    (BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, lexical.average,
-                     list(lexical.idf), list(lexical.idf.values()), self.element,
-                     list(lexical.idf), self.element, *scope_params, *extra_params, want))
+                    (*idf_params, lexical.words, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B,
+                     *average_params, self.element, lexical.words, self.element,
+                     *scope_params, *extra_params, want))
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.idf else []
+        best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.words else []
         for c in (*walks, top):
             c.close()
         return found, best

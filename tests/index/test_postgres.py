@@ -67,6 +67,66 @@ def test_concurrent_writers_in_several_processes_keep_the_caps_and_the_pools(
     assert len(store) == 30
 
 
+def _keyed_writer(url: str, element: str, worker: int, count: int, out: str) -> None:
+    """Store ``count`` memories past the caps of ``element`` and ``count`` under keys every
+    worker shares into ``element + "/keys"`` (no cap reached there: a key lives in its
+    memory, so an evicted memory's key is free again); write what each call acknowledged."""
+    import json
+    store, keyed = _store(url, element), _store(url, element + "/keys")
+    stored, evicted, keys = [], [], {}
+    try:
+        for i in range(count):
+            subject = {"subject_type": "guest", "subject_id": f"g{(worker + i) % 3}"} \
+                if i % 3 else {}
+            result = store.store(content=f"worker {worker} note {i}", category="fact",
+                                 settings=SCOPED, **subject)
+            stored.append(result.memory["id"])
+            evicted.extend(result.evicted)
+            key = f"shared-{(i + worker) % count}"
+            keys[key] = keyed.store(content=f"keyed note {key}", category="fact",
+                                    idempotency_key=key,
+                                    settings=MemorySettings()).memory["id"]
+    finally:
+        store.close()
+        keyed.close()
+    Path(out).write_text(json.dumps({"stored": stored, "evicted": evicted, "keys": keys}))
+
+
+def test_writers_in_several_processes_lose_nothing_and_share_their_keys(
+        db: Database, tmp_path: Path) -> None:
+    """Three processes store into one element at once, past its caps (30, 8 a subject),
+    and under idempotency keys all of them use into another: every acknowledged memory is
+    either still there or was reported evicted by exactly one call, the caps hold, and
+    each key names one memory, the same for every process."""
+    import json
+    element = str(tmp_path)
+    store = _store(db, element)
+    ctx = multiprocessing.get_context("spawn")
+    outs = [str(tmp_path / f"w{w}.json") for w in range(3)]
+    workers = [ctx.Process(target=_keyed_writer, args=(db.url, element, w, 40, outs[w]))
+               for w in range(3)]
+    for p in workers:
+        p.start()
+    for p in workers:
+        p.join(180)
+        assert p.exitcode == 0
+    runs = [json.loads(Path(out).read_text()) for out in outs]
+    stored = [i for run in runs for i in run["stored"]]
+    evicted = [i for run in runs for i in run["evicted"]]
+    present = {m["id"] for m in store.iter_memories()}
+    assert len(stored) == len(set(stored)) == 120
+    assert len(evicted) == len(set(evicted)), "a memory was reported evicted twice"
+    assert set(evicted) <= set(stored)
+    assert present == set(stored) - set(evicted), "an acknowledged memory went missing"
+    stats = store.stats(settings=SCOPED)
+    assert stats["total"] == len(present) == SCOPED.max_memories
+    assert all(s["count"] <= SCOPED.max_per_subject for s in stats["by_subject"])
+    # One memory per key, whichever process stored it first; the others got its id.
+    for key in runs[0]["keys"]:
+        assert len({run["keys"][key] for run in runs}) == 1, key
+    assert len(_store(db, element + "/keys")) == 40
+
+
 def test_fair_eviction_takes_the_least_accessed_oldest_of_the_own_pool(db: Database,
                                                                        tmp_path: Path) -> None:
     store = _store(db, str(tmp_path))
@@ -176,6 +236,9 @@ def test_migration_3_fills_the_term_statistics_of_memories_written_before_it(
             cur.execute("ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf")
             cur.execute("DELETE FROM schema_version WHERE version = 3")
         assert db.migrate() == [3]
+        # Migration 3 rebuilds the lane indexes of the default size; a store of another
+        # size builds its own on open (a worker migrates on open, then opens its stores).
+        store = _store(db, "e")
         after = store.search(query="budget river", limit=5, settings=settings)
         assert [r["memory"]["id"] for r in after.results] == \
             [r["memory"]["id"] for r in before.results]
