@@ -988,6 +988,11 @@ class PostgresMemoryStore:
             # A sequential scan would compute (and detoast) every row's distance: leave
             # the planner the HNSW walk or, for a selective filter, the btree and a sort.
             settings_cur.execute("SET LOCAL enable_seqscan = off")
+            # A large pool is walked, not read and sorted: right after a bulk load the
+            # statistics may still call it a few rows, and a plan that reads every row
+            # of the pool and sorts them costs its whole size.
+            settings_cur.execute("SET LOCAL enable_bitmapscan = off")
+            settings_cur.execute("SET LOCAL enable_sort = off")
             for lane in queries:
                 k = params.candidates_for(request.limit, lane)
                 settings_cur.execute(f"SET LOCAL hnsw.ef_search = "
@@ -1010,19 +1015,22 @@ class PostgresMemoryStore:
                     # tf and len), then best first, each match checked against its row
                     # until ``want`` pass: the scope meets a few hundred rows, not every
                     # match. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
-                    f"WITH w AS (SELECT u.term, {idf} AS idf FROM unnest(%s::text[]) "
-                    "AS u(term)), "
+                    # Materialized: the idf of each term and the average length are
+                    # computed once, not once per posting.
+                    f"WITH w AS MATERIALIZED (SELECT u.term, {idf} AS idf FROM "
+                    "unnest(%s::text[]) AS u(term)), "
+                    f"a AS MATERIALIZED (SELECT {average} AS average), "
                     "s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
                     "(t.tf + %s::float8 * (1 - %s::float8 + %s::float8 * t.len / "
-                    f"{average}))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
-                    "WHERE t.element = %s AND t.term = ANY(%s) AND w.idf IS NOT NULL "
-                    "GROUP BY t.id) "
+                    "a.average))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
+                    "CROSS JOIN a WHERE t.element = %s AND t.term = ANY(%s) AND "
+                    "w.idf IS NOT NULL GROUP BY t.id) "
                     "SELECT s.id, s.score FROM (SELECT id, score FROM s WHERE score > 0 "
                     "ORDER BY score DESC) s WHERE EXISTS (SELECT 1 FROM memories m WHERE "
                     f"m.element = %s AND m.id = s.id AND m.v_content IS NOT NULL AND "
                     f"m.dim = {d} AND ({scope_sql}){extra_sql}) LIMIT %s",
-                    (*idf_params, lexical.words, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B,
-                     *average_params, self.element, lexical.words, self.element,
+                    (*idf_params, lexical.words, *average_params, BM25_K1 + 1.0, BM25_K1,
+                     BM25_B, BM25_B, self.element, lexical.words, self.element,
                      *scope_params, *extra_params, want))
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
         best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.words else []
