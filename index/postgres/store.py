@@ -4,8 +4,9 @@ One row per memory in ``memories`` (``db.py`` has the schema), keyed ``(element,
 many elements share the tables. Each lane has a ``vector`` column with an HNSW (cosine)
 index per vector size. The lexical signal is the same BM25 as ``lexical.py`` (same
 Snowball terms, same BM25F weighting of content and context), kept as postings in
-``memory_terms`` and scored in SQL, so recall matches the file-backed store rather than
-approximating it with PostgreSQL's own text search (``docs/deploy.md`` says why).
+``memory_terms``, as each row's own ``lex_terms``/``lex_tf``, and as document frequencies
+in ``memory_term_df``, and scored in SQL, so recall matches the file-backed store rather
+than approximating it with PostgreSQL's own text search (``docs/deploy.md`` says why).
 
 Writes: every change of an element runs in one transaction holding a transaction-level
 advisory lock on the element (``pg_advisory_xact_lock``), so capacity, fair eviction,
@@ -14,12 +15,16 @@ thread; the unique index on ``(element, idem_key)`` backs the keys up. A transac
 does not commit leaves nothing, so a refused or failed call writes nothing. Embedding runs
 before the transaction.
 
-Search follows ``search.py`` step by step: vector candidates per lane and owner pool
-(HNSW with ``hnsw.iterative_scan = relaxed_order``, so a selective filter still returns
-the asked number of rows), BM25 candidates in scope, the time window and the named span;
-then the exact cosines of all three lanes are computed in SQL for the union and the same
-pure scoring (``recall.py``) ranks them. Returned memories count one access (a separate
-short statement, after ranking).
+Search follows ``search.py`` step by step: vector candidates per lane and owner pool,
+BM25 candidates in scope, the time window and the named span; then the exact cosines of
+all three lanes for the union, and the same pure scoring (``recall.py``) ranks them. Like
+the file store's planner, a pool of at most ``EXACT_MAX`` memories is scored whole from
+its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts); a
+larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
+selective filter still returns the asked number of rows) and the best BM25 matches from
+the postings. Returned memories count one access (one statement after ranking, whose
+commit does not wait for the WAL flush). ``docs/deploy.md`` ("Search and store speed")
+has the round trips and the figures.
 """
 
 from __future__ import annotations
