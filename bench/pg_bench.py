@@ -17,6 +17,8 @@ the backends themselves.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import statistics
 import sys
 import tempfile
@@ -57,7 +59,10 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values) * 1000.0, q))
 
 
-def run(store: Any, n: int, queries: int, settings: MemorySettings) -> dict[str, str]:
+def run(store: Any, n: int, queries: int, settings: MemorySettings,
+        answers: list[list[str]]) -> dict[str, str]:
+    """Build, then time stores and searches; ``answers`` gets each filtered search's
+    top-10 contents (memory ids differ between backends; contents are unique)."""
     rare_count = max(10, n // 1000)
     data = items(n, "rare", rare_count)
     started = time.perf_counter()
@@ -70,7 +75,8 @@ def run(store: Any, n: int, queries: int, settings: MemorySettings) -> dict[str,
         t = time.perf_counter()
         store.store(content=f"{text(rng, 8)} extra {i}", category="fact", settings=settings)
         stores.append(time.perf_counter() - t)
-    only, three, filtered = [], [], []
+    only, three, filtered, everyone = [], [], [], []
+    unscoped = dataclasses.replace(settings, subject_scoping=False)
     for _ in range(queries):
         q = text(rng, 6)
         t = time.perf_counter()
@@ -85,10 +91,16 @@ def run(store: Any, n: int, queries: int, settings: MemorySettings) -> dict[str,
                              settings=settings)
         filtered.append(time.perf_counter() - t)
         assert len(found.results) == 10, "a filtered search came back short"
+        answers.append([r["memory"]["content"] for r in found.results])
+        t = time.perf_counter()
+        store.search(query=q, limit=10, settings=unscoped)
+        everyone.append(time.perf_counter() - t)
     return {"build s": f"{build:.1f}", "store p50 ms": f"{pct(stores, 50):.2f}",
             "search p50/p95 ms (query)": f"{pct(only, 50):.1f} / {pct(only, 95):.1f}",
             "search p50/p95 ms (3 lanes)": f"{pct(three, 50):.1f} / {pct(three, 95):.1f}",
-            "filtered p50 ms": f"{pct(filtered, 50):.1f}"}
+            "filtered p50 ms": f"{pct(filtered, 50):.1f}",
+            "unscoped p50/p95 ms (query, all N)":
+                f"{pct(everyone, 50):.1f} / {pct(everyone, 95):.1f}"}
 
 
 def filtered_recall(store: Any, embedder: Any, queries: int) -> dict[str, str]:
@@ -149,18 +161,35 @@ def main(argv: list[str] | None = None) -> int:
         server = start_server()
         url = server.create_database("pg_bench")
     rows: dict[str, dict[str, str]] = {}
+    answers: dict[str, list[list[str]]] = {"file": [], "postgres": []}
+    load = [os.getloadavg()[0]]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             with MemoryStore(Path(tmp) / "mem", embedder) as file_store:
-                rows["file"] = run(file_store, n, queries, settings)
+                rows["file"] = run(file_store, n, queries, settings, answers["file"])
         from index.postgres import PostgresMemoryStore
         with PostgresMemoryStore(url, f"bench-{n}", embedder) as pg_store:
-            rows["postgres"] = run(pg_store, n, queries, settings)
+            rows["postgres"] = run(pg_store, n, queries, settings, answers["postgres"])
             rows["postgres"].update(filtered_recall(pg_store, embedder, queries))
     finally:
         if server is not None:
             server.stop()
-    print(f"# pg_bench: {n} memories, {queries} queries, embedder {args.embedder}")
+    load.append(os.getloadavg()[0])
+    # The same searches on the same memories: how much of the file store's filtered
+    # top-10 the PostgreSQL store returns (1.000: the same ten memories).
+    agree = [len(set(a) & set(b)) / 10 for a, b in
+             zip(answers["file"], answers["postgres"], strict=True)]
+    rows["postgres"]["filtered top-10 = file's"] = f"{statistics.mean(agree):.3f}"
+    ratio = {}
+    for label in ("store p50 ms", "search p50/p95 ms (query)",
+                  "search p50/p95 ms (3 lanes)", "filtered p50 ms",
+                  "unscoped p50/p95 ms (query, all N)"):
+        file_p50 = float(rows["file"][label].split(" / ")[0])
+        pg_p50 = float(rows["postgres"][label].split(" / ")[0])
+        ratio[label] = f"{pg_p50 / file_p50:.1f}x" if file_p50 > 0 else "-"
+    rows["postgres / file (p50)"] = ratio
+    print(f"# pg_bench: {n} memories, {queries} queries, embedder {args.embedder}, "
+          f"load average {load[0]:.1f} -> {load[1]:.1f} on {os.cpu_count()} cores")
     labels = list(dict.fromkeys(k for r in rows.values() for k in r))
     print(f"| figure | {' | '.join(rows)} |")
     print(f"|---|{'---|' * len(rows)}")

@@ -20,7 +20,10 @@ nothing the second time.
 from __future__ import annotations
 
 import logging
+import select
 import threading
+import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,6 +37,9 @@ from ..errors import DatabaseUnavailable, StorageFull, StoreError, StoreFailed
 __all__ = ["Database", "MIGRATIONS", "SCHEMA_VERSION", "vector_indexes"]
 
 logger = logging.getLogger(__name__)
+
+# A connection used less than this many seconds ago is lent without a check.
+CHECK_IDLE = 0.5
 
 # Advisory lock keys (64-bit): one for migrations; elements hash their name (store.py).
 _MIGRATION_LOCK = 0x7472_6966_6f72_6d01
@@ -122,6 +128,42 @@ CREATE TABLE schema_version (
     # all-MiniLM-L6-v2, the default model, has 384 dimensions; other sizes get their
     # indexes when a store of that size first opens (vector_indexes).
     (2, ";\n".join(vector_indexes(384)) + ";"),
+    # Search speed (bench/pg_bench.py): document frequencies kept per term, so a search
+    # does not count a query term's postings (for a common term, most of the element);
+    # each memory's terms beside its row, so a small scope is scored from its own rows
+    # (PostgresMemoryStore._rank) without touching the postings at all.
+    (3, """
+CREATE TABLE memory_term_df (
+    element text NOT NULL,
+    term text NOT NULL,
+    df integer NOT NULL,   -- memories of the element with the term (BM25's n(t))
+    PRIMARY KEY (element, term)
+);
+INSERT INTO memory_term_df (element, term, df)
+    SELECT element, term, count(*) FROM memory_terms GROUP BY element, term;
+ALTER TABLE memories ADD COLUMN lex_terms text[], ADD COLUMN lex_tf integer[];
+-- Filling the new columns writes a new version of every row, which would insert each
+-- into the three HNSW graphs one by one: drop them first and build them again after,
+-- which is many times faster (other vector sizes are rebuilt by ensure_dim on open).
+DO $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT indexname FROM pg_indexes
+             WHERE tablename = 'memories' AND indexname LIKE 'memories_hnsw_%' LOOP
+        EXECUTE format('DROP INDEX %I', r.indexname);
+    END LOOP;
+END $$;
+UPDATE memories m SET lex_terms = t.terms, lex_tf = t.tfs
+    FROM (SELECT element, id, array_agg(term ORDER BY term) AS terms,
+                 array_agg(tf ORDER BY term) AS tfs
+          FROM memory_terms GROUP BY element, id) t
+    WHERE m.element = t.element AND m.id = t.id;
+UPDATE memories SET lex_terms = '{}', lex_tf = '{}' WHERE lex_terms IS NULL;
+-- The postings' key carries tf and len, so scoring a term's postings is an index-only
+-- scan (no heap page per posting).
+ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
+    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (element, term, id) INCLUDE (tf, len);
+""" + ";\n".join(vector_indexes(384)) + ";"),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -153,13 +195,34 @@ class Database:
         self.url = url
         self._closed = False
         self._lock = threading.Lock()
+        self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = \
+            weakref.WeakKeyDictionary()
         self._pool = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=max_size, timeout=timeout, open=False,
-            check=psycopg_pool.ConnectionPool.check_connection,
+            check=self._check, reset=self._reset,
             kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": False},
             name="triform-memory", reconnect_timeout=0)
         # Open without waiting: an unreachable server is reported by the first call.
         self._pool.open(wait=False)
+
+    def _reset(self, conn: psycopg.Connection[Any]) -> None:
+        """Called as a connection returns to the pool: remember when (see ``_check``)."""
+        self._returned[conn] = time.monotonic()
+
+    def _check(self, conn: psycopg.Connection[Any]) -> None:
+        """Check a connection before lending it (a round trip), unless it came back less
+        than ``CHECK_IDLE`` seconds ago and nothing arrived on its socket since: a server
+        that shuts down or ends the session writes to it first, so a busy pool skips the
+        round trip without lending a connection the server has closed."""
+        returned = self._returned.get(conn)
+        if returned is not None and time.monotonic() - returned < CHECK_IDLE:
+            try:
+                readable = select.select([conn.fileno()], [], [], 0)[0]
+            except (OSError, ValueError, psycopg.Error):
+                readable = [True]
+            if not readable:
+                return
+        psycopg_pool.ConnectionPool.check_connection(conn)
 
     def close(self) -> None:
         with self._lock:

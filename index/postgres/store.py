@@ -4,8 +4,9 @@ One row per memory in ``memories`` (``db.py`` has the schema), keyed ``(element,
 many elements share the tables. Each lane has a ``vector`` column with an HNSW (cosine)
 index per vector size. The lexical signal is the same BM25 as ``lexical.py`` (same
 Snowball terms, same BM25F weighting of content and context), kept as postings in
-``memory_terms`` and scored in SQL, so recall matches the file-backed store rather than
-approximating it with PostgreSQL's own text search (``docs/deploy.md`` says why).
+``memory_terms``, as each row's own ``lex_terms``/``lex_tf``, and as document frequencies
+in ``memory_term_df``, and scored in SQL, so recall matches the file-backed store rather
+than approximating it with PostgreSQL's own text search (``docs/deploy.md`` says why).
 
 Writes: every change of an element runs in one transaction holding a transaction-level
 advisory lock on the element (``pg_advisory_xact_lock``), so capacity, fair eviction,
@@ -14,12 +15,16 @@ thread; the unique index on ``(element, idem_key)`` backs the keys up. A transac
 does not commit leaves nothing, so a refused or failed call writes nothing. Embedding runs
 before the transaction.
 
-Search follows ``search.py`` step by step: vector candidates per lane and owner pool
-(HNSW with ``hnsw.iterative_scan = relaxed_order``, so a selective filter still returns
-the asked number of rows), BM25 candidates in scope, the time window and the named span;
-then the exact cosines of all three lanes are computed in SQL for the union and the same
-pure scoring (``recall.py``) ranks them. Returned memories count one access (a separate
-short statement, after ranking).
+Search follows ``search.py`` step by step: vector candidates per lane and owner pool,
+BM25 candidates in scope, the time window and the named span; then the exact cosines of
+all three lanes for the union, and the same pure scoring (``recall.py``) ranks them. Like
+the file store's planner, a pool of at most ``EXACT_MAX`` memories is scored whole from
+its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts); a
+larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
+selective filter still returns the asked number of rows) and the best BM25 matches from
+the postings. Returned memories count one access (one statement after ranking, whose
+commit does not wait for the WAL flush). ``docs/deploy.md`` ("Search and store speed")
+has the round trips and the figures.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import uuid
 from pathlib import Path
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -89,6 +95,11 @@ __all__ = ["PostgresMemoryStore"]
 logger = logging.getLogger(__name__)
 
 REPAIR_BATCH = 64
+# A pool (general, one subject, or everyone) of at most this many memories is scored
+# whole from its rows; a larger one is walked through the HNSW indexes and the postings.
+# Reading a row and computing its three cosines costs about 10-20 us here (its vectors
+# are TOASTed), so 1024 rows are ~15 ms: past that the walks are cheaper.
+EXACT_MAX = 1024
 BM25_K1, BM25_B = 1.2, 0.75
 
 _PUBLIC = ("id, content, category, subject_type, subject_id, context, intention, agent, "
@@ -126,6 +137,29 @@ def _term_counts(content: str, context: str | None, situated: bool) -> Counter[s
     if context:
         counts.update(terms(context))
     return counts
+
+
+@dataclass
+class _Lexical:
+    """The query's BM25 terms (``lexical.terms``, each once). Their idf and the element's
+    average length are read by the statement that scores (``_idf_sql``), from the
+    counters every write keeps."""
+
+    words: builtins.list[str]
+
+
+@dataclass
+class _Scored:
+    """One candidate's exact similarities: per lane (``present``: the lane takes part),
+    the content-context cosine (``situate``), BM25, and its pool in the search."""
+
+    seq: int
+    occurred: float
+    pool: int
+    sims: builtins.list[float]
+    present: builtins.list[bool]
+    pair: float
+    bm25: float
 
 
 class PostgresMemoryStore:
@@ -355,11 +389,14 @@ class PostgresMemoryStore:
         earlier = self._earlier(cur, new)
         if earlier is not None:
             return earlier
-        evicted = self._evictions(cur, new.subject, settings)
+        # The sequence number and the element's size in one statement. Every memory is
+        # one BM25 document: the counter is the element's size, kept under the element's
+        # lock (a count(*) per store would grow with the element).
         cur.execute("UPDATE memory_elements SET next_seq = next_seq + 1 WHERE element = %s "
-                    "RETURNING next_seq - 1", (self.element,))
+                    "RETURNING next_seq - 1, lex_docs", (self.element,))
         seq_row = cur.fetchone()
         assert seq_row is not None
+        evicted = self._evictions(cur, new.subject, settings, int(seq_row[1]))
         now = iso_utc(self._clock())
         occurred = new.occurred_at or now
         warnings = [] if vectors is not None else [EmbeddingFailed.code]
@@ -368,58 +405,81 @@ class PostgresMemoryStore:
             memory_id, now = str(kept["id"]), str(kept["created_at"])
             occurred = str(kept.get("occurred_at") or now)
         counts = _term_counts(new.content, new.context, self._params.situated_lexical)
-        length = sum(counts.values())
-        vec = vectors or {}
         record = MemoryRecord.from_json({"id": memory_id, "seq": 0, "content": "",
                                          "category": "fact", "created_at": now,
                                          "occurred_at": occurred})
-        cur.execute(
-            "INSERT INTO memories (element, id, seq, content, category, subject_type, "
-            "subject_id, context, intention, agent, source, metadata, created_at, "
-            "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
-            "v_content, v_context, v_intention, lex_len, idem_key, key_fingerprint, "
-            "key_evicted, key_warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, "
-            "%s, %s, %s, %s, %s)",
-            (self.element, memory_id, int(seq_row[0]), new.content, new.category,
-             new.subject[0] if new.subject else None,
-             new.subject[1] if new.subject else None, new.context, new.intention,
-             new.agent, new.source, json.dumps(new.metadata), now, now, occurred,
-             record.created_ts, record.occurred_ts, vectors is not None,
-             self._model_id if vectors is not None else None,
-             self._dim if vectors is not None else None,
-             *[_vector_text(vec[lane]) if lane in vec else None for lane in LANES],
-             length, new.key, new.fingerprint if new.key is not None else None,
-             json.dumps(evicted) if new.key is not None else None,
-             json.dumps(warnings) if new.key is not None else None))
-        self._index_terms(cur, memory_id, counts)
+        updated, accessed, count = now, None, 0
         if kept is not None:
-            cur.execute("UPDATE memories SET updated_at = %s, last_accessed_at = %s, "
-                        "access_count = %s WHERE element = %s AND id = %s",
-                        (kept.get("updated_at") or now, kept.get("last_accessed_at"),
-                         int(kept.get("access_count") or 0), self.element, memory_id))
-        cur.execute(f"SELECT {_PUBLIC} FROM memories WHERE element = %s AND id = %s",
-                    (self.element, memory_id))
+            updated = kept.get("updated_at") or now
+            accessed, count = kept.get("last_accessed_at"), int(kept.get("access_count") or 0)
+        conn = cur.connection
+        # The row and its postings are sent together (one round trip), inside the
+        # transaction; an error in either fails the call as before.
+        with conn.pipeline(), conn.cursor() as terms_cur:
+            cur.execute(
+                "INSERT INTO memories (element, id, seq, content, category, subject_type, "
+                "subject_id, context, intention, agent, source, metadata, created_at, "
+                "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
+                "v_content, v_context, v_intention, lex_len, lex_terms, lex_tf, idem_key, "
+                "key_fingerprint, key_evicted, key_warnings, last_accessed_at, "
+                "access_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                "%s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, %s, %s, "
+                f"%s, %s, %s, %s, %s, %s, %s) RETURNING {_PUBLIC}",
+                self._row_values(new, memory_id, int(seq_row[0]), now, updated, occurred,
+                                 record, vectors, counts, evicted, warnings)
+                + (accessed, count))
+            self._index_terms(terms_cur, memory_id, counts)
         row = cur.fetchone()
         assert row is not None
         return StoreResult(_public(row), evicted, warnings)
 
+    def _row_values(self, new: NewMemory, memory_id: str, seq: int, now: str, updated: str,
+                    occurred: str, record: MemoryRecord,
+                    vectors: dict[str, np.ndarray] | None, counts: Counter[str],
+                    evicted: builtins.list[str], warnings: builtins.list[str]
+                    ) -> tuple[Any, ...]:
+        vec = vectors or {}
+        words = sorted(counts)
+        return (self.element, memory_id, seq, new.content, new.category,
+                new.subject[0] if new.subject else None,
+                new.subject[1] if new.subject else None, new.context, new.intention,
+                new.agent, new.source, json.dumps(new.metadata), now, updated, occurred,
+                record.created_ts, record.occurred_ts, vectors is not None,
+                self._model_id if vectors is not None else None,
+                self._dim if vectors is not None else None,
+                *[_vector_text(vec[lane]) if lane in vec else None for lane in LANES],
+                sum(counts.values()), words, [counts[t] for t in words], new.key,
+                new.fingerprint if new.key is not None else None,
+                json.dumps(evicted) if new.key is not None else None,
+                json.dumps(warnings) if new.key is not None else None)
+
     def _index_terms(self, cur: psycopg.Cursor[Any], memory_id: str,
                      counts: Counter[str]) -> None:
-        if counts:
-            cur.execute("INSERT INTO memory_terms (element, id, term, tf, len) SELECT %s, "
-                        "%s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)",
-                        (self.element, memory_id, sum(counts.values()), list(counts),
-                         list(counts.values())))
-        cur.execute("UPDATE memory_elements SET lex_docs = lex_docs + 1, "
+        """Postings, document frequencies and the element's counters of one memory (its
+        row holds the same terms in ``lex_terms``/``lex_tf``), in one statement."""
+        words = sorted(counts)
+        cur.execute("WITH p AS (INSERT INTO memory_terms (element, id, term, tf, len) "
+                    "SELECT %s, %s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)), "
+                    "d AS (INSERT INTO memory_term_df (element, term, df) SELECT %s, t, 1 "
+                    "FROM unnest(%s::text[]) AS t ON CONFLICT (element, term) DO UPDATE "
+                    "SET df = memory_term_df.df + 1) "
+                    "UPDATE memory_elements SET lex_docs = lex_docs + 1, "
                     "lex_total = lex_total + %s WHERE element = %s",
-                    (sum(counts.values()), self.element))
+                    (self.element, memory_id, sum(counts.values()), words,
+                     [counts[t] for t in words], self.element, words,
+                     sum(counts.values()), self.element))
 
     def _delete(self, cur: psycopg.Cursor[Any], condition: str,
                 params: Sequence[Any]) -> list[str]:
         """Delete the element's rows matching ``condition``; their ids, oldest first."""
-        cur.execute(f"DELETE FROM memories WHERE element = %s AND ({condition}) "
-                    "RETURNING id, seq, lex_len", (self.element, *params))
+        # Each term of a deleted memory loses one document (the postings go with the
+        # rows, by the foreign key's cascade).
+        cur.execute(f"WITH gone AS (DELETE FROM memories WHERE element = %s AND ({condition}) "
+                    "RETURNING id, seq, lex_len, lex_terms), "
+                    "d AS (UPDATE memory_term_df f SET df = f.df - c.n FROM (SELECT term, "
+                    "count(*) AS n FROM gone, unnest(gone.lex_terms) AS term GROUP BY term) c "
+                    "WHERE f.element = %s AND f.term = c.term) "
+                    "SELECT id, seq, lex_len FROM gone", (self.element, *params, self.element))
         rows = sorted(cur.fetchall(), key=lambda r: int(r[1]))
         if rows:
             cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - %s, "
@@ -428,16 +488,12 @@ class PostgresMemoryStore:
         return [str(r[0]) for r in rows]
 
     def _evictions(self, cur: psycopg.Cursor[Any], subject: tuple[str, str] | None,
-                   settings: MemorySettings) -> list[str]:
-        """Evict what capacity calls for before one more store (``policy.plan_eviction``).
+                   settings: MemorySettings, total: int) -> list[str]:
+        """Evict what capacity calls for before one more store (``policy.plan_eviction``),
+        ``total`` memories being in the element.
 
         :raise MemoryCapacity: the pool that must give way is empty.
         """
-        # Every memory is one BM25 document: the counter is the element's size, kept
-        # under the element's lock (a count(*) per store would grow with the element).
-        cur.execute("SELECT lex_docs FROM memory_elements WHERE element = %s",
-                    (self.element,))
-        total = int(cur.fetchone()[0])  # type: ignore[index]
         pool_sql, pool_params = self._pool_of(subject)
         pool = 0
         # The pool's size matters for a subject's own cap, or when the element is full.
@@ -565,15 +621,19 @@ class PostgresMemoryStore:
             content = fields.get("content", record.content)
             context = fields["context"] if "context" in fields else record.context
             counts = _term_counts(content, context, self._params.situated_lexical)
-            cur.execute("DELETE FROM memory_terms WHERE element = %s AND id = %s",
-                        (self.element, record.id))
-            cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
-                        "lex_total - (SELECT lex_len FROM memories WHERE element = %s "
-                        "AND id = %s) WHERE element = %s",
-                        (self.element, record.id, self.element))
+            cur.execute("WITH old AS (SELECT lex_len, lex_terms FROM memories WHERE "
+                        "element = %s AND id = %s), "
+                        "p AS (DELETE FROM memory_terms WHERE element = %s AND id = %s), "
+                        "d AS (UPDATE memory_term_df SET df = df - 1 WHERE element = %s AND "
+                        "term IN (SELECT unnest(lex_terms) FROM old)) "
+                        "UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
+                        "lex_total - (SELECT lex_len FROM old) WHERE element = %s",
+                        (self.element, record.id, self.element, record.id, self.element,
+                         self.element))
             self._index_terms(cur, record.id, counts)
-            sets.append("lex_len = %s")
-            params.append(sum(counts.values()))
+            words = sorted(counts)
+            sets.extend(["lex_len = %s", "lex_terms = %s", "lex_tf = %s"])
+            params.extend([sum(counts.values()), words, [counts[t] for t in words]])
         cur.execute(f"UPDATE memories SET {', '.join(sets)} WHERE element = %s AND id = %s",
                     (*params, self.element, record.id))
         return self._public_of(cur, record.id)
@@ -614,15 +674,27 @@ class PostgresMemoryStore:
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock())
         queries = self._embed_lanes(request.texts)
-        with self._tx() as cur:
-            ids, scores, lanes, fallback = self._rank(cur, request, queries, settings, when)
-        if not ids:
-            return SearchResult([], fallback)
-        with self._tx() as cur:
-            cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
-                        f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
-                        f"RETURNING {_PUBLIC}", (iso_utc(self._clock()), self.element, ids))
-            found = {row[0]: _public(row) for row in cur.fetchall()}
+        self._check_open()
+        # One connection in autocommit: the reads need no transaction of their own (each
+        # statement sees a committed state; a memory deleted between two is left out), and
+        # independent statements go out together in a pipeline, so a search on a small
+        # scope is three round trips.
+        with self._db.autocommit() as conn:
+            ids, scores, lanes, fallback = self._rank(conn, request, queries, settings,
+                                                      when)
+            if not ids:
+                return SearchResult([], fallback)
+            with conn.cursor() as cur:
+                # An access count is a statistic, not an acknowledged write: its commit
+                # need not wait for the WAL flush (a crash may lose the last counts, never
+                # data). ``set_config(..., true)`` lasts for this statement's own
+                # transaction only, so the pooled connection keeps its setting.
+                cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
+                            f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
+                            f"AND set_config('synchronous_commit', 'off', true) = 'off' "
+                            f"RETURNING {_PUBLIC}",
+                            (iso_utc(self._clock()), self.element, ids))
+                found = {row[0]: _public(row) for row in cur.fetchall()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lane}
                    for memory_id, value, lane in zip(ids, scores, lanes, strict=True)
                    if memory_id in found]
@@ -653,73 +725,52 @@ class PostgresMemoryStore:
             params.append(occurred[1])
         return sql, tuple(params)
 
-    def _rank(self, cur: psycopg.Cursor[Any], request: SearchQuery,
+    def _rank(self, conn: psycopg.Connection[Any], request: SearchQuery,
               queries: dict[str, np.ndarray] | None, settings: MemorySettings,
               when: TimeSpan | None) -> tuple[list[str], list[float],
                                               list[dict[str, float | None]], str | None]:
-        params = self._params
         pools = self._scope(request, settings.subject_scoping)
         scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
         scope_params = tuple(p for _, ps in pools for p in ps)
-        bounded = request.occurred != (None, None)
         extra_sql, extra_params = self._filters(request, request.occurred)
-        situated = queries is not None and "context" not in queries and \
-            params.situated_vector
+        meta: dict[str, tuple[int, float]] = {}
         ids: list[str] = []
         sims_parts: list[np.ndarray] = []
         present_parts: list[np.ndarray] = []
-        meta: dict[str, tuple[int, float]] = {}
-        if queries is not None:
-            if situated:
-                queries = {**queries, "context": queries["content"]}
-            literal = {lane: _vector_text(q) for lane, q in queries.items()}
-            candidates: set[str] = set()
-            d = self._dim
-            cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            # A sequential scan would compute (and detoast) every row's distance: leave the
-            # planner the HNSW walk or, for a selective subject, the btree and a sort.
-            cur.execute("SET LOCAL enable_seqscan = off")
-            for lane in queries:
-                k = params.candidates_for(request.limit, lane)
-                cur.execute(f"SET LOCAL hnsw.ef_search = {min(1000, max(params.ef_search_min, k))}")
-                for pool_sql, pool_params in pools:
-                    cur.execute(
-                        f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
-                        f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
-                        f"%s::vector({d}) LIMIT %s",
-                        (self.element, *pool_params, *extra_params, literal[lane], k))
-                    candidates.update(str(r[0]) for r in cur.fetchall())
-            bm25 = self._bm25(cur, request.texts["content"], scope_sql, scope_params,
-                              extra_sql, extra_params)
-            want = params.candidates_for(request.limit, "content")
-            candidates.update(sorted(bm25, key=lambda i: -bm25[i])[:want])
-            if bounded:
-                window = self._vector_pool(cur, scope_sql, scope_params, request,
-                                           request.occurred, WINDOW_EXACT_MAX + 1)
-                if len(window) <= WINDOW_EXACT_MAX:
-                    candidates = set(window)
-                elif len(candidates) < request.limit:
-                    candidates |= set(self._vector_pool(cur, scope_sql, scope_params,
-                                                        request, request.occurred, None))
-            if when is not None and params.time_weight > 0:
-                span = self._vector_pool(cur, scope_sql, scope_params, request,
-                                         _span_bounds(when, request.occurred),
-                                         SPAN_CANDIDATES_MAX + 1)
-                if len(span) <= SPAN_CANDIDATES_MAX:
-                    candidates |= set(span)
-            if candidates:
-                lane_ids, sims, present = self._cosines(cur, sorted(candidates), literal,
-                                                        situated, meta)
-                if bm25:
-                    best = max(bm25.values())
-                    lex = np.array([bm25.get(i, 0.0) for i in lane_ids])
-                    sims[:, 0] = boost_content(sims[:, 0], lex, best)
-                ids += lane_ids
-                sims_parts.append(sims)
-                present_parts.append(present)
-        text_ids, text_sims, text_present = self._text_scores(
-            cur, scope_sql, scope_params, extra_sql, extra_params, request,
-            everything=queries is None, meta=meta)
+        situated = queries is not None and "context" not in queries and \
+            self._params.situated_vector
+        if queries is not None and situated:
+            queries = {**queries, "context": queries["content"]}
+        literal = {lane: _vector_text(q) for lane, q in (queries or {}).items()}
+        lexical = _Lexical(sorted(set(terms(request.texts["content"]))))
+        with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
+            with conn.pipeline():
+                # Sent together, one round trip: each pool's size (counted up to
+                # EXACT_MAX + 1, which picks its plan), every row of the pools that are
+                # small scored whole (a large pool is left out by the same count), and
+                # the memories in scope to score by text.
+                if queries is not None:
+                    self._send_plan(cur, pools, extra_sql, extra_params)
+                    self._send_rows(rows_cur, literal, situated, lexical, pools,
+                                    extra_sql, extra_params)
+                which = "" if queries is None else " AND NOT embedded"
+                text_cur.execute(
+                    f"SELECT id, seq, occurred_ts, content, context, intention FROM memories "
+                    f"WHERE element = %s{which} AND ({scope_sql}){extra_sql}",
+                    (self.element, *scope_params, *extra_params))
+            text_rows = text_cur.fetchall()
+            if queries is not None:
+                sizes = self._read_plan(cur, len(pools))
+                small_rows = self._read_rows(rows_cur)
+                ids, sims, present = self._vector_scores(
+                    conn, cur, request, queries, literal, situated, pools, sizes,
+                    small_rows, lexical, when, meta)
+                if ids:
+                    sims_parts.append(sims)
+                    present_parts.append(present)
+        # A memory that changed between two statements is scored once, by its vectors.
+        text_rows = [r for r in text_rows if str(r[0]) not in meta]
+        text_ids, text_sims, text_present = self._text_scores(text_rows, request, meta)
         fallback = "text" if queries is None or text_ids else None
         if text_ids:
             ids += text_ids
@@ -730,48 +781,267 @@ class PostgresMemoryStore:
         sims = np.clip(np.concatenate(sims_parts), 0.0, 1.0)
         present = np.concatenate(present_parts)
         scores = blend(sims, present, weight_vector(settings.association_weights))
-        if when is not None and params.time_weight > 0:
+        if when is not None and self._params.time_weight > 0:
             scores = boost_time(scores, np.array([meta[i][1] for i in ids]), when.start,
-                                when.end, params.time_weight)
+                                when.end, self._params.time_weight)
         order = rank(scores, settings.relevance_threshold, request.limit,
                      tiebreak=np.array([meta[i][0] for i in ids], dtype=np.int64))
         return ([ids[i] for i in order], [float(scores[i]) for i in order],
                 [{lane: (float(sims[i, j]) if present[i, j] else None)
                   for j, lane in enumerate(LANES)} for i in order], fallback)
 
-    def _bm25(self, cur: psycopg.Cursor[Any], query: str, scope_sql: str,
-              scope_params: tuple[Any, ...], extra_sql: str,
-              extra_params: tuple[Any, ...]) -> dict[str, float]:
-        """BM25 (``lexical.LexicalIndex.scores``) of the memories in scope that match the
-        query and have a content vector: id -> score. Document frequencies and the average
-        length are over the whole element, as in the file-backed index."""
-        words = sorted(set(terms(query)))
-        if not words:
-            return {}
-        cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
-                    (self.element,))
+    def _vector_scores(self, conn: psycopg.Connection[Any], cur: psycopg.Cursor[Any],
+                       request: SearchQuery, queries: dict[str, np.ndarray],
+                       literal: dict[str, str], situated: bool,
+                       pools: builtins.list[Pool], sizes: builtins.list[int],
+                       fetched: dict[str, _Scored], lexical: _Lexical,
+                       when: TimeSpan | None,
+                       meta: dict[str, tuple[int, float]]
+                       ) -> tuple[builtins.list[str], np.ndarray, np.ndarray]:
+        """Candidates and their exact similarities, as ``search.score`` gathers them."""
+        params = self._params
+        scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
+        scope_params = tuple(p for _, ps in pools for p in ps)
+        extra_sql, extra_params = self._filters(request, request.occurred)
+        small = [i for i, size in enumerate(sizes) if size <= EXACT_MAX]
+        large = [pool for pool, size in zip(pools, sizes, strict=True) if size > EXACT_MAX]
+        want = params.candidates_for(request.limit, "content")
+        rows: dict[str, _Scored] = {}
+        candidates: set[str] = set()
+        lexical_top: builtins.list[tuple[float, str]] = []
+        if small:
+            # A small pool is scored whole from its own rows, as the file store's planner
+            # searches a pool below its threshold exactly: each lane's top candidates and
+            # the BM25 matches come from this one read.
+            rows.update(fetched)
+            for lane_index, lane in enumerate(LANES):
+                if lane not in queries:
+                    continue
+                k = params.candidates_for(request.limit, lane)
+                for pool_index in small:
+                    in_lane = [(row.sims[lane_index], memory_id)
+                               for memory_id, row in fetched.items()
+                               if row.pool == pool_index and row.present[lane_index]]
+                    in_lane.sort(key=lambda pair: -pair[0])
+                    candidates.update(memory_id for _, memory_id in in_lane[:k])
+            lexical_top += [(row.bm25, memory_id) for memory_id, row in fetched.items()
+                            if row.bm25 > 0 and row.present[0]]
+        if large:
+            found, top = self._walk(conn, request, queries, literal, large, lexical,
+                                    extra_sql, extra_params, want)
+            candidates |= found
+            lexical_top += top
+        lexical_top.sort(key=lambda pair: -pair[0])
+        best = lexical_top[0][0] if lexical_top else 0.0
+        candidates.update(memory_id for _, memory_id in lexical_top[:want])
+        if request.occurred != (None, None):
+            window = self._vector_pool(cur, scope_sql, scope_params, request,
+                                       request.occurred, WINDOW_EXACT_MAX + 1)
+            if len(window) <= WINDOW_EXACT_MAX:
+                candidates = set(window)
+            elif len(candidates) < request.limit:
+                candidates |= set(self._vector_pool(cur, scope_sql, scope_params, request,
+                                                    request.occurred, None))
+        if when is not None and params.time_weight > 0:
+            span = self._vector_pool(cur, scope_sql, scope_params, request,
+                                     _span_bounds(when, request.occurred),
+                                     SPAN_CANDIDATES_MAX + 1)
+            if len(span) <= SPAN_CANDIDATES_MAX:
+                candidates |= set(span)
+        missing = sorted(candidates - rows.keys())
+        if missing:
+            self._send_rows(cur, literal, situated, lexical, None, "", (), ids=missing)
+            rows.update(self._read_rows(cur))
+        chosen = sorted(i for i in candidates if i in rows)
+        if not chosen:
+            return [], np.zeros((0, len(LANES))), np.zeros((0, len(LANES)), dtype=bool)
+        sims = np.array([rows[i].sims for i in chosen], dtype=np.float64)
+        present = np.array([rows[i].present for i in chosen], dtype=bool)
+        if situated:
+            sims[:, 1] = situate(sims[:, 0], sims[:, 1],
+                                 np.array([rows[i].pair for i in chosen]))
+        if best > 0:
+            sims[:, 0] = boost_content(sims[:, 0], np.array([rows[i].bm25 for i in chosen]),
+                                       best)
+        for i in chosen:
+            meta[i] = (rows[i].seq, rows[i].occurred)
+        return chosen, sims, present
+
+    def _send_plan(self, cur: psycopg.Cursor[Any], pools: builtins.list[Pool],
+                   extra_sql: str, extra_params: tuple[Any, ...]) -> None:
+        """Ask for each pool's size, counted up to ``EXACT_MAX + 1`` (:meth:`_read_plan`)."""
+        counts = ", ".join(self._count_sql(pool_sql, extra_sql) for pool_sql, _ in pools)
+        cur.execute(f"SELECT {counts}", self._count_params(pools, extra_params))
+
+    def _count_sql(self, pool_sql: str, extra_sql: str) -> str:
+        return (f"(SELECT count(*) FROM (SELECT 1 FROM memories WHERE element = %s AND "
+                f"({pool_sql}){extra_sql} LIMIT {EXACT_MAX + 1}) c)")
+
+    def _count_params(self, pools: builtins.list[Pool], extra_params: tuple[Any, ...]
+                      ) -> tuple[Any, ...]:
+        return tuple(p for _, pool_params in pools
+                     for p in (self.element, *pool_params, *extra_params))
+
+    @staticmethod
+    def _read_plan(cur: psycopg.Cursor[Any], pools: int) -> builtins.list[int]:
         row = cur.fetchone()
-        docs, total = (int(row[0]), int(row[1])) if row else (0, 0)
-        if docs <= 0:
-            return {}
-        average = total / docs or 1.0
-        cur.execute(
-            # Scope and filter columns exist only in ``memories``, so they need no alias.
-            "WITH q AS (SELECT term, count(*) AS df FROM memory_terms WHERE element = %s "
-            "AND term = ANY(%s) GROUP BY term), "
-            # Scored over the postings alone, then only the matches meet their rows.
-            # float8 throughout: a bare 1.0 is numeric in SQL, many times slower here.
-            "s AS (SELECT t.id, sum(ln(1 + (%s::float8 - q.df + 0.5) / (q.df + 0.5)) "
-            "* t.tf * %s::float8 / (t.tf + %s::float8 * (1 - %s::float8 + %s::float8 "
-            "* t.len / %s::float8))) AS score "
-            "FROM memory_terms t JOIN q ON q.term = t.term WHERE t.element = %s "
-            "GROUP BY t.id) "
-            "SELECT s.id, s.score FROM s JOIN memories m ON m.element = %s AND m.id = s.id "
-            f"WHERE m.v_content IS NOT NULL AND m.dim = {self._dim} "
-            f"AND ({scope_sql}){extra_sql}",
-            (self.element, words, docs, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B, average,
-             self.element, self.element, *scope_params, *extra_params))
-        return {str(r[0]): float(r[1]) for r in cur.fetchall() if r[1] and r[1] > 0}
+        return [int(n) for n in row] if row else [0] * pools
+
+    def _idf_sql(self, term_sql: str) -> tuple[str, tuple[Any, ...]]:
+        """SQL of one term's idf, ``ln(1 + (N - n + .5) / (n + .5))`` as
+        ``lexical.LexicalIndex.scores`` (NULL: no memory of the element has it)."""
+        return ("(SELECT ln(1 + (e.lex_docs::float8 - d.df + 0.5) / (d.df + 0.5)) FROM "
+                "memory_term_df d JOIN memory_elements e ON e.element = d.element WHERE "
+                f"d.element = %s AND d.term = {term_sql} AND d.df > 0)", (self.element,))
+
+    def _average_sql(self) -> tuple[str, tuple[Any, ...]]:
+        """SQL of the element's average memory length in terms (1 when none)."""
+        return ("(SELECT coalesce(nullif(lex_total::float8 / nullif(lex_docs, 0), 0), 1.0) "
+                "FROM memory_elements WHERE element = %s)", (self.element,))
+
+    def _bm25_sql(self, lexical: _Lexical, alias: str) -> tuple[str, tuple[Any, ...]]:
+        """SQL of one memory's BM25 for the query (0 without a match), from the row's own
+        ``lex_terms``/``lex_tf``, as ``lexical.LexicalIndex.scores`` computes it: per
+        query term, ``array_position`` finds its frequency in the row (about half the
+        cost of joining the unnested arrays per row); a row sharing no term is skipped.
+        The idf and the average length are uncorrelated subqueries, computed once."""
+        if not lexical.words:
+            return "0::float8", ()
+        average, average_params = self._average_sql()
+        norm = f"%s::float8 * (1 - %s::float8 + %s::float8 * {alias}.lex_len / {average})"
+        norm_params = (BM25_K1, BM25_B, BM25_B, *average_params)
+        tf = f"{alias}.lex_tf[array_position({alias}.lex_terms, %s::text)]"
+        parts, params = [], builtins.list[Any]()
+        for term in lexical.words:
+            idf, idf_params = self._idf_sql("%s::text")
+            parts.append(f"coalesce({idf} * {tf} * %s::float8 / ({tf} + {norm}), 0)")
+            params.extend([*idf_params, term, term, BM25_K1 + 1.0, term, *norm_params])
+        return (f"CASE WHEN {alias}.lex_terms && %s::text[] THEN " + " + ".join(parts)
+                + " ELSE 0 END", (lexical.words, *params))
+
+    def _send_rows(self, cur: psycopg.Cursor[Any], literal: dict[str, str],
+                   situated: bool, lexical: _Lexical, pools: builtins.list[Pool] | None,
+                   extra_sql: str, extra_params: tuple[Any, ...], *,
+                   ids: builtins.list[str] | None = None) -> None:
+        """Ask for the exact cosines of every lane the query gives (``lanes.similarities``),
+        the pair cosine for ``situate`` and BM25 of every embedded row of the ``pools``
+        holding at most ``EXACT_MAX`` memories (or of ``ids``); :meth:`_read_rows`."""
+        cols = []
+        params: list[Any] = []
+        for lane in LANES:
+            if lane in literal:
+                cols.append(f"1 - (m.v_{lane} <=> %s::vector)")
+                params.append(literal[lane])
+            else:
+                cols.append("NULL::float8")
+        cols.append("1 - (m.v_content <=> m.v_context)" if situated else "NULL::float8")
+        bm25_sql, bm25_params = self._bm25_sql(lexical, "m")
+        cols.append(bm25_sql)
+        params.extend(bm25_params)
+        which_params: tuple[Any, ...]
+        case_params: tuple[Any, ...] = ()
+        if pools is None:
+            which, which_params = "m.id = ANY(%s)", (ids,)
+            pool_case = "0"
+        else:
+            # A pool's count is an uncorrelated subquery: computed once, not per row.
+            which = " OR ".join(f"(({sql}) AND {self._count_sql(sql, extra_sql)} <= "
+                                f"{EXACT_MAX})" for sql, _ in pools)
+            which_params = tuple(p for pool in pools
+                                 for p in (*pool[1],
+                                           *self._count_params([pool], extra_params)))
+            pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
+                                           for i, (sql, _) in enumerate(pools)) + " END"
+            case_params = tuple(p for _, ps in pools for p in ps)
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {', '.join(cols)} "
+                    f"FROM memories m WHERE m.element = %s AND m.dim = {self._dim} AND "
+                    f"({which}){extra_sql}",
+                    (*case_params, *params, self.element, *which_params, *extra_params))
+
+    @staticmethod
+    def _read_rows(cur: psycopg.Cursor[Any]) -> dict[str, _Scored]:
+        out: dict[str, _Scored] = {}
+        for r in cur.fetchall():
+            sims = [0.0, 0.0, 0.0]
+            present = [False, False, False]
+            for j in range(len(LANES)):
+                value = r[4 + j]
+                if value is not None and np.isfinite(value):
+                    sims[j], present[j] = float(value), True
+            pair = r[7]
+            out[str(r[0])] = _Scored(
+                seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
+                present=present,
+                pair=float(pair) if pair is not None and np.isfinite(pair) else 0.0,
+                bm25=float(r[8] or 0.0))
+        return out
+
+    def _walk(self, conn: psycopg.Connection[Any], request: SearchQuery,
+              queries: dict[str, np.ndarray], literal: dict[str, str],
+              pools: builtins.list[Pool], lexical: _Lexical, extra_sql: str,
+              extra_params: tuple[Any, ...], want: int
+              ) -> tuple[set[str], builtins.list[tuple[float, str]]]:
+        """Candidates of large pools: each lane's HNSW walk per pool, and the ``want``
+        best BM25 matches with a content vector (``(score, id)``, best first) from the
+        postings of the query's terms. One transaction, sent as one pipeline."""
+        params = self._params
+        d = self._dim
+        walks: builtins.list[psycopg.Cursor[Any]] = []
+        top = conn.cursor()
+        with conn.pipeline(), conn.transaction(), conn.cursor() as settings_cur:
+            settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            # A sequential scan would compute (and detoast) every row's distance: leave
+            # the planner the HNSW walk or, for a selective filter, the btree and a sort.
+            settings_cur.execute("SET LOCAL enable_seqscan = off")
+            # A large pool is walked, not read and sorted: right after a bulk load the
+            # statistics may still call it a few rows, and a plan that reads every row
+            # of the pool and sorts them costs its whole size.
+            settings_cur.execute("SET LOCAL enable_bitmapscan = off")
+            settings_cur.execute("SET LOCAL enable_sort = off")
+            for lane in queries:
+                k = params.candidates_for(request.limit, lane)
+                settings_cur.execute(f"SET LOCAL hnsw.ef_search = "
+                                     f"{min(1000, max(params.ef_search_min, k))}")
+                for pool_sql, pool_params in pools:
+                    walk = conn.cursor()
+                    walk.execute(
+                        f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
+                        f"({pool_sql}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
+                        f"%s::vector({d}) LIMIT %s",
+                        (self.element, *pool_params, *extra_params, literal[lane], k))
+                    walks.append(walk)
+            if lexical.words:
+                scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
+                scope_params = tuple(p for _, ps in pools for p in ps)
+                idf, idf_params = self._idf_sql("u.term")
+                average, average_params = self._average_sql()
+                top.execute(
+                    # Scored over the postings alone (an index-only scan: the key holds
+                    # tf and len), then best first, each match checked against its row
+                    # until ``want`` pass: the scope meets a few hundred rows, not every
+                    # match. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
+                    # Materialized: the idf of each term and the average length are
+                    # computed once, not once per posting.
+                    f"WITH w AS MATERIALIZED (SELECT u.term, {idf} AS idf FROM "
+                    "unnest(%s::text[]) AS u(term)), "
+                    f"a AS MATERIALIZED (SELECT {average} AS average), "
+                    "s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
+                    "(t.tf + %s::float8 * (1 - %s::float8 + %s::float8 * t.len / "
+                    "a.average))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
+                    "CROSS JOIN a WHERE t.element = %s AND t.term = ANY(%s) AND "
+                    "w.idf IS NOT NULL GROUP BY t.id) "
+                    "SELECT s.id, s.score FROM (SELECT id, score FROM s WHERE score > 0 "
+                    "ORDER BY score DESC) s WHERE EXISTS (SELECT 1 FROM memories m WHERE "
+                    f"m.element = %s AND m.id = s.id AND m.v_content IS NOT NULL AND "
+                    f"m.dim = {d} AND ({scope_sql}){extra_sql}) LIMIT %s",
+                    (*idf_params, lexical.words, *average_params, BM25_K1 + 1.0, BM25_K1,
+                     BM25_B, BM25_B, self.element, lexical.words, self.element,
+                     *scope_params, *extra_params, want))
+        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
+        best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.words else []
+        for c in (*walks, top):
+            c.close()
+        return found, best
 
     def _vector_pool(self, cur: psycopg.Cursor[Any], scope_sql: str,
                      scope_params: tuple[Any, ...], request: SearchQuery,
@@ -787,51 +1057,12 @@ class PostgresMemoryStore:
                      *(() if cap is None else (cap,))))
         return [str(r[0]) for r in cur.fetchall()]
 
-    def _cosines(self, cur: psycopg.Cursor[Any], ids: list[str], literal: dict[str, str],
-                 situated: bool, meta: dict[str, tuple[int, float]]
-                 ) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """Exact cosines of every lane the query gives, for ``ids`` (``lanes.similarities``)."""
-        cols = []
-        params: list[Any] = []
-        for lane in LANES:
-            if lane in literal:
-                cols.append(f"1 - (v_{lane} <=> %s::vector)")
-                params.append(literal[lane])
-            else:
-                cols.append("NULL::float8")
-        cols.append("1 - (v_content <=> v_context)" if situated else "NULL::float8")
-        cur.execute(f"SELECT id, seq, occurred_ts, {', '.join(cols)} FROM memories "
-                    f"WHERE element = %s AND id = ANY(%s) AND dim = {self._dim}",
-                    (*params, self.element, ids))
-        rows = cur.fetchall()
-        out_ids = [str(r[0]) for r in rows]
-        sims = np.zeros((len(rows), len(LANES)), dtype=np.float64)
-        present = np.zeros((len(rows), len(LANES)), dtype=bool)
-        pair = np.zeros(len(rows), dtype=np.float64)
-        for i, r in enumerate(rows):
-            meta[out_ids[i]] = (int(r[1]), float(r[2]))
-            for j in range(len(LANES)):
-                value = r[3 + j]
-                if value is not None and np.isfinite(value):
-                    sims[i, j] = float(value)
-                    present[i, j] = True
-            if r[6] is not None and np.isfinite(r[6]):
-                pair[i] = float(r[6])
-        if situated and rows:
-            sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
-        return out_ids, sims, present
-
-    def _text_scores(self, cur: psycopg.Cursor[Any], scope_sql: str,
-                     scope_params: tuple[Any, ...], extra_sql: str,
-                     extra_params: tuple[Any, ...], request: SearchQuery, *,
-                     everything: bool, meta: dict[str, tuple[int, float]]
-                     ) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """Text-fallback similarities of the memories in scope without vectors (or all)."""
-        which = "" if everything else " AND NOT embedded"
-        cur.execute(f"SELECT id, seq, occurred_ts, content, context, intention FROM memories "
-                    f"WHERE element = %s{which} AND ({scope_sql}){extra_sql}",
-                    (self.element, *scope_params, *extra_params))
-        rows = cur.fetchall()
+    @staticmethod
+    def _text_scores(rows: builtins.list[Any], request: SearchQuery,
+                     meta: dict[str, tuple[int, float]]
+                     ) -> tuple[builtins.list[str], np.ndarray, np.ndarray]:
+        """Text-fallback similarities of ``rows`` (the memories in scope without vectors,
+        or all of them when the query has none)."""
         query_tokens = {lane: token_set(request.texts.get(lane)) for lane in LANES}
         sims = np.zeros((len(rows), len(LANES)), dtype=np.float64)
         present = np.zeros((len(rows), len(LANES)), dtype=bool)
@@ -909,9 +1140,20 @@ class PostgresMemoryStore:
         self._vacuum()
         return {"deleted": len(ids), "ids": ids}
 
+    def _recount_df(self, cur: psycopg.Cursor[Any]) -> None:
+        """Document frequencies of the element counted again from its postings (terms
+        no memory holds any more are dropped)."""
+        cur.execute("DELETE FROM memory_term_df WHERE element = %s", (self.element,))
+        cur.execute("INSERT INTO memory_term_df (element, term, df) SELECT element, term, "
+                    "count(*) FROM memory_terms WHERE element = %s GROUP BY element, term",
+                    (self.element,))
+
     def _vacuum(self, analyze: bool = False) -> None:
+        with self._tx(lock=True) as cur:
+            cur.execute("DELETE FROM memory_term_df WHERE element = %s AND df <= 0",
+                        (self.element,))
         with self._db.autocommit() as conn:
-            for table in ("memories", "memory_terms"):
+            for table in ("memories", "memory_terms", "memory_term_df"):
                 conn.execute(f"VACUUM {'(ANALYZE) ' if analyze else ''}{table}".encode())
 
     def repair_embeddings(self) -> int:
@@ -1006,6 +1248,7 @@ class PostgresMemoryStore:
                                 "FROM memories WHERE element = %s), lex_total = (SELECT "
                                 "coalesce(sum(lex_len), 0) FROM memories WHERE element = %s) "
                                 "WHERE element = %s", (self.element,) * 3)
+                    self._recount_df(cur)
                 item["fixed"], item["fix"] = True, "recounted the BM25 counters"
             items.append(item)
         if unembedded:

@@ -98,6 +98,7 @@ def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
     out = run("bench/pg_bench.py", "--quick", "--database", url)
     assert "| figure | file | postgres |" in out
     assert "filtered recall@10 (iterative_scan relaxed_order) | - | 1.000" in out
+    assert "| filtered top-10 = file's | - |" in out and "postgres / file (p50)" in out
 
 
 def test_hardening_bench_quick() -> None:

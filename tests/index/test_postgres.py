@@ -19,7 +19,7 @@ from index import (
     MemoryCapacity,
     MemorySettings,
 )
-from index.postgres import Database, PostgresMemoryStore
+from index.postgres import SCHEMA_VERSION, Database, PostgresMemoryStore
 from tests.pg import PgServer, start_server
 
 SCOPED = MemorySettings(subject_scoping=True, max_memories=30, max_per_subject=8,
@@ -65,6 +65,66 @@ def test_concurrent_writers_in_several_processes_keep_the_caps_and_the_pools(
     assert all(s["count"] <= 8 for s in stats["by_subject"])
     assert stats["general"] == 30 - sum(s["count"] for s in stats["by_subject"])
     assert len(store) == 30
+
+
+def _keyed_writer(url: str, element: str, worker: int, count: int, out: str) -> None:
+    """Store ``count`` memories past the caps of ``element`` and ``count`` under keys every
+    worker shares into ``element + "/keys"`` (no cap reached there: a key lives in its
+    memory, so an evicted memory's key is free again); write what each call acknowledged."""
+    import json
+    store, keyed = _store(url, element), _store(url, element + "/keys")
+    stored, evicted, keys = [], [], {}
+    try:
+        for i in range(count):
+            subject = {"subject_type": "guest", "subject_id": f"g{(worker + i) % 3}"} \
+                if i % 3 else {}
+            result = store.store(content=f"worker {worker} note {i}", category="fact",
+                                 settings=SCOPED, **subject)
+            stored.append(result.memory["id"])
+            evicted.extend(result.evicted)
+            key = f"shared-{(i + worker) % count}"
+            keys[key] = keyed.store(content=f"keyed note {key}", category="fact",
+                                    idempotency_key=key,
+                                    settings=MemorySettings()).memory["id"]
+    finally:
+        store.close()
+        keyed.close()
+    Path(out).write_text(json.dumps({"stored": stored, "evicted": evicted, "keys": keys}))
+
+
+def test_writers_in_several_processes_lose_nothing_and_share_their_keys(
+        db: Database, tmp_path: Path) -> None:
+    """Three processes store into one element at once, past its caps (30, 8 a subject),
+    and under idempotency keys all of them use into another: every acknowledged memory is
+    either still there or was reported evicted by exactly one call, the caps hold, and
+    each key names one memory, the same for every process."""
+    import json
+    element = str(tmp_path)
+    store = _store(db, element)
+    ctx = multiprocessing.get_context("spawn")
+    outs = [str(tmp_path / f"w{w}.json") for w in range(3)]
+    workers = [ctx.Process(target=_keyed_writer, args=(db.url, element, w, 40, outs[w]))
+               for w in range(3)]
+    for p in workers:
+        p.start()
+    for p in workers:
+        p.join(180)
+        assert p.exitcode == 0
+    runs = [json.loads(Path(out).read_text()) for out in outs]
+    stored = [i for run in runs for i in run["stored"]]
+    evicted = [i for run in runs for i in run["evicted"]]
+    present = {m["id"] for m in store.iter_memories()}
+    assert len(stored) == len(set(stored)) == 120
+    assert len(evicted) == len(set(evicted)), "a memory was reported evicted twice"
+    assert set(evicted) <= set(stored)
+    assert present == set(stored) - set(evicted), "an acknowledged memory went missing"
+    stats = store.stats(settings=SCOPED)
+    assert stats["total"] == len(present) == SCOPED.max_memories
+    assert all(s["count"] <= SCOPED.max_per_subject for s in stats["by_subject"])
+    # One memory per key, whichever process stored it first; the others got its id.
+    for key in runs[0]["keys"]:
+        assert len({run["keys"][key] for run in runs}) == 1, key
+    assert len(_store(db, element + "/keys")) == 40
 
 
 def test_fair_eviction_takes_the_least_accessed_oldest_of_the_own_pool(db: Database,
@@ -148,9 +208,43 @@ def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
     url = pg_server.create_database("migrate_twice")
     db = Database(url)
     try:
-        assert db.migrate() == [1, 2]
+        assert db.migrate() == list(range(1, SCHEMA_VERSION + 1))
         assert db.migrate() == []
-        assert db.version() == 2
+        assert db.version() == SCHEMA_VERSION
+    finally:
+        db.close()
+
+
+def test_migration_3_fills_the_term_statistics_of_memories_written_before_it(
+        pg_server: PgServer) -> None:
+    url = pg_server.create_database("migrate_terms")
+    db = Database(url)
+    try:
+        db.migrate()
+        store = _store(db, "e")
+        settings = MemorySettings(relevance_threshold=0.0)
+        for i in range(12):
+            store.store(content=f"lunch with the budget committee {i}", category="fact",
+                        context="planning the spring budget" if i % 2 else None,
+                        settings=settings)
+        store.store(content="walking the dog by the river", category="fact",
+                    settings=settings)
+        before = store.search(query="budget river", limit=5, settings=settings)
+        # The schema as version 2 left it: no per-term statistics, no terms in the rows.
+        with db.transaction() as cur:
+            cur.execute("DROP TABLE memory_term_df")
+            cur.execute("ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf")
+            cur.execute("DELETE FROM schema_version WHERE version = 3")
+        assert db.migrate() == [3]
+        # Migration 3 rebuilds the lane indexes of the default size; a store of another
+        # size builds its own on open (a worker migrates on open, then opens its stores).
+        store = _store(db, "e")
+        after = store.search(query="budget river", limit=5, settings=settings)
+        assert [r["memory"]["id"] for r in after.results] == \
+            [r["memory"]["id"] for r in before.results]
+        assert [r["score"] for r in after.results] == \
+            pytest.approx([r["score"] for r in before.results])
+        assert store.verify() == []
     finally:
         db.close()
 
@@ -171,3 +265,102 @@ def test_an_unreachable_database_is_a_retryable_error_and_reconnects() -> None:
         server.stop()
     with pytest.raises(DatabaseUnavailable):
         _store("postgresql://postgres@127.0.0.1:1/none", "nowhere")
+
+
+def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> None:
+    """Document frequencies and each row's own terms (what search scores BM25 from) agree
+    with the postings after stores, updates, evictions, deletes and forget_subject."""
+    element = str(tmp_path)
+    store = _store(db, element)
+    settings = MemorySettings(subject_scoping=True, max_memories=12, max_per_subject=4,
+                              relevance_threshold=0.0)
+    ids = []
+    for i in range(20):
+        subject = ("guest", f"g{i % 3}") if i % 2 else (None, None)
+        ids.append(store.store(content=f"the budget meeting {i} by the river",
+                               context="planning the budget" if i % 4 == 0 else None,
+                               category="fact", subject_type=subject[0],
+                               subject_id=subject[1], settings=settings).memory["id"])
+    alive = [m["id"] for m in store.iter_memories()]
+    store.update(alive[0], content="a walk in the mountains", settings=settings)
+    store.update(alive[1], context="a new window about coffee", settings=settings)
+    store.delete(alive[2])
+    store.forget_subject("guest", "g1", confirm=True)
+
+    def statistics() -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]],
+                              dict[str, dict[str, int]]]:
+        with db.transaction() as cur:
+            cur.execute("SELECT term, df FROM memory_term_df WHERE element = %s AND df <> 0",
+                        (element,))
+            kept = {str(t): int(n) for t, n in cur.fetchall()}
+            cur.execute("SELECT term, count(*) FROM memory_terms WHERE element = %s "
+                        "GROUP BY term", (element,))
+            counted = {str(t): int(n) for t, n in cur.fetchall()}
+            cur.execute("SELECT id, lex_terms, lex_tf FROM memories WHERE element = %s",
+                        (element,))
+            rows = {str(i): dict(zip(t, f, strict=True)) for i, t, f in cur.fetchall()}
+            cur.execute("SELECT id, term, tf FROM memory_terms WHERE element = %s",
+                        (element,))
+            postings: dict[str, dict[str, int]] = {}
+            for memory_id, term, tf in cur.fetchall():
+                postings.setdefault(str(memory_id), {})[str(term)] = int(tf)
+        return kept, counted, rows, postings
+
+    kept, counted, rows, postings = statistics()
+    assert kept == counted and len(counted) > 5
+    assert {i: t for i, t in rows.items() if t} == postings
+    assert store.verify() == []
+
+
+@pytest.mark.parametrize("exact_max", [1024, 0], ids=["scored-whole", "walked"])
+def test_search_ranks_as_the_file_store_on_either_plan(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        exact_max: int) -> None:
+    """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
+    walked (HNSW per lane, BM25 from the postings): both rank as the file store does."""
+    from index import MemoryStore
+    from index.postgres import store as pg_store
+    monkeypatch.setattr(pg_store, "EXACT_MAX", exact_max)
+    settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0,
+                              max_memories=1000, max_per_subject=1000)
+    words = ("budget river violin garden coffee doctor school mountain painting "
+             "concert office beach").split()
+    rng = np.random.default_rng(3)
+    items = []
+    for i in range(80):
+        picked = rng.choice(words, 5)
+        item: dict[str, Any] = {
+            "content": f"{' '.join(picked)} note {i}", "category": "fact" if i % 3 else
+            "preference", "context": " ".join(rng.choice(words, 8)) if i % 2 else None,
+            "intention": " ".join(rng.choice(words, 2)) if i % 5 == 0 else None,
+            "occurred_at": f"2024-0{1 + i % 6}-1{i % 9}T10:00:00Z"}
+        if i % 4 == 0:
+            item.update(subject_type="guest", subject_id=f"g{i % 3}")
+        items.append(item)
+    file_store = MemoryStore(tmp_path / "file", HashingEmbedder(256))
+    store = _store(db, str(tmp_path))
+    file_store.store_many(items, settings=settings)
+    store.store_many(items, settings=settings)
+    searches: list[dict[str, Any]] = [
+        {"query": "budget river"},
+        {"query": "violin concert", "context": "garden coffee office",
+         "intention": "beach"},
+        {"query": "doctor school", "subject_type": "guest", "subject_id": "g1"},
+        {"query": "mountain painting", "categories": ["preference"]},
+        {"query": "coffee", "occurred_after": "2024-02-01T00:00:00Z",
+         "occurred_before": "2024-04-01T00:00:00Z"},
+    ]
+    try:
+        for search in searches:
+            want = file_store.search(limit=8, settings=settings, **search)
+            got = store.search(limit=8, settings=settings, **search)
+            assert [r["score"] for r in got.results] == \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5), search
+
+            # Equal scores may swap (float32 cosines in the file store, float64 here).
+            def ranked(found: Any) -> list[tuple[float, str]]:
+                return sorted((-round(r["score"], 5), r["memory"]["content"])
+                              for r in found.results)
+            assert ranked(got) == ranked(want), search
+    finally:
+        file_store.close()
