@@ -16,7 +16,9 @@ changes and :func:`limit_blas_threads` answers False.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -43,32 +45,27 @@ def _openblas_paths() -> list[str]:
     return found
 
 
-def limit_blas_threads(threads: int = 1) -> bool:
-    """Let OpenBLAS use ``threads`` threads in this process; True when it was set."""
-    done = False
+def _entry_points(names: tuple[str, ...]) -> Iterator[Any]:
+    """Per mapped OpenBLAS library, the first of ``names`` it exports."""
     for path in _openblas_paths():
         try:
             library = ctypes.CDLL(path)
         except OSError:
             continue
-        for name in _SETTERS:
-            setter = getattr(library, name, None)
-            if setter is not None:
-                setter(ctypes.c_int(threads))
-                done = True
-                break
+        found = next((f for f in (getattr(library, n, None) for n in names) if f), None)
+        if found is not None:
+            yield found
+
+
+def limit_blas_threads(threads: int = 1) -> bool:
+    """Let OpenBLAS use ``threads`` threads in this process; True when it was set."""
+    done = False
+    for setter in _entry_points(_SETTERS):
+        setter(ctypes.c_int(threads))
+        done = True
     return done
 
 
 def blas_threads() -> int | None:
     """The threads OpenBLAS may use in this process (None: no OpenBLAS found)."""
-    for path in _openblas_paths():
-        try:
-            library = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in _GETTERS:
-            getter = getattr(library, name, None)
-            if getter is not None:
-                return int(getter())
-    return None
+    return next((int(getter()) for getter in _entry_points(_GETTERS)), None)
