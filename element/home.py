@@ -340,12 +340,14 @@ class Home:
                 closing = self._closing.get(element.id)
                 if closing is None:
                     store = self._stores.pop(element.id, None)
+                    # ``repair_on_open``: memories an observe wrote without vectors
+                    # (embedded behind) before a crash or an idle close get them now.
                     if store is None and self.database_url is not None:
                         store = postgres_store(self.memory_database(), element.id,
-                                               self.embedder)
+                                               self.embedder, repair_on_open=True)
                     elif store is None:
                         store = MemoryStore(self.runtime_path(element), self.embedder,
-                                            restore_log=restore_log)
+                                            restore_log=restore_log, repair_on_open=True)
                     self._stores[element.id] = store
                     self._leases[element.id] = self._leases.get(element.id, 0) + 1
                     break
