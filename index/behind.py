@@ -47,8 +47,9 @@ CLOSE_WAIT = 30.0
 class EmbedBehind:
     """The background embedder of one open store.
 
-    :param repair: embeds every memory without vectors and returns how many it embedded;
-        raises (``EmbeddingFailed``...) when the model fails, ``StoreClosed`` once closed.
+    :param repair: embeds every memory without vectors and returns how many it embedded,
+        stopping between batches once :attr:`closing`; raises (``EmbeddingFailed``...)
+        when the model fails, ``StoreClosed`` once the store is closed.
     :param name: the thread's name (the element), for logs and debuggers.
     """
 
@@ -59,8 +60,10 @@ class EmbedBehind:
         self._thread: threading.Thread | None = None
         self._requested = 0     # wakes so far
         self._covered = 0       # the last wake a finished pass covered (success)
-        self._tried = 0         # the last wake a pass was attempted for (success or not)
+        self._passes = 0        # passes started so far
+        self._failed_pass = 0   # the number of the last pass that failed
         self._retry_at: float | None = None     # when to try again after a failure
+        self._hurry = False     # a flush waits: the next pass starts now, pause or not
         self._pause = RETRY_FIRST
         self._closed = False
         self.failures = 0       # failed passes since the last success (for logs and tests)
@@ -93,13 +96,14 @@ class EmbedBehind:
                 return True
             if self._closed:
                 return False
-            target = self._requested
-            # A failed pass for this wake may be long past; ask for a fresh attempt now.
-            self._retry_at = None
+            target, first = self._requested, self._passes + 1
+            # A pass that failed before this call says nothing of the model now: ask for a
+            # fresh one at once rather than after the retry pause.
+            self._hurry = True
             self._cond.notify_all()
             while self._covered < target:
-                if self._closed or self._tried >= target and self.failures:
-                    return False        # the pass covering this call failed
+                if self._closed or self._failed_pass >= first:
+                    return False        # a pass started after this call failed
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     return False
@@ -107,8 +111,9 @@ class EmbedBehind:
             return True
 
     def close(self, timeout: float = CLOSE_WAIT) -> None:
-        """Stop the thread: a pass in flight ends after its current batch (committed if
-        the store is still open). Pending memories stay pending: the next open embeds them.
+        """Stop the thread: a pass in flight ends after its current batch (committed, the
+        store being still open), without starting another. Pending memories stay pending:
+        the next open embeds them.
         """
         with self._cond:
             self._closed = True
@@ -122,6 +127,11 @@ class EmbedBehind:
                                timeout)
 
     @property
+    def closing(self) -> bool:
+        """Whether :meth:`close` was called: a pass stops before its next batch."""
+        return self._closed
+
+    @property
     def pending(self) -> bool:
         """Whether a wake is not yet covered by a successful pass."""
         with self._cond:
@@ -129,8 +139,9 @@ class EmbedBehind:
 
     # -- the thread -----------------------------------------------------------------------
 
-    def _next(self) -> int | None:
-        """The wake to cover next, or None to end the thread (closed, or idle too long)."""
+    def _next(self) -> tuple[int, int] | None:
+        """The wake to cover next and the pass's number, or None to end the thread
+        (closed, or idle too long)."""
         with self._cond:
             idle_since = time.monotonic()
             while True:
@@ -139,9 +150,11 @@ class EmbedBehind:
                     return None
                 now = time.monotonic()
                 due = self._covered < self._requested and (
-                    self._retry_at is None or now >= self._retry_at)
+                    self._retry_at is None or now >= self._retry_at or self._hurry)
                 if due:
-                    return self._requested
+                    self._hurry = False
+                    self._passes += 1
+                    return self._requested, self._passes
                 if self._covered == self._requested and now - idle_since >= IDLE_EXIT:
                     self._thread = None
                     return None
@@ -151,9 +164,10 @@ class EmbedBehind:
 
     def _run(self) -> None:
         while True:
-            target = self._next()
-            if target is None:
+            turn = self._next()
+            if turn is None:
                 return
+            target, number = turn
             try:
                 embedded = self._repair()
             except StoreClosed:
@@ -165,7 +179,7 @@ class EmbedBehind:
             except Exception as exc:   # the model (or the disk): retried, never raised
                 with self._cond:
                     self.failures += 1
-                    self._tried = max(self._tried, target)
+                    self._failed_pass = number
                     self._retry_at = time.monotonic() + self._pause
                     if self.failures == 1:
                         logger.warning("%s: embedding failed (%s: %s); memories stay "
@@ -181,7 +195,6 @@ class EmbedBehind:
                 self.failures = 0
                 self._pause = RETRY_FIRST
                 self._retry_at = None
-                self._tried = max(self._tried, target)
                 self._covered = max(self._covered, target)
                 self._cond.notify_all()
             logger.debug("%s: embedded %d memories", self._name, embedded)

@@ -133,7 +133,9 @@ class MemoryStore:
         # One embedding pass at a time, background or asked for: two would embed the same
         # memories twice. Never taken with ``_lock`` held (the pass takes ``_lock``).
         self._repairing = threading.Lock()
-        self._behind = EmbedBehind(lambda: self._repair(durable=False), self.directory.name)
+        self._behind = EmbedBehind(
+            lambda: self._repair(durable=False, stop=lambda: self._behind.closing),
+            self.directory.name)
         if repair_on_open and self.open_report["unembedded"]:
             self._behind.wake()
 
@@ -518,21 +520,22 @@ class MemoryStore:
         """
         return self._behind.flush(timeout)
 
-    def _repair(self, *, durable: bool) -> int:
+    def _repair(self, *, durable: bool, stop: Callable[[], bool] = lambda: False) -> int:
         """The embedding pass of :meth:`repair_embeddings` and of the background embedder.
 
         ``durable=False`` (the background's) appends the ``embed`` lines without an fsync
         of their own, so a pass holds the store's lock for microseconds rather than a disk
         flush: a line lost in a crash only means the memory is embedded again on reopen,
-        and the next fsync (any write, checkpoint or close) makes them durable.
+        and the next fsync (any write, checkpoint or close) makes them durable. ``stop``:
+        checked before each batch (the background's: the store is closing).
         """
         with self._repairing:
-            return self._repair_pass(durable)
+            return self._repair_pass(durable, stop)
 
-    def _repair_pass(self, durable: bool) -> int:
+    def _repair_pass(self, durable: bool, stop: Callable[[], bool]) -> int:
         repaired = 0
         attempted: set[str] = set()   # each memory is tried once per call: no endless loop
-        while True:
+        while not stop():
             with self._lock:
                 self._check_open()
                 batch = unembedded_batch(self._state, attempted, REPAIR_BATCH)
@@ -557,6 +560,7 @@ class MemoryStore:
                     self._engine.commit(entries, durable=durable)
                     repaired += len(entries)
                     self._engine.maintain()
+        return repaired
 
     def compact(self) -> None:
         """Rewrite the log as one store line per live memory, then checkpoint.

@@ -206,7 +206,7 @@ class PostgresMemoryStore:
         # One embedding pass at a time in this process (``MemoryStore`` says why); passes of
         # other workers are harmless, their UPDATE skips rows already embedded.
         self._repairing = threading.Lock()
-        self._behind = EmbedBehind(self.repair_embeddings, self.element)
+        self._behind = EmbedBehind(self._repair_behind, self.element)
         try:
             self._open(migrate)
             if repair_on_open:
@@ -1209,12 +1209,17 @@ class PostgresMemoryStore:
         :raise EmbeddingFailed: the embedder failed (those repaired before stay repaired).
         """
         with self._repairing:
-            return self._repair_pass()
+            return self._repair_pass(lambda: False)
 
-    def _repair_pass(self) -> int:
+    def _repair_behind(self) -> int:
+        """The background embedder's pass: stops before a batch once the store closes."""
+        with self._repairing:
+            return self._repair_pass(lambda: self._behind.closing)
+
+    def _repair_pass(self, stop: Callable[[], bool]) -> int:
         repaired = 0
         attempted: list[str] = []
-        while True:
+        while not stop():
             with self._tx() as cur:
                 cur.execute("SELECT id, content, context, intention FROM memories WHERE "
                             "element = %s AND NOT embedded AND NOT (id = ANY(%s)) "
@@ -1246,6 +1251,7 @@ class PostgresMemoryStore:
                          self._model_id, self._dim, self.element, memory_id,
                          texts["content"], texts.get("context"), texts.get("intention")))
                     repaired += cur.rowcount
+        return repaired
 
     def compact(self) -> None:
         """``VACUUM (ANALYZE)`` the memory tables: reclaim dead rows, refresh statistics."""
