@@ -18,19 +18,27 @@ storing every raw turn.
 Conversations 0-2 are where the rules were tuned; 3-4 are reported apart as a held-out
 check (the project's real held-out split is elsewhere).
 
+Observe embeds behind by default (its writes are durable without vectors; the store's
+background embedder embeds them): the latency is the observe's own, and the background's
+model calls are counted apart. ``--inline`` embeds on the observe's path instead (one
+model call per observe that writes, as before); ``--compare-behind`` runs every observe
+both ways, alternating, on two stores, side by side.
+
     .venv/bin/python bench/observe_bench.py [--data ../shared/eval/locomo-dev.json]
         [--convs 0,1,2,3,4] [--window 6] [--no-qa] [--hashing-store] [--show N]
-        [--whole-sessions] [--compare-prefetch]
+        [--whole-sessions] [--inline] [--compare-prefetch | --compare-behind]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
@@ -94,22 +102,34 @@ def subject_of(name: str) -> dict[str, str]:
 
 
 class CountingEmbedder:
-    """The model, counting its calls and the time spent in them (``model_ms``)."""
+    """The model, counting its calls and the time spent in them (``ms``): those made on
+    the bench's own thread (the observe's path), and apart those of the stores'
+    background embedders (``behind_*``)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner, self.model_id, self.dim = inner, inner.model_id, inner.dim
+        self.owner = threading.get_ident()
         self.calls = 0
         self.texts = 0
         self.ms = 0.0
+        self.behind_calls = 0
+        self.behind_texts = 0
+        self.behind_ms = 0.0
 
     def embed(self, texts: Any) -> Any:
         started = time.perf_counter()
         try:
             return self.inner.embed(texts)
         finally:
-            self.calls += 1
-            self.texts += len(texts)
-            self.ms += (time.perf_counter() - started) * 1000
+            spent = (time.perf_counter() - started) * 1000
+            if threading.get_ident() == self.owner:
+                self.calls += 1
+                self.texts += len(texts)
+                self.ms += spent
+            else:
+                self.behind_calls += 1
+                self.behind_texts += len(texts)
+                self.behind_ms += spent
 
 
 def observations(sample: dict[str, Any], window: int, whole_sessions: bool
@@ -133,12 +153,21 @@ def observations(sample: dict[str, Any], window: int, whole_sessions: bool
     return out
 
 
+#: How each arm's observe runs: the bench's main arm, and the "before" arm of a comparison.
+ARMS = {"behind": {"embed_behind": True},
+        "inline": {"embed_behind": False, "prefetch": True},
+        "one-by-one": {"embed_behind": False, "prefetch": False}}
+
+
 def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
-                     tmp: Path, *, whole_sessions: bool = False,
-                     compare: Any = None) -> dict[str, Any]:
-    """Observe the conversation into a fresh store. With ``compare`` (an embedder), the
-    same observes also go, in alternating order, to a second store whose pipeline embeds
-    one write at a time (``observe(prefetch=False)``): the before/after of batching."""
+                     tmp: Path, *, whole_sessions: bool = False, arm: str = "behind",
+                     compare: Any = None, compare_arm: str = "inline") -> dict[str, Any]:
+    """Observe the conversation into a fresh store, the observe running as ``arm`` says
+    (``ARMS``). With ``compare`` (an embedder), the same observes also go, in alternating
+    order, to a second store whose observe runs as ``compare_arm``: before/after side by
+    side. Before an inline observe, the other store's background embedder is let finish
+    (outside the timing), so an arm never pays for the other's model work; a behind arm
+    pays for its own (its thread embeds while the next observes run)."""
     conv = sample["conversation"]
     names = [conv["speaker_a"], conv["speaker_b"]]
     latencies: list[float] = []
@@ -155,18 +184,22 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
         if other is not None else None
     for k, (_, dia_ids, body) in enumerate(observations(sample, window, whole_sessions)):
         observation = parse_observation(body)
-        arms = [(store, counting, True)] + ([(store_b, other, False)]
-                                            if store_b is not None else [])
+        arms = [(store, counting, False)] + ([(store_b, other, True)]
+                                             if store_b is not None else [])
         if k % 2:
             arms.reverse()      # neither arm always runs first on a noisy machine
-        for target, model, prefetch in arms:
+        for target, model, is_before in arms:
             assert target is not None and model is not None
+            how = ARMS[compare_arm if is_before else arm]
+            if not how["embed_behind"]:
+                for quiet in (store, store_b):
+                    if quiet is not None:
+                        quiet.flush_embeddings(600)
             ms0, calls0 = model.ms, model.calls
             started = time.perf_counter()
-            outcome = observe(target, SETTINGS, observation, RuleEvaluator(),
-                              prefetch=prefetch)
+            outcome = observe(target, SETTINGS, observation, RuleEvaluator(), **how)
             spent = (time.perf_counter() - started) * 1000
-            if not prefetch:
+            if is_before:
                 before["latency"].append(spent)
                 before["model_ms"].append(model.ms - ms0)
                 before["calls"].append(model.calls - calls0)
@@ -183,6 +216,7 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
                     refreshed += 1
     if store_b is not None:
         store_b.close()
+    store.flush_embeddings(600)     # the searches below compare vectors
     memories: dict[str, list[dict[str, Any]]] = {}
     for name in names:
         page, cursor, rows = None, None, []
@@ -195,6 +229,9 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
     return {"store": store, "names": names, "latencies": latencies, "actions": actions,
             "sources": sources, "memories": memories, "already": refreshed,
             "model_ms": model_ms, "calls": calls, "texts": counting.texts, "before": before,
+            "behind": (counting.behind_calls, counting.behind_texts, counting.behind_ms),
+            "before_behind": (other.behind_calls, other.behind_texts, other.behind_ms)
+            if other is not None else (0, 0, 0.0),
             "cache": store.embedder.stats() if isinstance(store.embedder, CachedEmbedder)
             else None}
 
@@ -294,18 +331,33 @@ def main() -> None:
                         help="observe each session once per speaker, all its turns new "
                              "(an agent sending the conversation at its end; no question "
                              "recall)")
+    parser.add_argument("--inline", action="store_true",
+                        help="embed on the observe's path (one model call per observe "
+                             "that writes), not behind it")
     parser.add_argument("--compare-prefetch", action="store_true",
+                        help="inline, and also run every observe, alternating, on a "
+                             "second store that embeds one write at a time "
+                             "(observe(prefetch=False)): before/after side by side")
+    parser.add_argument("--compare-behind", action="store_true",
                         help="also run every observe, alternating, on a second store "
-                             "that embeds one write at a time (observe(prefetch=False)): "
-                             "before/after side by side")
+                             "that embeds inline (one model call per observe that "
+                             "writes): inline (before) and behind (after) side by side")
     args = parser.parse_args()
+    if args.compare_prefetch and args.compare_behind:
+        parser.error("--compare-prefetch and --compare-behind are two separate runs")
+    arm = "inline" if args.inline or args.compare_prefetch else "behind"
+    compare_arm = "one-by-one" if args.compare_prefetch else "inline"
+    comparing = args.compare_prefetch or args.compare_behind
     if args.whole_sessions:
         args.no_qa = True
     samples = json.loads(args.data.read_text())
     chosen = [int(c) for c in args.convs.split(",")]
     embedder = load_embedder(log=lambda *a: None)
+    load0 = os.getloadavg()
     print(f"observe_bench  {datetime.now():%Y-%m-%d %H:%M}  data {args.data.name}  "
-          f"conversations {chosen}  window {args.window}")
+          f"conversations {chosen}  window {args.window}  observe: {arm}"
+          + (f" vs {compare_arm}" if comparing else "")
+          + f"  load average {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}")
     rows: dict[int, dict[str, Any]] = {}
     all_lat: list[float] = []
     all_model: list[float] = []
@@ -313,6 +365,8 @@ def main() -> None:
     all_texts = 0
     cache_hits = cache_misses = 0
     all_before: dict[str, list[float]] = {"latency": [], "model_ms": [], "calls": []}
+    behind_calls = behind_texts = 0
+    behind_ms = 0.0
     all_actions: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -321,9 +375,9 @@ def main() -> None:
             started = time.perf_counter()
             store_embedder = HashingEmbedder(384) if args.hashing_store else embedder
             result = run_conversation(sample, store_embedder, args.window, tmp,
-                                      whole_sessions=args.whole_sessions,
-                                      compare=store_embedder if args.compare_prefetch
-                                      else None)
+                                      whole_sessions=args.whole_sessions, arm=arm,
+                                      compare=store_embedder if comparing else None,
+                                      compare_arm=compare_arm)
             per_tau, n_facts, n_mem, unmatched = match(embedder, result, sample)
             known = {t["dia_id"] for _, turns in sessions(sample["conversation"])
                      for t in turns}
@@ -336,6 +390,9 @@ def main() -> None:
             all_model += result["model_ms"]
             all_calls += result["calls"]
             all_texts += result["texts"]
+            behind_calls += result["behind"][0]
+            behind_texts += result["behind"][1]
+            behind_ms += result["behind"][2]
             if result["cache"] is not None:
                 cache_hits += result["cache"].hits
                 cache_misses += result["cache"].misses
@@ -389,22 +446,31 @@ def main() -> None:
           f"p95 {pct(embedding, 0.95):.1f}; the pipeline without the model p50 "
           f"{statistics.median(rest):.1f}, p95 {pct(rest, 0.95):.1f} ms; the store's "
           f"embedding cache answered {cache_hits} of {cache_hits + cache_misses} texts")
-    if args.compare_prefetch:
+    if arm == "behind":
+        print(f"behind the observes, the background embedder: {behind_calls} model calls, "
+              f"{behind_texts} texts, {behind_ms / 1000:.1f} s of model time "
+              f"({behind_texts / max(behind_calls, 1):.1f} texts per call)")
+    if comparing:
         b = all_before
-        print("\nbefore/after, the same observes alternating on two stores (ms):")
+        labels = {"one-by-one": "one model call per write (before)",
+                  "inline": "the observe's writes embedded inline, one call (before)"
+                  if args.compare_behind else "the observe's writes in one call (after)",
+                  "behind": "embedded behind the observe (after)"}
+        print("\nbefore/after, the same observes alternating on two stores (ms; model "
+              "calls on the observe's path):")
         print("| pipeline | model calls | p50 | p95 | max | model ms p95 |\n"
               "|---|---|---|---|---|---|")
         for label, lat, model, n in (
-                ("one model call per write (before)", b["latency"], b["model_ms"],
-                 sum(b["calls"])),
-                ("the observe's writes in one call (after)", all_lat, all_model,
-                 sum(all_calls))):
+                (labels[compare_arm], b["latency"], b["model_ms"], sum(b["calls"])),
+                (labels[arm], all_lat, all_model, sum(all_calls))):
             print(f"| {label} | {int(n)} | {statistics.median(lat):.1f} | "
                   f"{pct(lat, 0.95):.1f} | {max(lat):.1f} | {pct(model, 0.95):.1f} |")
         p50_ratio = statistics.median(all_lat) / statistics.median(b["latency"])
         print(f"ratios after/before: p50 {p50_ratio:.2f}, "
               f"p95 {pct(all_lat, 0.95) / max(pct(b['latency'], 0.95), 1e-9):.2f}, "
               f"model calls {sum(all_calls) / max(sum(b['calls']), 1):.2f}")
+    load1 = os.getloadavg()
+    print(f"load average at the end {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
     if not args.no_qa:
         print("\nevidence recall of the dev questions (categories 1-4), search over:")
         print("| memories | questions | R@1 | R@5 | R@10 |\n|---|---|---|---|---|")

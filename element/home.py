@@ -121,7 +121,7 @@ class Home:
                  env: str = "draft", public_url: str | None = None,
                  secrets: Callable[[str], str | None] = lambda name: None,
                  clock: Callable[[], float] = time.time,
-                 database: str | None = None) -> None:
+                 database: str | None = None, repair_on_open: bool = True) -> None:
         if env not in BRANCHES:
             raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
@@ -152,6 +152,11 @@ class Home:
         self._database: Any = None
         #: Elements one circle may hold (``create`` and ``import_bundle`` stop there).
         self.max_elements_per_circle = MAX_ELEMENTS_PER_CIRCLE
+        #: Stores embed, in the background, the memories they find without vectors when
+        #: they open (an observe's, written behind before a crash or an idle close; an
+        #: outage's; another model's). ``triform reindex`` on a stopped home turns it off:
+        #: it does that work itself, in the foreground, and reports it.
+        self.repair_on_open = repair_on_open
 
     def __enter__(self) -> Home:
         return self
@@ -340,12 +345,16 @@ class Home:
                 closing = self._closing.get(element.id)
                 if closing is None:
                     store = self._stores.pop(element.id, None)
+                    # ``repair_on_open``: memories an observe wrote without vectors
+                    # (embedded behind) before a crash or an idle close get them now.
                     if store is None and self.database_url is not None:
                         store = postgres_store(self.memory_database(), element.id,
-                                               self.embedder)
+                                               self.embedder,
+                                               repair_on_open=self.repair_on_open)
                     elif store is None:
                         store = MemoryStore(self.runtime_path(element), self.embedder,
-                                            restore_log=restore_log)
+                                            restore_log=restore_log,
+                                            repair_on_open=self.repair_on_open)
                     self._stores[element.id] = store
                     self._leases[element.id] = self._leases.get(element.id, 0) + 1
                     break

@@ -89,10 +89,12 @@ def open_database(url: str) -> Database:
     return database
 
 
-def postgres_store(database: Database, element: str, embedder: Embedder) -> PostgresMemoryStore:
+def postgres_store(database: Database, element: str, embedder: Embedder, *,
+                   repair_on_open: bool = False) -> PostgresMemoryStore:
     """The memories of ``element`` in ``database`` (a :class:`MemoryBackend`)."""
     from .postgres import PostgresMemoryStore
-    return PostgresMemoryStore(database, element, embedder, migrate=False)
+    return PostgresMemoryStore(database, element, embedder, migrate=False,
+                               repair_on_open=repair_on_open)
 
 __all__ = [
     # the backend interface and its file-backed implementation

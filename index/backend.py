@@ -117,10 +117,15 @@ class MemoryBackend(Protocol):
               subject_id: str | None = None, context: str | None = None,
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
-              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
+              occurred_at: str | None = None, settings: MemorySettings,
+              embed_later: bool = False) -> StoreResult:
         """Store a new memory, evicting at capacity (least accessed, then oldest).
 
         ``occurred_at`` (ISO-8601) is when the remembered thing happened; default now.
+
+        ``embed_later``: the memory is made durable without vectors (``embedded`` False, no
+        warning) and the store's background embedder embeds it shortly after; until then
+        searches find it by text (``fallback: "text"``). See :meth:`flush_embeddings`.
 
         A memory that cannot be embedded is still stored (``embedded`` False, warning
         ``MEMORY_EMBEDDING_FAILED``). An ``idempotency_key`` seen before with the same
@@ -154,8 +159,9 @@ class MemoryBackend(Protocol):
     def update(self, memory_id: str, *, content: str | None = None,
                category: str | None = None, context: str | None = None,
                intention: str | None = None, metadata: dict[str, Any] | None = None,
-               settings: MemorySettings) -> Memory:
-        """Change a memory and return it; a changed text is re-embedded.
+               settings: MemorySettings, embed_later: bool = False) -> Memory:
+        """Change a memory and return it; a changed text is re-embedded (with
+        ``embed_later``, behind, as for :meth:`store`: its vectors go until then).
 
         None keeps a field; an empty context or intention clears it; ``metadata``
         replaces the whole object. Nothing to change: nothing is written.
@@ -209,6 +215,14 @@ class MemoryBackend(Protocol):
         """Embed memories that have no vectors (or another model's); return how many.
 
         :raise EmbeddingFailed: the embedder failed (those repaired before stay repaired).
+        """
+        ...
+
+    def flush_embeddings(self, timeout: float | None = None) -> bool:
+        """Wait until every memory written with ``embed_later`` before the call has its
+        vectors: True then (at once when none is pending); False when the embedder failed
+        meanwhile (they stay pending, retried in the background), the store closed, or
+        ``timeout`` seconds passed. Never raises for the embedder.
         """
         ...
 

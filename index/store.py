@@ -17,6 +17,7 @@ Thread-safe: one re-entrant lock (the engine's) serializes state changes and sea
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .backend import HealthItem, ImportedMemory, ImportResult, Memory, SearchResult, StoreResult
+from .behind import EmbedBehind
 from .embed import Embedder, normalize_rows
 from .embed_cache import CachedEmbedder
 from .engine import LOCK_NAME, LOG_NAME, Engine
@@ -96,6 +98,11 @@ class MemoryStore:
         memories, write the log back from that checkpoint (changes made after it are
         lost) instead of refusing to open. ``open_report["log_restored"]`` counts the
         memories restored.
+    :param repair_on_open: memories found without vectors when the store opens (written
+        with ``embed_later`` before a crash or a close, an embedder outage, another
+        model's vectors) are embedded by the background embedder at once (``behind.py``),
+        as the home's stores do; off (the library's default), they wait for
+        :meth:`repair_embeddings` or the next ``embed_later`` write.
     :raise StoreLocked: another process holds the element past ``lock_timeout``.
     :raise LogCorrupt: the log is damaged somewhere other than its last line.
     :raise LogMissing: the log is gone beside a checkpoint of memories (and
@@ -106,7 +113,7 @@ class MemoryStore:
                  clock: Callable[[], float] = time.time, lock_timeout: float = 10.0,
                  index_params: IndexParams | None = None,
                  checkpoint_every: int | None = None, restore_log: bool = False,
-                 embed_cache: int = 4096) -> None:
+                 embed_cache: int = 4096, repair_on_open: bool = False) -> None:
         self.directory = Path(directory)
         if embed_cache > 0 and not isinstance(embedder, CachedEmbedder):
             embedder = CachedEmbedder(embedder, max_entries=embed_cache)
@@ -123,6 +130,14 @@ class MemoryStore:
                         "at": iso_utc(clock())})
         self._lock = self._engine.lock
         self.open_report: dict[str, Any] = self._engine.open_report
+        # One embedding pass at a time, background or asked for: two would embed the same
+        # memories twice. Never taken with ``_lock`` held (the pass takes ``_lock``).
+        self._repairing = threading.Lock()
+        self._behind = EmbedBehind(
+            lambda: self._repair(durable=False, stop=lambda: self._behind.closing),
+            self.directory.name)
+        if repair_on_open and self.open_report["unembedded"]:
+            self._behind.wake()
 
     @property
     def _state(self) -> MemoryState:
@@ -132,8 +147,11 @@ class MemoryStore:
         """Checkpoint if anything changed, close the log and release the element (idempotent).
 
         A log deleted from the directory while the store was open is first written back
-        from memory, so the next start finds it.
+        from memory, so the next start finds it. The background embedder stops first (a
+        batch it has computed is committed); memories still without vectors stay so in the
+        log, and the next open embeds them again.
         """
+        self._behind.close()
         self._engine.close()
 
     def __enter__(self) -> MemoryStore:
@@ -186,11 +204,16 @@ class MemoryStore:
               subject_id: str | None = None, context: str | None = None,
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
-              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
+              occurred_at: str | None = None, settings: MemorySettings,
+              embed_later: bool = False) -> StoreResult:
         """Store a new memory, evicting at capacity (``policy.py``).
 
         ``occurred_at`` (ISO-8601; a naive time is UTC) is when the remembered thing
         happened; it defaults to the store time.
+
+        ``embed_later``: acknowledge the memory once its log line is fsynced, without
+        vectors (``embedded`` False, no warning), and let the background embedder give it
+        them shortly after (``behind.py``); searches meanwhile find it by text.
 
         Embedding failure still stores the memory, with ``embedded`` False and warning
         ``MEMORY_EMBEDDING_FAILED``. A repeated ``idempotency_key`` with the same request
@@ -212,12 +235,14 @@ class MemoryStore:
             earlier = earlier_result(self._state, new)
             if earlier is not None:
                 return earlier
-        vectors = self._embed_lanes(lane_texts(new))
+        vectors = None if embed_later else self._embed_lanes(lane_texts(new))
         with self._lock:
             self._check_open()
-            result = self._write(new, vectors, settings, durable=True)
+            result = self._write(new, vectors, settings, durable=True, pending=embed_later)
             self._engine.maintain()
-            return result
+        if embed_later and not result.memory["embedded"]:
+            self._behind.wake()
+        return result
 
     def store_many(self, items: Sequence[Mapping[str, Any]], *,
                    settings: MemorySettings) -> list[StoreResult]:
@@ -267,12 +292,15 @@ class MemoryStore:
         return results
 
     def _write(self, new: NewMemory, vectors: dict[str, np.ndarray] | None,
-               settings: MemorySettings, *, durable: bool) -> StoreResult:
-        """Log and apply one validated memory (or return the earlier result of its key)."""
+               settings: MemorySettings, *, durable: bool,
+               pending: bool = False) -> StoreResult:
+        """Log and apply one validated memory (or return the earlier result of its key);
+        ``pending``: stored without vectors on purpose (embedded behind), not a failure."""
         earlier = earlier_result(self._state, new)
         if earlier is not None:
             return earlier
-        entry = store_line(self._state, new, vectors, settings, iso_utc(self._clock()))
+        entry = store_line(self._state, new, vectors, settings, iso_utc(self._clock()),
+                           pending=pending)
         self._engine.commit([entry], durable=durable)
         return StoreResult(self._state.records[entry["record"]["id"]].public(),
                            entry["evicted"], entry["warnings"])
@@ -299,13 +327,15 @@ class MemoryStore:
     def update(self, memory_id: str, *, content: str | None = None,
                category: str | None = None, context: str | None = None,
                intention: str | None = None, metadata: dict[str, Any] | None = None,
-               settings: MemorySettings) -> Memory:
+               settings: MemorySettings, embed_later: bool = False) -> Memory:
         """Change a memory; a changed text is re-embedded, other vectors are kept.
 
         None leaves a field as it is; an empty ``context``/``intention`` clears it;
         ``metadata`` replaces the whole object. Subject and agent never change. When
         embedding fails the memory loses its vectors (``embedded`` False, text fallback)
         until ``repair_embeddings``. Nothing to change: nothing is written.
+        ``embed_later``: a changed text drops the memory's vectors now and the background
+        embedder gives it new ones (as for :meth:`store`).
 
         :raise MemoryNotFound: no memory has this id.
         :raise InvalidCategory, InvalidMemory: bad input; nothing written.
@@ -329,7 +359,9 @@ class MemoryStore:
                     snapshot = (record.content, record.context, record.intention,
                                 record.embedded)
                     to_embed, to_drop = update_plan(record, fields)
-                vectors = self._embed_lanes(to_embed) if to_embed else {}
+                later = embed_later and bool(to_embed)
+                vectors = None if later else \
+                    self._embed_lanes(to_embed) if to_embed else {}
                 with self._lock:
                     record = self._live_record(memory_id)
                     if snapshot != (record.content, record.context, record.intention,
@@ -344,7 +376,9 @@ class MemoryStore:
                                    "vectors": lane_vectors if embedded else {}}])
                     result = self._state.records[memory_id].public()
                     self._engine.maintain()
-                    return result
+                if later:
+                    self._behind.wake()
+                return result
             finally:
                 if hold:
                     self._lock.release()
@@ -471,11 +505,37 @@ class MemoryStore:
     def repair_embeddings(self) -> int:
         """Embed memories stored without vectors (or with another model's); return how many.
 
+        Waits for a pass of the background embedder in flight (one pass at a time).
+
         :raise EmbeddingFailed: the embedder failed (memories repaired before stay repaired).
         """
+        return self._repair(durable=True)
+
+    def flush_embeddings(self, timeout: float | None = None) -> bool:
+        """Wait until the memories written with ``embed_later`` so far have their vectors.
+
+        :return: True then (at once when none was pending); False when the embedder failed
+            meanwhile (they stay pending and are retried), the store closed, or ``timeout``
+            seconds passed.
+        """
+        return self._behind.flush(timeout)
+
+    def _repair(self, *, durable: bool, stop: Callable[[], bool] = lambda: False) -> int:
+        """The embedding pass of :meth:`repair_embeddings` and of the background embedder.
+
+        ``durable=False`` (the background's) appends the ``embed`` lines without an fsync
+        of their own, so a pass holds the store's lock for microseconds rather than a disk
+        flush: a line lost in a crash only means the memory is embedded again on reopen,
+        and the next fsync (any write, checkpoint or close) makes them durable. ``stop``:
+        checked before each batch (the background's: the store is closing).
+        """
+        with self._repairing:
+            return self._repair_pass(durable, stop)
+
+    def _repair_pass(self, durable: bool, stop: Callable[[], bool]) -> int:
         repaired = 0
         attempted: set[str] = set()   # each memory is tried once per call: no endless loop
-        while True:
+        while not stop():
             with self._lock:
                 self._check_open()
                 batch = unembedded_batch(self._state, attempted, REPAIR_BATCH)
@@ -497,9 +557,10 @@ class MemoryStore:
                     entries.append({"op": "embed", "id": memory_id, "vectors": {
                         lane: vectors[f"{i}:{lane}"] for lane in texts}})
                 if entries:
-                    self._engine.commit(entries)
+                    self._engine.commit(entries, durable=durable)
                     repaired += len(entries)
                     self._engine.maintain()
+        return repaired
 
     def compact(self) -> None:
         """Rewrite the log as one store line per live memory, then checkpoint.

@@ -92,8 +92,10 @@ def _evictions(state: MemoryState, subject: tuple[str, str] | None,
 
 
 def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray] | None,
-               settings: MemorySettings, now: str) -> dict[str, Any]:
-    """The ``store`` op that adds ``new`` (without vectors: not embedded).
+               settings: MemorySettings, now: str, *, pending: bool = False
+               ) -> dict[str, Any]:
+    """The ``store`` op that adds ``new`` (without vectors: not embedded; warned as an
+    embedding failure unless ``pending``: embedded behind on purpose).
 
     :raise MemoryCapacity: at capacity with an empty pool to evict from.
     """
@@ -108,7 +110,7 @@ def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray
     entry: dict[str, Any] = {"op": "store", "record": record, "key": new.key}
     if new.key is not None:
         entry["key_fingerprint"] = new.fingerprint
-    warnings = [] if vectors is not None else [EmbeddingFailed.code]
+    warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]
     entry.update(evicted=evicted, warnings=warnings, vectors=vectors or {})
     return entry
 

@@ -84,8 +84,10 @@ def cmd_reindex(args: argparse.Namespace) -> int:
         counter.append(_CountingEmbedder(factory()))
         return counter[0]
 
+    # The stores must not start re-embedding in the background as they open: this
+    # command is that work, shown with a progress bar and counted in its report.
     with Home(Path(args.home) if args.home else default_home(), counting,
-              secrets=environment_secret) as home:
+              secrets=environment_secret, repair_on_open=False) as home:
         report = []
         for element in _targets(home, args, args.circle):
             memories, stale, texts = _stale(home, element)   # opening marks stale vectors

@@ -19,7 +19,7 @@ from .rules import norm
 
 __all__ = ["ACTIONS", "Decision", "Pool", "Evaluator", "EvaluatorFailed", "observe_metadata",
            "KEY_SCAN",
-           "SIMILAR_MIN", "REPEAT_MIN"]
+           "SIMILAR_MIN", "REPEAT_MIN", "SIMILAR_WAIT"]
 
 ACTIONS = ("add", "update", "forget", "nothing")
 #: How many of a pool's newest memories are scanned for a candidate's key or duplicate.
@@ -30,6 +30,8 @@ SIMILAR_MIN = 0.5
 #: The least share of content words two memories have in common (Jaccard, stemmed) for a
 #: new episode to count as a repeat of a stored one, which it then updates.
 REPEAT_MIN = 0.5
+#: Seconds a similarity lookup waits for memories still being embedded behind.
+SIMILAR_WAIT = 10.0
 
 
 # -- decisions --------------------------------------------------------------------------------
@@ -146,8 +148,14 @@ class Pool:
     def similar(self, text: str, limit: int = 5) -> list[tuple[dict[str, Any], float]]:
         """Pool memories closest to ``text`` (content lane), best first, >= ``SIMILAR_MIN``.
 
-        A search counts as an access of what it returns (``MemoryStore.search``).
+        A search counts as an access of what it returns (``MemoryStore.search``). It first
+        waits (``SIMILAR_WAIT`` at most) for memories still being embedded behind, so a
+        keyless correction or forget compares vectors with vectors as when observe
+        embedded inline, rather than with a text score for the newest memories; the wait
+        is the model's time, paid only by the observes that make such a lookup. A failing
+        model does not make it wait: the search then scores those memories by text.
         """
+        self.store.flush_embeddings(SIMILAR_WAIT)
         subject_type, subject_id = self.subject if self.subject else (None, None)
         found = self.store.search(query=text[:4000], subject_type=subject_type,
                                   subject_id=subject_id, limit=20, settings=self.settings)

@@ -9,7 +9,9 @@ One observation on one memory element::
                                               subject's (or, without one, the general ones)
       -> Evaluator.evaluate(observation, pool) yields Decision(add|update|forget|nothing)
       -> apply(): MemoryStore.store/update/delete with source="subconscious", so caps,
-         embeddings and subject scoping are those of every other write
+         embeddings and subject scoping are those of every other write; the writes are
+         embedded behind (``embed_later``): acknowledged durable without vectors, given
+         them by the store's background embedder, found by text until then
 
 Evaluators are pluggable (:class:`Evaluator`). :class:`RuleEvaluator` (pattern rules over
 the user's sentences, no network) is the default and the fallback; :class:`LlmEvaluator` asks an
@@ -54,7 +56,7 @@ class Outcome:
 
 
 def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision: Decision,
-           observation: Observation, evaluator: str) -> Decision:
+           observation: Observation, evaluator: str, behind: bool) -> Decision:
     """Carry one decision out (source="subconscious"); a refusal becomes "nothing".
 
     :raise StoreFailed: the runtime could not write (the op fails; earlier decisions stay).
@@ -76,7 +78,7 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                                  metadata=observe_metadata(None, evaluator, decision.key,
                                                            decision.occurred_at),
                                  occurred_at=decision.occurred_at,
-                                 settings=settings)
+                                 settings=settings, embed_later=behind)
             decision.memory_id, decision.evicted = result.memory["id"], result.evicted
             pool.drop(result.evicted)
             pool.keep(result.memory)
@@ -87,7 +89,7 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                                   metadata=observe_metadata(pool.holds(decision.memory_id),
                                                      evaluator, decision.key,
                                                      decision.occurred_at),
-                                  settings=settings)
+                                  settings=settings, embed_later=behind)
             pool.keep(memory)
         elif decision.action == "forget":
             store.delete(str(decision.memory_id))
@@ -120,7 +122,8 @@ def _prefetch(store: MemoryBackend, writes: list[list[str]]) -> None:
 
 def observe(store: MemoryBackend, settings: MemorySettings, observation: Observation,
             evaluator: Evaluator, *, fallback_reason: str | None = None,
-            ledger: Ledger | None = None, prefetch: bool = True) -> Outcome:
+            ledger: Ledger | None = None, prefetch: bool = True,
+            embed_behind: bool = True) -> Outcome:
     """Evaluate ``observation`` against the store and apply each decision as it comes.
 
     Turns the memory observed before (``ledger``: the memory element's record in the
@@ -131,8 +134,13 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
     When ``evaluator`` raises :class:`EvaluatorFailed` (before anything is applied) the rule
     evaluator decides instead and ``Outcome.fallback`` says why; ``fallback_reason`` is a
     failure found earlier (a malformed evaluator setting), reported the same way.
-    ``prefetch`` embeds the texts of all its writes in one model call first (off: one
-    call per write, as ``bench/observe_bench.py --compare-prefetch`` measures).
+    ``embed_behind`` (the default) writes without calling the model: each add or update
+    is acknowledged once durable without vectors, and the store's background embedder
+    embeds it shortly after (``index/behind.py``), so an observe costs the rules and a
+    log fsync, not a model call; a search meanwhile finds the memory by text. Off, the
+    writes embed inline, and ``prefetch`` embeds the texts of all of them in one model
+    call first (off too: one call per write). ``bench/observe_bench.py`` compares them
+    (``--compare-behind``, ``--compare-prefetch``).
     """
     book: Ledger = ledger if ledger is not None else MemoryLedger.of(store)
     identities = observation.identities()
@@ -154,13 +162,14 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
     except EvaluatorFailed as exc:
         used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
         proposed = used.evaluate(observation, pool)
-    if prefetch:
+    if prefetch and not embed_behind:
         if isinstance(used, RuleEvaluator):
             _prefetch(store, used.lane_texts(observation, pool))
         else:
             proposed = list(proposed)
             _prefetch(store, [[t for t in (d.content, d.context, d.intention) if t]
                               for d in proposed if d.action in ("add", "update")])
-    applied = [_apply(store, settings, pool, d, observation, used.name) for d in proposed]
+    applied = [_apply(store, settings, pool, d, observation, used.name, embed_behind)
+               for d in proposed]
     book.record(observation.recordable(), observation.subject)
     return Outcome(applied, used.name, reason)

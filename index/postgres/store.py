@@ -33,6 +33,7 @@ import builtins
 import hashlib
 import json
 import logging
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -45,6 +46,7 @@ import numpy as np
 import psycopg
 
 from ..backend import HealthItem, ImportedMemory, ImportResult, Memory, SearchResult, StoreResult
+from ..behind import EmbedBehind
 from ..embed import Embedder, normalize_rows
 from ..embed_cache import CachedEmbedder
 from ..errors import (
@@ -177,6 +179,10 @@ class PostgresMemoryStore:
         ``ef_construction`` are pgvector's defaults, 16 and 64).
     :param migrate: apply missing migrations on open (else a database behind the code
         version is refused).
+    :param repair_on_open: rows of the element found without vectors on open (written
+        with ``embed_later`` by a worker that stopped before its background embedder got
+        to them, an outage, another model's) are embedded in the background at once, as
+        ``MemoryStore``'s option does.
     :raise DatabaseUnavailable: the database cannot be reached.
     :raise StoreFailed: the schema is older than this code and ``migrate`` is off.
     """
@@ -184,7 +190,7 @@ class PostgresMemoryStore:
     def __init__(self, database: Database | str, element: str, embedder: Embedder, *,
                  clock: Callable[[], float] = time.time,
                  index_params: IndexParams | None = None, embed_cache: int = 4096,
-                 migrate: bool = True) -> None:
+                 migrate: bool = True, repair_on_open: bool = False) -> None:
         self._owns = isinstance(database, str)
         self._db = Database(database) if isinstance(database, str) else database
         self.element = str(element)
@@ -197,8 +203,19 @@ class PostgresMemoryStore:
         self._params = index_params or IndexParams()
         self._closed = False
         self._lock_id = _lock_key(self.element)
+        # One embedding pass at a time in this process (``MemoryStore`` says why); passes of
+        # other workers are harmless, their UPDATE skips rows already embedded.
+        self._repairing = threading.Lock()
+        self._behind = EmbedBehind(self._repair_behind, self.element)
         try:
             self._open(migrate)
+            if repair_on_open:
+                with self._tx() as cur:
+                    cur.execute("SELECT EXISTS (SELECT 1 FROM memories WHERE element = %s "
+                                "AND NOT embedded)", (self.element,))
+                    row = cur.fetchone()
+                if row is not None and row[0]:
+                    self._behind.wake()
         except BaseException:
             if self._owns:
                 self._db.close()
@@ -235,7 +252,12 @@ class PostgresMemoryStore:
             raise StoreClosed()
 
     def close(self) -> None:
-        """Release the store (the shared database pool stays open; an owned one closes)."""
+        """Release the store (the shared database pool stays open; an owned one closes).
+
+        The background embedder stops first; rows still without vectors stay so, and the
+        next open with ``repair_on_open`` embeds them.
+        """
+        self._behind.close()
         if not self._closed:
             self._closed = True
             if self._owns:
@@ -290,8 +312,12 @@ class PostgresMemoryStore:
               subject_id: str | None = None, context: str | None = None,
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
-              occurred_at: str | None = None, settings: MemorySettings) -> StoreResult:
+              occurred_at: str | None = None, settings: MemorySettings,
+              embed_later: bool = False) -> StoreResult:
         """Store a new memory, evicting at capacity (``policy.py``), in one transaction.
+
+        ``embed_later``: committed without vectors, embedded by the background embedder
+        shortly after (``MemoryStore.store``).
 
         :raise InvalidCategory, SubjectIncomplete, InvalidMemory: bad input; nothing written.
         :raise IdempotencyKeyReused: the key stored a different memory; nothing written.
@@ -308,9 +334,12 @@ class PostgresMemoryStore:
                 earlier = self._earlier(cur, new)
             if earlier is not None:
                 return earlier
-        vectors = self._embed_lanes(lane_texts(new))
+        vectors = None if embed_later else self._embed_lanes(lane_texts(new))
         with self._tx(lock=True) as cur:
-            return self._write(cur, new, vectors, settings)
+            result = self._write(cur, new, vectors, settings, pending=embed_later)
+        if embed_later and not result.memory["embedded"]:
+            self._behind.wake()     # after the commit: the thread must see the row
+        return result
 
     def store_many(self, items: Sequence[Mapping[str, Any]], *,
                    settings: MemorySettings) -> list[StoreResult]:
@@ -379,12 +408,13 @@ class PostgresMemoryStore:
 
     def _write(self, cur: psycopg.Cursor[Any], new: NewMemory,
                vectors: dict[str, np.ndarray] | None,
-               settings: MemorySettings, kept: Mapping[str, Any] | None = None
-               ) -> StoreResult:
+               settings: MemorySettings, kept: Mapping[str, Any] | None = None,
+               pending: bool = False) -> StoreResult:
         """Insert one validated memory under the element's lock, evicting first.
 
         ``kept``: an imported memory's record, whose id, times and access statistics the
-        row keeps instead of minting new ones.
+        row keeps instead of minting new ones. ``pending``: without vectors on purpose
+        (embedded behind), so no embedding-failure warning.
         """
         earlier = self._earlier(cur, new)
         if earlier is not None:
@@ -399,7 +429,7 @@ class PostgresMemoryStore:
         evicted = self._evictions(cur, new.subject, settings, int(seq_row[1]))
         now = iso_utc(self._clock())
         occurred = new.occurred_at or now
-        warnings = [] if vectors is not None else [EmbeddingFailed.code]
+        warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]
         memory_id = uuid.uuid4().hex
         if kept is not None:
             memory_id, now = str(kept["id"]), str(kept["created_at"])
@@ -561,11 +591,13 @@ class PostgresMemoryStore:
     def update(self, memory_id: str, *, content: str | None = None,
                category: str | None = None, context: str | None = None,
                intention: str | None = None, metadata: dict[str, Any] | None = None,
-               settings: MemorySettings) -> Memory:
+               settings: MemorySettings, embed_later: bool = False) -> Memory:
         """Change a memory; a changed text is re-embedded, other vectors are kept.
 
         Embedding runs outside the transaction; if the memory changed meanwhile, it is
         tried again (three times, the last with the embedding inside the element's lock).
+        ``embed_later``: a changed text drops the row's vectors now and the background
+        embedder embeds it after the commit.
 
         :raise MemoryNotFound, InvalidCategory, InvalidMemory: nothing written.
         :raise DatabaseUnavailable, StorageFull, StoreFailed: nothing changed.
@@ -574,7 +606,9 @@ class PostgresMemoryStore:
                                    intention=intention, metadata=metadata)
         require_settings(settings)
         for attempt in range(3):
-            with self._tx(lock=attempt == 2) as cur:
+            # Embedding behind, nothing is embedded first: read and write in one locked
+            # transaction.
+            with self._tx(lock=attempt == 2 or embed_later) as cur:
                 record = self._record(cur, memory_id)
                 fields = {k: v for k, v in changes.items() if getattr(record, k) != v}
                 if not fields:
@@ -582,10 +616,16 @@ class PostgresMemoryStore:
                 snapshot = (record.content, record.context, record.intention,
                             record.embedded)
                 to_embed, to_drop = update_plan(record, fields)
-                if attempt == 2:
-                    vectors = self._embed_lanes(to_embed) if to_embed else {}
-                    return self._apply_update(cur, record, fields, vectors, to_embed,
-                                              to_drop)
+                later = embed_later and bool(to_embed)
+                if attempt == 2 or later:
+                    vectors = None if later else \
+                        self._embed_lanes(to_embed) if to_embed else {}
+                    memory = self._apply_update(cur, record, fields, vectors, to_embed,
+                                                to_drop)
+            if attempt == 2 or later:
+                if later:
+                    self._behind.wake()     # after the commit: the thread must see the row
+                return memory
             vectors = self._embed_lanes(to_embed) if to_embed else {}
             with self._tx(lock=True) as cur:
                 record = self._record(cur, memory_id)
@@ -1156,14 +1196,30 @@ class PostgresMemoryStore:
             for table in ("memories", "memory_terms", "memory_term_df"):
                 conn.execute(f"VACUUM {'(ANALYZE) ' if analyze else ''}{table}".encode())
 
+    def flush_embeddings(self, timeout: float | None = None) -> bool:
+        """Wait until the memories written with ``embed_later`` so far have their vectors
+        (``MemoryStore.flush_embeddings``)."""
+        return self._behind.flush(timeout)
+
     def repair_embeddings(self) -> int:
         """Embed memories that have no vectors (or another model's); return how many.
 
+        Waits for a pass of the background embedder in flight (one pass at a time).
+
         :raise EmbeddingFailed: the embedder failed (those repaired before stay repaired).
         """
+        with self._repairing:
+            return self._repair_pass(lambda: False)
+
+    def _repair_behind(self) -> int:
+        """The background embedder's pass: stops before a batch once the store closes."""
+        with self._repairing:
+            return self._repair_pass(lambda: self._behind.closing)
+
+    def _repair_pass(self, stop: Callable[[], bool]) -> int:
         repaired = 0
         attempted: list[str] = []
-        while True:
+        while not stop():
             with self._tx() as cur:
                 cur.execute("SELECT id, content, context, intention FROM memories WHERE "
                             "element = %s AND NOT embedded AND NOT (id = ANY(%s)) "
@@ -1195,6 +1251,7 @@ class PostgresMemoryStore:
                          self._model_id, self._dim, self.element, memory_id,
                          texts["content"], texts.get("context"), texts.get("intention")))
                     repaired += cur.rowcount
+        return repaired
 
     def compact(self) -> None:
         """``VACUUM (ANALYZE)`` the memory tables: reclaim dead rows, refresh statistics."""

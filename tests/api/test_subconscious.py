@@ -470,3 +470,73 @@ def test_forget_subject_forgets_which_turns_were_heard(server: Server, bot: Clie
     assert gone.status == 200, gone.body
     again = observe(bot, "demo/bot", "I live in Paris", **ANA).body["decisions"][0]
     assert again["action"] == "add"
+
+
+# -- embedded behind the observe (the real model; file and PostgreSQL homes) ------------------
+
+class GatedModel:
+    """The real model, whose calls from a store's background embedder wait at a gate until
+    the test opens it: the test sees the memory *before* its vectors land, without
+    racing the thread or sleeping."""
+
+    def __init__(self, model: Any) -> None:
+        self.model, self.model_id, self.dim = model, model.model_id, model.dim
+        self.gate = threading.Event()
+
+    def embed(self, texts: Any) -> Any:
+        if threading.current_thread().name.startswith("embed-behind:"):
+            assert self.gate.wait(120), "the test never opened the gate"
+        return self.model.embed(texts)
+
+
+@pytest.fixture(scope="module")
+def model(model_cache: Any) -> Any:
+    from index import load_embedder
+    return load_embedder(model_cache, log=lambda *_: None)
+
+
+@pytest.fixture(params=["file", "postgres"])
+def behind_server(request: pytest.FixtureRequest, tmp_path: Any,
+                  model: Any) -> Iterator[tuple[Server, GatedModel]]:
+    from api.app import create_app
+    from element import Home, create_token
+    database = None
+    if request.param == "postgres":
+        database = request.getfixturevalue("pg_server").create_database("observe_behind")
+    gated = GatedModel(model)
+    home = Home(tmp_path / "home", lambda: gated, database=database)
+    home.init("demo")
+    tokens = {"member": create_token(home.catalog, "demo", "member", "member")}
+    srv = Server(home, create_app({"EMBEDDER": "fastembed"}, home=home), tokens)
+    yield srv, gated
+    gated.gate.set()
+    srv.close()
+
+
+def test_observe_answers_before_the_vectors_then_a_paraphrase_finds_the_memory(
+        behind_server: tuple[Server, GatedModel]) -> None:
+    server, gated = behind_server
+    member = server.client("member")
+    reply = observe(member, "demo/memory", "I'm allergic to peanuts.")
+    assert reply.status == 200, reply.body
+    [decision] = reply.body["decisions"]
+    assert decision["action"] == "add"
+    # The answer came before any vector: the memory is durable, not embedded yet.
+    memory = member.get(f"{MEMORY}/memories/{decision['memory_id']}").body["memory"]
+    assert memory["content"] == "User is allergic to peanuts" and not memory["embedded"]
+    # A search right after finds it by its words (text fallback, and says so) ...
+    by_text = member.post(f"{MEMORY}/search", {"query": "allergic to peanuts"}).body
+    assert by_text["fallback"] == "text"
+    assert [r["memory"]["id"] for r in by_text["results"]] == [decision["memory_id"]]
+    # ... but not yet by a paraphrase that shares no word with it.
+    paraphrase = {"query": "nut allergy"}
+    assert member.post(f"{MEMORY}/search", paraphrase).body["results"] == []
+    gated.gate.set()
+    element = server.home.catalog.element_at("demo/memory")
+    with server.home.memory_store(element) as store:
+        assert store.flush_embeddings(60)
+    assert member.get(f"{MEMORY}/memories/{decision['memory_id']}").body["memory"][
+        "embedded"]
+    found = member.post(f"{MEMORY}/search", paraphrase).body
+    assert found.get("fallback") is None
+    assert found["results"][0]["memory"]["id"] == decision["memory_id"]

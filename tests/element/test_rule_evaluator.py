@@ -6,6 +6,7 @@ tests are about rules and decisions, not meaning). Nothing is mocked.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -421,15 +422,18 @@ def test_a_compliment_or_offer_to_the_other_person_stores_nothing(store: MemoryS
 # -- one model call per observe (the writes' texts embedded together) -------------------------
 
 class Counting:
-    """The hashing embedder, counting the calls that reach it (past the store's cache)."""
+    """The hashing embedder, counting the calls that reach it (past the store's cache), and
+    which threads made them."""
 
     def __init__(self) -> None:
         self.inner = HashingEmbedder(256)
         self.model_id, self.dim = self.inner.model_id, self.inner.dim
         self.calls: list[list[str]] = []
+        self.threads: list[threading.Thread] = []
 
     def embed(self, texts: Any) -> Any:
         self.calls.append(list(texts))
+        self.threads.append(threading.current_thread())
         return self.inner.embed(texts)
 
 
@@ -444,35 +448,48 @@ def test_the_writes_of_an_observe_are_embedded_in_one_model_call(
     model = Counting()
     with MemoryStore(tmp_path / "m", model) as store:
         outcome = observe(store, MemorySettings(), three_writes(), RuleEvaluator(),
-                          prefetch=prefetch)
+                          prefetch=prefetch, embed_behind=False)
         assert [d.action for d in outcome.decisions] == ["add", "add", "add"]
         assert len(model.calls) == calls
         # Every lane of every memory is embedded, whichever way the calls were made.
         assert all(m["embedded"] for m in store.list()[0])
 
 
+def test_embedded_behind_the_observe_calls_no_model_on_its_own_thread(tmp_path: Path) -> None:
+    model = Counting()
+    with MemoryStore(tmp_path / "m", model) as store:
+        outcome = observe(store, MemorySettings(), three_writes(), RuleEvaluator())
+        assert [d.action for d in outcome.decisions] == ["add", "add", "add"]
+        assert threading.current_thread() not in model.threads
+        assert store.flush_embeddings(30)
+        assert model.calls and threading.current_thread() not in model.threads
+        assert all(m["embedded"] for m in store.list()[0])
+
+
 def test_batching_changes_no_decision_nor_vector(tmp_path: Path) -> None:
     found = []
-    for prefetch in (True, False):
-        with MemoryStore(tmp_path / str(prefetch), HashingEmbedder(256)) as store:
+    for prefetch, behind in ((True, False), (False, False), (False, True)):
+        with MemoryStore(tmp_path / f"{prefetch}-{behind}", HashingEmbedder(256)) as store:
             outcome = observe(store, MemorySettings(), three_writes(), RuleEvaluator(),
-                              prefetch=prefetch)
+                              prefetch=prefetch, embed_behind=behind)
+            assert store.flush_embeddings(30)
             found.append(([(d.action, d.content) for d in outcome.decisions],
                           [round(r["score"], 6) for r in store.search(
                               query="pottery with my sister", limit=3,
                               settings=MemorySettings(relevance_threshold=0.0)).results]))
-    assert found[0] == found[1]
+    assert found[0] == found[1] == found[2]
 
 
 def test_one_write_is_one_call_and_a_repeat_embeds_nothing(tmp_path: Path) -> None:
     model = Counting()
     with MemoryStore(tmp_path / "m", model) as store:
         observe(store, MemorySettings(), said("I went to a pottery class with my sister."),
-                RuleEvaluator())
+                RuleEvaluator(), embed_behind=False)
         assert len(model.calls) == 1
         # Re-sent with a new id-less window: the same text is "already remembered", and
         # nothing is embedded for it.
         observe(store, MemorySettings(), Observation(
             (Turn("assistant", "Hi!"), Turn("user", "I went to a pottery class with my "
-                                                      "sister."))), RuleEvaluator())
+                                                      "sister."))), RuleEvaluator(),
+                embed_behind=False)
         assert len(model.calls) == 1

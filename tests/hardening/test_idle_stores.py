@@ -1,18 +1,21 @@
 """A home keeps a bounded number of memory stores open (issue 9, Medium 11): past
 ``max_open_stores`` the least recently used idle store is closed, and opened again, with
-everything it held, when asked for; a store an op is using is never closed under it."""
+everything it held, when asked for; a store an op is using is never closed under it; one
+closed while an observe's memories wait for their vectors embeds them when it reopens."""
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from element import Home, Invocation, invoke
+from index import HashingEmbedder
 from tests.helpers import start_home
 
 ELEMENTS = 5
@@ -114,3 +117,38 @@ def test_concurrent_writers_over_more_elements_than_open_stores_lose_nothing(
     for path in {p for p, _ in written}:
         listed = call(home, path, "list", query={"limit": 200}).body["memories"]
         assert sorted(m["id"] for m in listed) == sorted(i for p, i in written if p == path)
+
+
+class Outage(HashingEmbedder):
+    """A real embedder that fails while ``failing`` is set (a model outage)."""
+
+    failing = False
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.failing:
+            raise ConnectionError("model unavailable")
+        return super().embed(texts)
+
+
+def test_an_idle_close_with_embeddings_pending_loses_nothing_and_reopen_embeds(
+        tmp_path: Path) -> None:
+    model = Outage(64)
+    with Home(tmp_path / "home", lambda: model) as home:
+        root, _ = home.init("demo")
+        home.create_element(circle="demo", element_type_name="memory", slug="m1",
+                            parent=root)
+        home.max_open_stores = 1
+        model.failing = True
+        said = call(home, "demo/memory", "observe", body={"turns": [
+            {"role": "user", "content": "I live in Lisbon and I work as a nurse."}]})
+        added = [d["memory_id"] for d in said.body["decisions"] if d["action"] == "add"]
+        assert len(added) == 2
+        element = home.catalog.element_at("demo/memory")
+        with home.memory_store(element) as store:
+            assert not store.flush_embeddings(30)       # the model is down: pending
+        call(home, "demo/m1", "list")       # demo/memory is idle: closed with them pending
+        assert home.open_stores() == 1
+        model.failing = False
+        with home.memory_store(element) as store:       # reopened: embedded behind
+            assert store.flush_embeddings(30)
+            assert all(store.get(i)["embedded"] for i in added)
