@@ -25,6 +25,11 @@ this module, ``sql.py``/``postgres.py`` (the seam and the schema), ``transfer.py
 copies) and ``governance/ratelimit.py`` (the windows): the rest of ``element/`` asks the
 catalog in its own terms.
 
+A transaction that reads a row and writes what it read into it (``merge_meta``, a new
+version, the mirror's compare-and-swap) first takes :meth:`Tx.lock` on the element: a
+no-op in SQLite, whose ``BEGIN IMMEDIATE`` already excludes every other writer, and in
+PostgreSQL (READ COMMITTED) what keeps two workers from both reading version N.
+
 Activity seqs only grow, and become visible in that order in both databases (a follower
 reading ``events_after`` never skips one): SQLite has one writer at a time, and in
 PostgreSQL :meth:`Catalog.record_activity` takes the next seq under a lock held until its
@@ -163,6 +168,7 @@ class Catalog:
         elif path is not None:
             self.path = Path(path)
             self.sql = SqliteSql(self.path, _SCHEMA)
+            _upgrade_file(self.sql)
         else:
             raise ValueError("a catalog needs a path or a database")
 
@@ -274,6 +280,7 @@ class Catalog:
         both survive. The version is not bumped.
         """
         with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
             row = tx.execute("SELECT meta FROM elements WHERE id = ?",
                              (element_id,)).fetchone()
             if row is None:
@@ -297,6 +304,7 @@ class Catalog:
                     **fields: Any) -> int:
         """Record a new version of an element's spec and bump its version; returns N."""
         with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
             version = int(tx.execute("SELECT version FROM elements WHERE id = ?",
                                      (element_id,)).fetchone()["version"]) + 1
             tx.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
@@ -506,6 +514,7 @@ class Catalog:
         still holds it: a compare-and-swap, so one worker wins. Returns whether it was
         written."""
         with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
             if expect is not ... and _mirrored_blob(tx, element_id) != expect:
                 return False
             _upsert_mirror(tx, element_id, blob, commit, status, now_iso())
@@ -519,6 +528,7 @@ class Catalog:
         there first."""
         stamp = now_iso()
         with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
             if _mirrored_blob(tx, element_id) != expect:
                 return None
             version = int(tx.execute("SELECT version FROM elements WHERE id = ?",
@@ -595,6 +605,22 @@ class Catalog:
             finally:
                 copy.close()
             backup_database(Path(scratch) / "catalog.db", dest)
+
+
+def _upgrade_file(sql: Sql) -> None:
+    """Bring a catalog file's rows up to this version, once (its ``user_version``; a
+    PostgreSQL catalog has its migrations in ``postgres.py``). Safe when several
+    processes open the file at once: the first does it, under ``BEGIN IMMEDIATE``."""
+    with sql.transaction() as tx:
+        if int(tx.execute("PRAGMA user_version").fetchone()["user_version"]) >= 1:
+            return
+        # 1: observed turns' subject keys were "type NUL id"; PostgreSQL text cannot hold
+        # NUL, so both backends now use "type US id" (element/agents/observed.py).
+        rows = tx.execute("SELECT element_id, digest, subject FROM observed_turns").fetchall()
+        tx.executemany("UPDATE observed_turns SET subject = ? WHERE element_id = ? AND "
+                       "digest = ?", [(r["subject"].replace("\x00", "\x1f"), r["element_id"],
+                                       r["digest"]) for r in rows if "\x00" in r["subject"]])
+        tx.execute("PRAGMA user_version = 1")
 
 
 def backup_database(source: Path, dest: Path) -> None:

@@ -336,7 +336,11 @@ class Listener:
         """Wait up to ``timeout`` seconds for a notification (those already arrived count);
         whether one came. :raise DatabaseUnavailable: the connection was lost."""
         try:
-            return any(True for _ in self._conn.notifies(timeout=timeout, stop_after=1))
+            if not any(True for _ in self._conn.notifies(timeout=timeout, stop_after=1)):
+                return False
+            for _ in self._conn.notifies(timeout=0):   # a burst wakes the waiter once
+                pass
+            return True
         except psycopg.Error as exc:
             raise _mapped(exc) from exc
 

@@ -220,3 +220,50 @@ def test_rate_windows_hold_under_concurrent_workers(catalog_at: Opener,
     for thread in threads:
         thread.join(60)
     assert (len(granted), sum(granted)) == (48, 10)
+
+
+def test_read_then_write_transactions_are_serial_across_workers(
+        catalog_at: Opener, tmp_path: Path) -> None:
+    """Merges of different meta keys all survive, versions are numbered once each, and of
+    the mirror's compare-and-swaps from the same blob exactly one wins, with writers in
+    two workers at once."""
+    workers = [catalog_at(tmp_path / "home") for _ in range(2)]
+    memory = element("memory", meta={})
+    workers[0].insert_element(memory, {}, "v1")
+    workers[0].set_mirror(memory.id, "c0", "blob0")
+    won: list[int | None] = []
+
+    def work(catalog: Catalog, n: int) -> None:
+        catalog.merge_meta(memory.id, {f"k{n}": n})
+        catalog.add_version(memory.id, {"n": n}, f"by {n}")
+        won.append(catalog.mirror_version(
+            memory.id, "blob0", f"c{n}", f"new{n}",
+            {"name": "m", "description": None, "properties": {}}, f"mirror {n}"))
+
+    threads = [threading.Thread(target=work, args=(workers[n % 2], n)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    final = workers[1].element(memory.id)
+    assert final.meta == {f"k{n}": n for n in range(6)}
+    assert final.version == 8 and len([w for w in won if w is not None]) == 1
+    assert [v["version"] for v in workers[0].versions(memory.id)] == list(range(8, 0, -1))
+
+
+def test_a_catalog_file_of_the_last_version_keeps_what_its_ledger_heard(
+        tmp_path: Path) -> None:
+    """Observed turns' subject keys held a NUL, which PostgreSQL text cannot hold; a file
+    written before keeps working: its keys are rewritten once when it opens."""
+    import sqlite3
+
+    from element.agents.observed import TurnLedger
+    Catalog(tmp_path / "catalog.db").close()
+    with sqlite3.connect(tmp_path / "catalog.db") as old:
+        old.execute("INSERT INTO observed_turns VALUES ('m', 'd1', ?, 'x')",
+                    ("guest\x00ana",))
+        old.execute("PRAGMA user_version = 0")
+    ledger = TurnLedger(Catalog(tmp_path / "catalog.db"), "m")
+    assert ledger.seen(["d1"]) == {"d1"}
+    assert ledger.forget_subject(("guest", "ana")) == 1
+    assert ledger.seen(["d1"]) == set()
