@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from element import Catalog
 from tests.helpers import Served, run_cli
 from tests.pg import PgServer
 
@@ -40,6 +41,16 @@ def test_a_home_on_postgres_keeps_its_memories_across_a_restart(
     # Nothing of the memory went to the home's runtime files.
     runtime = home / "runtime"
     assert not any(b"Ana prefers" in p.read_bytes() for p in runtime.rglob("*") if p.is_file())
+    # Nor is the catalog a file of the home; a backup writes it there from the database.
+    assert not list(home.glob("*.db*"))
+    backup = tmp_path / "backup"
+    done = run_cli(home, "--database", url, "backup", "--to", str(backup))
+    assert done.returncode == 0, done.stderr
+    assert run_cli(home, "backup", "--verify", str(backup)).returncode == 0
+    shutil.copy(backup / "catalog.db", tmp_path / "copy.db")
+    copied = Catalog(tmp_path / "copy.db")
+    assert [e.path for e in copied.elements()] == ["demo", "demo/memory"]
+    assert copied.last_seq() >= 1 and len(copied.tokens()) == 1
 
 
 def test_migrate_moves_a_home_into_postgres_and_back(
