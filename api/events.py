@@ -139,13 +139,18 @@ class Broadcaster:
         listener: Any = None
         try:
             while True:
+                listening = False
                 if listener is None and self._catalog.in_database:
                     try:
                         listener = self._catalog.activity_listener()
+                        listening = True
                     except Exception:    # unreachable: poll until it is back
                         log.warning("cannot listen for other workers' events; polling")
                 try:
-                    self._catalog.wait_for_activity(self._follow_every, listener)
+                    # Just listening: read at once what was committed before the LISTEN
+                    # (no notification of it will come).
+                    if not listening:
+                        self._catalog.wait_for_activity(self._follow_every, listener)
                 except Exception:        # the connection went: poll, listen again later
                     listener.close()
                     listener = None

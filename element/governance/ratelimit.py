@@ -9,7 +9,7 @@ database URL, in its ``rate_hits`` table (``catalog/postgres.py``), so workers o
 machines count against the same windows. In the file, the check and the hit are one step
 because ``BEGIN IMMEDIATE`` excludes every other writer; in PostgreSQL, because the
 transaction holds an advisory lock per key until its commit (taken in key order, so two
-requests never wait on each other in a circle). Neither is made durable: the file is
+requests that share keys never deadlock). Neither is made durable: the file is
 written without fsync and the table is UNLOGGED, and its commit does not wait for the
 WAL; after a crash a window may forget its newest hits, which only lets a few requests
 through early.
