@@ -183,7 +183,7 @@ def _mapped(exc: BaseException) -> StoreError:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else \
             exc.__class__.__name__
         return DatabaseUnavailable(reason)
-    return StoreFailed(f"the memory database refused the call: {exc}".strip())
+    return StoreFailed(f"the database refused the call: {exc}".strip())
 
 
 class Database:
