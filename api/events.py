@@ -137,24 +137,25 @@ class Broadcaster:
         """Publish what other processes commit, until no subscriber is left."""
         assert self._catalog is not None
         listener: Any = None
+        behind = False      # the last page was full: read on without waiting
         try:
             while True:
-                listening = False
                 if listener is None and self._catalog.in_database:
                     try:
                         listener = self._catalog.activity_listener()
-                        listening = True
+                        # Read at once what was committed before the LISTEN: no
+                        # notification of it will come.
+                        behind = True
                     except Exception:    # unreachable: poll until it is back
                         log.warning("cannot listen for other workers' events; polling")
                 try:
-                    # Just listening: read at once what was committed before the LISTEN
-                    # (no notification of it will come).
-                    if not listening:
+                    if not behind:
                         self._catalog.wait_for_activity(self._follow_every, listener)
                 except Exception:        # the connection went: poll, listen again later
                     listener.close()
                     listener = None
                     time.sleep(self._follow_every)
+                behind = False      # a failing read below waits before the next one
                 with self._lock:
                     if not self._subscribers:
                         self._following = False
@@ -167,6 +168,7 @@ class Broadcaster:
                 for event in page:
                     after = event["seq"]
                     self.publish(event)
+                behind = len(page) == _REPLAY_PAGE
         finally:
             if listener is not None:
                 listener.close()
