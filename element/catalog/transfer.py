@@ -88,8 +88,9 @@ def copy_catalog(source: Catalog, target: Catalog) -> dict[str, Any]:
     """Make ``target`` a copy of ``source``; then read both back and compare.
 
     Returns ``tables`` (per table: ``rows`` in the source, ``written``: rows inserted,
-    0 when the table matched already, ``dropped``: target rows the copy replaced) and
-    ``verified`` (every table of the target now equals the source's).
+    0 when the table matched already, ``replaced``: the rows the target held before, which
+    the copy replaced) and ``verified`` (every table of the target now equals the
+    source's).
 
     :raise CatalogAhead: the target holds newer activity than the source.
     """
@@ -101,13 +102,13 @@ def copy_catalog(source: Catalog, target: Catalog) -> dict[str, Any]:
         raise CatalogAhead(target_seq, source_seq)
     changed = [table for table in TABLES if rows[table] != before[table]]
     report: dict[str, dict[str, int]] = {
-        table: {"rows": len(rows[table]), "written": 0, "dropped": 0} for table in TABLES}
+        table: {"rows": len(rows[table]), "written": 0, "replaced": 0} for table in TABLES}
     if changed:
         with target.sql.transaction() as tx:
             # Every table that changed, and those whose rows point at them, are rewritten.
             for table in _DELETE_ORDER:
                 if table in changed or "elements" in changed:
-                    report[table]["dropped"] = len(before[table])
+                    report[table]["replaced"] = len(before[table])
                     tx.execute(f"DELETE FROM {table}")
             for table in reversed(_DELETE_ORDER):
                 if table in changed or "elements" in changed:

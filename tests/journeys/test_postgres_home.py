@@ -89,7 +89,7 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     again = json.loads(run_cli(home, "migrate", "--to", url).stdout)
     assert [(e["imported"], e["skipped"]) for e in again["elements"]] == [(0, 3)]
     assert again["catalog"]["verified"]
-    assert all(t["written"] == t["dropped"] == 0 for t in again["catalog"]["tables"].values())
+    assert all(t["written"] == t["replaced"] == 0 for t in again["catalog"]["tables"].values())
 
     on_pg = serve("home", args=("--database", url))
     pg = on_pg.client(srv.token)
