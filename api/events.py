@@ -31,10 +31,15 @@ streams are served at once; past that the answer is 503 ``EVENTS_BUSY`` with
 ``Retry-After``.
 
 Several servers may share one home (workers behind a load balancer, docs/deploy.md). While
-any stream is open here, the broadcaster also follows the activity table every
-``EVENTS_FOLLOW`` seconds and publishes what other processes committed, so a client of any
-worker sees every worker's events; each event is delivered once, whichever way came first.
-Another worker's events may arrive after a later local one (by up to that interval).
+any stream is open here, the broadcaster also follows the activity table and publishes
+what other processes committed, so a client of any worker sees every worker's events; each
+event is delivered once, whichever way came first. With the catalog in PostgreSQL, every
+activity commit sends ``NOTIFY`` and the follower, listening on a connection of its own,
+reads at once; it still reads every ``EVENTS_FOLLOW`` seconds without one (a lost
+connection, or a catalog file, which has no one to notify). Reads go by seq, which only
+grows in commit order (``element/catalog``), so a wake-up that comes late or twice loses
+nothing. Another worker's events may arrive after a later local one (by up to that
+interval, or a round trip with PostgreSQL).
 """
 
 from __future__ import annotations
@@ -131,20 +136,42 @@ class Broadcaster:
     def _follow(self, after: int) -> None:
         """Publish what other processes commit, until no subscriber is left."""
         assert self._catalog is not None
-        while True:
-            time.sleep(self._follow_every)
-            with self._lock:
-                if not self._subscribers:
-                    self._following = False
-                    return
-            try:
-                page = self._catalog.events_after(None, None, after, _REPLAY_PAGE)
-            except Exception:   # a busy or failing catalog: try again on the next tick
-                log.exception("following the activity of other processes failed")
-                continue
-            for event in page:
-                after = event["seq"]
-                self.publish(event)
+        listener: Any = None
+        behind = False      # the last page was full: read on without waiting
+        try:
+            while True:
+                if listener is None and self._catalog.in_database:
+                    try:
+                        listener = self._catalog.activity_listener()
+                        # Read at once what was committed before the LISTEN: no
+                        # notification of it will come.
+                        behind = True
+                    except Exception:    # unreachable: poll until it is back
+                        log.warning("cannot listen for other workers' events; polling")
+                try:
+                    if not behind:
+                        self._catalog.wait_for_activity(self._follow_every, listener)
+                except Exception:        # the connection went: poll, listen again later
+                    listener.close()
+                    listener = None
+                    time.sleep(self._follow_every)
+                behind = False      # a failing read below waits before the next one
+                with self._lock:
+                    if not self._subscribers:
+                        self._following = False
+                        return
+                try:
+                    page = self._catalog.events_after(None, None, after, _REPLAY_PAGE)
+                except Exception:   # a busy or failing catalog: try again on the next tick
+                    log.exception("following the activity of other processes failed")
+                    continue
+                for event in page:
+                    after = event["seq"]
+                    self.publish(event)
+                behind = len(page) == _REPLAY_PAGE
+        finally:
+            if listener is not None:
+                listener.close()
 
     def _first_delivery(self, seq: int) -> bool:
         """Whether ``seq`` is new here (called under the lock); remembers it."""

@@ -17,8 +17,8 @@ from .ops.op import Op, OpResult
 from .ops.schemas import COMPONENTS
 from .spec.mirror import after_push, push_reasons
 from .spec.types import TYPES
-from .transfer import (BackupInvalid, backup_home, forget_after_restore, migrate_memories,
-                       read_manifest, restore_home, verify_backup)
+from .transfer import (BackupInvalid, backup_home, forget_after_restore, migrate_catalog,
+                       migrate_memories, read_manifest, restore_home, verify_backup)
 
 __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
@@ -28,4 +28,4 @@ __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFou
            "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",
            "agent_tools", "call_agent_tool", "BackupInvalid", "backup_home",
            "verify_backup", "restore_home", "read_manifest", "forget_after_restore",
-           "migrate_memories"]
+           "migrate_catalog", "migrate_memories"]

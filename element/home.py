@@ -3,8 +3,14 @@
 Layout (design.md section 2)::
 
     catalog.db                 SQLite (WAL): elements, versions, tokens, activity
+    ratelimits.db              SQLite (WAL): the rate-limit windows
     repos/<element-id>.git     bare repo per element; HEAD -> draft
     runtime/<element-id>/      memories.jsonl + hnswlib sidecar (never in git)
+
+With a database URL, the catalog, the rate-limit windows and the memories live in that
+PostgreSQL database instead, opened (and migrated) with the home, and only ``repos/``
+stays in the folder: workers on several machines share a home through the database and
+a network volume for the repositories (docs/deploy.md).
 
 ``Home`` is the element layer's entry point: it creates elements (git and catalog written
 together), resolves paths, leases one :class:`index.MemoryStore` per memory element to the ops
@@ -80,7 +86,7 @@ class CircleFull(ElementError):
         self.circle = circle
 
 
-def _private_home(path: Path) -> None:
+def _private_home(path: Path, files: bool = True) -> None:
     """Make what the home holds readable by its owner only, whatever the umask: its folders
     0700, and the databases (token hashes, activity, rate windows) 0600, created so before
     SQLite opens them, since SQLite gives its -wal and -shm files the database's mode. A
@@ -92,7 +98,7 @@ def _private_home(path: Path) -> None:
     for folder in ("repos", "runtime"):
         (path / folder).mkdir(exist_ok=True, mode=DIR_MODE)
         os.chmod(path / folder, DIR_MODE)
-    for database in ("catalog.db", RATE_LIMITS_FILE):
+    for database in ("catalog.db", RATE_LIMITS_FILE) if files else ():
         os.close(os.open(path / database, os.O_WRONLY | os.O_CREAT, FILE_MODE))
         for suffix in ("", "-wal", "-shm"):
             if (path / f"{database}{suffix}").exists():
@@ -125,16 +131,32 @@ class Home:
         if env not in BRANCHES:
             raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
-        _private_home(self.path)
-        self.catalog = Catalog(self.path / "catalog.db")
+        _private_home(self.path, files=database is None)
+        #: The PostgreSQL URL the catalog, the rate windows and every memory element's
+        #: memories live in (None: the files of the home).
+        self.database_url = database
+        self._database: Any = None
+        if database is not None:
+            # Opened and migrated now: the catalog needs it for the first call.
+            # :raise DatabaseUnavailable: unreachable (a clear error, no half-open home).
+            self._database = open_database(database)
+            try:
+                self.catalog = Catalog(database=self._database)
+                self.limiter = SlidingWindowLimiter(clock=clock, database=self._database)
+            except BaseException:
+                self._database.close()
+                raise
+        else:
+            self.catalog = Catalog(self.path / "catalog.db")
+            self.limiter = SlidingWindowLimiter(self.path / RATE_LIMITS_FILE, clock)
         #: Which branch's spec governs runtime ops when a call names none.
         self.env = env
         #: How clients reach the server (``PUBLIC_URL``), for clone URLs; else the request's.
         self.public_url = public_url
         #: Looks up a secret by variable name (an evaluator's ``api_key_env``).
         self.secrets = secrets
-        #: The rate-limit windows, shared with every process serving this home.
-        self.limiter = SlidingWindowLimiter(self.path / RATE_LIMITS_FILE, clock)
+        #: ``self.limiter``: the rate-limit windows, shared with every process serving
+        #: this home.
         self._embedder_factory = embedder_factory
         self._embedder: Embedder | None = None
         #: Open stores by element id, least recently used first (a use moves one last).
@@ -146,10 +168,6 @@ class Home:
         self._closing: dict[str, threading.Event] = {}
         self.max_open_stores = MAX_OPEN_STORES
         self._lock = threading.RLock()
-        #: The PostgreSQL URL every memory element's memories live in (None: the files
-        #: under ``runtime/``). Opened, and migrated, with the first memory store.
-        self.database_url = database
-        self._database: Any = None
         #: Elements one circle may hold (``create`` and ``import_bundle`` stop there).
         self.max_elements_per_circle = MAX_ELEMENTS_PER_CIRCLE
         #: Stores embed, in the background, the memories they find without vectors when
@@ -415,13 +433,11 @@ class Home:
             self._release(element_id)
 
     def memory_database(self) -> Any:
-        """The PostgreSQL memory database (opened and migrated on first use; re-running
-        the migrations changes nothing). :raise DatabaseUnavailable: unreachable."""
+        """The home's PostgreSQL database (opened and migrated with the home; re-running
+        the migrations changes nothing)."""
         with self._lock:
-            if self.database_url is None:
-                raise ValueError("this home keeps its memories in files, not a database")
             if self._database is None:
-                self._database = open_database(self.database_url)
+                raise ValueError("this home keeps its memories in files, not a database")
             return self._database
 
     def reap_all(self, env: str = "draft") -> dict[str, list[str]]:
@@ -450,7 +466,8 @@ class Home:
             for store in self._stores.values():
                 store.close()
             self._stores.clear()
+            self.limiter.close()
+            self.catalog.close()
             if self._database is not None:
                 self._database.close()
                 self._database = None
-            self.limiter.close()

@@ -246,5 +246,5 @@ class DatabaseUnavailable(StoreFailed):
     retryable = True
 
     def __init__(self, reason: str) -> None:
-        super().__init__(f"the memory database is unavailable ({reason}); retry shortly")
+        super().__init__(f"the database is unavailable ({reason}); retry shortly")
         self.reason = reason

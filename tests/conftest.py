@@ -10,8 +10,10 @@ modules are in ``tests/helpers.py``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -36,6 +38,32 @@ def model_cache() -> Path:
 def pg_server() -> Iterator[PgServer]:
     """A real PostgreSQL 16 + pgvector on 127.0.0.1, started once per run (tests/pg.py)."""
     yield from pg_server_fixture()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def catalog_at(request: pytest.FixtureRequest) -> Iterator[Callable[[Path], Any]]:
+    """Opens the catalog kept at ``folder``, on each backend in turn: a ``catalog.db`` file
+    there, or a PostgreSQL database of its own (one per folder). Each call opens it anew,
+    as another process would."""
+    from element import Catalog
+    from index import open_database
+    opened: list[Any] = []
+    made: set[str] = set()
+
+    def open_at(folder: Path) -> Catalog:
+        if request.param == "sqlite":
+            folder.mkdir(parents=True, exist_ok=True)
+            return Catalog(folder / "catalog.db")
+        pg: PgServer = request.getfixturevalue("pg_server")
+        name = "cat_" + hashlib.sha1(str(folder).encode()).hexdigest()[:16]
+        url = pg.database_url(name) if name in made else pg.create_database(name)
+        made.add(name)
+        database = open_database(url)
+        opened.append(database)
+        return Catalog(database=database)
+    yield open_at
+    for database in opened:
+        database.close()
 
 
 @pytest.fixture

@@ -66,9 +66,11 @@ Try it:
 def cmd_init(args: argparse.Namespace) -> int:
     with home_of(args) as home:
         if home.database_url is not None:
-            # Creates (or brings up to date) the memory schema; a second run changes nothing.
+            # The home opened it, creating (or bringing up to date) the schema; a second
+            # run changes nothing.
             home.memory_database()
-            print("memory database ready: memories of this home live in PostgreSQL")
+            print("memory database ready: the catalog, rate limits and memories of this "
+                  "home live in PostgreSQL")
         fresh = not home.catalog.elements(args.circle)
         root, memory = home.init(args.circle)
         if fresh:

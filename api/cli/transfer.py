@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from element import (Catalog, Home, Invocation, backup_home, forget_after_restore, invoke,
-                     migrate_memories, restore_home, verify_backup)
+                     migrate_catalog, migrate_memories, restore_home, verify_backup)
 
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, print_json, run_op
 from .elements import cmd_export as export_bundle_file
@@ -196,8 +196,8 @@ def add_backup_commands(sub: Any) -> None:
                          help="also drop subjects this home forgot after the backup "
                               "(default: the home the backup was taken from, if it exists)")
     restore.set_defaults(run=cmd_restore)
-    migrate = sub.add_parser("migrate", help="copy every memory of the home to PostgreSQL, "
-                             "or from it back to files (docs/deploy.md)")
+    migrate = sub.add_parser("migrate", help="copy the home's catalog and every memory to "
+                             "PostgreSQL, or from it back to files (docs/deploy.md)")
     migrate.add_argument("--to", required=True, metavar="TARGET",
                          help="a postgresql:// URL, or 'files'; the source is where the "
                               "memories are now: --database (or $TRIFORM_DATABASE_URL), "
@@ -243,8 +243,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 @guarded
 def cmd_migrate(args: argparse.Namespace) -> int:
-    """Copy the memories, then check them: exit 1 when a source memory is missing from
-    the target. The home must not be served meanwhile (its stores are the server's)."""
+    """Copy the catalog, then the memories, and check both: exit 1 when a catalog table
+    or a source memory is missing from the target. The home must not be served meanwhile
+    (its stores are the server's)."""
     server = served(args)
     if server is not None:
         raise UsageError(f"{server.url} (pid {server.pid}) serves this home: stop it "
@@ -255,13 +256,15 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         raise UsageError(f"--to {args.to!r}: give a postgresql:// URL or 'files'")
     with home_of(args) as source:
         if source.database_url == target_url:
-            raise UsageError("the memories are there already: --to names where they are "
-                             "now (pass --database URL to copy from a database to files)")
+            raise UsageError("the home is there already: --to names where it is now "
+                             "(pass --database URL to copy from a database to files)")
         # The same folder on the other backend, sharing the loaded model.
         with Home(source.path, lambda: source.embedder, database=target_url) as target:
-            report = migrate_memories(source, target)
+            catalog = migrate_catalog(source, target)
+            report = migrate_memories(source, target) if catalog["verified"] else []
     print_json({"from": "files" if source.database_url is None else "database",
-                "to": "files" if target_url is None else "database", "elements": report,
-                "memories": sum(r["memories"] for r in report),
+                "to": "files" if target_url is None else "database", "catalog": catalog,
+                "elements": report, "memories": sum(r["memories"] for r in report),
                 "missing": sum(r["missing"] for r in report)})
-    return EXIT_REFUSED if any(r["missing"] for r in report) else 0
+    failed = not catalog["verified"] or any(r["missing"] for r in report)
+    return EXIT_REFUSED if failed else 0

@@ -71,7 +71,10 @@ def own_text_identities(turns: Sequence[tuple[str, str, str | None]],
 
 
 def _subject_key(subject: tuple[str, str] | None) -> str:
-    return "" if subject is None else f"{subject[0]}\x00{subject[1]}"
+    # The unit separator, not NUL (as before): PostgreSQL text cannot hold NUL. A subject
+    # type never holds either, so the key names one subject. A catalog file's older keys
+    # are rewritten once when it opens (``catalog.py``, ``_upgrade_file``).
+    return "" if subject is None else f"{subject[0]}\x1f{subject[1]}"
 
 
 class Ledger(Protocol):

@@ -1,6 +1,7 @@
-"""The catalog: a SQLite database (WAL mode) of elements, versions, tokens and activity.
+"""The catalog: elements, versions, tokens and activity, in a SQLite file of the home
+(``catalog.db``, WAL mode) or, with a database URL, in PostgreSQL.
 
-Layout (``catalog.db`` in the data home)::
+Layout (the same tables in both)::
 
     elements(id, path UNIQUE, circle, slug, name, element_type, form, parent_id, state,
              description, properties JSON, meta JSON, version, created_at, updated_at)
@@ -14,12 +15,26 @@ Layout (``catalog.db`` in the data home)::
     forgotten_subjects(element_id, subject_type, subject_id, at)   forget_subject's record,
                 which memory import and restore honour (docs/backup.md)
 
-A circle's path is its name; every other element's path is ``<circle>/<slug>``. Each thread
-gets its own connection (sqlite3 objects must not cross threads); WAL lets readers run
-beside the one writer, and ``busy_timeout`` makes a second process wait instead of failing.
+A circle's path is its name; every other element's path is ``<circle>/<slug>``.
 
-Every SQL statement of the element layer is in this module: the rest of ``element/`` asks
-the catalog in its own terms (elements, versions, tokens, activity, attachments, mirror).
+One class, one SQL text for both databases: the statements use what SQLite and PostgreSQL
+share, and what differs (placeholders, rows, locks, errors, notifications) is the seam of
+``sql.py``; ``postgres.py`` holds the PostgreSQL schema. Two copies of these methods would
+drift apart one fix at a time; the seam is a few lines. The SQL of the element layer is in
+this module, ``sql.py``/``postgres.py`` (the seam and the schema), ``transfer.py`` (table
+copies) and ``governance/ratelimit.py`` (the windows): the rest of ``element/`` asks the
+catalog in its own terms.
+
+A transaction that reads a row and writes what it read into it (``merge_meta``, a new
+version, the mirror's compare-and-swap) first takes :meth:`Tx.lock` on the element: a
+no-op in SQLite, whose ``BEGIN IMMEDIATE`` already excludes every other writer, and in
+PostgreSQL (READ COMMITTED) what keeps two workers from both reading version N.
+
+Activity seqs only grow, and become visible in that order in both databases (a follower
+reading ``events_after`` never skips one): SQLite has one writer at a time, and in
+PostgreSQL :meth:`Catalog.record_activity` takes the next seq under a lock held until its
+commit (``postgres.py`` says why a sequence would not do). There the commit also sends
+``NOTIFY`` on :data:`ACTIVITY_CHANNEL`, which wakes every worker's event follower.
 """
 
 from __future__ import annotations
@@ -27,16 +42,21 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import threading
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
-from ..errors import CatalogFull, ElementNotFound, SlugTaken
+from ..errors import ElementNotFound, SlugTaken
+from .sql import Conflict, Sql, SqliteSql, Tx
 
-__all__ = ["Catalog", "Element", "now_iso", "backup_database"]
+__all__ = ["Catalog", "Element", "now_iso", "backup_database", "ACTIVITY_CHANNEL"]
+
+#: The PostgreSQL channel every activity commit notifies (its payload: the seq).
+ACTIVITY_CHANNEL = "triform_activity"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS elements (
@@ -76,6 +96,11 @@ CREATE TABLE IF NOT EXISTS spec_mirror (
 """
 
 
+_ATTACHMENT_COLUMNS = ", ".join(f"a.{c}" for c in (
+    "id", "target_id", "source_id", "source_version", "priority", "cascade_policy",
+    "is_modifier", "created_by", "created_at"))
+
+
 def now_iso(clock: float | None = None) -> str:
     """UTC timestamp in ISO-8601 with milliseconds, sortable as text."""
     t = time.time() if clock is None else clock
@@ -108,93 +133,78 @@ class Element:
             "updated_at")}
 
 
-def _row_to_element(row: sqlite3.Row) -> Element:
+def _row_to_element(row: Mapping[str, Any]) -> Element:
     data = dict(row)
     data["properties"] = json.loads(data["properties"])
     data["meta"] = json.loads(data["meta"])
     return Element(**data)
 
 
-def _version(row: sqlite3.Row) -> dict[str, Any]:
+def _version(row: Mapping[str, Any]) -> dict[str, Any]:
     return {"version": row["version"], "label": f"v{row['version']}",
             "spec": json.loads(row["spec"]), "message": row["message"],
             "created_at": row["created_at"]}
 
 
-def _event(row: sqlite3.Row) -> dict[str, Any]:
+def _event(row: Mapping[str, Any]) -> dict[str, Any]:
     return {"seq": row["seq"], "element_id": row["element_id"], "path": row["path"],
             "circle": row["circle"], "op": row["op"], "principal": row["principal"],
             "detail": json.loads(row["detail"]), "at": row["at"]}
 
 
-def _full(exc: BaseException | None) -> bool:
-    """SQLite's SQLITE_FULL ("database or disk is full"): a write found no space."""
-    return isinstance(exc, sqlite3.OperationalError) and "is full" in str(exc)
-
-
 class Catalog:
-    """The SQLite catalog of one data home."""
+    """The catalog of one data home: the SQLite file at ``path``, or with ``database`` (an
+    ``index`` ``Database``) the home's PostgreSQL database (its tables migrated on open).
+    Thread-safe."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._local = threading.local()
+    def __init__(self, path: Path | None = None, *, database: Any = None) -> None:
         #: Called with each activity event after it is committed (the SSE feed subscribes).
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
-        self._connection().executescript(_SCHEMA)
+        self.sql: Sql
+        if database is not None:
+            from .postgres import PostgresSql   # psycopg only when a home has a database
+            self.path: Path | None = None
+            self.sql = PostgresSql(database)
+        elif path is not None:
+            self.path = Path(path)
+            self.sql = SqliteSql(self.path, _SCHEMA)
+            _upgrade_file(self.sql)
+        else:
+            raise ValueError("a catalog needs a path or a database")
 
-    def _connection(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                 check_same_thread=False)
-            db.row_factory = sqlite3.Row
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            self._local.db = db
-        return db
+    @property
+    def in_database(self) -> bool:
+        """Whether the catalog lives in PostgreSQL (shared by workers on any machine)."""
+        return self.sql.dialect == "postgresql"
 
     def close(self) -> None:
         """Close this thread's connection (others close with their threads)."""
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        self.sql.close()
 
-    class _Tx:
-        def __init__(self, db: sqlite3.Connection) -> None:
-            self.db = db
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """``with self._transaction() as tx``: one write transaction, rolled back on error."""
+        return self.sql.transaction()
 
-        def __enter__(self) -> sqlite3.Connection:
-            self.db.execute("BEGIN IMMEDIATE")
-            return self.db
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Mapping[str, Any]]:
+        return self.sql.query(sql, args)
 
-        def __exit__(self, kind: Any, value: Any, *_: Any) -> None:
-            if kind is None:
-                try:
-                    self.db.execute("COMMIT")
-                    return
-                except sqlite3.OperationalError as exc:
-                    if not _full(exc):
-                        raise
-                    value = exc
-            # SQLite may have rolled back already (SQLITE_FULL does): then there is none.
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            if _full(value):      # a full disk is an answer (507), not an internal error
-                raise CatalogFull() from None
+    def wait_for_activity(self, timeout: float, listener: Any = None) -> None:
+        """Block up to ``timeout`` seconds, returning early when ``listener`` (from
+        :meth:`activity_listener`) hears that another worker committed an event."""
+        if listener is None:
+            time.sleep(timeout)
+        else:
+            listener.wait(timeout)
 
-    def _transaction(self) -> Catalog._Tx:
-        """``with self._transaction() as db``: one write transaction, rolled back on error."""
-        return Catalog._Tx(self._connection())
+    def activity_listener(self) -> Any:
+        """A connection of its own listening to :data:`ACTIVITY_CHANNEL` (close it when
+        done), or None for a file (nothing to listen to: read it every so often).
 
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        try:
-            return self._connection().execute(sql, args).fetchall()
-        except sqlite3.OperationalError as exc:
-            if _full(exc):
-                raise CatalogFull() from None
-            raise
+        :raise DatabaseUnavailable: the database cannot be reached.
+        """
+        if not self.in_database:
+            return None
+        return self.sql.listener(ACTIVITY_CHANNEL)  # type: ignore[attr-defined]
 
     # -- elements ---------------------------------------------------------------------
     def insert_element(self, element: Element, spec: dict[str, Any], message: str) -> None:
@@ -203,18 +213,18 @@ class Catalog:
         :raise SlugTaken: the path is in use.
         """
         try:
-            with self._transaction() as db:
-                db.execute(
+            with self._transaction() as tx:
+                tx.execute(
                     "INSERT INTO elements VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (element.id, element.path, element.circle, element.slug, element.name,
                      element.element_type, element.form, element.parent_id, element.state,
                      element.description, json.dumps(element.properties),
                      json.dumps(element.meta), element.version, element.created_at,
                      element.updated_at))
-                db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+                tx.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
                             (element.id, element.version, json.dumps(spec), message,
                             element.created_at))
-        except sqlite3.IntegrityError as exc:
+        except Conflict as exc:
             raise SlugTaken(element.path) from exc
 
     def element_at(self, path: str) -> Element:
@@ -258,8 +268,8 @@ class Catalog:
         fields["updated_at"] = now_iso()
         cols = ", ".join(f"{k} = ?" for k in fields)
         values = [json.dumps(v) if isinstance(v, dict) else v for v in fields.values()]
-        with self._transaction() as db:
-            db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
+        with self._transaction() as tx:
+            tx.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
         return self.element(element_id)
 
     def merge_meta(self, element_id: str, patch: dict[str, Any], *,
@@ -269,38 +279,40 @@ class Catalog:
         Read and write happen in one transaction, so concurrent merges of different keys
         both survive. The version is not bumped.
         """
-        with self._transaction() as db:
-            row = db.execute("SELECT meta FROM elements WHERE id = ?", (element_id,)).fetchone()
+        with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
+            row = tx.execute("SELECT meta FROM elements WHERE id = ?",
+                             (element_id,)).fetchone()
             if row is None:
                 raise ElementNotFound(element_id)
             meta = {k: v for k, v in json.loads(row["meta"]).items() if k not in drop}
             meta.update(patch)
             fields.update(meta=json.dumps(meta), updated_at=now_iso())
             cols = ", ".join(f"{k} = ?" for k in fields)
-            db.execute(f"UPDATE elements SET {cols} WHERE id = ?",
+            tx.execute(f"UPDATE elements SET {cols} WHERE id = ?",
                        (*fields.values(), element_id))
         return self.element(element_id)
 
     def delete_element(self, element_id: str) -> None:
-        with self._transaction() as db:
-            db.execute("DELETE FROM observed_turns WHERE element_id = ?", (element_id,))
-            db.execute("DELETE FROM versions WHERE element_id = ?", (element_id,))
-            db.execute("DELETE FROM elements WHERE id = ?", (element_id,))
+        with self._transaction() as tx:
+            tx.execute("DELETE FROM observed_turns WHERE element_id = ?", (element_id,))
+            tx.execute("DELETE FROM versions WHERE element_id = ?", (element_id,))
+            tx.execute("DELETE FROM elements WHERE id = ?", (element_id,))
 
     # -- versions ---------------------------------------------------------------------
     def add_version(self, element_id: str, spec: dict[str, Any], message: str,
                     **fields: Any) -> int:
         """Record a new version of an element's spec and bump its version; returns N."""
-        with self._transaction() as db:
-            (current,) = db.execute("SELECT version FROM elements WHERE id = ?",
-                                     (element_id,)).fetchone()
-            version = int(current) + 1
-            db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+        with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
+            version = int(tx.execute("SELECT version FROM elements WHERE id = ?",
+                                     (element_id,)).fetchone()["version"]) + 1
+            tx.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
                        (element_id, version, json.dumps(spec), message, now_iso()))
             fields.update(version=version, updated_at=now_iso())
             cols = ", ".join(f"{k} = ?" for k in fields)
             values = [json.dumps(v) if isinstance(v, dict) else v for v in fields.values()]
-            db.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
+            tx.execute(f"UPDATE elements SET {cols} WHERE id = ?", (*values, element_id))
         return version
 
     def versions(self, element_id: str, limit: int = 50) -> list[dict[str, Any]]:
@@ -329,8 +341,8 @@ class Catalog:
         ``cascading`` keeps only rows whose cascade policy is not ``none``. Ordered by
         priority (lower first), then attach order.
         """
-        sql = ("SELECT a.* FROM attachments a JOIN elements e ON e.id = a.target_id "
-               "WHERE 1 = 1")
+        sql = (f"SELECT {_ATTACHMENT_COLUMNS} FROM attachments a JOIN elements e "
+               "ON e.id = a.target_id WHERE 1 = 1")
         args: tuple[Any, ...] = ()
         if target_id is not None:
             sql, args = sql + " AND a.target_id = ?", (*args, target_id)
@@ -338,16 +350,17 @@ class Catalog:
             sql, args = sql + " AND e.circle = ?", (*args, circle)
         if cascading:
             sql += " AND a.cascade_policy != 'none'"
-        return [dict(r) for r in self._query(sql + " ORDER BY a.priority, a.rowid",
+        order = "a.pos" if self.in_database else "a.rowid"
+        return [dict(r) for r in self._query(sql + f" ORDER BY a.priority, {order}",
                                             args)]
 
     def move_attachments(self, old_id: str, new_id: str) -> None:
         """Every attachment to or from ``old_id`` now names ``new_id`` (an element replaced
         by an import keeps what governs it and what it governs)."""
-        with self._transaction() as db:
-            db.execute("UPDATE attachments SET target_id = ? WHERE target_id = ?",
+        with self._transaction() as tx:
+            tx.execute("UPDATE attachments SET target_id = ? WHERE target_id = ?",
                        (new_id, old_id))
-            db.execute("UPDATE attachments SET source_id = ? WHERE source_id = ?",
+            tx.execute("UPDATE attachments SET source_id = ? WHERE source_id = ?",
                        (new_id, old_id))
 
     def change_attachments(self, target_id: str, add: list[dict[str, Any]],
@@ -361,19 +374,19 @@ class Catalog:
         """
         cols = ("id", "target_id", "source_id", "source_version", "priority",
                 "cascade_policy", "is_modifier", "created_by", "created_at")
-        with self._transaction() as db:
+        with self._transaction() as tx:
             for attachment_id in remove:
-                cur = db.execute("DELETE FROM attachments WHERE id = ? AND target_id = ?",
+                cur = tx.execute("DELETE FROM attachments WHERE id = ? AND target_id = ?",
                                   (attachment_id, target_id))
                 if cur.rowcount != 1:
                     raise KeyError(attachment_id)
             for row in add:
                 try:
-                    db.execute(f"INSERT INTO attachments ({', '.join(cols)}) VALUES "
+                    tx.execute(f"INSERT INTO attachments ({', '.join(cols)}) VALUES "
                                f"({', '.join('?' * len(cols))})",
                                tuple(int(row[c]) if c == "is_modifier" else row[c]
                                      for c in cols))
-                except sqlite3.IntegrityError as exc:
+                except Conflict as exc:
                     raise ValueError(row["source_id"]) from exc
 
     def element_counts(self, element_ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -404,8 +417,8 @@ class Catalog:
     # -- tokens -----------------------------------------------------------------------
     def add_token(self, token_id: str, token_hash: str, circle: str, role: str,
                   name: str | None) -> None:
-        with self._transaction() as db:
-            db.execute("INSERT INTO tokens VALUES (?,?,?,?,?,?,NULL)",
+        with self._transaction() as tx:
+            tx.execute("INSERT INTO tokens VALUES (?,?,?,?,?,?,NULL)",
                        (token_id, token_hash, circle, role, name, now_iso()))
 
     def token_by_hash(self, token_hash: str) -> dict[str, Any] | None:
@@ -421,22 +434,28 @@ class Catalog:
                 for r in self._query(sql + " ORDER BY created_at", args)]
 
     def revoke_token(self, token_id: str) -> bool:
-        with self._transaction() as db:
-            cur = db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND "
+        with self._transaction() as tx:
+            cur = tx.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND "
                              "revoked_at IS NULL", (now_iso(), token_id))
             return cur.rowcount == 1
 
     # -- activity ---------------------------------------------------------------------
     def record_activity(self, element: Element, op: str, principal: str | None,
                         detail: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Append one activity event, then tell the listeners; returns the event."""
+        """Append one activity event, then tell the listeners; returns the event.
+
+        The next seq is taken under the ``activity`` lock, held until the commit, so seqs
+        become visible in order to every reader (the module docstring says why)."""
         at = now_iso()
-        with self._transaction() as db:
-            (seq,) = db.execute(
-                "INSERT INTO activity (element_id, circle, op, principal, detail, at) "
-                "VALUES (?,?,?,?,?,?) RETURNING seq",
+        with self._transaction() as tx:
+            tx.lock("activity")
+            seq = int(tx.execute(
+                "INSERT INTO activity (seq, element_id, circle, op, principal, detail, at) "
+                "SELECT COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM activity "
+                "RETURNING seq",
                 (element.id, element.circle, op, principal, json.dumps(detail or {}),
-                 at)).fetchone()
+                 at)).fetchone()["seq"])
+            tx.notify(ACTIVITY_CHANNEL, str(seq))
         event = {"seq": seq, "element_id": element.id, "path": element.path,
                  "circle": element.circle, "op": op, "principal": principal,
                  "detail": detail or {}, "at": at}
@@ -494,10 +513,11 @@ class Catalog:
         """Record the mirrored blob. With ``expect`` (the blob read before), only if the row
         still holds it: a compare-and-swap, so one worker wins. Returns whether it was
         written."""
-        with self._transaction() as db:
-            if expect is not ... and _mirrored_blob(db, element_id) != expect:
+        with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
+            if expect is not ... and _mirrored_blob(tx, element_id) != expect:
                 return False
-            _upsert_mirror(db, element_id, blob, commit, status, now_iso())
+            _upsert_mirror(tx, element_id, blob, commit, status, now_iso())
         return True
 
     def mirror_version(self, element_id: str, expect: str | None, commit: str,
@@ -507,19 +527,19 @@ class Catalog:
         workers never both record it. Returns the version, or None when another worker got
         there first."""
         stamp = now_iso()
-        with self._transaction() as db:
-            if _mirrored_blob(db, element_id) != expect:
+        with self._transaction() as tx:
+            tx.lock(f"element:{element_id}")
+            if _mirrored_blob(tx, element_id) != expect:
                 return None
-            (current,) = db.execute("SELECT version FROM elements WHERE id = ?",
-                                     (element_id,)).fetchone()
-            version = int(current) + 1
-            db.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
+            version = int(tx.execute("SELECT version FROM elements WHERE id = ?",
+                                     (element_id,)).fetchone()["version"]) + 1
+            tx.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
                        (element_id, version, json.dumps(spec), message, stamp))
-            db.execute("UPDATE elements SET name = ?, description = ?, properties = ?, "
+            tx.execute("UPDATE elements SET name = ?, description = ?, properties = ?, "
                        "version = ?, updated_at = ? WHERE id = ?",
                        (spec["name"], spec["description"], json.dumps(spec["properties"]),
                         version, stamp, element_id))
-            _upsert_mirror(db, element_id, blob, commit, "mirrored", stamp)
+            _upsert_mirror(tx, element_id, blob, commit, "mirrored", stamp)
         return version
 
 
@@ -540,17 +560,16 @@ class Catalog:
         if not digests:
             return
         at = now_iso()
-        with self._transaction() as db:
-            db.executemany("INSERT INTO observed_turns VALUES (?,?,?,?) "
+        with self._transaction() as tx:
+            tx.executemany("INSERT INTO observed_turns VALUES (?,?,?,?) "
                            "ON CONFLICT(element_id, digest) DO NOTHING",
                            [(element_id, d, subject, at) for d in digests])
 
     def forget_observed(self, element_id: str, subject: str) -> int:
         """Drop one subject's observed turns of a memory element; returns how many."""
-        with self._transaction() as db:
-            cursor = db.execute("DELETE FROM observed_turns WHERE element_id = ? AND "
-                                "subject = ?", (element_id, subject))
-        return cursor.rowcount
+        with self._transaction() as tx:
+            return tx.execute("DELETE FROM observed_turns WHERE element_id = ? AND "
+                              "subject = ?", (element_id, subject)).rowcount
 
     # -- forgotten subjects (import and restore honour them) --------------------------
     def record_forgotten(self, element_id: str, subject_type: str, subject_id: str,
@@ -558,10 +577,11 @@ class Catalog:
         """Record that a memory element forgot a subject at ``at`` (ISO-8601; a later
         forget moves it on): an import or a restore drops that subject's memories
         created until then."""
-        with self._transaction() as db:
-            db.execute("INSERT INTO forgotten_subjects VALUES (?,?,?,?) ON CONFLICT("
+        with self._transaction() as tx:
+            tx.execute("INSERT INTO forgotten_subjects VALUES (?,?,?,?) ON CONFLICT("
                        "element_id, subject_type, subject_id) DO UPDATE SET at = "
-                       "max(at, excluded.at)", (element_id, subject_type, subject_id, at))
+                       "CASE WHEN excluded.at > forgotten_subjects.at THEN excluded.at ELSE "
+                       "forgotten_subjects.at END", (element_id, subject_type, subject_id, at))
 
     def forgotten(self, element_id: str | None = None) -> list[dict[str, str]]:
         """The forgotten subjects of one element (None: of every element), oldest first."""
@@ -571,9 +591,36 @@ class Catalog:
         return [dict(row) for row in rows]
 
     def backup(self, dest: Path) -> None:
-        """Copy the catalog to ``dest`` through SQLite's online backup: one consistent
-        snapshot while other connections (this process's or a server's) keep writing."""
-        backup_database(self.path, dest)
+        """Copy the catalog to the new SQLite file ``dest``: one consistent snapshot while
+        other connections (this process's or a server's) keep writing (SQLite's online
+        backup, or from PostgreSQL a copy read in one snapshot)."""
+        if self.path is not None:
+            backup_database(self.path, dest)
+            return
+        from .transfer import copy_catalog
+        with tempfile.TemporaryDirectory(dir=Path(dest).parent) as scratch:
+            copy = Catalog(Path(scratch) / "catalog.db")
+            try:
+                copy_catalog(self, copy)
+            finally:
+                copy.close()
+            backup_database(Path(scratch) / "catalog.db", dest)
+
+
+def _upgrade_file(sql: Sql) -> None:
+    """Bring a catalog file's rows up to this version, once (its ``user_version``; a
+    PostgreSQL catalog has its migrations in ``postgres.py``). Safe when several
+    processes open the file at once: the first does it, under ``BEGIN IMMEDIATE``."""
+    with sql.transaction() as tx:
+        if int(tx.execute("PRAGMA user_version").fetchone()["user_version"]) >= 1:
+            return
+        # 1: observed turns' subject keys were "type NUL id"; PostgreSQL text cannot hold
+        # NUL, so both backends now use "type US id" (element/agents/observed.py).
+        rows = tx.execute("SELECT element_id, digest, subject FROM observed_turns").fetchall()
+        tx.executemany("UPDATE observed_turns SET subject = ? WHERE element_id = ? AND "
+                       "digest = ?", [(r["subject"].replace("\x00", "\x1f"), r["element_id"],
+                                       r["digest"]) for r in rows if "\x00" in r["subject"]])
+        tx.execute("PRAGMA user_version = 1")
 
 
 def backup_database(source: Path, dest: Path) -> None:
@@ -593,15 +640,15 @@ def backup_database(source: Path, dest: Path) -> None:
         os.fsync(f.fileno())
 
 
-def _mirrored_blob(db: sqlite3.Connection, element_id: str) -> str | None:
-    row = db.execute("SELECT blob FROM spec_mirror WHERE element_id = ?",
+def _mirrored_blob(tx: Tx, element_id: str) -> str | None:
+    row = tx.execute("SELECT blob FROM spec_mirror WHERE element_id = ?",
                      (element_id,)).fetchone()
-    return row[0] if row else None
+    return row["blob"] if row else None
 
 
-def _upsert_mirror(db: sqlite3.Connection, element_id: str, blob: str | None,
+def _upsert_mirror(tx: Tx, element_id: str, blob: str | None,
                    commit: str | None, status: str, at: str) -> None:
-    db.execute("INSERT INTO spec_mirror VALUES (?,?,?,?,?) ON CONFLICT(element_id) DO "
+    tx.execute("INSERT INTO spec_mirror VALUES (?,?,?,?,?) ON CONFLICT(element_id) DO "
                "UPDATE SET blob = excluded.blob, commit_id = excluded.commit_id, "
                "status = excluded.status, at = excluded.at",
                (element_id, blob, commit, status, at))

@@ -44,7 +44,7 @@ from typing import Any
 from index import copy_log_file
 from source import copy_repo
 
-from ..catalog import Catalog, backup_database, now_iso
+from ..catalog import Catalog, now_iso
 from ..errors import ElementError
 from ..home import Home
 
@@ -93,7 +93,7 @@ def backup_home(home: Home, dest: Path | str) -> dict[str, Any]:
     dest.mkdir(parents=True, exist_ok=True)
     dest.chmod(0o700)           # tokens' hashes and every memory: private, as the home
     started = now_iso()
-    backup_database(home.catalog.path, dest / "catalog.db")
+    home.catalog.backup(dest / "catalog.db")
     # Read the snapshot through a scratch copy: opening a catalog turns on WAL, which
     # would add files to (and rewrite) the one the manifest describes.
     with tempfile.TemporaryDirectory(dir=dest.parent) as scratch:

@@ -1,12 +1,16 @@
-"""Copy a home's memories from one backend to the other: the files under ``runtime/`` and
-PostgreSQL (``triform migrate``, docs/deploy.md).
+"""Copy a home from one backend to the other: its catalog (``catalog.db`` and PostgreSQL)
+and its memories (the files under ``runtime/`` and PostgreSQL); ``triform migrate``,
+docs/deploy.md. Git repositories stay where they are, in the home folder.
 
-Each memory element's memories travel whole (ids, texts, subjects, times, access
-statistics and vectors: nothing is embedded again when both sides use one model) through
-the export format of ``memories.py``, then are checked: every id of the source must be
-read back from the target. The copy is re-runnable (an id already there is skipped) and
-leaves the source as it was, so a home goes back by serving without ``--database`` until
-the target is trusted.
+The catalog goes first, whole (``catalog/transfer.py``: the target becomes a copy, checked
+table by table, and a target that is ahead of the source is refused), so the target knows
+every element before its memories arrive. Each memory element's memories travel whole
+(ids, texts, subjects, times, access statistics and vectors: nothing is embedded again
+when both sides use one model) through the export format of ``memories.py``, then are
+checked: every id of the source must be read back from the target. Both copies are
+re-runnable (a catalog table that matches is not written, a memory id already there is
+skipped) and leave the source as it was, so a home goes back by serving without
+``--database`` until the target is trusted.
 """
 
 from __future__ import annotations
@@ -15,10 +19,19 @@ from typing import Any
 
 from index import MemoryBackend, MemorySettings
 
+from ..catalog import copy_catalog
 from ..home import Home
 from .memories import export_lines, forgotten_before, import_into, read_import
 
-__all__ = ["migrate_memories"]
+__all__ = ["migrate_catalog", "migrate_memories"]
+
+
+def migrate_catalog(source: Home, target: Home) -> dict[str, Any]:
+    """Make ``target``'s catalog a copy of ``source``'s (see ``copy_catalog``).
+
+    :raise CatalogAhead: the target recorded activity after the source's newest event.
+    """
+    return copy_catalog(source.catalog, target.catalog)
 
 
 def _ids(store: MemoryBackend) -> set[str]:

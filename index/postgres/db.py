@@ -11,10 +11,15 @@ server is :class:`~index.errors.StorageFull`; any other database error is
 :class:`~index.errors.StoreFailed`. The transaction of a failed call is rolled back, so
 nothing of it is acknowledged.
 
-Migrations (``MIGRATIONS``) are numbered SQL steps recorded in ``schema_version``;
-:meth:`Database.migrate` applies the missing ones in one transaction under an advisory
-lock, so two workers starting at once, or ``triform init --database`` run twice, change
-nothing the second time.
+Migrations are numbered SQL steps, each list recorded in its own table: the memory
+schema's (``MIGRATIONS``) in ``schema_version``; the element layer passes its catalog's
+steps with their own table (``element/catalog/postgres.py``), since ``index`` knows
+nothing of the catalog. :meth:`Database.migrate` applies the missing ones in one
+transaction under one advisory lock, so two workers starting at once, or ``triform init
+--database`` run twice, change nothing the second time.
+
+:meth:`Database.listener` is a dedicated connection that waits for ``NOTIFY`` on one
+channel (held for as long as the waiter lives, so it is not lent by the pool).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from psycopg import errors as pg_errors
 
 from ..errors import DatabaseUnavailable, StorageFull, StoreError, StoreFailed
 
-__all__ = ["Database", "MIGRATIONS", "SCHEMA_VERSION", "vector_indexes"]
+__all__ = ["Database", "Listener", "MIGRATIONS", "SCHEMA_VERSION", "vector_indexes"]
 
 logger = logging.getLogger(__name__)
 
@@ -172,13 +177,13 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def _mapped(exc: BaseException) -> StoreError:
     """The store error a database failure is reported as."""
     if isinstance(exc, pg_errors.DiskFull):
-        return StorageFull("write to the memory database", str(exc).strip())
+        return StorageFull("write to the database", str(exc).strip())
     if isinstance(exc, (psycopg_pool.PoolTimeout, psycopg.OperationalError,
                         pg_errors.AdminShutdown, pg_errors.CannotConnectNow)):
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else \
             exc.__class__.__name__
         return DatabaseUnavailable(reason)
-    return StoreFailed(f"the memory database refused the call: {exc}".strip())
+    return StoreFailed(f"the database refused the call: {exc}".strip())
 
 
 class Database:
@@ -260,38 +265,52 @@ class Database:
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise _mapped(exc) from exc
 
-    def version(self) -> int:
-        """The schema version applied (0: none)."""
+    def version(self, table: str = "schema_version") -> int:
+        """The newest version recorded in ``table`` (0: none)."""
+        if not table.isidentifier():
+            raise ValueError(f"not a table name: {table!r}")
         with self.transaction() as cur:
-            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL")
+            cur.execute("SELECT to_regclass(%s) IS NOT NULL", (table,))
             row = cur.fetchone()
             if not row or not row[0]:
                 return 0
-            cur.execute("SELECT coalesce(max(version), 0) FROM schema_version")
+            cur.execute(f"SELECT coalesce(max(version), 0) FROM {table}".encode())
             found = cur.fetchone()
             return int(found[0]) if found else 0
 
-    def migrate(self) -> list[int]:
-        """Apply the missing migrations in one transaction; the versions applied (none:
-        already current). Safe to run from several processes at once."""
+    def migrate(self, steps: list[tuple[int, str]] | None = None,
+                table: str = "schema_version") -> list[int]:
+        """Apply the missing ``steps`` (default: the memory schema's ``MIGRATIONS``) in one
+        transaction, recording each in ``table``; the versions applied (none: already
+        current). Safe to run from several processes at once."""
+        if not table.isidentifier():
+            raise ValueError(f"not a table name: {table!r}")
         with self.transaction() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL")
+            # Each list's first step creates its table (as the memory schema's always did).
+            cur.execute("SELECT to_regclass(%s) IS NOT NULL", (table,))
             row = cur.fetchone()
             done: set[int] = set()
             if row and row[0]:
-                cur.execute("SELECT version FROM schema_version")
+                cur.execute(f"SELECT version FROM {table}".encode())
                 done = {int(r[0]) for r in cur.fetchall()}
             applied = []
-            for version, sql in MIGRATIONS:
+            for version, sql in MIGRATIONS if steps is None else steps:
                 if version in done:
                     continue
                 cur.execute(sql.encode())
-                cur.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
+                cur.execute(f"INSERT INTO {table} (version) VALUES (%s)".encode(), (version,))
                 applied.append(version)
             if applied:
-                logger.info("memory database migrated to version %s", applied[-1])
+                logger.info("database schema %s migrated to version %s", table, applied[-1])
             return applied
+
+    def listener(self, channel: str) -> Listener:
+        """A dedicated connection listening on ``channel`` (close it when done).
+
+        :raise DatabaseUnavailable: the server cannot be reached.
+        """
+        return Listener(self.url, channel)
 
     def ensure_dim(self, dim: int) -> None:
         """Create the lane indexes for ``dim``-dimensional vectors if missing."""
@@ -299,3 +318,31 @@ class Database:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             for statement in vector_indexes(dim):
                 cur.execute(statement.encode())
+
+
+class Listener:
+    """One connection of its own, in autocommit, that has run ``LISTEN channel``."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        if not channel.isidentifier():
+            raise ValueError(f"not a channel name: {channel!r}")
+        try:
+            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
+            self._conn.execute(f"LISTEN {channel}".encode())
+        except psycopg.Error as exc:
+            raise _mapped(exc) from exc
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a notification (those already arrived count);
+        whether one came. :raise DatabaseUnavailable: the connection was lost."""
+        try:
+            if not any(True for _ in self._conn.notifies(timeout=timeout, stop_after=1)):
+                return False
+            for _ in self._conn.notifies(timeout=0):   # a burst wakes the waiter once
+                pass
+            return True
+        except psycopg.Error as exc:
+            raise _mapped(exc) from exc
+
+    def close(self) -> None:
+        self._conn.close()

@@ -328,16 +328,22 @@ def test_a_revoked_token_loses_its_stream(server) -> None:
     assert "the token is no longer valid" in stream.comments
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_events_another_process_commits_reach_this_ones_subscribers_once(
-        tmp_path: Path) -> None:
-    """Two homes on one folder stand for two workers: what the other commits is followed
-    from the shared activity table; what this one commits is delivered at once and not
-    again when the follower reads it back."""
-    with start_home(tmp_path / "home", "hashing") as here, \
-            start_home(tmp_path / "home", "hashing") as elsewhere:
+        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
+    """Two homes stand for two workers (on one folder, or on two sharing a database):
+    what the other commits is followed from the shared activity table; what this one
+    commits is delivered at once and not again when the follower reads it back. With
+    PostgreSQL the follower polls only every 60 s: the other's event is pushed (NOTIFY)."""
+    url = None
+    if backend == "postgresql":
+        url = request.getfixturevalue("pg_server").create_database("events_follow")
+    with start_home(tmp_path / "home", "hashing", database=url) as here, \
+            start_home(tmp_path / ("home" if url is None else "other"), "hashing",
+                       database=url) as elsewhere:
         here.init("demo")
         memory = here.catalog.element_at("demo/memory")
-        hub = Broadcaster(catalog=here.catalog, follow_every=0.05)
+        hub = Broadcaster(catalog=here.catalog, follow_every=0.05 if url is None else 60)
         here.catalog.listeners.append(hub.publish)
         elsewhere.catalog.record_activity(memory, "store", "before", {})   # not replayed
         sub = hub.subscribe("demo")
@@ -355,4 +361,7 @@ def test_events_another_process_commits_reach_this_ones_subscribers_once(
             received.append(sub.queue.get_nowait())
         assert sorted((e["op"], e["principal"]) for e in received) == \
             [("store", "worker two"), ("update", "worker one")]
+        if url is not None:    # listening by now: a later commit is pushed, not polled
+            elsewhere.catalog.record_activity(memory, "delete", "worker two", {})
+            assert sub.queue.get(timeout=5)["op"] == "delete"
         hub.unsubscribe(sub)

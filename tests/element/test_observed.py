@@ -8,6 +8,7 @@ catalog holding the ledger; nothing mocked.
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given
@@ -18,6 +19,8 @@ from element.agents.observed import TurnLedger, turn_identities
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from index import HashingEmbedder, MemorySettings, MemoryStore
 
+#: The ``catalog_at`` fixture (tests/conftest.py): these tests run on both catalogs.
+Opener = Callable[[Path], Catalog]
 SETTINGS = MemorySettings()
 ANA = ("guest", "ana")
 SAID = ["I live in Paris.", "I went to a pottery class yesterday with my sister.",
@@ -103,7 +106,7 @@ def test_observing_the_same_window_twice_equals_once(tmp_path_factory: Any, said
         assert len(once) == len(twice)
 
 
-def test_the_ledger_survives_a_restart(tmp_path: Path) -> None:
+def test_the_ledger_survives_a_restart(tmp_path: Path, catalog_at: Opener) -> None:
     obs = Observation((Turn("user", "Please forget about my music taste."),), ANA)
     with MemoryStore(tmp_path / "m", HashingEmbedder(64)) as store:
         store.store(content="User's music taste is jazz", category="preference",
@@ -111,20 +114,21 @@ def test_the_ledger_survives_a_restart(tmp_path: Path) -> None:
         store.store(content="User's music taste is rock", category="preference",
                     subject_type="guest", subject_id="ana", settings=SETTINGS)
         first = observe(store, SETTINGS, obs, RuleEvaluator(),
-                        ledger=ledger_in(tmp_path / "catalog"))
+                        ledger=TurnLedger(catalog_at(tmp_path / "catalog"), "m"))
         assert [d.action for d in first.decisions] == ["forget"]
     with MemoryStore(tmp_path / "m", HashingEmbedder(64)) as store:
         # A new process: a new catalog object over the same database.
         again = observe(store, SETTINGS, obs, RuleEvaluator(),
-                        ledger=ledger_in(tmp_path / "catalog"))
+                        ledger=TurnLedger(catalog_at(tmp_path / "catalog"), "m"))
         assert [d.action for d in again.decisions] == ["nothing"]
         assert len(store) == 1                  # the re-send forgot nothing more
 
 
-def test_agents_sharing_a_memory_share_what_it_observed(tmp_path: Path) -> None:
+def test_agents_sharing_a_memory_share_what_it_observed(tmp_path: Path,
+                                                        catalog_at: Opener) -> None:
     turns = (Turn("assistant", "How was your week?"),
              Turn("user", "No, it's on Tuesday. I went hiking with my brother."))
-    book = ledger_in(tmp_path / "catalog")
+    book = TurnLedger(catalog_at(tmp_path / "catalog"), "m")
     with MemoryStore(tmp_path / "m", HashingEmbedder(64)) as store:
         alpha = observe(store, SETTINGS, Observation(turns, ANA, agent="demo/alpha"),
                         RuleEvaluator(), ledger=book)
@@ -136,9 +140,10 @@ def test_agents_sharing_a_memory_share_what_it_observed(tmp_path: Path) -> None:
         assert all(d.category != "correction" for d in alpha.decisions)
 
 
-def test_forgetting_a_subject_forgets_which_turns_were_heard(tmp_path: Path) -> None:
+def test_forgetting_a_subject_forgets_which_turns_were_heard(tmp_path: Path,
+                                                            catalog_at: Opener) -> None:
     obs = Observation((Turn("user", "I live in Paris."),), ANA)
-    book = ledger_in(tmp_path / "catalog")
+    book = TurnLedger(catalog_at(tmp_path / "catalog"), "m")
     with MemoryStore(tmp_path / "m", HashingEmbedder(64)) as store:
         observe(store, SETTINGS, obs, RuleEvaluator(), ledger=book)
         store.forget_subject(*ANA, confirm=True)

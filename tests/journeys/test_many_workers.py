@@ -82,9 +82,10 @@ def test_two_workers_serve_one_home_as_one(
         source = second.get(f"{MEMORY}/source?path={name}&branch=demo").body
         assert source["content"] == text, source
 
-    # A token minted beside the running workers holds on both at once (one catalog).
-    minted = run_cli(tmp_path / "home", "token", "create", "--circle", "demo", "--role",
-                     "viewer")
+    # A token minted beside the running workers holds on both at once (one catalog, in
+    # the database: the command names it too).
+    minted = run_cli(tmp_path / "home", "--database", url, "token", "create", "--circle",
+                     "demo", "--role", "viewer")
     assert minted.returncode == 0, minted.stderr
     viewer = minted.stdout.strip()
     for worker in (one, two):
@@ -95,8 +96,8 @@ def test_two_workers_serve_one_home_as_one(
     create(first, "rate-limit", "three-a-minute", requests=3, per_seconds=60)
     assert second.post("/api/demo/memory/ops/compose",
                        {"add": [{"ref": "three-a-minute"}]}).status == 200
-    member = run_cli(tmp_path / "home", "token", "create", "--circle", "demo", "--role",
-                     "member").stdout.strip()
+    member = run_cli(tmp_path / "home", "--database", url, "token", "create", "--circle",
+                     "demo", "--role", "member").stdout.strip()
     answers = [worker.client(member).get(f"{MEMORY}/memories").status
                for worker in (one, two, one, two)]
     assert answers == [200, 200, 200, 429]
@@ -156,3 +157,73 @@ def test_a_worker_killed_mid_load_loses_nothing_and_the_other_serves_on(
         if not cursor:
             break
     assert set(acked) <= stored           # every acknowledged write, from either worker
+
+
+def test_workers_on_two_machines_share_one_home_through_the_database(
+        serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer,
+        git_env: dict[str, str]) -> None:
+    """Two machines: each worker has a home folder of its own, and only ``repos/`` is
+    shared (a network volume: here one folder both link to); the catalog, the rate
+    windows and the memories are in PostgreSQL. No SQLite file is shared, or made."""
+    url = pg_server.create_database("two_machines")
+    volume = tmp_path / "volume"
+    for machine in ("a", "b"):
+        (tmp_path / machine).mkdir()
+        (tmp_path / machine / "repos").symlink_to(volume / "repos", target_is_directory=True)
+    volume.mkdir()
+    (volume / "repos").mkdir()
+    done = run_cli(tmp_path / "a", "init", "--database", url)
+    assert done.returncode == 0, done.stderr
+    token = next(line.strip() for line in done.stdout.splitlines()
+                 if line.strip().startswith("tfm_"))
+    one = serve("a", args=("--database", url))
+    # Worker b follows other workers' events only every 30 s by polling: an event that
+    # arrives sooner was pushed by NOTIFY.
+    two = serve("b", args=("--database", url), env={"TRIFORM_EVENTS_FOLLOW": "30"})
+    first, second = one.client(token), two.client(token)
+
+    # The token made by `init` on machine a holds on machine b; a token made on b, on a.
+    assert second.get(f"{MEMORY}/memories").status == 200
+    minted = run_cli(tmp_path / "b", "--database", url, "token", "create", "--circle",
+                     "demo", "--role", "viewer")
+    assert minted.returncode == 0, minted.stderr
+    assert one.client(minted.stdout.strip()).get(f"{MEMORY}/memories").status == 200
+
+    # An element created on a is served by b, its repository included.
+    create(first, "prompt", "greeting")
+    assert second.get("/api/demo/greeting/ops/readme").status == 200
+    listed = run_git(git_env, "ls-remote",
+                     f"http://triform:{token}@127.0.0.1:{two.port}/git/demo/greeting.git",
+                     cwd=tmp_path).stdout
+    assert "refs/heads/draft" in listed
+
+    # A stream on b sees a write on a promptly.
+    streamed: list[Stream] = []
+    opened = threading.Event()
+    reader = threading.Thread(target=lambda: streamed.append(read_stream(
+        two.port, token, "path=demo/memory&limit=1&timeout=25", when_open=opened.set)))
+    reader.start()
+    assert opened.wait(30)
+    stored = first.post(f"{MEMORY}/store", {"content": "Ana moved to Porto in May",
+                                            "category": "fact"})
+    assert stored.status == 201, stored.body
+    acked = time.monotonic()
+    reader.join(40)
+    took = time.monotonic() - acked
+    (stream,) = streamed
+    assert [(e["op"], e["detail"].get("memory_id")) for e in stream.events] == \
+        [("store", stored.body["memory"]["id"])]
+    assert took < 5, f"the event took {took:.1f} s: followed, not notified"
+
+    # A rate limit counts a caller's requests on both machines together.
+    create(first, "rate-limit", "three-a-minute", requests=3, per_seconds=60)
+    assert second.post("/api/demo/memory/ops/compose",
+                       {"add": [{"ref": "three-a-minute"}]}).status == 200
+    member = run_cli(tmp_path / "a", "--database", url, "token", "create", "--circle",
+                     "demo", "--role", "member").stdout.strip()
+    answers = [worker.client(member).get(f"{MEMORY}/memories").status
+               for worker in (one, two, one, two)]
+    assert answers == [200, 200, 200, 429]
+
+    for machine in ("a", "b"):
+        assert not list((tmp_path / machine).glob("*.db*")), "a SQLite file in a home"

@@ -4,9 +4,12 @@ store and search over HTTP, restart, the memories are still there (and not in fi
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from element import Catalog
 from tests.helpers import Served, run_cli
 from tests.pg import PgServer
 
@@ -38,6 +41,16 @@ def test_a_home_on_postgres_keeps_its_memories_across_a_restart(
     # Nothing of the memory went to the home's runtime files.
     runtime = home / "runtime"
     assert not any(b"Ana prefers" in p.read_bytes() for p in runtime.rglob("*") if p.is_file())
+    # Nor is the catalog a file of the home; a backup writes it there from the database.
+    assert not list(home.glob("*.db*"))
+    backup = tmp_path / "backup"
+    done = run_cli(home, "--database", url, "backup", "--to", str(backup))
+    assert done.returncode == 0, done.stderr
+    assert run_cli(home, "backup", "--verify", str(backup)).returncode == 0
+    shutil.copy(backup / "catalog.db", tmp_path / "copy.db")
+    copied = Catalog(tmp_path / "copy.db")
+    assert [e.path for e in copied.elements()] == ["demo", "demo/memory"]
+    assert copied.last_seq() >= 1 and len(copied.tokens()) == 1
 
 
 def test_migrate_moves_a_home_into_postgres_and_back(
@@ -68,8 +81,15 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     report = json.loads(moved.stdout)
     assert (report["from"], report["to"], report["memories"], report["missing"]) == \
         ("files", "database", 3, 0)
-    again = json.loads(run_cli(home, "migrate", "--to", url).stdout)["elements"]
-    assert [(e["imported"], e["skipped"]) for e in again] == [(0, 3)]
+    # The catalog went first, whole, and was checked table by table.
+    tables = report["catalog"]["tables"]
+    assert report["catalog"]["verified"]
+    assert tables["elements"]["written"] == tables["elements"]["rows"] >= 2
+    assert tables["tokens"]["rows"] == 1 and tables["activity"]["rows"] >= 3
+    again = json.loads(run_cli(home, "migrate", "--to", url).stdout)
+    assert [(e["imported"], e["skipped"]) for e in again["elements"]] == [(0, 3)]
+    assert again["catalog"]["verified"]
+    assert all(t["written"] == t["replaced"] == 0 for t in again["catalog"]["tables"].values())
 
     on_pg = serve("home", args=("--database", url))
     pg = on_pg.client(srv.token)
@@ -78,14 +98,67 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     assert after == before       # the same memories, to the access count and timestamp
     added = pg.post("/api/demo/memory/ops/store", {"content": "note 3 stored on postgres",
                                                    "category": "fact"}).body["memory"]["id"]
+    # An element and a token made on PostgreSQL: the catalog there is now ahead.
+    assert pg.post("/api/demo/ops/create", {"element_type": "prompt",
+                                            "slug": "greeting"}).status == 201
     assert on_pg.stop() == 0
+    viewer = run_cli(home, "--database", url, "token", "create", "--circle", "demo",
+                     "--role", "viewer").stdout.strip()
+    stale = run_cli(home, "migrate", "--to", url)       # files -> database again: refused
+    assert stale.returncode == 1 and "CATALOG_AHEAD" in stale.stderr + stale.stdout
 
     back = run_cli(home, "--database", url, "migrate", "--to", "files")
     assert back.returncode == 0, back.stderr
-    (element,) = json.loads(back.stdout)["elements"]
+    moved_back = json.loads(back.stdout)
+    (element,) = moved_back["elements"]
     assert (element["imported"], element["skipped"], element["missing"]) == (1, 3, 0)
+    assert moved_back["catalog"]["verified"]
     same = run_cli(home, "--database", url, "migrate", "--to", url)
     assert same.returncode == 2 and "there already" in same.stderr
     on_files = serve("home").client(srv.token)
     listed = on_files.get("/api/demo/memory/ops/memories").body["memories"]
     assert sorted(m["id"] for m in listed) == sorted([*ids, added])
+    assert on_files.get("/api/demo/greeting/ops/readme").status == 200
+    assert on_files.get("/api/demo/memory/ops/memories", token=viewer).status == 200
+
+
+def test_a_database_outage_is_a_retryable_503_and_the_worker_recovers(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """The catalog is in the database too: while it is down, every call (a token check
+    first of all) answers 503 with Retry-After in the one error shape, never a 500; when
+    it is back, the same worker serves again. A worker cannot start without it."""
+    from tests.pg import start_server
+    server = start_server("fsync=off")
+    try:
+        url = server.url
+        done = run_cli(tmp_path / "home", "init", "--database", url)
+        assert done.returncode == 0, done.stderr
+        token = next(line.strip() for line in done.stdout.splitlines()
+                     if line.strip().startswith("tfm_"))
+        srv = serve("home", args=("--database", url))
+        client = srv.client(token)
+        assert client.get("/api/demo/memory/ops/memories").status == 200
+        server.halt()
+        for method, path, body in (("GET", "/api/demo/memory/ops/memories", None),
+                                   ("POST", "/api/demo/memory/ops/store",
+                                    {"content": "during", "category": "fact"}),
+                                   ("GET", "/api/events?timeout=1", None)):
+            reply = client.post(path, body) if method == "POST" else client.get(path)
+            assert reply.status == 503, (path, reply.status, reply.body)
+            assert reply.headers["Retry-After"]
+            error = reply.body["error"]
+            assert (error["code"], error["class"], error["retryable"]) == \
+                ("DATABASE_UNAVAILABLE", "unavailable", True)
+        assert "Traceback" not in srv.log
+        server.start("fsync=off")
+        assert client.get("/api/demo/memory/ops/memories").status == 200
+        assert srv.stop() == 0
+        server.halt()
+        refused = run_cli(tmp_path / "home", "serve", "--database", url, "--port", "0")
+        assert refused.returncode == 1
+        assert "DATABASE_UNAVAILABLE" in refused.stderr and "Traceback" not in refused.stderr
+    finally:
+        try:
+            server.stop()
+        except subprocess.CalledProcessError:     # halted already: only the folder is left
+            shutil.rmtree(server.root, ignore_errors=True)
