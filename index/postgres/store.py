@@ -702,7 +702,7 @@ class PostgresMemoryStore:
         # One connection in autocommit: the reads need no transaction of their own (each
         # statement sees a committed state; a memory deleted between two is left out), and
         # independent statements go out together in a pipeline, so a search on a small
-        # scope is three round trips.
+        # scope is three round trips (four with neighbour turns).
         with self._db.autocommit() as conn:
             ids, scores, lanes, fallback = self._rank(conn, request, queries, settings,
                                                       when)
