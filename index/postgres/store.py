@@ -160,7 +160,8 @@ class _Lexical:
 @dataclass
 class _Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    the content-context cosine (``situate``), BM25, and its pool in the search."""
+    the content-context cosine (``situate``), BM25, its pool in the search and its owner
+    (``(subject_type, subject_id)``, both None for a general memory)."""
 
     seq: int
     occurred: float
@@ -169,10 +170,12 @@ class _Scored:
     present: builtins.list[bool]
     pair: float
     bm25: float
+    owner: tuple[str | None, str | None]
 
 
 def _scored(r: Sequence[Any]) -> _Scored:
-    """A row of ``id, seq, occurred_ts, pool`` and :meth:`PostgresMemoryStore._score_columns`."""
+    """A row of ``id, seq, occurred_ts, pool``, :meth:`PostgresMemoryStore._score_columns`
+    and ``subject_type, subject_id``."""
     sims = [0.0, 0.0, 0.0]
     present = [False, False, False]
     for j in range(len(LANES)):
@@ -183,7 +186,7 @@ def _scored(r: Sequence[Any]) -> _Scored:
     return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
                    present=present,
                    pair=float(pair) if pair is not None and np.isfinite(pair) else 0.0,
-                   bm25=float(r[8] or 0.0))
+                   bm25=float(r[8] or 0.0), owner=(r[9], r[10]))
 
 
 class PostgresMemoryStore:
@@ -761,6 +764,7 @@ class PostgresMemoryStore:
         meta: dict[str, tuple[int, float]] = {}
         ids: list[str] = []
         best = 0.0
+        small_rows: dict[str, _Scored] = {}
         sims_parts: list[np.ndarray] = []
         present_parts: list[np.ndarray] = []
         situated = queries is not None and "context" not in queries and \
@@ -814,7 +818,7 @@ class PostgresMemoryStore:
             ids, sims, present, scores = self._with_neighbours(
                 conn, request, ids, sims, present, scores, literal=literal,
                 situated=situated, lexical=lexical, best=best, weights=weights, when=when,
-                meta=meta)
+                meta=meta, whole=small_rows)
         order = rank(scores, settings.relevance_threshold, request.limit,
                      tiebreak=np.array([meta[i][0] for i in ids], dtype=np.int64))
         return ([ids[i] for i in order], [float(scores[i]) for i in order],
@@ -835,24 +839,36 @@ class PostgresMemoryStore:
                          ids: builtins.list[str], sims: np.ndarray, present: np.ndarray,
                          scores: np.ndarray, *, literal: dict[str, str], situated: bool,
                          lexical: _Lexical, best: float, weights: np.ndarray,
-                         when: TimeSpan | None, meta: dict[str, tuple[int, float]]
+                         when: TimeSpan | None, meta: dict[str, tuple[int, float]],
+                         whole: dict[str, _Scored]
                          ) -> tuple[builtins.list[str], np.ndarray, np.ndarray,
                                     np.ndarray]:
         """Add the neighbours of the best hits to the rows and pull them toward their hit
-        (``search._with_neighbours``, ``recall.boost_neighbours``): one statement finds
-        each hit's neighbours and scores those not among the rows yet."""
+        (``search._with_neighbours``, ``recall.boost_neighbours``).
+
+        ``whole``: the rows of the pools scored whole. When every hit is one of them, its
+        neighbours (same owner, so same pool) are among them too, and are found here
+        without a statement (:meth:`_adjacent`); otherwise one statement finds each hit's
+        neighbours and scores them (:meth:`_send_neighbours`)."""
         count = min(self._params.neighbour_hits, len(scores))
         if count <= 0:
             return ids, sims, present, scores
         top = np.argpartition(-scores, count - 1)[:count]
-        with conn.cursor() as cur:
-            self._send_neighbours(cur, request, [ids[i] for i in top], literal, situated,
-                                  lexical)
-            found = cur.fetchall()
-        if not found:
+        hits = [ids[i] for i in top]
+        pairs: builtins.list[tuple[str, str]]
+        if all(hit in whole for hit in hits):
+            pairs = self._adjacent(whole, hits)
+            scored = {neighbour: whole[neighbour] for _, neighbour in pairs}
+        else:
+            with conn.cursor() as cur:
+                self._send_neighbours(cur, request, hits, literal, situated, lexical)
+                found = cur.fetchall()
+            pairs = [(str(hit), str(r[0])) for r in found for hit in r[11]]
+            scored = {str(r[0]): _scored(r) for r in found}
+        if not pairs:
             return ids, sims, present, scores
         at = {memory_id: i for i, memory_id in enumerate(ids)}
-        new = [(str(r[0]), _scored(r)) for r in found if str(r[0]) not in at]
+        new = [(memory_id, row) for memory_id, row in scored.items() if memory_id not in at]
         if new:
             new_sims, new_present = self._similarities([row for _, row in new], situated,
                                                        best)
@@ -865,18 +881,40 @@ class PostgresMemoryStore:
             present = np.concatenate([present, new_present])
             scores = np.concatenate([scores, self._blend(
                 new_sims, new_present, [row.occurred for _, row in new], weights, when)])
-        # Column 9 names hits, which are rows already: every pair has both indices.
-        pairs = [(at[str(hit)], at[str(r[0])]) for r in found for hit in r[9]]
-        hits = np.array([h for h, _ in pairs], dtype=np.int64)
-        targets = np.array([n for _, n in pairs], dtype=np.int64)
-        return ids, sims, present, boost_neighbours(scores, hits, targets,
-                                                    self._params.neighbour_weight)
+        # Every hit is a row already, and every neighbour one now.
+        return ids, sims, present, boost_neighbours(
+            scores, np.array([at[hit] for hit, _ in pairs], dtype=np.int64),
+            np.array([at[neighbour] for _, neighbour in pairs], dtype=np.int64),
+            self._params.neighbour_weight)
+
+    def _adjacent(self, rows: dict[str, _Scored], hits: builtins.list[str]
+                  ) -> builtins.list[tuple[str, str]]:
+        """``(hit, neighbour)`` pairs among ``rows``, which hold every row of each hit's
+        pool that passes the search's filters: the same rule as
+        :meth:`_send_neighbours`, looked up by sequence number (at most
+        ``2 * NEIGHBOUR_SCAN`` lookups per hit)."""
+        by_seq = {row.seq: memory_id for memory_id, row in rows.items()}
+        gap = self._params.neighbour_gap
+        pairs = []
+        for hit in hits:
+            h = rows[hit]
+            for step in (-1, 1):
+                for seq in range(h.seq + step, h.seq + step * (NEIGHBOUR_SCAN + 1), step):
+                    memory_id = by_seq.get(seq)
+                    if memory_id is None:
+                        continue
+                    row = rows[memory_id]
+                    if (row.owner == h.owner and row.present[0]
+                            and abs(row.occurred - h.occurred) <= gap):
+                        pairs.append((hit, memory_id))
+                        break
+        return pairs
 
     def _send_neighbours(self, cur: psycopg.Cursor[Any], request: SearchQuery,
                          hits: builtins.list[str], literal: dict[str, str], situated: bool,
                          lexical: _Lexical) -> None:
         """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
-        each with the hits it neighbours (column 9).
+        each with the hits it neighbours (column 11).
 
         A hit's neighbours are, as in ``search._adjacent``, the memory stored just before
         it and the one stored just after it by the same owner (its subject, or the
@@ -908,7 +946,7 @@ class PostgresMemoryStore:
             "subject_id FROM memories WHERE element = %s AND id = ANY(%s)), "
             f"p AS MATERIALIZED (SELECT h.id AS hit, n.id FROM h CROSS JOIN LATERAL "
             f"({sides[0]} UNION ALL {sides[1]}) n) "
-            f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, "
+            f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, m.subject_id, "
             "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id) "
             "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
             (self.element, hits, *side_params, *col_params, self.element))
@@ -941,7 +979,9 @@ class PostgresMemoryStore:
             for lane_index, lane in enumerate(LANES):
                 if lane not in queries:
                     continue
-                k = params.candidates_for(request.limit, lane)
+                # As ``lanes.LaneSet.candidates``: a query alone takes the content lane's
+                # own top, not three times that.
+                k = params.candidates_for(request.limit, lane, len(queries))
                 for pool_index in small:
                     in_lane = [(row.sims[lane_index], memory_id)
                                for memory_id, row in fetched.items()
@@ -1073,9 +1113,9 @@ class PostgresMemoryStore:
             pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
                                            for i, (sql, _) in enumerate(pools)) + " END"
             case_params = tuple(p for _, ps in pools for p in ps)
-        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {cols} "
-                    f"FROM memories m WHERE m.element = %s AND m.dim = {self._dim} AND "
-                    f"({which}){extra_sql}",
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {cols}, "
+                    f"m.subject_type, m.subject_id FROM memories m WHERE m.element = %s "
+                    f"AND m.dim = {self._dim} AND ({which}){extra_sql}",
                     (*case_params, *params, self.element, *which_params, *extra_params))
 
     def _score_columns(self, literal: dict[str, str], situated: bool, lexical: _Lexical,
@@ -1125,7 +1165,9 @@ class PostgresMemoryStore:
             settings_cur.execute("SET LOCAL enable_bitmapscan = off")
             settings_cur.execute("SET LOCAL enable_sort = off")
             for lane in queries:
-                k = params.candidates_for(request.limit, lane)
+                # The file store's walk size (``lanes.LaneSet.candidates``): a query
+                # alone walks 64 content candidates, not 192 (ef_search follows).
+                k = params.candidates_for(request.limit, lane, len(queries))
                 settings_cur.execute(f"SET LOCAL hnsw.ef_search = "
                                      f"{min(1000, max(params.ef_search_min, k))}")
                 for pool_sql, pool_params in pools:
@@ -1147,21 +1189,24 @@ class PostgresMemoryStore:
                     # until ``want`` pass: the scope meets a few hundred rows, not every
                     # match. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
                     # Materialized: the idf of each term and the average length are
-                    # computed once, not once per posting.
+                    # computed once, not once per posting. Each term's postings are
+                    # one index range (``term = w.term``); a second ``term = ANY(...)``
+                    # condition here was checked again on every posting, a quarter of
+                    # the statement's time when the terms are common (pg_bench).
                     f"WITH w AS MATERIALIZED (SELECT u.term, {idf} AS idf FROM "
                     "unnest(%s::text[]) AS u(term)), "
                     f"a AS MATERIALIZED (SELECT {average} AS average), "
                     "s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
                     "(t.tf + %s::float8 * (1 - %s::float8 + %s::float8 * t.len / "
                     "a.average))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
-                    "CROSS JOIN a WHERE t.element = %s AND t.term = ANY(%s) AND "
+                    "CROSS JOIN a WHERE t.element = %s AND "
                     "w.idf IS NOT NULL GROUP BY t.id) "
                     "SELECT s.id, s.score FROM (SELECT id, score FROM s WHERE score > 0 "
                     "ORDER BY score DESC) s WHERE EXISTS (SELECT 1 FROM memories m WHERE "
                     f"m.element = %s AND m.id = s.id AND m.v_content IS NOT NULL AND "
                     f"m.dim = {d} AND ({scope_sql}){extra_sql}) LIMIT %s",
                     (*idf_params, lexical.words, *average_params, BM25_K1 + 1.0, BM25_K1,
-                     BM25_B, BM25_B, self.element, lexical.words, self.element,
+                     BM25_B, BM25_B, self.element, self.element,
                      *scope_params, *extra_params, want))
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
         best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.words else []
