@@ -19,7 +19,8 @@ Search follows ``search.py`` step by step: vector candidates per lane and owner 
 BM25 candidates in scope, the time window and the named span; then the exact cosines of
 all three lanes for the union, and the same pure scoring (``recall.py``) ranks them; the
 neighbours of the best hits (the memories stored just before and after each by the same
-owner, close in time) join them in one more statement and are pulled toward their hit. Like
+owner, close in time) join them, found among the rows already read when the hits' pools
+were scored whole, else by one more statement, and are pulled toward their hit. Like
 the file store's planner, a pool of at most ``EXACT_MAX`` memories is scored whole from
 its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts); a
 larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
@@ -705,7 +706,8 @@ class PostgresMemoryStore:
         # One connection in autocommit: the reads need no transaction of their own (each
         # statement sees a committed state; a memory deleted between two is left out), and
         # independent statements go out together in a pipeline, so a search on a small
-        # scope is three round trips (four with neighbour turns).
+        # scope is three round trips (one more for the neighbours of hits in a walked
+        # pool).
         with self._db.autocommit() as conn:
             ids, scores, lanes, fallback = self._rank(conn, request, queries, settings,
                                                       when)

@@ -312,14 +312,17 @@ def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> Non
     assert store.verify() == []
 
 
-@pytest.mark.parametrize("exact_max", [1024, 0], ids=["scored-whole", "walked"])
+@pytest.mark.parametrize("exact_max", [1024, 30, 0],
+                         ids=["scored-whole", "general-walked", "walked"])
 def test_search_ranks_as_the_file_store_on_either_plan(
         db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         exact_max: int) -> None:
     """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
     walked (HNSW per lane, BM25 from the postings): both rank as the file store does,
     neighbour turns included (the memories are stored in sessions of ten, a minute
-    apart, so the best hits have neighbours)."""
+    apart, so the best hits have neighbours). The neighbours of hits in pools scored
+    whole are found among their rows, the others by a statement of their own; at 30 the
+    general pool (60 memories) is walked and each guest's scored whole."""
     from index import IndexParams, MemoryStore
     from index.postgres import store as pg_store
     monkeypatch.setattr(pg_store, "EXACT_MAX", exact_max)
