@@ -17,7 +17,10 @@ before the transaction.
 
 Search follows ``search.py`` step by step: vector candidates per lane and owner pool,
 BM25 candidates in scope, the time window and the named span; then the exact cosines of
-all three lanes for the union, and the same pure scoring (``recall.py``) ranks them. Like
+all three lanes for the union, and the same pure scoring (``recall.py``) ranks them; the
+neighbours of the best hits (the memories stored just before and after each by the same
+owner, close in time) join them, found among the rows already read when the hits' pools
+were scored whole, else by one more statement, and are pulled toward their hit. Like
 the file store's planner, a pool of at most ``EXACT_MAX`` memories is scored whole from
 its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts); a
 larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
@@ -67,6 +70,7 @@ from ..recall import (
     LANES,
     blend,
     boost_content,
+    boost_neighbours,
     boost_time,
     rank,
     situate,
@@ -85,7 +89,13 @@ from ..records import (
     validate_new,
     validate_subject,
 )
-from ..search import SPAN_CANDIDATES_MAX, WINDOW_EXACT_MAX, SearchQuery, parse_search
+from ..search import (
+    NEIGHBOUR_SCAN,
+    SPAN_CANDIDATES_MAX,
+    WINDOW_EXACT_MAX,
+    SearchQuery,
+    parse_search,
+)
 from ..settings import MemorySettings, require_settings
 from ..timespan import TimeSpan, query_span
 from ..transfer import usable_vectors
@@ -153,7 +163,8 @@ class _Lexical:
 @dataclass
 class _Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    the content-context cosine (``situate``), BM25, and its pool in the search."""
+    the content-context cosine (``situate``), BM25, its pool in the search and its owner
+    (``(subject_type, subject_id)``, both None for a general memory)."""
 
     seq: int
     occurred: float
@@ -162,6 +173,23 @@ class _Scored:
     present: builtins.list[bool]
     pair: float
     bm25: float
+    owner: tuple[str | None, str | None]
+
+
+def _scored(r: Sequence[Any]) -> _Scored:
+    """A row of ``id, seq, occurred_ts, pool``, :meth:`PostgresMemoryStore._score_columns`
+    and ``subject_type, subject_id``."""
+    sims = [0.0, 0.0, 0.0]
+    present = [False, False, False]
+    for j in range(len(LANES)):
+        value = r[4 + j]
+        if value is not None and np.isfinite(value):
+            sims[j], present[j] = float(value), True
+    pair = r[7]
+    return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
+                   present=present,
+                   pair=float(pair) if pair is not None and np.isfinite(pair) else 0.0,
+                   bm25=float(r[8] or 0.0), owner=(r[9], r[10]))
 
 
 class PostgresMemoryStore:
@@ -174,8 +202,8 @@ class PostgresMemoryStore:
         and rows embedded by another model lose their vectors on open (``repair_embeddings``
         re-embeds them).
     :param clock: POSIX seconds (retention, timestamps).
-    :param index_params: candidate generation (``oversample``...), ``situated_*`` and
-        ``time_weight``; the hnswlib-specific fields are unused (``M`` and
+    :param index_params: candidate generation (``oversample``...), ``situated_*``,
+        ``time_weight`` and ``neighbour_*``; the hnswlib-specific fields are unused (``M`` and
         ``ef_construction`` are pgvector's defaults, 16 and 64).
     :param migrate: apply missing migrations on open (else a database behind the code
         version is refused).
@@ -718,7 +746,8 @@ class PostgresMemoryStore:
         # One connection in autocommit: the reads need no transaction of their own (each
         # statement sees a committed state; a memory deleted between two is left out), and
         # independent statements go out together in a pipeline, so a search on a small
-        # scope is three round trips.
+        # scope is three round trips (one more for the neighbours of hits in a walked
+        # pool).
         with self._db.autocommit() as conn:
             ids, scores, lanes, fallback = self._rank(conn, request, queries, settings,
                                                       when)
@@ -750,18 +779,19 @@ class PostgresMemoryStore:
         return pools
 
     @staticmethod
-    def _filters(request: SearchQuery, occurred: tuple[float | None, float | None]
-                 ) -> Pool:
-        """Category and occurred-time conditions (AND-ed after the pool's)."""
+    def _filters(request: SearchQuery, occurred: tuple[float | None, float | None],
+                 alias: str = "") -> Pool:
+        """Category and occurred-time conditions (AND-ed after the pool's), on the
+        columns of ``alias`` (e.g. ``"b."``; none: unqualified)."""
         sql, params = "", builtins.list[Any]()
         if request.cats is not None:
-            sql += " AND category = ANY(%s)"
+            sql += f" AND {alias}category = ANY(%s)"
             params.append([CATEGORIES[c] for c in request.cats])
         if occurred[0] is not None:
-            sql += " AND occurred_ts > %s"
+            sql += f" AND {alias}occurred_ts > %s"
             params.append(occurred[0])
         if occurred[1] is not None:
-            sql += " AND occurred_ts < %s"
+            sql += f" AND {alias}occurred_ts < %s"
             params.append(occurred[1])
         return sql, tuple(params)
 
@@ -775,6 +805,8 @@ class PostgresMemoryStore:
         extra_sql, extra_params = self._filters(request, request.occurred)
         meta: dict[str, tuple[int, float]] = {}
         ids: list[str] = []
+        best = 0.0
+        small_rows: dict[str, _Scored] = {}
         sims_parts: list[np.ndarray] = []
         present_parts: list[np.ndarray] = []
         situated = queries is not None and "context" not in queries and \
@@ -802,7 +834,7 @@ class PostgresMemoryStore:
             if queries is not None:
                 sizes = self._read_plan(cur, len(pools))
                 small_rows = self._read_rows(rows_cur)
-                ids, sims, present = self._vector_scores(
+                ids, sims, present, best = self._vector_scores(
                     conn, cur, request, queries, literal, situated, pools, sizes,
                     small_rows, lexical, when, meta)
                 if ids:
@@ -820,15 +852,146 @@ class PostgresMemoryStore:
             return [], [], [], fallback
         sims = np.clip(np.concatenate(sims_parts), 0.0, 1.0)
         present = np.concatenate(present_parts)
-        scores = blend(sims, present, weight_vector(settings.association_weights))
-        if when is not None and self._params.time_weight > 0:
-            scores = boost_time(scores, np.array([meta[i][1] for i in ids]), when.start,
-                                when.end, self._params.time_weight)
+        weights = weight_vector(settings.association_weights)
+        scores = self._blend(sims, present, [meta[i][1] for i in ids], weights, when)
+        params = self._params
+        if (queries is not None and params.neighbour_weight > 0
+                and params.fusion == "boost"):
+            ids, sims, present, scores = self._with_neighbours(
+                conn, request, ids, sims, present, scores, literal=literal,
+                situated=situated, lexical=lexical, best=best, weights=weights, when=when,
+                meta=meta, whole=small_rows)
         order = rank(scores, settings.relevance_threshold, request.limit,
                      tiebreak=np.array([meta[i][0] for i in ids], dtype=np.int64))
         return ([ids[i] for i in order], [float(scores[i]) for i in order],
                 [{lane: (float(sims[i, j]) if present[i, j] else None)
                   for j, lane in enumerate(LANES)} for i in order], fallback)
+
+    def _blend(self, sims: np.ndarray, present: np.ndarray,
+               occurred: builtins.list[float], weights: np.ndarray,
+               when: TimeSpan | None) -> np.ndarray:
+        """The blended score of each row, with the time boost (``search._blend``)."""
+        scores = blend(sims, present, weights)
+        if when is not None and self._params.time_weight > 0:
+            scores = boost_time(scores, np.array(occurred, dtype=np.float64), when.start,
+                                when.end, self._params.time_weight)
+        return scores
+
+    def _with_neighbours(self, conn: psycopg.Connection[Any], request: SearchQuery,
+                         ids: builtins.list[str], sims: np.ndarray, present: np.ndarray,
+                         scores: np.ndarray, *, literal: dict[str, str], situated: bool,
+                         lexical: _Lexical, best: float, weights: np.ndarray,
+                         when: TimeSpan | None, meta: dict[str, tuple[int, float]],
+                         whole: dict[str, _Scored]
+                         ) -> tuple[builtins.list[str], np.ndarray, np.ndarray,
+                                    np.ndarray]:
+        """Add the neighbours of the best hits to the rows and pull them toward their hit
+        (``search._with_neighbours``, ``recall.boost_neighbours``).
+
+        ``whole``: the rows of the pools scored whole. When every hit is one of them, its
+        neighbours (same owner, so same pool) are among them too, and are found here
+        without a statement (:meth:`_adjacent`); otherwise one statement finds each hit's
+        neighbours and scores them (:meth:`_send_neighbours`)."""
+        count = min(self._params.neighbour_hits, len(scores))
+        if count <= 0:
+            return ids, sims, present, scores
+        top = np.argpartition(-scores, count - 1)[:count]
+        hits = [ids[i] for i in top]
+        pairs: builtins.list[tuple[str, str]]
+        if all(hit in whole for hit in hits):
+            pairs = self._adjacent(whole, hits)
+            scored = {neighbour: whole[neighbour] for _, neighbour in pairs}
+        else:
+            with conn.cursor() as cur:
+                self._send_neighbours(cur, request, hits, literal, situated, lexical)
+                found = cur.fetchall()
+            pairs = [(str(hit), str(r[0])) for r in found for hit in r[11]]
+            scored = {str(r[0]): _scored(r) for r in found}
+        if not pairs:
+            return ids, sims, present, scores
+        at = {memory_id: i for i, memory_id in enumerate(ids)}
+        new = [(memory_id, row) for memory_id, row in scored.items() if memory_id not in at]
+        if new:
+            new_sims, new_present = self._similarities([row for _, row in new], situated,
+                                                       best)
+            new_sims = np.clip(new_sims, 0.0, 1.0)
+            for memory_id, row in new:
+                at[memory_id] = len(at)
+                meta[memory_id] = (row.seq, row.occurred)
+            ids = ids + [memory_id for memory_id, _ in new]
+            sims = np.concatenate([sims, new_sims])
+            present = np.concatenate([present, new_present])
+            scores = np.concatenate([scores, self._blend(
+                new_sims, new_present, [row.occurred for _, row in new], weights, when)])
+        # Every hit is a row already, and every neighbour one now.
+        return ids, sims, present, boost_neighbours(
+            scores, np.array([at[hit] for hit, _ in pairs], dtype=np.int64),
+            np.array([at[neighbour] for _, neighbour in pairs], dtype=np.int64),
+            self._params.neighbour_weight)
+
+    def _adjacent(self, rows: dict[str, _Scored], hits: builtins.list[str]
+                  ) -> builtins.list[tuple[str, str]]:
+        """``(hit, neighbour)`` pairs among ``rows``, which hold every row of each hit's
+        pool that passes the search's filters: the same rule as
+        :meth:`_send_neighbours`, looked up by sequence number (at most
+        ``2 * NEIGHBOUR_SCAN`` lookups per hit)."""
+        by_seq = {row.seq: memory_id for memory_id, row in rows.items()}
+        gap = self._params.neighbour_gap
+        pairs = []
+        for hit in hits:
+            h = rows[hit]
+            for step in (-1, 1):
+                for seq in range(h.seq + step, h.seq + step * (NEIGHBOUR_SCAN + 1), step):
+                    memory_id = by_seq.get(seq)
+                    if memory_id is None:
+                        continue
+                    row = rows[memory_id]
+                    if (row.owner == h.owner and row.present[0]
+                            and abs(row.occurred - h.occurred) <= gap):
+                        pairs.append((hit, memory_id))
+                        break
+        return pairs
+
+    def _send_neighbours(self, cur: psycopg.Cursor[Any], request: SearchQuery,
+                         hits: builtins.list[str], literal: dict[str, str], situated: bool,
+                         lexical: _Lexical) -> None:
+        """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
+        each with the hits it neighbours (column 11).
+
+        A hit's neighbours are, as in ``search._adjacent``, the memory stored just before
+        it and the one stored just after it by the same owner (its subject, or the
+        general pool) that occurred within ``neighbour_gap`` seconds of it, has a content
+        vector and passes the search's category and time filters: at most one each side,
+        looked for among the ``NEIGHBOUR_SCAN`` sequence numbers on either side (the file
+        store looks as far in labels, which follow creation order as ``seq`` does). Each
+        side is one bounded backward or forward scan of the ``(element, seq)`` index per
+        hit, so the statement reads at most ``2 * NEIGHBOUR_SCAN`` rows per hit, however
+        large the element."""
+        d = self._dim
+        filter_sql, filter_params = self._filters(request, request.occurred, "b.")
+        cols, col_params = self._score_columns(literal, situated, lexical, "m")
+        sides = []
+        side_params: builtins.list[Any] = []
+        for near, far, order in (("<", ">= h.seq -", "DESC"), (">", "<= h.seq +", "ASC")):
+            sides.append(
+                f"(SELECT b.id FROM memories b WHERE b.element = h.element AND "
+                f"b.seq {near} h.seq AND b.seq {far} {NEIGHBOUR_SCAN} AND "
+                # The same owner: equal subjects, or both general (NULL subjects).
+                "(b.subject_type = h.subject_type AND b.subject_id = h.subject_id OR "
+                "h.subject_type IS NULL AND b.subject_type IS NULL) AND "
+                f"abs(b.occurred_ts - h.occurred_ts) <= %s::float8 AND "
+                f"b.v_content IS NOT NULL AND b.dim = {d}{filter_sql} "
+                f"ORDER BY b.seq {order} LIMIT 1)")
+            side_params.extend([self._params.neighbour_gap, *filter_params])
+        cur.execute(
+            "WITH h AS MATERIALIZED (SELECT element, id, seq, occurred_ts, subject_type, "
+            "subject_id FROM memories WHERE element = %s AND id = ANY(%s)), "
+            f"p AS MATERIALIZED (SELECT h.id AS hit, n.id FROM h CROSS JOIN LATERAL "
+            f"({sides[0]} UNION ALL {sides[1]}) n) "
+            f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, m.subject_id, "
+            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id) "
+            "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
+            (self.element, hits, *side_params, *col_params, self.element))
 
     def _vector_scores(self, conn: psycopg.Connection[Any], cur: psycopg.Cursor[Any],
                        request: SearchQuery, queries: dict[str, np.ndarray],
@@ -837,8 +1000,9 @@ class PostgresMemoryStore:
                        fetched: dict[str, _Scored], lexical: _Lexical,
                        when: TimeSpan | None,
                        meta: dict[str, tuple[int, float]]
-                       ) -> tuple[builtins.list[str], np.ndarray, np.ndarray]:
-        """Candidates and their exact similarities, as ``search.score`` gathers them."""
+                       ) -> tuple[builtins.list[str], np.ndarray, np.ndarray, float]:
+        """Candidates and their exact similarities, as ``search.score`` gathers them, and
+        the best BM25 in scope (the content boost's scale, :meth:`_similarities`)."""
         params = self._params
         scope_sql = " OR ".join(f"({sql})" for sql, _ in pools)
         scope_params = tuple(p for _, ps in pools for p in ps)
@@ -857,7 +1021,9 @@ class PostgresMemoryStore:
             for lane_index, lane in enumerate(LANES):
                 if lane not in queries:
                     continue
-                k = params.candidates_for(request.limit, lane)
+                # As ``lanes.LaneSet.candidates``: a query alone takes the content lane's
+                # own top, not three times that.
+                k = params.candidates_for(request.limit, lane, len(queries))
                 for pool_index in small:
                     in_lane = [(row.sims[lane_index], memory_id)
                                for memory_id, row in fetched.items()
@@ -893,19 +1059,26 @@ class PostgresMemoryStore:
             self._send_rows(cur, literal, situated, lexical, None, "", (), ids=missing)
             rows.update(self._read_rows(cur))
         chosen = sorted(i for i in candidates if i in rows)
-        if not chosen:
-            return [], np.zeros((0, len(LANES))), np.zeros((0, len(LANES)), dtype=bool)
-        sims = np.array([rows[i].sims for i in chosen], dtype=np.float64)
-        present = np.array([rows[i].present for i in chosen], dtype=bool)
-        if situated:
-            sims[:, 1] = situate(sims[:, 0], sims[:, 1],
-                                 np.array([rows[i].pair for i in chosen]))
-        if best > 0:
-            sims[:, 0] = boost_content(sims[:, 0], np.array([rows[i].bm25 for i in chosen]),
-                                       best)
+        sims, present = self._similarities([rows[i] for i in chosen], situated, best)
         for i in chosen:
             meta[i] = (rows[i].seq, rows[i].occurred)
-        return chosen, sims, present
+        return chosen, sims, present, best
+
+    @staticmethod
+    def _similarities(rows: builtins.list[_Scored], situated: bool, best: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Per-lane similarities of scored rows as ``search._vector_similarities`` makes
+        them: the situated context cosine, the content cosine boosted by BM25 against the
+        best BM25 match in scope (``best``; 0: no match)."""
+        if not rows:
+            return np.zeros((0, len(LANES))), np.zeros((0, len(LANES)), dtype=bool)
+        sims = np.array([r.sims for r in rows], dtype=np.float64)
+        present = np.array([r.present for r in rows], dtype=bool)
+        if situated:
+            sims[:, 1] = situate(sims[:, 0], sims[:, 1], np.array([r.pair for r in rows]))
+        if best > 0:
+            sims[:, 0] = boost_content(sims[:, 0], np.array([r.bm25 for r in rows]), best)
+        return sims, present
 
     def _send_plan(self, cur: psycopg.Cursor[Any], pools: builtins.list[Pool],
                    extra_sql: str, extra_params: tuple[Any, ...]) -> None:
@@ -966,18 +1139,7 @@ class PostgresMemoryStore:
         """Ask for the exact cosines of every lane the query gives (``lanes.similarities``),
         the pair cosine for ``situate`` and BM25 of every embedded row of the ``pools``
         holding at most ``EXACT_MAX`` memories (or of ``ids``); :meth:`_read_rows`."""
-        cols = []
-        params: list[Any] = []
-        for lane in LANES:
-            if lane in literal:
-                cols.append(f"1 - (m.v_{lane} <=> %s::vector)")
-                params.append(literal[lane])
-            else:
-                cols.append("NULL::float8")
-        cols.append("1 - (m.v_content <=> m.v_context)" if situated else "NULL::float8")
-        bm25_sql, bm25_params = self._bm25_sql(lexical, "m")
-        cols.append(bm25_sql)
-        params.extend(bm25_params)
+        cols, params = self._score_columns(literal, situated, lexical, "m")
         which_params: tuple[Any, ...]
         case_params: tuple[Any, ...] = ()
         if pools is None:
@@ -993,28 +1155,34 @@ class PostgresMemoryStore:
             pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
                                            for i, (sql, _) in enumerate(pools)) + " END"
             case_params = tuple(p for _, ps in pools for p in ps)
-        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {', '.join(cols)} "
-                    f"FROM memories m WHERE m.element = %s AND m.dim = {self._dim} AND "
-                    f"({which}){extra_sql}",
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {cols}, "
+                    f"m.subject_type, m.subject_id FROM memories m WHERE m.element = %s "
+                    f"AND m.dim = {self._dim} AND ({which}){extra_sql}",
                     (*case_params, *params, self.element, *which_params, *extra_params))
+
+    def _score_columns(self, literal: dict[str, str], situated: bool, lexical: _Lexical,
+                       alias: str) -> tuple[str, builtins.list[Any]]:
+        """The five scored columns of a row of ``alias`` (:func:`_scored` reads them):
+        the cosine of each lane the query gives (NULL for the others), the content-context
+        cosine when ``situated``, and BM25."""
+        cols = []
+        params: list[Any] = []
+        for lane in LANES:
+            if lane in literal:
+                cols.append(f"1 - ({alias}.v_{lane} <=> %s::vector)")
+                params.append(literal[lane])
+            else:
+                cols.append("NULL::float8")
+        cols.append(f"1 - ({alias}.v_content <=> {alias}.v_context)" if situated
+                    else "NULL::float8")
+        bm25_sql, bm25_params = self._bm25_sql(lexical, alias)
+        cols.append(bm25_sql)
+        params.extend(bm25_params)
+        return ", ".join(cols), params
 
     @staticmethod
     def _read_rows(cur: psycopg.Cursor[Any]) -> dict[str, _Scored]:
-        out: dict[str, _Scored] = {}
-        for r in cur.fetchall():
-            sims = [0.0, 0.0, 0.0]
-            present = [False, False, False]
-            for j in range(len(LANES)):
-                value = r[4 + j]
-                if value is not None and np.isfinite(value):
-                    sims[j], present[j] = float(value), True
-            pair = r[7]
-            out[str(r[0])] = _Scored(
-                seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
-                present=present,
-                pair=float(pair) if pair is not None and np.isfinite(pair) else 0.0,
-                bm25=float(r[8] or 0.0))
-        return out
+        return {str(r[0]): _scored(r) for r in cur.fetchall()}
 
     def _walk(self, conn: psycopg.Connection[Any], request: SearchQuery,
               queries: dict[str, np.ndarray], literal: dict[str, str],
@@ -1039,7 +1207,9 @@ class PostgresMemoryStore:
             settings_cur.execute("SET LOCAL enable_bitmapscan = off")
             settings_cur.execute("SET LOCAL enable_sort = off")
             for lane in queries:
-                k = params.candidates_for(request.limit, lane)
+                # The file store's walk size (``lanes.LaneSet.candidates``): a query
+                # alone walks 64 content candidates, not 192 (ef_search follows).
+                k = params.candidates_for(request.limit, lane, len(queries))
                 settings_cur.execute(f"SET LOCAL hnsw.ef_search = "
                                      f"{min(1000, max(params.ef_search_min, k))}")
                 for pool_sql, pool_params in pools:
@@ -1061,21 +1231,24 @@ class PostgresMemoryStore:
                     # until ``want`` pass: the scope meets a few hundred rows, not every
                     # match. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
                     # Materialized: the idf of each term and the average length are
-                    # computed once, not once per posting.
+                    # computed once, not once per posting. Each term's postings are
+                    # one index range (``term = w.term``); a second ``term = ANY(...)``
+                    # condition here was checked again on every posting, a quarter of
+                    # the statement's time when the terms are common (pg_bench).
                     f"WITH w AS MATERIALIZED (SELECT u.term, {idf} AS idf FROM "
                     "unnest(%s::text[]) AS u(term)), "
                     f"a AS MATERIALIZED (SELECT {average} AS average), "
                     "s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
                     "(t.tf + %s::float8 * (1 - %s::float8 + %s::float8 * t.len / "
                     "a.average))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
-                    "CROSS JOIN a WHERE t.element = %s AND t.term = ANY(%s) AND "
+                    "CROSS JOIN a WHERE t.element = %s AND "
                     "w.idf IS NOT NULL GROUP BY t.id) "
                     "SELECT s.id, s.score FROM (SELECT id, score FROM s WHERE score > 0 "
                     "ORDER BY score DESC) s WHERE EXISTS (SELECT 1 FROM memories m WHERE "
                     f"m.element = %s AND m.id = s.id AND m.v_content IS NOT NULL AND "
                     f"m.dim = {d} AND ({scope_sql}){extra_sql}) LIMIT %s",
                     (*idf_params, lexical.words, *average_params, BM25_K1 + 1.0, BM25_K1,
-                     BM25_B, BM25_B, self.element, lexical.words, self.element,
+                     BM25_B, BM25_B, self.element, self.element,
                      *scope_params, *extra_params, want))
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
         best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if lexical.words else []

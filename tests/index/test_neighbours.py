@@ -2,8 +2,8 @@
 
 A memory stored just before or after a strong hit, by the same owner and close in time
 (the turns around an answer in one conversation), is pulled toward the hit's score
-(``IndexParams.neighbour_weight``, .5 by default). Reciprocal rank fusion (``fusion="rrf"``) is the
-measured alternative to the lexical boost.
+(``IndexParams.neighbour_weight``, .5 by default), on either backend. Reciprocal rank
+fusion (``fusion="rrf"``) is the measured alternative to the lexical boost.
 """
 
 from __future__ import annotations
@@ -77,7 +77,6 @@ def _rank(found, memory) -> int:
     return [r["memory"]["content"] for r in found].index(memory["content"])
 
 
-@pytest.mark.file_only("the neighbour lever is the file store's")
 def test_the_turn_after_a_hit_comes_up_with_it(make_store, clock, tmp_path):
     off, hit, answer = _conversation(make_store, clock, tmp_path / "off", 0.0)
     plain = off.search(query=QUESTION, settings=EVERYTHING).results
@@ -92,7 +91,6 @@ def test_the_turn_after_a_hit_comes_up_with_it(make_store, clock, tmp_path):
         before[ANSWER] + 0.5 * (score[HIT] - before[ANSWER]), abs=1e-6)
 
 
-@pytest.mark.file_only("the neighbour lever is the file store's")
 def test_a_turn_long_after_the_hit_is_not_its_neighbour(make_store, clock, tmp_path):
     store, hit, answer = _conversation(make_store, clock, tmp_path / "m", 0.5,
                                        gap=2 * 3600.0)
@@ -101,7 +99,6 @@ def test_a_turn_long_after_the_hit_is_not_its_neighbour(make_store, clock, tmp_p
     assert _rank(found, answer) > 1
 
 
-@pytest.mark.file_only("the neighbour lever is the file store's")
 def test_neighbours_stay_inside_the_owner_and_the_filters(make_store):
     store = make_store(index_params=IndexParams(neighbour_weight=0.9),
                        embedder=HashingEmbedder(256))

@@ -312,13 +312,17 @@ def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> Non
     assert store.verify() == []
 
 
-@pytest.mark.parametrize("exact_max", [1024, 0], ids=["scored-whole", "walked"])
+@pytest.mark.parametrize("exact_max", [1024, 30, 0],
+                         ids=["scored-whole", "general-walked", "walked"])
 def test_search_ranks_as_the_file_store_on_either_plan(
         db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         exact_max: int) -> None:
     """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
-    walked (HNSW per lane, BM25 from the postings): both rank as the file store does
-    without the neighbour lever, which PostgreSQL does not have yet (docs/deploy.md)."""
+    walked (HNSW per lane, BM25 from the postings): both rank as the file store does,
+    neighbour turns included (the memories are stored in sessions of ten, a minute
+    apart, so the best hits have neighbours). The neighbours of hits in pools scored
+    whole are found among their rows, the others by a statement of their own; at 30 the
+    general pool (60 memories) is walked and each guest's scored whole."""
     from index import IndexParams, MemoryStore
     from index.postgres import store as pg_store
     monkeypatch.setattr(pg_store, "EXACT_MAX", exact_max)
@@ -334,15 +338,18 @@ def test_search_ranks_as_the_file_store_on_either_plan(
             "content": f"{' '.join(picked)} note {i}", "category": "fact" if i % 3 else
             "preference", "context": " ".join(rng.choice(words, 8)) if i % 2 else None,
             "intention": " ".join(rng.choice(words, 2)) if i % 5 == 0 else None,
-            "occurred_at": f"2024-0{1 + i % 6}-1{i % 9}T10:00:00Z"}
+            "occurred_at": f"2024-0{1 + i // 10 % 6}-1{i // 10}T10:{i % 10:02d}:00Z"}
         if i % 4 == 0:
             item.update(subject_type="guest", subject_id=f"g{i % 3}")
         items.append(item)
-    file_store = MemoryStore(tmp_path / "file", HashingEmbedder(256),
-                             index_params=IndexParams(neighbour_weight=0.0))
+    file_store = MemoryStore(tmp_path / "file", HashingEmbedder(256))
+    # The same memories without the lever: some search must rank otherwise there, or
+    # this test would not see a PostgreSQL store that ignored it.
+    unpulled = MemoryStore(tmp_path / "unpulled", HashingEmbedder(256),
+                           index_params=IndexParams(neighbour_weight=0.0))
     store = _store(db, str(tmp_path))
-    file_store.store_many(items, settings=settings)
-    store.store_many(items, settings=settings)
+    for backend in (file_store, unpulled, store):
+        backend.store_many(items, settings=settings)
     searches: list[dict[str, Any]] = [
         {"query": "budget river"},
         {"query": "violin concert", "context": "garden coffee office",
@@ -351,11 +358,17 @@ def test_search_ranks_as_the_file_store_on_either_plan(
         {"query": "mountain painting", "categories": ["preference"]},
         {"query": "coffee", "occurred_after": "2024-02-01T00:00:00Z",
          "occurred_before": "2024-04-01T00:00:00Z"},
+        {"query": "school", "subject_type": "guest", "subject_id": "g2",
+         "categories": ["fact"]},
     ]
+    moved = 0
     try:
         for search in searches:
             want = file_store.search(limit=8, settings=settings, **search)
             got = store.search(limit=8, settings=settings, **search)
+            plain = unpulled.search(limit=8, settings=settings, **search)
+            moved += [r["score"] for r in plain.results] != \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5)
             assert [r["score"] for r in got.results] == \
                 pytest.approx([r["score"] for r in want.results], abs=1e-5), search
 
@@ -364,5 +377,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
                 return sorted((-round(r["score"], 5), r["memory"]["content"])
                               for r in found.results)
             assert ranked(got) == ranked(want), search
+        assert moved >= 3, moved
     finally:
         file_store.close()
+        unpulled.close()

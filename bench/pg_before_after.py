@@ -1,0 +1,150 @@
+"""PostgreSQL search of this tree beside another revision's, and the file store's, in one run.
+
+    .venv/bin/python bench/pg_before_after.py --before main          # 10k, 200 queries
+    .venv/bin/python bench/pg_before_after.py --before main --quick  # 500, 20 (a smoke run)
+
+Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.py``
+unless ``--database`` names one) and once in a file store, then opens the one element
+with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its
+``index/postgres/store.py`` from git, loaded beside this one; the schema must be the
+same), and with this tree's store without neighbour turns. Every query runs on every
+store in a rotating order, so load and caches fall on all alike: search p50/p95 of a
+query alone with scoping off (one pool of all N, walked), with scoping on (the general
+pool, scored whole) and for the rare subject, and how much of the file store's unscoped
+top-10 each returns. The hashing embedder (384 dims) measures the backends, not the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.pg_bench import items, text  # noqa: E402
+from index import HashingEmbedder, IndexParams, MemorySettings, MemoryStore  # noqa: E402
+
+
+def store_class_of(revision: str, folder: Path) -> Any:
+    """``PostgresMemoryStore`` as ``revision`` has it, loaded as a sibling module of this
+    tree's (its relative imports resolve to this tree's ``index``)."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show",
+                             f"{revision}:index/postgres/store.py"],
+                            capture_output=True, text=True, check=True).stdout
+    path = folder / "store_before.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("index.postgres._store_before", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.PostgresMemoryStore
+
+
+def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings) -> None:
+    """``pg_bench.run``'s memories: N in batches of 500, then 200 general ones."""
+    for lo in range(0, len(data), 500):
+        store.store_many(data[lo:lo + 500], settings=settings)
+    rng = np.random.default_rng(11)
+    for i in range(200):
+        store.store(content=f"{text(rng, 8)} extra {i}", category="fact", settings=settings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default="main", help="git revision to compare with")
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="500 memories, 20 queries")
+    parser.add_argument("--database", help="a postgresql:// URL (default: start one)")
+    args = parser.parse_args(argv)
+    n, queries = (500, 20) if args.quick else (args.memories, args.queries)
+    embedder = HashingEmbedder(384)
+    scoped = MemorySettings(max_memories=10_000_000, max_per_subject=10_000_000,
+                            relevance_threshold=0.0, subject_scoping=True)
+    unscoped = dataclasses.replace(scoped, subject_scoping=False)
+    data = items(n, "rare", max(10, n // 1000))
+    load = [os.getloadavg()[0]]
+    server = None
+    url = args.database
+    if url is None:
+        from tests.pg import start_server
+        server = start_server()
+        url = server.create_database("pg_before_after")
+    from index.postgres import PostgresMemoryStore
+    stores: dict[str, Any] = {}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            before = store_class_of(args.before, Path(tmp))
+            stores["file"] = MemoryStore(Path(tmp) / "mem", embedder)
+            build(stores["file"], data, scoped)
+            element = f"before-after-{n}"
+            with PostgresMemoryStore(url, element, embedder) as builder:
+                build(builder, data, scoped)
+            stores[f"pg {args.before}"] = before(url, element, embedder)
+            stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
+            stores["pg this tree, no neighbours"] = PostgresMemoryStore(
+                url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
+            kinds: dict[str, dict[str, Any]] = {
+                "unscoped (query, all N)": {"settings": unscoped},
+                "scoped (query, general pool)": {"settings": scoped},
+                "filtered (rare subject)": {"settings": scoped, "subject_type": "guest",
+                                            "subject_id": "rare"}}
+            names = list(stores)
+            times: dict[tuple[str, str], list[float]] = {(k, s): [] for k in kinds
+                                                         for s in names}
+            agree: dict[str, list[float]] = {s: [] for s in names}
+            rng = np.random.default_rng(5)
+            for _ in range(3):   # warm every store and its connections
+                for s in stores.values():
+                    s.search(query=text(rng, 6), limit=10, settings=unscoped)
+            for i in range(queries):
+                q = text(rng, 6)
+                order = names[i % len(names):] + names[:i % len(names)]
+                for kind, kw in kinds.items():
+                    got = {}
+                    for name in order:
+                        t = time.perf_counter()
+                        found = stores[name].search(query=q, limit=10, **kw)
+                        times[(kind, name)].append(time.perf_counter() - t)
+                        got[name] = {r["memory"]["content"] for r in found.results}
+                    if kind.startswith("unscoped"):
+                        for name in names:
+                            agree[name].append(len(got[name] & got["file"]) / 10)
+            for s in stores.values():
+                s.close()
+    finally:
+        if server is not None:
+            server.stop()
+    load.append(os.getloadavg()[0])
+    print(f"# pg_before_after: {n} memories, {queries} queries of each kind, before = "
+          f"{args.before}, load average {load[0]:.1f} -> {load[1]:.1f} on "
+          f"{os.cpu_count()} cores")
+    print("| search p50 / p95 ms | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for kind in kinds:
+        cells = []
+        for name in names:
+            ms = np.array(times[(kind, name)]) * 1000.0
+            cells.append(f"{np.percentile(ms, 50):.1f} / {np.percentile(ms, 95):.1f}")
+        print(f"| {kind} | " + " | ".join(cells) + " |")
+    print("| unscoped top-10 = file's | "
+          + " | ".join(f"{statistics.mean(agree[name]):.3f}" for name in names) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
