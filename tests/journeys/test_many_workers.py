@@ -20,6 +20,31 @@ def clone_url(srv: Served, token: str) -> str:
     return f"http://triform:{token}@127.0.0.1:{srv.port}/git/demo/memory.git"
 
 
+def stream_from(port: int, token: str, query: str) -> tuple[threading.Thread, list[Stream]]:
+    """An SSE stream read on a thread, open once this returns: (the thread, its stream)."""
+    streamed: list[Stream] = []
+    opened = threading.Event()
+    reader = threading.Thread(target=lambda: streamed.append(read_stream(
+        port, token, query, when_open=opened.set)))
+    reader.start()
+    assert opened.wait(30)
+    return reader, streamed
+
+
+def assert_limited_across(one: Served, two: Served, home: Path, url: str,
+                          token: str) -> None:
+    """A limit of three requests a minute, attached through worker two, counts a member's
+    requests on both workers together: the fourth, wherever it lands, is refused."""
+    create(one.client(token), "rate-limit", "three-a-minute", requests=3, per_seconds=60)
+    assert two.client(token).post("/api/demo/memory/ops/compose",
+                                  {"add": [{"ref": "three-a-minute"}]}).status == 200
+    member = run_cli(home, "--database", url, "token", "create", "--circle", "demo",
+                     "--role", "member").stdout.strip()
+    answers = [worker.client(member).get(f"{MEMORY}/memories").status
+               for worker in (one, two, one, two)]
+    assert answers == [200, 200, 200, 429]
+
+
 def test_two_workers_serve_one_home_as_one(
         serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer,
         git_env: dict[str, str]) -> None:
@@ -33,12 +58,7 @@ def test_two_workers_serve_one_home_as_one(
     first, second = one.client(token), two.client(token)
 
     # A stream on worker two sees what worker one commits.
-    streamed: list[Stream] = []
-    opened = threading.Event()
-    reader = threading.Thread(target=lambda: streamed.append(read_stream(
-        two.port, token, "path=demo/memory&limit=2&timeout=30", when_open=opened.set)))
-    reader.start()
-    assert opened.wait(30)
+    reader, streamed = stream_from(two.port, token, "path=demo/memory&limit=2&timeout=30")
     stored = first.post(f"{MEMORY}/store", {"content": "Ana moved to Porto in May",
                                             "category": "fact"})
     assert stored.status == 201, stored.body
@@ -93,14 +113,7 @@ def test_two_workers_serve_one_home_as_one(
         assert [m["id"] for m in listed.body["memories"]] == [memory_id]
 
     # A rate limit counts a caller's requests on every worker together.
-    create(first, "rate-limit", "three-a-minute", requests=3, per_seconds=60)
-    assert second.post("/api/demo/memory/ops/compose",
-                       {"add": [{"ref": "three-a-minute"}]}).status == 200
-    member = run_cli(tmp_path / "home", "--database", url, "token", "create", "--circle",
-                     "demo", "--role", "member").stdout.strip()
-    answers = [worker.client(member).get(f"{MEMORY}/memories").status
-               for worker in (one, two, one, two)]
-    assert answers == [200, 200, 200, 429]
+    assert_limited_across(one, two, tmp_path / "home", url, token)
 
 
 def test_a_worker_killed_mid_load_loses_nothing_and_the_other_serves_on(
@@ -198,12 +211,7 @@ def test_workers_on_two_machines_share_one_home_through_the_database(
     assert "refs/heads/draft" in listed
 
     # A stream on b sees a write on a promptly.
-    streamed: list[Stream] = []
-    opened = threading.Event()
-    reader = threading.Thread(target=lambda: streamed.append(read_stream(
-        two.port, token, "path=demo/memory&limit=1&timeout=25", when_open=opened.set)))
-    reader.start()
-    assert opened.wait(30)
+    reader, streamed = stream_from(two.port, token, "path=demo/memory&limit=1&timeout=25")
     stored = first.post(f"{MEMORY}/store", {"content": "Ana moved to Porto in May",
                                             "category": "fact"})
     assert stored.status == 201, stored.body
@@ -216,14 +224,7 @@ def test_workers_on_two_machines_share_one_home_through_the_database(
     assert took < 5, f"the event took {took:.1f} s: followed, not notified"
 
     # A rate limit counts a caller's requests on both machines together.
-    create(first, "rate-limit", "three-a-minute", requests=3, per_seconds=60)
-    assert second.post("/api/demo/memory/ops/compose",
-                       {"add": [{"ref": "three-a-minute"}]}).status == 200
-    member = run_cli(tmp_path / "a", "--database", url, "token", "create", "--circle",
-                     "demo", "--role", "member").stdout.strip()
-    answers = [worker.client(member).get(f"{MEMORY}/memories").status
-               for worker in (one, two, one, two)]
-    assert answers == [200, 200, 200, 429]
+    assert_limited_across(one, two, tmp_path / "a", url, token)
 
     for machine in ("a", "b"):
         assert not list((tmp_path / machine).glob("*.db*")), "a SQLite file in a home"
