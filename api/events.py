@@ -152,7 +152,8 @@ class Broadcaster:
                     if not behind:
                         self._catalog.wait_for_activity(self._follow_every, listener)
                 except Exception:        # the connection went: poll, listen again later
-                    listener.close()
+                    if listener is not None:
+                        listener.close()
                     listener = None
                     time.sleep(self._follow_every)
                 behind = False      # a failing read below waits before the next one
