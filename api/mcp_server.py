@@ -144,8 +144,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
 def add_mcp_command(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``mcp --agent CIRCLE/SLUG`` to ``triform``'s subcommands (its ``run`` default).
 
-    ``run`` reads ``--home``, ``--model-cache`` and the hidden ``--embedder`` from the
-    top-level options when they are there.
+    ``run`` reads ``--home``, ``--model-cache``, ``--database`` and the hidden
+    ``--embedder`` from the top-level options when they are there.
     """
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "mcp", help="serve an agent's memory tools over MCP stdio")
@@ -157,7 +157,8 @@ def add_mcp_command(subparsers: Any) -> argparse.ArgumentParser:
 def _open_home(args: argparse.Namespace) -> Home:
     return open_home(getattr(args, "home", None),
                      embedder=getattr(args, "embedder", None) or "fastembed",
-                     model_cache=getattr(args, "model_cache", None))
+                     model_cache=getattr(args, "model_cache", None),
+                     database=getattr(args, "database", None))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,7 +10,8 @@ from .catalog import Catalog, Element
 from .errors import (ERROR_CLASSES, ElementError, ElementNotFound, Forbidden, InvalidRequest,
                      TokenNotFound, Unauthorized, error_body)
 from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, create_token
-from .home import MAX_ELEMENTS_PER_CIRCLE, SLUG_RE, Home, check_slug
+from .home import (MAX_ELEMENTS_PER_CIRCLE, SLUG_RE, DatabaseRequired, Home, check_slug,
+                   mark_backend)
 from .invoke import Invocation, admit, invoke, readable
 from .ops import registry
 from .ops.op import Op, OpResult
@@ -23,8 +24,8 @@ from .transfer import (BackupInvalid, backup_home, forget_after_restore, migrate
 __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
            "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
-           "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "Invocation", "admit", "invoke", "readable",
-           "registry", "Op",
+           "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "DatabaseRequired", "mark_backend",
+           "Invocation", "admit", "invoke", "readable", "registry", "Op",
            "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",
            "agent_tools", "call_agent_tool", "BackupInvalid", "backup_home",
            "verify_backup", "restore_home", "read_manifest", "forget_after_restore",

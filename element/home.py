@@ -4,13 +4,16 @@ Layout (design.md section 2)::
 
     catalog.db                 SQLite (WAL): elements, versions, tokens, activity
     ratelimits.db              SQLite (WAL): the rate-limit windows
+    database.json              only on a database home: which database holds it
     repos/<element-id>.git     bare repo per element; HEAD -> draft
     runtime/<element-id>/      memories.jsonl + hnswlib sidecar (never in git)
 
 With a database URL, the catalog, the rate-limit windows and the memories live in that
 PostgreSQL database instead, opened (and migrated) with the home, and only ``repos/``
 stays in the folder: workers on several machines share a home through the database and
-a network volume for the repositories (docs/deploy.md).
+a network volume for the repositories (docs/deploy.md). A folder set up, served or
+migrated so says it in ``database.json`` (the URL without its password), and opening it
+without a URL is refused: its own SQLite files would be an empty or stale catalog, silently.
 
 ``Home`` is the element layer's entry point: it creates elements (git and catalog written
 together), resolves paths, leases one :class:`index.MemoryStore` per memory element to the ops
@@ -22,6 +25,7 @@ environment. Use it as a context manager, or call :meth:`Home.close`.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -34,6 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from index import (
     DIR_MODE,
@@ -56,7 +61,8 @@ from .spec.spec_file import spec_of, spec_yaml
 from .spec.types import element_type, validate_properties
 
 __all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
-           "MAX_ELEMENTS_PER_CIRCLE", "MAX_OPEN_STORES"]
+           "DatabaseRequired", "MAX_ELEMENTS_PER_CIRCLE", "MAX_OPEN_STORES", "DATABASE_MARKER",
+           "mark_backend"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +78,8 @@ MAX_ELEMENTS_PER_CIRCLE = 1000
 #: RAM, and a circle may hold a thousand elements: past this many, the least recently used
 #: store that no op is using is closed (checkpointed first), to open again when asked for.
 MAX_OPEN_STORES = 64
+#: In the folder of a home whose catalog and memories live in PostgreSQL: which database.
+DATABASE_MARKER = "database.json"
 
 
 class CircleFull(ElementError):
@@ -84,6 +92,60 @@ class CircleFull(ElementError):
         super().__init__(f"circle {circle!r} holds its quota of {limit} elements; remove "
                          "some or raise MAX_ELEMENTS_PER_CIRCLE")
         self.circle = circle
+
+
+class DatabaseRequired(ValueError):
+    """The home's catalog and memories live in a database, and no URL was given."""
+
+    def __init__(self, path: Path, database: str) -> None:
+        super().__init__(f"{path} keeps its catalog and memories in the database {database}: "
+                         "pass --database URL or set TRIFORM_DATABASE_URL (its own files "
+                         "would be an empty or stale copy)")
+        self.path, self.database = path, database
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}@{netloc}" if user else netloc))
+
+
+def mark_backend(path: Path, database: str | None) -> None:
+    """Record in the home folder ``path`` where its catalog and memories live: ``database``
+    (a URL; written without its password, replaced atomically) or its own files (None: the
+    record goes). Opening the folder without a URL is refused while the record is there."""
+    marker = Path(path) / DATABASE_MARKER
+    if database is None:
+        marker.unlink(missing_ok=True)
+        return
+    body = json.dumps({"database": _without_password(database)}, indent=2) + "\n"
+    try:
+        if marker.read_text() == body:
+            return
+    except OSError:
+        pass
+    scratch = marker.with_name(f".{DATABASE_MARKER}.{os.getpid()}")
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    try:
+        os.write(fd, body.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(scratch, marker)
+
+
+def _marked_database(path: Path) -> str | None:
+    """The database ``path`` records it lives in (see :func:`mark_backend`), or None."""
+    marker = path / DATABASE_MARKER
+    if not marker.is_file():
+        return None
+    try:
+        return str(json.loads(marker.read_text())["database"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "(unreadable: see database.json)"
 
 
 def _private_home(path: Path, files: bool = True) -> None:
@@ -127,10 +189,20 @@ class Home:
                  env: str = "draft", public_url: str | None = None,
                  secrets: Callable[[str], str | None] = lambda name: None,
                  clock: Callable[[], float] = time.time,
-                 database: str | None = None, repair_on_open: bool = True) -> None:
+                 database: str | None = None, repair_on_open: bool = True,
+                 leaving_database: bool = False) -> None:
+        """``leaving_database``: open the files of a home marked as living in a database
+        (``triform migrate --to files`` does, to fill them; see :func:`mark_backend`).
+
+        :raise DatabaseRequired: ``database`` is None on a home that lives in one.
+        """
         if env not in BRANCHES:
             raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
+        if database is None and not leaving_database:
+            marked = _marked_database(self.path)
+            if marked is not None:
+                raise DatabaseRequired(self.path, marked)
         _private_home(self.path, files=database is None)
         #: The PostgreSQL URL the catalog, the rate windows and every memory element's
         #: memories live in (None: the files of the home).

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from element import ElementError, Home, Invocation, OpResult, error_body, invoke
+from element import DatabaseRequired, ElementError, Home, Invocation, OpResult, error_body, invoke
 from index import StoreError
 from source import SourceError
 
@@ -49,6 +49,8 @@ def home_of(args: argparse.Namespace) -> Home:
         return open_home(path, embedder=getattr(args, "embedder", None) or "fastembed",
                          model_cache=getattr(args, "model_cache", None),
                          database=getattr(args, "database", None))
+    except DatabaseRequired as exc:
+        raise UsageError(str(exc)) from None
     except (OSError, sqlite3.DatabaseError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UsageError(f"{path} cannot be a data home: {reason} (choose another with "

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from element import Home, TokenNotFound, create_token
+from element import Home, TokenNotFound, create_token, mark_backend
 
 from ..app import create_app, server_settings
 from ..config import default_model_cache
@@ -69,6 +69,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             # The home opened it, creating (or bringing up to date) the schema; a second
             # run changes nothing.
             home.memory_database()
+            mark_backend(home.path, home.database_url)
             print("memory database ready: the catalog, rate limits and memories of this "
                   "home live in PostgreSQL")
         fresh = not home.catalog.elements(args.circle)
@@ -142,6 +143,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             home.embedder  # noqa: B018  (load now, not on the first request)
         if home.database_url is not None:
             home.memory_database()   # an unreachable database ends the start here, clearly
+            mark_backend(home.path, home.database_url)
         # Each open event stream holds a worker thread: keep half of them for the API.
         app = create_app({"ENV": args.env,
                           "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)

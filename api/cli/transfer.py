@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from element import (Catalog, Home, Invocation, backup_home, forget_after_restore, invoke,
-                     migrate_catalog, migrate_memories, restore_home, verify_backup)
+                     mark_backend, migrate_catalog, migrate_memories, restore_home,
+                     verify_backup)
 
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, print_json, run_op
 from .elements import cmd_export as export_bundle_file
@@ -258,13 +259,19 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         if source.database_url == target_url:
             raise UsageError("the home is there already: --to names where it is now "
                              "(pass --database URL to copy from a database to files)")
-        # The same folder on the other backend, sharing the loaded model.
-        with Home(source.path, lambda: source.embedder, database=target_url) as target:
-            catalog = migrate_catalog(source, target)
-            report = migrate_memories(source, target) if catalog["verified"] else []
+        # The same folder on the other backend, sharing the loaded model. The folder's
+        # record of where the home lives moves only once everything is copied and checked.
+        failed = True
+        try:
+            with Home(source.path, lambda: source.embedder, database=target_url,
+                      leaving_database=True) as target:
+                catalog = migrate_catalog(source, target)
+                report = migrate_memories(source, target) if catalog["verified"] else []
+            failed = not catalog["verified"] or any(r["missing"] for r in report)
+        finally:
+            mark_backend(source.path, source.database_url if failed else target_url)
     print_json({"from": "files" if source.database_url is None else "database",
                 "to": "files" if target_url is None else "database", "catalog": catalog,
                 "elements": report, "memories": sum(r["memories"] for r in report),
                 "missing": sum(r["missing"] for r in report)})
-    failed = not catalog["verified"] or any(r["missing"] for r in report)
     return EXIT_REFUSED if failed else 0

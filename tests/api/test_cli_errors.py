@@ -19,7 +19,7 @@ import pytest
 
 from api.cli import build_parser
 from api.discovery import advertise
-from element import Home, create_token
+from element import DatabaseRequired, Home, create_token, mark_backend
 from api.config import embedder_factory
 from tests.helpers import ROOT, Served, run_cli
 
@@ -104,6 +104,34 @@ def test_a_home_that_cannot_be_one_is_a_usage_error(tmp_path: Path, kind: str) -
     no_traceback(run)
     assert run.returncode == 2
     assert run.stderr.startswith(f"triform: {home} cannot be a data home:"), run.stderr
+
+
+def test_a_home_that_lives_in_a_database_refuses_to_open_its_own_files(
+        tmp_path: Path) -> None:
+    """A database home's folder keeps an old (or empty) SQLite catalog: a command without
+    the URL is refused, naming the database (never its password), instead of answering
+    from those files; moved back to files (``mark_backend(home, None)``), it opens."""
+    home = tmp_path / "home"
+    assert run_cli(home, "init").returncode == 0
+    mark_backend(home, "postgresql://triform:s3cret@db.internal:5432/memories")
+    marker = home / "database.json"
+    assert oct(marker.stat().st_mode & 0o777) == "0o600"
+    assert "s3cret" not in marker.read_text()
+    for command in (("token", "list"), ("init",), ("serve", "--port", "0")):
+        run = run_cli(home, *command)
+        no_traceback(run)
+        assert run.returncode == 2, (command, run.stderr)
+        assert "postgresql://triform@db.internal:5432/memories" in run.stderr
+        assert "pass --database URL or set TRIFORM_DATABASE_URL" in run.stderr
+        assert "s3cret" not in run.stderr
+    with pytest.raises(DatabaseRequired):
+        Home(home, embedder_factory("hashing", None))
+    # migrate --to files opens the folder on purpose, to fill it.
+    with Home(home, embedder_factory("hashing", None), leaving_database=True) as opened:
+        assert opened.database_url is None
+    mark_backend(home, None)
+    assert not marker.exists()
+    assert run_cli(home, "token", "list").returncode == 0
 
 
 def test_a_reader_that_leaves_ends_the_command_quietly(tmp_path: Path) -> None:

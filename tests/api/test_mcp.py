@@ -25,9 +25,10 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult
 
-from element import Home
+from element import Home, mark_backend
 from index import HashingEmbedder
 from tests.helpers import Server
+from tests.pg import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
 MCP = [sys.executable, "-m", "api.mcp_server", "--embedder", "hashing"]
@@ -54,8 +55,9 @@ def answer(result: CallToolResult) -> tuple[bool, Any]:
     return result.is_error, json.loads(result.content[0].text)
 
 
-def build_home(path: Path, access: str = "read_write", **memory_props: Any) -> None:
-    home = Home(path, HashingEmbedder)
+def build_home(path: Path, access: str = "read_write", database: str | None = None,
+               **memory_props: Any) -> None:
+    home = Home(path, HashingEmbedder, database=database)
     try:
         root = home.create_element(circle="demo", element_type_name="circle", slug=None)
         home.create_element(circle="demo", element_type_name="memory", slug="memory",
@@ -217,6 +219,34 @@ def test_add_mcp_command_serves_through_a_triform_style_parser(home_path: Path) 
             "content": "x", "category": "fact"}))
         assert not failed and stored["memory"]["source"] == "conscious"
     with_client(server, work)
+
+
+def test_mcp_serves_a_home_that_lives_in_postgres(tmp_path: Path, pg_server: PgServer) -> None:
+    """``triform --database URL mcp``: the tools write to the database's memories; once
+    the folder is marked as a database home, forgetting the URL is refused (exit 2)."""
+    url = pg_server.create_database("mcp_home")
+    home_path = tmp_path / "home"
+    build_home(home_path, database=url)
+    cli = [sys.executable, "-m", "api.cli", "--home", str(home_path), "--embedder", "hashing"]
+    server = StdioServerParameters(command=cli[0], cwd=str(ROOT), args=[
+        *cli[1:], "--database", url, "mcp", "--agent", "demo/bot"])
+
+    async def work(client: Client) -> str:
+        failed, stored = answer(await client.call_tool("memory_store", {
+            "content": "Ana keeps her notes in PostgreSQL", "category": "fact"}))
+        assert not failed, stored
+        return str(stored["memory"]["id"])
+    memory_id = with_client(server, work)
+    home = Home(home_path, HashingEmbedder, database=url)
+    try:
+        with home.memory_store(home.catalog.element_at("demo/memory")) as store:
+            assert [m["id"] for m in store.list()[0]] == [memory_id]
+    finally:
+        home.close()
+    mark_backend(home_path, url)
+    forgot = subprocess.run([*cli, "mcp", "--agent", "demo/bot"], cwd=ROOT, text=True,
+                            capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert forgot.returncode == 2 and "pass --database URL" in forgot.stderr, forgot.stderr
 
 
 # -- remote mode ----------------------------------------------------------------------------------

@@ -75,6 +75,11 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     refused = run_cli(home, "migrate", "--to", url)
     assert refused.returncode == 2 and "stop it first" in refused.stderr
     assert srv.stop() == 0
+    # Other folders holding the same files: where later runs come from once the home
+    # itself lives in the database (a run that succeeds marks its folder so too).
+    twin, stale_twin = tmp_path / "twin", tmp_path / "stale-twin"
+    for folder in (twin, stale_twin):
+        shutil.copytree(home, folder)
 
     moved = run_cli(home, "migrate", "--to", url)
     assert moved.returncode == 0, moved.stderr
@@ -86,7 +91,14 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     assert report["catalog"]["verified"]
     assert tables["elements"]["written"] == tables["elements"]["rows"] >= 2
     assert tables["tokens"]["rows"] == 1 and tables["activity"]["rows"] >= 3
-    again = json.loads(run_cli(home, "migrate", "--to", url).stdout)
+    # The home now lives in the database: a command that forgets the URL is refused
+    # rather than served from the folder's stale files; the record holds no password.
+    for forgetful in (("migrate", "--to", url), ("token", "create", "--circle", "demo",
+                                                     "--role", "viewer")):
+        done = run_cli(home, *forgetful)
+        assert done.returncode == 2 and "pass --database URL" in done.stderr, done.stderr
+    assert json.loads((home / "database.json").read_text()) == {"database": url}
+    again = json.loads(run_cli(twin, "migrate", "--to", url).stdout)
     assert [(e["imported"], e["skipped"]) for e in again["elements"]] == [(0, 3)]
     assert again["catalog"]["verified"]
     assert all(t["written"] == t["replaced"] == 0 for t in again["catalog"]["tables"].values())
@@ -104,7 +116,7 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     assert on_pg.stop() == 0
     viewer = run_cli(home, "--database", url, "token", "create", "--circle", "demo",
                      "--role", "viewer").stdout.strip()
-    stale = run_cli(home, "migrate", "--to", url)       # files -> database again: refused
+    stale = run_cli(stale_twin, "migrate", "--to", url)       # files -> database again: refused
     assert stale.returncode == 1 and "CATALOG_AHEAD" in stale.stderr + stale.stdout
 
     back = run_cli(home, "--database", url, "migrate", "--to", "files")
@@ -113,6 +125,7 @@ def test_migrate_moves_a_home_into_postgres_and_back(
     (element,) = moved_back["elements"]
     assert (element["imported"], element["skipped"], element["missing"]) == (1, 3, 0)
     assert moved_back["catalog"]["verified"]
+    assert not (home / "database.json").exists()     # the home lives in its files again
     same = run_cli(home, "--database", url, "migrate", "--to", url)
     assert same.returncode == 2 and "there already" in same.stderr
     on_files = serve("home").client(srv.token)
