@@ -54,7 +54,7 @@ from index import (
 from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
-from .errors import ElementError, ElementNotFound, InvalidRequest
+from .errors import ElementError, ElementNotFound, InvalidRequest, SlugTaken
 from .governance.ratelimit import RATE_LIMITS_FILE, SlidingWindowLimiter
 from .spec.mirror import sync_spec
 from .spec.spec_file import spec_of, spec_yaml
@@ -366,20 +366,31 @@ class Home:
         return element
 
     def init(self, circle: str = "demo", memory_slug: str = "memory") -> tuple[Element, Element]:
-        """Make ``circle`` and a memory element in it, unless they exist; returns both."""
-        try:
-            root = self.catalog.element_at(circle)
-        except ElementNotFound:
-            root = self.create_element(circle=circle, element_type_name="circle", slug=None,
-                                       description=f"The {circle} circle")
-        try:
-            memory = self.catalog.element_at(f"{circle}/{memory_slug}")
-        except ElementNotFound:
-            memory = self.create_element(
-                circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
-                description="Long-term memory for this circle's agents",
-                properties={"subject_scoping": True})
+        """Make ``circle`` and a memory element in it, unless they exist; returns both.
+
+        Workers that start together on one empty database all run this: the one whose
+        element row lands second takes the first one's (``SlugTaken``), so every worker
+        starts and the catalog holds each element once.
+        """
+        root = self._element_or(circle, lambda: self.create_element(
+            circle=circle, element_type_name="circle", slug=None,
+            description=f"The {circle} circle"))
+        memory = self._element_or(f"{circle}/{memory_slug}", lambda: self.create_element(
+            circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
+            description="Long-term memory for this circle's agents",
+            properties={"subject_scoping": True}))
         return root, memory
+
+    def _element_or(self, path: str, create: Callable[[], Element]) -> Element:
+        """The element at ``path``, created by ``create`` when there is none."""
+        try:
+            return self.catalog.element_at(path)
+        except ElementNotFound:
+            pass
+        try:
+            return create()
+        except SlugTaken:
+            return self.catalog.element_at(path)
 
     # -- spec per environment -----------------------------------------------------------
     def properties_for(self, element: Element, env: str) -> dict[str, Any]:

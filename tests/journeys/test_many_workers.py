@@ -228,3 +228,46 @@ def test_workers_on_two_machines_share_one_home_through_the_database(
 
     for machine in ("a", "b"):
         assert not list((tmp_path / machine).glob("*.db*")), "a SQLite file in a home"
+
+
+def test_workers_starting_together_on_an_empty_database_all_start(
+        tmp_path: Path, pg_server: PgServer) -> None:
+    """Every worker of a new deployment runs the first-run setup (the circle and its
+    memory element) when it finds the catalog empty; started at the same moment, they
+    all come up and the catalog holds each element once, with one repository each."""
+    from api.config import embedder_factory
+    from element import Home
+
+    url = pg_server.create_database("together")
+    repos = tmp_path / "shared-repos"
+    repos.mkdir()
+    homes = []
+    for n in range(4):
+        (tmp_path / f"worker-{n}").mkdir()
+        (tmp_path / f"worker-{n}" / "repos").symlink_to(repos)
+        homes.append(Home(tmp_path / f"worker-{n}", embedder_factory("hashing", None),
+                          database=url))
+    start = threading.Barrier(len(homes))
+    outcomes: list[object] = []
+
+    def first_run(home: Home) -> None:
+        start.wait()
+        try:
+            outcomes.append(tuple(e.path for e in home.init("demo")))
+        except Exception as exc:      # noqa: BLE001  (what the worker would die of)
+            outcomes.append(exc)
+
+    try:
+        threads = [threading.Thread(target=first_run, args=(h,)) for h in homes]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert outcomes == [("demo", "demo/memory")] * len(homes)
+        elements = homes[0].catalog.elements()
+        assert sorted(e.path for e in elements) == ["demo", "demo/memory"]
+        assert sorted(p.name for p in repos.iterdir()) == sorted(f"{e.id}.git"
+                                                                   for e in elements)
+    finally:
+        for home in homes:
+            home.close()
