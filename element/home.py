@@ -105,12 +105,15 @@ class DatabaseRequired(ValueError):
 
 
 def _without_password(url: str) -> str:
+    """``url`` without a password, whether in its user part or its query (libpq takes both)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}@{netloc}" if user else netloc))
+    netloc = parts.netloc
+    if parts.password is not None:
+        host = netloc.rsplit("@", 1)[1]
+        netloc = f"{parts.username}@{host}" if parts.username else host
+    query = "&".join(pair for pair in parts.query.split("&")
+                     if pair and pair.split("=", 1)[0].lower() != "password")
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def mark_backend(path: Path, database: str | None) -> None:

@@ -113,7 +113,8 @@ def test_a_home_that_lives_in_a_database_refuses_to_open_its_own_files(
     from those files; moved back to files (``mark_backend(home, None)``), it opens."""
     home = tmp_path / "home"
     assert run_cli(home, "init").returncode == 0
-    mark_backend(home, "postgresql://triform:s3cret@db.internal:5432/memories")
+    mark_backend(home, "postgresql://triform:s3cret@db.internal:5432/memories"
+                       "?password=s3cret&sslmode=require")
     marker = home / "database.json"
     assert oct(marker.stat().st_mode & 0o777) == "0o600"
     assert "s3cret" not in marker.read_text()
@@ -121,7 +122,7 @@ def test_a_home_that_lives_in_a_database_refuses_to_open_its_own_files(
         run = run_cli(home, *command)
         no_traceback(run)
         assert run.returncode == 2, (command, run.stderr)
-        assert "postgresql://triform@db.internal:5432/memories" in run.stderr
+        assert "postgresql://triform@db.internal:5432/memories?sslmode=require" in run.stderr
         assert "pass --database URL or set TRIFORM_DATABASE_URL" in run.stderr
         assert "s3cret" not in run.stderr
     with pytest.raises(DatabaseRequired):
