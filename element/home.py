@@ -100,7 +100,8 @@ class DatabaseRequired(ValueError):
     def __init__(self, path: Path, database: str) -> None:
         super().__init__(f"{path} keeps its catalog and memories in the database {database}: "
                          "pass --database URL or set TRIFORM_DATABASE_URL (its own files "
-                         "would be an empty or stale copy)")
+                         "would be an empty or stale copy; `triform --database URL migrate "
+                         "--to files` moves it back to files)")
         self.path, self.database = path, database
 
 

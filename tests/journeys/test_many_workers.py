@@ -254,7 +254,7 @@ def test_workers_starting_together_on_an_empty_database_all_start(
         start.wait()
         try:
             outcomes.append(tuple(e.path for e in home.init("demo")))
-        except Exception as exc:      # noqa: BLE001  (what the worker would die of)
+        except Exception as exc:  # what the worker would die of
             outcomes.append(exc)
 
     try:
