@@ -78,16 +78,20 @@ def embedder_factory(kind: str, model_cache: Path | None) -> Callable[[], Embedd
 
 def open_home(path: Path | str | None = None, *, embedder: str = "fastembed",
               model_cache: Path | str | None = None, env: str = "draft",
-              public_url: str | None = None, database: str | None = None) -> Home:
+              public_url: str | None = None, database: str | None = None,
+              files: bool = False) -> Home:
     """Open (creating it when new) the data home at ``path`` (default: :func:`default_home`).
 
     ``database`` (else ``$TRIFORM_DATABASE_URL``): a ``postgresql://`` URL; every memory
-    element of the home then keeps its memories there (``docs/deploy.md``).
+    element of the home then keeps its memories there (``docs/deploy.md``). ``files``: the
+    home's own files, whatever the environment says (a home just restored from a backup).
     """
+    if not files:
+        database = database or os.environ.get("TRIFORM_DATABASE_URL") or None
     return Home(Path(path) if path else default_home(),
                 embedder_factory(embedder, Path(model_cache) if model_cache else None),
                 env=env, public_url=public_url, secrets=environment_secret,
-                database=database or os.environ.get("TRIFORM_DATABASE_URL") or None)
+                database=None if files else database)
 
 
 def add_home_options(parser: argparse.ArgumentParser) -> None:

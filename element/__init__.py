@@ -11,7 +11,7 @@ from .errors import (ERROR_CLASSES, ElementError, ElementNotFound, Forbidden, In
                      TokenNotFound, Unauthorized, error_body)
 from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, create_token
 from .home import (MAX_ELEMENTS_PER_CIRCLE, SLUG_RE, DatabaseRequired, Home, check_slug,
-                   mark_backend)
+                   mark_backend, marked_database)
 from .invoke import Invocation, admit, invoke, readable
 from .ops import registry
 from .ops.op import Op, OpResult
@@ -25,6 +25,7 @@ __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFou
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
            "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
            "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "DatabaseRequired", "mark_backend",
+           "marked_database",
            "Invocation", "admit", "invoke", "readable", "registry", "Op",
            "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",
            "agent_tools", "call_agent_tool", "BackupInvalid", "backup_home",

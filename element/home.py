@@ -62,7 +62,7 @@ from .spec.types import element_type, validate_properties
 
 __all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
            "DatabaseRequired", "MAX_ELEMENTS_PER_CIRCLE", "MAX_OPEN_STORES", "DATABASE_MARKER",
-           "mark_backend"]
+           "mark_backend", "marked_database"]
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def mark_backend(path: Path, database: str | None) -> None:
     os.replace(scratch, marker)
 
 
-def _marked_database(path: Path) -> str | None:
+def marked_database(path: Path) -> str | None:
     """The database ``path`` records it lives in (see :func:`mark_backend`), or None."""
     marker = path / DATABASE_MARKER
     if not marker.is_file():
@@ -204,7 +204,7 @@ class Home:
             raise ValueError(f"env must be one of {', '.join(BRANCHES)}, not {env!r}")
         self.path = Path(path)
         if database is None and not leaving_database:
-            marked = _marked_database(self.path)
+            marked = marked_database(self.path)
             if marked is not None:
                 raise DatabaseRequired(self.path, marked)
         _private_home(self.path, files=database is None)

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from element import (Catalog, Home, Invocation, backup_home, forget_after_restore, invoke,
-                     mark_backend, migrate_catalog, migrate_memories, restore_home,
+from element import (Catalog, DatabaseRequired, Home, Invocation, backup_home,
+                     forget_after_restore, invoke, mark_backend, marked_database,
+                     migrate_catalog, migrate_memories, read_manifest, restore_home,
                      verify_backup)
 
+from ..config import open_home
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, print_json, run_op
 from .elements import cmd_export as export_bundle_file
 from .elements import cmd_import as import_bundle_file
@@ -224,22 +226,45 @@ def cmd_backup(args: argparse.Namespace) -> int:
 @guarded
 def cmd_restore(args: argparse.Namespace) -> int:
     source, target = Path(args.source), Path(args.new_home)
-    manifest = restore_home(source, target)
-    rows = list(manifest.get("forgotten") or [])
-    origin = Path(args.forgotten_from) if args.forgotten_from else Path(manifest["home"])
-    used = None
-    if (origin / "catalog.db").is_file() and origin.resolve() != target.resolve():
-        rows += Catalog(origin / "catalog.db").forgotten()
-        used = str(origin)
-    elif args.forgotten_from:
+    # What the origin forgot is read first: a refusal leaves no half-restored home.
+    origin = Path(args.forgotten_from) if args.forgotten_from \
+        else Path(read_manifest(source)["home"])
+    found = _forgotten_at(origin, target, args)
+    if found is None and args.forgotten_from:
         raise UsageError(f"{origin} has no catalog.db: not a data home")
-    opened = argparse.Namespace(**{**vars(args), "home": str(target)})
-    with home_of(opened) as home:
+    manifest = restore_home(source, target)
+    rows = [*(manifest.get("forgotten") or []), *(found or [])]
+    used = None if found is None else str(origin)
+    # A restored home is files, whatever --database or $TRIFORM_DATABASE_URL say (they
+    # name the origin's database, which must not be the one cleaned here).
+    with open_home(target, embedder=getattr(args, "embedder", None) or "fastembed",
+                   model_cache=getattr(args, "model_cache", None), files=True) as home:
         dropped = forget_after_restore(home, rows) if rows else {}
         elements = len(home.catalog.elements())
     print_json({"home": str(target), "from": str(source), "elements": elements,
                 "forgotten_checked_against": used, "forgotten_dropped": dropped})
     return 0
+
+
+def _forgotten_at(origin: Path, target: Path, args: argparse.Namespace
+                  ) -> list[dict[str, str]] | None:
+    """The subjects the home at ``origin`` forgot, from its database when it lives in one
+    (its catalog.db is then stale), else from its catalog.db; None when it is no home (or
+    is the target itself)."""
+    if origin.resolve() == target.resolve():
+        return None
+    if marked_database(origin) is not None:
+        try:
+            home = open_home(origin, embedder=getattr(args, "embedder", None) or "fastembed",
+                             database=getattr(args, "database", None))
+        except DatabaseRequired as exc:
+            raise UsageError(f"{exc}; the subjects it forgot there since the backup must "
+                             "stay forgotten") from None
+        with home:
+            return home.catalog.forgotten()
+    if (origin / "catalog.db").is_file():
+        return Catalog(origin / "catalog.db").forgotten()
+    return None
 
 
 @guarded

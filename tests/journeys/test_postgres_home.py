@@ -175,3 +175,49 @@ def test_a_database_outage_is_a_retryable_503_and_the_worker_recovers(
             server.stop()
         except subprocess.CalledProcessError:     # halted already: only the folder is left
             shutil.rmtree(server.root, ignore_errors=True)
+
+
+def test_a_restore_keeps_forgotten_what_the_database_home_forgot(
+        serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer) -> None:
+    """A backup taken on files, the home moved into PostgreSQL, a person forgotten there:
+    restoring the backup must not bring them back. The forgotten list is read from the
+    database (the folder's catalog.db is stale), and the restored home is files even
+    with the URL in the environment."""
+    url = pg_server.create_database("restore_forgotten")
+    home = tmp_path / "home"
+    srv = serve("home")
+    client = srv.client()
+    for content, who in (("Ana likes tea", "ana"), ("Ben likes chess", "ben")):
+        assert client.post("/api/demo/memory/ops/store", {
+            "content": content, "category": "fact", "subject_type": "guest",
+            "subject_id": who}).status == 201
+    assert srv.stop() == 0
+    backup = tmp_path / "backup"
+    assert run_cli(home, "backup", "--to", str(backup)).returncode == 0
+    assert run_cli(home, "migrate", "--to", url).returncode == 0
+    on_pg = serve("home", args=("--database", url))
+    forgot = on_pg.client(srv.token).post(
+        "/api/demo/memory/ops/forget_subject", {"subject_type": "guest", "subject_id": "ana"},
+        headers={"X-Confirm": "destructive"})
+    assert forgot.status == 200 and forgot.body["deleted"] == 1
+    assert on_pg.stop() == 0
+
+    restored = tmp_path / "restored"
+    blind = run_cli(None, "restore", "--from", str(backup), "--home", str(restored))
+    assert blind.returncode == 2 and "pass --database URL" in blind.stderr, blind.stderr
+    assert not restored.exists()       # refused before anything was written
+    done = run_cli(None, "restore", "--from", str(backup), "--home", str(restored),
+                   env={"TRIFORM_DATABASE_URL": url})
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["forgotten_dropped"] == {"demo/memory": 1}
+    assert report["forgotten_checked_against"] == str(home)
+    assert not (restored / "database.json").exists()
+    listed = run_cli(restored, "memory", "list", "demo/memory", env={"TRIFORM_DATABASE_URL": ""})
+    assert {m["content"] for m in json.loads(listed.stdout)["memories"]} == {"Ben likes chess"}
+    log = next((restored / "runtime").glob("*/memories.jsonl")).read_text()
+    assert "Ana likes tea" not in log
+    # The database, which the restore read from, kept Ben and recorded one forget.
+    again = serve("home", args=("--database", url)).client(srv.token)
+    assert [m["content"] for m in again.get("/api/demo/memory/ops/memories").body[
+        "memories"]] == ["Ben likes chess"]
