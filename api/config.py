@@ -86,12 +86,10 @@ def open_home(path: Path | str | None = None, *, embedder: str = "fastembed",
     element of the home then keeps its memories there (``docs/deploy.md``). ``files``: the
     home's own files, whatever the environment says (a home just restored from a backup).
     """
-    if not files:
-        database = database or os.environ.get("TRIFORM_DATABASE_URL") or None
+    url = None if files else database or os.environ.get("TRIFORM_DATABASE_URL") or None
     return Home(Path(path) if path else default_home(),
                 embedder_factory(embedder, Path(model_cache) if model_cache else None),
-                env=env, public_url=public_url, secrets=environment_secret,
-                database=None if files else database)
+                env=env, public_url=public_url, secrets=environment_secret, database=url)
 
 
 def add_home_options(parser: argparse.ArgumentParser) -> None:

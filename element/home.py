@@ -50,6 +50,7 @@ from index import (
     MemoryStore,
     open_database,
     postgres_store,
+    replace_private,
 )
 from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
@@ -126,19 +127,9 @@ def mark_backend(path: Path, database: str | None) -> None:
         marker.unlink(missing_ok=True)
         return
     body = json.dumps({"database": _without_password(database)}, indent=2) + "\n"
-    try:
-        if marker.read_text() == body:
-            return
-    except OSError:
-        pass
-    scratch = marker.with_name(f".{DATABASE_MARKER}.{os.getpid()}")
-    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-    try:
-        os.write(fd, body.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(scratch, marker)
+    if marker.is_file() and marker.read_text() == body:
+        return      # every serve marks: only a change is written
+    replace_private(marker, body.encode())
 
 
 def marked_database(path: Path) -> str | None:

@@ -64,7 +64,7 @@ from .store import MemoryStore
 from .timespan import TimeSpan, query_span
 from .log import encode_vector
 from .backend import ImportedMemory, ImportResult
-from .files import DIR_MODE, FILE_MODE
+from .files import DIR_MODE, FILE_MODE, replace_private
 from .blas import limit_blas_threads
 from .transfer import copy_log_file, validate_imported
 
@@ -107,7 +107,7 @@ __all__ = [
     "default_cache_dir", "CachedEmbedder", "CacheStats",
     # transfer: export/import of memories kept whole, log copies for backups
     "ImportedMemory", "ImportResult", "validate_imported", "copy_log_file", "encode_vector",
-    "FILE_MODE", "DIR_MODE",
+    "FILE_MODE", "DIR_MODE", "replace_private",
     # time
     "TimeSpan", "query_span",
     # one BLAS thread for a server's searches

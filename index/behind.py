@@ -131,12 +131,6 @@ class EmbedBehind:
         """Whether :meth:`close` was called: a pass stops before its next batch."""
         return self._closed
 
-    @property
-    def pending(self) -> bool:
-        """Whether a wake is not yet covered by a successful pass."""
-        with self._cond:
-            return self._covered < self._requested
-
     # -- the thread -----------------------------------------------------------------------
 
     def _next(self) -> tuple[int, int] | None:

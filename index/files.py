@@ -22,7 +22,7 @@ from typing import BinaryIO
 from .errors import StorageFull, StoreFailed
 
 __all__ = ["FILE_MODE", "DIR_MODE", "private_dir", "create_private", "make_private",
-           "fsync_path", "write_error"]
+           "replace_private", "fsync_path", "write_error"]
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -52,6 +52,22 @@ def create_private(path: Path) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def replace_private(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` (0600) whole or not at all: written to a temporary file
+    beside it, fsynced, renamed over ``path``, and the rename made durable."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with create_private(tmp) as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_path(path.parent)
 
 
 def make_private(path: Path) -> None:
