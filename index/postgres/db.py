@@ -265,6 +265,36 @@ class Database:
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise _mapped(exc) from exc
 
+    @contextmanager
+    def session_lock(self, key: int) -> Iterator[bool]:
+        """Try the session advisory lock ``key`` without waiting; yield whether it was taken.
+
+        Held on a connection of its own until the block ends, across the transactions the
+        block runs on other connections. A worker that dies lets go with its connection,
+        so a lock never outlives its holder.
+
+        :raise DatabaseUnavailable, StorageFull, StoreFailed: mapped database failures.
+        """
+        try:
+            with self._pool.connection() as conn:
+                conn.autocommit = True
+                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+                taken = bool(row and row[0])
+                try:
+                    yield taken
+                finally:
+                    if taken:
+                        try:
+                            conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                        except psycopg.Error:
+                            conn.close()    # the pool drops it, and the lock with it
+                    if not conn.closed:
+                        conn.autocommit = False
+        except StoreError:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise _mapped(exc) from exc
+
     def version(self, table: str = "schema_version") -> int:
         """The newest version recorded in ``table`` (0: none)."""
         if not table.isidentifier():

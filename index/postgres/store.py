@@ -107,6 +107,8 @@ __all__ = ["PostgresMemoryStore"]
 logger = logging.getLogger(__name__)
 
 REPAIR_BATCH = 64
+# How often a worker whose element another worker is embedding looks again (seconds).
+EMBEDDING_ELSEWHERE_POLL = 0.1
 # A pool (general, one subject, or everyone) of at most this many memories is scored
 # whole from its rows; a larger one is walked through the HNSW indexes and the postings.
 # Reading a row and computing its three cosines costs about 10-20 us here (its vectors
@@ -133,9 +135,12 @@ def _vector_text(vector: np.ndarray) -> str:
     return "[" + ",".join(f"{float(x):.8g}" for x in vector) + "]"
 
 
-def _lock_key(element: str) -> int:
-    """A stable signed 64-bit advisory lock key for one element."""
-    digest = hashlib.blake2b(f"triform-memory:{element}".encode(), digest_size=8).digest()
+def _lock_key(element: str, purpose: str = "") -> int:
+    """A stable signed 64-bit advisory lock key for one element (and a purpose other than
+    writing, such as embedding)."""
+    name = f"triform-memory:{element}" if not purpose else \
+        f"triform-memory:{purpose}:{element}"
+    digest = hashlib.blake2b(name.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
@@ -231,19 +236,15 @@ class PostgresMemoryStore:
         self._params = index_params or IndexParams()
         self._closed = False
         self._lock_id = _lock_key(self.element)
-        # One embedding pass at a time in this process (``MemoryStore`` says why); passes of
-        # other workers are harmless, their UPDATE skips rows already embedded.
+        # One embedding pass at a time in this process (``MemoryStore`` says why), and in
+        # the whole deployment through a session lock (``_repair_pass``).
         self._repairing = threading.Lock()
+        self._embedding_lock_id = _lock_key(self.element, "embedding")
         self._behind = EmbedBehind(self._repair_behind, self.element)
         try:
             self._open(migrate)
-            if repair_on_open:
-                with self._tx() as cur:
-                    cur.execute("SELECT EXISTS (SELECT 1 FROM memories WHERE element = %s "
-                                "AND NOT embedded)", (self.element,))
-                    row = cur.fetchone()
-                if row is not None and row[0]:
-                    self._behind.wake()
+            if repair_on_open and self._any_unembedded():
+                self._behind.wake()
         except BaseException:
             if self._owns:
                 self._db.close()
@@ -1390,6 +1391,31 @@ class PostgresMemoryStore:
             return self._repair_pass(lambda: self._behind.closing)
 
     def _repair_pass(self, stop: Callable[[], bool]) -> int:
+        """Embed what is pending, one worker of the deployment at a time.
+
+        Every worker's pass takes every row still without vectors, so two passes at once
+        would each run the model over the same rows (the second one's updates then match
+        nothing). The pass holds the element's embedding lock (a session lock, released
+        when the worker dies); a worker that finds it held waits for the other's pass,
+        which takes what this one would have, and then looks for anything left.
+        """
+        while True:
+            self._check_open()
+            with self._db.session_lock(self._embedding_lock_id) as mine:
+                if mine:
+                    return self._embed_pending(stop)
+            if stop() or not self._any_unembedded():
+                return 0
+            time.sleep(EMBEDDING_ELSEWHERE_POLL)
+
+    def _any_unembedded(self) -> bool:
+        with self._tx() as cur:
+            cur.execute("SELECT EXISTS (SELECT 1 FROM memories WHERE element = %s "
+                        "AND NOT embedded)", (self.element,))
+            row = cur.fetchone()
+        return bool(row and row[0])
+
+    def _embed_pending(self, stop: Callable[[], bool]) -> int:
         repaired = 0
         attempted: list[str] = []
         while not stop():

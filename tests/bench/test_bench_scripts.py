@@ -128,3 +128,10 @@ def test_workers_bench_quick_puts_one_and_two_workers_side_by_side(pg_server) ->
     rows = [line for line in out.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
     assert len(rows) == 2 and all(line.endswith("| 0 |") for line in rows), out
     assert "two workers / one:" in out
+
+
+def test_embed_behind_bench_quick_embeds_each_text_once() -> None:
+    out = run("bench/embed_behind_bench.py", "--embedder", "hashing", "--quick")
+    assert "2 workers x 20 memories" in out
+    row = [line.split() for line in out.splitlines() if line.strip().startswith("1 ")]
+    assert len(row) == 1 and row[0][1] == "1.00", out

@@ -206,3 +206,46 @@ def test_a_crash_before_the_vectors_land_loses_nothing(make_store: Any, backend:
     assert all(store.get(i)["embedded"] for i in ids)
     found = store.search(query="written before the crash", settings=EVERYTHING)
     assert found.fallback is None and len(found.results) == 3
+
+
+# -- several workers on one database ------------------------------------------------------
+
+class Counting(Gated):
+    """:class:`Gated` that counts the texts its background calls embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.behind_texts = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if threading.current_thread().name.startswith("embed-behind:"):
+            self.behind_texts += len(texts)
+        return super().embed(texts)
+
+
+def test_two_workers_never_embed_the_same_memory_twice(pg_database: Any,
+                                                       tmp_path: Path) -> None:
+    from index.postgres import PostgresMemoryStore
+    element = str(tmp_path / "shared")
+    first, second = Counting(), Counting()
+    second.release()
+    a = PostgresMemoryStore(pg_database, element, first, embed_cache=0)
+    b = PostgresMemoryStore(pg_database, element, second, embed_cache=0)
+    try:
+        mine = [a.store(content=f"worker a heard {i}", category="fact", settings=EVERYTHING,
+                        embed_later=True).memory["id"] for i in range(3)]
+        assert first.entered.wait(30)           # a's pass is inside the model
+        theirs = [b.store(content=f"worker b heard {i}", category="fact",
+                          settings=EVERYTHING, embed_later=True).memory["id"]
+                  for i in range(3)]
+        # b's pass waits for a's, which will take b's memories too: b runs no model.
+        assert not b.flush_embeddings(0.3)
+        assert second.behind_calls == 0
+        first.release()
+        assert a.flush_embeddings(30) and b.flush_embeddings(30)
+        assert all(b.get(i)["embedded"] for i in mine + theirs)
+        assert first.behind_texts + second.behind_texts == 6    # each memory once
+    finally:
+        first.release()
+        a.close()
+        b.close()
