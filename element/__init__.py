@@ -10,8 +10,8 @@ from .catalog import Catalog, Element
 from .errors import (ERROR_CLASSES, ElementError, ElementNotFound, Forbidden, InvalidRequest,
                      TokenNotFound, Unauthorized, error_body)
 from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, create_token
-from .home import (MAX_ELEMENTS_PER_CIRCLE, SLUG_RE, DatabaseRequired, Home, check_slug,
-                   mark_backend, marked_database)
+from .home import (MAX_ELEMENTS_PER_CIRCLE, SLUG_RE, DatabaseRequired, Home, Initialized,
+                   check_slug, mark_backend, marked_database)
 from .invoke import Invocation, admit, invoke, readable
 from .ops import registry
 from .ops.op import Op, OpResult
@@ -21,7 +21,7 @@ from .spec.types import TYPES
 from .transfer import (BackupInvalid, backup_home, forget_after_restore, migrate_catalog,
                        migrate_memories, read_manifest, restore_home, verify_backup)
 
-__all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
+__all__ = ["Catalog", "Initialized", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
            "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
            "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "DatabaseRequired", "mark_backend",

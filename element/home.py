@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from index import (
@@ -61,7 +61,7 @@ from .spec.mirror import sync_spec
 from .spec.spec_file import spec_of, spec_yaml
 from .spec.types import element_type, validate_properties
 
-__all__ = ["Home", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
+__all__ = ["Home", "Initialized", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
            "DatabaseRequired", "MAX_ELEMENTS_PER_CIRCLE", "MAX_OPEN_STORES", "DATABASE_MARKER",
            "mark_backend", "marked_database"]
 
@@ -175,6 +175,16 @@ def check_slug(slug: Any, field: str = "slug") -> str:
         raise InvalidRequest(field, "must match [a-z0-9][a-z0-9-]{0,62} and not be one of "
                              + ", ".join(sorted(RESERVED_SLUGS)))
     return slug
+
+
+class Initialized(NamedTuple):
+    """What :meth:`Home.init` found or made: the circle, its memory element, and whether
+    this call created the memory element (the caller that did mints the first admin
+    token; workers that found it, or lost the race to create it, mint none)."""
+
+    root: Element
+    memory: Element
+    created: bool
 
 
 class Home:
@@ -360,32 +370,36 @@ class Home:
         shutil.rmtree(self.repo_path(replace), ignore_errors=True)
         return element
 
-    def init(self, circle: str = "demo", memory_slug: str = "memory") -> tuple[Element, Element]:
-        """Make ``circle`` and a memory element in it, unless they exist; returns both.
+    def init(self, circle: str = "demo", memory_slug: str = "memory") -> Initialized:
+        """Make ``circle`` and a memory element in it, unless they exist.
 
         Workers that start together on one empty database all run this: the one whose
         element row lands second takes the first one's (``SlugTaken``), so every worker
-        starts and the catalog holds each element once.
+        starts, the catalog holds each element once, and exactly one call says
+        ``created``.
         """
-        root = self._element_or(circle, lambda: self.create_element(
+        root, _ = self._element_or(circle, lambda: self.create_element(
             circle=circle, element_type_name="circle", slug=None,
             description=f"The {circle} circle"))
-        memory = self._element_or(f"{circle}/{memory_slug}", lambda: self.create_element(
-            circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
-            description="Long-term memory for this circle's agents",
-            properties={"subject_scoping": True}))
-        return root, memory
+        memory, created = self._element_or(
+            f"{circle}/{memory_slug}", lambda: self.create_element(
+                circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
+                description="Long-term memory for this circle's agents",
+                properties={"subject_scoping": True}))
+        return Initialized(root, memory, created)
 
-    def _element_or(self, path: str, create: Callable[[], Element]) -> Element:
-        """The element at ``path``, created by ``create`` when there is none."""
+    def _element_or(self, path: str,
+                    create: Callable[[], Element]) -> tuple[Element, bool]:
+        """The element at ``path``, created by ``create`` when there is none; whether this
+        call created it."""
         try:
-            return self.catalog.element_at(path)
+            return self.catalog.element_at(path), False
         except ElementNotFound:
             pass
         try:
-            return create()
+            return create(), True
         except SlugTaken:
-            return self.catalog.element_at(path)
+            return self.catalog.element_at(path), False
 
     # -- spec per environment -----------------------------------------------------------
     def properties_for(self, element: Element, env: str) -> dict[str, Any]:

@@ -72,9 +72,8 @@ def cmd_init(args: argparse.Namespace) -> int:
             mark_backend(home.path, home.database_url)
             print("memory database ready: the catalog, rate limits and memories of this "
                   "home live in PostgreSQL")
-        fresh = not home.catalog.elements(args.circle)
-        root, memory = home.init(args.circle)
-        if fresh:
+        root, memory, created = home.init(args.circle)
+        if created:
             token = create_token(home.catalog, root.circle, "admin", "init")
             # A served home's lines name its server, not the defaults of --host/--port.
             served = find_server(home.path)
@@ -154,9 +153,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     url = _url(args.host, server.effective_port)
     try:
         if not home.catalog.elements():
-            root, memory = home.init(args.circle)
-            token = create_token(home.catalog, root.circle, "admin", "init")
-            _print_welcome(home, root.circle, memory.path, token, url, args.token_file)
+            root, memory, created = home.init(args.circle)
+            if created:
+                token = create_token(home.catalog, root.circle, "admin", "init")
+                _print_welcome(home, root.circle, memory.path, token, url, args.token_file)
+            else:
+                print(f"{memory.path} was set up by another worker starting beside this "
+                      "one; its admin token was printed there", flush=True)
         if args.sweep_seconds > 0:
             start_retention_sweep(home, args.env, args.sweep_seconds)
         with advertise(home.path, url, args.env) as other:

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tests.api.test_events import Stream, read_stream
 from tests.helpers import Served, commit_all, create, run_cli, run_git
@@ -248,12 +249,13 @@ def test_workers_starting_together_on_an_empty_database_all_start(
         homes.append(Home(tmp_path / f"worker-{n}", embedder_factory("hashing", None),
                           database=url))
     start = threading.Barrier(len(homes))
-    outcomes: list[object] = []
+    outcomes: list[Any] = []
 
     def first_run(home: Home) -> None:
         start.wait()
         try:
-            outcomes.append(tuple(e.path for e in home.init("demo")))
+            root, memory, created = home.init("demo")
+            outcomes.append((root.path, memory.path, created))
         except Exception as exc:  # what the worker would die of
             outcomes.append(exc)
 
@@ -263,7 +265,10 @@ def test_workers_starting_together_on_an_empty_database_all_start(
             thread.start()
         for thread in threads:
             thread.join(60)
-        assert outcomes == [("demo", "demo/memory")] * len(homes)
+        assert all(isinstance(o, tuple) for o in outcomes), outcomes
+        assert [o[:2] for o in outcomes] == [("demo", "demo/memory")] * len(homes)
+        # Exactly one worker made the memory element: only it mints an admin token.
+        assert sum(o[2] for o in outcomes) == 1
         elements = homes[0].catalog.elements()
         assert sorted(e.path for e in elements) == ["demo", "demo/memory"]
         assert sorted(p.name for p in repos.iterdir()) == sorted(f"{e.id}.git"
