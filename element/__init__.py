@@ -21,11 +21,11 @@ from .spec.types import TYPES
 from .transfer import (BackupInvalid, backup_home, forget_after_restore, migrate_catalog,
                        migrate_memories, read_manifest, restore_home, verify_backup)
 
-__all__ = ["Catalog", "Initialized", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
+__all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
            "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
-           "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "DatabaseRequired", "mark_backend",
-           "marked_database",
+           "Initialized", "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "DatabaseRequired",
+           "mark_backend", "marked_database",
            "Invocation", "admit", "invoke", "readable", "registry", "Op",
            "OpResult", "COMPONENTS", "after_push", "push_reasons", "TYPES", "UnknownTool",
            "agent_tools", "call_agent_tool", "BackupInvalid", "backup_home",

@@ -179,8 +179,8 @@ def check_slug(slug: Any, field: str = "slug") -> str:
 
 class Initialized(NamedTuple):
     """What :meth:`Home.init` found or made: the circle, its memory element, and whether
-    this call created the memory element (the caller that did mints the first admin
-    token; workers that found it, or lost the race to create it, mint none)."""
+    this call created the circle (the caller that did mints its first admin token;
+    workers that found it, or lost the race to create it, mint none)."""
 
     root: Element
     memory: Element
@@ -378,10 +378,10 @@ class Home:
         starts, the catalog holds each element once, and exactly one call says
         ``created``.
         """
-        root, _ = self._element_or(circle, lambda: self.create_element(
+        root, created = self._element_or(circle, lambda: self.create_element(
             circle=circle, element_type_name="circle", slug=None,
             description=f"The {circle} circle"))
-        memory, created = self._element_or(
+        memory, _ = self._element_or(
             f"{circle}/{memory_slug}", lambda: self.create_element(
                 circle=circle, element_type_name="memory", slug=memory_slug, parent=root,
                 description="Long-term memory for this circle's agents",

@@ -158,8 +158,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 token = create_token(home.catalog, root.circle, "admin", "init")
                 _print_welcome(home, root.circle, memory.path, token, url, args.token_file)
             else:
-                print(f"{memory.path} was set up by another worker starting beside this "
-                      "one; its admin token was printed there", flush=True)
+                print(f"circle {root.circle!r} was set up by another worker starting beside "
+                      "this one; its admin token was printed there", flush=True)
         if args.sweep_seconds > 0:
             start_retention_sweep(home, args.env, args.sweep_seconds)
         with advertise(home.path, url, args.env) as other:

@@ -267,7 +267,7 @@ def test_workers_starting_together_on_an_empty_database_all_start(
             thread.join(60)
         assert all(isinstance(o, tuple) for o in outcomes), outcomes
         assert [o[:2] for o in outcomes] == [("demo", "demo/memory")] * len(homes)
-        # Exactly one worker made the memory element: only it mints an admin token.
+        # Exactly one worker made the circle: only it mints an admin token.
         assert sum(o[2] for o in outcomes) == 1
         elements = homes[0].catalog.elements()
         assert sorted(e.path for e in elements) == ["demo", "demo/memory"]
