@@ -24,7 +24,7 @@ ELEMENTS = 5
 @pytest.fixture
 def home(tmp_path: Path) -> Iterator[Home]:
     with start_home(tmp_path / "home", "hashing") as opened:
-        root, _ = opened.init("demo")
+        root = opened.init("demo").root
         for n in range(ELEMENTS):
             opened.create_element(circle="demo", element_type_name="memory", slug=f"m{n}",
                                   parent=root)
@@ -134,7 +134,7 @@ def test_an_idle_close_with_embeddings_pending_loses_nothing_and_reopen_embeds(
         tmp_path: Path) -> None:
     model = Outage(64)
     with Home(tmp_path / "home", lambda: model) as home:
-        root, _ = home.init("demo")
+        root = home.init("demo").root
         home.create_element(circle="demo", element_type_name="memory", slug="m1",
                             parent=root)
         home.max_open_stores = 1
