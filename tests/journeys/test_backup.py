@@ -5,7 +5,10 @@ versions, branches and memories, and the journey "clone, push, store, search" pa
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -190,3 +193,65 @@ def test_a_log_caught_mid_append_is_copied_up_to_its_last_whole_line(tmp_path: P
     assert (tmp_path / "copy.jsonl").read_bytes() == b'{"op":"header"}\n{"op":"store"}\n'
     assert copied["bytes"] == 31
     assert copy_log_file(tmp_path / "never-opened", tmp_path / "none.jsonl")["bytes"] == 0
+
+
+def _outside_file_as(backup: Path, rel: str, outside: Path) -> None:
+    """What a local user who can write the backup folder does: one listed file becomes a
+    link to a file outside, and the manifest is rewritten to match that file."""
+    (backup / rel).unlink()
+    (backup / rel).symlink_to(outside)
+    manifest = json.loads((backup / "manifest.json").read_text())
+    for item in manifest["files"]:
+        if item["path"] == rel:
+            item["bytes"] = outside.stat().st_size
+            item["sha256"] = hashlib.sha256(outside.read_bytes()).hexdigest()
+    (backup / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_verify_and_restore_follow_no_link_out_of_the_backup(tmp_path: Path) -> None:
+    """Issue 26.14: a listed file or folder that is a symbolic link (to outside the
+    backup, with the manifest rewritten to match) is named by --verify and refused by
+    restore, which copies nothing from outside into the new home; a FIFO does not hang
+    the check."""
+    srv = serve(tmp_path / "home")
+    try:
+        srv.client(live=True).post(f"{MEMORY}/store", {"content": "kept", "category": "fact"})
+        backup_home(srv.home, tmp_path / "clean")
+    finally:
+        srv.close()
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("the neighbour's secret\n")
+    manifest = json.loads((tmp_path / "clean" / "manifest.json").read_text())
+    repo = next(p for p in manifest["dirs"] if p.startswith("repos/") and p.endswith(".git"))
+
+    linked_file = tmp_path / "linked-file"
+    shutil.copytree(tmp_path / "clean", linked_file, symlinks=True)
+    _outside_file_as(linked_file, f"{repo}/description", secret)
+    # A folder of the backup replaced by a link to a copy of it outside: the same bytes.
+    linked_dir = tmp_path / "linked-dir"
+    shutil.copytree(tmp_path / "clean", linked_dir, symlinks=True)
+    shutil.move(linked_dir / repo / "refs", tmp_path / "outside" / "refs")
+    (linked_dir / repo / "refs").symlink_to(tmp_path / "outside" / "refs")
+    # A FIFO where a file was: reading it would wait forever.
+    fifo = tmp_path / "fifo"
+    shutil.copytree(tmp_path / "clean", fifo, symlinks=True)
+    (fifo / repo / "description").unlink()
+    os.mkfifo(fifo / repo / "description")
+
+    for folder, why in ((linked_file, "symbolic link"), (linked_dir, "symbolic link"),
+                        (fifo, "not a regular file")):
+        checked = run_cli(None, "backup", "--verify", str(folder), timeout=60)
+        assert checked.returncode == 1, (folder.name, checked.stdout)
+        assert any(why in problem for problem in json.loads(checked.stdout)["problems"])
+        restored = tmp_path / f"restored-{folder.name}"
+        done = run_cli(None, "restore", "--from", str(folder), "--home", str(restored),
+                       timeout=60)
+        assert done.returncode == 1 and "BACKUP_INVALID" in done.stderr, done.stderr
+        assert not restored.exists()
+    # The clean backup restores, and nothing of the outside came in.
+    done = run_cli(None, "restore", "--from", str(tmp_path / "clean"), "--home",
+                   str(tmp_path / "restored"))
+    assert done.returncode == 0, done.stderr
+    assert not any(b"neighbour" in p.read_bytes()
+                   for p in (tmp_path / "restored").rglob("*") if p.is_file())
