@@ -97,6 +97,7 @@ def postgres_store(database: Database, element: str, embedder: Embedder, *,
     return PostgresMemoryStore(database, element, embedder, migrate=False,
                                repair_on_open=repair_on_open)
 
+
 def snapshot_memories(connection: Any, element: str) -> ElementSnapshot:
     """``element``'s memories (exported form, with vectors) read on ``connection``, a
     PostgreSQL connection inside a ``REPEATABLE READ`` transaction: a backup's snapshot."""
@@ -113,6 +114,7 @@ def tables_with_rows(url: str, tables: list[str]) -> list[str]:
 #: The memory tables of a PostgreSQL home that a database must not hold rows of to be
 #: restored into.
 MEMORY_TABLES = ["memories", "memory_elements"]
+
 
 __all__ = [
     # the backend interface and its file-backed implementation

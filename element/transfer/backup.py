@@ -128,7 +128,7 @@ def _write(home: Home, folder: Path) -> dict[str, Any]:
     fsync_tree(folder)
     files = []
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.name != MANIFEST:
+        if path.is_file():      # the manifest is not written yet
             with open(path, "rb") as f:
                 size, digest = sha256_of(f)
             files.append({"path": str(path.relative_to(folder)), "bytes": size,

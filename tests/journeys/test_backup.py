@@ -21,7 +21,7 @@ from tests.helpers import Served, commit_all, run_cli, run_git, serve
 MEMORY = "/api/demo/memory/ops"
 
 
-def _all_ids(client: Any, path: str = "demo/memory") -> set[str]:
+def all_ids(client: Any, path: str = "demo/memory") -> set[str]:
     ids, cursor = set(), None
     while True:
         reply = client.get(f"/api/{path}/ops/memories?limit=500"
@@ -104,7 +104,7 @@ def test_backup_under_four_writers_restores_every_acknowledged_write(
     assert restored.token is None           # not a fresh home: nothing new minted
     client = restored.client(original.token)   # the same tokens
     for path, ids in acked.items():
-        assert ids <= _all_ids(client, path), f"{path}: acknowledged writes lost"
+        assert ids <= all_ids(client, path), f"{path}: acknowledged writes lost"
     # The same elements, versions, branches and spec.
     assert client.get("/api/demo/ops/tree").body == elements
     for op, answer in history.items():
@@ -159,13 +159,19 @@ def test_a_subject_forgotten_after_the_backup_stays_forgotten_on_restore(
     assert "Ana likes tea" not in log
 
 
-def test_a_damaged_backup_is_named_and_not_restored(tmp_path: Path) -> None:
+def backup_of_one_memory(tmp_path: Path, name: str) -> Path:
+    """A home (``tmp_path/home``) holding one memory, "kept", backed up to ``name``."""
     srv = serve(tmp_path / "home")
     try:
         srv.client(live=True).post(f"{MEMORY}/store", {"content": "kept", "category": "fact"})
-        backup_home(srv.home, tmp_path / "backup")
+        backup_home(srv.home, tmp_path / name)
     finally:
         srv.close()
+    return tmp_path / name
+
+
+def test_a_damaged_backup_is_named_and_not_restored(tmp_path: Path) -> None:
+    backup_of_one_memory(tmp_path, "backup")
     assert verify_backup(tmp_path / "backup")["ok"]
     log = next((tmp_path / "backup" / "runtime").glob("*/memories.jsonl"))
     log.write_bytes(log.read_bytes().replace(b"kept", b"kelp"))
@@ -213,12 +219,7 @@ def test_verify_and_restore_follow_no_link_out_of_the_backup(tmp_path: Path) -> 
     backup, with the manifest rewritten to match) is named by --verify and refused by
     restore, which copies nothing from outside into the new home; a FIFO does not hang
     the check."""
-    srv = serve(tmp_path / "home")
-    try:
-        srv.client(live=True).post(f"{MEMORY}/store", {"content": "kept", "category": "fact"})
-        backup_home(srv.home, tmp_path / "clean")
-    finally:
-        srv.close()
+    backup_of_one_memory(tmp_path, "clean")
     secret = tmp_path / "outside" / "secret.txt"
     secret.parent.mkdir()
     secret.write_text("the neighbour's secret\n")

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import uuid
+from datetime import datetime
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 import psycopg
 
 from tests.helpers import ROOT, Served, run_cli
+from tests.journeys.test_backup import all_ids
 from tests.pg import PgServer
 
 PATHS = ("demo/memory", "demo/notes")
@@ -61,27 +63,23 @@ class Writer:
                     if at < instant]
 
 
-def _ids(client: Any, path: str) -> set[str]:
-    ids, cursor = set(), None
-    while True:
-        reply = client.get(f"/api/{path}/ops/memories?limit=500"
-                           + (f"&cursor={cursor}" if cursor else ""))
-        assert reply.status == 200, reply.body
-        ids |= {m["id"] for m in reply.body["memories"]}
-        cursor = reply.body["next_cursor"]
-        if cursor is None:
-            return ids
-
-
 def assert_all_there_and_found(client: Any, acked: list[tuple[str, str, str]]) -> None:
     for path in PATHS:
         want = {memory_id for p, memory_id, _ in acked if p == path}
-        lost = want - _ids(client, path)
+        lost = want - all_ids(client, path)
         assert not lost, f"{path}: {len(lost)} acknowledged memories lost"
     for path, memory_id, text in acked:
         found = client.post(f"/api/{path}/ops/search", {"query": text, "limit": 3})
         assert found.status == 200, found.body
         assert memory_id in [r["memory"]["id"] for r in found.body["results"]], text
+
+
+def init_on(home: Path, url: str) -> str:
+    """``triform init --database URL``; the admin token it printed."""
+    done = run_cli(home, "init", "--database", url)
+    assert done.returncode == 0, done.stderr
+    return next(line.strip() for line in done.stdout.splitlines()
+                if line.strip().startswith("tfm_"))
 
 
 def _rows(url: str) -> tuple[int, int]:
@@ -96,10 +94,7 @@ def test_a_database_home_backed_up_under_writes_restores_every_memory(
         serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer) -> None:
     url = pg_server.create_database("backup_source")
     home = tmp_path / "home"
-    done = run_cli(home, "init", "--database", url)
-    assert done.returncode == 0, done.stderr
-    token = next(line.strip() for line in done.stdout.splitlines()
-                 if line.strip().startswith("tfm_"))
+    token = init_on(home, url)
     one = serve("home", args=("--database", url))
     two = serve("home", args=("--database", url))
     assert one.client(token).post("/api/demo/ops/create", {
@@ -141,10 +136,13 @@ def test_a_database_home_backed_up_under_writes_restores_every_memory(
             assert listed[snapshot["file"]]["sha256"]
     # The figures of the closing note: what the writer added while the backup ran.
     during = len(writer.acked) - len(writer.before(started))
+    inside = (datetime.fromisoformat(answer["finished_at"].replace("Z", "+00:00"))
+              - datetime.fromisoformat(answer["started_at"].replace("Z", "+00:00")))
     print(f"\nbackup of a database home: {answer['memories']} memories "
-          f"({len(acked)} acknowledged before it started, {during} stored while it ran, "
-          f"{answer['memories'] - len(acked)} of those in it), {took:.2f} s "
-          f"(the command, interpreter start included)")
+          f"({len(acked)} acknowledged before it started, {during} stored while the "
+          f"command ran, {answer['memories'] - len(acked)} of those in it); "
+          f"{inside.total_seconds():.2f} s from start to manifest, {took:.2f} s for the "
+          f"whole command")
 
     # Restored into files: a working home, the same token, every memory found.
     origin = {"TRIFORM_DATABASE_URL": url}      # where the origin's later forgets are
@@ -201,10 +199,7 @@ def test_a_backup_killed_midway_leaves_nothing_verify_or_restore_accepts(
         serve: Callable[..., Served], tmp_path: Path, pg_server: PgServer) -> None:
     url = pg_server.create_database("backup_killed")
     home = tmp_path / "home"
-    done = run_cli(home, "init", "--database", url)
-    assert done.returncode == 0, done.stderr
-    token = next(line.strip() for line in done.stdout.splitlines()
-                 if line.strip().startswith("tfm_"))
+    token = init_on(home, url)
     srv = serve("home", args=("--database", url))
     imported = srv.client(token).post(
         "/api/demo/memory/ops/import/memories", raw=_import_body(1000),
