@@ -509,7 +509,8 @@ class Home:
     def held_store(self, element_id: str) -> Iterator[MemoryStore | None]:
         """The file-backed memory store of an element, leased for the block, if this
         process has it open, else None (a backup copies an open store's log under its
-        lock, another's from the file). A database's backup is the database's own."""
+        lock, another's from the file). A database home's memories are read in the
+        backup's snapshot instead (``transfer/backup.py``)."""
         with self._lock:
             store = self._stores.get(element_id)
             if not isinstance(store, MemoryStore) or element_id in self._closing:

@@ -12,7 +12,7 @@ validators let callers check input before a call, with the same errors.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .backend import HealthItem, Memory, MemoryBackend, SearchResult, StoreResult
 from .embed import Embedder, HashingEmbedder
@@ -70,6 +70,7 @@ from .transfer import copy_log_file, validate_imported
 
 if TYPE_CHECKING:
     from .postgres import Database, PostgresMemoryStore
+    from .postgres.snapshot import ElementSnapshot
 
 
 def open_database(url: str) -> Database:
@@ -96,12 +97,32 @@ def postgres_store(database: Database, element: str, embedder: Embedder, *,
     return PostgresMemoryStore(database, element, embedder, migrate=False,
                                repair_on_open=repair_on_open)
 
+
+def snapshot_memories(connection: Any, element: str) -> ElementSnapshot:
+    """``element``'s memories (exported form, with vectors) read on ``connection``, a
+    PostgreSQL connection inside a ``REPEATABLE READ`` transaction: a backup's snapshot."""
+    from .postgres.snapshot import snapshot_memories as read
+    return read(connection, element)
+
+
+def tables_with_rows(url: str, tables: list[str]) -> list[str]:
+    """Those of ``tables`` that hold a row in the database at ``url``; nothing created."""
+    from .postgres.snapshot import tables_with_rows as found
+    return found(url, tables)
+
+
+#: The memory tables of a PostgreSQL home that a database must not hold rows of to be
+#: restored into.
+MEMORY_TABLES = ["memories", "memory_elements"]
+
+
 __all__ = [
     # the backend interface and its file-backed implementation
     "MemoryBackend", "MemoryStore", "Memory", "StoreResult", "SearchResult", "HealthItem",
     "MemorySettings", "IndexParams",
     # the PostgreSQL + pgvector backend (loaded on demand)
-    "open_database", "postgres_store", "DatabaseUnavailable",
+    "open_database", "postgres_store", "DatabaseUnavailable", "snapshot_memories",
+    "tables_with_rows", "MEMORY_TABLES",
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
     "default_cache_dir", "CachedEmbedder", "CacheStats",

@@ -14,15 +14,15 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from element import (Catalog, DatabaseRequired, Home, Invocation, backup_home,
-                     forget_after_restore, invoke, mark_backend, marked_database,
-                     migrate_catalog, migrate_memories, read_manifest, restore_home,
-                     verify_backup)
+from element import (Catalog, DatabaseRequired, Home, Invocation, backup_home, invoke,
+                     mark_backend, marked_database, migrate_catalog, migrate_memories,
+                     read_manifest, restore_home, verify_backup)
 
 from ..config import open_home
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, print_json, run_op
@@ -189,7 +189,8 @@ def add_backup_commands(sub: Any) -> None:
     which.add_argument("--verify", metavar="DIR",
                        help="check a backup against its manifest (exit 1 if it differs)")
     backup.set_defaults(run=cmd_backup)
-    restore = sub.add_parser("restore", help="build a new home from a backup")
+    restore = sub.add_parser("restore", help="build a new home from a backup (its files; "
+                             "with the global --database URL, in that empty database)")
     restore.add_argument("--from", dest="source", metavar="DIR", required=True,
                          help="the backup folder")
     # Its own dest: the global --home names the home a command works on, this the new one.
@@ -216,50 +217,61 @@ def cmd_backup(args: argparse.Namespace) -> int:
         return 0 if report["ok"] else EXIT_REFUSED
     with home_of(args) as home:
         manifest = backup_home(home, Path(args.to))
-    print_json({"backup": str(Path(args.to)), "home": manifest["home"],
-                "started_at": manifest["started_at"], "finished_at": manifest["finished_at"],
-                "elements": len(manifest["elements"]), "files": len(manifest["files"]),
-                "bytes": sum(f["bytes"] for f in manifest["files"])})
+    answer = {"backup": str(Path(args.to)), "home": manifest["home"],
+              "started_at": manifest["started_at"], "finished_at": manifest["finished_at"],
+              "elements": len(manifest["elements"]), "files": len(manifest["files"]),
+              "bytes": sum(f["bytes"] for f in manifest["files"])}
+    if "memories" in manifest:
+        answer["memories"] = manifest["memories"]
+    print_json(answer)
     return 0
 
 
 @guarded
 def cmd_restore(args: argparse.Namespace) -> int:
+    """Into files, or with ``--database URL`` into that (empty) database. Only the option
+    names the target: ``$TRIFORM_DATABASE_URL`` names the origin's database, where the
+    subjects it forgot since the backup are read."""
     source, target = Path(args.source), Path(args.new_home)
+    database = getattr(args, "database", None)
+    if database is not None and not database.startswith(("postgresql://", "postgres://")):
+        raise UsageError(f"--database {database!r}: give a postgresql:// URL")
     # What the origin forgot is read first: a refusal leaves no half-restored home.
     origin = Path(args.forgotten_from) if args.forgotten_from \
         else Path(read_manifest(source)["home"])
     found = _forgotten_at(origin, target, args)
     if found is None and args.forgotten_from:
         raise UsageError(f"{origin} has no catalog.db: not a data home")
-    manifest = restore_home(source, target)
-    rows = [*(manifest.get("forgotten") or []), *(found or [])]
-    used = None if found is None else str(origin)
-    # A restored home is files, whatever --database or $TRIFORM_DATABASE_URL say (they
-    # name the origin's database, which must not be the one cleaned here).
-    with open_home(target, embedder=getattr(args, "embedder", None) or "fastembed",
-                   model_cache=getattr(args, "model_cache", None), files=True) as home:
-        dropped = forget_after_restore(home, rows) if rows else {}
-        elements = len(home.catalog.elements())
-    print_json({"home": str(target), "from": str(source), "elements": elements,
-                "forgotten_checked_against": used, "forgotten_dropped": dropped})
+    embedder = getattr(args, "embedder", None) or "fastembed"
+    report = restore_home(source, target, database=database, forgotten=found or [],
+                          open_files=lambda path: open_home(
+                              path, embedder=embedder, files=True,
+                              model_cache=getattr(args, "model_cache", None)))
+    print_json({"home": str(target), "from": str(source), "elements": report["elements"],
+                "database": database is not None,
+                "memories": {path: moved["memories"]
+                             for path, moved in report["memories"].items()},
+                "forgotten_checked_against": None if found is None else str(origin),
+                "forgotten_dropped": report["forgotten_dropped"]})
     return 0
 
 
 def _forgotten_at(origin: Path, target: Path, args: argparse.Namespace
                   ) -> list[dict[str, str]] | None:
     """The subjects the home at ``origin`` forgot, from its database when it lives in one
-    (its catalog.db is then stale), else from its catalog.db; None when it is no home (or
-    is the target itself)."""
+    (its catalog.db is then stale; the URL is ``$TRIFORM_DATABASE_URL``'s), else from its
+    catalog.db; None when it is no home (or is the target itself)."""
     if origin.resolve() == target.resolve():
         return None
     if marked_database(origin) is not None:
         try:
             home = open_home(origin, embedder=getattr(args, "embedder", None) or "fastembed",
-                             database=getattr(args, "database", None))
+                             database=os.environ.get("TRIFORM_DATABASE_URL") or None)
         except DatabaseRequired as exc:
             raise UsageError(f"{exc}; the subjects it forgot there since the backup must "
-                             "stay forgotten") from None
+                             "stay forgotten (for a restore, TRIFORM_DATABASE_URL names "
+                             "that database; --database names the one to restore into)"
+                             ) from None
         with home:
             return home.catalog.forgotten()
     if (origin / "catalog.db").is_file():

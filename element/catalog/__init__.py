@@ -1,7 +1,7 @@
 """The catalog of a data home: elements, versions, tokens, activity, attachments."""
 
 from .catalog import ACTIVITY_CHANNEL, Catalog, Element, backup_database, now_iso
-from .transfer import CatalogAhead, copy_catalog
+from .transfer import CatalogAhead, catalog_snapshot, copy_catalog, write_rows
 
 __all__ = ["Catalog", "Element", "now_iso", "backup_database", "ACTIVITY_CHANNEL",
-           "CatalogAhead", "copy_catalog"]
+           "CatalogAhead", "copy_catalog", "catalog_snapshot", "write_rows"]

@@ -118,6 +118,11 @@ class _PgTx:
     def relax(self) -> None:
         self._cur.execute("SET LOCAL synchronous_commit = off")
 
+    @property
+    def connection(self) -> Any:
+        """The connection the transaction runs on (more reads of the same snapshot)."""
+        return self._cur.connection
+
 
 class PostgresSql:
     """The home's tables in the database of ``database`` (an ``index`` ``Database``:
@@ -132,6 +137,15 @@ class PostgresSql:
     @contextmanager
     def transaction(self) -> Iterator[_PgTx]:
         with self.database.transaction() as cur:
+            cur.row_factory = dict_row
+            yield _PgTx(cur)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[_PgTx]:
+        """A read-only transaction at ``REPEATABLE READ``: every read in it, on its
+        connection, sees the database as at its first read (a backup's one instant)."""
+        with self.database.transaction() as cur:
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             cur.row_factory = dict_row
             yield _PgTx(cur)
 

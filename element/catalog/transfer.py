@@ -1,6 +1,11 @@
 """Copy a catalog whole from one backend to the other (``triform migrate``, and the backup
 of a catalog kept in PostgreSQL), then check the copy.
 
+:func:`catalog_snapshot` reads every table in one ``REPEATABLE READ`` transaction and
+leaves it open for the block, so a backup reads the memories on the same connection, at
+the same instant; :func:`write_rows` then makes a catalog (the backup's ``catalog.db``)
+hold exactly those rows.
+
 The target becomes the source, table by table, row for row (activity seqs, ids and JSON
 text kept as they are), in one transaction: a copy never leaves half a catalog. A catalog
 is small next to its memories (a few rows per element, one per activity event), so each
@@ -14,7 +19,8 @@ than overwritten with older rows (:class:`CatalogAhead`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ElementError
@@ -22,7 +28,11 @@ from ..errors import ElementError
 if TYPE_CHECKING:
     from .catalog import Catalog
 
-__all__ = ["TABLES", "CatalogAhead", "copy_catalog"]
+__all__ = ["TABLES", "CatalogAhead", "copy_catalog", "catalog_snapshot", "write_rows",
+           "Rows"]
+
+#: Every table's rows, as :func:`catalog_snapshot` reads them.
+Rows = dict[str, list[tuple[Any, ...]]]
 
 #: Each table, its columns (those both backends share) and the order rows are read in.
 TABLES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -63,21 +73,41 @@ class CatalogAhead(ElementError):
         self.target_seq, self.source_seq = target_seq, source_seq
 
 
-def _select(catalog: Catalog, table: str) -> str:
+def _select(in_database: bool, table: str) -> str:
     columns, order = TABLES[table]
-    insertion = "pos" if catalog.in_database else "rowid"
+    insertion = "pos" if in_database else "rowid"
     return f"SELECT {', '.join(columns)} FROM {table} ORDER BY " \
         + order.format(insertion=insertion)
 
 
-def _read(catalog: Catalog) -> dict[str, list[tuple[Any, ...]]]:
+def _read(catalog: Catalog) -> Rows:
     """Every table's rows, read in one snapshot."""
     with catalog.sql.transaction() as tx:
         if catalog.in_database:
             tx.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        return {table: [_values(row, TABLES[table][0])
-                        for row in tx.execute(_select(catalog, table)).fetchall()]
-                for table in TABLES}
+        return _tables(tx, catalog.in_database)
+
+
+def _tables(tx: Any, in_database: bool) -> Rows:
+    return {table: [_values(row, TABLES[table][0])
+                    for row in tx.execute(_select(in_database, table)).fetchall()]
+            for table in TABLES}
+
+
+@contextmanager
+def catalog_snapshot(catalog: Catalog) -> Iterator[tuple[Rows, Any]]:
+    """``(rows, connection)``: every table of a catalog kept in PostgreSQL, read in one
+    read-only ``REPEATABLE READ`` transaction that stays open for the block, and the
+    connection it runs on: what else is read there sees the same instant.
+
+    :raise ValueError: the catalog is a file (SQLite's online backup is its snapshot).
+    """
+    if not catalog.in_database:
+        raise ValueError("a catalog file is backed up with SQLite's online backup")
+    from .postgres import PostgresSql
+    assert isinstance(catalog.sql, PostgresSql)
+    with catalog.sql.snapshot() as tx:
+        yield _tables(tx, True), tx.connection
 
 
 def _values(row: Mapping[str, Any], columns: Sequence[str]) -> tuple[Any, ...]:
@@ -94,7 +124,11 @@ def copy_catalog(source: Catalog, target: Catalog) -> dict[str, Any]:
 
     :raise CatalogAhead: the target holds newer activity than the source.
     """
-    rows = _read(source)
+    return write_rows(_read(source), target)
+
+
+def write_rows(rows: Rows, target: Catalog) -> dict[str, Any]:
+    """Make ``target`` hold exactly ``rows`` (as :func:`copy_catalog`, which see)."""
     before = _read(target)
     source_seq = max((row[0] for row in rows["activity"]), default=0)
     target_seq = max((row[0] for row in before["activity"]), default=0)

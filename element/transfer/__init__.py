@@ -1,12 +1,14 @@
 """Memories and homes that travel: the memory export format and its import
-(``memories.py``), backups of a whole home with their restore (``backup.py``), and the
-copy of a home's catalog and memories between its backends (``migrate.py``)."""
+(``memories.py``), backups of a whole home (``backup.py``), their check (``folder.py``)
+and their restore (``restore.py``), and the copy of a home's catalog and memories between
+its backends (``migrate.py``)."""
 
-from .backup import (BackupInvalid, backup_home, forget_after_restore, read_manifest,
-                     restore_home, verify_backup)
+from .backup import backup_home
+from .folder import BackupInvalid, read_manifest, verify_backup
 from .memories import (BATCH, FORMAT, VERSION, ParsedImport, export_lines, forgotten_before,
                        import_into, read_import)
 from .migrate import migrate_catalog, migrate_memories
+from .restore import forget_after_restore, restore_home
 
 __all__ = ["FORMAT", "VERSION", "BATCH", "ParsedImport", "export_lines", "read_import",
            "import_into", "forgotten_before", "BackupInvalid", "backup_home",

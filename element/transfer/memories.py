@@ -21,13 +21,14 @@ first (the file is newest first, as ``list``), in batches of one fsync each.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from index import (
     ImportedMemory,
+    Memory,
     MemoryBackend,
     MemorySettings,
     StoreError,
@@ -38,8 +39,8 @@ from index import (
 from ..catalog import Catalog, Element, now_iso
 from ..errors import ImportInvalid
 
-__all__ = ["FORMAT", "VERSION", "export_lines", "read_import", "import_into", "ParsedImport",
-           "BATCH"]
+__all__ = ["FORMAT", "VERSION", "export_lines", "export_header", "memory_lines",
+           "read_import", "check_lines", "import_into", "ParsedImport", "BATCH"]
 
 FORMAT = "triform-memories"
 VERSION = 1
@@ -59,20 +60,33 @@ def export_lines(store: MemoryBackend, element: Element, catalog: Catalog, *,
         while streaming).
     """
     count, memories = store.export(vectors=vectors, **filters)
-    header = {"format": FORMAT, "version": VERSION, "element": element.path,
-              "model": store.model_id, "dim": store.dim, "count": count,
-              "vectors": vectors, "exported_at": now_iso(), "filters": dict(filters),
-              "forgotten": [{k: row[k] for k in ("subject_type", "subject_id", "at")}
-                            for row in catalog.forgotten(element.id)]}
+    header = export_header(element.path, model=store.model_id, dim=store.dim, count=count,
+                           vectors=vectors, filters=filters,
+                           forgotten=catalog.forgotten(element.id))
+    return count, memory_lines(header, memories)
 
-    def lines() -> Iterator[bytes]:
-        yield _line(header)
-        for memory in memories:
-            lanes = memory.pop("vectors", None)
-            if lanes:
-                memory["vectors"] = {lane: encode_vector(v) for lane, v in lanes.items()}
-            yield _line(memory)
-    return count, lines()
+
+def export_header(element: str, *, model: str | None, dim: int | None, count: int,
+                  vectors: bool, filters: Mapping[str, Any],
+                  forgotten: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The first line of an export (see the module docstring)."""
+    return {"format": FORMAT, "version": VERSION, "element": element, "model": model,
+            "dim": dim, "count": count, "vectors": vectors, "exported_at": now_iso(),
+            "filters": dict(filters),
+            "forgotten": [{k: row[k] for k in ("subject_type", "subject_id", "at")}
+                          for row in forgotten]}
+
+
+def memory_lines(header: Mapping[str, Any], memories: Iterable[Memory]) -> Iterator[bytes]:
+    """The header's line, then one line per memory; vectors given as arrays are encoded
+    (base64 float32), those given encoded already are kept."""
+    yield _line(header)
+    for memory in memories:
+        lanes = memory.pop("vectors", None)
+        if lanes:
+            memory["vectors"] = {lane: v if isinstance(v, str) else encode_vector(v)
+                                 for lane, v in lanes.items()}
+        yield _line(memory)
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,8 @@ class ParsedImport:
     header: dict[str, Any]
     lines: list[bytes]          # the memory lines, newest first, as in the file
     model: str | None
+    count: int                  # memory lines (also when they were not kept)
+    ids: frozenset[str]         # the memories' ids
 
 
 def _json(raw: bytes, number: int) -> Any:
@@ -103,7 +119,23 @@ def read_import(raw: bytes, *, dim: int, model_id: str) -> ParsedImport:
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    header = _json(lines[0], 1)
+    return check_lines(lines, dim=dim, model_id=model_id)
+
+
+def check_lines(lines: Iterable[bytes], *, dim: int | None, model_id: str | None,
+                keep: bool = True) -> ParsedImport:
+    """:func:`read_import` over lines (without their ``\\n``) as they are read: a file
+    of any size is checked in one pass. ``keep``: keep the memory lines (to write them);
+    without it only the count and the ids stay in memory.
+
+    :raise ImportInvalid: naming the first bad line.
+    """
+    numbered = iter(lines)
+    first = next(numbered, None)
+    if first is None:
+        raise ImportInvalid(0, "the body is empty: expected an export (NDJSON: a header "
+                            "line, then one memory a line)")
+    header = _json(first, 1)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ImportInvalid(1, f"is not the header of a memory export (format "
                             f"{FORMAT!r} expected)")
@@ -116,23 +148,26 @@ def read_import(raw: bytes, *, dim: int, model_id: str) -> ParsedImport:
     model = header.get("model")
     model = model if isinstance(model, str) else None
     same_model = model == model_id
-    body = lines[1:]
+    body: list[bytes] = []
     seen: dict[str, int] = {}
-    for i, text in enumerate(body):
-        number = i + 2
+    read = 0
+    for read, text in enumerate(numbered, start=1):
+        number = read + 1
         if not text.strip():
             raise ImportInvalid(number, "is empty")
         try:
             item = validate_imported(_json(text, number), dim=dim if same_model else None)
         except StoreError as exc:
             raise ImportInvalid(number, exc.message) from None
-        first = seen.setdefault(item.id, number)
-        if first != number:
-            raise ImportInvalid(number, f"memory {item.id} is already on line {first}")
-    if len(body) != count:
+        first_seen = seen.setdefault(item.id, number)
+        if first_seen != number:
+            raise ImportInvalid(number, f"memory {item.id} is already on line {first_seen}")
+        if keep:
+            body.append(text)
+    if read != count:
         raise ImportInvalid(0, f"the header announces {count} memories and the file holds "
-                            f"{len(body)}: it was cut short (or added to); nothing imported")
-    return ParsedImport(header, body, model)
+                            f"{read}: it was cut short (or added to); nothing imported")
+    return ParsedImport(header, body, model, read, frozenset(seen))
 
 
 def _ts(value: str) -> float:

@@ -5,7 +5,10 @@ versions, branches and memories, and the journey "clone, push, store, search" pa
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +21,7 @@ from tests.helpers import Served, commit_all, run_cli, run_git, serve
 MEMORY = "/api/demo/memory/ops"
 
 
-def _all_ids(client: Any, path: str = "demo/memory") -> set[str]:
+def all_ids(client: Any, path: str = "demo/memory") -> set[str]:
     ids, cursor = set(), None
     while True:
         reply = client.get(f"/api/{path}/ops/memories?limit=500"
@@ -101,7 +104,7 @@ def test_backup_under_four_writers_restores_every_acknowledged_write(
     assert restored.token is None           # not a fresh home: nothing new minted
     client = restored.client(original.token)   # the same tokens
     for path, ids in acked.items():
-        assert ids <= _all_ids(client, path), f"{path}: acknowledged writes lost"
+        assert ids <= all_ids(client, path), f"{path}: acknowledged writes lost"
     # The same elements, versions, branches and spec.
     assert client.get("/api/demo/ops/tree").body == elements
     for op, answer in history.items():
@@ -156,13 +159,19 @@ def test_a_subject_forgotten_after_the_backup_stays_forgotten_on_restore(
     assert "Ana likes tea" not in log
 
 
-def test_a_damaged_backup_is_named_and_not_restored(tmp_path: Path) -> None:
+def backup_of_one_memory(tmp_path: Path, name: str) -> Path:
+    """A home (``tmp_path/home``) holding one memory, "kept", backed up to ``name``."""
     srv = serve(tmp_path / "home")
     try:
         srv.client(live=True).post(f"{MEMORY}/store", {"content": "kept", "category": "fact"})
-        backup_home(srv.home, tmp_path / "backup")
+        backup_home(srv.home, tmp_path / name)
     finally:
         srv.close()
+    return tmp_path / name
+
+
+def test_a_damaged_backup_is_named_and_not_restored(tmp_path: Path) -> None:
+    backup_of_one_memory(tmp_path, "backup")
     assert verify_backup(tmp_path / "backup")["ok"]
     log = next((tmp_path / "backup" / "runtime").glob("*/memories.jsonl"))
     log.write_bytes(log.read_bytes().replace(b"kept", b"kelp"))
@@ -190,3 +199,60 @@ def test_a_log_caught_mid_append_is_copied_up_to_its_last_whole_line(tmp_path: P
     assert (tmp_path / "copy.jsonl").read_bytes() == b'{"op":"header"}\n{"op":"store"}\n'
     assert copied["bytes"] == 31
     assert copy_log_file(tmp_path / "never-opened", tmp_path / "none.jsonl")["bytes"] == 0
+
+
+def _outside_file_as(backup: Path, rel: str, outside: Path) -> None:
+    """What a local user who can write the backup folder does: one listed file becomes a
+    link to a file outside, and the manifest is rewritten to match that file."""
+    (backup / rel).unlink()
+    (backup / rel).symlink_to(outside)
+    manifest = json.loads((backup / "manifest.json").read_text())
+    for item in manifest["files"]:
+        if item["path"] == rel:
+            item["bytes"] = outside.stat().st_size
+            item["sha256"] = hashlib.sha256(outside.read_bytes()).hexdigest()
+    (backup / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_verify_and_restore_follow_no_link_out_of_the_backup(tmp_path: Path) -> None:
+    """Issue 26.14: a listed file or folder that is a symbolic link (to outside the
+    backup, with the manifest rewritten to match) is named by --verify and refused by
+    restore, which copies nothing from outside into the new home; a FIFO does not hang
+    the check."""
+    backup_of_one_memory(tmp_path, "clean")
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("the neighbour's secret\n")
+    manifest = json.loads((tmp_path / "clean" / "manifest.json").read_text())
+    repo = next(p for p in manifest["dirs"] if p.startswith("repos/") and p.endswith(".git"))
+
+    linked_file = tmp_path / "linked-file"
+    shutil.copytree(tmp_path / "clean", linked_file, symlinks=True)
+    _outside_file_as(linked_file, f"{repo}/description", secret)
+    # A folder of the backup replaced by a link to a copy of it outside: the same bytes.
+    linked_dir = tmp_path / "linked-dir"
+    shutil.copytree(tmp_path / "clean", linked_dir, symlinks=True)
+    shutil.move(linked_dir / repo / "refs", tmp_path / "outside" / "refs")
+    (linked_dir / repo / "refs").symlink_to(tmp_path / "outside" / "refs")
+    # A FIFO where a file was: reading it would wait forever.
+    fifo = tmp_path / "fifo"
+    shutil.copytree(tmp_path / "clean", fifo, symlinks=True)
+    (fifo / repo / "description").unlink()
+    os.mkfifo(fifo / repo / "description")
+
+    for folder, why in ((linked_file, "symbolic link"), (linked_dir, "symbolic link"),
+                        (fifo, "not a regular file")):
+        checked = run_cli(None, "backup", "--verify", str(folder), timeout=60)
+        assert checked.returncode == 1, (folder.name, checked.stdout)
+        assert any(why in problem for problem in json.loads(checked.stdout)["problems"])
+        restored = tmp_path / f"restored-{folder.name}"
+        done = run_cli(None, "restore", "--from", str(folder), "--home", str(restored),
+                       timeout=60)
+        assert done.returncode == 1 and "BACKUP_INVALID" in done.stderr, done.stderr
+        assert not restored.exists()
+    # The clean backup restores, and nothing of the outside came in.
+    done = run_cli(None, "restore", "--from", str(tmp_path / "clean"), "--home",
+                   str(tmp_path / "restored"))
+    assert done.returncode == 0, done.stderr
+    assert not any(b"neighbour" in p.read_bytes()
+                   for p in (tmp_path / "restored").rglob("*") if p.is_file())
