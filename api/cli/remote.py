@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..config import default_home
+from ..options import default_home
 from ..discovery import ServerInfo, find_server
-from .common import EXIT_REFUSED, UsageError, json_arg, print_json
+from .common import EXIT_REFUSED, UsageError, print_json
 
 if TYPE_CHECKING:
     from triform_client import Client
@@ -90,29 +90,26 @@ def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
     return 0
 
 
-def _present(**values: Any) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None}
+#: ``triform memory ACTION`` over HTTP: the method and op path (``{id}``: the memory's).
+MEMORY_ROUTES = {"store": ("POST", "store"), "search": ("POST", "search"),
+                 "list": ("GET", "memories"), "get": ("GET", "memories/{id}"),
+                 "update": ("POST", "memories/{id}/update"),
+                 "delete": ("POST", "memories/{id}/delete"),
+                 "forget-subject": ("POST", "forget_subject")}
 
 
-def remote_memory(args: argparse.Namespace, server: ServerInfo) -> int:
-    """``triform memory store|search|list`` through the server."""
-    subject = _present(subject_type=args.subject_type, subject_id=args.subject_id)
-
-    def work(client: Client) -> Any:
-        memory = client.memory(args.element)
-        if args.action == "store":
-            return memory.store(args.content, args.category, **subject,
-                                context=args.context, intention=args.intention,
-                                agent=args.agent,
-                                metadata=json_arg(args.metadata, "--metadata"),
-                                idempotency_key=args.idempotency_key)
-        if args.action == "search":
-            return memory.search(args.query, **subject, context=args.context,
-                                 intention=args.intention, limit=args.limit,
-                                 categories=args.category or None)
-        return memory.list_page(category=args.category, **subject, limit=args.limit,
-                                cursor=args.cursor)
-    return _call(args, server, args.env, work)
+def remote_memory(args: argparse.Namespace, server: ServerInfo, body: dict[str, Any] | None,
+                  query: dict[str, str], headers: dict[str, str]) -> int:
+    """``triform memory ACTION`` through the server: the same op, body and headers as on
+    the home itself, so the same answer is printed."""
+    method, op_path = MEMORY_ROUTES[args.action]
+    path = f"/api/{quote(args.element)}/ops/" + op_path.format(
+        id=quote(getattr(args, "id", None) or "", safe=""))
+    # Repeating after a lost answer is harmless for reads, updates and keyed stores.
+    safe = method == "GET" or args.action in ("search", "update") \
+        or "Idempotency-Key" in headers
+    return _call(args, server, args.env, lambda client: client.call(
+        method, path, body, params=query or None, headers=headers or None, safe=safe))
 
 
 def remote_reindex(args: argparse.Namespace, server: ServerInfo, paths: list[str]) -> int:
