@@ -5,6 +5,14 @@ in-process (Flask's test client); ``server.url`` / ``server.port`` start a real 
 server on 127.0.0.1 (port 0, a daemon thread) the first time a test asks for them, for git,
 SSE and anything that needs a socket. Nothing of ours is mocked. Helpers shared by test
 modules are in ``tests/helpers.py``.
+
+Every test is marked by what makes it slow, here, by where it lives and what it uses (a
+new test is marked without saying so): ``journey`` (tests/journeys: ``triform serve`` in a
+subprocess), ``package`` (tests/packaging: wheels built and installed), ``bench``
+(tests/bench), ``browser`` (Chromium), ``pg`` (a real PostgreSQL: the ``pg_server`` or
+``pg_database`` fixture, or a ``postgres``/``postgresql`` parameter such as
+``make_store``'s and ``catalog_at``'s), ``model`` (the real embedding model). ``make
+test-fast`` runs what none of them marks; ``make test`` runs everything (CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -26,6 +34,45 @@ settings.register_profile("triform", derandomize=True, deadline=None, max_exampl
                           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                  HealthCheck.too_slow])
 settings.load_profile("triform")
+
+#: Marks given by folder (under tests/), and by the fixtures a test uses.
+SLOW_FOLDERS = {"journeys": "journey", "packaging": "package", "bench": "bench"}
+SLOW_FIXTURES = {"pg_server": "pg", "pg_database": "pg", "chromium": "browser",
+                 "model_cache": "model", "model_dir": "model"}
+#: A parameter with one of these values runs the test on PostgreSQL.
+PG_PARAMETERS = {"postgres", "postgresql"}
+MARKS = {"journey": "a user's journey against `triform serve` in a subprocess",
+         "package": "builds the wheels and installs them in a fresh virtualenv",
+         "bench": "runs a benchmark script",
+         "browser": "drives Chromium through the console",
+         "pg": "needs a real PostgreSQL (tests/pg.py)",
+         "model": "loads the real embedding model"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, what in MARKS.items():
+        config.addinivalue_line("markers", f"{name}: {what} (not in make test-fast)")
+
+
+def slow_marks(item: pytest.Item) -> set[str]:
+    """What makes ``item`` slow, from where it lives and what it uses."""
+    marks = {SLOW_FOLDERS[part] for part in item.path.relative_to(Path(__file__).parent)
+             .parts[:-1] if part in SLOW_FOLDERS}
+    marks |= {SLOW_FIXTURES[name] for name in getattr(item, "fixturenames", ())
+              if name in SLOW_FIXTURES}
+    if "postgres" in item.path.stem:        # test_postgres*.py start servers of their own
+        marks.add("pg")
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and any(isinstance(value, str) and value in PG_PARAMETERS
+                                    for value in callspec.params.values()):
+        marks.add("pg")
+    return marks
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in sorted(slow_marks(item)):
+            item.add_marker(name)
 
 
 @pytest.fixture(scope="session")
