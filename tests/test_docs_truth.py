@@ -26,8 +26,8 @@ TOP = ("api", "element", "source", "index", "tests", "bench", "docs", "clients",
        ".ci")
 #: A path: a top folder, then path characters, naming a file (an extension) or a folder
 #: (a trailing slash). ``element/ops/<topic>.py`` and globs are patterns, not paths.
-PATH = re.compile(r"(?<![\w./~$@-])((?:%s)/[\w./-]*(?:\.[a-z]{1,5}|/))(?![\w<{*])"
-                  % "|".join(re.escape(top) for top in TOP))
+_TOPS = "|".join(re.escape(top) for top in TOP)
+PATH = re.compile(r"(?<![\w./~$@-])((?:" + _TOPS + r")/[\w./-]*(?:\.[a-z]{1,5}|/))(?![\w<{*])")
 CODE = re.compile(r"^```(?:sh|text)\n(.*?)^```$|`([^`]+)`", re.S | re.M)
 #: The global options that take a value (skipped when reading a command's name).
 VALUED = {"--home", "--database", "--model-cache", "--embedder", "--token"}
