@@ -19,11 +19,12 @@ __all__ = ["ServerRefused", "call_server", "unreachable"]
 
 
 class ServerRefused(Exception):
-    """The server answered an error (its body in the one error shape, when it had one)."""
+    """The server answered an error: ``body`` is its answer (``{"error": {...}, ...}``,
+    made from the status when the answer had no error object), ``error`` that object."""
 
-    def __init__(self, status: int, error: dict[str, Any]) -> None:
-        super().__init__(error.get("message", f"HTTP {status}"))
-        self.status, self.error = status, error
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        self.status, self.body, self.error = status, body, dict(body["error"])
+        super().__init__(self.error.get("message", f"HTTP {status}"))
 
 
 def unreachable(url: str, exc: OSError) -> dict[str, Any]:
@@ -72,7 +73,7 @@ def call_server(url: str, token: str | None, method: str, path: str, body: Any =
     if 200 <= status < 300:
         return answer
     if isinstance(answer, dict) and isinstance(answer.get("error"), dict):
-        raise ServerRefused(status, dict(answer["error"]))
-    raise ServerRefused(status, {"code": f"HTTP_{status}", "class": "internal",
-                                 "retryable": status >= 500,
-                                 "message": f"the server answered HTTP {status}"})
+        raise ServerRefused(status, answer)
+    raise ServerRefused(status, {"error": {"code": f"HTTP_{status}", "class": "internal",
+                                           "retryable": status >= 500,
+                                           "message": f"the server answered HTTP {status}"}})

@@ -7,9 +7,8 @@ commands call its HTTP API instead of opening the stores: ``memory`` with one ca
 standard library (``api/server_call.py``, so it starts fast), the others with the Python
 client (``clients/python``). They print what the local commands print and exit with the
 same codes: the answer's JSON on stdout, a refusal in the API's error shape on stderr
-(exit 1). The caller
-is then a token's holder, not the home's operator: the token comes from ``--token`` or
-``TRIFORM_TOKEN``, and its role, policies and rate limits apply.
+(exit 1). The caller is then a token's holder, not the home's operator: the token comes
+from ``--token`` or ``TRIFORM_TOKEN``, and its role, policies and rate limits apply.
 """
 
 from __future__ import annotations
@@ -84,10 +83,9 @@ def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
         try:
             answer = work(client)
         except TriformError as exc:
-            error = exc.body["error"] if isinstance(exc.body.get("error"), dict) else {
-                "code": exc.code, "class": exc.error_class, "retryable": exc.retryable,
-                "message": exc.message}
-            return _refused(error)
+            return _refused(exc.body if isinstance(exc.body.get("error"), dict) else {
+                "error": {"code": exc.code, "class": exc.error_class,
+                          "retryable": exc.retryable, "message": exc.message}})
     print_json(answer)
     return 0
 
@@ -112,15 +110,16 @@ def remote_memory(args: argparse.Namespace, server: ServerInfo, body: dict[str, 
         answer = call_server(server.url, token_of(args, server), method, path, body,
                              query=query, headers={**headers, "X-Triform-Env": args.env})
     except ServerRefused as exc:
-        return _refused(exc.error)
+        return _refused(exc.body)
     except OSError as exc:
-        return _refused(unreachable(server.url, exc))
+        return _refused({"error": unreachable(server.url, exc)})
     print_json(answer)
     return 0
 
 
-def _refused(error: dict[str, Any]) -> int:
-    print(json.dumps({"error": error}, ensure_ascii=False, sort_keys=True), file=sys.stderr)
+def _refused(body: dict[str, Any]) -> int:
+    """The server's refusal on stderr, as it answered it (the API's error shape); exit 1."""
+    print(json.dumps(body, ensure_ascii=False, sort_keys=True), file=sys.stderr)
     return EXIT_REFUSED
 
 
