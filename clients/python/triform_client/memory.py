@@ -57,8 +57,9 @@ class MemoryElement(AgentFacing):
         """Store one memory; answer it with the ids it ``evicted`` and ``warnings``.
 
         ``occurred_at`` (ISO 8601; a date alone is its midnight UTC) is when the remembered
-        thing happened, default now. ``idempotency_key`` defaults to a fresh UUID: pass your own to make a store you
-        repeat later (after a crash, say) return the first result instead of a copy.
+        thing happened, default now. ``idempotency_key`` defaults to a fresh UUID: pass
+        your own to make a store you repeat later (after a crash, say) return the first
+        result instead of a copy.
 
         :raise ValidationError: a bad category, subject, size...; nothing stored.
         """
