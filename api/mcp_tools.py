@@ -133,7 +133,7 @@ class RemoteBackend:
                 raise UnknownToolError(exc.error.get("message", "unknown tool")) from None
             raise ToolError(exc.error) from None
         except OSError as exc:
-            raise ToolError(unreachable(self.url, exc)) from None
+            raise ToolError(unreachable(self.url, exc, "UNAVAILABLE")) from None
         if not isinstance(answer, dict):
             raise ToolError({"code": "HTTP_200", "class": "internal", "retryable": False,
                              "message": "the server answered without a JSON object"})

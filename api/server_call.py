@@ -27,9 +27,10 @@ class ServerRefused(Exception):
         super().__init__(self.error.get("message", f"HTTP {status}"))
 
 
-def unreachable(url: str, exc: OSError) -> dict[str, Any]:
-    """The error object of a server that could not be reached."""
-    return {"code": "UNAVAILABLE", "class": "unavailable", "retryable": True,
+def unreachable(url: str, exc: OSError, code: str = "CONNECTION_FAILED") -> dict[str, Any]:
+    """The error object of a server that could not be reached (``CONNECTION_FAILED``, as
+    the Python client says it)."""
+    return {"code": code, "class": "unavailable", "retryable": True,
             "message": f"the server at {url} is unreachable: {exc}"}
 
 

@@ -74,7 +74,10 @@ def command_lines(doc: Path) -> list[tuple[int, list[str]]]:
         # A shell comment is prose (blanked to its length: line numbers stay right).
         code = re.sub(r"(?:^|(?<=\s))#[^\n]*", lambda c: " " * len(c.group(0)), code)
         for hit in re.finditer(r"(?<![\w./@-])triform(?![\w.-])", code):
-            rest = re.sub(r"\[[^\]]*\]", " ", code[hit.end():].split("\n\n")[0])
+            rest = code[hit.end():].split("\n\n")[0]
+            if m.group(1) is not None:          # a fence: the command ends with its line
+                rest = re.split(r"(?<!\\)\n", rest)[0]
+            rest = re.sub(r"\[[^\]]*\]", " ", rest)
             found.append((text.count("\n", 0, start + hit.start()) + 1, rest.split()[:8]))
     return found
 

@@ -4,12 +4,14 @@ uses them: ``triform --version``, ``init``, ``serve``, a memory stored and found
 console's page and its static files, and ``triform_client`` against the server. A module,
 template or dependency the wheels forget fails here, not on a user's machine.
 
-One virtualenv serves every test of the module: it is made once (``pip install`` of both
-wheels and their dependencies, a minute or two) and only read afterwards.
+The wheels and one virtualenv serve every test of the module, made once per run (``pip
+install`` of both wheels and their dependencies takes a minute or two) by whichever test
+worker asks first, and only read afterwards.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -18,7 +20,7 @@ import sys
 import threading
 import urllib.request
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -59,33 +61,50 @@ def clean_clone(dest: Path) -> Path:
     return dest
 
 
+def once(work: Path, name: str, make: Callable[[], None]) -> None:
+    """Run ``make`` once per test run, whichever worker gets here first; the others wait
+    for it (an flock) and find its marker. A failed ``make`` leaves none: they try again."""
+    with open(work / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (work / f"{name}.done").exists():
+            make()
+            (work / f"{name}.done").touch()
+
+
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("wheels")
+    """A folder every test worker of this run shares (xdist gives each its own below)."""
+    base = tmp_path_factory.getbasetemp()
+    where = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "wheels"
+    where.mkdir(exist_ok=True)
+    return where
 
 
 @pytest.fixture(scope="module")
 def wheels(work: Path) -> dict[str, Path]:
-    tree = clean_clone(work / "clone")
-    built: dict[str, Path] = {}
-    for name, project in (("server", tree), ("client", tree / "clients" / "python")):
-        done = run([sys.executable, "-m", "build", "--wheel", "--outdir", work / "dist",
-                    project], cwd=work)
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-        built[name] = next((work / "dist").glob(
-            "triform_memory-*.whl" if name == "server" else "triform_client-*.whl"))
-    return built
+    def build() -> None:
+        tree = clean_clone(work / "clone")
+        for project in (tree, tree / "clients" / "python"):
+            done = run([sys.executable, "-m", "build", "--wheel", "--outdir", work / "dist",
+                        project], cwd=work)
+            assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    once(work, "wheels", build)
+    return {"server": next((work / "dist").glob("triform_memory-*.whl")),
+            "client": next((work / "dist").glob("triform_client-*.whl"))}
 
 
 @pytest.fixture(scope="module")
 def venv(work: Path, wheels: dict[str, Path]) -> Path:
     """A fresh virtualenv with both wheels and nothing else of ours, outside the checkout."""
     where = work / "venv"
-    done = run([sys.executable, "-m", "venv", where], cwd=work)
-    assert done.returncode == 0, done.stderr
-    done = run([where / "bin" / "pip", "install", "--disable-pip-version-check", "-q",
-                wheels["server"], wheels["client"]], cwd=work, timeout=1200)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+    def install() -> None:
+        done = run([sys.executable, "-m", "venv", "--clear", where], cwd=work)
+        assert done.returncode == 0, done.stderr
+        done = run([where / "bin" / "pip", "install", "--disable-pip-version-check", "-q",
+                    wheels["server"], wheels["client"]], cwd=work, timeout=1200)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    once(work, "venv", install)
     return where
 
 
