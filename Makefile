@@ -14,7 +14,7 @@ serve: $(VENV)/.installed model
 # Test workers (pytest-xdist): one per core by default; `make test WORKERS=1` runs serially.
 WORKERS ?= auto
 # What `make test-fast` leaves out: the marks tests/conftest.py gives by folder and fixture.
-SLOW := journey or package or bench or browser or pg or model
+SLOW := journey or package or bench or browser or pg or model or process or slow
 
 # Everything, CI's command: the lint, the unit tests, the journeys, PostgreSQL, Chromium, the
 # real model, the benchmarks' tests, and the two wheels built and installed outside the
