@@ -185,7 +185,8 @@ def _transfer_commands(commands: _Commands) -> None:
 
     # `triform --home NEW restore --from DIR`, or `restore --from DIR --home NEW`.
     restore = commands.add("restore", "build a new home (--home NEW: absent or an empty "
-                           "folder) from a backup", _restore)
+                           "folder) from a backup (its files; with --database URL, in that "
+                           "empty database)", _restore)
     restore.add_argument("--from", dest="source", metavar="DIR", required=True,
                          help="the backup folder")
     restore.add_argument("--forgotten-from", metavar="HOME",
