@@ -6,13 +6,25 @@ BIN := $(VENV)/bin
 PORT ?= 8765
 PIP := $(BIN)/pip --disable-pip-version-check -q
 
-.PHONY: serve test lint model bench clean chromium
+.PHONY: serve test test-fast lint model bench clean chromium
 
 serve: $(VENV)/.installed model
 	$(BIN)/triform serve --port $(PORT)
 
+# Test workers (pytest-xdist): one per core by default; `make test WORKERS=1` runs serially.
+WORKERS ?= auto
+# What `make test-fast` leaves out: the marks tests/conftest.py gives by folder and fixture.
+SLOW := journey or package or bench or browser or pg or model or process or slow
+
+# Everything, CI's command: the lint, the unit tests, the journeys, PostgreSQL, Chromium, the
+# real model, the benchmarks' tests, and the two wheels built and installed outside the
+# checkout (tests/packaging).
 test: $(VENV)/.installed-test model lint chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS)
+
+# The unit layer, before a small change is committed (README, "Tests").
+test-fast: $(VENV)/.installed-test
+	$(BIN)/pytest -n $(WORKERS) -m "not ($(SLOW))"
 
 # Debian's Chromium for the console's browser tests (Playwright drives /usr/bin/chromium;
 # nothing is downloaded at run time). Where apt-get may not run, those tests skip and say so.
@@ -31,7 +43,7 @@ model: $(VENV)/.installed
 # The server and its Python client (the command line talks to a running server with it).
 $(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	test -d $(VENV) || python3 -m venv $(VENV)
-	$(PIP) install -e . -e clients/python
+	$(PIP) install -e '.[postgres]' -e clients/python
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed clients/python/pyproject.toml

@@ -1,14 +1,16 @@
 """Configuration: where the home and the model live, and how a home is opened.
 
-One place for the options both entry points share (``create_app`` and the ``triform``
-command) and the only module that reads the environment: ``TRIFORM_HOME``,
-``TRIFORM_MODEL_CACHE``, ``TRIFORM_DATABASE_URL`` and the ``TRIFORM_LLM_*`` secrets of
-the LLM evaluator (Flask's own ``TRIFORM_*`` settings are read by ``create_app``).
+How both entry points (``create_app`` and the ``triform`` command) open a home, and the
+variables of the environment that say where it is: ``TRIFORM_HOME`` (``api/options.py``,
+with the command-line options), ``TRIFORM_DATABASE_URL`` and the ``TRIFORM_LLM_*`` secrets
+of the LLM evaluator here. Others are read where they are used: ``create_app``'s
+``TRIFORM_*`` settings (``api/app.py``), ``TRIFORM_TOKEN`` (``api/cli/remote.py``,
+``api/mcp_server.py``), ``TRIFORM_MODEL_CACHE`` and ``TRIFORM_MODEL_SOURCE``
+(``index/model.py``, ``index/provision.py``); docs/design.md lists them all.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +18,8 @@ from typing import Any
 
 from element import MAX_ELEMENTS_PER_CIRCLE, Home
 from index import Embedder, HashingEmbedder, default_cache_dir
+
+from .options import add_home_options, default_home
 
 __all__ = ["add_home_options", "DEFAULTS", "default_home", "default_model_cache",
            "embedder_factory", "environment_secret", "open_home", "SECRET_PREFIX"]
@@ -42,11 +46,6 @@ DEFAULTS: dict[str, Any] = {
 
 #: Environment variables the LLM evaluator may name as ``api_key_env``.
 SECRET_PREFIX = "TRIFORM_LLM_"
-
-
-def default_home() -> Path:
-    """``$TRIFORM_HOME``, else ``~/.triform``."""
-    return Path(os.environ.get("TRIFORM_HOME") or Path.home() / ".triform")
 
 
 def default_model_cache() -> Path:
@@ -90,16 +89,3 @@ def open_home(path: Path | str | None = None, *, embedder: str = "fastembed",
     return Home(Path(path) if path else default_home(),
                 embedder_factory(embedder, Path(model_cache) if model_cache else None),
                 env=env, public_url=public_url, secrets=environment_secret, database=url)
-
-
-def add_home_options(parser: argparse.ArgumentParser) -> None:
-    """The options every entry point takes: where the home and the model live."""
-    parser.add_argument("--home", help="data home (default: $TRIFORM_HOME or ~/.triform)")
-    parser.add_argument("--model-cache", help="model cache (default: "
-                        "$TRIFORM_MODEL_CACHE or ~/.cache/triform/models)")
-    parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed",
-                        help=argparse.SUPPRESS)
-    parser.add_argument("--database", metavar="URL",
-                        help="keep memories in PostgreSQL + pgvector at this "
-                        "postgresql:// URL (default: $TRIFORM_DATABASE_URL; none: files "
-                        "under the home)")

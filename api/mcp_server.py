@@ -40,13 +40,12 @@ from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
 from element import Home
-from index import SUBJECT_TYPES
-from source import BRANCHES
 
-from .config import add_home_options, default_home, open_home
+from .config import open_home
 from .discovery import find_server
 from .mcp_tools import Backend, InvokeBackend, RemoteBackend, ToolError, instructions_for, \
     mcp_server
+from .options import add_home_options, add_mcp_options, default_home
 
 __all__ = ["add_mcp_command", "run", "main", "serve_stdio", "rejection"]
 
@@ -128,19 +127,6 @@ async def serve_stdio(server: Server[Any]) -> None:
 
 # -- the command ------------------------------------------------------------------------------
 
-def _add_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--agent", required=True,
-                        help="the agent: a triformer (or memory element) path, e.g. demo/bot")
-    parser.add_argument("--env", choices=BRANCHES, default="draft",
-                        help="which branch's spec governs (default draft)")
-    parser.add_argument("--subject-type", choices=SUBJECT_TYPES,
-                        help="fix the conversation's subject (with --subject-id)")
-    parser.add_argument("--subject-id", help="the subject's id (with --subject-type)")
-    parser.add_argument("--url", help="use a running server's API instead of the home")
-    parser.add_argument("--token", help="with --url or a served home: a bearer token "
-                        "(default: $TRIFORM_TOKEN)")
-
-
 def add_mcp_command(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``mcp --agent CIRCLE/SLUG`` to ``triform``'s subcommands (its ``run`` default).
 
@@ -149,7 +135,7 @@ def add_mcp_command(subparsers: Any) -> argparse.ArgumentParser:
     """
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "mcp", help="serve an agent's memory tools over MCP stdio")
-    _add_options(parser)
+    add_mcp_options(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -209,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m api.mcp_server [--home H] [--embedder hashing] --agent C/SLUG ...``."""
     parser = argparse.ArgumentParser(prog="triform mcp", description=__doc__.splitlines()[0])
     add_home_options(parser)
-    _add_options(parser)
+    add_mcp_options(parser)
     return run(parser.parse_args(argv))
 
 

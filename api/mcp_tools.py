@@ -21,7 +21,6 @@ over HTTP. Either way every tool call is ``element.agents.tools.call_agent_tool`
 
 from __future__ import annotations
 
-import http.client
 import json
 import urllib.parse
 from collections.abc import Callable
@@ -38,6 +37,8 @@ from mcp_types import (INTERNAL_ERROR, INVALID_PARAMS, CallToolRequestParams, Ca
 from element import ElementError, Home, Invocation, UnknownTool, error_body, invoke
 from index import StoreError
 from source import SourceError
+
+from .server_call import ServerRefused, call_server, unreachable
 
 from .routes import MAX_JSON_DEPTH, json_depth
 
@@ -119,44 +120,24 @@ class RemoteBackend:
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"--url must be an http(s) URL, not {url!r}")
-        self.parts, self.host, self.token, self.path = parts, parts.hostname, token, agent_path
+        self.url, self.token, self.path = url, token, agent_path
         self.env, self.subject, self.timeout = env, subject, timeout
 
     def _request(self, method: str, op: str, body: Any = None) -> Any:
-        kind = http.client.HTTPSConnection if self.parts.scheme == "https" \
-            else http.client.HTTPConnection
-        headers = {"X-Triform-Env": self.env, "Accept": "application/json"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        path = f"{self.parts.path.rstrip('/')}/api/{urllib.parse.quote(self.path)}/ops/{op}"
-        conn = kind(self.host, self.parts.port, timeout=self.timeout)
         try:
-            conn.request(method, path, body=data, headers=headers)
-            response = conn.getresponse()
-            status, payload = response.status, response.read()
+            answer = call_server(self.url, self.token, method,
+                                 f"/api/{urllib.parse.quote(self.path)}/ops/{op}", body,
+                                 headers={"X-Triform-Env": self.env}, timeout=self.timeout)
+        except ServerRefused as exc:
+            if exc.error.get("code") == UnknownTool.code:
+                raise UnknownToolError(exc.error.get("message", "unknown tool")) from None
+            raise ToolError(exc.error) from None
         except OSError as exc:
-            raise ToolError({"code": "UNAVAILABLE", "class": "unavailable", "retryable": True,
-                             "message": f"the server is unreachable: {exc}"}) from None
-        finally:
-            conn.close()
-        try:
-            answer = json.loads(payload)
-        except ValueError:
-            answer = None
-        if status == 200 and isinstance(answer, dict):
-            return answer
-        if isinstance(answer, dict) and isinstance(answer.get("error"), dict):
-            error = dict(answer["error"])
-            if error.get("code") == UnknownTool.code:
-                raise UnknownToolError(error.get("message", "unknown tool"))
-            raise ToolError(error)
-        raise ToolError({"code": f"HTTP_{status}", "class": "internal",
-                         "retryable": status >= 500,
-                         "message": f"the server answered HTTP {status}"})
+            raise ToolError(unreachable(self.url, exc, "UNAVAILABLE")) from None
+        if not isinstance(answer, dict):
+            raise ToolError({"code": "HTTP_200", "class": "internal", "retryable": False,
+                             "message": "the server answered without a JSON object"})
+        return answer
 
     def list_tools(self) -> list[dict[str, Any]]:
         return list(self._request("GET", "tools")["tools"])

@@ -1,10 +1,10 @@
 """What a ``triform memory`` command costs a person at a terminal, in-process (stopped
 home) and through a running server (served home), measured side by side in one run.
 
-Each mode runs ``store``, ``search`` and ``list`` as subprocesses, ``--rounds`` times, on
-a fresh home with the hashing embedder (the model's cost is the server's, not the
-command's), and prints the median and the best wall time per command. The served mode's
-server is ``triform serve`` itself, started once. Usage::
+Each mode runs ``store``, ``search``, ``list`` and ``--help`` as subprocesses,
+``--rounds`` times, on a fresh home with the hashing embedder (the model's cost is the
+server's, not the command's), and prints the median and the best wall time per command.
+The served mode's server is ``triform serve`` itself, started once. Usage::
 
     .venv/bin/python bench/cli_bench.py [--rounds 9]
 """
@@ -27,6 +27,7 @@ COMMANDS = {
               "--category", "fact"],
     "search": ["memory", "search", "demo/memory", "where does Ben live?"],
     "list": ["memory", "list", "demo/memory", "--limit", "5"],
+    "help": ["--help"],
 }
 
 

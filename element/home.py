@@ -19,7 +19,8 @@ without a URL is refused: its own SQLite files would be an empty or stale catalo
 together), resolves paths, leases one :class:`index.MemoryStore` per memory element to the ops
 using it (at most ``MAX_OPEN_STORES`` open at once; idle ones close), and
 holds what every op shares: the rate-limit windows (on an injectable clock), the source of
-secrets (evaluator API keys; only the API layer reads the environment) and the default
+secrets (evaluator API keys: the element layer reads no environment variable; the API
+layer hands it ``environment_secret``) and the default
 environment. Use it as a context manager, or call :meth:`Home.close`.
 """
 

@@ -19,6 +19,7 @@ from .embed import Embedder, HashingEmbedder
 from .embed_cache import CachedEmbedder, CacheStats
 from .errors import (
     ConfirmRequired,
+    DatabaseDriverMissing,
     DatabaseUnavailable,
     EmbeddingFailed,
     IdempotencyKeyReused,
@@ -76,11 +77,18 @@ if TYPE_CHECKING:
 def open_database(url: str) -> Database:
     """The PostgreSQL memory database at ``url``, migrated to this version (re-runnable).
 
-    Imported on demand: a home without a database never loads psycopg.
+    Imported on demand: a home without a database never loads psycopg, which is an
+    optional dependency (the ``postgres`` extra).
 
     :raise DatabaseUnavailable: it cannot be reached.
+    :raise DatabaseDriverMissing: psycopg is not installed.
     """
-    from .postgres import Database
+    try:
+        from .postgres import Database
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.split(".")[0] not in ("psycopg", "psycopg_pool"):
+            raise
+        raise DatabaseDriverMissing(exc.name) from None
     database = Database(url)
     try:
         database.migrate()
@@ -121,8 +129,8 @@ __all__ = [
     "MemoryBackend", "MemoryStore", "Memory", "StoreResult", "SearchResult", "HealthItem",
     "MemorySettings", "IndexParams",
     # the PostgreSQL + pgvector backend (loaded on demand)
-    "open_database", "postgres_store", "DatabaseUnavailable", "snapshot_memories",
-    "tables_with_rows", "MEMORY_TABLES",
+    "open_database", "postgres_store", "DatabaseUnavailable", "DatabaseDriverMissing",
+    "snapshot_memories", "tables_with_rows", "MEMORY_TABLES",
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
     "default_cache_dir", "CachedEmbedder", "CacheStats",

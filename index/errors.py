@@ -12,7 +12,7 @@ __all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
            "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
            "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt", "LogMissing",
            "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable",
-           "DatabaseUnavailable"]
+           "DatabaseUnavailable", "DatabaseDriverMissing"]
 
 
 class StoreError(Exception):
@@ -248,3 +248,19 @@ class DatabaseUnavailable(StoreFailed):
     def __init__(self, reason: str) -> None:
         super().__init__(f"the database is unavailable ({reason}); retry shortly")
         self.reason = reason
+
+
+class DatabaseDriverMissing(StoreError):
+    """A home names a PostgreSQL database, and the driver (psycopg) is not installed."""
+
+    code = "DATABASE_DRIVER_MISSING"
+    error_class = "unavailable"
+    retryable = False
+
+    def __init__(self, missing: str) -> None:
+        super().__init__(
+            f"memories in PostgreSQL need the psycopg driver, and {missing} is not installed "
+            "here: install the postgres extra (pip install 'triform-memory[postgres]'; "
+            "with pipx: pipx inject triform-memory 'psycopg[binary]' psycopg-pool), or "
+            "drop --database and $TRIFORM_DATABASE_URL to keep memories in files")
+        self.missing = missing

@@ -4,23 +4,24 @@ codes and progress.
 Exit codes: 0 done, 1 the op refused (its error is printed on stderr in the API's one
 shape; a file or socket the system refused: one line), 2 the command line itself is wrong
 (like argparse), 141 the reader of stdout went away (``| head``), 130 Ctrl-C.
+
+The layers below (element, index, source) are imported only by what opens a home: a
+command that goes through a running server never loads them (``api/options.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from element import DatabaseRequired, ElementError, Home, Invocation, OpResult, error_body, invoke
-from index import StoreError
-from source import SourceError
+from ..options import add_home_options, default_home
 
-from ..config import add_home_options, default_home, open_home
+if TYPE_CHECKING:
+    from element import Home, OpResult
 
 __all__ = ["EXIT_REFUSED", "EXIT_USAGE", "EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "UsageError",
            "add_home_options", "home_of", "print_json", "refused", "guarded", "run_op",
@@ -44,6 +45,12 @@ def home_of(args: argparse.Namespace) -> Home:
     :raise UsageError: the folder cannot be a data home (not a directory, not writable,
         its catalog is not a database).
     """
+    import sqlite3
+
+    from element import DatabaseRequired
+
+    from ..config import open_home
+
     path = getattr(args, "home", None) or default_home()
     try:
         return open_home(path, embedder=getattr(args, "embedder", None) or "fastembed",
@@ -74,6 +81,8 @@ def json_arg(raw: str | None, name: str) -> Any:
 
 def refused(exc: BaseException) -> int:
     """Print an op's error in the API's one shape, on stderr; exit code 1."""
+    from element import error_body
+
     print(json.dumps(error_body(exc), sort_keys=True), file=sys.stderr)
     return EXIT_REFUSED
 
@@ -86,32 +95,50 @@ def guarded(command: Callable[[argparse.Namespace], int]
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
-        except (ElementError, StoreError, SourceError) as exc:
-            return refused(exc)
         except UsageError as exc:
             print(f"triform: {exc}", file=sys.stderr)
             return EXIT_USAGE
         except BrokenPipeError:
             raise                       # main() ends quietly: the reader went away
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            print(f"triform: {where}{exc.strerror or exc}", file=sys.stderr)
-            return EXIT_REFUSED
+        except Exception as exc:
+            if not isinstance(exc, _op_errors()):
+                if isinstance(exc, OSError):
+                    return _system_refused(exc)
+                raise
+            return refused(exc)
     run.__doc__ = command.__doc__
     return run
 
 
+def _op_errors() -> tuple[type[Exception], ...]:
+    """The errors an op raises (imported when one is caught: a command that never opened
+    a home has not loaded the layers)."""
+    from element import ElementError
+    from index import StoreError
+    from source import SourceError
+    return ElementError, StoreError, SourceError
+
+
+def _system_refused(exc: OSError) -> int:
+    where = f"{exc.filename}: " if exc.filename else ""
+    print(f"triform: {where}{exc.strerror or exc}", file=sys.stderr)
+    return EXIT_REFUSED
+
+
 def run_op(home: Home, path: str, name: str, *, body: dict[str, Any] | None = None,
            query: dict[str, str] | None = None, headers: dict[str, str] | None = None,
-           env: str | None = None) -> OpResult:
+           params: dict[str, str] | None = None, env: str | None = None) -> OpResult:
     """Call one op on the one op path, as the home's operator (recorded as ``cli``).
 
     The command line holds the home itself, so it acts as an admin of the element's circle;
     the element's state and the shape of the request are checked as for any caller, and
     modifiers govern callers of the service, not its operator.
     """
+    from element import Invocation, invoke
+
     return invoke(home, Invocation(path, op=name, operator="cli", body=body,
-                                   query=query or {}, headers=headers or {}, env=env))
+                                   query=query or {}, headers=headers or {},
+                                   params=params or {}, env=env))
 
 
 class Progress:

@@ -13,7 +13,8 @@ from typing import Any
 from .common import EXIT_REFUSED, UsageError, guarded, home_of, json_arg, print_json, run_op
 from .remote import remote_import, remote_memory, served
 
-__all__ = ["cmd_element", "cmd_memory", "cmd_export", "cmd_import"]
+__all__ = ["cmd_element", "cmd_memory", "cmd_export", "cmd_import", "MEMORY_OPS",
+           "memory_call"]
 
 
 @guarded
@@ -43,32 +44,60 @@ def _present(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+#: ``triform memory ACTION``: the op it calls.
+MEMORY_OPS = {"store": "store", "search": "search", "list": "list", "get": "get",
+              "update": "update", "delete": "delete", "forget-subject": "forget_subject"}
+
+
+def memory_call(args: argparse.Namespace) -> tuple[dict[str, Any] | None, dict[str, str],
+                                                   dict[str, str]]:
+    """What ``triform memory ACTION`` sends, wherever the op runs: its JSON body (None for
+    a GET), its query and its headers."""
+    subject = {"subject_type": getattr(args, "subject_type", None),
+               "subject_id": getattr(args, "subject_id", None)}
+    if "/" in (getattr(args, "id", None) or ""):
+        raise UsageError(f"{args.id!r} is not a memory id (ids hold no '/')")
+    if args.action == "store":
+        headers = {"Idempotency-Key": args.idempotency_key} if args.idempotency_key else {}
+        return _present({"content": args.content, "category": args.category, **subject,
+                         "context": args.context, "intention": args.intention,
+                         "agent": args.agent, "occurred_at": args.occurred_at,
+                         "metadata": json_arg(args.metadata, "--metadata")}), {}, headers
+    if args.action == "search":
+        return _present({"query": args.query, **subject, "context": args.context,
+                         "intention": args.intention, "limit": args.limit,
+                         "categories": args.category or None,
+                         "occurred_after": args.occurred_after,
+                         "occurred_before": args.occurred_before}), {}, {}
+    if args.action == "list":
+        query = _present({"category": args.category, **subject, "limit": args.limit,
+                          "cursor": args.cursor})
+        return None, {k: str(v) for k, v in query.items()}, {}
+    if args.action == "get":
+        return None, {}, {}
+    if args.action == "update":
+        body = _present({"content": args.content, "category": args.category,
+                         "context": args.context, "intention": args.intention,
+                         "metadata": json_arg(args.metadata, "--metadata")})
+        if not body:
+            raise UsageError("update: give what changes (--content, --category, "
+                             "--context, --intention or --metadata)")
+        return body, {}, {}
+    if args.action == "forget-subject":
+        return subject, {}, {"X-Confirm": "destructive"} if args.yes else {}
+    return {}, {}, {}                                   # delete
+
+
 @guarded
 def cmd_memory(args: argparse.Namespace) -> int:
+    body, query, headers = memory_call(args)
     server = served(args)
     if server is not None:
-        return remote_memory(args, server)
-    subject = {"subject_type": args.subject_type, "subject_id": args.subject_id}
+        return remote_memory(args, server, body, query, headers)
+    params = {"memory_id": args.id} if getattr(args, "id", None) is not None else {}
     with home_of(args) as home:
-        if args.action == "store":
-            headers = {"Idempotency-Key": args.idempotency_key} \
-                if args.idempotency_key else {}
-            result = run_op(home, args.element, "store", env=args.env, headers=headers,
-                            body=_present({
-                                "content": args.content, "category": args.category,
-                                **subject, "context": args.context,
-                                "intention": args.intention, "agent": args.agent,
-                                "metadata": json_arg(args.metadata, "--metadata")}))
-        elif args.action == "search":
-            result = run_op(home, args.element, "search", env=args.env, body=_present({
-                "query": args.query, **subject, "context": args.context,
-                "intention": args.intention, "limit": args.limit,
-                "categories": args.category or None}))
-        else:
-            query = _present({"category": args.category, **subject, "limit": args.limit,
-                              "cursor": args.cursor})
-            result = run_op(home, args.element, "list", env=args.env,
-                            query={k: str(v) for k, v in query.items()})
+        result = run_op(home, args.element, MEMORY_OPS[args.action], env=args.env,
+                        body=body, query=query, headers=headers, params=params)
         print_json(result.body)
         return 0
 

@@ -1,33 +1,32 @@
 """``triform``: the one command-line entry point (design.md section 8).
 
-Every command takes ``--home DIR`` (else ``TRIFORM_HOME``, else ``~/.triform``) and never
-prompts, so scripts and tests can drive it. The commands live by topic: ``setup.py`` (init,
-serve, token, model), ``elements.py`` (element, memory, export, import), ``reindex.py``, and
+Every command takes the home's options (``--home DIR``, else ``TRIFORM_HOME``, else
+``~/.triform``; ``--database URL``; ``--model-cache DIR``) before or after its name, and
+never prompts, so scripts and tests can drive it. The grammar is all here; the commands
+live by topic and are imported only when they run (``--help`` and a command that goes
+through a running server load neither numpy nor the model nor git): ``setup.py`` (init,
+serve, token, model), ``elements.py`` (element, memory, export, import), ``transfer.py``
+(export and import with memories, backup, restore, migrate), ``reindex.py``, and
 ``api/mcp_server.py`` (mcp).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from element import ROLES
-from index import CATEGORIES, SUBJECT_TYPES
-from source import BRANCHES
-
-from ..mcp_server import add_mcp_command
-from ..config import add_home_options
-from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
-from .elements import cmd_element, cmd_memory
-from .reindex import cmd_reindex
+from ..options import (BRANCHES, CATEGORIES, ROLES, SUBJECT_TYPES, add_home_options,
+                       add_mcp_options)
+from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE
 from .remote import add_token_option
-from .setup import cmd_init, cmd_model, cmd_serve, cmd_token
-from .transfer import add_backup_commands, cmd_export, cmd_import
 
 __all__ = ["build_parser", "main"]
+
+Command = Callable[[argparse.Namespace], int]
 
 
 def _ranged(kind: Callable[[str], Any], low: float, high: float | None = None
@@ -49,24 +48,179 @@ def _ranged(kind: Callable[[str], Any], low: float, high: float | None = None
 PORT, THREADS, SECONDS = _ranged(int, 0, 65535), _ranged(int, 1, 256), _ranged(float, 0)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triform", description=__doc__.splitlines()[0])
-    add_home_options(parser)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _later(module: str, name: str) -> Command:
+    """The command ``name`` of ``module`` (under ``api``), imported when it runs."""
+    def run(args: argparse.Namespace) -> int:
+        command: Command = getattr(importlib.import_module(f"api.{module}"), name)
+        return int(command(args))
+    return run
 
-    init = sub.add_parser("init", help="create the home, a circle and a memory element")
+
+def _restore(args: argparse.Namespace) -> int:
+    """``restore``: the home it names (``--home NEW``, before or after the command) is the
+    one it creates."""
+    if not args.home:
+        print("triform restore: name the new home with --home NEW (absent or an empty "
+              "folder)", file=sys.stderr)
+        return EXIT_USAGE
+    args.new_home = args.home
+    return _later("cli.transfer", "cmd_restore")(args)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("triform-memory")
+    except PackageNotFoundError:     # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
+class _Commands:
+    """Adds commands whose every parser (down to ``token create``) takes the home's
+    options too, so they may follow the command's name."""
+
+    def __init__(self, parent: argparse.ArgumentParser, dest: str) -> None:
+        self.sub = parent.add_subparsers(dest=dest, required=True)
+
+    def add(self, name: str, help: str, run: Command | None = None,
+            ) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = self.sub.add_parser(name, help=help,
+                                                              description=help)
+        add_home_options(parser, command=True)
+        if run is not None:
+            parser.set_defaults(run=run)
+        return parser
+
+
+def _memory_commands(commands: _Commands) -> None:
+    memory = commands.add("memory", "store, search, list, change or forget memories "
+                          "(through the server when one runs on the home)",
+                          _later("cli.elements", "cmd_memory"))
+    actions = _Commands(memory, "action")
+    for name, helptext in (
+            ("store", "store a memory; print the result as JSON"),
+            ("search", "blended-association recall; print results as JSON"),
+            ("list", "list memories, newest first, as JSON"),
+            ("get", "print one memory as JSON"),
+            ("update", "change a memory's text, category or metadata; print it"),
+            ("delete", "delete one memory"),
+            ("forget-subject", "delete every memory about one subject (general memories "
+                               "stay); needs --yes")):
+        cmd = actions.add(name, helptext)
+        cmd.add_argument("element", help="memory element path, e.g. demo/memory")
+        if name in ("get", "update", "delete"):
+            cmd.add_argument("id", help="the memory's id (from store, search or list)")
+        cmd.add_argument("--env", choices=BRANCHES, default="draft",
+                         help="which branch's spec governs (default draft)")
+        if name in ("store", "search", "list", "forget-subject"):
+            required = name == "forget-subject"
+            cmd.add_argument("--subject-type", choices=SUBJECT_TYPES, required=required,
+                             help="the memory's subject (with --subject-id)")
+            cmd.add_argument("--subject-id", required=required,
+                             help="the subject's id (with --subject-type)")
+        add_token_option(cmd)
+        if name in ("store", "update"):
+            cmd.add_argument("--content", required=name == "store",
+                             help="what the memory says")
+            cmd.add_argument("--category", required=name == "store", choices=CATEGORIES,
+                             help="what kind of memory it is")
+            cmd.add_argument("--metadata", help="JSON object")
+        if name == "store":
+            cmd.add_argument("--occurred-at", metavar="TIME",
+                             help="when the remembered thing happened (ISO 8601; a date "
+                                  "alone is its midnight UTC; default: now)")
+            cmd.add_argument("--idempotency-key",
+                             help="a retry with the same key stores nothing new")
+            cmd.add_argument("--agent", help="the agent that learned it")
+        if name == "search":
+            cmd.add_argument("query", help="what to recall")
+            cmd.add_argument("--limit", type=int, help="at most this many results (1..100)")
+            cmd.add_argument("--category", action="append", choices=CATEGORIES,
+                             help="only this category; repeat for several")
+            cmd.add_argument("--occurred-after", metavar="TIME",
+                             help="only memories of what happened after TIME")
+            cmd.add_argument("--occurred-before", metavar="TIME",
+                             help="only memories of what happened before TIME")
+        if name in ("store", "search", "update"):
+            extra = "; empty clears it" if name == "update" else ""
+            cmd.add_argument("--context", help=f"the conversation window{extra}")
+            cmd.add_argument("--intention", help=f"the goal of the turn{extra}")
+        if name == "list":
+            cmd.add_argument("--category", choices=CATEGORIES, help="only this category")
+            cmd.add_argument("--limit", type=int, help="page size (1..500)")
+            cmd.add_argument("--cursor", help="next_cursor of the previous page")
+        if name == "forget-subject":
+            cmd.add_argument("--yes", action="store_true",
+                             help="confirm: the deletion cannot be undone")
+
+
+def _transfer_commands(commands: _Commands) -> None:
+    export = commands.add("export", "write an element's git bundle to a file",
+                          _later("cli.transfer", "cmd_export"))
+    export.add_argument("element", help="element path, e.g. demo/memory")
+    export.add_argument("-o", "--output", help="file (default: <slug>.bundle; - for stdout)"
+                        "; with --memories a folder")
+    export.add_argument("--memories", action="store_true",
+                        help="also the memories (into the folder -o DIR; through the "
+                             "server when one runs)")
+    add_token_option(export)
+
+    imp = commands.add("import", "import a bundle file into a circle",
+                       _later("cli.transfer", "cmd_import"))
+    imp.add_argument("file", help="a bundle, a circle's JSON envelope, or a folder "
+                     "written by export --memories")
+    imp.add_argument("--into", required=True, help="the circle to import into")
+    imp.add_argument("--slug", help="slug of the new element (default: the bundle's)")
+    imp.add_argument("--overwrite", action="store_true",
+                     help="replace elements with the same slug (default: skip them); on "
+                          "a served home this goes through the server")
+    add_token_option(imp)
+
+    backup = commands.add("backup", "write a consistent backup of the home (safe while it "
+                          "is served), or check one", _later("cli.transfer", "cmd_backup"))
+    which = backup.add_mutually_exclusive_group(required=True)
+    which.add_argument("--to", metavar="DIR", help="a new (or empty) folder to write")
+    which.add_argument("--verify", metavar="DIR",
+                       help="check a backup against its manifest (exit 1 if it differs)")
+
+    # `triform --home NEW restore --from DIR`, or `restore --from DIR --home NEW`.
+    restore = commands.add("restore", "build a new home (--home NEW: absent or an empty "
+                           "folder) from a backup (its files; with --database URL, in that "
+                           "empty database)", _restore)
+    restore.add_argument("--from", dest="source", metavar="DIR", required=True,
+                         help="the backup folder")
+    restore.add_argument("--forgotten-from", metavar="HOME",
+                         help="also drop subjects this home forgot after the backup "
+                              "(default: the home the backup was taken from, if it exists)")
+
+    migrate = commands.add("migrate", "copy the home's catalog and every memory to "
+                           "PostgreSQL, or from it back to files (docs/deploy.md)",
+                           _later("cli.transfer", "cmd_migrate"))
+    migrate.add_argument("--to", required=True, metavar="TARGET",
+                         help="a postgresql:// URL, or 'files'; the source is where the "
+                              "memories are now: --database (or $TRIFORM_DATABASE_URL), "
+                              "else files")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="triform", description="Triform Memory: durable "
+                                     "long-term memory for AI agents (docs/api.md, the CLI).")
+    parser.add_argument("--version", action="version", version=f"triform {_version()}")
+    add_home_options(parser)
+    commands = _Commands(parser, "command")
+
+    init = commands.add("init", "create the home, a circle and a memory element",
+                        _later("cli.setup", "cmd_init"))
     init.add_argument("--circle", default="demo", help="the circle to create (default demo)")
     init.add_argument("--host", default="127.0.0.1",
                       help="host for the printed curl and git lines when no server runs")
     init.add_argument("--port", type=PORT, default=8765,
                       help="port for the printed lines when no server runs (default 8765)")
-    init.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
-                      help="create the memory schema in PostgreSQL at this URL (re-runnable)")
     init.add_argument("--token-file", metavar="PATH",
                       help="write the admin token to PATH (0600) instead of printing it")
-    init.set_defaults(run=cmd_init)
 
-    serve = sub.add_parser("serve", help="serve the HTTP API and git (runs init when fresh)")
+    serve = commands.add("serve", "serve the HTTP API and git (runs init when fresh)",
+                         _later("cli.setup", "cmd_serve"))
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=PORT, default=8765,
@@ -79,32 +233,30 @@ def build_parser() -> argparse.ArgumentParser:
                        help="worker threads (default 8; half may hold event streams)")
     serve.add_argument("--sweep-seconds", type=SECONDS, default=600,
                        help="run the retention reaper this often (0: only on stats)")
-    serve.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
-                       help="keep memories in PostgreSQL + pgvector at this URL")
     serve.add_argument("--token-file", metavar="PATH",
                        help="write a fresh home's admin token to PATH (0600), not stdout")
-    serve.set_defaults(run=cmd_serve)
 
-    token = sub.add_parser("token", help="create, list or revoke API tokens")
-    tsub = token.add_subparsers(dest="action", required=True)
-    create = tsub.add_parser("create", help="print a new token, alone")
+    token = commands.add("token", "create, list or revoke API tokens",
+                         _later("cli.setup", "cmd_token"))
+    tokens = _Commands(token, "action")
+    create = tokens.add("create", "print a new token, alone")
     create.add_argument("--circle", required=True, help="the circle the token belongs to")
-    create.add_argument("--role", choices=sorted(ROLES), required=True,
+    create.add_argument("--role", choices=ROLES, required=True,
                         help="viewer: read; member: read, write, execute; admin: all")
     create.add_argument("--name", help="a label for token list and activity")
-    listing = tsub.add_parser("list", help="list tokens as JSON (never the tokens)")
+    listing = tokens.add("list", "list tokens as JSON (never the tokens)")
     listing.add_argument("--circle", help="only this circle's")
-    revoke = tsub.add_parser("revoke", help="revoke a token by its id")
+    revoke = tokens.add("revoke", "revoke a token by its id")
     revoke.add_argument("id", help="the token's id, from token list")
-    token.set_defaults(run=cmd_token)
 
-    model = sub.add_parser("model", help="provision the embedding model (one time)")
+    model = commands.add("model", "provision the embedding model (one time)",
+                         _later("cli.setup", "cmd_model"))
     model.add_argument("action", choices=["provision"], help="provision: fetch or build it")
-    model.set_defaults(run=cmd_model)
 
-    element = sub.add_parser("element", help="create or list elements")
-    esub = element.add_subparsers(dest="action", required=True)
-    ecreate = esub.add_parser("create", help="create an element; print it as JSON")
+    element = commands.add("element", "create or list elements",
+                           _later("cli.elements", "cmd_element"))
+    elements = _Commands(element, "action")
+    ecreate = elements.add("create", "create an element; print it as JSON")
     ecreate.add_argument("--circle", required=True, help="the circle to create it in")
     ecreate.add_argument("--type", required=True, help="element type, e.g. memory")
     ecreate.add_argument("--slug", help="required for every type but circle")
@@ -112,75 +264,22 @@ def build_parser() -> argparse.ArgumentParser:
     ecreate.add_argument("--name", help="display name (default: from the slug)")
     ecreate.add_argument("--description", help="what the element is for")
     ecreate.add_argument("--properties", help="JSON object, checked against the type")
-    elist = esub.add_parser("list", help="print elements as JSON")
+    elist = elements.add("list", "print elements as JSON")
     elist.add_argument("--circle", help="only this circle's")
-    element.set_defaults(run=cmd_element)
 
-    memory = sub.add_parser("memory", help="store, search or list memories (through the "
-                            "server when one runs on the home)")
-    msub = memory.add_subparsers(dest="action", required=True)
-    for name, helptext in (("store", "store a memory; print the result as JSON"),
-                           ("search", "blended-association recall; print results as JSON"),
-                           ("list", "list memories, newest first, as JSON")):
-        cmd = msub.add_parser(name, help=helptext)
-        cmd.add_argument("element", help="memory element path, e.g. demo/memory")
-        cmd.add_argument("--env", choices=BRANCHES, default="draft",
-                         help="which branch's spec governs (default draft)")
-        cmd.add_argument("--subject-type", choices=SUBJECT_TYPES,
-                         help="the memory's subject (with --subject-id)")
-        cmd.add_argument("--subject-id", help="the subject's id (with --subject-type)")
-        add_token_option(cmd)
-        if name == "store":
-            cmd.add_argument("--content", required=True, help="what the memory says")
-            cmd.add_argument("--category", required=True, choices=CATEGORIES,
-                             help="what kind of memory it is")
-            cmd.add_argument("--idempotency-key",
-                             help="a retry with the same key stores nothing new")
-            cmd.add_argument("--agent", help="the agent that learned it")
-            cmd.add_argument("--metadata", help="JSON object")
-        if name == "search":
-            cmd.add_argument("query", help="what to recall")
-            cmd.add_argument("--limit", type=int, help="at most this many results (1..100)")
-            cmd.add_argument("--category", action="append", choices=CATEGORIES,
-                             help="only this category; repeat for several")
-        if name in ("store", "search"):
-            cmd.add_argument("--context", help="the conversation window")
-            cmd.add_argument("--intention", help="the goal of the turn")
-        if name == "list":
-            cmd.add_argument("--category", choices=CATEGORIES, help="only this category")
-            cmd.add_argument("--limit", type=int, help="page size (1..500)")
-            cmd.add_argument("--cursor", help="next_cursor of the previous page")
-    memory.set_defaults(run=cmd_memory)
+    _memory_commands(commands)
+    _transfer_commands(commands)
 
-    export = sub.add_parser("export", help="write an element's git bundle to a file")
-    export.add_argument("element", help="element path, e.g. demo/memory")
-    export.add_argument("-o", "--output", help="file (default: <slug>.bundle; - for stdout)"
-                        "; with --memories a folder")
-    export.add_argument("--memories", action="store_true",
-                        help="also the memories (into the folder -o DIR; through the "
-                             "server when one runs)")
-    add_token_option(export)
-    export.set_defaults(run=cmd_export)
-
-    imp = sub.add_parser("import", help="import a bundle file into a circle")
-    imp.add_argument("file", help="a bundle, a circle's JSON envelope, or a folder "
-                     "written by export --memories")
-    imp.add_argument("--into", required=True, help="the circle to import into")
-    imp.add_argument("--slug", help="slug of the new element (default: the bundle's)")
-    imp.add_argument("--overwrite", action="store_true",
-                     help="replace elements with the same slug (default: skip them); on "
-                          "a served home this goes through the server")
-    add_token_option(imp)
-    imp.set_defaults(run=cmd_import)
-
-    reindex = sub.add_parser("reindex", help="re-embed memories with the current model")
+    reindex = commands.add("reindex", "re-embed memories with the current model",
+                           _later("cli.reindex", "cmd_reindex"))
     reindex.add_argument("elements", nargs="*", help="memory element paths")
     reindex.add_argument("--all", action="store_true", help="every memory element")
     reindex.add_argument("--circle", help="with --all: only this circle's")
     add_token_option(reindex)
-    reindex.set_defaults(run=cmd_reindex)
-    add_mcp_command(sub)
-    add_backup_commands(sub)
+
+    mcp = commands.add("mcp", "serve an agent's memory tools over MCP stdio",
+                       _later("mcp_server", "run"))
+    add_mcp_options(mcp)
     return parser
 
 

@@ -3,11 +3,12 @@
 
 A served home's memory stores are held by the server (one writer per element across
 processes), so when ``<home>/server.json`` names a live server (``api/discovery.py``) these
-commands call its HTTP API with the Python client (``clients/python``) instead of opening
-the stores. They print what the local commands print and exit with the same codes: the
-answer's JSON on stdout, a refusal in the API's error shape on stderr (exit 1). The caller
-is then a token's holder, not the home's operator: the token comes from ``--token`` or
-``TRIFORM_TOKEN``, and its role, policies and rate limits apply.
+commands call its HTTP API instead of opening the stores: ``memory`` with one call of the
+standard library (``api/server_call.py``, so it starts fast), the others with the Python
+client (``clients/python``). They print what the local commands print and exit with the
+same codes: the answer's JSON on stdout, a refusal in the API's error shape on stderr
+(exit 1). The caller is then a token's holder, not the home's operator: the token comes
+from ``--token`` or ``TRIFORM_TOKEN``, and its role, policies and rate limits apply.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..config import default_home
+from ..options import default_home
 from ..discovery import ServerInfo, find_server
-from .common import EXIT_REFUSED, UsageError, json_arg, print_json
+from ..server_call import ServerRefused, call_server, unreachable
+from .common import EXIT_REFUSED, UsageError, print_json
 
 if TYPE_CHECKING:
     from triform_client import Client
@@ -81,38 +83,44 @@ def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
         try:
             answer = work(client)
         except TriformError as exc:
-            body = exc.body if isinstance(exc.body.get("error"), dict) else {"error": {
-                "code": exc.code, "class": exc.error_class, "retryable": exc.retryable,
-                "message": exc.message}}
-            print(json.dumps(body, ensure_ascii=False, sort_keys=True), file=sys.stderr)
-            return EXIT_REFUSED
+            return _refused(exc.body if isinstance(exc.body.get("error"), dict) else {
+                "error": {"code": exc.code, "class": exc.error_class,
+                          "retryable": exc.retryable, "message": exc.message}})
     print_json(answer)
     return 0
 
 
-def _present(**values: Any) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None}
+#: ``triform memory ACTION`` over HTTP: the method and op path (``{id}``: the memory's).
+MEMORY_ROUTES = {"store": ("POST", "store"), "search": ("POST", "search"),
+                 "list": ("GET", "memories"), "get": ("GET", "memories/{id}"),
+                 "update": ("POST", "memories/{id}/update"),
+                 "delete": ("POST", "memories/{id}/delete"),
+                 "forget-subject": ("POST", "forget_subject")}
 
 
-def remote_memory(args: argparse.Namespace, server: ServerInfo) -> int:
-    """``triform memory store|search|list`` through the server."""
-    subject = _present(subject_type=args.subject_type, subject_id=args.subject_id)
+def remote_memory(args: argparse.Namespace, server: ServerInfo, body: dict[str, Any] | None,
+                  query: dict[str, str], headers: dict[str, str]) -> int:
+    """``triform memory ACTION`` through the server: the same op, body and headers as on
+    the home itself, so the same answer is printed. One call with the standard library
+    (``api/server_call.py``): the command starts in a fraction of a second."""
+    method, op_path = MEMORY_ROUTES[args.action]
+    path = f"/api/{quote(args.element)}/ops/" + op_path.format(
+        id=quote(getattr(args, "id", None) or "", safe=""))
+    try:
+        answer = call_server(server.url, token_of(args, server), method, path, body,
+                             query=query, headers={**headers, "X-Triform-Env": args.env})
+    except ServerRefused as exc:
+        return _refused(exc.body)
+    except OSError as exc:
+        return _refused({"error": unreachable(server.url, exc)})
+    print_json(answer)
+    return 0
 
-    def work(client: Client) -> Any:
-        memory = client.memory(args.element)
-        if args.action == "store":
-            return memory.store(args.content, args.category, **subject,
-                                context=args.context, intention=args.intention,
-                                agent=args.agent,
-                                metadata=json_arg(args.metadata, "--metadata"),
-                                idempotency_key=args.idempotency_key)
-        if args.action == "search":
-            return memory.search(args.query, **subject, context=args.context,
-                                 intention=args.intention, limit=args.limit,
-                                 categories=args.category or None)
-        return memory.list_page(category=args.category, **subject, limit=args.limit,
-                                cursor=args.cursor)
-    return _call(args, server, args.env, work)
+
+def _refused(body: dict[str, Any]) -> int:
+    """The server's refusal on stderr, as it answered it (the API's error shape); exit 1."""
+    print(json.dumps(body, ensure_ascii=False, sort_keys=True), file=sys.stderr)
+    return EXIT_REFUSED
 
 
 def remote_reindex(args: argparse.Namespace, server: ServerInfo, paths: list[str]) -> int:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from triform_client import Client
 
 __all__ = ["cmd_export", "cmd_import", "cmd_backup", "cmd_restore", "cmd_migrate",
-           "add_backup_commands", "MEMORIES_SUFFIX"]
+           "MEMORIES_SUFFIX"]
 
 MEMORIES_SUFFIX = ".memories.ndjson"
 
@@ -178,36 +178,7 @@ def _imported_remote(client: Client, circle: str, body: dict[str, Any],
     return report
 
 
-# -- backup, verify, restore -------------------------------------------------------------
-
-def add_backup_commands(sub: Any) -> None:
-    """``backup --to DIR``, ``backup --verify DIR`` and ``restore --from DIR --home NEW``."""
-    backup = sub.add_parser("backup", help="write a consistent backup of the home (safe "
-                            "while it is served), or check one")
-    which = backup.add_mutually_exclusive_group(required=True)
-    which.add_argument("--to", metavar="DIR", help="a new (or empty) folder to write")
-    which.add_argument("--verify", metavar="DIR",
-                       help="check a backup against its manifest (exit 1 if it differs)")
-    backup.set_defaults(run=cmd_backup)
-    restore = sub.add_parser("restore", help="build a new home from a backup (its files; "
-                             "with the global --database URL, in that empty database)")
-    restore.add_argument("--from", dest="source", metavar="DIR", required=True,
-                         help="the backup folder")
-    # Its own dest: the global --home names the home a command works on, this the new one.
-    restore.add_argument("--home", dest="new_home", metavar="NEW", required=True,
-                         help="the new home to create (absent or an empty folder)")
-    restore.add_argument("--forgotten-from", metavar="HOME",
-                         help="also drop subjects this home forgot after the backup "
-                              "(default: the home the backup was taken from, if it exists)")
-    restore.set_defaults(run=cmd_restore)
-    migrate = sub.add_parser("migrate", help="copy the home's catalog and every memory to "
-                             "PostgreSQL, or from it back to files (docs/deploy.md)")
-    migrate.add_argument("--to", required=True, metavar="TARGET",
-                         help="a postgresql:// URL, or 'files'; the source is where the "
-                              "memories are now: --database (or $TRIFORM_DATABASE_URL), "
-                              "else files")
-    migrate.set_defaults(run=cmd_migrate)
-
+# -- backup, verify, restore (their grammar: api/cli/main.py) ----------------------------
 
 @guarded
 def cmd_backup(args: argparse.Namespace) -> int:

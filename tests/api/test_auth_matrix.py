@@ -5,8 +5,8 @@ when the role lacks the op's level, else anything but 401/403), and an admin of 
 circle (403). Bodies are minimal but valid-ish, so an allowed call may still answer
 400/404/409/501; what matters here is that it was let through.
 
-Also: every op of the reference sheet (``seed-memory-element.md``, in ``shared/docs``
-beside the repository) is in the registry with the sheet's method, path and level.
+Also: every op of the reference sheet (``docs/reference/seed-memory-element.md``, the
+project's copy of the contract) is in the registry with the sheet's method, path and level.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tests.helpers import Server, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET_NAME = "seed-memory-element.md"
+SHEET = ROOT / "docs" / "reference" / SHEET_NAME
 CALLERS = ("none", "viewer", "member", "admin", "other")
 
 #: A minimal body per op that would pass validation where that is cheap.
@@ -118,14 +119,6 @@ def test_matrix_covers_every_level() -> None:
 
 # -- the reference sheet --------------------------------------------------------------------
 
-def sheet_path() -> Path | None:
-    for candidate in (Path("/work/shared/docs") / SHEET_NAME,
-                      ROOT.parent / "shared" / "docs" / SHEET_NAME):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 _OP_LINE = re.compile(r"^(Get|Post|Patch|Put|Delete) /ops/(\S+) \| Auth: (\w+)\s*$")
 
 
@@ -145,13 +138,19 @@ def sheet_ops(text: str) -> dict[str, tuple[str, str, str]]:
 
 
 def test_every_sheet_op_is_registered_as_the_sheet_says() -> None:
-    path = sheet_path()
-    if path is None:
-        pytest.skip(f"{SHEET_NAME} not found in /work/shared/docs or ../shared/docs "
-                    "beside the repository")
-    ops = sheet_ops(path.read_text())
+    ops = sheet_ops(SHEET.read_text())
     assert len(ops) >= 35, sorted(ops)
     for name, (method, op_path, level) in ops.items():
         assert name in registry().ops, f"sheet op {name!r} is not in the registry"
         op = registry()[name]
         assert (op.method, op.path, op.level) == (method, op_path, level), name
+
+
+def test_the_copy_of_the_sheet_is_the_shared_one() -> None:
+    """Where the shared sheet sits beside the repository (a session, CI), the project's
+    copy must be it: a changed contract is copied in, and the test above then says what
+    the registry lacks."""
+    shared = ROOT.parent / "shared" / "docs" / SHEET_NAME
+    if not shared.is_file():
+        pytest.skip("no shared/docs beside the repository (a clone elsewhere)")
+    assert SHEET.read_text() == shared.read_text(), f"copy {shared} to {SHEET}"

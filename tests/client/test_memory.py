@@ -128,3 +128,12 @@ def test_a_memory_id_cannot_reach_another_op(tf: Client) -> None:
         with pytest.raises((ValidationError, NotFound)):
             memory.get(bad)
     assert memory.get(stored["id"])["content"] == "keep me"
+
+
+def test_a_memory_has_its_date_and_search_keeps_a_window(tf: Client) -> None:
+    memory = tf.memory("demo/memory")
+    old = memory.store("Lea moved to Oslo", "fact", occurred_at="2021-06-01")["memory"]
+    memory.store("Lea moved to Bergen", "fact", occurred_at="2024-02-01")
+    assert old["occurred_at"].startswith("2021-06-01")
+    found = memory.search("Lea moved to Bergen", occurred_before="2023-01-01")
+    assert [r["memory"]["id"] for r in found["results"]] == [old["id"]]

@@ -57,6 +57,14 @@ def _run_and_kill(directory, rng: random.Random) -> bytes:
             os._exit(1)
     os.close(write_end)
     received = b""
+    # The kill's clock starts at the child's first acknowledged write, not at its fork: on
+    # a loaded machine (the suite runs on every core) opening the store can take longer
+    # than the whole window, and the trial would test nothing.
+    started = time.monotonic() + 60
+    while b"s " not in received and time.monotonic() < started:
+        ready, _, _ = select.select([read_end], [], [], 1.0)
+        if ready:
+            received += os.read(read_end, 1 << 16)
     deadline = time.monotonic() + rng.uniform(0.03, 0.25)
     while (left := deadline - time.monotonic()) > 0:
         ready, _, _ = select.select([read_end], [], [], left)

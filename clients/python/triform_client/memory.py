@@ -52,19 +52,22 @@ class MemoryElement(AgentFacing):
               subject_type: SubjectType | None = None, subject_id: str | None = None,
               context: str | None = None, intention: str | None = None,
               agent: str | None = None, metadata: JSON | None = None,
-              source: MemorySource | None = None,
+              source: MemorySource | None = None, occurred_at: str | None = None,
               idempotency_key: str | None = None) -> StoreResult:
         """Store one memory; answer it with the ids it ``evicted`` and ``warnings``.
 
-        ``idempotency_key`` defaults to a fresh UUID: pass your own to make a store you
-        repeat later (after a crash, say) return the first result instead of a copy.
+        ``occurred_at`` (ISO 8601; a date alone is its midnight UTC) is when the remembered
+        thing happened, default now. ``idempotency_key`` defaults to a fresh UUID: pass
+        your own to make a store you repeat later (after a crash, say) return the first
+        result instead of a copy.
 
         :raise ValidationError: a bad category, subject, size...; nothing stored.
         """
         key = idempotency_key or uuid.uuid4().hex
         body = _filters(content=content, category=category, subject_type=subject_type,
                         subject_id=subject_id, context=context, intention=intention,
-                        agent=agent, metadata=metadata, source=source)
+                        agent=agent, metadata=metadata, source=source,
+                        occurred_at=occurred_at)
         return cast(StoreResult, self._post("store", body, safe=True,
                                             headers={"Idempotency-Key": key}))
 
@@ -102,12 +105,17 @@ class MemoryElement(AgentFacing):
     def search(self, query: str, *, context: str | None = None, intention: str | None = None,
                subject_type: SubjectType | None = None, subject_id: str | None = None,
                limit: int | None = None,
-               categories: Sequence[Category] | None = None) -> SearchResult:
-        """Recall by what a memory says, its context and its intention, best first."""
+               categories: Sequence[Category] | None = None,
+               occurred_after: str | None = None,
+               occurred_before: str | None = None) -> SearchResult:
+        """Recall by what a memory says, its context and its intention, best first;
+        ``occurred_after``/``occurred_before`` (ISO 8601, exclusive) keep only memories of
+        what happened then."""
         return cast(SearchResult, self._post("search", _filters(
             query=query, context=context, intention=intention, subject_type=subject_type,
             subject_id=subject_id, limit=limit,
-            categories=list(categories) if categories is not None else None), safe=True))
+            categories=list(categories) if categories is not None else None,
+            occurred_after=occurred_after, occurred_before=occurred_before), safe=True))
 
     def list_page(self, *, limit: int | None = None, cursor: str | None = None,
                   category: Category | None = None, subject_type: SubjectType | None = None,
