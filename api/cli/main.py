@@ -20,6 +20,7 @@ from source import BRANCHES
 
 from ..mcp_server import add_mcp_command
 from ..config import add_home_options
+from ..logs import LOG_FORMATS
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from .elements import cmd_element, cmd_memory
 from .reindex import cmd_reindex
@@ -83,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="keep memories in PostgreSQL + pgvector at this URL")
     serve.add_argument("--token-file", metavar="PATH",
                        help="write a fresh home's admin token to PATH (0600), not stdout")
+    serve.add_argument("--log-format", choices=LOG_FORMATS, default="text",
+                       help="text lines, or one JSON object per line (docs/api.md, Logs)")
     serve.set_defaults(run=cmd_serve)
 
     token = sub.add_parser("token", help="create, list or revoke API tokens")
