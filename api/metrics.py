@@ -63,7 +63,7 @@ MIN_TOKEN_CHARS = 16
 #: (those written behind are the newest); past this many the age given is a lower bound.
 UNEMBEDDED_SCAN = 5000
 # A ``_created`` series beside every counter doubles the page for nothing a scraper needs.
-disable_created_metrics()
+disable_created_metrics()  # type: ignore[no-untyped-call]
 _MODEL_BUCKETS = (.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
