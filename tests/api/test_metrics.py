@@ -12,11 +12,9 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
@@ -25,7 +23,8 @@ from api.access_log import classify
 from api.app import create_app
 from element import Home, create_token
 from index import HashingEmbedder, MemorySettings
-from tests.helpers import ROOT, HttpClient, Served, assert_error, create, running, serve
+from tests.helpers import (ROOT, HttpClient, Outage, Served, assert_error, create, running,
+                           serve)
 
 SCRAPE = "s3cret-scrape-token-0123456789"
 Series = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -216,17 +215,6 @@ def test_a_client_request_id_is_kept_and_answered(server: Any) -> None:
     assert reply.headers["X-Request-ID"] == "trace-42.a_b"
     odd = client.get("/healthz", headers={"X-Request-ID": "no spaces\tor tabs"})
     assert re.fullmatch(r"[0-9a-f]{32}", odd.headers["X-Request-ID"])
-
-
-class Outage(HashingEmbedder):
-    """A real embedder that fails while ``failing`` is set (a model outage)."""
-
-    failing = False
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if self.failing:
-            raise ConnectionError("model unavailable")
-        return super().embed(texts)
 
 
 def test_the_embedding_backlog_and_its_age(tmp_path: Path) -> None:
