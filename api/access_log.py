@@ -21,6 +21,7 @@ set, so it can label metrics; ``element`` is the element path, only when it is o
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import re
 import time
@@ -72,13 +73,19 @@ def _element_path(text: str) -> str | None:
     return None
 
 
+@functools.cache
+def _routes() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """``(name, method, path regex)`` of every op, compiled once per process."""
+    return tuple((op.name, op.method, op.regex) for op in registry())
+
+
 def _op_name(method: str, op_path: str) -> str:
     """The registry's name for the op at ``op_path`` (the method's first, else any)."""
-    named = [op for op in registry() if op.regex.match(op_path)]
-    for op in named:
-        if op.method == method:
-            return op.name
-    return named[0].name if named else "unknown"
+    named = [(name, answers) for name, answers, regex in _routes() if regex.match(op_path)]
+    for name, answers in named:
+        if answers == method:
+            return name
+    return named[0][0] if named else "unknown"
 
 
 def classify(method: str, path: str) -> Route:

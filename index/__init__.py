@@ -96,12 +96,14 @@ def postgres_store(database: Database, element: str, embedder: Embedder, *,
     return PostgresMemoryStore(database, element, embedder, migrate=False,
                                repair_on_open=repair_on_open)
 
+
 def pool_stats(database: Database) -> dict[str, int]:
     """The connection pool of ``database`` now: psycopg_pool's counters (``pool_size``,
     ``pool_available``, ``pool_max``, ``requests_waiting``, ``requests_num``,
     ``requests_wait_ms``, ``requests_errors``...), for a server's metrics; read only."""
     pool = getattr(database, "_pool", None)
     return dict(pool.get_stats()) if pool is not None else {}
+
 
 __all__ = [
     # the backend interface and its file-backed implementation
