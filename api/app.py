@@ -31,6 +31,7 @@ from .git_mount import git_app
 from .limits import init_limits
 from .mcp_http import blueprint as mcp_blueprint
 from .mcp_http import init_mcp
+from .metrics import init_metrics
 from .openapi import blueprint as openapi_blueprint
 from .routes import blueprint
 
@@ -98,7 +99,8 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     init_mcp(app, home)
     app.register_blueprint(mcp_blueprint)
     init_console(app, home)
+    metrics = init_metrics(app, home)
     app.wsgi_app = AccessLog(DispatcherMiddleware(  # type: ignore[method-assign]
-        app.wsgi_app, {"/git": git_app(home)}))
+        app.wsgi_app, {"/git": git_app(home)}), observer=metrics)
     return app
 

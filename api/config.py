@@ -42,6 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_FOLLOW": 0.5,                     # seconds between reads of other workers' events
     "MAX_ELEMENTS_PER_CIRCLE": MAX_ELEMENTS_PER_CIRCLE,   # a circle's quota (create, import)
     "PUBLIC_URL": None,         # how clients reach us, for clone URLs; else from the request
+    "METRICS_TOKEN": None,      # opens GET /metrics to this bearer token (api/metrics.py)
+    "METRICS_WORKER": None,     # the worker label of this process's series; else host:pid
 }
 
 #: Environment variables the LLM evaluator may name as ``api_key_env``.

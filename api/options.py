@@ -14,9 +14,11 @@ import argparse
 import os
 from pathlib import Path
 
-__all__ = ["BRANCHES", "CATEGORIES", "ROLES", "SUBJECT_TYPES", "add_home_options",
-           "add_mcp_options", "default_home"]
+__all__ = ["LOG_FORMATS", "BRANCHES", "CATEGORIES", "ROLES", "SUBJECT_TYPES",
+           "add_home_options", "add_mcp_options", "default_home"]
 
+#: How ``triform serve`` writes its log lines (api/logs.py).
+LOG_FORMATS = ("text", "json")
 BRANCHES = ("draft", "demo", "live")
 CATEGORIES = ("fact", "preference", "procedure", "context", "correction")
 SUBJECT_TYPES = ("circle_member", "entity", "guest")

@@ -237,6 +237,10 @@ class Home:
         #: this home.
         self._embedder_factory = embedder_factory
         self._embedder: Embedder | None = None
+        #: Seconds the embedder took to build (load the model), once built.
+        self.model_load_seconds: float | None = None
+        #: Told ``(texts, seconds)`` after each model call (the server's metrics).
+        self.model_listeners: list[Callable[[int, float], None]] = []
         #: Open stores by element id, least recently used first (a use moves one last).
         self._stores: dict[str, MemoryBackend] = {}
         #: Ops using each store now: a leased store is never closed under them.
@@ -425,10 +429,18 @@ class Home:
         each bonded memory and each search of that turn)."""
         with self._lock:
             if self._embedder is None:
+                started = time.perf_counter()
                 built = self._embedder_factory()
-                self._embedder = built if isinstance(built, CachedEmbedder) \
+                self.model_load_seconds = time.perf_counter() - started
+                cached = built if isinstance(built, CachedEmbedder) \
                     else CachedEmbedder(built, max_entries=EMBED_CACHE_ENTRIES)
+                cached.on_model_call = self._model_called
+                self._embedder = cached
             return self._embedder
+
+    def _model_called(self, texts: int, seconds: float) -> None:
+        for listener in list(self.model_listeners):
+            listener(texts, seconds)
 
     @contextmanager
     def memory_store(self, element: Element, *,
@@ -505,6 +517,21 @@ class Home:
         """How many memory stores this process holds open now."""
         with self._lock:
             return len(self._stores)
+
+    @contextmanager
+    def stores_held_open(self) -> Iterator[list[tuple[str, MemoryBackend]]]:
+        """``(element id, store)`` of every memory store this process holds open, leased
+        for the block (none closes under the caller) without counting as a use."""
+        with self._lock:
+            held = [(key, store) for key, store in self._stores.items()
+                    if key not in self._closing]
+            for key, _ in held:
+                self._leases[key] = self._leases.get(key, 0) + 1
+        try:
+            yield held
+        finally:
+            for key, _ in held:
+                self._release(key)
 
     @contextmanager
     def held_store(self, element_id: str) -> Iterator[MemoryStore | None]:

@@ -122,6 +122,12 @@ def tables_with_rows(url: str, tables: list[str]) -> list[str]:
 #: The memory tables of a PostgreSQL home that a database must not hold rows of to be
 #: restored into.
 MEMORY_TABLES = ["memories", "memory_elements"]
+def pool_stats(database: Database) -> dict[str, int]:
+    """The connection pool of ``database`` now: psycopg_pool's counters (``pool_size``,
+    ``pool_available``, ``pool_max``, ``requests_waiting``, ``requests_num``,
+    ``requests_wait_ms``, ``requests_errors``...), for a server's metrics; read only."""
+    pool = getattr(database, "_pool", None)
+    return dict(pool.get_stats()) if pool is not None else {}
 
 
 __all__ = [
@@ -129,7 +135,7 @@ __all__ = [
     "MemoryBackend", "MemoryStore", "Memory", "StoreResult", "SearchResult", "HealthItem",
     "MemorySettings", "IndexParams",
     # the PostgreSQL + pgvector backend (loaded on demand)
-    "open_database", "postgres_store", "DatabaseUnavailable", "DatabaseDriverMissing",
+    "open_database", "postgres_store", "DatabaseUnavailable", "DatabaseDriverMissing", "pool_stats",
     "snapshot_memories", "tables_with_rows", "MEMORY_TABLES",
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",

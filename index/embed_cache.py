@@ -19,8 +19,9 @@ wrong shape or a non-finite value is :class:`~index.errors.EmbeddingFailed`.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,6 +70,9 @@ class CachedEmbedder:
         self._lock = threading.Lock()
         self._hits = 0
         self._misses = 0
+        #: Told ``(texts, seconds)`` after each call of the wrapped model (a server's
+        #: metrics time its batches here); never told of texts answered from the cache.
+        self.on_model_call: Callable[[int, float], None] | None = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``texts`` in order: cached rows, and the rest from the wrapped model."""
@@ -90,7 +94,11 @@ class CachedEmbedder:
             self._misses += len(missing)
         if missing:
             new = list(missing)
+            started = time.perf_counter()
             computed = np.asarray(self.inner.embed(new), dtype=np.float32)
+            listener = self.on_model_call
+            if listener is not None:
+                listener(len(new), time.perf_counter() - started)
             if computed.shape != (len(new), self.dim) or not np.all(np.isfinite(computed)):
                 raise EmbeddingFailed(f"{self.model_id} returned shape {computed.shape} "
                                       f"for {len(new)} text(s)")

@@ -15,19 +15,22 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from werkzeug.serving import make_server
 
 from api.app import create_app
 from api.config import embedder_factory, environment_secret
 from element import Home, create_token
+from index import HashingEmbedder
 
 __all__ = ["Reply", "HttpClient", "AppClient", "Client", "running", "Server", "serve",
            "start_home", "assert_error", "create", "activity_events", "run_git", "clone",
-           "commit_all", "ROOT", "run_cli", "Served"]
+           "commit_all", "ROOT", "run_cli", "Served", "Outage"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,6 +165,17 @@ class Server:
             self._socket.__exit__()
         self.app.extensions["triform.mcp"].close()
         self.home.close()
+
+
+class Outage(HashingEmbedder):
+    """A real embedder that fails while ``failing`` is set (a model outage)."""
+
+    failing = False
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.failing:
+            raise ConnectionError("model unavailable")
+        return super().embed(texts)
 
 
 def start_home(path: Path, embedder: str, **options: Any) -> Home:

@@ -19,8 +19,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..options import (BRANCHES, CATEGORIES, ROLES, SUBJECT_TYPES, add_home_options,
-                       add_mcp_options)
+from ..options import (BRANCHES, CATEGORIES, LOG_FORMATS, ROLES, SUBJECT_TYPES,
+                       add_home_options, add_mcp_options)
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE
 from .remote import add_token_option
 
@@ -235,6 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run the retention reaper this often (0: only on stats)")
     serve.add_argument("--token-file", metavar="PATH",
                        help="write a fresh home's admin token to PATH (0600), not stdout")
+    serve.add_argument("--log-format", choices=LOG_FORMATS, default="text",
+                       help="text lines, or one JSON object per line (docs/api.md, Logs)")
 
     token = commands.add("token", "create, list or revoke API tokens",
                          _later("cli.setup", "cmd_token"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-import logging
 import os
 import signal
 import sys
@@ -18,6 +17,7 @@ from element import Home, TokenNotFound, create_token, mark_backend
 from ..app import create_app, server_settings
 from ..config import default_model_cache
 from ..discovery import ServerInfo, advertise, find_server
+from ..logs import configure_logging
 from ..sweep import start_retention_sweep
 from .common import UsageError, guarded, home_of
 
@@ -125,8 +125,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the home. The order makes every foreseeable failure end before anything is
     lost: the model is loaded, then the socket bound, and only then a fresh home is set up
     and its one-time admin token minted and printed with the real URL."""
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(getattr(args, "log_format", "text"))
     # SIGTERM stops like Ctrl-C: the stores close and save their sidecars, the discovery
     # file goes.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

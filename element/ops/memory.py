@@ -162,7 +162,8 @@ def store_batch(call: OpCall) -> OpResult:
                                   "warnings": r.warnings + _scoping_warnings(settings, item)}
                                  for r, item in zip(results, items, strict=True)]},
                     status=201,
-                    activity=[Activity({"memory_ids": [r.memory["id"] for r in results]})])
+                    activity=[Activity({"memory_ids": [r.memory["id"] for r in results],
+                                        "evicted": [i for r in results for i in r.evicted]})])
 
 
 def _as_memories(exc: StoreError) -> StoreError:

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from element import Home, Invocation, invoke
-from index import HashingEmbedder
-from tests.helpers import start_home
+from tests.helpers import Outage, start_home
 
 ELEMENTS = 5
 
@@ -117,17 +115,6 @@ def test_concurrent_writers_over_more_elements_than_open_stores_lose_nothing(
     for path in {p for p, _ in written}:
         listed = call(home, path, "list", query={"limit": 200}).body["memories"]
         assert sorted(m["id"] for m in listed) == sorted(i for p, i in written if p == path)
-
-
-class Outage(HashingEmbedder):
-    """A real embedder that fails while ``failing`` is set (a model outage)."""
-
-    failing = False
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if self.failing:
-            raise ConnectionError("model unavailable")
-        return super().embed(texts)
 
 
 def test_an_idle_close_with_embeddings_pending_loses_nothing_and_reopen_embeds(

@@ -44,6 +44,8 @@ NOT_RUN = {
     "against one",
     "needs a PostgreSQL server: tests/journeys/test_backup_postgres.py runs these commands "
     "against one",
+    "needs a server started with its metrics token: tests/api/test_metrics.py runs these "
+    "commands against one",
 }
 _FENCE = re.compile(r"((?:^<!-- [^\n]+ -->\n)*)^```(\w*)\n(.*?)^```\n", re.S | re.M)
 
