@@ -44,7 +44,7 @@ from .repo import _resolve, lookup, open_repo
 from .safe_yaml import YamlRefused, scan_yaml
 
 __all__ = ["FIXTURES_DIR", "MAX_MANIFEST_BYTES", "MAX_MANIFESTS", "MAX_RECORDS",
-           "read_fixtures", "apply_fixtures", "fixtures"]
+           "read_fixtures", "apply_fixtures", "fixtures", "fixture_key"]
 
 FIXTURES_DIR = ".triform/fixtures"
 MAX_MANIFEST_BYTES = 1024 * 1024
@@ -93,6 +93,13 @@ def _key(*parts: str) -> str:
     return h.hexdigest()
 
 
+def fixture_key(file: str, key: str) -> str:
+    """The fixture key of the record with the explicit ``key`` in the manifest ``file``
+    (``.triform/fixtures/NAME.yaml``): what ``source_fixtures`` stores in a memory's
+    ``metadata.fixture_key``, so an eval can name a fixture memory by ``NAME.yaml#key``."""
+    return _key(file, "key", key)
+
+
 def _records(file: str, doc: Any) -> list[dict[str, Any]]:
     if not isinstance(doc, dict):
         raise FixtureInvalid(file, "top level must be a mapping with 'kind' and 'records'")
@@ -129,7 +136,7 @@ def _records(file: str, doc: Any) -> list[dict[str, Any]]:
             if str(own) in explicit:
                 raise FixtureInvalid(file, f"records[{i}].key {own!r} is used twice")
             explicit.add(str(own))
-            key = _key(file, "key", str(own))
+            key = fixture_key(file, str(own))
         else:
             n = seen.get(canon, 0)
             seen[canon] = n + 1
