@@ -2,8 +2,8 @@
 
 Every command takes ``--home DIR`` (else ``TRIFORM_HOME``, else ``~/.triform``) and never
 prompts, so scripts and tests can drive it. The commands live by topic: ``setup.py`` (init,
-serve, token, model), ``elements.py`` (element, memory, export, import), ``reindex.py``, and
-``api/mcp_server.py`` (mcp).
+serve, token, model), ``elements.py`` (element, memory, export, import), ``evals.py`` (eval),
+``reindex.py``, and ``api/mcp_server.py`` (mcp).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..mcp_server import add_mcp_command
 from ..config import add_home_options
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from .elements import cmd_element, cmd_memory
+from .evals import cmd_eval
 from .reindex import cmd_reindex
 from .remote import add_token_option
 from .setup import cmd_init, cmd_model, cmd_serve, cmd_token
@@ -151,6 +152,18 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--limit", type=int, help="page size (1..500)")
             cmd.add_argument("--cursor", help="next_cursor of the previous page")
     memory.set_defaults(run=cmd_memory)
+
+    evals = sub.add_parser("eval", help="run a memory element's recall cases on a branch "
+                           "(.triform/evals/*.yaml); print a table")
+    evals.add_argument("element", help="memory element path, e.g. demo/memory")
+    evals.add_argument("--branch", default="draft",
+                       help="draft (default), demo, live or a commit id: its cases run "
+                            "with its spec")
+    evals.add_argument("--case", action="append", metavar="FILE#ID",
+                       help="run only this case; repeat for several (not recorded)")
+    evals.add_argument("--json", action="store_true", help="print the op's answer as JSON")
+    add_token_option(evals)
+    evals.set_defaults(run=cmd_eval)
 
     export = sub.add_parser("export", help="write an element's git bundle to a file")
     export.add_argument("element", help="element path, e.g. demo/memory")
