@@ -171,7 +171,8 @@ def _run_case(store: MemoryBackend, suite: Suite, case: Case, settings: MemorySe
     expected = [_rank(t, hits, ids, case.k) for t in case.expect]
     rejected = [_rank(t, hits, ids, case.k) for t in case.reject]
     reasons = [f"{e['target']} " + (f"is at rank {e['rank']}" if e["rank"] else
-                                    f"is not in the top {DEPTH}")
+                                    f"is not recalled (not in the top {DEPTH} above "
+                                    "relevance_threshold)")
                + f" (must be in the top {case.k})" for e in expected if not e["in_top_k"]]
     reasons += [f"{r['target']} is at rank {r['rank']} (must not be in the top {case.k})"
                 for r in rejected if r["in_top_k"]]
