@@ -174,11 +174,16 @@ def _list(node: yaml.Node, where: str, most: int, problems: _Problems
     return list(node.value)
 
 
+def _lines(fields: dict[str, yaml.Node]) -> dict[str, int]:
+    """Each field's line, so a later check names the line of the value it refuses."""
+    return {name: value.start_mark.line + 1 for name, value in fields.items()}
+
+
 def _seed(node: yaml.Node, where: str, problems: _Problems) -> dict[str, Any] | None:
     fields = _mapping(node, where, _SEED, ("key", "content", "category"), problems)
     if fields is None:
         return None
-    seed: dict[str, Any] = {"line": node.start_mark.line + 1}
+    seed: dict[str, Any] = {"line": node.start_mark.line + 1, "lines": _lines(fields)}
     for name, value in fields.items():
         seed[name] = _text(value, f"{where}.{name}", problems)
     key = seed.get("key")
@@ -221,7 +226,8 @@ def _case(node: yaml.Node, where: str, seeds: dict[str, Any] | None,
     fields = _mapping(node, where, _CASE, ("id", "query"), problems)
     if fields is None:
         return None
-    case: dict[str, Any] = {"line": node.start_mark.line + 1, "expect": [], "reject": []}
+    case: dict[str, Any] = {"line": node.start_mark.line + 1, "lines": _lines(fields),
+                            "expect": [], "reject": []}
     for name, value in fields.items():
         at = f"{where}.{name}"
         if name == "k":
@@ -332,8 +338,8 @@ def eval_problems(file: str, data: bytes) -> list[str]:
 
 def parse_eval(file: str, data: bytes) -> dict[str, Any]:
     """One eval file: ``{file, description, k, seed: [..] or None, cases: [..]}``, each seed
-    and case with its ``line``, each case's ``expect``/``reject`` targets ``{kind, value,
-    line}``.
+    and case with its ``line`` and each of its fields' (``lines``), each case's
+    ``expect``/``reject`` targets ``{kind, value, line}``.
 
     :raise EvalInvalid: naming the file and its first problem's line.
     """

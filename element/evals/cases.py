@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from index import (CATEGORIES, MAX_CONTEXT_BYTES, MAX_INTENTION_BYTES, MAX_QUERY_BYTES,
-                   StoreError, validate_new, validate_subject)
+                   InvalidCategory, StoreError, validate_new, validate_subject)
 from source import EvalInvalid, SourceError, read_evals
 
 __all__ = ["Target", "Case", "Suite", "load_suites", "eval_reasons", "case_name"]
@@ -72,6 +72,11 @@ def _bytes_over(value: Any, limit: int) -> bool:
     return isinstance(value, str) and len(value.encode()) > limit
 
 
+def _line(item: dict[str, Any], field: str | None) -> int:
+    """The line of ``item``'s ``field`` (the item's own when it has none)."""
+    return int(item["lines"].get(field, item["line"]) if field else item["line"])
+
+
 def _seed_problems(seed: dict[str, Any], where: str) -> list[str]:
     try:
         validate_new(content=seed["content"], category=seed["category"],
@@ -79,8 +84,10 @@ def _seed_problems(seed: dict[str, Any], where: str) -> list[str]:
                      context=seed.get("context"), intention=seed.get("intention"),
                      agent=None, source="fixture", metadata=None, idempotency_key=None,
                      occurred_at=seed.get("occurred_at"))
+    except InvalidCategory as exc:
+        return [f"line {_line(seed, 'category')}: {where}: {exc.message}"]
     except StoreError as exc:
-        return [f"line {seed['line']}: {where}: {exc.message}"]
+        return [f"line {_line(seed, getattr(exc, 'field', None))}: {where}: {exc.message}"]
     return []
 
 
@@ -91,25 +98,27 @@ def _as_of(text: str) -> float:
 
 
 def _case_problems(case: dict[str, Any], where: str) -> list[str]:
-    line = f"line {case['line']}: {where}"
+    def at(field: str | None) -> str:
+        return f"line {_line(case, field)}: {where}" + (f".{field}" if field else "")
     found: list[str] = []
     try:
         validate_subject(case.get("subject_type"), case.get("subject_id"))
     except StoreError as exc:
-        found.append(f"{line}: {exc.message}")
+        field = getattr(exc, "field", None)
+        found.append(f"{at(field if field in case['lines'] else None)}: {exc.message}")
     for category in case.get("categories") or []:
         if category not in CATEGORIES:
-            found.append(f"{line}.categories: {category!r} is not one of "
+            found.append(f"{at('categories')}: {category!r} is not one of "
                          f"{', '.join(CATEGORIES)}")
     for name, limit in (("query", MAX_QUERY_BYTES), ("context", MAX_CONTEXT_BYTES),
                         ("intention", MAX_INTENTION_BYTES)):
         if _bytes_over(case.get(name), limit):
-            found.append(f"{line}.{name}: over {limit} bytes of UTF-8")
+            found.append(f"{at(name)}: over {limit} bytes of UTF-8")
     if case.get("as_of") is not None:
         try:
             _as_of(case["as_of"])
         except ValueError:
-            found.append(f"{line}.as_of: {case['as_of']!r} is not an ISO-8601 date-time")
+            found.append(f"{at('as_of')}: {case['as_of']!r} is not an ISO-8601 date-time")
     return found
 
 

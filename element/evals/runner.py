@@ -10,8 +10,8 @@ Where a suite's memories come from:
 * a file without runs over the **element's memories**, read with ``count_access=False``:
   an eval writes nothing there (no access counts, so what eviction picks is unchanged).
   There it never shows one subject another subject's memories: subject scoping is on when
-  the evaluated spec has it or ``keep_scoping`` says the element's governing spec does
-  (warning ``SUBJECT_SCOPING_KEPT``). Seed memories are the eval author's own, and follow
+  the evaluated spec has it or ``keep_scoping`` says the element scopes by subject on any
+  branch (warning ``SUBJECT_SCOPING_KEPT``). Seed memories are the eval author's own, and follow
   the evaluated spec exactly.
 
 Scores, per case: ``passed`` (every expected target in the top k, no rejected one),
@@ -57,6 +57,9 @@ SHOWN_CHARS = 200
 SUBJECT_SCOPING_KEPT = "SUBJECT_SCOPING_KEPT"
 #: Seed memories stored per call (one embedding pass each).
 _SEED_BATCH = 256
+#: The fields of a seed memory that are a store's.
+_STORED = ("content", "category", "subject_type", "subject_id", "context", "intention",
+           "occurred_at")
 
 
 class EvalTooLarge(ElementError):
@@ -113,7 +116,7 @@ def _scratch(home: Home, suite: Suite, settings: MemorySettings
             seeds = suite.seeds or []
             for start in range(0, len(seeds), _SEED_BATCH):
                 batch = seeds[start:start + _SEED_BATCH]
-                items = [{**{k: v for k, v in seed.items() if k not in ("key", "line")},
+                items = [{**{k: seed[k] for k in _STORED if seed.get(k) is not None},
                           "source": "fixture", "metadata": {"seed": seed["key"]}}
                          for seed in batch]
                 for seed, stored in zip(batch, store.store_many(items, settings=settings),
@@ -240,7 +243,8 @@ def run_suites(home: Home, element: Element, suites: list[Suite],
                 answer["warnings"].append(
                     f"{SUBJECT_SCOPING_KEPT}: this spec turns subject scoping off; over "
                     "the element's own memories its cases ran with it on, as the element "
-                    "governs now, so no case shows one subject another's memories")
+                    "scopes by subject elsewhere, so no case shows one subject another's "
+                    "memories")
             for suite in suites:
                 answer["files"].append({"file": suite.file, "origin": suite.origin,
                                         "memories": "element" if suite.seeds is None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from index import MemorySettings
-from source import resolve_rev
+from source import BRANCHES, resolve_rev
 
 from ..catalog import now_iso
 from ..errors import InvalidRequest
@@ -60,6 +60,18 @@ _ANSWER = obj({
      "recorded", "at"])
 
 
+def _scopes(call: OpCall) -> bool:
+    """Whether the element scopes by subject on any branch (or for this call): over its own
+    memories an eval then keeps scoping on, whatever the evaluated spec says, so no case
+    shows one subject another's memories (a draft that turns scoping off is what a gate's
+    ``protected`` is for, not a way to read across subjects)."""
+    if settings_of(call).subject_scoping:
+        return True
+    return any(MemorySettings.from_properties(
+        call.home.properties_for(call.element, branch)).subject_scoping
+        for branch in BRANCHES)
+
+
 @ops.op("eval", "POST", "eval", "read", types=MEMORY,
         summary="Run a branch's recall evals with its spec",
         request=obj({"branch": {**REV, "description": "draft (default), demo, live or a "
@@ -89,10 +101,8 @@ def run_eval(call: OpCall) -> OpResult:
             if name not in known:
                 raise InvalidRequest("cases", f"{name!r} names no case of {branch} "
                                      f"({commit[:12]})")
-    # Over the element's own memories, never show a subject another's memories: the spec
-    # governing the element now keeps scoping on, whatever the evaluated spec says.
     run = run_suites(call.home, call.element, chosen, [settings],
-                     keep_scoping=settings_of(call).subject_scoping)[0]
+                     keep_scoping=_scopes(call))[0]
     at = now_iso()
     summary = run["summary"]
     whole = names is None
