@@ -74,7 +74,7 @@ def promote(path: Path | str, to: str, *, check: bool = True,
     raise RefMoved(to, CAS_ATTEMPTS)
 
 
-def _on_branch(repo: pygit2.Repository, branch: str, tip: pygit2.Oid,
+def _on_branch(repo: pygit2.Repository, branch: str, tip: pygit2.Oid | str,
                commit: str) -> pygit2.Oid:
     """``commit`` as an id, when it is ``tip`` or one of its ancestors.
 
@@ -82,7 +82,7 @@ def _on_branch(repo: pygit2.Repository, branch: str, tip: pygit2.Oid,
     """
     try:
         oid = pygit2.Oid(hex=commit)
-        if oid == tip or repo.descendant_of(tip, oid):
+        if str(oid) == str(tip) or repo.descendant_of(tip, oid):
             return oid
     except (ValueError, KeyError, pygit2.GitError):
         pass

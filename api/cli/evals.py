@@ -41,8 +41,8 @@ def print_table(answer: dict[str, Any]) -> int:
                      "pass" if case["passed"] else "FAIL  " + "; ".join(case["reasons"])))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  "
-              + row[-1])
+        print("  ".join(cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=True))
+              + "  " + row[-1])
     print(f"pass rate {_score(summary['pass_rate'])} ({summary['passed']} of "
           f"{summary['cases']})  R@k {_score(summary['recall_at_k'])}  "
           f"MRR {_score(summary['mrr'])}")

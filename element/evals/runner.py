@@ -21,8 +21,9 @@ first expected target within the top :data:`DEPTH`, 0 past it). Per run: ``pass_
 expect something); None when there is nothing to average.
 
 Bounds: at most :data:`MAX_RUN_CASES` cases and :data:`MAX_RUN_SEEDS` seed memories, and
-cases x memories searched at most ``home.max_eval_work`` (``MAX_EVAL_WORK``): past them the run is refused
-before anything runs (:class:`EvalTooLarge`), saying how to make it smaller.
+cases x memories searched at most ``home.max_eval_work`` (``MAX_EVAL_WORK``): past them the
+run is refused before anything runs (:class:`EvalTooLarge`), saying how to make it
+smaller.
 """
 
 from __future__ import annotations
@@ -142,9 +143,9 @@ def _fixture_ids(store: MemoryBackend, suites: list[Suite]) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     for memory in store.iter_memories(source="fixture"):
-        key = (memory.get("metadata") or {}).get("fixture_key")
-        if key in wanted:
-            found[wanted[key]] = memory["id"]
+        stored = (memory.get("metadata") or {}).get("fixture_key")
+        if isinstance(stored, str) and stored in wanted:
+            found[wanted[stored]] = memory["id"]
     return found
 
 

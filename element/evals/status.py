@@ -4,7 +4,7 @@ latest runs of a circle's memory elements, weighted by their cases)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def eval_status(catalog: Catalog, element_id: str, tips: Mapping[str, str | None
     return {"last": last, "draft_vs_live": diff}
 
 
-def weighted(runs: list[Mapping[str, Any]]) -> dict[str, Any]:
+def weighted(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Several elements' runs as one: their cases summed, each score averaged with every
     run weighted by its cases (a run of 40 cases counts four times one of 10)."""
     cases = sum(int(r["cases"]) for r in runs)

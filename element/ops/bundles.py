@@ -22,8 +22,9 @@ children, state and meta are kept). An overwrite keeps the element's type (a mem
 replaced by a prompt would orphan its memories): another type is refused. Only an admin
 may import what changes governance (``governance.guard``): a modifier's spec, a project's
 promotion state, and an overwrite of a memory element whose demo or live declares
-``promotion_gates`` (it would replace them past the gates). Each bundle succeeds or fails alone; the answer is ``{"imported",
-"skipped", "errors", "counts"}`` (400 with that report when nothing was imported or skipped).
+``promotion_gates`` (it would replace them past the gates). Each bundle succeeds or fails
+alone; the answer is ``{"imported", "skipped", "errors", "counts"}`` (400 with that report
+when nothing was imported or skipped).
 """
 
 from __future__ import annotations

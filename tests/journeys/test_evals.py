@@ -190,6 +190,10 @@ def test_a_members_promotion_of_subject_scoping_off_is_refused_an_admins_is_reco
 
 
 def test_this_repositorys_own_evals_pass_with_its_own_spec(tmp_path: Path) -> None:
+    """The example cases pass as they are, and docs/evals.md walks through the same file."""
+    walkthrough = (ROOT / "docs" / "evals.md").read_text().split(
+        "cat > memory/.triform/evals/team.yaml <<'YAML'\n", 1)[1].split("YAML\n", 1)[0]
+    assert yaml.safe_load(walkthrough) == yaml.safe_load(TEAM)
     spec = yaml.safe_load((ROOT / ".triform" / "spec.yaml").read_text())
     srv = in_process(tmp_path / "home", embedder="fastembed")
     try:

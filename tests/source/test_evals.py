@@ -123,7 +123,7 @@ def test_read_evals_reads_a_commit_in_name_order(make_repo) -> None:
     assert read_evals(path, "draft") == []
     before = resolve_rev(path, "draft")
     commit_files(path, {".triform/evals/b.yaml": GOOD, ".triform/evals/a.yml": GOOD,
-                        ".triform/evals/notes.md": b"not an eval", 
+                        ".triform/evals/notes.md": b"not an eval",
                         ".triform/evals/old/c.yaml": b"ignored: [\n"}, message="evals")
     assert [e["file"] for e in read_evals(path, "draft")] == [
         ".triform/evals/a.yml", ".triform/evals/b.yaml"]
