@@ -39,13 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pygit2
 import yaml
-from pygit2.enums import FileMode
 from yaml.constructor import SafeConstructor
 
 from .errors import EvalInvalid
-from .repo import _resolve, lookup, open_repo
+from .repo import yaml_files
 from .safe_yaml import YamlRefused, scan_yaml
 
 __all__ = ["EVALS_DIR", "MAX_EVAL_FILES", "MAX_EVAL_BYTES", "MAX_CASES", "MAX_SEEDS",
@@ -356,27 +354,5 @@ def read_evals(path: Path | str, rev: str = "draft") -> list[dict[str, Any]]:
 
     :raise EvalInvalid: a malformed file, or too many of them.
     """
-    with open_repo(path) as repo:
-        tree = _resolve(repo, rev).tree
-        try:
-            entry = tree[EVALS_DIR]
-        except KeyError:
-            return []
-        folder = lookup(repo, entry.id, pygit2.Tree) if entry.filemode == FileMode.TREE \
-            else None
-        if folder is None:
-            raise EvalInvalid(EVALS_DIR, "is not a readable directory")
-        files = sorted((e for e in folder if is_eval_file(f"{EVALS_DIR}/{e.name}")),
-                       key=lambda e: e.name or "")
-        if len(files) > MAX_EVAL_FILES:
-            raise EvalInvalid(EVALS_DIR, f"{len(files)} eval files, over the limit of "
-                              f"{MAX_EVAL_FILES}")
-        parsed = []
-        for e in files:
-            file = f"{EVALS_DIR}/{e.name}"
-            blob = lookup(repo, e.id, pygit2.Blob) \
-                if e.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE) else None
-            if blob is None:
-                raise EvalInvalid(file, "is not a readable file")
-            parsed.append(parse_eval(file, blob.data))
-        return parsed
+    return [parse_eval(file, data) for file, data in yaml_files(
+        path, rev, EVALS_DIR, most=MAX_EVAL_FILES, what="eval files", refuse=EvalInvalid)]
