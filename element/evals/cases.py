@@ -10,7 +10,7 @@ these problems are refused at push too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,7 +60,6 @@ class Suite:
     #: ``commit``: the file as the evaluated commit has it; ``kept``: cases a promotion's
     #: target has and the candidate dropped (gates.py still runs them).
     origin: str = "commit"
-    seed_keys: list[str] = field(default_factory=list)
 
 
 def case_name(file: str, case_id: str) -> str:
@@ -142,9 +141,7 @@ def _suite(parsed: dict[str, Any]) -> Suite:
             as_of=_as_of(raw["as_of"]) if raw.get("as_of") else None,
             expect=tuple(Target(t["kind"], t["value"], t["line"]) for t in raw["expect"]),
             reject=tuple(Target(t["kind"], t["value"], t["line"]) for t in raw["reject"])))
-    seeds = parsed["seed"]
-    return Suite(parsed["file"], cases, seeds,
-                 seed_keys=[s["key"] for s in seeds] if seeds is not None else [])
+    return Suite(parsed["file"], cases, parsed["seed"])
 
 
 def load_suites(repo: Path, commit: str) -> list[Suite]:

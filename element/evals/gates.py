@@ -141,8 +141,7 @@ def _with_kept(candidate: list[Suite], target: list[Suite]) -> list[Suite]:
     for suite in target:
         cases = [c for c in suite.cases if (suite.file, c.id) not in have]
         if cases:
-            kept.append(Suite(suite.file, cases, suite.seeds, origin="kept",
-                              seed_keys=suite.seed_keys))
+            kept.append(Suite(suite.file, cases, suite.seeds, origin="kept"))
     return candidate + kept
 
 
