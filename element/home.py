@@ -64,6 +64,7 @@ from .spec.types import element_type, validate_properties
 
 __all__ = ["Home", "Initialized", "SLUG_RE", "RESERVED_SLUGS", "check_slug", "CircleFull",
            "DatabaseRequired", "MAX_ELEMENTS_PER_CIRCLE", "MAX_OPEN_STORES", "DATABASE_MARKER",
+           "MAX_EVAL_WORK",
            "mark_backend", "marked_database"]
 
 logger = logging.getLogger(__name__)
@@ -82,6 +83,9 @@ MAX_ELEMENTS_PER_CIRCLE = 1000
 MAX_OPEN_STORES = 64
 #: In the folder of a home whose catalog and memories live in PostgreSQL: which database.
 DATABASE_MARKER = "database.json"
+#: Case x memory pairs one recall eval may search (docs/evals.md): past it the eval is
+#: refused before it runs, rather than holding a worker for minutes.
+MAX_EVAL_WORK = 10_000_000
 
 
 class CircleFull(ElementError):
@@ -252,6 +256,8 @@ class Home:
         self._lock = threading.RLock()
         #: Elements one circle may hold (``create`` and ``import_bundle`` stop there).
         self.max_elements_per_circle = MAX_ELEMENTS_PER_CIRCLE
+        #: Case x memory pairs one eval may search (``element/evals/runner.py``).
+        self.max_eval_work = MAX_EVAL_WORK
         #: Stores embed, in the background, the memories they find without vectors when
         #: they open (an observe's, written behind before a crash or an idle close; an
         #: outage's; another model's). ``triform reindex`` on a stopped home turns it off:

@@ -180,13 +180,16 @@ class MemoryBackend(Protocol):
                subject_id: str | None = None, limit: int = 10,
                categories: list[str] | None = None, occurred_after: str | None = None,
                occurred_before: str | None = None,
-               settings: MemorySettings) -> SearchResult:
+               settings: MemorySettings, now: float | None = None,
+               count_access: bool = True) -> SearchResult:
         """Blended recall over the content, context and intention lanes, best first.
 
         Scoping on: general memories plus the given subject's, never another's.
         ``occurred_after``/``occurred_before`` are exclusive ISO-8601 bounds; a time the
-        query names boosts what happened then. Results under ``relevance_threshold`` are
-        dropped; returned memories count one access.
+        query names boosts what happened then, read from ``now`` (POSIX seconds; default
+        the store's clock). Results under ``relevance_threshold`` are dropped; returned
+        memories count one access, unless ``count_access`` is False (an eval: nothing is
+        written, so what eviction chooses does not change).
 
         :raise InvalidMemory, InvalidCategory, SubjectIncomplete: bad input.
         """

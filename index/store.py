@@ -402,7 +402,8 @@ class MemoryStore:
                subject_id: str | None = None, limit: int = 10,
                categories: list[str] | None = None, occurred_after: str | None = None,
                occurred_before: str | None = None,
-               settings: MemorySettings) -> SearchResult:
+               settings: MemorySettings, now: float | None = None,
+               count_access: bool = True) -> SearchResult:
         """Blended-association recall, best first (candidates and scoring: ``search.py``).
 
         Memories without vectors in scope are scored by text (``fallback="text"``); if the
@@ -417,6 +418,9 @@ class MemoryStore:
         ``relevance_threshold`` are dropped; returned memories get ``access_count`` + 1 and
         ``last_accessed_at`` now (the memory objects returned already show it). When that
         bookkeeping cannot be written (a full disk), the results come back uncounted.
+        ``count_access=False`` leaves them untouched and writes nothing (an eval reads the
+        element without changing what eviction will choose); ``now`` (POSIX seconds,
+        default the store's clock) is the moment the query's time phrases are read from.
 
         :raise InvalidMemory, InvalidCategory, SubjectIncomplete: bad input.
         """
@@ -425,7 +429,7 @@ class MemoryStore:
                                categories=categories, occurred_after=occurred_after,
                                occurred_before=occurred_before)
         settings = require_settings(settings)
-        when = query_span(request.texts["content"], self._clock())
+        when = query_span(request.texts["content"], self._clock() if now is None else now)
         queries = self._embed_lanes(request.texts)
         with self._lock:
             self._check_open()
@@ -436,7 +440,7 @@ class MemoryStore:
                            weights=weight_vector(settings.association_weights),
                            threshold=settings.relevance_threshold, limit=request.limit,
                            occurred=request.occurred, when=when)
-            if ranked.ids:
+            if ranked.ids and count_access:
                 try:
                     self._engine.commit([{"op": "access", "ids": ranked.ids,
                                           "at": iso_utc(self._clock())}], durable=False)
@@ -446,7 +450,7 @@ class MemoryStore:
                         "lanes": lanes}
                        for memory_id, value, lanes in zip(ranked.ids, ranked.scores,
                                                           ranked.lanes, strict=True)]
-            if ranked.ids:
+            if ranked.ids and count_access:
                 self._engine.maintain()
             return SearchResult(results, ranked.fallback)
 

@@ -33,7 +33,8 @@ from .errors import (
     UnsafePath,
     ValidationFailed,
 )
-from .fixtures import FIXTURES_DIR, apply_fixtures, fixtures, read_fixtures
+from .evals import EVALS_DIR, EvalInvalid, eval_problems, is_eval_file, parse_eval, read_evals
+from .fixtures import FIXTURES_DIR, apply_fixtures, fixture_key, fixtures, read_fixtures
 from .merge import diff3, merge
 from .paths import check_relpath
 from .promote import PROMOTIONS, branches, promote
@@ -66,7 +67,9 @@ __all__ = [
     "diff3", "merge", "PROMOTIONS", "branches", "promote",
     # validate, repair, fixtures
     "validate", "validate_commits", "repair", "spec_check",
-    "FIXTURES_DIR", "read_fixtures", "apply_fixtures", "fixtures",
+    "FIXTURES_DIR", "read_fixtures", "apply_fixtures", "fixtures", "fixture_key",
+    # recall cases
+    "EVALS_DIR", "read_evals", "parse_eval", "eval_problems", "is_eval_file",
     # bundles, smart HTTP
     "MAX_BUNDLE_BYTES", "export_bundle", "export_findings", "import_bundle",
     "MAX_PUSH_BYTES", "make_git_app", "Verdict",
@@ -76,6 +79,7 @@ __all__ = [
     "SourceError", "SourceStorageFull", "InvalidArgument", "UnsafePath", "NotAFile",
     "FileTooLarge", "RepoNotFound",
     "RepoExists", "BranchNotFound", "CommitNotFound", "RefMoved", "MergeConflict", "Diverged",
-    "UnrelatedHistories", "ValidationFailed", "SpecInvalid", "FixtureInvalid", "BundleInvalid",
+    "UnrelatedHistories", "ValidationFailed", "SpecInvalid", "FixtureInvalid", "EvalInvalid",
+    "BundleInvalid",
     "BundleTooLarge",
 ]

@@ -29,6 +29,7 @@ __all__ = [
     "ValidationFailed",
     "SpecInvalid",
     "FixtureInvalid",
+    "EvalInvalid",
     "BundleInvalid",
     "BundleTooLarge",
 ]
@@ -246,6 +247,18 @@ class FixtureInvalid(SourceError):
     """A fixture manifest is malformed; ``file`` names it and ``reason`` says what is wrong."""
 
     code = "SOURCE_FIXTURE_INVALID"
+    error_class = "validation"
+
+    def __init__(self, file: str, reason: str) -> None:
+        super().__init__(f"{file}: {reason}")
+        self.file = file
+        self.reason = reason
+
+
+class EvalInvalid(SourceError):
+    """An eval file is malformed; ``file`` names it, ``reason`` starts with the line."""
+
+    code = "SOURCE_EVAL_INVALID"
     error_class = "validation"
 
     def __init__(self, file: str, reason: str) -> None:

@@ -35,16 +35,14 @@ from collections.abc import Callable, Container
 from pathlib import Path
 from typing import Any
 
-import pygit2
 import yaml
-from pygit2.enums import FileMode
 
 from .errors import FixtureInvalid, InvalidArgument
-from .repo import _resolve, lookup, open_repo
+from .repo import yaml_files
 from .safe_yaml import YamlRefused, scan_yaml
 
 __all__ = ["FIXTURES_DIR", "MAX_MANIFEST_BYTES", "MAX_MANIFESTS", "MAX_RECORDS",
-           "read_fixtures", "apply_fixtures", "fixtures"]
+           "read_fixtures", "apply_fixtures", "fixtures", "fixture_key"]
 
 FIXTURES_DIR = ".triform/fixtures"
 MAX_MANIFEST_BYTES = 1024 * 1024
@@ -93,6 +91,13 @@ def _key(*parts: str) -> str:
     return h.hexdigest()
 
 
+def fixture_key(file: str, key: str) -> str:
+    """The fixture key of the record with the explicit ``key`` in the manifest ``file``
+    (``.triform/fixtures/NAME.yaml``): what ``source_fixtures`` stores in a memory's
+    ``metadata.fixture_key``, so an eval can name a fixture memory by ``NAME.yaml#key``."""
+    return _key(file, "key", key)
+
+
 def _records(file: str, doc: Any) -> list[dict[str, Any]]:
     if not isinstance(doc, dict):
         raise FixtureInvalid(file, "top level must be a mapping with 'kind' and 'records'")
@@ -129,7 +134,7 @@ def _records(file: str, doc: Any) -> list[dict[str, Any]]:
             if str(own) in explicit:
                 raise FixtureInvalid(file, f"records[{i}].key {own!r} is used twice")
             explicit.add(str(own))
-            key = _key(file, "key", str(own))
+            key = fixture_key(file, str(own))
         else:
             n = seen.get(canon, 0)
             seen[canon] = n + 1
@@ -145,32 +150,11 @@ def read_fixtures(path: Path | str, branch: str = "draft") -> list[dict[str, Any
         there is no ``.triform/fixtures`` directory.
     :raise FixtureInvalid: a malformed manifest, naming its file and what is wrong.
     """
-    with open_repo(path) as repo:
-        tree = _resolve(repo, branch).tree
-        try:
-            entry = tree[FIXTURES_DIR]
-        except KeyError:
-            return []
-        folder = lookup(repo, entry.id, pygit2.Tree) if entry.filemode == FileMode.TREE \
-            else None
-        if folder is None:
-            raise FixtureInvalid(FIXTURES_DIR, "is not a readable directory")
-        files = sorted((e for e in folder if (e.name or "").endswith((".yaml", ".yml"))),
-                       key=lambda e: e.name or "")
-        if len(files) > MAX_MANIFESTS:
-            raise FixtureInvalid(FIXTURES_DIR, f"{len(files)} manifests, over the limit "
-                                 f"of {MAX_MANIFESTS}")
-        out: list[dict[str, Any]] = []
-        for e in files:
-            file = f"{FIXTURES_DIR}/{e.name}"
-            if e.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
-                raise FixtureInvalid(file, "is not a regular file")
-            blob = lookup(repo, e.id, pygit2.Blob)
-            if blob is None:
-                raise FixtureInvalid(file, "is unreadable (missing object)")
-            data = blob.data
-            out += _records(file, _parse(file, data))
-        return out
+    out: list[dict[str, Any]] = []
+    for file, data in yaml_files(path, branch, FIXTURES_DIR, most=MAX_MANIFESTS,
+                                 what="manifests", refuse=FixtureInvalid):
+        out += _records(file, _parse(file, data))
+    return out
 
 
 def apply_fixtures(records: list[dict[str, Any]], apply: Callable[[dict[str, Any]], Any], *,

@@ -27,13 +27,17 @@ PROMOTIONS = {"demo": "draft", "live": "demo"}
 
 
 def promote(path: Path | str, to: str, *, check: bool = True,
-            message: str | None = None) -> dict[str, Any]:
+            message: str | None = None, commit: str | None = None) -> dict[str, Any]:
     """Fast-forward ``to`` (demo or live) to the tip of its source (draft or demo).
 
     :param check: validate the source tip's tree first (``validate``); refuse on findings.
+    :param commit: promote exactly this commit (a full hex id) of the source's history
+        instead of its tip: what the caller checked (its evals) is what moves, even if the
+        source moved on meanwhile.
     :return: ``{to, from, previous, commit, promoted}``; ``promoted`` is false when the
         target already equals the source (nothing moved).
-    :raise InvalidArgument: ``to`` is not demo or live, or ``message`` is malformed.
+    :raise InvalidArgument: ``to`` is not demo or live, ``message`` is malformed, or
+        ``commit`` is not in the source's history.
     :raise Diverged: the target is not an ancestor of the source.
     :raise ValidationFailed: ``check`` found refused content in the source tip.
     :raise BranchNotFound: a branch is missing (``repair`` recreates it).
@@ -46,6 +50,8 @@ def promote(path: Path | str, to: str, *, check: bool = True,
     for attempt in range(1, CAS_ATTEMPTS + 1):
         with open_repo(path) as repo:
             new = _branch_ref(repo, src).target
+            if commit is not None:
+                new = _on_branch(repo, src, new, commit)
             ref = _branch_ref(repo, to)
             old = ref.target
             out = {"to": to, "from": src, "previous": str(old), "commit": str(new),
@@ -66,6 +72,21 @@ def promote(path: Path | str, to: str, *, check: bool = True,
                 pass  # the target moved meanwhile: re-check ancestry against its new tip
         time.sleep(random.uniform(0, 0.002 * attempt))
     raise RefMoved(to, CAS_ATTEMPTS)
+
+
+def _on_branch(repo: pygit2.Repository, branch: str, tip: pygit2.Oid | str,
+               commit: str) -> pygit2.Oid:
+    """``commit`` as an id, when it is ``tip`` or one of its ancestors.
+
+    :raise InvalidArgument: it is not.
+    """
+    try:
+        oid = pygit2.Oid(hex=commit)
+        if str(oid) == str(tip) or repo.descendant_of(tip, oid):
+            return oid
+    except (ValueError, KeyError, pygit2.GitError):
+        pass
+    raise InvalidArgument("commit", f"{commit[:40]!r} is not a commit of {branch}")
 
 
 def branches(path: Path | str) -> dict[str, Any]:

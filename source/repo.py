@@ -20,7 +20,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -50,7 +50,7 @@ __all__ = [
     "BRANCHES", "DEFAULT_AUTHOR", "SPEC_PATH", "MAX_FILE_BYTES", "CAS_ATTEMPTS",
     "open_repo", "lookup", "parse_author", "check_message", "resolve_rev",
     "create_repo", "commit_files", "read_file", "read_spec", "spec_blob", "list_files",
-    "branch_tips", "history", "ref_log",
+    "branch_tips", "history", "ref_log", "yaml_files",
 ]
 
 BRANCHES = ("draft", "demo", "live")
@@ -456,4 +456,38 @@ def ref_log(path: Path | str, branch: str = "draft", *, limit: int = 100) -> lis
             out.append({"old": str(e.oid_old), "new": str(e.oid_new), "message": e.message,
                         "committer": f"{e.committer.name} <{e.committer.email}>",
                         "time": e.committer.time})
+        return out
+
+
+def yaml_files(path: Path | str, rev: str, folder: str, *, most: int, what: str,
+               refuse: Callable[[str, str], Exception]) -> list[tuple[str, bytes]]:
+    """The ``*.yaml``/``*.yml`` files directly inside ``folder`` at ``rev``, in name order,
+    with their bytes (fixture manifests, eval files); ``[]`` when there is no ``folder``.
+
+    :raise: ``refuse(file, reason)``: ``folder`` or one of its files cannot be read, or it
+        holds more than ``most`` of them (``what`` names them in the reason).
+    """
+    with open_repo(path) as repo:
+        tree = _resolve(repo, rev).tree
+        try:
+            entry = tree[folder]
+        except KeyError:
+            return []
+        found = lookup(repo, entry.id, pygit2.Tree) if entry.filemode == FileMode.TREE \
+            else None
+        if found is None:
+            raise refuse(folder, "is not a readable directory")
+        files = sorted((e for e in found if (e.name or "").endswith((".yaml", ".yml"))),
+                       key=lambda e: e.name or "")
+        if len(files) > most:
+            raise refuse(folder, f"{len(files)} {what}, over the limit of {most}")
+        out: list[tuple[str, bytes]] = []
+        for e in files:
+            file = f"{folder}/{e.name}"
+            if e.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+                raise refuse(file, "is not a regular file")
+            blob = lookup(repo, e.id, pygit2.Blob)
+            if blob is None:
+                raise refuse(file, "is unreadable (missing object)")
+            out.append((file, blob.data))
         return out

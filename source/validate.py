@@ -21,6 +21,8 @@ commits were checked). Kinds:
 ``submodule``         a gitlink entry (submodules are not supported in elements)
 ``too_large``         a blob over ``max_file_bytes`` (default 10 MiB), or a tree with more
                       than ``MAX_ENTRIES`` entries in total
+``eval``              an eval file (``.triform/evals/*.yaml``) that is not well formed: the
+                      reason starts with its line (``evals.eval_problems``)
 
 Name rules and content rules are pure functions (``classify_path``, ``scan_secrets``) so they
 can be tested without git; the tree walk caches subtrees and blobs it has already seen, so
@@ -38,6 +40,7 @@ import pygit2
 from pygit2.enums import FileMode, SortMode
 
 from .errors import BranchNotFound, CommitNotFound
+from .evals import eval_problems, is_eval_file
 from .paths import MAX_SYMLINK_TARGET, check_name, symlink_problem
 from .repo import _HEX, BRANCHES, MAX_FILE_BYTES, lookup, open_repo
 
@@ -151,6 +154,7 @@ class _Walker:
         self.max_file_bytes = max_file_bytes
         self.seen_trees: dict[tuple[str, str], list[Finding]] = {}
         self.blob_findings: dict[str, list[tuple[str, str]]] = {}
+        self.eval_findings: dict[str, list[tuple[str, str]]] = {}
         self.entries = 0
 
     def _blob(self, oid: pygit2.Oid) -> pygit2.Blob | None:
@@ -170,6 +174,16 @@ class _Walker:
                 res += [("secret", f"contains a {what}") for what in scan_secrets(blob.data)]
             self.blob_findings[key] = res
         return self.blob_findings[key]
+
+    def _eval(self, path: str, oid: pygit2.Oid) -> list[tuple[str, str]]:
+        """An eval file's problems, each its own finding with its line (the content's
+        other rules have run already; a blob too large or missing is reported there)."""
+        key = str(oid)
+        if key not in self.eval_findings:
+            blob = self._blob(oid)
+            self.eval_findings[key] = [] if blob is None or blob.size > self.max_file_bytes \
+                else [("eval", problem) for problem in eval_problems(path, blob.data)]
+        return self.eval_findings[key]
 
     def _symlink(self, path: str, oid: pygit2.Oid) -> list[tuple[str, str]]:
         blob = self._blob(oid)
@@ -226,6 +240,8 @@ class _Walker:
                 rules.append(("submodule", "submodules are not supported in elements"))
             elif mode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
                 rules += self._content(path, e.id)
+                if is_eval_file(path):
+                    rules += self._eval(path, e.id)
             else:
                 rules.append(("unsafe_path", f"unknown file mode {oct(mode)}"))
             findings += [{"path": path, "kind": k, "reason": r} for k, r in rules]

@@ -5,7 +5,7 @@ Every command takes the home's options (``--home DIR``, else ``TRIFORM_HOME``, e
 never prompts, so scripts and tests can drive it. The grammar is all here; the commands
 live by topic and are imported only when they run (``--help`` and a command that goes
 through a running server load neither numpy nor the model nor git): ``setup.py`` (init,
-serve, token, model), ``elements.py`` (element, memory, export, import), ``transfer.py``
+serve, token, model), ``elements.py`` (element, memory, export, import), ``evals.py`` (eval), ``transfer.py``
 (export and import with memories, backup, restore, migrate), ``reindex.py``, and
 ``api/mcp_server.py`` (mcp).
 """
@@ -271,6 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     _memory_commands(commands)
     _transfer_commands(commands)
+
+    evals = commands.add("eval", "run a memory element's recall cases on a branch "
+                         "(.triform/evals/*.yaml); print a table", _later("cli.evals", "cmd_eval"))
+    evals.add_argument("element", help="memory element path, e.g. demo/memory")
+    evals.add_argument("--branch", default="draft",
+                       help="draft (default), demo, live or a commit id: its cases run "
+                            "with its spec")
+    evals.add_argument("--case", action="append", metavar="FILE#ID",
+                       help="run only this case; repeat for several (not recorded)")
+    evals.add_argument("--json", action="store_true", help="print the op's answer as JSON")
+    add_token_option(evals)
 
     reindex = commands.add("reindex", "re-embed memories with the current model",
                            _later("cli.reindex", "cmd_reindex"))

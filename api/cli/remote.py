@@ -1,4 +1,4 @@
-"""The command line beside a running server: ``memory``, ``reindex`` and ``import
+"""The command line beside a running server: ``memory``, ``eval``, ``reindex`` and ``import
 --overwrite`` go through it.
 
 A served home's memory stores are held by the server (one writer per element across
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from triform_client import Client
 
 __all__ = ["served", "add_token_option", "remote_memory", "remote_reindex", "remote_import",
-           "token_of"]
+           "remote_eval", "token_of"]
 
 
 def home_path(args: argparse.Namespace) -> Path:
@@ -74,9 +74,11 @@ def _client(args: argparse.Namespace, server: ServerInfo, env: str | None) -> Cl
 
 
 def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
-          work: Callable[[Client], Any]) -> int:
-    """Run ``work`` with a client of ``server`` and print its answer; a refusal is printed
-    in the API's error shape on stderr (exit 1), as the local commands do."""
+          work: Callable[[Client], Any],
+          show: Callable[[Any], int | None] = print_json) -> int:
+    """Run ``work`` with a client of ``server`` and ``show`` its answer (default: print it as
+    JSON; what ``show`` returns is the exit code); a refusal is printed in the API's error
+    shape on stderr (exit 1), as the local commands do."""
     from triform_client import TriformError
 
     with _client(args, server, env) as client:
@@ -86,8 +88,7 @@ def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
             return _refused(exc.body if isinstance(exc.body.get("error"), dict) else {
                 "error": {"code": exc.code, "class": exc.error_class,
                           "retryable": exc.retryable, "message": exc.message}})
-    print_json(answer)
-    return 0
+    return show(answer) or 0
 
 
 #: ``triform memory ACTION`` over HTTP: the method and op path (``{id}``: the memory's).
@@ -141,3 +142,10 @@ def remote_import(args: argparse.Namespace, server: ServerInfo, body: dict[str, 
     memories, and the server holds them open, so only the server may do it."""
     return _call(args, server, None, lambda client: client.call(
         "POST", f"/api/{quote(args.into)}/ops/import/bundle", body, safe=False))
+
+
+def remote_eval(args: argparse.Namespace, server: ServerInfo,
+                show: Callable[[Any], int | None]) -> int:
+    """``triform eval`` through the server: the ``eval`` op reads the memories it holds."""
+    return _call(args, server, None, lambda client: client.memory(args.element).eval(
+        args.branch, cases=args.case or None), show)

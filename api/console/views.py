@@ -87,6 +87,18 @@ def _csrf() -> dict[str, Any]:
 
 
 @blueprint.app_template_global()
+def eval_score(value: float | None) -> str:
+    """An eval score as the page shows it (``-`` when there was nothing to score)."""
+    return "-" if value is None else f"{value:.2f}"
+
+
+@blueprint.app_template_global()
+def eval_delta(value: float | None) -> str:
+    """A difference of scores, signed (draft minus live)."""
+    return "-" if value is None else f"{value:+.2f}"
+
+
+@blueprint.app_template_global()
 def may(level: str) -> bool:
     """Whether the signed-in role holds ``level`` (shows or hides a control; the op path
     decides)."""
@@ -272,5 +284,27 @@ def restore(circle: str, slug: str) -> BaseResponse:
 @blueprint.post("/e/<circle>/<slug>/promote")
 def promote(circle: str, slug: str) -> BaseResponse:
     to = request.form.get("to", "")
-    return _act(circle, slug, "source", "source_promote", f"Promoted to {to}.",
-                body={"to": to})
+    body: dict[str, Any] = {"to": to}
+    if request.form.get("reason", "").strip():
+        body["reason"] = request.form["reason"]
+    if request.form.get("force") == "true":
+        body["force"] = True
+    return _act(circle, slug, "source", "source_promote", f"Promoted to {to}.", body=body)
+
+
+@blueprint.post("/e/<circle>/<slug>/eval")
+def run_eval(circle: str, slug: str) -> BaseResponse:
+    """The ``eval`` op on a branch; its scores are then the branch's last eval on the page,
+    and the flash names the failing cases."""
+    branch = request.form.get("branch", "draft")
+    try:
+        answer = _op(f"{circle}/{slug}", "eval", body={"branch": branch})
+    except ERRORS as exc:
+        flash(_message(exc), "error")
+        return _back(circle, slug, "source")
+    summary = answer["summary"]
+    rate = "-" if summary["pass_rate"] is None else f"{summary['pass_rate']:.2f}"
+    failing = f"; failing: {', '.join(summary['failing'])}" if summary["failing"] else ""
+    flash(f"Evals of {branch}: {summary['passed']} of {summary['cases']} cases passed "
+          f"(pass rate {rate}){failing}.", "ok" if not summary["failed"] else "error")
+    return _back(circle, slug, "source")

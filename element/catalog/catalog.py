@@ -14,6 +14,7 @@ Layout (the same tables in both)::
     observed_turns(element_id, digest, subject, at)   turns the subconscious has observed
     forgotten_subjects(element_id, subject_type, subject_id, at)   forget_subject's record,
                 which memory import and restore honour (docs/backup.md)
+    eval_runs(...)   each recall eval's score (``evals.py``, its own module)
 
 A circle's path is its name; every other element's path is ``<circle>/<slug>``.
 
@@ -51,6 +52,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..errors import ElementNotFound, SlugTaken
+from .evals import EvalRuns
 from .sql import Conflict, Sql, SqliteSql, Tx
 
 __all__ = ["Catalog", "Element", "now_iso", "backup_database", "ACTIVITY_CHANNEL"]
@@ -171,6 +173,8 @@ class Catalog:
             _upgrade_file(self.sql)
         else:
             raise ValueError("a catalog needs a path or a database")
+        #: The elements' eval runs (``evals.py``: its own table and module).
+        self.evals = EvalRuns(self.sql)
 
     @property
     def in_database(self) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
+from .evals import EVAL_MIGRATIONS
 from .sql import Conflict, Cursor
 
 __all__ = ["CATALOG_MIGRATIONS", "CATALOG_VERSION_TABLE", "PostgresSql"]
@@ -82,6 +83,7 @@ CREATE UNLOGGED TABLE rate_hits (
 CREATE INDEX rate_hits_by_key ON rate_hits (attachment_id, key, expires);
 CREATE INDEX rate_hits_by_expiry ON rate_hits (expires);
 """),
+    *EVAL_MIGRATIONS,       # 2: eval_runs (evals.py)
 ]
 
 

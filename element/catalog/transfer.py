@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ElementError
+from .evals import COLUMNS
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -52,9 +53,12 @@ TABLES: dict[str, tuple[tuple[str, ...], str]] = {
     "forgotten_subjects": (("element_id", "subject_type", "subject_id", "at"),
                            "element_id, subject_type, subject_id"),
     "spec_mirror": (("element_id", "blob", "commit_id", "status", "at"), "element_id"),
+    # Read in seq order and inserted in it, without the seq (each backend numbers its own
+    # rows: a PostgreSQL identity does not move past values written into it).
+    "eval_runs": (COLUMNS[1:], "seq"),
 }
 # Children before parents when deleting; parents first when inserting.
-_DELETE_ORDER = ("attachments", "versions", "observed_turns", "forgotten_subjects",
+_DELETE_ORDER = ("eval_runs", "attachments", "versions", "observed_turns", "forgotten_subjects",
                  "spec_mirror", "activity", "tokens", "elements")
 
 

@@ -30,6 +30,7 @@ OP_MODULES = (
     "element.ops.agents",       # observe, tools, tools_call
     "element.ops.reindex",      # reindex
     "element.ops.transfer",     # export_memories, import_memories
+    "element.ops.evals",        # eval
 )
 
 

@@ -21,8 +21,10 @@ then the element is replaced (``Home.adopt_repo``: new id; its memories, attachm
 children, state and meta are kept). An overwrite keeps the element's type (a memory element
 replaced by a prompt would orphan its memories): another type is refused. Only an admin
 may import what changes governance (``governance.guard``): a modifier's spec, a project's
-promotion state. Each bundle succeeds or fails alone; the answer is ``{"imported",
-"skipped", "errors", "counts"}`` (400 with that report when nothing was imported or skipped).
+promotion state, and an overwrite of a memory element whose demo or live declares
+``promotion_gates`` (it would replace them past the gates). Each bundle succeeds or fails
+alone; the answer is ``{"imported", "skipped", "errors", "counts"}`` (400 with that report
+when nothing was imported or skipped).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from source import (SPEC_PATH, SourceError, commit_files, export_bundle, import_
 from ..catalog import Element, now_iso
 from ..errors import ElementError, ElementNotFound, InvalidRequest
 from ..governance.access import Principal
+from ..evals import gated_branches
 from ..governance.guard import GOVERNANCE_TYPES, AdminOnly, guard_change, may_govern
 from ..home import Home, check_slug
 from ..spec.spec_file import normalize_spec, spec_of, spec_yaml
@@ -173,6 +176,13 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
                 # attachments pinned to the old ones would fall back to the current spec.
                 raise AdminOnly(f"{path!r} is a {existing.element_type}: only an admin "
                                 "replaces it")
+            gated = [] if existing is None or may_govern(principal) \
+                else gated_branches(home, existing)
+            if gated:
+                # An overwrite brings its own demo and live: past every promotion gate.
+                raise AdminOnly(f"{path!r} declares promotion_gates on {' and '.join(gated)}"
+                                ": an overwrite replaces those branches without a "
+                                "promotion, so only an admin replaces it")
             guard_change(principal, spec["element_type"],
                          None if existing is None else spec_of(existing), spec)
         if normalize_spec(raw, circle=circle.circle) != spec:

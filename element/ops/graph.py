@@ -11,8 +11,10 @@ import re
 from typing import Any
 
 from index import StoreError
+from source import BRANCHES
 
 from ..errors import InvalidRequest
+from ..evals import weighted
 from ..governance.attachments import attachments_of
 from ..graph import Graph, build_graph
 from ..invoke import readable
@@ -102,7 +104,8 @@ def _memory_count(call: OpCall, element_id: str) -> int | None:
                      ["element", "children", "aggregate"]),
         description="Children (contains) and members (references) the caller may read, "
                     "each with activity, attachment, child and version counts (and memories "
-                    "for a memory element), plus their sum.")
+                    "and the last eval of each branch for a memory element), plus their sum "
+                    "and the eval scores per branch, weighted by cases.")
 def batch_stats(call: OpCall) -> OpResult:
     graph = circle_graph(call)
     node_id = call.element.id
@@ -113,6 +116,8 @@ def batch_stats(call: OpCall) -> OpResult:
                        [call.home.catalog.element(i) for i in children])
     children = {i: c for i, c in children.items() if i in visible}
     counts = call.home.catalog.element_counts(list(children))
+    evals = call.home.catalog.evals.latest(
+        [i for i, (node, _) in children.items() if node.element_type == "memory"])
     rows: list[dict[str, Any]] = []
     total: dict[str, Any] = {"children": 0, "by_type": {}, "by_state": {}, "activity": 0,
                              "attachments": 0, "versions": 0, "memories": 0,
@@ -123,6 +128,7 @@ def batch_stats(call: OpCall) -> OpResult:
         if node.element_type == "memory":
             row["memories"] = _memory_count(call, child_id)
             total["memories"] += row["memories"] or 0
+            row["evals"] = {b: run for b, run in evals[child_id].items() if b in BRANCHES}
         rows.append(row)
         total["children"] += 1
         total["by_type"][node.element_type] = total["by_type"].get(node.element_type, 0) + 1
@@ -131,6 +137,12 @@ def batch_stats(call: OpCall) -> OpResult:
             total[key] += row[key]
         if row["last_activity_at"] and (total["last_activity_at"] or "") < row["last_activity_at"]:
             total["last_activity_at"] = row["last_activity_at"]
+    by_branch: dict[str, list[dict[str, Any]]] = {}
+    for runs in evals.values():
+        for branch, run in runs.items():
+            if branch in BRANCHES:      # not the runs asked for a commit id
+                by_branch.setdefault(branch, []).append(run)
+    total["evals"] = {branch: weighted(runs) for branch, runs in sorted(by_branch.items())}
     return OpResult({"element": graph.nodes[node_id].public(), "children": rows,
                      "aggregate": total})
 

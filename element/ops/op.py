@@ -90,6 +90,7 @@ SHEET: dict[str, tuple[str, str, Level]] = {
     "reindex": ("POST", "reindex", "write"),
     "export_memories": ("GET", "export/memories", "read"),
     "import_memories": ("POST", "import/memories", "write"),
+    "eval": ("POST", "eval", "read"),
 }
 
 

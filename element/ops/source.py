@@ -15,6 +15,8 @@ from source import (SPEC_PATH, MergeConflict, SourceError, branches, diff3, expo
                     history, list_files, merge, promote, read_spec, resolve_rev, validate)
 
 from ..errors import ElementError, InvalidRequest, error_body
+from ..evals import check_promotion, eval_reasons, eval_status
+from ..evals.gates import MAX_REASON
 from ..governance.guard import may_govern
 from ..spec.mirror import sync_spec
 from ..spec.spec_file import normalize_spec
@@ -23,7 +25,7 @@ from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import (BOOLEAN, COMMIT, MESSAGE, OBJECT, REV, STRING, array, integer,
                       nullable, obj)
 
-__all__ = ["ops", "clone_url", "spec_findings", "rev_of"]
+__all__ = ["ops", "clone_url", "spec_findings", "eval_findings", "rev_of"]
 
 ops = OpTable()
 
@@ -60,6 +62,16 @@ def clone_url(call: OpCall) -> str:
         host = str(call.headers.get("Host") or "")
         base = f"http://{host if _HOST.fullmatch(host) else 'localhost'}"
     return f"{base.rstrip('/')}/git/{call.element.path}.git"
+
+
+def eval_findings(call: OpCall, rev: str) -> list[dict[str, Any]]:
+    """Eval files of ``rev`` that pass the validator but hold what a store or a search
+    would refuse (``element/evals/cases.py``), as findings."""
+    found = []
+    for problem in eval_reasons(repo_of(call), rev):
+        path, _, reason = problem.partition(": ")
+        found.append({"path": path, "kind": "eval", "reason": reason})
+    return found
 
 
 def spec_findings(call: OpCall, rev: str) -> list[dict[str, Any]]:
@@ -99,7 +111,8 @@ def source_status(call: OpCall) -> OpResult:
         if step["behind"]:
             warnings.append(f"{step['to']} has diverged from {step['from']} "
                             f"({step['behind']} commits): promotion is refused")
-    findings = validate(repo, "draft") + spec_findings(call, "draft") if tip else []
+    findings = validate(repo, "draft") + spec_findings(call, "draft") \
+        + eval_findings(call, "draft") if tip else []
     # Portable means importable: the import's own check, over every commit of every branch.
     portable = not export_findings(repo) and not spec_findings(call, "draft") if tip else False
     files = list_files(repo, branch="draft") if tip else []
@@ -134,8 +147,13 @@ def source_status(call: OpCall) -> OpResult:
 
 
 @ops.op("source_branches", "GET", "source/branches", "read", summary="draft/demo/live tips",
-        response=obj({"branches": OBJECT, "promotions": array(OBJECT), "policy": OBJECT},
-                     ["branches", "promotions", "policy"]))
+        response=obj({"branches": OBJECT, "promotions": array(OBJECT), "policy": OBJECT,
+                      "evals": nullable(obj({"last": OBJECT, "draft_vs_live": nullable(
+                          OBJECT)}, ["last", "draft_vs_live"]))},
+                     ["branches", "promotions", "policy"]),
+        description="Each branch's tip; on a memory element also each branch's last "
+                    "recorded eval (current: it ran at the tip) and draft's scores minus "
+                    "live's (docs/evals.md).")
 def source_branches(call: OpCall) -> OpResult:
     repo = repo_of(call)
     info = branches(repo)
@@ -144,11 +162,14 @@ def source_branches(call: OpCall) -> OpResult:
         top = history(repo, branch=name, limit=1)[0] if tip else None
         heads[name] = {"commit": tip, "message": top["message"].strip() if top else None,
                        "time": top["time"] if top else None}
-    return OpResult({"branches": heads, "promotions": info["promotions"],
-                     "policy": {"draft": "git push, source_merge, readme_update, "
-                                         "spec_update",
-                                "demo": "source_promote from draft",
-                                "live": "source_promote from demo"}})
+    answer: dict[str, Any] = {
+        "branches": heads, "promotions": info["promotions"],
+        "policy": {"draft": "git push, source_merge, readme_update, spec_update",
+                   "demo": "source_promote from draft", "live": "source_promote from demo"}}
+    if call.element.element_type == "memory":
+        answer["evals"] = eval_status(call.home.catalog, call.element.id,
+                                      info["branches"])
+    return OpResult(answer)
 
 
 _DIFF3 = obj({"clean": BOOLEAN, "fast_forward": BOOLEAN, "conflicts": array(OBJECT)},
@@ -197,22 +218,55 @@ def source_merge(call: OpCall) -> OpResult:
 
 
 @ops.op("source_promote", "POST", "source/promote", "write", summary="Promote a Source branch",
-        request=obj({"to": {"type": "string", "enum": ["demo", "live"]}}, ["to"]),
+        request=obj({"to": {"type": "string", "enum": ["demo", "live"]},
+                     "force": {**BOOLEAN, "default": False,
+                               "description": "an admin passes failing eval gates (with a "
+                                              "reason)"},
+                     "reason": {"type": "string", "minLength": 1, "maxLength": MAX_REASON,
+                                "pattern": r"\S",
+                                "description": "why; recorded in activity (needed with "
+                                               "force, and to change a protected "
+                                               "property)"}},
+                    ["to"]),
         body_required=True,
         response=obj({"promoted": BOOLEAN, "to": STRING, "commit": nullable(COMMIT),
-                      "previous": nullable(COMMIT)}, ["promoted"], closed=False),
+                      "previous": nullable(COMMIT), "gates": OBJECT}, ["promoted"],
+                     closed=False),
         description="Fast-forwards demo to draft or live to demo; from then on that "
-                    "branch's spec governs runtime ops in that environment.")
+                    "branch's spec governs runtime ops in that environment. A memory "
+                    "element's promotion_gates are checked first (docs/evals.md): a "
+                    "protected property needs an admin, a failing eval gate answers 409 "
+                    "PROMOTION_GATE_FAILED naming the failing cases.")
 def source_promote(call: OpCall) -> OpResult:
     """Fast-forward demo to draft or live to demo; from then on that branch's spec governs
-    runtime ops in that environment (``X-Triform-Env`` or the server's ``--env``)."""
+    runtime ops in that environment (``X-Triform-Env`` or the server's ``--env``). The
+    element's promotion gates are checked first, and the commit they checked is the one
+    that moves."""
     to = call.body["to"]
     if to not in ("demo", "live"):
         raise InvalidRequest("to", "must be 'demo' (from draft) or 'live' (from demo)")
-    result = promote(repo_of(call), to)
-    return OpResult(result, activity=[Activity({"to": to, "commit": result["commit"],
-                                                "previous": result["previous"]})]
-                    if result["promoted"] else ())
+    reason = call.body.get("reason")
+    if reason is not None and (len(reason) > MAX_REASON or not reason.strip()):
+        raise InvalidRequest("reason", f"must be text of 1 to {MAX_REASON} characters")
+    checked = check_promotion(call.home, call.element, call.principal, to,
+                              force=call.body.get("force", False), reason=reason)
+    result = promote(repo_of(call), to, commit=checked.commit)
+    detail: dict[str, Any] = {"to": to, "commit": result["commit"],
+                              "previous": result["previous"]}
+    if checked.report:
+        result["gates"] = checked.report
+        detail["gates"] = {**checked.report, "eval": _brief(checked.report["eval"])}
+    if reason is not None:
+        detail["reason"] = reason
+    return OpResult(result, activity=[Activity(detail)] if result["promoted"] else ())
+
+
+def _brief(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A gate's eval as activity keeps it: the scores and the first failing cases."""
+    if verdict is None:
+        return None
+    return {k: v[:50] if isinstance(v, list) else v for k, v in verdict.items()
+            if k != "problems"}
 
 
 @ops.op("source_validate", "POST", "source/validate", "read", summary="Validate a branch",
@@ -225,6 +279,7 @@ def source_validate(call: OpCall) -> OpResult:
     branch = rev_of(call.body.get("branch"), "branch")
     repo = repo_of(call)
     commit = resolve_rev(repo, branch)
-    findings = validate(repo, commit) + spec_findings(call, commit)
+    findings = validate(repo, commit) + spec_findings(call, commit) \
+        + eval_findings(call, commit)
     return OpResult({"branch": branch, "commit": commit, "ok": not findings,
                      "findings": findings})

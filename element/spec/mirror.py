@@ -40,6 +40,7 @@ from source import SPEC_PATH, SourceError, commit_files, read_spec, spec_blob
 
 from ..catalog import Element
 from ..errors import ElementError, InvalidRequest
+from ..evals.cases import eval_reasons
 from ..governance.access import Principal
 from ..governance.guard import governed_change, may_govern
 from .spec_file import normalize_spec, spec_of, spec_yaml
@@ -160,7 +161,8 @@ def sync_spec(home: Home, element: Element, *, principal: str | None = None,
 def push_reasons(home: Home, repo_path: Path, new: str,
                  principal: Principal | None = None) -> list[str]:
     """``validate_push`` for the git mount: refuse a pushed draft whose spec does not fit,
-    or that changes what only an admin may change (``principal`` not an admin)."""
+    that changes what only an admin may change (``principal`` not an admin), or whose
+    eval files hold what the memory runtime refuses (``evals.eval_reasons``)."""
     try:
         element = home.catalog.element(Path(repo_path).name.removesuffix(".git"))
     except ElementError:
@@ -178,7 +180,10 @@ def push_reasons(home: Home, repo_path: Path, new: str,
         return [f"{SPEC_PATH}: {exc}"]
     governed = None if may_govern(principal) else governed_change(
         element.element_type, spec_of(element), spec)
-    return [f"{SPEC_PATH}: {governed}"] if governed else []
+    # Eval files the validator let through but a store or a search would refuse (a seed's
+    # category, a case's subject): refused here, with the file and line, not at promotion.
+    return ([f"{SPEC_PATH}: {governed}"] if governed else []) + eval_reasons(
+        Path(repo_path), new)
 
 
 def after_push(home: Home, element_path: str, principal: str | None, *,

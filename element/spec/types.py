@@ -44,6 +44,17 @@ _MEMORY_PROPERTIES: dict[str, dict[str, Any]] = {
                                              "correction"]},
                   "additionalProperties": {"type": "number", "exclusiveMinimum": 0}},
 }
+#: What a promotion of a memory element to demo or live must pass (docs/evals.md): its
+#: recall cases' pass rate, no case that passed before failing, and which properties only
+#: an admin's promotion may change.
+_MEMORY_PROPERTIES["promotion_gates"] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "eval": {"type": "object", "additionalProperties": False, "properties": {
+            "min_pass_rate": {"type": "number", "minimum": 0, "maximum": 1},
+            "no_regression": {"type": "boolean"}}},
+        "protected": {"type": "array", "maxItems": len(_MEMORY_PROPERTIES),
+                      "items": {"type": "string", "enum": sorted(_MEMORY_PROPERTIES)}}}}
 
 TYPES: dict[str, ElementType] = {t.name: t for t in [
     ElementType("circle", "compound", "namespace"),

@@ -730,8 +730,10 @@ class PostgresMemoryStore:
                subject_id: str | None = None, limit: int = 10,
                categories: list[str] | None = None, occurred_after: str | None = None,
                occurred_before: str | None = None,
-               settings: MemorySettings) -> SearchResult:
-        """Blended recall over the three lanes, best first (``MemoryStore.search``'s rules).
+               settings: MemorySettings, now: float | None = None,
+               count_access: bool = True) -> SearchResult:
+        """Blended recall over the three lanes, best first (``MemoryStore.search``'s rules,
+        ``now`` and ``count_access`` included).
 
         :raise InvalidMemory, InvalidCategory, SubjectIncomplete: bad input.
         :raise DatabaseUnavailable, StoreFailed: the database failed.
@@ -741,7 +743,7 @@ class PostgresMemoryStore:
                                categories=categories, occurred_after=occurred_after,
                                occurred_before=occurred_before)
         settings = require_settings(settings)
-        when = query_span(request.texts["content"], self._clock())
+        when = query_span(request.texts["content"], self._clock() if now is None else now)
         queries = self._embed_lanes(request.texts)
         self._check_open()
         # One connection in autocommit: the reads need no transaction of their own (each
@@ -755,15 +757,19 @@ class PostgresMemoryStore:
             if not ids:
                 return SearchResult([], fallback)
             with conn.cursor() as cur:
-                # An access count is a statistic, not an acknowledged write: its commit
-                # need not wait for the WAL flush (a crash may lose the last counts, never
-                # data). ``set_config(..., true)`` lasts for this statement's own
-                # transaction only, so the pooled connection keeps its setting.
-                cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
-                            f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
-                            f"AND set_config('synchronous_commit', 'off', true) = 'off' "
-                            f"RETURNING {_PUBLIC}",
-                            (iso_utc(self._clock()), self.element, ids))
+                if count_access:
+                    # An access count is a statistic, not an acknowledged write: its commit
+                    # need not wait for the WAL flush (a crash may lose the last counts,
+                    # never data). ``set_config(..., true)`` lasts for this statement's own
+                    # transaction only, so the pooled connection keeps its setting.
+                    cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
+                                f"last_accessed_at = %s WHERE element = %s AND id = ANY(%s) "
+                                f"AND set_config('synchronous_commit', 'off', true) = 'off' "
+                                f"RETURNING {_PUBLIC}",
+                                (iso_utc(self._clock()), self.element, ids))
+                else:
+                    cur.execute(f"SELECT {_PUBLIC} FROM memories WHERE element = %s AND "
+                                f"id = ANY(%s)", (self.element, ids))
                 found = {row[0]: _public(row) for row in cur.fetchall()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lane}
                    for memory_id, value, lane in zip(ids, scores, lanes, strict=True)

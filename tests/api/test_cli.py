@@ -24,7 +24,7 @@ from index import HashingEmbedder, MemorySettings, MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ("init", "serve", "token", "model", "element", "memory", "export", "import",
-            "reindex", "mcp", "backup", "restore", "migrate")
+            "reindex", "mcp", "backup", "restore", "migrate", "eval")
 
 
 def triform(home: Path, *args: str, check: bool = True,

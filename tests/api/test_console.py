@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from source import commit_files
 from tests.helpers import Server, serve
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -239,3 +240,37 @@ def test_behind_tls_the_cookie_is_secure(tmp_path: Any, monkeypatch: pytest.Monk
         assert "Secure" in cookie and "HttpOnly" in cookie
     finally:
         server.close()
+
+
+def test_evals_and_gated_promotions_from_the_source_tab(server: Server) -> None:
+    """The source tab runs a branch's evals and shows its last run; its promote form takes
+    a reason (and an admin's force) and shows the gates' refusal."""
+    element = server.home.catalog.element_at("demo/memory")
+    commit_files(server.home.repo_path(element), {".triform/evals/team.yaml": (
+        b"k: 1\nseed:\n  - {key: a, content: Ana prefers green tea, category: fact}\n"
+        b"  - {key: b, content: Ben lives in Lyon, category: fact}\ncases:\n"
+        b"  - {id: ana, query: Ana prefers tea, expect: [{seed: a}]}\n"
+        b"  - {id: ben, query: Ben lives in Lyon now, expect: [{seed: b}]}\n")}, message="cases")
+    gated = server
+    assert gated.client().post("/api/demo/memory/ops/spec_update", {"properties": {
+        "promotion_gates": {"protected": ["subject_scoping"]}}}).status == 200
+    assert gated.client().post("/api/demo/memory/ops/source/promote", {
+        "to": "demo"}).status == 200
+    browser = Browser(gated)
+    browser.sign_in(gated.tokens["member"])
+    page = browser.page("/console/e/demo/memory?tab=source")
+    assert "draft vs live:" in page and 'name="reason"' in page and 'name="force"' not in page
+    ran = browser.post("/console/e/demo/memory/eval", {"branch": "draft"})
+    assert "Evals of draft: 2 of 2 cases passed (pass rate 1.00)." in browser.page(
+        ran.headers["Location"])
+    assert gated.client().post("/api/demo/memory/ops/spec_update", {"properties": {
+        "subject_scoping": False}}).status == 200
+    done = browser.post("/console/e/demo/memory/promote", {"to": "demo", "reason": "x"})
+    assert "ADMIN_ONLY: " in browser.page(done.headers["Location"])
+    admin = Browser(gated)
+    admin.sign_in(gated.tokens["admin"])
+    assert 'name="force"' in admin.page("/console/e/demo/memory?tab=source")
+    done = admin.post("/console/e/demo/memory/promote", {"to": "demo", "reason": "demo"})
+    assert "Promoted to demo." in admin.page(done.headers["Location"])
+    page = admin.page("/console/e/demo/memory?tab=source")
+    assert "pass rate 1.00 (2/2)" in page

@@ -165,3 +165,8 @@ def test_a_time_the_query_names_boosts_what_happened_then(make_store, clock):
                         settings=EVERYTHING).results[0]["memory"]["id"] == early["id"]
     plain = store.search(query="What did Sam cook?", settings=EVERYTHING).results
     assert plain[0]["score"] == pytest.approx(plain[1]["score"])
+    # ``now``: the same question asked another day (an eval case's ``as_of``).
+    in_november = parse_time("2023-11-07T12:00:00Z", "now")
+    assert store.search(query="What did Sam cook last week?", settings=EVERYTHING,
+                        now=in_november).results[0]["memory"]["id"] == early["id"]
+

@@ -243,6 +243,18 @@ def test_search_ranks_filters_and_counts_access(make_store, defaults, clock):
     assert returned["memory"]["last_accessed_at"] == "2023-11-14T22:13:25.000000Z"
 
 
+def test_a_search_that_counts_no_access_writes_nothing(make_store, defaults):
+    """What a recall eval reads with: the same results, no access counted, so eviction
+    (least-accessed first) picks as it would have."""
+    store = make_store()
+    memory = store.store(content="remember me", category="fact", settings=defaults).memory
+    quiet = store.search(query="remember me", settings=defaults, count_access=False)
+    assert [r["memory"]["id"] for r in quiet.results] == [memory["id"]]
+    assert quiet.results[0]["memory"]["access_count"] == 0
+    assert store.get(memory["id"])["access_count"] == 0
+    assert store.get(memory["id"])["last_accessed_at"] is None
+
+
 def test_access_counts_survive_a_restart(make_store, defaults, tmp_path):
     store = make_store()
     memory = store.store(content="remember me", category="fact", settings=defaults).memory

@@ -39,6 +39,10 @@ from .models import (
                      Category,
                      Decision,
                      ElementInfo,
+                     EvalCase,
+                     EvalRun,
+                     EvalStatus,
+                     EvalSummary,
                      Event,
                      ForgetResult,
                      Memory,
@@ -71,4 +75,5 @@ __all__ = ["Client", "Element", "Circle", "MemoryElement", "Agent", "AgentFacing
            "JSON", "Category", "SubjectType", "MemorySource", "Memory", "NewMemory",
            "StoreResult", "SearchHit", "SearchResult", "MemoryPage", "Stats", "ForgetResult",
            "ElementInfo", "Spec", "SpecAnswer", "SpecUpdate", "Event", "ActivityPage",
-           "MemoryImport", "Turn", "Decision", "Observation", "__version__"]
+           "MemoryImport", "Turn", "Decision", "Observation", "EvalRun", "EvalCase",
+           "EvalSummary", "EvalStatus", "__version__"]

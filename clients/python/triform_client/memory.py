@@ -17,6 +17,8 @@ from .errors import ValidationError
 from .models import (
     JSON,
     Category,
+    EvalRun,
+    EvalStatus,
     ForgetResult,
     Memory,
     MemoryImport,
@@ -145,6 +147,25 @@ class MemoryElement(AgentFacing):
             cursor = page["next_cursor"]
             if cursor is None:
                 return
+
+    def eval(self, branch: str | None = None, *,
+             cases: Sequence[str] | None = None) -> EvalRun:
+        """Run the recall cases of ``branch`` (default draft; or demo, live, a commit id)
+        with that branch's spec (docs/evals.md): each case's ranks and ``passed``, and the
+        ``summary`` (pass rate, R@k, MRR). ``cases`` runs only those (``FILE#ID``), which
+        the server does not record as the branch's last eval.
+
+        :raise ValidationError: an eval file is malformed (``SOURCE_EVAL_INVALID``, with
+            its file and line).
+        :raise TooLarge: more cases x memories than one eval may search.
+        """
+        return cast(EvalRun, self._post("eval", _filters(
+            branch=branch, cases=list(cases) if cases is not None else None), safe=True))
+
+    def eval_status(self) -> EvalStatus:
+        """Each branch's last recorded eval beside its tip, and draft's scores minus
+        live's (``source_branches``' ``evals``)."""
+        return cast(EvalStatus, self.source.branches()["evals"])
 
     def stats(self) -> Stats:
         """Counts by category and subject, capacity, and what retention just expired."""

@@ -217,3 +217,56 @@ class Observation(TypedDict):
     fallback: NotRequired[str]
     skipped: NotRequired[list[dict[str, str]]]
     unresolved: NotRequired[list[str]]
+
+
+class EvalSummary(TypedDict):
+    """A run's scores (``pass_rate``, ``recall_at_k``, ``mrr`` are None without cases)."""
+
+    cases: int
+    passed: int
+    failed: int
+    pass_rate: float | None
+    recall_at_k: float | None
+    mrr: float | None
+    failing: list[str]
+
+
+class EvalCase(TypedDict):
+    """One case of an eval: whether it passed, why not, where its targets ranked."""
+
+    name: str
+    file: str
+    id: str
+    line: int
+    memories: Literal["element", "seed"]
+    k: int
+    passed: bool
+    reasons: list[str]
+    expected: list[JSON]
+    rejected: list[JSON]
+    recall: float | None
+    reciprocal_rank: float | None
+    results: list[JSON]
+
+
+class EvalRun(TypedDict):
+    """The answer of ``eval`` (docs/evals.md)."""
+
+    element: str
+    branch: str
+    commit: str
+    settings: JSON
+    files: list[JSON]
+    cases: list[EvalCase]
+    summary: EvalSummary
+    warnings: list[str]
+    recorded: bool
+    at: str
+
+
+class EvalStatus(TypedDict):
+    """Each branch's last recorded eval (None until one ran; ``current`` when it ran at the
+    branch's tip) and ``draft_vs_live``: draft's scores minus live's."""
+
+    last: dict[str, JSON | None]
+    draft_vs_live: JSON | None

@@ -58,12 +58,19 @@ class Source:
         # Merging the same commit again finds draft up to date: safe to repeat.
         return self._post("source/merge", {"theirs": theirs, "message": message}, safe=True)
 
-    def promote(self, to: Literal["demo", "live"]) -> JSON:
-        """Fast-forward demo to draft, or live to demo.
+    def promote(self, to: Literal["demo", "live"], *, force: bool = False,
+                reason: str | None = None) -> JSON:
+        """Fast-forward demo to draft, or live to demo, past the element's promotion gates
+        (docs/evals.md); ``gates`` in the answer says what they checked. ``reason`` is
+        recorded in activity: needed to change a protected property, and with ``force``
+        (an admin passing failing eval gates).
 
-        :raise Conflict: the target has diverged; nothing moved.
+        :raise Conflict: the target has diverged, or an eval gate failed
+            (``PROMOTION_GATE_FAILED``, naming the failing cases); nothing moved.
+        :raise Forbidden: a protected property changes and the token is not an admin's.
         """
-        return self._post("source/promote", {"to": to}, safe=True)
+        return self._post("source/promote", {"to": to, "force": force or None,
+                                             "reason": reason}, safe=True)
 
     def validate(self, branch: str | None = None) -> JSON:
         """Validate a branch (default draft): ``ok`` and ``findings``."""
