@@ -3,7 +3,8 @@ codes and progress.
 
 Exit codes: 0 done, 1 the op refused (its error is printed on stderr in the API's one
 shape; a file or socket the system refused: one line), 2 the command line itself is wrong
-(like argparse), 3 ``triform eval`` ran and a case failed, 141 the reader of stdout went away (``| head``), 130 Ctrl-C.
+(like argparse), 3 ``triform eval`` ran and a case failed, 141 the reader of stdout went
+away (``| head``), 130 Ctrl-C.
 
 The layers below (element, index, source) are imported only by what opens a home: a
 command that goes through a running server never loads them (``api/options.py``).

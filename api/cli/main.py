@@ -5,9 +5,9 @@ Every command takes the home's options (``--home DIR``, else ``TRIFORM_HOME``, e
 never prompts, so scripts and tests can drive it. The grammar is all here; the commands
 live by topic and are imported only when they run (``--help`` and a command that goes
 through a running server load neither numpy nor the model nor git): ``setup.py`` (init,
-serve, token, model), ``elements.py`` (element, memory, export, import), ``evals.py`` (eval), ``transfer.py``
-(export and import with memories, backup, restore, migrate), ``reindex.py``, and
-``api/mcp_server.py`` (mcp).
+serve, token, model), ``elements.py`` (element, memory, export, import), ``evals.py``
+(eval), ``transfer.py`` (export and import with memories, backup, restore, migrate),
+``reindex.py``, and ``api/mcp_server.py`` (mcp).
 """
 
 from __future__ import annotations
