@@ -9,7 +9,8 @@ vectors, the case's question is searched (the subject's scope, the default limit
 threshold). Scored per kind:
 
 - **update**: *newer first*: the first result holds the new value (``new``); *old
-  absent*: no result holds the old value (``old``) without the new one.
+  absent*: no result holds the old value (``old``) as current: without the new one, and
+  without saying it ended ("Carlos quit Amazon" is true, not stale).
 - **retire** (the newer statement says the old one no longer holds): *old absent*: no
   result holds the old value unless it also says it ended ("no longer", "quit" ...).
 - **control** (not an update: another person's fact, a second pet, "also", a visit):
@@ -150,7 +151,8 @@ def score(server: Server, run: dict[str, Any]) -> dict[str, Any]:
     if case["kind"] == "update":
         assert new is not None
         out["newer_first"] = bool(results) and bool(new.search(results[0]))
-        out["old_absent"] = not any(old.search(r) and not new.search(r) for r in results)
+        out["old_absent"] = not any(old.search(r) and not new.search(r) and not ENDED.search(r)
+                                    for r in results)
     elif case["kind"] == "retire":
         out["old_absent"] = not any(old.search(r) and not ENDED.search(r) for r in results)
     else:

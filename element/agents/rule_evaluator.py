@@ -1,20 +1,24 @@
 """The rule evaluator: the subconscious without a network (the default, and the fallback).
 
-Keyed sentence rules (``rules.py``: facts, preferences, procedures, corrections, forgets)
-and episodes (``episodes.py``: what a speaker tells about themselves) over the user's new
-turns, decided against the pool.
+Keyed sentence rules (``rules.py``: facts, preferences, procedures, corrections, forgets),
+change statements (``updates.py``: what makes a stored memory stale) and episodes
+(``episodes.py``: what a speaker tells about themselves) over the user's new turns,
+decided against the pool.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-
+from typing import Any
 
 from .dates import iso, occurred_at
-from .decisions import Decision, Pool
-from .episodes import episode, is_english
+from .decisions import WRITES, Decision, Pool
+from .episodes import episode, is_english, tell
 from .observation import Observation
-from .rules import Candidate, extract, norm
+from .rules import Candidate, clean, extract, norm, point_key
+from .sentences import split_sentences
+from .updates import (MENTION_MIN, SIMILAR_MIN, SIMILAR_MIN_WEAK, Signals, key_target,
+                      mentions, signals, similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator"]
 
@@ -26,7 +30,10 @@ class RuleEvaluator:
 
     Candidates come from user turns only, in order; of several candidates with one key the
     last wins (the earlier ones are "superseded by a later statement"). A keyed candidate
-    updates the pool's memory with that key (or is a duplicate of it); an unkeyed one is
+    supersedes the pool's memory of the same attribute (``updates.py``: a single-valued
+    one always, another only with a change cue, never with an addition cue) or is a
+    duplicate of it; a change statement supersedes the memory it makes stale; a
+    statement that something no longer holds retires its memory. Otherwise a candidate is
     added unless the same content is stored. A correction without a key revises the memory
     closest to what was corrected (the previous assistant turn); a "forget" without a key
     deletes the closest memory, if one is close enough (``SIMILAR_MIN``).
@@ -42,30 +49,34 @@ class RuleEvaluator:
     def lane_texts(self, observation: Observation, pool: Pool) -> list[list[str]]:
         """Per write ``observation`` will likely make, the texts it embeds (content,
         context, intention), so the pipeline can embed them all in one model call. A
-        candidate stored word for word, superseded or a forget writes nothing: left out."""
-        found, _ = self._candidates(observation)
+        candidate stored word for word, superseded, a retire or a forget writes nothing:
+        left out."""
+        found, _ = self._candidates(observation, pool)
         last = {c.key: i for i, c in enumerate(found) if c.key}
         writes: list[list[str]] = []
         for i, cand in enumerate(found):
-            if cand.kind == "forget" or cand.key and last[cand.key] != i or \
+            if cand.kind in ("forget", "retire") or cand.key and last[cand.key] != i or \
                     pool.by_content(cand.content) is not None:
                 continue
             writes.append([t for t in (cand.content, observation.window(cand.turn),
                                        observation.goal(cand.turn)) if t])
         return writes
 
-    def _candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
+    def _candidates(self, observation: Observation,
+                    pool: Pool | None) -> tuple[list[Candidate], list[int]]:
         if self._read is None or self._read[0] is not observation:
-            found, skipped = self.candidates(observation)
+            found, skipped = self.candidates(observation, pool)
             self._read = (observation, found, skipped)
         return self._read[1], self._read[2]
 
-    def candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
+    def candidates(self, observation: Observation, pool: Pool | None = None
+                   ) -> tuple[list[Candidate], list[int]]:
         """The candidates of the fresh user turns, in order, and the turns skipped as not
-        English. Each turn gives its keyed statements (``rules.extract``) and at most one
-        episode of what else it tells (``episodes.episode``); a loose keyed statement
-        (a preference, a possession, "my X is Y") of a turn that gives an episode is told
-        in the episode instead."""
+        English. Each turn gives its keyed statements (``rules.extract``), its change
+        statements (a sentence with a change cue that makes a memory of ``pool`` stale)
+        and at most one episode of what else it tells (``episodes.episode``); a loose
+        keyed statement (a preference, a possession, "my X is Y") of a turn that gives an
+        episode is told in the episode instead, unless it updates a memory."""
         found: list[Candidate] = []
         skipped: list[int] = []
         for i, turn in enumerate(observation.turns):
@@ -77,21 +88,97 @@ class RuleEvaluator:
             who = observation.speaker(i)
             keyed = extract(turn.content, i, who,
                             answers_question=observation.answers_question(i))
-            strong = [c for c in keyed if not c.loose]
+            changes = self._changes(turn.content, keyed, i, who, observation, pool) \
+                if pool is not None else []
+            strong = [c for c in keyed if not c.loose or pool is not None and
+                      self._keyed_target(c, pool, who) is not None]
             told = episode(turn.content, who, addressee=observation.others(i),
-                           consumed=[norm(c.source) for c in strong])
+                           consumed=[norm(c.source) for c in strong + changes])
             if told is None:
-                found.extend(keyed)
+                found.extend(self._in_order(keyed, changes))
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")
             # is one memory: split, its parts would each say less than the whole.
-            found.extend(strong)
+            found.extend(self._in_order(strong, changes))
             found.append(Candidate(told.category, told.content, None, i, "episode",
                                    source=" ".join(told.sentences)))
         return found, skipped
 
+    @staticmethod
+    def _in_order(keyed: list[Candidate], changes: list[Candidate]) -> list[Candidate]:
+        return keyed + changes
+
+    def _changes(self, text: str, keyed: list[Candidate], turn: int, who: str,
+                 observation: Observation, pool: Pool) -> list[Candidate]:
+        """The turn's change statements: sentences no keyed rule read whose change cue
+        makes a pool memory stale ("I left Google and joined Spotify", "I switched to a
+        Pixel"). Each becomes its own memory superseding that one."""
+        out: list[Candidate] = []
+        said = [norm(c.source) for c in keyed if c.source]
+        taken: list[str] = []
+        for raw in split_sentences(text):
+            if raw.rstrip().endswith("?"):
+                continue
+            sentence = clean(raw)
+            if not sentence or any(s and s in norm(sentence) for s in said):
+                continue
+            sig = signals(sentence)
+            if not sig.replaces or not (sig.ended or sig.change):
+                continue
+            content = tell(raw, who, observation.others(turn))
+            if not content:
+                continue
+            target = self._change_target(sentence, content, sig, pool, who, taken)
+            if target is not None:
+                taken.append(target["id"])
+                out.append(Candidate("fact", content, None, turn, "change", source=sentence,
+                                     target=target["id"]))
+        return out
+
+    @staticmethod
+    def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
+                       skip: list[str]) -> dict[str, Any] | None:
+        """The memory a change statement makes stale: named by its old value, else (with a
+        strong cue) the clearly closest by attribute (``updates.py``)."""
+        memories = pool.memories()
+        things = [" ".join(v.split()[1:]) for v in sig.ended
+                  if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
+        for thing in things + list(sig.things):
+            found = key_target(point_key(thing), memories, who, skip)
+            if found is not None:
+                return found
+        found = value_target(sig.ended, memories, who, sig.holder, skip) if sig.ended else None
+        if found is not None or not sig.change:
+            return found
+        embedder = pool.embedder()
+        if embedder is None:
+            return None
+        near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
+        try:
+            return similar_target(content, near, who, sig.holder, embedder.embed,
+                                  SIMILAR_MIN if sig.strong else SIMILAR_MIN_WEAK)
+        except Exception:   # a failing model finds nothing: the statement is added
+            return None
+
+    @staticmethod
+    def _keyed_target(cand: Candidate, pool: Pool, who: str) -> dict[str, Any] | None:
+        """The pool memory of the same attribute a keyed statement updates, if any."""
+        if not cand.key or cand.kind not in ("add", "correct"):
+            return None
+        existing = pool.by_key(cand.key) or key_target(cand.key, pool.memories(), who)
+        if existing is None or norm(existing["content"]) == norm(cand.content):
+            return None
+        sig = signals(cand.source or cand.content)
+        if sig.addition and cand.kind != "correct":
+            return None
+        if single_valued(cand.key, cand.slot) or \
+                cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
+                cand.kind == "correct" or sig.change and sig.replaces:
+            return existing
+        return None
+
     def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
-        found, skipped = self._candidates(observation)
+        found, skipped = self._candidates(observation, pool)
         for i in skipped:
             yield Decision("nothing", f"turn {i} skipped: not English (the rules read English "
                            "only)")
@@ -106,13 +193,14 @@ class RuleEvaluator:
                                category=cand.category)
                 continue
             decision = self.decide(cand, observation, pool)
-            if decision.action in ("add", "update"):
+            if decision.action in WRITES:
                 when = occurred_at(cand.source, observation.session_date)
                 decision.occurred_at = iso(when) if when else None
             yield decision
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
         context, goal = obs.window(cand.turn), obs.goal(cand.turn)
+        who = obs.speaker(cand.turn)
         if cand.kind == "forget":
             target = pool.by_key(cand.key) if cand.key else None
             if target is not None and cand.slot and norm(target["content"]) != norm(cand.content):
@@ -125,8 +213,18 @@ class RuleEvaluator:
             if target is None:
                 return Decision("nothing", "asked to forget something not remembered",
                                 category=cand.category)
-            return Decision("forget", "the user asked to forget it, or said it no longer "
-                            "holds", category=target["category"], memory_id=target["id"])
+            return Decision("forget", "the user asked to forget it",
+                            category=target["category"], memory_id=target["id"])
+        if cand.kind == "retire":
+            return self._retire(cand, pool, who)
+        if cand.kind == "change":
+            target = pool.holds(cand.target) if cand.target else None
+            if target is not None:
+                return Decision("supersede", "a later statement changes what it says",
+                                category=target["category"], memory_id=target["id"],
+                                content=cand.content, context=context, intention=goal)
+            return Decision("add", "new fact", category=cand.category, content=cand.content,
+                            context=context, intention=goal)
         if cand.kind == "episode":
             same = pool.by_content(cand.content)
             if same is not None:
@@ -140,7 +238,6 @@ class RuleEvaluator:
             return Decision("add", f"new {cand.category}: told by the speaker",
                             category=cand.category, content=cand.content, context=context,
                             intention=goal)
-        existing = pool.by_key(cand.key) if cand.key else None
         if cand.kind == "correct" and cand.key is None:
             query = obs.previous_assistant(cand.turn) or cand.query or cand.content
             hits = pool.similar(query, 1)
@@ -153,18 +250,42 @@ class RuleEvaluator:
             return Decision("add", "correction of something not remembered",
                             category="correction", content=f"Correction: {cand.content}",
                             context=context, intention=goal)
-        if existing is None and cand.key is None:
-            existing = pool.by_content(cand.content)
-        if existing is not None and norm(existing["content"]) == norm(cand.content):
-            return Decision("nothing", "already remembered", category=existing["category"],
-                            memory_id=existing["id"])
+        same = pool.by_content(cand.content)
+        if same is not None:
+            return Decision("nothing", "already remembered", category=same["category"],
+                            memory_id=same["id"])
+        existing = self._keyed_target(cand, pool, who)
+        if existing is None and cand.key is not None:
+            sig = signals(cand.source or cand.content)
+            if sig.replaces and (sig.ended or sig.change):
+                existing = self._change_target(cand.source, cand.content, sig, pool, who, [])
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
-            return Decision("update", reason, category=cand.category,
+            return Decision("supersede", reason, category=cand.category,
                             memory_id=existing["id"], content=cand.content, context=context,
                             intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"
         return Decision("add", reason, category=cand.category, content=cand.content,
                         context=context, intention=goal, key=cand.key)
+
+    @staticmethod
+    def _retire(cand: Candidate, pool: Pool, who: str) -> Decision:
+        """"I'm not X anymore": the memory saying X retires (its attribute's, naming the
+        value when the attribute holds one value; else the one naming X)."""
+        target = None
+        if cand.key:
+            target = pool.by_key(cand.key) or key_target(cand.key, pool.memories(), who)
+            if target is not None and cand.slot and \
+                    mentions(target["content"], cand.query or cand.content, who) < MENTION_MIN:
+                return Decision("nothing", "said a value no longer holds that is remembered "
+                                "differently", category=target["category"],
+                                memory_id=target["id"])
+        if target is None and cand.query:
+            target = value_target([cand.query], pool.memories(), who)
+        if target is None:
+            return Decision("nothing", "said something no longer holds that is not "
+                            "remembered", category=cand.category)
+        return Decision("retire", "the user said it no longer holds",
+                        category=target["category"], memory_id=target["id"])

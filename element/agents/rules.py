@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
+from .episodes import narrate, restore_subject
+from .sentences import ends_with_abbreviation, split_sentences
 
-__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person"]
+__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key"]
 
 # -- the rules --------------------------------------------------------------------------------
 # English only, one sentence at a time, first person. What they catch and miss: docs/agents.md.
@@ -39,6 +41,8 @@ class Candidate:
     slot: bool = False
     #: The cleaned sentence it came from (what dates it: "... next month").
     source: str = ""
+    #: The memory a change statement replaces, once found (``updates.py``).
+    target: str | None = None
 
     @property
     def loose(self) -> bool:
@@ -47,19 +51,27 @@ class Candidate:
         diet) or an instruction, correction or forget."""
         return self.kind == "add" and (
             self.category in ("preference", "context")
-            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:")))
+            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:", "fact:does:")))
 
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
-    (r"\bi'll\b", "I will"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
+    (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
     (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
 _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
                      r"fyi|just so you know|for the record|for your information|to be clear|"
-                     r"honestly|anyway)\b[\s,:;!.-]*)+", re.I)
-_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+                     r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
+                     r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
+                     r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
+                     re.I)
+#: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
+#: that starts a new first-person clause ("I don't live there anymore, I moved to Porto").
+_SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+_COMMA_CLAUSE = re.compile(r",\s+(?=(?:i|my|we|our)\s)", re.I)
+_FIRST_PERSON = re.compile(r"^(?:i|my|we|our)\s", re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
           "too", "everything", "all", "anything", "something"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
@@ -131,20 +143,61 @@ _NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?ca
 _INTRO = re.compile(r"^(?i:i am|this is)\s+(?P<x>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)$")
 _NOT_NAMES = {"Fine", "Good", "Sorry", "Back", "Here", "Done", "Ready", "Not", "Okay", "Sure",
               "Glad", "Happy", "Tired", "Busy", "Great", "Well", "Just"}
+#: The speaker as a subject, alone or with their household ("my wife and I", "we").
+_WE = r"^(?:i|we|(?:my\s+\w+|(?-i:[A-Z][a-z]+))\s+and\s+i|me\s+and\s+my\s+\w+)"
+#: Statements about the speaker: (pattern, memory template, key). A template "" tells the
+#: sentence itself (in the third person); ``{h}`` in a key is whose it is ("my son").
 _FACTS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(p, re.I), tpl, key) for p, tpl, key in (
-    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:live|living|reside|residing|based|staying)\s+"
-     r"in\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
-    (r"^i\s+(?:just\s+|recently\s+)?moved\s+to\s+(?P<x>.+)$", "{who} lives in {x}",
-     "fact:location"),
+    (_WE + r"\s+(?:am\s+|are\s+|have been\s+)?(?:currently\s+|now\s+|still\s+)?(?:live|"
+     r"living|reside|residing|based)\s+(?:(?:right|downtown|just)\s+)?in\s+(?P<x>.+)$",
+     "{who} lives in {x}", "fact:location"),
+    (_WE + r"\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
+     r"(?:back\s+)?to\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    (r"^(?:my|our)\s+(?:new\s+)?(?:apartment|flat|house|home|place)\s+is\s+(?:now\s+)?in\s+"
+     r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    (r"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[\w\- ]{1,30}?\s+)?in\s+"
+     r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
     (r"^i\s+(?:am|come)\s+(?:originally\s+)?from\s+(?P<x>.+)$", "{who} is from {x}",
      "fact:origin"),
-    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for)\s+(?P<x>.+)$",
-     "{who} works at {x}", "fact:employer"),
-    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+(?:at|for)\s+"
+     r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?(?:started|began)\s+(?:a\s+new\s+job|"
+     r"working|work)\s+(?:at|for|with)\s+(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+"
+     r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
      "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained as|"
+     r"(?:got|was|have been)\s+promoted\s+to|went|gone)\s+(?P<x>(?:a|an|the)\s+.+|freelance"
+     r"|self-employed|part-time|full-time|senior\s.+|junior\s.+|head\s.+)$", "",
+     "fact:occupation"),
+    (r"^i\s+(?P<x>\w+\s+.+?)\s+for a living$", "", "fact:occupation"),
     (r"^i\s+am\s+allergic\s+to\s+(?P<x>.+)$", "{who} is allergic to {x}", "fact:allergy:{x}"),
     (r"^i\s+am\s+(?P<x>\d{1,3})(?:\s+years?\s+old)?$", "{who} is {x} years old", "fact:age"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?turned\s+(?P<x>\d{1,3})\b.*$",
+     "{who} is {x} years old", "fact:age"),
+    (r"^(?:my|our|the)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:is|are|has turned|have turned|"
+     r"(?:just\s+)?turned)\s+(?P<x>\d{1,2})(?:\s+years?\s+old)?(?=\s*,|\s+(?:now|and|already|"
+     r"today|yesterday|this|last)\b|\W*$)", "", "fact:age:{h}"),
+    (r"^(?P<h>(?-i:[A-Z][a-z]+))\s+(?:has\s+)?(?:just\s+)?turned\s+(?P<x>\d{1,2})\b", "",
+     "fact:age:{h}"),
+    (r"^i\s+(?:now\s+|currently\s+)?report\s+(?:directly\s+)?to\s+(?P<x>.+)$",
+     "{who} reports to {x}", "fact:manager"),
+    (_WE + r"\s+(?:am\s+|are\s+)?(?:now\s+)?(?:drive|driving)\s+(?P<x>(?:a|an)\s+.+)$",
+     "{who} drives {x}", "fact:car"),
+    (r"^i\s+am\s+(?:now\s+)?(?P<x>(?:married|engaged)\s+to\s+.+)$", "{who} is {x}",
+     "fact:relationship"),
+    (r"^i\s+am\s+(?:now\s+)?(?:seeing|dating|going out with|in a relationship with)\s+"
+     r"(?P<x>.+)$", "", "fact:relationship"),
+    (r"^(?:(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+)?(?:just\s+|"
+     r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced)\b.*$",
+     "", "fact:relationship"),
+    (r"^i\s+(?:have\s+)?(?:just\s+)?(?:gone|went|turned|became|switched to being)\s+"
+     r"(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
+     "", "fact:diet"),
+    (r"^i\s+am\s+(?:now\s+)?on\s+(?:a|the)\s+(?P<x>[\w\- ]{2,30}?)\s+diet$",
+     "{who} is on a {x} diet", "fact:diet"),
     (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
     (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
      "{who} has {x}", "fact:has:{head}"),
@@ -152,6 +205,24 @@ _FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
      "context:{verb}"),
 )]
+#: What "my X is Y" is about when X names one of a person's single facts.
+_ALIASES = {"employer": "fact:employer", "company": "fact:employer", "job": "fact:occupation",
+            "boss": "fact:manager", "manager": "fact:manager", "supervisor": "fact:manager",
+            "team lead": "fact:manager", "line manager": "fact:manager", "car": "fact:car",
+            "vehicle": "fact:car", "phone": "fact:phone", "mobile": "fact:phone",
+            "cell": "fact:phone", "cell phone": "fact:phone", "mobile phone": "fact:phone",
+            "diet": "fact:diet", "age": "fact:age", "partner": "fact:partner",
+            "boyfriend": "fact:partner", "girlfriend": "fact:partner",
+            "husband": "fact:partner", "wife": "fact:partner"}
+#: Words that qualify the X of "my X is Y" without changing what it is ("my new car").
+_QUALIFIERS = {"new", "old", "current", "usual", "present", "latest", "former", "regular"}
+_PAST_TENSE = frozenset("""
+went got had made took saw came found felt thought told said gave left kept met ran began bought
+brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent built lost
+paid became fell forgot chose wore sold held stood understood heard meant slept led rode broke
+spoke woke threw fought hung stuck shook sat lit fed lent shot sought dealt did was were read
+put set cut hit quit hurt cost shut spread let
+""".split())
 _STATES = {"vegetarian": "diet", "vegan": "diet", "pescatarian": "diet", "married": "relationship",
            "single": "relationship", "divorced": "relationship", "widowed": "relationship",
            "engaged": "relationship", "retired": "work"}
@@ -160,6 +231,20 @@ _IS = re.compile(r"^i\s+am\s+(?P<art>(?:a|an)\s+)?(?P<x>[a-z][\w\-]*(?:\s+[a-z][
 _NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "not", "so",
               "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
               "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
+#: A habit: "I play the piano", "I drink my coffee black", "I take the train to work".
+_HABIT = re.compile(r"^i\s+(?:usually\s+|often\s+|always\s+|normally\s+|mostly\s+|"
+                    r"regularly\s+|sometimes\s+)?(?P<v>[a-z]{2,})\s+(?P<x>.+)$", re.I)
+#: Verbs of thinking, feeling, talking and helping: "I think so" is no habit; nor are the
+#: verbs other rules read (like, have, work, live ...).
+_NOT_HABITS = frozenset("""
+think know guess mean hope feel agree see understand wish bet suppose believe wonder remember
+forget need want appreciate love like hate prefer enjoy adore dislike detest am have do can
+could will would should must may might just really also totally get say tell promise swear
+doubt imagine recommend suggest apologize apologise admit realize realise assume care miss
+thank figure hear cannot try plan live work speak own reside stay move come go mean find
+would ask answer reply call let keep look wait sound seem owe totally definitely absolutely
+truly actually still always never only even probably guess mind reckon trust expect
+""".split()) - {"go"}
 _ABOUT_THEM = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 #: An object that points at something said or shown before ("this series", "having them
 #: around"): the rules cannot tell what, so the preference would be empty.
@@ -194,10 +279,15 @@ _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|do not forget|keep in mind|n
                        r"\s+(?P<that>that\s+)?(?P<x>.+)$", re.I)
 _FORGET = re.compile(r"^(?:please\s+)?(?:forget|stop remembering|disregard)\s+(?:that\s+|about\s+|"
                      r"what i said about\s+)?(?P<x>.+)$", re.I)
+#: Saying a statement no longer holds: it retires what it names ("I'm not allergic to
+#: shellfish anymore"). "Forget ..." asks to erase instead.
 _NO_LONGER = [re.compile(p, re.I) for p in (
     r"^(?P<s>i)\s+no longer\s+(?P<x>.+)$", r"^(?P<s>i am)\s+no longer\s+(?P<x>.+)$",
-    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$",
-    r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
+    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more(?:\s*[,;].*)?$",
+    r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+(?:any\s?more|after all)(?:\s*[,;].*)?$")]
+#: A time word closing a statement ("I'm pescatarian now"): not part of what it says.
+_NOW = re.compile(r"(?:,?\s+(?:now|currently|these days|nowadays|at the moment|right now|"
+                  r"lately|again|finally))+$", re.I)
 _ASK_MEMORY = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
                          r"(?P<x>(?:remember|forget|note|keep in mind)\b.+)$", re.I)
 _CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
@@ -220,29 +310,89 @@ _ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|
 _MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
 
 
-def _sentences(text: str) -> Iterator[tuple[str, bool]]:
-    """Cleaned sentences (contractions expanded, fillers dropped) and whether each asks."""
-    text = text.translate(_APOS)
+def _clauses(sentence: str) -> Iterator[str]:
+    # "Alex and I got married": one subject, not two clauses.
+    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+)\s+and\s+(?=i\b)|me\s+and\s+(?=my\b))",
+                    sentence, re.I)
+    if pair:
+        first, *rest = _clauses(sentence[pair.end():])
+        yield pair.group(1) + first
+        yield from rest
+        return
+    for part in _SPLIT.split(sentence):
+        part = (part or "").strip()
+        if not _FIRST_PERSON.match(_FILLER.sub("", part)):
+            yield part
+            continue
+        yield from (p.strip() for p in _COMMA_CLAUSE.split(part))
+
+
+def clean(raw: str) -> str:
+    """One sentence as the rules read it: contractions expanded, fillers and openers
+    dropped ("Quick update: ..."), a dropped subject restored ("Just moved to Leeds"),
+    the closing punctuation gone (an abbreviation's period stays)."""
+    text = raw.translate(_APOS)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
-    for raw in _SPLIT.split(text):
-        raw = (raw or "").strip()
-        question = raw.endswith("?")
-        sentence = _FILLER.sub("", raw).strip().rstrip(".!?;").strip()
-        if sentence and len(sentence.split()) <= 60:
-            yield sentence, question
+    text = _FILLER.sub("", text.strip()).strip()
+    text = text if ends_with_abbreviation(text) else text.rstrip(".!?;").strip()
+    return restore_subject(text)
+
+
+def _sentences(text: str) -> Iterator[tuple[str, bool]]:
+    """Cleaned clauses (see :func:`clean`) and whether each asks."""
+    for whole in split_sentences(text.translate(_APOS)):
+        question = whole.rstrip().endswith("?")
+        for raw in _clauses(whole):
+            sentence = clean(raw)
+            if sentence and len(sentence.split()) <= 60:
+                yield sentence, question
+
+
+def point_key(thing: str) -> str:
+    """The key of "my <thing>": ``fact:manager`` for "my new boss", ``fact:my:order`` for
+    "my usual order"."""
+    thing = re.sub(r"\b(?:these days|nowadays|now|currently|at the moment|right now)\b", " ",
+                   norm(thing))
+    point = " ".join(w for w in thing.split() if w not in _QUALIFIERS)
+    return _ALIASES.get(point) or _key("fact:my", point)
+
+
+def _named(name: str, turn: int, who: str) -> Candidate | None:
+    """"My name is X": nothing when memories already call the speaker X ("Maria's name is
+    Maria" says nothing), "X's full name is X Y" when it adds to it."""
+    if norm(name) == norm(who):
+        return None
+    if norm(name).startswith(norm(who) + " "):
+        return Candidate("fact", f"{who}'s full name is {name}", "fact:name", turn, slot=True)
+    return Candidate("fact", f"{who}'s name is {name}", "fact:name", turn, slot=True)
+
+
+#: A short phrase setting the scene before "I" ("After the reorg I report to ...").
+_SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|last|next|"
+                    r"for)\b[^,]{1,30}?,?\s+(?=i\s)", re.I)
 
 
 def _statement(s: str, turn: int, who: str) -> Candidate | None:
-    """A fact, preference or context the user states about themselves."""
+    """A fact, preference or context the user states about themselves (after a short
+    scene-setting phrase, too: "After the reorg I report to Ana")."""
+    found = _statement_at(_NOW.sub("", s) or s, turn, who)
+    if found is None and (m := _SCENE.match(s)) and not _FROM_NOW.match(s):
+        found = _statement_at(_NOW.sub("", s[m.end():]) or s, turn, who)
+    return found
+
+
+def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
     if m := _NAME.match(s):
         name = _obj(m["x"], 4)
         if not name:
             return None
-        text = f"{who} wants to be called {name}" if m["call"] else f"{who}'s name is {name}"
-        return Candidate("fact", text, "fact:name", turn, slot=True)
+        if m["call"]:
+            return Candidate("fact", f"{who} wants to be called {name}", "fact:name", turn,
+                             slot=True)
+        return _named(name, turn, who)
     if (m := _INTRO.match(s)) and m["x"].split()[0] not in _NOT_NAMES:
-        return Candidate("fact", f"{who}'s name is {m['x']}", "fact:name", turn, slot=True)
+        return _named(m["x"], turn, who)
     if m := _PREFER.match(s):
         verb, x = m["v"].lower(), _obj(m["x"])
         if not x or _ABOUT_THEM.search(x):
@@ -262,41 +412,66 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
         verb = "does not like" if m["neg"] else "likes"
         return Candidate("preference", f"{who} {verb} {third_person(x)}",
                          _key("preference", x), turn) if x else None
+    plain = re.sub(r"^(i|we)\s+(am\s+|are\s+)?(?:also|still|currently|now|really|actually)"
+                   r"\s+", r"\1 \2", s, flags=re.I)
     for pattern, template, key in _FACTS:
-        if m := pattern.match(s):
-            x = _obj(m["x"])
-            if not x:
+        if m := pattern.match(plain):
+            found = m.groupdict()
+            x = _obj(found["x"]) if found.get("x") else None
+            if not x and template:
                 return None
+            x = x or ""
             # "a dentist appointment next month" is about the appointment: a time phrase
-            # in the key would make every "next month" plan one point.
+            # in the key would make every "next month" plan one point; in a single fact's
+            # value it says when, not what ("moved to Leeds last week": lives in Leeds).
             when = time_phrase(x)
-            timeless = x.replace(when, " ").strip() if when else x
-            head = re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
-                            timeless or x)[0].split()[-1]
-            slot = "{" not in key
-            key = key.format(x=norm(x), head=norm(head), verb=norm(x).split()[0])
+            timeless = " ".join(x.replace(when, " ").split()) if when else x
+            if when and timeless and "{" not in key:
+                x = timeless
+            head = (re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
+                             timeless or x)[0].split() or [""])[-1]
+            slot = "{" not in key or "{h}" in key
+            key = key.format(x=norm(x), head=norm(head), verb=(norm(x).split() or [""])[0],
+                             h=norm(found.get("h") or ""))
             category = "context" if key.startswith("context") else "fact"
-            return Candidate(category, template.format(who=who, x=third_person(x)), key, turn,
-                             slot=slot)
+            text = template.format(who=who, x=third_person(x)) if template \
+                else narrate(s, who)
+            return Candidate(category, text, key, turn, slot=slot)
     if m := _MY.match(s):
         k, x = m["k"].strip(), _obj(m["x"])
         if not x or norm(k) in _NOT_MY:
             return None
         category = "preference" if re.match(r"favou?rite\b", k, re.I) else "fact"
         return Candidate(category, f"{who}'s {k} {m['v'].lower()} {third_person(x)}",
-                         _key("fact:my", k), turn, slot=True)
+                         point_key(k), turn, slot=True)
     if m := _MY_VERB.match(s):
         x = _obj(m["x"])
         return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x)}",
                          _key("fact:my", f"{m['k']} {m['v']}"), turn, slot=True) if x else None
     if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
-        x = m["x"].lower()
-        if not m["art"] and x not in _STATES:
+        x = m["x"]
+        if not m["art"] and x.lower() not in _STATES:
             return None
-        key = f"fact:{_STATES[x]}" if x in _STATES else _key("fact:is", x)
+        key = f"fact:{_STATES[x.lower()]}" if x.lower() in _STATES else _key("fact:is", x)
         return Candidate("fact", f"{who} is {m['art'] or ''}{x}", key, turn,
-                         slot=x in _STATES)
-    return None
+                         slot=x.lower() in _STATES)
+    return _habit(s, turn, who)
+
+
+def _habit(s: str, turn: int, who: str) -> Candidate | None:
+    """"I play the piano": what the speaker does, keyed by verb and object (many at once)."""
+    m = _HABIT.match(s)
+    if m is None:
+        return None
+    verb, x = m["v"].lower(), _obj(m["x"])
+    if verb in _NOT_HABITS or verb.endswith(("ed", "ing", "ly")) or verb in _PAST_TENSE or \
+            not x or _ABOUT_THEM.search(x) or _POINTS_BACK.search(x):
+        return None
+    words = [w for w in norm(x).split() if w not in _ARTICLES and w not in _VAGUE
+             and w not in ("to", "at", "in", "on", "with", "for", "about", "of", "the")]
+    if not words:
+        return None
+    return Candidate("fact", narrate(s, who), f"fact:does:{verb} {words[0]}", turn)
 
 
 def _instructs(text: str) -> bool:
@@ -340,7 +515,7 @@ def _parse(s: str, turn: int, who: str) -> Candidate | None:
             inner = _statement(f"{m['s']} {m['x']}", turn, who)
             text = inner.content if inner else _about(f"{m['s']} {m['x']}", who)
             return Candidate(inner.category if inner else "fact", text,
-                             inner.key if inner else None, turn, "forget", text,
+                             inner.key if inner else None, turn, "retire", m["x"],
                              slot=bool(inner and inner.slot))
     if m := _REMEMBER.match(s):
         x = m["x"]
