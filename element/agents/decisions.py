@@ -176,9 +176,9 @@ class Pool:
         return hits[:limit]
 
     def nearest(self, text: str, limit: int = 10) -> list[dict[str, Any]]:
-        """Pool memories closest to ``text`` by a search with no score floor, best first
-        (after waiting, as :meth:`similar` does, for memories still being embedded)."""
-        self.store.flush_embeddings(SIMILAR_WAIT)
+        """Pool memories closest to ``text`` by a search with no score floor, best first.
+        Candidates only (the caller compares texts itself): memories still being embedded
+        behind are found by their words, without waiting for their vectors."""
         subject_type, subject_id = self.subject if self.subject else (None, None)
         settings = replace(self.settings, relevance_threshold=0.0)
         found = self.store.search(query=text[:4000], subject_type=subject_type,

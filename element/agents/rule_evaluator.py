@@ -17,10 +17,14 @@ from .episodes import episode, is_english, tell
 from .observation import Observation
 from .rules import Candidate, clean, extract, norm, point_key
 from .sentences import split_sentences
-from .updates import (MENTION_MIN, SIMILAR_MIN, SIMILAR_MIN_WEAK, Signals, key_target,
+from .updates import (MENTION_MIN, SIMILAR_MIN, SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target,
                       mentions, signals, similar_target, single_valued, value_target)
 
-__all__ = ["RuleEvaluator"]
+__all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
+
+#: A change statement longer than this is a story: its attribute is not looked for by
+#: similarity (only by key or a named old value).
+SIMILAR_WORDS = 20
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -88,31 +92,32 @@ class RuleEvaluator:
             who = observation.speaker(i)
             keyed = extract(turn.content, i, who,
                             answers_question=observation.answers_question(i))
-            changes = self._changes(turn.content, keyed, i, who, observation, pool) \
-                if pool is not None else []
             strong = [c for c in keyed if not c.loose or pool is not None and
                       self._keyed_target(c, pool, who) is not None]
+            changes = self._changes(turn.content, strong, i, who, observation, pool) \
+                if pool is not None else []
+            # A change statement tells its sentence whole: a loose statement read in it
+            # ("I cycle to work now instead of ...") is in it.
+            said = [norm(c.source) for c in changes]
+            keyed = [c for c in keyed if c in strong or
+                     not any(norm(c.source) in s for s in said)]
             told = episode(turn.content, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong + changes])
             if told is None:
-                found.extend(self._in_order(keyed, changes))
+                found.extend(keyed + changes)
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")
             # is one memory: split, its parts would each say less than the whole.
-            found.extend(self._in_order(strong, changes))
+            found.extend(strong + changes)
             found.append(Candidate(told.category, told.content, None, i, "episode",
                                    source=" ".join(told.sentences)))
         return found, skipped
 
-    @staticmethod
-    def _in_order(keyed: list[Candidate], changes: list[Candidate]) -> list[Candidate]:
-        return keyed + changes
-
     def _changes(self, text: str, keyed: list[Candidate], turn: int, who: str,
                  observation: Observation, pool: Pool) -> list[Candidate]:
-        """The turn's change statements: sentences no keyed rule read whose change cue
-        makes a pool memory stale ("I left Google and joined Spotify", "I switched to a
-        Pixel"). Each becomes its own memory superseding that one."""
+        """The turn's change statements: sentences no keyed statement of ``keyed`` read
+        whose change cue makes a pool memory stale ("I left Google and joined Spotify",
+        "I switched to a Pixel"). Each becomes its own memory superseding that one."""
         out: list[Candidate] = []
         said = [norm(c.source) for c in keyed if c.source]
         taken: list[str] = []
@@ -123,7 +128,11 @@ class RuleEvaluator:
             if not sentence or any(s and s in norm(sentence) for s in said):
                 continue
             sig = signals(sentence)
-            if not sig.replaces or not (sig.ended or sig.change):
+            # A weak cue ("started", "now") says a change of the speaker's too rarely to
+            # look for it by similarity; of another holder ("my daughter started at ..."),
+            # only that holder's memories can be meant.
+            if not sig.replaces or sig.holder == UNKNOWN or \
+                    not (sig.ended or sig.things or sig.strong or sig.change and sig.holder):
                 continue
             content = tell(raw, who, observation.others(turn))
             if not content:
@@ -137,9 +146,10 @@ class RuleEvaluator:
 
     @staticmethod
     def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
-                       skip: list[str]) -> dict[str, Any] | None:
-        """The memory a change statement makes stale: named by its old value, else (with a
-        strong cue) the clearly closest by attribute (``updates.py``)."""
+                       skip: list[str], keyed: bool = False) -> dict[str, Any] | None:
+        """The memory a change statement makes stale: named by its old value or attribute,
+        else (a strong cue, or any for a ``keyed`` statement) the clearly closest by
+        attribute (``updates.py``)."""
         memories = pool.memories()
         things = [" ".join(v.split()[1:]) for v in sig.ended
                   if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
@@ -148,8 +158,10 @@ class RuleEvaluator:
             if found is not None:
                 return found
         found = value_target(sig.ended, memories, who, sig.holder, skip) if sig.ended else None
-        if found is not None or not sig.change:
+        if found is not None or not (sig.strong or (keyed or sig.holder) and sig.change):
             return found
+        if len(sentence.split()) > SIMILAR_WORDS:
+            return None     # a story, not a statement of what changed
         embedder = pool.embedder()
         if embedder is None:
             return None
@@ -173,7 +185,7 @@ class RuleEvaluator:
             return None
         if single_valued(cand.key, cand.slot) or \
                 cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
-                cand.kind == "correct" or sig.change and sig.replaces:
+                cand.kind == "correct" or sig.strong and sig.replaces:
             return existing
         return None
 
@@ -258,7 +270,8 @@ class RuleEvaluator:
         if existing is None and cand.key is not None:
             sig = signals(cand.source or cand.content)
             if sig.replaces and (sig.ended or sig.change):
-                existing = self._change_target(cand.source, cand.content, sig, pool, who, [])
+                existing = self._change_target(cand.source, cand.content, sig, pool, who, [],
+                                               keyed=True)
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

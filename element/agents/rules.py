@@ -109,6 +109,14 @@ def third_person(text: str, who: str | None = None) -> str:
     return text
 
 
+def _theirs(text: str, who: str) -> str:
+    """A fact's object in the third person, naming the speaker: "with my husband" -> "with
+    Ana's husband" (as episodes say it)."""
+    text = re.sub(r"\b(?:my|mine)\b", lambda _: f"{who}'s", text, flags=re.I)
+    text = re.sub(r"\b(?:me|myself)\b", lambda _: who, text, flags=re.I)
+    return third_person(text)
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -243,7 +251,8 @@ could will would should must may might just really also totally get say tell pro
 doubt imagine recommend suggest apologize apologise admit realize realise assume care miss
 thank figure hear cannot try plan live work speak own reside stay move come go mean find
 would ask answer reply call let keep look wait sound seem owe totally definitely absolutely
-truly actually still always never only even probably guess mind reckon trust expect
+truly actually still always never only even probably guess mind reckon trust expect wanna
+gonna gotta kinda sorta lemme dunno bet
 """.split()) - {"go"}
 _ABOUT_THEM = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 #: An object that points at something said or shown before ("this series", "having them
@@ -434,7 +443,7 @@ def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
             key = key.format(x=norm(x), head=norm(head), verb=(norm(x).split() or [""])[0],
                              h=norm(found.get("h") or ""))
             category = "context" if key.startswith("context") else "fact"
-            text = template.format(who=who, x=third_person(x)) if template \
+            text = template.format(who=who, x=_theirs(x, who)) if template \
                 else narrate(s, who)
             return Candidate(category, text, key, turn, slot=slot)
     if m := _MY.match(s):
@@ -467,6 +476,8 @@ def _habit(s: str, turn: int, who: str) -> Candidate | None:
     if verb in _NOT_HABITS or verb.endswith(("ed", "ing", "ly")) or verb in _PAST_TENSE or \
             not x or _ABOUT_THEM.search(x) or _POINTS_BACK.search(x):
         return None
+    if x.split()[0].lower() in _NOT_HABITS | set(_VERBS):
+        return None     # "I absolutley love ...": the "verb" was an adverb
     words = [w for w in norm(x).split() if w not in _ARTICLES and w not in _VAGUE
              and w not in ("to", "at", "in", "on", "with", "for", "about", "of", "the")]
     if not words:

@@ -45,6 +45,7 @@ import numpy as np
 
 from index import terms
 
+from .dates import time_phrase
 from .rules import extract, norm
 from .sentences import ends_with_abbreviation, split_sentences
 
@@ -54,9 +55,12 @@ __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "menti
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
-SIMILAR_MIN = 0.3
+SIMILAR_MIN = 0.25
 #: The same, when the only cue is weak ("now", "started", "this year").
 SIMILAR_MIN_WEAK = 0.5
+#: A memory longer than this (words) is a story, not one fact: never replaced by
+#: similarity.
+FACT_WORDS = 20
 #: How much closer than the next memory it must be.
 MARGIN = 0.05
 #: The least share of a named old value's content words a memory must hold.
@@ -66,18 +70,27 @@ SINGLE_VALUED = ("fact:age:",)
 
 # -- cues ---------------------------------------------------------------------------------
 
-#: Words saying something changed.
-_CHANGE = re.compile(
-    r"\b(?:switch(?:ed|ing)?|chang(?:ed|ing)|moved|moving|relocat(?:ed|ing)|transferr(?:ed|ing)"
-    r"|became|become|retrained|promoted|turned|new|instead|replac(?:ed|ing)|traded|quit|"
-    r"stopped|gave up|given up|left|sold|broke up|split up|passed away|died|got rid of|"
-    r"cancell?ed|dropped|ditched|finished|outgrew|gone off|went off|no longer|any\s?more|"
-    r"no more|not .{1,40} after all|started|joined|went (?:freelance|vegan|vegetarian)|gone|"
-    r"back (?:in|at|to)|again|update|actually|now)\b", re.I)
-#: Cues too common to carry a change alone ("I started a class", "a new recipe"): a
-#: memory replaced on their word must be closer (``SIMILAR_MIN_WEAK``).
-_WEAK = re.compile(r"^(?:now|new|again|started|joined|actually|update|gone|turned|"
-                   r"back (?:in|at|to))$", re.I)
+#: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
+_CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|became|retrained|"
+                 r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
+                 r"gave\s+up|given\s+up|left|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
+                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|(?:went|gone|turned)"
+                 r"\s+(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time))")
+_ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
+                    r"then|already|eventually|officially|actually))*\s+|\band\s+)"
+                    + _CHANGE_VERBS + r"\b", re.I)
+#: Change said by the shape of the sentence: "instead of", "no longer", "anymore", "my new X",
+#: "X passed away".
+_SHAPED = re.compile(r"\b(?:instead|no longer|any\s?more|not\b.{1,40}\bafter all|passed away|"
+                     r"died)\b", re.I)
+#: A value named after a change ("... to Dr. Kim", "... is 555-0199", "... to Three"): a
+#: name, a number, an address.
+_VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
+#: Cues too common to carry a change alone ("I started a class", "I'm learning German
+#: now"): they count with a key (a single-valued attribute), or a closer memory
+#: (``SIMILAR_MIN_WEAK``) for a keyed statement.
+_WEAK = re.compile(r"\b(?:started|joined|again|turned|actually|update|back (?:in|at|to)|"
+                   r"(?:a|my|our) new)\b", re.I)
 #: The present, against what was: "now", "these days", "this year".
 _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anymore|"
                      r"any more|no longer|this (?:year|term|semester|season|fall|autumn|"
@@ -86,7 +99,9 @@ _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anym
 _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\s+(?:my\s+|our\s+)?"
                             r"(?P<x>(?!to\b|from\b|over\b|back\b|it\b|that\b|things\b)"
                             r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
-                            r"\b(?:a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+[a-z]+)?)", re.I)
+                            r"\b(?:a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
+                            r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
+                            r"called|named|since|now)\b)[a-z]+)?)", re.I)
 #: Words adding to what is known rather than replacing it.
 _ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
@@ -97,11 +112,17 @@ _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|may|want to|wants t
                       r"growing up|wish|should|could)\b", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
-    r"\b(?:left|quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|finished|"
+    r"\b(?:left|quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
+    r"finished(?=\s+(?:my|our)\s+(?:studies|degree|master'?s|masters|bachelor'?s|phd|course|"
+    r"contract|internship|training|apprenticeship)\b)|"
     r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
-    r"gave away|gave (?=[A-Z]))\s+(?P<x>[^,;.!?]+)")
+    r"gave away|gave(?=\s+[A-Z]))\s+(?P<x>[^,;.!?]+)")
+#: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
+_BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
+                         r"then|already|sadly|never|actually|totally|completely|eventually|"
+                         r"officially))*)\s*$", re.I)
 #: What ended, as the subject ("Rex passed away", "Jake and I broke up").
 _ENDED_SUBJECT = re.compile(
     r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
@@ -109,10 +130,10 @@ _ENDED_SUBJECT = re.compile(
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
     r"shut down|retired|went out of business)\b")
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke".
-_NEGATED = re.compile(r"\b(?:do not|does not|am not|is not|are not|no longer)\s+"
-                      r"(?P<x>[^,;.!?]+?)(?:\s+(?:any\s?more|after all))?(?=[,;.!?]|$)", re.I)
+_NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
+                      r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
 #: Where a named value ends: before a clause, a reason, a time.
-_VALUE_END = re.compile(r"\s+(?:and|but|so|because|for|to|with|after|since|last|this|in|when|"
+_VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|since|last|this|in|when|"
                         r"as|at|on|from|now|then|three|two|a few|\d+)\b.*$", re.I)
 _GENERIC = frozenset("my our the a an old new whole".split())
 _SELF = frozenset("i we me".split())
@@ -122,7 +143,9 @@ _SELF = frozenset("i we me".split())
 class Signals:
     """What a cleaned first-person sentence says about changing what is known."""
 
-    #: A change cue (strong, or weak: "now", "new"); ``strong`` when one is not weak.
+    #: A change cue: ``strong`` when the speaker changed something ("I switched", "I've
+    #: gone vegetarian") or the sentence says so ("instead", "anymore", "my new X"); else
+    #: weak ("now", "these days", "started", "a new X").
     change: bool
     strong: bool
     #: "also", "too", "another", "second"...: adds, never replaces.
@@ -132,7 +155,7 @@ class Signals:
     #: Old values it names as ended ("Google" of "I left Google").
     ended: tuple[str, ...]
     #: Whose statement: "" for the speaker (I, we, my X and I), else the holder's words
-    #: ("sister", "son leo", "rex").
+    #: ("sister", "son leo", "rex"), or ``UNKNOWN`` ("It became real").
     holder: str
     #: The attribute it says changed ("dentist" of "I switched dentists").
     things: tuple[str, ...] = ()
@@ -149,9 +172,25 @@ def _cut(value: str) -> str:
     return " ".join(words[:6])
 
 
+#: Whose a sentence is not known: it opens on a pronoun or a thing ("It was great", "They
+#: moved"), or does not open on a subject.
+UNKNOWN = "?"
+_NOT_HOLDERS = frozenset("""
+it its this that these those there here what they them he she his her their you your who
+which when where why how if so and but or as then just also really well yes no oh ok wow
+""".split())
+#: A short phrase setting the scene before the subject ("After the reorg, I ...").
+_SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|last|next|for|"
+                    r"a few|two|three|four|several)\b[^,]{0,30}?,?\s+(?=(?:i|we|my|our)\b)",
+                    re.I)
+
+
 def holder_of(sentence: str) -> str:
-    """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker."""
-    s = sentence.strip()
+    """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
+    "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
+    lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
+    ("It became real")."""
+    s = _SCENE.sub("", sentence.strip(), count=1)
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b", s, re.I):
         return ""
@@ -163,23 +202,28 @@ def holder_of(sentence: str) -> str:
             return ""       # "my manager is Dev": an attribute of the speaker
         return norm(m["h"])
     if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
+        return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
+    if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
         return norm(m["h"])
-    if m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s):
-        if m["h"].lower() not in ("i", "it", "this", "that", "there", "here", "what"):
-            return norm(m["h"])
-    return ""
+    return UNKNOWN
 
 
 def same_holder(a: str, b: str) -> bool:
+    if UNKNOWN in (a, b):
+        return False
     return a == b or bool(a and b and set(a.split()) & set(b.split()))
 
 
 def signals(sentence: str) -> Signals:
     """The cues of a cleaned first-person sentence (``rules.clean``)."""
-    cues = [m.group(0).lower() for m in _CHANGE.finditer(sentence)]
-    strong = any(not _WEAK.match(c) for c in cues)
+    strong = bool(_ACTED.search(sentence) or _SHAPED.search(sentence))
+    weak = bool(_WEAK.search(sentence) or _NOWISH.search(sentence))
     things = []
     for m in _CHANGED_THING.finditer(sentence):
+        # "I'm enjoying my new job" names no new value: nothing to replace the old with.
+        if not _VALUE.search(sentence[m.end():]):
+            continue
+        strong = strong or bool(m["y"])
         thing = (m["x"] or m["y"]).lower()
         words = thing.split()
         if words[-1].endswith("s") and not words[-1].endswith("ss"):
@@ -187,14 +231,18 @@ def signals(sentence: str) -> Signals:
         things.append(" ".join(words))
     ended: list[str] = []
     for m in _ENDED_OBJECT.finditer(sentence):
+        # What the speaker ended ("I left Google"), not another's ("Sarah left the firm").
+        if not _BY_SPEAKER.search(sentence[:m.start()]) and \
+                not re.match(r"(?:instead|no)\b", m.group(0), re.I):
+            continue
         if value := _cut(m["x"]):
             ended.append(value)
     if (m := _ENDED_SUBJECT.match(sentence)) and norm(m["x"]) not in _SELF:
         ended.append(m["x"])
     for m in _NEGATED.finditer(sentence):
-        if value := _cut(m["x"]):
+        if value := _cut(m["x"] or m["y"]):
             ended.append(value)
-    return Signals(change=bool(cues) or bool(_NOWISH.search(sentence)), strong=strong,
+    return Signals(change=strong or weak, strong=strong,
                    addition=bool(_ADDITION.search(sentence)),
                    not_now=bool(_NOT_NOW.search(sentence)), ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things))
@@ -303,11 +351,12 @@ Memory = dict[str, Any]
 
 def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
                  holder: str = "", skip: Iterable[str] = ()) -> Memory | None:
-    """The newest memory of ``holder`` (or naming it) that mentions one of ``values``."""
+    """The newest one-sentence memory of ``holder`` (or naming it) that mentions one of
+    ``values``: an episode of several sentences says more than what ended."""
     avoid = set(skip)
     best: tuple[float, int, Memory] | None = None
     for order, memory in enumerate(memories):
-        if memory["id"] in avoid:
+        if memory["id"] in avoid or len(first_person(memory["content"], who)) != 1:
             continue
         for value in values:
             share = mentions(memory["content"], value, who)
@@ -351,6 +400,15 @@ def strip_for_attribute(text: str, who: str) -> str:
     return " ".join(text.split()) or text
 
 
+def is_event(sentence: str) -> bool:
+    """Whether a first-person sentence tells something that happened ("I went to Paris",
+    "last week I had an incident") rather than what is: an event is not replaced by a
+    new value."""
+    when = time_phrase(sentence)
+    return bool(_EVENT.match(sentence)) or bool(when) and when.lower() not in _PRESENT
+
+
+_PRESENT = frozenset({"today", "right now", "tonight", "recently", "lately"})
 _EVENT = re.compile(r"^I\s+(?:\w+ly\s+|just\s+|also\s+)*(?:went|visited|saw|met|had|took|"
                     r"tried|attended|watched|spent|did|made|bought|found|got back|came)\b")
 
@@ -364,7 +422,9 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
     pool = []
     for memory in candidates:
         sentences = first_person(memory["content"], who)
-        if not sentences or _EVENT.match(sentences[0]):
+        # One statement of one fact: an episode of several is not replaced by one sentence.
+        if len(sentences) != 1 or len(sentences[0].split()) > FACT_WORDS or \
+                is_event(sentences[0]):
             continue
         if not same_holder(holder_of(sentences[0]), holder):
             continue
