@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .sentences import split_sentences
 
-__all__ = ["Episode", "episode", "tell", "sentences", "narrate", "restore_subject",
+__all__ = ["Episode", "episode", "tell", "sentences", "narrate", "household", "restore_subject",
            "is_english", "MIN_SCORE",
            "MIN_CONTENT", "MAX_SENTENCES"]
 
@@ -150,6 +150,11 @@ baby babies wife husband partner boyfriend girlfriend fiance fiancee brother bro
 sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents aunt
 uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece nephew
 """.split())
+#: Words of home, family and pets: "we" among them is the speaker's household.
+_HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"})) +
+                        r"|famil(?:y|ies)|fam|home|house|apartment|flat|household|moved|move|"
+                        r"live|lives|living|adopted|adopt|married|wedding|husband|wife)\b",
+                        re.I)
 _PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
                    r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
                    r"about to|looking to|intend|aim to|upcoming)\b", re.I)
@@ -482,14 +487,23 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _: text
 
 
-def narrate(text: str, who: str) -> str:
+def household(text: str) -> bool:
+    """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
+    pets ("we have a cat", "we moved house", "me and the kids")."""
+    return bool(_HOUSEHOLD.search(text))
+
+
+def narrate(text: str, who: str, home: bool | None = None) -> str:
     """A cleaned first-person sentence in the third person about ``who``.
 
     "I love my dog" -> "Ana loves Ana's dog": the name stands for every I/me/my (a pronoun
     would need the speaker's gender, and repeating the name keeps each clause
-    self-contained). "We" is the speaker's household: "we have a cat" -> "Ana's family has
-    a cat", "me and my husband" -> "Ana and Ana's husband"; our -> "<who>'s".
+    self-contained). "We" is the speaker's household where the words are of home, family
+    or pets (``home``, default :func:`household` of ``text``): "we have a cat" -> "Ana's
+    family has a cat"; elsewhere "Ana and others" ("we can make a difference"); "me and my
+    husband" -> "Ana and Ana's husband"; our -> "<who>'s".
     """
+    home = household(text) if home is None else home
     def agree(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         return f"{who}{adverbs} {_third_singular(verb)}"
@@ -500,12 +514,14 @@ def narrate(text: str, who: str) -> str:
         return f"{who}'s family{adverbs} {verb}"
 
     out = _SUBJECT_I.sub(agree, text)
-    out = _SUBJECT_WE.sub(agree_we, out)
+    if home:
+        out = _SUBJECT_WE.sub(agree_we, out)
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
+    we = f"{who}'s family" if home else f"{who} and others"
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
-            (r"\b(?:we|us)\b", f"{who}'s family"), (r"\b(?:our|ours)\b", f"{who}'s"),
+            (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),
             (r"\bourselves\b", "themselves")):
         out = re.sub(pattern, _literal(repl), out, flags=re.I)
     return out[:1].upper() + out[1:]
@@ -562,7 +578,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     if best < MIN_SCORE:
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
-    parts = [narrate(s, who) for _, s, _ in chosen]
+    home = household(text)
+    parts = [narrate(s, who, home) for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)

@@ -103,6 +103,13 @@ class RuleEvaluator:
                      not any(norm(c.source) in s for s in said)]
             told = episode(turn.content, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong + changes])
+            tastes = [c for c in keyed if c not in strong and c.category == "preference"]
+            if told is not None and tastes and told.when is not None:
+                # One fact per memory: a taste is not part of a dated event ("... last
+                # Friday. I can't stand cilantro" would date the taste too).
+                strong += tastes
+                told = episode(turn.content, who, addressee=observation.others(i),
+                               consumed=[norm(c.source) for c in strong + changes])
             if told is None:
                 found.extend(keyed + changes)
                 continue

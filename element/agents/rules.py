@@ -75,7 +75,7 @@ _FIRST_PERSON = re.compile(r"^(?:i|my|we|our)\s", re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
           "too", "everything", "all", "anything", "something"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
-_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|"
+_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|anyway|"
                    r"right now|anymore|any more))+$", re.I)
 _CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*[,;:(].*$", re.I)
 _THIRD = [(re.compile(p, re.I), r) for p, r in (

@@ -142,7 +142,7 @@ def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
     ("My daughter is 11.", "My daughter just turned 12, she had a sleepover party.",
      "Maria's daughter just turned 12, she had a sleepover party"),
     ("My boss is a guy called Peter.", "We got a new boss, her name is Angela.",
-     "Maria's family got a new boss, her name is Angela."),
+     "Maria and others got a new boss, her name is Angela."),
     ("I drive a Ford Fiesta.", "I sold the Fiesta last month and got a Volvo.",
      "Maria sold the Fiesta last month and got a Volvo."),
     ("I have a hamster called Nibbles.", "Nibbles died last week, so sad.",
@@ -264,9 +264,13 @@ def test_episode_sentences_know_abbreviations() -> None:
 
 @pytest.mark.parametrize("first,third", [
     ("We have a cat", "Maria's family has a cat"),
-    ("We were at the lake all day", "Maria's family was at the lake all day"),
+    ("We were at the lake with the kids all day",
+     "Maria's family was at the lake with the kids all day"),
     ("Our dog loves us", "Maria's dog loves Maria's family"),
+    ("We moved to Leeds last year", "Maria's family moved to Leeds last year"),
     ("Me and my husband went hiking", "Maria and Maria's husband went hiking"),
+    # Not of home: "we" is whoever the speaker is with.
+    ("We can make a difference together", "Maria and others can make a difference together"),
 ])
 def test_we_is_the_speakers_household(first: str, third: str) -> None:
     assert narrate(first, "Maria") == third
