@@ -3,14 +3,17 @@ says something has changed?
 
 Each case of ``bench/data/updates.yaml`` is an old statement and a newer one weeks later
 (two observes, each its own conversation with its ``session_date``), about its own
-subject, sent over HTTP to a real ``triform serve`` on 127.0.0.1 (a fresh home, the
+subject, after the file's ``background`` statements (a week before: so the newer one
+meets a memory of several things; ``--alone`` leaves them out), sent over HTTP to a real ``triform serve`` on 127.0.0.1 (a fresh home, the
 default rule evaluator, the real model) on ``demo/memory``. Once the writes have their
 vectors, the case's question is searched (the subject's scope, the default limit and
 threshold). Scored per kind:
 
-- **update**: *newer first*: the first result holds the new value (``new``); *old
-  absent*: no result holds the old value (``old``) as current: without the new one, and
-  without saying it ended ("Carlos quit Amazon" is true, not stale).
+- **update**: *newer first*: the first result holds the new value (``new``); *newer
+  before old*: of the results holding either value, the first holds the new one (what the
+  update decides, whatever unrelated memories the search ranks above it); *old absent*: no
+  result holds the old value (``old``) as current: without the new one, and without saying
+  it ended ("Carlos quit Amazon" is true, not stale).
 - **retire** (the newer statement says the old one no longer holds): *old absent*: no
   result holds the old value unless it also says it ended ("no longer", "quit" ...).
 - **control** (not an update: another person's fact, a second pet, "also", a visit):
@@ -22,7 +25,7 @@ The cases are split into dev and held-out (``split``, assigned before the rules 
 tuned); the rules are tuned on dev only and both halves are reported.
 
     .venv/bin/python bench/updates_bench.py [--split dev|held-out|all] [--show]
-        [--cases bench/data/updates.yaml] [--only ID,ID]
+        [--cases bench/data/updates.yaml] [--only ID,ID] [--alone]
 """
 
 from __future__ import annotations
@@ -121,9 +124,12 @@ def as_of_answer(server: Server, case: dict[str, Any], before: datetime) -> bool
     return None
 
 
-def run_case(server: Server, case: dict[str, Any], index: int) -> dict[str, Any]:
+def run_case(server: Server, case: dict[str, Any], index: int,
+             background: list[str]) -> dict[str, Any]:
     first = EPOCH + timedelta(days=index)
     second = first + timedelta(weeks=weeks(case))
+    for said in background:
+        observe(server, case, said, first - timedelta(weeks=1), 0)
     decisions = observe(server, case, case["before"], first, 1)
     decisions += observe(server, case, case["after"], second, 2)
     return {"case": case, "decisions": decisions, "second": second}
@@ -151,6 +157,8 @@ def score(server: Server, run: dict[str, Any]) -> dict[str, Any]:
     if case["kind"] == "update":
         assert new is not None
         out["newer_first"] = bool(results) and bool(new.search(results[0]))
+        either = [r for r in results if new.search(r) or old.search(r) and not ENDED.search(r)]
+        out["newer_before"] = bool(either) and bool(new.search(either[0]))
         out["old_absent"] = not any(old.search(r) and not new.search(r) and not ENDED.search(r)
                                     for r in results)
     elif case["kind"] == "retire":
@@ -174,6 +182,7 @@ def report(label: str, scored: list[tuple[dict[str, Any], dict[str, Any]]]) -> N
     updates, retires, controls = by["update"], by["retire"], by["control"]
     as_of = [r["as_of"] for r in updates + retires if r["as_of"] is not None]
     print(f"| {label} | {share([r['newer_first'] for r in updates])} | "
+          f"{share([r['newer_before'] for r in updates])} | "
           f"{share([r['old_absent'] for r in updates])} | "
           f"{share([r['old_absent'] for r in retires])} | "
           f"{share([r['old_absent'] for r in updates + retires])} | "
@@ -191,10 +200,13 @@ def main() -> int:
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--split", choices=("dev", "held-out", "all"), default="all")
     parser.add_argument("--only", default="", help="comma-separated case ids")
+    parser.add_argument("--alone", action="store_true",
+                        help="without the background statements (the old memory alone)")
     parser.add_argument("--show", action="store_true",
                         help="print each failed case: decisions, results, memories")
     args = parser.parse_args()
-    cases = yaml.safe_load(args.cases.read_text())["cases"]
+    data = yaml.safe_load(args.cases.read_text())
+    cases, background = data["cases"], [] if args.alone else data.get("background", [])
     chosen = [c for c in cases if args.split in ("all", c["split"])
               and (not args.only or c["id"] in args.only.split(","))]
     load = os.getloadavg()
@@ -204,14 +216,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp) / "home")
         try:
-            runs = [run_case(server, case, i) for i, case in enumerate(chosen)]
+            runs = [run_case(server, case, i, background) for i, case in enumerate(chosen)]
             wait_embedded(server)
             scored = [(run["case"], score(server, run)) for run in runs]
         finally:
             server.stop()
-    print("\n| split | newer first (update) | old absent (update) | old absent (retire) "
-          "| old absent (all) | controls: both kept | controls: old kept | as of |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| split | newer first (update) | newer before old (update) | old absent (update) "
+          "| old absent (retire) | old absent (all) | controls: both kept "
+          "| controls: old kept | as of |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for split in ("dev", "held-out"):
         part = [(c, r) for c, r in scored if c["split"] == split]
         if part:

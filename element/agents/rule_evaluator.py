@@ -8,6 +8,7 @@ decided against the pool.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,14 +18,24 @@ from .episodes import episode, is_english, tell
 from .observation import Observation
 from .rules import Candidate, clean, extract, norm, point_key
 from .sentences import split_sentences
-from .updates import (MENTION_MIN, SIMILAR_MIN, SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target,
-                      mentions, signals, similar_target, single_valued, value_target)
+from .updates import (MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW, SIMILAR_MIN_WEAK,
+                      UNKNOWN, Signals, key_target, mentions, signals, similar_target,
+                      single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
 #: A change statement longer than this is a story: its attribute is not looked for by
 #: similarity (only by key or a named old value).
 SIMILAR_WORDS = 20
+
+
+def _short_now(sentence: str, sig: Signals) -> bool:
+    """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
+    not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
+    return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
+
+
+_TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -136,10 +147,12 @@ class RuleEvaluator:
                 continue
             sig = signals(sentence)
             # A weak cue ("started", "now") says a change of the speaker's too rarely to
-            # look for it by similarity; of another holder ("my daughter started at ..."),
+            # look for it by similarity, unless the statement is short and of the present
+            # ("I'm on day shifts now"); of another holder ("my daughter started at ..."),
             # only that holder's memories can be meant.
             if not sig.replaces or sig.holder == UNKNOWN or \
-                    not (sig.ended or sig.things or sig.strong or sig.change and sig.holder):
+                    not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
+                         or _short_now(sentence, sig)):
                 continue
             content = tell(raw, who, observation.others(turn))
             if not content:
@@ -165,8 +178,16 @@ class RuleEvaluator:
             if found is not None:
                 return found
         found = value_target(sig.ended, memories, who, sig.holder, skip) if sig.ended else None
-        if found is not None or not (sig.strong or (keyed or sig.holder) and sig.change):
+        if found is not None:
             return found
+        if sig.strong:
+            least = SIMILAR_MIN
+        elif (keyed or sig.holder) and sig.change:
+            least = SIMILAR_MIN_WEAK
+        elif _short_now(sentence, sig):
+            least = SIMILAR_MIN_NOW
+        else:
+            return None
         if len(sentence.split()) > SIMILAR_WORDS:
             return None     # a story, not a statement of what changed
         embedder = pool.embedder()
@@ -174,8 +195,7 @@ class RuleEvaluator:
             return None
         near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
         try:
-            return similar_target(content, near, who, sig.holder, embedder.embed,
-                                  SIMILAR_MIN if sig.strong else SIMILAR_MIN_WEAK)
+            return similar_target(content, near, who, sig.holder, embedder.embed, least)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
 

@@ -51,18 +51,25 @@ from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
-           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "MARGIN", "MENTION_MIN", "SINGLE_VALUED"]
+           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
+           "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
-SIMILAR_MIN = 0.25
-#: The same, when the only cue is weak ("now", "started", "this year").
+SIMILAR_MIN = 0.35
+#: The same, when the only cue is weak ("now", "started", "this year") and the statement
+#: is keyed or of another holder ("my daughter started at ...").
 SIMILAR_MIN_WEAK = 0.5
+#: The same for a short statement of the speaker's that only says what holds now ("I'm on
+#: day shifts now"): "now" is said of additions as often.
+SIMILAR_MIN_NOW = 0.6
+#: How short (words) such a statement must be.
+NOW_WORDS = 12
 #: A memory longer than this (words) is a story, not one fact: never replaced by
 #: similarity.
 FACT_WORDS = 20
 #: How much closer than the next memory it must be.
-MARGIN = 0.05
+MARGIN = 0.1
 #: The least share of a named old value's content words a memory must hold.
 MENTION_MIN = 0.5
 #: Keys of attributes with one value at a time (besides ``slot`` keys): a child's age.
@@ -73,7 +80,8 @@ SINGLE_VALUED = ("fact:age:",)
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|became|retrained|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
-                 r"gave\s+up|given\s+up|left|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
+                 r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
+                 r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
                  r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|(?:went|gone|turned)"
                  r"\s+(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time))")
 _ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
@@ -112,7 +120,8 @@ _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|may|want to|wants t
                       r"growing up|wish|should|could)\b", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
-    r"\b(?:left|quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
+    r"\b(?:left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before)\b)|"
+    r"quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
     r"finished(?=\s+(?:my|our)\s+(?:studies|degree|master'?s|masters|bachelor'?s|phd|course|"
     r"contract|internship|training|apprenticeship)\b)|"
     r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
@@ -159,6 +168,8 @@ class Signals:
     holder: str
     #: The attribute it says changed ("dentist" of "I switched dentists").
     things: tuple[str, ...] = ()
+    #: It says what holds now ("now", "these days", "anymore", "this year").
+    now: bool = False
 
     @property
     def replaces(self) -> bool:
@@ -245,7 +256,8 @@ def signals(sentence: str) -> Signals:
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(_ADDITION.search(sentence)),
                    not_now=bool(_NOT_NOW.search(sentence)), ended=tuple(ended),
-                   holder=holder_of(sentence), things=tuple(things))
+                   holder=holder_of(sentence), things=tuple(things),
+                   now=bool(_NOWISH.search(sentence)))
 
 
 # -- stored memories read back ------------------------------------------------------------
@@ -405,12 +417,13 @@ def is_event(sentence: str) -> bool:
     "last week I had an incident") rather than what is: an event is not replaced by a
     new value."""
     when = time_phrase(sentence)
-    return bool(_EVENT.match(sentence)) or bool(when) and when.lower() not in _PRESENT
+    return bool(_EVENT.search(sentence)) or bool(when) and when.lower() not in _PRESENT
 
 
 _PRESENT = frozenset({"today", "right now", "tonight", "recently", "lately"})
-_EVENT = re.compile(r"^I\s+(?:\w+ly\s+|just\s+|also\s+)*(?:went|visited|saw|met|had|took|"
-                    r"tried|attended|watched|spent|did|made|bought|found|got back|came)\b")
+_EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s+|all\s+)*"
+                    r"(?:\w+ed|went|visited|saw|met|had|took|tried|attended|watched|spent|did|"
+                    r"made|bought|found|got back|came|ran|won|lost|ate|flew|drove)\b", re.I)
 
 
 def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
