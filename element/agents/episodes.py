@@ -170,7 +170,7 @@ went got had made took saw came found felt thought told said gave left kept met 
 bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
 built lost paid became fell forgot chose wore sold held stood understood heard meant slept
 led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
-dealt did was were
+dealt did was were drew outgrew withdrew
 """.split())
 _AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
                              "shut", "spread", "bet"})
@@ -242,11 +242,27 @@ love time day week month year today work home make made know think want need see
 """.split())
 
 
+#: Function words of the languages written in Latin letters English is most often mixed up
+#: with (French, Spanish, German, Italian, Portuguese), none of them an English word.
+_FOREIGN = frozenset("""
+le la les un une des du et est sont pas je tu il elle nous vous ils elles avec pour dans
+sur au aux ce cette mon ma mes ton ta ses leur qui que quoi mais ou donc car très suis été
+el los las unos unas del y pero muy yo él ella nosotros con para por su sus mi mis como
+está estoy soy tengo der das dem ein eine einen einem einer und ist sind nicht ich du er
+sie wir mit für auf aus bei nach von zu im habe auch sehr gestern meiner meine lo gli della
+dei delle che non sono ho io lui lei noi voi loro molto anche os um uma não é são eu ele
+nós vocês muito também
+""".split()) - _COMMON_EN
+
+
 def is_english(text: str) -> bool:
     """Whether ``text`` reads as English enough for the rules (short texts pass).
 
-    Mostly non-Latin letters, or three or more words of which under a fifth are common
-    English words, is not English: the rules would only mangle it.
+    Mostly non-Latin letters is not English; nor are three or more words with at least two
+    function words of French, Spanish, German, Italian or Portuguese and no more common
+    English words than those, or under a fifth of common English words and one such
+    word. A short English turn of names and numbers ("Leo turned 5 yesterday!") is
+    English: it has no foreign function word.
     """
     letters = [c for c in text if c.isalpha()]
     if not letters:
@@ -257,7 +273,11 @@ def is_english(text: str) -> bool:
     words = [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
     if len(words) < 3:
         return True
-    return sum(1 for w in words if w in _COMMON_EN) / len(words) >= 0.2
+    english = sum(1 for w in words if w in _COMMON_EN)
+    foreign = sum(1 for w in words if w in _FOREIGN)
+    if foreign >= 2 and foreign >= english:
+        return False
+    return english / len(words) >= 0.2 or foreign == 0
 
 
 def sentences(text: str) -> Iterator[str]:

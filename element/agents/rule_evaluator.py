@@ -29,6 +29,24 @@ __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 SIMILAR_WORDS = 20
 
 
+def _described(cand: Candidate) -> bool:
+    """"My family is awesome": a "my X is Y" that judges X rather than naming its value
+    ("my manager is Dev", "my favourite food is ramen"); judgements add up, values
+    replace."""
+    if not (cand.key or "").startswith("fact:my:"):
+        return False
+    m = re.search(r"\b(?:is|are|was)\s+(?:now\s+)?(?P<y>[\w']+)", cand.source)
+    return bool(m) and m["y"].lower() in _JUDGEMENTS
+
+
+#: Words that open a judgement ("... is awesome", "... is so supportive").
+_JUDGEMENTS = frozenset("""
+awesome amazing great cool nice good fun wonderful fantastic incredible beautiful lovely
+sweet super best better bad terrible awful important everything so very really such too
+pretty quite always never not kind sort just truly totally honestly supportive
+""".split())
+
+
 def _short_now(sentence: str, sig: Signals) -> bool:
     """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
     not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
@@ -177,7 +195,9 @@ class RuleEvaluator:
             found = key_target(point_key(thing), memories, who, skip)
             if found is not None:
                 return found
-        found = value_target(sig.ended, memories, who, sig.holder, skip) if sig.ended else None
+        # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
+        # diet"); what ended by itself is named in the memory ("Rex passed away").
+        found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
         if found is not None:
             return found
         if sig.strong:
@@ -210,7 +230,7 @@ class RuleEvaluator:
         sig = signals(cand.source or cand.content)
         if sig.addition and cand.kind != "correct":
             return None
-        if single_valued(cand.key, cand.slot) or \
+        if single_valued(cand.key, cand.slot) and not _described(cand) or \
                 cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
                 cand.kind == "correct" or sig.strong and sig.replaces:
             return existing

@@ -70,8 +70,7 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
 #: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
 #: that starts a new first-person clause ("I don't live there anymore, I moved to Porto").
 _SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
-_COMMA_CLAUSE = re.compile(r",\s+(?=(?:i|my|we|our)\s)", re.I)
-_FIRST_PERSON = re.compile(r"^(?:i|my|we|our)\s", re.I)
+_COMMA_CLAUSE = re.compile(r",\s+(?:so\s+|and\s+|but\s+)?(?=(?:i|my|we|our)\s)", re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
           "too", "everything", "all", "anything", "something"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
@@ -219,9 +218,10 @@ _ALIASES = {"employer": "fact:employer", "company": "fact:employer", "job": "fac
             "team lead": "fact:manager", "line manager": "fact:manager", "car": "fact:car",
             "vehicle": "fact:car", "phone": "fact:phone", "mobile": "fact:phone",
             "cell": "fact:phone", "cell phone": "fact:phone", "mobile phone": "fact:phone",
-            "diet": "fact:diet", "age": "fact:age", "partner": "fact:partner",
-            "boyfriend": "fact:partner", "girlfriend": "fact:partner",
-            "husband": "fact:partner", "wife": "fact:partner"}
+            "diet": "fact:diet", "age": "fact:age", "partner": "fact:relationship",
+            "boyfriend": "fact:relationship", "girlfriend": "fact:relationship",
+            "husband": "fact:relationship", "wife": "fact:relationship",
+            "fiance": "fact:relationship", "fiancee": "fact:relationship"}
 #: Words that qualify the X of "my X is Y" without changing what it is ("my new car").
 _QUALIFIERS = {"new", "old", "current", "usual", "present", "latest", "former", "regular"}
 _PAST_TENSE = frozenset("""
@@ -319,6 +319,11 @@ _ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|
 _MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
 
 
+#: Openers of a subordinate clause: "When I ask, I want ..." is one instruction.
+_SUBORDINATE = re.compile(r"^(?:when|whenever|if|before|after|as soon as|once|since|because|"
+                          r"while|although|though|unless|until|as long as)\b", re.I)
+
+
 def _clauses(sentence: str) -> Iterator[str]:
     # "Alex and I got married": one subject, not two clauses.
     pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+)\s+and\s+(?=i\b)|me\s+and\s+(?=my\b))",
@@ -330,7 +335,7 @@ def _clauses(sentence: str) -> Iterator[str]:
         return
     for part in _SPLIT.split(sentence):
         part = (part or "").strip()
-        if not _FIRST_PERSON.match(_FILLER.sub("", part)):
+        if _SUBORDINATE.match(_FILLER.sub("", part)):
             yield part
             continue
         yield from (p.strip() for p in _COMMA_CLAUSE.split(part))
@@ -352,6 +357,8 @@ def _sentences(text: str) -> Iterator[tuple[str, bool]]:
     """Cleaned clauses (see :func:`clean`) and whether each asks."""
     for whole in split_sentences(text.translate(_APOS)):
         question = whole.rstrip().endswith("?")
+        for pattern, repl in _EXPAND:
+            whole = pattern.sub(repl, whole)
         for raw in _clauses(whole):
             sentence = clean(raw)
             if sentence and len(sentence.split()) <= 60:

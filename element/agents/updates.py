@@ -46,7 +46,7 @@ import numpy as np
 from index import terms
 
 from .dates import time_phrase
-from .rules import extract, norm
+from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
@@ -74,6 +74,9 @@ MARGIN = 0.1
 MENTION_MIN = 0.5
 #: Keys of attributes with one value at a time (besides ``slot`` keys): a child's age.
 SINGLE_VALUED = ("fact:age:",)
+#: The single-valued attributes "a new X" can name ("we got a new boss").
+SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employer",
+                         "fact:occupation", "fact:relationship", "fact:diet", "fact:location"})
 
 # -- cues ---------------------------------------------------------------------------------
 
@@ -107,7 +110,7 @@ _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anym
 _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\s+(?:my\s+|our\s+)?"
                             r"(?P<x>(?!to\b|from\b|over\b|back\b|it\b|that\b|things\b)"
                             r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
-                            r"\b(?:a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
+                            r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
                             r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
                             r"called|named|since|now)\b)[a-z]+)?)", re.I)
 #: Words adding to what is known rather than replacing it.
@@ -234,12 +237,15 @@ def signals(sentence: str) -> Signals:
         # "I'm enjoying my new job" names no new value: nothing to replace the old with.
         if not _VALUE.search(sentence[m.end():]):
             continue
-        strong = strong or bool(m["y"])
         thing = (m["x"] or m["y"]).lower()
         words = thing.split()
         if words[-1].endswith("s") and not words[-1].endswith("ss"):
             words[-1] = words[-1][:-1]
         things.append(" ".join(words))
+        # "My new car is a Mazda" replaces the car; "a new project" is one more, but "a
+        # new boss" replaces the one a person has.
+        if m["y"] and (m["a"].lower() != "a" or point_key(things[-1]) in SINGLE_KEYS):
+            strong = True
     ended: list[str] = []
     for m in _ENDED_OBJECT.finditer(sentence):
         # What the speaker ended ("I left Google"), not another's ("Sarah left the firm").
