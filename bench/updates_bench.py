@@ -4,8 +4,9 @@ says something has changed?
 Each case of ``bench/data/updates.yaml`` is an old statement and a newer one weeks later
 (two observes, each its own conversation with its ``session_date``), about its own
 subject, after the file's ``background`` statements (a week before: so the newer one
-meets a memory of several things; ``--alone`` leaves them out), sent over HTTP to a real ``triform serve`` on 127.0.0.1 (a fresh home, the
-default rule evaluator, the real model) on ``demo/memory``. Once the writes have their
+meets a memory of several things; ``--alone`` leaves them out), sent over HTTP to a real
+``triform serve`` on 127.0.0.1 (a fresh home, the default rule evaluator, the real model)
+on ``demo/memory``. Once the writes have their
 vectors, the case's question is searched (the subject's scope, the default limit and
 threshold). Scored per kind:
 
@@ -232,8 +233,8 @@ def main() -> int:
     if args.split == "all":
         report("all", scored)
     misses = [(c, r) for c, r in scored if failed(c, r)]
-    print(f"\nfailed cases: {', '.join(c['id'] + ' (' + c['split'] + ')' for c, _ in misses) or 'none'}"
-          f"  ({time.perf_counter() - started:.0f} s)")
+    named = ", ".join(f"{c['id']} ({c['split']})" for c, _ in misses) or "none"
+    print(f"\nfailed cases: {named}  ({time.perf_counter() - started:.0f} s)")
     if args.show:
         runs_by_id = {run["case"]["id"]: run for run in runs}
         for case, result in misses:

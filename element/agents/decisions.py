@@ -23,7 +23,8 @@ from index import (Embedder, MemoryNotFound, MemorySettings, MemoryBackend,
 from .observation import Observation
 from .rules import norm
 
-__all__ = ["ACTIONS", "WRITES", "Decision", "Pool", "Evaluator", "EvaluatorFailed", "observe_metadata",
+__all__ = ["ACTIONS", "WRITES", "Decision", "Pool", "Evaluator", "EvaluatorFailed",
+           "observe_metadata",
            "KEY_SCAN",
            "SIMILAR_MIN", "REPEAT_MIN", "SIMILAR_WAIT"]
 

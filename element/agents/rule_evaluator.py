@@ -36,7 +36,7 @@ def _described(cand: Candidate) -> bool:
     if not (cand.key or "").startswith("fact:my:"):
         return False
     m = re.search(r"\b(?:is|are|was)\s+(?:now\s+)?(?P<y>[\w']+)", cand.source)
-    return bool(m) and m["y"].lower() in _JUDGEMENTS
+    return m is not None and m["y"].lower() in _JUDGEMENTS
 
 
 #: Words that open a judgement ("... is awesome", "... is so supportive").

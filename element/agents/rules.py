@@ -74,8 +74,8 @@ _COMMA_CLAUSE = re.compile(r",\s+(?:so\s+|and\s+|but\s+)?(?=(?:i|my|we|our)\s)",
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
           "too", "everything", "all", "anything", "something"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
-_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|anyway|"
-                   r"right now|anymore|any more))+$", re.I)
+_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|"
+                   r"anyway|right now|anymore|any more))+$", re.I)
 _CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*[,;:(].*$", re.I)
 _THIRD = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi am\b", "they are"), (r"\bi was\b", "they were"), (r"\bi have\b", "they have"),

@@ -145,8 +145,9 @@ _ENDED_SUBJECT = re.compile(
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
                       r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
 #: Where a named value ends: before a clause, a reason, a time.
-_VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|since|last|this|in|when|"
-                        r"as|at|on|from|now|then|three|two|a few|\d+)\b.*$", re.I)
+_VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|since|last|"
+                        r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
+                        re.I)
 _GENERIC = frozenset("my our the a an old new whole".split())
 _SELF = frozenset("i we me".split())
 
@@ -254,8 +255,9 @@ def signals(sentence: str) -> Signals:
             continue
         if value := _cut(m["x"]):
             ended.append(value)
-    if (m := _ENDED_SUBJECT.match(sentence)) and norm(m["x"]) not in _SELF:
-        ended.append(m["x"])
+    subject = _ENDED_SUBJECT.match(sentence)
+    if subject and norm(subject["x"]) not in _SELF:
+        ended.append(subject["x"])
     for m in _NEGATED.finditer(sentence):
         if value := _cut(m["x"] or m["y"]):
             ended.append(value)
@@ -423,7 +425,7 @@ def is_event(sentence: str) -> bool:
     "last week I had an incident") rather than what is: an event is not replaced by a
     new value."""
     when = time_phrase(sentence)
-    return bool(_EVENT.search(sentence)) or bool(when) and when.lower() not in _PRESENT
+    return bool(_EVENT.search(sentence)) or when is not None and when.lower() not in _PRESENT
 
 
 _PRESENT = frozenset({"today", "right now", "tonight", "recently", "lately"})

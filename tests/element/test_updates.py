@@ -291,3 +291,55 @@ def test_an_episode_about_we_names_the_family() -> None:
 def test_a_name_is_not_told_as_itself(text: str, who: str, content: str | None) -> None:
     found = [c.content for c in extract(text, 0, who)]
     assert found == ([content] if content else [])
+
+
+@pytest.mark.parametrize("text,found", [
+    # A comma before a first-person clause splits, after a contraction too.
+    ("I'm not a teacher anymore, I retrained as a nurse.",
+     [("retire", "fact:is:teacher"), ("add", "fact:occupation")]),
+    ("I gave up meat last year, so I'm vegetarian now.", [("add", "fact:diet")]),
+    ("Mia moved to Paris, my flatmate is now Tom.", [("add", "fact:my:flatmate")]),
+    # ... but not after "when"/"if": one instruction.
+    ("When I ask for a summary, use bullet points.",
+     [("add", "procedure:when:i ask for a summary")]),
+])
+def test_clauses_of_a_sentence(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(c.kind, c.key) for c in extract(text, 0, "Maria")] == found
+
+
+@pytest.mark.parametrize("text,english", [
+    ("Max turned 9 today!", True), ("I quit smoking ages ago!", True),
+    ("Tengo un perro y vivo en Lima", False), ("Je suis très fatigué", False)])
+def test_a_short_turn_of_names_and_numbers_is_english(text: str, english: bool) -> None:
+    from element.agents.episodes import is_english
+    assert is_english(text) is english
+
+
+def test_a_past_tense_in_ew_is_not_agreed() -> None:
+    assert narrate("I outgrew my egg allergy", "Kim") == "Kim outgrew Kim's egg allergy"
+
+
+def test_what_the_speaker_ended_is_theirs_whoever_opens_the_sentence(
+        store: MemoryStore) -> None:
+    [added] = tell(store, "I eat sugar with everything.")
+    decisions = tell(store, "My trainer put me on a diet, so I've cut out sugar completely.")
+    assert [(d["action"], d["memory_id"]) for d in decisions] == [
+        ("supersede", added["memory_id"])]
+
+
+def test_single_again_supersedes_a_partner(store: MemoryStore) -> None:
+    [added] = tell(store, "My boyfriend is called Tom.")
+    decisions = tell(store, "Tom and I broke up, so I'm single again.")
+    assert [(d["action"], d["memory_id"]) for d in decisions if d["action"] != "nothing"] == [
+        ("supersede", added["memory_id"])]
+    assert contents(store) == ["Maria is single"]
+
+
+@pytest.mark.parametrize("before,after", [
+    ("My family is my rock.", "My family is awesome."),
+    ("I'm working on a short film with my group.",
+     "I'm working on a new project - a thriller set in Ohio."),
+])
+def test_a_judgement_or_one_more_project_adds(store: MemoryStore, before: str,
+                                              after: str) -> None:
+    assert [d["action"] for d in tell(store, before) + tell(store, after)] == ["add", "add"]

@@ -42,7 +42,8 @@ def test_an_update_supersedes_and_a_negation_retires(serve: Callable[..., Served
                     ("assistant", "Nice to meet you, Maria!"),
                     ("user", "I'm allergic to shellfish, so no prawns for me please."))
     assert [d["action"] for d in first if d["action"] != "nothing"] == ["add", "add"]
-    assert search(client, "where does Maria live?")[0] == "Maria lives in Porto with Maria's husband"
+    assert search(client, "where does Maria live?")[0] == \
+        "Maria lives in Porto with Maria's husband"
 
     moved = observe(client, "2024-02-21", ("user", "Quick update: I live in Lisbon now."))
     assert [(d["action"], d["content"]) for d in moved] == [
