@@ -18,9 +18,9 @@ from .episodes import episode, is_english, tell
 from .observation import Observation
 from .rules import Candidate, clean, extract, norm, point_key
 from .sentences import split_sentences
-from .updates import (MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW, SIMILAR_MIN_WEAK,
-                      UNKNOWN, Signals, key_target, mentions, signals, similar_target,
-                      single_valued, value_target)
+from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, mentions, signals,
+                      similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -158,7 +158,7 @@ class RuleEvaluator:
         said = [norm(c.source) for c in keyed if c.source]
         taken: list[str] = []
         for raw in split_sentences(text):
-            if raw.rstrip().endswith("?"):
+            if raw.rstrip().endswith("?") or not MAY_CHANGE.search(raw):
                 continue
             sentence = clean(raw)
             if not sentence or any(s and s in norm(sentence) for s in said):

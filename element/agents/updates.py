@@ -52,7 +52,7 @@ from .sentences import ends_with_abbreviation, split_sentences
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
-           "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN"]
+           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -113,6 +113,14 @@ _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\
                             r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
                             r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
                             r"called|named|since|now)\b)[a-z]+)?)", re.I)
+#: Any word a cue above starts with: a sentence without one is no change (checked first:
+#: most sentences have none, and the cues are many patterns).
+MAY_CHANGE = re.compile(
+    r"\b(?:switch|chang|swap|mov|relocat|transfer|becam|becom|retrain|promot|replac|trad|quit|"
+    r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
+    r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
+    r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut out|"
+    r"no more)", re.I)
 #: Words adding to what is known rather than replacing it.
 _ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
