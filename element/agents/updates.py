@@ -18,12 +18,13 @@ visit) changes nothing stored. Three general methods find the memory meant, in o
    *Google*", "*Rex* passed away", "I sold *the Civic*", "instead of *taking the train*",
    "switched from *law*" (:func:`signals`). The memory of the same person mentioning it
    (its content words, stemmed, proper names all present) is the one meant.
-3. **The attribute by similarity.** A statement with a change cue ("I switched to a Pixel
-   8", "I changed doctors") and no key or name: the subject's closest memories (a search)
-   are compared by the cosine of their texts with the subject's name and the cue words
-   removed, so the attribute, not the person, is compared. The closest is meant when it
-   is close enough (``SIMILAR_MIN``) and clearly closer than the next (``MARGIN``); past
-   events ("Adam went to Paris") are never superseded by similarity.
+3. **The attribute by similarity.** A statement of a change the speaker made ("I switched
+   to a Pixel 8", "I changed doctors") with no key or name: the subject's closest memories
+   (a search) are compared by the cosine of their texts with the subject's name and the cue
+   words removed, so the attribute, not the person, is compared. The closest is meant when
+   it is close enough (``SIMILAR_MIN``; more with a weak cue) and clearly closer than the
+   next (``MARGIN``); past events ("Adam went to Paris") and memories of several sentences
+   are never superseded by similarity.
 
 Never superseded: by a statement with an addition cue ("also", "too", "another",
 "second"), by a plan, wish or past habit ("going to", "used to", "as a kid"), or across
