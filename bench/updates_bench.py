@@ -26,7 +26,7 @@ The cases are split into dev and held-out (``split``, assigned before the rules 
 tuned); the rules are tuned on dev only and both halves are reported.
 
     .venv/bin/python bench/updates_bench.py [--split dev|held-out|all] [--show]
-        [--cases bench/data/updates.yaml] [--only ID,ID] [--alone]
+        [--cases bench/data/updates.yaml] [--only ID,ID] [--alone] [--embedder hashing]
 """
 
 from __future__ import annotations
@@ -61,12 +61,14 @@ ENDED = re.compile(r"\b(?:no longer|not|anymore|any more|quit|quitting|stopped|l
 
 
 class Server:
-    """``triform serve`` on a fresh home with the real model, in a subprocess."""
+    """``triform serve`` on a fresh home in a subprocess: the real model, or ``embedder``
+    ("hashing": only for trying the bench out; updates found by meaning need the model)."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, embedder: str | None = None) -> None:
+        chosen = ["--embedder", embedder] if embedder else []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "--home", str(home), "serve", "--port", "0",
-             "--sweep-seconds", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "api.cli", "--home", str(home), *chosen, "serve", "--port",
+             "0", "--sweep-seconds", "0"], cwd=ROOT, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
             start_new_session=True)
         self.token, self.url = "", ""
@@ -201,6 +203,8 @@ def main() -> int:
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--split", choices=("dev", "held-out", "all"), default="all")
     parser.add_argument("--only", default="", help="comma-separated case ids")
+    parser.add_argument("--embedder", choices=("hashing",),
+                        help="serve with the hashing embedder (a dry run: no meaning)")
     parser.add_argument("--alone", action="store_true",
                         help="without the background statements (the old memory alone)")
     parser.add_argument("--show", action="store_true",
@@ -215,7 +219,7 @@ def main() -> int:
           f"(split {args.split})  load average {load[0]:.2f}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "home")
+        server = Server(Path(tmp) / "home", args.embedder)
         try:
             runs = [run_case(server, case, i, background) for i, case in enumerate(chosen)]
             wait_embedded(server)
