@@ -176,6 +176,8 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
     before: dict[str, list[float]] = {"latency": [], "model_ms": [], "calls": []}
     actions: Counter[str] = Counter()
     sources: dict[str, set[str]] = defaultdict(set)     # memory id -> dia ids
+    said: dict[str, str] = {}                            # memory id -> its content
+    changes: list[tuple[str, str, str]] = []             # supersede/retire: old, new
     refreshed = 0
     counting = CountingEmbedder(embedder)
     store = MemoryStore(tmp / sample["sample_id"], counting)
@@ -209,9 +211,15 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
             calls.append(model.calls - calls0)
             for decision in outcome.decisions:
                 actions[decision.action] += 1
-                if decision.action in ("add", "update") and decision.memory_id:
-                    sources[decision.memory_id].update(dia_ids[-1:] if not whole_sessions
-                                                       else dia_ids)
+                if decision.action in ("supersede", "retire"):
+                    changes.append((decision.action, said.get(str(decision.memory_id), "?"),
+                                    decision.content or ""))
+                written = decision.superseded_by or decision.memory_id
+                if decision.action in ("add", "update", "supersede") and written:
+                    said[written] = decision.content or ""
+                    sources[written].update(dia_ids[-1:] if not whole_sessions else dia_ids)
+                    if decision.superseded_by:      # what the old memory stood for
+                        sources[written] |= sources.get(str(decision.memory_id), set())
                 if decision.reason.startswith("already observed"):
                     refreshed += 1
     if store_b is not None:
@@ -227,6 +235,7 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
                 break
         memories[name] = rows
     return {"store": store, "names": names, "latencies": latencies, "actions": actions,
+            "changes": changes,
             "sources": sources, "memories": memories, "already": refreshed,
             "model_ms": model_ms, "calls": calls, "texts": counting.texts, "before": before,
             "behind": (counting.behind_calls, counting.behind_texts, counting.behind_ms),
@@ -326,7 +335,8 @@ def main() -> None:
                              "without the model (extraction figures are unchanged; question "
                              "recall is not meaningful then)")
     parser.add_argument("--show", type=int, default=0,
-                        help="print this many unmatched memories per conversation")
+                        help="print this many unmatched memories per conversation, and "
+                             "this many supersedes and retires (old -> new)")
     parser.add_argument("--whole-sessions", action="store_true",
                         help="observe each session once per speaker, all its turns new "
                              "(an agent sending the conversation at its end; no question "
@@ -408,6 +418,8 @@ def main() -> None:
                   f"{per_tau[0.6][1] / max(n_mem, 1):.3f}  ({time.perf_counter() - started:.0f} s)")
             for kind, name, text in unmatched[:args.show]:
                 print(f"      unmatched {kind} [{name}] {text}")
+            for action, old, new in result["changes"][:args.show]:
+                print(f"      {action}: {old!r} -> {new!r}")
 
     def line(label: str, group: list[int]) -> None:
         if not group:

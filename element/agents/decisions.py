@@ -1,27 +1,36 @@
 """Decisions, and the pool of memories an evaluator decides against.
 
 An evaluator (:class:`Evaluator`) reads an observation and yields :class:`Decision` s (add,
-update, forget, nothing) about the :class:`Pool`: exactly the memories of the
-observation's subject (or the general ones), over a live store.
+update, supersede, retire, forget, nothing) about the :class:`Pool`: exactly the memories
+of the observation's subject (or the general ones), over a live store.
+
+- **supersede**: ``memory_id`` held a value a newer statement (``content``) replaces ("I
+  live in Lisbon now"): the new memory is stored and the old one is no longer current.
+- **retire**: ``memory_id`` no longer holds ("I'm not allergic to shellfish anymore"),
+  and nothing replaces it.
+- **forget**: the user asked to erase ``memory_id`` ("forget that I ...").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from index import (MemoryNotFound, MemorySettings, MemoryBackend,
+from index import (Embedder, MemoryNotFound, MemorySettings, MemoryBackend,
                    terms)
 
 from .observation import Observation
 from .rules import norm
 
-__all__ = ["ACTIONS", "Decision", "Pool", "Evaluator", "EvaluatorFailed", "observe_metadata",
+__all__ = ["ACTIONS", "WRITES", "Decision", "Pool", "Evaluator", "EvaluatorFailed",
+           "observe_metadata",
            "KEY_SCAN",
            "SIMILAR_MIN", "REPEAT_MIN", "SIMILAR_WAIT"]
 
-ACTIONS = ("add", "update", "forget", "nothing")
+ACTIONS = ("add", "update", "supersede", "retire", "forget", "nothing")
+#: Actions that write ``content``.
+WRITES = ("add", "update", "supersede")
 #: How many of a pool's newest memories are scanned for a candidate's key or duplicate.
 KEY_SCAN = 5000
 #: The least blended score at which a stored memory counts as "the one meant" by a
@@ -51,16 +60,20 @@ class Decision:
     evicted: list[str] = field(default_factory=list)
     #: When the remembered thing happened (ISO 8601), from the session date.
     occurred_at: str | None = None
+    #: A supersede's new memory, once applied.
+    superseded_by: str | None = None
 
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action, "reason": self.reason}
         if self.memory_id:
             out["memory_id"] = self.memory_id
+        if self.superseded_by:
+            out["superseded_by"] = self.superseded_by
         if self.category:
             out["category"] = self.category
-        if self.content and self.action in ("add", "update"):
+        if self.content and self.action in WRITES:
             out["content"] = self.content
-        if self.occurred_at and self.action in ("add", "update"):
+        if self.occurred_at and self.action in WRITES:
             out["occurred_at"] = self.occurred_at
         if self.evicted:
             out["evicted"] = list(self.evicted)
@@ -162,6 +175,25 @@ class Pool:
         hits = [(r["memory"], r["score"]) for r in found.results
                 if self.owns(r["memory"]) and r["score"] >= SIMILAR_MIN]
         return hits[:limit]
+
+    def nearest(self, text: str, limit: int = 10) -> list[dict[str, Any]]:
+        """Pool memories closest to ``text`` by a search with no score floor, best first.
+        Candidates only (the caller compares texts itself): memories still being embedded
+        behind are found by their words, without waiting for their vectors."""
+        subject_type, subject_id = self.subject if self.subject else (None, None)
+        settings = replace(self.settings, relevance_threshold=0.0)
+        found = self.store.search(query=text[:4000], subject_type=subject_type,
+                                  subject_id=subject_id, limit=limit, settings=settings)
+        return [r["memory"] for r in found.results if self.owns(r["memory"])]
+
+    def embedder(self) -> Embedder | None:
+        """The store's embedder (both backends have one), for comparing texts."""
+        found = getattr(self.store, "embedder", None)
+        return found if hasattr(found, "embed") else None
+
+    def memories(self) -> list[dict[str, Any]]:
+        """The scanned pool, newest first."""
+        return list(self._scan().values())
 
     def recent(self, n: int) -> list[dict[str, Any]]:
         return list(self._scan().values())[:n]

@@ -32,8 +32,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
+from .language import is_english
+from .sentences import split_sentences
 
-__all__ = ["Episode", "episode", "sentences", "narrate", "is_english", "MIN_SCORE",
+__all__ = ["Episode", "episode", "tell", "sentences", "narrate", "household", "restore_subject",
+           "is_english", "MIN_SCORE",
            "MIN_CONTENT", "MAX_SENTENCES"]
 
 #: A turn's best disclosure must score this much (content words + time/number/name).
@@ -49,7 +52,8 @@ ANAPHOR_COST = 2.0
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
                        "\u201d": '"'})
-_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+|\s+-\s+(?=[A-Z])")
+#: Inside a sentence, a dash before a capital starts another ("... today - Then we ...").
+_DASH = re.compile(r"\s+-\s+(?=[A-Z])")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
@@ -68,7 +72,9 @@ _INTERJECTIONS = (
     "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
     "and|but|btw|by the way|fyi|plus|man|dude|buddy|guys|girl|mate|hmm+|um+|uh+|ugh|phew|"
     "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
-    "speaking of which|oh yeah|guess what|you know what|you know")
+    "speaking of which|oh yeah|guess what|you know what|you know|"
+    "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
+    "just so you know|(?:it |as it )?turns out(?: that)?")
 _LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
 _THANKS = re.compile(r"^(?:thanks|thank you|thank u|cheers|much appreciated|appreciate it)\b",
                      re.I)
@@ -145,6 +151,11 @@ baby babies wife husband partner boyfriend girlfriend fiance fiancee brother bro
 sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents aunt
 uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece nephew
 """.split())
+#: Words of home, family and pets: "we" among them is the speaker's household.
+_HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"})) +
+                        r"|famil(?:y|ies)|fam|home|house|apartment|flat|household|moved|move|"
+                        r"live|lives|living|adopted|adopt|married|wedding|husband|wife)\b",
+                        re.I)
 _PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
                    r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
                    r"about to|looking to|intend|aim to|upcoming)\b", re.I)
@@ -160,7 +171,7 @@ went got had made took saw came found felt thought told said gave left kept met 
 bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
 built lost paid became fell forgot chose wore sold held stood understood heard meant slept
 led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
-dealt did was were
+dealt did was were drew outgrew withdrew
 """.split())
 _AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
                              "shut", "spread", "bet"})
@@ -221,38 +232,13 @@ class Episode:
         return None
 
 
-_COMMON_EN = frozenset("""
-the a an and or but to of in on at for with is are was were be been have has had do does
-did i you he she it we they my your his her our their me him us them this that these those
-not no so very just what when where who how why if then there here all some any can will
-would could should about from up out like get got go went really also too am
-""".split())
-
-
-def is_english(text: str) -> bool:
-    """Whether ``text`` reads as English enough for the rules (short texts pass).
-
-    Mostly non-Latin letters, or three or more words of which under a fifth are common
-    English words, is not English: the rules would only mangle it.
-    """
-    letters = [c for c in text if c.isalpha()]
-    if not letters:
-        return True
-    latin = sum(1 for c in letters if c.isascii())
-    if latin / len(letters) < 0.7:
-        return False
-    words = [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
-    if len(words) < 3:
-        return True
-    return sum(1 for w in words if w in _COMMON_EN) / len(words) >= 0.2
-
-
 def sentences(text: str) -> Iterator[str]:
     """The raw sentences of a turn (apostrophes and quotes normalised)."""
-    for raw in _SPLIT.split(text.translate(_APOS)):
-        raw = (raw or "").strip()
-        if raw:
-            yield raw
+    for whole in split_sentences(text.translate(_APOS)):
+        for raw in _DASH.split(whole):
+            raw = raw.strip()
+            if raw:
+                yield raw
 
 
 def _vocatives(names: Iterable[str]) -> re.Pattern[str] | None:
@@ -284,6 +270,15 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     text = text.strip().rstrip(".!?;:~ ").strip()
     if not text:
         return "", question
+    return restore_subject(text), question
+
+
+def restore_subject(text: str) -> str:
+    """``text`` with a dropped "I" put back ("Just got back from Paris" -> "I just got back
+    from Paris", "Quit Amazon" -> "I quit Amazon", "Looking for a place" -> "I am looking
+    for a place"); not when the opening gerund is the subject ("Losing my job was hard")."""
+    if not text:
+        return text
     first, _, rest = text.partition(" ")
     low = first.lower()
     gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest))
@@ -294,7 +289,7 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     else:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
-        elif rest and (low in _PAST - {"was", "were", "did", "had"} or
+        elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
                        (low.endswith("ed") and len(low) > 4)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
@@ -303,7 +298,7 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
                 r"(?:is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
                 r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
             text = f"I am {low} {rest}"
-    return text, question
+    return text
 
 
 #: Discourse openers that say a topic is coming, not what it is ("On another note,",
@@ -455,6 +450,8 @@ _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len,
                      r"([A-Za-z']+)", re.I)
 _SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                         + r"|\w+ly))*)\s+([A-Za-z']+)")
+_SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
+                         + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
@@ -462,23 +459,41 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _: text
 
 
-def narrate(text: str, who: str) -> str:
+def household(text: str) -> bool:
+    """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
+    pets ("we have a cat", "we moved house", "me and the kids")."""
+    return bool(_HOUSEHOLD.search(text))
+
+
+def narrate(text: str, who: str, home: bool | None = None) -> str:
     """A cleaned first-person sentence in the third person about ``who``.
 
     "I love my dog" -> "Ana loves Ana's dog": the name stands for every I/me/my (a pronoun
     would need the speaker's gender, and repeating the name keeps each clause
-    self-contained); we/us -> "<who> and others", our -> "<who>'s".
+    self-contained). "We" is the speaker's household where the words are of home, family
+    or pets (``home``, default :func:`household` of ``text``): "we have a cat" -> "Ana's
+    family has a cat"; elsewhere "Ana and others" ("we can make a difference"); "me and my
+    husband" -> "Ana and Ana's husband"; our -> "<who>'s".
     """
+    home = household(text) if home is None else home
     def agree(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         return f"{who}{adverbs} {_third_singular(verb)}"
 
+    def agree_we(m: re.Match[str]) -> str:
+        adverbs, verb = m.group(1), m.group(2)
+        verb = "was" if verb.lower() == "were" else _third_singular(verb)
+        return f"{who}'s family{adverbs} {verb}"
+
     out = _SUBJECT_I.sub(agree, text)
+    if home:
+        out = _SUBJECT_WE.sub(agree_we, out)
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
+    we = f"{who}'s family" if home else f"{who} and others"
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
-            (r"\b(?:we|us)\b", f"{who} and others"), (r"\b(?:our|ours)\b", f"{who}'s"),
+            (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),
             (r"\bourselves\b", "themselves")):
         out = re.sub(pattern, _literal(repl), out, flags=re.I)
     return out[:1].upper() + out[1:]
@@ -491,6 +506,15 @@ def _category(text: str) -> str:
                                               text):
         return "preference"
     return "fact"
+
+
+def tell(sentence: str, who: str, addressee: Iterable[str] = ()) -> str | None:
+    """One raw sentence of ``who``'s as a memory says it: cleaned, trimmed of reactions,
+    in the third person ("Quit Amazon! " -> "Carlos quit Amazon."); None when nothing is
+    left."""
+    cleaned, _ = _clean(sentence, _vocatives(addressee))
+    cleaned = _trim(cleaned) if cleaned else cleaned
+    return narrate(cleaned, who) + "." if cleaned else None
 
 
 def episode(text: str, who: str, *, addressee: Iterable[str] = (),
@@ -526,7 +550,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     if best < MIN_SCORE:
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
-    parts = [narrate(s, who) for _, s, _ in chosen]
+    home = household(text)
+    parts = [narrate(s, who, home) for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)

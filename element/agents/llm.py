@@ -20,7 +20,7 @@ from typing import Any
 from index import CATEGORIES, MAX_CONTENT_BYTES
 
 from .dates import iso
-from .decisions import ACTIONS, Decision, Evaluator, EvaluatorFailed, Pool
+from .decisions import ACTIONS, WRITES, Decision, Evaluator, EvaluatorFailed, Pool
 from .observation import Observation
 from .rule_evaluator import RuleEvaluator
 
@@ -36,13 +36,22 @@ LLM_MAX_RESPONSE = 1024 * 1024
 _SYSTEM = """You are the subconscious memory of an AI agent. Read the conversation turns and \
 decide what long-term memory should change. Remember durable things about the user: facts, \
 preferences, procedures (how they want things done), useful context, and corrections. Ignore \
-small talk and anything already remembered. Only the memories listed may be updated or \
-forgotten, by their id. Turns marked "new": false were observed before: they are context \
-only, decide about the new turns.
+small talk and anything already remembered. Only the memories listed may be changed, by \
+their id. Turns marked "new": false were observed before: they are context only, decide \
+about the new turns.
+Keep memories true. When the user gives something a listed memory says a new value (moved, \
+changed jobs, a new phone, a child turned a year older), supersede that memory with the new \
+statement. When the user says a listed memory no longer holds and nothing replaces it \
+("not allergic anymore"), retire it. Something added ("also", another person's fact, a \
+second pet, a past visit) supersedes nothing: add it. Forget only what the user asks to \
+erase; update only to reword or complete the same fact.
 Answer with one JSON object and nothing else:
 {"decisions": [{"action": "add", "category": "fact|preference|procedure|context|correction", \
 "content": "<one third-person sentence>", "intention": "<the user's goal, optional>", \
-"reason": "<why>"}, {"action": "update", "memory_id": "<id>", "content": "<new content>", \
+"reason": "<why>"}, {"action": "supersede", "memory_id": "<id of the memory it replaces>", \
+"content": "<the new statement, one third-person sentence>", "category": "<optional>", \
+"reason": "<why>"}, {"action": "retire", "memory_id": "<id>", "reason": "<why it no \
+longer holds>"}, {"action": "update", "memory_id": "<id>", "content": "<new content>", \
 "category": "<optional>", "reason": "<why>"}, {"action": "forget", "memory_id": "<id>", \
 "reason": "<why>"}, {"action": "nothing", "reason": "<why>"}]}"""
 
@@ -225,7 +234,7 @@ class LlmEvaluator:
         decisions = [self._check(item, pool, context, goal) for item in items[:50]]
         when = iso(observation.session_date) if observation.session_date else None
         for decision in decisions:
-            if decision.action in ("add", "update"):
+            if decision.action in WRITES:
                 decision.occurred_at = when
         return decisions or [Decision("nothing", "the evaluator proposed no change")]
 
@@ -244,8 +253,7 @@ class LlmEvaluator:
         if action == "nothing":
             return Decision("nothing", reason or "nothing to remember")
         text = content.strip() if isinstance(content, str) else ""
-        if action in ("add", "update") and (not text
-                                            or len(text.encode()) > MAX_CONTENT_BYTES):
+        if action in WRITES and (not text or len(text.encode()) > MAX_CONTENT_BYTES):
             return Decision("nothing", f"rejected: {action} without valid content")
         if category is not None and category not in CATEGORIES or \
                 action == "add" and category is None:
@@ -261,8 +269,15 @@ class LlmEvaluator:
             return Decision("nothing", f"rejected: {action} of a memory that is not among "
                             "this subject's memories")
         if action == "forget":
-            return Decision("forget", reason or "no longer holds",
+            return Decision("forget", reason or "asked to forget it",
                             category=target["category"], memory_id=target["id"])
-        return Decision("update", reason or "supersedes the earlier memory",
+        if action == "retire":
+            return Decision("retire", reason or "no longer holds",
+                            category=target["category"], memory_id=target["id"])
+        if action == "supersede":
+            return Decision("supersede", reason or "a later statement changes what it says",
+                            category=category or target["category"], memory_id=target["id"],
+                            content=text, context=context, intention=intention)
+        return Decision("update", reason or "revised",
                         category=category or target["category"], memory_id=target["id"],
                         content=text, context=context, intention=intention)

@@ -1,22 +1,59 @@
 """The rule evaluator: the subconscious without a network (the default, and the fallback).
 
-Keyed sentence rules (``rules.py``: facts, preferences, procedures, corrections, forgets)
-and episodes (``episodes.py``: what a speaker tells about themselves) over the user's new
-turns, decided against the pool.
+Keyed sentence rules (``rules.py``: facts, preferences, procedures, corrections, forgets),
+change statements (``updates.py``: what makes a stored memory stale) and episodes
+(``episodes.py``: what a speaker tells about themselves) over the user's new turns,
+decided against the pool.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-
+from typing import Any
 
 from .dates import iso, occurred_at
-from .decisions import Decision, Pool
-from .episodes import episode, is_english
+from .decisions import WRITES, Decision, Pool
+from .episodes import episode, is_english, tell
 from .observation import Observation
-from .rules import Candidate, extract, norm
+from .rules import Candidate, clean, extract, norm, point_key
+from .sentences import split_sentences
+from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, mentions, signals,
+                      similar_target, single_valued, value_target)
 
-__all__ = ["RuleEvaluator"]
+__all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
+
+#: A change statement longer than this is a story: its attribute is not looked for by
+#: similarity (only by key or a named old value).
+SIMILAR_WORDS = 20
+
+
+def _described(cand: Candidate) -> bool:
+    """"My family is awesome": a "my X is Y" that judges X rather than naming its value
+    ("my manager is Dev", "my favourite food is ramen"); judgements add up, values
+    replace."""
+    if not (cand.key or "").startswith("fact:my:"):
+        return False
+    m = re.search(r"\b(?:is|are|was)\s+(?:now\s+)?(?P<y>[\w']+)", cand.source)
+    return m is not None and m["y"].lower() in _JUDGEMENTS
+
+
+#: Words that open a judgement ("... is awesome", "... is so supportive").
+_JUDGEMENTS = frozenset("""
+awesome amazing great cool nice good fun wonderful fantastic incredible beautiful lovely
+sweet super best better bad terrible awful important everything so very really such too
+pretty quite always never not kind sort just truly totally honestly supportive
+""".split())
+
+
+def _short_now(sentence: str, sig: Signals) -> bool:
+    """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
+    not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
+    return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
+
+
+_TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -26,7 +63,10 @@ class RuleEvaluator:
 
     Candidates come from user turns only, in order; of several candidates with one key the
     last wins (the earlier ones are "superseded by a later statement"). A keyed candidate
-    updates the pool's memory with that key (or is a duplicate of it); an unkeyed one is
+    supersedes the pool's memory of the same attribute (``updates.py``: a single-valued
+    one always, another only with a change cue, never with an addition cue) or is a
+    duplicate of it; a change statement supersedes the memory it makes stale; a
+    statement that something no longer holds retires its memory. Otherwise a candidate is
     added unless the same content is stored. A correction without a key revises the memory
     closest to what was corrected (the previous assistant turn); a "forget" without a key
     deletes the closest memory, if one is close enough (``SIMILAR_MIN``).
@@ -42,30 +82,34 @@ class RuleEvaluator:
     def lane_texts(self, observation: Observation, pool: Pool) -> list[list[str]]:
         """Per write ``observation`` will likely make, the texts it embeds (content,
         context, intention), so the pipeline can embed them all in one model call. A
-        candidate stored word for word, superseded or a forget writes nothing: left out."""
-        found, _ = self._candidates(observation)
+        candidate stored word for word, superseded, a retire or a forget writes nothing:
+        left out."""
+        found, _ = self._candidates(observation, pool)
         last = {c.key: i for i, c in enumerate(found) if c.key}
         writes: list[list[str]] = []
         for i, cand in enumerate(found):
-            if cand.kind == "forget" or cand.key and last[cand.key] != i or \
+            if cand.kind in ("forget", "retire") or cand.key and last[cand.key] != i or \
                     pool.by_content(cand.content) is not None:
                 continue
             writes.append([t for t in (cand.content, observation.window(cand.turn),
                                        observation.goal(cand.turn)) if t])
         return writes
 
-    def _candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
+    def _candidates(self, observation: Observation,
+                    pool: Pool | None) -> tuple[list[Candidate], list[int]]:
         if self._read is None or self._read[0] is not observation:
-            found, skipped = self.candidates(observation)
+            found, skipped = self.candidates(observation, pool)
             self._read = (observation, found, skipped)
         return self._read[1], self._read[2]
 
-    def candidates(self, observation: Observation) -> tuple[list[Candidate], list[int]]:
+    def candidates(self, observation: Observation, pool: Pool | None = None
+                   ) -> tuple[list[Candidate], list[int]]:
         """The candidates of the fresh user turns, in order, and the turns skipped as not
-        English. Each turn gives its keyed statements (``rules.extract``) and at most one
-        episode of what else it tells (``episodes.episode``); a loose keyed statement
-        (a preference, a possession, "my X is Y") of a turn that gives an episode is told
-        in the episode instead."""
+        English. Each turn gives its keyed statements (``rules.extract``), its change
+        statements (a sentence with a change cue that makes a memory of ``pool`` stale)
+        and at most one episode of what else it tells (``episodes.episode``); a loose
+        keyed statement (a preference, a possession, "my X is Y") of a turn that gives an
+        episode is told in the episode instead, unless it updates a memory."""
         found: list[Candidate] = []
         skipped: list[int] = []
         for i, turn in enumerate(observation.turns):
@@ -77,21 +121,123 @@ class RuleEvaluator:
             who = observation.speaker(i)
             keyed = extract(turn.content, i, who,
                             answers_question=observation.answers_question(i))
-            strong = [c for c in keyed if not c.loose]
+            strong = [c for c in keyed if not c.loose or pool is not None and
+                      self._keyed_target(c, pool, who) is not None]
+            changes = self._changes(turn.content, strong, i, who, observation, pool) \
+                if pool is not None else []
+            # A change statement tells its sentence whole: a loose statement read in it
+            # ("I cycle to work now instead of ...") is in it.
+            said = [norm(c.source) for c in changes]
+            keyed = [c for c in keyed if c in strong or
+                     not any(norm(c.source) in s for s in said)]
             told = episode(turn.content, who, addressee=observation.others(i),
-                           consumed=[norm(c.source) for c in strong])
+                           consumed=[norm(c.source) for c in strong + changes])
+            tastes = [c for c in keyed if c not in strong and c.category == "preference"]
+            if told is not None and tastes and told.when is not None:
+                # One fact per memory: a taste is not part of a dated event ("... last
+                # Friday. I can't stand cilantro" would date the taste too).
+                strong += tastes
+                told = episode(turn.content, who, addressee=observation.others(i),
+                               consumed=[norm(c.source) for c in strong + changes])
             if told is None:
-                found.extend(keyed)
+                found.extend(keyed + changes)
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")
             # is one memory: split, its parts would each say less than the whole.
-            found.extend(strong)
+            found.extend(strong + changes)
             found.append(Candidate(told.category, told.content, None, i, "episode",
                                    source=" ".join(told.sentences)))
         return found, skipped
 
+    def _changes(self, text: str, keyed: list[Candidate], turn: int, who: str,
+                 observation: Observation, pool: Pool) -> list[Candidate]:
+        """The turn's change statements: sentences no keyed statement of ``keyed`` read
+        whose change cue makes a pool memory stale ("I left Google and joined Spotify",
+        "I switched to a Pixel"). Each becomes its own memory superseding that one."""
+        out: list[Candidate] = []
+        said = [norm(c.source) for c in keyed if c.source]
+        taken: list[str] = []
+        for raw in split_sentences(text):
+            if raw.rstrip().endswith("?") or not MAY_CHANGE.search(raw):
+                continue
+            sentence = clean(raw)
+            if not sentence or any(s and s in norm(sentence) for s in said):
+                continue
+            sig = signals(sentence)
+            # A weak cue ("started", "now") says a change of the speaker's too rarely to
+            # look for it by similarity, unless the statement is short and of the present
+            # ("I'm on day shifts now"); of another holder ("my daughter started at ..."),
+            # only that holder's memories can be meant.
+            if not sig.replaces or sig.holder == UNKNOWN or \
+                    not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
+                         or _short_now(sentence, sig)):
+                continue
+            content = tell(raw, who, observation.others(turn))
+            if not content:
+                continue
+            target = self._change_target(sentence, content, sig, pool, who, taken)
+            if target is not None:
+                taken.append(target["id"])
+                out.append(Candidate("fact", content, None, turn, "change", source=sentence,
+                                     target=target["id"]))
+        return out
+
+    @staticmethod
+    def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
+                       skip: list[str], keyed: bool = False) -> dict[str, Any] | None:
+        """The memory a change statement makes stale: named by its old value or attribute,
+        else (a strong cue, or any for a ``keyed`` statement) the clearly closest by
+        attribute (``updates.py``)."""
+        memories = pool.memories()
+        things = [" ".join(v.split()[1:]) for v in sig.ended
+                  if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
+        for thing in things + list(sig.things):
+            found = key_target(point_key(thing), memories, who, skip)
+            if found is not None:
+                return found
+        # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
+        # diet"); what ended by itself is named in the memory ("Rex passed away").
+        found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
+        if found is not None:
+            return found
+        if sig.strong:
+            least = SIMILAR_MIN
+        elif (keyed or sig.holder) and sig.change:
+            least = SIMILAR_MIN_WEAK
+        elif _short_now(sentence, sig):
+            least = SIMILAR_MIN_NOW
+        else:
+            return None
+        if len(sentence.split()) > SIMILAR_WORDS:
+            return None     # a story, not a statement of what changed
+        embedder = pool.embedder()
+        if embedder is None:
+            return None
+        near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
+        try:
+            return similar_target(content, near, who, sig.holder, embedder.embed, least)
+        except Exception:   # a failing model finds nothing: the statement is added
+            return None
+
+    @staticmethod
+    def _keyed_target(cand: Candidate, pool: Pool, who: str) -> dict[str, Any] | None:
+        """The pool memory of the same attribute a keyed statement updates, if any."""
+        if not cand.key or cand.kind not in ("add", "correct"):
+            return None
+        existing = pool.by_key(cand.key) or key_target(cand.key, pool.memories(), who)
+        if existing is None or norm(existing["content"]) == norm(cand.content):
+            return None
+        sig = signals(cand.source or cand.content)
+        if sig.addition and cand.kind != "correct":
+            return None
+        if single_valued(cand.key, cand.slot) and not _described(cand) or \
+                cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
+                cand.kind == "correct" or sig.strong and sig.replaces:
+            return existing
+        return None
+
     def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
-        found, skipped = self._candidates(observation)
+        found, skipped = self._candidates(observation, pool)
         for i in skipped:
             yield Decision("nothing", f"turn {i} skipped: not English (the rules read English "
                            "only)")
@@ -106,13 +252,14 @@ class RuleEvaluator:
                                category=cand.category)
                 continue
             decision = self.decide(cand, observation, pool)
-            if decision.action in ("add", "update"):
+            if decision.action in WRITES:
                 when = occurred_at(cand.source, observation.session_date)
                 decision.occurred_at = iso(when) if when else None
             yield decision
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
         context, goal = obs.window(cand.turn), obs.goal(cand.turn)
+        who = obs.speaker(cand.turn)
         if cand.kind == "forget":
             target = pool.by_key(cand.key) if cand.key else None
             if target is not None and cand.slot and norm(target["content"]) != norm(cand.content):
@@ -125,8 +272,18 @@ class RuleEvaluator:
             if target is None:
                 return Decision("nothing", "asked to forget something not remembered",
                                 category=cand.category)
-            return Decision("forget", "the user asked to forget it, or said it no longer "
-                            "holds", category=target["category"], memory_id=target["id"])
+            return Decision("forget", "the user asked to forget it",
+                            category=target["category"], memory_id=target["id"])
+        if cand.kind == "retire":
+            return self._retire(cand, pool, who)
+        if cand.kind == "change":
+            target = pool.holds(cand.target) if cand.target else None
+            if target is not None:
+                return Decision("supersede", "a later statement changes what it says",
+                                category=target["category"], memory_id=target["id"],
+                                content=cand.content, context=context, intention=goal)
+            return Decision("add", "new fact", category=cand.category, content=cand.content,
+                            context=context, intention=goal)
         if cand.kind == "episode":
             same = pool.by_content(cand.content)
             if same is not None:
@@ -140,7 +297,6 @@ class RuleEvaluator:
             return Decision("add", f"new {cand.category}: told by the speaker",
                             category=cand.category, content=cand.content, context=context,
                             intention=goal)
-        existing = pool.by_key(cand.key) if cand.key else None
         if cand.kind == "correct" and cand.key is None:
             query = obs.previous_assistant(cand.turn) or cand.query or cand.content
             hits = pool.similar(query, 1)
@@ -153,18 +309,43 @@ class RuleEvaluator:
             return Decision("add", "correction of something not remembered",
                             category="correction", content=f"Correction: {cand.content}",
                             context=context, intention=goal)
-        if existing is None and cand.key is None:
-            existing = pool.by_content(cand.content)
-        if existing is not None and norm(existing["content"]) == norm(cand.content):
-            return Decision("nothing", "already remembered", category=existing["category"],
-                            memory_id=existing["id"])
+        same = pool.by_content(cand.content)
+        if same is not None:
+            return Decision("nothing", "already remembered", category=same["category"],
+                            memory_id=same["id"])
+        existing = self._keyed_target(cand, pool, who)
+        if existing is None and cand.key is not None:
+            sig = signals(cand.source or cand.content)
+            if sig.replaces and (sig.ended or sig.change):
+                existing = self._change_target(cand.source, cand.content, sig, pool, who, [],
+                                               keyed=True)
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
-            return Decision("update", reason, category=cand.category,
+            return Decision("supersede", reason, category=cand.category,
                             memory_id=existing["id"], content=cand.content, context=context,
                             intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"
         return Decision("add", reason, category=cand.category, content=cand.content,
                         context=context, intention=goal, key=cand.key)
+
+    @staticmethod
+    def _retire(cand: Candidate, pool: Pool, who: str) -> Decision:
+        """"I'm not X anymore": the memory saying X retires (its attribute's, naming the
+        value when the attribute holds one value; else the one naming X)."""
+        target = None
+        if cand.key:
+            target = pool.by_key(cand.key) or key_target(cand.key, pool.memories(), who)
+            if target is not None and cand.slot and \
+                    mentions(target["content"], cand.query or cand.content, who) < MENTION_MIN:
+                return Decision("nothing", "said a value no longer holds that is remembered "
+                                "differently", category=target["category"],
+                                memory_id=target["id"])
+        if target is None and cand.query:
+            target = value_target([cand.query], pool.memories(), who)
+        if target is None:
+            return Decision("nothing", "said something no longer holds that is not "
+                            "remembered", category=cand.category)
+        return Decision("retire", "the user said it no longer holds",
+                        category=target["category"], memory_id=target["id"])

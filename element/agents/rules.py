@@ -14,8 +14,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
+from .episodes import narrate, restore_subject
+from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
+                    NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
+                    PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
+from .sentences import ends_with_abbreviation, split_sentences
 
-__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person"]
+__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key"]
 
 # -- the rules --------------------------------------------------------------------------------
 # English only, one sentence at a time, first person. What they catch and miss: docs/agents.md.
@@ -39,6 +44,8 @@ class Candidate:
     slot: bool = False
     #: The cleaned sentence it came from (what dates it: "... next month").
     source: str = ""
+    #: The memory a change statement replaces, once found (``updates.py``).
+    target: str | None = None
 
     @property
     def loose(self) -> bool:
@@ -47,24 +54,31 @@ class Candidate:
         diet) or an instruction, correction or forget."""
         return self.kind == "add" and (
             self.category in ("preference", "context")
-            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:")))
+            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:", "fact:does:")))
 
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
-    (r"\bi'll\b", "I will"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
+    (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
     (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
 _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
                      r"fyi|just so you know|for the record|for your information|to be clear|"
-                     r"honestly|anyway)\b[\s,:;!.-]*)+", re.I)
-_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+                     r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
+                     r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
+                     r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
+                     re.I)
+#: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
+#: that starts a new first-person clause ("I don't live there anymore, I moved to Porto").
+_SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+_COMMA_CLAUSE = re.compile(r",\s+(?:so\s+|and\s+|but\s+)?(?=(?:i|my|we|our)\s)", re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
           "too", "everything", "all", "anything", "something"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
-_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|"
-                   r"right now|anymore|any more))+$", re.I)
+_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|"
+                   r"anyway|right now|anymore|any more))+$", re.I)
 _CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*[,;:(].*$", re.I)
 _THIRD = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi am\b", "they are"), (r"\bi was\b", "they were"), (r"\bi have\b", "they have"),
@@ -95,6 +109,14 @@ def third_person(text: str, who: str | None = None) -> str:
     for pattern, repl in _THIRD:
         text = pattern.sub(repl, text)
     return text
+
+
+def _theirs(text: str, who: str) -> str:
+    """A fact's object in the third person, naming the speaker: "with my husband" -> "with
+    Ana's husband" (as episodes say it)."""
+    text = re.sub(r"\b(?:my|mine)\b", lambda _: f"{who}'s", text, flags=re.I)
+    text = re.sub(r"\b(?:me|myself)\b", lambda _: who, text, flags=re.I)
+    return third_person(text)
 
 
 def _cap(text: str) -> str:
@@ -131,35 +153,6 @@ _NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?ca
 _INTRO = re.compile(r"^(?i:i am|this is)\s+(?P<x>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)$")
 _NOT_NAMES = {"Fine", "Good", "Sorry", "Back", "Here", "Done", "Ready", "Not", "Okay", "Sure",
               "Glad", "Happy", "Tired", "Busy", "Great", "Well", "Just"}
-_FACTS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(p, re.I), tpl, key) for p, tpl, key in (
-    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:live|living|reside|residing|based|staying)\s+"
-     r"in\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
-    (r"^i\s+(?:just\s+|recently\s+)?moved\s+to\s+(?P<x>.+)$", "{who} lives in {x}",
-     "fact:location"),
-    (r"^i\s+(?:am|come)\s+(?:originally\s+)?from\s+(?P<x>.+)$", "{who} is from {x}",
-     "fact:origin"),
-    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for)\s+(?P<x>.+)$",
-     "{who} works at {x}", "fact:employer"),
-    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
-     "{who} works as {x}", "fact:occupation"),
-    (r"^i\s+am\s+allergic\s+to\s+(?P<x>.+)$", "{who} is allergic to {x}", "fact:allergy:{x}"),
-    (r"^i\s+am\s+(?P<x>\d{1,3})(?:\s+years?\s+old)?$", "{who} is {x} years old", "fact:age"),
-    (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
-    (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
-     "{who} has {x}", "fact:has:{head}"),
-    (r"^i\s+am\s+(?:currently\s+)?(?P<x>(?:working on|planning|preparing|learning|studying|"
-     r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
-     "context:{verb}"),
-)]
-_STATES = {"vegetarian": "diet", "vegan": "diet", "pescatarian": "diet", "married": "relationship",
-           "single": "relationship", "divorced": "relationship", "widowed": "relationship",
-           "engaged": "relationship", "retired": "work"}
-_IS = re.compile(r"^i\s+am\s+(?P<art>(?:a|an)\s+)?(?P<x>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
-                 re.I)
-_NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "not", "so",
-              "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
-              "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
 _ABOUT_THEM = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 #: An object that points at something said or shown before ("this series", "having them
 #: around"): the rules cannot tell what, so the preference would be empty.
@@ -194,10 +187,15 @@ _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|do not forget|keep in mind|n
                        r"\s+(?P<that>that\s+)?(?P<x>.+)$", re.I)
 _FORGET = re.compile(r"^(?:please\s+)?(?:forget|stop remembering|disregard)\s+(?:that\s+|about\s+|"
                      r"what i said about\s+)?(?P<x>.+)$", re.I)
+#: Saying a statement no longer holds: it retires what it names ("I'm not allergic to
+#: shellfish anymore"). "Forget ..." asks to erase instead.
 _NO_LONGER = [re.compile(p, re.I) for p in (
     r"^(?P<s>i)\s+no longer\s+(?P<x>.+)$", r"^(?P<s>i am)\s+no longer\s+(?P<x>.+)$",
-    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more$",
-    r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+any\s?more$")]
+    r"^(?P<s>i)\s+do not\s+(?P<x>.+?)\s+any\s?more(?:\s*[,;].*)?$",
+    r"^(?P<s>i am)\s+not\s+(?P<x>.+?)\s+(?:any\s?more|after all)(?:\s*[,;].*)?$")]
+#: A time word closing a statement ("I'm pescatarian now"): not part of what it says.
+_NOW = re.compile(r"(?:,?\s+(?:now|currently|these days|nowadays|at the moment|right now|"
+                  r"lately|again|finally))+$", re.I)
 _ASK_MEMORY = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
                          r"(?P<x>(?:remember|forget|note|keep in mind)\b.+)$", re.I)
 _CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
@@ -220,29 +218,96 @@ _ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|
 _MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
 
 
-def _sentences(text: str) -> Iterator[tuple[str, bool]]:
-    """Cleaned sentences (contractions expanded, fillers dropped) and whether each asks."""
-    text = text.translate(_APOS)
+#: Openers of a subordinate clause: "When I ask, I want ..." is one instruction.
+_SUBORDINATE = re.compile(r"^(?:when|whenever|if|before|after|as soon as|once|since|because|"
+                          r"while|although|though|unless|until|as long as)\b", re.I)
+
+
+def _clauses(sentence: str) -> Iterator[str]:
+    # "Alex and I got married": one subject, not two clauses.
+    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+)\s+and\s+(?=i\b)|me\s+and\s+(?=my\b))",
+                    sentence, re.I)
+    if pair:
+        first, *rest = _clauses(sentence[pair.end():])
+        yield pair.group(1) + first
+        yield from rest
+        return
+    for part in _SPLIT.split(sentence):
+        part = (part or "").strip()
+        if _SUBORDINATE.match(_FILLER.sub("", part)):
+            yield part
+            continue
+        yield from (p.strip() for p in _COMMA_CLAUSE.split(part))
+
+
+def clean(raw: str) -> str:
+    """One sentence as the rules read it: contractions expanded, fillers and openers
+    dropped ("Quick update: ..."), a dropped subject restored ("Just moved to Leeds"),
+    the closing punctuation gone (an abbreviation's period stays)."""
+    text = raw.translate(_APOS)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
-    for raw in _SPLIT.split(text):
-        raw = (raw or "").strip()
-        question = raw.endswith("?")
-        sentence = _FILLER.sub("", raw).strip().rstrip(".!?;").strip()
-        if sentence and len(sentence.split()) <= 60:
-            yield sentence, question
+    text = _FILLER.sub("", text.strip()).strip()
+    text = text if ends_with_abbreviation(text) else text.rstrip(".!?;").strip()
+    return restore_subject(text)
+
+
+def _sentences(text: str) -> Iterator[tuple[str, bool]]:
+    """Cleaned clauses (see :func:`clean`) and whether each asks."""
+    for whole in split_sentences(text.translate(_APOS)):
+        question = whole.rstrip().endswith("?")
+        for pattern, repl in _EXPAND:
+            whole = pattern.sub(repl, whole)
+        for raw in _clauses(whole):
+            sentence = clean(raw)
+            if sentence and len(sentence.split()) <= 60:
+                yield sentence, question
+
+
+def point_key(thing: str) -> str:
+    """The key of "my <thing>": ``fact:manager`` for "my new boss", ``fact:my:order`` for
+    "my usual order"."""
+    thing = re.sub(r"\b(?:these days|nowadays|now|currently|at the moment|right now)\b", " ",
+                   norm(thing))
+    point = " ".join(w for w in thing.split() if w not in _QUALIFIERS)
+    return _ALIASES.get(point) or _key("fact:my", point)
+
+
+def _named(name: str, turn: int, who: str) -> Candidate | None:
+    """"My name is X": nothing when memories already call the speaker X ("Maria's name is
+    Maria" says nothing), "X's full name is X Y" when it adds to it."""
+    if norm(name) == norm(who):
+        return None
+    if norm(name).startswith(norm(who) + " "):
+        return Candidate("fact", f"{who}'s full name is {name}", "fact:name", turn, slot=True)
+    return Candidate("fact", f"{who}'s name is {name}", "fact:name", turn, slot=True)
+
+
+#: A short phrase setting the scene before "I" ("After the reorg I report to ...").
+_SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|last|next|"
+                    r"for)\b[^,]{1,30}?,?\s+(?=i\s)", re.I)
 
 
 def _statement(s: str, turn: int, who: str) -> Candidate | None:
-    """A fact, preference or context the user states about themselves."""
+    """A fact, preference or context the user states about themselves (after a short
+    scene-setting phrase, too: "After the reorg I report to Ana")."""
+    found = _statement_at(_NOW.sub("", s) or s, turn, who)
+    if found is None and (m := _SCENE.match(s)) and not _FROM_NOW.match(s):
+        found = _statement_at(_NOW.sub("", s[m.end():]) or s, turn, who)
+    return found
+
+
+def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
     if m := _NAME.match(s):
         name = _obj(m["x"], 4)
         if not name:
             return None
-        text = f"{who} wants to be called {name}" if m["call"] else f"{who}'s name is {name}"
-        return Candidate("fact", text, "fact:name", turn, slot=True)
+        if m["call"]:
+            return Candidate("fact", f"{who} wants to be called {name}", "fact:name", turn,
+                             slot=True)
+        return _named(name, turn, who)
     if (m := _INTRO.match(s)) and m["x"].split()[0] not in _NOT_NAMES:
-        return Candidate("fact", f"{who}'s name is {m['x']}", "fact:name", turn, slot=True)
+        return _named(m["x"], turn, who)
     if m := _PREFER.match(s):
         verb, x = m["v"].lower(), _obj(m["x"])
         if not x or _ABOUT_THEM.search(x):
@@ -262,41 +327,68 @@ def _statement(s: str, turn: int, who: str) -> Candidate | None:
         verb = "does not like" if m["neg"] else "likes"
         return Candidate("preference", f"{who} {verb} {third_person(x)}",
                          _key("preference", x), turn) if x else None
+    plain = re.sub(r"^(i|we)\s+(am\s+|are\s+)?(?:also|still|currently|now|really|actually)"
+                   r"\s+", r"\1 \2", s, flags=re.I)
     for pattern, template, key in _FACTS:
-        if m := pattern.match(s):
-            x = _obj(m["x"])
-            if not x:
+        if m := pattern.match(plain):
+            found = m.groupdict()
+            x = _obj(found["x"]) if found.get("x") else None
+            if not x and template:
                 return None
+            x = x or ""
             # "a dentist appointment next month" is about the appointment: a time phrase
-            # in the key would make every "next month" plan one point.
+            # in the key would make every "next month" plan one point; in a single fact's
+            # value it says when, not what ("moved to Leeds last week": lives in Leeds).
             when = time_phrase(x)
-            timeless = x.replace(when, " ").strip() if when else x
-            head = re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
-                            timeless or x)[0].split()[-1]
-            slot = "{" not in key
-            key = key.format(x=norm(x), head=norm(head), verb=norm(x).split()[0])
+            timeless = " ".join(x.replace(when, " ").split()) if when else x
+            if when and timeless and "{" not in key:
+                x = timeless
+            head = (re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
+                             timeless or x)[0].split() or [""])[-1]
+            slot = "{" not in key or "{h}" in key
+            key = key.format(x=norm(x), head=norm(head), verb=(norm(x).split() or [""])[0],
+                             h=norm(found.get("h") or ""))
             category = "context" if key.startswith("context") else "fact"
-            return Candidate(category, template.format(who=who, x=third_person(x)), key, turn,
-                             slot=slot)
+            text = template.format(who=who, x=_theirs(x, who)) if template \
+                else narrate(s, who)
+            return Candidate(category, text, key, turn, slot=slot)
     if m := _MY.match(s):
         k, x = m["k"].strip(), _obj(m["x"])
         if not x or norm(k) in _NOT_MY:
             return None
         category = "preference" if re.match(r"favou?rite\b", k, re.I) else "fact"
         return Candidate(category, f"{who}'s {k} {m['v'].lower()} {third_person(x)}",
-                         _key("fact:my", k), turn, slot=True)
+                         point_key(k), turn, slot=True)
     if m := _MY_VERB.match(s):
         x = _obj(m["x"])
         return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x)}",
                          _key("fact:my", f"{m['k']} {m['v']}"), turn, slot=True) if x else None
     if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
-        x = m["x"].lower()
-        if not m["art"] and x not in _STATES:
+        x = m["x"]
+        if not m["art"] and x.lower() not in _STATES:
             return None
-        key = f"fact:{_STATES[x]}" if x in _STATES else _key("fact:is", x)
+        key = f"fact:{_STATES[x.lower()]}" if x.lower() in _STATES else _key("fact:is", x)
         return Candidate("fact", f"{who} is {m['art'] or ''}{x}", key, turn,
-                         slot=x in _STATES)
-    return None
+                         slot=x.lower() in _STATES)
+    return _habit(s, turn, who)
+
+
+def _habit(s: str, turn: int, who: str) -> Candidate | None:
+    """"I play the piano": what the speaker does, keyed by verb and object (many at once)."""
+    m = _HABIT.match(s)
+    if m is None:
+        return None
+    verb, x = m["v"].lower(), _obj(m["x"])
+    if verb in _NOT_HABITS or verb.endswith(("ed", "ing", "ly")) or verb in _PAST_TENSE or \
+            not x or _ABOUT_THEM.search(x) or _POINTS_BACK.search(x):
+        return None
+    if x.split()[0].lower() in _NOT_HABITS | set(_VERBS):
+        return None     # "I absolutley love ...": the "verb" was an adverb
+    words = [w for w in norm(x).split() if w not in _ARTICLES and w not in _VAGUE
+             and w not in ("to", "at", "in", "on", "with", "for", "about", "of", "the")]
+    if not words:
+        return None
+    return Candidate("fact", narrate(s, who), f"fact:does:{verb} {words[0]}", turn)
 
 
 def _instructs(text: str) -> bool:
@@ -340,7 +432,7 @@ def _parse(s: str, turn: int, who: str) -> Candidate | None:
             inner = _statement(f"{m['s']} {m['x']}", turn, who)
             text = inner.content if inner else _about(f"{m['s']} {m['x']}", who)
             return Candidate(inner.category if inner else "fact", text,
-                             inner.key if inner else None, turn, "forget", text,
+                             inner.key if inner else None, turn, "retire", m["x"],
                              slot=bool(inner and inner.slot))
     if m := _REMEMBER.match(s):
         x = m["x"]

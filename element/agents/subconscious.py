@@ -7,7 +7,8 @@ One observation on one memory element::
     Observation(turns, subject, agent)
       -> Pool(store, settings, subject)       the memories it may revise: exactly its
                                               subject's (or, without one, the general ones)
-      -> Evaluator.evaluate(observation, pool) yields Decision(add|update|forget|nothing)
+      -> Evaluator.evaluate(observation, pool) yields Decision(add|update|supersede|retire|
+                                              forget|nothing)
       -> apply(): MemoryStore.store/update/delete with source="subconscious", so caps,
          embeddings and subject scoping are those of every other write; the writes are
          embedded behind (``embed_later``): acknowledged durable without vectors, given
@@ -27,11 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
-from index import (CachedEmbedder, MemorySettings, MemoryBackend,
-                   StoreError, StoreFailed)
+from index import (CachedEmbedder, MemoryNotFound, MemorySettings, MemoryBackend,
+                   StoreError, StoreFailed, StoreResult)
 
-from .decisions import (ACTIONS, Decision, Evaluator, EvaluatorFailed, Pool,
+from .decisions import (ACTIONS, WRITES, Decision, Evaluator, EvaluatorFailed, Pool,
                         observe_metadata)
 from .llm import LlmConfig, LlmEvaluator, evaluator_from, json_object_in
 from .observation import WINDOW_TURNS, WINDOW_WORDS, Observation, Turn, parse_observation
@@ -43,7 +45,8 @@ from .rules import Candidate, extract, goal_of, norm
 __all__ = ["Turn", "Observation", "Decision", "Evaluator", "Pool", "RuleEvaluator",
            "Candidate", "extract", "goal_of", "norm", "LlmConfig", "LlmEvaluator",
            "EvaluatorFailed", "parse_observation", "json_object_in",
-           "evaluator_from", "observe", "Outcome", "ACTIONS", "WINDOW_TURNS", "WINDOW_WORDS"]
+           "evaluator_from", "observe", "Outcome", "ACTIONS", "WINDOW_TURNS", "WINDOW_WORDS",
+           "apply_supersede", "apply_retire"]
 
 
 # -- the pipeline -----------------------------------------------------------------------------
@@ -55,6 +58,40 @@ class Outcome:
     fallback: str | None = None     # why the configured evaluator was not used
 
 
+def apply_supersede(store: MemoryBackend, settings: MemorySettings, old_id: str, *,
+                    content: str, category: str, subject: dict[str, str],
+                    context: str | None, intention: str | None, agent: str | None,
+                    metadata: dict[str, Any], occurred_at: str | None,
+                    embed_later: bool) -> StoreResult:
+    """Replace memory ``old_id`` by a new memory saying ``content``; the new one's result.
+
+    The one place a supersede touches storage. Today the closest the backends offer: the
+    new memory is stored, then the old one deleted (stored first: a failure in between
+    leaves both, never neither; an old memory deleted meanwhile leaves the new one). It
+    becomes ``store(..., supersedes=[old_id])`` once the backends keep a superseded
+    memory for history and ``as_of`` (``valid_until``, ``superseded_by``; issue 23).
+    """
+    result = store.store(content=content, category=category, **subject, context=context,
+                         intention=intention, agent=agent, source="subconscious",
+                         metadata=metadata, occurred_at=occurred_at, settings=settings,
+                         embed_later=embed_later)
+    try:
+        store.delete(old_id)
+    except MemoryNotFound:
+        pass
+    return result
+
+
+def apply_retire(store: MemoryBackend, memory_id: str, *, reason: str) -> None:
+    """Memory ``memory_id`` no longer holds (``reason`` says why) and nothing replaces it.
+
+    The one place a retire touches storage. Today: it is deleted. It becomes a retire that
+    keeps the memory for history with ``valid_until`` (and the reason), out of default
+    recall, once the backends keep validity (issue 23).
+    """
+    store.delete(memory_id)
+
+
 def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision: Decision,
            observation: Observation, evaluator: str, behind: bool) -> Decision:
     """Carry one decision out (source="subconscious"); a refusal becomes "nothing".
@@ -63,9 +100,10 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
     """
     subject = {"subject_type": observation.subject[0], "subject_id": observation.subject[1]} \
         if observation.subject else {}
-    if decision.action in ("add", "update") and not decision.content or \
+    if decision.action in WRITES and not decision.content or \
             decision.action == "add" and not decision.category or \
-            decision.action in ("update", "forget") and not decision.memory_id:
+            decision.action in ("update", "supersede", "retire", "forget") and \
+            not decision.memory_id:
         return Decision("nothing", f"{decision.action} refused: incomplete decision",
                         category=decision.category)
     try:
@@ -91,6 +129,26 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                                                      decision.occurred_at),
                                   settings=settings, embed_later=behind)
             pool.keep(memory)
+        elif decision.action == "supersede":
+            old = pool.holds(decision.memory_id)
+            if old is None:
+                return Decision("nothing", "supersede refused: the memory is gone",
+                                category=decision.category, memory_id=decision.memory_id)
+            result = apply_supersede(
+                store, settings, old["id"], content=str(decision.content),
+                category=str(decision.category or old["category"]), subject=subject,
+                context=decision.context, intention=decision.intention,
+                agent=observation.agent,
+                metadata=observe_metadata(None, evaluator, decision.key,
+                                          decision.occurred_at),
+                occurred_at=decision.occurred_at, embed_later=behind)
+            decision.superseded_by, decision.evicted = result.memory["id"], result.evicted
+            decision.category = decision.category or old["category"]
+            pool.drop([old["id"], *result.evicted])
+            pool.keep(result.memory)
+        elif decision.action == "retire":
+            apply_retire(store, str(decision.memory_id), reason=decision.reason)
+            pool.drop([str(decision.memory_id)])
         elif decision.action == "forget":
             store.delete(str(decision.memory_id))
             pool.drop([str(decision.memory_id)])
@@ -168,7 +226,7 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
         else:
             proposed = list(proposed)
             _prefetch(store, [[t for t in (d.content, d.context, d.intention) if t]
-                              for d in proposed if d.action in ("add", "update")])
+                              for d in proposed if d.action in WRITES])
     applied = [_apply(store, settings, pool, d, observation, used.name, embed_behind)
                for d in proposed]
     book.record(observation.recordable(), observation.subject)

@@ -191,3 +191,78 @@ def test_a_resent_window_does_not_ask_again(server: Server, sage: ChatServer) ->
     observe(member, "We adopted a puppy named Rex.", "How lovely!", "Thanks, bye!")
     assert [t["new"] for t in sage.prompt()["turns"]] == [False, True, True]
     assert len(memories(member)) == 1
+
+
+# -- keeping memories true: supersede and retire ------------------------------------------------
+
+def stored(client: Client, content: str, subject: dict[str, str] = ANA) -> str:
+    reply = client.post(f"{MEMORY}/store", {"content": content, "category": "fact", **subject})
+    assert reply.status == 201, reply.body
+    return str(reply.body["memory"]["id"])
+
+
+def test_a_supersede_replaces_the_memory_it_names(server: Server, sage: ChatServer) -> None:
+    member = server.client("member")
+    porto = stored(member, "Ana lives in Porto")
+    sage.content = json.dumps({"decisions": [
+        {"action": "supersede", "memory_id": porto, "content": "Ana lives in Lisbon",
+         "reason": "she moved"}]})
+    reply = observe(member, "Quick update: I live in Lisbon now.", session_date="2024-03-01")
+    assert reply.status == 200 and reply.body["evaluator"] == "llm", reply.body
+    [decision] = reply.body["decisions"]
+    assert (decision["action"], decision["memory_id"], decision["content"],
+            decision["reason"]) == ("supersede", porto, "Ana lives in Lisbon", "she moved")
+    [memory] = memories(member)
+    assert (memory["id"], memory["content"]) == (decision["superseded_by"],
+                                                 "Ana lives in Lisbon")
+    assert memory["occurred_at"].startswith("2024-03-01")
+    # The model was told what supersede means and shown the memory with its id.
+    system = sage.requests[-1]["messages"][0]["content"]
+    assert '"action": "supersede"' in system and '"action": "retire"' in system
+    assert {"id": porto, "category": "fact", "content": "Ana lives in Porto"} in \
+        sage.prompt()["memories"]
+
+
+def test_a_retire_ends_the_memory_it_names(server: Server, sage: ChatServer) -> None:
+    member = server.client("member")
+    shellfish = stored(member, "Ana is allergic to shellfish")
+    kept = stored(member, "Ana is allergic to peanuts")
+    sage.content = json.dumps({"decisions": [
+        {"action": "retire", "memory_id": shellfish, "reason": "no longer allergic"}]})
+    reply = observe(member, "Actually, I'm not allergic to shellfish anymore.")
+    assert [(d["action"], d["memory_id"], d["reason"]) for d in reply.body["decisions"]] == [
+        ("retire", shellfish, "no longer allergic")]
+    assert [m["id"] for m in memories(member)] == [kept]
+
+
+@pytest.mark.parametrize("item,why", [
+    ({"action": "supersede", "memory_id": "BOB", "content": "Bob lives in Rome"},
+     "rejected: supersede of a memory that is not among this subject's memories"),
+    ({"action": "supersede", "memory_id": "nope", "content": "Ana lives in Rome"},
+     "rejected: supersede of a memory that is not among this subject's memories"),
+    ({"action": "supersede", "memory_id": "ANA"},
+     "rejected: supersede without valid content"),
+    ({"action": "supersede", "memory_id": "ANA", "content": "Ana lives in Rome",
+      "category": "rumour"}, "rejected: category must be one of"),
+    ({"action": "retire", "memory_id": "BOB"},
+     "rejected: retire of a memory that is not among this subject's memories"),
+    ({"action": "retire", "memory_id": ["ANA"]},
+     "rejected: retire of a memory that is not among this subject's memories"),
+])
+def test_a_supersede_or_retire_outside_the_pool_is_rejected_and_changes_nothing(
+        server: Server, sage: ChatServer, item: dict[str, Any], why: str) -> None:
+    member = server.client("member")
+    ids = {"ANA": stored(member, "Ana lives in Porto"),
+           "BOB": stored(member, "Bob lives in Porto", {"subject_type": "guest",
+                                                       "subject_id": "bob"})}
+    raw = json.dumps(item)
+    for name, memory_id in ids.items():
+        raw = raw.replace(f'"{name}"', json.dumps(memory_id))
+    sage.content = json.dumps({"decisions": [json.loads(raw)]})
+    reply = observe(member, "I live in Rome now.")
+    assert reply.status == 200 and reply.body["evaluator"] == "llm"
+    [decision] = reply.body["decisions"]
+    assert decision["action"] == "nothing" and decision["reason"].startswith(why), decision
+    everything = member.get(f"{MEMORY}/memories?limit=100").body["memories"]
+    assert sorted(m["content"] for m in everything) == ["Ana lives in Porto",
+                                                        "Bob lives in Porto"]

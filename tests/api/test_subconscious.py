@@ -100,7 +100,7 @@ def test_observe_adds_a_memory_with_context_intention_and_activity(server: Serve
     assert found.body["results"][0]["memory"]["id"] == decision["memory_id"]
 
 
-def test_observe_duplicate_update_and_forget(bot: Client) -> None:
+def test_observe_duplicate_supersede_retire_and_forget(bot: Client) -> None:
     added = observe(bot, "demo/bot", "I live in Paris").body["decisions"][0]
     resent = observe(bot, "demo/bot", "I live in Paris").body["decisions"]
     assert resent == [{"action": "nothing", "memory": "demo/memory",
@@ -109,13 +109,19 @@ def test_observe_duplicate_update_and_forget(bot: Client) -> None:
                    conversation_id="another day").body["decisions"][0]
     assert (same["action"], same["memory_id"]) == ("nothing", added["memory_id"])
     moved = observe(bot, "demo/bot", "Actually, I live in Berlin now").body["decisions"][0]
-    assert (moved["action"], moved["memory_id"]) == ("update", added["memory_id"])
-    assert [m["content"] for m in memories(bot)] == ["User lives in Berlin"]
+    assert (moved["action"], moved["memory_id"], moved["content"]) == (
+        "supersede", added["memory_id"], "User lives in Berlin")
+    [berlin] = memories(bot)
+    assert (berlin["id"], berlin["content"]) == (moved["superseded_by"], "User lives in Berlin")
     gone = observe(bot, "demo/bot", "I no longer live in Berlin").body["decisions"][0]
-    assert (gone["action"], gone["memory_id"]) == ("forget", added["memory_id"])
+    assert (gone["action"], gone["memory_id"]) == ("retire", berlin["id"])
     assert memories(bot) == []
+    observe(bot, "demo/bot", "I work at Acme")
+    erased = observe(bot, "demo/bot", "Please forget that I work at Acme").body["decisions"]
+    assert erased[0]["action"] == "forget" and memories(bot) == []
     kinds = [e["detail"]["decision"] for e in observe_events(bot, "demo/memory")]
-    assert kinds == ["forget", "update", "nothing", "nothing", "add"]       # newest first
+    assert kinds == ["forget", "add", "retire", "supersede", "nothing", "nothing",
+                     "add"]       # newest first
 
 
 def test_observe_directly_on_a_memory(server: Server) -> None:

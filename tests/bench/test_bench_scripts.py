@@ -87,6 +87,29 @@ def test_cache_bench_command_line(data: Path) -> None:
     assert "hit rate" in out and "texts embedded" in out
 
 
+def test_updates_bench_command_line(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("""
+background: ["I volunteer at the animal shelter on Sundays."]
+cases:
+- {id: a, split: dev, attribute: home, kind: update, name: Ana, before: "I live in Porto.",
+   after: "Quick update: I live in Lisbon now.", query: "Where does Ana live?", old: Porto,
+   new: Lisbon}
+- {id: b, split: held-out, attribute: allergy, kind: retire, name: Bo,
+   before: "I'm allergic to shellfish.", after: "I'm not allergic to shellfish anymore.",
+   query: "What is Bo allergic to?", old: shellfish}
+- {id: c, split: held-out, attribute: pet, kind: control, name: Cy,
+   before: "I have a dog named Rex.", after: "I adopted a second dog named Max.",
+   query: "What dogs does Cy have?", old: Rex, new: Max}
+""")
+    out = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
+              "--show")
+    assert "| dev | 1/1 = 100% | 1/1 = 100% | 1/1 = 100% | - |" in out, out
+    assert "| held-out | - | - | - | 1/1 = 100% | 1/1 = 100% | 1/1 = 100% | 1/1 = 100% |" \
+        in out, out
+    assert "failed cases: none" in out and "| not measured |" in out
+
+
 def test_transfer_bench_command_line() -> None:
     out = run("bench/transfer_bench.py", "--memories", "300")
     assert "export (vectors)" in out and "import (plain)" in out

@@ -20,7 +20,7 @@ from element.agents.episodes import episode, is_english, narrate
      "Ana just got back from a conference in Lisbon where Ana gave a talk.", "fact"),
     # family and "we"
     ("We adopted a puppy last month, his name is Rex.",
-     "Ana and others adopted a puppy last month, his name is Rex.", "fact"),
+     "Ana's family adopted a puppy last month, his name is Rex.", "fact"),
     ("Our one-year-old just started walking, his name is Kyle.",
      "Ana's one-year-old just started walking, his name is Kyle.", "fact"),
     ("Me and my wife are celebrating our tenth anniversary next week.",
@@ -90,8 +90,10 @@ def test_sentences_a_keyed_rule_took_are_left_to_it() -> None:
     ("I go running and I watch movies", "Ana goes running and Ana watches movies"),
     ("I really am who I am", "Ana really is who Ana is"),
     ("I slowly formed connections", "Ana slowly formed connections"),
-    ("I have two cats and we study together", "Ana has two cats and Ana and others study "
+    ("I have two cats and we study together", "Ana has two cats and Ana's family studies "
      "together"),
+    ("I joined a choir and we sing on Fridays", "Ana joined a choir and Ana and others sing "
+     "on Fridays"),
     ("the support I get from my family", "The support Ana gets from Ana's family"),
 ])
 def test_narration_agrees_verbs_with_the_name(sentence: str, third: str) -> None:

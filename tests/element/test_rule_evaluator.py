@@ -107,10 +107,10 @@ def test_small_talk_and_questions_give_nothing(text: str) -> None:
 
 
 def test_sentences_and_clauses_are_read_one_by_one() -> None:
-    found = extract("Hi! My name is Ana and I live in Paris. I work at Acme.", 3, "Ana")
+    found = extract("Hi! My name is Ana Silva and I live in Paris. I work at Acme.", 3, "Ana")
     assert [(c.key, c.content, c.turn) for c in found] == [
-        ("fact:name", "Ana's name is Ana", 3), ("fact:location", "Ana lives in Paris", 3),
-        ("fact:employer", "Ana works at Acme", 3)]
+        ("fact:name", "Ana's full name is Ana Silva", 3),
+        ("fact:location", "Ana lives in Paris", 3), ("fact:employer", "Ana works at Acme", 3)]
 
 
 def test_keys_tie_statements_about_one_point() -> None:
@@ -128,9 +128,9 @@ def test_keys_tie_statements_about_one_point() -> None:
     ("No, it's Berlin.", "correct", None),
     ("Forget that I live in Paris", "forget", "fact:location"),
     ("Please forget my address", "forget", "fact:my:address"),
-    ("I no longer work at Acme", "forget", "fact:employer"),
-    ("I don't like tea anymore", "forget", "preference:tea"),
-    ("I'm not into jazz anymore", "forget", "preference:jazz"),
+    ("I no longer work at Acme", "retire", "fact:employer"),
+    ("I don't like tea anymore", "retire", "preference:tea"),
+    ("I'm not into jazz anymore", "retire", "preference:jazz"),
     ("forget about the wifi password", "forget", None),
 ])
 def test_corrections_and_forgetting(text: str, kind: str, key: str | None) -> None:
@@ -208,9 +208,9 @@ def test_add_then_duplicate_then_supersede(store: MemoryStore) -> None:
     again = run(store, said("I live in Paris"))
     assert again[0]["action"] == "nothing" and again[0]["memory_id"] == memory["id"]
     moved = run(store, said("I moved to Berlin"))
-    assert moved[0]["action"] == "update" and moved[0]["memory_id"] == memory["id"]
-    assert store.get(memory["id"])["content"] == "User lives in Berlin"
-    assert len(store) == 1
+    assert moved[0]["action"] == "supersede" and moved[0]["memory_id"] == memory["id"]
+    assert moved[0]["content"] == "User lives in Berlin"
+    assert [m["id"] for m in store.list()[0]] == [moved[0]["superseded_by"]]
 
 
 def test_a_later_statement_in_the_same_turns_wins(store: MemoryStore) -> None:
@@ -224,14 +224,14 @@ def test_forget_by_key_and_by_description(store: MemoryStore) -> None:
     run(store, said("I work at Acme", "Remember that the wifi password is hunter2"))
     assert len(store) == 2
     gone = run(store, said("I no longer work at Acme"))
-    assert gone[0]["action"] == "forget"
+    assert gone[0]["action"] == "retire"
     gone = run(store, said("Please forget about the wifi password"))
     assert gone[0]["action"] == "forget"
     assert len(store) == 0
     nothing = run(store, said("Forget that I live in Rome"))
     assert nothing[0]["action"] == "nothing"
     run(store, said("I like green tea", "My address is 5 Main Street"))
-    assert [d["action"] for d in run(store, said("I don't like green tea anymore"))] == ["forget"]
+    assert [d["action"] for d in run(store, said("I don't like green tea anymore"))] == ["retire"]
     assert [d["action"] for d in run(store, said("forget my address"))] == ["forget"]
     assert len(store) == 0
 

@@ -1,0 +1,119 @@
+"""What the keyed rules (``rules.py``) read as a fact about the speaker: the sentence
+patterns, the keys they give and the word lists they need (data only, no functions).
+
+A key names an attribute of the speaker's (``fact:location``, ``fact:manager``,
+``fact:age:son leo``): a later statement with the same key gives it a new value
+(``updates.py``). What they catch and miss: ``docs/agents.md``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["WE", "FACTS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS", "NOT_ROLES",
+           "HABIT", "NOT_HABITS"]
+
+#: The speaker as a subject, alone or with their household ("my wife and I", "we").
+WE = r"^(?:i|we|(?:my\s+\w+|(?-i:[A-Z][a-z]+))\s+and\s+i|me\s+and\s+my\s+\w+)"
+#: Statements about the speaker: (pattern, memory template, key). A template "" tells the
+#: sentence itself (in the third person); ``{h}`` in a key is whose it is ("my son").
+FACTS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(p, re.I), tpl, key) for p, tpl, key in (
+    (WE + r"\s+(?:am\s+|are\s+|have been\s+)?(?:currently\s+|now\s+|still\s+)?(?:live|"
+     r"living|reside|residing|based)\s+(?:(?:right|downtown|just)\s+)?in\s+(?P<x>.+)$",
+     "{who} lives in {x}", "fact:location"),
+    (WE + r"\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
+     r"(?:back\s+)?to\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    (r"^(?:my|our)\s+(?:new\s+)?(?:apartment|flat|house|home|place)\s+is\s+(?:now\s+)?in\s+"
+     r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    (r"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[\w\- ]{1,30}?\s+)?in\s+"
+     r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    (r"^i\s+(?:am|come)\s+(?:originally\s+)?from\s+(?P<x>.+)$", "{who} is from {x}",
+     "fact:origin"),
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+(?:at|for)\s+"
+     r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?(?:started|began)\s+(?:a\s+new\s+job|"
+     r"working|work)\s+(?:at|for|with)\s+(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+"
+     r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
+     "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained as|"
+     r"(?:got|was|have been)\s+promoted\s+to|went|gone)\s+(?P<x>(?:a|an|the)\s+.+|freelance"
+     r"|self-employed|part-time|full-time|senior\s.+|junior\s.+|head\s.+)$", "",
+     "fact:occupation"),
+    (r"^i\s+(?P<x>\w+\s+.+?)\s+for a living$", "", "fact:occupation"),
+    (r"^i\s+am\s+allergic\s+to\s+(?P<x>.+)$", "{who} is allergic to {x}", "fact:allergy:{x}"),
+    (r"^i\s+am\s+(?P<x>\d{1,3})(?:\s+years?\s+old)?$", "{who} is {x} years old", "fact:age"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?turned\s+(?P<x>\d{1,3})\b.*$",
+     "{who} is {x} years old", "fact:age"),
+    (r"^(?:my|our|the)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:is|are|has turned|have turned|"
+     r"(?:just\s+)?turned)\s+(?P<x>\d{1,2})(?:\s+years?\s+old)?(?=\s*,|\s+(?:now|and|already|"
+     r"today|yesterday|this|last)\b|\W*$)", "", "fact:age:{h}"),
+    (r"^(?P<h>(?-i:[A-Z][a-z]+))\s+(?:has\s+)?(?:just\s+)?turned\s+(?P<x>\d{1,2})\b", "",
+     "fact:age:{h}"),
+    (r"^i\s+(?:now\s+|currently\s+)?report\s+(?:directly\s+)?to\s+(?P<x>.+)$",
+     "{who} reports to {x}", "fact:manager"),
+    (WE + r"\s+(?:am\s+|are\s+)?(?:now\s+)?(?:drive|driving)\s+(?P<x>(?:a|an)\s+.+)$",
+     "{who} drives {x}", "fact:car"),
+    (r"^i\s+am\s+(?:now\s+)?(?P<x>(?:married|engaged)\s+to\s+.+)$", "{who} is {x}",
+     "fact:relationship"),
+    (r"^i\s+am\s+(?:now\s+)?(?:seeing|dating|going out with|in a relationship with)\s+"
+     r"(?P<x>.+)$", "", "fact:relationship"),
+    (r"^(?:(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+)?(?:just\s+|"
+     r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced)\b.*$",
+     "", "fact:relationship"),
+    (r"^i\s+(?:have\s+)?(?:just\s+)?(?:gone|went|turned|became|switched to being)\s+"
+     r"(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
+     "", "fact:diet"),
+    (r"^i\s+am\s+(?:now\s+)?on\s+(?:a|the)\s+(?P<x>[\w\- ]{2,30}?)\s+diet$",
+     "{who} is on a {x} diet", "fact:diet"),
+    (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
+    (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
+     "{who} has {x}", "fact:has:{head}"),
+    (r"^i\s+am\s+(?:currently\s+)?(?P<x>(?:working on|planning|preparing|learning|studying|"
+     r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
+     "context:{verb}"),
+)]
+#: What "my X is Y" is about when X names one of a person's single facts.
+ALIASES = {"employer": "fact:employer", "company": "fact:employer", "job": "fact:occupation",
+            "boss": "fact:manager", "manager": "fact:manager", "supervisor": "fact:manager",
+            "team lead": "fact:manager", "line manager": "fact:manager", "car": "fact:car",
+            "vehicle": "fact:car", "phone": "fact:phone", "mobile": "fact:phone",
+            "cell": "fact:phone", "cell phone": "fact:phone", "mobile phone": "fact:phone",
+            "diet": "fact:diet", "age": "fact:age", "partner": "fact:relationship",
+            "boyfriend": "fact:relationship", "girlfriend": "fact:relationship",
+            "husband": "fact:relationship", "wife": "fact:relationship",
+            "fiance": "fact:relationship", "fiancee": "fact:relationship"}
+#: Words that qualify the X of "my X is Y" without changing what it is ("my new car").
+QUALIFIERS = {"new", "old", "current", "usual", "present", "latest", "former", "regular"}
+PAST_TENSE = frozenset("""
+went got had made took saw came found felt thought told said gave left kept met ran began bought
+brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent built lost
+paid became fell forgot chose wore sold held stood understood heard meant slept led rode broke
+spoke woke threw fought hung stuck shook sat lit fed lent shot sought dealt did was were read
+put set cut hit quit hurt cost shut spread let
+""".split())
+STATES = {"vegetarian": "diet", "vegan": "diet", "pescatarian": "diet", "married": "relationship",
+           "single": "relationship", "divorced": "relationship", "widowed": "relationship",
+           "engaged": "relationship", "retired": "work"}
+IS = re.compile(r"^i\s+am\s+(?P<art>(?:a|an)\s+)?(?P<x>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
+                 re.I)
+NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "not", "so",
+              "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
+              "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
+#: A habit: "I play the piano", "I drink my coffee black", "I take the train to work".
+HABIT = re.compile(r"^i\s+(?:usually\s+|often\s+|always\s+|normally\s+|mostly\s+|"
+                    r"regularly\s+|sometimes\s+)?(?P<v>[a-z]{2,})\s+(?P<x>.+)$", re.I)
+#: Verbs of thinking, feeling, talking and helping: "I think so" is no habit; nor are the
+#: verbs other rules read (like, have, work, live ...).
+NOT_HABITS = frozenset("""
+think know guess mean hope feel agree see understand wish bet suppose believe wonder remember
+forget need want appreciate love like hate prefer enjoy adore dislike detest am have do can
+could will would should must may might just really also totally get say tell promise swear
+doubt imagine recommend suggest apologize apologise admit realize realise assume care miss
+thank figure hear cannot try plan live work speak own reside stay move come go mean find
+would ask answer reply call let keep look wait sound seem owe totally definitely absolutely
+truly actually still always never only even probably guess mind reckon trust expect wanna
+gonna gotta kinda sorta lemme dunno bet
+""".split()) - {"go"}

@@ -1,0 +1,72 @@
+"""Sentences of a turn: split at sentence ends, not at the periods of abbreviations.
+
+"I work as a nurse at St. Mary's" is one sentence, and so are "Dr. Patel", "Mrs. Jones",
+"e.g. tea", "the U.S. team", "6 a.m. on Monday" and "J. K. Rowling". A period after a
+title (Mr., Dr., St. ...), "e.g."/"i.e." or a single capital (an initial) never ends a
+sentence; after other abbreviations ("etc.", "a.m.", "U.S.", "Inc.") it ends one only when
+the next word usually opens a sentence ("... at 6 a.m. Then I ran"). Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["split_sentences", "ends_with_abbreviation"]
+
+#: Titles and words always followed by more of the same sentence.
+_NEVER_END = frozenset("""
+mr mrs ms mx dr prof st sr jr mt ft rev gen capt col lt sgt hon fr no nos vol fig
+e.g i.e cf vs approx ca dept univ ave rd blvd jan feb mar apr jun jul aug sep sept oct
+nov dec
+""".split())
+#: Abbreviations that may also end a sentence.
+_MAY_END = frozenset("""
+etc a.m p.m am pm u.s u.k u.s.a e.u inc ltd co corp llc plc bros ph.d phd b.a m.a b.sc
+m.sc
+""".split())
+#: Words that usually open a sentence, after an abbreviation that may end one.
+_OPENERS = frozenset("""
+i we my our you your he she it they this that these those then but so and also anyway
+the a an there here what when where why how if after before btw oh ok okay well yes no
+thanks thank hi hey just actually
+""".split())
+_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*\s+|\n+")
+_WORD_BEFORE = re.compile(r"(\S+?)[.!?]+[\"')\]]*$")
+
+
+def _abbreviation(token: str) -> str | None:
+    """``token`` (the word before a period, period stripped) as a known abbreviation."""
+    low = token.lower().lstrip("(\"'")
+    if low in _NEVER_END or low in _MAY_END:
+        return low
+    if re.fullmatch(r"[A-Z]", token.lstrip("(\"'")):
+        return "initial"
+    return None
+
+
+def ends_with_abbreviation(text: str) -> bool:
+    """Whether ``text`` ends with an abbreviation's period ("... the U.S.", "Dr.")."""
+    m = re.search(r"(\S+)\.$", text.strip())
+    return bool(m and _abbreviation(m.group(1)) not in (None, "initial"))
+
+
+def split_sentences(text: str) -> Iterator[str]:
+    """The sentences of ``text``, stripped, in order (a line break always ends one)."""
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if "\n" not in m.group(0) and m.group(0).lstrip().startswith("."):
+            before = _WORD_BEFORE.search(text[start:m.start() + len(m.group(0).rstrip())])
+            kind = _abbreviation(before.group(1)) if before else None
+            if kind is not None and m.group(0).strip() == ".":
+                following = re.match(r"[\"'(]*([A-Za-z']+)", text[m.end():])
+                nxt = following.group(1).lower() if following else ""
+                if kind in _NEVER_END or kind == "initial" or nxt not in _OPENERS:
+                    continue
+        piece = text[start:m.start() + len(m.group(0).rstrip())].strip()
+        if piece:
+            yield piece
+        start = m.end()
+    rest = text[start:].strip()
+    if rest:
+        yield rest

@@ -1,0 +1,474 @@
+"""Knowledge updates: which stored memory a new statement makes stale, without an LLM.
+
+A person's memory holds one value per attribute of theirs: where they live, work, what
+they drive, who manages them, a child's age... A new statement about the speaker that
+gives such an attribute a new value **supersedes** the memory that held the old one; one
+saying the old one no longer holds ("I'm not allergic to shellfish anymore") **retires**
+it; one that adds ("I also speak German", a second pet, another person's fact, a past
+visit) changes nothing stored. Three general methods find the memory meant, in order:
+
+1. **The attribute by its key.** The keyed rules (``rules.py``) name the attribute a
+   statement sets (``fact:location``, ``fact:manager``, ``fact:age:son leo``...). Stored
+   memories carry their key when the subconscious wrote them; others (episodes, memories
+   stored through the API) are read back in the first person ("Maria lives in Porto" ->
+   "I live in Porto") and keyed by the same rules (:func:`keys_of`). A single-valued
+   attribute's new value supersedes; a many-valued one's (a pet, a preference) only with a
+   change cue ("now", "switched", "instead").
+2. **The old value by name.** Cue words that end something name what ended: "I left
+   *Google*", "*Rex* passed away", "I sold *the Civic*", "instead of *taking the train*",
+   "switched from *law*" (:func:`signals`). The memory of the same person mentioning it
+   (its content words, stemmed, proper names all present) is the one meant.
+3. **The attribute by similarity.** A statement of a change the speaker made ("I switched
+   to a Pixel 8", "I changed doctors") with no key or name: the subject's closest memories
+   (a search) are compared by the cosine of their texts with the subject's name and the cue
+   words removed, so the attribute, not the person, is compared. The closest is meant when
+   it is close enough (``SIMILAR_MIN``; more with a weak cue) and clearly closer than the
+   next (``MARGIN``); past events ("Adam went to Paris") and memories of several sentences
+   are never superseded by similarity.
+
+Never superseded: by a statement with an addition cue ("also", "too", "another",
+"second"), by a plan, wish or past habit ("going to", "used to", "as a kid"), or across
+holders ("my sister lives in Lisbon" is not about where the speaker lives).
+
+Pure functions over texts and a :class:`~element.agents.decisions.Pool`; the module
+knows no case, no benchmark and no name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from index import terms
+
+from .dates import time_phrase
+from .rules import extract, norm, point_key
+from .sentences import ends_with_abbreviation, split_sentences
+
+__all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
+           "value_target", "key_target", "similar_target", "strip_for_attribute",
+           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
+           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN"]
+
+#: The least cosine (subject and cue words stripped) for a memory to be the one a change
+#: statement replaces by similarity alone.
+SIMILAR_MIN = 0.35
+#: The same, when the only cue is weak ("now", "started", "this year") and the statement
+#: is keyed or of another holder ("my daughter started at ...").
+SIMILAR_MIN_WEAK = 0.5
+#: The same for a short statement of the speaker's that only says what holds now ("I'm on
+#: day shifts now"): "now" is said of additions as often.
+SIMILAR_MIN_NOW = 0.6
+#: How short (words) such a statement must be.
+NOW_WORDS = 12
+#: A memory longer than this (words) is a story, not one fact: never replaced by
+#: similarity.
+FACT_WORDS = 20
+#: How much closer than the next memory it must be.
+MARGIN = 0.1
+#: The least share of a named old value's content words a memory must hold.
+MENTION_MIN = 0.5
+#: Keys of attributes with one value at a time (besides ``slot`` keys): a child's age.
+SINGLE_VALUED = ("fact:age:",)
+#: The single-valued attributes "a new X" can name ("we got a new boss").
+SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employer",
+                         "fact:occupation", "fact:relationship", "fact:diet", "fact:location"})
+
+# -- cues ---------------------------------------------------------------------------------
+
+#: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
+_CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|became|retrained|"
+                 r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
+                 r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
+                 r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
+                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|(?:went|gone|turned)"
+                 r"\s+(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time))")
+_ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
+                    r"then|already|eventually|officially|actually))*\s+|\band\s+)"
+                    + _CHANGE_VERBS + r"\b", re.I)
+#: Change said by the shape of the sentence: "instead of", "no longer", "anymore", "my new X",
+#: "X passed away".
+_SHAPED = re.compile(r"\b(?:instead|no longer|any\s?more|not\b.{1,40}\bafter all|passed away|"
+                     r"died)\b", re.I)
+#: A value named after a change ("... to Dr. Kim", "... is 555-0199", "... to Three"): a
+#: name, a number, an address.
+_VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
+#: Cues too common to carry a change alone ("I started a class", "I'm learning German
+#: now"): they count with a key (a single-valued attribute), or a closer memory
+#: (``SIMILAR_MIN_WEAK``) for a keyed statement.
+_WEAK = re.compile(r"\b(?:started|joined|again|turned|actually|update|back (?:in|at|to)|"
+                   r"(?:a|my|our) new)\b", re.I)
+#: The present, against what was: "now", "these days", "this year".
+_NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anymore|"
+                     r"any more|no longer|this (?:year|term|semester|season|fall|autumn|"
+                     r"spring|summer|winter))\b", re.I)
+#: "Switched dentists", "changed my email", "a new boss": the attribute changed, named.
+_CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\s+(?:my\s+|our\s+)?"
+                            r"(?P<x>(?!to\b|from\b|over\b|back\b|it\b|that\b|things\b)"
+                            r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
+                            r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
+                            r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
+                            r"called|named|since|now)\b)[a-z]+)?)", re.I)
+#: Any word a cue above starts with: a sentence without one is no change (checked first:
+#: most sentences have none, and the cues are many patterns).
+MAY_CHANGE = re.compile(
+    r"\b(?:switch|chang|swap|mov|relocat|transfer|becam|becom|retrain|promot|replac|trad|quit|"
+    r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
+    r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
+    r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut out|"
+    r"no more)", re.I)
+#: Words adding to what is known rather than replacing it.
+_ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
+                       r"besides|both|other)\b", re.I)
+#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits.
+_NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|may|want to|wants to|hope to|"
+                      r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
+                      r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
+                      r"growing up|wish|should|could)\b", re.I)
+#: Verbs ending something, followed by what ended ("I left Google").
+_ENDED_OBJECT = re.compile(
+    r"\b(?:left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before)\b)|"
+    r"quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
+    r"finished(?=\s+(?:my|our)\s+(?:studies|degree|master'?s|masters|bachelor'?s|phd|course|"
+    r"contract|internship|training|apprenticeship)\b)|"
+    r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
+    r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
+    r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
+    r"gave away|gave(?=\s+[A-Z]))\s+(?P<x>[^,;.!?]+)")
+#: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
+_BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
+                         r"then|already|sadly|never|actually|totally|completely|eventually|"
+                         r"officially))*)\s*$", re.I)
+#: What ended, as the subject ("Rex passed away", "Jake and I broke up").
+_ENDED_SUBJECT = re.compile(
+    r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
+    r"(?:has\s+|have\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed away|"
+    r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
+    r"shut down|retired|went out of business)\b")
+#: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke".
+_NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
+                      r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
+#: Where a named value ends: before a clause, a reason, a time.
+_VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|since|last|"
+                        r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
+                        re.I)
+_GENERIC = frozenset("my our the a an old new whole".split())
+_SELF = frozenset("i we me".split())
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What a cleaned first-person sentence says about changing what is known."""
+
+    #: A change cue: ``strong`` when the speaker changed something ("I switched", "I've
+    #: gone vegetarian") or the sentence says so ("instead", "anymore", "my new X"); else
+    #: weak ("now", "these days", "started", "a new X").
+    change: bool
+    strong: bool
+    #: "also", "too", "another", "second"...: adds, never replaces.
+    addition: bool
+    #: Not about the present: a plan, a wish, a past habit.
+    not_now: bool
+    #: Old values it names as ended ("Google" of "I left Google").
+    ended: tuple[str, ...]
+    #: Whose statement: "" for the speaker (I, we, my X and I), else the holder's words
+    #: ("sister", "son leo", "rex"), or ``UNKNOWN`` ("It became real").
+    holder: str
+    #: The attribute it says changed ("dentist" of "I switched dentists").
+    things: tuple[str, ...] = ()
+    #: It says what holds now ("now", "these days", "anymore", "this year").
+    now: bool = False
+
+    @property
+    def replaces(self) -> bool:
+        """Whether the sentence may replace a stored value at all."""
+        return not self.addition and not self.not_now
+
+
+def _cut(value: str) -> str:
+    value = _VALUE_END.sub("", value.strip())
+    words = value.split()
+    return " ".join(words[:6])
+
+
+#: Whose a sentence is not known: it opens on a pronoun or a thing ("It was great", "They
+#: moved"), or does not open on a subject.
+UNKNOWN = "?"
+_NOT_HOLDERS = frozenset("""
+it its this that these those there here what they them he she his her their you your who
+which when where why how if so and but or as then just also really well yes no oh ok wow
+""".split())
+#: A short phrase setting the scene before the subject ("After the reorg, I ...").
+_SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|last|next|for|"
+                    r"a few|two|three|four|several)\b[^,]{0,30}?,?\s+(?=(?:i|we|my|our)\b)",
+                    re.I)
+
+
+def holder_of(sentence: str) -> str:
+    """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
+    "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
+    lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
+    ("It became real")."""
+    s = _SCENE.sub("", sentence.strip(), count=1)
+    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
+                r"^me\s+and\b", s, re.I):
+        return ""
+    if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?P<v>\w+)", s,
+                     re.I):
+        if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
+                not re.match(r"^(?:my|our)\s+\w+(?:\s+[A-Z]\w+)?\s+(?:is|are|has|have)\s+"
+                             r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s):
+            return ""       # "my manager is Dev": an attribute of the speaker
+        return norm(m["h"])
+    if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
+        return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
+    if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
+        return norm(m["h"])
+    return UNKNOWN
+
+
+def same_holder(a: str, b: str) -> bool:
+    if UNKNOWN in (a, b):
+        return False
+    return a == b or bool(a and b and set(a.split()) & set(b.split()))
+
+
+def signals(sentence: str) -> Signals:
+    """The cues of a cleaned first-person sentence (``rules.clean``)."""
+    strong = bool(_ACTED.search(sentence) or _SHAPED.search(sentence))
+    weak = bool(_WEAK.search(sentence) or _NOWISH.search(sentence))
+    things = []
+    for m in _CHANGED_THING.finditer(sentence):
+        # "I'm enjoying my new job" names no new value: nothing to replace the old with.
+        if not _VALUE.search(sentence[m.end():]):
+            continue
+        thing = (m["x"] or m["y"]).lower()
+        words = thing.split()
+        if words[-1].endswith("s") and not words[-1].endswith("ss"):
+            words[-1] = words[-1][:-1]
+        things.append(" ".join(words))
+        # "My new car is a Mazda" replaces the car; "a new project" is one more, but "a
+        # new boss" replaces the one a person has.
+        if m["y"] and (m["a"].lower() != "a" or point_key(things[-1]) in SINGLE_KEYS):
+            strong = True
+    ended: list[str] = []
+    for m in _ENDED_OBJECT.finditer(sentence):
+        # What the speaker ended ("I left Google"), not another's ("Sarah left the firm").
+        if not _BY_SPEAKER.search(sentence[:m.start()]) and \
+                not re.match(r"(?:instead|no)\b", m.group(0), re.I):
+            continue
+        if value := _cut(m["x"]):
+            ended.append(value)
+    subject = _ENDED_SUBJECT.match(sentence)
+    if subject and norm(subject["x"]) not in _SELF:
+        ended.append(subject["x"])
+    for m in _NEGATED.finditer(sentence):
+        if value := _cut(m["x"] or m["y"]):
+            ended.append(value)
+    return Signals(change=strong or weak, strong=strong,
+                   addition=bool(_ADDITION.search(sentence)),
+                   not_now=bool(_NOT_NOW.search(sentence)), ended=tuple(ended),
+                   holder=holder_of(sentence), things=tuple(things),
+                   now=bool(_NOWISH.search(sentence)))
+
+
+# -- stored memories read back ------------------------------------------------------------
+
+_THIRD_TO_FIRST = {"is": "am", "has": "have", "does": "do", "was": "was", "goes": "go"}
+
+
+def _unagree(verb: str) -> str:
+    low = verb.lower()
+    if low in _THIRD_TO_FIRST:
+        return _THIRD_TO_FIRST[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:sh|ch|x|z|ss|o)es$", low):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 2:
+        return verb[:-1]
+    return verb
+
+
+def first_person(content: str, who: str) -> list[str]:
+    """A third-person memory about ``who``, sentence by sentence, back in the first person
+    ("Maria lives in Porto" -> "I live in Porto", "Maria's family has a cat" -> "we have a
+    cat", "Maria's manager is Sarah" -> "my manager is Sarah")."""
+    names = [re.escape(n) for n in {who, "User", "The user", "the user"} if n]
+    name = "(?:" + "|".join(names) + ")"
+    out = []
+    for sentence in split_sentences(content.strip()):
+        s = sentence.strip()
+        s = s if ends_with_abbreviation(s) else s.rstrip(".!?")
+        s = re.sub(rf"\b{name}'s family\s+(\w+)",
+                   lambda m: "we " + ("are" if m[1] == "is" else "have" if m[1] == "has"
+                                      else _unagree(m[1])), s)
+        s = re.sub(rf"^{name}((?:\s+(?:just|also|now|still|really|recently|finally|"
+                   rf"currently|actually|no longer|never|always))*)\s+(\w+)",
+                   lambda m: f"I{m[1]} {_unagree(m[2])}", s)
+        s = re.sub(rf"\b{name}'s\b", "my", s)
+        s = re.sub(rf"\b{name}\b", "I", s)
+        out.append(s)
+    return out
+
+
+@lru_cache(maxsize=50_000)
+def keys_of(content: str, who: str) -> tuple[str, ...]:
+    """The keys the rules give a stored memory's sentences, read back in the first person."""
+    found: list[str] = []
+    for sentence in first_person(content, who):
+        for cand in extract(sentence, 0, who):
+            if cand.key and cand.kind == "add" and cand.key not in found:
+                found.append(cand.key)
+    return tuple(found)
+
+
+def same_point(a: str, b: str) -> bool:
+    """Whether keys ``a`` and ``b`` name one attribute: equal; a person's age and the same
+    person's ("son leo" and "leo"); "my X" with the same head and owner ("usual order" and
+    "usual coffee order")."""
+    if a == b:
+        return True
+    for prefix in ("fact:age:", "fact:my:"):
+        if a.startswith(prefix) and b.startswith(prefix):
+            x, y = a[len(prefix):].split(), b[len(prefix):].split()
+            if not x or not y:
+                return False
+            if prefix == "fact:age:":
+                return bool(set(x) & set(y))
+            owned = ("s" in x[:-1]) or ("s" in y[:-1])
+            return not owned and x[-1] == y[-1]
+    return False
+
+
+def single_valued(key: str, slot: bool) -> bool:
+    return slot or key.startswith(SINGLE_VALUED)
+
+
+# -- finding the memory meant -------------------------------------------------------------
+
+def _content_terms(text: str, who: str) -> set[str]:
+    skip = set(terms(who)) | {"famili"}
+    return {t for t in terms(text) if t not in skip}
+
+
+def mentions(content: str, value: str, who: str) -> float:
+    """The share of ``value``'s content words ``content`` holds (stemmed), 0 when it lacks
+    one of its proper names."""
+    wanted = {t for t in terms(value) if t not in _GENERIC} - set(terms(who))
+    if not wanted:
+        return 0.0
+    have = _content_terms(content, who)
+    proper = {t for w in re.findall(r"\b[A-Z][\w'-]+", value) for t in terms(w)} - set(terms(who))
+    if proper - have:
+        return 0.0
+    return len(wanted & have) / len(wanted)
+
+
+def _holder_of_memory(content: str, who: str) -> str:
+    sentences = first_person(content, who)
+    return holder_of(sentences[0]) if sentences else ""
+
+
+Memory = dict[str, Any]
+
+
+def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
+                 holder: str = "", skip: Iterable[str] = ()) -> Memory | None:
+    """The newest one-sentence memory of ``holder`` (or naming it) that mentions one of
+    ``values``: an episode of several sentences says more than what ended."""
+    avoid = set(skip)
+    best: tuple[float, int, Memory] | None = None
+    for order, memory in enumerate(memories):
+        if memory["id"] in avoid or len(first_person(memory["content"], who)) != 1:
+            continue
+        for value in values:
+            share = mentions(memory["content"], value, who)
+            if share < MENTION_MIN:
+                continue
+            owner = _holder_of_memory(memory["content"], who)
+            if not (same_holder(owner, holder) or norm(value) in norm(memory["content"])):
+                continue
+            if best is None or (share, -order) > (best[0], best[1]):
+                best = (share, -order, memory)
+    return best[2] if best else None
+
+
+def key_target(key: str, memories: Iterable[Memory], who: str,
+               skip: Iterable[str] = ()) -> Memory | None:
+    """The newest memory whose stored or derived key names the same attribute as ``key``."""
+    avoid = set(skip)
+    for memory in memories:
+        if memory["id"] in avoid:
+            continue
+        stored = ((memory.get("metadata") or {}).get("observe") or {}).get("key")
+        found = (stored,) if stored else keys_of(memory["content"], who)
+        if any(same_point(key, k) for k in found):
+            return memory
+    return None
+
+
+_STRIP_CUES = re.compile(
+    r"\b(?:switched|switch|changed|change|moved|finally|just|now|these days|nowadays|"
+    r"currently|actually|new|instead|recently|really|again|got|have|has|had|last (?:week|"
+    r"month|year|weekend)|this (?:week|month|year|term|semester|fall|spring|summer|winter)|"
+    r"yesterday|today)\b", re.I)
+
+
+def strip_for_attribute(text: str, who: str) -> str:
+    """``text`` without its subject's name and the words of change and time: what is left
+    says which attribute it is about, and its value."""
+    text = re.sub(rf"\b{re.escape(who)}(?:'s)?\b", " ", text)
+    text = re.sub(r"\b(?:family|the user(?:'s)?)\b", " ", text, flags=re.I)
+    text = _STRIP_CUES.sub(" ", text)
+    return " ".join(text.split()) or text
+
+
+def is_event(sentence: str) -> bool:
+    """Whether a first-person sentence tells something that happened ("I went to Paris",
+    "last week I had an incident") rather than what is: an event is not replaced by a
+    new value."""
+    when = time_phrase(sentence)
+    return bool(_EVENT.search(sentence)) or when is not None and when.lower() not in _PRESENT
+
+
+_PRESENT = frozenset({"today", "right now", "tonight", "recently", "lately"})
+_EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s+|all\s+)*"
+                    r"(?:\w+ed|went|visited|saw|met|had|took|tried|attended|watched|spent|did|"
+                    r"made|bought|found|got back|came|ran|won|lost|ate|flew|drove)\b", re.I)
+
+
+def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
+                   embed: Callable[[list[str]], np.ndarray],
+                   least: float = SIMILAR_MIN) -> Memory | None:
+    """The candidate (a search's hits for ``text``) whose attribute is clearly the one
+    ``text`` (third person) sets: same holder, not a past event, cosine of the stripped
+    texts >= ``least`` and ``MARGIN`` over the next."""
+    pool = []
+    for memory in candidates:
+        sentences = first_person(memory["content"], who)
+        # One statement of one fact: an episode of several is not replaced by one sentence.
+        if len(sentences) != 1 or len(sentences[0].split()) > FACT_WORDS or \
+                is_event(sentences[0]):
+            continue
+        if not same_holder(holder_of(sentences[0]), holder):
+            continue
+        pool.append(memory)
+    if not pool:
+        return None
+    texts = [strip_for_attribute(text, who)] + [strip_for_attribute(m["content"], who)
+                                                for m in pool]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    scores = vectors[1:] @ vectors[0]
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    second = float(scores[order[1]]) if len(order) > 1 else -1.0
+    if best < least or best - second < MARGIN:
+        return None
+    return pool[int(order[0])]

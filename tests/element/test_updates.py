@@ -1,0 +1,345 @@
+"""element/agents/updates.py and the cleaner sentences: what a new statement makes stale, on a
+real store.
+
+Key and named-value updates need no meaning: the store has the hashing embedder. Updates
+found by similarity of the attribute need the real model (``real_store``). Nothing is
+mocked. Cases here are written for the tests; none is a held-out case of
+``bench/data/updates.yaml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.episodes import episode, narrate, sentences
+from element.agents.rules import extract
+from element.agents.subconscious import (Decision, Observation, Pool, RuleEvaluator, Turn,
+                                         apply_supersede, observe)
+from element.agents.updates import first_person, keys_of, same_point, signals
+from index import HashingEmbedder, MemorySettings, MemoryStore
+
+SUBJECT = ("guest", "maria")
+SETTINGS = MemorySettings()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
+    with MemoryStore(tmp_path / "m", HashingEmbedder(256)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def model(model_cache: Any) -> Any:
+    from index import load_embedder
+    return load_embedder(model_cache, log=lambda *_: None)
+
+
+@pytest.fixture
+def real_store(tmp_path: Path, model: Any) -> Iterator[MemoryStore]:
+    with MemoryStore(tmp_path / "real", model) as s:
+        yield s
+
+
+def tell(store: MemoryStore, text: str, name: str = "Maria") -> list[dict[str, Any]]:
+    """Observe one user turn of ``name`` (a conversation of its own)."""
+    obs = Observation((Turn("user", text),), SUBJECT, subject_name=name,
+                      conversation_id=text)
+    return [d.public() for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def contents(store: MemoryStore) -> list[str]:
+    return sorted(m["content"] for m in store.list(limit=100)[0])
+
+
+# -- cues ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sentence,ended", [
+    ("I left Google last month and joined Spotify", ["Google"]),
+    ("I sold the Fiesta and got a Volvo", ["the Fiesta"]),
+    ("I quit smoking three months ago", ["smoking"]),
+    ("I cycle to work instead of taking the bus", ["taking the bus"]),
+    ("I switched from chemistry to physics", ["chemistry"]),
+    ("I gave up the violin", ["the violin"]),
+    ("I outgrew my egg allergy", ["my egg allergy"]),
+    ("Nibbles died last week", ["Nibbles"]),
+    ("Jake and I broke up", ["Jake"]),
+    ("Sarah left the company, so my new manager is Dev", ["Sarah"]),
+    ("I do not swim anymore", ["swim"]),
+])
+def test_cues_that_end_something_name_what_ended(sentence: str, ended: list[str]) -> None:
+    found = signals(sentence)
+    assert list(found.ended) == ended and found.change and found.replaces
+
+
+@pytest.mark.parametrize("sentence", [
+    "I also speak Japanese", "We got a second cat", "I love ramen too",
+    "I have another bike as well"])
+def test_additions_never_replace(sentence: str) -> None:
+    assert signals(sentence).addition and not signals(sentence).replaces
+
+
+@pytest.mark.parametrize("sentence", [
+    "I am going to move to Lisbon next year", "I used to live in Rome",
+    "I played the violin as a kid", "I want to switch jobs", "If I moved to Oslo, I would ski"])
+def test_plans_wishes_and_the_past_never_replace(sentence: str) -> None:
+    assert signals(sentence).not_now and not signals(sentence).replaces
+
+
+@pytest.mark.parametrize("sentence,holder", [
+    ("I moved to Leeds", ""), ("We moved to Leeds", ""), ("My husband and I moved to Leeds", ""),
+    ("My manager is Dev", ""), ("My sister lives in Madrid", "sister"),
+    ("My son Leo goes to Oakwood", "son leo"), ("Leo turned 5", "leo"),
+    ("The twins are 3 now", "twins")])
+def test_whose_statement_it_is(sentence: str, holder: str) -> None:
+    assert signals(sentence).holder == holder
+
+
+@pytest.mark.parametrize("sentence,thing", [
+    ("I switched dentists to Dr. Kim", "dentist"), ("We got a new boss, her name is Ada", "boss"),
+    ("I changed my email, it is ana@mail.com now", "email"), ("My new car is a Mazda", "car")])
+def test_the_attribute_a_change_names(sentence: str, thing: str) -> None:
+    assert thing in signals(sentence).things
+
+
+@pytest.mark.parametrize("sentence", [
+    "I am really enjoying my new job", "It felt like they jumped off the page and became real"])
+def test_a_change_that_names_no_value_or_no_holder_replaces_nothing(sentence: str) -> None:
+    found = signals(sentence)
+    assert not found.things and (not found.strong or found.holder == "?")
+
+
+# -- stored memories read back ------------------------------------------------------------------
+
+def test_a_stored_memory_is_read_back_in_the_first_person_and_keyed() -> None:
+    assert first_person("Maria lives in Porto", "Maria") == ["I live in Porto"]
+    assert first_person("Maria's family has a cat. Maria walks it daily.", "Maria") == [
+        "we have a cat", "I walk it daily"]
+    assert first_person("Maria's doctor is Dr. Patel.", "Maria") == ["my doctor is Dr. Patel"]
+    assert keys_of("Maria lives in Porto", "Maria") == ("fact:location",)
+    assert keys_of("Maria's boss is Peter", "Maria") == ("fact:manager",)
+    assert keys_of("Maria's son Leo is 4.", "Maria") == ("fact:age:son leo",)
+    assert keys_of("User drives a Ford Fiesta", "Maria") == ("fact:car",)
+
+
+@pytest.mark.parametrize("a,b,same", [
+    ("fact:age:son leo", "fact:age:leo", True), ("fact:age:son", "fact:age:daughter", False),
+    ("fact:my:order", "fact:my:coffee order", True),
+    ("fact:my:favourite band", "fact:my:favourite food", False),
+    ("fact:my:sister s car", "fact:my:car", False), ("fact:location", "fact:location", True)])
+def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
+    assert same_point(a, b) is same
+
+
+# -- decisions: supersede, retire, keep both ------------------------------------------------------
+
+@pytest.mark.parametrize("before,after,kept", [
+    ("I live in Porto with my husband.", "Quick update: I live in Lisbon now.",
+     "Maria lives in Lisbon"),
+    ("My daughter is 11.", "My daughter just turned 12, she had a sleepover party.",
+     "Maria's daughter just turned 12, she had a sleepover party"),
+    ("My boss is a guy called Peter.", "We got a new boss, her name is Angela.",
+     "Maria and others got a new boss, her name is Angela."),
+    ("I drive a Ford Fiesta.", "I sold the Fiesta last month and got a Volvo.",
+     "Maria sold the Fiesta last month and got a Volvo."),
+    ("I have a hamster called Nibbles.", "Nibbles died last week, so sad.",
+     "Nibbles died last week."),
+    ("I take the bus to work.", "I cycle to work now instead of taking the bus.",
+     "Maria cycles to work now instead of taking the bus."),
+    ("My boyfriend Jake and I just got a place together.", "Jake and I broke up last month.",
+     "Jake and Maria broke up last month"),
+    ("My usual coffee order is a flat white.", "My usual order is a cortado now.",
+     "Maria's usual order is a cortado"),
+])
+def test_a_new_value_supersedes_the_old_memory(store: MemoryStore, before: str, after: str,
+                                               kept: str) -> None:
+    [added] = [d for d in tell(store, before) if d["action"] == "add"]
+    decisions = tell(store, after)
+    assert [(d["action"], d["memory_id"]) for d in decisions] == [
+        ("supersede", added["memory_id"])], decisions
+    assert contents(store) == [kept]
+    assert store.get(decisions[0]["superseded_by"])["content"] == kept
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I'm allergic to shellfish.", "Actually, I'm not allergic to shellfish anymore."),
+    ("I'm vegan.", "I'm no longer vegan."),
+    ("I go swimming every morning.", "I don't go swimming anymore."),
+    ("I'm allergic to cats.", "Turns out I'm not allergic to cats after all."),
+])
+def test_saying_it_no_longer_holds_retires_it(store: MemoryStore, before: str,
+                                              after: str) -> None:
+    [added] = tell(store, before)
+    assert tell(store, after) == [{"action": "retire", "memory_id": added["memory_id"],
+                                   "category": "fact",
+                                   "reason": "the user said it no longer holds"}]
+    assert contents(store) == []
+
+
+def test_a_negation_of_another_value_retires_nothing(store: MemoryStore) -> None:
+    tell(store, "I live in Seville.")
+    assert tell(store, "I don't live in Madrid anymore.")[0]["action"] == "nothing"
+    assert contents(store) == ["Maria lives in Seville"]
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I live in Seville.", "My brother lives in Madrid."),
+    ("I have a dog named Biscuit.", "I adopted a second dog, a beagle named Pepper."),
+    ("I'm allergic to peanuts.", "I'm also allergic to penicillin."),
+    ("I work as a teacher.", "On weekends I also work at a bakery."),
+    ("I play the piano.", "I played the violin as a kid."),
+    ("I live in Seville.", "I'm going to move to Madrid next year."),
+    ("I live in Boston.", "I'm staying in Miami for two weeks on vacation."),
+    ("I drive a Subaru Outback.", "We also have an old pickup truck for the farm."),
+    ("My daughter goes to Riverside Elementary.", "My son goes to Oakwood High."),
+])
+def test_an_addition_keeps_both(store: MemoryStore, before: str, after: str) -> None:
+    first = tell(store, before)
+    second = tell(store, after)
+    assert [d["action"] for d in first + second] == ["add", "add"], first + second
+    assert len(contents(store)) == 2
+
+
+def test_a_change_is_found_by_the_attribute_it_sets(real_store: MemoryStore) -> None:
+    for said in ("I use an iPhone 12.", "I work at a bank in the city.",
+                 "I went to Paris last week for a wedding."):
+        tell(real_store, said)
+    decisions = tell(real_store, "I switched to a Pixel 8 last week.")
+    assert [d["action"] for d in decisions] == ["supersede"]
+    assert "iPhone" not in " ".join(contents(real_store))
+    assert len(contents(real_store)) == 3
+
+
+def test_a_change_with_no_memory_of_its_attribute_is_added(real_store: MemoryStore) -> None:
+    tell(real_store, "I went to Paris last week for a wedding.")
+    decisions = tell(real_store, "I switched to a Pixel 8 last week.")
+    assert [d["action"] for d in decisions] == ["add"]
+    assert len(contents(real_store)) == 2
+
+
+def test_a_supersede_of_a_memory_gone_meanwhile_writes_nothing(store: MemoryStore) -> None:
+    [added] = tell(store, "I live in Porto.")
+    pool = Pool(store, SETTINGS, SUBJECT)
+    store.delete(added["memory_id"])
+    from element.agents.subconscious import _apply
+    done = _apply(store, SETTINGS, pool, Decision("supersede", "moved", category="fact",
+                                                  memory_id=added["memory_id"],
+                                                  content="Maria lives in Lisbon"),
+                  Observation((Turn("user", "x"),), SUBJECT), "rules", False)
+    assert (done.action, done.reason) == ("nothing", "supersede refused: the memory is gone")
+    assert contents(store) == []
+
+
+def test_apply_supersede_keeps_the_new_memory_when_the_old_is_already_deleted(
+        store: MemoryStore) -> None:
+    old = store.store(content="Maria lives in Porto", category="fact",
+                      settings=SETTINGS).memory["id"]
+    store.delete(old)
+    result = apply_supersede(store, SETTINGS, old, content="Maria lives in Lisbon",
+                             category="fact", subject={}, context=None, intention=None,
+                             agent=None, metadata={}, occurred_at=None, embed_later=False)
+    assert contents(store) == ["Maria lives in Lisbon"]
+    assert result.memory["content"] == "Maria lives in Lisbon"
+
+
+# -- cleaner memories ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,content", [
+    ("I work as a nurse at St. Mary's. I love it.", "Maria works as a nurse at St. Mary's"),
+    ("My doctor is Dr. Patel at the clinic.", "Maria's doctor is Dr. Patel at the clinic"),
+    ("My dentist is Mrs. J. Brown.", "Maria's dentist is Mrs. J. Brown"),
+    ("I moved to the U.S. last year. It is huge.", "Maria lives in the U.S."),
+])
+def test_abbreviations_do_not_end_a_sentence(text: str, content: str) -> None:
+    assert [c.content for c in extract(text, 0, "Maria")][0] == content
+
+
+def test_episode_sentences_know_abbreviations() -> None:
+    assert list(sentences("We met Dr. Lee at 9 a.m. on Monday. Then we left.")) == [
+        "We met Dr. Lee at 9 a.m. on Monday.", "Then we left."]
+
+
+@pytest.mark.parametrize("first,third", [
+    ("We have a cat", "Maria's family has a cat"),
+    ("We were at the lake with the kids all day",
+     "Maria's family was at the lake with the kids all day"),
+    ("Our dog loves us", "Maria's dog loves Maria's family"),
+    ("We moved to Leeds last year", "Maria's family moved to Leeds last year"),
+    ("Me and my husband went hiking", "Maria and Maria's husband went hiking"),
+    # Not of home: "we" is whoever the speaker is with.
+    ("We can make a difference together", "Maria and others can make a difference together"),
+])
+def test_we_is_the_speakers_household(first: str, third: str) -> None:
+    assert narrate(first, "Maria") == third
+
+
+def test_an_episode_about_we_names_the_family() -> None:
+    told = episode("We adopted a kitten named Mochi last week, she is tiny!", "Maria")
+    assert told is not None and told.content.startswith("Maria's family adopted a kitten")
+    assert "others" not in told.content
+
+
+@pytest.mark.parametrize("text,who,content", [
+    ("My name is Maria.", "Maria", None), ("I'm Maria", "Maria", None),
+    ("My name is Maria Lopez", "Maria", "Maria's full name is Maria Lopez"),
+    ("My name is Maria", "User", "User's name is Maria"),
+    ("Call me Mia", "Maria", "Maria wants to be called Mia"),
+])
+def test_a_name_is_not_told_as_itself(text: str, who: str, content: str | None) -> None:
+    found = [c.content for c in extract(text, 0, who)]
+    assert found == ([content] if content else [])
+
+
+@pytest.mark.parametrize("text,found", [
+    # A comma before a first-person clause splits, after a contraction too.
+    ("I'm not a teacher anymore, I retrained as a nurse.",
+     [("retire", "fact:is:teacher"), ("add", "fact:occupation")]),
+    ("I gave up meat last year, so I'm vegetarian now.", [("add", "fact:diet")]),
+    ("Mia moved to Paris, my flatmate is now Tom.", [("add", "fact:my:flatmate")]),
+    # ... but not after "when"/"if": one instruction.
+    ("When I ask for a summary, use bullet points.",
+     [("add", "procedure:when:i ask for a summary")]),
+])
+def test_clauses_of_a_sentence(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(c.kind, c.key) for c in extract(text, 0, "Maria")] == found
+
+
+@pytest.mark.parametrize("text,english", [
+    ("Max turned 9 today!", True), ("I quit smoking ages ago!", True),
+    ("Tengo un perro y vivo en Lima", False), ("Je suis très fatigué", False)])
+def test_a_short_turn_of_names_and_numbers_is_english(text: str, english: bool) -> None:
+    from element.agents.episodes import is_english
+    assert is_english(text) is english
+
+
+def test_a_past_tense_in_ew_is_not_agreed() -> None:
+    assert narrate("I outgrew my egg allergy", "Kim") == "Kim outgrew Kim's egg allergy"
+
+
+def test_what_the_speaker_ended_is_theirs_whoever_opens_the_sentence(
+        store: MemoryStore) -> None:
+    [added] = tell(store, "I eat sugar with everything.")
+    decisions = tell(store, "My trainer put me on a diet, so I've cut out sugar completely.")
+    assert [(d["action"], d["memory_id"]) for d in decisions] == [
+        ("supersede", added["memory_id"])]
+
+
+def test_single_again_supersedes_a_partner(store: MemoryStore) -> None:
+    [added] = tell(store, "My boyfriend is called Tom.")
+    decisions = tell(store, "Tom and I broke up, so I'm single again.")
+    assert [(d["action"], d["memory_id"]) for d in decisions if d["action"] != "nothing"] == [
+        ("supersede", added["memory_id"])]
+    assert contents(store) == ["Maria is single"]
+
+
+@pytest.mark.parametrize("before,after", [
+    ("My family is my rock.", "My family is awesome."),
+    ("I'm working on a short film with my group.",
+     "I'm working on a new project - a thriller set in Ohio."),
+])
+def test_a_judgement_or_one_more_project_adds(store: MemoryStore, before: str,
+                                              after: str) -> None:
+    assert [d["action"] for d in tell(store, before) + tell(store, after)] == ["add", "add"]
