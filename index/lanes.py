@@ -67,20 +67,15 @@ class IndexParams:
 
     Recall levers (``docs/recall.md`` measures each, alone and together):
     ``situated_lexical`` indexes a memory's context beside its content in BM25
-    (``lexical.py``; changing it re-indexes the contents on open); ``situated_vector``
-    (off by default: on LoCoMo it moved recall by under .01 either way, for 1 ms more per
-    search at 10k) compares a query that has no window of its own with each memory's
-    situated meaning (``recall.situate``); ``time_weight`` is the boost of memories that
-    occurred in the span the query names (``recall.boost_time``; 0 turns it off).
+    (``lexical.py``; changing it re-indexes the contents on open); ``time_weight`` is the
+    boost of memories that occurred in the span the query names (``recall.boost_time``;
+    0 turns it off).
     ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
     best results (same owner, adjacent in creation order, occurred within
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
     that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
-    R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms). ``fusion`` is how
-    BM25 joins the vectors: ``"boost"`` (the content cosine pulled up by BM25,
-    ``recall.boost_content``) or ``"rrf"`` (reciprocal rank fusion of the blended vector
-    score's rank and the BM25 rank, ``recall.rrf``; measured, not adopted; neighbours
-    then do not apply).
+    R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms). BM25 joins
+    the vectors by pulling the content cosine up (``recall.boost_content``).
     """
 
     M: int = 16
@@ -94,12 +89,10 @@ class IndexParams:
     seed: int = 100
     build_threads: int = -1
     situated_lexical: bool = True
-    situated_vector: bool = False
     time_weight: float = 0.4
     neighbour_weight: float = 0.5
     neighbour_hits: int = 5
     neighbour_gap: float = 3600.0
-    fusion: str = "boost"
 
     def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``
@@ -459,20 +452,15 @@ class LaneSet:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(found))
 
-    def similarities(self, labels: np.ndarray, queries: dict[str, np.ndarray],
-                     pair: tuple[str, str] | None = None
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """Exact cosine per lane: ``(sims, present, pair_dots)``; the first two are
-        ``(len(labels), 3)``.
+    def similarities(self, labels: np.ndarray, queries: dict[str, np.ndarray]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Exact cosine per lane: ``(sims, present)``, both ``(len(labels), 3)``.
 
         A lane is present for a row when the query gives that lane and the row has a vector
-        there. With ``pair`` (two lanes the query gives), ``pair_dots`` is the dot product
-        of each row's two stored vectors (0 where either is missing), from the rows already
-        gathered for the cosines; else None.
+        there.
         """
         sims = np.zeros((len(labels), len(LANES)), dtype=np.float64)
         present = np.zeros((len(labels), len(LANES)), dtype=bool)
-        rows: dict[str, np.ndarray] = {}
         for i, name in enumerate(LANES):
             query = queries.get(name)
             if query is None or len(labels) == 0:
@@ -482,18 +470,8 @@ class LaneSet:
             has = lane.has[labels]
             present[:, i] = has
             # Only rows with a vector: a lane may have fewer vector rows than labels.
-            gathered = lane.vectors[labels[has]]
-            sims[has, i] = gathered @ query
-            if pair is not None and name in pair:
-                full = np.zeros((len(labels), self.dim), dtype=np.float32)
-                full[has] = gathered
-                rows[name] = full
-        dots = None
-        if pair is not None:
-            dots = np.zeros(len(labels), dtype=np.float64)
-            if len(rows) == 2:
-                dots = np.einsum("ij,ij->i", rows[pair[0]], rows[pair[1]]).astype(np.float64)
-        return sims, present, dots
+            sims[has, i] = lane.vectors[labels[has]] @ query
+        return sims, present
 
     def sizes(self) -> dict[str, int]:
         """Vectors per lane."""

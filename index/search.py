@@ -38,8 +38,6 @@ from .recall import (
     boost_neighbours,
     boost_time,
     rank,
-    rrf,
-    situate,
     text_similarity,
     token_set,
 )
@@ -156,12 +154,8 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     bounded = occurred != (None, None)
     params = state.lanes.params
-    situated = queries is not None and "context" not in queries and params.situated_vector
     bm25 = np.zeros(0)
     if queries is not None:
-        if situated:
-            # No window of its own: the query meets each memory's situation instead.
-            queries = {**queries, "context": queries["content"]}
         labels = state.lanes.candidates(queries, owners, cats, limit)
         bm25, lexical = _lexical(state, texts["content"], owners, cats, limit, occurred)
         labels = np.union1d(labels, lexical)
@@ -176,8 +170,7 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
                                 SPAN_CANDIDATES_MAX + 1)
             if len(span) <= SPAN_CANDIDATES_MAX:
                 labels = np.union1d(labels, span)
-        parts.append((labels, *_vector_similarities(
-            state, labels, queries, situated, bm25 if params.fusion == "boost" else None)))
+        parts.append((labels, *_vector_similarities(state, labels, queries, bm25)))
     text_labels = _text_pool(state, owners, cats, everything=queries is None)
     if bounded and len(text_labels):
         text_labels = text_labels[_occurred_in(state, text_labels, occurred)]
@@ -190,14 +183,10 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
     sims = np.clip(np.concatenate([p[1] for p in parts]), 0.0, 1.0)
     present = np.concatenate([p[2] for p in parts])
     scores = _blend(state, sims, present, labels, weights, when)
-    if params.fusion == "rrf" and bm25.size:
-        scores = rrf(scores, bm25[labels])
-    # Neighbours pull on blended scores; RRF's rank scores are another scale.
-    if (queries is not None and params.neighbour_weight > 0 and params.fusion == "boost"
-            and len(labels)):
+    if queries is not None and params.neighbour_weight > 0 and len(labels):
         labels, sims, present, scores = _with_neighbours(
-            state, labels, sims, present, scores, queries=queries, situated=situated,
-            bm25=bm25, cats=cats, occurred=occurred, weights=weights, when=when)
+            state, labels, sims, present, scores, queries=queries, bm25=bm25, cats=cats,
+            occurred=occurred, weights=weights, when=when)
     order = rank(scores, threshold, limit, tiebreak=state.slots.seq[labels])
     return Ranked(
         ids=[str(state.slots.ids[int(labels[i])]) for i in order],
@@ -208,15 +197,11 @@ def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
 
 
 def _vector_similarities(state: MemoryState, labels: np.ndarray,
-                         queries: dict[str, np.ndarray], situated: bool,
-                         bm25: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Exact per-lane similarities of ``labels`` (the content lane boosted by ``bm25``
-    unless it is None)."""
-    sims, present, pair = state.lanes.similarities(
-        labels, queries, ("content", "context") if situated else None)
-    if situated and pair is not None and len(labels):
-        sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
-    if len(labels) and bm25 is not None and bm25.size:
+                         queries: dict[str, np.ndarray],
+                         bm25: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact per-lane similarities of ``labels``, the content lane boosted by ``bm25``."""
+    sims, present = state.lanes.similarities(labels, queries)
+    if len(labels) and bm25.size:
         sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
     return sims, present
 
@@ -234,7 +219,7 @@ def _blend(state: MemoryState, sims: np.ndarray, present: np.ndarray, labels: np
 
 def _with_neighbours(state: MemoryState, labels: np.ndarray, sims: np.ndarray,
                      present: np.ndarray, scores: np.ndarray, *,
-                     queries: dict[str, np.ndarray], situated: bool, bm25: np.ndarray,
+                     queries: dict[str, np.ndarray], bm25: np.ndarray,
                      cats: list[int] | None, occurred: Bounds, weights: np.ndarray,
                      when: TimeSpan | None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -252,8 +237,7 @@ def _with_neighbours(state: MemoryState, labels: np.ndarray, sims: np.ndarray,
     seen[labels] = True
     new = np.unique(wanted[~seen[wanted]])
     if len(new):
-        new_sims, new_present = _vector_similarities(
-            state, new, queries, situated, bm25 if params.fusion == "boost" else None)
+        new_sims, new_present = _vector_similarities(state, new, queries, bm25)
         new_sims = np.clip(new_sims, 0.0, 1.0)
         labels = np.concatenate([labels, new])
         sims = np.concatenate([sims, new_sims])

@@ -73,7 +73,6 @@ from ..recall import (
     boost_neighbours,
     boost_time,
     rank,
-    situate,
     text_similarity,
     token_set,
     weight_vector,
@@ -810,10 +809,7 @@ class PostgresMemoryStore:
         small_rows: dict[str, _Scored] = {}
         sims_parts: list[np.ndarray] = []
         present_parts: list[np.ndarray] = []
-        situated = queries is not None and "context" not in queries and \
-            self._params.situated_vector
-        if queries is not None and situated:
-            queries = {**queries, "context": queries["content"]}
+        situated = False
         literal = {lane: _vector_text(q) for lane, q in (queries or {}).items()}
         lexical = _Lexical(sorted(set(terms(request.texts["content"]))))
         with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
@@ -856,8 +852,7 @@ class PostgresMemoryStore:
         weights = weight_vector(settings.association_weights)
         scores = self._blend(sims, present, [meta[i][1] for i in ids], weights, when)
         params = self._params
-        if (queries is not None and params.neighbour_weight > 0
-                and params.fusion == "boost"):
+        if queries is not None and params.neighbour_weight > 0:
             ids, sims, present, scores = self._with_neighbours(
                 conn, request, ids, sims, present, scores, literal=literal,
                 situated=situated, lexical=lexical, best=best, weights=weights, when=when,
@@ -1076,7 +1071,7 @@ class PostgresMemoryStore:
         sims = np.array([r.sims for r in rows], dtype=np.float64)
         present = np.array([r.present for r in rows], dtype=bool)
         if situated:
-            sims[:, 1] = situate(sims[:, 0], sims[:, 1], np.array([r.pair for r in rows]))
+            raise AssertionError("situated vectors were removed")
         if best > 0:
             sims[:, 0] = boost_content(sims[:, 0], np.array([r.bm25 for r in rows]), best)
         return sims, present

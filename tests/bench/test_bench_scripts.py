@@ -75,7 +75,7 @@ def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
         assert "+ neighbours only" in out
     elif "--variants" in extra:
         assert "neighbours .5 of the top 5" in out and "category 4 single-hop" in out
-        assert ("fusion: RRF" in out) == (len(extra) == 1)
+        assert ("BM25 k1 2.0" in out) == (len(extra) == 1)
     else:
         assert "Triform MemoryStore search" in out and "n=6" in out
         assert "evidence ids dropped (resolve to no turn): 2" in out

@@ -194,7 +194,7 @@ def test_similarities_mark_missing_lanes_absent():
     e = np.eye(4, dtype=np.float32)
     lanes.put(a, {"content": e[0], "context": e[1]})
     lanes.put(b, {"content": e[1]})
-    sims, present, _ = lanes.similarities(np.array([a, b]), {"content": e[0], "context": e[1]})
+    sims, present = lanes.similarities(np.array([a, b]), {"content": e[0], "context": e[1]})
     assert present.tolist() == [[True, True, False], [True, False, False]]
     assert sims[0, :2].tolist() == [1.0, 1.0] and sims[1, 0] == 0.0
     assert sorted(lanes.candidates({"context": e[1]}, [None], None, 5).tolist()) == [a]
