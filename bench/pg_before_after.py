@@ -5,8 +5,8 @@
 
 Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.py``
 unless ``--database`` names one) and once in a file store, then opens the one element
-with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its
-``index/postgres/store.py`` from git, loaded beside this one; the schema must be the
+with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its whole ``index``
+package from git, imported as ``index_before`` beside this one; the schema must be the
 same), and with this tree's store without neighbour turns. Every query runs on every
 store in a rotating order, so load and caches fall on all alike: search p50/p95 of a
 query alone with scoping off (one pool of all N, walked), with scoping on (the general
@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
+import importlib
+import io
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -38,20 +40,40 @@ from bench.pg_bench import items, text  # noqa: E402
 from index import HashingEmbedder, IndexParams, MemorySettings, MemoryStore  # noqa: E402
 
 
-def store_class_of(revision: str, folder: Path) -> Any:
-    """``PostgresMemoryStore`` as ``revision`` has it, loaded as a sibling module of this
-    tree's (its relative imports resolve to this tree's ``index``)."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show",
-                             f"{revision}:index/postgres/store.py"],
-                            capture_output=True, text=True, check=True).stdout
-    path = folder / "store_before.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("index.postgres._store_before", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module.PostgresMemoryStore
+def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
+    """``(PostgresMemoryStore, MemoryStore)`` as ``revision`` has them: that revision's
+    whole ``index`` package, imported as ``index_before`` beside this tree's (its modules
+    import each other relatively), each call's ``settings`` converted to its own."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "index"],
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "index").rename(folder / "index_before")
+    sys.path.insert(0, str(folder))
+    package = importlib.import_module("index_before")
+
+    def theirs(settings: Any) -> Any:
+        return package.MemorySettings(**{f.name: getattr(settings, f.name)
+                                         for f in dataclasses.fields(settings)})
+
+    def adapted(store_class: Any) -> Any:
+        class Before:
+            """The revision's store, taking this tree's ``MemorySettings``."""
+
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                self.store = store_class(*args, **kwargs)
+
+            def __getattr__(self, name: str) -> Any:
+                method = getattr(self.store, name)
+
+                def call(*args: Any, **kwargs: Any) -> Any:
+                    if "settings" in kwargs:
+                        kwargs["settings"] = theirs(kwargs["settings"])
+                    return method(*args, **kwargs)
+                return call
+        return Before
+    postgres = importlib.import_module("index_before.postgres").PostgresMemoryStore
+    return adapted(postgres), adapted(package.MemoryStore)
 
 
 def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings) -> None:
@@ -88,9 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     stores: dict[str, Any] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            before = store_class_of(args.before, Path(tmp))
+            before, file_before = classes_of(args.before, Path(tmp))
             stores["file"] = MemoryStore(Path(tmp) / "mem", embedder)
             build(stores["file"], data, scoped)
+            stores[f"file {args.before}"] = file_before(Path(tmp) / "mem-before", embedder)
+            build(stores[f"file {args.before}"], data, scoped)
             element = f"before-after-{n}"
             with PostgresMemoryStore(url, element, embedder) as builder:
                 build(builder, data, scoped)
