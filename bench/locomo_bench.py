@@ -325,7 +325,6 @@ def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int
                 MemoryStore(Path(tmp), embedder, clock=clock, index_params=params_for(
                     frozenset({"situated_lexical"}) if lexical else frozenset())) as store:
             fill_mixed(store, clock, samples, convs, 3, True, size, Run())
-            lanes = store._engine.state.lanes      # bench only: flip the search-time levers
             mine = [(n, lv) for n, lv in configs if ("situated_lexical" in lv) == lexical]
             questions = [(q, ("guest", s["sample_id"]), max(t["time"] for t in c) + DAY)
                          for s, c in zip(samples, convs, strict=True)
@@ -334,7 +333,8 @@ def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int
                 for question, subject, now in questions:
                     clock.now = now
                     for name, levers in mine:
-                        lanes.params = dataclasses.replace(
+                        # bench only: flip the search-time levers (the ranking reads them)
+                        store._params = dataclasses.replace(
                             params_for(levers), situated_lexical=lexical)
                         run = Run()
                         _search(store, question, MIXED_SETTINGS, run, subject)
@@ -386,13 +386,14 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
             embedder.save()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
-            state = store._engine.state       # bench only: flip search-time settings
+            state = store._engine.state
             for question, category, evidence in _questions(
                     sample, {t["dia_id"] for t in conv}, Run()):
                 for name, overrides in chosen:
                     fields = {k: v for k, v in overrides.items()
                               if k not in ("lexical_weight", "k1", "b")}
-                    state.lanes.params = dataclasses.replace(base, **fields)
+                    # bench only: flip search-time settings (the ranking reads them)
+                    store._params = dataclasses.replace(base, **fields)
                     recall_module.LEXICAL_WEIGHT = overrides.get("lexical_weight", 0.7)
                     state.lexical.k1 = overrides.get("k1", 1.2)
                     state.lexical.b = overrides.get("b", 0.75)
@@ -400,7 +401,7 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
                     ranked = [by_memory.get(m, "") for m in _search(store, question,
                                                                       settings, run, subject)]
                     run.per_q.append((category, metrics(ranked, evidence)))
-            state.lanes.params = base
+            store._params = base
     recall_module.LEXICAL_WEIGHT = 0.7
     layout = f"the {size} mixed store" if size else "one store per conversation"
     print(f"\nsearch-time variants of situated lexical + time on {layout}, variants interleaved "
