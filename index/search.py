@@ -83,8 +83,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         bm25, lexical = _lexical(state, request.texts["content"], owners, cats,
                                  ranking.lexical_candidates(), occurred)
         labels = np.union1d(labels, lexical)
+        # The walks filtered categories inside hnswlib; every other filter applies here.
+        labels = labels[_passes(state, labels, None, occurred)]
         if bounded:
-            labels = labels[_occurred_in(state, labels, occurred)]
             window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1)
             plan = window_plan(len(labels), len(window), ranking.limit)
             if plan == "window":
@@ -100,9 +101,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25)
-    text_labels = _text_pool(state, owners, cats, everything=queries is None)
-    if bounded and len(text_labels):
-        text_labels = text_labels[_occurred_in(state, text_labels, occurred)]
+    text_labels = _text_pool(state, owners, everything=queries is None)
+    text_labels = text_labels[_passes(state, text_labels, cats, occurred)]
     records = [state.records[str(slots.ids[int(label)])] for label in text_labels]
     tokens = [[state.tokens(record)[lane] if record.lane_text(lane) is not None else None
                for lane in LANES] for record in records]
@@ -146,10 +146,7 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
     keep &= slots.owner[near] == slots.owner[hits][:, None]
     keep &= np.abs(slots.occurred[near] - slots.occurred[hits][:, None]) <= gap
     keep &= has[near]
-    if cats is not None:
-        keep &= np.isin(slots.cat[near], np.asarray(cats, dtype=np.int8))
-    if occurred != (None, None):
-        keep &= _occurred_in(state, near.ravel(), occurred).reshape(near.shape)
+    keep &= _passes(state, near.ravel(), cats, occurred).reshape(near.shape)
     seq = slots.seq[near]
     mine = slots.seq[hits][:, None]
     out_rows: list[np.ndarray] = []
@@ -169,15 +166,22 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
             np.concatenate(out_labels).astype(np.int64))
 
 
-def _occurred_in(state: MemoryState, labels: np.ndarray, occurred: Bounds) -> np.ndarray:
-    """Mask of ``labels`` whose memory occurred strictly between the bounds."""
-    after, before = occurred
-    times = state.slots.occurred[labels]
+def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
+            occurred: Bounds) -> np.ndarray:
+    """Mask of ``labels`` that pass the search's filters: its categories, and occurred
+    strictly between the bounds. The file store's one filter of a search (the
+    counterpart of ``postgres/rows.filters``), applied to every candidate it adds, to
+    neighbours and to the text fallback; the lane walks also filter categories inside
+    hnswlib, for speed."""
+    slots = state.slots
     keep = np.ones(len(labels), dtype=bool)
+    if cats is not None:
+        keep &= np.isin(slots.cat[labels], np.asarray(cats, dtype=np.int8))
+    after, before = occurred
     if after is not None:
-        keep &= times > after
+        keep &= slots.occurred[labels] > after
     if before is not None:
-        keep &= times < before
+        keep &= slots.occurred[labels] < before
     return keep
 
 
@@ -191,14 +195,12 @@ def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] |
     slots = state.slots
     hw = slots.high_water
     has = state.lanes["content"].has
-    keep = _occurred_in(state, np.arange(hw), occurred)
+    keep = _passes(state, np.arange(hw), cats, occurred)
     keep &= has[:hw] if len(has) >= hw else np.pad(has, (0, hw - len(has)))
     if owners != [None]:
         keep &= _member(slots.owner[:hw], owners)
     else:
         keep &= slots.owner[:hw] != FREE
-    if cats is not None:
-        keep &= np.isin(slots.cat[:hw], np.asarray(cats, dtype=np.int8))
     labels = np.flatnonzero(keep)
     return labels if cap is None else labels[:cap]
 
@@ -223,13 +225,9 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     matched = np.flatnonzero(bm25)
     # Scope checks on the matches only, not on every label: at 100k memories a query
     # matches a few thousand at most.
-    keep = np.ones(len(matched), dtype=bool)
+    keep = _passes(state, matched, cats, occurred)
     if owners != [None]:
         keep &= _member(slots.owner[matched], owners)
-    if cats is not None:
-        keep &= np.isin(slots.cat[matched], np.asarray(cats, dtype=np.int8))
-    if occurred != (None, None):
-        keep &= _occurred_in(state, matched, occurred)
     has = state.lanes["content"].has
     inside = matched < len(has)      # labels past the lane's arrays have no vector yet
     keep &= inside
@@ -241,7 +239,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     return bm25, matched.astype(np.int64)
 
 
-def _text_pool(state: MemoryState, owners: list[int | None], cats: list[int] | None, *,
+def _text_pool(state: MemoryState, owners: list[int | None], *,
                everything: bool) -> np.ndarray:
     """Labels to score by text: those in scope without vectors (or all in scope)."""
     slots = state.slots
@@ -254,6 +252,4 @@ def _text_pool(state: MemoryState, owners: list[int | None], cats: list[int] | N
         labels = np.fromiter(state.unembedded, dtype=np.int64)
         if owners != [None]:
             labels = labels[np.isin(slots.owner[labels], np.asarray(owners))]
-    if cats is not None and len(labels):
-        labels = labels[np.isin(slots.cat[labels], np.asarray(cats))]
     return labels.astype(np.int64)
