@@ -278,8 +278,11 @@ class Ranking:
         count = min(self.params.neighbour_hits, len(scores))
         if count <= 0:
             return keys, seq, sims, present, scores
-        # The hits in rank order (ties: newer first), so every backend picks the same.
-        top = np.asarray(rank(scores, -np.inf, count, tiebreak=seq), dtype=np.int64)
+        # The best rows, ties broken newer first, so every backend picks the same hits
+        # (only the rows tied with the last one are sorted).
+        last = np.partition(scores, len(scores) - count)[len(scores) - count]
+        tied = np.flatnonzero(scores >= last)
+        top = tied[np.lexsort((-seq[tied], -scores[tied]))][:count]
         hits, wanted, rows = gathered.neighbours(keys[top], keys)
         if not len(hits):
             return keys, seq, sims, present, scores
