@@ -104,11 +104,11 @@ def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
 def test_pg_before_after_quick_puts_two_revisions_side_by_side(pg_server) -> None:
     url = pg_server.create_database("pg_before_after_quick")
     out = run("bench/pg_before_after.py", "--before", "HEAD", "--quick", "--database", url)
-    assert "| search p50 / p95 ms | file | pg HEAD | pg this tree | pg this tree, no " \
-        "neighbours |" in out
+    assert "| search p50 / p95 ms | file | file HEAD | pg HEAD | pg this tree | pg this " \
+        "tree, no neighbours |" in out
     # With neighbour turns this tree returns the file store's unscoped top-10.
     agree = next(line for line in out.splitlines() if "top-10 = file's" in line)
-    assert agree.split(" | ")[3] == "1.000", out
+    assert agree.split(" | ")[4] == "1.000", out
 
 
 def test_hardening_bench_quick() -> None:
