@@ -61,10 +61,10 @@ def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
             """The revision's store, taking this tree's ``MemorySettings``."""
 
             def __init__(self, *args: Any, **kwargs: Any) -> None:
-                self.store = store_class(*args, **kwargs)
+                self._inner = store_class(*args, **kwargs)
 
             def __getattr__(self, name: str) -> Any:
-                method = getattr(self.store, name)
+                method = getattr(self._inner, name)
 
                 def call(*args: Any, **kwargs: Any) -> Any:
                     if "settings" in kwargs:

@@ -168,9 +168,9 @@ def text_rows(keys: np.ndarray, seq: Sequence[int], occurred: Sequence[float],
               texts: dict[str, str]) -> Rows:
     """Rows scored by text (``recall.text_similarity``): ``tokens[i]`` holds row i's
     token set per lane in ``LANES`` order, None where the memory has no text there."""
-    query = [token_set(texts.get(lane)) for lane in LANES]
     sims = np.zeros((len(tokens), len(LANES)), dtype=np.float64)
     present = np.zeros((len(tokens), len(LANES)), dtype=bool)
+    query = [token_set(texts.get(lane)) for lane in LANES] if tokens else []
     for i, lanes in enumerate(tokens):
         for j, lane in enumerate(LANES):
             mine = lanes[j]
@@ -235,11 +235,15 @@ class Ranking:
             parts.append((text, np.clip(text.sims, 0.0, 1.0)))
         if not parts:
             return Ranked([], [], [], fallback)
-        keys = np.concatenate([rows.keys for rows, _ in parts])
-        seq = np.concatenate([rows.seq for rows, _ in parts]).astype(np.int64)
-        occurred = np.concatenate([rows.occurred for rows, _ in parts])
-        sims = np.concatenate([s for _, s in parts])
-        present = np.concatenate([rows.present for rows, _ in parts])
+        if len(parts) == 1:
+            rows, sims = parts[0]
+            keys, seq, occurred, present = rows.keys, rows.seq, rows.occurred, rows.present
+        else:
+            keys = np.concatenate([rows.keys for rows, _ in parts])
+            seq = np.concatenate([rows.seq for rows, _ in parts])
+            occurred = np.concatenate([rows.occurred for rows, _ in parts])
+            sims = np.concatenate([s for _, s in parts])
+            present = np.concatenate([rows.present for rows, _ in parts])
         scores = self._blend(sims, present, occurred)
         if (gathered.vector is not None and gathered.neighbours is not None
                 and self.params.neighbour_weight > 0 and len(keys)):
@@ -289,13 +293,13 @@ class Ranking:
         if len(rows):
             new_sims = self._similarities(rows, gathered.best)
             keys = np.concatenate([keys, rows.keys])
-            seq = np.concatenate([seq, rows.seq.astype(np.int64)])
+            seq = np.concatenate([seq, rows.seq])
             sims = np.concatenate([sims, new_sims])
             present = np.concatenate([present, rows.present])
             scores = np.concatenate([scores, self._blend(new_sims, rows.present,
                                                          rows.occurred)])
-        at = {key: i for i, key in enumerate(keys.tolist())}
+        # Every hit is a row already, and every neighbour one now: their rows, by key.
+        order = np.argsort(keys, kind="stable")
+        rows_of = order[np.searchsorted(keys[order], np.concatenate([hits, wanted]))]
         return keys, seq, sims, present, boost_neighbours(
-            scores, np.array([at[h] for h in hits.tolist()], dtype=np.int64),
-            np.array([at[n] for n in wanted.tolist()], dtype=np.int64),
-            self.params.neighbour_weight)
+            scores, rows_of[:len(hits)], rows_of[len(hits):], self.params.neighbour_weight)

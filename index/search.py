@@ -119,7 +119,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             seen = np.zeros(slots.high_water, dtype=bool)
             seen[known] = True
             new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
-            return hit, wanted, _vector_rows(state, new, found, bm25)
+            return hit, wanted, _vector_rows(state, new, found, bm25) if len(new) \
+                else Rows.empty()
     return Gathered(vector, text, best, finder)
 
 
