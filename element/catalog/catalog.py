@@ -49,11 +49,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import ElementNotFound, SlugTaken
-from .activity import ActivityLog
+from .activity import ACTIVITY_CHANNEL, ActivityLog
 from .bookkeeping import Bookkeeping
 from .sql import Conflict, Sql, SqliteSql, now_iso
 
-__all__ = ["Catalog", "Element", "backup_database"]
+# ACTIVITY_CHANNEL and now_iso are the package's from here (``activity.py``, ``sql.py``).
+__all__ = ["Catalog", "Element", "backup_database", "ACTIVITY_CHANNEL", "now_iso"]
 
 
 _SCHEMA = """
