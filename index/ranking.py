@@ -250,10 +250,12 @@ class Ranking:
             keys, seq, sims, present, scores = self._with_neighbours(
                 gathered, keys, seq, sims, present, scores)
         order = rank(scores, self.threshold, self.limit, tiebreak=seq)
+        chosen = np.asarray(order, dtype=np.int64)
+        lane_sims, lane_present = sims[chosen].tolist(), present[chosen].tolist()
         return Ranked(
-            keys=[keys[i].item() for i in order], scores=[float(scores[i]) for i in order],
-            lanes=[{lane: (float(sims[i, j]) if present[i, j] else None)
-                    for j, lane in enumerate(LANES)} for i in order],
+            keys=keys[chosen].tolist(), scores=scores[chosen].tolist(),
+            lanes=[{lane: (values[j] if flags[j] else None) for j, lane in enumerate(LANES)}
+                   for values, flags in zip(lane_sims, lane_present, strict=True)],
             fallback=fallback)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
