@@ -45,6 +45,10 @@ from .state import MemoryState
 
 __all__ = ["owners_in_scope", "gather"]
 
+# No rows scored by text (the common case: every memory in scope has vectors); never
+# changed by the ranking.
+_NO_TEXT = Rows.empty()
+
 
 def owners_in_scope(state: MemoryState, subject: tuple[str, str] | None,
                     scoping: bool) -> list[int | None]:
@@ -84,7 +88,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
                                  ranking.lexical_candidates(), occurred)
         labels = np.union1d(labels, lexical)
         # The walks filtered categories inside hnswlib; every other filter applies here.
-        labels = labels[_passes(state, labels, None, occurred)]
+        labels = _kept(state, labels, None, occurred)
         if bounded:
             window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1)
             plan = window_plan(len(labels), len(window), ranking.limit)
@@ -101,13 +105,15 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25)
-    text_labels = _text_pool(state, owners, everything=queries is None)
-    text_labels = text_labels[_passes(state, text_labels, cats, occurred)]
-    records = [state.records[str(slots.ids[int(label)])] for label in text_labels]
-    tokens = [[state.tokens(record)[lane] if record.lane_text(lane) is not None else None
-               for lane in LANES] for record in records]
-    text = text_rows(text_labels, slots.seq[text_labels], slots.occurred[text_labels],
-                     tokens, request.texts)
+    text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
+                        occurred)
+    text = _NO_TEXT
+    if len(text_labels):
+        records = [state.records[str(slots.ids[int(label)])] for label in text_labels]
+        tokens = [[state.tokens(r)[lane] if r.lane_text(lane) is not None else None
+                   for lane in LANES] for r in records]
+        text = text_rows(text_labels, slots.seq[text_labels], slots.occurred[text_labels],
+                         tokens, request.texts)
     finder = None
     if queries is not None:
         found = queries
@@ -165,6 +171,16 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return (np.concatenate(out_rows).astype(np.int64),
             np.concatenate(out_labels).astype(np.int64))
+
+
+def _kept(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
+          occurred: Bounds) -> np.ndarray:
+    """Those of ``labels`` that pass the search's filters (:func:`_passes`); the labels
+    themselves when there is no filter (a new filter is a condition here too)."""
+    if cats is None and occurred == (None, None):
+        return labels
+    kept: np.ndarray = labels[_passes(state, labels, cats, occurred)]
+    return kept
 
 
 def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
