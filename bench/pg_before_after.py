@@ -3,6 +3,8 @@
     .venv/bin/python bench/pg_before_after.py --before main          # 10k, 200 queries
     .venv/bin/python bench/pg_before_after.py --before main --quick  # 500, 20 (a smoke run)
     .venv/bin/python bench/pg_before_after.py --before main --cpu    # CPU time, not wall
+    .venv/bin/python bench/pg_before_after.py --before main --cpu --files-only
+    .venv/bin/python bench/pg_before_after.py --before main --cpu --before-first
 
 Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.py``
 unless ``--database`` names one) and once in a file store, then opens the one element
@@ -97,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="time each search by this thread's CPU time, not the wall "
                              "clock: the file stores' own cost whatever the machine's load "
                              "(PostgreSQL's columns then leave the server's time out)")
+    parser.add_argument("--files-only", action="store_true",
+                        help="the two file stores alone (no PostgreSQL)")
+    parser.add_argument("--before-first", action="store_true",
+                        help="build (and list) --before's file store first")
     args = parser.parse_args(argv)
     n, queries = (500, 20) if args.quick else (args.memories, args.queries)
     clock = time.thread_time if args.cpu else time.perf_counter
@@ -108,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     load = [os.getloadavg()[0]]
     server = None
     url = args.database
-    if url is None:
+    if url is None and not args.files_only:
         from tests.pg import start_server
         server = start_server()
         url = server.create_database("pg_before_after")
@@ -117,17 +123,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             before, file_before = classes_of(args.before, Path(tmp))
-            stores["file"] = MemoryStore(Path(tmp) / "mem", embedder)
-            build(stores["file"], data, scoped)
-            stores[f"file {args.before}"] = file_before(Path(tmp) / "mem-before", embedder)
-            build(stores[f"file {args.before}"], data, scoped)
+            # The file store built first searches slower in a run beside PostgreSQL,
+            # whichever revision it is (bench/README.md): --before-first swaps them.
+            files = [("file", MemoryStore, "mem"),
+                     (f"file {args.before}", file_before, "mem-before")]
+            for name, make, folder in files[::-1] if args.before_first else files:
+                stores[name] = make(Path(tmp) / folder, embedder)
+                build(stores[name], data, scoped)
             element = f"before-after-{n}"
-            with PostgresMemoryStore(url, element, embedder) as builder:
-                build(builder, data, scoped)
-            stores[f"pg {args.before}"] = before(url, element, embedder)
-            stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
-            stores["pg this tree, no neighbours"] = PostgresMemoryStore(
-                url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
+            if not args.files_only:
+                with PostgresMemoryStore(url, element, embedder) as builder:
+                    build(builder, data, scoped)
+                stores[f"pg {args.before}"] = before(url, element, embedder)
+                stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
+                stores["pg this tree, no neighbours"] = PostgresMemoryStore(
+                    url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
             kinds: dict[str, dict[str, Any]] = {
                 "unscoped (query, all N)": {"settings": unscoped},
                 "scoped (query, general pool)": {"settings": scoped},
