@@ -49,20 +49,17 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "dense MiniLM cosine": (.170, .401, .493, .449, .314),
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
-LEVERS = ("situated_lexical", "situated_vector", "time", "neighbours")
+LEVERS = ("situated_lexical", "time", "neighbours")
 DEFAULT = frozenset({"situated_lexical", "time", "neighbours"})   # IndexParams() as it ships
 BEFORE = frozenset({"situated_lexical", "time"})                  # the default until 2026-12-02
 ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("no window, no levers (the .584 baseline)", 0, frozenset()),
     ("window, no levers", 3, frozenset()),
     ("+ situated lexical only", 3, frozenset({"situated_lexical"})),
-    ("+ situated vector only", 3, frozenset({"situated_vector"})),
     ("+ time only", 3, frozenset({"time"})),
     ("+ neighbours only", 3, frozenset({"neighbours"})),
-    ("situated lexical + vector", 3, frozenset({"situated_lexical", "situated_vector"})),
     ("situated lexical + time (before)", 3, BEFORE),
     ("lexical + time + neighbours (default)", 3, DEFAULT),
-    ("all four", 3, frozenset(LEVERS)),
     ("default, window of 6 turns", 6, DEFAULT),
 )
 # Search-time variants of the levers before neighbours (``--variants``, on stores built
@@ -70,7 +67,6 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
 # ``lexical_weight`` (``recall.LEXICAL_WEIGHT``) and ``k1``/``b`` (the BM25 index's).
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("situated lexical + time (before)", {}),
-    ("fusion: RRF of vector and BM25 ranks (k 60)", {"fusion": "rrf"}),
     ("fusion: lexical boost weight .5", {"lexical_weight": 0.5}),
     ("fusion: lexical boost weight .9", {"lexical_weight": 0.9}),
     ("BM25 b .5", {"b": 0.5}),
@@ -86,8 +82,6 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("neighbours .5, BM25 b .5", {"neighbour_weight": 0.5, "b": 0.5}),
     ("neighbours .4 of the top 5", {"neighbour_weight": 0.4}),
     ("neighbours .6 of the top 5", {"neighbour_weight": 0.6}),
-    ("situated vector", {"situated_vector": True}),
-    ("neighbours .5, situated vector", {"neighbour_weight": 0.5, "situated_vector": True}),
     ("neighbours .5, pool of 32, content x1", {"neighbour_weight": 0.5,
                                                "min_candidates": 32, "content_factor": 1}),
 )
@@ -183,7 +177,6 @@ def normalise_evidence(raw: list[str], known: set[str]) -> tuple[list[str], int]
 
 def params_for(levers: frozenset[str]) -> IndexParams:
     return IndexParams(situated_lexical="situated_lexical" in levers,
-                       situated_vector="situated_vector" in levers,
                        time_weight=IndexParams().time_weight if "time" in levers else 0.0,
                        neighbour_weight=IndexParams().neighbour_weight
                        if "neighbours" in levers else 0.0)
@@ -332,7 +325,6 @@ def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int
                 MemoryStore(Path(tmp), embedder, clock=clock, index_params=params_for(
                     frozenset({"situated_lexical"}) if lexical else frozenset())) as store:
             fill_mixed(store, clock, samples, convs, 3, True, size, Run())
-            lanes = store._engine.state.lanes      # bench only: flip the search-time levers
             mine = [(n, lv) for n, lv in configs if ("situated_lexical" in lv) == lexical]
             questions = [(q, ("guest", s["sample_id"]), max(t["time"] for t in c) + DAY)
                          for s, c in zip(samples, convs, strict=True)
@@ -341,7 +333,8 @@ def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int
                 for question, subject, now in questions:
                     clock.now = now
                     for name, levers in mine:
-                        lanes.params = dataclasses.replace(
+                        # bench only: flip the search-time levers (the ranking reads them)
+                        store._params = dataclasses.replace(
                             params_for(levers), situated_lexical=lexical)
                         run = Run()
                         _search(store, question, MIXED_SETTINGS, run, subject)
@@ -393,13 +386,14 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
             embedder.save()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
-            state = store._engine.state       # bench only: flip search-time settings
+            state = store._engine.state
             for question, category, evidence in _questions(
                     sample, {t["dia_id"] for t in conv}, Run()):
                 for name, overrides in chosen:
                     fields = {k: v for k, v in overrides.items()
                               if k not in ("lexical_weight", "k1", "b")}
-                    state.lanes.params = dataclasses.replace(base, **fields)
+                    # bench only: flip search-time settings (the ranking reads them)
+                    store._params = dataclasses.replace(base, **fields)
                     recall_module.LEXICAL_WEIGHT = overrides.get("lexical_weight", 0.7)
                     state.lexical.k1 = overrides.get("k1", 1.2)
                     state.lexical.b = overrides.get("b", 0.75)
@@ -407,7 +401,7 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
                     ranked = [by_memory.get(m, "") for m in _search(store, question,
                                                                       settings, run, subject)]
                     run.per_q.append((category, metrics(ranked, evidence)))
-            state.lanes.params = base
+            store._params = base
     recall_module.LEXICAL_WEIGHT = 0.7
     layout = f"the {size} mixed store" if size else "one store per conversation"
     print(f"\nsearch-time variants of situated lexical + time on {layout}, variants interleaved "

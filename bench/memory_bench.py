@@ -694,15 +694,7 @@ class Bench:
         qvec = self.query_vectors[:nq]
         mem = [lane[:n] for lane in self.lanes_mem]
         cos = lane_cosines(qvec, mem, (0, 1, 2))
-        # With IndexParams.situated_vector (off by default), a query without a window meets
-        # each memory's situated meaning in the context lane (index.recall.situate).
         from index import IndexParams
-        from index.recall import situate
-        situated = None
-        if IndexParams().situated_vector:
-            raw_qc, raw_qx = qvec[:, 0, :] @ mem[0].T, qvec[:, 0, :] @ mem[1].T
-            cx = np.einsum("ij,ij->i", mem[0], mem[1])
-            situated = np.clip(situate(raw_qc, raw_qx, cx[None, :]), 0.0, 1.0)
         bm25 = [self.lexical_scores(n, self.queries[q]["query"]) for q in range(nq)]
         masks = []
         for q in range(nq):
@@ -724,8 +716,7 @@ class Bench:
             _, _, found, scores = self.run_searches(
                 self.queries[:nq], n, scoped=scoped,
                 lanes="all" if len(lanes) > 1 else "content")
-            lane_cos = {lane: cos[lane] for lane in lanes} if len(lanes) > 1 or situated is None \
-                else {0: cos[0], 1: situated}
+            lane_cos = {lane: cos[lane] for lane in lanes}
             rows = [exact_row(lane_cos, q, self.weights, bm25[q], masks[q] if scoped else None)
                     for q in range(nq)]
             fig = recall_figures(found, rows, scores)

@@ -2,11 +2,14 @@
 
     .venv/bin/python bench/pg_before_after.py --before main          # 10k, 200 queries
     .venv/bin/python bench/pg_before_after.py --before main --quick  # 500, 20 (a smoke run)
+    .venv/bin/python bench/pg_before_after.py --before main --cpu    # CPU time, not wall
+    .venv/bin/python bench/pg_before_after.py --before main --cpu --files-only
+    .venv/bin/python bench/pg_before_after.py --before main --cpu --before-first
 
 Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.py``
 unless ``--database`` names one) and once in a file store, then opens the one element
-with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its
-``index/postgres/store.py`` from git, loaded beside this one; the schema must be the
+with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its whole ``index``
+package from git, imported as ``index_before`` beside this one; the schema must be the
 same), and with this tree's store without neighbour turns. Every query runs on every
 store in a rotating order, so load and caches fall on all alike: search p50/p95 of a
 query alone with scoping off (one pool of all N, walked), with scoping on (the general
@@ -18,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
+import importlib
+import io
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -38,20 +43,40 @@ from bench.pg_bench import items, text  # noqa: E402
 from index import HashingEmbedder, IndexParams, MemorySettings, MemoryStore  # noqa: E402
 
 
-def store_class_of(revision: str, folder: Path) -> Any:
-    """``PostgresMemoryStore`` as ``revision`` has it, loaded as a sibling module of this
-    tree's (its relative imports resolve to this tree's ``index``)."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show",
-                             f"{revision}:index/postgres/store.py"],
-                            capture_output=True, text=True, check=True).stdout
-    path = folder / "store_before.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("index.postgres._store_before", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module.PostgresMemoryStore
+def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
+    """``(PostgresMemoryStore, MemoryStore)`` as ``revision`` has them: that revision's
+    whole ``index`` package, imported as ``index_before`` beside this tree's (its modules
+    import each other relatively), each call's ``settings`` converted to its own."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "index"],
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "index").rename(folder / "index_before")
+    sys.path.insert(0, str(folder))
+    package = importlib.import_module("index_before")
+
+    def theirs(settings: Any) -> Any:
+        return package.MemorySettings(**{f.name: getattr(settings, f.name)
+                                         for f in dataclasses.fields(settings)})
+
+    def adapted(store_class: Any) -> Any:
+        class Before:
+            """The revision's store, taking this tree's ``MemorySettings``."""
+
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                self._inner = store_class(*args, **kwargs)
+
+            def __getattr__(self, name: str) -> Any:
+                method = getattr(self._inner, name)
+
+                def call(*args: Any, **kwargs: Any) -> Any:
+                    if "settings" in kwargs:
+                        kwargs["settings"] = theirs(kwargs["settings"])
+                    return method(*args, **kwargs)
+                return call
+        return Before
+    postgres = importlib.import_module("index_before.postgres").PostgresMemoryStore
+    return adapted(postgres), adapted(package.MemoryStore)
 
 
 def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings) -> None:
@@ -70,8 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="500 memories, 20 queries")
     parser.add_argument("--database", help="a postgresql:// URL (default: start one)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each search by this thread's CPU time, not the wall "
+                             "clock: the file stores' own cost whatever the machine's load "
+                             "(PostgreSQL's columns then leave the server's time out)")
+    parser.add_argument("--files-only", action="store_true",
+                        help="the two file stores alone (no PostgreSQL)")
+    parser.add_argument("--before-first", action="store_true",
+                        help="build (and list) --before's file store first")
     args = parser.parse_args(argv)
     n, queries = (500, 20) if args.quick else (args.memories, args.queries)
+    clock = time.thread_time if args.cpu else time.perf_counter
     embedder = HashingEmbedder(384)
     scoped = MemorySettings(max_memories=10_000_000, max_per_subject=10_000_000,
                             relevance_threshold=0.0, subject_scoping=True)
@@ -80,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     load = [os.getloadavg()[0]]
     server = None
     url = args.database
-    if url is None:
+    if url is None and not args.files_only:
         from tests.pg import start_server
         server = start_server()
         url = server.create_database("pg_before_after")
@@ -88,16 +122,22 @@ def main(argv: list[str] | None = None) -> int:
     stores: dict[str, Any] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            before = store_class_of(args.before, Path(tmp))
-            stores["file"] = MemoryStore(Path(tmp) / "mem", embedder)
-            build(stores["file"], data, scoped)
+            before, file_before = classes_of(args.before, Path(tmp))
+            # The file store built first searches slower in a run beside PostgreSQL,
+            # whichever revision it is (bench/README.md): --before-first swaps them.
+            files = [("file", MemoryStore, "mem"),
+                     (f"file {args.before}", file_before, "mem-before")]
+            for name, make, folder in files[::-1] if args.before_first else files:
+                stores[name] = make(Path(tmp) / folder, embedder)
+                build(stores[name], data, scoped)
             element = f"before-after-{n}"
-            with PostgresMemoryStore(url, element, embedder) as builder:
-                build(builder, data, scoped)
-            stores[f"pg {args.before}"] = before(url, element, embedder)
-            stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
-            stores["pg this tree, no neighbours"] = PostgresMemoryStore(
-                url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
+            if not args.files_only:
+                with PostgresMemoryStore(url, element, embedder) as builder:
+                    build(builder, data, scoped)
+                stores[f"pg {args.before}"] = before(url, element, embedder)
+                stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
+                stores["pg this tree, no neighbours"] = PostgresMemoryStore(
+                    url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
             kinds: dict[str, dict[str, Any]] = {
                 "unscoped (query, all N)": {"settings": unscoped},
                 "scoped (query, general pool)": {"settings": scoped},
@@ -117,9 +157,9 @@ def main(argv: list[str] | None = None) -> int:
                 for kind, kw in kinds.items():
                     got = {}
                     for name in order:
-                        t = time.perf_counter()
+                        t = clock()
                         found = stores[name].search(query=q, limit=10, **kw)
-                        times[(kind, name)].append(time.perf_counter() - t)
+                        times[(kind, name)].append(clock() - t)
                         got[name] = {r["memory"]["content"] for r in found.results}
                     if kind.startswith("unscoped"):
                         for name in names:
@@ -131,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
     load.append(os.getloadavg()[0])
     print(f"# pg_before_after: {n} memories, {queries} queries of each kind, before = "
-          f"{args.before}, load average {load[0]:.1f} -> {load[1]:.1f} on "
-          f"{os.cpu_count()} cores")
+          f"{args.before}, {'thread CPU time' if args.cpu else 'wall clock'}, load average "
+          f"{load[0]:.1f} -> {load[1]:.1f} on {os.cpu_count()} cores")
     print("| search p50 / p95 ms | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))
     for kind in kinds:

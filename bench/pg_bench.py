@@ -106,7 +106,7 @@ def run(store: Any, n: int, queries: int, settings: MemorySettings,
 def filtered_recall(store: Any, embedder: Any, queries: int) -> dict[str, str]:
     """Recall@10 of the PostgreSQL vector candidates of one rare subject against exact
     cosine top-10 over that subject's rows, iterative scan off and on."""
-    from index.postgres.store import _vector_text
+    from index.postgres.rows import vector_text
     db, element, dim = store._db, store.element, embedder.dim
     with db.transaction() as cur:
         cur.execute("SELECT id, content FROM memories WHERE element = %s AND "
@@ -128,7 +128,7 @@ def filtered_recall(store: Any, embedder: Any, queries: int) -> dict[str, str]:
                 cur.execute(f"SELECT id FROM memories WHERE element = %s AND dim = {dim} AND "
                             "subject_type = 'guest' AND subject_id = 'rare' ORDER BY "
                             f"(v_content::vector({dim})) <=> %s::vector({dim}) LIMIT 10",
-                            (element, _vector_text(q)))
+                            (element, vector_text(q)))
                 got = [r[0] for r in cur.fetchall()]
             counts.append(len(got))
             recalls.append(len(exact & set(got)) / 10)

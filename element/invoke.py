@@ -21,13 +21,17 @@ their output. Everything that makes an op safe happens here, once, in this order
 
 :func:`admit` is steps 4 to 6 alone, for a stream that checks each element it shows (SSE
 events) and for tools that act on several bonded elements.
+
+A handler that calls another op, or checks another element, does it through the call it
+was given (``OpCall.nested``: this path, lent as the same caller), never by importing this
+module: the handlers are what this module runs, so it is the one that knows them.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from source import BRANCHES
@@ -38,45 +42,12 @@ from .governance.access import Principal, authenticate, authorize
 from .governance.enforce import enforce_modifiers
 from .home import Home
 from .ops import registry
-from .ops.op import Env, Op, OpCall, OpResult, Schema
+from .ops.op import Env, Invocation, Op, OpCall, OpResult, Schema
 from .schema import check
 
 __all__ = ["Invocation", "invoke", "admit", "readable", "check_query"]
 
 log = logging.getLogger("triform.invoke")
-
-
-@dataclass(frozen=True)
-class Invocation:
-    """One call of one op, as an entry point received it.
-
-    The op is named (``op``) or found by ``method`` and ``op_path`` (HTTP). The caller is
-    exactly one of ``token`` (checked here), ``principal`` (already authenticated: an op
-    calling another op on the caller's behalf) or ``operator`` (the home's owner, by the
-    name activity records).
-    """
-
-    path: str
-    op: str | None = None
-    method: str | None = None
-    op_path: str | None = None
-    token: str | None = None
-    principal: Principal | None = None
-    operator: str | None = None
-    #: The JSON body, or a function that parses it: called only once the caller is
-    #: admitted, so a refused caller learns nothing of how its body would be read.
-    body: Mapping[str, Any] | Callable[[], Mapping[str, Any] | None] | None = None
-    raw_body: bytes = b""
-    query: Mapping[str, str] = field(default_factory=dict)
-    headers: Mapping[str, str] = field(default_factory=dict)
-    params: Mapping[str, str] = field(default_factory=dict)
-    env: str | None = None
-    #: The conversation's subject, fixed by the caller (agent tools): the memory ops then
-    #: read only general memories and this subject's, and write only those.
-    subject: tuple[str, str] | None = None
-    #: False when an op calls another op on the same element: its rate-limit hit was
-    #: taken by the outer call (its policies are still checked).
-    count_rate: bool = True
 
 
 def _circle_of(path: str) -> str:
@@ -182,9 +153,9 @@ def invoke(home: Home, call: Invocation) -> OpResult:
     body = None if op.request_content is not None else \
         call.body() if callable(call.body) else call.body
     request = OpCall(home=home, element=element, principal=principal, op=op,
-                     body=_check_body(op, body), query=check_query(op.query, call.query),
-                     headers=call.headers, params=params, env=env, raw_body=call.raw_body,
-                     subject=call.subject)
+                     nested=_Nested(home, principal), body=_check_body(op, body),
+                     query=check_query(op.query, call.query), headers=call.headers,
+                     params=params, env=env, raw_body=call.raw_body, subject=call.subject)
     result = op.handler(request)
     for event in result.activity:
         try:
@@ -209,3 +180,20 @@ def readable(home: Home, principal: Principal, elements: list[Element]) -> set[s
             continue
         allowed.add(element.id)
     return allowed
+
+
+@dataclass(frozen=True)
+class _Nested:
+    """The op path lent to one handler (``ops.op.Nested``): as its caller, on its home."""
+
+    home: Home
+    principal: Principal
+
+    def invoke(self, call: Invocation) -> OpResult:
+        return invoke(self.home, call)
+
+    def admit(self, element: Element, op: Op, *, count_rate: bool = True) -> None:
+        admit(self.home, self.principal, element, op, count_rate=count_rate)
+
+    def readable(self, elements: Sequence[Element]) -> set[str]:
+        return readable(self.home, self.principal, list(elements))

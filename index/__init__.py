@@ -37,8 +37,8 @@ from .errors import (
     StoreLocked,
     SubjectIncomplete,
 )
-from .lanes import IndexParams
-from .listing import LIST_LIMIT_MAX
+from .params import IndexParams
+from .query import LIST_LIMIT_MAX, SEARCH_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
 from .provision import load_embedder, provision_model
 from .lexical import terms
@@ -59,15 +59,14 @@ from .records import (
     validate_new,
     validate_subject,
 )
-from .search import SEARCH_LIMIT_MAX
 from .settings import MemorySettings
 from .store import MemoryStore
 from .timespan import TimeSpan, query_span
-from .log import encode_vector
+from .log import copy_log_file, encode_vector
 from .backend import ImportedMemory, ImportResult
 from .files import DIR_MODE, FILE_MODE, replace_private
 from .blas import limit_blas_threads
-from .transfer import copy_log_file, validate_imported
+from .transfer import validate_imported
 
 if TYPE_CHECKING:
     from .postgres import Database, PostgresMemoryStore

@@ -30,9 +30,9 @@ from typing import Any
 
 from .errors import LogMissing, StoreClosed, StoreFailed
 from .files import private_dir
-from .lanes import IndexParams
+from .params import IndexParams
 from .lockfile import ElementLock
-from .log import MemoryLog, new_header, write_log
+from .log import LOG_NAME, MemoryLog, new_header, write_log
 from .recovery import orphaned_checkpoint, recover, restore_checkpoint
 from .sidecar import latest_generation, remove_sidecar, write_sidecar
 
@@ -40,7 +40,6 @@ __all__ = ["Engine", "LOG_NAME", "LOCK_NAME", "COMPACT_MIN_DEAD"]
 
 logger = logging.getLogger(__name__)
 
-LOG_NAME = "memories.jsonl"
 LOCK_NAME = "lock"
 COMPACT_MIN_DEAD = 4096
 

@@ -1,6 +1,6 @@
 """Health checks of an open store: is what is on disk what the store holds in memory?
 
-:func:`verify` (``MemoryStore.verify``) runs these and repairs what they find. Each check
+:func:`check` (``MemoryStore.verify``) runs these and repairs what they find. Each check
 returns the problem in words, or None when healthy:
 
 * the log file is still the one the store appends to (not deleted or replaced from
@@ -21,7 +21,7 @@ log from it (compaction).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -29,14 +29,14 @@ import numpy as np
 
 from .backend import HealthItem
 from .engine import Engine
-from .errors import LogCorrupt, StoreError, StoreFailed
-from .lanes import IndexParams
+from .errors import LogCorrupt, StoreFailed
+from .params import IndexParams
 from .log import read_entries
 from .recall import LANES
 from .sidecar import check_files, read_manifest
 from .state import MemoryState
 
-__all__ = ["verify", "sidecar_problem", "replay_copy", "catch_up", "differences",
+__all__ = ["check", "sidecar_problem", "replay_copy", "catch_up", "differences",
            "LOG_DETACHED", "SIDECAR_MISSING", "SIDECAR_STALE", "REWROTE_LOG", "COMPACTED"]
 
 LOG_DETACHED = ("the memory log file is missing from the directory: it was deleted or "
@@ -48,15 +48,14 @@ REWROTE_LOG = "rewrote the log from the loaded memories and wrote a fresh sideca
 COMPACTED = "compacted the log and wrote a fresh sidecar"
 
 
-def verify(engine: Engine, *, repair: bool,
-           repair_embeddings: Callable[[], int]) -> list[HealthItem]:
+def check(engine: Engine, *, repair: bool) -> list[HealthItem]:
     """Check an open store's files against its loaded memories; repair on request.
 
     Finds: the log file gone from the directory; a log that does not read back (at any
     offset, not only past the checkpoint) or that replays to other memories than the
-    loaded ones; a sidecar that is missing, stale or fails its checksums; memories
-    without vectors. All are fixable: the log and sidecar by rewriting both from the
-    loaded memories (a compaction), the vectors by ``repair_embeddings``.
+    loaded ones; a sidecar that is missing, stale or fails its checksums. All are
+    fixable, by rewriting the log and sidecar from the loaded memories (a compaction).
+    (Memories without vectors are every backend's finding: ``core.MemoryCore.verify``.)
 
     The whole log is read and replayed outside the engine's lock (records and vectors
     only); the lock is held to compare.
@@ -73,21 +72,7 @@ def verify(engine: Engine, *, repair: bool,
         compact.append({"problem": sidecar, "fixable": True})
     if repair and (rewrite or compact):
         _rewrite_files(engine, rewrite, compact)
-    items = rewrite + compact
-    with engine.lock:
-        engine.check_open()
-        unembedded = len(engine.state.unembedded)
-    if unembedded:
-        vectors: HealthItem = {"problem": f"{unembedded} memories have no vectors "
-                                          "(text search only)", "fixable": True}
-        if repair:
-            try:
-                vectors["fix"] = f"embedded {repair_embeddings()} memories"
-                vectors["fixed"] = True
-            except StoreError as exc:
-                vectors["fix_failed"] = exc.message
-        items.append(vectors)
-    return items
+    return rewrite + compact
 
 
 def _rewrite_files(engine: Engine, rewrite: list[HealthItem],

@@ -41,80 +41,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .hnsw import HnswGraph
+from .params import IndexParams
 from .recall import LANES
 from .slots import GENERAL, SlotTable
 
-__all__ = ["IndexParams", "Lane", "LaneSet"]
-
-
-@dataclass(frozen=True)
-class IndexParams:
-    """Tuning of the vector indexes and of candidate generation.
-
-    ``oversample`` and ``min_candidates``: each lane returns ``max(limit * oversample,
-    min_candidates)`` candidates per owner pool (``content_factor`` times that for the
-    content lane); their union is rescored exactly on all lanes, so a memory that is only
-    moderately close on each lane is still found. ``ef`` of a walk is
-    ``max(ef_search_min, ef_factor * k)``. ``exact_below``: the planner's threshold (None:
-    adaptive, see the module docstring). Defaults were chosen on real all-MiniLM-L6-v2
-    vectors (``docs/memory-runtime.md``).
-
-    Recall levers (``docs/recall.md`` measures each, alone and together):
-    ``situated_lexical`` indexes a memory's context beside its content in BM25
-    (``lexical.py``; changing it re-indexes the contents on open); ``situated_vector``
-    (off by default: on LoCoMo it moved recall by under .01 either way, for 1 ms more per
-    search at 10k) compares a query that has no window of its own with each memory's
-    situated meaning (``recall.situate``); ``time_weight`` is the boost of memories that
-    occurred in the span the query names (``recall.boost_time``; 0 turns it off).
-    ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
-    best results (same owner, adjacent in creation order, occurred within
-    ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
-    that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
-    R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms). ``fusion`` is how
-    BM25 joins the vectors: ``"boost"`` (the content cosine pulled up by BM25,
-    ``recall.boost_content``) or ``"rrf"`` (reciprocal rank fusion of the blended vector
-    score's rank and the BM25 rank, ``recall.rrf``; measured, not adopted; neighbours
-    then do not apply).
-    """
-
-    M: int = 16
-    ef_construction: int = 200
-    ef_search_min: int = 64
-    ef_factor: float = 1.0
-    oversample: int = 4
-    min_candidates: int = 64
-    content_factor: int = 3
-    exact_below: int | None = None
-    seed: int = 100
-    build_threads: int = -1
-    situated_lexical: bool = True
-    situated_vector: bool = False
-    time_weight: float = 0.4
-    neighbour_weight: float = 0.5
-    neighbour_hits: int = 5
-    neighbour_gap: float = 3600.0
-    fusion: str = "boost"
-
-    def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
-        """How many candidates a lane contributes per owner pool for a search of ``limit``
-        that gives ``lanes`` query lanes.
-
-        The content lane gets ``content_factor`` times more when the query gives other
-        lanes too: it is always present and weighs most, so blended winners are most often
-        found through it. A query of the content lane alone ranks by that lane (and BM25,
-        whose best matches are candidates too), so its top ``limit`` is among the lane's
-        nearest: the walk needs no more (at 10k memories the top 10 was the exhaustive one
-        for all 600 queries of ``bench/search_http_bench.py``, scoped and not, for 40%
-        less search time).
-        """
-        base = max(limit * self.oversample, self.min_candidates)
-        return base * self.content_factor if lane == "content" and lanes > 1 else base
+__all__ = ["Lane", "LaneSet"]
 
 
 class Lane:
@@ -450,29 +386,24 @@ class LaneSet:
             lane.recategorize(label, old_cat, new_cat)
 
     def candidates(self, queries: dict[str, np.ndarray], owners: Iterable[int | None],
-                   cats: Sequence[int] | None, limit: int) -> np.ndarray:
-        """Union of each query lane's top candidates in each owner pool (unique labels)."""
-        found = [self.lanes[name].search(
-                     vector, self.params.candidates_for(limit, name, len(queries)), owner, cats)
+                   cats: Sequence[int] | None, counts: Mapping[str, int]) -> np.ndarray:
+        """Union of each query lane's top ``counts[lane]`` candidates in each owner pool
+        (unique labels)."""
+        found = [self.lanes[name].search(vector, counts[name], owner, cats)
                  for name, vector in queries.items() for owner in owners]
         if not found:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(found))
 
-    def similarities(self, labels: np.ndarray, queries: dict[str, np.ndarray],
-                     pair: tuple[str, str] | None = None
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """Exact cosine per lane: ``(sims, present, pair_dots)``; the first two are
-        ``(len(labels), 3)``.
+    def similarities(self, labels: np.ndarray, queries: dict[str, np.ndarray]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Exact cosine per lane: ``(sims, present)``, both ``(len(labels), 3)``.
 
         A lane is present for a row when the query gives that lane and the row has a vector
-        there. With ``pair`` (two lanes the query gives), ``pair_dots`` is the dot product
-        of each row's two stored vectors (0 where either is missing), from the rows already
-        gathered for the cosines; else None.
+        there.
         """
         sims = np.zeros((len(labels), len(LANES)), dtype=np.float64)
         present = np.zeros((len(labels), len(LANES)), dtype=bool)
-        rows: dict[str, np.ndarray] = {}
         for i, name in enumerate(LANES):
             query = queries.get(name)
             if query is None or len(labels) == 0:
@@ -482,18 +413,8 @@ class LaneSet:
             has = lane.has[labels]
             present[:, i] = has
             # Only rows with a vector: a lane may have fewer vector rows than labels.
-            gathered = lane.vectors[labels[has]]
-            sims[has, i] = gathered @ query
-            if pair is not None and name in pair:
-                full = np.zeros((len(labels), self.dim), dtype=np.float32)
-                full[has] = gathered
-                rows[name] = full
-        dots = None
-        if pair is not None:
-            dots = np.zeros(len(labels), dtype=np.float64)
-            if len(rows) == 2:
-                dots = np.einsum("ij,ij->i", rows[pair[0]], rows[pair[1]]).astype(np.float64)
-        return sims, present, dots
+            sims[has, i] = lane.vectors[labels[has]] @ query
+        return sims, present
 
     def sizes(self) -> dict[str, int]:
         """Vectors per lane."""

@@ -30,13 +30,19 @@ from collections import Counter
 import numpy as np
 import py_rust_stemmers
 
-__all__ = ["LexicalIndex", "terms", "CONTENT_WEIGHT", "SCHEME"]
+__all__ = ["LexicalIndex", "terms", "term_counts", "CONTENT_WEIGHT", "SCHEME", "BM25_K1",
+           "BM25_B"]
 
 # A content word counts this many times a context word (BM25F field weights 3 : 1), about
 # the length ratio of a three-turn window to one turn. On the LoCoMo dev split 2 and 3
 # differ by under .01 at every cut-off (3: R@1 and R@5 +.01, R@10 -.002); 1 (one flat
 # text) loses .05 at R@1.
 CONTENT_WEIGHT = 3
+# BM25's term-frequency saturation and length normalization, the usual values; on the
+# LoCoMo dev split k1 2.0 and b .5 moved recall by under .01 (``docs/recall.md``). Both
+# backends score with these (``postgres/bm25.py`` in SQL).
+BM25_K1 = 1.2
+BM25_B = 0.75
 # The indexing scheme, saved with the arrays: 1 content only (older sidecars, or
 # ``situated=False``), 2 content and context. An index saved under another scheme than
 # the one asked for is rebuilt from the records rather than mixed with new entries.
@@ -70,10 +76,24 @@ def terms(text: str) -> list[str]:
     return [_STEMS[w] for w in words]
 
 
+def term_counts(content: str, context: str | None, situated: bool) -> Counter[str]:
+    """The BM25F term frequencies of a memory: each content term ``CONTENT_WEIGHT`` times,
+    plus the context's terms when ``situated`` (the memory's length is their sum)."""
+    counts = Counter(terms(content))
+    if not situated:
+        return counts
+    for term in counts:
+        counts[term] *= CONTENT_WEIGHT
+    if context:
+        counts.update(terms(context))
+    return counts
+
+
 class LexicalIndex:
     """An incremental BM25 index over labelled texts (not thread-safe; the store locks)."""
 
-    def __init__(self, k1: float = 1.2, b: float = 0.75, *, situated: bool = True) -> None:
+    def __init__(self, k1: float = BM25_K1, b: float = BM25_B, *,
+                 situated: bool = True) -> None:
         self.k1, self.b = k1, b
         self.situated = situated
         self._labels: dict[str, array[int]] = {}
@@ -91,14 +111,7 @@ class LexicalIndex:
         return SCHEME if self.situated else 1
 
     def _counts(self, text: str, context: str | None) -> Counter[str]:
-        counts = Counter(terms(text))
-        if not self.situated:
-            return counts
-        for term in counts:
-            counts[term] *= CONTENT_WEIGHT
-        if context:
-            counts.update(terms(context))
-        return counts
+        return term_counts(text, context, self.situated)
 
     def add(self, label: int, text: str, context: str | None = None) -> None:
         """Index ``text`` (and its ``context``, the lighter field) under a new ``label``."""

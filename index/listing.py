@@ -1,81 +1,19 @@
-"""``list``: memories newest first, filtered, in stable cursor pages.
+"""``list`` over the in-memory state: memories newest first, filtered, in cursor pages.
 
-The cursor (``s<seq>``) is the creation sequence of the last memory a page returned; the
-next page starts just below it. Memories created meanwhile have larger sequences and sort
-before the first page, and deleted ones simply do not appear, so pages never repeat or
-skip a memory that existed throughout.
+The query and its cursor are every backend's (``query.py``); this module walks the
+state's creation sequences below the cursor (``postgres/listing.py`` asks SQL the same).
 """
 
 from __future__ import annotations
 
 import bisect
-import re
-from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import InvalidMemory
-from .records import MemoryRecord, parse_time, validate_category, validate_limit, validate_subject
+from .query import ListQuery
+from .records import MemoryRecord
 from .state import MemoryState
 
-__all__ = ["ListQuery", "LIST_LIMIT_MAX", "parse_list_query", "list_page", "matches"]
-
-LIST_LIMIT_MAX = 500
-_CURSOR = re.compile(r"^s(\d{1,18})$")
-
-
-@dataclass(frozen=True)
-class ListQuery:
-    """Validated list filters (None: no filter) and the page position."""
-
-    category: str | None
-    subject_type: str | None
-    subject_id: str | None
-    agent: str | None
-    source: str | None
-    after: float | None
-    before: float | None
-    limit: int
-    below_seq: int | None
-
-    def continued(self, cursor: str) -> ListQuery:
-        """The same query for the page after the one that returned ``cursor``."""
-        return replace(self, below_seq=_cursor_seq(cursor))
-    occurred_after: float | None = None
-    occurred_before: float | None = None
-
-
-def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent: Any,
-                     source: Any, created_after: Any, created_before: Any, limit: Any,
-                     cursor: Any, occurred_after: Any = None,
-                     occurred_before: Any = None) -> ListQuery:
-    """Validate list arguments.
-
-    ``subject_type`` alone matches every subject of that type; ``subject_id`` needs it.
-
-    :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad argument.
-    """
-    if category is not None:
-        validate_category(category)
-    if subject_id is not None:
-        validate_subject(subject_type, subject_id)
-    elif subject_type is not None:
-        validate_subject(subject_type, "-")
-    after = parse_time(created_after, "created_after") if created_after is not None else None
-    before = parse_time(created_before, "created_before") if created_before is not None \
-        else None
-    occurred = [parse_time(value, name) if value is not None else None
-                for name, value in (("occurred_after", occurred_after),
-                                    ("occurred_before", occurred_before))]
-    below = None if cursor is None else _cursor_seq(cursor)
-    return ListQuery(category, subject_type, subject_id, agent, source, after, before,
-                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below, *occurred)
-
-
-def _cursor_seq(cursor: object) -> int:
-    match = _CURSOR.match(cursor) if isinstance(cursor, str) else None
-    if match is None:
-        raise InvalidMemory("cursor", "is not a cursor this store returned")
-    return int(match.group(1))
+__all__ = ["list_page", "matches"]
 
 
 def matches(record: MemoryRecord, q: ListQuery) -> bool:

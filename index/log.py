@@ -26,6 +26,7 @@ the old one, fsyncs it, renames it over the old one and fsyncs the directory.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import uuid
@@ -38,11 +39,14 @@ import numpy as np
 from .errors import LogCorrupt, StoreFailed
 from .files import FILE_MODE, create_private, fsync_path, write_error
 
-__all__ = ["LOG_FORMAT", "MemoryLog", "encode_line", "decode_line", "encode_vector",
-           "decode_vector", "read_entries", "write_log", "new_header"]
+__all__ = ["LOG_FORMAT", "LOG_NAME", "MemoryLog", "encode_line", "decode_line",
+           "encode_vector", "decode_vector", "read_entries", "write_log", "new_header",
+           "copy_log_prefix", "copy_log_file"]
 
 LOG_FORMAT = 1
+LOG_NAME = "memories.jsonl"
 _TAIL_CHUNK = 1 << 16
+_COPY_CHUNK = 1 << 20
 
 
 def encode_vector(vector: np.ndarray) -> str:
@@ -346,3 +350,54 @@ class MemoryLog:
                 pass
             os.close(self._fd)
             self._fd = -1
+
+
+# -- copies for backups -----------------------------------------------------------------
+# The log is append-only between compactions and a compaction replaces it by rename, so
+# the bytes up to an offset taken at one instant, read through one open file, are a
+# consistent log.
+
+def copy_log_prefix(source: BinaryIO, size: int, dest: Path) -> tuple[int, str]:
+    """Copy the first ``size`` bytes of an open log to ``dest``, cut back to the last
+    complete line; answer ``(bytes written, sha256)``. Reading through the one open file
+    keeps the copy consistent even if a compaction renames a new log into place meanwhile.
+    """
+    source.seek(0)
+    digest = hashlib.sha256()
+    written = 0
+    tail = b""
+    with open(dest, "wb") as out:
+        left = size
+        while left > 0:
+            chunk = source.read(min(_COPY_CHUNK, left))
+            if not chunk:
+                break
+            left -= len(chunk)
+            chunk = tail + chunk
+            cut = chunk.rfind(b"\n") + 1
+            complete, tail = chunk[:cut], chunk[cut:]
+            out.write(complete)
+            digest.update(complete)
+            written += len(complete)
+        out.flush()
+        os.fsync(out.fileno())
+    return written, digest.hexdigest()
+
+
+def copy_log_file(directory: Path | str, dest: Path | str) -> dict[str, Any]:
+    """Copy the memory log of a store this process does not hold (another process, the
+    server, may be writing it): its size is taken once the file is open, and every write
+    that process acknowledged before this call is fsynced below that size. A store that
+    was never opened has no log: ``{"bytes": 0, ...}`` and no file.
+
+    :return: ``{"bytes", "sha256"}``.
+    """
+    path = Path(directory) / LOG_NAME
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        return {"bytes": 0, "sha256": None}
+    with handle:
+        size = os.fstat(handle.fileno()).st_size
+        written, digest = copy_log_prefix(handle, size, Path(dest))
+    return {"bytes": written, "sha256": digest}

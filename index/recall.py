@@ -35,7 +35,7 @@ import numpy as np
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours", "rrf", "situate"]
+           "boost_neighbours"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -125,43 +125,6 @@ def boost_neighbours(scores: np.ndarray, hits: np.ndarray, neighbours: np.ndarra
     pulled = target + weight * np.maximum(source - target, 0.0)
     np.maximum.at(out, neighbours, pulled)
     return out
-
-
-def rrf(scores: np.ndarray, bm25: np.ndarray, k: float = 60.0) -> np.ndarray:
-    """Reciprocal rank fusion: ``1/(k + rank of score) + 1/(k + rank of bm25)``, ranks from
-    1, the BM25 term only where ``bm25 > 0``; scaled by ``k / 2`` into ``[0, 1]``."""
-    scores = np.asarray(scores, dtype=np.float64)
-    bm25 = np.asarray(bm25, dtype=np.float64)
-    out = np.zeros(len(scores), dtype=np.float64)
-    if len(scores) == 0:
-        return out
-    out[np.argsort(-scores, kind="stable")] = 1.0 / (k + np.arange(1, len(scores) + 1))
-    matched = np.flatnonzero(bm25 > 0)
-    order = matched[np.argsort(-bm25[matched], kind="stable")]
-    out[order] += 1.0 / (k + np.arange(1, len(order) + 1))
-    return out * (k / 2.0)
-
-
-def situate(query_content: np.ndarray, query_context: np.ndarray,
-            content_context: np.ndarray) -> np.ndarray:
-    """Cosine of the query with a memory's *situated meaning*, ``unit(content + context)``.
-
-    A memory is what it says in the situation it was said: "Yes, last Tuesday!" means
-    little alone and much beside the question it answered. Its situated meaning is the
-    normalized sum of its content and context vectors, and for unit vectors ``q, c, x``::
-
-        cos(q, c + x) = (q.c + q.x) / sqrt(2 + 2 c.x)
-
-    so it costs no vector beyond the two the memory has, and no extra embedding.
-
-    :param query_content: ``q.c`` per memory; :param query_context: ``q.x``;
-    :param content_context: ``c.x``. Returns the cosines (not clamped).
-    """
-    qc = np.asarray(query_content, dtype=np.float64)
-    qx = np.asarray(query_context, dtype=np.float64)
-    cx = np.asarray(content_context, dtype=np.float64)
-    norm = np.sqrt(np.maximum(2.0 + 2.0 * cx, 1e-12))
-    return (qc + qx) / norm
 
 
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -42,16 +42,19 @@ from typing import Any
 from .errors import InvalidCategory, InvalidMemory, StoreError, SubjectIncomplete
 
 __all__ = [
-    "CATEGORIES", "SUBJECT_TYPES", "SOURCES", "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES",
-    "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES", "MAX_METADATA_BYTES", "MAX_AGENT_CHARS",
-    "MAX_SUBJECT_ID_CHARS", "MAX_KEY_CHARS", "MemoryRecord", "NewMemory", "validate_new",
-    "validate_changes", "validate_items", "item_error",
+    "CATEGORIES", "CATEGORY_CODES", "SUBJECT_TYPES", "SOURCES", "MAX_CONTENT_BYTES",
+    "MAX_CONTEXT_BYTES", "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES", "MAX_METADATA_BYTES",
+    "MAX_AGENT_CHARS", "MAX_SUBJECT_ID_CHARS", "MAX_KEY_CHARS", "MemoryRecord", "NewMemory",
+    "validate_new",    "validate_changes", "validate_items", "item_error",
     "validate_category", "validate_subject", "validate_text", "validate_optional_text",
     "validate_metadata", "validate_key", "validate_limit", "parse_time", "iso_utc",
     "validate_occurred_at",
 ]
 
 CATEGORIES: tuple[str, ...] = ("fact", "preference", "procedure", "context", "correction")
+# A category's small-integer code (its place above): the file store's columns and every
+# backend's parsed category filters (``query.py``) use it.
+CATEGORY_CODES = {name: code for code, name in enumerate(CATEGORIES)}
 SUBJECT_TYPES: tuple[str, ...] = ("circle_member", "entity", "guest")
 SOURCES: tuple[str, ...] = ("subconscious", "conscious", "api", "fixture")
 

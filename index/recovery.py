@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LogCorrupt, LogMissing
-from .lanes import IndexParams
+from .params import IndexParams
 from .log import MemoryLog
 from .sidecar import MANIFEST, SidecarUnusable, read_manifest, read_sidecar
 from .state import MemoryState

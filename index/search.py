@@ -1,278 +1,149 @@
-"""Search over the in-memory state: scope, candidates, similarities, ranking.
+"""Search over the in-memory state: the file store's half of a search, gathering.
 
 No I/O and no locking: :class:`~index.store.MemoryStore` holds its lock around
-:func:`score`, then logs the access line for what it returns. The scoring itself is pure
-(``recall.py``); this module gathers its inputs:
+:func:`gather` and the ranking (``ranking.py``, the same for every backend), then logs the
+access line for what it returns. This module finds, by the rules ``ranking.py`` states:
 
 * **scope** (:func:`owners_in_scope`): scoping off, one pool of everyone; on, the general
   pool plus the given subject's (general only when no subject is given, or the subject
   has no memories);
 * **vector candidates**: each query lane's top candidates per pool (``lanes.py``), plus the
-  best BM25 matches of the query in scope (``lexical.py``), rescored exactly on the stored
-  vectors of all three lanes; the content lane's cosine is then boosted by the BM25 score
-  (``recall.boost_content``), so exact words (names, places, rare terms) count;
+  best BM25 matches of the query in scope (``lexical.py``), with their exact cosines on
+  the stored vectors of all three lanes and their BM25;
 * **time**: ``occurred`` bounds (``occurred_after``/``occurred_before``, exclusive) narrow
   the scope to memories that occurred between them: candidates outside are dropped, and
   when the window holds few memories (or too few candidates survive) every memory in it
-  is scored exactly, so a narrow window never comes back short. A time the query's own
-  words name (``when``, ``timespan.py``) does not narrow: memories that occurred in it
-  are boosted (``recall.boost_time``) and, when the span holds few memories, added to
-  the candidates;
-* **text fallback**: memories in scope that have no vectors are scored by text (the same
-  blend over binary bag-of-words cosines), and when the query itself could not be
-  embedded every memory in scope is. Either way the result says ``fallback = "text"``.
+  is scored exactly (``ranking.window_plan``). A span the query's own words name adds its
+  memories to the candidates when they are few (``Ranking.span``);
+* **text fallback**: memories in scope that have no vectors are scored by text, and when
+  the query itself could not be embedded every memory in scope is;
+* **neighbours** of the best hits (:func:`_adjacent`), looked up by label.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InvalidMemory
-from .recall import (
-    LANES,
-    blend,
-    boost_content,
-    boost_neighbours,
-    boost_time,
-    rank,
-    rrf,
-    situate,
-    text_similarity,
-    token_set,
+from .query import Bounds, SearchQuery
+from .ranking import (
+    EVERYONE,
+    NEIGHBOUR_SCAN,
+    SPAN_CANDIDATES_MAX,
+    WINDOW_EXACT_MAX,
+    Gathered,
+    Ranking,
+    Rows,
+    pools_in_scope,
+    text_rows,
+    window_plan,
 )
-from .records import (
-    MAX_CONTEXT_BYTES,
-    MAX_INTENTION_BYTES,
-    MAX_QUERY_BYTES,
-    parse_time,
-    validate_category,
-    validate_limit,
-    validate_optional_text,
-    validate_subject,
-    validate_text,
-)
-from .slots import CATEGORY_CODES, FREE, GENERAL
+from .recall import LANES
+from .slots import FREE, GENERAL
 from .state import MemoryState
-from .timespan import TimeSpan
 
-# Bounds on how many memories of a time window or span are scored exactly, per search.
-# Exact rescoring costs about 0.3 us per memory and lane: 8192 memories are ~3 ms.
-WINDOW_EXACT_MAX = 8192
-SPAN_CANDIDATES_MAX = 512
-# How far (in labels) to look for a hit's neighbours: labels are handed out in creation
-# order, so the memories stored just before and after a hit sit next to it unless freed
-# labels were reused in between (then the neighbour is not found and not boosted).
-NEIGHBOUR_SCAN = 64
+__all__ = ["owners_in_scope", "gather"]
 
-Bounds = tuple[float | None, float | None]
-
-__all__ = ["SearchQuery", "parse_search", "Ranked", "owners_in_scope", "score",
-           "SEARCH_LIMIT_MAX"]
-
-SEARCH_LIMIT_MAX = 100
-
-
-@dataclass(frozen=True)
-class SearchQuery:
-    """Validated search arguments: the text of each lane the query gives, the subject,
-    the limit, the category codes (None: every category) and the exclusive POSIX bounds
-    on ``occurred_at`` (None: unbounded)."""
-
-    texts: dict[str, str]
-    subject: tuple[str, str] | None
-    limit: int
-    cats: list[int] | None
-    occurred: Bounds = (None, None)
-
-
-def parse_search(*, query: object, context: object, intention: object,
-                 subject_type: object, subject_id: object, limit: object,
-                 categories: object, occurred_after: object = None,
-                 occurred_before: object = None) -> SearchQuery:
-    """Validate search arguments; an empty ``categories`` list means no filter.
-
-    :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad argument.
-    """
-    text = validate_text(query, "query", MAX_QUERY_BYTES)
-    window = validate_optional_text(context, "context", MAX_CONTEXT_BYTES)
-    goal = validate_optional_text(intention, "intention", MAX_INTENTION_BYTES)
-    subject = validate_subject(subject_type, subject_id)
-    checked = validate_limit(limit, "limit", SEARCH_LIMIT_MAX)
-    cats = None
-    if categories is not None:
-        if isinstance(categories, str) or not isinstance(categories, Sequence):
-            raise InvalidMemory("categories", "must be a list of categories")
-        # An empty list is "no filter", like leaving it out, rather than "match nothing".
-        cats = sorted({CATEGORY_CODES[validate_category(c)] for c in categories}) or None
-    texts = {lane: value for lane, value in (("content", text), ("context", window),
-                                             ("intention", goal)) if value is not None}
-    occurred = (None if occurred_after is None
-                else parse_time(occurred_after, "occurred_after"),
-                None if occurred_before is None
-                else parse_time(occurred_before, "occurred_before"))
-    return SearchQuery(texts, subject, checked, cats, occurred)
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """The chosen memories, best first, with their scores and per-lane similarities.
-
-    ``lanes[i]`` maps each lane to its similarity for result ``i``, or None when the lane
-    dropped out for that memory.
-    """
-
-    ids: list[str]
-    scores: list[float]
-    lanes: list[dict[str, float | None]]
-    fallback: str | None
+# No rows scored by text (the common case: every memory in scope has vectors); never
+# changed by the ranking.
+_NO_TEXT = Rows.empty()
 
 
 def owners_in_scope(state: MemoryState, subject: tuple[str, str] | None,
                     scoping: bool) -> list[int | None]:
-    """Owner pools a search covers: ``[None]`` (everyone) when scoping is off."""
-    if not scoping:
-        return [None]
-    if subject is None:
-        return [GENERAL]
-    code = state.slots.subject_code(subject, create=False)
-    return [GENERAL] if code == FREE else [GENERAL, code]
+    """The owner codes of ``ranking.pools_in_scope``: ``[None]`` (everyone) with scoping
+    off; a subject without memories has no pool."""
+    owners: list[int | None] = []
+    for pool in pools_in_scope(subject, scoping):
+        if pool == EVERYONE:
+            owners.append(None)
+        elif pool is None:
+            owners.append(GENERAL)
+        else:
+            assert isinstance(pool, tuple)
+            code = state.slots.subject_code(pool, create=False)
+            if code != FREE:
+                owners.append(code)
+    return owners
 
 
-def score(state: MemoryState, *, queries: dict[str, np.ndarray] | None,
-          texts: dict[str, str], owners: list[int | None], cats: list[int] | None,
-          weights: np.ndarray, threshold: float, limit: int,
-          occurred: Bounds = (None, None), when: TimeSpan | None = None) -> Ranked:
-    """Rank the memories in scope for one search.
+def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarray] | None,
+           scoping: bool, ranking: Ranking) -> Gathered:
+    """The candidates of one search, scored for ``ranking.rank``; their keys are labels.
 
     :param queries: one unit vector per query lane, or None when embedding failed.
-    :param texts: the query texts per lane (for text scoring).
-    :param cats: category codes to keep, or None for all.
-    :param occurred: exclusive POSIX bounds on ``occurred_at`` (None: unbounded).
-    :param when: the span the query's words name, whose memories are boosted.
     """
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    owners = owners_in_scope(state, request.subject, scoping)
+    cats, occurred = request.cats, request.occurred
     bounded = occurred != (None, None)
-    params = state.lanes.params
-    situated = queries is not None and "context" not in queries and params.situated_vector
-    bm25 = np.zeros(0)
+    slots = state.slots
+    vector: Rows | None = None
+    best = 0.0
     if queries is not None:
-        if situated:
-            # No window of its own: the query meets each memory's situation instead.
-            queries = {**queries, "context": queries["content"]}
-        labels = state.lanes.candidates(queries, owners, cats, limit)
-        bm25, lexical = _lexical(state, texts["content"], owners, cats, limit, occurred)
+        labels = state.lanes.candidates(
+            queries, owners, cats,
+            {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries})
+        bm25, lexical = _lexical(state, request.texts["content"], owners, cats,
+                                 ranking.lexical_candidates(), occurred)
         labels = np.union1d(labels, lexical)
+        # The walks filtered categories inside hnswlib; every other filter applies here.
+        labels = _kept(state, labels, None, occurred)
         if bounded:
-            labels = labels[_occurred_in(state, labels, occurred)]
             window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1)
-            if len(window) <= WINDOW_EXACT_MAX or len(labels) < limit:
-                labels = window if len(window) <= WINDOW_EXACT_MAX else np.union1d(
-                    labels, _vector_pool(state, owners, cats, occurred, None))
-        if when is not None and params.time_weight > 0:
-            span = _vector_pool(state, owners, cats, _span_bounds(when, occurred),
-                                SPAN_CANDIDATES_MAX + 1)
-            if len(span) <= SPAN_CANDIDATES_MAX:
-                labels = np.union1d(labels, span)
-        parts.append((labels, *_vector_similarities(
-            state, labels, queries, situated, bm25 if params.fusion == "boost" else None)))
-    text_labels = _text_pool(state, owners, cats, everything=queries is None)
-    if bounded and len(text_labels):
-        text_labels = text_labels[_occurred_in(state, text_labels, occurred)]
-    fallback = "text" if queries is None or len(text_labels) else None
+            plan = window_plan(len(labels), len(window), ranking.limit)
+            if plan == "window":
+                labels = window
+            elif plan == "add":
+                labels = np.union1d(labels, _vector_pool(state, owners, cats, occurred,
+                                                         None))
+        span = ranking.span(occurred)
+        if span is not None:
+            pool = _vector_pool(state, owners, cats, span, SPAN_CANDIDATES_MAX + 1)
+            if len(pool) <= SPAN_CANDIDATES_MAX:
+                labels = np.union1d(labels, pool)
+        labels = labels.astype(np.int64)
+        best = float(bm25.max()) if bm25.size else 0.0
+        vector = _vector_rows(state, labels, queries, bm25)
+    text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
+                        occurred)
+    text = _NO_TEXT
     if len(text_labels):
-        parts.append((text_labels, *_text_similarities(state, text_labels, texts)))
-    if not parts:
-        return Ranked([], [], [], fallback)
-    labels = np.concatenate([p[0] for p in parts]).astype(np.int64)
-    sims = np.clip(np.concatenate([p[1] for p in parts]), 0.0, 1.0)
-    present = np.concatenate([p[2] for p in parts])
-    scores = _blend(state, sims, present, labels, weights, when)
-    if params.fusion == "rrf" and bm25.size:
-        scores = rrf(scores, bm25[labels])
-    # Neighbours pull on blended scores; RRF's rank scores are another scale.
-    if (queries is not None and params.neighbour_weight > 0 and params.fusion == "boost"
-            and len(labels)):
-        labels, sims, present, scores = _with_neighbours(
-            state, labels, sims, present, scores, queries=queries, situated=situated,
-            bm25=bm25, cats=cats, occurred=occurred, weights=weights, when=when)
-    order = rank(scores, threshold, limit, tiebreak=state.slots.seq[labels])
-    return Ranked(
-        ids=[str(state.slots.ids[int(labels[i])]) for i in order],
-        scores=[float(scores[i]) for i in order],
-        lanes=[{lane: (float(sims[i, j]) if present[i, j] else None)
-                for j, lane in enumerate(LANES)} for i in order],
-        fallback=fallback)
+        records = [state.records[str(slots.ids[int(label)])] for label in text_labels]
+        tokens = [[state.tokens(r)[lane] if r.lane_text(lane) is not None else None
+                   for lane in LANES] for r in records]
+        text = text_rows(text_labels, slots.seq[text_labels], slots.occurred[text_labels],
+                         tokens, request.texts)
+    finder = None
+    if queries is not None:
+        found = queries
+
+        def finder(hits: np.ndarray, known: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, Rows]:
+            hit, wanted = _adjacent(state, hits, cats, occurred,
+                                    ranking.params.neighbour_gap)
+            seen = np.zeros(slots.high_water, dtype=bool)
+            seen[known] = True
+            new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
+            return hit, wanted, _vector_rows(state, new, found, bm25) if len(new) \
+                else Rows.empty()
+    return Gathered(vector, text, best, finder)
 
 
-def _vector_similarities(state: MemoryState, labels: np.ndarray,
-                         queries: dict[str, np.ndarray], situated: bool,
-                         bm25: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Exact per-lane similarities of ``labels`` (the content lane boosted by ``bm25``
-    unless it is None)."""
-    sims, present, pair = state.lanes.similarities(
-        labels, queries, ("content", "context") if situated else None)
-    if situated and pair is not None and len(labels):
-        sims[:, 1] = situate(sims[:, 0], sims[:, 1], pair)
-    if len(labels) and bm25 is not None and bm25.size:
-        sims[:, 0] = boost_content(sims[:, 0], bm25[labels], float(bm25.max()))
-    return sims, present
+def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
+                 bm25: np.ndarray) -> Rows:
+    """Exact per-lane cosines of ``labels`` and their BM25."""
+    sims, present = state.lanes.similarities(labels, queries)
+    return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
+                present, bm25[labels] if bm25.size else np.zeros(len(labels)))
 
 
-def _blend(state: MemoryState, sims: np.ndarray, present: np.ndarray, labels: np.ndarray,
-           weights: np.ndarray, when: TimeSpan | None) -> np.ndarray:
-    """The blended score of each row, with the time boost."""
-    scores = blend(sims, present, weights)
-    params = state.lanes.params
-    if when is not None and params.time_weight > 0:
-        scores = boost_time(scores, state.slots.occurred[labels], when.start, when.end,
-                            params.time_weight)
-    return scores
-
-
-def _with_neighbours(state: MemoryState, labels: np.ndarray, sims: np.ndarray,
-                     present: np.ndarray, scores: np.ndarray, *,
-                     queries: dict[str, np.ndarray], situated: bool, bm25: np.ndarray,
-                     cats: list[int] | None, occurred: Bounds, weights: np.ndarray,
-                     when: TimeSpan | None
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Add the neighbours of the best hits to the rows and pull them toward their hit
-    (``recall.boost_neighbours``)."""
-    params = state.lanes.params
-    count = min(params.neighbour_hits, len(scores))
-    if count <= 0:
-        return labels, sims, present, scores
-    top = np.argpartition(-scores, count - 1)[:count]
-    hits, wanted = _adjacent(state, top, labels[top], cats, occurred, params.neighbour_gap)
-    if not len(hits):
-        return labels, sims, present, scores
-    seen = np.zeros(state.slots.high_water, dtype=bool)
-    seen[labels] = True
-    new = np.unique(wanted[~seen[wanted]])
-    if len(new):
-        new_sims, new_present = _vector_similarities(
-            state, new, queries, situated, bm25 if params.fusion == "boost" else None)
-        new_sims = np.clip(new_sims, 0.0, 1.0)
-        labels = np.concatenate([labels, new])
-        sims = np.concatenate([sims, new_sims])
-        present = np.concatenate([present, new_present])
-        scores = np.concatenate([scores, _blend(state, new_sims, new_present, new,
-                                                weights, when)])
-    order = np.argsort(labels, kind="stable")
-    targets = order[np.searchsorted(labels[order], wanted)]
-    return labels, sims, present, boost_neighbours(scores, hits, targets,
-                                                   params.neighbour_weight)
-
-
-def _adjacent(state: MemoryState, rows: np.ndarray, hits: np.ndarray,
-              cats: list[int] | None, occurred: Bounds,
-              gap: float) -> tuple[np.ndarray, np.ndarray]:
+def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
+              occurred: Bounds, gap: float) -> tuple[np.ndarray, np.ndarray]:
     """The memories stored just before and just after each hit label by the same owner
     that occurred within ``gap`` seconds of it (and pass the search's filters), with a
-    content vector: at most one on each side. Returns ``(rows of the hits, neighbour
-    labels)``, one pair per neighbour found."""
+    content vector: at most one on each side. Returns ``(hit labels, neighbour labels)``,
+    one pair per neighbour found."""
     slots = state.slots
     hw = slots.high_water
     has = state.lanes["content"].has
@@ -282,10 +153,7 @@ def _adjacent(state: MemoryState, rows: np.ndarray, hits: np.ndarray,
     keep &= slots.owner[near] == slots.owner[hits][:, None]
     keep &= np.abs(slots.occurred[near] - slots.occurred[hits][:, None]) <= gap
     keep &= has[near]
-    if cats is not None:
-        keep &= np.isin(slots.cat[near], np.asarray(cats, dtype=np.int8))
-    if occurred != (None, None):
-        keep &= _occurred_in(state, near.ravel(), occurred).reshape(near.shape)
+    keep &= _passes(state, near.ravel(), cats, occurred).reshape(near.shape)
     seq = slots.seq[near]
     mine = slots.seq[hits][:, None]
     out_rows: list[np.ndarray] = []
@@ -297,7 +165,7 @@ def _adjacent(state: MemoryState, rows: np.ndarray, hits: np.ndarray,
         masked = np.where(side, seq, np.iinfo(np.int64).min if pick is np.argmax
                           else np.iinfo(np.int64).max)
         at = pick(masked, axis=1)
-        out_rows.append(rows[found])
+        out_rows.append(hits[found])
         out_labels.append(near[np.arange(len(hits)), at][found])
     if not out_rows:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -305,25 +173,33 @@ def _adjacent(state: MemoryState, rows: np.ndarray, hits: np.ndarray,
             np.concatenate(out_labels).astype(np.int64))
 
 
-def _occurred_in(state: MemoryState, labels: np.ndarray, occurred: Bounds) -> np.ndarray:
-    """Mask of ``labels`` whose memory occurred strictly between the bounds."""
-    after, before = occurred
-    times = state.slots.occurred[labels]
+def _kept(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
+          occurred: Bounds) -> np.ndarray:
+    """Those of ``labels`` that pass the search's filters (:func:`_passes`); the labels
+    themselves when there is no filter (a new filter is a condition here too)."""
+    if cats is None and occurred == (None, None):
+        return labels
+    kept: np.ndarray = labels[_passes(state, labels, cats, occurred)]
+    return kept
+
+
+def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
+            occurred: Bounds) -> np.ndarray:
+    """Mask of ``labels`` that pass the search's filters: its categories, and occurred
+    strictly between the bounds. The file store's one filter of a search (the
+    counterpart of ``postgres/rows.filters``), applied to every candidate it adds, to
+    neighbours and to the text fallback; the lane walks also filter categories inside
+    hnswlib, for speed."""
+    slots = state.slots
     keep = np.ones(len(labels), dtype=bool)
+    if cats is not None:
+        keep &= np.isin(slots.cat[labels], np.asarray(cats, dtype=np.int8))
+    after, before = occurred
     if after is not None:
-        keep &= times > after
+        keep &= slots.occurred[labels] > after
     if before is not None:
-        keep &= times < before
+        keep &= slots.occurred[labels] < before
     return keep
-
-
-def _span_bounds(when: TimeSpan, occurred: Bounds) -> Bounds:
-    """Exclusive bounds of a half-open span ``[start, end)``, inside ``occurred``."""
-    after = np.nextafter(when.start, -np.inf)
-    if occurred[0] is not None:
-        after = max(after, occurred[0])
-    before = when.end if occurred[1] is None else min(when.end, occurred[1])
-    return float(after), float(before)
 
 
 def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] | None,
@@ -336,14 +212,12 @@ def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] |
     slots = state.slots
     hw = slots.high_water
     has = state.lanes["content"].has
-    keep = _occurred_in(state, np.arange(hw), occurred)
+    keep = _passes(state, np.arange(hw), cats, occurred)
     keep &= has[:hw] if len(has) >= hw else np.pad(has, (0, hw - len(has)))
     if owners != [None]:
         keep &= _member(slots.owner[:hw], owners)
     else:
         keep &= slots.owner[:hw] != FREE
-    if cats is not None:
-        keep &= np.isin(slots.cat[:hw], np.asarray(cats, dtype=np.int8))
     labels = np.flatnonzero(keep)
     return labels if cap is None else labels[:cap]
 
@@ -358,39 +232,31 @@ def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
 
 
 def _lexical(state: MemoryState, query: str, owners: list[int | None],
-             cats: list[int] | None, limit: int,
+             cats: list[int] | None, want: int,
              occurred: Bounds = (None, None)) -> tuple[np.ndarray, np.ndarray]:
-    """BM25 of the query for every label in scope (0 elsewhere), and the best matches.
-
-    The best matches are the top ``candidates_for(limit)`` labels with a score above 0 that
-    have a content vector (memories without vectors are scored by the text path).
-    """
+    """BM25 of the query for every label in scope with a content vector (0 elsewhere),
+    and the best ``want`` matches (memories without vectors are scored by text)."""
     slots = state.slots
     size = slots.high_water
     bm25 = state.lexical.scores(query, size)
     matched = np.flatnonzero(bm25)
     # Scope checks on the matches only, not on every label: at 100k memories a query
     # matches a few thousand at most.
-    keep = np.ones(len(matched), dtype=bool)
+    keep = _passes(state, matched, cats, occurred)
     if owners != [None]:
         keep &= _member(slots.owner[matched], owners)
-    if cats is not None:
-        keep &= np.isin(slots.cat[matched], np.asarray(cats, dtype=np.int8))
-    if occurred != (None, None):
-        keep &= _occurred_in(state, matched, occurred)
     has = state.lanes["content"].has
     inside = matched < len(has)      # labels past the lane's arrays have no vector yet
     keep &= inside
     keep[inside] &= has[matched[inside]]
     bm25[matched[~keep]] = 0.0
     matched = matched[keep]
-    want = state.lanes.params.candidates_for(limit, "content")
     if len(matched) > want:
         matched = matched[np.argpartition(-bm25[matched], want - 1)[:want]]
     return bm25, matched.astype(np.int64)
 
 
-def _text_pool(state: MemoryState, owners: list[int | None], cats: list[int] | None, *,
+def _text_pool(state: MemoryState, owners: list[int | None], *,
                everything: bool) -> np.ndarray:
     """Labels to score by text: those in scope without vectors (or all in scope)."""
     slots = state.slots
@@ -403,21 +269,4 @@ def _text_pool(state: MemoryState, owners: list[int | None], cats: list[int] | N
         labels = np.fromiter(state.unembedded, dtype=np.int64)
         if owners != [None]:
             labels = labels[np.isin(slots.owner[labels], np.asarray(owners))]
-    if cats is not None and len(labels):
-        labels = labels[np.isin(slots.cat[labels], np.asarray(cats))]
     return labels.astype(np.int64)
-
-
-def _text_similarities(state: MemoryState, labels: np.ndarray,
-                       texts: dict[str, str]) -> tuple[np.ndarray, np.ndarray]:
-    query_tokens = {lane: token_set(texts.get(lane)) for lane in LANES}
-    sims = np.zeros((len(labels), len(LANES)), dtype=np.float64)
-    present = np.zeros((len(labels), len(LANES)), dtype=bool)
-    for row, label in enumerate(labels):
-        record = state.records[str(state.slots.ids[int(label)])]
-        tokens = state.tokens(record)
-        for j, lane in enumerate(LANES):
-            if lane in texts and record.lane_text(lane) is not None:
-                present[row, j] = True
-                sims[row, j] = text_similarity(query_tokens[lane], tokens[lane])
-    return sims, present

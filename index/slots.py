@@ -19,13 +19,12 @@ import heapq
 
 import numpy as np
 
-from .records import CATEGORIES
+from .records import CATEGORY_CODES
 
-__all__ = ["FREE", "GENERAL", "SlotTable"]
+__all__ = ["FREE", "GENERAL", "SlotTable", "CATEGORY_CODES"]
 
 FREE = -1
 GENERAL = 0
-CATEGORY_CODES = {name: code for code, name in enumerate(CATEGORIES)}
 
 
 class SlotTable:

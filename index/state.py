@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .lanes import IndexParams, LaneSet
+from .lanes import LaneSet
+from .params import IndexParams
 from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord

@@ -2,28 +2,21 @@
 
 An exported memory is its public form (``records.py``) plus, when asked, its lane vectors;
 an imported one is the same form validated field by field, so an import keeps the id, the
-timestamps and the access statistics instead of minting new ones as ``store`` does. The
-store (``store.py``) holds the lock around :func:`import_line`; this module decides, over
-the in-memory state, what one imported memory writes.
-
-A copy of a memory log for a backup is here too (:func:`copy_log_prefix`): the log is
-append-only between compactions and a compaction replaces it by rename, so the bytes up
-to an offset taken at one instant, read through one open file, are a consistent log.
+timestamps and the access statistics instead of minting new ones as ``store`` does. Every
+backend imports through ``core.MemoryCore.import_memories``; what one imported memory
+writes is each backend's (``writes.import_line`` in the file store). A copy of a file
+store's log for a backup is ``log.copy_log_file``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
 from .backend import ImportedMemory
-from .engine import LOG_NAME
 from .errors import InvalidMemory
 from .log import decode_vector
 from .recall import LANES
@@ -40,19 +33,14 @@ from .records import (
     validate_subject,
     validate_text,
 )
-from .settings import MemorySettings
-from .state import MemoryState
-from .writes import _evictions
 
-__all__ = ["validate_imported", "import_line",
-           "usable_vectors", "copy_log_prefix", "copy_log_file", "MEMORY_FIELDS"]
+__all__ = ["validate_imported", "usable_vectors", "MEMORY_FIELDS"]
 
 _ID = re.compile(r"^[0-9a-f]{32}$")
 #: The fields of an exported memory (its public form; ``embedded`` is derived, not kept).
 MEMORY_FIELDS = ("id", "content", "category", "subject_type", "subject_id", "context",
                  "intention", "agent", "source", "metadata", "created_at", "updated_at",
                  "occurred_at", "last_accessed_at", "access_count", "embedded")
-_CHUNK = 1 << 20
 
 
 def _time(data: Mapping[str, Any], name: str, *, required: bool) -> str | None:
@@ -148,63 +136,3 @@ def usable_vectors(item: ImportedMemory, dim: int) -> dict[str, np.ndarray] | No
             return None
         out[lane] = vector
     return out
-
-
-def import_line(state: MemoryState, item: ImportedMemory,
-                vectors: dict[str, np.ndarray] | None,
-                settings: MemorySettings) -> dict[str, Any]:
-    """The ``store`` op that adds ``item`` as it was (id, times, statistics kept), with the
-    evictions capacity calls for, exactly as a store would.
-
-    :raise MemoryCapacity: at capacity with an empty pool to evict from.
-    """
-    evicted = _evictions(state, item.subject, settings)
-    record = {**item.record, "seq": state.next_seq}
-    return {"op": "store", "record": record, "key": None, "evicted": evicted,
-            "warnings": [], "vectors": vectors or {}}
-
-
-def copy_log_prefix(source: BinaryIO, size: int, dest: Path) -> tuple[int, str]:
-    """Copy the first ``size`` bytes of an open log to ``dest``, cut back to the last
-    complete line; answer ``(bytes written, sha256)``. Reading through the one open file
-    keeps the copy consistent even if a compaction renames a new log into place meanwhile.
-    """
-    source.seek(0)
-    digest = hashlib.sha256()
-    written = 0
-    tail = b""
-    with open(dest, "wb") as out:
-        left = size
-        while left > 0:
-            chunk = source.read(min(_CHUNK, left))
-            if not chunk:
-                break
-            left -= len(chunk)
-            chunk = tail + chunk
-            cut = chunk.rfind(b"\n") + 1
-            complete, tail = chunk[:cut], chunk[cut:]
-            out.write(complete)
-            digest.update(complete)
-            written += len(complete)
-        out.flush()
-        os.fsync(out.fileno())
-    return written, digest.hexdigest()
-
-
-def copy_log_file(directory: Path | str, dest: Path | str) -> dict[str, Any]:
-    """Copy the memory log of a store this process does not hold (another process, the
-    server, may be writing it): its size is taken once the file is open, and every write
-    that process acknowledged before this call is fsynced below that size. A store that
-    was never opened has no log: ``{"bytes": 0, ...}`` and no file.
-
-    :return: ``{"bytes", "sha256"}``.
-    """
-    path = Path(directory) / LOG_NAME
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        return {"bytes": 0, "sha256": None}
-    with handle:
-        size = os.fstat(handle.fileno()).st_size
-        written, digest = copy_log_prefix(handle, size, Path(dest))
-    return {"bytes": written, "sha256": digest}

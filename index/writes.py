@@ -1,94 +1,68 @@
-"""What each write op changes, decided over the in-memory state: no I/O and no locking.
+"""What each write op of the file store changes, over the in-memory state: no I/O, no lock.
 
 :class:`~index.store.MemoryStore` holds its lock around these, then commits the log op
-they build (``engine.py``); keeping the decisions here keeps them testable and the store
-thin (``search.py`` does the same for reads):
+they build (``engine.py``). The decisions themselves are every backend's
+(``decisions.py``); this module reads what they need from the state:
 
-* **idempotency** (:func:`earlier_result`, :func:`check_keys`): a key seen before returns
-  its first result when the request is the same (same fingerprint, ``records.py``), and is
-  refused otherwise. A key stored before fingerprints existed has none and keeps its old
-  meaning (any request returns the first result);
+* **idempotency** (:func:`keyed`, :func:`earlier`): the memory a key created;
 * **the store line** (:func:`store_line`): the new record, the evictions capacity calls
-  for (``policy.py``), the warnings, the vectors;
-* **update** (:func:`update_plan`): which lanes to re-embed and which to drop;
+  for (:func:`evictions_for`), the warnings, the vectors;
+* **import** (:func:`import_line`): an exported memory as it was, with its evictions;
 * **retention, forget, repair**: which memories :func:`expired_ids`, :func:`subject_ids`
   and :func:`unembedded_batch` select.
 """
-
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .backend import StoreResult
-from .errors import EmbeddingFailed, IdempotencyKeyReused, MemoryCapacity
-from .policy import Occupancy, expired_mask, least_valuable, plan_eviction
-from .recall import LANES
-from .records import MemoryRecord, NewMemory, item_error
+from .backend import ImportedMemory, StoreResult
+from .decisions import KeyedMemory, earlier_result, evictions, lane_texts
+from .errors import EmbeddingFailed
+from .policy import expired_mask, least_valuable
+from .records import NewMemory
 from .settings import MemorySettings
 from .slots import FREE
 from .state import MemoryState
 
-__all__ = ["earlier_result", "check_keys", "store_line", "update_plan", "expired_ids",
-           "subject_ids", "unembedded_batch", "lane_texts"]
+__all__ = ["keyed", "earlier", "evictions_for", "store_line", "import_line", "expired_ids",
+           "subject_ids", "unembedded_batch"]
 
 
-def lane_texts(memory: NewMemory | MemoryRecord) -> dict[str, str]:
-    """The lanes that have text, with their text."""
-    texts = {"content": memory.content, "context": memory.context,
-             "intention": memory.intention}
-    return {lane: text for lane, text in texts.items() if text is not None}
+def keyed(state: MemoryState, key: str | None) -> KeyedMemory | None:
+    """The memory ``key`` created, as ``decisions.earlier_result`` reads it (None: none)."""
+    if key is None or key not in state.keys:
+        return None
+    record = state.records[state.keys[key]]
+    return KeyedMemory(record.public(), record.key_fingerprint, record.key_evicted,
+                       record.key_warnings)
 
 
-def earlier_result(state: MemoryState, new: NewMemory) -> StoreResult | None:
-    """The first result of ``new``'s idempotency key; None for no key or a new one.
+def earlier(state: MemoryState, new: NewMemory) -> StoreResult | None:
+    """The first result of ``new``'s key in ``state`` (``decisions.earlier_result``).
 
     :raise IdempotencyKeyReused: the key stored a memory from a different request.
     """
-    if new.key is None or new.key not in state.keys:
-        return None
-    record = state.records[state.keys[new.key]]
-    if record.key_fingerprint not in (None, new.fingerprint):
-        raise IdempotencyKeyReused(new.key, record.id)
-    return StoreResult(record.public(), list(record.key_evicted), list(record.key_warnings))
+    return earlier_result(keyed(state, new.key), new)
 
 
-def check_keys(state: MemoryState, news: Sequence[NewMemory]) -> None:
-    """Refuse a batch in which a key comes back with another request, whether stored
-    earlier or earlier in the batch.
+def evictions_for(state: MemoryState, subject: tuple[str, str] | None,
+                  settings: MemorySettings) -> list[str]:
+    """The ids one more store about ``subject`` evicts first (``decisions.evictions``).
 
-    :raise IdempotencyKeyReused: naming ``items[i]``.
+    :raise MemoryCapacity: at capacity with an empty pool to evict from.
     """
-    seen: dict[str, str] = {}
-    for i, new in enumerate(news):
-        if new.key is None:
-            continue
-        try:
-            earlier_result(state, new)
-        except IdempotencyKeyReused as exc:
-            raise item_error(exc, i) from None
-        if seen.setdefault(new.key, new.fingerprint) != new.fingerprint:
-            raise item_error(IdempotencyKeyReused(new.key, "an earlier item"), i)
-
-
-def _evictions(state: MemoryState, subject: tuple[str, str] | None,
-               settings: MemorySettings) -> list[str]:
     slots = state.slots
     owner = slots.subject_code(subject, create=False)
-    plan = plan_eviction(
-        Occupancy(total=slots.live, pool=slots.pool_size(owner) if owner != FREE else 0),
-        scoping=settings.subject_scoping, has_subject=subject is not None,
-        max_memories=settings.max_memories, max_per_subject=settings.max_per_subject)
-    if plan.refused:
-        raise MemoryCapacity(plan.pool, settings.max_memories, slots.live)
-    if plan.count == 0:
-        return []
-    labels = slots.pool_labels(None if plan.pool == "all" else owner)
-    order = least_valuable(slots.access[labels], slots.seq[labels], plan.count)
-    return [str(slots.ids[int(label)]) for label in labels[order]]
+
+    def victims(everyone: bool, count: int) -> list[str]:
+        labels = slots.pool_labels(None if everyone else owner)
+        order = least_valuable(slots.access[labels], slots.seq[labels], count)
+        return [str(slots.ids[int(label)]) for label in labels[order]]
+    return evictions(subject, settings, slots.live,
+                     lambda: slots.pool_size(owner) if owner != FREE else 0, victims)
 
 
 def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray] | None,
@@ -99,7 +73,7 @@ def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray
 
     :raise MemoryCapacity: at capacity with an empty pool to evict from.
     """
-    evicted = _evictions(state, new.subject, settings)
+    evicted = evictions_for(state, new.subject, settings)
     record = {
         "id": uuid.uuid4().hex, "seq": state.next_seq, "content": new.content,
         "category": new.category, "subject_type": new.subject[0] if new.subject else None,
@@ -113,22 +87,6 @@ def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray
     warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]
     entry.update(evicted=evicted, warnings=warnings, vectors=vectors or {})
     return entry
-
-
-def update_plan(record: MemoryRecord,
-                fields: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
-    """``(lane texts to embed, lanes to drop)`` for changing ``fields`` of ``record``.
-
-    An embedded memory re-embeds only the lanes whose text changed (and drops a lane whose
-    text was cleared); one without vectors embeds every lane, so it ends up complete.
-    """
-    after = {lane: fields[lane] if lane in fields else record.lane_text(lane)
-             for lane in LANES}
-    if not record.embedded:
-        return {lane: text for lane, text in after.items() if text is not None}, []
-    to_embed = {lane: text for lane, text in after.items()
-                if lane in fields and text is not None}
-    return to_embed, [lane for lane in LANES if lane in fields and after[lane] is None]
 
 
 def expired_ids(state: MemoryState, retention: dict[str, float], now: float) -> list[str]:
@@ -166,3 +124,17 @@ def unembedded_batch(state: MemoryState, attempted: set[str],
         attempted.add(record.id)
         batch.append((record.id, lane_texts(record)))
     return batch
+
+
+def import_line(state: MemoryState, item: ImportedMemory,
+                vectors: dict[str, np.ndarray] | None,
+                settings: MemorySettings) -> dict[str, Any]:
+    """The ``store`` op that adds ``item`` as it was (id, times, statistics kept), with the
+    evictions capacity calls for, exactly as a store would.
+
+    :raise MemoryCapacity: at capacity with an empty pool to evict from.
+    """
+    evicted = evictions_for(state, item.subject, settings)
+    record = {**item.record, "seq": state.next_seq}
+    return {"op": "store", "record": record, "key": None, "evicted": evicted,
+            "warnings": [], "vectors": vectors or {}}

@@ -6,7 +6,10 @@ test_source.py does), so a stray import fails here before it tangles the code.
   a private module of it (``index.store``): each layer's ``__init__`` is its surface.
 - Only source/ imports git libraries (pygit2, dulwich); only api/ imports Flask.
 - No import cycles between modules, anywhere (imports inside ``if TYPE_CHECKING`` are for
-  the type checker only and do not count).
+  the type checker only and do not count). A module imported by name at run time counts
+  too: the op modules the registry loads (``OP_MODULES`` of ``element/ops/__init__.py``)
+  are edges of ``element.ops``, so a handler that imports ``element.invoke`` back (which
+  imports the registry) closes a cycle here.
 """
 
 from __future__ import annotations
@@ -110,11 +113,25 @@ def test_only_api_knows_flask(layer: str, path: Path) -> None:
     assert "flask" not in used, f"{path.relative_to(ROOT)} imports flask"
 
 
+def loaded_by_name(path: Path) -> set[str]:
+    """The modules ``path`` imports by name at run time: the strings of a module-level
+    ``OP_MODULES = (...)`` (the op registry's list)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple)
+                and any(isinstance(t, ast.Name) and t.id == "OP_MODULES"
+                        for t in node.targets)):
+            found.update(e.value for e in node.value.elts
+                         if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    return found
+
+
 def _graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in ALL.items():
         targets = set()
-        for imported in imports(path):
+        for imported in imports(path) | loaded_by_name(path):
             # "from pkg import name" names a module or an attribute of the package.
             while imported and imported not in ALL:
                 imported = imported.rpartition(".")[0]
@@ -168,3 +185,16 @@ def test_the_checkers_see_bad_imports(tmp_path: Path) -> None:
     assert {"element.home", "api.app", "pygit2", "index.store"} <= found
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_op_modules_the_registry_loads_are_edges() -> None:
+    """A handler importing ``element.invoke`` would close ops -> handler -> invoke -> ops:
+    the registry's by-name imports are in the graph, so that cycle is seen."""
+    from element.ops import OP_MODULES
+    graph = _graph()
+    assert set(OP_MODULES) <= graph["element.ops"] and len(OP_MODULES) > 10
+    assert "element.ops" in graph["element.invoke"]
+    probe = dict(graph, **{"element.ops.agents": graph["element.ops.agents"]
+                           | {"element.invoke"}})
+    cycle = find_cycle(probe)
+    assert cycle is not None and "element.invoke" in cycle and "element.ops" in cycle

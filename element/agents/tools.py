@@ -3,10 +3,10 @@
 A memory's ``conscious_access`` decides its tools: none (the default: memory stays wholly
 subconscious), read (``memory_search``, ``memory_recall``), read_write (also
 ``memory_store``, ``memory_update``, ``memory_delete``). A tool call is exactly an op call:
-:func:`call_tool` maps it to its op (:data:`TOOL_OPS`) and runs it through
-``element.invoke``, so the caller's role, the memory's state and modifiers, and the one
-error shape hold for tools as for every other entry point (the ``tools_call`` op, the MCP
-server, anything later).
+:func:`call_tool` maps it to its op (:data:`TOOL_OPS`) and runs it through the op path
+(``element.invoke``, which the caller passes in as ``invoke``), so the caller's role, the
+memory's state and modifiers, and the one error shape hold for tools as for every other
+entry point (the ``tools_call`` op, the MCP server, anything later).
 
 A conversation's subject may be fixed by the caller (the ``tools_call`` body, the MCP
 server's ``--subject-*``). Then reads see only general memories and that subject's, and
@@ -17,6 +17,7 @@ writes change only those, whatever ``subject_scoping`` says (the op path enforce
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from index import StoreError
@@ -24,8 +25,8 @@ from index import StoreError
 from ..catalog import Element
 from ..errors import ElementError, InvalidRequest
 from ..governance.access import Principal
-from ..invoke import Invocation, invoke
 from ..ops.memory import MEMORY_INPUT, SEARCH_INPUT
+from ..ops.op import Invocation, OpResult
 from ..schema import check
 from .bonds import NoMemoryBonded, bonded_memories
 
@@ -39,6 +40,7 @@ __all__ = ["MEMORY_TOOLS", "TOOL_OPS", "MEMORY_ARGUMENT", "ToolForbidden", "Unkn
 #: The extra tool argument that picks one memory when an agent bonds several.
 MEMORY_ARGUMENT = "memory"
 Subject = tuple[str, str]
+Invoke = Callable[[Invocation], OpResult]
 
 
 class ToolForbidden(ElementError):
@@ -184,10 +186,11 @@ def _arguments(name: str, arguments: Any) -> dict[str, Any]:
 
 
 def call_tool(home: Home, memory: Element, name: Any, arguments: Any, *, env: str,
-              principal: Principal, subject: Subject | None = None,
+              principal: Principal, invoke: Invoke, subject: Subject | None = None,
               agent: str | None = None, count_rate: bool = True) -> dict[str, Any]:
     """Run one conscious tool on one memory element; returns the op's answer.
 
+    :param invoke: the op path the tool's op runs through (``OpCall.nested.invoke``).
     :param principal: the caller; it must hold the level of the op the tool maps to (a
         viewer may search, not store) and pass the memory's modifiers.
     :param subject: the conversation's subject, fixed by the caller (module docstring).
@@ -222,14 +225,15 @@ def call_tool(home: Home, memory: Element, name: Any, arguments: Any, *, env: st
         if args.get("context") is None:
             raise InvalidRequest("arguments.query", "or arguments.context is required")
         args["query"] = args["context"]
-    result = invoke(home, Invocation(memory.path, op=TOOL_OPS[name], principal=principal,
-                                     body=args, params=params, env=env, subject=subject,
-                                     count_rate=count_rate))
+    result = invoke(Invocation(memory.path, op=TOOL_OPS[name], principal=principal,
+                               body=args, params=params, env=env, subject=subject,
+                               count_rate=count_rate))
     return dict(result.body) if isinstance(result.body, dict) else {}
 
 
 def call_agent_tool(home: Home, element: Element, name: Any, arguments: Any, *, env: str,
-                    principal: Principal, subject: Subject | None = None) -> dict[str, Any]:
+                    principal: Principal, invoke: Invoke,
+                    subject: Subject | None = None) -> dict[str, Any]:
     """Run one tool for an agent (a triformer over its bonded memories, or a memory).
 
     With several bonded memories, the ``memory`` argument picks one; without it, a search
@@ -250,7 +254,8 @@ def call_agent_tool(home: Home, element: Element, name: Any, arguments: Any, *, 
 
     def run(memory: Element, args: Any, tag: bool = False) -> dict[str, Any]:
         answer = call_tool(home, memory, name, args, env=env, principal=principal,
-                           subject=subject, agent=agent, count_rate=memory.id != element.id)
+                           invoke=invoke, subject=subject, agent=agent,
+                           count_rate=memory.id != element.id)
         if not tag:
             return answer
         if "results" in answer:

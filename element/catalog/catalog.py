@@ -22,20 +22,20 @@ One class, one SQL text for both databases: the statements use what SQLite and P
 share, and what differs (placeholders, rows, locks, errors, notifications) is the seam of
 ``sql.py``; ``postgres.py`` holds the PostgreSQL schema. Two copies of these methods would
 drift apart one fix at a time; the seam is a few lines. The SQL of the element layer is in
-this module, ``sql.py``/``postgres.py`` (the seam and the schema), ``transfer.py`` (table
-copies) and ``governance/ratelimit.py`` (the windows): the rest of ``element/`` asks the
-catalog in its own terms.
+this module, ``activity.py``, ``bookkeeping.py``, ``sql.py``/``postgres.py`` (the seam and
+the schema), ``transfer.py`` (table copies) and ``governance/ratelimit.py`` (the windows):
+the rest of ``element/`` asks the catalog in its own terms.
 
 A transaction that reads a row and writes what it read into it (``merge_meta``, a new
 version, the mirror's compare-and-swap) first takes :meth:`Tx.lock` on the element: a
 no-op in SQLite, whose ``BEGIN IMMEDIATE`` already excludes every other writer, and in
 PostgreSQL (READ COMMITTED) what keeps two workers from both reading version N.
 
-Activity seqs only grow, and become visible in that order in both databases (a follower
-reading ``events_after`` never skips one): SQLite has one writer at a time, and in
-PostgreSQL :meth:`Catalog.record_activity` takes the next seq under a lock held until its
-commit (``postgres.py`` says why a sequence would not do). There the commit also sends
-``NOTIFY`` on :data:`ACTIVITY_CHANNEL`, which wakes every worker's event follower.
+The class is cut along what it keeps: this module has the elements, their versions and
+attachments, and the tokens; ``activity.py`` the activity log (whose seqs become visible
+in commit order, and whose commits notify other workers); ``bookkeeping.py`` what the
+element layer records about its own work (the spec mirror, observed turns, forgotten
+subjects). All of them run their SQL through ``sql.py``'s seam.
 """
 
 from __future__ import annotations
@@ -44,21 +44,20 @@ import json
 import os
 import sqlite3
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
 from typing import Any
 
 from ..errors import ElementNotFound, SlugTaken
+from .activity import ACTIVITY_CHANNEL, ActivityLog
+from .bookkeeping import Bookkeeping
 from .evals import EvalRuns
-from .sql import Conflict, Sql, SqliteSql, Tx
+from .sql import Conflict, Sql, SqliteSql, now_iso
 
-__all__ = ["Catalog", "Element", "now_iso", "backup_database", "ACTIVITY_CHANNEL"]
+# ACTIVITY_CHANNEL and now_iso are the package's from here (``activity.py``, ``sql.py``).
+__all__ = ["Catalog", "Element", "backup_database", "ACTIVITY_CHANNEL", "now_iso"]
 
-#: The PostgreSQL channel every activity commit notifies (its payload: the seq).
-ACTIVITY_CHANNEL = "triform_activity"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS elements (
@@ -103,12 +102,6 @@ _ATTACHMENT_COLUMNS = ", ".join(f"a.{c}" for c in (
     "is_modifier", "created_by", "created_at"))
 
 
-def now_iso(clock: float | None = None) -> str:
-    """UTC timestamp in ISO-8601 with milliseconds, sortable as text."""
-    t = time.time() if clock is None else clock
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
-
-
 @dataclass
 class Element:
     id: str
@@ -148,13 +141,7 @@ def _version(row: Mapping[str, Any]) -> dict[str, Any]:
             "created_at": row["created_at"]}
 
 
-def _event(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"seq": row["seq"], "element_id": row["element_id"], "path": row["path"],
-            "circle": row["circle"], "op": row["op"], "principal": row["principal"],
-            "detail": json.loads(row["detail"]), "at": row["at"]}
-
-
-class Catalog:
+class Catalog(ActivityLog, Bookkeeping):
     """The catalog of one data home: the SQLite file at ``path``, or with ``database`` (an
     ``index`` ``Database``) the home's PostgreSQL database (its tables migrated on open).
     Thread-safe."""
@@ -176,39 +163,9 @@ class Catalog:
         #: The elements' eval runs (``evals.py``: its own table and module).
         self.evals = EvalRuns(self.sql)
 
-    @property
-    def in_database(self) -> bool:
-        """Whether the catalog lives in PostgreSQL (shared by workers on any machine)."""
-        return self.sql.dialect == "postgresql"
-
     def close(self) -> None:
         """Close this thread's connection (others close with their threads)."""
         self.sql.close()
-
-    def _transaction(self) -> AbstractContextManager[Tx]:
-        """``with self._transaction() as tx``: one write transaction, rolled back on error."""
-        return self.sql.transaction()
-
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Mapping[str, Any]]:
-        return self.sql.query(sql, args)
-
-    def wait_for_activity(self, timeout: float, listener: Any = None) -> None:
-        """Block up to ``timeout`` seconds, returning early when ``listener`` (from
-        :meth:`activity_listener`) hears that another worker committed an event."""
-        if listener is None:
-            time.sleep(timeout)
-        else:
-            listener.wait(timeout)
-
-    def activity_listener(self) -> Any:
-        """A connection of its own listening to :data:`ACTIVITY_CHANNEL` (close it when
-        done), or None for a file (nothing to listen to: read it every so often).
-
-        :raise DatabaseUnavailable: the database cannot be reached.
-        """
-        if not self.in_database:
-            return None
-        return self.sql.listener(ACTIVITY_CHANNEL)  # type: ignore[attr-defined]
 
     # -- elements ---------------------------------------------------------------------
     def insert_element(self, element: Element, spec: dict[str, Any], message: str) -> None:
@@ -443,157 +400,6 @@ class Catalog:
                              "revoked_at IS NULL", (now_iso(), token_id))
             return cur.rowcount == 1
 
-    # -- activity ---------------------------------------------------------------------
-    def record_activity(self, element: Element, op: str, principal: str | None,
-                        detail: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Append one activity event, then tell the listeners; returns the event.
-
-        The next seq is taken under the ``activity`` lock, held until the commit, so seqs
-        become visible in order to every reader (the module docstring says why)."""
-        at = now_iso()
-        with self._transaction() as tx:
-            tx.lock("activity")
-            seq = int(tx.execute(
-                "INSERT INTO activity (seq, element_id, circle, op, principal, detail, at) "
-                "SELECT COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM activity "
-                "RETURNING seq",
-                (element.id, element.circle, op, principal, json.dumps(detail or {}),
-                 at)).fetchone()["seq"])
-            tx.notify(ACTIVITY_CHANNEL, str(seq))
-        event = {"seq": seq, "element_id": element.id, "path": element.path,
-                 "circle": element.circle, "op": op, "principal": principal,
-                 "detail": detail or {}, "at": at}
-        for listener in list(self.listeners):
-            listener(event)
-        return event
-
-    _EVENTS = ("SELECT a.seq, a.element_id, e.path, a.circle, a.op, a.principal, a.detail, "
-               "a.at FROM activity a LEFT JOIN elements e ON e.id = a.element_id ")
-
-    def activity(self, *, element_ids: list[str] | None = None, circle: str | None = None,
-                 limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
-        """The newest events of some elements, or of a whole circle, newest first;
-        ``before`` (a seq, exclusive) pages back through them."""
-        bound = 2 ** 63 - 1 if before is None else before
-        if element_ids is not None:
-            marks = ",".join("?" * len(element_ids)) or "NULL"
-            rows = self._query(f"{self._EVENTS} WHERE a.element_id IN ({marks}) "
-                               "AND a.seq < ? ORDER BY a.seq DESC LIMIT ?",
-                               (*element_ids, bound, limit))
-        else:
-            rows = self._query(f"{self._EVENTS} WHERE a.circle = ? AND a.seq < ? "
-                               "ORDER BY a.seq DESC LIMIT ?", (circle, bound, limit))
-        return [_event(r) for r in rows]
-
-    def events_after(self, circle: str | None, element_id: str | None, after: int,
-                     limit: int) -> list[dict[str, Any]]:
-        """Up to ``limit`` events of ``circle`` (every circle's with None; or one element)
-        with seq > ``after``, oldest first: the replay of an event stream, and how a server
-        follows what other processes sharing the home commit."""
-        sql = f"{self._EVENTS} WHERE a.seq > ?"
-        args: list[Any] = [after]
-        if circle is not None:
-            sql += " AND a.circle = ?"
-            args.append(circle)
-        if element_id is not None:
-            sql += " AND a.element_id = ?"
-            args.append(element_id)
-        rows = self._query(sql + " ORDER BY a.seq LIMIT ?", (*args, limit))
-        return [_event(r) for r in rows]
-
-    def last_seq(self) -> int:
-        """The seq of the newest activity event (0 when there is none)."""
-        (row,) = self._query("SELECT COALESCE(MAX(seq), 0) AS seq FROM activity")
-        return int(row["seq"])
-
-    # -- spec mirror ------------------------------------------------------------------
-    def mirror_state(self, element_id: str) -> dict[str, Any] | None:
-        """The draft spec blob last mirrored for an element (``spec/mirror.py``)."""
-        rows = self._query("SELECT * FROM spec_mirror WHERE element_id = ?", (element_id,))
-        return dict(rows[0]) if rows else None
-
-    def set_mirror(self, element_id: str, commit: str | None, blob: str | None,
-                   status: str = "mirrored", *, expect: Any = ...) -> bool:
-        """Record the mirrored blob. With ``expect`` (the blob read before), only if the row
-        still holds it: a compare-and-swap, so one worker wins. Returns whether it was
-        written."""
-        with self._transaction() as tx:
-            tx.lock(f"element:{element_id}")
-            if expect is not ... and _mirrored_blob(tx, element_id) != expect:
-                return False
-            _upsert_mirror(tx, element_id, blob, commit, status, now_iso())
-        return True
-
-    def mirror_version(self, element_id: str, expect: str | None, commit: str,
-                       blob: str | None, spec: dict[str, Any], message: str) -> int | None:
-        """Claim the mirror row (compare-and-swap on ``expect``) and record ``spec`` as a new
-        version in ONE transaction, so no reader sees the row ahead of the version and two
-        workers never both record it. Returns the version, or None when another worker got
-        there first."""
-        stamp = now_iso()
-        with self._transaction() as tx:
-            tx.lock(f"element:{element_id}")
-            if _mirrored_blob(tx, element_id) != expect:
-                return None
-            version = int(tx.execute("SELECT version FROM elements WHERE id = ?",
-                                     (element_id,)).fetchone()["version"]) + 1
-            tx.execute("INSERT INTO versions VALUES (?,?,?,?,?)",
-                       (element_id, version, json.dumps(spec), message, stamp))
-            tx.execute("UPDATE elements SET name = ?, description = ?, properties = ?, "
-                       "version = ?, updated_at = ? WHERE id = ?",
-                       (spec["name"], spec["description"], json.dumps(spec["properties"]),
-                        version, stamp, element_id))
-            _upsert_mirror(tx, element_id, blob, commit, "mirrored", stamp)
-        return version
-
-
-    # -- observed turns ---------------------------------------------------------------
-    def observed(self, element_id: str, digests: list[str]) -> set[str]:
-        """Those of ``digests`` recorded as observed by a memory element."""
-        found: set[str] = set()
-        for start in range(0, len(digests), 500):
-            chunk = digests[start:start + 500]
-            rows = self._query(f"SELECT digest FROM observed_turns WHERE element_id = ? AND "
-                               f"digest IN ({','.join('?' * len(chunk))})",
-                               (element_id, *chunk))
-            found.update(str(r["digest"]) for r in rows)
-        return found
-
-    def record_observed(self, element_id: str, digests: list[str], subject: str) -> None:
-        """Record turn digests as observed by a memory element, for one subject."""
-        if not digests:
-            return
-        at = now_iso()
-        with self._transaction() as tx:
-            tx.executemany("INSERT INTO observed_turns VALUES (?,?,?,?) "
-                           "ON CONFLICT(element_id, digest) DO NOTHING",
-                           [(element_id, d, subject, at) for d in digests])
-
-    def forget_observed(self, element_id: str, subject: str) -> int:
-        """Drop one subject's observed turns of a memory element; returns how many."""
-        with self._transaction() as tx:
-            return tx.execute("DELETE FROM observed_turns WHERE element_id = ? AND "
-                              "subject = ?", (element_id, subject)).rowcount
-
-    # -- forgotten subjects (import and restore honour them) --------------------------
-    def record_forgotten(self, element_id: str, subject_type: str, subject_id: str,
-                         at: str) -> None:
-        """Record that a memory element forgot a subject at ``at`` (ISO-8601; a later
-        forget moves it on): an import or a restore drops that subject's memories
-        created until then."""
-        with self._transaction() as tx:
-            tx.execute("INSERT INTO forgotten_subjects VALUES (?,?,?,?) ON CONFLICT("
-                       "element_id, subject_type, subject_id) DO UPDATE SET at = "
-                       "CASE WHEN excluded.at > forgotten_subjects.at THEN excluded.at ELSE "
-                       "forgotten_subjects.at END", (element_id, subject_type, subject_id, at))
-
-    def forgotten(self, element_id: str | None = None) -> list[dict[str, str]]:
-        """The forgotten subjects of one element (None: of every element), oldest first."""
-        where, args = ("WHERE element_id = ?", (element_id,)) if element_id else ("", ())
-        rows = self._query("SELECT element_id, subject_type, subject_id, at FROM "
-                           f"forgotten_subjects {where} ORDER BY at", args)
-        return [dict(row) for row in rows]
-
     def backup(self, dest: Path) -> None:
         """Copy the catalog to the new SQLite file ``dest``: one consistent snapshot while
         other connections (this process's or a server's) keep writing (SQLite's online
@@ -642,17 +448,3 @@ def backup_database(source: Path, dest: Path) -> None:
         src.close()
     with open(dest, "rb") as f:
         os.fsync(f.fileno())
-
-
-def _mirrored_blob(tx: Tx, element_id: str) -> str | None:
-    row = tx.execute("SELECT blob FROM spec_mirror WHERE element_id = ?",
-                     (element_id,)).fetchone()
-    return row["blob"] if row else None
-
-
-def _upsert_mirror(tx: Tx, element_id: str, blob: str | None,
-                   commit: str | None, status: str, at: str) -> None:
-    tx.execute("INSERT INTO spec_mirror VALUES (?,?,?,?,?) ON CONFLICT(element_id) DO "
-               "UPDATE SET blob = excluded.blob, commit_id = excluded.commit_id, "
-               "status = excluded.status, at = excluded.at",
-               (element_id, blob, commit, status, at))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any, Protocol
 
 from ..errors import CatalogFull
 
-__all__ = ["Conflict", "Cursor", "Tx", "Sql", "SqliteSql"]
+__all__ = ["Conflict", "Cursor", "Tx", "Sql", "SqliteSql", "Tables", "now_iso"]
 
 
 class Conflict(Exception):
@@ -167,3 +168,28 @@ class SqliteSql:
         if db is not None:
             db.close()
             self._local.db = None
+
+
+def now_iso(clock: float | None = None) -> str:
+    """UTC timestamp in ISO-8601 with milliseconds, sortable as text."""
+    t = time.time() if clock is None else clock
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
+
+
+class Tables:
+    """A part of the catalog (``catalog.py``, ``activity.py``, ``bookkeeping.py``): its
+    statements run through ``sql``, the seam."""
+
+    sql: Sql
+
+    @property
+    def in_database(self) -> bool:
+        """Whether the catalog lives in PostgreSQL (shared by workers on any machine)."""
+        return self.sql.dialect == "postgresql"
+
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """``with self._transaction() as tx``: one write transaction, rolled back on error."""
+        return self.sql.transaction()
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Mapping[str, Any]]:
+        return self.sql.query(sql, args)

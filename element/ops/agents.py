@@ -20,7 +20,6 @@ from ..agents.bonds import NoMemoryBonded, bonded_memories
 from ..agents.observed import TurnLedger
 from ..agents.subconscious import RuleEvaluator, evaluator_from, observe, parse_observation
 from ..agents.tools import agent_tools, call_agent_tool, tool_access
-from ..invoke import admit
 from .op import AGENTS, Activity, OpCall, OpResult, OpTable
 from .schemas import OBJECT, STRING, SUBJECT, TEXT, array, nullable, obj
 
@@ -92,7 +91,7 @@ def observe_op(call: OpCall) -> OpResult:
             skipped.append({"memory": memory.path, "state": memory.state})
             continue
         if via is not None:
-            admit(call.home, call.principal, memory, call.op)
+            call.nested.admit(memory, call.op)
         settings = MemorySettings.from_properties(call.home.properties_for(memory, call.env))
         with _observe_lock(memory.id), call.home.memory_store(memory) as store:
             outcome = observe(store, settings, observation, evaluator,
@@ -159,5 +158,6 @@ def tools_call_op(call: OpCall) -> OpResult:
     body = call.body
     subject = validate_subject(body.get("subject_type"), body.get("subject_id"))
     result = call_agent_tool(call.home, call.element, body["name"], body.get("arguments"),
-                             env=call.env, principal=call.principal, subject=subject)
+                             env=call.env, principal=call.principal, subject=subject,
+                             invoke=call.nested.invoke)
     return OpResult({"tool": body["name"], "result": result})

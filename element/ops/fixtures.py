@@ -14,10 +14,9 @@ from index import StoreError, validate_new
 from source import InvalidArgument, fixtures
 
 from ..errors import ElementError, InvalidRequest
-from ..invoke import Invocation, invoke
 from .files import repo_of
 from .memory import STORE_FIELDS
-from .op import Activity, OpCall, OpResult, OpTable
+from .op import Activity, Invocation, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, REV, STRING, array, obj
 from .source import rev_of
 
@@ -76,7 +75,7 @@ def source_fixtures(call: OpCall) -> OpResult:
         if item["kind"] != "memory" or not is_memory:
             raise InvalidRequest("kind", f"{item['kind']!r} fixtures cannot be applied to "
                                  f"{call.element.element_type} elements")
-        result = invoke(call.home, Invocation(
+        result = call.nested.invoke(Invocation(
             call.element.path, op="store", principal=call.principal, body=_memory_body(item),
             headers={"Idempotency-Key": item["key"]}, env=call.env, count_rate=False))
         assert isinstance(result.body, dict)

@@ -2,7 +2,7 @@
 
 The graph itself is pure (``element/graph.py``); these handlers load one circle's rows,
 traverse, and answer. What a circle-wide view shows is filtered through the caller's
-access (``element.invoke.readable``): an auth-policy that denies an element hides it here.
+access (``OpCall.nested.readable``): an auth-policy that denies an element hides it here.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from ..errors import InvalidRequest
 from ..evals import weighted
 from ..governance.attachments import attachments_of
 from ..graph import Graph, build_graph
-from ..invoke import readable
 from ..spec.types import TYPES
 from .op import OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, STRING, array, in_range, integer, nullable, obj, ref
@@ -112,8 +111,7 @@ def batch_stats(call: OpCall) -> OpResult:
     children = {n.id: (n, "contains") for n in graph.related(node_id, "contains")}
     for member in graph.members(node_id):
         children.setdefault(member.id, (member, "references"))
-    visible = readable(call.home, call.principal,
-                       [call.home.catalog.element(i) for i in children])
+    visible = call.nested.readable([call.home.catalog.element(i) for i in children])
     children = {i: c for i, c in children.items() if i in visible}
     counts = call.home.catalog.element_counts(list(children))
     evals = call.home.catalog.evals.latest(
@@ -176,8 +174,7 @@ def activity(call: OpCall) -> OpResult:
     if scope != "element":
         # Filter before the limit, so a denied element does not eat the page.
         members = catalog.elements(element.circle)
-        allowed = readable(call.home, call.principal,
-                           [m for m in members if ids is None or m.id in ids])
+        allowed = call.nested.readable([m for m in members if ids is None or m.id in ids])
         ids = [i for i in (ids or [m.id for m in members]) if i in allowed]
     # One row past the page tells whether another page follows.
     events = catalog.activity(element_ids=ids, limit=limit + 1,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..errors import MethodNotAllowed, OpNotFound
 from ..governance.access import LEVELS, Level, Principal
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from ..home import Home
 
 __all__ = ["LEVELS", "Level", "Env", "Schema", "Header", "Op", "OpCall", "OpResult",
-           "Activity", "OpTable", "Registry", "SHEET", "MEMORY", "AGENTS", "Handler"]
+           "Activity", "OpTable", "Registry", "SHEET", "MEMORY", "AGENTS", "Handler",
+           "Invocation", "Nested"]
 
 Env = Literal["draft", "demo", "live"]
 Schema = dict[str, Any]
@@ -127,6 +128,61 @@ class OpResult:
 
 
 @dataclass(frozen=True)
+class Invocation:
+    """One call of one op, as an entry point received it.
+
+    The op is named (``op``) or found by ``method`` and ``op_path`` (HTTP). The caller is
+    exactly one of ``token`` (checked here), ``principal`` (already authenticated: an op
+    calling another op on the caller's behalf) or ``operator`` (the home's owner, by the
+    name activity records).
+    """
+
+    path: str
+    op: str | None = None
+    method: str | None = None
+    op_path: str | None = None
+    token: str | None = None
+    principal: Principal | None = None
+    operator: str | None = None
+    #: The JSON body, or a function that parses it: called only once the caller is
+    #: admitted, so a refused caller learns nothing of how its body would be read.
+    body: Mapping[str, Any] | Callable[[], Mapping[str, Any] | None] | None = None
+    raw_body: bytes = b""
+    query: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = field(default_factory=dict)
+    env: str | None = None
+    #: The conversation's subject, fixed by the caller (agent tools): the memory ops then
+    #: read only general memories and this subject's, and write only those.
+    subject: tuple[str, str] | None = None
+    #: False when an op calls another op on the same element: its rate-limit hit was
+    #: taken by the outer call (its policies are still checked).
+    count_rate: bool = True
+
+
+class Nested(Protocol):
+    """The op path as a handler may use it, lent by ``element.invoke`` on each call
+    (``OpCall.nested``), as the handler's own caller: a handler that runs another op or
+    checks another element goes through it, so no handler imports the module that runs
+    the handlers."""
+
+    def invoke(self, call: Invocation) -> OpResult:
+        """Run another op through every check of the op path (``element.invoke``)."""
+        ...
+
+    def admit(self, element: Element, op: Op, *, count_rate: bool = True) -> None:
+        """The level, state and modifier checks of ``op`` on another ``element``.
+
+        :raise Forbidden, PolicyDenied, ElementDisabled, RateLimited: it is refused.
+        """
+        ...
+
+    def readable(self, elements: Sequence[Element]) -> set[str]:
+        """The ids of those ``elements`` whose activity the caller may read."""
+        ...
+
+
+@dataclass(frozen=True)
 class OpCall:
     """One admitted invocation of an op: who, on what, with which checked input."""
 
@@ -134,6 +190,8 @@ class OpCall:
     element: Element
     principal: Principal
     op: Op
+    #: The op path, for a handler that calls another op or checks another element.
+    nested: Nested
     body: dict[str, Any] = field(default_factory=dict)
     #: Query parameters, typed as the op declares them (``limit`` is an int...).
     query: dict[str, Any] = field(default_factory=dict)

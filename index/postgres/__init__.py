@@ -2,7 +2,9 @@
 
 Imported only when a home is configured with a database URL, so the embedded default
 never loads psycopg. ``db.py`` holds the pool, errors and migrations; ``store.py`` the
-store.
+store's primitives under the one core (``index/core.py``), cut along the file store's
+seams: ``rows.py`` (the counterpart of ``state.py``), ``writes.py``, ``search.py`` (with
+``bm25.py``), ``listing.py``, ``health.py``.
 """
 
 from .db import SCHEMA_VERSION, Database

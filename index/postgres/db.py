@@ -136,7 +136,7 @@ CREATE TABLE schema_version (
     # Search speed (bench/pg_bench.py): document frequencies kept per term, so a search
     # does not count a query term's postings (for a common term, most of the element);
     # each memory's terms beside its row, so a small scope is scored from its own rows
-    # (PostgresMemoryStore._rank) without touching the postings at all.
+    # (postgres/search.py) without touching the postings at all.
     (3, """
 CREATE TABLE memory_term_df (
     element text NOT NULL,

@@ -1,5 +1,5 @@
-"""The backend interface (index/backend.py): MemoryStore implements it exactly, and
-iter_memories streams what list pages through."""
+"""The backend interface (index/backend.py): both backends implement it exactly, through
+the one core (index/core.py), and iter_memories streams what list pages through."""
 
 from __future__ import annotations
 
@@ -7,9 +7,19 @@ import inspect
 
 import pytest
 
-from index import InvalidCategory, InvalidMemory, MemoryBackend, MemorySettings, MemoryStore
+from index import (
+    HashingEmbedder,
+    InvalidCategory,
+    InvalidMemory,
+    MemoryBackend,
+    MemorySettings,
+    MemoryStore,
+)
+from index.core import MemoryCore
+from index.postgres import PostgresMemoryStore
 
 S = MemorySettings(max_memories=10_000)
+BACKENDS = (MemoryStore, PostgresMemoryStore)
 
 
 def protocol_methods() -> list[str]:
@@ -18,15 +28,25 @@ def protocol_methods() -> list[str]:
                                           ("__len__", "__enter__", "__exit__")))
 
 
-def test_the_protocol_lists_every_public_op_of_the_store():
-    ops = {name for name, value in vars(MemoryStore).items()
-           if callable(value) and not name.startswith("_")}
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda cls: cls.__name__)
+def test_the_protocol_lists_every_public_op_of_each_backend(backend):
+    ops = {name for name in dir(backend) if not name.startswith("_")
+           and callable(getattr(backend, name))}
     assert ops == set(protocol_methods()) - {"__len__", "__enter__", "__exit__"}
 
 
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda cls: cls.__name__)
+def test_each_op_is_written_once_in_the_core(backend):
+    """A backend implements the core's primitives, never an op of the contract: so a new
+    rule of an op is written once, and both backends keep it."""
+    assert issubclass(backend, MemoryCore)
+    assert not set(vars(backend)) & set(protocol_methods()) - {"__init__"}
+    assert not backend.__abstractmethods__
+
+
 @pytest.mark.parametrize("name", protocol_methods())
-def test_the_store_has_the_protocols_signature(name):
-    ours = inspect.signature(getattr(MemoryStore, name))
+def test_the_core_has_the_protocols_signature(name):
+    ours = inspect.signature(getattr(MemoryCore, name))
     theirs = inspect.signature(getattr(MemoryBackend, name))
     if name in ("__enter__", "__exit__"):
         assert len(ours.parameters) >= 1
@@ -35,10 +55,14 @@ def test_the_store_has_the_protocols_signature(name):
     assert ours.return_annotation == theirs.return_annotation, name
 
 
-def test_every_protocol_method_states_its_contract():
+def test_every_protocol_method_states_its_contract_once():
     for name in protocol_methods():
         if name not in ("__enter__", "__exit__"):
             assert inspect.getdoc(getattr(MemoryBackend, name)), name
+            # The core and the backends do not repeat it: their help is the contract's.
+            assert getattr(MemoryCore, name).__doc__ is None, name
+            assert inspect.getdoc(getattr(MemoryStore, name)) == \
+                inspect.getdoc(getattr(MemoryBackend, name)), name
 
 
 def test_a_store_is_a_backend(make_store):
@@ -111,3 +135,35 @@ def test_export_then_import_keeps_ids_times_statistics_and_vectors(make_store, t
     assert again.imported == [] and len(again.skipped) == 7
     hit = target.search(query="tea number 3", settings=S).results[0]["memory"]
     assert hit["id"] == first["id"]
+
+
+class _ClosingEmbedder(HashingEmbedder):
+    """A real embedder that fails while ``failing`` is set (an outage), and that closes
+    ``closes`` when asked to embed (the store shut down while a repair runs)."""
+
+    def __init__(self) -> None:
+        super().__init__(256)
+        self.failing = True
+        self.closes: MemoryBackend | None = None
+
+    def embed(self, texts):
+        if self.failing:
+            raise ConnectionError("embedding service unavailable")
+        if self.closes is not None:
+            self.closes.close()
+        return super().embed(texts)
+
+
+@pytest.mark.parametrize("failure", ["the model fails", "the store closes meanwhile"])
+def test_verify_reports_every_failure_of_its_repair_on_every_backend(make_store, failure):
+    """verify's repair of memories without vectors reports whatever ``StoreError`` the
+    repair raises as ``fix_failed``, on both backends alike: a backend that caught only
+    ``EmbeddingFailed`` there (as PostgreSQL's did) would raise ``StoreClosed`` instead."""
+    embedder = _ClosingEmbedder()
+    store = make_store(embedder=embedder, embed_cache=0)
+    store.store(content="stored during an outage", category="fact", settings=S)
+    if failure == "the store closes meanwhile":
+        embedder.failing, embedder.closes = False, store
+    items = store.verify(repair=True)
+    assert [(i["problem"], "fixed" in i, "fix_failed" in i) for i in items] == [
+        ("1 memories have no vectors (text search only)", False, True)]

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from index.embed import HashingEmbedder
-from index.lanes import IndexParams, Lane, LaneSet
+from index.lanes import Lane, LaneSet
+from index.params import IndexParams
+from index.ranking import Ranking
 from index.slots import GENERAL, SlotTable
 
 HNSW_ONLY = IndexParams(exact_below=0)   # force the hnswlib path of the planner
@@ -194,10 +196,11 @@ def test_similarities_mark_missing_lanes_absent():
     e = np.eye(4, dtype=np.float32)
     lanes.put(a, {"content": e[0], "context": e[1]})
     lanes.put(b, {"content": e[1]})
-    sims, present, _ = lanes.similarities(np.array([a, b]), {"content": e[0], "context": e[1]})
+    sims, present = lanes.similarities(np.array([a, b]), {"content": e[0], "context": e[1]})
     assert present.tolist() == [[True, True, False], [True, False, False]]
     assert sims[0, :2].tolist() == [1.0, 1.0] and sims[1, 0] == 0.0
-    assert sorted(lanes.candidates({"context": e[1]}, [None], None, 5).tolist()) == [a]
+    assert sorted(lanes.candidates({"context": e[1]}, [None], None,
+                                   {"context": 5}).tolist()) == [a]
 
 
 def test_the_content_lane_walks_wider_only_beside_other_lanes(monkeypatch):
@@ -213,8 +216,12 @@ def test_the_content_lane_walks_wider_only_beside_other_lanes(monkeypatch):
     monkeypatch.setattr(Lane, "search", lambda self, query, k, owner, cats:
                         asked.append((self.name, k)) or np.zeros(0, dtype=np.int64))
     vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
-    lanes.candidates({"content": vector}, [None], None, 10)
-    assert asked == [("content", 64)]
-    asked.clear()
-    lanes.candidates({"content": vector, "context": vector}, [None], None, 10)
-    assert asked == [("content", 192), ("context", 64)]
+    ranking = Ranking(params, np.ones(3), 0.0, 10)
+    for queries, walks in (({"content": vector}, [("content", 64)]),
+                           ({"content": vector, "context": vector},
+                            [("content", 192), ("context", 64)])):
+        asked.clear()
+        lanes.candidates(queries, [None], None,
+                         {lane: ranking.lane_candidates(lane, len(queries))
+                          for lane in queries})
+        assert asked == walks

@@ -1,9 +1,8 @@
-"""Neighbour turns and rank fusion (search.py, recall.py).
+"""Neighbour turns (ranking.py, recall.py).
 
 A memory stored just before or after a strong hit, by the same owner and close in time
 (the turns around an answer in one conversation), is pulled toward the hit's score
-(``IndexParams.neighbour_weight``, .5 by default), on either backend. Reciprocal rank
-fusion (``fusion="rrf"``) is the measured alternative to the lexical boost.
+(``IndexParams.neighbour_weight``, .5 by default), on either backend.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import HashingEmbedder, IndexParams, MemorySettings
-from index.recall import boost_neighbours, rrf
+from index.recall import boost_neighbours
 
 PROFILE = settings.get_profile("triform-index")
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
@@ -43,16 +42,6 @@ def test_a_neighbour_is_pulled_toward_its_hit_never_past_it(scores, pairs, weigh
     for h, n in pairs:
         assert out[n] >= s[n] + weight * max(s[h] - s[n], 0.0) - 1e-12
         assert out[n] <= max(s[n], max(s[h2] for h2, n2 in pairs if n2 == n)) + 1e-12
-
-
-def test_rrf_fuses_two_rankings_into_the_unit_interval():
-    scores = np.array([0.9, 0.5, 0.1, 0.3])
-    bm25 = np.array([0.0, 2.0, 5.0, 0.0])
-    fused = rrf(scores, bm25)
-    assert np.all((fused > 0) & (fused <= 1.0))
-    # Second in both beats first in one and unmatched in the other.
-    assert fused[1] > fused[0] and fused[1] > fused[2] > fused[3]
-    assert rrf(np.array([1.0]), np.array([3.0]))[0] == pytest.approx(60 / 61)
 
 
 def _conversation(make_store, clock, directory, weight: float, *, gap: float = 0.0,
@@ -120,7 +109,6 @@ def test_neighbours_stay_inside_the_owner_and_the_filters(make_store):
     assert fact["id"] not in [r["memory"]["id"] for r in only]
 
 
-def test_the_defaults_pull_neighbours_halfway_and_boost_by_bm25():
+def test_the_defaults_pull_neighbours_halfway():
     params = IndexParams()
     assert params.neighbour_weight == 0.5 and params.neighbour_hits == 5
-    assert params.fusion == "boost"

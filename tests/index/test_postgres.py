@@ -324,8 +324,8 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     whole are found among their rows, the others by a statement of their own; at 30 the
     general pool (60 memories) is walked and each guest's scored whole."""
     from index import IndexParams, MemoryStore
-    from index.postgres import store as pg_store
-    monkeypatch.setattr(pg_store, "EXACT_MAX", exact_max)
+    from index.postgres import search as pg_search
+    monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
     settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0,
                               max_memories=1000, max_per_subject=1000)
     words = ("budget river violin garden coffee doctor school mountain painting "

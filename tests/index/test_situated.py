@@ -1,8 +1,7 @@
-"""Situated recall: a memory is found by the situation it was formed in (lexical.py, recall.py).
+"""Situated recall: a memory is found by the situation it was formed in (lexical.py).
 
 The context a memory was stored with takes part when the query has no window of its own:
-its words in the BM25 index (a lighter field beside the content), and its vector through
-the memory's situated meaning, ``unit(content + context)``.
+its words are in the BM25 index, a lighter field beside the content.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 
 from index import HashingEmbedder, IndexParams, MemorySettings
 from index.lexical import CONTENT_WEIGHT, LexicalIndex
-from index.recall import boost_time, situate
+from index.recall import boost_time
 
 PROFILE = settings.get_profile("triform-index")
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
@@ -23,19 +22,6 @@ WINDOW = "Melanie: did you finally sign up for the pottery class?"
 
 def unit(v: np.ndarray) -> np.ndarray:
     return v / np.linalg.norm(v)
-
-
-@settings(PROFILE, max_examples=60)
-@given(st.lists(st.floats(-1, 1), min_size=24, max_size=24).filter(
-    lambda xs: np.linalg.norm(xs[:8]) > 1e-3 and np.linalg.norm(xs[8:16]) > 1e-3
-    and np.linalg.norm(xs[16:]) > 1e-3))
-def test_situate_is_the_cosine_with_the_normalized_sum(xs):
-    q, c, x = (unit(np.array(xs[i:i + 8])) for i in (0, 8, 16))
-    if np.linalg.norm(c + x) < 1e-3:
-        return                                  # opposite vectors: no situated meaning
-    expected = float(q @ unit(c + x))
-    assert situate(np.array([q @ c]), np.array([q @ x]), np.array([c @ x]))[0] == \
-        pytest.approx(expected, abs=1e-9)
 
 
 @settings(PROFILE, max_examples=60)
@@ -83,26 +69,24 @@ def _short_turn_store(make_store, params: IndexParams):
     return store, answer
 
 
-@pytest.mark.parametrize("params", [IndexParams(), IndexParams(situated_vector=True)])
-def test_a_short_turn_is_found_by_what_it_answered(make_store, params):
-    store, answer = _short_turn_store(make_store, params)
+def test_a_short_turn_is_found_by_what_it_answered(make_store):
+    store, answer = _short_turn_store(make_store, IndexParams())
     found = store.search(query="When did Caroline go to the pottery class?",
                          settings=EVERYTHING).results
     assert found[0]["memory"]["id"] == answer["id"]
     assert found[0]["score"] > found[1]["score"] + 0.2
-    # The situated similarity fills the context lane only with that lever on.
-    assert (found[0]["lanes"]["context"] is not None) == params.situated_vector
+    # A query without a window of its own leaves the context lane out.
+    assert found[0]["lanes"]["context"] is None
 
 
 def test_the_defaults_are_the_situated_lexical_index_and_the_time_boost():
     params = IndexParams()
-    assert params.situated_lexical and not params.situated_vector
+    assert params.situated_lexical
     assert 0 < params.time_weight <= 1
 
 
-def test_without_the_levers_only_its_own_words_count(make_store):
-    store, answer = _short_turn_store(make_store, IndexParams(
-        situated_lexical=False, situated_vector=False))
+def test_without_the_lever_only_its_own_words_count(make_store):
+    store, answer = _short_turn_store(make_store, IndexParams(situated_lexical=False))
     found = store.search(query="When did Caroline go to the pottery class?",
                          settings=EVERYTHING).results
     mine = next(r for r in found if r["memory"]["id"] == answer["id"])
@@ -119,7 +103,7 @@ def test_a_query_with_its_own_window_compares_windows_as_before(make_store):
 
 
 def test_updating_the_context_reindexes_its_words(make_store):
-    store, answer = _short_turn_store(make_store, IndexParams(situated_vector=False))
+    store, answer = _short_turn_store(make_store, IndexParams())
     store.update(answer["id"], context="Melanie: how was the violin lesson?",
                  settings=EVERYTHING)
     top = store.search(query="violin lesson", settings=EVERYTHING).results[0]

@@ -1,0 +1,583 @@
+"""MemoryCore: every op of a memory backend, written once over the storage's primitives.
+
+``MemoryBackend`` (``backend.py``) is the contract; this class keeps it for both
+backends. It validates every call, embeds outside any lock, asks the shared decisions
+(``decisions.py``: idempotency, eviction, what an update re-embeds), runs the one ranking
+(``ranking.py``), pages lists and exports, and drives the embedding passes
+(``behind.py``). A backend subclasses it and implements only its primitives, the
+``_``-methods declared at the end of this class, each documented here once:
+
+* :class:`~index.store.MemoryStore`: JSONL log + in-memory state + hnswlib (``engine.py``);
+* :class:`~index.postgres.PostgresMemoryStore`: PostgreSQL + pgvector (``postgres/``).
+
+A primitive that changes memories makes its change durable before it returns (or raises
+having made none, unless it says which part stays). The core takes no lock of the
+storage's (its own lock only keeps one embedding pass at a time), so each backend decides
+how its reads and writes are serialized. The docstrings of
+the public methods are ``MemoryBackend``'s (``inspect.getdoc`` finds them there).
+"""
+
+from __future__ import annotations
+
+import builtins
+import logging
+import threading
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+import numpy as np
+
+from .backend import (
+    HealthItem,
+    ImportedMemory,
+    ImportResult,
+    Memory,
+    MemoryBackend,
+    SearchResult,
+    StoreResult,
+)
+from .behind import EmbedBehind
+from .decisions import lane_texts, update_plan
+from .embed import Embedder, normalize_rows
+from .embed_cache import CachedEmbedder
+from .errors import (
+    ConfirmRequired,
+    EmbeddingFailed,
+    InvalidMemory,
+    MemoryNotFound,
+    StoreError,
+    StoreFailed,
+)
+from .params import IndexParams
+from .query import LIST_LIMIT_MAX, ListQuery, SearchQuery, parse_list_query, parse_search
+from .ranking import Ranking
+from .records import (
+    MemoryRecord,
+    NewMemory,
+    validate_changes,
+    validate_items,
+    validate_new,
+    validate_subject,
+)
+from .settings import MemorySettings, require_settings
+from .timespan import query_span
+from .transfer import usable_vectors
+
+__all__ = ["MemoryCore", "Edit", "REPAIR_BATCH"]
+
+logger = logging.getLogger(__name__)
+
+# Memories embedded per model call by a repair or background pass.
+REPAIR_BATCH = 64
+
+Vectors = dict[str, np.ndarray]
+
+
+class Edit(Protocol):
+    """One memory opened for an update (:meth:`MemoryCore._editing`)."""
+
+    record: MemoryRecord
+
+    def apply(self, fields: dict[str, Any], vectors: Vectors | None,
+              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+        """Change ``fields`` durably and return the memory. ``vectors``: the lanes of
+        ``to_embed`` embedded (``{}``: nothing to embed), None: the memory loses every
+        vector (embedding failed, or it is embedded behind); ``to_drop``: lanes cleared."""
+        ...
+
+
+class MemoryCore(MemoryBackend):
+    """The ops of ``MemoryBackend`` over a storage (see the module docstring).
+
+    :param embedder: turns texts into unit vectors; wrapped in a
+        :class:`~index.embed_cache.CachedEmbedder` of ``embed_cache`` texts unless it is
+        one already or ``embed_cache`` is 0.
+    :param clock: POSIX seconds (timestamps, retention, the spans queries name).
+    :param index_params: candidate generation and recall levers (``params.py``).
+    :param name: the element, for the background embedder's thread name.
+    """
+
+    def __init__(self, embedder: Embedder, *, clock: Callable[[], float],
+                 index_params: IndexParams | None, embed_cache: int, name: str) -> None:
+        if embed_cache > 0 and not isinstance(embedder, CachedEmbedder):
+            embedder = CachedEmbedder(embedder, max_entries=embed_cache)
+        self._embedder: Embedder = embedder
+        self._model_id = str(embedder.model_id)
+        self._dim = int(embedder.dim)
+        self._clock = clock
+        self._params = index_params or IndexParams()
+        # One embedding pass at a time, background or asked for: two would embed the same
+        # memories twice. Never taken inside a primitive's lock (a pass takes it).
+        self._repairing = threading.Lock()
+        self._behind = EmbedBehind(self._repair_behind, name)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder this store calls (a :class:`CachedEmbedder` unless turned off)."""
+        return self._embedder
+
+    def close(self) -> None:
+        # The background embedder stops first (a batch it computed is written); memories
+        # still without vectors stay so, and the next open embeds them.
+        self._behind.close()
+        self._release()
+
+    def __enter__(self) -> MemoryCore:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    def __len__(self) -> int:
+        return self._count()
+
+    def _embed_lanes(self, texts: dict[str, str]) -> Vectors | None:
+        """Embed lane texts in one call; None if the embedder fails in any way."""
+        names = list(texts)
+        if not names:
+            return {}
+        try:
+            out = np.asarray(self._embedder.embed([texts[n] for n in names]),
+                             dtype=np.float32)
+            if out.shape != (len(names), self._dim) or not np.all(np.isfinite(out)):
+                raise EmbeddingFailed(f"embedder returned shape {out.shape}")
+        except Exception as exc:   # any embedder failure degrades, never fails the op
+            logger.warning("embedding failed (%s): %s", exc.__class__.__name__, exc)
+            return None
+        out = normalize_rows(out)
+        return {name: out[i].copy() for i, name in enumerate(names)}
+
+    # -- store -----------------------------------------------------------------------------
+
+    def store(self, *, content: str, category: str, subject_type: str | None = None,
+              subject_id: str | None = None, context: str | None = None,
+              intention: str | None = None, agent: str | None = None, source: str = "api",
+              metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
+              occurred_at: str | None = None, settings: MemorySettings,
+              embed_later: bool = False) -> StoreResult:
+        new = validate_new(content=content, category=category, subject_type=subject_type,
+                           subject_id=subject_id, context=context, intention=intention,
+                           agent=agent, source=source, metadata=metadata,
+                           idempotency_key=idempotency_key, occurred_at=occurred_at)
+        settings = require_settings(settings)
+        earlier = self._earlier(new)
+        if earlier is not None:
+            return earlier
+        vectors = None if embed_later else self._embed_lanes(lane_texts(new))
+        result = self._insert([new], [vectors], settings, pending=embed_later,
+                              batch=False)[0]
+        if embed_later and not result.memory["embedded"]:
+            self._behind.wake()     # after the write: the pass must see the memory
+        return result
+
+    def store_many(self, items: Sequence[Mapping[str, Any]], *,
+                   settings: MemorySettings) -> list[StoreResult]:
+        news = validate_items(items)
+        settings = require_settings(settings)
+        self._check_keys(news)
+        texts = [lane_texts(new) for new in news]
+        flat = {f"{i}:{lane}": text for i, lanes in enumerate(texts)
+                for lane, text in lanes.items()}
+        embedded = self._embed_lanes(flat)
+        vectors = [None if embedded is None else
+                   {lane: embedded[f"{i}:{lane}"] for lane in lanes}
+                   for i, lanes in enumerate(texts)]
+        return self._insert(news, vectors, settings, pending=False, batch=True)
+
+    # -- read ------------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory:
+        return self._memory(self._checked_id(memory_id))
+
+    @staticmethod
+    def _checked_id(memory_id: object) -> str:
+        if not isinstance(memory_id, str):
+            raise MemoryNotFound(str(memory_id))
+        return memory_id
+
+    # -- update / delete -------------------------------------------------------------------
+
+    def update(self, memory_id: str, *, content: str | None = None,
+               category: str | None = None, context: str | None = None,
+               intention: str | None = None, metadata: dict[str, Any] | None = None,
+               settings: MemorySettings, embed_later: bool = False) -> Memory:
+        changes = validate_changes(content=content, category=category, context=context,
+                                   intention=intention, metadata=metadata)
+        require_settings(settings)
+        memory_id = self._checked_id(memory_id)
+        for attempt in range(3):
+            # Embed outside the storage's lock; if the memory changed meanwhile, try
+            # again, and on the last attempt hold the lock throughout so the update cannot
+            # starve. Embedding behind, nothing is embedded first: read and write at once.
+            hold = attempt == 2
+            with self._editing(memory_id, lock=hold or embed_later) as edit:
+                record = edit.record
+                fields = {k: v for k, v in changes.items() if getattr(record, k) != v}
+                if not fields:
+                    return record.public()
+                snapshot = (record.content, record.context, record.intention,
+                            record.embedded)
+                to_embed, to_drop = update_plan(record, fields)
+                later = embed_later and bool(to_embed)
+                if hold or later:
+                    vectors = None if later else \
+                        self._embed_lanes(to_embed) if to_embed else {}
+                    memory = edit.apply(fields, vectors, to_embed, to_drop)
+            if hold or later:
+                if later:
+                    self._behind.wake()     # after the write: the pass must see it
+                return memory
+            vectors = self._embed_lanes(to_embed) if to_embed else {}
+            with self._editing(memory_id, lock=True) as edit:
+                record = edit.record
+                if snapshot != (record.content, record.context, record.intention,
+                                record.embedded):
+                    continue
+                return edit.apply(fields, vectors, to_embed, to_drop)
+        raise StoreFailed("the memory kept changing during the update")   # not reached
+
+    def delete(self, memory_id: str) -> None:
+        self._delete(self._checked_id(memory_id))
+
+    # -- search ----------------------------------------------------------------------------
+
+    def search(self, *, query: str, context: str | None = None,
+               intention: str | None = None, subject_type: str | None = None,
+               subject_id: str | None = None, limit: int = 10,
+               categories: list[str] | None = None, occurred_after: str | None = None,
+               occurred_before: str | None = None,
+               settings: MemorySettings, now: float | None = None,
+               count_access: bool = True) -> SearchResult:
+        request = parse_search(query=query, context=context, intention=intention,
+                               subject_type=subject_type, subject_id=subject_id, limit=limit,
+                               categories=categories, occurred_after=occurred_after,
+                               occurred_before=occurred_before)
+        settings = require_settings(settings)
+        when = query_span(request.texts["content"], self._clock() if now is None else now)
+        queries = self._embed_lanes(request.texts)
+        ranking = Ranking.of(self._params, settings, request.limit, when)
+        return self._recall(request, queries, settings.subject_scoping, ranking,
+                            count_access)
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    def reap(self, *, settings: MemorySettings) -> list[str]:
+        settings = require_settings(settings)
+        self._check_open()
+        if not settings.retention:
+            return []
+        return self._expire(settings.retention, self._clock())
+
+    def stats(self, *, settings: MemorySettings) -> dict[str, Any]:
+        expired = self.reap(settings=settings)
+        counts = self._counts()
+        capacity = {"max_memories": settings.max_memories,
+                    "max_per_subject": settings.max_per_subject, "used": counts["total"]}
+        return {**counts, "capacity": capacity, "expired": expired}
+
+    def forget_subject(self, subject_type: str, subject_id: str, *,
+                       confirm: bool) -> dict[str, Any]:
+        if confirm is not True:
+            raise ConfirmRequired()
+        subject = validate_subject(subject_type, subject_id)
+        if subject is None:
+            raise InvalidMemory("subject_type", "is required")
+        ids = self._forget(subject)
+        return {"deleted": len(ids), "ids": ids}
+
+    def compact(self) -> None:
+        self._check_open()
+        self._compact()
+
+    # -- embedding passes ------------------------------------------------------------------
+
+    def repair_embeddings(self) -> int:
+        with self._repairing:
+            return self._repair_pass(lambda: False, durable=True)
+
+    def flush_embeddings(self, timeout: float | None = None) -> bool:
+        return self._behind.flush(timeout)
+
+    def _repair_behind(self) -> int:
+        """The background embedder's pass: stops before a batch once the store closes."""
+        with self._repairing:
+            return self._repair_pass(lambda: self._behind.closing, durable=False)
+
+    def _repair_pass(self, stop: Callable[[], bool], *, durable: bool) -> int:
+        """One embedding pass (a backend may wrap it, e.g. in a deployment-wide lock)."""
+        return self._embed_pending(stop, durable=durable)
+
+    def _embed_pending(self, stop: Callable[[], bool], *, durable: bool) -> int:
+        """Embed the memories without vectors, ``REPAIR_BATCH`` per model call, each tried
+        once per pass (no endless loop); ``stop`` is checked before each batch.
+
+        :raise EmbeddingFailed: the embedder failed (those embedded before stay so).
+        """
+        repaired = 0
+        attempted: set[str] = set()
+        while not stop():
+            batch = self._unembedded(attempted, REPAIR_BATCH)
+            if not batch:
+                return repaired
+            flat = {f"{i}:{lane}": text for i, (_, texts) in enumerate(batch)
+                    for lane, text in texts.items()}
+            vectors = self._embed_lanes(flat)
+            if vectors is None:
+                raise EmbeddingFailed(f"the embedder failed; {repaired} memories were "
+                                      "repaired before it did")
+            repaired += self._save_vectors(
+                [(memory_id, texts, {lane: vectors[f"{i}:{lane}"] for lane in texts})
+                 for i, (memory_id, texts) in enumerate(batch)], durable=durable)
+        return repaired
+
+    # -- health ----------------------------------------------------------------------------
+
+    def verify(self, *, repair: bool = False) -> list[HealthItem]:
+        items = self._check(repair)
+        unembedded = self._unembedded_count()
+        if unembedded:
+            vectors: HealthItem = {"problem": f"{unembedded} memories have no vectors "
+                                              "(text search only)", "fixable": True}
+            if repair:
+                try:
+                    vectors["fix"] = f"embedded {self.repair_embeddings()} memories"
+                    vectors["fixed"] = True
+                except StoreError as exc:   # any failure of the repair is reported
+                    vectors["fix_failed"] = exc.message
+            items.append(vectors)
+        return items
+
+    # -- transfer --------------------------------------------------------------------------
+
+    def export(self, *, vectors: bool = False, category: str | None = None,
+               subject_type: str | None = None, subject_id: str | None = None,
+               agent: str | None = None, source: str | None = None,
+               created_after: str | None = None, created_before: str | None = None
+               ) -> tuple[int, Iterator[Memory]]:
+        query = parse_list_query(category=category, subject_type=subject_type,
+                                 subject_id=subject_id, agent=agent, source=source,
+                                 created_after=created_after, created_before=created_before,
+                                 limit=LIST_LIMIT_MAX, cursor=None)
+        chosen = self._matching(query)
+        return len(chosen), self._exported(chosen, vectors)
+
+    def _exported(self, chosen: list[Any], vectors: bool) -> Iterator[Memory]:
+        for start in range(0, len(chosen), LIST_LIMIT_MAX):
+            yield from self._export_page(chosen[start:start + LIST_LIMIT_MAX], vectors)
+
+    def import_memories(self, items: Sequence[ImportedMemory], *, model_id: str | None,
+                        settings: MemorySettings) -> ImportResult:
+        settings = require_settings(settings)
+        result = ImportResult()
+        fresh = self._absent(items)
+        same_model = model_id == self._model_id
+        carried = [usable_vectors(item, self._dim) if same_model else None
+                   for item in fresh]
+        need = {f"{i}:{lane}": text for i, item in enumerate(fresh) if carried[i] is None
+                for lane, text in item.lane_texts().items()}
+        embedded = self._embed_lanes(need) if need else {}
+        vectors = [carried[i] if carried[i] is not None or embedded is None else
+                   {lane: embedded[f"{i}:{lane}"] for lane in item.lane_texts()}
+                   for i, item in enumerate(fresh)]
+        for i, evicted in self._insert_imported(fresh, vectors, settings):
+            result.imported.append(fresh[i].id)
+            result.evicted.extend(evicted)
+            if vectors[i] is None:
+                result.unembedded.append(fresh[i].id)
+            elif carried[i] is None:
+                result.embedded_here += 1
+        imported = set(result.imported)
+        result.skipped = [item.id for item in items if item.id not in imported]
+        return result
+
+    def copy_log(self, dest: Path | str) -> dict[str, Any]:
+        return self._copy_log(Path(dest))
+
+    # -- list (declared last: below ``def list``, ``list[...]`` would name the method) -----
+
+    def list(self, *, category: str | None = None, subject_type: str | None = None,
+             subject_id: str | None = None, agent: str | None = None,
+             source: str | None = None, created_after: str | None = None,
+             created_before: str | None = None, occurred_after: str | None = None,
+             occurred_before: str | None = None, limit: int = 50,
+             cursor: str | None = None) -> tuple[list[Memory], str | None]:
+        query = parse_list_query(category=category, subject_type=subject_type,
+                                 subject_id=subject_id, agent=agent, source=source,
+                                 created_after=created_after, created_before=created_before,
+                                 occurred_after=occurred_after,
+                                 occurred_before=occurred_before, limit=limit, cursor=cursor)
+        return self._page(query)
+
+    def iter_memories(self, *, category: str | None = None,
+                      subject_type: str | None = None, subject_id: str | None = None,
+                      agent: str | None = None, source: str | None = None,
+                      created_after: str | None = None,
+                      created_before: str | None = None) -> Iterator[Memory]:
+        query = parse_list_query(category=category, subject_type=subject_type,
+                                 subject_id=subject_id, agent=agent, source=source,
+                                 created_after=created_after, created_before=created_before,
+                                 limit=LIST_LIMIT_MAX, cursor=None)
+        self._check_open()
+        return self._pages(query)
+
+    def _pages(self, query: ListQuery) -> Iterator[Memory]:
+        # One page per call: the storage is locked (or read) per page, never between.
+        while True:
+            page, cursor = self._page(query)
+            yield from page
+            if cursor is None:
+                return
+            query = query.continued(cursor)
+
+    # -- the storage's primitives ----------------------------------------------------------
+
+    @abstractmethod
+    def _check_open(self) -> None:
+        """:raise StoreClosed: the store was closed."""
+
+    @abstractmethod
+    def _release(self) -> None:
+        """Make everything durable and release the storage (idempotent)."""
+
+    @abstractmethod
+    def _count(self) -> int:
+        """How many memories there are."""
+
+    @abstractmethod
+    def _memory(self, memory_id: str) -> Memory:
+        """One memory's public form. :raise MemoryNotFound: none has this id."""
+
+    @abstractmethod
+    def _earlier(self, new: NewMemory) -> StoreResult | None:
+        """``decisions.earlier_result`` of ``new`` over what is stored now.
+
+        :raise IdempotencyKeyReused: the key stored a different request.
+        """
+
+    @abstractmethod
+    def _check_keys(self, news: Sequence[NewMemory]) -> None:
+        """``decisions.check_keys`` of a batch over what is stored now."""
+
+    @abstractmethod
+    def _insert(self, news: Sequence[NewMemory], vectors: Sequence[Vectors | None],
+                settings: MemorySettings, *, pending: bool,
+                batch: bool) -> builtins.list[StoreResult]:
+        """Store validated memories in order, serialized with every other writer: for
+        each, the earlier result of its key if any, else the evictions capacity calls for
+        (``decisions.evictions``) and the memory with ``vectors[i]`` (None: without
+        vectors, warned ``MEMORY_EMBEDDING_FAILED`` unless ``pending``: embedded behind).
+        ``batch``: ``store_many``'s (keys checked again under the lock, made durable
+        together).
+
+        :raise MemoryCapacity: item i cannot be stored; the items before it are durable.
+        :raise StorageFull, StoreFailed: none was stored.
+        """
+
+    @abstractmethod
+    def _editing(self, memory_id: str, *, lock: bool) -> AbstractContextManager[Edit]:
+        """The memory, read for an update (:class:`Edit`). ``lock``: the edit may write,
+        so the element's writers are held off until the context ends (the file store
+        holds its lock for any read).
+
+        :raise MemoryNotFound: no memory has this id.
+        """
+
+    @abstractmethod
+    def _delete(self, memory_id: str) -> None:
+        """Delete one memory. :raise MemoryNotFound: no memory has this id."""
+
+    @abstractmethod
+    def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
+                ranking: Ranking, count_access: bool) -> SearchResult:
+        """Gather the candidates of ``request`` (``queries``: its lanes' vectors, None
+        when it could not be embedded), rank them with ``ranking.rank``, count one access
+        for each memory returned (unless ``count_access`` is False: then write nothing),
+        and return them."""
+
+    @abstractmethod
+    def _expire(self, retention: dict[str, float], now: float) -> builtins.list[str]:
+        """Delete memories past their category's retention; their ids, oldest first."""
+
+    @abstractmethod
+    def _counts(self) -> dict[str, Any]:
+        """``total``, ``by_category``, ``by_subject`` (most memories first), ``general``,
+        ``embedded``, ``unembedded``."""
+
+    @abstractmethod
+    def _forget(self, subject: tuple[str, str]) -> builtins.list[str]:
+        """Delete the subject's memories and their text from storage; their ids, oldest
+        first."""
+
+    @abstractmethod
+    def _compact(self) -> None:
+        """Reclaim the space of deleted memories and history."""
+
+    @abstractmethod
+    def _unembedded(self, attempted: set[str],
+                    size: int) -> builtins.list[tuple[str, dict[str, str]]]:
+        """Up to ``size`` memories without vectors and not in ``attempted`` (which grows
+        by them), oldest first, with their lane texts."""
+
+    @abstractmethod
+    def _save_vectors(self, batch: builtins.list[tuple[str, dict[str, str], Vectors]], *,
+                      durable: bool) -> int:
+        """Give memories their vectors, each only if it is still without vectors and its
+        lane texts are still those embedded; how many were given. ``durable`` False: the
+        background pass's, which may leave the flush to the next write."""
+
+    @abstractmethod
+    def _unembedded_count(self) -> int:
+        """How many memories have no vectors."""
+
+    @abstractmethod
+    def _check(self, repair: bool) -> builtins.list[HealthItem]:
+        """The storage's own health findings (``verify``), repaired when asked."""
+
+    @abstractmethod
+    def _matching(self, query: ListQuery) -> builtins.list[Any]:
+        """Handles of the memories ``query`` lists, newest first, fixed now (an export)."""
+
+    @abstractmethod
+    def _export_page(self, chosen: builtins.list[Any], vectors: bool) -> builtins.list[Memory]:
+        """The memories of ``chosen`` handles as they are now, with ``"vectors"`` when
+        asked and embedded (one deleted meanwhile: without vectors, or left out)."""
+
+    @abstractmethod
+    def _absent(self, items: Sequence[ImportedMemory]) -> builtins.list[ImportedMemory]:
+        """The items whose id is not stored."""
+
+    @abstractmethod
+    def _insert_imported(self, items: Sequence[ImportedMemory],
+                         vectors: Sequence[Vectors | None], settings: MemorySettings
+                         ) -> builtins.list[tuple[int, builtins.list[str]]]:
+        """Store imported memories as they were (ids, times, statistics), in order, with
+        the evictions capacity calls for; an id stored meanwhile is skipped. ``(item
+        index, evicted ids)`` of each one written.
+
+        :raise MemoryCapacity: item i cannot be stored; the items before it are durable.
+        :raise StorageFull, StoreFailed: none was stored.
+        """
+
+    @abstractmethod
+    def _copy_log(self, dest: Path) -> dict[str, Any]:
+        """``copy_log``: a backup of the memories as of now, or why there is none."""
+
+    @abstractmethod
+    def _page(self, query: ListQuery) -> tuple[builtins.list[Memory], str | None]:
+        """One page of ``query``, newest first, and the next page's cursor (None: last)."""
+

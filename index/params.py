@@ -1,0 +1,71 @@
+"""IndexParams: how a search gathers candidates and ranks them, one set for every backend.
+
+The file store's hnswlib fields (``M``, ``ef_construction``, ``seed``, ``build_threads``,
+``exact_below``) are used by ``lanes.py`` alone; pgvector keeps its own defaults (16 and
+64) and ``postgres/search.py`` reads the walk and candidate fields. The recall levers
+(``situated_lexical``, ``time_weight``, ``neighbour_*``) are read by ``ranking.py`` and
+by each backend's gathering, so a lever is set here once for both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["IndexParams"]
+
+
+@dataclass(frozen=True)
+class IndexParams:
+    """Tuning of the vector indexes and of candidate generation.
+
+    ``oversample`` and ``min_candidates``: each lane returns ``max(limit * oversample,
+    min_candidates)`` candidates per owner pool (``content_factor`` times that for the
+    content lane); their union is rescored exactly on all lanes, so a memory that is only
+    moderately close on each lane is still found. ``ef`` of a walk is
+    ``max(ef_search_min, ef_factor * k)``. ``exact_below``: the planner's threshold (None:
+    adaptive, see ``lanes.py``). Defaults were chosen on real all-MiniLM-L6-v2
+    vectors (``docs/memory-runtime.md``).
+
+    Recall levers (``docs/recall.md`` measures each, alone and together):
+    ``situated_lexical`` indexes a memory's context beside its content in BM25
+    (``lexical.py``; changing it re-indexes the contents on open); ``time_weight`` is the
+    boost of memories that occurred in the span the query names (``recall.boost_time``;
+    0 turns it off).
+    ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
+    best results (same owner, adjacent in creation order, occurred within
+    ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
+    that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
+    R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms). BM25 joins
+    the vectors by pulling the content cosine up (``recall.boost_content``).
+    """
+
+    M: int = 16
+    ef_construction: int = 200
+    ef_search_min: int = 64
+    ef_factor: float = 1.0
+    oversample: int = 4
+    min_candidates: int = 64
+    content_factor: int = 3
+    exact_below: int | None = None
+    seed: int = 100
+    build_threads: int = -1
+    situated_lexical: bool = True
+    time_weight: float = 0.4
+    neighbour_weight: float = 0.5
+    neighbour_hits: int = 5
+    neighbour_gap: float = 3600.0
+
+    def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
+        """How many candidates a lane contributes per owner pool for a search of ``limit``
+        that gives ``lanes`` query lanes.
+
+        The content lane gets ``content_factor`` times more when the query gives other
+        lanes too: it is always present and weighs most, so blended winners are most often
+        found through it. A query of the content lane alone ranks by that lane (and BM25,
+        whose best matches are candidates too), so its top ``limit`` is among the lane's
+        nearest: the walk needs no more (at 10k memories the top 10 was the exhaustive one
+        for all 600 queries of ``bench/search_http_bench.py``, scoped and not, for 40%
+        less search time).
+        """
+        base = max(limit * self.oversample, self.min_candidates)
+        return base * self.content_factor if lane == "content" and lanes > 1 else base

@@ -1,0 +1,402 @@
+"""Search in PostgreSQL: the database's half of a search, gathering.
+
+The counterpart of the file store's ``search.py``, by the same rules (``ranking.py``):
+the owner pools of the scope, vector candidates per lane and pool, the best BM25 matches
+in scope, the time window and the named span, then the exact cosines of the three lanes
+and BM25 for the union; the memories without vectors scored by text; the neighbours of
+the best hits. ``ranking.Ranking.rank`` then ranks them, as it does the file store's.
+
+Like the file store's planner, a pool of at most ``EXACT_MAX`` memories is scored whole
+from its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts);
+a larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
+selective filter still returns the asked number of rows) and the best BM25 matches from
+the postings (``bm25.py``). A hit's neighbours are found among the rows already read when
+its pool was scored whole, else by one more statement. The search runs on one
+connection in autocommit: the reads need no transaction of their own (each statement
+sees a committed state; a memory deleted between two is left out), and independent
+statements go out together in a pipeline, so a search on a small scope is three round
+trips (one more for the neighbours of hits in a walked pool). ``docs/deploy.md``
+("Search and store speed") has the round trips and the figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from ..lexical import terms
+from ..query import Bounds, SearchQuery
+from ..ranking import (
+    NEIGHBOUR_SCAN,
+    SPAN_CANDIDATES_MAX,
+    WINDOW_EXACT_MAX,
+    Gathered,
+    Ranking,
+    Rows,
+    pools_in_scope,
+    text_rows,
+    window_plan,
+)
+from ..recall import LANES, token_set
+from . import bm25
+from .rows import Table, filters, pool_sql, scope_sql, vector_text
+
+__all__ = ["gather", "EXACT_MAX"]
+
+# A pool (general, one subject, or everyone) of at most this many memories is scored
+# whole from its rows; a larger one is walked through the HNSW indexes and the postings.
+# Reading a row and computing its three cosines costs about 10-20 us here (its vectors
+# are TOASTed), so 1024 rows are ~15 ms: past that the walks are cheaper.
+EXACT_MAX = 1024
+
+Sql = tuple[str, tuple[Any, ...]]
+Cursor = psycopg.Cursor[Any]
+
+
+@dataclass
+class _Scored:
+    """One candidate's exact similarities: per lane (``present``: the lane takes part),
+    BM25, its pool in the search and its owner (``(subject_type, subject_id)``, both None
+    for a general memory)."""
+
+    seq: int
+    occurred: float
+    pool: int
+    sims: list[float]
+    present: list[bool]
+    bm25: float
+    owner: tuple[str | None, str | None]
+
+
+def _scored(r: Sequence[Any]) -> _Scored:
+    """A row of ``id, seq, occurred_ts, pool``, the scored columns (``_Search._columns``)
+    and ``subject_type, subject_id``."""
+    sims = [0.0, 0.0, 0.0]
+    present = [False, False, False]
+    for j in range(len(LANES)):
+        value = r[4 + j]
+        if value is not None and np.isfinite(value):
+            sims[j], present[j] = float(value), True
+    return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
+                   present=present, bm25=float(r[7] or 0.0), owner=(r[8], r[9]))
+
+
+def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
+    """Scored rows as ``ranking.Rows`` (keys: ids)."""
+    return Rows(keys=np.array([memory_id for memory_id, _ in scored], dtype=str),
+                seq=np.array([row.seq for _, row in scored], dtype=np.int64),
+                occurred=np.array([row.occurred for _, row in scored], dtype=np.float64),
+                sims=np.array([row.sims for _, row in scored],
+                              dtype=np.float64).reshape(-1, len(LANES)),
+                present=np.array([row.present for _, row in scored],
+                                 dtype=bool).reshape(-1, len(LANES)),
+                bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64))
+
+
+def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
+           queries: dict[str, np.ndarray] | None, scoping: bool,
+           ranking: Ranking) -> Gathered:
+    """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``."""
+    return _Search(conn, t, request, queries, scoping, ranking).gather()
+
+
+class _Search:
+    """The statements of one search."""
+
+    def __init__(self, conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
+                 queries: dict[str, np.ndarray] | None, scoping: bool,
+                 ranking: Ranking) -> None:
+        self.conn, self.t, self.request, self.queries = conn, t, request, queries
+        self.ranking = ranking
+        self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
+        self.scope = scope_sql(self.pools)
+        self.extra = filters(request.cats, request.occurred)
+        self.literal = {lane: vector_text(q) for lane, q in (queries or {}).items()}
+        self.words = sorted(set(terms(request.texts["content"])))
+        self.whole: dict[str, _Scored] = {}
+
+    def gather(self) -> Gathered:
+        conn, t = self.conn, self.t
+        chosen: dict[str, _Scored] = {}
+        best = 0.0
+        with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
+            with conn.pipeline():
+                # Sent together, one round trip: each pool's size (counted up to
+                # EXACT_MAX + 1, which picks its plan), every row of the pools that are
+                # small scored whole (a large pool is left out by the same count), and
+                # the memories in scope to score by text.
+                if self.queries is not None:
+                    counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
+                    cur.execute(f"SELECT {counts}", self._count_params(self.pools))
+                    self._send_rows(rows_cur, self.pools)
+                which = "" if self.queries is None else " AND NOT embedded"
+                text_cur.execute(
+                    "SELECT id, seq, occurred_ts, content, context, intention FROM "
+                    f"memories WHERE element = %s{which} AND ({self.scope[0]})"
+                    f"{self.extra[0]}", (t.element, *self.scope[1], *self.extra[1]))
+            text = text_cur.fetchall()
+            if self.queries is not None:
+                row = cur.fetchone()
+                sizes = [int(n) for n in row] if row else [0] * len(self.pools)
+                self.whole = _read_rows(rows_cur)
+                chosen, best = self._candidates(cur, self.queries, sizes)
+        # A memory that changed between two statements is scored once, by its vectors.
+        text = [r for r in text if str(r[0]) not in chosen]
+        text_scored = text_rows(
+            np.array([str(r[0]) for r in text], dtype=str), [int(r[1]) for r in text],
+            [float(r[2]) for r in text],
+            [[None if lane is None else token_set(lane) for lane in r[3:6]] for r in text],
+            self.request.texts)
+        if self.queries is None:
+            return Gathered(None, text_scored)
+        return Gathered(_rows(sorted(chosen.items())), text_scored, best, self._neighbours)
+
+    # -- candidates ------------------------------------------------------------------------
+
+    def _candidates(self, cur: Cursor, queries: dict[str, np.ndarray], sizes: list[int]
+                    ) -> tuple[dict[str, _Scored], float]:
+        """Candidates and their exact similarities, and the best BM25 in scope (the
+        content boost's scale)."""
+        ranking, request = self.ranking, self.request
+        small = [i for i, size in enumerate(sizes) if size <= EXACT_MAX]
+        large = [pool for pool, size in zip(self.pools, sizes, strict=True)
+                 if size > EXACT_MAX]
+        want = ranking.lexical_candidates()
+        rows: dict[str, _Scored] = {}
+        candidates: set[str] = set()
+        lexical_top: list[tuple[float, str]] = []
+        if small:
+            # A small pool is scored whole from its own rows, as the file store's planner
+            # searches a pool below its threshold exactly: each lane's top candidates and
+            # the BM25 matches come from this one read.
+            rows.update(self.whole)
+            for lane_index, lane in enumerate(LANES):
+                if lane not in queries:
+                    continue
+                k = ranking.lane_candidates(lane, len(queries))
+                for pool_index in small:
+                    in_lane = [(row.sims[lane_index], memory_id)
+                               for memory_id, row in self.whole.items()
+                               if row.pool == pool_index and row.present[lane_index]]
+                    in_lane.sort(key=lambda pair: -pair[0])
+                    candidates.update(memory_id for _, memory_id in in_lane[:k])
+            lexical_top += [(row.bm25, memory_id) for memory_id, row in self.whole.items()
+                            if row.bm25 > 0 and row.present[0]]
+        if large:
+            found, top = self._walk(queries, large, want)
+            candidates |= found
+            lexical_top += top
+        lexical_top.sort(key=lambda pair: -pair[0])
+        best = lexical_top[0][0] if lexical_top else 0.0
+        candidates.update(memory_id for _, memory_id in lexical_top[:want])
+        if request.occurred != (None, None):
+            window = self._vector_pool(cur, request.occurred, WINDOW_EXACT_MAX + 1)
+            plan = window_plan(len(candidates), len(window), request.limit)
+            if plan == "window":
+                candidates = set(window)
+            elif plan == "add":
+                candidates |= set(self._vector_pool(cur, request.occurred, None))
+        span = ranking.span(request.occurred)
+        if span is not None:
+            found_span = self._vector_pool(cur, span, SPAN_CANDIDATES_MAX + 1)
+            if len(found_span) <= SPAN_CANDIDATES_MAX:
+                candidates |= set(found_span)
+        missing = sorted(candidates - rows.keys())
+        if missing:
+            self._send_rows(cur, None, ids=missing)
+            rows.update(_read_rows(cur))
+        return {i: rows[i] for i in candidates if i in rows}, best
+
+    def _count_sql(self, pool: str) -> str:
+        return (f"(SELECT count(*) FROM (SELECT 1 FROM memories WHERE element = %s AND "
+                f"({pool}){self.extra[0]} LIMIT {EXACT_MAX + 1}) c)")
+
+    def _count_params(self, pools: list[Sql]) -> tuple[Any, ...]:
+        return tuple(p for _, params in pools
+                     for p in (self.t.element, *params, *self.extra[1]))
+
+    def _columns(self, alias: str) -> Sql:
+        """The four scored columns of a row of ``alias`` (:func:`_scored` reads them): the
+        cosine of each lane the query gives (NULL for the others), and BM25."""
+        cols, params = [], list[Any]()
+        for lane in LANES:
+            if lane in self.literal:
+                cols.append(f"1 - ({alias}.v_{lane} <=> %s::vector)")
+                params.append(self.literal[lane])
+            else:
+                cols.append("NULL::float8")
+        score, score_params = bm25.row_sql(self.t, self.words, alias)
+        cols.append(score)
+        return ", ".join(cols), (*params, *score_params)
+
+    def _send_rows(self, cur: Cursor, pools: list[Sql] | None, *,
+                   ids: list[str] | None = None) -> None:
+        """Ask for the scored columns of every embedded row of the ``pools`` holding at
+        most ``EXACT_MAX`` memories (or of ``ids``), read by :func:`_read_rows`."""
+        cols, params = self._columns("m")
+        which_params: tuple[Any, ...]
+        case_params: tuple[Any, ...] = ()
+        extra_sql, extra_params = self.extra if pools is not None else ("", ())
+        if pools is None:
+            which, which_params = "m.id = ANY(%s)", (ids,)
+            pool_case = "0"
+        else:
+            # A pool's count is an uncorrelated subquery: computed once, not per row.
+            which = " OR ".join(f"(({sql}) AND {self._count_sql(sql)} <= {EXACT_MAX})"
+                                for sql, _ in pools)
+            which_params = tuple(p for pool in pools
+                                 for p in (*pool[1], *self._count_params([pool])))
+            pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
+                                           for i, (sql, _) in enumerate(pools)) + " END"
+            case_params = tuple(p for _, ps in pools for p in ps)
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {cols}, "
+                    f"m.subject_type, m.subject_id FROM memories m WHERE m.element = %s "
+                    f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}",
+                    (*case_params, *params, self.t.element, *which_params, *extra_params))
+
+    def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql], want: int
+              ) -> tuple[set[str], list[tuple[float, str]]]:
+        """Candidates of large pools: each lane's HNSW walk per pool, and the ``want``
+        best BM25 matches with a content vector (``(score, id)``, best first) from the
+        postings of the query's terms. One transaction, sent as one pipeline."""
+        conn, t, d = self.conn, self.t, self.t.dim
+        extra_sql, extra_params = self.extra
+        walks: list[Cursor] = []
+        top = conn.cursor()
+        with conn.pipeline(), conn.transaction(), conn.cursor() as settings_cur:
+            settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            # A sequential scan would compute (and detoast) every row's distance: leave
+            # the planner the HNSW walk or, for a selective filter, the btree and a sort.
+            settings_cur.execute("SET LOCAL enable_seqscan = off")
+            # A large pool is walked, not read and sorted: right after a bulk load the
+            # statistics may still call it a few rows, and a plan that reads every row
+            # of the pool and sorts them costs its whole size.
+            settings_cur.execute("SET LOCAL enable_bitmapscan = off")
+            settings_cur.execute("SET LOCAL enable_sort = off")
+            for lane in queries:
+                # The file store's walk size: a query alone walks 64 content candidates,
+                # not 192 (ef_search follows).
+                k = self.ranking.lane_candidates(lane, len(queries))
+                ef = min(1000, max(self.ranking.params.ef_search_min, k))
+                settings_cur.execute(f"SET LOCAL hnsw.ef_search = {ef}")
+                for pool_sql_, pool_params in pools:
+                    walk = conn.cursor()
+                    walk.execute(
+                        f"SELECT id FROM memories WHERE element = %s AND dim = {d} AND "
+                        f"({pool_sql_}){extra_sql} ORDER BY (v_{lane}::vector({d})) <=> "
+                        f"%s::vector({d}) LIMIT %s",
+                        (t.element, *pool_params, *extra_params, self.literal[lane], k))
+                    walks.append(walk)
+            if self.words:
+                top.execute(*bm25.top_sql(t, self.words, scope_sql(pools), self.extra,
+                                          want))
+        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
+        best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if self.words else []
+        for c in (*walks, top):
+            c.close()
+        return found, best
+
+    def _vector_pool(self, cur: Cursor, occurred: Bounds, cap: int | None) -> list[str]:
+        """Ids in scope with a content vector that occurred within the bounds (at most
+        ``cap``; more than ``cap`` means "too many to score whole")."""
+        extra_sql, extra_params = filters(self.request.cats, occurred)
+        scope_sql_, scope_params = self.scope
+        cur.execute(f"SELECT id FROM memories WHERE element = %s AND dim = {self.t.dim} "
+                    f"AND v_content IS NOT NULL AND ({scope_sql_}){extra_sql} ORDER BY seq"
+                    + ("" if cap is None else " LIMIT %s"),
+                    (self.t.element, *scope_params, *extra_params,
+                     *(() if cap is None else (cap,))))
+        return [str(r[0]) for r in cur.fetchall()]
+
+    # -- neighbours ------------------------------------------------------------------------
+
+    def _neighbours(self, hits: np.ndarray, known: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, Rows]:
+        """``ranking.NeighbourFinder``. When every hit is a row of a pool scored whole,
+        its neighbours (same owner, so same pool) are among those rows too, and are found
+        without a statement (:meth:`_adjacent`); otherwise one statement finds each hit's
+        neighbours and scores them (:meth:`_send_neighbours`)."""
+        ids = [str(hit) for hit in hits.tolist()]
+        pairs: list[tuple[str, str]]
+        if all(hit in self.whole for hit in ids):
+            pairs = self._adjacent(ids)
+            scored = {neighbour: self.whole[neighbour] for _, neighbour in pairs}
+        else:
+            with self.conn.cursor() as cur:
+                self._send_neighbours(cur, ids)
+                found = cur.fetchall()
+            pairs = [(str(hit), str(r[0])) for r in found for hit in r[10]]
+            scored = {str(r[0]): _scored(r) for r in found}
+        seen = set(known.tolist())
+        return (np.array([h for h, _ in pairs], dtype=str),
+                np.array([n for _, n in pairs], dtype=str),
+                _rows(sorted((k, row) for k, row in scored.items() if k not in seen)))
+
+    def _adjacent(self, hits: list[str]) -> list[tuple[str, str]]:
+        """``(hit, neighbour)`` pairs among the rows of the pools scored whole, which hold
+        every row of each hit's pool that passes the search's filters: the same rule as
+        :meth:`_send_neighbours`, looked up by sequence number (at most
+        ``2 * NEIGHBOUR_SCAN`` lookups per hit)."""
+        rows = self.whole
+        by_seq = {row.seq: memory_id for memory_id, row in rows.items()}
+        gap = self.ranking.params.neighbour_gap
+        pairs = []
+        for hit in hits:
+            h = rows[hit]
+            for step in (-1, 1):
+                for seq in range(h.seq + step, h.seq + step * (NEIGHBOUR_SCAN + 1), step):
+                    memory_id = by_seq.get(seq)
+                    if memory_id is None:
+                        continue
+                    row = rows[memory_id]
+                    if (row.owner == h.owner and row.present[0]
+                            and abs(row.occurred - h.occurred) <= gap):
+                        pairs.append((hit, memory_id))
+                        break
+        return pairs
+
+    def _send_neighbours(self, cur: Cursor, hits: list[str]) -> None:
+        """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
+        each with the hits it neighbours (column 10).
+
+        A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
+        stored just before it and the one stored just after it by the same owner (its
+        subject, or the general pool) that occurred within ``neighbour_gap`` seconds of
+        it, has a content vector and passes the search's category and time filters: at
+        most one each side, looked for among the ``NEIGHBOUR_SCAN`` sequence numbers on
+        either side. Each side is one bounded backward or forward scan of the
+        ``(element, seq)`` index per hit, so the statement reads at most
+        ``2 * NEIGHBOUR_SCAN`` rows per hit, however large the element."""
+        t, d = self.t, self.t.dim
+        filter_sql, filter_params = filters(self.request.cats, self.request.occurred, "b.")
+        cols, col_params = self._columns("m")
+        sides = []
+        side_params: list[Any] = []
+        for near, far, order in (("<", ">= h.seq -", "DESC"), (">", "<= h.seq +", "ASC")):
+            sides.append(
+                f"(SELECT b.id FROM memories b WHERE b.element = h.element AND "
+                f"b.seq {near} h.seq AND b.seq {far} {NEIGHBOUR_SCAN} AND "
+                # The same owner: equal subjects, or both general (NULL subjects).
+                "(b.subject_type = h.subject_type AND b.subject_id = h.subject_id OR "
+                "h.subject_type IS NULL AND b.subject_type IS NULL) AND "
+                f"abs(b.occurred_ts - h.occurred_ts) <= %s::float8 AND "
+                f"b.v_content IS NOT NULL AND b.dim = {d}{filter_sql} "
+                f"ORDER BY b.seq {order} LIMIT 1)")
+            side_params.extend([self.ranking.params.neighbour_gap, *filter_params])
+        cur.execute(
+            "WITH h AS MATERIALIZED (SELECT element, id, seq, occurred_ts, subject_type, "
+            "subject_id FROM memories WHERE element = %s AND id = ANY(%s)), "
+            f"p AS MATERIALIZED (SELECT h.id AS hit, n.id FROM h CROSS JOIN LATERAL "
+            f"({sides[0]} UNION ALL {sides[1]}) n) "
+            f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, m.subject_id, "
+            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id) "
+            "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
+            (t.element, hits, *side_params, *col_params, t.element))
+
+
+def _read_rows(cur: Cursor) -> dict[str, _Scored]:
+    return {str(r[0]): _scored(r) for r in cur.fetchall()}

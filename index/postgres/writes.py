@@ -1,0 +1,261 @@
+"""What each write of the PostgreSQL backend runs, inside the element's locked transaction.
+
+The counterpart of the file store's ``writes.py``: the decisions are every backend's
+(``decisions.py``: idempotency, eviction, what an update re-embeds); this module reads
+what they need from the rows and writes the outcome. The caller
+(``store.PostgresMemoryStore``) holds the element's advisory lock around each function
+that writes, so capacity, eviction, sequence numbers and idempotency keys are decided
+serially across every worker; a transaction that does not commit leaves nothing.
+
+Each memory is one BM25 document (``lexical.term_counts``): its terms are kept three
+ways, written together with the row: its postings in ``memory_terms``, its own
+``lex_terms``/``lex_tf`` arrays, and the element's document frequencies
+(``memory_term_df``) and counters (``memory_elements.lex_docs``/``lex_total``).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from ..backend import Memory, StoreResult
+from ..decisions import KeyedMemory, earlier_result, evictions
+from ..errors import EmbeddingFailed, MemoryNotFound
+from ..lexical import term_counts
+from ..recall import LANES
+from ..records import MemoryRecord, NewMemory
+from ..settings import MemorySettings
+from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
+
+__all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update",
+           "public_of", "recount_df"]
+
+Cursor = psycopg.Cursor[Any]
+Vectors = dict[str, np.ndarray]
+
+
+def earlier(cur: Cursor, t: Table, new: NewMemory) -> StoreResult | None:
+    """The first result of ``new``'s key (``decisions.earlier_result``).
+
+    :raise IdempotencyKeyReused: the key stored a memory from a different request.
+    """
+    if new.key is None:
+        return None
+    cur.execute(f"SELECT {PUBLIC}, key_fingerprint, key_evicted, key_warnings "
+                "FROM memories WHERE element = %s AND idem_key = %s", (t.element, new.key))
+    row = cur.fetchone()
+    if row is None:
+        return None
+    fingerprint, evicted, warnings = row[len(FIELDS):]
+    return earlier_result(KeyedMemory(public(row[:len(FIELDS)]), fingerprint,
+                                      evicted or [], warnings or []), new)
+
+
+def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
+           settings: MemorySettings, *, now: str, situated: bool,
+           kept: Mapping[str, Any] | None = None, pending: bool = False) -> StoreResult:
+    """Insert one validated memory under the element's lock, evicting first (or return
+    the earlier result of its key).
+
+    ``kept``: an imported memory's record, whose id, times and access statistics the row
+    keeps instead of minting new ones. ``pending``: without vectors on purpose (embedded
+    behind), so no embedding-failure warning.
+    """
+    found = earlier(cur, t, new)
+    if found is not None:
+        return found
+    # The sequence number and the element's size in one statement. Every memory is one
+    # BM25 document: the counter is the element's size, kept under the element's lock (a
+    # count(*) per store would grow with the element).
+    cur.execute("UPDATE memory_elements SET next_seq = next_seq + 1 WHERE element = %s "
+                "RETURNING next_seq - 1, lex_docs", (t.element,))
+    seq_row = cur.fetchone()
+    assert seq_row is not None
+    evicted = _evictions(cur, t, new.subject, settings, int(seq_row[1]))
+    memory_id, created, occurred = uuid.uuid4().hex, now, new.occurred_at or now
+    updated, accessed, count = now, None, 0
+    if kept is not None:
+        memory_id, created = str(kept["id"]), str(kept["created_at"])
+        occurred = str(kept.get("occurred_at") or created)
+        updated = kept.get("updated_at") or created
+        accessed, count = kept.get("last_accessed_at"), int(kept.get("access_count") or 0)
+    warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]
+    counts = term_counts(new.content, new.context, situated)
+    times = MemoryRecord.from_json({"id": memory_id, "seq": 0, "content": "",
+                                    "category": "fact", "created_at": created,
+                                    "occurred_at": occurred})
+    vec = vectors or {}
+    words = sorted(counts)
+    keyed = new.key is not None
+    conn = cur.connection
+    # The row and its postings are sent together (one round trip), inside the
+    # transaction; an error in either fails the call as before.
+    with conn.pipeline(), conn.cursor() as terms_cur:
+        cur.execute(
+            "INSERT INTO memories (element, id, seq, content, category, subject_type, "
+            "subject_id, context, intention, agent, source, metadata, created_at, "
+            "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
+            "v_content, v_context, v_intention, lex_len, lex_terms, lex_tf, idem_key, "
+            "key_fingerprint, key_evicted, key_warnings, last_accessed_at, "
+            "access_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+            "%s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, %s, %s, "
+            f"%s, %s, %s, %s, %s, %s, %s) RETURNING {PUBLIC}",
+            (t.element, memory_id, int(seq_row[0]), new.content, new.category,
+             new.subject[0] if new.subject else None,
+             new.subject[1] if new.subject else None, new.context, new.intention,
+             new.agent, new.source, json.dumps(new.metadata), created, updated, occurred,
+             times.created_ts, times.occurred_ts, vectors is not None,
+             t.model_id if vectors is not None else None,
+             t.dim if vectors is not None else None,
+             *[vector_text(vec[lane]) if lane in vec else None for lane in LANES],
+             sum(counts.values()), words, [counts[w] for w in words], new.key,
+             new.fingerprint if keyed else None, json.dumps(evicted) if keyed else None,
+             json.dumps(warnings) if keyed else None, accessed, count))
+        _index_terms(terms_cur, t, memory_id, counts)
+    row = cur.fetchone()
+    assert row is not None
+    return StoreResult(public(row), evicted, warnings)
+
+
+def _index_terms(cur: Cursor, t: Table, memory_id: str, counts: Counter[str]) -> None:
+    """Postings, document frequencies and the element's counters of one memory (its row
+    holds the same terms in ``lex_terms``/``lex_tf``), in one statement."""
+    words = sorted(counts)
+    cur.execute("WITH p AS (INSERT INTO memory_terms (element, id, term, tf, len) "
+                "SELECT %s, %s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)), "
+                "d AS (INSERT INTO memory_term_df (element, term, df) SELECT %s, t, 1 "
+                "FROM unnest(%s::text[]) AS t ON CONFLICT (element, term) DO UPDATE "
+                "SET df = memory_term_df.df + 1) "
+                "UPDATE memory_elements SET lex_docs = lex_docs + 1, "
+                "lex_total = lex_total + %s WHERE element = %s",
+                (t.element, memory_id, sum(counts.values()), words,
+                 [counts[w] for w in words], t.element, words, sum(counts.values()),
+                 t.element))
+
+
+def delete_rows(cur: Cursor, t: Table, condition: str,
+                params: Sequence[Any]) -> list[str]:
+    """Delete the element's rows matching ``condition``; their ids, oldest first."""
+    # Each term of a deleted memory loses one document (the postings go with the rows,
+    # by the foreign key's cascade).
+    cur.execute(f"WITH gone AS (DELETE FROM memories WHERE element = %s AND ({condition}) "
+                "RETURNING id, seq, lex_len, lex_terms), "
+                "d AS (UPDATE memory_term_df f SET df = f.df - c.n FROM (SELECT term, "
+                "count(*) AS n FROM gone, unnest(gone.lex_terms) AS term GROUP BY term) c "
+                "WHERE f.element = %s AND f.term = c.term) "
+                "SELECT id, seq, lex_len FROM gone", (t.element, *params, t.element))
+    rows = sorted(cur.fetchall(), key=lambda r: int(r[1]))
+    if rows:
+        cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - %s, "
+                    "lex_total = lex_total - %s WHERE element = %s",
+                    (len(rows), sum(int(r[2]) for r in rows), t.element))
+    return [str(r[0]) for r in rows]
+
+
+def _evictions(cur: Cursor, t: Table, subject: tuple[str, str] | None,
+               settings: MemorySettings, total: int) -> list[str]:
+    """Evict what capacity calls for before one more store (``decisions.evictions``),
+    ``total`` memories being in the element.
+
+    :raise MemoryCapacity: the pool that must give way is empty.
+    """
+    own_sql, own_params = pool_sql(subject)
+
+    def pool_size() -> int:
+        cur.execute(f"SELECT count(*) FROM memories WHERE element = %s AND {own_sql}",
+                    (t.element, *own_params))
+        row = cur.fetchone()
+        return int(row[0]) if row else 0
+
+    def victims(everyone: bool, count: int) -> list[str]:
+        where, params = ("true", ()) if everyone else (own_sql, own_params)
+        cur.execute(f"SELECT id FROM memories WHERE element = %s AND {where} "
+                    "ORDER BY access_count, seq LIMIT %s", (t.element, *params, count))
+        chosen = [str(r[0]) for r in cur.fetchall()]
+        order = {memory_id: i for i, memory_id in enumerate(chosen)}
+        deleted = delete_rows(cur, t, "id = ANY(%s)", (chosen,))
+        return sorted(deleted, key=order.__getitem__)
+    return evictions(subject, settings, total, pool_size, victims)
+
+
+def read_record(cur: Cursor, t: Table, memory_id: str) -> MemoryRecord:
+    """One memory as a record (an update's). :raise MemoryNotFound: none has this id."""
+    row = _row(cur, t, memory_id, ", seq")
+    return record(row[:-1], int(row[-1]))
+
+
+def public_of(cur: Cursor, t: Table, memory_id: str) -> Memory:
+    """One memory's public form. :raise MemoryNotFound: none has this id."""
+    return public(_row(cur, t, memory_id))
+
+
+def _row(cur: Cursor, t: Table, memory_id: str, more: str = "") -> Any:
+    cur.execute(f"SELECT {PUBLIC}{more} FROM memories WHERE element = %s AND id = %s",
+                (t.element, memory_id))
+    row = cur.fetchone()
+    if row is None:
+        raise MemoryNotFound(memory_id)
+    return row
+
+
+def apply_update(cur: Cursor, t: Table, found: MemoryRecord, fields: dict[str, Any],
+                 vectors: Vectors | None, to_embed: dict[str, str], to_drop: list[str], *,
+                 now: str, situated: bool) -> Memory:
+    """Change a memory's ``fields`` (``core.Edit.apply``); a changed content or context
+    is indexed again for BM25."""
+    embedded = vectors is not None and (found.embedded or bool(to_embed))
+    sets = [f"{name} = %s" for name in fields]
+    params: list[Any] = [json.dumps(v) if name == "metadata" else v
+                         for name, v in fields.items()]
+    sets.extend(["updated_at = %s", "embedded = %s"])
+    params.extend([now, embedded])
+    if embedded:
+        assert vectors is not None
+        for lane, vector in vectors.items():
+            sets.append(f"v_{lane} = %s::vector")
+            params.append(vector_text(vector))
+        sets.extend(f"v_{lane} = NULL" for lane in to_drop)
+        sets.extend(["model = %s", "dim = %s"])
+        params.extend([t.model_id, t.dim])
+    else:
+        sets.extend(["v_content = NULL", "v_context = NULL", "v_intention = NULL",
+                     "model = NULL", "dim = NULL"])
+    if "content" in fields or "context" in fields:
+        content = fields.get("content", found.content)
+        context = fields["context"] if "context" in fields else found.context
+        counts = term_counts(content, context, situated)
+        cur.execute("WITH old AS (SELECT lex_len, lex_terms FROM memories WHERE "
+                    "element = %s AND id = %s), "
+                    "p AS (DELETE FROM memory_terms WHERE element = %s AND id = %s), "
+                    "d AS (UPDATE memory_term_df SET df = df - 1 WHERE element = %s AND "
+                    "term IN (SELECT unnest(lex_terms) FROM old)) "
+                    "UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
+                    "lex_total - (SELECT lex_len FROM old) WHERE element = %s",
+                    (t.element, found.id, t.element, found.id, t.element, t.element))
+        _index_terms(cur, t, found.id, counts)
+        words = sorted(counts)
+        sets.extend(["lex_len = %s", "lex_terms = %s", "lex_tf = %s"])
+        params.extend([sum(counts.values()), words, [counts[w] for w in words]])
+    cur.execute(f"UPDATE memories SET {', '.join(sets)} WHERE element = %s AND id = %s",
+                (*params, t.element, found.id))
+    return public_of(cur, t, found.id)
+
+
+def recount_df(cur: Cursor, t: Table) -> None:
+    """The element's BM25 counters and document frequencies counted again from its rows
+    and postings (terms no memory holds any more are dropped)."""
+    cur.execute("INSERT INTO memory_elements (element) VALUES (%s) ON CONFLICT DO NOTHING",
+                (t.element,))
+    cur.execute("UPDATE memory_elements SET lex_docs = (SELECT count(*) FROM memories "
+                "WHERE element = %s), lex_total = (SELECT coalesce(sum(lex_len), 0) FROM "
+                "memories WHERE element = %s) WHERE element = %s", (t.element,) * 3)
+    cur.execute("DELETE FROM memory_term_df WHERE element = %s", (t.element,))
+    cur.execute("INSERT INTO memory_term_df (element, term, df) SELECT element, term, "
+                "count(*) FROM memory_terms WHERE element = %s GROUP BY element, term",
+                (t.element,))

@@ -1,0 +1,307 @@
+"""Ranking: how the candidates of one search become its results, the same on every backend.
+
+A search has two halves. Each backend *gathers* (``search.py`` over the in-memory state,
+``postgres/search.py`` in SQL): the memories in scope worth scoring, each with its exact
+per-lane similarities (the cosines of the query's lanes with the memory's vectors) and
+its BM25 for the query; the memories scored by text instead (no vectors, or a query that
+could not be embedded); the best BM25 in scope; and a way to find the neighbours of a
+hit. :meth:`Ranking.rank` then turns them into results, once for both:
+
+1. the content lane's cosine is pulled up by BM25, against the best BM25 in scope
+   (``recall.boost_content``);
+2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
+   element's lane weights (``recall.blend``);
+3. memories that occurred in the span the query names are boosted (``recall.boost_time``);
+4. the memories stored next to the best hits (same owner, adjacent in creation order,
+   close in time) join and are pulled toward their hit (``recall.boost_neighbours``);
+5. what scores under ``relevance_threshold`` is dropped, the rest is ranked best first
+   (equal scores: newer first) and cut at ``limit``.
+
+*Which* memories are candidates each backend finds its own fast way, by rules written
+here once: the owner pools of the scope (:func:`pools_in_scope`); each lane's top
+:meth:`Ranking.lane_candidates` per pool and the best :meth:`Ranking.lexical_candidates`
+BM25 matches that have a content vector; a time window (``occurred_after`` /
+``occurred_before``) scored whole when it holds few memories (:func:`window_plan`); the
+memories of a named span added when they are few (:meth:`Ranking.span`); a hit's
+neighbours looked for among ``NEIGHBOUR_SCAN`` creation positions on each side.
+
+A new ranking lever is a step of :meth:`Ranking.rank`; when it needs a signal the rows do
+not carry yet, a column of :class:`Rows` that each backend's gathering fills.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .params import IndexParams
+from .query import Bounds
+from .recall import (
+    LANES,
+    blend,
+    boost_content,
+    boost_neighbours,
+    boost_time,
+    rank,
+    text_similarity,
+    token_set,
+    weight_vector,
+)
+from .settings import MemorySettings
+from .timespan import TimeSpan
+
+__all__ = ["Rows", "Gathered", "Ranked", "Ranking", "NeighbourFinder", "text_rows",
+           "pools_in_scope", "window_plan", "EVERYONE", "WINDOW_EXACT_MAX",
+           "SPAN_CANDIDATES_MAX", "NEIGHBOUR_SCAN"]
+
+# Bounds on how many memories of a time window or span are scored exactly, per search.
+# Exact rescoring costs about 0.3 us per memory and lane in the file store: 8192 memories
+# are ~3 ms.
+WINDOW_EXACT_MAX = 8192
+SPAN_CANDIDATES_MAX = 512
+# How far (in creation positions) to look for a hit's neighbours on each side: the file
+# store's labels are handed out in creation order, so the memories stored just before
+# and after a hit sit next to it unless freed labels were reused in between (then the
+# neighbour is not found and not boosted); PostgreSQL looks as far in sequence numbers.
+NEIGHBOUR_SCAN = 64
+
+EVERYONE = "everyone"
+"""The one pool of a search with subject scoping off."""
+
+Pool = str | tuple[str, str] | None
+"""An owner pool: :data:`EVERYONE`, None (the general memories) or a subject."""
+
+
+def pools_in_scope(subject: tuple[str, str] | None, scoping: bool) -> list[Pool]:
+    """The owner pools a search covers: everyone with scoping off; with it on, the
+    general memories plus the given subject's (never another subject's)."""
+    if not scoping:
+        return [EVERYONE]
+    return [None] if subject is None else [None, subject]
+
+
+def window_plan(found: int, window: int, limit: int) -> str:
+    """How a search bounded in time (``occurred_after``/``occurred_before``) takes its
+    candidates, so that a narrow window never comes back short.
+
+    :param found: candidates found inside the window by the lane walks and BM25.
+    :param window: memories with a content vector in the window, counted up to
+        ``WINDOW_EXACT_MAX + 1``.
+    :return: ``"window"``: score every memory of the window instead (it is small);
+        ``"add"``: too few candidates, add the whole window; ``"found"``: keep them.
+    """
+    if window <= WINDOW_EXACT_MAX:
+        return "window"
+    return "add" if found < limit else "found"
+
+
+@dataclass
+class Rows:
+    """Scored candidates: one row per memory.
+
+    ``keys`` are the backend's handles (the file store's labels, PostgreSQL's ids);
+    ``seq`` the creation sequence (ties rank newer first); ``occurred`` POSIX seconds;
+    ``sims`` ``(n, 3)`` similarities in ``LANES`` order (cosines for vector rows, before
+    any boost); ``present`` whether each lane takes part; ``bm25`` each row's BM25 for the
+    query (vector rows; None for rows scored by text, which get no lexical boost).
+    """
+
+    keys: np.ndarray
+    seq: np.ndarray
+    occurred: np.ndarray
+    sims: np.ndarray
+    present: np.ndarray
+    bm25: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @classmethod
+    def empty(cls, keys: np.ndarray | None = None) -> Rows:
+        """No rows (with ``keys``' dtype when given)."""
+        return cls(keys=np.zeros(0, dtype=np.int64) if keys is None else keys[:0],
+                   seq=np.zeros(0, dtype=np.int64), occurred=np.zeros(0),
+                   sims=np.zeros((0, len(LANES))),
+                   present=np.zeros((0, len(LANES)), dtype=bool), bm25=np.zeros(0))
+
+
+NeighbourFinder = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, Rows]]
+"""``(hit keys, keys already scored) -> (hits, neighbours, rows)``: one ``(hits[i],
+neighbours[i])`` pair per neighbour found (the memory stored just before or just after
+a hit by the same owner, within ``neighbour_gap`` seconds of it, with a content vector,
+passing the search's filters: at most one each side), and the scored rows of those
+neighbours that are not among the keys already scored."""
+
+
+@dataclass
+class Gathered:
+    """What a backend gathered for one search (see the module docstring).
+
+    ``vector`` is None when the query could not be embedded (everything in scope is then
+    in ``text``); ``best`` is the highest BM25 in scope among memories with a content
+    vector (0: no match); ``neighbours`` finds a hit's neighbours (None: not looked for).
+    """
+
+    vector: Rows | None
+    text: Rows
+    best: float = 0.0
+    neighbours: NeighbourFinder | None = None
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The chosen memories (the backend's keys), best first, with their scores and their
+    per-lane similarities (None where the lane dropped out); ``fallback`` is ``"text"``
+    when some or all scores came from text matching."""
+
+    keys: list[Any]
+    scores: list[float]
+    lanes: list[dict[str, float | None]]
+    fallback: str | None
+
+
+def text_rows(keys: np.ndarray, seq: Sequence[int], occurred: Sequence[float],
+              tokens: Sequence[Sequence[frozenset[str] | None]],
+              texts: dict[str, str]) -> Rows:
+    """Rows scored by text (``recall.text_similarity``): ``tokens[i]`` holds row i's
+    token set per lane in ``LANES`` order, None where the memory has no text there."""
+    sims = np.zeros((len(tokens), len(LANES)), dtype=np.float64)
+    present = np.zeros((len(tokens), len(LANES)), dtype=bool)
+    query = [token_set(texts.get(lane)) for lane in LANES] if tokens else []
+    for i, lanes in enumerate(tokens):
+        for j, lane in enumerate(LANES):
+            mine = lanes[j]
+            if lane in texts and mine is not None:
+                present[i, j] = True
+                sims[i, j] = text_similarity(query[j], mine)
+    return Rows(keys, np.asarray(seq, dtype=np.int64), np.asarray(occurred, dtype=np.float64),
+                sims, present)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The ranking of one search: its parameters, and :meth:`rank`."""
+
+    params: IndexParams
+    weights: np.ndarray
+    threshold: float
+    limit: int
+    when: TimeSpan | None = None
+
+    @classmethod
+    def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
+           when: TimeSpan | None) -> Ranking:
+        """The ranking a search of ``limit`` results runs under these settings."""
+        return cls(params, weight_vector(settings.association_weights),
+                   settings.relevance_threshold, limit, when)
+
+    # -- candidate rules -------------------------------------------------------------------
+
+    def lane_candidates(self, lane: str, lanes: int) -> int:
+        """How many candidates a lane's walk gives per owner pool, the query giving
+        ``lanes`` lanes (``IndexParams.candidates_for``)."""
+        return self.params.candidates_for(self.limit, lane, lanes)
+
+    def lexical_candidates(self) -> int:
+        """How many of the best BM25 matches (with a content vector) join the candidates."""
+        return self.params.candidates_for(self.limit, "content")
+
+    def span(self, occurred: Bounds) -> Bounds | None:
+        """Exclusive bounds of the span the query names (half-open ``[start, end)``),
+        inside ``occurred``, when it boosts; else None. Its memories join the candidates
+        when there are at most ``SPAN_CANDIDATES_MAX`` of them."""
+        if self.when is None or self.params.time_weight <= 0:
+            return None
+        after = float(np.nextafter(self.when.start, -np.inf))
+        if occurred[0] is not None:
+            after = max(after, occurred[0])
+        before = self.when.end if occurred[1] is None else min(self.when.end, occurred[1])
+        return after, float(before)
+
+    # -- the ranking -----------------------------------------------------------------------
+
+    def rank(self, gathered: Gathered) -> Ranked:
+        """Boost, blend, pull neighbours, threshold and rank (the module docstring)."""
+        parts: list[tuple[Rows, np.ndarray]] = []
+        if gathered.vector is not None:
+            parts.append((gathered.vector, self._similarities(gathered.vector,
+                                                              gathered.best)))
+        text = gathered.text
+        fallback = "text" if gathered.vector is None or len(text) else None
+        if len(text):
+            parts.append((text, np.clip(text.sims, 0.0, 1.0)))
+        if not parts:
+            return Ranked([], [], [], fallback)
+        if len(parts) == 1:
+            rows, sims = parts[0]
+            keys, seq, occurred, present = rows.keys, rows.seq, rows.occurred, rows.present
+        else:
+            keys = np.concatenate([rows.keys for rows, _ in parts])
+            seq = np.concatenate([rows.seq for rows, _ in parts])
+            occurred = np.concatenate([rows.occurred for rows, _ in parts])
+            sims = np.concatenate([s for _, s in parts])
+            present = np.concatenate([rows.present for rows, _ in parts])
+        scores = self._blend(sims, present, occurred)
+        if (gathered.vector is not None and gathered.neighbours is not None
+                and self.params.neighbour_weight > 0 and len(keys)):
+            keys, seq, sims, present, scores = self._with_neighbours(
+                gathered, keys, seq, sims, present, scores)
+        order = rank(scores, self.threshold, self.limit, tiebreak=seq)
+        chosen = np.asarray(order, dtype=np.int64)
+        lane_sims, lane_present = sims[chosen].tolist(), present[chosen].tolist()
+        return Ranked(
+            keys=keys[chosen].tolist(), scores=scores[chosen].tolist(),
+            lanes=[{lane: (values[j] if flags[j] else None) for j, lane in enumerate(LANES)}
+                   for values, flags in zip(lane_sims, lane_present, strict=True)],
+            fallback=fallback)
+
+    def _similarities(self, rows: Rows, best: float) -> np.ndarray:
+        """Vector rows' similarities: the content cosine boosted by BM25, all clamped."""
+        sims = np.array(rows.sims, dtype=np.float64)
+        if len(rows) and rows.bm25 is not None:
+            sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
+        return np.clip(sims, 0.0, 1.0)
+
+    def _blend(self, sims: np.ndarray, present: np.ndarray,
+               occurred: np.ndarray) -> np.ndarray:
+        """The blended score of each row, with the time boost."""
+        scores = blend(sims, present, self.weights)
+        if self.when is not None and self.params.time_weight > 0:
+            scores = boost_time(scores, occurred, self.when.start, self.when.end,
+                                self.params.time_weight)
+        return scores
+
+    def _with_neighbours(self, gathered: Gathered, keys: np.ndarray, seq: np.ndarray,
+                         sims: np.ndarray, present: np.ndarray, scores: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                    np.ndarray]:
+        """Add the neighbours of the ``neighbour_hits`` best rows and pull them toward
+        their hit (``recall.boost_neighbours``)."""
+        assert gathered.neighbours is not None
+        count = min(self.params.neighbour_hits, len(scores))
+        if count <= 0:
+            return keys, seq, sims, present, scores
+        # The best rows, ties broken newer first, so every backend picks the same hits
+        # (only the rows tied with the last one are sorted).
+        last = np.partition(scores, len(scores) - count)[len(scores) - count]
+        tied = np.flatnonzero(scores >= last)
+        top = tied[np.lexsort((-seq[tied], -scores[tied]))][:count]
+        hits, wanted, rows = gathered.neighbours(keys[top], keys)
+        if not len(hits):
+            return keys, seq, sims, present, scores
+        if len(rows):
+            new_sims = self._similarities(rows, gathered.best)
+            keys = np.concatenate([keys, rows.keys])
+            seq = np.concatenate([seq, rows.seq])
+            sims = np.concatenate([sims, new_sims])
+            present = np.concatenate([present, rows.present])
+            scores = np.concatenate([scores, self._blend(new_sims, rows.present,
+                                                         rows.occurred)])
+        # Every hit is a row already, and every neighbour one now: their rows, by key.
+        order = np.argsort(keys, kind="stable")
+        rows_of = order[np.searchsorted(keys[order], np.concatenate([hits, wanted]))]
+        return keys, seq, sims, present, boost_neighbours(
+            scores, rows_of[:len(hits)], rows_of[len(hits):], self.params.neighbour_weight)
