@@ -55,7 +55,7 @@ export interface paths {
         };
         /**
          * Per-child statistics and an aggregate
-         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories for a memory element), plus their sum.
+         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories and the last eval of each branch for a memory element), plus their sum and the eval scores per branch, weighted by cases.
          *
          *     Auth level: **Read**.
          */
@@ -170,6 +170,28 @@ export interface paths {
          *     Auth level: **Admin**.
          */
         post: operations["enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{circle}/{slug}/ops/eval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a branch's recall evals with its spec
+         * @description Runs the branch's .triform/evals/*.yaml cases with that branch's spec, over the element's memories (writing nothing there) or a file's own seed memories in a scratch store; answers each case's ranks and scores, pass rate, R@k and MRR, and records a whole run in activity and the catalog (docs/evals.md).
+         *
+         *     Auth level: **Read**. Element types: memory.
+         */
+        post: operations["eval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -617,7 +639,9 @@ export interface paths {
         };
         /**
          * draft/demo/live tips
-         * @description Auth level: **Read**.
+         * @description Each branch's tip; on a memory element also each branch's last recorded eval (current: it ran at the tip) and draft's scores minus live's (docs/evals.md).
+         *
+         *     Auth level: **Read**.
          */
         get: operations["source_branches"];
         put?: never;
@@ -705,7 +729,7 @@ export interface paths {
         put?: never;
         /**
          * Promote a Source branch
-         * @description Fast-forwards demo to draft or live to demo; from then on that branch's spec governs runtime ops in that environment.
+         * @description Fast-forwards demo to draft or live to demo; from then on that branch's spec governs runtime ops in that environment. A memory element's promotion_gates are checked first (docs/evals.md): a protected property needs an admin, a failing eval gate answers 409 PROMOTION_GATE_FAILED naming the failing cases.
          *
          *     Auth level: **Write**.
          */
@@ -1045,7 +1069,7 @@ export interface paths {
         };
         /**
          * Per-child statistics and an aggregate
-         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories for a memory element), plus their sum.
+         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories and the last eval of each branch for a memory element), plus their sum and the eval scores per branch, weighted by cases.
          *
          *     Auth level: **Read**.
          */
@@ -1369,7 +1393,9 @@ export interface paths {
         };
         /**
          * draft/demo/live tips
-         * @description Auth level: **Read**.
+         * @description Each branch's tip; on a memory element also each branch's last recorded eval (current: it ran at the tip) and draft's scores minus live's (docs/evals.md).
+         *
+         *     Auth level: **Read**.
          */
         get: operations["circle_source_branches"];
         put?: never;
@@ -1457,7 +1483,7 @@ export interface paths {
         put?: never;
         /**
          * Promote a Source branch
-         * @description Fast-forwards demo to draft or live to demo; from then on that branch's spec governs runtime ops in that environment.
+         * @description Fast-forwards demo to draft or live to demo; from then on that branch's spec governs runtime ops in that environment. A memory element's promotion_gates are checked first (docs/evals.md): a protected property needs an admin, a failing eval gate answers 409 PROMOTION_GATE_FAILED naming the failing cases.
          *
          *     Auth level: **Write**.
          */
@@ -1831,6 +1857,68 @@ export interface components {
                 retryable: boolean;
             };
         };
+        EvalRequest: {
+            /** @description draft (default), demo, live or a commit id */
+            branch?: string;
+            /** @description run only these cases (FILE#ID or ID); a partial run is answered, not recorded */
+            cases?: string[];
+        };
+        EvalResponse: {
+            at: string;
+            branch: string;
+            cases: {
+                expected: {
+                    in_top_k: boolean;
+                    rank: number | null;
+                    score: number | null;
+                    target: string;
+                }[];
+                fallback?: string | null;
+                file: string;
+                id: string;
+                k: number;
+                line: number;
+                /** @enum {string} */
+                memories: "element" | "seed";
+                /** @description FILE#ID */
+                name: string;
+                /** @enum {string} */
+                origin?: "commit" | "kept";
+                passed: boolean;
+                reasons: string[];
+                recall: number | null;
+                reciprocal_rank: number | null;
+                rejected: {
+                    in_top_k: boolean;
+                    rank: number | null;
+                    score: number | null;
+                    target: string;
+                }[];
+                results: {
+                    content: string;
+                    memory_id?: string;
+                    rank: number;
+                    score: number;
+                    seed?: string | null;
+                }[];
+            }[];
+            commit: string;
+            element: string;
+            files: Record<string, unknown>[];
+            recorded: boolean;
+            /** @description the evaluated spec's runtime settings */
+            settings: Record<string, unknown>;
+            summary: {
+                cases: number;
+                failed: number;
+                failing: string[];
+                mrr: number | null;
+                pass_rate: number | null;
+                passed: number;
+                recall_at_k: number | null;
+            };
+            warnings: string[];
+        };
         ForgetSubjectRequest: {
             /** @description the id of the subject */
             subject_id?: string;
@@ -1979,6 +2067,13 @@ export interface components {
             max_memories?: number;
             /** @default 200 */
             max_per_subject?: number;
+            promotion_gates?: {
+                eval?: {
+                    min_pass_rate?: number;
+                    no_regression?: boolean;
+                };
+                protected?: ("association_weights" | "conscious_access" | "description" | "max_memories" | "max_per_subject" | "relevance_threshold" | "retention" | "scope" | "subject_scoping")[];
+            };
             /** @default 0.4 */
             relevance_threshold?: number;
             retention?: {
@@ -2101,6 +2196,10 @@ export interface components {
         };
         SourceBranchesResponse: {
             branches: Record<string, unknown>;
+            evals?: {
+                draft_vs_live: Record<string, unknown> | null;
+                last: Record<string, unknown>;
+            } | null;
             policy: Record<string, unknown>;
             promotions: Record<string, unknown>[];
         };
@@ -2138,11 +2237,19 @@ export interface components {
             warnings?: string[];
         };
         SourcePromoteRequest: {
+            /**
+             * @description an admin passes failing eval gates (with a reason)
+             * @default false
+             */
+            force?: boolean;
+            /** @description why; recorded in activity (needed with force, and to change a protected property) */
+            reason?: string;
             /** @enum {string} */
             to: "demo" | "live";
         };
         SourcePromoteResponse: {
             commit?: string | null;
+            gates?: Record<string, unknown>;
             previous?: string | null;
             promoted: boolean;
             to?: string;
@@ -2814,6 +2921,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnableResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            507: components["responses"]["Error507"];
+        };
+    };
+    eval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description which branch's spec governs runtime ops (default: the server's --env) */
+                "X-Triform-Env"?: components["parameters"]["env"];
+            };
+            path: {
+                /** @description the circle (root namespace) */
+                circle: components["parameters"]["circle"];
+                /** @description the element's slug in its circle */
+                slug: components["parameters"]["slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvalRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalResponse"];
                 };
             };
             400: components["responses"]["Error400"];

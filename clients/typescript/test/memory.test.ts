@@ -1,7 +1,7 @@
 // Memory ops against a real server: store (idempotency keys), store_batch, search, update,
 // list with time filters, stats, forget_subject, observe, export and import streams.
 import assert from "node:assert/strict";
-import { createServer, type AddressInfo } from "node:net";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { after, before, test } from "node:test";
 
 import { Client, ConnectionFailed, Forbidden, NotFound, TriformError, Unauthorized,
@@ -178,7 +178,19 @@ test("a network failure is a typed error, never an unhandled rejection", async (
   await assert.rejects(counted.memory("demo/memory").delete("0".repeat(32)),
                        ConnectionFailed);
   assert.equal(retries, 2);
-  const slow = new Client(server.url, server.admin, { timeout: 0.001, retries: 0 });
-  await assert.rejects(slow.memory("demo/memory").stats(), (error: unknown) =>
-    error instanceof ConnectionFailed && /timed out/.test(error.message));
+  // A listener that accepts and never answers: the timeout is the only way out (a real
+  // server may answer inside any timeout short enough to test).
+  const held: Socket[] = [];
+  const silent = createServer((socket) => { held.push(socket); });
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    const port = (silent.address() as AddressInfo).port;
+    const slow = new Client(`http://127.0.0.1:${port}`, server.admin,
+                            { timeout: 0.2, retries: 0 });
+    await assert.rejects(slow.memory("demo/memory").stats(), (error: unknown) =>
+      error instanceof ConnectionFailed && /timed out/.test(error.message));
+  } finally {
+    for (const socket of held) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
 });
