@@ -25,6 +25,7 @@ the first run embeds, later runs (and every ablation row) reuse them.
 from __future__ import annotations
 
 import argparse
+import os
 import hashlib
 import json
 import re
@@ -139,6 +140,33 @@ class DiskCachedEmbedder:
             with open(self.path, "wb") as f:
                 np.savez(f, keys=np.array(keys), rows=np.stack([self.vectors[k] for k in keys]))
             self.added = 0
+
+
+CACHES: list[DiskCachedEmbedder] = []
+
+
+def save_caches() -> None:
+    """Write the vectors the runs computed to disk."""
+    for cache in CACHES:
+        cache.save()
+
+
+def lane_embedder(spec: str | None) -> Any:
+    """The runtime's lane assignment (``spec``, else its default), MiniLM's vectors kept on
+    disk (the static model costs microseconds a text: it is run every time)."""
+    from index import LaneEmbedder, StaticEmbedder, provision_static_model
+    from index.lane_models import DEFAULT_LANE_MODELS, LANE_MODELS_ENV, parse_lane_models
+    from index.provision import load_minilm
+    lanes = parse_lane_models(spec or os.environ.get(LANE_MODELS_ENV) or DEFAULT_LANE_MODELS)
+    models: dict[str, Any] = {}
+    if "minilm" in lanes.values():
+        models["minilm"] = DiskCachedEmbedder(load_minilm(), OUT / "locomo-vectors.npz")
+        CACHES.append(models["minilm"])
+    if "static" in lanes.values():
+        models["static"] = StaticEmbedder(provision_static_model())
+    if len(models) == 1:
+        return next(iter(models.values()))
+    return LaneEmbedder({lane: models[name] for lane, name in lanes.items()})
 
 
 def session_time(text: str) -> float:
@@ -389,8 +417,7 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
                                                         index_params=base))
                 by_memory = _store_turns(store, clock, conv, settings, Run(), True, None)
                 plan.append((store, clock, None, sample, conv, by_memory))
-        if isinstance(embedder, DiskCachedEmbedder):
-            embedder.save()
+        save_caches()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
             state = store._engine.state       # bench only: flip search-time settings
@@ -475,13 +502,16 @@ def main() -> None:
                              "built once "
                              "(all, or a '|'-separated list of VARIANTS names)")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
+    parser.add_argument("--lanes", default=None, metavar="SPEC",
+                        help="the model of each lane: minilm, static, or three of them "
+                             "(content,context,intention); default $TRIFORM_LANE_MODELS, "
+                             "else the runtime's default")
     args = parser.parse_args()
     if args.embedder == "hashing":
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)
     else:
-        from index import load_embedder
-        embedder = DiskCachedEmbedder(load_embedder(), OUT / "locomo-vectors.npz")
+        embedder = lane_embedder(args.lanes)
     samples = json.loads(args.data.read_text())
     layout = f"one user-scoped store of {args.mixed}" if args.mixed else \
         "one store per conversation"
@@ -491,11 +521,11 @@ def main() -> None:
             run = mixed(samples, embedder, window, levers, not args.no_occurred, args.mixed)
         else:
             run = per_conversation(samples, embedder, window, levers, not args.no_occurred)
-        if isinstance(embedder, DiskCachedEmbedder):
-            embedder.save()
+        save_caches()
         return run
 
-    print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}")
+    print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}; "
+          f"model {embedder.model_id}")
     if args.variants:
         variants(samples, embedder, args.mixed, None if args.variants == "all"
                  else args.variants.split("|"))

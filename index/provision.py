@@ -50,7 +50,7 @@ from .model import (
     default_cache_dir,
 )
 
-__all__ = ["provision_model", "load_embedder", "is_provisioned", "PROVENANCE"]
+__all__ = ["provision_model", "load_minilm", "is_provisioned", "PROVENANCE"]
 
 PROVENANCE = "provenance.json"
 PROVENANCE_FORMAT = 1
@@ -88,23 +88,26 @@ def _unavailable(reason: str) -> ModelUnavailable:
     return ModelUnavailable(MODEL_ID, reason)
 
 
-def load_embedder(cache_dir: Path | None = None, *, log: Log = print,
-                  threads: int | None = None) -> FastEmbedEmbedder:
-    """Provision the model if needed (:func:`provision_model`), then load it.
+def load_minilm(cache_dir: Path | None = None, *, log: Log = print,
+                threads: int | None = None) -> FastEmbedEmbedder:
+    """Provision MiniLM if needed (:func:`provision_model`), then load it. The embedder of
+    a store's lanes is ``index.lane_models.load_embedder``'s.
 
     :raise ModelUnavailable: it can be neither provisioned nor loaded.
     """
     return FastEmbedEmbedder(provision_model(cache_dir, log=log), threads=threads)
 
 
-def is_provisioned(model_dir: Path) -> bool:
-    """True when ``model_dir`` holds a complete model: its provenance lists every file, sized."""
+def is_provisioned(model_dir: Path, *, model: str = MODEL_ID,
+                   needed: tuple[str, ...] = MODEL_FILES) -> bool:
+    """True when ``model_dir`` holds a complete ``model``: its provenance lists every file,
+    sized, and ``needed`` among them."""
     try:
         prov = json.loads((Path(model_dir) / PROVENANCE).read_text())
-        if prov.get("format") != PROVENANCE_FORMAT or prov.get("model") != MODEL_ID:
+        if prov.get("format") != PROVENANCE_FORMAT or prov.get("model") != model:
             return False
         files = prov["files"]
-        return all(name in files for name in MODEL_FILES) and all(
+        return all(name in files for name in needed) and all(
             (Path(model_dir) / name).stat().st_size == meta["size"]
             for name, meta in files.items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -421,7 +424,8 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _finish(staging: Path, target: Path, details: dict[str, Any]) -> None:
+def _finish(staging: Path, target: Path, details: dict[str, Any], *, model: str = MODEL_ID,
+            max_seq_length: int = MAX_SEQ_LENGTH) -> None:
     """Write provenance.json last, then rename the staging folder into place."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -439,9 +443,9 @@ def _finish(staging: Path, target: Path, details: dict[str, Any]) -> None:
             files[path.name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
     provenance = {
         "format": PROVENANCE_FORMAT,
-        "model": MODEL_ID,
+        "model": model,
         "dim": DIM,
-        "max_seq_length": MAX_SEQ_LENGTH,
+        "max_seq_length": max_seq_length,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "runtime": {"python": platform.python_version(), "fastembed": ver("fastembed"),
                     "onnxruntime": ver("onnxruntime"), "tokenizers": ver("tokenizers")},
