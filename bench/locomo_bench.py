@@ -235,6 +235,14 @@ class Run:
         self.dropped = 0
 
 
+#: ``--query-context summary``: each question is asked with a situation, the summary of
+#: the session its first evidence turn is in (LoCoMo's ``session_summary``), so that the
+#: context lane (stored windows against a paraphrase of the situation) counts. A bench of
+#: the lanes' models, not of recall: the summary says much of what the answer is near.
+QUERY_CONTEXT: dict[str, str] = {}
+SITUATED = {"on": False}
+
+
 def _questions(sample: dict[str, Any], known: set[str], run: Run) -> list[tuple[str, int,
                                                                              list[str]]]:
     out = []
@@ -245,6 +253,10 @@ def _questions(sample: dict[str, Any], known: set[str], run: Run) -> list[tuple[
         run.dropped += dropped
         if evidence:
             out.append((qa["question"], qa["category"], evidence))
+            session = evidence[0].split(":")[0].lstrip("D")
+            summary = sample.get("session_summary", {}).get(f"session_{session}_summary")
+            if SITUATED["on"] and summary:
+                QUERY_CONTEXT[qa["question"]] = summary
     return out
 
 
@@ -269,7 +281,8 @@ def _store_turns(store: MemoryStore, clock: Clock, conv: list[dict[str, Any]],
 def _search(store: MemoryStore, question: str, settings: MemorySettings, run: Run,
             subject: tuple[str, str] | None) -> list[str]:
     started = time.perf_counter()
-    found = store.search(query=question, limit=10, settings=settings,
+    found = store.search(query=question, context=QUERY_CONTEXT.get(question), limit=10,
+                         settings=settings,
                          subject_type=subject[0] if subject else None,
                          subject_id=subject[1] if subject else None)
     run.search_ms.append((time.perf_counter() - started) * 1000)
@@ -506,7 +519,11 @@ def main() -> None:
                         help="the model of each lane: minilm, static, or three of them "
                              "(content,context,intention); default $TRIFORM_LANE_MODELS, "
                              "else the runtime's default")
+    parser.add_argument("--query-context", choices=["none", "summary"], default="none",
+                        help="summary: ask each question with its evidence session's "
+                             "summary as the context (the context lane's models compared)")
     args = parser.parse_args()
+    SITUATED["on"] = args.query_context == "summary"
     if args.embedder == "hashing":
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)

@@ -158,7 +158,8 @@ class Child:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--batches", type=int, default=2, help="batches of 256 per round")
+    parser.add_argument("--batches", type=int, default=2, help="batches per round")
+    parser.add_argument("--batch", type=int, default=BATCH, help="memories per batch")
     parser.add_argument("--no-chroma", action="store_true")
     parser.add_argument("--data", type=Path, default=DATA,
                         help="the LoCoMo dev split (default: ../shared/eval/locomo-dev.json)")
@@ -167,7 +168,8 @@ def main() -> None:
 
     from index import load_embedder
     from index.provision import provision_model
-    texts = turns(args.rounds * args.batches * BATCH, args.data)
+    size = args.batch
+    texts = turns(args.rounds * args.batches * size, args.data)
     work = Path(tempfile.mkdtemp(prefix="peer-", dir=OUT))
     children: list[Child] = []
     try:
@@ -175,7 +177,6 @@ def main() -> None:
         ours = Child([sys.executable, str(Path(__file__).resolve()), "_serve",
                       str(work / "home")], cwd=ROOT)
         children.append(ours)
-        conn = http.client.HTTPConnection("127.0.0.1", ours.ready["port"], timeout=600)
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         chroma = None
         if not args.no_chroma:
@@ -185,11 +186,11 @@ def main() -> None:
         model = load_embedder(log=lambda *_: None)
         model.embed(["warm up"])
         rates: dict[str, list[float]] = {"triform": [], "chroma": [], "model alone": []}
-        print(f"# peer_bench: {args.rounds} rounds x {args.batches} batches of {BATCH} "
+        print(f"# peer_bench: {args.rounds} rounds x {args.batches} batches of {size} "
               f"LoCoMo turns, content only; load average {os.getloadavg()[0]:.1f}")
         for r in range(args.rounds):
-            chunk = texts[r * args.batches * BATCH:(r + 1) * args.batches * BATCH]
-            batches = [chunk[i:i + BATCH] for i in range(0, len(chunk), BATCH)]
+            chunk = texts[r * args.batches * size:(r + 1) * args.batches * size]
+            batches = [chunk[i:i + size] for i in range(0, len(chunk), size)]
             order = ["triform", "chroma", "model alone"] if r % 2 == 0 else \
                 ["model alone", "chroma", "triform"]
             for system in order:
@@ -198,12 +199,17 @@ def main() -> None:
                     if system == "triform":
                         body = json.dumps({"memories": [{"content": t, "category": "context"}
                                                         for t in batch]}).encode()
+                        # A connection per batch: waitress closes one idle for 120 s, as
+                        # it may be while the others run on a loaded machine.
+                        conn = http.client.HTTPConnection("127.0.0.1", ours.ready["port"],
+                                                          timeout=600)
                         started = time.perf_counter()
                         conn.request("POST", f"/api/{CIRCLE}/memory/ops/store_batch",
                                      body=body, headers=headers)
                         resp = conn.getresponse()
                         raw = resp.read()
                         seconds += time.perf_counter() - started
+                        conn.close()
                         if resp.status != 201:
                             raise RuntimeError(f"store_batch: {resp.status} {raw[:300]!r}")
                     elif system == "chroma" and chroma is not None:
