@@ -236,8 +236,8 @@ def main() -> None:
                 ms[spec].setdefault("batch", []).append(
                     len(items) / servers[spec].post("store_batch", {"memories": items}) * 1000)
         load.append(os.getloadavg()[0])
-        print(f"| assignment | search p50 / p95 ms | model alone p50 / p95 ms | store p50 / "
-              f"p95 ms | store_batch memories/s |\n|---|---|---|---|---|")
+        print("| assignment | search p50 / p95 ms | model alone p50 / p95 ms | store p50 / "
+              "p95 ms | store_batch memories/s |\n|---|---|---|---|---|")
         for spec in specs:
             f = ms[spec]
             print(f"| {spec} | {pct(f['search'], 50):.1f} / {pct(f['search'], 95):.1f} | "

@@ -25,7 +25,6 @@ the first run embeds, later runs (and every ablation row) reuse them.
 from __future__ import annotations
 
 import argparse
-import os
 import hashlib
 import json
 import re
@@ -155,9 +154,9 @@ def lane_embedder(spec: str | None) -> Any:
     """The runtime's lane assignment (``spec``, else its default), MiniLM's vectors kept on
     disk (the static model costs microseconds a text: it is run every time)."""
     from index import LaneEmbedder, StaticEmbedder, provision_static_model
-    from index.lane_models import DEFAULT_LANE_MODELS, LANE_MODELS_ENV, parse_lane_models
+    from index.lane_models import lane_models
     from index.provision import load_minilm
-    lanes = parse_lane_models(spec or os.environ.get(LANE_MODELS_ENV) or DEFAULT_LANE_MODELS)
+    lanes = lane_models(spec)
     models: dict[str, Any] = {}
     if "minilm" in lanes.values():
         models["minilm"] = DiskCachedEmbedder(load_minilm(), OUT / "locomo-vectors.npz")

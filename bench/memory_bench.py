@@ -137,8 +137,8 @@ def _load_minilm() -> Any:
 
 
 def _lane_spec() -> dict[str, str]:
-    from index.lane_models import DEFAULT_LANE_MODELS, LANE_MODELS_ENV, parse_lane_models
-    return parse_lane_models(os.environ.get(LANE_MODELS_ENV) or DEFAULT_LANE_MODELS)
+    from index.lane_models import lane_models
+    return lane_models()
 
 
 def embed_for_lanes(embedder: Any, lanes: list[str], texts: list[str]) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 from .embed import Embedder, embed_for_lanes, lane_of
 
 __all__ = ["LaneEmbedder", "LANE_NAMES", "lane_model_id", "load_embedder", "parse_lane_models",
-           "LANE_MODELS_ENV", "DEFAULT_LANE_MODELS"]
+           "lane_models", "LANE_MODELS_ENV", "DEFAULT_LANE_MODELS"]
 
 LANE_NAMES = ("content", "context", "intention")
 #: The environment variable that overrides :data:`DEFAULT_LANE_MODELS`.
@@ -48,6 +48,15 @@ def parse_lane_models(spec: str) -> dict[str, str]:
     return dict(zip(LANE_NAMES, names, strict=True))
 
 
+def lane_models(spec: str | None = None) -> dict[str, str]:
+    """Each lane's model name: ``spec``, else ``$TRIFORM_LANE_MODELS``, else the default.
+
+    :raise ValueError: a bad spec.
+    """
+    return parse_lane_models(spec if spec is not None else
+                             os.environ.get(LANE_MODELS_ENV) or DEFAULT_LANE_MODELS)
+
+
 def load_embedder(cache_dir: Path | None = None, *, log: Callable[[str], None] = print,
                   threads: int | None = None, lanes: str | None = None) -> Embedder:
     """The embedder of a store's lanes: each lane's model provisioned if needed, then loaded.
@@ -62,8 +71,7 @@ def load_embedder(cache_dir: Path | None = None, *, log: Callable[[str], None] =
     from .static_model import StaticEmbedder
     from .static_provision import provision_static_model
 
-    spec = parse_lane_models(lanes if lanes is not None else
-                             os.environ.get(LANE_MODELS_ENV) or DEFAULT_LANE_MODELS)
+    spec = lane_models(lanes)
     loaded: dict[str, Embedder] = {}
     for name in dict.fromkeys(spec.values()):
         loaded[name] = load_minilm(cache_dir, log=log, threads=threads) if name == "minilm" \
