@@ -135,6 +135,33 @@ class DiskCachedEmbedder:
             self.added = 0
 
 
+CACHES: list[DiskCachedEmbedder] = []
+
+
+def save_caches() -> None:
+    """Write the vectors the runs computed to disk."""
+    for cache in CACHES:
+        cache.save()
+
+
+def lane_embedder(spec: str | None) -> Any:
+    """The runtime's lane assignment (``spec``, else its default), MiniLM's vectors kept on
+    disk (the static model costs microseconds a text: it is run every time)."""
+    from index import LaneEmbedder, StaticEmbedder, provision_static_model
+    from index.lane_models import lane_models
+    from index.provision import load_minilm
+    lanes = lane_models(spec)
+    models: dict[str, Any] = {}
+    if "minilm" in lanes.values():
+        models["minilm"] = DiskCachedEmbedder(load_minilm(), OUT / "locomo-vectors.npz")
+        CACHES.append(models["minilm"])
+    if "static" in lanes.values():
+        models["static"] = StaticEmbedder(provision_static_model())
+    if len(models) == 1:
+        return next(iter(models.values()))
+    return LaneEmbedder({lane: models[name] for lane, name in lanes.items()})
+
+
 def session_time(text: str) -> float:
     """``"1:56 pm on 8 May, 2023"`` as POSIX seconds (UTC)."""
     parsed = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
@@ -200,6 +227,14 @@ class Run:
         self.dropped = 0
 
 
+#: ``--query-context summary``: each question is asked with a situation, the summary of
+#: the session its first evidence turn is in (LoCoMo's ``session_summary``), so that the
+#: context lane (stored windows against a paraphrase of the situation) counts. A bench of
+#: the lanes' models, not of recall: the summary says much of what the answer is near.
+QUERY_CONTEXT: dict[str, str] = {}
+SITUATED = {"on": False}
+
+
 def _questions(sample: dict[str, Any], known: set[str], run: Run) -> list[tuple[str, int,
                                                                              list[str]]]:
     out = []
@@ -210,6 +245,10 @@ def _questions(sample: dict[str, Any], known: set[str], run: Run) -> list[tuple[
         run.dropped += dropped
         if evidence:
             out.append((qa["question"], qa["category"], evidence))
+            session = evidence[0].split(":")[0].lstrip("D")
+            summary = sample.get("session_summary", {}).get(f"session_{session}_summary")
+            if SITUATED["on"] and summary:
+                QUERY_CONTEXT[qa["question"]] = summary
     return out
 
 
@@ -234,7 +273,8 @@ def _store_turns(store: MemoryStore, clock: Clock, conv: list[dict[str, Any]],
 def _search(store: MemoryStore, question: str, settings: MemorySettings, run: Run,
             subject: tuple[str, str] | None) -> list[str]:
     started = time.perf_counter()
-    found = store.search(query=question, limit=10, settings=settings,
+    found = store.search(query=question, context=QUERY_CONTEXT.get(question), limit=10,
+                         settings=settings,
                          subject_type=subject[0] if subject else None,
                          subject_id=subject[1] if subject else None)
     run.search_ms.append((time.perf_counter() - started) * 1000)
@@ -382,8 +422,7 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
                                                         index_params=base))
                 by_memory = _store_turns(store, clock, conv, settings, Run(), True, None)
                 plan.append((store, clock, None, sample, conv, by_memory))
-        if isinstance(embedder, DiskCachedEmbedder):
-            embedder.save()
+        save_caches()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
             state = store._engine.state
@@ -469,13 +508,20 @@ def main() -> None:
                              "built once "
                              "(all, or a '|'-separated list of VARIANTS names)")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
+    parser.add_argument("--lanes", default=None, metavar="SPEC",
+                        help="the model of each lane: minilm, static, or three of them "
+                             "(content,context,intention); default $TRIFORM_LANE_MODELS, "
+                             "else the runtime's default")
+    parser.add_argument("--query-context", choices=["none", "summary"], default="none",
+                        help="summary: ask each question with its evidence session's "
+                             "summary as the context (the context lane's models compared)")
     args = parser.parse_args()
+    SITUATED["on"] = args.query_context == "summary"
     if args.embedder == "hashing":
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)
     else:
-        from index import load_embedder
-        embedder = DiskCachedEmbedder(load_embedder(), OUT / "locomo-vectors.npz")
+        embedder = lane_embedder(args.lanes)
     samples = json.loads(args.data.read_text())
     layout = f"one user-scoped store of {args.mixed}" if args.mixed else \
         "one store per conversation"
@@ -485,11 +531,11 @@ def main() -> None:
             run = mixed(samples, embedder, window, levers, not args.no_occurred, args.mixed)
         else:
             run = per_conversation(samples, embedder, window, levers, not args.no_occurred)
-        if isinstance(embedder, DiskCachedEmbedder):
-            embedder.save()
+        save_caches()
         return run
 
-    print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}")
+    print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {' '.join(sys.argv)}; {layout}; "
+          f"model {embedder.model_id}")
     if args.variants:
         variants(samples, embedder, args.mixed, None if args.variants == "all"
                  else args.variants.split("|"))

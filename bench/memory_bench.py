@@ -123,25 +123,54 @@ class VectorCache:
 
 
 def _load_real_embedder() -> Any:
+    """The embedder of the lanes ($TRIFORM_LANE_MODELS, else the default assignment)."""
     from index import load_embedder
     embedder = load_embedder(log=lambda msg: print(f"  {msg}", flush=True))
     embedder.embed(["warm up"])
     return embedder
 
 
+def _load_minilm() -> Any:
+    """MiniLM alone: the vector cache holds its vectors of every lane."""
+    from index.provision import load_minilm
+    return load_minilm(log=lambda msg: print(f"  {msg}", flush=True))
+
+
+def _lane_spec() -> dict[str, str]:
+    from index.lane_models import lane_models
+    return lane_models()
+
+
+def embed_for_lanes(embedder: Any, lanes: list[str], texts: list[str]) -> np.ndarray:
+    from index import embed_for_lanes as by_lane
+    return by_lane(embedder, lanes, texts)
+
+
+def embed_three(embedder: Any, texts: list[str]) -> np.ndarray:
+    """Embed memories' or queries' three texts each (content, context, intention) by lane."""
+    return embed_for_lanes(embedder, list(LANES) * (len(texts) // 3), texts)
+
+
 class LookupEmbedder:
     """An Embedder whose ``embed`` looks up vectors computed earlier, in batch, by the real
     model; texts it does not know are embedded by the real model, in one call.
 
-    Same ``model_id`` and ``dim`` as the real model, so a store built through it is an
-    ordinary store of that model. It separates what the model costs from what the store
+    Same ``model_id`` and ``dim`` as the real embedder, so a store built through it is an
+    ordinary store of those models. It separates what the model costs from what the store
     costs: a store or search of known texts pays a dict lookup instead of ~3 ms per text.
+    Lanes assigned to the static model ($TRIFORM_LANE_MODELS) are embedded by it in the
+    call (about 50 us a text); the table holds MiniLM's vectors.
     """
 
     def __init__(self, real_loader: Any) -> None:
+        from index.lane_models import lane_model_id
         from index.model import DIM, MODEL_ID
-        self.model_id = MODEL_ID
+        from index.static_model import STATIC_MODEL_ID
+        self.spec = _lane_spec()
+        self.ids = {"minilm": MODEL_ID, "static": STATIC_MODEL_ID}
+        self.model_id = lane_model_id({lane: self.ids[name] for lane, name in self.spec.items()})
         self.dim = DIM
+        self._static: Any = None
         self._real_loader = real_loader
         self._real: Any = None
         self.table: dict[str, np.ndarray] = {}
@@ -157,14 +186,36 @@ class LookupEmbedder:
             self._real = self._real_loader()
         return self._real
 
+    def lane_model(self, lane: str) -> str:
+        return self.ids[self.spec.get(lane, self.spec["content"])]
+
+    def embed_lanes(self, lanes: Any, texts: Any) -> np.ndarray:
+        texts = list(texts)
+        out = np.empty((len(texts), self.dim), np.float32)
+        static = [i for i, lane in enumerate(lanes)
+                  if self.spec.get(lane, self.spec["content"]) == "static"]
+        minilm = [i for i, lane in enumerate(lanes)
+                  if self.spec.get(lane, self.spec["content"]) == "minilm"]
+        if static:
+            if self._static is None:
+                from index import StaticEmbedder, provision_static_model
+                self._static = StaticEmbedder(provision_static_model(log=lambda *_: None))
+            out[static] = self._static.embed([texts[i] for i in static])
+        if minilm:
+            out[minilm] = self.embed([texts[i] for i in minilm])
+        return out
+
     def embed(self, texts: Any) -> np.ndarray:
+        """MiniLM's vectors of ``texts`` (the table's, else the real model's)."""
         texts = list(texts)
         rows: list[Any] = [self.table.get(t) for t in texts]
         missing = [i for i, row in enumerate(rows) if row is None]
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            fresh = self.real().embed([texts[i] for i in missing])
+            from index import embed_for_lanes
+            fresh = embed_for_lanes(self.real(), ["content"] * len(missing),
+                                    [texts[i] for i in missing])
             for i, row in zip(missing, fresh, strict=True):
                 rows[i] = row
         if not rows:
@@ -453,7 +504,7 @@ class Bench:
         self.table = Table(self.sizes)
         self.gen = TextGen(args.seed)
         self.real_embedder: Any = None
-        self.cache = VectorCache(self.gen, self.real)
+        self.cache = VectorCache(self.gen, _load_minilm)
         self.embedder = LookupEmbedder(self.real)
         self.run_dir = OUT / "run"
         self.ids: list[str] = []           # memory id of corpus item i
@@ -614,15 +665,15 @@ class Bench:
         emb = []
         for q in self.live_queries:
             t = time.perf_counter()
-            self.real().embed([q["query"], q["window"], q["goal"]])
+            embed_three(self.real(), [q["query"], q["window"], q["goal"]])
             emb.append((time.perf_counter() - t) * 1000)
         self.table.set(sec, "query embedding alone (3 texts, one call)", n, p50_95(emb))
         # one call pads the three texts to the longest (the window): compare three calls
         emb3 = []
         for q in self.live_queries:
             t = time.perf_counter()
-            for text in (q["query"], q["window"], q["goal"]):
-                self.real().embed([text])
+            for lane, text in zip(LANES, (q["query"], q["window"], q["goal"]), strict=True):
+                embed_for_lanes(self.real(), [lane], [text])
             emb3.append((time.perf_counter() - t) * 1000)
         self.table.set(sec, "query embedding alone (3 texts, three calls)", n, p50_95(emb3))
         w_pre = results["3 lanes, scoping off, pre-embedded query"][0]
@@ -757,7 +808,7 @@ class Bench:
         emb = []
         for m in self.gen.memories(5000, 5000 + k, "probe-live"):
             t = time.perf_counter()
-            self.real().embed([m["content"], m["context"], m["intention"]])
+            embed_three(self.real(), [m["content"], m["context"], m["intention"]])
             emb.append((time.perf_counter() - t) * 1000)
         self.fig[("store p50 real", n)] = pct(lat_real, 50)
         self.fig[("ingest real", n)] = k / real_total
@@ -768,8 +819,8 @@ class Bench:
         emb3 = []
         for m in self.gen.memories(5000, 5000 + k, "probe-live"):
             t = time.perf_counter()
-            for text in (m["content"], m["context"], m["intention"]):
-                self.real().embed([text])
+            for lane in LANES:
+                embed_for_lanes(self.real(), [lane], [m[lane]])
             emb3.append((time.perf_counter() - t) * 1000)
         self.table.set(sec, "embedding alone (3 texts, three calls)", n, p50_95(emb3))
         self.table.set(sec, "embedding share of store p50", n,
@@ -782,7 +833,7 @@ class Bench:
         batch = self.gen.memories(6000, 6000 + self.args.batch, "probe-live")
         flat = [t for m in batch for t in (m["content"], m["context"], m["intention"])]
         t = time.perf_counter()
-        self.real().embed(flat)
+        embed_three(self.real(), flat)
         secs = time.perf_counter() - t
         self.table.set(isec, "model alone in batches of 64: memories/s (texts/s)", n,
                        f"{len(batch) / secs:.0f} ({len(flat) / secs:.0f})")

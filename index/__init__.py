@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .backend import HealthItem, Memory, MemoryBackend, SearchResult, StoreResult
-from .embed import Embedder, HashingEmbedder
+from .embed import Embedder, HashingEmbedder, embed_for_lanes
 from .embed_cache import CachedEmbedder, CacheStats
 from .errors import (
     ConfirmRequired,
@@ -40,7 +40,10 @@ from .errors import (
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, SEARCH_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
-from .provision import load_embedder, provision_model
+from .lane_models import LaneEmbedder, load_embedder
+from .provision import provision_model
+from .static_model import StaticEmbedder
+from .static_provision import provision_static_model
 from .lexical import terms
 from .recall import DEFAULT_WEIGHTS, LANES
 from .records import (
@@ -138,7 +141,8 @@ __all__ = [
     "snapshot_memories", "tables_with_rows", "MEMORY_TABLES",
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
-    "default_cache_dir", "CachedEmbedder", "CacheStats",
+    "default_cache_dir", "CachedEmbedder", "CacheStats", "LaneEmbedder", "StaticEmbedder",
+    "provision_static_model", "embed_for_lanes",
     # transfer: export/import of memories kept whole, log copies for backups
     "ImportedMemory", "ImportResult", "validate_imported", "copy_log_file", "encode_vector",
     "FILE_MODE", "DIR_MODE", "replace_private",

@@ -42,7 +42,7 @@ from .backend import (
 )
 from .behind import EmbedBehind
 from .decisions import lane_texts, update_plan
-from .embed import Embedder, normalize_rows
+from .embed import Embedder, embed_for_lanes, normalize_rows
 from .embed_cache import CachedEmbedder
 from .errors import (
     ConfirmRequired,
@@ -152,8 +152,8 @@ class MemoryCore(MemoryBackend):
         if not names:
             return {}
         try:
-            out = np.asarray(self._embedder.embed([texts[n] for n in names]),
-                             dtype=np.float32)
+            out = np.asarray(embed_for_lanes(self._embedder, names,
+                                             [texts[n] for n in names]), dtype=np.float32)
             if out.shape != (len(names), self._dim) or not np.all(np.isfinite(out)):
                 raise EmbeddingFailed(f"embedder returned shape {out.shape}")
         except Exception as exc:   # any embedder failure degrades, never fails the op

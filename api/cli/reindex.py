@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from element import Element, Home, InvalidRequest, authenticate
-from index import Embedder
+from index import Embedder, embed_for_lanes
 
 from ..config import default_home, embedder_factory, environment_secret
 from .common import Progress, UsageError, guarded, home_of, print_json
@@ -34,6 +34,15 @@ class _CountingEmbedder:
         vectors = self.inner.embed(texts)
         self.on_embed(len(texts))
         return vectors
+
+    def embed_lanes(self, lanes: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+        vectors = embed_for_lanes(self.inner, lanes, texts)
+        self.on_embed(len(texts))
+        return vectors
+
+    def lane_model(self, lane: str) -> str:
+        lane_model = getattr(self.inner, "lane_model", None)
+        return str(lane_model(lane)) if lane_model else str(self.model_id)
 
 
 def _stale(home: Home, element: Element) -> tuple[int, int, int]:

@@ -195,10 +195,14 @@ def cmd_token(args: argparse.Namespace) -> int:
 
 @guarded
 def cmd_model(args: argparse.Namespace) -> int:
-    from index import provision_model
+    """Provision every model the lanes use (``$TRIFORM_LANE_MODELS``, else the default)."""
+    from index import provision_model, provision_static_model
+    from index.lane_models import lane_models
 
     cache = Path(args.model_cache) if args.model_cache else default_model_cache()
-    started = time.monotonic()
-    path = provision_model(cache, log=lambda line: print(line, flush=True))
-    print(f"model ready at {path} ({time.monotonic() - started:.1f} s)")
+    for name in dict.fromkeys(lane_models().values()):
+        started = time.monotonic()
+        provision = provision_model if name == "minilm" else provision_static_model
+        path = provision(cache, log=lambda line: print(line, flush=True))
+        print(f"model ready at {path} ({time.monotonic() - started:.1f} s)")
     return 0

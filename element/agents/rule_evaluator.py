@@ -81,9 +81,9 @@ class RuleEvaluator:
 
     def lane_texts(self, observation: Observation, pool: Pool) -> list[list[str]]:
         """Per write ``observation`` will likely make, the texts it embeds (content,
-        context, intention), so the pipeline can embed them all in one model call. A
-        candidate stored word for word, superseded, a retire or a forget writes nothing:
-        left out."""
+        context, intention; "" for a lane without text), so the pipeline can embed them all
+        in one model call. A candidate stored word for word, superseded, a retire or a
+        forget writes nothing: left out."""
         found, _ = self._candidates(observation, pool)
         last = {c.key: i for i, c in enumerate(found) if c.key}
         writes: list[list[str]] = []
@@ -91,8 +91,8 @@ class RuleEvaluator:
             if cand.kind in ("forget", "retire") or cand.key and last[cand.key] != i or \
                     pool.by_content(cand.content) is not None:
                 continue
-            writes.append([t for t in (cand.content, observation.window(cand.turn),
-                                       observation.goal(cand.turn)) if t])
+            writes.append([cand.content, observation.window(cand.turn) or "",
+                           observation.goal(cand.turn) or ""])
         return writes
 
     def _candidates(self, observation: Observation,

@@ -161,8 +161,9 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
 
 
 def _prefetch(store: MemoryBackend, writes: list[list[str]]) -> None:
-    """Embed the texts of an observe's writes (``writes``: each write's lane texts) in one
-    model call, into the store's embedding cache, so each write finds its vectors there.
+    """Embed the texts of an observe's writes (``writes``: each write's content, context
+    and intention, "" for none) in one call (one per lane model), into the store's
+    embedding cache, so each write finds its vectors there.
 
     Each store call embeds its own lanes, so an observe that writes several memories (a
     keyed fact and an episode, or a batch of new turns) would call the model once per
@@ -172,8 +173,11 @@ def _prefetch(store: MemoryBackend, writes: list[list[str]]) -> None:
     embedder = getattr(store, "embedder", None)
     if len(writes) < 2 or not isinstance(embedder, CachedEmbedder):
         return
+    pairs = dict.fromkeys((lane, text) for texts in writes
+                          for lane, text in zip(("content", "context", "intention"), texts,
+                                                strict=False) if text)
     try:
-        embedder.embed(list(dict.fromkeys(t for texts in writes for t in texts)))
+        embedder.embed_lanes([lane for lane, _ in pairs], [text for _, text in pairs])
     except Exception:   # the writes embed again and report their own failures
         pass
 
@@ -225,7 +229,7 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
             _prefetch(store, used.lane_texts(observation, pool))
         else:
             proposed = list(proposed)
-            _prefetch(store, [[t for t in (d.content, d.context, d.intention) if t]
+            _prefetch(store, [[d.content or "", d.context or "", d.intention or ""]
                               for d in proposed if d.action in WRITES])
     applied = [_apply(store, settings, pool, d, observation, used.name, embed_behind)
                for d in proposed]

@@ -490,9 +490,14 @@ class GatedModel:
         self.gate = threading.Event()
 
     def embed(self, texts: Any) -> Any:
+        return self.embed_lanes(["content"] * len(texts), texts)
+
+    def embed_lanes(self, lanes: Any, texts: Any) -> Any:
+        """Each lane by its model, as the runtime's embedder does (``index.embed_for_lanes``)."""
+        from index import embed_for_lanes
         if threading.current_thread().name.startswith("embed-behind:"):
             assert self.gate.wait(120), "the test never opened the gate"
-        return self.model.embed(texts)
+        return embed_for_lanes(self.model, lanes, texts)
 
 
 @pytest.fixture(scope="module")

@@ -42,8 +42,11 @@ def conversation(sample_id: str, a: str, b: str) -> dict:
          "evidence": ["D2:1", "D9:99"], "category": 1},
         {"question": "Unanswerable?", "answer": "", "evidence": ["D1:1"], "category": 5},
     ]
+    summaries = {"session_1_summary": f"{a} told {b} about a pottery class.",
+                 "session_2_summary": f"{b} ran a race for a charity."}
     return {"sample_id": sample_id, "conversation": {"speaker_a": a, "speaker_b": b,
-                                                     **sessions}, "qa": qa}
+                                                     **sessions}, "qa": qa,
+            "session_summary": summaries}
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +82,26 @@ def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
     else:
         assert "Triform MemoryStore search" in out and "n=6" in out
         assert "evidence ids dropped (resolve to no turn): 2" in out
+
+
+def test_locomo_bench_lanes_and_query_context(data: Path) -> None:
+    """``--lanes`` picks each lane's model (the static model alone here: no MiniLM run),
+    ``--query-context summary`` asks with the evidence session's summary."""
+    out = run("bench/locomo_bench.py", "--data", str(data), "--lanes", "static",
+              "--query-context", "summary")
+    assert "model triform/all-MiniLM-L6-v2-static-384" in out and "n=6" in out
+
+
+def test_lanes_bench_puts_assignments_side_by_side() -> None:
+    out = run("bench/lanes_bench.py", "--memories", "300", "--queries", "4", "--stores", "2",
+              "--batches", "1", "--assignments", "static|static,static,static")
+    assert "| static | " in out and "| static,static,static | " in out
+
+
+def test_peer_bench_without_chroma(data: Path) -> None:
+    out = run("bench/peer_bench.py", "--data", str(data), "--no-chroma", "--rounds", "2",
+              "--batches", "1", "--batch", "6")
+    assert "median memories/s: triform" in out and "triform / model alone" in out
 
 
 def test_cache_bench_command_line(data: Path) -> None:

