@@ -45,7 +45,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-OUT = ROOT / "bench" / "out"
 CIRCLE = "bench"
 ASSIGNMENTS = ("minilm", "minilm,static,static", "static")
 LANES = ("content", "context", "intention")
@@ -183,7 +182,7 @@ def main() -> None:
     gen = TextGen(args.seed)
     subjects = sorted({(m["subject_type"], m["subject_id"])
                        for m in gen.memories(0, args.memories) if m["subject_type"]})
-    work = Path(tempfile.mkdtemp(prefix="lanes-", dir=OUT))
+    work = Path(tempfile.mkdtemp(prefix="triform-lanes-"))
     servers: dict[str, Server] = {}
     load = [os.getloadavg()[0]]
     try:

@@ -176,7 +176,7 @@ def main() -> None:
     from index.provision import provision_model
     size = args.batch
     texts = turns(args.rounds * args.batches * size, args.data)
-    work = Path(tempfile.mkdtemp(prefix="peer-", dir=OUT))
+    work = Path(tempfile.mkdtemp(prefix="triform-peer-"))
     children: list[Child] = []
     try:
         token = make_home(work / "home")

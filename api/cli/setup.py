@@ -196,8 +196,7 @@ def cmd_token(args: argparse.Namespace) -> int:
 @guarded
 def cmd_model(args: argparse.Namespace) -> int:
     """Provision every model the lanes use (``$TRIFORM_LANE_MODELS``, else the default)."""
-    from index import provision_model, provision_static_model
-    from index.lane_models import lane_models
+    from index import lane_models, provision_model, provision_static_model
 
     cache = Path(args.model_cache) if args.model_cache else default_model_cache()
     for name in dict.fromkeys(lane_models().values()):
