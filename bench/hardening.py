@@ -52,9 +52,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import waitress  # noqa: E402
-
-from api.app import server_settings  # noqa: E402
+from api.server import make_server  # noqa: E402
 from source import SPEC_PATH, commit_files, export_bundle, import_bundle  # noqa: E402
 from tests.hardening.test_hostile_yaml import alias_bomb  # noqa: E402
 from tests.helpers import HttpClient, Served, serve  # noqa: E402
@@ -279,8 +277,7 @@ def _run_quietly(server: Any) -> None:
 def slow(sockets: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         srv = serve(Path(tmp) / "home")
-        server = waitress.create_server(srv.app, host="127.0.0.1", port=0, threads=4,
-                                        **server_settings(srv.app))
+        server = make_server(srv.app, host="127.0.0.1", port=0, threads=4)
         thread = threading.Thread(target=_run_quietly, args=(server,), daemon=True)
         thread.start()
         port = int(server.effective_port)

@@ -15,9 +15,10 @@ from typing import Any
 
 from element import Home, TokenNotFound, create_token, mark_backend
 
-from ..app import create_app, server_settings
+from ..app import create_app
 from ..config import default_model_cache
 from ..discovery import ServerInfo, advertise, find_server
+from ..server import make_server
 from ..sweep import start_retention_sweep
 from .common import UsageError, guarded, home_of
 
@@ -96,11 +97,8 @@ def _bind(app: Any, args: argparse.Namespace) -> Any:
 
     :raise UsageError: the address is in use or cannot be bound.
     """
-    import waitress
-
     try:
-        return waitress.create_server(app, host=args.host, port=args.port,
-                                      threads=args.threads, **server_settings(app))
+        return make_server(app, host=args.host, port=args.port, threads=args.threads)
     except OSError as exc:
         hint = " (another server runs there? pick a port with --port)" \
             if exc.errno == errno.EADDRINUSE else ""

@@ -1,6 +1,6 @@
 """Slow and oversized clients do not take the service down (issue 9, Medium 10).
 
-A real waitress server with the settings ``triform serve`` uses (``api.app.server_settings``):
+A real waitress server with the settings ``triform serve`` uses (``api.server.make_server``):
 150 sockets that never finish their headers leave it answering, and a body larger than any
 route takes is refused from its ``Content-Length`` before a byte of it is read.
 """
@@ -14,17 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import waitress
-
-from api.app import server_settings
+from api.server import make_server, server_settings
 from source import MAX_PUSH_BYTES
 
 
 @pytest.fixture
 def waitress_port(server) -> Iterator[int]:
-    settings = server_settings(server.app)
-    srv = waitress.create_server(server.app, host="127.0.0.1", port=0, threads=4,
-                                 **settings)
+    srv = make_server(server.app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=_run_quietly, args=(srv,), daemon=True)
     thread.start()
     yield int(srv.effective_port)
