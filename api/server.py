@@ -32,10 +32,11 @@ __all__ = ["connection_limit", "make_server", "raise_descriptor_limit", "server_
 #: The most connections kept open at once, descriptors allowing (waitress's default, 100,
 #: let 150 sockets that never finish their headers lock everyone out).
 MAX_CONNECTIONS = 1000
-#: Descriptors kept for everything that is not a connection: up to MAX_OPEN_STORES stores
-#: (a log, a records file), the catalog and rate-window databases with their -wal and -shm
-#: files, git's packs, the model's files, pipes to git subprocesses.
-RESERVED_DESCRIPTORS = 256
+#: Descriptors kept for everything that is not a connection: up to MAX_OPEN_STORES (64)
+#: stores of about five each (the log, the lock, three mapped checkpoint arrays), the
+#: catalog and rate-window databases with their -wal and -shm files, git's packs, the
+#: model's files, pipes to git subprocesses.
+RESERVED_DESCRIPTORS = 512
 #: Descriptors one connection may hold: its socket, a request body spooled to a temporary
 #: file, an answer spooled to another.
 DESCRIPTORS_PER_CONNECTION = 3

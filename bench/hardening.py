@@ -28,6 +28,9 @@ does):
 - ``soak``: ``--ops`` mixed ops (store, search, update, delete, list) in-process, RSS and
   open descriptors sampled ten times. Prints first, middle and last (the target: flat).
 
+Round three's sections (issue 26: ``connections``, ``reopen``, ...) live in
+``bench/attacks.py``, which documents each.
+
 Not here: the schemathesis run against ``/openapi.json`` (tests/api/test_schemathesis.py
 runs its bounded size in the suite).
 """
@@ -53,6 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from api.server import make_server  # noqa: E402
+from bench import attacks  # noqa: E402
 from source import SPEC_PATH, commit_files, export_bundle, import_bundle  # noqa: E402
 from tests.hardening.test_hostile_yaml import alias_bomb  # noqa: E402
 from tests.helpers import HttpClient, Served, serve  # noqa: E402
@@ -389,7 +393,8 @@ def elements(count: int) -> None:
             srv.close()
 
 
-SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak")
+SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak", "connections",
+            "reopen")
 
 
 def main() -> int:
@@ -405,6 +410,12 @@ def main() -> int:
     parser.add_argument("--sockets", type=int, default=150, help="slow-header sockets")
     parser.add_argument("--elements", type=int,
                         help="memory elements (default 300; quick 20)")
+    parser.add_argument("--idle", type=int, help="idle connections (default 2000; quick 1100)")
+    parser.add_argument("--half", type=int,
+                        help="connections with half-sent bodies (default 600; quick 100)")
+    parser.add_argument("--reopen-elements", type=int,
+                        help="memory elements listed round-robin (default 80; quick 12)")
+    parser.add_argument("--rounds", type=int, help="reopen rounds (default 5; quick 3)")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)   # one line per git request
@@ -421,7 +432,13 @@ def main() -> int:
     runs = {"sigkill": lambda: sigkill(trials, args.writers, args.seed),
             "leaks": lambda: leaks(searches, args.seed), "hostile": hostile,
             "slow": lambda: slow(args.sockets), "elements": lambda: elements(count),
-            "soak": lambda: soak(ops, args.seed)}
+            "soak": lambda: soak(ops, args.seed),
+            "connections": lambda: attacks.connections(
+                args.idle or (1100 if args.quick else 2000),
+                args.half or (100 if args.quick else 600)),
+            "reopen": lambda: attacks.reopen(
+                args.reopen_elements or (12 if args.quick else 80),
+                args.rounds or (3 if args.quick else 5), 8 if args.quick else None)}
     for name in only:
         runs[name]()
     return 0

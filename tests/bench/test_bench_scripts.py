@@ -119,6 +119,13 @@ def test_hardening_bench_quick() -> None:
         assert line in out, out
     assert "lost 0" in out and "413" in out
     assert "elements: 20 memory elements" in out and "memories not found again: 0" in out
+    assert "connections: 1100 idle + 100 half-sent bodies" in out
+    assert "server alive, health check 200" in out
+    rounds = [line.split(":", 1)[1] for line in out.splitlines()
+              if line.startswith("  round ")]
+    # Descriptors and mappings flat from round to round (RSS wobbles by a MiB).
+    assert len(rounds) == 3 and len({r.split("MiB, ")[1].split(" (")[0]
+                                     for r in rounds}) == 1, out
 
 
 def test_workers_bench_quick_puts_one_and_two_workers_side_by_side(pg_server) -> None:

@@ -80,7 +80,7 @@ def test_idle_connections_past_the_limit_leave_the_server_answering(served: Serv
 
 def test_the_connection_limit_stays_below_the_descriptor_ceiling() -> None:
     # A connection may hold three descriptors (its socket, a spooled body, a spooled
-    # answer); the stores, the catalog and git need their own.
-    assert connection_limit(1024) * 3 + 256 <= 1024
+    # answer); 64 open stores hold about 320, and the catalog and git need their own.
+    assert connection_limit(1024) * 3 + 512 <= 1024
     assert connection_limit(1_000_000) == 1000
     assert connection_limit(300) >= 1
