@@ -34,6 +34,7 @@ from .errors import (
     ConfirmRequired,
     EmbeddingFailed,
     InvalidMemory,
+    MemoryCapacity,
     MemoryNotFound,
     StoreFailed,
 )
@@ -680,7 +681,11 @@ class MemoryStore:
                 finally:
                     if written:
                         self._engine.log.sync()
-            except StoreFailed:
+            except MemoryCapacity:
+                raise
+            except BaseException:
+                # Whatever failed (the disk, a value no check foresaw), nothing of this
+                # call stays in the log.
                 self._engine.rollback(start)
                 raise
             self._engine.maintain()

@@ -28,6 +28,7 @@ from .errors import InvalidMemory
 from .log import decode_vector
 from .recall import LANES
 from .records import (
+    MAX_ACCESS_COUNT,
     MAX_CONTENT_BYTES,
     MAX_CONTEXT_BYTES,
     MAX_INTENTION_BYTES,
@@ -88,8 +89,10 @@ def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
     if not isinstance(source, str) or source not in SOURCES:
         raise InvalidMemory("source", f"{source!r} is not one of " + ", ".join(SOURCES))
     count = data.get("access_count", 0)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise InvalidMemory("access_count", "must be a non-negative integer")
+    if isinstance(count, bool) or not isinstance(count, int) or \
+            not 0 <= count <= MAX_ACCESS_COUNT:
+        raise InvalidMemory("access_count", f"must be an integer from 0 to "
+                            f"{MAX_ACCESS_COUNT}")
     created = _time(data, "created_at", required=True)
     record = {
         "id": memory_id, "content": validate_text(data.get("content"), "content",
