@@ -268,10 +268,10 @@ class MemoryBackend(Protocol):
         occurred/last-accessed times and access counts kept. Ids already present are
         skipped. Vectors are used when ``model_id`` is the backend's and they cover
         every lane with text; otherwise the texts are embedded. Capacity and eviction as
-        :meth:`store`; items are written in the order given (oldest first).
+        :meth:`store`; items are written in the order given (oldest first), all or
+        nothing.
 
-        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
-        :raise StorageFull, StoreFailed: none of the items was stored.
+        :raise MemoryCapacity, StorageFull, StoreFailed: none of the items was stored.
         """
         ...
 

@@ -34,7 +34,6 @@ from .errors import (
     ConfirmRequired,
     EmbeddingFailed,
     InvalidMemory,
-    MemoryCapacity,
     MemoryNotFound,
     StoreFailed,
 )
@@ -641,10 +640,9 @@ class MemoryStore:
         are used when ``model_id`` is this store's model and they cover every lane with
         text; otherwise the texts are embedded here (one pass). Capacity and eviction
         apply as for :meth:`store`. The items are written in order (give them oldest
-        first: the order becomes :meth:`list`'s) with one fsync.
+        first: the order becomes :meth:`list`'s) with one fsync, all or nothing.
 
-        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
-        :raise StorageFull, StoreFailed: none of the items was stored.
+        :raise MemoryCapacity, StorageFull, StoreFailed: none of the items was stored.
         """
         settings = require_settings(settings)
         result = ImportResult()
@@ -681,11 +679,9 @@ class MemoryStore:
                 finally:
                     if written:
                         self._engine.log.sync()
-            except MemoryCapacity:
-                raise
             except BaseException:
-                # Whatever failed (the disk, a value no check foresaw), nothing of this
-                # call stays in the log.
+                # Whatever failed (capacity, the disk, a value no check foresaw), nothing
+                # of this call stays: an import is all or nothing.
                 self._engine.rollback(start)
                 raise
             self._engine.maintain()

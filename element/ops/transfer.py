@@ -108,7 +108,8 @@ _COUNT = integer(0)
                     "present is skipped, so importing a file twice changes nothing. Vectors "
                     "are used when the export's model is this element's; otherwise the "
                     "texts are embedded (warning IMPORT_REEMBEDDED). Capacity and eviction "
-                    "apply as for store.")
+                    "apply as for store. All or nothing: a write refused part way "
+                    "(MEMORY_CAPACITY, a full disk) leaves no memory of the file written.")
 def import_memories(call: OpCall) -> OpResult:
     with call.home.memory_store(call.element) as store:
         parsed = read_import(call.raw_body, dim=store.dim, model_id=store.model_id)

@@ -1604,10 +1604,10 @@ class PostgresMemoryStore:
     def import_memories(self, items: Sequence[ImportedMemory], *, model_id: str | None,
                         settings: MemorySettings) -> ImportResult:
         """Add memories as exported (``MemoryBackend.import_memories``), in one
-        transaction under the element's lock.
+        transaction under the element's lock: all or nothing.
 
-        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
-        :raise DatabaseUnavailable, StorageFull, StoreFailed: none of the items is stored.
+        :raise MemoryCapacity, DatabaseUnavailable, StorageFull, StoreFailed: none of the
+            items is stored.
         """
         settings = require_settings(settings)
         result = ImportResult()
@@ -1622,7 +1622,6 @@ class PostgresMemoryStore:
         need = {f"{i}:{lane}": text for i, item in enumerate(fresh) if carried[i] is None
                 for lane, text in item.lane_texts().items()}
         embedded = self._embed_lanes(need) if need else {}
-        refused: MemoryCapacity | None = None
         with self._tx(lock=True) as cur:
             for i, item in enumerate(fresh):
                 record = item.record
@@ -1637,17 +1636,12 @@ class PostgresMemoryStore:
                 if lanes is None and embedded is not None:
                     lanes = {lane: embedded[f"{i}:{lane}"] for lane in item.lane_texts()}
                     result.embedded_here += 1
-                try:
-                    done = self._write(cur, new, lanes, settings, kept=record)
-                except MemoryCapacity as exc:
-                    refused = exc
-                    break
+                # A MemoryCapacity raised here rolls the whole transaction back.
+                done = self._write(cur, new, lanes, settings, kept=record)
                 result.imported.append(item.id)
                 result.evicted.extend(done.evicted)
                 if lanes is None:
                     result.unembedded.append(item.id)
-        if refused is not None:
-            raise refused
         return result
 
     def copy_log(self, dest: Path | str) -> dict[str, Any]:

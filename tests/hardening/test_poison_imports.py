@@ -105,6 +105,19 @@ def test_far_past_times_round_trip_through_an_import_and_a_restart(
         srv.close()
 
 
+def test_an_import_past_capacity_writes_nothing(srv: Server) -> None:
+    """Medium 5: a line refused by the write (here: the element is full and, scoped, the
+    pool that must give way is empty) used to leave the lines before it written."""
+    client = srv.client()
+    create(client, "memory", "small", max_memories=5, subject_scoping=True)
+    lines = [_line(n, subject_type="guest", subject_id="ana") for n in range(5)]
+    lines.insert(0, _line(99))          # general, newest: written last, into a full store
+    error = assert_error(_import(client, _export(lines), "demo/small"), 409,
+                         "MEMORY_CAPACITY")
+    assert "nothing was imported" in error["message"]
+    assert _total(client, "demo/small") == 0
+
+
 def _runtime_log(srv: Server, path: str) -> Path:
     element = srv.home.catalog.element_at(path)
     return srv.home.runtime_path(element) / "memories.jsonl"
