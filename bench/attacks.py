@@ -7,10 +7,16 @@
 - ``reopen``: more memory elements than the home keeps open, listed round-robin by a
   viewer for ``--rounds`` rounds, so every list reopens a closed store. Prints RSS, open
   descriptors and mapped runtime files after each round (the target: flat).
+- ``poison``: a member imports files of ``--lines`` good lines and one poison line (each
+  kind: counts past 2^53 and 2^63, times past 9999, a full pool), then the home restarts.
+  Prints how many imports were refused, memories written by them, and whether every
+  element opens after the restart and after a poison line written into a log by hand
+  (targets: all, 0, yes).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import tempfile
@@ -106,3 +112,67 @@ def reopen(count: int, rounds: int, open_at_once: int | None) -> None:
                       f"({time.monotonic() - started:.0f} s)")
         finally:
             srv.close()
+
+
+# -- poison -------------------------------------------------------------------------------
+POISON = {"access_count 2^63": {"access_count": 2**63},
+          "access_count 2^53+1": {"access_count": 2**53 + 1},
+          "updated_at past 9999": {"updated_at": "9999-12-31T23:59:59-05:00"},
+          "created_at year 0": {"created_at": "0000-01-01T00:00:00Z"},
+          "a full pool": {"subject_type": "guest", "subject_id": "bob"}}
+
+
+def _ndjson(lines: list[dict[str, object]]) -> bytes:
+    header = {"format": "triform-memories", "version": 1, "count": len(lines)}
+    return b"".join(json.dumps(x).encode() + b"\n" for x in [header, *lines])
+
+
+def poison(lines: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        srv = serve(home)
+        refused = written = 0
+        started = time.monotonic()
+        try:
+            member = srv.client("member")
+            for n, (name, fields) in enumerate(POISON.items()):
+                slug = f"p{n}"
+                member.post("/api/demo/ops/create", {
+                    "element_type": "memory", "slug": slug,
+                    "properties": {"subject_scoping": True, "max_memories": lines,
+                                   "max_per_subject": lines}})
+                good = [{"id": f"{n:04x}{i:028x}", "content": f"memory {i}",
+                         "category": "fact", "subject_type": "guest", "subject_id": "ana",
+                         "created_at": "2024-01-01T00:00:00Z"} for i in range(lines)]
+                bad = {**good[0], "id": f"{n:04x}{'f' * 28}", **fields}
+                reply = member.post(f"/api/demo/{slug}/ops/import/memories",
+                                    raw=_ndjson([bad, *good]),
+                                    headers={"Content-Type": "application/x-ndjson"})
+                total = member.get(f"/api/demo/{slug}/ops/stats").body["total"]
+                refused += reply.status in (400, 409)
+                written += total
+                print(f"  {name}: {reply.status} "
+                      f"{reply.body.get('error', {}).get('code', '-')}, {total} written")
+            log = srv.home.runtime_path(srv.home.catalog.element_at("demo/memory")) \
+                / "memories.jsonl"
+            member.post("/api/demo/memory/ops/store", {"content": "kept", "category": "fact"})
+        finally:
+            srv.close()
+        entry = json.loads(log.read_text().splitlines()[-1])
+        entry["record"].update(id="e" * 32, seq=10**6, access_count=2**63)
+        with open(log, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+        srv = serve(home, init=False)
+        try:
+            viewer = srv.client("viewer")
+            opened = sum(viewer.get(f"/api/demo/p{n}/ops/stats").status == 200
+                         for n in range(len(POISON)))
+            kept = viewer.get("/api/demo/memory/ops/memories").body["memories"]
+            stats = viewer.get("/api/demo/ops/batch_stats").status
+        finally:
+            srv.close()
+        print(f"poison: {len(POISON)} imports of {lines} good lines and one poison line, "
+              f"{refused} refused, {written} memories written; after a restart "
+              f"{opened}/{len(POISON)} elements open; a log holding a line that cannot "
+              f"apply opens with {len(kept)} memory (batch_stats {stats}) "
+              f"({time.monotonic() - started:.0f} s)")

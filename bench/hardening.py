@@ -28,7 +28,7 @@ does):
 - ``soak``: ``--ops`` mixed ops (store, search, update, delete, list) in-process, RSS and
   open descriptors sampled ten times. Prints first, middle and last (the target: flat).
 
-Round three's sections (issue 26: ``connections``, ``reopen``, ...) live in
+Round three's sections (issue 26: ``connections``, ``reopen``, ``poison``, ...) live in
 ``bench/attacks.py``, which documents each.
 
 Not here: the schemathesis run against ``/openapi.json`` (tests/api/test_schemathesis.py
@@ -394,7 +394,7 @@ def elements(count: int) -> None:
 
 
 SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak", "connections",
-            "reopen")
+            "reopen", "poison")
 
 
 def main() -> int:
@@ -416,6 +416,8 @@ def main() -> int:
     parser.add_argument("--reopen-elements", type=int,
                         help="memory elements listed round-robin (default 80; quick 12)")
     parser.add_argument("--rounds", type=int, help="reopen rounds (default 5; quick 3)")
+    parser.add_argument("--lines", type=int,
+                        help="good lines per poison import (default 300; quick 30)")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)   # one line per git request
@@ -438,7 +440,8 @@ def main() -> int:
                 args.half or (100 if args.quick else 600)),
             "reopen": lambda: attacks.reopen(
                 args.reopen_elements or (12 if args.quick else 80),
-                args.rounds or (3 if args.quick else 5), 8 if args.quick else None)}
+                args.rounds or (3 if args.quick else 5), 8 if args.quick else None),
+            "poison": lambda: attacks.poison(args.lines or (30 if args.quick else 300))}
     for name in only:
         runs[name]()
     return 0

@@ -123,6 +123,8 @@ def test_hardening_bench_quick() -> None:
     assert "server alive, health check 200" in out
     rounds = [line.split(":", 1)[1] for line in out.splitlines()
               if line.startswith("  round ")]
+    assert "poison: 5 imports of 30 good lines and one poison line, 5 refused, 0 memories " \
+        "written; after a restart 5/5 elements open" in out
     # Descriptors and mappings flat from round to round (RSS wobbles by a MiB).
     assert len(rounds) == 3 and len({r.split("MiB, ")[1].split(" (")[0]
                                      for r in rounds}) == 1, out
