@@ -54,6 +54,8 @@ MEMORY_FIELDS = ("id", "content", "category", "subject_type", "subject_id", "con
                  "intention", "agent", "source", "metadata", "created_at", "updated_at",
                  "occurred_at", "last_accessed_at", "access_count", "embedded")
 _CHUNK = 1 << 20
+#: How far from 1 an imported vector's norm may be (float32 rounding is about 1e-7).
+UNIT_TOLERANCE = 1e-3
 
 
 def _time(data: Mapping[str, Any], name: str, *, required: bool) -> str | None:
@@ -71,7 +73,8 @@ def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
     Every public field is checked with ``store``'s rules; ``id`` must be 32 lowercase hex
     characters; timestamps are ISO-8601 (kept, in the fixed-width UTC form); unknown
     fields are refused, so a file of something else is not read as memories. ``vectors``
-    (lane -> base64 float32) is optional; with ``dim`` each must have that many values.
+    (lane -> base64 float32) is optional; with ``dim`` each must have that many values;
+    each must be a finite unit vector (norm 1 within ``UNIT_TOLERANCE``).
 
     :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad field.
     """
@@ -135,6 +138,12 @@ def _vectors(raw: Any, record: Mapping[str, Any],
                                 f"model gives {dim}")
         if not np.all(np.isfinite(vector)):
             raise InvalidMemory(f"vectors.{lane}", "holds a value that is not finite")
+        # Scores are inner products of unit vectors: a longer one (all 3e38) outscored
+        # every true match in every search, a zero one matched nothing (issue 26).
+        norm = float(np.linalg.norm(vector.astype(np.float64)))
+        if abs(norm - 1.0) > UNIT_TOLERANCE:
+            raise InvalidMemory(f"vectors.{lane}", f"must be a unit vector (its norm is "
+                                f"{norm:.4g}, not 1)")
         out[lane] = vector
     return out if out else None
 

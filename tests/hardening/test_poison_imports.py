@@ -220,3 +220,29 @@ def test_an_import_line_is_refused_or_survives_a_restart(
     with MemoryStore(directory, HashingEmbedder(32)) as store:
         assert store.open_report["skipped"] == []
         assert store.get("a" * 32) == before
+
+
+# -- Medium 6: imported vectors are unit vectors -----------------------------------------
+@pytest.mark.parametrize("fill", [3e38, 0.0, 0.5], ids=["huge", "zero", "not-unit"])
+def test_an_imported_vector_that_is_not_a_unit_vector_is_refused(srv: Server,
+                                                                  fill: float) -> None:
+    """An all-3e38 vector scored 1.0 against every query and outranked true matches in
+    other subjects' searches; a zero vector matched nothing and passed."""
+    import base64
+
+    import numpy as np
+    client = srv.client()
+    client.post("/api/demo/memory/ops/store", {"content": "an honest memory",
+                                               "category": "fact"})
+    exported = client.get("/api/demo/memory/ops/export/memories?vectors=true").raw
+    header, honest = (json.loads(x) for x in exported.splitlines())
+    create(client, "memory", "copy")
+    assert _import(client, exported, "demo/copy").status == 200       # unit vectors pass
+    dim = header["dim"]
+    forged = {**honest, "id": "b" * 32, "vectors": {"content": base64.b64encode(
+        np.full(dim, fill, dtype="<f4").tobytes()).decode()}}
+    header["count"] = 1
+    body = b"".join(json.dumps(x).encode() + b"\n" for x in (header, forged))
+    error = assert_error(_import(client, body, "demo/copy"), 400, "IMPORT_INVALID")
+    assert "vectors.content" in error["message"] and "unit" in error["message"]
+    assert _total(client, "demo/copy") == 1
