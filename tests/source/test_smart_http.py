@@ -495,3 +495,30 @@ def test_authorize_verdicts_what_git_and_http_see(make_repo, serve, git, tmp_pat
     assert p.returncode != 0 and "could not read Username" in p.stderr
     git("clone", "-q", f"{base}/demo/notes.git", str(tmp_path / "ok"))
     assert Verdict.FORBIDDEN == "forbidden"         # the string the API returns today
+
+
+HOSTILE_GITMODULES = {
+    "an option as url": b'[submodule "x"]\n\tpath = x\n\turl = --upload-pack=touch /tmp/p\n',
+    "a name that climbs": b'[submodule "../../../y"]\n\tpath = y\n\turl = https://e.com/y\n',
+    "a directory": None,
+}
+
+
+@pytest.mark.parametrize("what", list(HOSTILE_GITMODULES))
+def test_a_hostile_gitmodules_push_is_refused_by_gits_fsck(make_repo, server, git,
+                                                           tmp_path: Path, what: str) -> None:
+    """Issue 26, Medium 8: such a push was accepted, and afterwards the element's own bundle
+    could never be imported again, and fsck-checking clones failed."""
+    from source import export_bundle, import_bundle
+    path = make_repo()
+    before = branch_tips(path)["draft"]
+    wc = _clone(git, server, tmp_path)
+    content = HOSTILE_GITMODULES[what]
+    if content is None:
+        _commit(git, wc, {".gitmodules/x": b"x\n"}, what)
+    else:
+        _commit(git, wc, {".gitmodules": content}, what)
+    p = git("push", server.url("demo/notes", token=TOKEN), "draft", cwd=wc, check=False)
+    assert p.returncode != 0 and "gitmodules" in p.stderr, p.stderr
+    assert branch_tips(path)["draft"] == before
+    import_bundle(export_bundle(path), tmp_path / "copy.git")      # still travels
