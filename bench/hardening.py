@@ -242,6 +242,8 @@ def _hostile_pushes(srv: Any, scratch: Path) -> dict[str, bool]:
         "secret file": ("memory", {"notes.txt": "AKIAZ7QW3ERTY5UIOP2X\n"}),
         "dotgit look-alike": ("memory", {".g\u200cit/hooks/post-checkout": "#!/bin/sh\n"}),
         "runtime data": ("memory", {"memories.jsonl": "{}\n"}),
+        "hostile .gitmodules": ("memory", {".gitmodules": '[submodule "x"]\n\tpath = x\n'
+                                           '\turl = --upload-pack=touch /tmp/p\n'}),
     }
     refused: dict[str, bool] = {}
     for n, (name, (slug, files)) in enumerate(edits.items()):
