@@ -50,7 +50,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -253,15 +253,21 @@ def init_events(app: Flask, home: Home) -> Broadcaster:
 
 @blueprint.get("/api/events")
 def events() -> Response:
-    return event_stream(bearer_token(request.headers.get("Authorization")))
+    home: Home = current_app.extensions["triform"]
+    token = bearer_token(request.headers.get("Authorization"))
+    return event_stream(lambda: authenticate(home.catalog, token))
 
 
-def event_stream(token: str | None) -> Response:
-    """The event stream of this request's parameters, for ``token`` (however the entry
-    point received it: a bearer header here, the console's session there)."""
+def event_stream(who: Callable[[], Principal]) -> Response:
+    """The event stream of this request's parameters, for whom ``who`` names (however the
+    entry point received its credentials: a bearer header here, the console's session
+    there); ``who`` is asked again as the stream runs.
+
+    :raise Unauthorized: ``who`` does not name anyone now.
+    """
     home: Home = current_app.extensions["triform"]
     broadcaster: Broadcaster = current_app.extensions["triform.events"]
-    principal: Principal = authenticate(home.catalog, token)
+    principal: Principal = who()
     args = request.args
     circle = args.get("circle") or principal.circle
     element_id = None
@@ -288,7 +294,7 @@ def event_stream(token: str | None) -> Response:
     last = request.headers.get("Last-Event-ID") or args.get("last_event_id")
     after = _number("Last-Event-ID", last, 0, 2 ** 63 - 1, integer=True)
     sub = broadcaster.subscribe(circle, element_id)
-    access = _Access(home, token, float(current_app.config["EVENTS_RECHECK"]))
+    access = _Access(home, who, float(current_app.config["EVENTS_RECHECK"]))
     stream = _stream(home, broadcaster, sub, access, after=None if after is None
                      else int(after), limit=None if limit is None else int(limit),
                      timeout=timeout, keepalive=keepalive)
@@ -302,10 +308,10 @@ def event_stream(token: str | None) -> Response:
 
 
 class _Access:
-    """What a stream's token may see, checked again every ``recheck`` seconds."""
+    """What a stream's principal may see, checked again every ``recheck`` seconds."""
 
-    def __init__(self, home: Home, token: str | None, recheck: float = 5.0) -> None:
-        self.home, self.token, self.recheck = home, token, recheck
+    def __init__(self, home: Home, who: Callable[[], Principal], recheck: float = 5.0) -> None:
+        self.home, self.who, self.recheck = home, who, recheck
         self.checked = -recheck
         self.principal: Principal | None = None
         self.visible: dict[str, bool] = {}
@@ -316,7 +322,7 @@ class _Access:
             self.checked = time.monotonic()
             self.visible.clear()
             try:
-                self.principal = authenticate(self.home.catalog, self.token)
+                self.principal = self.who()
             except ElementError:
                 self.principal = None
         return self.principal is not None

@@ -17,7 +17,7 @@ import pytest
 from api.app import create_app
 from api.errors import ApiError
 from api.events import Broadcaster, _Access, _stream, format_event
-from element import create_token
+from element import authenticate, create_token
 from tests.helpers import create, running, start_home
 
 STORE = "/api/demo/memory/ops/store"
@@ -251,7 +251,8 @@ def test_a_slow_subscriber_is_dropped_and_told_to_reconnect(server) -> None:
     for seq in (1, 2, 3):
         hub.publish(event(seq, element_id=memory))
     assert slow.dropped and len(hub) == 0
-    access = _Access(server.home, server.tokens["viewer"])
+    access = _Access(server.home,
+                     lambda: authenticate(server.home.catalog, server.tokens["viewer"]))
     chunks = list(_stream(server.home, hub, slow, access, after=None, limit=None, timeout=5,
                           keepalive=1))
     event1, event2 = (format_event(event(n, element_id=memory)) for n in (1, 2))
@@ -278,7 +279,8 @@ def test_close_ends_every_stream(server) -> None:
     sub = hub.subscribe("demo")
     hub.close()
     started = time.monotonic()
-    access = _Access(server.home, server.tokens["viewer"])
+    access = _Access(server.home,
+                     lambda: authenticate(server.home.catalog, server.tokens["viewer"]))
     chunks: Iterator[str] = _stream(server.home, hub, sub, access, after=None, limit=None,
                                     timeout=30, keepalive=10)
     assert list(chunks)[0].startswith("retry:")
