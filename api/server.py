@@ -11,7 +11,10 @@ costs is bounded here (issues 9 and 26):
   stores, the catalog and git always get the descriptors they need;
 * at the connection limit a new connection is still accepted, and the connection idle the
   longest (no request running) is closed to make room: a thousand sockets that say nothing
-  cannot lock everyone else out until they time out.
+  cannot lock everyone else out until they time out;
+* a request's body is read only once its head passed ``api.limits.refusal_on_headers``
+  (the route's limit; a large body only from a token that may write where it is sent):
+  otherwise the answer goes out on the headers and the connection closes, the body unread.
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from typing import Any
 
 from flask import Flask
 from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
+from waitress.utilities import Error
 
-from source import MAX_PUSH_BYTES
+from .limits import largest_body, refusal_on_headers
 
 __all__ = ["connection_limit", "make_server", "raise_descriptor_limit", "server_settings"]
 
@@ -74,21 +80,67 @@ def server_settings(app: Flask, descriptors: int | None = None) -> dict[str, Any
     """waitress's settings for ``app`` in a process that may hold ``descriptors`` (by
     default its current soft limit).
 
-    ``max_request_body_size`` is the largest body any route takes (an import_bundle body or
-    a git push): waitress refuses a larger ``Content-Length`` with 413 as soon as it has
-    read the headers, before reading the body. A smaller route's own limit is checked by
-    ``api/limits.py`` before the app reads the body, in the one error shape.
+    ``max_request_body_size`` is the largest body any route takes (an import_memories body,
+    a bundle, a git push): waitress refuses a larger ``Content-Length`` with 413 as soon as
+    it has read the headers. A route's own limit, and who may send a large body, are
+    checked on the headers too (``api/limits.py``, through :class:`CheckedChannel`).
     """
     if descriptors is None:
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         descriptors = DESCRIPTOR_TARGET if soft == resource.RLIM_INFINITY else int(soft)
-    largest = max(int(app.config["MAX_BUNDLE_BODY"]), int(app.config["MAX_JSON_BODY"]),
-                  int(app.config["MAX_CONTENT_LENGTH"]), MAX_PUSH_BYTES + 1024 * 1024)
+    largest = largest_body(app.config)
     keepalive = float(app.config["EVENTS_KEEPALIVE"])
     return {"connection_limit": connection_limit(descriptors),
             "channel_timeout": max(CHANNEL_TIMEOUT, int(keepalive * 2)),
             "cleanup_interval": 5, "max_request_header_size": MAX_HEADER_BYTES,
             "max_request_body_size": largest + 1, "asyncore_use_poll": True}
+
+
+class _Refused(Error):  # type: ignore[misc]
+    """waitress's error answer, carrying ours (the one error shape) instead of its text."""
+
+    def __init__(self, answer: tuple[str, list[tuple[str, str]], bytes]) -> None:
+        super().__init__("")
+        self.answer = answer
+
+    def to_response(self, ident: str | None = None) -> tuple[str, list[tuple[str, str]],
+                                                             bytes]:
+        return self.answer
+
+
+class CheckedParser(HTTPRequestParser):  # type: ignore[misc]
+    """waitress's request parser, which asks :func:`refusal_on_headers` once a head that
+    announces a body is in: a refusal completes the request there, its body unread."""
+
+    app: Flask
+    refused = False
+    completed: bool
+    headers_finished: bool
+
+    def received(self, data: bytes) -> int:
+        had_head = self.headers_finished
+        consumed = int(super().received(data))
+        if self.headers_finished and not had_head and not self.completed:
+            answer = refusal_on_headers(self.app, self.path, self.headers)
+            if answer is not None:
+                self.error, self.completed, self.refused = _Refused(answer), True, True
+                return len(data)        # the rest of this read is the body: dropped
+        return consumed
+
+
+class CheckedChannel(HTTPChannel):  # type: ignore[misc]
+    """A channel that, once a request was refused on its headers, reads nothing more (the
+    body it announced is dropped unparsed) and closes after the answer."""
+
+    refusing = False
+
+    def received(self, data: bytes) -> bool:
+        if self.refusing:
+            return False
+        result = bool(super().received(data))
+        if any(getattr(r, "refused", False) for r in self.requests):
+            self.refusing = True
+        return result
 
 
 class RoomMakingServer(TcpWSGIServer):  # type: ignore[misc]
@@ -134,9 +186,13 @@ def make_server(app: Flask, *, host: str, port: int, threads: int,
                       **{**server_settings(app, raise_descriptor_limit()), **overrides})
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
+    parser = type("Parser", (CheckedParser,), {"app": app})
+    channel = type("Channel", (CheckedChannel,), {"parser_class": parser})
     channels: dict[int, Any] = {}
     servers = [RoomMakingServer(app, channels, dispatcher=dispatcher, adj=adj,
                                 sockinfo=sockinfo) for sockinfo in adj.listen]
+    for server in servers:
+        server.channel_class = channel
     if len(servers) == 1:
         return servers[0]
     return MultiSocketServer(channels, adj,
