@@ -118,6 +118,10 @@ def validate_occurred_at(value: object, field_name: str = "occurred_at") -> str 
 
 
 def _utf8_len(value: str, field_name: str) -> int:
+    if "\x00" in value:
+        # The file log would keep it; PostgreSQL keeps NUL in no text column. One rule for
+        # both backends, so a home can move between them (issue 26).
+        raise InvalidMemory(field_name, "must not hold a NUL character")
     try:
         return len(value.encode("utf-8"))
     except UnicodeEncodeError:
