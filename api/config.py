@@ -38,6 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_FOLLOW": 0.5,                     # seconds between reads of other workers' events
     "MAX_ELEMENTS_PER_CIRCLE": MAX_ELEMENTS_PER_CIRCLE,   # a circle's quota (create, import)
     "PUBLIC_URL": None,         # how clients reach us, for clone URLs; else from the request
+    "MCP_ALLOWED_ORIGINS": "",  # browser origins MCP over HTTP accepts besides loopback and
+                                # PUBLIC_URL's (comma-separated; docs/agents.md)
 }
 
 #: Environment variables the LLM evaluator may name as ``api_key_env``.
