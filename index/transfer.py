@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -34,6 +35,7 @@ from .records import (
     MAX_INTENTION_BYTES,
     SOURCES,
     _validate_agent,
+    parse_time,
     validate_category,
     validate_metadata,
     validate_occurred_at,
@@ -54,25 +56,37 @@ MEMORY_FIELDS = ("id", "content", "category", "subject_type", "subject_id", "con
                  "intention", "agent", "source", "metadata", "created_at", "updated_at",
                  "occurred_at", "last_accessed_at", "access_count", "embedded")
 _CHUNK = 1 << 20
+#: How far ahead of this machine's clock an imported memory's own times may be (another
+#: machine's clock).
+CLOCK_SKEW = 24 * 3600.0
 #: How far from 1 an imported vector's norm may be (float32 rounding is about 1e-7).
 UNIT_TOLERANCE = 1e-3
 
 
-def _time(data: Mapping[str, Any], name: str, *, required: bool) -> str | None:
+def _time(data: Mapping[str, Any], name: str, *, required: bool,
+          latest: float | None = None) -> str | None:
     value = data.get(name)
     if value is None:
         if required:
             raise InvalidMemory(name, "is required")
         return None
-    return validate_occurred_at(value, name)
+    normalized = validate_occurred_at(value, name)
+    if latest is not None and normalized is not None and parse_time(normalized, name) > latest:
+        # A memory "created" in 9999 would never reach its retention age (issue 26).
+        raise InvalidMemory(name, f"{value!r} is in the future; only occurred_at may be")
+    return normalized
 
 
-def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
+def validate_imported(data: Any, *, dim: int | None = None,
+                      now: float | None = None) -> ImportedMemory:
     """Validate one exported memory (a JSON object) and normalize it.
 
     Every public field is checked with ``store``'s rules; ``id`` must be 32 lowercase hex
     characters; timestamps are ISO-8601 (kept, in the fixed-width UTC form); unknown
-    fields are refused, so a file of something else is not read as memories. ``vectors``
+    fields are refused, so a file of something else is not read as memories; the times
+    of what happened to the memory (created, updated, last accessed) may not be later than
+    ``now`` (default: the clock) plus ``CLOCK_SKEW`` (when the remembered thing occurred
+    may: a plan). ``vectors``
     (lane -> base64 float32) is optional; with ``dim`` each must have that many values;
     each must be a finite unit vector (norm 1 within ``UNIT_TOLERANCE``).
 
@@ -96,7 +110,8 @@ def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
             not 0 <= count <= MAX_ACCESS_COUNT:
         raise InvalidMemory("access_count", f"must be an integer from 0 to "
                             f"{MAX_ACCESS_COUNT}")
-    created = _time(data, "created_at", required=True)
+    latest = (time.time() if now is None else now) + CLOCK_SKEW
+    created = _time(data, "created_at", required=True, latest=latest)
     record = {
         "id": memory_id, "content": validate_text(data.get("content"), "content",
                                                   MAX_CONTENT_BYTES),
@@ -109,9 +124,9 @@ def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
         "agent": _validate_agent(data.get("agent")), "source": source,
         "metadata": validate_metadata(data.get("metadata")),
         "created_at": created,
-        "updated_at": _time(data, "updated_at", required=False) or created,
+        "updated_at": _time(data, "updated_at", required=False, latest=latest) or created,
         "occurred_at": _time(data, "occurred_at", required=False) or created,
-        "last_accessed_at": _time(data, "last_accessed_at", required=False),
+        "last_accessed_at": _time(data, "last_accessed_at", required=False, latest=latest),
         "access_count": count,
     }
     return ImportedMemory(record, _vectors(data.get("vectors"), record, dim))

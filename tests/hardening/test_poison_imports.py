@@ -246,3 +246,20 @@ def test_an_imported_vector_that_is_not_a_unit_vector_is_refused(srv: Server,
     error = assert_error(_import(client, body, "demo/copy"), 400, "IMPORT_INVALID")
     assert "vectors.content" in error["message"] and "unit" in error["message"]
     assert _total(client, "demo/copy") == 1
+
+
+# -- Low 17: a time from the future escapes retention ------------------------------------
+@pytest.mark.parametrize("field", ["created_at", "updated_at", "last_accessed_at"])
+def test_an_imported_time_in_the_future_is_refused(srv: Server, field: str) -> None:
+    """A memory imported as created in year 9999 was never reaped by retention."""
+    client = srv.client()
+    error = assert_error(_import(client, _export([_line(1, **{field: "9999-01-01T00:00:00Z"})])),
+                         400, "IMPORT_INVALID")
+    assert field in error["message"] and "future" in error["message"]
+    assert _total(client) == 0
+
+
+def test_a_planned_event_may_occur_in_the_future(srv: Server) -> None:
+    client = srv.client()
+    reply = _import(client, _export([_line(1, occurred_at="2999-06-01")]))
+    assert reply.status == 200, reply.body
