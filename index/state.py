@@ -11,7 +11,8 @@ construction. Ops (``log.py`` has the line format):
   has one for every lane that has text; otherwise it is "not embedded").
 * ``update``: change fields; set or drop lane vectors; ``embedded: false`` drops them all.
 * ``embed``: give a not-embedded memory its vectors (repair).
-* ``delete``: remove the ids (reason ``forget`` also scrubs their vectors from hnswlib).
+* ``delete``: remove the ids (reasons ``delete`` and ``forget`` also scrub their vectors
+  from hnswlib, and the store compacts right after, so their text leaves the disk).
 * ``access``: count one search hit for each id.
 
 Unknown ids in delete/update/embed/access are ignored: an eviction list in a compacted
@@ -32,7 +33,11 @@ from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord, Unappliable
 from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
 
-__all__ = ["MemoryState", "SNAPSHOT_FIELDS"]
+__all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
+
+#: Delete reasons that erase: the memory's vectors are scrubbed and its text compacted
+#: out of the files before the op answers (an ``expire`` waits for the next compaction).
+ERASING = frozenset({"delete", "forget"})
 
 #: The fields an ``update`` op may set, and the types they take.
 _UPDATABLE: dict[str, tuple[type, ...]] = {
@@ -167,7 +172,9 @@ class MemoryState:
         elif op == "embed":
             self._embed(entry)
         elif op == "delete":
-            forget = entry.get("reason") == "forget"
+            # A delete and a forget erase: vectors scrubbed here, text by the compaction
+            # that follows (or, after a crash, that the next open runs). An expiry does not.
+            forget = entry.get("reason") in ERASING
             self.saw_forget = self.saw_forget or forget
             for memory_id in entry["ids"]:
                 self.remove(memory_id, scrub=forget)

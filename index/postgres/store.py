@@ -716,12 +716,17 @@ class PostgresMemoryStore:
         return _public(row)
 
     def delete(self, memory_id: str) -> None:
-        """Delete one memory. :raise MemoryNotFound: no memory has this id."""
+        """Delete one memory (its row, vectors and postings), then ``VACUUM``, as
+        :meth:`forget_subject` does (what stays on disk: its docstring).
+
+        :raise MemoryNotFound: no memory has this id.
+        """
         if not isinstance(memory_id, str):
             raise MemoryNotFound(str(memory_id))
         with self._tx(lock=True) as cur:
             if not self._delete(cur, "id = %s", (memory_id,)):
                 raise MemoryNotFound(memory_id)
+        self._vacuum()
 
     # -- search --------------------------------------------------------------------------
 
