@@ -7,6 +7,13 @@
 - ``reopen``: more memory elements than the home keeps open, listed round-robin by a
   viewer for ``--rounds`` rounds, so every list reopens a closed store. Prints RSS, open
   descriptors and mapped runtime files after each round (the target: flat).
+- ``bodies``: ``--bodies`` connections without a token each announce a 100 MiB import and
+  send as fast as they can. Prints the answers, how long they took and how much each
+  client got to send before the server closed it (the target: 401 on the headers, a few
+  socket buffers sent, nothing read).
+- ``erase``: a store of ``--erase-memories`` memories; 20 of them deleted through the API.
+  Prints the delete's latency (p50, max) and whether any deleted text is left in the
+  element's files (the target: none).
 - ``poison``: a member imports files of ``--lines`` good lines and one poison line (each
   kind: counts past 2^53 and 2^63, times past 9999, a full pool), then the home restarts.
   Prints how many imports were refused, memories written by them, and whether every
@@ -19,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -176,3 +184,76 @@ def poison(lines: int) -> None:
               f"{opened}/{len(POISON)} elements open; a log holding a line that cannot "
               f"apply opens with {len(kept)} memory (batch_stats {stats}) "
               f"({time.monotonic() - started:.0f} s)")
+
+
+# -- bodies -------------------------------------------------------------------------------
+def _push_body(port: int, results: list[tuple[str, float, int]]) -> None:
+    head = (b"POST /api/demo/memory/ops/import/memories HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/x-ndjson\r\nContent-Length: 104857600\r\n\r\n")
+    chunk = b"x" * 65536
+    sent, status = 0, "-"
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        try:
+            while sent < 104857600 and time.monotonic() - started < 5:
+                sent += sock.send(chunk)
+        except OSError:
+            pass
+        try:
+            sock.settimeout(5)
+            status = sock.recv(65536).split(b"\r\n", 1)[0].decode() or "closed"
+        except OSError as exc:
+            status = type(exc).__name__
+    results.append((status, time.monotonic() - started, sent))
+
+
+def bodies(count: int) -> None:
+    import threading
+    with tempfile.TemporaryDirectory() as tmp:
+        served = Served(Path(tmp) / "home").start()
+        try:
+            results: list[tuple[str, float, int]] = []
+            threads = [threading.Thread(target=_push_body, args=(served.port, results))
+                       for _ in range(count)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            statuses = sorted({r[0] for r in results})
+            print(f"bodies: {count} connections announcing 100 MiB without a token: "
+                  f"{', '.join(statuses)}; sent before the server closed: median "
+                  f"{statistics.median(r[2] for r in results) / 2**20:.1f} MiB, max "
+                  f"{max(r[2] for r in results) / 2**20:.1f} MiB; answered within "
+                  f"{max(r[1] for r in results):.1f} s")
+        finally:
+            served.stop()
+
+
+# -- erase --------------------------------------------------------------------------------
+def erase(memories: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = serve(Path(tmp) / "home")
+        try:
+            member = srv.client("member")
+            srv.client().post("/api/demo/memory/ops/spec_update", {"properties": {
+                "max_memories": memories * 2, "max_per_subject": memories * 2}})
+            ids: list[str] = []
+            for start in range(0, memories, 256):
+                batch = [{"content": f"secret-{i:06d} of the bench", "category": "fact"}
+                         for i in range(start, min(memories, start + 256))]
+                reply = member.post("/api/demo/memory/ops/store_batch", {"memories": batch})
+                ids += [m["memory"]["id"] for m in reply.body["results"]]
+            runtime = srv.home.runtime_path(srv.home.catalog.element_at("demo/memory"))
+            timings = []
+            for memory_id in ids[:20]:
+                started = time.perf_counter()
+                member.post(f"/api/demo/memory/ops/memories/{memory_id}/delete", {})
+                timings.append((time.perf_counter() - started) * 1000)
+            left = sum(1 for i in range(20) for path in runtime.iterdir() if path.is_file()
+                       and f"secret-{i:06d}".encode() in path.read_bytes())
+            print(f"erase: 20 deletes in a store of {memories} memories: p50 "
+                  f"{statistics.median(timings):.0f} ms, max {max(timings):.0f} ms; deleted "
+                  f"texts left in the files: {left}")
+        finally:
+            srv.close()

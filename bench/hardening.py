@@ -28,7 +28,8 @@ does):
 - ``soak``: ``--ops`` mixed ops (store, search, update, delete, list) in-process, RSS and
   open descriptors sampled ten times. Prints first, middle and last (the target: flat).
 
-Round three's sections (issue 26: ``connections``, ``reopen``, ``poison``, ...) live in
+Round three's sections (issue 26: ``connections``, ``reopen``, ``poison``, ``bodies``,
+``erase``) live in
 ``bench/attacks.py``, which documents each.
 
 Not here: the schemathesis run against ``/openapi.json`` (tests/api/test_schemathesis.py
@@ -396,7 +397,7 @@ def elements(count: int) -> None:
 
 
 SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak", "connections",
-            "reopen", "poison")
+            "reopen", "poison", "bodies", "erase")
 
 
 def main() -> int:
@@ -418,6 +419,11 @@ def main() -> int:
     parser.add_argument("--reopen-elements", type=int,
                         help="memory elements listed round-robin (default 80; quick 12)")
     parser.add_argument("--rounds", type=int, help="reopen rounds (default 5; quick 3)")
+    parser.add_argument("--bodies", type=int, default=10,
+                        help="connections sending 100 MiB bodies without a token")
+    parser.add_argument("--erase-memories", type=int,
+                        help="memories in the store deletes erase from (default 10000; "
+                             "quick 500)")
     parser.add_argument("--lines", type=int,
                         help="good lines per poison import (default 300; quick 30)")
     parser.add_argument("--seed", type=int, default=9)
@@ -443,7 +449,10 @@ def main() -> int:
             "reopen": lambda: attacks.reopen(
                 args.reopen_elements or (12 if args.quick else 80),
                 args.rounds or (3 if args.quick else 5), 8 if args.quick else None),
-            "poison": lambda: attacks.poison(args.lines or (30 if args.quick else 300))}
+            "poison": lambda: attacks.poison(args.lines or (30 if args.quick else 300)),
+            "bodies": lambda: attacks.bodies(args.bodies),
+            "erase": lambda: attacks.erase(args.erase_memories
+                                           or (500 if args.quick else 10_000))}
     for name in only:
         runs[name]()
     return 0

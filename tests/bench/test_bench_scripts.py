@@ -125,6 +125,8 @@ def test_hardening_bench_quick() -> None:
               if line.startswith("  round ")]
     assert "poison: 5 imports of 30 good lines and one poison line, 5 refused, 0 memories " \
         "written; after a restart 5/5 elements open" in out
+    assert "bodies: 10 connections announcing 100 MiB without a token: HTTP/1.1 401" in out
+    assert "deleted texts left in the files: 0" in out
     # Descriptors and mappings flat from round to round (RSS wobbles by a MiB).
     assert len(rounds) == 3 and len({r.split("MiB, ")[1].split(" (")[0]
                                      for r in rounds}) == 1, out
