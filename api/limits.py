@@ -25,8 +25,6 @@ a chunked body off once it passes the limit (``request.max_content_length``).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Mapping
 from http import HTTPStatus
@@ -39,6 +37,7 @@ from index import StoreError
 from source import MAX_PUSH_BYTES
 
 from .errors import STATUS, ApiError
+from .git_mount import token_from_environ
 
 __all__ = ["init_limits", "body_limit", "largest_body", "refusal_on_headers", "Refusal"]
 
@@ -76,19 +75,6 @@ def largest_body(config: Mapping[str, Any]) -> int:
                int(config["MAX_CONTENT_LENGTH"]), *(int(config[k]) for k in keys))
 
 
-def _token(authorization: str) -> str | None:
-    scheme, _, value = authorization.partition(" ")
-    if scheme.lower() == "bearer":
-        return value.strip() or None
-    if scheme.lower() == "basic":
-        try:
-            decoded = base64.b64decode(value.strip(), validate=True).decode()
-        except (binascii.Error, UnicodeDecodeError):
-            return None
-        return decoded.partition(":")[2] or None
-    return None
-
-
 def _circle_of(path: str) -> str | None:
     for prefix in _CIRCLE_PREFIXES:
         if path.startswith(prefix):
@@ -123,8 +109,9 @@ def refusal_on_headers(app: Flask, path: str, headers: Mapping[str, str]) -> Ref
                            f"the request body is {length} bytes; this route takes at most "
                            f"{limit} bytes")
         if length > int(config["MAX_JSON_BODY"]) or chunked:
-            principal = authenticate(app.extensions["triform"].catalog,
-                                     _token(headers.get("AUTHORIZATION", "")))
+            token = token_from_environ({"HTTP_AUTHORIZATION":
+                                        headers.get("AUTHORIZATION", "")})
+            principal = authenticate(app.extensions["triform"].catalog, token)
             circle = _circle_of(path)
             if circle is not None and (circle != principal.circle
                                        or "write" not in ROLES[principal.role]):
