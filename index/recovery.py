@@ -54,6 +54,11 @@ def recover(directory: Path, log: MemoryLog, *, model_id: str, dim: int,
             report["replayed"] = replay(state, log, start, report["skipped"])
         except LogCorrupt as exc:
             report["sidecar"], state = f"corrupt: replay failed ({exc.reason})", None
+        if report["skipped"]:
+            # Past a checkpoint, a line that cannot apply may mean the checkpoint and the
+            # log disagree (a memory stored twice): the log alone decides what is left out.
+            report["sidecar"] = "corrupt: the log past it holds lines that cannot apply"
+            state = None
     if state is None:
         state = MemoryState(dim=dim, model_id=model_id, params=params)
         report["rebuilt"], report["skipped"] = True, []

@@ -263,3 +263,22 @@ def test_a_planned_event_may_occur_in_the_future(srv: Server) -> None:
     client = srv.client()
     reply = _import(client, _export([_line(1, occurred_at="2999-06-01")]))
     assert reply.status == 200, reply.body
+
+
+def test_a_line_that_cannot_apply_past_a_checkpoint_rebuilds_from_the_log(
+        tmp_path: Path) -> None:
+    """Past a checkpoint, such a line may mean the two disagree: the log alone decides."""
+    from index import HashingEmbedder, MemorySettings, MemoryStore
+    directory = tmp_path / "store"
+    with MemoryStore(directory, HashingEmbedder(32)) as store:
+        kept = store.store(content="kept", category="fact", settings=MemorySettings())
+    log = directory / "memories.jsonl"
+    entry = json.loads(log.read_text().splitlines()[-1])
+    entry["record"].update(id="e" * 32, seq=9, access_count=2**64)
+    with open(log, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    with MemoryStore(directory, HashingEmbedder(32)) as store:
+        assert store.open_report["sidecar"].startswith("corrupt")
+        assert len(store.open_report["skipped"]) == 1
+        assert [m["id"] for m in store.list()[0]] == [kept.memory["id"]]
+    assert b"e" * 32 not in log.read_bytes()
