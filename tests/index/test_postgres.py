@@ -182,6 +182,31 @@ def test_retention_and_forget_subject(db: Database, tmp_path: Path) -> None:
     assert store.verify() == []
 
 
+def test_a_delete_vacuums_before_it_answers(pg_server: PgServer) -> None:
+    """A delete is erasure (issue 26): after the DELETE, a ``VACUUM`` frees the deleted
+    row's space, as forget_subject's does (what PostgreSQL then leaves on disk:
+    docs/deploy.md). Seen in ``pg_class.relallvisible``, which only VACUUM (or ANALYZE)
+    sets, transactionally: 0 in a fresh database, whose rows autovacuum leaves alone."""
+    db = Database(pg_server.create_database("delete_vacuums"))
+    try:
+        db.migrate()
+        store = _store(db, "element")
+        ids = [store.store(content=f"note {i}", category="fact",
+                           settings=MemorySettings()).memory["id"] for i in range(3)]
+
+        def all_visible_pages() -> int:
+            with db.transaction() as cur:
+                cur.execute("SELECT relallvisible FROM pg_class WHERE relname = 'memories'")
+                return int(cur.fetchone()[0])
+        assert all_visible_pages() == 0
+        store.delete(ids[0])
+        assert all_visible_pages() >= 1
+        assert [m["id"] for m in store.iter_memories()] == ids[:0:-1]
+        store.close()
+    finally:
+        db.close()
+
+
 def _unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
     x = rng.standard_normal((n, dim)).astype(np.float32)
     return x / np.linalg.norm(x, axis=1, keepdims=True)
