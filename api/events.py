@@ -105,9 +105,10 @@ class Broadcaster:
                  max_per_holder: int | None = None) -> None:
         self.queue_size = queue_size
         self.max_subscribers = max_subscribers
-        #: Streams one token may hold: a quarter of them (at least one) unless set; one
-        #: viewer held every stream, and everyone else got 503 (issue 26).
-        self.max_per_holder = max_per_holder or max(1, max_subscribers // 4)
+        #: Streams one token may hold: half of them (at least one) unless set; one viewer
+        #: held every stream, and everyone else got 503 (issue 26). Half, not less, so a
+        #: person's console tab and command line share one token's streams by default.
+        self.max_per_holder = max_per_holder or max(1, max_subscribers // 2)
         self._subscribers: list[Subscription] = []
         self._lock = threading.Lock()
         self._catalog = catalog

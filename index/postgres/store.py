@@ -186,7 +186,7 @@ class PostgresMemoryStore(MemoryCore):
         with self._tx(lock=True) as cur:
             if not writes.delete_rows(cur, self._table, "id = %s", (memory_id,)):
                 raise MemoryNotFound(memory_id)
-        health.vacuum(self._db, self._table, self._tx)
+        health.vacuum(self._db, self._table, self._tx, heap_only=True)
 
     def _expire(self, retention: dict[str, float], now: float) -> list[str]:
         conditions, params = list[str](), list[Any]()
