@@ -11,9 +11,9 @@ import { AgentFacing } from "./agents.js";
 import { ValidationError } from "./errors.js";
 import type { Content } from "./transport.js";
 import { opUrl } from "./transport.js";
-import type { Answer, Category, ExportQuery, ForgetResult, ListQuery, Memory, MemoryImport,
-  MemoryPage, NewMemory, SearchRequest, SearchResult, Stats, StoreRequest, StoreResult,
-  SubjectType, UpdateRequest } from "./types.js";
+import type { Answer, Category, EvalRun, EvalStatus, ExportQuery, ForgetResult, ListQuery,
+  Memory, MemoryImport, MemoryPage, NewMemory, SearchRequest, SearchResult, Stats,
+  StoreRequest, StoreResult, SubjectType, UpdateRequest } from "./types.js";
 
 /** The op path of one memory; an id holding a slash would name another op. */
 function one(memoryId: string, ...tail: string[]): string {
@@ -92,6 +92,22 @@ export class MemoryElement extends AgentFacing {
       if (page.next_cursor === null || page.next_cursor === undefined) return;
       cursor = page.next_cursor;
     }
+  }
+
+  /** Run the recall cases (`.triform/evals/*.yaml`) of `branch` (default draft; or demo,
+   * live, a commit id) with that branch's spec (docs/evals.md): each case's ranks and
+   * `passed`, and the `summary` (pass rate, R@k, MRR). `cases` runs only those
+   * (`FILE#ID`), which the server does not record as the branch's last eval.
+   * @throws ValidationError an eval file is malformed (`SOURCE_EVAL_INVALID`, its line).
+   * @throws TooLarge more cases x memories than one eval may search. */
+  eval(options: { branch?: string; cases?: string[] } = {}): Promise<EvalRun> {
+    return this.postJson("eval", options, true);
+  }
+
+  /** Each branch's last recorded eval beside its tip, and draft's scores minus live's
+   * (`source_branches`' `evals`). */
+  async evalStatus(): Promise<EvalStatus> {
+    return (await this.source.branches()).evals as EvalStatus;
   }
 
   /** Counts by category and subject, capacity, and what retention just expired. */

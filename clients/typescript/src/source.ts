@@ -48,9 +48,14 @@ export class Source {
     return this.post("source/merge", { theirs, message } satisfies Body<"source_merge">, true);
   }
 
-  /** Fast-forward demo to draft, or live to demo. @throws Conflict the target diverged. */
-  promote(to: "demo" | "live"): Promise<Answer<"source_promote">> {
-    return this.post("source/promote", { to } satisfies Body<"source_promote">, true);
+  /** Fast-forward demo to draft, or live to demo, through the element's promotion gates
+   * (docs/evals.md): an admin passes failing gates with `force` and a `reason` (recorded).
+   * @throws Conflict the target diverged, or a gate failed (`PROMOTION_GATE_FAILED`).
+   * @throws Forbidden `force`, or a protected property's change, by a non-admin. */
+  promote(to: "demo" | "live", options: { force?: boolean; reason?: string } = {}
+  ): Promise<Answer<"source_promote">> {
+    return this.post("source/promote", { to, ...options } satisfies Body<"source_promote">,
+                     true);
   }
 
   /** Validate a branch (default draft): `ok` and `findings`. */

@@ -1,9 +1,14 @@
 // Elements, their source and promotion, bundles, agents and their tools, activity, and any
 // other route through call().
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 
-import { Client, Conflict, NotFound, type Event } from "triform-client";
+import { Client, Conflict, Forbidden, NotFound, ValidationError, type Event
+} from "triform-client";
 
 import { Server } from "./server.js";
 
@@ -50,6 +55,47 @@ test("source: status, validate, promote draft to demo to live", async () => {
   assert.ok(JSON.stringify(branches).includes("live"));
   const file = await notes.source.file(".triform/spec.yaml", "live");
   assert.match(String(file["content"]), /max_memories: 42/);
+});
+
+test("evals pushed with git run, and gate a member's promotion", async () => {
+  await tf.circle("demo").create("memory", "gated");
+  const gated = tf.memory("demo/gated");
+  // A user's way in: clone, add a recall case, push to draft with stock git.
+  const url = new URL(String((await gated.source.status())["clone_url"]));
+  url.username = "triform";
+  url.password = server.admin;
+  const work = join(mkdtempSync(join(tmpdir(), "triform-ts-git-")), "gated");
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: work, stdio: "pipe" });
+  execFileSync("git", ["clone", "-q", "-b", "draft", url.href, work], { stdio: "pipe" });
+  mkdirSync(join(work, ".triform", "evals"), { recursive: true });
+  writeFileSync(join(work, ".triform", "evals", "team.yaml"), [
+    "k: 1",
+    "seed:",
+    "  - {key: ana-tea, content: Ana prefers green tea, category: preference}",
+    "cases:",
+    "  - {id: ana, query: Ana prefers tea, expect: [{seed: ana-tea}]}", ""].join("\n"));
+  git("add", ".");
+  git("-c", "user.name=Ana", "-c", "user.email=ana@example.com", "commit", "-qm", "a case");
+  git("push", "-q", "origin", "draft");
+
+  const run = await gated.eval();
+  assert.equal(run.summary.pass_rate, 1);
+  assert.equal(run.cases[0]!.name, "team.yaml#ana");
+  const status = await gated.evalStatus();
+  assert.equal((status.last["draft"] as { commit: string }).commit, run.commit);
+  await assert.rejects(gated.eval({ cases: ["team.yaml#nope"] }), ValidationError);
+
+  await gated.specUpdate({ promotion_gates: { eval: { min_pass_rate: 1 } },
+                           relevance_threshold: 0.999 });
+  const member = new Client(server.url, server.token("member")).memory("demo/gated");
+  await assert.rejects(member.source.promote("demo"), (error: unknown) =>
+    error instanceof Conflict && error.code === "PROMOTION_GATE_FAILED" &&
+    error.message.includes("team.yaml#ana"));
+  await assert.rejects(member.source.promote("demo", { force: true, reason: "please" }),
+                       Forbidden);
+  const forced = await gated.source.promote("demo", { force: true, reason: "threshold trial" });
+  assert.equal(forced.promoted, true);
+  assert.equal((forced.gates as { forced: boolean }).forced, true);
 });
 
 test("a bundle exported as a stream imports as a new element", async () => {
