@@ -3,9 +3,9 @@
 The counterpart of the file store's ``health.py``: :func:`check` finds what is wrong
 with the database's side of the element and repairs it on request: a schema behind this
 code (fix: migrate), a lane index of this model's vector size missing (fix: create it),
-BM25 counters that disagree with the rows (fix: recount). Memories without vectors are
-every backend's finding (``core.MemoryCore.verify``). :func:`vacuum` reclaims the space
-of deleted rows.
+BM25 counters or postings that disagree with the rows (fix: recount, rebuild). Memories
+without vectors are every backend's finding (``core.MemoryCore.verify``). :func:`vacuum`
+reclaims the space of deleted rows.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import psycopg
 from ..backend import HealthItem
 from .db import SCHEMA_VERSION, Database, vector_indexes
 from .rows import Table
-from .writes import recount_df
+from .writes import rebuild_postings, recount_df
 
 __all__ = ["check", "vacuum"]
 
@@ -40,9 +40,14 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
         cur.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'memories' AND "
                     "indexname LIKE %s", (f"memories_hnsw_%_{t.dim}",))
         indexes = int(cur.fetchone()[0])
-        cur.execute("SELECT count(*), coalesce(sum(lex_len), 0) FROM memories "
+        cur.execute("SELECT count(*), coalesce(sum(lex_len), 0), "
+                    "coalesce(sum(cardinality(lex_terms)), 0) FROM memories "
                     "WHERE element = %s", (t.element,))
-        docs, total = (int(x) for x in cur.fetchone() or (0, 0))
+        docs, total, terms = (int(x) for x in cur.fetchone() or (0, 0, 0))
+        # A posting is 8 bytes (bm25.py): their count beside the rows' terms.
+        cur.execute("SELECT coalesce(sum(length(records)), 0) / 8 FROM memory_postings "
+                    "WHERE element = %s", (t.element,))
+        postings = int(cur.fetchone()[0])
         cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
                     (t.element,))
         counters = cur.fetchone()
@@ -61,6 +66,14 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
                 recount_df(cur, t)
             item["fixed"], item["fix"] = True, "recounted the BM25 counters"
         items.append(item)
+    if postings != terms:
+        item = {"problem": "the lexical postings disagree with the memories' terms",
+                "fixable": True}
+        if repair:
+            with tx(lock=True) as cur:
+                rebuild_postings(cur, t)
+            item["fixed"], item["fix"] = True, "rebuilt the postings from the memories"
+        items.append(item)
     return items
 
 
@@ -72,5 +85,5 @@ def vacuum(db: Database, t: Table, tx: Transaction, *, analyze: bool = False) ->
         cursor.execute("DELETE FROM memory_term_df WHERE element = %s AND df <= 0",
                        (t.element,))
     with db.autocommit() as conn:
-        for table in ("memories", "memory_terms", "memory_term_df"):
+        for table in ("memories", "memory_postings", "memory_term_df"):
             conn.execute(f"VACUUM {'(ANALYZE) ' if analyze else ''}{table}".encode())

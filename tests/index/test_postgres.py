@@ -35,6 +35,35 @@ def _store(db: Database | str, element: str, **kw: Any) -> PostgresMemoryStore:
     return PostgresMemoryStore(db, element, HashingEmbedder(256), **kw)
 
 
+def _postings(db: Database, element: str) -> dict[int, dict[str, tuple[int, int]]]:
+    """The element's postings blocks read record by record (the layout of
+    ``postgres/bm25.py``, decoded here on its own): ``{seq: {term: (tf, length)}}``;
+    fails on a memory twice in a term's postings."""
+    import struct
+    from index.postgres.bm25 import BLOCK
+    found: dict[int, dict[str, tuple[int, int]]] = {}
+    with db.transaction() as cur:
+        cur.execute("SELECT term, block, records FROM memory_postings WHERE element = %s",
+                    (element,))
+        for term, block, records in cur.fetchall():
+            assert records and len(records) % 8 == 0, "an empty or torn block"
+            for (value,) in struct.iter_unpack(">Q", bytes(records)):
+                seq = block * BLOCK + (value >> 48)
+                assert term not in found.get(seq, {}), (seq, term)
+                found.setdefault(seq, {})[term] = ((value >> 24) & 0xFFFFFF,
+                                                   value & 0xFFFFFF)
+    return found
+
+
+def _row_terms(db: Database, element: str) -> dict[int, dict[str, tuple[int, int]]]:
+    """What the postings hold, from each row's own terms: ``{seq: {term: (tf, length)}}``."""
+    with db.transaction() as cur:
+        cur.execute("SELECT seq, lex_terms, lex_tf, lex_len FROM memories WHERE "
+                    "element = %s AND cardinality(lex_terms) > 0", (element,))
+        return {int(seq): {t: (f, int(length)) for t, f in zip(terms, tfs, strict=True)}
+                for seq, terms, tfs, length in cur.fetchall()}
+
+
 def _writer(url: str, element: str, worker: int, count: int) -> None:
     store = _store(url, element)
     try:
@@ -65,6 +94,10 @@ def test_concurrent_writers_in_several_processes_keep_the_caps_and_the_pools(
     assert all(s["count"] <= 8 for s in stats["by_subject"])
     assert stats["general"] == 30 - sum(s["count"] for s in stats["by_subject"])
     assert len(store) == 30
+    # Every write appended to or rewrote shared postings blocks: none lost a record or
+    # kept one of an evicted memory.
+    assert _postings(db, element) == _row_terms(db, element)
+    assert store.verify() == []
 
 
 def _keyed_writer(url: str, element: str, worker: int, count: int, out: str) -> None:
@@ -125,6 +158,7 @@ def test_writers_in_several_processes_lose_nothing_and_share_their_keys(
     for key in runs[0]["keys"]:
         assert len({run["keys"][key] for run in runs}) == 1, key
     assert len(_store(db, element + "/keys")) == 40
+    assert _postings(db, element) == _row_terms(db, element)
 
 
 def test_fair_eviction_takes_the_least_accessed_oldest_of_the_own_pool(db: Database,
@@ -215,38 +249,89 @@ def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
         db.close()
 
 
-def test_migration_3_fills_the_term_statistics_of_memories_written_before_it(
-        pg_server: PgServer) -> None:
-    url = pg_server.create_database("migrate_terms")
+def _back_to(db: Database, version: int) -> None:
+    """The memory tables as schema ``version`` (2 or 3) left them, holding what that
+    version wrote for the memories there now: version 3 kept one row per posting in
+    ``memory_terms`` (no blocks), version 2 had neither the document frequencies nor each
+    row's own terms."""
+    with db.transaction() as cur:
+        cur.execute("""
+            CREATE TABLE memory_terms (
+                element text NOT NULL, id text NOT NULL, term text NOT NULL,
+                tf integer NOT NULL, len integer NOT NULL,
+                PRIMARY KEY (element, term, id) INCLUDE (tf, len),
+                FOREIGN KEY (element, id) REFERENCES memories (element, id)
+                    ON DELETE CASCADE);
+            CREATE INDEX memory_terms_memory ON memory_terms (element, id);
+            INSERT INTO memory_terms SELECT m.element, m.id, u.term, u.tf, m.lex_len
+                FROM memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf);
+            DROP TABLE memory_postings;
+            DELETE FROM schema_version WHERE version >= 4;""")
+        if version == 2:
+            cur.execute("""
+                ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
+                    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (element, term, id);
+                DROP TABLE memory_term_df;
+                ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf;
+                DELETE FROM schema_version WHERE version = 3;""")
+
+
+def _budget_memories(store: PostgresMemoryStore, settings: MemorySettings) -> None:
+    for i in range(12):
+        store.store(content=f"lunch with the budget committee {i}", category="fact",
+                    context="planning the spring budget" if i % 2 else None,
+                    settings=settings)
+    store.store(content="walking the dog by the river", category="fact",
+                settings=settings)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_database_of_an_older_schema_upgrades_in_place(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch, version: int) -> None:
+    """Migrations 3 (document frequencies, each row's own terms) and 4 (postings in
+    blocks) fill what they add from the memories already there: the same search, the
+    same scores, on either plan (a pool scored whole, a pool walked through the
+    postings), and verify finds nothing to fix."""
+    from index.postgres import search as pg_search
+    url = pg_server.create_database(f"migrate_from_{version}")
     db = Database(url)
     try:
         db.migrate()
         store = _store(db, "e")
         settings = MemorySettings(relevance_threshold=0.0)
-        for i in range(12):
-            store.store(content=f"lunch with the budget committee {i}", category="fact",
-                        context="planning the spring budget" if i % 2 else None,
-                        settings=settings)
-        store.store(content="walking the dog by the river", category="fact",
-                    settings=settings)
-        before = store.search(query="budget river", limit=5, settings=settings)
-        # The schema as version 2 left it: no per-term statistics, no terms in the rows.
-        with db.transaction() as cur:
-            cur.execute("DROP TABLE memory_term_df")
-            cur.execute("ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf")
-            cur.execute("DELETE FROM schema_version WHERE version = 3")
-        assert db.migrate() == [3]
+        _budget_memories(store, settings)
+        searches = {}
+        for exact_max in (1024, 0):
+            monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
+            searches[exact_max] = store.search(query="budget river", limit=5,
+                                               settings=settings)
+        _back_to(db, version)
+        assert db.migrate() == list(range(version + 1, SCHEMA_VERSION + 1))
         # Migration 3 rebuilds the lane indexes of the default size; a store of another
         # size builds its own on open (a worker migrates on open, then opens its stores).
         store = _store(db, "e")
-        after = store.search(query="budget river", limit=5, settings=settings)
-        assert [r["memory"]["id"] for r in after.results] == \
-            [r["memory"]["id"] for r in before.results]
-        assert [r["score"] for r in after.results] == \
-            pytest.approx([r["score"] for r in before.results])
+        for exact_max, before in searches.items():
+            monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
+            after = store.search(query="budget river", limit=5, settings=settings)
+            assert [r["memory"]["id"] for r in after.results] == \
+                [r["memory"]["id"] for r in before.results]
+            assert [r["score"] for r in after.results] == \
+                pytest.approx([r["score"] for r in before.results])
+        assert store.verify() == []
+        # And the upgraded element keeps taking writes.
+        store.store(content="a budget for the river walk", category="fact",
+                    settings=settings)
         assert store.verify() == []
     finally:
         db.close()
+
+
+def test_migration_4_writes_the_postings_the_code_writes() -> None:
+    """A released migration never changes: the postings it fills are those the code
+    writes now (bm25.postings_rebuild_sql). A new layout of the postings needs a new
+    migration; this fails until it has one."""
+    from index.postgres import bm25, db as pg_db
+    assert pg_db._POSTINGS_FROM_ROWS == bm25.postings_rebuild_sql()
 
 
 def test_an_unreachable_database_is_a_retryable_error_and_reconnects() -> None:
@@ -287,28 +372,22 @@ def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> Non
     store.delete(alive[2])
     store.forget_subject("guest", "g1", confirm=True)
 
-    def statistics() -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]],
-                              dict[str, dict[str, int]]]:
+    def statistics() -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]]]:
         with db.transaction() as cur:
             cur.execute("SELECT term, df FROM memory_term_df WHERE element = %s AND df <> 0",
                         (element,))
             kept = {str(t): int(n) for t, n in cur.fetchall()}
-            cur.execute("SELECT term, count(*) FROM memory_terms WHERE element = %s "
-                        "GROUP BY term", (element,))
+            cur.execute("SELECT term, count(*) FROM memories, unnest(lex_terms) AS term "
+                        "WHERE element = %s GROUP BY term", (element,))
             counted = {str(t): int(n) for t, n in cur.fetchall()}
             cur.execute("SELECT id, lex_terms, lex_tf FROM memories WHERE element = %s",
                         (element,))
             rows = {str(i): dict(zip(t, f, strict=True)) for i, t, f in cur.fetchall()}
-            cur.execute("SELECT id, term, tf FROM memory_terms WHERE element = %s",
-                        (element,))
-            postings: dict[str, dict[str, int]] = {}
-            for memory_id, term, tf in cur.fetchall():
-                postings.setdefault(str(memory_id), {})[str(term)] = int(tf)
-        return kept, counted, rows, postings
+        return kept, counted, rows
 
-    kept, counted, rows, postings = statistics()
+    kept, counted, rows = statistics()
     assert kept == counted and len(counted) > 5
-    assert {i: t for i, t in rows.items() if t} == postings
+    assert _postings(db, element) == _row_terms(db, element)
     assert store.verify() == []
 
 
