@@ -50,7 +50,8 @@ from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
 __all__ = ["row_sql", "send_postings", "scores", "top", "Matches", "postings_add",
-           "postings_remove", "postings_rebuild_sql", "BLOCK"]
+           "postings_remove", "postings_rebuild_sql", "postings_digest", "rows_digest",
+           "BLOCK"]
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
@@ -107,6 +108,17 @@ def row_sql(t: Table, words: list[str], alias: str) -> Sql:
             + " ELSE 0 END", (words, *params))
 
 
+def _decode(blocks: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The records of one term's ``(block, records)`` rows: each posting's sequence
+    number, term frequency and memory length (int64 arrays, in the rows' order)."""
+    packed = np.frombuffer(b"".join(r for _, r in blocks), dtype=_RECORD)
+    starts = np.repeat(np.array([b for b, _ in blocks], dtype=np.int64) * BLOCK,
+                       [len(r) // 8 for _, r in blocks])
+    seq = starts + (packed >> np.uint64(2 * _FIELD)).astype(np.int64)
+    tf = ((packed >> np.uint64(_FIELD)) & np.uint64(_MASK)).astype(np.int64)
+    return seq, tf, (packed & np.uint64(_MASK)).astype(np.int64)
+
+
 # -- the best matches of a large pool -------------------------------------------------------
 
 def send_postings(cur: Cursor, t: Table, words: list[str]) -> None:
@@ -157,13 +169,8 @@ def scores(cur: Cursor) -> Matches:
         frequency[term] = int(df)
     parts = []
     for term in sorted(by_term):
-        blocks = by_term[term]
-        packed = np.frombuffer(b"".join(r for _, r in blocks), dtype=_RECORD)
-        starts = np.repeat(np.array([b for b, _ in blocks], dtype=np.int64) * BLOCK,
-                           [len(r) // 8 for _, r in blocks])
-        seq = starts + (packed >> np.uint64(2 * _FIELD)).astype(np.int64)
-        tf = ((packed >> np.uint64(_FIELD)) & np.uint64(_MASK)).astype(np.float64)
-        length = (packed & np.uint64(_MASK)).astype(np.float64)
+        seq, tf_int, length_int = _decode(by_term[term])
+        tf, length = tf_int.astype(np.float64), length_int.astype(np.float64)
         df = frequency[term]
         # The operations of row_sql in its order, so the floats are the same: its idf
         # (math.log is the C library's ln, as PostgreSQL's) and its tf * (k1 + 1) / norm.
@@ -279,8 +286,42 @@ def postings_rebuild_sql(where: str = "true") -> str:
     (a migration fills the table with it, a repair rebuilds an element's)."""
     return ("INSERT INTO memory_postings (element, term, block, records) "
             f"SELECT m.element, u.term, (m.seq / {BLOCK})::int, "
-            # Every operator parenthesized: SQL gives << and | one precedence.
-            f"string_agg(int8send(((m.seq % {BLOCK}) << {2 * _FIELD}) | "
+            # Every operator parenthesized: SQL gives << and | one precedence; mod(), not
+            # %, which a statement with parameters would read as a placeholder.
+            f"string_agg(int8send((mod(m.seq, {BLOCK}) << {2 * _FIELD}) | "
             f"(u.tf::int8 << {_FIELD}) | m.lex_len::int8), ''::bytea ORDER BY m.seq) "
             "FROM memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf) "
             f"WHERE {where} GROUP BY m.element, u.term, m.seq / {BLOCK}")
+
+
+# -- checking the postings (verify) -------------------------------------------------------
+
+Digest = dict[str, tuple[int, int, int, int]]
+
+
+def postings_digest(cur: Cursor, t: Table) -> Digest:
+    """Per term of the element's postings: how many records, and the sums of their
+    sequence numbers, term frequencies and lengths. Equal to :func:`rows_digest` when
+    the postings hold each memory's terms once, as its row has them: a record missing,
+    extra, repeated or with a wrong field changes a count or a sum."""
+    cur.execute("SELECT term, block, records FROM memory_postings WHERE element = %s",
+                (t.element,), binary=True)
+    by_term: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
+    for term, block, records in cur.fetchall():
+        by_term[term].append((int(block), bytes(records)))
+    digest: Digest = {}
+    for term, blocks in by_term.items():
+        seq, tf, length = _decode(blocks)
+        if len(seq):
+            digest[term] = (len(seq), int(seq.sum()), int(tf.sum()), int(length.sum()))
+    return digest
+
+
+def rows_digest(cur: Cursor, t: Table) -> Digest:
+    """:func:`postings_digest` as the rows' own ``lex_terms``/``lex_tf``/``lex_len``
+    give it."""
+    cur.execute("SELECT u.term, count(*), sum(m.seq), sum(u.tf), sum(m.lex_len) FROM "
+                "memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf) WHERE "
+                "m.element = %s GROUP BY u.term", (t.element,))
+    return {str(term): (int(n), int(seqs), int(tfs), int(lengths))
+            for term, n, seqs, tfs, lengths in cur.fetchall()}

@@ -65,7 +65,7 @@ def vector_indexes(dim: int) -> list[str]:
 # What migration 4 fills the postings with: the rows' own terms (postgres/bm25.py has
 # the same statement; a test holds them equal, since a released step never changes).
 _POSTINGS_FROM_ROWS = """INSERT INTO memory_postings (element, term, block, records) \
-SELECT m.element, u.term, (m.seq / 1024)::int, string_agg(int8send(((m.seq % 1024) << 48) \
+SELECT m.element, u.term, (m.seq / 1024)::int, string_agg(int8send((mod(m.seq, 1024) << 48) \
 | (u.tf::int8 << 24) | m.lex_len::int8), ''::bytea ORDER BY m.seq) FROM memories m, \
 unnest(m.lex_terms, m.lex_tf) AS u(term, tf) WHERE true GROUP BY m.element, u.term, \
 m.seq / 1024"""

@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 
 from ..backend import HealthItem
+from . import bm25
 from .db import SCHEMA_VERSION, Database, vector_indexes
 from .rows import Table
 from .writes import rebuild_postings, recount_df
@@ -36,18 +37,17 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
             db.migrate()
             item["fixed"], item["fix"] = True, "applied the missing migrations"
         items.append(item)
-    with tx() as cur:
+    # Under the element's lock: no write commits between the statements that are
+    # compared (the rows, their counters, their postings).
+    with tx(lock=True) as cur:
         cur.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'memories' AND "
                     "indexname LIKE %s", (f"memories_hnsw_%_{t.dim}",))
         indexes = int(cur.fetchone()[0])
-        cur.execute("SELECT count(*), coalesce(sum(lex_len), 0), "
-                    "coalesce(sum(cardinality(lex_terms)), 0) FROM memories "
+        cur.execute("SELECT count(*), coalesce(sum(lex_len), 0) FROM memories "
                     "WHERE element = %s", (t.element,))
-        docs, total, terms = (int(x) for x in cur.fetchone() or (0, 0, 0))
-        # A posting is 8 bytes (bm25.py): their count beside the rows' terms.
-        cur.execute("SELECT coalesce(sum(length(records)), 0) / 8 FROM memory_postings "
-                    "WHERE element = %s", (t.element,))
-        postings = int(cur.fetchone()[0])
+        docs, total = (int(x) for x in cur.fetchone() or (0, 0))
+        # Per term, the postings' count and sums beside the rows'.
+        postings_agree = bm25.postings_digest(cur, t) == bm25.rows_digest(cur, t)
         cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
                     (t.element,))
         counters = cur.fetchone()
@@ -66,7 +66,7 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
                 recount_df(cur, t)
             item["fixed"], item["fix"] = True, "recounted the BM25 counters"
         items.append(item)
-    if postings != terms:
+    if not postings_agree:
         item = {"problem": "the lexical postings disagree with the memories' terms",
                 "fixable": True}
         if repair:
