@@ -10,7 +10,8 @@ Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.p
 unless ``--database`` names one) and once in a file store, then opens the one element
 with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its whole ``index``
 package from git, imported as ``index_before`` beside this one; the schema must be the
-same), and with this tree's store without neighbour turns. Every query runs on every
+same, or the revision builds the memories again in a database of its own on the same
+server), and with this tree's store without neighbour turns. Every query runs on every
 store in a rotating order, so load and caches fall on all alike: search p50/p95 of a
 query alone with scoping off (one pool of all N, walked), with scoping on (the general
 pool, scored whole) and for the rare subject, and how much of the file store's unscoped
@@ -24,6 +25,7 @@ import dataclasses
 import importlib
 import io
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +43,7 @@ if str(ROOT) not in sys.path:
 
 from bench.pg_bench import items, text  # noqa: E402
 from index import HashingEmbedder, IndexParams, MemorySettings, MemoryStore  # noqa: E402
+from index.postgres import SCHEMA_VERSION  # noqa: E402
 
 
 def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
@@ -77,6 +80,14 @@ def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
         return Before
     postgres = importlib.import_module("index_before.postgres").PostgresMemoryStore
     return adapted(postgres), adapted(package.MemoryStore)
+
+
+def before_schema(revision: str) -> int:
+    """The number of PostgreSQL migrations ``revision`` has (its schema version)."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show",
+                             f"{revision}:index/postgres/db.py"],
+                            capture_output=True, check=True, text=True).stdout
+    return len(re.findall(r"^    \((\d+), ", source, re.MULTILINE))
 
 
 def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings) -> None:
@@ -134,7 +145,18 @@ def main(argv: list[str] | None = None) -> int:
             if not args.files_only:
                 with PostgresMemoryStore(url, element, embedder) as builder:
                     build(builder, data, scoped)
-                stores[f"pg {args.before}"] = before(url, element, embedder)
+                before_url = url
+                if before_schema(args.before) != SCHEMA_VERSION:
+                    # A revision of another schema builds the memories again in its own
+                    # database, on the same server (same load, same settings).
+                    if server is None:
+                        parser.error(f"{args.before} has another schema: leave out "
+                                     "--database, so both databases share one server")
+                    before_url = server.create_database("pg_before_after_before")
+                    builder = before(before_url, element, embedder)
+                    build(builder, data, scoped)
+                    builder.close()
+                stores[f"pg {args.before}"] = before(before_url, element, embedder)
                 stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
                 stores["pg this tree, no neighbours"] = PostgresMemoryStore(
                     url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
