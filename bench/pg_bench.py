@@ -199,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="500 memories, 20 queries")
     parser.add_argument("--database", help="a postgresql:// URL (default: start one)")
     parser.add_argument("--embedder", choices=["hashing", "fastembed"], default="hashing")
+    parser.add_argument("--files", type=Path,
+                        help="the file store's folder, kept (default: a temporary one)")
     args = parser.parse_args(argv)
     n, queries = (500, 20) if args.quick else (args.memories, args.queries)
     if args.embedder == "fastembed":
@@ -220,12 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from index.postgres import PostgresMemoryStore
         with tempfile.TemporaryDirectory() as tmp, \
-                MemoryStore(Path(tmp) / "mem", embedder) as file_store, \
+                MemoryStore(args.files or Path(tmp) / "mem", embedder) as file_store, \
                 PostgresMemoryStore(url, f"bench-{n}", embedder) as pg_store:
             stores = {"file": file_store, "postgres": pg_store}
             # A database named with --database that already holds this bench's
-            # element (an earlier run's) is searched as it is: a build of 100k takes
-            # half an hour.
+            # element, or a --files folder its memories (an earlier run's), is searched
+            # as it is: a build of 100k takes half an hour.
             built = {name: build(store, n, settings) if len(store) < n
                      else {"build s": "reused"} for name, store in stores.items()}
             rows = rounds(stores, queries, settings, answers)
