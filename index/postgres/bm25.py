@@ -227,7 +227,7 @@ def top(conn: psycopg.Connection[Any], t: Table, matches: Matches, scope: Sql, e
 def _records(seq: int, terms: Iterable[tuple[str, int]], length: int
              ) -> list[tuple[str, int, bytes]]:
     offset = (seq % BLOCK) << 2 * _FIELD
-    return [(term, seq // BLOCK, ((offset | tf << _FIELD | length)).to_bytes(8, "big"))
+    return [(term, seq // BLOCK, (offset | tf << _FIELD | length).to_bytes(8, "big"))
             for term, tf in terms]
 
 

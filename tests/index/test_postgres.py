@@ -231,12 +231,20 @@ def test_a_delete_vacuums_before_it_answers(pg_server: PgServer) -> None:
         def vacuums() -> dict[str, int]:
             with db.transaction() as cur:
                 cur.execute("SELECT relname, vacuum_count FROM pg_stat_user_tables "
-                            "WHERE relname IN ('memories', 'memory_terms')")
+                            "WHERE relname IN ('memories', 'memory_postings')")
                 return {name: int(count) for name, count in cur.fetchall()}
         before = vacuums()
+        assert set(before) == {"memories", "memory_postings"}
+        with db.transaction() as cur:
+            cur.execute("SELECT seq FROM memories WHERE id = %s", (ids[0],))
+            seq = int(cur.fetchone()[0])
+        assert seq in _postings(db, "element")
         store.delete(ids[0])
         after = vacuums()
+        # The postings blocks the memory was in were rewritten without it, and their old
+        # versions pruned with the row.
         assert all(after[table] == before[table] + 1 for table in before), (before, after)
+        assert seq not in _postings(db, "element")
         assert [m["id"] for m in store.iter_memories()] == ids[:0:-1]
         store.close()
     finally:
