@@ -15,7 +15,9 @@ server), and with this tree's store without neighbour turns. Every query runs on
 store in a rotating order, so load and caches fall on all alike: search p50/p95 of a
 query alone with scoping off (one pool of all N, walked), with scoping on (the general
 pool, scored whole) and for the rare subject, and how much of the file store's unscoped
-top-10 each returns. The hashing embedder (384 dims) measures the backends, not the model.
+top-10 each returns; and each build's time and the p50 of its 200 single stores
+(PostgreSQL of another revision only when it built its own database). The hashing
+embedder (384 dims) measures the backends, not the model.
 """
 
 from __future__ import annotations
@@ -90,13 +92,21 @@ def before_schema(revision: str) -> int:
     return len(re.findall(r"^    \((\d+), ", source, re.MULTILINE))
 
 
-def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings) -> None:
-    """``pg_bench.run``'s memories: N in batches of 500, then 200 general ones."""
+def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings
+          ) -> tuple[float, float]:
+    """``pg_bench.run``'s memories: N in batches of 500, then 200 general ones, one
+    ``store`` each; the seconds of the batches and the p50 ms of a ``store``."""
+    started = time.perf_counter()
     for lo in range(0, len(data), 500):
         store.store_many(data[lo:lo + 500], settings=settings)
+    batches = time.perf_counter() - started
     rng = np.random.default_rng(11)
+    stores = []
     for i in range(200):
+        t = time.perf_counter()
         store.store(content=f"{text(rng, 8)} extra {i}", category="fact", settings=settings)
+        stores.append(time.perf_counter() - t)
+    return batches, float(np.percentile(stores, 50)) * 1000.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         url = server.create_database("pg_before_after")
     from index.postgres import PostgresMemoryStore
     stores: dict[str, Any] = {}
+    # Each store's build: seconds of the batches, p50 ms of one store (PostgreSQL's
+    # revision of the same schema searches this tree's element: no build of its own).
+    built: dict[str, tuple[float, float]] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             before, file_before = classes_of(args.before, Path(tmp))
@@ -140,11 +153,11 @@ def main(argv: list[str] | None = None) -> int:
                      (f"file {args.before}", file_before, "mem-before")]
             for name, make, folder in files[::-1] if args.before_first else files:
                 stores[name] = make(Path(tmp) / folder, embedder)
-                build(stores[name], data, scoped)
+                built[name] = build(stores[name], data, scoped)
             element = f"before-after-{n}"
             if not args.files_only:
                 with PostgresMemoryStore(url, element, embedder) as builder:
-                    build(builder, data, scoped)
+                    built["pg this tree"] = build(builder, data, scoped)
                 before_url = url
                 if before_schema(args.before) != SCHEMA_VERSION:
                     # A revision of another schema builds the memories again in its own
@@ -154,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                                      "--database, so both databases share one server")
                     before_url = server.create_database("pg_before_after_before")
                     builder = before(before_url, element, embedder)
-                    build(builder, data, scoped)
+                    built[f"pg {args.before}"] = build(builder, data, scoped)
                     builder.close()
                 stores[f"pg {args.before}"] = before(before_url, element, embedder)
                 stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
@@ -203,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
             ms = np.array(times[(kind, name)]) * 1000.0
             cells.append(f"{np.percentile(ms, 50):.1f} / {np.percentile(ms, 95):.1f}")
         print(f"| {kind} | " + " | ".join(cells) + " |")
+    for label, at in (("build s (batches of 500)", 0), ("store p50 ms", 1)):
+        print(f"| {label} | " + " | ".join(
+            f"{built[name][at]:.{1 if at == 0 else 2}f}" if name in built else "-"
+            for name in names) + " |")
     print("| unscoped top-10 = file's | "
           + " | ".join(f"{statistics.mean(agree[name]):.3f}" for name in names) + " |")
     return 0
