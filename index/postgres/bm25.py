@@ -113,12 +113,11 @@ def row_sql(t: Table, words: list[str], alias: str) -> Sql:
 def _decode(blocks: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The records of one term's ``(block, records)`` rows: each posting's sequence
     number, term frequency and memory length (int64 arrays, in the rows' order)."""
-    packed = np.frombuffer(b"".join(r for _, r in blocks), dtype=_RECORD)
+    # One conversion to native int64 (a record is below 2**58), then shifts and masks.
+    packed = np.frombuffer(b"".join(r for _, r in blocks), dtype=_RECORD).astype(np.int64)
     starts = np.repeat(np.array([b for b, _ in blocks], dtype=np.int64) * BLOCK,
                        [len(r) // 8 for _, r in blocks])
-    seq = starts + (packed >> np.uint64(2 * _FIELD)).astype(np.int64)
-    tf = ((packed >> np.uint64(_FIELD)) & np.uint64(_MASK)).astype(np.int64)
-    return seq, tf, (packed & np.uint64(_MASK)).astype(np.int64)
+    return (starts + (packed >> 2 * _FIELD), (packed >> _FIELD) & _MASK, packed & _MASK)
 
 
 # -- the best matches of a large pool -------------------------------------------------------
