@@ -31,12 +31,8 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
     opens the element's transaction."""
     items: list[HealthItem] = []
     if db.version() < SCHEMA_VERSION:
-        item: HealthItem = {"problem": "the memory database schema is behind this "
-                            "version", "fixable": True}
-        if repair:
-            db.migrate()
-            item["fixed"], item["fix"] = True, "applied the missing migrations"
-        items.append(item)
+        items.append(_finding("the memory database schema is behind this version",
+                              db.migrate, "applied the missing migrations", repair=repair))
     # Under the element's lock: no write commits between the statements that are
     # compared (the rows, their counters, their postings).
     with tx(lock=True) as cur:
@@ -51,30 +47,35 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
         cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
                     (t.element,))
         counters = cur.fetchone()
+    def locked(fix: Callable[[Any], None]) -> Callable[[], None]:
+        def run() -> None:
+            with tx(lock=True) as cur:
+                fix(cur)
+        return run
+
     if indexes < len(vector_indexes(t.dim)):
-        item = {"problem": f"lane indexes for {t.dim}-dimensional vectors are missing",
-                "fixable": True}
-        if repair:
-            db.ensure_dim(t.dim)
-            item["fixed"], item["fix"] = True, "created the lane indexes"
-        items.append(item)
+        items.append(_finding(f"lane indexes for {t.dim}-dimensional vectors are missing",
+                              lambda: db.ensure_dim(t.dim), "created the lane indexes",
+                              repair=repair))
     if counters is None or (int(counters[0]), int(counters[1])) != (docs, total):
-        item = {"problem": "the lexical index counters disagree with the memories",
-                "fixable": True}
-        if repair:
-            with tx(lock=True) as cur:
-                recount_df(cur, t)
-            item["fixed"], item["fix"] = True, "recounted the BM25 counters"
-        items.append(item)
+        items.append(_finding("the lexical index counters disagree with the memories",
+                              locked(lambda cur: recount_df(cur, t)),
+                              "recounted the BM25 counters", repair=repair))
     if not postings_agree:
-        item = {"problem": "the lexical postings disagree with the memories' terms",
-                "fixable": True}
-        if repair:
-            with tx(lock=True) as cur:
-                rebuild_postings(cur, t)
-            item["fixed"], item["fix"] = True, "rebuilt the postings from the memories"
-        items.append(item)
+        items.append(_finding("the lexical postings disagree with the memories' terms",
+                              locked(lambda cur: rebuild_postings(cur, t)),
+                              "rebuilt the postings from the memories", repair=repair))
     return items
+
+
+def _finding(problem: str, fix: Callable[[], object], done: str, *, repair: bool
+             ) -> HealthItem:
+    """A fixable finding, fixed first when ``repair`` (``fix``'s result unused)."""
+    item: HealthItem = {"problem": problem, "fixable": True}
+    if repair:
+        fix()
+        item["fixed"], item["fix"] = True, done
+    return item
 
 
 def vacuum(db: Database, t: Table, tx: Transaction, *, analyze: bool = False,
