@@ -476,6 +476,30 @@ def test_verify_finds_postings_that_disagree_with_the_rows_and_rebuilds_them(
         [(r["memory"]["id"], pytest.approx(r["score"])) for r in before.results]
 
 
+@pytest.mark.parametrize("damage", ["counters", "lane index"])
+def test_verify_finds_bm25_counters_and_lane_indexes_astray_and_fixes_them(
+        pg_server: PgServer, damage: str) -> None:
+    db = Database(pg_server.create_database(f"verify_{damage.replace(' ', '_')}"))
+    try:
+        db.migrate()
+        store = _store(db, "e")
+        settings = MemorySettings(relevance_threshold=0.0)
+        _budget_memories(store, settings)
+        with db.transaction() as cur:
+            if damage == "counters":
+                cur.execute("UPDATE memory_elements SET lex_docs = lex_docs + 1")
+            else:
+                cur.execute("DROP INDEX memories_hnsw_context_256")
+        problem = {"counters": "the lexical index counters disagree with the memories",
+                   "lane index": "lane indexes for 256-dimensional vectors are missing"}
+        assert [i["problem"] for i in store.verify()] == [problem[damage]]
+        assert [i.get("fixed") for i in store.verify(repair=True)] == [True]
+        assert store.verify() == []
+        store.close()
+    finally:
+        db.close()
+
+
 @pytest.mark.parametrize("exact_max", [1024, 30, 0],
                          ids=["scored-whole", "general-walked", "walked"])
 def test_search_ranks_as_the_file_store_on_either_plan(
