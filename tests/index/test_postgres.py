@@ -500,6 +500,27 @@ def test_verify_finds_bm25_counters_and_lane_indexes_astray_and_fixes_them(
         db.close()
 
 
+def test_an_import_refused_part_way_leaves_no_postings(db: Database, tmp_path: Path) -> None:
+    """The contract's all-or-nothing import (tests/index/test_backend.py), seen in the
+    postings: the records the accepted items appended to the blocks go with them."""
+    from index import MemoryCapacity, validate_imported
+    element = str(tmp_path)
+    store = _store(db, element)
+    full = MemorySettings(max_memories=5, subject_scoping=True)
+    items = [validate_imported({"id": f"{n:032x}", "content": f"about ana {n}",
+                                "category": "fact", "subject_type": "guest",
+                                "subject_id": "ana", "created_at": "2024-01-01T00:00:00Z"})
+             for n in range(5)]
+    items.append(validate_imported({"id": "f" * 32, "content": "general", "category": "fact",
+                                    "created_at": "2024-01-02T00:00:00Z"}))
+    with pytest.raises(MemoryCapacity):
+        store.import_memories(items, model_id=None, settings=full)
+    assert _postings(db, element) == {}
+    store.import_memories(items[:5], model_id=None, settings=full)
+    assert _postings(db, element) == _row_terms(db, element) and len(_row_terms(db, element)) == 5
+    assert store.verify() == []
+
+
 @pytest.mark.parametrize("exact_max", [1024, 30, 0],
                          ids=["scored-whole", "general-walked", "walked"])
 def test_search_ranks_as_the_file_store_on_either_plan(
