@@ -10,11 +10,14 @@ Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.p
 unless ``--database`` names one) and once in a file store, then opens the one element
 with this tree's ``PostgresMemoryStore``, with that of ``--before`` (its whole ``index``
 package from git, imported as ``index_before`` beside this one; the schema must be the
-same), and with this tree's store without neighbour turns. Every query runs on every
+same, or the revision builds the memories again in a database of its own on the same
+server), and with this tree's store without neighbour turns. Every query runs on every
 store in a rotating order, so load and caches fall on all alike: search p50/p95 of a
 query alone with scoping off (one pool of all N, walked), with scoping on (the general
 pool, scored whole) and for the rare subject, and how much of the file store's unscoped
-top-10 each returns. The hashing embedder (384 dims) measures the backends, not the model.
+top-10 each returns; and each build's time and the p50 of its 200 single stores
+(PostgreSQL of another revision only when it built its own database). The hashing
+embedder (384 dims) measures the backends, not the model.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import dataclasses
 import importlib
 import io
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +45,7 @@ if str(ROOT) not in sys.path:
 
 from bench.pg_bench import items, text  # noqa: E402
 from index import HashingEmbedder, IndexParams, MemorySettings, MemoryStore  # noqa: E402
+from index.postgres import SCHEMA_VERSION  # noqa: E402
 
 
 def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
@@ -79,13 +84,29 @@ def classes_of(revision: str, folder: Path) -> tuple[Any, Any]:
     return adapted(postgres), adapted(package.MemoryStore)
 
 
-def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings) -> None:
-    """``pg_bench.run``'s memories: N in batches of 500, then 200 general ones."""
+def before_schema(revision: str) -> int:
+    """The number of PostgreSQL migrations ``revision`` has (its schema version)."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show",
+                             f"{revision}:index/postgres/db.py"],
+                            capture_output=True, check=True, text=True).stdout
+    return len(re.findall(r"^    \((\d+), ", source, re.MULTILINE))
+
+
+def build(store: Any, data: list[dict[str, Any]], settings: MemorySettings
+          ) -> tuple[float, float]:
+    """``pg_bench.run``'s memories: N in batches of 500, then 200 general ones, one
+    ``store`` each; the seconds of the batches and the p50 ms of a ``store``."""
+    started = time.perf_counter()
     for lo in range(0, len(data), 500):
         store.store_many(data[lo:lo + 500], settings=settings)
+    batches = time.perf_counter() - started
     rng = np.random.default_rng(11)
+    stores = []
     for i in range(200):
+        t = time.perf_counter()
         store.store(content=f"{text(rng, 8)} extra {i}", category="fact", settings=settings)
+        stores.append(time.perf_counter() - t)
+    return batches, float(np.percentile(stores, 50)) * 1000.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         url = server.create_database("pg_before_after")
     from index.postgres import PostgresMemoryStore
     stores: dict[str, Any] = {}
+    # Each store's build: seconds of the batches, p50 ms of one store (PostgreSQL's
+    # revision of the same schema searches this tree's element: no build of its own).
+    built: dict[str, tuple[float, float]] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             before, file_before = classes_of(args.before, Path(tmp))
@@ -129,12 +153,23 @@ def main(argv: list[str] | None = None) -> int:
                      (f"file {args.before}", file_before, "mem-before")]
             for name, make, folder in files[::-1] if args.before_first else files:
                 stores[name] = make(Path(tmp) / folder, embedder)
-                build(stores[name], data, scoped)
+                built[name] = build(stores[name], data, scoped)
             element = f"before-after-{n}"
             if not args.files_only:
                 with PostgresMemoryStore(url, element, embedder) as builder:
-                    build(builder, data, scoped)
-                stores[f"pg {args.before}"] = before(url, element, embedder)
+                    built["pg this tree"] = build(builder, data, scoped)
+                before_url = url
+                if before_schema(args.before) != SCHEMA_VERSION:
+                    # A revision of another schema builds the memories again in its own
+                    # database, on the same server (same load, same settings).
+                    if server is None:
+                        parser.error(f"{args.before} has another schema: leave out "
+                                     "--database, so both databases share one server")
+                    before_url = server.create_database("pg_before_after_before")
+                    builder = before(before_url, element, embedder)
+                    built[f"pg {args.before}"] = build(builder, data, scoped)
+                    builder.close()
+                stores[f"pg {args.before}"] = before(before_url, element, embedder)
                 stores["pg this tree"] = PostgresMemoryStore(url, element, embedder)
                 stores["pg this tree, no neighbours"] = PostgresMemoryStore(
                     url, element, embedder, index_params=IndexParams(neighbour_weight=0.0))
@@ -181,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
             ms = np.array(times[(kind, name)]) * 1000.0
             cells.append(f"{np.percentile(ms, 50):.1f} / {np.percentile(ms, 95):.1f}")
         print(f"| {kind} | " + " | ".join(cells) + " |")
+    for label, at in (("build s (batches of 500)", 0), ("store p50 ms", 1)):
+        print(f"| {label} | " + " | ".join(
+            f"{built[name][at]:.{1 if at == 0 else 2}f}" if name in built else "-"
+            for name in names) + " |")
     print("| unscoped top-10 = file's | "
           + " | ".join(f"{statistics.mean(agree[name]):.3f}" for name in names) + " |")
     return 0

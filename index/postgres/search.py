@@ -261,8 +261,10 @@ class _Search:
     def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql], want: int
               ) -> tuple[set[str], list[tuple[float, str]]]:
         """Candidates of large pools: each lane's HNSW walk per pool, and the ``want``
-        best BM25 matches with a content vector (``(score, id)``, best first) from the
-        postings of the query's terms. One transaction, sent as one pipeline."""
+        best BM25 matches in them with a content vector (``(score, id)``, best first,
+        ties in sequence order), scored from the postings of the query's terms
+        (``bm25.py``). The walks and the postings go out in one transaction, as one
+        pipeline; the best matches are then checked against their rows."""
         conn, t, d = self.conn, self.t, self.t.dim
         extra_sql, extra_params = self.extra
         walks: list[Cursor] = []
@@ -292,13 +294,14 @@ class _Search:
                         (t.element, *pool_params, *extra_params, self.literal[lane], k))
                     walks.append(walk)
             if self.words:
-                top.execute(*bm25.top_sql(t, self.words, scope_sql(pools), self.extra,
-                                          want))
+                bm25.send_postings(top, t, self.words)
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        best = [(float(r[1]), str(r[0])) for r in top.fetchall()] if self.words else []
+        matches = bm25.scores(top) if self.words else None
         for c in (*walks, top):
             c.close()
-        return found, best
+        if matches is None:
+            return found, []
+        return found, bm25.top(conn, t, matches, scope_sql(pools), self.extra, want)
 
     def _vector_pool(self, cur: Cursor, occurred: Bounds, cap: int | None) -> list[str]:
         """Ids in scope with a content vector that occurred within the bounds (at most

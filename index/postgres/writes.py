@@ -8,9 +8,10 @@ that writes, so capacity, eviction, sequence numbers and idempotency keys are de
 serially across every worker; a transaction that does not commit leaves nothing.
 
 Each memory is one BM25 document (``lexical.term_counts``): its terms are kept three
-ways, written together with the row: its postings in ``memory_terms``, its own
-``lex_terms``/``lex_tf`` arrays, and the element's document frequencies
-(``memory_term_df``) and counters (``memory_elements.lex_docs``/``lex_total``).
+ways, written together with the row: its own ``lex_terms``/``lex_tf`` arrays, its
+records in the postings blocks (``memory_postings``, through ``bm25.postings_add`` and
+``bm25.postings_remove``), and the element's document frequencies (``memory_term_df``)
+and counters (``memory_elements.lex_docs``/``lex_total``).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from ..lexical import term_counts
 from ..recall import LANES
 from ..records import MemoryRecord, NewMemory
 from ..settings import MemorySettings
+from .bm25 import postings_add, postings_rebuild_sql, postings_remove
 from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
 
 __all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update",
-           "public_of", "recount_df"]
+           "public_of", "recount_df", "rebuild_postings"]
 
 Cursor = psycopg.Cursor[Any]
 Vectors = dict[str, np.ndarray]
@@ -117,44 +119,41 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
              sum(counts.values()), words, [counts[w] for w in words], new.key,
              new.fingerprint if keyed else None, json.dumps(evicted) if keyed else None,
              json.dumps(warnings) if keyed else None, accessed, count))
-        _index_terms(terms_cur, t, memory_id, counts)
+        _index_terms(terms_cur, t, int(seq_row[0]), counts)
     row = cur.fetchone()
     assert row is not None
     return StoreResult(public(row), evicted, warnings)
 
 
-def _index_terms(cur: Cursor, t: Table, memory_id: str, counts: Counter[str]) -> None:
+def _index_terms(cur: Cursor, t: Table, seq: int, counts: Counter[str]) -> None:
     """Postings, document frequencies and the element's counters of one memory (its row
-    holds the same terms in ``lex_terms``/``lex_tf``), in one statement."""
+    holds the same terms in ``lex_terms``/``lex_tf``)."""
     words = sorted(counts)
-    cur.execute("WITH p AS (INSERT INTO memory_terms (element, id, term, tf, len) "
-                "SELECT %s, %s, t, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)), "
-                "d AS (INSERT INTO memory_term_df (element, term, df) SELECT %s, t, 1 "
+    cur.execute("WITH d AS (INSERT INTO memory_term_df (element, term, df) SELECT %s, t, 1 "
                 "FROM unnest(%s::text[]) AS t ON CONFLICT (element, term) DO UPDATE "
                 "SET df = memory_term_df.df + 1) "
                 "UPDATE memory_elements SET lex_docs = lex_docs + 1, "
                 "lex_total = lex_total + %s WHERE element = %s",
-                (t.element, memory_id, sum(counts.values()), words,
-                 [counts[w] for w in words], t.element, words, sum(counts.values()),
-                 t.element))
+                (t.element, words, sum(counts.values()), t.element))
+    postings_add(cur, t, [(seq, words, [counts[w] for w in words])])
 
 
 def delete_rows(cur: Cursor, t: Table, condition: str,
                 params: Sequence[Any]) -> list[str]:
     """Delete the element's rows matching ``condition``; their ids, oldest first."""
-    # Each term of a deleted memory loses one document (the postings go with the rows,
-    # by the foreign key's cascade).
+    # Each term of a deleted memory loses one document, and its record in the block.
     cur.execute(f"WITH gone AS (DELETE FROM memories WHERE element = %s AND ({condition}) "
                 "RETURNING id, seq, lex_len, lex_terms), "
                 "d AS (UPDATE memory_term_df f SET df = f.df - c.n FROM (SELECT term, "
                 "count(*) AS n FROM gone, unnest(gone.lex_terms) AS term GROUP BY term) c "
                 "WHERE f.element = %s AND f.term = c.term) "
-                "SELECT id, seq, lex_len FROM gone", (t.element, *params, t.element))
+                "SELECT id, seq, lex_len, lex_terms FROM gone", (t.element, *params, t.element))
     rows = sorted(cur.fetchall(), key=lambda r: int(r[1]))
     if rows:
         cur.execute("UPDATE memory_elements SET lex_docs = lex_docs - %s, "
                     "lex_total = lex_total - %s WHERE element = %s",
                     (len(rows), sum(int(r[2]) for r in rows), t.element))
+        postings_remove(cur, t, [(int(r[1]), list(r[3] or [])) for r in rows])
     return [str(r[0]) for r in rows]
 
 
@@ -232,13 +231,15 @@ def apply_update(cur: Cursor, t: Table, found: MemoryRecord, fields: dict[str, A
         counts = term_counts(content, context, situated)
         cur.execute("WITH old AS (SELECT lex_len, lex_terms FROM memories WHERE "
                     "element = %s AND id = %s), "
-                    "p AS (DELETE FROM memory_terms WHERE element = %s AND id = %s), "
                     "d AS (UPDATE memory_term_df SET df = df - 1 WHERE element = %s AND "
                     "term IN (SELECT unnest(lex_terms) FROM old)) "
                     "UPDATE memory_elements SET lex_docs = lex_docs - 1, lex_total = "
-                    "lex_total - (SELECT lex_len FROM old) WHERE element = %s",
-                    (t.element, found.id, t.element, found.id, t.element, t.element))
-        _index_terms(cur, t, found.id, counts)
+                    "lex_total - (SELECT lex_len FROM old) WHERE element = %s "
+                    "RETURNING (SELECT lex_terms FROM old)",
+                    (t.element, found.id, t.element, t.element))
+        old = cur.fetchone()
+        postings_remove(cur, t, [(found.seq, list(old[0] or []) if old else [])])
+        _index_terms(cur, t, found.seq, counts)
         words = sorted(counts)
         sets.extend(["lex_len = %s", "lex_terms = %s", "lex_tf = %s"])
         params.extend([sum(counts.values()), words, [counts[w] for w in words]])
@@ -249,7 +250,7 @@ def apply_update(cur: Cursor, t: Table, found: MemoryRecord, fields: dict[str, A
 
 def recount_df(cur: Cursor, t: Table) -> None:
     """The element's BM25 counters and document frequencies counted again from its rows
-    and postings (terms no memory holds any more are dropped)."""
+    (terms no memory holds any more are dropped)."""
     cur.execute("INSERT INTO memory_elements (element) VALUES (%s) ON CONFLICT DO NOTHING",
                 (t.element,))
     cur.execute("UPDATE memory_elements SET lex_docs = (SELECT count(*) FROM memories "
@@ -257,5 +258,11 @@ def recount_df(cur: Cursor, t: Table) -> None:
                 "memories WHERE element = %s) WHERE element = %s", (t.element,) * 3)
     cur.execute("DELETE FROM memory_term_df WHERE element = %s", (t.element,))
     cur.execute("INSERT INTO memory_term_df (element, term, df) SELECT element, term, "
-                "count(*) FROM memory_terms WHERE element = %s GROUP BY element, term",
-                (t.element,))
+                "count(*) FROM memories, unnest(lex_terms) AS term WHERE element = %s "
+                "GROUP BY element, term", (t.element,))
+
+
+def rebuild_postings(cur: Cursor, t: Table) -> None:
+    """The element's postings written again from its rows' own terms."""
+    cur.execute("DELETE FROM memory_postings WHERE element = %s", (t.element,))
+    cur.execute(postings_rebuild_sql("m.element = %s"), (t.element,))

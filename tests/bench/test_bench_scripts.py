@@ -145,6 +145,14 @@ def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
     assert "| figure | file | postgres |" in out
     assert "filtered recall@10 (iterative_scan relaxed_order) | - | 1.000" in out
     assert "| filtered top-10 = file's | - |" in out and "postgres / file (p50)" in out
+    # The postings path is exact BM25 (the property: tests/index/test_postgres_bm25.py).
+    assert "| unscoped BM25 top-10 = exact BM25's | - | 1.000 |" in out
+
+
+def test_bm25_bounds_quick_says_what_early_termination_could_skip() -> None:
+    out = run("bench/bm25_bounds.py", "--quick")
+    assert "MaxScore: share of the postings in essential lists: 0." in out
+    assert "block-max, blocks of 64: share of blocks read: 1.000" in out
 
 
 def test_pg_before_after_quick_puts_two_revisions_side_by_side(pg_server) -> None:

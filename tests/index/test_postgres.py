@@ -35,6 +35,35 @@ def _store(db: Database | str, element: str, **kw: Any) -> PostgresMemoryStore:
     return PostgresMemoryStore(db, element, HashingEmbedder(256), **kw)
 
 
+def _postings(db: Database, element: str) -> dict[int, dict[str, tuple[int, int]]]:
+    """The element's postings blocks read record by record (the layout of
+    ``postgres/bm25.py``, decoded here on its own): ``{seq: {term: (tf, length)}}``;
+    fails on a memory twice in a term's postings."""
+    import struct
+    from index.postgres.bm25 import BLOCK
+    found: dict[int, dict[str, tuple[int, int]]] = {}
+    with db.transaction() as cur:
+        cur.execute("SELECT term, block, records FROM memory_postings WHERE element = %s",
+                    (element,))
+        for term, block, records in cur.fetchall():
+            assert records and len(records) % 8 == 0, "an empty or torn block"
+            for (value,) in struct.iter_unpack(">Q", bytes(records)):
+                seq = block * BLOCK + (value >> 48)
+                assert term not in found.get(seq, {}), (seq, term)
+                found.setdefault(seq, {})[term] = ((value >> 24) & 0xFFFFFF,
+                                                   value & 0xFFFFFF)
+    return found
+
+
+def _row_terms(db: Database, element: str) -> dict[int, dict[str, tuple[int, int]]]:
+    """What the postings hold, from each row's own terms: ``{seq: {term: (tf, length)}}``."""
+    with db.transaction() as cur:
+        cur.execute("SELECT seq, lex_terms, lex_tf, lex_len FROM memories WHERE "
+                    "element = %s AND cardinality(lex_terms) > 0", (element,))
+        return {int(seq): {t: (f, int(length)) for t, f in zip(terms, tfs, strict=True)}
+                for seq, terms, tfs, length in cur.fetchall()}
+
+
 def _writer(url: str, element: str, worker: int, count: int) -> None:
     store = _store(url, element)
     try:
@@ -65,6 +94,10 @@ def test_concurrent_writers_in_several_processes_keep_the_caps_and_the_pools(
     assert all(s["count"] <= 8 for s in stats["by_subject"])
     assert stats["general"] == 30 - sum(s["count"] for s in stats["by_subject"])
     assert len(store) == 30
+    # Every write appended to or rewrote shared postings blocks: none lost a record or
+    # kept one of an evicted memory.
+    assert _postings(db, element) == _row_terms(db, element)
+    assert store.verify() == []
 
 
 def _keyed_writer(url: str, element: str, worker: int, count: int, out: str) -> None:
@@ -125,6 +158,7 @@ def test_writers_in_several_processes_lose_nothing_and_share_their_keys(
     for key in runs[0]["keys"]:
         assert len({run["keys"][key] for run in runs}) == 1, key
     assert len(_store(db, element + "/keys")) == 40
+    assert _postings(db, element) == _row_terms(db, element)
 
 
 def test_fair_eviction_takes_the_least_accessed_oldest_of_the_own_pool(db: Database,
@@ -197,12 +231,20 @@ def test_a_delete_vacuums_before_it_answers(pg_server: PgServer) -> None:
         def vacuums() -> dict[str, int]:
             with db.transaction() as cur:
                 cur.execute("SELECT relname, vacuum_count FROM pg_stat_user_tables "
-                            "WHERE relname IN ('memories', 'memory_terms')")
+                            "WHERE relname IN ('memories', 'memory_postings')")
                 return {name: int(count) for name, count in cur.fetchall()}
         before = vacuums()
+        assert set(before) == {"memories", "memory_postings"}
+        with db.transaction() as cur:
+            cur.execute("SELECT seq FROM memories WHERE id = %s", (ids[0],))
+            seq = int(cur.fetchone()[0])
+        assert seq in _postings(db, "element")
         store.delete(ids[0])
         after = vacuums()
+        # The postings blocks the memory was in were rewritten without it, and their old
+        # versions pruned with the row.
         assert all(after[table] == before[table] + 1 for table in before), (before, after)
+        assert seq not in _postings(db, "element")
         assert [m["id"] for m in store.iter_memories()] == ids[:0:-1]
         store.close()
     finally:
@@ -242,38 +284,89 @@ def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
         db.close()
 
 
-def test_migration_3_fills_the_term_statistics_of_memories_written_before_it(
-        pg_server: PgServer) -> None:
-    url = pg_server.create_database("migrate_terms")
+def _back_to(db: Database, version: int) -> None:
+    """The memory tables as schema ``version`` (2 or 3) left them, holding what that
+    version wrote for the memories there now: version 3 kept one row per posting in
+    ``memory_terms`` (no blocks), version 2 had neither the document frequencies nor each
+    row's own terms."""
+    with db.transaction() as cur:
+        cur.execute("""
+            CREATE TABLE memory_terms (
+                element text NOT NULL, id text NOT NULL, term text NOT NULL,
+                tf integer NOT NULL, len integer NOT NULL,
+                PRIMARY KEY (element, term, id) INCLUDE (tf, len),
+                FOREIGN KEY (element, id) REFERENCES memories (element, id)
+                    ON DELETE CASCADE);
+            CREATE INDEX memory_terms_memory ON memory_terms (element, id);
+            INSERT INTO memory_terms SELECT m.element, m.id, u.term, u.tf, m.lex_len
+                FROM memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf);
+            DROP TABLE memory_postings;
+            DELETE FROM schema_version WHERE version >= 4;""")
+        if version == 2:
+            cur.execute("""
+                ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
+                    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (element, term, id);
+                DROP TABLE memory_term_df;
+                ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf;
+                DELETE FROM schema_version WHERE version = 3;""")
+
+
+def _budget_memories(store: PostgresMemoryStore, settings: MemorySettings) -> None:
+    for i in range(12):
+        store.store(content=f"lunch with the budget committee {i}", category="fact",
+                    context="planning the spring budget" if i % 2 else None,
+                    settings=settings)
+    store.store(content="walking the dog by the river", category="fact",
+                settings=settings)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_database_of_an_older_schema_upgrades_in_place(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch, version: int) -> None:
+    """Migrations 3 (document frequencies, each row's own terms) and 4 (postings in
+    blocks) fill what they add from the memories already there: the same search, the
+    same scores, on either plan (a pool scored whole, a pool walked through the
+    postings), and verify finds nothing to fix."""
+    from index.postgres import search as pg_search
+    url = pg_server.create_database(f"migrate_from_{version}")
     db = Database(url)
     try:
         db.migrate()
         store = _store(db, "e")
         settings = MemorySettings(relevance_threshold=0.0)
-        for i in range(12):
-            store.store(content=f"lunch with the budget committee {i}", category="fact",
-                        context="planning the spring budget" if i % 2 else None,
-                        settings=settings)
-        store.store(content="walking the dog by the river", category="fact",
-                    settings=settings)
-        before = store.search(query="budget river", limit=5, settings=settings)
-        # The schema as version 2 left it: no per-term statistics, no terms in the rows.
-        with db.transaction() as cur:
-            cur.execute("DROP TABLE memory_term_df")
-            cur.execute("ALTER TABLE memories DROP COLUMN lex_terms, DROP COLUMN lex_tf")
-            cur.execute("DELETE FROM schema_version WHERE version = 3")
-        assert db.migrate() == [3]
+        _budget_memories(store, settings)
+        searches = {}
+        for exact_max in (1024, 0):
+            monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
+            searches[exact_max] = store.search(query="budget river", limit=5,
+                                               settings=settings)
+        _back_to(db, version)
+        assert db.migrate() == list(range(version + 1, SCHEMA_VERSION + 1))
         # Migration 3 rebuilds the lane indexes of the default size; a store of another
         # size builds its own on open (a worker migrates on open, then opens its stores).
         store = _store(db, "e")
-        after = store.search(query="budget river", limit=5, settings=settings)
-        assert [r["memory"]["id"] for r in after.results] == \
-            [r["memory"]["id"] for r in before.results]
-        assert [r["score"] for r in after.results] == \
-            pytest.approx([r["score"] for r in before.results])
+        for exact_max, before in searches.items():
+            monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
+            after = store.search(query="budget river", limit=5, settings=settings)
+            assert [r["memory"]["id"] for r in after.results] == \
+                [r["memory"]["id"] for r in before.results]
+            assert [r["score"] for r in after.results] == \
+                pytest.approx([r["score"] for r in before.results])
+        assert store.verify() == []
+        # And the upgraded element keeps taking writes.
+        store.store(content="a budget for the river walk", category="fact",
+                    settings=settings)
         assert store.verify() == []
     finally:
         db.close()
+
+
+def test_migration_4_writes_the_postings_the_code_writes() -> None:
+    """A released migration never changes: the postings it fills are those the code
+    writes now (bm25.postings_rebuild_sql). A new layout of the postings needs a new
+    migration; this fails until it has one."""
+    from index.postgres import bm25, db as pg_db
+    assert pg_db._POSTINGS_FROM_ROWS == bm25.postings_rebuild_sql()
 
 
 def test_an_unreachable_database_is_a_retryable_error_and_reconnects() -> None:
@@ -314,28 +407,117 @@ def test_term_statistics_follow_every_write(db: Database, tmp_path: Path) -> Non
     store.delete(alive[2])
     store.forget_subject("guest", "g1", confirm=True)
 
-    def statistics() -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]],
-                              dict[str, dict[str, int]]]:
+    def statistics() -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]]]:
         with db.transaction() as cur:
             cur.execute("SELECT term, df FROM memory_term_df WHERE element = %s AND df <> 0",
                         (element,))
             kept = {str(t): int(n) for t, n in cur.fetchall()}
-            cur.execute("SELECT term, count(*) FROM memory_terms WHERE element = %s "
-                        "GROUP BY term", (element,))
+            cur.execute("SELECT term, count(*) FROM memories, unnest(lex_terms) AS term "
+                        "WHERE element = %s GROUP BY term", (element,))
             counted = {str(t): int(n) for t, n in cur.fetchall()}
             cur.execute("SELECT id, lex_terms, lex_tf FROM memories WHERE element = %s",
                         (element,))
             rows = {str(i): dict(zip(t, f, strict=True)) for i, t, f in cur.fetchall()}
-            cur.execute("SELECT id, term, tf FROM memory_terms WHERE element = %s",
-                        (element,))
-            postings: dict[str, dict[str, int]] = {}
-            for memory_id, term, tf in cur.fetchall():
-                postings.setdefault(str(memory_id), {})[str(term)] = int(tf)
-        return kept, counted, rows, postings
+        return kept, counted, rows
 
-    kept, counted, rows, postings = statistics()
+    kept, counted, rows = statistics()
     assert kept == counted and len(counted) > 5
-    assert {i: t for i, t in rows.items() if t} == postings
+    assert _postings(db, element) == _row_terms(db, element)
+    assert store.verify() == []
+
+
+def _rewrite_record(db: Database, element: str, change: Any) -> None:
+    """Rewrite the first record of one postings block (the layout of ``bm25.py``):
+    ``change(record) -> bytes`` (8 bytes, 16 for an extra one, 0 for none)."""
+    with db.transaction() as cur:
+        cur.execute("SELECT term, block, records FROM memory_postings WHERE element = %s "
+                    "ORDER BY term, block LIMIT 1", (element,))
+        term, block, records = cur.fetchone()
+        records = bytes(records)
+        cur.execute("UPDATE memory_postings SET records = %s WHERE element = %s AND "
+                    "term = %s AND block = %s",
+                    (change(records[:8]) + records[8:], element, term, block))
+
+
+@pytest.mark.parametrize("damage", ["tf", "length", "lost", "repeated", "block"])
+def test_verify_finds_postings_that_disagree_with_the_rows_and_rebuilds_them(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        damage: str) -> None:
+    """One record of the postings wrong in any field, lost, repeated, or a whole block
+    gone: verify reports it, repair rebuilds the postings, and the search scores what it
+    scored before. (Counting the records alone, as before, missed a wrong field.)"""
+    from index.postgres import search as pg_search
+    element = str(tmp_path)
+    store = _store(db, element)
+    settings = MemorySettings(relevance_threshold=0.0)
+    _budget_memories(store, settings)
+    monkeypatch.setattr(pg_search, "EXACT_MAX", 0)   # every search from the postings
+    before = store.search(query="budget river", limit=5, settings=settings)
+
+    def bump(field: int) -> Any:
+        return lambda r: (int.from_bytes(r, "big") + (1 << field)).to_bytes(8, "big")
+
+    if damage == "block":
+        with db.transaction() as cur:
+            cur.execute("DELETE FROM memory_postings WHERE element = %s AND term = %s",
+                        (element, "budget"))
+    else:
+        _rewrite_record(db, element, {"tf": bump(24), "length": bump(0),
+                                      "lost": lambda r: b"",
+                                      "repeated": lambda r: r + r}[damage])
+    found = store.verify()
+    assert [i["problem"] for i in found] == \
+        ["the lexical postings disagree with the memories' terms"]
+    assert [i.get("fixed") for i in store.verify(repair=True)] == [True]
+    assert store.verify() == []
+    assert _postings(db, element) == _row_terms(db, element)
+    after = store.search(query="budget river", limit=5, settings=settings)
+    assert [(r["memory"]["id"], r["score"]) for r in after.results] == \
+        [(r["memory"]["id"], pytest.approx(r["score"])) for r in before.results]
+
+
+@pytest.mark.parametrize("damage", ["counters", "lane index"])
+def test_verify_finds_bm25_counters_and_lane_indexes_astray_and_fixes_them(
+        pg_server: PgServer, damage: str) -> None:
+    db = Database(pg_server.create_database(f"verify_{damage.replace(' ', '_')}"))
+    try:
+        db.migrate()
+        store = _store(db, "e")
+        settings = MemorySettings(relevance_threshold=0.0)
+        _budget_memories(store, settings)
+        with db.transaction() as cur:
+            if damage == "counters":
+                cur.execute("UPDATE memory_elements SET lex_docs = lex_docs + 1")
+            else:
+                cur.execute("DROP INDEX memories_hnsw_context_256")
+        problem = {"counters": "the lexical index counters disagree with the memories",
+                   "lane index": "lane indexes for 256-dimensional vectors are missing"}
+        assert [i["problem"] for i in store.verify()] == [problem[damage]]
+        assert [i.get("fixed") for i in store.verify(repair=True)] == [True]
+        assert store.verify() == []
+        store.close()
+    finally:
+        db.close()
+
+
+def test_an_import_refused_part_way_leaves_no_postings(db: Database, tmp_path: Path) -> None:
+    """The contract's all-or-nothing import (tests/index/test_backend.py), seen in the
+    postings: the records the accepted items appended to the blocks go with them."""
+    from index import MemoryCapacity, validate_imported
+    element = str(tmp_path)
+    store = _store(db, element)
+    full = MemorySettings(max_memories=5, subject_scoping=True)
+    items = [validate_imported({"id": f"{n:032x}", "content": f"about ana {n}",
+                                "category": "fact", "subject_type": "guest",
+                                "subject_id": "ana", "created_at": "2024-01-01T00:00:00Z"})
+             for n in range(5)]
+    items.append(validate_imported({"id": "f" * 32, "content": "general", "category": "fact",
+                                    "created_at": "2024-01-02T00:00:00Z"}))
+    with pytest.raises(MemoryCapacity):
+        store.import_memories(items, model_id=None, settings=full)
+    assert _postings(db, element) == {}
+    store.import_memories(items[:5], model_id=None, settings=full)
+    assert _postings(db, element) == _row_terms(db, element) and len(_row_terms(db, element)) == 5
     assert store.verify() == []
 
 
