@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
-from .language import is_english
-from .sentences import split_sentences
+from .language import COMMON_WORDS as _COMMON_WORDS, is_english
+from .sentences import split_sentences, untag
 
 __all__ = ["Episode", "episode", "tell", "sentences", "narrate", "household", "restore_subject",
            "is_english", "MIN_SCORE",
@@ -55,6 +55,8 @@ _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
 #: Inside a sentence, a dash before a capital starts another ("... today - Then we ...").
 _DASH = re.compile(r"\s+-\s+(?=[A-Z])")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
+     r"\1 had "), (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),
@@ -66,7 +68,7 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
 _INTERJECTIONS = (
-    "hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|oh|ooh|ah|aw+|aww+|"
+    "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|no|nope|nah|ok|okay|alright|"
     "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
     "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
@@ -99,6 +101,15 @@ _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.
 _ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
                     r"\w+ing)\b",
                     re.I)
+#: A thing of the speaker's world said to matter to them ("Pottery is a huge part of my
+#: life", "Family time matters to me"): the subject is a noun, not a pronoun ("It gives me
+#: hope" is about something said before).
+_ABOUT_ME = re.compile(r"^(?!(?:it|its|this|that|these|those|they|them|he|she|his|her|there|"
+                       r"you|your|what|which|who|everyone|everybody|someone|nothing|"
+                       r"everything|anything|something)\b)[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}"
+                       r"\s+(?:is|are|was|were|has|have|had|means?|meant|matters?|mattered|"
+                       r"keeps?|kept|makes?|made|gives?|gave|helps?|helped|brings?|brought)\b"
+                       r".*\b(?:me|my|us|our)\b", re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
@@ -208,6 +219,7 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^been\s+", "I have been "),
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
+    (r"^(?:still|now|currently|also)\s+(?=\w{3,}ing\b)", "I am \\g<0>"),
 )]
 
 
@@ -251,17 +263,41 @@ def _vocatives(names: Iterable[str]) -> re.Pattern[str] | None:
                       rf",\s*(?:{alt})\s*,)", re.I)
 
 
+#: A name said to the other person before the speaker's "I" ("Maria, I went to ...",
+#: "Jon I have news"), when the other turns name nobody: a capitalised word that is no
+#: common word, adverb or time.
+_ADDRESS = re.compile(r"^(?P<n>[A-Z][a-z]{1,15})(?:\s*,\s*|\s+)(?=(?:I|we|my|our|me)\b)")
+_NOT_NAMES = frozenset("""
+maybe perhaps besides still overall luckily sadly anyway tonight tomorrow yesterday today
+lately recently sometimes often usually also plus then now later soon meanwhile otherwise
+unfortunately fortunately honestly hopefully personally actually basically seriously
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december morning evening afternoon weekend
+""".split())
+
+
+def _drop_address(text: str) -> str:
+    """``text`` without a name it opens on to address the other person (``_ADDRESS``)."""
+    m = _ADDRESS.match(text)
+    if m is None:
+        return text
+    low = m["n"].lower()
+    if low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or \
+            low in _COMMON_WORDS or low.endswith("ly") or time_phrase(low):
+        return text
+    return text[m.end():]
+
+
 def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     """A sentence without interjections and the addressee's name, contractions expanded and
     a dropped subject restored; and whether it asks."""
-    text = raw.strip()
-    question = text.endswith("?")
+    text, question = untag(raw)
     for _ in range(4):
         before = text
         if vocative is not None:
             text = vocative.sub(lambda m: "," if m.group(0).startswith(",") and
                                 m.group(0).rstrip().endswith(",") else "", text).strip()
-        text = _LEAD.sub("", text).strip(" ,;:-~")
+        text = _drop_address(_LEAD.sub("", text).strip(" ,;:-~"))
         if text == before:
             break
     text = re.sub(r"\bi\b", "I", text)
@@ -290,6 +326,8 @@ def restore_subject(text: str) -> str:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
+                       low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
+                                                     re.I) or
                        (low.endswith("ed") and len(low) > 4)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
@@ -388,7 +426,7 @@ def _score(text: str) -> float | None:
         return None
     if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
-    if not _FIRST.search(text) or not _ACTOR.search(text):
+    if not _FIRST.search(text) or not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -535,7 +573,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         cleaned, question = _clean(raw, vocative)
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
-        cleaned = _trim(cleaned)
+        cleaned = _drop_address(_trim(cleaned))
         if not cleaned:
             continue
         said = _norm(cleaned)

@@ -18,7 +18,7 @@ from .episodes import narrate, restore_subject
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
-from .sentences import ends_with_abbreviation, split_sentences
+from .sentences import ends_with_abbreviation, split_sentences, untag
 
 __all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key"]
 
@@ -59,6 +59,8 @@ class Candidate:
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
+     r"\1 had "), (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
@@ -75,7 +77,8 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
 _SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
 _COMMA_CLAUSE = re.compile(r",\s+(?:so\s+|and\s+|but\s+)?(?=(?:i|my|we|our)\s)", re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
-          "too", "everything", "all", "anything", "something"}
+          "too", "everything", "all", "anything", "something", "to", "do", "to do", "so much",
+          "it so much", "that so much", "both", "either", "one too", "some"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
 _TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|"
                    r"anyway|right now|anymore|any more))+$", re.I)
@@ -255,13 +258,22 @@ def clean(raw: str) -> str:
 def _sentences(text: str) -> Iterator[tuple[str, bool]]:
     """Cleaned clauses (see :func:`clean`) and whether each asks."""
     for whole in split_sentences(text.translate(_APOS)):
-        question = whole.rstrip().endswith("?")
+        whole, question = untag(whole)
         for pattern, repl in _EXPAND:
             whole = pattern.sub(repl, whole)
+        marker = ""
         for raw in _clauses(whole):
-            sentence = clean(raw)
+            sentence = clean(marker + raw)
+            marker = ""
+            if (m := _CORRECTION.fullmatch(sentence)) and not raw.rstrip().endswith((".", "!")):
+                # "Actually, I just took ...": the marker opens this sentence's next clause;
+                # alone in its sentence ("That's wrong.") it makes the next sentence one.
+                marker = m["m"] + ", "
+                continue
             if sentence and len(sentence.split()) <= 60:
                 yield sentence, question
+        if marker:
+            yield clean(marker), question
 
 
 def point_key(thing: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["split_sentences", "ends_with_abbreviation"]
+__all__ = ["split_sentences", "ends_with_abbreviation", "untag"]
 
 #: Titles and words always followed by more of the same sentence.
 _NEVER_END = frozenset("""
@@ -70,3 +70,31 @@ def split_sentences(text: str) -> Iterator[str]:
     rest = text[start:].strip()
     if rest:
         yield rest
+
+
+#: A question tagged onto a statement: "I started a store - pretty cool, huh?", "I moved
+#: to Leeds, did you know?", "I finished another project - want to see a pic?".
+_TAG_SEPARATOR = re.compile(r"\s*,\s+|\s+[-\u2013\u2014]+\s+")
+#: At most this many words in a tag.
+_TAG_WORDS = 6
+#: How a question opens (then the whole sentence asks, whatever its tail).
+_ASKING = re.compile(r"^\W*(?:do|did|does|have|has|had|are|is|was|were|can|could|would|will|"
+                     r"shall|should|may|might|must|what|how|where|when|why|who|whom|whose|"
+                     r"which|any|anything|wanna|want|got|ever)\b", re.I)
+
+
+def untag(sentence: str) -> tuple[str, bool]:
+    """A sentence without a question tagged onto its statement, and whether it still asks:
+    "I started a store - pretty cool, huh?" -> ("I started a store", False); "Did you
+    go?" -> ("Did you go?", True)."""
+    text = sentence.strip()
+    if not text.endswith("?"):
+        return text, False
+    if _ASKING.match(text):
+        return text, True
+    for m in _TAG_SEPARATOR.finditer(text):
+        head, tag = text[:m.start()], text[m.end():]
+        if len(head.split()) >= 3 and len(tag.split()) <= _TAG_WORDS and \
+                re.fullmatch(r"[\w' ,]+\?+[\"')\]]*", tag):
+            return head.rstrip(" ,;:-"), False
+    return text, True
