@@ -283,7 +283,8 @@ def _drop_address(text: str) -> str:
         return text
     low = m["n"].lower()
     if low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or \
-            low in _COMMON_WORDS or low.endswith("ly") or time_phrase(low):
+            low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or \
+            low.endswith(("ly", "ing", "ed")) or time_phrase(low):
         return text
     return text[m.end():]
 
