@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from .dates import time_phrase
 from .language import COMMON_WORDS as _COMMON_WORDS, is_english
-from .sentences import split_sentences, untag
+from .sentences import clauses, split_sentences, untag
 
 __all__ = ["Episode", "episode", "tell", "sentences", "narrate", "household", "restore_subject",
            "is_english", "MIN_SCORE",
@@ -68,7 +68,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
 _INTERJECTIONS = (
-    "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|oh|ooh|ah|aw+|aww+|"
+    "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
+    "oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|no|nope|nah|ok|okay|alright|"
     "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
     "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
@@ -76,7 +77,7 @@ _INTERJECTIONS = (
     "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
     "speaking of which|oh yeah|guess what|you know what|you know|"
     "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
-    "just so you know|(?:it |as it )?turns out(?: that)?")
+    "just so you know|(?:it |as it )?turns out(?: that)?|please note(?: that)?|note that")
 _LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
 _THANKS = re.compile(r"^(?:thanks|thank you|thank u|cheers|much appreciated|appreciate it)\b",
                      re.I)
@@ -579,7 +580,13 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             continue
         said = _norm(cleaned)
         if any(c in said or said in c for c in skip):
-            continue
+            # What a keyed rule read of it is told there; the rest of it is told here ("I
+            # don't run anymore, I switched to cycling": the cycling).
+            parts = list(clauses(cleaned))
+            rest = [p for p in parts if not any(c in _norm(p) or _norm(p) in c for c in skip)]
+            if not rest or len(rest) == len(parts):
+                continue
+            cleaned = ", ".join(rest)
         score = _score(cleaned)
         if score is not None:
             kept.append((len(kept), cleaned, score))

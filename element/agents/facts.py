@@ -10,9 +10,29 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["WE", "FACTS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS", "NOT_ROLES",
+__all__ = ["WE", "FACTS", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS",
+           "NOT_ROLES",
            "HABIT", "NOT_HABITS"]
 
+#: Job titles (the head noun of "a senior software *engineer*"): "I'm a nurse", "I'm an
+#: accountant at Deloitte" say what the speaker does for a living, one value at a time.
+OCCUPATIONS = frozenset("""
+accountant actor actress administrator analyst architect artist assistant associate
+attorney auditor baker banker barber barista bartender biologist bookkeeper builder
+butcher buyer carer carpenter cashier chef chemist cleaner clerk coach consultant
+contractor cook coordinator copywriter counselor counsellor courier curator dancer
+dentist designer detective developer dietitian director doctor driver economist editor
+electrician engineer executive farmer firefighter gardener geologist hairdresser
+historian hygienist illustrator inspector instructor intern journalist judge lawyer
+lecturer librarian lifeguard machinist manager marketer mechanic midwife musician nanny
+nurse officer optician painter paralegal paramedic pharmacist photographer physician
+physicist physiotherapist pilot planner plumber poet policeman principal producer
+professor programmer psychiatrist psychologist radiographer receptionist recruiter
+reporter representative researcher salesman saleswoman scientist secretary surgeon
+surveyor tailor teacher technician therapist trainer translator tutor vet veterinarian
+waiter waitress welder writer
+""".split())
+_ROLE = (r"(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")")
 #: The speaker as a subject, alone or with their household ("my wife and I", "we").
 WE = r"^(?:i|we|(?:my\s+\w+|(?-i:[A-Z][a-z]+))\s+and\s+i|me\s+and\s+my\s+\w+)"
 #: Statements about the speaker: (pattern, memory template, key). A template "" tells the
@@ -23,7 +43,8 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"living|reside|residing|based)\s+(?:(?:right|downtown|just)\s+)?in\s+(?P<x>.+)$",
      "{who} lives in {x}", "fact:location"),
     (WE + r"\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
-     r"(?:back\s+)?to\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+     r"(?:(?:back|up|down|over|out|across|away|home)\s+)?to\s+(?P<x>.+)$", "{who} lives in {x}",
+     "fact:location"),
     (r"^(?:my|our)\s+(?:new\s+)?(?:apartment|flat|house|home|place)\s+is\s+(?:now\s+)?in\s+"
      r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
     (r"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[\w\- ]{1,30}?\s+)?in\s+"
@@ -38,11 +59,28 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
      "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:got|found|landed|took|started|"
+     r"accepted)\s+(?:a\s+)?(?:new\s+)?(?:job|position|role|work)\s+as\s+(?P<x>.+)$",
+     "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?(?:started|began)\s+working\s+as\s+(?P<x>.+)$",
+     "{who} works as {x}", "fact:occupation"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained as|"
      r"(?:got|was|have been)\s+promoted\s+to|went|gone)\s+(?P<x>(?:a|an|the)\s+.+|freelance"
      r"|self-employed|part-time|full-time|senior\s.+|junior\s.+|head\s.+)$", "",
      "fact:occupation"),
     (r"^i\s+(?P<x>\w+\s+.+?)\s+for a living$", "", "fact:occupation"),
+    (r"^i\s+(?:now\s+|currently\s+|mostly\s+|usually\s+|mainly\s+)?(?:work|am working)\s+"
+     r"(?:(?:fully|entirely|mostly|full-time|part-time)\s+)?(?P<x>(?:from|at)\s+home|"
+     r"remotely|from\s+(?:the|an|my)\s+office|in\s+(?:the|an)\s+office|on[- ]?site|hybrid|"
+     r"in\s+person)\b.*$", "", "fact:workplace"),
+    (r"^i\s+(?:\w+\s+)?(?:commute|go|drive|head|travel)\s+(?:in\s*)?to\s+(?:the|my)\s+"
+     r"(?P<x>office)\b.*$", "", "fact:workplace"),
+    (r"^i\s+(?:now\s+|currently\s+|mostly\s+|usually\s+)?(?:work|am working)\s+"
+     r"(?P<x>part-time|full-time|nights|night shifts|day shifts|early shifts|late shifts|"
+     r"shifts|weekends|evenings|mornings|(?:\d|two|three|four|five|six)\s+days\s+a\s+week)\b"
+     r".*$", "", "fact:hours"),
+    (r"^i\s+am\s+(?:currently\s+|now\s+)?(?P<x>" + _ROLE + r"(?:\s+(?:at|for|with|in)\s+.+)?)$",
+     "{who} is {x}", "fact:occupation"),
     (r"^i\s+am\s+allergic\s+to\s+(?P<x>.+)$", "{who} is allergic to {x}", "fact:allergy:{x}"),
     (r"^i\s+am\s+(?P<x>\d{1,3})(?:\s+years?\s+old)?$", "{who} is {x} years old", "fact:age"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?turned\s+(?P<x>\d{1,3})\b.*$",
@@ -64,7 +102,7 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced)\b.*$",
      "", "fact:relationship"),
     (r"^i\s+(?:have\s+)?(?:just\s+)?(?:gone|went|turned|became|switched to being)\s+"
-     r"(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
+     r"(?:(?:fully|completely|totally|full|strictly|mostly)\s+)?(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
      "", "fact:diet"),
     (r"^i\s+am\s+(?:now\s+)?on\s+(?:a|the)\s+(?P<x>[\w\- ]{2,30}?)\s+diet$",
      "{who} is on a {x} diet", "fact:diet"),
@@ -84,7 +122,15 @@ ALIASES = {"employer": "fact:employer", "company": "fact:employer", "job": "fact
             "diet": "fact:diet", "age": "fact:age", "partner": "fact:relationship",
             "boyfriend": "fact:relationship", "girlfriend": "fact:relationship",
             "husband": "fact:relationship", "wife": "fact:relationship",
-            "fiance": "fact:relationship", "fiancee": "fact:relationship"}
+            "fiance": "fact:relationship", "fiancee": "fact:relationship",
+            "email": "fact:email", "e mail": "fact:email", "email address": "fact:email",
+            "e mail address": "fact:email", "mail address": "fact:email",
+            "phone number": "fact:phone", "mobile number": "fact:phone",
+            "cell number": "fact:phone", "cell phone number": "fact:phone",
+            "mobile phone number": "fact:phone", "telephone": "fact:phone",
+            "telephone number": "fact:phone", "number": "fact:phone",
+            "home address": "fact:address", "address": "fact:address",
+            "postal address": "fact:address", "street address": "fact:address"}
 #: Words that qualify the X of "my X is Y" without changing what it is ("my new car").
 QUALIFIERS = {"new", "old", "current", "usual", "present", "latest", "former", "regular"}
 PAST_TENSE = frozenset("""

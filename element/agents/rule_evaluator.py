@@ -16,8 +16,8 @@ from .dates import iso, occurred_at
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, tell
 from .observation import Observation
-from .rules import Candidate, clean, extract, norm, point_key
-from .sentences import split_sentences
+from .rules import Candidate, clean, extract, norm, point_key, statements
+from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, mentions, signals,
                       similar_target, single_valued, value_target)
@@ -120,7 +120,8 @@ class RuleEvaluator:
                 continue
             who = observation.speaker(i)
             keyed = extract(turn.content, i, who,
-                            answers_question=observation.answers_question(i))
+                            answers_question=observation.answers_question(i),
+                            replies=observation.replies(i))
             strong = [c for c in keyed if not c.loose or pool is not None and
                       self._keyed_target(c, pool, who) is not None]
             changes = self._changes(turn.content, strong, i, who, observation, pool) \
@@ -153,34 +154,56 @@ class RuleEvaluator:
                  observation: Observation, pool: Pool) -> list[Candidate]:
         """The turn's change statements: sentences no keyed statement of ``keyed`` read
         whose change cue makes a pool memory stale ("I left Google and joined Spotify",
-        "I switched to a Pixel"). Each becomes its own memory superseding that one."""
+        "I switched to a Pixel"). Each becomes its own memory superseding that one. Where a
+        keyed statement read one clause of a sentence, the others are read alone: "I don't
+        run anymore, I switched to cycling" retires the running and keeps the cycling (a
+        change of the speaker's in such a clause is kept even when it replaces nothing:
+        it is the new value)."""
         out: list[Candidate] = []
         said = [norm(c.source) for c in keyed if c.source]
         taken: list[str] = []
-        for raw in split_sentences(text):
-            if raw.rstrip().endswith("?") or not MAY_CHANGE.search(raw):
-                continue
-            sentence = clean(raw)
-            if not sentence or any(s and s in norm(sentence) for s in said):
-                continue
-            sig = signals(sentence)
-            # A weak cue ("started", "now") says a change of the speaker's too rarely to
-            # look for it by similarity, unless the statement is short and of the present
-            # ("I'm on day shifts now"); of another holder ("my daughter started at ..."),
-            # only that holder's memories can be meant.
-            if not sig.replaces or sig.holder == UNKNOWN or \
-                    not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
-                         or _short_now(sentence, sig)):
-                continue
-            content = tell(raw, who, observation.others(turn))
-            if not content:
-                continue
-            target = self._change_target(sentence, content, sig, pool, who, taken)
-            if target is not None:
-                taken.append(target["id"])
-                out.append(Candidate("fact", content, None, turn, "change", source=sentence,
-                                     target=target["id"]))
+        for units, partial in self._units(text, said):
+            for sentence in units:
+                if not MAY_CHANGE.search(sentence):
+                    continue
+                sig = signals(sentence)
+                # A weak cue ("started", "now") says a change of the speaker's too rarely
+                # to look for it by similarity, unless the statement is short and of the
+                # present ("I'm on day shifts now"); of another holder ("my daughter
+                # started at ..."), only that holder's memories can be meant.
+                if not sig.replaces or sig.holder == UNKNOWN or \
+                        not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
+                             or _short_now(sentence, sig)):
+                    continue
+                content = tell(sentence, who, observation.others(turn))
+                if not content:
+                    continue
+                target = self._change_target(sentence, content, sig, pool, who, taken)
+                if target is not None:
+                    taken.append(target["id"])
+                if target is not None or partial and sig.strong and not sig.holder:
+                    out.append(Candidate("fact", content, None, turn, "change",
+                                         source=sentence,
+                                         target=target["id"] if target else None))
         return out
+
+    @staticmethod
+    def _units(text: str, said: list[str]) -> Iterator[tuple[list[str], bool]]:
+        """What of each statement sentence of ``text`` is left to read for a change: the
+        whole sentence, or, where a keyed statement (``said``) read some of its clauses,
+        the others (and True)."""
+        by_sentence: dict[int, list[str]] = {}
+        for index, clause, question in statements(text):
+            if not question:
+                by_sentence.setdefault(index, []).append(clause)
+        whole = list(split_sentences(text))
+        for index, parts in by_sentence.items():
+            read = [p for p in parts if any(s and (s in norm(p) or norm(p) in s)
+                                            for s in said)]
+            if not read:
+                yield [clean(untag(whole[index])[0])], False
+            elif len(read) < len(parts):
+                yield [p for p in parts if p not in read], True
 
     @staticmethod
     def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
@@ -192,7 +215,7 @@ class RuleEvaluator:
         things = [" ".join(v.split()[1:]) for v in sig.ended
                   if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
         for thing in things + list(sig.things):
-            found = key_target(point_key(thing), memories, who, skip)
+            found = key_target(point_key(thing, sentence), memories, who, skip)
             if found is not None:
                 return found
         # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a

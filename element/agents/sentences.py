@@ -10,9 +10,9 @@ the next word usually opens a sentence ("... at 6 a.m. Then I ran"). Pure functi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-__all__ = ["split_sentences", "ends_with_abbreviation", "untag"]
+__all__ = ["split_sentences", "ends_with_abbreviation", "untag", "clauses"]
 
 #: Titles and words always followed by more of the same sentence.
 _NEVER_END = frozenset("""
@@ -98,3 +98,35 @@ def untag(sentence: str) -> tuple[str, bool]:
                 re.fullmatch(r"[\w' ,]+\?+[\"')\]]*", tag):
             return head.rstrip(" ,;:-"), False
     return text, True
+
+
+#: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
+#: that starts a new first-person clause ("I don't live there anymore, I moved to Porto",
+#: "Helen retired, so now I report to Marcus").
+_SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+_COMMA_CLAUSE = re.compile(r",\s+(?:(?:so|and|but|then|now|since then|these days|nowadays)"
+                           r"\s+){0,2}(?=(?:i|my|we|our)\s)", re.I)
+#: Openers of a subordinate clause: "When I ask, I want ..." is one instruction.
+_SUBORDINATE = re.compile(r"^(?:when|whenever|if|before|after|as soon as|once|since|because|"
+                          r"while|although|though|unless|until|as long as)\b", re.I)
+
+
+def clauses(sentence: str, opener: Callable[[str], str] = str.strip) -> Iterator[str]:
+    """The clauses of a sentence (contractions expanded: "I am") that say one thing each,
+    stripped: "I do not run anymore, I switched to cycling" -> "I do not run anymore", "I
+    switched to cycling". A subordinate clause ("When I ask, reply in French") and a pair
+    as the subject ("Alex and I got married") stay whole; ``opener`` strips what opens a
+    part (fillers) before the subordinate check."""
+    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+)\s+and\s+(?=i\b)|me\s+and\s+(?=my\b))",
+                    sentence, re.I)
+    if pair:
+        first, *rest = clauses(sentence[pair.end():], opener)
+        yield pair.group(1) + first
+        yield from rest
+        return
+    for part in _SPLIT.split(sentence):
+        part = (part or "").strip()
+        if _SUBORDINATE.match(opener(part)):
+            yield part
+            continue
+        yield from (p.strip() for p in _COMMA_CLAUSE.split(part))

@@ -86,8 +86,10 @@ _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|becam
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
-                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|(?:went|gone|turned)"
-                 r"\s+(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time))")
+                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
+                 r"handed\s+in|dropped\s+out|cut\s+(?:out|down\s+on|back\s+on)|upgraded|"
+                 r"downgraded|(?:went|gone|turned)\s+(?:(?:fully|completely|totally|full)\s+)?"
+                 r"(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time|remote))")
 _ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                     r"then|already|eventually|officially|actually))*\s+|\band\s+)"
                     + _CHANGE_VERBS + r"\b", re.I)
@@ -113,15 +115,17 @@ _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\
                             r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
                             r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
                             r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
-                            r"called|named|since|now)\b)[a-z]+)?)", re.I)
+                            r"called|named|since|now)\b)[a-z]+)?)|"
+                            r"^(?:my|our)\s+(?P<z>[a-z]+(?:\s+[a-z]+)?)\s+(?:has\s+|have\s+|"
+                            r"just\s+)*(?:changed|moved)\b", re.I)
 #: Any word a cue above starts with: a sentence without one is no change (checked first:
 #: most sentences have none, and the cues are many patterns).
 MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|transfer|becam|becom|retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
-    r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut out|"
-    r"no more)", re.I)
+    r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
+    r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
 #: Words adding to what is known rather than replacing it.
 _ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
@@ -139,6 +143,8 @@ _ENDED_OBJECT = re.compile(
     r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
+    r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
+    r"cut (?:down|back) on|upgraded from|downgraded from|"
     r"gave away|gave(?=\s+[A-Z]))\s+(?P<x>[^,;.!?]+)")
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
@@ -158,6 +164,11 @@ _VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|s
                         r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
                         re.I)
 _GENERIC = frozenset("my our the a an old new whole".split())
+#: A word opening a sentence before its subject ("Sadly, Rex passed away").
+_OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
+                             r"anyway|finally|actually|yesterday|today|recently|"
+                             r"(?:last|this)\s+(?:week|weekend|month|night|year))\b\s*,?\s+",
+                             re.I)
 _SELF = frozenset("i we me".split())
 
 
@@ -214,7 +225,7 @@ def holder_of(sentence: str) -> str:
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
-    s = _SCENE.sub("", sentence.strip(), count=1)
+    s = _SCENE.sub("", _OPENING_ADVERB.sub("", sentence.strip(), count=1), count=1)
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b", s, re.I):
         return ""
@@ -247,14 +258,15 @@ def signals(sentence: str) -> Signals:
         # "I'm enjoying my new job" names no new value: nothing to replace the old with.
         if not _VALUE.search(sentence[m.end():]):
             continue
-        thing = (m["x"] or m["y"]).lower()
+        thing = (m["x"] or m["y"] or m["z"]).lower()
         words = thing.split()
         if words[-1].endswith("s") and not words[-1].endswith("ss"):
             words[-1] = words[-1][:-1]
         things.append(" ".join(words))
         # "My new car is a Mazda" replaces the car; "a new project" is one more, but "a
         # new boss" replaces the one a person has.
-        if m["y"] and (m["a"].lower() != "a" or point_key(things[-1]) in SINGLE_KEYS):
+        if m["y"] and (m["a"].lower() != "a" or point_key(things[-1]) in SINGLE_KEYS) or \
+                m["z"]:
             strong = True
     ended: list[str] = []
     for m in _ENDED_OBJECT.finditer(sentence):
@@ -264,7 +276,7 @@ def signals(sentence: str) -> Signals:
             continue
         if value := _cut(m["x"]):
             ended.append(value)
-    subject = _ENDED_SUBJECT.match(sentence)
+    subject = _ENDED_SUBJECT.match(_OPENING_ADVERB.sub("", sentence, count=1))
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
     for m in _NEGATED.finditer(sentence):
