@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["WE", "FACTS", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS",
+__all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS",
            "NOT_ROLES",
            "HABIT", "NOT_HABITS"]
 
@@ -163,3 +163,30 @@ would ask answer reply call let keep look wait sound seem owe totally definitely
 truly actually still always never only even probably guess mind reckon trust expect wanna
 gonna gotta kinda sorta lemme dunno bet
 """.split()) - {"go"}
+
+#: A proper name: capitalised words ("Hackney Wick FC", "St. Mary's", "H&M").
+_NAME = r"(?-i:(?:[A-Z]|[ie](?=[A-Z]))[\w&'.-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z0-9][\w&'.-]*)*)"
+#: Where a change statement names an attribute's new value, per key: (pattern, the
+#: attribute's own statement). "I left Google and joined Spotify" superseding "works at
+#: Google" is told "works at Spotify"; the last match is the new value. Only read once the
+#: statement is known to replace a memory of that key (``updates.restate``).
+NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
+    key: (re.compile(p, re.I), tpl) for key, p, tpl in (
+    ("fact:employer", r"\b(?:joined|(?:now|am|started|working|work|job|position|role|offer)\s+"
+     r"(?:\w+\s+)?(?:at|with|for|from)|signed\s+(?:up\s+)?(?:with|for)|moved\s+(?:over\s+)?to|"
+     r"switched\s+to|went\s+(?:over\s+)?to|over\s+to)\s+(?P<x>" + _NAME + ")",
+     "{who} works at {x}"),
+    ("fact:location", r"\b(?:to|in|into)\s+(?P<x>" + _NAME + ")", "{who} lives in {x}"),
+    ("fact:manager", r"\b(?:reports?\s+to|reporting\s+to|(?:boss|manager|supervisor|team lead)"
+     r"(?:,?\s+(?:his|her|their)\s+name)?(?:\s+is)?(?:\s+now)?(?:\s+called|\s+named)?|under)"
+     r"\s+(?P<x>" + _NAME + ")",
+     "{who} reports to {x}"),
+    ("fact:car", r"\b(?:bought|got|getting|drive|driving|for|to|with|into)\s+(?P<x>(?:a|an)\s+"
+     r"(?:new\s+|used\s+|second-hand\s+|little\s+|electric\s+)?" + _NAME + ")",
+     "{who} drives {x}"),
+    ("fact:phone", r"\b(?:to|got|bought|using|on|with|for)\s+(?P<x>(?:an?\s+|the\s+)?(?:new\s+)?"
+     + _NAME + ")", "{who}'s phone is {x}"),
+    ("fact:occupation", r"\b(?:became|become|as|to|am(?:\s+now)?|now)\s+(?P<x>(?:(?:a|an|the)\s+)?"
+     r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r"))\b",
+     "{who} works as {x}"),
+)}

@@ -14,13 +14,13 @@ from typing import Any
 
 from .dates import iso, occurred_at
 from .decisions import WRITES, Decision, Pool
-from .episodes import episode, is_english, tell
+from .episodes import episode, is_english, narrate, tell
 from .observation import Observation
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, mentions, signals,
-                      similar_target, single_valued, value_target)
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
+                      restate, signals, similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -54,6 +54,21 @@ def _short_now(sentence: str, sig: Signals) -> bool:
 
 
 _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
+
+
+def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
+              holder: str) -> tuple[str | None, str]:
+    """The key and content of a change statement replacing ``target``: the attribute's own
+    statement of the new value (``updates.restate``) with the target's key, or the
+    statement as told (no key)."""
+    if holder:
+        return None, content
+    stored = ((target.get("metadata") or {}).get("observe") or {}).get("key")
+    for key in ((stored,) if stored else keys_of(target["content"], who)):
+        restated = restate(key, sentence, who, target["content"])
+        if restated:
+            return key, restated
+    return None, content
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -169,8 +184,14 @@ class RuleEvaluator:
         it is the new value)."""
         out: list[Candidate] = []
         said = [norm(c.source) for c in keyed if c.source]
+        ended = [norm(c.source) for c in keyed if c.source and c.kind == "retire"]
         taken: list[str] = []
-        for units, partial in self._units(text, said):
+        for units, read in self._units(text, said):
+            partial = bool(read)
+            # Beside a clause saying the old value ended ("I don't live in Boston anymore,
+            # I'm in Austin now"), a clause of the present is the new value, even with a
+            # weak cue.
+            after_end = any(e and (e in norm(p) or norm(p) in e) for e in ended for p in read)
             for sentence in units:
                 if not MAY_CHANGE.search(sentence):
                     continue
@@ -187,19 +208,25 @@ class RuleEvaluator:
                 if not content:
                     continue
                 target = self._change_target(sentence, content, sig, pool, who, taken)
+                key = None
                 if target is not None:
                     taken.append(target["id"])
-                if target is not None or partial and sig.strong and not sig.holder:
-                    out.append(Candidate("fact", content, None, turn, "change",
+                    # Told as the attribute's own statement of the new value, when the
+                    # sentence names one: "I left Google and joined Spotify" replacing
+                    # "works at Google" is "works at Spotify".
+                    key, content = _restated(target, sentence, content, who, sig.holder)
+                if target is not None or partial and not sig.holder and \
+                        (sig.strong or after_end and sig.change):
+                    out.append(Candidate("fact", content, key, turn, "change",
                                          source=sentence,
                                          target=target["id"] if target else None))
         return out
 
     @staticmethod
-    def _units(text: str, said: list[str]) -> Iterator[tuple[list[str], bool]]:
+    def _units(text: str, said: list[str]) -> Iterator[tuple[list[str], list[str]]]:
         """What of each statement sentence of ``text`` is left to read for a change: the
         whole sentence, or, where a keyed statement (``said``) read some of its clauses,
-        the others (and True)."""
+        the others (and the clauses read)."""
         by_sentence: dict[int, list[str]] = {}
         for index, clause, question in statements(text):
             if not question:
@@ -209,9 +236,9 @@ class RuleEvaluator:
             read = [p for p in parts if any(s and (s in norm(p) or norm(p) in s)
                                             for s in said)]
             if not read:
-                yield [clean(untag(whole[index])[0])], False
+                yield [clean(untag(whole[index])[0])], []
             elif len(read) < len(parts):
-                yield [p for p in parts if p not in read], True
+                yield [p for p in parts if p not in read], read
 
     @staticmethod
     def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
@@ -315,7 +342,8 @@ class RuleEvaluator:
             if target is not None:
                 return Decision("supersede", "a later statement changes what it says",
                                 category=target["category"], memory_id=target["id"],
-                                content=cand.content, context=context, intention=goal)
+                                content=cand.content, context=context, intention=goal,
+                                key=cand.key)
             return Decision("add", "new fact", category=cand.category, content=cand.content,
                             context=context, intention=goal)
         if cand.kind == "episode":
@@ -356,8 +384,13 @@ class RuleEvaluator:
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
+            content = cand.content
+            if cand.key and cand.source and norm(content) == norm(narrate(cand.source, who)):
+                # A keyed statement told as it was said ("I became the principal this
+                # year"): the attribute's own statement of the new value, if it names one.
+                content = restate(cand.key, cand.source, who, existing["content"]) or content
             return Decision("supersede", reason, category=cand.category,
-                            memory_id=existing["id"], content=cand.content, context=context,
+                            memory_id=existing["id"], content=content, context=context,
                             intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"

@@ -47,13 +47,14 @@ import numpy as np
 from index import terms
 
 from .dates import time_phrase
+from .facts import NEW_VALUES
 from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
-           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN"]
+           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "restate"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -439,6 +440,34 @@ def strip_for_attribute(text: str, who: str) -> str:
     text = re.sub(r"\b(?:family|the user(?:'s)?)\b", " ", text, flags=re.I)
     text = _STRIP_CUES.sub(" ", text)
     return " ".join(text.split()) or text
+
+
+#: Capitalised words that are times, not values ("moved to Lisbon in May").
+_TIME_WORDS = frozenset("""
+january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday christmas easter
+""".split())
+
+
+def restate(key: str, sentence: str, who: str, old: str) -> str | None:
+    """The attribute's own statement of the new value a change statement gives, once it is
+    known to replace ``old`` (a memory of ``key``): "I left Google last month and joined
+    Spotify" -> "Lena works at Spotify". None when the sentence names no new value of that
+    attribute (a value all of whose words are in ``old``, the speaker's name or a month is none): the
+    sentence is then told as it is."""
+    found = NEW_VALUES.get(key)
+    if found is None:
+        return None
+    pattern, template = found
+    for m in reversed(list(pattern.finditer(sentence))):
+        value = m["x"].strip()
+        words = [w.lower() for w in re.findall(r"[\w&']+", value)]
+        named = [w for w in words if w not in _GENERIC]
+        if not named or named[0] in _TIME_WORDS or norm(value) == norm(who) or \
+                mentions(old, value, who) >= 1.0:
+            continue
+        return template.format(who=who, x=value)
+    return None
 
 
 def is_event(sentence: str) -> bool:
