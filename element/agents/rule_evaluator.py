@@ -20,7 +20,7 @@ from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
-                      restate, signals, similar_target, single_valued, value_target)
+                      moved_to, restate, signals, similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -258,6 +258,12 @@ class RuleEvaluator:
         found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
         if found is not None:
             return found
+        # A move of the speaker's to a named place, wherever in the sentence ("we packed
+        # up and moved to Denver"): where they live.
+        if not sig.holder and moved_to(sentence):
+            found = key_target("fact:location", memories, who, skip)
+            if found is not None and restate("fact:location", sentence, who, found["content"]):
+                return found
         if sig.strong:
             least = SIMILAR_MIN
         elif (keyed or sig.holder) and sig.change:
@@ -286,8 +292,8 @@ class RuleEvaluator:
         if existing is None or norm(existing["content"]) == norm(cand.content):
             return None
         sig = signals(cand.source or cand.content)
-        if sig.addition and cand.kind != "correct":
-            return None
+        if (sig.addition or sig.not_now) and cand.kind != "correct":
+            return None     # one more, or not (or no longer) the present
         if single_valued(cand.key, cand.slot) and not _described(cand) or \
                 cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
                 cand.kind == "correct" or sig.strong and sig.replaces:

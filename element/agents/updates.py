@@ -54,7 +54,7 @@ from .sentences import ends_with_abbreviation, split_sentences
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
-           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "restate"]
+           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "restate", "moved_to"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -130,11 +130,13 @@ MAY_CHANGE = re.compile(
 #: Words adding to what is known rather than replacing it.
 _ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
-#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits.
-_NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|may|want to|wants to|hope to|"
+#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
+#: "for a week".
+_NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"
                       r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
                       r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
-                      r"growing up|wish|should|could)\b", re.I)
+                      r"growing up|wish|should|could|for\s+(?:a|the|one|two|three|a few|"
+                      r"several)\s+(?:days?|nights?|weeks?|weekends?))\b", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
     r"\b(?:left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before)\b)|"
@@ -468,6 +470,17 @@ def restate(key: str, sentence: str, who: str, old: str) -> str | None:
             continue
         return template.format(who=who, x=value)
     return None
+
+
+_MOVED_TO = re.compile(r"(?:^|\b(?:i|we|and)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+|"
+                       r"all\s+|then\s+)*)(?:moved|relocated)(?:\s+(?:back|up|down|over|out|"
+                       r"across|away|house|home|all the way))*\s+(?:to|into)\s+(?-i:[A-Z])", re.I)
+
+
+def moved_to(sentence: str) -> bool:
+    """Whether a first-person sentence says the speaker moved to a named place ("We
+    packed up and moved to Denver"), wherever the verb stands."""
+    return bool(_MOVED_TO.search(sentence))
 
 
 def is_event(sentence: str) -> bool:

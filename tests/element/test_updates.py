@@ -84,7 +84,8 @@ def test_additions_never_replace(sentence: str) -> None:
 
 @pytest.mark.parametrize("sentence", [
     "I am going to move to Lisbon next year", "I used to live in Rome",
-    "I played the violin as a kid", "I want to switch jobs", "If I moved to Oslo, I would ski"])
+    "I played the violin as a kid", "I want to switch jobs", "If I moved to Oslo, I would ski",
+    "I moved to Rome for a week"])
 def test_plans_wishes_and_the_past_never_replace(sentence: str) -> None:
     assert signals(sentence).not_now and not signals(sentence).replaces
 
@@ -152,6 +153,8 @@ def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
      "Maria works as senior accountant"),
     ("I'm a primary school teacher.", "I became the head teacher this year.",
      "Maria works as the head teacher"),
+    ("I'm based in Chicago.", "We packed up and moved to Denver in May.",
+     "Maria lives in Denver"),
     ("I have a hamster called Nibbles.", "Nibbles died last week, so sad.",
      "Nibbles died last week."),
     ("I take the bus to work.", "I cycle to work now instead of taking the bus.",
@@ -169,6 +172,17 @@ def test_a_new_value_supersedes_the_old_memory(store: MemoryStore, before: str, 
         ("supersede", added["memory_id"])], decisions
     assert contents(store) == [kept]
     assert store.get(decisions[0]["superseded_by"])["content"] == kept
+
+
+def test_a_month_named_may_is_no_wish() -> None:
+    assert signals("We moved to Denver in May").replaces
+    assert not signals("I may move to Denver").replaces
+
+
+def test_a_short_stay_keeps_the_home(store: MemoryStore) -> None:
+    tell(store, "I live in Paris.")
+    tell(store, "My friend and I moved to Rome for a week, what a trip.")
+    assert "Maria lives in Paris" in contents(store)
 
 
 def test_beside_a_value_that_ended_the_present_is_kept(store: MemoryStore) -> None:
