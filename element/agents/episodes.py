@@ -494,6 +494,18 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
                          + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+#: "We" of a couple: the verbs of two people's relationship.
+_COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recently|)\s*)*"
+                     r"(?:broke up|split up|separated|got divorced|got engaged|got married|"
+                     r"are getting married|are engaged|are dating|started dating|are together|"
+                     r"have been together|are no longer together)\b)")
+#: Capitalised words that are not a person's name.
+_NOT_NAMES = frozenset("""
+i so and but then after when sadly well yes no oh ok anyway also actually finally today
+yesterday last this my our the a an we it he she they
+""".split())
+
+
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
     """A replacement that is ``text`` itself, never a template (a name may hold ``\\1``)."""
     return lambda _: text
@@ -516,6 +528,14 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
     husband" -> "Ana and Ana's husband"; our -> "<who>'s".
     """
     home = household(text) if home is None else home
+    if couple := _COUPLE.search(text):
+        # "Tom moved out, we broke up": "we" is the speaker and the one named, not the
+        # household (nor "others").
+        named = [n for n in re.findall(r"\b[A-Z][a-z]+\b", text[:couple.start()])
+                 if n not in (who, "I") and n.lower() not in _NOT_NAMES]
+        pair = f"{who} and {named[-1]}" if len(set(named)) == 1 else f"{who} and a partner"
+        text = text[:couple.start()] + pair + text[couple.start() + 2:]
+
     def agree(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         return f"{who}{adverbs} {_third_singular(verb)}"

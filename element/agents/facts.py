@@ -73,6 +73,9 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?:(?:fully|entirely|mostly|full-time|part-time)\s+)?(?P<x>(?:from|at)\s+home|"
      r"remotely|from\s+(?:the|an|my)\s+office|in\s+(?:the|an)\s+office|on[- ]?site|hybrid|"
      r"in\s+person)\b.*$", "", "fact:workplace"),
+    (r"^i\s+am\s+(?:now\s+)?(?:back\s+)?(?P<x>(?:in|at)\s+(?:the|an)\s+office|on[- ]?site|"
+     r"(?:fully\s+)?remote)\s+(?:full-time|part-time|every day|most days|(?:\d|one|two|three|"
+     r"four|five)\s+days\s+a\s+week|now|these days|again)\b.*$", "", "fact:workplace"),
     (r"^i\s+(?:\w+\s+)?(?:commute|go|drive|head|travel)\s+(?:in\s*)?to\s+(?:the|my)\s+"
      r"(?P<x>office)\b.*$", "", "fact:workplace"),
     (r"^i\s+(?:now\s+|currently\s+|mostly\s+|usually\s+)?(?:work|am working)\s+"

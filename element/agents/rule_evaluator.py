@@ -20,7 +20,7 @@ from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
-                      moved_to, restate, signals, similar_target, single_valued, value_target)
+                      moved_to, relation_target, restate, signals, similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -264,6 +264,11 @@ class RuleEvaluator:
             found = key_target("fact:location", memories, who, skip)
             if found is not None and restate("fact:location", sentence, who, found["content"]):
                 return found
+        # The same relation with a new value, said to hold now ("I'm playing for Kingston
+        # Town now" after "I play for Hilltop FC").
+        if not sig.holder and sig.change and \
+                (found := relation_target(sentence, memories, who, skip)) is not None:
+            return found
         if sig.strong:
             least = SIMILAR_MIN
         elif (keyed or sig.holder) and sig.change:

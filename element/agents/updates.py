@@ -54,7 +54,8 @@ from .sentences import ends_with_abbreviation, split_sentences
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
-           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "restate", "moved_to"]
+           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "restate", "moved_to",
+           "relation", "relation_target"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -252,8 +253,19 @@ def same_holder(a: str, b: str) -> bool:
     return a == b or bool(a and b and set(a.split()) & set(b.split()))
 
 
+#: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.
+_USED_TO_NOW = re.compile(r"\bused to (?P<x>[^,;.!?]+?),?\s+but\s+(?:now|these days|nowadays|"
+                          r"today)\b", re.I)
+
+
 def signals(sentence: str) -> Signals:
     """The cues of a cleaned first-person sentence (``rules.clean``)."""
+    if was := _USED_TO_NOW.search(sentence):
+        found = signals(sentence[was.end("x"):])
+        return Signals(change=True, strong=True, addition=found.addition,
+                       not_now=found.not_now,
+                       ended=(" ".join(was["x"].split()[:6]), *found.ended),
+                       holder=holder_of(sentence), things=found.things, now=True)
     strong = bool(_ACTED.search(sentence) or _SHAPED.search(sentence))
     weak = bool(_WEAK.search(sentence) or _NOWISH.search(sentence))
     things = []
@@ -481,6 +493,53 @@ def moved_to(sentence: str) -> bool:
     """Whether a first-person sentence says the speaker moved to a named place ("We
     packed up and moved to Denver"), wherever the verb stands."""
     return bool(_MOVED_TO.search(sentence))
+
+
+#: The speaker's verb and the preposition after it: "I am playing for X now" -> play for.
+_RELATION = re.compile(r"^(?:i|we)\s+(?:(?:am|are|have|had|been|just|also|now|still|really|"
+                       r"currently|finally|recently|mostly|usually|actually)\s+)*"
+                       r"(?P<v>[a-z]{2,})\s+(?P<p>to|for|with|at|in|on|from)\s+(?P<x>\S.*)$",
+                       re.I)
+#: Verbs too common to name an attribute by their preposition ("I am in Rome").
+_LIGHT_VERBS = frozenset("am are is was were be been have has had get got do did make made "
+                         "went come came say said".split())
+
+
+def relation(sentence: str) -> tuple[str, str, str] | None:
+    """A first-person statement's relation and value: "I play for Hilltop FC" -> ("play",
+    "for", "Hilltop FC"); None for a light verb or no preposition after the verb."""
+    m = _RELATION.match(_OPENING_ADVERB.sub("", sentence.strip(), count=1))
+    if m is None or m["v"].lower() in _LIGHT_VERBS:
+        return None
+    stem = terms(m["v"]) or [m["v"].lower()]
+    return stem[0], m["p"].lower(), m["x"]
+
+
+def relation_target(sentence: str, memories: Iterable[Memory], who: str,
+                    skip: Iterable[str] = ()) -> Memory | None:
+    """The newest one-fact memory of the speaker's in the same relation as ``sentence``
+    ("I'm playing for Kingston Town now" and "Emil plays for Hilltop FC") with another
+    value: a name the memory lacks."""
+    rel = relation(sentence)
+    if rel is None:
+        return None
+    # The value is a name ("for Kingston Town"), not a thing with a name in it ("on a
+    # new project set in Ohio": one more project).
+    value = re.match(r"(?:the\s+)?(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)", rel[2],
+                     re.I)
+    names = [t for t in terms(value["n"])] if value else []
+    if not names:
+        return None
+    avoid = set(skip)
+    for memory in memories:
+        said = first_person(memory["content"], who)
+        if memory["id"] in avoid or len(said) != 1 or is_event(said[0]) or holder_of(said[0]):
+            continue
+        old = relation(said[0])
+        if old is not None and old[:2] == rel[:2] and \
+                not set(names) <= _content_terms(memory["content"], who):
+            return memory
+    return None
 
 
 def is_event(sentence: str) -> bool:

@@ -155,6 +155,13 @@ def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
      "Maria works as the head teacher"),
     ("I'm based in Chicago.", "We packed up and moved to Denver in May.",
      "Maria lives in Denver"),
+    ("I work at Amazon.", "I used to work at Amazon but now I'm at Microsoft.",
+     "Maria works at Microsoft"),
+    # The same relation with a new name, said to hold now.
+    ("I play for Hilltop FC.", "I'm playing for Kingston Town now.",
+     "Maria is playing for Kingston Town now."),
+    ("I work remotely.", "I'm back in the office full-time.",
+     "Maria is back in the office full-time"),
     ("I have a hamster called Nibbles.", "Nibbles died last week, so sad.",
      "Nibbles died last week."),
     ("I take the bus to work.", "I cycle to work now instead of taking the bus.",
@@ -172,6 +179,22 @@ def test_a_new_value_supersedes_the_old_memory(store: MemoryStore, before: str, 
         ("supersede", added["memory_id"])], decisions
     assert contents(store) == [kept]
     assert store.get(decisions[0]["superseded_by"])["content"] == kept
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I volunteer at the food bank.", "I'm also volunteering at the Red Cross now."),
+    ("I work at Nokia.", "I'm working on a project for Ericsson now."),
+    ("I live in Paris.", "I'm in Rome for work this week.")])
+def test_another_relation_or_one_more_keeps_both(store: MemoryStore, before: str,
+                                                 after: str) -> None:
+    tell(store, before)
+    assert not {d["action"] for d in tell(store, after)} & {"supersede", "retire"}
+
+
+def test_we_of_a_couple_is_the_two_of_them(store: MemoryStore) -> None:
+    tell(store, "I live with my boyfriend Tom.")
+    tell(store, "Tom moved out, we broke up.")
+    assert contents(store) == ["Tom moved out, Maria and Tom broke up."]
 
 
 def test_a_month_named_may_is_no_wish() -> None:
