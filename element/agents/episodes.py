@@ -494,6 +494,9 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
                          + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+#: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
+_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)\s+and\s+)"
+                     r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
 #: "We" of a couple: the verbs of two people's relationship.
 _COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recently|)\s*)*"
                      r"(?:broke up|split up|separated|got divorced|got engaged|got married|"
@@ -539,6 +542,9 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
     def agree(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         return f"{who}{adverbs} {_third_singular(verb)}"
+
+    # "My girlfriend Chloe and I have been together": a pair's verb stays plural.
+    text = _PAIR_I.sub(lambda m: m[1] + who, text)
 
     def agree_we(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)

@@ -101,8 +101,10 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      "fact:relationship"),
     (r"^i\s+am\s+(?:now\s+)?(?:seeing|dating|going out with|in a relationship with)\s+"
      r"(?P<x>.+)$", "", "fact:relationship"),
-    (r"^(?:(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+)?(?:just\s+|"
-     r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced)\b.*$",
+    (r"^(?:(?:my\s+(?:boyfriend|girlfriend|partner|husband|wife|fiance|fiancee)\s+)?"
+     r"(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+|are\s+)?(?:just\s+|"
+     r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced|"
+     r"been together|been dating|together|dating|engaged|married)\b.*$",
      "", "fact:relationship"),
     (r"^i\s+(?:have\s+)?(?:just\s+)?(?:gone|went|turned|became|switched to being)\s+"
      r"(?:(?:fully|completely|totally|full|strictly|mostly)\s+)?(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
@@ -190,6 +192,6 @@ NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
     ("fact:phone", r"\b(?:to|got|bought|using|on|with|for)\s+(?P<x>(?:an?\s+|the\s+)?(?:new\s+)?"
      + _NAME + ")", "{who}'s phone is {x}"),
     ("fact:occupation", r"\b(?:became|become|as|to|am(?:\s+now)?|now)\s+(?P<x>(?:(?:a|an|the)\s+)?"
-     r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r"))\b",
-     "{who} works as {x}"),
+     r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")(?:\s+(?:at|for|with)\s+"
+     + _NAME + r")?)\b", "{who} works as {x}"),
 )}

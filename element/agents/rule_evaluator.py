@@ -71,6 +71,16 @@ def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
     return None, content
 
 
+def _as_attribute(cand: Candidate, who: str, old: str) -> str:
+    """A keyed statement of a change told as it was said ("I became the principal this
+    year") as the attribute's own statement of its value ("works as the principal"), if
+    it names one that ``old`` does not hold; else its content."""
+    if cand.key and cand.source and norm(cand.content) == norm(narrate(cand.source, who)) \
+            and signals(cand.source).change:
+        return restate(cand.key, cand.source, who, old) or cand.content
+    return cand.content
+
+
 # -- the rule evaluator -----------------------------------------------------------------------
 
 #: Statements one observe reads (the last ones: a later statement supersedes an earlier
@@ -113,7 +123,8 @@ class RuleEvaluator:
             if cand.kind in ("forget", "retire") or cand.key and last[cand.key] != i or \
                     pool.by_content(cand.content) is not None:
                 continue
-            writes.append([cand.content, observation.window(cand.turn) or "",
+            writes.append([_as_attribute(cand, observation.speaker(cand.turn), ""),
+                           observation.window(cand.turn) or "",
                            observation.goal(cand.turn) or ""])
         return writes
 
@@ -395,18 +406,15 @@ class RuleEvaluator:
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
-            content = cand.content
-            if cand.key and cand.source and norm(content) == norm(narrate(cand.source, who)):
-                # A keyed statement told as it was said ("I became the principal this
-                # year"): the attribute's own statement of the new value, if it names one.
-                content = restate(cand.key, cand.source, who, existing["content"]) or content
             return Decision("supersede", reason, category=cand.category,
-                            memory_id=existing["id"], content=content, context=context,
-                            intention=goal, key=cand.key)
+                            memory_id=existing["id"],
+                            content=_as_attribute(cand, who, existing["content"]),
+                            context=context, intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"
-        return Decision("add", reason, category=cand.category, content=cand.content,
-                        context=context, intention=goal, key=cand.key)
+        return Decision("add", reason, category=cand.category,
+                        content=_as_attribute(cand, who, ""), context=context, intention=goal,
+                        key=cand.key)
 
     @staticmethod
     def _retire(cand: Candidate, pool: Pool, who: str) -> Decision:

@@ -117,7 +117,8 @@ def clauses(sentence: str, opener: Callable[[str], str] = str.strip) -> Iterator
     switched to cycling". A subordinate clause ("When I ask, reply in French") and a pair
     as the subject ("Alex and I got married") stay whole; ``opener`` strips what opens a
     part (fillers) before the subordinate check."""
-    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+)\s+and\s+(?=i\b)|me\s+and\s+(?=my\b))",
+    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+(?:\s+(?-i:[A-Z])[a-z]+)?)\s+and\s+(?=i\b)|"
+                    r"me\s+and\s+(?=my\b))",
                     sentence, re.I)
     if pair:
         first, *rest = clauses(sentence[pair.end():], opener)

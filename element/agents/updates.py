@@ -128,8 +128,9 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
-#: Words adding to what is known rather than replacing it.
-_ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
+#: Words adding to what is known rather than replacing it ("too" at a clause's end, not
+#: "too high").
+_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
 #: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
 #: "for a week".

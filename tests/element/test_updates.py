@@ -197,6 +197,30 @@ def test_we_of_a_couple_is_the_two_of_them(store: MemoryStore) -> None:
     assert contents(store) == ["Tom moved out, Maria and Tom broke up."]
 
 
+def test_too_before_an_adjective_is_no_addition() -> None:
+    assert not signals("I have moved up to Newcastle, the rent was too high").addition
+    assert signals("I love ramen too").addition
+
+
+@pytest.mark.parametrize("text,content", [
+    ("My girlfriend Chloe and I have been together for two years.",
+     "Maria's girlfriend Chloe and Maria have been together for two years"),
+    ("I'm a software engineer at Shopify.", "Maria is a software engineer at Shopify")])
+def test_a_pair_and_a_role_are_told_whole(text: str, content: str) -> None:
+    assert [c.content for c in extract(text, 0, "Maria")] == [content]
+
+
+def test_a_role_one_became_is_told_as_the_work_one_does(store: MemoryStore) -> None:
+    tell(store, "I became a data analyst.")
+    assert contents(store) == ["Maria works as a data analyst"]
+
+
+def test_a_couple_split_up_supersedes_their_being_together(store: MemoryStore) -> None:
+    tell(store, "My girlfriend Chloe and I have been together for two years.")
+    tell(store, "Chloe and I split up in March, I'm seeing someone called Ben now.")
+    assert contents(store) == ["Maria is seeing someone called Ben"]
+
+
 def test_a_month_named_may_is_no_wish() -> None:
     assert signals("We moved to Denver in May").replaces
     assert not signals("I may move to Denver").replaces
