@@ -494,6 +494,13 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
                          + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+def _one_other(text: str, who: str) -> str | None:
+    """The one person ``text`` names besides ``who``, if exactly one."""
+    named = {n for n in re.findall(r"\b[A-Z][a-z]+\b", text)
+             if n != who and n.lower() not in _NOT_NAMES}
+    return named.pop() if len(named) == 1 else None
+
+
 #: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
 _PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)\s+and\s+)"
                      r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
@@ -505,7 +512,11 @@ _COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recen
 #: Capitalised words that are not a person's name.
 _NOT_NAMES = frozenset("""
 i so and but then after when sadly well yes no oh ok anyway also actually finally today
-yesterday last this my our the a an we it he she they
+yesterday last this my our the a an we it he she they tomorrow tonight what when where
+how why hey hi thanks thank wow great please sorry just now here there on in at for from
+with after before during since until by to of
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december christmas easter
 """.split())
 
 
@@ -557,6 +568,8 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
     we = f"{who}'s family" if home else f"{who} and others"
+    if not home and (named := _one_other(text.split(" we ")[0], who)):
+        we = f"{who} and {named}"     # "my friend Sam ..., we met at school"
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
             (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),

@@ -114,6 +114,10 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
     (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
     (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
      "{who} has {x}", "fact:has:{head}"),
+    (r"^we\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+(?:[\w-]+\s+)?"
+     r"(?:car|van|minivan|suv|truck|house|flat|apartment|cottage|caravan|boat|dog|cat|puppy|"
+     r"kitten|rabbit|hamster|parrot|horse|garden|allotment|kids?|children|sons?|daughters?|"
+     r"baby)\b.*)$", "", "fact:has:{head}"),
     (r"^i\s+am\s+(?:currently\s+)?(?P<x>(?:working on|planning|preparing|learning|studying|"
      r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
      "context:{verb}"),
@@ -191,6 +195,9 @@ NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
      "{who} drives {x}"),
     ("fact:phone", r"\b(?:to|got|bought|using|on|with|for)\s+(?P<x>(?:an?\s+|the\s+)?(?:new\s+)?"
      + _NAME + ")", "{who}'s phone is {x}"),
+    ("context:studying", r"\b(?:switched|changed|moved|transferred|swapped)\b.*?\bto\s+(?:study(?:ing)?"
+     r"\s+)?(?P<x>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?)(?=\s*(?:[,.;!?]|$)|\s+(?:this|last|at|in|now|"
+     r"instead)\b)", "{who} is studying {x}"),
     ("fact:occupation", r"\b(?:became|become|as|to|am(?:\s+now)?|now)\s+(?P<x>(?:(?:a|an|the)\s+)?"
      r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")(?:\s+(?:at|for|with)\s+"
      + _NAME + r")?)\b", "{who} works as {x}"),

@@ -221,6 +221,21 @@ def test_a_couple_split_up_supersedes_their_being_together(store: MemoryStore) -
     assert contents(store) == ["Maria is seeing someone called Ben"]
 
 
+@pytest.mark.parametrize("text,told", [
+    ("My best friend is called Sam, we met at school",
+     "Maria's best friend is called Sam, Maria and Sam met at school"),
+    ("On Sunday we went to the park", "On Sunday Maria and others went to the park"),
+    ("Sam and Jo came over and we played cards",
+     "Sam and Jo came over and Maria and others played cards")])
+def test_we_with_one_person_named_is_the_two_of_them(text: str, told: str) -> None:
+    assert narrate(text, "Maria") == told
+
+
+def test_what_the_household_has_is_kept() -> None:
+    assert [(c.key, c.content) for c in extract("We have a minivan for the kids.", 0, "Maria")] \
+        == [("fact:has:minivan", "Maria's family has a minivan for the kids")]
+
+
 def test_a_month_named_may_is_no_wish() -> None:
     assert signals("We moved to Denver in May").replaces
     assert not signals("I may move to Denver").replaces
