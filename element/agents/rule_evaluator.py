@@ -226,6 +226,9 @@ class RuleEvaluator:
                     # sentence names one: "I left Google and joined Spotify" replacing
                     # "works at Google" is "works at Spotify".
                     key, content = _restated(target, sentence, content, who, sig.holder)
+                    if f"{who}'s family" in target["content"]:
+                        # "We" changing what the family had is the family.
+                        content = content.replace(f"{who} and others", f"{who}'s family")
                 if target is not None or partial and not sig.holder and \
                         (sig.strong or after_end and sig.change):
                     out.append(Candidate("fact", content, key, turn, "change",

@@ -236,6 +236,12 @@ def test_what_the_household_has_is_kept() -> None:
         == [("fact:has:minivan", "Maria's family has a minivan for the kids")]
 
 
+def test_we_changing_what_the_family_had_is_the_family(store: MemoryStore) -> None:
+    tell(store, "We have a minivan for the kids.")
+    tell(store, "We traded in the minivan for an SUV.")
+    assert contents(store) == ["Maria's family traded in the minivan for an SUV."]
+
+
 def test_a_month_named_may_is_no_wish() -> None:
     assert signals("We moved to Denver in May").replaces
     assert not signals("I may move to Denver").replaces
