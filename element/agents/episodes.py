@@ -495,8 +495,11 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
 
 
 def _one_other(text: str, who: str) -> str | None:
-    """The one person ``text`` names besides ``who``, if exactly one."""
-    named = {n for n in re.findall(r"\b[A-Z][a-z]+\b", text)
+    """The one person ``text`` names besides ``who``, if exactly one (a capitalised word
+    that does not open the text, a sentence or a clause)."""
+    if re.search(r"\b[A-Z][a-z]+,? (?:and|&) [A-Z][a-z]+\b", text):
+        return None     # "Sam and Jo came over, we ...": more than one
+    named = {n for n in re.findall(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
              if n != who and n.lower() not in _NOT_NAMES}
     return named.pop() if len(named) == 1 else None
 
@@ -568,8 +571,9 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
     we = f"{who}'s family" if home else f"{who} and others"
-    if not home and (named := _one_other(text.split(" we ")[0], who)):
-        we = f"{who} and {named}"     # "my friend Sam ..., we met at school"
+    if not home and " we " in out and (named := _one_other(out.split(" we ")[0], who)):
+        # "My friend Sam ..., we met at school": the subject "we" is the two of them.
+        out = re.sub(r"\bwe\b", _literal(f"{who} and {named}"), out)
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
             (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),

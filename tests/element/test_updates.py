@@ -225,6 +225,8 @@ def test_a_couple_split_up_supersedes_their_being_together(store: MemoryStore) -
     ("My best friend is called Sam, we met at school",
      "Maria's best friend is called Sam, Maria and Sam met at school"),
     ("On Sunday we went to the park", "On Sunday Maria and others went to the park"),
+    ("Music brings us together and we dance",
+     "Music brings Maria and others together and Maria and others dance"),
     ("Sam and Jo came over and we played cards",
      "Sam and Jo came over and Maria and others played cards")])
 def test_we_with_one_person_named_is_the_two_of_them(text: str, told: str) -> None:
