@@ -504,6 +504,9 @@ def _one_other(text: str, who: str) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
+_SOMEONE_NAMED = re.compile(r"\b(?:someone|somebody|a (?:guy|girl|man|woman|person|boy))"
+                            r"(?P<t> now| new)?,?\s+(?:his|her|their) name is "
+                            r"(?P<n>[A-Z][a-z]+)\b")
 #: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
 _PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)\s+and\s+)"
                      r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
@@ -565,6 +568,8 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
         verb = "was" if verb.lower() == "were" else _third_singular(verb)
         return f"{who}'s family{adverbs} {verb}"
 
+    # "seeing someone now, his name is Marco": seeing Marco now.
+    text = _SOMEONE_NAMED.sub(lambda m: m["n"] + (m["t"] or ""), text)
     out = _SUBJECT_I.sub(agree, text)
     if home:
         out = _SUBJECT_WE.sub(agree_we, out)

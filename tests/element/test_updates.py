@@ -225,6 +225,7 @@ def test_a_couple_split_up_supersedes_their_being_together(store: MemoryStore) -
     ("My best friend is called Sam, we met at school",
      "Maria's best friend is called Sam, Maria and Sam met at school"),
     ("On Sunday we went to the park", "On Sunday Maria and others went to the park"),
+    ("I am seeing someone now, his name is Marco", "Maria is seeing Marco now"),
     ("Music brings us together and we dance",
      "Music brings Maria and others together and Maria and others dance"),
     ("Sam and Jo came over and we played cards",
