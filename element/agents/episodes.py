@@ -508,7 +508,8 @@ _SOMEONE_NAMED = re.compile(r"\b(?:someone|somebody|a (?:guy|girl|man|woman|pers
                             r"(?P<t> now| new)?,?\s+(?:his|her|their) name is "
                             r"(?P<n>[A-Z][a-z]+)\b")
 #: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
-_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)\s+and\s+)"
+_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)"
+                     r"\s+and\s+)"
                      r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
 #: "We" of a couple: the verbs of two people's relationship.
 _COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recently|)\s*)*"
@@ -576,9 +577,9 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
     we = f"{who}'s family" if home else f"{who} and others"
-    if not home and " we " in out and (named := _one_other(out.split(" we ")[0], who)):
+    if not home and " we " in out and (other := _one_other(out.split(" we ")[0], who)):
         # "My friend Sam ..., we met at school": the subject "we" is the two of them.
-        out = re.sub(r"\bwe\b", _literal(f"{who} and {named}"), out)
+        out = re.sub(r"\bwe\b", _literal(f"{who} and {other}"), out)
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
             (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS",
+__all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE",
+           "STATES", "IS",
            "NOT_ROLES",
            "HABIT", "NOT_HABITS"]
 
@@ -114,7 +115,8 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
     (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
     (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
      "{who} has {x}", "fact:has:{head}"),
-    (r"^we\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+(?:[\w-]+\s+)?"
+    (r"^we\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+"
+     r"(?:[\w-]+\s+)?"
      r"(?:car|van|minivan|suv|truck|house|flat|apartment|cottage|caravan|boat|dog|cat|puppy|"
      r"kitten|rabbit|hamster|parrot|horse|garden|allotment|kids?|children|sons?|daughters?|"
      r"baby)\b.*)$", "", "fact:has:{head}"),
@@ -195,7 +197,8 @@ NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
      "{who} drives {x}"),
     ("fact:phone", r"\b(?:to|got|bought|using|on|with|for)\s+(?P<x>(?:an?\s+|the\s+)?(?:new\s+)?"
      + _NAME + ")", "{who}'s phone is {x}"),
-    ("context:studying", r"\b(?:switched|changed|moved|transferred|swapped)\b.*?\bto\s+(?:study(?:ing)?"
+    ("context:studying", r"\b(?:switched|changed|moved|transferred|swapped)\b.*?\bto\s+"
+     r"(?:study(?:ing)?"
      r"\s+)?(?P<x>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?)(?=\s*(?:[,.;!?]|$)|\s+(?:this|last|at|in|now|"
      r"instead)\b)", "{who} is studying {x}"),
     ("fact:occupation", r"\b(?:became|become|as|to|am(?:\s+now)?|now)\s+(?P<x>(?:(?:a|an|the)\s+)?"

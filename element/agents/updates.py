@@ -130,7 +130,8 @@ MAY_CHANGE = re.compile(
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
 #: "too high").
-_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|third|one more|in addition|"
+_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|"
+                       r"third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
 #: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
 #: "for a week".
@@ -468,8 +469,8 @@ def restate(key: str, sentence: str, who: str, old: str) -> str | None:
     """The attribute's own statement of the new value a change statement gives, once it is
     known to replace ``old`` (a memory of ``key``): "I left Google last month and joined
     Spotify" -> "Lena works at Spotify". None when the sentence names no new value of that
-    attribute (a value all of whose words are in ``old``, the speaker's name or a month is none): the
-    sentence is then told as it is."""
+    attribute (a value all of whose words are in ``old``, the speaker's name or a month is
+    none): the sentence is then told as it is."""
     found = NEW_VALUES.get(key)
     if found is None:
         return None
