@@ -308,6 +308,9 @@ def _place(value: str) -> bool:
 
 
 #: When a single fact became true, closing its value: not part of it.
+#: A state held for a while: "I have been vegan since January", "I am single for now".
+_STATE_SINCE = re.compile(r"^i\s+(?:am|have been|had been)\s+(?:now\s+|fully\s+|happily\s+)?"
+                          r"(?P<x>[a-z]+)\s+(?:since|for)\b.*$", re.I)
 _WHEN_TAIL = re.compile(r"\s+(?:in|during|over|since|around|by)\s+(?:the\s+|early\s+|late\s+|"
                         r"mid-?)?(?:spring|summer|autumn|fall|winter|january|february|march|"
                         r"april|may|june|july|august|september|october|november|december|"
@@ -398,6 +401,10 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         x = _obj(m["x"])
         return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x)}",
                          _key("fact:my", f"{m['k']} {m['v']}"), turn, slot=True) if x else None
+    if (m := _STATE_SINCE.match(s)) and m["x"].lower() in _STATES:
+        # "I've been vegan since January": a state that holds now, however long.
+        x = m["x"].lower()
+        return Candidate("fact", narrate(s, who), f"fact:{_STATES[x]}", turn, slot=True)
     if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
         x = m["x"]
         if not m["art"] and x.lower() not in _STATES:

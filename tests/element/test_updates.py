@@ -162,6 +162,7 @@ def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
      "Maria is playing for Kingston Town now."),
     ("I work remotely.", "I'm back in the office full-time.",
      "Maria is back in the office full-time"),
+    ("I'm a vegetarian.", "I've been vegan since January.", "Maria has been vegan since January"),
     ("I have a hamster called Nibbles.", "Nibbles died last week, so sad.",
      "Nibbles died last week."),
     ("I take the bus to work.", "I cycle to work now instead of taking the bus.",
