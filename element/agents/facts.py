@@ -56,6 +56,9 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?(?:started|began)\s+(?:a\s+new\s+job|"
      r"working|work)\s+(?:at|for|with)\s+(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:accepted|taken|took|got)\s+"
+     r"(?:an?\s+|the\s+)?(?:new\s+)?(?:job|offer|position|role)\s+(?:offer\s+)?(?:at|with|from)\s+"
+     r"(?P<x>(?:the\s+)?(?-i:[A-Z]).+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+"
      r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
@@ -100,7 +103,8 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      "{who} drives {x}", "fact:car"),
     (r"^i\s+am\s+(?:now\s+)?(?P<x>(?:married|engaged)\s+to\s+.+)$", "{who} is {x}",
      "fact:relationship"),
-    (r"^i\s+am\s+(?:now\s+)?(?:seeing|dating|going out with|in a relationship with)\s+"
+    (r"^i\s+(?:am|have been|had been)\s+(?:now\s+)?(?:seeing|dating|going out with|"
+     r"in a relationship with)\s+"
      r"(?P<x>.+)$", "", "fact:relationship"),
     (r"^(?:(?:my\s+(?:boyfriend|girlfriend|partner|husband|wife|fiance|fiancee)\s+)?"
      r"(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+|are\s+)?(?:just\s+|"

@@ -19,7 +19,8 @@ from .observation import Observation
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, introduced, key_target, keys_of,
+                      mentions,
                       moved_to, relation_target, restate, signals, similar_target,
                       single_valued, value_target)
 
@@ -201,11 +202,11 @@ class RuleEvaluator:
         for units, read in self._units(text, said):
             partial = bool(read)
             # Beside a clause saying the old value ended ("I don't live in Boston anymore,
-            # I'm in Austin now"), a clause of the present is the new value, even with a
-            # weak cue.
+            # I'm in Austin now", "I don't surf anymore, I've taken up climbing"), the
+            # speaker's other clause is the new value, with or without a cue.
             after_end = any(e and (e in norm(p) or norm(p) in e) for e in ended for p in read)
             for sentence in units:
-                if not MAY_CHANGE.search(sentence):
+                if not (after_end or MAY_CHANGE.search(sentence)):
                     continue
                 sig = signals(sentence)
                 # A weak cue ("started", "now") says a change of the speaker's too rarely
@@ -214,7 +215,7 @@ class RuleEvaluator:
                 # started at ..."), only that holder's memories can be meant.
                 if not sig.replaces or sig.holder == UNKNOWN or \
                         not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
-                             or _short_now(sentence, sig)):
+                             or _short_now(sentence, sig) or after_end):
                     continue
                 content = tell(sentence, who, observation.others(turn))
                 if not content:
@@ -227,11 +228,12 @@ class RuleEvaluator:
                     # sentence names one: "I left Google and joined Spotify" replacing
                     # "works at Google" is "works at Spotify".
                     key, content = _restated(target, sentence, content, who, sig.holder)
+                    content = introduced(content, target["content"], who)
                     if f"{who}'s family" in target["content"]:
                         # "We" changing what the family had is the family.
                         content = content.replace(f"{who} and others", f"{who}'s family")
                 if target is not None or partial and not sig.holder and \
-                        (sig.strong or after_end and sig.change):
+                        (sig.strong or after_end):
                     out.append(Candidate("fact", content, key, turn, "change",
                                          source=sentence,
                                          target=target["id"] if target else None))
@@ -412,7 +414,8 @@ class RuleEvaluator:
                 else "supersedes the earlier memory on the same point"
             return Decision("supersede", reason, category=cand.category,
                             memory_id=existing["id"],
-                            content=_as_attribute(cand, who, existing["content"]),
+                            content=introduced(_as_attribute(cand, who, existing["content"]),
+                                               existing["content"], who),
                             context=context, intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"

@@ -163,12 +163,19 @@ def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
     ("I work remotely.", "I'm back in the office full-time.",
      "Maria is back in the office full-time"),
     ("I'm a vegetarian.", "I've been vegan since January.", "Maria has been vegan since January"),
+    ("I work for KPMG.", "I've accepted an offer from Deloitte, started there on Monday.",
+     "Maria works at Deloitte"),
+    ("I've been dating Sam for a year.", "Sam and I got engaged at the weekend!",
+     "Sam and Maria got engaged at the weekend"),
+    # Who the one named is, as the old memory introduced them; the attribute's words.
+    ("My son Finn is 6.", "Finn turned 7 on Tuesday.", "Maria's son Finn turned 7 on Tuesday"),
+    ("My GP is Dr. Morgan.", "I changed GPs, I see Dr. Shah now.", "Maria's GP is Dr. Shah"),
     ("I have a hamster called Nibbles.", "Nibbles died last week, so sad.",
      "Nibbles died last week."),
     ("I take the bus to work.", "I cycle to work now instead of taking the bus.",
      "Maria cycles to work now instead of taking the bus."),
     ("My boyfriend Jake and I just got a place together.", "Jake and I broke up last month.",
-     "Jake and Maria broke up last month"),
+     "Maria's boyfriend Jake and Maria broke up last month"),
     ("My usual coffee order is a flat white.", "My usual order is a cortado now.",
      "Maria's usual order is a cortado"),
 ])
@@ -195,7 +202,7 @@ def test_another_relation_or_one_more_keeps_both(store: MemoryStore, before: str
 def test_we_of_a_couple_is_the_two_of_them(store: MemoryStore) -> None:
     tell(store, "I live with my boyfriend Tom.")
     tell(store, "Tom moved out, we broke up.")
-    assert contents(store) == ["Tom moved out, Maria and Tom broke up."]
+    assert contents(store) == ["Maria's boyfriend Tom moved out, Maria and Tom broke up."]
 
 
 def test_too_before_an_adjective_is_no_addition() -> None:
@@ -255,6 +262,13 @@ def test_a_short_stay_keeps_the_home(store: MemoryStore) -> None:
     tell(store, "I live in Paris.")
     tell(store, "My friend and I moved to Rome for a week, what a trip.")
     assert "Maria lives in Paris" in contents(store)
+
+
+def test_beside_a_value_that_ended_the_new_one_is_kept_without_a_cue(
+        store: MemoryStore) -> None:
+    tell(store, "I spend my weekends surfing.")
+    tell(store, "I don't surf anymore, I've taken up rock climbing.")
+    assert contents(store) == ["Maria has taken up rock climbing."]
 
 
 def test_beside_a_value_that_ended_the_present_is_kept(store: MemoryStore) -> None:
