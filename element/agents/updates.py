@@ -478,7 +478,8 @@ def introduced(content: str, old: str, who: str) -> str:
     first = re.match(r"(?P<n>[A-Z][a-z]+)\b(?!'s)", content)
     if first is None or first["n"] == who:
         return content
-    intro = re.search(rf"\b{re.escape(who)}'s (?:[a-z]+ ){{1,2}}{first['n']}\b", old)
+    intro = re.search(rf"\b{re.escape(who)}'s (?:(?!(?:is|are|was|were|has|had|called|named)\b)"
+                      rf"[a-z]+ ){{1,2}}{first['n']}\b", old)
     return intro.group(0) + content[first.end():] if intro else content
 
 

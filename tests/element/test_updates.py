@@ -19,7 +19,7 @@ from element.agents.episodes import episode, narrate, sentences
 from element.agents.rules import extract
 from element.agents.subconscious import (Decision, Observation, Pool, RuleEvaluator, Turn,
                                          apply_supersede, observe)
-from element.agents.updates import first_person, keys_of, same_point, signals
+from element.agents.updates import first_person, introduced, keys_of, same_point, signals
 from index import HashingEmbedder, MemorySettings, MemoryStore
 
 SUBJECT = ("guest", "maria")
@@ -262,6 +262,11 @@ def test_a_short_stay_keeps_the_home(store: MemoryStore) -> None:
     tell(store, "I live in Paris.")
     tell(store, "My friend and I moved to Rome for a week, what a trip.")
     assert "Maria lives in Paris" in contents(store)
+
+
+def test_a_name_said_as_a_value_is_not_an_introduction() -> None:
+    assert introduced("Sarah left the company.", "Maria's manager is Sarah", "Maria") == \
+        "Sarah left the company."
 
 
 def test_beside_a_value_that_ended_the_new_one_is_kept_without_a_cue(
