@@ -449,9 +449,17 @@ def _score(text: str) -> float | None:
         score += 1
     if acts:
         score += 1
+    if _LIFE_CHANGE.search(text):
+        score += 1      # "My best friend moved to Marseille": short, and worth keeping
     if _ANAPHOR.match(text):
         score -= ANAPHOR_COST
     return score
+
+
+#: Verbs of a change in someone's life: a move, a start, a new pastime, an end.
+_LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
+                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
+                          r"quit|switched|became|signed up)\b", re.I)
 
 
 def _acts(text: str) -> bool:

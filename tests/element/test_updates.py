@@ -264,6 +264,12 @@ def test_a_short_stay_keeps_the_home(store: MemoryStore) -> None:
     assert "Maria lives in Paris" in contents(store)
 
 
+@pytest.mark.parametrize("text", ["My best friend moved to Marseille.",
+                                  "I've started going to yoga as well."])
+def test_a_short_change_in_a_life_is_kept(store: MemoryStore, text: str) -> None:
+    assert [d["action"] for d in tell(store, text)] == ["add"]
+
+
 def test_a_name_said_as_a_value_is_not_an_introduction() -> None:
     assert introduced("Sarah left the company.", "Maria's manager is Sarah", "Maria") == \
         "Sarah left the company."
