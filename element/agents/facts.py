@@ -184,7 +184,7 @@ _NAME = r"(?-i:(?:[A-Z]|[ie](?=[A-Z]))[\w&'.-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z
 #: Where a change statement names an attribute's new value, per key: (pattern, the
 #: attribute's own statement). "I left Google and joined Spotify" superseding "works at
 #: Google" is told "works at Spotify"; the last match is the new value. Only read once the
-#: statement is known to replace a memory of that key (``updates.restate``).
+#: statement is known to replace a memory of that key (``restated.restate``).
 NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
     key: (re.compile(p, re.I), tpl) for key, p, tpl in (
     ("fact:employer", r"\b(?:joined|(?:now|am|started|working|work|job|position|role|offer)\s+"

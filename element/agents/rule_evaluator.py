@@ -16,12 +16,12 @@ from .dates import iso, occurred_at
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, narrate, tell
 from .observation import Observation
+from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, introduced, key_target, keys_of,
-                      mentions,
-                      moved_to, relation_target, restate, signals, similar_target,
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
+                      moved_to, relation_target, signals, similar_target,
                       single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
@@ -61,7 +61,7 @@ _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing
 def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
               holder: str) -> tuple[str | None, str]:
     """The key and content of a change statement replacing ``target``: the attribute's own
-    statement of the new value (``updates.restate``) with the target's key, or the
+    statement of the new value (``restated.restate``) with the target's key, or the
     statement as told (no key)."""
     if holder:
         return None, content

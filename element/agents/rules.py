@@ -307,10 +307,10 @@ def _place(value: str) -> bool:
     return any(w[0].isupper() or w.lower() in _PLACES for w in words)
 
 
-#: When a single fact became true, closing its value: not part of it.
 #: A state held for a while: "I have been vegan since January", "I am single for now".
 _STATE_SINCE = re.compile(r"^i\s+(?:am|have been|had been)\s+(?:now\s+|fully\s+|happily\s+)?"
                           r"(?P<x>[a-z]+)\s+(?:since|for)\b.*$", re.I)
+#: When a single fact became true, closing its value: not part of it.
 _WHEN_TAIL = re.compile(r"\s+(?:in|during|over|since|around|by)\s+(?:the\s+|early\s+|late\s+|"
                         r"mid-?)?(?:spring|summer|autumn|fall|winter|january|february|march|"
                         r"april|may|june|july|august|september|october|november|december|"

@@ -19,7 +19,8 @@ from element.agents.episodes import episode, narrate, sentences
 from element.agents.rules import extract
 from element.agents.subconscious import (Decision, Observation, Pool, RuleEvaluator, Turn,
                                          apply_supersede, observe)
-from element.agents.updates import first_person, introduced, keys_of, same_point, signals
+from element.agents.restated import introduced
+from element.agents.updates import first_person, keys_of, same_point, signals
 from index import HashingEmbedder, MemorySettings, MemoryStore
 
 SUBJECT = ("guest", "maria")
