@@ -201,7 +201,8 @@ def failed(case: dict[str, Any], result: dict[str, Any]) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=Path, default=CASES)
-    parser.add_argument("--split", choices=("dev", "held-out", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "held-out", "fresh", "all"), default="all",
+                        help="which cases (fresh: those of bench/data/updates-fresh.yaml)")
     parser.add_argument("--only", default="", help="comma-separated case ids")
     parser.add_argument("--embedder", choices=("hashing",),
                         help="serve with the hashing embedder (a dry run: no meaning)")
@@ -230,7 +231,7 @@ def main() -> int:
           "| old absent (retire) | old absent (all) | controls: both kept "
           "| controls: old kept | as of |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for split in ("dev", "held-out"):
+    for split in dict.fromkeys(c["split"] for c, _ in scored):
         part = [(c, r) for c, r in scored if c["split"] == split]
         if part:
             report(split, part)

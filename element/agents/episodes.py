@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
-from .language import is_english
-from .sentences import split_sentences
+from .language import COMMON_WORDS as _COMMON_WORDS, is_english
+from .sentences import clauses, split_sentences, untag
 
 __all__ = ["Episode", "episode", "tell", "sentences", "narrate", "household", "restore_subject",
            "is_english", "MIN_SCORE",
@@ -55,6 +55,8 @@ _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
 #: Inside a sentence, a dash before a capital starts another ("... today - Then we ...").
 _DASH = re.compile(r"\s+-\s+(?=[A-Z])")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
+     r"\1 had "), (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),
@@ -66,7 +68,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
 _INTERJECTIONS = (
-    "hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|oh|ooh|ah|aw+|aww+|"
+    "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
+    "oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|no|nope|nah|ok|okay|alright|"
     "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
     "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
@@ -74,7 +77,7 @@ _INTERJECTIONS = (
     "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
     "speaking of which|oh yeah|guess what|you know what|you know|"
     "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
-    "just so you know|(?:it |as it )?turns out(?: that)?")
+    "just so you know|(?:it |as it )?turns out(?: that)?|please note(?: that)?|note that")
 _LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
 _THANKS = re.compile(r"^(?:thanks|thank you|thank u|cheers|much appreciated|appreciate it)\b",
                      re.I)
@@ -99,6 +102,15 @@ _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.
 _ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
                     r"\w+ing)\b",
                     re.I)
+#: A thing of the speaker's world said to matter to them ("Pottery is a huge part of my
+#: life", "Family time matters to me"): the subject is a noun, not a pronoun ("It gives me
+#: hope" is about something said before).
+_ABOUT_ME = re.compile(r"^(?!(?:it|its|this|that|these|those|they|them|he|she|his|her|there|"
+                       r"you|your|what|which|who|everyone|everybody|someone|nothing|"
+                       r"everything|anything|something)\b)[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}"
+                       r"\s+(?:is|are|was|were|has|have|had|means?|meant|matters?|mattered|"
+                       r"keeps?|kept|makes?|made|gives?|gave|helps?|helped|brings?|brought)\b"
+                       r".*\b(?:me|my|us|our)\b", re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
@@ -208,6 +220,7 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^been\s+", "I have been "),
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
+    (r"^(?:still|now|currently|also)\s+(?=\w{3,}ing\b)", "I am \\g<0>"),
 )]
 
 
@@ -251,17 +264,42 @@ def _vocatives(names: Iterable[str]) -> re.Pattern[str] | None:
                       rf",\s*(?:{alt})\s*,)", re.I)
 
 
+#: A name said to the other person before the speaker's "I" ("Maria, I went to ...",
+#: "Jon I have news"), when the other turns name nobody: a capitalised word that is no
+#: common word, adverb or time.
+_ADDRESS = re.compile(r"^(?P<n>[A-Z][a-z]{1,15})(?:\s*,\s*|\s+)(?=(?:I|we|my|our|me)\b)")
+_NOT_NAMES = frozenset("""
+maybe perhaps besides still overall luckily sadly anyway tonight tomorrow yesterday today
+lately recently sometimes often usually also plus then now later soon meanwhile otherwise
+unfortunately fortunately honestly hopefully personally actually basically seriously
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december morning evening afternoon weekend
+""".split())
+
+
+def _drop_address(text: str) -> str:
+    """``text`` without a name it opens on to address the other person (``_ADDRESS``)."""
+    m = _ADDRESS.match(text)
+    if m is None:
+        return text
+    low = m["n"].lower()
+    if low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or \
+            low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or \
+            low.endswith(("ly", "ing", "ed")) or time_phrase(low):
+        return text
+    return text[m.end():]
+
+
 def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     """A sentence without interjections and the addressee's name, contractions expanded and
     a dropped subject restored; and whether it asks."""
-    text = raw.strip()
-    question = text.endswith("?")
+    text, question = untag(raw)
     for _ in range(4):
         before = text
         if vocative is not None:
             text = vocative.sub(lambda m: "," if m.group(0).startswith(",") and
                                 m.group(0).rstrip().endswith(",") else "", text).strip()
-        text = _LEAD.sub("", text).strip(" ,;:-~")
+        text = _drop_address(_LEAD.sub("", text).strip(" ,;:-~"))
         if text == before:
             break
     text = re.sub(r"\bi\b", "I", text)
@@ -290,6 +328,8 @@ def restore_subject(text: str) -> str:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
+                       low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
+                                                     re.I) or
                        (low.endswith("ed") and len(low) > 4)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
@@ -388,7 +428,7 @@ def _score(text: str) -> float | None:
         return None
     if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
-    if not _FIRST.search(text) or not _ACTOR.search(text):
+    if not _FIRST.search(text) or not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -409,9 +449,17 @@ def _score(text: str) -> float | None:
         score += 1
     if acts:
         score += 1
+    if _LIFE_CHANGE.search(text):
+        score += 1      # "My best friend moved to Marseille": short, and worth keeping
     if _ANAPHOR.match(text):
         score -= ANAPHOR_COST
     return score
+
+
+#: Verbs of a change in someone's life: a move, a start, a new pastime, an end.
+_LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
+                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
+                          r"quit|switched|became|signed up)\b", re.I)
 
 
 def _acts(text: str) -> bool:
@@ -454,6 +502,39 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
                          + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+def _one_other(text: str, who: str) -> str | None:
+    """The one person ``text`` names besides ``who``, if exactly one (a capitalised word
+    that does not open the text, a sentence or a clause)."""
+    if re.search(r"\b[A-Z][a-z]+,? (?:and|&) [A-Z][a-z]+\b", text):
+        return None     # "Sam and Jo came over, we ...": more than one
+    named = {n for n in re.findall(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
+             if n != who and n.lower() not in _NOT_NAMES}
+    return named.pop() if len(named) == 1 else None
+
+
+_SOMEONE_NAMED = re.compile(r"\b(?:someone|somebody|a (?:guy|girl|man|woman|person|boy))"
+                            r"(?P<t> now| new)?,?\s+(?:his|her|their) name is "
+                            r"(?P<n>[A-Z][a-z]+)\b")
+#: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
+_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)"
+                     r"\s+and\s+)"
+                     r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
+#: "We" of a couple: the verbs of two people's relationship.
+_COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recently|)\s*)*"
+                     r"(?:broke up|split up|separated|got divorced|got engaged|got married|"
+                     r"are getting married|are engaged|are dating|started dating|are together|"
+                     r"have been together|are no longer together)\b)")
+#: Capitalised words that are not a person's name.
+_NOT_NAMES = frozenset("""
+i so and but then after when sadly well yes no oh ok anyway also actually finally today
+yesterday last this my our the a an we it he she they tomorrow tonight what when where
+how why hey hi thanks thank wow great please sorry just now here there on in at for from
+with after before during since until by to of
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december christmas easter
+""".split())
+
+
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
     """A replacement that is ``text`` itself, never a template (a name may hold ``\\1``)."""
     return lambda _: text
@@ -476,21 +557,37 @@ def narrate(text: str, who: str, home: bool | None = None) -> str:
     husband" -> "Ana and Ana's husband"; our -> "<who>'s".
     """
     home = household(text) if home is None else home
+    if couple := _COUPLE.search(text):
+        # "Tom moved out, we broke up": "we" is the speaker and the one named, not the
+        # household (nor "others").
+        named = [n for n in re.findall(r"\b[A-Z][a-z]+\b", text[:couple.start()])
+                 if n not in (who, "I") and n.lower() not in _NOT_NAMES]
+        pair = f"{who} and {named[-1]}" if len(set(named)) == 1 else f"{who} and a partner"
+        text = text[:couple.start()] + pair + text[couple.start() + 2:]
+
     def agree(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         return f"{who}{adverbs} {_third_singular(verb)}"
+
+    # "My girlfriend Chloe and I have been together": a pair's verb stays plural.
+    text = _PAIR_I.sub(lambda m: m[1] + who, text)
 
     def agree_we(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         verb = "was" if verb.lower() == "were" else _third_singular(verb)
         return f"{who}'s family{adverbs} {verb}"
 
+    # "seeing someone now, his name is Marco": seeing Marco now.
+    text = _SOMEONE_NAMED.sub(lambda m: m["n"] + (m["t"] or ""), text)
     out = _SUBJECT_I.sub(agree, text)
     if home:
         out = _SUBJECT_WE.sub(agree_we, out)
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
     we = f"{who}'s family" if home else f"{who} and others"
+    if not home and " we " in out and (other := _one_other(out.split(" we ")[0], who)):
+        # "My friend Sam ..., we met at school": the subject "we" is the two of them.
+        out = re.sub(r"\bwe\b", _literal(f"{who} and {other}"), out)
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
             (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),
@@ -535,12 +632,18 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         cleaned, question = _clean(raw, vocative)
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
-        cleaned = _trim(cleaned)
+        cleaned = _drop_address(_trim(cleaned))
         if not cleaned:
             continue
         said = _norm(cleaned)
         if any(c in said or said in c for c in skip):
-            continue
+            # What a keyed rule read of it is told there; the rest of it is told here ("I
+            # don't run anymore, I switched to cycling": the cycling).
+            parts = list(clauses(cleaned))
+            rest = [p for p in parts if not any(c in _norm(p) or _norm(p) in c for c in skip)]
+            if not rest or len(rest) == len(parts):
+                continue
+            cleaned = ", ".join(rest)
         score = _score(cleaned)
         if score is not None:
             kept.append((len(kept), cleaned, score))

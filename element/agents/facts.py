@@ -10,9 +10,30 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["WE", "FACTS", "ALIASES", "QUALIFIERS", "PAST_TENSE", "STATES", "IS", "NOT_ROLES",
+__all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE",
+           "STATES", "IS",
+           "NOT_ROLES",
            "HABIT", "NOT_HABITS"]
 
+#: Job titles (the head noun of "a senior software *engineer*"): "I'm a nurse", "I'm an
+#: accountant at Deloitte" say what the speaker does for a living, one value at a time.
+OCCUPATIONS = frozenset("""
+accountant actor actress administrator analyst architect artist assistant associate
+attorney auditor baker banker barber barista bartender biologist bookkeeper builder
+butcher buyer carer carpenter cashier chef chemist cleaner clerk coach consultant
+contractor cook coordinator copywriter counselor counsellor courier curator dancer
+dentist designer detective developer dietitian director doctor driver economist editor
+electrician engineer executive farmer firefighter gardener geologist hairdresser
+historian hygienist illustrator inspector instructor intern journalist judge lawyer
+lecturer librarian lifeguard machinist manager marketer mechanic midwife musician nanny
+nurse officer optician painter paralegal paramedic pharmacist photographer physician
+physicist physiotherapist pilot planner plumber poet policeman principal producer
+professor programmer psychiatrist psychologist radiographer receptionist recruiter
+reporter representative researcher salesman saleswoman scientist secretary surgeon
+surveyor tailor teacher technician therapist trainer translator tutor vet veterinarian
+waiter waitress welder writer
+""".split())
+_ROLE = (r"(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")")
 #: The speaker as a subject, alone or with their household ("my wife and I", "we").
 WE = r"^(?:i|we|(?:my\s+\w+|(?-i:[A-Z][a-z]+))\s+and\s+i|me\s+and\s+my\s+\w+)"
 #: Statements about the speaker: (pattern, memory template, key). A template "" tells the
@@ -23,7 +44,8 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"living|reside|residing|based)\s+(?:(?:right|downtown|just)\s+)?in\s+(?P<x>.+)$",
      "{who} lives in {x}", "fact:location"),
     (WE + r"\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
-     r"(?:back\s+)?to\s+(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+     r"(?:(?:back|up|down|over|out|across|away|home)\s+)?to\s+(?P<x>.+)$", "{who} lives in {x}",
+     "fact:location"),
     (r"^(?:my|our)\s+(?:new\s+)?(?:apartment|flat|house|home|place)\s+is\s+(?:now\s+)?in\s+"
      r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
     (r"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[\w\- ]{1,30}?\s+)?in\s+"
@@ -34,15 +56,38 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?(?:started|began)\s+(?:a\s+new\s+job|"
      r"working|work)\s+(?:at|for|with)\s+(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:accepted|taken|took|got)\s+"
+     r"(?:an?\s+|the\s+)?(?:new\s+)?(?:job|offer|position|role)\s+(?:offer\s+)?(?:at|with|from)\s+"
+     r"(?P<x>(?:the\s+)?(?-i:[A-Z]).+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+"
      r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
+     "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:got|found|landed|took|started|"
+     r"accepted)\s+(?:a\s+)?(?:new\s+)?(?:job|position|role|work)\s+as\s+(?P<x>.+)$",
+     "{who} works as {x}", "fact:occupation"),
+    (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?(?:started|began)\s+working\s+as\s+(?P<x>.+)$",
      "{who} works as {x}", "fact:occupation"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained as|"
      r"(?:got|was|have been)\s+promoted\s+to|went|gone)\s+(?P<x>(?:a|an|the)\s+.+|freelance"
      r"|self-employed|part-time|full-time|senior\s.+|junior\s.+|head\s.+)$", "",
      "fact:occupation"),
     (r"^i\s+(?P<x>\w+\s+.+?)\s+for a living$", "", "fact:occupation"),
+    (r"^i\s+(?:now\s+|currently\s+|mostly\s+|usually\s+|mainly\s+)?(?:work|am working)\s+"
+     r"(?:(?:fully|entirely|mostly|full-time|part-time)\s+)?(?P<x>(?:from|at)\s+home|"
+     r"remotely|from\s+(?:the|an|my)\s+office|in\s+(?:the|an)\s+office|on[- ]?site|hybrid|"
+     r"in\s+person)\b.*$", "", "fact:workplace"),
+    (r"^i\s+am\s+(?:now\s+)?(?:back\s+)?(?P<x>(?:in|at)\s+(?:the|an)\s+office|on[- ]?site|"
+     r"(?:fully\s+)?remote)\s+(?:full-time|part-time|every day|most days|(?:\d|one|two|three|"
+     r"four|five)\s+days\s+a\s+week|now|these days|again)\b.*$", "", "fact:workplace"),
+    (r"^i\s+(?:\w+\s+)?(?:commute|go|drive|head|travel)\s+(?:in\s*)?to\s+(?:the|my)\s+"
+     r"(?P<x>office)\b.*$", "", "fact:workplace"),
+    (r"^i\s+(?:now\s+|currently\s+|mostly\s+|usually\s+)?(?:work|am working)\s+"
+     r"(?P<x>part-time|full-time|nights|night shifts|day shifts|early shifts|late shifts|"
+     r"shifts|weekends|evenings|mornings|(?:\d|two|three|four|five|six)\s+days\s+a\s+week)\b"
+     r".*$", "", "fact:hours"),
+    (r"^i\s+am\s+(?:currently\s+|now\s+)?(?P<x>" + _ROLE + r"(?:\s+(?:at|for|with|in)\s+.+)?)$",
+     "{who} is {x}", "fact:occupation"),
     (r"^i\s+am\s+allergic\s+to\s+(?P<x>.+)$", "{who} is allergic to {x}", "fact:allergy:{x}"),
     (r"^i\s+am\s+(?P<x>\d{1,3})(?:\s+years?\s+old)?$", "{who} is {x} years old", "fact:age"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?turned\s+(?P<x>\d{1,3})\b.*$",
@@ -58,19 +103,27 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      "{who} drives {x}", "fact:car"),
     (r"^i\s+am\s+(?:now\s+)?(?P<x>(?:married|engaged)\s+to\s+.+)$", "{who} is {x}",
      "fact:relationship"),
-    (r"^i\s+am\s+(?:now\s+)?(?:seeing|dating|going out with|in a relationship with)\s+"
+    (r"^i\s+(?:am|have been|had been)\s+(?:now\s+)?(?:seeing|dating|going out with|"
+     r"in a relationship with)\s+"
      r"(?P<x>.+)$", "", "fact:relationship"),
-    (r"^(?:(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+)?(?:just\s+|"
-     r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced)\b.*$",
+    (r"^(?:(?:my\s+(?:boyfriend|girlfriend|partner|husband|wife|fiance|fiancee)\s+)?"
+     r"(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+|are\s+)?(?:just\s+|"
+     r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced|"
+     r"been together|been dating|together|dating|engaged|married)\b.*$",
      "", "fact:relationship"),
     (r"^i\s+(?:have\s+)?(?:just\s+)?(?:gone|went|turned|became|switched to being)\s+"
-     r"(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
+     r"(?:(?:fully|completely|totally|full|strictly|mostly)\s+)?(?P<x>vegetarian|vegan|pescatarian|keto|paleo|gluten-free|dairy-free)\b.*$",
      "", "fact:diet"),
     (r"^i\s+am\s+(?:now\s+)?on\s+(?:a|the)\s+(?P<x>[\w\- ]{2,30}?)\s+diet$",
      "{who} is on a {x} diet", "fact:diet"),
     (r"^i\s+(?:can\s+)?speak\s+(?P<x>.+)$", "{who} speaks {x}", "fact:speaks:{x}"),
     (r"^i\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+.+)$",
      "{who} has {x}", "fact:has:{head}"),
+    (r"^we\s+(?:have|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d+)\s+"
+     r"(?:[\w-]+\s+)?"
+     r"(?:car|van|minivan|suv|truck|house|flat|apartment|cottage|caravan|boat|dog|cat|puppy|"
+     r"kitten|rabbit|hamster|parrot|horse|garden|allotment|kids?|children|sons?|daughters?|"
+     r"baby)\b.*)$", "", "fact:has:{head}"),
     (r"^i\s+am\s+(?:currently\s+)?(?P<x>(?:working on|planning|preparing|learning|studying|"
      r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
      "context:{verb}"),
@@ -84,7 +137,15 @@ ALIASES = {"employer": "fact:employer", "company": "fact:employer", "job": "fact
             "diet": "fact:diet", "age": "fact:age", "partner": "fact:relationship",
             "boyfriend": "fact:relationship", "girlfriend": "fact:relationship",
             "husband": "fact:relationship", "wife": "fact:relationship",
-            "fiance": "fact:relationship", "fiancee": "fact:relationship"}
+            "fiance": "fact:relationship", "fiancee": "fact:relationship",
+            "email": "fact:email", "e mail": "fact:email", "email address": "fact:email",
+            "e mail address": "fact:email", "mail address": "fact:email",
+            "phone number": "fact:phone", "mobile number": "fact:phone",
+            "cell number": "fact:phone", "cell phone number": "fact:phone",
+            "mobile phone number": "fact:phone", "telephone": "fact:phone",
+            "telephone number": "fact:phone", "number": "fact:phone",
+            "home address": "fact:address", "address": "fact:address",
+            "postal address": "fact:address", "street address": "fact:address"}
 #: Words that qualify the X of "my X is Y" without changing what it is ("my new car").
 QUALIFIERS = {"new", "old", "current", "usual", "present", "latest", "former", "regular"}
 PAST_TENSE = frozenset("""
@@ -117,3 +178,34 @@ would ask answer reply call let keep look wait sound seem owe totally definitely
 truly actually still always never only even probably guess mind reckon trust expect wanna
 gonna gotta kinda sorta lemme dunno bet
 """.split()) - {"go"}
+
+#: A proper name: capitalised words ("Hackney Wick FC", "St. Mary's", "H&M").
+_NAME = r"(?-i:(?:[A-Z]|[ie](?=[A-Z]))[\w&'.-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z0-9][\w&'.-]*)*)"
+#: Where a change statement names an attribute's new value, per key: (pattern, the
+#: attribute's own statement). "I left Google and joined Spotify" superseding "works at
+#: Google" is told "works at Spotify"; the last match is the new value. Only read once the
+#: statement is known to replace a memory of that key (``restated.restate``).
+NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
+    key: (re.compile(p, re.I), tpl) for key, p, tpl in (
+    ("fact:employer", r"\b(?:joined|(?:now|am|started|working|work|job|position|role|offer)\s+"
+     r"(?:\w+\s+)?(?:at|with|for|from)|signed\s+(?:up\s+)?(?:with|for)|moved\s+(?:over\s+)?to|"
+     r"switched\s+to|went\s+(?:over\s+)?to|over\s+to)\s+(?P<x>" + _NAME + ")",
+     "{who} works at {x}"),
+    ("fact:location", r"\b(?:to|in|into)\s+(?P<x>" + _NAME + ")", "{who} lives in {x}"),
+    ("fact:manager", r"\b(?:reports?\s+to|reporting\s+to|(?:boss|manager|supervisor|team lead)"
+     r"(?:,?\s+(?:his|her|their)\s+name)?(?:\s+is)?(?:\s+now)?(?:\s+called|\s+named)?|under)"
+     r"\s+(?P<x>" + _NAME + ")",
+     "{who} reports to {x}"),
+    ("fact:car", r"\b(?:bought|got|getting|drive|driving|for|to|with|into)\s+(?P<x>(?:a|an)\s+"
+     r"(?:new\s+|used\s+|second-hand\s+|little\s+|electric\s+)?" + _NAME + ")",
+     "{who} drives {x}"),
+    ("fact:phone", r"\b(?:to|got|bought|using|on|with|for)\s+(?P<x>(?:an?\s+|the\s+)?(?:new\s+)?"
+     + _NAME + ")", "{who}'s phone is {x}"),
+    ("context:studying", r"\b(?:switched|changed|moved|transferred|swapped)\b.*?\bto\s+"
+     r"(?:study(?:ing)?"
+     r"\s+)?(?P<x>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?)(?=\s*(?:[,.;!?]|$)|\s+(?:this|last|at|in|now|"
+     r"instead)\b)", "{who} is studying {x}"),
+    ("fact:occupation", r"\b(?:became|become|as|to|am(?:\s+now)?|now)\s+(?P<x>(?:(?:a|an|the)\s+)?"
+     r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")(?:\s+(?:at|for|with)\s+"
+     + _NAME + r")?)\b", "{who} works as {x}"),
+)}

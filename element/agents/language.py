@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_english"]
+__all__ = ["is_english", "COMMON_WORDS"]
 
-_COMMON_EN = frozenset("""
+#: Common English words (function words and everyday ones).
+COMMON_WORDS = _COMMON_EN = frozenset("""
 the a an and or but to of in on at for with is are was were be been have has had do does
 did i you he she it we they my your his her our their me him us them this that these those
 not no so very just what when where who how why if then there here all some any can will

@@ -106,6 +106,10 @@ class Observation:
         return upto > 0 and self.turns[upto - 1].role != self.turns[upto].role and \
             "?" in self.turns[upto - 1].content
 
+    def replies(self, upto: int) -> bool:
+        """Whether the turn ``upto`` follows one of the other side's."""
+        return upto > 0 and self.turns[upto - 1].role != self.turns[upto].role
+
     def previous_assistant(self, upto: int) -> str | None:
         for i in range(upto - 1, -1, -1):
             if self.turns[i].role == "assistant" and self.turns[i].content.strip():

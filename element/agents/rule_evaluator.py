@@ -14,13 +14,15 @@ from typing import Any
 
 from .dates import iso, occurred_at
 from .decisions import WRITES, Decision, Pool
-from .episodes import episode, is_english, tell
+from .episodes import episode, is_english, narrate, tell
 from .observation import Observation
-from .rules import Candidate, clean, extract, norm, point_key
-from .sentences import split_sentences
+from .restated import introduced, restate
+from .rules import Candidate, clean, extract, norm, point_key, statements
+from .sentences import split_sentences, untag
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, mentions, signals,
-                      similar_target, single_valued, value_target)
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
+                      moved_to, relation_target, signals, similar_target,
+                      single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -54,6 +56,31 @@ def _short_now(sentence: str, sig: Signals) -> bool:
 
 
 _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
+
+
+def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
+              holder: str) -> tuple[str | None, str]:
+    """The key and content of a change statement replacing ``target``: the attribute's own
+    statement of the new value (``restated.restate``) with the target's key, or the
+    statement as told (no key)."""
+    if holder:
+        return None, content
+    stored = ((target.get("metadata") or {}).get("observe") or {}).get("key")
+    for key in ((stored,) if stored else keys_of(target["content"], who)):
+        restated = restate(key, sentence, who, target["content"])
+        if restated:
+            return key, restated
+    return None, content
+
+
+def _as_attribute(cand: Candidate, who: str, old: str) -> str:
+    """A keyed statement of a change told as it was said ("I became the principal this
+    year") as the attribute's own statement of its value ("works as the principal"), if
+    it names one that ``old`` does not hold; else its content."""
+    if cand.key and cand.source and norm(cand.content) == norm(narrate(cand.source, who)) \
+            and signals(cand.source).change:
+        return restate(cand.key, cand.source, who, old) or cand.content
+    return cand.content
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -98,7 +125,8 @@ class RuleEvaluator:
             if cand.kind in ("forget", "retire") or cand.key and last[cand.key] != i or \
                     pool.by_content(cand.content) is not None:
                 continue
-            writes.append([cand.content, observation.window(cand.turn) or "",
+            writes.append([_as_attribute(cand, observation.speaker(cand.turn), ""),
+                           observation.window(cand.turn) or "",
                            observation.goal(cand.turn) or ""])
         return writes
 
@@ -128,7 +156,8 @@ class RuleEvaluator:
                 continue
             who = observation.speaker(i)
             keyed = extract(turn.content, i, who,
-                            answers_question=observation.answers_question(i))
+                            answers_question=observation.answers_question(i),
+                            replies=observation.replies(i))
             strong = [c for c in keyed if not c.loose or pool is not None and
                       self._keyed_target(c, pool, who) is not None]
             changes = self._changes(turn.content, strong, i, who, observation, pool) \
@@ -161,34 +190,72 @@ class RuleEvaluator:
                  observation: Observation, pool: Pool) -> list[Candidate]:
         """The turn's change statements: sentences no keyed statement of ``keyed`` read
         whose change cue makes a pool memory stale ("I left Google and joined Spotify",
-        "I switched to a Pixel"). Each becomes its own memory superseding that one."""
+        "I switched to a Pixel"). Each becomes its own memory superseding that one. Where a
+        keyed statement read one clause of a sentence, the others are read alone: "I don't
+        run anymore, I switched to cycling" retires the running and keeps the cycling (a
+        change of the speaker's in such a clause is kept even when it replaces nothing:
+        it is the new value)."""
         out: list[Candidate] = []
         said = [norm(c.source) for c in keyed if c.source]
+        ended = [norm(c.source) for c in keyed if c.source and c.kind == "retire"]
         taken: list[str] = []
-        for raw in split_sentences(text):
-            if raw.rstrip().endswith("?") or not MAY_CHANGE.search(raw):
-                continue
-            sentence = clean(raw)
-            if not sentence or any(s and s in norm(sentence) for s in said):
-                continue
-            sig = signals(sentence)
-            # A weak cue ("started", "now") says a change of the speaker's too rarely to
-            # look for it by similarity, unless the statement is short and of the present
-            # ("I'm on day shifts now"); of another holder ("my daughter started at ..."),
-            # only that holder's memories can be meant.
-            if not sig.replaces or sig.holder == UNKNOWN or \
-                    not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
-                         or _short_now(sentence, sig)):
-                continue
-            content = tell(raw, who, observation.others(turn))
-            if not content:
-                continue
-            target = self._change_target(sentence, content, sig, pool, who, taken)
-            if target is not None:
-                taken.append(target["id"])
-                out.append(Candidate("fact", content, None, turn, "change", source=sentence,
-                                     target=target["id"]))
+        for units, read in self._units(text, said):
+            partial = bool(read)
+            # Beside a clause saying the old value ended ("I don't live in Boston anymore,
+            # I'm in Austin now", "I don't surf anymore, I've taken up climbing"), the
+            # speaker's other clause is the new value, with or without a cue.
+            after_end = any(e and (e in norm(p) or norm(p) in e) for e in ended for p in read)
+            for sentence in units:
+                if not (after_end or MAY_CHANGE.search(sentence)):
+                    continue
+                sig = signals(sentence)
+                # A weak cue ("started", "now") says a change of the speaker's too rarely
+                # to look for it by similarity, unless the statement is short and of the
+                # present ("I'm on day shifts now"); of another holder ("my daughter
+                # started at ..."), only that holder's memories can be meant.
+                if not sig.replaces or sig.holder == UNKNOWN or \
+                        not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
+                             or _short_now(sentence, sig) or after_end):
+                    continue
+                content = tell(sentence, who, observation.others(turn))
+                if not content:
+                    continue
+                target = self._change_target(sentence, content, sig, pool, who, taken)
+                key = None
+                if target is not None:
+                    taken.append(target["id"])
+                    # Told as the attribute's own statement of the new value, when the
+                    # sentence names one: "I left Google and joined Spotify" replacing
+                    # "works at Google" is "works at Spotify".
+                    key, content = _restated(target, sentence, content, who, sig.holder)
+                    content = introduced(content, target["content"], who)
+                    if f"{who}'s family" in target["content"]:
+                        # "We" changing what the family had is the family.
+                        content = content.replace(f"{who} and others", f"{who}'s family")
+                if target is not None or partial and not sig.holder and \
+                        (sig.strong or after_end):
+                    out.append(Candidate("fact", content, key, turn, "change",
+                                         source=sentence,
+                                         target=target["id"] if target else None))
         return out
+
+    @staticmethod
+    def _units(text: str, said: list[str]) -> Iterator[tuple[list[str], list[str]]]:
+        """What of each statement sentence of ``text`` is left to read for a change: the
+        whole sentence, or, where a keyed statement (``said``) read some of its clauses,
+        the others (and the clauses read)."""
+        by_sentence: dict[int, list[str]] = {}
+        for index, clause, question in statements(text):
+            if not question:
+                by_sentence.setdefault(index, []).append(clause)
+        whole = list(split_sentences(text))
+        for index, parts in by_sentence.items():
+            read = [p for p in parts if any(s and (s in norm(p) or norm(p) in s)
+                                            for s in said)]
+            if not read:
+                yield [clean(untag(whole[index])[0])], []
+            elif len(read) < len(parts):
+                yield [p for p in parts if p not in read], read
 
     @staticmethod
     def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
@@ -200,13 +267,24 @@ class RuleEvaluator:
         things = [" ".join(v.split()[1:]) for v in sig.ended
                   if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
         for thing in things + list(sig.things):
-            found = key_target(point_key(thing), memories, who, skip)
+            found = key_target(point_key(thing, sentence), memories, who, skip)
             if found is not None:
                 return found
         # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
         # diet"); what ended by itself is named in the memory ("Rex passed away").
         found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
         if found is not None:
+            return found
+        # A move of the speaker's to a named place, wherever in the sentence ("we packed
+        # up and moved to Denver"): where they live.
+        if not sig.holder and moved_to(sentence):
+            found = key_target("fact:location", memories, who, skip)
+            if found is not None and restate("fact:location", sentence, who, found["content"]):
+                return found
+        # The same relation with a new value, said to hold now ("I'm playing for Kingston
+        # Town now" after "I play for Hilltop FC").
+        if not sig.holder and sig.change and \
+                (found := relation_target(sentence, memories, who, skip)) is not None:
             return found
         if sig.strong:
             least = SIMILAR_MIN
@@ -236,8 +314,8 @@ class RuleEvaluator:
         if existing is None or norm(existing["content"]) == norm(cand.content):
             return None
         sig = signals(cand.source or cand.content)
-        if sig.addition and cand.kind != "correct":
-            return None
+        if (sig.addition or sig.not_now) and cand.kind != "correct":
+            return None     # one more, or not (or no longer) the present
         if single_valued(cand.key, cand.slot) and not _described(cand) or \
                 cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
                 cand.kind == "correct" or sig.strong and sig.replaces:
@@ -292,7 +370,8 @@ class RuleEvaluator:
             if target is not None:
                 return Decision("supersede", "a later statement changes what it says",
                                 category=target["category"], memory_id=target["id"],
-                                content=cand.content, context=context, intention=goal)
+                                content=cand.content, context=context, intention=goal,
+                                key=cand.key)
             return Decision("add", "new fact", category=cand.category, content=cand.content,
                             context=context, intention=goal)
         if cand.kind == "episode":
@@ -334,12 +413,15 @@ class RuleEvaluator:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
             return Decision("supersede", reason, category=cand.category,
-                            memory_id=existing["id"], content=cand.content, context=context,
-                            intention=goal, key=cand.key)
+                            memory_id=existing["id"],
+                            content=introduced(_as_attribute(cand, who, existing["content"]),
+                                               existing["content"], who),
+                            context=context, intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"
-        return Decision("add", reason, category=cand.category, content=cand.content,
-                        context=context, intention=goal, key=cand.key)
+        return Decision("add", reason, category=cand.category,
+                        content=_as_attribute(cand, who, ""), context=context, intention=goal,
+                        key=cand.key)
 
     @staticmethod
     def _retire(cand: Candidate, pool: Pool, who: str) -> Decision:

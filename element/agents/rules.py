@@ -18,9 +18,10 @@ from .episodes import narrate, restore_subject
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
-from .sentences import ends_with_abbreviation, split_sentences
+from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
 
-__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key"]
+__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key",
+           "statements"]
 
 # -- the rules --------------------------------------------------------------------------------
 # English only, one sentence at a time, first person. What they catch and miss: docs/agents.md.
@@ -59,6 +60,8 @@ class Candidate:
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
+     r"\1 had "), (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
@@ -70,12 +73,9 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
                      r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
                      r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
                      re.I)
-#: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
-#: that starts a new first-person clause ("I don't live there anymore, I moved to Porto").
-_SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
-_COMMA_CLAUSE = re.compile(r",\s+(?:so\s+|and\s+|but\s+)?(?=(?:i|my|we|our)\s)", re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
-          "too", "everything", "all", "anything", "something"}
+          "too", "everything", "all", "anything", "something", "to", "do", "to do", "so much",
+          "it so much", "that so much", "both", "either", "one too", "some"}
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
 _TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|"
                    r"anyway|right now|anymore|any more))+$", re.I)
@@ -147,7 +147,8 @@ _PREFER = re.compile(r"^i\s+(?:(?:really|absolutely|totally|kind of|kinda|much|d
                      r"usually|generally|strongly|also|still)\s+)*(?P<v>" +
                      "|".join(sorted(_VERBS, key=len, reverse=True)) + r")\s+(?P<x>.+)$", re.I)
 _OVER = re.compile(r"^(?P<a>.+?)\s+(?:over|to|rather than|more than|than)\s+(?P<b>.+)$", re.I)
-_FAN = re.compile(r"^i\s+am\s+(?P<neg>not\s+)?(?:a\s+)?(?:big\s+|huge\s+|great\s+|really\s+)?"
+_FAN = re.compile(r"^i\s+am\s+(?P<neg>not\s+)?(?:(?:also|still|really|totally|so|quite|pretty|"
+                  r"now|currently)\s+)*(?:a\s+)?(?:big\s+|huge\s+|great\s+|really\s+)?"
                   r"(?:fan of|into|fond of|keen on)\s+(?P<x>.+)$", re.I)
 _NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?call me|"
                    r"people call me))\s+(?P<x>.+)$", re.I)
@@ -219,28 +220,6 @@ _ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|
 _MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
 
 
-#: Openers of a subordinate clause: "When I ask, I want ..." is one instruction.
-_SUBORDINATE = re.compile(r"^(?:when|whenever|if|before|after|as soon as|once|since|because|"
-                          r"while|although|though|unless|until|as long as)\b", re.I)
-
-
-def _clauses(sentence: str) -> Iterator[str]:
-    # "Alex and I got married": one subject, not two clauses.
-    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+)\s+and\s+(?=i\b)|me\s+and\s+(?=my\b))",
-                    sentence, re.I)
-    if pair:
-        first, *rest = _clauses(sentence[pair.end():])
-        yield pair.group(1) + first
-        yield from rest
-        return
-    for part in _SPLIT.split(sentence):
-        part = (part or "").strip()
-        if _SUBORDINATE.match(_FILLER.sub("", part)):
-            yield part
-            continue
-        yield from (p.strip() for p in _COMMA_CLAUSE.split(part))
-
-
 def clean(raw: str) -> str:
     """One sentence as the rules read it: contractions expanded, fillers and openers
     dropped ("Quick update: ..."), a dropped subject restored ("Just moved to Leeds"),
@@ -255,23 +234,50 @@ def clean(raw: str) -> str:
 
 def _sentences(text: str) -> Iterator[tuple[str, bool]]:
     """Cleaned clauses (see :func:`clean`) and whether each asks."""
-    for whole in split_sentences(text.translate(_APOS)):
-        question = whole.rstrip().endswith("?")
+    for _, sentence, question in statements(text):
+        yield sentence, question
+
+
+def statements(text: str) -> Iterator[tuple[int, str, bool]]:
+    """The cleaned clauses of ``text`` (see :func:`clean`): the sentence each is of (its
+    position), the clause, and whether its sentence asks."""
+    for index, whole in enumerate(split_sentences(text.translate(_APOS))):
+        whole, question = untag(whole)
         for pattern, repl in _EXPAND:
             whole = pattern.sub(repl, whole)
-        for raw in _clauses(whole):
-            sentence = clean(raw)
+        marker = ""
+        for raw in clauses(whole, lambda part: _FILLER.sub("", part)):
+            sentence = clean(marker + raw)
+            marker = ""
+            if (m := _CORRECTION.fullmatch(sentence)) and not raw.rstrip().endswith((".", "!")):
+                # "Actually, I just took ...": the marker opens this sentence's next clause;
+                # alone in its sentence ("That's wrong.") it makes the next sentence one.
+                marker = m["m"] + ", "
+                continue
             if sentence and len(sentence.split()) <= 60:
-                yield sentence, question
+                yield index, sentence, question
+        if marker:
+            yield index, clean(marker), question
 
 
-def point_key(thing: str) -> str:
+def point_key(thing: str, value: str = "") -> str:
     """The key of "my <thing>": ``fact:manager`` for "my new boss", ``fact:my:order`` for
-    "my usual order"."""
+    "my usual order"; a contact by the shape of its ``value`` when the thing only says where
+    to reach the speaker ("my new address is kim@example.org": ``fact:email``)."""
     thing = re.sub(r"\b(?:these days|nowadays|now|currently|at the moment|right now)\b", " ",
                    norm(thing))
     point = " ".join(w for w in thing.split() if w not in _QUALIFIERS)
+    if point.split()[-1:] and point.split()[-1] in _CONTACT_WORDS:
+        if _EMAIL.search(value):
+            return "fact:email"
+        if len(re.findall(r"\d", value)) >= 7:
+            return "fact:phone"
     return _ALIASES.get(point) or _key("fact:my", point)
+
+
+#: Words naming where to reach someone, whatever the channel: its value says which.
+_CONTACT_WORDS = {"address", "contact", "details", "number", "handle", "info", "line"}
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 
 
 def _named(name: str, turn: int, who: str) -> Candidate | None:
@@ -284,21 +290,46 @@ def _named(name: str, turn: int, who: str) -> Candidate | None:
     return Candidate("fact", f"{who}'s name is {name}", "fact:name", turn, slot=True)
 
 
+#: Nouns of places one lives in, for a value not named by a proper noun ("the suburbs").
+_PLACES = frozenset("""
+town city village suburb suburbs countryside country area neighborhood neighbourhood
+district coast island state province region street road avenue flat apartment house home
+place studio cottage farm estate block building downtown uptown centre center outskirts
+north south east west north-east north-west south-east south-west capital hills mountains
+seaside countryside shore valley bay
+""".split())
+
+
+def _place(value: str) -> bool:
+    """Whether ``value`` can be where someone lives: a name ("Leeds", "New York") or a
+    place noun ("a small town", "the suburbs"), not "day shifts" or "a new team"."""
+    words = re.findall(r"[A-Za-z][\w'-]*", value)
+    return any(w[0].isupper() or w.lower() in _PLACES for w in words)
+
+
+#: A state held for a while: "I have been vegan since January", "I am single for now".
+_STATE_SINCE = re.compile(r"^i\s+(?:am|have been|had been)\s+(?:now\s+|fully\s+|happily\s+)?"
+                          r"(?P<x>[a-z]+)\s+(?:since|for)\b.*$", re.I)
+#: When a single fact became true, closing its value: not part of it.
+_WHEN_TAIL = re.compile(r"\s+(?:in|during|over|since|around|by)\s+(?:the\s+|early\s+|late\s+|"
+                        r"mid-?)?(?:spring|summer|autumn|fall|winter|january|february|march|"
+                        r"april|may|june|july|august|september|october|november|december|"
+                        r"\d{4}|new year)\b.*$", re.I)
 #: A short phrase setting the scene before "I" ("After the reorg I report to ...").
 _SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|last|next|"
                     r"for)\b[^,]{1,30}?,?\s+(?=i\s)", re.I)
 
 
-def _statement(s: str, turn: int, who: str) -> Candidate | None:
+def _statement(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
     """A fact, preference or context the user states about themselves (after a short
     scene-setting phrase, too: "After the reorg I report to Ana")."""
-    found = _statement_at(_NOW.sub("", s) or s, turn, who)
+    found = _statement_at(_NOW.sub("", s) or s, turn, who, echo)
     if found is None and (m := _SCENE.match(s)) and not _FROM_NOW.match(s):
-        found = _statement_at(_NOW.sub("", s[m.end():]) or s, turn, who)
+        found = _statement_at(_NOW.sub("", s[m.end():]) or s, turn, who, echo)
     return found
 
 
-def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
+def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
     if m := _NAME.match(s):
         name = _obj(m["x"], 4)
         if not name:
@@ -315,7 +346,7 @@ def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
             return None     # "I love that you chose pottery" is a compliment
         if _POINTS_BACK.search(x):
             return None     # "I love how uncomplicated it is": what "it" is is not said
-        if re.search(r"\b(?:too|as well)$", s, re.I):
+        if echo and re.search(r"\b(?:too|as well)$", s, re.I):
             return None     # "I love that movie too": agreeing, on the other's topic
         pair = _OVER.match(x) if verb == "prefer" else None
         key = "preference:" + "|".join(sorted(_key("", p)[1:] for p in (pair["a"], pair["b"]))) \
@@ -344,6 +375,12 @@ def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
             timeless = " ".join(x.replace(when, " ").split()) if when else x
             if when and timeless and "{" not in key:
                 x = timeless
+            if "{" not in key:      # "moved to Leeds in the spring": lives in Leeds
+                x = _WHEN_TAIL.sub("", x) or x
+            if key == "fact:location" and re.search(r"\b(?:moved|relocated)\b", s, re.I) and \
+                    not _place(x):
+                continue    # "I moved to day shifts" says nothing of where
+
             head = (re.split(r"\s+(?:named|called|who|that|which|with|at|in|on|for|from|to)\b",
                              timeless or x)[0].split() or [""])[-1]
             slot = "{" not in key or "{h}" in key
@@ -359,11 +396,15 @@ def _statement_at(s: str, turn: int, who: str) -> Candidate | None:
             return None
         category = "preference" if re.match(r"favou?rite\b", k, re.I) else "fact"
         return Candidate(category, f"{who}'s {k} {m['v'].lower()} {third_person(x)}",
-                         point_key(k), turn, slot=True)
+                         point_key(k, x), turn, slot=True)
     if m := _MY_VERB.match(s):
         x = _obj(m["x"])
         return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x)}",
                          _key("fact:my", f"{m['k']} {m['v']}"), turn, slot=True) if x else None
+    if (m := _STATE_SINCE.match(s)) and m["x"].lower() in _STATES:
+        # "I've been vegan since January": a state that holds now, however long.
+        x = m["x"].lower()
+        return Candidate("fact", narrate(s, who), f"fact:{_STATES[x]}", turn, slot=True)
     if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
         x = m["x"]
         if not m["art"] and x.lower() not in _STATES:
@@ -426,7 +467,7 @@ def _instruction(s: str, turn: int, who: str) -> Candidate | None:
     return None
 
 
-def _parse(s: str, turn: int, who: str) -> Candidate | None:
+def _parse(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
     if m := _FORGET.match(s):
         x = _obj(m["x"], 30)
         if not x or _names_nothing(x):
@@ -459,7 +500,7 @@ def _parse(s: str, turn: int, who: str) -> Candidate | None:
             return None     # "Remember Jon, just do it!" is encouragement, not a fact
         x = _obj(x, 30)
         return Candidate("fact", _cap(_about(x, who)), None, turn) if x else None
-    return _instruction(s, turn, who) or _statement(s, turn, who)
+    return _instruction(s, turn, who) or _statement(s, turn, who, echo)
 
 
 def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | None:
@@ -474,14 +515,16 @@ def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | Non
 
 
 def extract(text: str, turn: int, who: str = "User", *,
-            answers_question: bool = False) -> list[Candidate]:
+            answers_question: bool = False, replies: bool = True) -> list[Candidate]:
     """The candidates of one user turn, sentence by sentence, in order.
 
     Questions are skipped unless they ask to remember or forget ("could you remember that
     ..."). A correction marker ("actually", "no", "that's wrong"...) makes what follows a
     correction; alone in its sentence, it makes the next sentence one. When the turn
     ``answers_question`` (the turn before it asked one), a leading "no"/"nope" is the answer,
-    not a correction.
+    not a correction. When it ``replies`` (the other side spoke right before), a taste
+    ending "too" agrees with theirs ("I love that movie too"): not stored; said unprompted
+    ("I love ramen too"), it adds a taste.
     """
     found: list[Candidate] = []
     pending = False
@@ -509,7 +552,7 @@ def extract(text: str, turn: int, who: str = "User", *,
         elif pending:
             candidate = _correction(s, turn, who, True)
         else:
-            candidate = _parse(s, turn, who)
+            candidate = _parse(s, turn, who, echo=replies)
         pending = False
         if candidate is not None:
             candidate.source = s

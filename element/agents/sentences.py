@@ -10,9 +10,9 @@ the next word usually opens a sentence ("... at 6 a.m. Then I ran"). Pure functi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-__all__ = ["split_sentences", "ends_with_abbreviation"]
+__all__ = ["split_sentences", "ends_with_abbreviation", "untag", "clauses"]
 
 #: Titles and words always followed by more of the same sentence.
 _NEVER_END = frozenset("""
@@ -70,3 +70,64 @@ def split_sentences(text: str) -> Iterator[str]:
     rest = text[start:].strip()
     if rest:
         yield rest
+
+
+#: A question tagged onto a statement: "I started a store - pretty cool, huh?", "I moved
+#: to Leeds, did you know?", "I finished another project - want to see a pic?".
+_TAG_SEPARATOR = re.compile(r"\s*,\s+|\s+[-\u2013\u2014]+\s+")
+#: At most this many words in a tag.
+_TAG_WORDS = 6
+#: How a question opens (then the whole sentence asks, whatever its tail).
+_ASKING = re.compile(r"^\W*(?:do|did|does|have|has|had|are|is|was|were|can|could|would|will|"
+                     r"shall|should|may|might|must|what|how|where|when|why|who|whom|whose|"
+                     r"which|any|anything|wanna|want|got|ever)\b", re.I)
+
+
+def untag(sentence: str) -> tuple[str, bool]:
+    """A sentence without a question tagged onto its statement, and whether it still asks:
+    "I started a store - pretty cool, huh?" -> ("I started a store", False); "Did you
+    go?" -> ("Did you go?", True)."""
+    text = sentence.strip()
+    if not text.endswith("?"):
+        return text, False
+    if _ASKING.match(text):
+        return text, True
+    for m in _TAG_SEPARATOR.finditer(text):
+        head, tag = text[:m.start()], text[m.end():]
+        if len(head.split()) >= 3 and len(tag.split()) <= _TAG_WORDS and \
+                re.fullmatch(r"[\w' ,]+\?+[\"')\]]*", tag):
+            return head.rstrip(" ,;:-"), False
+    return text, True
+
+
+#: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
+#: that starts a new first-person clause ("I don't live there anymore, I moved to Porto",
+#: "Helen retired, so now I report to Marcus").
+_SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
+_COMMA_CLAUSE = re.compile(r",\s+(?:(?:so|and|but|then|now|since then|these days|nowadays)"
+                           r"\s+){0,2}(?=(?:i|my|we|our)\s)", re.I)
+#: Openers of a subordinate clause: "When I ask, I want ..." is one instruction.
+_SUBORDINATE = re.compile(r"^(?:when|whenever|if|before|after|as soon as|once|since|because|"
+                          r"while|although|though|unless|until|as long as)\b", re.I)
+
+
+def clauses(sentence: str, opener: Callable[[str], str] = str.strip) -> Iterator[str]:
+    """The clauses of a sentence (contractions expanded: "I am") that say one thing each,
+    stripped: "I do not run anymore, I switched to cycling" -> "I do not run anymore", "I
+    switched to cycling". A subordinate clause ("When I ask, reply in French") and a pair
+    as the subject ("Alex and I got married") stay whole; ``opener`` strips what opens a
+    part (fillers) before the subordinate check."""
+    pair = re.match(r"^((?:[A-Z][a-z]+|my\s+\w+(?:\s+(?-i:[A-Z])[a-z]+)?)\s+and\s+(?=i\b)|"
+                    r"me\s+and\s+(?=my\b))",
+                    sentence, re.I)
+    if pair:
+        first, *rest = clauses(sentence[pair.end():], opener)
+        yield pair.group(1) + first
+        yield from rest
+        return
+    for part in _SPLIT.split(sentence):
+        part = (part or "").strip()
+        if _SUBORDINATE.match(opener(part)):
+            yield part
+            continue
+        yield from (p.strip() for p in _COMMA_CLAUSE.split(part))

@@ -53,7 +53,8 @@ from .sentences import ends_with_abbreviation, split_sentences
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
-           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN"]
+           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "moved_to",
+           "relation", "relation_target"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -86,8 +87,10 @@ _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|becam
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
-                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|(?:went|gone|turned)"
-                 r"\s+(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time))")
+                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
+                 r"handed\s+in|dropped\s+out|cut\s+(?:out|down\s+on|back\s+on)|upgraded|"
+                 r"downgraded|(?:went|gone|turned)\s+(?:(?:fully|completely|totally|full)\s+)?"
+                 r"(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time|remote))")
 _ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                     r"then|already|eventually|officially|actually))*\s+|\band\s+)"
                     + _CHANGE_VERBS + r"\b", re.I)
@@ -113,23 +116,29 @@ _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\
                             r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
                             r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
                             r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
-                            r"called|named|since|now)\b)[a-z]+)?)", re.I)
+                            r"called|named|since|now)\b)[a-z]+)?)|"
+                            r"^(?:my|our)\s+(?P<z>[a-z]+(?:\s+[a-z]+)?)\s+(?:has\s+|have\s+|"
+                            r"just\s+)*(?:changed|moved)\b", re.I)
 #: Any word a cue above starts with: a sentence without one is no change (checked first:
 #: most sentences have none, and the cues are many patterns).
 MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|transfer|becam|becom|retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
-    r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut out|"
-    r"no more)", re.I)
-#: Words adding to what is known rather than replacing it.
-_ADDITION = re.compile(r"\b(?:also|too|as well|another|second|third|one more|in addition|"
+    r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
+    r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
+#: Words adding to what is known rather than replacing it ("too" at a clause's end, not
+#: "too high").
+_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|"
+                       r"third|one more|in addition|"
                        r"besides|both|other)\b", re.I)
-#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits.
-_NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|may|want to|wants to|hope to|"
+#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
+#: "for a week".
+_NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"
                       r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
                       r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
-                      r"growing up|wish|should|could)\b", re.I)
+                      r"growing up|wish|should|could|for\s+(?:a|the|one|two|three|a few|"
+                      r"several)\s+(?:days?|nights?|weeks?|weekends?))\b", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
     r"\b(?:left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before)\b)|"
@@ -139,6 +148,8 @@ _ENDED_OBJECT = re.compile(
     r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
+    r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
+    r"cut (?:down|back) on|upgraded from|downgraded from|"
     r"gave away|gave(?=\s+[A-Z]))\s+(?P<x>[^,;.!?]+)")
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
@@ -158,6 +169,11 @@ _VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|s
                         r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
                         re.I)
 _GENERIC = frozenset("my our the a an old new whole".split())
+#: A word opening a sentence before its subject ("Sadly, Rex passed away").
+_OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
+                             r"anyway|finally|actually|yesterday|today|recently|"
+                             r"(?:last|this)\s+(?:week|weekend|month|night|year))\b\s*,?\s+",
+                             re.I)
 _SELF = frozenset("i we me".split())
 
 
@@ -214,7 +230,7 @@ def holder_of(sentence: str) -> str:
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
-    s = _SCENE.sub("", sentence.strip(), count=1)
+    s = _SCENE.sub("", _OPENING_ADVERB.sub("", sentence.strip(), count=1), count=1)
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b", s, re.I):
         return ""
@@ -238,8 +254,19 @@ def same_holder(a: str, b: str) -> bool:
     return a == b or bool(a and b and set(a.split()) & set(b.split()))
 
 
+#: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.
+_USED_TO_NOW = re.compile(r"\bused to (?P<x>[^,;.!?]+?),?\s+but\s+(?:now|these days|nowadays|"
+                          r"today)\b", re.I)
+
+
 def signals(sentence: str) -> Signals:
     """The cues of a cleaned first-person sentence (``rules.clean``)."""
+    if was := _USED_TO_NOW.search(sentence):
+        found = signals(sentence[was.end("x"):])
+        return Signals(change=True, strong=True, addition=found.addition,
+                       not_now=found.not_now,
+                       ended=(" ".join(was["x"].split()[:6]), *found.ended),
+                       holder=holder_of(sentence), things=found.things, now=True)
     strong = bool(_ACTED.search(sentence) or _SHAPED.search(sentence))
     weak = bool(_WEAK.search(sentence) or _NOWISH.search(sentence))
     things = []
@@ -247,14 +274,15 @@ def signals(sentence: str) -> Signals:
         # "I'm enjoying my new job" names no new value: nothing to replace the old with.
         if not _VALUE.search(sentence[m.end():]):
             continue
-        thing = (m["x"] or m["y"]).lower()
+        thing = (m["x"] or m["y"] or m["z"]).lower()
         words = thing.split()
         if words[-1].endswith("s") and not words[-1].endswith("ss"):
             words[-1] = words[-1][:-1]
         things.append(" ".join(words))
         # "My new car is a Mazda" replaces the car; "a new project" is one more, but "a
         # new boss" replaces the one a person has.
-        if m["y"] and (m["a"].lower() != "a" or point_key(things[-1]) in SINGLE_KEYS):
+        if m["y"] and (m["a"].lower() != "a" or point_key(things[-1]) in SINGLE_KEYS) or \
+                m["z"]:
             strong = True
     ended: list[str] = []
     for m in _ENDED_OBJECT.finditer(sentence):
@@ -264,7 +292,7 @@ def signals(sentence: str) -> Signals:
             continue
         if value := _cut(m["x"]):
             ended.append(value)
-    subject = _ENDED_SUBJECT.match(sentence)
+    subject = _ENDED_SUBJECT.match(_OPENING_ADVERB.sub("", sentence, count=1))
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
     for m in _NEGATED.finditer(sentence):
@@ -427,6 +455,64 @@ def strip_for_attribute(text: str, who: str) -> str:
     text = re.sub(r"\b(?:family|the user(?:'s)?)\b", " ", text, flags=re.I)
     text = _STRIP_CUES.sub(" ", text)
     return " ".join(text.split()) or text
+
+
+_MOVED_TO = re.compile(r"(?:^|\b(?:i|we|and)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+|"
+                       r"all\s+|then\s+)*)(?:moved|relocated)(?:\s+(?:back|up|down|over|out|"
+                       r"across|away|house|home|all the way))*\s+(?:to|into)\s+(?-i:[A-Z])", re.I)
+
+
+def moved_to(sentence: str) -> bool:
+    """Whether a first-person sentence says the speaker moved to a named place ("We
+    packed up and moved to Denver"), wherever the verb stands."""
+    return bool(_MOVED_TO.search(sentence))
+
+
+#: The speaker's verb and the preposition after it: "I am playing for X now" -> play for.
+_RELATION = re.compile(r"^(?:i|we)\s+(?:(?:am|are|have|had|been|just|also|now|still|really|"
+                       r"currently|finally|recently|mostly|usually|actually)\s+)*"
+                       r"(?P<v>[a-z]{2,})\s+(?P<p>to|for|with|at|in|on|from)\s+(?P<x>\S.*)$",
+                       re.I)
+#: Verbs too common to name an attribute by their preposition ("I am in Rome").
+_LIGHT_VERBS = frozenset("am are is was were be been have has had get got do did make made "
+                         "went come came say said".split())
+
+
+def relation(sentence: str) -> tuple[str, str, str] | None:
+    """A first-person statement's relation and value: "I play for Hilltop FC" -> ("play",
+    "for", "Hilltop FC"); None for a light verb or no preposition after the verb."""
+    m = _RELATION.match(_OPENING_ADVERB.sub("", sentence.strip(), count=1))
+    if m is None or m["v"].lower() in _LIGHT_VERBS:
+        return None
+    stem = terms(m["v"]) or [m["v"].lower()]
+    return stem[0], m["p"].lower(), m["x"]
+
+
+def relation_target(sentence: str, memories: Iterable[Memory], who: str,
+                    skip: Iterable[str] = ()) -> Memory | None:
+    """The newest one-fact memory of the speaker's in the same relation as ``sentence``
+    ("I'm playing for Kingston Town now" and "Emil plays for Hilltop FC") with another
+    value: a name the memory lacks."""
+    rel = relation(sentence)
+    if rel is None:
+        return None
+    # The value is a name ("for Kingston Town"), not a thing with a name in it ("on a
+    # new project set in Ohio": one more project).
+    value = re.match(r"(?:the\s+)?(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)", rel[2],
+                     re.I)
+    names = [t for t in terms(value["n"])] if value else []
+    if not names:
+        return None
+    avoid = set(skip)
+    for memory in memories:
+        said = first_person(memory["content"], who)
+        if memory["id"] in avoid or len(said) != 1 or is_event(said[0]) or holder_of(said[0]):
+            continue
+        old = relation(said[0])
+        if old is not None and old[:2] == rel[:2] and \
+                not set(names) <= _content_terms(memory["content"], who):
+            return memory
+    return None
 
 
 def is_event(sentence: str) -> bool:

@@ -1,0 +1,71 @@
+"""What a memory replacing another says: the attribute's own statement of the new value.
+
+A change statement that replaces a stored memory ("I left Google last month and joined
+Spotify" replacing "Lena works at Google") is written the way the attribute's key says its
+value ("Lena works at Spotify"), when the sentence names one (the patterns of
+``facts.NEW_VALUES``); a name the old memory introduced keeps its introduction ("Finn
+turned 7" replacing "Martha's son Finn is 6"). Pure functions over texts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .facts import NEW_VALUES
+from .rules import norm
+from .updates import mentions
+
+__all__ = ["restate", "introduced"]
+
+#: Words that name no value ("the new one").
+_GENERIC = frozenset("my our the a an old new whole".split())
+
+#: Capitalised words that are times, not values ("moved to Lisbon in May").
+_TIME_WORDS = frozenset("""
+january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday christmas easter
+""".split())
+
+
+#: A proper name, with a title ("Dr. Shah", "Marco"), not opening the sentence.
+_NAMED = re.compile(r"(?<!^)\b(?P<x>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?-i:[A-Z])[\w'-]+"
+                    r"(?:\s+(?-i:[A-Z])[\w'-]+)*)")
+
+
+def introduced(content: str, old: str, who: str) -> str:
+    """``content`` opening with a name ``old`` introduced as the speaker's ("Martha's son
+    Finn is 6"), opening with that introduction: "Finn turned 7" -> "Martha's son Finn
+    turned 7"."""
+    first = re.match(r"(?P<n>[A-Z][a-z]+)\b(?!'s)", content)
+    if first is None or first["n"] == who:
+        return content
+    intro = re.search(rf"\b{re.escape(who)}'s (?:(?!(?:is|are|was|were|has|had|called|named)\b)"
+                      rf"[a-z]+ ){{1,2}}{first['n']}\b", old)
+    return intro.group(0) + content[first.end():] if intro else content
+
+
+def restate(key: str, sentence: str, who: str, old: str) -> str | None:
+    """The attribute's own statement of the new value a change statement gives, once it is
+    known to replace ``old`` (a memory of ``key``): "I left Google last month and joined
+    Spotify" -> "Lena works at Spotify". None when the sentence names no new value of that
+    attribute (a value all of whose words are in ``old``, the speaker's name or a month is
+    none): the sentence is then told as it is."""
+    found = NEW_VALUES.get(key)
+    if found is None and key.startswith("fact:my:"):
+        # "Eli's GP is Dr. Morgan", then "I changed GPs, I see Dr. Shah now": the same
+        # words of the attribute, the new name.
+        said = re.match(rf"^{re.escape(who)}'s (?P<k>[\w' -]+?) (?P<v>is|are) ", old)
+        if said is not None:
+            found = (_NAMED, f"{{who}}'s {said['k']} {said['v']} {{x}}")
+    if found is None:
+        return None
+    pattern, template = found
+    for m in reversed(list(pattern.finditer(sentence))):
+        value = m["x"].strip()
+        words = [w.lower() for w in re.findall(r"[\w&']+", value)]
+        named = [w for w in words if w not in _GENERIC]
+        if not named or named[0] in _TIME_WORDS or norm(value) == norm(who) or \
+                mentions(old, value, who) >= 1.0:
+            continue
+        return template.format(who=who, x=value)
+    return None
