@@ -21,6 +21,18 @@ the two texts' binary bags of words, ``|A & B| / sqrt(|A| * |B|)`` over lowercas
 tokens. It is the set analogue of the vector cosine: 1 for the same words, 0 for none
 shared, so the same threshold keeps a comparable meaning.
 
+**Calibration** (``calibrate``): a raw cosine says little by itself: one model's unrelated
+texts sit near .2, another's near .45, and memories that all name the person a query names
+reach .75 against it. So before anything is blended, each lane's similarity is read
+against the *background* of the search: the mean similarity (clamped to ``[0, 1]``) that
+the query reaches against a sample of the memories in scope (``background_level``: the
+``BACKGROUND_SIZE`` newest, unrelated to the query in all but a few). A background above
+``CALIBRATION_LEVEL`` (.2) is brought down to it, an identical text stays 1, linearly in
+between and below; a lower background leaves the lane as it is. So a score reads the same
+on every lane, model and store: about .2 or less is "as close as an unrelated memory of
+this store gets", and on the LoCoMo dev split the default threshold .4 keeps about nine
+evidence turns in ten and one other turn in five (``docs/recall.md``).
+
 Nothing here does I/O; everything takes and returns plain data or numpy arrays.
 """
 
@@ -35,7 +47,8 @@ import numpy as np
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours"]
+           "boost_neighbours", "CALIBRATION_LEVEL", "BACKGROUND_SIZE", "BACKGROUND_PRIOR",
+           "background_level", "calibrate"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -52,6 +65,18 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intent
 # under .01 across them, so they are not fragile.
 LEXICAL_WEIGHT = 0.7
 LEXICAL_FLOOR = 4.0
+
+# Calibration (``calibrate``): the score a similarity as high as the background's gets.
+# The background is the mean similarity over the ``BACKGROUND_SIZE`` newest memories in
+# scope, shrunk toward 0 as if ``BACKGROUND_PRIOR`` more memories had similarity 0 (a store
+# of a few memories, where a relevant one would weigh in the mean, reads its similarities
+# nearly raw). On the LoCoMo dev split the level .2 puts the default threshold .4 where
+# nine evidence turns in ten pass and about one other turn in six (.15: .87 / .12; .25:
+# .91 / .22); 64 or 256 background memories, or their median, give the same figures
+# within .02 (``docs/recall.md``).
+CALIBRATION_LEVEL = 0.2
+BACKGROUND_SIZE = 128
+BACKGROUND_PRIOR = 16
 
 # Float32 cosine of a text with itself can come out as 0.99999994; a threshold of 1 must
 # still mean "exact match", so comparisons allow this much slack.
@@ -127,6 +152,39 @@ def boost_neighbours(scores: np.ndarray, hits: np.ndarray, neighbours: np.ndarra
     return out
 
 
+def background_level(sims: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Each lane's background over the background rows where the lane is present: their
+    mean clamped similarity, shrunk toward 0 by ``BACKGROUND_PRIOR`` (``(3,)``, each in
+    ``[0, 1)``; 0 for a lane no row has)."""
+    sims = np.clip(np.nan_to_num(np.asarray(sims, dtype=np.float64)), 0.0, 1.0)
+    present = np.asarray(present, dtype=bool).reshape(-1, len(LANES))
+    total = np.where(present, sims.reshape(-1, len(LANES)), 0.0).sum(axis=0)
+    level: np.ndarray = total / (present.sum(axis=0) + BACKGROUND_PRIOR)
+    return level
+
+
+def calibrate(sims: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """Similarities read against their lane's background ``level`` (``background_level``).
+
+    Per lane, with ``A = CALIBRATION_LEVEL`` and ``b = max(level, A)``: ``s >= b`` maps to
+    ``A + (1 - A) (s - b) / (1 - b)``, ``s < b`` to ``A s / b``. What unrelated memories
+    typically reach scores ``A`` on every lane, whatever its model; an identical text
+    scores 1. A background at or under ``A`` leaves the lane as it is (its unrelated
+    memories already score low; noise near 0 is not stretched up). Continuous and
+    increasing in ``s``: a lane's order never changes, and no score rises above its
+    similarity.
+
+    :param sims: ``(n, 3)`` similarities in :data:`LANES` order (clamped to ``[0, 1]``).
+    :param level: ``(3,)`` backgrounds in ``[0, 1)``.
+    """
+    sims = np.clip(np.nan_to_num(np.asarray(sims, dtype=np.float64)), 0.0, 1.0)
+    target = CALIBRATION_LEVEL
+    b = np.clip(np.asarray(level, dtype=np.float64), target, 1.0 - 1e-9)[None, :]
+    above = target + (1.0 - target) * (sims - b) / (1.0 - b)
+    out: np.ndarray = np.where(sims >= b, above, target * sims / b)
+    return out
+
+
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Blend per-lane similarities into one score per row.
 
@@ -164,14 +222,17 @@ def text_similarity(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def rank(scores: Sequence[float] | np.ndarray, threshold: float, limit: int,
-         tiebreak: Sequence[int] | np.ndarray | None = None) -> list[int]:
+         tiebreak: Sequence[int] | np.ndarray | None = None,
+         gate: Sequence[float] | np.ndarray | None = None) -> list[int]:
     """Indices of the best ``limit`` scores that reach ``threshold``, best first.
 
     Equal scores keep a stable order: by ``tiebreak`` descending (newer first, when it is
-    a creation sequence), else by index.
+    a creation sequence), else by index. With ``gate``, a row is kept when its gate value
+    reaches ``threshold`` (rather than its score), and still ranked by its score.
     """
     values = np.asarray(scores, dtype=np.float64)
-    keep = np.flatnonzero(values >= threshold - SCORE_EPSILON)
+    passes = values if gate is None else np.asarray(gate, dtype=np.float64)
+    keep = np.flatnonzero(passes >= threshold - SCORE_EPSILON)
     if len(keep) == 0:
         return []
     if tiebreak is None:
