@@ -19,10 +19,10 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
 from element import Home, registry
 from index import limit_blas_threads
-from source import BRANCHES, MAX_PUSH_BYTES
+from source import BRANCHES
 
 from .access_log import AccessLog
-from .config import DEFAULTS, open_home
+from .config import DEFAULTS, SettingInvalid, open_home
 from .console import init_console
 from .errors import register_error_handlers
 from .events import blueprint as events_blueprint
@@ -35,40 +35,12 @@ from .metrics import init_metrics
 from .openapi import blueprint as openapi_blueprint
 from .routes import blueprint
 
-__all__ = ["create_app", "server_settings"]
-
-#: Connections waitress keeps open at once. Its default (100) let 150 sockets that never
-#: finish their headers lock everyone out; an idle or slow socket costs a descriptor and a
-#: buffer, not a thread, so allow many and time the slow ones out instead.
-CONNECTION_LIMIT = 1000
-#: Seconds a connection may stay silent (no byte in or out) before it is closed. Event
-#: streams send a keepalive every EVENTS_KEEPALIVE seconds (15), so they stay open.
-CHANNEL_TIMEOUT = 30
-#: The largest request head (request line and headers).
-MAX_HEADER_BYTES = 64 * 1024
-
-
-def server_settings(app: Flask) -> dict[str, Any]:
-    """waitress's settings for ``app``, chosen on purpose (issue 9) rather than inherited.
-
-    ``max_request_body_size`` is the largest body any route takes (an import_bundle body or
-    a git push): waitress refuses a larger ``Content-Length`` with 413 as soon as it has
-    read the headers, before reading the body. A smaller route's own limit is checked by
-    ``api/limits.py`` before the app reads the body, in the one error shape.
-    """
-    largest = max(int(app.config["MAX_BUNDLE_BODY"]), int(app.config["MAX_JSON_BODY"]),
-                  int(app.config["MAX_CONTENT_LENGTH"]), MAX_PUSH_BYTES + 1024 * 1024)
-    keepalive = float(app.config["EVENTS_KEEPALIVE"])
-    return {"connection_limit": CONNECTION_LIMIT,
-            "channel_timeout": max(CHANNEL_TIMEOUT, int(keepalive * 2)),
-            "cleanup_interval": 5, "max_request_header_size": MAX_HEADER_BYTES,
-            "max_request_body_size": largest + 1}
-
+__all__ = ["create_app"]
 
 def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None) -> Flask:
     """The WSGI app serving ``home`` (opened from the configuration when not given).
 
-    :raise ValueError: a setting is out of its range (ENV, EMBEDDER).
+    :raise SettingInvalid: a setting is out of its range (ENV, EMBEDDER, METRICS_TOKEN).
     :raise RuntimeError: an op of the sheet has no handler.
     """
     registry()
@@ -80,7 +52,7 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     app.config.from_prefixed_env("TRIFORM")
     app.config.from_mapping(config or {})
     if app.config["ENV"] not in BRANCHES:
-        raise ValueError(f"ENV must be one of {', '.join(BRANCHES)}")
+        raise SettingInvalid(f"ENV must be one of {', '.join(BRANCHES)}")
     if home is None:
         cache = app.config["MODEL_CACHE"]
         home = open_home(app.config["HOME"], embedder=app.config["EMBEDDER"],

@@ -22,7 +22,8 @@ from index import Embedder, HashingEmbedder, default_cache_dir
 from .options import add_home_options, default_home
 
 __all__ = ["add_home_options", "DEFAULTS", "default_home", "default_model_cache",
-           "embedder_factory", "environment_secret", "open_home", "SECRET_PREFIX"]
+           "embedder_factory", "environment_secret", "open_home", "SECRET_PREFIX",
+           "SettingInvalid"]
 
 #: Settings of ``create_app`` (each also read from ``TRIFORM_<NAME>``).
 DEFAULTS: dict[str, Any] = {
@@ -44,10 +45,17 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,         # how clients reach us, for clone URLs; else from the request
     "METRICS_TOKEN": None,      # opens GET /metrics to this bearer token (api/metrics.py)
     "METRICS_WORKER": None,     # the worker label of this process's series; else host:pid
+    "MCP_ALLOWED_ORIGINS": "",  # browser origins MCP over HTTP accepts besides loopback and
+                                # PUBLIC_URL's (comma-separated; docs/agents.md)
 }
 
 #: Environment variables the LLM evaluator may name as ``api_key_env``.
 SECRET_PREFIX = "TRIFORM_LLM_"
+
+
+class SettingInvalid(ValueError):
+    """A setting of ``create_app`` is out of its range: the server does not start, and
+    ``triform serve`` says why in one line (exit 2)."""
 
 
 def default_model_cache() -> Path:
@@ -64,12 +72,12 @@ def environment_secret(name: str) -> str | None:
 def embedder_factory(kind: str, model_cache: Path | None) -> Callable[[], Embedder]:
     """A function that builds the configured embedder when first needed.
 
-    :raise ValueError: ``kind`` is neither fastembed nor hashing.
+    :raise SettingInvalid: ``kind`` is neither fastembed nor hashing.
     """
     if kind == "hashing":
         return HashingEmbedder
     if kind != "fastembed":
-        raise ValueError(f"EMBEDDER must be fastembed or hashing, not {kind!r}")
+        raise SettingInvalid(f"EMBEDDER must be fastembed or hashing, not {kind!r}")
 
     def load() -> Embedder:
         from index import load_embedder   # only when first needed: it loads ONNX Runtime

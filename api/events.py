@@ -50,7 +50,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +85,8 @@ class Subscription:
     element_id: str | None
     queue: queue.Queue[Any]
     dropped: bool = False
+    #: Whose stream it is (a token's id), so one token cannot hold every stream.
+    holder: str | None = None
 
     def wants(self, event: dict[str, Any]) -> bool:
         return event.get("circle") == self.circle and (
@@ -99,9 +101,14 @@ class Broadcaster:
     """
 
     def __init__(self, *, queue_size: int = 1000, max_subscribers: int = 16,
-                 catalog: Catalog | None = None, follow_every: float = 0.5) -> None:
+                 catalog: Catalog | None = None, follow_every: float = 0.5,
+                 max_per_holder: int | None = None) -> None:
         self.queue_size = queue_size
         self.max_subscribers = max_subscribers
+        #: Streams one token may hold: half of them (at least one) unless set; one viewer
+        #: held every stream, and everyone else got 503 (issue 26). Half, not less, so a
+        #: person's console tab and command line share one token's streams by default.
+        self.max_per_holder = max_per_holder or max(1, max_subscribers // 2)
         self._subscribers: list[Subscription] = []
         self._lock = threading.Lock()
         self._catalog = catalog
@@ -114,9 +121,17 @@ class Broadcaster:
         with self._lock:
             return len(self._subscribers)
 
-    def subscribe(self, circle: str, element_id: str | None = None) -> Subscription:
-        """A new subscription, or ApiError 503 when ``max_subscribers`` are open."""
+    def subscribe(self, circle: str, element_id: str | None = None, *,
+                  holder: str | None = None) -> Subscription:
+        """A new subscription for ``holder`` (a token's id): ApiError 503 when
+        ``max_subscribers`` are open, 429 when ``holder`` holds ``max_per_holder``."""
         with self._lock:
+            held = sum(1 for s in self._subscribers if holder and s.holder == holder)
+            if held >= self.max_per_holder:
+                raise ApiError("EVENTS_TOKEN_BUSY", "rate_limited",
+                               f"this token holds {held} event streams, the most one token "
+                               "may; close one first", retryable=True,
+                               headers={"Retry-After": "5"})
             if len(self._subscribers) >= self.max_subscribers:
                 raise ApiError("EVENTS_BUSY", "unavailable",
                                f"{self.max_subscribers} event streams are open, the most "
@@ -129,7 +144,8 @@ class Broadcaster:
                 self._following = True
                 threading.Thread(target=self._follow, args=(after,), daemon=True,
                                  name="events-follow").start()
-            sub = Subscription(circle, element_id, queue.Queue(self.queue_size))
+            sub = Subscription(circle, element_id, queue.Queue(self.queue_size),
+                               holder=holder)
             self._subscribers.append(sub)
             return sub
 
@@ -253,15 +269,21 @@ def init_events(app: Flask, home: Home) -> Broadcaster:
 
 @blueprint.get("/api/events")
 def events() -> Response:
-    return event_stream(bearer_token(request.headers.get("Authorization")))
+    home: Home = current_app.extensions["triform"]
+    token = bearer_token(request.headers.get("Authorization"))
+    return event_stream(lambda: authenticate(home.catalog, token))
 
 
-def event_stream(token: str | None) -> Response:
-    """The event stream of this request's parameters, for ``token`` (however the entry
-    point received it: a bearer header here, the console's session there)."""
+def event_stream(who: Callable[[], Principal]) -> Response:
+    """The event stream of this request's parameters, for whom ``who`` names (however the
+    entry point received its credentials: a bearer header here, the console's session
+    there); ``who`` is asked again as the stream runs.
+
+    :raise Unauthorized: ``who`` does not name anyone now.
+    """
     home: Home = current_app.extensions["triform"]
     broadcaster: Broadcaster = current_app.extensions["triform.events"]
-    principal: Principal = authenticate(home.catalog, token)
+    principal: Principal = who()
     args = request.args
     circle = args.get("circle") or principal.circle
     element_id = None
@@ -287,8 +309,8 @@ def event_stream(token: str | None) -> Response:
         or float(current_app.config["EVENTS_KEEPALIVE"])
     last = request.headers.get("Last-Event-ID") or args.get("last_event_id")
     after = _number("Last-Event-ID", last, 0, 2 ** 63 - 1, integer=True)
-    sub = broadcaster.subscribe(circle, element_id)
-    access = _Access(home, token, float(current_app.config["EVENTS_RECHECK"]))
+    sub = broadcaster.subscribe(circle, element_id, holder=principal.token_id)
+    access = _Access(home, who, float(current_app.config["EVENTS_RECHECK"]))
     stream = _stream(home, broadcaster, sub, access, after=None if after is None
                      else int(after), limit=None if limit is None else int(limit),
                      timeout=timeout, keepalive=keepalive)
@@ -302,10 +324,10 @@ def event_stream(token: str | None) -> Response:
 
 
 class _Access:
-    """What a stream's token may see, checked again every ``recheck`` seconds."""
+    """What a stream's principal may see, checked again every ``recheck`` seconds."""
 
-    def __init__(self, home: Home, token: str | None, recheck: float = 5.0) -> None:
-        self.home, self.token, self.recheck = home, token, recheck
+    def __init__(self, home: Home, who: Callable[[], Principal], recheck: float = 5.0) -> None:
+        self.home, self.who, self.recheck = home, who, recheck
         self.checked = -recheck
         self.principal: Principal | None = None
         self.visible: dict[str, bool] = {}
@@ -316,7 +338,7 @@ class _Access:
             self.checked = time.monotonic()
             self.visible.clear()
             try:
-                self.principal = authenticate(self.home.catalog, self.token)
+                self.principal = self.who()
             except ElementError:
                 self.principal = None
         return self.principal is not None

@@ -8,12 +8,15 @@ The connection says who and about whom, once, for every message it carries:
 - ``X-Triform-Env``: which branch's spec governs, as for the HTTP API;
 - the conversation's subject, fixed for the connection: query parameters
   ``subject_type`` and ``subject_id`` (or headers ``X-Triform-Subject-Type`` /
-  ``X-Triform-Subject-Id``), as the ``tools_call`` op takes them.
+  ``X-Triform-Subject-Id``), as the ``tools_call`` op takes them. Each of these, and the
+  token and environment headers, may be given once, and not empty: 400 otherwise.
 
-Each request is first admitted as the agent's ``tools`` op through ``element.invoke``, so a
-missing or bad token is 401, another circle's path 403 and an unknown agent 404, in the one
-error shape, before any protocol is spoken (and no rate-limit hit is spent there: the tool
-call itself spends it). Then the SDK's transport answers: ``tools/list`` and ``tools/call``
+A browser's request must come from a page of this server (``check_origin``: the MCP spec's
+rule against DNS rebinding). Each request is then admitted as the agent's ``tools`` op
+through ``element.invoke``, so a missing or bad token is 401, another circle's path 403
+and an unknown agent 404, in the one error shape, before any protocol is spoken; a message
+other than a tool call spends the agent's rate-limit hit there (a tool call spends its
+own). Then the SDK's transport answers: ``tools/list`` and ``tools/call``
 run the ``tools`` and ``tools_call`` ops on the one op path (``api/mcp_tools.py``), and
 protocol errors are the SDK's, per the spec (a body that is not JSON: 400 with -32700;
 a wrong ``Accept``: 406; never a 500).
@@ -31,9 +34,13 @@ allows; the tool list never changes while a client holds it (``listChanged: fals
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
+from urllib.parse import urlsplit
 
 from a2wsgi import ASGIMiddleware
 from flask import Blueprint, Flask, Response, current_app, request
@@ -60,6 +67,25 @@ class Lookup(Protocol):
 
     def get(self, key: str) -> str | None: ...
 
+    def getlist(self, key: str) -> list[str]: ...
+
+
+def _once(lookup: Lookup, name: str, where: str) -> str | None:
+    """The one value of ``name``. Flask's ``get`` answers the first of several values and
+    Starlette's the last, so admission and the SDK would read different subjects (issue
+    26: ``?subject_id=alice&subject_type=&subject_id=`` ran unconfined): refused.
+
+    :raise ApiError: given more than once, or given empty.
+    """
+    values = lookup.getlist(name)
+    if len(values) > 1:
+        raise ApiError("INVALID_REQUEST", "validation",
+                       f"{name}: the {where} gives it {len(values)} times; give it once")
+    if values and not values[0].strip():
+        raise ApiError("INVALID_REQUEST", "validation", f"{name}: the {where} gives it "
+                       "empty; leave it out for no subject")
+    return values[0] if values else None
+
 
 @dataclass(frozen=True)
 class Connection:
@@ -74,12 +100,14 @@ class Connection:
 def connection_of(path: str, headers: Lookup, query: Lookup) -> Connection:
     """Read a request's :class:`Connection` (``path`` starts with ``/mcp/``).
 
-    :raise ApiError: the subject is half given, or given twice differently.
+    :raise ApiError: the subject is half given, given twice, or given empty.
     """
     given = {}
+    for header in ("Authorization", "X-Triform-Env"):
+        _once(headers, header, "request's headers")
     for name in ("type", "id"):
-        from_query = query.get(f"subject_{name}")
-        from_header = headers.get(f"X-Triform-Subject-{name.title()}")
+        from_query = _once(query, f"subject_{name}", "query string")
+        from_header = _once(headers, f"X-Triform-Subject-{name.title()}", "request's headers")
         if from_query and from_header and from_query != from_header:
             raise ApiError("INVALID_REQUEST", "validation", f"subject_{name}: the query and "
                            f"the X-Triform-Subject-{name.title()} header disagree")
@@ -162,12 +190,52 @@ def init_mcp(app: Flask, home: Home) -> McpBridge:
     return bridge
 
 
+#: Hosts a browser page may be served from to call MCP over HTTP (besides PUBLIC_URL's).
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def check_origin(origin: str | None, config: Mapping[str, Any]) -> None:
+    """The MCP spec's rule against DNS rebinding: a request carrying an ``Origin`` (a
+    browser's) must come from a page of this server: a loopback host, ``PUBLIC_URL``'s
+    host, or an origin listed in ``MCP_ALLOWED_ORIGINS``. A rebound name (``evil.example``
+    resolving to 127.0.0.1) is none of these. Clients that are not browsers send none.
+
+    :raise ApiError: 403 ``ORIGIN_REFUSED``.
+    """
+    if origin is None:
+        return
+    listed = {o.strip().rstrip("/") for o in str(config.get("MCP_ALLOWED_ORIGINS") or "")
+              .split(",") if o.strip()}
+    public = urlsplit(str(config.get("PUBLIC_URL") or "")).hostname
+    host = urlsplit(origin).hostname
+    if origin.rstrip("/") in listed or (host is not None and (host in LOOPBACK
+                                                              or host == public)):
+        return
+    raise ApiError("ORIGIN_REFUSED", "forbidden",
+                   f"Origin {origin!r} is not this server's: a browser page may call MCP "
+                   "over HTTP only from a loopback host, PUBLIC_URL's host, or an origin "
+                   "listed in MCP_ALLOWED_ORIGINS")
+
+
+def _is_tool_call(body: bytes) -> bool:
+    """Whether the message is one ``tools/call`` (which spends its own rate-limit hit)."""
+    try:
+        message = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("method") == "tools/call"
+
+
 @blueprint.route("/mcp/<circle>/<slug>", methods=["GET", "POST", "DELETE"])
 def endpoint(circle: str, slug: str) -> Response:
+    check_origin(request.headers.get("Origin"), current_app.config)
     connection = connection_of(f"{PREFIX}{circle}/{slug}", request.headers, request.args)
-    # Admission on the one op path; the rate-limit hit is the tool call's to spend.
+    # Admission on the one op path. A tool call spends its rate-limit hit in the tool op;
+    # every other message (initialize, tools/list...) spends one here, so a stream of
+    # them is as bounded as a stream of tool calls (issue 26).
+    body = request.get_data(cache=True)
     invoke(home(), Invocation(connection.agent, op="tools", token=connection.token,
-                              env=connection.env, count_rate=False))
+                              env=connection.env, count_rate=not _is_tool_call(body)))
     if request.method != "POST":
         raise ApiError("METHOD_NOT_ALLOWED", "method_not_allowed",
                        "this MCP endpoint is stateless: POST each JSON-RPC message (no "
@@ -175,4 +243,7 @@ def endpoint(circle: str, slug: str) -> Response:
                        headers={"Allow": "POST"})
     bridge: McpBridge = current_app.extensions["triform.mcp"]
     app = cast(Any, bridge.wsgi())     # a2wsgi's environ type is narrower than werkzeug's
-    return cast(Response, Response.from_app(app, request.environ))
+    # The body was read above: the transport reads it again from a copy.
+    environ = {k: v for k, v in request.environ.items() if k != "HTTP_TRANSFER_ENCODING"}
+    environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
+    return cast(Response, Response.from_app(app, environ))

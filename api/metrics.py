@@ -50,6 +50,7 @@ from element import Home
 from index import CachedEmbedder, CacheStats, MemoryBackend, MemorySettings, pool_stats
 
 from .access_log import Route
+from .config import SettingInvalid
 from .errors import ApiError
 from .routes import bearer_token
 
@@ -245,13 +246,13 @@ def _digest(text: str) -> bytes:
 def init_metrics(app: Flask, home: Home) -> Metrics:
     """Make the app's metrics (``app.extensions["triform.metrics"]``) and its route.
 
-    :raise ValueError: ``METRICS_TOKEN`` is set but shorter than :data:`MIN_TOKEN_CHARS`.
+    :raise SettingInvalid: ``METRICS_TOKEN`` is set but shorter than :data:`MIN_TOKEN_CHARS`.
     """
     token = app.config.get("METRICS_TOKEN") or None
     if token is not None and (not isinstance(token, str) or len(token) < MIN_TOKEN_CHARS):
-        raise ValueError(f"METRICS_TOKEN must be text of at least {MIN_TOKEN_CHARS} characters "
-                         "(make one with: python3 -c 'import secrets; "
-                         "print(secrets.token_urlsafe(32))')")
+        raise SettingInvalid(f"TRIFORM_METRICS_TOKEN must be text of at least "
+                             f"{MIN_TOKEN_CHARS} characters (make one with: python3 -c "
+                             "'import secrets; print(secrets.token_urlsafe(32))')")
     worker = app.config.get("METRICS_WORKER") or f"{socket.gethostname()}:{os.getpid()}"
     metrics = Metrics(home, app.extensions["triform.events"], str(worker))
     app.extensions["triform.metrics"] = metrics

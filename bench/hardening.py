@@ -28,6 +28,10 @@ does):
 - ``soak``: ``--ops`` mixed ops (store, search, update, delete, list) in-process, RSS and
   open descriptors sampled ten times. Prints first, middle and last (the target: flat).
 
+Round three's sections (issue 26: ``connections``, ``reopen``, ``poison``, ``bodies``,
+``erase``) live in
+``bench/attacks.py``, which documents each.
+
 Not here: the schemathesis run against ``/openapi.json`` (tests/api/test_schemathesis.py
 runs its bounded size in the suite).
 """
@@ -52,9 +56,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import waitress  # noqa: E402
-
-from api.app import server_settings  # noqa: E402
+from api.server import make_server  # noqa: E402
+from bench import attacks  # noqa: E402
 from source import SPEC_PATH, commit_files, export_bundle, import_bundle  # noqa: E402
 from tests.hardening.test_hostile_yaml import alias_bomb  # noqa: E402
 from tests.helpers import HttpClient, Served, serve  # noqa: E402
@@ -240,6 +243,8 @@ def _hostile_pushes(srv: Any, scratch: Path) -> dict[str, bool]:
         "secret file": ("memory", {"notes.txt": "AKIAZ7QW3ERTY5UIOP2X\n"}),
         "dotgit look-alike": ("memory", {".g\u200cit/hooks/post-checkout": "#!/bin/sh\n"}),
         "runtime data": ("memory", {"memories.jsonl": "{}\n"}),
+        "hostile .gitmodules": ("memory", {".gitmodules": '[submodule "x"]\n\tpath = x\n'
+                                           '\turl = --upload-pack=touch /tmp/p\n'}),
     }
     refused: dict[str, bool] = {}
     for n, (name, (slug, files)) in enumerate(edits.items()):
@@ -279,8 +284,7 @@ def _run_quietly(server: Any) -> None:
 def slow(sockets: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         srv = serve(Path(tmp) / "home")
-        server = waitress.create_server(srv.app, host="127.0.0.1", port=0, threads=4,
-                                        **server_settings(srv.app))
+        server = make_server(srv.app, host="127.0.0.1", port=0, threads=4)
         thread = threading.Thread(target=_run_quietly, args=(server,), daemon=True)
         thread.start()
         port = int(server.effective_port)
@@ -392,7 +396,8 @@ def elements(count: int) -> None:
             srv.close()
 
 
-SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak")
+SECTIONS = ("sigkill", "leaks", "hostile", "slow", "elements", "soak", "connections",
+            "reopen", "poison", "bodies", "erase")
 
 
 def main() -> int:
@@ -408,6 +413,19 @@ def main() -> int:
     parser.add_argument("--sockets", type=int, default=150, help="slow-header sockets")
     parser.add_argument("--elements", type=int,
                         help="memory elements (default 300; quick 20)")
+    parser.add_argument("--idle", type=int, help="idle connections (default 2000; quick 1100)")
+    parser.add_argument("--half", type=int,
+                        help="connections with half-sent bodies (default 600; quick 100)")
+    parser.add_argument("--reopen-elements", type=int,
+                        help="memory elements listed round-robin (default 80; quick 12)")
+    parser.add_argument("--rounds", type=int, help="reopen rounds (default 5; quick 3)")
+    parser.add_argument("--bodies", type=int, default=10,
+                        help="connections sending 100 MiB bodies without a token")
+    parser.add_argument("--erase-memories", type=int,
+                        help="memories in the store deletes erase from (default 10000; "
+                             "quick 500)")
+    parser.add_argument("--lines", type=int,
+                        help="good lines per poison import (default 300; quick 30)")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)   # one line per git request
@@ -424,7 +442,17 @@ def main() -> int:
     runs = {"sigkill": lambda: sigkill(trials, args.writers, args.seed),
             "leaks": lambda: leaks(searches, args.seed), "hostile": hostile,
             "slow": lambda: slow(args.sockets), "elements": lambda: elements(count),
-            "soak": lambda: soak(ops, args.seed)}
+            "soak": lambda: soak(ops, args.seed),
+            "connections": lambda: attacks.connections(
+                args.idle or (1100 if args.quick else 2000),
+                args.half or (100 if args.quick else 600)),
+            "reopen": lambda: attacks.reopen(
+                args.reopen_elements or (12 if args.quick else 80),
+                args.rounds or (3 if args.quick else 5), 8 if args.quick else None),
+            "poison": lambda: attacks.poison(args.lines or (30 if args.quick else 300)),
+            "bodies": lambda: attacks.bodies(args.bodies),
+            "erase": lambda: attacks.erase(args.erase_memories
+                                           or (500 if args.quick else 10_000))}
     for name in only:
         runs[name]()
     return 0

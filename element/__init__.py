@@ -9,7 +9,8 @@ from .agents.tools import UnknownTool, agent_tools, call_agent_tool
 from .catalog import Catalog, Element
 from .errors import (ERROR_CLASSES, ElementError, ElementNotFound, Forbidden, InvalidRequest,
                      TokenNotFound, Unauthorized, error_body)
-from .governance.access import ROLES, TOKEN_PREFIX, Principal, authenticate, create_token
+from .governance.access import (ROLES, TOKEN_PREFIX, Principal, authenticate, create_token,
+                                end_session, open_session, session_principal)
 from .home import (MAX_ELEMENTS_PER_CIRCLE, SLUG_RE, DatabaseRequired, Home, Initialized,
                    check_slug, mark_backend, marked_database)
 from .invoke import Invocation, admit, invoke, readable
@@ -23,7 +24,8 @@ from .transfer import (BackupInvalid, backup_home, forget_after_restore, migrate
 
 __all__ = ["Catalog", "Element", "ERROR_CLASSES", "ElementError", "ElementNotFound",
            "Forbidden", "InvalidRequest", "Unauthorized", "TokenNotFound", "error_body", "ROLES",
-           "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "SLUG_RE", "Home",
+           "TOKEN_PREFIX", "Principal", "authenticate", "create_token", "open_session",
+           "session_principal", "end_session", "SLUG_RE", "Home",
            "Initialized", "check_slug", "MAX_ELEMENTS_PER_CIRCLE", "DatabaseRequired",
            "mark_backend", "marked_database",
            "Invocation", "admit", "invoke", "readable", "registry", "Op",

@@ -12,7 +12,7 @@ from typing import Any
 
 __all__ = ["ERROR_CLASSES", "ElementError", "ElementNotFound", "InvalidRequest", "SlugTaken",
            "Unauthorized", "Forbidden", "OpNotFound", "MethodNotAllowed", "ElementDisabled",
-           "InvalidProperty", "TokenNotFound", "ImportInvalid", "CatalogFull",
+           "InvalidProperty", "TokenNotFound", "ImportInvalid", "ImportTooLarge", "CatalogFull",
            "error_body"]
 
 #: Every error class an error of ours may have (api/errors.py gives each its status).
@@ -78,6 +78,13 @@ class ImportInvalid(ElementError):
     def __init__(self, line: int, reason: str) -> None:
         super().__init__(f"line {line}: {reason}" if line else reason)
         self.line = line
+
+
+class ImportTooLarge(ElementError):
+    """A memory import over HTTP holds more work than one request does (nothing written)."""
+
+    code = "IMPORT_TOO_LARGE"
+    error_class = "too_large"
 
 
 class InvalidProperty(ElementError):

@@ -43,7 +43,7 @@ from .governance.enforce import enforce_modifiers
 from .home import Home
 from .ops import registry
 from .ops.op import Env, Invocation, Op, OpCall, OpResult, Schema
-from .schema import check
+from .schema import check, text_problem
 
 __all__ = ["Invocation", "invoke", "admit", "readable", "check_query"]
 
@@ -98,6 +98,9 @@ def check_query(schemas: Mapping[str, Schema], query: Mapping[str, str]) -> dict
     """
     typed: dict[str, Any] = {}
     for name, raw in query.items():
+        problem = text_problem(name) or (text_problem(raw) if isinstance(raw, str) else None)
+        if problem:
+            raise InvalidRequest(name, problem)
         schema = schemas.get(name)
         if schema is None:
             known = ", ".join(sorted(schemas)) or "none"

@@ -21,12 +21,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Problem", "check", "describe"]
+__all__ = ["Problem", "check", "describe", "text_problem"]
 
 Problem = tuple[str, str]       # (where, reason)
 
 #: A lone surrogate: JSON allows "\ud800", but no file, log or database can store it.
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: NUL: JSON allows "\u0000", but PostgreSQL stores it in no text column (a file would,
+#: and a home could then never move to PostgreSQL): one rule for both backends.
+_NUL = "\x00"
 
 _JSON_TYPES = {
     "string": lambda v: isinstance(v, str),
@@ -83,8 +86,10 @@ def check(value: Any, schema: Mapping[str, Any], where: str, *, full: bool = Fal
     if types and kinds is not None and not any(_JSON_TYPES[k](value) for k in kinds
                                                if k in _JSON_TYPES):
         return where, f"must be {describe(kinds)}"
-    if isinstance(value, str) and _SURROGATE.search(value):
-        return where, "must be valid Unicode text (it holds a lone surrogate)"
+    if isinstance(value, str):
+        unstorable = text_problem(value)
+        if unstorable:
+            return where, unstorable
     schema = _branch(value, schema)
     if full:
         problem = _check_value(value, schema, where)
@@ -99,6 +104,15 @@ def check(value: Any, schema: Mapping[str, Any], where: str, *, full: bool = Fal
                 if isinstance(items, dict) else _unicode(item, f"{where}[{i}]")
             if problem:
                 return problem
+    return None
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be stored as text anywhere we keep it, or None."""
+    if _SURROGATE.search(text):
+        return "must be valid Unicode text (it holds a lone surrogate)"
+    if _NUL in text:
+        return "must not hold a NUL character (no database stores one in text)"
     return None
 
 
@@ -118,8 +132,8 @@ def _check_object(value: dict[str, Any], schema: Mapping[str, Any], where: str,
     names = (schema.get("propertyNames") or {}).get("enum")
     for key, item in value.items():
         at = _join(where, key)
-        if _SURROGATE.search(key):
-            return where, "holds a field name that is not valid Unicode text"
+        if text_problem(key):
+            return where, f"holds a field name that {text_problem(key)}"
         if names is not None and key not in names:
             return at, f"is not one of {', '.join(names)}"
         if key in known:

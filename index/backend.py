@@ -172,7 +172,16 @@ class MemoryBackend(Protocol):
         ...
 
     def delete(self, memory_id: str) -> None:
-        """Delete one memory. :raise MemoryNotFound: no memory has this id."""
+        """Delete one memory and erase it before returning, as :meth:`forget_subject`
+        does: the file store compacts its log (the memory's text leaves the files, every
+        earlier version of it included; its vectors are overwritten in hnswlib), the
+        database store vacuums after the delete (what each leaves on disk:
+        ``docs/deploy.md``).
+
+        :raise MemoryNotFound: no memory has this id.
+        :raise StorageFull, StoreFailed: nothing deleted, or (the file store) deleted and
+            its compaction failed: the text leaves the disk when the store next opens.
+        """
         ...
 
     def search(self, *, query: str, context: str | None = None,
@@ -271,10 +280,10 @@ class MemoryBackend(Protocol):
         occurred/last-accessed times and access counts kept. Ids already present are
         skipped. Vectors are used when ``model_id`` is the backend's and they cover
         every lane with text; otherwise the texts are embedded. Capacity and eviction as
-        :meth:`store`; items are written in the order given (oldest first).
+        :meth:`store`; items are written in the order given (oldest first), all or
+        nothing.
 
-        :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
-        :raise StorageFull, StoreFailed: none of the items was stored.
+        :raise MemoryCapacity, StorageFull, StoreFailed: none of the items was stored.
         """
         ...
 

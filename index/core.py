@@ -499,7 +499,13 @@ class MemoryCore(MemoryBackend):
 
     @abstractmethod
     def _delete(self, memory_id: str) -> None:
-        """Delete one memory. :raise MemoryNotFound: no memory has this id."""
+        """Delete one memory and erase it from storage before returning, as
+        :meth:`_forget` does (a delete is erasure: issue 26).
+
+        :raise MemoryNotFound: no memory has this id.
+        :raise StorageFull, StoreFailed: nothing deleted, or (said by the message) deleted
+            and its erasure left to the storage's next maintenance.
+        """
 
     @abstractmethod
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
@@ -567,10 +573,10 @@ class MemoryCore(MemoryBackend):
                          ) -> builtins.list[tuple[int, builtins.list[str]]]:
         """Store imported memories as they were (ids, times, statistics), in order, with
         the evictions capacity calls for; an id stored meanwhile is skipped. ``(item
-        index, evicted ids)`` of each one written.
+        index, evicted ids)`` of each one written. All of them or none: whatever fails,
+        nothing of the call stays (issue 26).
 
-        :raise MemoryCapacity: item i cannot be stored; the items before it are durable.
-        :raise StorageFull, StoreFailed: none was stored.
+        :raise MemoryCapacity, StorageFull, StoreFailed: none was stored.
         """
 
     @abstractmethod

@@ -33,6 +33,7 @@ from .files import private_dir
 from .params import IndexParams
 from .lockfile import ElementLock
 from .log import LOG_NAME, MemoryLog, new_header, write_log
+from .records import Unappliable
 from .recovery import orphaned_checkpoint, recover, restore_checkpoint
 from .sidecar import latest_generation, remove_sidecar, write_sidecar
 
@@ -99,7 +100,8 @@ class Engine:
             state.lines, state.log_model = len(state) + 1, self.model_id
             self.log = self._new_log()
             report: dict[str, Any] = {"torn_bytes": 0, "replayed": 0, "rebuilt": False,
-                                      "sidecar": "loaded", "log_restored": len(state)}
+                                      "sidecar": "loaded", "log_restored": len(state),
+                                      "skipped": []}
         else:
             self.log = self._new_log()
             state, report = recover(self.directory, self.log, model_id=self.model_id,
@@ -112,9 +114,14 @@ class Engine:
         report["stale_vectors"] = state.stale_vectors
         report["memories"] = len(state)
         report["unembedded"] = len(state.unembedded)
-        if state.saw_forget:
+        if report["skipped"]:
+            logger.warning("the memory log of %s held %d lines that can never apply; they "
+                           "are left out and the log is rewritten without them: %s",
+                           self.directory, len(report["skipped"]),
+                           "; ".join(report["skipped"][:5]))
+        if state.saw_forget or report["skipped"]:
             # A forget_subject was logged but its compaction did not finish: finish it now,
-            # so the forgotten text leaves the disk.
+            # so the forgotten text leaves the disk. Lines that cannot apply go the same way.
             self.compact()
         elif report["rebuilt"] or orphan is not None or \
                 self._tail >= self._checkpoint_interval():
@@ -157,13 +164,28 @@ class Engine:
     def commit(self, entries: list[dict[str, Any]], *, durable: bool = True) -> None:
         """Log ``entries`` (fsynced when ``durable``), then apply them to the state.
 
+        Each op is checked first (``MemoryState.check``): one that could not apply is never
+        logged, since a line in the log that cannot apply would stop the element opening.
+        Should applying fail anyway, the log is cut back to where it was.
+
         :raise StorageFull, StoreFailed: nothing was logged or applied.
         """
-        self.log.append(entries, durable=durable)
         for entry in entries:
-            self.state.apply(entry)
-            if entry["op"] not in ("access", "model"):
-                self._tail += 1
+            try:
+                self.state.check(entry)
+            except Unappliable as exc:
+                raise StoreFailed(f"refused to log an op that cannot apply: {exc}") from None
+        start = self.log.size
+        self.log.append(entries, durable=durable)
+        try:
+            for entry in entries:
+                self.state.apply(entry)
+                if entry["op"] not in ("access", "model"):
+                    self._tail += 1
+        except Exception as exc:
+            self.rollback(start)
+            raise StoreFailed(f"an op failed to apply and was taken back out of the log "
+                              f"({exc.__class__.__name__}: {exc})") from exc
         self._dirty = True
 
     def rollback(self, size: int) -> None:

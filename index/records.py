@@ -48,7 +48,7 @@ __all__ = [
     "validate_new",    "validate_changes", "validate_items", "item_error",
     "validate_category", "validate_subject", "validate_text", "validate_optional_text",
     "validate_metadata", "validate_key", "validate_limit", "parse_time", "iso_utc",
-    "validate_occurred_at",
+    "validate_occurred_at", "MAX_ACCESS_COUNT", "Unappliable",
 ]
 
 CATEGORIES: tuple[str, ...] = ("fact", "preference", "procedure", "context", "correction")
@@ -70,11 +70,21 @@ MAX_METADATA_DEPTH = 16
 MAX_AGENT_CHARS = 200
 MAX_SUBJECT_ID_CHARS = 256
 MAX_KEY_CHARS = 255
+#: The largest access count an import may carry: the largest integer every JSON reader
+#: keeps exactly, far inside the 64-bit column both stores keep it in (2^63 did not fit
+#: and bricked the element it was imported into: issue 26).
+MAX_ACCESS_COUNT = 2**53 - 1
+#: Sequence numbers and access counts live in 64-bit signed columns.
+_INT64 = 2**63
 
 
 def iso_utc(ts: float) -> str:
-    """Format a POSIX timestamp as fixed-width ISO-8601 UTC with microseconds and ``Z``."""
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Format a POSIX timestamp as fixed-width ISO-8601 UTC with microseconds and ``Z``.
+
+    The year has four digits whatever it is (``strftime("%Y")`` writes year 1 as ``1``,
+    which no ISO-8601 reader takes back).
+    """
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def parse_time(value: object, field_name: str) -> float:
@@ -111,6 +121,10 @@ def validate_occurred_at(value: object, field_name: str = "occurred_at") -> str 
 
 
 def _utf8_len(value: str, field_name: str) -> int:
+    if "\x00" in value:
+        # The file log would keep it; PostgreSQL keeps NUL in no text column. One rule for
+        # both backends, so a home can move between them (issue 26).
+        raise InvalidMemory(field_name, "must not hold a NUL character")
     try:
         return len(value.encode("utf-8"))
     except UnicodeEncodeError:
@@ -425,22 +439,83 @@ class MemoryRecord:
     def from_json(cls, data: dict[str, Any]) -> MemoryRecord:
         """Inverse of :meth:`to_json` (``embedded`` starts False; the caller sets it).
 
-        A record logged before ``occurred_at`` existed occurred when it was created.
+        A record logged before ``occurred_at`` existed occurred when it was created. Every
+        field is checked for what the store will do with it (a string, a known category,
+        a time it can order, a count its 64-bit columns hold), so a record that cannot be
+        held is refused here, before anything changes.
+
+        :raise Unappliable: naming the field.
         """
-        created_at = data["created_at"]
-        occurred_at = data.get("occurred_at") or created_at
+        if not isinstance(data, dict):
+            raise Unappliable("record", "is not an object")
+        created_at = str(_logged_str(data, "created_at", required=True))
+        created_ts = _logged_ts(created_at, "created_at")
+        occurred_at = _logged_str(data, "occurred_at") or created_at
+        occurred_ts = created_ts if occurred_at == created_at \
+            else _logged_ts(occurred_at, "occurred_at")
+        updated_at = _logged_time(data, "updated_at") or created_at
+        metadata = data.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise Unappliable("metadata", "is not an object")
+        if data.get("category") not in CATEGORIES:
+            raise Unappliable("category", f"{data.get('category')!r} is not a category")
+        if (data.get("subject_type") is None) != (data.get("subject_id") is None):
+            raise Unappliable("subject_id", "needs a subject_type, and the reverse")
         return cls(
-            id=data["id"], seq=int(data["seq"]), content=data["content"],
-            category=data["category"], subject_type=data.get("subject_type"),
-            subject_id=data.get("subject_id"), context=data.get("context"),
-            intention=data.get("intention"), agent=data.get("agent"),
-            source=data.get("source", "api"), metadata=data.get("metadata") or {},
-            created_at=created_at, updated_at=data.get("updated_at", created_at),
-            last_accessed_at=data.get("last_accessed_at"),
-            access_count=int(data.get("access_count", 0)),
-            created_ts=_fast_ts(created_at),
-            occurred_at=occurred_at, occurred_ts=_fast_ts(occurred_at, "occurred_at"),
+            id=str(_logged_str(data, "id", required=True)),
+            seq=_logged_int(data, "seq", None),
+            content=str(_logged_str(data, "content", required=True)),
+            category=data["category"], subject_type=_logged_str(data, "subject_type"),
+            subject_id=_logged_str(data, "subject_id"),
+            context=_logged_str(data, "context"), intention=_logged_str(data, "intention"),
+            agent=_logged_str(data, "agent"),
+            source=_logged_str(data, "source") or "api", metadata=metadata,
+            created_at=created_at, updated_at=updated_at,
+            last_accessed_at=_logged_time(data, "last_accessed_at"),
+            access_count=_logged_int(data, "access_count", 0),
+            created_ts=created_ts, occurred_at=occurred_at, occurred_ts=occurred_ts,
         )
+
+
+class Unappliable(ValueError):
+    """A logged op or record the store cannot apply (a field of the wrong type or out of
+    range). Raised before anything changes: the engine refuses to log such an op, and
+    replay leaves such a line out (``recovery.py``)."""
+
+    def __init__(self, field_name: str, problem: str) -> None:
+        super().__init__(f"{field_name} {problem}")
+        self.field_name = field_name
+
+
+def _logged_str(data: Mapping[str, Any], name: str, *, required: bool = False) -> str | None:
+    value = data.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise Unappliable(name, "is not a string")
+    return value
+
+
+def _logged_int(data: Mapping[str, Any], name: str, default: int | None) -> int:
+    value = data.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _INT64:
+        raise Unappliable(name, "is not an integer from 0 to 2^63 - 1")
+    return value
+
+
+def _logged_ts(value: str, name: str) -> float:
+    try:
+        return _fast_ts(value, name)
+    except (StoreError, OverflowError, OSError, ValueError):
+        raise Unappliable(name, f"{value!r} is not a time the store can hold") \
+            from None
+
+
+def _logged_time(data: Mapping[str, Any], name: str) -> str | None:
+    value = _logged_str(data, name)
+    if value is not None:
+        _logged_ts(value, name)
+    return value
 
 
 def _fast_ts(value: str, field_name: str = "created_at") -> float:

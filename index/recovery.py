@@ -10,7 +10,8 @@
   batch at the end (deferred mode).
 
 Report: ``{"torn_bytes", "replayed": <log lines applied>, "rebuilt": bool, "sidecar":
-"loaded" | "missing" | "corrupt: ..." | "stale: ..." | "other model: ..."}``.
+"loaded" | "missing" | "corrupt: ..." | "stale: ..." | "other model: ...", "skipped":
+[lines left out because they can never apply, each "byte N: why"]}``.
 
 A log that is missing (or empty) beside a checkpoint holding memories is never taken for
 an empty store: :func:`orphaned_checkpoint` finds that case before the log is created, and
@@ -26,6 +27,7 @@ from typing import Any
 from .errors import LogCorrupt, LogMissing
 from .params import IndexParams
 from .log import MemoryLog
+from .records import Unappliable
 from .sidecar import MANIFEST, SidecarUnusable, read_manifest, read_sidecar
 from .state import MemoryState
 
@@ -39,7 +41,7 @@ def recover(directory: Path, log: MemoryLog, *, model_id: str, dim: int,
     :raise LogCorrupt: the log itself is damaged before its last line.
     """
     report: dict[str, Any] = {"torn_bytes": log.torn_bytes, "replayed": 0,
-                              "rebuilt": False, "sidecar": "loaded"}
+                              "rebuilt": False, "sidecar": "loaded", "skipped": []}
     state: MemoryState | None = None
     start = 0
     try:
@@ -49,13 +51,18 @@ def recover(directory: Path, log: MemoryLog, *, model_id: str, dim: int,
         report["sidecar"] = exc.reason
     if state is not None:
         try:
-            report["replayed"] = replay(state, log, start)
+            report["replayed"] = replay(state, log, start, report["skipped"])
         except LogCorrupt as exc:
             report["sidecar"], state = f"corrupt: replay failed ({exc.reason})", None
+        if report["skipped"]:
+            # Past a checkpoint, a line that cannot apply may mean the checkpoint and the
+            # log disagree (a memory stored twice): the log alone decides what is left out.
+            report["sidecar"] = "corrupt: the log past it holds lines that cannot apply"
+            state = None
     if state is None:
         state = MemoryState(dim=dim, model_id=model_id, params=params)
-        report["rebuilt"] = True
-        report["replayed"] = replay(state, log, 0)
+        report["rebuilt"], report["skipped"] = True, []
+        report["replayed"] = replay(state, log, 0, report["skipped"])
     return state, report
 
 
@@ -82,19 +89,30 @@ def _load(directory: Path, *, log_id: str, model_id: str, dim: int, params: Inde
             sidecar.checker.join()   # never leave the checksum thread reading behind us
 
 
-def replay(state: MemoryState, log: MemoryLog, start: int) -> int:
+def replay(state: MemoryState, log: MemoryLog, start: int,
+           skipped: list[str] | None = None) -> int:
     """Apply every log line from byte ``start``; return how many were applied.
 
-    :raise LogCorrupt: a line does not parse or does not apply (with its offset).
+    A line that reads as an op but can never apply (``Unappliable``: a count past 2^63,
+    a time no one can order; written before the store checked every op before logging it,
+    issue 26) is left out, and described in ``skipped``: refusing to open over it would
+    make the element unusable for good, and what it held was never stored.
+
+    :raise LogCorrupt: a line does not parse or fails while applying (with its offset).
     """
     state.lanes.set_deferred(True)
     count, offset = 0, start
     for entry, end in log.entries(start):
         try:
             state.apply(entry)
+        except Unappliable as exc:
+            state.lines += 1            # a dead line: the next compaction drops it
+            if skipped is not None:
+                skipped.append(f"byte {offset}: {exc}")
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise LogCorrupt(offset, f"{exc.__class__.__name__}: {exc}") from None
-        count += 1
+        else:
+            count += 1
         offset = end
     state.lanes.set_deferred(False)
     return count

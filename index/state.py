@@ -11,7 +11,8 @@ construction. Ops (``log.py`` has the line format):
   has one for every lane that has text; otherwise it is "not embedded").
 * ``update``: change fields; set or drop lane vectors; ``embedded: false`` drops them all.
 * ``embed``: give a not-embedded memory its vectors (repair).
-* ``delete``: remove the ids (reason ``forget`` also scrubs their vectors from hnswlib).
+* ``delete``: remove the ids (reasons ``delete`` and ``forget`` also scrub their vectors
+  from hnswlib, and the store compacts right after, so their text leaves the disk).
 * ``access``: count one search hit for each id.
 
 Unknown ids in delete/update/embed/access are ignored: an eviction list in a compacted
@@ -30,10 +31,27 @@ from .lanes import LaneSet
 from .params import IndexParams
 from .lexical import LexicalIndex
 from .recall import LANES, token_set
-from .records import CATEGORIES, MemoryRecord
+from .records import CATEGORIES, MemoryRecord, Unappliable
 from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
 
-__all__ = ["MemoryState", "SNAPSHOT_FIELDS"]
+__all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
+
+#: Delete reasons that erase: the memory's vectors are scrubbed and its text compacted
+#: out of the files before the op answers (an ``expire`` waits for the next compaction).
+ERASING = frozenset({"delete", "forget"})
+
+#: The fields an ``update`` op may set, and the types they take.
+_UPDATABLE: dict[str, tuple[type, ...]] = {
+    "content": (str,), "context": (str, type(None)), "intention": (str, type(None)),
+    "metadata": (dict,), "category": (str,)}
+
+
+def _ids(entry: dict[str, Any], name: str, *, optional: bool = False) -> None:
+    ids = entry.get(name)
+    if ids is None and optional:
+        return
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise Unappliable(name, "is not a list of memory ids")
 
 # Record attributes a sidecar snapshot keeps, one column each (plus label and key lists).
 # The order is MemoryRecord's field order: restore builds records positionally.
@@ -75,21 +93,89 @@ class MemoryState:
 
     # -- ops -----------------------------------------------------------------------------
 
-    def apply(self, entry: dict[str, Any]) -> None:
-        """Apply one decoded log op (vectors as float32 arrays).
+    def check(self, entry: dict[str, Any]) -> MemoryRecord | None:
+        """Whether :meth:`apply` can apply ``entry``, changing nothing: every field it will
+        use has the type and range it needs. Returns the record a ``store`` adds.
 
+        :raise Unappliable: naming the field.
+        """
+        if not isinstance(entry, dict):
+            raise Unappliable("op", "is not an object")
+        op = entry.get("op")
+        if op == "store":
+            record = MemoryRecord.from_json(entry.get("record"))    # type: ignore[arg-type]
+            if record.id in self.records:
+                raise Unappliable("record.id", f"{record.id} is stored already")
+            _ids(entry, "evicted", optional=True)
+            if entry.get("key") is not None and not isinstance(entry["key"], str):
+                raise Unappliable("key", "is not a string")
+            self._vectors_of(entry)
+            return record
+        if op == "update":
+            _ids({"ids": [entry.get("id")]}, "ids")
+            fields = entry.get("fields") or {}
+            if not isinstance(fields, dict):
+                raise Unappliable("fields", "is not an object")
+            for name, value in fields.items():
+                if name not in _UPDATABLE or not isinstance(value, _UPDATABLE[name]) or \
+                        (name in ("content", "category") and value is None):
+                    raise Unappliable(f"fields.{name}", "cannot be set to that")
+            if fields.get("category", "fact") not in CATEGORIES:
+                raise Unappliable("fields.category", "is not a category")
+            if fields and not isinstance(entry.get("at"), str):
+                raise Unappliable("at", "is not a time")
+            self._vectors_of(entry)
+        elif op == "embed":
+            _ids({"ids": [entry.get("id")]}, "ids")
+            self._vectors_of(entry)
+        elif op == "delete":
+            _ids(entry, "ids")
+        elif op == "access":
+            _ids(entry, "ids")
+            if not isinstance(entry.get("at"), str):
+                raise Unappliable("at", "is not a time")
+        elif op in ("header", "model"):
+            if not isinstance(entry.get("model_id"), str):
+                raise Unappliable("model_id", "is not a string")
+        else:
+            raise Unappliable("op", f"{op!r} is not an op")
+        return None
+
+    def _vectors_of(self, entry: dict[str, Any]) -> None:
+        vectors = entry.get("vectors") or {}
+        if not isinstance(vectors, dict):
+            raise Unappliable("vectors", "is not an object")
+        # A store or embed line's vectors of another size are set aside (``_usable``); an
+        # update's are put as they are, so they must fit. None drops an update's lane.
+        put = entry.get("op") == "update" and entry.get("embedded") and \
+            self.log_model == self.model_id
+        for lane, vector in vectors.items():
+            if lane not in LANES or not (isinstance(vector, np.ndarray) or
+                                         (vector is None and put)) or \
+                    (put and vector is not None and vector.shape != (self.dim,)):
+                raise Unappliable(f"vectors.{lane}", "is not a vector of this store")
+
+    def apply(self, entry: dict[str, Any]) -> None:
+        """Apply one decoded log op (vectors as float32 arrays), checked first
+        (:meth:`check`), so an op that cannot apply changes nothing.
+
+        :raise Unappliable: the op cannot apply; nothing changed.
         :raise ValueError: the op is malformed (the caller reports the log offset).
         """
+        record = self.check(entry)
         op = entry.get("op")
         self.lines += 1
         if op == "store":
-            self._store(entry)
+            assert record is not None
+            self._store(entry, record)
         elif op == "update":
             self._update(entry)
         elif op == "embed":
             self._embed(entry)
         elif op == "delete":
-            forget = entry.get("reason") == "forget"
+            # A delete and a forget erase: vectors scrubbed here, text by the compaction
+            # that follows (or, after a crash, that the next open runs). An expiry does not.
+            forget = entry.get("reason") in ERASING
             self.saw_forget = self.saw_forget or forget
             for memory_id in entry["ids"]:
                 self.remove(memory_id, scrub=forget)
@@ -122,12 +208,9 @@ class MemoryState:
             out[lane] = vector
         return out
 
-    def _store(self, entry: dict[str, Any]) -> None:
+    def _store(self, entry: dict[str, Any], record: MemoryRecord) -> None:
         for memory_id in entry.get("evicted") or ():
             self.remove(memory_id)
-        record = MemoryRecord.from_json(entry["record"])
-        if record.id in self.records:
-            raise ValueError(f"memory {record.id} stored twice")
         record.key = entry.get("key")
         record.key_fingerprint = entry.get("key_fingerprint")
         record.key_evicted = tuple(entry.get("evicted") or ())

@@ -11,6 +11,7 @@ store's log for a backup is ``log.copy_log_file``.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,11 +22,13 @@ from .errors import InvalidMemory
 from .log import decode_vector
 from .recall import LANES
 from .records import (
+    MAX_ACCESS_COUNT,
     MAX_CONTENT_BYTES,
     MAX_CONTEXT_BYTES,
     MAX_INTENTION_BYTES,
     SOURCES,
     _validate_agent,
+    parse_time,
     validate_category,
     validate_metadata,
     validate_occurred_at,
@@ -41,24 +44,39 @@ _ID = re.compile(r"^[0-9a-f]{32}$")
 MEMORY_FIELDS = ("id", "content", "category", "subject_type", "subject_id", "context",
                  "intention", "agent", "source", "metadata", "created_at", "updated_at",
                  "occurred_at", "last_accessed_at", "access_count", "embedded")
+#: How far ahead of this machine's clock an imported memory's own times may be (another
+#: machine's clock).
+CLOCK_SKEW = 24 * 3600.0
+#: How far from 1 an imported vector's norm may be (float32 rounding is about 1e-7).
+UNIT_TOLERANCE = 1e-3
 
 
-def _time(data: Mapping[str, Any], name: str, *, required: bool) -> str | None:
+def _time(data: Mapping[str, Any], name: str, *, required: bool,
+          latest: float | None = None) -> str | None:
     value = data.get(name)
     if value is None:
         if required:
             raise InvalidMemory(name, "is required")
         return None
-    return validate_occurred_at(value, name)
+    normalized = validate_occurred_at(value, name)
+    if latest is not None and normalized is not None and parse_time(normalized, name) > latest:
+        # A memory "created" in 9999 would never reach its retention age (issue 26).
+        raise InvalidMemory(name, f"{value!r} is in the future; only occurred_at may be")
+    return normalized
 
 
-def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
+def validate_imported(data: Any, *, dim: int | None = None,
+                      now: float | None = None) -> ImportedMemory:
     """Validate one exported memory (a JSON object) and normalize it.
 
     Every public field is checked with ``store``'s rules; ``id`` must be 32 lowercase hex
     characters; timestamps are ISO-8601 (kept, in the fixed-width UTC form); unknown
-    fields are refused, so a file of something else is not read as memories. ``vectors``
-    (lane -> base64 float32) is optional; with ``dim`` each must have that many values.
+    fields are refused, so a file of something else is not read as memories; the times
+    of what happened to the memory (created, updated, last accessed) may not be later than
+    ``now`` (default: the clock) plus ``CLOCK_SKEW`` (when the remembered thing occurred
+    may: a plan). ``vectors``
+    (lane -> base64 float32) is optional; with ``dim`` each must have that many values;
+    each must be a finite unit vector (norm 1 within ``UNIT_TOLERANCE``).
 
     :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad field.
     """
@@ -76,9 +94,12 @@ def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
     if not isinstance(source, str) or source not in SOURCES:
         raise InvalidMemory("source", f"{source!r} is not one of " + ", ".join(SOURCES))
     count = data.get("access_count", 0)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise InvalidMemory("access_count", "must be a non-negative integer")
-    created = _time(data, "created_at", required=True)
+    if isinstance(count, bool) or not isinstance(count, int) or \
+            not 0 <= count <= MAX_ACCESS_COUNT:
+        raise InvalidMemory("access_count", f"must be an integer from 0 to "
+                            f"{MAX_ACCESS_COUNT}")
+    latest = (time.time() if now is None else now) + CLOCK_SKEW
+    created = _time(data, "created_at", required=True, latest=latest)
     record = {
         "id": memory_id, "content": validate_text(data.get("content"), "content",
                                                   MAX_CONTENT_BYTES),
@@ -91,9 +112,9 @@ def validate_imported(data: Any, *, dim: int | None = None) -> ImportedMemory:
         "agent": _validate_agent(data.get("agent")), "source": source,
         "metadata": validate_metadata(data.get("metadata")),
         "created_at": created,
-        "updated_at": _time(data, "updated_at", required=False) or created,
+        "updated_at": _time(data, "updated_at", required=False, latest=latest) or created,
         "occurred_at": _time(data, "occurred_at", required=False) or created,
-        "last_accessed_at": _time(data, "last_accessed_at", required=False),
+        "last_accessed_at": _time(data, "last_accessed_at", required=False, latest=latest),
         "access_count": count,
     }
     return ImportedMemory(record, _vectors(data.get("vectors"), record, dim))
@@ -120,6 +141,12 @@ def _vectors(raw: Any, record: Mapping[str, Any],
                                 f"model gives {dim}")
         if not np.all(np.isfinite(vector)):
             raise InvalidMemory(f"vectors.{lane}", "holds a value that is not finite")
+        # Scores are inner products of unit vectors: a longer one (all 3e38) outscored
+        # every true match in every search, a zero one matched nothing (issue 26).
+        norm = float(np.linalg.norm(vector.astype(np.float64)))
+        if abs(norm - 1.0) > UNIT_TOLERANCE:
+            raise InvalidMemory(f"vectors.{lane}", f"must be a unit vector (its norm is "
+                                f"{norm:.4g}, not 1)")
         out[lane] = vector
     return out if out else None
 

@@ -17,7 +17,8 @@ Built-in checks (each item of ``found`` names its ``check``):
 ``dangling``   unreachable objects (refused pushes, abandoned previews). Fix: ``git gc``
                with ``--prune=<prune_age>``; objects younger than ``prune_age`` are kept so
                a push in flight (objects stored, ref not yet moved) is never pruned.
-               Reflogs are kept (``gc.reflogExpire=never``).
+               Reflogs are kept (``gc.reflogExpire=never``). fsck's complaints about
+               objects nothing reachable refers to do not stop it (the gc removes them).
 
 Callers add their own checks (``extra_checks``): callables ``(path, dry_run) -> [item]``,
 e.g. "the spec on draft equals the catalog's" (``spec_check`` builds that one) or "the memory
@@ -52,6 +53,7 @@ DEFAULT_PRUNE_AGE = "5.minutes.ago"
 GIT_TIMEOUT = 300
 _FALLBACK = {"draft": ("demo", "live"), "demo": ("live", "draft"), "live": ("demo", "draft")}
 _DANGLING = re.compile(r"^dangling (commit|tree|blob|tag) ([0-9a-f]{40})$")
+_ABOUT_OBJECT = re.compile(r"^(?:error|warning) in (?:commit|tree|blob|tag) ([0-9a-f]{40}):")
 
 
 def _git(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -181,6 +183,18 @@ def _check_refs(path: Path, dry_run: bool, found: list[dict[str, Any]],
                               "fixable": False})
 
 
+def _reachable(path: Path) -> set[str] | None:
+    """Every object reachable from a ref or a reflog (what the gc keeps), or None when
+    git cannot list them."""
+    try:
+        p = _git(path, "rev-list", "--objects", "--all", "--reflog")
+    except (SourceError, subprocess.SubprocessError, OSError):
+        return None
+    if p.returncode != 0:
+        return None
+    return {line.split(" ", 1)[0] for line in p.stdout.splitlines() if line}
+
+
 def _check_objects(path: Path, dry_run: bool, prune_age: str, found: list[dict[str, Any]],
                    fixed: list[dict[str, Any]]) -> None:
     try:
@@ -191,6 +205,7 @@ def _check_objects(path: Path, dry_run: bool, prune_age: str, found: list[dict[s
         return
     dangling: list[dict[str, str]] = []
     errors: list[str] = []
+    about: list[tuple[str, str]] = []       # (line, object) of "error/warning in <type> <id>"
     for line in (p.stdout + "\n" + p.stderr).splitlines():
         line = line.strip()
         if not line or line.startswith(("Checking", "notice:")):
@@ -198,8 +213,15 @@ def _check_objects(path: Path, dry_run: bool, prune_age: str, found: list[dict[s
         m = _DANGLING.match(line)
         if m:
             dangling.append({"type": m[1], "id": m[2]})
+        elif (object_line := _ABOUT_OBJECT.match(line)) is not None:
+            about.append((line, object_line[1]))
         elif line.startswith(("missing", "broken", "error", "fatal", "bad", "warning")):
             errors.append(line)
+    if about:
+        # A complaint about an object nothing reachable refers to (a refused push's tree
+        # with a ``.git`` entry) is the gc's to remove, not a reason never to run it.
+        reachable = _reachable(path)
+        errors += [line for line, oid in about if reachable is None or oid in reachable]
     for error in errors[:50]:
         found.append({"check": "objects", "problem": error, "fixable": False})
     if len(errors) > 50:

@@ -28,14 +28,24 @@ dulwich's bitmap reachability opens ``pack-<sha>.bitmap`` for *every* pack once 
 has a bitmap, and dies on a pack without one (``FileNotFoundError`` mid-response: the
 client sees ``curl 18 transfer closed``). ``git gc`` (run by bundle import, by repair, or
 by hand) writes a bitmap for its pack and later pushes add packs without one, so fetches
-always walk the commit graph instead. A 404 never shows a server path. Objects of a
-refused push stay in the object store as unreachable (dangling) objects until ``repair``
-prunes them.
+always walk the commit graph instead. A 404 never shows a server path.
+
+What a push leaves on disk (issue 26): pushes to one repository take turns (a lock file,
+across processes), and after each, the ``tmp_pack_*`` file of a push the client abandoned
+is removed, and so is the pack of a push refused for what it holds (the validator, git's
+fsck, the caller's checks, a protected or unknown ref): nothing can ever use it. The pack
+of a push refused only as a non-fast-forward (its commits valid) stays, unreachable: that
+is how a client delivers commits for ``source_diff3`` and ``source_merge``
+(docs/source-ops.md), and ``repair`` prunes it later. A pack whose modification time moved
+meanwhile is kept too (libgit2 freshens a pack when a commit of the API reuses one of its
+objects instead of writing it again).
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import fcntl
 import logging
 import os
 import re
@@ -73,6 +83,8 @@ _PUSHER = b"git push <push@triform>"
 #: What dulwich raises on a request it cannot parse (its parsers unpack and assert).
 _CLIENT_MISTAKES = (GitProtocolError, ValueError, AssertionError)
 _MAX_REASON = 600
+#: The file pushes to a repository take turns on (``_one_push_at_a_time``).
+PUSH_LOCK = "triform-push.lock"
 
 _PATH = re.compile(r"/(?P<name>[^?#]+?)(?:\.git)?"
                    r"(?P<service>/info/refs|/git-upload-pack|/git-receive-pack)")
@@ -118,10 +130,12 @@ def _one_line(text: str) -> str:
 class PushPolicy(Hook):
     """dulwich ``update`` hook: decides each pushed ref; raising ``HookError`` refuses it."""
 
-    def __init__(self, repo: Repo, repo_path: Path, validate_push: ValidatePush | None) -> None:
+    def __init__(self, repo: Repo, repo_path: Path, validate_push: ValidatePush | None,
+                 push: _PushRecord | None = None) -> None:
         self.repo = repo
         self.repo_path = repo_path
         self.validate_push = validate_push
+        self.push = push
 
     def execute(self, ref: bytes, old: bytes, new: bytes) -> tuple[bytes, bytes]:
         name = ref.decode("utf-8", "replace")
@@ -137,12 +151,15 @@ class PushPolicy(Hook):
             ff = old == new or can_fast_forward(self.repo, ObjectID(old), ObjectID(new))
         except (KeyError, AssertionError, ValueError):
             raise HookError("push refers to missing objects") from None
-        if not ff:
-            raise HookError("non-fast-forward: fetch and merge first")
         reasons = self._reasons(name, old.decode(), new.decode())
         if reasons:
             more = f" (+{len(reasons) - 3} more)" if len(reasons) > 3 else ""
             raise HookError(_one_line("refused: " + "; ".join(reasons[:3]) + more))
+        if not ff:
+            # Valid commits, delivered for source_diff3 and source_merge: they stay.
+            if self.push is not None:
+                self.push.deliverable = True
+            raise HookError("non-fast-forward: fetch and merge first")
         return b"", b""
 
     def _reasons(self, ref: str, old: str, new: str) -> list[str]:
@@ -181,7 +198,21 @@ def _graph_reachability(repo: Repo) -> None:
     store.get_reachability_provider = graph  # type: ignore[method-assign]
 
 
-def _strict_cas(repo: Repo) -> None:
+def _record_packs(repo: Repo, push: _PushRecord) -> None:
+    """Note each pack a receive-pack writes (``_PushRecord``)."""
+    store = repo.object_store
+    add = store.add_thin_pack
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        pack = add(*args, **kwargs)
+        push.received(str(pack._basename))
+        return pack
+
+    # As for ``_graph_reachability``: the instance is the only hook dulwich offers.
+    store.add_thin_pack = recorded  # type: ignore[method-assign]
+
+
+def _strict_cas(repo: Repo, push: _PushRecord | None = None) -> None:
     """Make ``set_if_equals`` raise when the ref moved (pitfall c), and log pushes."""
     cas = repo.refs.set_if_equals
 
@@ -200,19 +231,72 @@ def _strict_cas(repo: Repo) -> None:
             raise OSError(f"{name.decode()} is locked")
         if not ok:
             raise OSError(f"{name.decode()} moved concurrently")
+        if push is not None:
+            push.landed = True
         return True
 
     # ReceivePackHandler calls repo.refs.set_if_equals directly: no hook but the instance.
     repo.refs.set_if_equals = strict  # type: ignore[method-assign]
 
 
+@contextlib.contextmanager
+def _one_push_at_a_time(repo_path: Path) -> Iterator[None]:
+    """Pushes to one repository take turns (across processes): what appears in its object
+    store while one runs is that push's."""
+    fd = os.open(repo_path / PUSH_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)        # releases the lock
+
+
+class _PushRecord:
+    """What one receive-pack adds to an object store, so what does not land can go."""
+
+    def __init__(self, repo_path: Path) -> None:
+        self.objects = repo_path / "objects"
+        self.temporary_before = self._temporary()
+        self.packs: list[tuple[Path, float]] = []   # (basename, mtime when written)
+        self.landed = False         # a ref moved to what the push sent
+        self.deliverable = False    # valid commits refused only as a non-fast-forward
+
+    def _temporary(self) -> set[Path]:
+        return set(self.objects.glob("tmp_pack_*"))
+
+    def received(self, basename: str) -> None:
+        try:
+            mtime = os.stat(f"{basename}.pack").st_mtime
+        except OSError:
+            return
+        self.packs.append((Path(basename), mtime))
+
+    def clean(self) -> None:
+        """Remove an abandoned push's temporary pack, and the pack of a push refused for
+        what it holds, unless something reused its objects meanwhile (its mtime moved)."""
+        for leftover in self._temporary() - self.temporary_before:
+            leftover.unlink(missing_ok=True)
+        if self.landed or self.deliverable:
+            return
+        for basename, mtime in self.packs:
+            try:
+                if os.stat(f"{basename}.pack").st_mtime != mtime:
+                    continue
+            except OSError:
+                continue
+            for part in basename.parent.glob(basename.name + ".*"):
+                part.unlink(missing_ok=True)
+
+
 class _RequestBackend(Backend):
     """Serves exactly one already-resolved repository and remembers what it opened."""
 
-    def __init__(self, name: str, repo_path: Path, validate_push: ValidatePush | None) -> None:
+    def __init__(self, name: str, repo_path: Path, validate_push: ValidatePush | None,
+                 push: _PushRecord | None = None) -> None:
         self.name = name
         self.repo_path = repo_path
         self.validate_push = validate_push
+        self.push = push
         self.opened: list[Repo] = []
 
     def open_repository(self, path: str | bytes) -> Repo:
@@ -227,9 +311,12 @@ class _RequestBackend(Backend):
             raise NotGitRepository("repository not found") from None
         self.opened.append(repo)
         # Only our policy runs: never the shell hooks a repo directory might carry.
-        repo.hooks = {"update": PushPolicy(repo, self.repo_path, self.validate_push)}
-        _strict_cas(repo)
+        repo.hooks = {"update": PushPolicy(repo, self.repo_path, self.validate_push,
+                                           self.push)}
+        _strict_cas(repo, self.push)
         _graph_reachability(repo)
+        if self.push is not None:
+            _record_packs(repo, self.push)
         return repo
 
     def close(self) -> None:
@@ -347,7 +434,16 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
         if repo_path is None:
             yield from _plain(start_response, "404 Not Found", "repository not found\n")
             return
-        backend = _RequestBackend(name, Path(repo_path), validate_push)
+        with contextlib.ExitStack() as turn:
+            push = None
+            if service == "/git-receive-pack":
+                turn.enter_context(_one_push_at_a_time(Path(repo_path)))
+                push = _PushRecord(Path(repo_path))
+            yield from _serve(environ, start_response, name, Path(repo_path), push)
+
+    def _serve(environ: dict[str, Any], start_response: Callable[..., Any], name: str,
+               repo_path: Path, push: _PushRecord | None) -> Iterator[bytes]:
+        backend = _RequestBackend(name, repo_path, validate_push, push)
         git = LimitedInputFilter(GunzipFilter(HTTPGitApplication(backend, handlers=handlers)),
                                  max_request_size=max_push_bytes + 1024 * 1024)
         responding = _Responding(start_response)
@@ -371,5 +467,7 @@ def make_git_app(resolve: Resolve, authorize: Authorize,
             if close is not None:
                 close()
             backend.close()                               # pitfall d
+            if push is not None:
+                push.clean()
 
     return app

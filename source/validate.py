@@ -23,6 +23,9 @@ commits were checked). Kinds:
                       than ``MAX_ENTRIES`` entries in total
 ``eval``              an eval file (``.triform/evals/*.yaml``) that is not well formed: the
                       reason starts with its line (``evals.eval_problems``)
+``fsck``              what git's own fsck refuses in the new objects (``fsck.py``): a
+                      hostile ``.gitmodules`` (an option as url, a climbing name, not a
+                      regular file), ``.git`` entries, malformed objects
 
 Name rules and content rules are pure functions (``classify_path``, ``scan_secrets``) so they
 can be tested without git; the tree walk caches subtrees and blobs it has already seen, so
@@ -41,6 +44,7 @@ from pygit2.enums import FileMode, SortMode
 
 from .errors import BranchNotFound, CommitNotFound
 from .evals import eval_problems, is_eval_file
+from .fsck import fsck_findings
 from .paths import MAX_SYMLINK_TARGET, check_name, symlink_problem
 from .repo import _HEX, BRANCHES, MAX_FILE_BYTES, lookup, open_repo
 
@@ -321,7 +325,8 @@ def validate_commits(path: Path | str, new: str | Iterable[str],
     Used for pushes (``old`` = the branch's previous tip, so a secret added and deleted
     again inside the pushed range is still refused) and for imports (``old`` = None: the
     whole history). Each finding carries ``commit``. A missing commit or parent is an
-    ``unreadable`` finding, never an exception.
+    ``unreadable`` finding, never an exception. Commits that pass these checks must also
+    pass git's own fsck (``fsck.py``).
     """
     news = [new] if isinstance(new, str) else list(new)
     olds = [] if old is None else ([old] if isinstance(old, str) else list(old))
@@ -340,6 +345,8 @@ def validate_commits(path: Path | str, new: str | Iterable[str],
                 continue
             for f in walker.tree(commit.tree_id, "") + _message(commit, max_file_bytes):
                 findings.append({**f, "commit": key})
+    if commits and not findings:     # git's own checks, for what ours do not know
+        findings += [{**f, "commit": news[0]} for f in fsck_findings(path, news, olds)]
     return _sorted(findings)
 
 

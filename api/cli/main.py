@@ -15,16 +15,18 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..options import (BRANCHES, CATEGORIES, LOG_FORMATS, ROLES, SUBJECT_TYPES,
                        add_home_options, add_mcp_options)
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE
 from .remote import add_token_option
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "without_passwords"]
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -296,7 +298,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_DATABASE_URL = re.compile(r"^(?P<option>--[\w-]+=)?(?P<url>postgres(?:ql)?://.+)$")
+
+
+def without_passwords(argv: Sequence[str]) -> tuple[list[str], str | None]:
+    """``argv`` with the password taken out of every ``postgresql://`` URL in it, and that
+    password (None when there is none, or several different ones: left as given)."""
+    found: set[str] = set()
+    out: list[str] = []
+    for arg in argv:
+        m = _DATABASE_URL.match(arg)
+        parts = urlsplit(m["url"]) if m else None
+        if m is None or parts is None or parts.password is None:
+            out.append(arg)
+            continue
+        found.add(unquote(parts.password))
+        netloc = parts.netloc.rsplit("@", 1)
+        user = netloc[0].split(":", 1)[0]
+        out.append((m["option"] or "") + urlunsplit(parts._replace(
+            netloc=f"{user}@{netloc[1]}")))
+    if len(found) != 1:
+        return list(argv), None
+    return out, found.pop()
+
+
+def _hide_password(argv: list[str]) -> None:
+    """Start again without a database password in the process's arguments: ``ps`` shows
+    them to every user of the machine (issue 26). The password moves to ``PGPASSWORD``,
+    which only this user can read, and which PostgreSQL's client library takes."""
+    cleaned, password = without_passwords(argv)
+    if password is None or os.environ.get("PGPASSWORD") not in (None, password):
+        return
+    os.execve(sys.executable, [sys.executable, "-m", "api.cli", *cleaned],
+              {**os.environ, "PGPASSWORD": password})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:            # the process's own command line
+        _hide_password(sys.argv[1:])
     args: Any = build_parser().parse_args(argv)
     try:
         return int(args.run(args))

@@ -14,10 +14,11 @@ from typing import Any
 
 from element import Home, TokenNotFound, create_token, mark_backend
 
-from ..app import create_app, server_settings
-from ..config import default_model_cache
+from ..app import create_app
+from ..config import SettingInvalid, default_model_cache
 from ..discovery import ServerInfo, advertise, find_server
 from ..logs import configure_logging
+from ..server import make_server
 from ..sweep import start_retention_sweep
 from .common import UsageError, guarded, home_of
 
@@ -96,11 +97,8 @@ def _bind(app: Any, args: argparse.Namespace) -> Any:
 
     :raise UsageError: the address is in use or cannot be bound.
     """
-    import waitress
-
     try:
-        return waitress.create_server(app, host=args.host, port=args.port,
-                                      threads=args.threads, **server_settings(app))
+        return make_server(app, host=args.host, port=args.port, threads=args.threads)
     except OSError as exc:
         hint = " (another server runs there? pick a port with --port)" \
             if exc.errno == errno.EADDRINUSE else ""
@@ -143,8 +141,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             home.memory_database()   # an unreachable database ends the start here, clearly
             mark_backend(home.path, home.database_url)
         # Each open event stream holds a worker thread: keep half of them for the API.
-        app = create_app({"ENV": args.env,
-                          "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)
+        try:
+            app = create_app({"ENV": args.env,
+                              "EVENTS_MAX_SUBSCRIBERS": max(1, args.threads // 2)}, home=home)
+        except SettingInvalid as exc:   # a TRIFORM_* setting of the environment
+            raise UsageError(f"serve: {exc}") from None
         server = _bind(app, args)
     except BaseException:
         home.close()

@@ -1,11 +1,16 @@
-"""Who uses the console: a token kept in the session cookie, and CSRF on every form.
+"""Who uses the console: a server-side session named by the cookie, and CSRF on every form.
 
-Signing in checks the token (``element.authenticate``, the op path's first step) and keeps
-it in Flask's session: a cookie signed with the app's ``SECRET_KEY``, ``HttpOnly`` (no
-script can read it), ``SameSite=Strict`` (no other site's page sends it) and scoped to
-``/console`` (the API, MCP and git never read it: they take bearer tokens only). Every page
-reads the token again and every action runs ``element.invoke`` with it, so a revoked token
-ends the console session at its next click.
+Signing in checks the token (``element.authenticate``, the op path's first step) and opens
+a console session (``element.open_session``): a random id, stored hashed in the catalog,
+standing for the token for 12 hours. The browser gets only that id, in Flask's session
+cookie ``triform_console``: signed with the app's ``SECRET_KEY``, ``HttpOnly`` (no script
+can read it), ``SameSite=Strict`` (no other site's page sends it) and scoped to
+``/console`` (the API, MCP and git never read it: they take bearer tokens only). It held
+the token itself until issue 26: a cookie is sent to every service on the same host whose
+path matches, so another local service under ``/console`` received it. Signing out ends
+the session on the server, so every copy of the cookie stops working; revoking the token
+ends it too. Every page looks the session up again and every action runs
+``element.invoke`` as its principal.
 
 Every form carries Flask-WTF's CSRF token, checked before any POST is handled.
 
@@ -24,13 +29,15 @@ from flask import Flask, current_app, request, session
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms import ValidationError
 
-from element import ElementError, Home, Principal, authenticate
+from element import ElementError, Home, Principal, end_session, open_session, session_principal
 
 from ..errors import ApiError
 
-__all__ = ["configure", "sign_in", "sign_out", "current", "check_csrf", "secret_key"]
+__all__ = ["configure", "sign_in", "sign_out", "current", "current_session", "check_csrf",
+           "secret_key", "COOKIE_NAME"]
 
 KEY_FILE = "console.key"
+COOKIE_NAME = "triform_console"
 
 
 def secret_key(home_path: Path) -> str:
@@ -56,7 +63,9 @@ def configure(app: Flask, home: Home) -> None:
     """Cookie and CSRF settings of the console (defaults; the app's config may override)."""
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(home.path)
-    app.config.setdefault("SESSION_COOKIE_NAME", "triform_console")
+    # Flask sets "session" already: setdefault would never take.
+    if app.config.get("SESSION_COOKIE_NAME") in (None, "session"):
+        app.config["SESSION_COOKIE_NAME"] = COOKIE_NAME
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_PATH="/console")
 
@@ -67,27 +76,38 @@ def _home() -> Home:
 
 
 def sign_in(token: str) -> Principal:
-    """Keep ``token`` for this browser. :raise Unauthorized: not a valid token."""
-    principal = authenticate(_home().catalog, token.strip() or None)
+    """Open a console session for ``token``. :raise Unauthorized: not a valid token."""
+    session_id, principal = open_session(_home().catalog, token.strip() or None)
     session.clear()
-    session["token"] = token.strip()
+    session["sid"] = session_id
     return principal
 
 
 def sign_out() -> None:
+    end_session(_home().catalog, _session_id())
     session.clear()
 
 
-def current() -> tuple[str, Principal] | None:
-    """The signed-in token and its principal, or None (no token, or no longer valid)."""
-    token = session.get("token")
-    if not isinstance(token, str):
+def _session_id() -> str | None:
+    value = session.get("sid")
+    return value if isinstance(value, str) else None
+
+
+def current() -> Principal | None:
+    """The signed-in principal, or None (no session, or it has ended)."""
+    session_id = _session_id()
+    if session_id is None:
         return None
     try:
-        return token, authenticate(_home().catalog, token)
+        return session_principal(_home().catalog, session_id)
     except ElementError:
         session.clear()
         return None
+
+
+def current_session() -> str | None:
+    """The signed-in session's id (an event stream checks it again as it runs)."""
+    return _session_id()
 
 
 def check_csrf() -> None:

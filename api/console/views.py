@@ -1,7 +1,7 @@
 """The console's pages and forms: each one op call (or a few reads) through ``element.invoke``.
 
 Pages are GET and only read. Forms POST to an action, which runs exactly one op with the
-signed-in token and redirects back to the page it came from (post/redirect/get), with the
+signed-in principal and redirects back to the page it came from (post/redirect/get), with the
 op's answer or its error message (the API's, verbatim) shown once at the top. Write
 controls are left out of the page for a role that lacks the op's level; the op path
 refuses them anyway when a form is forged.
@@ -18,13 +18,14 @@ from flask import (Blueprint, Response, abort, current_app, flash, redirect, ren
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as BaseResponse
 
-from element import ElementError, Home, Invocation, Principal, error_body, invoke
+from element import (ElementError, Home, Invocation, Principal, error_body, invoke,
+                     session_principal)
 from index import StoreError
 from source import SourceError
 
 from ..errors import STATUS, ApiError
 from ..events import event_stream
-from .session import check_csrf, current, sign_in, sign_out
+from .session import check_csrf, current, current_session, sign_in, sign_out
 
 __all__ = ["blueprint"]
 
@@ -45,10 +46,10 @@ def _op(path: str, op: str, *, body: Mapping[str, Any] | None = None,
         query: Mapping[str, str] | None = None, params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None) -> Any:
     """One op as the signed-in user (its answer). :raise ElementError...: the op's error."""
-    signed = current()
-    token = signed[0] if signed else None
-    return invoke(_home(), Invocation(path, op=op, token=token, body=body, query=query or {},
-                                      params=params or {}, headers=headers or {})).body
+    # No session: no principal, and invoke answers 401 as for a missing token.
+    return invoke(_home(), Invocation(path, op=op, principal=current(), body=body,
+                                      query=query or {}, params=params or {},
+                                      headers=headers or {})).body
 
 
 def _message(exc: BaseException) -> str:
@@ -103,12 +104,11 @@ def may(level: str) -> bool:
     """Whether the signed-in role holds ``level`` (shows or hides a control; the op path
     decides)."""
     signed = current()
-    return bool(signed and level in LEVELS.get(signed[1].role, set()))
+    return bool(signed and level in LEVELS.get(signed.role, set()))
 
 
 def _page(template: str, status: int = 200, **values: Any) -> tuple[str, int]:
-    signed = current()
-    principal: Principal | None = signed[1] if signed else None
+    principal: Principal | None = current()
     return render_template(f"console/{template}", principal=principal, **values), status
 
 
@@ -142,14 +142,15 @@ def logout() -> BaseResponse:
 def index() -> BaseResponse:
     signed = current()
     assert signed is not None       # _guard
-    return redirect(url_for("console.circle", circle=signed[1].circle))
+    return redirect(url_for("console.circle", circle=signed.circle))
 
 
 @blueprint.get("/events")
 def events() -> Response:
-    """The activity stream of ``/api/events``, for the signed-in token."""
-    signed = current()
-    return event_stream(signed[0] if signed else None)
+    """The activity stream of ``/api/events``, for the signed-in session (checked again
+    as the stream runs: signing out or revoking the token ends it)."""
+    session_id, catalog = current_session(), _home().catalog
+    return event_stream(lambda: session_principal(catalog, session_id))
 
 
 # -- pages -----------------------------------------------------------------------------------

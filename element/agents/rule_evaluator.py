@@ -58,6 +58,12 @@ _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing
 
 # -- the rule evaluator -----------------------------------------------------------------------
 
+#: Statements one observe reads (the last ones: a later statement supersedes an earlier
+#: one). Each is decided against the pool and may write; thousands in one request cost a
+#: minute of CPU (issue 26). What is left out is said in a "nothing" decision.
+MAX_STATEMENTS = 64
+
+
 class RuleEvaluator:
     """Pattern rules over the user's turns (:func:`extract`); needs no network.
 
@@ -78,6 +84,7 @@ class RuleEvaluator:
         # The candidates of the last observation read: the pipeline asks for the texts to
         # embed before it asks for decisions, and the rules need not run twice.
         self._read: tuple[Observation, list[Candidate], list[int]] | None = None
+        self._left_out = 0
 
     def lane_texts(self, observation: Observation, pool: Pool) -> list[list[str]]:
         """Per write ``observation`` will likely make, the texts it embeds (content,
@@ -99,7 +106,8 @@ class RuleEvaluator:
                     pool: Pool | None) -> tuple[list[Candidate], list[int]]:
         if self._read is None or self._read[0] is not observation:
             found, skipped = self.candidates(observation, pool)
-            self._read = (observation, found, skipped)
+            self._left_out = max(0, len(found) - MAX_STATEMENTS)
+            self._read = (observation, found[self._left_out:], skipped)
         return self._read[1], self._read[2]
 
     def candidates(self, observation: Observation, pool: Pool | None = None
@@ -241,6 +249,9 @@ class RuleEvaluator:
         for i in skipped:
             yield Decision("nothing", f"turn {i} skipped: not English (the rules read English "
                            "only)")
+        if self._left_out:
+            yield Decision("nothing", f"{self._left_out} earlier statements left out: one "
+                           f"observe reads at most {MAX_STATEMENTS}")
         if not found:
             if not skipped:
                 yield Decision("nothing", "no memory-worthy content in the turns")

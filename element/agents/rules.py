@@ -126,7 +126,8 @@ def _cap(text: str) -> str:
 def _obj(text: str, limit: int = 20) -> str | None:
     """The object of a statement, cut at a reason or a clause; None when vague or long."""
     text = _TAIL.sub("", _CUT.sub("", text).strip(" .!;:,\"'")).strip(" .!;:,\"'")
-    if not text or norm(text) in _VAGUE or len(text.split()) > limit:
+    # No word at all ("%", "*"): nothing is said (and a key of nothing matched everything).
+    if not text or not norm(text) or norm(text) in _VAGUE or len(text.split()) > limit:
         return None
     return text
 
@@ -391,6 +392,15 @@ def _habit(s: str, turn: int, who: str) -> Candidate | None:
     return Candidate("fact", narrate(s, who), f"fact:does:{verb} {words[0]}", turn)
 
 
+def _names_nothing(text: str) -> bool:
+    """Whether ``text`` is a statement whose object has no word ("I like *", "my *"): a
+    forget of it must not fall back to forgetting the closest memory."""
+    if re.fullmatch(r"my\W*", text, re.I):
+        return True
+    patterns = [_PREFER, _FAN, _MY, _MY_VERB, *(pattern for pattern, _, _ in _FACTS)]
+    return any((m := p.match(text)) is not None and not norm(m["x"]) for p in patterns)
+
+
 def _instructs(text: str) -> bool:
     """Whether ``text`` is an order to the agent about its work (reply, use, format...)."""
     return bool(_INSTRUCTION.match(text)) and not _NOT_INSTRUCTION.match(text)
@@ -419,7 +429,7 @@ def _instruction(s: str, turn: int, who: str) -> Candidate | None:
 def _parse(s: str, turn: int, who: str) -> Candidate | None:
     if m := _FORGET.match(s):
         x = _obj(m["x"], 30)
-        if not x:
+        if not x or _names_nothing(x):
             return None
         inner = _statement(x, turn, who)
         key = inner.key if inner else (_key("fact:my", x[3:]) if x.lower().startswith("my ")

@@ -94,6 +94,8 @@ CREATE TABLE IF NOT EXISTS forgotten_subjects (
     at TEXT NOT NULL, PRIMARY KEY (element_id, subject_type, subject_id));
 CREATE TABLE IF NOT EXISTS spec_mirror (
     element_id TEXT PRIMARY KEY, blob TEXT, commit_id TEXT, status TEXT NOT NULL, at TEXT);
+CREATE TABLE IF NOT EXISTS console_sessions (
+    id_hash TEXT PRIMARY KEY, token_id TEXT NOT NULL, expires_at TEXT NOT NULL);
 """
 
 
@@ -393,6 +395,26 @@ class Catalog(ActivityLog, Bookkeeping):
             sql, args = sql + " WHERE circle = ?", (circle,)
         return [{k: r[k] for k in ("id", "circle", "role", "name", "created_at", "revoked_at")}
                 for r in self._query(sql + " ORDER BY created_at", args)]
+
+    # -- console sessions: an opaque id (stored hashed) standing for a token ------------
+    def add_session(self, id_hash: str, token_id: str, expires_at: str) -> None:
+        """Record a console session (and forget the expired ones)."""
+        with self._transaction() as tx:
+            tx.execute("DELETE FROM console_sessions WHERE expires_at < ?", (now_iso(),))
+            tx.execute("INSERT INTO console_sessions VALUES (?,?,?)",
+                       (id_hash, token_id, expires_at))
+
+    def session_token(self, id_hash: str) -> dict[str, Any] | None:
+        """The token row of a live session whose token is not revoked, else None."""
+        rows = self._query(
+            "SELECT t.* FROM console_sessions s JOIN tokens t ON t.id = s.token_id "
+            "WHERE s.id_hash = ? AND s.expires_at > ? AND t.revoked_at IS NULL",
+            (id_hash, now_iso()))
+        return dict(rows[0]) if rows else None
+
+    def end_session(self, id_hash: str) -> None:
+        with self._transaction() as tx:
+            tx.execute("DELETE FROM console_sessions WHERE id_hash = ?", (id_hash,))
 
     def revoke_token(self, token_id: str) -> bool:
         with self._transaction() as tx:

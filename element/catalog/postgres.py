@@ -84,6 +84,11 @@ CREATE INDEX rate_hits_by_key ON rate_hits (attachment_id, key, expires);
 CREATE INDEX rate_hits_by_expiry ON rate_hits (expires);
 """),
     *EVAL_MIGRATIONS,       # 2: eval_runs (evals.py)
+    # The console's server-side sessions (issue 26: the cookie held the bearer token).
+    (3, """
+CREATE TABLE console_sessions (
+    id_hash text PRIMARY KEY, token_id text NOT NULL, expires_at text NOT NULL);
+"""),
 ]
 
 

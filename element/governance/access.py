@@ -16,15 +16,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Literal
 
-from ..catalog import Catalog, Element
+from ..catalog import Catalog, Element, now_iso
 from ..errors import Forbidden, InvalidRequest, Unauthorized
 
 __all__ = ["LEVELS", "Level", "ROLES", "Principal", "create_token", "authenticate",
-           "authorize", "TOKEN_PREFIX"]
+           "authorize", "TOKEN_PREFIX", "open_session", "session_principal", "end_session",
+           "SESSION_SECONDS"]
 
 Level = Literal["read", "write", "execute", "admin"]
 #: Auth levels, weakest first.
@@ -37,6 +39,8 @@ ROLES: dict[str, frozenset[str]] = {
 
 TOKEN_PREFIX = "tfm_"
 _OPERATOR = "operator"
+#: How long a console session lasts after sign-in.
+SESSION_SECONDS = 12 * 3600
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,38 @@ def authenticate(catalog: Catalog, token: str | None) -> Principal:
     if row is None or not hmac.compare_digest(row["token_hash"], _hash(token)):
         raise Unauthorized("the bearer token is not valid")
     return Principal(row["id"], row["circle"], row["role"], row["name"])
+
+
+def open_session(catalog: Catalog, token: str | None, *,
+                 seconds: float = SESSION_SECONDS) -> tuple[str, Principal]:
+    """A console session for ``token``: ``(session id, principal)``. The id is random and
+    stored hashed; it stands for the token for ``seconds``, until :func:`end_session`,
+    or until the token is revoked, so a browser never holds the token itself.
+
+    :raise Unauthorized: not a valid token.
+    """
+    principal = authenticate(catalog, token)
+    session_id = secrets.token_urlsafe(32)
+    catalog.add_session(_hash(session_id), principal.token_id,
+                        now_iso(time.time() + seconds))
+    return session_id, principal
+
+
+def session_principal(catalog: Catalog, session_id: str | None) -> Principal:
+    """Who a console session stands for.
+
+    :raise Unauthorized: no such session, it expired or ended, or its token is revoked.
+    """
+    row = catalog.session_token(_hash(session_id)) if session_id else None
+    if row is None:
+        raise Unauthorized("the console session has ended: sign in again")
+    return Principal(row["id"], row["circle"], row["role"], row["name"])
+
+
+def end_session(catalog: Catalog, session_id: str | None) -> None:
+    """End a console session (sign-out): every copy of its cookie stops working."""
+    if session_id:
+        catalog.end_session(_hash(session_id))
 
 
 def authorize(principal: Principal, element: Element, level: str) -> None:

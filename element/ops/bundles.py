@@ -18,13 +18,14 @@ and becomes the catalog row (version v1). The slug is the request's ``slug``, el
 envelope entry's, else the spec's; when it differs from the spec's, the spec is rewritten on
 draft so git and catalog agree. An existing slug is skipped unless ``overwrite`` is true;
 then the element is replaced (``Home.adopt_repo``: new id; its memories, attachments,
-children, state and meta are kept). An overwrite keeps the element's type (a memory element
-replaced by a prompt would orphan its memories): another type is refused. Only an admin
-may import what changes governance (``governance.guard``): a modifier's spec, a project's
-promotion state, and an overwrite of a memory element whose demo or live declares
-``promotion_gates`` (it would replace them past the gates). Each bundle succeeds or fails
-alone; the answer is ``{"imported", "skipped", "errors", "counts"}`` (400 with that report
-when nothing was imported or skipped).
+children, state and meta are kept), if the auth-policies attached to that element allow
+the importer to change it, as on its own path. An overwrite keeps the element's type (a
+memory element replaced by a prompt would orphan its memories): another type is refused.
+Only an admin may import what changes governance (``governance.guard``): a modifier's spec,
+a project's promotion state, and an overwrite of a memory element whose demo or live
+declares ``promotion_gates`` (it would replace them past the gates). Each bundle succeeds or
+fails alone; the answer is ``{"imported", "skipped", "errors", "counts"}`` (400 with that
+report when nothing was imported or skipped).
 """
 
 from __future__ import annotations
@@ -42,12 +43,14 @@ from source import (SPEC_PATH, SourceError, commit_files, export_bundle, import_
 
 from ..catalog import Element, now_iso
 from ..errors import ElementError, ElementNotFound, InvalidRequest
-from ..governance.access import Principal
 from ..evals import gated_branches
+from ..governance.access import Principal
+from ..governance.enforce import enforce_modifiers
 from ..governance.guard import GOVERNANCE_TYPES, AdminOnly, guard_change, may_govern
 from ..home import Home, check_slug
 from ..spec.spec_file import normalize_spec, spec_of, spec_yaml
 from ..transfer import export_lines, forgotten_before, import_into, read_import
+from . import registry
 from .op import Activity, OpCall, OpResult, OpTable
 from .schemas import BOOLEAN, OBJECT, SLUG, STRING, array, integer, obj, ref
 
@@ -143,6 +146,8 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
         nothing is left behind and no existing element changes.
     :raise OverwriteRefused: the existing element has another type.
     :raise AdminOnly: a non-admin's import would change governance.
+    :raise PolicyDenied: an auth-policy attached to the element it would replace refuses
+        the principal.
     """
     if slug is not None:
         check_slug(slug)
@@ -170,6 +175,8 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
                 f"{path!r} is a {existing.element_type}; the bundle holds a "
                 f"{spec['element_type']}: an overwrite keeps the element's type")
         if principal is not None:
+            if existing is not None:
+                _may_replace(home, principal, existing)
             if existing is not None and existing.element_type in GOVERNANCE_TYPES \
                     and not may_govern(principal):
                 # Even with the same spec: the new element's versions restart at v1, so
@@ -209,6 +216,21 @@ def import_one(home: Home, circle: Element, data: bytes, *, slug: str | None,
             "element_type": element.element_type, "branches": info["branches"],
             "dropped_refs": info["dropped_refs"],
             "replaced": existing.id if existing is not None else None}
+
+
+def _may_replace(home: Home, principal: Principal, existing: Element) -> None:
+    """An overwrite replaces the element's spec, README and history, through an op called
+    on the circle: the auth-policies bound to the element itself must allow the principal
+    that import and a ``spec_update`` of it, as they would on the element's own path
+    (issue 26: a member denied writes on an element replaced it this way). Rate-limits
+    spend nothing here: the circle's op was counted.
+
+    :raise PolicyDenied: a policy of the element refuses.
+    """
+    ops = registry()
+    for name in ("import_bundle", "spec_update"):
+        enforce_modifiers(home.catalog, home.limiter, principal, existing, ops[name],
+                          count=False)
 
 
 def _memories_into(call: OpCall, element_id: str, text: str) -> dict[str, Any]:

@@ -7,13 +7,14 @@ access (``OpCall.nested.readable``): an auth-policy that denies an element hides
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 from index import StoreError
 from source import BRANCHES
 
-from ..errors import InvalidRequest
+from ..errors import InvalidRequest, error_body
 from ..evals import weighted
 from ..governance.attachments import attachments_of
 from ..graph import Graph, build_graph
@@ -24,6 +25,7 @@ from .schemas import BOOLEAN, OBJECT, STRING, array, in_range, integer, nullable
 __all__ = ["ops", "circle_graph", "MAX_DEPTH"]
 
 ops = OpTable()
+logger = logging.getLogger(__name__)
 
 MAX_DEPTH = 10
 _CURSOR = re.compile(r"\d{1,18}")   # an activity seq: the next page holds older events
@@ -85,16 +87,21 @@ def tree(call: OpCall) -> OpResult:
         "stats": stats})
 
 
-def _memory_count(call: OpCall, element_id: str) -> int | None:
+def _memory_count(call: OpCall, element_id: str) -> tuple[int | None, dict[str, Any] | None]:
+    """``(memories, None)``, or ``(None, error)`` for an element whose store does not open:
+    one broken element must not take down the view of its whole circle (issue 26)."""
     element = call.home.catalog.element(element_id)
     if element.state == "deleted":
-        return None
+        return None, None
     try:
         # len() is cheap; the stats op would also run the retention reaper (a write).
         with call.home.memory_store(element) as store:
-            return len(store)
-    except StoreError:
-        return None
+            return len(store), None
+    except StoreError as exc:
+        return None, error_body(exc)["error"]
+    except Exception as exc:
+        logger.exception("the memory store of %s did not open", element.path)
+        return None, error_body(exc)["error"]
 
 
 @ops.op("batch_stats", "GET", "batch_stats", "read",
@@ -103,8 +110,9 @@ def _memory_count(call: OpCall, element_id: str) -> int | None:
                      ["element", "children", "aggregate"]),
         description="Children (contains) and members (references) the caller may read, "
                     "each with activity, attachment, child and version counts (and memories "
-                    "and the last eval of each branch for a memory element), plus their sum "
-                    "and the eval scores per branch, weighted by cases.")
+                    "and the last eval of each branch for a memory element, or the error "
+                    "its store answers), plus their sum and the eval scores per branch, "
+                    "weighted by cases.")
 def batch_stats(call: OpCall) -> OpResult:
     graph = circle_graph(call)
     node_id = call.element.id
@@ -124,7 +132,9 @@ def batch_stats(call: OpCall) -> OpResult:
         row = {**node.public(), "relationship": relationship, **counts[child_id]}
         row["child_count"] = row.pop("children")
         if node.element_type == "memory":
-            row["memories"] = _memory_count(call, child_id)
+            row["memories"], error = _memory_count(call, child_id)
+            if error is not None:
+                row["error"] = error
             total["memories"] += row["memories"] or 0
             row["evals"] = {b: run for b, run in evals[child_id].items() if b in BRANCHES}
         rows.append(row)

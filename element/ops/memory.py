@@ -11,11 +11,12 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from index import InvalidMemory, MemoryNotFound, MemorySettings, StoreError
+from index import (ConfirmRequired, InvalidMemory, MemoryNotFound, MemorySettings, StoreError,
+                   validate_subject)
 
 from ..agents.observed import TurnLedger
-from ..catalog import now_iso
-from ..errors import InvalidRequest
+from ..catalog import Element, now_iso
+from ..errors import ElementError, InvalidRequest
 from .op import MEMORY, Activity, Header, OpCall, OpResult, OpTable, Schema
 from .schemas import (CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
                       LIST_LIMIT_MAX, MEMORY_ANSWER, MEMORY_ID, OBJECT, SEARCH_LIMIT_MAX,
@@ -286,7 +287,7 @@ def stats(call: OpCall) -> OpResult:
                     if expired else ())
 
 
-@ops.op("forget_subject", "POST", "forget_subject", "write", types=MEMORY,
+@ops.op("forget_subject", "POST", "forget_subject", "write", types=MEMORY | {"circle"},
         checks_types=True,
         summary="Delete all memories about a subject",
         # Both are needed; the runtime says which is missing (MEMORY_SUBJECT_INCOMPLETE).
@@ -298,19 +299,70 @@ def stats(call: OpCall) -> OpResult:
         headers=(Header("X-Confirm", {"type": "string", "enum": ["destructive"]},
                         "without it the answer is 400 MEMORY_CONFIRM_REQUIRED",
                         required=True),),
-        response=obj({"deleted": _COUNT, "ids": array(MEMORY_ID)}, ["deleted", "ids"]),
-        description="Deletes every memory about the subject; general memories stay.")
+        response=obj({"deleted": _COUNT, "ids": array(MEMORY_ID),
+                      "elements": {**array(obj({"path": STRING, "deleted": _COUNT,
+                                                "ids": array(MEMORY_ID)},
+                                               ["path", "deleted", "ids"])),
+                                   "description": "on a circle: per memory element"},
+                      "skipped": {**array(obj({"path": STRING, "code": STRING,
+                                               "message": STRING},
+                                              ["path", "code", "message"])),
+                                  "description": "on a circle: memory elements the token "
+                                                 "may not write (a policy, a disabled "
+                                                 "element), untouched"}},
+                     ["deleted", "ids"]),
+        description="Deletes every memory about the subject, and erases their text from "
+                    "disk; general memories stay. On a circle: in every memory element of "
+                    "the circle the token may write, in one call (copies made by "
+                    "export/import included); the others are listed in skipped.")
 def forget_subject(call: OpCall) -> OpResult:
     # Unchecked here: the runtime validates the subject with the sheet's codes.
     subject_type: Any = call.body.get("subject_type")
     subject_id: Any = call.body.get("subject_id")
     confirmed = call.headers.get("X-Confirm", "").strip().lower() == "destructive"
-    with call.home.memory_store(call.element) as store:
-        outcome = store.forget_subject(subject_type, subject_id, confirm=confirmed)
-    # The subconscious's record of which of their turns it heard goes with their memories.
-    TurnLedger(call.home.catalog, call.element.id).forget_subject((subject_type, subject_id))
-    # Recorded, so an import of an older export or a restore does not bring them back.
-    call.home.catalog.record_forgotten(call.element.id, subject_type, subject_id, now_iso())
+    if call.element.element_type == "circle":
+        return _forget_everywhere(call, subject_type, subject_id, confirmed)
+    outcome = _forget_in(call, call.element, subject_type, subject_id, confirmed)
     return OpResult(outcome, activity=[Activity({"subject_type": subject_type,
                                                  "deleted": outcome["deleted"]})])
+
+
+def _forget_in(call: OpCall, element: Element, subject_type: Any, subject_id: Any,
+               confirmed: bool) -> dict[str, Any]:
+    with call.home.memory_store(element) as store:
+        outcome = store.forget_subject(subject_type, subject_id, confirm=confirmed)
+    # The subconscious's record of which of their turns it heard goes with their memories.
+    TurnLedger(call.home.catalog, element.id).forget_subject((subject_type, subject_id))
+    # Recorded, so an import of an older export or a restore does not bring them back.
+    call.home.catalog.record_forgotten(element.id, subject_type, subject_id, now_iso())
+    return outcome
+
+
+def _forget_everywhere(call: OpCall, subject_type: Any, subject_id: Any,
+                       confirmed: bool) -> OpResult:
+    """``forget_subject`` on a circle: in each of its memory elements that the caller may
+    write (its role, the element's state and auth-policies, as the element's own op
+    would ask; rate-limits spend nothing more), the others listed as skipped."""
+    if not confirmed:
+        raise ConfirmRequired()
+    if validate_subject(subject_type, subject_id) is None:
+        raise InvalidMemory("subject_type", "is required")
+    answer: dict[str, Any] = {"deleted": 0, "ids": [], "elements": [], "skipped": []}
+    events: list[Activity] = []
+    for element in call.home.catalog.elements(call.element.circle):
+        if element.element_type != "memory" or element.state == "deleted":
+            continue
+        try:
+            call.nested.admit(element, call.op, count_rate=False)
+        except ElementError as exc:
+            answer["skipped"].append({"path": element.path, "code": exc.code,
+                                      "message": exc.message})
+            continue
+        outcome = _forget_in(call, element, subject_type, subject_id, True)
+        answer["deleted"] += outcome["deleted"]
+        answer["ids"] += outcome["ids"]
+        answer["elements"].append({"path": element.path, **outcome})
+        events.append(Activity({"subject_type": subject_type, "deleted": outcome["deleted"],
+                                "via": call.element.path}, element))
+    return OpResult(answer, activity=events)
 

@@ -9,17 +9,25 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
+from ..errors import ImportTooLarge
 from ..transfer import FORMAT, VERSION, export_lines, forgotten_before, import_into, \
     read_import
 from .memory import settings_of
 from .op import MEMORY, Activity, OpCall, OpResult, OpTable, Schema
 from .schemas import BOOLEAN, CATEGORY, STRING, SUBJECT, TIME, array, integer, obj
 
-__all__ = ["ops", "NDJSON"]
+__all__ = ["ops", "NDJSON", "MAX_IMPORT_MEMORIES", "MAX_IMPORT_EMBEDDED"]
 
 ops = OpTable()
 
 NDJSON = "application/x-ndjson"
+#: Memories one import request takes (the home's operator, the command line, takes any
+#: number): a 100k-line import held a server thread for 8 minutes (issue 26). With their
+#: vectors, 10,000 take about 12 s on two busy cores.
+MAX_IMPORT_MEMORIES = 10_000
+#: Of those, memories whose vectors cannot be used (none, or another model's): each is
+#: embedded here, about 100 texts a second on a CPU.
+MAX_IMPORT_EMBEDDED = 1_000
 
 _EXPORT_QUERY: dict[str, Schema] = {
     "vectors": {**BOOLEAN, "description": "add each lane's vector (base64 float32), so an "
@@ -88,6 +96,27 @@ class _Leased:
 _COUNT = integer(0)
 
 
+def _bounded(call: OpCall) -> None:
+    """:raise ImportTooLarge: more memories than one request takes (the operator's are
+    not bounded)."""
+    lines = call.raw_body.count(b"\n")
+    if not call.principal.is_operator and lines - 1 > MAX_IMPORT_MEMORIES:
+        raise ImportTooLarge(f"the file holds {lines - 1} memories; one import takes at "
+                             f"most {MAX_IMPORT_MEMORIES}: split it, or import it with the "
+                             "command line on the home itself (triform import)")
+
+
+def _bounded_embedding(call: OpCall, lines: list[bytes], same_model: bool) -> None:
+    """:raise ImportTooLarge: more memories to embed here than one request takes."""
+    to_embed = len(lines) if not same_model else \
+        sum(1 for line in lines if b'"vectors"' not in line)
+    if not call.principal.is_operator and to_embed > MAX_IMPORT_EMBEDDED:
+        raise ImportTooLarge(
+            f"{to_embed} memories would be embedded here (no vectors, or another model's); "
+            f"one import embeds at most {MAX_IMPORT_EMBEDDED}: export with vectors=true "
+            "from an element of this model, or split the file")
+
+
 @ops.op("import_memories", "POST", "import/memories", "write", types=MEMORY,
         summary="Import an NDJSON export, ids and timestamps kept",
         request_content={NDJSON: _LINES}, body_required=True,
@@ -108,10 +137,15 @@ _COUNT = integer(0)
                     "present is skipped, so importing a file twice changes nothing. Vectors "
                     "are used when the export's model is this element's; otherwise the "
                     "texts are embedded (warning IMPORT_REEMBEDDED). Capacity and eviction "
-                    "apply as for store.")
+                    "apply as for store. All or nothing: a write refused part way "
+                    "(MEMORY_CAPACITY, a full disk) leaves no memory of the file written. "
+                    f"At most {MAX_IMPORT_MEMORIES} memories per request, of which "
+                    f"{MAX_IMPORT_EMBEDDED} without usable vectors (413 IMPORT_TOO_LARGE).")
 def import_memories(call: OpCall) -> OpResult:
+    _bounded(call)
     with call.home.memory_store(call.element) as store:
         parsed = read_import(call.raw_body, dim=store.dim, model_id=store.model_id)
+        _bounded_embedding(call, parsed.lines, parsed.model == store.model_id)
         forgotten = forgotten_before([*call.home.catalog.forgotten(call.element.id),
                                       *_rows(parsed.header.get("forgotten"))])
         answer = import_into(store, parsed, settings=settings_of(call), forgotten=forgotten)

@@ -5,12 +5,12 @@ its backends (``migrate.py``)."""
 
 from .backup import backup_home
 from .folder import BackupInvalid, read_manifest, verify_backup
-from .memories import (BATCH, FORMAT, VERSION, ParsedImport, export_lines, forgotten_before,
+from .memories import (FORMAT, VERSION, ParsedImport, export_lines, forgotten_before,
                        import_into, read_import)
 from .migrate import migrate_catalog, migrate_memories
 from .restore import forget_after_restore, restore_home
 
-__all__ = ["FORMAT", "VERSION", "BATCH", "ParsedImport", "export_lines", "read_import",
+__all__ = ["FORMAT", "VERSION", "ParsedImport", "export_lines", "read_import",
            "import_into", "forgotten_before", "BackupInvalid", "backup_home",
            "verify_backup", "restore_home", "read_manifest", "forget_after_restore",
            "migrate_catalog", "migrate_memories"]

@@ -15,7 +15,8 @@ drops their memories created until then, as it does for the target's own list.
 
 :func:`read_import` validates every line (JSON, fields, duplicate ids, the header's count)
 before the import writes anything; :func:`import_into` then writes the memories oldest
-first (the file is newest first, as ``list``), in batches of one fsync each.
+first (the file is newest first, as ``list``), all of them or none (one fsync, or one
+database transaction).
 """
 
 from __future__ import annotations
@@ -40,12 +41,10 @@ from ..catalog import Catalog, Element, now_iso
 from ..errors import ImportInvalid
 
 __all__ = ["FORMAT", "VERSION", "export_lines", "export_header", "memory_lines",
-           "read_import", "check_lines", "import_into", "ParsedImport", "BATCH"]
+           "read_import", "check_lines", "import_into", "ParsedImport"]
 
 FORMAT = "triform-memories"
 VERSION = 1
-#: Memories written per fsync (and embedded per pass when their vectors cannot be used).
-BATCH = 256
 
 
 def _line(data: Mapping[str, Any]) -> bytes:
@@ -190,7 +189,7 @@ def forgotten_before(rows: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str],
 
 def import_into(store: MemoryBackend, parsed: ParsedImport, *, settings: MemorySettings,
                 forgotten: Mapping[tuple[str, str], float]) -> dict[str, Any]:
-    """Write a checked import, oldest first, ``BATCH`` memories per fsync.
+    """Write a checked import, oldest first, all or nothing (one ``import_memories``).
 
     A memory about a subject forgotten (here or at the source) at or after its creation
     is not imported (``forgotten`` counts them). A memory whose id is present is skipped.
@@ -199,22 +198,11 @@ def import_into(store: MemoryBackend, parsed: ParsedImport, *, settings: MemoryS
         "errors"}`` (counts; ``errors`` lists memories stored without vectors, because
         the embedder failed, by id).
     :raise MemoryCapacity: the element is full and the pool that must give way is empty;
-        the batches before are imported (a re-import skips them).
+        nothing was imported (nor any other refusal of the write: issue 26).
     """
     answer: dict[str, Any] = {"imported": 0, "skipped": 0, "evicted": 0, "forgotten": 0,
                               "embedded_here": 0, "errors": []}
-    batch: list[ImportedMemory] = []
-
-    def flush() -> None:
-        result = store.import_memories(batch, model_id=parsed.model, settings=settings)
-        answer["imported"] += len(result.imported)
-        answer["skipped"] += len(result.skipped)
-        answer["evicted"] += len(result.evicted)
-        answer["embedded_here"] += result.embedded_here
-        answer["errors"].extend({"id": memory_id, "code": "MEMORY_EMBEDDING_FAILED"}
-                                for memory_id in result.unembedded)
-        batch.clear()
-
+    items: list[ImportedMemory] = []
     for text in reversed(parsed.lines):
         item = validate_imported(json.loads(text),
                                  dim=store.dim if parsed.model == store.model_id else None)
@@ -223,9 +211,17 @@ def import_into(store: MemoryBackend, parsed: ParsedImport, *, settings: MemoryS
                 _ts(item.record["created_at"]) <= forgotten[subject]:
             answer["forgotten"] += 1
             continue
-        batch.append(item)
-        if len(batch) == BATCH:
-            flush()
-    if batch:
-        flush()
+        items.append(item)
+    try:
+        result = store.import_memories(items, model_id=parsed.model, settings=settings)
+    except StoreError as exc:
+        exc.message = f"{exc.message}; nothing was imported (an import is all or nothing)"
+        exc.args = (exc.message,)
+        raise
+    answer["imported"] = len(result.imported)
+    answer["skipped"] = len(result.skipped)
+    answer["evicted"] = len(result.evicted)
+    answer["embedded_here"] = result.embedded_here
+    answer["errors"] = [{"id": memory_id, "code": "MEMORY_EMBEDDING_FAILED"}
+                        for memory_id in result.unembedded]
     return answer

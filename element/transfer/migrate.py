@@ -10,11 +10,14 @@ when both sides use one model) through the export format of ``memories.py``, the
 checked: every id of the source must be read back from the target. Both copies are
 re-runnable (a catalog table that matches is not written, a memory id already there is
 skipped) and leave the source as it was, so a home goes back by serving without
-``--database`` until the target is trusted.
+``--database`` until the target is trusted. Text holding a NUL, which files written before
+issue 26 may hold and PostgreSQL cannot, is carried with U+FFFD in its place (counted).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from index import MemoryBackend, MemorySettings
@@ -23,7 +26,7 @@ from ..catalog import copy_catalog
 from ..home import Home
 from .memories import export_lines, forgotten_before, import_into, read_import
 
-__all__ = ["migrate_catalog", "migrate_memories"]
+__all__ = ["migrate_catalog", "migrate_memories", "storable", "NUL_STANDIN"]
 
 
 def migrate_catalog(source: Home, target: Home) -> dict[str, Any]:
@@ -39,11 +42,40 @@ def _ids(store: MemoryBackend) -> set[str]:
     return {str(memory["id"]) for memory in memories}
 
 
+#: What a NUL in the files' text becomes in the copy (PostgreSQL keeps NUL in no text
+#: column; since issue 26 no backend takes one, but files written before hold some).
+NUL_STANDIN = "\ufffd"
+
+
+def storable(value: Any) -> Any:
+    """``value`` (JSON data) with every NUL in its text, keys included, made
+    :data:`NUL_STANDIN`."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_STANDIN)
+    if isinstance(value, list):
+        return [storable(item) for item in value]
+    if isinstance(value, dict):
+        return {storable(key): storable(item) for key, item in value.items()}
+    return value
+
+
+def _storable_lines(lines: Iterable[bytes], replaced: list[int]) -> Iterator[bytes]:
+    """An export's lines, each memory line holding a NUL rewritten (counted in
+    ``replaced[0]``). JSON always escapes a NUL, so the test on the bytes is exact."""
+    for number, line in enumerate(lines):
+        if number and b"\\u0000" in line:
+            replaced[0] += 1
+            line = json.dumps(storable(json.loads(line)), ensure_ascii=False,
+                              separators=(",", ":")).encode("utf-8") + b"\n"
+        yield line
+
+
 def migrate_memories(source: Home, target: Home) -> list[dict[str, Any]]:
     """Copy every memory element's memories from ``source`` to ``target`` (one home's
     folder opened on each backend). Returns, per element: ``path``, ``memories`` (in the
     source), ``imported``, ``skipped`` (already there), ``evicted`` (a cap lowered since),
-    ``forgotten`` (of a forgotten subject) and ``missing`` (source ids the target lacks
+    ``forgotten`` (of a forgotten subject), ``nul_replaced`` (memories whose text held a
+    NUL, carried with U+FFFD in its place) and ``missing`` (source ids the target lacks
     after the copy: the check; 0 when all went well).
 
     :raise ImportInvalid, StoreError: a store cannot be read or written; elements before
@@ -56,7 +88,9 @@ def migrate_memories(source: Home, target: Home) -> list[dict[str, Any]]:
         with source.memory_store(element) as origin, target.memory_store(element) as dest:
             _, lines = export_lines(origin, element, source.catalog, vectors=True,
                                     filters={})
-            parsed = read_import(b"".join(lines), dim=dest.dim, model_id=dest.model_id)
+            replaced = [0]
+            parsed = read_import(b"".join(_storable_lines(lines, replaced)), dim=dest.dim,
+                                 model_id=dest.model_id)
             settings = MemorySettings.from_properties(
                 target.properties_for(element, target.env))
             answer = import_into(dest, parsed, settings=settings, forgotten=forgotten_before(
@@ -65,5 +99,5 @@ def migrate_memories(source: Home, target: Home) -> list[dict[str, Any]]:
         report.append({"path": element.path, "memories": len(parsed.lines),
                        **{key: answer[key] for key in ("imported", "skipped", "evicted",
                                                        "forgotten")},
-                       "missing": len(missing)})
+                       "nul_replaced": replaced[0], "missing": len(missing)})
     return report

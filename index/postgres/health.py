@@ -64,13 +64,21 @@ def check(db: Database, t: Table, tx: Transaction, *, repair: bool) -> list[Heal
     return items
 
 
-def vacuum(db: Database, t: Table, tx: Transaction, *, analyze: bool = False) -> None:
+def vacuum(db: Database, t: Table, tx: Transaction, *, analyze: bool = False,
+           heap_only: bool = False) -> None:
     """Drop the element's document frequencies of terms no memory holds, then ``VACUUM``
-    the memory tables (``ANALYZE`` too: refreshed planner statistics)."""
+    the memory tables (``ANALYZE`` too: refreshed planner statistics).
+
+    ``heap_only``: ``INDEX_CLEANUP OFF``, for one delete: the dead rows' text is pruned
+    from the table pages, but the indexes (the HNSW graphs above all, whose vacuum reads
+    the whole index) are left to autovacuum, so a delete costs the pages it touched, not
+    the size of every element's index."""
     cursor: psycopg.Cursor[Any]
     with tx(lock=True) as cursor:
         cursor.execute("DELETE FROM memory_term_df WHERE element = %s AND df <= 0",
                        (t.element,))
     with db.autocommit() as conn:
         for table in ("memories", "memory_terms", "memory_term_df"):
-            conn.execute(f"VACUUM {'(ANALYZE) ' if analyze else ''}{table}".encode())
+            options = ["ANALYZE"] * analyze + ["INDEX_CLEANUP OFF"] * heap_only
+            conn.execute(f"VACUUM {'(' + ', '.join(options) + ') ' if options else ''}"
+                         f"{table}".encode())

@@ -181,9 +181,12 @@ class PostgresMemoryStore(MemoryCore):
             yield _Edit(self, cur, writes.read_record(cur, self._table, memory_id))
 
     def _delete(self, memory_id: str) -> None:
+        # The row, its vectors and postings, then ``VACUUM``, as ``_forget`` (what stays
+        # on disk: its comment).
         with self._tx(lock=True) as cur:
             if not writes.delete_rows(cur, self._table, "id = %s", (memory_id,)):
                 raise MemoryNotFound(memory_id)
+        health.vacuum(self._db, self._table, self._tx, heap_only=True)
 
     def _expire(self, retention: dict[str, float], now: float) -> list[str]:
         conditions, params = list[str](), list[Any]()
@@ -344,9 +347,9 @@ class PostgresMemoryStore(MemoryCore):
     def _insert_imported(self, items: Sequence[ImportedMemory],
                          vectors: Sequence[Vectors | None], settings: MemorySettings
                          ) -> list[tuple[int, list[str]]]:
-        # One transaction under the element's lock.
+        # One transaction under the element's lock: all of them or none (a MemoryCapacity
+        # raised inside rolls the whole transaction back).
         written: list[tuple[int, list[str]]] = []
-        refused: MemoryCapacity | None = None
         with self._tx(lock=True) as cur:
             for i, item in enumerate(items):
                 r = item.record
@@ -356,16 +359,10 @@ class PostgresMemoryStore(MemoryCore):
                     context=r["context"], intention=r["intention"], agent=r["agent"],
                     source=r["source"], metadata=r["metadata"], idempotency_key=None,
                     occurred_at=r.get("occurred_at"))
-                try:
-                    done = writes.insert(cur, self._table, new, vectors[i], settings,
-                                         now=self._now(), kept=r,
-                                         situated=self._params.situated_lexical)
-                except MemoryCapacity as exc:
-                    refused = exc
-                    break
+                done = writes.insert(cur, self._table, new, vectors[i], settings,
+                                     now=self._now(), kept=r,
+                                     situated=self._params.situated_lexical)
                 written.append((i, done.evicted))
-        if refused is not None:
-            raise refused
         return written
 
     def _copy_log(self, dest: Path) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import pytest
 from api.app import create_app
 from api.errors import ApiError
 from api.events import Broadcaster, _Access, _stream, format_event
-from element import create_token
+from element import authenticate, create_token
 from tests.helpers import create, running, start_home
 
 STORE = "/api/demo/memory/ops/store"
@@ -193,6 +193,7 @@ def test_too_many_streams_is_503(tmp_path: Path) -> None:
     home = start_home(tmp_path / "home", "hashing")
     home.init("demo")
     token = create_token(home.catalog, "demo", "viewer")
+    other = create_token(home.catalog, "demo", "viewer")
     app = create_app({"EMBEDDER": "hashing", "EVENTS_MAX_SUBSCRIBERS": 1}, home=home)
     with running(app) as srv:
         holder = threading.Thread(target=read_stream, args=(srv.port, token, "timeout=1"))
@@ -200,8 +201,10 @@ def test_too_many_streams_is_503(tmp_path: Path) -> None:
         deadline = time.monotonic() + 5
         while len(app.extensions["triform.events"]) == 0 and time.monotonic() < deadline:
             time.sleep(0.02)
-        busy = read_stream(srv.port, token, "timeout=1")
+        busy = read_stream(srv.port, other, "timeout=1")
+        again = read_stream(srv.port, token, "timeout=1")     # the same token: its share
         holder.join(10)
+        assert again.status == 429 and again.body["error"]["code"] == "EVENTS_TOKEN_BUSY"
         assert busy.status == 503 and busy.body["error"]["code"] == "EVENTS_BUSY"
         assert busy.body["error"]["retryable"] is True and busy.headers["Retry-After"]
         assert len(app.extensions["triform.events"]) == 0   # the holder unsubscribed
@@ -251,7 +254,8 @@ def test_a_slow_subscriber_is_dropped_and_told_to_reconnect(server) -> None:
     for seq in (1, 2, 3):
         hub.publish(event(seq, element_id=memory))
     assert slow.dropped and len(hub) == 0
-    access = _Access(server.home, server.tokens["viewer"])
+    access = _Access(server.home,
+                     lambda: authenticate(server.home.catalog, server.tokens["viewer"]))
     chunks = list(_stream(server.home, hub, slow, access, after=None, limit=None, timeout=5,
                           keepalive=1))
     event1, event2 = (format_event(event(n, element_id=memory)) for n in (1, 2))
@@ -278,7 +282,8 @@ def test_close_ends_every_stream(server) -> None:
     sub = hub.subscribe("demo")
     hub.close()
     started = time.monotonic()
-    access = _Access(server.home, server.tokens["viewer"])
+    access = _Access(server.home,
+                     lambda: authenticate(server.home.catalog, server.tokens["viewer"]))
     chunks: Iterator[str] = _stream(server.home, hub, sub, access, after=None, limit=None,
                                     timeout=30, keepalive=10)
     assert list(chunks)[0].startswith("retry:")
@@ -365,3 +370,21 @@ def test_events_another_process_commits_reach_this_ones_subscribers_once(
             elsewhere.catalog.record_activity(memory, "delete", "worker two", {})
             assert sub.queue.get(timeout=5)["op"] == "delete"
         hub.unsubscribe(sub)
+
+
+def test_one_token_cannot_hold_every_stream() -> None:
+    """Issue 26, Low 17: one viewer opened every stream the server serves, and everyone
+    else got 503. A token holds at most half of them (at least one)."""
+    hub = Broadcaster(max_subscribers=8)
+    assert hub.max_per_holder == 4
+    mine = [hub.subscribe("demo", holder="viewer-token") for _ in range(4)]
+    with pytest.raises(ApiError) as refused:
+        hub.subscribe("demo", holder="viewer-token")
+    assert refused.value.code == "EVENTS_TOKEN_BUSY"
+    assert refused.value.error_class == "rate_limited"
+    others = [hub.subscribe("demo", holder=f"t{i}") for i in range(4)]
+    assert len(hub) == 8
+    hub.unsubscribe(mine[0])
+    hub.subscribe("demo", holder="viewer-token")            # one closed: room again
+    assert len(others) == 4
+    assert Broadcaster(max_subscribers=2).max_per_holder == 1

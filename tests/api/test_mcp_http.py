@@ -111,6 +111,56 @@ def test_the_connection_fixes_the_subject(server: Server, agent: str) -> None:
                 headers={"X-Triform-Subject-Type": "guest", "X-Triform-Subject-Id": "ana"})
 
 
+@pytest.mark.parametrize("query", [
+    "subject_id=alice&subject_type=&subject_id=",            # issue 26: ran unconfined
+    "subject_type=guest&subject_id=ana&subject_id=bob",
+    "subject_type=guest&subject_type=guest&subject_id=ana",
+    "subject_type=&subject_id=",
+])
+def test_a_repeated_or_empty_subject_parameter_is_refused(server: Server, agent: str,
+                                                          query: str) -> None:
+    """Admission read the first ``subject_id``, the SDK the last: a repeated parameter
+    (or an empty one) chose an unconfined connection. Refused before any protocol."""
+    client = server.client("member", live=True)
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "memory_search", "arguments": {"query": "tea"}}}
+    reply = client.post(f"/mcp/demo/bot?{query}", ping, headers=JSON_RPC)
+    error = assert_error(reply, 400, "INVALID_REQUEST")
+    assert "subject" in error["message"]
+
+
+def test_a_foreign_origin_is_refused(server: Server, agent: str) -> None:
+    """The MCP spec's rule against DNS rebinding: a browser's request carries the page's
+    ``Origin``; one that is not this server's is refused (issue 26, Low 16)."""
+    client = server.client("member", live=True)
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    refused = client.post("/mcp/demo/bot", ping,
+                          headers={**JSON_RPC, "Origin": "http://evil.example"})
+    assert "Origin" in assert_error(refused, 403, "ORIGIN_REFUSED")["message"]
+    rebound = client.post("/mcp/demo/bot", ping, headers={
+        **JSON_RPC, "Origin": f"http://attacker.example:{server.port}"})
+    assert_error(rebound, 403, "ORIGIN_REFUSED")
+    for origin in (f"http://127.0.0.1:{server.port}", f"http://localhost:{server.port}"):
+        assert client.post("/mcp/demo/bot", ping,
+                           headers={**JSON_RPC, "Origin": origin}).status == 200
+    assert client.post("/mcp/demo/bot", ping, headers=JSON_RPC).status == 200   # no browser
+
+
+def test_initialize_spends_the_agents_rate_limit(server: Server, agent: str) -> None:
+    """``initialize`` (any message but a tool call, which spends its own) was never
+    counted: an unbounded stream of them cost nothing."""
+    admin = server.client()
+    create(admin, "rate-limit", "slow", requests=3, per_seconds=60)
+    assert admin.post("/api/demo/bot/ops/compose", {"add": [{"ref": "slow"}]}).status == 200
+    client = server.client("member", live=True)
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}
+    statuses = [client.post("/mcp/demo/bot", hello, headers=JSON_RPC).status
+                for _ in range(5)]
+    assert statuses[:3] == [200, 200, 200] and statuses[3:] == [429, 429], statuses
+
+
 def test_roles_and_conscious_access_decide(server: Server, agent: str) -> None:
     async def as_viewer(client: Client) -> None:
         assert len((await client.list_tools()).tools) == 5

@@ -85,6 +85,65 @@ def test_forget_subject_erases_from_disk(server) -> None:
             assert b"4417" not in path.read_bytes(), path.name
 
 
+def _runtime_holds(server, path: str, needle: bytes) -> bool:
+    runtime = Path(server.home.runtime_path(server.home.catalog.element_at(path)))
+    return any(needle in p.read_bytes() for p in runtime.rglob("*") if p.is_file())
+
+
+def test_delete_and_the_subconscious_forget_erase_from_disk(server) -> None:
+    """Issue 26: a deleted memory's text stayed in memories.jsonl (and the checkpoint)
+    until a later compaction; the sheet says delete "permanently removes"."""
+    client = server.client("member")
+    secret = store(client, "Ivan's door code is 5550")
+    store(client, "Team standup is at nine")
+    assert _runtime_holds(server, "demo/memory", b"5550")
+    assert client.post(f"{OPS}/memories/{secret['id']}/delete", {}).status == 200
+    assert not _runtime_holds(server, "demo/memory", b"5550")
+    said = client.post(f"{OPS}/observe", {"turns": [
+        {"role": "user", "content": "I live in Reykjavik."}]})
+    assert said.body["decisions"][0]["action"] == "add"
+    assert _runtime_holds(server, "demo/memory", b"Reykjavik")
+    forgot = client.post(f"{OPS}/observe", {"turns": [
+        {"role": "user", "content": "Forget that I live in Reykjavik."}]})
+    assert forgot.body["decisions"][0]["action"] == "forget", forgot.body
+    assert not _runtime_holds(server, "demo/memory", b"Reykjavik")
+
+
+def test_forget_subject_on_a_circle_forgets_the_person_everywhere_it_may(server) -> None:
+    """Copies made by export/import in other elements kept a forgotten person: one call
+    on the circle forgets them in every memory element the token may write."""
+    admin, member = server.client(), server.client("member")
+    zelda = {"subject_type": "guest", "subject_id": "zelda"}
+    store(member, "Zelda's locker is 4417", **zelda)
+    for slug in ("copy", "locked"):
+        assert admin.post("/api/demo/ops/create", {"element_type": "memory",
+                                                   "slug": slug}).status == 201
+        assert admin.post(f"/api/demo/{slug}/ops/store", {
+            "content": f"Zelda's locker is 4417 ({slug})", "category": "fact",
+            **zelda}).status == 201
+    admin.post("/api/demo/ops/create", {"element_type": "auth-policy", "slug": "lock",
+                                        "properties": {"deny": [{"role": "member"}]}})
+    admin.post("/api/demo/locked/ops/compose", {"add": [{"ref": "lock"}]})
+    assert_error(member.post("/api/demo/ops/forget_subject", zelda), 400,
+                 "MEMORY_CONFIRM_REQUIRED")
+    reply = member.post("/api/demo/ops/forget_subject", zelda,
+                        headers={"X-Confirm": "destructive"})
+    assert reply.status == 200, reply.body
+    assert reply.body["deleted"] == 2
+    assert {e["path"]: e["deleted"] for e in reply.body["elements"]} == \
+        {"demo/memory": 1, "demo/copy": 1}
+    assert [(s["path"], s["code"]) for s in reply.body["skipped"]] == \
+        [("demo/locked", "POLICY_DENIED")]
+    for path in ("demo/memory", "demo/copy"):
+        assert not _runtime_holds(server, path, b"4417")
+    assert _runtime_holds(server, "demo/locked", b"4417")       # the policy's to lift
+    events = admin.get("/api/demo/copy/ops/activity").body["events"]
+    assert events[0]["op"] == "forget_subject"
+    assert_error(member.post("/api/demo/ops/forget_subject", {"subject_type": "guest"},
+                             headers={"X-Confirm": "destructive"}), 400,
+                 "MEMORY_SUBJECT_INCOMPLETE")
+
+
 def test_list_filters_and_cursor(server) -> None:
     client = server.client("member")
     for i in range(5):

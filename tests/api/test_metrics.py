@@ -11,6 +11,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,21 @@ def test_a_weak_scrape_token_stops_the_start(tmp_path: Path, token: Any) -> None
     with Home(tmp_path / "home", HashingEmbedder) as home, \
             pytest.raises(ValueError, match="METRICS_TOKEN must be text of at least 16"):
         create_app({"EMBEDDER": "hashing", "METRICS_TOKEN": token}, home=home)
+
+
+def test_serve_with_a_weak_scrape_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    """A TRIFORM_METRICS_TOKEN too short for a scrape token is the operator's mistake: the
+    start ends with exit 2 and one line saying so, not a traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "--home", str(tmp_path / "home"), "--embedder",
+         "hashing", "serve", "--port", "0", "--sweep-seconds", "0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "TRIFORM_METRICS_TOKEN": "short"})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("triform: serve: TRIFORM_METRICS_TOKEN must be text of "
+                                  "at least 16 characters")
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert "serving" not in done.stdout
 
 
 def test_ops_are_named_from_the_registry_and_stay_a_bounded_set() -> None:

@@ -160,11 +160,22 @@ def test_pg_before_after_quick_puts_two_revisions_side_by_side(pg_server) -> Non
 def test_hardening_bench_quick() -> None:
     out = run("bench/hardening.py", "--quick")
     for line in ("sigkill: 2 trials x 4 writers", "leaks: 200 cross-subject searches, 0 ",
-                 "hostile: 12 hostile inputs, 12 refused, 0 files written outside the home",
+                 "hostile: 13 hostile inputs, 13 refused, 0 files written outside the home",
                  "slow: 150 slow-header sockets held", "soak: 300 ops"):
         assert line in out, out
     assert "lost 0" in out and "413" in out
     assert "elements: 20 memory elements" in out and "memories not found again: 0" in out
+    assert "connections: 1100 idle + 100 half-sent bodies" in out
+    assert "server alive, health check 200" in out
+    rounds = [line.split(":", 1)[1] for line in out.splitlines()
+              if line.startswith("  round ")]
+    assert "poison: 5 imports of 30 good lines and one poison line, 5 refused, 0 memories " \
+        "written; after a restart 5/5 elements open" in out
+    assert "bodies: 10 connections announcing 100 MiB without a token: HTTP/1.1 401" in out
+    assert "deleted texts left in the files: 0" in out
+    # Descriptors and mappings flat from round to round (RSS wobbles by a MiB).
+    assert len(rounds) == 3 and len({r.split("MiB, ")[1].split(" (")[0]
+                                     for r in rounds}) == 1, out
 
 
 def test_workers_bench_quick_puts_one_and_two_workers_side_by_side(pg_server) -> None:

@@ -267,3 +267,28 @@ def test_a_catalog_file_of_the_last_version_keeps_what_its_ledger_heard(
     assert ledger.seen(["d1"]) == {"d1"}
     assert ledger.forget_subject(("guest", "ana")) == 1
     assert ledger.seen(["d1"]) == set()
+
+
+def test_console_sessions_on_both_backends(catalog_at: Opener, tmp_path: Path) -> None:
+    """The console's server-side sessions have their table on each backend (PostgreSQL:
+    the catalog's step 3, after the evals' step 2): a session stands for its token until
+    it expires, ends, or the token is revoked; another process reads the same sessions."""
+    from element import create_token, end_session, open_session, session_principal
+    from element.errors import Unauthorized
+
+    catalog = catalog_at(tmp_path / "home")
+    catalog.insert_element(element(None), {"name": "demo"}, "v1: created")
+    token = create_token(catalog, "demo", "member", "viewer")
+    session, principal = open_session(catalog, token)
+    other = catalog_at(tmp_path / "home")
+    assert session_principal(other, session) == principal
+    expired, _ = open_session(catalog, token, seconds=-1)
+    with pytest.raises(Unauthorized):
+        session_principal(catalog, expired)
+    end_session(other, session)
+    with pytest.raises(Unauthorized):
+        session_principal(catalog, session)
+    again, _ = open_session(catalog, token)
+    assert catalog.revoke_token(principal.token_id)
+    with pytest.raises(Unauthorized):
+        session_principal(other, again)

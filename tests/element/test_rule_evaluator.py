@@ -236,6 +236,28 @@ def test_forget_by_key_and_by_description(store: MemoryStore) -> None:
     assert len(store) == 0
 
 
+@pytest.mark.parametrize("text", ["I live in %.", "I live in *", "I like *.", "My name is #",
+                                  "I work at ???", "I am into %"])
+def test_a_statement_whose_object_is_no_word_is_nothing(store: MemoryStore, text: str) -> None:
+    """Issue 26, Low 12: "I live in %." was a 500 (IndexError in the rules)."""
+    assert extract(text, 0) == []
+    assert [d["action"] for d in run(store, said(text))] in ([], ["nothing"])
+
+
+@pytest.mark.parametrize("text", ["Forget that I like *.", "Forget that I live in %",
+                                  "Please forget my *"])
+def test_a_forget_that_names_nothing_forgets_nothing(store: MemoryStore, text: str) -> None:
+    """"Forget that I like *." deleted an unrelated memory of that subject (the closest
+    preference)."""
+    run(store, said("I like tea", "I live in Lyon", "My address is 5 Main Street",
+                    subject=ANA), )
+    before = len(store)
+    assert before == 3
+    decisions = run(store, said(text, subject=ANA))
+    assert all(d["action"] == "nothing" for d in decisions), decisions
+    assert len(store) == before
+
+
 def test_an_unkeyed_correction_revises_the_closest_memory(store: MemoryStore) -> None:
     stored = store.store(content="The team meeting is on Monday", category="fact",
                          settings=MemorySettings())

@@ -155,3 +155,37 @@ def test_a_modifier_spec_moved_behind_the_api_is_not_mirrored(server) -> None:
     assert answer["spec"]["properties"]["deny"] == [{"role": "viewer"}]
     assert "only an admin" in answer["warnings"][0]
     assert_error(server.client("viewer").get(f"{MEMORY}/memories"), 403, "POLICY_DENIED")
+
+
+# -- issue 26, High 4: an auth-policy binds the circle's ops too --------------------------
+def test_a_policy_locked_element_is_not_replaced_through_the_circles_import(server) -> None:
+    """A member denied writes on demo/locked by an auth-policy imported a bundle of its
+    own element over it through the circle (``slug: locked, overwrite: true``): 200, and
+    the next ``stats`` reaped the admin's memories with the member's 1e-5-day retention."""
+    admin, member, viewer = server.client(), server.client("member"), server.client("viewer")
+    create(admin, "memory", "locked")
+    kept = admin.post("/api/demo/locked/ops/store", {"content": "the admin's note",
+                                                     "category": "fact"})
+    create(admin, "auth-policy", "lock", deny=[{"role": "member", "levels": ["write"]}])
+    attach(admin, "demo/locked", "lock")
+    assert_error(member.post("/api/demo/locked/ops/spec_update",
+                             {"properties": {"retention": {"fact": 0.00001}}}), 403,
+                 "POLICY_DENIED")
+    before = server.home.catalog.element_at("demo/locked")
+    create(member, "memory", "evil", retention={"fact": 0.00001})
+    data = bundle_of(member, "demo/evil")
+    reply = member.post(IMPORT, {"bundle_base64": data, "slug": "locked", "overwrite": True})
+    assert reply.status == 400, reply.body
+    assert reply.body["errors"][0]["code"] == "POLICY_DENIED", reply.body
+    after = server.home.catalog.element_at("demo/locked")
+    assert (after.id, after.properties) == (before.id, before.properties)
+    assert viewer.get("/api/demo/locked/ops/stats").body["total"] == 1
+    got = admin.get(f"/api/demo/locked/ops/memories/{kept.body['memory']['id']}")
+    assert got.status == 200
+    # An envelope names the slug in its entry: the same refusal.
+    envelope = {"elements": [{"slug": "locked", "bundle_base64": data}]}
+    again = member.post(IMPORT, {"envelope": envelope, "overwrite": True})
+    assert again.body["errors"][0]["code"] == "POLICY_DENIED", again.body
+    # The admin (whom the policy does not name) still may.
+    assert admin.post(IMPORT, {"bundle_base64": data, "slug": "locked",
+                               "overwrite": True}).body["counts"]["imported"] == 1

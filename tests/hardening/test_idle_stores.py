@@ -139,3 +139,40 @@ def test_an_idle_close_with_embeddings_pending_loses_nothing_and_reopen_embeds(
         with home.memory_store(element) as store:       # reopened: embedded behind
             assert store.flush_embeddings(30)
             assert all(store.get(i)["embedded"] for i in added)
+
+
+def runtime_mappings(home: Home) -> int:
+    """Memory mappings of this process into the home's runtime (a checkpoint's arrays)."""
+    runtime = str(home.path / "runtime")
+    with open("/proc/self/maps") as maps:
+        return sum(1 for line in maps if runtime in line)
+
+
+def test_a_store_closed_as_idle_frees_its_memory_and_descriptors(home: Home) -> None:
+    """Issue 26, High 2: reopening closed stores round-robin grew the process by ~23 MiB
+    and a few mapped arrays each time (a closed store lived on in a reference cycle, which
+    only Python's cycle collector frees, and it seldom runs: its cost is in hnswlib and the
+    mappings, not in Python objects)."""
+    import gc
+    import weakref
+    for n in range(ELEMENTS):
+        call(home, f"demo/m{n}", "store", body={"content": f"memory {n}", "category": "fact"})
+    element = home.catalog.element_at("demo/m0")
+    with home.memory_store(element) as store:
+        closed = weakref.ref(store)
+    del store
+    gc.disable()
+    try:
+        call(home, "demo/m1", "list")
+        call(home, "demo/m2", "list")       # demo/m0 is closed as idle...
+        assert closed() is None             # ...and freed at once, not at some later GC
+        for _ in range(2):                  # warm: every element opened once after a close
+            for n in range(ELEMENTS):
+                call(home, f"demo/m{n}", "list")
+        before = (runtime_files_open(home), runtime_mappings(home))
+        for _ in range(4):
+            for n in range(ELEMENTS):
+                call(home, f"demo/m{n}", "list")
+        assert (runtime_files_open(home), runtime_mappings(home)) == before
+    finally:
+        gc.enable()

@@ -167,3 +167,22 @@ def test_verify_reports_every_failure_of_its_repair_on_every_backend(make_store,
     items = store.verify(repair=True)
     assert [(i["problem"], "fixed" in i, "fix_failed" in i) for i in items] == [
         ("1 memories have no vectors (text search only)", False, True)]
+
+
+def test_an_import_refused_part_way_stores_nothing(make_store):
+    """Issue 26, Medium 5: the items before a refused one stayed stored (300 of 301 on
+    the file store, a batch on PostgreSQL). An import is all or nothing on every backend."""
+    from index import MemoryCapacity, validate_imported
+    store = make_store()
+    full = MemorySettings(max_memories=5, subject_scoping=True)
+    items = [validate_imported({"id": f"{n:032x}", "content": f"about ana {n}",
+                                "category": "fact", "subject_type": "guest",
+                                "subject_id": "ana", "created_at": "2024-01-01T00:00:00Z"})
+             for n in range(5)]
+    items.append(validate_imported({"id": "f" * 32, "content": "general", "category": "fact",
+                                    "created_at": "2024-01-02T00:00:00Z"}))
+    with pytest.raises(MemoryCapacity):
+        store.import_memories(items, model_id=None, settings=full)
+    assert len(store) == 0 and list(store.iter_memories()) == []
+    done = store.import_memories(items[:5], model_id=None, settings=full)
+    assert len(done.imported) == 5 and len(store) == 5

@@ -182,6 +182,33 @@ def test_retention_and_forget_subject(db: Database, tmp_path: Path) -> None:
     assert store.verify() == []
 
 
+def test_a_delete_vacuums_before_it_answers(pg_server: PgServer) -> None:
+    """A delete is erasure (issue 26): after the DELETE, a ``VACUUM`` prunes the deleted
+    row from the table's pages before the call answers, as forget_subject's does (what
+    PostgreSQL then leaves on disk: docs/deploy.md). Seen in the table's vacuum count,
+    which a VACUUM command updates in the server's shared statistics as it ends."""
+    db = Database(pg_server.create_database("delete_vacuums"))
+    try:
+        db.migrate()
+        store = _store(db, "element")
+        ids = [store.store(content=f"note {i}", category="fact",
+                           settings=MemorySettings()).memory["id"] for i in range(3)]
+
+        def vacuums() -> dict[str, int]:
+            with db.transaction() as cur:
+                cur.execute("SELECT relname, vacuum_count FROM pg_stat_user_tables "
+                            "WHERE relname IN ('memories', 'memory_terms')")
+                return {name: int(count) for name, count in cur.fetchall()}
+        before = vacuums()
+        store.delete(ids[0])
+        after = vacuums()
+        assert all(after[table] == before[table] + 1 for table in before), (before, after)
+        assert [m["id"] for m in store.iter_memories()] == ids[:0:-1]
+        store.close()
+    finally:
+        db.close()
+
+
 def _unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
     x = rng.standard_normal((n, dim)).astype(np.float32)
     return x / np.linalg.norm(x, axis=1, keepdims=True)

@@ -55,8 +55,10 @@ def test_an_imported_element_clones_twice_pushes_and_pulls(
 
 def test_repair_with_prune_then_push_and_pull(
         serve: Callable[..., Served], git_env: dict[str, str], tmp_path: Path) -> None:
-    """A refused push leaves objects behind; a dry run finds them, a string is not a
-    boolean, the real repair prunes them (and repacks); pushes and pulls go on."""
+    """A push refused for its content leaves nothing behind (issue 26); one refused as a
+    non-fast-forward leaves its valid commits, for source_merge: a dry run finds them, a
+    string is not a boolean, the real repair prunes them (and repacks); pushes and pulls
+    go on."""
     srv = serve()
     admin = srv.client()
     alice = clone(srv, git_env, "demo/memory", tmp_path / "alice")
@@ -67,8 +69,16 @@ def test_repair_with_prune_then_push_and_pull(
     assert refused.returncode != 0 and "remote rejected" in refused.stderr
     assert "__pycache__/ is generated output" in refused.stderr
     run_git(git_env, "reset", "-q", "--hard", "origin/draft", cwd=alice)
-
     repair = "/api/demo/memory/ops/source/repair"
+    assert admin.post(repair, {"prune_age": "now"}).body["found"] == []
+    change(git_env, alice, "alice.md", "first\n")
+    run_git(git_env, "push", "origin", "draft", cwd=alice)
+    change(git_env, bob, "bob.md", "diverged\n")
+    stale = run_git(git_env, "push", "--force", "origin", "draft", cwd=bob, check=False)
+    assert stale.returncode != 0 and "non-fast-forward" in stale.stderr
+    run_git(git_env, "fetch", "-q", cwd=bob)
+    run_git(git_env, "reset", "-q", "--hard", "origin/draft", cwd=bob)
+
     dry = admin.post(repair, {"prune_age": "now"})
     assert dry.status == 200 and dry.body["dry_run"] is True
     assert any(p["check"] == "dangling" for p in dry.body["found"]), dry.body

@@ -78,6 +78,26 @@ def test_dangling_objects_pruned(make_repo, git) -> None:
     assert (Path(path) / "logs" / "refs" / "heads" / "draft").exists()
 
 
+def test_fsck_complaints_about_unreachable_objects_do_not_stop_the_gc(make_repo, git) -> None:
+    """Issue 26, Medium 7: once a refused push had left a tree with a ``.git`` entry (fsck:
+    ``hasDotgit``), fsck's warning about that unreachable tree stopped every later gc of
+    the repository. An object nothing reachable refers to is what the gc removes."""
+    path = make_repo()
+    gd = ["--git-dir", str(path)]
+    hook = git(*gd, "hash-object", "-w", "--stdin", input=b"#!/bin/sh\n").stdout.strip()
+    inner = git(*gd, "mktree", input=f"100644 blob {hook.decode()}\tpost-checkout\n"
+                .encode()).stdout.strip()
+    tree = git(*gd, "mktree", input=f"040000 tree {inner.decode()}\t.git\n".encode()
+               ).stdout.strip()
+    git(*gd, "commit-tree", tree.decode(), "-m", "hostile", input=b"")
+    fsck = git(*gd, "fsck", "--no-dangling", check=False)
+    assert "hasDotgit" in fsck.stdout + fsck.stderr
+    report = repair(path, dry_run=False, prune_age="now")
+    assert "objects" not in _checks(report), report["found"]
+    assert _checks(report, "fixed") == ["dangling"] and report["fixed"][0]["remaining"] == 0
+    assert repair(path)["found"] == []
+
+
 def test_missing_object_reported_not_gc(make_repo) -> None:
     path = make_repo()
     commit_files(path, {"gone.txt": b"gone"}, message="m")

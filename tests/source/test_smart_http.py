@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import threading
 import urllib.error
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from source.repair import repair
 from source.repo import branch_tips, commit_files, read_file, ref_log
 from source.smart_http import Verdict, _RequestBackend, make_git_app
 from tests.source.conftest import TOKEN
@@ -322,7 +324,7 @@ def test_pitfall_c_without_strict_cas_git_is_told_a_lie(make_repo, serve, git_ap
     """Why the strict wrapper exists: with dulwich's plain set_if_equals the same race
     prints success while the ref does not move."""
     import source.smart_http as sh
-    monkeypatch.setattr(sh, "_strict_cas", lambda repo: None)
+    monkeypatch.setattr(sh, "_strict_cas", lambda repo, push=None: None)
     path = make_repo()
 
     def move_draft_meanwhile(repo: Path, ref: str, new: str) -> list[str]:
@@ -337,18 +339,58 @@ def test_pitfall_c_without_strict_cas_git_is_told_a_lie(make_repo, serve, git_ap
     assert branch_tips(path)["draft"] != pushed
 
 
-def test_refused_push_leaves_dangling_objects_that_repair_prunes(make_repo, server, git,
-                                                                 tmp_path: Path) -> None:
-    from source.repair import repair
+def _object_files(path: Path) -> set[str]:
+    """Every file under ``objects/`` but git's own indexes of what is there."""
+    return {str(p.relative_to(path)) for p in (path / "objects").rglob("*")
+            if p.is_file() and p.parent.name != "info"}
+
+
+def test_a_refused_push_leaves_nothing_behind(make_repo, server, git,
+                                              tmp_path: Path) -> None:
+    """Issue 26, Medium 7: a refused push's pack stayed in the object store (until a
+    repair pruned it, if ever)."""
     path = make_repo()
+    before = _object_files(path)
     wc = _clone(git, server, tmp_path)
-    _commit(git, wc, {"memories.jsonl": b"{}\n"})
+    _commit(git, wc, {"memories.jsonl": b"{}\n", "big.bin": os.urandom(200_000)})
     p = git("push", server.url("demo/notes", token=TOKEN), "draft", cwd=wc, check=False)
-    assert p.returncode != 0
-    report = repair(path)
-    assert [i["check"] for i in report["found"]] == ["dangling"]
-    fixed = repair(path, dry_run=False, prune_age="now")
-    assert fixed["fixed"][0]["remaining"] == 0 and repair(path)["found"] == []
+    assert p.returncode != 0 and "runtime" in p.stderr
+    assert _object_files(path) == before
+    assert repair(path)["found"] == []
+    # An accepted push keeps its objects, of course.
+    git("reset", "-q", "--hard", "origin/draft", cwd=wc)
+    new = _commit(git, wc, {"notes.md": b"fine\n"})
+    git("push", server.url("demo/notes", token=TOKEN), "draft", cwd=wc)
+    assert branch_tips(path)["draft"] == new and _object_files(path) > before
+
+
+def _pkt(line: bytes) -> bytes:
+    return f"{len(line) + 4:04x}".encode() + line
+
+
+def test_an_aborted_push_leaves_no_temporary_pack(make_repo, server, tmp_path: Path) -> None:
+    """A client that hangs up in the middle of its pack left a ``tmp_pack_*`` file (20 MB
+    per aborted push of that size)."""
+    import socket
+    import struct
+    import time
+    path = make_repo()
+    before = _object_files(path)
+    old = branch_tips(path)["draft"].encode()
+    head = _pkt(old + b" " + b"1" * 40 + b" refs/heads/draft\0 report-status\n") + b"0000"
+    pack = b"PACK" + struct.pack(">II", 2, 1000) + os.urandom(300_000)
+    auth = base64.b64encode(f"u:{TOKEN}".encode()).decode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"POST /git/demo/notes.git/git-receive-pack HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/x-git-receive-pack-request\r\n"
+                     + f"Authorization: Basic {auth}\r\n".encode()
+                     + f"Content-Length: {len(head) + len(pack) + 5_000_000}\r\n\r\n"
+                     .encode() + head + pack)
+        time.sleep(0.5)
+    deadline = time.monotonic() + 10
+    while _object_files(path) != before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _object_files(path) == before
 
 
 def test_authorize_forbidden_is_403(make_repo, serve, git, tmp_path: Path) -> None:
@@ -453,3 +495,30 @@ def test_authorize_verdicts_what_git_and_http_see(make_repo, serve, git, tmp_pat
     assert p.returncode != 0 and "could not read Username" in p.stderr
     git("clone", "-q", f"{base}/demo/notes.git", str(tmp_path / "ok"))
     assert Verdict.FORBIDDEN == "forbidden"         # the string the API returns today
+
+
+HOSTILE_GITMODULES = {
+    "an option as url": b'[submodule "x"]\n\tpath = x\n\turl = --upload-pack=touch /tmp/p\n',
+    "a name that climbs": b'[submodule "../../../y"]\n\tpath = y\n\turl = https://e.com/y\n',
+    "a directory": None,
+}
+
+
+@pytest.mark.parametrize("what", list(HOSTILE_GITMODULES))
+def test_a_hostile_gitmodules_push_is_refused_by_gits_fsck(make_repo, server, git,
+                                                           tmp_path: Path, what: str) -> None:
+    """Issue 26, Medium 8: such a push was accepted, and afterwards the element's own bundle
+    could never be imported again, and fsck-checking clones failed."""
+    from source import export_bundle, import_bundle
+    path = make_repo()
+    before = branch_tips(path)["draft"]
+    wc = _clone(git, server, tmp_path)
+    content = HOSTILE_GITMODULES[what]
+    if content is None:
+        _commit(git, wc, {".gitmodules/x": b"x\n"}, what)
+    else:
+        _commit(git, wc, {".gitmodules": content}, what)
+    p = git("push", server.url("demo/notes", token=TOKEN), "draft", cwd=wc, check=False)
+    assert p.returncode != 0 and "gitmodules" in p.stderr, p.stderr
+    assert branch_tips(path)["draft"] == before
+    import_bundle(export_bundle(path), tmp_path / "copy.git")      # still travels

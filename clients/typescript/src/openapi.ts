@@ -55,7 +55,7 @@ export interface paths {
         };
         /**
          * Per-child statistics and an aggregate
-         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories and the last eval of each branch for a memory element), plus their sum and the eval scores per branch, weighted by cases.
+         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories and the last eval of each branch for a memory element, or the error its store answers), plus their sum and the eval scores per branch, weighted by cases.
          *
          *     Auth level: **Read**.
          */
@@ -253,9 +253,9 @@ export interface paths {
         put?: never;
         /**
          * Delete all memories about a subject
-         * @description Deletes every memory about the subject; general memories stay.
+         * @description Deletes every memory about the subject, and erases their text from disk; general memories stay. On a circle: in every memory element of the circle the token may write, in one call (copies made by export/import included); the others are listed in skipped.
          *
-         *     Auth level: **Write**. Element types: memory.
+         *     Auth level: **Write**. Element types: circle, memory.
          */
         post: operations["forget_subject"];
         delete?: never;
@@ -297,7 +297,7 @@ export interface paths {
         put?: never;
         /**
          * Import an NDJSON export, ids and timestamps kept
-         * @description Every line is checked before anything is written: a bad line, a foreign format or version, or a file cut short refuses the whole import (400 IMPORT_INVALID naming the line). A memory whose id is present is skipped, so importing a file twice changes nothing. Vectors are used when the export's model is this element's; otherwise the texts are embedded (warning IMPORT_REEMBEDDED). Capacity and eviction apply as for store.
+         * @description Every line is checked before anything is written: a bad line, a foreign format or version, or a file cut short refuses the whole import (400 IMPORT_INVALID naming the line). A memory whose id is present is skipped, so importing a file twice changes nothing. Vectors are used when the export's model is this element's; otherwise the texts are embedded (warning IMPORT_REEMBEDDED). Capacity and eviction apply as for store. All or nothing: a write refused part way (MEMORY_CAPACITY, a full disk) leaves no memory of the file written. At most 10000 memories per request, of which 1000 without usable vectors (413 IMPORT_TOO_LARGE).
          *
          *     Auth level: **Write**. Element types: memory.
          */
@@ -1069,7 +1069,7 @@ export interface paths {
         };
         /**
          * Per-child statistics and an aggregate
-         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories and the last eval of each branch for a memory element), plus their sum and the eval scores per branch, weighted by cases.
+         * @description Children (contains) and members (references) the caller may read, each with activity, attachment, child and version counts (and memories and the last eval of each branch for a memory element, or the error its store answers), plus their sum and the eval scores per branch, weighted by cases.
          *
          *     Auth level: **Read**.
          */
@@ -1206,6 +1206,28 @@ export interface paths {
         get: operations["circle_export_bundle"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{circle}/ops/forget_subject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete all memories about a subject
+         * @description Deletes every memory about the subject, and erases their text from disk; general memories stay. On a circle: in every memory element of the circle the token may write, in one call (copies made by export/import included); the others are listed in skipped.
+         *
+         *     Auth level: **Write**. Element types: circle, memory.
+         */
+        post: operations["circle_forget_subject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1930,7 +1952,19 @@ export interface components {
         };
         ForgetSubjectResponse: {
             deleted: number;
+            /** @description on a circle: per memory element */
+            elements?: {
+                deleted: number;
+                ids: string[];
+                path: string;
+            }[];
             ids: string[];
+            /** @description on a circle: memory elements the token may not write (a policy, a disabled element), untouched */
+            skipped?: {
+                code: string;
+                message: string;
+                path: string;
+            }[];
         };
         GetResponse: {
             memory: components["schemas"]["Memory"];
@@ -5017,6 +5051,50 @@ export interface operations {
                         format: "triform-circle-envelope/1";
                     };
                     "application/x-git-bundle": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            507: components["responses"]["Error507"];
+        };
+    };
+    circle_forget_subject: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description without it the answer is 400 MEMORY_CONFIRM_REQUIRED */
+                "X-Confirm": "destructive";
+                /** @description which branch's spec governs runtime ops (default: the server's --env) */
+                "X-Triform-Env"?: components["parameters"]["env"];
+            };
+            path: {
+                /** @description the circle (root namespace) */
+                circle: components["parameters"]["circle"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgetSubjectRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgetSubjectResponse"];
                 };
             };
             400: components["responses"]["Error400"];

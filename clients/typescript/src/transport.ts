@@ -87,8 +87,19 @@ export function connectionError(method: string, path: string, error: unknown,
     sent, { cause: error });
 }
 
-function sleep(seconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+/** Wait `seconds`, or less: until `signal` aborts (a stream closed during a retry's
+ * wait ends at once). */
+function sleep(seconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, seconds * 1000);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 async function* chunks(content: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -220,7 +231,8 @@ export class Transport {
         ? this.policy.delay(attempt, error.retryAfter, this.random()) : null;
       if (delay === null) throw error;
       this.onRetry?.({ attempt: attempt + 1, delay, error, method, path });
-      await sleep(delay);
+      await sleep(delay, options.signal);
+      if (options.signal?.aborted) throw error;
     }
   }
 

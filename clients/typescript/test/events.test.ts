@@ -80,6 +80,27 @@ test("close() while a next() waits ends both at once, without a rejection", asyn
   assert.ok(Date.now() - started < 2000);
 });
 
+test("close() while a refused stream waits to retry ends it at once", async () => {
+  // The server gives one token a quarter of its streams (here one): a second stream of
+  // the same token is refused 429 with Retry-After: 5, and waits to try again.
+  const holder = tf.events({ path: "demo/memory", keepalive: 30 });
+  const held = holder.next();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const retries: number[] = [];
+  const other = new Client(server.url, server.admin, {
+    onRetry: (event) => retries.push(event.delay) });
+  const waiting = other.events({ path: "demo/memory", keepalive: 30 });
+  const pending = waiting.next();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(retries.length >= 1 && retries[0]! >= 1, `retries: ${retries}`);
+  const started = Date.now();
+  await waiting.close();
+  assert.deepEqual(await pending, { done: true, value: undefined });
+  assert.ok(Date.now() - started < 2000);
+  await holder.close();
+  assert.deepEqual(await held, { done: true, value: undefined });
+});
+
 test("a refused stream rejects with the server's error", async () => {
   const stream = tf.events({ circle: "other" });
   await assert.rejects(stream.next(), Forbidden);
