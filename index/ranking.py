@@ -7,15 +7,22 @@ its BM25 for the query; the memories scored by text instead (no vectors, or a qu
 could not be embedded); the best BM25 in scope; and a way to find the neighbours of a
 hit. :meth:`Ranking.rank` then turns them into results, once for both:
 
-1. the content lane's cosine is pulled up by BM25, against the best BM25 in scope
+1. each lane's similarity is calibrated against what the query reaches on the newest
+   memories in scope (``recall.calibrate``, over ``Gathered.background``);
+2. the content lane's similarity is pulled up by BM25, against the best BM25 in scope
    (``recall.boost_content``);
-2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
-   element's lane weights (``recall.blend``);
-3. memories that occurred in the span the query names are boosted (``recall.boost_time``);
-4. the memories stored next to the best hits (same owner, adjacent in creation order,
-   close in time) join and are pulled toward their hit (``recall.boost_neighbours``);
-5. what scores under ``relevance_threshold`` is dropped, the rest is ranked best first
-   (equal scores: newer first) and cut at ``limit``.
+3. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
+   element's lane weights (``recall.blend``); when the query brings a situation (context
+   or intention), each row is also scored as the query alone would score it (the content
+   lane only: the ``alone`` column beside ``situated``);
+4. memories that occurred in the span the query names are boosted (``recall.boost_time``);
+5. the memories stored next to the best hits (same owner, adjacent in creation order,
+   close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
+   each column by its own hits;
+6. a row is kept when its score *or* its query-alone score reaches
+   ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
+   alone finds), ranked best first by its score (equal scores: newer first) and cut at
+   ``limit``.
 
 *Which* memories are candidates each backend finds its own fast way, by rules written
 here once: the owner pools of the scope (:func:`pools_in_scope`); each lane's top
