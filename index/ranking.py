@@ -7,18 +7,19 @@ its BM25 for the query; the memories scored by text instead (no vectors, or a qu
 could not be embedded); the best BM25 in scope; and a way to find the neighbours of a
 hit. :meth:`Ranking.rank` then turns them into results, once for both:
 
-1. each lane's similarity is calibrated against what the query reaches on the newest
-   memories in scope (``recall.calibrate``, over ``Gathered.background``);
-2. the content lane's similarity is pulled up by BM25, against the best BM25 in scope
+1. the content lane's cosine is pulled up by BM25, against the best BM25 in scope
    (``recall.boost_content``);
-3. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
+2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
    lane only: the ``alone`` column beside ``situated``);
-4. memories that occurred in the span the query names are boosted (``recall.boost_time``);
-5. the memories stored next to the best hits (same owner, adjacent in creation order,
+3. memories that occurred in the span the query names are boosted (``recall.boost_time``);
+4. the memories stored next to the best hits (same owner, adjacent in creation order,
    close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
    each column by its own hits;
+5. each column is calibrated against what the query reaches on the newest memories in
+   scope (``recall.calibrate`` over ``Gathered.background``): an increasing map, so the
+   order is the formula's and only what a score reads as changes;
 6. a row is kept when its score *or* its query-alone score reaches
    ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
    alone finds), ranked best first by its score (equal scores: newer first) and cut at
@@ -155,7 +156,7 @@ class Gathered:
     vector (0: no match); ``neighbours`` finds a hit's neighbours (None: not looked for);
     ``background`` holds the similarities of the ``BACKGROUND_SIZE`` newest memories in
     scope with a content vector (the calibration's sample, the module docstring; None:
-    no calibration of the vector rows, their background is 0).
+    the vector rows' scores are not calibrated).
     """
 
     vector: Rows | None
@@ -244,7 +245,7 @@ class Ranking:
     # -- the ranking -----------------------------------------------------------------------
 
     def rank(self, gathered: Gathered) -> Ranked:
-        """Calibrate, boost, blend, pull neighbours, threshold and rank (the module
+        """Boost, blend, pull neighbours, calibrate, threshold and rank (the module
         docstring)."""
         table = self._table(gathered)
         fallback = "text" if gathered.vector is None or len(gathered.text) else None
@@ -257,10 +258,12 @@ class Ranking:
             for column in ("alone", "situated"):
                 if column in table.scores:
                     self._pull_neighbours(gathered, table, column)
-        situated = table.scores["situated"]
+        scores = {column: self._calibrated(values, column, gathered)
+                  for column, values in table.scores.items()}
+        situated = scores["situated"]
         order = rank(situated, self.threshold, self.limit, tiebreak=table.seq,
-                     gate=np.maximum(situated, table.scores["alone"])
-                     if "alone" in table.scores else None)
+                     gate=np.maximum(situated, scores["alone"]) if "alone" in scores
+                     else None)
         chosen = np.asarray(order, dtype=np.int64)
         lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
         return Ranked(
@@ -270,42 +273,43 @@ class Ranking:
             fallback=fallback)
 
     def _table(self, gathered: Gathered) -> _Table | None:
-        """Every gathered row, calibrated and scored (None: no rows)."""
-        background = self._background(gathered.background)
+        """Every gathered row, scored (None: no rows)."""
         parts: list[tuple[Rows, np.ndarray]] = []
         if gathered.vector is not None and len(gathered.vector):
             parts.append((gathered.vector, self._similarities(gathered.vector,
-                                                              gathered.best, background)))
+                                                              gathered.best)))
         text = gathered.text
         if len(text):
-            parts.append((text, self._calibrated(text.sims,
-                                                 self._background(_newest(text)))))
+            parts.append((text, np.clip(text.sims, 0.0, 1.0)))
         if not parts:
             return None
         table = _Table(np.concatenate([rows.keys for rows, _ in parts]),
                        np.concatenate([rows.seq for rows, _ in parts]),
                        np.concatenate([rows.occurred for rows, _ in parts]),
                        np.concatenate([s for _, s in parts]),
-                       np.concatenate([rows.present for rows, _ in parts]), {}, background)
+                       np.concatenate([rows.present for rows, _ in parts]), {})
         columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
         table.scores = self._scores(table.sims, table.present, table.occurred, columns)
         return table
 
-    def _background(self, rows: Rows | None) -> np.ndarray:
-        """Each lane's background (``recall.background_level``) over ``rows`` (none: 0)."""
-        if rows is None:
-            return np.zeros(len(LANES))
-        return background_level(rows.sims, rows.present)
+    def _calibrated(self, scores: np.ndarray, column: str, gathered: Gathered) -> np.ndarray:
+        """``column``'s scores read against the background (``recall.calibrate``): the
+        vector background the backend gathered, or, when the query has no vectors, the
+        newest text rows (read against each other). Off, or no background: as they
+        are."""
+        background = gathered.background if gathered.vector is not None \
+            else _newest(gathered.text)
+        if not self.params.calibrate or background is None or not len(background):
+            return scores
+        present = background.present & _CONTENT_ONLY if column == "alone" \
+            else background.present
+        level = background_level(blend(np.clip(background.sims, 0.0, 1.0), present,
+                                       self.weights))
+        return calibrate(scores, level)
 
-    def _calibrated(self, sims: np.ndarray, background: np.ndarray) -> np.ndarray:
-        if not self.params.calibrate:
-            return np.clip(np.asarray(sims, dtype=np.float64), 0.0, 1.0)
-        return calibrate(sims, background)
-
-    def _similarities(self, rows: Rows, best: float, background: np.ndarray) -> np.ndarray:
-        """Vector rows' similarities: calibrated against ``background``, the content lane's
-        then boosted by BM25."""
-        sims = self._calibrated(rows.sims, background)
+    def _similarities(self, rows: Rows, best: float) -> np.ndarray:
+        """Vector rows' similarities: the content cosine boosted by BM25, all clamped."""
+        sims = np.array(rows.sims, dtype=np.float64)
         if len(rows) and rows.bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
         return np.clip(sims, 0.0, 1.0)
@@ -346,8 +350,7 @@ class Ranking:
         if not len(hits):
             return
         if len(rows):
-            table.add(rows, self._similarities(rows, gathered.best, table.background),
-                      self._scores)
+            table.add(rows, self._similarities(rows, gathered.best), self._scores)
         # Every hit is a row already, and every neighbour one now: their rows, by key.
         keys = table.keys
         order = np.argsort(keys, kind="stable")
@@ -362,9 +365,8 @@ _CONTENT_ONLY = np.array([[True, False, False]])
 
 @dataclass
 class _Table:
-    """The rows of one ranking, calibrated: keys, creation order, occurred, similarities,
-    lanes present, each score column (``Ranking._scores``) and the vector rows'
-    background (``recall.background_level``)."""
+    """The rows of one ranking: keys, creation order, occurred, similarities, lanes
+    present and each score column (``Ranking._scores``, before calibration)."""
 
     keys: np.ndarray
     seq: np.ndarray
@@ -372,13 +374,11 @@ class _Table:
     sims: np.ndarray
     present: np.ndarray
     scores: dict[str, np.ndarray]
-    background: np.ndarray
 
     def add(self, rows: Rows, sims: np.ndarray,
             score: Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[str]],
                             dict[str, np.ndarray]]) -> None:
-        """Append ``rows`` (their calibrated ``sims``), scored by ``score`` in every
-        column."""
+        """Append ``rows`` (their ``sims``), scored by ``score`` in every column."""
         new = score(sims, rows.present, rows.occurred, list(self.scores))
         self.keys = np.concatenate([self.keys, rows.keys])
         self.seq = np.concatenate([self.seq, rows.seq])

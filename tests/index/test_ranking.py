@@ -56,7 +56,11 @@ def _gathered(u: dict[str, np.ndarray], chosen: np.ndarray, text: np.ndarray) ->
                      u["present"][new], u["bm25"][new])
         return (np.array([h for h, _ in pairs], dtype=str),
                 np.array([n for _, n in pairs], dtype=str), rows)
-    return Gathered(vector, texts, float(u["bm25"].max()), neighbours)
+    # The calibration's background: every memory of the universe with a content vector.
+    has = u["present"][:, 0]
+    background = _rows(u["keys"][has], u["seq"][has], u["occurred"][has], u["sims"][has],
+                       u["present"][has], u["bm25"][has])
+    return Gathered(vector, texts, float(u["bm25"].max()), neighbours, background)
 
 
 @settings(PROFILE, max_examples=400)
