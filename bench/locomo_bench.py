@@ -417,6 +417,31 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
     return {r["memory"]["id"]: r["score"] for r in found.results}
 
 
+def _stores(stack: Any, samples: list[dict[str, Any]], convs: list[list[dict[str, Any]]],
+            embedder: Any, size: int, params: IndexParams, settings: MemorySettings
+            ) -> list[tuple[Any, ...]]:
+    """The stores of a run, built once, closed with ``stack``: one mixed store of ``size``
+    memories, or one per conversation. Returns ``(store, clock, subject, sample, conv,
+    by_memory)`` per conversation."""
+    plan: list[tuple[Any, ...]] = []
+    if size:
+        clock = Clock()
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
+                                                index_params=params))
+        maps = fill_mixed(store, clock, samples, convs, 3, True, size, Run())
+        return [(store, clock, ("guest", s["sample_id"]), s, c, m)
+                for s, c, m in zip(samples, convs, maps, strict=True)]
+    for sample, conv in zip(samples, convs, strict=True):
+        clock = Clock()
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
+                                                index_params=params))
+        plan.append((store, clock, None, sample, conv,
+                     _store_turns(store, clock, conv, settings, Run(), True, None)))
+    return plan
+
+
 def curve(samples: list[dict[str, Any]], embedder: Any, size: int) -> None:
     """The calibration curve: for each threshold, the share of evidence turns a search
     returns and the share of the other turns of the same conversation, with no limit
@@ -431,23 +456,7 @@ def curve(samples: list[dict[str, Any]], embedder: Any, size: int) -> None:
     others: list[float] = []
     general: list[float] = []
     with contextlib.ExitStack() as stack:
-        plan = []
-        if size:
-            clock = Clock()
-            tmp = stack.enter_context(tempfile.TemporaryDirectory())
-            store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
-                                                    index_params=params))
-            maps = fill_mixed(store, clock, samples, convs, 3, True, size, Run())
-            plan = [(store, clock, ("guest", s["sample_id"]), s, c, m)
-                    for s, c, m in zip(samples, convs, maps, strict=True)]
-        else:
-            for sample, conv in zip(samples, convs, strict=True):
-                clock = Clock()
-                tmp = stack.enter_context(tempfile.TemporaryDirectory())
-                store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
-                                                        index_params=params))
-                plan.append((store, clock, None, sample, conv,
-                             _store_turns(store, clock, conv, settings, Run(), True, None)))
+        plan = _stores(stack, samples, convs, embedder, size, params, settings)
         save_caches()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
@@ -499,23 +508,7 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
     settings = MIXED_SETTINGS if size else MemorySettings(relevance_threshold=0.0,
                                                           max_memories=100_000)
     with contextlib.ExitStack() as stack:
-        plan = []       # (store, clock, subject, sample, conv, by_memory)
-        if size:
-            clock = Clock()
-            tmp = stack.enter_context(tempfile.TemporaryDirectory())
-            store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
-                                                    index_params=base))
-            maps = fill_mixed(store, clock, samples, convs, 3, True, size, Run())
-            plan = [(store, clock, ("guest", s["sample_id"]), s, c, m)
-                    for s, c, m in zip(samples, convs, maps, strict=True)]
-        else:
-            for sample, conv in zip(samples, convs, strict=True):
-                clock = Clock()
-                tmp = stack.enter_context(tempfile.TemporaryDirectory())
-                store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
-                                                        index_params=base))
-                by_memory = _store_turns(store, clock, conv, settings, Run(), True, None)
-                plan.append((store, clock, None, sample, conv, by_memory))
+        plan = _stores(stack, samples, convs, embedder, size, base, settings)
         save_caches()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
