@@ -397,7 +397,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()
-    if args.base is None:
+    if args.base is None and not (args.profile or args.interleaved):
         args.base = subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT,
                                    check=True, capture_output=True, text=True).stdout.strip()
     if args.profile:
