@@ -202,8 +202,12 @@ def normalise_evidence(raw: list[str], known: set[str]) -> tuple[list[str], int]
     return list(dict.fromkeys(found)), dropped
 
 
+RAW = {"on": False}       # --raw: scores before calibration
+
+
 def params_for(levers: frozenset[str]) -> IndexParams:
-    return IndexParams(situated_lexical="situated_lexical" in levers,
+    return IndexParams(calibrate=not RAW["on"],
+                       situated_lexical="situated_lexical" in levers,
                        time_weight=IndexParams().time_weight if "time" in levers else 0.0,
                        neighbour_weight=IndexParams().neighbour_weight
                        if "neighbours" in levers else 0.0)
@@ -388,6 +392,105 @@ def latency(samples: list[dict[str, Any]], embedder: Any, size: int, rounds: int
               f"{_q(values, 99):6.2f}")
 
 
+CURVE = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8)
+
+
+def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
+                subject: tuple[str, str] | None) -> dict[str, float]:
+    """Every memory in scope's score for ``question`` (memory id -> score), as a search
+    with an unbounded limit ranks it (bench only: the store's own search path, with a
+    limit past ``SEARCH_LIMIT_MAX``; the store's params make every memory a candidate)."""
+    import dataclasses
+
+    from index.query import parse_search
+    from index.ranking import Ranking
+    from index.timespan import query_span
+    request = parse_search(query=question, context=QUERY_CONTEXT.get(question),
+                           intention=None, subject_type=subject[0] if subject else None,
+                           subject_id=subject[1] if subject else None, limit=10,
+                           categories=None)
+    request = dataclasses.replace(request, limit=len(store) + 1)
+    when = query_span(question, store._clock())
+    ranking = Ranking.of(store._params, settings, request.limit, when)
+    found = store._recall(request, store._embed_lanes(request.texts),
+                          settings.subject_scoping, ranking, False)
+    return {r["memory"]["id"]: r["score"] for r in found.results}
+
+
+def _stores(stack: Any, samples: list[dict[str, Any]], convs: list[list[dict[str, Any]]],
+            embedder: Any, size: int, params: IndexParams, settings: MemorySettings
+            ) -> list[tuple[Any, ...]]:
+    """The stores of a run, built once, closed with ``stack``: one mixed store of ``size``
+    memories, or one per conversation. Returns ``(store, clock, subject, sample, conv,
+    by_memory)`` per conversation."""
+    plan: list[tuple[Any, ...]] = []
+    if size:
+        clock = Clock()
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
+                                                index_params=params))
+        maps = fill_mixed(store, clock, samples, convs, 3, True, size, Run())
+        return [(store, clock, ("guest", s["sample_id"]), s, c, m)
+                for s, c, m in zip(samples, convs, maps, strict=True)]
+    for sample, conv in zip(samples, convs, strict=True):
+        clock = Clock()
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
+                                                index_params=params))
+        plan.append((store, clock, None, sample, conv,
+                     _store_turns(store, clock, conv, settings, Run(), True, None)))
+    return plan
+
+
+def curve(samples: list[dict[str, Any]], embedder: Any, size: int) -> None:
+    """The calibration curve: for each threshold, the share of evidence turns a search
+    returns and the share of the other turns of the same conversation, with no limit
+    (every memory in scope scored, thresholded as ``relevance_threshold`` would)."""
+    import contextlib
+    convs = [turns(s["conversation"], 3) for s in samples]
+    # Every memory a candidate: the curve is about scores, not candidate generation.
+    params = dataclasses_replace(params_for(DEFAULT), min_candidates=1_000_000)
+    settings = MIXED_SETTINGS if size else MemorySettings(relevance_threshold=0.0,
+                                                          max_memories=100_000)
+    evidence: list[float] = []
+    others: list[float] = []
+    general: list[float] = []
+    with contextlib.ExitStack() as stack:
+        plan = _stores(stack, samples, convs, embedder, size, params, settings)
+        save_caches()
+        for store, clock, subject, sample, conv, by_memory in plan:
+            clock.now = max(t["time"] for t in conv) + DAY
+            for question, _, gold in _questions(sample, {t["dia_id"] for t in conv}, Run()):
+                scores = _all_scores(store, question, settings, subject)
+                for memory_id, score in scores.items():
+                    dia = by_memory.get(memory_id)
+                    (general if dia is None else evidence if dia in gold else others
+                     ).append(score)
+                # turns never scored (no vector) count as not returned
+                missing = len(by_memory) - sum(m in scores for m in by_memory)
+                others.extend([-1.0] * missing)
+    layout = f"the {size} mixed store" if size else "one store per conversation"
+    print(f"\ncalibration curve on {layout}, default levers, every memory scored "
+          f"(no limit){', asked with the summary as context' if SITUATED['on'] else ''}: "
+          "share of evidence turns / of the other turns of the same conversation"
+          + (" / of the other users' and general memories" if size else "")
+          + " scoring at or above each threshold")
+    ev, ot, ge = (np.array(v) for v in (evidence, others, general))
+    print(f"{'threshold':>10} {'evidence':>9} {'others':>7}" + ("  general" if size else ""))
+    for t in CURVE:
+        line = f"{t:>10.2f} {np.mean(ev >= t - 1e-5):>9.3f} {np.mean(ot >= t - 1e-5):>7.3f}"
+        if size:
+            line += f" {np.mean(ge >= t - 1e-5):>8.3f}"
+        print(line)
+    print(f"({len(ev)} evidence turns, {len(ot)} other turns"
+          + (f", {len(ge)} other memories)" if size else ")"))
+
+
+def dataclasses_replace(params: IndexParams, **changes: Any) -> IndexParams:
+    import dataclasses
+    return dataclasses.replace(params, **changes)
+
+
 def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
              names: list[str] | None) -> None:
     """Recall and latency of search-time variants of the levers before neighbours
@@ -405,23 +508,7 @@ def variants(samples: list[dict[str, Any]], embedder: Any, size: int,
     settings = MIXED_SETTINGS if size else MemorySettings(relevance_threshold=0.0,
                                                           max_memories=100_000)
     with contextlib.ExitStack() as stack:
-        plan = []       # (store, clock, subject, sample, conv, by_memory)
-        if size:
-            clock = Clock()
-            tmp = stack.enter_context(tempfile.TemporaryDirectory())
-            store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
-                                                    index_params=base))
-            maps = fill_mixed(store, clock, samples, convs, 3, True, size, Run())
-            plan = [(store, clock, ("guest", s["sample_id"]), s, c, m)
-                    for s, c, m in zip(samples, convs, maps, strict=True)]
-        else:
-            for sample, conv in zip(samples, convs, strict=True):
-                clock = Clock()
-                tmp = stack.enter_context(tempfile.TemporaryDirectory())
-                store = stack.enter_context(MemoryStore(Path(tmp), embedder, clock=clock,
-                                                        index_params=base))
-                by_memory = _store_turns(store, clock, conv, settings, Run(), True, None)
-                plan.append((store, clock, None, sample, conv, by_memory))
+        plan = _stores(stack, samples, convs, embedder, size, base, settings)
         save_caches()
         for store, clock, subject, sample, conv, by_memory in plan:
             clock.now = max(t["time"] for t in conv) + DAY
@@ -507,6 +594,11 @@ def main() -> None:
                         help="search-time variants of situated lexical + time, on stores "
                              "built once "
                              "(all, or a '|'-separated list of VARIANTS names)")
+    parser.add_argument("--curve", action="store_true",
+                        help="only the calibration curve: the share of evidence turns and "
+                             "of other turns scoring at or above each threshold")
+    parser.add_argument("--raw", action="store_true",
+                        help="scores as before calibration (IndexParams(calibrate=False))")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     parser.add_argument("--lanes", default=None, metavar="SPEC",
                         help="the model of each lane: minilm, static, or three of them "
@@ -517,6 +609,7 @@ def main() -> None:
                              "summary as the context (the context lane's models compared)")
     args = parser.parse_args()
     SITUATED["on"] = args.query_context == "summary"
+    RAW["on"] = args.raw
     if args.embedder == "hashing":
         from index import HashingEmbedder
         embedder: Any = HashingEmbedder(256)
@@ -542,6 +635,9 @@ def main() -> None:
         return
     if args.latency:
         latency(samples, embedder, args.mixed or 10_000, args.latency)
+        return
+    if args.curve:
+        curve(samples, embedder, args.mixed)
         return
     if not args.ablation:
         levers = {"all": frozenset(LEVERS), "none": frozenset(),

@@ -61,6 +61,10 @@ def _child_serve(argv: list[str]) -> None:
                cache.vectors("query", CHUNK, progress=False)[:QUERIES])
     _add_items(embedder, cache, "memory", gen.memories(0, size),
                cache.vectors("memory", size, progress=False))
+    if os.environ.get("SEARCH_BENCH_MODEL"):    # --interleaved: the query through the model
+        from index import load_embedder
+        embedder = load_embedder(log=lambda _: None)
+        embedder.embed(["warm up"])
     home = Home(home_path, lambda: embedder)
     element = home.catalog.element_at(ELEMENT_PATH)
     with home.memory_store(element):    # opened now, not on the first request
@@ -132,13 +136,14 @@ def subjects(size: int, seed: int) -> list[tuple[str, str]]:
 
 class Server:
     def __init__(self, name: str, src: Path, home: Path, seed: int, size: int,
-                 token: str, tune: str = "") -> None:
+                 token: str, tune: str = "", model: bool = False) -> None:
         import http.client
         self.name = name
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "_serve", str(src), str(home),
              str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune})
+            text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune,
+                                     "SEARCH_BENCH_MODEL": "1" if model else ""})
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -174,12 +179,16 @@ def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1]
 
 
-def bodies(seed: int, size: int, lanes: str) -> list[dict[str, Any]]:
+def bodies(seed: int, size: int, lanes: str, unique: int = 0) -> list[dict[str, Any]]:
+    """The ``QUERIES`` searches, or ``unique`` ones that never repeat a question."""
     from bench.textgen import TextGen
     gen = TextGen(seed)
     subs = subjects(size, seed)
     out = []
-    for i, q in enumerate(gen.queries(0, QUERIES)):
+    queries = gen.queries(0, QUERIES)
+    if unique:
+        queries = list({q["query"]: q for q in gen.queries(0, 8 * unique)}.values())[:unique]
+    for i, q in enumerate(queries):
         body: dict[str, Any] = {"query": q["query"], "limit": 10,
                                 "subject_type": subs[(i * 7919 + 13) % len(subs)][0],
                                 "subject_id": subs[(i * 7919 + 13) % len(subs)][1]}
@@ -272,6 +281,59 @@ def compare(args: argparse.Namespace) -> None:
         f"{statistics.median(health[n]):>17.2f} / {pct(health[n], 95):.2f}" for n in names))
 
 
+def interleaved(args: argparse.Namespace) -> None:
+    """Query-only HTTP search with the model in it, beside the model alone: each question
+    searched over HTTP (the server embeds it, this tree's code), then embedded in-process
+    by the same model, the order alternating, so the machine's drift falls on both. Every
+    question is asked once (the stores' embedding cache never answers)."""
+    from index.provision import load_minilm
+    if args.reuse_home and (OUT / "token").exists():
+        token = (OUT / "token").read_text().strip()
+    else:
+        token = build_home(OUT / "home-after", args.size, args.seed)
+        (OUT / "token").write_text(token)
+    home = OUT / "home-interleaved"
+    if home.exists():
+        shutil.rmtree(home)
+    shutil.copytree(OUT / "home-after", home)
+    model = load_minilm(log=lambda _: None)
+    print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
+          f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
+    server = Server("live", ROOT, home, args.seed, args.size, token, model=True)
+    base = f"/api/{ELEMENT_PATH}/ops/search"
+    work = bodies(args.seed, args.size, "content", unique=args.rounds * QUERIES)
+    search_ms: list[float] = []
+    embed_ms: list[float] = []
+    try:
+        for i in range(20):                 # warm-up, on texts the questions never use
+            server.call("POST", base, {**work[i], "query": f"warm up {i}"})
+            model.embed([f"warm up {i}"])
+        for i, body in enumerate(work):
+            for step in ((0, 1) if i % 2 == 0 else (1, 0)):
+                if step == 0:
+                    ms, answer = server.call("POST", base, body)
+                    assert answer["results"], answer
+                    search_ms.append(ms)
+                else:
+                    started = time.perf_counter()
+                    model.embed([body["query"]])
+                    embed_ms.append((time.perf_counter() - started) * 1000)
+    finally:
+        server.stop()
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    print(f"\nquery-only HTTP search at {args.size}, scoping on, limit 10, the question "
+          f"embedded by the server; beside one in-process embedding of the same question "
+          f"({len(work)} questions, each once, interleaved); ms")
+    print(f"{'':<26}{'p50':>8}{'p95':>8}{'p99':>8}")
+    figures = {}
+    for label, values in (("HTTP search", search_ms), ("one query embedding", embed_ms)):
+        figures[label] = [statistics.median(values), pct(values, 95), pct(values, 99)]
+        print(f"{label:<26}" + "".join(f"{v:>8.2f}" for v in figures[label]))
+    print(f"{'ratio':<26}" + "".join(
+        f"{x / y:>7.2f}x" for x, y in zip(figures["HTTP search"],
+                                         figures["one query embedding"], strict=True)))
+
+
 def profile(args: argparse.Namespace) -> None:
     """cProfile of HTTP searches in-process (Flask test client, this tree's code)."""
     import cProfile
@@ -329,14 +391,19 @@ def main() -> None:
                              "blas=N: BLAS threads; threads=N: waitress threads)")
     parser.add_argument("--reuse-home", action="store_true",
                         help="serve the home an earlier run built (access counts differ)")
+    parser.add_argument("--interleaved", action="store_true",
+                        help="only query-only HTTP search with the model in it, beside one "
+                             "in-process embedding of each question, interleaved")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()
-    if args.base is None:
+    if args.base is None and not (args.profile or args.interleaved):
         args.base = subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT,
                                    check=True, capture_output=True, text=True).stdout.strip()
     if args.profile:
         profile(args)
+    elif args.interleaved:
+        interleaved(args)
     else:
         compare(args)
 

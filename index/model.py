@@ -12,6 +12,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -70,6 +71,7 @@ class FastEmbedEmbedder:
                 local_files_only=True,
                 specific_model_path=str(self.model_dir),
             )
+            _stop_spinning(self._engine, self.model_dir / "model.onnx")
         except Exception as exc:  # a corrupt file, a missing dependency
             raise ModelUnavailable(MODEL_ID, f"fastembed could not load {self.model_dir}: "
                                    f"{type(exc).__name__}: {exc}") from exc
@@ -111,6 +113,29 @@ class FastEmbedEmbedder:
 
     def __repr__(self) -> str:
         return f"FastEmbedEmbedder({str(self.model_dir)!r})"
+
+
+def _stop_spinning(engine: Any, path: Path) -> None:
+    """Rebuild ``engine``'s ONNX Runtime session with its threads' spin-wait off.
+
+    By default onnxruntime's threads spin for a while after each run, waiting for more
+    work. Where cores are shared (a web server's other requests, another process's model,
+    other programs), that spinning takes the cores the next call needs: on this project's
+    2-core machine at load 7, one query embedding took 23-39 ms p50 spinning and 12-16 ms
+    not, two models in one process (``docs/embeddings.md``). fastembed does not expose
+    the option, so the session it built is built once more with it (a fastembed whose
+    engine is laid out otherwise keeps its own session).
+    """
+    inner: Any = getattr(engine, "model", None)
+    session = getattr(inner, "model", None)
+    if session is None or not hasattr(session, "get_session_options"):
+        return
+    import onnxruntime as ort
+    options = session.get_session_options()
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    inner.model = ort.InferenceSession(str(path), sess_options=options,
+                                       providers=session.get_providers())
 
 
 def _length_groups(lengths: Sequence[int], batch_size: int) -> list[range]:

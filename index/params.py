@@ -30,7 +30,9 @@ class IndexParams:
     ``situated_lexical`` indexes a memory's context beside its content in BM25
     (``lexical.py``; changing it re-indexes the contents on open); ``time_weight`` is the
     boost of memories that occurred in the span the query names (``recall.boost_time``;
-    0 turns it off).
+    0 turns it off). ``calibrate`` reads a search's scores against what the query reaches
+    on the newest memories in scope (``recall.calibrate``, an increasing map: the same
+    order; off: the scores as before 2026-12-04, for the benches).
     ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
     best results (same owner, adjacent in creation order, occurred within
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
@@ -50,6 +52,7 @@ class IndexParams:
     seed: int = 100
     build_threads: int = -1
     situated_lexical: bool = True
+    calibrate: bool = True
     time_weight: float = 0.4
     neighbour_weight: float = 0.5
     neighbour_hits: int = 5

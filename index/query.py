@@ -17,6 +17,7 @@ or skip a memory that existed throughout.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,7 +36,7 @@ from .records import (
     validate_text,
 )
 
-__all__ = ["SearchQuery", "parse_search", "SEARCH_LIMIT_MAX", "Bounds", "ListQuery",
+__all__ = ["SearchQuery", "parse_search", "situation", "SEARCH_LIMIT_MAX", "Bounds", "ListQuery",
            "parse_list_query", "LIST_LIMIT_MAX"]
 
 SEARCH_LIMIT_MAX = 100
@@ -59,6 +60,25 @@ class SearchQuery:
     occurred: Bounds = (None, None)
 
 
+def situation(value: object, field_name: str, max_bytes: int, *, keep: str) -> str | None:
+    """A search's ``context`` or ``intention``, of any size: None, empty or blank is none;
+    a text longer than ``max_bytes`` UTF-8 bytes is cut to that many, keeping its ``end``
+    (a conversation window: its newest turns) or its ``start`` (a goal), at a character
+    boundary. A search is never refused for its situation's size (a store is: what it
+    keeps is not cut silently).
+
+    :raise InvalidMemory: not a string, or not valid Unicode (a lone surrogate).
+    """
+    text = validate_optional_text(value, field_name, sys.maxsize)
+    if text is None:
+        return None
+    raw = text.encode("utf-8")
+    if len(raw) <= max_bytes:
+        return text
+    kept = raw[-max_bytes:] if keep == "end" else raw[:max_bytes]
+    return kept.decode("utf-8", errors="ignore").strip() or None
+
+
 def parse_search(*, query: object, context: object, intention: object,
                  subject_type: object, subject_id: object, limit: object,
                  categories: object, occurred_after: object = None,
@@ -68,8 +88,8 @@ def parse_search(*, query: object, context: object, intention: object,
     :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad argument.
     """
     text = validate_text(query, "query", MAX_QUERY_BYTES)
-    window = validate_optional_text(context, "context", MAX_CONTEXT_BYTES)
-    goal = validate_optional_text(intention, "intention", MAX_INTENTION_BYTES)
+    window = situation(context, "context", MAX_CONTEXT_BYTES, keep="end")
+    goal = situation(intention, "intention", MAX_INTENTION_BYTES, keep="start")
     subject = validate_subject(subject_type, subject_id)
     checked = validate_limit(limit, "limit", SEARCH_LIMIT_MAX)
     cats = None

@@ -10,12 +10,20 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
 1. the content lane's cosine is pulled up by BM25, against the best BM25 in scope
    (``recall.boost_content``);
 2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
-   element's lane weights (``recall.blend``);
+   element's lane weights (``recall.blend``); when the query brings a situation (context
+   or intention), each row is also scored as the query alone would score it (the content
+   lane only: the ``alone`` column beside ``situated``);
 3. memories that occurred in the span the query names are boosted (``recall.boost_time``);
 4. the memories stored next to the best hits (same owner, adjacent in creation order,
-   close in time) join and are pulled toward their hit (``recall.boost_neighbours``);
-5. what scores under ``relevance_threshold`` is dropped, the rest is ranked best first
-   (equal scores: newer first) and cut at ``limit``.
+   close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
+   each column by its own hits;
+5. each column is calibrated against what the query reaches on the newest memories in
+   scope (``recall.calibrate`` over ``Gathered.background``): an increasing map, so the
+   order is the formula's and only what a score reads as changes;
+6. a row is kept when its score *or* its query-alone score reaches
+   ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
+   alone finds), ranked best first by its score (equal scores: newer first) and cut at
+   ``limit``.
 
 *Which* memories are candidates each backend finds its own fast way, by rules written
 here once: the owner pools of the scope (:func:`pools_in_scope`); each lane's top
@@ -40,8 +48,11 @@ import numpy as np
 from .params import IndexParams
 from .query import Bounds
 from .recall import (
+    BACKGROUND_SIZE,
     LANES,
+    background_level,
     blend,
+    calibrate,
     boost_content,
     boost_neighbours,
     boost_time,
@@ -142,13 +153,17 @@ class Gathered:
 
     ``vector`` is None when the query could not be embedded (everything in scope is then
     in ``text``); ``best`` is the highest BM25 in scope among memories with a content
-    vector (0: no match); ``neighbours`` finds a hit's neighbours (None: not looked for).
+    vector (0: no match); ``neighbours`` finds a hit's neighbours (None: not looked for);
+    ``background`` holds the similarities of the ``BACKGROUND_SIZE`` newest memories in
+    scope with a content vector (the calibration's sample, the module docstring; None:
+    the vector rows' scores are not calibrated).
     """
 
     vector: Rows | None
     text: Rows
     best: float = 0.0
     neighbours: NeighbourFinder | None = None
+    background: Rows | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +206,12 @@ class Ranking:
     limit: int
     when: TimeSpan | None = None
 
+    @property
+    def background_size(self) -> int:
+        """How many memories the calibration's background sample holds (0: none, the
+        calibration is off)."""
+        return BACKGROUND_SIZE if self.params.calibrate else 0
+
     @classmethod
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
            when: TimeSpan | None) -> Ranking:
@@ -224,39 +245,67 @@ class Ranking:
     # -- the ranking -----------------------------------------------------------------------
 
     def rank(self, gathered: Gathered) -> Ranked:
-        """Boost, blend, pull neighbours, threshold and rank (the module docstring)."""
-        parts: list[tuple[Rows, np.ndarray]] = []
-        if gathered.vector is not None:
-            parts.append((gathered.vector, self._similarities(gathered.vector,
-                                                              gathered.best)))
-        text = gathered.text
-        fallback = "text" if gathered.vector is None or len(text) else None
-        if len(text):
-            parts.append((text, np.clip(text.sims, 0.0, 1.0)))
-        if not parts:
+        """Boost, blend, pull neighbours, calibrate, threshold and rank (the module
+        docstring)."""
+        table = self._table(gathered)
+        fallback = "text" if gathered.vector is None or len(gathered.text) else None
+        if table is None:
             return Ranked([], [], [], fallback)
-        if len(parts) == 1:
-            rows, sims = parts[0]
-            keys, seq, occurred, present = rows.keys, rows.seq, rows.occurred, rows.present
-        else:
-            keys = np.concatenate([rows.keys for rows, _ in parts])
-            seq = np.concatenate([rows.seq for rows, _ in parts])
-            occurred = np.concatenate([rows.occurred for rows, _ in parts])
-            sims = np.concatenate([s for _, s in parts])
-            present = np.concatenate([rows.present for rows, _ in parts])
-        scores = self._blend(sims, present, occurred)
-        if (gathered.vector is not None and gathered.neighbours is not None
-                and self.params.neighbour_weight > 0 and len(keys)):
-            keys, seq, sims, present, scores = self._with_neighbours(
-                gathered, keys, seq, sims, present, scores)
-        order = rank(scores, self.threshold, self.limit, tiebreak=seq)
+        if gathered.vector is not None and gathered.neighbours is not None \
+                and self.params.neighbour_weight > 0:
+            # The query alone's first, over the rows its own search would have: its
+            # hits are then the query-alone search's own.
+            for column in ("alone", "situated"):
+                if column in table.scores:
+                    self._pull_neighbours(gathered, table, column)
+        scores = {column: self._calibrated(values, column, gathered)
+                  for column, values in table.scores.items()}
+        situated = scores["situated"]
+        order = rank(situated, self.threshold, self.limit, tiebreak=table.seq,
+                     gate=np.maximum(situated, scores["alone"]) if "alone" in scores
+                     else None)
         chosen = np.asarray(order, dtype=np.int64)
-        lane_sims, lane_present = sims[chosen].tolist(), present[chosen].tolist()
+        lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
         return Ranked(
-            keys=keys[chosen].tolist(), scores=scores[chosen].tolist(),
+            keys=table.keys[chosen].tolist(), scores=situated[chosen].tolist(),
             lanes=[{lane: (values[j] if flags[j] else None) for j, lane in enumerate(LANES)}
                    for values, flags in zip(lane_sims, lane_present, strict=True)],
             fallback=fallback)
+
+    def _table(self, gathered: Gathered) -> _Table | None:
+        """Every gathered row, scored (None: no rows)."""
+        parts: list[tuple[Rows, np.ndarray]] = []
+        if gathered.vector is not None and len(gathered.vector):
+            parts.append((gathered.vector, self._similarities(gathered.vector,
+                                                              gathered.best)))
+        text = gathered.text
+        if len(text):
+            parts.append((text, np.clip(text.sims, 0.0, 1.0)))
+        if not parts:
+            return None
+        table = _Table(np.concatenate([rows.keys for rows, _ in parts]),
+                       np.concatenate([rows.seq for rows, _ in parts]),
+                       np.concatenate([rows.occurred for rows, _ in parts]),
+                       np.concatenate([s for _, s in parts]),
+                       np.concatenate([rows.present for rows, _ in parts]), {})
+        columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
+        table.scores = self._scores(table.sims, table.present, table.occurred, columns)
+        return table
+
+    def _calibrated(self, scores: np.ndarray, column: str, gathered: Gathered) -> np.ndarray:
+        """``column``'s scores read against the background (``recall.calibrate``): the
+        vector background the backend gathered, or, when the query has no vectors, the
+        newest text rows (read against each other). Off, or no background: as they
+        are."""
+        background = gathered.background if gathered.vector is not None \
+            else _newest(gathered.text)
+        if not self.params.calibrate or background is None or not len(background):
+            return scores
+        present = background.present & _CONTENT_ONLY if column == "alone" \
+            else background.present
+        level = background_level(blend(np.clip(background.sims, 0.0, 1.0), present,
+                                       self.weights))
+        return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
         """Vector rows' similarities: the content cosine boosted by BM25, all clamped."""
@@ -264,6 +313,15 @@ class Ranking:
         if len(rows) and rows.bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
         return np.clip(sims, 0.0, 1.0)
+
+    def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,
+                columns: Sequence[str]) -> dict[str, np.ndarray]:
+        """Each row's score in ``columns``: ``situated``, the blend over every lane
+        present, with the time boost; ``alone`` (when a lane of the situation takes
+        part), the score the query alone gives it (the content lane only), which keeps
+        it above the threshold: context reorders and adds, never hides."""
+        return {column: self._blend(sims, present & _CONTENT_ONLY if column == "alone"
+                                    else present, occurred) for column in columns}
 
     def _blend(self, sims: np.ndarray, present: np.ndarray,
                occurred: np.ndarray) -> np.ndarray:
@@ -274,34 +332,68 @@ class Ranking:
                                 self.params.time_weight)
         return scores
 
-    def _with_neighbours(self, gathered: Gathered, keys: np.ndarray, seq: np.ndarray,
-                         sims: np.ndarray, present: np.ndarray, scores: np.ndarray
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                    np.ndarray]:
-        """Add the neighbours of the ``neighbour_hits`` best rows and pull them toward
-        their hit (``recall.boost_neighbours``)."""
+    def _pull_neighbours(self, gathered: Gathered, table: _Table, column: str) -> None:
+        """Add the neighbours of the ``neighbour_hits`` best rows by ``column``'s score and
+        pull them toward their hit (``recall.boost_neighbours``); the rows added are
+        scored in every column."""
         assert gathered.neighbours is not None
+        scores, seq = table.scores[column], table.seq
         count = min(self.params.neighbour_hits, len(scores))
         if count <= 0:
-            return keys, seq, sims, present, scores
+            return
         # The best rows, ties broken newer first, so every backend picks the same hits
         # (only the rows tied with the last one are sorted).
         last = np.partition(scores, len(scores) - count)[len(scores) - count]
         tied = np.flatnonzero(scores >= last)
         top = tied[np.lexsort((-seq[tied], -scores[tied]))][:count]
-        hits, wanted, rows = gathered.neighbours(keys[top], keys)
+        hits, wanted, rows = gathered.neighbours(table.keys[top], table.keys)
         if not len(hits):
-            return keys, seq, sims, present, scores
+            return
         if len(rows):
-            new_sims = self._similarities(rows, gathered.best)
-            keys = np.concatenate([keys, rows.keys])
-            seq = np.concatenate([seq, rows.seq])
-            sims = np.concatenate([sims, new_sims])
-            present = np.concatenate([present, rows.present])
-            scores = np.concatenate([scores, self._blend(new_sims, rows.present,
-                                                         rows.occurred)])
+            table.add(rows, self._similarities(rows, gathered.best), self._scores)
         # Every hit is a row already, and every neighbour one now: their rows, by key.
+        keys = table.keys
         order = np.argsort(keys, kind="stable")
         rows_of = order[np.searchsorted(keys[order], np.concatenate([hits, wanted]))]
-        return keys, seq, sims, present, boost_neighbours(
-            scores, rows_of[:len(hits)], rows_of[len(hits):], self.params.neighbour_weight)
+        table.scores[column] = boost_neighbours(
+            table.scores[column], rows_of[:len(hits)], rows_of[len(hits):],
+            self.params.neighbour_weight)
+
+
+_CONTENT_ONLY = np.array([[True, False, False]])
+
+
+@dataclass
+class _Table:
+    """The rows of one ranking: keys, creation order, occurred, similarities, lanes
+    present and each score column (``Ranking._scores``, before calibration)."""
+
+    keys: np.ndarray
+    seq: np.ndarray
+    occurred: np.ndarray
+    sims: np.ndarray
+    present: np.ndarray
+    scores: dict[str, np.ndarray]
+
+    def add(self, rows: Rows, sims: np.ndarray,
+            score: Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[str]],
+                            dict[str, np.ndarray]]) -> None:
+        """Append ``rows`` (their ``sims``), scored by ``score`` in every column."""
+        new = score(sims, rows.present, rows.occurred, list(self.scores))
+        self.keys = np.concatenate([self.keys, rows.keys])
+        self.seq = np.concatenate([self.seq, rows.seq])
+        self.occurred = np.concatenate([self.occurred, rows.occurred])
+        self.sims = np.concatenate([self.sims, sims])
+        self.present = np.concatenate([self.present, rows.present])
+        for column in self.scores:
+            self.scores[column] = np.concatenate([self.scores[column], new[column]])
+
+
+def _newest(rows: Rows) -> Rows:
+    """The ``BACKGROUND_SIZE`` newest of ``rows`` (creation order): the text rows'
+    background (rows scored by text are read against each other)."""
+    if len(rows) <= BACKGROUND_SIZE:
+        return rows
+    pick = np.argpartition(-rows.seq, BACKGROUND_SIZE - 1)[:BACKGROUND_SIZE]
+    return Rows(rows.keys[pick], rows.seq[pick], rows.occurred[pick], rows.sims[pick],
+                rows.present[pick])

@@ -21,6 +21,19 @@ the two texts' binary bags of words, ``|A & B| / sqrt(|A| * |B|)`` over lowercas
 tokens. It is the set analogue of the vector cosine: 1 for the same words, 0 for none
 shared, so the same threshold keeps a comparable meaning.
 
+**Calibration** (``calibrate``): a raw cosine says little by itself: one model's unrelated
+texts sit near .2, another's near .45, and memories that all name the person a query names
+reach .75 against it. So a search's scores are read against its *background*: the mean
+blended similarity (each lane clamped to ``[0, 1]``, blended over the lanes present, no
+boost) that the query reaches on a sample of the memories in scope (``background_level``:
+the ``BACKGROUND_SIZE`` newest, unrelated to the query in all but a few). A background
+above ``CALIBRATION_LEVEL`` (.2) is brought down to it, an identical text stays 1,
+linearly in between and below; a lower background leaves the scores as they are. The map
+is increasing, so the order is the sheet's formula's, untouched: only what a score reads
+as changes. About .2 or less is "as close as an unrelated memory of this store gets", and
+on the LoCoMo dev split the default threshold .4 keeps 88% of the evidence turns and 15%
+of the other turns of the same conversation (``docs/recall.md``, Scores).
+
 Nothing here does I/O; everything takes and returns plain data or numpy arrays.
 """
 
@@ -35,7 +48,8 @@ import numpy as np
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours"]
+           "boost_neighbours", "CALIBRATION_LEVEL", "BACKGROUND_SIZE", "BACKGROUND_PRIOR",
+           "background_level", "calibrate"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -52,6 +66,18 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intent
 # under .01 across them, so they are not fragile.
 LEXICAL_WEIGHT = 0.7
 LEXICAL_FLOOR = 4.0
+
+# Calibration (``calibrate``): the score a similarity as high as the background's gets.
+# The background is the mean blended similarity over the ``BACKGROUND_SIZE`` newest
+# memories in scope, shrunk toward 0 as if ``BACKGROUND_PRIOR`` more memories had
+# similarity 0 (a store of a few memories, where a relevant one weighs in the mean, reads
+# its scores nearly raw; 16 left a store of twenty memories that all name one person
+# nearly raw). Chosen on the LoCoMo dev split (the curve of ``bench/locomo_bench.py
+# --curve``, ``docs/recall.md``): a mean rather than a quartile (.75: 84% of evidence
+# kept at .4), the level .2 of a simple reading.
+CALIBRATION_LEVEL = 0.2
+BACKGROUND_SIZE = 128
+BACKGROUND_PRIOR = 4
 
 # Float32 cosine of a text with itself can come out as 0.99999994; a threshold of 1 must
 # still mean "exact match", so comparisons allow this much slack.
@@ -127,6 +153,31 @@ def boost_neighbours(scores: np.ndarray, hits: np.ndarray, neighbours: np.ndarra
     return out
 
 
+def background_level(scores: np.ndarray) -> float:
+    """The background of a search: the mean of the background rows' blended similarities
+    ``scores``, shrunk toward 0 by ``BACKGROUND_PRIOR`` (in ``[0, 1)``; 0 for no rows)."""
+    values = np.clip(np.nan_to_num(np.asarray(scores, dtype=np.float64)), 0.0, 1.0)
+    return float(values.sum() / (len(values) + BACKGROUND_PRIOR))
+
+
+def calibrate(scores: np.ndarray, level: float) -> np.ndarray:
+    """Scores read against the search's background ``level`` (``background_level``).
+
+    With ``A = CALIBRATION_LEVEL`` and ``b = max(level, A)``: ``s >= b`` maps to
+    ``A + (1 - A) (s - b) / (1 - b)``, ``s < b`` to ``A s / b``. What unrelated memories
+    typically reach scores ``A``, whatever the model and the store; an identical text
+    scores 1. A background at or under ``A`` leaves the scores as they are (unrelated
+    memories already score low; noise near 0 is not stretched up). Continuous and
+    increasing in ``s``: the order never changes, and no score rises above its raw value.
+    """
+    values = np.clip(np.nan_to_num(np.asarray(scores, dtype=np.float64)), 0.0, 1.0)
+    target = CALIBRATION_LEVEL
+    b = min(max(float(level), target), 1.0 - 1e-9)
+    above = target + (1.0 - target) * (values - b) / (1.0 - b)
+    out: np.ndarray = np.where(values >= b, above, target * values / b)
+    return out
+
+
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Blend per-lane similarities into one score per row.
 
@@ -164,14 +215,17 @@ def text_similarity(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def rank(scores: Sequence[float] | np.ndarray, threshold: float, limit: int,
-         tiebreak: Sequence[int] | np.ndarray | None = None) -> list[int]:
+         tiebreak: Sequence[int] | np.ndarray | None = None,
+         gate: Sequence[float] | np.ndarray | None = None) -> list[int]:
     """Indices of the best ``limit`` scores that reach ``threshold``, best first.
 
     Equal scores keep a stable order: by ``tiebreak`` descending (newer first, when it is
-    a creation sequence), else by index.
+    a creation sequence), else by index. With ``gate``, a row is kept when its gate value
+    reaches ``threshold`` (rather than its score), and still ranked by its score.
     """
     values = np.asarray(scores, dtype=np.float64)
-    keep = np.flatnonzero(values >= threshold - SCORE_EPSILON)
+    passes = values if gate is None else np.asarray(gate, dtype=np.float64)
+    keep = np.flatnonzero(passes >= threshold - SCORE_EPSILON)
     if len(keep) == 0:
         return []
     if tiebreak is None:

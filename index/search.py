@@ -79,6 +79,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     bounded = occurred != (None, None)
     slots = state.slots
     vector: Rows | None = None
+    background: Rows | None = None
     best = 0.0
     if queries is not None:
         labels = state.lanes.candidates(
@@ -105,6 +106,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25)
+        if ranking.background_size:
+            background = _vector_rows(state, _newest(state, owners, ranking.background_size),
+                                      queries, bm25)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred)
     text = _NO_TEXT
@@ -127,7 +131,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
             return hit, wanted, _vector_rows(state, new, found, bm25) if len(new) \
                 else Rows.empty()
-    return Gathered(vector, text, best, finder)
+    return Gathered(vector, text, best, finder, background)
 
 
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
@@ -136,6 +140,31 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
     sims, present = state.lanes.similarities(labels, queries)
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
                 present, bm25[labels] if bm25.size else np.zeros(len(labels)))
+
+
+def _newest(state: MemoryState, owners: list[int | None], count: int) -> np.ndarray:
+    """The calibration's background (``ranking.Gathered.background``): the ``count``
+    newest memories in scope with a content vector, whatever the search's filters.
+
+    Labels are handed out in creation order, so they are read down from the high-water
+    mark in growing blocks; a memory behind a reused label counts where its label sits.
+    """
+    slots = state.slots
+    has = state.lanes["content"].has
+    found: list[np.ndarray] = []
+    total = 0
+    high = min(slots.high_water, len(has))
+    block = 4 * count
+    while high > 0 and total < count:
+        low = max(0, high - block)
+        owner = slots.owner[low:high]
+        keep = has[low:high] & (owner != FREE if owners == [None] else
+                                _member(owner, owners))
+        labels = np.flatnonzero(keep)[::-1] + low
+        found.append(labels)
+        total += len(labels)
+        high, block = low, 2 * block
+    return (np.concatenate(found)[:count] if found else np.zeros(0)).astype(np.int64)
 
 
 def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,

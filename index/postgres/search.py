@@ -118,6 +118,7 @@ class _Search:
         self.literal = {lane: vector_text(q) for lane, q in (queries or {}).items()}
         self.words = sorted(set(terms(request.texts["content"])))
         self.whole: dict[str, _Scored] = {}
+        self.background: list[_Scored] | None = None
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
@@ -153,7 +154,10 @@ class _Search:
             self.request.texts)
         if self.queries is None:
             return Gathered(None, text_scored)
-        return Gathered(_rows(sorted(chosen.items())), text_scored, best, self._neighbours)
+        background = None if self.background is None else \
+            _rows([(str(row.seq), row) for row in self.background])
+        return Gathered(_rows(sorted(chosen.items())), text_scored, best, self._neighbours,
+                        background)
 
     # -- candidates ------------------------------------------------------------------------
 
@@ -206,9 +210,24 @@ class _Search:
             if len(found_span) <= SPAN_CANDIDATES_MAX:
                 candidates |= set(found_span)
         missing = sorted(candidates - rows.keys())
-        if missing:
-            self._send_rows(cur, None, ids=missing)
-            rows.update(_read_rows(cur))
+        size = ranking.background_size
+        # The calibration's background: from the rows read whole when they hold the whole
+        # scope unfiltered, else one statement, sent with the candidates' rows.
+        whole_scope = not large and not self.extra[0]
+        if size and whole_scope:
+            newest = sorted((row for row in self.whole.values() if row.present[0]),
+                            key=lambda row: -row.seq)
+            self.background = newest[:size]
+        with self.conn.cursor() as background_cur:
+            with self.conn.pipeline():
+                if missing:
+                    self._send_rows(cur, None, ids=missing)
+                if size and not whole_scope:
+                    self._send_background(background_cur, size)
+            if missing:
+                rows.update(_read_rows(cur))
+            if size and not whole_scope:
+                self.background = list(_read_rows(background_cur).values())
         return {i: rows[i] for i in candidates if i in rows}, best
 
     def _count_sql(self, pool: str) -> str:
@@ -219,9 +238,10 @@ class _Search:
         return tuple(p for _, params in pools
                      for p in (self.t.element, *params, *self.extra[1]))
 
-    def _columns(self, alias: str) -> Sql:
+    def _columns(self, alias: str, *, lexical: bool = True) -> Sql:
         """The four scored columns of a row of ``alias`` (:func:`_scored` reads them): the
-        cosine of each lane the query gives (NULL for the others), and BM25."""
+        cosine of each lane the query gives (NULL for the others), and BM25 (0 without
+        ``lexical``)."""
         cols, params = [], list[Any]()
         for lane in LANES:
             if lane in self.literal:
@@ -229,9 +249,23 @@ class _Search:
                 params.append(self.literal[lane])
             else:
                 cols.append("NULL::float8")
+        if not lexical:
+            return ", ".join([*cols, "0::float8"]), tuple(params)
         score, score_params = bm25.row_sql(self.t, self.words, alias)
         cols.append(score)
         return ", ".join(cols), (*params, *score_params)
+
+    def _send_background(self, cur: Cursor, size: int) -> None:
+        """Ask for the lanes' cosines of the ``size`` newest memories in scope with a
+        content vector, whatever the search's filters (``ranking.Gathered.background``;
+        the ``(element, seq)`` index read backwards)."""
+        cols, params = self._columns("m", lexical=False)
+        scope_sql_, scope_params = self.scope
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+                    f"m.subject_id FROM memories m WHERE m.element = %s AND "
+                    f"m.dim = {self.t.dim} AND m.v_content IS NOT NULL AND ({scope_sql_}) "
+                    "ORDER BY m.seq DESC LIMIT %s",
+                    (*params, self.t.element, *scope_params, size))
 
     def _send_rows(self, cur: Cursor, pools: list[Sql] | None, *,
                    ids: list[str] | None = None) -> None:

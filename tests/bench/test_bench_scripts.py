@@ -68,10 +68,14 @@ def run(*argv: str) -> str:
     [], ["--levers", "none", "--window", "0"], ["--levers", "situated_lexical,time"],
     ["--no-occurred"], ["--ablation"], ["--ablation", "--mixed", "300"],
     ["--mixed", "300", "--latency", "1"], ["--variants"],
-    ["--variants", "neighbours .5 of the top 5|BM25 b .5", "--mixed", "300"]])
+    ["--variants", "neighbours .5 of the top 5|BM25 b .5", "--mixed", "300"],
+    ["--curve"], ["--curve", "--mixed", "300", "--raw"]])
 def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
     out = run("bench/locomo_bench.py", "--data", str(data), "--embedder", "hashing", *extra)
-    if "--latency" in extra:
+    if "--curve" in extra:
+        assert "calibration curve" in out and "evidence" in out and "0.40" in out
+        assert ("general" in out) == ("--mixed" in extra)
+    elif "--latency" in extra:
         assert "time + neighbours (default)" in out and "p95 ms" in out
     elif "--ablation" in extra:
         assert "time + neighbours (default)" in out and "situated lexical only" in out

@@ -167,6 +167,17 @@ def test_concurrent_calls(embedder: FastEmbedEmbedder) -> None:
         np.testing.assert_allclose(got, np.roll(expected, -n, axis=0), atol=1e-5)
 
 
+def test_the_engine_threads_do_not_spin_between_calls(embedder: FastEmbedEmbedder) -> None:
+    """onnxruntime's threads spin after each run by default, taking shared cores from the
+    next call (a server's, another model's); the embedder turns that off (model.py
+    ``_stop_spinning``: on the project's loaded 2-core machine, a query's embedding
+    twice as fast); its vectors are the reference's all the same
+    (``test_matches_sentence_transformers``)."""
+    options = embedder._engine.model.model.get_session_options()
+    for entry in ("session.intra_op.allow_spinning", "session.inter_op.allow_spinning"):
+        assert options.get_session_config_entry(entry) == "0"
+
+
 def test_provisioned_dir_is_reused(model_dir: Path) -> None:
     provenance = model_dir / PROVENANCE
     before = provenance.stat().st_mtime_ns

@@ -7,6 +7,8 @@ on the order of the rows, ties included (equal scores rank newer first).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,7 +56,11 @@ def _gathered(u: dict[str, np.ndarray], chosen: np.ndarray, text: np.ndarray) ->
                      u["present"][new], u["bm25"][new])
         return (np.array([h for h, _ in pairs], dtype=str),
                 np.array([n for _, n in pairs], dtype=str), rows)
-    return Gathered(vector, texts, float(u["bm25"].max()), neighbours)
+    # The calibration's background: every memory of the universe with a content vector.
+    has = u["present"][:, 0]
+    background = _rows(u["keys"][has], u["seq"][has], u["occurred"][has], u["sims"][has],
+                       u["present"][has], u["bm25"][has])
+    return Gathered(vector, texts, float(u["bm25"].max()), neighbours, background)
 
 
 @settings(PROFILE, max_examples=400)
@@ -73,7 +79,35 @@ def test_the_order_rows_are_gathered_in_never_changes_the_results(n, seed, shuff
     assert (again.keys, again.scores, again.lanes, again.fallback) == \
         (first.keys, first.scores, first.lanes, first.fallback)
     assert first.scores == sorted(first.scores, reverse=True)
-    assert all(score >= threshold - 1e-5 for score in first.scores)
+    # Under the threshold only what the query alone (the content lane) keeps above it.
+    unlimited = dataclasses.replace(ranking, limit=n + 1)
+    alone = unlimited.rank(_gathered(_query_alone(u), chosen, text))
+    assert all(score >= threshold - 1e-5 or key in alone.keys
+               for key, score in zip(first.keys, first.scores, strict=True))
+
+
+def _query_alone(u: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The same memories as a search of the query alone sees them (no situation lanes)."""
+    return {**u, "present": u["present"] & np.array([[True, False, False]])}
+
+
+@settings(PROFILE, max_examples=300)
+@given(n=st.integers(1, 60), seed=st.integers(0, 10_000), limit=st.integers(1, 70),
+       threshold=st.sampled_from([0.0, 0.2, 0.4, 0.6]), calibrate=st.booleans())
+def test_the_situation_reorders_and_adds_but_never_hides(n, seed, limit, threshold,
+                                                         calibrate):
+    """The law at the ranking: what the query alone returns stays among the situated
+    results, unless ``limit`` results the situation ranks higher fill the list; and the
+    situated results are never fewer."""
+    u = _universe(n, seed)
+    chosen, text = np.arange(0, n, 2), np.arange(1, n, 4)
+    ranking = Ranking(IndexParams(calibrate=calibrate), weight_vector(DEFAULT_WEIGHTS),
+                      threshold, limit, TimeSpan(150.0, 250.0, ("then",)))
+    situated = ranking.rank(_gathered(u, chosen, text))
+    alone = ranking.rank(_gathered(_query_alone(u), chosen, text))
+    assert len(situated.keys) >= len(alone.keys)
+    for key in alone.keys:
+        assert key in situated.keys or len(situated.keys) == limit
 
 
 def test_a_query_without_vectors_is_ranked_by_text_and_says_so():

@@ -597,7 +597,7 @@ export interface paths {
         put?: never;
         /**
          * Blended-association recall
-         * @description score = wc*sim(query, content) + wx*sim(context, stored context) + wi*sim(intention, stored intention); results under relevance_threshold are dropped. A time the query names ("last week", "in May 2023") boosts memories that occurred then.
+         * @description score = wc*sim(query, content) + wx*sim(context, stored context) + wi*sim(intention, stored intention), over the lanes present, content also counting shared words; then calibrated: read against what the query reaches on the element's newest memories, so about 0.2 is as close as an unrelated memory of this element gets and 1 is the same text (an increasing map: the order is the formula's). lanes holds each lane's similarity before it. Results under relevance_threshold are dropped, but a context or intention never hides a memory that the query alone scores above it (it stays, ranked by its score, which may then be under the threshold). A context past 32 KiB keeps its last 32 KiB, an intention past 4 KiB its first 4 KiB. A time the query names ("last week", "in May 2023") boosts memories that occurred then.
          *
          *     Auth level: **Read**. Element types: memory.
          */
