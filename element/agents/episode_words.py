@@ -1,0 +1,92 @@
+"""The vocabulary the episode reader (``episodes.py``) weighs words with: function words,
+the words of reaction and small talk, abstract nouns, family, the forms of verbs. Plain
+English word lists: no names, no topics."""
+
+from __future__ import annotations
+
+__all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
+           "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS"]
+
+STOP = frozenset("""
+a an and are as at be but by for if in into is it its no not of on or such that the their
+then there these they this to was will with i me my mine myself you your yours yourself he
+him his she her hers we us our ours it they them what when where who whom which why how
+did do does done doing have has had having am been being were would could should can may
+might shall must about from up down out over so than too very just also still even really
+all any some every each other another more most much many lot lots bit one ones thing
+things stuff something anything everything nothing own same such like am got get gets
+getting go goes going gone went make made makes making take took taken takes come came
+comes coming way ways lot kind sort here there now then again ever always never often
+sometimes usually already yet well back around off though although because since while
+until after before through during without within along across per via both either neither
+whether once twice
+""".split())
+#: Words of reaction and small talk: they say how the speaker feels about the exchange,
+#: not what happened.
+GENERIC = frozenset("""
+great awesome amazing cool nice good fun wonderful fantastic incredible awesome beautiful
+lovely sweet super best better happy glad excited exciting thrilled stoked pumped proud
+thankful grateful blessed lucky sorry sad love loved loving loves like liked likes enjoy
+enjoyed feel feels felt feeling think thought know knew mean means meant hope hoped hoping
+wish wait waiting sure totally definitely absolutely right true agree agreed thanks thank
+appreciate appreciated support supported supportive cheer cheers wow yeah yes yep okay ok
+awesome glad keep kept look looks looking looked see seen seeing saw sound sounds sounded
+hear heard say said tell told talk talking talked chat chatting share sharing shared
+remind reminds reminded inspire inspiring inspired inspiration motivate motivating
+motivated motivation care cares cared nothing everything anything something someone
+anyone everyone guess bet want wanted wants need needs needed try trying tried help helps
+helped helping hard tough easy important special real really truly pretty quite kind
+interesting curious forward soon lately time times day days moment moments life world
+people person friend friends buddy guys gonna wanna hang tho though anyway totally
+experience experiences journey glad happy vibe vibes feelings worth much many lot
+powerful stunning magical gorgeous blast rough tricky crazy wild intense heartwarming cute
+""".split())
+#: Abstract nouns of encouragement and reflection ("chasing my dreams", "a sense of
+#: purpose"): half a content word.
+ABSTRACT = frozenset("""
+dream dreams goal goals passion passions purpose impact difference confidence hope hopes
+energy strength motivation joy happiness love support challenge challenges success
+growth peace positivity mindset attitude determination courage faith belief beliefs
+values value memories memory feeling emotion emotions spirit spirits heart hearts mind
+minds soul path progress effort efforts opportunity opportunities reminder gratitude
+""".split())
+FAMILY = frozenset("""
+mom mother dad father parents parent son sons daughter daughters kid kids child children
+baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
+sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents aunt
+uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece nephew
+""".split())
+PARTICIPLES = frozenset("""
+excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored
+interested pleased amazed overwhelmed delighted honored blessed grateful glad happy lucky
+proud thankful sad busy ready sorry psyched hooked obsessed addicted
+""".split())
+PAST = frozenset("""
+went got had made took saw came found felt thought told said gave left kept met ran began
+bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
+built lost paid became fell forgot chose wore sold held stood understood heard meant slept
+led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
+dealt did was were drew outgrew withdrew
+""".split())
+AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
+                             "shut", "spread", "bet"})
+MODALS = frozenset("""
+can could will would should must might may shall did had was were used cannot ought need
+""".split()) | PAST | AMBIGUOUS_PAST
+ADVERBS = frozenset("""
+just really also always never still actually recently finally usually often sometimes even
+totally definitely absolutely already truly especially now ever honestly mostly rarely
+seriously literally certainly probably currently genuinely personally super so generally
+occasionally basically kind sort of pretty much only once all both too then first soon
+""".split())
+NOT_VERBS = frozenset("""
+a an the and or but nor so yet to too not never always also just myself me my mine it this
+that these those there here who which what when where how if then than as at by for from in
+into of on with about after before again all any both each few more most other some such no
+only own same very can will am
+""".split())
+IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+ING_NOUNS = frozenset("""
+something nothing anything everything morning evening spring wedding building meeting
+painting clothing ceiling feeling setting evening offspring earring sibling pudding
+""".split())
