@@ -48,6 +48,7 @@ from .errors import (
     ConfirmRequired,
     EmbeddingFailed,
     InvalidMemory,
+    MemoryNotCurrent,
     MemoryNotFound,
     StoreError,
     StoreFailed,
@@ -58,6 +59,7 @@ from .ranking import Ranking
 from .records import (
     MemoryRecord,
     NewMemory,
+    iso_utc,
     validate_changes,
     validate_items,
     validate_new,
@@ -66,6 +68,7 @@ from .records import (
 from .settings import MemorySettings, require_settings
 from .timespan import query_span
 from .transfer import usable_vectors
+from .validity import Change, history_of
 
 __all__ = ["MemoryCore", "Edit", "REPAIR_BATCH"]
 
@@ -83,10 +86,17 @@ class Edit(Protocol):
     record: MemoryRecord
 
     def apply(self, fields: dict[str, Any], vectors: Vectors | None,
-              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+              to_embed: dict[str, str], to_drop: list[str], change: Change) -> Memory:
         """Change ``fields`` durably and return the memory. ``vectors``: the lanes of
         ``to_embed`` embedded (``{}``: nothing to embed), None: the memory loses every
-        vector (embedding failed, or it is embedded behind); ``to_drop``: lanes cleared."""
+        vector (embedding failed, or it is embedded behind); ``to_drop``: lanes cleared.
+        The memory's history grows by the version ``change`` made
+        (``validity.changed``)."""
+        ...
+
+    def retire(self, change: Change) -> Memory:
+        """End the (current) memory's validity now, durably, with no successor, its
+        history grown by ``change``; the memory."""
         ...
 
 
@@ -169,11 +179,13 @@ class MemoryCore(MemoryBackend):
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
               occurred_at: str | None = None, settings: MemorySettings,
-              embed_later: bool = False) -> StoreResult:
+              embed_later: bool = False, supersedes: Sequence[str] | None = None
+              ) -> StoreResult:
         new = validate_new(content=content, category=category, subject_type=subject_type,
                            subject_id=subject_id, context=context, intention=intention,
                            agent=agent, source=source, metadata=metadata,
-                           idempotency_key=idempotency_key, occurred_at=occurred_at)
+                           idempotency_key=idempotency_key, occurred_at=occurred_at,
+                           supersedes=supersedes)
         settings = require_settings(settings)
         earlier = self._earlier(new)
         if earlier is not None:
@@ -204,6 +216,10 @@ class MemoryCore(MemoryBackend):
     def get(self, memory_id: str) -> Memory:
         return self._memory(self._checked_id(memory_id))
 
+    def history(self, memory_id: str) -> builtins.list[dict[str, Any]]:
+        with self._editing(self._checked_id(memory_id), lock=False) as edit:
+            return history_of(edit.record)
+
     @staticmethod
     def _checked_id(memory_id: object) -> str:
         if not isinstance(memory_id, str):
@@ -215,11 +231,20 @@ class MemoryCore(MemoryBackend):
     def update(self, memory_id: str, *, content: str | None = None,
                category: str | None = None, context: str | None = None,
                intention: str | None = None, metadata: dict[str, Any] | None = None,
-               settings: MemorySettings, embed_later: bool = False) -> Memory:
+               settings: MemorySettings, embed_later: bool = False, source: str = "api",
+               agent: str | None = None, reason: str | None = None) -> Memory:
         changes = validate_changes(content=content, category=category, context=context,
                                    intention=intention, metadata=metadata)
         require_settings(settings)
         memory_id = self._checked_id(memory_id)
+        # Checked now, timed when written: the version the update makes is in history.
+        Change.checked("update", "", source=source, agent=agent, reason=reason)
+
+        def change() -> Change:
+            evaluator = (changes.get("metadata") or {}).get("observe")
+            return Change("update", iso_utc(self._clock()), source, agent,
+                          evaluator.get("evaluator") if isinstance(evaluator, dict)
+                          else None, reason)
         for attempt in range(3):
             # Embed outside the storage's lock; if the memory changed meanwhile, try
             # again, and on the last attempt hold the lock throughout so the update cannot
@@ -227,6 +252,8 @@ class MemoryCore(MemoryBackend):
             hold = attempt == 2
             with self._editing(memory_id, lock=hold or embed_later) as edit:
                 record = edit.record
+                if not record.current:
+                    raise MemoryNotCurrent(memory_id, record.superseded_by)
                 fields = {k: v for k, v in changes.items() if getattr(record, k) != v}
                 if not fields:
                     return record.public()
@@ -237,7 +264,7 @@ class MemoryCore(MemoryBackend):
                 if hold or later:
                     vectors = None if later else \
                         self._embed_lanes(to_embed) if to_embed else {}
-                    memory = edit.apply(fields, vectors, to_embed, to_drop)
+                    memory = edit.apply(fields, vectors, to_embed, to_drop, change())
             if hold or later:
                 if later:
                     self._behind.wake()     # after the write: the pass must see it
@@ -246,13 +273,26 @@ class MemoryCore(MemoryBackend):
             with self._editing(memory_id, lock=True) as edit:
                 record = edit.record
                 if snapshot != (record.content, record.context, record.intention,
-                                record.embedded):
+                                record.embedded) or not record.current:
                     continue
-                return edit.apply(fields, vectors, to_embed, to_drop)
+                return edit.apply(fields, vectors, to_embed, to_drop, change())
         raise StoreFailed("the memory kept changing during the update")   # not reached
 
     def delete(self, memory_id: str) -> None:
         self._delete(self._checked_id(memory_id))
+
+    def retire(self, memory_id: str, *, reason: str, source: str = "api",
+               agent: str | None = None, evaluator: str | None = None) -> Memory:
+        change = Change.checked("retire", "", source=source, agent=agent,
+                                evaluator=evaluator, reason=reason)
+        if reason is None:
+            raise InvalidMemory("reason", "is required")
+        memory_id = self._checked_id(memory_id)
+        with self._editing(memory_id, lock=True) as edit:
+            if not edit.record.current:
+                raise MemoryNotCurrent(memory_id, edit.record.superseded_by)
+            return edit.retire(Change("retire", iso_utc(self._clock()), change.source,
+                                      change.agent, change.evaluator, change.reason))
 
     # -- search ----------------------------------------------------------------------------
 
@@ -262,11 +302,13 @@ class MemoryCore(MemoryBackend):
                categories: list[str] | None = None, occurred_after: str | None = None,
                occurred_before: str | None = None,
                settings: MemorySettings, now: float | None = None,
-               count_access: bool = True) -> SearchResult:
+               count_access: bool = True, as_of: str | None = None,
+               include_superseded: bool | None = None) -> SearchResult:
         request = parse_search(query=query, context=context, intention=intention,
                                subject_type=subject_type, subject_id=subject_id, limit=limit,
                                categories=categories, occurred_after=occurred_after,
-                               occurred_before=occurred_before)
+                               occurred_before=occurred_before, as_of=as_of,
+                               include_superseded=include_superseded)
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         queries = self._embed_lanes(request.texts)
@@ -372,7 +414,7 @@ class MemoryCore(MemoryBackend):
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
-                                 limit=LIST_LIMIT_MAX, cursor=None)
+                                 limit=LIST_LIMIT_MAX, cursor=None, include_superseded=True)
         chosen = self._matching(query)
         return len(chosen), self._exported(chosen, vectors)
 
@@ -415,12 +457,14 @@ class MemoryCore(MemoryBackend):
              source: str | None = None, created_after: str | None = None,
              created_before: str | None = None, occurred_after: str | None = None,
              occurred_before: str | None = None, limit: int = 50,
-             cursor: str | None = None) -> tuple[list[Memory], str | None]:
+             cursor: str | None = None, as_of: str | None = None,
+             include_superseded: bool | None = None) -> tuple[list[Memory], str | None]:
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
                                  occurred_after=occurred_after,
-                                 occurred_before=occurred_before, limit=limit, cursor=cursor)
+                                 occurred_before=occurred_before, limit=limit, cursor=cursor,
+                                 as_of=as_of, include_superseded=include_superseded)
         return self._page(query)
 
     def iter_memories(self, *, category: str | None = None,
@@ -431,7 +475,7 @@ class MemoryCore(MemoryBackend):
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
-                                 limit=LIST_LIMIT_MAX, cursor=None)
+                                 limit=LIST_LIMIT_MAX, cursor=None, include_superseded=True)
         self._check_open()
         return self._pages(query)
 

@@ -43,6 +43,7 @@ from .records import MemoryRecord, NewMemory, iso_utc
 from .search import gather
 from .settings import MemorySettings
 from .state import MemoryState
+from .validity import Change, check_supersedes
 from .writes import (
     earlier,
     expired_ids,
@@ -188,6 +189,7 @@ class MemoryStore(MemoryCore):
         found = earlier(self._state, new)
         if found is not None:
             return found
+        check_supersedes(new.supersedes, new.subject, self._state.records.get)
         entry = store_line(self._state, new, vectors, settings, iso_utc(self._clock()),
                            pending=pending)
         self._engine.commit([entry], durable=durable)
@@ -388,14 +390,23 @@ class _Edit:
         self.record = record
 
     def apply(self, fields: dict[str, Any], vectors: Vectors | None,
-              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+              to_embed: dict[str, str], to_drop: list[str], change: Change) -> Memory:
         store, record = self._store, self.record
         embedded = vectors is not None and (record.embedded or bool(to_embed))
         lanes: dict[str, np.ndarray | None] = dict(vectors or {})
         lanes.update({lane: None for lane in to_drop})
         store._engine.commit([{"op": "update", "id": record.id,
-                               "at": iso_utc(store._clock()), "fields": fields,
-                               "embedded": embedded, "vectors": lanes if embedded else {}}])
+                               "at": change.at, "fields": fields,
+                               "embedded": embedded, "vectors": lanes if embedded else {},
+                               "change": change.to_json()}])
         result = store._state.records[record.id].public()
+        store._engine.maintain()
+        return result
+
+    def retire(self, change: Change) -> Memory:
+        store = self._store
+        store._engine.commit([{"op": "retire", "id": self.record.id,
+                               "change": change.to_json()}])
+        result = store._state.records[self.record.id].public()
         store._engine.maintain()
         return result

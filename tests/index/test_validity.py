@@ -1,0 +1,226 @@
+"""Validity and history (issue 23): supersede, retire, as_of, history, on both backends."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from index import InvalidMemory, MemoryNotFound, MemorySettings
+from index.errors import MemoryNotCurrent
+from index.records import iso_utc
+
+EVERYTHING = MemorySettings(relevance_threshold=0.0)
+DAY = 86_400.0
+MARIA = {"subject_type": "circle_member", "subject_id": "maria"}
+JOAO = {"subject_type": "circle_member", "subject_id": "joao"}
+
+
+def _porto_then_lisbon(store, clock):
+    porto = store.store(content="Maria lives in Porto", category="fact", **MARIA,
+                        settings=EVERYTHING).memory
+    clock.advance(30 * DAY)
+    lisbon = store.store(content="Maria lives in Lisbon now", category="fact", **MARIA,
+                         supersedes=[porto["id"]], agent="helper", source="conscious",
+                         settings=EVERYTHING).memory
+    return porto, lisbon
+
+
+def _contents(found):
+    return [r["memory"]["content"] for r in found.results]
+
+
+def test_a_supersede_keeps_the_old_memory_out_of_default_recall(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    old = store.get(porto["id"])
+    assert old["valid_until"] == lisbon["valid_from"] == lisbon["occurred_at"]
+    assert old["superseded_by"] == lisbon["id"]
+    assert lisbon["valid_until"] is None and lisbon["superseded_by"] is None
+    assert _contents(store.search(query="where does Maria live", **MARIA,
+                                  settings=EVERYTHING)) == ["Maria lives in Lisbon now"]
+    listed, _ = store.list(**MARIA)
+    assert [m["id"] for m in listed] == [lisbon["id"]]
+    everything, _ = store.list(**MARIA, include_superseded=True)
+    assert {m["id"] for m in everything} == {porto["id"], lisbon["id"]}
+    found = store.search(query="where does Maria live", **MARIA, include_superseded=True,
+                         settings=EVERYTHING)
+    assert {r["memory"]["id"]: r["memory"]["valid_until"] for r in found.results} == {
+        porto["id"]: lisbon["valid_from"], lisbon["id"]: None}
+
+
+def test_as_of_answers_what_was_current_then(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    before = iso_utc(clock() - DAY)
+    assert _contents(store.search(query="where does Maria live", **MARIA, as_of=before,
+                                  settings=EVERYTHING)) == ["Maria lives in Porto"]
+    listed, _ = store.list(**MARIA, as_of=before)
+    assert [m["id"] for m in listed] == [porto["id"]]
+    assert _contents(store.search(query="where does Maria live", **MARIA,
+                                  as_of=iso_utc(clock() + 1),
+                                  settings=EVERYTHING)) == ["Maria lives in Lisbon now"]
+    # Before either was stored: nothing.
+    assert store.search(query="where does Maria live", **MARIA,
+                        as_of=iso_utc(clock() - 60 * DAY), settings=EVERYTHING).results == []
+
+
+def test_history_shows_every_version_and_what_changed_it(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    history = store.history(porto["id"])
+    assert [(v["op"], v["content"], v["valid_until"]) for v in history] == [
+        ("store", "Maria lives in Porto", None),
+        ("supersede", "Maria lives in Porto", lisbon["valid_from"])]
+    assert history[1]["superseded_by"] == lisbon["id"]
+    assert (history[1]["source"], history[1]["agent"]) == ("conscious", "helper")
+    clock.advance(DAY)
+    store.update(lisbon["id"], content="Maria lives in Lisbon (Alfama)", category="fact",
+                 settings=EVERYTHING, source="conscious", agent="helper", reason="detail")
+    versions = store.history(lisbon["id"])
+    assert [(v["op"], v["content"]) for v in versions] == [
+        ("store", "Maria lives in Lisbon now"), ("update", "Maria lives in Lisbon (Alfama)")]
+    assert versions[1]["reason"] == "detail" and versions[1]["at"] == iso_utc(clock())
+
+
+def test_retire_ends_validity_without_successor(make_store, clock):
+    store = make_store()
+    allergy = store.store(content="Maria is allergic to shellfish", category="fact", **MARIA,
+                          settings=EVERYTHING).memory
+    clock.advance(DAY)
+    retired = store.retire(allergy["id"], reason="not allergic anymore",
+                           source="subconscious", evaluator="rules")
+    assert retired["valid_until"] == iso_utc(clock()) and retired["superseded_by"] is None
+    assert store.search(query="allergic", **MARIA, settings=EVERYTHING).results == []
+    last = store.history(allergy["id"])[-1]
+    assert (last["op"], last["reason"], last["evaluator"]) == (
+        "retire", "not allergic anymore", "rules")
+    with pytest.raises(MemoryNotCurrent):
+        store.retire(allergy["id"], reason="again")
+    with pytest.raises(MemoryNotCurrent):
+        store.update(allergy["id"], content="x", settings=EVERYTHING)
+
+
+def test_bad_supersedes_are_refused_and_write_nothing(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    joao = store.store(content="Joao lives in Braga", category="fact", **JOAO,
+                       settings=EVERYTHING).memory
+    general = store.store(content="Lisbon is a city", category="fact",
+                          settings=EVERYTHING).memory
+    before = store.list(include_superseded=True, limit=500)[0]
+    cases = [
+        ([joao["id"]], MemoryNotFound),          # another subject: not revealed
+        ([general["id"]], MemoryNotFound),       # a general memory is not Maria's
+        (["0" * 32], MemoryNotFound),            # none (or another element's)
+        ([porto["id"]], MemoryNotCurrent),       # superseded already
+        ([lisbon["id"], lisbon["id"]], InvalidMemory),
+        ("not-a-list", InvalidMemory),
+        ([7], InvalidMemory),
+    ]
+    for ids, error in cases:
+        with pytest.raises(error):
+            store.store(content="Maria lives in Faro", category="fact", **MARIA,
+                        supersedes=ids, settings=EVERYTHING)
+    assert store.list(include_superseded=True, limit=500)[0] == before
+    assert store.get(lisbon["id"])["valid_until"] is None
+
+
+@pytest.mark.parametrize("bad", ["yesterday", "", 12, "2023-13-01"])
+def test_a_malformed_as_of_is_refused(make_store, bad):
+    store = make_store()
+    with pytest.raises(InvalidMemory) as caught:
+        store.search(query="x", as_of=bad, settings=EVERYTHING)
+    assert caught.value.field == "as_of"
+    with pytest.raises(InvalidMemory):
+        store.list(as_of=bad)
+    with pytest.raises(InvalidMemory):
+        store.list(include_superseded="yes")
+
+
+def test_delete_and_forget_take_the_history_along(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    store.delete(porto["id"])
+    with pytest.raises(MemoryNotFound):
+        store.history(porto["id"])
+    store.forget_subject("circle_member", "maria", confirm=True)
+    with pytest.raises(MemoryNotFound):
+        store.history(lisbon["id"])
+    assert store.list(include_superseded=True)[0] == []
+
+
+@pytest.mark.file_only("log and checkpoint files")
+def test_deleted_versions_leave_the_log(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    store.update(lisbon["id"], content="Maria lives in Lisbon secretly", settings=EVERYTHING)
+    store.delete(lisbon["id"])
+    text = b"".join(p.read_bytes() for p in store.directory.rglob("*") if p.is_file())
+    assert b"Lisbon" not in text
+    assert b"Porto" in text       # the superseded one stays, with its history
+
+
+@pytest.mark.file_only("log replay")
+def test_validity_and_history_survive_reopen_and_compaction(make_store, clock, tmp_path):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    store.retire(lisbon["id"], reason="moved away")
+    expected = {m: store.history(m) for m in (porto["id"], lisbon["id"])}
+    listed = store.list(include_superseded=True)[0]
+    store.close()
+    again = make_store()
+    assert {m: again.history(m) for m in expected} == expected
+    assert again.list(include_superseded=True)[0] == listed
+    again.compact()
+    again.close()
+    (tmp_path / "mem" / "sidecar").exists()
+    third = make_store()
+    assert {m: third.history(m) for m in expected} == expected
+    assert third.list(include_superseded=True)[0] == listed
+    assert third.list()[0] == []
+
+
+def test_caps_evict_superseded_memories_first(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    tight = MemorySettings(relevance_threshold=0.0, max_memories=2)
+    clock.advance(1)
+    result = store.store(content="Maria likes tea", category="preference", **MARIA,
+                         settings=tight)
+    assert result.evicted == [porto["id"]]
+
+
+@pytest.mark.parametrize("rounds", [30])
+def test_a_supersede_racing_a_delete_leaves_one_consistent_state(make_store, clock, rounds):
+    store = make_store()
+    for _ in range(rounds):
+        old = store.store(content="Maria lives in Porto", category="fact", **MARIA,
+                          settings=EVERYTHING).memory
+        outcome: dict[str, object] = {}
+
+        def supersede() -> None:
+            try:
+                outcome["new"] = store.store(content="Maria lives in Lisbon", category="fact",
+                                             **MARIA, supersedes=[old["id"]],
+                                             settings=EVERYTHING).memory
+            except MemoryNotFound:
+                outcome["new"] = None
+
+        def delete() -> None:
+            try:
+                store.delete(old["id"])
+            except MemoryNotFound:
+                pass
+        threads = [threading.Thread(target=supersede), threading.Thread(target=delete)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with pytest.raises(MemoryNotFound):
+            store.get(old["id"])
+        new = outcome["new"]
+        if new is not None:
+            assert store.get(new["id"])["valid_until"] is None   # type: ignore[index]
+            store.delete(new["id"])                              # type: ignore[index]
+        assert store.list(include_superseded=True, **MARIA)[0] == []
