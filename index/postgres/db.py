@@ -169,6 +169,13 @@ UPDATE memories SET lex_terms = '{}', lex_tf = '{}' WHERE lex_terms IS NULL;
 ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
     ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (element, term, id) INCLUDE (tf, len);
 """ + ";\n".join(vector_indexes(384)) + ";"),
+    # Validity and history (issue 23). Nullable columns without a default: adding them
+    # rewrites no row (a NULL valid_from reads as occurred_at, ``rows.PUBLIC``).
+    (4, """
+ALTER TABLE memories ADD COLUMN valid_from text, ADD COLUMN valid_from_ts double precision,
+    ADD COLUMN valid_until text, ADD COLUMN valid_until_ts double precision,
+    ADD COLUMN superseded_by text, ADD COLUMN history jsonb;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -17,7 +17,7 @@ import psycopg
 from ..backend import Memory
 from ..query import ListQuery
 from ..recall import LANES
-from .rows import FIELDS, PUBLIC, Table, public
+from .rows import FIELDS, PUBLIC, Table, public, validity_sql
 
 __all__ = ["page", "export_page"]
 
@@ -42,8 +42,10 @@ def page(cur: Cursor, t: Table, q: ListQuery) -> tuple[list[Memory], str | None]
         if bound is not None:
             conditions.append(f"{column} {op} %s")
             params.append(bound)
-    cur.execute(f"SELECT {PUBLIC}, seq FROM memories WHERE {' AND '.join(conditions)} "
-                "ORDER BY seq DESC LIMIT %s", (*params, q.limit + 1))
+    valid_sql, valid_params = validity_sql(q.valid)
+    cur.execute(f"SELECT {PUBLIC}, seq FROM memories WHERE {' AND '.join(conditions)}"
+                f"{valid_sql} ORDER BY seq DESC LIMIT %s",
+                (*params, *valid_params, q.limit + 1))
     rows = cur.fetchall()
     memories = [public(r[:-1]) for r in rows[:q.limit]]
     cursor = f"s{int(rows[q.limit - 1][-1])}" if len(rows) > q.limit else None

@@ -36,6 +36,7 @@ from ..ranking import Ranking
 from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
 from ..settings import MemorySettings
+from ..validity import Change
 from . import health, listing, search, writes
 from .db import SCHEMA_VERSION, Database
 from .rows import PUBLIC, Locked, Table, lock_key, public, vector_text
@@ -384,8 +385,11 @@ class _Edit:
         self.record = found
 
     def apply(self, fields: dict[str, Any], vectors: Vectors | None,
-              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+              to_embed: dict[str, str], to_drop: list[str], change: Change) -> Memory:
         store = self._store
         return writes.apply_update(self._cur, store._table, self.record, fields, vectors,
                                    to_embed, to_drop, now=store._now(),
-                                   situated=store._params.situated_lexical)
+                                   situated=store._params.situated_lexical, change=change)
+
+    def retire(self, change: Change) -> Memory:
+        return writes.retire(self._cur, self._store._table, self.record, change)
