@@ -216,7 +216,7 @@ class MemoryCore(MemoryBackend):
     def get(self, memory_id: str) -> Memory:
         return self._memory(self._checked_id(memory_id))
 
-    def history(self, memory_id: str) -> builtins.list[dict[str, Any]]:
+    def history(self, memory_id: str) -> list[dict[str, Any]]:
         with self._editing(self._checked_id(memory_id), lock=False) as edit:
             return history_of(edit.record)
 

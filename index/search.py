@@ -214,8 +214,7 @@ def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
             keep &= np.isinf(until)
         else:
             t = valid.as_of
-            keep &= (slots.created[labels] <= t) & (slots.valid_from[labels] <= t) & \
-                (t < until)
+            keep &= (slots.valid_from[labels] <= t) & (t < until)
     return keep
 
 

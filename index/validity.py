@@ -37,22 +37,26 @@ MAX_REASON_CHARS = 500
 @dataclass(frozen=True)
 class Validity:
     """Which memories a read returns: ``everything`` (``include_superseded``), those
-    current at ``as_of`` (POSIX seconds), or (neither) those current now."""
+    current at ``as_of`` (POSIX seconds), or (neither) those current now.
+
+    ``as_of`` reads valid time as known now: ``valid_from <= as_of < valid_until``. When
+    the memory was stored does not count: a memory stored today about a session of last
+    year (``occurred_at`` then) answers for last year, which is what a dated observe
+    needs; a memory stored without a date holds from when it was stored anyway."""
 
     as_of: float | None = None
     everything: bool = False
 
-    def holds(self, created_ts: float, valid_from_ts: float, valid_until_ts: float) -> bool:
+    def holds(self, valid_from_ts: float, valid_until_ts: float) -> bool:
         """Whether a memory with these times is read."""
         if self.everything:
             return True
         if self.as_of is None:
             return math.isinf(valid_until_ts)
-        t = self.as_of
-        return created_ts <= t and valid_from_ts <= t < valid_until_ts
+        return valid_from_ts <= self.as_of < valid_until_ts
 
     def holds_record(self, record: MemoryRecord) -> bool:
-        return self.holds(record.created_ts, record.valid_from_ts, record.valid_until_ts)
+        return self.holds(record.valid_from_ts, record.valid_until_ts)
 
 
 CURRENT = Validity()

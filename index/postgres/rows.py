@@ -119,9 +119,8 @@ def validity_sql(valid: Validity, alias: str = "") -> Sql:
     if valid.as_of is None:
         return f" AND {alias}valid_until IS NULL", ()
     t = valid.as_of
-    return (f" AND {alias}created_ts <= %s AND coalesce({alias}valid_from_ts, "
-            f"{alias}occurred_ts) <= %s AND ({alias}valid_until_ts IS NULL OR "
-            f"{alias}valid_until_ts > %s)", (t, t, t))
+    return (f" AND coalesce({alias}valid_from_ts, {alias}occurred_ts) <= %s AND "
+            f"({alias}valid_until_ts IS NULL OR {alias}valid_until_ts > %s)", (t, t))
 
 
 class Locked:

@@ -1,0 +1,89 @@
+"""Journey: a memory keeps its history (issue 23), over HTTP on ``triform serve``.
+
+Maria lives in Porto; a month later the agent stores that she lives in Lisbon, naming the
+Porto memory in ``supersedes``. Search answers Lisbon; ``as_of`` a day before answers
+Porto; the history of the Porto memory shows both versions; a retire ends the Lisbon one;
+bad input is refused in the one error shape and writes nothing; a delete erases the
+memory with its history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tests.helpers import Served
+
+MEMORY = "/api/demo/memory/ops"
+MARIA = {"subject_type": "guest", "subject_id": "maria"}
+JOAO = {"subject_type": "guest", "subject_id": "joao"}
+
+
+def test_porto_then_lisbon_keeps_history(serve: Callable[..., Served]) -> None:
+    client = serve().client()
+    porto = client.post(f"{MEMORY}/store", {"content": "Maria lives in Porto",
+                                            "category": "fact", **MARIA,
+                                            "occurred_at": "2024-01-10"})
+    assert porto.status == 201, porto.body
+    porto_id = porto.body["memory"]["id"]
+    assert porto.body["memory"]["valid_from"] == "2024-01-10T00:00:00.000000Z"
+    assert porto.body["memory"]["valid_until"] is None
+    lisbon = client.post(f"{MEMORY}/store", {"content": "Maria lives in Lisbon",
+                                             "category": "fact", **MARIA,
+                                             "occurred_at": "2024-02-21",
+                                             "supersedes": [porto_id]})
+    assert lisbon.status == 201, lisbon.body
+    lisbon_id = lisbon.body["memory"]["id"]
+
+    def found(**extra: object) -> list[str]:
+        reply = client.post(f"{MEMORY}/search", {"query": "Maria lives in", **MARIA,
+                                                 **extra})
+        assert reply.status == 200, reply.body
+        return [hit["memory"]["content"] for hit in reply.body["results"]]
+    assert found() == ["Maria lives in Lisbon"]
+    assert found(as_of="2024-02-01") == ["Maria lives in Porto"]
+    assert sorted(found(include_superseded=True)) == ["Maria lives in Lisbon",
+                                                      "Maria lives in Porto"]
+    listed = client.get(f"{MEMORY}/memories?subject_type=guest&subject_id=maria"
+                        "&as_of=2024-02-01").body["memories"]
+    assert [m["id"] for m in listed] == [porto_id]
+
+    history = client.get(f"{MEMORY}/memories/{porto_id}/history")
+    assert history.status == 200, history.body
+    assert [(v["op"], v["content"], v["valid_until"]) for v in history.body["versions"]] == [
+        ("store", "Maria lives in Porto", None),
+        ("supersede", "Maria lives in Porto", "2024-02-21T00:00:00.000000Z")]
+    assert history.body["versions"][1]["superseded_by"] == lisbon_id
+
+    # Bad input: one error shape, nothing written.
+    joao = client.post(f"{MEMORY}/store", {"content": "Joao lives in Braga",
+                                           "category": "fact", **JOAO}).body["memory"]["id"]
+    before = client.get(f"{MEMORY}/memories?include_superseded=true").body
+    for body, status, code in [
+            ({"supersedes": [joao]}, 404, "MEMORY_NOT_FOUND"),
+            ({"supersedes": ["f" * 32]}, 404, "MEMORY_NOT_FOUND"),
+            ({"supersedes": [porto_id]}, 409, "MEMORY_NOT_CURRENT"),
+            ({"supersedes": "nope"}, 400, None)]:
+        reply = client.post(f"{MEMORY}/store", {"content": "Maria lives in Faro",
+                                                "category": "fact", **MARIA, **body})
+        assert reply.status == status, reply.body
+        assert set(reply.body["error"]) >= {"code", "class", "retryable", "message"}
+        assert code is None or reply.body["error"]["code"] == code
+    bad_time = client.post(f"{MEMORY}/search", {"query": "x", "as_of": "last tuesday"})
+    assert bad_time.status == 400 and bad_time.body["error"]["code"] == "MEMORY_INVALID"
+    assert client.get(f"{MEMORY}/memories?as_of=soon").status == 400
+    assert client.get(f"{MEMORY}/memories?include_superseded=true").body == before
+
+    retired = client.post(f"{MEMORY}/memories/{lisbon_id}/update",
+                          {"retire": True, "reason": "moved abroad"})
+    assert retired.status == 200, retired.body
+    assert retired.body["memory"]["valid_until"] is not None
+    assert found() == []
+    again = client.post(f"{MEMORY}/memories/{lisbon_id}/update",
+                        {"retire": True, "reason": "again"})
+    assert again.status == 409 and again.body["error"]["code"] == "MEMORY_NOT_CURRENT"
+    last = client.get(f"{MEMORY}/memories/{lisbon_id}/history").body["versions"][-1]
+    assert (last["op"], last["reason"]) == ("retire", "moved abroad")
+
+    assert client.post(f"{MEMORY}/memories/{porto_id}/delete", {}).status == 200
+    gone = client.get(f"{MEMORY}/memories/{porto_id}/history")
+    assert gone.status == 404 and gone.body["error"]["code"] == "MEMORY_NOT_FOUND"
