@@ -19,8 +19,8 @@ threshold). Scored per kind:
   result holds the old value unless it also says it ended ("no longer", "quit" ...).
 - **control** (not an update: another person's fact, a second pet, "also", a visit):
   *both kept*: the subject's memories still hold the old value and now hold the new one.
-- **as of**: what was current just before the newer statement, asked with ``as_of``; not
-  measured until the memory backends keep superseded memories (``as_of_answer``).
+- **as of**: what was current just before the newer statement, asked with ``as_of``
+  (``as_of_answer``): the first result holds the old value.
 
 The cases are split into dev and held-out (``split``, assigned before the rules were
 tuned); the rules are tuned on dev only and both halves are reported.
@@ -120,11 +120,12 @@ def observe(server: Server, case: dict[str, Any], text: str, when: datetime,
 
 def as_of_answer(server: Server, case: dict[str, Any], before: datetime) -> bool | None:
     """Whether a search ``as_of`` a moment before the newer statement answers the old value
-    first. HOOK for the storage work of issue 23 (validity and ``as_of`` on both
-    backends): until then the store keeps no superseded memory to answer from, so this
-    returns None (not measured). Filled in, it sends the case's query with
-    ``"as_of": before`` and checks ``case["old"]`` against the first result."""
-    return None
+    first (the store keeps superseded and retired memories for history: issue 23)."""
+    found = server.call("POST", f"{MEMORY}/search", {
+        "query": case["query"], **subject(case),
+        "as_of": before.strftime("%Y-%m-%dT%H:%M:%SZ")})
+    results = [r["memory"]["content"] for r in found["results"]]
+    return bool(results) and bool(re.search(case["old"], results[0], re.I))
 
 
 def run_case(server: Server, case: dict[str, Any], index: int,

@@ -322,6 +322,8 @@ class MemoryStore(MemoryCore):
             for item in chosen:
                 record: MemoryRecord = item
                 memory = record.public()
+                if record.history:
+                    memory["history"] = [dict(v) for v in record.history]
                 if vectors and record.embedded and state.records.get(record.id) is record:
                     memory["vectors"] = state.vectors_of(record.id)
                 page.append(memory)
@@ -397,8 +399,8 @@ class _Edit:
         lanes.update({lane: None for lane in to_drop})
         store._engine.commit([{"op": "update", "id": record.id,
                                "at": change.at, "fields": fields,
-                               "embedded": embedded, "vectors": lanes if embedded else {},
-                               "change": change.to_json()}])
+                               "change": change.to_json(), "embedded": embedded,
+                               "vectors": lanes if embedded else {}}])
         result = store._state.records[record.id].public()
         store._engine.maintain()
         return result

@@ -56,7 +56,7 @@ def export_page(cur: Cursor, t: Table, ids: list[str], vectors: bool) -> list[Me
     """The memories of ``ids`` in that order, with their vectors when asked (one deleted
     since the export began is left out)."""
     lanes = ", v_content::text, v_context::text, v_intention::text" if vectors else ""
-    cur.execute(f"SELECT {PUBLIC}{lanes} FROM memories WHERE element = %s "
+    cur.execute(f"SELECT {PUBLIC}, history{lanes} FROM memories WHERE element = %s "
                 "AND id = ANY(%s)", (t.element, ids))
     rows = {str(row[0]): row for row in cur.fetchall()}
     out = []
@@ -65,10 +65,12 @@ def export_page(cur: Cursor, t: Table, ids: list[str], vectors: bool) -> list[Me
         if row is None:
             continue
         memory = public(row[:len(FIELDS)])
+        if row[len(FIELDS)]:
+            memory["history"] = row[len(FIELDS)]
         if vectors and memory["embedded"]:
             memory["vectors"] = {
                 lane: np.asarray(json.loads(text), dtype=np.float32)
-                for lane, text in zip(LANES, row[len(FIELDS):], strict=True)
+                for lane, text in zip(LANES, row[len(FIELDS) + 1:], strict=True)
                 if text is not None}
         out.append(memory)
     return out

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from index import InvalidMemory, MemoryNotFound, MemorySettings
+from index import HashingEmbedder, InvalidMemory, MemoryNotFound, MemorySettings, MemoryStore
 from index.errors import MemoryNotCurrent
 from index.records import iso_utc
 
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
+
+
+class Clock:
+    """A settable clock (each Hypothesis example needs its own, so no fixture)."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 DAY = 86_400.0
 MARIA = {"subject_type": "circle_member", "subject_id": "maria"}
 JOAO = {"subject_type": "circle_member", "subject_id": "joao"}
@@ -199,7 +216,7 @@ def test_a_supersede_racing_a_delete_leaves_one_consistent_state(make_store, clo
                           settings=EVERYTHING).memory
         outcome: dict[str, object] = {}
 
-        def supersede() -> None:
+        def supersede(old: dict = old) -> None:
             try:
                 outcome["new"] = store.store(content="Maria lives in Lisbon", category="fact",
                                              **MARIA, supersedes=[old["id"]],
@@ -207,7 +224,7 @@ def test_a_supersede_racing_a_delete_leaves_one_consistent_state(make_store, clo
             except MemoryNotFound:
                 outcome["new"] = None
 
-        def delete() -> None:
+        def delete(old: dict = old) -> None:
             try:
                 store.delete(old["id"])
             except MemoryNotFound:
@@ -224,3 +241,79 @@ def test_a_supersede_racing_a_delete_leaves_one_consistent_state(make_store, clo
             assert store.get(new["id"])["valid_until"] is None   # type: ignore[index]
             store.delete(new["id"])                              # type: ignore[index]
         assert store.list(include_superseded=True, **MARIA)[0] == []
+
+
+# -- replay equals live, with supersede, retire, update, delete and forget interleaved --------
+
+_SUBJECTS = [("guest", "ann"), ("guest", "ben")]
+_OP = st.one_of(
+    st.tuples(st.just("store"), st.sampled_from(_SUBJECTS), st.integers(0, 30),
+              st.booleans()),
+    st.tuples(st.just("retire"), st.integers(0, 30)),
+    st.tuples(st.just("update"), st.integers(0, 30)),
+    st.tuples(st.just("delete"), st.integers(0, 30)),
+    st.tuples(st.just("forget"), st.sampled_from(_SUBJECTS)),
+    st.tuples(st.just("advance"), st.integers(1, 5 * 86_400)),
+    st.just(("compact",)))
+
+
+def _seen(store):
+    memories = store.list(include_superseded=True, limit=500)[0]
+    return {m["id"]: (m, store.history(m["id"])) for m in memories}
+
+
+@settings(settings.get_profile("triform-index"), max_examples=25)
+@given(ops=st.lists(_OP, min_size=1, max_size=40))
+def test_replay_equals_live_and_forgotten_history_is_gone(ops):
+    clock = Clock()
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp) / "mem"
+        store = MemoryStore(directory, HashingEmbedder(64), clock=clock)
+        made: list[str] = []
+        forgotten: list[str] = []
+        n = 0
+        for op in ops:
+            current = [m["id"] for m in store.list(limit=500)[0]]
+            if op[0] == "store":
+                _, who, pick, supersede = op
+                n += 1
+                same = [m for m in current if
+                        store.get(m)["subject_id"] == who[1]]
+                ids = [same[pick % len(same)]] if supersede and same else None
+                made.append(store.store(content=f"{who[1]} fact {n}", category="fact",
+                                        subject_type=who[0], subject_id=who[1],
+                                        supersedes=ids, settings=EVERYTHING).memory["id"])
+            elif op[0] in ("retire", "update", "delete") and made:
+                target = made[op[1] % len(made)]
+                try:
+                    if op[0] == "retire":
+                        store.retire(target, reason="ended")
+                    elif op[0] == "update":
+                        n += 1
+                        who = store.get(target)["subject_id"]
+                        store.update(target, content=f"{who} fact {n}", settings=EVERYTHING)
+                    else:
+                        store.delete(target)
+                except (MemoryNotFound, MemoryNotCurrent):
+                    pass
+            elif op[0] == "forget":
+                gone = store.list(include_superseded=True, subject_type=op[1][0],
+                                  subject_id=op[1][1], limit=500)[0]
+                forgotten += [v["content"] for m in gone for v in store.history(m["id"])]
+                store.forget_subject(*op[1], confirm=True)
+            elif op[0] == "advance":
+                clock.advance(op[1])
+            elif op[0] == "compact":
+                store.compact()
+        live = _seen(store)
+        store.close()
+        again = MemoryStore(directory, HashingEmbedder(64), clock=clock)
+        try:
+            assert _seen(again) == live
+            again.compact()
+        finally:
+            again.close()
+        files = b"".join(p.read_bytes() for p in directory.rglob("*") if p.is_file())
+        kept = {v["content"] for _, versions in live.values() for v in versions}
+        for text in set(forgotten) - kept:
+            assert f'"{text}"'.encode() not in files, text
