@@ -30,8 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from index import (MAX_REASON_CHARS, CachedEmbedder, MemoryBackend, MemoryNotCurrent, MemoryNotFound,
-                   MemorySettings, StoreError, StoreFailed, StoreResult)
+from index import (MAX_REASON_CHARS, CachedEmbedder, MemoryBackend, MemoryNotCurrent,
+                   MemoryNotFound, MemorySettings, StoreError, StoreFailed, StoreResult)
 
 from .decisions import (ACTIONS, WRITES, Decision, Evaluator, EvaluatorFailed, Pool,
                         observe_metadata)

@@ -216,7 +216,7 @@ def test_a_supersede_racing_a_delete_leaves_one_consistent_state(make_store, clo
                           settings=EVERYTHING).memory
         outcome: dict[str, object] = {}
 
-        def supersede(old: dict = old) -> None:
+        def supersede(old: dict = old, outcome: dict = outcome) -> None:
             try:
                 outcome["new"] = store.store(content="Maria lives in Lisbon", category="fact",
                                              **MARIA, supersedes=[old["id"]],
@@ -317,3 +317,21 @@ def test_replay_equals_live_and_forgotten_history_is_gone(ops):
         kept = {v["content"] for _, versions in live.values() for v in versions}
         for text in set(forgotten) - kept:
             assert f'"{text}"'.encode() not in files, text
+
+
+def test_of_two_near_duplicates_both_current_the_newer_ranks_first(make_store, clock):
+    """An update the rules did not catch: both stay current; recall answers the newer."""
+    store = make_store()
+    old = store.store(content="Maria lives in the city of Porto", category="fact", **MARIA,
+                      settings=EVERYTHING).memory
+    clock.advance(30 * DAY)
+    new = store.store(content="Maria lives in the city of Lisbon", category="fact", **MARIA,
+                      settings=EVERYTHING).memory
+    clock.advance(DAY)
+    other = store.store(content="Maria likes green tea", category="preference", **MARIA,
+                        settings=EVERYTHING).memory
+    found = store.search(query="Maria lives in the city of Porto", **MARIA,
+                         settings=EVERYTHING)
+    ids = [r["memory"]["id"] for r in found.results]
+    assert ids.index(new["id"]) < ids.index(old["id"])
+    assert other["id"] in ids       # not a near-duplicate: its place is its score's
