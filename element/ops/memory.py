@@ -22,8 +22,8 @@ from .schemas import (BOOLEAN, CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
                       LIST_LIMIT_MAX, MEMORY_ANSWER, MEMORY_ID, OBJECT, SEARCH_LIMIT_MAX,
                       STRING, SUBJECT, TEXT, TIME, array, integer, nullable, obj, ref)
 
-__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "settings_of", "MAX_BATCH",
-           "SUBJECT_SCOPING_OFF"]
+__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "SUPERSEDES", "settings_of",
+           "MAX_BATCH", "SUBJECT_SCOPING_OFF"]
 
 ops = OpTable()
 
@@ -44,7 +44,7 @@ MEMORY_INPUT: dict[str, Schema] = {
     "occurred_at": nullable({**TIME, "description": "when the remembered thing happened (a "
                              "date alone is its midnight UTC); default: now"}),
 }
-_SUPERSEDES: Schema = {
+SUPERSEDES: Schema = {
     **array(MEMORY_ID, maxItems=MAX_SUPERSEDES),
     "description": "current memories of the same subject this one replaces: they are kept "
                    "for history and as_of, out of default recall (valid_until = this "
@@ -54,7 +54,7 @@ _SUPERSEDES: Schema = {
 STORE_FIELDS = frozenset(MEMORY_INPUT) | {"source", "supersedes"}
 _STORE = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES),
                                          "default": "api"},
-              "supersedes": _SUPERSEDES},
+              "supersedes": SUPERSEDES},
              ["content", "category"])
 _STORED = obj({"memory": ref("Memory"), "evicted": array(MEMORY_ID),
                "warnings": {**array(STRING), "description": "MEMORY_EMBEDDING_FAILED: "
@@ -147,7 +147,7 @@ def store(call: OpCall) -> OpResult:
 
 _BATCH_ITEM = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES)},
                    "idempotency_key": {"type": "string", "minLength": 1},
-                   "supersedes": _SUPERSEDES},
+                   "supersedes": SUPERSEDES},
                   ["content", "category"])
 
 
