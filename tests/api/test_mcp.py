@@ -264,7 +264,7 @@ def test_remote_mode_uses_a_running_server(server: Server) -> None:
     make_agent(server)
 
     async def as_member(client: Client) -> None:
-        assert len((await client.list_tools()).tools) == 5
+        assert len((await client.list_tools()).tools) == 6
         failed, stored = answer(await client.call_tool("memory_store", {
             "content": "Ana likes tea", "category": "preference"}))
         assert not failed and stored["memory"]["subject_id"] == "ana"

@@ -163,7 +163,7 @@ def test_initialize_spends_the_agents_rate_limit(server: Server, agent: str) -> 
 
 def test_roles_and_conscious_access_decide(server: Server, agent: str) -> None:
     async def as_viewer(client: Client) -> None:
-        assert len((await client.list_tools()).tools) == 5
+        assert len((await client.list_tools()).tools) == 6
         failed, error = answer(await client.call_tool("memory_store", {
             "content": "x", "category": "fact"}))
         assert failed and error["error"]["code"] == "FORBIDDEN"
