@@ -424,7 +424,7 @@ class MemoryRecord:
     valid_until: str | None = None
     valid_until_ts: float = math.inf
     superseded_by: str | None = None
-    history: list[dict[str, Any]] = field(default_factory=list, compare=False)
+    history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def current(self) -> bool:

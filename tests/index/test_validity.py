@@ -335,3 +335,47 @@ def test_of_two_near_duplicates_both_current_the_newer_ranks_first(make_store, c
     ids = [r["memory"]["id"] for r in found.results]
     assert ids.index(new["id"]) < ids.index(old["id"])
     assert other["id"] in ids       # not a near-duplicate: its place is its score's
+
+
+def test_export_and_import_carry_validity_and_history(make_store, clock, tmp_path):
+    from index import validate_imported
+    from index.log import encode_vector
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    store.retire(lisbon["id"], reason="moved abroad")
+    count, exported = store.export(vectors=True)
+    memories = list(exported)
+    assert count == 2 and all("history" in m for m in memories)
+    items = [validate_imported({**{k: v for k, v in m.items() if k != "vectors"},
+                                "vectors": {lane: encode_vector(v)
+                                            for lane, v in m.get("vectors", {}).items()}},
+                               dim=store.dim) for m in memories]
+    other = make_store(directory=tmp_path / "other")
+    result = other.import_memories(items, model_id=store.model_id, settings=EVERYTHING)
+    assert sorted(result.imported) == sorted([porto["id"], lisbon["id"]])
+    for memory_id in (porto["id"], lisbon["id"]):
+        assert other.history(memory_id) == store.history(memory_id)
+        mine, theirs = store.get(memory_id), other.get(memory_id)
+        assert {k: theirs[k] for k in ("valid_from", "valid_until", "superseded_by")} == \
+            {k: mine[k] for k in ("valid_from", "valid_until", "superseded_by")}
+    assert other.list()[0] == []
+    assert [m["id"] for m in other.list(as_of=iso_utc(clock() - 15 * DAY),
+                                         **MARIA)[0]] == [porto["id"]]
+
+
+@pytest.mark.parametrize("bad", [
+    {"superseded_by": "not-an-id", "valid_until": "2024-01-01"},
+    {"superseded_by": "a" * 32},                                    # no valid_until
+    {"valid_from": "2024-02-01", "valid_until": "2024-01-01"},      # ends before it begins
+    {"history": "nope"},
+    {"history": [{"op": "fly", "content": "x", "category": "fact",
+                  "valid_from": "2024-01-01", "at": "2024-01-01"}]},
+    {"history": [{"op": "store", "content": "", "category": "fact",
+                  "valid_from": "2024-01-01", "at": "2024-01-01"}]},
+])
+def test_an_import_with_bad_validity_is_refused(bad):
+    from index import validate_imported
+    base = {"id": "b" * 32, "content": "x", "category": "fact",
+            "created_at": "2024-01-01T00:00:00Z"}
+    with pytest.raises(InvalidMemory):
+        validate_imported({**base, **bad})
