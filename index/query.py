@@ -138,8 +138,8 @@ def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent
                                     ("occurred_before", occurred_before))]
     below = None if cursor is None else _cursor_seq(cursor)
     return ListQuery(category, subject_type, subject_id, agent, source, after, before,
-                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below, *occurred,
-                     parse_validity(as_of, include_superseded))
+                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below, occurred[0],
+                     occurred[1], parse_validity(as_of, include_superseded))
 
 
 def _cursor_seq(cursor: object) -> int:

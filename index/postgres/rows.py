@@ -97,8 +97,8 @@ def filters(cats: list[int] | None, occurred: Bounds, alias: str = "",
             valid: Validity = CURRENT) -> Sql:
     """A search's category, occurred-time and validity conditions (AND-ed after the
     pool's), on the columns of ``alias`` (e.g. ``"b."``; none: unqualified)."""
-    sql, params = validity_sql(valid, alias)
-    params = list(params)
+    sql, valid_params = validity_sql(valid, alias)
+    params = list[Any](valid_params)
     if cats is not None:
         sql += f" AND {alias}category = ANY(%s)"
         params.append([CATEGORIES[c] for c in cats])
