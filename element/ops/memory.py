@@ -56,7 +56,10 @@ _STORE = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES
                                          "default": "api"},
               "supersedes": SUPERSEDES},
              ["content", "category"])
-_STORED = obj({"memory": ref("Memory"), "evicted": array(MEMORY_ID),
+_STORED = obj({"memory": ref("Memory"),
+               "evicted": {**array(MEMORY_ID), "description": "memories deleted to make "
+                           "room (max_memories, max_per_subject): superseded or retired "
+                           "ones first, oldest first; then the least accessed, oldest"},
                "warnings": {**array(STRING), "description": "MEMORY_EMBEDDING_FAILED: "
                             "stored without vectors; SUBJECT_SCOPING_OFF: a subject was "
                             "named but the element does not scope by subject"}},

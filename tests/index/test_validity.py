@@ -13,21 +13,10 @@ from hypothesis import strategies as st
 from index import HashingEmbedder, InvalidMemory, MemoryNotFound, MemorySettings, MemoryStore
 from index.errors import MemoryNotCurrent
 from index.records import iso_utc
+from tests.index.test_properties import Clock
 
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
 
-
-class Clock:
-    """A settable clock (each Hypothesis example needs its own, so no fixture)."""
-
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 DAY = 86_400.0
 MARIA = {"subject_type": "circle_member", "subject_id": "maria"}
 JOAO = {"subject_type": "circle_member", "subject_id": "joao"}

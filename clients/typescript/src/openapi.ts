@@ -2467,6 +2467,7 @@ export interface components {
         };
         StoreBatchResponse: {
             results: {
+                /** @description memories deleted to make room (max_memories, max_per_subject): superseded or retired ones first, oldest first; then the least accessed, oldest */
                 evicted: string[];
                 memory: components["schemas"]["Memory"];
                 /** @description MEMORY_EMBEDDING_FAILED: stored without vectors; SUBJECT_SCOPING_OFF: a subject was named but the element does not scope by subject */
@@ -2494,6 +2495,7 @@ export interface components {
             supersedes?: string[];
         };
         StoreResponse: {
+            /** @description memories deleted to make room (max_memories, max_per_subject): superseded or retired ones first, oldest first; then the least accessed, oldest */
             evicted: string[];
             memory: components["schemas"]["Memory"];
             /** @description MEMORY_EMBEDDING_FAILED: stored without vectors; SUBJECT_SCOPING_OFF: a subject was named but the element does not scope by subject */
