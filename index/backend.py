@@ -178,9 +178,11 @@ class MemoryBackend(Protocol):
         ...
 
     def retire(self, memory_id: str, *, reason: str, source: str = "api",
-               agent: str | None = None, evaluator: str | None = None) -> Memory:
-        """The memory no longer holds and nothing replaces it: ``valid_until`` = now, kept
-        for history and ``as_of``, out of default recall; the reason in its history.
+               agent: str | None = None, evaluator: str | None = None,
+               at: str | None = None) -> Memory:
+        """The memory no longer holds and nothing replaces it: ``valid_until`` = ``at``
+        (ISO-8601, when it stopped holding; default now; never before its ``valid_from``),
+        kept for history and ``as_of``, out of default recall; the reason in its history.
 
         :raise MemoryNotFound: no memory has this id.
         :raise MemoryNotCurrent: it was superseded or retired already.

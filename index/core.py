@@ -61,6 +61,7 @@ from .records import (
     NewMemory,
     iso_utc,
     validate_changes,
+    validate_occurred_at,
     validate_items,
     validate_new,
     validate_subject,
@@ -94,9 +95,9 @@ class Edit(Protocol):
         (``validity.changed``)."""
         ...
 
-    def retire(self, change: Change) -> Memory:
-        """End the (current) memory's validity now, durably, with no successor, its
-        history grown by ``change``; the memory."""
+    def retire(self, change: Change, until: str) -> Memory:
+        """End the (current) memory's validity at ``until`` (never before it began),
+        durably, with no successor, its history grown by ``change``; the memory."""
         ...
 
 
@@ -282,17 +283,20 @@ class MemoryCore(MemoryBackend):
         self._delete(self._checked_id(memory_id))
 
     def retire(self, memory_id: str, *, reason: str, source: str = "api",
-               agent: str | None = None, evaluator: str | None = None) -> Memory:
-        change = Change.checked("retire", "", source=source, agent=agent,
-                                evaluator=evaluator, reason=reason)
+               agent: str | None = None, evaluator: str | None = None,
+               at: str | None = None) -> Memory:
         if reason is None:
             raise InvalidMemory("reason", "is required")
+        change = Change.checked("retire", "", source=source, agent=agent,
+                                evaluator=evaluator, reason=reason)
+        ended = validate_occurred_at(at, "at")
         memory_id = self._checked_id(memory_id)
         with self._editing(memory_id, lock=True) as edit:
             if not edit.record.current:
                 raise MemoryNotCurrent(memory_id, edit.record.superseded_by)
-            return edit.retire(Change("retire", iso_utc(self._clock()), change.source,
-                                      change.agent, change.evaluator, change.reason))
+            now = iso_utc(self._clock())
+            return edit.retire(Change("retire", now, change.source, change.agent,
+                                      change.evaluator, change.reason), ended or now)
 
     # -- search ----------------------------------------------------------------------------
 

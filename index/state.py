@@ -156,7 +156,12 @@ class MemoryState:
             self._vectors_of(entry)
         elif op == "retire":
             _ids({"ids": [entry.get("id")]}, "ids")
-            Change.from_json(entry.get("change"))
+            change = Change.from_json(entry.get("change"))
+            for value in (change.at, entry.get("valid_until", change.at)):
+                try:
+                    _ts(value)
+                except (TypeError, ValueError, OverflowError, OSError):
+                    raise Unappliable("valid_until", "is not a time") from None
         elif op == "embed":
             _ids({"ids": [entry.get("id")]}, "ids")
             self._vectors_of(entry)
@@ -272,11 +277,12 @@ class MemoryState:
         if record is None or not record.current:
             return
         change = Change.from_json(entry["change"])
+        until = str(entry.get("valid_until") or change.at)
 
         def end() -> None:
             # Never before it began (an empty interval rather than a reversed one).
             record.valid_until, record.valid_until_ts = (
-                (change.at, _ts(change.at)) if _ts(change.at) >= record.valid_from_ts
+                (until, _ts(until)) if _ts(until) >= record.valid_from_ts
                 else (record.valid_from, record.valid_from_ts))
         changed(record, change, end)
         self._ended(record)

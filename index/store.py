@@ -416,9 +416,9 @@ class _Edit:
         store._engine.maintain()
         return result
 
-    def retire(self, change: Change) -> Memory:
+    def retire(self, change: Change, until: str) -> Memory:
         store = self._store
-        store._engine.commit([{"op": "retire", "id": self.record.id,
+        store._engine.commit([{"op": "retire", "id": self.record.id, "valid_until": until,
                                "change": change.to_json()}])
         result = store._state.records[self.record.id].public()
         store._engine.maintain()

@@ -82,16 +82,17 @@ def apply_supersede(store: MemoryBackend, settings: MemorySettings, old_id: str,
 
 
 def apply_retire(store: MemoryBackend, memory_id: str, *, reason: str | None,
-                 evaluator: str | None = None) -> None:
+                 evaluator: str | None = None, at: str | None = None) -> None:
     """Memory ``memory_id`` no longer holds (``reason`` says why) and nothing replaces it.
 
     The one place a retire touches storage: the memory is kept for history with
-    ``valid_until`` = now and the reason, out of default recall (issue 23); one that is
-    gone or ended already is left as it is.
+    ``valid_until`` = ``at`` (when the observation says it stopped; default now) and the
+    reason, out of default recall (issue 23); one gone or ended already is left as it is.
     """
     try:
         why = (reason or "").strip()[:MAX_REASON_CHARS] or "no longer holds"
-        store.retire(memory_id, reason=why, source="subconscious", evaluator=evaluator)
+        store.retire(memory_id, reason=why, source="subconscious", evaluator=evaluator,
+                     at=at)
     except (MemoryNotFound, MemoryNotCurrent):
         pass
 
@@ -151,7 +152,8 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
             pool.drop([old["id"], *result.evicted])
             pool.keep(result.memory)
         elif decision.action == "retire":
-            apply_retire(store, str(decision.memory_id), reason=decision.reason)
+            apply_retire(store, str(decision.memory_id), reason=decision.reason,
+                         evaluator=evaluator, at=decision.occurred_at)
             pool.drop([str(decision.memory_id)])
         elif decision.action == "forget":
             store.delete(str(decision.memory_id))

@@ -268,6 +268,8 @@ def list_memories(call: OpCall) -> OpResult:
                                 "history); alone, with a reason"},
                      "reason": {**TEXT, "maxLength": MAX_REASON_CHARS,
                                 "description": "why (kept in the memory's history)"},
+                     "at": {**TIME, "description": "with retire: when it stopped holding "
+                            "(default now)"},
                      "source": {"type": "string", "enum": list(_SOURCES),
                                 "default": "api"},
                      "agent": nullable({"type": "string", "minLength": 1})}),
@@ -281,8 +283,9 @@ def update(call: OpCall) -> OpResult:
     retire = body.pop("retire", False)
     with call.home.memory_store(call.element) as store:
         if retire:
-            if set(body) - {"reason", "source", "agent"}:
-                raise InvalidRequest("retire", "takes only a reason (and source, agent)")
+            if set(body) - {"reason", "source", "agent", "at"}:
+                raise InvalidRequest("retire", "takes only a reason (and at, source, "
+                                     "agent)")
             if not body.get("reason"):
                 raise InvalidRequest("reason", "is required to retire a memory")
             memory = store.retire(memory_id, **body)

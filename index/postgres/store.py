@@ -411,5 +411,5 @@ class _Edit:
                                    to_embed, to_drop, now=store._now(),
                                    situated=store._params.situated_lexical, change=change)
 
-    def retire(self, change: Change) -> Memory:
-        return writes.retire(self._cur, self._store._table, self.record, change)
+    def retire(self, change: Change, until: str) -> Memory:
+        return writes.retire(self._cur, self._store._table, self.record, change, until)

@@ -158,13 +158,13 @@ def _supersede(cur: Cursor, t: Table, old: MemoryRecord, newer: MemoryRecord) ->
     _save_validity(cur, t, old)
 
 
-def retire(cur: Cursor, t: Table, found: MemoryRecord, change: Change) -> Memory:
-    """End ``found``'s validity at ``change.at`` (never before it began), no successor."""
-    at = parse_time(change.at, "at")
+def retire(cur: Cursor, t: Table, found: MemoryRecord, change: Change, until: str) -> Memory:
+    """End ``found``'s validity at ``until`` (never before it began), no successor."""
+    at = parse_time(until, "valid_until")
 
     def end() -> None:
         found.valid_until, found.valid_until_ts = (
-            (change.at, at) if at >= found.valid_from_ts
+            (until, at) if at >= found.valid_from_ts
             else (found.valid_from, found.valid_from_ts))
     changed(found, change, end)
     _save_validity(cur, t, found)

@@ -368,3 +368,26 @@ def test_an_import_with_bad_validity_is_refused(bad):
             "created_at": "2024-01-01T00:00:00Z"}
     with pytest.raises(InvalidMemory):
         validate_imported({**base, **bad})
+
+
+def test_a_retire_may_say_when_it_stopped_holding(make_store, clock):
+    store = make_store()
+    vegan = store.store(content="Maria is vegan", category="fact", **MARIA,
+                        occurred_at="2024-01-10", settings=EVERYTHING).memory
+    retired = store.retire(vegan["id"], reason="no longer vegan", at="2024-03-06")
+    assert retired["valid_until"] == "2024-03-06T00:00:00.000000Z"
+    assert store.list(**MARIA, as_of="2024-03-01")[0][0]["id"] == vegan["id"]
+    assert store.list(**MARIA, as_of="2024-04-01")[0] == []
+    assert store.history(vegan["id"])[-1]["at"] == iso_utc(clock())   # when it was said
+    early = store.store(content="Maria has a cat", category="fact", **MARIA,
+                        occurred_at="2024-01-10", settings=EVERYTHING).memory
+    ended = store.retire(early["id"], reason="x", at="2023-01-01")   # before it began
+    assert ended["valid_until"] == ended["valid_from"]
+    other = store.store(content="Maria has a bike", category="fact", **MARIA,
+                        settings=EVERYTHING).memory
+    for bad in ("soon", 5):
+        with pytest.raises(InvalidMemory):
+            store.retire(other["id"], reason="x", at=bad)
+    with pytest.raises(InvalidMemory):
+        store.retire(other["id"], reason="")
+    assert store.get(other["id"])["valid_until"] is None

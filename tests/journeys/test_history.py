@@ -75,11 +75,16 @@ def test_porto_then_lisbon_keeps_history(serve: Callable[..., Served]) -> None:
     assert client.get(f"{MEMORY}/memories?as_of=soon").status == 400
     assert client.get(f"{MEMORY}/memories?include_superseded=true").body == before
 
+    unreasoned = client.post(f"{MEMORY}/memories/{lisbon_id}/update", {"retire": True})
+    assert unreasoned.status == 400, unreasoned.body
     retired = client.post(f"{MEMORY}/memories/{lisbon_id}/update",
-                          {"retire": True, "reason": "moved abroad"})
+                          {"retire": True, "reason": "moved abroad", "at": "2024-06-01"})
     assert retired.status == 200, retired.body
-    assert retired.body["memory"]["valid_until"] is not None
+    assert retired.body["memory"]["valid_until"] == "2024-06-01T00:00:00.000000Z"
     assert found() == []
+    mixed = client.post(f"{MEMORY}/memories/{lisbon_id}/update",
+                        {"retire": True, "reason": "x", "content": "y"})
+    assert mixed.status == 400, mixed.body
     again = client.post(f"{MEMORY}/memories/{lisbon_id}/update",
                         {"retire": True, "reason": "again"})
     assert again.status == 409 and again.body["error"]["code"] == "MEMORY_NOT_CURRENT"

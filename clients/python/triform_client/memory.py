@@ -108,14 +108,14 @@ class MemoryElement(AgentFacing):
         """:raise NotFound: no memory has this id."""
         self._post(_one(memory_id, "delete"), {}, safe=False)
 
-    def retire(self, memory_id: str, reason: str) -> Memory:
+    def retire(self, memory_id: str, reason: str, *, at: str | None = None) -> Memory:
         """The memory no longer holds and nothing replaces it: kept for :meth:`history`
-        with ``valid_until`` now, out of default recall.
+        with ``valid_until`` = ``at`` (ISO 8601; default now), out of default recall.
 
         :raise Conflict: it was superseded or retired already (``MEMORY_NOT_CURRENT``).
         """
-        answer = self._post(_one(memory_id, "update"), {"retire": True, "reason": reason},
-                            safe=True)
+        answer = self._post(_one(memory_id, "update"), _filters(
+            retire=True, reason=reason, at=at), safe=True)
         return cast(Memory, answer["memory"])
 
     def history(self, memory_id: str) -> list[MemoryVersion]:

@@ -2534,6 +2534,11 @@ export interface components {
         };
         UpdateRequest: {
             agent?: string | null;
+            /**
+             * Format: date-time
+             * @description with retire: when it stopped holding (default now)
+             */
+            at?: string;
             /** @enum {string} */
             category?: "fact" | "preference" | "procedure" | "context" | "correction";
             content?: string;
