@@ -69,7 +69,7 @@ from .records import (
 from .settings import MemorySettings, require_settings
 from .timespan import query_span
 from .transfer import usable_vectors
-from .validity import Change, history_of
+from .validity import Change, evaluator_of, history_of
 
 __all__ = ["MemoryCore", "Edit", "REPAIR_BATCH"]
 
@@ -242,10 +242,8 @@ class MemoryCore(MemoryBackend):
         Change.checked("update", "", source=source, agent=agent, reason=reason)
 
         def change() -> Change:
-            evaluator = (changes.get("metadata") or {}).get("observe")
             return Change("update", iso_utc(self._clock()), source, agent,
-                          evaluator.get("evaluator") if isinstance(evaluator, dict)
-                          else None, reason)
+                          evaluator_of(changes.get("metadata") or {}), reason)
         for attempt in range(3):
             # Embed outside the storage's lock; if the memory changed meanwhile, try
             # again, and on the last attempt hold the lock throughout so the update cannot
@@ -273,8 +271,10 @@ class MemoryCore(MemoryBackend):
             vectors = self._embed_lanes(to_embed) if to_embed else {}
             with self._editing(memory_id, lock=True) as edit:
                 record = edit.record
+                if not record.current:
+                    raise MemoryNotCurrent(memory_id, record.superseded_by)
                 if snapshot != (record.content, record.context, record.intention,
-                                record.embedded) or not record.current:
+                                record.embedded):
                     continue
                 return edit.apply(fields, vectors, to_embed, to_drop, change())
         raise StoreFailed("the memory kept changing during the update")   # not reached

@@ -132,7 +132,10 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                                   metadata=observe_metadata(pool.holds(decision.memory_id),
                                                      evaluator, decision.key,
                                                      decision.occurred_at),
-                                  settings=settings, embed_later=behind)
+                                  settings=settings, embed_later=behind,
+                                  source="subconscious", agent=observation.agent,
+                                  reason=(decision.reason or "").strip()[:MAX_REASON_CHARS]
+                                  or None)
             pool.keep(memory)
         elif decision.action == "supersede":
             old = pool.holds(decision.memory_id)
