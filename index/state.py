@@ -41,7 +41,7 @@ from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord, Unappliable, parse_time
 from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
-from .validity import Change, changed, evaluator_of, valid_until_for
+from .validity import Change, changed, retire_record, supersede_record
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
 
@@ -263,13 +263,7 @@ class MemoryState:
         old = self.records.get(memory_id)
         if old is None or not old.current:
             return
-        until, until_ts = valid_until_for(old, newer.valid_from, newer.valid_from_ts)
-
-        def end() -> None:
-            old.valid_until, old.valid_until_ts = until, until_ts
-            old.superseded_by = newer.id
-        changed(old, Change("supersede", newer.created_at, newer.source, newer.agent,
-                            evaluator_of(newer.metadata)), end)
+        supersede_record(old, newer)
         self._ended(old)
 
     def _retire(self, entry: dict[str, Any]) -> None:
@@ -277,14 +271,7 @@ class MemoryState:
         if record is None or not record.current:
             return
         change = Change.from_json(entry["change"])
-        until = str(entry.get("valid_until") or change.at)
-
-        def end() -> None:
-            # Never before it began (an empty interval rather than a reversed one).
-            record.valid_until, record.valid_until_ts = (
-                (until, _ts(until)) if _ts(until) >= record.valid_from_ts
-                else (record.valid_from, record.valid_from_ts))
-        changed(record, change, end)
+        retire_record(record, change, str(entry.get("valid_until") or change.at))
         self._ended(record)
 
     def _ended(self, record: MemoryRecord) -> None:

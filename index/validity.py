@@ -28,7 +28,8 @@ from .errors import MemoryNotCurrent, MemoryNotFound
 from .records import MAX_AGENT_CHARS, SOURCES, MemoryRecord, Unappliable, parse_time
 
 __all__ = ["Validity", "parse_validity", "CURRENT", "Change", "changed", "history_of",
-           "check_supersedes", "valid_until_for", "MAX_REASON_CHARS", "evaluator_of", "EVERYTHING"]
+           "check_supersedes", "supersede_record", "retire_record", "MAX_REASON_CHARS",
+           "evaluator_of", "EVERYTHING"]
 
 #: The longest reason a retire or a change may carry.
 MAX_REASON_CHARS = 500
@@ -166,14 +167,29 @@ def changed(record: MemoryRecord, change: Change, apply: Callable[[], None]) -> 
     record.history = [*record.history, _version(record, change.to_json())]
 
 
-def valid_until_for(old: MemoryRecord, new_valid_from: str, new_valid_from_ts: float
-                    ) -> tuple[str, float]:
-    """When ``old`` stops holding once a memory valid from ``new_valid_from`` supersedes
-    it: then, or, when the newer one says it began earlier, when ``old`` began (an empty
-    interval rather than one that ends before it starts)."""
-    if new_valid_from_ts < old.valid_from_ts:
-        return old.valid_from or old.occurred_at, old.valid_from_ts
-    return new_valid_from, new_valid_from_ts
+def _end(record: MemoryRecord, until: str, until_ts: float) -> None:
+    """``record`` stops holding at ``until``, or, when that is before it began, when it
+    began (an empty interval rather than one that ends before it starts)."""
+    if until_ts < record.valid_from_ts:
+        until, until_ts = record.valid_from or record.occurred_at, record.valid_from_ts
+    record.valid_until, record.valid_until_ts = until, until_ts
+
+
+def supersede_record(old: MemoryRecord, newer: MemoryRecord) -> None:
+    """``newer`` supersedes the current ``old``: it ends when ``newer`` begins, names it,
+    and its history grows by the version that made (both backends, same function)."""
+    def end() -> None:
+        _end(old, newer.valid_from, newer.valid_from_ts)
+        old.superseded_by = newer.id
+    changed(old, Change("supersede", newer.created_at, newer.source, newer.agent,
+                        evaluator_of(newer.metadata)), end)
+
+
+def retire_record(record: MemoryRecord, change: Change, until: str) -> None:
+    """The current ``record`` stops holding at ``until``, no successor; its history grows
+    by ``change``. :raise ValueError: ``until`` is not a time."""
+    until_ts = parse_time(until, "valid_until")
+    changed(record, change, lambda: _end(record, until, until_ts))
 
 
 def check_supersedes(ids: Iterable[str], subject: tuple[str, str] | None,

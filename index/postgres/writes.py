@@ -29,9 +29,9 @@ from ..decisions import KeyedMemory, earlier_result, evictions
 from ..errors import EmbeddingFailed, MemoryNotFound
 from ..lexical import term_counts
 from ..recall import LANES
-from ..records import MemoryRecord, NewMemory, parse_time
-from ..validity import Change, changed, check_supersedes, evaluator_of, valid_until_for
+from ..records import MemoryRecord, NewMemory
 from ..settings import MemorySettings
+from ..validity import Change, changed, check_supersedes, retire_record, supersede_record
 from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
 
 __all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update", "retire",
@@ -78,6 +78,9 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
                 "RETURNING next_seq - 1, lex_docs", (t.element,))
     seq_row = cur.fetchone()
     assert seq_row is not None
+    # Checked before any eviction, as the file store does (an evicted one is then skipped).
+    ended = [] if kept is not None else check_supersedes(
+        new.supersedes, new.subject, lambda i: _maybe_record(cur, t, i))
     evicted = _evictions(cur, t, new.subject, settings, int(seq_row[1]))
     memory_id, created, occurred = uuid.uuid4().hex, now, new.occurred_at or now
     updated, accessed, count = now, None, 0
@@ -89,9 +92,6 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
         accessed, count = kept.get("last_accessed_at"), int(kept.get("access_count") or 0)
         valid = {name: kept.get(name) for name in ("valid_from", "valid_until",
                                                     "superseded_by", "history")}
-    else:
-        ended = check_supersedes(new.supersedes, new.subject,
-                                 lambda i: _maybe_record(cur, t, i))
     warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]
     counts = term_counts(new.content, new.context, situated)
     times = MemoryRecord.from_json({"id": memory_id, "seq": 0, "content": "",
@@ -132,11 +132,12 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
     row = cur.fetchone()
     assert row is not None
     stored = StoreResult(public(row), evicted, warnings)
-    if kept is None:
+    if ended:
         newer = record(row, 0)
         for old in ended:
             if old.id not in evicted:
-                _supersede(cur, t, old, newer)
+                supersede_record(old, newer)
+                _save_validity(cur, t, old)
     return stored
 
 
@@ -147,26 +148,9 @@ def _maybe_record(cur: Cursor, t: Table, memory_id: str) -> MemoryRecord | None:
         return None
 
 
-def _supersede(cur: Cursor, t: Table, old: MemoryRecord, newer: MemoryRecord) -> None:
-    """``newer`` supersedes ``old`` (``state.MemoryState._supersede``, in SQL)."""
-    until, until_ts = valid_until_for(old, newer.valid_from, newer.valid_from_ts)
-
-    def end() -> None:
-        old.valid_until, old.valid_until_ts, old.superseded_by = until, until_ts, newer.id
-    changed(old, Change("supersede", newer.created_at, newer.source, newer.agent,
-                        evaluator_of(newer.metadata)), end)
-    _save_validity(cur, t, old)
-
-
 def retire(cur: Cursor, t: Table, found: MemoryRecord, change: Change, until: str) -> Memory:
-    """End ``found``'s validity at ``until`` (never before it began), no successor."""
-    at = parse_time(until, "valid_until")
-
-    def end() -> None:
-        found.valid_until, found.valid_until_ts = (
-            (until, at) if at >= found.valid_from_ts
-            else (found.valid_from, found.valid_from_ts))
-    changed(found, change, end)
+    """End ``found``'s validity at ``until`` (``validity.retire_record``), no successor."""
+    retire_record(found, change, until)
     _save_validity(cur, t, found)
     return public_of(cur, t, found.id)
 
