@@ -250,7 +250,7 @@ class MemoryStore(MemoryCore):
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
-            ranked = reorder(ranked, self._newer_first(ranked.keys))
+            ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores))
             ids = [str(state.slots.ids[label]) for label in ranked.keys]
             if ids and count_access:
                 try:
@@ -266,14 +266,15 @@ class MemoryStore(MemoryCore):
                 self._engine.maintain()
             return SearchResult(results, ranked.fallback)
 
-    def _newer_first(self, labels: list[Any]) -> list[int]:
+    def _newer_first(self, labels: list[Any], scores: list[float]) -> list[int]:
         """``recency.newer_first`` over the ranked labels (under the lock)."""
         slots, lane = self._state.slots, self._state.lanes["content"]
         return newer_first(
             [lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
              for label in labels],
             [slots.owner_list[label] for label in labels],
-            [(float(slots.valid_from[label]), int(slots.seq[label])) for label in labels])
+            [(float(slots.valid_from[label]), int(slots.seq[label])) for label in labels],
+            scores)
 
     def _counts(self) -> dict[str, Any]:
         with self._lock:

@@ -241,7 +241,8 @@ class PostgresMemoryStore(MemoryCore):
                     cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
                                 f"element = %s AND id = ANY(%s)", (self.element, ranked.keys))
                 rows = {row[0]: row for row in cur.fetchall()}
-        ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys]))
+        ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
+                                              ranked.scores))
         found = {key: public(row[:len(FIELDS)]) for key, row in rows.items()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lanes}
                    for memory_id, value, lanes in zip(ranked.keys, ranked.scores,
@@ -386,7 +387,7 @@ class PostgresMemoryStore(MemoryCore):
 _NEWNESS = "v_content::text, coalesce(valid_from_ts, occurred_ts), seq"
 
 
-def _newer_first(rows: list[Any]) -> list[int]:
+def _newer_first(rows: list[Any], scores: list[float]) -> list[int]:
     """``recency.newer_first`` over the ranked rows (None: deleted meanwhile)."""
     width = len(FIELDS)
     vectors = [None if row is None or row[width] is None else
@@ -394,7 +395,7 @@ def _newer_first(rows: list[Any]) -> list[int]:
     owners = [None if row is None else (row[3], row[4]) for row in rows]
     newness = [(0.0, 0) if row is None else (float(row[width + 1]), int(row[width + 2]))
                for row in rows]
-    return newer_first(vectors, owners, newness)
+    return newer_first(vectors, owners, newness, scores)
 
 
 class _Edit:
