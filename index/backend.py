@@ -153,10 +153,13 @@ class MemoryBackend(Protocol):
                    settings: MemorySettings) -> list[StoreResult]:
         """Store several memories (each item takes :meth:`store`'s keywords), in order.
 
-        All items are validated (keys included) before anything is written.
+        All items are validated (keys and superseded ids included; no two items may
+        supersede one memory) before anything is written.
 
         :raise InvalidCategory, SubjectIncomplete, InvalidMemory, IdempotencyKeyReused:
             item i is bad (the message starts with ``items[i]``); nothing is written.
+        :raise MemoryNotFound, MemoryNotCurrent: an item's ``supersedes``; nothing is
+            written.
         :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
         :raise StorageFull, StoreFailed: nothing of the batch was stored.
         """

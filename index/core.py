@@ -202,6 +202,12 @@ class MemoryCore(MemoryBackend):
                    settings: MemorySettings) -> list[StoreResult]:
         news = validate_items(items)
         settings = require_settings(settings)
+        named: set[str] = set()
+        for i, new in enumerate(news):
+            if named & set(new.supersedes):
+                raise InvalidMemory(f"items[{i}].supersedes", "names a memory an item "
+                                    "before it supersedes")
+            named.update(new.supersedes)
         self._check_keys(news)
         texts = [lane_texts(new) for new in news]
         flat = {f"{i}:{lane}": text for i, lanes in enumerate(texts)

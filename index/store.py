@@ -161,6 +161,10 @@ class MemoryStore(MemoryCore):
                 self._engine.maintain()
                 return [result]
             check_keys(lambda new: earlier(self._state, new), news)
+            for new in news:
+                # All of them before any is written: a refused supersede writes nothing.
+                if earlier(self._state, new) is None:
+                    check_supersedes(new.supersedes, new.subject, self._state.records.get)
             # One fsync for the batch (group commit); a failed one cuts the log back.
             results: list[StoreResult] = []
             start = self._engine.log.size

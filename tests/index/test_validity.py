@@ -396,3 +396,20 @@ def test_a_retire_may_say_when_it_stopped_holding(make_store, clock):
     with pytest.raises(InvalidMemory):
         store.retire(other["id"], reason="")
     assert store.get(other["id"])["valid_until"] is None
+
+
+def test_a_batch_with_a_bad_supersede_writes_nothing(make_store, clock):
+    store = make_store()
+    porto, lisbon = _porto_then_lisbon(store, clock)
+    before = store.list(include_superseded=True)[0]
+    ok = {"content": "Maria likes tea", "category": "preference", **MARIA}
+    for bad, error in (([porto["id"]], MemoryNotCurrent), (["0" * 32], MemoryNotFound)):
+        with pytest.raises(error):
+            store.store_many([ok, {**ok, "content": "Maria lives in Faro",
+                                   "supersedes": bad}], settings=EVERYTHING)
+    twice = {**ok, "content": "Maria lives in Faro", "supersedes": [lisbon["id"]]}
+    with pytest.raises(InvalidMemory):
+        store.store_many([twice, twice], settings=EVERYTHING)
+    assert store.list(include_superseded=True)[0] == before
+    done = store.store_many([ok, twice], settings=EVERYTHING)
+    assert store.get(lisbon["id"])["superseded_by"] == done[1].memory["id"]
