@@ -14,14 +14,14 @@ construction. Ops (``log.py`` has the line format):
 * ``delete``: remove the ids (reasons ``delete`` and ``forget`` also scrub their vectors
   from hnswlib, and the store compacts right after, so their text leaves the disk).
 * ``retire``: end a memory's validity (``valid_until``) with no successor.
+* ``access``: count one search hit for each id.
 
 A ``store`` line may name the memories it ``supersedes``: they stop holding when the new
 one begins (``superseded_by`` names it), in the same line, so a crash keeps both changes
 or neither. ``update``, ``retire`` and a supersede grow the memory's history by one
-version (``validity.changed``; the line's ``change`` says what made it), so replay
-rebuilds the history the live store had; the history is part of the record, so a
-compaction keeps it and a delete takes it along.
-* ``access``: count one search hit for each id.
+version (``validity.py``; the line's ``change`` says what made it), so replay rebuilds
+the history the live store had; the history is part of the record, so a compaction keeps
+it and a delete takes it along.
 
 Unknown ids in delete/update/embed/access are ignored: an eviction list in a compacted
 store line names memories that are long gone.
@@ -41,7 +41,7 @@ from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord, Unappliable, parse_time
 from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
-from .validity import Change, changed, retire_record, supersede_record
+from .validity import Change, retire_record, supersede_record, updated_record
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
 
@@ -331,10 +331,7 @@ class MemoryState:
         label = self.labels[record.id]
         fields = entry.get("fields") or {}
         if fields and entry.get("change") is not None:
-            # The version before is kept in history (the fields set below).
-            changed(record, Change.from_json(entry["change"]), lambda: None)
-            record.history[-1].update(content=fields.get("content", record.content),
-                                      category=fields.get("category", record.category))
+            updated_record(record, Change.from_json(entry["change"]), fields)
         if "content" in fields or "context" in fields:
             self.lexical.remove(label, record.content, record.context)
             self.lexical.add(label, fields.get("content", record.content),

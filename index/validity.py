@@ -28,7 +28,8 @@ from .errors import MemoryNotCurrent, MemoryNotFound
 from .records import MAX_AGENT_CHARS, SOURCES, MemoryRecord, Unappliable, parse_time
 
 __all__ = ["Validity", "parse_validity", "CURRENT", "Change", "changed", "history_of",
-           "check_supersedes", "supersede_record", "retire_record", "MAX_REASON_CHARS",
+           "check_supersedes", "supersede_record", "retire_record", "updated_record",
+           "MAX_REASON_CHARS",
            "evaluator_of", "EVERYTHING"]
 
 #: The longest reason a retire or a change may carry.
@@ -183,6 +184,18 @@ def supersede_record(old: MemoryRecord, newer: MemoryRecord) -> None:
         old.superseded_by = newer.id
     changed(old, Change("supersede", newer.created_at, newer.source, newer.agent,
                         evaluator_of(newer.metadata)), end)
+
+
+def updated_record(record: MemoryRecord, change: Change, fields: dict[str, Any]) -> None:
+    """Grow ``record``'s history by the version an update of ``fields`` makes (its
+    content and category); the caller sets the fields themselves."""
+    before = (record.content, record.category)
+
+    def apply() -> None:
+        record.content = fields.get("content", record.content)
+        record.category = fields.get("category", record.category)
+    changed(record, change, apply)
+    record.content, record.category = before
 
 
 def retire_record(record: MemoryRecord, change: Change, until: str) -> None:

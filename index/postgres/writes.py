@@ -31,7 +31,8 @@ from ..lexical import term_counts
 from ..recall import LANES
 from ..records import MemoryRecord, NewMemory
 from ..settings import MemorySettings
-from ..validity import Change, changed, check_supersedes, retire_record, supersede_record
+from ..validity import (Change, check_supersedes, retire_record, supersede_record,
+                        updated_record)
 from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
 
 __all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update", "retire",
@@ -256,13 +257,7 @@ def apply_update(cur: Cursor, t: Table, found: MemoryRecord, fields: dict[str, A
     sets = [f"{name} = %s" for name in fields]
     params: list[Any] = [json.dumps(v) if name == "metadata" else v
                          for name, v in fields.items()]
-    before = (found.content, found.category)
-
-    def edit() -> None:
-        found.content = fields.get("content", found.content)
-        found.category = fields.get("category", found.category)
-    changed(found, change, edit)
-    found.content, found.category = before
+    updated_record(found, change, fields)
     sets.extend(["updated_at = %s", "embedded = %s", "history = %s"])
     params.extend([now, embedded, json.dumps(found.history)])
     if embedded:
