@@ -19,8 +19,10 @@ threshold). Scored per kind:
   result holds the old value unless it also says it ended ("no longer", "quit" ...).
 - **control** (not an update: another person's fact, a second pet, "also", a visit):
   *both kept*: the subject's memories still hold the old value and now hold the new one.
-- **as of**: what was current just before the newer statement, asked with ``as_of``; not
-  measured until the memory backends keep superseded memories (``as_of_answer``).
+- **as of** (updates, retires): what was current before the update, asked with
+  ``as_of`` a minute after the older statement (``as_of_answer``; not a moment before the
+  newer one: "moved to Leeds last weekend" says the change began before it was said): the
+  first result holds the old value.
 
 The cases are split into dev and held-out (``split``, assigned before the rules were
 tuned); the rules are tuned on dev only and both halves are reported.
@@ -119,12 +121,18 @@ def observe(server: Server, case: dict[str, Any], text: str, when: datetime,
 
 
 def as_of_answer(server: Server, case: dict[str, Any], before: datetime) -> bool | None:
-    """Whether a search ``as_of`` a moment before the newer statement answers the old value
-    first. HOOK for the storage work of issue 23 (validity and ``as_of`` on both
-    backends): until then the store keeps no superseded memory to answer from, so this
-    returns None (not measured). Filled in, it sends the case's query with
-    ``"as_of": before`` and checks ``case["old"]`` against the first result."""
-    return None
+    """Whether a search ``as_of`` a time before the update (``before``) answers the old
+    value first (the store keeps superseded and retired memories for history: issue 23)."""
+    found = server.call("POST", f"{MEMORY}/search", {
+        "query": case["query"], **subject(case),
+        "as_of": before.strftime("%Y-%m-%dT%H:%M:%SZ")})
+    results = [r["memory"]["content"] for r in found["results"]]
+    AS_OF_SEEN[case["id"]] = results
+    return bool(results) and bool(re.search(case["old"], results[0], re.I))
+
+
+#: What each case's ``as_of`` search answered (``--show``).
+AS_OF_SEEN: dict[str, list[str]] = {}
 
 
 def run_case(server: Server, case: dict[str, Any], index: int,
@@ -135,7 +143,7 @@ def run_case(server: Server, case: dict[str, Any], index: int,
         observe(server, case, said, first - timedelta(weeks=1), 0)
     decisions = observe(server, case, case["before"], first, 1)
     decisions += observe(server, case, case["after"], second, 2)
-    return {"case": case, "decisions": decisions, "second": second}
+    return {"case": case, "decisions": decisions, "first": first, "second": second}
 
 
 def wait_embedded(server: Server, timeout: float = 300) -> None:
@@ -170,7 +178,10 @@ def score(server: Server, run: dict[str, Any]) -> dict[str, Any]:
         assert new is not None
         out["old_kept"] = any(old.search(m) for m in kept)
         out["both_kept"] = out["old_kept"] and any(new.search(m) for m in kept)
-    out["as_of"] = as_of_answer(server, case, run["second"] - timedelta(seconds=1))
+    # A time before the update: just after the older statement. (A moment before the
+    # newer statement is not: "moved to Leeds last weekend" began before it was said.)
+    out["as_of"] = None if case["kind"] == "control" else \
+        as_of_answer(server, case, run["first"] + timedelta(minutes=1))
     return out
 
 
@@ -195,7 +206,8 @@ def report(label: str, scored: list[tuple[dict[str, Any], dict[str, Any]]]) -> N
 
 
 def failed(case: dict[str, Any], result: dict[str, Any]) -> bool:
-    return not all(result.get(k, True) for k in ("newer_first", "old_absent", "both_kept"))
+    return not all(result.get(k, True) for k in ("newer_first", "old_absent", "both_kept")) \
+        or result.get("as_of") is False
 
 
 def main() -> int:
@@ -249,6 +261,8 @@ def main() -> int:
                 print(f"    {d['action']}: {d.get('content', '')} ({d['reason']})")
             print(f"    search {case['query']!r}: {result['results']}")
             print(f"    memories: {result['kept']}")
+            if result.get("as_of") is False:
+                print(f"    as of before the newer statement: {AS_OF_SEEN[case['id']]}")
     return 0
 
 

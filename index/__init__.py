@@ -28,6 +28,7 @@ from .errors import (
     LogCorrupt,
     LogMissing,
     MemoryCapacity,
+    MemoryNotCurrent,
     MemoryNotFound,
     ModelUnavailable,
     StorageFull,
@@ -56,6 +57,7 @@ from .records import (
     MAX_METADATA_BYTES,
     MAX_QUERY_BYTES,
     MAX_SUBJECT_ID_CHARS,
+    MAX_SUPERSEDES,
     SOURCES,
     SUBJECT_TYPES,
     NewMemory,
@@ -64,6 +66,7 @@ from .records import (
 )
 from .settings import MemorySettings
 from .store import MemoryStore
+from .validity import MAX_REASON_CHARS
 from .timespan import TimeSpan, query_span
 from .log import copy_log_file, encode_vector
 from .backend import ImportedMemory, ImportResult
@@ -155,11 +158,12 @@ __all__ = [
     "MAX_CONTENT_BYTES", "MAX_CONTEXT_BYTES", "MAX_INTENTION_BYTES", "MAX_QUERY_BYTES",
     "MAX_METADATA_BYTES", "MAX_AGENT_CHARS", "MAX_KEY_CHARS", "MAX_SUBJECT_ID_CHARS",
     "LIST_LIMIT_MAX", "SEARCH_LIMIT_MAX", "NewMemory", "validate_new", "validate_subject",
+    "MAX_SUPERSEDES", "MAX_REASON_CHARS",
     # the lexical index's tokens (Snowball stems), for callers that compare texts alike
     "terms",
     # errors
     "StoreError", "StoreFailed", "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt",
     "LogMissing", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
     "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "MemoryCapacity",
-    "IdempotencyKeyReused", "ModelUnavailable",
+    "IdempotencyKeyReused", "ModelUnavailable", "MemoryNotCurrent",
 ]

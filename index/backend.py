@@ -118,10 +118,18 @@ class MemoryBackend(Protocol):
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
               occurred_at: str | None = None, settings: MemorySettings,
-              embed_later: bool = False) -> StoreResult:
-        """Store a new memory, evicting at capacity (least accessed, then oldest).
+              embed_later: bool = False, supersedes: Sequence[str] | None = None
+              ) -> StoreResult:
+        """Store a new memory, evicting at capacity (memories no longer current first,
+        oldest first; then least accessed, then oldest).
 
-        ``occurred_at`` (ISO-8601) is when the remembered thing happened; default now.
+        ``occurred_at`` (ISO-8601) is when the remembered thing happened; default now. It
+        is also the memory's ``valid_from``.
+
+        ``supersedes``: current memories of the same subject (or, for a general memory,
+        general ones) this one replaces, in the same durable write: each gets
+        ``valid_until`` = this memory's ``valid_from`` and ``superseded_by`` = its id, and
+        is kept for history and ``as_of``, out of default recall.
 
         ``embed_later``: the memory is made durable without vectors (``embedded`` False, no
         warning) and the store's background embedder embeds it shortly after; until then
@@ -133,6 +141,8 @@ class MemoryBackend(Protocol):
         is refused. A key lives as long as the memory it created.
 
         :raise InvalidCategory, SubjectIncomplete, InvalidMemory: bad input.
+        :raise MemoryNotFound: a superseded id names no memory, or one of another subject.
+        :raise MemoryNotCurrent: a superseded id names a memory no longer current.
         :raise IdempotencyKeyReused: the key was used for a different memory.
         :raise MemoryCapacity: full, and the pool that would give way is empty.
         :raise StorageFull, StoreFailed: nothing was stored.
@@ -143,10 +153,13 @@ class MemoryBackend(Protocol):
                    settings: MemorySettings) -> list[StoreResult]:
         """Store several memories (each item takes :meth:`store`'s keywords), in order.
 
-        All items are validated (keys included) before anything is written.
+        All items are validated (keys and superseded ids included; no two items may
+        supersede one memory) before anything is written.
 
         :raise InvalidCategory, SubjectIncomplete, InvalidMemory, IdempotencyKeyReused:
             item i is bad (the message starts with ``items[i]``); nothing is written.
+        :raise MemoryNotFound, MemoryNotCurrent: an item's ``supersedes``; nothing is
+            written.
         :raise MemoryCapacity: item i cannot be stored; the items before it are stored.
         :raise StorageFull, StoreFailed: nothing of the batch was stored.
         """
@@ -156,17 +169,45 @@ class MemoryBackend(Protocol):
         """One memory. :raise MemoryNotFound: no memory has this id."""
         ...
 
+    def history(self, memory_id: str) -> list[dict[str, Any]]:
+        """Every version of one memory, oldest first, the current one last: ``content``,
+        ``category``, ``valid_from``, ``valid_until``, ``superseded_by``, and what made
+        the version: ``op`` (store, update, supersede, retire), ``at``, ``source``,
+        ``agent``, and ``evaluator``/``reason`` when known. Kept with the memory; a delete
+        or a forget erases it.
+
+        :raise MemoryNotFound: no memory has this id.
+        """
+        ...
+
+    def retire(self, memory_id: str, *, reason: str, source: str = "api",
+               agent: str | None = None, evaluator: str | None = None,
+               at: str | None = None) -> Memory:
+        """The memory no longer holds and nothing replaces it: ``valid_until`` = ``at``
+        (ISO-8601, when it stopped holding; default now; never before its ``valid_from``),
+        kept for history and ``as_of``, out of default recall; the reason in its history.
+
+        :raise MemoryNotFound: no memory has this id.
+        :raise MemoryNotCurrent: it was superseded or retired already.
+        :raise InvalidMemory: a bad reason, source or agent.
+        """
+        ...
+
     def update(self, memory_id: str, *, content: str | None = None,
                category: str | None = None, context: str | None = None,
                intention: str | None = None, metadata: dict[str, Any] | None = None,
-               settings: MemorySettings, embed_later: bool = False) -> Memory:
+               settings: MemorySettings, embed_later: bool = False, source: str = "api",
+               agent: str | None = None, reason: str | None = None) -> Memory:
         """Change a memory and return it; a changed text is re-embedded (with
         ``embed_later``, behind, as for :meth:`store`: its vectors go until then).
 
         None keeps a field; an empty context or intention clears it; ``metadata``
-        replaces the whole object. Nothing to change: nothing is written.
+        replaces the whole object. Nothing to change: nothing is written. The version
+        before stays in the memory's history; ``source``, ``agent`` and ``reason`` say
+        who changed it and why.
 
         :raise MemoryNotFound, InvalidCategory, InvalidMemory: nothing written.
+        :raise MemoryNotCurrent: it was superseded or retired: nothing written.
         :raise StorageFull, StoreFailed: nothing changed.
         """
         ...
@@ -190,8 +231,13 @@ class MemoryBackend(Protocol):
                categories: list[str] | None = None, occurred_after: str | None = None,
                occurred_before: str | None = None,
                settings: MemorySettings, now: float | None = None,
-               count_access: bool = True) -> SearchResult:
+               count_access: bool = True, as_of: str | None = None,
+               include_superseded: bool | None = None) -> SearchResult:
         """Blended recall over the content, context and intention lanes, best first.
+
+        Current memories only, unless ``as_of`` (ISO-8601: those current then, i.e.
+        ``valid_from <= as_of < valid_until`` and stored by then) or
+        ``include_superseded`` (every memory, each with its validity).
 
         Scoping on: general memories plus the given subject's, never another's.
         ``occurred_after``/``occurred_before`` are exclusive ISO-8601 bounds; a time the
@@ -315,8 +361,11 @@ class MemoryBackend(Protocol):
              source: str | None = None, created_after: str | None = None,
              created_before: str | None = None, occurred_after: str | None = None,
              occurred_before: str | None = None, limit: int = 50,
-             cursor: str | None = None) -> tuple[list[Memory], str | None]:
+             cursor: str | None = None, as_of: str | None = None,
+             include_superseded: bool | None = None) -> tuple[list[Memory], str | None]:
         """One page of memories, newest first, filtered; and the next page's cursor.
+        Current memories only, unless ``as_of`` or ``include_superseded`` (as
+        :meth:`search`).
 
         Filters combine with AND; ``subject_type`` alone matches every subject of that
         type; ``created_after``/``created_before`` and ``occurred_after``/
@@ -334,7 +383,8 @@ class MemoryBackend(Protocol):
                       created_after: str | None = None,
                       created_before: str | None = None) -> Iterator[Memory]:
         """Every memory :meth:`list` would return for these filters, in the same order,
-        fetched page by page as the iterator is consumed. Touches no access statistics.
+        superseded and retired ones included, fetched page by page as the iterator is
+        consumed. Touches no access statistics.
 
         :raise InvalidMemory, InvalidCategory, SubjectIncomplete: a bad filter (raised by
             the call, before iterating).

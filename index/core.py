@@ -5,7 +5,7 @@ backends. It validates every call, embeds outside any lock, asks the shared deci
 (``decisions.py``: idempotency, eviction, what an update re-embeds), runs the one ranking
 (``ranking.py``), pages lists and exports, and drives the embedding passes
 (``behind.py``). A backend subclasses it and implements only its primitives, the
-``_``-methods declared at the end of this class, each documented here once:
+``_``-methods of :class:`~index.storage.Storage`, each documented there once:
 
 * :class:`~index.store.MemoryStore`: JSONL log + in-memory state + hnswlib (``engine.py``);
 * :class:`~index.postgres.PostgresMemoryStore`: PostgreSQL + pgvector (``postgres/``).
@@ -19,15 +19,12 @@ the public methods are ``MemoryBackend``'s (``inspect.getdoc`` finds them there)
 
 from __future__ import annotations
 
-import builtins
 import logging
 import threading
-from abc import abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -48,49 +45,36 @@ from .errors import (
     ConfirmRequired,
     EmbeddingFailed,
     InvalidMemory,
+    MemoryNotCurrent,
     MemoryNotFound,
     StoreError,
     StoreFailed,
 )
 from .params import IndexParams
-from .query import LIST_LIMIT_MAX, ListQuery, SearchQuery, parse_list_query, parse_search
+from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
 from .records import (
-    MemoryRecord,
-    NewMemory,
+    iso_utc,
     validate_changes,
+    validate_occurred_at,
     validate_items,
     validate_new,
     validate_subject,
 )
 from .settings import MemorySettings, require_settings
 from .timespan import query_span
+from .storage import Edit, Storage, Vectors
 from .transfer import usable_vectors
+from .validity import Change, evaluator_of, history_of
 
-__all__ = ["MemoryCore", "Edit", "REPAIR_BATCH"]
+__all__ = ["MemoryCore", "Edit", "Vectors", "REPAIR_BATCH"]
 
 logger = logging.getLogger(__name__)
 
 # Memories embedded per model call by a repair or background pass.
 REPAIR_BATCH = 64
 
-Vectors = dict[str, np.ndarray]
-
-
-class Edit(Protocol):
-    """One memory opened for an update (:meth:`MemoryCore._editing`)."""
-
-    record: MemoryRecord
-
-    def apply(self, fields: dict[str, Any], vectors: Vectors | None,
-              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
-        """Change ``fields`` durably and return the memory. ``vectors``: the lanes of
-        ``to_embed`` embedded (``{}``: nothing to embed), None: the memory loses every
-        vector (embedding failed, or it is embedded behind); ``to_drop``: lanes cleared."""
-        ...
-
-
-class MemoryCore(MemoryBackend):
+class MemoryCore(Storage, MemoryBackend):
     """The ops of ``MemoryBackend`` over a storage (see the module docstring).
 
     :param embedder: turns texts into unit vectors; wrapped in a
@@ -169,11 +153,13 @@ class MemoryCore(MemoryBackend):
               intention: str | None = None, agent: str | None = None, source: str = "api",
               metadata: dict[str, Any] | None = None, idempotency_key: str | None = None,
               occurred_at: str | None = None, settings: MemorySettings,
-              embed_later: bool = False) -> StoreResult:
+              embed_later: bool = False, supersedes: Sequence[str] | None = None
+              ) -> StoreResult:
         new = validate_new(content=content, category=category, subject_type=subject_type,
                            subject_id=subject_id, context=context, intention=intention,
                            agent=agent, source=source, metadata=metadata,
-                           idempotency_key=idempotency_key, occurred_at=occurred_at)
+                           idempotency_key=idempotency_key, occurred_at=occurred_at,
+                           supersedes=supersedes)
         settings = require_settings(settings)
         earlier = self._earlier(new)
         if earlier is not None:
@@ -189,6 +175,12 @@ class MemoryCore(MemoryBackend):
                    settings: MemorySettings) -> list[StoreResult]:
         news = validate_items(items)
         settings = require_settings(settings)
+        named: set[str] = set()
+        for i, new in enumerate(news):
+            if named & set(new.supersedes):
+                raise InvalidMemory(f"items[{i}].supersedes", "names a memory an item "
+                                    "before it supersedes")
+            named.update(new.supersedes)
         self._check_keys(news)
         texts = [lane_texts(new) for new in news]
         flat = {f"{i}:{lane}": text for i, lanes in enumerate(texts)
@@ -204,6 +196,10 @@ class MemoryCore(MemoryBackend):
     def get(self, memory_id: str) -> Memory:
         return self._memory(self._checked_id(memory_id))
 
+    def history(self, memory_id: str) -> list[dict[str, Any]]:
+        with self._editing(self._checked_id(memory_id), lock=False) as edit:
+            return history_of(edit.record)
+
     @staticmethod
     def _checked_id(memory_id: object) -> str:
         if not isinstance(memory_id, str):
@@ -215,11 +211,18 @@ class MemoryCore(MemoryBackend):
     def update(self, memory_id: str, *, content: str | None = None,
                category: str | None = None, context: str | None = None,
                intention: str | None = None, metadata: dict[str, Any] | None = None,
-               settings: MemorySettings, embed_later: bool = False) -> Memory:
+               settings: MemorySettings, embed_later: bool = False, source: str = "api",
+               agent: str | None = None, reason: str | None = None) -> Memory:
         changes = validate_changes(content=content, category=category, context=context,
                                    intention=intention, metadata=metadata)
         require_settings(settings)
         memory_id = self._checked_id(memory_id)
+        # Checked now, timed when written: the version the update makes is in history.
+        Change.checked("update", "", source=source, agent=agent, reason=reason)
+
+        def change() -> Change:
+            return Change("update", iso_utc(self._clock()), source, agent,
+                          evaluator_of(changes.get("metadata") or {}), reason)
         for attempt in range(3):
             # Embed outside the storage's lock; if the memory changed meanwhile, try
             # again, and on the last attempt hold the lock throughout so the update cannot
@@ -227,6 +230,8 @@ class MemoryCore(MemoryBackend):
             hold = attempt == 2
             with self._editing(memory_id, lock=hold or embed_later) as edit:
                 record = edit.record
+                if not record.current:
+                    raise MemoryNotCurrent(memory_id, record.superseded_by)
                 fields = {k: v for k, v in changes.items() if getattr(record, k) != v}
                 if not fields:
                     return record.public()
@@ -237,7 +242,7 @@ class MemoryCore(MemoryBackend):
                 if hold or later:
                     vectors = None if later else \
                         self._embed_lanes(to_embed) if to_embed else {}
-                    memory = edit.apply(fields, vectors, to_embed, to_drop)
+                    memory = edit.apply(fields, vectors, to_embed, to_drop, change())
             if hold or later:
                 if later:
                     self._behind.wake()     # after the write: the pass must see it
@@ -245,14 +250,32 @@ class MemoryCore(MemoryBackend):
             vectors = self._embed_lanes(to_embed) if to_embed else {}
             with self._editing(memory_id, lock=True) as edit:
                 record = edit.record
+                if not record.current:
+                    raise MemoryNotCurrent(memory_id, record.superseded_by)
                 if snapshot != (record.content, record.context, record.intention,
                                 record.embedded):
                     continue
-                return edit.apply(fields, vectors, to_embed, to_drop)
+                return edit.apply(fields, vectors, to_embed, to_drop, change())
         raise StoreFailed("the memory kept changing during the update")   # not reached
 
     def delete(self, memory_id: str) -> None:
         self._delete(self._checked_id(memory_id))
+
+    def retire(self, memory_id: str, *, reason: str, source: str = "api",
+               agent: str | None = None, evaluator: str | None = None,
+               at: str | None = None) -> Memory:
+        if reason is None:
+            raise InvalidMemory("reason", "is required")
+        change = Change.checked("retire", "", source=source, agent=agent,
+                                evaluator=evaluator, reason=reason)
+        ended = validate_occurred_at(at, "at")
+        memory_id = self._checked_id(memory_id)
+        with self._editing(memory_id, lock=True) as edit:
+            if not edit.record.current:
+                raise MemoryNotCurrent(memory_id, edit.record.superseded_by)
+            now = iso_utc(self._clock())
+            return edit.retire(Change("retire", now, change.source, change.agent,
+                                      change.evaluator, change.reason), ended or now)
 
     # -- search ----------------------------------------------------------------------------
 
@@ -262,11 +285,13 @@ class MemoryCore(MemoryBackend):
                categories: list[str] | None = None, occurred_after: str | None = None,
                occurred_before: str | None = None,
                settings: MemorySettings, now: float | None = None,
-               count_access: bool = True) -> SearchResult:
+               count_access: bool = True, as_of: str | None = None,
+               include_superseded: bool | None = None) -> SearchResult:
         request = parse_search(query=query, context=context, intention=intention,
                                subject_type=subject_type, subject_id=subject_id, limit=limit,
                                categories=categories, occurred_after=occurred_after,
-                               occurred_before=occurred_before)
+                               occurred_before=occurred_before, as_of=as_of,
+                               include_superseded=include_superseded)
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         queries = self._embed_lanes(request.texts)
@@ -372,7 +397,7 @@ class MemoryCore(MemoryBackend):
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
-                                 limit=LIST_LIMIT_MAX, cursor=None)
+                                 limit=LIST_LIMIT_MAX, cursor=None, include_superseded=True)
         chosen = self._matching(query)
         return len(chosen), self._exported(chosen, vectors)
 
@@ -415,12 +440,14 @@ class MemoryCore(MemoryBackend):
              source: str | None = None, created_after: str | None = None,
              created_before: str | None = None, occurred_after: str | None = None,
              occurred_before: str | None = None, limit: int = 50,
-             cursor: str | None = None) -> tuple[list[Memory], str | None]:
+             cursor: str | None = None, as_of: str | None = None,
+             include_superseded: bool | None = None) -> tuple[list[Memory], str | None]:
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
                                  occurred_after=occurred_after,
-                                 occurred_before=occurred_before, limit=limit, cursor=cursor)
+                                 occurred_before=occurred_before, limit=limit, cursor=cursor,
+                                 as_of=as_of, include_superseded=include_superseded)
         return self._page(query)
 
     def iter_memories(self, *, category: str | None = None,
@@ -431,7 +458,7 @@ class MemoryCore(MemoryBackend):
         query = parse_list_query(category=category, subject_type=subject_type,
                                  subject_id=subject_id, agent=agent, source=source,
                                  created_after=created_after, created_before=created_before,
-                                 limit=LIST_LIMIT_MAX, cursor=None)
+                                 limit=LIST_LIMIT_MAX, cursor=None, include_superseded=True)
         self._check_open()
         return self._pages(query)
 
@@ -443,147 +470,3 @@ class MemoryCore(MemoryBackend):
             if cursor is None:
                 return
             query = query.continued(cursor)
-
-    # -- the storage's primitives ----------------------------------------------------------
-
-    @abstractmethod
-    def _check_open(self) -> None:
-        """:raise StoreClosed: the store was closed."""
-
-    @abstractmethod
-    def _release(self) -> None:
-        """Make everything durable and release the storage (idempotent)."""
-
-    @abstractmethod
-    def _count(self) -> int:
-        """How many memories there are."""
-
-    @abstractmethod
-    def _memory(self, memory_id: str) -> Memory:
-        """One memory's public form. :raise MemoryNotFound: none has this id."""
-
-    @abstractmethod
-    def _earlier(self, new: NewMemory) -> StoreResult | None:
-        """``decisions.earlier_result`` of ``new`` over what is stored now.
-
-        :raise IdempotencyKeyReused: the key stored a different request.
-        """
-
-    @abstractmethod
-    def _check_keys(self, news: Sequence[NewMemory]) -> None:
-        """``decisions.check_keys`` of a batch over what is stored now."""
-
-    @abstractmethod
-    def _insert(self, news: Sequence[NewMemory], vectors: Sequence[Vectors | None],
-                settings: MemorySettings, *, pending: bool,
-                batch: bool) -> builtins.list[StoreResult]:
-        """Store validated memories in order, serialized with every other writer: for
-        each, the earlier result of its key if any, else the evictions capacity calls for
-        (``decisions.evictions``) and the memory with ``vectors[i]`` (None: without
-        vectors, warned ``MEMORY_EMBEDDING_FAILED`` unless ``pending``: embedded behind).
-        ``batch``: ``store_many``'s (keys checked again under the lock, made durable
-        together).
-
-        :raise MemoryCapacity: item i cannot be stored; the items before it are durable.
-        :raise StorageFull, StoreFailed: none was stored.
-        """
-
-    @abstractmethod
-    def _editing(self, memory_id: str, *, lock: bool) -> AbstractContextManager[Edit]:
-        """The memory, read for an update (:class:`Edit`). ``lock``: the edit may write,
-        so the element's writers are held off until the context ends (the file store
-        holds its lock for any read).
-
-        :raise MemoryNotFound: no memory has this id.
-        """
-
-    @abstractmethod
-    def _delete(self, memory_id: str) -> None:
-        """Delete one memory and erase it from storage before returning, as
-        :meth:`_forget` does (a delete is erasure: issue 26).
-
-        :raise MemoryNotFound: no memory has this id.
-        :raise StorageFull, StoreFailed: nothing deleted, or (said by the message) deleted
-            and its erasure left to the storage's next maintenance.
-        """
-
-    @abstractmethod
-    def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
-                ranking: Ranking, count_access: bool) -> SearchResult:
-        """Gather the candidates of ``request`` (``queries``: its lanes' vectors, None
-        when it could not be embedded), rank them with ``ranking.rank``, count one access
-        for each memory returned (unless ``count_access`` is False: then write nothing),
-        and return them."""
-
-    @abstractmethod
-    def _expire(self, retention: dict[str, float], now: float) -> builtins.list[str]:
-        """Delete memories past their category's retention; their ids, oldest first."""
-
-    @abstractmethod
-    def _counts(self) -> dict[str, Any]:
-        """``total``, ``by_category``, ``by_subject`` (most memories first), ``general``,
-        ``embedded``, ``unembedded``."""
-
-    @abstractmethod
-    def _forget(self, subject: tuple[str, str]) -> builtins.list[str]:
-        """Delete the subject's memories and their text from storage; their ids, oldest
-        first."""
-
-    @abstractmethod
-    def _compact(self) -> None:
-        """Reclaim the space of deleted memories and history."""
-
-    @abstractmethod
-    def _unembedded(self, attempted: set[str],
-                    size: int) -> builtins.list[tuple[str, dict[str, str]]]:
-        """Up to ``size`` memories without vectors and not in ``attempted`` (which grows
-        by them), oldest first, with their lane texts."""
-
-    @abstractmethod
-    def _save_vectors(self, batch: builtins.list[tuple[str, dict[str, str], Vectors]], *,
-                      durable: bool) -> int:
-        """Give memories their vectors, each only if it is still without vectors and its
-        lane texts are still those embedded; how many were given. ``durable`` False: the
-        background pass's, which may leave the flush to the next write."""
-
-    @abstractmethod
-    def _unembedded_count(self) -> int:
-        """How many memories have no vectors."""
-
-    @abstractmethod
-    def _check(self, repair: bool) -> builtins.list[HealthItem]:
-        """The storage's own health findings (``verify``), repaired when asked."""
-
-    @abstractmethod
-    def _matching(self, query: ListQuery) -> builtins.list[Any]:
-        """Handles of the memories ``query`` lists, newest first, fixed now (an export)."""
-
-    @abstractmethod
-    def _export_page(self, chosen: builtins.list[Any], vectors: bool) -> builtins.list[Memory]:
-        """The memories of ``chosen`` handles as they are now, with ``"vectors"`` when
-        asked and embedded (one deleted meanwhile: without vectors, or left out)."""
-
-    @abstractmethod
-    def _absent(self, items: Sequence[ImportedMemory]) -> builtins.list[ImportedMemory]:
-        """The items whose id is not stored."""
-
-    @abstractmethod
-    def _insert_imported(self, items: Sequence[ImportedMemory],
-                         vectors: Sequence[Vectors | None], settings: MemorySettings
-                         ) -> builtins.list[tuple[int, builtins.list[str]]]:
-        """Store imported memories as they were (ids, times, statistics), in order, with
-        the evictions capacity calls for; an id stored meanwhile is skipped. ``(item
-        index, evicted ids)`` of each one written. All of them or none: whatever fails,
-        nothing of the call stays (issue 26).
-
-        :raise MemoryCapacity, StorageFull, StoreFailed: none was stored.
-        """
-
-    @abstractmethod
-    def _copy_log(self, dest: Path) -> dict[str, Any]:
-        """``copy_log``: a backup of the memories as of now, or why there is none."""
-
-    @abstractmethod
-    def _page(self, query: ListQuery) -> tuple[builtins.list[Memory], str | None]:
-        """One page of ``query``, newest first, and the next page's cursor (None: last)."""
-

@@ -8,7 +8,7 @@ raises them, each with a one-line docstring and its message built in ``__init__`
 
 from __future__ import annotations
 
-__all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",
+__all__ = ["StoreError", "EmbeddingFailed", "MemoryNotFound", "MemoryNotCurrent", "InvalidCategory",
            "SubjectIncomplete", "ConfirmRequired", "InvalidMemory", "StoreFailed",
            "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt", "LogMissing",
            "MemoryCapacity", "IdempotencyKeyReused", "ModelUnavailable",
@@ -156,6 +156,21 @@ class MemoryNotFound(StoreError):
 
     def __init__(self, memory_id: str) -> None:
         super().__init__(f"memory {memory_id!r} does not exist in this element")
+        self.memory_id = memory_id
+
+
+class MemoryNotCurrent(StoreError):
+    """The memory was superseded or retired: it is kept for history only and cannot be
+    superseded, retired or updated again."""
+
+    code = "MEMORY_NOT_CURRENT"
+    error_class = "conflict"
+    retryable = False
+
+    def __init__(self, memory_id: str, superseded_by: str | None = None) -> None:
+        later = f" (superseded by {superseded_by!r})" if superseded_by else ""
+        super().__init__(f"memory {memory_id!r} is no longer current{later}; its history "
+                         "is kept, and only a current memory can change")
         self.memory_id = memory_id
 
 

@@ -28,7 +28,8 @@ def matches(record: MemoryRecord, q: ListQuery) -> bool:
                 or (q.occurred_after is not None
                     and not record.occurred_ts > q.occurred_after)
                 or (q.occurred_before is not None
-                    and not record.occurred_ts < q.occurred_before))
+                    and not record.occurred_ts < q.occurred_before)
+                or not q.valid.holds_record(record))
 
 
 def list_page(state: MemoryState, query: ListQuery) -> tuple[list[dict[str, Any]], str | None]:

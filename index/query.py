@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidMemory
+from .validity import CURRENT, Validity, parse_validity
 from .records import (
     CATEGORY_CODES,
     MAX_CONTEXT_BYTES,
@@ -58,6 +59,7 @@ class SearchQuery:
     limit: int
     cats: list[int] | None
     occurred: Bounds = (None, None)
+    valid: Validity = CURRENT
 
 
 def situation(value: object, field_name: str, max_bytes: int, *, keep: str) -> str | None:
@@ -82,7 +84,8 @@ def situation(value: object, field_name: str, max_bytes: int, *, keep: str) -> s
 def parse_search(*, query: object, context: object, intention: object,
                  subject_type: object, subject_id: object, limit: object,
                  categories: object, occurred_after: object = None,
-                 occurred_before: object = None) -> SearchQuery:
+                 occurred_before: object = None, as_of: object = None,
+                 include_superseded: object = None) -> SearchQuery:
     """Validate search arguments; an empty ``categories`` list means no filter.
 
     :raise InvalidMemory, InvalidCategory, SubjectIncomplete: naming the bad argument.
@@ -104,7 +107,8 @@ def parse_search(*, query: object, context: object, intention: object,
                 else parse_time(occurred_after, "occurred_after"),
                 None if occurred_before is None
                 else parse_time(occurred_before, "occurred_before"))
-    return SearchQuery(texts, subject, checked, cats, occurred)
+    return SearchQuery(texts, subject, checked, cats, occurred,
+                       parse_validity(as_of, include_superseded))
 
 
 @dataclass(frozen=True)
@@ -126,12 +130,14 @@ class ListQuery:
         return replace(self, below_seq=_cursor_seq(cursor))
     occurred_after: float | None = None
     occurred_before: float | None = None
+    valid: Validity = CURRENT
 
 
 def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent: Any,
                      source: Any, created_after: Any, created_before: Any, limit: Any,
                      cursor: Any, occurred_after: Any = None,
-                     occurred_before: Any = None) -> ListQuery:
+                     occurred_before: Any = None, as_of: Any = None,
+                     include_superseded: Any = None) -> ListQuery:
     """Validate list arguments.
 
     ``subject_type`` alone matches every subject of that type; ``subject_id`` needs it.
@@ -152,7 +158,8 @@ def parse_list_query(*, category: Any, subject_type: Any, subject_id: Any, agent
                                     ("occurred_before", occurred_before))]
     below = None if cursor is None else _cursor_seq(cursor)
     return ListQuery(category, subject_type, subject_id, agent, source, after, before,
-                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below, *occurred)
+                     validate_limit(limit, "limit", LIST_LIMIT_MAX), below, occurred[0],
+                     occurred[1], parse_validity(as_of, include_superseded))
 
 
 def _cursor_seq(cursor: object) -> int:

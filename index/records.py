@@ -48,7 +48,8 @@ __all__ = [
     "validate_new",    "validate_changes", "validate_items", "item_error",
     "validate_category", "validate_subject", "validate_text", "validate_optional_text",
     "validate_metadata", "validate_key", "validate_limit", "parse_time", "iso_utc",
-    "validate_occurred_at", "MAX_ACCESS_COUNT", "Unappliable",
+    "validate_occurred_at", "MAX_ACCESS_COUNT", "Unappliable", "validate_supersedes",
+    "MAX_SUPERSEDES",
 ]
 
 CATEGORIES: tuple[str, ...] = ("fact", "preference", "procedure", "context", "correction")
@@ -277,16 +278,19 @@ class NewMemory:
         if self.occurred_at is not None:
             # Only when given, so fingerprints logged before occurred_at existed still hold.
             request.append(self.occurred_at)
+        if self.supersedes:
+            request.append(list(self.supersedes))
         canonical = json.dumps(request, ensure_ascii=False, sort_keys=True,
                                separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
     occurred_at: str | None = None
+    supersedes: tuple[str, ...] = ()
 
 
 def validate_new(*, content: object, category: object, subject_type: object,
                  subject_id: object, context: object, intention: object, agent: object,
                  source: object, metadata: object, idempotency_key: object,
-                 occurred_at: object = None) -> NewMemory:
+                 occurred_at: object = None, supersedes: object = None) -> NewMemory:
     """Validate every field of a store call; raise the first problem found.
 
     Order: category, subject, content, context, intention, agent, source, metadata, key,
@@ -304,13 +308,36 @@ def validate_new(*, content: object, category: object, subject_type: object,
     meta = validate_metadata(metadata)
     key = validate_key(idempotency_key)
     occurred = validate_occurred_at(occurred_at)
-    return NewMemory(text, category, subject, ctx, goal, who, source, meta, key, occurred)
+    return NewMemory(text, category, subject, ctx, goal, who, source, meta, key, occurred,
+                     validate_supersedes(supersedes))
+
+
+#: The most memories one store may supersede.
+MAX_SUPERSEDES = 32
+
+
+def validate_supersedes(value: object) -> tuple[str, ...]:
+    """The ids a store supersedes: a list of distinct id strings (None: none).
+
+    Whether each names a current memory of the same subject is the store's to check
+    (``validity.check_supersedes``), under its lock.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or \
+            not all(isinstance(i, str) and 0 < len(i) <= 64 for i in value) or \
+            len(value) > MAX_SUPERSEDES:
+        raise InvalidMemory("supersedes", f"must be a list of at most {MAX_SUPERSEDES} "
+                            "memory ids")
+    if len(set(value)) != len(value):
+        raise InvalidMemory("supersedes", "names a memory twice")
+    return tuple(value)
 
 
 _ITEM_DEFAULTS: dict[str, Any] = {
     "subject_type": None, "subject_id": None, "context": None, "intention": None,
     "agent": None, "source": "api", "metadata": None, "idempotency_key": None,
-    "occurred_at": None}
+    "occurred_at": None, "supersedes": None}
 
 
 def validate_items(items: Sequence[Mapping[str, Any]]) -> list[NewMemory]:
@@ -389,6 +416,20 @@ class MemoryRecord:
     # Last, so that positional construction from a snapshot's older columns still works.
     occurred_at: str = ""
     occurred_ts: float = 0.0
+    # Validity (issue 23): from when the memory holds, until when (None: still current) and
+    # which memory superseded it; ``history`` its earlier versions (``validity.py``),
+    # empty until it first changes.
+    valid_from: str = ""
+    valid_from_ts: float = 0.0
+    valid_until: str | None = None
+    valid_until_ts: float = math.inf
+    superseded_by: str | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def current(self) -> bool:
+        """Whether the memory still holds (neither superseded nor retired)."""
+        return self.valid_until is None
 
     @property
     def subject(self) -> tuple[str, str] | None:
@@ -418,6 +459,8 @@ class MemoryRecord:
             "occurred_at": self.occurred_at or self.created_at,
             "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,
             "embedded": self.embedded,
+            "valid_from": self.valid_from or self.occurred_at or self.created_at,
+            "valid_until": self.valid_until, "superseded_by": self.superseded_by,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -433,6 +476,9 @@ class MemoryRecord:
             "metadata": self.metadata, "created_at": self.created_at,
             "updated_at": self.updated_at, "occurred_at": self.occurred_at or self.created_at,
             "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,
+            "valid_from": self.valid_from or self.occurred_at or self.created_at,
+            "valid_until": self.valid_until, "superseded_by": self.superseded_by,
+            **({"history": self.history} if self.history else {}),
         }
 
     @classmethod
@@ -461,6 +507,14 @@ class MemoryRecord:
             raise Unappliable("category", f"{data.get('category')!r} is not a category")
         if (data.get("subject_type") is None) != (data.get("subject_id") is None):
             raise Unappliable("subject_id", "needs a subject_type, and the reverse")
+        # A record logged before validity existed holds from when it occurred, still.
+        valid_from = _logged_str(data, "valid_from") or occurred_at
+        valid_from_ts = occurred_ts if valid_from == occurred_at \
+            else _logged_ts(valid_from, "valid_from")
+        valid_until = _logged_time(data, "valid_until")
+        history = data.get("history") or []
+        if not isinstance(history, list) or not all(isinstance(v, dict) for v in history):
+            raise Unappliable("history", "is not a list of versions")
         return cls(
             id=str(_logged_str(data, "id", required=True)),
             seq=_logged_int(data, "seq", None),
@@ -474,6 +528,10 @@ class MemoryRecord:
             last_accessed_at=_logged_time(data, "last_accessed_at"),
             access_count=_logged_int(data, "access_count", 0),
             created_ts=created_ts, occurred_at=occurred_at, occurred_ts=occurred_ts,
+            valid_from=valid_from, valid_from_ts=valid_from_ts, valid_until=valid_until,
+            valid_until_ts=math.inf if valid_until is None
+            else _logged_ts(valid_until, "valid_until"),
+            superseded_by=_logged_str(data, "superseded_by"), history=list(history),
         )
 
 

@@ -42,6 +42,7 @@ from .ranking import (
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
+from .validity import CURRENT, Validity
 
 __all__ = ["owners_in_scope", "gather"]
 
@@ -75,7 +76,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     :param queries: one unit vector per query lane, or None when embedding failed.
     """
     owners = owners_in_scope(state, request.subject, scoping)
-    cats, occurred = request.cats, request.occurred
+    cats, occurred, valid = request.cats, request.occurred, request.valid
     bounded = occurred != (None, None)
     slots = state.slots
     vector: Rows | None = None
@@ -86,21 +87,22 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             queries, owners, cats,
             {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries})
         bm25, lexical = _lexical(state, request.texts["content"], owners, cats,
-                                 ranking.lexical_candidates(), occurred)
+                                 ranking.lexical_candidates(), occurred, valid)
         labels = np.union1d(labels, lexical)
         # The walks filtered categories inside hnswlib; every other filter applies here.
-        labels = _kept(state, labels, None, occurred)
+        labels = _kept(state, labels, None, occurred, valid)
         if bounded:
-            window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1)
+            window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1,
+                                  valid)
             plan = window_plan(len(labels), len(window), ranking.limit)
             if plan == "window":
                 labels = window
             elif plan == "add":
                 labels = np.union1d(labels, _vector_pool(state, owners, cats, occurred,
-                                                         None))
+                                                         None, valid))
         span = ranking.span(occurred)
         if span is not None:
-            pool = _vector_pool(state, owners, cats, span, SPAN_CANDIDATES_MAX + 1)
+            pool = _vector_pool(state, owners, cats, span, SPAN_CANDIDATES_MAX + 1, valid)
             if len(pool) <= SPAN_CANDIDATES_MAX:
                 labels = np.union1d(labels, pool)
         labels = labels.astype(np.int64)
@@ -110,7 +112,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             background = _vector_rows(state, _newest(state, owners, ranking.background_size),
                                       queries, bm25)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
-                        occurred)
+                        occurred, valid)
     text = _NO_TEXT
     if len(text_labels):
         records = [state.records[str(slots.ids[int(label)])] for label in text_labels]
@@ -125,7 +127,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         def finder(hits: np.ndarray, known: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, Rows]:
             hit, wanted = _adjacent(state, hits, cats, occurred,
-                                    ranking.params.neighbour_gap)
+                                    ranking.params.neighbour_gap, valid)
             seen = np.zeros(slots.high_water, dtype=bool)
             seen[known] = True
             new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
@@ -168,7 +170,8 @@ def _newest(state: MemoryState, owners: list[int | None], count: int) -> np.ndar
 
 
 def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
-              occurred: Bounds, gap: float) -> tuple[np.ndarray, np.ndarray]:
+              occurred: Bounds, gap: float,
+              valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray]:
     """The memories stored just before and just after each hit label by the same owner
     that occurred within ``gap`` seconds of it (and pass the search's filters), with a
     content vector: at most one on each side. Returns ``(hit labels, neighbour labels)``,
@@ -182,7 +185,7 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
     keep &= slots.owner[near] == slots.owner[hits][:, None]
     keep &= np.abs(slots.occurred[near] - slots.occurred[hits][:, None]) <= gap
     keep &= has[near]
-    keep &= _passes(state, near.ravel(), cats, occurred).reshape(near.shape)
+    keep &= _passes(state, near.ravel(), cats, occurred, valid).reshape(near.shape)
     seq = slots.seq[near]
     mine = slots.seq[hits][:, None]
     out_rows: list[np.ndarray] = []
@@ -203,19 +206,25 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
 
 
 def _kept(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
-          occurred: Bounds) -> np.ndarray:
+          occurred: Bounds, valid: Validity = CURRENT) -> np.ndarray:
     """Those of ``labels`` that pass the search's filters (:func:`_passes`); the labels
     themselves when there is no filter (a new filter is a condition here too)."""
-    if cats is None and occurred == (None, None):
+    if cats is None and occurred == (None, None) and _all_valid(state, valid):
         return labels
-    kept: np.ndarray = labels[_passes(state, labels, cats, occurred)]
+    kept: np.ndarray = labels[_passes(state, labels, cats, occurred, valid)]
     return kept
 
 
+def _all_valid(state: MemoryState, valid: Validity) -> bool:
+    """Whether every memory passes ``valid`` (none has ended and it asks for now)."""
+    return valid.everything or (valid.as_of is None and state.slots.ended == 0)
+
+
 def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
-            occurred: Bounds) -> np.ndarray:
-    """Mask of ``labels`` that pass the search's filters: its categories, and occurred
-    strictly between the bounds. The file store's one filter of a search (the
+            occurred: Bounds, valid: Validity = CURRENT) -> np.ndarray:
+    """Mask of ``labels`` that pass the search's filters: its categories, occurred
+    strictly between the bounds, and valid as asked (current; current at ``as_of``;
+    or everything). The file store's one filter of a search (the
     counterpart of ``postgres/rows.filters``), applied to every candidate it adds, to
     neighbours and to the text fallback; the lane walks also filter categories inside
     hnswlib, for speed."""
@@ -228,11 +237,19 @@ def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
         keep &= slots.occurred[labels] > after
     if before is not None:
         keep &= slots.occurred[labels] < before
+    if not _all_valid(state, valid):
+        until = slots.until[labels]
+        if valid.as_of is None:
+            keep &= np.isinf(until)
+        else:
+            t = valid.as_of
+            keep &= (slots.valid_from[labels] <= t) & (t < until)
     return keep
 
 
 def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] | None,
-                 occurred: Bounds, cap: int | None) -> np.ndarray:
+                 occurred: Bounds, cap: int | None,
+                 valid: Validity = CURRENT) -> np.ndarray:
     """Labels in scope with a content vector that occurred within the bounds.
 
     Stops counting past ``cap`` (returns more than ``cap`` labels then, not all of them):
@@ -241,7 +258,7 @@ def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] |
     slots = state.slots
     hw = slots.high_water
     has = state.lanes["content"].has
-    keep = _passes(state, np.arange(hw), cats, occurred)
+    keep = _passes(state, np.arange(hw), cats, occurred, valid)
     keep &= has[:hw] if len(has) >= hw else np.pad(has, (0, hw - len(has)))
     if owners != [None]:
         keep &= _member(slots.owner[:hw], owners)
@@ -262,7 +279,8 @@ def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
 
 def _lexical(state: MemoryState, query: str, owners: list[int | None],
              cats: list[int] | None, want: int,
-             occurred: Bounds = (None, None)) -> tuple[np.ndarray, np.ndarray]:
+             occurred: Bounds = (None, None),
+             valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray]:
     """BM25 of the query for every label in scope with a content vector (0 elsewhere),
     and the best ``want`` matches (memories without vectors are scored by text)."""
     slots = state.slots
@@ -271,7 +289,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     matched = np.flatnonzero(bm25)
     # Scope checks on the matches only, not on every label: at 100k memories a query
     # matches a few thousand at most.
-    keep = _passes(state, matched, cats, occurred)
+    keep = _passes(state, matched, cats, occurred, valid)
     if owners != [None]:
         keep &= _member(slots.owner[matched], owners)
     has = state.lanes["content"].has

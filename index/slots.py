@@ -44,6 +44,12 @@ class SlotTable:
         self.seq = np.zeros(0, dtype=np.int64)
         self.created = np.zeros(0, dtype=np.float64)
         self.occurred = np.zeros(0, dtype=np.float64)
+        # Validity (issue 23): from when each memory holds and until when (inf: current);
+        # ``ended`` counts the live memories no longer current, so a search skips the
+        # validity mask while there are none.
+        self.valid_from = np.zeros(0, dtype=np.float64)
+        self.until = np.zeros(0, dtype=np.float64)
+        self.ended = 0
         self.subject_codes: dict[tuple[str, str], int] = {}
         self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
         self.live = 0
@@ -64,6 +70,8 @@ class SlotTable:
         self.seq = np.concatenate([self.seq, np.zeros(extra, dtype=np.int64)])
         self.created = np.concatenate([self.created, np.zeros(extra, dtype=np.float64)])
         self.occurred = np.concatenate([self.occurred, np.zeros(extra, dtype=np.float64)])
+        self.valid_from = np.concatenate([self.valid_from, np.zeros(extra, dtype=np.float64)])
+        self.until = np.concatenate([self.until, np.full(extra, np.inf, dtype=np.float64)])
         self.capacity = new
 
     def subject_code(self, subject: tuple[str, str] | None, *, create: bool = True) -> int:
@@ -81,7 +89,8 @@ class SlotTable:
 
     def allocate(self, memory_id: str, *, owner: int, category: str, seq: int,
                  created: float, access: int, label: int | None = None,
-                 occurred: float | None = None) -> int:
+                 occurred: float | None = None,
+                 valid: tuple[float, float] | None = None) -> int:
         """Take a slot (the given ``label`` when restoring a snapshot, else the lowest free)."""
         if label is None:
             label = heapq.heappop(self._free) if self._free else self.high_water
@@ -100,6 +109,9 @@ class SlotTable:
         self.seq[label] = seq
         self.created[label] = created
         self.occurred[label] = created if occurred is None else occurred
+        self.valid_from[label], self.until[label] = \
+            (self.occurred[label], np.inf) if valid is None else valid
+        self.ended += valid is not None and not np.isinf(valid[1])
         self.owner_labels[owner].add(label)
         self.live += 1
         return label
@@ -140,6 +152,8 @@ class SlotTable:
         self.created[labels] = created
         self.access[labels] = access
         self.occurred[labels] = created if occurred is None else occurred
+        self.valid_from[labels] = self.occurred[labels]
+        self.until[labels] = np.inf
         self.owner_list = self.owner.tolist()
         self.cat_list = self.cat.tolist()
         for label, memory_id in zip(labels.tolist(), ids, strict=True):

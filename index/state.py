@@ -13,7 +13,15 @@ construction. Ops (``log.py`` has the line format):
 * ``embed``: give a not-embedded memory its vectors (repair).
 * ``delete``: remove the ids (reasons ``delete`` and ``forget`` also scrub their vectors
   from hnswlib, and the store compacts right after, so their text leaves the disk).
+* ``retire``: end a memory's validity (``valid_until``) with no successor.
 * ``access``: count one search hit for each id.
+
+A ``store`` line may name the memories it ``supersedes``: they stop holding when the new
+one begins (``superseded_by`` names it), in the same line, so a crash keeps both changes
+or neither. ``update``, ``retire`` and a supersede grow the memory's history by one
+version (``validity.py``; the line's ``change`` says what made it), so replay rebuilds
+the history the live store had; the history is part of the record, so a compaction keeps
+it and a delete takes it along.
 
 Unknown ids in delete/update/embed/access are ignored: an eviction list in a compacted
 store line names memories that are long gone.
@@ -31,8 +39,9 @@ from .lanes import LaneSet
 from .params import IndexParams
 from .lexical import LexicalIndex
 from .recall import LANES, token_set
-from .records import CATEGORIES, MemoryRecord, Unappliable
+from .records import CATEGORIES, MemoryRecord, Unappliable, parse_time
 from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
+from .validity import Change, retire_record, supersede_record, updated_record
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
 
@@ -60,6 +69,23 @@ SNAPSHOT_FIELDS = ("id", "seq", "content", "category", "subject_type", "subject_
                    "updated_at", "last_accessed_at", "access_count", "embedded",
                    "created_ts", "key", "key_fingerprint")
 _FIELDS = len(SNAPSHOT_FIELDS)
+# Validity columns of a snapshot, restored by name (``_restore_validity``).
+_VALIDITY = ("valid_from", "valid_until", "superseded_by", "history")
+
+
+def _ts(value: str) -> float:
+    return parse_time(value, "at")
+
+
+def _restore_validity(record: MemoryRecord, valid_from: str, valid_until: str | None,
+                      superseded_by: str | None, history: list[dict[str, Any]]) -> None:
+    record.valid_from = valid_from or record.occurred_at
+    record.valid_from_ts = record.occurred_ts if record.valid_from == record.occurred_at \
+        else _ts(record.valid_from)
+    record.valid_until = valid_until
+    record.valid_until_ts = float("inf") if valid_until is None else _ts(valid_until)
+    record.superseded_by = superseded_by
+    record.history = history or []
 
 
 class MemoryState:
@@ -107,6 +133,7 @@ class MemoryState:
             if record.id in self.records:
                 raise Unappliable("record.id", f"{record.id} is stored already")
             _ids(entry, "evicted", optional=True)
+            _ids(entry, "supersedes", optional=True)
             if entry.get("key") is not None and not isinstance(entry["key"], str):
                 raise Unappliable("key", "is not a string")
             self._vectors_of(entry)
@@ -124,7 +151,17 @@ class MemoryState:
                 raise Unappliable("fields.category", "is not a category")
             if fields and not isinstance(entry.get("at"), str):
                 raise Unappliable("at", "is not a time")
+            if entry.get("change") is not None:
+                Change.from_json(entry["change"])
             self._vectors_of(entry)
+        elif op == "retire":
+            _ids({"ids": [entry.get("id")]}, "ids")
+            change = Change.from_json(entry.get("change"))
+            for value in (change.at, entry.get("valid_until", change.at)):
+                try:
+                    _ts(value)
+                except (TypeError, ValueError, OverflowError, OSError):
+                    raise Unappliable("valid_until", "is not a time") from None
         elif op == "embed":
             _ids({"ids": [entry.get("id")]}, "ids")
             self._vectors_of(entry)
@@ -172,6 +209,8 @@ class MemoryState:
             self._update(entry)
         elif op == "embed":
             self._embed(entry)
+        elif op == "retire":
+            self._retire(entry)
         elif op == "delete":
             # A delete and a forget erase: vectors scrubbed here, text by the compaction
             # that follows (or, after a crash, that the next open runs). An expiry does not.
@@ -216,6 +255,28 @@ class MemoryState:
         record.key_evicted = tuple(entry.get("evicted") or ())
         record.key_warnings = tuple(entry.get("warnings") or ())
         self._add(record, self._usable(entry.get("vectors"), record))
+        for memory_id in entry.get("supersedes") or ():
+            self._supersede(memory_id, record)
+
+    def _supersede(self, memory_id: str, newer: MemoryRecord) -> None:
+        """``newer`` supersedes memory ``memory_id`` (unknown or ended already: nothing)."""
+        old = self.records.get(memory_id)
+        if old is None or not old.current:
+            return
+        supersede_record(old, newer)
+        self._ended(old)
+
+    def _retire(self, entry: dict[str, Any]) -> None:
+        record = self.records.get(entry["id"])
+        if record is None or not record.current:
+            return
+        change = Change.from_json(entry["change"])
+        retire_record(record, change, str(entry.get("valid_until") or change.at))
+        self._ended(record)
+
+    def _ended(self, record: MemoryRecord) -> None:
+        self.slots.until[self.labels[record.id]] = record.valid_until_ts
+        self.slots.ended += 1
 
     def _add(self, record: MemoryRecord, vectors: dict[str, np.ndarray] | None,
              label: int | None = None) -> None:
@@ -223,7 +284,8 @@ class MemoryState:
         label = self.slots.allocate(record.id, owner=owner, category=record.category,
                                     seq=record.seq, created=record.created_ts,
                                     access=record.access_count, label=label,
-                                    occurred=record.occurred_ts)
+                                    occurred=record.occurred_ts,
+                                    valid=(record.valid_from_ts, record.valid_until_ts))
         self.records[record.id] = record
         self.labels[record.id] = label
         self.lexical.add(label, record.content, record.context)
@@ -248,6 +310,8 @@ class MemoryState:
         if record is None:
             return None
         label = self.labels.pop(memory_id)
+        if not record.current:
+            self.slots.ended -= 1
         self.lanes.drop_all(label, scrub=scrub)
         self.lexical.remove(label, record.content, record.context)
         self.slots.release(label)
@@ -266,6 +330,8 @@ class MemoryState:
             return
         label = self.labels[record.id]
         fields = entry.get("fields") or {}
+        if fields and entry.get("change") is not None:
+            updated_record(record, Change.from_json(entry["change"]), fields)
         if "content" in fields or "context" in fields:
             self.lexical.remove(label, record.content, record.context)
             self.lexical.add(label, fields.get("content", record.content),
@@ -381,6 +447,8 @@ class MemoryState:
         columns["occurred_ts"] = [r.occurred_ts for r in records]
         columns["key_evicted"] = [list(r.key_evicted) for r in records]
         columns["key_warnings"] = [list(r.key_warnings) for r in records]
+        for name in _VALIDITY:
+            columns[name] = [getattr(r, name) for r in records]
         return columns
 
     def restore(self, meta: dict[str, Any], columns: dict[str, list[Any]],
@@ -411,6 +479,9 @@ class MemoryState:
         occurred_at = columns.get("occurred_at") or columns["created_at"]
         occurred_ts = columns.get("occurred_ts") or columns["created_ts"]
         records, ids, keys, by_seq = self.records, self.labels, self.keys, self.by_seq
+        # A checkpoint written before validity existed: every memory is current.
+        validity = [columns[name] for name in _VALIDITY] \
+            if all(name in columns for name in _VALIDITY) else None
         rows: Iterator[tuple[Any, ...]] = zip(
             *(columns[name] for name in SNAPSHOT_FIELDS), columns["key_evicted"],
             columns["key_warnings"], labels.tolist(), occurred_at, occurred_ts, strict=True)
@@ -421,6 +492,10 @@ class MemoryState:
                                        tuple(warnings) if warnings else ())
             record = MemoryRecord(*values)
             record.occurred_at, record.occurred_ts = row[_FIELDS + 3], float(row[_FIELDS + 4])
+            if validity is not None:
+                _restore_validity(record, *(column[i] for column in validity))
+            else:
+                record.valid_from, record.valid_from_ts = record.occurred_at, record.occurred_ts
             label = row[_FIELDS + 2]
             records[record.id] = record
             ids[record.id] = label
@@ -443,6 +518,12 @@ class MemoryState:
                            np.asarray(columns["access_count"], dtype=np.int64),
                            int(meta["high_water"]),
                            np.asarray(occurred_ts, dtype=np.float64))
+        for record in self.records.values():
+            if record.valid_from_ts != record.occurred_ts or not record.current:
+                label = ids[record.id]
+                self.slots.valid_from[label] = record.valid_from_ts
+                self.slots.until[label] = record.valid_until_ts
+                self.slots.ended += not record.current
         verify()
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])

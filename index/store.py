@@ -39,10 +39,12 @@ from .log import copy_log_prefix
 from .params import IndexParams
 from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
+from .recency import newer_first, reorder
 from .records import MemoryRecord, NewMemory, iso_utc
 from .search import gather
 from .settings import MemorySettings
 from .state import MemoryState
+from .validity import Change, check_supersedes
 from .writes import (
     earlier,
     expired_ids,
@@ -159,6 +161,10 @@ class MemoryStore(MemoryCore):
                 self._engine.maintain()
                 return [result]
             check_keys(lambda new: earlier(self._state, new), news)
+            for new in news:
+                # All of them before any is written: a refused supersede writes nothing.
+                if earlier(self._state, new) is None:
+                    check_supersedes(new.supersedes, new.subject, self._state.records.get)
             # One fsync for the batch (group commit); a failed one cuts the log back.
             results: list[StoreResult] = []
             start = self._engine.log.size
@@ -188,6 +194,7 @@ class MemoryStore(MemoryCore):
         found = earlier(self._state, new)
         if found is not None:
             return found
+        check_supersedes(new.supersedes, new.subject, self._state.records.get)
         entry = store_line(self._state, new, vectors, settings, iso_utc(self._clock()),
                            pending=pending)
         self._engine.commit([entry], durable=durable)
@@ -247,6 +254,7 @@ class MemoryStore(MemoryCore):
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
+            ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores))
             ids = [str(state.slots.ids[label]) for label in ranked.keys]
             if ids and count_access:
                 try:
@@ -261,6 +269,16 @@ class MemoryStore(MemoryCore):
             if ids and count_access:
                 self._engine.maintain()
             return SearchResult(results, ranked.fallback)
+
+    def _newer_first(self, labels: list[Any], scores: list[float]) -> list[int]:
+        """``recency.newer_first`` over the ranked labels (under the lock)."""
+        slots, lane = self._state.slots, self._state.lanes["content"]
+        return newer_first(
+            [lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
+             for label in labels],
+            [slots.owner_list[label] for label in labels],
+            [(float(slots.valid_from[label]), int(slots.seq[label])) for label in labels],
+            scores)
 
     def _counts(self) -> dict[str, Any]:
         with self._lock:
@@ -320,6 +338,8 @@ class MemoryStore(MemoryCore):
             for item in chosen:
                 record: MemoryRecord = item
                 memory = record.public()
+                if record.history:
+                    memory["history"] = [dict(v) for v in record.history]
                 if vectors and record.embedded and state.records.get(record.id) is record:
                     memory["vectors"] = state.vectors_of(record.id)
                 page.append(memory)
@@ -388,14 +408,23 @@ class _Edit:
         self.record = record
 
     def apply(self, fields: dict[str, Any], vectors: Vectors | None,
-              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+              to_embed: dict[str, str], to_drop: list[str], change: Change) -> Memory:
         store, record = self._store, self.record
         embedded = vectors is not None and (record.embedded or bool(to_embed))
         lanes: dict[str, np.ndarray | None] = dict(vectors or {})
         lanes.update({lane: None for lane in to_drop})
         store._engine.commit([{"op": "update", "id": record.id,
-                               "at": iso_utc(store._clock()), "fields": fields,
-                               "embedded": embedded, "vectors": lanes if embedded else {}}])
+                               "at": change.at, "fields": fields,
+                               "change": change.to_json(), "embedded": embedded,
+                               "vectors": lanes if embedded else {}}])
         result = store._state.records[record.id].public()
+        store._engine.maintain()
+        return result
+
+    def retire(self, change: Change, until: str) -> Memory:
+        store = self._store
+        store._engine.commit([{"op": "retire", "id": self.record.id, "valid_until": until,
+                               "change": change.to_json()}])
+        result = store._state.records[self.record.id].public()
         store._engine.maintain()
         return result

@@ -43,7 +43,11 @@ _ID = re.compile(r"^[0-9a-f]{32}$")
 #: The fields of an exported memory (its public form; ``embedded`` is derived, not kept).
 MEMORY_FIELDS = ("id", "content", "category", "subject_type", "subject_id", "context",
                  "intention", "agent", "source", "metadata", "created_at", "updated_at",
-                 "occurred_at", "last_accessed_at", "access_count", "embedded")
+                 "occurred_at", "last_accessed_at", "access_count", "embedded",
+                 "valid_from", "valid_until", "superseded_by", "history")
+#: The most versions an imported memory's history may hold.
+MAX_VERSIONS = 10_000
+_VERSION_OPS = ("store", "update", "supersede", "retire")
 #: How far ahead of this machine's clock an imported memory's own times may be (another
 #: machine's clock).
 CLOCK_SKEW = 24 * 3600.0
@@ -116,8 +120,68 @@ def validate_imported(data: Any, *, dim: int | None = None,
         "occurred_at": _time(data, "occurred_at", required=False) or created,
         "last_accessed_at": _time(data, "last_accessed_at", required=False, latest=latest),
         "access_count": count,
+        **_validity(data),
     }
     return ImportedMemory(record, _vectors(data.get("vectors"), record, dim))
+
+
+def _validity(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An exported memory's validity and history, validated (absent: current, no
+    history; an export made before validity existed)."""
+    superseded_by = data.get("superseded_by")
+    if superseded_by is not None and (not isinstance(superseded_by, str)
+                                      or not _ID.match(superseded_by)):
+        raise InvalidMemory("superseded_by", "must be a memory id or null")
+    until = _time(data, "valid_until", required=False)
+    if superseded_by is not None and until is None:
+        raise InvalidMemory("valid_until", "is required with superseded_by")
+    valid_from = _time(data, "valid_from", required=False)
+    if until is not None and valid_from is not None and \
+            parse_time(until, "valid_until") < parse_time(valid_from, "valid_from"):
+        raise InvalidMemory("valid_until", "is before valid_from")
+    history = data.get("history")
+    if history is None:
+        history = []
+    if not isinstance(history, list) or len(history) > MAX_VERSIONS:
+        raise InvalidMemory("history", f"must be a list of at most {MAX_VERSIONS} versions")
+    out: dict[str, Any] = {"valid_from": valid_from, "valid_until": until,
+                           "superseded_by": superseded_by}
+    if history:
+        out["history"] = [_version(v, f"history[{i}]") for i, v in enumerate(history)]
+    return out
+
+
+def _version(data: Any, name: str) -> dict[str, Any]:
+    """One version of a history, validated field by field (``validity.history_of``)."""
+    if not isinstance(data, dict):
+        raise InvalidMemory(name, "must be an object")
+    known = {"content", "category", "valid_from", "valid_until", "superseded_by", "op",
+             "at", "source", "agent", "evaluator", "reason"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise InvalidMemory(f"{name}.{unknown[0]}", "is not a field of a version")
+    if data.get("op") not in _VERSION_OPS:
+        raise InvalidMemory(f"{name}.op", "must be one of " + ", ".join(_VERSION_OPS))
+    source = data.get("source", "api")
+    if source not in SOURCES:
+        raise InvalidMemory(f"{name}.source", f"{source!r} is not one of "
+                            + ", ".join(SOURCES))
+    version: dict[str, Any] = {
+        "content": validate_text(data.get("content"), f"{name}.content", MAX_CONTENT_BYTES),
+        "category": validate_category(data.get("category")),
+        "valid_from": _time(data, "valid_from", required=True),
+        "valid_until": _time(data, "valid_until", required=False),
+        "superseded_by": data.get("superseded_by"),
+        "op": data["op"], "at": _time(data, "at", required=True), "source": source,
+        "agent": _validate_agent(data.get("agent"))}
+    if version["superseded_by"] is not None and (
+            not isinstance(version["superseded_by"], str)
+            or not _ID.match(version["superseded_by"])):
+        raise InvalidMemory(f"{name}.superseded_by", "must be a memory id or null")
+    for extra in ("evaluator", "reason"):
+        if data.get(extra) is not None:
+            version[extra] = validate_text(data[extra], f"{name}.{extra}", 1000)
+    return version
 
 
 def _vectors(raw: Any, record: Mapping[str, Any],

@@ -59,8 +59,15 @@ def evictions_for(state: MemoryState, subject: tuple[str, str] | None,
 
     def victims(everyone: bool, count: int) -> list[str]:
         labels = slots.pool_labels(None if everyone else owner)
-        order = least_valuable(slots.access[labels], slots.seq[labels], count)
-        return [str(slots.ids[int(label)]) for label in labels[order]]
+        # Memories no longer current go first, oldest first (kept for history only).
+        ended = labels[~np.isinf(slots.until[labels])] if slots.ended else labels[:0]
+        ended = ended[np.argsort(slots.seq[ended], kind="stable")][:count]
+        if len(ended) < count:
+            rest = labels[np.isinf(slots.until[labels])] if len(ended) else labels
+            order = least_valuable(slots.access[rest], slots.seq[rest],
+                                   count - len(ended))
+            ended = np.concatenate([ended, rest[order]])
+        return [str(slots.ids[int(label)]) for label in ended]
     return evictions(subject, settings, slots.live,
                      lambda: slots.pool_size(owner) if owner != FREE else 0, victims)
 
@@ -74,14 +81,20 @@ def store_line(state: MemoryState, new: NewMemory, vectors: dict[str, np.ndarray
     :raise MemoryCapacity: at capacity with an empty pool to evict from.
     """
     evicted = evictions_for(state, new.subject, settings)
+    occurred = new.occurred_at or now
     record = {
         "id": uuid.uuid4().hex, "seq": state.next_seq, "content": new.content,
         "category": new.category, "subject_type": new.subject[0] if new.subject else None,
         "subject_id": new.subject[1] if new.subject else None, "context": new.context,
         "intention": new.intention, "agent": new.agent, "source": new.source,
         "metadata": new.metadata, "created_at": now, "updated_at": now,
-        "occurred_at": new.occurred_at or now, "last_accessed_at": None, "access_count": 0}
+        "occurred_at": occurred, "valid_from": occurred, "valid_until": None,
+        "superseded_by": None, "last_accessed_at": None, "access_count": 0}
     entry: dict[str, Any] = {"op": "store", "record": record, "key": new.key}
+    if new.supersedes:
+        # Checked by the caller under the lock (``validity.check_supersedes``); applied
+        # with the store, in its one line.
+        entry["supersedes"] = [i for i in new.supersedes if i not in evicted]
     if new.key is not None:
         entry["key_fingerprint"] = new.fingerprint
     warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]

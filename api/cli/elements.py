@@ -46,6 +46,7 @@ def _present(values: dict[str, Any]) -> dict[str, Any]:
 
 #: ``triform memory ACTION``: the op it calls.
 MEMORY_OPS = {"store": "store", "search": "search", "list": "list", "get": "get",
+              "history": "history",
               "update": "update", "delete": "delete", "forget-subject": "forget_subject"}
 
 
@@ -62,18 +63,22 @@ def memory_call(args: argparse.Namespace) -> tuple[dict[str, Any] | None, dict[s
         return _present({"content": args.content, "category": args.category, **subject,
                          "context": args.context, "intention": args.intention,
                          "agent": args.agent, "occurred_at": args.occurred_at,
+                         "supersedes": args.supersedes,
                          "metadata": json_arg(args.metadata, "--metadata")}), {}, headers
     if args.action == "search":
         return _present({"query": args.query, **subject, "context": args.context,
                          "intention": args.intention, "limit": args.limit,
                          "categories": args.category or None,
                          "occurred_after": args.occurred_after,
-                         "occurred_before": args.occurred_before}), {}, {}
+                         "occurred_before": args.occurred_before, "as_of": args.as_of,
+                         "include_superseded": args.include_superseded or None}), {}, {}
     if args.action == "list":
         query = _present({"category": args.category, **subject, "limit": args.limit,
-                          "cursor": args.cursor})
+                          "cursor": args.cursor, "as_of": args.as_of,
+                          "include_superseded": "true" if args.include_superseded
+                          else None})
         return None, {k: str(v) for k, v in query.items()}, {}
-    if args.action == "get":
+    if args.action in ("get", "history"):
         return None, {}, {}
     if args.action == "update":
         body = _present({"content": args.content, "category": args.category,

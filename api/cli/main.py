@@ -104,13 +104,14 @@ def _memory_commands(commands: _Commands) -> None:
             ("search", "blended-association recall; print results as JSON"),
             ("list", "list memories, newest first, as JSON"),
             ("get", "print one memory as JSON"),
+            ("history", "print every version of one memory as JSON, oldest first"),
             ("update", "change a memory's text, category or metadata; print it"),
             ("delete", "delete one memory"),
             ("forget-subject", "delete every memory about one subject (general memories "
                                "stay); needs --yes")):
         cmd = actions.add(name, helptext)
         cmd.add_argument("element", help="memory element path, e.g. demo/memory")
-        if name in ("get", "update", "delete"):
+        if name in ("get", "history", "update", "delete"):
             cmd.add_argument("id", help="the memory's id (from store, search or list)")
         cmd.add_argument("--env", choices=BRANCHES, default="draft",
                          help="which branch's spec governs (default draft)")
@@ -143,6 +144,15 @@ def _memory_commands(commands: _Commands) -> None:
                              help="only memories of what happened after TIME")
             cmd.add_argument("--occurred-before", metavar="TIME",
                              help="only memories of what happened before TIME")
+        if name in ("search", "list"):
+            cmd.add_argument("--as-of", metavar="TIME",
+                             help="the memories current at TIME (default: now)")
+            cmd.add_argument("--include-superseded", action="store_true",
+                             help="also memories superseded or retired")
+        if name == "store":
+            cmd.add_argument("--supersedes", action="append", metavar="ID",
+                             help="a current memory of the same subject this one replaces "
+                                  "(kept for history); repeat for several")
         if name in ("store", "search", "update"):
             extra = "; empty clears it" if name == "update" else ""
             cmd.add_argument("--context", help=f"the conversation window{extra}")

@@ -94,6 +94,7 @@ def _call(args: argparse.Namespace, server: ServerInfo, env: str | None,
 #: ``triform memory ACTION`` over HTTP: the method and op path (``{id}``: the memory's).
 MEMORY_ROUTES = {"store": ("POST", "store"), "search": ("POST", "search"),
                  "list": ("GET", "memories"), "get": ("GET", "memories/{id}"),
+                 "history": ("GET", "memories/{id}/history"),
                  "update": ("POST", "memories/{id}/update"),
                  "delete": ("POST", "memories/{id}/delete"),
                  "forget-subject": ("POST", "forget_subject")}

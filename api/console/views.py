@@ -165,13 +165,17 @@ def circle(circle: str) -> Any:
 
 
 def _filters() -> dict[str, str]:
-    names = ("subject_type", "subject_id", "category", "cursor")
+    names = ("subject_type", "subject_id", "category", "cursor", "include_superseded")
     return {k: request.args[k] for k in names if request.args.get(k)}
 
 
 def _memories_tab(path: str) -> dict[str, Any]:
     values: dict[str, Any] = {"filters": _filters(), "query": request.args.get("q", "")}
     listing = _op(path, "list", query=values["filters"])
+    if request.args.get("history"):
+        # One memory's versions (issue 23), from the ``history`` op.
+        values["history"] = _op(path, "history",
+                                params={"memory_id": request.args["history"]})
     groups: dict[tuple[str, str] | None, list[dict[str, Any]]] = {}
     for memory in listing["memories"]:
         key = (memory["subject_type"], memory["subject_id"]) if memory.get("subject_id") \

@@ -105,8 +105,8 @@ class Pool:
         if self._rows is None:
             rows: dict[str, dict[str, Any]] = {}
             cursor, seen = None, 0
-            filters = {"subject_type": self.subject[0], "subject_id": self.subject[1]} \
-                if self.subject else {}
+            filters: dict[str, Any] = {"subject_type": self.subject[0],
+                                       "subject_id": self.subject[1]} if self.subject else {}
             while seen < KEY_SCAN:
                 page, cursor = self.store.list(**filters, limit=500, cursor=cursor)
                 seen += len(page)

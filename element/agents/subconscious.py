@@ -30,8 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from index import (CachedEmbedder, MemoryNotFound, MemorySettings, MemoryBackend,
-                   StoreError, StoreFailed, StoreResult)
+from index import (MAX_REASON_CHARS, CachedEmbedder, MemoryBackend, MemoryNotCurrent,
+                   MemoryNotFound, MemorySettings, StoreError, StoreFailed, StoreResult)
 
 from .decisions import (ACTIONS, WRITES, Decision, Evaluator, EvaluatorFailed, Pool,
                         observe_metadata)
@@ -65,31 +65,36 @@ def apply_supersede(store: MemoryBackend, settings: MemorySettings, old_id: str,
                     embed_later: bool) -> StoreResult:
     """Replace memory ``old_id`` by a new memory saying ``content``; the new one's result.
 
-    The one place a supersede touches storage. Today the closest the backends offer: the
-    new memory is stored, then the old one deleted (stored first: a failure in between
-    leaves both, never neither; an old memory deleted meanwhile leaves the new one). It
-    becomes ``store(..., supersedes=[old_id])`` once the backends keep a superseded
-    memory for history and ``as_of`` (``valid_until``, ``superseded_by``; issue 23).
+    The one place a supersede touches storage: ``store(..., supersedes=[old_id])``, one
+    durable write in which the old memory gets ``valid_until`` (the new one's
+    ``valid_from``) and ``superseded_by``, kept for history and ``as_of`` (issue 23). An
+    old memory deleted, superseded or retired meanwhile leaves the new one stored alone.
     """
-    result = store.store(content=content, category=category, **subject, context=context,
-                         intention=intention, agent=agent, source="subconscious",
-                         metadata=metadata, occurred_at=occurred_at, settings=settings,
-                         embed_later=embed_later)
+    fields: dict[str, Any] = dict(content=content, category=category, **subject,
+                                  context=context, intention=intention, agent=agent,
+                                  source="subconscious", metadata=metadata,
+                                  occurred_at=occurred_at, settings=settings,
+                                  embed_later=embed_later)
     try:
-        store.delete(old_id)
-    except MemoryNotFound:
-        pass
-    return result
+        return store.store(**fields, supersedes=[old_id])
+    except (MemoryNotFound, MemoryNotCurrent):
+        return store.store(**fields)
 
 
-def apply_retire(store: MemoryBackend, memory_id: str, *, reason: str) -> None:
+def apply_retire(store: MemoryBackend, memory_id: str, *, reason: str | None,
+                 evaluator: str | None = None, at: str | None = None) -> None:
     """Memory ``memory_id`` no longer holds (``reason`` says why) and nothing replaces it.
 
-    The one place a retire touches storage. Today: it is deleted. It becomes a retire that
-    keeps the memory for history with ``valid_until`` (and the reason), out of default
-    recall, once the backends keep validity (issue 23).
+    The one place a retire touches storage: the memory is kept for history with
+    ``valid_until`` = ``at`` (when the observation says it stopped; default now) and the
+    reason, out of default recall (issue 23); one gone or ended already is left as it is.
     """
-    store.delete(memory_id)
+    try:
+        why = (reason or "").strip()[:MAX_REASON_CHARS] or "no longer holds"
+        store.retire(memory_id, reason=why, source="subconscious", evaluator=evaluator,
+                     at=at)
+    except (MemoryNotFound, MemoryNotCurrent):
+        pass
 
 
 def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision: Decision,
@@ -127,7 +132,10 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                                   metadata=observe_metadata(pool.holds(decision.memory_id),
                                                      evaluator, decision.key,
                                                      decision.occurred_at),
-                                  settings=settings, embed_later=behind)
+                                  settings=settings, embed_later=behind,
+                                  source="subconscious", agent=observation.agent,
+                                  reason=(decision.reason or "").strip()[:MAX_REASON_CHARS]
+                                  or None)
             pool.keep(memory)
         elif decision.action == "supersede":
             old = pool.holds(decision.memory_id)
@@ -147,7 +155,8 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
             pool.drop([old["id"], *result.evicted])
             pool.keep(result.memory)
         elif decision.action == "retire":
-            apply_retire(store, str(decision.memory_id), reason=decision.reason)
+            apply_retire(store, str(decision.memory_id), reason=decision.reason,
+                         evaluator=evaluator, at=decision.occurred_at)
             pool.drop([str(decision.memory_id)])
         elif decision.action == "forget":
             store.delete(str(decision.memory_id))

@@ -1,12 +1,12 @@
 """Conscious access: the memory ops an agent may call itself, as MCP-compatible tools.
 
 A memory's ``conscious_access`` decides its tools: none (the default: memory stays wholly
-subconscious), read (``memory_search``, ``memory_recall``), read_write (also
-``memory_store``, ``memory_update``, ``memory_delete``). A tool call is exactly an op call:
-:func:`call_tool` maps it to its op (:data:`TOOL_OPS`) and runs it through the op path
-(``element.invoke``, which the caller passes in as ``invoke``), so the caller's role, the
-memory's state and modifiers, and the one error shape hold for tools as for every other
-entry point (the ``tools_call`` op, the MCP server, anything later).
+subconscious), read (``memory_search``, ``memory_recall``, ``memory_history``),
+read_write (also ``memory_store``, ``memory_update``, ``memory_delete``). A tool call
+is exactly an op call: :func:`call_tool` maps it to its op (:data:`TOOL_OPS`) and runs
+it through the op path (``element.invoke``, which the caller passes in as ``invoke``),
+so the caller's role, the memory's state and modifiers, and the one error shape hold for
+tools as for every other entry point (the ``tools_call`` op, the MCP server, anything later).
 
 A conversation's subject may be fixed by the caller (the ``tools_call`` body, the MCP
 server's ``--subject-*``). Then reads see only general memories and that subject's, and
@@ -25,7 +25,7 @@ from index import StoreError
 from ..catalog import Element
 from ..errors import ElementError, InvalidRequest
 from ..governance.access import Principal
-from ..ops.memory import MEMORY_INPUT, SEARCH_INPUT
+from ..ops.memory import MEMORY_INPUT, SEARCH_INPUT, SUPERSEDES
 from ..ops.op import Invocation, OpResult
 from ..schema import check
 from .bonds import NoMemoryBonded, bonded_memories
@@ -51,8 +51,9 @@ class ToolForbidden(ElementError):
 
     def __init__(self, tool: str, where: str, access: str) -> None:
         super().__init__(f"tool {tool!r} is not allowed on {where}: conscious_access is "
-                         f"{access!r} (read gives memory_search and memory_recall; "
-                         "read_write adds memory_store, memory_update and memory_delete)")
+                         f"{access!r} (read gives memory_search, memory_recall and "
+                         "memory_history; read_write adds memory_store, memory_update "
+                         "and memory_delete)")
         self.tool = tool
 
 
@@ -93,7 +94,7 @@ def _tool_input(fields: dict[str, Any], required: list[str], **extra: Any) -> di
 
 
 _SUBJECT = {k: MEMORY_INPUT[k] for k in ("subject_type", "subject_id")}
-_READ = {k: SEARCH_INPUT[k] for k in ("limit", "categories")}
+_READ = {k: SEARCH_INPUT[k] for k in ("limit", "categories", "as_of")}
 _MEMORY_ID = {"memory_id": {"type": "string", "description": "Id of the memory"}}
 
 #: MCP ``tools/list`` entries for a memory, per design.md section 7. Their fields are the
@@ -114,8 +115,8 @@ MEMORY_TOOLS: list[dict[str, Any]] = [
     {"name": "memory_store",
      "description": "Store a durable memory: a fact, preference, procedure, context or "
                     "correction, with the situation and goal it was formed in.",
-     "inputSchema": _tool_input({k: v for k, v in MEMORY_INPUT.items() if k != "agent"},
-                                ["content", "category"])},
+     "inputSchema": _tool_input({**{k: v for k, v in MEMORY_INPUT.items() if k != "agent"},
+                                 "supersedes": SUPERSEDES}, ["content", "category"])},
     {"name": "memory_update",
      "description": "Replace a memory's content (it is re-embedded); other fields are kept "
                     "unless given.",
@@ -123,12 +124,19 @@ MEMORY_TOOLS: list[dict[str, Any]] = [
          "content", "category", "context", "intention", "metadata")}}, ["memory_id"])},
     {"name": "memory_delete", "description": "Delete one memory permanently.",
      "inputSchema": _tool_input(dict(_MEMORY_ID), ["memory_id"])},
+    {"name": "memory_history",
+     "description": "Every version of one memory, oldest first: what it said, from when "
+                    "until when it held, and what changed it (an update, a newer memory "
+                    "that superseded it, a retire) and why.",
+     "inputSchema": _tool_input(dict(_MEMORY_ID), ["memory_id"])},
 ]
 #: Which element op serves each tool.
 TOOL_OPS = {"memory_search": "search", "memory_recall": "search", "memory_store": "store",
-            "memory_update": "update", "memory_delete": "delete"}
+            "memory_update": "update", "memory_delete": "delete",
+            "memory_history": "history"}
 _ACCESS: dict[str, tuple[str, ...]] = {
-    "none": (), "read": ("memory_search", "memory_recall"), "read_write": tuple(TOOL_OPS)}
+    "none": (), "read": ("memory_search", "memory_recall", "memory_history"),
+    "read_write": tuple(TOOL_OPS)}
 
 
 def memory_tools(conscious_access: str) -> list[dict[str, Any]]:
@@ -214,7 +222,7 @@ def call_tool(home: Home, memory: Element, name: Any, arguments: Any, *, env: st
             raise ToolSubjectMismatch()
         args["subject_type"], args["subject_id"] = subject
     params: dict[str, str] = {}
-    if name in ("memory_update", "memory_delete"):
+    if name in ("memory_update", "memory_delete", "memory_history"):
         params["memory_id"] = args.pop("memory_id")
         args.pop("subject_type", None)
         args.pop("subject_id", None)

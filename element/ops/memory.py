@@ -11,19 +11,19 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from index import (ConfirmRequired, InvalidMemory, MemoryNotFound, MemorySettings, StoreError,
-                   validate_subject)
+from index import (MAX_REASON_CHARS, MAX_SUPERSEDES, ConfirmRequired, InvalidMemory,
+                   MemoryNotFound, MemorySettings, StoreError, validate_subject)
 
 from ..agents.observed import TurnLedger
 from ..catalog import Element, now_iso
 from ..errors import ElementError, InvalidRequest
 from .op import MEMORY, Activity, Header, OpCall, OpResult, OpTable, Schema
-from .schemas import (CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
+from .schemas import (BOOLEAN, CATEGORY, CATEGORY_LIST, EMPTY, IDEMPOTENCY_KEY,
                       LIST_LIMIT_MAX, MEMORY_ANSWER, MEMORY_ID, OBJECT, SEARCH_LIMIT_MAX,
                       STRING, SUBJECT, TEXT, TIME, array, integer, nullable, obj, ref)
 
-__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "settings_of", "MAX_BATCH",
-           "SUBJECT_SCOPING_OFF"]
+__all__ = ["ops", "STORE_FIELDS", "MEMORY_INPUT", "SEARCH_INPUT", "SUPERSEDES", "settings_of",
+           "MAX_BATCH", "SUBJECT_SCOPING_OFF"]
 
 ops = OpTable()
 
@@ -44,11 +44,22 @@ MEMORY_INPUT: dict[str, Schema] = {
     "occurred_at": nullable({**TIME, "description": "when the remembered thing happened (a "
                              "date alone is its midnight UTC); default: now"}),
 }
-STORE_FIELDS = frozenset(MEMORY_INPUT) | {"source"}
+SUPERSEDES: Schema = {
+    **array(MEMORY_ID, maxItems=MAX_SUPERSEDES),
+    "description": "current memories of the same subject this one replaces: they are kept "
+                   "for history and as_of, out of default recall (valid_until = this "
+                   "memory's valid_from, superseded_by = its id). One of another subject "
+                   "or none: 404 MEMORY_NOT_FOUND; one superseded or retired already: 409 "
+                   "MEMORY_NOT_CURRENT; nothing is written then"}
+STORE_FIELDS = frozenset(MEMORY_INPUT) | {"source", "supersedes"}
 _STORE = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES),
-                                         "default": "api"}},
+                                         "default": "api"},
+              "supersedes": SUPERSEDES},
              ["content", "category"])
-_STORED = obj({"memory": ref("Memory"), "evicted": array(MEMORY_ID),
+_STORED = obj({"memory": ref("Memory"),
+               "evicted": {**array(MEMORY_ID), "description": "memories deleted to make "
+                           "room (max_memories, max_per_subject): superseded or retired "
+                           "ones first, oldest first; then the least accessed, oldest"},
                "warnings": {**array(STRING), "description": "MEMORY_EMBEDDING_FAILED: "
                             "stored without vectors; SUBJECT_SCOPING_OFF: a subject was "
                             "named but the element does not scope by subject"}},
@@ -62,6 +73,10 @@ SEARCH_INPUT: dict[str, Schema] = {
     "categories": CATEGORY_LIST,
     "occurred_after": nullable({**TIME, "description": "exclusive bound"}),
     "occurred_before": nullable({**TIME, "description": "exclusive bound"}),
+    "as_of": nullable({**TIME, "description": "answer with the memories current then "
+                       "(valid_from <= as_of < valid_until, stored by then)"}),
+    "include_superseded": nullable({**BOOLEAN, "description": "also memories superseded "
+                                    "or retired (each with its validity)"}),
 }
 _LANES = obj({lane: nullable({"type": "number"}) for lane in ("content", "context",
                                                                 "intention")},
@@ -114,8 +129,11 @@ def _reachable(call: OpCall) -> str:
 @ops.op("store", "POST", "store", "write", types=MEMORY, status=201, checks_types=True,
         summary="Store a new memory", request=_STORE, body_required=True, response=_STORED,
         headers=(IDEMPOTENCY_KEY,), links=("get", "update", "delete"),
-        description="At max_memories the least-accessed, oldest memory is evicted (within "
-                    "the subject's own rows when subject_scoping is on).")
+        description="At max_memories a memory is evicted (within the subject's own rows "
+                    "when subject_scoping is on): superseded or retired ones first, oldest "
+                    "first, then the least-accessed, oldest one; caps count every memory "
+                    "kept, history included. supersedes ends the named memories' validity "
+                    "in the same write.")
 def store(call: OpCall) -> OpResult:
     body = dict(call.body)
     source = body.pop("source", "api")
@@ -131,7 +149,8 @@ def store(call: OpCall) -> OpResult:
 
 
 _BATCH_ITEM = obj({**MEMORY_INPUT, "source": {"type": "string", "enum": list(_SOURCES)},
-                   "idempotency_key": {"type": "string", "minLength": 1}},
+                   "idempotency_key": {"type": "string", "minLength": 1},
+                   "supersedes": SUPERSEDES},
                   ["content", "category"])
 
 
@@ -223,6 +242,8 @@ _LIST_QUERY: dict[str, Schema] = {
     "created_before": {**TIME, "description": "exclusive bound"},
     "occurred_after": {**TIME, "description": "exclusive bound"},
     "occurred_before": {**TIME, "description": "exclusive bound"},
+    "as_of": {**TIME, "description": "the memories current then"},
+    "include_superseded": {**BOOLEAN, "description": "also memories superseded or retired"},
     "limit": integer(1, LIST_LIMIT_MAX, default=50),
     "cursor": {"type": "string", "pattern": r"^s\d{1,18}$",
                "description": "next_cursor of the previous page"},
@@ -233,7 +254,8 @@ _LIST_QUERY: dict[str, Schema] = {
         query=_LIST_QUERY,
         response=obj({"memories": array(ref("Memory")), "next_cursor": nullable(STRING)},
                      ["memories", "next_cursor"]),
-        description="Newest first; filters combine with AND.")
+        description="Newest first; filters combine with AND. Current memories only unless "
+                    "as_of or include_superseded says otherwise.")
 def list_memories(call: OpCall) -> OpResult:
     filters = {k: v for k, v in call.query.items() if k != "limit"}
     with call.home.memory_store(call.element) as store:
@@ -243,19 +265,70 @@ def list_memories(call: OpCall) -> OpResult:
 
 @ops.op("update", "POST", "memories/{memory_id}/update", "write", types=MEMORY,
         checks_types=True,
-        summary="Update a memory's content",
+        summary="Update a memory's content, or retire it",
         request=obj({"content": TEXT, "category": CATEGORY,
                      "context": nullable({"type": "string", "description": "empty clears it"}),
                      "intention": nullable({"type": "string",
                                             "description": "empty clears it"}),
-                     "metadata": nullable(OBJECT)}),
+                     "metadata": nullable(OBJECT),
+                     "retire": {**BOOLEAN, "description": "true: the memory no longer holds "
+                                "and nothing replaces it (valid_until = now; kept for "
+                                "history); alone, with a reason"},
+                     "reason": {**TEXT, "maxLength": MAX_REASON_CHARS,
+                                "description": "why (kept in the memory's history)"},
+                     "at": {**TIME, "description": "with retire: when it stopped holding "
+                            "(default now)"},
+                     "source": {"type": "string", "enum": list(_SOURCES),
+                                "default": "api"},
+                     "agent": nullable({"type": "string", "minLength": 1})}),
         response=MEMORY_ANSWER,
-        description="A changed text is re-embedded; subject and agent never change.")
+        description="A changed text is re-embedded; subject and agent never change. The "
+                    "version before is kept in the memory's history. A memory superseded "
+                    "or retired already: 409 MEMORY_NOT_CURRENT.")
 def update(call: OpCall) -> OpResult:
     memory_id = _reachable(call)
+    body = dict(call.body)
+    retire = body.pop("retire", False)
     with call.home.memory_store(call.element) as store:
-        memory = store.update(memory_id, **call.body, settings=settings_of(call))
-    return OpResult({"memory": memory}, activity=[Activity({"memory_id": memory["id"]})])
+        if retire:
+            if set(body) - {"reason", "source", "agent", "at"}:
+                raise InvalidRequest("retire", "takes only a reason (and at, source, "
+                                     "agent)")
+            if not body.get("reason"):
+                raise InvalidRequest("reason", "is required to retire a memory")
+            memory = store.retire(memory_id, **body)
+        else:
+            memory = store.update(memory_id, **body, settings=settings_of(call))
+    return OpResult({"memory": memory}, activity=[Activity({"memory_id": memory["id"],
+                                                            **({"retired": True} if retire
+                                                               else {})})])
+
+
+_VERSION = obj({
+    "content": STRING, "category": CATEGORY, "valid_from": TIME,
+    "valid_until": nullable(TIME), "superseded_by": nullable(MEMORY_ID),
+    "op": {"type": "string", "enum": ["store", "update", "supersede", "retire"],
+           "description": "what made this version"},
+    "at": TIME, "source": STRING, "agent": nullable(STRING),
+    "evaluator": {**STRING, "description": "the subconscious's evaluator, when it decided"},
+    "reason": STRING},
+    ["content", "category", "valid_from", "valid_until", "superseded_by", "op", "at",
+     "source", "agent"], closed=False)
+
+
+@ops.op("history", "GET", "memories/{memory_id}/history", "read", types=MEMORY,
+        summary="Every version of one memory",
+        response=obj({"memory_id": MEMORY_ID, "versions": array(_VERSION)},
+                     ["memory_id", "versions"]),
+        description="Oldest first, the current version last: content, category and "
+                    "validity, and what made each version (store, update, supersede, "
+                    "retire; source, agent, evaluator, reason) and when. Read from the "
+                    "memory's own durable record; a delete or forget_subject erases it.")
+def history(call: OpCall) -> OpResult:
+    memory_id = _reachable(call)
+    with call.home.memory_store(call.element) as store:
+        versions = store.history(memory_id)
+    return OpResult({"memory_id": memory_id, "versions": versions})
 
 
 @ops.op("delete", "POST", "memories/{memory_id}/delete", "write", types=MEMORY,

@@ -92,6 +92,7 @@ SHEET: dict[str, tuple[str, str, Level]] = {
     "export_memories": ("GET", "export/memories", "read"),
     "import_memories": ("POST", "import/memories", "write"),
     "eval": ("POST", "eval", "read"),
+    "history": ("GET", "memories/{memory_id}/history", "read"),
 }
 
 

@@ -119,7 +119,13 @@ COMPONENTS: dict[str, Schema] = {
         "occurred_at": {**TIME, "description": "when the remembered thing happened"},
         "last_accessed_at": nullable(TIME), "access_count": integer(0),
         "embedded": {"type": "boolean",
-                     "description": "every lane that has text has a vector"}},
+                     "description": "every lane that has text has a vector"},
+        "valid_from": {**TIME, "description": "from when the memory holds (its "
+                       "occurred_at)"},
+        "valid_until": nullable({**TIME, "description": "null while current; set once a "
+                                 "newer memory supersedes it or it is retired"}),
+        "superseded_by": nullable({**MEMORY_ID, "description": "the memory that "
+                                   "superseded it"})},
         ["id", "content", "category", "subject_type", "subject_id", "context", "intention",
          "agent", "source", "metadata", "created_at", "updated_at", "occurred_at",
          "last_accessed_at", "access_count", "embedded"], closed=False),

@@ -193,6 +193,13 @@ ALTER TABLE memory_postings ALTER COLUMN records SET STORAGE MAIN;
 """ + _POSTINGS_FROM_ROWS + """;
 DROP TABLE memory_terms;
 """),
+    # Validity and history (issue 23). Nullable columns without a default: adding them
+    # rewrites no row (a NULL valid_from reads as occurred_at, ``rows.PUBLIC``).
+    (5, """
+ALTER TABLE memories ADD COLUMN valid_from text, ADD COLUMN valid_from_ts double precision,
+    ADD COLUMN valid_until text, ADD COLUMN valid_until_ts double precision,
+    ADD COLUMN superseded_by text, ADD COLUMN history jsonb;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -17,7 +17,7 @@ import psycopg
 from ..backend import Memory
 from ..query import ListQuery
 from ..recall import LANES
-from .rows import FIELDS, PUBLIC, Table, public
+from .rows import FIELDS, PUBLIC, Table, public, validity_sql
 
 __all__ = ["page", "export_page"]
 
@@ -42,8 +42,10 @@ def page(cur: Cursor, t: Table, q: ListQuery) -> tuple[list[Memory], str | None]
         if bound is not None:
             conditions.append(f"{column} {op} %s")
             params.append(bound)
-    cur.execute(f"SELECT {PUBLIC}, seq FROM memories WHERE {' AND '.join(conditions)} "
-                "ORDER BY seq DESC LIMIT %s", (*params, q.limit + 1))
+    valid_sql, valid_params = validity_sql(q.valid)
+    cur.execute(f"SELECT {PUBLIC}, seq FROM memories WHERE {' AND '.join(conditions)}"
+                f"{valid_sql} ORDER BY seq DESC LIMIT %s",
+                (*params, *valid_params, q.limit + 1))
     rows = cur.fetchall()
     memories = [public(r[:-1]) for r in rows[:q.limit]]
     cursor = f"s{int(rows[q.limit - 1][-1])}" if len(rows) > q.limit else None
@@ -54,7 +56,7 @@ def export_page(cur: Cursor, t: Table, ids: list[str], vectors: bool) -> list[Me
     """The memories of ``ids`` in that order, with their vectors when asked (one deleted
     since the export began is left out)."""
     lanes = ", v_content::text, v_context::text, v_intention::text" if vectors else ""
-    cur.execute(f"SELECT {PUBLIC}{lanes} FROM memories WHERE element = %s "
+    cur.execute(f"SELECT {PUBLIC}, history{lanes} FROM memories WHERE element = %s "
                 "AND id = ANY(%s)", (t.element, ids))
     rows = {str(row[0]): row for row in cur.fetchall()}
     out = []
@@ -63,10 +65,12 @@ def export_page(cur: Cursor, t: Table, ids: list[str], vectors: bool) -> list[Me
         if row is None:
             continue
         memory = public(row[:len(FIELDS)])
+        if row[len(FIELDS)]:
+            memory["history"] = row[len(FIELDS)]
         if vectors and memory["embedded"]:
             memory["vectors"] = {
                 lane: np.asarray(json.loads(text), dtype=np.float32)
-                for lane, text in zip(LANES, row[len(FIELDS):], strict=True)
+                for lane, text in zip(LANES, row[len(FIELDS) + 1:], strict=True)
                 if text is not None}
         out.append(memory)
     return out

@@ -22,15 +22,18 @@ from ..backend import Memory
 from ..query import Bounds
 from ..ranking import EVERYONE, Pool
 from ..records import CATEGORIES, MemoryRecord
+from ..validity import CURRENT, Validity
 from .db import Database
 
 __all__ = ["Table", "PUBLIC", "FIELDS", "public", "record", "vector_text", "lock_key",
-           "pool_sql", "scope_sql", "filters", "Locked"]
+           "pool_sql", "scope_sql", "filters", "validity_sql", "Locked"]
 
-PUBLIC = ("id, content, category, subject_type, subject_id, context, intention, agent, "
-          "source, metadata, created_at, updated_at, occurred_at, last_accessed_at, "
-          "access_count, embedded")
-FIELDS = PUBLIC.split(", ")
+_COLUMNS = ("id, content, category, subject_type, subject_id, context, intention, agent, "
+            "source, metadata, created_at, updated_at, occurred_at, last_accessed_at, "
+            "access_count, embedded")
+# A row stored before validity existed holds from when it occurred (migration 4).
+PUBLIC = _COLUMNS + ", coalesce(valid_from, occurred_at), valid_until, superseded_by"
+FIELDS = [*_COLUMNS.split(", "), "valid_from", "valid_until", "superseded_by"]
 
 Sql = tuple[str, tuple[Any, ...]]   # a condition and its parameters
 
@@ -90,10 +93,12 @@ def scope_sql(pools: Sequence[Sql]) -> Sql:
             tuple(p for _, params in pools for p in params))
 
 
-def filters(cats: list[int] | None, occurred: Bounds, alias: str = "") -> Sql:
-    """A search's category and occurred-time conditions (AND-ed after the pool's), on the
-    columns of ``alias`` (e.g. ``"b."``; none: unqualified)."""
-    sql, params = "", list[Any]()
+def filters(cats: list[int] | None, occurred: Bounds, alias: str = "",
+            valid: Validity = CURRENT) -> Sql:
+    """A search's category, occurred-time and validity conditions (AND-ed after the
+    pool's), on the columns of ``alias`` (e.g. ``"b."``; none: unqualified)."""
+    sql, valid_params = validity_sql(valid, alias)
+    params = list[Any](valid_params)
     if cats is not None:
         sql += f" AND {alias}category = ANY(%s)"
         params.append([CATEGORIES[c] for c in cats])
@@ -104,6 +109,18 @@ def filters(cats: list[int] | None, occurred: Bounds, alias: str = "") -> Sql:
         sql += f" AND {alias}occurred_ts < %s"
         params.append(occurred[1])
     return sql, tuple(params)
+
+
+def validity_sql(valid: Validity, alias: str = "") -> Sql:
+    """The condition of :class:`~index.validity.Validity` (with a leading AND; none for
+    everything)."""
+    if valid.everything:
+        return "", ()
+    if valid.as_of is None:
+        return f" AND {alias}valid_until IS NULL", ()
+    t = valid.as_of
+    return (f" AND coalesce({alias}valid_from_ts, {alias}occurred_ts) <= %s AND "
+            f"({alias}valid_until_ts IS NULL OR {alias}valid_until_ts > %s)", (t, t))
 
 
 class Locked:

@@ -114,7 +114,7 @@ class _Search:
         self.ranking = ranking
         self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
         self.scope = scope_sql(self.pools)
-        self.extra = filters(request.cats, request.occurred)
+        self.extra = filters(request.cats, request.occurred, valid=request.valid)
         self.literal = {lane: vector_text(q) for lane, q in (queries or {}).items()}
         self.words = sorted(set(terms(request.texts["content"])))
         self.whole: dict[str, _Scored] = {}
@@ -340,7 +340,8 @@ class _Search:
     def _vector_pool(self, cur: Cursor, occurred: Bounds, cap: int | None) -> list[str]:
         """Ids in scope with a content vector that occurred within the bounds (at most
         ``cap``; more than ``cap`` means "too many to score whole")."""
-        extra_sql, extra_params = filters(self.request.cats, occurred)
+        extra_sql, extra_params = filters(self.request.cats, occurred,
+                                          valid=self.request.valid)
         scope_sql_, scope_params = self.scope
         cur.execute(f"SELECT id FROM memories WHERE element = %s AND dim = {self.t.dim} "
                     f"AND v_content IS NOT NULL AND ({scope_sql_}){extra_sql} ORDER BY seq"
@@ -409,7 +410,8 @@ class _Search:
         ``(element, seq)`` index per hit, so the statement reads at most
         ``2 * NEIGHBOUR_SCAN`` rows per hit, however large the element."""
         t, d = self.t, self.t.dim
-        filter_sql, filter_params = filters(self.request.cats, self.request.occurred, "b.")
+        filter_sql, filter_params = filters(self.request.cats, self.request.occurred, "b.",
+                                            self.request.valid)
         cols, col_params = self._columns("m")
         sides = []
         side_params: list[Any] = []

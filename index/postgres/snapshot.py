@@ -31,7 +31,9 @@ __all__ = ["ElementSnapshot", "snapshot_memories", "tables_with_rows"]
 
 #: Rows fetched per round trip from the server-side cursor.
 PAGE = 500
-_COLUMNS = ", ".join(MEMORY_FIELDS)
+# A row stored before validity existed holds from when it occurred (``rows.PUBLIC``).
+_COLUMNS = ", ".join("coalesce(valid_from, occurred_at)" if name == "valid_from" else name
+                     for name in MEMORY_FIELDS)
 _VECTORS = ", ".join(f"v_{lane}::text" for lane in LANES)
 _CURSORS = itertools.count()
 
@@ -100,6 +102,8 @@ def _memory(row: Sequence[Any], model: str | None, dim: int | None) -> Memory:
     memory: Memory = dict(zip(MEMORY_FIELDS, row[:width], strict=True))
     memory["metadata"] = memory["metadata"] or {}
     memory["access_count"] = int(memory["access_count"])
+    if not memory["history"]:
+        del memory["history"]
     row_model, row_dim, texts = row[width], row[width + 1], row[width + 2:]
     if model is not None and memory["embedded"] and row_model == model and row_dim == dim:
         # pgvector prints each float4 in its shortest exact form: read back, the same bits.

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import logging
 import time
+
+import numpy as np
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,12 +35,14 @@ from ..errors import MemoryCapacity, MemoryNotFound, StoreClosed, StoreFailed
 from ..params import IndexParams
 from ..query import ListQuery, SearchQuery
 from ..ranking import Ranking
+from ..recency import newer_first, reorder
 from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
 from ..settings import MemorySettings
+from ..validity import Change
 from . import health, listing, search, writes
 from .db import SCHEMA_VERSION, Database
-from .rows import PUBLIC, Locked, Table, lock_key, public, vector_text
+from .rows import FIELDS, PUBLIC, Locked, Table, lock_key, public, vector_text
 
 __all__ = ["PostgresMemoryStore"]
 
@@ -231,12 +235,15 @@ class PostgresMemoryStore(MemoryCore):
                                 f"last_accessed_at = %s WHERE element = %s AND "
                                 f"id = ANY(%s) AND "
                                 f"set_config('synchronous_commit', 'off', true) = 'off' "
-                                f"RETURNING {PUBLIC}",
+                                f"RETURNING {PUBLIC}, {_NEWNESS}",
                                 (self._now(), self.element, ranked.keys))
                 else:
-                    cur.execute(f"SELECT {PUBLIC} FROM memories WHERE element = %s AND "
-                                f"id = ANY(%s)", (self.element, ranked.keys))
-                found = {row[0]: public(row) for row in cur.fetchall()}
+                    cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
+                                f"element = %s AND id = ANY(%s)", (self.element, ranked.keys))
+                rows = {row[0]: row for row in cur.fetchall()}
+        ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
+                                              ranked.scores))
+        found = {key: public(row[:len(FIELDS)]) for key, row in rows.items()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lanes}
                    for memory_id, value, lanes in zip(ranked.keys, ranked.scores,
                                                       ranked.lanes, strict=True)
@@ -376,6 +383,21 @@ class PostgresMemoryStore(MemoryCore):
             return listing.page(cur, self._table, query)
 
 
+#: What ``recency.newer_first`` reads of a result row, after its public columns.
+_NEWNESS = "v_content::text, coalesce(valid_from_ts, occurred_ts), seq"
+
+
+def _newer_first(rows: list[Any], scores: list[float]) -> list[int]:
+    """``recency.newer_first`` over the ranked rows (None: deleted meanwhile)."""
+    width = len(FIELDS)
+    vectors = [None if row is None or row[width] is None else
+               np.array(row[width][1:-1].split(","), dtype=np.float32) for row in rows]
+    owners = [None if row is None else (row[3], row[4]) for row in rows]
+    newness = [(0.0, 0) if row is None else (float(row[width + 1]), int(row[width + 2]))
+               for row in rows]
+    return newer_first(vectors, owners, newness, scores)
+
+
 class _Edit:
     """A memory of the database opened for an update (``core.Edit``), in its transaction."""
 
@@ -384,8 +406,11 @@ class _Edit:
         self.record = found
 
     def apply(self, fields: dict[str, Any], vectors: Vectors | None,
-              to_embed: dict[str, str], to_drop: list[str]) -> Memory:
+              to_embed: dict[str, str], to_drop: list[str], change: Change) -> Memory:
         store = self._store
         return writes.apply_update(self._cur, store._table, self.record, fields, vectors,
                                    to_embed, to_drop, now=store._now(),
-                                   situated=store._params.situated_lexical)
+                                   situated=store._params.situated_lexical, change=change)
+
+    def retire(self, change: Change, until: str) -> Memory:
+        return writes.retire(self._cur, self._store._table, self.record, change, until)

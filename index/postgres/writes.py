@@ -32,10 +32,12 @@ from ..lexical import term_counts
 from ..recall import LANES
 from ..records import MemoryRecord, NewMemory
 from ..settings import MemorySettings
+from ..validity import (Change, check_supersedes, retire_record, supersede_record,
+                        updated_record)
 from .bm25 import postings_add, postings_rebuild_sql, postings_remove
 from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
 
-__all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update",
+__all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update", "retire",
            "public_of", "recount_df", "rebuild_postings"]
 
 Cursor = psycopg.Cursor[Any]
@@ -79,19 +81,25 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
                 "RETURNING next_seq - 1, lex_docs", (t.element,))
     seq_row = cur.fetchone()
     assert seq_row is not None
+    # Checked before any eviction, as the file store does (an evicted one is then skipped).
+    ended = [] if kept is not None else check_supersedes(
+        new.supersedes, new.subject, lambda i: _maybe_record(cur, t, i))
     evicted = _evictions(cur, t, new.subject, settings, int(seq_row[1]))
     memory_id, created, occurred = uuid.uuid4().hex, now, new.occurred_at or now
     updated, accessed, count = now, None, 0
+    valid: dict[str, Any] = {}
     if kept is not None:
         memory_id, created = str(kept["id"]), str(kept["created_at"])
         occurred = str(kept.get("occurred_at") or created)
         updated = kept.get("updated_at") or created
         accessed, count = kept.get("last_accessed_at"), int(kept.get("access_count") or 0)
+        valid = {name: kept.get(name) for name in ("valid_from", "valid_until",
+                                                    "superseded_by", "history")}
     warnings = [] if vectors is not None or pending else [EmbeddingFailed.code]
     counts = term_counts(new.content, new.context, situated)
     times = MemoryRecord.from_json({"id": memory_id, "seq": 0, "content": "",
                                     "category": "fact", "created_at": created,
-                                    "occurred_at": occurred})
+                                    "occurred_at": occurred, **valid})
     vec = vectors or {}
     words = sorted(counts)
     keyed = new.key is not None
@@ -105,9 +113,10 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
             "updated_at, occurred_at, created_ts, occurred_ts, embedded, model, dim, "
             "v_content, v_context, v_intention, lex_len, lex_terms, lex_tf, idem_key, "
             "key_fingerprint, key_evicted, key_warnings, last_accessed_at, "
-            "access_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-            "%s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, %s, %s, "
-            f"%s, %s, %s, %s, %s, %s, %s) RETURNING {PUBLIC}",
+            "access_count, valid_from, valid_from_ts, valid_until, valid_until_ts, "
+            "superseded_by, history) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s::vector, %s::vector, %s, "
+            f"%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {PUBLIC}",
             (t.element, memory_id, int(seq_row[0]), new.content, new.category,
              new.subject[0] if new.subject else None,
              new.subject[1] if new.subject else None, new.context, new.intention,
@@ -118,11 +127,42 @@ def insert(cur: Cursor, t: Table, new: NewMemory, vectors: Vectors | None,
              *[vector_text(vec[lane]) if lane in vec else None for lane in LANES],
              sum(counts.values()), words, [counts[w] for w in words], new.key,
              new.fingerprint if keyed else None, json.dumps(evicted) if keyed else None,
-             json.dumps(warnings) if keyed else None, accessed, count))
+             json.dumps(warnings) if keyed else None, accessed, count,
+             times.valid_from, times.valid_from_ts, times.valid_until,
+             None if times.current else times.valid_until_ts, times.superseded_by,
+             json.dumps(times.history) if times.history else None))
         _index_terms(terms_cur, t, int(seq_row[0]), counts)
     row = cur.fetchone()
     assert row is not None
-    return StoreResult(public(row), evicted, warnings)
+    stored = StoreResult(public(row), evicted, warnings)
+    if ended:
+        newer = record(row, 0)
+        for old in ended:
+            if old.id not in evicted:
+                supersede_record(old, newer)
+                _save_validity(cur, t, old)
+    return stored
+
+
+def _maybe_record(cur: Cursor, t: Table, memory_id: str) -> MemoryRecord | None:
+    try:
+        return read_record(cur, t, memory_id)
+    except MemoryNotFound:
+        return None
+
+
+def retire(cur: Cursor, t: Table, found: MemoryRecord, change: Change, until: str) -> Memory:
+    """End ``found``'s validity at ``until`` (``validity.retire_record``), no successor."""
+    retire_record(found, change, until)
+    _save_validity(cur, t, found)
+    return public_of(cur, t, found.id)
+
+
+def _save_validity(cur: Cursor, t: Table, found: MemoryRecord) -> None:
+    cur.execute("UPDATE memories SET valid_until = %s, valid_until_ts = %s, "
+                "superseded_by = %s, history = %s WHERE element = %s AND id = %s",
+                (found.valid_until, found.valid_until_ts, found.superseded_by,
+                 json.dumps(found.history), t.element, found.id))
 
 
 def _index_terms(cur: Cursor, t: Table, seq: int, counts: Counter[str]) -> None:
@@ -174,8 +214,10 @@ def _evictions(cur: Cursor, t: Table, subject: tuple[str, str] | None,
 
     def victims(everyone: bool, count: int) -> list[str]:
         where, params = ("true", ()) if everyone else (own_sql, own_params)
+        # Memories no longer current go first, oldest first (kept for history only).
         cur.execute(f"SELECT id FROM memories WHERE element = %s AND {where} "
-                    "ORDER BY access_count, seq LIMIT %s", (t.element, *params, count))
+                    "ORDER BY valid_until IS NULL, CASE WHEN valid_until IS NULL THEN "
+                    "access_count ELSE 0 END, seq LIMIT %s", (t.element, *params, count))
         chosen = [str(r[0]) for r in cur.fetchall()]
         order = {memory_id: i for i, memory_id in enumerate(chosen)}
         deleted = delete_rows(cur, t, "id = ANY(%s)", (chosen,))
@@ -185,8 +227,10 @@ def _evictions(cur: Cursor, t: Table, subject: tuple[str, str] | None,
 
 def read_record(cur: Cursor, t: Table, memory_id: str) -> MemoryRecord:
     """One memory as a record (an update's). :raise MemoryNotFound: none has this id."""
-    row = _row(cur, t, memory_id, ", seq")
-    return record(row[:-1], int(row[-1]))
+    row = _row(cur, t, memory_id, ", seq, history")
+    found = record(row[:-2], int(row[-2]))
+    found.history = list(row[-1] or [])
+    return found
 
 
 def public_of(cur: Cursor, t: Table, memory_id: str) -> Memory:
@@ -205,15 +249,16 @@ def _row(cur: Cursor, t: Table, memory_id: str, more: str = "") -> Any:
 
 def apply_update(cur: Cursor, t: Table, found: MemoryRecord, fields: dict[str, Any],
                  vectors: Vectors | None, to_embed: dict[str, str], to_drop: list[str], *,
-                 now: str, situated: bool) -> Memory:
+                 now: str, situated: bool, change: Change) -> Memory:
     """Change a memory's ``fields`` (``core.Edit.apply``); a changed content or context
-    is indexed again for BM25."""
+    is indexed again for BM25; its history grows by the version ``change`` made."""
     embedded = vectors is not None and (found.embedded or bool(to_embed))
     sets = [f"{name} = %s" for name in fields]
     params: list[Any] = [json.dumps(v) if name == "metadata" else v
                          for name, v in fields.items()]
-    sets.extend(["updated_at = %s", "embedded = %s"])
-    params.extend([now, embedded])
+    updated_record(found, change, fields)
+    sets.extend(["updated_at = %s", "embedded = %s", "history = %s"])
+    params.extend([now, embedded, json.dumps(found.history)])
     if embedded:
         assert vectors is not None
         for lane, vector in vectors.items():

@@ -12,8 +12,9 @@ from tests.helpers import Client, Server
 MEMORY = "/api/demo/memory/ops"
 ANA = {"subject_type": "guest", "subject_id": "ana"}
 BOB = {"subject_type": "guest", "subject_id": "bob"}
-READ = ["memory_search", "memory_recall"]
-ALL = READ + ["memory_store", "memory_update", "memory_delete"]
+READ = ["memory_search", "memory_recall", "memory_history"]
+ALL = ["memory_search", "memory_recall", "memory_store", "memory_update", "memory_delete",
+       "memory_history"]
 
 
 def set_props(client: Client, path: str, **props: Any) -> None:

@@ -274,3 +274,18 @@ def test_evals_and_gated_promotions_from_the_source_tab(server: Server) -> None:
     assert "Promoted to demo." in admin.page(done.headers["Location"])
     page = admin.page("/console/e/demo/memory?tab=source")
     assert "pass rate 1.00 (2/2)" in page
+
+
+def test_a_memorys_history_is_shown(server: Server) -> None:
+    porto = store(server, "Ana lives in Porto", "ana")
+    lisbon = server.client().post("/api/demo/memory/ops/store", {
+        "content": "Ana lives in Lisbon", "category": "fact", "subject_type": "guest",
+        "subject_id": "ana", "supersedes": [porto]}).body["memory"]["id"]
+    browser = Browser(server)
+    browser.sign_in(server.tokens["viewer"])
+    assert "Ana lives in Porto" not in browser.page(MEMORIES)      # current ones only
+    page = browser.page(MEMORIES + f"&include_superseded=true&history={porto}")
+    table = page.split('<table class="history"', 1)[1].split("</table>", 1)[0]
+    assert len(re.findall(r'<tr class="version">', table)) == 2
+    assert "supersede" in table and lisbon in table
+    assert "ended " in page.split("<h2>Memories</h2>", 1)[1]

@@ -89,7 +89,7 @@ def test_initialize_and_list_tools(home_path: Path, mode: str) -> None:
             await client.send_ping()
         tools = (await client.list_tools()).tools
         assert [t.name for t in tools] == ["memory_search", "memory_recall", "memory_store",
-                                           "memory_update", "memory_delete"]
+                                           "memory_update", "memory_delete", "memory_history"]
         for tool in tools:
             assert tool.input_schema["type"] == "object" and tool.description
             assert isinstance(tool.input_schema["properties"], dict)
@@ -160,7 +160,7 @@ def test_conscious_access_governs_the_tools(tmp_path: Path) -> None:
 
     async def work(client: Client) -> None:
         tools = (await client.list_tools()).tools
-        assert [t.name for t in tools] == ["memory_search", "memory_recall"]
+        assert [t.name for t in tools] == ["memory_search", "memory_recall", "memory_history"]
         failed, error = answer(await client.call_tool("memory_store", {
             "content": "x", "category": "fact"}))
         assert failed and error["error"]["code"] == "MEMORY_TOOL_FORBIDDEN"
@@ -264,7 +264,7 @@ def test_remote_mode_uses_a_running_server(server: Server) -> None:
     make_agent(server)
 
     async def as_member(client: Client) -> None:
-        assert len((await client.list_tools()).tools) == 5
+        assert len((await client.list_tools()).tools) == 6
         failed, stored = answer(await client.call_tool("memory_store", {
             "content": "Ana likes tea", "category": "preference"}))
         assert not failed and stored["memory"]["subject_id"] == "ana"

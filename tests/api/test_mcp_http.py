@@ -66,7 +66,7 @@ def test_list_and_call_each_tool(server: Server, agent: str, mode: str) -> None:
     async def work(client: Client) -> str:
         tools = (await client.list_tools()).tools
         assert [t.name for t in tools] == ["memory_search", "memory_recall", "memory_store",
-                                           "memory_update", "memory_delete"]
+                                           "memory_update", "memory_delete", "memory_history"]
         failed, stored = answer(await client.call_tool("memory_store", {
             "content": "Ana prefers aisle seats", "category": "preference",
             "context": "booking a flight", "intention": "book a flight"}))
@@ -163,7 +163,7 @@ def test_initialize_spends_the_agents_rate_limit(server: Server, agent: str) -> 
 
 def test_roles_and_conscious_access_decide(server: Server, agent: str) -> None:
     async def as_viewer(client: Client) -> None:
-        assert len((await client.list_tools()).tools) == 5
+        assert len((await client.list_tools()).tools) == 6
         failed, error = answer(await client.call_tool("memory_store", {
             "content": "x", "category": "fact"}))
         assert failed and error["error"]["code"] == "FORBIDDEN"
@@ -176,8 +176,8 @@ def test_roles_and_conscious_access_decide(server: Server, agent: str) -> None:
         "conscious_access": "read"}}).status == 200
 
     async def read_only(client: Client) -> None:
-        assert [t.name for t in (await client.list_tools()).tools] == ["memory_search",
-                                                                        "memory_recall"]
+        assert [t.name for t in (await client.list_tools()).tools] == [
+            "memory_search", "memory_recall", "memory_history"]
         failed, error = answer(await client.call_tool("memory_delete", {"memory_id": "0" * 32}))
         assert failed and error["error"]["code"] == "MEMORY_TOOL_FORBIDDEN"
     with_client(f"{server.url}/mcp/demo/memory", server.tokens["admin"], read_only)

@@ -207,9 +207,9 @@ def test_schema_tools_follow_conscious_access(server) -> None:
             assert tool["inputSchema"]["type"] == "object"
         assert {p["direction"] for p in body["ports"]} == {"input", "output"}
         assert all({"name", "direction", "required", "schema"} <= set(p) for p in body["ports"])
-    assert names == {"none": [], "read": ["memory_search", "memory_recall"],
+    assert names == {"none": [], "read": ["memory_search", "memory_recall", "memory_history"],
                      "read_write": ["memory_search", "memory_recall", "memory_store",
-                                    "memory_update", "memory_delete"]}
+                                    "memory_update", "memory_delete", "memory_history"]}
     store = admin.get("/api/demo/m-read-write/ops/schema").body["tools"][2]
     assert store["inputSchema"]["required"] == ["content", "category"]
     assert admin.get("/api/demo/ops/schema").body["tools"] == []

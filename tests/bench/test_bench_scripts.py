@@ -134,7 +134,9 @@ cases:
     assert "| dev | 1/1 = 100% | 1/1 = 100% | 1/1 = 100% | - |" in out, out
     assert "| held-out | - | - | - | 1/1 = 100% | 1/1 = 100% | 1/1 = 100% | 1/1 = 100% |" \
         in out, out
-    assert "failed cases: none" in out and "| not measured |" in out
+    # as of: the old value answers for a moment before the newer statement (issue 23).
+    assert "failed cases: none" in out and "| not measured |" not in out
+    assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in out, out
 
 
 def test_transfer_bench_command_line() -> None:

@@ -31,7 +31,8 @@ def test_observe_remembers_what_a_person_said(bot: Client) -> None:
 def test_tools_follow_conscious_access(bot: Client, connect: Any) -> None:
     bot.memory("demo/memory").store("Ana drinks green tea", "preference")
     agent = connect("member").agent("demo/bot")
-    assert [t["name"] for t in agent.tools()["tools"]] == ["memory_search", "memory_recall"]
+    assert [t["name"] for t in agent.tools()["tools"]] == ["memory_search", "memory_recall",
+                                                           "memory_history"]
     found = agent.call_tool("memory_search", {"query": "green tea"})
     assert found["results"][0]["memory"]["content"] == "Ana drinks green tea"
     with pytest.raises(Forbidden) as refused:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from triform_client import Client, NotFound, ValidationError
+from triform_client import Client, Conflict, NotFound, ValidationError
 
 MEMORY = "demo/memory"
 
@@ -137,3 +137,27 @@ def test_a_memory_has_its_date_and_search_keeps_a_window(tf: Client) -> None:
     assert old["occurred_at"].startswith("2021-06-01")
     found = memory.search("Lea moved to Bergen", occurred_before="2023-01-01")
     assert [r["memory"]["id"] for r in found["results"]] == [old["id"]]
+
+
+def test_supersede_as_of_history_and_retire(tf: Client) -> None:
+
+    memory = tf.memory(MEMORY)
+    maria = {"subject_type": "guest", "subject_id": "maria"}
+    porto = memory.store("Maria lives in Porto", "fact", **maria,   # type: ignore[arg-type]
+                         occurred_at="2024-01-10")["memory"]
+    lisbon = memory.store("Maria lives in Lisbon", "fact", **maria,  # type: ignore[arg-type]
+                          occurred_at="2024-02-21", supersedes=[porto["id"]])["memory"]
+    assert [m["id"] for m in memory.list(**maria)] == [lisbon["id"]]  # type: ignore[arg-type]
+    assert [m["id"] for m in memory.list(as_of="2024-02-01", **maria)] == [  # type: ignore[arg-type]
+        porto["id"]]
+    assert len(list(memory.list(include_superseded=True, **maria))) == 2  # type: ignore[arg-type]
+    found = memory.search("Maria lives in", as_of="2024-02-01", **maria)  # type: ignore[arg-type]
+    assert [r["memory"]["id"] for r in found["results"]] == [porto["id"]]
+    versions = memory.history(porto["id"])
+    assert [v["op"] for v in versions] == ["store", "supersede"]
+    assert versions[-1]["superseded_by"] == lisbon["id"]
+    retired = memory.retire(lisbon["id"], "moved abroad")
+    assert retired["valid_until"] is not None
+    with pytest.raises(Conflict) as twice:
+        memory.retire(lisbon["id"], "again")
+    assert twice.value.code == "MEMORY_NOT_CURRENT"

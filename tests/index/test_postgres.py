@@ -286,9 +286,9 @@ def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
 
 def _back_to(db: Database, version: int) -> None:
     """The memory tables as schema ``version`` (2 or 3) left them, holding what that
-    version wrote for the memories there now: version 3 kept one row per posting in
-    ``memory_terms`` (no blocks), version 2 had neither the document frequencies nor each
-    row's own terms."""
+    version wrote for the memories there now (none of step 5's validity columns): version
+    3 kept one row per posting in ``memory_terms`` (no blocks), version 2 had neither the
+    document frequencies nor each row's own terms."""
     with db.transaction() as cur:
         cur.execute("""
             CREATE TABLE memory_terms (
@@ -301,6 +301,9 @@ def _back_to(db: Database, version: int) -> None:
             INSERT INTO memory_terms SELECT m.element, m.id, u.term, u.tf, m.lex_len
                 FROM memories m, unnest(m.lex_terms, m.lex_tf) AS u(term, tf);
             DROP TABLE memory_postings;
+            ALTER TABLE memories DROP COLUMN valid_from, DROP COLUMN valid_from_ts,
+                DROP COLUMN valid_until, DROP COLUMN valid_until_ts,
+                DROP COLUMN superseded_by, DROP COLUMN history;
             DELETE FROM schema_version WHERE version >= 4;""")
         if version == 2:
             cur.execute("""

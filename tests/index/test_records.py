@@ -109,6 +109,7 @@ def test_record_json_round_trip_and_public_form():
     assert set(public) == {"id", "content", "category", "subject_type", "subject_id",
                            "context", "intention", "agent", "source", "metadata",
                            "created_at", "updated_at", "occurred_at", "last_accessed_at",
-                           "access_count", "embedded"}
+                           "access_count", "embedded", "valid_from", "valid_until",
+                           "superseded_by"}
     public["metadata"]["k"] = 99
     assert record.metadata == {"k": 1}

@@ -156,7 +156,9 @@ def test_snapshot_columns_follow_the_record_field_order():
     names = [f.name for f in dataclasses.fields(MemoryRecord)]
     assert tuple(names[:len(SNAPSHOT_FIELDS)]) == SNAPSHOT_FIELDS
     assert names[len(SNAPSHOT_FIELDS):] == ["key_evicted", "key_warnings", "tokens",
-                                            "occurred_at", "occurred_ts"]
+                                            "occurred_at", "occurred_ts", "valid_from",
+                                            "valid_from_ts", "valid_until", "valid_until_ts",
+                                            "superseded_by", "history"]
 
 
 def test_a_flipped_vector_byte_is_caught_while_reading(make_store):

@@ -1,5 +1,6 @@
 """Journey: a user keeps memories from a shell while ``triform serve`` holds the home:
-store with a date, change, delete, forget a subject, each answering what the same command
+store with a date, change, supersede, read the history and what was current then, delete,
+forget a subject, each answering what the same command
 answers on a stopped home, without loading the layers (the server has them)."""
 
 from __future__ import annotations
@@ -31,13 +32,23 @@ def test_memory_commands_through_the_server(serve: Callable[..., Served]) -> Non
     assert memory("update", stored["id"], "--category", "context")["memory"]["category"] \
         == "context"
     assert memory("get", stored["id"])["memory"]["category"] == "context"
+    moved = memory("store", "--content", "Omar starts at the cafe", "--category", "fact",
+                   "--occurred-at", "2023-10-02", "--subject-type", "guest", "--subject-id",
+                   "omar", "--supersedes", stored["id"])["memory"]
+    versions = memory("history", stored["id"])["versions"]
+    assert [(v["op"], v["category"]) for v in versions] == [
+        ("store", "fact"), ("update", "context"), ("supersede", "context")]
+    assert versions[-1]["superseded_by"] == moved["id"]
+    assert [m["id"] for m in memory("list", "--subject-type", "guest", "--subject-id", "omar",
+                                    "--as-of", "2023-09-10")["memories"]] == [stored["id"]]
+    assert len(memory("list", "--include-superseded")["memories"]) == 3
     assert memory("delete", other["id"]) == {"deleted": other["id"]}
     refused = run_cli(srv.home, "memory", "forget-subject", "demo/memory", "--subject-type",
                       "guest", "--subject-id", "omar", env=env)
     assert refused.returncode == 1
     assert json.loads(refused.stderr)["error"]["code"] == "MEMORY_CONFIRM_REQUIRED"
     assert memory("forget-subject", "--subject-type", "guest", "--subject-id", "omar",
-                  "--yes")["ids"] == [stored["id"]]
+                  "--yes")["ids"] == [stored["id"], moved["id"]]
     assert memory("list")["memories"] == []
 
     done, heavy = loaded(["--home", str(srv.home), "memory", "search", "demo/memory",

@@ -49,6 +49,7 @@ from .models import (
                      MemoryImport,
                      MemoryPage,
                      MemorySource,
+                     MemoryVersion,
                      NewMemory,
                      Observation,
                      SearchHit,
@@ -75,5 +76,6 @@ __all__ = ["Client", "Element", "Circle", "MemoryElement", "Agent", "AgentFacing
            "JSON", "Category", "SubjectType", "MemorySource", "Memory", "NewMemory",
            "StoreResult", "SearchHit", "SearchResult", "MemoryPage", "Stats", "ForgetResult",
            "ElementInfo", "Spec", "SpecAnswer", "SpecUpdate", "Event", "ActivityPage",
-           "MemoryImport", "Turn", "Decision", "Observation", "EvalRun", "EvalCase",
+           "MemoryImport", "MemoryVersion", "Turn", "Decision", "Observation", "EvalRun",
+           "EvalCase",
            "EvalSummary", "EvalStatus", "__version__"]

@@ -22,6 +22,7 @@ from .models import (
     ForgetResult,
     Memory,
     MemoryImport,
+    MemoryVersion,
     MemoryPage,
     MemorySource,
     NewMemory,
@@ -55,13 +56,15 @@ class MemoryElement(AgentFacing):
               context: str | None = None, intention: str | None = None,
               agent: str | None = None, metadata: JSON | None = None,
               source: MemorySource | None = None, occurred_at: str | None = None,
-              idempotency_key: str | None = None) -> StoreResult:
+              idempotency_key: str | None = None,
+              supersedes: Sequence[str] | None = None) -> StoreResult:
         """Store one memory; answer it with the ids it ``evicted`` and ``warnings``.
 
         ``occurred_at`` (ISO 8601; a date alone is its midnight UTC) is when the remembered
-        thing happened, default now. ``idempotency_key`` defaults to a fresh UUID: pass
-        your own to make a store you repeat later (after a crash, say) return the first
-        result instead of a copy.
+        thing happened, default now. ``supersedes``: current memories of the same subject
+        this one replaces (kept for :meth:`history` and ``as_of``, out of default recall).
+        ``idempotency_key`` defaults to a fresh UUID: pass your own to make a store you
+        repeat later (after a crash, say) return the first result instead of a copy.
 
         :raise ValidationError: a bad category, subject, size...; nothing stored.
         """
@@ -69,7 +72,8 @@ class MemoryElement(AgentFacing):
         body = _filters(content=content, category=category, subject_type=subject_type,
                         subject_id=subject_id, context=context, intention=intention,
                         agent=agent, metadata=metadata, source=source,
-                        occurred_at=occurred_at)
+                        occurred_at=occurred_at,
+                        supersedes=list(supersedes) if supersedes is not None else None)
         return cast(StoreResult, self._post("store", body, safe=True,
                                             headers={"Idempotency-Key": key}))
 
@@ -104,37 +108,63 @@ class MemoryElement(AgentFacing):
         """:raise NotFound: no memory has this id."""
         self._post(_one(memory_id, "delete"), {}, safe=False)
 
+    def retire(self, memory_id: str, reason: str, *, at: str | None = None) -> Memory:
+        """The memory no longer holds and nothing replaces it: kept for :meth:`history`
+        with ``valid_until`` = ``at`` (ISO 8601; default now), out of default recall.
+
+        :raise Conflict: it was superseded or retired already (``MEMORY_NOT_CURRENT``).
+        """
+        answer = self._post(_one(memory_id, "update"), _filters(
+            retire=True, reason=reason, at=at), safe=True)
+        return cast(Memory, answer["memory"])
+
+    def history(self, memory_id: str) -> list[MemoryVersion]:
+        """Every version of one memory, oldest first: content, category, validity, and
+        what made it (``op``, ``at``, ``source``, ``agent``, ``evaluator``, ``reason``).
+
+        :raise NotFound: no memory has this id (a deleted one's history is gone too).
+        """
+        return cast(list[MemoryVersion], self._get(_one(memory_id, "history"))["versions"])
+
     def search(self, query: str, *, context: str | None = None, intention: str | None = None,
                subject_type: SubjectType | None = None, subject_id: str | None = None,
                limit: int | None = None,
                categories: Sequence[Category] | None = None,
                occurred_after: str | None = None,
-               occurred_before: str | None = None) -> SearchResult:
+               occurred_before: str | None = None, as_of: str | None = None,
+               include_superseded: bool | None = None) -> SearchResult:
         """Recall by what a memory says, its context and its intention, best first;
         ``occurred_after``/``occurred_before`` (ISO 8601, exclusive) keep only memories of
-        what happened then."""
+        what happened then. Current memories only, unless ``as_of`` (ISO 8601: those
+        current then) or ``include_superseded``."""
         return cast(SearchResult, self._post("search", _filters(
             query=query, context=context, intention=intention, subject_type=subject_type,
             subject_id=subject_id, limit=limit,
             categories=list(categories) if categories is not None else None,
-            occurred_after=occurred_after, occurred_before=occurred_before), safe=True))
+            occurred_after=occurred_after, occurred_before=occurred_before, as_of=as_of,
+            include_superseded=include_superseded), safe=True))
 
     def list_page(self, *, limit: int | None = None, cursor: str | None = None,
                   category: Category | None = None, subject_type: SubjectType | None = None,
                   subject_id: str | None = None, agent: str | None = None,
                   source: MemorySource | None = None, created_after: str | None = None,
-                  created_before: str | None = None) -> MemoryPage:
-        """One page, newest first; ``next_cursor`` is None on the last."""
+                  created_before: str | None = None, as_of: str | None = None,
+                  include_superseded: bool | None = None) -> MemoryPage:
+        """One page, newest first; ``next_cursor`` is None on the last. Current memories
+        only, unless ``as_of`` or ``include_superseded`` (as :meth:`search`)."""
         return cast(MemoryPage, self._get(
             "memories", limit=limit, cursor=cursor, category=category,
             subject_type=subject_type, subject_id=subject_id, agent=agent, source=source,
-            created_after=created_after, created_before=created_before))
+            created_after=created_after, created_before=created_before, as_of=as_of,
+            include_superseded=None if include_superseded is None
+            else str(include_superseded).lower()))
 
     def list(self, *, page_size: int = 200, category: Category | None = None,
              subject_type: SubjectType | None = None, subject_id: str | None = None,
              agent: str | None = None, source: MemorySource | None = None,
              created_after: str | None = None,
-             created_before: str | None = None) -> Iterator[Memory]:
+             created_before: str | None = None, as_of: str | None = None,
+             include_superseded: bool | None = None) -> Iterator[Memory]:
         """Every memory that matches, newest first, a page at a time as the iteration
         goes. Memories stored meanwhile never shift later pages (docs/memory-runtime.md)."""
         cursor: str | None = None
@@ -142,7 +172,8 @@ class MemoryElement(AgentFacing):
             page = self.list_page(limit=page_size, cursor=cursor, category=category,
                                   subject_type=subject_type, subject_id=subject_id,
                                   agent=agent, source=source, created_after=created_after,
-                                  created_before=created_before)
+                                  created_before=created_before, as_of=as_of,
+                                  include_superseded=include_superseded)
             yield from page["memories"]
             cursor = page["next_cursor"]
             if cursor is None:

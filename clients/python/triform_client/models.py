@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
-__all__ = ["JSON", "Category", "SubjectType", "MemorySource", "Memory", "NewMemory",
+__all__ = ["JSON", "Category", "SubjectType", "MemorySource", "Memory", "MemoryVersion",
+           "NewMemory",
            "StoreResult", "Lanes", "SearchHit", "SearchResult", "MemoryPage", "Capacity",
            "SubjectCount", "Stats", "ForgetResult", "ElementInfo", "Spec", "SpecAnswer",
            "SpecUpdate", "Event", "ActivityPage", "MemoryImport", "Turn", "Decision",
@@ -40,6 +41,25 @@ class Memory(TypedDict):
     last_accessed_at: str | None
     access_count: int
     embedded: bool
+    valid_from: str
+    valid_until: str | None
+    superseded_by: str | None
+
+
+class MemoryVersion(TypedDict, total=False):
+    """One version of a memory (``MemoryElement.history``), oldest first."""
+
+    content: Required[str]
+    category: Required[str]
+    valid_from: Required[str]
+    valid_until: Required[str | None]
+    superseded_by: Required[str | None]
+    op: Required[str]
+    at: Required[str]
+    source: Required[str]
+    agent: Required[str | None]
+    evaluator: str
+    reason: str
 
 
 class NewMemory(TypedDict, total=False):

@@ -339,7 +339,7 @@ export interface paths {
         };
         /**
          * List memories with filters
-         * @description Newest first; filters combine with AND.
+         * @description Newest first; filters combine with AND. Current memories only unless as_of or include_superseded says otherwise.
          *
          *     Auth level: **Read**. Element types: memory.
          */
@@ -392,6 +392,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{circle}/{slug}/ops/memories/{memory_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of one memory
+         * @description Oldest first, the current version last: content, category and validity, and what made each version (store, update, supersede, retire; source, agent, evaluator, reason) and when. Read from the memory's own durable record; a delete or forget_subject erases it.
+         *
+         *     Auth level: **Read**. Element types: memory.
+         */
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{circle}/{slug}/ops/memories/{memory_id}/update": {
         parameters: {
             query?: never;
@@ -402,8 +424,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Update a memory's content
-         * @description A changed text is re-embedded; subject and agent never change.
+         * Update a memory's content, or retire it
+         * @description A changed text is re-embedded; subject and agent never change. The version before is kept in the memory's history. A memory superseded or retired already: 409 MEMORY_NOT_CURRENT.
          *
          *     Auth level: **Write**. Element types: memory.
          */
@@ -879,7 +901,7 @@ export interface paths {
         put?: never;
         /**
          * Store a new memory
-         * @description At max_memories the least-accessed, oldest memory is evicted (within the subject's own rows when subject_scoping is on).
+         * @description At max_memories a memory is evicted (within the subject's own rows when subject_scoping is on): superseded or retired ones first, oldest first, then the least-accessed, oldest one; caps count every memory kept, history included. supersedes ends the named memories' validity in the same write.
          *
          *     Auth level: **Write**. Element types: memory.
          */
@@ -1969,6 +1991,30 @@ export interface components {
         GetResponse: {
             memory: components["schemas"]["Memory"];
         };
+        HistoryResponse: {
+            memory_id: string;
+            versions: {
+                agent: string | null;
+                /** Format: date-time */
+                at: string;
+                /** @enum {string} */
+                category: "fact" | "preference" | "procedure" | "context" | "correction";
+                content: string;
+                /** @description the subconscious's evaluator, when it decided */
+                evaluator?: string;
+                /**
+                 * @description what made this version
+                 * @enum {string}
+                 */
+                op: "store" | "update" | "supersede" | "retire";
+                reason?: string;
+                source: string;
+                superseded_by: string | null;
+                /** Format: date-time */
+                valid_from: string;
+                valid_until: string | null;
+            }[];
+        };
         ImportBundleRequest: {
             bundle_base64?: string;
             /** @description what export_bundle answers on a circle */
@@ -2043,8 +2089,15 @@ export interface components {
             source: "subconscious" | "conscious" | "api" | "fixture";
             subject_id: string | null;
             subject_type: ("circle_member" | "entity" | "guest") | null;
+            superseded_by?: string | null;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description from when the memory holds (its occurred_at)
+             */
+            valid_from?: string;
+            valid_until?: string | null;
         };
         ObserveRequest: {
             agent?: string | null;
@@ -2199,8 +2252,10 @@ export interface components {
             tools: Record<string, unknown>[];
         };
         SearchRequest: {
+            as_of?: string | null;
             categories?: ("fact" | "preference" | "procedure" | "context" | "correction")[] | null;
             context?: string | null;
+            include_superseded?: boolean | null;
             intention?: string | null;
             /** @default 10 */
             limit?: number;
@@ -2406,10 +2461,13 @@ export interface components {
                 source?: "api" | "conscious" | "subconscious" | "fixture";
                 subject_id?: string | null;
                 subject_type?: ("circle_member" | "entity" | "guest") | null;
+                /** @description current memories of the same subject this one replaces: they are kept for history and as_of, out of default recall (valid_until = this memory's valid_from, superseded_by = its id). One of another subject or none: 404 MEMORY_NOT_FOUND; one superseded or retired already: 409 MEMORY_NOT_CURRENT; nothing is written then */
+                supersedes?: string[];
             }[];
         };
         StoreBatchResponse: {
             results: {
+                /** @description memories deleted to make room (max_memories, max_per_subject): superseded or retired ones first, oldest first; then the least accessed, oldest */
                 evicted: string[];
                 memory: components["schemas"]["Memory"];
                 /** @description MEMORY_EMBEDDING_FAILED: stored without vectors; SUBJECT_SCOPING_OFF: a subject was named but the element does not scope by subject */
@@ -2433,8 +2491,11 @@ export interface components {
             source?: "api" | "conscious" | "subconscious" | "fixture";
             subject_id?: string | null;
             subject_type?: ("circle_member" | "entity" | "guest") | null;
+            /** @description current memories of the same subject this one replaces: they are kept for history and as_of, out of default recall (valid_until = this memory's valid_from, superseded_by = its id). One of another subject or none: 404 MEMORY_NOT_FOUND; one superseded or retired already: 409 MEMORY_NOT_CURRENT; nothing is written then */
+            supersedes?: string[];
         };
         StoreResponse: {
+            /** @description memories deleted to make room (max_memories, max_per_subject): superseded or retired ones first, oldest first; then the least accessed, oldest */
             evicted: string[];
             memory: components["schemas"]["Memory"];
             /** @description MEMORY_EMBEDDING_FAILED: stored without vectors; SUBJECT_SCOPING_OFF: a subject was named but the element does not scope by subject */
@@ -2472,12 +2533,27 @@ export interface components {
             element: components["schemas"]["Element"];
         };
         UpdateRequest: {
+            agent?: string | null;
+            /**
+             * Format: date-time
+             * @description with retire: when it stopped holding (default now)
+             */
+            at?: string;
             /** @enum {string} */
             category?: "fact" | "preference" | "procedure" | "context" | "correction";
             content?: string;
             context?: string | null;
             intention?: string | null;
             metadata?: Record<string, unknown> | null;
+            /** @description why (kept in the memory's history) */
+            reason?: string;
+            /** @description true: the memory no longer holds and nothing replaces it (valid_until = now; kept for history); alone, with a reason */
+            retire?: boolean;
+            /**
+             * @default api
+             * @enum {string}
+             */
+            source?: "api" | "conscious" | "subconscious" | "fixture";
         };
         UpdateResponse: {
             memory: components["schemas"]["Memory"];
@@ -3297,6 +3373,8 @@ export interface operations {
         parameters: {
             query?: {
                 agent?: string;
+                /** @description the memories current then */
+                as_of?: string;
                 category?: "fact" | "preference" | "procedure" | "context" | "correction";
                 /** @description exclusive bound */
                 created_after?: string;
@@ -3304,6 +3382,8 @@ export interface operations {
                 created_before?: string;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
+                /** @description also memories superseded or retired */
+                include_superseded?: boolean;
                 limit?: number;
                 /** @description exclusive bound */
                 occurred_after?: string;
@@ -3422,6 +3502,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            507: components["responses"]["Error507"];
+        };
+    };
+    history: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description which branch's spec governs runtime ops (default: the server's --env) */
+                "X-Triform-Env"?: components["parameters"]["env"];
+            };
+            path: {
+                /** @description the circle (root namespace) */
+                circle: components["parameters"]["circle"];
+                memory_id: components["parameters"]["memory_id"];
+                /** @description the element's slug in its circle */
+                slug: components["parameters"]["slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryResponse"];
                 };
             };
             400: components["responses"]["Error400"];
