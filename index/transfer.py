@@ -132,6 +132,8 @@ def _validity(data: Mapping[str, Any]) -> dict[str, Any]:
     if superseded_by is not None and (not isinstance(superseded_by, str)
                                       or not _ID.match(superseded_by)):
         raise InvalidMemory("superseded_by", "must be a memory id or null")
+    if superseded_by is not None and superseded_by == data.get("id"):
+        raise InvalidMemory("superseded_by", "names the memory itself")
     until = _time(data, "valid_until", required=False)
     if superseded_by is not None and until is None:
         raise InvalidMemory("valid_until", "is required with superseded_by")

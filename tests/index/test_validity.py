@@ -360,6 +360,7 @@ def test_export_and_import_carry_validity_and_history(make_store, clock, tmp_pat
 @pytest.mark.parametrize("bad", [
     {"superseded_by": "not-an-id", "valid_until": "2024-01-01"},
     {"superseded_by": "a" * 32},                                    # no valid_until
+    {"superseded_by": "b" * 32, "valid_until": "2024-02-01"},       # itself
     {"valid_from": "2024-02-01", "valid_until": "2024-01-01"},      # ends before it begins
     {"history": "nope"},
     {"history": [{"op": "fly", "content": "x", "category": "fact",
