@@ -130,11 +130,12 @@ class Change:
         return cls(op, at, source, agent, evaluator, reason)   # type: ignore[arg-type]
 
 
-def evaluator_of(metadata: dict[str, Any]) -> str | None:
-    """The evaluator the subconscious recorded in a memory's metadata, if any."""
+def evaluator_of(metadata: dict[str, Any], name: str = "evaluator") -> str | None:
+    """The evaluator the subconscious recorded in a memory's metadata (or, with ``name``
+    "reason", why it decided), if any."""
     observe = metadata.get("observe")
-    value = observe.get("evaluator") if isinstance(observe, dict) else None
-    return value if isinstance(value, str) else None
+    value = observe.get(name) if isinstance(observe, dict) else None
+    return value[:MAX_REASON_CHARS] if isinstance(value, str) and value else None
 
 
 def _version(record: MemoryRecord, change: dict[str, Any]) -> dict[str, Any]:
@@ -183,7 +184,8 @@ def supersede_record(old: MemoryRecord, newer: MemoryRecord) -> None:
         _end(old, newer.valid_from, newer.valid_from_ts)
         old.superseded_by = newer.id
     changed(old, Change("supersede", newer.created_at, newer.source, newer.agent,
-                        evaluator_of(newer.metadata)), end)
+                        evaluator_of(newer.metadata),
+                        evaluator_of(newer.metadata, "reason")), end)
 
 
 def updated_record(record: MemoryRecord, change: Change, fields: dict[str, Any]) -> None:

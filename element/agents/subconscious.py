@@ -62,14 +62,19 @@ def apply_supersede(store: MemoryBackend, settings: MemorySettings, old_id: str,
                     content: str, category: str, subject: dict[str, str],
                     context: str | None, intention: str | None, agent: str | None,
                     metadata: dict[str, Any], occurred_at: str | None,
-                    embed_later: bool) -> StoreResult:
+                    embed_later: bool, reason: str | None = None) -> StoreResult:
     """Replace memory ``old_id`` by a new memory saying ``content``; the new one's result.
 
     The one place a supersede touches storage: ``store(..., supersedes=[old_id])``, one
     durable write in which the old memory gets ``valid_until`` (the new one's
     ``valid_from``) and ``superseded_by``, kept for history and ``as_of`` (issue 23). An
     old memory deleted, superseded or retired meanwhile leaves the new one stored alone.
+    ``reason`` (the evaluator's) goes with the evaluator in the new memory's ``observe``
+    metadata, where the old one's history reads why it was superseded.
     """
+    why = (reason or "").strip()[:MAX_REASON_CHARS]
+    if why and isinstance(metadata.get("observe"), dict):
+        metadata = {**metadata, "observe": {**metadata["observe"], "reason": why}}
     fields: dict[str, Any] = dict(content=content, category=category, **subject,
                                   context=context, intention=intention, agent=agent,
                                   source="subconscious", metadata=metadata,
@@ -149,7 +154,8 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                 agent=observation.agent,
                 metadata=observe_metadata(None, evaluator, decision.key,
                                           decision.occurred_at),
-                occurred_at=decision.occurred_at, embed_later=behind)
+                occurred_at=decision.occurred_at, embed_later=behind,
+                reason=decision.reason)
             decision.superseded_by, decision.evicted = result.memory["id"], result.evicted
             decision.category = decision.category or old["category"]
             pool.drop([old["id"], *result.evicted])

@@ -211,6 +211,11 @@ def test_add_then_duplicate_then_supersede(store: MemoryStore) -> None:
     assert moved[0]["action"] == "supersede" and moved[0]["memory_id"] == memory["id"]
     assert moved[0]["content"] == "User lives in Berlin"
     assert [m["id"] for m in store.list()[0]] == [moved[0]["superseded_by"]]
+    # The old memory's history says who superseded it and why (issue 23, item 2).
+    last = store.history(memory["id"])[-1]
+    assert (last["op"], last["source"], last["evaluator"]) == ("supersede", "subconscious",
+                                                               "rules")
+    assert last["reason"] == moved[0]["reason"] and last["reason"]
 
 
 def test_a_later_statement_in_the_same_turns_wins(store: MemoryStore) -> None:
