@@ -190,13 +190,20 @@ class _Search:
                     candidates.update(memory_id for _, memory_id in in_lane[:k])
             lexical_top += [(row.bm25, memory_id) for memory_id, row in self.whole.items()
                             if row.bm25 > 0 and row.present[0]]
+        span = ranking.span(request.occurred)
+        best_large: bm25.Best | None = None
         if large:
-            found, top = self._walk(queries, large, want)
+            found, matches = self._walk(queries, large)
             candidates |= found
-            lexical_top += top
-        lexical_top.sort(key=lambda pair: -pair[0])
-        best = lexical_top[0][0] if lexical_top else 0.0
-        candidates.update(memory_id for _, memory_id in lexical_top[:want])
+            if matches is not None:
+                best_large = bm25.Best(matches, want, want + want // 8 + 1)
+                if request.occurred != (None, None) or span is not None:
+                    # The window's plan counts the candidates: the best matches first.
+                    lexical_top += bm25.top(self.conn, self.t, matches, scope_sql(large),
+                                            self.extra, want, best_large)
+        if best_large is None or not best_large.pending():
+            lexical_top.sort(key=lambda pair: -pair[0])
+            candidates.update(memory_id for _, memory_id in lexical_top[:want])
         if request.occurred != (None, None):
             window = self._vector_pool(cur, request.occurred, WINDOW_EXACT_MAX + 1)
             plan = window_plan(len(candidates), len(window), request.limit)
@@ -204,7 +211,6 @@ class _Search:
                 candidates = set(window)
             elif plan == "add":
                 candidates |= set(self._vector_pool(cur, request.occurred, None))
-        span = ranking.span(request.occurred)
         if span is not None:
             found_span = self._vector_pool(cur, span, SPAN_CANDIDATES_MAX + 1)
             if len(found_span) <= SPAN_CANDIDATES_MAX:
@@ -218,16 +224,37 @@ class _Search:
             newest = sorted((row for row in self.whole.values() if row.present[0]),
                             key=lambda row: -row.seq)
             self.background = newest[:size]
-        with self.conn.cursor() as background_cur:
+        folded = best_large is not None and best_large.pending()
+        with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur:
             with self.conn.pipeline():
+                if folded:
+                    # The best matches' first batch checked and scored in the same round
+                    # trip as the other candidates' rows: its rows that pass come back.
+                    self._send_best(best_cur, best_large, large)
                 if missing:
                     self._send_rows(cur, None, ids=missing)
                 if size and not whole_scope:
                     self._send_background(background_cur, size)
+            if folded:
+                checked = _read_rows(best_cur)
+                best_large.passed({row.seq: memory_id for memory_id, row in checked.items()})
+                rows.update(checked)
             if missing:
                 rows.update(_read_rows(cur))
             if size and not whole_scope:
                 self.background = list(_read_rows(background_cur).values())
+        if folded:
+            # Fewer passed than wanted (a selective filter): the next batches alone.
+            lexical_top += bm25.top(self.conn, self.t, best_large.matches, scope_sql(large),
+                                    self.extra, want, best_large)
+            lexical_top.sort(key=lambda pair: -pair[0])
+            lexical = {memory_id for _, memory_id in lexical_top[:want]}
+            candidates |= lexical
+            later = sorted(lexical - rows.keys())
+            if later:
+                self._send_rows(cur, None, ids=later)
+                rows.update(_read_rows(cur))
+        best = lexical_top[0][0] if lexical_top else 0.0
         return {i: rows[i] for i in candidates if i in rows}, best
 
     def _count_sql(self, pool: str) -> str:
@@ -292,13 +319,22 @@ class _Search:
                     f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}",
                     (*case_params, *params, self.t.element, *which_params, *extra_params))
 
-    def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql], want: int
-              ) -> tuple[set[str], list[tuple[float, str]]]:
-        """Candidates of large pools: each lane's HNSW walk per pool, and the ``want``
-        best BM25 matches in them with a content vector (``(score, id)``, best first,
-        ties in sequence order), scored from the postings of the query's terms
-        (``bm25.py``). The walks and the postings go out in one transaction, as one
-        pipeline; the best matches are then checked against their rows."""
+    def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> None:
+        """Ask for the scored columns of the rows of ``best``'s next batch that pass its
+        check (``bm25.check_sql``), read by :func:`_read_rows`."""
+        cols, params = self._columns("m")
+        where, where_params = bm25.check_sql(self.t, scope_sql(pools), self.extra)
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+                    f"m.subject_id FROM memories m WHERE {where}",
+                    (*params, *where_params, best.batch()))
+
+    def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql]
+              ) -> tuple[set[str], bm25.Matches | None]:
+        """Candidates of large pools: each lane's HNSW walk per pool, and every BM25
+        match of the query's terms, scored from their postings (``bm25.py``; None
+        without terms). The walks and the postings go out in one transaction, as one
+        pipeline; the best matches are checked against their rows after
+        (:meth:`_candidates`)."""
         conn, t, d = self.conn, self.t, self.t.dim
         extra_sql, extra_params = self.extra
         walks: list[Cursor] = []
@@ -333,9 +369,7 @@ class _Search:
         matches = bm25.scores(top) if self.words else None
         for c in (*walks, top):
             c.close()
-        if matches is None:
-            return found, []
-        return found, bm25.top(conn, t, matches, scope_sql(pools), self.extra, want)
+        return found, matches
 
     def _vector_pool(self, cur: Cursor, occurred: Bounds, cap: int | None) -> list[str]:
         """Ids in scope with a content vector that occurred within the bounds (at most
