@@ -52,8 +52,8 @@ from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
 __all__ = ["row_sql", "send_postings", "scores", "top", "Matches", "Best", "check_sql",
-           "postings_add", "postings_remove", "postings_rebuild_sql", "postings_digest", "rows_digest",
-           "BLOCK"]
+           "postings_add", "postings_remove", "postings_rebuild_sql", "postings_digest",
+           "rows_digest", "BLOCK"]
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]

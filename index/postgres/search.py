@@ -21,7 +21,9 @@ trips (one more for the neighbours of hits in a walked pool). ``docs/deploy.md``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +57,7 @@ EXACT_MAX = 1024
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
+Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
 
 
 @dataclass
@@ -99,9 +102,11 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
            queries: dict[str, np.ndarray] | None, scoping: bool,
-           ranking: Ranking) -> Gathered:
-    """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``."""
-    return _Search(conn, t, request, queries, scoping, ranking).gather()
+           ranking: Ranking, spare: Spare | None = None) -> Gathered:
+    """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
+    (``spare``: a second connection, if one is free, to walk a large pool on beside the
+    postings; ``db.Database.spare``)."""
+    return _Search(conn, t, request, queries, scoping, ranking, spare).gather()
 
 
 class _Search:
@@ -109,9 +114,9 @@ class _Search:
 
     def __init__(self, conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
                  queries: dict[str, np.ndarray] | None, scoping: bool,
-                 ranking: Ranking) -> None:
+                 ranking: Ranking, spare: Spare | None) -> None:
         self.conn, self.t, self.request, self.queries = conn, t, request, queries
-        self.ranking = ranking
+        self.ranking, self.spare = ranking, spare
         self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
         self.scope = scope_sql(self.pools)
         self.extra = filters(request.cats, request.occurred, valid=request.valid)
@@ -224,29 +229,29 @@ class _Search:
             newest = sorted((row for row in self.whole.values() if row.present[0]),
                             key=lambda row: -row.seq)
             self.background = newest[:size]
-        folded = best_large is not None and best_large.pending()
+        folded = best_large if best_large is not None and best_large.pending() else None
         with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur:
             with self.conn.pipeline():
-                if folded:
+                if folded is not None:
                     # The best matches' first batch checked and scored in the same round
                     # trip as the other candidates' rows: its rows that pass come back.
-                    self._send_best(best_cur, best_large, large)
+                    self._send_best(best_cur, folded, large)
                 if missing:
                     self._send_rows(cur, None, ids=missing)
                 if size and not whole_scope:
                     self._send_background(background_cur, size)
-            if folded:
+            if folded is not None:
                 checked = _read_rows(best_cur)
-                best_large.passed({row.seq: memory_id for memory_id, row in checked.items()})
+                folded.passed({row.seq: memory_id for memory_id, row in checked.items()})
                 rows.update(checked)
             if missing:
                 rows.update(_read_rows(cur))
             if size and not whole_scope:
                 self.background = list(_read_rows(background_cur).values())
-        if folded:
+        if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
-            lexical_top += bm25.top(self.conn, self.t, best_large.matches, scope_sql(large),
-                                    self.extra, want, best_large)
+            lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
+                                    self.extra, want, folded)
             lexical_top.sort(key=lambda pair: -pair[0])
             lexical = {memory_id for _, memory_id in lexical_top[:want]}
             candidates |= lexical
@@ -332,14 +337,60 @@ class _Search:
               ) -> tuple[set[str], bm25.Matches | None]:
         """Candidates of large pools: each lane's HNSW walk per pool, and every BM25
         match of the query's terms, scored from their postings (``bm25.py``; None
-        without terms). The walks and the postings go out in one transaction, as one
-        pipeline; the best matches are checked against their rows after
-        (:meth:`_candidates`)."""
-        conn, t, d = self.conn, self.t, self.t.dim
+        without terms); the best matches are checked against their rows after
+        (:meth:`_candidates`). The two are independent: with a second connection free
+        (``spare``), the walks run on it in a thread of their own while this one reads
+        and sums the postings (the server walks while the client sums); else both go out
+        in one pipeline."""
+        conn, t = self.conn, self.t
+        if self.words and self.spare is not None:
+            with self.spare() as spare:
+                if spare is not None:
+                    walked: list[set[str] | BaseException] = []
+                    thread = threading.Thread(target=self._walk_beside,
+                                              args=(spare, queries, pools, walked))
+                    thread.start()
+                    try:
+                        with conn.cursor() as top:
+                            bm25.send_postings(top, t, self.words)
+                            summed = bm25.scores(top)
+                    finally:
+                        thread.join()
+                    if isinstance(walked[0], BaseException):
+                        raise walked[0]
+                    return walked[0], summed
+        top = conn.cursor()
+        with conn.pipeline():
+            walks = self._send_walks(conn, queries, pools)
+            if self.words:
+                bm25.send_postings(top, t, self.words)
+        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
+        matches = bm25.scores(top) if self.words else None
+        for c in (*walks, top):
+            c.close()
+        return found, matches
+
+    def _walk_beside(self, spare: psycopg.Connection[Any], queries: dict[str, np.ndarray],
+                     pools: list[Sql], walked: list[set[str] | BaseException]) -> None:
+        """:meth:`_send_walks` on ``spare`` (a thread's target): the ids found, or the
+        error, appended to ``walked``."""
+        try:
+            with spare.pipeline():
+                walks = self._send_walks(spare, queries, pools)
+            walked.append({str(r[0]) for walk in walks for r in walk.fetchall()})
+            for c in walks:
+                c.close()
+        except BaseException as exc:   # raised again by the search's own thread
+            walked.append(exc)
+
+    def _send_walks(self, conn: psycopg.Connection[Any], queries: dict[str, np.ndarray],
+                    pools: list[Sql]) -> list[Cursor]:
+        """Send each lane's HNSW walk per pool in one transaction on ``conn`` (in
+        pipeline mode): their cursors, read after the pipeline's sync."""
+        t, d = self.t, self.t.dim
         extra_sql, extra_params = self.extra
         walks: list[Cursor] = []
-        top = conn.cursor()
-        with conn.pipeline(), conn.transaction(), conn.cursor() as settings_cur:
+        with conn.transaction(), conn.cursor() as settings_cur:
             settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             # A sequential scan would compute (and detoast) every row's distance: leave
             # the planner the HNSW walk or, for a selective filter, the btree and a sort.
@@ -363,13 +414,7 @@ class _Search:
                         f"%s::vector({d}) LIMIT %s",
                         (t.element, *pool_params, *extra_params, self.literal[lane], k))
                     walks.append(walk)
-            if self.words:
-                bm25.send_postings(top, t, self.words)
-        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        matches = bm25.scores(top) if self.words else None
-        for c in (*walks, top):
-            c.close()
-        return found, matches
+        return walks
 
     def _vector_pool(self, cur: Cursor, occurred: Bounds, cap: int | None) -> list[str]:
         """Ids in scope with a content vector that occurred within the bounds (at most

@@ -524,17 +524,20 @@ def test_an_import_refused_part_way_leaves_no_postings(db: Database, tmp_path: P
     assert store.verify() == []
 
 
-@pytest.mark.parametrize("exact_max", [1024, 30, 0],
-                         ids=["scored-whole", "general-walked", "walked"])
+@pytest.mark.parametrize("exact_max, connections", [(1024, 16), (30, 16), (0, 16), (0, 1)],
+                         ids=["scored-whole", "general-walked", "walked",
+                              "walked-one-connection"])
 def test_search_ranks_as_the_file_store_on_either_plan(
         db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        exact_max: int) -> None:
+        exact_max: int, connections: int) -> None:
     """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
     walked (HNSW per lane, BM25 from the postings): both rank as the file store does,
     neighbour turns included (the memories are stored in sessions of ten, a minute
     apart, so the best hits have neighbours). The neighbours of hits in pools scored
     whole are found among their rows, the others by a statement of their own; at 30 the
-    general pool (60 memories) is walked and each guest's scored whole."""
+    general pool (60 memories) is walked and each guest's scored whole. A walk runs on a
+    second connection beside the postings when the pool has one free, else in the
+    search's own pipeline (a pool of one connection)."""
     from index import IndexParams, MemoryStore
     from index.postgres import search as pg_search
     monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
@@ -554,12 +557,20 @@ def test_search_ranks_as_the_file_store_on_either_plan(
         if i % 4 == 0:
             item.update(subject_type="guest", subject_id=f"g{i % 3}")
         items.append(item)
+    beside: list[int] = []
+    walk_beside = pg_search._Search._walk_beside
+
+    def counted(self: Any, *args: Any) -> None:
+        beside.append(1)
+        walk_beside(self, *args)
+    monkeypatch.setattr(pg_search._Search, "_walk_beside", counted)
     file_store = MemoryStore(tmp_path / "file", HashingEmbedder(256))
+    pool = Database(db.url, max_size=connections)
     # The same memories without the lever: some search must rank otherwise there, or
     # this test would not see a PostgreSQL store that ignored it.
     unpulled = MemoryStore(tmp_path / "unpulled", HashingEmbedder(256),
                            index_params=IndexParams(neighbour_weight=0.0))
-    store = _store(db, str(tmp_path))
+    store = _store(pool, str(tmp_path))
     for backend in (file_store, unpulled, store):
         backend.store_many(items, settings=settings)
     searches: list[dict[str, Any]] = [
@@ -590,6 +601,10 @@ def test_search_ranks_as_the_file_store_on_either_plan(
                               for r in found.results)
             assert ranked(got) == ranked(want), search
         assert moved >= 3, moved
+        # Walked beside the postings on a second connection, when there is one.
+        assert bool(beside) == (exact_max < 1024 and connections > 1), len(beside)
     finally:
         file_store.close()
         unpulled.close()
+        store.close()
+        pool.close()
