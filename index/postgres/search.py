@@ -15,8 +15,10 @@ its pool was scored whole, else by one more statement. The search runs on one
 connection in autocommit: the reads need no transaction of their own (each statement
 sees a committed state; a memory deleted between two is left out), and independent
 statements go out together in a pipeline, so a search on a small scope is three round
-trips (one more for the neighbours of hits in a walked pool). ``docs/deploy.md``
-("Search and store speed") has the round trips and the figures.
+trips (one more for the neighbours of hits in a walked pool). A walked pool's HNSW walks
+run on a second connection of the pool, when one is free, beside the postings; its best
+BM25 matches are checked and scored in the round trip of the other candidates' rows.
+``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
 from __future__ import annotations
