@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.stop()
     load.append(os.getloadavg()[0])
-    print(f"# pg_before_after: {n} memories, {queries} queries of each kind, before = "
+    what = f"element {args.element}" if args.element else f"{n} memories"
+    print(f"# pg_before_after: {what}, {queries} queries of each kind, before = "
           f"{args.before}, {'thread CPU time' if args.cpu else 'wall clock'}, load average "
           f"{load[0]:.1f} -> {load[1]:.1f} on {os.cpu_count()} cores")
     print("| search p50 / p95 ms | " + " | ".join(names) + " |")
