@@ -224,7 +224,8 @@ class Database:
     """A pool of connections to one PostgreSQL database (thread-safe).
 
     :param url: ``postgresql://user@host:port/dbname`` (libpq's URL or key=value form).
-    :param max_size: connections at most; each API thread holds one per call.
+    :param max_size: connections at most; each API thread holds one per call (a search
+        that walks a large pool borrows a second when one is free: :meth:`spare`).
     :param timeout: seconds to wait for a connection before the call is
         :class:`DatabaseUnavailable` (a server that is down answers within ``timeout``,
         never hangs).
