@@ -5,6 +5,7 @@ a clear retryable error, refusals that write nothing, migrations that run twice.
 from __future__ import annotations
 
 import multiprocessing
+import time
 from pathlib import Path
 from typing import Any
 
@@ -607,4 +608,30 @@ def test_search_ranks_as_the_file_store_on_either_plan(
         file_store.close()
         unpulled.close()
         store.close()
+        pool.close()
+
+
+def test_spare_lends_a_free_connection_and_never_queues(db: Database) -> None:
+    """``Database.spare``: a second connection when the pool has one free (in autocommit,
+    back to the pool after), None when every connection is lent, without waiting for the
+    pool's timeout (a search then walks on its own connection)."""
+    pool = Database(db.url, max_size=2, timeout=30.0)
+    try:
+        with pool.autocommit() as own:
+            found = None
+            for _ in range(200):   # the pool opens its second connection in the background
+                with pool.spare() as spare:
+                    if spare is not None:
+                        found = spare.execute("SELECT 1").fetchone()
+                        assert spare.autocommit and spare is not own
+                        break
+                time.sleep(0.02)
+            assert found == (1,)
+            with pool.autocommit():
+                with pool.spare() as spare:
+                    assert spare is None
+        with pool.transaction() as cur:   # the spare went back, out of autocommit
+            cur.execute("SELECT 2")
+            assert cur.fetchone() == (2,)
+    finally:
         pool.close()
