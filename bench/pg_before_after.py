@@ -5,6 +5,7 @@
     .venv/bin/python bench/pg_before_after.py --before main --cpu    # CPU time, not wall
     .venv/bin/python bench/pg_before_after.py --before main --cpu --files-only
     .venv/bin/python bench/pg_before_after.py --before main --cpu --before-first
+    .venv/bin/python bench/pg_before_after.py --before main --database URL --element NAME
 
 Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.py``
 unless ``--database`` names one) and once in a file store, then opens the one element
@@ -124,7 +125,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the two file stores alone (no PostgreSQL)")
     parser.add_argument("--before-first", action="store_true",
                         help="build (and list) --before's file store first")
+    parser.add_argument("--element",
+                        help="with --database: search this element of pg_bench.py's "
+                             "memories as it is (e.g. bench-100000, built before by "
+                             "pg_bench.py), without the file stores or a build (--before "
+                             "must have this tree's schema)")
     args = parser.parse_args(argv)
+    if args.element and (not args.database or args.files_only):
+        parser.error("--element needs --database (and PostgreSQL)")
     n, queries = (500, 20) if args.quick else (args.memories, args.queries)
     clock = time.thread_time if args.cpu else time.perf_counter
     embedder = HashingEmbedder(384)
@@ -151,14 +159,19 @@ def main(argv: list[str] | None = None) -> int:
             # whichever revision it is (bench/README.md): --before-first swaps them.
             files = [("file", MemoryStore, "mem"),
                      (f"file {args.before}", file_before, "mem-before")]
+            if args.element:
+                files = []
             for name, make, folder in files[::-1] if args.before_first else files:
                 stores[name] = make(Path(tmp) / folder, embedder)
                 built[name] = build(stores[name], data, scoped)
-            element = f"before-after-{n}"
+            element = args.element or f"before-after-{n}"
             if not args.files_only:
-                with PostgresMemoryStore(url, element, embedder) as builder:
-                    built["pg this tree"] = build(builder, data, scoped)
+                if not args.element:
+                    with PostgresMemoryStore(url, element, embedder) as builder:
+                        built["pg this tree"] = build(builder, data, scoped)
                 before_url = url
+                if before_schema(args.before) != SCHEMA_VERSION and args.element:
+                    parser.error(f"{args.before} has another schema: leave out --element")
                 if before_schema(args.before) != SCHEMA_VERSION:
                     # A revision of another schema builds the memories again in its own
                     # database, on the same server (same load, same settings).
@@ -182,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
             times: dict[tuple[str, str], list[float]] = {(k, s): [] for k in kinds
                                                          for s in names}
             agree: dict[str, list[float]] = {s: [] for s in names}
+            # The unscoped top-10 each store returns, beside the file store's (without
+            # file stores: beside the first PostgreSQL store's).
+            reference = names[0]
             rng = np.random.default_rng(5)
             for _ in range(3):   # warm every store and its connections
                 for s in stores.values():
@@ -198,14 +214,15 @@ def main(argv: list[str] | None = None) -> int:
                         got[name] = {r["memory"]["content"] for r in found.results}
                     if kind.startswith("unscoped"):
                         for name in names:
-                            agree[name].append(len(got[name] & got["file"]) / 10)
+                            agree[name].append(len(got[name] & got[reference]) / 10)
             for s in stores.values():
                 s.close()
     finally:
         if server is not None:
             server.stop()
     load.append(os.getloadavg()[0])
-    print(f"# pg_before_after: {n} memories, {queries} queries of each kind, before = "
+    what = f"element {args.element}" if args.element else f"{n} memories"
+    print(f"# pg_before_after: {what}, {queries} queries of each kind, before = "
           f"{args.before}, {'thread CPU time' if args.cpu else 'wall clock'}, load average "
           f"{load[0]:.1f} -> {load[1]:.1f} on {os.cpu_count()} cores")
     print("| search p50 / p95 ms | " + " | ".join(names) + " |")
@@ -220,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {label} | " + " | ".join(
             f"{built[name][at]:.{1 if at == 0 else 2}f}" if name in built else "-"
             for name in names) + " |")
-    print("| unscoped top-10 = file's | "
+    print(f"| unscoped top-10 = {reference}'s | "
           + " | ".join(f"{statistics.mean(agree[name]):.3f}" for name in names) + " |")
     return 0
 

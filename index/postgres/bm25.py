@@ -51,9 +51,9 @@ from ..lexical import BM25_B, BM25_K1
 from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
-__all__ = ["row_sql", "send_postings", "scores", "top", "Matches", "postings_add",
-           "postings_remove", "postings_rebuild_sql", "postings_digest", "rows_digest",
-           "BLOCK"]
+__all__ = ["row_sql", "send_postings", "scores", "top", "Matches", "Best", "check_sql",
+           "postings_add", "postings_remove", "postings_rebuild_sql", "postings_digest",
+           "rows_digest", "BLOCK"]
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
@@ -196,29 +196,65 @@ def scores(cur: Cursor) -> Matches:
     return Matches(slots[matched], total_score[matched])
 
 
+class Best:
+    """The ``want`` best of ``matches`` that pass a check against their rows (scope,
+    filters, a content vector), found a batch at a time, best first: each next batch is
+    sized by how many of the last passed. :func:`top` sends each batch's check; a search
+    may send the first with statements of its own (``postgres/search.py``) and hand the
+    rows that passed to :meth:`passed`."""
+
+    def __init__(self, matches: Matches, want: int, first: int | None = None) -> None:
+        self.matches, self.want = matches, want
+        self.found: list[tuple[float, str]] = []   # (score, id), best first
+        self._size, self._seen = first or max(2 * want, 32), 0
+        self._batch = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+
+    def pending(self) -> bool:
+        """Whether another batch is to be checked."""
+        return len(self.found) < self.want and self._seen < len(self.matches.seqs)
+
+    def batch(self) -> list[int]:
+        """The sequence numbers of the next batch, best first."""
+        seqs, best = self.matches.best(self._seen + self._size)
+        self._batch = (seqs[self._seen:], best[self._seen:])
+        return self._batch[0].tolist()
+
+    def passed(self, ids: dict[int, str]) -> None:
+        """The rows of the last batch that passed: their ids by sequence number (others
+        are ignored)."""
+        batch, batch_scores = self._batch
+        found = [(score, ids[seq]) for seq, score in
+                 zip(batch.tolist(), batch_scores.tolist(), strict=True) if seq in ids]
+        self.found += found
+        self._seen += len(batch)
+        share = max(len(found), 1) / max(len(batch), 1)
+        self._size = min(max(int((self.want - len(self.found)) / share * 1.5), 32), 1 << 16)
+
+    def result(self) -> list[tuple[float, str]]:
+        """``(score, id)`` of the best that passed, best first, ties in sequence order."""
+        return self.found[:self.want]
+
+
+def check_sql(t: Table, scope: Sql, extra: Sql) -> Sql:
+    """The condition a best match's row passes (on ``memories`` unqualified; followed by
+    the batch's sequence numbers as one more parameter, ``seq = ANY(%s)``)."""
+    return (f"element = %s AND v_content IS NOT NULL AND dim = {t.dim} AND ({scope[0]})"
+            f"{extra[0]} AND seq = ANY(%s)", (t.element, *scope[1], *extra[1]))
+
+
 def top(conn: psycopg.Connection[Any], t: Table, matches: Matches, scope: Sql, extra: Sql,
-        want: int) -> list[tuple[float, str]]:
+        want: int, best: Best | None = None) -> list[tuple[float, str]]:
     """The ``want`` best of ``matches`` in scope that have a content vector
-    (``(score, id)``, best first, ties in sequence order): the best are checked against
-    their rows a batch at a time, each next batch sized by how many of the last passed."""
-    found: list[tuple[float, str]] = []
-    size, seen = max(2 * want, 32), 0
+    (``(score, id)``, best first, ties in sequence order), checked against their rows a
+    batch at a time (:class:`Best`; ``best``: one whose first batches were checked)."""
+    best = best or Best(matches, want)
+    where, params = check_sql(t, scope, extra)
     with conn.cursor() as cur:
-        while len(found) < want and seen < len(matches.seqs):
-            seqs, best = matches.best(seen + size)
-            batch, batch_scores = seqs[seen:], best[seen:]
-            cur.execute(f"SELECT seq, id FROM memories WHERE element = %s AND "
-                        f"seq = ANY(%s) AND v_content IS NOT NULL AND dim = {t.dim} AND "
-                        f"({scope[0]}){extra[0]}",
-                        (t.element, batch.tolist(), *scope[1], *extra[1]))
-            passed = {int(seq): str(memory_id) for seq, memory_id in cur.fetchall()}
-            found += [(float(score), passed[int(seq)]) for seq, score in
-                      zip(batch.tolist(), batch_scores.tolist(), strict=True)
-                      if int(seq) in passed]
-            seen += len(batch)
-            share = max(len(passed), 1) / len(batch)
-            size = min(max(int((want - len(found)) / share * 1.5), 32), 1 << 16)
-    return found[:want]
+        while best.pending():
+            cur.execute(f"SELECT seq, id FROM memories WHERE {where}",
+                        (*params, best.batch()))
+            best.passed({int(seq): str(memory_id) for seq, memory_id in cur.fetchall()})
+    return best.result()
 
 
 # -- keeping the postings -----------------------------------------------------------------

@@ -45,6 +45,9 @@ logger = logging.getLogger(__name__)
 
 # A connection used less than this many seconds ago is lent without a check.
 CHECK_IDLE = 0.5
+# Seconds a call waits for a second connection (``Database.spare``): enough to take one
+# that is ready, and to have the pool open another for the next call when none is.
+SPARE_WAIT = 0.001
 
 # Advisory lock keys (64-bit): one for migrations; elements hash their name (store.py).
 _MIGRATION_LOCK = 0x7472_6966_6f72_6d01
@@ -221,7 +224,8 @@ class Database:
     """A pool of connections to one PostgreSQL database (thread-safe).
 
     :param url: ``postgresql://user@host:port/dbname`` (libpq's URL or key=value form).
-    :param max_size: connections at most; each API thread holds one per call.
+    :param max_size: connections at most; each API thread holds one per call (a search
+        that walks a large pool borrows a second when one is free: :meth:`spare`).
     :param timeout: seconds to wait for a connection before the call is
         :class:`DatabaseUnavailable` (a server that is down answers within ``timeout``,
         never hangs).
@@ -295,6 +299,28 @@ class Database:
             raise
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise _mapped(exc) from exc
+
+    @contextmanager
+    def spare(self) -> Iterator[psycopg.Connection[Any] | None]:
+        """A second connection in autocommit mode, for statements a call runs beside
+        those of its own connection, if one is free now; None when none is (the caller
+        runs them on its own). It does not wait for one (at most ``SPARE_WAIT``): a
+        call holding a connection never queues for a second behind calls doing the same.
+        Errors pass through unmapped: the caller maps them with its own connection's."""
+        try:
+            conn = self._pool.getconn(timeout=SPARE_WAIT)
+        except (psycopg.Error, psycopg_pool.PoolTimeout):
+            yield None
+            return
+        try:
+            conn.autocommit = True
+            yield conn
+        finally:
+            try:
+                conn.autocommit = False
+            except psycopg.Error:
+                conn.close()   # left in a transaction (an error midway): the pool drops it
+            self._pool.putconn(conn)
 
     @contextmanager
     def session_lock(self, key: int) -> Iterator[bool]:

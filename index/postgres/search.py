@@ -15,13 +15,17 @@ its pool was scored whole, else by one more statement. The search runs on one
 connection in autocommit: the reads need no transaction of their own (each statement
 sees a committed state; a memory deleted between two is left out), and independent
 statements go out together in a pipeline, so a search on a small scope is three round
-trips (one more for the neighbours of hits in a walked pool). ``docs/deploy.md``
-("Search and store speed") has the round trips and the figures.
+trips (one more for the neighbours of hits in a walked pool). A walked pool's HNSW walks
+run on a second connection of the pool, when one is free, beside the postings; its best
+BM25 matches are checked and scored in the round trip of the other candidates' rows.
+``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +59,7 @@ EXACT_MAX = 1024
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
+Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
 
 
 @dataclass
@@ -99,9 +104,11 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
            queries: dict[str, np.ndarray] | None, scoping: bool,
-           ranking: Ranking) -> Gathered:
-    """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``."""
-    return _Search(conn, t, request, queries, scoping, ranking).gather()
+           ranking: Ranking, spare: Spare | None = None) -> Gathered:
+    """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
+    (``spare``: a second connection, if one is free, to walk a large pool on beside the
+    postings; ``db.Database.spare``)."""
+    return _Search(conn, t, request, queries, scoping, ranking, spare).gather()
 
 
 class _Search:
@@ -109,9 +116,9 @@ class _Search:
 
     def __init__(self, conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
                  queries: dict[str, np.ndarray] | None, scoping: bool,
-                 ranking: Ranking) -> None:
+                 ranking: Ranking, spare: Spare | None) -> None:
         self.conn, self.t, self.request, self.queries = conn, t, request, queries
-        self.ranking = ranking
+        self.ranking, self.spare = ranking, spare
         self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
         self.scope = scope_sql(self.pools)
         self.extra = filters(request.cats, request.occurred, valid=request.valid)
@@ -190,13 +197,20 @@ class _Search:
                     candidates.update(memory_id for _, memory_id in in_lane[:k])
             lexical_top += [(row.bm25, memory_id) for memory_id, row in self.whole.items()
                             if row.bm25 > 0 and row.present[0]]
+        span = ranking.span(request.occurred)
+        best_large: bm25.Best | None = None
         if large:
-            found, top = self._walk(queries, large, want)
+            found, matches = self._walk(queries, large)
             candidates |= found
-            lexical_top += top
-        lexical_top.sort(key=lambda pair: -pair[0])
-        best = lexical_top[0][0] if lexical_top else 0.0
-        candidates.update(memory_id for _, memory_id in lexical_top[:want])
+            if matches is not None:
+                best_large = bm25.Best(matches, want, want + want // 8 + 1)
+                if request.occurred != (None, None) or span is not None:
+                    # The window's plan counts the candidates: the best matches first.
+                    lexical_top += bm25.top(self.conn, self.t, matches, scope_sql(large),
+                                            self.extra, want, best_large)
+        if best_large is None or not best_large.pending():
+            lexical_top.sort(key=lambda pair: -pair[0])
+            candidates.update(memory_id for _, memory_id in lexical_top[:want])
         if request.occurred != (None, None):
             window = self._vector_pool(cur, request.occurred, WINDOW_EXACT_MAX + 1)
             plan = window_plan(len(candidates), len(window), request.limit)
@@ -204,7 +218,6 @@ class _Search:
                 candidates = set(window)
             elif plan == "add":
                 candidates |= set(self._vector_pool(cur, request.occurred, None))
-        span = ranking.span(request.occurred)
         if span is not None:
             found_span = self._vector_pool(cur, span, SPAN_CANDIDATES_MAX + 1)
             if len(found_span) <= SPAN_CANDIDATES_MAX:
@@ -218,16 +231,37 @@ class _Search:
             newest = sorted((row for row in self.whole.values() if row.present[0]),
                             key=lambda row: -row.seq)
             self.background = newest[:size]
-        with self.conn.cursor() as background_cur:
+        folded = best_large if best_large is not None and best_large.pending() else None
+        with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur:
             with self.conn.pipeline():
+                if folded is not None:
+                    # The best matches' first batch checked and scored in the same round
+                    # trip as the other candidates' rows: its rows that pass come back.
+                    self._send_best(best_cur, folded, large)
                 if missing:
                     self._send_rows(cur, None, ids=missing)
                 if size and not whole_scope:
                     self._send_background(background_cur, size)
+            if folded is not None:
+                checked = _read_rows(best_cur)
+                folded.passed({row.seq: memory_id for memory_id, row in checked.items()})
+                rows.update(checked)
             if missing:
                 rows.update(_read_rows(cur))
             if size and not whole_scope:
                 self.background = list(_read_rows(background_cur).values())
+        if folded is not None:
+            # Fewer passed than wanted (a selective filter): the next batches alone.
+            lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
+                                    self.extra, want, folded)
+            lexical_top.sort(key=lambda pair: -pair[0])
+            lexical = {memory_id for _, memory_id in lexical_top[:want]}
+            candidates |= lexical
+            later = sorted(lexical - rows.keys())
+            if later:
+                self._send_rows(cur, None, ids=later)
+                rows.update(_read_rows(cur))
+        best = lexical_top[0][0] if lexical_top else 0.0
         return {i: rows[i] for i in candidates if i in rows}, best
 
     def _count_sql(self, pool: str) -> str:
@@ -292,18 +326,73 @@ class _Search:
                     f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}",
                     (*case_params, *params, self.t.element, *which_params, *extra_params))
 
-    def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql], want: int
-              ) -> tuple[set[str], list[tuple[float, str]]]:
-        """Candidates of large pools: each lane's HNSW walk per pool, and the ``want``
-        best BM25 matches in them with a content vector (``(score, id)``, best first,
-        ties in sequence order), scored from the postings of the query's terms
-        (``bm25.py``). The walks and the postings go out in one transaction, as one
-        pipeline; the best matches are then checked against their rows."""
-        conn, t, d = self.conn, self.t, self.t.dim
+    def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> None:
+        """Ask for the scored columns of the rows of ``best``'s next batch that pass its
+        check (``bm25.check_sql``), read by :func:`_read_rows`."""
+        cols, params = self._columns("m")
+        where, where_params = bm25.check_sql(self.t, scope_sql(pools), self.extra)
+        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+                    f"m.subject_id FROM memories m WHERE {where}",
+                    (*params, *where_params, best.batch()))
+
+    def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql]
+              ) -> tuple[set[str], bm25.Matches | None]:
+        """Candidates of large pools: each lane's HNSW walk per pool, and every BM25
+        match of the query's terms, scored from their postings (``bm25.py``; None
+        without terms); the best matches are checked against their rows after
+        (:meth:`_candidates`). The two are independent: with a second connection free
+        (``spare``), the walks run on it in a thread of their own while this one reads
+        and sums the postings (the server walks while the client sums); else both go out
+        in one pipeline."""
+        conn, t = self.conn, self.t
+        if self.words and self.spare is not None:
+            with self.spare() as spare:
+                if spare is not None:
+                    walked: list[set[str] | BaseException] = []
+                    thread = threading.Thread(target=self._walk_beside,
+                                              args=(spare, queries, pools, walked))
+                    thread.start()
+                    try:
+                        with conn.cursor() as top:
+                            bm25.send_postings(top, t, self.words)
+                            summed = bm25.scores(top)
+                    finally:
+                        thread.join()
+                    if isinstance(walked[0], BaseException):
+                        raise walked[0]
+                    return walked[0], summed
+        top = conn.cursor()
+        with conn.pipeline():
+            walks = self._send_walks(conn, queries, pools)
+            if self.words:
+                bm25.send_postings(top, t, self.words)
+        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
+        matches = bm25.scores(top) if self.words else None
+        for c in (*walks, top):
+            c.close()
+        return found, matches
+
+    def _walk_beside(self, spare: psycopg.Connection[Any], queries: dict[str, np.ndarray],
+                     pools: list[Sql], walked: list[set[str] | BaseException]) -> None:
+        """:meth:`_send_walks` on ``spare`` (a thread's target): the ids found, or the
+        error, appended to ``walked``."""
+        try:
+            with spare.pipeline():
+                walks = self._send_walks(spare, queries, pools)
+            walked.append({str(r[0]) for walk in walks for r in walk.fetchall()})
+            for c in walks:
+                c.close()
+        except BaseException as exc:   # raised again by the search's own thread
+            walked.append(exc)
+
+    def _send_walks(self, conn: psycopg.Connection[Any], queries: dict[str, np.ndarray],
+                    pools: list[Sql]) -> list[Cursor]:
+        """Send each lane's HNSW walk per pool in one transaction on ``conn`` (in
+        pipeline mode): their cursors, read after the pipeline's sync."""
+        t, d = self.t, self.t.dim
         extra_sql, extra_params = self.extra
         walks: list[Cursor] = []
-        top = conn.cursor()
-        with conn.pipeline(), conn.transaction(), conn.cursor() as settings_cur:
+        with conn.transaction(), conn.cursor() as settings_cur:
             settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             # A sequential scan would compute (and detoast) every row's distance: leave
             # the planner the HNSW walk or, for a selective filter, the btree and a sort.
@@ -327,15 +416,7 @@ class _Search:
                         f"%s::vector({d}) LIMIT %s",
                         (t.element, *pool_params, *extra_params, self.literal[lane], k))
                     walks.append(walk)
-            if self.words:
-                bm25.send_postings(top, t, self.words)
-        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        matches = bm25.scores(top) if self.words else None
-        for c in (*walks, top):
-            c.close()
-        if matches is None:
-            return found, []
-        return found, bm25.top(conn, t, matches, scope_sql(pools), self.extra, want)
+        return walks
 
     def _vector_pool(self, cur: Cursor, occurred: Bounds, cap: int | None) -> list[str]:
         """Ids in scope with a content vector that occurred within the bounds (at most

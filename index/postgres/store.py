@@ -222,7 +222,7 @@ class PostgresMemoryStore(MemoryCore):
         self._check_open()
         with self._db.autocommit() as conn:
             ranked = ranking.rank(search.gather(conn, self._table, request, queries,
-                                                scoping, ranking))
+                                                scoping, ranking, self._db.spare))
             if not ranked.keys:
                 return SearchResult([], ranked.fallback)
             with conn.cursor() as cur:

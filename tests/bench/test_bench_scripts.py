@@ -169,6 +169,14 @@ def test_pg_before_after_quick_puts_two_revisions_side_by_side(pg_server) -> Non
     # With neighbour turns this tree returns the file store's unscoped top-10.
     agree = next(line for line in out.splitlines() if "top-10 = file's" in line)
     assert agree.split(" | ")[4] == "1.000", out
+    # The element built there, searched again as it is: no file stores, no build.
+    again = run("bench/pg_before_after.py", "--before", "HEAD", "--quick", "--database",
+                url, "--element", "before-after-500")
+    assert "| search p50 / p95 ms | pg HEAD | pg this tree | pg this tree, no neighbours |" \
+        in again
+    assert "| build s (batches of 500) | - | - | - |" in again
+    agree = next(line for line in again.splitlines() if "top-10 = pg HEAD's" in line)
+    assert agree.split(" | ")[2] == "1.000", again
 
 
 def test_hardening_bench_quick() -> None:

@@ -1,0 +1,136 @@
+"""PostgreSQL's two plans of a search (a pool scored whole, a pool walked through HNSW
+and the postings), each ranking as the file store does, and the second connection a
+walk borrows beside the postings."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from index import HashingEmbedder, MemorySettings
+from index.postgres import Database, PostgresMemoryStore
+
+
+@pytest.fixture
+def db(pg_database: Database) -> Database:
+    return pg_database
+
+
+def _store(db: Database | str, element: str, **kw: Any) -> PostgresMemoryStore:
+    return PostgresMemoryStore(db, element, HashingEmbedder(256), **kw)
+
+
+@pytest.mark.parametrize("exact_max, connections", [(1024, 16), (30, 16), (0, 16), (0, 1)],
+                         ids=["scored-whole", "general-walked", "walked",
+                              "walked-one-connection"])
+def test_search_ranks_as_the_file_store_on_either_plan(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        exact_max: int, connections: int) -> None:
+    """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
+    walked (HNSW per lane, BM25 from the postings): both rank as the file store does,
+    neighbour turns included (the memories are stored in sessions of ten, a minute
+    apart, so the best hits have neighbours). The neighbours of hits in pools scored
+    whole are found among their rows, the others by a statement of their own; at 30 the
+    general pool (60 memories) is walked and each guest's scored whole. A walk runs on a
+    second connection beside the postings when the pool has one free, else in the
+    search's own pipeline (a pool of one connection)."""
+    from index import IndexParams, MemoryStore
+    from index.postgres import search as pg_search
+    monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
+    settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0,
+                              max_memories=1000, max_per_subject=1000)
+    words = ("budget river violin garden coffee doctor school mountain painting "
+             "concert office beach").split()
+    rng = np.random.default_rng(3)
+    items = []
+    for i in range(80):
+        picked = rng.choice(words, 5)
+        item: dict[str, Any] = {
+            "content": f"{' '.join(picked)} note {i}", "category": "fact" if i % 3 else
+            "preference", "context": " ".join(rng.choice(words, 8)) if i % 2 else None,
+            "intention": " ".join(rng.choice(words, 2)) if i % 5 == 0 else None,
+            "occurred_at": f"2024-0{1 + i // 10 % 6}-1{i // 10}T10:{i % 10:02d}:00Z"}
+        if i % 4 == 0:
+            item.update(subject_type="guest", subject_id=f"g{i % 3}")
+        items.append(item)
+    beside: list[int] = []
+    walk_beside = pg_search._Search._walk_beside
+
+    def counted(self: Any, *args: Any) -> None:
+        beside.append(1)
+        walk_beside(self, *args)
+    monkeypatch.setattr(pg_search._Search, "_walk_beside", counted)
+    file_store = MemoryStore(tmp_path / "file", HashingEmbedder(256))
+    pool = Database(db.url, max_size=connections)
+    # The same memories without the lever: some search must rank otherwise there, or
+    # this test would not see a PostgreSQL store that ignored it.
+    unpulled = MemoryStore(tmp_path / "unpulled", HashingEmbedder(256),
+                           index_params=IndexParams(neighbour_weight=0.0))
+    store = _store(pool, str(tmp_path))
+    for backend in (file_store, unpulled, store):
+        backend.store_many(items, settings=settings)
+    searches: list[dict[str, Any]] = [
+        {"query": "budget river"},
+        {"query": "violin concert", "context": "garden coffee office",
+         "intention": "beach"},
+        {"query": "doctor school", "subject_type": "guest", "subject_id": "g1"},
+        {"query": "mountain painting", "categories": ["preference"]},
+        {"query": "coffee", "occurred_after": "2024-02-01T00:00:00Z",
+         "occurred_before": "2024-04-01T00:00:00Z"},
+        {"query": "school", "subject_type": "guest", "subject_id": "g2",
+         "categories": ["fact"]},
+    ]
+    moved = 0
+    try:
+        for search in searches:
+            want = file_store.search(limit=8, settings=settings, **search)
+            got = store.search(limit=8, settings=settings, **search)
+            plain = unpulled.search(limit=8, settings=settings, **search)
+            moved += [r["score"] for r in plain.results] != \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5)
+            assert [r["score"] for r in got.results] == \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5), search
+
+            # Equal scores may swap (float32 cosines in the file store, float64 here).
+            def ranked(found: Any) -> list[tuple[float, str]]:
+                return sorted((-round(r["score"], 5), r["memory"]["content"])
+                              for r in found.results)
+            assert ranked(got) == ranked(want), search
+        assert moved >= 3, moved
+        # Walked beside the postings on a second connection, when there is one.
+        assert bool(beside) == (exact_max < 1024 and connections > 1), len(beside)
+    finally:
+        file_store.close()
+        unpulled.close()
+        store.close()
+        pool.close()
+
+
+def test_spare_lends_a_free_connection_and_never_queues(db: Database) -> None:
+    """``Database.spare``: a second connection when the pool has one free (in autocommit,
+    back to the pool after), None when every connection is lent, without waiting for the
+    pool's timeout (a search then walks on its own connection)."""
+    pool = Database(db.url, max_size=2, timeout=30.0)
+    try:
+        with pool.autocommit() as own:
+            found = None
+            for _ in range(200):   # the pool opens its second connection in the background
+                with pool.spare() as spare:
+                    if spare is not None:
+                        found = spare.execute("SELECT 1").fetchone()
+                        assert spare.autocommit and spare is not own
+                        break
+                time.sleep(0.02)
+            assert found == (1,)
+            with pool.autocommit():
+                with pool.spare() as spare:
+                    assert spare is None
+        with pool.transaction() as cur:   # the spare went back, out of autocommit
+            cur.execute("SELECT 2")
+            assert cur.fetchone() == (2,)
+    finally:
+        pool.close()
