@@ -109,7 +109,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25)
         if ranking.background_size:
-            background = _vector_rows(state, _newest(state, owners, ranking.background_size),
+            background = _vector_rows(state, _background(state, owners,
+                                                         ranking.background_size, valid),
                                       queries, bm25)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
@@ -144,9 +145,24 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
                 present, bm25[labels] if bm25.size else np.zeros(len(labels)))
 
 
-def _newest(state: MemoryState, owners: list[int | None], count: int) -> np.ndarray:
+def _background(state: MemoryState, owners: list[int | None], count: int,
+                valid: Validity) -> np.ndarray:
     """The calibration's background (``ranking.Gathered.background``): the ``count``
-    newest memories in scope with a content vector, whatever the search's filters.
+    newest memories in scope that the search could return (``valid``, whatever its other
+    filters) with a content vector; for a search that names a subject, the subject's own
+    (the general pool's when it has none; ``ranking.Gathered`` says why).
+    """
+    if len(owners) > 1:
+        mine = _newest(state, owners[1:], count, valid)
+        if len(mine):
+            return mine
+    return _newest(state, owners[:1], count, valid)
+
+
+def _newest(state: MemoryState, owners: list[int | None], count: int,
+            valid: Validity) -> np.ndarray:
+    """The ``count`` newest memories of ``owners`` with a content vector that pass
+    ``valid``.
 
     Labels are handed out in creation order, so they are read down from the high-water
     mark in growing blocks; a memory behind a reused label counts where its label sits.
@@ -163,6 +179,7 @@ def _newest(state: MemoryState, owners: list[int | None], count: int) -> np.ndar
         keep = has[low:high] & (owner != FREE if owners == [None] else
                                 _member(owner, owners))
         labels = np.flatnonzero(keep)[::-1] + low
+        labels = labels[_passes(state, labels, None, (None, None), valid)]
         found.append(labels)
         total += len(labels)
         high, block = low, 2 * block
