@@ -310,8 +310,12 @@ class Ranking:
             return scores
         present = background.present & _CONTENT_ONLY if column == "alone" \
             else background.present
-        level = background_level(blend(np.clip(background.sims, 0.0, 1.0), present,
-                                       self.weights))
+        # The background is scored as the rows are, shared words included: words that
+        # every memory of the sample shares with the query (the name of the person it
+        # asks about) lift the rows and the background alike.
+        sims = self._similarities(background, gathered.best) \
+            if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
+        level = background_level(blend(sims, present, self.weights))
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:

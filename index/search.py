@@ -86,8 +86,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = state.lanes.candidates(
             queries, owners, cats,
             {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries})
-        bm25, lexical = _lexical(state, request.texts["content"], owners, cats,
-                                 ranking.lexical_candidates(), occurred, valid)
+        bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
+                                             ranking.lexical_candidates(), occurred, valid)
         labels = np.union1d(labels, lexical)
         # The walks filtered categories inside hnswlib; every other filter applies here.
         labels = _kept(state, labels, None, occurred, valid)
@@ -111,7 +111,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
-                                      queries, bm25)
+                                      queries, unfiltered)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
     text = _NO_TEXT
@@ -297,12 +297,14 @@ def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
 def _lexical(state: MemoryState, query: str, owners: list[int | None],
              cats: list[int] | None, want: int,
              occurred: Bounds = (None, None),
-             valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray]:
+             valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """BM25 of the query for every label in scope with a content vector (0 elsewhere),
-    and the best ``want`` matches (memories without vectors are scored by text)."""
+    the best ``want`` matches (memories without vectors are scored by text), and BM25 of
+    every label before any filter (the calibration's background ignores them)."""
     slots = state.slots
     size = slots.high_water
-    bm25 = state.lexical.scores(query, size)
+    unfiltered = state.lexical.scores(query, size)
+    bm25 = unfiltered.copy()
     matched = np.flatnonzero(bm25)
     # Scope checks on the matches only, not on every label: at 100k memories a query
     # matches a few thousand at most.
@@ -317,7 +319,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     matched = matched[keep]
     if len(matched) > want:
         matched = matched[np.argpartition(-bm25[matched], want - 1)[:want]]
-    return bm25, matched.astype(np.int64)
+    return bm25, matched.astype(np.int64), unfiltered
 
 
 def _text_pool(state: MemoryState, owners: list[int | None], *,

@@ -272,7 +272,7 @@ class _Search:
         (its validity, whatever its other filters; ``ranking.Gathered.background``): the
         named subject's own, the general pool's when it has none (the ``(element, seq)``
         and ``(element, subject_type, subject_id, seq)`` indexes read backwards)."""
-        cols, params = self._columns("m", lexical=False)
+        cols, params = self._columns("m")
         valid_sql, valid_params = validity_sql(self.request.valid, "m.")
         subject = self._subject()
 

@@ -186,3 +186,28 @@ def test_superseded_and_retired_memories_are_not_in_the_background(
     assert set(found) == set(_TOM)
     for text in _TOM:
         assert found[text] == pytest.approx(expected[text], abs=0.03)
+
+
+def test_words_every_memory_shares_with_the_query_do_not_lift_them_above_the_threshold(
+        make_store, tmp_path: Path) -> None:
+    """A search about Tom among many other memories: Tom's name is rare in the store, so
+    every memory of Tom shares a strong word with the question. The background is scored
+    as the rows are, shared words included, so at a threshold of .3 the answer (and the
+    memory stored next to it) stays and the memories that merely name Tom go (before:
+    the background was read on cosines alone, and the name lifted all 28 above it)."""
+    hobbies = ["chess", "stamps", "boats", "radios", "bees", "choir", "pasta", "kites",
+               "maps", "clocks", "shells", "coins", "knots", "puzzles", "candles",
+               "violins", "lamps", "ferns", "trains", "quilts", "masks", "drums",
+               "bonsai", "origami", "pottery", "fossils", "comics", "gliders"]
+    toms = [{"content": f"Tom collects {word}", "category": "fact", "subject_type": "guest",
+             "subject_id": "tom"} for word in hobbies]
+    answer = {"content": "Tom likes to drink green tea", "category": "preference",
+              "subject_type": "guest", "subject_id": "tom"}
+    store = make_store()
+    _fill(store, _unrelated(300) + toms + [answer])
+    found = store.search(query="what does Tom like to drink?", settings=MemorySettings(
+        subject_scoping=True, relevance_threshold=0.3), subject_type="guest",
+        subject_id="tom", limit=50,
+        count_access=False).results
+    assert found and found[0]["memory"]["content"] == answer["content"]
+    assert len(found) <= 3
