@@ -159,11 +159,11 @@ class Gathered:
     rows' scores are not calibrated): the ``BACKGROUND_SIZE`` newest memories with a
     content vector that the search's validity lets it return (superseded ones are not,
     by default; its other filters do not count), the named subject's own when a search
-    names a subject that has some, else those of its whole scope. What a search about a
-    person must be told apart from is that person's other memories: the general pool's,
-    or another store's, are about other things and would read the background low (in
-    the 10k mixed LoCoMo store, .36 of a conversation's other turns kept at .4 against
-    .15 per conversation; ``docs/recall.md``, Scores).
+    names a subject that has some, else those of its whole scope: what a search about a
+    person must be told apart from is that person's other memories, while general ones
+    stored after them are about other things and would read the background low
+    (``docs/recall.md``, Scores). Its rows carry BM25 (of every one of them, whatever
+    the filters) and are scored as the results are, shared words included.
     """
 
     vector: Rows | None

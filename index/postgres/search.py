@@ -267,9 +267,10 @@ class _Search:
         return subject if isinstance(subject, tuple) else None
 
     def _send_background(self, cur: Cursor, size: int) -> None:
-        """Ask for the lanes' cosines of the calibration's background: the ``size``
-        newest memories in scope with a content vector that the search could return
-        (its validity, whatever its other filters; ``ranking.Gathered.background``): the
+        """Ask for the lanes' cosines and BM25 of the calibration's background: the
+        ``size`` newest memories in scope with a content vector that the search could
+        return (its validity, whatever its other filters; ``ranking.Gathered.background``):
+        the
         named subject's own, the general pool's when it has none (the ``(element, seq)``
         and ``(element, subject_type, subject_id, seq)`` indexes read backwards)."""
         cols, params = self._columns("m")
