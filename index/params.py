@@ -31,8 +31,8 @@ class IndexParams:
     (``lexical.py``; changing it re-indexes the contents on open); ``time_weight`` is the
     boost of memories that occurred in the span the query names (``recall.boost_time``;
     0 turns it off). ``calibrate`` reads a search's scores against what the query reaches
-    on the newest memories in scope (``recall.calibrate``, an increasing map: the same
-    order; off: the scores as before 2026-12-04, for the benches).
+    on the newest memories of its subject or scope (``recall.calibrate``, an increasing
+    map: the same order; off: the scores as before 2026-12-04, for the benches).
     ``neighbour_weight`` pulls the memories stored next to one of the ``neighbour_hits``
     best results (same owner, adjacent in creation order, occurred within
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward

@@ -17,9 +17,10 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
 4. the memories stored next to the best hits (same owner, adjacent in creation order,
    close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
    each column by its own hits;
-5. each column is calibrated against what the query reaches on the newest memories in
-   scope (``recall.calibrate`` over ``Gathered.background``): an increasing map, so the
-   order is the formula's and only what a score reads as changes;
+5. each column is calibrated against what the query reaches on the newest current
+   memories of the subject the search names, else of its scope (``recall.calibrate``
+   over ``Gathered.background``): an increasing map, so the order is the formula's and
+   only what a score reads as changes;
 6. a row is kept when its score *or* its query-alone score reaches
    ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
    alone finds), ranked best first by its score (equal scores: newer first) and cut at
@@ -154,9 +155,15 @@ class Gathered:
     ``vector`` is None when the query could not be embedded (everything in scope is then
     in ``text``); ``best`` is the highest BM25 in scope among memories with a content
     vector (0: no match); ``neighbours`` finds a hit's neighbours (None: not looked for);
-    ``background`` holds the similarities of the ``BACKGROUND_SIZE`` newest memories in
-    scope with a content vector (the calibration's sample, the module docstring; None:
-    the vector rows' scores are not calibrated).
+    ``background`` holds the similarities of the calibration's sample (None: the vector
+    rows' scores are not calibrated): the ``BACKGROUND_SIZE`` newest memories with a
+    content vector that the search's validity lets it return (superseded ones are not,
+    by default; its other filters do not count), the named subject's own when a search
+    names a subject that has some, else those of its whole scope: what a search about a
+    person must be told apart from is that person's other memories, while general ones
+    stored after them are about other things and would read the background low
+    (``docs/recall.md``, Scores). Its rows carry BM25 (of every one of them, whatever
+    the filters) and are scored as the results are, shared words included.
     """
 
     vector: Rows | None
@@ -303,8 +310,12 @@ class Ranking:
             return scores
         present = background.present & _CONTENT_ONLY if column == "alone" \
             else background.present
-        level = background_level(blend(np.clip(background.sims, 0.0, 1.0), present,
-                                       self.weights))
+        # The background is scored as the rows are, shared words included: words that
+        # every memory of the sample shares with the query (the name of the person it
+        # asks about) lift the rows and the background alike.
+        sims = self._similarities(background, gathered.best) \
+            if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
+        level = background_level(blend(sims, present, self.weights))
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:

@@ -24,14 +24,16 @@ shared, so the same threshold keeps a comparable meaning.
 **Calibration** (``calibrate``): a raw cosine says little by itself: one model's unrelated
 texts sit near .2, another's near .45, and memories that all name the person a query names
 reach .75 against it. So a search's scores are read against its *background*: the mean
-blended similarity (each lane clamped to ``[0, 1]``, blended over the lanes present, no
-boost) that the query reaches on a sample of the memories in scope (``background_level``:
-the ``BACKGROUND_SIZE`` newest, unrelated to the query in all but a few). A background
+blended similarity (the content lane boosted by shared words as a result's is, each lane
+clamped to ``[0, 1]``, blended over the lanes present, no time boost) that the query
+reaches on a sample of the memories it could return
+(``background_level``: the ``BACKGROUND_SIZE`` newest current ones of the subject it
+names, else of its scope, unrelated to the query in all but a few). A background
 above ``CALIBRATION_LEVEL`` (.2) is brought down to it, an identical text stays 1,
 linearly in between and below; a lower background leaves the scores as they are. The map
 is increasing, so the order is the sheet's formula's, untouched: only what a score reads
 as changes. About .2 or less is "as close as an unrelated memory of this store gets", and
-on the LoCoMo dev split the default threshold .4 keeps 88% of the evidence turns and 15%
+on the LoCoMo dev split the default threshold .4 keeps 87% of the evidence turns and 12%
 of the other turns of the same conversation (``docs/recall.md``, Scores).
 
 Nothing here does I/O; everything takes and returns plain data or numpy arrays.

@@ -86,8 +86,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = state.lanes.candidates(
             queries, owners, cats,
             {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries})
-        bm25, lexical = _lexical(state, request.texts["content"], owners, cats,
-                                 ranking.lexical_candidates(), occurred, valid)
+        bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
+                                             ranking.lexical_candidates(), occurred, valid)
         labels = np.union1d(labels, lexical)
         # The walks filtered categories inside hnswlib; every other filter applies here.
         labels = _kept(state, labels, None, occurred, valid)
@@ -109,8 +109,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25)
         if ranking.background_size:
-            background = _vector_rows(state, _newest(state, owners, ranking.background_size),
-                                      queries, bm25)
+            background = _vector_rows(state, _background(state, owners,
+                                                         ranking.background_size, valid),
+                                      queries, unfiltered)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
     text = _NO_TEXT
@@ -144,9 +145,24 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
                 present, bm25[labels] if bm25.size else np.zeros(len(labels)))
 
 
-def _newest(state: MemoryState, owners: list[int | None], count: int) -> np.ndarray:
+def _background(state: MemoryState, owners: list[int | None], count: int,
+                valid: Validity) -> np.ndarray:
     """The calibration's background (``ranking.Gathered.background``): the ``count``
-    newest memories in scope with a content vector, whatever the search's filters.
+    newest memories in scope that the search could return (``valid``, whatever its other
+    filters) with a content vector; for a search that names a subject, the subject's own
+    (the general pool's when it has none; ``ranking.Gathered`` says why).
+    """
+    if len(owners) > 1:
+        mine = _newest(state, owners[1:], count, valid)
+        if len(mine):
+            return mine
+    return _newest(state, owners[:1], count, valid)
+
+
+def _newest(state: MemoryState, owners: list[int | None], count: int,
+            valid: Validity) -> np.ndarray:
+    """The ``count`` newest memories of ``owners`` with a content vector that pass
+    ``valid``.
 
     Labels are handed out in creation order, so they are read down from the high-water
     mark in growing blocks; a memory behind a reused label counts where its label sits.
@@ -163,6 +179,7 @@ def _newest(state: MemoryState, owners: list[int | None], count: int) -> np.ndar
         keep = has[low:high] & (owner != FREE if owners == [None] else
                                 _member(owner, owners))
         labels = np.flatnonzero(keep)[::-1] + low
+        labels = labels[_passes(state, labels, None, (None, None), valid)]
         found.append(labels)
         total += len(labels)
         high, block = low, 2 * block
@@ -280,12 +297,14 @@ def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
 def _lexical(state: MemoryState, query: str, owners: list[int | None],
              cats: list[int] | None, want: int,
              occurred: Bounds = (None, None),
-             valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray]:
+             valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """BM25 of the query for every label in scope with a content vector (0 elsewhere),
-    and the best ``want`` matches (memories without vectors are scored by text)."""
+    the best ``want`` matches (memories without vectors are scored by text), and BM25 of
+    every label before any filter (the calibration's background ignores them)."""
     slots = state.slots
     size = slots.high_water
-    bm25 = state.lexical.scores(query, size)
+    unfiltered = state.lexical.scores(query, size)
+    bm25 = unfiltered.copy()
     matched = np.flatnonzero(bm25)
     # Scope checks on the matches only, not on every label: at 100k memories a query
     # matches a few thousand at most.
@@ -300,7 +319,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     matched = matched[keep]
     if len(matched) > want:
         matched = matched[np.argpartition(-bm25[matched], want - 1)[:want]]
-    return bm25, matched.astype(np.int64)
+    return bm25, matched.astype(np.int64), unfiltered
 
 
 def _text_pool(state: MemoryState, owners: list[int | None], *,

@@ -47,7 +47,7 @@ from ..ranking import (
 )
 from ..recall import LANES, token_set
 from . import bm25
-from .rows import Table, filters, pool_sql, scope_sql, vector_text
+from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
 
 __all__ = ["gather", "EXACT_MAX"]
 
@@ -118,7 +118,7 @@ class _Search:
                  queries: dict[str, np.ndarray] | None, scoping: bool,
                  ranking: Ranking, spare: Spare | None) -> None:
         self.conn, self.t, self.request, self.queries = conn, t, request, queries
-        self.ranking, self.spare = ranking, spare
+        self.ranking, self.spare, self.scoping = ranking, spare, scoping
         self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
         self.scope = scope_sql(self.pools)
         self.extra = filters(request.cats, request.occurred, valid=request.valid)
@@ -225,12 +225,16 @@ class _Search:
         missing = sorted(candidates - rows.keys())
         size = ranking.background_size
         # The calibration's background: from the rows read whole when they hold the whole
-        # scope unfiltered, else one statement, sent with the candidates' rows.
-        whole_scope = not large and not self.extra[0]
+        # scope with no filter but validity, else one statement, sent with the
+        # candidates' rows. A search that names a subject reads the subject's own.
+        whole_scope = not large and request.cats is None and request.occurred == (None,
+                                                                                   None)
         if size and whole_scope:
+            subject = self._subject()
             newest = sorted((row for row in self.whole.values() if row.present[0]),
                             key=lambda row: -row.seq)
-            self.background = newest[:size]
+            mine = [row for row in newest if row.owner == subject]
+            self.background = (mine or newest)[:size]
         folded = best_large if best_large is not None and best_large.pending() else None
         with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur:
             with self.conn.pipeline():
@@ -289,17 +293,41 @@ class _Search:
         cols.append(score)
         return ", ".join(cols), (*params, *score_params)
 
+    def _subject(self) -> tuple[str, str] | None:
+        """The subject whose memories a search's background reads first: the one it
+        names, when scoping puts it in scope (None: no subject)."""
+        pools = pools_in_scope(self.request.subject, self.scoping)
+        subject = pools[-1]
+        return subject if isinstance(subject, tuple) else None
+
     def _send_background(self, cur: Cursor, size: int) -> None:
-        """Ask for the lanes' cosines of the ``size`` newest memories in scope with a
-        content vector, whatever the search's filters (``ranking.Gathered.background``;
-        the ``(element, seq)`` index read backwards)."""
-        cols, params = self._columns("m", lexical=False)
-        scope_sql_, scope_params = self.scope
-        cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+        """Ask for the lanes' cosines and BM25 of the calibration's background: the
+        ``size`` newest memories in scope with a content vector that the search could
+        return (its validity, whatever its other filters; ``ranking.Gathered.background``):
+        the
+        named subject's own, the general pool's when it has none (the ``(element, seq)``
+        and ``(element, subject_type, subject_id, seq)`` indexes read backwards)."""
+        cols, params = self._columns("m")
+        valid_sql, valid_params = validity_sql(self.request.valid, "m.")
+        subject = self._subject()
+
+        def newest(where: str, where_params: tuple[Any, ...], limit: str) -> Sql:
+            return (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
                     f"m.subject_id FROM memories m WHERE m.element = %s AND "
-                    f"m.dim = {self.t.dim} AND m.v_content IS NOT NULL AND ({scope_sql_}) "
-                    "ORDER BY m.seq DESC LIMIT %s",
-                    (*params, self.t.element, *scope_params, size))
+                    f"m.dim = {self.t.dim} AND m.v_content IS NOT NULL AND ({where})"
+                    f"{valid_sql} ORDER BY m.seq DESC LIMIT {limit}",
+                    (*params, self.t.element, *where_params, *valid_params))
+        if subject is None:
+            sql, sql_params = newest(*self.scope, "%s")
+            cur.execute(sql, (*sql_params, size))
+            return
+        mine, mine_params = newest("m.subject_type = %s AND m.subject_id = %s", subject,
+                                   "%s")
+        general, general_params = newest("m.subject_type IS NULL", (),
+                                         "CASE WHEN EXISTS (SELECT FROM s) THEN 0 "
+                                         "ELSE %s END")
+        cur.execute(f"WITH s AS MATERIALIZED ({mine}) SELECT * FROM s UNION ALL "
+                    f"({general})", (*mine_params, size, *general_params, size))
 
     def _send_rows(self, cur: Cursor, pools: list[Sql] | None, *,
                    ids: list[str] | None = None) -> None:

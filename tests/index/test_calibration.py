@@ -112,3 +112,102 @@ def test_memories_that_only_name_the_person_fall_under_the_default_threshold(
         assert len(found) <= 5
     else:
         assert len(found) >= 10
+
+
+# -- the background sample: what the search could return, the named subject's own first --
+
+# The query and the memories share only stopwords: close vectors (the hashing embedder
+# counts every word) and no BM25 (which drops them), so nothing but the background moves
+# a score between the stores compared.
+_QUERY = "what did he do when they were there?"
+_TOM = [f"what did he do when they were there: {word}" for word in
+        ("chess", "tea", "books", "dog", "pasta", "aunt", "boats", "radios", "lake",
+         "choir", "bees", "stamps")]
+
+
+def _fill(store, items: list[dict]) -> list[str]:
+    ids: list[str] = []
+    for start in range(0, len(items), 64):
+        ids += [r.memory["id"] for r in store.store_many(
+            items[start:start + 64], settings=MemorySettings(max_memories=10_000))]
+    return ids
+
+
+def _scores(store, *, subject: bool, categories: list[str] | None = None
+            ) -> dict[str, float]:
+    found = store.search(query=_QUERY, categories=categories, settings=MemorySettings(
+        relevance_threshold=0.0, subject_scoping=subject), limit=50,
+        subject_type="guest" if subject else None, subject_id="tom" if subject else None,
+        count_access=False).results
+    return {r["memory"]["content"]: r["score"] for r in found
+            if r["memory"]["content"] in _TOM}
+
+
+def _unrelated(n: int) -> list[dict]:
+    return [{"content": f"rain fell on harbour {i} at dawn", "category": "fact"}
+            for i in range(n)]
+
+
+def test_the_background_of_a_search_that_names_a_subject_is_the_subjects_own(
+        make_store, tmp_path: Path) -> None:
+    """In a store where other memories were stored after a subject's, a search naming the
+    subject reads its scores against the subject's own memories, as it would in a store
+    of that subject alone, however many general memories came after (before: read
+    against the newest general memories, unrelated to the query, its memories kept their
+    raw scores, as if each stood out)."""
+    toms = [{"content": text, "category": "fact", "subject_type": "guest",
+             "subject_id": "tom"} for text in _TOM]
+    alone = make_store(directory=tmp_path / "alone")
+    _fill(alone, toms)
+    crowded = make_store(directory=tmp_path / "crowded")
+    _fill(crowded, toms + _unrelated(200))
+    expected, found = _scores(alone, subject=True), _scores(crowded, subject=True)
+    assert set(found) == set(_TOM)
+    for text in _TOM:
+        assert found[text] == pytest.approx(expected[text], abs=0.03)
+    assert max(found.values()) < 0.9          # read against them: under the raw .943
+    # A filter leaves the background as it is (PostgreSQL reads it by its own statement).
+    assert _scores(crowded, subject=True, categories=["fact"]) == pytest.approx(found)
+
+
+def test_superseded_and_retired_memories_are_not_in_the_background(
+        make_store, tmp_path: Path) -> None:
+    """Memories no longer current are out of recall, and out of what its scores are read
+    against: a store whose newest memories were all retired scores the current ones as a
+    store that never had them does."""
+    toms = [{"content": text, "category": "fact"} for text in _TOM]
+    plain = make_store(directory=tmp_path / "plain")
+    _fill(plain, toms)
+    kept = make_store(directory=tmp_path / "kept")
+    _fill(kept, toms)
+    for memory_id in _fill(kept, _unrelated(140)):
+        kept.retire(memory_id, reason="no longer true")
+    expected, found = _scores(plain, subject=False), _scores(kept, subject=False)
+    assert set(found) == set(_TOM)
+    for text in _TOM:
+        assert found[text] == pytest.approx(expected[text], abs=0.03)
+
+
+def test_words_every_memory_shares_with_the_query_do_not_lift_them_above_the_threshold(
+        make_store, tmp_path: Path) -> None:
+    """A search about Tom among many other memories: Tom's name is rare in the store, so
+    every memory of Tom shares a strong word with the question. The background is scored
+    as the rows are, shared words included, so at a threshold of .3 the answer (and the
+    memory stored next to it) stays and the memories that merely name Tom go (before:
+    the background was read on cosines alone, and the name lifted all 28 above it)."""
+    hobbies = ["chess", "stamps", "boats", "radios", "bees", "choir", "pasta", "kites",
+               "maps", "clocks", "shells", "coins", "knots", "puzzles", "candles",
+               "violins", "lamps", "ferns", "trains", "quilts", "masks", "drums",
+               "bonsai", "origami", "pottery", "fossils", "comics", "gliders"]
+    toms = [{"content": f"Tom collects {word}", "category": "fact", "subject_type": "guest",
+             "subject_id": "tom"} for word in hobbies]
+    answer = {"content": "Tom likes to drink green tea", "category": "preference",
+              "subject_type": "guest", "subject_id": "tom"}
+    store = make_store()
+    _fill(store, _unrelated(300) + toms + [answer])
+    found = store.search(query="what does Tom like to drink?", settings=MemorySettings(
+        subject_scoping=True, relevance_threshold=0.3), subject_type="guest",
+        subject_id="tom", limit=50,
+        count_access=False).results
+    assert found and found[0]["memory"]["content"] == answer["content"]
+    assert len(found) <= 3
