@@ -52,7 +52,7 @@ from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
-           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
+           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
            "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "moved_to",
            "relation", "relation_target"]
 
@@ -72,6 +72,13 @@ NOW_WORDS = 12
 FACT_WORDS = 20
 #: How much closer than the next memory it must be.
 MARGIN = 0.1
+#: With a strong cue ("I switched to oat milk lattes", "I moved my account to Monzo"), a
+#: memory less close still is meant when nothing else of the subject's comes near: the
+#: value words of the two differ ("coffee black", "oat milk lattes") and pull the cosine
+#: down, but an unrelated memory of the subject's scores near zero.
+SIMILAR_MIN_CLEAR = 0.2
+#: How much closer than the next memory such a memory must be.
+MARGIN_CLEAR = 0.15
 #: The least share of a named old value's content words a memory must hold.
 MENTION_MIN = 0.5
 #: Keys of attributes with one value at a time (besides ``slot`` keys): a child's age.
@@ -531,10 +538,11 @@ _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s
 
 def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
                    embed: Callable[[list[str]], np.ndarray],
-                   least: float = SIMILAR_MIN) -> Memory | None:
+                   least: float = SIMILAR_MIN, clear: bool = False) -> Memory | None:
     """The candidate (a search's hits for ``text``) whose attribute is clearly the one
     ``text`` (third person) sets: same holder, not a past event, cosine of the stripped
-    texts >= ``least`` and ``MARGIN`` over the next."""
+    texts >= ``least`` and ``MARGIN`` over the next; with ``clear`` (a strong cue), also
+    >= ``SIMILAR_MIN_CLEAR`` and ``MARGIN_CLEAR`` over the next."""
     pool = []
     for memory in candidates:
         sentences = first_person(memory["content"], who)
@@ -555,6 +563,7 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
     order = np.argsort(-scores)
     best = float(scores[order[0]])
     second = float(scores[order[1]]) if len(order) > 1 else -1.0
-    if best < least or best - second < MARGIN:
+    if (best < least or best - second < MARGIN) and \
+            not (clear and best >= SIMILAR_MIN_CLEAR and best - second >= MARGIN_CLEAR):
         return None
     return pool[int(order[0])]

@@ -349,6 +349,26 @@ def test_a_change_with_no_memory_of_its_attribute_is_added(real_store: MemorySto
     assert len(contents(real_store)) == 2
 
 
+@pytest.mark.parametrize("before,after,gone", [
+    ("I bank with Barclays.", "I moved my account to Monzo.", "Barclays"),
+])
+def test_a_strong_change_finds_a_less_close_memory_nothing_else_nears(
+        real_store: MemoryStore, before: str, after: str, gone: str) -> None:
+    for said in (before, "I love thriller novels.", "I hate waking up early."):
+        tell(real_store, said)
+    decisions = tell(real_store, after)
+    assert [d["action"] for d in decisions] == ["supersede"], decisions
+    assert gone not in " ".join(contents(real_store))
+
+
+def test_a_strong_change_of_another_attribute_keeps_the_one_fact(
+        real_store: MemoryStore) -> None:
+    tell(real_store, "I work at a bank in the city.")
+    decisions = tell(real_store, "I switched to a Pixel 8 last week.")
+    assert [d["action"] for d in decisions] == ["add"], decisions
+    assert len(contents(real_store)) == 2
+
+
 def test_a_supersede_of_a_memory_gone_meanwhile_writes_nothing(store: MemoryStore) -> None:
     [added] = tell(store, "I live in Porto.")
     pool = Pool(store, SETTINGS, SUBJECT)
