@@ -52,7 +52,8 @@ from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
-           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
+           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
+           "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
            "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "moved_to",
            "relation", "relation_target"]
 
