@@ -91,7 +91,8 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 # -- cues ---------------------------------------------------------------------------------
 
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
-_CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|became|retrained|"
+_CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
+                 r"retrained|qualified\s+as|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
@@ -130,7 +131,8 @@ _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\
 #: Any word a cue above starts with: a sentence without one is no change (checked first:
 #: most sentences have none, and the cues are many patterns).
 MAY_CHANGE = re.compile(
-    r"\b(?:switch|chang|swap|mov|relocat|transfer|becam|becom|retrain|promot|replac|trad|quit|"
+    r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
+    r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
@@ -149,8 +151,8 @@ _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|w
                       r"several)\s+(?:days?|nights?|weeks?|weekends?))\b", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
-    r"\b(?:left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before)\b)|"
-    r"quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
+    r"\b(?:(?:left|leaving)(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|"
+    r"before)\b)|quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
     r"finished(?=\s+(?:my|our)\s+(?:studies|degree|master'?s|masters|bachelor'?s|phd|course|"
     r"contract|internship|training|apprenticeship)\b)|"
     r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
@@ -183,6 +185,8 @@ _OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|wel
                              r"(?:last|this)\s+(?:week|weekend|month|night|year))\b\s*,?\s+",
                              re.I)
 _SELF = frozenset("i we me".split())
+_SPEAKER_FIRST = re.compile(r"^(?:i|we)\b", re.I)
+_AFTER = re.compile(r"\b(?:after|since)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -295,8 +299,12 @@ def signals(sentence: str) -> Signals:
     ended: list[str] = []
     for m in _ENDED_OBJECT.finditer(sentence):
         # What the speaker ended ("I left Google"), not another's ("Sarah left the firm").
+        # The speaker's too after "after" or "since" in their own sentence ("I start next
+        # week after leaving Channel 4").
         if not _BY_SPEAKER.search(sentence[:m.start()]) and \
-                not re.match(r"(?:instead|no)\b", m.group(0), re.I):
+                not re.match(r"(?:instead|no)\b", m.group(0), re.I) and \
+                not (_SPEAKER_FIRST.match(sentence) and
+                     _AFTER.search(sentence[:m.start()])):
             continue
         if value := _cut(m["x"]):
             ended.append(value)
@@ -466,7 +474,7 @@ def strip_for_attribute(text: str, who: str) -> str:
 
 
 _MOVED_TO = re.compile(r"(?:^|\b(?:i|we|and)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+|"
-                       r"all\s+|then\s+)*)(?:moved|relocated)(?:\s+(?:back|up|down|over|out|"
+                       r"all\s+|then\s+)*)(?:moved|relocated|emigrated)(?:\s+(?:back|up|down|over|out|"
                        r"across|away|house|home|all the way))*\s+(?:to|into)\s+(?-i:[A-Z])", re.I)
 
 

@@ -76,6 +76,22 @@ def test_cues_that_end_something_name_what_ended(sentence: str, ended: list[str]
     assert list(found.ended) == ended and found.change and found.replaces
 
 
+@pytest.mark.parametrize("sentence,ended", [
+    ("I start next week after leaving Channel 4", ["Channel"]),
+    ("I have been happier since quitting my job", ["my job"]),
+    ("Tom is sad after leaving Google", []),
+])
+def test_what_the_speaker_ended_after_after_or_since(sentence: str, ended: list[str]) -> None:
+    assert list(signals(sentence).ended) == ended
+
+
+@pytest.mark.parametrize("sentence", ["We have emigrated to Australia, we are in Perth",
+                                      "I qualified as a pilot last month"])
+def test_emigrating_and_qualifying_are_changes_of_the_speaker(sentence: str) -> None:
+    found = signals(sentence)
+    assert found.change and found.strong and not found.holder
+
+
 @pytest.mark.parametrize("sentence", [
     "I also speak Japanese", "We got a second cat", "I love ramen too",
     "I have another bike as well"])
