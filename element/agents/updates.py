@@ -246,6 +246,8 @@ def holder_of(sentence: str) -> str:
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b", s, re.I):
         return ""
+    # "My new phone is ...": the phone is the holder's word, "new" says it changed.
+    s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?P<v>\w+)", s,
                      re.I):
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \

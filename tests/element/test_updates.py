@@ -111,7 +111,8 @@ def test_plans_wishes_and_the_past_never_replace(sentence: str) -> None:
     ("I moved to Leeds", ""), ("We moved to Leeds", ""), ("My husband and I moved to Leeds", ""),
     ("My manager is Dev", ""), ("My sister lives in Madrid", "sister"),
     ("My son Leo goes to Oakwood", "son leo"), ("Leo turned 5", "leo"),
-    ("The twins are 3 now", "twins")])
+    ("The twins are 3 now", "twins"), ("My new phone is an iPhone 16", ""),
+    ("My new boss is Dev", "")])
 def test_whose_statement_it_is(sentence: str, holder: str) -> None:
     assert signals(sentence).holder == holder
 
