@@ -96,7 +96,7 @@ _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transfe
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
-                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
+                 r"ditched|outgr(?:ew|own)|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
                  r"handed\s+in|dropped\s+out|cut\s+(?:out|down\s+on|back\s+on)|upgraded|"
                  r"downgraded|(?:went|gone|turned)\s+(?:(?:fully|completely|totally|full)\s+)?"
                  r"(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time|remote))")
@@ -133,7 +133,7 @@ _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\
 MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
     r"retrain|promot|replac|trad|quit|"
-    r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
+    r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
@@ -155,7 +155,7 @@ _ENDED_OBJECT = re.compile(
     r"before)\b)|quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
     r"finished(?=\s+(?:my|our)\s+(?:studies|degree|master'?s|masters|bachelor'?s|phd|course|"
     r"contract|internship|training|apprenticeship)\b)|"
-    r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
+    r"outgr(?:ew|own)|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"

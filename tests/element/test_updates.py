@@ -66,6 +66,7 @@ def contents(store: MemoryStore) -> list[str]:
     ("I switched from chemistry to physics", ["chemistry"]),
     ("I gave up the violin", ["the violin"]),
     ("I outgrew my egg allergy", ["my egg allergy"]),
+    ("I have outgrown my egg allergy", ["my egg allergy"]),
     ("Nibbles died last week", ["Nibbles"]),
     ("Jake and I broke up", ["Jake"]),
     ("Sarah left the company, so my new manager is Dev", ["Sarah"]),
