@@ -105,7 +105,9 @@ STANDING = re.compile(
     r"^(?!.*\b(?:lov|lik|enjoy|prefer|hat|ador|fan)(?:e|es|ed|ing|s)?\b)"
     r"(?:I|we)\s+(?:(?:usually|always|still|now|currently|normally|mostly|only|also|just)\s+)?"
     r"(?:(?:am|are|'m|'re)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+|with|on|in|at|from|"
-    r"part of|(?!going\b|feeling\b|trying\b|thinking\b|wondering\b|hoping\b|"
-    r"looking forward\b)[a-z]+ing\b)|(?:have|'ve got|have got|own|rent|use|drive|ride|take|"
-    r"get|go|work|live|bank|subscribe|train|study|teach|speak|play|belong|volunteer|"
-    r"support|attend|smoke|drink|eat|run|swim|cycle|walk)\b)", re.I)
+    r"part of|(?:doing|studying|working|living|training|renting)\b)|"
+    # "have" of having, not of the perfect ("I have been", "I have done").
+    r"(?:have|have got)\s+(?!(?:been|had|done|got|always|really|never|just|also|a few|"
+    r"some|a lot)\b|\w+ed\b)|(?:own|rent|use|drive|ride|take|get|go|work|live|bank|subscribe|"
+    r"train|study|teach|speak|play|belong|volunteer|support|attend|smoke|drink|eat|run|swim|"
+    r"cycle|walk)\b)", re.I)

@@ -72,8 +72,9 @@ def test_a_short_statement_of_how_things_stand_is_a_memory(said: str, memory: st
 
 
 @pytest.mark.parametrize("said", ["I'm so happy for you!", "I'm a bit tired today.",
-                                  "I have a question."])
-def test_a_feeling_or_a_request_is_no_standing_fact(said: str) -> None:
+                                  "I have a question.", "I have been a busy week.",
+                                  "I have a few plans."])
+def test_a_feeling_a_request_or_a_perfect_is_no_standing_fact(said: str) -> None:
     assert episode(said, "Ann") is None
 
 
