@@ -29,6 +29,7 @@ tuned); the rules are tuned on dev only and both halves are reported.
 
     .venv/bin/python bench/updates_bench.py [--split dev|held-out|all] [--show]
         [--cases bench/data/updates.yaml] [--only ID,ID] [--alone] [--embedder hashing]
+        [--batch 50]
 """
 
 from __future__ import annotations
@@ -219,6 +220,8 @@ def main() -> int:
     parser.add_argument("--split", choices=("dev", "held-out", "fresh", "all"), default="all",
                         help="which cases (fresh: those of bench/data/updates-fresh.yaml)")
     parser.add_argument("--only", default="", help="comma-separated case ids")
+    parser.add_argument("--batch", type=int, default=BATCH,
+                        help=f"cases per fresh home (default {BATCH})")
     parser.add_argument("--embedder", choices=("hashing",),
                         help="serve with the hashing embedder (a dry run: no meaning)")
     parser.add_argument("--alone", action="store_true",
@@ -238,12 +241,12 @@ def main() -> int:
     scored: list[tuple[dict[str, Any], dict[str, Any]]] = []
     # A fresh home per batch of cases: the element's capacity (max_memories) is never what
     # a case measures, and every case stores its background too.
-    for start in range(0, len(chosen), BATCH):
+    for start in range(0, len(chosen), max(1, args.batch)):
         with tempfile.TemporaryDirectory() as tmp:
             server = Server(Path(tmp) / "home", args.embedder)
             try:
                 batch = [run_case(server, case, start + i, background)
-                         for i, case in enumerate(chosen[start:start + BATCH])]
+                         for i, case in enumerate(chosen[start:start + max(1, args.batch)])]
                 wait_embedded(server)
                 scored += [(run["case"], score(server, run)) for run in batch]
                 runs += batch
