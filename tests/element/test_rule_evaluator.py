@@ -102,6 +102,14 @@ def test_a_name_first_is_the_same_statement(text: str) -> None:
     assert one(text)[2:] == ("fact:manager", "User's manager is Jo")
 
 
+@pytest.mark.parametrize("text,key,content", [
+    ("Ella had her 4th birthday on Saturday.", "fact:age:ella", "Ella turned 4 on Saturday"),
+    ("My son Leo celebrated his 10th birthday.", "fact:age:son leo",
+     "User's son Leo turned 10")])
+def test_a_birthday_is_an_age(text: str, key: str, content: str) -> None:
+    assert one(text)[2:] == (key, content)
+
+
 @pytest.mark.parametrize("text", ["This is my sister.", "After work, I went home."])
 def test_a_demonstrative_or_a_time_alone_keys_nothing(text: str) -> None:
     assert extract(text, 0) == []
