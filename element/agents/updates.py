@@ -73,10 +73,10 @@ NOW_WORDS = 12
 FACT_WORDS = 20
 #: How much closer than the next memory it must be.
 MARGIN = 0.1
-#: With a strong cue ("I switched to oat milk lattes", "I moved my account to Monzo"), a
+#: With a strong cue ("I moved my account to Monzo" after "I bank with Barclays"), a
 #: memory less close still is meant when nothing else of the subject's comes near: the
-#: value words of the two differ ("coffee black", "oat milk lattes") and pull the cosine
-#: down, but an unrelated memory of the subject's scores near zero.
+#: value words of the two differ ("banks with Barclays", "account to Monzo") and pull the
+#: cosine down, but an unrelated memory of the subject's scores near zero.
 SIMILAR_MIN_CLEAR = 0.2
 #: How much closer than the next memory such a memory must be.
 MARGIN_CLEAR = 0.15

@@ -102,6 +102,11 @@ def test_a_name_first_is_the_same_statement(text: str) -> None:
     assert one(text)[2:] == ("fact:manager", "User's manager is Jo")
 
 
+def test_now_after_a_name_first_stays_out_of_the_attribute() -> None:
+    assert one("Dr Okafor is my dentist now.")[2:] == ("fact:my:dentist",
+                                                        "User's dentist is Dr Okafor")
+
+
 @pytest.mark.parametrize("text,key,content", [
     ("Ella had her 4th birthday on Saturday.", "fact:age:ella", "Ella turned 4 on Saturday"),
     ("My son Leo celebrated his 10th birthday.", "fact:age:son leo",
