@@ -29,6 +29,7 @@ tuned); the rules are tuned on dev only and both halves are reported.
 
     .venv/bin/python bench/updates_bench.py [--split dev|held-out|all] [--show]
         [--cases bench/data/updates.yaml] [--only ID,ID] [--alone] [--embedder hashing]
+        [--batch 50]
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "bench" / "data" / "updates.yaml"
 MEMORY = "/api/demo/memory/ops"
+#: Cases per fresh home: 50 cases' memories (each with its background) stay well under
+#: the element's default max_memories (1000).
+BATCH = 50
 #: When the first sessions start; case ``i`` begins ``i`` days later.
 EPOCH = datetime(2024, 1, 8, 10, 0, tzinfo=UTC)
 #: A retired statement may still be remembered as having ended.
@@ -216,6 +220,8 @@ def main() -> int:
     parser.add_argument("--split", choices=("dev", "held-out", "fresh", "all"), default="all",
                         help="which cases (fresh: those of bench/data/updates-fresh.yaml)")
     parser.add_argument("--only", default="", help="comma-separated case ids")
+    parser.add_argument("--batch", type=int, default=BATCH,
+                        help=f"cases per fresh home (default {BATCH})")
     parser.add_argument("--embedder", choices=("hashing",),
                         help="serve with the hashing embedder (a dry run: no meaning)")
     parser.add_argument("--alone", action="store_true",
@@ -231,14 +237,21 @@ def main() -> int:
     print(f"updates_bench  {datetime.now():%Y-%m-%d %H:%M}  {len(chosen)} cases "
           f"(split {args.split})  load average {load[0]:.2f}")
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "home", args.embedder)
-        try:
-            runs = [run_case(server, case, i, background) for i, case in enumerate(chosen)]
-            wait_embedded(server)
-            scored = [(run["case"], score(server, run)) for run in runs]
-        finally:
-            server.stop()
+    runs: list[dict[str, Any]] = []
+    scored: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    # A fresh home per batch of cases: the element's capacity (max_memories) is never what
+    # a case measures, and every case stores its background too.
+    for start in range(0, len(chosen), max(1, args.batch)):
+        with tempfile.TemporaryDirectory() as tmp:
+            server = Server(Path(tmp) / "home", args.embedder)
+            try:
+                batch = [run_case(server, case, start + i, background)
+                         for i, case in enumerate(chosen[start:start + max(1, args.batch)])]
+                wait_embedded(server)
+                scored += [(run["case"], score(server, run)) for run in batch]
+                runs += batch
+            finally:
+                server.stop()
     print("\n| split | newer first (update) | newer before old (update) | old absent (update) "
           "| old absent (retire) | old absent (all) | controls: both kept "
           "| controls: old kept | as of |")

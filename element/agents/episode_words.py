@@ -4,8 +4,11 @@ English word lists: no names, no topics."""
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
-           "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS"]
+           "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
+           "STANDING", "STANDING_WORDS"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -90,3 +93,21 @@ ING_NOUNS = frozenset("""
 something nothing anything everything morning evening spring wedding building meeting
 painting clothing ceiling feeling setting evening offspring earring sibling pudding
 """.split())
+
+
+#: How short (words) a statement of how things stand for the speaker is to count as one.
+STANDING_WORDS = 12
+#: How things stand for the speaker, in the present: what they are a member of, with,
+#: doing, have or do as a matter of course ("I'm a member of the YMCA", "I get the bus to
+#: work every day", "We subscribe to Netflix"); not a feeling ("I'm so glad"), nor a taste
+#: (the keyed rules read "I'm a huge Lakers fan" as one, which a later taste replaces).
+STANDING = re.compile(
+    r"^(?!.*\b(?:lov|lik|enjoy|prefer|hat|ador|fan)(?:e|es|ed|ing|s)?\b)"
+    r"(?:I|we)\s+(?:(?:usually|always|still|now|currently|normally|mostly|only|also|just)\s+)?"
+    r"(?:(?:am|are|'m|'re)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+|with|on|in|at|from|"
+    r"part of|(?:doing|studying|working|living|training|renting)\b)|"
+    # "have" of having, not of the perfect ("I have been", "I have done").
+    r"(?:have|have got)\s+(?!(?:been|had|done|got|always|really|never|just|also|a few|"
+    r"some|a lot)\b|\w+ed\b)|(?:own|rent|use|drive|ride|take|get|go|work|live|bank|subscribe|"
+    r"train|study|teach|speak|play|belong|volunteer|support|attend|smoke|drink|eat|run|swim|"
+    r"cycle|walk)\b)", re.I)

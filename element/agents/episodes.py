@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 from .dates import time_phrase
 from .episode_words import (
+    STANDING,
+    STANDING_WORDS,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -381,6 +383,8 @@ def _score(text: str) -> float | None:
         score += 1
     if _LIFE_CHANGE.search(text):
         score += 1      # "My best friend moved to Marseille": short, and worth keeping
+    if len(text.split()) <= STANDING_WORDS and STANDING.match(text):
+        score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _ANAPHOR.match(text):
         score -= ANAPHOR_COST
     return score

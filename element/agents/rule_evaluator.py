@@ -301,7 +301,8 @@ class RuleEvaluator:
             return None
         near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
         try:
-            return similar_target(content, near, who, sig.holder, embedder.embed, least)
+            return similar_target(content, near, who, sig.holder, embedder.embed, least,
+                                  clear=sig.strong and not sig.addition)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
 

@@ -229,7 +229,28 @@ def clean(raw: str) -> str:
         text = pattern.sub(repl, text)
     text = _FILLER.sub("", text.strip()).strip()
     text = text if ends_with_abbreviation(text) else text.rstrip(".!?;").strip()
+    # "Jo is my manager" (after a time too) is "my manager is Jo", which the rules key.
+    text = _NAME_IS_MY.sub(lambda m: f"My {m['r']} is {m['n']}{m['t'] or ''}",
+                           _SINCE_OPENER.sub("", text))
+    # "Ella had her 4th birthday" says "Ella turned 4".
+    text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
     return restore_subject(text)
+
+
+#: "<Name> (or my son ...) had/celebrated her 4th birthday".
+_BIRTHDAY = re.compile(r"^(?P<n>(?:(?i:my|our)\s+[a-z]+\s+)?[A-Z][a-z'-]+)\s+(?:just\s+)?"
+                       r"(?:had|celebrated)\s+(?:her|his|their)\s+(?P<age>\d{1,3})"
+                       r"(?:st|nd|rd|th)\s+birthday\b")
+#: A time opening a "<Name> is my <relation>" sentence.
+_SINCE_OPENER = re.compile(r"^(?:after|since|following|as of|from)\s+[^,]{1,40},\s+"
+                           r"(?=[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?\s+is\s+my\s)", re.I)
+#: "<Name> is my <relation>", the name first ("Jo is my manager", "Dr. Okafor is my dentist
+#: now"); not a pronoun or a demonstrative ("This is my sister").
+_NAME_IS_MY = re.compile(
+    r"^(?P<n>(?!(?:It|This|That|These|Those|He|She|They|There|Here|What|Who|Which|Mine|"
+    r"Everything|Nothing|Family|Life|Work)\b)(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?"
+    r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+is\s+my\s+(?P<r>(?:new\s+)?[a-z]+(?:\s+(?!now\b)[a-z]+)?)"
+    r"(?P<t>\s+now)?$")
 
 
 def _sentences(text: str) -> Iterator[tuple[str, bool]]:

@@ -52,7 +52,8 @@ from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
-           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
+           "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
+           "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
            "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "moved_to",
            "relation", "relation_target"]
 
@@ -72,6 +73,13 @@ NOW_WORDS = 12
 FACT_WORDS = 20
 #: How much closer than the next memory it must be.
 MARGIN = 0.1
+#: With a strong cue ("I moved my account to Monzo" after "I bank with Barclays"), a
+#: memory less close still is meant when nothing else of the subject's comes near: the
+#: value words of the two differ ("banks with Barclays", "account to Monzo") and pull the
+#: cosine down, but an unrelated memory of the subject's scores near zero.
+SIMILAR_MIN_CLEAR = 0.2
+#: How much closer than the next memory such a memory must be.
+MARGIN_CLEAR = 0.15
 #: The least share of a named old value's content words a memory must hold.
 MENTION_MIN = 0.5
 #: Keys of attributes with one value at a time (besides ``slot`` keys): a child's age.
@@ -83,11 +91,12 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 # -- cues ---------------------------------------------------------------------------------
 
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
-_CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|transferred|became|retrained|"
+_CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
+                 r"retrained|qualified\s+as|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
-                 r"ditched|outgrew|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
+                 r"ditched|outgr(?:ew|own)|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
                  r"handed\s+in|dropped\s+out|cut\s+(?:out|down\s+on|back\s+on)|upgraded|"
                  r"downgraded|(?:went|gone|turned)\s+(?:(?:fully|completely|totally|full)\s+)?"
                  r"(?:freelance|vegan|vegetarian|pescatarian|part-time|full-time|remote))")
@@ -122,8 +131,9 @@ _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\
 #: Any word a cue above starts with: a sentence without one is no change (checked first:
 #: most sentences have none, and the cues are many patterns).
 MAY_CHANGE = re.compile(
-    r"\b(?:switch|chang|swap|mov|relocat|transfer|becam|becom|retrain|promot|replac|trad|quit|"
-    r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgrew|gone|went|"
+    r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
+    r"retrain|promot|replac|trad|quit|"
+    r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
@@ -141,11 +151,11 @@ _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|w
                       r"several)\s+(?:days?|nights?|weeks?|weekends?))\b", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
-    r"\b(?:left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before)\b)|"
-    r"quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
+    r"\b(?:(?:left|leaving)(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|"
+    r"before)\b)|quit|quitting|sold|selling|stopped|ditched|dropped|cancell?ed|"
     r"finished(?=\s+(?:my|our)\s+(?:studies|degree|master'?s|masters|bachelor'?s|phd|course|"
     r"contract|internship|training|apprenticeship)\b)|"
-    r"outgrew|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
+    r"outgr(?:ew|own)|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
@@ -175,6 +185,8 @@ _OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|wel
                              r"(?:last|this)\s+(?:week|weekend|month|night|year))\b\s*,?\s+",
                              re.I)
 _SELF = frozenset("i we me".split())
+_SPEAKER_FIRST = re.compile(r"^(?:i|we)\b", re.I)
+_AFTER = re.compile(r"\b(?:after|since)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -234,6 +246,8 @@ def holder_of(sentence: str) -> str:
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b", s, re.I):
         return ""
+    # "My new phone is ...": the phone is the holder's word, "new" says it changed.
+    s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?P<v>\w+)", s,
                      re.I):
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
@@ -287,8 +301,12 @@ def signals(sentence: str) -> Signals:
     ended: list[str] = []
     for m in _ENDED_OBJECT.finditer(sentence):
         # What the speaker ended ("I left Google"), not another's ("Sarah left the firm").
+        # The speaker's too after "after" or "since" in their own sentence ("I start next
+        # week after leaving Channel 4").
         if not _BY_SPEAKER.search(sentence[:m.start()]) and \
-                not re.match(r"(?:instead|no)\b", m.group(0), re.I):
+                not re.match(r"(?:instead|no)\b", m.group(0), re.I) and \
+                not (_SPEAKER_FIRST.match(sentence) and
+                     _AFTER.search(sentence[:m.start()])):
             continue
         if value := _cut(m["x"]):
             ended.append(value)
@@ -458,7 +476,7 @@ def strip_for_attribute(text: str, who: str) -> str:
 
 
 _MOVED_TO = re.compile(r"(?:^|\b(?:i|we|and)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+|"
-                       r"all\s+|then\s+)*)(?:moved|relocated)(?:\s+(?:back|up|down|over|out|"
+                       r"all\s+|then\s+)*)(?:moved|relocated|emigrated)(?:\s+(?:back|up|down|over|out|"
                        r"across|away|house|home|all the way))*\s+(?:to|into)\s+(?-i:[A-Z])", re.I)
 
 
@@ -531,10 +549,11 @@ _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s
 
 def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
                    embed: Callable[[list[str]], np.ndarray],
-                   least: float = SIMILAR_MIN) -> Memory | None:
+                   least: float = SIMILAR_MIN, clear: bool = False) -> Memory | None:
     """The candidate (a search's hits for ``text``) whose attribute is clearly the one
     ``text`` (third person) sets: same holder, not a past event, cosine of the stripped
-    texts >= ``least`` and ``MARGIN`` over the next."""
+    texts >= ``least`` and ``MARGIN`` over the next; with ``clear`` (a strong cue), also
+    >= ``SIMILAR_MIN_CLEAR`` and ``MARGIN_CLEAR`` over the next."""
     pool = []
     for memory in candidates:
         sentences = first_person(memory["content"], who)
@@ -555,6 +574,7 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
     order = np.argsort(-scores)
     best = float(scores[order[0]])
     second = float(scores[order[1]]) if len(order) > 1 else -1.0
-    if best < least or best - second < MARGIN:
+    if (best < least or best - second < MARGIN) and \
+            not (clear and best >= SIMILAR_MIN_CLEAR and best - second >= MARGIN_CLEAR):
         return None
     return pool[int(order[0])]

@@ -137,6 +137,11 @@ cases:
     # as of: the old value answers for a moment before the newer statement (issue 23).
     assert "failed cases: none" in out and "| not measured |" not in out
     assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in out, out
+    # Two cases per fresh home: the figures are the same, gathered over two servers.
+    batched = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
+                  "--batch", "2")
+    assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in batched, \
+        batched
 
 
 def test_transfer_bench_command_line() -> None:

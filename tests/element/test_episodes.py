@@ -59,6 +59,25 @@ def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
     assert episode(said, "Ana", addressee=["Gina"]) is None
 
 
+@pytest.mark.parametrize("said,memory", [
+    ("I'm with Vodafone for my mobile.", "Ann is with Vodafone for Ann's mobile."),
+    ("I'm a member of the YMCA.", "Ann is a member of the YMCA."),
+    ("I'm doing a master's in chemistry.", "Ann is doing a master's in chemistry."),
+    ("We subscribe to Netflix.", "Ann and others subscribe to Netflix."),
+    ("I have long brown hair.", "Ann has long brown hair."),
+])
+def test_a_short_statement_of_how_things_stand_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ann")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I'm so happy for you!", "I'm a bit tired today.",
+                                  "I have a question.", "I have been a busy week.",
+                                  "I have a few plans."])
+def test_a_feeling_a_request_or_a_perfect_is_no_standing_fact(said: str) -> None:
+    assert episode(said, "Ann") is None
+
+
 def test_the_addressee_greetings_and_questions_are_left_out() -> None:
     told = episode("Hey Gina! Good to see you. Lost my job as a banker yesterday, so I'm "
                    "gonna start my own business. What's new with you?", "Jon",

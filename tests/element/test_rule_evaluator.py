@@ -97,6 +97,29 @@ def test_statements_become_candidates(text: str, category: str, content: str) ->
     assert (kind, got_category, got_content) == ("add", category, content)
 
 
+@pytest.mark.parametrize("text", ["Jo is my manager.", "After the restructure, Jo is my manager."])
+def test_a_name_first_is_the_same_statement(text: str) -> None:
+    assert one(text)[2:] == ("fact:manager", "User's manager is Jo")
+
+
+def test_now_after_a_name_first_stays_out_of_the_attribute() -> None:
+    assert one("Dr Okafor is my dentist now.")[2:] == ("fact:my:dentist",
+                                                        "User's dentist is Dr Okafor")
+
+
+@pytest.mark.parametrize("text,key,content", [
+    ("Ella had her 4th birthday on Saturday.", "fact:age:ella", "Ella turned 4 on Saturday"),
+    ("My son Leo celebrated his 10th birthday.", "fact:age:son leo",
+     "User's son Leo turned 10")])
+def test_a_birthday_is_an_age(text: str, key: str, content: str) -> None:
+    assert one(text)[2:] == (key, content)
+
+
+@pytest.mark.parametrize("text", ["This is my sister.", "After work, I went home."])
+def test_a_demonstrative_or_a_time_alone_keys_nothing(text: str) -> None:
+    assert extract(text, 0) == []
+
+
 @pytest.mark.parametrize("text", [
     "What should I cook tonight?", "No thanks", "I'd like to book a table", "I'm a bit tired",
     "I like it", "if it rains, the streets flood", "Hello there!", "Can you help me?",

@@ -66,6 +66,7 @@ def contents(store: MemoryStore) -> list[str]:
     ("I switched from chemistry to physics", ["chemistry"]),
     ("I gave up the violin", ["the violin"]),
     ("I outgrew my egg allergy", ["my egg allergy"]),
+    ("I have outgrown my egg allergy", ["my egg allergy"]),
     ("Nibbles died last week", ["Nibbles"]),
     ("Jake and I broke up", ["Jake"]),
     ("Sarah left the company, so my new manager is Dev", ["Sarah"]),
@@ -74,6 +75,22 @@ def contents(store: MemoryStore) -> list[str]:
 def test_cues_that_end_something_name_what_ended(sentence: str, ended: list[str]) -> None:
     found = signals(sentence)
     assert list(found.ended) == ended and found.change and found.replaces
+
+
+@pytest.mark.parametrize("sentence,ended", [
+    ("I start next week after leaving Channel 4", ["Channel"]),
+    ("I have been happier since quitting my job", ["my job"]),
+    ("Tom is sad after leaving Google", []),
+])
+def test_what_the_speaker_ended_after_after_or_since(sentence: str, ended: list[str]) -> None:
+    assert list(signals(sentence).ended) == ended
+
+
+@pytest.mark.parametrize("sentence", ["We have emigrated to Australia, we are in Perth",
+                                      "I qualified as a pilot last month"])
+def test_emigrating_and_qualifying_are_changes_of_the_speaker(sentence: str) -> None:
+    found = signals(sentence)
+    assert found.change and found.strong and not found.holder
 
 
 @pytest.mark.parametrize("sentence", [
@@ -95,7 +112,8 @@ def test_plans_wishes_and_the_past_never_replace(sentence: str) -> None:
     ("I moved to Leeds", ""), ("We moved to Leeds", ""), ("My husband and I moved to Leeds", ""),
     ("My manager is Dev", ""), ("My sister lives in Madrid", "sister"),
     ("My son Leo goes to Oakwood", "son leo"), ("Leo turned 5", "leo"),
-    ("The twins are 3 now", "twins")])
+    ("The twins are 3 now", "twins"), ("My new phone is an iPhone 16", ""),
+    ("My new boss is Dev", "")])
 def test_whose_statement_it_is(sentence: str, holder: str) -> None:
     assert signals(sentence).holder == holder
 
@@ -346,6 +364,26 @@ def test_a_change_with_no_memory_of_its_attribute_is_added(real_store: MemorySto
     tell(real_store, "I went to Paris last week for a wedding.")
     decisions = tell(real_store, "I switched to a Pixel 8 last week.")
     assert [d["action"] for d in decisions] == ["add"]
+    assert len(contents(real_store)) == 2
+
+
+@pytest.mark.parametrize("before,after,gone", [
+    ("I bank with Barclays.", "I moved my account to Monzo.", "Barclays"),
+])
+def test_a_strong_change_finds_a_less_close_memory_nothing_else_nears(
+        real_store: MemoryStore, before: str, after: str, gone: str) -> None:
+    for said in (before, "I love thriller novels.", "I hate waking up early."):
+        tell(real_store, said)
+    decisions = tell(real_store, after)
+    assert [d["action"] for d in decisions] == ["supersede"], decisions
+    assert gone not in " ".join(contents(real_store))
+
+
+def test_a_strong_change_of_another_attribute_keeps_the_one_fact(
+        real_store: MemoryStore) -> None:
+    tell(real_store, "I work at a bank in the city.")
+    decisions = tell(real_store, "I switched to a Pixel 8 last week.")
+    assert [d["action"] for d in decisions] == ["add"], decisions
     assert len(contents(real_store)) == 2
 
 
