@@ -40,6 +40,7 @@ from .params import IndexParams
 from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
 from .recency import newer_first, reorder
+from .slots import GENERAL
 from .records import MemoryRecord, NewMemory, iso_utc
 from .search import gather
 from .settings import MemorySettings
@@ -276,7 +277,8 @@ class MemoryStore(MemoryCore):
         return newer_first(
             [lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
              for label in labels],
-            [slots.owner_list[label] for label in labels],
+            [None if (owner := slots.owner_list[label]) == GENERAL else owner
+             for label in labels],
             [(float(slots.valid_from[label]), int(slots.seq[label])) for label in labels],
             scores)
 

@@ -31,7 +31,7 @@ __all__ = ["Table", "PUBLIC", "FIELDS", "public", "record", "vector_text", "lock
 _COLUMNS = ("id, content, category, subject_type, subject_id, context, intention, agent, "
             "source, metadata, created_at, updated_at, occurred_at, last_accessed_at, "
             "access_count, embedded")
-# A row stored before validity existed holds from when it occurred (migration 4).
+# A row stored before validity existed holds from when it occurred (migration 5).
 PUBLIC = _COLUMNS + ", coalesce(valid_from, occurred_at), valid_until, superseded_by"
 FIELDS = [*_COLUMNS.split(", "), "valid_from", "valid_until", "superseded_by"]
 

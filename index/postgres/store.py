@@ -392,7 +392,7 @@ def _newer_first(rows: list[Any], scores: list[float]) -> list[int]:
     width = len(FIELDS)
     vectors = [None if row is None or row[width] is None else
                np.array(row[width][1:-1].split(","), dtype=np.float32) for row in rows]
-    owners = [None if row is None else (row[3], row[4]) for row in rows]
+    owners = [None if row is None or row[4] is None else (row[3], row[4]) for row in rows]
     newness = [(0.0, 0) if row is None else (float(row[width + 1]), int(row[width + 2]))
                for row in rows]
     return newer_first(vectors, owners, newness, scores)

@@ -331,6 +331,21 @@ def test_of_two_near_duplicates_both_current_the_newer_ranks_first(make_store, c
     assert named.results[0]["memory"]["id"] == old["id"]
 
 
+def test_general_near_duplicates_keep_the_order_of_their_scores(make_store, clock):
+    """Newer-first groups memories about one subject only: general memories (a team's, a
+    conversation's turns) are not one person's changing facts, and keep their order."""
+    store = make_store()
+    old = store.store(content="The office lives in the city of Porto now", category="fact",
+                      settings=EVERYTHING).memory
+    clock.advance(30 * DAY)
+    new = store.store(content="The office lives in the city of Lisbon", category="fact",
+                      settings=EVERYTHING).memory
+    found = store.search(query="The office lives in the city", settings=EVERYTHING)
+    ids = [r["memory"]["id"] for r in found.results]
+    scores = [r["score"] for r in found.results]
+    assert {old["id"], new["id"]} <= set(ids) and scores == sorted(scores, reverse=True)
+
+
 def test_export_and_import_carry_validity_and_history(make_store, clock, tmp_path):
     from index import validate_imported
     from index.log import encode_vector
