@@ -50,7 +50,10 @@ def type_text(schema: dict[str, Any]) -> str:
     if kind == "array":
         items = type_text(schema.get("items", {}))
         low, high = schema.get("minItems"), schema.get("maxItems")
-        return f"[{items}]" + (f" ({low}..{high} items)" if high is not None else "")
+        if high is None:
+            return f"[{items}]"
+        return f"[{items}] ({low}..{high} items)" if low is not None else \
+            f"[{items}] (<= {high} items)"
     if kind == "object":
         properties: dict[str, Any] = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
