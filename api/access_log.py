@@ -125,15 +125,37 @@ class AccessLog:
         if self.observer is not None:
             self.observer.request_started(route)
 
+        length: list[int] = []
+        observed: list[bool] = []
+
         def start(code: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             status[:] = [code.split(" ", 1)[0]]
+            length[:] = [int(v) for k, v in headers
+                         if k.lower() == "content-length" and v.isdigit()][:1]
             return start_response(code, [*headers, ("X-Request-ID", request_id)], *args)
+
+        def observe() -> None:
+            if self.observer is not None and not observed:
+                observed.append(True)
+                self.observer.request_finished(route, status[0] if status else "-",
+                                               time.monotonic() - started)
 
         reset = _REQUEST_ID.set(request_id)
         try:
             result = self.app(environ, start)
+            if length == [0]:
+                observe()
             try:
-                yield from result
+                sent = 0
+                for chunk in result:
+                    sent += len(chunk)
+                    if length and sent >= length[0]:
+                        # Counted before the last byte goes out, so a scrape made once
+                        # the client has its answer already shows the request (the
+                        # server may resume this generator only after the client read
+                        # it). A streamed answer (no length) is counted when it ends.
+                        observe()
+                    yield chunk
             finally:
                 close = getattr(result, "close", None)
                 if close is not None:
@@ -152,8 +174,7 @@ class AccessLog:
                 _REQUEST_ID.reset(reset)
             except (ValueError, RuntimeError):   # finished from another context
                 pass
-            if self.observer is not None:
-                self.observer.request_finished(route, code, seconds)
+            observe()
 
 
 def _printable(path: str) -> str:
