@@ -12,7 +12,7 @@ import { ValidationError } from "./errors.js";
 import type { Content } from "./transport.js";
 import { opUrl } from "./transport.js";
 import type { Answer, Category, EvalRun, EvalStatus, ExportQuery, ForgetResult, ListQuery,
-  Memory, MemoryImport, MemoryPage, NewMemory, SearchRequest, SearchResult, Stats,
+  Memory, MemoryImport, MemoryPage, MemoryVersion, NewMemory, SearchRequest, SearchResult, Stats,
   StoreRequest, StoreResult, SubjectType, UpdateRequest } from "./types.js";
 
 /** The op path of one memory; an id holding a slash would name another op. */
@@ -60,6 +60,22 @@ export class MemoryElement extends AgentFacing {
    * and agent never change. */
   async update(memoryId: string, changes: UpdateRequest): Promise<Memory> {
     return (await this.postJson<Answer<"update">>(one(memoryId, "update"), changes, true)).memory;
+  }
+
+  /** The memory no longer holds and nothing replaces it: kept for `history` with
+   * `valid_until` = `at` (ISO 8601; default now), out of default recall.
+   * @throws Conflict it was superseded or retired already (`MEMORY_NOT_CURRENT`). */
+  async retire(memoryId: string, reason: string, options: { at?: string } = {}
+  ): Promise<Memory> {
+    return (await this.postJson<Answer<"update">>(one(memoryId, "update"),
+      { retire: true, reason, ...options }, true)).memory;
+  }
+
+  /** Every version of one memory, oldest first: content, category, validity, and what
+   * made it (`op`, `at`, `source`, `agent`, `evaluator`, `reason`).
+   * @throws NotFound no memory has this id (a deleted one's history is gone too). */
+  async history(memoryId: string): Promise<MemoryVersion[]> {
+    return (await this.getJson<Answer<"history">>(one(memoryId, "history"))).versions;
   }
 
   /** @throws NotFound no memory has this id. */

@@ -41,6 +41,7 @@ export type MemoryPage = Answer<"list">;
 export type Stats = Answer<"stats">;
 export type ForgetResult = Answer<"forget_subject">;
 export type EvalRun = Answer<"eval">;
+export type MemoryVersion = Answer<"history">["versions"][number];
 export type EvalStatus = NonNullable<Answer<"source_branches">["evals"]>;
 export type ExportQuery = QueryOf<"export_memories">;
 export type MemoryImport = Answer<"import_memories">;

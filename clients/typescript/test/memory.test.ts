@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { after, before, test } from "node:test";
 
-import { Client, ConnectionFailed, Forbidden, NotFound, TriformError, Unauthorized,
-  ValidationError, type MemoryElement } from "triform-client";
+import { Client, Conflict, ConnectionFailed, Forbidden, NotFound, TriformError,
+  Unauthorized, ValidationError, type MemoryElement } from "triform-client";
 
 import { Server } from "./server.js";
 
@@ -45,6 +45,29 @@ test("store, get, search, update and delete", async () => {
   await assert.rejects(memory.get(id), (error: unknown) => error instanceof NotFound &&
     error.status === 404 && error.code === "MEMORY_NOT_FOUND" && error.errorClass === "not_found" &&
     error.retryable === false);
+});
+
+test("a move supersedes, as_of answers the old value, history keeps both", async () => {
+  const maria = { subject_type: "guest" as const, subject_id: "maria" };
+  const porto = (await memory.store({ content: "Maria lives in Porto", category: "fact",
+    occurred_at: "2024-03-01", ...maria })).memory;
+  const lisbon = (await memory.store({ content: "Maria lives in Lisbon", category: "fact",
+    occurred_at: "2024-04-12", supersedes: [porto.id], ...maria })).memory;
+  const now = await memory.search({ query: "Maria lives in", ...maria });
+  assert.deepEqual(now.results.map((r) => r.memory.id), [lisbon.id]);
+  const then = await memory.search({ query: "Maria lives in", as_of: "2024-03-15",
+    ...maria });
+  assert.deepEqual(then.results.map((r) => r.memory.id), [porto.id]);
+  const versions = await memory.history(porto.id);
+  assert.deepEqual(versions.map((v) => [v.op, v.superseded_by]),
+                   [["store", null], ["supersede", lisbon.id]]);
+  const retired = await memory.retire(lisbon.id, "moved abroad", { at: "2024-09-01" });
+  assert.match(String(retired.valid_until), /^2024-09-01/);
+  await assert.rejects(memory.retire(lisbon.id, "again"), (error: unknown) =>
+    error instanceof Conflict && error.code === "MEMORY_NOT_CURRENT");
+  assert.equal((await memory.history(lisbon.id)).at(-1)?.reason, "moved abroad");
+  await memory.delete(porto.id);
+  await assert.rejects(memory.history(porto.id), NotFound);
 });
 
 test("an idempotency key stores once; each store call gets its own", async () => {
