@@ -17,6 +17,7 @@ from index import (
 )
 from index.core import MemoryCore
 from index.postgres import PostgresMemoryStore
+from tests.index.import_cases import refused_part_way
 
 S = MemorySettings(max_memories=10_000)
 BACKENDS = (MemoryStore, PostgresMemoryStore)
@@ -172,15 +173,9 @@ def test_verify_reports_every_failure_of_its_repair_on_every_backend(make_store,
 def test_an_import_refused_part_way_stores_nothing(make_store):
     """Issue 26, Medium 5: the items before a refused one stayed stored (300 of 301 on
     the file store, a batch on PostgreSQL). An import is all or nothing on every backend."""
-    from index import MemoryCapacity, validate_imported
+    from index import MemoryCapacity
     store = make_store()
-    full = MemorySettings(max_memories=5, subject_scoping=True)
-    items = [validate_imported({"id": f"{n:032x}", "content": f"about ana {n}",
-                                "category": "fact", "subject_type": "guest",
-                                "subject_id": "ana", "created_at": "2024-01-01T00:00:00Z"})
-             for n in range(5)]
-    items.append(validate_imported({"id": "f" * 32, "content": "general", "category": "fact",
-                                    "created_at": "2024-01-02T00:00:00Z"}))
+    full, items = refused_part_way()
     with pytest.raises(MemoryCapacity):
         store.import_memories(items, model_id=None, settings=full)
     assert len(store) == 0 and list(store.iter_memories()) == []

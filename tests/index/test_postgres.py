@@ -21,6 +21,7 @@ from index import (
 )
 from index.postgres import SCHEMA_VERSION, Database, PostgresMemoryStore
 from tests.pg import PgServer, start_server
+from tests.index.import_cases import refused_part_way
 
 SCOPED = MemorySettings(subject_scoping=True, max_memories=30, max_per_subject=8,
                         relevance_threshold=0.0)
@@ -506,16 +507,10 @@ def test_verify_finds_bm25_counters_and_lane_indexes_astray_and_fixes_them(
 def test_an_import_refused_part_way_leaves_no_postings(db: Database, tmp_path: Path) -> None:
     """The contract's all-or-nothing import (tests/index/test_backend.py), seen in the
     postings: the records the accepted items appended to the blocks go with them."""
-    from index import MemoryCapacity, validate_imported
+    from index import MemoryCapacity
     element = str(tmp_path)
     store = _store(db, element)
-    full = MemorySettings(max_memories=5, subject_scoping=True)
-    items = [validate_imported({"id": f"{n:032x}", "content": f"about ana {n}",
-                                "category": "fact", "subject_type": "guest",
-                                "subject_id": "ana", "created_at": "2024-01-01T00:00:00Z"})
-             for n in range(5)]
-    items.append(validate_imported({"id": "f" * 32, "content": "general", "category": "fact",
-                                    "created_at": "2024-01-02T00:00:00Z"}))
+    full, items = refused_part_way()
     with pytest.raises(MemoryCapacity):
         store.import_memories(items, model_id=None, settings=full)
     assert _postings(db, element) == {}
