@@ -276,10 +276,9 @@ class _Search:
         return tuple(p for _, params in pools
                      for p in (self.t.element, *params, *self.extra[1]))
 
-    def _columns(self, alias: str, *, lexical: bool = True) -> Sql:
+    def _columns(self, alias: str) -> Sql:
         """The four scored columns of a row of ``alias`` (:func:`_scored` reads them): the
-        cosine of each lane the query gives (NULL for the others), and BM25 (0 without
-        ``lexical``)."""
+        cosine of each lane the query gives (NULL for the others), and BM25."""
         cols, params = [], list[Any]()
         for lane in LANES:
             if lane in self.literal:
@@ -287,8 +286,6 @@ class _Search:
                 params.append(self.literal[lane])
             else:
                 cols.append("NULL::float8")
-        if not lexical:
-            return ", ".join([*cols, "0::float8"]), tuple(params)
         score, score_params = bm25.row_sql(self.t, self.words, alias)
         cols.append(score)
         return ", ".join(cols), (*params, *score_params)
