@@ -28,7 +28,17 @@ one subject), with ``m`` rows allowed by the owner and category filter:
   top-k is drawn from allowed rows only, never cut from an unfiltered top-k.
 
 ``ef`` is ``max(ef_search_min, 2 * k)``. Should hnswlib find fewer than ``k`` (a sparse
-filter on a damaged region), the lane falls back to the exact search. The threshold
+filter on a damaged region), the lane falls back to the exact search.
+
+**Validity** (issue 23): memories no longer current stay in the graphs (``as_of`` and
+``include_superseded`` read them) but a search returns only those the asked
+:class:`~index.validity.Validity` holds, ``k`` of them when there are: the exact search
+masks them out before ranking; a walk that finds some among its nearest walks again for
+more (twice as many more as it dropped) until ``k`` hold, or, past the exact threshold,
+searches exactly. Otherwise a subject's fact superseded many times would fill the nearest
+``k`` with old versions and crowd the current one out. Measured
+(``bench/validity_walk_bench.py``): no cost while nothing has ended (the mask is skipped);
+a walk again only where old versions sit nearest the query. The threshold
 follows costs measured at 100k x 384: a filtered walk costs about ``0.2 ms / allowed
 fraction``, an exact search about ``0.25 us`` per allowed row; they cross near
 ``sqrt(800 n)`` rows.
@@ -49,6 +59,7 @@ from .hnsw import HnswGraph
 from .params import IndexParams
 from .recall import LANES
 from .slots import GENERAL, SlotTable
+from .validity import EVERYTHING, Validity
 
 __all__ = ["Lane", "LaneSet"]
 
@@ -230,26 +241,48 @@ class Lane:
         return lambda label: owners[label] == owner and cat_list[label] in allowed
 
     def search(self, query: np.ndarray, k: int, owner: int | None,
-               cats: Sequence[int] | None) -> np.ndarray:
-        """Up to ``k`` labels nearest ``query`` among the allowed rows (see the planner)."""
+               cats: Sequence[int] | None, valid: Validity = EVERYTHING) -> np.ndarray:
+        """Up to ``k`` labels nearest ``query`` among the allowed rows that ``valid``
+        holds (see the planner and "Validity" above)."""
         m = self.allowed_count(owner, cats)
         if m == 0 or k <= 0:
             return np.zeros(0, dtype=np.int64)
         k = min(k, m)
-        if m > self.exact_threshold():
-            ef = max(self.params.ef_search_min, math.ceil(self.params.ef_factor * k))
+        masked = not valid.holds_all(self.slots.ended)
+        threshold = self.exact_threshold()
+        # Asked for more by the share of memories no longer current, so that scattered
+        # ones seldom cost a second walk.
+        ended = self.slots.ended / max(self.slots.live, 1) if masked else 0.0
+        want = min(m, math.ceil(k * (1 + 2 * ended)))
+        while m > threshold:
+            ef = max(self.params.ef_search_min, math.ceil(self.params.ef_factor * want))
             try:
                 if owner == GENERAL:
-                    return self.general.knn(query, k, ef, self._filter(None, cats))
-                return self.all.knn(query, k, ef, self._filter(owner, cats))
+                    found = self.general.knn(query, want, ef, self._filter(None, cats))
+                else:
+                    found = self.all.knn(query, want, ef, self._filter(owner, cats))
             except RuntimeError:
-                pass   # fewer than k reachable under this filter: fall back to exact
-        return self.exact_search(query, k, owner, cats)
+                break   # fewer than asked reachable under this filter: fall back to exact
+            if not masked:
+                return found
+            # hnswlib answers nearest first: the first k that hold are the k nearest.
+            held: np.ndarray = found[valid.mask(self.slots.valid_from[found],
+                                                self.slots.until[found])]
+            if len(held) >= k or want >= m:
+                return held[:k]
+            want = min(m, want + 2 * (want - len(held)))
+            if want > threshold:
+                break   # so many ended ones nearest: the exact search costs less
+        return self.exact_search(query, k, owner, cats, valid)
 
     def exact_search(self, query: np.ndarray, k: int, owner: int | None,
-                     cats: Sequence[int] | None) -> np.ndarray:
-        """Brute-force top ``k`` over the allowed rows (exact)."""
+                     cats: Sequence[int] | None, valid: Validity = EVERYTHING
+                     ) -> np.ndarray:
+        """Brute-force top ``k`` over the allowed rows that ``valid`` holds (exact)."""
         labels = self.allowed_labels(owner, cats)
+        if not valid.holds_all(self.slots.ended):
+            labels = labels[valid.mask(self.slots.valid_from[labels],
+                                       self.slots.until[labels])]
         if len(labels) <= k:
             return labels
         sims = self.vectors[labels] @ query
@@ -386,10 +419,11 @@ class LaneSet:
             lane.recategorize(label, old_cat, new_cat)
 
     def candidates(self, queries: dict[str, np.ndarray], owners: Iterable[int | None],
-                   cats: Sequence[int] | None, counts: Mapping[str, int]) -> np.ndarray:
-        """Union of each query lane's top ``counts[lane]`` candidates in each owner pool
-        (unique labels)."""
-        found = [self.lanes[name].search(vector, counts[name], owner, cats)
+                   cats: Sequence[int] | None, counts: Mapping[str, int],
+                   valid: Validity = EVERYTHING) -> np.ndarray:
+        """Union of each query lane's top ``counts[lane]`` candidates that ``valid``
+        holds in each owner pool (unique labels)."""
+        found = [self.lanes[name].search(vector, counts[name], owner, cats, valid)
                  for name, vector in queries.items() for owner in owners]
         if not found:
             return np.zeros(0, dtype=np.int64)

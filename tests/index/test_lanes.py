@@ -213,7 +213,7 @@ def test_the_content_lane_walks_wider_only_beside_other_lanes(monkeypatch):
     slots = SlotTable()
     lanes = LaneSet(8, slots, params)
     asked: list[tuple[str, int]] = []
-    monkeypatch.setattr(Lane, "search", lambda self, query, k, owner, cats:
+    monkeypatch.setattr(Lane, "search", lambda self, query, k, owner, cats, valid=None:
                         asked.append((self.name, k)) or np.zeros(0, dtype=np.int64))
     vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
     ranking = Ranking(params, np.ones(3), 0.0, 10)
