@@ -33,10 +33,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from index.lanes import Lane  # noqa: E402
-from index.params import IndexParams  # noqa: E402
-from index.slots import GENERAL, SlotTable  # noqa: E402
-from index.validity import CURRENT  # noqa: E402
+from index.lanes import Lane
+from index.params import IndexParams
+from index.slots import GENERAL, SlotTable
+from index.validity import CURRENT
 
 DIM = 384
 K = 64
