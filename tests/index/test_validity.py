@@ -71,6 +71,21 @@ def test_as_of_answers_what_was_current_then(make_store, clock):
                         as_of=iso_utc(clock() - 60 * DAY), settings=EVERYTHING).results == []
 
 
+def test_as_of_reads_valid_time_whenever_the_memory_was_stored(make_store, clock):
+    """The documented choice (docs/memory-runtime.md): a memory stored late about an
+    earlier time answers ``as_of`` that time, although the store did not hold it then."""
+    store = make_store()
+    clock.now = 1_717_200_000.0                                     # 2024-06-01
+    late = store.store(content="Maria lived in Porto", category="fact", **MARIA,
+                       occurred_at="2023-03-01T00:00:00Z", settings=EVERYTHING).memory
+    for as_of, found in (("2023-06-01T00:00:00Z", [late["id"]]),
+                         ("2023-01-01T00:00:00Z", [])):
+        assert [m["id"] for m in store.list(**MARIA, as_of=as_of)[0]] == found
+        assert [r["memory"]["id"] for r in store.search(
+            query="where did Maria live", **MARIA, as_of=as_of,
+            settings=EVERYTHING).results] == found
+
+
 def test_history_shows_every_version_and_what_changed_it(make_store, clock):
     store = make_store()
     porto, lisbon = _porto_then_lisbon(store, clock)
