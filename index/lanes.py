@@ -28,20 +28,20 @@ one subject), with ``m`` rows allowed by the owner and category filter:
   top-k is drawn from allowed rows only, never cut from an unfiltered top-k.
 
 ``ef`` is ``max(ef_search_min, 2 * k)``. Should hnswlib find fewer than ``k`` (a sparse
-filter on a damaged region), the lane falls back to the exact search.
+filter on a damaged region), the lane falls back to the exact search. The threshold
+follows costs measured at 100k x 384: a filtered walk costs about ``0.2 ms / allowed
+fraction``, an exact search about ``0.25 us`` per allowed row; they cross near
+``sqrt(800 n)`` rows.
 
 **Validity** (issue 23): memories no longer current stay in the graphs (``as_of`` and
 ``include_superseded`` read them) but a search returns only those the asked
 :class:`~index.validity.Validity` holds, ``k`` of them when there are: the exact search
-masks them out before ranking; a walk that finds some among its nearest walks again for
-more (twice as many more as it dropped) until ``k`` hold, or, past the exact threshold,
-searches exactly. Otherwise a subject's fact superseded many times would fill the nearest
-``k`` with old versions and crowd the current one out. Measured
-(``bench/validity_walk_bench.py``): no cost while nothing has ended (the mask is skipped);
-a walk again only where old versions sit nearest the query. The threshold
-follows costs measured at 100k x 384: a filtered walk costs about ``0.2 ms / allowed
-fraction``, an exact search about ``0.25 us`` per allowed row; they cross near
-``sqrt(800 n)`` rows.
+masks them out before ranking; a walk asks for more by the share of memories no longer
+current and, when fewer than ``k`` of its nearest hold, walks again for twice as many
+more as it dropped, or, past the exact threshold, searches exactly. Otherwise a
+subject's fact superseded many times would fill the nearest ``k`` with old versions and
+crowd the current one out. While nothing has ended none of this runs (the mask is
+skipped); ``bench/validity_walk_bench.py`` measures the rest.
 
 Deferred mode (replay): ``put``/``drop`` only touch the arrays and remember the label;
 ``sync`` then applies all of them to hnswlib in one multi-threaded batch.
