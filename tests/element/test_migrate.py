@@ -4,13 +4,14 @@ reports a different memory under one id as a conflict instead of dropping it sil
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from element import Home
 from element.transfer import migrate_catalog, migrate_memories
 from index import MemorySettings, validate_imported
-from tests.helpers import start_home
+from tests.helpers import run_cli, start_home
 from tests.pg import PgServer
 
 SETTINGS = MemorySettings()
@@ -76,3 +77,7 @@ def test_migrate_again_replaces_changed_memories_and_reports_conflicts(
             assert _versions(target, [other])[other][0]["content"] == "Someone else's note"
             # Once more: the conflict is still reported, nothing else is written.
             assert _counts(_migrate(source, target)) == (0, 0, 4, [other], 0)
+    # The command fails on it (exit 1) and the home stays on its files.
+    done = run_cli(tmp_path / "home", "migrate", "--to", url)
+    assert done.returncode == 1 and json.loads(done.stdout)["conflicts"] == 1, done.stderr
+    assert not (tmp_path / "home" / "database.json").exists()
