@@ -236,8 +236,9 @@ class MemoryBackend(Protocol):
         """Blended recall over the content, context and intention lanes, best first.
 
         Current memories only, unless ``as_of`` (ISO-8601: those current then, i.e.
-        ``valid_from <= as_of < valid_until`` and stored by then) or
-        ``include_superseded`` (every memory, each with its validity).
+        ``valid_from <= as_of < valid_until``, whenever they were stored: valid time, not
+        what the store knew then) or ``include_superseded`` (every memory, each with its
+        validity).
 
         Scoping on: general memories plus the given subject's, never another's.
         ``occurred_after``/``occurred_before`` are exclusive ISO-8601 bounds; a time the

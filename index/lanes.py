@@ -33,6 +33,19 @@ follows costs measured at 100k x 384: a filtered walk costs about ``0.2 ms / all
 fraction``, an exact search about ``0.25 us`` per allowed row; they cross near
 ``sqrt(800 n)`` rows.
 
+**Validity** (issue 23): memories no longer current stay in the graphs (``as_of`` and
+``include_superseded`` read them) but a search returns only those the asked
+:class:`~index.validity.Validity` holds, ``k`` of them when there are: the exact search
+masks them out before ranking; a walk asks for more by the share of memories no longer
+current and, when fewer than ``k`` of its nearest hold, walks once more with the
+validity as ``filter=`` inside the walk. Otherwise a subject's fact superseded many
+times would fill the nearest ``k`` with old versions and crowd the current one out.
+While nothing has ended none of this runs (the mask is skipped). The second walk's
+filter is not the first's: a Python call per visited row costs little on one walk but
+would on every walk of a store holding any memory no longer current, and walking again
+for more without it costs several wider walks where hundreds of old versions sit
+nearest (``bench/validity_walk_bench.py``: 7 ms against 0.6 ms at 100k).
+
 Deferred mode (replay): ``put``/``drop`` only touch the arrays and remember the label;
 ``sync`` then applies all of them to hnswlib in one multi-threaded batch.
 """
@@ -49,6 +62,7 @@ from .hnsw import HnswGraph
 from .params import IndexParams
 from .recall import LANES
 from .slots import GENERAL, SlotTable
+from .validity import EVERYTHING, Validity
 
 __all__ = ["Lane", "LaneSet"]
 
@@ -229,27 +243,65 @@ class Lane:
         allowed = frozenset(cats)
         return lambda label: owners[label] == owner and cat_list[label] in allowed
 
+    def _holding(self, base: Callable[[int], bool] | None,
+                 valid: Validity) -> Callable[[int], bool]:
+        """``base`` (the owner and category predicate, or None) and ``valid``'s own, in
+        one in-walk predicate."""
+        since, until = self.slots.valid_from, self.slots.until
+        t = valid.as_of
+        if t is None:
+            def holds(label: int) -> bool:
+                return bool(until[label] == math.inf)
+        else:
+            def holds(label: int) -> bool:
+                return bool(since[label] <= t < until[label])
+        if base is None:
+            return holds
+        return lambda label: base(label) and holds(label)
+
     def search(self, query: np.ndarray, k: int, owner: int | None,
-               cats: Sequence[int] | None) -> np.ndarray:
-        """Up to ``k`` labels nearest ``query`` among the allowed rows (see the planner)."""
+               cats: Sequence[int] | None, valid: Validity = EVERYTHING) -> np.ndarray:
+        """Up to ``k`` labels nearest ``query`` among the allowed rows that ``valid``
+        holds (see the planner and "Validity" above)."""
         m = self.allowed_count(owner, cats)
         if m == 0 or k <= 0:
             return np.zeros(0, dtype=np.int64)
         k = min(k, m)
         if m > self.exact_threshold():
-            ef = max(self.params.ef_search_min, math.ceil(self.params.ef_factor * k))
+            graph, base = (self.general, self._filter(None, cats)) if owner == GENERAL \
+                else (self.all, self._filter(owner, cats))
+            masked = not valid.holds_all(self.slots.ended)
+            # Asked for more by the share of memories no longer current, so that
+            # scattered ones seldom cost the second walk.
+            share = self.slots.ended / max(self.slots.live, 1) if masked else 0.0
+            want = min(m, math.ceil(k * (1 + 2 * share)))
             try:
-                if owner == GENERAL:
-                    return self.general.knn(query, k, ef, self._filter(None, cats))
-                return self.all.knn(query, k, ef, self._filter(owner, cats))
+                found = graph.knn(query, want, self._ef(want), base)
+                if not masked:
+                    return found
+                # hnswlib answers nearest first: the first k that hold are the k nearest.
+                held: np.ndarray = found[valid.mask(self.slots.valid_from[found],
+                                                    self.slots.until[found])]
+                if len(held) >= k or want >= m:
+                    return held[:k]
+                # Old versions crowd the nearest: once more, keeping to the rows that
+                # hold inside the walk (a Python call per row visited, so only here).
+                return graph.knn(query, k, self._ef(k), self._holding(base, valid))
             except RuntimeError:
-                pass   # fewer than k reachable under this filter: fall back to exact
-        return self.exact_search(query, k, owner, cats)
+                pass   # fewer than asked reachable under this filter: fall back to exact
+        return self.exact_search(query, k, owner, cats, valid)
+
+    def _ef(self, k: int) -> int:
+        return max(self.params.ef_search_min, math.ceil(self.params.ef_factor * k))
 
     def exact_search(self, query: np.ndarray, k: int, owner: int | None,
-                     cats: Sequence[int] | None) -> np.ndarray:
-        """Brute-force top ``k`` over the allowed rows (exact)."""
+                     cats: Sequence[int] | None, valid: Validity = EVERYTHING
+                     ) -> np.ndarray:
+        """Brute-force top ``k`` over the allowed rows that ``valid`` holds (exact)."""
         labels = self.allowed_labels(owner, cats)
+        if not valid.holds_all(self.slots.ended):
+            labels = labels[valid.mask(self.slots.valid_from[labels],
+                                       self.slots.until[labels])]
         if len(labels) <= k:
             return labels
         sims = self.vectors[labels] @ query
@@ -386,10 +438,11 @@ class LaneSet:
             lane.recategorize(label, old_cat, new_cat)
 
     def candidates(self, queries: dict[str, np.ndarray], owners: Iterable[int | None],
-                   cats: Sequence[int] | None, counts: Mapping[str, int]) -> np.ndarray:
-        """Union of each query lane's top ``counts[lane]`` candidates in each owner pool
-        (unique labels)."""
-        found = [self.lanes[name].search(vector, counts[name], owner, cats)
+                   cats: Sequence[int] | None, counts: Mapping[str, int],
+                   valid: Validity = EVERYTHING) -> np.ndarray:
+        """Union of each query lane's top ``counts[lane]`` candidates that ``valid``
+        holds in each owner pool (unique labels)."""
+        found = [self.lanes[name].search(vector, counts[name], owner, cats, valid)
                  for name, vector in queries.items() for owner in owners]
         if not found:
             return np.zeros(0, dtype=np.int64)

@@ -85,11 +85,12 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     if queries is not None:
         labels = state.lanes.candidates(
             queries, owners, cats,
-            {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries})
+            {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries}, valid)
         bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
                                              ranking.lexical_candidates(), occurred, valid)
         labels = np.union1d(labels, lexical)
-        # The walks filtered categories inside hnswlib; every other filter applies here.
+        # The walks kept to the categories and the validity asked; every other filter
+        # applies here.
         labels = _kept(state, labels, None, occurred, valid)
         if bounded:
             window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1,
@@ -226,15 +227,10 @@ def _kept(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
           occurred: Bounds, valid: Validity = CURRENT) -> np.ndarray:
     """Those of ``labels`` that pass the search's filters (:func:`_passes`); the labels
     themselves when there is no filter (a new filter is a condition here too)."""
-    if cats is None and occurred == (None, None) and _all_valid(state, valid):
+    if cats is None and occurred == (None, None) and valid.holds_all(state.slots.ended):
         return labels
     kept: np.ndarray = labels[_passes(state, labels, cats, occurred, valid)]
     return kept
-
-
-def _all_valid(state: MemoryState, valid: Validity) -> bool:
-    """Whether every memory passes ``valid`` (none has ended and it asks for now)."""
-    return valid.everything or (valid.as_of is None and state.slots.ended == 0)
 
 
 def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
@@ -254,13 +250,8 @@ def _passes(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
         keep &= slots.occurred[labels] > after
     if before is not None:
         keep &= slots.occurred[labels] < before
-    if not _all_valid(state, valid):
-        until = slots.until[labels]
-        if valid.as_of is None:
-            keep &= np.isinf(until)
-        else:
-            t = valid.as_of
-            keep &= (slots.valid_from[labels] <= t) & (t < until)
+    if not valid.holds_all(slots.ended):
+        keep &= valid.mask(slots.valid_from[labels], slots.until[labels])
     return keep
 
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .errors import MemoryNotCurrent, MemoryNotFound
 from .records import MAX_AGENT_CHARS, SOURCES, MemoryRecord, Unappliable, parse_time
 
@@ -59,6 +61,22 @@ class Validity:
 
     def holds_record(self, record: MemoryRecord) -> bool:
         return self.holds(record.valid_from_ts, record.valid_until_ts)
+
+    def holds_all(self, ended: int) -> bool:
+        """Whether every memory of a store holding ``ended`` memories no longer current
+        is read (a search then needs no mask)."""
+        return self.everything or (self.as_of is None and ended == 0)
+
+    def mask(self, valid_from_ts: np.ndarray, valid_until_ts: np.ndarray) -> np.ndarray:
+        """:meth:`holds` over arrays of times: which memories are read."""
+        if self.everything:
+            return np.ones(len(valid_from_ts), dtype=bool)
+        if self.as_of is None:
+            current: np.ndarray = np.isinf(valid_until_ts)
+            return current
+        t = self.as_of
+        held: np.ndarray = (valid_from_ts <= t) & (t < valid_until_ts)
+        return held
 
 
 CURRENT = Validity()

@@ -253,8 +253,9 @@ def _forgotten_at(origin: Path, target: Path, args: argparse.Namespace
 @guarded
 def cmd_migrate(args: argparse.Namespace) -> int:
     """Copy the catalog, then the memories, and check both: exit 1 when a catalog table
-    or a source memory is missing from the target. The home must not be served meanwhile
-    (its stores are the server's)."""
+    or a source memory is missing from the target, or the target holds a different
+    memory under one of the source's ids (a conflict). The home must not be served
+    meanwhile (its stores are the server's)."""
     server = served(args)
     if server is not None:
         raise UsageError(f"{server.url} (pid {server.pid}) serves this home: stop it "
@@ -275,11 +276,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
                       leaving_database=True) as target:
                 catalog = migrate_catalog(source, target)
                 report = migrate_memories(source, target) if catalog["verified"] else []
-            failed = not catalog["verified"] or any(r["missing"] for r in report)
+            failed = not catalog["verified"] or any(r["missing"] or r["conflicts"]
+                                                    for r in report)
         finally:
             mark_backend(source.path, source.database_url if failed else target_url)
     print_json({"from": "files" if source.database_url is None else "database",
                 "to": "files" if target_url is None else "database", "catalog": catalog,
                 "elements": report, "memories": sum(r["memories"] for r in report),
-                "missing": sum(r["missing"] for r in report)})
+                "missing": sum(r["missing"] for r in report),
+                "conflicts": sum(len(r["conflicts"]) for r in report)})
     return EXIT_REFUSED if failed else 0

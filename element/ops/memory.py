@@ -74,7 +74,8 @@ SEARCH_INPUT: dict[str, Schema] = {
     "occurred_after": nullable({**TIME, "description": "exclusive bound"}),
     "occurred_before": nullable({**TIME, "description": "exclusive bound"}),
     "as_of": nullable({**TIME, "description": "answer with the memories current then "
-                       "(valid_from <= as_of < valid_until, stored by then)"}),
+                       "(valid time: valid_from <= as_of < valid_until, whenever they "
+                       "were stored)"}),
     "include_superseded": nullable({**BOOLEAN, "description": "also memories superseded "
                                     "or retired (each with its validity)"}),
 }

@@ -8,10 +8,21 @@ every element before its memories arrive. Each memory element's memories travel 
 (ids, texts, subjects, times, access statistics and vectors: nothing is embedded again
 when both sides use one model) through the export format of ``memories.py``, then are
 checked: every id of the source must be read back from the target. Both copies are
-re-runnable (a catalog table that matches is not written, a memory id already there is
-skipped) and leave the source as it was, so a home goes back by serving without
-``--database`` until the target is trusted. Text holding a NUL, which files written before
-issue 26 may hold and PostgreSQL cannot, is carried with U+FFFD in its place (counted).
+re-runnable (a catalog table that matches is not written, a memory the target holds as
+the source does is skipped) and leave the source as it was, so a home goes back by
+serving without ``--database`` until the target is trusted.
+
+A memory the target holds under the same id is compared (:func:`_compare`): the same
+memory (created at the same time, about the same subject) changed at the source since the
+last copy (updated, superseded, retired: the catalog's copy has refused a target served
+since, so the source's version is the newer) is *replaced* by the source's, history
+included; one that says the same is skipped (access statistics are not compared: a
+memory only searched at the source is not rewritten for them); a *different*
+memory under that id (another creation time or subject: an import made the id twice) is
+a conflict, left as it is in the target and reported by id, and the run fails.
+
+Text holding a NUL, which files written before issue 26 may hold and PostgreSQL cannot,
+is carried with U+FFFD in its place (counted).
 """
 
 from __future__ import annotations
@@ -40,6 +51,33 @@ def migrate_catalog(source: Home, target: Home) -> dict[str, Any]:
 def _ids(store: MemoryBackend) -> set[str]:
     _, memories = store.export()
     return {str(memory["id"]) for memory in memories}
+
+
+#: What a memory's comparison leaves out: its vectors (a copy's may be of another model),
+#: whether it is embedded (the target may embed what the source could not), and its
+#: access statistics (not brought over).
+_NOT_COMPARED = ("vectors", "embedded", "access_count", "last_accessed_at")
+#: What makes two memories under one id the same memory (else: a conflict).
+_IDENTITY = ("created_at", "subject_type", "subject_id")
+
+
+def _compare(lines: Iterable[bytes], dest: MemoryBackend) -> tuple[list[str], list[str]]:
+    """Of the source's memory ``lines``, the ids the target holds as another version of
+    the same memory (to replace) and those it holds as a different memory (conflicts)."""
+    _, memories = dest.export()
+    held = {str(memory["id"]): memory for memory in memories}
+    replace, conflicts = [], []
+    for line in lines:
+        memory = json.loads(line)
+        there = held.get(str(memory["id"]))
+        if there is None:
+            continue
+        if any(memory.get(key) != there.get(key) for key in _IDENTITY):
+            conflicts.append(str(memory["id"]))
+        elif {k: v for k, v in memory.items() if k not in _NOT_COMPARED} != \
+                {k: v for k, v in there.items() if k not in _NOT_COMPARED}:
+            replace.append(str(memory["id"]))
+    return replace, conflicts
 
 
 #: What a NUL in the files' text becomes in the copy (PostgreSQL keeps NUL in no text
@@ -73,10 +111,13 @@ def _storable_lines(lines: Iterable[bytes], replaced: list[int]) -> Iterator[byt
 def migrate_memories(source: Home, target: Home) -> list[dict[str, Any]]:
     """Copy every memory element's memories from ``source`` to ``target`` (one home's
     folder opened on each backend). Returns, per element: ``path``, ``memories`` (in the
-    source), ``imported``, ``skipped`` (already there), ``evicted`` (a cap lowered since),
-    ``forgotten`` (of a forgotten subject), ``nul_replaced`` (memories whose text held a
-    NUL, carried with U+FFFD in its place) and ``missing`` (source ids the target lacks
-    after the copy: the check; 0 when all went well).
+    source), ``imported`` (new to the target), ``replaced`` (the target's older version
+    of a memory replaced by the source's), ``skipped`` (already there as at the source),
+    ``conflicts`` (ids the target holds as a different memory: left there, not copied),
+    ``evicted`` (a cap lowered since), ``forgotten`` (of a forgotten subject),
+    ``nul_replaced`` (memories whose text held a NUL, carried with U+FFFD in its place)
+    and ``missing`` (source ids the target lacks after the copy: the check; 0 when all
+    went well).
 
     :raise ImportInvalid, StoreError: a store cannot be read or written; elements before
         it are copied (run again to go on).
@@ -93,11 +134,19 @@ def migrate_memories(source: Home, target: Home) -> list[dict[str, Any]]:
                                  model_id=dest.model_id)
             settings = MemorySettings.from_properties(
                 target.properties_for(element, target.env))
+            renewed, conflicts = _compare(parsed.lines, dest)
+            # The older version leaves first (its id is then free for the import); should
+            # the import fail, it is missing from the target and a run again copies it.
+            for memory_id in renewed:
+                dest.delete(memory_id)
             answer = import_into(dest, parsed, settings=settings, forgotten=forgotten_before(
                 target.catalog.forgotten(element.id)))
             missing = _ids(origin) - _ids(dest)
         report.append({"path": element.path, "memories": len(parsed.lines),
-                       **{key: answer[key] for key in ("imported", "skipped", "evicted",
-                                                       "forgotten")},
+                       "imported": answer["imported"] - len(renewed),
+                       "replaced": len(renewed),
+                       "skipped": answer["skipped"] - len(conflicts),
+                       "conflicts": conflicts,
+                       **{key: answer[key] for key in ("evicted", "forgotten")},
                        "nul_replaced": replaced[0], "missing": len(missing)})
     return report

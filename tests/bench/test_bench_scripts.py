@@ -102,6 +102,13 @@ def test_lanes_bench_puts_assignments_side_by_side() -> None:
     assert "| static | " in out and "| static,static,static | " in out
 
 
+def test_validity_walk_bench_finds_what_the_old_walk_lost() -> None:
+    out = run("bench/validity_walk_bench.py", "--memories", "3000", "--queries", "10",
+              "--planted", "5", "--crowded", "100")
+    assert "before" in out and "current memory found 0/10" in out
+    assert "current memory found 10/10" in out
+
+
 def test_peer_bench_without_chroma(data: Path) -> None:
     out = run("bench/peer_bench.py", "--data", str(data), "--no-chroma", "--rounds", "2",
               "--batches", "1", "--batch", "6")

@@ -6,12 +6,15 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from index.embed import HashingEmbedder
 from index.lanes import Lane, LaneSet
 from index.params import IndexParams
 from index.ranking import Ranking
 from index.slots import GENERAL, SlotTable
+from index.validity import CURRENT, Validity
 
 HNSW_ONLY = IndexParams(exact_below=0)   # force the hnswlib path of the planner
 
@@ -213,7 +216,7 @@ def test_the_content_lane_walks_wider_only_beside_other_lanes(monkeypatch):
     slots = SlotTable()
     lanes = LaneSet(8, slots, params)
     asked: list[tuple[str, int]] = []
-    monkeypatch.setattr(Lane, "search", lambda self, query, k, owner, cats:
+    monkeypatch.setattr(Lane, "search", lambda self, query, k, owner, cats, valid=None:
                         asked.append((self.name, k)) or np.zeros(0, dtype=np.int64))
     vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
     ranking = Ranking(params, np.ones(3), 0.0, 10)
@@ -225,3 +228,34 @@ def test_the_content_lane_walks_wider_only_beside_other_lanes(monkeypatch):
                          {lane: ranking.lane_candidates(lane, len(queries))
                           for lane in queries})
         assert asked == walks
+
+
+@settings(settings.get_profile("triform-index"), max_examples=25)
+@given(seed=st.integers(0, 10_000), ended=st.floats(0.0, 0.95), k=st.integers(1, 40),
+       as_of=st.booleans(), walked=st.booleans())
+def test_a_lane_returns_the_nearest_rows_its_validity_holds(seed, ended, k, as_of, walked):
+    """Whatever share of rows no longer holds, and wherever they sit, a lane answers
+    min(k, rows that hold) rows, every one held; exactly searched, the k nearest of them."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    vectors = rng.standard_normal((n, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    # The rows nearest the query end first: the crowding the walk must see past.
+    query = vectors[0]
+    order = np.argsort(-(vectors @ query))
+    ends = np.zeros(n, dtype=bool)
+    ends[order[:int(ended * n)]] = True
+    slots = SlotTable()
+    lane = Lane("content", 16, slots, HNSW_ONLY if walked else IndexParams())
+    for i in range(n):
+        label = slots.allocate(f"id{i}", owner=GENERAL, category="fact", seq=i,
+                               created=0.0, access=0,
+                               valid=(float(i), 10.0 * n if ends[i] else np.inf))
+        lane.put(label, vectors[i])
+    valid = Validity(as_of=n / 2) if as_of else CURRENT
+    held = np.flatnonzero(valid.mask(slots.valid_from[:n], slots.until[:n]))
+    found = lane.search(query, k, None, None, valid)
+    assert len(found) == min(k, len(held)) and set(found.tolist()) <= set(held.tolist())
+    exact = lane.exact_search(query, k, None, None, valid)
+    nearest = held[np.argsort(-(vectors[held] @ query))][:k]
+    assert sorted(exact.tolist()) == sorted(nearest.tolist())

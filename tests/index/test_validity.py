@@ -71,6 +71,21 @@ def test_as_of_answers_what_was_current_then(make_store, clock):
                         as_of=iso_utc(clock() - 60 * DAY), settings=EVERYTHING).results == []
 
 
+def test_as_of_reads_valid_time_whenever_the_memory_was_stored(make_store, clock):
+    """The documented choice (docs/memory-runtime.md): a memory stored late about an
+    earlier time answers ``as_of`` that time, although the store did not hold it then."""
+    store = make_store()
+    clock.now = 1_717_200_000.0                                     # 2024-06-01
+    late = store.store(content="Maria lived in Porto", category="fact", **MARIA,
+                       occurred_at="2023-03-01T00:00:00Z", settings=EVERYTHING).memory
+    for as_of, found in (("2023-06-01T00:00:00Z", [late["id"]]),
+                         ("2023-01-01T00:00:00Z", [])):
+        assert [m["id"] for m in store.list(**MARIA, as_of=as_of)[0]] == found
+        assert [r["memory"]["id"] for r in store.search(
+            query="where did Maria live", **MARIA, as_of=as_of,
+            settings=EVERYTHING).results] == found
+
+
 def test_history_shows_every_version_and_what_changed_it(make_store, clock):
     store = make_store()
     porto, lisbon = _porto_then_lisbon(store, clock)
@@ -230,6 +245,53 @@ def test_a_supersede_racing_a_delete_leaves_one_consistent_state(make_store, clo
             assert store.get(new["id"])["valid_until"] is None   # type: ignore[index]
             store.delete(new["id"])                              # type: ignore[index]
         assert store.list(include_superseded=True, **MARIA)[0] == []
+
+
+@pytest.mark.parametrize("rounds", [20])
+def test_two_supersedes_racing_one_wins_and_the_other_writes_nothing(make_store, clock,
+                                                                    backend, rounds):
+    """Two writers supersede one memory at once: exactly one wins, the other is refused
+    MEMORY_NOT_CURRENT (409, a conflict) and leaves nothing behind. On PostgreSQL the two
+    are two stores on one element, each with its own connections, as two workers are."""
+    first = make_store()
+    second = make_store() if backend == "postgres" else first
+    for n in range(rounds):
+        maria = {"subject_type": "circle_member", "subject_id": f"maria-{n}"}
+        old = first.store(content="Maria lives in Porto", category="fact", **maria,
+                          settings=EVERYTHING).memory
+        both = threading.Barrier(2)
+        outcome: dict[str, object] = {}
+
+        def supersede(store, city: str, old: dict = old, maria: dict = maria,
+                      outcome: dict = outcome, both: threading.Barrier = both) -> None:
+            both.wait()
+            try:
+                outcome[city] = store.store(content=f"Maria lives in {city}",
+                                            category="fact", **maria,
+                                            supersedes=[old["id"]],
+                                            settings=EVERYTHING).memory
+            except MemoryNotCurrent as exc:
+                outcome[city] = exc
+        threads = [threading.Thread(target=supersede, args=(store, city))
+                   for store, city in ((first, "Lisbon"), (second, "Braga"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        won = {city: m for city, m in outcome.items() if isinstance(m, dict)}
+        lost = [e for e in outcome.values() if isinstance(e, MemoryNotCurrent)]
+        assert len(won) == 1 and len(lost) == 1, outcome
+        assert lost[0].code == "MEMORY_NOT_CURRENT" and lost[0].error_class == "conflict"
+        (city, winner), = won.items()
+        for store in {id(first): first, id(second): second}.values():
+            assert store.get(old["id"])["superseded_by"] == winner["id"]
+            assert [v["op"] for v in store.history(old["id"])] == ["store", "supersede"]
+            kept = store.list(include_superseded=True, **maria)[0]
+            assert sorted(m["content"] for m in kept) == sorted(
+                ["Maria lives in Porto", f"Maria lives in {city}"])
+            found = _contents(store.search(query=f"where does Maria live, {city}?",
+                                           **maria, settings=EVERYTHING))
+            assert found[0] == f"Maria lives in {city}" and "Maria lives in Porto" not in found
 
 
 # -- replay equals live, with supersede, retire, update, delete and forget interleaved --------

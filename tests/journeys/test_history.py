@@ -9,6 +9,8 @@ memory with its history.
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -132,21 +134,26 @@ def test_migrate_and_backup_carry_history(serve: Callable[..., Served], tmp_path
     on_pg = serve("home", args=("--database", url))
     pg = on_pg.client(srv.token)
     assert seen(pg) == before
-    # Stored on PostgreSQL, then back to files: their history comes along. (A memory
-    # the files hold already is skipped by migrate, as it always was: a change made to
-    # it on PostgreSQL stays there.)
+    # Stored on PostgreSQL, then back to files: their history comes along, and so does
+    # the supersede of a memory the files held already (migrate replaces the files'
+    # older version of it).
     faro = pg.post(f"{MEMORY}/store", {"content": "Maria lives in Faro", "category": "fact",
-                                       **MARIA}).body["memory"]["id"]
+                                       **MARIA, "supersedes": [lisbon["id"]]}
+                   ).body["memory"]["id"]
     braga = pg.post(f"{MEMORY}/store", {"content": "Maria lives in Braga", "category": "fact",
                                         **MARIA, "supersedes": [faro]}).body["memory"]["id"]
     pg.post(f"{MEMORY}/memories/{braga}/update", {"retire": True, "reason": "left"})
     made = {m: (pg.get(f"{MEMORY}/memories/{m}").body["memory"],
-                pg.get(f"{MEMORY}/memories/{m}/history").body["versions"]) for m in (faro, braga)}
+                pg.get(f"{MEMORY}/memories/{m}/history").body["versions"])
+            for m in (lisbon["id"], faro, braga)}
+    assert made[lisbon["id"]][0]["superseded_by"] == faro
     assert [v["op"] for v in made[braga][1]] == ["store", "retire"]
     assert on_pg.stop() == 0
     back = run_cli(srv.home, "--database", url, "migrate", "--to", "files")
     assert back.returncode == 0, back.stderr
+    (element,) = json.loads(back.stdout)["elements"]
+    assert (element["imported"], element["replaced"], element["conflicts"]) == (2, 1, [])
     files = serve("home").client(srv.token)
     assert {m: (files.get(f"{MEMORY}/memories/{m}").body["memory"],
                 files.get(f"{MEMORY}/memories/{m}/history").body["versions"])
-            for m in (faro, braga)} == made
+            for m in (lisbon["id"], faro, braga)} == made
