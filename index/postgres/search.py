@@ -104,11 +104,14 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
            queries: dict[str, np.ndarray] | None, scoping: bool,
-           ranking: Ranking, spare: Spare | None = None) -> Gathered:
+           ranking: Ranking, spare: Spare | None = None,
+           postings: bm25.Postings | None = None) -> Gathered:
     """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
     (``spare``: a second connection, if one is free, to walk a large pool on beside the
-    postings; ``db.Database.spare``)."""
-    return _Search(conn, t, request, queries, scoping, ranking, spare).gather()
+    postings; ``db.Database.spare``; ``postings``: the store's decoded postings, else
+    every block is read)."""
+    return _Search(conn, t, request, queries, scoping, ranking, spare,
+                   postings or bm25.Postings()).gather()
 
 
 class _Search:
@@ -116,9 +119,10 @@ class _Search:
 
     def __init__(self, conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
                  queries: dict[str, np.ndarray] | None, scoping: bool,
-                 ranking: Ranking, spare: Spare | None) -> None:
+                 ranking: Ranking, spare: Spare | None, postings: bm25.Postings) -> None:
         self.conn, self.t, self.request, self.queries = conn, t, request, queries
         self.ranking, self.spare, self.scoping = ranking, spare, scoping
+        self.postings = postings
         self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
         self.scope = scope_sql(self.pools)
         self.extra = filters(request.cats, request.occurred, valid=request.valid)
@@ -379,8 +383,8 @@ class _Search:
                     thread.start()
                     try:
                         with conn.cursor() as top:
-                            bm25.send_postings(top, t, self.words)
-                            summed = bm25.scores(top)
+                            asked = self.postings.send(top, t, self.words)
+                            summed = self.postings.scores(top, asked)
                     finally:
                         thread.join()
                     if isinstance(walked[0], BaseException):
@@ -389,10 +393,9 @@ class _Search:
         top = conn.cursor()
         with conn.pipeline():
             walks = self._send_walks(conn, queries, pools)
-            if self.words:
-                bm25.send_postings(top, t, self.words)
+            asked = self.postings.send(top, t, self.words) if self.words else None
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        matches = bm25.scores(top) if self.words else None
+        matches = self.postings.scores(top, asked) if asked is not None else None
         for c in (*walks, top):
             c.close()
         return found, matches
