@@ -20,8 +20,8 @@ of the block that has the term: big-endian ``offset << 48 | tf << 24 | length``
 posting in numpy, as the file store does; the client keeps the blocks it decoded and is
 sent again only those whose row changed since (:class:`Postings`). Summing in SQL
 instead, one executor row per posting, cost ~1 us a posting: 460 ms for the ~360k
-postings of a query over 100k memories (``bench/pg_bench.py``). Exact early termination (MaxScore, block-max WAND)
-does not pay there: every query term is in ~60% of the memories with about the same
+postings of a query over 100k memories (``bench/pg_bench.py``). Exact early
+termination (MaxScore, block-max WAND) does not pay there: every query term is in ~60% of the memories with about the same
 weight, so with the exact 64th best score known in advance MaxScore still leaves ~64k
 of 100k memories to complete from the other terms' postings, and block-max skips no
 block (``bench/bm25_bounds.py``; ``docs/decisions/2026-12-03-postgres-bm25-postings.md``).
