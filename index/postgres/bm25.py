@@ -15,19 +15,19 @@ best matches of a large pool from the postings (:class:`Postings`, :func:`top`).
 **The postings.** A term's postings are cut into blocks of ``BLOCK`` sequence numbers;
 one row per (element, term, block) holds, in a ``bytea``, one 8-byte record per memory
 of the block that has the term: big-endian ``offset << 48 | tf << 24 | length``
-(``offset`` = seq mod ``BLOCK``). A search reads the rows of its terms (about
-``df / BLOCK`` rows per term, ~1 KB-8 KB each, read inline) and sums BM25 over every
-posting in numpy, as the file store does; the client keeps the blocks it decoded and is
-sent again only those whose row changed since (:class:`Postings`). Summing in SQL
-instead, one executor row per posting, cost ~1 us a posting: 460 ms for the ~360k
-postings of a query over 100k memories (``bench/pg_bench.py``). Exact early
-termination (MaxScore, block-max WAND) does not pay there: every query term is in ~60% of the memories with about the same
-weight, so with the exact 64th best score known in advance MaxScore still leaves ~64k
-of 100k memories to complete from the other terms' postings, and block-max skips no
-block (``bench/bm25_bounds.py``; ``docs/decisions/2026-12-03-postgres-bm25-postings.md``).
-A block is rewritten by each write of a memory it holds (a few KB); a delete or an
-update reads its blocks and writes them back without the memory's records, under the
-element's lock.
+(``offset`` = seq mod ``BLOCK``). A search reads the rows of its terms (about ``df /
+BLOCK`` rows per term, ~1 KB-8 KB each, read inline) and sums BM25 over every posting in
+numpy, as the file store does; the client keeps the blocks it decoded and is sent again
+only those whose row changed since (:class:`Postings`). Summing in SQL instead, one
+executor row per posting, cost ~1 us a posting: 460 ms for the ~360k postings of a query
+over 100k memories (``bench/pg_bench.py``). Exact early termination (MaxScore, block-max
+WAND) does not pay there: every query term is in ~60% of the memories with about the
+same weight, so with the exact 64th best score known in advance MaxScore still leaves
+~64k of 100k memories to complete from the other terms' postings, and block-max skips no
+block (``bench/bm25_bounds.py``;
+``docs/decisions/2026-12-03-postgres-bm25-postings.md``). A block is rewritten by each
+write of a memory it holds (a few KB); a delete or an update reads its blocks and writes
+them back without the memory's records, under the element's lock.
 
 **Exact, in one order.** :meth:`Postings.scores` computes each contribution with the operations of
 :func:`row_sql`, in the same order, and sums a memory's terms in the same (sorted) order,
