@@ -393,9 +393,9 @@ class _Search:
         top = conn.cursor()
         with conn.pipeline():
             walks = self._send_walks(conn, queries, pools)
-            asked = self.postings.send(top, t, self.words) if self.words else None
+            sent = self.postings.send(top, t, self.words) if self.words else None
         found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        matches = self.postings.scores(top, asked) if asked is not None else None
+        matches = self.postings.scores(top, sent) if sent is not None else None
         for c in (*walks, top):
             c.close()
         return found, matches
