@@ -200,8 +200,11 @@ class Postings:
                     "ON e.element = p.element LEFT JOIN unnest(%s::text[], %s::int[], "
                     "%s::int8[]) AS k(term, block, version) ON k.term = p.term AND "
                     "k.block = p.block WHERE p.element = %s AND p.term = ANY(%s) AND "
-                    "d.df > 0", ([p[0] for p in pairs], [p[1] for p in pairs],
-                                 [p[2] for p in pairs], t.element, words), binary=True)
+                    # The words again for the frequencies: else the planner may read
+                    # them all (one per term of the element) into a hash.
+                    "d.term = ANY(%s) AND d.df > 0",
+                    ([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs],
+                     t.element, words, words), binary=True)
         return Asked(words, known)
 
     def scores(self, cur: Cursor, asked: Asked) -> Matches:
@@ -274,7 +277,7 @@ class Postings:
 
 @dataclass(frozen=True)
 class Matches:
-    """Every memory matching a query: sequence numbers and BM25 (> 0), in no order."""
+    """Every memory matching a query: sequence numbers (ascending) and BM25 (> 0)."""
 
     seqs: np.ndarray
     scores: np.ndarray
@@ -291,6 +294,14 @@ class Matches:
             seqs, found = seqs[chosen], found[chosen]
         order = np.lexsort((seqs, -found))[:count]
         return seqs[order], found[order]
+
+    def of(self, seqs: np.ndarray) -> np.ndarray:
+        """BM25 of the memories ``seqs`` (0 for one that matches nothing); ``seqs`` of
+        the matches are ascending, as :meth:`Postings.scores` makes them."""
+        at = np.minimum(np.searchsorted(self.seqs, seqs), max(len(self.seqs) - 1, 0))
+        if not len(self.seqs):
+            return np.zeros(len(seqs), dtype=np.float64)
+        return np.where(self.seqs[at] == seqs, self.scores[at], 0.0)
 
 
 class Best:

@@ -130,6 +130,8 @@ class _Search:
         self.words = sorted(set(terms(request.texts["content"])))
         self.whole: dict[str, _Scored] = {}
         self.background: list[_Scored] | None = None
+        # Every memory's BM25 from the postings, once a large pool's were read.
+        self.matches: bm25.Matches | None = None
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
@@ -154,7 +156,7 @@ class _Search:
             if self.queries is not None:
                 row = cur.fetchone()
                 sizes = [int(n) for n in row] if row else [0] * len(self.pools)
-                self.whole = _read_rows(rows_cur)
+                self.whole = self._read_rows(rows_cur)
                 chosen, best = self._candidates(cur, self.queries, sizes)
         # A memory that changed between two statements is scored once, by its vectors.
         text = [r for r in text if str(r[0]) not in chosen]
@@ -206,6 +208,7 @@ class _Search:
         if large:
             found, matches = self._walk(queries, large)
             candidates |= found
+            self.matches = matches
             if matches is not None:
                 best_large = bm25.Best(matches, want, want + want // 8 + 1)
                 if request.occurred != (None, None) or span is not None:
@@ -251,13 +254,13 @@ class _Search:
                 if size and not whole_scope:
                     self._send_background(background_cur, size)
             if folded is not None:
-                checked = _read_rows(best_cur)
+                checked = self._read_rows(best_cur)
                 folded.passed({row.seq: memory_id for memory_id, row in checked.items()})
                 rows.update(checked)
             if missing:
-                rows.update(_read_rows(cur))
+                rows.update(self._read_rows(cur))
             if size and not whole_scope:
-                self.background = list(_read_rows(background_cur).values())
+                self.background = list(self._read_rows(background_cur).values())
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -268,7 +271,7 @@ class _Search:
             later = sorted(lexical - rows.keys())
             if later:
                 self._send_rows(cur, None, ids=later)
-                rows.update(_read_rows(cur))
+                rows.update(self._read_rows(cur))
         best = lexical_top[0][0] if lexical_top else 0.0
         return {i: rows[i] for i in candidates if i in rows}, best
 
@@ -290,6 +293,11 @@ class _Search:
                 params.append(self.literal[lane])
             else:
                 cols.append("NULL::float8")
+        if self.matches is not None:
+            # The postings gave every memory's BM25 already (:meth:`_read_rows` fills it
+            # in): scoring it again from the row costs more than the cosine.
+            cols.append("0::float8")
+            return ", ".join(cols), tuple(params)
         score, score_params = bm25.row_sql(self.t, self.words, alias)
         cols.append(score)
         return ", ".join(cols), (*params, *score_params)
@@ -333,7 +341,7 @@ class _Search:
     def _send_rows(self, cur: Cursor, pools: list[Sql] | None, *,
                    ids: list[str] | None = None) -> None:
         """Ask for the scored columns of every embedded row of the ``pools`` holding at
-        most ``EXACT_MAX`` memories (or of ``ids``), read by :func:`_read_rows`."""
+        most ``EXACT_MAX`` memories (or of ``ids``), read by :meth:`_read_rows`."""
         cols, params = self._columns("m")
         which_params: tuple[Any, ...]
         case_params: tuple[Any, ...] = ()
@@ -350,14 +358,18 @@ class _Search:
             pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
                                            for i, (sql, _) in enumerate(pools)) + " END"
             case_params = tuple(p for _, ps in pools for p in ps)
+        # Each pool read holds at most EXACT_MAX rows, so the limit cuts nothing: it
+        # keeps the planner from a parallel scan of a large pool that its count then
+        # leaves out (the workers' start cost 8-16 ms at 100k for no row).
+        limit = "" if pools is None else f" LIMIT {EXACT_MAX * len(pools)}"
         cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {cols}, "
                     f"m.subject_type, m.subject_id FROM memories m WHERE m.element = %s "
-                    f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}",
+                    f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}{limit}",
                     (*case_params, *params, self.t.element, *which_params, *extra_params))
 
     def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> None:
         """Ask for the scored columns of the rows of ``best``'s next batch that pass its
-        check (``bm25.check_sql``), read by :func:`_read_rows`."""
+        check (``bm25.check_sql``), read by :meth:`_read_rows`."""
         cols, params = self._columns("m")
         where, where_params = bm25.check_sql(self.t, scope_sql(pools), self.extra)
         cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
@@ -459,6 +471,20 @@ class _Search:
                      *(() if cap is None else (cap,))))
         return [str(r[0]) for r in cur.fetchall()]
 
+    def _read_rows(self, cur: Cursor) -> dict[str, _Scored]:
+        return self._scored_rows(cur.fetchall())
+
+    def _scored_rows(self, found: list[Any]) -> dict[str, _Scored]:
+        """Rows of the scored columns (:meth:`_columns`), by id; their BM25 from the
+        postings when :meth:`_columns` left it out."""
+        rows = {str(r[0]): _scored(r) for r in found}
+        if self.matches is not None and rows:
+            scores = self.matches.of(np.array([row.seq for row in rows.values()],
+                                             dtype=np.int64))
+            for row, score in zip(rows.values(), scores.tolist(), strict=True):
+                row.bm25 = score
+        return rows
+
     # -- neighbours ------------------------------------------------------------------------
 
     def _neighbours(self, hits: np.ndarray, known: np.ndarray
@@ -477,7 +503,7 @@ class _Search:
                 self._send_neighbours(cur, ids)
                 found = cur.fetchall()
             pairs = [(str(hit), str(r[0])) for r in found for hit in r[10]]
-            scored = {str(r[0]): _scored(r) for r in found}
+            scored = self._scored_rows(found)
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
                 np.array([n for _, n in pairs], dtype=str),
@@ -544,7 +570,3 @@ class _Search:
             "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id) "
             "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
             (t.element, hits, *side_params, *col_params, t.element))
-
-
-def _read_rows(cur: Cursor) -> dict[str, _Scored]:
-    return {str(r[0]): _scored(r) for r in cur.fetchall()}
