@@ -43,7 +43,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -138,6 +138,27 @@ class _Term:
     tf: np.ndarray
     length: np.ndarray
     read: float   # time.monotonic() when first read
+    # Each posting's BM25 contribution for the last (documents, total length, df) the
+    # term was scored with: the same until a write changes one of them.
+    scored: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
+
+    def contribution(self, docs: int, total: int, df: int) -> np.ndarray:
+        """Each posting's BM25 for the element's ``docs`` and ``total`` length and the
+        term's ``df``, as :func:`row_sql` computes it."""
+        key = (docs, total, df)
+        found = self.scored.get(key)
+        if found is None:
+            # As _average_sql: total / docs, 1 when there is none or it is 0.
+            average = (total / docs if docs else 0.0) or 1.0
+            # The operations of row_sql in its order, so the floats are the same: its
+            # idf (math.log is the C library's ln, as PostgreSQL's) and its
+            # tf * (k1 + 1) / norm.
+            idf = math.log(1 + (float(docs) - df + 0.5) / (df + 0.5))
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * self.length / average)
+            found = idf * self.tf * (BM25_K1 + 1.0) / (self.tf + norm)
+            self.scored.clear()   # the last only (two threads at once: computed twice)
+            self.scored[key] = found
+        return found
 
 
 def _term(packed: dict[int, np.ndarray], versions: dict[int, int], read: float) -> _Term:
@@ -214,8 +235,6 @@ class Postings:
         if not rows:
             return Matches(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
         docs, total = int(rows[0][5]), int(rows[0][6])
-        # As _average_sql: total / docs, 1 when there is none or it is 0.
-        average = (total / docs if docs else 0.0) or 1.0
         versions: dict[str, dict[int, int]] = defaultdict(dict)
         fresh: dict[str, dict[int, np.ndarray]] = defaultdict(dict)
         frequency: dict[str, int] = {}
@@ -239,15 +258,8 @@ class Postings:
         self._keep(current)
         seqs, parts = [], []
         for term in sorted(current):
-            held = current[term]
-            tf, df = held.tf, frequency[term]
-            # The operations of row_sql in its order, so the floats are the same: its
-            # idf (math.log is the C library's ln, as PostgreSQL's) and its
-            # tf * (k1 + 1) / norm.
-            idf = math.log(1 + (float(docs) - df + 0.5) / (df + 0.5))
-            norm = BM25_K1 * (1 - BM25_B + BM25_B * held.length / average)
-            seqs.append(held.seq)
-            parts.append(idf * tf * (BM25_K1 + 1.0) / (tf + norm))
+            seqs.append(current[term].seq)
+            parts.append(current[term].contribution(docs, total, frequency[term]))
         every = np.concatenate(seqs)
         low, high = int(every.min()), int(every.max())
         if high - low < 8 * len(every) + _DENSE_SLACK:
