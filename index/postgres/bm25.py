@@ -214,18 +214,18 @@ class Postings:
                      and now - self._terms[w].read < CACHE_SECONDS}
         pairs = [(w, block, version) for w, term in known.items()
                  for block, version in term.versions.items()]
-        cur.execute("SELECT p.term, p.block, p.xmin::text::int8, CASE WHEN k.version IS "
-                    "DISTINCT FROM p.xmin::text::int8 THEN p.records END, d.df, "
-                    "e.lex_docs, e.lex_total FROM memory_postings p JOIN memory_term_df d "
-                    "ON d.element = p.element AND d.term = p.term JOIN memory_elements e "
-                    "ON e.element = p.element LEFT JOIN unnest(%s::text[], %s::int[], "
-                    "%s::int8[]) AS k(term, block, version) ON k.term = p.term AND "
-                    "k.block = p.block WHERE p.element = %s AND p.term = ANY(%s) AND "
-                    # The words again for the frequencies: else the planner may read
-                    # them all (one per term of the element) into a hash.
+        # A block held is looked up in a hash of the versions sent (built once), not
+        # the blocks hashed with their records; the frequencies are read by the words,
+        # not all hashed (one row per term of the element).
+        cur.execute("SELECT p.term, p.block, p.xmin::text::int8, CASE WHEN (p.term, "
+                    "p.block, p.xmin::text::int8) IN (SELECT * FROM unnest(%s::text[], "
+                    "%s::int[], %s::int8[])) THEN NULL ELSE p.records END, d.df, "
+                    "e.lex_docs, e.lex_total FROM memory_elements e JOIN memory_term_df d "
+                    "ON d.element = e.element JOIN memory_postings p ON p.element = "
+                    "d.element AND p.term = d.term WHERE e.element = %s AND "
                     "d.term = ANY(%s) AND d.df > 0",
                     ([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs],
-                     t.element, words, words), binary=True)
+                     t.element, words), binary=True)
         return Asked(words, known)
 
     def scores(self, cur: Cursor, asked: Asked) -> Matches:
