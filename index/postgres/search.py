@@ -56,6 +56,11 @@ __all__ = ["gather", "EXACT_MAX"]
 # Reading a row and computing its three cosines costs about 10-20 us here (its vectors
 # are TOASTed), so 1024 rows are ~15 ms: past that the walks are cheaper.
 EXACT_MAX = 1024
+# The first ids of each walk and of the best BM25 matches of a walked pool whose
+# neighbours are read with the candidates' rows, before the ranking names its hits: at
+# 100k on ``pg_bench.py`` the 5 hits are among the first 12 of either on 9 queries in
+# 10 (a hit outside costs the statement it always cost).
+NEAR_GUESS = 12
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
@@ -132,6 +137,10 @@ class _Search:
         self.background: list[_Scored] | None = None
         # Every memory's BM25 from the postings, once a large pool's were read.
         self.matches: bm25.Matches | None = None
+        # The hits whose neighbours were read before the ranking asked (ids), and
+        # those neighbours: scored rows, (hit, neighbour) pairs.
+        self.guess: set[str] = set()
+        self.near: tuple[dict[str, _Scored], list[tuple[str, str]]] = ({}, [])
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
@@ -206,8 +215,9 @@ class _Search:
         span = ranking.span(request.occurred)
         best_large: bm25.Best | None = None
         if large:
-            found, matches = self._walk(queries, large)
-            candidates |= found
+            walked, matches = self._walk(queries, large)
+            candidates |= {memory_id for walk in walked for memory_id in walk}
+            self.guess = {memory_id for walk in walked for memory_id in walk[:NEAR_GUESS]}
             self.matches = matches
             if matches is not None:
                 best_large = bm25.Best(matches, want, want + want // 8 + 1)
@@ -243,16 +253,27 @@ class _Search:
             mine = [row for row in newest if row.owner == subject]
             self.background = (mine or newest)[:size]
         folded = best_large if best_large is not None and best_large.pending() else None
-        with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur:
+        # The hits whose neighbours the ranking will ask for are not known until these
+        # rows are scored; those of a walked pool are nearly always among the first
+        # of its walks and of its best BM25 matches: their neighbours come back with
+        # the rows, and only a hit outside them needs a statement of its own after.
+        guess = bool(large) and NEAR_GUESS > 0 and self.ranking.params.neighbour_hits > 0 \
+            and self.ranking.params.neighbour_weight > 0
+        with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur, \
+                self.conn.cursor() as near_cur:
             with self.conn.pipeline():
+                best_seqs: list[int] = []
                 if folded is not None:
                     # The best matches' first batch checked and scored in the same round
                     # trip as the other candidates' rows: its rows that pass come back.
-                    self._send_best(best_cur, folded, large)
+                    best_seqs = self._send_best(best_cur, folded, large)
                 if missing:
                     self._send_rows(cur, None, ids=missing)
                 if size and not whole_scope:
                     self._send_background(background_cur, size)
+                if guess:
+                    self._send_neighbours(near_cur, sorted(self.guess),
+                                          best_seqs[:NEAR_GUESS])
             if folded is not None:
                 checked = self._read_rows(best_cur)
                 folded.passed({row.seq: memory_id for memory_id, row in checked.items()})
@@ -261,6 +282,13 @@ class _Search:
                 rows.update(self._read_rows(cur))
             if size and not whole_scope:
                 self.background = list(self._read_rows(background_cur).values())
+            if guess:
+                near = near_cur.fetchall()
+                # The walks' ids were looked for, found or not; the best matches'
+                # (asked by sequence number) are named by the rows that came back.
+                self.guess |= {str(hit) for r in near for hit in r[11]}
+                self.near = self._scored_rows(near), [
+                    (str(hit), str(r[0])) for r in near for hit in r[10]]
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -367,18 +395,22 @@ class _Search:
                     f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}{limit}",
                     (*case_params, *params, self.t.element, *which_params, *extra_params))
 
-    def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> None:
+    def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> list[int]:
         """Ask for the scored columns of the rows of ``best``'s next batch that pass its
-        check (``bm25.check_sql``), read by :meth:`_read_rows`."""
+        check (``bm25.check_sql``), read by :meth:`_read_rows`; the batch's sequence
+        numbers, best first."""
         cols, params = self._columns("m")
         where, where_params = bm25.check_sql(self.t, scope_sql(pools), self.extra)
+        batch = best.batch()
         cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
                     f"m.subject_id FROM memories m WHERE {where}",
-                    (*params, *where_params, best.batch()))
+                    (*params, *where_params, batch))
+        return batch
 
     def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql]
-              ) -> tuple[set[str], bm25.Matches | None]:
-        """Candidates of large pools: each lane's HNSW walk per pool, and every BM25
+              ) -> tuple[list[list[str]], bm25.Matches | None]:
+        """Candidates of large pools: each lane's HNSW walk per pool (its ids, nearest
+        first), and every BM25
         match of the query's terms, scored from their postings (``bm25.py``; None
         without terms); the best matches are checked against their rows after
         (:meth:`_candidates`). The two are independent: with a second connection free
@@ -389,7 +421,7 @@ class _Search:
         if self.words and self.spare is not None:
             with self.spare() as spare:
                 if spare is not None:
-                    walked: list[set[str] | BaseException] = []
+                    walked: list[list[list[str]] | BaseException] = []
                     thread = threading.Thread(target=self._walk_beside,
                                               args=(spare, queries, pools, walked))
                     thread.start()
@@ -406,20 +438,20 @@ class _Search:
         with conn.pipeline():
             walks = self._send_walks(conn, queries, pools)
             sent = self.postings.send(top, t, self.words) if self.words else None
-        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
+        found = [[str(r[0]) for r in walk.fetchall()] for walk in walks]
         matches = self.postings.scores(top, sent) if sent is not None else None
         for c in (*walks, top):
             c.close()
         return found, matches
 
     def _walk_beside(self, spare: psycopg.Connection[Any], queries: dict[str, np.ndarray],
-                     pools: list[Sql], walked: list[set[str] | BaseException]) -> None:
+                     pools: list[Sql], walked: list[list[list[str]] | BaseException]) -> None:
         """:meth:`_send_walks` on ``spare`` (a thread's target): the ids found, or the
         error, appended to ``walked``."""
         try:
             with spare.pipeline():
                 walks = self._send_walks(spare, queries, pools)
-            walked.append({str(r[0]) for walk in walks for r in walk.fetchall()})
+            walked.append([[str(r[0]) for r in walk.fetchall()] for walk in walks])
             for c in walks:
                 c.close()
         except BaseException as exc:   # raised again by the search's own thread
@@ -499,11 +531,16 @@ class _Search:
             pairs = self._adjacent(ids)
             scored = {neighbour: self.whole[neighbour] for _, neighbour in pairs}
         else:
-            with self.conn.cursor() as cur:
-                self._send_neighbours(cur, ids)
-                found = cur.fetchall()
-            pairs = [(str(hit), str(r[0])) for r in found for hit in r[10]]
-            scored = self._scored_rows(found)
+            near, near_pairs = self.near
+            pairs = [pair for pair in near_pairs if pair[0] in ids]
+            scored = {n: near[n] for _, n in pairs}
+            ask = [hit for hit in ids if hit not in self.guess]
+            if ask:
+                with self.conn.cursor() as cur:
+                    self._send_neighbours(cur, ask)
+                    found = cur.fetchall()
+                pairs += [(str(hit), str(r[0])) for r in found for hit in r[10]]
+                scored.update(self._scored_rows(found))
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
                 np.array([n for _, n in pairs], dtype=str),
@@ -532,9 +569,12 @@ class _Search:
                         break
         return pairs
 
-    def _send_neighbours(self, cur: Cursor, hits: list[str]) -> None:
-        """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
-        each with the hits it neighbours (column 10).
+    def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
+                         ) -> None:
+        """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
+        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 10),
+        and every hit looked for (column 11, the same on each row; none found: no
+        row).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
         stored just before it and the one stored just after it by the same owner (its
@@ -563,10 +603,12 @@ class _Search:
             side_params.extend([self.ranking.params.neighbour_gap, *filter_params])
         cur.execute(
             "WITH h AS MATERIALIZED (SELECT element, id, seq, occurred_ts, subject_type, "
-            "subject_id FROM memories WHERE element = %s AND id = ANY(%s)), "
+            "subject_id FROM memories WHERE element = %s AND (id = ANY(%s) OR "
+            "seq = ANY(%s))), "
             f"p AS MATERIALIZED (SELECT h.id AS hit, n.id FROM h CROSS JOIN LATERAL "
             f"({sides[0]} UNION ALL {sides[1]}) n) "
             f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, m.subject_id, "
-            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id) "
+            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id), "
+            "(SELECT array_agg(h.id) FROM h) "
             "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
-            (t.element, hits, *side_params, *col_params, t.element))
+            (t.element, hits, list(seqs), *side_params, *col_params, t.element))
