@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,17 +259,21 @@ class _Search:
         # the rows, and only a hit outside them needs a statement of its own after.
         guess = bool(large) and NEAR_GUESS > 0 and self.ranking.params.neighbour_hits > 0 \
             and self.ranking.params.neighbour_weight > 0
+        background = bool(size) and not whole_scope
+        best_seqs: list[int] = []
+        # A pipeline syncs on exit, a round trip even when empty (a small scope's search
+        # has nothing to send here).
+        sending = folded is not None or missing or background or guess
         with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur, \
                 self.conn.cursor() as near_cur:
-            with self.conn.pipeline():
-                best_seqs: list[int] = []
+            with self.conn.pipeline() if sending else nullcontext():
                 if folded is not None:
                     # The best matches' first batch checked and scored in the same round
                     # trip as the other candidates' rows: its rows that pass come back.
                     best_seqs = self._send_best(best_cur, folded, large)
                 if missing:
                     self._send_rows(cur, None, ids=missing)
-                if size and not whole_scope:
+                if background:
                     self._send_background(background_cur, size)
                 if guess:
                     self._send_neighbours(near_cur, sorted(self.guess),
@@ -280,7 +284,7 @@ class _Search:
                 rows.update(checked)
             if missing:
                 rows.update(self._read_rows(cur))
-            if size and not whole_scope:
+            if background:
                 self.background = list(self._read_rows(background_cur).values())
             if guess:
                 near = near_cur.fetchall()

@@ -152,3 +152,27 @@ def test_spare_lends_a_free_connection_and_never_queues(db: Database) -> None:
             assert cur.fetchone() == (2,)
     finally:
         pool.close()
+
+
+def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool scored whole needs nothing after the counts' round trip but the access
+    count: no empty pipeline either (its sync is a round trip of its own)."""
+    import psycopg
+    store = _store(db, str(tmp_path))
+    settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0)
+    try:
+        store.store_many([{"content": f"budget river note {i}", "category": "fact"}
+                          for i in range(20)], settings=settings)
+        opened: list[int] = []
+        pipeline = psycopg.Connection.pipeline
+
+        def counted(self: Any) -> Any:
+            opened.append(1)
+            return pipeline(self)
+        monkeypatch.setattr(psycopg.Connection, "pipeline", counted)
+        found = store.search(query="budget river", limit=5, settings=settings)
+        assert len(found.results) == 5
+        assert len(opened) == 1, opened
+    finally:
+        store.close()
