@@ -11,13 +11,16 @@ from its rows (cosines and BM25 in one read, sent in one pipeline with the pool 
 a larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
 selective filter still returns the asked number of rows) and the best BM25 matches from
 the postings (``bm25.py``). A hit's neighbours are found among the rows already read when
-its pool was scored whole, else by one more statement. The search runs on one
+its pool was scored whole or when it was among the likely hits of a walked pool, else
+by one more statement. The search runs on one
 connection in autocommit: the reads need no transaction of their own (each statement
 sees a committed state; a memory deleted between two is left out), and independent
-statements go out together in a pipeline, so a search on a small scope is three round
-trips (one more for the neighbours of hits in a walked pool). A walked pool's HNSW walks
-run on a second connection of the pool, when one is free, beside the postings; its best
-BM25 matches are checked and scored in the round trip of the other candidates' rows.
+statements go out together in a pipeline, so a search on a small scope is two round
+trips with the access count. A walked pool's HNSW walks run on a second connection of
+the pool, when one is free, beside the postings (the store keeps the blocks it decoded:
+``bm25.Postings``); its best BM25 matches are checked and scored in the round trip of
+the other candidates' rows, with the neighbours of the likely hits (``NEAR_GUESS``), and
+those sums are every candidate's BM25.
 ``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
@@ -414,10 +417,9 @@ class _Search:
     def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql]
               ) -> tuple[list[list[str]], bm25.Matches | None]:
         """Candidates of large pools: each lane's HNSW walk per pool (its ids, nearest
-        first), and every BM25
-        match of the query's terms, scored from their postings (``bm25.py``; None
-        without terms); the best matches are checked against their rows after
-        (:meth:`_candidates`). The two are independent: with a second connection free
+        first), and every BM25 match of the query's terms, scored from their postings
+        (``bm25.py``; None without terms); the best matches are checked against their
+        rows after (:meth:`_candidates`). The two are independent: with a second connection free
         (``spare``), the walks run on it in a thread of their own while this one reads
         and sums the postings (the server walks while the client sums); else both go out
         in one pipeline."""
