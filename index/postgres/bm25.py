@@ -177,11 +177,10 @@ def _term(packed: dict[int, np.ndarray], versions: dict[int, int], read: float) 
 
 @dataclass(frozen=True)
 class Asked:
-    """One postings statement sent (:meth:`Postings.send`): its words and the cached
-    terms whose block versions it sent (the rows of an unchanged block come back
-    without their records)."""
+    """One postings statement sent (:meth:`Postings.send`): the cached terms whose
+    block versions it sent (the rows of an unchanged block come back without their
+    records)."""
 
-    words: list[str]
     known: dict[str, _Term]
 
 
@@ -226,7 +225,7 @@ class Postings:
                     "d.term = ANY(%s) AND d.df > 0",
                     ([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs],
                      t.element, words), binary=True)
-        return Asked(words, known)
+        return Asked(known)
 
     def scores(self, cur: Cursor, asked: Asked) -> Matches:
         """BM25 of every memory with a term of the query, from the answer to
