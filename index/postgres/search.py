@@ -61,8 +61,8 @@ __all__ = ["gather", "EXACT_MAX"]
 EXACT_MAX = 1024
 # The first ids of each walk and of the best BM25 matches of a walked pool whose
 # neighbours are read with the candidates' rows, before the ranking names its hits: at
-# 100k on ``pg_bench.py`` the 5 hits are among the first 12 of either on 9 queries in
-# 10 (a hit outside costs the statement it always cost).
+# 100k on ``pg_bench.py`` the 5 hits are among the first 12 of either on about 9
+# queries in 10 (a hit outside costs the statement it always cost).
 NEAR_GUESS = 12
 
 Sql = tuple[str, tuple[Any, ...]]
