@@ -6,6 +6,8 @@
     .venv/bin/python bench/pg_before_after.py --before main --cpu --files-only
     .venv/bin/python bench/pg_before_after.py --before main --cpu --before-first
     .venv/bin/python bench/pg_before_after.py --before main --database URL --element NAME
+    .venv/bin/python bench/pg_before_after.py --before main --database URL --element NAME \
+        --files DIR                                                  # and its file store
 
 Builds ``pg_bench.py``'s memories once in PostgreSQL (a server from ``tests/pg.py``
 unless ``--database`` names one) and once in a file store, then opens the one element
@@ -130,7 +132,12 @@ def main(argv: list[str] | None = None) -> int:
                              "memories as it is (e.g. bench-100000, built before by "
                              "pg_bench.py), without the file stores or a build (--before "
                              "must have this tree's schema)")
+    parser.add_argument("--files", type=Path,
+                        help="with --element: a file store of the same memories, built "
+                             "before (pg_bench.py --files DIR), searched beside as it is")
     args = parser.parse_args(argv)
+    if args.files and not args.element:
+        parser.error("--files needs --element")
     if args.element and (not args.database or args.files_only):
         parser.error("--element needs --database (and PostgreSQL)")
     n, queries = (500, 20) if args.quick else (args.memories, args.queries)
@@ -161,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                      (f"file {args.before}", file_before, "mem-before")]
             if args.element:
                 files = []
+                if args.files:
+                    stores["file"] = MemoryStore(args.files, embedder)
             for name, make, folder in files[::-1] if args.before_first else files:
                 stores[name] = make(Path(tmp) / folder, embedder)
                 built[name] = build(stores[name], data, scoped)

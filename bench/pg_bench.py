@@ -145,14 +145,15 @@ def lexical_agreement(store: Any, queries: int) -> dict[str, str]:
     size = max(seq_of.values()) + 1
     rng = np.random.default_rng(13)
     shares, times = [], []
+    # The store's own decoded blocks, as its searches read them (bm25.Postings).
+    postings = store._postings
     for _ in range(queries):
         q = text(rng, 6)
         words = sorted(set(terms(q)))
         started = time.perf_counter()
         with db.autocommit() as conn:
             with conn.cursor() as cur:
-                bm25.send_postings(cur, t, words)
-                matches = bm25.scores(cur)
+                matches = postings.scores(cur, postings.send(cur, t, words))
             got = bm25.top(conn, t, matches, ("true", ()), ("", ()), 10)
         times.append(time.perf_counter() - started)
         want = np.asarray(exact.scores(q, size), dtype=np.float64)

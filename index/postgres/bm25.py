@@ -10,26 +10,26 @@ than approximating it with PostgreSQL's own text search (``docs/deploy.md`` says
 
 Two ways to score, for the two plans of a search (``postgres/search.py``): a memory's
 BM25 from its own row (:func:`row_sql`: a small pool read whole, candidates), and the
-best matches of a large pool from the postings (:func:`send_postings`, :func:`scores`,
-:func:`top`).
+best matches of a large pool from the postings (:class:`Postings`, :func:`top`).
 
 **The postings.** A term's postings are cut into blocks of ``BLOCK`` sequence numbers;
 one row per (element, term, block) holds, in a ``bytea``, one 8-byte record per memory
 of the block that has the term: big-endian ``offset << 48 | tf << 24 | length``
-(``offset`` = seq mod ``BLOCK``). A search fetches the rows of its terms (about
-``df / BLOCK`` rows per term, ~1 KB-8 KB each, read inline) and sums BM25 over every
-posting in numpy, as the file store does. Summing in SQL instead, one executor row per
-posting, cost ~1 us a posting: 460 ms for the ~360k postings of a query over 100k
-memories (``bench/pg_bench.py``). Exact early termination (MaxScore, block-max WAND)
-does not pay there: every query term is in ~60% of the memories with about the same
-weight, so with the exact 64th best score known in advance MaxScore still leaves ~64k
-of 100k memories to complete from the other terms' postings, and block-max skips no
-block (``bench/bm25_bounds.py``; ``docs/decisions/2026-12-03-postgres-bm25-postings.md``).
-A block is rewritten by each write of a memory it holds (a few KB); a delete or an
-update reads its blocks and writes them back without the memory's records, under the
-element's lock.
+(``offset`` = seq mod ``BLOCK``). A search reads the rows of its terms (about ``df /
+BLOCK`` rows per term, ~1 KB-8 KB each, read inline) and sums BM25 over every posting in
+numpy, as the file store does; the client keeps the blocks it decoded and is sent again
+only those whose row changed since (:class:`Postings`). Summing in SQL instead, one
+executor row per posting, cost ~1 us a posting: 460 ms for the ~360k postings of a query
+over 100k memories (``bench/pg_bench.py``). Exact early termination (MaxScore, block-max
+WAND) does not pay there: every query term is in ~60% of the memories with about the
+same weight, so with the exact 64th best score known in advance MaxScore still leaves
+~64k of 100k memories to complete from the other terms' postings, and block-max skips no
+block (``bench/bm25_bounds.py``;
+``docs/decisions/2026-12-03-postgres-bm25-postings.md``). A block is rewritten by each
+write of a memory it holds (a few KB); a delete or an update reads its blocks and writes
+them back without the memory's records, under the element's lock.
 
-**Exact, in one order.** :func:`scores` computes each contribution with the operations of
+**Exact, in one order.** :meth:`Postings.scores` computes each contribution with the operations of
 :func:`row_sql`, in the same order, and sums a memory's terms in the same (sorted) order,
 so both give the same float for a memory, bit for bit; :func:`top` ranks by score, then
 by sequence number (older first), and a test holds it to a ranking of every row by
@@ -39,9 +39,11 @@ by sequence number (older first), and a test holds it to a ranking of every row 
 from __future__ import annotations
 
 import math
+import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,7 +53,7 @@ from ..lexical import BM25_B, BM25_K1
 from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
-__all__ = ["row_sql", "send_postings", "scores", "top", "Matches", "Best", "check_sql",
+__all__ = ["row_sql", "Postings", "Asked", "top", "Matches", "Best", "check_sql",
            "postings_add", "postings_remove", "postings_rebuild_sql", "postings_digest",
            "rows_digest", "BLOCK"]
 
@@ -110,32 +112,183 @@ def row_sql(t: Table, words: list[str], alias: str) -> Sql:
             + " ELSE 0 END", (words, *params))
 
 
-def _decode(blocks: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The records of one term's ``(block, records)`` rows: each posting's sequence
-    number, term frequency and memory length (int64 arrays, in the rows' order)."""
-    # One conversion to native int64 (a record is below 2**58), then shifts and masks.
-    packed = np.frombuffer(b"".join(r for _, r in blocks), dtype=_RECORD).astype(np.int64)
-    starts = np.repeat(np.array([b for b, _ in blocks], dtype=np.int64) * BLOCK,
-                       [len(r) // 8 for _, r in blocks])
-    return (starts + (packed >> 2 * _FIELD), (packed >> _FIELD) & _MASK, packed & _MASK)
-
-
 # -- the best matches of a large pool -------------------------------------------------------
 
-def send_postings(cur: Cursor, t: Table, words: list[str]) -> None:
-    """Ask for the postings of ``words`` with what scoring them needs (read by
-    :func:`scores`): one statement, so the postings, the document frequencies and the
-    element's counters are of one committed state."""
-    cur.execute("SELECT p.term, p.block, p.records, d.df, e.lex_docs, e.lex_total "
-                "FROM memory_postings p JOIN memory_term_df d ON d.element = p.element "
-                "AND d.term = p.term JOIN memory_elements e ON e.element = p.element "
-                "WHERE p.element = %s AND p.term = ANY(%s) AND d.df > 0",
-                (t.element, words), binary=True)
+# The postings this process keeps decoded, per store (:class:`Postings`), at most: 24
+# bytes each (a sequence number, a term frequency and a length), so ~48 MB. A query over
+# 100k memories of ``pg_bench.py``'s 30 words reads ~360k; every word of that element is
+# ~1.8M. Past it the terms read least recently are dropped.
+CACHE_POSTINGS = 2_000_000
+# Seconds a cached block is trusted without its row being read again at all. A block is
+# known by its row's ``xmin`` (the transaction that wrote it); transaction ids wrap after
+# 2**32, far more than a server commits in this time, so an unchanged ``xmin`` within it
+# is an unchanged row.
+CACHE_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class _Term:
+    """One term's postings as this process last read them: each block's row version and
+    records, and every posting's sequence number, frequency and memory length (the blocks
+    concatenated, in block order)."""
+
+    versions: dict[int, int]
+    packed: dict[int, np.ndarray]
+    seq: np.ndarray
+    tf: np.ndarray
+    length: np.ndarray
+    read: float   # time.monotonic() when first read
+    # Each posting's BM25 contribution for the last (documents, total length, df) the
+    # term was scored with: the same until a write changes one of them.
+    scored: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
+
+    def contribution(self, docs: int, total: int, df: int) -> np.ndarray:
+        """Each posting's BM25 for the element's ``docs`` and ``total`` length and the
+        term's ``df``, as :func:`row_sql` computes it."""
+        key = (docs, total, df)
+        found = self.scored.get(key)
+        if found is None:
+            # As _average_sql: total / docs, 1 when there is none or it is 0.
+            average = (total / docs if docs else 0.0) or 1.0
+            # The operations of row_sql in its order, so the floats are the same: its
+            # idf (math.log is the C library's ln, as PostgreSQL's) and its
+            # tf * (k1 + 1) / norm.
+            idf = math.log(1 + (float(docs) - df + 0.5) / (df + 0.5))
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * self.length / average)
+            found = idf * self.tf * (BM25_K1 + 1.0) / (self.tf + norm)
+            self.scored.clear()   # the last only (two threads at once: computed twice)
+            self.scored[key] = found
+        return found
+
+
+def _term(packed: dict[int, np.ndarray], versions: dict[int, int], read: float) -> _Term:
+    blocks = sorted(packed)
+    if not blocks:
+        empty = np.zeros(0, dtype=np.int64)
+        return _Term(versions, packed, empty, empty.astype(np.float64),
+                     empty.astype(np.float64), read)
+    records = np.concatenate([packed[b] for b in blocks])
+    starts = np.repeat(np.array(blocks, dtype=np.int64) * BLOCK,
+                       [len(packed[b]) for b in blocks])
+    return _Term(versions, packed, starts + (records >> 2 * _FIELD),
+                 ((records >> _FIELD) & _MASK).astype(np.float64),
+                 (records & _MASK).astype(np.float64), read)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One postings statement sent (:meth:`Postings.send`): the cached terms whose
+    block versions it sent (the rows of an unchanged block come back without their
+    records)."""
+
+    known: dict[str, _Term]
+
+
+class Postings:
+    """This process's decoded copy of one element's postings blocks, read through.
+
+    A search sends the versions of the blocks it holds for its terms; the server returns
+    every block row of those terms with its version, and the records only of the blocks
+    whose row changed since or that were not held (a store rewrites the newest block of
+    each of its terms, so after one only those come back). A block the server no longer
+    returns was deleted. So a search still sees one committed state, as when every block
+    came back, without moving 2.4 MB and decoding them per search (``pg_bench.py`` at
+    100k); summing BM25 is then the file store's work. Safe to share between threads: a
+    term's entry is replaced whole, and a search reads the entries it sent.
+    """
+
+    def __init__(self, limit: int = CACHE_POSTINGS, clock: Any = time.monotonic) -> None:
+        self._terms: dict[str, _Term] = {}
+        self._limit, self._clock = limit, clock
+        self._lock = threading.Lock()
+        self.decoded = 0   # blocks whose records came back, since made (a statistic)
+
+    def send(self, cur: Cursor, t: Table, words: list[str]) -> Asked:
+        """Ask for the postings of ``words`` (sorted) with what scoring them needs, in
+        one statement (the blocks, the document frequencies and the element's counters
+        of one committed state); :meth:`scores` reads the answer."""
+        now = self._clock()
+        with self._lock:
+            known = {w: self._terms[w] for w in words if w in self._terms
+                     and now - self._terms[w].read < CACHE_SECONDS}
+        pairs = [(w, block, version) for w, term in known.items()
+                 for block, version in term.versions.items()]
+        # A block held is looked up in a hash of the versions sent (built once), not
+        # the blocks hashed with their records; the frequencies are read by the words,
+        # not all hashed (one row per term of the element).
+        cur.execute("SELECT p.term, p.block, p.xmin::text::int8, CASE WHEN (p.term, "
+                    "p.block, p.xmin::text::int8) IN (SELECT * FROM unnest(%s::text[], "
+                    "%s::int[], %s::int8[])) THEN NULL ELSE p.records END, d.df, "
+                    "e.lex_docs, e.lex_total FROM memory_elements e JOIN memory_term_df d "
+                    "ON d.element = e.element JOIN memory_postings p ON p.element = "
+                    "d.element AND p.term = d.term WHERE e.element = %s AND "
+                    "d.term = ANY(%s) AND d.df > 0",
+                    ([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs],
+                     t.element, words), binary=True)
+        return Asked(known)
+
+    def scores(self, cur: Cursor, asked: Asked) -> Matches:
+        """BM25 of every memory with a term of the query, from the answer to
+        :meth:`send`, as :func:`row_sql` computes it."""
+        rows = cur.fetchall()
+        if not rows:
+            return Matches(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+        docs, total = int(rows[0][5]), int(rows[0][6])
+        versions: dict[str, dict[int, int]] = defaultdict(dict)
+        fresh: dict[str, dict[int, np.ndarray]] = defaultdict(dict)
+        frequency: dict[str, int] = {}
+        for term, block, version, records, df, *_ in rows:
+            versions[term][int(block)] = int(version)
+            if records is not None:
+                fresh[term][int(block)] = np.frombuffer(
+                    records, dtype=_RECORD).astype(np.int64)
+                self.decoded += 1
+            frequency[term] = int(df)
+        now = self._clock()
+        current: dict[str, _Term] = {}
+        for term, blocks in versions.items():
+            held = asked.known.get(term)
+            if held is not None and held.versions == blocks:
+                current[term] = held
+                continue
+            packed = {b: fresh[term][b] if b in fresh[term] else held.packed[b]
+                      for b in blocks} if held is not None else fresh[term]
+            current[term] = _term(packed, blocks, held.read if held else now)
+        self._keep(current)
+        seqs, parts = [], []
+        for term in sorted(current):
+            seqs.append(current[term].seq)
+            parts.append(current[term].contribution(docs, total, frequency[term]))
+        every = np.concatenate(seqs)
+        low, high = int(every.min()), int(every.max())
+        if high - low < 8 * len(every) + _DENSE_SLACK:
+            slots, at = np.arange(low, high + 1, dtype=np.int64), every - low
+        else:
+            # Sequence numbers far apart (many deleted between): index the matches.
+            slots, at = np.unique(every, return_inverse=True)
+        # Terms in sorted order, as row_sql adds them: bincount adds the weights of a
+        # slot in the order they come, from 0.0, as += term after term would.
+        summed = np.bincount(at, weights=np.concatenate(parts), minlength=len(slots))
+        matched = np.flatnonzero(summed > 0)
+        return Matches(slots[matched], summed[matched])
+
+    def _keep(self, current: dict[str, _Term]) -> None:
+        """Hold ``current`` (the terms just read), dropping the terms read least
+        recently while the postings held pass the limit."""
+        with self._lock:
+            for term, held in current.items():
+                self._terms.pop(term, None)
+                self._terms[term] = held   # last in the dict: the most recent
+            size = sum(len(held.seq) for held in self._terms.values())
+            for term in list(self._terms):
+                if size <= self._limit:
+                    break
+                size -= len(self._terms.pop(term).seq)
 
 
 @dataclass(frozen=True)
 class Matches:
-    """Every memory matching a query: sequence numbers and BM25 (> 0), in no order."""
+    """Every memory matching a query: sequence numbers (ascending) and BM25 (> 0)."""
 
     seqs: np.ndarray
     scores: np.ndarray
@@ -153,47 +306,13 @@ class Matches:
         order = np.lexsort((seqs, -found))[:count]
         return seqs[order], found[order]
 
-
-def scores(cur: Cursor) -> Matches:
-    """BM25 of every memory with a term of the query, from the rows of
-    :func:`send_postings` (its ``words`` sorted), as :func:`row_sql` computes it."""
-    rows = cur.fetchall()
-    if not rows:
-        return Matches(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
-    docs, total = int(rows[0][4]), int(rows[0][5])
-    # As _average_sql: total / docs, 1 when there is none or it is 0.
-    average = (total / docs if docs else 0.0) or 1.0
-    by_term: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
-    frequency: dict[str, int] = {}
-    for term, block, records, df, *_ in rows:
-        by_term[term].append((int(block), bytes(records)))
-        frequency[term] = int(df)
-    parts = []
-    for term in sorted(by_term):
-        seq, tf_int, length_int = _decode(by_term[term])
-        tf, length = tf_int.astype(np.float64), length_int.astype(np.float64)
-        df = frequency[term]
-        # The operations of row_sql in its order, so the floats are the same: its idf
-        # (math.log is the C library's ln, as PostgreSQL's) and its tf * (k1 + 1) / norm.
-        idf = math.log(1 + (float(docs) - df + 0.5) / (df + 0.5))
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * length / average)
-        parts.append((seq, idf * tf * (BM25_K1 + 1.0) / (tf + norm)))
-    every = np.concatenate([seq for seq, _ in parts])
-    low, high = int(every.min()), int(every.max())
-    if high - low < 8 * len(every) + _DENSE_SLACK:
-        slots, at = np.arange(low, high + 1, dtype=np.int64), [seq - low for seq, _ in parts]
-    else:
-        # Sequence numbers far apart (many deleted between): index the matches instead.
-        slots, inverse = np.unique(every, return_inverse=True)
-        bounds = np.cumsum([0] + [len(seq) for seq, _ in parts])
-        at = [inverse[bounds[i]:bounds[i + 1]] for i in range(len(parts))]
-    total_score = np.zeros(len(slots), dtype=np.float64)
-    for where, (_, contribution) in zip(at, parts, strict=True):
-        # Terms in sorted order, as row_sql adds them; a memory is once in a term's
-        # postings, so fancy-index += is exact.
-        total_score[where] += contribution
-    matched = np.flatnonzero(total_score > 0)
-    return Matches(slots[matched], total_score[matched])
+    def of(self, seqs: np.ndarray) -> np.ndarray:
+        """BM25 of the memories ``seqs`` (0 for one that matches nothing); ``seqs`` of
+        the matches are ascending, as :meth:`Postings.scores` makes them."""
+        at = np.minimum(np.searchsorted(self.seqs, seqs), max(len(self.seqs) - 1, 0))
+        if not len(self.seqs):
+            return np.zeros(len(seqs), dtype=np.float64)
+        return np.where(self.seqs[at] == seqs, self.scores[at], 0.0)
 
 
 class Best:
@@ -343,14 +462,15 @@ def postings_digest(cur: Cursor, t: Table) -> Digest:
     extra, repeated or with a wrong field changes a count or a sum."""
     cur.execute("SELECT term, block, records FROM memory_postings WHERE element = %s",
                 (t.element,), binary=True)
-    by_term: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
+    by_term: dict[str, dict[int, np.ndarray]] = defaultdict(dict)
     for term, block, records in cur.fetchall():
-        by_term[term].append((int(block), bytes(records)))
+        by_term[term][int(block)] = np.frombuffer(records, dtype=_RECORD).astype(np.int64)
     digest: Digest = {}
     for term, blocks in by_term.items():
-        seq, tf, length = _decode(blocks)
-        if len(seq):
-            digest[term] = (len(seq), int(seq.sum()), int(tf.sum()), int(length.sum()))
+        found = _term(blocks, {}, 0.0)
+        if len(found.seq):
+            digest[term] = (len(found.seq), int(found.seq.sum()), int(found.tf.sum()),
+                            int(found.length.sum()))
     return digest
 
 

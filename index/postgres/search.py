@@ -11,13 +11,16 @@ from its rows (cosines and BM25 in one read, sent in one pipeline with the pool 
 a larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
 selective filter still returns the asked number of rows) and the best BM25 matches from
 the postings (``bm25.py``). A hit's neighbours are found among the rows already read when
-its pool was scored whole, else by one more statement. The search runs on one
+its pool was scored whole or when it was among the likely hits of a walked pool, else
+by one more statement. The search runs on one
 connection in autocommit: the reads need no transaction of their own (each statement
 sees a committed state; a memory deleted between two is left out), and independent
-statements go out together in a pipeline, so a search on a small scope is three round
-trips (one more for the neighbours of hits in a walked pool). A walked pool's HNSW walks
-run on a second connection of the pool, when one is free, beside the postings; its best
-BM25 matches are checked and scored in the round trip of the other candidates' rows.
+statements go out together in a pipeline, so a search on a small scope is two round
+trips with the access count. A walked pool's HNSW walks run on a second connection of
+the pool, when one is free, beside the postings (the store keeps the blocks it decoded:
+``bm25.Postings``); its best BM25 matches are checked and scored in the round trip of
+the other candidates' rows, with the neighbours of the likely hits (``NEAR_GUESS``), and
+those sums are every candidate's BM25.
 ``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +59,11 @@ __all__ = ["gather", "EXACT_MAX"]
 # Reading a row and computing its three cosines costs about 10-20 us here (its vectors
 # are TOASTed), so 1024 rows are ~15 ms: past that the walks are cheaper.
 EXACT_MAX = 1024
+# The first ids of each walk and of the best BM25 matches of a walked pool whose
+# neighbours are read with the candidates' rows, before the ranking names its hits: at
+# 100k on ``pg_bench.py`` the 5 hits are among the first 12 of either on about 9
+# queries in 10 (a hit outside costs the statement it always cost).
+NEAR_GUESS = 12
 
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
@@ -104,11 +112,14 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
            queries: dict[str, np.ndarray] | None, scoping: bool,
-           ranking: Ranking, spare: Spare | None = None) -> Gathered:
+           ranking: Ranking, spare: Spare | None = None,
+           postings: bm25.Postings | None = None) -> Gathered:
     """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
     (``spare``: a second connection, if one is free, to walk a large pool on beside the
-    postings; ``db.Database.spare``)."""
-    return _Search(conn, t, request, queries, scoping, ranking, spare).gather()
+    postings; ``db.Database.spare``; ``postings``: the store's decoded postings, else
+    every block is read)."""
+    return _Search(conn, t, request, queries, scoping, ranking, spare,
+                   postings or bm25.Postings()).gather()
 
 
 class _Search:
@@ -116,9 +127,10 @@ class _Search:
 
     def __init__(self, conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
                  queries: dict[str, np.ndarray] | None, scoping: bool,
-                 ranking: Ranking, spare: Spare | None) -> None:
+                 ranking: Ranking, spare: Spare | None, postings: bm25.Postings) -> None:
         self.conn, self.t, self.request, self.queries = conn, t, request, queries
         self.ranking, self.spare, self.scoping = ranking, spare, scoping
+        self.postings = postings
         self.pools = [pool_sql(pool) for pool in pools_in_scope(request.subject, scoping)]
         self.scope = scope_sql(self.pools)
         self.extra = filters(request.cats, request.occurred, valid=request.valid)
@@ -126,6 +138,12 @@ class _Search:
         self.words = sorted(set(terms(request.texts["content"])))
         self.whole: dict[str, _Scored] = {}
         self.background: list[_Scored] | None = None
+        # Every memory's BM25 from the postings, once a large pool's were read.
+        self.matches: bm25.Matches | None = None
+        # The hits whose neighbours were read before the ranking asked (ids), and
+        # those neighbours: scored rows, (hit, neighbour) pairs.
+        self.guess: set[str] = set()
+        self.near: tuple[dict[str, _Scored], list[tuple[str, str]]] = ({}, [])
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
@@ -150,7 +168,7 @@ class _Search:
             if self.queries is not None:
                 row = cur.fetchone()
                 sizes = [int(n) for n in row] if row else [0] * len(self.pools)
-                self.whole = _read_rows(rows_cur)
+                self.whole = self._read_rows(rows_cur)
                 chosen, best = self._candidates(cur, self.queries, sizes)
         # A memory that changed between two statements is scored once, by its vectors.
         text = [r for r in text if str(r[0]) not in chosen]
@@ -200,8 +218,10 @@ class _Search:
         span = ranking.span(request.occurred)
         best_large: bm25.Best | None = None
         if large:
-            found, matches = self._walk(queries, large)
-            candidates |= found
+            walked, matches = self._walk(queries, large)
+            candidates |= {memory_id for walk in walked for memory_id in walk}
+            self.guess = {memory_id for walk in walked for memory_id in walk[:NEAR_GUESS]}
+            self.matches = matches
             if matches is not None:
                 best_large = bm25.Best(matches, want, want + want // 8 + 1)
                 if request.occurred != (None, None) or span is not None:
@@ -236,24 +256,46 @@ class _Search:
             mine = [row for row in newest if row.owner == subject]
             self.background = (mine or newest)[:size]
         folded = best_large if best_large is not None and best_large.pending() else None
-        with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur:
-            with self.conn.pipeline():
+        # The hits whose neighbours the ranking will ask for are not known until these
+        # rows are scored; those of a walked pool are nearly always among the first
+        # of its walks and of its best BM25 matches: their neighbours come back with
+        # the rows, and only a hit outside them needs a statement of its own after.
+        guess = bool(large) and NEAR_GUESS > 0 and self.ranking.params.neighbour_hits > 0 \
+            and self.ranking.params.neighbour_weight > 0
+        background = bool(size) and not whole_scope
+        best_seqs: list[int] = []
+        # A pipeline syncs on exit, a round trip even when empty (a small scope's search
+        # has nothing to send here).
+        sending = folded is not None or missing or background or guess
+        with self.conn.cursor() as background_cur, self.conn.cursor() as best_cur, \
+                self.conn.cursor() as near_cur:
+            with self.conn.pipeline() if sending else nullcontext():
                 if folded is not None:
                     # The best matches' first batch checked and scored in the same round
                     # trip as the other candidates' rows: its rows that pass come back.
-                    self._send_best(best_cur, folded, large)
+                    best_seqs = self._send_best(best_cur, folded, large)
                 if missing:
                     self._send_rows(cur, None, ids=missing)
-                if size and not whole_scope:
+                if background:
                     self._send_background(background_cur, size)
+                if guess:
+                    self._send_neighbours(near_cur, sorted(self.guess),
+                                          best_seqs[:NEAR_GUESS])
             if folded is not None:
-                checked = _read_rows(best_cur)
+                checked = self._read_rows(best_cur)
                 folded.passed({row.seq: memory_id for memory_id, row in checked.items()})
                 rows.update(checked)
             if missing:
-                rows.update(_read_rows(cur))
-            if size and not whole_scope:
-                self.background = list(_read_rows(background_cur).values())
+                rows.update(self._read_rows(cur))
+            if background:
+                self.background = list(self._read_rows(background_cur).values())
+            if guess:
+                near = near_cur.fetchall()
+                # The walks' ids were looked for, found or not; the best matches'
+                # (asked by sequence number) are named by the rows that came back.
+                self.guess |= {str(hit) for r in near for hit in r[11]}
+                self.near = self._scored_rows(near), [
+                    (str(hit), str(r[0])) for r in near for hit in r[10]]
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -264,7 +306,7 @@ class _Search:
             later = sorted(lexical - rows.keys())
             if later:
                 self._send_rows(cur, None, ids=later)
-                rows.update(_read_rows(cur))
+                rows.update(self._read_rows(cur))
         best = lexical_top[0][0] if lexical_top else 0.0
         return {i: rows[i] for i in candidates if i in rows}, best
 
@@ -286,6 +328,11 @@ class _Search:
                 params.append(self.literal[lane])
             else:
                 cols.append("NULL::float8")
+        if self.matches is not None:
+            # The postings gave every memory's BM25 already (:meth:`_read_rows` fills it
+            # in): scoring it again from the row costs more than the cosine.
+            cols.append("0::float8")
+            return ", ".join(cols), tuple(params)
         score, score_params = bm25.row_sql(self.t, self.words, alias)
         cols.append(score)
         return ", ".join(cols), (*params, *score_params)
@@ -329,7 +376,7 @@ class _Search:
     def _send_rows(self, cur: Cursor, pools: list[Sql] | None, *,
                    ids: list[str] | None = None) -> None:
         """Ask for the scored columns of every embedded row of the ``pools`` holding at
-        most ``EXACT_MAX`` memories (or of ``ids``), read by :func:`_read_rows`."""
+        most ``EXACT_MAX`` memories (or of ``ids``), read by :meth:`_read_rows`."""
         cols, params = self._columns("m")
         which_params: tuple[Any, ...]
         case_params: tuple[Any, ...] = ()
@@ -346,26 +393,33 @@ class _Search:
             pool_case = "CASE " + " ".join(f"WHEN {sql} THEN {i}"
                                            for i, (sql, _) in enumerate(pools)) + " END"
             case_params = tuple(p for _, ps in pools for p in ps)
+        # Each pool read holds at most EXACT_MAX rows, so the limit cuts nothing: it
+        # keeps the planner from a parallel scan of a large pool that its count then
+        # leaves out (the workers' start cost 8-16 ms at 100k for no row).
+        limit = "" if pools is None else f" LIMIT {EXACT_MAX * len(pools)}"
         cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, {pool_case}, {cols}, "
                     f"m.subject_type, m.subject_id FROM memories m WHERE m.element = %s "
-                    f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}",
+                    f"AND m.dim = {self.t.dim} AND ({which}){extra_sql}{limit}",
                     (*case_params, *params, self.t.element, *which_params, *extra_params))
 
-    def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> None:
+    def _send_best(self, cur: Cursor, best: bm25.Best, pools: list[Sql]) -> list[int]:
         """Ask for the scored columns of the rows of ``best``'s next batch that pass its
-        check (``bm25.check_sql``), read by :func:`_read_rows`."""
+        check (``bm25.check_sql``), read by :meth:`_read_rows`; the batch's sequence
+        numbers, best first."""
         cols, params = self._columns("m")
         where, where_params = bm25.check_sql(self.t, scope_sql(pools), self.extra)
+        batch = best.batch()
         cur.execute(f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
                     f"m.subject_id FROM memories m WHERE {where}",
-                    (*params, *where_params, best.batch()))
+                    (*params, *where_params, batch))
+        return batch
 
     def _walk(self, queries: dict[str, np.ndarray], pools: list[Sql]
-              ) -> tuple[set[str], bm25.Matches | None]:
-        """Candidates of large pools: each lane's HNSW walk per pool, and every BM25
-        match of the query's terms, scored from their postings (``bm25.py``; None
-        without terms); the best matches are checked against their rows after
-        (:meth:`_candidates`). The two are independent: with a second connection free
+              ) -> tuple[list[list[str]], bm25.Matches | None]:
+        """Candidates of large pools: each lane's HNSW walk per pool (its ids, nearest
+        first), and every BM25 match of the query's terms, scored from their postings
+        (``bm25.py``; None without terms); the best matches are checked against their
+        rows after (:meth:`_candidates`). The two are independent: with a second connection free
         (``spare``), the walks run on it in a thread of their own while this one reads
         and sums the postings (the server walks while the client sums); else both go out
         in one pipeline."""
@@ -373,14 +427,14 @@ class _Search:
         if self.words and self.spare is not None:
             with self.spare() as spare:
                 if spare is not None:
-                    walked: list[set[str] | BaseException] = []
+                    walked: list[list[list[str]] | BaseException] = []
                     thread = threading.Thread(target=self._walk_beside,
                                               args=(spare, queries, pools, walked))
                     thread.start()
                     try:
                         with conn.cursor() as top:
-                            bm25.send_postings(top, t, self.words)
-                            summed = bm25.scores(top)
+                            asked = self.postings.send(top, t, self.words)
+                            summed = self.postings.scores(top, asked)
                     finally:
                         thread.join()
                     if isinstance(walked[0], BaseException):
@@ -389,22 +443,21 @@ class _Search:
         top = conn.cursor()
         with conn.pipeline():
             walks = self._send_walks(conn, queries, pools)
-            if self.words:
-                bm25.send_postings(top, t, self.words)
-        found = {str(r[0]) for walk in walks for r in walk.fetchall()}
-        matches = bm25.scores(top) if self.words else None
+            sent = self.postings.send(top, t, self.words) if self.words else None
+        found = [[str(r[0]) for r in walk.fetchall()] for walk in walks]
+        matches = self.postings.scores(top, sent) if sent is not None else None
         for c in (*walks, top):
             c.close()
         return found, matches
 
     def _walk_beside(self, spare: psycopg.Connection[Any], queries: dict[str, np.ndarray],
-                     pools: list[Sql], walked: list[set[str] | BaseException]) -> None:
+                     pools: list[Sql], walked: list[list[list[str]] | BaseException]) -> None:
         """:meth:`_send_walks` on ``spare`` (a thread's target): the ids found, or the
         error, appended to ``walked``."""
         try:
             with spare.pipeline():
                 walks = self._send_walks(spare, queries, pools)
-            walked.append({str(r[0]) for walk in walks for r in walk.fetchall()})
+            walked.append([[str(r[0]) for r in walk.fetchall()] for walk in walks])
             for c in walks:
                 c.close()
         except BaseException as exc:   # raised again by the search's own thread
@@ -456,6 +509,20 @@ class _Search:
                      *(() if cap is None else (cap,))))
         return [str(r[0]) for r in cur.fetchall()]
 
+    def _read_rows(self, cur: Cursor) -> dict[str, _Scored]:
+        return self._scored_rows(cur.fetchall())
+
+    def _scored_rows(self, found: list[Any]) -> dict[str, _Scored]:
+        """Rows of the scored columns (:meth:`_columns`), by id; their BM25 from the
+        postings when :meth:`_columns` left it out."""
+        rows = {str(r[0]): _scored(r) for r in found}
+        if self.matches is not None and rows:
+            scores = self.matches.of(np.array([row.seq for row in rows.values()],
+                                             dtype=np.int64))
+            for row, score in zip(rows.values(), scores.tolist(), strict=True):
+                row.bm25 = score
+        return rows
+
     # -- neighbours ------------------------------------------------------------------------
 
     def _neighbours(self, hits: np.ndarray, known: np.ndarray
@@ -470,11 +537,16 @@ class _Search:
             pairs = self._adjacent(ids)
             scored = {neighbour: self.whole[neighbour] for _, neighbour in pairs}
         else:
-            with self.conn.cursor() as cur:
-                self._send_neighbours(cur, ids)
-                found = cur.fetchall()
-            pairs = [(str(hit), str(r[0])) for r in found for hit in r[10]]
-            scored = {str(r[0]): _scored(r) for r in found}
+            near, near_pairs = self.near
+            pairs = [pair for pair in near_pairs if pair[0] in ids]
+            scored = {n: near[n] for _, n in pairs}
+            ask = [hit for hit in ids if hit not in self.guess]
+            if ask:
+                with self.conn.cursor() as cur:
+                    self._send_neighbours(cur, ask)
+                    found = cur.fetchall()
+                pairs += [(str(hit), str(r[0])) for r in found for hit in r[10]]
+                scored.update(self._scored_rows(found))
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
                 np.array([n for _, n in pairs], dtype=str),
@@ -503,9 +575,12 @@ class _Search:
                         break
         return pairs
 
-    def _send_neighbours(self, cur: Cursor, hits: list[str]) -> None:
-        """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
-        each with the hits it neighbours (column 10).
+    def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
+                         ) -> None:
+        """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
+        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 10),
+        and every hit looked for (column 11, the same on each row; none found: no
+        row).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
         stored just before it and the one stored just after it by the same owner (its
@@ -534,14 +609,12 @@ class _Search:
             side_params.extend([self.ranking.params.neighbour_gap, *filter_params])
         cur.execute(
             "WITH h AS MATERIALIZED (SELECT element, id, seq, occurred_ts, subject_type, "
-            "subject_id FROM memories WHERE element = %s AND id = ANY(%s)), "
+            "subject_id FROM memories WHERE element = %s AND (id = ANY(%s) OR "
+            "seq = ANY(%s))), "
             f"p AS MATERIALIZED (SELECT h.id AS hit, n.id FROM h CROSS JOIN LATERAL "
             f"({sides[0]} UNION ALL {sides[1]}) n) "
             f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, m.subject_id, "
-            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id) "
+            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id), "
+            "(SELECT array_agg(h.id) FROM h) "
             "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
-            (t.element, hits, *side_params, *col_params, t.element))
-
-
-def _read_rows(cur: Cursor) -> dict[str, _Scored]:
-    return {str(r[0]): _scored(r) for r in cur.fetchall()}
+            (t.element, hits, list(seqs), *side_params, *col_params, t.element))

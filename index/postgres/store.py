@@ -40,7 +40,7 @@ from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
 from ..settings import MemorySettings
 from ..validity import Change
-from . import health, listing, search, writes
+from . import bm25, health, listing, search, writes
 from .db import SCHEMA_VERSION, Database
 from .rows import FIELDS, PUBLIC, Locked, Table, lock_key, public, vector_text
 
@@ -85,6 +85,8 @@ class PostgresMemoryStore(MemoryCore):
         self._owns = isinstance(database, str)
         self._db = Database(database) if isinstance(database, str) else database
         self._table = Table(self.element, self._model_id, self._dim)
+        # The postings blocks this store's searches decoded (``bm25.Postings``).
+        self._postings = bm25.Postings()
         self._closed = False
         self._lock_id = lock_key(self.element)
         # One embedding pass at a time in the whole deployment (``_repair_pass``).
@@ -222,7 +224,8 @@ class PostgresMemoryStore(MemoryCore):
         self._check_open()
         with self._db.autocommit() as conn:
             ranked = ranking.rank(search.gather(conn, self._table, request, queries,
-                                                scoping, ranking, self._db.spare))
+                                                scoping, ranking, self._db.spare,
+                                                self._postings))
             if not ranked.keys:
                 return SearchResult([], ranked.fallback)
             with conn.cursor() as cur:

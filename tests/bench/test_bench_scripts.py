@@ -157,14 +157,22 @@ def test_transfer_bench_command_line() -> None:
     assert "import (vectors) embedded here: 0" in out
 
 
-def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server) -> None:
+def test_pg_bench_quick_puts_both_backends_side_by_side(pg_server, tmp_path: Path) -> None:
     url = pg_server.create_database("pg_bench_quick")
-    out = run("bench/pg_bench.py", "--quick", "--database", url)
+    out = run("bench/pg_bench.py", "--quick", "--database", url, "--files",
+              str(tmp_path / "files"))
     assert "| figure | file | postgres |" in out
     assert "filtered recall@10 (iterative_scan relaxed_order) | - | 1.000" in out
     assert "| filtered top-10 = file's | - |" in out and "postgres / file (p50)" in out
     # The postings path is exact BM25 (the property: tests/index/test_postgres_bm25.py).
     assert "| unscoped BM25 top-10 = exact BM25's | - | 1.000 |" in out
+    # Both built stores searched again as they are, beside another revision.
+    again = run("bench/pg_before_after.py", "--before", "HEAD", "--quick", "--database",
+                url, "--element", "bench-500", "--files", str(tmp_path / "files"))
+    assert "| search p50 / p95 ms | file | pg HEAD | pg this tree | pg this tree, no " \
+        "neighbours |" in again
+    agree = next(line for line in again.splitlines() if "top-10 = file's" in line)
+    assert agree.split(" | ")[3] == "1.000", again
 
 
 def test_bm25_bounds_quick_says_what_early_termination_could_skip() -> None:

@@ -67,6 +67,13 @@ def test_the_best_matches_from_the_postings_are_those_of_every_row(
             [{"content": content, "context": context, "category": "fact",
               **({"subject_type": "guest", "subject_id": "a"} if guest else {})}
              for content, context, guest in corpus], settings=SETTINGS)]
+        t = Table(store.element, store._model_id, store._dim)
+        words = sorted(set(terms(query)))
+        # A copy of the blocks decoded before the changes, read through after them: it
+        # is sent again what changed, and drops what is gone.
+        postings = bm25.Postings()
+        with db.autocommit() as conn, conn.cursor() as cur:
+            postings.scores(cur, postings.send(cur, t, words))
         # Updates and deletes take records out of blocks and put new ones in.
         for at, content in changes:
             if at < len(ids) and ids[at] is not None:
@@ -75,13 +82,10 @@ def test_the_best_matches_from_the_postings_are_those_of_every_row(
                     ids[at] = None
                 else:
                     store.update(ids[at], content=content, settings=SETTINGS)
-        t = Table(store.element, store._model_id, store._dim)
-        words = sorted(set(terms(query)))
         scope = pool_sql(("guest", "a")) if scoped else ("true", ())
         with db.autocommit() as conn:
             with conn.cursor() as cur:
-                bm25.send_postings(cur, t, words)
-                matches = bm25.scores(cur)
+                matches = postings.scores(cur, postings.send(cur, t, words))
             got = bm25.top(conn, t, matches, scope, ("", ()), want)
         assert got == _exact(db, t, words, scope, want)
         # And the scores are BM25 as the file store computes it (float32 lengths there).
@@ -97,5 +101,40 @@ def test_the_best_matches_from_the_postings_are_those_of_every_row(
         for score, memory_id in got:
             assert score == pytest.approx(file_scores[seq_of[memory_id]], rel=1e-5)
         assert store.verify() == []
+    finally:
+        store.close()
+
+
+def _sent(db: Database, t: Table, postings: bm25.Postings, words: list[str]) -> int:
+    """How many blocks one search's postings statement was sent with their records."""
+    before = postings.decoded
+    with db.autocommit() as conn, conn.cursor() as cur:
+        postings.scores(cur, postings.send(cur, t, words))
+    return postings.decoded - before
+
+
+def test_a_search_is_sent_only_the_blocks_that_changed_since_it_last_read_them(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bm25, "BLOCK", 4)
+    now = [0.0]
+    store = PostgresMemoryStore(db, f"bm25-{next(_elements)}", HashingEmbedder(64))
+    try:
+        store.store_many([{"content": f"budget river {i}", "category": "fact"}
+                          for i in range(10)], settings=SETTINGS)
+        t = Table(store.element, store._model_id, store._dim)
+        words = ["budget", "river"]
+        postings = bm25.Postings(clock=lambda: now[0])
+        assert _sent(db, t, postings, words) == 6   # 3 blocks of 4 per term
+        assert _sent(db, t, postings, words) == 0
+        store.store(content="budget coffee", category="fact", settings=SETTINGS)
+        assert _sent(db, t, postings, words) == 1   # budget's newest block
+        now[0] += bm25.CACHE_SECONDS + 1   # trusted no longer: read again whole
+        assert _sent(db, t, postings, words) == 6
+        # 11 budget postings, 10 river: one term held, the one read last.
+        small = bm25.Postings(limit=12)
+        _sent(db, t, small, ["budget"])
+        assert _sent(db, t, small, ["budget"]) == 0
+        assert _sent(db, t, small, ["river"]) == 3
+        assert _sent(db, t, small, ["budget"]) == 3
     finally:
         store.close()

@@ -24,12 +24,15 @@ def _store(db: Database | str, element: str, **kw: Any) -> PostgresMemoryStore:
     return PostgresMemoryStore(db, element, HashingEmbedder(256), **kw)
 
 
-@pytest.mark.parametrize("exact_max, connections", [(1024, 16), (30, 16), (0, 16), (0, 1)],
+@pytest.mark.parametrize("exact_max, connections, near_guess",
+                         [(1024, 16, 12), (30, 16, 12), (0, 16, 12), (0, 1, 12), (0, 16, 0),
+                          (0, 16, 1)],
                          ids=["scored-whole", "general-walked", "walked",
-                              "walked-one-connection"])
+                              "walked-one-connection", "walked-no-guess",
+                              "walked-some-guessed"])
 def test_search_ranks_as_the_file_store_on_either_plan(
         db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        exact_max: int, connections: int) -> None:
+        exact_max: int, connections: int, near_guess: int) -> None:
     """A pool up to EXACT_MAX memories is scored whole from its rows, a larger one is
     walked (HNSW per lane, BM25 from the postings): both rank as the file store does,
     neighbour turns included (the memories are stored in sessions of ten, a minute
@@ -37,10 +40,22 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     whole are found among their rows, the others by a statement of their own; at 30 the
     general pool (60 memories) is walked and each guest's scored whole. A walk runs on a
     second connection beside the postings when the pool has one free, else in the
-    search's own pipeline (a pool of one connection)."""
+    search's own pipeline (a pool of one connection). The neighbours of hits among the
+    first of a walk or of the best BM25 matches are read with the candidates' rows
+    (``NEAR_GUESS``), the others' after the ranking names them: all, none, or some."""
     from index import IndexParams, MemoryStore
     from index.postgres import search as pg_search
     monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
+    monkeypatch.setattr(pg_search, "NEAR_GUESS", near_guess)
+    # Which neighbour statements went out: with the candidates' rows (the hits guessed),
+    # or after the ranking named hits outside the guess.
+    sent: list[str] = []
+    send_neighbours = pg_search._Search._send_neighbours
+
+    def counted_neighbours(self: Any, cur: Any, hits: list[str], *seqs: Any) -> None:
+        sent.append("guessed" if seqs else "asked")
+        send_neighbours(self, cur, hits, *seqs)
+    monkeypatch.setattr(pg_search._Search, "_send_neighbours", counted_neighbours)
     settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0,
                               max_memories=1000, max_per_subject=1000)
     words = ("budget river violin garden coffee doctor school mountain painting "
@@ -101,6 +116,9 @@ def test_search_ranks_as_the_file_store_on_either_plan(
                               for r in found.results)
             assert ranked(got) == ranked(want), search
         assert moved >= 3, moved
+        walked = exact_max < 1024
+        assert ("guessed" in sent) == (walked and near_guess > 0), sent
+        assert ("asked" in sent) == (walked and near_guess < 12), sent
         # Walked beside the postings on a second connection, when there is one.
         assert bool(beside) == (exact_max < 1024 and connections > 1), len(beside)
     finally:
@@ -134,3 +152,27 @@ def test_spare_lends_a_free_connection_and_never_queues(db: Database) -> None:
             assert cur.fetchone() == (2,)
     finally:
         pool.close()
+
+
+def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool scored whole needs nothing after the counts' round trip but the access
+    count: no empty pipeline either (its sync is a round trip of its own)."""
+    import psycopg
+    store = _store(db, str(tmp_path))
+    settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0)
+    try:
+        store.store_many([{"content": f"budget river note {i}", "category": "fact"}
+                          for i in range(20)], settings=settings)
+        opened: list[int] = []
+        pipeline = psycopg.Connection.pipeline
+
+        def counted(self: Any) -> Any:
+            opened.append(1)
+            return pipeline(self)
+        monkeypatch.setattr(psycopg.Connection, "pipeline", counted)
+        found = store.search(query="budget river", limit=5, settings=settings)
+        assert len(found.results) == 5
+        assert len(opened) == 1, opened
+    finally:
+        store.close()
