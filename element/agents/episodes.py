@@ -63,7 +63,10 @@ MAX_SENTENCES = 3
 MAX_WORDS = 60
 #: What a sentence opening on an earlier turn's topic ("It was a tough call, but ...")
 #: loses: the reader of the memory cannot tell what "it" is.
-ANAPHOR_COST = 2.0
+ANAPHOR_COST = 3.0
+#: What a sentence that names the speaker only as an object or owner ("Last week my grandma
+#: passed away", "dancing has kept me going") loses against one where the speaker acts.
+PASSIVE_COST = 1.0
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
                        "\u201d": '"'})
@@ -81,7 +84,12 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"),
     (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
-    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
+    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
+    # Chat clippings: a memory says "business", as a reader (and a search) would.
+    (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),
+    (r"\bpic\b", "picture"), (r"\bpics\b", "pictures"), (r"\bpeeps\b", "people"),
+    (r"\bmag\b", "magazine"), (r"\bconvo\b", "conversation"), (r"\bb-?day\b", "birthday"),
+    (r"\bvacay\b", "vacation"))]
 _INTERJECTIONS = (
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
@@ -286,6 +294,12 @@ _SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:we|I|you)\s+(?:last\s
 _CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
                      r"and that|and this|what a|such a|how)\b)", re.I)
 
+#: A clause that hands over a picture ("here is a pic", "this is the photo I took"): what
+#: it shows is in the picture, not in the words.
+_SHOWING = re.compile(r"^(?:here(?: is| are|'s)|this is|these are|check (?:it|this|these) out"
+                      r"|see)\b(?:\s+[\w']+){0,5}?\s+(?:pictures?|photos?|shots?|snaps?|"
+                      r"selfies?|snapshots?)\b[\w' ]{0,30}$", re.I)
+
 
 def _trim(text: str) -> str:
     """A sentence without its discourse opener and the reaction clauses around its
@@ -297,7 +311,7 @@ def _trim(text: str) -> str:
     if len(parts) < 2:
         return text
     seps = _CLAUSE.findall(text)
-    keep = [bool(_content_words(p)) for p in parts]
+    keep = [bool(_content_words(p)) and not _SHOWING.match(p) for p in parts]
     if not any(keep):
         return text
     out = ""
@@ -360,7 +374,7 @@ def _score(text: str) -> float | None:
         return None
     if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
-    if not _FIRST.search(text) or not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
+    if not _FIRST.search(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -387,6 +401,8 @@ def _score(text: str) -> float | None:
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _ANAPHOR.match(text):
         score -= ANAPHOR_COST
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
+        score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
 
 

@@ -198,3 +198,37 @@ def test_a_sentence_opening_on_an_earlier_topic_gives_way() -> None:
     assert told is not None
     assert told.content == ("Ana moved to Denver with Ana's sister. Ana adopted a puppy named "
                             "Rex. Ana started a pottery class on Mondays.")
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Last week, my grandma passed away and it has been really hard.",
+     "Last week, Ana's grandma passed away and it has been really hard."),
+    ("This necklace is super special to me - a gift from my grandma in my home country, "
+     "Sweden.", "This necklace is super special to Ana - a gift from Ana's grandma in Ana's "
+     "home country, Sweden."),
+    ("A car ran a red light and hit us last month, but thankfully everyone is okay.",
+     "A car ran a red light and hit Ana and others last month, but thankfully everyone is "
+     "okay."),
+])
+def test_what_happens_to_the_speaker_is_told_though_they_do_not_act(said: str,
+                                                                    memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm going to continue my edu and check out career options.",
+     "Ana is going to continue Ana's education and check out career options."),
+    ("My biz has been growing since I hired two more people.",
+     "Ana's business has been growing since Ana hired two more people."),
+    ("I took my fam to the lake last weekend - here is a pic.",
+     "Ana took Ana's family to the lake last weekend."),
+])
+def test_chat_clippings_are_written_out(said: str, memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+def test_a_sentence_about_it_that_names_the_speaker_only_in_passing_gives_way() -> None:
+    # "It" is another turn's topic and the speaker does not act: not a memory alone.
+    assert episode("It really reminded me how important my family is to me.", "Ana") is None
