@@ -28,10 +28,11 @@ What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
+from .narration import household, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
@@ -41,10 +42,7 @@ from .episode_words import (
     FAMILY as _FAMILY,
     PARTICIPLES as _PARTICIPLES,
     PAST as _PAST,
-    MODALS as _MODALS,
     ADVERBS as _ADVERBS,
-    NOT_VERBS as _NOT_VERBS,
-    IRREGULAR as _IRREGULAR,
     ING_NOUNS as _ING_NOUNS,
 )
 from .language import COMMON_WORDS as _COMMON_WORDS, is_english
@@ -137,11 +135,6 @@ _ABOUT_ME = re.compile(r"^(?!(?:it|its|this|that|these|those|they|them|he|she|hi
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
-#: Words of home, family and pets: "we" among them is the speaker's household.
-_HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"})) +
-                        r"|famil(?:y|ies)|fam|home|house|apartment|flat|household|moved|move|"
-                        r"live|lives|living|adopted|adopt|married|wedding|husband|wife)\b",
-                        re.I)
 _PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
                    r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
                    r"about to|looking to|intend|aim to|upcoming)\b", re.I)
@@ -428,124 +421,10 @@ def _acts(text: str) -> bool:
     return False
 
 
-def _third_singular(verb: str) -> str:
-    low = verb.lower()
-    if low in _IRREGULAR:
-        return _IRREGULAR[low]
-    if low in _MODALS or low.endswith(("ed", "ing", "s", "ly")) or not low.isalpha() or \
-            low in _NOT_VERBS:
-        return verb
-    if low.endswith(("sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                      + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
                      r"will)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
                      r"([A-Za-z']+)", re.I)
-_SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                        + r"|\w+ly))*)\s+([A-Za-z']+)")
-_SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                         + r"|\w+ly))*)\s+([A-Za-z']+)")
-
-
-def _one_other(text: str, who: str) -> str | None:
-    """The one person ``text`` names besides ``who``, if exactly one (a capitalised word
-    that does not open the text, a sentence or a clause)."""
-    if re.search(r"\b[A-Z][a-z]+,? (?:and|&) [A-Z][a-z]+\b", text):
-        return None     # "Sam and Jo came over, we ...": more than one
-    named = {n for n in re.findall(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
-             if n != who and n.lower() not in _NOT_NAMES}
-    return named.pop() if len(named) == 1 else None
-
-
-_SOMEONE_NAMED = re.compile(r"\b(?:someone|somebody|a (?:guy|girl|man|woman|person|boy))"
-                            r"(?P<t> now| new)?,?\s+(?:his|her|their) name is "
-                            r"(?P<n>[A-Z][a-z]+)\b")
-#: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
-_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)"
-                     r"\s+and\s+)"
-                     r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
-#: "We" of a couple: the verbs of two people's relationship.
-_COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recently|)\s*)*"
-                     r"(?:broke up|split up|separated|got divorced|got engaged|got married|"
-                     r"are getting married|are engaged|are dating|started dating|are together|"
-                     r"have been together|are no longer together)\b)")
-#: Capitalised words that are not a person's name.
-_NOT_NAMES = frozenset("""
-i so and but then after when sadly well yes no oh ok anyway also actually finally today
-yesterday last this my our the a an we it he she they tomorrow tonight what when where
-how why hey hi thanks thank wow great please sorry just now here there on in at for from
-with after before during since until by to of
-monday tuesday wednesday thursday friday saturday sunday january february march april may
-june july august september october november december christmas easter
-""".split())
-
-
-def _literal(text: str) -> Callable[[re.Match[str]], str]:
-    """A replacement that is ``text`` itself, never a template (a name may hold ``\\1``)."""
-    return lambda _: text
-
-
-def household(text: str) -> bool:
-    """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
-    pets ("we have a cat", "we moved house", "me and the kids")."""
-    return bool(_HOUSEHOLD.search(text))
-
-
-def narrate(text: str, who: str, home: bool | None = None) -> str:
-    """A cleaned first-person sentence in the third person about ``who``.
-
-    "I love my dog" -> "Ana loves Ana's dog": the name stands for every I/me/my (a pronoun
-    would need the speaker's gender, and repeating the name keeps each clause
-    self-contained). "We" is the speaker's household where the words are of home, family
-    or pets (``home``, default :func:`household` of ``text``): "we have a cat" -> "Ana's
-    family has a cat"; elsewhere "Ana and others" ("we can make a difference"); "me and my
-    husband" -> "Ana and Ana's husband"; our -> "<who>'s".
-    """
-    home = household(text) if home is None else home
-    if couple := _COUPLE.search(text):
-        # "Tom moved out, we broke up": "we" is the speaker and the one named, not the
-        # household (nor "others").
-        named = [n for n in re.findall(r"\b[A-Z][a-z]+\b", text[:couple.start()])
-                 if n not in (who, "I") and n.lower() not in _NOT_NAMES]
-        pair = f"{who} and {named[-1]}" if len(set(named)) == 1 else f"{who} and a partner"
-        text = text[:couple.start()] + pair + text[couple.start() + 2:]
-
-    def agree(m: re.Match[str]) -> str:
-        adverbs, verb = m.group(1), m.group(2)
-        return f"{who}{adverbs} {_third_singular(verb)}"
-
-    # "My girlfriend Chloe and I have been together": a pair's verb stays plural.
-    text = _PAIR_I.sub(lambda m: m[1] + who, text)
-
-    def agree_we(m: re.Match[str]) -> str:
-        adverbs, verb = m.group(1), m.group(2)
-        verb = "was" if verb.lower() == "were" else _third_singular(verb)
-        return f"{who}'s family{adverbs} {verb}"
-
-    # "seeing someone now, his name is Marco": seeing Marco now.
-    text = _SOMEONE_NAMED.sub(lambda m: m["n"] + (m["t"] or ""), text)
-    out = _SUBJECT_I.sub(agree, text)
-    if home:
-        out = _SUBJECT_WE.sub(agree_we, out)
-    # Replacements are functions: a speaker's name is text, never a pattern template.
-    out = re.sub(r"\bI\b", lambda _: who, out)
-    we = f"{who}'s family" if home else f"{who} and others"
-    if not home and " we " in out and (other := _one_other(out.split(" we ")[0], who)):
-        # "My friend Sam ..., we met at school": the subject "we" is the two of them.
-        out = re.sub(r"\bwe\b", _literal(f"{who} and {other}"), out)
-    for pattern, repl in (
-            (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
-            (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),
-            (r"\bourselves\b", "themselves")):
-        out = re.sub(pattern, _literal(repl), out, flags=re.I)
-    return out[:1].upper() + out[1:]
-
-
 def _category(text: str) -> str:
     if _PLAN.search(text):
         return "context"
@@ -559,9 +438,10 @@ def tell(sentence: str, who: str, addressee: Iterable[str] = ()) -> str | None:
     """One raw sentence of ``who``'s as a memory says it: cleaned, trimmed of reactions,
     in the third person ("Quit Amazon! " -> "Carlos quit Amazon."); None when nothing is
     left."""
+    addressee = list(addressee)
     cleaned, _ = _clean(sentence, _vocatives(addressee))
     cleaned = _trim(cleaned) if cleaned else cleaned
-    return narrate(cleaned, who) + "." if cleaned else None
+    return narrate(cleaned, who, partner=_partner(addressee)) + "." if cleaned else None
 
 
 def episode(text: str, who: str, *, addressee: Iterable[str] = (),
@@ -575,6 +455,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     """
     if not is_english(text):
         return None
+    addressee = list(addressee)
     vocative = _vocatives(addressee)
     skip = {c for c in consumed if c}
     kept: list[tuple[int, str, float]] = []
@@ -604,10 +485,16 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
     home = household(text)
-    parts = [narrate(s, who, home) for _, s, _ in chosen]
+    parts = [narrate(s, who, home, _partner(addressee)) for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+def _partner(addressee: Iterable[str]) -> str | None:
+    """The one person the speaker talks to, if one."""
+    names = set(addressee)
+    return names.pop() if len(names) == 1 else None
 
 
 def _norm(text: str) -> str:

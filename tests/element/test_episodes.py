@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.episodes import episode, is_english, narrate
+from element.agents.episodes import episode, is_english, narrate, tell
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -232,3 +232,26 @@ def test_chat_clippings_are_written_out(said: str, memory: str) -> None:
 def test_a_sentence_about_it_that_names_the_speaker_only_in_passing_gives_way() -> None:
     # "It" is another turn's topic and the speaker does not act: not a memory alone.
     assert episode("It really reminded me how important my family is to me.", "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("It's great we both face the same challenges in our businesses.",
+     "It is great Jon and Gina both face the same challenges in Jon and Gina's businesses."),
+    ("Both of us started dancing at five.", "Both Jon and Gina started dancing at five."),
+    # a pair the speaker names is theirs, not the one they talk to
+    ("Me and my wife, we both started running last spring.",
+     "Jon and Jon's wife, Jon's family both started running last spring."),
+])
+def test_we_both_is_the_speaker_and_the_one_they_talk_to(said: str, memory: str) -> None:
+    assert tell(said, "Jon", ["Gina", "Gina"]) == memory
+
+
+def test_we_both_with_several_listeners_stays_others() -> None:
+    assert tell("We both started dancing at five in Lisbon.", "Jon", ["Gina", "Maya"]) == \
+        "Jon and others both started dancing at five in Lisbon."
+
+
+def test_a_word_that_opens_a_sentence_is_no_addressed_name() -> None:
+    # "Besides" is not someone addressed ("Maria, I went ..."); it stays in the memory.
+    told = episode("Besides, I went to the climbing gym with my brother on Sunday.", "Ana")
+    assert told is not None and told.content.startswith("Besides")
