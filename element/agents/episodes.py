@@ -11,16 +11,18 @@ only, general rules (no list of names or topics):
    person's name when addressed ("Thanks, Gina!"), slang and contractions expanded
    ("gonna" -> "going to", "I'm" -> "I am"), a dropped subject restored ("Just got back
    from Paris" -> "I just got back from Paris").
-2. **Disclosures**: a sentence about the speaker (I, me, my, we, our, us) that is not a
-   question, a suggestion ("let's ..."), an order or a thank-you, and not about the other
+2. **Disclosures**: a sentence that speaks of the speaker (I, me, my, we, our, us) and is
+   not a question, a suggestion ("let's ..."), an order or a thank-you, and not about the other
    person (a sentence with "you" counts only when it also says "my", "our" or "we"), with
    at least ``MIN_CONTENT`` words that carry content (not pronouns, function words or
    the vocabulary of reactions: "great", "awesome", "can't wait"). Its score is those
-   words plus one each for a time expression, a number and a proper name.
+   words plus one each for a time expression, a number and a proper name, less one when
+   the speaker neither acts in it nor opens it ("my grandma passed away").
 3. **The memory**: a turn whose best disclosure scores ``MIN_SCORE`` or more gives one
    memory: its best ``MAX_SENTENCES`` disclosures in their order, in the third person
-   (I/me -> the speaker's name, my/our -> "<name>'s", we/us -> "<name> and others", verbs
-   agreed: "I love" -> "Ana loves").
+   (``narration.py``: I/me -> the speaker's name, my/our -> "<name>'s", we/us -> the
+   household, the pair talking or "<name> and others", verbs agreed: "I love" -> "Ana
+   loves").
 
 What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
 """
@@ -119,7 +121,8 @@ _REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+
                        re.I)
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
 #: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
-#: sentence ("My dog ..."): "it gives me hope" is about "it".
+#: sentence ("My dog ..."); a sentence without either ("it gives me hope", "last week my
+#: grandma passed away") speaks of the speaker less surely (``PASSIVE_COST``).
 _ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
                     r"\w+ing)\b",
                     re.I)
