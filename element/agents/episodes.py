@@ -75,6 +75,9 @@ _DASH = re.compile(r"\s+-\s+(?=[A-Z])")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
      r"\1 had "), (r"\bain't\b", "is not"),
+    # The other person's and others' contractions too: "you're" is no content word.
+    (r"\b(you|they)'re\b", r"\1 are"), (r"\b(you|they)'ve\b", r"\1 have"),
+    (r"\b(you|they|he|she|it|that)'ll\b", r"\1 will"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),

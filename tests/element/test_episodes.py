@@ -255,3 +255,14 @@ def test_a_word_that_opens_a_sentence_is_no_addressed_name() -> None:
     # "Besides" is not someone addressed ("Maria, I went ..."); it stays in the memory.
     told = episode("Besides, I went to the climbing gym with my brother on Sunday.", "Ana")
     assert told is not None and told.content.startswith("Besides")
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm taking in kids in need - you're so kind.", "Ana is taking in kids in need."),
+    ("I adopted two kids last year - they're so sweet.", "Ana adopted two kids last year."),
+])
+def test_a_reaction_clause_with_a_contraction_carries_no_content(said: str,
+                                                                 memory: str) -> None:
+    # "you're" / "they're" are a pronoun and a verb, not a word of content.
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
