@@ -15,6 +15,7 @@ from .episode_words import (
     IRREGULAR as _IRREGULAR,
     MODALS as _MODALS,
     NOT_VERBS as _NOT_VERBS,
+    PAST as _PAST,
 )
 
 __all__ = ["narrate", "household"]
@@ -28,12 +29,20 @@ _HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"}))
 _BOTH = re.compile(r"\bwe\s+(?:\w+\s+){0,2}?both\b|\bboth of us\b|\bthe two of us\b", re.I)
 
 
+#: Prefixes that make a past form of another ("retook", "overcame", "mistook", "rebuilt").
+_PREFIXES = ("re", "over", "under", "mis", "out", "with", "up", "fore")
+
+
+def _prefixed_past(low: str) -> bool:
+    return any(low.startswith(p) and low[len(p):] in _PAST for p in _PREFIXES)
+
+
 def _third_singular(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
     if low in _MODALS or low.endswith(("ed", "ing", "s", "ly")) or not low.isalpha() or \
-            low in _NOT_VERBS:
+            low in _NOT_VERBS or _prefixed_past(low):
         return verb
     if low.endswith(("sh", "ch", "x", "z", "o")):
         return verb + "es"

@@ -114,6 +114,8 @@ def test_sentences_a_keyed_rule_took_are_left_to_it() -> None:
     ("I joined a choir and we sing on Fridays", "Ana joined a choir and Ana and others sing "
      "on Fridays"),
     ("the support I get from my family", "The support Ana gets from Ana's family"),
+    ("Last week I retook the test and I overcame my fear", "Last week Ana retook the test "
+     "and Ana overcame Ana's fear"),
 ])
 def test_narration_agrees_verbs_with_the_name(sentence: str, third: str) -> None:
     assert narrate(sentence, "Ana") == third
