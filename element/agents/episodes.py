@@ -8,9 +8,10 @@ family and "we", activities, feelings, possessions, relations. Pure functions, E
 only, general rules (no list of names or topics):
 
 1. **Sentences**, cleaned: interjections and greetings dropped ("Wow,", "Hey!"), the other
-   person's name when addressed ("Thanks, Gina!"), slang and contractions expanded
-   ("gonna" -> "going to", "I'm" -> "I am"), a dropped subject restored ("Just got back
-   from Paris" -> "I just got back from Paris").
+   person's name when addressed ("Thanks, Gina!"), slang, chat clippings and contractions
+   expanded ("gonna" -> "going to", "biz" -> "business", "I'm" -> "I am"), a clause handing
+   over a picture cut ("- here is a pic"), a dropped subject restored ("Just got back from
+   Paris" -> "I just got back from Paris").
 2. **Disclosures**: a sentence that speaks of the speaker (I, me, my, we, our, us) and is
    not a question, a suggestion ("let's ..."), an order or a thank-you, and not about the other
    person (a sentence with "you" counts only when it also says "my", "our" or "we"), with
