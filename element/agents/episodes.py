@@ -8,19 +8,22 @@ family and "we", activities, feelings, possessions, relations. Pure functions, E
 only, general rules (no list of names or topics):
 
 1. **Sentences**, cleaned: interjections and greetings dropped ("Wow,", "Hey!"), the other
-   person's name when addressed ("Thanks, Gina!"), slang and contractions expanded
-   ("gonna" -> "going to", "I'm" -> "I am"), a dropped subject restored ("Just got back
-   from Paris" -> "I just got back from Paris").
-2. **Disclosures**: a sentence about the speaker (I, me, my, we, our, us) that is not a
-   question, a suggestion ("let's ..."), an order or a thank-you, and not about the other
+   person's name when addressed ("Thanks, Gina!"), slang, chat clippings and contractions
+   expanded ("gonna" -> "going to", "biz" -> "business", "I'm" -> "I am"), a clause handing
+   over a picture cut ("- here is a pic"), a dropped subject restored ("Just got back from
+   Paris" -> "I just got back from Paris").
+2. **Disclosures**: a sentence that speaks of the speaker (I, me, my, we, our, us) and is
+   not a question, a suggestion ("let's ..."), an order or a thank-you, and not about the other
    person (a sentence with "you" counts only when it also says "my", "our" or "we"), with
    at least ``MIN_CONTENT`` words that carry content (not pronouns, function words or
    the vocabulary of reactions: "great", "awesome", "can't wait"). Its score is those
-   words plus one each for a time expression, a number and a proper name.
+   words plus one each for a time expression, a number and a proper name, less one when
+   the speaker neither acts in it nor opens it ("my grandma passed away").
 3. **The memory**: a turn whose best disclosure scores ``MIN_SCORE`` or more gives one
    memory: its best ``MAX_SENTENCES`` disclosures in their order, in the third person
-   (I/me -> the speaker's name, my/our -> "<name>'s", we/us -> "<name> and others", verbs
-   agreed: "I love" -> "Ana loves").
+   (``narration.py``: I/me -> the speaker's name, my/our -> "<name>'s", we/us -> the
+   household, the pair talking or "<name> and others", verbs agreed: "I love" -> "Ana
+   loves").
 
 What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
 """
@@ -28,10 +31,11 @@ What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
+from .narration import household, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
@@ -41,10 +45,7 @@ from .episode_words import (
     FAMILY as _FAMILY,
     PARTICIPLES as _PARTICIPLES,
     PAST as _PAST,
-    MODALS as _MODALS,
     ADVERBS as _ADVERBS,
-    NOT_VERBS as _NOT_VERBS,
-    IRREGULAR as _IRREGULAR,
     ING_NOUNS as _ING_NOUNS,
 )
 from .language import COMMON_WORDS as _COMMON_WORDS, is_english
@@ -63,7 +64,10 @@ MAX_SENTENCES = 3
 MAX_WORDS = 60
 #: What a sentence opening on an earlier turn's topic ("It was a tough call, but ...")
 #: loses: the reader of the memory cannot tell what "it" is.
-ANAPHOR_COST = 2.0
+ANAPHOR_COST = 3.0
+#: What a sentence that names the speaker only as an object or owner ("Last week my grandma
+#: passed away", "dancing has kept me going") loses against one where the speaker acts.
+PASSIVE_COST = 1.0
 
 _APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
                        "\u201d": '"'})
@@ -72,6 +76,9 @@ _DASH = re.compile(r"\s+-\s+(?=[A-Z])")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
      r"\1 had "), (r"\bain't\b", "is not"),
+    # The other person's and others' contractions too: "you're" is no content word.
+    (r"\b(you|they)'re\b", r"\1 are"), (r"\b(you|they)'ve\b", r"\1 have"),
+    (r"\b(you|they|he|she|it|that)'ll\b", r"\1 will"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),
@@ -81,7 +88,12 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"),
     (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
-    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"))]
+    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
+    # Chat clippings: a memory says "business", as a reader (and a search) would.
+    (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),
+    (r"\bpic\b", "picture"), (r"\bpics\b", "pictures"), (r"\bpeeps\b", "people"),
+    (r"\bmag\b", "magazine"), (r"\bconvo\b", "conversation"), (r"\bb-?day\b", "birthday"),
+    (r"\bvacay\b", "vacation"))]
 _INTERJECTIONS = (
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
@@ -113,7 +125,8 @@ _REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+
                        re.I)
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
 #: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
-#: sentence ("My dog ..."): "it gives me hope" is about "it".
+#: sentence ("My dog ..."); a sentence without either ("it gives me hope", "last week my
+#: grandma passed away") speaks of the speaker less surely (``PASSIVE_COST``).
 _ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
                     r"\w+ing)\b",
                     re.I)
@@ -129,11 +142,6 @@ _ABOUT_ME = re.compile(r"^(?!(?:it|its|this|that|these|those|they|them|he|she|hi
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
-#: Words of home, family and pets: "we" among them is the speaker's household.
-_HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"})) +
-                        r"|famil(?:y|ies)|fam|home|house|apartment|flat|household|moved|move|"
-                        r"live|lives|living|adopted|adopt|married|wedding|husband|wife)\b",
-                        re.I)
 _PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
                    r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
                    r"about to|looking to|intend|aim to|upcoming)\b", re.I)
@@ -286,6 +294,12 @@ _SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:we|I|you)\s+(?:last\s
 _CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
                      r"and that|and this|what a|such a|how)\b)", re.I)
 
+#: A clause that hands over a picture ("here is a pic", "this is the photo I took"): what
+#: it shows is in the picture, not in the words.
+_SHOWING = re.compile(r"^(?:here(?: is| are|'s)|this is|these are|check (?:it|this|these) out"
+                      r"|see)\b(?:\s+[\w']+){0,5}?\s+(?:pictures?|photos?|shots?|snaps?|"
+                      r"selfies?|snapshots?)\b[\w' ]{0,30}$", re.I)
+
 
 def _trim(text: str) -> str:
     """A sentence without its discourse opener and the reaction clauses around its
@@ -297,7 +311,7 @@ def _trim(text: str) -> str:
     if len(parts) < 2:
         return text
     seps = _CLAUSE.findall(text)
-    keep = [bool(_content_words(p)) for p in parts]
+    keep = [bool(_content_words(p)) and not _SHOWING.match(p) for p in parts]
     if not any(keep):
         return text
     out = ""
@@ -360,7 +374,7 @@ def _score(text: str) -> float | None:
         return None
     if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
-    if not _FIRST.search(text) or not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
+    if not _FIRST.search(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -387,6 +401,8 @@ def _score(text: str) -> float | None:
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _ANAPHOR.match(text):
         score -= ANAPHOR_COST
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
+        score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
 
 
@@ -412,124 +428,10 @@ def _acts(text: str) -> bool:
     return False
 
 
-def _third_singular(verb: str) -> str:
-    low = verb.lower()
-    if low in _IRREGULAR:
-        return _IRREGULAR[low]
-    if low in _MODALS or low.endswith(("ed", "ing", "s", "ly")) or not low.isalpha() or \
-            low in _NOT_VERBS:
-        return verb
-    if low.endswith(("sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                      + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
                      r"will)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
                      r"([A-Za-z']+)", re.I)
-_SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                        + r"|\w+ly))*)\s+([A-Za-z']+)")
-_SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                         + r"|\w+ly))*)\s+([A-Za-z']+)")
-
-
-def _one_other(text: str, who: str) -> str | None:
-    """The one person ``text`` names besides ``who``, if exactly one (a capitalised word
-    that does not open the text, a sentence or a clause)."""
-    if re.search(r"\b[A-Z][a-z]+,? (?:and|&) [A-Z][a-z]+\b", text):
-        return None     # "Sam and Jo came over, we ...": more than one
-    named = {n for n in re.findall(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
-             if n != who and n.lower() not in _NOT_NAMES}
-    return named.pop() if len(named) == 1 else None
-
-
-_SOMEONE_NAMED = re.compile(r"\b(?:someone|somebody|a (?:guy|girl|man|woman|person|boy))"
-                            r"(?P<t> now| new)?,?\s+(?:his|her|their) name is "
-                            r"(?P<n>[A-Z][a-z]+)\b")
-#: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
-_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)"
-                     r"\s+and\s+)"
-                     r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
-#: "We" of a couple: the verbs of two people's relationship.
-_COUPLE = re.compile(r"\b[Ww]e(?=\s+(?:(?:have|had|just|finally|officially|recently|)\s*)*"
-                     r"(?:broke up|split up|separated|got divorced|got engaged|got married|"
-                     r"are getting married|are engaged|are dating|started dating|are together|"
-                     r"have been together|are no longer together)\b)")
-#: Capitalised words that are not a person's name.
-_NOT_NAMES = frozenset("""
-i so and but then after when sadly well yes no oh ok anyway also actually finally today
-yesterday last this my our the a an we it he she they tomorrow tonight what when where
-how why hey hi thanks thank wow great please sorry just now here there on in at for from
-with after before during since until by to of
-monday tuesday wednesday thursday friday saturday sunday january february march april may
-june july august september october november december christmas easter
-""".split())
-
-
-def _literal(text: str) -> Callable[[re.Match[str]], str]:
-    """A replacement that is ``text`` itself, never a template (a name may hold ``\\1``)."""
-    return lambda _: text
-
-
-def household(text: str) -> bool:
-    """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
-    pets ("we have a cat", "we moved house", "me and the kids")."""
-    return bool(_HOUSEHOLD.search(text))
-
-
-def narrate(text: str, who: str, home: bool | None = None) -> str:
-    """A cleaned first-person sentence in the third person about ``who``.
-
-    "I love my dog" -> "Ana loves Ana's dog": the name stands for every I/me/my (a pronoun
-    would need the speaker's gender, and repeating the name keeps each clause
-    self-contained). "We" is the speaker's household where the words are of home, family
-    or pets (``home``, default :func:`household` of ``text``): "we have a cat" -> "Ana's
-    family has a cat"; elsewhere "Ana and others" ("we can make a difference"); "me and my
-    husband" -> "Ana and Ana's husband"; our -> "<who>'s".
-    """
-    home = household(text) if home is None else home
-    if couple := _COUPLE.search(text):
-        # "Tom moved out, we broke up": "we" is the speaker and the one named, not the
-        # household (nor "others").
-        named = [n for n in re.findall(r"\b[A-Z][a-z]+\b", text[:couple.start()])
-                 if n not in (who, "I") and n.lower() not in _NOT_NAMES]
-        pair = f"{who} and {named[-1]}" if len(set(named)) == 1 else f"{who} and a partner"
-        text = text[:couple.start()] + pair + text[couple.start() + 2:]
-
-    def agree(m: re.Match[str]) -> str:
-        adverbs, verb = m.group(1), m.group(2)
-        return f"{who}{adverbs} {_third_singular(verb)}"
-
-    # "My girlfriend Chloe and I have been together": a pair's verb stays plural.
-    text = _PAIR_I.sub(lambda m: m[1] + who, text)
-
-    def agree_we(m: re.Match[str]) -> str:
-        adverbs, verb = m.group(1), m.group(2)
-        verb = "was" if verb.lower() == "were" else _third_singular(verb)
-        return f"{who}'s family{adverbs} {verb}"
-
-    # "seeing someone now, his name is Marco": seeing Marco now.
-    text = _SOMEONE_NAMED.sub(lambda m: m["n"] + (m["t"] or ""), text)
-    out = _SUBJECT_I.sub(agree, text)
-    if home:
-        out = _SUBJECT_WE.sub(agree_we, out)
-    # Replacements are functions: a speaker's name is text, never a pattern template.
-    out = re.sub(r"\bI\b", lambda _: who, out)
-    we = f"{who}'s family" if home else f"{who} and others"
-    if not home and " we " in out and (other := _one_other(out.split(" we ")[0], who)):
-        # "My friend Sam ..., we met at school": the subject "we" is the two of them.
-        out = re.sub(r"\bwe\b", _literal(f"{who} and {other}"), out)
-    for pattern, repl in (
-            (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
-            (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),
-            (r"\bourselves\b", "themselves")):
-        out = re.sub(pattern, _literal(repl), out, flags=re.I)
-    return out[:1].upper() + out[1:]
-
-
 def _category(text: str) -> str:
     if _PLAN.search(text):
         return "context"
@@ -543,9 +445,10 @@ def tell(sentence: str, who: str, addressee: Iterable[str] = ()) -> str | None:
     """One raw sentence of ``who``'s as a memory says it: cleaned, trimmed of reactions,
     in the third person ("Quit Amazon! " -> "Carlos quit Amazon."); None when nothing is
     left."""
+    addressee = list(addressee)
     cleaned, _ = _clean(sentence, _vocatives(addressee))
     cleaned = _trim(cleaned) if cleaned else cleaned
-    return narrate(cleaned, who) + "." if cleaned else None
+    return narrate(cleaned, who, partner=_partner(addressee)) + "." if cleaned else None
 
 
 def episode(text: str, who: str, *, addressee: Iterable[str] = (),
@@ -559,6 +462,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     """
     if not is_english(text):
         return None
+    addressee = list(addressee)
     vocative = _vocatives(addressee)
     skip = {c for c in consumed if c}
     kept: list[tuple[int, str, float]] = []
@@ -588,10 +492,16 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
     home = household(text)
-    parts = [narrate(s, who, home) for _, s, _ in chosen]
+    parts = [narrate(s, who, home, _partner(addressee)) for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+def _partner(addressee: Iterable[str]) -> str | None:
+    """The one person the speaker talks to, if one."""
+    names = set(addressee)
+    return names.pop() if len(names) == 1 else None
 
 
 def _norm(text: str) -> str:

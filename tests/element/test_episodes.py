@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.episodes import episode, is_english, narrate
+from element.agents.episodes import episode, is_english, narrate, tell
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -114,6 +114,8 @@ def test_sentences_a_keyed_rule_took_are_left_to_it() -> None:
     ("I joined a choir and we sing on Fridays", "Ana joined a choir and Ana and others sing "
      "on Fridays"),
     ("the support I get from my family", "The support Ana gets from Ana's family"),
+    ("Last week I retook the test and I overcame my fear", "Last week Ana retook the test "
+     "and Ana overcame Ana's fear"),
 ])
 def test_narration_agrees_verbs_with_the_name(sentence: str, third: str) -> None:
     assert narrate(sentence, "Ana") == third
@@ -198,3 +200,71 @@ def test_a_sentence_opening_on_an_earlier_topic_gives_way() -> None:
     assert told is not None
     assert told.content == ("Ana moved to Denver with Ana's sister. Ana adopted a puppy named "
                             "Rex. Ana started a pottery class on Mondays.")
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Last week, my grandma passed away and it has been really hard.",
+     "Last week, Ana's grandma passed away and it has been really hard."),
+    ("This necklace is super special to me - a gift from my grandma in my home country, "
+     "Sweden.", "This necklace is super special to Ana - a gift from Ana's grandma in Ana's "
+     "home country, Sweden."),
+    ("A car ran a red light and hit us last month, but thankfully everyone is okay.",
+     "A car ran a red light and hit Ana and others last month, but thankfully everyone is "
+     "okay."),
+])
+def test_what_happens_to_the_speaker_is_told_though_they_do_not_act(said: str,
+                                                                    memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm going to continue my edu and check out career options.",
+     "Ana is going to continue Ana's education and check out career options."),
+    ("My biz has been growing since I hired two more people.",
+     "Ana's business has been growing since Ana hired two more people."),
+    ("I took my fam to the lake last weekend - here is a pic.",
+     "Ana took Ana's family to the lake last weekend."),
+])
+def test_chat_clippings_are_written_out(said: str, memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+def test_a_sentence_about_it_that_names_the_speaker_only_in_passing_gives_way() -> None:
+    # "It" is another turn's topic and the speaker does not act: not a memory alone.
+    assert episode("It really reminded me how important my family is to me.", "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("It's great we both face the same challenges in our businesses.",
+     "It is great Jon and Gina both face the same challenges in Jon and Gina's businesses."),
+    ("Both of us started dancing at five.", "Both Jon and Gina started dancing at five."),
+    # a pair the speaker names is theirs, not the one they talk to
+    ("Me and my wife, we both started running last spring.",
+     "Jon and Jon's wife, Jon's family both started running last spring."),
+])
+def test_we_both_is_the_speaker_and_the_one_they_talk_to(said: str, memory: str) -> None:
+    assert tell(said, "Jon", ["Gina", "Gina"]) == memory
+
+
+def test_we_both_with_several_listeners_stays_others() -> None:
+    assert tell("We both started dancing at five in Lisbon.", "Jon", ["Gina", "Maya"]) == \
+        "Jon and others both started dancing at five in Lisbon."
+
+
+def test_a_word_that_opens_a_sentence_is_no_addressed_name() -> None:
+    # "Besides" is not someone addressed ("Maria, I went ..."); it stays in the memory.
+    told = episode("Besides, I went to the climbing gym with my brother on Sunday.", "Ana")
+    assert told is not None and told.content.startswith("Besides")
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm taking in kids in need - you're so kind.", "Ana is taking in kids in need."),
+    ("I adopted two kids last year - they're so sweet.", "Ana adopted two kids last year."),
+])
+def test_a_reaction_clause_with_a_contraction_carries_no_content(said: str,
+                                                                 memory: str) -> None:
+    # "you're" / "they're" are a pronoun and a verb, not a word of content.
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
