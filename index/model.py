@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ MODEL_DIR_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 MAX_SEQ_LENGTH = 256
 BATCH_SIZE = 64
+#: Batches of one call embedded at once, each on one thread (at most; ``threads`` sets it).
+MAX_WORKERS = 2
 MODEL_FILES = ("model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json",
                "special_tokens_map.json")
 OPTIONAL_FILES = ("vocab.txt",)
@@ -41,10 +44,11 @@ class FastEmbedEmbedder:
     """all-MiniLM-L6-v2 through fastembed, loaded from a provisioned folder, never the network.
 
     ``embed`` returns ``(len(texts), 384)`` float32 rows of unit length, in batches of 64 of
-    texts sorted by length (less padding), rows in the order given. Calls
-    are serialized by a lock, so one instance can serve a threaded web server; onnxruntime
-    still uses ``threads`` cores for each batch. Engine errors become
-    :class:`index.errors.EmbeddingFailed`.
+    texts sorted by length (less padding), rows in the order given. Each batch runs on one
+    thread (``_one_thread_session`` says why); a call of several batches runs ``threads``
+    of them at once (default: the cores, at most :data:`MAX_WORKERS`). Calls may come from
+    many threads at once (a threaded web server's): each runs on its caller's thread.
+    Engine errors become :class:`index.errors.EmbeddingFailed`.
 
     :raise ModelUnavailable: the folder lacks a model file or fastembed cannot load it.
     """
@@ -71,10 +75,17 @@ class FastEmbedEmbedder:
                 local_files_only=True,
                 specific_model_path=str(self.model_dir),
             )
-            _stop_spinning(self._engine, self.model_dir / "model.onnx")
+            inner: Any = self._engine.model
+            self._tokenizer = inner.tokenizer
+            self._session = _one_thread_session(inner.model, self.model_dir / "model.onnx")
+            inner.model = self._session
+            self._inputs = {node.name for node in self._session.get_inputs()}
         except Exception as exc:  # a corrupt file, a missing dependency
             raise ModelUnavailable(MODEL_ID, f"fastembed could not load {self.model_dir}: "
                                    f"{type(exc).__name__}: {exc}") from exc
+        self._workers = max(1, threads if threads is not None else min(os.cpu_count() or 1,
+                                                                       MAX_WORKERS))
+        self._pool: ThreadPoolExecutor | None = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``; see the class docstring for the contract.
@@ -92,13 +103,13 @@ class FastEmbedEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i])
                        if isinstance(texts[i], str) else 0)
         try:
-            rows: list[np.ndarray] = []
-            with self._lock:
-                for group in _length_groups([len(str(texts[i])) for i in order],
-                                            self.batch_size):
-                    rows.extend(self._engine.embed([texts[order[i]] for i in group],
-                                                   batch_size=self.batch_size))
-            stacked = np.stack(rows).astype(np.float32, copy=False)
+            groups = [[texts[order[i]] for i in group] for group in
+                      _length_groups([len(str(texts[i])) for i in order], self.batch_size)]
+            if len(groups) == 1 or self._workers == 1:
+                parts = [self._run(group) for group in groups]
+            else:
+                parts = list(self._executor().map(self._run, groups))
+            stacked = np.concatenate(parts).astype(np.float32, copy=False)
             out = np.empty_like(stacked)
             out[order] = stacked  # fails if the engine returned a row too few or too many
         except Exception as exc:
@@ -111,31 +122,60 @@ class FastEmbedEmbedder:
             raise EmbeddingFailed(f"{MODEL_ID} returned non-finite values")
         return out
 
+    def _run(self, texts: list[str]) -> np.ndarray:
+        """One batch through the model on the calling thread: tokens, the encoder, the mean
+        of the real tokens' states, normalized (fastembed's own pooling, so the vectors
+        are the ones fastembed returns)."""
+        from fastembed.common.utils import mean_pooling, normalize
+
+        # One text is tokenized by ``encode``: ``encode_batch`` hands even one text to the
+        # tokenizers library's worker threads and waits for them to be scheduled.
+        encoded = [self._tokenizer.encode(texts[0])] if len(texts) == 1 \
+            else self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        states = self._session.run(None, feed)[0]
+        return np.asarray(normalize(mean_pooling(states, mask)), dtype=np.float32)
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._workers,
+                                                thread_name_prefix="triform-minilm")
+            return self._pool
+
     def __repr__(self) -> str:
         return f"FastEmbedEmbedder({str(self.model_dir)!r})"
 
 
-def _stop_spinning(engine: Any, path: Path) -> None:
-    """Rebuild ``engine``'s ONNX Runtime session with its threads' spin-wait off.
+def _one_thread_session(session: Any, path: Path) -> Any:
+    """``session``'s model again, as an ONNX Runtime session of one thread that never spins.
 
-    By default onnxruntime's threads spin for a while after each run, waiting for more
-    work. Where cores are shared (a web server's other requests, another process's model,
-    other programs), that spinning takes the cores the next call needs: on this project's
+    onnxruntime's threads spin for a while after each run by default, waiting for more
+    work; where cores are shared (a web server's other requests, another process's model,
+    other programs) that spinning takes the cores the next call needs: on this project's
     2-core machine at load 7, one query embedding took 23-39 ms p50 spinning and 12-16 ms
-    not, two models in one process (``docs/embeddings.md``). fastembed does not expose
-    the option, so the session it built is built once more with it (a fastembed whose
-    engine is laid out otherwise keeps its own session).
+    not (``docs/embeddings.md``). And a run split over two threads waits for the slower
+    one to be scheduled: at load 7 one query took 7.1 / 15.5 ms p50 / p95 that way, 6.0 /
+    10.9 on one thread (``docs/embeddings.md``, One query, one thread). So every run
+    has one thread, the caller's, and a call of many batches runs them side by side on
+    :data:`MAX_WORKERS` threads of its own (one session serves concurrent runs).
+    fastembed does not expose the options, so the session it built is built once more.
     """
-    inner: Any = getattr(engine, "model", None)
-    session = getattr(inner, "model", None)
-    if session is None or not hasattr(session, "get_session_options"):
-        return
     import onnxruntime as ort
     options = session.get_session_options()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    inner.model = ort.InferenceSession(str(path), sess_options=options,
-                                       providers=session.get_providers())
+    return ort.InferenceSession(str(path), sess_options=options,
+                                providers=session.get_providers())
 
 
 def _length_groups(lengths: Sequence[int], batch_size: int) -> list[range]:

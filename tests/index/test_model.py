@@ -178,6 +178,22 @@ def test_the_engine_threads_do_not_spin_between_calls(embedder: FastEmbedEmbedde
         assert options.get_session_config_entry(entry) == "0"
 
 
+def test_a_run_has_one_thread_and_a_call_of_many_batches_runs_them_side_by_side(
+        model_dir: Path) -> None:
+    """A query's run never waits for a second onnxruntime thread to be scheduled (model.py
+    ``_one_thread_session``); a call of several batches runs them on worker threads, and
+    its rows are those of one batch at a time, in the order given."""
+    two = FastEmbedEmbedder(model_dir, threads=2, batch_size=4)
+    options = two._engine.model.model.get_session_options()
+    assert (options.intra_op_num_threads, options.inter_op_num_threads) == (1, 1)
+    texts = [f"memory {i}: {'a long tale of ' * (i % 7)}the sea" for i in range(19)]
+    side_by_side = two.embed(texts)
+    assert two._pool is not None          # several batches ran on the workers
+    one = FastEmbedEmbedder(model_dir, threads=1, batch_size=4)
+    np.testing.assert_allclose(side_by_side, one.embed(texts), atol=1e-6)
+    assert one._pool is None
+
+
 def test_provisioned_dir_is_reused(model_dir: Path) -> None:
     provenance = model_dir / PROVENANCE
     before = provenance.stat().st_mtime_ns
