@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/lanes_bench.py                      # 10k, 200 queries, 3 servers
     .venv/bin/python bench/lanes_bench.py --memories 1000 --queries 50
+    .venv/bin/python bench/lanes_bench.py --assignments minilm,static,static --base main
 
 One served home per lane assignment (``minilm``: MiniLM in every lane; ``minilm,static,
 static``: the static model for context and intention; ``static``: the static model in every
@@ -20,6 +21,12 @@ The stored memories' vectors are the static model's in every lane, whatever the 
 assignment (they are looked up, not computed, and the servers all read the same vectors):
 the figures are of latency, the scores of a MiniLM query against them mean nothing. Recall
 per assignment is ``locomo_bench.py --lanes``'s.
+
+``--base REV`` also serves each assignment with another revision's code (``git archive``
+unpacked under ``bench/out/lanes/src-before``: its ``api``, ``element``, ``source`` and
+``index``), as a server of its own in the same rotation, and times that revision's models
+alone too (in a subprocess of its own, alternating with this tree's): this tree's change
+against the one before, side by side.
 """
 
 from __future__ import annotations
@@ -88,7 +95,10 @@ def _static() -> Any:
 
 
 def _child_serve(argv: list[str]) -> None:
-    """``_serve <home> <assignment> <seed> <size>``."""
+    """``_serve <home> <assignment> <seed> <size> [<src>]``: ``src``'s code (default this
+    tree's)."""
+    if len(argv) > 4:
+        sys.path.insert(0, argv[4])
     from bench.peer_bench import serve
     from bench.textgen import TextGen
     from element import Home
@@ -124,13 +134,53 @@ def build_home(path: Path, size: int, seed: int) -> str:
     return token
 
 
+def _child_models(argv: list[str]) -> None:
+    """``_models <assignment> [<src>]``: a JSON list of the three lane texts per stdin line,
+    answered with the milliseconds the assignment's models took on them in this process."""
+    if len(argv) > 1:
+        sys.path.insert(0, argv[1])
+    from index import embed_for_lanes, load_embedder
+    models = load_embedder(log=lambda *_: None, lanes=argv[0])
+    embed_for_lanes(models, list(LANES), ["warm up", "warm up", "warm up"])
+    print("ready", flush=True)
+    for line in sys.stdin:
+        started = time.perf_counter()
+        embed_for_lanes(models, list(LANES), json.loads(line))
+        print((time.perf_counter() - started) * 1000, flush=True)
+
+
+class Models:
+    """The assignment's models alone, in a process of their own (``src``'s code)."""
+
+    def __init__(self, spec: str, src: Path | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "_models", spec.split("@")[0]]
+            + ([str(src)] if src else []), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, cwd=src or ROOT)
+        assert self.proc.stdout and self.proc.stdin
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"the models of {spec} did not load")
+
+    def time(self, texts: list[str]) -> float:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(texts) + "\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def stop(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
 class Server:
-    def __init__(self, spec: str, home: Path, seed: int, size: int, token: str) -> None:
+    def __init__(self, spec: str, home: Path, seed: int, size: int, token: str,
+                 src: Path | None = None) -> None:
         self.spec = spec
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "_serve", str(home), spec,
-             str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=ROOT)
+            [sys.executable, str(Path(__file__).resolve()), "_serve", str(home),
+             spec.split("@")[0], str(seed), str(size)] + ([str(src)] if src else []),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src or ROOT)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -175,15 +225,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--assignments", default="|".join(ASSIGNMENTS),
                         help="'|'-separated lane specs")
+    parser.add_argument("--base", default=None,
+                        help="also serve each assignment with this git revision's code")
     args = parser.parse_args()
     from bench.textgen import TextGen
-    from index import embed_for_lanes, load_embedder
     specs = args.assignments.split("|")
+    before: Path | None = None
+    if args.base:
+        before = ROOT / "bench" / "out" / "lanes" / "src-before"
+        shutil.rmtree(before, ignore_errors=True)
+        before.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+        specs += [f"{spec}@{args.base}" for spec in specs]
     gen = TextGen(args.seed)
     subjects = sorted({(m["subject_type"], m["subject_id"])
                        for m in gen.memories(0, args.memories) if m["subject_type"]})
     work = Path(tempfile.mkdtemp(prefix="triform-lanes-"))
     servers: dict[str, Server] = {}
+    models: dict[str, Models] = {}
     load = [os.getloadavg()[0]]
     try:
         started = time.perf_counter()
@@ -193,8 +254,10 @@ def main() -> None:
               f"load average {load[0]:.1f}", flush=True)
         for n, spec in enumerate(specs):
             shutil.copytree(work / "home", work / f"home{n}")
-            servers[spec] = Server(spec, work / f"home{n}", args.seed, args.memories, token)
-        models = {spec: load_embedder(log=lambda *_: None, lanes=spec) for spec in specs}
+            src = before if "@" in spec else None
+            servers[spec] = Server(spec, work / f"home{n}", args.seed, args.memories, token,
+                                   src)
+            models[spec] = Models(spec, src)
         ms: dict[str, dict[str, list[float]]] = {s: {} for s in specs}
 
         def rotate(i: int) -> list[str]:
@@ -206,10 +269,8 @@ def main() -> None:
                     "limit": 10, "subject_type": sub[0], "subject_id": sub[1]}
             for spec in rotate(i):
                 ms[spec].setdefault("search", []).append(servers[spec].post("search", body))
-                t = time.perf_counter()
-                embed_for_lanes(models[spec], list(LANES), [q["query"], q["window"],
-                                                            q["goal"]])
-                ms[spec].setdefault("model", []).append((time.perf_counter() - t) * 1000)
+                ms[spec].setdefault("model", []).append(
+                    models[spec].time([q["query"], q["window"], q["goal"]]))
         for i, m in enumerate(gen.memories(20_000, 20_000 + args.stores, "lanes-store")):
             for spec in rotate(i):
                 body = {**m, "content": f"{m['content']} ({spec})"}
@@ -233,11 +294,15 @@ def main() -> None:
     finally:
         for server in servers.values():
             server.stop()
+        for model in models.values():
+            model.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "_serve":
         _child_serve(sys.argv[2:])
+    elif len(sys.argv) > 1 and sys.argv[1] == "_models":
+        _child_models(sys.argv[2:])
     else:
         main()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,8 +26,6 @@ MODEL_DIR_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 MAX_SEQ_LENGTH = 256
 BATCH_SIZE = 64
-#: Batches of one call embedded at once, each on one thread (at most; ``threads`` sets it).
-MAX_WORKERS = 2
 MODEL_FILES = ("model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json",
                "special_tokens_map.json")
 OPTIONAL_FILES = ("vocab.txt",)
@@ -44,11 +41,10 @@ class FastEmbedEmbedder:
     """all-MiniLM-L6-v2 through fastembed, loaded from a provisioned folder, never the network.
 
     ``embed`` returns ``(len(texts), 384)`` float32 rows of unit length, in batches of 64 of
-    texts sorted by length (less padding), rows in the order given. Each batch runs on one
-    thread (``_one_thread_session`` says why); a call of several batches runs ``threads``
-    of them at once (default: the cores, at most :data:`MAX_WORKERS`). Calls may come from
-    many threads at once (a threaded web server's): each runs on its caller's thread.
-    Engine errors become :class:`index.errors.EmbeddingFailed`.
+    texts sorted by length (less padding), rows in the order given. Calls
+    are serialized by a lock, so one instance can serve a threaded web server; onnxruntime
+    still uses ``threads`` cores for each batch. Engine errors become
+    :class:`index.errors.EmbeddingFailed`.
 
     :raise ModelUnavailable: the folder lacks a model file or fastembed cannot load it.
     """
@@ -77,15 +73,12 @@ class FastEmbedEmbedder:
             )
             inner: Any = self._engine.model
             self._tokenizer = inner.tokenizer
-            self._session = _one_thread_session(inner.model, self.model_dir / "model.onnx")
+            self._session = _quiet_session(inner.model, self.model_dir / "model.onnx")
             inner.model = self._session
             self._inputs = {node.name for node in self._session.get_inputs()}
         except Exception as exc:  # a corrupt file, a missing dependency
             raise ModelUnavailable(MODEL_ID, f"fastembed could not load {self.model_dir}: "
                                    f"{type(exc).__name__}: {exc}") from exc
-        self._workers = max(1, threads if threads is not None else min(os.cpu_count() or 1,
-                                                                       MAX_WORKERS))
-        self._pool: ThreadPoolExecutor | None = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``; see the class docstring for the contract.
@@ -105,10 +98,8 @@ class FastEmbedEmbedder:
         try:
             groups = [[texts[order[i]] for i in group] for group in
                       _length_groups([len(str(texts[i])) for i in order], self.batch_size)]
-            if len(groups) == 1 or self._workers == 1:
+            with self._lock:
                 parts = [self._run(group) for group in groups]
-            else:
-                parts = list(self._executor().map(self._run, groups))
             stacked = np.concatenate(parts).astype(np.float32, copy=False)
             out = np.empty_like(stacked)
             out[order] = stacked  # fails if the engine returned a row too few or too many
@@ -142,36 +133,22 @@ class FastEmbedEmbedder:
         states = self._session.run(None, feed)[0]
         return np.asarray(normalize(mean_pooling(states, mask)), dtype=np.float32)
 
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self._workers,
-                                                thread_name_prefix="triform-minilm")
-            return self._pool
-
     def __repr__(self) -> str:
         return f"FastEmbedEmbedder({str(self.model_dir)!r})"
 
 
-def _one_thread_session(session: Any, path: Path) -> Any:
-    """``session``'s model again, as an ONNX Runtime session of one thread that never spins.
+def _quiet_session(session: Any, path: Path) -> Any:
+    """``session``'s model again, as an ONNX Runtime session whose threads never spin.
 
-    onnxruntime's threads spin for a while after each run by default, waiting for more
-    work; where cores are shared (a web server's other requests, another process's model,
-    other programs) that spinning takes the cores the next call needs: on this project's
+    By default onnxruntime's threads spin for a while after each run, waiting for more
+    work. Where cores are shared (a web server's other requests, another process's model,
+    other programs), that spinning takes the cores the next call needs: on this project's
     2-core machine at load 7, one query embedding took 23-39 ms p50 spinning and 12-16 ms
-    not (``docs/embeddings.md``). And a run split over two threads waits for the slower
-    one to be scheduled: at load 7 one query took 7.1 / 15.5 ms p50 / p95 that way, 6.0 /
-    10.9 on one thread (``docs/embeddings.md``, One query, one thread). So every run
-    has one thread, the caller's, and a call of many batches runs them side by side on
-    :data:`MAX_WORKERS` threads of its own (one session serves concurrent runs).
-    fastembed does not expose the options, so the session it built is built once more.
+    not, two models in one process (``docs/embeddings.md``). fastembed does not expose
+    the option, so the session it built is built once more with it (same thread count).
     """
     import onnxruntime as ort
     options = session.get_session_options()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), sess_options=options,
