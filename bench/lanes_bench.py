@@ -97,19 +97,23 @@ def _static() -> Any:
 def _child_serve(argv: list[str]) -> None:
     """``_serve <home> <assignment> <seed> <size> [<src>]``: ``src``'s code (default this
     tree's)."""
-    if len(argv) > 4:
-        sys.path.insert(0, argv[4])
+    # The bench's modules from this tree, whatever code is served.
+    from bench import stages
     from bench.peer_bench import serve
     from bench.textgen import TextGen
+    if len(argv) > 4:
+        sys.path.insert(0, argv[4])
     from element import Home
     from index import embed_for_lanes, load_embedder
     home_path, spec, seed, size = Path(argv[0]), argv[1], int(argv[2]), int(argv[3])
+    timers = os.environ.get("LANES_BENCH_STAGES")
+    wrap = stages.install(Path(timers)) if timers else None
     live = load_embedder(log=lambda *_: None, lanes=spec)
     embedder = Lookup(live, _static())
     embedder.add([m[lane] for m in TextGen(seed).memories(0, size) for lane in LANES
                   if m[lane]])
     embed_for_lanes(live, list(LANES), ["warm up", "warm up", "warm up"])
-    serve(Home(home_path, lambda: embedder))
+    serve(Home(home_path, lambda: embedder), wrap)
 
 
 def build_home(path: Path, size: int, seed: int) -> str:
@@ -175,12 +179,15 @@ class Models:
 
 class Server:
     def __init__(self, spec: str, home: Path, seed: int, size: int, token: str,
-                 src: Path | None = None) -> None:
+                 src: Path | None = None, stages: Path | None = None) -> None:
         self.spec = spec
+        self.stages = stages
+        env = {**os.environ, "LANES_BENCH_STAGES": str(stages) if stages else ""}
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "_serve", str(home),
              spec.split("@")[0], str(seed), str(size)] + ([str(src)] if src else []),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src or ROOT)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src or ROOT,
+            env=env)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -204,6 +211,8 @@ class Server:
         return ms
 
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=60)
@@ -227,6 +236,8 @@ def main() -> None:
                         help="'|'-separated lane specs")
     parser.add_argument("--base", default=None,
                         help="also serve each assignment with this git revision's code")
+    parser.add_argument("--stages", action="store_true",
+                        help="time each search's stages in the servers (bench/stages.py)")
     args = parser.parse_args()
     from bench.textgen import TextGen
     specs = args.assignments.split("|")
@@ -256,7 +267,7 @@ def main() -> None:
             shutil.copytree(work / "home", work / f"home{n}")
             src = before if "@" in spec else None
             servers[spec] = Server(spec, work / f"home{n}", args.seed, args.memories, token,
-                                   src)
+                                   src, work / f"stages{n}.json" if args.stages else None)
             models[spec] = Models(spec, src)
         ms: dict[str, dict[str, list[float]]] = {s: {} for s in specs}
 
@@ -291,6 +302,14 @@ def main() -> None:
                   f"{pct(f['store'], 50):.1f} / {pct(f['store'], 95):.1f} | "
                   f"{statistics.median(f['batch']):.0f} |")
         print(f"load average {load[0]:.1f} -> {load[1]:.1f}")
+        if args.stages:
+            for server in servers.values():
+                server.stop()
+            from bench.stages import table
+            print("\nlive three-lane search, by stage (bench/stages.py):\n" + table(
+                {spec: ms[spec]["search"] for spec in specs},
+                {spec: json.loads(Path(str(servers[spec].stages)).read_text())
+                 for spec in specs}))
     finally:
         for server in servers.values():
             server.stop()
