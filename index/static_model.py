@@ -98,7 +98,7 @@ class StaticEmbedder:
             # A few texts (a search's window and goal, a store's) are tokenized one by one:
             # ``encode_batch_fast`` hands them to the tokenizers library's worker threads
             # and waits for those to be scheduled, milliseconds where cores are shared
-            # (docs/embeddings.md, One query, one thread); a batch is worth the hand-off.
+            # (docs/embeddings.md, A query and the worker threads); a batch is worth it.
             encodings = [self._tokenizer.encode(t, add_special_tokens=False) for t in cut] \
                 if len(cut) <= FEW_TEXTS else \
                 self._tokenizer.encode_batch_fast(cut, add_special_tokens=False)

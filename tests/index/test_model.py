@@ -96,6 +96,20 @@ def test_batch_equals_one_by_one(embedder: FastEmbedEmbedder, reference: dict) -
     np.testing.assert_allclose(batched, single, atol=1e-5)
 
 
+def test_vectors_are_fastembeds_own_bit_for_bit(embedder: FastEmbedEmbedder,
+                                                 reference: dict) -> None:
+    """The embedder runs the session itself (one text tokenized without the tokenizers
+    library's worker threads, docs/embeddings.md); its rows are those fastembed computes,
+    alone and in batches, so no store's vectors move."""
+    texts = [item["text"] for item in reference["items"]] + ["a question?", "", "naïve café"]
+    engine = embedder._engine
+    for text in texts:
+        expected = np.stack(list(engine.embed([text]))).astype(np.float32)
+        assert np.array_equal(embedder.embed([text]), expected), text
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    batch = np.stack(list(engine.embed([texts[i] for i in order], batch_size=64)))
+    assert np.array_equal(embedder.embed([texts[i] for i in order]), batch)
+
 def test_truncates_at_256_tokens(embedder: FastEmbedEmbedder, model_dir: Path) -> None:
     from tokenizers import Tokenizer
 
@@ -170,28 +184,12 @@ def test_concurrent_calls(embedder: FastEmbedEmbedder) -> None:
 def test_the_engine_threads_do_not_spin_between_calls(embedder: FastEmbedEmbedder) -> None:
     """onnxruntime's threads spin after each run by default, taking shared cores from the
     next call (a server's, another model's); the embedder turns that off (model.py
-    ``_stop_spinning``: on the project's loaded 2-core machine, a query's embedding
+    ``_quiet_session``: on the project's loaded 2-core machine, a query's embedding
     twice as fast); its vectors are the reference's all the same
     (``test_matches_sentence_transformers``)."""
     options = embedder._engine.model.model.get_session_options()
     for entry in ("session.intra_op.allow_spinning", "session.inter_op.allow_spinning"):
         assert options.get_session_config_entry(entry) == "0"
-
-
-def test_a_run_has_one_thread_and_a_call_of_many_batches_runs_them_side_by_side(
-        model_dir: Path) -> None:
-    """A query's run never waits for a second onnxruntime thread to be scheduled (model.py
-    ``_one_thread_session``); a call of several batches runs them on worker threads, and
-    its rows are those of one batch at a time, in the order given."""
-    two = FastEmbedEmbedder(model_dir, threads=2, batch_size=4)
-    options = two._engine.model.model.get_session_options()
-    assert (options.intra_op_num_threads, options.inter_op_num_threads) == (1, 1)
-    texts = [f"memory {i}: {'a long tale of ' * (i % 7)}the sea" for i in range(19)]
-    side_by_side = two.embed(texts)
-    assert two._pool is not None          # several batches ran on the workers
-    one = FastEmbedEmbedder(model_dir, threads=1, batch_size=4)
-    np.testing.assert_allclose(side_by_side, one.embed(texts), atol=1e-6)
-    assert one._pool is None
 
 
 def test_provisioned_dir_is_reused(model_dir: Path) -> None:
