@@ -15,8 +15,8 @@ an embedder that has ``embed_lanes`` and calls plain ``embed`` otherwise.
 from __future__ import annotations
 
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
