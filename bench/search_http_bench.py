@@ -51,9 +51,8 @@ def _child_serve(argv: list[str]) -> None:
     from bench.textgen import TextGen
     assert "index" not in sys.modules
     sys.path.insert(0, src)
-    import waitress
-
     from api.app import create_app
+    from api.server import make_server
     from element import Home
     gen = TextGen(seed)
     cache = VectorCache(gen, _no_model)
@@ -82,8 +81,7 @@ def _child_serve(argv: list[str]) -> None:
         import gc
         gc.collect()
         gc.freeze()
-    server = waitress.create_server(app, host="127.0.0.1", port=0,
-                                    threads=int(tune.get("threads", 8)))
+    server = make_server(app, host="127.0.0.1", port=0, threads=int(tune.get("threads", 8)))
     import index
     print(json.dumps({"port": server.effective_port, "index": index.__file__}), flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

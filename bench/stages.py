@@ -50,8 +50,8 @@ def _timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def install(path: Path) -> Callable[[Any], Any]:
-    """Wrap the stages with timers (call before the app is made); returns the wrapper to
-    put around the WSGI app."""
+    """Wrap the stages with timers (call before the app is made); returns a function that
+    puts the request's timer around a Flask app's WSGI stack and returns the app."""
     import importlib
 
     import api.routes
@@ -70,18 +70,21 @@ def install(path: Path) -> Callable[[Any], Any]:
     atexit.register(lambda: path.write_text(json.dumps(records)))
 
     def wrap(app: Any) -> Any:
+        inner = app.wsgi_app
+
         def wsgi(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
             if not environ.get("PATH_INFO", "").endswith("/ops/search"):
-                return app(environ, start_response)   # type: ignore[no-any-return]
+                return inner(environ, start_response)   # type: ignore[no-any-return]
             _current.record = record = {}
             started = time.perf_counter()
             try:
-                return list(app(environ, start_response))
+                return list(inner(environ, start_response))
             finally:
                 record["app"] = (time.perf_counter() - started) * 1e3
                 _current.record = None
                 records.append(record)
-        return wsgi
+        app.wsgi_app = wsgi
+        return app
     return wrap
 
 
