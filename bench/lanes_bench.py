@@ -15,7 +15,8 @@ goes to the three servers in turn (the order rotating), so the machine's drift h
   limit 10, as a subject, texts never seen before (the models run in the request);
 - **store**: ``POST ops/store`` of a new memory with its three lanes;
 - **store_batch**: ``POST ops/store_batch`` of 256 new memories with three lanes;
-- **model alone**: the assignment's embedder in this process on the search's three texts.
+- **model alone**: the assignment's embedder in a process of its own on the search's three
+  texts.
 
 The stored memories' vectors are the static model's in every lane, whatever the server's
 assignment (they are looked up, not computed, and the servers all read the same vectors):
@@ -243,12 +244,8 @@ def main() -> None:
     specs = args.assignments.split("|")
     before: Path | None = None
     if args.base:
-        before = ROOT / "bench" / "out" / "lanes" / "src-before"
-        shutil.rmtree(before, ignore_errors=True)
-        before.mkdir(parents=True)
-        archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+        from bench.search_http_bench import unpack
+        before = unpack(args.base, ROOT / "bench" / "out" / "lanes" / "src-before")[0]
         specs += [f"{spec}@{args.base}" for spec in specs]
     gen = TextGen(args.seed)
     subjects = sorted({(m["subject_type"], m["subject_id"])

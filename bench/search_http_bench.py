@@ -197,9 +197,8 @@ def bodies(seed: int, size: int, lanes: str, unique: int = 0) -> list[dict[str, 
     return out
 
 
-def unpack(base: str) -> tuple[Path, str]:
-    """``git archive <base>`` unpacked under ``OUT/src-before``; with its short hash."""
-    base_src = OUT / "src-before"
+def unpack(base: str, base_src: Path = OUT / "src-before") -> tuple[Path, str]:
+    """``git archive <base>`` unpacked under ``base_src``; with its short hash."""
     rev = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     if base_src.exists():

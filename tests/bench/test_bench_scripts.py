@@ -102,6 +102,13 @@ def test_lanes_bench_puts_assignments_side_by_side() -> None:
     assert "| static | " in out and "| static,static,static | " in out
 
 
+def test_lanes_bench_times_the_stages_beside_another_revision() -> None:
+    out = run("bench/lanes_bench.py", "--memories", "300", "--queries", "4", "--stores", "2",
+              "--batches", "1", "--assignments", "static", "--base", "HEAD", "--stages")
+    assert "| static | " in out and "| static@HEAD | " in out
+    assert "by stage" in out and "| the query's embedding (all lanes' models) | " in out
+
+
 def test_peer_bench_without_chroma(data: Path) -> None:
     out = run("bench/peer_bench.py", "--data", str(data), "--no-chroma", "--rounds", "2",
               "--batches", "1", "--batch", "6")
