@@ -15,11 +15,15 @@ costs is bounded here (issues 9 and 26):
 * a request's body is read only once its head passed ``api.limits.refusal_on_headers``
   (the route's limit; a large body only from a token that may write where it is sent):
   otherwise the answer goes out on the headers and the connection closes, the body unread.
+
+And a request goes to the worker thread that went idle last (:class:`LastIdleFirst`), not,
+as waitress does, to the one idle longest.
 """
 
 from __future__ import annotations
 
 import resource
+import threading
 import time
 from typing import Any
 
@@ -33,7 +37,8 @@ from waitress.utilities import Error
 
 from .limits import largest_body, refusal_on_headers
 
-__all__ = ["connection_limit", "make_server", "raise_descriptor_limit", "server_settings"]
+__all__ = ["LastIdleFirst", "connection_limit", "make_server", "raise_descriptor_limit",
+           "server_settings"]
 
 #: The most connections kept open at once, descriptors allowing (waitress's default, 100,
 #: let 150 sockets that never finish their headers lock everyone out).
@@ -173,6 +178,39 @@ class RoomMakingServer(TcpWSGIServer):  # type: ignore[misc]
         victim.handle_close()
 
 
+class _LastWaiterFirst(threading.Condition):
+    """A condition whose ``notify`` wakes the thread that began waiting last."""
+
+    def notify(self, n: int = 1) -> None:
+        if not self._is_owned():    # type: ignore[attr-defined]
+            raise RuntimeError("cannot notify on un-acquired lock")
+        waiters = self._waiters     # type: ignore[attr-defined]
+        while waiters and n > 0:
+            waiter = waiters.pop()
+            try:
+                waiter.release()
+            except RuntimeError:    # released by an interrupted notify already
+                continue
+            n -= 1
+
+
+class LastIdleFirst(ThreadedTaskDispatcher):  # type: ignore[misc]
+    """waitress's thread pool, each request given to the worker that went idle last.
+
+    waitress wakes the worker idle longest, so requests one after another rotate over
+    every thread (8 by default), each request on a thread that slept through the previous
+    seven. On this project's loaded 2-core machine that made the query's embedding in a
+    search about 1.6x slower than the same model outside the server, and the whole search
+    2x (issue 29; ``bench/README.md``, lanes_bench.py): the model's run started on a cold
+    thread every time. The worker that just finished is warm; it takes the next request,
+    and the others still serve requests that overlap.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queue_cv = _LastWaiterFirst(self.lock)
+
+
 def make_server(app: Flask, *, host: str, port: int, threads: int,
                 **overrides: Any) -> Any:
     """The server for ``app`` on ``host:port`` (port 0: any free one), its sockets bound,
@@ -184,7 +222,7 @@ def make_server(app: Flask, *, host: str, port: int, threads: int,
     """
     adj = Adjustments(host=host, port=port, threads=threads,
                       **{**server_settings(app, raise_descriptor_limit()), **overrides})
-    dispatcher = ThreadedTaskDispatcher()
+    dispatcher = LastIdleFirst()
     dispatcher.set_thread_count(adj.threads)
     parser = type("Parser", (CheckedParser,), {"app": app})
     channel = type("Channel", (CheckedChannel,), {"parser_class": parser})

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/lanes_bench.py                      # 10k, 200 queries, 3 servers
     .venv/bin/python bench/lanes_bench.py --memories 1000 --queries 50
+    .venv/bin/python bench/lanes_bench.py --assignments minilm,static,static --base main
 
 One served home per lane assignment (``minilm``: MiniLM in every lane; ``minilm,static,
 static``: the static model for context and intention; ``static``: the static model in every
@@ -14,12 +15,19 @@ goes to the three servers in turn (the order rotating), so the machine's drift h
   limit 10, as a subject, texts never seen before (the models run in the request);
 - **store**: ``POST ops/store`` of a new memory with its three lanes;
 - **store_batch**: ``POST ops/store_batch`` of 256 new memories with three lanes;
-- **model alone**: the assignment's embedder in this process on the search's three texts.
+- **model alone**: the assignment's embedder in a process of its own on the search's three
+  texts.
 
 The stored memories' vectors are the static model's in every lane, whatever the server's
 assignment (they are looked up, not computed, and the servers all read the same vectors):
 the figures are of latency, the scores of a MiniLM query against them mean nothing. Recall
 per assignment is ``locomo_bench.py --lanes``'s.
+
+``--base REV`` also serves each assignment with another revision's code (``git archive``
+unpacked under ``bench/out/lanes/src-before``: its ``api``, ``element``, ``source`` and
+``index``), as a server of its own in the same rotation, and times that revision's models
+alone too (in a subprocess of its own, alternating with this tree's): this tree's change
+against the one before, side by side.
 """
 
 from __future__ import annotations
@@ -88,18 +96,25 @@ def _static() -> Any:
 
 
 def _child_serve(argv: list[str]) -> None:
-    """``_serve <home> <assignment> <seed> <size>``."""
+    """``_serve <home> <assignment> <seed> <size> [<src>]``: ``src``'s code (default this
+    tree's)."""
+    # The bench's modules from this tree, whatever code is served.
+    from bench import stages
     from bench.peer_bench import serve
     from bench.textgen import TextGen
+    if len(argv) > 4:
+        sys.path.insert(0, argv[4])
     from element import Home
     from index import embed_for_lanes, load_embedder
     home_path, spec, seed, size = Path(argv[0]), argv[1], int(argv[2]), int(argv[3])
+    timers = os.environ.get("LANES_BENCH_STAGES")
+    wrap = stages.install(Path(timers)) if timers else None
     live = load_embedder(log=lambda *_: None, lanes=spec)
     embedder = Lookup(live, _static())
     embedder.add([m[lane] for m in TextGen(seed).memories(0, size) for lane in LANES
                   if m[lane]])
     embed_for_lanes(live, list(LANES), ["warm up", "warm up", "warm up"])
-    serve(Home(home_path, lambda: embedder))
+    serve(Home(home_path, lambda: embedder), wrap)
 
 
 def build_home(path: Path, size: int, seed: int) -> str:
@@ -124,13 +139,56 @@ def build_home(path: Path, size: int, seed: int) -> str:
     return token
 
 
-class Server:
-    def __init__(self, spec: str, home: Path, seed: int, size: int, token: str) -> None:
-        self.spec = spec
+def _child_models(argv: list[str]) -> None:
+    """``_models <assignment> [<src>]``: a JSON list of the three lane texts per stdin line,
+    answered with the milliseconds the assignment's models took on them in this process."""
+    if len(argv) > 1:
+        sys.path.insert(0, argv[1])
+    from index import embed_for_lanes, load_embedder
+    models = load_embedder(log=lambda *_: None, lanes=argv[0])
+    embed_for_lanes(models, list(LANES), ["warm up", "warm up", "warm up"])
+    print("ready", flush=True)
+    for line in sys.stdin:
+        started = time.perf_counter()
+        embed_for_lanes(models, list(LANES), json.loads(line))
+        print((time.perf_counter() - started) * 1000, flush=True)
+
+
+class Models:
+    """The assignment's models alone, in a process of their own (``src``'s code)."""
+
+    def __init__(self, spec: str, src: Path | None = None) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "_serve", str(home), spec,
-             str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=ROOT)
+            [sys.executable, str(Path(__file__).resolve()), "_models", spec.split("@")[0]]
+            + ([str(src)] if src else []), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, cwd=src or ROOT)
+        assert self.proc.stdout and self.proc.stdin
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"the models of {spec} did not load")
+
+    def time(self, texts: list[str]) -> float:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(texts) + "\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def stop(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+class Server:
+    def __init__(self, spec: str, home: Path, seed: int, size: int, token: str,
+                 src: Path | None = None, stages: Path | None = None) -> None:
+        self.spec = spec
+        self.stages = stages
+        env = {**os.environ, "LANES_BENCH_STAGES": str(stages) if stages else ""}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "_serve", str(home),
+             spec.split("@")[0], str(seed), str(size)] + ([str(src)] if src else []),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src or ROOT,
+            env=env)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -154,6 +212,8 @@ class Server:
         return ms
 
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=60)
@@ -175,15 +235,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--assignments", default="|".join(ASSIGNMENTS),
                         help="'|'-separated lane specs")
+    parser.add_argument("--base", default=None,
+                        help="also serve each assignment with this git revision's code")
+    parser.add_argument("--stages", action="store_true",
+                        help="time each search's stages in the servers (bench/stages.py)")
     args = parser.parse_args()
     from bench.textgen import TextGen
-    from index import embed_for_lanes, load_embedder
     specs = args.assignments.split("|")
+    before: Path | None = None
+    if args.base:
+        from bench.search_http_bench import unpack
+        before = unpack(args.base, ROOT / "bench" / "out" / "lanes" / "src-before")[0]
+        specs += [f"{spec}@{args.base}" for spec in specs]
     gen = TextGen(args.seed)
     subjects = sorted({(m["subject_type"], m["subject_id"])
                        for m in gen.memories(0, args.memories) if m["subject_type"]})
     work = Path(tempfile.mkdtemp(prefix="triform-lanes-"))
     servers: dict[str, Server] = {}
+    models: dict[str, Models] = {}
     load = [os.getloadavg()[0]]
     try:
         started = time.perf_counter()
@@ -193,8 +262,10 @@ def main() -> None:
               f"load average {load[0]:.1f}", flush=True)
         for n, spec in enumerate(specs):
             shutil.copytree(work / "home", work / f"home{n}")
-            servers[spec] = Server(spec, work / f"home{n}", args.seed, args.memories, token)
-        models = {spec: load_embedder(log=lambda *_: None, lanes=spec) for spec in specs}
+            src = before if "@" in spec else None
+            servers[spec] = Server(spec, work / f"home{n}", args.seed, args.memories, token,
+                                   src, work / f"stages{n}.json" if args.stages else None)
+            models[spec] = Models(spec, src)
         ms: dict[str, dict[str, list[float]]] = {s: {} for s in specs}
 
         def rotate(i: int) -> list[str]:
@@ -206,10 +277,8 @@ def main() -> None:
                     "limit": 10, "subject_type": sub[0], "subject_id": sub[1]}
             for spec in rotate(i):
                 ms[spec].setdefault("search", []).append(servers[spec].post("search", body))
-                t = time.perf_counter()
-                embed_for_lanes(models[spec], list(LANES), [q["query"], q["window"],
-                                                            q["goal"]])
-                ms[spec].setdefault("model", []).append((time.perf_counter() - t) * 1000)
+                ms[spec].setdefault("model", []).append(
+                    models[spec].time([q["query"], q["window"], q["goal"]]))
         for i, m in enumerate(gen.memories(20_000, 20_000 + args.stores, "lanes-store")):
             for spec in rotate(i):
                 body = {**m, "content": f"{m['content']} ({spec})"}
@@ -230,14 +299,26 @@ def main() -> None:
                   f"{pct(f['store'], 50):.1f} / {pct(f['store'], 95):.1f} | "
                   f"{statistics.median(f['batch']):.0f} |")
         print(f"load average {load[0]:.1f} -> {load[1]:.1f}")
+        if args.stages:
+            for server in servers.values():
+                server.stop()
+            from bench.stages import table
+            print("\nlive three-lane search, by stage (bench/stages.py):\n" + table(
+                {spec: ms[spec]["search"] for spec in specs},
+                {spec: json.loads(Path(str(servers[spec].stages)).read_text())
+                 for spec in specs}))
     finally:
         for server in servers.values():
             server.stop()
+        for model in models.values():
+            model.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "_serve":
         _child_serve(sys.argv[2:])
+    elif len(sys.argv) > 1 and sys.argv[1] == "_models":
+        _child_models(sys.argv[2:])
     else:
         main()

@@ -102,16 +102,16 @@ def turns(n: int, data: Path = DATA) -> list[str]:
     return out[:n]
 
 
-def serve(home: Any) -> None:
-    """Serve ``home`` as ``triform serve`` does (waitress, 8 threads) on a free port, printed
-    as a JSON line, until SIGTERM; its memory element opened first."""
-    import waitress
-
+def serve(home: Any, wrap: Any = None) -> None:
+    """Serve ``home`` as ``triform serve`` does (its server, 8 threads) on a free port, printed
+    as a JSON line, until SIGTERM; its memory element opened first. ``wrap``: a function of
+    the WSGI app that returns the app to serve (``bench/stages.py``'s timers)."""
     from api.app import create_app
+    from api.server import make_server
     with home.memory_store(home.catalog.element_at(f"{CIRCLE}/memory")):
         pass
-    server = waitress.create_server(create_app({"ENV": "draft"}, home=home),
-                                    host="127.0.0.1", port=0, threads=8)
+    app = create_app({"ENV": "draft"}, home=home)
+    server = make_server(wrap(app) if wrap else app, host="127.0.0.1", port=0, threads=8)
     print(json.dumps({"port": server.effective_port}), flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:

@@ -9,6 +9,7 @@ connections. The load of the moment falls on both alike; the ratios are the resu
     .venv/bin/python bench/search_http_bench.py              # before: git merge-base HEAD main
     .venv/bin/python bench/search_http_bench.py --base a525b3c --rounds 3
     .venv/bin/python bench/search_http_bench.py --profile            # cProfile, in-process
+    .venv/bin/python bench/search_http_bench.py --interleaved --base main  # with the model
 
 The home: ``--size`` memories of ``textgen.py`` (seed 7, the vectors of
 ``memory_bench.py``'s cache: real all-MiniLM-L6-v2 vectors, pre-embedded), stored with
@@ -50,9 +51,8 @@ def _child_serve(argv: list[str]) -> None:
     from bench.textgen import TextGen
     assert "index" not in sys.modules
     sys.path.insert(0, src)
-    import waitress
-
     from api.app import create_app
+    from api.server import make_server
     from element import Home
     gen = TextGen(seed)
     cache = VectorCache(gen, _no_model)
@@ -81,8 +81,7 @@ def _child_serve(argv: list[str]) -> None:
         import gc
         gc.collect()
         gc.freeze()
-    server = waitress.create_server(app, host="127.0.0.1", port=0,
-                                    threads=int(tune.get("threads", 8)))
+    server = make_server(app, host="127.0.0.1", port=0, threads=int(tune.get("threads", 8)))
     import index
     print(json.dumps({"port": server.effective_port, "index": index.__file__}), flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -198,18 +197,23 @@ def bodies(seed: int, size: int, lanes: str, unique: int = 0) -> list[dict[str, 
     return out
 
 
-def compare(args: argparse.Namespace) -> None:
-    base_src = OUT / "src-before"
-    rev = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, check=True,
+def unpack(base: str, base_src: Path = OUT / "src-before") -> tuple[Path, str]:
+    """``git archive <base>`` unpacked under ``base_src``; with its short hash."""
+    rev = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                          capture_output=True, text=True).stdout.strip()
     if base_src.exists():
         shutil.rmtree(base_src)
     base_src.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, check=True,
+    archive = subprocess.run(["git", "archive", base], cwd=ROOT, check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(base_src)], input=archive, check=True)
+    return base_src, rev
+
+
+def compare(args: argparse.Namespace) -> None:
+    base_src, rev = unpack(args.base)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout.strip()
     home_a = OUT / "home-after"
     home_b = OUT / "home-before"
     if args.reuse_home and (OUT / "token").exists():
@@ -292,46 +296,56 @@ def interleaved(args: argparse.Namespace) -> None:
     else:
         token = build_home(OUT / "home-after", args.size, args.seed)
         (OUT / "token").write_text(token)
-    home = OUT / "home-interleaved"
-    if home.exists():
-        shutil.rmtree(home)
-    shutil.copytree(OUT / "home-after", home)
+    homes = {"HTTP search": OUT / "home-interleaved"}
+    srcs = {"HTTP search": ROOT}
+    if args.base:
+        label = f"HTTP search at {args.base}"
+        homes[label], srcs[label] = OUT / "home-interleaved-before", unpack(args.base)[0]
+    for home in homes.values():
+        if home.exists():
+            shutil.rmtree(home)
+        shutil.copytree(OUT / "home-after", home)
     model = load_minilm(log=lambda _: None)
     print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
           f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
-    server = Server("live", ROOT, home, args.seed, args.size, token, model=True)
+    servers = {label: Server(label, srcs[label], home, args.seed, args.size, token,
+                             model=True) for label, home in homes.items()}
     base = f"/api/{ELEMENT_PATH}/ops/search"
     work = bodies(args.seed, args.size, "content", unique=args.rounds * QUERIES)
-    search_ms: list[float] = []
-    embed_ms: list[float] = []
+    steps = [*servers, "one query embedding"]
+    ms: dict[str, list[float]] = {step: [] for step in steps}
     try:
         for i in range(20):                 # warm-up, on texts the questions never use
-            server.call("POST", base, {**work[i], "query": f"warm up {i}"})
+            for server in servers.values():
+                server.call("POST", base, {**work[i], "query": f"warm up {i}"})
             model.embed([f"warm up {i}"])
         for i, body in enumerate(work):
-            for step in ((0, 1) if i % 2 == 0 else (1, 0)):
-                if step == 0:
-                    ms, answer = server.call("POST", base, body)
+            for step in steps[i % len(steps):] + steps[:i % len(steps)]:
+                if step in servers:
+                    took, answer = servers[step].call("POST", base, body)
                     assert answer["results"], answer
-                    search_ms.append(ms)
+                    ms[step].append(took)
                 else:
                     started = time.perf_counter()
                     model.embed([body["query"]])
-                    embed_ms.append((time.perf_counter() - started) * 1000)
+                    ms[step].append((time.perf_counter() - started) * 1000)
     finally:
-        server.stop()
+        for server in servers.values():
+            server.stop()
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     print(f"\nquery-only HTTP search at {args.size}, scoping on, limit 10, the question "
           f"embedded by the server; beside one in-process embedding of the same question "
           f"({len(work)} questions, each once, interleaved); ms")
-    print(f"{'':<26}{'p50':>8}{'p95':>8}{'p99':>8}")
+    print(f"{'':<34}{'p50':>8}{'p95':>8}{'p99':>8}")
     figures = {}
-    for label, values in (("HTTP search", search_ms), ("one query embedding", embed_ms)):
+    for label in steps:
+        values = ms[label]
         figures[label] = [statistics.median(values), pct(values, 95), pct(values, 99)]
-        print(f"{label:<26}" + "".join(f"{v:>8.2f}" for v in figures[label]))
-    print(f"{'ratio':<26}" + "".join(
-        f"{x / y:>7.2f}x" for x, y in zip(figures["HTTP search"],
-                                         figures["one query embedding"], strict=True)))
+        print(f"{label:<34}" + "".join(f"{v:>8.2f}" for v in figures[label]))
+    for label in servers:
+        print(f"{'ratio' + label[len('HTTP search'):]:<34}" + "".join(
+            f"{x / y:>7.2f}x" for x, y in zip(figures[label], figures["one query embedding"],
+                                             strict=True)))
 
 
 def profile(args: argparse.Namespace) -> None:
@@ -393,7 +407,8 @@ def main() -> None:
                         help="serve the home an earlier run built (access counts differ)")
     parser.add_argument("--interleaved", action="store_true",
                         help="only query-only HTTP search with the model in it, beside one "
-                             "in-process embedding of each question, interleaved")
+                             "in-process embedding of each question, interleaved (with "
+                             "--base, that revision's server too, in the same rotation)")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -112,6 +113,12 @@ class LaneEmbedder:
         self.lanes = {lane: lanes[lane] for lane in LANE_NAMES}
         self.dim = dims.pop()
         self.model_id = lane_model_id({lane: str(e.model_id) for lane, e in self.lanes.items()})
+        # With two models, the situation's (when it is not content's) embeds on a thread of
+        # its own while content's runs on the caller's (``embed_lanes``).
+        models = {id(e): e for e in self.lanes.values()}
+        self._side_model: Embedder | None = self.lanes["context"] \
+            if len(models) == 2 and self.lanes["context"] is self.lanes["intention"] else None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="triform-lanes")
 
     def lane_model(self, lane: str) -> str:
         """The model id of ``lane`` (an unknown lane is embedded as content)."""
@@ -133,9 +140,26 @@ class LaneEmbedder:
             model = self.lanes.get(lane_of(lane), self.lanes["content"])
             groups.setdefault(id(model), (model, []))[1].append(i)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for model, rows in groups.values():
+
+        def run(model: Embedder, rows: list[int]) -> None:
             out[rows] = embed_for_lanes(model, [lanes[i] for i in rows],
                                         [texts[i] for i in rows])
+
+        calls = sorted(groups.values(), key=lambda group: group[0] is not self._side_model)
+        side: Future[None] | None = None
+        if len(calls) == 2 and calls[0][0] is self._side_model:
+            # The situation's texts on the side while the content's model runs here (it
+            # leaves the interpreter lock while it computes): a live search waits for
+            # the slower of the two, not for their sum.
+            side = self._pool.submit(run, *calls.pop(0))
+        for model, rows in calls:
+            run(model, rows)
+        if side is not None:
+            if side.cancel():           # its thread was not scheduled meanwhile: here
+                run(*next(group for group in groups.values()
+                          if group[0] is self._side_model))
+            else:
+                side.result()
         return out
 
     def __repr__(self) -> str:

@@ -71,7 +71,11 @@ class FastEmbedEmbedder:
                 local_files_only=True,
                 specific_model_path=str(self.model_dir),
             )
-            _stop_spinning(self._engine, self.model_dir / "model.onnx")
+            inner: Any = self._engine.model
+            self._tokenizer = inner.tokenizer
+            self._session = _quiet_session(inner.model, self.model_dir / "model.onnx")
+            inner.model = self._session
+            self._inputs = {node.name for node in self._session.get_inputs()}
         except Exception as exc:  # a corrupt file, a missing dependency
             raise ModelUnavailable(MODEL_ID, f"fastembed could not load {self.model_dir}: "
                                    f"{type(exc).__name__}: {exc}") from exc
@@ -92,13 +96,11 @@ class FastEmbedEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i])
                        if isinstance(texts[i], str) else 0)
         try:
-            rows: list[np.ndarray] = []
+            groups = [[texts[order[i]] for i in group] for group in
+                      _length_groups([len(str(texts[i])) for i in order], self.batch_size)]
             with self._lock:
-                for group in _length_groups([len(str(texts[i])) for i in order],
-                                            self.batch_size):
-                    rows.extend(self._engine.embed([texts[order[i]] for i in group],
-                                                   batch_size=self.batch_size))
-            stacked = np.stack(rows).astype(np.float32, copy=False)
+                parts = [self._run(group) for group in groups]
+            stacked = np.concatenate(parts).astype(np.float32, copy=False)
             out = np.empty_like(stacked)
             out[order] = stacked  # fails if the engine returned a row too few or too many
         except Exception as exc:
@@ -111,31 +113,46 @@ class FastEmbedEmbedder:
             raise EmbeddingFailed(f"{MODEL_ID} returned non-finite values")
         return out
 
+    def _run(self, texts: list[str]) -> np.ndarray:
+        """One batch through the model on the calling thread: tokens, the encoder, the mean
+        of the real tokens' states, normalized (fastembed's own pooling, so the vectors
+        are the ones fastembed returns)."""
+        from fastembed.common.utils import mean_pooling, normalize
+
+        # One text is tokenized by ``encode``: ``encode_batch`` hands even one text to the
+        # tokenizers library's worker threads and waits for them to be scheduled.
+        encoded = [self._tokenizer.encode(texts[0])] if len(texts) == 1 \
+            else self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        states = self._session.run(None, feed)[0]
+        return np.asarray(normalize(mean_pooling(states, mask)), dtype=np.float32)
+
     def __repr__(self) -> str:
         return f"FastEmbedEmbedder({str(self.model_dir)!r})"
 
 
-def _stop_spinning(engine: Any, path: Path) -> None:
-    """Rebuild ``engine``'s ONNX Runtime session with its threads' spin-wait off.
+def _quiet_session(session: Any, path: Path) -> Any:
+    """``session``'s model again, as an ONNX Runtime session whose threads never spin.
 
     By default onnxruntime's threads spin for a while after each run, waiting for more
     work. Where cores are shared (a web server's other requests, another process's model,
     other programs), that spinning takes the cores the next call needs: on this project's
     2-core machine at load 7, one query embedding took 23-39 ms p50 spinning and 12-16 ms
     not, two models in one process (``docs/embeddings.md``). fastembed does not expose
-    the option, so the session it built is built once more with it (a fastembed whose
-    engine is laid out otherwise keeps its own session).
+    the option, so the session it built is built once more with it (same thread count).
     """
-    inner: Any = getattr(engine, "model", None)
-    session = getattr(inner, "model", None)
-    if session is None or not hasattr(session, "get_session_options"):
-        return
     import onnxruntime as ort
     options = session.get_session_options()
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    inner.model = ort.InferenceSession(str(path), sess_options=options,
-                                       providers=session.get_providers())
+    return ort.InferenceSession(str(path), sess_options=options,
+                                providers=session.get_providers())
 
 
 def _length_groups(lengths: Sequence[int], batch_size: int) -> list[range]:

@@ -34,6 +34,8 @@ STATIC_FILES = ("embeddings.npy", "tokenizer.json", "config.json")
 #: model2vec's default: tokens past this are dropped (a static model has no position limit,
 #: but a mean over thousands of tokens says little more and costs time).
 STATIC_MAX_TOKENS = 512
+#: Calls of at most this many texts are tokenized on the caller's thread.
+FEW_TEXTS = 8
 
 
 class StaticEmbedder:
@@ -91,9 +93,15 @@ class StaticEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
+        cut = [t[:self._max_chars] for t in texts]
         with self._lock:
-            encodings = self._tokenizer.encode_batch_fast(
-                [t[:self._max_chars] for t in texts], add_special_tokens=False)
+            # A few texts (a search's window and goal, a store's) are tokenized one by one:
+            # ``encode_batch_fast`` hands them to the tokenizers library's worker threads
+            # and waits for those to be scheduled, milliseconds where cores are shared
+            # (docs/embeddings.md, A query and the worker threads); a batch is worth it.
+            encodings = [self._tokenizer.encode(t, add_special_tokens=False) for t in cut] \
+                if len(cut) <= FEW_TEXTS else \
+                self._tokenizer.encode_batch_fast(cut, add_special_tokens=False)
         # One gather and one segmented sum over every token of the call.
         ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
         if self._unk is not None:

@@ -234,3 +234,10 @@ def test_embed_behind_bench_quick_embeds_each_text_once() -> None:
     assert "2 workers x 20 memories" in out
     row = [line.split() for line in out.splitlines() if line.strip().startswith("1 ")]
     assert len(row) == 1 and row[0][1] == "1.00", out
+
+
+def test_lanes_bench_times_the_stages_beside_another_revision() -> None:
+    out = run("bench/lanes_bench.py", "--memories", "300", "--queries", "4", "--stores", "2",
+              "--batches", "1", "--assignments", "static", "--base", "HEAD", "--stages")
+    assert "| static | " in out and "| static@HEAD | " in out
+    assert "by stage" in out and "| the query's embedding (all lanes' models) | " in out

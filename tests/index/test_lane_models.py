@@ -142,3 +142,33 @@ def test_another_lane_assignment_re_embeds_the_store(static: StaticEmbedder, mak
     by_static = float(unit(static.embed(["a talk about moving north"])[0]) @
                       unit(static.embed([asked])[0]))
     assert found[0]["lanes"]["context"] == pytest.approx(by_static, abs=1e-4)
+
+
+def test_the_situation_embeds_beside_content_and_many_callers_get_their_own_rows(
+        lanes: LaneEmbedder, static: StaticEmbedder) -> None:
+    """``embed_lanes`` runs the static model on a thread of its own while content's model
+    runs on the caller's; concurrent callers (a server's threads) each get their rows, in
+    the order of their lanes."""
+    import threading
+
+    calls = [[f"question {n}", f"a window about boats and {n} cats", f"goal {n}"]
+             for n in range(24)]
+    lanes_of = ["intention", "content", "context"]
+    wanted = [np.vstack([static.embed([texts[2]]), HashingEmbedder(384).embed([texts[0]]),
+                         static.embed([texts[1]])]) for texts in calls]
+    got: dict[int, np.ndarray] = {}
+
+    def work(first: int) -> None:
+        for n in range(first, len(calls), 4):
+            texts = calls[n]
+            got[n] = lanes.embed_lanes(lanes_of, [texts[2], texts[0], texts[1]])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(got) == list(range(len(calls)))
+    for n, rows in got.items():
+        np.testing.assert_allclose(rows, wanted[n], atol=1e-6)
+    assert lanes._side_model is static

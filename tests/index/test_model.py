@@ -96,6 +96,20 @@ def test_batch_equals_one_by_one(embedder: FastEmbedEmbedder, reference: dict) -
     np.testing.assert_allclose(batched, single, atol=1e-5)
 
 
+def test_vectors_are_fastembeds_own_bit_for_bit(embedder: FastEmbedEmbedder,
+                                                 reference: dict) -> None:
+    """The embedder runs the session itself (one text tokenized without the tokenizers
+    library's worker threads, docs/embeddings.md); its rows are those fastembed computes,
+    alone and in batches, so no store's vectors move."""
+    texts = [item["text"] for item in reference["items"]] + ["a question?", "", "naïve café"]
+    engine = embedder._engine
+    for text in texts:
+        expected = np.stack(list(engine.embed([text]))).astype(np.float32)
+        assert np.array_equal(embedder.embed([text]), expected), text
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    batch = np.stack(list(engine.embed([texts[i] for i in order], batch_size=64)))
+    assert np.array_equal(embedder.embed([texts[i] for i in order]), batch)
+
 def test_truncates_at_256_tokens(embedder: FastEmbedEmbedder, model_dir: Path) -> None:
     from tokenizers import Tokenizer
 
@@ -170,7 +184,7 @@ def test_concurrent_calls(embedder: FastEmbedEmbedder) -> None:
 def test_the_engine_threads_do_not_spin_between_calls(embedder: FastEmbedEmbedder) -> None:
     """onnxruntime's threads spin after each run by default, taking shared cores from the
     next call (a server's, another model's); the embedder turns that off (model.py
-    ``_stop_spinning``: on the project's loaded 2-core machine, a query's embedding
+    ``_quiet_session``: on the project's loaded 2-core machine, a query's embedding
     twice as fast); its vectors are the reference's all the same
     (``test_matches_sentence_transformers``)."""
     options = embedder._engine.model.model.get_session_options()

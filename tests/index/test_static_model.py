@@ -20,6 +20,7 @@ from index.errors import ModelUnavailable
 from index.model import default_cache_dir
 from index.provision import CHECK_MIN_COSINE, PROVENANCE, is_provisioned
 from index.static_model import (
+    FEW_TEXTS,
     STATIC_FILES,
     STATIC_MAX_TOKENS,
     STATIC_MODEL_ID,
@@ -59,7 +60,11 @@ def test_agrees_with_model2vec_and_keeps_meaning(static: StaticEmbedder,
 
 
 def test_batch_equals_one_by_one(static: StaticEmbedder) -> None:
-    texts = ["short", "a much longer text about the weekend trip to the lake", "ok", "x y"]
+    # More than FEW_TEXTS: the batch is tokenized by the library's batch call, one text
+    # alone on the caller's thread; the rows agree.
+    texts = ["short", "a much longer text about the weekend trip to the lake", "ok", "x y",
+             "", "naïve café", "🙂 emoji then words"] * 2
+    assert len(texts) > FEW_TEXTS
     together = static.embed(texts)
     for text, row in zip(texts, together, strict=True):
         np.testing.assert_allclose(static.embed([text])[0], row, atol=1e-6)

@@ -1,0 +1,116 @@
+"""Per-stage timers of a served search, for the benches that serve one (``--stages``).
+
+:func:`install` wraps, in the server's process, the parts of a search's request with
+wall-clock timers (``time.perf_counter``, no profiler: its overhead would move the figures):
+
+- ``app``: the WSGI app, from the request handed over by waitress to the last byte of the
+  answer (Flask, the access log, routing, the op path, the answer's JSON);
+- ``invoke``: ``element.invoke`` (authentication, the catalog, the element's spec, the
+  op's checks and the op);
+- ``embed``: the store's embedding of the query's lane texts (all its models);
+- ``recall``: the store's search once the vectors are there (under its lock), of which
+  ``gather`` (candidates, their similarities and BM25, the calibration's background) and
+  ``rank`` (boosts, neighbours, calibration, threshold).
+
+Each search request's timings (milliseconds) are kept in order and written as a JSON list
+to ``path`` when the process exits. :func:`table` pairs them with the client's own
+timings of the same requests (the server answers one request at a time in these benches)
+and prints medians and p95: what the model costs, and where the time above it goes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["install", "table"]
+
+_current = threading.local()
+
+
+def _timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            record = getattr(_current, "record", None)
+            if record is not None:
+                record[name] = record.get(name, 0.0) + (time.perf_counter() - started) * 1e3
+    return timed
+
+
+def install(path: Path) -> Callable[[Any], Any]:
+    """Wrap the stages with timers (call before the app is made); returns a function that
+    puts the request's timer around a Flask app's WSGI stack and returns the app."""
+    import importlib
+
+    import api.routes
+    import index.core
+    import index.ranking
+    import index.store
+    invoke_module = importlib.import_module("element.invoke")
+    api.routes.invoke = _timed("invoke", invoke_module.invoke)    # type: ignore[attr-defined]
+    store = index.store.MemoryStore
+    store._recall = _timed("recall", store._recall)               # type: ignore[method-assign]
+    index.store.gather = _timed("gather", index.store.gather)     # type: ignore[attr-defined]
+    index.ranking.Ranking.rank = _timed("rank", index.ranking.Ranking.rank)  # type: ignore
+    core = index.core.MemoryCore
+    core._embed_lanes = _timed("embed", core._embed_lanes)        # type: ignore[method-assign]
+    records: list[dict[str, float]] = []
+    atexit.register(lambda: path.write_text(json.dumps(records)))
+
+    def wrap(app: Any) -> Any:
+        inner = app.wsgi_app
+
+        def wsgi(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+            if not environ.get("PATH_INFO", "").endswith("/ops/search"):
+                return inner(environ, start_response)   # type: ignore[no-any-return]
+            _current.record = record = {}
+            started = time.perf_counter()
+            try:
+                return list(inner(environ, start_response))
+            finally:
+                record["app"] = (time.perf_counter() - started) * 1e3
+                _current.record = None
+                records.append(record)
+        app.wsgi_app = wsgi
+        return app
+    return wrap
+
+
+def table(client: dict[str, list[float]], server: dict[str, list[dict[str, float]]]) -> str:
+    """A Markdown table: per server, the client's time of each search and its stages."""
+    rows = [
+        ("client: the whole request", lambda c, r: c),
+        ("waitress and the socket (client - app)", lambda c, r: c - r["app"]),
+        ("Flask, access log, routing, JSON (app - invoke)", lambda c, r: r["app"] - r["invoke"]),
+        ("op path outside the store (invoke - embed - recall)",
+         lambda c, r: r["invoke"] - r.get("embed", 0.0) - r.get("recall", 0.0)),
+        ("the query's embedding (all lanes' models)", lambda c, r: r.get("embed", 0.0)),
+        ("the store's search (under its lock)", lambda c, r: r.get("recall", 0.0)),
+        ("  gather", lambda c, r: r.get("gather", 0.0)),
+        ("  rank", lambda c, r: r.get("rank", 0.0)),
+        ("  the rest (newer first, access count, results)",
+         lambda c, r: r.get("recall", 0.0) - r.get("gather", 0.0) - r.get("rank", 0.0)),
+    ]
+    names = list(server)
+    out = ["| ms, p50 / p95 | " + " | ".join(names) + " |",
+           "|---|" + "---|" * len(names)]
+    for label, value in rows:
+        cells = []
+        for name in names:
+            pairs = list(zip(client[name], server[name], strict=True))
+            values = [value(c, r) for c, r in pairs]
+            cells.append(f"{np.percentile(values, 50):.2f} / {np.percentile(values, 95):.2f}")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
