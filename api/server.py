@@ -208,7 +208,11 @@ class LastIdleFirst(ThreadedTaskDispatcher):  # type: ignore[misc]
 
     def __init__(self) -> None:
         super().__init__()
-        self.queue_cv = _LastWaiterFirst(self.lock)
+        # The order rests on CPython's Condition internals (a deque of waiter locks): where
+        # they differ, keep waitress's own condition rather than break the pool.
+        default: Any = self.queue_cv
+        if hasattr(default, "_waiters") and hasattr(default, "_is_owned"):
+            self.queue_cv = _LastWaiterFirst(self.lock)
 
 
 def make_server(app: Flask, *, host: str, port: int, threads: int,
