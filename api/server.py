@@ -210,7 +210,7 @@ class LastIdleFirst(ThreadedTaskDispatcher):  # type: ignore[misc]
         super().__init__()
         # The order rests on CPython's Condition internals (a deque of waiter locks): where
         # they differ, keep waitress's own condition rather than break the pool.
-        default: Any = self.queue_cv
+        default = getattr(self, "queue_cv")  # noqa: B009 (waitress is untyped)
         if hasattr(default, "_waiters") and hasattr(default, "_is_owned"):
             self.queue_cv = _LastWaiterFirst(self.lock)
 
