@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .dates import iso, occurred_at
+from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, narrate, tell
 from .observation import Observation
@@ -81,6 +81,23 @@ def _as_attribute(cand: Candidate, who: str, old: str) -> str:
             and signals(cand.source).change:
         return restate(cand.key, cand.source, who, old) or cand.content
     return cand.content
+
+
+def _when(cand: Candidate, decision: Decision, observation: Observation,
+          pool: Pool) -> str | None:
+    """When what ``cand`` tells happened (``dates.occurred_at``): for a supersede or a
+    retire, when the old memory stopped holding, so not before it was said to hold: "I
+    quit smoking three months ago" after "I smoke a pack a day" told five weeks ago
+    contradicts the older statement's time, and the change is dated when it was told (the
+    session), so that ``as_of`` between the two answers the older one."""
+    when = occurred_at(cand.source, observation.session_date)
+    if decision.action in ("supersede", "retire") and when is not None and \
+            observation.session_date is not None:
+        old = pool.holds(decision.memory_id) or {}
+        began = parse_session_date(old.get("valid_from") or old.get("occurred_at"))
+        if began is not None and when <= began:
+            when = observation.session_date
+    return iso(when) if when else None
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -342,9 +359,8 @@ class RuleEvaluator:
                                category=cand.category)
                 continue
             decision = self.decide(cand, observation, pool)
-            if decision.action in WRITES:
-                when = occurred_at(cand.source, observation.session_date)
-                decision.occurred_at = iso(when) if when else None
+            if decision.action in WRITES or decision.action == "retire":
+                decision.occurred_at = _when(cand, decision, observation, pool)
             yield decision
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
