@@ -19,6 +19,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
+from .slots import single_slot, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
                       moved_to, relation_target, signals, similar_target,
@@ -232,7 +233,8 @@ class RuleEvaluator:
                 # started at ..."), only that holder's memories can be meant.
                 if not sig.replaces or sig.holder == UNKNOWN or \
                         not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
-                             or _short_now(sentence, sig) or after_end):
+                             or _short_now(sentence, sig) or after_end or
+                             sig.change and single_slot(sentence)):
                     continue
                 content = tell(sentence, who, observation.others(turn))
                 if not content:
@@ -302,6 +304,12 @@ class RuleEvaluator:
         # Town now" after "I play for Hilltop FC").
         if not sig.holder and sig.change and \
                 (found := relation_target(sentence, memories, who, skip)) is not None:
+            return found
+        # The same attribute by its words ("the keys to our new house in Walthamstow"
+        # after "I rent a flat in Camden"): a statement, not a story.
+        if sig.change and len(sentence.split()) <= SIMILAR_WORDS and \
+                (found := slot_target(sentence, sig.holder, sig.strong, memories, who,
+                                      skip)) is not None:
             return found
         if sig.strong:
             least = SIMILAR_MIN

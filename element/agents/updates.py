@@ -92,7 +92,7 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
-                 r"retrained|qualified\s+as|"
+                 r"retrained|qualified\s+as|dyed|kicked|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
@@ -134,6 +134,7 @@ MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
     r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
+    r"dyed|kicked|last day|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
@@ -160,7 +161,8 @@ _ENDED_OBJECT = re.compile(
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
     r"cut (?:down|back) on|upgraded from|downgraded from|"
-    r"gave away|gave(?=\s+[A-Z]))\s+(?P<x>[^,;.!?]+)")
+    r"gave away|gave(?=\s+[A-Z])|(?:was|is)\s+(?:my|our)\s+last\s+day\s+(?:at|with))"
+    r"\s+(?P<x>[^,;.!?]+)")
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                          r"then|already|sadly|never|actually|totally|completely|eventually|"
@@ -244,7 +246,8 @@ def holder_of(sentence: str) -> str:
     ("It became real")."""
     s = _SCENE.sub("", _OPENING_ADVERB.sub("", sentence.strip(), count=1), count=1)
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
-                r"^me\s+and\b", s, re.I):
+                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b", s, re.I):
+        # "(Today) was my last day at ...": the speaker's day.
         return ""
     # "My new phone is ...": the phone is the holder's word, "new" says it changed.
     s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
@@ -304,7 +307,7 @@ def signals(sentence: str) -> Signals:
         # The speaker's too after "after" or "since" in their own sentence ("I start next
         # week after leaving Channel 4").
         if not _BY_SPEAKER.search(sentence[:m.start()]) and \
-                not re.match(r"(?:instead|no)\b", m.group(0), re.I) and \
+                not re.match(r"(?:instead|no|was|is)\b", m.group(0), re.I) and \
                 not (_SPEAKER_FIRST.match(sentence) and
                      _AFTER.search(sentence[:m.start()])):
             continue

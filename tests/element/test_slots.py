@@ -1,0 +1,105 @@
+"""element/agents/slots.py: the attribute a statement is about by its words, so that an
+everyday statement of a change replaces the memory of the same attribute, on a real store
+(the hashing embedder: slots need no meaning). Cases are written for the tests; none is a
+case of bench/data/updates*.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from element.agents.slots import slots_of
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
+from element.agents.updates import signals
+from index import HashingEmbedder, MemorySettings, MemoryStore
+
+SETTINGS = MemorySettings()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
+    with MemoryStore(tmp_path / "m", HashingEmbedder(256)) as s:
+        yield s
+
+
+def tell(store: MemoryStore, text: str, name: str = "Ada") -> list[str]:
+    obs = Observation((Turn("user", text),), ("guest", "ada"), subject_name=name,
+                      conversation_id=text)
+    return [d.action for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def current(store: MemoryStore) -> list[str]:
+    return sorted(m["content"] for m in store.list(limit=100)[0])
+
+
+@pytest.mark.parametrize("sentence,slot", [
+    ("I rent a studio in Leith", "residence"),
+    ("We got the keys to our new place in Hove", "residence"),
+    ("I take the tram to work", "commute"),
+    ("My broadband is with Sky", "internet"),
+    ("My gas and electricity come from EDF", "energy"),
+    ("I am a pharmacist at Boots", "job"),
+    ("I had my last day at Boots", "job"),
+    ("I ride a moped everywhere", "vehicle"),
+    ("I have curly red hair", "hair"),
+])
+def test_the_slot_a_sentence_is_about(sentence: str, slot: str) -> None:
+    assert slot in {s.name for s in slots_of(sentence)}
+
+
+@pytest.mark.parametrize("sentence", ["We went to a wedding in the countryside",
+                                      "I love podcasts about history"])
+def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
+    assert not {s.name for s in slots_of(sentence) if s.single}
+
+
+@pytest.mark.parametrize("old,new,gone,kept", [
+    ("I rent a flat in Clifton.", "We just got the keys to our new house in Bedminster!",
+     "Clifton", "Bedminster"),
+    ("I walk to work.", "I take the bus to work now that my knee is bad.", "walk", "bus"),
+    ("My gas and electricity come from EDF.", "We changed energy supplier, we're with Ovo now.",
+     "EDF", "Ovo"),
+    ("I have short black hair.", "I dyed my hair pink last week.", "black", "pink"),
+])
+def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, new: str,
+                                                 gone: str, kept: str) -> None:
+    tell(store, "I love podcasts about history.")
+    tell(store, old)
+    assert "supersede" in tell(store, new)
+    now = current(store)
+    assert any(kept in m for m in now) and not any(gone in m for m in now)
+    assert any("podcasts" in m for m in now)
+
+
+@pytest.mark.parametrize("old,new", [
+    ("I rent a flat in Clifton.", "My sister just got the keys to a house in Bath."),
+    ("I rent a flat in Clifton.", "We're thinking about moving to a house in Bath."),
+    ("I drive a Fiat.", "We bought a second car, a Kia."),
+    ("I walk to work.", "Should I take the bus to work?"),
+    ("I have a cat called Pip.", "I have a dog called Rex now."),
+])
+def test_not_a_change_of_the_speakers_slot_replaces_nothing(store: MemoryStore, old: str,
+                                                            new: str) -> None:
+    tell(store, old)
+    before = current(store)
+    assert "supersede" not in tell(store, new)
+    assert set(before) <= set(current(store))
+
+
+def test_the_last_day_somewhere_ends_it() -> None:
+    found = signals("Yesterday was my last day at Boots; I start at Superdrug next week")
+    assert found.ended == ("Boots",) and found.holder == ""
+
+
+def test_a_thing_of_the_speakers_is_theirs(store: MemoryStore) -> None:
+    # "my gas and electricity ..." is the speaker's, not held by someone called "gas".
+    tell(store, "My gas and electricity come from EDF.")
+    assert "supersede" in tell(store, "I switched my energy supplier to Ovo.")
+
+
+def test_a_dyed_or_kicked_habit_is_a_change() -> None:
+    assert signals("I dyed my hair pink").strong
+    assert signals("I have kicked cigarettes for good").strong
