@@ -47,7 +47,8 @@ SLOTS: tuple[Slot, ...] = (
           r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:\w+\s+)?"
           r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow)\b|"
           r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|home|apartment|condo|studio|cottage|"
-          r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out)\b",
+          r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
+          r"\brent(?:ing)?\s+in\b",
           True),
     _slot("job", r"\bwork(?:s|ing|ed)?\s+(?:at|for|as|in)\b(?!\s+(?:home|the\s+garden))|"
           r"\b(?:my|a|new)\s+job\b|\bjob\s+(?:at|with|as)\b|\bemploy(?:ed|er)\b|"
@@ -62,8 +63,8 @@ SLOTS: tuple[Slot, ...] = (
     _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|report(?:s|ing)?\s+to)\b",
           True),
     _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
-          r"dating|seeing\s+(?:someone|somebody|a\s+\w+)|married\s+to|engaged\s+to|"
-          r"together)\b", True),
+          r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"
+          r"divorced|separated|single|together)\b", True),
     _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\b(?:my|our)\s+car\b|"
           r"\bcar\s+is\b|\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True),
     _slot("phone", r"\b(?:iphone|android|smartphone|(?:my|an?|the)\s+phone)\b"

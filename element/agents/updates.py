@@ -92,7 +92,8 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
-                 r"retrained|qualified\s+as|dyed|kicked|"
+                 r"retrained|qualified\s+as|dyed|kicked|separated|"
+                 r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
@@ -134,7 +135,7 @@ MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
     r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
-    r"dyed|kicked|last day|"
+    r"dyed|kicked|last day|married|engaged|divorc|separat|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)

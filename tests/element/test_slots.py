@@ -63,6 +63,8 @@ def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
     ("My gas and electricity come from EDF.", "We changed energy supplier, we're with Ovo now.",
      "EDF", "Ovo"),
     ("I have short black hair.", "I dyed my hair pink last week.", "black", "pink"),
+    ("I'm dating a guy called Theo.", "Theo and I got engaged in Rome!", "dating", "engaged"),
+    ("I live in Didsbury.", "We're renting in Chorlton now.", "Didsbury", "Chorlton"),
 ])
 def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, new: str,
                                                  gone: str, kept: str) -> None:
@@ -102,4 +104,6 @@ def test_a_thing_of_the_speakers_is_theirs(store: MemoryStore) -> None:
 
 def test_a_dyed_or_kicked_habit_is_a_change() -> None:
     assert signals("I dyed my hair pink").strong
+    assert signals("We got divorced last year").strong
+    assert signals("My husband and I separated in May").strong
     assert signals("I have kicked cigarettes for good").strong
