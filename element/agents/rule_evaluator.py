@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from .dates import iso, occurred_at, parse_session_date
@@ -19,7 +20,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
-from .slots import single_slot, slot_target
+from .slots import owner, single_slot, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
                       moved_to, relation_target, signals, similar_target,
@@ -227,6 +228,8 @@ class RuleEvaluator:
                 if not (after_end or MAY_CHANGE.search(sentence)):
                     continue
                 sig = signals(sentence)
+                if sig.holder and not owner(sentence):
+                    sig = replace(sig, holder="")   # "our broadband provider is now ..."
                 # A weak cue ("started", "now") says a change of the speaker's too rarely
                 # to look for it by similarity, unless the statement is short and of the
                 # present ("I'm on day shifts now"); of another holder ("my daughter

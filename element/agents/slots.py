@@ -23,9 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .updates import FACT_WORDS, Memory, first_person, holder_of, is_event, same_holder
+from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
+                      same_holder)
 
-__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "single_slot"]
+__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "single_slot", "owner"]
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,11 @@ SLOTS: tuple[Slot, ...] = (
     _slot("diet", r"\b(?:vegan|vegetarian|pescatarian|plant-based|keto|paleo|"
           r"gluten-free|dairy-free|(?:eat|eats|eating)\s+meat|diet)\b", True),
     _slot("hair", r"\bhair\b", True),
-    _slot("shift", r"\b(?:shifts?|nights|days|part-time|full-time|hours)\b(?=.*\bwork|"
-          r".*\bon\b)|\b(?:night|day|early|late)\s+shifts?\b|\bon\s+(?:nights|days)\b", True),
+    _slot("shift", r"\b(?:night|day|early|late|evening|weekend)\s+shifts?\b|\bshifts?\b|"
+          r"\b(?:work(?:s|ing)?|on)\s+(?:nights|days|lates|earlies|weekends)\b", True),
     _slot("smoking", r"\b(?:smok\w*|cigarettes?|vap(?:e|es|ing))\b", True),
     _slot("drink", r"\b(?:coffee|tea|espresso|latte|lattes|cappuccino|flat\s+whites?|decaf|"
-          r"caffeine|matcha|americano|mocha|cups?\s+(?:of|a\s+day))\b", False),
+          r"caffeine|matcha|americano|mocha|milk|cups?\s+(?:of|a\s+day))\b", False),
     _slot("exercise", r"\b(?:gym|spin|yoga|pilates|swim\w*|running|run|jog\w*|cycling|"
           r"climbing|bouldering|football|tennis|squash|rowing|crossfit|workouts?)\b", False),
     _slot("pet", r"\b(?:dog|cat|puppy|kitten|rabbit|hamster|guinea\s+pig|goldfish|fish|"
@@ -127,7 +128,7 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
             continue
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-                not same_holder(_owner(said[0]), holder):
+                not same_holder(owner(said[0]), holder):
             continue
         if slots_of(said[0]) & usable:
             return memory
@@ -140,15 +141,18 @@ sister brother mother mum mom dad father parents son daughter kid kids child chi
 wife husband partner boyfriend girlfriend fiance fiancee friend friends mate boss manager
 neighbour neighbor cousin aunt uncle grandma grandmother grandpa grandfather granny niece
 nephew colleague coworker flatmate roommate housemate family team teacher doctor dentist
+landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
 dog cat puppy kitten pet
 """.split())
 
 
-def _owner(sentence: str) -> str:
-    """Whose a first-person memory is (``updates.holder_of``), a thing of the speaker's
-    ("my gas and electricity come from ...") being the speaker's."""
+def owner(sentence: str) -> str:
+    """Whose a first-person sentence is (``updates.holder_of``), a thing of the speaker's
+    ("my gas and electricity come from ...", "our broadband provider is now ...") being
+    the speaker's: only people and animals hold attributes of their own."""
     holder = holder_of(sentence)
-    if holder and holder.split()[0] not in _PEOPLE and \
-            re.match(r"^(?:my|our)\s+[a-z]+\s+and\s+(?:my\s+|our\s+)?[a-z]+\b", sentence, re.I):
+    phrase = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I)
+    if holder and holder != UNKNOWN and phrase and \
+            not {re.sub(r"'s?$", "", w) for w in phrase[1].lower().split()} & _PEOPLE:
         return ""
     return holder

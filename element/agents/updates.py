@@ -93,6 +93,8 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
+                 r"(?:gone|went|going)\s+back\s+to|bought\s+(?:a|an|our|my)\s+(?:new\s+)?"
+                 r"(?:house|home|flat|apartment|place|condo)\b(?!\s+(?:abroad|for\s+holidays))|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
@@ -135,7 +137,7 @@ MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
     r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
-    r"dyed|kicked|last day|married|engaged|divorc|separat|"
+    r"dyed|kicked|last day|married|engaged|divorc|separat|bought|written off|stolen|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
@@ -173,7 +175,8 @@ _ENDED_SUBJECT = re.compile(
     r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed away|"
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
-    r"shut down|retired|went out of business)\b")
+    r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
+    r"totall?ed|scrapped|sold))\b")
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
                       r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
@@ -442,7 +445,8 @@ def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
             if share < MENTION_MIN:
                 continue
             owner = _holder_of_memory(memory["content"], who)
-            if not (same_holder(owner, holder) or norm(value) in norm(memory["content"])):
+            named = re.sub(r"^(?:the|my|our)\s+", "", norm(value))     # "the Civic died"
+            if not (same_holder(owner, holder) or named in norm(memory["content"])):
                 continue
             if best is None or (share, -order) > (best[0], best[1]):
                 best = (share, -order, memory)

@@ -65,6 +65,12 @@ def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
     ("I have short black hair.", "I dyed my hair pink last week.", "black", "pink"),
     ("I'm dating a guy called Theo.", "Theo and I got engaged in Rome!", "dating", "engaged"),
     ("I live in Didsbury.", "We're renting in Chorlton now.", "Didsbury", "Chorlton"),
+    ("I live in a tiny flat in Leith.", "We finally bought a place of our own in Portobello.",
+     "Leith", "Portobello"),
+    ("I get my broadband from Sky.", "Our broadband provider is now Vodafone.", "Sky",
+     "Vodafone"),
+    ("I work nights at the depot.", "I'm on day shifts now.", "nights", "day shifts"),
+    ("I put soya milk in my tea.", "I've gone back to cow's milk in my tea.", "soya", "cow"),
 ])
 def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, new: str,
                                                  gone: str, kept: str) -> None:
@@ -82,6 +88,8 @@ def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, 
     ("I drive a Fiat.", "We bought a second car, a Kia."),
     ("I walk to work.", "Should I take the bus to work?"),
     ("I have a cat called Pip.", "I have a dog called Rex now."),
+    ("I live in Leith.", "My best friend just moved to Portobello."),
+    ("I get my broadband from Sky.", "My brother's broadband provider is Vodafone now."),
 ])
 def test_not_a_change_of_the_speakers_slot_replaces_nothing(store: MemoryStore, old: str,
                                                             new: str) -> None:
@@ -107,3 +115,9 @@ def test_a_dyed_or_kicked_habit_is_a_change() -> None:
     assert signals("We got divorced last year").strong
     assert signals("My husband and I separated in May").strong
     assert signals("I have kicked cigarettes for good").strong
+
+
+def test_a_thing_named_as_ended_is_found_without_its_article(store: MemoryStore) -> None:
+    tell(store, "I have a Skoda Octavia.")
+    assert "supersede" in tell(store, "The Octavia got written off, so I'm on the bus now.")
+    assert not any("has a Skoda" in m for m in current(store))
