@@ -464,7 +464,14 @@ class RuleEvaluator:
                                 "differently", category=target["category"],
                                 memory_id=target["id"])
         if target is None and cand.query:
-            target = value_target([cand.query], pool.memories(), who)
+            # "I don't drink coffee anymore": coffee, not any drink ("drinks rooibos").
+            query = cand.query.split(None, 1)[-1] \
+                if (cand.key or "").startswith("fact:does:") else cand.query
+            target = value_target([query], pool.memories(), who)
+        if target is None and cand.source and single_slot(cand.source):
+            # "I don't have a car anymore" after "I drive a Prius": the attribute by its
+            # words, when it holds one value (a drink ended names the one it means).
+            target = slot_target(cand.source, "", False, pool.memories(), who)
         if target is None:
             return Decision("nothing", "said something no longer holds that is not "
                             "remembered", category=cand.category)

@@ -66,8 +66,10 @@ SLOTS: tuple[Slot, ...] = (
     _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
           r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"
           r"divorced|separated|single|together)\b", True),
-    _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\b(?:my|our)\s+car\b|"
-          r"\bcar\s+is\b|\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True),
+    _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\bcar\b|"
+          r"\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True),
+    _slot("sleep", r"\b(?:go(?:es)?|went|get|gets)\s+to\s+bed\b|\bbedtime\b|"
+          r"\b(?:wake|wakes|get|gets)\s+up\s+at\b", True),
     _slot("phone", r"\b(?:iphone|android|smartphone|(?:my|an?|the)\s+phone)\b"
           r"(?!\s+(?:contract|plan|network|provider|bill|number))", True),
     _slot("mobile plan", r"\b(?:phone|mobile)\s+(?:contract|plan|network|provider|tariff)\b|"

@@ -126,7 +126,7 @@ _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anym
 _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\s+(?:my\s+|our\s+)?"
                             r"(?P<x>(?!to\b|from\b|over\b|back\b|it\b|that\b|things\b)"
                             r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
-                            r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
+                            r"\b(?P<a>a|my|our)\s+(?:new|different)\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
                             r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
                             r"called|named|since|now)\b)[a-z]+)?)|"
                             r"^(?:my|our)\s+(?P<z>[a-z]+(?:\s+[a-z]+)?)\s+(?:has\s+|have\s+|"
@@ -138,7 +138,8 @@ MAY_CHANGE = re.compile(
     r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
     r"dyed|kicked|last day|married|engaged|divorc|separat|bought|written off|stolen|"
-    r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
+    r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
+    r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not

@@ -71,6 +71,8 @@ def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
      "Vodafone"),
     ("I work nights at the depot.", "I'm on day shifts now.", "nights", "day shifts"),
     ("I put soya milk in my tea.", "I've gone back to cow's milk in my tea.", "soya", "cow"),
+    ("My physio is Dr Brand.", "I see a different physio now, Dr Abara.", "Brand", "Abara"),
+    ("I go to bed at midnight.", "I go to bed by half nine these days.", "midnight", "nine"),
 ])
 def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, new: str,
                                                  gone: str, kept: str) -> None:
@@ -121,3 +123,15 @@ def test_a_thing_named_as_ended_is_found_without_its_article(store: MemoryStore)
     tell(store, "I have a Skoda Octavia.")
     assert "supersede" in tell(store, "The Octavia got written off, so I'm on the bus now.")
     assert not any("has a Skoda" in m for m in current(store))
+
+
+def test_an_attribute_that_ended_retires_the_memory_of_its_slot(store: MemoryStore) -> None:
+    tell(store, "I drive a Saab.")
+    assert "retire" in tell(store, "I don't have a car anymore.")
+    assert not any("Saab" in m for m in current(store))
+
+
+def test_a_taste_that_ended_does_not_retire_another_of_its_slot(store: MemoryStore) -> None:
+    tell(store, "I drink rooibos tea.")
+    tell(store, "I don't drink coffee anymore.")
+    assert any("rooibos" in m for m in current(store))
