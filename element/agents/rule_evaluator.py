@@ -408,6 +408,14 @@ class RuleEvaluator:
                 return Decision("nothing", "already remembered", category=same["category"],
                                 memory_id=same["id"])
             repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
+            sig = signals(cand.source or cand.content)
+            if repeat is not None and sig.replaces and (sig.change or sig.ended):
+                # Mostly the same words with a change ("The band broke up, so I'm not
+                # playing bass these days" after "I play bass in a band"): what was true
+                # before is kept for history, not overwritten.
+                return Decision("supersede", "a later statement changes what it says",
+                                category=repeat["category"], memory_id=repeat["id"],
+                                content=cand.content, context=context, intention=goal)
             if repeat is not None:
                 return Decision("update", "repeats what is remembered: refreshed",
                                 category=cand.category, memory_id=repeat["id"],

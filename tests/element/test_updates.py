@@ -540,3 +540,14 @@ def test_a_retire_ends_the_memory_when_told_not_when_observed(store: MemoryStore
     kept = store.list(include_superseded=True, limit=10)[0]
     ended = [m for m in kept if "shellfish" in m["content"] and m.get("valid_until")]
     assert ended and ended[0]["valid_until"].startswith("2024-03-01")
+
+
+def test_a_repeat_with_a_change_supersedes_rather_than_overwrites(store: MemoryStore) -> None:
+    # Mostly the same words, but saying it ended: the older statement stays in history
+    # and answers as_of, rather than being refreshed into the new one.
+    tell_on(store, "I play drums in a jazz trio.", "2024-01-10")
+    decisions = tell_on(store, "The trio broke up, so I'm not playing drums these days.",
+                        "2024-03-01")
+    assert [d["action"] for d in decisions] == ["supersede"]
+    then = [m["content"] for m in store.list(as_of="2024-02-01T00:00:00Z", limit=10)[0]]
+    assert then == ["Maria plays drums in a jazz trio."]
