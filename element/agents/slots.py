@@ -69,7 +69,7 @@ SLOTS: tuple[Slot, ...] = (
     _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\bcar\b|"
           r"\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True),
     _slot("sleep", r"\b(?:go(?:es)?|went|get|gets)\s+to\s+bed\b|\bbedtime\b|"
-          r"\b(?:wake|wakes|get|gets)\s+up\s+at\b", True),
+          r"\b(?:wak\w*|get|gets|getting|got)\s+up\s+at\b", True),
     _slot("phone", r"\b(?:iphone|android|smartphone|(?:my|an?|the)\s+phone)\b"
           r"(?!\s+(?:contract|plan|network|provider|bill|number))", True),
     _slot("mobile plan", r"\b(?:phone|mobile)\s+(?:contract|plan|network|provider|tariff)\b|"
@@ -85,7 +85,8 @@ SLOTS: tuple[Slot, ...] = (
     _slot("school", r"\b(?:school|academy|nursery|kindergarten|college|university|uni)\b",
           True),
     _slot("diet", r"\b(?:vegan|vegetarian|pescatarian|plant-based|keto|paleo|"
-          r"gluten-free|dairy-free|(?:eat|eats|eating)\s+meat|diet)\b", True),
+          r"gluten-free|dairy-free|(?:eat|eats|eating)\s+(?:meat|fish|dairy|eggs|animal)|"
+          r"diet)\b", True),
     _slot("hair", r"\bhair\b", True),
     _slot("shift", r"\b(?:night|day|early|late|evening|weekend)\s+shifts?\b|\bshifts?\b|"
           r"\b(?:work(?:s|ing)?|on)\s+(?:nights|days|lates|earlies|weekends)\b", True),

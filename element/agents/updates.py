@@ -92,6 +92,7 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
+                 r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
                  r"(?:gone|went|going)\s+back\s+to|bought\s+(?:a|an|our|my)\s+(?:new\s+)?"
                  r"(?:house|home|flat|apartment|place|condo)\b(?!\s+(?:abroad|for\s+holidays))|"
@@ -117,6 +118,7 @@ _VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
 #: now"): they count with a key (a single-valued attribute), or a closer memory
 #: (``SIMILAR_MIN_WEAK``) for a keyed statement.
 _WEAK = re.compile(r"\b(?:started|joined|again|turned|actually|update|back (?:in|at|to)|"
+                   r"since\s+(?:the|my|our|i|we)\b|"
                    r"(?:a|my|our) new)\b", re.I)
 #: The present, against what was: "now", "these days", "this year".
 _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anymore|"
@@ -138,6 +140,7 @@ MAY_CHANGE = re.compile(
     r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
     r"dyed|kicked|last day|married|engaged|divorc|separat|bought|written off|stolen|"
+    r"rehomed|done with|since|"
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
@@ -165,8 +168,8 @@ _ENDED_OBJECT = re.compile(
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
     r"cut (?:down|back) on|upgraded from|downgraded from|"
-    r"gave away|gave(?=\s+[A-Z])|(?:was|is)\s+(?:my|our)\s+last\s+day\s+(?:at|with))"
-    r"\s+(?P<x>[^,;.!?]+)")
+    r"gave away|rehomed|(?:am|are)\s+done\s+with|gave(?=\s+[A-Z])|"
+    r"(?:was|is)\s+(?:my|our)\s+last\s+day\s+(?:at|with))\s+(?P<x>[^,;.!?]+)")
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                          r"then|already|sadly|never|actually|totally|completely|eventually|"
@@ -395,8 +398,9 @@ def same_point(a: str, b: str) -> bool:
                 return False
             if prefix == "fact:age:":
                 return bool(set(x) & set(y))
+            # "usual order" and "usual coffee order", not "mum lives" and "dad lives".
             owned = ("s" in x[:-1]) or ("s" in y[:-1])
-            return not owned and x[-1] == y[-1]
+            return not owned and x[-1] == y[-1] and (x[0] == y[0] or min(len(x), len(y)) == 1)
     return False
 
 

@@ -73,6 +73,9 @@ def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
     ("I put soya milk in my tea.", "I've gone back to cow's milk in my tea.", "soya", "cow"),
     ("My physio is Dr Brand.", "I see a different physio now, Dr Abara.", "Brand", "Abara"),
     ("I go to bed at midnight.", "I go to bed by half nine these days.", "midnight", "nine"),
+    ("I usually wake up at 8.", "I've been getting up at 6 since the puppy arrived.", "at 8",
+     "at 6"),
+    ("I eat fish.", "I've become a vegan.", "fish", "vegan"),
 ])
 def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, new: str,
                                                  gone: str, kept: str) -> None:
@@ -135,3 +138,15 @@ def test_a_taste_that_ended_does_not_retire_another_of_its_slot(store: MemorySto
     tell(store, "I drink rooibos tea.")
     tell(store, "I don't drink coffee anymore.")
     assert any("rooibos" in m for m in current(store))
+
+
+@pytest.mark.parametrize("old,new,gone", [
+    ("I'm a waiter at a bistro in Hove.", "I'm done with the bistro, I'm working in a garage now.",
+     "waiter"),
+    ("I have a rabbit named Fudge.", "We rehomed Fudge with a farm nearby.", "rabbit named"),
+])
+def test_what_the_speaker_is_done_with_or_rehomed_ends(store: MemoryStore, old: str, new: str,
+                                                       gone: str) -> None:
+    tell(store, old)
+    assert "supersede" in tell(store, new)
+    assert not any(gone in m for m in current(store))

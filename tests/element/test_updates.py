@@ -150,7 +150,9 @@ def test_a_stored_memory_is_read_back_in_the_first_person_and_keyed() -> None:
     ("fact:age:son leo", "fact:age:leo", True), ("fact:age:son", "fact:age:daughter", False),
     ("fact:my:order", "fact:my:coffee order", True),
     ("fact:my:favourite band", "fact:my:favourite food", False),
-    ("fact:my:sister s car", "fact:my:car", False), ("fact:location", "fact:location", True)])
+    ("fact:my:sister s car", "fact:my:car", False), ("fact:location", "fact:location", True),
+    ("fact:my:mum lives", "fact:my:dad lives", False),
+    ("fact:my:cousin ivo lives", "fact:my:cousin lives", True)])
 def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
     assert same_point(a, b) is same
 
@@ -551,3 +553,10 @@ def test_a_repeat_with_a_change_supersedes_rather_than_overwrites(store: MemoryS
     assert [d["action"] for d in decisions] == ["supersede"]
     then = [m["content"] for m in store.list(as_of="2024-02-01T00:00:00Z", limit=10)[0]]
     assert then == ["Maria plays drums in a jazz trio."]
+
+
+def test_one_relatives_home_does_not_replace_anothers(store: MemoryStore) -> None:
+    tell(store, "My cousin Anja lives in Zadar.")
+    tell(store, "My mum lives in Tralee.")
+    assert contents(store) == ["Maria's cousin Anja lives in Zadar.",
+                               "Maria's mum lives in Tralee."]
