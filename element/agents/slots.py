@@ -51,7 +51,8 @@ SLOTS: tuple[Slot, ...] = (
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",
           True),
-    _slot("job", r"\bwork(?:s|ing|ed)?\s+(?:at|for|as|in)\b(?!\s+(?:home|the\s+garden))|"
+    _slot("job", r"\bwork(?:s|ing|ed)?\s+(?:at|for|as|in)\b(?!\s+(?:home|night|weekends|"
+          r"the\s+(?:garden|weekend|moment|evening)))|"
           r"\b(?:my|a|new)\s+job\b|\bjob\s+(?:at|with|as)\b|\bemploy(?:ed|er)\b|"
           r"\b(?:hired|promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
@@ -123,7 +124,7 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
     change cue, a single one with a weak one. Past events ("we went to a concert") hold
     no value to replace."""
     usable = {slot for slot in slots_of(sentence) if strong or slot.single}
-    if not usable:
+    if not usable or _WHERE_SOMEONE_IS.match(sentence):
         return None
     avoid = set(skip)
     for memory in memories:
@@ -147,6 +148,13 @@ nephew colleague coworker flatmate roommate housemate family team teacher doctor
 landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
 dog cat puppy kitten pet
 """.split())
+
+
+#: "My boss is on holiday now", "my son is at school now": where or how a person is at the
+#: moment, not a new value of theirs.
+_WHERE_SOMEONE_IS = re.compile(r"^(?:my|our)\s+(?:\w+\s+){0,2}?(?P<p>\w+)\s+(?:is|are)\s+"
+                               r"(?:still\s+|now\s+|currently\s+)?(?:on|in|at|away|off|out|"
+                               r"sick|ill|busy|asleep|home|back|so|very|really)\b", re.I)
 
 
 def owner(sentence: str) -> str:

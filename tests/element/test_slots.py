@@ -95,6 +95,8 @@ def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, 
     ("I have a cat called Pip.", "I have a dog called Rex now."),
     ("I live in Leith.", "My best friend just moved to Portobello."),
     ("I get my broadband from Sky.", "My brother's broadband provider is Vodafone now."),
+    ("My manager is called Petra.", "My manager is on holiday now."),
+    ("My son goes to Elm Park Primary.", "My son is at school now, so I can work."),
 ])
 def test_not_a_change_of_the_speakers_slot_replaces_nothing(store: MemoryStore, old: str,
                                                             new: str) -> None:
