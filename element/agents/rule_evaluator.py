@@ -34,10 +34,11 @@ SIMILAR_WORDS = 20
 
 
 def _described(cand: Candidate) -> bool:
-    """"My family is awesome": a "my X is Y" that judges X rather than naming its value
-    ("my manager is Dev", "my favourite food is ramen"); judgements add up, values
-    replace."""
-    if not (cand.key or "").startswith("fact:my:"):
+    """"My family is awesome", "my manager is on holiday now": a "my X is Y" that judges X
+    or says where X is at the moment rather than naming its value ("my manager is Dev",
+    "my favourite food is ramen"); judgements add up, values replace."""
+    if not ((cand.key or "").startswith("fact:my:") or
+            re.match(r"(?:my|our)\s", cand.source or "", re.I)):
         return False
     m = re.search(r"\b(?:is|are|was)\s+(?:now\s+)?(?P<y>[\w']+)", cand.source)
     return m is not None and m["y"].lower() in _JUDGEMENTS
@@ -48,6 +49,7 @@ _JUDGEMENTS = frozenset("""
 awesome amazing great cool nice good fun wonderful fantastic incredible beautiful lovely
 sweet super best better bad terrible awful important everything so very really such too
 pretty quite always never not kind sort just truly totally honestly supportive
+on in at away off out sick ill busy asleep home back
 """.split())
 
 
@@ -440,7 +442,7 @@ class RuleEvaluator:
             return Decision("nothing", "already remembered", category=same["category"],
                             memory_id=same["id"])
         existing = self._keyed_target(cand, pool, who)
-        if existing is None and cand.key is not None:
+        if existing is None and cand.key is not None and not _described(cand):
             sig = signals(cand.source or cand.content)
             if sig.replaces and (sig.ended or sig.change):
                 existing = self._change_target(cand.source, cand.content, sig, pool, who, [],
