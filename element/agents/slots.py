@@ -7,7 +7,7 @@ got the keys to our new house in Walthamstow" is about where the speaker lives a
 come from British Gas" is about the energy supplier. A slot is an attribute and the words
 that say a sentence is about it (residence: live, house, flat, rent...; commute: "to work",
 "to the office"...). Two statements of the speaker's about one slot, the newer with a
-change cue, are the old value and the new one (``updates.slot_target``).
+change cue, are the old value and the new one (:func:`slot_target`).
 
 A slot is *single* when a person has one value at a time (a home, a job, a bank, a
 partner): a weak cue ("now", "these days", "started") is enough to replace it. Others (a
@@ -152,7 +152,7 @@ dog cat puppy kitten pet
 
 #: "My boss is on holiday now", "my son is at school now": where or how a person is at the
 #: moment, not a new value of theirs.
-_WHERE_SOMEONE_IS = re.compile(r"^(?:my|our)\s+(?:\w+\s+){0,2}?(?P<p>\w+)\s+(?:is|are)\s+"
+_WHERE_SOMEONE_IS = re.compile(r"^(?:my|our)\s+(?:\w+\s+){0,2}?\w+\s+(?:is|are)\s+"
                                r"(?:still\s+|now\s+|currently\s+)?(?:on|in|at|away|off|out|"
                                r"sick|ill|busy|asleep|home|back|so|very|really)\b", re.I)
 

@@ -24,7 +24,8 @@ visit) changes nothing stored. Three general methods find the memory meant, in o
    words removed, so the attribute, not the person, is compared. The closest is meant when
    it is close enough (``SIMILAR_MIN``; more with a weak cue) and clearly closer than the
    next (``MARGIN``); past events ("Adam went to Paris") and memories of several sentences
-   are never superseded by similarity.
+   are never superseded by similarity. Before it, the attribute by its words
+   (``slots.py``: "the keys to our new house" and "I rent a flat" are both where one lives).
 
 Never superseded: by a statement with an addition cue ("also", "too", "another",
 "second"), by a plan, wish or past habit ("going to", "used to", "as a kid"), or across
