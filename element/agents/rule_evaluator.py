@@ -20,7 +20,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
-from .slots import owner, single_slot, slot_target
+from .slots import owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
                       moved_to, relation_target, signals, similar_target,
@@ -65,12 +65,15 @@ _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing
 def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
               holder: str) -> tuple[str | None, str]:
     """The key and content of a change statement replacing ``target``: the attribute's own
-    statement of the new value (``restated.restate``) with the target's key, or the
+    statement of the new value (``restated.restate``) with the target's key, or with the
+    key of a slot both are about ("Just got the keys to our new house in Walthamstow"
+    replacing "Rory rents a flat in Camden" is "Rory lives in Walthamstow"), or the
     statement as told (no key)."""
     if holder:
         return None, content
     stored = ((target.get("metadata") or {}).get("observe") or {}).get("key")
-    for key in ((stored,) if stored else keys_of(target["content"], who)):
+    for key in ((stored,) if stored else keys_of(target["content"], who)) + \
+            slot_keys(sentence, target["content"], who):
         restated = restate(key, sentence, who, target["content"])
         if restated:
             return key, restated

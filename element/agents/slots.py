@@ -26,7 +26,7 @@ from functools import lru_cache
 from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
                       same_holder)
 
-__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "single_slot", "owner"]
+__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "owner"]
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,13 @@ class Slot:
     words: re.Pattern[str]
     #: One value at a time: a weak change cue replaces it.
     single: bool
+    #: The keys of the rules' attributes it is (``restated.restate`` says a new value the
+    #: way they do), most specific first.
+    keys: tuple[str, ...] = ()
 
 
-def _slot(name: str, words: str, single: bool) -> Slot:
-    return Slot(name, re.compile(words, re.I), single)
+def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
+    return Slot(name, re.compile(words, re.I), single, keys)
 
 
 #: The attributes, each with the words that say a sentence is about it.
@@ -50,7 +53,7 @@ SLOTS: tuple[Slot, ...] = (
           r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|home|apartment|condo|studio|cottage|"
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",
-          True),
+          True, "fact:location"),
     _slot("job", r"\bwork(?:s|ing|ed)?\s+(?:at|for|as|in)\b(?!\s+(?:home|night|weekends|"
           r"the\s+(?:garden|weekend|moment|evening)))|"
           r"\b(?:my|a|new)\s+job\b|\bjob\s+(?:at|with|as)\b|\bemploy(?:ed|er)\b|"
@@ -58,21 +61,21 @@ SLOTS: tuple[Slot, ...] = (
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
           r"\b(?:joined|left)\s+(?-i:[A-Z])|"
           r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}"
-          r"(?:at|for|with)\s+(?-i:[A-Z])", True),
+          r"(?:at|for|with)\s+(?-i:[A-Z])", True, "fact:employer", "fact:occupation"),
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
           r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
           r"remote\b", True),
     _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|report(?:s|ing)?\s+to)\b",
-          True),
+          True, "fact:manager"),
     _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
           r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"
           r"divorced|separated|single|together)\b", True),
     _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\bcar\b|"
-          r"\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True),
+          r"\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True, "fact:car"),
     _slot("sleep", r"\b(?:go(?:es)?|went|get|gets)\s+to\s+bed\b|\bbedtime\b|"
           r"\b(?:wak\w*|get|gets|getting|got)\s+up\s+at\b", True),
     _slot("phone", r"\b(?:iphone|android|smartphone|(?:my|an?|the)\s+phone)\b"
-          r"(?!\s+(?:contract|plan|network|provider|bill|number))", True),
+          r"(?!\s+(?:contract|plan|network|provider|bill|number))", True, "fact:phone"),
     _slot("mobile plan", r"\b(?:phone|mobile)\s+(?:contract|plan|network|provider|tariff)\b|"
           r"\bmobile\s+contract\b|\bsim(?:\s+only)?\b|\bcarrier\b", True),
     _slot("bank", r"\bbank(?:s|ing)?\s+(?:with|at)\b|\b(?:current|savings|checking)\s+"
@@ -110,6 +113,14 @@ def slots_of(sentence: str) -> frozenset[Slot]:
     """The slots a first-person sentence (``rules.clean``ed, or a memory read back by
     ``updates.first_person``) is about."""
     return frozenset(slot for slot in SLOTS if slot.words.search(sentence))
+
+
+def slot_keys(sentence: str, old: str, who: str) -> tuple[str, ...]:
+    """The keys of the slots ``sentence`` (first person) and the memory ``old`` of
+    ``who``'s are both about."""
+    said = first_person(old, who)
+    both = slots_of(sentence) & slots_of(said[0]) if len(said) == 1 else frozenset()
+    return tuple(key for slot in SLOTS if slot in both for key in slot.keys)
 
 
 def single_slot(sentence: str) -> bool:

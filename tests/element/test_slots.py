@@ -152,3 +152,10 @@ def test_what_the_speaker_is_done_with_or_rehomed_ends(store: MemoryStore, old: 
     tell(store, old)
     assert "supersede" in tell(store, new)
     assert not any(gone in m for m in current(store))
+
+
+def test_a_change_found_by_slot_says_the_new_value_as_the_attribute_does(
+        store: MemoryStore) -> None:
+    tell(store, "I rent a flat in Clifton.")
+    tell(store, "We just got the keys to our new house in Bedminster!")
+    assert current(store) == ["Ada lives in Bedminster"]
