@@ -44,6 +44,10 @@ def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
     return Slot(name, re.compile(words, re.I), single, keys)
 
 
+#: "I am a producer at Channel 4": a role and where, both the occupation and the employer.
+_ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:at|for|with)\s+"
+            r"(?-i:[A-Z])")
+
 #: The attributes, each with the words that say a sentence is about it.
 SLOTS: tuple[Slot, ...] = (
     _slot("residence", r"\b(?:i|we)\s+(?:\w+\s+){0,2}(?:live|lives|living|reside)\b|"
@@ -54,14 +58,14 @@ SLOTS: tuple[Slot, ...] = (
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",
           True, "fact:location"),
-    _slot("job", r"\bwork(?:s|ing|ed)?\s+(?:at|for|as|in)\b(?!\s+(?:home|night|weekends|"
+    _slot("employer", r"\bwork(?:s|ing|ed)?\s+(?:at|for|in)\b(?!\s+(?:home|night|weekends|"
           r"the\s+(?:garden|weekend|moment|evening)))|"
-          r"\b(?:my|a|new)\s+job\b|\bjob\s+(?:at|with|as)\b|\bemploy(?:ed|er)\b|"
-          r"\b(?:hired|promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
+          r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
-          r"\b(?:joined|left)\s+(?-i:[A-Z])|"
-          r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}"
-          r"(?:at|for|with)\s+(?-i:[A-Z])", True, "fact:employer", "fact:occupation"),
+          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + _ROLE_AT, True, "fact:employer"),
+    _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|"
+          r"\b(?:promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
+          + _ROLE_AT, True, "fact:occupation"),
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
           r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
           r"remote\b", True),
