@@ -149,8 +149,9 @@ MAY_CHANGE = re.compile(
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
 #: "too high").
 _ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|"
-                       r"third|one more|in addition|"
-                       r"besides|both|other)\b", re.I)
+                       r"third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
+                       r"holiday (?:home|house|flat|cottage|place|let)|for (?:the )?holidays)\b",
+                       re.I)
 #: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
 #: "for a week".
 _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"

@@ -98,6 +98,8 @@ def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, 
     ("I get my broadband from Sky.", "My brother's broadband provider is Vodafone now."),
     ("My manager is called Petra.", "My manager is on holiday now."),
     ("I work as an electrician.", "I'm working for a firm in Derby these days."),
+    ("I live in Harrogate.", "We bought a house in Menorca for the holidays."),
+    ("I live in Harrogate.", "We bought a flat in Leeds to rent out."),
     ("My son goes to Elm Park Primary.", "My son is at school now, so I can work."),
 ])
 def test_not_a_change_of_the_speakers_slot_replaces_nothing(store: MemoryStore, old: str,
