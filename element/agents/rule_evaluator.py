@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from .dates import iso, occurred_at
+from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, narrate, tell
 from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
+from .slots import owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
                       moved_to, relation_target, signals, similar_target,
@@ -32,10 +34,11 @@ SIMILAR_WORDS = 20
 
 
 def _described(cand: Candidate) -> bool:
-    """"My family is awesome": a "my X is Y" that judges X rather than naming its value
-    ("my manager is Dev", "my favourite food is ramen"); judgements add up, values
-    replace."""
-    if not (cand.key or "").startswith("fact:my:"):
+    """"My family is awesome", "my manager is on holiday now": a "my X is Y" that judges X
+    or says where X is at the moment rather than naming its value ("my manager is Dev",
+    "my favourite food is ramen"); judgements add up, values replace."""
+    if not ((cand.key or "").startswith("fact:my:") or
+            re.match(r"(?:my|our)\s", cand.source or "", re.I)):
         return False
     m = re.search(r"\b(?:is|are|was)\s+(?:now\s+)?(?P<y>[\w']+)", cand.source)
     return m is not None and m["y"].lower() in _JUDGEMENTS
@@ -46,6 +49,7 @@ _JUDGEMENTS = frozenset("""
 awesome amazing great cool nice good fun wonderful fantastic incredible beautiful lovely
 sweet super best better bad terrible awful important everything so very really such too
 pretty quite always never not kind sort just truly totally honestly supportive
+on in at away off out sick ill busy asleep home back
 """.split())
 
 
@@ -61,12 +65,15 @@ _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing
 def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
               holder: str) -> tuple[str | None, str]:
     """The key and content of a change statement replacing ``target``: the attribute's own
-    statement of the new value (``restated.restate``) with the target's key, or the
+    statement of the new value (``restated.restate``) with the target's key, or with the
+    key of a slot both are about ("Just got the keys to our new house in Walthamstow"
+    replacing "Rory rents a flat in Camden" is "Rory lives in Walthamstow"), or the
     statement as told (no key)."""
     if holder:
         return None, content
     stored = ((target.get("metadata") or {}).get("observe") or {}).get("key")
-    for key in ((stored,) if stored else keys_of(target["content"], who)):
+    for key in ((stored,) if stored else keys_of(target["content"], who)) + \
+            slot_keys(sentence, target["content"], who):
         restated = restate(key, sentence, who, target["content"])
         if restated:
             return key, restated
@@ -81,6 +88,23 @@ def _as_attribute(cand: Candidate, who: str, old: str) -> str:
             and signals(cand.source).change:
         return restate(cand.key, cand.source, who, old) or cand.content
     return cand.content
+
+
+def _when(cand: Candidate, decision: Decision, observation: Observation,
+          pool: Pool) -> str | None:
+    """When what ``cand`` tells happened (``dates.occurred_at``): for a supersede or a
+    retire, when the old memory stopped holding, so not before it was said to hold: "I
+    quit smoking three months ago" after "I smoke a pack a day" told five weeks ago
+    contradicts the older statement's time, and the change is dated when it was told (the
+    session), so that ``as_of`` between the two answers the older one."""
+    when = occurred_at(cand.source, observation.session_date)
+    if decision.action in ("supersede", "retire") and when is not None and \
+            observation.session_date is not None:
+        old = pool.holds(decision.memory_id) or {}
+        began = parse_session_date(old.get("valid_from") or old.get("occurred_at"))
+        if began is not None and when <= began:
+            when = observation.session_date
+    return iso(when) if when else None
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -209,13 +233,16 @@ class RuleEvaluator:
                 if not (after_end or MAY_CHANGE.search(sentence)):
                     continue
                 sig = signals(sentence)
+                if sig.holder and not owner(sentence):
+                    sig = replace(sig, holder="")   # "our broadband provider is now ..."
                 # A weak cue ("started", "now") says a change of the speaker's too rarely
                 # to look for it by similarity, unless the statement is short and of the
                 # present ("I'm on day shifts now"); of another holder ("my daughter
                 # started at ..."), only that holder's memories can be meant.
                 if not sig.replaces or sig.holder == UNKNOWN or \
                         not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
-                             or _short_now(sentence, sig) or after_end):
+                             or _short_now(sentence, sig) or after_end or
+                             sig.change and single_slot(sentence)):
                     continue
                 content = tell(sentence, who, observation.others(turn))
                 if not content:
@@ -286,6 +313,12 @@ class RuleEvaluator:
         if not sig.holder and sig.change and \
                 (found := relation_target(sentence, memories, who, skip)) is not None:
             return found
+        # The same attribute by its words ("the keys to our new house in Walthamstow"
+        # after "I rent a flat in Camden"): a statement, not a story.
+        if sig.change and len(sentence.split()) <= SIMILAR_WORDS and \
+                (found := slot_target(sentence, sig.holder, sig.strong, memories, who,
+                                      skip)) is not None:
+            return found
         if sig.strong:
             least = SIMILAR_MIN
         elif (keyed or sig.holder) and sig.change:
@@ -342,9 +375,8 @@ class RuleEvaluator:
                                category=cand.category)
                 continue
             decision = self.decide(cand, observation, pool)
-            if decision.action in WRITES:
-                when = occurred_at(cand.source, observation.session_date)
-                decision.occurred_at = iso(when) if when else None
+            if decision.action in WRITES or decision.action == "retire":
+                decision.occurred_at = _when(cand, decision, observation, pool)
             yield decision
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
@@ -381,6 +413,14 @@ class RuleEvaluator:
                 return Decision("nothing", "already remembered", category=same["category"],
                                 memory_id=same["id"])
             repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
+            sig = signals(cand.source or cand.content)
+            if repeat is not None and sig.replaces and (sig.change or sig.ended):
+                # Mostly the same words with a change ("The band broke up, so I'm not
+                # playing bass these days" after "I play bass in a band"): what was true
+                # before is kept for history, not overwritten.
+                return Decision("supersede", "a later statement changes what it says",
+                                category=repeat["category"], memory_id=repeat["id"],
+                                content=cand.content, context=context, intention=goal)
             if repeat is not None:
                 return Decision("update", "repeats what is remembered: refreshed",
                                 category=cand.category, memory_id=repeat["id"],
@@ -405,7 +445,7 @@ class RuleEvaluator:
             return Decision("nothing", "already remembered", category=same["category"],
                             memory_id=same["id"])
         existing = self._keyed_target(cand, pool, who)
-        if existing is None and cand.key is not None:
+        if existing is None and cand.key is not None and not _described(cand):
             sig = signals(cand.source or cand.content)
             if sig.replaces and (sig.ended or sig.change):
                 existing = self._change_target(cand.source, cand.content, sig, pool, who, [],
@@ -437,7 +477,14 @@ class RuleEvaluator:
                                 "differently", category=target["category"],
                                 memory_id=target["id"])
         if target is None and cand.query:
-            target = value_target([cand.query], pool.memories(), who)
+            # "I don't drink coffee anymore": coffee, not any drink ("drinks rooibos").
+            query = cand.query.split(None, 1)[-1] \
+                if (cand.key or "").startswith("fact:does:") else cand.query
+            target = value_target([query], pool.memories(), who)
+        if target is None and cand.source and single_slot(cand.source):
+            # "I don't have a car anymore" after "I drive a Prius": the attribute by its
+            # words, when it holds one value (a drink ended names the one it means).
+            target = slot_target(cand.source, "", False, pool.memories(), who)
         if target is None:
             return Decision("nothing", "said something no longer holds that is not "
                             "remembered", category=cand.category)

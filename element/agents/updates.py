@@ -24,7 +24,8 @@ visit) changes nothing stored. Three general methods find the memory meant, in o
    words removed, so the attribute, not the person, is compared. The closest is meant when
    it is close enough (``SIMILAR_MIN``; more with a weak cue) and clearly closer than the
    next (``MARGIN``); past events ("Adam went to Paris") and memories of several sentences
-   are never superseded by similarity.
+   are never superseded by similarity. Before it, the attribute by its words
+   (``slots.py``: "the keys to our new house" and "I rent a flat" are both where one lives).
 
 Never superseded: by a statement with an addition cue ("also", "too", "another",
 "second"), by a plan, wish or past habit ("going to", "used to", "as a kid"), or across
@@ -92,7 +93,11 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
-                 r"retrained|qualified\s+as|"
+                 r"become|rehomed|(?:am|are)\s+done\s+with|"
+                 r"retrained|qualified\s+as|dyed|kicked|separated|"
+                 r"(?:gone|went|going)\s+back\s+to|bought\s+(?:a|an|our|my)\s+(?:new\s+)?"
+                 r"(?:house|home|flat|apartment|place|condo)\b(?!\s+(?:abroad|for\s+holidays))|"
+                 r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
@@ -114,6 +119,7 @@ _VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
 #: now"): they count with a key (a single-valued attribute), or a closer memory
 #: (``SIMILAR_MIN_WEAK``) for a keyed statement.
 _WEAK = re.compile(r"\b(?:started|joined|again|turned|actually|update|back (?:in|at|to)|"
+                   r"since\s+(?:the|my|our|i|we)\b|"
                    r"(?:a|my|our) new)\b", re.I)
 #: The present, against what was: "now", "these days", "this year".
 _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anymore|"
@@ -123,7 +129,7 @@ _NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anym
 _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\s+(?:my\s+|our\s+)?"
                             r"(?P<x>(?!to\b|from\b|over\b|back\b|it\b|that\b|things\b)"
                             r"[a-z]+(?:\s+(?!to\b|from\b)[a-z]+)?)|"
-                            r"\b(?P<a>a|my|our)\s+new\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
+                            r"\b(?P<a>a|my|our)\s+(?:new|different)\s+(?P<y>[a-z]+(?:\s+(?!(?:is|are|was|were|"
                             r"and|but|for|from|to|in|at|on|with|her|his|i|we|that|which|who|"
                             r"called|named|since|now)\b)[a-z]+)?)|"
                             r"^(?:my|our)\s+(?P<z>[a-z]+(?:\s+[a-z]+)?)\s+(?:has\s+|have\s+|"
@@ -134,14 +140,18 @@ MAY_CHANGE = re.compile(
     r"\b(?:switch|chang|swap|mov|relocat|emigrat|qualified as|leaving|transfer|becam|becom|"
     r"retrain|promot|replac|trad|quit|"
     r"stop|gave|given|giving|left|sold|sell|broke|split|cancel|drop|ditch|outgr|gone|went|"
-    r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|now|these days|"
+    r"dyed|kicked|last day|married|engaged|divorc|separat|bought|written off|stolen|"
+    r"rehomed|done with|since|"
+    r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
+    r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
 #: "too high").
 _ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|"
-                       r"third|one more|in addition|"
-                       r"besides|both|other)\b", re.I)
+                       r"third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
+                       r"holiday (?:home|house|flat|cottage|place|let)|for (?:the )?holidays)\b",
+                       re.I)
 #: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
 #: "for a week".
 _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"
@@ -160,7 +170,8 @@ _ENDED_OBJECT = re.compile(
     r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
     r"cut (?:down|back) on|upgraded from|downgraded from|"
-    r"gave away|gave(?=\s+[A-Z]))\s+(?P<x>[^,;.!?]+)")
+    r"gave away|rehomed|(?:am|are)\s+done\s+with|gave(?=\s+[A-Z])|"
+    r"(?:was|is)\s+(?:my|our)\s+last\s+day\s+(?:at|with))\s+(?P<x>[^,;.!?]+)")
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                          r"then|already|sadly|never|actually|totally|completely|eventually|"
@@ -170,7 +181,8 @@ _ENDED_SUBJECT = re.compile(
     r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed away|"
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
-    r"shut down|retired|went out of business)\b")
+    r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
+    r"totall?ed|scrapped|sold))\b")
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
                       r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
@@ -244,7 +256,8 @@ def holder_of(sentence: str) -> str:
     ("It became real")."""
     s = _SCENE.sub("", _OPENING_ADVERB.sub("", sentence.strip(), count=1), count=1)
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
-                r"^me\s+and\b", s, re.I):
+                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b", s, re.I):
+        # "(Today) was my last day at ...": the speaker's day.
         return ""
     # "My new phone is ...": the phone is the holder's word, "new" says it changed.
     s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
@@ -304,7 +317,7 @@ def signals(sentence: str) -> Signals:
         # The speaker's too after "after" or "since" in their own sentence ("I start next
         # week after leaving Channel 4").
         if not _BY_SPEAKER.search(sentence[:m.start()]) and \
-                not re.match(r"(?:instead|no)\b", m.group(0), re.I) and \
+                not re.match(r"(?:instead|no|was|is)\b", m.group(0), re.I) and \
                 not (_SPEAKER_FIRST.match(sentence) and
                      _AFTER.search(sentence[:m.start()])):
             continue
@@ -387,8 +400,9 @@ def same_point(a: str, b: str) -> bool:
                 return False
             if prefix == "fact:age:":
                 return bool(set(x) & set(y))
+            # "usual order" and "usual coffee order", not "mum lives" and "dad lives".
             owned = ("s" in x[:-1]) or ("s" in y[:-1])
-            return not owned and x[-1] == y[-1]
+            return not owned and x[-1] == y[-1] and (x[0] == y[0] or min(len(x), len(y)) == 1)
     return False
 
 
@@ -438,7 +452,8 @@ def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
             if share < MENTION_MIN:
                 continue
             owner = _holder_of_memory(memory["content"], who)
-            if not (same_holder(owner, holder) or norm(value) in norm(memory["content"])):
+            named = re.sub(r"^(?:the|my|our)\s+", "", norm(value))     # "the Civic died"
+            if not (same_holder(owner, holder) or named in norm(memory["content"])):
                 continue
             if best is None or (share, -order) > (best[0], best[1]):
                 best = (share, -order, memory)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from element.agents.dates import parse_session_date
 from element.agents.episodes import episode, narrate, sentences
 from element.agents.rules import extract
 from element.agents.subconscious import (Decision, Observation, Pool, RuleEvaluator, Turn,
@@ -149,7 +150,9 @@ def test_a_stored_memory_is_read_back_in_the_first_person_and_keyed() -> None:
     ("fact:age:son leo", "fact:age:leo", True), ("fact:age:son", "fact:age:daughter", False),
     ("fact:my:order", "fact:my:coffee order", True),
     ("fact:my:favourite band", "fact:my:favourite food", False),
-    ("fact:my:sister s car", "fact:my:car", False), ("fact:location", "fact:location", True)])
+    ("fact:my:sister s car", "fact:my:car", False), ("fact:location", "fact:location", True),
+    ("fact:my:mum lives", "fact:my:dad lives", False),
+    ("fact:my:cousin ivo lives", "fact:my:cousin lives", True)])
 def test_keys_of_one_attribute(a: str, b: str, same: bool) -> None:
     assert same_point(a, b) is same
 
@@ -510,3 +513,50 @@ def test_single_again_supersedes_a_partner(store: MemoryStore) -> None:
 def test_a_judgement_or_one_more_project_adds(store: MemoryStore, before: str,
                                               after: str) -> None:
     assert [d["action"] for d in tell(store, before) + tell(store, after)] == ["add", "add"]
+
+
+# -- when the old value stopped holding ------------------------------------------------------
+
+def tell_on(store: MemoryStore, text: str, day: str, name: str = "Maria") -> list[dict[str, Any]]:
+    """Observe one user turn of ``name`` in a session on ``day``."""
+    obs = Observation((Turn("user", text),), SUBJECT, subject_name=name,
+                      conversation_id=text, session_date=parse_session_date(day))
+    return [d.public() for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def test_a_change_dated_before_the_old_statement_ends_it_when_told(store: MemoryStore) -> None:
+    # "three months ago" from March 1 is December, before the January statement: the
+    # January statement held when it was told, so the change is dated March 1 and as_of
+    # mid-February answers the older value.
+    tell_on(store, "I smoke about a pack a day.", "2024-01-10")
+    decisions = tell_on(store, "I quit smoking three months ago!", "2024-03-01")
+    assert [d["action"] for d in decisions] == ["supersede"]
+    then = [m["content"] for m in store.list(as_of="2024-02-15T00:00:00Z", limit=10)[0]]
+    assert then == ["Maria smokes about a pack a day"]
+
+
+def test_a_retire_ends_the_memory_when_told_not_when_observed(store: MemoryStore) -> None:
+    tell_on(store, "I'm allergic to shellfish.", "2024-01-10")
+    decisions = tell_on(store, "I'm not allergic to shellfish anymore.", "2024-03-01")
+    assert "retire" in [d["action"] for d in decisions]
+    kept = store.list(include_superseded=True, limit=10)[0]
+    ended = [m for m in kept if "shellfish" in m["content"] and m.get("valid_until")]
+    assert ended and ended[0]["valid_until"].startswith("2024-03-01")
+
+
+def test_a_repeat_with_a_change_supersedes_rather_than_overwrites(store: MemoryStore) -> None:
+    # Mostly the same words, but saying it ended: the older statement stays in history
+    # and answers as_of, rather than being refreshed into the new one.
+    tell_on(store, "I play drums in a jazz trio.", "2024-01-10")
+    decisions = tell_on(store, "The trio broke up, so I'm not playing drums these days.",
+                        "2024-03-01")
+    assert [d["action"] for d in decisions] == ["supersede"]
+    then = [m["content"] for m in store.list(as_of="2024-02-01T00:00:00Z", limit=10)[0]]
+    assert then == ["Maria plays drums in a jazz trio."]
+
+
+def test_one_relatives_home_does_not_replace_anothers(store: MemoryStore) -> None:
+    tell(store, "My cousin Anja lives in Zadar.")
+    tell(store, "My mum lives in Tralee.")
+    assert contents(store) == ["Maria's cousin Anja lives in Zadar.",
+                               "Maria's mum lives in Tralee."]

@@ -1,0 +1,184 @@
+"""Which of a person's attributes a first-person sentence is about: its slot.
+
+The keyed rules (``rules.py``) name an attribute by the shape of a sentence ("I live in X",
+"my manager is X"); everyday statements of a change name it by its words instead: "Just
+got the keys to our new house in Walthamstow" is about where the speaker lives as much as
+"I rent a flat in Camden" is, and "We're with Octopus now" after "our gas and electricity
+come from British Gas" is about the energy supplier. A slot is an attribute and the words
+that say a sentence is about it (residence: live, house, flat, rent...; commute: "to work",
+"to the office"...). Two statements of the speaker's about one slot, the newer with a
+change cue, are the old value and the new one (:func:`slot_target`).
+
+A slot is *single* when a person has one value at a time (a home, a job, a bank, a
+partner): a weak cue ("now", "these days", "started") is enough to replace it. Others (a
+drink, a sport, a pet, a subscription) add up: only a strong cue ("switched", "quit",
+"instead") replaces one. The words are the attribute's, never a case's values. Pure
+functions over texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
+                      same_holder)
+
+__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "owner"]
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    words: re.Pattern[str]
+    #: One value at a time: a weak change cue replaces it.
+    single: bool
+    #: The keys of the rules' attributes it is (``restated.restate`` says a new value the
+    #: way they do), most specific first.
+    keys: tuple[str, ...] = ()
+
+
+def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
+    return Slot(name, re.compile(words, re.I), single, keys)
+
+
+#: "I am a producer at Channel 4": a role and where, both the occupation and the employer.
+_ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:at|for|with)\s+"
+            r"(?-i:[A-Z])")
+
+#: The attributes, each with the words that say a sentence is about it.
+SLOTS: tuple[Slot, ...] = (
+    _slot("residence", r"\b(?:i|we)\s+(?:\w+\s+){0,2}(?:live|lives|living|reside)\b|"
+          r"\bbased\s+in\b|\b(?:moved|relocated|emigrated)\s+(?:back\s+)?(?:to|into)\b|"
+          r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:\w+\s+)?"
+          r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow)\b|"
+          r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|home|apartment|condo|studio|cottage|"
+          r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
+          r"\brent(?:ing)?\s+in\b",
+          True, "fact:location"),
+    _slot("employer", r"\bwork(?:s|ing|ed)?\s+(?:at|for|in)\b(?!\s+(?:home|night|weekends|"
+          r"the\s+(?:garden|weekend|moment|evening)))|"
+          r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
+          r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
+          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + _ROLE_AT, True, "fact:employer"),
+    _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|"
+          r"\b(?:promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
+          + _ROLE_AT, True, "fact:occupation"),
+    _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
+          r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
+          r"remote\b", True),
+    _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|report(?:s|ing)?\s+to)\b",
+          True, "fact:manager"),
+    _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
+          r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"
+          r"divorced|separated|single|together)\b", True),
+    _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\bcar\b|"
+          r"\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True, "fact:car"),
+    _slot("sleep", r"\b(?:go(?:es)?|went|get|gets)\s+to\s+bed\b|\bbedtime\b|"
+          r"\b(?:wak\w*|get|gets|getting|got)\s+up\s+at\b", True),
+    _slot("phone", r"\b(?:iphone|android|smartphone|(?:my|an?|the)\s+phone)\b"
+          r"(?!\s+(?:contract|plan|network|provider|bill|number))", True, "fact:phone"),
+    _slot("mobile plan", r"\b(?:phone|mobile)\s+(?:contract|plan|network|provider|tariff)\b|"
+          r"\bmobile\s+contract\b|\bsim(?:\s+only)?\b|\bcarrier\b", True),
+    _slot("bank", r"\bbank(?:s|ing)?\s+(?:with|at)\b|\b(?:current|savings|checking)\s+"
+          r"account\b|\b(?:my|our)\s+(?:bank|account)\b|\bbank\s+account\b", True),
+    _slot("internet", r"\b(?:broadband|internet|wi-?fi|fibre|fiber)\b", True),
+    _slot("energy", r"\b(?:energy|electricity|electric|gas)\s+(?:supplier|provider|company|"
+          r"tariff|bill)\b|\bgas\s+and\s+electric(?:ity)?\b|\benergy\b", True),
+    _slot("doctor", r"\b(?:gp|doctor|physician|practice)\b(?!\s+(?:told|said|says|thinks))",
+          True),
+    _slot("dentist", r"\bdentist\b", True),
+    _slot("school", r"\b(?:school|academy|nursery|kindergarten|college|university|uni)\b",
+          True),
+    _slot("diet", r"\b(?:vegan|vegetarian|pescatarian|plant-based|keto|paleo|"
+          r"gluten-free|dairy-free|(?:eat|eats|eating)\s+(?:meat|fish|dairy|eggs|animal)|"
+          r"diet)\b", True),
+    _slot("hair", r"\bhair\b", True),
+    _slot("shift", r"\b(?:night|day|early|late|evening|weekend)\s+shifts?\b|\bshifts?\b|"
+          r"\b(?:work(?:s|ing)?|on)\s+(?:nights|days|lates|earlies|weekends)\b", True),
+    _slot("smoking", r"\b(?:smok\w*|cigarettes?|vap(?:e|es|ing))\b", True),
+    _slot("drink", r"\b(?:coffee|tea|espresso|latte|lattes|cappuccino|flat\s+whites?|decaf|"
+          r"caffeine|matcha|americano|mocha|milk|cups?\s+(?:of|a\s+day))\b", False),
+    _slot("exercise", r"\b(?:gym|spin|yoga|pilates|swim\w*|running|run|jog\w*|cycling|"
+          r"climbing|bouldering|football|tennis|squash|rowing|crossfit|workouts?)\b", False),
+    _slot("pet", r"\b(?:dog|cat|puppy|kitten|rabbit|hamster|guinea\s+pig|goldfish|fish|"
+          r"parrot|budgie|tortoise|pet)\b", False),
+    _slot("subscription", r"\b(?:subscri\w+|streaming|membership)\b", False),
+    _slot("study", r"\b(?:learning|studying|lessons|course|degree|classes)\b", False),
+    _slot("instrument", r"\b(?:piano|guitar|violin|cello|drums|bass|flute|saxophone|"
+          r"trumpet|ukulele|choir|band)\b", False),
+)
+
+
+@lru_cache(maxsize=50_000)
+def slots_of(sentence: str) -> frozenset[Slot]:
+    """The slots a first-person sentence (``rules.clean``ed, or a memory read back by
+    ``updates.first_person``) is about."""
+    return frozenset(slot for slot in SLOTS if slot.words.search(sentence))
+
+
+def slot_keys(sentence: str, old: str, who: str) -> tuple[str, ...]:
+    """The keys of the slots ``sentence`` (first person) and the memory ``old`` of
+    ``who``'s are both about."""
+    said = first_person(old, who)
+    both = slots_of(sentence) & slots_of(said[0]) if len(said) == 1 else frozenset()
+    return tuple(key for slot in SLOTS if slot in both for key in slot.keys)
+
+
+def single_slot(sentence: str) -> bool:
+    """Whether ``sentence`` is about an attribute with one value at a time."""
+    return any(slot.single for slot in slots_of(sentence))
+
+
+def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Memory],
+                who: str, skip: Iterable[str] = ()) -> Memory | None:
+    """The newest one-fact memory of ``holder``'s (``who``'s memories read back in the
+    first person) about a slot ``sentence`` is about too: any such slot with a ``strong``
+    change cue, a single one with a weak one. Past events ("we went to a concert") hold
+    no value to replace."""
+    usable = {slot for slot in slots_of(sentence) if strong or slot.single}
+    if not usable or _WHERE_SOMEONE_IS.match(sentence):
+        return None
+    avoid = set(skip)
+    for memory in memories:
+        if memory["id"] in avoid:
+            continue
+        said = first_person(memory["content"], who)
+        if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
+                not same_holder(owner(said[0]), holder):
+            continue
+        if slots_of(said[0]) & usable:
+            return memory
+    return None
+
+
+#: Who a "my X ..." sentence can be about besides the speaker: people and animals.
+_PEOPLE = frozenset("""
+sister brother mother mum mom dad father parents son daughter kid kids child children baby
+wife husband partner boyfriend girlfriend fiance fiancee friend friends mate boss manager
+neighbour neighbor cousin aunt uncle grandma grandmother grandpa grandfather granny niece
+nephew colleague coworker flatmate roommate housemate family team teacher doctor dentist
+landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
+dog cat puppy kitten pet
+""".split())
+
+
+#: "My boss is on holiday now", "my son is at school now": where or how a person is at the
+#: moment, not a new value of theirs.
+_WHERE_SOMEONE_IS = re.compile(r"^(?:my|our)\s+(?:\w+\s+){0,2}?\w+\s+(?:is|are)\s+"
+                               r"(?:still\s+|now\s+|currently\s+)?(?:on|in|at|away|off|out|"
+                               r"sick|ill|busy|asleep|home|back|so|very|really)\b", re.I)
+
+
+def owner(sentence: str) -> str:
+    """Whose a first-person sentence is (``updates.holder_of``), a thing of the speaker's
+    ("my gas and electricity come from ...", "our broadband provider is now ...") being
+    the speaker's: only people and animals hold attributes of their own."""
+    holder = holder_of(sentence)
+    phrase = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I)
+    if holder and holder != UNKNOWN and phrase and \
+            not {re.sub(r"'s?$", "", w) for w in phrase[1].lower().split()} & _PEOPLE:
+        return ""
+    return holder

@@ -1,0 +1,165 @@
+"""element/agents/slots.py: the attribute a statement is about by its words, so that an
+everyday statement of a change replaces the memory of the same attribute, on a real store
+(the hashing embedder: slots need no meaning). Cases are written for the tests; none is a
+case of bench/data/updates*.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from element.agents.slots import slots_of
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
+from element.agents.updates import signals
+from index import HashingEmbedder, MemorySettings, MemoryStore
+
+SETTINGS = MemorySettings()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
+    with MemoryStore(tmp_path / "m", HashingEmbedder(256)) as s:
+        yield s
+
+
+def tell(store: MemoryStore, text: str, name: str = "Ada") -> list[str]:
+    obs = Observation((Turn("user", text),), ("guest", "ada"), subject_name=name,
+                      conversation_id=text)
+    return [d.action for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def current(store: MemoryStore) -> list[str]:
+    return sorted(m["content"] for m in store.list(limit=100)[0])
+
+
+@pytest.mark.parametrize("sentence,slot", [
+    ("I rent a studio in Leith", "residence"),
+    ("We got the keys to our new place in Hove", "residence"),
+    ("I take the tram to work", "commute"),
+    ("My broadband is with Sky", "internet"),
+    ("My gas and electricity come from EDF", "energy"),
+    ("I am a pharmacist at Boots", "employer"),
+    ("I am a pharmacist at Boots", "occupation"),
+    ("I had my last day at Boots", "employer"),
+    ("I ride a moped everywhere", "vehicle"),
+    ("I have curly red hair", "hair"),
+])
+def test_the_slot_a_sentence_is_about(sentence: str, slot: str) -> None:
+    assert slot in {s.name for s in slots_of(sentence)}
+
+
+@pytest.mark.parametrize("sentence", ["We went to a wedding in the countryside",
+                                      "I love podcasts about history"])
+def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
+    assert not {s.name for s in slots_of(sentence) if s.single}
+
+
+@pytest.mark.parametrize("old,new,gone,kept", [
+    ("I rent a flat in Clifton.", "We just got the keys to our new house in Bedminster!",
+     "Clifton", "Bedminster"),
+    ("I walk to work.", "I take the bus to work now that my knee is bad.", "walk", "bus"),
+    ("My gas and electricity come from EDF.", "We changed energy supplier, we're with Ovo now.",
+     "EDF", "Ovo"),
+    ("I have short black hair.", "I dyed my hair pink last week.", "black", "pink"),
+    ("I'm dating a guy called Theo.", "Theo and I got engaged in Rome!", "dating", "engaged"),
+    ("I live in Didsbury.", "We're renting in Chorlton now.", "Didsbury", "Chorlton"),
+    ("I live in a tiny flat in Leith.", "We finally bought a place of our own in Portobello.",
+     "Leith", "Portobello"),
+    ("I get my broadband from Sky.", "Our broadband provider is now Vodafone.", "Sky",
+     "Vodafone"),
+    ("I work nights at the depot.", "I'm on day shifts now.", "nights", "day shifts"),
+    ("I put soya milk in my tea.", "I've gone back to cow's milk in my tea.", "soya", "cow"),
+    ("My physio is Dr Brand.", "I see a different physio now, Dr Abara.", "Brand", "Abara"),
+    ("I go to bed at midnight.", "I go to bed by half nine these days.", "midnight", "nine"),
+    ("I usually wake up at 8.", "I've been getting up at 6 since the puppy arrived.", "at 8",
+     "at 6"),
+    ("I eat fish.", "I've become a vegan.", "fish", "vegan"),
+])
+def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, new: str,
+                                                 gone: str, kept: str) -> None:
+    tell(store, "I love podcasts about history.")
+    tell(store, old)
+    assert "supersede" in tell(store, new)
+    now = current(store)
+    assert any(kept in m for m in now) and not any(gone in m for m in now)
+    assert any("podcasts" in m for m in now)
+
+
+@pytest.mark.parametrize("old,new", [
+    ("I rent a flat in Clifton.", "My sister just got the keys to a house in Bath."),
+    ("I rent a flat in Clifton.", "We're thinking about moving to a house in Bath."),
+    ("I drive a Fiat.", "We bought a second car, a Kia."),
+    ("I walk to work.", "Should I take the bus to work?"),
+    ("I have a cat called Pip.", "I have a dog called Rex now."),
+    ("I live in Leith.", "My best friend just moved to Portobello."),
+    ("I get my broadband from Sky.", "My brother's broadband provider is Vodafone now."),
+    ("My manager is called Petra.", "My manager is on holiday now."),
+    ("I work as an electrician.", "I'm working for a firm in Derby these days."),
+    ("I live in Harrogate.", "We bought a house in Menorca for the holidays."),
+    ("I live in Harrogate.", "We bought a flat in Leeds to rent out."),
+    ("My son goes to Elm Park Primary.", "My son is at school now, so I can work."),
+])
+def test_not_a_change_of_the_speakers_slot_replaces_nothing(store: MemoryStore, old: str,
+                                                            new: str) -> None:
+    tell(store, old)
+    before = current(store)
+    assert "supersede" not in tell(store, new)
+    assert set(before) <= set(current(store))
+
+
+def test_the_last_day_somewhere_ends_it() -> None:
+    found = signals("Yesterday was my last day at Boots; I start at Superdrug next week")
+    assert found.ended == ("Boots",) and found.holder == ""
+
+
+def test_a_thing_of_the_speakers_is_theirs(store: MemoryStore) -> None:
+    # "my gas and electricity ..." is the speaker's, not held by someone called "gas".
+    tell(store, "My gas and electricity come from EDF.")
+    assert "supersede" in tell(store, "I switched my energy supplier to Ovo.")
+
+
+def test_a_dyed_or_kicked_habit_is_a_change() -> None:
+    assert signals("I dyed my hair pink").strong
+    assert signals("We got divorced last year").strong
+    assert signals("My husband and I separated in May").strong
+    assert signals("I have kicked cigarettes for good").strong
+
+
+def test_a_thing_named_as_ended_is_found_without_its_article(store: MemoryStore) -> None:
+    tell(store, "I have a Skoda Octavia.")
+    assert "supersede" in tell(store, "The Octavia got written off, so I'm on the bus now.")
+    assert not any("has a Skoda" in m for m in current(store))
+
+
+def test_an_attribute_that_ended_retires_the_memory_of_its_slot(store: MemoryStore) -> None:
+    tell(store, "I drive a Saab.")
+    assert "retire" in tell(store, "I don't have a car anymore.")
+    assert not any("Saab" in m for m in current(store))
+
+
+def test_a_taste_that_ended_does_not_retire_another_of_its_slot(store: MemoryStore) -> None:
+    tell(store, "I drink rooibos tea.")
+    tell(store, "I don't drink coffee anymore.")
+    assert any("rooibos" in m for m in current(store))
+
+
+@pytest.mark.parametrize("old,new,gone", [
+    ("I'm a waiter at a bistro in Hove.", "I'm done with the bistro, I'm working in a garage now.",
+     "waiter"),
+    ("I have a rabbit named Fudge.", "We rehomed Fudge with a farm nearby.", "rabbit named"),
+])
+def test_what_the_speaker_is_done_with_or_rehomed_ends(store: MemoryStore, old: str, new: str,
+                                                       gone: str) -> None:
+    tell(store, old)
+    assert "supersede" in tell(store, new)
+    assert not any(gone in m for m in current(store))
+
+
+def test_a_change_found_by_slot_says_the_new_value_as_the_attribute_does(
+        store: MemoryStore) -> None:
+    tell(store, "I rent a flat in Clifton.")
+    tell(store, "We just got the keys to our new house in Bedminster!")
+    assert current(store) == ["Ada lives in Bedminster"]
