@@ -264,8 +264,8 @@ def holder_of(sentence: str) -> str:
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?P<v>\w+)", s,
                      re.I):
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
-                not re.match(r"^(?:my|our)\s+\w+(?:\s+[A-Z]\w+)?\s+(?:is|are|has|have)\s+"
-                             r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s):
+                not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
+                             r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s, re.I):
             return ""       # "my manager is Dev": an attribute of the speaker
         return norm(m["h"])
     if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):

@@ -560,3 +560,12 @@ def test_one_relatives_home_does_not_replace_anothers(store: MemoryStore) -> Non
     tell(store, "My mum lives in Tralee.")
     assert contents(store) == ["Maria's cousin Anja lives in Zadar.",
                                "Maria's mum lives in Tralee."]
+
+
+@pytest.mark.parametrize("news", ["My daughter has just moved into halls in Leeds.",
+                                  "My son has moved to Leeds for university."])
+def test_a_relatives_move_leaves_the_speakers_home(store: MemoryStore, news: str) -> None:
+    # A sentence opening on "My" (capitalised) read the relative as the speaker.
+    tell(store, "I live in York.")
+    tell(store, news)
+    assert "Maria lives in York" in " ".join(contents(store))
