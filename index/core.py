@@ -50,6 +50,7 @@ from .errors import (
     StoreError,
     StoreFailed,
 )
+from .names import query_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
@@ -295,7 +296,8 @@ class MemoryCore(Storage, MemoryBackend):
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         queries = self._embed_lanes(request.texts)
-        ranking = Ranking.of(self._params, settings, request.limit, when)
+        ranking = Ranking.of(self._params, settings, request.limit, when,
+                             query_names(request.texts["content"]))
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

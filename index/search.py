@@ -39,6 +39,7 @@ from .ranking import (
     text_rows,
     window_plan,
 )
+from .names import opening_name
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
@@ -107,11 +108,11 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
                 labels = np.union1d(labels, pool)
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
-        vector = _vector_rows(state, labels, queries, bm25)
+        vector = _vector_rows(state, labels, queries, bm25, ranking.names)
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
-                                      queries, unfiltered)
+                                      queries, unfiltered, ranking.names)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
     text = _NO_TEXT
@@ -132,17 +133,24 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             seen = np.zeros(slots.high_water, dtype=bool)
             seen[known] = True
             new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
-            return hit, wanted, _vector_rows(state, new, found, bm25) if len(new) \
-                else Rows.empty()
+            if not len(new):
+                return hit, wanted, Rows.empty()
+            return hit, wanted, _vector_rows(state, new, found, bm25, ranking.names)
     return Gathered(vector, text, best, finder, background)
 
 
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
-                 bm25: np.ndarray) -> Rows:
-    """Exact per-lane cosines of ``labels`` and their BM25."""
+                 bm25: np.ndarray, names: tuple[str, ...]) -> Rows:
+    """Exact per-lane cosines of ``labels``, their BM25 and whether each opens with one
+    of ``names`` (``names.opening_name``)."""
     sims, present = state.lanes.similarities(labels, queries)
+    named = None
+    if names:
+        ids, records = state.slots.ids, state.records
+        named = np.fromiter((opening_name(records[str(ids[label])].content) in names
+                             for label in labels.tolist()), dtype=bool, count=len(labels))
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
-                present, bm25[labels] if bm25.size else np.zeros(len(labels)))
+                present, bm25[labels] if bm25.size else np.zeros(len(labels)), named)
 
 
 def _background(state: MemoryState, owners: list[int | None], count: int,

@@ -33,6 +33,7 @@ import numpy as np
 import psycopg
 
 from ..lexical import terms
+from ..names import OPENING_SQL
 from ..query import Bounds, SearchQuery
 from ..ranking import (
     NEIGHBOUR_SCAN,
@@ -65,8 +66,9 @@ Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
 @dataclass
 class _Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    BM25, its pool in the search and its owner (``(subject_type, subject_id)``, both None
-    for a general memory)."""
+    BM25, whether it opens with a name the query names (``names.py``), its pool in the
+    search and its owner (``(subject_type, subject_id)``, both None for a general
+    memory)."""
 
     seq: int
     occurred: float
@@ -74,6 +76,7 @@ class _Scored:
     sims: list[float]
     present: list[bool]
     bm25: float
+    named: bool
     owner: tuple[str | None, str | None]
 
 
@@ -87,7 +90,8 @@ def _scored(r: Sequence[Any]) -> _Scored:
         if value is not None and np.isfinite(value):
             sims[j], present[j] = float(value), True
     return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
-                   present=present, bm25=float(r[7] or 0.0), owner=(r[8], r[9]))
+                   present=present, bm25=float(r[7] or 0.0), named=bool(r[8]),
+                   owner=(r[9], r[10]))
 
 
 def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
@@ -99,7 +103,8 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
                               dtype=np.float64).reshape(-1, len(LANES)),
                 present=np.array([row.present for _, row in scored],
                                  dtype=bool).reshape(-1, len(LANES)),
-                bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64))
+                bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64),
+                named=np.array([row.named for _, row in scored], dtype=bool))
 
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
@@ -277,8 +282,10 @@ class _Search:
                      for p in (self.t.element, *params, *self.extra[1]))
 
     def _columns(self, alias: str) -> Sql:
-        """The four scored columns of a row of ``alias`` (:func:`_scored` reads them): the
-        cosine of each lane the query gives (NULL for the others), and BM25."""
+        """The five scored columns of a row of ``alias`` (:func:`_scored` reads them): the
+        cosine of each lane the query gives (NULL for the others), BM25, and whether the
+        memory opens with a name the query names (``names.OPENING_SQL``, the rule of
+        ``names.opening_name``)."""
         cols, params = [], list[Any]()
         for lane in LANES:
             if lane in self.literal:
@@ -288,7 +295,13 @@ class _Search:
                 cols.append("NULL::float8")
         score, score_params = bm25.row_sql(self.t, self.words, alias)
         cols.append(score)
-        return ", ".join(cols), (*params, *score_params)
+        names: tuple[Any, ...] = ()
+        if self.ranking.names:
+            cols.append(f"coalesce({OPENING_SQL.format(alias=alias)} = ANY(%s), false)")
+            names = (list(self.ranking.names),)
+        else:
+            cols.append("false")
+        return ", ".join(cols), (*params, *score_params, *names)
 
     def _subject(self) -> tuple[str, str] | None:
         """The subject whose memories a search's background reads first: the one it
@@ -473,7 +486,7 @@ class _Search:
             with self.conn.cursor() as cur:
                 self._send_neighbours(cur, ids)
                 found = cur.fetchall()
-            pairs = [(str(hit), str(r[0])) for r in found for hit in r[10]]
+            pairs = [(str(hit), str(r[0])) for r in found for hit in r[11]]
             scored = {str(r[0]): _scored(r) for r in found}
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
@@ -505,7 +518,7 @@ class _Search:
 
     def _send_neighbours(self, cur: Cursor, hits: list[str]) -> None:
         """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
-        each with the hits it neighbours (column 10).
+        each with the hits it neighbours (column 11).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
         stored just before it and the one stored just after it by the same owner (its
