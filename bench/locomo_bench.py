@@ -49,7 +49,7 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "dense MiniLM cosine": (.170, .401, .493, .449, .314),
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
-LEVERS = ("situated_lexical", "time", "neighbours", "names")
+LEVERS = ("situated_lexical", "time", "neighbours", "names", "unnamed")
 DEFAULT = frozenset(LEVERS)                                       # IndexParams() as it ships
 BEFORE = frozenset({"situated_lexical", "time"})                  # the default until 2026-12-02
 BEFORE_NAMES = frozenset({"situated_lexical", "time", "neighbours"})   # until 2026-12-04
@@ -62,7 +62,9 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("situated lexical + time (before)", 3, BEFORE),
     ("lexical + time + neighbours (before names)", 3, BEFORE_NAMES),
     ("+ names only", 3, frozenset({"names"})),
-    ("lexical + time + neighbours + names (default)", 3, DEFAULT),
+    ("+ query without names only", 3, frozenset({"unnamed"})),
+    ("lexical + time + neighbours + names", 3, BEFORE_NAMES | {"names"}),
+    ("... + query without names (default)", 3, DEFAULT),
     ("default, window of 6 turns", 6, DEFAULT),
 )
 # Search-time variants of the levers before neighbours (``--variants``, on stores built
@@ -214,7 +216,8 @@ def params_for(levers: frozenset[str]) -> IndexParams:
                        time_weight=IndexParams().time_weight if "time" in levers else 0.0,
                        neighbour_weight=IndexParams().neighbour_weight
                        if "neighbours" in levers else 0.0,
-                       name_weight=IndexParams().name_weight if "names" in levers else 0.0)
+                       name_weight=IndexParams().name_weight if "names" in levers else 0.0,
+                       query_without_names="unnamed" in levers)
 
 
 def metrics(ranked: list[str], evidence: list[str]) -> list[float]:

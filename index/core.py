@@ -50,7 +50,7 @@ from .errors import (
     StoreError,
     StoreFailed,
 )
-from .names import query_names
+from .names import query_names, without_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
@@ -71,6 +71,9 @@ from .validity import Change, evaluator_of, history_of
 __all__ = ["MemoryCore", "Edit", "Vectors", "REPAIR_BATCH"]
 
 logger = logging.getLogger(__name__)
+# The key of the query without its names among a search's texts to embed: embedded with
+# the content lane's model (``embed.lane_of``), never a lane of its own.
+_WITHOUT_NAMES = "without-names:content"
 
 # Memories embedded per model call by a repair or background pass.
 REPAIR_BATCH = 64
@@ -146,6 +149,21 @@ class MemoryCore(Storage, MemoryBackend):
             return None
         out = normalize_rows(out)
         return {name: out[i].copy() for i, name in enumerate(names)}
+
+    def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]) -> Vectors | None:
+        """A search's lane vectors (``_embed_lanes``); with ``query_without_names``, the
+        content lane's is the mean of the query's and of the query without the names it
+        names (``names.without_names``), embedded in the same call."""
+        plain = without_names(texts["content"], names) \
+            if self._params.query_without_names else None
+        if plain is None:
+            return self._embed_lanes(texts)
+        queries = self._embed_lanes({**texts, _WITHOUT_NAMES: plain})
+        if queries is None:
+            return None
+        unnamed = queries.pop(_WITHOUT_NAMES)
+        queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
+        return queries
 
     # -- store -----------------------------------------------------------------------------
 
@@ -295,9 +313,9 @@ class MemoryCore(Storage, MemoryBackend):
                                include_superseded=include_superseded)
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
-        queries = self._embed_lanes(request.texts)
-        ranking = Ranking.of(self._params, settings, request.limit, when,
-                             query_names(request.texts["content"]))
+        names = query_names(request.texts["content"])
+        queries = self._embed_query(request.texts, names)
+        ranking = Ranking.of(self._params, settings, request.limit, when, names)
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

@@ -8,6 +8,11 @@ great!"), and the name's vector pulls every memory that says it toward the query
 ranking lifts, a little, the memories that *open* with a name the query names
 (``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
 
+The query's vector is the mean of its own and that of the query without its names
+(``without_names``; ``IndexParams.query_without_names``): a name pulls a small model's
+vector toward every memory that says it, whatever they say, and the name still counts
+through BM25 and the boost above.
+
 Both sides are read with plain ASCII rules, so that PostgreSQL computes a memory's opening
 name in SQL exactly as Python does here (``postgres/search.py``):
 
@@ -24,7 +29,7 @@ import re
 
 from .lexical import STOPWORDS
 
-__all__ = ["query_names", "opening_name", "OPENING_SQL", "MAX_NAMES"]
+__all__ = ["query_names", "opening_name", "without_names", "OPENING_SQL", "MAX_NAMES"]
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 _OPENING = re.compile(r"[A-Za-z]+")
@@ -49,6 +54,16 @@ def query_names(text: str | None) -> tuple[str, ...]:
             if len(names) == MAX_NAMES:
                 break
     return tuple(names)
+
+
+def without_names(text: str, names: tuple[str, ...]) -> str | None:
+    """``text`` with the words ``names`` (``query_names``; and their possessive ``'s``)
+    taken out, spaces folded; None when it names nothing or holds nothing else."""
+    if not names:
+        return None
+    pattern = r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:'s)?\b"
+    rest = re.sub(r"\s+", " ", re.sub(pattern, "", text, flags=re.IGNORECASE)).strip()
+    return rest if _LETTERS.search(rest) else None
 
 
 def opening_name(content: str) -> str | None:

@@ -330,8 +330,15 @@ class Ranking:
         # asks about) lift the rows and the background alike.
         sims = self._similarities(background, gathered.best) \
             if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
-        level = background_level(self._named(blend(sims, present, self.weights),
-                                             background.opens_named()))
+        level = background_level(blend(sims, present, self.weights))
+        if self.names:
+            # The name boost lifts the background as it lifts the rows, by the share of
+            # the sample that opens with a name the query names: when every memory of the
+            # sample does (a subject's own, all "Tom ..."), the boost is the same increasing
+            # map on rows and background and the calibrated scores do not move.
+            share = float(background.opens_named().mean())
+            level = float(boost_named(np.array([level]), np.array([True]),
+                                      self.params.name_weight * share)[0])
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:

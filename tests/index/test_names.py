@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings
-from index.names import MAX_NAMES, opening_name, query_names
+from index.names import MAX_NAMES, opening_name, query_names, without_names
 from index.recall import boost_named
 
 PROFILE = settings.get_profile("triform-index")
@@ -107,3 +107,24 @@ def test_the_name_reorders_and_never_hides(make_store, tmp_path):
     found = _ask(make_store, tmp_path, IndexParams().name_weight,
                  "What did Caroline research?")
     assert sorted(found[:2]) == sorted([ABOUT_HER, MENTIONS_HER]) and len(found) == 3
+
+
+def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_store,
+                                                                         tmp_path):
+    """The content lane searches with the mean of the query's vector and that of the
+    query without its names: a memory that says what was asked gains on one that only
+    says the name (names.without_names)."""
+    assert without_names("What did Caroline's sister research?", ("caroline",)) == \
+        "What did sister research?"
+    assert without_names("Caroline?", ("caroline",)) is None
+    sims = {}
+    for on in (False, True):
+        store = make_store(index_params=IndexParams(query_without_names=on, name_weight=0),
+                           directory=tmp_path / f"unnamed-{on}")
+        for text in ("Caroline Caroline Caroline", "sister research adoption"):
+            store.store(content=text, category="fact", settings=EVERYTHING)
+        found = store.search(query="What did Caroline's sister research?", limit=2,
+                             settings=EVERYTHING).results
+        sims[on] = {r["memory"]["content"]: r["lanes"]["content"] for r in found}
+    assert sims[True]["sister research adoption"] > sims[False]["sister research adoption"]
+    assert sims[True]["Caroline Caroline Caroline"] < sims[False]["Caroline Caroline Caroline"]
