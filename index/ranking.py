@@ -13,7 +13,9 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
    lane only: the ``alone`` column beside ``situated``);
-3. memories that occurred in the span the query names are boosted (``recall.boost_time``);
+3. memories that open with a name the query names are boosted (``recall.boost_named``,
+   ``names.py``; each backend fills ``Rows.named``), then those that occurred in the span
+   the query names (``recall.boost_time``);
 4. the memories stored next to the best hits (same owner, adjacent in creation order,
    close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
    each column by its own hits;
