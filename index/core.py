@@ -150,20 +150,22 @@ class MemoryCore(Storage, MemoryBackend):
         out = normalize_rows(out)
         return {name: out[i].copy() for i, name in enumerate(names)}
 
-    def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]) -> Vectors | None:
-        """A search's lane vectors (``_embed_lanes``); with ``query_without_names``, the
-        content lane's is the mean of the query's and of the query without the names it
-        names (``names.without_names``), embedded in the same call."""
+    def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]
+                     ) -> tuple[Vectors | None, bool]:
+        """A search's lane vectors (``_embed_lanes``), and whether the content lane's is
+        not the query's own: with ``query_without_names``, it is the mean of the query's
+        and of the query without the names it names (``names.without_names``), embedded
+        in the same call."""
         plain = without_names(texts["content"], names) \
             if self._params.query_without_names else None
         if plain is None:
-            return self._embed_lanes(texts)
+            return self._embed_lanes(texts), False
         queries = self._embed_lanes({**texts, _WITHOUT_NAMES: plain})
         if queries is None:
-            return None
+            return None, False
         unnamed = queries.pop(_WITHOUT_NAMES)
         queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
-        return queries
+        return queries, True
 
     # -- store -----------------------------------------------------------------------------
 
@@ -314,8 +316,9 @@ class MemoryCore(Storage, MemoryBackend):
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         names = query_names(request.texts["content"])
-        queries = self._embed_query(request.texts, names)
-        ranking = Ranking.of(self._params, settings, request.limit, when, names)
+        queries, mixed = self._embed_query(request.texts, names)
+        ranking = Ranking.of(self._params, settings, request.limit, when, names,
+                             exact=request.texts["content"] if mixed else None)
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

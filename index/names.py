@@ -32,7 +32,6 @@ from .lexical import STOPWORDS
 __all__ = ["query_names", "opening_name", "without_names", "OPENING_SQL", "MAX_NAMES"]
 
 _LETTERS = re.compile(r"[A-Za-z]+")
-_OPENING = re.compile(r"[A-Za-z]+")
 # A query naming more than this many things is a list, not a question about someone: the
 # first ones count (in the query's order), which also bounds the SQL parameter.
 MAX_NAMES = 8
@@ -68,5 +67,5 @@ def without_names(text: str, names: tuple[str, ...]) -> str | None:
 
 def opening_name(content: str) -> str | None:
     """The name ``content`` opens with, lowercased (None: it opens with no ASCII letter)."""
-    match = _OPENING.match(content)
+    match = _LETTERS.match(content)
     return match.group(0).lower() if match else None

@@ -123,7 +123,8 @@ class Rows:
     any boost); ``present`` whether each lane takes part; ``bm25`` each row's BM25 for the
     query (vector rows; None for rows scored by text, which get no lexical boost);
     ``named`` whether the memory opens with a name the query names (``names.py``; None:
-    none does, or the query names nobody).
+    none does, or the query names nobody); ``same`` whether its content is exactly the
+    query's text (filled when ``Ranking.exact`` is set; None: none is).
     """
 
     keys: np.ndarray
@@ -133,6 +134,7 @@ class Rows:
     present: np.ndarray
     bm25: np.ndarray | None = None
     named: np.ndarray | None = None
+    same: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -224,6 +226,7 @@ class Ranking:
     limit: int
     when: TimeSpan | None = None
     names: tuple[str, ...] = ()
+    exact: str | None = None
 
     @property
     def background_size(self) -> int:
@@ -233,13 +236,19 @@ class Ranking:
 
     @classmethod
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
-           when: TimeSpan | None, names: tuple[str, ...] = ()) -> Ranking:
+           when: TimeSpan | None, names: tuple[str, ...] = (), *,
+           exact: str | None = None) -> Ranking:
         """The ranking a search of ``limit`` results runs under these settings (``when``:
         the span its query names; ``names``: the names it names, ``names.query_names``,
-        kept only when the name boost is on: a backend looks for none otherwise)."""
+        kept only when the name boost is on: a backend looks for none otherwise).
+
+        ``exact``: the query's text when its content vector is not the query's own (the
+        query without its names mixed in): a memory whose content is exactly that text
+        gets the content similarity 1 that its own vector would give it (each backend
+        fills ``Rows.same``), so that the same text still scores 1."""
         return cls(params, weight_vector(settings.association_weights),
                    settings.relevance_threshold, limit, when,
-                   names if params.name_weight > 0 else ())
+                   names if params.name_weight > 0 else (), exact)
 
     # -- candidate rules -------------------------------------------------------------------
 
@@ -336,16 +345,20 @@ class Ranking:
         if self.names:
             # The name boost lifts the background as it lifts the rows, by the share of
             # the sample that opens with a name the query names: when every memory of the
-            # sample does (a subject's own, all "Tom ..."), the boost is the same increasing
-            # map on rows and background and the calibrated scores do not move.
+            # sample does (a subject's own, all "Tom ..."), the boost is the same map on
+            # rows and background, and the calibrated scores do not move (a background
+            # above calibrate's floor; below it they rise a little).
             share = float(background.opens_named().mean())
             level = float(boost_named(np.array([level]), np.array([True]),
                                       self.params.name_weight * share)[0])
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
-        """Vector rows' similarities: the content cosine boosted by BM25, all clamped."""
+        """Vector rows' similarities: the content cosine (1 for the query's own text,
+        ``Ranking.of``'s ``exact``) boosted by BM25, all clamped."""
         sims = np.array(rows.sims, dtype=np.float64)
+        if rows.same is not None and len(rows):
+            sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         if len(rows) and rows.bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
         return np.clip(sims, 0.0, 1.0)

@@ -108,11 +108,11 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
                 labels = np.union1d(labels, pool)
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
-        vector = _vector_rows(state, labels, queries, bm25, ranking.names)
+        vector = _vector_rows(state, labels, queries, bm25, ranking)
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
-                                      queries, unfiltered, ranking.names)
+                                      queries, unfiltered, ranking)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
     text = _NO_TEXT
@@ -135,22 +135,27 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
             if not len(new):
                 return hit, wanted, Rows.empty()
-            return hit, wanted, _vector_rows(state, new, found, bm25, ranking.names)
+            return hit, wanted, _vector_rows(state, new, found, bm25, ranking)
     return Gathered(vector, text, best, finder, background)
 
 
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
-                 bm25: np.ndarray, names: tuple[str, ...]) -> Rows:
-    """Exact per-lane cosines of ``labels``, their BM25 and whether each opens with one
-    of ``names`` (``names.opening_name``)."""
+                 bm25: np.ndarray, ranking: Ranking) -> Rows:
+    """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
+    the names the query names (``names.opening_name``) and whether its content is the
+    query's text (``Ranking.exact``)."""
     sims, present = state.lanes.similarities(labels, queries)
-    named = None
-    if names:
+    named = same = None
+    if ranking.names or ranking.exact is not None:
         ids, records = state.slots.ids, state.records
-        named = np.fromiter((opening_name(records[str(ids[label])].content) in names
-                             for label in labels.tolist()), dtype=bool, count=len(labels))
+        contents = [records[str(ids[label])].content for label in labels.tolist()]
+        if ranking.names:
+            named = np.array([opening_name(c) in ranking.names for c in contents],
+                             dtype=bool)
+        if ranking.exact is not None:
+            same = np.array([c == ranking.exact for c in contents], dtype=bool)
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
-                present, bm25[labels] if bm25.size else np.zeros(len(labels)), named)
+                present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same)
 
 
 def _background(state: MemoryState, owners: list[int | None], count: int,

@@ -66,9 +66,9 @@ Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
 @dataclass
 class _Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    BM25, whether it opens with a name the query names (``names.py``), its pool in the
-    search and its owner (``(subject_type, subject_id)``, both None for a general
-    memory)."""
+    BM25, whether it opens with a name the query names (``names.py``), whether its content
+    is the query's text (``Ranking.exact``), its pool in the search and its owner
+    (``(subject_type, subject_id)``, both None for a general memory)."""
 
     seq: int
     occurred: float
@@ -77,6 +77,7 @@ class _Scored:
     present: list[bool]
     bm25: float
     named: bool
+    same: bool
     owner: tuple[str | None, str | None]
 
 
@@ -91,7 +92,7 @@ def _scored(r: Sequence[Any]) -> _Scored:
             sims[j], present[j] = float(value), True
     return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
                    present=present, bm25=float(r[7] or 0.0), named=bool(r[8]),
-                   owner=(r[9], r[10]))
+                   same=bool(r[9]), owner=(r[10], r[11]))
 
 
 def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
@@ -104,7 +105,8 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
                 present=np.array([row.present for _, row in scored],
                                  dtype=bool).reshape(-1, len(LANES)),
                 bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64),
-                named=np.array([row.named for _, row in scored], dtype=bool))
+                named=np.array([row.named for _, row in scored], dtype=bool),
+                same=np.array([row.same for _, row in scored], dtype=bool))
 
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
@@ -282,10 +284,11 @@ class _Search:
                      for p in (self.t.element, *params, *self.extra[1]))
 
     def _columns(self, alias: str) -> Sql:
-        """The five scored columns of a row of ``alias`` (:func:`_scored` reads them): the
-        cosine of each lane the query gives (NULL for the others), BM25, and whether the
+        """The six scored columns of a row of ``alias`` (:func:`_scored` reads them): the
+        cosine of each lane the query gives (NULL for the others), BM25, whether the
         memory opens with a name the query names (``names.OPENING_SQL``, the rule of
-        ``names.opening_name``)."""
+        ``names.opening_name``) and whether its content is the query's text
+        (``Ranking.exact``)."""
         cols, params = [], list[Any]()
         for lane in LANES:
             if lane in self.literal:
@@ -301,7 +304,13 @@ class _Search:
             names = (list(self.ranking.names),)
         else:
             cols.append("false")
-        return ", ".join(cols), (*params, *score_params, *names)
+        exact: tuple[Any, ...] = ()
+        if self.ranking.exact is not None:
+            cols.append(f"coalesce({alias}.content = %s, false)")
+            exact = (self.ranking.exact,)
+        else:
+            cols.append("false")
+        return ", ".join(cols), (*params, *score_params, *names, *exact)
 
     def _subject(self) -> tuple[str, str] | None:
         """The subject whose memories a search's background reads first: the one it
@@ -486,7 +495,7 @@ class _Search:
             with self.conn.cursor() as cur:
                 self._send_neighbours(cur, ids)
                 found = cur.fetchall()
-            pairs = [(str(hit), str(r[0])) for r in found for hit in r[11]]
+            pairs = [(str(hit), str(r[0])) for r in found for hit in r[12]]
             scored = {str(r[0]): _scored(r) for r in found}
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
@@ -518,7 +527,7 @@ class _Search:
 
     def _send_neighbours(self, cur: Cursor, hits: list[str]) -> None:
         """Ask for the neighbours of ``hits``, scored as :meth:`_send_rows` scores rows,
-        each with the hits it neighbours (column 11).
+        each with the hits it neighbours (column 12).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
         stored just before it and the one stored just after it by the same owner (its

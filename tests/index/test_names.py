@@ -128,3 +128,15 @@ def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_sto
         sims[on] = {r["memory"]["content"]: r["lanes"]["content"] for r in found}
     assert sims[True]["sister research adoption"] > sims[False]["sister research adoption"]
     assert sims[True]["Caroline Caroline Caroline"] < sims[False]["Caroline Caroline Caroline"]
+
+
+def test_a_query_naming_someone_still_scores_its_own_text_1(make_store, tmp_path):
+    """The query's vector is not its own once the names are taken out of half of it; a
+    memory of exactly its text still scores 1, and threshold 1 still finds it."""
+    store = make_store(directory=tmp_path / "exact")
+    text = "Caroline lives in Bergen"
+    mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
+    store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
+    found = store.search(query=text, settings=MemorySettings(relevance_threshold=1.0))
+    assert [r["memory"]["id"] for r in found.results] == [mine["id"]]
+    assert found.results[0]["score"] >= 1.0 - 1e-5
