@@ -417,10 +417,13 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
                            subject_id=subject[1] if subject else None, limit=10,
                            categories=None)
     request = dataclasses.replace(request, limit=len(store) + 1)
+    from index.names import query_names
     when = query_span(question, store._clock())
-    ranking = Ranking.of(store._params, settings, request.limit, when)
-    found = store._recall(request, store._embed_lanes(request.texts),
-                          settings.subject_scoping, ranking, False)
+    names = query_names(question)
+    queries, mixed = store._embed_query(request.texts, names)
+    ranking = Ranking.of(store._params, settings, request.limit, when, names,
+                         exact=question if mixed else None)
+    found = store._recall(request, queries, settings.subject_scoping, ranking, False)
     return {r["memory"]["id"]: r["score"] for r in found.results}
 
 

@@ -8,10 +8,11 @@ great!"), and the name's vector pulls every memory that says it toward the query
 ranking lifts, a little, the memories that *open* with a name the query names
 (``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
 
-The query's vector is the mean of its own and that of the query without its names
+The query's vector is the mean of its own and that of the query without its first name
 (``without_names``; ``IndexParams.query_without_names``): a name pulls a small model's
 vector toward every memory that says it, whatever they say, and the name still counts
-through BM25 and the boost above.
+through BM25 and the boost above. Only the first: it is most often the person asked
+about, while a later one is often what is asked ("... Maria live in Porto or Lisbon?").
 
 Both sides are read with plain ASCII rules, so that PostgreSQL computes a memory's opening
 name in SQL exactly as Python does here (``postgres/search.py``):
@@ -56,11 +57,12 @@ def query_names(text: str | None) -> tuple[str, ...]:
 
 
 def without_names(text: str, names: tuple[str, ...]) -> str | None:
-    """``text`` with the words ``names`` (``query_names``; and their possessive ``'s``)
-    taken out, spaces folded; None when it names nothing or holds nothing else."""
+    """``text`` without the first of its ``names`` (``query_names``), wherever it says it
+    (with a possessive ``'s``), spaces folded; None when it names nothing or holds
+    nothing else."""
     if not names:
         return None
-    pattern = r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:'s)?\b"
+    pattern = r"\b" + re.escape(names[0]) + r"(?:'s)?\b"
     rest = re.sub(r"\s+", " ", re.sub(pattern, "", text, flags=re.IGNORECASE)).strip()
     return rest if _LETTERS.search(rest) else None
 
