@@ -39,7 +39,7 @@ from .ranking import (
     text_rows,
     window_plan,
 )
-from .names import opening_name
+from .names import opens_with
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
@@ -142,7 +142,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
                  bm25: np.ndarray, ranking: Ranking) -> Rows:
     """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
-    the names the query names (``names.opening_name``) and whether its content is the
+    the names the query names (``names.opens_with``) and whether its content is the
     query's text (``Ranking.exact``)."""
     sims, present = state.lanes.similarities(labels, queries)
     named = same = None
@@ -150,8 +150,7 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
         ids, records = state.slots.ids, state.records
         contents = [records[str(ids[label])].content for label in labels.tolist()]
         if ranking.names:
-            named = np.array([opening_name(c) in ranking.names for c in contents],
-                             dtype=bool)
+            named = np.array([opens_with(c, ranking.names) for c in contents], dtype=bool)
         if ranking.exact is not None:
             same = np.array([c == ranking.exact for c in contents], dtype=bool)
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings
-from index.names import MAX_NAMES, opening_name, query_names, without_names
+from index.names import MAX_NAMES, opening_name, opens_with, query_names, without_names
 from index.recall import boost_named
 
 PROFILE = settings.get_profile("triform-index")
@@ -51,6 +51,13 @@ def test_a_memory_opens_with_its_first_run_of_letters():
     assert opening_name(" Caroline: hi") is None
     assert opening_name("9am: Caroline called") is None
     assert opening_name("") is None
+
+
+@settings(PROFILE, max_examples=300)
+@given(content=st.text(st.sampled_from("abcAB K\u212a\u00e9:'1 "), max_size=8),
+       names=st.lists(st.text(st.sampled_from("abk"), min_size=1, max_size=3), max_size=3))
+def test_the_fast_test_of_an_opening_name_is_the_rule(content, names):
+    assert opens_with(content, tuple(names)) == (opening_name(content) in names)
 
 
 @settings(PROFILE, max_examples=80)
