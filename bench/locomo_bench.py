@@ -50,7 +50,7 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
 LEVERS = ("situated_lexical", "time", "neighbours", "names", "unnamed")
-DEFAULT = frozenset(LEVERS)                                       # IndexParams() as it ships
+DEFAULT = frozenset(LEVERS) - {"unnamed"}                         # IndexParams() as it ships
 BEFORE = frozenset({"situated_lexical", "time"})                  # the default until 2026-12-02
 BEFORE_NAMES = frozenset({"situated_lexical", "time", "neighbours"})   # until 2026-12-04
 ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
@@ -63,8 +63,8 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("lexical + time + neighbours (before names)", 3, BEFORE_NAMES),
     ("+ names only", 3, frozenset({"names"})),
     ("+ query without names only", 3, frozenset({"unnamed"})),
-    ("lexical + time + neighbours + names", 3, BEFORE_NAMES | {"names"}),
-    ("... + query without names (default)", 3, DEFAULT),
+    ("lexical + time + neighbours + names (default)", 3, DEFAULT),
+    ("... + query without names (off)", 3, DEFAULT | {"unnamed"}),
     ("default, window of 6 turns", 6, DEFAULT),
 )
 # Search-time variants of the levers before neighbours (``--variants``, on stores built
@@ -588,7 +588,7 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=3,
                         help="previous turns stored as each memory's context (0: none)")
     parser.add_argument("--levers", default="default",
-                        help="default (all of them), all, none, or a "
+                        help="default (all but unnamed), all, none, or a "
                              "comma list of " + ", ".join(LEVERS))
     parser.add_argument("--no-occurred", action="store_true",
                         help="store no occurred_at (memories occur when stored)")

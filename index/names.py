@@ -8,8 +8,9 @@ great!"), and the name's vector pulls every memory that says it toward the query
 ranking lifts, a little, the memories that *open* with a name the query names
 (``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
 
-The query's vector is the mean of its own and that of the query without its first name
-(``without_names``; ``IndexParams.query_without_names``): a name pulls a small model's
+With ``IndexParams.query_without_names`` (off by default: ``docs/recall.md`` says why),
+the query's vector is the mean of its own and that of the query without its first name
+(``without_names``): a name pulls a small model's
 vector toward every memory that says it, whatever they say, and the name still counts
 through BM25 and the boost above. Only the first: it is most often the person asked
 about, while a later one is often what is asked ("... Maria live in Porto or Lisbon?").

@@ -143,7 +143,8 @@ def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_sto
 def test_a_query_naming_someone_still_scores_its_own_text_1(make_store, tmp_path):
     """The query's vector is not its own once the names are taken out of half of it; a
     memory of exactly its text still scores 1, and threshold 1 still finds it."""
-    store = make_store(directory=tmp_path / "exact")
+    store = make_store(index_params=IndexParams(query_without_names=True),
+                       directory=tmp_path / "exact")
     text = "Caroline lives in Bergen"
     mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
     store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
