@@ -342,15 +342,15 @@ class Ranking:
         sims = self._similarities(background, gathered.best) \
             if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
         level = background_level(blend(sims, present, self.weights))
-        if self.names:
-            # The name boost lifts the background as it lifts the rows, by the share of
-            # the sample that opens with a name the query names: when every memory of the
-            # sample does (a subject's own, all "Tom ..."), the boost is the same map on
-            # rows and background, and the calibrated scores do not move (a background
-            # above calibrate's floor; below it they rise a little).
-            share = float(background.opens_named().mean())
+        if self.names and background.opens_named().any():
+            # Where some memories of the sample open with a name the query names, those
+            # are what a result must be told apart from (the person's other memories):
+            # the background is read as theirs, lifted by the whole name boost. When
+            # every memory of the sample opens with it (a subject's own, all "Tom ..."),
+            # the boost is then the same map on rows and background, and the calibrated
+            # scores do not move (a background above calibrate's floor).
             level = float(boost_named(np.array([level]), np.array([True]),
-                                      self.params.name_weight * share)[0])
+                                      self.params.name_weight)[0])
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
