@@ -71,7 +71,7 @@ from .validity import Change, evaluator_of, history_of
 __all__ = ["MemoryCore", "Edit", "Vectors", "REPAIR_BATCH"]
 
 logger = logging.getLogger(__name__)
-# The key of the query without its names among a search's texts to embed: embedded with
+# The key of the query without its first name among a search's texts to embed: embedded with
 # the content lane's model (``embed.lane_of``), never a lane of its own.
 _WITHOUT_NAMES = "without-names:content"
 
@@ -154,8 +154,8 @@ class MemoryCore(Storage, MemoryBackend):
                      ) -> tuple[Vectors | None, bool]:
         """A search's lane vectors (``_embed_lanes``), and whether the content lane's is
         not the query's own: with ``query_without_names``, it is the mean of the query's
-        and of the query without the names it names (``names.without_names``), embedded
-        in the same call."""
+        and of the query without its first name (``names.without_names``), embedded in
+        the same call."""
         plain = without_names(texts["content"], names) \
             if self._params.query_without_names else None
         if plain is None:

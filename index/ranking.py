@@ -366,7 +366,7 @@ class Ranking:
     def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,
                 named: np.ndarray, columns: Sequence[str]) -> dict[str, np.ndarray]:
         """Each row's score in ``columns``: ``situated``, the blend over every lane
-        present, with the time boost; ``alone`` (when a lane of the situation takes
+        present, with the name and time boosts; ``alone`` (when a lane of the situation takes
         part), the score the query alone gives it (the content lane only), which keeps
         it above the threshold: context reorders and adds, never hides."""
         return {column: self._blend(sims, present & _CONTENT_ONLY if column == "alone"
