@@ -49,9 +49,10 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "dense MiniLM cosine": (.170, .401, .493, .449, .314),
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
-LEVERS = ("situated_lexical", "time", "neighbours")
-DEFAULT = frozenset({"situated_lexical", "time", "neighbours"})   # IndexParams() as it ships
+LEVERS = ("situated_lexical", "time", "neighbours", "names", "unnamed")
+DEFAULT = frozenset(LEVERS) - {"unnamed"}                         # IndexParams() as it ships
 BEFORE = frozenset({"situated_lexical", "time"})                  # the default until 2026-12-02
+BEFORE_NAMES = frozenset({"situated_lexical", "time", "neighbours"})   # until 2026-12-04
 ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("no window, no levers (the .584 baseline)", 0, frozenset()),
     ("window, no levers", 3, frozenset()),
@@ -59,7 +60,11 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("+ time only", 3, frozenset({"time"})),
     ("+ neighbours only", 3, frozenset({"neighbours"})),
     ("situated lexical + time (before)", 3, BEFORE),
-    ("lexical + time + neighbours (default)", 3, DEFAULT),
+    ("lexical + time + neighbours (before names)", 3, BEFORE_NAMES),
+    ("+ names only", 3, frozenset({"names"})),
+    ("+ query without names only", 3, frozenset({"unnamed"})),
+    ("lexical + time + neighbours + names (default)", 3, DEFAULT),
+    ("... + query without names (off)", 3, DEFAULT | {"unnamed"}),
     ("default, window of 6 turns", 6, DEFAULT),
 )
 # Search-time variants of the levers before neighbours (``--variants``, on stores built
@@ -210,7 +215,9 @@ def params_for(levers: frozenset[str]) -> IndexParams:
                        situated_lexical="situated_lexical" in levers,
                        time_weight=IndexParams().time_weight if "time" in levers else 0.0,
                        neighbour_weight=IndexParams().neighbour_weight
-                       if "neighbours" in levers else 0.0)
+                       if "neighbours" in levers else 0.0,
+                       name_weight=IndexParams().name_weight if "names" in levers else 0.0,
+                       query_without_names="unnamed" in levers)
 
 
 def metrics(ranked: list[str], evidence: list[str]) -> list[float]:
@@ -410,10 +417,13 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
                            subject_id=subject[1] if subject else None, limit=10,
                            categories=None)
     request = dataclasses.replace(request, limit=len(store) + 1)
+    from index.names import query_names
     when = query_span(question, store._clock())
-    ranking = Ranking.of(store._params, settings, request.limit, when)
-    found = store._recall(request, store._embed_lanes(request.texts),
-                          settings.subject_scoping, ranking, False)
+    names = query_names(question)
+    queries, mixed = store._embed_query(request.texts, names)
+    ranking = Ranking.of(store._params, settings, request.limit, when, names,
+                         exact=question if mixed else None)
+    found = store._recall(request, queries, settings.subject_scoping, ranking, False)
     return {r["memory"]["id"]: r["score"] for r in found.results}
 
 
@@ -578,7 +588,7 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=3,
                         help="previous turns stored as each memory's context (0: none)")
     parser.add_argument("--levers", default="default",
-                        help="default (situated_lexical,time,neighbours), all, none, or a "
+                        help="default (all but unnamed), all, none, or a "
                              "comma list of " + ", ".join(LEVERS))
     parser.add_argument("--no-occurred", action="store_true",
                         help="store no occurred_at (memories occur when stored)")

@@ -50,6 +50,7 @@ from .errors import (
     StoreError,
     StoreFailed,
 )
+from .names import query_names, without_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
@@ -70,6 +71,9 @@ from .validity import Change, evaluator_of, history_of
 __all__ = ["MemoryCore", "Edit", "Vectors", "REPAIR_BATCH"]
 
 logger = logging.getLogger(__name__)
+# The key of the query without its first name among a search's texts to embed: embedded with
+# the content lane's model (``embed.lane_of``), never a lane of its own.
+_WITHOUT_NAMES = "without-names:content"
 
 # Memories embedded per model call by a repair or background pass.
 REPAIR_BATCH = 64
@@ -145,6 +149,23 @@ class MemoryCore(Storage, MemoryBackend):
             return None
         out = normalize_rows(out)
         return {name: out[i].copy() for i, name in enumerate(names)}
+
+    def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]
+                     ) -> tuple[Vectors | None, bool]:
+        """A search's lane vectors (``_embed_lanes``), and whether the content lane's is
+        not the query's own: with ``query_without_names``, it is the mean of the query's
+        and of the query without its first name (``names.without_names``), embedded in
+        the same call."""
+        plain = without_names(texts["content"], names) \
+            if self._params.query_without_names else None
+        if plain is None:
+            return self._embed_lanes(texts), False
+        queries = self._embed_lanes({**texts, _WITHOUT_NAMES: plain})
+        if queries is None:
+            return None, False
+        unnamed = queries.pop(_WITHOUT_NAMES)
+        queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
+        return queries, True
 
     # -- store -----------------------------------------------------------------------------
 
@@ -294,8 +315,10 @@ class MemoryCore(Storage, MemoryBackend):
                                include_superseded=include_superseded)
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
-        queries = self._embed_lanes(request.texts)
-        ranking = Ranking.of(self._params, settings, request.limit, when)
+        names = query_names(request.texts["content"])
+        queries, mixed = self._embed_query(request.texts, names)
+        ranking = Ranking.of(self._params, settings, request.limit, when, names,
+                             exact=request.texts["content"] if mixed else None)
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

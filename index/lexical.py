@@ -31,7 +31,7 @@ import numpy as np
 import py_rust_stemmers
 
 __all__ = ["LexicalIndex", "terms", "term_counts", "CONTENT_WEIGHT", "SCHEME", "BM25_K1",
-           "BM25_B"]
+           "BM25_B", "STOPWORDS"]
 
 # A content word counts this many times a context word (BM25F field weights 3 : 1), about
 # the length ratio of a three-turn window to one turn. On the LoCoMo dev split 2 and 3
@@ -57,6 +57,7 @@ there these they this to was will with i me my you your he him his she her we ou
 what when where who whom which why how did do does done have has had am been being were
 would could should can may might shall about from up down out over so than too very just
 """.split())
+STOPWORDS = _STOP
 _STEMMER = py_rust_stemmers.SnowballStemmer("english")
 
 

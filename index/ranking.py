@@ -13,7 +13,9 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
    lane only: the ``alone`` column beside ``situated``);
-3. memories that occurred in the span the query names are boosted (``recall.boost_time``);
+3. memories that open with a name the query names are boosted (``recall.boost_named``,
+   ``names.py``; each backend fills ``Rows.named``), then those that occurred in the span
+   the query names (``recall.boost_time``);
 4. the memories stored next to the best hits (same owner, adjacent in creation order,
    close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
    each column by its own hits;
@@ -55,6 +57,7 @@ from .recall import (
     blend,
     calibrate,
     boost_content,
+    boost_named,
     boost_neighbours,
     boost_time,
     rank,
@@ -118,7 +121,10 @@ class Rows:
     ``seq`` the creation sequence (ties rank newer first); ``occurred`` POSIX seconds;
     ``sims`` ``(n, 3)`` similarities in ``LANES`` order (cosines for vector rows, before
     any boost); ``present`` whether each lane takes part; ``bm25`` each row's BM25 for the
-    query (vector rows; None for rows scored by text, which get no lexical boost).
+    query (vector rows; None for rows scored by text, which get no lexical boost);
+    ``named`` whether the memory opens with a name the query names (``names.py``; None:
+    none does, or the query names nobody); ``same`` whether its content is exactly the
+    query's text (filled when ``Ranking.exact`` is set; None: none is).
     """
 
     keys: np.ndarray
@@ -127,6 +133,8 @@ class Rows:
     sims: np.ndarray
     present: np.ndarray
     bm25: np.ndarray | None = None
+    named: np.ndarray | None = None
+    same: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -138,6 +146,11 @@ class Rows:
                    seq=np.zeros(0, dtype=np.int64), occurred=np.zeros(0),
                    sims=np.zeros((0, len(LANES))),
                    present=np.zeros((0, len(LANES)), dtype=bool), bm25=np.zeros(0))
+
+    def opens_named(self) -> np.ndarray:
+        """``named`` as a bool array (all False when None)."""
+        return np.zeros(len(self), dtype=bool) if self.named is None \
+            else np.asarray(self.named, dtype=bool)
 
 
 NeighbourFinder = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, Rows]]
@@ -212,6 +225,8 @@ class Ranking:
     threshold: float
     limit: int
     when: TimeSpan | None = None
+    names: tuple[str, ...] = ()
+    exact: str | None = None
 
     @property
     def background_size(self) -> int:
@@ -221,10 +236,19 @@ class Ranking:
 
     @classmethod
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
-           when: TimeSpan | None) -> Ranking:
-        """The ranking a search of ``limit`` results runs under these settings."""
+           when: TimeSpan | None, names: tuple[str, ...] = (), *,
+           exact: str | None = None) -> Ranking:
+        """The ranking a search of ``limit`` results runs under these settings (``when``:
+        the span its query names; ``names``: the names it names, ``names.query_names``,
+        kept only when the name boost is on: a backend looks for none otherwise).
+
+        ``exact``: the query's text when its content vector is not the query's own (the
+        query without its names mixed in): a memory whose content is exactly that text
+        gets the content similarity 1 that its own vector would give it (each backend
+        fills ``Rows.same``), so that the same text still scores 1."""
         return cls(params, weight_vector(settings.association_weights),
-                   settings.relevance_threshold, limit, when)
+                   settings.relevance_threshold, limit, when,
+                   names if params.name_weight > 0 else (), exact)
 
     # -- candidate rules -------------------------------------------------------------------
 
@@ -294,9 +318,11 @@ class Ranking:
                        np.concatenate([rows.seq for rows, _ in parts]),
                        np.concatenate([rows.occurred for rows, _ in parts]),
                        np.concatenate([s for _, s in parts]),
-                       np.concatenate([rows.present for rows, _ in parts]), {})
+                       np.concatenate([rows.present for rows, _ in parts]),
+                       np.concatenate([rows.opens_named() for rows, _ in parts]), {})
         columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
-        table.scores = self._scores(table.sims, table.present, table.occurred, columns)
+        table.scores = self._scores(table.sims, table.present, table.occurred, table.named,
+                                    columns)
         return table
 
     def _calibrated(self, scores: np.ndarray, column: str, gathered: Gathered) -> np.ndarray:
@@ -316,28 +342,46 @@ class Ranking:
         sims = self._similarities(background, gathered.best) \
             if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
         level = background_level(blend(sims, present, self.weights))
+        if self.names and background.opens_named().any():
+            # Where some memories of the sample open with a name the query names, those
+            # are what a result must be told apart from (the person's other memories):
+            # the background is read as theirs, lifted by the whole name boost. When
+            # every memory of the sample opens with it (a subject's own, all "Tom ..."),
+            # the boost is then the same map on rows and background, and the calibrated
+            # scores do not move (a background above calibrate's floor).
+            level = float(boost_named(np.array([level]), np.array([True]),
+                                      self.params.name_weight)[0])
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
-        """Vector rows' similarities: the content cosine boosted by BM25, all clamped."""
+        """Vector rows' similarities: the content cosine (1 for the query's own text,
+        ``Ranking.of``'s ``exact``) boosted by BM25, all clamped."""
         sims = np.array(rows.sims, dtype=np.float64)
+        if rows.same is not None and len(rows):
+            sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         if len(rows) and rows.bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
         return np.clip(sims, 0.0, 1.0)
 
     def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,
-                columns: Sequence[str]) -> dict[str, np.ndarray]:
+                named: np.ndarray, columns: Sequence[str]) -> dict[str, np.ndarray]:
         """Each row's score in ``columns``: ``situated``, the blend over every lane
-        present, with the time boost; ``alone`` (when a lane of the situation takes
+        present, with the name and time boosts; ``alone`` (when a lane of the situation takes
         part), the score the query alone gives it (the content lane only), which keeps
         it above the threshold: context reorders and adds, never hides."""
         return {column: self._blend(sims, present & _CONTENT_ONLY if column == "alone"
-                                    else present, occurred) for column in columns}
+                                    else present, occurred, named) for column in columns}
+
+    def _named(self, scores: np.ndarray, named: np.ndarray) -> np.ndarray:
+        """``scores`` with the name boost (``recall.boost_named``), when it is on."""
+        if not self.names:
+            return scores
+        return boost_named(scores, named, self.params.name_weight)
 
     def _blend(self, sims: np.ndarray, present: np.ndarray,
-               occurred: np.ndarray) -> np.ndarray:
-        """The blended score of each row, with the time boost."""
-        scores = blend(sims, present, self.weights)
+               occurred: np.ndarray, named: np.ndarray) -> np.ndarray:
+        """The blended score of each row, with the name and time boosts."""
+        scores = self._named(blend(sims, present, self.weights), named)
         if self.when is not None and self.params.time_weight > 0:
             scores = boost_time(scores, occurred, self.when.start, self.when.end,
                                 self.params.time_weight)
@@ -377,25 +421,29 @@ _CONTENT_ONLY = np.array([[True, False, False]])
 @dataclass
 class _Table:
     """The rows of one ranking: keys, creation order, occurred, similarities, lanes
-    present and each score column (``Ranking._scores``, before calibration)."""
+    present, whether each opens with a name the query names, and each score column
+    (``Ranking._scores``, before calibration)."""
 
     keys: np.ndarray
     seq: np.ndarray
     occurred: np.ndarray
     sims: np.ndarray
     present: np.ndarray
+    named: np.ndarray
     scores: dict[str, np.ndarray]
 
     def add(self, rows: Rows, sims: np.ndarray,
-            score: Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[str]],
+            score: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Sequence[str]],
                             dict[str, np.ndarray]]) -> None:
         """Append ``rows`` (their ``sims``), scored by ``score`` in every column."""
-        new = score(sims, rows.present, rows.occurred, list(self.scores))
+        named = rows.opens_named()
+        new = score(sims, rows.present, rows.occurred, named, list(self.scores))
         self.keys = np.concatenate([self.keys, rows.keys])
         self.seq = np.concatenate([self.seq, rows.seq])
         self.occurred = np.concatenate([self.occurred, rows.occurred])
         self.sims = np.concatenate([self.sims, sims])
         self.present = np.concatenate([self.present, rows.present])
+        self.named = np.concatenate([self.named, named])
         for column in self.scores:
             self.scores[column] = np.concatenate([self.scores[column], new[column]])
 
@@ -407,4 +455,4 @@ def _newest(rows: Rows) -> Rows:
         return rows
     pick = np.argpartition(-rows.seq, BACKGROUND_SIZE - 1)[:BACKGROUND_SIZE]
     return Rows(rows.keys[pick], rows.seq[pick], rows.occurred[pick], rows.sims[pick],
-                rows.present[pick])
+                rows.present[pick], named=None if rows.named is None else rows.named[pick])

@@ -50,8 +50,8 @@ import numpy as np
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours", "CALIBRATION_LEVEL", "BACKGROUND_SIZE", "BACKGROUND_PRIOR",
-           "background_level", "calibrate"]
+           "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "BACKGROUND_SIZE",
+           "BACKGROUND_PRIOR", "background_level", "calibrate"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -132,6 +132,17 @@ def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float, end: floa
     occurred = np.asarray(occurred, dtype=np.float64)
     inside = (occurred >= start) & (occurred < end)
     return np.where(inside, scores + weight * (1.0 - scores), scores)
+
+
+def boost_named(scores: np.ndarray, named: np.ndarray, weight: float) -> np.ndarray:
+    """Scores pulled toward 1 for memories that open with a name the query names.
+
+    ``score + weight * (1 - score)`` where ``named``, unchanged elsewhere (``names.py``
+    says why: a memory says first whom it is about). Like the time boost it reorders
+    rather than filters, stays in ``[0, 1]`` and keeps the order within each side.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    return np.where(np.asarray(named, dtype=bool), scores + weight * (1.0 - scores), scores)
 
 
 def boost_neighbours(scores: np.ndarray, hits: np.ndarray, neighbours: np.ndarray,

@@ -39,6 +39,7 @@ from .ranking import (
     text_rows,
     window_plan,
 )
+from .names import opens_with
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
@@ -108,11 +109,11 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
                 labels = np.union1d(labels, pool)
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
-        vector = _vector_rows(state, labels, queries, bm25)
+        vector = _vector_rows(state, labels, queries, bm25, ranking)
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
-                                      queries, unfiltered)
+                                      queries, unfiltered, ranking)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
     text = _NO_TEXT
@@ -133,17 +134,28 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             seen = np.zeros(slots.high_water, dtype=bool)
             seen[known] = True
             new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
-            return hit, wanted, _vector_rows(state, new, found, bm25) if len(new) \
-                else Rows.empty()
+            if not len(new):
+                return hit, wanted, Rows.empty()
+            return hit, wanted, _vector_rows(state, new, found, bm25, ranking)
     return Gathered(vector, text, best, finder, background)
 
 
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
-                 bm25: np.ndarray) -> Rows:
-    """Exact per-lane cosines of ``labels`` and their BM25."""
+                 bm25: np.ndarray, ranking: Ranking) -> Rows:
+    """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
+    the names the query names (``names.opens_with``) and whether its content is the
+    query's text (``Ranking.exact``)."""
     sims, present = state.lanes.similarities(labels, queries)
+    named = same = None
+    if ranking.names or ranking.exact is not None:
+        ids, records = state.slots.ids, state.records
+        contents = [records[str(ids[label])].content for label in labels.tolist()]
+        if ranking.names:
+            named = np.array([opens_with(c, ranking.names) for c in contents], dtype=bool)
+        if ranking.exact is not None:
+            same = np.array([c == ranking.exact for c in contents], dtype=bool)
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
-                present, bm25[labels] if bm25.size else np.zeros(len(labels)))
+                present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same)
 
 
 def _background(state: MemoryState, owners: list[int | None], count: int,

@@ -36,6 +36,7 @@ import numpy as np
 import psycopg
 
 from ..lexical import terms
+from ..names import OPENING_SQL
 from ..query import Bounds, SearchQuery
 from ..ranking import (
     NEIGHBOUR_SCAN,
@@ -73,8 +74,9 @@ Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
 @dataclass
 class _Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    BM25, its pool in the search and its owner (``(subject_type, subject_id)``, both None
-    for a general memory)."""
+    BM25, whether it opens with a name the query names (``names.py``), whether its content
+    is the query's text (``Ranking.exact``), its pool in the search and its owner
+    (``(subject_type, subject_id)``, both None for a general memory)."""
 
     seq: int
     occurred: float
@@ -82,6 +84,8 @@ class _Scored:
     sims: list[float]
     present: list[bool]
     bm25: float
+    named: bool
+    same: bool
     owner: tuple[str | None, str | None]
 
 
@@ -95,7 +99,8 @@ def _scored(r: Sequence[Any]) -> _Scored:
         if value is not None and np.isfinite(value):
             sims[j], present[j] = float(value), True
     return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
-                   present=present, bm25=float(r[7] or 0.0), owner=(r[8], r[9]))
+                   present=present, bm25=float(r[7] or 0.0), named=bool(r[8]),
+                   same=bool(r[9]), owner=(r[10], r[11]))
 
 
 def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
@@ -107,7 +112,9 @@ def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
                               dtype=np.float64).reshape(-1, len(LANES)),
                 present=np.array([row.present for _, row in scored],
                                  dtype=bool).reshape(-1, len(LANES)),
-                bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64))
+                bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64),
+                named=np.array([row.named for _, row in scored], dtype=bool),
+                same=np.array([row.same for _, row in scored], dtype=bool))
 
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
@@ -293,9 +300,9 @@ class _Search:
                 near = near_cur.fetchall()
                 # The walks' ids were looked for, found or not; the best matches'
                 # (asked by sequence number) are named by the rows that came back.
-                self.guess |= {str(hit) for r in near for hit in r[11]}
+                self.guess |= {str(hit) for r in near for hit in r[13]}
                 self.near = self._scored_rows(near), [
-                    (str(hit), str(r[0])) for r in near for hit in r[10]]
+                    (str(hit), str(r[0])) for r in near for hit in r[12]]
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -319,8 +326,11 @@ class _Search:
                      for p in (self.t.element, *params, *self.extra[1]))
 
     def _columns(self, alias: str) -> Sql:
-        """The four scored columns of a row of ``alias`` (:func:`_scored` reads them): the
-        cosine of each lane the query gives (NULL for the others), and BM25."""
+        """The six scored columns of a row of ``alias`` (:func:`_scored` reads them): the
+        cosine of each lane the query gives (NULL for the others), BM25, whether the
+        memory opens with a name the query names (``names.OPENING_SQL``, the rule of
+        ``names.opening_name``) and whether its content is the query's text
+        (``Ranking.exact``)."""
         cols, params = [], list[Any]()
         for lane in LANES:
             if lane in self.literal:
@@ -328,14 +338,27 @@ class _Search:
                 params.append(self.literal[lane])
             else:
                 cols.append("NULL::float8")
+        score_params: tuple[Any, ...] = ()
         if self.matches is not None:
             # The postings gave every memory's BM25 already (:meth:`_read_rows` fills it
             # in): scoring it again from the row costs more than the cosine.
             cols.append("0::float8")
-            return ", ".join(cols), tuple(params)
-        score, score_params = bm25.row_sql(self.t, self.words, alias)
-        cols.append(score)
-        return ", ".join(cols), (*params, *score_params)
+        else:
+            score, score_params = bm25.row_sql(self.t, self.words, alias)
+            cols.append(score)
+        names: tuple[Any, ...] = ()
+        if self.ranking.names:
+            cols.append(f"coalesce({OPENING_SQL.format(alias=alias)} = ANY(%s), false)")
+            names = (list(self.ranking.names),)
+        else:
+            cols.append("false")
+        exact: tuple[Any, ...] = ()
+        if self.ranking.exact is not None:
+            cols.append(f"coalesce({alias}.content = %s, false)")
+            exact = (self.ranking.exact,)
+        else:
+            cols.append("false")
+        return ", ".join(cols), (*params, *score_params, *names, *exact)
 
     def _subject(self) -> tuple[str, str] | None:
         """The subject whose memories a search's background reads first: the one it
@@ -545,7 +568,7 @@ class _Search:
                 with self.conn.cursor() as cur:
                     self._send_neighbours(cur, ask)
                     found = cur.fetchall()
-                pairs += [(str(hit), str(r[0])) for r in found for hit in r[10]]
+                pairs += [(str(hit), str(r[0])) for r in found for hit in r[12]]
                 scored.update(self._scored_rows(found))
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
@@ -578,8 +601,8 @@ class _Search:
     def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
                          ) -> None:
         """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
-        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 10),
-        and every hit looked for (column 11, the same on each row; none found: no
+        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 12),
+        and every hit looked for (column 13, the same on each row; none found: no
         row).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory

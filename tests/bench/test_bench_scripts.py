@@ -76,10 +76,11 @@ def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
         assert "calibration curve" in out and "evidence" in out and "0.40" in out
         assert ("general" in out) == ("--mixed" in extra)
     elif "--latency" in extra:
-        assert "time + neighbours (default)" in out and "p95 ms" in out
+        assert "neighbours + names (default)" in out and "p95 ms" in out
     elif "--ablation" in extra:
-        assert "time + neighbours (default)" in out and "situated lexical only" in out
-        assert "+ neighbours only" in out
+        assert "neighbours + names (default)" in out and "situated lexical only" in out
+        assert "query without names (off)" in out
+        assert "+ neighbours only" in out and "+ names only" in out
     elif "--variants" in extra:
         assert "neighbours .5 of the top 5" in out and "category 4 single-hop" in out
         assert ("BM25 k1 2.0" in out) == (len(extra) == 1)

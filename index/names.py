@@ -1,0 +1,88 @@
+"""Names: the people (and places, things) a query names, and the name a memory opens with.
+
+A question about a person ("What did Caroline research?") is mostly answered by a memory
+*about* that person, and a memory says whom it is about first: a conversation's turn is
+stored as ``"Caroline: ..."``, a fact as ``"Caroline researched adoption agencies"``. BM25
+cannot tell these from a memory that merely mentions the name ("Melanie: Caroline, that's
+great!"), and the name's vector pulls every memory that says it toward the query. So the
+ranking lifts, a little, the memories that *open* with a name the query names
+(``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
+
+With ``IndexParams.query_without_names`` (off by default: ``docs/recall.md`` says why),
+the query's vector is the mean of its own and that of the query without its first name
+(``without_names``): a name pulls a small model's
+vector toward every memory that says it, whatever they say, and the name still counts
+through BM25 and the boost above. Only the first: it is most often the person asked
+about, while a later one is often what is asked ("... Maria live in Porto or Lisbon?").
+
+Both sides are read with plain ASCII rules, so that PostgreSQL computes a memory's opening
+name in SQL exactly as Python does here (``postgres/search.py``):
+
+- the query's names are its words of ASCII letters that start with a capital letter and
+  are not stopwords (``lexical``'s list: "What", "When", "I" are not names), lowercased;
+- a memory opens with the first run of ASCII letters at the very start of its content,
+  lowercased (``"Caroline: hi"`` and ``"Caroline's dog"`` open with ``caroline``; a content
+  starting with a space, a digit or a non-ASCII letter opens with no name).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexical import STOPWORDS
+
+__all__ = ["query_names", "opening_name", "opens_with", "without_names", "OPENING_SQL",
+           "MAX_NAMES"]
+
+_LETTERS = re.compile(r"[A-Za-z]+")
+# A query naming more than this many things is a list, not a question about someone: the
+# first ones count (in the query's order), which also bounds the SQL parameter.
+MAX_NAMES = 8
+# The same rule in PostgreSQL: the first run of ASCII letters at the start of the content
+# (NULL when there is none), lowercased.
+OPENING_SQL = "lower(substring({alias}.content from '^[A-Za-z]+'))"
+
+
+def query_names(text: str | None) -> tuple[str, ...]:
+    """The names ``text`` names, lowercased, in order, without repeats (at most
+    ``MAX_NAMES``)."""
+    if not text:
+        return ()
+    names: dict[str, None] = {}
+    for word in _LETTERS.findall(text):
+        lower = word.lower()
+        if word[0].isupper() and lower not in STOPWORDS:
+            names.setdefault(lower)
+            if len(names) == MAX_NAMES:
+                break
+    return tuple(names)
+
+
+def without_names(text: str, names: tuple[str, ...]) -> str | None:
+    """``text`` without the first of its ``names`` (``query_names``), wherever it says it
+    (with a possessive ``'s``), spaces folded; None when it names nothing or holds
+    nothing else."""
+    if not names:
+        return None
+    pattern = r"\b" + re.escape(names[0]) + r"(?:'s)?\b"
+    rest = re.sub(r"\s+", " ", re.sub(pattern, "", text, flags=re.IGNORECASE)).strip()
+    return rest if _LETTERS.search(rest) else None
+
+
+def opening_name(content: str) -> str | None:
+    """The name ``content`` opens with, lowercased (None: it opens with no ASCII letter)."""
+    match = _LETTERS.match(content)
+    return match.group(0).lower() if match else None
+
+
+def opens_with(content: str, names: tuple[str, ...]) -> bool:
+    """``opening_name(content) in names`` for ``names`` of lowercase ASCII letters
+    (``query_names``'), without a regular expression: a search asks it of every memory
+    it scores, and comparing prefixes costs half as much."""
+    for name in names:
+        head = content[:len(name)]
+        if head.isascii() and head.lower() == name:
+            after = content[len(name):len(name) + 1]
+            if not (after.isascii() and after.isalpha()):
+                return True
+    return False

@@ -1,0 +1,153 @@
+"""Names (names.py, recall.boost_named): a question that names someone prefers the memories
+that open with that name, the ones *about* them, on either backend.
+
+Every test below asks about Caroline among memories that all say "Caroline" and the same
+other words: the one Caroline said (or that is about her) comes first; one that merely
+mentions her does not pass it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from index import IndexParams, MemorySettings
+from index.names import MAX_NAMES, opening_name, opens_with, query_names, without_names
+from index.recall import boost_named
+
+PROFILE = settings.get_profile("triform-index")
+_OPENED = itertools.count()
+EVERYTHING = MemorySettings(relevance_threshold=0.0)
+SCOPED = MemorySettings(relevance_threshold=0.0, subject_scoping=True)
+# The same bag of words: equal vectors (the hashing embedder) and equal BM25, so only the
+# name boost tells them apart (without it, the newer one ranks first).
+ABOUT_HER = "Caroline: Melanie and I researched adoption agencies"
+MENTIONS_HER = "Melanie: Caroline and I researched adoption agencies"
+
+
+def test_the_names_of_a_question_are_its_capitalised_words_that_are_not_stopwords():
+    assert query_names("What did Caroline research?") == ("caroline",)
+    assert query_names("When did Melanie paint Caroline's sunrise in Paris?") == (
+        "melanie", "caroline", "paris")
+    assert query_names("Caroline's dog?") == ("caroline",)
+    assert query_names("Is I what When Where") == ()
+    assert query_names("what did caroline research") == ()
+    assert query_names("") == () and query_names(None) == ()
+
+
+def test_a_long_list_of_names_counts_its_first_ones():
+    names = [f"Name{chr(97 + i)}" for i in range(20)]
+    assert query_names(" ".join(names)) == tuple(n.lower() for n in names[:MAX_NAMES])
+
+
+def test_a_memory_opens_with_its_first_run_of_letters():
+    assert opening_name("Caroline: I researched agencies") == "caroline"
+    assert opening_name("Caroline's dog loves the beach") == "caroline"
+    assert opening_name("caroline likes tea") == "caroline"
+    assert opening_name(" Caroline: hi") is None
+    assert opening_name("9am: Caroline called") is None
+    assert opening_name("") is None
+
+
+@settings(PROFILE, max_examples=300)
+@given(content=st.text(st.sampled_from("abcAB K\u212a\u00e9:'1 "), max_size=8),
+       names=st.lists(st.text(st.sampled_from("abk"), min_size=1, max_size=3), max_size=3))
+def test_the_fast_test_of_an_opening_name_is_the_rule(content, names):
+    assert opens_with(content, tuple(names)) == (opening_name(content) in names)
+
+
+@settings(PROFILE, max_examples=80)
+@given(scores=st.lists(st.floats(0, 1), min_size=1, max_size=12), data=st.data(),
+       weight=st.floats(0, 1))
+def test_the_boost_lifts_named_memories_only_and_keeps_each_sides_order(scores, data,
+                                                                      weight):
+    s = np.array(scores)
+    named = np.array(data.draw(st.lists(st.booleans(), min_size=len(s), max_size=len(s))))
+    out = boost_named(s, named, weight)
+    assert np.array_equal(out[~named], s[~named])
+    assert np.all(out >= s - 1e-12) and np.all(out <= 1.0 + 1e-12)
+    for i in range(len(s)):
+        for j in range(len(s)):
+            if named[i] == named[j] and s[i] < s[j]:
+                assert out[i] <= out[j]
+
+
+def _ask(make_store, tmp_path, weight: float, query: str, *,
+         subject=None) -> list[str]:
+    store = make_store(index_params=IndexParams(name_weight=weight),
+                       directory=tmp_path / f"names-{next(_OPENED)}")
+    settings_ = SCOPED if subject else EVERYTHING
+    who = {"subject_type": subject[0], "subject_id": subject[1]} if subject else {}
+    store.store(content=ABOUT_HER, category="context", settings=settings_, **who)
+    store.store(content=MENTIONS_HER, category="context", settings=settings_, **who)
+    store.store(content="Jon: the bakery opens at six", category="context",
+                settings=settings_, **who)
+    found = store.search(query=query, limit=3, settings=settings_,
+                         **({"subject_type": subject[0], "subject_id": subject[1]}
+                            if subject else {}))
+    return [r["memory"]["content"] for r in found.results]
+
+
+def test_a_question_naming_someone_finds_what_they_said_first(make_store, tmp_path):
+    question = "What did Caroline research?"
+    assert _ask(make_store, tmp_path, 0.0, question)[0] == MENTIONS_HER
+    assert _ask(make_store, tmp_path, IndexParams().name_weight, question)[0] == ABOUT_HER
+
+
+def test_the_name_counts_in_a_subjects_scope_too(make_store, tmp_path):
+    assert _ask(make_store, tmp_path, IndexParams().name_weight,
+                "What did Caroline research?", subject=("guest", "g1"))[0] == ABOUT_HER
+
+
+@pytest.mark.parametrize("query", ["what did caroline research?",
+                                   "What did they research?"])
+def test_a_question_naming_nobody_keeps_the_order_of_the_words(make_store, tmp_path, query):
+    # Lower case is not a name: the boost needs the capital a name is written with.
+    assert _ask(make_store, tmp_path, IndexParams().name_weight, query)[0] == MENTIONS_HER
+
+
+def test_the_name_reorders_and_never_hides(make_store, tmp_path):
+    found = _ask(make_store, tmp_path, IndexParams().name_weight,
+                 "What did Caroline research?")
+    assert sorted(found[:2]) == sorted([ABOUT_HER, MENTIONS_HER]) and len(found) == 3
+
+
+def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_store,
+                                                                         tmp_path):
+    """The content lane searches with the mean of the query's vector and that of the
+    query without its names: a memory that says what was asked gains on one that only
+    says the name (names.without_names)."""
+    assert without_names("What did Caroline's sister research?", ("caroline",)) == \
+        "What did sister research?"
+    # The first name only: a later one is often what is asked.
+    assert without_names("Did Maria move to Porto? Maria said so", ("maria", "porto")) \
+        == "Did move to Porto? said so"
+    assert without_names("Caroline?", ("caroline",)) is None
+    sims = {}
+    for on in (False, True):
+        store = make_store(index_params=IndexParams(query_without_names=on, name_weight=0),
+                           directory=tmp_path / f"unnamed-{on}")
+        for text in ("Caroline Caroline Caroline", "sister research adoption"):
+            store.store(content=text, category="fact", settings=EVERYTHING)
+        found = store.search(query="What did Caroline's sister research?", limit=2,
+                             settings=EVERYTHING).results
+        sims[on] = {r["memory"]["content"]: r["lanes"]["content"] for r in found}
+    assert sims[True]["sister research adoption"] > sims[False]["sister research adoption"]
+    assert sims[True]["Caroline Caroline Caroline"] < sims[False]["Caroline Caroline Caroline"]
+
+
+def test_a_query_naming_someone_still_scores_its_own_text_1(make_store, tmp_path):
+    """The query's vector is not its own once the names are taken out of half of it; a
+    memory of exactly its text still scores 1, and threshold 1 still finds it."""
+    store = make_store(index_params=IndexParams(query_without_names=True),
+                       directory=tmp_path / "exact")
+    text = "Caroline lives in Bergen"
+    mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
+    store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
+    found = store.search(query=text, settings=MemorySettings(relevance_threshold=1.0))
+    assert [r["memory"]["id"] for r in found.results] == [mine["id"]]
+    assert found.results[0]["score"] >= 1.0 - 1e-5
