@@ -20,7 +20,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
-from .slots import owner, single_slot, slot_keys, slot_target
+from .slots import named_target, owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
                       moved_to, relation_target, signals, similar_target,
@@ -301,6 +301,11 @@ class RuleEvaluator:
         # diet"); what ended by itself is named in the memory ("Rex passed away").
         found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
         if found is not None:
+            return found
+        # The speaker's old value named again beside a new one of their own ("Equinox got
+        # too pricey, I'm at Blink now"): the one fact that names it.
+        if sig.change and sig.replaces and \
+                (found := named_target(sentence, memories, who, skip)) is not None:
             return found
         # A move of the speaker's to a named place, wherever in the sentence ("we packed
         # up and moved to Denver"): where they live.

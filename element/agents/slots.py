@@ -182,3 +182,50 @@ def owner(sentence: str) -> str:
             not {re.sub(r"'s?$", "", w) for w in phrase[1].lower().split()} & _PEOPLE:
         return ""
     return holder
+
+
+#: A capitalised word that names nothing of its own.
+_NOT_NAMED = frozenset("""
+i i'm i've i'd i'll we we're we've my our me us the a an it it's its this that these those
+there here what when where why how if so and but or as then just also really well yes no oh
+ok wow honestly anyway actually now today yesterday tomorrow monday tuesday wednesday
+thursday friday saturday sunday january february march april may june july august
+september october november december
+""".split())
+_WORD = r"[A-Za-z][\w'-]*"
+
+
+def _names(text: str) -> set[str]:
+    """The proper names a text holds: its capitalised words past the first, lower-cased."""
+    return {w.lower() for w in re.findall(_WORD, text)[1:]
+            if w[0].isupper() and w.lower() not in _NOT_NAMED}
+
+
+def named_target(sentence: str, memories: Iterable[Memory], who: str,
+                 skip: Iterable[str] = ()) -> Memory | None:
+    """The one one-fact memory of the speaker's whose name a change statement writes
+    again while the speaker, in a clause of their own, names a new one ("Equinox got too
+    pricey, I'm at Blink now" after "I work out at the Equinox"; "Deborah retired, so I'm
+    under Kwesi now" after "my line manager is Deborah"). The old name alone, a new one in a
+    clause about someone else ("Max has a new friend now, a kitten called Luna") or beside
+    the old one ("I walk Max with Tom now") ends nothing; nor does a name two facts share."""
+    own = {w.lower() for w in re.findall(_WORD, who)}
+    first = re.match(rf"\s*({_WORD})", sentence)
+    written = _names(sentence) | ({first[1].lower()} if first else set())
+    # The names of each clause of the speaker's ("I'm at Blink now").
+    mine = [_names(" " + clause) for clause in re.split(r"[,;:.!?]|\b(?:and|but|so)\b", sentence)
+            if re.match(r"\s*(?:I|I'm|I've|we|we're|we've)\b", clause)]
+    avoid = set(skip)
+    found: list[Memory] = []
+    for memory in memories:
+        if memory["id"] in avoid:
+            continue
+        said = first_person(memory["content"], who)
+        if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
+                owner(said[0]):
+            continue
+        held = _names(said[0]) - own
+        # The new name in a clause without the old one: "I walk Rex with Tom now" adds.
+        if held & written and any(names - own and not names & held for names in mine):
+            found.append(memory)
+    return found[0] if len(found) == 1 else None

@@ -163,3 +163,19 @@ def test_a_change_found_by_slot_says_the_new_value_as_the_attribute_does(
     tell(store, "I rent a flat in Clifton.")
     tell(store, "We just got the keys to our new house in Bedminster!")
     assert current(store) == ["Ada lives in Bedminster"]
+
+
+def test_an_old_name_beside_the_speakers_new_one_supersedes(store: MemoryStore) -> None:
+    tell(store, "I do my shopping at Aldi in town.")
+    tell(store, "Aldi kept running out of things, I'm at Sainsbury's these days.")
+    [now] = current(store)
+    assert "Sainsbury's" in now and "do Ada's shopping at Aldi" not in now
+
+
+@pytest.mark.parametrize("news", ["Rex has a new friend now, a puppy called Juno.",
+                                  "I walk Rex with my neighbour Tom now."])
+def test_an_old_name_told_of_again_with_another_ends_nothing(store: MemoryStore,
+                                                             news: str) -> None:
+    tell(store, "We've got a collie called Rex.")
+    tell(store, news)
+    assert any("collie called Rex" in c for c in current(store))
