@@ -29,7 +29,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,6 +51,7 @@ from ..ranking import (
 from ..recall import LANES, token_set
 from . import bm25
 from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
+from .scored import Scored, adjacent, as_rows, scored
 
 __all__ = ["gather", "EXACT_MAX"]
 
@@ -69,52 +69,6 @@ NEAR_GUESS = 12
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
 Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
-
-
-@dataclass
-class _Scored:
-    """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    BM25, whether it opens with a name the query names (``names.py``), whether its content
-    is the query's text (``Ranking.exact``), its pool in the search and its owner
-    (``(subject_type, subject_id)``, both None for a general memory)."""
-
-    seq: int
-    occurred: float
-    pool: int
-    sims: list[float]
-    present: list[bool]
-    bm25: float
-    named: bool
-    same: bool
-    owner: tuple[str | None, str | None]
-
-
-def _scored(r: Sequence[Any]) -> _Scored:
-    """A row of ``id, seq, occurred_ts, pool``, the scored columns (``_Search._columns``)
-    and ``subject_type, subject_id``."""
-    sims = [0.0, 0.0, 0.0]
-    present = [False, False, False]
-    for j in range(len(LANES)):
-        value = r[4 + j]
-        if value is not None and np.isfinite(value):
-            sims[j], present[j] = float(value), True
-    return _Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
-                   present=present, bm25=float(r[7] or 0.0), named=bool(r[8]),
-                   same=bool(r[9]), owner=(r[10], r[11]))
-
-
-def _rows(scored: list[tuple[str, _Scored]]) -> Rows:
-    """Scored rows as ``ranking.Rows`` (keys: ids)."""
-    return Rows(keys=np.array([memory_id for memory_id, _ in scored], dtype=str),
-                seq=np.array([row.seq for _, row in scored], dtype=np.int64),
-                occurred=np.array([row.occurred for _, row in scored], dtype=np.float64),
-                sims=np.array([row.sims for _, row in scored],
-                              dtype=np.float64).reshape(-1, len(LANES)),
-                present=np.array([row.present for _, row in scored],
-                                 dtype=bool).reshape(-1, len(LANES)),
-                bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64),
-                named=np.array([row.named for _, row in scored], dtype=bool),
-                same=np.array([row.same for _, row in scored], dtype=bool))
 
 
 def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
@@ -143,18 +97,18 @@ class _Search:
         self.extra = filters(request.cats, request.occurred, valid=request.valid)
         self.literal = {lane: vector_text(q) for lane, q in (queries or {}).items()}
         self.words = sorted(set(terms(request.texts["content"])))
-        self.whole: dict[str, _Scored] = {}
-        self.background: list[_Scored] | None = None
+        self.whole: dict[str, Scored] = {}
+        self.background: list[Scored] | None = None
         # Every memory's BM25 from the postings, once a large pool's were read.
         self.matches: bm25.Matches | None = None
         # The hits whose neighbours were read before the ranking asked (ids), and
         # those neighbours: scored rows, (hit, neighbour) pairs.
         self.guess: set[str] = set()
-        self.near: tuple[dict[str, _Scored], list[tuple[str, str]]] = ({}, [])
+        self.near: tuple[dict[str, Scored], list[tuple[str, str]]] = ({}, [])
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
-        chosen: dict[str, _Scored] = {}
+        chosen: dict[str, Scored] = {}
         best = 0.0
         with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
             with conn.pipeline():
@@ -187,14 +141,14 @@ class _Search:
         if self.queries is None:
             return Gathered(None, text_scored)
         background = None if self.background is None else \
-            _rows([(str(row.seq), row) for row in self.background])
-        return Gathered(_rows(sorted(chosen.items())), text_scored, best, self._neighbours,
+            as_rows([(str(row.seq), row) for row in self.background])
+        return Gathered(as_rows(sorted(chosen.items())), text_scored, best, self._neighbours,
                         background)
 
     # -- candidates ------------------------------------------------------------------------
 
     def _candidates(self, cur: Cursor, queries: dict[str, np.ndarray], sizes: list[int]
-                    ) -> tuple[dict[str, _Scored], float]:
+                    ) -> tuple[dict[str, Scored], float]:
         """Candidates and their exact similarities, and the best BM25 in scope (the
         content boost's scale)."""
         ranking, request = self.ranking, self.request
@@ -202,7 +156,7 @@ class _Search:
         large = [pool for pool, size in zip(self.pools, sizes, strict=True)
                  if size > EXACT_MAX]
         want = ranking.lexical_candidates()
-        rows: dict[str, _Scored] = {}
+        rows: dict[str, Scored] = {}
         candidates: set[str] = set()
         lexical_top: list[tuple[float, str]] = []
         if small:
@@ -532,13 +486,13 @@ class _Search:
                      *(() if cap is None else (cap,))))
         return [str(r[0]) for r in cur.fetchall()]
 
-    def _read_rows(self, cur: Cursor) -> dict[str, _Scored]:
+    def _read_rows(self, cur: Cursor) -> dict[str, Scored]:
         return self._scored_rows(cur.fetchall())
 
-    def _scored_rows(self, found: list[Any]) -> dict[str, _Scored]:
+    def _scored_rows(self, found: list[Any]) -> dict[str, Scored]:
         """Rows of the scored columns (:meth:`_columns`), by id; their BM25 from the
         postings when :meth:`_columns` left it out."""
-        rows = {str(r[0]): _scored(r) for r in found}
+        rows = {str(r[0]): scored(r) for r in found}
         if self.matches is not None and rows:
             scores = self.matches.of(np.array([row.seq for row in rows.values()],
                                              dtype=np.int64))
@@ -552,12 +506,12 @@ class _Search:
                     ) -> tuple[np.ndarray, np.ndarray, Rows]:
         """``ranking.NeighbourFinder``. When every hit is a row of a pool scored whole,
         its neighbours (same owner, so same pool) are among those rows too, and are found
-        without a statement (:meth:`_adjacent`); otherwise one statement finds each hit's
+        without a statement (``scored.adjacent``); otherwise one statement finds each hit's
         neighbours and scores them (:meth:`_send_neighbours`)."""
         ids = [str(hit) for hit in hits.tolist()]
         pairs: list[tuple[str, str]]
         if all(hit in self.whole for hit in ids):
-            pairs = self._adjacent(ids)
+            pairs = adjacent(self.whole, ids, self.ranking.params.neighbour_gap)
             scored = {neighbour: self.whole[neighbour] for _, neighbour in pairs}
         else:
             near, near_pairs = self.near
@@ -573,30 +527,7 @@ class _Search:
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
                 np.array([n for _, n in pairs], dtype=str),
-                _rows(sorted((k, row) for k, row in scored.items() if k not in seen)))
-
-    def _adjacent(self, hits: list[str]) -> list[tuple[str, str]]:
-        """``(hit, neighbour)`` pairs among the rows of the pools scored whole, which hold
-        every row of each hit's pool that passes the search's filters: the same rule as
-        :meth:`_send_neighbours`, looked up by sequence number (at most
-        ``2 * NEIGHBOUR_SCAN`` lookups per hit)."""
-        rows = self.whole
-        by_seq = {row.seq: memory_id for memory_id, row in rows.items()}
-        gap = self.ranking.params.neighbour_gap
-        pairs = []
-        for hit in hits:
-            h = rows[hit]
-            for step in (-1, 1):
-                for seq in range(h.seq + step, h.seq + step * (NEIGHBOUR_SCAN + 1), step):
-                    memory_id = by_seq.get(seq)
-                    if memory_id is None:
-                        continue
-                    row = rows[memory_id]
-                    if (row.owner == h.owner and row.present[0]
-                            and abs(row.occurred - h.occurred) <= gap):
-                        pairs.append((hit, memory_id))
-                        break
-        return pairs
+                as_rows(sorted((k, row) for k, row in scored.items() if k not in seen)))
 
     def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
                          ) -> None:
