@@ -69,7 +69,8 @@ went got had made took saw came found felt thought told said gave left kept met 
 bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
 built lost paid became fell forgot chose wore sold held stood understood heard meant slept
 led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
-dealt did was were drew outgrew withdrew
+dealt did was were drew outgrew withdrew learnt dreamt burnt spelt spilt leapt knelt smelt
+spoilt dwelt
 """.split())
 AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
                              "shut", "spread", "bet"})

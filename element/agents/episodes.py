@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
-from .narration import household, narrate
+from .narration import household, household_of, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
@@ -139,6 +139,8 @@ _ABOUT_ME = re.compile(r"^(?!(?:it|its|this|that|these|those|they|them|he|she|hi
                        r"\s+(?:is|are|was|were|has|have|had|means?|meant|matters?|mattered|"
                        r"keeps?|kept|makes?|made|gives?|gave|helps?|helped|brings?|brought)\b"
                        r".*\b(?:me|my|us|our)\b", re.I)
+#: A sentence whose subject is the other person or theirs ("Your support means a lot").
+_YOURS = re.compile(r"^(?:you|your|yours)\b", re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
@@ -381,6 +383,8 @@ def _score(text: str) -> float | None:
     acts = _acts(text)
     if _SECOND.search(text) and not _SHARED.search(text) and not acts:
         return None
+    if _YOURS.match(text) and not acts:
+        return None     # "Your dedication to our community is amazing": about the other
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None
@@ -491,8 +495,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     if best < MIN_SCORE:
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
-    home = household(text)
-    parts = [narrate(s, who, home, _partner(addressee)) for _, s, _ in chosen]
+    parts = [narrate(s, who, household_of(s, text), _partner(addressee)) for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)

@@ -18,13 +18,23 @@ from .episode_words import (
     PAST as _PAST,
 )
 
-__all__ = ["narrate", "household"]
+__all__ = ["narrate", "household", "household_of"]
 
-#: Words of home, family and pets: "we" among them is the speaker's household.
+#: Words of home, family and pets: "we" among them is the speaker's household. "Family"
+#: not as someone else's ("saved a family from a fire"), and
+#: "live" only of where one lives ("we live in Leeds"; not "our best life", "our lives").
 _HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"})) +
-                        r"|famil(?:y|ies)|fam|home|house|apartment|flat|household|moved|move|"
-                        r"live|lives|living|adopted|adopt|married|wedding|husband|wife)\b",
-                        re.I)
+                        r"|(?<!\ba )(?<!\banother )famil(?:y|ies)|fam|home|house|"
+                        r"apartment|flat|household|moved|move|"
+                        r"(?:live[sd]?|living)\s+(?:\w+\s+)?(?:in|at|with|together|near|next|by|"
+                        r"abroad|nearby|here|there|downtown|close)|adopted|adopt|married|wedding|"
+                        r"husband|wife)\b", re.I)
+#: A group of the speaker's that is not the household: a turn that names one besides the
+#: family ("My fam's small, but I love the friends I have. We watch movies ...") leaves
+#: "we" to what each sentence says.
+_GROUP = re.compile(r"\b(?:friends?|buddies|pals|team|teammates|colleagues|co-?workers|"
+                    r"workmates|classmates|class|group|gang|crew|squad|band|club|students|"
+                    r"volunteers|members|neighbou?rs|community)\b", re.I)
 #: "We" of the two people talking: "we both", "both of us", "the two of us".
 _BOTH = re.compile(r"\bwe\s+(?:\w+\s+){0,2}?both\b|\bboth of us\b|\bthe two of us\b", re.I)
 
@@ -99,6 +109,14 @@ def household(text: str) -> bool:
     """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
     pets ("we have a cat", "we moved house", "me and the kids")."""
     return bool(_HOUSEHOLD.search(text))
+
+
+def household_of(sentence: str, turn: str) -> bool:
+    """Whether "we" in ``sentence`` of ``turn`` is the speaker's household: the sentence
+    speaks of family, home or pets, or the turn does and names no other group of the
+    speaker's ("We went camping" after "My family's been great"; not "We usually watch
+    movies" after "I love spending time with the friends I have")."""
+    return household(sentence) or household(turn) and not _GROUP.search(turn)
 
 
 def narrate(text: str, who: str, home: bool | None = None, partner: str | None = None) -> str:
