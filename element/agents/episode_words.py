@@ -90,9 +90,13 @@ into of on with about after before again all any both each few more most other s
 only own same very can will am
 """.split())
 IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+#: Words in -ing that are no verb of the speaker's: nouns, and prepositions ("During the
+#: holidays we ..." drops no "I am").
 ING_NOUNS = frozenset("""
 something nothing anything everything morning evening spring wedding building meeting
 painting clothing ceiling feeling setting evening offspring earring sibling pudding
+during according regarding including concerning considering following excluding pending
+notwithstanding barring
 """.split())
 
 

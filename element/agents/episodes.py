@@ -159,6 +159,8 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made
                      re.I)
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:going to|gonna)\s+(?!be\b)", "I am going to "),     # "gonna be great": it is
+    # "Been quite a ride": the dropped subject is "it" before a noun phrase.
+    (r"^been\s+(?=(?:(?:quite|such|really|pretty|so)\s+)?(?:a|an)\b)", "It has been "),
     (r"^been\s+", "I have been "),
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
@@ -219,15 +221,26 @@ june july august september october november december morning evening afternoon w
 """.split())
 
 
+#: A greeting and the name it greets ("Hey John, this week has been busy"): whoever the
+#: other turns name, a capitalised word after "hey" is the one addressed.
+_GREETED = re.compile(r"^(?:hey|hi|hello|hiya|yo|dear|good (?:morning|afternoon|evening))"
+                      r"(?:\s+there)?[\s,!]+(?P<n>[A-Z][a-z]{1,15})\s*[,!.:;-]+\s*", re.I)
+
+
+def _maybe_name(word: str) -> bool:
+    """Whether a capitalised ``word`` opening a sentence can be a name, not a common word,
+    an adverb or a time."""
+    low = word.lower()
+    return not (low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or
+                low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or
+                low.endswith(("ly", "ing", "ed")) or bool(time_phrase(low)))
+
+
 def _drop_address(text: str) -> str:
-    """``text`` without a name it opens on to address the other person (``_ADDRESS``)."""
-    m = _ADDRESS.match(text)
-    if m is None:
-        return text
-    low = m["n"].lower()
-    if low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or \
-            low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or \
-            low.endswith(("ly", "ing", "ed")) or time_phrase(low):
+    """``text`` without a name it opens on to address the other person (``_ADDRESS``), or
+    greets (``_GREETED``)."""
+    m = _ADDRESS.match(text) or _GREETED.match(text)
+    if m is None or not _maybe_name(m["n"]):
         return text
     return text[m.end():]
 
@@ -236,6 +249,7 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     """A sentence without interjections and the addressee's name, contractions expanded and
     a dropped subject restored; and whether it asks."""
     text, question = untag(raw)
+    text = _drop_address(text)
     for _ in range(4):
         before = text
         if vocative is not None:
@@ -247,7 +261,9 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     text = re.sub(r"\bi\b", "I", text)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
-    text = text.strip().rstrip(".!?;:~ ").strip()
+    # A discourse opener goes before the subject is restored ("Speaking of trips, we ..."
+    # is no "I am speaking of trips").
+    text = _OPENER.sub("", text.strip().rstrip(".!?;:~ ").strip())
     if not text:
         return "", question
     return restore_subject(text), question

@@ -67,13 +67,20 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
                          + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+#: A preposition of place or time right before a capitalised word: "during Thanksgiving",
+#: "in Lisbon" name no one who could be "we" (unlike "with Sam").
+_PLACE_OR_TIME = re.compile(r"\b(?:during|on|in|at|for|since|after|before|until|by|from|to|"
+                            r"of|over|around|near|across|through)\s+(?:the\s+)?$", re.I)
+
+
 def _one_other(text: str, who: str) -> str | None:
     """The one person ``text`` names besides ``who``, if exactly one (a capitalised word
     that does not open the text, a sentence or a clause)."""
     if re.search(r"\b[A-Z][a-z]+,? (?:and|&) [A-Z][a-z]+\b", text):
         return None     # "Sam and Jo came over, we ...": more than one
-    named = {n for n in re.findall(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
-             if n != who and n.lower() not in _NOT_NAMES}
+    named = {m[0] for m in re.finditer(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
+             if m[0] != who and m[0].lower() not in _NOT_NAMES and
+             not _PLACE_OR_TIME.search(text[:m.start()])}
     return named.pop() if len(named) == 1 else None
 
 

@@ -304,3 +304,21 @@ def test_a_sentence_about_the_other_persons_things_is_left_out() -> None:
                    "notes about local politics in my notebook.", "Ana", addressee=["Gina"])
     assert told is not None and \
         told.content == "Ana has been taking notes about local politics in Ana's notebook."
+
+
+@pytest.mark.parametrize("said,memory", [
+    # a name after a greeting is the one addressed, though no other turn names them
+    ("Hey John, this week's been really busy for me.", "This week's been really busy for Ana."),
+    # "been" before a noun phrase drops "it", not "I"
+    ("Hey Nate! Been quite a ride - had an audition yesterday for a writing gig.",
+     "It has been quite a ride - had an audition yesterday for a writing gig."),
+    ("Been busy with work lately.", "Ana has been busy with work lately."),
+    # a discourse opener is no dropped "I am"
+    ("Speaking of trips, my wife and I just left for our European vacation.",
+     "Ana's wife and Ana just left for Ana's European vacation."),
+    # "during" is no verb; a holiday is no one who could be "we"
+    ("During Thanksgiving, we usually watch a few movies.",
+     "During Thanksgiving, Ana and others usually watch a few movies."),
+])
+def test_greetings_dropped_subjects_and_openers_read_cleanly(said: str, memory: str) -> None:
+    assert tell(said, "Ana") == memory
