@@ -355,7 +355,7 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         name = _obj(m["x"], 4)
         if not name:
             return None
-        if m["call"] and norm(name) != norm(who):
+        if m["call"]:
             return Candidate("fact", f"{who} wants to be called {name}", "fact:name", turn,
                              slot=True)
         return _named(name, turn, who)

@@ -18,14 +18,19 @@ def said(text: str, name: str = "Maria") -> list[str]:
     return [c.content for c in found]
 
 
-@pytest.mark.parametrize("text", ["My name is Maria.", "I'm Maria", "Call me Maria.",
-                                  "Call me maria!"])
+@pytest.mark.parametrize("text", ["My name is Maria.", "I'm Maria", "My name's Maria!"])
 def test_the_speakers_own_name_is_no_memory(text: str) -> None:
     assert not any("Maria" in c.replace("Maria", "", 1) for c in said(text)), said(text)
 
 
-def test_another_name_to_be_called_is_kept() -> None:
-    assert said("Call me Mia.") == ["Maria wants to be called Mia"]
+@pytest.mark.parametrize("text,memory", [
+    ("Call me Mia.", "Maria wants to be called Mia"),
+    # how the speaker wants to be called is kept though it is their name: a later "call me
+    # Mia" supersedes it, and what they were called before stays in its history
+    ("Call me Maria.", "Maria wants to be called Maria"),
+])
+def test_the_name_to_be_called_is_kept(text: str, memory: str) -> None:
+    assert said(text) == [memory]
 
 
 @pytest.mark.parametrize("text,part", [
