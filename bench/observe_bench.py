@@ -26,7 +26,7 @@ both ways, alternating, on two stores, side by side.
 
     .venv/bin/python bench/observe_bench.py [--data ../shared/eval/locomo-dev.json]
         [--convs 0,1,2,3,4] [--window 6] [--no-qa] [--hashing-store] [--show N]
-        [--whole-sessions] [--inline] [--compare-prefetch | --compare-behind]
+        [--dump FILE] [--whole-sessions] [--inline] [--compare-prefetch | --compare-behind]
 """
 
 from __future__ import annotations
