@@ -44,9 +44,11 @@ def conversation(sample_id: str, a: str, b: str) -> dict:
     ]
     summaries = {"session_1_summary": f"{a} told {b} about a pottery class.",
                  "session_2_summary": f"{b} ran a race for a charity."}
+    observation = {"session_1_observation": {a: [[f"{a} went to a pottery class.", "D1:1"]]},
+                   "session_2_observation": {b: [[f"{b} ran a charity race.", "D2:1"]]}}
     return {"sample_id": sample_id, "conversation": {"speaker_a": a, "speaker_b": b,
                                                      **sessions}, "qa": qa,
-            "session_summary": summaries}
+            "session_summary": summaries, "observation": observation}
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +152,22 @@ cases:
                   "--batch", "2")
     assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in batched, \
         batched
+
+
+def test_observe_bench_command_line_dumps_facts_and_memories(data: Path,
+                                                             tmp_path: Path) -> None:
+    dump = tmp_path / "dump.json"
+    out = run("bench/observe_bench.py", "--data", str(data), "--convs", "0,1", "--no-qa",
+              "--hashing-store", "--dump", str(dump))
+    assert "| 0-2 (tuned on) | 4 |" in out, out
+    rows = json.loads(dump.read_text())
+    facts = [r for r in rows if r["kind"] == "fact"]
+    memories = [r for r in rows if r["kind"] == "memory"]
+    assert len(facts) == 4 and memories
+    assert {"Ana went to a pottery class.", "Ben ran a charity race."} <= \
+        {f["text"] for f in facts}
+    pottery = next(m for m in memories if "pottery" in m["text"])
+    assert pottery["turns"] == ["D1:1"] and pottery["matched"] and pottery["best"] >= 0.6
 
 
 def test_transfer_bench_command_line() -> None:
