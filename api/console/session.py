@@ -26,7 +26,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, Request, current_app, request, session
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms import ValidationError
 
@@ -65,7 +65,7 @@ class ConsoleOnlySessions(SecureCookieSessionInterface):
     sends the cookie nowhere else, so every other request (the API, MCP, git) gets the
     empty null session without building the signer (some 50 us of each API call)."""
 
-    def open_session(self, app: Flask, request: Request) -> SessionMixin | None:
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         path = self.get_cookie_path(app).rstrip("/")
         if request.path != path and not request.path.startswith(path + "/"):
             return self.null_session_class()
