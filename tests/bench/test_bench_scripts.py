@@ -260,3 +260,12 @@ def test_lanes_bench_times_the_stages_beside_another_revision() -> None:
               "--batches", "1", "--assignments", "static", "--base", "HEAD", "--stages")
     assert "| static | " in out and "| static@HEAD | " in out
     assert "by stage" in out and "| the query's embedding (all lanes' models) | " in out
+
+
+def test_search_http_bench_interleaved_times_the_stages_beside_another_revision() -> None:
+    """The real model in both servers and in the bench (300 memories; the vectors of
+    ``memory_bench.py``'s cache, made by the model on first use)."""
+    out = run("bench/search_http_bench.py", "--interleaved", "--size", "300", "--rounds", "1",
+              "--base", "HEAD", "--stages")
+    assert "HTTP search at HEAD" in out and "ratio at HEAD" in out
+    assert "by stage" in out and "| the store's search (under its lock) | " in out
