@@ -229,12 +229,13 @@ _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|
                      r"ninety|hundred)\b", re.I)
 
 
-def values(text: str, who: str) -> set[str]:
+@lru_cache(maxsize=50_000)
+def values(text: str, who: str) -> frozenset[str]:
     """The values a third-person text names: its proper names (past the first word, not
     ``who``'s) and its numbers."""
     own = {w.lower() for w in who.split()}
     names = {re.sub(r"'s?$", "", name) for name in names_of(text)}
-    return (names - own) | {m.lower() for m in _NUMBER.findall(text)}
+    return frozenset((names - own) | {m.lower() for m in _NUMBER.findall(text)})
 
 
 def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iterable[Memory],

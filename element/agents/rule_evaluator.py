@@ -90,6 +90,10 @@ def _by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
 #: How many of the pool's newest memories a change found by meaning may replace.
 MEANING_POOL = 50
 
+#: A change done to the speaker by someone else: the verbs of change, "me" their object.
+_ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
+                       r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)", re.I)
+
 #: Several of a thing held at once ("I'm carrying two phones around now"): one more, not
 #: a new one in place of the old.
 _SEVERAL = re.compile(r"\b(?:two|three|four|both|several|multiple|a couple of|a pair of)\s+"
@@ -289,11 +293,15 @@ class RuleEvaluator:
                 # single-valued attribute a new value ("Treated myself to a Galaxy S24"
                 # after "I've got a Razr"): found by meaning only (``profile.py``).
                 plain = not (after_end or MAY_CHANGE.search(sentence))
-                if plain and not _plain_statement(sentence):
-                    continue
+                if plain and not (_plain_statement(sentence) and values(sentence, who)):
+                    continue    # found by meaning only with a value named (``profile.py``)
                 sig = signals(sentence)
                 if sig.holder and not owner(sentence):
                     sig = replace(sig, holder="")   # "our broadband provider is now ..."
+                if _ACTED_ON.search(sentence):
+                    # Another's act changing the speaker's ("They've relocated me to ...",
+                    # "my doctor switched me from ... to ..."): a change of the speaker's.
+                    sig = replace(sig, holder="", change=True, strong=True)
                 # A weak cue ("started", "now") says a change of the speaker's too rarely
                 # to look for it by similarity, unless the statement is short and of the
                 # present ("I'm on day shifts now"); of another holder ("my daughter
