@@ -69,6 +69,11 @@ def contents(store: Any) -> str:
     ("I drive a Ford Focus.", "These days I get around in a little Fiat 500.", "Focus", "Fiat"),
     ("My daughter is in Year 2 at St Anne's.", "My daughter went up to Year 3 this September.",
      "Year 2", "Year 3"),
+    # Another's act on the speaker is the speaker's change.
+    ("I take lisinopril for my blood pressure.", "The cardiologist switched me to amlodipine.",
+     "lisinopril", "amlodipine"),
+    ("I work at the Leeds branch of Barclays.", "Head office transferred me to their Glasgow "
+     "branch.", "Leeds", "Glasgow"),
 ])
 def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
         store: Any, before: str, after: str, old: str, new: str) -> None:
@@ -88,6 +93,7 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
     ("I'm learning Spanish.", "I'm learning Japanese now too."),
     ("I work at Unilever.", "I'm thinking about applying to Google next year."),
     ("My favourite band is Radiohead.", "I've been listening to Arctic Monkeys a lot lately."),
+    ("I live in Oxford.", "My friend put me up in her flat in Brighton."),
 ])
 def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
         store: Any, before: str, after: str) -> None:
