@@ -154,7 +154,8 @@ _QUESTIONS: dict[int, tuple[Any, np.ndarray]] = {}
 #: Stripped texts' vectors per embedder: the pool's memories come back observe after
 #: observe.
 _VECTORS: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
-_VECTORS_MAX = 20_000
+#: At most this many (384 floats each: 6 MB), the oldest dropped first.
+_VECTORS_MAX = 4_096
 _OWNERS = [i for i, a in enumerate(ATTRIBUTES) for _ in a.questions]
 
 
