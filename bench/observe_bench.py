@@ -117,9 +117,19 @@ class CountingEmbedder:
         self.behind_ms = 0.0
 
     def embed(self, texts: Any) -> Any:
+        return self._count(texts, lambda: self.inner.embed(texts))
+
+    def embed_lanes(self, lanes: Any, texts: Any) -> Any:
+        """The stores embed their lanes each with its model (``index.embed_for_lanes``):
+        without this, a wrapper of several models is refused."""
+        by_lane = getattr(self.inner, "embed_lanes", None)
+        return self._count(texts, lambda: by_lane(lanes, texts) if by_lane is not None
+                           else self.inner.embed(texts))
+
+    def _count(self, texts: Any, call: Any) -> Any:
         started = time.perf_counter()
         try:
-            return self.inner.embed(texts)
+            return call()
         finally:
             spent = (time.perf_counter() - started) * 1000
             if threading.get_ident() == self.owner:
