@@ -165,7 +165,7 @@ class MemoryCore(Storage, MemoryBackend):
             if self._params.query_without_names else None
         if plain is not None:
             extra[_WITHOUT_NAMES] = plain
-        name = first_name(texts["content"], names) if self._params.name_projection \
+        name = first_name(texts["content"], names) if self._params.name_projection > 0 \
             else None
         if name is not None:
             extra[_NAME] = name

@@ -8,11 +8,11 @@ great!"), and the name's vector pulls every memory that says it toward the query
 ranking lifts, a little, the memories that *open* with a name the query names
 (``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
 
-With ``IndexParams.name_projection`` (on by default), the query's first name is embedded
-alone (``first_name``) and its direction is taken out of the content cosine, on the query's
-side and the memory's (``recall.without_name``): what is left of "What did Caroline
-research?" is how close a memory is to what was asked, and the name counts through the
-boost and BM25 alone.
+With ``IndexParams.name_projection`` (.5 by default), the query's first name is embedded
+alone (``first_name``) and that share of the content cosine is read with its direction
+taken out, on the query's side and the memory's (``recall.without_name``): what is left of
+"What did Caroline research?" is how close a memory is to what was asked, and the name
+counts through the boost and BM25.
 
 With ``IndexParams.query_without_names`` (off by default: ``docs/recall.md`` says why),
 the query's vector is the mean of its own and that of the query without its first name

@@ -7,10 +7,10 @@ its BM25 for the query; the memories scored by text instead (no vectors, or a qu
 could not be embedded); the best BM25 in scope; and a way to find the neighbours of a
 hit. :meth:`Ranking.rank` then turns them into results, once for both:
 
-1. the content lane's cosine, with the direction of the query's first name taken out
-   when the query names someone (``recall.without_name``; each backend fills
-   ``Rows.name_sim``), is pulled up by BM25, against the best BM25 in scope
-   (``recall.boost_content``);
+1. the content lane's cosine, in part (``IndexParams.name_projection``) read with the
+   direction of the query's first name taken out when the query names someone
+   (``recall.without_name``; each backend fills ``Rows.name_sim``), is pulled up by BM25,
+   against the best BM25 in scope (``recall.boost_content``);
 2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
@@ -260,7 +260,7 @@ class Ranking:
         content vector (``IndexParams.name_projection``): each backend fills
         ``Rows.name_sim``, and the content cosine is read with the name's direction
         taken out (``recall.without_name``)."""
-        if name is None or query is None:
+        if name is None or query is None or params.name_projection <= 0:
             name, against = None, 0.0
         else:
             against = float(np.dot(query, name))
@@ -372,12 +372,14 @@ class Ranking:
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
-        """Vector rows' similarities: the content cosine (without the name's direction,
-        ``Ranking.of``'s ``name``; 1 for the query's own text, its ``exact``) boosted by
-        BM25, all clamped."""
+        """Vector rows' similarities: the content cosine (in part without the name's
+        direction, ``Ranking.of``'s ``name``; 1 for the query's own text, its ``exact``)
+        boosted by BM25, all clamped."""
         sims = np.array(rows.sims, dtype=np.float64)
         if self.name is not None and rows.name_sim is not None and len(rows):
-            sims[:, 0] = without_name(sims[:, 0], rows.name_sim, self.name_query)
+            share = self.params.name_projection
+            sims[:, 0] = share * without_name(sims[:, 0], rows.name_sim, self.name_query) \
+                + (1.0 - share) * sims[:, 0]
         if rows.same is not None and len(rows):
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         if len(rows) and rows.bm25 is not None:

@@ -137,7 +137,7 @@ def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_sto
     sims = {}
     for on in (False, True):
         store = make_store(index_params=IndexParams(query_without_names=on, name_weight=0,
-                                                    name_projection=False),
+                                                    name_projection=0.0),
                            directory=tmp_path / f"unnamed-{on}")
         for text in ("Caroline Caroline Caroline", "sister research adoption"):
             store.store(content=text, category="fact", settings=EVERYTHING)
@@ -196,25 +196,27 @@ def test_the_name_to_take_out_is_the_first_as_the_query_writes_it():
 
 def test_a_memory_that_says_what_was_asked_gains_on_one_that_says_the_name(make_store,
                                                                              tmp_path):
-    """With the name's direction out of the content cosine (name_projection), a memory
-    that only says the name loses its pull, one that says what was asked keeps it: on
-    both backends alike."""
+    """The more of the content cosine is read with the name's direction out
+    (name_projection: none, the default share, all of it), the more a memory that says
+    what was asked gains on one that only says the name: on both backends alike."""
     sims = {}
-    for on in (False, True):
-        store = make_store(index_params=IndexParams(name_projection=on, name_weight=0),
-                           directory=tmp_path / f"projection-{on}")
+    for share in (0.0, IndexParams().name_projection, 1.0):
+        store = make_store(index_params=IndexParams(name_projection=share, name_weight=0),
+                           directory=tmp_path / f"projection-{share}")
         for text in ("Caroline Caroline Caroline", "sister research adoption"):
             store.store(content=text, category="fact", settings=EVERYTHING)
         found = store.search(query="What did Caroline's sister research?", limit=2,
                              settings=EVERYTHING).results
-        sims[on] = {r["memory"]["content"]: r["lanes"]["content"] for r in found}
-    lift = sims[True]["sister research adoption"] - sims[False]["sister research adoption"]
-    assert lift > 0
-    assert sims[True]["Caroline Caroline Caroline"] < sims[False]["Caroline Caroline Caroline"]
+        sims[share] = {r["memory"]["content"]: r["lanes"]["content"] for r in found}
+    shares = sorted(sims)
+    for less, more in zip(shares, shares[1:], strict=False):
+        assert sims[more]["sister research adoption"] > sims[less]["sister research adoption"]
+        assert sims[more]["Caroline Caroline Caroline"] < \
+            sims[less]["Caroline Caroline Caroline"]
 
 
 def test_with_the_name_out_the_querys_own_text_still_scores_1(make_store, tmp_path):
-    store = make_store(index_params=IndexParams(name_projection=True),
+    store = make_store(index_params=IndexParams(name_projection=1.0),
                        directory=tmp_path / "projection-exact")
     text = "Caroline lives in Bergen"
     mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
