@@ -420,9 +420,10 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
     from index.names import query_names
     when = query_span(question, store._clock())
     names = query_names(question)
-    queries, mixed = store._embed_query(request.texts, names)
+    queries, mixed, name = store._embed_query(request.texts, names)
     ranking = Ranking.of(store._params, settings, request.limit, when, names,
-                         exact=question if mixed else None)
+                         exact=question if mixed else None, name=name,
+                         query=None if queries is None else queries["content"])
     found = store._recall(request, queries, settings.subject_scoping, ranking, False)
     return {r["memory"]["id"]: r["score"] for r in found.results}
 

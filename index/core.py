@@ -50,7 +50,7 @@ from .errors import (
     StoreError,
     StoreFailed,
 )
-from .names import query_names, without_names
+from .names import first_name, query_names, without_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
@@ -74,6 +74,8 @@ logger = logging.getLogger(__name__)
 # The key of the query without its first name among a search's texts to embed: embedded with
 # the content lane's model (``embed.lane_of``), never a lane of its own.
 _WITHOUT_NAMES = "without-names:content"
+# The key of the query's first name alone (``IndexParams.name_projection``), the same way.
+_NAME = "name:content"
 
 # Memories embedded per model call by a repair or background pass.
 REPAIR_BATCH = 64
@@ -151,21 +153,32 @@ class MemoryCore(Storage, MemoryBackend):
         return {name: out[i].copy() for i, name in enumerate(names)}
 
     def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]
-                     ) -> tuple[Vectors | None, bool]:
-        """A search's lane vectors (``_embed_lanes``), and whether the content lane's is
-        not the query's own: with ``query_without_names``, it is the mean of the query's
-        and of the query without its first name (``names.without_names``), embedded in
-        the same call."""
+                     ) -> tuple[Vectors | None, bool, np.ndarray | None]:
+        """A search's lane vectors (``_embed_lanes``); whether the content lane's is not
+        the query's own: with ``query_without_names``, it is the mean of the query's and
+        of the query without its first name (``names.without_names``); and, with
+        ``name_projection``, the vector of the query's first name alone (None: not
+        asked, or the query says nothing but the name), all embedded in the same call
+        (a name recurs: most often its vector comes from the embedding cache)."""
+        extra: dict[str, str] = {}
         plain = without_names(texts["content"], names) \
             if self._params.query_without_names else None
-        if plain is None:
-            return self._embed_lanes(texts), False
-        queries = self._embed_lanes({**texts, _WITHOUT_NAMES: plain})
+        if plain is not None:
+            extra[_WITHOUT_NAMES] = plain
+        name = first_name(texts["content"], names) if self._params.name_projection > 0 \
+            else None
+        if name is not None:
+            extra[_NAME] = name
+        if not extra:
+            return self._embed_lanes(texts), False, None
+        queries = self._embed_lanes({**texts, **extra})
         if queries is None:
-            return None, False
-        unnamed = queries.pop(_WITHOUT_NAMES)
-        queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
-        return queries, True
+            return None, False, None
+        name_vector = queries.pop(_NAME, None)
+        unnamed = queries.pop(_WITHOUT_NAMES, None)
+        if unnamed is not None:
+            queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
+        return queries, unnamed is not None, name_vector
 
     # -- store -----------------------------------------------------------------------------
 
@@ -316,9 +329,10 @@ class MemoryCore(Storage, MemoryBackend):
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         names = query_names(request.texts["content"])
-        queries, mixed = self._embed_query(request.texts, names)
+        queries, mixed, name = self._embed_query(request.texts, names)
         ranking = Ranking.of(self._params, settings, request.limit, when, names,
-                             exact=request.texts["content"] if mixed else None)
+                             exact=request.texts["content"] if mixed else None, name=name,
+                             query=None if queries is None else queries["content"])
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

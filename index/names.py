@@ -8,6 +8,12 @@ great!"), and the name's vector pulls every memory that says it toward the query
 ranking lifts, a little, the memories that *open* with a name the query names
 (``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
 
+With ``IndexParams.name_projection`` (.5 by default), the query's first name is embedded
+alone (``first_name``) and that share of the content cosine is read with its direction
+taken out, on the query's side and the memory's (``recall.without_name``): what is left of
+"What did Caroline research?" is how close a memory is to what was asked, and the name
+counts through the boost and BM25.
+
 With ``IndexParams.query_without_names`` (off by default: ``docs/recall.md`` says why),
 the query's vector is the mean of its own and that of the query without its first name
 (``without_names``): a name pulls a small model's
@@ -31,7 +37,8 @@ import re
 
 from .lexical import STOPWORDS
 
-__all__ = ["query_names", "opening_name", "without_names", "OPENING_SQL", "MAX_NAMES"]
+__all__ = ["query_names", "opening_name", "without_names", "first_name",
+           "OPENING_SQL", "MAX_NAMES"]
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 # A query naming more than this many things is a list, not a question about someone: the
@@ -66,6 +73,16 @@ def without_names(text: str, names: tuple[str, ...]) -> str | None:
     pattern = r"\b" + re.escape(names[0]) + r"(?:'s)?\b"
     rest = re.sub(r"\s+", " ", re.sub(pattern, "", text, flags=re.IGNORECASE)).strip()
     return rest if _LETTERS.search(rest) else None
+
+
+def first_name(text: str, names: tuple[str, ...]) -> str | None:
+    """The first of ``names`` (``query_names``) as ``text`` writes it ("Caroline"), the
+    text whose vector ``IndexParams.name_projection`` takes out of the content cosine;
+    None when it names nothing or says nothing else (``without_names``)."""
+    if without_names(text, names) is None:
+        return None
+    match = re.search(r"\b" + re.escape(names[0]) + r"\b", text, flags=re.IGNORECASE)
+    return match.group(0) if match else None
 
 
 def opening_name(content: str) -> str | None:

@@ -40,13 +40,20 @@ class IndexParams:
     R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms).
     ``name_weight`` boosts the memories that open with a name the query names
     (``names.py``, ``recall.boost_named``; 0 turns it off; on LoCoMo .3 lifts R@5 by
-    .018 per conversation and in the mixed store). ``query_without_names`` embeds a query
-    that names someone a second time without its first name and searches with the mean
-    of the two vectors (``names.without_names``: one more text through the model, in the
-    same call); off by default: it adds .014 R@5 on LoCoMo but puts the newer fact first
-    in 3 fewer of 73 updates (``bench/updates_bench.py``), for +2 ms of model time
-    (``docs/recall.md``, Names). BM25 joins
-    the vectors by pulling the content cosine up (``recall.boost_content``).
+    .018 per conversation and in the mixed store). ``name_projection`` (``p``) embeds
+    the first name a query names alone (in the same model call; a name recurs, so most
+    often it comes from the embedding cache) and reads the content cosine as ``(1 - p)
+    cos + p cos'``, ``cos'`` the cosine with that name's direction taken out of query
+    and memory (``recall.without_name``); 0 turns it off. At .5 on LoCoMo R@5 .704 ->
+    .712 per conversation, .696 -> .707 in the mixed store, for 1 of 73 newer-first on
+    the updates bench; at 1, .713 and .714, for 2 of 73 and a calibration under the
+    issue's bar in the mixed store (``docs/recall.md``, Names).
+    ``query_without_names`` embeds a query that names someone a second time without its
+    first name and searches with the mean of the two vectors (``names.without_names``:
+    one more text through the model, in the same call); off by default: it adds .014 R@5
+    on LoCoMo but puts the newer fact first in 3 fewer of 73 updates
+    (``bench/updates_bench.py``), for +2 ms of model time (``docs/recall.md``, Names).
+    BM25 joins the vectors by pulling the content cosine up (``recall.boost_content``).
     """
 
     M: int = 16
@@ -67,6 +74,7 @@ class IndexParams:
     neighbour_gap: float = 3600.0
     name_weight: float = 0.3
     query_without_names: bool = False
+    name_projection: float = 0.5
 
     def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``

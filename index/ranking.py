@@ -7,8 +7,10 @@ its BM25 for the query; the memories scored by text instead (no vectors, or a qu
 could not be embedded); the best BM25 in scope; and a way to find the neighbours of a
 hit. :meth:`Ranking.rank` then turns them into results, once for both:
 
-1. the content lane's cosine is pulled up by BM25, against the best BM25 in scope
-   (``recall.boost_content``);
+1. the content lane's cosine, in part (``IndexParams.name_projection``) read with the
+   direction of the query's first name taken out when the query names someone
+   (``recall.without_name``; each backend fills ``Rows.name_sim``), is pulled up by BM25,
+   against the best BM25 in scope (``recall.boost_content``);
 2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
@@ -64,6 +66,7 @@ from .recall import (
     text_similarity,
     token_set,
     weight_vector,
+    without_name,
 )
 from .settings import MemorySettings
 from .timespan import TimeSpan
@@ -124,7 +127,9 @@ class Rows:
     query (vector rows; None for rows scored by text, which get no lexical boost);
     ``named`` whether the memory opens with a name the query names (``names.py``; None:
     none does, or the query names nobody); ``same`` whether its content is exactly the
-    query's text (filled when ``Ranking.exact`` is set; None: none is).
+    query's text (filled when ``Ranking.exact`` is set; None: none is); ``name_sim`` the
+    cosine of its content vector with the vector of the query's first name alone (filled
+    when ``Ranking.name`` is set; None: not asked).
     """
 
     keys: np.ndarray
@@ -135,6 +140,7 @@ class Rows:
     bm25: np.ndarray | None = None
     named: np.ndarray | None = None
     same: np.ndarray | None = None
+    name_sim: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -227,6 +233,8 @@ class Ranking:
     when: TimeSpan | None = None
     names: tuple[str, ...] = ()
     exact: str | None = None
+    name: np.ndarray | None = None
+    name_query: float = 0.0
 
     @property
     def background_size(self) -> int:
@@ -237,7 +245,8 @@ class Ranking:
     @classmethod
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
            when: TimeSpan | None, names: tuple[str, ...] = (), *,
-           exact: str | None = None) -> Ranking:
+           exact: str | None = None, name: np.ndarray | None = None,
+           query: np.ndarray | None = None) -> Ranking:
         """The ranking a search of ``limit`` results runs under these settings (``when``:
         the span its query names; ``names``: the names it names, ``names.query_names``,
         kept only when the name boost is on: a backend looks for none otherwise).
@@ -245,10 +254,19 @@ class Ranking:
         ``exact``: the query's text when its content vector is not the query's own (the
         query without its names mixed in): a memory whose content is exactly that text
         gets the content similarity 1 that its own vector would give it (each backend
-        fills ``Rows.same``), so that the same text still scores 1."""
+        fills ``Rows.same``), so that the same text still scores 1.
+
+        ``name``: the unit vector of the query's first name alone, ``query`` the query's
+        content vector (``IndexParams.name_projection``): each backend fills
+        ``Rows.name_sim``, and the content cosine is read with the name's direction
+        taken out (``recall.without_name``)."""
+        if name is None or query is None or params.name_projection <= 0:
+            name, against = None, 0.0
+        else:
+            against = float(np.dot(query, name))
         return cls(params, weight_vector(settings.association_weights),
                    settings.relevance_threshold, limit, when,
-                   names if params.name_weight > 0 else (), exact)
+                   names if params.name_weight > 0 else (), exact, name, against)
 
     # -- candidate rules -------------------------------------------------------------------
 
@@ -363,9 +381,14 @@ class Ranking:
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
-        """Vector rows' similarities: the content cosine (1 for the query's own text,
-        ``Ranking.of``'s ``exact``) boosted by BM25, all clamped."""
+        """Vector rows' similarities: the content cosine (in part without the name's
+        direction, ``Ranking.of``'s ``name``; 1 for the query's own text, its ``exact``)
+        boosted by BM25, all clamped."""
         sims = np.array(rows.sims, dtype=np.float64)
+        if self.name is not None and rows.name_sim is not None and len(rows):
+            share = self.params.name_projection
+            sims[:, 0] = share * without_name(sims[:, 0], rows.name_sim, self.name_query) \
+                + (1.0 - share) * sims[:, 0]
         if rows.same is not None and len(rows):
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         if len(rows) and rows.bm25 is not None:

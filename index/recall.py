@@ -51,7 +51,7 @@ __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
            "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "BACKGROUND_SIZE",
-           "BACKGROUND_PRIOR", "background_level", "calibrate", "unit"]
+           "BACKGROUND_PRIOR", "background_level", "calibrate", "unit", "without_name"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -172,6 +172,37 @@ def unit(values: np.ndarray | Sequence[float]) -> np.ndarray:
     fifteen: a search blends its rows several times)."""
     out: np.ndarray = np.fmin(np.fmax(np.asarray(values, dtype=np.float64), 0.0), 1.0)
     return out
+
+
+def without_name(cosine: np.ndarray, with_name: np.ndarray, name: float) -> np.ndarray:
+    """Content cosines with the direction of the query's name taken out of both sides.
+
+    ``cosine`` is each memory's cosine with the query, ``with_name`` its cosine with the
+    vector of the name the query names (alone), ``name`` the query's own cosine with that
+    vector. With ``a = name`` and ``b = with_name``, each becomes the cosine of the two
+    residuals once the name's unit vector ``n`` is projected out of query and memory::
+
+        (cos - a b) / (sqrt(1 - a^2) sqrt(1 - b^2))
+
+    (the partial correlation given the name). A small model's vector of "What did
+    Caroline research?" lies close to every memory that says "Caroline", whatever it
+    says: what is left is how close the memory is to what was asked. A memory that is
+    the query's own text keeps 1; one that says only the name gets 0. Normalising the
+    memory's side keeps a short memory, where the name weighs most ("Maria works as a
+    paramedic"), from losing more than a long one that says the name once.
+    """
+    cos = np.asarray(cosine, dtype=np.float64)
+    b = np.clip(np.asarray(with_name, dtype=np.float64), -1.0, 1.0)
+    a = min(max(float(name), -1.0), 1.0)
+    rest = np.sqrt(max(1.0 - a * a, _RESIDUAL_MIN)) * np.sqrt(np.maximum(1.0 - b * b,
+                                                                          _RESIDUAL_MIN))
+    out: np.ndarray = np.clip((cos - a * b) / rest, -1.0, 1.0)
+    return out
+
+
+# The squared length under which a residual counts as nothing left (``without_name``):
+# a memory or query that is all name.
+_RESIDUAL_MIN = 1e-6
 
 
 def background_level(scores: np.ndarray) -> float:

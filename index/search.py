@@ -142,8 +142,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
                  bm25: np.ndarray, ranking: Ranking) -> Rows:
     """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
-    the names the query names (``SlotTable.opens_named``: the opening name column) and
-    whether its content is the query's text (``Ranking.exact``)."""
+    the names the query names (``SlotTable.opens_named``: the opening name column),
+    whether its content is the query's text (``Ranking.exact``) and its content's cosine
+    with the query's name (``Ranking.name``)."""
     sims, present = state.lanes.similarities(labels, queries)
     named = same = None
     ids, records = state.slots.ids, state.records
@@ -153,8 +154,15 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
     if ranking.exact is not None:
         same = np.array([records[str(ids[label])].content == ranking.exact
                          for label in labels.tolist()], dtype=bool)
+    name_sim = None
+    if ranking.name is not None:
+        lane = state.lanes["content"]
+        has = lane.has[labels]        # sized by similarities() above (Lane.ensure)
+        name_sim = np.zeros(len(labels), dtype=np.float64)
+        name_sim[has] = lane.vectors[labels[has]] @ ranking.name
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
-                present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same)
+                present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same,
+                name_sim)
 
 
 def _background(state: MemoryState, owners: list[int | None], count: int,

@@ -24,8 +24,9 @@ __all__ = ["Scored", "adjacent", "as_rows", "scored"]
 class Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
     BM25, whether it opens with a name the query names (``names.py``), whether its content
-    is the query's text (``Ranking.exact``), its pool in the search and its owner
-    (``(subject_type, subject_id)``, both None for a general memory)."""
+    is the query's text (``Ranking.exact``), its content's cosine with the query's name
+    (``Ranking.name``), its pool in the search and its owner (``(subject_type,
+    subject_id)``, both None for a general memory)."""
 
     seq: int
     occurred: float
@@ -35,6 +36,7 @@ class Scored:
     bm25: float
     named: bool
     same: bool
+    name_sim: float
     owner: tuple[str | None, str | None]
 
 
@@ -49,7 +51,7 @@ def scored(r: Sequence[Any]) -> Scored:
             sims[j], present[j] = float(value), True
     return Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
                    present=present, bm25=float(r[7] or 0.0), named=bool(r[8]),
-                   same=bool(r[9]), owner=(r[10], r[11]))
+                   same=bool(r[9]), name_sim=float(r[10] or 0.0), owner=(r[11], r[12]))
 
 
 def as_rows(scored: list[tuple[str, Scored]]) -> Rows:
@@ -63,7 +65,8 @@ def as_rows(scored: list[tuple[str, Scored]]) -> Rows:
                                  dtype=bool).reshape(-1, len(LANES)),
                 bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64),
                 named=np.array([row.named for _, row in scored], dtype=bool),
-                same=np.array([row.same for _, row in scored], dtype=bool))
+                same=np.array([row.same for _, row in scored], dtype=bool),
+                name_sim=np.array([row.name_sim for _, row in scored], dtype=np.float64))
 
 
 def adjacent(rows: dict[str, Scored], hits: list[str], gap: float

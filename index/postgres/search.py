@@ -254,9 +254,9 @@ class _Search:
                 near = near_cur.fetchall()
                 # The walks' ids were looked for, found or not; the best matches'
                 # (asked by sequence number) are named by the rows that came back.
-                self.guess |= {str(hit) for r in near for hit in r[13]}
+                self.guess |= {str(hit) for r in near for hit in r[14]}
                 self.near = self._scored_rows(near), [
-                    (str(hit), str(r[0])) for r in near for hit in r[12]]
+                    (str(hit), str(r[0])) for r in near for hit in r[13]]
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -280,11 +280,12 @@ class _Search:
                      for p in (self.t.element, *params, *self.extra[1]))
 
     def _columns(self, alias: str) -> Sql:
-        """The six scored columns of a row of ``alias`` (:func:`_scored` reads them): the
-        cosine of each lane the query gives (NULL for the others), BM25, whether the
+        """The seven scored columns of a row of ``alias`` (``scored.scored`` reads them):
+        the cosine of each lane the query gives (NULL for the others), BM25, whether the
         memory opens with a name the query names (``names.OPENING_SQL``, the rule of
-        ``names.opening_name``) and whether its content is the query's text
-        (``Ranking.exact``)."""
+        ``names.opening_name``), whether its content is the query's text
+        (``Ranking.exact``) and its content's cosine with the query's name
+        (``Ranking.name``; 0 when not asked)."""
         cols, params = [], list[Any]()
         for lane in LANES:
             if lane in self.literal:
@@ -312,7 +313,13 @@ class _Search:
             exact = (self.ranking.exact,)
         else:
             cols.append("false")
-        return ", ".join(cols), (*params, *score_params, *names, *exact)
+        name: tuple[Any, ...] = ()
+        if self.ranking.name is not None:
+            cols.append(f"coalesce(1 - ({alias}.v_content <=> %s::vector), 0)")
+            name = (vector_text(self.ranking.name),)
+        else:
+            cols.append("0::float8")
+        return ", ".join(cols), (*params, *score_params, *names, *exact, *name)
 
     def _subject(self) -> tuple[str, str] | None:
         """The subject whose memories a search's background reads first: the one it
@@ -522,7 +529,7 @@ class _Search:
                 with self.conn.cursor() as cur:
                     self._send_neighbours(cur, ask)
                     found = cur.fetchall()
-                pairs += [(str(hit), str(r[0])) for r in found for hit in r[12]]
+                pairs += [(str(hit), str(r[0])) for r in found for hit in r[13]]
                 scored.update(self._scored_rows(found))
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
@@ -532,8 +539,8 @@ class _Search:
     def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
                          ) -> None:
         """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
-        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 12),
-        and every hit looked for (column 13, the same on each row; none found: no
+        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 13),
+        and every hit looked for (column 14, the same on each row; none found: no
         row).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory

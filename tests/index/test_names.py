@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings
-from index.names import MAX_NAMES, opening_name, query_names, without_names
-from index.recall import boost_named
+from index.names import MAX_NAMES, first_name, opening_name, query_names, without_names
+from index.recall import boost_named, without_name
 from index.slots import GENERAL, UNREAD, SlotTable
 
 PROFILE = settings.get_profile("triform-index")
@@ -183,7 +183,8 @@ def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_sto
     assert without_names("Caroline?", ("caroline",)) is None
     sims = {}
     for on in (False, True):
-        store = make_store(index_params=IndexParams(query_without_names=on, name_weight=0),
+        store = make_store(index_params=IndexParams(query_without_names=on, name_weight=0,
+                                                    name_projection=0.0),
                            directory=tmp_path / f"unnamed-{on}")
         for text in ("Caroline Caroline Caroline", "sister research adoption"):
             store.store(content=text, category="fact", settings=EVERYTHING)
@@ -199,6 +200,71 @@ def test_a_query_naming_someone_still_scores_its_own_text_1(make_store, tmp_path
     memory of exactly its text still scores 1, and threshold 1 still finds it."""
     store = make_store(index_params=IndexParams(query_without_names=True),
                        directory=tmp_path / "exact")
+    text = "Caroline lives in Bergen"
+    mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
+    store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
+    found = store.search(query=text, settings=MemorySettings(relevance_threshold=1.0))
+    assert [r["memory"]["id"] for r in found.results] == [mine["id"]]
+    assert found.results[0]["score"] >= 1.0 - 1e-5
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
+@settings(PROFILE, max_examples=80)
+@given(seed=st.integers(0, 2**32 - 1), share=st.floats(0, 0.95))
+def test_without_the_name_the_same_text_scores_1_and_the_name_alone_0(seed, share):
+    """recall.without_name is the cosine of the residuals once the name's direction is
+    out of both sides: the query against itself stays 1, against the name alone 0, and
+    it stays a cosine (in [-1, 1])."""
+    rng = np.random.default_rng(seed)
+    name = _unit(rng.normal(size=16))
+    query = _unit(share * name + (1 - share) * _unit(rng.normal(size=16)))
+    memories = np.array([_unit(rng.normal(size=16)) for _ in range(6)] + [query, name])
+    a = float(query @ name)
+    out = without_name(memories @ query, memories @ name, a)
+    assert out[-2] == pytest.approx(1.0, abs=1e-6)
+    assert out[-1] == pytest.approx(0.0, abs=1e-6)
+    assert np.all(np.abs(out) <= 1.0)
+    # It is the cosine of the projected vectors.
+    rest = lambda v: v - (v @ name) * name   # noqa: E731
+    for m, value in zip(memories[:6], out[:6], strict=True):
+        assert value == pytest.approx(float(_unit(rest(query)) @ _unit(rest(m))), abs=1e-6)
+
+
+def test_the_name_to_take_out_is_the_first_as_the_query_writes_it():
+    question = "What did MELANIE tell Caroline?"
+    assert first_name(question, query_names(question)) == "MELANIE"
+    assert first_name("What did Caroline's sister research?", ("caroline",)) == "Caroline"
+    assert first_name("Caroline?", ("caroline",)) is None
+    assert first_name("What did she research?", ()) is None
+
+
+def test_a_memory_that_says_what_was_asked_gains_on_one_that_says_the_name(make_store,
+                                                                             tmp_path):
+    """The more of the content cosine is read with the name's direction out
+    (name_projection: none, the default share, all of it), the more a memory that says
+    what was asked gains on one that only says the name: on both backends alike."""
+    sims = {}
+    for share in (0.0, IndexParams().name_projection, 1.0):
+        store = make_store(index_params=IndexParams(name_projection=share, name_weight=0),
+                           directory=tmp_path / f"projection-{share}")
+        for text in ("Caroline Caroline Caroline", "sister research adoption"):
+            store.store(content=text, category="fact", settings=EVERYTHING)
+        found = store.search(query="What did Caroline's sister research?", limit=2,
+                             settings=EVERYTHING).results
+        sims[share] = {r["memory"]["content"]: r["lanes"]["content"] for r in found}
+    shares = sorted(sims)
+    for less, more in zip(shares, shares[1:], strict=False):
+        assert sims[more]["sister research adoption"] > sims[less]["sister research adoption"]
+        assert sims[more]["Caroline Caroline Caroline"] < \
+            sims[less]["Caroline Caroline Caroline"]
+
+
+def test_with_the_name_out_the_querys_own_text_still_scores_1(make_store, tmp_path):
+    store = make_store(index_params=IndexParams(name_projection=1.0),
+                       directory=tmp_path / "projection-exact")
     text = "Caroline lives in Bergen"
     mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
     store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
