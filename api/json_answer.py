@@ -12,8 +12,8 @@ digits may be written in another notation (``1e-05`` as ``0.00001``, the same nu
 What orjson would write differently or refuses goes to Flask's own encoder, whose bytes
 are then the answer's as before: a date (Flask writes an HTTP date), a dataclass, a
 subclass of str, int, dict or list, a named tuple, an integer beyond 64 bits, a non-string
-key, a lone surrogate. NaN, which the stdlib writes as an invalid ``NaN``, is ``null``.
-Debug mode's indented answers stay the stdlib's.
+key, a lone surrogate. NaN and the infinities, which the stdlib writes as invalid JSON
+(``NaN``, ``Infinity``), are ``null``. Debug mode's indented answers stay the stdlib's.
 """
 
 from __future__ import annotations
