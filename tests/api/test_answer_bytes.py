@@ -35,7 +35,8 @@ _FAST.json = FastJSONProvider(_FAST)
 _FLASK = Flask("flask")
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.text()
+    | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner,
                                                                 max_size=4),
     max_leaves=20)
