@@ -179,4 +179,6 @@ class AccessLog:
 
 def _printable(path: str) -> str:
     """The path with control characters escaped, so one request is one log line."""
+    if path.isprintable():      # nearly every path: no character-by-character walk
+        return path
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in path)

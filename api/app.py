@@ -5,8 +5,9 @@ environment variables, then the given overrides (tests), opens the data home onc
 the one given), checks that every op of the sheet has its handler (``element.registry``:
 a process with an op missing refuses to start), and mounts the op routes, the health check,
 the API document, server-sent events, MCP over streamable HTTP, the web console and git
-smart-HTTP, and logs one access line per request (``api/access_log.py``). It gives numpy's
-BLAS one thread (``index/blas.py``). There is no module-level app.
+smart-HTTP, and logs one access line per request (``api/access_log.py``). Its answers'
+JSON is orjson's (``api/json_answer.py``). It gives numpy's BLAS one thread
+(``index/blas.py``). There is no module-level app.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .errors import register_error_handlers
 from .events import blueprint as events_blueprint
 from .events import init_events
 from .git_mount import git_app
+from .json_answer import FastJSONProvider
 from .limits import init_limits
 from .mcp_http import blueprint as mcp_blueprint
 from .mcp_http import init_mcp
@@ -48,6 +50,7 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     # product must not also wait for a second core (index/blas.py).
     limit_blas_threads(1)
     app = Flask("triform")
+    app.json = FastJSONProvider(app)    # answers' JSON through orjson (api/json_answer.py)
     app.config.from_mapping(DEFAULTS)
     app.config.from_prefixed_env("TRIFORM")
     app.config.from_mapping(config or {})

@@ -73,7 +73,7 @@ class MemorySettings:
         props = props or {}
         if not isinstance(props, Mapping):
             raise InvalidMemory("properties", "must be an object")
-        defaults = cls()
+        defaults = _DEFAULTS      # the constructor copies the dicts it is given
         values: dict[str, Any] = {}
         for name in ("subject_scoping", "max_memories", "max_per_subject",
                      "relevance_threshold", "association_weights", "retention"):
@@ -141,3 +141,7 @@ def _validated(scoping: object, max_memories: object, max_per_subject: object,
         ttl[category] = float(days)
     return {"association_weights": normalized, "retention": ttl,
             "relevance_threshold": float(threshold)}
+
+
+#: The defaults, built (and validated) once rather than on each ``from_properties``.
+_DEFAULTS = MemorySettings()
