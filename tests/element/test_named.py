@@ -1,0 +1,114 @@
+"""element/agents/named.py: the old value named as ended, in words the cue lists lack or
+with a grammatical subject other than "I", supersedes the one fact holding it; on both
+backends with the real model.
+
+The sentences are written for these tests (none is a case of ``bench/data``). The guards
+are the ones a user relies on: another person's loss, a value one moved *to*, a plan, an
+addition and a finished task that is not the fact's value keep what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.named import ended_target, may_end
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
+from index import MemorySettings, MemoryStore
+
+SUBJECT = ("guest", "ana")
+SETTINGS = MemorySettings()
+#: Facts of the speaker's told first, so a change meets memories of several things.
+BACKGROUND = ("I volunteer at the food bank on Saturdays.", "My best friend is called Priya.")
+
+
+@pytest.fixture(scope="module")
+def model(model_cache: Any) -> Any:
+    from index import load_embedder
+    return load_embedder(model_cache, log=lambda *_: None)
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    if request.param == "file":
+        with MemoryStore(tmp_path / "m", model) as opened:
+            yield opened
+        return
+    from index.postgres import Database, PostgresMemoryStore
+    db = Database(request.getfixturevalue("pg_server").create_database(
+        f"named_{abs(hash(str(tmp_path))) % 10**9}"))
+    db.migrate()
+    opened = PostgresMemoryStore(db, str(tmp_path / "m"), model)
+    try:
+        yield opened
+    finally:
+        opened.close()
+        db.close()
+
+
+def tell(store: Any, text: str) -> list[str]:
+    """Observe one user turn of Ana's (a conversation of its own): the actions decided."""
+    obs = Observation((Turn("user", text),), SUBJECT, subject_name="Ana", conversation_id=text)
+    return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def current(store: Any) -> str:
+    return " | ".join(m["content"] for m in store.list(subject_type=SUBJECT[0],
+                                                        subject_id=SUBJECT[1], limit=100)[0])
+
+
+@pytest.mark.parametrize("before,after,old", [
+    ("I bank with Santander.", "Shut my Santander account last month, my salary goes to "
+     "Nationwide now.", "banks with Santander"),
+    ("My piano teacher is Mrs Okafor.", "Mrs Okafor retired in the summer, so I'm having "
+     "lessons with a student from the conservatory.", "teacher is Mrs Okafor"),
+    ("I swim at the Kingsway Leisure Centre.", "Kingsway Leisure Centre feels like a "
+     "lifetime ago, I do yoga in the park these days.", "swim at the Kingsway"),
+    ("I play the cello.", "I haven't picked up my cello in months, it's all guitar now.",
+     "plays the cello"),
+    ("I drive a Vauxhall Corsa.", "Said goodbye to the Corsa at the weekend, the Kia is "
+     "lovely.", "drives a Vauxhall"),
+    ("We get a Riverford veg box every week.", "We've cancelled Riverford for now, the "
+     "garden gives us plenty.", "get a Riverford"),
+])
+def test_a_named_value_said_to_have_ended_supersedes_its_fact(
+        store: Any, before: str, after: str, old: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert "supersede" in tell(store, after), current(store)
+    now = current(store)
+    assert old not in now
+    assert "food bank" in now and "Priya" in now
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I drive a Toyota Yaris.", "My sister's Toyota died on the motorway last week."),
+    ("I work at Sainsbury's as a baker.", "I finished my shift at Sainsbury's early today."),
+    ("I work at Sainsbury's as a baker.", "I might leave Sainsbury's next year."),
+    ("I have a season ticket at Arsenal.", "We lost to Arsenal again on Saturday."),
+    ("I speak Italian.", "I also gave up on Italian films, too slow for me."),
+])
+def test_another_holder_the_new_value_a_plan_or_a_task_keeps_the_fact(
+        store: Any, before: str, after: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert "supersede" not in tell(store, after), current(store)
+    assert before.split()[-1].rstrip(".") in current(store)
+
+
+def test_the_memory_meant_is_the_one_naming_the_value() -> None:
+    memories = [{"id": "a", "content": "Ana works at Tesco."},
+                {"id": "b", "content": "Ana's hairdresser is Jo at Snips."},
+                {"id": "c", "content": "Ana went to Paris last year and loved it."}]
+    found = ended_target("Jo's retired, so I go to a barber now", memories, "Ana")
+    assert found is not None and found["id"] == "b"
+    # A past event is no fact to supersede; a memory already saying it ended neither.
+    assert ended_target("Paris is over for me, it's gone", memories, "Ana") is None
+    assert ended_target("I quit Tesco", [{"id": "d", "content": "Ana quit Tesco."}],
+                        "Ana") is None
+    assert not may_end("I live in Leeds and work at Tesco")
+    # The value a change goes *to* is the new one, not the old.
+    assert ended_target("I switched to Tesco from Aldi", memories, "Ana") is None
