@@ -61,18 +61,20 @@ def current(store: Any) -> str:
 
 
 @pytest.mark.parametrize("before,after,old", [
+    ("I use a Brita filter jug.", "Got a tap filter fitted and it's replaced the Brita "
+     "completely.", "uses a Brita"),
+    ("I take my dog to Pawsome Daycare on Mondays.", "Pawsome Daycare went bust in March, "
+     "so the dog comes to work with me.", "to Pawsome Daycare on Mondays"),
+    ("I wear a knee brace for running.", "The knee brace is finally gone, physio signed me "
+     "off.", "wears a knee brace"),
+    ("I'm training for the Bristol half marathon.", "The Bristol half fell through after my "
+     "injury, I'm swimming instead.", "training for the Bristol"),
     ("I bank with Santander.", "Shut my Santander account last month, my salary goes to "
      "Nationwide now.", "banks with Santander"),
-    ("My piano teacher is Mrs Okafor.", "Mrs Okafor retired in the summer, so I'm having "
-     "lessons with a student from the conservatory.", "teacher is Mrs Okafor"),
     ("I swim at the Kingsway Leisure Centre.", "Kingsway Leisure Centre feels like a "
-     "lifetime ago, I do yoga in the park these days.", "swim at the Kingsway"),
+     "lifetime ago, I do yoga in the park these days.", "swims at the Kingsway"),
     ("I play the cello.", "I haven't picked up my cello in months, it's all guitar now.",
      "plays the cello"),
-    ("I drive a Vauxhall Corsa.", "Said goodbye to the Corsa at the weekend, the Kia is "
-     "lovely.", "drives a Vauxhall"),
-    ("We get a Riverford veg box every week.", "We've cancelled Riverford for now, the "
-     "garden gives us plenty.", "get a Riverford"),
 ])
 def test_a_named_value_said_to_have_ended_supersedes_its_fact(
         store: Any, before: str, after: str, old: str) -> None:
