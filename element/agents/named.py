@@ -80,7 +80,8 @@ _LIGHT = frozenset(terms(
     "am is are was were be been have has had get got do does did make made go goes went "
     "take took use used work works live lives like likes love loves want need thing stuff "
     "lot time day week month year really just also now still every always usually never "
-    "good great nice new old big small little much many some very"))
+    "good great nice new old big small little much many some very through about over away "
+    "back down into onto from with after before again around off out upon"))
 
 
 def may_end(sentence: str) -> bool:
@@ -143,6 +144,12 @@ def _named_near(clause: str, names: frozenset[str], rare: frozenset[str]) -> flo
         start = len(_words(clause[:m.start()]))
         end = start + max(1, len(_words(m.group(0))))
         spans.append((start, end, m.group(0)))
+    # A marker's own words ("fell *through*", "gave *up*") name no value.
+    own = {w.lower() for _, _, marker in spans for w in _words(marker)
+           if not re.match(r"n't|not|never", marker, re.I)}
+    hits = [i for i in hits if low[i] not in own]
+    if not hits:
+        return 0.0
     for i in hits:
         for start, end, marker in spans:
             if start <= i < end:
@@ -174,7 +181,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     if not clauses:
         return None
     avoid = set(skip)
-    best: tuple[float, Memory] | None = None
+    best: tuple[tuple[bool, float], Memory] | None = None
     for memory in memories:
         if memory["id"] in avoid:
             continue
@@ -189,8 +196,10 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
                     holder and not (said_by == holder or holder in clause.lower()):
                 continue
             share = _named_near(clause, names, rare)
-            if share >= 0.5 and (best is None or share > best[0]):
-                best = (share, memory)
+            # A proper name says which memory more surely than a common word.
+            rank = (bool(names), share)
+            if share >= 0.5 and (best is None or rank > best[0]):
+                best = (rank, memory)
     return best[1] if best else None
 
 

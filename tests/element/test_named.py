@@ -112,5 +112,12 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     assert ended_target("I quit Tesco", [{"id": "d", "content": "Ana quit Tesco."}],
                         "Ana") is None
     assert not may_end("I live in Leeds and work at Tesco")
+    # A marker's own words name nothing ("fell *through*" is not "halfway through films"),
+    # and a proper name is surer than a common word.
+    habits = [{"id": "e", "content": "Ana always falls asleep halfway through films."},
+              {"id": "f", "content": "Ana is learning Dutch for a posting to Utrecht."}]
+    found = ended_target("The Utrecht posting fell through, so I'm learning German", habits,
+                         "Ana")
+    assert found is not None and found["id"] == "f"
     # The value a change goes *to* is the new one, not the old.
     assert ended_target("I switched to Tesco from Aldi", memories, "Ana") is None
