@@ -45,11 +45,11 @@ from .slots import PEOPLE, names_of
 from .updates import _ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event, \
     same_holder
 
-__all__ = ["ENDING", "ended_target", "may_end", "named_change", "NEAR_WORDS"]
+__all__ = ["ENDING", "ended_target", "may_end", "named_change", "NEAR_WORDS", "RARE_WORDS"]
 
 #: Markers of an ending, from general English (see the module's note).
 ENDING = re.compile(r"""\b(?:
-    end(?:ed|s)|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
+    end(?:ed|s)(?!\s+up)|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
     clos(?:ed|ing)(?:\s+(?:out|down))?|shut(?:\s+down)?|folded|went\s+(?:bust|under)|
     (?:went|gone)\s+out\s+of\s+business|
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?gone(?!\s+(?:to|for|on|out|up|into|through|back|over)\b)|
@@ -59,7 +59,7 @@ ENDING = re.compile(r"""\b(?:
     cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|ran\s+out|
     retired|resigned|redundant|laid\s+off|fired|sacked|let\s+go|
     fell\s+(?:through|apart)|falling\s+apart|collapsed|broke\s+(?:down|up)|broken\s+(?:down|up)|
-    died|passed\s+away|lost|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
+    died|passed\s+away|lost(?!\s+(?:in|track|count|for\s+words)\b)|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
     written\s+off|sold|gave\s+(?:up|away)|given\s+(?:up|away)|giving\s+up|got\s+rid|rehomed|
     replaced|swapped|traded\s+in|outgr(?:ew|own)|moved\s+(?:away|on|out)|
     (?:moved|switched|transferred|came|went|changed|upgraded)\s+(?:\w+\s+)?from|
@@ -70,6 +70,9 @@ ENDING = re.compile(r"""\b(?:
     a\s+while))\b""", re.I | re.X)
 #: The most words between the marker and the value's name: the marker is said of it.
 NEAR_WORDS = 2
+#: The most words (first person) of a memory without a proper name whose common words
+#: may be named as its value.
+RARE_WORDS = 8
 #: Where a statement's clauses meet.
 _CLAUSE = re.compile(r"\s*(?:[,;:!?()]|\s-\s|\b(?:so|but|and\s+(?=i\b|we\b)|because)\b)\s*",
                      re.I)
@@ -81,7 +84,8 @@ _LIGHT = frozenset(terms(
     "take took use used work works live lives like likes love loves want need thing stuff "
     "lot time day week month year really just also now still every always usually never "
     "good great nice new old big small little much many some very through about over away "
-    "back down into onto from with after before again around off out upon"))
+    "back down into onto from with after before again around off out upon last first next "
+    "here there what which"))
 
 
 def may_end(sentence: str) -> bool:
@@ -96,7 +100,7 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
     sentences, or a memory that itself tells an ending."""
     said = first_person(content, who)
     if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-            ENDING.search(said[0]):
+            ENDING.search(said[0]) or _NOT_NOW.search(said[0]):
         return None
     own = {w.lower() for w in who.split()}
     names = frozenset(re.sub(r"'s?$", "", n) for n in names_of(content)) - own
@@ -106,6 +110,10 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
     rest = re.sub(r"^(?:i|we)\s+(?:\w+\s+)?", "", said[0], flags=re.I) if not names else ""
     rare = frozenset(t for t in terms(rest) if len(t) >= 4 and t not in _LIGHT) - \
         set(terms(who))
+    # Without a name, only a short plain fact ("I play the flute", "I'm on crutches after
+    # a fall") has a word distinctive enough: a longer one's words are the chat's own.
+    if not names and (len(said[0].split()) > RARE_WORDS or len(rare) > 3):
+        rare = frozenset()
     return whose(said[0]), names, rare
 
 
