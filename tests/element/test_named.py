@@ -119,5 +119,12 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     found = ended_target("The Utrecht posting fell through, so I'm learning German", habits,
                          "Ana")
     assert found is not None and found["id"] == "f"
+    # Chat's idioms end nothing, and a long memory without a name is no value's.
+    tastes = [{"id": "g", "content": "Ana loves a good book with a cup of tea."},
+              {"id": "h", "content": "Ana thinks a good story brings people together and "
+                                     "makes the whole world feel a little bit smaller."}]
+    assert ended_target("I love getting lost in a good book", tastes, "Ana") is None
+    assert ended_target("It ended up bringing the whole world closer", tastes, "Ana") is None
+    assert ended_target("That story is finally over, the world moved on", tastes, "Ana") is None
     # The value a change goes *to* is the new one, not the old.
     assert ended_target("I switched to Tesco from Aldi", memories, "Ana") is None
