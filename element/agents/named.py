@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from index import terms
@@ -136,34 +137,50 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[\w'-]+", text)
 
 
-def _named_near(clause: str, names: frozenset[str], rare: frozenset[str]) -> float:
-    """The share of the memory's value a clause names within ``NEAR_WORDS`` of an ending
-    marker (0 when none or when the value follows "to"/"into" after the marker)."""
-    words = _words(clause)
+@dataclass(frozen=True)
+class _Clause:
+    """A clause with an ending marker, read once for all the memories compared with it."""
+
+    text: str
+    said_by: str
+    words: list[str]
+    low: list[str]
+    stems: list[str]
+    #: Each marker's word span (start, end) and text.
+    spans: list[tuple[int, int, str]]
+    #: Its words, lower-cased and stemmed, but a marker's own ("fell *through*").
+    named: frozenset[str]
+
+
+def _clause(text: str) -> _Clause:
+    words = _words(text)
     low = [re.sub(r"'s?$", "", w.lower()) for w in words]
-    name_words = {w for n in names for w in n.split()}
-    hits = [i for i, w in enumerate(low) if w in name_words] if names else \
-        [i for i, w in enumerate(words) if (terms(w) or [""])[0] in rare]
-    if not hits:
-        return 0.0
-    # Word index of each marker's span in the clause.
+    stems = [(terms(w) or [""])[0] for w in words]
     spans = []
-    for m in ENDING.finditer(clause):
-        start = len(_words(clause[:m.start()]))
-        end = start + max(1, len(_words(m.group(0))))
-        spans.append((start, end, m.group(0)))
+    for m in ENDING.finditer(text):
+        start = len(_words(text[:m.start()]))
+        spans.append((start, start + max(1, len(_words(m.group(0)))), m.group(0)))
     # A marker's own words ("fell *through*", "gave *up*") name no value.
     own = {w.lower() for _, _, marker in spans for w in _words(marker)
            if not re.match(r"n't|not|never", marker, re.I)}
-    hits = [i for i in hits if low[i] not in own]
-    if not hits:
+    named = frozenset(w for w in low + stems if w not in own)
+    return _Clause(text, whose(text), words, low, stems, spans, named)
+
+
+def _named_near(clause: _Clause, names: frozenset[str], rare: frozenset[str]) -> float:
+    """The share of the memory's value a clause names within ``NEAR_WORDS`` of an ending
+    marker (0 when none or when the value follows "to"/"into" after the marker)."""
+    name_words = {w for n in names for w in n.split()}
+    if not (name_words or rare) & clause.named:
         return 0.0
+    hits = [i for i, w in enumerate(clause.low) if w in name_words and w in clause.named] \
+        if names else [i for i, s in enumerate(clause.stems) if s in rare and s in clause.named]
     for i in hits:
-        for start, end, marker in spans:
+        for start, end, marker in clause.spans:
             if start <= i < end:
                 break
             if i >= end and i - end <= NEAR_WORDS:
-                between = " ".join(words[end:i])
+                between = " ".join(clause.words[end:i])
                 if _TOWARD.search(between) and not re.search(r"goodbye|farewell", marker, re.I):
                     continue
                 break
@@ -173,7 +190,7 @@ def _named_near(clause: str, names: frozenset[str], rare: frozenset[str]) -> flo
             continue
         if not names:
             return 1.0
-        said = {low[j] for j in hits}
+        said = {clause.low[j] for j in hits}
         return sum(1 for n in names if said & set(n.split())) / len(names)
     return 0.0
 
@@ -183,7 +200,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     """The one-fact memory whose value ``sentence`` (first person, cleaned) names as ended
     or replaced (see the module's note), the newest of those naming most of their value;
     None when no clause says so."""
-    clauses = [c for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
+    clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
                not _ADDITION.search(c) and not _NOT_NOW.search(c) and
                not c.rstrip().endswith("?")]
     if not clauses:
@@ -199,9 +216,8 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
         holder, names, rare = value
         for clause in clauses:
             # Another person's clause ("my sister's Toyota died") is not the speaker's.
-            said_by = whose(clause)
-            if said_by in PEOPLE and not same_holder(said_by, holder) or \
-                    holder and not (said_by == holder or holder in clause.lower()):
+            if clause.said_by in PEOPLE and not same_holder(clause.said_by, holder) or \
+                    holder and not (clause.said_by == holder or holder in clause.text.lower()):
                 continue
             share = _named_near(clause, names, rare)
             # A proper name says which memory more surely than a common word.
