@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from element.agents.named import ended_target, may_end
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
@@ -128,3 +130,22 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     assert ended_target("That story is finally over, the world moved on", tastes, "Ana") is None
     # The value a change goes *to* is the new one, not the old.
     assert ended_target("I switched to Tesco from Aldi", memories, "Ana") is None
+
+
+_WORDS = ["I", "we", "my", "the", "Tesco", "Jo", "flute", "left", "retired", "gone", "to",
+          "finally", "also", "might", "now", "new", "is", "are", "goodbye", "from", ",", "so"]
+_MEMORIES = [{"id": "a", "content": "Ana works at Tesco."},
+             {"id": "b", "content": "Ana's hairdresser is Jo."},
+             {"id": "c", "content": "Ana plays the flute."}]
+
+
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=14),
+       st.sets(st.sampled_from(["a", "b", "c"])))
+@settings(max_examples=300, deadline=None)
+def test_what_is_meant_is_a_pool_memory_never_a_skipped_one_and_needs_a_marker(
+        words: list[str], skip: set[str]) -> None:
+    sentence = " ".join(words)
+    found = ended_target(sentence, _MEMORIES, "Ana", skip)
+    if found is not None:
+        assert found in _MEMORIES and found["id"] not in skip
+        assert may_end(sentence)
