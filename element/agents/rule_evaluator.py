@@ -20,6 +20,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
+from .named import named_change
 from .profile import profile_target, values, whose
 from .slots import named_target, owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
@@ -289,59 +290,72 @@ class RuleEvaluator:
             # speaker's other clause is the new value, with or without a cue.
             after_end = any(e and (e in norm(p) or norm(p) in e) for e in ended for p in read)
             for sentence in units:
-                # Without a change word, a short statement of what holds may still give a
-                # single-valued attribute a new value ("Treated myself to a Galaxy S24"
-                # after "I've got a Razr"): found by meaning only (``profile.py``).
-                plain = not (after_end or MAY_CHANGE.search(sentence))
-                if plain and not (_plain_statement(sentence) and values(sentence, who)):
-                    continue    # found by meaning only with a value named (``profile.py``)
-                sig = signals(sentence)
-                if sig.holder and not owner(sentence):
-                    sig = replace(sig, holder="")   # "our broadband provider is now ..."
-                if _ACTED_ON.search(sentence):
-                    # Another's act changing the speaker's ("They've relocated me to ...",
-                    # "my doctor switched me from ... to ..."): a change of the speaker's.
-                    sig = replace(sig, holder="", change=True, strong=True)
-                # A weak cue ("started", "now") says a change of the speaker's too rarely
-                # to look for it by similarity, unless the statement is short and of the
-                # present ("I'm on day shifts now"); of another holder ("my daughter
-                # started at ..."), only that holder's memories can be meant.
-                cued = not plain and bool(
-                    sig.ended or sig.things or sig.strong or sig.change and sig.holder or
-                    _short_now(sentence, sig) or after_end or
-                    sig.change and single_slot(sentence))
-                if not sig.replaces or sig.holder == UNKNOWN or \
-                        not (cued or _plain_statement(sentence) or
-                             sig.change and _plain_statement(sentence, event=True)):
-                    continue
-                content = tell(sentence, who, observation.others(turn))
-                if not content:
-                    continue
-                target = self._change_target(sentence, content, sig, pool, who, taken) \
-                    if cued else None
-                # Else by meaning, the sentence naming no attribute a rule reads: told as
-                # it was said.
-                meant = target is None and \
-                    (target := _by_meaning(sentence, content, sig, pool, who, taken)) is not None
-                key = None
-                if target is not None:
-                    taken.append(target["id"])
-                    # Told as the attribute's own statement of the new value, when the
-                    # sentence names one: "I left Google and joined Spotify" replacing
-                    # "works at Google" is "works at Spotify".
-                    if not meant:
-                        key, content = _restated(target, sentence, content, who,
-                                                 sig.holder)
-                    content = introduced(content, target["content"], who)
-                    if f"{who}'s family" in target["content"]:
-                        # "We" changing what the family had is the family.
-                        content = content.replace(f"{who} and others", f"{who}'s family")
-                if target is not None or partial and not sig.holder and \
-                        (sig.strong or after_end):
-                    out.append(Candidate("fact", content, key, turn, "change",
-                                         source=sentence,
-                                         target=target["id"] if target else None))
+                # The cue lists first (they restate the new value as its attribute's own
+                # statement), then the old value named as ended in words they lack.
+                found = self._change(sentence, turn, who, observation, pool, taken, partial,
+                                     after_end)
+                if found is None or found.target is None:
+                    found = named_change(sentence, pool, who, turn, observation, taken) or found
+                if found is not None:
+                    out.append(found)
         return out
+
+    def _change(self, sentence: str, turn: int, who: str, observation: Observation,
+                pool: Pool, taken: list[str], partial: bool,
+                after_end: bool) -> Candidate | None:
+        """One sentence's change statement (``_changes``), or None."""
+        # Without a change word, a short statement of what holds may still give a
+        # single-valued attribute a new value ("Treated myself to a Galaxy S24"
+        # after "I've got a Razr"): found by meaning only (``profile.py``).
+        plain = not (after_end or MAY_CHANGE.search(sentence))
+        if plain and not (_plain_statement(sentence) and values(sentence, who)):
+            return None     # found by meaning only with a value named (``profile.py``)
+        sig = signals(sentence)
+        if sig.holder and not owner(sentence):
+            sig = replace(sig, holder="")   # "our broadband provider is now ..."
+        if _ACTED_ON.search(sentence):
+            # Another's act changing the speaker's ("They've relocated me to ...",
+            # "my doctor switched me from ... to ..."): a change of the speaker's.
+            sig = replace(sig, holder="", change=True, strong=True)
+        # A weak cue ("started", "now") says a change of the speaker's too rarely
+        # to look for it by similarity, unless the statement is short and of the
+        # present ("I'm on day shifts now"); of another holder ("my daughter
+        # started at ..."), only that holder's memories can be meant.
+        cued = not plain and bool(
+            sig.ended or sig.things or sig.strong or sig.change and sig.holder or
+            _short_now(sentence, sig) or after_end or
+            sig.change and single_slot(sentence))
+        if not sig.replaces or sig.holder == UNKNOWN or \
+                not (cued or _plain_statement(sentence) or
+                     sig.change and _plain_statement(sentence, event=True)):
+            return None
+        content = tell(sentence, who, observation.others(turn))
+        if not content:
+            return None
+        target = self._change_target(sentence, content, sig, pool, who, taken) \
+            if cued else None
+        # Else by meaning, the sentence naming no attribute a rule reads: told as
+        # it was said.
+        meant = target is None and \
+            (target := _by_meaning(sentence, content, sig, pool, who, taken)) is not None
+        key = None
+        if target is not None:
+            taken.append(target["id"])
+            # Told as the attribute's own statement of the new value, when the
+            # sentence names one: "I left Google and joined Spotify" replacing
+            # "works at Google" is "works at Spotify".
+            if not meant:
+                key, content = _restated(target, sentence, content, who,
+                                         sig.holder)
+            content = introduced(content, target["content"], who)
+            if f"{who}'s family" in target["content"]:
+                # "We" changing what the family had is the family.
+                content = content.replace(f"{who} and others", f"{who}'s family")
+        if target is not None or partial and not sig.holder and \
+                (sig.strong or after_end):
+            return Candidate("fact", content, key, turn, "change", source=sentence,
+                             target=target["id"] if target else None)
+        return None
 
     @staticmethod
     def _units(text: str, said: list[str]) -> Iterator[tuple[list[str], list[str]]]:

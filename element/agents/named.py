@@ -1,0 +1,247 @@
+"""The old value named as ended: a newer statement that names a stored fact's value and
+says, in the same breath, that it ended or was replaced.
+
+People rarely say "I switched banks"; they say what happened to the old one: "Closed out
+my Wells Fargo account, my paycheck goes to a credit union now", "Kerry's retired, so I've
+started going to Zoe", "Planet Fitness feels like a lifetime ago", "the Paris posting
+fell through". The cue lists of ``updates.py`` name the speaker's own acts of change in
+the shapes they know (subject "I", object after the verb); here any verb of ending stands
+next to the old value, whoever its grammatical subject ("it's replaced the Ventolin").
+
+The method (:func:`ended_target`): a clause of the statement holds a marker of ending
+(:data:`ENDING`) within a couple of words of the distinctive value of one stored one-fact
+memory of the same holder: its proper names (half of them at least), or, when it has
+none, one of its rare content words ("crutches are finally gone" after "I'm on crutches").
+That memory is superseded by the statement (which says what ended, and what holds now
+when it names it).
+
+Why it is general: :data:`ENDING` is written from general English, not from any case: the
+verbs of ending a thing (end, finish, close, shut down, cancel, pause, expire), of leaving
+or losing it (leave, quit, give up, sell, lose, escape, die), of its failing (fall
+through, fall apart, go bust, be made redundant), of replacing it (replace, swap, trade
+in, move/switch from), the farewells (goodbye, RIP), and negation of the present
+("not ... anymore", "haven't ... in months", "a lifetime ago"). Guards as the other
+finders: a clause with an addition ("also", "another") or of a plan or wish ("going to",
+"might") says nothing ended; a clause of another person's ("my sister's Toyota died") is
+not the speaker's; a value right after "to"/"into" ("switched to Google") is the new one,
+not the old. Pure functions over texts; no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from index import terms
+
+from .decisions import Pool
+from .episodes import tell
+from .observation import Observation
+from .profile import whose
+from .restated import introduced
+from .rules import Candidate
+from .slots import PEOPLE, names_of
+from .updates import _ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event, \
+    same_holder
+
+__all__ = ["ENDING", "ended_target", "may_end", "named_change", "NEAR_WORDS", "RARE_WORDS"]
+
+#: Markers of an ending, from general English (see the module's note).
+ENDING = re.compile(r"""\b(?:
+    end(?:ed|s)(?!\s+up)|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
+    clos(?:ed|ing)(?:\s+(?:out|down))?|shut(?:\s+down)?|folded|went\s+(?:bust|under)|
+    (?:went|gone)\s+out\s+of\s+business|
+    (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?gone(?!\s+(?:to|for|on|out|up|into|through|back|over)\b)|
+    left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before|over)\b)|
+    leaving(?!\s+(?:for|to|on|early|home|work|at|with)\b)|
+    quit|quitting|stopped|ceased|dropped|ditched|dumped|scrapped|binned|
+    cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|ran\s+out|
+    retired|resigned|redundant|laid\s+off|fired|sacked|let\s+go|
+    fell\s+(?:through|apart)|falling\s+apart|collapsed|broke\s+(?:down|up)|broken\s+(?:down|up)|
+    died|passed\s+away|lost(?!\s+(?:in|track|count|for\s+words)\b)|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
+    written\s+off|sold|gave\s+(?:up|away)|given\s+(?:up|away)|giving\s+up|got\s+rid|rehomed|
+    replaced|swapped|traded\s+in|outgr(?:ew|own)|moved\s+(?:away|on|out)|
+    (?:moved|switched|transferred|came|went|changed|upgraded)\s+(?:\w+\s+)?from|
+    said\s+goodbye|goodbye|farewell|rip|
+    no\s+longer|no\s+more|
+    (?:feels?|felt|seems?|seemed)\s+like\s+(?:a\s+lifetime|forever|ages|years|a\s+world)\s+ago
+)\b|(?:n't|\bnot|\bnever)\s+(?:[\w']+\s+){0,5}?(?:any\s?more|in\s+(?:months|years|ages|weeks|
+    a\s+while))\b""", re.I | re.X)
+#: The most words between the marker and the value's name: the marker is said of it.
+NEAR_WORDS = 2
+#: The most words (first person) of a memory without a proper name whose common words
+#: may be named as its value.
+RARE_WORDS = 8
+#: Where a statement's clauses meet.
+_CLAUSE = re.compile(r"\s*(?:[,;:!?()]|\s-\s|\b(?:so|but|and\s+(?=i\b|we\b)|because)\b)\s*",
+                     re.I)
+#: A value right after these is where something went, the new value ("switched to X").
+_TOWARD = re.compile(r"\b(?:to|into|onto|with|for)\b", re.I)
+#: Words too common to be a memory's distinctive value when it names no proper name.
+_LIGHT = frozenset(terms(
+    "am is are was were be been have has had get got do does did make made go goes went "
+    "take took use used work works live lives like likes love loves want need thing stuff "
+    "lot time day week month year really just also now still every always usually never "
+    "good great nice new old big small little much many some very through about over away "
+    "back down into onto from with after before again around off out upon last first next "
+    "here there what which"))
+
+
+def may_end(sentence: str) -> bool:
+    """Whether a sentence holds a marker of ending at all (checked first: most have none)."""
+    return bool(ENDING.search(sentence))
+
+
+@lru_cache(maxsize=50_000)
+def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """A one-fact memory's holder (``profile.whose``), its proper names, and, when it has
+    none, its rare content words (stemmed); None for a story, a past event, several
+    sentences, or a memory that itself tells an ending."""
+    said = first_person(content, who)
+    if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
+            ENDING.search(said[0]) or _NOT_NOW.search(said[0]):
+        return None
+    own = {w.lower() for w in who.split()}
+    names = frozenset(re.sub(r"'s?$", "", n) for n in names_of(content)) - own
+    # "Kerry at Cutting Edge": two names, Kerry and Cutting Edge; one named is half.
+    names = frozenset(_runs(content, names))
+    # "I play the flute": the words after the speaker's verb.
+    rest = re.sub(r"^(?:i|we)\s+(?:\w+\s+)?", "", said[0], flags=re.I) if not names else ""
+    rare = frozenset(t for t in terms(rest) if len(t) >= 4 and t not in _LIGHT) - \
+        set(terms(who))
+    # Without a name, only a short plain fact ("I play the flute", "I'm on crutches after
+    # a fall") has a word distinctive enough: a longer one's words are the chat's own.
+    if not names and (len(said[0].split()) > RARE_WORDS or len(rare) > 3):
+        rare = frozenset()
+    return whose(said[0]), names, rare
+
+
+def _runs(content: str, names: frozenset[str]) -> list[str]:
+    """Each run of adjacent proper names of ``content`` as one name ("cutting edge")."""
+    runs: list[list[str]] = []
+    previous = False
+    for word in _words(content):
+        low = re.sub(r"'s?$", "", word.lower())
+        if low in names:
+            if previous:
+                runs[-1].append(low)
+            else:
+                runs.append([low])
+        previous = low in names
+    return [" ".join(r) for r in runs]
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w'-]+", text)
+
+
+@dataclass(frozen=True)
+class _Clause:
+    """A clause with an ending marker, read once for all the memories compared with it."""
+
+    text: str
+    said_by: str
+    words: list[str]
+    low: list[str]
+    stems: list[str]
+    #: Each marker's word span (start, end) and text.
+    spans: list[tuple[int, int, str]]
+    #: Its words, lower-cased and stemmed, but a marker's own ("fell *through*").
+    named: frozenset[str]
+
+
+def _clause(text: str) -> _Clause:
+    words = _words(text)
+    low = [re.sub(r"'s?$", "", w.lower()) for w in words]
+    stems = [(terms(w) or [""])[0] for w in words]
+    spans = []
+    for m in ENDING.finditer(text):
+        start = len(_words(text[:m.start()]))
+        spans.append((start, start + max(1, len(_words(m.group(0)))), m.group(0)))
+    # A marker's own words ("fell *through*", "gave *up*") name no value.
+    own = {w.lower() for _, _, marker in spans for w in _words(marker)
+           if not re.match(r"n't|not|never", marker, re.I)}
+    named = frozenset(w for w in low + stems if w not in own)
+    return _Clause(text, whose(text), words, low, stems, spans, named)
+
+
+def _named_near(clause: _Clause, names: frozenset[str], rare: frozenset[str]) -> float:
+    """The share of the memory's value a clause names within ``NEAR_WORDS`` of an ending
+    marker (0 when none or when the value follows "to"/"into" after the marker)."""
+    name_words = {w for n in names for w in n.split()}
+    if not (name_words or rare) & clause.named:
+        return 0.0
+    hits = [i for i, w in enumerate(clause.low) if w in name_words and w in clause.named] \
+        if names else [i for i, s in enumerate(clause.stems) if s in rare and s in clause.named]
+    for i in hits:
+        for start, end, marker in clause.spans:
+            if start <= i < end:
+                break
+            if i >= end and i - end <= NEAR_WORDS:
+                between = " ".join(clause.words[end:i])
+                if _TOWARD.search(between) and not re.search(r"goodbye|farewell", marker, re.I):
+                    continue
+                break
+            if i < start and start - i - 1 <= NEAR_WORDS:
+                break
+        else:
+            continue
+        if not names:
+            return 1.0
+        said = {clause.low[j] for j in hits}
+        return sum(1 for n in names if said & set(n.split())) / len(names)
+    return 0.0
+
+
+def ended_target(sentence: str, memories: Iterable[Memory], who: str,
+                 skip: Iterable[str] = ()) -> Memory | None:
+    """The one-fact memory whose value ``sentence`` (first person, cleaned) names as ended
+    or replaced (see the module's note), the newest of those naming most of their value;
+    None when no clause says so."""
+    clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
+               not _ADDITION.search(c) and not _NOT_NOW.search(c) and
+               not c.rstrip().endswith("?")]
+    if not clauses:
+        return None
+    avoid = set(skip)
+    best: tuple[tuple[bool, float], Memory] | None = None
+    for memory in memories:
+        if memory["id"] in avoid:
+            continue
+        value = _value_of(memory["content"], who)
+        if value is None or not (value[1] or value[2]):
+            continue
+        holder, names, rare = value
+        for clause in clauses:
+            # Another person's clause ("my sister's Toyota died") is not the speaker's.
+            if clause.said_by in PEOPLE and not same_holder(clause.said_by, holder) or \
+                    holder and not (clause.said_by == holder or holder in clause.text.lower()):
+                continue
+            share = _named_near(clause, names, rare)
+            # A proper name says which memory more surely than a common word.
+            rank = (bool(names), share)
+            if share >= 0.5 and (best is None or rank > best[0]):
+                best = (rank, memory)
+    return best[1] if best else None
+
+
+def named_change(sentence: str, pool: Pool, who: str, turn: int, observation: Observation,
+                 taken: list[str]) -> Candidate | None:
+    """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding the
+    one-fact memory whose value it names as ended or replaced, whoever its grammatical
+    subject ("Kerry's retired, so I've started going to Zoe", "it's replaced the
+    Ventolin"), else None. Tried after the cue lists (``rule_evaluator``), which restate
+    the new value as its attribute's own statement; no model call."""
+    if not may_end(sentence) or sentence.rstrip().endswith("?"):
+        return None
+    target = ended_target(sentence, pool.memories(), who, taken)
+    content = tell(sentence, who, observation.others(turn)) if target is not None else ""
+    if target is None or not content:
+        return None
+    taken.append(target["id"])
+    if f"{who}'s family" in target["content"]:
+        content = content.replace(f"{who} and others", f"{who}'s family")
+    return Candidate("fact", introduced(content, target["content"], who), None, turn,
+                     "change", source=sentence, target=target["id"])
