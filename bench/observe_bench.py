@@ -26,7 +26,7 @@ both ways, alternating, on two stores, side by side.
 
     .venv/bin/python bench/observe_bench.py [--data ../shared/eval/locomo-dev.json]
         [--convs 0,1,2,3,4] [--window 6] [--no-qa] [--hashing-store] [--show N]
-        [--whole-sessions] [--inline] [--compare-prefetch | --compare-behind]
+        [--dump FILE] [--whole-sessions] [--inline] [--compare-prefetch | --compare-behind]
 """
 
 from __future__ import annotations
@@ -117,9 +117,19 @@ class CountingEmbedder:
         self.behind_ms = 0.0
 
     def embed(self, texts: Any) -> Any:
+        return self._count(texts, lambda: self.inner.embed(texts))
+
+    def embed_lanes(self, lanes: Any, texts: Any) -> Any:
+        """The stores embed their lanes each with its model (``index.embed_for_lanes``):
+        without this, a wrapper of several models is refused."""
+        by_lane = getattr(self.inner, "embed_lanes", None)
+        return self._count(texts, lambda: by_lane(lanes, texts) if by_lane is not None
+                           else self.inner.embed(texts))
+
+    def _count(self, texts: Any, call: Any) -> Any:
         started = time.perf_counter()
         try:
-            return self.inner.embed(texts)
+            return call()
         finally:
             spent = (time.perf_counter() - started) * 1000
             if threading.get_ident() == self.owner:
@@ -245,19 +255,25 @@ def run_conversation(sample: dict[str, Any], embedder: Any, window: int,
             else None}
 
 
-def facts_of(sample: dict[str, Any]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = defaultdict(list)
+def facts_of(sample: dict[str, Any], with_turns: bool = False) -> dict[str, list[Any]]:
+    """Each speaker's facts (with ``with_turns``: (fact, its dia ids) pairs)."""
+    out: dict[str, list[Any]] = defaultdict(list)
     for per_session in sample["observation"].values():
         for speaker, pairs in per_session.items():
-            out[speaker] += [fact for fact, _ in pairs]
+            out[speaker] += [(fact, turns) if with_turns else fact for fact, turns in pairs]
     return out
 
 
-def match(embedder: Any, result: dict[str, Any], sample: dict[str, Any]
+def match(embedder: Any, result: dict[str, Any], sample: dict[str, Any],
+          dump: list[dict[str, Any]] | None = None
           ) -> tuple[dict[float, tuple[int, int]], int, int, list[tuple[str, str, str]]]:
-    """Per tau: (matched facts, matched memories); facts; memories; and some misses."""
+    """Per tau: (matched facts, matched memories); facts; memories; and some misses. With
+    ``dump``, one row per fact and per memory is appended to it: its text, its turns, the
+    best cosine against the other side and whether it is matched at 0.6."""
     names = result["names"]
     facts = facts_of(sample)
+    turns_of = {name: [t for _, t in pairs] for name, pairs in
+                facts_of(sample, with_turns=True).items()}
     per_tau = {tau: (0, 0) for tau in TAUS}
     n_facts = n_mem = 0
     unmatched: list[tuple[str, str, str]] = []
@@ -280,6 +296,23 @@ def match(embedder: Any, result: dict[str, Any], sample: dict[str, Any]
             if tau == 0.6:
                 hit = {m for _, m in pairs}
                 unmatched += [("memory", name, ms[m]) for m in range(len(ms)) if m not in hit]
+                if dump is not None:
+                    matched_f = dict(pairs)
+                    rows = result["memories"][name]
+                    for f, fact in enumerate(fs):
+                        best = int(np.argmax(sim[f]))
+                        dump.append({"kind": "fact", "conv": sample["sample_id"],
+                                     "speaker": name, "text": fact,
+                                     "turns": turns_of[name][f],
+                                     "matched": f in matched_f, "best": float(sim[f, best]),
+                                     "nearest": ms[best]})
+                    for m, row in enumerate(rows):
+                        best = int(np.argmax(sim[:, m]))
+                        dump.append({"kind": "memory", "conv": sample["sample_id"],
+                                     "speaker": name, "text": ms[m],
+                                     "turns": sorted(result["sources"].get(row["id"], ())),
+                                     "matched": m in hit, "best": float(sim[best, m]),
+                                     "nearest": fs[best]})
     return per_tau, n_facts, n_mem, unmatched
 
 
@@ -337,6 +370,9 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0,
                         help="print this many unmatched memories per conversation, and "
                              "this many supersedes and retires (old -> new)")
+    parser.add_argument("--dump", type=Path,
+                        help="write every fact and memory (text, turns, best cosine, "
+                             "matched at 0.6) to this JSON file, for reading the misses")
     parser.add_argument("--whole-sessions", action="store_true",
                         help="observe each session once per speaker, all its turns new "
                              "(an agent sending the conversation at its end; no question "
@@ -378,6 +414,7 @@ def main() -> None:
     behind_calls = behind_texts = 0
     behind_ms = 0.0
     all_actions: Counter[str] = Counter()
+    dumped: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         for c in chosen:
@@ -388,7 +425,8 @@ def main() -> None:
                                       whole_sessions=args.whole_sessions, arm=arm,
                                       compare=store_embedder if comparing else None,
                                       compare_arm=compare_arm)
-            per_tau, n_facts, n_mem, unmatched = match(embedder, result, sample)
+            per_tau, n_facts, n_mem, unmatched = match(embedder, result, sample,
+                                                     dumped if args.dump else None)
             known = {t["dia_id"] for _, turns in sessions(sample["conversation"])
                      for t in turns}
             qa = qa_raw = None
@@ -420,6 +458,9 @@ def main() -> None:
                 print(f"      unmatched {kind} [{name}] {text}")
             for action, old, new in result["changes"][:args.show]:
                 print(f"      {action}: {old!r} -> {new!r}")
+
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped, indent=1))
 
     def line(label: str, group: list[int]) -> None:
         if not group:

@@ -10,6 +10,7 @@ connections. The load of the moment falls on both alike; the ratios are the resu
     .venv/bin/python bench/search_http_bench.py --base a525b3c --rounds 3
     .venv/bin/python bench/search_http_bench.py --profile            # cProfile, in-process
     .venv/bin/python bench/search_http_bench.py --interleaved --base main  # with the model
+    .venv/bin/python bench/search_http_bench.py --interleaved --base main --stages
 
 The home: ``--size`` memories of ``textgen.py`` (seed 7, the vectors of
 ``memory_bench.py``'s cache: real all-MiniLM-L6-v2 vectors, pre-embedded), stored with
@@ -69,7 +70,12 @@ def _child_serve(argv: list[str]) -> None:
     element = home.catalog.element_at(ELEMENT_PATH)
     with home.memory_store(element):    # opened now, not on the first request
         pass
-    app = create_app({"ENV": "draft"}, home=home)
+    timers = os.environ.get("SEARCH_BENCH_STAGES")
+    if timers:                          # --stages: where each search's time goes
+        from bench import stages
+        app = stages.install(Path(timers))(create_app({"ENV": "draft"}, home=home))
+    else:
+        app = create_app({"ENV": "draft"}, home=home)
     tune = dict(item.split("=", 1) for item in
                 os.environ.get("SEARCH_BENCH_TUNE", "").split(",") if item)
     if "switch" in tune:                # the GIL's switch interval, seconds
@@ -135,14 +141,17 @@ def subjects(size: int, seed: int) -> list[tuple[str, str]]:
 
 class Server:
     def __init__(self, name: str, src: Path, home: Path, seed: int, size: int,
-                 token: str, tune: str = "", model: bool = False) -> None:
+                 token: str, tune: str = "", model: bool = False,
+                 stages: Path | None = None) -> None:
         import http.client
         self.name = name
+        self.stages = stages
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "_serve", str(src), str(home),
              str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune,
-                                     "SEARCH_BENCH_MODEL": "1" if model else ""})
+                                     "SEARCH_BENCH_MODEL": "1" if model else "",
+                                     "SEARCH_BENCH_STAGES": str(stages or "")})
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -309,7 +318,9 @@ def interleaved(args: argparse.Namespace) -> None:
     print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
           f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
     servers = {label: Server(label, srcs[label], home, args.seed, args.size, token,
-                             model=True) for label, home in homes.items()}
+                             model=True, stages=OUT / f"stages-{n}.json" if args.stages
+                             else None)
+               for n, (label, home) in enumerate(homes.items())}
     base = f"/api/{ELEMENT_PATH}/ops/search"
     work = bodies(args.seed, args.size, "content", unique=args.rounds * QUERIES)
     steps = [*servers, "one query embedding"]
@@ -346,6 +357,12 @@ def interleaved(args: argparse.Namespace) -> None:
         print(f"{'ratio' + label[len('HTTP search'):]:<34}" + "".join(
             f"{x / y:>7.2f}x" for x, y in zip(figures[label], figures["one query embedding"],
                                              strict=True)))
+    if args.stages:
+        from bench.stages import table
+        print("\nquery-only search, by stage (bench/stages.py):\n" + table(
+            {label: ms[label] for label in servers},
+            {label: json.loads(Path(str(server.stages)).read_text())[-len(work):]
+             for label, server in servers.items()}))
 
 
 def profile(args: argparse.Namespace) -> None:
@@ -409,6 +426,9 @@ def main() -> None:
                         help="only query-only HTTP search with the model in it, beside one "
                              "in-process embedding of each question, interleaved (with "
                              "--base, that revision's server too, in the same rotation)")
+    parser.add_argument("--stages", action="store_true",
+                        help="with --interleaved: time each search's stages in the servers "
+                             "(bench/stages.py) and print them beside the client's time")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()

@@ -465,8 +465,11 @@ class LaneSet:
             lane.ensure()
             has = lane.has[labels]
             present[:, i] = has
-            # Only rows with a vector: a lane may have fewer vector rows than labels.
-            sims[has, i] = lane.vectors[labels[has]] @ query
+            if has.all():       # the common case: one gather, no masks
+                sims[:, i] = lane.vectors[labels] @ query
+            else:
+                # Only rows with a vector: a lane may have fewer vector rows than labels.
+                sims[has, i] = lane.vectors[labels[has]] @ query
         return sims, present
 
     def sizes(self) -> dict[str, int]:

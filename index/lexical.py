@@ -180,20 +180,27 @@ class LexicalIndex:
 
     def scores(self, query: str, size: int) -> np.ndarray:
         """BM25 of every label below ``size`` for ``query`` (0 where nothing matches)."""
-        out = np.zeros(size, dtype=np.float64)
         if not self._live:
-            return out
+            return np.zeros(size, dtype=np.float64)
+        found = [term for term in set(terms(query)) if term in self._labels]
+        if not found:
+            return np.zeros(size, dtype=np.float64)
         average = self._total / self._live or 1.0
-        for term in set(terms(query)):
-            labels = self._labels.get(term)
-            if labels is None:
-                continue
-            at = np.frombuffer(labels, dtype=np.int32)
-            tf = np.frombuffer(self._freqs[term], dtype=np.int32).astype(np.float64)
-            idf = math.log(1.0 + (self._live - len(at) + 0.5) / (len(at) + 0.5))
-            norm = self.k1 * (1.0 - self.b + self.b * self._length[at] / average)
-            contribution = idf * tf * (self.k1 + 1.0) / (tf + norm)
-            keep = at < size
-            # A label appears once in a term's postings, so fancy-index += is exact.
-            out[at[keep]] += contribution[keep]
+        # Every matched term's postings at once: a handful of numpy calls per query
+        # rather than a dozen per term. Each label appears once in a term's postings, and
+        # ``bincount`` adds a label's contributions in the terms' order, so the sums are
+        # those the per-term loop made, bit for bit.
+        postings = [np.frombuffer(self._labels[term], dtype=np.int32) for term in found]
+        counts = [len(at) for at in postings]
+        at = np.concatenate(postings)
+        tf = np.concatenate([np.frombuffer(self._freqs[term], dtype=np.int32)
+                             for term in found]).astype(np.float64)
+        idf = np.repeat([math.log(1.0 + (self._live - n + 0.5) / (n + 0.5)) for n in counts],
+                        counts)
+        norm = self.k1 * (1.0 - self.b + self.b * self._length[at] / average)
+        contribution = idf * tf * (self.k1 + 1.0) / (tf + norm)
+        keep = at < size
+        if not keep.all():
+            at, contribution = at[keep], contribution[keep]
+        out: np.ndarray = np.bincount(at, weights=contribution, minlength=size)
         return out

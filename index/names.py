@@ -31,8 +31,7 @@ import re
 
 from .lexical import STOPWORDS
 
-__all__ = ["query_names", "opening_name", "opens_with", "without_names", "OPENING_SQL",
-           "MAX_NAMES"]
+__all__ = ["query_names", "opening_name", "without_names", "OPENING_SQL", "MAX_NAMES"]
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 # A query naming more than this many things is a list, not a question about someone: the
@@ -74,15 +73,3 @@ def opening_name(content: str) -> str | None:
     match = _LETTERS.match(content)
     return match.group(0).lower() if match else None
 
-
-def opens_with(content: str, names: tuple[str, ...]) -> bool:
-    """``opening_name(content) in names`` for ``names`` of lowercase ASCII letters
-    (``query_names``'), without a regular expression: a search asks it of every memory
-    it scores, and comparing prefixes costs half as much."""
-    for name in names:
-        head = content[:len(name)]
-        if head.isascii() and head.lower() == name:
-            after = content[len(name):len(name) + 1]
-            if not (after.isascii() and after.isalpha()):
-                return True
-    return False

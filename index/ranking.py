@@ -289,7 +289,8 @@ class Ranking:
             for column in ("alone", "situated"):
                 if column in table.scores:
                     self._pull_neighbours(gathered, table, column)
-        scores = {column: self._calibrated(values, column, gathered)
+        background = self._background(gathered)
+        scores = {column: self._calibrated(values, column, background)
                   for column, values in table.scores.items()}
         situated = scores["situated"]
         order = rank(situated, self.threshold, self.limit, tiebreak=table.seq,
@@ -325,24 +326,32 @@ class Ranking:
                                     columns)
         return table
 
-    def _calibrated(self, scores: np.ndarray, column: str, gathered: Gathered) -> np.ndarray:
-        """``column``'s scores read against the background (``recall.calibrate``): the
-        vector background the backend gathered, or, when the query has no vectors, the
-        newest text rows (read against each other). Off, or no background: as they
-        are."""
+    def _background(self, gathered: Gathered) -> tuple[Rows, np.ndarray] | None:
+        """The calibration's background rows with their similarities, scored once for
+        every column (``_calibrated``): the vector background the backend gathered, or,
+        when the query has no vectors, the newest text rows (read against each other).
+        None: calibration off, or no background."""
         background = gathered.background if gathered.vector is not None \
             else _newest(gathered.text)
         if not self.params.calibrate or background is None or not len(background):
-            return scores
-        present = background.present & _CONTENT_ONLY if column == "alone" \
-            else background.present
+            return None
         # The background is scored as the rows are, shared words included: words that
         # every memory of the sample shares with the query (the name of the person it
         # asks about) lift the rows and the background alike.
         sims = self._similarities(background, gathered.best) \
             if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
+        return background, sims
+
+    def _calibrated(self, scores: np.ndarray, column: str,
+                    background: tuple[Rows, np.ndarray] | None) -> np.ndarray:
+        """``column``'s scores read against the ``background`` (``recall.calibrate``,
+        ``_background``); with none, as they are."""
+        if background is None:
+            return scores
+        rows, sims = background
+        present = rows.present & _CONTENT_ONLY if column == "alone" else rows.present
         level = background_level(blend(sims, present, self.weights))
-        if self.names and background.opens_named().any():
+        if self.names and rows.opens_named().any():
             # Where some memories of the sample open with a name the query names, those
             # are what a result must be told apart from (the person's other memories):
             # the background is read as theirs, lifted by the whole name boost. When

@@ -251,6 +251,16 @@ def _validate_agent(value: object) -> str | None:
     return value
 
 
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON value: ``json.loads(json.dumps(value))``, several times
+    faster (a search copies every result's metadata, so a caller never changes ours)."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True)
 class NewMemory:
     """The validated, normalized inputs of a ``store`` call."""
@@ -452,9 +462,8 @@ class MemoryRecord:
             "id": self.id, "content": self.content, "category": self.category,
             "subject_type": self.subject_type, "subject_id": self.subject_id,
             "context": self.context, "intention": self.intention, "agent": self.agent,
-            # A deep copy through JSON, skipped for the common empty object.
             "source": self.source,
-            "metadata": json.loads(json.dumps(self.metadata)) if self.metadata else {},
+            "metadata": json_copy(self.metadata) if self.metadata else {},
             "created_at": self.created_at, "updated_at": self.updated_at,
             "occurred_at": self.occurred_at or self.created_at,
             "last_accessed_at": self.last_accessed_at, "access_count": self.access_count,

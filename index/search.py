@@ -39,7 +39,6 @@ from .ranking import (
     text_rows,
     window_plan,
 )
-from .names import opens_with
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
@@ -143,17 +142,17 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],
                  bm25: np.ndarray, ranking: Ranking) -> Rows:
     """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
-    the names the query names (``names.opens_with``) and whether its content is the
-    query's text (``Ranking.exact``)."""
+    the names the query names (``SlotTable.opens_named``: the opening name column) and
+    whether its content is the query's text (``Ranking.exact``)."""
     sims, present = state.lanes.similarities(labels, queries)
     named = same = None
-    if ranking.names or ranking.exact is not None:
-        ids, records = state.slots.ids, state.records
-        contents = [records[str(ids[label])].content for label in labels.tolist()]
-        if ranking.names:
-            named = np.array([opens_with(c, ranking.names) for c in contents], dtype=bool)
-        if ranking.exact is not None:
-            same = np.array([c == ranking.exact for c in contents], dtype=bool)
+    ids, records = state.slots.ids, state.records
+    if ranking.names:
+        named = state.slots.opens_named(labels, ranking.names,
+                                        lambda label: records[str(ids[label])].content)
+    if ranking.exact is not None:
+        same = np.array([records[str(ids[label])].content == ranking.exact
+                         for label in labels.tolist()], dtype=bool)
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
                 present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same)
 

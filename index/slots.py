@@ -11,20 +11,29 @@ indexing a numpy array from Python.
 
 Owner codes: ``FREE`` (-1) for an unused slot, ``GENERAL`` (0) for a memory about no one,
 and 1, 2, ... for each distinct ``(subject_type, subject_id)`` seen since the store opened.
+
+Opening names (``names.opening_name``, the name boost's signal): a code per label, 0 for
+none and 1, 2, ... for each distinct name, filled the first time a search scores the
+label (``UNREAD`` until then, and again once its content changes), so a search compares
+integers instead of reading each scored memory's text, and a cold start reads none.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 
 import numpy as np
 
+from .names import opening_name
 from .records import CATEGORY_CODES
 
-__all__ = ["FREE", "GENERAL", "SlotTable", "CATEGORY_CODES"]
+__all__ = ["FREE", "GENERAL", "UNREAD", "SlotTable", "CATEGORY_CODES"]
 
 FREE = -1
 GENERAL = 0
+UNREAD = -1
+"""The opening name code of a label whose content has not been read since it changed."""
 
 
 class SlotTable:
@@ -50,6 +59,8 @@ class SlotTable:
         self.valid_from = np.zeros(0, dtype=np.float64)
         self.until = np.zeros(0, dtype=np.float64)
         self.ended = 0
+        self.opening = np.zeros(0, dtype=np.int32)
+        self.name_codes: dict[str | None, int] = {None: 0}
         self.subject_codes: dict[tuple[str, str], int] = {}
         self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
         self.live = 0
@@ -72,6 +83,7 @@ class SlotTable:
         self.occurred = np.concatenate([self.occurred, np.zeros(extra, dtype=np.float64)])
         self.valid_from = np.concatenate([self.valid_from, np.zeros(extra, dtype=np.float64)])
         self.until = np.concatenate([self.until, np.full(extra, np.inf, dtype=np.float64)])
+        self.opening = np.concatenate([self.opening, np.full(extra, UNREAD, dtype=np.int32)])
         self.capacity = new
 
     def subject_code(self, subject: tuple[str, str] | None, *, create: bool = True) -> int:
@@ -112,6 +124,7 @@ class SlotTable:
         self.valid_from[label], self.until[label] = \
             (self.occurred[label], np.inf) if valid is None else valid
         self.ended += valid is not None and not np.isinf(valid[1])
+        self.opening[label] = UNREAD
         self.owner_labels[owner].add(label)
         self.live += 1
         return label
@@ -132,6 +145,29 @@ class SlotTable:
         code = CATEGORY_CODES[category]
         self.cat_list[label] = code
         self.cat[label] = code
+
+    def opens_named(self, labels: np.ndarray, names: tuple[str, ...],
+                    content: Callable[[int], str]) -> np.ndarray:
+        """Whether each of ``labels`` opens with one of ``names`` (``names.query_names``:
+        ``opening_name(content) in names``); ``content(label)`` gives the text of a
+        label whose opening name is not read yet (``UNREAD``)."""
+        codes = self.opening[labels]
+        unread = np.flatnonzero(codes == UNREAD)
+        if len(unread):
+            table = self.name_codes
+            for i in unread.tolist():
+                label = int(labels[i])
+                name = opening_name(content(label))
+                code = table.get(name)
+                if code is None:
+                    code = table[name] = len(table)
+                self.opening[label] = codes[i] = code
+        found = np.zeros(len(labels), dtype=bool)
+        for name in names:
+            code = self.name_codes.get(name)
+            if code is not None:
+                found |= codes == code
+        return found
 
     def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,
                 cats: np.ndarray, seqs: np.ndarray, created: np.ndarray,
@@ -154,6 +190,7 @@ class SlotTable:
         self.occurred[labels] = created if occurred is None else occurred
         self.valid_from[labels] = self.occurred[labels]
         self.until[labels] = np.inf
+        self.opening[labels] = UNREAD
         self.owner_list = self.owner.tolist()
         self.cat_list = self.cat.tolist()
         for label, memory_id in zip(labels.tolist(), ids, strict=True):

@@ -40,7 +40,7 @@ from .params import IndexParams
 from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord, Unappliable, parse_time
-from .slots import CATEGORY_CODES, FREE, GENERAL, SlotTable
+from .slots import CATEGORY_CODES, FREE, GENERAL, UNREAD, SlotTable
 from .validity import Change, retire_record, supersede_record, updated_record
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
@@ -332,6 +332,8 @@ class MemoryState:
         fields = entry.get("fields") or {}
         if fields and entry.get("change") is not None:
             updated_record(record, Change.from_json(entry["change"]), fields)
+        if "content" in fields:
+            self.slots.opening[label] = UNREAD
         if "content" in fields or "context" in fields:
             self.lexical.remove(label, record.content, record.context)
             self.lexical.add(label, fields.get("content", record.content),

@@ -69,7 +69,8 @@ went got had made took saw came found felt thought told said gave left kept met 
 bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
 built lost paid became fell forgot chose wore sold held stood understood heard meant slept
 led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
-dealt did was were drew outgrew withdrew
+dealt did was were drew outgrew withdrew learnt dreamt burnt spelt spilt leapt knelt smelt
+spoilt dwelt
 """.split())
 AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
                              "shut", "spread", "bet"})
@@ -89,9 +90,13 @@ into of on with about after before again all any both each few more most other s
 only own same very can will am
 """.split())
 IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+#: Words in -ing that are no verb of the speaker's: nouns, and prepositions ("During the
+#: holidays we ..." drops no "I am").
 ING_NOUNS = frozenset("""
 something nothing anything everything morning evening spring wedding building meeting
 painting clothing ceiling feeling setting evening offspring earring sibling pudding
+during according regarding including concerning considering following excluding pending
+notwithstanding barring
 """.split())
 
 

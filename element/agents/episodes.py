@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
-from .narration import household, narrate
+from .narration import household, household_of, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
@@ -139,6 +139,8 @@ _ABOUT_ME = re.compile(r"^(?!(?:it|its|this|that|these|those|they|them|he|she|hi
                        r"\s+(?:is|are|was|were|has|have|had|means?|meant|matters?|mattered|"
                        r"keeps?|kept|makes?|made|gives?|gave|helps?|helped|brings?|brought)\b"
                        r".*\b(?:me|my|us|our)\b", re.I)
+#: A sentence whose subject is the other person or theirs ("Your support means a lot").
+_YOURS = re.compile(r"^(?:you|your|yours)\b", re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
@@ -157,6 +159,8 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made
                      re.I)
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:going to|gonna)\s+(?!be\b)", "I am going to "),     # "gonna be great": it is
+    # "Been quite a ride": the dropped subject is "it" before a noun phrase.
+    (r"^been\s+(?=(?:(?:quite|such|really|pretty|so)\s+)?(?:a|an)\b)", "It has been "),
     (r"^been\s+", "I have been "),
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
@@ -217,15 +221,26 @@ june july august september october november december morning evening afternoon w
 """.split())
 
 
+#: A greeting and the name it greets ("Hey John, this week has been busy"): whoever the
+#: other turns name, a capitalised word after "hey" is the one addressed.
+_GREETED = re.compile(r"^(?:hey|hi|hello|hiya|yo|dear|good (?:morning|afternoon|evening))"
+                      r"(?:\s+there)?[\s,!]+(?P<n>[A-Z][a-z]{1,15})\s*[,!.:;-]+\s*", re.I)
+
+
+def _maybe_name(word: str) -> bool:
+    """Whether a capitalised ``word`` opening a sentence can be a name, not a common word,
+    an adverb or a time."""
+    low = word.lower()
+    return not (low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or
+                low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or
+                low.endswith(("ly", "ing", "ed")) or bool(time_phrase(low)))
+
+
 def _drop_address(text: str) -> str:
-    """``text`` without a name it opens on to address the other person (``_ADDRESS``)."""
-    m = _ADDRESS.match(text)
-    if m is None:
-        return text
-    low = m["n"].lower()
-    if low in _NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or \
-            low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or \
-            low.endswith(("ly", "ing", "ed")) or time_phrase(low):
+    """``text`` without a name it opens on to address the other person (``_ADDRESS``), or
+    greets (``_GREETED``)."""
+    m = _ADDRESS.match(text) or _GREETED.match(text)
+    if m is None or not _maybe_name(m["n"]):
         return text
     return text[m.end():]
 
@@ -234,6 +249,7 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     """A sentence without interjections and the addressee's name, contractions expanded and
     a dropped subject restored; and whether it asks."""
     text, question = untag(raw)
+    text = _drop_address(text)
     for _ in range(4):
         before = text
         if vocative is not None:
@@ -245,7 +261,9 @@ def _clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     text = re.sub(r"\bi\b", "I", text)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
-    text = text.strip().rstrip(".!?;:~ ").strip()
+    # A discourse opener goes before the subject is restored ("Speaking of trips, we ..."
+    # is no "I am speaking of trips").
+    text = _OPENER.sub("", text.strip().rstrip(".!?;:~ ").strip())
     if not text:
         return "", question
     return restore_subject(text), question
@@ -381,6 +399,8 @@ def _score(text: str) -> float | None:
     acts = _acts(text)
     if _SECOND.search(text) and not _SHARED.search(text) and not acts:
         return None
+    if _YOURS.match(text) and not acts:
+        return None     # "Your dedication to our community is amazing": about the other
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None
@@ -491,8 +511,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     if best < MIN_SCORE:
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
-    home = household(text)
-    parts = [narrate(s, who, home, _partner(addressee)) for _, s, _ in chosen]
+    parts = [narrate(s, who, household_of(s, text), _partner(addressee)) for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)

@@ -18,13 +18,23 @@ from .episode_words import (
     PAST as _PAST,
 )
 
-__all__ = ["narrate", "household"]
+__all__ = ["narrate", "household", "household_of"]
 
-#: Words of home, family and pets: "we" among them is the speaker's household.
+#: Words of home, family and pets: "we" among them is the speaker's household. "Family"
+#: not as someone else's ("saved a family from a fire"), and
+#: "live" only of where one lives ("we live in Leeds"; not "our best life", "our lives").
 _HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"})) +
-                        r"|famil(?:y|ies)|fam|home|house|apartment|flat|household|moved|move|"
-                        r"live|lives|living|adopted|adopt|married|wedding|husband|wife)\b",
-                        re.I)
+                        r"|(?<!\ba )(?<!\banother )famil(?:y|ies)|fam|home|house|"
+                        r"apartment|flat|household|moved|move|"
+                        r"(?:live[sd]?|living)\s+(?:\w+\s+)?(?:in|at|with|together|near|next|by|"
+                        r"abroad|nearby|here|there|downtown|close)|adopted|adopt|married|wedding|"
+                        r"husband|wife)\b", re.I)
+#: A group of the speaker's that is not the household: a turn that names one besides the
+#: family ("My fam's small, but I love the friends I have. We watch movies ...") leaves
+#: "we" to what each sentence says.
+_GROUP = re.compile(r"\b(?:friends?|buddies|pals|team|teammates|colleagues|co-?workers|"
+                    r"workmates|classmates|class|group|gang|crew|squad|band|club|students|"
+                    r"volunteers|members|neighbou?rs|community)\b", re.I)
 #: "We" of the two people talking: "we both", "both of us", "the two of us".
 _BOTH = re.compile(r"\bwe\s+(?:\w+\s+){0,2}?both\b|\bboth of us\b|\bthe two of us\b", re.I)
 
@@ -57,13 +67,20 @@ _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=
                          + r"|\w+ly))*)\s+([A-Za-z']+)")
 
 
+#: A preposition of place or time right before a capitalised word: "during Thanksgiving",
+#: "in Lisbon" name no one who could be "we" (unlike "with Sam").
+_PLACE_OR_TIME = re.compile(r"\b(?:during|on|in|at|for|since|after|before|until|by|from|to|"
+                            r"of|over|around|near|across|through)\s+(?:the\s+)?$", re.I)
+
+
 def _one_other(text: str, who: str) -> str | None:
     """The one person ``text`` names besides ``who``, if exactly one (a capitalised word
     that does not open the text, a sentence or a clause)."""
     if re.search(r"\b[A-Z][a-z]+,? (?:and|&) [A-Z][a-z]+\b", text):
         return None     # "Sam and Jo came over, we ...": more than one
-    named = {n for n in re.findall(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
-             if n != who and n.lower() not in _NOT_NAMES}
+    named = {m[0] for m in re.finditer(r"(?<![.!?,;:-] )(?<!^)(?<!\S)[A-Z][a-z]+\b", text)
+             if m[0] != who and m[0].lower() not in _NOT_NAMES and
+             not _PLACE_OR_TIME.search(text[:m.start()])}
     return named.pop() if len(named) == 1 else None
 
 
@@ -99,6 +116,14 @@ def household(text: str) -> bool:
     """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
     pets ("we have a cat", "we moved house", "me and the kids")."""
     return bool(_HOUSEHOLD.search(text))
+
+
+def household_of(sentence: str, turn: str) -> bool:
+    """Whether "we" in ``sentence`` of ``turn`` is the speaker's household: the sentence
+    speaks of family, home or pets, or the turn does and names no other group of the
+    speaker's ("We went camping" after "My family's been great"; not "We usually watch
+    movies" after "I love spending time with the friends I have")."""
+    return household(sentence) or household(turn) and not _GROUP.search(turn)
 
 
 def narrate(text: str, who: str, home: bool | None = None, partner: str | None = None) -> str:

@@ -20,10 +20,11 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
+from .profile import profile_target, values, whose
 from .slots import named_target, owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, key_target, keys_of, mentions,
-                      moved_to, relation_target, signals, similar_target,
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, is_event, key_target, keys_of,
+                      mentions, moved_to, relation_target, signals, similar_target,
                       single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
@@ -57,6 +58,64 @@ def _short_now(sentence: str, sig: Signals) -> bool:
     """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
     not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
     return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
+
+
+def _by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
+                skip: list[str]) -> dict[str, Any] | None:
+    """The memory whose attribute a statement (not a story; of the present, or with a
+    change cue) gives a new value by meaning: both answer one question of a person's
+    profile ("What phone do they have?"), whatever their words (``profile.py``). The
+    sentence whole, then each clause of it alone: a change is often told beside its
+    reason ("The renewal was daylight robbery, so I've gone with Aviva this year"), whose
+    words blur what the sentence is about. Among the pool's newest one-fact memories
+    (``MEANING_POOL``), in one model call at most."""
+    if len(sentence.split()) > SIMILAR_WORDS or is_event(sentence) and not sig.change or \
+            _SEVERAL.search(sentence):
+        return None
+    embedder = pool.embedder()
+    if embedder is None or not (sig.strong or values(content, who)):
+        return None     # no value named: no clause of it names one either
+    parts = [(content, whose(sentence), sig.strong)]
+    for clause in _clauses(sentence):
+        said, told = signals(clause), tell(clause, who)
+        if told and said.replaces and said.holder != UNKNOWN and \
+                not (is_event(clause) and not said.change):
+            parts.append((told, whose(clause), said.strong or sig.strong))
+    try:
+        return profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+
+
+#: How many of the pool's newest memories a change found by meaning may replace.
+MEANING_POOL = 50
+
+#: A change done to the speaker by someone else: the verbs of change, "me" their object.
+_ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
+                       r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)", re.I)
+
+#: Several of a thing held at once ("I'm carrying two phones around now"): one more, not
+#: a new one in place of the old.
+_SEVERAL = re.compile(r"\b(?:two|three|four|both|several|multiple|a couple of|a pair of)\s+"
+                      r"(?:\w+\s+)?\w+s\b", re.I)
+
+#: Where a sentence's clauses meet: a comma, a semicolon, "so", "and", "but".
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\b(?:so|and|but)\b)\s*", re.I)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence of several (of three words at least), else none."""
+    parts = [p for p in _CLAUSE.split(sentence) if len(p.split()) >= 3]
+    return parts if len(parts) > 1 else []
+
+
+def _plain_statement(sentence: str, event: bool = False) -> bool:
+    """A short first-person statement of what holds, not of what happened ("I've got a
+    Razr", "my youngest is two"; with ``event``, also of what happened): one that may give
+    an attribute a new value without a change word (an event, only with a weak one: "We
+    went to Lisbon" is a visit)."""
+    return len(sentence.split()) <= SIMILAR_WORDS and (event or not is_event(sentence)) \
+        and not sentence.rstrip().endswith("?")
 
 
 _TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
@@ -230,31 +289,49 @@ class RuleEvaluator:
             # speaker's other clause is the new value, with or without a cue.
             after_end = any(e and (e in norm(p) or norm(p) in e) for e in ended for p in read)
             for sentence in units:
-                if not (after_end or MAY_CHANGE.search(sentence)):
-                    continue
+                # Without a change word, a short statement of what holds may still give a
+                # single-valued attribute a new value ("Treated myself to a Galaxy S24"
+                # after "I've got a Razr"): found by meaning only (``profile.py``).
+                plain = not (after_end or MAY_CHANGE.search(sentence))
+                if plain and not (_plain_statement(sentence) and values(sentence, who)):
+                    continue    # found by meaning only with a value named (``profile.py``)
                 sig = signals(sentence)
                 if sig.holder and not owner(sentence):
                     sig = replace(sig, holder="")   # "our broadband provider is now ..."
+                if _ACTED_ON.search(sentence):
+                    # Another's act changing the speaker's ("They've relocated me to ...",
+                    # "my doctor switched me from ... to ..."): a change of the speaker's.
+                    sig = replace(sig, holder="", change=True, strong=True)
                 # A weak cue ("started", "now") says a change of the speaker's too rarely
                 # to look for it by similarity, unless the statement is short and of the
                 # present ("I'm on day shifts now"); of another holder ("my daughter
                 # started at ..."), only that holder's memories can be meant.
+                cued = not plain and bool(
+                    sig.ended or sig.things or sig.strong or sig.change and sig.holder or
+                    _short_now(sentence, sig) or after_end or
+                    sig.change and single_slot(sentence))
                 if not sig.replaces or sig.holder == UNKNOWN or \
-                        not (sig.ended or sig.things or sig.strong or sig.change and sig.holder
-                             or _short_now(sentence, sig) or after_end or
-                             sig.change and single_slot(sentence)):
+                        not (cued or _plain_statement(sentence) or
+                             sig.change and _plain_statement(sentence, event=True)):
                     continue
                 content = tell(sentence, who, observation.others(turn))
                 if not content:
                     continue
-                target = self._change_target(sentence, content, sig, pool, who, taken)
+                target = self._change_target(sentence, content, sig, pool, who, taken) \
+                    if cued else None
+                # Else by meaning, the sentence naming no attribute a rule reads: told as
+                # it was said.
+                meant = target is None and \
+                    (target := _by_meaning(sentence, content, sig, pool, who, taken)) is not None
                 key = None
                 if target is not None:
                     taken.append(target["id"])
                     # Told as the attribute's own statement of the new value, when the
                     # sentence names one: "I left Google and joined Spotify" replacing
                     # "works at Google" is "works at Spotify".
-                    key, content = _restated(target, sentence, content, who, sig.holder)
+                    if not meant:
+                        key, content = _restated(target, sentence, content, who,
+                                                 sig.holder)
                     content = introduced(content, target["content"], who)
                     if f"{who}'s family" in target["content"]:
                         # "We" changing what the family had is the family.

@@ -411,7 +411,7 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
             text = template.format(who=who, x=_theirs(x, who)) if template \
                 else narrate(s, who)
             return Candidate(category, text, key, turn, slot=slot)
-    if m := _MY.match(s):
+    if m := _MY.match(re.sub(r"^our\s", "my ", s, flags=re.I)):     # ours: the household's
         k, x = m["k"].strip(), _obj(m["x"])
         if not x or norm(k) in _NOT_MY:
             return None

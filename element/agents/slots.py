@@ -26,7 +26,8 @@ from functools import lru_cache
 from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
                       same_holder)
 
-__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "owner"]
+__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "owner",
+           "PEOPLE", "names_of"]
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,7 @@ nephew colleague coworker flatmate roommate housemate family team teacher doctor
 landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
 dog cat puppy kitten pet
 """.split())
+PEOPLE = _PEOPLE
 
 
 #: "My boss is on holiday now", "my son is at school now": where or how a person is at the
@@ -199,6 +201,9 @@ def _names(text: str) -> set[str]:
     """The proper names a text holds: its capitalised words past the first, lower-cased."""
     return {w.lower() for w in re.findall(_WORD, text)[1:]
             if w[0].isupper() and w.lower() not in _NOT_NAMED}
+
+
+names_of = _names
 
 
 def named_target(sentence: str, memories: Iterable[Memory], who: str,

@@ -44,9 +44,11 @@ def conversation(sample_id: str, a: str, b: str) -> dict:
     ]
     summaries = {"session_1_summary": f"{a} told {b} about a pottery class.",
                  "session_2_summary": f"{b} ran a race for a charity."}
+    observation = {"session_1_observation": {a: [[f"{a} went to a pottery class.", "D1:1"]]},
+                   "session_2_observation": {b: [[f"{b} ran a charity race.", "D2:1"]]}}
     return {"sample_id": sample_id, "conversation": {"speaker_a": a, "speaker_b": b,
                                                      **sessions}, "qa": qa,
-            "session_summary": summaries}
+            "session_summary": summaries, "observation": observation}
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +154,22 @@ cases:
         batched
 
 
+def test_observe_bench_command_line_dumps_facts_and_memories(data: Path,
+                                                             tmp_path: Path) -> None:
+    dump = tmp_path / "dump.json"
+    out = run("bench/observe_bench.py", "--data", str(data), "--convs", "0,1", "--no-qa",
+              "--hashing-store", "--dump", str(dump))
+    assert "| 0-2 (tuned on) | 4 |" in out, out
+    rows = json.loads(dump.read_text())
+    facts = [r for r in rows if r["kind"] == "fact"]
+    memories = [r for r in rows if r["kind"] == "memory"]
+    assert len(facts) == 4 and memories
+    assert {"Ana went to a pottery class.", "Ben ran a charity race."} <= \
+        {f["text"] for f in facts}
+    pottery = next(m for m in memories if "pottery" in m["text"])
+    assert pottery["turns"] == ["D1:1"] and pottery["matched"] and pottery["best"] >= 0.6
+
+
 def test_transfer_bench_command_line() -> None:
     out = run("bench/transfer_bench.py", "--memories", "300")
     assert "export (vectors)" in out and "import (plain)" in out
@@ -242,3 +260,12 @@ def test_lanes_bench_times_the_stages_beside_another_revision() -> None:
               "--batches", "1", "--assignments", "static", "--base", "HEAD", "--stages")
     assert "| static | " in out and "| static@HEAD | " in out
     assert "by stage" in out and "| the query's embedding (all lanes' models) | " in out
+
+
+def test_search_http_bench_interleaved_times_the_stages_beside_another_revision() -> None:
+    """The real model in both servers and in the bench (300 memories; the vectors of
+    ``memory_bench.py``'s cache, made by the model on first use)."""
+    out = run("bench/search_http_bench.py", "--interleaved", "--size", "300", "--rounds", "1",
+              "--base", "HEAD", "--stages")
+    assert "HTTP search at HEAD" in out and "ratio at HEAD" in out
+    assert "by stage" in out and "| the store's search (under its lock) | " in out

@@ -268,3 +268,57 @@ def test_a_reaction_clause_with_a_contraction_carries_no_content(said: str,
     # "you're" / "they're" are a pronoun and a verb, not a word of content.
     told = episode(said, "Ana", addressee=["Gina"])
     assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    # "we" of a sentence about friends in a turn that also names the family
+    ("My family is small, but I love spending time with the friends I have. We usually "
+     "watch movies at my place.",
+     "Ana's family is small, but Ana loves spending time with the friends Ana has. Ana and "
+     "others usually watch movies at Ana's place."),
+    # the family named in one sentence is the "we" of the next
+    ("My family has been great lately. We even went on another camping trip in the forest.",
+     "Ana's family even went on another camping trip in the forest."),
+    # someone else's family is not the speaker's household
+    ("We were able to save a family from a burning building last night.",
+     "Ana and others were able to save a family from a burning building last night."),
+])
+def test_we_is_the_household_only_where_the_words_say_so(said: str, memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("sentence,third", [
+    # "our lives" is no home: "we both" stays the two people talking
+    ("Blessed we both have this mindset in our lives",
+     "Blessed Ana and Gina both have this mindset in Ana and Gina's lives"),
+    ("We live in Leeds now", "Ana's family lives in Leeds now"),
+    ("I learnt that my own happiness matters", "Ana learnt that Ana's own happiness matters"),
+])
+def test_narration_of_lives_and_past_forms_in_t(sentence: str, third: str) -> None:
+    assert narrate(sentence, "Ana", partner="Gina") == third
+
+
+def test_a_sentence_about_the_other_persons_things_is_left_out() -> None:
+    told = episode("Wow, Gina! Your dedication to our community is amazing. I've been taking "
+                   "notes about local politics in my notebook.", "Ana", addressee=["Gina"])
+    assert told is not None and \
+        told.content == "Ana has been taking notes about local politics in Ana's notebook."
+
+
+@pytest.mark.parametrize("said,memory", [
+    # a name after a greeting is the one addressed, though no other turn names them
+    ("Hey John, this week's been really busy for me.", "This week's been really busy for Ana."),
+    # "been" before a noun phrase drops "it", not "I"
+    ("Hey Nate! Been quite a ride - had an audition yesterday for a writing gig.",
+     "It has been quite a ride - had an audition yesterday for a writing gig."),
+    ("Been busy with work lately.", "Ana has been busy with work lately."),
+    # a discourse opener is no dropped "I am"
+    ("Speaking of trips, my wife and I just left for our European vacation.",
+     "Ana's wife and Ana just left for Ana's European vacation."),
+    # "during" is no verb; a holiday is no one who could be "we"
+    ("During Thanksgiving, we usually watch a few movies.",
+     "During Thanksgiving, Ana and others usually watch a few movies."),
+])
+def test_greetings_dropped_subjects_and_openers_read_cleanly(said: str, memory: str) -> None:
+    assert tell(said, "Ana") == memory

@@ -569,3 +569,10 @@ def test_a_relatives_move_leaves_the_speakers_home(store: MemoryStore, news: str
     tell(store, "I live in York.")
     tell(store, news)
     assert "Maria lives in York" in " ".join(contents(store))
+
+
+def test_what_our_household_has_is_kept_and_replaced_as_mine(store: MemoryStore) -> None:
+    assert [d["action"] for d in tell(store, "Our mortgage is with Halifax.")] == ["add"]
+    assert [d["action"] for d in tell(store, "Our mortgage is with Barclays now.")] == \
+        ["supersede"]
+    assert contents(store) == ["Maria's mortgage is with Barclays"]

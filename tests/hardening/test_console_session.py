@@ -60,3 +60,16 @@ def test_a_revoked_token_ends_its_console_sessions(server: Server) -> None:
     member = next(t for t in server.home.catalog.tokens("demo") if t["name"] == "member")
     server.home.catalog.revoke_token(member["id"])
     assert browser.get("/console/c/demo").status_code == 302
+
+
+def test_the_console_cookie_opens_nothing_outside_the_console(server: Server) -> None:
+    """A script that sends the signed-in cookie to the API is not signed in by it: the API
+    takes bearer tokens only, and outside ``/console`` no session is even read (nor a
+    cookie set)."""
+    browser = Browser(server)
+    name, value = _cookie(browser.sign_in(server.tokens["member"]))
+    script = server.app.test_client()
+    script.set_cookie(name, value, path="/")
+    answer = script.post("/api/demo/memory/ops/search", json={"query": "anything"})
+    assert answer.status_code == 401 and "Set-Cookie" not in answer.headers
+    assert script.get("/console/c/demo").status_code == 200       # the console reads it

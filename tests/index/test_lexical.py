@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from index.lexical import LexicalIndex, terms
+from index.lexical import BM25_B, BM25_K1, LexicalIndex, terms
 
 DOCS = ["Caroline went to the LGBTQ support group on Tuesday",
         "Melanie painted a sunrise over the lake",
@@ -62,6 +65,31 @@ def test_incremental_equals_rebuilt(docs: list[str], removed: set[int], query: s
         if label not in removed:
             rebuilt.add(label, text)
     assert np.allclose(live.scores(query, len(docs)), rebuilt.scores(query, len(docs)))
+
+
+@given(st.lists(st.sampled_from(DOCS + ["tea and coffee", "green tea at noon", "tea tea"]),
+                min_size=1, max_size=10),
+       st.sampled_from(["Caroline tea", "sunrise lake tea", "night", "support group tea",
+                        "nothing shared"]),
+       st.integers(0, 12))
+def test_scores_are_the_textbook_bm25(docs: list[str], query: str, size: int) -> None:
+    """Each label's score is BM25's sum over the query's distinct terms (content only, so
+    every term counts once per occurrence), for every label below ``size``."""
+    index = LexicalIndex(situated=False)
+    for label, text in enumerate(docs):
+        index.add(label, text)
+    counts = [Counter(terms(text)) for text in docs]
+    average = sum(sum(c.values()) for c in counts) / len(docs) or 1.0
+    want = np.zeros(size)
+    for label, mine in enumerate(counts[:size]):
+        for term in set(terms(query)):
+            n = sum(1 for c in counts if term in c)
+            if term in mine:
+                idf = math.log(1.0 + (len(docs) - n + 0.5) / (n + 0.5))
+                norm = BM25_K1 * (1 - BM25_B + BM25_B * sum(mine.values()) / average)
+                want[label] += idf * mine[term] * (BM25_K1 + 1) / (mine[term] + norm)
+    got = index.scores(query, size)
+    assert got.shape == (size,) and np.allclose(got, want)
 
 
 def test_arrays_round_trip() -> None:

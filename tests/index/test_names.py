@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings
-from index.names import MAX_NAMES, opening_name, opens_with, query_names, without_names
+from index.names import MAX_NAMES, opening_name, query_names, without_names
 from index.recall import boost_named
+from index.slots import GENERAL, UNREAD, SlotTable
 
 PROFILE = settings.get_profile("triform-index")
 _OPENED = itertools.count()
@@ -53,11 +54,39 @@ def test_a_memory_opens_with_its_first_run_of_letters():
     assert opening_name("") is None
 
 
-@settings(PROFILE, max_examples=300)
-@given(content=st.text(st.sampled_from("abcAB K\u212a\u00e9:'1 "), max_size=8),
+_TEXT = st.text(st.sampled_from("abcAB K\u212a\u00e9:'1 "), max_size=8)
+
+
+@settings(PROFILE, max_examples=150)
+@given(steps=st.lists(st.tuples(st.sampled_from(["store", "change", "delete", "ask"]),
+                                st.integers(0, 7), _TEXT), max_size=30),
        names=st.lists(st.text(st.sampled_from("abk"), min_size=1, max_size=3), max_size=3))
-def test_the_fast_test_of_an_opening_name_is_the_rule(content, names):
-    assert opens_with(content, tuple(names)) == (opening_name(content) in names)
+def test_the_opening_name_column_is_the_rule_whatever_the_history(steps, names):
+    """The file store reads each memory's opening name once into a column
+    (``SlotTable.opens_named``); through stores, changes of text, deletes that free a
+    label for reuse and searches in between, the column answers what the rule says of the
+    text each label holds now."""
+    slots = SlotTable()
+    texts: dict[int, str] = {}
+    for action, at, text in steps:
+        live = sorted(texts)
+        if action == "store":
+            label = slots.allocate(f"m{len(texts)}-{at}", owner=GENERAL, category="fact",
+                                   seq=len(steps), created=0.0, access=0)
+            texts[label] = text
+        elif action == "change" and live:
+            label = live[at % len(live)]
+            texts[label] = text
+            slots.opening[label] = UNREAD
+        elif action == "delete" and live:
+            label = live[at % len(live)]
+            slots.release(label)
+            del texts[label]
+        elif live:
+            slots.opens_named(np.array(live), tuple(names), texts.__getitem__)
+    live = np.array(sorted(texts), dtype=np.int64)
+    found = slots.opens_named(live, tuple(names), texts.__getitem__)
+    assert found.tolist() == [opening_name(texts[label]) in names for label in live.tolist()]
 
 
 @settings(PROFILE, max_examples=80)
@@ -114,6 +143,31 @@ def test_the_name_reorders_and_never_hides(make_store, tmp_path):
     found = _ask(make_store, tmp_path, IndexParams().name_weight,
                  "What did Caroline research?")
     assert sorted(found[:2]) == sorted([ABOUT_HER, MENTIONS_HER]) and len(found) == 3
+
+
+def test_a_memory_is_named_by_what_its_text_opens_with_now(make_store, tmp_path):
+    """After its text changes, and after the store is opened again, a memory is boosted
+    by the name its text opens with then. The older memory wins only through the boost
+    (equal words rank the newer first), so a stale opening name would show."""
+    directory = tmp_path / "renamed"
+    store = make_store(directory=directory)
+    older = store.store(content=MENTIONS_HER, category="context", settings=EVERYTHING).memory
+    newer = store.store(content=ABOUT_HER, category="context", settings=EVERYTHING).memory
+
+    def first() -> str:
+        return str(store.search(query="What did Caroline research?", limit=2,
+                                settings=EVERYTHING).results[0]["memory"]["id"])
+
+    assert first() == newer["id"]
+    store.update(older["id"], content=ABOUT_HER, settings=EVERYTHING)
+    store.update(newer["id"], content=MENTIONS_HER, settings=EVERYTHING)
+    assert first() == older["id"]
+    store.close()
+    store = make_store(directory=directory)
+    assert first() == older["id"]
+    store.update(older["id"], content=MENTIONS_HER, settings=EVERYTHING)
+    store.update(newer["id"], content=ABOUT_HER, settings=EVERYTHING)
+    assert first() == newer["id"]
 
 
 def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_store,

@@ -14,6 +14,7 @@ from index.recall import (
     rank,
     text_similarity,
     token_set,
+    unit,
     weight_vector,
 )
 
@@ -32,6 +33,16 @@ def test_absent_lane_drops_out_and_weights_renormalize():
     assert score == pytest.approx((0.6 * 0.8 + 0.15 * 0.4) / (0.6 + 0.15))
     only_content = blend(np.array([[0.7, 0.9, 0.9]]), np.array([[True, False, False]]), W)
     assert only_content[0] == pytest.approx(0.7)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [float("nan"), float("inf"), -float("inf"), 0.0, 1.0, -0.0]), max_size=12))
+def test_unit_is_clip_of_nan_to_num(values):
+    """A similarity that is not a number counts 0, an infinite one is clamped: the two
+    ufunc calls give what ``np.clip(np.nan_to_num(...), 0, 1)`` gives, bit for bit."""
+    want = np.clip(np.nan_to_num(np.array(values, dtype=np.float64)), 0.0, 1.0)
+    assert np.array_equal(unit(values), want)
 
 
 def test_negative_similarity_is_clamped_and_zero_weight_lanes_score_zero():

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from index.errors import InvalidCategory, InvalidMemory, SubjectIncomplete
 from index.records import (
     MAX_CONTENT_BYTES,
     MemoryRecord,
     iso_utc,
+    json_copy,
     parse_time,
     validate_metadata,
     validate_new,
@@ -113,3 +118,28 @@ def test_record_json_round_trip_and_public_form():
                            "superseded_by"}
     public["metadata"]["k"] = 99
     assert record.metadata == {"k": 1}
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                     | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=12)
+
+
+@given(_JSON)
+def test_a_returned_metadata_is_a_deep_copy(value) -> None:
+    """What a memory's public form holds is the JSON round trip of its metadata, and
+    changing any object or array in it leaves the stored metadata as it was."""
+    copied = json_copy(value)
+    assert copied == json.loads(json.dumps(value))
+    before = json.dumps(value)
+    stack = [copied]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            item["changed"] = True
+        elif isinstance(item, list):
+            stack.extend(item)
+            item.append("changed")
+    assert json.dumps(value) == before

@@ -1,0 +1,299 @@
+"""Which of a person's attributes a statement is about, by meaning: the profile questions
+it answers.
+
+The keyed rules (``rules.py``) and the slots (``slots.py``) name an attribute by the shape
+or the words of a sentence; people say a change in words neither knows ("Treated myself to
+a Galaxy S24, the old one's in a drawer" after "I've got a Motorola Razr"). Here the
+attribute is found by meaning: a small bank of questions one asks to fill in a person's
+profile (where they live, who they work for, what phone they have, who they bank with...),
+embedded once with the store's own model. A statement answers best the question of its
+attribute, whatever its words; two statements of one holder answering best (and clearly)
+the same question of a *single-valued* attribute, and answering the whole bank alike, are
+the old value and the new one (:func:`profile_target`).
+
+Why it is general: the bank is a generic person-profile schema (the fields of a contact
+record, an intake form, a CRM profile: home, work, education, family, health, services,
+possessions, tastes), written as questions, not from any case or sentence; nothing in it
+names a value. The texts compared are stripped of the subject's name and of the words of
+change and time (``updates.strip_for_attribute``), so the attribute is compared, not the
+person or the cue. What may be replaced is decided by the guards the other finders use
+(same holder, one-fact memories that are not past events, no addition or plan); of a
+many-valued attribute (a pet, a language, a drink, a hobby) only a strong change cue
+("swapped", "instead") replaces. Pure functions over texts and an embedder.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from .slots import PEOPLE, names_of, owner
+from .updates import FACT_WORDS, Memory, first_person, is_event, same_holder, \
+    strip_for_attribute
+
+__all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
+           "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
+
+
+class Embedder(Protocol):
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    #: One value at a time (a home, an employer, a phone): a new value replaces the old
+    #: without a change cue. Others add up (pets, languages, hobbies).
+    single: bool
+    questions: tuple[str, ...]
+
+
+def _a(name: str, single: bool, *questions: str) -> Attribute:
+    return Attribute(name, single, questions)
+
+
+#: A generic person profile, as questions (a contact record, an intake form, a CRM
+#: profile): never a case's words or values.
+ATTRIBUTES: tuple[Attribute, ...] = (
+    _a("residence", True, "Where do they live?", "Which city or town is their home in?",
+       "Which neighbourhood do they live in?", "What is their home address?"),
+    _a("employer", True, "Which company do they work for?", "Who is their employer?",
+       "Where do they work?"),
+    _a("occupation", True, "What is their job?", "What do they do for a living?",
+       "What is their job title or profession?"),
+    _a("workplace", True, "Which office or site do they work from?",
+       "Do they work from home or in the office?"),
+    _a("manager", True, "Who is their boss?", "Who is their manager or supervisor?",
+       "Who do they report to at work?"),
+    _a("commute", True, "How do they get to work?", "How do they commute?"),
+    _a("schedule", True, "What shifts or hours do they work?",
+       "What is their working pattern?"),
+    _a("education", True, "Which school, college or university do they attend?",
+       "What are they studying?", "What year or grade are they in at school?"),
+    _a("partner", True, "Who is their partner?", "Who are they dating or married to?",
+       "What is their relationship status?"),
+    _a("child", True, "How old is their child?", "What year is their child in at school?",
+       "Which school does their child go to?"),
+    _a("name", True, "What is their name?", "What do they like to be called?"),
+    _a("age", True, "How old are they?", "When is their birthday?"),
+    _a("origin", True, "Where are they from?", "What is their nationality?"),
+    _a("diet", True, "What diet do they follow?", "Are they vegetarian or vegan?",
+       "What do they eat or avoid eating?"),
+    _a("allergy", False, "What are they allergic to?",
+       "What food intolerances do they have?"),
+    _a("medication", True, "What medication do they take?",
+       "What medicine are they prescribed?"),
+    _a("health", False, "What health conditions do they have?"),
+    _a("doctor", True, "Who is their doctor or GP?", "Who is their dentist?"),
+    _a("exercise", False, "What exercise do they do?", "What is their workout routine?"),
+    _a("gym", True, "Which gym are they a member of?"),
+    _a("smoking", True, "Do they smoke or vape?"),
+    _a("drink", False, "What do they usually drink?", "Do they drink alcohol or coffee?"),
+    _a("vehicle", True, "What car do they drive?", "What vehicle do they own?"),
+    _a("phone", True, "What phone do they have?",
+       "Which mobile network or phone plan are they on?"),
+    _a("computer", True, "What computer or laptop do they use?"),
+    _a("pet", False, "What pets do they have?", "Do they have a dog or a cat?"),
+    _a("bank", True, "Who do they bank with?", "Which bank is their account with?"),
+    _a("insurance", True, "Who is their insurance with?", "Which company insures them?"),
+    _a("utilities", True, "Who is their internet or broadband provider?",
+       "Who supplies their gas and electricity?"),
+    _a("subscription", False,
+       "What streaming services or memberships do they subscribe to?"),
+    _a("hobby", False, "What are their hobbies?",
+       "What do they do at the weekend or in their free time?"),
+    _a("sport", False, "What sport do they play?", "Which team do they play for?"),
+    _a("fandom", True, "Which sports team do they support?", "Who are they a fan of?"),
+    _a("instrument", False, "What musical instrument do they play?"),
+    _a("language", False, "What language are they learning?",
+       "What languages do they speak?"),
+    _a("favourite", False, "What is their favourite TV show, film or book?",
+       "Who is their favourite author, band or artist?", "What is their favourite food?"),
+    _a("music", False, "What music do they listen to?"),
+    _a("religion", True, "What is their religion?"),
+    _a("hair", True, "What colour is their hair?", "What hairstyle do they have?"),
+    _a("contact", True, "What is their email address?", "What is their phone number?"),
+    _a("volunteering", False, "Where do they volunteer?"),
+    _a("family", False, "Who is in their family?", "Where do their relatives live?"),
+    _a("friends", False, "Who are their friends?"),
+)
+
+#: The least cosine of a statement (stripped) with its attribute's best question for it to
+#: answer that question at all (all-MiniLM-L6-v2: "lives in Swindon" / "Where do they
+#: live?" .41; statements about nothing of the bank stay under .25).
+ANSWERS_MIN = 0.28
+#: How much better than any other attribute's question it must answer its own.
+ANSWERS_MARGIN = 0.02
+#: The least cosine of two statements' answers to the whole bank (each centred): they
+#: are about one attribute, not merely nearest to one question.
+ALIKE_MIN = 0.6
+#: The least cosine of the stripped texts themselves: an attribute's values alike in kind.
+SIMILAR_FLOOR = 0.2
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A statement's answers to the bank: its attribute (None: it answers none clearly),
+    its centred answers to every attribute, and its stripped text's unit vector."""
+
+    attribute: Attribute | None
+    answers: np.ndarray
+    vector: np.ndarray
+
+
+_LOCK = threading.Lock()
+#: The bank's question vectors per embedder (the store's model, embedded once).
+_QUESTIONS: dict[int, tuple[Any, np.ndarray]] = {}
+#: Stripped texts' vectors per embedder: the pool's memories come back observe after
+#: observe.
+_VECTORS: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+#: At most this many (384 floats each: 6 MB), the oldest dropped first.
+_VECTORS_MAX = 4_096
+_OWNERS = [i for i, a in enumerate(ATTRIBUTES) for _ in a.questions]
+
+
+def _unit(vectors: Any) -> np.ndarray:
+    matrix: np.ndarray = np.asarray(vectors, dtype=np.float32)
+    unit: np.ndarray = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
+    return unit
+
+
+def _questions(embedder: Embedder) -> np.ndarray:
+    with _LOCK:
+        held = _QUESTIONS.get(id(embedder))
+    if held is not None and held[0] is embedder:
+        return held[1]
+    matrix = _unit(embedder.embed([q for a in ATTRIBUTES for q in a.questions]))
+    with _LOCK:
+        _QUESTIONS[id(embedder)] = (embedder, matrix)
+    return matrix
+
+
+def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    key = id(embedder)
+    with _LOCK:
+        missing = list(dict.fromkeys(t for t in texts if (key, t) not in _VECTORS))
+    if missing:
+        fresh = _unit(embedder.embed(missing))
+        with _LOCK:
+            for text, vector in zip(missing, fresh, strict=True):
+                _VECTORS[(key, text)] = vector
+            while len(_VECTORS) > _VECTORS_MAX:
+                _VECTORS.popitem(last=False)
+    with _LOCK:
+        return np.stack([_VECTORS[(key, t)] for t in texts])
+
+
+def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
+    """Each third-person text's :class:`Profile` (``who``'s name and the words of change
+    and time stripped first)."""
+    vectors = _vectors(embedder, [strip_for_attribute(t, who) for t in texts])
+    scores = vectors @ _questions(embedder).T
+    per = np.full((len(texts), len(ATTRIBUTES)), -1.0, dtype=np.float32)
+    for column, attribute in enumerate(_OWNERS):
+        per[:, attribute] = np.maximum(per[:, attribute], scores[:, column])
+    out = []
+    for row, vector in zip(per, vectors, strict=True):
+        order = np.argsort(-row)
+        best, second = float(row[order[0]]), float(row[order[1]])
+        clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
+        centred = row - row.mean()
+        centred /= max(float(np.linalg.norm(centred)), 1e-9)
+        out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector))
+    return out
+
+
+def whose(sentence: str) -> str:
+    """Whose a first-person sentence is, for comparing by meaning: the person or animal
+    a sentence opening "my/our ..." names ("My brother has a flat in Brighton now",
+    "my daughter is in Year 2"), the speaker for "my husband and I", else
+    ``slots.owner``: a person's attribute is never the speaker's however it is said."""
+    if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
+        return ""
+    if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
+        for word in m[1].lower().split():
+            if re.sub(r"'s?$", "", word) in PEOPLE:
+                return re.sub(r"'s?$", "", word)
+    return owner(sentence)
+
+
+#: Numbers said in words: a value as much as "7" is ("my youngest is two").
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                     r"twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+                     r"ninety|hundred)\b", re.I)
+
+
+@lru_cache(maxsize=50_000)
+def values(text: str, who: str) -> frozenset[str]:
+    """The values a third-person text names: its proper names (past the first word, not
+    ``who``'s) and its numbers."""
+    own = {w.lower() for w in who.split()}
+    names = {re.sub(r"'s?$", "", name) for name in names_of(text)}
+    return frozenset((names - own) | {m.lower() for m in _NUMBER.findall(text)})
+
+
+def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iterable[Memory],
+                   who: str, embedder: Embedder, skip: Iterable[str] = ()) -> Memory | None:
+    """The one memory whose attribute a statement gives a new value by meaning, for the
+    first of ``statements`` (each a third-person text of ``who``'s, its holder, and
+    whether it has a strong change cue) that finds one. Without a strong cue, both must
+    name a value (a name, a number) and the statement one the memory lacks: chat is full
+    of tastes and doings that answer a profile question alike ("loves fantasy novels",
+    "is reading a great book"), a profile's values are named things. Then both answer
+    best and clearly the same profile question, of a single-valued attribute (any
+    attribute with a strong cue), answer the bank alike (``ALIKE_MIN``) and are alike in
+    kind (``SIMILAR_FLOOR``), and the memory is the holder's (:func:`whose`). Only one-fact
+    memories that are not past events are meant; two such memories of the attribute (two
+    pets, two languages) make it ambiguous: none. One model call at most: the memories'
+    stripped texts are remembered from observe to observe."""
+    avoid = set(skip)
+    pool: list[tuple[Memory, str]] = []
+    for memory in candidates:
+        if memory["id"] in avoid:
+            continue
+        held = _fact_of(memory["content"], who)
+        if held is not None:
+            pool.append((memory, held))
+    # Which memories each statement may replace, before any model call: most statements
+    # of a conversation have none.
+    possible = [[i for i, (memory, held) in enumerate(pool) if same_holder(held, holder)
+                 and (strong or _new_value(memory["content"], text, who))]
+                for text, holder, strong in statements]
+    if not any(possible):
+        return None
+    used = sorted({i for found in possible for i in found})
+    found = profiles([text for text, _, _ in statements] + [pool[i][0]["content"] for i in used],
+                     who, embedder)
+    olds = dict(zip(used, found[len(statements):], strict=True))
+    for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
+        if new.attribute is None or not (new.attribute.single or strong):
+            continue
+        meant = [pool[i][0] for i in may if olds[i].attribute is new.attribute
+                 and float(olds[i].answers @ new.answers) >= ALIKE_MIN
+                 and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR]
+        if len(meant) == 1:
+            return meant[0]
+    return None
+
+
+def _new_value(old: str, new: str, who: str) -> bool:
+    """Whether ``old`` names a value and ``new`` one ``old`` lacks."""
+    held = values(old, who)
+    return bool(held) and bool(values(new, who) - held)
+
+
+@lru_cache(maxsize=50_000)
+def _fact_of(content: str, who: str) -> str | None:
+    """Whose one fact a memory is (:func:`whose`), None for a story, a past event or a
+    memory of several sentences (the pool's memories come back observe after observe)."""
+    said = first_person(content, who)
+    if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]):
+        return None
+    return whose(said[0])

@@ -1,0 +1,132 @@
+"""element/agents/profile.py: a change said in words no rule knows, found by the profile
+question both statements answer, on both backends with the real model.
+
+The sentences are written for these tests (none is a case of ``bench/data``): each gives
+an attribute of the speaker's a new value without a change word a rule reads, or only a
+weak one ("now", "these days"), and some say it beside a reason in a clause of its own.
+The guards are the ones a user relies on: another person's fact, a visit, one more, a
+plan and a taste never replace what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.profile import profile_target, values, whose
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
+from index import HashingEmbedder, MemorySettings, MemoryStore
+
+SUBJECT = ("guest", "ana")
+SETTINGS = MemorySettings()
+#: Facts of the speaker's told first, so a change meets memories of several things.
+BACKGROUND = ("I volunteer at the food bank on Saturdays.", "My best friend is called Priya.")
+
+
+@pytest.fixture(scope="module")
+def model(model_cache: Any) -> Any:
+    from index import load_embedder
+    return load_embedder(model_cache, log=lambda *_: None)
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    if request.param == "file":
+        with MemoryStore(tmp_path / "m", model) as opened:
+            yield opened
+        return
+    from index.postgres import Database, PostgresMemoryStore
+    db = Database(request.getfixturevalue("pg_server").create_database(
+        f"profile_{abs(hash(str(tmp_path))) % 10**9}"))
+    db.migrate()
+    opened = PostgresMemoryStore(db, str(tmp_path / "m"), model)
+    try:
+        yield opened
+    finally:
+        opened.close()
+        db.close()
+
+
+def tell(store: Any, text: str) -> list[str]:
+    """Observe one user turn of Ana's (a conversation of its own): the actions decided."""
+    obs = Observation((Turn("user", text),), SUBJECT, subject_name="Ana", conversation_id=text)
+    return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def contents(store: Any) -> str:
+    return " | ".join(m["content"] for m in store.list(subject_type=SUBJECT[0],
+                                                        subject_id=SUBJECT[1], limit=100)[0])
+
+
+@pytest.mark.parametrize("before,after,old,new", [
+    ("I use a Samsung Galaxy S10.",
+     "Got myself a Pixel 8 last week and the camera is brilliant now.", "Galaxy", "Pixel"),
+    ("My home insurance is with LV.",
+     "The premiums kept going up, so I'm insured with Direct Line now.", "LV", "Direct Line"),
+    ("I drive a Ford Focus.", "These days I get around in a little Fiat 500.", "Focus", "Fiat"),
+    ("My daughter is in Year 2 at St Anne's.", "My daughter went up to Year 3 this September.",
+     "Year 2", "Year 3"),
+    # Another's act on the speaker is the speaker's change.
+    ("I take lisinopril for my blood pressure.", "The cardiologist switched me to amlodipine.",
+     "lisinopril", "amlodipine"),
+    ("I work at the Leeds branch of Barclays.", "Head office transferred me to their Glasgow "
+     "branch.", "Leeds", "Glasgow"),
+])
+def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
+        store: Any, before: str, after: str, old: str, new: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert tell(store, after) == ["supersede"], contents(store)
+    current = contents(store)
+    assert new in current and old not in current
+    assert "food bank" in current and "Priya" in current
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I live in Oxford.", "We spent a lovely weekend in Brighton by the sea."),
+    ("I live in Oxford.", "My brother has a flat in Brighton now."),
+    ("I have a cat called Miso.", "We have two kittens as well now, Pip and Dot."),
+    ("I use a Samsung Galaxy S10.", "My work gave me an iPhone, so I carry two phones now."),
+    ("I'm learning Spanish.", "I'm learning Japanese now too."),
+    ("I work at Unilever.", "I'm thinking about applying to Google next year."),
+    ("My favourite band is Radiohead.", "I've been listening to Arctic Monkeys a lot lately."),
+    ("I live in Oxford.", "My friend put me up in her flat in Brighton."),
+])
+def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
+        store: Any, before: str, after: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert "supersede" not in tell(store, after)
+    first = before.split()[-1].rstrip(".")
+    assert first in contents(store)
+
+
+def test_values_are_names_and_numbers_not_the_subject() -> None:
+    assert values("Ana's daughter is in Year 2 at St Anne's.", "Ana") == {"year", "2", "st",
+                                                                         "anne"}
+    assert values("Ana loves fantasy novels and sci-fi films.", "Ana") == set()
+    assert values("Ana's youngest is two already.", "Ana") == {"two"}
+
+
+@pytest.mark.parametrize("sentence,holder", [
+    ("My brother has a flat in Brighton now", "brother"),
+    ("my daughter is in Year 2", "daughter"),
+    ("My husband and I live in Leeds", ""),
+    ("I drive a Ford Focus", ""),
+    ("our broadband provider is Sky", ""),
+])
+def test_whose_a_statement_is(sentence: str, holder: str) -> None:
+    assert whose(sentence) == holder
+
+
+def test_without_a_named_value_nothing_is_embedded() -> None:
+    """A taste or a doing names no value: found by meaning, it costs no model call."""
+    class Refusing(HashingEmbedder):
+        def embed(self, texts: Any) -> Any:
+            raise AssertionError("embedded")
+    memory = {"id": "m1", "content": "Ana loves fantasy novels."}
+    assert profile_target([("Ana is reading a great book.", "", False)], [memory], "Ana",
+                          Refusing(64)) is None
