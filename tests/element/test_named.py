@@ -18,13 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from element.agents.named import ended_target, may_end
-from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
-from index import MemorySettings, MemoryStore
 
-SUBJECT = ("guest", "ana")
-SETTINGS = MemorySettings()
-#: Facts of the speaker's told first, so a change meets memories of several things.
-BACKGROUND = ("I volunteer at the food bank on Saturdays.", "My best friend is called Priya.")
+from tests.element.speaker import BACKGROUND, current, open_store, tell
 
 
 @pytest.fixture(scope="module")
@@ -35,31 +30,7 @@ def model(model_cache: Any) -> Any:
 
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
-    if request.param == "file":
-        with MemoryStore(tmp_path / "m", model) as opened:
-            yield opened
-        return
-    from index.postgres import Database, PostgresMemoryStore
-    db = Database(request.getfixturevalue("pg_server").create_database(
-        f"named_{abs(hash(str(tmp_path))) % 10**9}"))
-    db.migrate()
-    opened = PostgresMemoryStore(db, str(tmp_path / "m"), model)
-    try:
-        yield opened
-    finally:
-        opened.close()
-        db.close()
-
-
-def tell(store: Any, text: str) -> list[str]:
-    """Observe one user turn of Ana's (a conversation of its own): the actions decided."""
-    obs = Observation((Turn("user", text),), SUBJECT, subject_name="Ana", conversation_id=text)
-    return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
-
-
-def current(store: Any) -> str:
-    return " | ".join(m["content"] for m in store.list(subject_type=SUBJECT[0],
-                                                        subject_id=SUBJECT[1], limit=100)[0])
+    yield from open_store(request, tmp_path, model, "named")
 
 
 @pytest.mark.parametrize("before,after,old", [

@@ -1,0 +1,51 @@
+"""One speaker, Ana, telling the subconscious things turn by turn, on a store of either
+backend with the real model: what the tests of the update finders (``test_profile.py``,
+``test_named.py``) share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
+from index import MemorySettings, MemoryStore
+
+SUBJECT = ("guest", "ana")
+SETTINGS = MemorySettings()
+#: Facts of the speaker's told first, so a change meets memories of several things.
+BACKGROUND = ("I volunteer at the food bank on Saturdays.", "My best friend is called Priya.")
+
+
+def open_store(request: pytest.FixtureRequest, tmp_path: Path, model: Any,
+               prefix: str) -> Iterator[Any]:
+    """The body of a ``store`` fixture parametrised ``["file", "postgres"]``: a file store,
+    or a PostgreSQL one in a database of its own (``prefix`` names it)."""
+    if request.param == "file":
+        with MemoryStore(tmp_path / "m", model) as opened:
+            yield opened
+        return
+    from index.postgres import Database, PostgresMemoryStore
+    db = Database(request.getfixturevalue("pg_server").create_database(
+        f"{prefix}_{abs(hash(str(tmp_path))) % 10**9}"))
+    db.migrate()
+    opened = PostgresMemoryStore(db, str(tmp_path / "m"), model)
+    try:
+        yield opened
+    finally:
+        opened.close()
+        db.close()
+
+
+def tell(store: Any, text: str) -> list[str]:
+    """Observe one user turn of Ana's (a conversation of its own): the actions decided."""
+    obs = Observation((Turn("user", text),), SUBJECT, subject_name="Ana", conversation_id=text)
+    return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def current(store: Any) -> str:
+    """Ana's current memories, joined by `` | ``."""
+    return " | ".join(m["content"] for m in store.list(subject_type=SUBJECT[0],
+                                                        subject_id=SUBJECT[1], limit=100)[0])
