@@ -286,6 +286,9 @@ def restore_subject(text: str) -> str:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
+                       # "Did the egg challenge": "did" with an object, not "did you ...?"
+                       low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"
+                                                      r"that|all)\b", rest, re.I)) or
                        low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
                                                      re.I) or
                        (low.endswith("ed") and len(low) > 4)) and \
@@ -486,7 +489,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     vocative = _vocatives(addressee)
     skip = {c for c in consumed if c}
     kept: list[tuple[int, str, float]] = []
+    pending: str | None = None     # a short news sentence the next one may complete
     for raw in sentences(text):
+        prev, pending = pending, None
         cleaned, question = _clean(raw, vocative)
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
@@ -503,8 +508,16 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
                 continue
             cleaned = ", ".join(rest)
         score = _score(cleaned)
+        if score is None and prev is not None and not _FIRST.search(cleaned) and \
+                not _ANAPHOR.match(cleaned) and not _SECOND.search(cleaned):
+            # "Made partner!!! Eight years of billable hours finally paid off": a short
+            # piece of news the speaker acts in, then what it means; together they say it.
+            cleaned = f"{prev}, {cleaned[:1].lower()}{cleaned[1:]}"
+            score = _score(cleaned)
         if score is not None:
             kept.append((len(kept), cleaned, score))
+        elif _acts(cleaned) and len(_content_words(cleaned)) == 1:
+            pending = cleaned
     if not kept:
         return None
     best = max(score for _, _, score in kept)
