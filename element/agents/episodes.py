@@ -51,8 +51,8 @@ from .episode_words import (
 from .language import COMMON_WORDS as _COMMON_WORDS, is_english
 from .sentences import clauses, split_sentences, untag
 
-__all__ = ["Episode", "episode", "tell", "sentences", "narrate", "household", "restore_subject",
-           "is_english", "MIN_SCORE",
+__all__ = ["Episode", "episode", "kin", "tell", "sentences", "narrate", "household",
+           "restore_subject", "is_english", "MIN_SCORE",
            "MIN_CONTENT", "MAX_SENTENCES"]
 
 #: A turn's best disclosure must score this much (content words + time/number/name).
@@ -286,6 +286,9 @@ def restore_subject(text: str) -> str:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
+                       # "Did the egg challenge": "did" with an object, not "did you ...?"
+                       low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"
+                                                      r"that|all)\b", rest, re.I)) or
                        low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
                                                      re.I) or
                        (low.endswith("ed") and len(low) > 4)) and \
@@ -379,8 +382,9 @@ _ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(
                       re.I)
 
 
-def _score(text: str) -> float | None:
-    """The disclosure score of a cleaned sentence, or None when it is not a disclosure."""
+def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
+    """The disclosure score of a cleaned sentence, or None when it is not a disclosure;
+    ``mine`` matches the names of the speaker's world (``kin``), which stand for "my"."""
     if _ECHO.search(text) or _WISH.match(text):
         return None
     if _SUGGEST.match(text) or _THANKS.match(text) or _QUESTION_START.match(text) or \
@@ -392,7 +396,7 @@ def _score(text: str) -> float | None:
         return None
     if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
-    if not _FIRST.search(text):
+    if not _FIRST.search(text) and not (mine is not None and mine.search(text)):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -472,21 +476,27 @@ def tell(sentence: str, who: str, addressee: Iterable[str] = ()) -> str | None:
 
 
 def episode(text: str, who: str, *, addressee: Iterable[str] = (),
-            consumed: Iterable[str] = ()) -> Episode | None:
+            consumed: Iterable[str] = (), kin: Iterable[str] = ()) -> Episode | None:
     """The memory one turn ``text`` gives about its speaker ``who``, or None.
 
     :param addressee: names of the other people in the conversation, dropped where the
         speaker addresses them ("Thanks, Gina!").
     :param consumed: sentences a keyed rule already made a memory of (as
         ``rules.norm`` gives them); they are left out.
+    :param kin: names of the speaker's world (:func:`kin`): a sentence naming one is about
+        the speaker though it says no "I" ("Jaxon started third grade", of a son Jaxon).
     """
     if not is_english(text):
         return None
     addressee = list(addressee)
     vocative = _vocatives(addressee)
     skip = {c for c in consumed if c}
+    names = sorted(set(kin), key=len, reverse=True)
+    mine = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
     kept: list[tuple[int, str, float]] = []
+    pending: str | None = None     # a short news sentence the next one may complete
     for raw in sentences(text):
+        prev, pending = pending, None
         cleaned, question = _clean(raw, vocative)
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
@@ -502,9 +512,17 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             if not rest or len(rest) == len(parts):
                 continue
             cleaned = ", ".join(rest)
-        score = _score(cleaned)
+        score = _score(cleaned, mine)
+        if score is None and prev is not None and not _FIRST.search(cleaned) and \
+                not _ANAPHOR.match(cleaned) and not _SECOND.search(cleaned):
+            # "Made partner!!! Eight years of billable hours finally paid off": a short
+            # piece of news the speaker acts in, then what it means; together they say it.
+            cleaned = f"{prev}, {cleaned[:1].lower()}{cleaned[1:]}"
+            score = _score(cleaned, mine)
         if score is not None:
             kept.append((len(kept), cleaned, score))
+        elif _acts(cleaned) and len(_content_words(cleaned)) == 1:
+            pending = cleaned
     if not kept:
         return None
     best = max(score for _, _, score in kept)
@@ -515,6 +533,19 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+def kin(memories: Iterable[str], who: str) -> set[str]:
+    """The names in ``who``'s memories of what is theirs ("Tamika's son Jaxon is in 2nd
+    grade" -> Jaxon, "Horace's pet insurance is with Petplan" -> Petplan): their people,
+    pets and the firms they deal with, whom they name without a "my"."""
+    found: set[str] = set()
+    for content in memories:
+        if content.startswith(f"{who}'s "):
+            found.update(n for n in re.findall(r"(?<=\s)[A-Z][a-z]+\b", content)
+                         if n != who and n.lower() not in _STOP and n.lower() not in
+                         _NOT_NAMES and not time_phrase(n.lower()))
+    return found
 
 
 def _partner(addressee: Iterable[str]) -> str | None:

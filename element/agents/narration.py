@@ -175,8 +175,12 @@ def narrate(text: str, who: str, home: bool | None = None, partner: str | None =
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
     we = f"{who}'s family" if home else f"{who} and others"
-    if not home and " we " in out and (other := _one_other(out.split(" we ")[0], who)):
-        # "My friend Sam ..., we met at school": the subject "we" is the two of them.
+    first_we = re.search(r"\bwe\b", out, re.I)
+    if not home and " we " in out and first_we and \
+            (other := _one_other(out[:first_we.start()], who)):
+        # "My friend Sam ..., we met at school": the subject "we" is the two of them. Only
+        # someone named before the first "we" can be in it: "We paused Gousto, we cook
+        # again" names what "we" acted on, not who "we" are.
         out = re.sub(r"\bwe\b", _literal(f"{who} and {other}"), out)
     for pattern, repl in (
             (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),

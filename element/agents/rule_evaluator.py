@@ -15,7 +15,7 @@ from typing import Any
 
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
-from .episodes import episode, is_english, narrate, tell
+from .episodes import episode, is_english, kin, narrate, tell
 from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
@@ -251,15 +251,17 @@ class RuleEvaluator:
             said = [norm(c.source) for c in changes]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
+            theirs = kin((m["content"] for m in pool.memories()), who) if pool else set()
             told = episode(turn.content, who, addressee=observation.others(i),
-                           consumed=[norm(c.source) for c in strong + changes])
+                           consumed=[norm(c.source) for c in strong + changes], kin=theirs)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
                 # Friday. I can't stand cilantro" would date the taste too).
                 strong += tastes
                 told = episode(turn.content, who, addressee=observation.others(i),
-                               consumed=[norm(c.source) for c in strong + changes])
+                               consumed=[norm(c.source) for c in strong + changes],
+                               kin=theirs)
             if told is None:
                 found.extend(keyed + changes)
                 continue

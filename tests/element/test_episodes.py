@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.episodes import episode, is_english, narrate, tell
+from element.agents.episodes import episode, is_english, kin, narrate, tell
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -322,3 +322,45 @@ def test_a_sentence_about_the_other_persons_things_is_left_out() -> None:
 ])
 def test_greetings_dropped_subjects_and_openers_read_cleanly(said: str, memory: str) -> None:
     assert tell(said, "Ana") == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    # a short piece of news the speaker acts in, completed by the sentence after it
+    ("Made partner!!! Eight years of billable hours finally paid off.",
+     "Ana made partner, eight years of billable hours finally paid off."),
+    # chat in lower case: "did" with an object drops "I", it asks nothing
+    ("did the egg challenge at the hospital and passed!! so eggs are fine for me now",
+     "Ana did the egg challenge at the hospital and passed. Eggs are fine for Ana now."),
+    # what "we" acted on is no one "we" includes
+    ("We've paused Gousto indefinitely, we're cooking from scratch again.",
+     "Ana and others have paused Gousto indefinitely, Ana and others are cooking from "
+     "scratch again."),
+])
+def test_news_with_a_dropped_subject_is_a_memory_and_we_is_not_its_object(
+        said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", [
+    "Got the job! It was great.",        # "it" is what was said before
+    "Made it! You rock.",                # about the other person
+])
+def test_a_short_news_sentence_takes_no_reaction_or_praise_as_its_context(said: str) -> None:
+    told = episode(said, "Ana")
+    assert told is None or "rock" not in told.content and "great" not in told.content
+
+
+def test_a_name_of_the_speakers_world_stands_for_my() -> None:
+    theirs = kin(["Tamika's son Jaxon is in 2nd grade.", "Tamika lives in Paris.",
+                  "Tamika's pet insurance is with Petplan."], "Tamika")
+    assert theirs == {"Jaxon", "Petplan"}      # not a place the speaker merely is in
+    said = "Jaxon started third grade this week and he already has homework every night."
+    assert episode(said, "Tamika") is None     # nothing says whose Jaxon is
+    told = episode(said, "Tamika", kin=theirs)
+    assert told is not None and told.content == said
+    told = episode("Petplan put the premium up again so the dog's insured with ManyPets now.",
+                   "Tamika", kin=theirs)
+    assert told is not None and "ManyPets" in told.content
+    assert episode("Paris is lovely in the spring, the parks are full.", "Tamika",
+                   kin=theirs) is None
