@@ -32,7 +32,7 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher, WSGITask
+from waitress.task import ThreadedTaskDispatcher
 from waitress.utilities import Error
 
 from .limits import largest_body, refusal_on_headers
@@ -133,42 +133,11 @@ class CheckedParser(HTTPRequestParser):  # type: ignore[misc]
         return consumed
 
 
-class OneSendTask(WSGITask):  # type: ignore[misc]
-    """waitress's WSGI task, except that a response's head goes out with its first body
-    bytes. waitress sends the head alone and then the body (two ``send`` calls, two TCP
-    segments, the client woken twice): a search's answer of a few kilobytes now leaves
-    in one. The head is held on the channel (:class:`CheckedChannel`) and sent by the next
-    write, or by :meth:`finish` when the body is empty (HEAD, 204, 304)."""
-
-    channel: CheckedChannel
-
-    def build_response_header(self) -> bytes:
-        self.channel.held = bytes(super().build_response_header())
-        return b""                  # waitress's write_soon(b"") sends nothing
-
-    def finish(self) -> None:
-        super().finish()
-        held, self.channel.held = self.channel.held, b""
-        self.channel.write_soon(held)       # no body came: the head alone (b"": nothing)
-
-
 class CheckedChannel(HTTPChannel):  # type: ignore[misc]
     """A channel that, once a request was refused on its headers, reads nothing more (the
     body it announced is dropped unparsed) and closes after the answer."""
 
     refusing = False
-    #: A response's head not sent yet: it goes out with the next bytes (OneSendTask).
-    held = b""
-    task_class = OneSendTask
-
-    def write_soon(self, data: Any) -> int:
-        if self.held and data:
-            held, self.held = self.held, b""
-            if isinstance(data, bytes):
-                data = held + data
-            else:                   # a wsgi.file_wrapper buffer: the head first, alone
-                super().write_soon(held)
-        return int(super().write_soon(data) or 0)
 
     def received(self, data: bytes) -> bool:
         if self.refusing:
