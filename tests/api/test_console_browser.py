@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.helpers import Server
 
@@ -122,9 +123,11 @@ def test_sign_in_find_edit_and_forget(server: Server, page: Any, tmp_path: Path)
     # Forget a subject: the button waits for the subject typed out.
     forget = page.locator("form.confirm[aria-label='forget bob']")
     button = forget.get_by_role("button", name="Forget subject")
-    assert button.is_disabled()
+    # The page's script disables it once the document is parsed: wait for that (under
+    # load the check can come first), rather than read the state once.
+    expect(button).to_be_disabled()
     forget.get_by_label("Forget everything about bob").fill("bo")
-    assert button.is_disabled()
+    expect(button).to_be_disabled()
     forget.get_by_label("Forget everything about bob").fill("bob")
     shot(page, tmp_path, "memories")
     button.click()
