@@ -195,19 +195,6 @@ def test_the_query_without_its_names_finds_what_was_asked_over_the_name(make_sto
     assert sims[True]["Caroline Caroline Caroline"] < sims[False]["Caroline Caroline Caroline"]
 
 
-def test_a_query_naming_someone_still_scores_its_own_text_1(make_store, tmp_path):
-    """The query's vector is not its own once the names are taken out of half of it; a
-    memory of exactly its text still scores 1, and threshold 1 still finds it."""
-    store = make_store(index_params=IndexParams(query_without_names=True),
-                       directory=tmp_path / "exact")
-    text = "Caroline lives in Bergen"
-    mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
-    store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
-    found = store.search(query=text, settings=MemorySettings(relevance_threshold=1.0))
-    assert [r["memory"]["id"] for r in found.results] == [mine["id"]]
-    assert found.results[0]["score"] >= 1.0 - 1e-5
-
-
 def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.linalg.norm(v)
 
@@ -262,9 +249,14 @@ def test_a_memory_that_says_what_was_asked_gains_on_one_that_says_the_name(make_
             sims[less]["Caroline Caroline Caroline"]
 
 
-def test_with_the_name_out_the_querys_own_text_still_scores_1(make_store, tmp_path):
-    store = make_store(index_params=IndexParams(name_projection=1.0),
-                       directory=tmp_path / "projection-exact")
+@pytest.mark.parametrize("params", [IndexParams(query_without_names=True),
+                                    IndexParams(name_projection=1.0)],
+                         ids=["query-without-names", "name-projection"])
+def test_with_the_name_out_the_querys_own_text_still_scores_1(make_store, tmp_path, params):
+    """The query's vector is not its own once the name is taken out (of half of it, or of
+    both sides' cosine); a memory of exactly its text still scores 1, and threshold 1
+    still finds it."""
+    store = make_store(index_params=params, directory=tmp_path / "exact")
     text = "Caroline lives in Bergen"
     mine = store.store(content=text, category="fact", settings=EVERYTHING).memory
     store.store(content="Caroline lives in Oslo", category="fact", settings=EVERYTHING)
