@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -151,11 +150,6 @@ class Profile:
 _LOCK = threading.Lock()
 #: The bank's question vectors per embedder (the store's model, embedded once).
 _QUESTIONS: dict[int, tuple[Any, np.ndarray]] = {}
-#: Stripped texts' vectors per embedder: the pool's memories come back observe after
-#: observe.
-_VECTORS: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
-#: At most this many (384 floats each: 6 MB), the oldest dropped first.
-_VECTORS_MAX = 4_096
 _OWNERS = [i for i, a in enumerate(ATTRIBUTES) for _ in a.questions]
 
 
@@ -176,25 +170,12 @@ def _questions(embedder: Embedder) -> np.ndarray:
     return matrix
 
 
-def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
-    key = id(embedder)
-    with _LOCK:
-        missing = list(dict.fromkeys(t for t in texts if (key, t) not in _VECTORS))
-    if missing:
-        fresh = _unit(embedder.embed(missing))
-        with _LOCK:
-            for text, vector in zip(missing, fresh, strict=True):
-                _VECTORS[(key, text)] = vector
-            while len(_VECTORS) > _VECTORS_MAX:
-                _VECTORS.popitem(last=False)
-    with _LOCK:
-        return np.stack([_VECTORS[(key, t)] for t in texts])
-
-
 def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     """Each third-person text's :class:`Profile` (``who``'s name and the words of change
     and time stripped first)."""
-    vectors = _vectors(embedder, [strip_for_attribute(t, who) for t in texts])
+    # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
+    # memories, which come back observe after observe, are not embedded again.
+    vectors = _unit(embedder.embed([strip_for_attribute(t, who) for t in texts]))
     scores = vectors @ _questions(embedder).T
     per = np.full((len(texts), len(ATTRIBUTES)), -1.0, dtype=np.float32)
     for column, attribute in enumerate(_OWNERS):
