@@ -371,14 +371,26 @@ def profile(args: argparse.Namespace) -> None:
     import pstats
     sys.path.insert(0, str(ROOT))
     from api.app import create_app
-    from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
+    from bench.memory_bench import (
+        CHUNK,
+        LookupEmbedder,
+        VectorCache,
+        _add_items,
+        _load_real_embedder,
+    )
     from bench.textgen import TextGen
     from element import Home
     home_a = OUT / "home-after"
-    token = build_home(home_a, args.size, args.seed)
+    if args.reuse_home and (OUT / "token").exists():
+        token = (OUT / "token").read_text().strip()
+    else:
+        token = build_home(home_a, args.size, args.seed)
+        (OUT / "token").write_text(token)
     gen = TextGen(args.seed)
     cache = VectorCache(gen, _no_model)
-    embedder = LookupEmbedder(_no_model)
+    # A text of the search the cache does not hold (the question without its first name,
+    # the name alone) is embedded by the real model, as live.
+    embedder = LookupEmbedder(_load_real_embedder)
     _add_items(embedder, cache, "query", gen.queries(0, QUERIES),
                cache.vectors("query", CHUNK, progress=False)[:QUERIES])
     home = Home(home_a, lambda: embedder)
