@@ -63,7 +63,6 @@ from .records import (
     validate_subject,
 )
 from .settings import MemorySettings, require_settings
-from .side import ahead
 from .timespan import query_span
 from .storage import Edit, Storage, Vectors
 from .transfer import usable_vectors
@@ -330,18 +329,12 @@ class MemoryCore(Storage, MemoryBackend):
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         names = query_names(request.texts["content"])
-        scoping = settings.subject_scoping
-        # What needs no query vector runs on a side thread while the model embeds here
-        # (``side.py``: run here instead when that thread has not started by then).
-        prepared = ahead(lambda: self._prepare(
-            request, scoping, Ranking.of(self._params, settings, request.limit, when,
-                                         names))) if self._prepares else None
         queries, mixed, name = self._embed_query(request.texts, names)
         ranking = Ranking.of(self._params, settings, request.limit, when, names,
                              exact=request.texts["content"] if mixed else None, name=name,
                              query=None if queries is None else queries["content"])
-        return self._recall(request, queries, scoping, ranking, count_access,
-                            None if prepared is None else prepared())
+        return self._recall(request, queries, settings.subject_scoping, ranking,
+                            count_access)
 
     # -- maintenance -----------------------------------------------------------------------
 

@@ -18,16 +18,11 @@ access line for what it returns. This module finds, by the rules ``ranking.py`` 
 * **text fallback**: memories in scope that have no vectors are scored by text, and when
   the query itself could not be embedded every memory in scope is;
 * **neighbours** of the best hits (:func:`_adjacent`), looked up by label.
-
-What needs no query vector (the scope, BM25 of the query, the calibration's background) is
-:func:`prepare`'s: the store runs it while the model embeds the query (``side.py``) and
-:func:`gather` uses it when the state has not changed since.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,7 +44,7 @@ from .slots import FREE, GENERAL
 from .state import MemoryState
 from .validity import CURRENT, Validity
 
-__all__ = ["owners_in_scope", "gather", "prepare", "Prepared"]
+__all__ = ["owners_in_scope", "gather"]
 
 # No rows scored by text (the common case: every memory in scope has vectors); never
 # changed by the ranking.
@@ -74,45 +69,13 @@ def owners_in_scope(state: MemoryState, subject: tuple[str, str] | None,
     return owners
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """The part of a search's gathering that needs no query vector, computed over
-    ``state`` when it had applied ``applied`` ops."""
-
-    state: MemoryState
-    applied: int
-    owners: list[int | None]
-    lexical: tuple[np.ndarray, np.ndarray, np.ndarray]
-    background: np.ndarray | None
-
-    def holds(self, state: MemoryState) -> bool:
-        """Whether it is still ``state``'s (nothing applied since)."""
-        return self.state is state and self.applied == state.applied
-
-
-def prepare(state: MemoryState, request: SearchQuery, scoping: bool,
-            ranking: Ranking) -> Prepared:
-    """What :func:`gather` computes for ``request`` before it needs the query's vectors
-    (``ranking``'s limit and parameters are read, not its vectors)."""
-    owners = owners_in_scope(state, request.subject, scoping)
-    lexical = _lexical(state, request.texts["content"], owners, request.cats,
-                       ranking.lexical_candidates(), request.occurred, request.valid)
-    background = _background(state, owners, ranking.background_size, request.valid) \
-        if ranking.background_size else None
-    return Prepared(state, state.applied, owners, lexical, background)
-
-
 def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarray] | None,
-           scoping: bool, ranking: Ranking, prepared: Prepared | None = None) -> Gathered:
+           scoping: bool, ranking: Ranking) -> Gathered:
     """The candidates of one search, scored for ``ranking.rank``; their keys are labels.
 
     :param queries: one unit vector per query lane, or None when embedding failed.
-    :param prepared: :func:`prepare`'s for this request, used when it still holds.
     """
-    if prepared is not None and not prepared.holds(state):
-        prepared = None
-    owners = prepared.owners if prepared is not None else \
-        owners_in_scope(state, request.subject, scoping)
+    owners = owners_in_scope(state, request.subject, scoping)
     cats, occurred, valid = request.cats, request.occurred, request.valid
     bounded = occurred != (None, None)
     slots = state.slots
@@ -123,9 +86,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = state.lanes.candidates(
             queries, owners, cats,
             {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries}, valid)
-        bm25, lexical, unfiltered = prepared.lexical if prepared is not None else \
-            _lexical(state, request.texts["content"], owners, cats,
-                     ranking.lexical_candidates(), occurred, valid)
+        bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
+                                             ranking.lexical_candidates(), occurred, valid)
         labels = np.union1d(labels, lexical)
         # The walks kept to the categories and the validity asked; every other filter
         # applies here.
@@ -148,10 +110,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25, ranking)
         if ranking.background_size:
-            sample = prepared.background if prepared is not None else None
-            if sample is None:
-                sample = _background(state, owners, ranking.background_size, valid)
-            background = _vector_rows(state, sample, queries, unfiltered, ranking)
+            background = _vector_rows(state, _background(state, owners,
+                                                         ranking.background_size, valid),
+                                      queries, unfiltered, ranking)
     text_labels = _kept(state, _text_pool(state, owners, everything=queries is None), cats,
                         occurred, valid)
     text = _NO_TEXT

@@ -106,7 +106,6 @@ class MemoryState:
         self.next_seq = 0
         self.log_model = model_id
         self.lines = 0                      # log lines applied, header included
-        self.applied = 0                    # ops applied since loaded: never reset
         self.stale_vectors = 0              # vectors ignored because of another model
         self.saw_forget = False
 
@@ -203,7 +202,6 @@ class MemoryState:
         record = self.check(entry)
         op = entry.get("op")
         self.lines += 1
-        self.applied += 1
         if op == "store":
             assert record is not None
             self._store(entry, record)

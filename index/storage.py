@@ -116,20 +116,11 @@ class Storage(ABC):
 
     @abstractmethod
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
-                ranking: Ranking, count_access: bool, prepared: Any = None) -> SearchResult:
+                ranking: Ranking, count_access: bool) -> SearchResult:
         """Gather the candidates of ``request`` (``queries``: its lanes' vectors, None
         when it could not be embedded), rank them with ``ranking.rank``, count one access
         for each memory returned (unless ``count_access`` is False: then write nothing),
-        and return them. ``prepared``: :meth:`_prepare`'s for this request, if any."""
-
-    def _prepare(self, request: SearchQuery, scoping: bool, ranking: Ranking) -> Any:
-        """The part of gathering ``request`` that needs no query vector, run while the
-        model embeds the query and handed to :meth:`_recall` (``ranking``: without the
-        query's vectors). None (the default): a backend with nothing to do ahead."""
-        return None
-
-    #: Whether :meth:`_prepare` does anything (else a search does not call it).
-    _prepares = False
+        and return them."""
 
     @abstractmethod
     def _expire(self, retention: dict[str, float], now: float) -> builtins.list[str]:

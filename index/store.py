@@ -42,7 +42,7 @@ from .ranking import Ranking
 from .recency import newer_first, reorder
 from .slots import GENERAL
 from .records import MemoryRecord, NewMemory, iso_utc
-from .search import Prepared, gather, prepare
+from .search import gather
 from .settings import MemorySettings
 from .state import MemoryState
 from .validity import Change, check_supersedes
@@ -249,23 +249,12 @@ class MemoryStore(MemoryCore):
 
     # -- search and counts -----------------------------------------------------------------
 
-    # The scope, BM25 and the calibration's background are gathered while the model
-    # embeds the query (``search.prepare``): on a live search they cost about a fifth of
-    # the store's part, and the model leaves the interpreter lock while it computes.
-    _prepares = True
-
-    def _prepare(self, request: SearchQuery, scoping: bool, ranking: Ranking) -> Prepared:
-        with self._lock:
-            self._check_open()
-            return prepare(self._state, request, scoping, ranking)
-
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
-                ranking: Ranking, count_access: bool, prepared: Any = None) -> SearchResult:
+                ranking: Ranking, count_access: bool) -> SearchResult:
         with self._lock:
             self._check_open()
             state = self._state
-            ranked = ranking.rank(gather(state, request, queries, scoping, ranking,
-                                         prepared))
+            ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
             ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores))
             ids = [str(state.slots.ids[label]) for label in ranked.keys]
             if ids and count_access:

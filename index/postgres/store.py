@@ -220,7 +220,7 @@ class PostgresMemoryStore(MemoryCore):
     # -- search and counts -----------------------------------------------------------------
 
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
-                ranking: Ranking, count_access: bool, prepared: Any = None) -> SearchResult:
+                ranking: Ranking, count_access: bool) -> SearchResult:
         self._check_open()
         with self._db.autocommit() as conn:
             ranked = ranking.rank(search.gather(conn, self._table, request, queries,
