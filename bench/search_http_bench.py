@@ -62,6 +62,7 @@ def _child_serve(argv: list[str]) -> None:
                cache.vectors("query", CHUNK, progress=False)[:QUERIES])
     _add_items(embedder, cache, "memory", gen.memories(0, size),
                cache.vectors("memory", size, progress=False))
+    _add_name_texts(embedder, [q["query"] for q in gen.queries(0, QUERIES)])
     if os.environ.get("SEARCH_BENCH_MODEL"):    # --interleaved: the query through the model
         from index import load_embedder
         embedder = load_embedder(log=lambda _: None)
@@ -95,6 +96,28 @@ def _child_serve(argv: list[str]) -> None:
         server.run()
     finally:
         home.close()
+
+
+def _add_name_texts(embedder: Any, questions: list[str]) -> None:
+    """Put in ``embedder``'s table the other texts a search of these questions embeds
+    (the first name alone, the question without its names: ``index/names.py``, of the
+    served code), embedded once by the real model, so a search never misses the table
+    (a miss would fail the embedding and score every memory by text instead)."""
+    try:
+        from index.names import first_name, query_names, without_names
+    except ImportError:             # a revision before the name levers embeds nothing else
+        return
+    texts: set[str] = set()
+    for question in questions:
+        names = query_names(question)
+        texts.update(t for t in (first_name(question, names), without_names(question, names))
+                     if t is not None and t not in embedder.table)
+    if texts:
+        from bench.memory_bench import _load_real_embedder
+        from index import embed_for_lanes
+        ordered = sorted(texts)
+        embedder.add(ordered, embed_for_lanes(_load_real_embedder(), ["content"] * len(ordered),
+                                              ordered))
 
 
 def _no_model(*_: Any) -> Any:
@@ -371,13 +394,7 @@ def profile(args: argparse.Namespace) -> None:
     import pstats
     sys.path.insert(0, str(ROOT))
     from api.app import create_app
-    from bench.memory_bench import (
-        CHUNK,
-        LookupEmbedder,
-        VectorCache,
-        _add_items,
-        _load_real_embedder,
-    )
+    from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
     from bench.textgen import TextGen
     from element import Home
     home_a = OUT / "home-after"
@@ -388,11 +405,10 @@ def profile(args: argparse.Namespace) -> None:
         (OUT / "token").write_text(token)
     gen = TextGen(args.seed)
     cache = VectorCache(gen, _no_model)
-    # A text of the search the cache does not hold (the question without its first name,
-    # the name alone) is embedded by the real model, as live.
-    embedder = LookupEmbedder(_load_real_embedder)
+    embedder = LookupEmbedder(_no_model)
     _add_items(embedder, cache, "query", gen.queries(0, QUERIES),
                cache.vectors("query", CHUNK, progress=False)[:QUERIES])
+    _add_name_texts(embedder, [q["query"] for q in gen.queries(0, QUERIES)])
     home = Home(home_a, lambda: embedder)
     app = create_app({"ENV": "draft"}, home=home)
     client = app.test_client()
