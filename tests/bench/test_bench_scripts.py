@@ -262,6 +262,13 @@ def test_lanes_bench_times_the_stages_beside_another_revision() -> None:
     assert "by stage" in out and "| the query's embedding (all lanes' models) | " in out
 
 
+def test_search_http_bench_pre_embedded_searches_by_vector_beside_another_revision() -> None:
+    """Every search of both servers finds its texts (the question, its first name alone)
+    in the lookup table: one scored by text (its embedding failed) stops the bench."""
+    out = run("bench/search_http_bench.py", "--size", "300", "--rounds", "1", "--base", "HEAD")
+    assert "query only " in out and "3 lanes " in out and "GET /healthz" in out
+
+
 def test_search_http_bench_interleaved_times_the_stages_beside_another_revision() -> None:
     """The real model in both servers and in the bench (300 memories; the vectors of
     ``memory_bench.py``'s cache, made by the model on first use)."""
