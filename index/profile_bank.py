@@ -120,8 +120,8 @@ dog cat puppy kitten pet
 _LOCK = threading.Lock()
 #: The bank's unit question vectors per model id.
 _QUESTIONS: dict[str, np.ndarray] = {}
-#: Which attribute each question (a row of :func:`question_vectors`) belongs to.
-_OWNERS = np.array([i for i, a in enumerate(ATTRIBUTES) for _ in a.questions])
+#: Where each attribute's questions start among the rows of :func:`question_vectors`.
+_STARTS = np.cumsum([0] + [len(a.questions) for a in ATTRIBUTES[:-1]])
 
 
 def question_vectors(embedder: Embedder) -> np.ndarray:
@@ -145,6 +145,5 @@ def attribute_scores(vectors: np.ndarray, questions: np.ndarray) -> np.ndarray:
     """Each unit vector's answer to every attribute: its best cosine with the attribute's
     questions, shape ``(len(vectors), len(ATTRIBUTES))``."""
     scores = np.asarray(vectors, dtype=np.float32).reshape(-1, questions.shape[1]) @ questions.T
-    per = np.full((scores.shape[0], len(ATTRIBUTES)), -1.0, dtype=np.float32)
-    np.maximum.at(per.T, _OWNERS, scores.T)
+    per: np.ndarray = np.maximum.reduceat(scores, _STARTS, axis=1)
     return per
