@@ -33,9 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from index.embed import Embedder
-from index.profile_bank import ATTRIBUTES, Attribute, attribute_scores, \
-    question_vectors
+from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
 from .updates import FACT_WORDS, Memory, first_person, is_event, same_holder, \

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from index.profile_bank import RELATIONS
+from index import RELATIONS
 
 from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
                       same_holder)
