@@ -43,7 +43,6 @@ from typing import Any
 import numpy as np
 
 from .embed import Embedder
-from .errors import EmbeddingFailed
 from .profile_bank import ATTRIBUTES, RELATIONS, attribute_scores, question_vectors
 from .ranking import Ranked
 
@@ -118,7 +117,7 @@ def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
         return None
     try:
         questions = question_vectors(embedder)
-    except EmbeddingFailed:
+    except Exception:   # a model down (any error of its client) only leaves the order be
         return None
     return asked(queries["content"], text, questions)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +177,22 @@ def test_the_reorder_only_permutes_within_a_subject(case: tuple[Any, ...]) -> No
         assert owners[i] == owners[place]                       # never across subjects
         if owners[place] is None:
             assert i == place                                   # general keep their places
+
+
+class _BankFails(HashingEmbedder):
+    """A model that fails on the bank's batch of questions (an outage that begins after
+    the query was embedded), and only there."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) > 20:
+            raise ConnectionError("embedding service unavailable")
+        return super().embed(texts)
+
+
+def test_a_bank_that_cannot_be_embedded_leaves_the_search_be(
+        make_store: Callable[..., MemoryBackend]) -> None:
+    store = make_store(embedder=_BankFails(dim=52))
+    _store(store, [("Oona works as a nurse", "2024-01-05T10:00:00Z"),
+                   ("Oona works as a teacher", "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What is Oona's job?", OONA)
+    assert {text for text, _ in found} == {"Oona works as a nurse", "Oona works as a teacher"}
