@@ -39,6 +39,7 @@ from .errors import (
     SubjectIncomplete,
 )
 from .params import IndexParams
+from .profile_bank import ATTRIBUTES, RELATIONS, Attribute, attribute_scores, question_vectors
 from .query import LIST_LIMIT_MAX, SEARCH_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
 from .lane_models import LaneEmbedder, lane_models, load_embedder
@@ -161,6 +162,8 @@ __all__ = [
     "MAX_SUPERSEDES", "MAX_REASON_CHARS",
     # the lexical index's tokens (Snowball stems), for callers that compare texts alike
     "terms",
+    # a generic person profile as questions (the subconscious's updates, recall's newer first)
+    "ATTRIBUTES", "Attribute", "RELATIONS", "attribute_scores", "question_vectors",
     # errors
     "StoreError", "StoreFailed", "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt",
     "LogMissing", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",

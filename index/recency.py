@@ -6,25 +6,48 @@ small, general tie-break after the ranking: results about the same subject (gene
 memories, about no one, are left in place) whose content vectors are near-duplicates
 (cosine >= :data:`NEAR_DUPLICATE`) and whose scores are near-tied (within :data:`TIE`:
 the query does not tell them apart) form a group, and the group's places in the ranking
-are given to its members newest first (by ``valid_from``, then creation order). A query
+are given to its members newest first (by ``valid_from``; of one time, as ranked: two
+memories of one statement are not newer than each other). A query
 that names one of them ("project borealis ships in June" among "project
 atlas/borealis/cirrus ships in ...") scores it clear of the others, and it keeps its
 place. Other results keep their places; each result keeps its own score (so within such
 a group a newer one may sit above a higher score). Kept apart from ``ranking.py`` so the
 ranking's own changes merge cleanly; both backends call :func:`newer_first` on what
 ``Ranking.rank`` chose.
+
+The same tie-break for the values of what the query asks (:func:`asked`): when it asks a
+single-valued attribute of a person ("What is Oona's job?" nearest, and clearly, the
+profile bank's "What is their job?", ``profile_bank.py``), two near-tied results about one
+subject that both answer that attribute (:data:`ANSWERS_Z`) are its old and new values
+however unlike their words are ("is a teaching assistant at a primary school" / "just
+finished the first month as a trainee police officer": content cosine .4, scores .02
+apart), and group too. Only stored vectors are read (the bank's are embedded once per
+model): no model call at query time. Never grouped this way: results for a query of a
+many-valued attribute (pets, languages, hobbies: a second value is an addition) or of no
+attribute clearly, general memories, and a result about another person of the subject's
+("Maria's brother lives in Brighton" for "Where does Maria live?", :func:`relations`).
+The tie is kept: the vectors of whole memories (the subject's name and the rest of the
+sentence in them) say only roughly which attribute they answer (a plan, a taste, a past
+evening out may stand out on "home" or "partner"), so the lever only settles what the
+query leaves a coin toss; a newer value the ranking puts far below is for the write time
+to catch (``element/agents``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .embed import Embedder
+from .profile_bank import ATTRIBUTES, RELATIONS, attribute_scores, question_vectors
 from .ranking import Ranked
 
-__all__ = ["NEAR_DUPLICATE", "TIE", "newer_first", "reorder"]
+__all__ = ["NEAR_DUPLICATE", "TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
+           "asked", "asked_of", "relations", "newer_first", "reorder"]
 
 #: The content cosine from which two memories are taken to say one attribute's value
 #: (all-MiniLM-L6-v2: Porto / Lisbon .84, "... Porto with Maria's husband" / Lisbon .76,
@@ -35,11 +58,93 @@ NEAR_DUPLICATE = 0.75
 #: The score difference within which two results count as tied (issue 23: the stale
 #: "allergic to shellfish" .983 against the newer .933).
 TIE = 0.06
+#: The least cosine of a query with its attribute's best question for it to ask that
+#: attribute (all-MiniLM-L6-v2: "What is Oona's job?" .49, "Which company does ... work
+#: for?" .59, "What grade is ...'s son in?" .52; questions about events of a conversation,
+#: "What did Melanie paint recently?", "When did Caroline go to the support group?", .31
+#: to .38).
+ASKED_MIN = 0.39
+#: How much better than any other attribute's question it must be asked.
+ASKED_MARGIN = 0.02
+#: How far above its own mean answer to the bank (in standard deviations) a result must
+#: answer the asked attribute to be one of its values: the attribute stands out of what
+#: the memory is about, whatever the subject's name adds to its vector (one standard
+#: deviation; a job, old and new: 1.9 and 1.1; the subject's unrelated facts, camping,
+#: falling asleep in films, an in-law's football: under .5).
+ANSWERS_Z = 1.0
+
+#: A person of the subject's named as whose a fact is: "Maria's brother", "their older
+#: sister", "his boss".
+_RELATION = re.compile(r"(?:\w's|\w'|\b(?:their|his|her|my|our))\s+((?:[\w-]+\s+)?[\w-]+)",
+                       re.I)
+
+
+def relations(text: str) -> frozenset[str]:
+    """The people of the subject's a text names as whose something is (``RELATIONS``)."""
+    return frozenset(w for m in _RELATION.finditer(text)
+                     for w in re.split(r"[\s-]+", m[1].lower()) if w in RELATIONS)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A single-valued attribute a query asks (:func:`asked`): its index in the bank, the
+    bank's question vectors, and the people of the subject's the query names."""
+
+    attribute: int
+    questions: np.ndarray
+    relations: frozenset[str]
+
+
+def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None) -> Asked | None:
+    """The single-valued attribute ``query`` (the query's unit content vector, ``text``
+    its words) asks clearly, None when it asks none (or a many-valued one)."""
+    if query is None or questions is None or questions.shape[1] != np.shape(query)[-1]:
+        return None
+    row = attribute_scores(np.asarray(query)[None, :], questions)[0]
+    order = np.argsort(-row)
+    best = int(order[0])
+    if not ATTRIBUTES[best].single or row[best] < ASKED_MIN or \
+            row[best] - row[order[1]] < ASKED_MARGIN:
+        return None
+    return Asked(best, questions, relations(text))
+
+
+def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
+             text: str) -> Asked | None:
+    """:func:`asked` of a search's query lanes (None: not embedded) with ``embedder``'s
+    bank (embedded at the first search of its model; None when that fails: no group)."""
+    if queries is None or "content" not in queries:
+        return None
+    try:
+        questions = question_vectors(embedder)
+    except Exception:   # a model down (any error of its client) only leaves the order be
+        return None
+    return asked(queries["content"], text, questions)
+
+
+def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
+               contents: Sequence[str | None], question: Asked) -> list[bool]:
+    """Which results are values of the asked attribute: about a subject, answering it
+    :data:`ANSWERS_Z` above their mean, naming no person of the subject's the query does
+    not name."""
+    present = [i for i, v in enumerate(vectors) if v is not None and owners[i] is not None]
+    out = [False] * len(vectors)
+    if not present:
+        return out
+    rows = attribute_scores(np.stack([np.asarray(vectors[i], dtype=np.float32)
+                                      for i in present]), question.questions)
+    spread = np.maximum(rows.std(axis=1), 1e-6)
+    z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
+    for i, value in zip(present, z, strict=True):
+        out[i] = bool(value >= ANSWERS_Z) and \
+            relations(contents[i] or "") <= question.relations
+    return out
 
 
 def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
-                newness: Sequence[tuple[float, int]], scores: Sequence[float],
-                bar: float = NEAR_DUPLICATE, tie: float = TIE) -> list[int]:
+                newness: Sequence[float], scores: Sequence[float],
+                bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
+                contents: Sequence[str | None] = ()) -> list[int]:
     """The order of results ``0..n-1`` (best first) with each near-duplicate group's
     places given to its members newest first.
 
@@ -48,8 +153,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         (None: a general memory, about no one, never grouped: a conversation's or a
         team's general memories are not one person's changing facts, and reordering
         them by date cost LoCoMo's R@1 .384 -> .373).
-    :param newness: ``(valid_from, seq)`` of each result: larger is newer.
+    :param newness: each result's ``valid_from`` (POSIX seconds): larger is newer.
     :param scores: each result's score (best first).
+    :param question: the attribute the query asks (:func:`asked`): two near-tied results
+        of one subject that both answer it group as near-duplicates do.
+    :param contents: each result's content (for :func:`relations`; with ``question``).
     """
     n = len(vectors)
     group = list(range(n))
@@ -60,14 +168,17 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             i = group[i]
         return i
     present = [i for i in range(n) if vectors[i] is not None]
+    values = [False] * n if question is None else \
+        _answering(vectors, owners, contents or [None] * n, question)
     if len(present) > 1:
         matrix = np.stack([np.asarray(vectors[i], dtype=np.float32) for i in present])
         sims = matrix @ matrix.T
         for a in range(len(present)):
             for b in range(a + 1, len(present)):
                 i, j = present[a], present[b]
-                if sims[a, b] >= bar and owners[i] is not None and \
-                        owners[i] == owners[j] and abs(scores[i] - scores[j]) <= tie:
+                if owners[i] is not None and owners[i] == owners[j] and \
+                        abs(scores[i] - scores[j]) <= tie and \
+                        (sims[a, b] >= bar or values[i] and values[j]):
                     group[root(j)] = root(i)
     members: dict[int, list[int]] = {}
     for i in range(n):
@@ -75,6 +186,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     order = list(range(n))
     for places in members.values():
         if len(places) > 1:
+            # Stable: results of one time keep the ranking's order.
             newest = sorted(places, key=lambda i: newness[i], reverse=True)
             for place, i in zip(places, newest, strict=True):
                 order[place] = i

@@ -39,7 +39,7 @@ from .log import copy_log_prefix
 from .params import IndexParams
 from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
-from .recency import newer_first, reorder
+from .recency import Asked, asked_of, newer_first, reorder
 from .slots import GENERAL
 from .records import MemoryRecord, NewMemory, iso_utc
 from .search import gather
@@ -255,7 +255,8 @@ class MemoryStore(MemoryCore):
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
-            ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores))
+            question = asked_of(self._embedder, queries, request.texts["content"])
+            ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores, question))
             ids = [str(state.slots.ids[label]) for label in ranked.keys]
             if ids and count_access:
                 try:
@@ -271,16 +272,19 @@ class MemoryStore(MemoryCore):
                 self._engine.maintain()
             return SearchResult(results, ranked.fallback)
 
-    def _newer_first(self, labels: list[Any], scores: list[float]) -> list[int]:
+    def _newer_first(self, labels: list[Any], scores: list[float],
+                     question: Asked | None) -> list[int]:
         """``recency.newer_first`` over the ranked labels (under the lock)."""
-        slots, lane = self._state.slots, self._state.lanes["content"]
+        state = self._state
+        slots, lane = state.slots, state.lanes["content"]
         return newer_first(
             [lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
              for label in labels],
             [None if (owner := slots.owner_list[label]) == GENERAL else owner
              for label in labels],
-            [(float(slots.valid_from[label]), int(slots.seq[label])) for label in labels],
-            scores)
+            [float(slots.valid_from[label]) for label in labels],
+            scores, question=question, contents=[] if question is None else
+            [state.records[str(slots.ids[label])].content for label in labels])
 
     def _counts(self) -> dict[str, Any]:
         with self._lock:

@@ -6,7 +6,8 @@ or the words of a sentence; people say a change in words neither knows ("Treated
 a Galaxy S24, the old one's in a drawer" after "I've got a Motorola Razr"). Here the
 attribute is found by meaning: a small bank of questions one asks to fill in a person's
 profile (where they live, who they work for, what phone they have, who they bank with...),
-embedded once with the store's own model. A statement answers best the question of its
+embedded once with the store's own model (the bank and its vectors are
+``index/profile_bank.py``'s: recall reads them too). A statement answers best the question of its
 attribute, whatever its words; two statements of one holder answering best (and clearly)
 the same question of a *single-valued* attribute, and answering the whole bank alike, are
 the old value and the new one (:func:`profile_target`).
@@ -25,13 +26,14 @@ many-valued attribute (a pet, a language, a drink, a hobby) only a strong change
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
+
+from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
 from .updates import FACT_WORDS, Memory, first_person, is_event, same_holder, \
@@ -40,89 +42,6 @@ from .updates import FACT_WORDS, Memory, first_person, is_event, same_holder, \
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
-
-class Embedder(Protocol):
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-@dataclass(frozen=True)
-class Attribute:
-    name: str
-    #: One value at a time (a home, an employer, a phone): a new value replaces the old
-    #: without a change cue. Others add up (pets, languages, hobbies).
-    single: bool
-    questions: tuple[str, ...]
-
-
-def _a(name: str, single: bool, *questions: str) -> Attribute:
-    return Attribute(name, single, questions)
-
-
-#: A generic person profile, as questions (a contact record, an intake form, a CRM
-#: profile): never a case's words or values.
-ATTRIBUTES: tuple[Attribute, ...] = (
-    _a("residence", True, "Where do they live?", "Which city or town is their home in?",
-       "Which neighbourhood do they live in?", "What is their home address?"),
-    _a("employer", True, "Which company do they work for?", "Who is their employer?",
-       "Where do they work?"),
-    _a("occupation", True, "What is their job?", "What do they do for a living?",
-       "What is their job title or profession?"),
-    _a("workplace", True, "Which office or site do they work from?",
-       "Do they work from home or in the office?"),
-    _a("manager", True, "Who is their boss?", "Who is their manager or supervisor?",
-       "Who do they report to at work?"),
-    _a("commute", True, "How do they get to work?", "How do they commute?"),
-    _a("schedule", True, "What shifts or hours do they work?",
-       "What is their working pattern?"),
-    _a("education", True, "Which school, college or university do they attend?",
-       "What are they studying?", "What year or grade are they in at school?"),
-    _a("partner", True, "Who is their partner?", "Who are they dating or married to?",
-       "What is their relationship status?"),
-    _a("child", True, "How old is their child?", "What year is their child in at school?",
-       "Which school does their child go to?"),
-    _a("name", True, "What is their name?", "What do they like to be called?"),
-    _a("age", True, "How old are they?", "When is their birthday?"),
-    _a("origin", True, "Where are they from?", "What is their nationality?"),
-    _a("diet", True, "What diet do they follow?", "Are they vegetarian or vegan?",
-       "What do they eat or avoid eating?"),
-    _a("allergy", False, "What are they allergic to?",
-       "What food intolerances do they have?"),
-    _a("medication", True, "What medication do they take?",
-       "What medicine are they prescribed?"),
-    _a("health", False, "What health conditions do they have?"),
-    _a("doctor", True, "Who is their doctor or GP?", "Who is their dentist?"),
-    _a("exercise", False, "What exercise do they do?", "What is their workout routine?"),
-    _a("gym", True, "Which gym are they a member of?"),
-    _a("smoking", True, "Do they smoke or vape?"),
-    _a("drink", False, "What do they usually drink?", "Do they drink alcohol or coffee?"),
-    _a("vehicle", True, "What car do they drive?", "What vehicle do they own?"),
-    _a("phone", True, "What phone do they have?",
-       "Which mobile network or phone plan are they on?"),
-    _a("computer", True, "What computer or laptop do they use?"),
-    _a("pet", False, "What pets do they have?", "Do they have a dog or a cat?"),
-    _a("bank", True, "Who do they bank with?", "Which bank is their account with?"),
-    _a("insurance", True, "Who is their insurance with?", "Which company insures them?"),
-    _a("utilities", True, "Who is their internet or broadband provider?",
-       "Who supplies their gas and electricity?"),
-    _a("subscription", False,
-       "What streaming services or memberships do they subscribe to?"),
-    _a("hobby", False, "What are their hobbies?",
-       "What do they do at the weekend or in their free time?"),
-    _a("sport", False, "What sport do they play?", "Which team do they play for?"),
-    _a("fandom", True, "Which sports team do they support?", "Who are they a fan of?"),
-    _a("instrument", False, "What musical instrument do they play?"),
-    _a("language", False, "What language are they learning?",
-       "What languages do they speak?"),
-    _a("favourite", False, "What is their favourite TV show, film or book?",
-       "Who is their favourite author, band or artist?", "What is their favourite food?"),
-    _a("music", False, "What music do they listen to?"),
-    _a("religion", True, "What is their religion?"),
-    _a("hair", True, "What colour is their hair?", "What hairstyle do they have?"),
-    _a("contact", True, "What is their email address?", "What is their phone number?"),
-    _a("volunteering", False, "Where do they volunteer?"),
-    _a("family", False, "Who is in their family?", "Where do their relatives live?"),
-    _a("friends", False, "Who are their friends?"),
-)
 
 #: The least cosine of a statement (stripped) with its attribute's best question for it to
 #: answer that question at all (all-MiniLM-L6-v2: "lives in Swindon" / "Where do they
@@ -147,27 +66,10 @@ class Profile:
     vector: np.ndarray
 
 
-_LOCK = threading.Lock()
-#: The bank's question vectors per embedder (the store's model, embedded once).
-_QUESTIONS: dict[int, tuple[Any, np.ndarray]] = {}
-_OWNERS = [i for i, a in enumerate(ATTRIBUTES) for _ in a.questions]
-
-
 def _unit(vectors: Any) -> np.ndarray:
     matrix: np.ndarray = np.asarray(vectors, dtype=np.float32)
     unit: np.ndarray = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
     return unit
-
-
-def _questions(embedder: Embedder) -> np.ndarray:
-    with _LOCK:
-        held = _QUESTIONS.get(id(embedder))
-    if held is not None and held[0] is embedder:
-        return held[1]
-    matrix = _unit(embedder.embed([q for a in ATTRIBUTES for q in a.questions]))
-    with _LOCK:
-        _QUESTIONS[id(embedder)] = (embedder, matrix)
-    return matrix
 
 
 def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
@@ -176,10 +78,7 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
     vectors = _unit(embedder.embed([strip_for_attribute(t, who) for t in texts]))
-    scores = vectors @ _questions(embedder).T
-    per = np.full((len(texts), len(ATTRIBUTES)), -1.0, dtype=np.float32)
-    for column, attribute in enumerate(_OWNERS):
-        per[:, attribute] = np.maximum(per[:, attribute], scores[:, column])
+    per = attribute_scores(vectors, question_vectors(embedder))
     out = []
     for row, vector in zip(per, vectors, strict=True):
         order = np.argsort(-row)

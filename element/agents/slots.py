@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from index import RELATIONS
+
 from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
                       same_holder)
 
@@ -156,14 +158,7 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
 
 
 #: Who a "my X ..." sentence can be about besides the speaker: people and animals.
-_PEOPLE = frozenset("""
-sister brother mother mum mom dad father parents son daughter kid kids child children baby
-wife husband partner boyfriend girlfriend fiance fiancee friend friends mate boss manager
-neighbour neighbor cousin aunt uncle grandma grandmother grandpa grandfather granny niece
-nephew colleague coworker flatmate roommate housemate family team teacher doctor dentist
-landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
-dog cat puppy kitten pet
-""".split())
+_PEOPLE = RELATIONS
 PEOPLE = _PEOPLE
 
 

@@ -35,7 +35,7 @@ from ..errors import MemoryCapacity, MemoryNotFound, StoreClosed, StoreFailed
 from ..params import IndexParams
 from ..query import ListQuery, SearchQuery
 from ..ranking import Ranking
-from ..recency import newer_first, reorder
+from ..recency import Asked, asked_of, newer_first, reorder
 from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
 from ..settings import MemorySettings
@@ -244,8 +244,9 @@ class PostgresMemoryStore(MemoryCore):
                     cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
                                 f"element = %s AND id = ANY(%s)", (self.element, ranked.keys))
                 rows = {row[0]: row for row in cur.fetchall()}
+        question = asked_of(self._embedder, queries, request.texts["content"])
         ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
-                                              ranked.scores))
+                                              ranked.scores, question))
         found = {key: public(row[:len(FIELDS)]) for key, row in rows.items()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lanes}
                    for memory_id, value, lanes in zip(ranked.keys, ranked.scores,
@@ -387,18 +388,19 @@ class PostgresMemoryStore(MemoryCore):
 
 
 #: What ``recency.newer_first`` reads of a result row, after its public columns.
-_NEWNESS = "v_content::text, coalesce(valid_from_ts, occurred_ts), seq"
+_NEWNESS = "v_content::text, coalesce(valid_from_ts, occurred_ts)"
 
 
-def _newer_first(rows: list[Any], scores: list[float]) -> list[int]:
+def _newer_first(rows: list[Any], scores: list[float], question: Asked | None) -> list[int]:
     """``recency.newer_first`` over the ranked rows (None: deleted meanwhile)."""
     width = len(FIELDS)
     vectors = [None if row is None or row[width] is None else
                np.array(row[width][1:-1].split(","), dtype=np.float32) for row in rows]
     owners = [None if row is None or row[4] is None else (row[3], row[4]) for row in rows]
-    newness = [(0.0, 0) if row is None else (float(row[width + 1]), int(row[width + 2]))
-               for row in rows]
-    return newer_first(vectors, owners, newness, scores)
+    newness = [0.0 if row is None else float(row[width + 1]) for row in rows]
+    return newer_first(vectors, owners, newness, scores, question=question,
+                       contents=[None if row is None else row[FIELDS.index("content")]
+                                 for row in rows])
 
 
 class _Edit:

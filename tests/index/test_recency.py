@@ -1,0 +1,198 @@
+"""Recall prefers what is current (issue 23, item 5): ``index/recency.py``.
+
+When a query asks a single-valued attribute of a person, the subject's results that
+answer it (its old value and a newer one the subconscious did not catch as an update)
+are ranked newest first; nothing else moves: a many-valued attribute, another person's
+fact, general memories. A reorder shows as a score inversion (each result keeps its own
+score), so "nothing moved" is "scores never increase down the list"."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from index import HashingEmbedder, MemoryBackend, MemorySettings
+from index.profile_bank import ATTRIBUTES, question_vectors
+from index.recency import TIE, Asked, asked, newer_first, relations
+
+PROFILE = settings.get_profile("triform-index")
+EVERYTHING = MemorySettings(relevance_threshold=0.0)
+OONA: dict[str, Any] = {"subject_type": "circle_member", "subject_id": "oona"}
+#: The subject's other facts: what a search of one attribute must leave in place.
+OTHERS = ["Oona can't whistle, never could.", "Oona goes camping every Labor Day weekend.",
+          "Oona always falls asleep halfway through movies.",
+          "Oona's aunt runs a bed and breakfast in the Lake District."]
+
+
+@pytest.fixture
+def minilm(model_cache: Path) -> object:
+    from index import FastEmbedEmbedder, provision_model
+    return FastEmbedEmbedder(provision_model(model_cache))
+
+
+def _search(store: MemoryBackend, query: str, subject: dict[str, Any] | None = None
+            ) -> list[tuple[str, float]]:
+    found = store.search(query=query, settings=EVERYTHING, limit=10, count_access=False,
+                         **(subject or {})).results
+    return [(r["memory"]["content"], r["score"]) for r in found]
+
+
+def _store(store: MemoryBackend, texts: list[tuple[str, str]],
+           subject: dict[str, Any] | None = None) -> None:
+    for content, when in texts:
+        store.store(content=content, category="fact", occurred_at=when,
+                    settings=EVERYTHING, **(subject or {}))
+
+
+def _in_score_order(found: list[tuple[str, float]]) -> bool:
+    scores = [score for _, score in found]
+    return scores == sorted(scores, reverse=True)
+
+
+def test_the_newer_value_of_a_single_valued_attribute_ranks_first(
+        make_store: Callable[..., MemoryBackend], minilm: object) -> None:
+    """An uncaught job change told in other words (content cosine .4): the two values
+    near-tied for the question, the newer first though the older scores higher."""
+    old = "Oona is a teaching assistant at a primary school"
+    new = ("Oona just finished Oona's first month as a trainee police officer, very "
+           "different from the classroom.")
+    store = make_store(embedder=minilm)
+    _store(store, [(old, "2024-01-05T10:00:00Z"),
+                   *((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (new, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What is Oona's job?", OONA)
+    score = dict(found)
+    assert len(found) == len(score) == 6                           # all kept, once each
+    assert abs(score[old] - score[new]) <= TIE, "the setup: a near-tie the query leaves"
+    texts = [text for text, _ in found]
+    assert texts.index(new) < texts.index(old)
+    # The subject's other facts keep their order among themselves.
+    others = [score for text, score in found if text in OTHERS]
+    assert others == sorted(others, reverse=True)
+
+
+@pytest.mark.parametrize(("older", "newer", "query"), [
+    # A many-valued attribute: a second pet is an addition.
+    ("Oona has a dog called Rex", "Oona got a cat called Miso", "What pets does Oona have?"),
+    # Another person's fact: the brother's job is not Oona's.
+    ("Oona is a teaching assistant at a primary school",
+     "Oona's brother just started as a trainee police officer", "What is Oona's job?"),
+])
+def test_additions_and_other_peoples_facts_keep_their_places(
+        make_store: Callable[..., MemoryBackend], minilm: object, older: str, newer: str,
+        query: str) -> None:
+    store = make_store(embedder=minilm)
+    _store(store, [(older, "2024-01-05T10:00:00Z"),
+                   *((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (newer, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, query, OONA)
+    assert {older, newer} <= {text for text, _ in found}
+    assert _in_score_order(found)
+
+
+def test_general_memories_are_never_grouped(make_store: Callable[..., MemoryBackend],
+                                            minilm: object) -> None:
+    """Memories about no one (a conversation's, a team's) keep the ranking's order."""
+    store = make_store(embedder=minilm)
+    _store(store, [("The team lead is a teaching assistant at a primary school",
+                    "2024-01-05T10:00:00Z"),
+                   ("The team lead just started as a trainee police officer",
+                    "2024-03-01T10:00:00Z")])
+    assert _in_score_order(_search(store, "What is the team lead's job?"))
+
+
+def test_what_a_query_asks(minilm: object) -> None:
+    questions = question_vectors(minilm)  # type: ignore[arg-type]
+
+    def attribute(query: str) -> str | None:
+        vector = minilm.embed([query])[0]  # type: ignore[attr-defined]
+        found = asked(vector, query, questions)
+        return None if found is None else ATTRIBUTES[found.attribute].name
+    assert attribute("What is Oona's job?") == "occupation"
+    assert attribute("Which company does Kristoffer work for?") == "employer"
+    assert attribute("What pets does Oona have?") is None        # many-valued
+    assert attribute("What did Melanie paint recently?") is None  # an event, no attribute
+
+
+def test_relations_name_whose_a_fact_is() -> None:
+    assert relations("Maria's brother lives in Brighton") == {"brother"}
+    assert relations("their older sister is a nurse") == {"sister"}
+    assert relations("Oona's brother-in-law likes football") == {"brother"}
+    assert relations("Everett made partner") == frozenset()
+    assert relations("Oona just finished her first month as a trainee") == frozenset()
+
+
+def test_question_vectors_are_kept_by_model_not_by_embedder() -> None:
+    """Two embedders of one model share the vectors; another model gets its own; the
+    cache holds no embedder alive (an id may be reused once one is collected)."""
+    first, second = HashingEmbedder(48), HashingEmbedder(48)
+    assert question_vectors(first) is question_vectors(second)
+    other = HashingEmbedder(40)
+    assert question_vectors(other).shape[1] == 40
+    gone = weakref.ref(first)
+    del first
+    gc.collect()
+    assert gone() is None
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> tuple[list[np.ndarray | None], list[str | None],
+                                        list[float], list[float], list[str],
+                                        Asked]:
+    n = draw(st.integers(0, 12))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    dim = 8
+    vectors: list[np.ndarray | None] = []
+    for _ in range(n):
+        v = rng.normal(size=dim).astype(np.float32)
+        vectors.append(None if draw(st.booleans()) and draw(st.booleans())
+                       else v / np.linalg.norm(v))
+    owners = draw(st.lists(st.sampled_from([None, "ann", "ben"]), min_size=n, max_size=n))
+    newness = [float(draw(st.integers(0, 5))) for _ in range(n)]
+    scores = sorted(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)), reverse=True)
+    contents = draw(st.lists(st.sampled_from(["Ann is a nurse", "Ann's brother is a nurse",
+                                              "Ben drives a van"]), min_size=n, max_size=n))
+    q = rng.normal(size=(sum(len(a.questions) for a in ATTRIBUTES), dim)).astype(np.float32)
+    question = Asked(draw(st.integers(0, len(ATTRIBUTES) - 1)),
+                     q / np.linalg.norm(q, axis=1, keepdims=True), frozenset())
+    return vectors, owners, newness, scores, contents, question
+
+
+@settings(PROFILE, max_examples=200)
+@given(_results())
+def test_the_reorder_only_permutes_within_a_subject(case: tuple[Any, ...]) -> None:
+    vectors, owners, newness, scores, contents, question = case
+    order = newer_first(vectors, owners, newness, scores, question=question,
+                        contents=contents)
+    assert sorted(order) == list(range(len(vectors)))           # nothing dropped or added
+    for place, i in enumerate(order):
+        assert owners[i] == owners[place]                       # never across subjects
+        if owners[place] is None:
+            assert i == place                                   # general keep their places
+
+
+class _BankFails(HashingEmbedder):
+    """A model that fails on the bank's batch of questions (an outage that begins after
+    the query was embedded), and only there."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) > 20:
+            raise ConnectionError("embedding service unavailable")
+        return super().embed(texts)
+
+
+def test_a_bank_that_cannot_be_embedded_leaves_the_search_be(
+        make_store: Callable[..., MemoryBackend]) -> None:
+    store = make_store(embedder=_BankFails(dim=52))
+    _store(store, [("Oona works as a nurse", "2024-01-05T10:00:00Z"),
+                   ("Oona works as a teacher", "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What is Oona's job?", OONA)
+    assert {text for text, _ in found} == {"Oona works as a nurse", "Oona works as a teacher"}
