@@ -21,9 +21,9 @@ only, general rules (no list of names or topics):
    the speaker neither acts in it nor opens it ("my grandma passed away").
 3. **The memory**: a turn whose best disclosure scores ``MIN_SCORE`` or more gives one
    memory: its best ``MAX_SENTENCES`` disclosures in their order, in the third person
-   (``narration.py``: I/me -> the speaker's name, my/our -> "<name>'s", we/us -> the
-   household, the pair talking or "<name> and others", verbs agreed: "I love" -> "Ana
-   loves").
+   (``narration.py``: I/me -> the speaker's name, my/our -> "<name>'s" once per memory
+   and "their" after it, we/us -> the household, the pair talking or "<name> and
+   others", verbs agreed: "I love" -> "Ana loves").
 
 What it misses and mangles is listed in ``docs/agents.md`` ("Episodes").
 """
@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
-from .narration import household, household_of, narrate
+from .narration import Mentions, household, household_of, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
@@ -529,7 +529,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     if best < MIN_SCORE:
         return None
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
-    parts = [narrate(s, who, household_of(s, text), _partner(addressee)) for _, s, _ in chosen]
+    named = Mentions()      # the speaker named once per memory, across its sentences
+    parts = [narrate(s, who, household_of(s, text), _partner(addressee), named)
+             for _, s, _ in chosen]
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)

@@ -1,8 +1,9 @@
 """Third person: a cleaned first-person sentence told about its named speaker ("I love my
-dog" -> "Ana loves Ana's dog"), as episodes (``episodes.py``) and the keyed rules
-(``rules.py``) write their memories. "We" is resolved here: the speaker's household, a
-couple, the two people talking, someone named beside the speaker, or "<name> and others".
-Pure functions, English only."""
+dog" -> "Ana loves their dog"), as episodes (``episodes.py``) and the keyed rules
+(``rules.py``) write their memories: the name for I/me and the first my/our, "their"
+after it. "We" is resolved here: the speaker's household, a couple, the two people
+talking, someone named beside the speaker, or "<name> and others". Pure functions,
+English only."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from .episode_words import (
     PAST as _PAST,
 )
 
-__all__ = ["narrate", "household", "household_of"]
+__all__ = ["narrate", "household", "household_of", "Mentions"]
 
 #: Words of home, family and pets: "we" among them is the speaker's household. "Family"
 #: not as someone else's ("saved a family from a fire"), and
@@ -35,6 +36,26 @@ _HOUSEHOLD = re.compile(r"\b(?:" + "|".join(sorted(_FAMILY - {"family", "fam"}))
 _GROUP = re.compile(r"\b(?:friends?|buddies|pals|team|teammates|colleagues|co-?workers|"
                     r"workmates|classmates|class|group|gang|crew|squad|band|club|students|"
                     r"volunteers|members|neighbou?rs|community)\b", re.I)
+#: Home life, weaker than ``_HOUSEHOLD``: what a household does together or owns. "We" in
+#: it is the speaker's household unless the turn names another group of theirs ("We go
+#: camping every Labor Day weekend", "We've got a cockatiel called Pip", "we had friends
+#: over for dinner", "we spent Easter with my in-laws", "we remortgaged"): holidays and
+#: time off, guests at home, a garden, and "we" owning, buying, hiring or selling a
+#: thing. Not a team's or a class's "we", nor people in general ("we can make a
+#: difference"): those name no home life.
+_HOME_LIFE = re.compile(
+    r"\b(?:christmas|easter|thanksgiving|hanukkah|diwali|eid|passover|new year|"
+    r"(?:labou?r|memorial|boxing|bank) (?:day|holiday)|half-term|holidays?|vacation|camping|"
+    r"getaway|seaside|in-laws?|garden|backyard|"
+    r"(?:have|had|having)\s+(?:\w+\s+){0,2}?over(?:\s+for\b|[.,!]|$)|"
+    r"mortgage|remortgaged?|nanny|babysitter|childminder)\b|"
+    r"\bwe(?:\s+(?:have|had|just|finally|recently|also|now|officially))*\s+"
+    r"(?:got|own|bought|sold|hired|adopted|rescued|remortgaged|part-exchanged|leased|"
+    r"have\s+(?:a|an|two|three|four|\d+)\s)", re.I)
+#: A group met as company, not as "we": "with the neighbours", "had friends over".
+_WITH_GROUP = re.compile(r"\b(?:with|had|have|having|invited|hosted|met|visited|saw)\s+"
+                         r"(?:(?:the|my|our|some|a few|a couple of|a bunch of|"
+                         r"lots of|all|\w+'s)\s+)?(?:\w+\s+)?$", re.I)
 #: "We" of the two people talking: "we both", "both of us", "the two of us".
 _BOTH = re.compile(r"\bwe\s+(?:\w+\s+){0,2}?both\b|\bboth of us\b|\bthe two of us\b", re.I)
 
@@ -112,32 +133,98 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _: text
 
 
+def _group(text: str) -> bool:
+    """Whether ``text`` names a group of the speaker's that "we" could be (friends, a
+    team, a class); not one met as company ("with the neighbours")."""
+    return any(not _WITH_GROUP.search(text[:m.start()]) for m in _GROUP.finditer(text))
+
+
 def household(text: str) -> bool:
     """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
-    pets ("we have a cat", "we moved house", "me and the kids")."""
-    return bool(_HOUSEHOLD.search(text))
+    pets ("we have a cat", "we moved house", "me and the kids"), or of home life and no
+    other group of the speaker's ("we go camping every Labor Day weekend", "we've got a
+    cockatiel")."""
+    return bool(_HOUSEHOLD.search(text)) or bool(_HOME_LIFE.search(text)) and not _group(text)
 
 
 def household_of(sentence: str, turn: str) -> bool:
     """Whether "we" in ``sentence`` of ``turn`` is the speaker's household: the sentence
-    speaks of family, home or pets, or the turn does and names no other group of the
-    speaker's ("We went camping" after "My family's been great"; not "We usually watch
-    movies" after "I love spending time with the friends I have")."""
-    return household(sentence) or household(turn) and not _GROUP.search(turn)
+    speaks of family, home or pets; or of home life, and the turn names no other group
+    of the speaker's; or the turn speaks of family, home or pets and names no group ("We
+    went camping" after "My family's been great"; not "We usually watch movies" after "I
+    love spending time with the friends I have")."""
+    if _HOUSEHOLD.search(sentence):
+        return True
+    if _HOME_LIFE.search(sentence) and not _group(sentence) and \
+            not _GROUP.search(turn.replace(sentence, " ")):
+        # A group met as company counts only beside the "we" it is not ("we had a
+        # barbecue with the neighbours"); elsewhere in the turn, it may be who "we" are.
+        return True
+    return bool(_HOUSEHOLD.search(turn)) and not _GROUP.search(turn)
 
 
-def narrate(text: str, who: str, home: bool | None = None, partner: str | None = None) -> str:
+#: Placeholders for the speaker's mentions as an owner (my/our, mine/ours), written out
+#: once a memory's sentences are narrated (:func:`_resolve`). Private-use characters:
+#: never in what people type.
+_POSS, _MINE = "\ue001", "\ue002"
+#: A third-person plural pronoun of the speaker's own words: "their" there is someone
+#: else's, so the speaker's stays the name ("my parents said they loved my garden").
+_THEY = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.I)
+
+
+class Mentions:
+    """Whether a memory has named its speaker yet, across its sentences."""
+
+    def __init__(self) -> None:
+        self.named = False
+
+
+def _resolve(marked: str, who: str, said: Mentions, pronouns: bool) -> str:
+    """``marked`` with the owner's placeholders written out: "<name>'s" until the name
+    has been said, "their"/"theirs" after it ("Xiomara is the tallest in their family").
+    The speaker acting or acted on keeps the name: "they" would need the verb changed and
+    could be anyone plural, and "them" for "me" matched LoCoMo's facts less (recall .554
+    against .556 at 0.6). Without ``pronouns`` (the sentence has another "their") the
+    name stays everywhere."""
+    def write(m: re.Match[str]) -> str:
+        if m["lit"] is not None:
+            said.named = True
+            return m["lit"]
+        later, said.named = pronouns and said.named, True
+        if later:
+            return "their" if m["kind"] == _POSS else "theirs"
+        return f"{who}'s"
+
+    mention = re.compile(rf"(?P<lit>\b{re.escape(who)}(?:'s)?(?![\w']))|(?P<kind>[{_POSS}{_MINE}])")
+    out = mention.sub(write, marked)
+    # An owner opening a sentence: "... camping trip. Their family roasts marshmallows".
+    return re.sub(r"(^|[.!?]\s+)(their|theirs)\b", lambda m: m[1] + m[2].capitalize(), out)
+
+
+def narrate(text: str, who: str, home: bool | None = None, partner: str | None = None,
+            said: Mentions | None = None) -> str:
     """A cleaned first-person sentence in the third person about ``who``.
 
-    "I love my dog" -> "Ana loves Ana's dog": the name stands for every I/me/my (a pronoun
-    would need the speaker's gender, and repeating the name keeps each clause
-    self-contained). "We" is the speaker's household where the words are of home, family
-    or pets (``home``, default :func:`household` of ``text``): "we have a cat" -> "Ana's
-    family has a cat"; elsewhere "Ana and others" ("we can make a difference"); "me and my
-    husband" -> "Ana and Ana's husband"; our -> "<who>'s". With ``partner``, the one person
-    the speaker talks to, "we both" is the two of them ("we both face the same challenges"
-    -> "Jon and Gina both face the same challenges").
+    "I love my dog" -> "Ana loves their dog": I/me are the name, and so is the first
+    my/our; a later one is "their" (the speaker's gender is unknown; a memory that repeats
+    a rare name is the best match of any search about that person: "Ana is the tallest in
+    Ana's family" for "Where does Ana work?"). ``said`` carries that across the sentences
+    of one memory (a fresh one per memory). "We" is the speaker's household where the
+    words are of home, family or pets, or of home life (``home``, default
+    :func:`household` of ``text``): "we have a cat" -> "Ana's family has a cat"; elsewhere
+    "Ana and others" ("we can make a difference"); "me and my husband" -> "Ana and their
+    husband"; our -> "<who>'s". With ``partner``, the one person the speaker talks to, "we
+    both" is the two of them ("we both face the same challenges" -> "Jon and Gina both
+    face the same challenges").
     """
+    said = Mentions() if said is None else said
+    pronouns = not _THEY.search(text)
+    out = _resolve(_marked(text, who, home, partner), who, said, pronouns)
+    return out[:1].upper() + out[1:]
+
+
+def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
+    """``text`` in the third person, the speaker's mentions left as placeholders."""
     if partner and _BOTH.search(text) and not household(text) and \
             not re.search(r"\band I\b|\bme and\b", text, re.I):
         # Not "my husband and I, we both ...": that pair is named.
@@ -165,7 +252,7 @@ def narrate(text: str, who: str, home: bool | None = None, partner: str | None =
     def agree_we(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
         verb = "was" if verb.lower() == "were" else _third_singular(verb)
-        return f"{who}'s family{adverbs} {verb}"
+        return f"{_POSS} family{adverbs} {verb}"
 
     # "seeing someone now, his name is Marco": seeing Marco now.
     text = _SOMEONE_NAMED.sub(lambda m: m["n"] + (m["t"] or ""), text)
@@ -174,7 +261,7 @@ def narrate(text: str, who: str, home: bool | None = None, partner: str | None =
         out = _SUBJECT_WE.sub(agree_we, out)
     # Replacements are functions: a speaker's name is text, never a pattern template.
     out = re.sub(r"\bI\b", lambda _: who, out)
-    we = f"{who}'s family" if home else f"{who} and others"
+    we = f"{_POSS} family" if home else f"{who} and others"
     first_we = re.search(r"\bwe\b", out, re.I)
     if not home and " we " in out and first_we and \
             (other := _one_other(out[:first_we.start()], who)):
@@ -183,8 +270,9 @@ def narrate(text: str, who: str, home: bool | None = None, partner: str | None =
         # again" names what "we" acted on, not who "we" are.
         out = re.sub(r"\bwe\b", _literal(f"{who} and {other}"), out)
     for pattern, repl in (
-            (r"\b(?:my|mine)\b", f"{who}'s"), (r"\bmyself\b", "themselves"), (r"\bme\b", who),
-            (r"\b(?:we|us)\b", we), (r"\b(?:our|ours)\b", f"{who}'s"),
+            (r"\bmy\b", _POSS), (r"\bmine\b", _MINE), (r"\bmyself\b", "themselves"),
+            (r"\bme\b", who), (r"\b(?:we|us)\b", we), (r"\bour\b", _POSS),
+            (r"\bours\b", _MINE),
             (r"\bourselves\b", "themselves")):
         out = re.sub(pattern, _literal(repl), out, flags=re.I)
-    return out[:1].upper() + out[1:]
+    return out

@@ -39,9 +39,11 @@ def introduced(content: str, old: str, who: str) -> str:
     first = re.match(r"(?P<n>[A-Z][a-z]+)\b(?!'s)", content)
     if first is None or first["n"] == who:
         return content
-    intro = re.search(rf"\b{re.escape(who)}'s (?:(?!(?:is|are|was|were|has|had|called|named)\b)"
-                      rf"[a-z]+ ){{1,2}}{first['n']}\b", old)
-    return intro.group(0) + content[first.end():] if intro else content
+    # The speaker's "their" is theirs too: a memory names its speaker once ("Maria lives
+    # with their boyfriend Tom", ``narration.py``).
+    intro = re.search(rf"\b(?:{re.escape(who)}'s|[Tt]heir) (?P<k>(?:(?!(?:is|are|was|were|has|"
+                      rf"had|called|named)\b)[a-z]+ ){{1,2}}){first['n']}\b", old)
+    return f"{who}'s {intro['k']}{first['n']}" + content[first.end():] if intro else content
 
 
 def restate(key: str, sentence: str, who: str, old: str) -> str | None:

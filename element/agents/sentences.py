@@ -4,7 +4,8 @@
 "e.g. tea", "the U.S. team", "6 a.m. on Monday" and "J. K. Rowling". A period after a
 title (Mr., Dr., St. ...), "e.g."/"i.e." or a single capital (an initial) never ends a
 sentence; after other abbreviations ("etc.", "a.m.", "U.S.", "Inc.") it ends one only when
-the next word usually opens a sentence ("... at 6 a.m. Then I ran"). Pure functions.
+the next word usually opens a sentence ("... at 6 a.m. Then I ran"). An emoticon or a laugh
+ends one as chat writes it ("... in the spring :( We've got a cockatiel"). Pure functions.
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ i we my our you your he she it they this that these those then but so and also a
 the a an there here what when where why how if after before btw oh ok okay well yes no
 thanks thank hi hey just actually
 """.split())
-_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*\s+|\n+")
+#: An emoticon or a laugh ends a sentence in chat as a period does ("... in the spring :(
+#: We've got a cockatiel", "... no joke lol"); a laugh only before a capital or the end.
+#: Either is left out of the sentence: it carries no fact.
+_CHAT_END = (r"\s+(?:[:;=]'?-?[()\[\]DPpOo/\\|*3]+|<3+|[xX]D+)(?=\s|$)\s*|"
+             r"\s+(?:lol|lmao|rofl|haha+|hehe+)[.!]*(?=\s+[A-Z]|\s*$)\s*")
+_BOUNDARY = re.compile(rf"(?P<chat>{_CHAT_END})|[.!?]+[\"')\]]*\s+|\n+")
 _WORD_BEFORE = re.compile(r"(\S+?)[.!?]+[\"')\]]*$")
 
 
@@ -63,7 +69,8 @@ def split_sentences(text: str) -> Iterator[str]:
                 nxt = following.group(1).lower() if following else ""
                 if kind in _NEVER_END or kind == "initial" or nxt not in _OPENERS:
                     continue
-        piece = text[start:m.start() + len(m.group(0).rstrip())].strip()
+        end = m.start() if m["chat"] else m.start() + len(m.group(0).rstrip())
+        piece = text[start:end].strip()
         if piece:
             yield piece
         start = m.end()

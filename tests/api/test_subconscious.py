@@ -431,7 +431,7 @@ def test_session_date_and_subject_name_shape_the_memory(bot: Client) -> None:
     [decision] = reply.body["decisions"]
     assert decision["occurred_at"] == "2023-04-08T13:56:00Z"
     [memory] = memories(bot)
-    assert memory["content"] == "Jon lost Jon's job at the bank last month."
+    assert memory["content"] == "Jon lost their job at the bank last month."
     assert memory["metadata"]["observe"]["occurred_at"] == "2023-04-08T13:56:00Z"
 
 

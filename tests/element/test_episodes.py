@@ -13,9 +13,9 @@ from element.agents.episodes import episode, is_english, kin, narrate, tell
 @pytest.mark.parametrize("said,memory,category", [
     # events, past and planned
     ("I went to a pottery class yesterday with my sister.",
-     "Ana went to a pottery class yesterday with Ana's sister.", "fact"),
+     "Ana went to a pottery class yesterday with their sister.", "fact"),
     ("I am planning a trip to Japan next spring with my husband.",
-     "Ana is planning a trip to Japan next spring with Ana's husband.", "context"),
+     "Ana is planning a trip to Japan next spring with their husband.", "context"),
     ("Just got back from a conference in Lisbon where I gave a talk!",
      "Ana just got back from a conference in Lisbon where Ana gave a talk.", "fact"),
     # family and "we"
@@ -24,18 +24,18 @@ from element.agents.episodes import episode, is_english, kin, narrate, tell
     ("Our one-year-old just started walking, his name is Kyle.",
      "Ana's one-year-old just started walking, his name is Kyle.", "fact"),
     ("Me and my wife are celebrating our tenth anniversary next week.",
-     "Ana and Ana's wife are celebrating Ana's tenth anniversary next week.", "context"),
+     "Ana and their wife are celebrating their tenth anniversary next week.", "context"),
     # activities, feelings, possessions, relations
     ("I've been volunteering at the animal shelter every Saturday.",
      "Ana has been volunteering at the animal shelter every Saturday.", "fact"),
     ("I feel really anxious about my job interview on Friday.",
-     "Ana feels really anxious about Ana's job interview on Friday.", "fact"),
+     "Ana feels really anxious about their job interview on Friday.", "fact"),
     ("I bought a new camera and I'm learning photography.",
      "Ana bought a new camera and Ana is learning photography.", "fact"),
     ("My brother just moved to Berlin for a new job.",
      "Ana's brother just moved to Berlin for a new job.", "fact"),
     ("Losing my job was a bummer, but it pushed me to start my own business.",
-     "Losing Ana's job was a bummer, but it pushed Ana to start Ana's own business.", "fact"),
+     "Losing Ana's job was a bummer, but it pushed Ana to start their own business.", "fact"),
 ])
 def test_what_the_speaker_tells_becomes_a_memory(said: str, memory: str,
                                                  category: str) -> None:
@@ -60,7 +60,7 @@ def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
 
 
 @pytest.mark.parametrize("said,memory", [
-    ("I'm with Vodafone for my mobile.", "Ann is with Vodafone for Ann's mobile."),
+    ("I'm with Vodafone for my mobile.", "Ann is with Vodafone for their mobile."),
     ("I'm a member of the YMCA.", "Ann is a member of the YMCA."),
     ("I'm doing a master's in chemistry.", "Ann is doing a master's in chemistry."),
     ("We subscribe to Netflix.", "Ann and others subscribe to Netflix."),
@@ -83,8 +83,8 @@ def test_the_addressee_greetings_and_questions_are_left_out() -> None:
                    "gonna start my own business. What's new with you?", "Jon",
                    addressee=["Gina"])
     assert told is not None
-    assert told.content == ("Jon lost Jon's job as a banker yesterday, so Jon is going to "
-                            "start Jon's own business.")
+    assert told.content == ("Jon lost their job as a banker yesterday, so Jon is going to "
+                            "start their own business.")
     assert told.when == "yesterday"
 
 
@@ -105,17 +105,17 @@ def test_sentences_a_keyed_rule_took_are_left_to_it() -> None:
 
 
 @pytest.mark.parametrize("sentence,third", [
-    ("I love my dog", "Ana loves Ana's dog"),
+    ("I love my dog", "Ana loves their dog"),
     ("I go running and I watch movies", "Ana goes running and Ana watches movies"),
     ("I really am who I am", "Ana really is who Ana is"),
     ("I slowly formed connections", "Ana slowly formed connections"),
-    ("I have two cats and we study together", "Ana has two cats and Ana's family studies "
+    ("I have two cats and we study together", "Ana has two cats and their family studies "
      "together"),
     ("I joined a choir and we sing on Fridays", "Ana joined a choir and Ana and others sing "
      "on Fridays"),
-    ("the support I get from my family", "The support Ana gets from Ana's family"),
+    ("the support I get from my family", "The support Ana gets from their family"),
     ("Last week I retook the test and I overcame my fear", "Last week Ana retook the test "
-     "and Ana overcame Ana's fear"),
+     "and Ana overcame their fear"),
 ])
 def test_narration_agrees_verbs_with_the_name(sentence: str, third: str) -> None:
     assert narrate(sentence, "Ana") == third
@@ -198,7 +198,7 @@ def test_a_sentence_opening_on_an_earlier_topic_gives_way() -> None:
                    "to Denver with my sister. I adopted a puppy named Rex. I started a "
                    "pottery class on Mondays.", "Ana")
     assert told is not None
-    assert told.content == ("Ana moved to Denver with Ana's sister. Ana adopted a puppy named "
+    assert told.content == ("Ana moved to Denver with their sister. Ana adopted a puppy named "
                             "Rex. Ana started a pottery class on Mondays.")
 
 
@@ -206,7 +206,7 @@ def test_a_sentence_opening_on_an_earlier_topic_gives_way() -> None:
     ("Last week, my grandma passed away and it has been really hard.",
      "Last week, Ana's grandma passed away and it has been really hard."),
     ("This necklace is super special to me - a gift from my grandma in my home country, "
-     "Sweden.", "This necklace is super special to Ana - a gift from Ana's grandma in Ana's "
+     "Sweden.", "This necklace is super special to Ana - a gift from their grandma in their "
      "home country, Sweden."),
     ("A car ran a red light and hit us last month, but thankfully everyone is okay.",
      "A car ran a red light and hit Ana and others last month, but thankfully everyone is "
@@ -220,11 +220,11 @@ def test_what_happens_to_the_speaker_is_told_though_they_do_not_act(said: str,
 
 @pytest.mark.parametrize("said,memory", [
     ("I'm going to continue my edu and check out career options.",
-     "Ana is going to continue Ana's education and check out career options."),
+     "Ana is going to continue their education and check out career options."),
     ("My biz has been growing since I hired two more people.",
      "Ana's business has been growing since Ana hired two more people."),
     ("I took my fam to the lake last weekend - here is a pic.",
-     "Ana took Ana's family to the lake last weekend."),
+     "Ana took their family to the lake last weekend."),
 ])
 def test_chat_clippings_are_written_out(said: str, memory: str) -> None:
     told = episode(said, "Ana", addressee=["Gina"])
@@ -242,7 +242,7 @@ def test_a_sentence_about_it_that_names_the_speaker_only_in_passing_gives_way() 
     ("Both of us started dancing at five.", "Both Jon and Gina started dancing at five."),
     # a pair the speaker names is theirs, not the one they talk to
     ("Me and my wife, we both started running last spring.",
-     "Jon and Jon's wife, Jon's family both started running last spring."),
+     "Jon and their wife, their family both started running last spring."),
 ])
 def test_we_both_is_the_speaker_and_the_one_they_talk_to(said: str, memory: str) -> None:
     assert tell(said, "Jon", ["Gina", "Gina"]) == memory
@@ -275,7 +275,7 @@ def test_a_reaction_clause_with_a_contraction_carries_no_content(said: str,
     ("My family is small, but I love spending time with the friends I have. We usually "
      "watch movies at my place.",
      "Ana's family is small, but Ana loves spending time with the friends Ana has. Ana and "
-     "others usually watch movies at Ana's place."),
+     "others usually watch movies at their place."),
     # the family named in one sentence is the "we" of the next
     ("My family has been great lately. We even went on another camping trip in the forest.",
      "Ana's family even went on another camping trip in the forest."),
@@ -293,7 +293,7 @@ def test_we_is_the_household_only_where_the_words_say_so(said: str, memory: str)
     ("Blessed we both have this mindset in our lives",
      "Blessed Ana and Gina both have this mindset in Ana and Gina's lives"),
     ("We live in Leeds now", "Ana's family lives in Leeds now"),
-    ("I learnt that my own happiness matters", "Ana learnt that Ana's own happiness matters"),
+    ("I learnt that my own happiness matters", "Ana learnt that their own happiness matters"),
 ])
 def test_narration_of_lives_and_past_forms_in_t(sentence: str, third: str) -> None:
     assert narrate(sentence, "Ana", partner="Gina") == third
@@ -303,7 +303,7 @@ def test_a_sentence_about_the_other_persons_things_is_left_out() -> None:
     told = episode("Wow, Gina! Your dedication to our community is amazing. I've been taking "
                    "notes about local politics in my notebook.", "Ana", addressee=["Gina"])
     assert told is not None and \
-        told.content == "Ana has been taking notes about local politics in Ana's notebook."
+        told.content == "Ana has been taking notes about local politics in their notebook."
 
 
 @pytest.mark.parametrize("said,memory", [
@@ -315,10 +315,10 @@ def test_a_sentence_about_the_other_persons_things_is_left_out() -> None:
     ("Been busy with work lately.", "Ana has been busy with work lately."),
     # a discourse opener is no dropped "I am"
     ("Speaking of trips, my wife and I just left for our European vacation.",
-     "Ana's wife and Ana just left for Ana's European vacation."),
+     "Ana's wife and Ana just left for their European vacation."),
     # "during" is no verb; a holiday is no one who could be "we"
     ("During Thanksgiving, we usually watch a few movies.",
-     "During Thanksgiving, Ana and others usually watch a few movies."),
+     "During Thanksgiving, Ana's family usually watches a few movies."),
 ])
 def test_greetings_dropped_subjects_and_openers_read_cleanly(said: str, memory: str) -> None:
     assert tell(said, "Ana") == memory

@@ -436,9 +436,9 @@ def test_episode_sentences_know_abbreviations() -> None:
     ("We have a cat", "Maria's family has a cat"),
     ("We were at the lake with the kids all day",
      "Maria's family was at the lake with the kids all day"),
-    ("Our dog loves us", "Maria's dog loves Maria's family"),
+    ("Our dog loves us", "Maria's dog loves their family"),
     ("We moved to Leeds last year", "Maria's family moved to Leeds last year"),
-    ("Me and my husband went hiking", "Maria and Maria's husband went hiking"),
+    ("Me and my husband went hiking", "Maria and their husband went hiking"),
     # Not of home: "we" is whoever the speaker is with.
     ("We can make a difference together", "Maria and others can make a difference together"),
 ])
@@ -486,7 +486,7 @@ def test_a_short_turn_of_names_and_numbers_is_english(text: str, english: bool) 
 
 
 def test_a_past_tense_in_ew_is_not_agreed() -> None:
-    assert narrate("I outgrew my egg allergy", "Kim") == "Kim outgrew Kim's egg allergy"
+    assert narrate("I outgrew my egg allergy", "Kim") == "Kim outgrew their egg allergy"
 
 
 def test_what_the_speaker_ended_is_theirs_whoever_opens_the_sentence(
