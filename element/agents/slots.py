@@ -184,6 +184,7 @@ def owner(sentence: str) -> str:
 #: A capitalised word that names nothing of its own.
 _NOT_NAMED = frozenset("""
 i i'm i've i'd i'll we we're we've my our me us the a an it it's its this that these those
+you you're your he he's his him she she's her they they're their theirs them
 there here what when where why how if so and but or as then just also really well yes no oh
 ok wow honestly anyway actually now today yesterday tomorrow monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august
