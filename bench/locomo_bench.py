@@ -208,9 +208,29 @@ def normalise_evidence(raw: list[str], known: set[str]) -> tuple[list[str], int]
 
 
 RAW = {"on": False}       # --raw: scores before calibration
+OVERRIDES: dict[str, Any] = {}   # --params: IndexParams fields set on top of the levers
+
+
+def parse_overrides(text: str) -> dict[str, Any]:
+    """``"name_projection=1,name_weight=.5"`` as IndexParams fields (typed as the field's
+    default)."""
+    defaults = IndexParams()
+    out: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, _, value = item.partition("=")
+        if not hasattr(defaults, key):
+            raise SystemExit(f"--params: IndexParams has no field {key!r}")
+        kind = type(getattr(defaults, key))
+        out[key] = value.lower() in ("1", "true", "on") if kind is bool else kind(value)
+    return out
 
 
 def params_for(levers: frozenset[str]) -> IndexParams:
+    import dataclasses
+    return dataclasses.replace(_params_for(levers), **OVERRIDES)
+
+
+def _params_for(levers: frozenset[str]) -> IndexParams:
     return IndexParams(calibrate=not RAW["on"],
                        situated_lexical="situated_lexical" in levers,
                        time_weight=IndexParams().time_weight if "time" in levers else 0.0,
@@ -233,6 +253,7 @@ class Run:
 
     def __init__(self) -> None:
         self.per_q: list[tuple[int, list[float]]] = []
+        self.conversation: list[str] = []    # each question's conversation (sample_id)
         self.search_ms: list[float] = []
         self.store_ms: list[float] = []
         self.dropped = 0
@@ -310,6 +331,7 @@ def per_conversation(samples: list[dict[str, Any]], embedder: Any, window: int,
                 ranked = [by_memory.get(m, "") for m in _search(store, question, settings,
                                                                   run, None)]
                 run.per_q.append((category, metrics(ranked, evidence)))
+                run.conversation.append(sample["sample_id"])
     return run
 
 
@@ -359,6 +381,7 @@ def mixed(samples: list[dict[str, Any]], embedder: Any, window: int, levers: fro
                 ranked = [by_memory.get(m, "") for m in _search(
                     store, question, settings, run, ("guest", sample["sample_id"]))]
                 run.per_q.append((category, metrics(ranked, evidence)))
+                run.conversation.append(sample["sample_id"])
         run.store_ms.append(float(len(store)))
     return run
 
@@ -497,6 +520,62 @@ def curve(samples: list[dict[str, Any]], embedder: Any, size: int) -> None:
           + (f", {len(ge)} other memories)" if size else ")"))
 
 
+BANDS = ((1, 10, "top 10"), (11, 20, "11-20"), (21, 50, "21-50"), (51, 10**9, "past 50"))
+
+
+def misses(samples: list[dict[str, Any]], embedder: Any, size: int) -> None:
+    """Where the evidence turns rank (every memory in scope scored, as ``--curve``), by
+    band, and what each band's turns and questions have in common: the question's
+    category, several evidence turns, another of them in the top 10, next to a top-10
+    hit in its session, an image, a speaker the question names."""
+    import contextlib
+
+    from index.names import query_names
+    convs = [turns(s["conversation"], 3) for s in samples]
+    params = dataclasses_replace(params_for(DEFAULT), min_candidates=1_000_000)
+    settings = MIXED_SETTINGS if size else MemorySettings(relevance_threshold=0.0,
+                                                          max_memories=100_000)
+    found: list[tuple[int, dict[str, bool]]] = []
+    with contextlib.ExitStack() as stack:
+        plan = _stores(stack, samples, convs, embedder, size, params, settings)
+        save_caches()
+        for store, clock, subject, sample, conv, by_memory in plan:
+            clock.now = max(t["time"] for t in conv) + DAY
+            text = {t["dia_id"]: t["text"] for t in conv}
+            at = {t["dia_id"]: i for i, t in enumerate(conv)}
+            for question, category, gold in _questions(sample, set(text), Run()):
+                scores = _all_scores(store, question, settings, subject)
+                ranked = [by_memory[m] for m, _ in sorted(scores.items(), key=lambda kv: -kv[1])
+                          if m in by_memory]
+                place = {dia: i + 1 for i, dia in enumerate(ranked)}
+                top = ranked[:10]
+                named = {n.lower() for n in query_names(question)}
+                for dia in gold:
+                    found.append((place.get(dia, 10**9), {
+                        "multi-hop": category == 1, "temporal": category == 2,
+                        "open-domain": category == 3, "single-hop": category == 4,
+                        "several evidence turns": len(gold) > 1,
+                        "another evidence turn in the top 10":
+                            any(g in top for g in gold if g != dia),
+                        "next to a top-10 hit": any(abs(at[dia] - at[h]) == 1 for h in top),
+                        "an image": "[image:" in text[dia],
+                        "said by a speaker the question names":
+                            text[dia].split(":")[0].lower() in named,
+                        "of 12 words or fewer": len(text[dia].split()) <= 13}))
+    layout = f"the {size} mixed store" if size else "one store per conversation"
+    print(f"\nwhere the evidence turns rank on {layout} (every memory scored), and the share "
+          "of each band with each trait")
+    classes = list(found[0][1]) if found else []
+    print(f"{'trait':<40}" + "".join(f"{label:>9}" for _, _, label in BANDS))
+    bands = [[traits for rank_, traits in found if low <= rank_ <= high]
+             for low, high, _ in BANDS]
+    print(f"{'evidence turns':<40}" + "".join(f"{len(b):>9}" for b in bands))
+    for trait in classes:
+        print(f"{trait:<40}" + "".join(
+            f"{sum(t[trait] for t in b) / len(b):>9.2f}" if b else f"{'-':>9}"
+            for b in bands))
+
+
 def dataclasses_replace(params: IndexParams, **changes: Any) -> IndexParams:
     import dataclasses
     return dataclasses.replace(params, **changes)
@@ -576,6 +655,10 @@ def report(title: str, run: Run, baselines: bool) -> None:
     for cat, label in ((1, "multi-hop"), (2, "temporal"), (3, "open-domain"),
                        (4, "single-hop")):
         print(row(f"  category {cat} {label}", [m for c, m in run.per_q if c == cat]))
+    for conversation in dict.fromkeys(run.conversation):
+        print(row(f"  conversation {conversation}",
+                  [m for (_, m), c in zip(run.per_q, run.conversation, strict=True)
+                   if c == conversation]))
     print(f"evidence ids dropped (resolve to no turn): {run.dropped}")
     print(f"search p50 {statistics.median(run.search_ms):.2f} ms, p95 "
           f"{_q(run.search_ms, 95):.2f} ms (in-process, embedding the question included)")
@@ -608,6 +691,9 @@ def main() -> None:
     parser.add_argument("--curve", action="store_true",
                         help="only the calibration curve: the share of evidence turns and "
                              "of other turns scoring at or above each threshold")
+    parser.add_argument("--misses", action="store_true",
+                        help="only where the evidence turns rank (top 10, 11-20, 21-50, "
+                             "past 50) and the traits of each band")
     parser.add_argument("--raw", action="store_true",
                         help="scores as before calibration (IndexParams(calibrate=False))")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
@@ -618,7 +704,11 @@ def main() -> None:
     parser.add_argument("--query-context", choices=["none", "summary"], default="none",
                         help="summary: ask each question with its evidence session's "
                              "summary as the context (the context lane's models compared)")
+    parser.add_argument("--params", default="", metavar="FIELD=VALUE,...",
+                        help="IndexParams fields set on top of the levers, e.g. "
+                             "name_projection=1,name_weight=.5")
     args = parser.parse_args()
+    OVERRIDES.update(parse_overrides(args.params))
     SITUATED["on"] = args.query_context == "summary"
     RAW["on"] = args.raw
     if args.embedder == "hashing":
@@ -649,6 +739,9 @@ def main() -> None:
         return
     if args.curve:
         curve(samples, embedder, args.mixed)
+        return
+    if args.misses:
+        misses(samples, embedder, args.mixed)
         return
     if not args.ablation:
         levers = {"all": frozenset(LEVERS), "none": frozenset(),

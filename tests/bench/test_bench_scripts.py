@@ -71,12 +71,16 @@ def run(*argv: str) -> str:
     ["--no-occurred"], ["--ablation"], ["--ablation", "--mixed", "300"],
     ["--mixed", "300", "--latency", "1"], ["--variants"],
     ["--variants", "neighbours .5 of the top 5|BM25 b .5", "--mixed", "300"],
-    ["--curve"], ["--curve", "--mixed", "300", "--raw"]])
+    ["--curve"], ["--curve", "--mixed", "300", "--raw"], ["--misses"],
+    ["--params", "name_projection=1,name_weight=.5", "--mixed", "300"]])
 def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
     out = run("bench/locomo_bench.py", "--data", str(data), "--embedder", "hashing", *extra)
     if "--curve" in extra:
         assert "calibration curve" in out and "evidence" in out and "0.40" in out
         assert ("general" in out) == ("--mixed" in extra)
+    elif "--misses" in extra:
+        assert "where the evidence turns rank" in out and "past 50" in out
+        assert "several evidence turns" in out
     elif "--latency" in extra:
         assert "neighbours + names (default)" in out and "p95 ms" in out
     elif "--ablation" in extra:
@@ -89,6 +93,8 @@ def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
     else:
         assert "Triform MemoryStore search" in out and "n=6" in out
         assert "evidence ids dropped (resolve to no turn): 2" in out
+        # one line per conversation, as issue 29 asks every lever reported
+        assert "conversation conv-a" in out and "conversation conv-b" in out
 
 
 def test_locomo_bench_lanes_and_query_context(data: Path) -> None:
