@@ -333,6 +333,10 @@ def interleaved(args: argparse.Namespace) -> None:
         (OUT / "token").write_text(token)
     homes = {"HTTP search": OUT / "home-interleaved"}
     srcs = {"HTTP search": ROOT}
+    tunes = {"HTTP search": ""}
+    if args.tune:
+        label = f"HTTP search, {args.tune}"
+        homes[label], srcs[label], tunes[label] = OUT / "home-interleaved-tuned", ROOT, args.tune
     if args.base:
         label = f"HTTP search at {args.base}"
         homes[label], srcs[label] = OUT / "home-interleaved-before", unpack(args.base)[0]
@@ -344,8 +348,8 @@ def interleaved(args: argparse.Namespace) -> None:
     print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
           f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
     servers = {label: Server(label, srcs[label], home, args.seed, args.size, token,
-                             model=True, stages=OUT / f"stages-{n}.json" if args.stages
-                             else None)
+                             tune=tunes.get(label, ""), model=True,
+                             stages=OUT / f"stages-{n}.json" if args.stages else None)
                for n, (label, home) in enumerate(homes.items())}
     base = f"/api/{ELEMENT_PATH}/ops/search"
     work = bodies(args.seed, args.size, "content", unique=args.rounds * QUERIES)
@@ -448,7 +452,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--tune", default="",
-                        help="also serve this tree with settings (switch=SECONDS: the GIL "
+                        help="also serve this tree with settings (with --interleaved: a "
+                             "server of its own in the rotation; switch=SECONDS: the GIL "
                              "switch interval; gcfreeze=1: gc.freeze() after the open; "
                              "blas=N: BLAS threads; threads=N: waitress threads)")
     parser.add_argument("--reuse-home", action="store_true",

@@ -50,6 +50,7 @@ from .errors import (
     StoreError,
     StoreFailed,
 )
+from .lexical import STOPWORDS
 from .names import first_name, query_names, without_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
@@ -79,6 +80,10 @@ _NAME = "name:content"
 
 # Memories embedded per model call by a repair or background pass.
 REPAIR_BATCH = 64
+# The names a store knows embedded into the cache after it opens (``_warm_names``): the
+# most frequent at most, and how many per model call (a short hold of the model's lock).
+WARM_NAMES = 256
+WARM_BATCH = 32
 
 class MemoryCore(Storage, MemoryBackend):
     """The ops of ``MemoryBackend`` over a storage (see the module docstring).
@@ -104,6 +109,7 @@ class MemoryCore(Storage, MemoryBackend):
         # memories twice. Never taken inside a primitive's lock (a pass takes it).
         self._repairing = threading.Lock()
         self._behind = EmbedBehind(self._repair_behind, name)
+        self._names_warmed = False
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -376,9 +382,30 @@ class MemoryCore(Storage, MemoryBackend):
         return self._behind.flush(timeout)
 
     def _repair_behind(self) -> int:
-        """The background embedder's pass: stops before a batch once the store closes."""
+        """The background embedder's pass: stops before a batch once the store closes;
+        the first pass then warms the names (``_warm_names``)."""
         with self._repairing:
-            return self._repair_pass(lambda: self._behind.closing, durable=False)
+            repaired = self._repair_pass(lambda: self._behind.closing, durable=False)
+        if not self._names_warmed:
+            self._names_warmed = True
+            self._warm_names(lambda: self._behind.closing)
+        return repaired
+
+    def _warm_names(self, stop: Callable[[], bool]) -> None:
+        """Embed into the cache the names the store's memories open with, as they write
+        them ("Maria"), the most frequent first, at most ``WARM_NAMES``: a search naming
+        someone embeds that name alone (``name_projection``), a second text that costs
+        the model ~60% more when the cache lacks it; the people a store holds are the
+        ones its users ask about, so that name is then a cache hit from the first search
+        on. Best effort: a failing model leaves the cache as it was."""
+        if not isinstance(self._embedder, CachedEmbedder) or self._params.name_projection <= 0:
+            return
+        names = [word for word in self._opening_words(2 * WARM_NAMES)
+                 if word[0].isupper() and word.lower() not in STOPWORDS][:WARM_NAMES]
+        for start in range(0, len(names), WARM_BATCH):
+            if stop() or self._embed_lanes({f"{i}:content": name for i, name in enumerate(
+                    names[start:start + WARM_BATCH])}) is None:
+                return
 
     def _repair_pass(self, stop: Callable[[], bool], *, durable: bool) -> int:
         """One embedding pass (a backend may wrap it, e.g. in a deployment-wide lock)."""

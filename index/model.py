@@ -26,6 +26,8 @@ MODEL_DIR_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 MAX_SEQ_LENGTH = 256
 BATCH_SIZE = 64
+# Batches of at most this many texts are tokenized one by one (``FastEmbedEmbedder._run``).
+_ONE_BY_ONE = 8
 MODEL_FILES = ("model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json",
                "special_tokens_map.json")
 OPTIONAL_FILES = ("vocab.txt",)
@@ -73,6 +75,7 @@ class FastEmbedEmbedder:
             )
             inner: Any = self._engine.model
             self._tokenizer = inner.tokenizer
+            self._pad_id = int((self._tokenizer.padding or {}).get("pad_id", 0))
             self._session = _quiet_session(inner.model, self.model_dir / "model.onnx")
             inner.model = self._session
             self._inputs = {node.name for node in self._session.get_inputs()}
@@ -119,12 +122,23 @@ class FastEmbedEmbedder:
         are the ones fastembed returns)."""
         from fastembed.common.utils import mean_pooling, normalize
 
-        # One text is tokenized by ``encode``: ``encode_batch`` hands even one text to the
-        # tokenizers library's worker threads and waits for them to be scheduled.
-        encoded = [self._tokenizer.encode(texts[0])] if len(texts) == 1 \
-            else self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        # A few texts (a query with its name texts) are tokenized one by one by ``encode``
+        # and padded here as ``encode_batch`` pads (right, the pad id, mask 0): ``encode_batch``
+        # hands them to the tokenizers library's worker threads and waits for them to be
+        # scheduled (0.14 / 0.75 / 3.5 ms p50 / p95 / p99 for two texts on a loaded
+        # machine, against 0.05 / 0.10 / 0.15 one by one).
+        if len(texts) <= _ONE_BY_ONE:
+            rows = [self._tokenizer.encode(text) for text in texts]
+            width = max(len(row.ids) for row in rows)
+            ids = np.full((len(rows), width), self._pad_id, dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for i, row in enumerate(rows):
+                ids[i, :len(row.ids)] = row.ids
+                mask[i, :len(row.ids)] = row.attention_mask
+        else:
+            encoded = self._tokenizer.encode_batch(texts)
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
         feed = {"input_ids": ids}
         if "attention_mask" in self._inputs:
             feed["attention_mask"] = mask

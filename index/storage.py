@@ -154,6 +154,11 @@ class Storage(ABC):
         background pass's, which may leave the flush to the next write."""
 
     @abstractmethod
+    def _opening_words(self, limit: int) -> builtins.list[str]:
+        """The words the memories' contents open with (``names.opening_name``, as the
+        content writes it), most frequent first, at most ``limit``."""
+
+    @abstractmethod
     def _unembedded_count(self) -> int:
         """How many memories have no vectors."""
 

@@ -19,7 +19,9 @@ embedding runs outside it.
 from __future__ import annotations
 
 import logging
+import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,6 +60,8 @@ from .writes import (
 __all__ = ["MemoryStore", "LOG_NAME", "LOCK_NAME", "SEARCH_LIMIT_MAX"]
 
 logger = logging.getLogger(__name__)
+# The word a content opens with (``names.opening_name``, as written).
+_OPENING = re.compile(r"[A-Za-z]+")
 
 
 class MemoryStore(MemoryCore):
@@ -109,7 +113,7 @@ class MemoryStore(MemoryCore):
                         "at": iso_utc(clock())})
         self._lock = self._engine.lock
         self.open_report: dict[str, Any] = self._engine.open_report
-        if repair_on_open and self.open_report["unembedded"]:
+        if repair_on_open:      # embeds what is unembedded, then warms the names
             self._behind.wake()
 
     @property
@@ -298,6 +302,14 @@ class MemoryStore(MemoryCore):
         with self._lock:
             self._check_open()
             return unembedded_batch(self._state, attempted, size)
+
+    def _opening_words(self, limit: int) -> list[str]:
+        with self._lock:
+            self._check_open()
+            contents = [record.content for record in self._state.records.values()]
+        counts = Counter(match.group(0) for content in contents
+                         if (match := _OPENING.match(content)) is not None)
+        return [word for word, _ in counts.most_common(limit)]
 
     def _save_vectors(self, batch: list[tuple[str, dict[str, str], Vectors]], *,
                       durable: bool) -> int:

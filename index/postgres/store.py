@@ -93,7 +93,7 @@ class PostgresMemoryStore(MemoryCore):
         self._embedding_lock_id = lock_key(self.element, "embedding")
         try:
             self._open(migrate)
-            if repair_on_open and self._unembedded_count():
+            if repair_on_open:      # embeds what is unembedded, then warms the names
                 self._behind.wake()
         except BaseException:
             if self._owns:
@@ -294,6 +294,14 @@ class PostgresMemoryStore(MemoryCore):
             if stop() or not self._unembedded_count():
                 return 0
             time.sleep(EMBEDDING_ELSEWHERE_POLL)
+
+    def _opening_words(self, limit: int) -> list[str]:
+        with self._tx() as cur:
+            cur.execute("SELECT substring(content from '^[A-Za-z]+') AS word FROM memories "
+                        "WHERE element = %s AND content ~ '^[A-Za-z]' GROUP BY word "
+                        "ORDER BY count(*) DESC, word LIMIT %s",
+                        (self.element, limit))
+            return [word for (word,) in cur.fetchall()]
 
     def _unembedded(self, attempted: set[str],
                     size: int) -> list[tuple[str, dict[str, str]]]:

@@ -276,9 +276,10 @@ def test_search_http_bench_pre_embedded_searches_by_vector_beside_another_revisi
 
 
 def test_search_http_bench_interleaved_times_the_stages_beside_another_revision() -> None:
-    """The real model in both servers and in the bench (300 memories; the vectors of
+    """The real model in the servers and in the bench (300 memories; the vectors of
     ``memory_bench.py``'s cache, made by the model on first use)."""
     out = run("bench/search_http_bench.py", "--interleaved", "--size", "300", "--rounds", "1",
-              "--base", "HEAD", "--stages")
+              "--base", "HEAD", "--stages", "--tune", "gcfreeze=1")
     assert "HTTP search at HEAD" in out and "ratio at HEAD" in out
+    assert "ratio, gcfreeze=1" in out                 # --tune: this tree served again, tuned
     assert "by stage" in out and "| the store's search (under its lock) | " in out

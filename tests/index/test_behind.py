@@ -160,6 +160,36 @@ def test_repair_on_open_is_off_for_a_library_store(make_store: Any, make_flaky: 
     assert plain.repair_embeddings() == 1
 
 
+class Recording(HashingEmbedder):
+    """A :class:`HashingEmbedder` that records the texts it is asked to embed."""
+
+    def __init__(self, dim: int = 256) -> None:
+        super().__init__(dim)
+        self.texts: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.texts.extend(texts)
+        return super().embed(texts)
+
+
+def test_a_served_store_embeds_its_names_after_open(make_store: Any) -> None:
+    """A store opened to serve (``repair_on_open``) embeds the names its memories open
+    with into the cache in the background: the first search naming one of them runs the
+    model on the question alone, not on the name too."""
+    store = make_store()
+    for content in ("Maria planted tomatoes", "Maria moved to Porto", "Jon sings",
+                    "the garden needs water", "I like tea", "42 is the answer"):
+        store.store(content=content, category="fact", settings=EVERYTHING)
+    store.close()
+    recording = Recording()
+    served = make_store(embedder=recording, repair_on_open=True)
+    assert served.flush_embeddings(30)
+    assert sorted(recording.texts) == ["Jon", "Maria"]    # names, once; no 'the', no 'I'
+    recording.texts.clear()
+    served.search(query="Where does Maria live now?", settings=EVERYTHING)
+    assert recording.texts and "Maria" not in recording.texts
+
+
 # -- a crash before the vectors land ------------------------------------------------------
 
 class Never(HashingEmbedder):

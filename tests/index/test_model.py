@@ -109,6 +109,13 @@ def test_vectors_are_fastembeds_own_bit_for_bit(embedder: FastEmbedEmbedder,
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     batch = np.stack(list(engine.embed([texts[i] for i in order], batch_size=64)))
     assert np.array_equal(embedder.embed([texts[i] for i in order]), batch)
+    # a few texts (a query and its name texts) are tokenized one by one and padded by the
+    # embedder: the rows are still fastembed's batch's, padding and all
+    for few in (["Maria", "What did Maria say about the garden?"], ["", "a question?", "Bo"],
+                texts[:8]):
+        ordered = sorted(few, key=len)
+        expected = np.stack(list(engine.embed(ordered, batch_size=64)))
+        assert np.array_equal(embedder.embed(ordered), expected), few
 
 def test_truncates_at_256_tokens(embedder: FastEmbedEmbedder, model_dir: Path) -> None:
     from tokenizers import Tokenizer
