@@ -255,11 +255,12 @@ class MemoryStore(MemoryCore):
 
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
                 ranking: Ranking, count_access: bool) -> SearchResult:
+        # Before the lock: the first search of a model embeds the profile bank once.
+        question = asked_of(self._embedder, queries, request.texts["content"])
         with self._lock:
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
-            question = asked_of(self._embedder, queries, request.texts["content"])
             ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores, question))
             ids = [str(state.slots.ids[label]) for label in ranked.keys]
             if ids and count_access:
