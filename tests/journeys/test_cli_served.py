@@ -24,7 +24,10 @@ def mcp(home: Path, token: str, *messages: dict[str, Any]) -> list[dict[str, Any
                           input=lines, capture_output=True, text=True, cwd=ROOT, timeout=120,
                           env={**os.environ, "TRIFORM_TOKEN": token})
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    # The SDK serves requests concurrently, and JSON-RPC lets answers come in any order:
+    # a client pairs them by id, as here.
+    return sorted((json.loads(line) for line in done.stdout.splitlines()),
+                  key=lambda answer: answer.get("id", 0))
 
 
 def test_memory_reindex_and_mcp_go_through_the_running_server(
