@@ -37,7 +37,7 @@ import re
 
 from .lexical import STOPWORDS
 
-__all__ = ["query_names", "opening_name", "without_names", "first_name",
+__all__ = ["query_names", "opening_name", "opening_word", "without_names", "first_name",
            "OPENING_SQL", "MAX_NAMES"]
 
 _LETTERS = re.compile(r"[A-Za-z]+")
@@ -85,8 +85,14 @@ def first_name(text: str, names: tuple[str, ...]) -> str | None:
     return match.group(0) if match else None
 
 
+def opening_word(content: str) -> str | None:
+    """The word ``content`` opens with, as written (None: it opens with no ASCII letter)."""
+    match = _LETTERS.match(content)
+    return match.group(0) if match else None
+
+
 def opening_name(content: str) -> str | None:
     """The name ``content`` opens with, lowercased (None: it opens with no ASCII letter)."""
-    match = _LETTERS.match(content)
-    return match.group(0).lower() if match else None
+    word = opening_word(content)
+    return word.lower() if word else None
 

@@ -19,7 +19,6 @@ embedding runs outside it.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -42,6 +41,7 @@ from .params import IndexParams
 from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
 from .recency import Asked, asked_of, newer_first, reorder
+from .names import opening_word
 from .slots import GENERAL
 from .records import MemoryRecord, NewMemory, iso_utc
 from .search import gather
@@ -60,8 +60,6 @@ from .writes import (
 __all__ = ["MemoryStore", "LOG_NAME", "LOCK_NAME", "SEARCH_LIMIT_MAX"]
 
 logger = logging.getLogger(__name__)
-# The word a content opens with (``names.opening_name``, as written).
-_OPENING = re.compile(r"[A-Za-z]+")
 
 
 class MemoryStore(MemoryCore):
@@ -308,8 +306,8 @@ class MemoryStore(MemoryCore):
         with self._lock:
             self._check_open()
             contents = [record.content for record in self._state.records.values()]
-        counts = Counter(match.group(0) for content in contents
-                         if (match := _OPENING.match(content)) is not None)
+        counts = Counter(word for content in contents
+                         if (word := opening_word(content)) is not None)
         return [word for word, _ in counts.most_common(limit)]
 
     def _save_vectors(self, batch: list[tuple[str, dict[str, str], Vectors]], *,
