@@ -376,7 +376,7 @@ class Ranking:
             # the background is read as theirs, as if the whole sample had the name
             # boost. When every memory of the sample opens with it (a subject's own, all
             # "Tom ..."), the boost is then the same map on rows and background, and the
-            # calibrated scores do not move.
+            # calibrated scores above its centre do not move.
             level = background_named(level, self.params.name_weight)
         return calibrate(scores, level)
 

@@ -23,18 +23,20 @@ shared, so the same threshold keeps a comparable meaning.
 
 **Calibration** (``calibrate``): a raw cosine says little by itself: one model's unrelated
 texts sit near .2, another's near .45, and memories that all name the person a query names
-reach .75 against it. So a search's scores are read against its *background*: the mean
-blended similarity (the content lane boosted by shared words as a result's is, each lane
+reach .75 against it. So a search's scores are read against its *background*: the blended
+similarities (the content lane boosted by shared words as a result's is, each lane
 clamped to ``[0, 1]``, blended over the lanes present, no time boost) that the query
-reaches on a sample of the memories it could return
-(``background_level``: the ``BACKGROUND_SIZE`` newest current ones of the subject it
-names, else of its scope, unrelated to the query in all but a few). A background
-above ``CALIBRATION_LEVEL`` (.2) is brought down to it, an identical text stays 1,
-linearly in between and below; a lower background leaves the scores as they are. The map
-is increasing, so the order is the sheet's formula's, untouched: only what a score reads
-as changes. About .2 or less is "as close as an unrelated memory of this store gets", and
-on the LoCoMo dev split the default threshold .4 keeps 87% of the evidence turns and 12%
-of the other turns of the same conversation (``docs/recall.md``, Scores).
+reaches on a sample of the memories it could return (``background_of``: the
+``BACKGROUND_SIZE`` newest current ones of the subject it names, else of its scope,
+unrelated to the query in all but a few), their centre (mean) and spread (standard
+deviation). The centre reads ``CALIBRATION_LEVEL`` (.2), a similarity one spread above it
+``CALIBRATION_STEP`` (.4), an identical text 1, linearly in between, and no score rises
+above its raw value (a low background leaves the scores about as they are). The map is
+increasing, so the order is the sheet's formula's, untouched: only what a score reads as
+changes. About .2 or less is "as close as an unrelated memory of this store gets", .4
+"a spread above that", and on the LoCoMo dev split the default threshold .4 keeps 89% of
+the evidence turns and 13% of the other turns of the same conversation
+(``docs/recall.md``, Scores).
 
 Nothing here does I/O; everything takes and returns plain data or numpy arrays.
 """
@@ -50,8 +52,9 @@ import numpy as np
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "CALIBRATION_STEP", "BACKGROUND_SIZE",
-           "BACKGROUND_PRIOR", "background_of", "background_named", "calibrate", "unit", "without_name"]
+           "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "CALIBRATION_STEP",
+           "BACKGROUND_SIZE", "BACKGROUND_PRIOR", "background_of", "background_named",
+           "calibrate", "unit", "without_name"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -69,14 +72,17 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intent
 LEXICAL_WEIGHT = 0.7
 LEXICAL_FLOOR = 4.0
 
-# Calibration (``calibrate``): the score a similarity as high as the background's gets.
-# The background is the mean blended similarity over the ``BACKGROUND_SIZE`` newest
-# memories in scope, shrunk toward 0 as if ``BACKGROUND_PRIOR`` more memories had
-# similarity 0 (a store of a few memories, where a relevant one weighs in the mean, reads
-# its scores nearly raw; 16 left a store of twenty memories that all name one person
-# nearly raw). Chosen on the LoCoMo dev split (the curve of ``bench/locomo_bench.py
-# --curve``, ``docs/recall.md``): a mean rather than a quartile (.75: 84% of evidence
-# kept at .4), the level .2 of a simple reading.
+# Calibration (``calibrate``): the score a similarity at the background's centre gets, and
+# the score one a spread above it gets. The background is the mean and standard deviation
+# of the blended similarities over the ``BACKGROUND_SIZE`` newest memories in scope, read
+# as if ``BACKGROUND_PRIOR`` more memories had similarity 0 (a store of a few memories,
+# where a relevant one weighs in the mean, reads its scores nearly raw; 16 left a store of
+# twenty memories that all name one person nearly raw). The centre: a mean rather than a
+# quartile (.75: 84% of evidence kept at .4) or a median (it spreads near-duplicates'
+# scores and cost the updates bench, ``docs/recall.md``), the level .2 of a simple reading.
+# The step: one spread reads .4, the default threshold, so that the threshold keeps what
+# stands a spread above what unrelated memories reach, whatever the model's spread
+# (``docs/recall.md``, Scores, fourth round).
 CALIBRATION_LEVEL = 0.2
 CALIBRATION_STEP = 0.4
 BACKGROUND_SIZE = 128
