@@ -46,8 +46,10 @@ class IndexParams:
     cos + p cos'``, ``cos'`` the cosine with that name's direction taken out of query
     and memory (``recall.without_name``); 0 turns it off. At .5 on LoCoMo R@5 .704 ->
     .712 per conversation, .696 -> .707 in the mixed store, for 1 of 73 newer-first on
-    the updates bench; at 1, .713 and .714, for 2 of 73 and a calibration under the
-    issue's bar in the mixed store (``docs/recall.md``, Names).
+    the updates bench; at 1, .713 and .714, for 2 of 73; at 1 with the boost at .5, .725
+    and .723, within the calibration's bar since it reads the background's spread, but
+    for 1 to 3 update cases on each of the 9 read sets of the updates bench
+    (``docs/recall.md``, Names, fourth round).
     ``query_without_names`` embeds a query that names someone a second time without its
     first name and searches with the mean of the two vectors (``names.without_names``:
     one more text through the model, in the same call); off by default: it adds .014 R@5

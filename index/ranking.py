@@ -55,7 +55,8 @@ from .query import Bounds
 from .recall import (
     BACKGROUND_SIZE,
     LANES,
-    background_level,
+    background_named,
+    background_of,
     blend,
     calibrate,
     boost_content,
@@ -368,16 +369,15 @@ class Ranking:
             return scores
         rows, sims = background
         present = rows.present & _CONTENT_ONLY if column == "alone" else rows.present
-        level = background_level(blend(sims, present, self.weights))
+        level = background_of(blend(sims, present, self.weights))
         if self.names and rows.opens_named().any():
             # Where some memories of the sample open with a name the query names, those
             # are what a result must be told apart from (the person's other memories):
-            # the background is read as theirs, lifted by the whole name boost. When
-            # every memory of the sample opens with it (a subject's own, all "Tom ..."),
-            # the boost is then the same map on rows and background, and the calibrated
-            # scores do not move (a background above calibrate's floor).
-            level = float(boost_named(np.array([level]), np.array([True]),
-                                      self.params.name_weight)[0])
+            # the background is read as theirs, as if the whole sample had the name
+            # boost. When every memory of the sample opens with it (a subject's own, all
+            # "Tom ..."), the boost is then the same map on rows and background, and the
+            # calibrated scores above its centre do not move.
+            level = background_named(level, self.params.name_weight)
         return calibrate(scores, level)
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:

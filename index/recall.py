@@ -23,18 +23,20 @@ shared, so the same threshold keeps a comparable meaning.
 
 **Calibration** (``calibrate``): a raw cosine says little by itself: one model's unrelated
 texts sit near .2, another's near .45, and memories that all name the person a query names
-reach .75 against it. So a search's scores are read against its *background*: the mean
-blended similarity (the content lane boosted by shared words as a result's is, each lane
+reach .75 against it. So a search's scores are read against its *background*: the blended
+similarities (the content lane boosted by shared words as a result's is, each lane
 clamped to ``[0, 1]``, blended over the lanes present, no time boost) that the query
-reaches on a sample of the memories it could return
-(``background_level``: the ``BACKGROUND_SIZE`` newest current ones of the subject it
-names, else of its scope, unrelated to the query in all but a few). A background
-above ``CALIBRATION_LEVEL`` (.2) is brought down to it, an identical text stays 1,
-linearly in between and below; a lower background leaves the scores as they are. The map
-is increasing, so the order is the sheet's formula's, untouched: only what a score reads
-as changes. About .2 or less is "as close as an unrelated memory of this store gets", and
-on the LoCoMo dev split the default threshold .4 keeps 87% of the evidence turns and 12%
-of the other turns of the same conversation (``docs/recall.md``, Scores).
+reaches on a sample of the memories it could return (``background_of``: the
+``BACKGROUND_SIZE`` newest current ones of the subject it names, else of its scope,
+unrelated to the query in all but a few), their centre (mean) and spread (standard
+deviation). The centre reads ``CALIBRATION_LEVEL`` (.2), a similarity one spread above it
+``CALIBRATION_STEP`` (.4), an identical text 1, linearly in between, and no score rises
+above its raw value (a low background leaves the scores about as they are). The map is
+increasing, so the order is the sheet's formula's, untouched: only what a score reads as
+changes. About .2 or less is "as close as an unrelated memory of this store gets", .4
+"a spread above that", and on the LoCoMo dev split the default threshold .4 keeps 89% of
+the evidence turns and 13% of the other turns of the same conversation
+(``docs/recall.md``, Scores).
 
 Nothing here does I/O; everything takes and returns plain data or numpy arrays.
 """
@@ -50,8 +52,9 @@ import numpy as np
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
            "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "BACKGROUND_SIZE",
-           "BACKGROUND_PRIOR", "background_level", "calibrate", "unit", "without_name"]
+           "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "CALIBRATION_STEP",
+           "BACKGROUND_SIZE", "BACKGROUND_PRIOR", "background_of", "background_named",
+           "calibrate", "unit", "without_name"]
 
 LANES: tuple[str, ...] = ("content", "context", "intention")
 
@@ -69,15 +72,19 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"content": 0.6, "context": 0.25, "intent
 LEXICAL_WEIGHT = 0.7
 LEXICAL_FLOOR = 4.0
 
-# Calibration (``calibrate``): the score a similarity as high as the background's gets.
-# The background is the mean blended similarity over the ``BACKGROUND_SIZE`` newest
-# memories in scope, shrunk toward 0 as if ``BACKGROUND_PRIOR`` more memories had
-# similarity 0 (a store of a few memories, where a relevant one weighs in the mean, reads
-# its scores nearly raw; 16 left a store of twenty memories that all name one person
-# nearly raw). Chosen on the LoCoMo dev split (the curve of ``bench/locomo_bench.py
-# --curve``, ``docs/recall.md``): a mean rather than a quartile (.75: 84% of evidence
-# kept at .4), the level .2 of a simple reading.
+# Calibration (``calibrate``): the score a similarity at the background's centre gets, and
+# the score one a spread above it gets. The background is the mean and standard deviation
+# of the blended similarities over the ``BACKGROUND_SIZE`` newest memories in scope, read
+# as if ``BACKGROUND_PRIOR`` more memories had similarity 0 (a store of a few memories,
+# where a relevant one weighs in the mean, reads its scores nearly raw; 16 left a store of
+# twenty memories that all name one person nearly raw). The centre: a mean rather than a
+# quartile (.75: 84% of evidence kept at .4) or a median (it spreads near-duplicates'
+# scores and cost the updates bench, ``docs/recall.md``), the level .2 of a simple reading.
+# The step: one spread reads .4, the default threshold, so that the threshold keeps what
+# stands a spread above what unrelated memories reach, whatever the model's spread
+# (``docs/recall.md``, Scores, fourth round).
 CALIBRATION_LEVEL = 0.2
+CALIBRATION_STEP = 0.4
 BACKGROUND_SIZE = 128
 BACKGROUND_PRIOR = 4
 
@@ -205,29 +212,63 @@ def without_name(cosine: np.ndarray, with_name: np.ndarray, name: float) -> np.n
 _RESIDUAL_MIN = 1e-6
 
 
-def background_level(scores: np.ndarray) -> float:
-    """The background of a search: the mean of the background rows' blended similarities
-    ``scores``, shrunk toward 0 by ``BACKGROUND_PRIOR`` (in ``[0, 1)``; 0 for no rows)."""
+def background_of(scores: np.ndarray) -> tuple[float, float]:
+    """The background of a search: the centre and spread of the background rows' blended
+    similarities ``scores``, read as if ``BACKGROUND_PRIOR`` more rows scored 0 (the mean
+    and standard deviation of the sample and the prior's zeros; ``(0, 0)`` for no rows)."""
     values = unit(scores)
-    return float(values.sum() / (len(values) + BACKGROUND_PRIOR))
+    count = len(values) + BACKGROUND_PRIOR
+    centre = float(values.sum() / count)
+    deviations = float(((values - centre) ** 2).sum()) + BACKGROUND_PRIOR * centre * centre
+    return centre, math.sqrt(deviations / count)
 
 
-def calibrate(scores: np.ndarray, level: float) -> np.ndarray:
-    """Scores read against the search's background ``level`` (``background_level``).
+def background_named(background: tuple[float, float], weight: float) -> tuple[float, float]:
+    """The ``background`` of a sample whose memories all had the name boost
+    (``boost_named``): the boost maps a score ``s`` to ``weight + (1 - weight) s``, so it
+    moves the centre so and scales the spread by ``1 - weight``."""
+    centre, spread = background
+    return weight + (1.0 - weight) * centre, (1.0 - weight) * spread
 
-    With ``A = CALIBRATION_LEVEL`` and ``b = max(level, A)``: ``s >= b`` maps to
-    ``A + (1 - A) (s - b) / (1 - b)``, ``s < b`` to ``A s / b``. What unrelated memories
-    typically reach scores ``A``, whatever the model and the store; an identical text
-    scores 1. A background at or under ``A`` leaves the scores as they are (unrelated
-    memories already score low; noise near 0 is not stretched up). Continuous and
-    increasing in ``s``: the order never changes, and no score rises above its raw value.
+
+def calibrate(scores: np.ndarray, background: tuple[float, float]) -> np.ndarray:
+    """Scores read against the search's ``background`` (``background_of``): by where they
+    stand against what unrelated memories reach, in the background's own spread.
+
+    With ``c`` and ``d`` the background's centre and spread, ``A = CALIBRATION_LEVEL``
+    and ``B = CALIBRATION_STEP``, the map is linear between the points ``(0, 0)``,
+    ``(c, A)``, ``(c + e, B)`` and ``(1, 1)``, and no score rises above its raw value::
+
+        score = min(s, interpolated)        e = min(d, (1 - c) (B - A) / (1 - A))
+
+    So what unrelated memories typically reach scores ``A``, a similarity one spread
+    above them ``B``, whatever the model and however wide it spreads its similarities
+    (a narrow background needs a smaller lead to stand out than a wide one); an
+    identical text scores 1. A spread wider than a quarter of the room above the centre
+    (``e``'s bound) reads as the straight line from ``(c, A)`` to ``(1, 1)``: the spread
+    only ever brings the step nearer the centre, never farther than that line puts it.
+    A background under ``A`` (unrelated memories already score low) leaves the scores
+    about as they are: noise is never stretched up. Continuous and strictly increasing
+    in ``s``: the order never changes.
     """
     values = unit(scores)
-    target = CALIBRATION_LEVEL
-    b = min(max(float(level), target), 1.0 - 1e-9)
-    above = target + (1.0 - target) * (values - b) / (1.0 - b)
-    out: np.ndarray = np.where(values >= b, above, target * values / b)
+    centre, spread = background
+    centre = min(max(float(centre), _CENTRE_MIN), 1.0 - _CENTRE_MIN)
+    reach = (1.0 - centre) * (CALIBRATION_STEP - CALIBRATION_LEVEL) / (1.0 - CALIBRATION_LEVEL)
+    step = centre + min(max(float(spread), _SPREAD_MIN), reach)
+    if step >= 1.0:                      # a centre at 1: nothing left to read
+        return values
+    reading = np.interp(values, (0.0, centre, step, 1.0),
+                        (0.0, CALIBRATION_LEVEL, CALIBRATION_STEP, 1.0))
+    out: np.ndarray = np.minimum(values, reading)
     return out
+
+
+# The narrowest background spread a calibration reads (a sample of identical scores, or
+# none, has none), and how close to 0 or 1 its centre may sit (the map's points must
+# stay apart).
+_SPREAD_MIN = 0.01
+_CENTRE_MIN = 1e-6
 
 
 def blend(sims: np.ndarray, present: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -20,8 +20,10 @@ from index.ranking import Gathered, Ranking, Rows
 from index.recall import (
     BACKGROUND_PRIOR,
     CALIBRATION_LEVEL,
+    CALIBRATION_STEP,
     DEFAULT_WEIGHTS,
-    background_level,
+    background_named,
+    background_of,
     calibrate,
     weight_vector,
 )
@@ -31,27 +33,78 @@ PROFILE = settings.get_profile("triform-index")
 unit = st.floats(0.0, 1.0)
 
 
-@settings(PROFILE, max_examples=200)
-@given(scores=st.lists(unit, min_size=1, max_size=30), level=st.floats(0.0, 0.99))
+@settings(PROFILE, max_examples=300)
+@given(scores=st.lists(unit, min_size=1, max_size=30), centre=st.floats(0.0, 0.99),
+       spread=st.floats(0.0, 0.5))
 def test_calibration_keeps_the_order_the_ends_and_reads_the_background_as_the_level(
-        scores, level):
+        scores, centre, spread):
     raw = np.array(scores)
-    out = calibrate(raw, level)
+    out = calibrate(raw, (centre, spread))
     order = np.argsort(raw, kind="stable")
-    assert np.all(np.diff(out[order]) >= -1e-12)            # increasing: the same order
+    assert np.all(np.diff(out[order]) >= 0.0)                 # increasing: the same order
+    distinct = np.diff(raw[order]) > 1e-9
+    assert np.all(np.diff(out[order])[distinct] > 0.0)        # strictly: no new ties
     assert np.all(out <= raw + 1e-12) and np.all(out >= 0.0)   # never above the raw score
-    assert calibrate(np.array([1.0]), level)[0] == pytest.approx(1.0)
-    if level > CALIBRATION_LEVEL:
-        assert calibrate(np.array([level]), level)[0] == pytest.approx(CALIBRATION_LEVEL)
-    else:                                                    # a low background: as is
-        assert np.allclose(out, raw)
+    assert calibrate(np.array([1.0]), (centre, spread))[0] == pytest.approx(1.0)
+    at_centre = calibrate(np.array([centre]), (centre, spread))[0]
+    assert at_centre == pytest.approx(min(centre, CALIBRATION_LEVEL))
 
 
-def test_the_background_is_a_mean_shrunk_toward_zero_for_a_small_sample():
-    assert background_level(np.full(100, 0.5)) == \
-        pytest.approx(0.5 * 100 / (100 + BACKGROUND_PRIOR))
-    assert background_level(np.zeros(0)) == 0.0
-    assert background_level(np.array([0.9])) < 0.9 / 2
+@settings(PROFILE, max_examples=200)
+@given(score=st.floats(0.05, 0.95), centre=st.floats(0.0, 0.9),
+       spread=st.floats(0.02, 0.3))
+def test_a_score_reads_higher_the_narrower_the_background_it_stands_above(
+        score, centre, spread):
+    """The same score over the same centre stands more spreads above a narrow background
+    than above a wide one, and reads higher (until the cap at its raw value)."""
+    narrow, wide = (calibrate(np.array([score]), (centre, s))[0]
+                    for s in (spread, 2 * spread))
+    if score > centre + 1e-6:
+        assert narrow >= wide - 1e-12
+    else:
+        assert narrow == pytest.approx(wide)
+
+
+def test_a_score_a_spread_above_the_background_reads_the_step():
+    for centre, spread in ((0.3, 0.1), (0.45, 0.05), (0.25, 0.15)):
+        one = calibrate(np.array([centre + spread]), (centre, spread))[0]
+        assert one == pytest.approx(CALIBRATION_STEP)
+        assert calibrate(np.array([centre + 2 * spread]), (centre, spread))[0] > one
+    # a spread wider than a quarter of the room above the centre: the straight line
+    # from (centre, .2) to (1, 1), as if the spread were that quarter
+    wide = calibrate(np.array([0.5, 0.75, 0.9]), (0.5, 0.3))
+    np.testing.assert_allclose(wide, 0.2 + 0.8 * (np.array([0.5, 0.75, 0.9]) - 0.5) / 0.5)
+    # under its raw value, which caps it: a low background reads scores about as they are
+    assert calibrate(np.array([0.33]), (0.2, 0.13))[0] == pytest.approx(0.33)
+
+
+def test_the_background_is_a_mean_and_spread_shrunk_toward_zero_for_a_small_sample():
+    centre, spread = background_of(np.full(100, 0.5))
+    assert centre == pytest.approx(0.5 * 100 / (100 + BACKGROUND_PRIOR))
+    assert 0.0 < spread < 0.15                          # only the prior's zeros spread it
+    assert background_of(np.zeros(0)) == (0.0, 0.0)
+    assert background_of(np.array([0.9]))[0] < 0.9 / 2
+    wide, narrow = background_of(np.linspace(0.0, 0.6, 128)), background_of(
+        np.linspace(0.25, 0.35, 128))
+    assert wide[0] == pytest.approx(narrow[0], abs=0.01) and wide[1] > 2 * narrow[1]
+
+
+@settings(PROFILE, max_examples=200)
+@given(scores=st.lists(unit, min_size=1, max_size=30),
+       background=st.lists(unit, min_size=1, max_size=40), weight=st.floats(0.0, 0.9))
+def test_a_sample_that_all_had_the_name_boost_reads_its_boosted_rows_as_without_it(
+        scores, background, weight):
+    """The name boost is one affine map, ``w + (1 - w) s``: applied to the rows and read
+    against the background lifted the same way (``background_named``), a row stands as
+    many spreads above it with as much room left, so a boosted row's calibrated score is
+    its unboosted one (unless the cap at the raw score holds it, which the boost lifts)."""
+    raw, sample = np.array(scores), np.array(background)
+    plain = calibrate(raw, background_of(sample))
+    boosted = calibrate(weight + (1 - weight) * raw,
+                        background_named(background_of(sample), weight))
+    # (above the centre: below it the map runs to (0, 0), which the boost moves)
+    free = (plain < raw - 1e-9) & (raw >= background_of(sample)[0])
+    np.testing.assert_allclose(boosted[free], plain[free], rtol=1e-6, atol=1e-9)
 
 
 @settings(PROFILE, max_examples=200)
@@ -165,7 +218,12 @@ def test_the_background_of_a_search_that_names_a_subject_is_the_subjects_own(
     assert set(found) == set(_TOM)
     for text in _TOM:
         assert found[text] == pytest.approx(expected[text], abs=0.03)
-    assert max(found.values()) < 0.9          # read against them: under the raw .943
+    # read against them: under their raw scores (against the newest general memories,
+    # unrelated to the query, each would keep its raw score, as if it stood out)
+    raw = make_store(directory=tmp_path / "raw", index_params=IndexParams(calibrate=False))
+    _fill(raw, toms)
+    raw_scores = _scores(raw, subject=True)
+    assert sum(found.values()) < sum(raw_scores.values()) - 0.05 * len(_TOM)
     # A filter leaves the background as it is (PostgreSQL reads it by its own statement).
     assert _scores(crowded, subject=True, categories=["fact"]) == pytest.approx(found)
 
