@@ -61,7 +61,7 @@ from .spoken import (
     vocatives as _vocatives,
 )
 
-__all__ = ["Episode", "episode", "kin", "tell", "sentences", "narrate", "household",
+__all__ = ["Episode", "episode", "follow_up", "kin", "tell", "sentences", "narrate", "household",
            "restore_subject", "is_english", "MIN_SCORE",
            "MIN_CONTENT", "MAX_SENTENCES"]
 
@@ -386,6 +386,32 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str]:
+    """What a turn that gives no memory of its own adds to the speaker's previous one, in
+    the third person: its sentences that open on what was just said ("It was so
+    empowering", "They were awestruck and humbled"), after a question about it, and say
+    something of it (``MIN_CONTENT`` content words), at most ``MAX_SENTENCES`` - 1.
+    Not a question, a suggestion, a guess at the other's life, a maxim or anything about
+    the other person. Alone such a sentence says nothing a reader can place (what is
+    "it"?); after the speaker's memory, it tells how that went."""
+    addressee = list(addressee)
+    vocative = _vocatives(addressee)
+    told: list[str] = []
+    for raw in sentences(text):
+        cleaned, question = _clean(raw, vocative)
+        if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
+            continue
+        cleaned = _drop_address(_trim(cleaned))
+        if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \
+                _SUGGEST.match(cleaned) or _EXCHANGE.search(cleaned) or \
+                _SURMISE.search(cleaned) or _MAXIM.search(cleaned) or _WISH.match(cleaned) or \
+                len(_content_words(cleaned)) < MIN_CONTENT:
+            continue
+        told.append(narrate(cleaned, who, household_of(cleaned, text), _partner(addressee))
+                    + ".")
+    return told[:MAX_SENTENCES - 1]
 
 
 def kin(memories: Iterable[str], who: str) -> set[str]:

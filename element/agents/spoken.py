@@ -39,6 +39,7 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # The other person's and others' contractions too: "you're" is no content word.
     (r"\b(you|they)'re\b", r"\1 are"), (r"\b(you|they)'ve\b", r"\1 have"),
     (r"\b(you|they|he|she|it|that)'ll\b", r"\1 will"),
+    (r"\b(you|they|he|she|it|that|there)'d\b", r"\1 would"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.episodes import episode, is_english, kin, narrate, tell
+from element.agents.episodes import episode, follow_up, is_english, kin, narrate, tell
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -436,3 +436,16 @@ def test_a_judgement_is_told_within_the_turns_memory_and_alone_makes_none() -> N
 def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories(
         said: str) -> None:
     assert episode(said, "Ana", addressee=["Gina"]) is None
+
+
+@pytest.mark.parametrize("said,more", [
+    ("They were awestruck and humbled. Do you like museums?",
+     ["They were awestruck and humbled."]),
+    ("It was so powerful!", []),                                   # says nothing of it
+    ("It must have been scary for your family.", []),              # a guess at theirs
+    ("That is so kind of you, it means the world.", []),           # about the other
+    ("My sister came too. It was her first reading.", ["It was her first reading."]),
+])
+def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
+        said: str, more: list[str]) -> None:
+    assert follow_up(said, "Ana", addressee=["Gina"]) == more
