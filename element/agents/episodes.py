@@ -388,14 +388,19 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
 
 
+#: What would or could be ("It would be a great chance to catch up"): not how it went.
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.I)
+
+
 def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str]:
     """What a turn that gives no memory of its own adds to the speaker's previous one, in
     the third person: its sentences that open on what was just said ("It was so
     empowering", "They were awestruck and humbled"), after a question about it, and say
     something of it (``MIN_CONTENT`` content words), at most ``MAX_SENTENCES`` - 1.
-    Not a question, a suggestion, a guess at the other's life, a maxim or anything about
-    the other person. Alone such a sentence says nothing a reader can place (what is
-    "it"?); after the speaker's memory, it tells how that went."""
+    Not a question, a hypothetical ("it would be ..."), a suggestion, a guess at the
+    other's life, a maxim or anything about the other person. Alone such a sentence says
+    nothing a reader can place (what is "it"?); after the speaker's memory, it tells how
+    that went."""
     addressee = list(addressee)
     vocative = _vocatives(addressee)
     told: list[str] = []
@@ -407,6 +412,7 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
         if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \
                 _SUGGEST.match(cleaned) or _EXCHANGE.search(cleaned) or \
                 _SURMISE.search(cleaned) or _MAXIM.search(cleaned) or _WISH.match(cleaned) or \
+                _HYPOTHETICAL.search(cleaned) or \
                 len(_content_words(cleaned)) < MIN_CONTENT:
             continue
         told.append(narrate(cleaned, who, household_of(cleaned, text), _partner(addressee))

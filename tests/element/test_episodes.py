@@ -443,6 +443,7 @@ def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories
      ["They were awestruck and humbled."]),
     ("It was so powerful!", []),                                   # says nothing of it
     ("It must have been scary for your family.", []),              # a guess at theirs
+    ("It would be a great chance to catch up with old friends.", []),   # what would be
     ("That is so kind of you, it means the world.", []),           # about the other
     ("My sister came too. It was her first reading.", ["It was her first reading."]),
 ])
