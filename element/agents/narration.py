@@ -72,7 +72,8 @@ def _third_singular(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _MODALS or low.endswith(("ed", "ing", "s", "ly")) or not low.isalpha() or \
+    if low in _MODALS or low.endswith(("ed", "ing", "s")) or not low.isalpha() or \
+            low.endswith("ly") and low not in _LY_VERBS or \
             low in _NOT_VERBS or _prefixed_past(low):
         return verb
     if low.endswith(("sh", "ch", "x", "z", "o")):
@@ -82,10 +83,15 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
+#: Verbs that end as adverbs do: "I rely on them" is "Ana relies", not an adverb before a
+#: verb "on".
+_LY_VERBS = frozenset("rely apply reply supply imply comply multiply fly ally rally tally "
+                      "bully".split())
+_LY = r"(?!(?:" + "|".join(sorted(_LY_VERBS)) + r")\b)\w+ly"
 _SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                        + r"|\w+ly))*)\s+([A-Za-z']+)")
+                        + r"|" + _LY + r"))*)\s+([A-Za-z']+)")
 _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                         + r"|\w+ly))*)\s+([A-Za-z']+)")
+                         + r"|" + _LY + r"))*)\s+([A-Za-z']+)")
 
 
 #: A preposition of place or time right before a capitalised word: "during Thanksgiving",

@@ -16,6 +16,7 @@ from typing import Any
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, kin, narrate, tell
+from .follow import continued
 from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
@@ -263,7 +264,9 @@ class RuleEvaluator:
                                consumed=[norm(c.source) for c in strong + changes],
                                kin=theirs)
             if told is None:
-                found.extend(keyed + changes)
+                more = continued(observation, i, pool, theirs) \
+                    if pool is not None and not keyed and not changes else None
+                found.extend(keyed + changes + ([more] if more else []))
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")
             # is one memory: split, its parts would each say less than the whole.
@@ -505,6 +508,10 @@ class RuleEvaluator:
                                 key=cand.key)
             return Decision("add", "new fact", category=cand.category, content=cand.content,
                             context=context, intention=goal)
+        if cand.kind == "follow":
+            return Decision("update", "goes on about the speaker's previous memory",
+                            category=cand.category, memory_id=cand.target,
+                            content=cand.content, context=context, intention=goal)
         if cand.kind == "episode":
             same = pool.by_content(cand.content)
             if same is not None:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.episodes import episode, is_english, kin, narrate, tell
+from element.agents.episodes import episode, follow_up, is_english, kin, narrate, tell
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -364,3 +364,89 @@ def test_a_name_of_the_speakers_world_stands_for_my() -> None:
     assert told is not None and "ManyPets" in told.content
     assert episode("Paris is lovely in the spring, the parks are full.", "Tamika",
                    kin=theirs) is None
+
+
+# -- issue 23, fifth pass: grammar a memory got wrong, and the speaker's own judgements -----
+
+@pytest.mark.parametrize("said,memory", [
+    # "it's" before a participle with an object is the perfect, not the passive
+    ("It's made me appreciate how lucky I am.", "It has made Ana appreciate how lucky Ana is."),
+    ("It's taken a while to get here.", "It has taken a while to get here."),
+    ("It's made of oak and I love it.", "It is made of oak and Ana loves it."),
+    # a verb in -ly is no adverb: "I rely" agrees
+    ("Even though mine is small, I rely on them for strength.",
+     "Even though Ana's is small, Ana relies on them for strength."),
+    # the speaker as the object of a verb in -s: the opening gerund is the subject
+    ("Seeing my students succeed motivates me.", "Seeing Ana's students succeed motivates Ana."),
+    ("Having a furry pal definitely brightens my days.",
+     "Having a furry pal definitely brightens Ana's days."),
+    ("Looking for a new place now.", "Ana is looking for a new place now."),
+    # an adjective in -ing before "but" is no dropped "I am"
+    ("Exciting but kinda nerve-wracking.", "Exciting but kind of nerve-wracking."),
+    # a verb in -s opening a sentence drops "it", and is no name said to the other person
+    ("Gives me a visual of my progress and keeps me organized.",
+     "It gives Ana a visual of their progress and keeps Ana organized."),
+    # a dropped "I" before a negation
+    ("Don't feel like I'm making much of an impact here.",
+     "Ana does not feel like Ana is making much of an impact here."),
+])
+def test_contractions_gerunds_and_dropped_subjects_read_as_said(said: str, memory: str) -> None:
+    assert tell(said, "Ana", ["Gina"]) == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("It's so freeing to express myself and have people back me up.",
+     "Ana finds it so freeing to express themselves and have people back Ana up."),
+    ("It was great to unplug and hang with the kids.",
+     "Ana found it great to unplug and hang with the kids."),
+    ("It's been so helpful to have people around me who accept me.",
+     "Ana has found it so helpful to have people around Ana who accept Ana."),
+])
+def test_an_extraposed_judgement_is_the_speakers_own(said: str, memory: str) -> None:
+    assert tell(said, "Ana", ["Gina"]) == memory
+
+
+@pytest.mark.parametrize("said", [
+    "It's great to hear that.",                      # a reaction to the other's words
+    "It's so nice to see you!",                      # about the other person
+    "It's important to rest.",                       # a maxim, everyone's
+    "It's a great way to relax.",                    # "it" is something said before
+])
+def test_reactions_maxims_and_anaphors_are_no_judgement_of_the_speaker(said: str) -> None:
+    told = tell(said, "Ana", ["Gina"]) or ""
+    assert "Ana find" not in told and "Ana found" not in told
+
+
+def test_a_judgement_is_told_within_the_turns_memory_and_alone_makes_none() -> None:
+    # Alone, "I find it ..." is how the speaker feels about doing something: not a memory
+    # of its own; with a fact of the turn, it is told beside it.
+    assert episode("It's so rewarding to help the kids at the shelter.", "Ana") is None
+    told = episode("I started volunteering at the shelter last month. It's so rewarding to "
+                   "help the kids there.", "Ana")
+    assert told is not None
+    assert told.content == ("Ana started volunteering at the shelter last month. Ana finds "
+                            "it so rewarding to help the kids there.")
+
+
+@pytest.mark.parametrize("said", [
+    "In the meantime, let's work together to make things better for our community.",
+    "We gotta push ourselves out of our comfort zones to experience new things!",
+    "We need to stick together no matter what happens.",
+])
+def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories(
+        said: str) -> None:
+    assert episode(said, "Ana", addressee=["Gina"]) is None
+
+
+@pytest.mark.parametrize("said,more", [
+    ("They were awestruck and humbled. Do you like museums?",
+     ["They were awestruck and humbled."]),
+    ("It was so powerful!", []),                                   # says nothing of it
+    ("It must have been scary for your family.", []),              # a guess at theirs
+    ("It would be a great chance to catch up with old friends.", []),   # what would be
+    ("That is so kind of you, it means the world.", []),           # about the other
+    ("My sister came too. It was her first reading.", ["It was her first reading."]),
+])
+def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
+        said: str, more: list[str]) -> None:
+    assert follow_up(said, "Ana", addressee=["Gina"]) == more

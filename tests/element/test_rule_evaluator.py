@@ -544,3 +544,40 @@ def test_one_write_is_one_call_and_a_repeat_embeds_nothing(tmp_path: Path) -> No
                                                       "sister."))), RuleEvaluator(),
                 embed_behind=False)
         assert len(model.calls) == 1
+
+
+# -- a turn that goes on about the speaker's previous one (issue 23, fifth pass) ------------
+
+def test_a_turn_going_on_about_the_previous_one_continues_its_memory(
+        store: MemoryStore) -> None:
+    first = Turn("user", "I went to a poetry reading last Friday with my sister.", name="Ana")
+    asked = Turn("assistant", "Oh nice, how was it?", name="Gina")
+    more = Turn("user", "It was a transgender poetry reading where people shared their "
+                "stories. Such a safe place for self-expression!", name="Ana")
+    added = run(store, Observation((first,), ANA))
+    assert [d["action"] for d in added] == ["add"]
+    went = added[0]["memory_id"]
+    window = Observation((first, asked, more), ANA)
+    [continued] = run(store, window)
+    assert (continued["action"], continued["memory_id"]) == ("update", went)
+    assert store.get(went)["content"] == (
+        "Ana went to a poetry reading last Friday with their sister. It was a transgender "
+        "poetry reading where people shared their stories.")
+    assert len(store.list()[0]) == 1
+    # Sent again, the window adds nothing: the turn is observed, the memory continued once.
+    assert [d["action"] for d in run(store, window)] == ["nothing"]
+    assert len(store.history(went)) == 2
+
+
+def test_an_anaphor_after_a_turn_without_a_memory_or_about_the_other_adds_nothing(
+        store: MemoryStore) -> None:
+    hi = Turn("user", "Hey Gina, good to see you!", name="Ana")
+    asked = Turn("assistant", "You too! How was the trip?", name="Gina")
+    more = Turn("user", "It was a wild week of hiking and camping in the Alps.", name="Ana")
+    assert [d["action"] for d in run(store, Observation((hi, asked, more), ANA))] == ["nothing"]
+    told = Turn("user", "I adopted a puppy from the shelter last week.", name="Ana")
+    praise = Turn("user", "It is so sweet of you to ask about the puppy, you are kind.",
+                  name="Ana")
+    run(store, Observation((told,), ANA))
+    assert [d["action"] for d in run(store, Observation((told, asked, praise), ANA))] == [
+        "nothing"]

@@ -1,0 +1,256 @@
+"""A chat sentence as plain written English, before the episode rules read it: the
+apostrophes and quotes normalised, interjections and greetings dropped ("Wow,", "Hey!"),
+the other person's name where it is addressed ("Thanks, Gina!"), slang, chat clippings and
+contractions expanded ("gonna" -> "going to", "biz" -> "business", "it's made" -> "it has
+made"), a discourse opener cut ("Speaking of trips, ..."), a dropped subject put back
+("Just got back from Paris" -> "I just got back from Paris"), and an extraposed judgement
+told as the speaker's ("It is so freeing to express myself" -> "I find it so freeing to
+express myself"). Pure functions, English only; ``episodes.py`` scores and tells what is
+left."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from .dates import time_phrase
+from .episode_words import (
+    STOP as _STOP,
+    GENERIC as _GENERIC,
+    PARTICIPLES as _PARTICIPLES,
+    PAST as _PAST,
+    ADVERBS as _ADVERBS,
+    ING_NOUNS as _ING_NOUNS,
+)
+from .language import COMMON_WORDS as _COMMON_WORDS
+from .sentences import split_sentences, untag
+
+__all__ = ["APOS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
+           "drop_address", "clean", "restore_subject"]
+
+_SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
+APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
+                       "\u201d": '"'})
+#: Inside a sentence, a dash before a capital starts another ("... today - Then we ...").
+_DASH = re.compile(r"\s+-\s+(?=[A-Z])")
+_EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
+     r"\1 had "), (r"\bain't\b", "is not"),
+    # The other person's and others' contractions too: "you're" is no content word.
+    (r"\b(you|they)'re\b", r"\1 are"), (r"\b(you|they)'ve\b", r"\1 have"),
+    (r"\b(you|they|he|she|it|that)'ll\b", r"\1 will"),
+    (r"\b(you|they|he|she|it|that|there)'d\b", r"\1 would"),
+    (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
+    (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bwe'll\b", "we will"), (r"\bwe'd\b", "we would"), (r"\bcan't\b", "cannot"),
+    (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bgonna\b", "going to"),
+    (r"\bwanna\b", "want to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
+    (r"\bsorta\b", "sort of"), (r"\blemme\b", "let me"),
+    (r"\b(it|that|what|there|here|he|she)'s\s+(been|got|gotten|had)\b", r"\1 has \2"),
+    # "It's made a huge difference", "it's taken a while": the perfect, not the passive
+    # ("it's made of wood", "it's taken by hand").
+    (r"\b(it|that|he|she)'s\s+(?=(?:made|taken|given|done|become|brought|kept|shown|grown|"
+     r"gone|helped|changed|taught|allowed|meant|opened|pushed)\s+(?!(?:of|by|from|for|in|"
+     r"with|out|up|into|on|at|to)\b)\w)", r"\1 has "),
+    (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
+    (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
+    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
+    # Chat clippings: a memory says "business", as a reader (and a search) would.
+    (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),
+    (r"\bpic\b", "picture"), (r"\bpics\b", "pictures"), (r"\bpeeps\b", "people"),
+    (r"\bmag\b", "magazine"), (r"\bconvo\b", "conversation"), (r"\bb-?day\b", "birthday"),
+    (r"\bvacay\b", "vacation"))]
+_INTERJECTIONS = (
+    "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
+    "oh|ooh|ah|aw+|aww+|"
+    "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|no|nope|nah|ok|okay|alright|"
+    "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
+    "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
+    "and|but|btw|by the way|fyi|plus|man|dude|buddy|guys|girl|mate|hmm+|um+|uh+|ugh|phew|"
+    "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
+    "speaking of which|oh yeah|guess what|you know what|you know|"
+    "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
+    "just so you know|(?:it |as it )?turns out(?: that)?|please note(?: that)?|note that")
+_LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
+#: A finite verb after a sentence-opening gerund makes the gerund its subject ("Sourcing
+#: pieces for my store was a hurdle"), not a dropped "I am" ("Looking for a place now").
+_FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|"
+                     r"gives|gave|brings|brought|helps|"
+                     r"helped|keeps|kept|took|takes|feels|felt|seems|seemed|means|meant|can|"
+                     r"will|would|could|should|must|might|may|pushed|got|gets|became|becomes|"
+                     r"opens|shows|lets|allows|reminds|teaches|boosts|fills|warms|matters)\b",
+                     re.I)
+_RESTORE = [(re.compile(p, re.I), r) for p, r in (
+    (r"^(?:going to|gonna)\s+(?!be\b)", "I am going to "),     # "gonna be great": it is
+    # "Been quite a ride": the dropped subject is "it" before a noun phrase.
+    (r"^been\s+(?=(?:(?:quite|such|really|pretty|so)\s+)?(?:a|an)\b)", "It has been "),
+    (r"^been\s+", "I have been "),
+    (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
+     + r")\b)", "I \\g<0>"),
+    (r"^(?:still|now|currently|also)\s+(?=\w{3,}ing\b)", "I am \\g<0>"),
+    # "Don't feel like I'm making an impact": the speaker's "I" dropped before a negation.
+    (r"^(?:do not|did not|cannot|could not)\s+(?=(?:feel|think|know|want|have|remember|"
+     r"understand|see|get|like|mind|care)\b)", "I \\g<0>"),
+    # "Gives me a visual of my progress": what gives is "it", said before.
+    (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
+     r"brought)\s+(?:me|us)\b)", "It "),
+)]
+#: The speaker as the object of a verb in -s ("Seeing my students succeed motivates me",
+#: "having a pet brightens my days"): the opening gerund is the subject, no "I am" dropped.
+_ACTS_ON_ME = re.compile(r"\b\w+s\s+(?:\w+ly\s+)?(?:me|us|my|our)\b", re.I)
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The raw sentences of a turn (apostrophes and quotes normalised)."""
+    for whole in split_sentences(text.translate(APOS)):
+        for raw in _DASH.split(whole):
+            raw = raw.strip()
+            if raw:
+                yield raw
+
+
+def vocatives(names: Iterable[str]) -> re.Pattern[str] | None:
+    words = sorted({w for name in names for w in re.findall(r"[A-Za-z][A-Za-z'-]+", name)},
+                   key=len, reverse=True)
+    if not words:
+        return None
+    alt = "|".join(map(re.escape, words))
+    return re.compile(rf"(?:^(?:{alt})\b[\s,!.:;]*|[\s,]+(?:{alt})(?=[\s]*[!.?,]*$)|"
+                      rf",\s*(?:{alt})\s*,)", re.I)
+
+
+#: A name said to the other person before the speaker's "I" ("Maria, I went to ...",
+#: "Jon I have news"), when the other turns name nobody: a capitalised word that is no
+#: common word, adverb or time.
+_ADDRESS = re.compile(r"^(?P<n>[A-Z][a-z]{1,15})(?:\s*,\s*(?=(?:I|we|my|our|me)\b)|"
+                      # Without a comma only before a subject: "Gives me a visual" is a verb.
+                      r"\s+(?=(?:I|we)\b))")
+NOT_NAMES = frozenset("""
+maybe perhaps besides still overall luckily sadly anyway tonight tomorrow yesterday today
+lately recently sometimes often usually also plus then now later soon meanwhile otherwise
+unfortunately fortunately honestly hopefully personally actually basically seriously
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december morning evening afternoon weekend
+""".split())
+
+
+#: A greeting and the name it greets ("Hey John, this week has been busy"): whoever the
+#: other turns name, a capitalised word after "hey" is the one addressed.
+_GREETED = re.compile(r"^(?:hey|hi|hello|hiya|yo|dear|good (?:morning|afternoon|evening))"
+                      r"(?:\s+there)?[\s,!]+(?P<n>[A-Z][a-z]{1,15})\s*[,!.:;-]+\s*", re.I)
+
+
+def _maybe_name(word: str) -> bool:
+    """Whether a capitalised ``word`` opening a sentence can be a name, not a common word,
+    an adverb or a time."""
+    low = word.lower()
+    return not (low in NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or
+                low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or
+                low.endswith(("ly", "ing", "ed")) or bool(time_phrase(low)))
+
+
+def drop_address(text: str) -> str:
+    """``text`` without a name it opens on to address the other person (``_ADDRESS``), or
+    greets (``_GREETED``)."""
+    m = _ADDRESS.match(text) or _GREETED.match(text)
+    if m is None or not _maybe_name(m["n"]):
+        return text
+    return text[m.end():]
+
+
+def clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
+    """A sentence without interjections and the addressee's name, contractions expanded and
+    a dropped subject restored; and whether it asks."""
+    text, question = untag(raw)
+    text = drop_address(text)
+    for _ in range(4):
+        before = text
+        if vocative is not None:
+            text = vocative.sub(lambda m: "," if m.group(0).startswith(",") and
+                                m.group(0).rstrip().endswith(",") else "", text).strip()
+        text = drop_address(_LEAD.sub("", text).strip(" ,;:-~"))
+        if text == before:
+            break
+    text = re.sub(r"\bi\b", "I", text)
+    for pattern, repl in _EXPAND:
+        text = pattern.sub(repl, text)
+    # A discourse opener goes before the subject is restored ("Speaking of trips, we ..."
+    # is no "I am speaking of trips").
+    text = OPENER.sub("", text.strip().rstrip(".!?;:~ ").strip())
+    if not text:
+        return "", question
+    return _own_judgement(restore_subject(text)), question
+
+
+#: "It is so freeing to express myself", "it was great to unplug with the kids": "it"
+#: stands for what follows (no earlier turn's topic), and the judgement is the speaker's
+#: own, of what they do. Told as theirs: "I find it so freeing to express myself".
+_EXTRAPOSED = re.compile(r"^it\s+(?P<be>is|was|has been|had been|feels|felt)\s+"
+                         r"(?P<adv>(?:(?:so|really|very|super|pretty|quite|extra|truly|just|"
+                         r"also|always|definitely|incredibly|absolutely)\s+)*)"
+                         r"(?P<adj>[a-z][\w-]*)\s+(?P<rest>(?:to\s+\w+|\w+ing)\b.*)$", re.I)
+JUDGED = re.compile(r"^I (?:find|found|have found|had found) it\b")
+_FIND = {"is": "I find it", "feels": "I find it", "was": "I found it", "felt": "I found it",
+         "has been": "I have found it", "had been": "I had found it"}
+#: Judgements the speaker gives as everyone's ("it is important to ..."): maxims
+#: (``_MAXIM``), not the speaker's experience.
+_NOT_JUDGEMENTS = frozenset("""important key vital essential crucial necessary normal okay
+ok time worth like about all possible impossible true clear obvious""".split())
+
+
+def _own_judgement(text: str) -> str:
+    """``text`` with an extraposed "it is ADJ to ..." told as the speaker's judgement, when
+    it judges something done, not the other person's words ("It is great to hear that",
+    "it is nice to see you") nor a maxim ("It is important to rest")."""
+    m = _EXTRAPOSED.match(text)
+    if m is None or _SECOND.search(text):
+        return text
+    adj, rest = m["adj"].lower(), m["rest"]
+    if adj in _NOT_JUDGEMENTS or adj in _STOP and adj not in ("hard",) or \
+            not (adj in _GENERIC or adj.endswith(("ing", "ful", "ive", "ous", "ble", "al",
+                                                    "ic", "y", "ed", "ent", "ant"))) or \
+            re.match(r"(?:to\s+)?(?:hear|hearing|know|knowing|read|reading)\b", rest, re.I):
+        return text
+    return f"{_FIND[m['be'].lower()]} {m['adv']}{m['adj']} {rest}"
+
+
+def restore_subject(text: str) -> str:
+    """``text`` with a dropped "I" put back ("Just got back from Paris" -> "I just got back
+    from Paris", "Quit Amazon" -> "I quit Amazon", "Looking for a place" -> "I am looking
+    for a place"); not when the opening gerund is the subject ("Losing my job was hard")."""
+    if not text:
+        return text
+    first, _, rest = text.partition(" ")
+    low = first.lower()
+    gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest) or
+                                                  _ACTS_ON_ME.search(rest))
+    for pattern, repl in _RESTORE:
+        if pattern.match(text):
+            text = pattern.sub(repl, text[:1].lower() + text[1:], count=1)
+            break
+    else:
+        if low in _PARTICIPLES and rest:
+            text = f"I am {low} {rest}"
+        elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
+                       # "Did the egg challenge": "did" with an object, not "did you ...?"
+                       low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"
+                                                      r"that|all)\b", rest, re.I)) or
+                       low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
+                                                     re.I) or
+                       (low.endswith("ed") and len(low) > 4)) and \
+                not re.match(r"(?:is|was|has|by)\b", rest):
+            text = f"I {low} {rest}"
+        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \
+                low not in _ING_NOUNS and not re.match(
+                # "Exciting but nerve-wracking": an adjective, no "I am exciting".
+                r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
+                r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
+            text = f"I am {low} {rest}"
+    return text
+
+
+#: Discourse openers that say a topic is coming, not what it is ("On another note,",
+#: "As for me,", "since we last talked").
+OPENER = re.compile(r"^(?:on (?:another|a different|a similar|a side) note|as for me|anyway|"
+                     r"speaking of [\w' ]{1,30}?|by the way|in other news|other than that|"
+                     r"apart from that|besides that|also)\s*,\s*", re.I)
