@@ -186,13 +186,15 @@ class PostgresMemoryStore(MemoryCore):
         with self._tx(lock=lock) as cur:
             yield _Edit(self, cur, writes.read_record(cur, self._table, memory_id))
 
-    def _delete(self, memory_id: str) -> None:
+    def _delete(self, memory_id: str) -> set[str]:
         # The row, its vectors and postings, then ``VACUUM``, as ``_forget`` (what stays
         # on disk: its comment).
         with self._tx(lock=True) as cur:
+            texts = writes.erased_rows_texts(cur, self._table, "id = %s", (memory_id,))
             if not writes.delete_rows(cur, self._table, "id = %s", (memory_id,)):
                 raise MemoryNotFound(memory_id)
         health.vacuum(self._db, self._table, self._tx, heap_only=True)
+        return texts
 
     def _expire(self, retention: dict[str, float], now: float) -> list[str]:
         conditions, params = list[str](), list[Any]()
@@ -202,16 +204,17 @@ class PostgresMemoryStore(MemoryCore):
         with self._tx(lock=True) as cur:
             return writes.delete_rows(cur, self._table, " OR ".join(conditions), params)
 
-    def _forget(self, subject: tuple[str, str]) -> list[str]:
+    def _forget(self, subject: tuple[str, str]) -> tuple[list[str], set[str]]:
         # The rows (text, vectors, postings) go in one commit: a crash leaves all or none.
         # ``VACUUM`` then marks their space free; PostgreSQL does not zero freed space, so
         # the bytes stay in the table files (and in WAL segments until they are recycled)
         # until overwritten (``docs/deploy.md``, "What a delete leaves on disk").
+        where = "subject_type = %s AND subject_id = %s"
         with self._tx(lock=True) as cur:
-            ids = writes.delete_rows(cur, self._table,
-                                     "subject_type = %s AND subject_id = %s", subject)
+            texts = writes.erased_rows_texts(cur, self._table, where, subject)
+            ids = writes.delete_rows(cur, self._table, where, subject)
         health.vacuum(self._db, self._table, self._tx)
-        return ids
+        return ids, texts
 
     def _compact(self) -> None:
         # ``VACUUM (ANALYZE)``: reclaim dead rows, refresh the planner's statistics.
