@@ -22,8 +22,9 @@ import logging
 import time
 
 import numpy as np
+import psycopg
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -226,9 +227,24 @@ class PostgresMemoryStore(MemoryCore):
                 ranking: Ranking, count_access: bool) -> SearchResult:
         self._check_open()
         with self._db.autocommit() as conn:
-            ranked = ranking.rank(search.gather(conn, self._table, request, queries,
-                                                scoping, ranking, self._db.spare,
-                                                self._postings))
+            # The search's statements in one read-only REPEATABLE READ transaction: they
+            # see the element at one instant. Each on its own, a memory the background
+            # embedder gave its vectors between the statement reading the rows with
+            # vectors and the one reading those without was in neither, and the search
+            # missed it (a supersede became an add, one run in a few on a loaded
+            # machine: ``tests/index/test_search_instant.py``). Costs two round trips,
+            # ~0.8 ms of a ~8 ms search at load 8 (queued in the search's own pipeline
+            # they would cost none; measured slower whole-pipelined).
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                ranked = ranking.rank(search.gather(conn, self._table, request, queries,
+                                                    scoping, ranking, self._db.spare,
+                                                    self._postings))
+            except BaseException:
+                with suppress(psycopg.Error):     # a broken connection has none to end
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
             if not ranked.keys:
                 return SearchResult([], ranked.fallback)
             with conn.cursor() as cur:
