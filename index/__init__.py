@@ -65,7 +65,7 @@ from .records import (
     validate_new,
     validate_subject,
 )
-from .settings import MemorySettings
+from .settings import MAX_CAP, MemorySettings
 from .store import MemoryStore
 from .validity import MAX_REASON_CHARS
 from .timespan import TimeSpan, query_span
@@ -139,7 +139,7 @@ def pool_stats(database: Database) -> dict[str, int]:
 __all__ = [
     # the backend interface and its file-backed implementation
     "MemoryBackend", "MemoryStore", "Memory", "StoreResult", "SearchResult", "HealthItem",
-    "MemorySettings", "IndexParams",
+    "MemorySettings", "MAX_CAP", "IndexParams",
     # the PostgreSQL + pgvector backend (loaded on demand)
     "open_database", "postgres_store", "DatabaseUnavailable", "DatabaseDriverMissing", "pool_stats",
     "snapshot_memories", "tables_with_rows", "MEMORY_TABLES",

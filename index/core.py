@@ -299,7 +299,7 @@ class MemoryCore(Storage, MemoryBackend):
         raise StoreFailed("the memory kept changing during the update")   # not reached
 
     def delete(self, memory_id: str) -> None:
-        self._delete(self._checked_id(memory_id))
+        self._uncache(self._delete(self._checked_id(memory_id)))
 
     def retire(self, memory_id: str, *, reason: str, source: str = "api",
                agent: str | None = None, evaluator: str | None = None,
@@ -365,8 +365,19 @@ class MemoryCore(Storage, MemoryBackend):
         subject = validate_subject(subject_type, subject_id)
         if subject is None:
             raise InvalidMemory("subject_type", "is required")
-        ids = self._forget(subject)
+        ids, texts = self._forget(subject)
+        self._uncache(texts)
         return {"deleted": len(ids), "ids": ids}
+
+    def _uncache(self, texts: set[str]) -> None:
+        """Erasure reaches the embedding cache too: the texts of memories just deleted
+        leave it (a pass or a call computing meanwhile caches nothing: ``_erasures``)."""
+        if texts and isinstance(self._embedder, CachedEmbedder):
+            self._embedder.forget(texts)
+
+    def _erasures(self) -> int:
+        """The cache's count of erasures (``CachedEmbedder.erasures``; 0 without one)."""
+        return self._embedder.erasures if isinstance(self._embedder, CachedEmbedder) else 0
 
     def compact(self) -> None:
         self._check_open()
@@ -400,11 +411,18 @@ class MemoryCore(Storage, MemoryBackend):
         on. Best effort: a failing model leaves the cache as it was."""
         if not isinstance(self._embedder, CachedEmbedder) or self._params.name_projection <= 0:
             return
+        erasures = self._erasures()
         names = [word for word in self._opening_words(2 * WARM_NAMES)
                  if word[0].isupper() and word.lower() not in STOPWORDS][:WARM_NAMES]
         for start in range(0, len(names), WARM_BATCH):
-            if stop() or self._embed_lanes({f"{i}:content": name for i, name in enumerate(
-                    names[start:start + WARM_BATCH])}) is None:
+            batch = names[start:start + WARM_BATCH]
+            if stop() or self._embed_lanes({f"{i}:content": name
+                                            for i, name in enumerate(batch)}) is None:
+                return
+            if self._erasures() != erasures:
+                # A memory was erased since the names were read: it may have been the one
+                # a name came from, so the names embedded leave the cache, and warming ends.
+                self._uncache(set(names[:start + WARM_BATCH]))
                 return
 
     def _repair_pass(self, stop: Callable[[], bool], *, durable: bool) -> int:
@@ -420,6 +438,7 @@ class MemoryCore(Storage, MemoryBackend):
         repaired = 0
         attempted: set[str] = set()
         while not stop():
+            erasures = self._erasures()
             batch = self._unembedded(attempted, REPAIR_BATCH)
             if not batch:
                 return repaired
@@ -429,9 +448,14 @@ class MemoryCore(Storage, MemoryBackend):
             if vectors is None:
                 raise EmbeddingFailed(f"the embedder failed; {repaired} memories were "
                                       "repaired before it did")
+            # ``_save_vectors`` writes none for a memory erased meanwhile (it looks under
+            # the storage's lock); the cache is told here, after the model call that may
+            # have cached its texts: any erasure since the batch was read drops them.
             repaired += self._save_vectors(
                 [(memory_id, texts, {lane: vectors[f"{i}:{lane}"] for lane in texts})
                  for i, (memory_id, texts) in enumerate(batch)], durable=durable)
+            if self._erasures() != erasures:
+                self._uncache(set(flat.values()))
         return repaired
 
     # -- health ----------------------------------------------------------------------------

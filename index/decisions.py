@@ -10,7 +10,8 @@ under the element's lock in SQL) and asks these functions what to do:
 * **eviction** (:func:`evictions`): how many memories, from which pool, must give way
   before one more store (``policy.plan_eviction``), or the refusal;
 * **update** (:func:`update_plan`): which lanes to re-embed and which to drop;
-* **lane texts** (:func:`lane_texts`): what a memory's lanes embed.
+* **lane texts** (:func:`lane_texts`): what a memory's lanes embed, and what an erasure
+  drops from the embedding cache with it (:func:`erased_texts`).
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from typing import Any
 
 from .backend import Memory, StoreResult
 from .errors import IdempotencyKeyReused, MemoryCapacity
+from .names import opening_word
 from .policy import Occupancy, plan_eviction
 from .recall import LANES
 from .records import MemoryRecord, NewMemory, item_error
 from .settings import MemorySettings
 
 __all__ = ["KeyedMemory", "earlier_result", "check_keys", "evictions", "update_plan",
-           "lane_texts"]
+           "lane_texts", "erased_texts"]
 
 
 def lane_texts(memory: NewMemory | MemoryRecord) -> dict[str, str]:
@@ -35,6 +37,17 @@ def lane_texts(memory: NewMemory | MemoryRecord) -> dict[str, str]:
     texts = {"content": memory.content, "context": memory.context,
              "intention": memory.intention}
     return {lane: text for lane, text in texts.items() if text is not None}
+
+
+def erased_texts(content: str, context: str | None, intention: str | None,
+                 history: Sequence[dict[str, Any]] | None) -> set[str]:
+    """The texts of a deleted or forgotten memory that the embedding cache may hold: each
+    lane's, every earlier version's content, and the word each content opens with (the
+    store warms those names into the cache, ``core._warm_names``)."""
+    contents = {content, *(str(v["content"]) for v in history or ()
+                           if isinstance(v, dict) and isinstance(v.get("content"), str))}
+    words = {word for text in contents if (word := opening_word(text)) is not None}
+    return {text for text in (*contents, context, intention, *words) if text is not None}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,12 @@ hold most of the memory. Thread-safe; the wrapped embedder is called outside
 the cache's lock, so two threads may embed the same new text at once (both get the same
 vector). Failures are not cached: the wrapped embedder's exception propagates, and a
 wrong shape or a non-finite value is :class:`~index.errors.EmbeddingFailed`.
+
+Erasure: a memory deleted or forgotten must not live on in the cache, so the store drops
+its texts (:meth:`CachedEmbedder.forget`). A call already computing when that happens
+caches nothing it computed (it may be embedding the very text just dropped), and
+:attr:`CachedEmbedder.erasures` counts the drops, so a caller that read texts from a store
+before computing (a background pass) can tell that it must drop them in turn.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +78,7 @@ class CachedEmbedder:
         self._lock = threading.Lock()
         self._hits = 0
         self._misses = 0
+        self._erasures = 0
         #: Told ``(texts, seconds)`` after each call of the wrapped model (a server's
         #: metrics time its batches here); never told of texts answered from the cache.
         self.on_model_call: Callable[[int, float], None] | None = None
@@ -94,6 +101,7 @@ class CachedEmbedder:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         missing: dict[tuple[str, str], list[int]] = {}
         with self._lock:
+            erasures = self._erasures
             for row, key in enumerate(zip(models, texts, strict=True)):
                 vector = self._vectors.get(key)
                 if vector is None:
@@ -117,10 +125,12 @@ class CachedEmbedder:
                 raise EmbeddingFailed(f"{self.model_id} returned shape {computed.shape} "
                                       f"for {len(new)} text(s)")
             with self._lock:
+                # A text dropped (``forget``) while the model computed is not cached back.
+                keep = erasures == self._erasures
                 for key, vector in zip(new, computed, strict=True):
                     for row in missing[key]:
                         out[row] = vector
-                    if len(key[1]) <= self.max_text_chars:
+                    if keep and len(key[1]) <= self.max_text_chars:
                         # Keep a private copy: the caller may write into what it gets.
                         self._vectors[key] = vector.copy()
                         self._vectors.move_to_end(key)
@@ -137,6 +147,26 @@ class CachedEmbedder:
         """Hits, misses and entries since the cache was made."""
         with self._lock:
             return CacheStats(self._hits, self._misses, len(self._vectors))
+
+    @property
+    def erasures(self) -> int:
+        """How many times :meth:`forget` was called: a caller that read texts from a store
+        before embedding them compares it before and after, and forgets them when it moved
+        (the memory they came from may be the one just erased)."""
+        with self._lock:
+            return self._erasures
+
+    def forget(self, texts: Iterable[str]) -> int:
+        """Drop the vectors of ``texts`` (by every model): a deleted or forgotten memory's
+        texts leave the process with it. Calls computing meanwhile cache nothing. Returns
+        how many entries were dropped."""
+        gone = set(texts)
+        with self._lock:
+            self._erasures += 1
+            keys = [key for key in self._vectors if key[1] in gone]
+            for key in keys:
+                del self._vectors[key]
+        return len(keys)
 
     def clear(self) -> None:
         """Forget every cached vector (the counters stay)."""

@@ -105,9 +105,11 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    def _delete(self, memory_id: str) -> None:
+    def _delete(self, memory_id: str) -> set[str]:
         """Delete one memory and erase it from storage before returning, as
-        :meth:`_forget` does (a delete is erasure: issue 26).
+        :meth:`_forget` does (a delete is erasure: issue 26); its texts
+        (``decisions.erased_texts``), read in the same step, for the core to drop from the
+        embedding cache.
 
         :raise MemoryNotFound: no memory has this id.
         :raise StorageFull, StoreFailed: nothing deleted, or (said by the message) deleted
@@ -132,9 +134,10 @@ class Storage(ABC):
         ``embedded``, ``unembedded``."""
 
     @abstractmethod
-    def _forget(self, subject: tuple[str, str]) -> builtins.list[str]:
+    def _forget(self, subject: tuple[str, str]) -> tuple[builtins.list[str], set[str]]:
         """Delete the subject's memories and their text from storage; their ids, oldest
-        first."""
+        first, and their texts (``decisions.erased_texts``, read in the same step), for the
+        core to drop from the embedding cache."""
 
     @abstractmethod
     def _compact(self) -> None:

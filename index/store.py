@@ -30,7 +30,7 @@ import numpy as np
 
 from .backend import HealthItem, ImportedMemory, Memory, SearchResult, StoreResult
 from .core import MemoryCore, Vectors
-from .decisions import check_keys, lane_texts
+from .decisions import check_keys, erased_texts, lane_texts
 from .embed import Embedder
 from .engine import LOCK_NAME, LOG_NAME, Engine
 from .errors import MemoryNotFound, StoreFailed
@@ -210,16 +210,17 @@ class MemoryStore(MemoryCore):
         with self._lock:
             yield _Edit(self, self._live_record(memory_id))
 
-    def _delete(self, memory_id: str) -> None:
+    def _delete(self, memory_id: str) -> set[str]:
         # A tombstone line, then a compaction, as ``_forget``: the log is rewritten without
         # the memory's text (every earlier version of it included) and a fresh checkpoint
         # saved, its vectors overwritten inside hnswlib first. A crash between the two
         # finishes the compaction on the next open (``ERASING`` in ``state.py``). Costs a
         # compaction: about 65 us a live memory.
         with self._lock:
-            self._live_record(memory_id)
+            texts = _erased(self._live_record(memory_id))
             self._engine.commit([{"op": "delete", "ids": [memory_id], "reason": "delete"}])
             self._engine.compact()
+            return texts
 
     def _expire(self, retention: dict[str, float], now: float) -> list[str]:
         with self._lock:
@@ -231,17 +232,18 @@ class MemoryStore(MemoryCore):
             self._engine.maintain()
             return ids
 
-    def _forget(self, subject: tuple[str, str]) -> list[str]:
+    def _forget(self, subject: tuple[str, str]) -> tuple[list[str], set[str]]:
         # The compaction runs even when nothing matches now, so text of this subject's
         # memories deleted earlier is gone from disk too; their vectors are overwritten
         # inside hnswlib before the checkpoint is saved.
         with self._lock:
             self._check_open()
             ids = subject_ids(self._state, subject)
+            texts = set().union(*(_erased(self._state.records[i]) for i in ids))
             if ids:
                 self._engine.commit([{"op": "delete", "ids": ids, "reason": "forget"}])
             self._engine.compact()
-            return ids
+            return ids, texts
 
     def _compact(self) -> None:
         # The log rewritten as one store line per live memory, then a checkpoint.
@@ -415,6 +417,10 @@ class MemoryStore(MemoryCore):
         with self._lock:
             self._check_open()
             return list_page(self._state, query)
+
+
+def _erased(record: MemoryRecord) -> set[str]:
+    return erased_texts(record.content, record.context, record.intention, record.history)
 
 
 class _Edit:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -27,10 +28,11 @@ from api.app import create_app
 from api.config import embedder_factory, environment_secret
 from element import Home, create_token
 from index import HashingEmbedder
+from index.lexical import terms
 
 __all__ = ["Reply", "HttpClient", "AppClient", "Client", "running", "Server", "serve",
            "start_home", "assert_error", "create", "activity_events", "run_git", "clone",
-           "commit_all", "ROOT", "run_cli", "Served", "Outage"]
+           "commit_all", "ROOT", "run_cli", "Served", "Outage", "files_holding"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -329,3 +331,18 @@ class Served:
 
     def client(self, token: str | None = None) -> HttpClient:
         return HttpClient("127.0.0.1", self.port, token or self.token)
+
+
+def files_holding(directory: Path, word: str) -> list[str]:
+    """The files under ``directory`` that hold ``word``: as written, lowercased or stemmed
+    (``lexical.terms``), in UTF-8 (the log, the records, the manifest) or in UTF-32
+    (numpy's str arrays: the lexical index's terms, which a UTF-8 needle never finds).
+
+    ``word`` must have a letter past ``f``: a runtime directory holds random hex (the log's
+    id) and decimal checksums, and a number or hex-like word turns up in them by chance
+    (``4417`` did in one run in a thousand: a log id ``...f64417...``)."""
+    assert re.search(r"[g-zG-Z]", word), f"{word!r} could occur in random hex or digits"
+    needles = {form.encode(encoding) for form in (word, word.lower(), *terms(word))
+               for encoding in ("utf-8", "utf-32-le")}
+    return sorted(str(p.relative_to(directory)) for p in Path(directory).rglob("*")
+                  if p.is_file() and any(n in p.read_bytes() for n in needles))

@@ -173,6 +173,10 @@ def household_of(sentence: str, turn: str) -> bool:
 #: once a memory's sentences are narrated (:func:`_resolve`). Private-use characters:
 #: never in what people type.
 _POSS, _MINE = "\ue001", "\ue002"
+#: ... but a turn can carry them anyway (pasted from an app that uses the private-use area,
+#: or sent to corrupt): read as the speaker's mentions, each would come out "their" or
+#: "<name>'s". They mean nothing to a reader, so :func:`narrate` drops them on the way in.
+_UNMARK = str.maketrans("", "", _POSS + _MINE)
 #: A third-person plural pronoun of the speaker's own words: "their" there is someone
 #: else's, so the speaker's stays the name ("my parents said they loved my garden").
 _THEY = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.I)
@@ -223,6 +227,8 @@ def narrate(text: str, who: str, home: bool | None = None, partner: str | None =
     both" is the two of them ("we both face the same challenges" -> "Jon and Gina both
     face the same challenges").
     """
+    text, who = text.translate(_UNMARK), who.translate(_UNMARK)
+    partner = partner and partner.translate(_UNMARK)
     said = Mentions() if said is None else said
     pronouns = not _THEY.search(text)
     out = _resolve(_marked(text, who, home, partner), who, said, pronouns)

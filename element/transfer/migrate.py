@@ -21,21 +21,30 @@ memory only searched at the source is not rewritten for them); a *different*
 memory under that id (another creation time or subject: an import made the id twice) is
 a conflict, left as it is in the target and reported by id, and the run fails.
 
+A failure never costs the target a memory it held (the source is never written): the
+memories new to the target are imported first, all or nothing, so a refusal there
+(``MEMORY_CAPACITY``: a cap lowered since) leaves the target as it was; only then are the
+older versions swapped for the newer, which adds no memory, so no cap applies to it, and
+should that import fail anyway (the disk, the database), the older versions, read before
+they left, are put back.
+
 Text holding a NUL, which files written before issue 26 may hold and PostgreSQL cannot,
 is carried with U+FFFD in its place (counted).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from index import MemoryBackend, MemorySettings
+from index import MAX_CAP, ImportedMemory, MemoryBackend, MemorySettings, validate_imported
 
 from ..catalog import copy_catalog
 from ..home import Home
-from .memories import export_lines, forgotten_before, import_into, read_import
+from .memories import (ParsedImport, export_lines, forgotten_before, import_into,
+                       memory_lines, read_import)
 
 __all__ = ["migrate_catalog", "migrate_memories", "storable", "NUL_STANDIN"]
 
@@ -78,6 +87,43 @@ def _compare(lines: Iterable[bytes], dest: MemoryBackend) -> tuple[list[str], li
                 {k: v for k, v in there.items() if k not in _NOT_COMPARED}:
             replace.append(str(memory["id"]))
     return replace, conflicts
+
+
+def _held(dest: MemoryBackend, ids: list[str]) -> list[ImportedMemory]:
+    """The target's own versions of ``ids``, vectors included, oldest first, as an import
+    takes them back."""
+    wanted = set(ids)
+    _, memories = dest.export(vectors=True)
+    lines = memory_lines({}, (m for m in memories if str(m["id"]) in wanted))
+    next(lines)         # the (empty) header
+    return [validate_imported(json.loads(line), dim=dest.dim)
+            for line in reversed(list(lines))]
+
+
+def _only(parsed: ParsedImport, ids: Iterable[str]) -> ParsedImport:
+    """``parsed`` cut down to the memories ``ids``."""
+    wanted = set(ids)
+    lines = [line for line in parsed.lines if str(json.loads(line)["id"]) in wanted]
+    return dataclasses.replace(parsed, lines=lines, count=len(lines),
+                               ids=frozenset(wanted & parsed.ids))
+
+
+def _swap(dest: MemoryBackend, parsed: ParsedImport, renewed: list[str],
+          forgotten: dict[tuple[str, str], float]) -> dict[str, Any]:
+    """Replace the target's older versions of ``renewed`` by the source's (in ``parsed``):
+    each out, then the newer ones imported with no cap (a version replaced adds no
+    memory). Should the import fail, the older versions are imported back before the
+    error propagates: the target is left as it was."""
+    older = _held(dest, renewed)
+    uncapped = MemorySettings(max_memories=MAX_CAP, max_per_subject=MAX_CAP)
+    for memory_id in renewed:
+        dest.delete(memory_id)
+    try:
+        return import_into(dest, _only(parsed, renewed), settings=uncapped,
+                           forgotten=forgotten)
+    except BaseException:
+        dest.import_memories(older, model_id=dest.model_id, settings=uncapped)
+        raise
 
 
 #: What a NUL in the files' text becomes in the copy (PostgreSQL keeps NUL in no text
@@ -135,18 +181,18 @@ def migrate_memories(source: Home, target: Home) -> list[dict[str, Any]]:
             settings = MemorySettings.from_properties(
                 target.properties_for(element, target.env))
             renewed, conflicts = _compare(parsed.lines, dest)
-            # The older version leaves first (its id is then free for the import); should
-            # the import fail, it is missing from the target and a run again copies it.
-            for memory_id in renewed:
-                dest.delete(memory_id)
-            answer = import_into(dest, parsed, settings=settings, forgotten=forgotten_before(
-                target.catalog.forgotten(element.id)))
+            forgotten = forgotten_before(target.catalog.forgotten(element.id))
+            # New memories first, all or nothing: a refusal leaves the target as it was.
+            answer = import_into(dest, _only(parsed, sorted(parsed.ids - set(renewed))),
+                                 settings=settings, forgotten=forgotten)
+            swapped = _swap(dest, parsed, renewed, forgotten) if renewed else \
+                {"evicted": 0, "forgotten": 0}
             missing = _ids(origin) - _ids(dest)
         report.append({"path": element.path, "memories": len(parsed.lines),
-                       "imported": answer["imported"] - len(renewed),
-                       "replaced": len(renewed),
+                       "imported": answer["imported"], "replaced": len(renewed),
                        "skipped": answer["skipped"] - len(conflicts),
                        "conflicts": conflicts,
-                       **{key: answer[key] for key in ("evicted", "forgotten")},
+                       **{key: answer[key] + swapped[key] for key in ("evicted",
+                                                                        "forgotten")},
                        "nul_replaced": replaced[0], "missing": len(missing)})
     return report

@@ -22,8 +22,9 @@ import logging
 import time
 
 import numpy as np
+import psycopg
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -186,13 +187,15 @@ class PostgresMemoryStore(MemoryCore):
         with self._tx(lock=lock) as cur:
             yield _Edit(self, cur, writes.read_record(cur, self._table, memory_id))
 
-    def _delete(self, memory_id: str) -> None:
+    def _delete(self, memory_id: str) -> set[str]:
         # The row, its vectors and postings, then ``VACUUM``, as ``_forget`` (what stays
         # on disk: its comment).
         with self._tx(lock=True) as cur:
+            texts = writes.erased_rows_texts(cur, self._table, "id = %s", (memory_id,))
             if not writes.delete_rows(cur, self._table, "id = %s", (memory_id,)):
                 raise MemoryNotFound(memory_id)
         health.vacuum(self._db, self._table, self._tx, heap_only=True)
+        return texts
 
     def _expire(self, retention: dict[str, float], now: float) -> list[str]:
         conditions, params = list[str](), list[Any]()
@@ -202,16 +205,17 @@ class PostgresMemoryStore(MemoryCore):
         with self._tx(lock=True) as cur:
             return writes.delete_rows(cur, self._table, " OR ".join(conditions), params)
 
-    def _forget(self, subject: tuple[str, str]) -> list[str]:
+    def _forget(self, subject: tuple[str, str]) -> tuple[list[str], set[str]]:
         # The rows (text, vectors, postings) go in one commit: a crash leaves all or none.
         # ``VACUUM`` then marks their space free; PostgreSQL does not zero freed space, so
         # the bytes stay in the table files (and in WAL segments until they are recycled)
         # until overwritten (``docs/deploy.md``, "What a delete leaves on disk").
+        where = "subject_type = %s AND subject_id = %s"
         with self._tx(lock=True) as cur:
-            ids = writes.delete_rows(cur, self._table,
-                                     "subject_type = %s AND subject_id = %s", subject)
+            texts = writes.erased_rows_texts(cur, self._table, where, subject)
+            ids = writes.delete_rows(cur, self._table, where, subject)
         health.vacuum(self._db, self._table, self._tx)
-        return ids
+        return ids, texts
 
     def _compact(self) -> None:
         # ``VACUUM (ANALYZE)``: reclaim dead rows, refresh the planner's statistics.
@@ -223,9 +227,24 @@ class PostgresMemoryStore(MemoryCore):
                 ranking: Ranking, count_access: bool) -> SearchResult:
         self._check_open()
         with self._db.autocommit() as conn:
-            ranked = ranking.rank(search.gather(conn, self._table, request, queries,
-                                                scoping, ranking, self._db.spare,
-                                                self._postings))
+            # The search's statements in one read-only REPEATABLE READ transaction: they
+            # see the element at one instant. Each on its own, a memory the background
+            # embedder gave its vectors between the statement reading the rows with
+            # vectors and the one reading those without was in neither, and the search
+            # missed it (a supersede became an add, one run in a few on a loaded
+            # machine: ``tests/index/test_search_instant.py``). Costs two round trips,
+            # ~0.8 ms of a ~8 ms search at load 8 (queued in the search's own pipeline
+            # they would cost none; measured slower whole-pipelined).
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                ranked = ranking.rank(search.gather(conn, self._table, request, queries,
+                                                    scoping, ranking, self._db.spare,
+                                                    self._postings))
+            except BaseException:
+                with suppress(psycopg.Error):     # a broken connection has none to end
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
             if not ranked.keys:
                 return SearchResult([], ranked.fallback)
             with conn.cursor() as cur:

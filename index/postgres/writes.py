@@ -26,7 +26,7 @@ import numpy as np
 import psycopg
 
 from ..backend import Memory, StoreResult
-from ..decisions import KeyedMemory, earlier_result, evictions
+from ..decisions import KeyedMemory, earlier_result, erased_texts, evictions
 from ..errors import EmbeddingFailed, MemoryNotFound
 from ..lexical import term_counts
 from ..recall import LANES
@@ -176,6 +176,16 @@ def _index_terms(cur: Cursor, t: Table, seq: int, counts: Counter[str]) -> None:
                 "lex_total = lex_total + %s WHERE element = %s",
                 (t.element, words, sum(counts.values()), t.element))
     postings_add(cur, t, [(seq, words, [counts[w] for w in words])])
+
+
+def erased_rows_texts(cur: Cursor, t: Table, condition: str,
+                      params: Sequence[Any]) -> set[str]:
+    """The texts of the element's rows matching ``condition`` that the embedding cache may
+    hold (``decisions.erased_texts``): read in the transaction that deletes them, under
+    the element's lock, so no row is missed."""
+    cur.execute(f"SELECT content, context, intention, history FROM memories WHERE "
+                f"element = %s AND ({condition})", (t.element, *params))
+    return set().union(*(erased_texts(*row) for row in cur.fetchall()))
 
 
 def delete_rows(cur: Cursor, t: Table, condition: str,

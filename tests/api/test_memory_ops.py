@@ -3,9 +3,7 @@ with the sheet's error codes. The runtime's finer semantics are tested in tests/
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tests.helpers import assert_error
+from tests.helpers import assert_error, files_holding
 
 OPS = "/api/demo/memory/ops"
 
@@ -79,15 +77,15 @@ def test_forget_subject_erases_from_disk(server) -> None:
     assert reply.status == 200 and reply.body["deleted"] == 1
     listed = client.get(f"{OPS}/memories").body["memories"]
     assert [m["id"] for m in listed] == [keep["id"]]
-    runtime = Path(server.home.runtime_path(server.home.catalog.element_at("demo/memory")))
-    for path in runtime.rglob("*"):
-        if path.is_file():
-            assert b"4417" not in path.read_bytes(), path.name
+    for word in ("Zelda", "secret"):
+        assert not _runtime_holds(server, "demo/memory", word), word
 
 
-def _runtime_holds(server, path: str, needle: bytes) -> bool:
-    runtime = Path(server.home.runtime_path(server.home.catalog.element_at(path)))
-    return any(needle in p.read_bytes() for p in runtime.rglob("*") if p.is_file())
+def _runtime_holds(server, path: str, word: str) -> list[str]:
+    """The runtime files of the element at ``path`` that hold ``word`` (a word no random
+    id or checksum can spell: ``files_holding``)."""
+    return files_holding(server.home.runtime_path(server.home.catalog.element_at(path)),
+                         word)
 
 
 def test_delete_and_the_subconscious_forget_erase_from_disk(server) -> None:
@@ -96,17 +94,17 @@ def test_delete_and_the_subconscious_forget_erase_from_disk(server) -> None:
     client = server.client("member")
     secret = store(client, "Ivan's door code is 5550")
     store(client, "Team standup is at nine")
-    assert _runtime_holds(server, "demo/memory", b"5550")
+    assert _runtime_holds(server, "demo/memory", "Ivan")
     assert client.post(f"{OPS}/memories/{secret['id']}/delete", {}).status == 200
-    assert not _runtime_holds(server, "demo/memory", b"5550")
+    assert not _runtime_holds(server, "demo/memory", "Ivan")
     said = client.post(f"{OPS}/observe", {"turns": [
         {"role": "user", "content": "I live in Reykjavik."}]})
     assert said.body["decisions"][0]["action"] == "add"
-    assert _runtime_holds(server, "demo/memory", b"Reykjavik")
+    assert _runtime_holds(server, "demo/memory", "Reykjavik")
     forgot = client.post(f"{OPS}/observe", {"turns": [
         {"role": "user", "content": "Forget that I live in Reykjavik."}]})
     assert forgot.body["decisions"][0]["action"] == "forget", forgot.body
-    assert not _runtime_holds(server, "demo/memory", b"Reykjavik")
+    assert not _runtime_holds(server, "demo/memory", "Reykjavik")
 
 
 def test_forget_subject_on_a_circle_forgets_the_person_everywhere_it_may(server) -> None:
@@ -135,8 +133,8 @@ def test_forget_subject_on_a_circle_forgets_the_person_everywhere_it_may(server)
     assert [(s["path"], s["code"]) for s in reply.body["skipped"]] == \
         [("demo/locked", "POLICY_DENIED")]
     for path in ("demo/memory", "demo/copy"):
-        assert not _runtime_holds(server, path, b"4417")
-    assert _runtime_holds(server, "demo/locked", b"4417")       # the policy's to lift
+        assert not _runtime_holds(server, path, "locker"), path
+    assert _runtime_holds(server, "demo/locked", "locker")      # the policy's to lift
     events = admin.get("/api/demo/copy/ops/activity").body["events"]
     assert events[0]["op"] == "forget_subject"
     assert_error(member.post("/api/demo/ops/forget_subject", {"subject_type": "guest"},

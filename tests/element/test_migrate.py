@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from element import Home
+import pytest
+
+from element import Home, Invocation, invoke
 from element.transfer import migrate_catalog, migrate_memories
-from index import MemorySettings, validate_imported
+from index import MemoryCapacity, MemorySettings, validate_imported
 from tests.helpers import run_cli, start_home
 from tests.pg import PgServer
 
@@ -81,3 +83,52 @@ def test_migrate_again_replaces_changed_memories_and_reports_conflicts(
     done = run_cli(tmp_path / "home", "migrate", "--to", url)
     assert done.returncode == 1 and json.loads(done.stdout)["conflicts"] == 1, done.stderr
     assert not (tmp_path / "home" / "database.json").exists()
+
+
+def _capped(home: Home, cap: int) -> None:
+    """The memory element's cap set (with subject scoping) as its spec_update would."""
+    invoke(home, Invocation("demo/memory", op="spec_update", operator="test", body={
+        "properties": {"subject_scoping": True, "max_memories": cap}}))
+
+
+def test_a_replace_the_target_cannot_take_leaves_the_target_as_it_was(
+        tmp_path: Path, pg_server: PgServer) -> None:
+    """The old order deleted the target's older version first, then imported: when the
+    import was refused (a cap lowered since, a new person with no pool to give way), the
+    older version was gone from the target. Now the new memories go first and a refusal
+    leaves the target whole; a version swapped is not a memory added, so a cap the target
+    is already at does not stop it."""
+    url = pg_server.create_database("migrate_refused")
+    with start_home(tmp_path / "home", "hashing") as source:
+        source.init("demo")
+        element = source.catalog.element_at("demo/memory")
+        _capped(source, 2)
+        with source.memory_store(element) as store:
+            store.store(content="The office closes at six", category="fact",
+                        settings=SETTINGS)
+            tea = store.store(content="Maria likes tea", category="fact", **MARIA,
+                              settings=SETTINGS).memory["id"]
+        with Home(source.path, lambda: source.embedder, database=url,
+                  leaving_database=True) as target:
+            assert _counts(_migrate(source, target)) == (2, 0, 0, [], 0)
+            before = _versions(target, [tea])
+            _capped(source, 3)
+            with source.memory_store(element) as store:
+                store.update(tea, content="Maria likes green tea", settings=SETTINGS)
+                store.store(content="Ben plays chess", category="fact",
+                            subject_type="guest", subject_id="ben", settings=SETTINGS)
+            _capped(source, 2)      # the source holds 3 now, over its cap: allowed
+            assert migrate_catalog(source, target)["verified"]
+            with pytest.raises(MemoryCapacity):
+                migrate_memories(source, target)
+            assert _versions(target, [tea]) == before       # still there, as it was
+            with target.memory_store(element) as store:
+                assert len(store) == 2
+
+            with source.memory_store(element) as store:     # Ben leaves the source
+                (ben,) = [m["id"] for m in store.list()[0] if m["subject_id"] == "ben"]
+                store.delete(ben)
+            row = _migrate(source, target)      # the target is at its cap of 2
+            assert _counts(row) == (0, 1, 1, [], 0)
+            assert _versions(target, [tea]) == _versions(source, [tea])
+            assert _versions(target, [tea])[tea][0]["content"] == "Maria likes green tea"

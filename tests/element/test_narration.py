@@ -134,3 +134,33 @@ def test_an_emoticon_between_two_facts_gives_a_memory_of_each(tmp_path: Path) ->
         current = sorted(m["content"] for m in store.list(limit=100)[0])
     assert current == ["Cosmo's family has got a cockatiel called Pip now and he whistles "
                        "all day.", "Sunny escaped out the kitchen window in the spring."]
+
+
+#: Text around narration's private-use placeholders (U+E001, U+E002): first-person words
+#: that it rewrites, beside the placeholders themselves and anything else.
+_MARKED = st.lists(st.sampled_from(["I", "my", "mine", "our", "we", "me", "love", "dog",
+                                    "\ue001", "\ue002", " ", ".", "'s"]) | st.text(max_size=6),
+                   max_size=30).map(" ".join)
+
+
+@given(_MARKED, st.sampled_from(["Ana", "Zo\ue001ë", "\ue002"]))
+def test_placeholders_in_a_turn_are_dropped_never_written_out(text: str, who: str) -> None:
+    """A turn holding narration's placeholders came out corrupted: each was read as one
+    of the speaker's mentions ("I love my dog \\ue001" -> "Ana loves their dog their")."""
+    out = narrate(text, who, partner="Jo\ue002")
+    assert "\ue001" not in out and "\ue002" not in out
+    assert out == narrate(text.replace("\ue001", "").replace("\ue002", ""),
+                          who.replace("\ue001", "").replace("\ue002", ""), partner="Jo")
+
+
+def test_a_placeholder_in_a_turn_is_not_an_owner() -> None:
+    assert narrate("I love my dog \ue001", "Ana") == "Ana loves their dog "
+    assert narrate("I love \ue002my dog", "Ana") == "Ana loves their dog"
+
+
+def test_a_turn_with_a_placeholder_is_observed_as_if_it_had_none(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "m", HashingEmbedder(256)) as store:
+        obs = Observation((Turn("user", "I love my dog \ue001Rex\ue002."),), ("guest", "ana"),
+                          subject_name="Ana", conversation_id="1")
+        observe(store, MemorySettings(), obs, RuleEvaluator())
+        assert [m["content"] for m in store.list()[0]] == ["Ana loves their dog Rex."]

@@ -25,6 +25,7 @@ from index import (
     SubjectIncomplete,
 )
 from index.store import LOG_NAME
+from tests.helpers import files_holding
 
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
 SCOPED = MemorySettings(subject_scoping=True, relevance_threshold=0.0)
@@ -562,6 +563,8 @@ def test_forget_subject_erases_the_text_from_every_file(make_store, defaults):
                    b"Dana-updated-away", b"dana"):
         for path in store.directory.iterdir():
             assert needle not in path.read_bytes(), (needle, path.name)
+    for word in ("Zanzibar", "locker", "private"):       # the lexical index's terms too
+        assert files_holding(store.directory, word) == [], word
     assert store.forget_subject("guest", "nobody", confirm=True) == {"deleted": 0, "ids": []}
     store.close()
     reopened = make_store()
@@ -579,6 +582,7 @@ def test_delete_erases_the_memorys_text_and_vectors_from_disk(make_store, defaul
                        context="Grace-private-context", settings=defaults).memory
     store.update(gone["id"], content="Grace-updated-secret", settings=defaults)
     store.close()               # a checkpoint now holds the text too
+    assert [f for f in files_holding(store.directory, "Grace") if f.startswith("lexical")]
     store = make_store()
     store.delete(gone["id"])
     for needle in (b"Grace-secret-9921", b"Grace-private-context", b"Grace-updated-secret",
@@ -586,6 +590,7 @@ def test_delete_erases_the_memorys_text_and_vectors_from_disk(make_store, defaul
         for path in store.directory.iterdir():
             if path.is_file():
                 assert needle not in path.read_bytes(), (needle, path.name)
+    assert files_holding(store.directory, "Grace") == []
     assert store.get(kept["id"]) and len(store) == 1
     store.close()
     reopened = make_store()
