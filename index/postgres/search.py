@@ -10,17 +10,19 @@ Like the file store's planner, a pool of at most ``EXACT_MAX`` memories is score
 from its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts);
 a larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
 selective filter still returns the asked number of rows) and the best BM25 matches from
-the postings (``bm25.py``). A hit's neighbours are found among the rows already read when
-its pool was scored whole or when it was among the likely hits of a walked pool, else
-by one more statement. The search runs on one
-connection in autocommit: the reads need no transaction of their own (each statement
-sees a committed state; a memory deleted between two is left out), and independent
+the postings (``bm25.py``). A hit's neighbours are found among the rows already read
+when its pool was scored whole or when it was among the likely hits of a walked pool,
+else by one more statement. The search runs on one connection in one read-only
+``REPEATABLE READ`` transaction (its statements see one instant; its ``BEGIN`` goes out
+with the first statements, its ``COMMIT`` with the access count), and independent
 statements go out together in a pipeline, so a search on a small scope is two round
 trips with the access count. A walked pool's HNSW walks run on a second connection of
 the pool, when one is free, beside the postings (the store keeps the blocks it decoded:
 ``bm25.Postings``); its best BM25 matches are checked and scored in the round trip of
 the other candidates' rows, with the neighbours of the likely hits (``NEAR_GUESS``), and
-those sums are every candidate's BM25.
+those sums are every candidate's BM25. The walks on the spare connection run in a
+transaction of their own, a little after the search's instant: the one part outside it
+(``docs/deploy.md`` says what that can cost).
 ``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
@@ -66,6 +68,13 @@ EXACT_MAX = 1024
 # queries in 10 (a hit outside costs the statement it always cost).
 NEAR_GUESS = 12
 
+# The search's statements see the element at one instant: each in a snapshot of its own,
+# a memory the background embedder gave its vectors between the statement reading the
+# rows with vectors and the one reading those without was in neither, and the search
+# missed it (``tests/index/test_search_instant.py``). Queued in the first pipeline, the
+# BEGIN costs no round trip of its own.
+BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
 Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
@@ -78,7 +87,11 @@ def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
     """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
     (``spare``: a second connection, if one is free, to walk a large pool on beside the
     postings; ``db.Database.spare``; ``postings``: the store's decoded postings, else
-    every block is read)."""
+    every block is read).
+
+    Its first statement, ``BEGIN``, opens a read-only ``REPEATABLE READ`` transaction
+    that the caller ends (``COMMIT``, or ``ROLLBACK`` on an error) after the ranking,
+    whose neighbours are read in it too."""
     return _Search(conn, t, request, queries, scoping, ranking, spare,
                    postings or bm25.Postings()).gather()
 
@@ -112,10 +125,12 @@ class _Search:
         best = 0.0
         with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
             with conn.pipeline():
-                # Sent together, one round trip: each pool's size (counted up to
-                # EXACT_MAX + 1, which picks its plan), every row of the pools that are
-                # small scored whole (a large pool is left out by the same count), and
-                # the memories in scope to score by text.
+                # Sent together, one round trip: the search's transaction opened (see
+                # ``gather``), each pool's size (counted up to EXACT_MAX + 1, which picks
+                # its plan), every row of the pools that are small scored whole (a large
+                # pool is left out by the same count), and the memories in scope to score
+                # by text.
+                cur.execute(BEGIN)
                 if self.queries is not None:
                     counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
                     cur.execute(f"SELECT {counts}", self._count_params(self.pools))

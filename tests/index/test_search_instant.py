@@ -16,13 +16,25 @@ import threading
 import time
 from typing import Any
 
+import pytest
+
 from index import MemorySettings
 
 EVERYTHING = MemorySettings(relevance_threshold=0.0, max_memories=100_000)
 SECONDS = 2.0
 
 
-def test_a_memory_being_embedded_is_never_missing_from_a_search(make_store: Any) -> None:
+@pytest.mark.parametrize("walked", [False, True])
+def test_a_memory_being_embedded_is_never_missing_from_a_search(
+        make_store: Any, backend: str, walked: bool,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``walked``: on PostgreSQL every pool is walked (HNSW, on the spare connection when
+    one is free, beside the postings) instead of scored whole."""
+    if walked:
+        if backend != "postgres":
+            pytest.skip("PostgreSQL's walked pools")
+        from index.postgres import search as pg_search
+        monkeypatch.setattr(pg_search, "EXACT_MAX", 0)
     store = make_store()
     stop = threading.Event()
     stored: list[str] = []
