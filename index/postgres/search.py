@@ -20,9 +20,8 @@ trips with the access count. A walked pool's HNSW walks run on a second connecti
 the pool, when one is free, beside the postings (the store keeps the blocks it decoded:
 ``bm25.Postings``); its best BM25 matches are checked and scored in the round trip of
 the other candidates' rows, with the neighbours of the likely hits (``NEAR_GUESS``), and
-those sums are every candidate's BM25. The walks on the spare connection run in a
-transaction of their own, a little after the search's instant: the one part outside it
-(``docs/deploy.md`` says what that can cost).
+those sums are every candidate's BM25. The walks on the spare connection see the
+search's instant too (its snapshot, exported to the spare's transaction).
 ``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
@@ -35,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from psycopg import sql
 
 from ..lexical import terms
 from ..names import OPENING_SQL
@@ -426,9 +426,14 @@ class _Search:
         if self.words and self.spare is not None:
             with self.spare() as spare:
                 if spare is not None:
+                    # The walks see the search's instant: its snapshot, exported for
+                    # the spare's transaction to take (one round trip).
+                    row = conn.execute("SELECT pg_export_snapshot()").fetchone()
+                    snapshot = str(row[0]) if row else ""
                     walked: list[list[list[str]] | BaseException] = []
                     thread = threading.Thread(target=self._walk_beside,
-                                              args=(spare, queries, pools, walked))
+                                              args=(spare, snapshot, queries, pools,
+                                                    walked))
                     thread.start()
                     try:
                         with conn.cursor() as top:
@@ -449,13 +454,20 @@ class _Search:
             c.close()
         return found, matches
 
-    def _walk_beside(self, spare: psycopg.Connection[Any], queries: dict[str, np.ndarray],
-                     pools: list[Sql], walked: list[list[list[str]] | BaseException]) -> None:
-        """:meth:`_send_walks` on ``spare`` (a thread's target): the ids found, or the
-        error, appended to ``walked``."""
+    def _walk_beside(self, spare: psycopg.Connection[Any], snapshot: str,
+                     queries: dict[str, np.ndarray], pools: list[Sql],
+                     walked: list[list[list[str]] | BaseException]) -> None:
+        """:meth:`_send_walks` on ``spare`` (a thread's target) in the search's
+        ``snapshot`` (``pg_export_snapshot``): the ids found, or the error, appended to
+        ``walked``. (An error leaves ``spare`` in its transaction: ``db.Database.spare``
+        then drops it.)"""
         try:
             with spare.pipeline():
-                walks = self._send_walks(spare, queries, pools)
+                spare.execute(BEGIN)
+                spare.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(
+                    sql.Literal(snapshot)))
+                walks = self._send_walks(spare, queries, pools, own=False)
+                spare.execute("COMMIT")
             walked.append([[str(r[0]) for r in walk.fetchall()] for walk in walks])
             for c in walks:
                 c.close()
@@ -463,13 +475,14 @@ class _Search:
             walked.append(exc)
 
     def _send_walks(self, conn: psycopg.Connection[Any], queries: dict[str, np.ndarray],
-                    pools: list[Sql]) -> list[Cursor]:
+                    pools: list[Sql], *, own: bool = True) -> list[Cursor]:
         """Send each lane's HNSW walk per pool in one transaction on ``conn`` (in
-        pipeline mode): their cursors, read after the pipeline's sync."""
+        pipeline mode; ``own``: a transaction or savepoint of their own, else the one
+        the caller opened): their cursors, read after the pipeline's sync."""
         t, d = self.t, self.t.dim
         extra_sql, extra_params = self.extra
         walks: list[Cursor] = []
-        with conn.transaction(), conn.cursor() as settings_cur:
+        with conn.transaction() if own else nullcontext(), conn.cursor() as settings_cur:
             settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             # A sequential scan would compute (and detoast) every row's distance: leave
             # the planner the HNSW walk or, for a selective filter, the btree and a sort.
