@@ -87,24 +87,28 @@ def relations(text: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Asked:
-    """A single-valued attribute a query asks (:func:`asked`): its index in the bank, the
-    bank's question vectors, and the people of the subject's the query names."""
+    """The attribute a query asks (:func:`asked`): its index in the bank, the bank's
+    question vectors, and the people of the subject's the query names."""
 
     attribute: int
     questions: np.ndarray
     relations: frozenset[str]
 
+    @property
+    def single(self) -> bool:
+        """One value at a time (a home, a job): its values group newest first."""
+        return ATTRIBUTES[self.attribute].single
+
 
 def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None) -> Asked | None:
-    """The single-valued attribute ``query`` (the query's unit content vector, ``text``
-    its words) asks clearly, None when it asks none (or a many-valued one)."""
+    """The attribute ``query`` (the query's unit content vector, ``text`` its words) asks
+    clearly, None when it asks none."""
     if query is None or questions is None or questions.shape[1] != np.shape(query)[-1]:
         return None
     row = attribute_scores(np.asarray(query)[None, :], questions)[0]
     order = np.argsort(-row)
     best = int(order[0])
-    if not ATTRIBUTES[best].single or row[best] < ASKED_MIN or \
-            row[best] - row[order[1]] < ASKED_MARGIN:
+    if row[best] < ASKED_MIN or row[best] - row[order[1]] < ASKED_MARGIN:
         return None
     return Asked(best, questions, relations(text))
 
@@ -123,22 +127,25 @@ def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
 
 
 def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
-               contents: Sequence[str | None], question: Asked) -> list[bool]:
-    """Which results are values of the asked attribute: about a subject, answering it
+               contents: Sequence[str | None],
+               question: Asked) -> tuple[list[bool], list[bool]]:
+    """Which results are values of the asked attribute (about a subject, answering it
     :data:`ANSWERS_Z` above their mean, naming no person of the subject's the query does
-    not name."""
+    not name), and which of those answer it best of the whole bank (:func:`_answers_first`)."""
     present = [i for i, v in enumerate(vectors) if v is not None and owners[i] is not None]
-    out = [False] * len(vectors)
+    values, best = [False] * len(vectors), [False] * len(vectors)
     if not present:
-        return out
+        return values, best
     rows = attribute_scores(np.stack([np.asarray(vectors[i], dtype=np.float32)
                                       for i in present]), question.questions)
     spread = np.maximum(rows.std(axis=1), 1e-6)
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
-    for i, value in zip(present, z, strict=True):
-        out[i] = bool(value >= ANSWERS_Z) and \
-            relations(contents[i] or "") <= question.relations
-    return out
+    top = rows.argmax(axis=1)
+    for k, i in enumerate(present):
+        if relations(contents[i] or "") <= question.relations:
+            values[i] = bool(z[k] >= ANSWERS_Z)
+            best[i] = values[i] and int(top[k]) == question.attribute
+    return values, best
 
 
 def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
@@ -168,8 +175,10 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             i = group[i]
         return i
     present = [i for i in range(n) if vectors[i] is not None]
-    values = [False] * n if question is None else \
+    values, best = ([False] * n, [False] * n) if question is None else \
         _answering(vectors, owners, contents or [None] * n, question)
+    if question is not None and not question.single:
+        values = [False] * n    # a second pet or language is an addition: never grouped
     if len(present) > 1:
         matrix = np.stack([np.asarray(vectors[i], dtype=np.float32) for i in present])
         sims = matrix @ matrix.T
@@ -190,7 +199,33 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             newest = sorted(places, key=lambda i: newness[i], reverse=True)
             for place, i in zip(places, newest, strict=True):
                 order[place] = i
-    return order
+    return _answers_first(order, owners, best)
+
+
+def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool]) -> list[int]:
+    """``order`` with each subject's places given to its results whose best answer of the
+    profile bank is the attribute the query asks (``best``) first, the rest after, each
+    part in its order. Within one person's scope the person's name is in every memory and
+    weighs on every cosine alike ("Where does Omar work?": .62 to "Omar's brother Felix
+    lives in Glasgow", .58 to "Today was Omar's last day at Shopify; Omar starts at Stripe
+    on Monday"), so what a memory answers tells them apart where the score does not. Its
+    best answer, not only one above its mean: a memory's answers to the bank are alike
+    enough that one attribute a little above the rest is often the name's doing (a jigsaw
+    hobby 2.5 deviations up on "partner"). General memories and other subjects keep their
+    places."""
+    if not any(best):
+        return order
+    places: dict[Any, list[int]] = {}
+    for place, i in enumerate(order):
+        if owners[i] is not None:
+            places.setdefault(owners[i], []).append(place)
+    out = list(order)
+    for held in places.values():
+        mine = [order[p] for p in held]
+        first = [i for i in mine if best[i]] + [i for i in mine if not best[i]]
+        for place, i in zip(held, first, strict=True):
+            out[place] = i
+    return out
 
 
 def reorder(ranked: Ranked, order: list[int]) -> Ranked:

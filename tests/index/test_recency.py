@@ -2,9 +2,11 @@
 
 When a query asks a single-valued attribute of a person, the subject's results that
 answer it (its old value and a newer one the subconscious did not catch as an update)
-are ranked newest first; nothing else moves: a many-valued attribute, another person's
-fact, general memories. A reorder shows as a score inversion (each result keeps its own
-score), so "nothing moved" is "scores never increase down the list"."""
+are ranked newest first; of any attribute a query asks, the subject's results whose best
+answer of the profile bank it is come before the subject's others. Nothing else moves:
+another person's fact, general memories. A reorder shows as a score inversion (each
+result keeps its own score), so "nothing moved" is "scores never increase down the
+list"."""
 
 from __future__ import annotations
 
@@ -89,13 +91,32 @@ def test_the_newer_value_of_a_single_valued_attribute_ranks_first(
 def test_additions_and_other_peoples_facts_keep_their_places(
         make_store: Callable[..., MemoryBackend], minilm: object, older: str, newer: str,
         query: str) -> None:
+    """Never newest first: the two keep the order of their scores."""
     store = make_store(embedder=minilm)
     _store(store, [(older, "2024-01-05T10:00:00Z"),
                    *((text, "2024-01-06T10:00:00Z") for text in OTHERS),
                    (newer, "2024-03-01T10:00:00Z")], OONA)
     found = _search(store, query, OONA)
     assert {older, newer} <= {text for text, _ in found}
-    assert _in_score_order(found)
+    assert _in_score_order([pair for pair in found if pair[0] in (older, newer)])
+
+
+def test_what_answers_the_question_comes_before_the_persons_other_facts(
+        make_store: Callable[..., MemoryBackend], minilm: object) -> None:
+    """Words alike and the name in every memory of the scope score a workout above the
+    job the question asks; what the memories answer puts the job first, the others keep
+    their order."""
+    job = "Oona got a job with a software company in Leeds."
+    others = ["Oona works out at the gym every morning before breakfast.",
+              "Oona's brother Felix lives in Glasgow.", *OTHERS]
+    store = make_store(embedder=minilm)
+    _store(store, [*((text, "2024-01-06T10:00:00Z") for text in others),
+                   (job, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "Where does Oona work?", OONA)
+    score = dict(found)
+    assert max(score.values()) > score[job], "the setup: the score alone ranks it lower"
+    assert found[0][0] == job
+    assert _in_score_order(found[1:])
 
 
 def test_general_memories_are_never_grouped(make_store: Callable[..., MemoryBackend],
@@ -118,7 +139,7 @@ def test_what_a_query_asks(minilm: object) -> None:
         return None if found is None else ATTRIBUTES[found.attribute].name
     assert attribute("What is Oona's job?") == "occupation"
     assert attribute("Which company does Kristoffer work for?") == "employer"
-    assert attribute("What pets does Oona have?") is None        # many-valued
+    assert attribute("What pets does Oona have?") == "pet"       # many-valued: not grouped
     assert attribute("What did Melanie paint recently?") is None  # an event, no attribute
 
 
