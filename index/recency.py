@@ -79,10 +79,18 @@ _RELATION = re.compile(r"(?:\w's|\w'|\b(?:their|his|her|my|our))\s+((?:[\w-]+\s+
                        re.I)
 
 
+#: The subject's household, not another person: the subconscious writes a speaker's
+#: "we" of home life as "<name>'s family" ("Cosmo's family has got a cockatiel now"), and
+#: where the family lives or what pet it has is the subject's answer too.
+HOUSEHOLD = frozenset({"family", "household"})
+
+
 def relations(text: str) -> frozenset[str]:
-    """The people of the subject's a text names as whose something is (``RELATIONS``)."""
+    """The people of the subject's a text names as whose something is (``RELATIONS``; not
+    the :data:`HOUSEHOLD`)."""
     return frozenset(w for m in _RELATION.finditer(text)
-                     for w in re.split(r"[\s-]+", m[1].lower()) if w in RELATIONS)
+                     for w in re.split(r"[\s-]+", m[1].lower())
+                     if w in RELATIONS and w not in HOUSEHOLD)
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,8 @@ def test_relations_name_whose_a_fact_is() -> None:
     assert relations("their older sister is a nurse") == {"sister"}
     assert relations("Oona's brother-in-law likes football") == {"brother"}
     assert relations("Everett made partner") == frozenset()
+    # The household is the subject's own ("we" of home life, as the subconscious writes it).
+    assert relations("Cosmo's family has got a cockatiel called Pip now") == frozenset()
     assert relations("Oona just finished her first month as a trainee") == frozenset()
 
 
