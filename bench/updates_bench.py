@@ -29,7 +29,10 @@ tuned); the rules are tuned on dev only and both halves are reported.
 
     .venv/bin/python bench/updates_bench.py [--split dev|held-out|all] [--show]
         [--cases bench/data/updates.yaml] [--only ID,ID] [--alone] [--embedder hashing]
-        [--batch 50]
+        [--batch 50] [--dump cases.jsonl]
+
+``--dump`` writes each case's decisions and scores as a JSON line, to count the misses by
+class (what the write time decided, where the newer value ranked).
 """
 
 from __future__ import annotations
