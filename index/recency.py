@@ -72,6 +72,12 @@ ASKED_MARGIN = 0.02
 #: deviation; a job, old and new: 1.9 and 1.1; the subject's unrelated facts, camping,
 #: falling asleep in films, an in-law's football: under .5).
 ANSWERS_Z = 1.0
+#: The categories of memory a person's profile holds: only these are put first for
+#: answering what a query asks (:func:`_answers_first`). A conversation's turn
+#: ("context"), a procedure or a correction is not a fact of the person's to answer with,
+#: and what a turn's whole vector answers best of the bank is a guess (first for any,
+#: LoCoMo's turns as a subject's memories lost R@1 .402 -> .394).
+PROFILE_CATEGORIES = frozenset({"fact", "preference"})
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
 #: sister", "his boss".
@@ -135,11 +141,12 @@ def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
 
 
 def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
-               contents: Sequence[str | None],
+               contents: Sequence[str | None], categories: Sequence[str | None],
                question: Asked) -> tuple[list[bool], list[bool]]:
     """Which results are values of the asked attribute (about a subject, answering it
     :data:`ANSWERS_Z` above their mean, naming no person of the subject's the query does
-    not name), and which of those answer it best of the whole bank (:func:`_answers_first`)."""
+    not name), and which of those, facts of the person's (:data:`PROFILE_CATEGORIES`),
+    answer it best of the whole bank (:func:`_answers_first`)."""
     present = [i for i, v in enumerate(vectors) if v is not None and owners[i] is not None]
     values, best = [False] * len(vectors), [False] * len(vectors)
     if not present:
@@ -152,14 +159,16 @@ def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     for k, i in enumerate(present):
         if relations(contents[i] or "") <= question.relations:
             values[i] = bool(z[k] >= ANSWERS_Z)
-            best[i] = values[i] and int(top[k]) == question.attribute
+            best[i] = values[i] and int(top[k]) == question.attribute and \
+                categories[i] in PROFILE_CATEGORIES
     return values, best
 
 
 def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 newness: Sequence[float], scores: Sequence[float],
                 bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
-                contents: Sequence[str | None] = ()) -> list[int]:
+                contents: Sequence[str | None] = (),
+                categories: Sequence[str | None] = ()) -> list[int]:
     """The order of results ``0..n-1`` (best first) with each near-duplicate group's
     places given to its members newest first.
 
@@ -173,6 +182,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     :param question: the attribute the query asks (:func:`asked`): two near-tied results
         of one subject that both answer it group as near-duplicates do.
     :param contents: each result's content (for :func:`relations`; with ``question``).
+    :param categories: each result's category (with ``question``: only facts and
+        preferences are put first for answering it).
     """
     n = len(vectors)
     group = list(range(n))
@@ -184,7 +195,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         return i
     present = [i for i in range(n) if vectors[i] is not None]
     values, best = ([False] * n, [False] * n) if question is None else \
-        _answering(vectors, owners, contents or [None] * n, question)
+        _answering(vectors, owners, contents or [None] * n, categories or [None] * n,
+                   question)
     if question is not None and not question.single:
         values = [False] * n    # a second pet or language is an addition: never grouped
     if len(present) > 1:
