@@ -31,6 +31,14 @@ sentence in them) say only roughly which attribute they answer (a plan, a taste,
 evening out may stand out on "home" or "partner"), so the lever only settles what the
 query leaves a coin toss; a newer value the ranking puts far below is for the write time
 to catch (``element/agents``).
+
+What a query asks also orders a subject's results (:func:`_answers_first`): of any
+attribute it asks clearly (pets and hobbies too), the subject's facts and preferences
+whose best answer of the bank is that attribute take the subject's first places, its
+other results follow, each part in its order. Within one person's scope the name in
+every memory weighs on every cosine alike, so "Omar's brother Felix lives in Glasgow"
+outscored the job "Where does Omar work?" asks; what each memory answers best tells
+them apart.
 """
 
 from __future__ import annotations
