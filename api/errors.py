@@ -9,7 +9,7 @@ as a 500 that reveals no internals.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, current_app
 from flask.json.provider import JSONProvider
@@ -45,7 +45,7 @@ def error_response(exc: BaseException, json: JSONProvider | None = None) -> Resp
     """The response for ``exc``: its error body, its status, its headers (``json``: the
     app's JSON provider, by default the current app's)."""
     body = error_body(exc)
-    response: Response = (json or current_app.json).response(body)
+    response = cast(Response, (json or current_app.json).response(body))
     response.status_code = STATUS[body["error"]["class"]]
     for key, value in (getattr(exc, "headers", None) or {}).items():
         response.headers[key] = value
