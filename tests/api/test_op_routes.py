@@ -168,3 +168,19 @@ def test_any_request_answers_as_flask_does(served: Server, method: str, element:
         assert flask_answer[0] == 200      # access counts differ between the two
         return
     assert served_answer == flask_answer
+
+
+def test_the_fast_path_mirrors_every_hook_the_app_has(served: Server) -> None:
+    """``OpRoutes`` mirrors the one request hook that reaches the op route (the body
+    limit, ``check_length``) and nothing else: a hook added later for the whole app or the
+    ops blueprint would be skipped by the op route's plain requests, so adding one must
+    fail here until ``OpRoutes`` mirrors it too. (The console's hooks are its own.)"""
+    app = served.app
+    scopes = (None, "ops")
+    hooks = {name: [f.__name__ for scope in scopes for f in registry.get(scope, [])]
+             for name, registry in (("before", app.before_request_funcs),
+                                    ("after", app.after_request_funcs),
+                                    ("teardown", app.teardown_request_funcs),
+                                    ("url_value", app.url_value_preprocessors))}
+    assert hooks == {"before": ["_check_body_size"], "after": [], "teardown": [],
+                     "url_value": []}
