@@ -13,9 +13,10 @@ Owner codes: ``FREE`` (-1) for an unused slot, ``GENERAL`` (0) for a memory abou
 and 1, 2, ... for each distinct ``(subject_type, subject_id)`` seen since the store opened.
 
 Names (``names.named_in``, the name boost's signal): a code per label, 0 for none and
-1, 2, ... for each distinct set of names a memory is about, filled the first time a search scores the
-label (``UNREAD`` until then, and again once its content changes), so a search compares
-integers instead of reading each scored memory's text, and a cold start reads none.
+1, 2, ... for each distinct set of names a memory is about, filled the first time a
+search scores the label (``UNREAD`` until then, and again once its content changes), so a
+search compares a few sets instead of reading each scored memory's text, and a cold start
+reads none.
 """
 
 from __future__ import annotations
