@@ -269,10 +269,10 @@ def test_the_name_to_take_out_is_the_first_as_the_query_writes_it():
 def test_a_memory_that_says_what_was_asked_gains_on_one_that_says_the_name(make_store,
                                                                              tmp_path):
     """The more of the content cosine is read with the name's direction out
-    (name_projection: none, the default share, all of it), the more a memory that says
-    what was asked gains on one that only says the name: on both backends alike."""
+    (name_projection: none, half, the default share, all of it), the more a memory that
+    says what was asked gains on one that only says the name: on both backends alike."""
     sims = {}
-    for share in (0.0, IndexParams().name_projection, 1.0):
+    for share in sorted({0.0, 0.5, IndexParams().name_projection, 1.0}):
         store = make_store(index_params=IndexParams(name_projection=share, name_weight=0),
                            directory=tmp_path / f"projection-{share}")
         for text in ("Caroline Caroline Caroline", "sister research adoption"):
