@@ -79,8 +79,11 @@ def _routes() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
     return tuple((op.name, op.method, op.regex) for op in registry())
 
 
+@functools.lru_cache(maxsize=1024)
 def _op_name(method: str, op_path: str) -> str:
-    """The registry's name for the op at ``op_path`` (the method's first, else any)."""
+    """The registry's name for the op at ``op_path`` (the method's first, else any);
+    remembered for the latest 1024 paths, since a request matched each op's pattern in
+    turn (an agent's searches and stores ask the same few)."""
     named = [(name, answers) for name, answers, regex in _routes() if regex.match(op_path)]
     for name, answers in named:
         if answers == method:

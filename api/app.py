@@ -35,7 +35,7 @@ from .mcp_http import blueprint as mcp_blueprint
 from .mcp_http import init_mcp
 from .metrics import init_metrics
 from .openapi import blueprint as openapi_blueprint
-from .routes import blueprint
+from .routes import OpRoutes, blueprint
 
 __all__ = ["create_app"]
 
@@ -76,6 +76,6 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     init_console(app, home)
     metrics = init_metrics(app, home)
     app.wsgi_app = AccessLog(DispatcherMiddleware(  # type: ignore[method-assign]
-        app.wsgi_app, {"/git": git_app(home)}), observer=metrics)
+        OpRoutes(app, app.wsgi_app), {"/git": git_app(home)}), observer=metrics)
     return app
 

@@ -9,16 +9,17 @@ as a 500 that reveals no internals.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, current_app
+from flask.json.provider import JSONProvider
 from werkzeug.exceptions import HTTPException
 
 from element import ERROR_CLASSES, ElementError, error_body
 from index import StoreError
 from source import SourceError
 
-__all__ = ["STATUS", "ApiError", "error_response", "register_error_handlers"]
+__all__ = ["STATUS", "ApiError", "error_response", "answer_error", "register_error_handlers"]
 
 log = logging.getLogger("triform.api")
 
@@ -40,10 +41,11 @@ class ApiError(Exception):
         self.retryable, self.headers = retryable, headers or {}
 
 
-def error_response(exc: BaseException) -> Response:
-    """The response for ``exc``: its error body, its status, its headers."""
+def error_response(exc: BaseException, json: JSONProvider | None = None) -> Response:
+    """The response for ``exc``: its error body, its status, its headers (``json``: the
+    app's JSON provider, by default the current app's)."""
     body = error_body(exc)
-    response = jsonify(body)
+    response = cast(Response, (json or current_app.json).response(body))
     response.status_code = STATUS[body["error"]["class"]]
     for key, value in (getattr(exc, "headers", None) or {}).items():
         response.headers[key] = value
@@ -63,15 +65,25 @@ _HTTP_CODE = {"not_found": "NOT_FOUND", "method_not_allowed": "METHOD_NOT_ALLOWE
               "too_large": "REQUEST_TOO_LARGE"}
 
 
-def _http(exc: HTTPException) -> Response:
+def _http(exc: HTTPException, json: JSONProvider | None = None) -> Response:
     error_class = _HTTP_CLASS.get(exc.code or 500, "internal")
     code = _HTTP_CODE.get(error_class, f"HTTP_{exc.code}")
-    return error_response(ApiError(code, error_class, exc.description or exc.name))
+    return error_response(ApiError(code, error_class, exc.description or exc.name), json)
 
 
-def _unexpected(exc: Exception) -> Response:
+def _unexpected(exc: Exception, json: JSONProvider | None = None) -> Response:
     log.exception("unhandled error", exc_info=exc)
-    return error_response(exc)
+    return error_response(exc, json)
+
+
+def answer_error(exc: Exception, json: JSONProvider) -> Response:
+    """What the handlers :func:`register_error_handlers` registers answer for ``exc``, for
+    a request served outside Flask's dispatch (``routes.OpRoutes``)."""
+    if isinstance(exc, (ElementError, StoreError, SourceError, ApiError)):
+        return error_response(exc, json)
+    if isinstance(exc, HTTPException):
+        return _http(exc, json)
+    return _unexpected(exc, json)
 
 
 def register_error_handlers(app: Flask) -> None:

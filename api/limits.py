@@ -25,6 +25,7 @@ a chunked body off once it passes the limit (``request.max_content_length``).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from http import HTTPStatus
@@ -39,7 +40,8 @@ from source import MAX_PUSH_BYTES
 from .errors import STATUS, ApiError
 from .git_mount import token_from_environ
 
-__all__ = ["init_limits", "body_limit", "largest_body", "refusal_on_headers", "Refusal"]
+__all__ = ["init_limits", "body_limit", "check_length", "largest_body", "refusal_on_headers",
+           "Refusal"]
 
 #: An answer given on the headers: ``(status line, headers, body)``.
 Refusal = tuple[str, list[tuple[str, str]], bytes]
@@ -61,11 +63,15 @@ def body_limit(path: str, config: Mapping[str, Any] | None = None) -> int | None
         return int(config["MAX_JSON_BODY"])    # one JSON-RPC message
     if not path.startswith("/api/") or "/ops/" not in path:
         return None
-    op_path = path.split("/ops/", 1)[1]
-    for op in registry():
-        if op.body_limit and op.path == op_path:
-            return int(config[op.body_limit])
-    return int(config["MAX_JSON_BODY"])
+    key = _larger_bodies().get(path.split("/ops/", 1)[1], "MAX_JSON_BODY")
+    return int(config[key])
+
+
+@functools.cache
+def _larger_bodies() -> dict[str, str]:
+    """The op paths whose op takes larger bodies, with the config key of their limit (read
+    on every request's head: not a walk over the registry each time)."""
+    return {op.path: op.body_limit for op in registry() if op.body_limit}
 
 
 def largest_body(config: Mapping[str, Any]) -> int:
@@ -104,10 +110,7 @@ def refusal_on_headers(app: Flask, path: str, headers: Mapping[str, str]) -> Ref
     limit = body_limit(path, config)
     limit = int(config["MAX_CONTENT_LENGTH"]) if limit is None else limit
     try:
-        if length > limit:
-            raise ApiError("REQUEST_TOO_LARGE", "too_large",
-                           f"the request body is {length} bytes; this route takes at most "
-                           f"{limit} bytes")
+        check_length(length, limit)
         if length > int(config["MAX_JSON_BODY"]) or chunked:
             token = token_from_environ({"HTTP_AUTHORIZATION":
                                         headers.get("AUTHORIZATION", "")})
@@ -124,16 +127,20 @@ def refusal_on_headers(app: Flask, path: str, headers: Mapping[str, str]) -> Ref
     return None
 
 
+def check_length(length: int | None, limit: int) -> None:
+    """:raise ApiError: a body of ``length`` bytes (None: not announced) is over ``limit``."""
+    if length is not None and length > limit:
+        raise ApiError("REQUEST_TOO_LARGE", "too_large",
+                       f"the request body is {length} bytes; this route takes at most "
+                       f"{limit} bytes")
+
+
 def _check_body_size() -> None:
     limit = body_limit(request.path)
     if limit is None:
         return
     request.max_content_length = limit
-    length = request.content_length
-    if length is not None and length > limit:
-        raise ApiError("REQUEST_TOO_LARGE", "too_large",
-                       f"the request body is {length} bytes; this route takes at most "
-                       f"{limit} bytes")
+    check_length(request.content_length, limit)
 
 
 def init_limits(app: Flask) -> None:

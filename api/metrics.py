@@ -94,6 +94,8 @@ class Metrics:
                                  buckets=_MODEL_BUCKETS, registry=r)
         self.texts = Counter("triform_model_texts", "Texts the embedding model embedded",
                              registry=r)
+        self._per_op: dict[str, tuple[Any, Any]] = {}
+        self._answered: dict[tuple[str, str], Any] = {}
         self.mcp = Gauge("triform_mcp_requests_in_flight", "MCP exchanges in progress (the "
                          "transport is stateless: each POST is a whole session)", registry=r)
         ProcessCollector(registry=r)
@@ -104,16 +106,29 @@ class Metrics:
     # -- fed as things happen (never raising into the caller) ------------------------------
 
     def request_started(self, route: Route) -> None:
-        self.in_flight.labels(route.op).inc()
+        self._series(route.op)[0].inc()
         if route.op == "mcp":
             self.mcp.inc()
 
     def request_finished(self, route: Route, status: str, seconds: float) -> None:
-        self.in_flight.labels(route.op).dec()
+        in_flight, latency = self._series(route.op)
+        in_flight.dec()
         if route.op == "mcp":
             self.mcp.dec()
-        self.requests.labels(route.op, status).inc()
-        self.latency.labels(route.op).observe(seconds)
+        answered = self._answered.get((route.op, status))
+        if answered is None:
+            answered = self._answered[route.op, status] = self.requests.labels(route.op,
+                                                                               status)
+        answered.inc()
+        latency.observe(seconds)
+
+    def _series(self, op: str) -> tuple[Any, Any]:
+        """``op``'s in-flight gauge and latency histogram, looked up by label once (ops and
+        statuses are bounded sets; the library's lookup takes a lock each time)."""
+        found = self._per_op.get(op)
+        if found is None:
+            found = self._per_op[op] = (self.in_flight.labels(op), self.latency.labels(op))
+        return found
 
     def on_activity(self, event: dict[str, Any]) -> None:
         detail, path = event.get("detail") or {}, event.get("path")

@@ -29,7 +29,10 @@ tuned); the rules are tuned on dev only and both halves are reported.
 
     .venv/bin/python bench/updates_bench.py [--split dev|held-out|all] [--show]
         [--cases bench/data/updates.yaml] [--only ID,ID] [--alone] [--embedder hashing]
-        [--batch 50]
+        [--batch 50] [--dump cases.jsonl]
+
+``--dump`` writes each case's decisions and scores as a JSON line, to count the misses by
+class (what the write time decided, where the newer value ranked).
 """
 
 from __future__ import annotations
@@ -226,6 +229,8 @@ def main() -> int:
                         help="serve with the hashing embedder (a dry run: no meaning)")
     parser.add_argument("--alone", action="store_true",
                         help="without the background statements (the old memory alone)")
+    parser.add_argument("--dump", type=Path,
+                        help="write each case's decisions and scores as JSON lines here")
     parser.add_argument("--show", action="store_true",
                         help="print each failed case: decisions, results, memories")
     args = parser.parse_args()
@@ -265,6 +270,12 @@ def main() -> int:
     misses = [(c, r) for c, r in scored if failed(c, r)]
     named = ", ".join(f"{c['id']} ({c['split']})" for c, _ in misses) or "none"
     print(f"\nfailed cases: {named}  ({time.perf_counter() - started:.0f} s)")
+    if args.dump:
+        decided = {run["case"]["id"]: run["decisions"] for run in runs}
+        with args.dump.open("w") as out:
+            for case, result in scored:
+                out.write(json.dumps({"case": case, "result": result,
+                                      "decisions": decided[case["id"]]}) + "\n")
     if args.show:
         runs_by_id = {run["case"]["id"]: run for run in runs}
         for case, result in misses:

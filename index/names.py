@@ -1,14 +1,17 @@
-"""Names: the people (and places, things) a query names, and the name a memory opens with.
+"""Names: the people (and places, things) a query names, and the names a memory is about.
 
 A question about a person ("What did Caroline research?") is mostly answered by a memory
-*about* that person, and a memory says whom it is about first: a conversation's turn is
-stored as ``"Caroline: ..."``, a fact as ``"Caroline researched adoption agencies"``. BM25
-cannot tell these from a memory that merely mentions the name ("Melanie: Caroline, that's
-great!"), and the name's vector pulls every memory that says it toward the query. So the
-ranking lifts, a little, the memories that *open* with a name the query names
-(``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``).
+*about* that person. BM25 cannot tell these from a memory that merely addresses them
+("Melanie: Caroline, that's great!"), and the name's vector pulls every memory that says
+it toward the query. So the ranking lifts the memories about a name the query names
+(``recall.boost_named``, ``IndexParams.name_weight``; measured in ``docs/recall.md``):
+those that open with it (a turn stored as ``"Caroline: ..."``, a fact as ``"Caroline
+researched ..."``) and those that say it anywhere else but as an address (``named_in``:
+"First night in Agnes's new apartment", an update stored as the speaker told it, "Noodle
+met Agnes"). Reading only the opening name, a stronger boost lifted every "Agnes ..."
+memory above such an update.
 
-With ``IndexParams.name_projection`` (.5 by default), the query's first name is embedded
+With ``IndexParams.name_projection`` (1 by default), the query's first name is embedded
 alone (``first_name``) and that share of the content cosine is read with its direction
 taken out, on the query's side and the memory's (``recall.without_name``): what is left of
 "What did Caroline research?" is how close a memory is to what was asked, and the name
@@ -21,14 +24,16 @@ vector toward every memory that says it, whatever they say, and the name still c
 through BM25 and the boost above. Only the first: it is most often the person asked
 about, while a later one is often what is asked ("... Maria live in Porto or Lisbon?").
 
-Both sides are read with plain ASCII rules, so that PostgreSQL computes a memory's opening
-name in SQL exactly as Python does here (``postgres/search.py``):
+Both sides are read with plain ASCII rules, so that PostgreSQL reads a memory's names in
+SQL exactly as Python does here (``postgres/search.py``: ``OPENING_SQL`` and ``said_sql``):
 
 - the query's names are its words of ASCII letters that start with a capital letter and
   are not stopwords (``lexical``'s list: "What", "When", "I" are not names), lowercased;
 - a memory opens with the first run of ASCII letters at the very start of its content,
   lowercased (``"Caroline: hi"`` and ``"Caroline's dog"`` open with ``caroline``; a content
-  starting with a space, a digit or a non-ASCII letter opens with no name).
+  starting with a space, a digit or a non-ASCII letter opens with no name);
+- a memory says a name where a run of ASCII letters starting with a capital reads as it,
+  unless set off as an address (``named_in``).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ import re
 from .lexical import STOPWORDS
 
 __all__ = ["query_names", "opening_name", "opening_word", "without_names", "first_name",
-           "OPENING_SQL", "MAX_NAMES"]
+           "named_in", "said_sql", "OPENING_SQL", "MAX_NAMES"]
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 # A query naming more than this many things is a list, not a question about someone: the
@@ -96,3 +101,41 @@ def opening_name(content: str) -> str | None:
     word = opening_word(content)
     return word.lower() if word else None
 
+
+
+def named_in(content: str) -> frozenset[str]:
+    """The names ``content`` is about, lowercased: the one it opens with
+    (``opening_name``) and every other word of ASCII letters it says with a capital letter
+    (not a stopword), but for one said as an address: set off at the start of what is said
+    (the content's start, after a colon or a comma) and followed by a comma, "!", "?", "."
+    or the end ("Melanie: Caroline, that's great!", "Thanks, Mel!"). So "First night in
+    Agnes's new apartment" and "Noodle met Agnes" are about Agnes, wherever they say it.
+    PostgreSQL reads the same rule per name (``said_sql``)."""
+    found: set[str] = set()
+    opening = opening_name(content)
+    if opening:
+        found.add(opening)
+    for match in _LETTERS.finditer(content):
+        word = match.group(0)
+        lower = word.lower()
+        if not word[0].isupper() or lower in STOPWORDS or lower in found:
+            continue
+        before = content[:match.start()].rstrip(" ")
+        addressed = before == "" or before.endswith((":", ","))
+        if addressed and content[match.end():match.end() + 1] in ("", ",", "!", "?", "."):
+            continue
+        found.add(lower)
+    return frozenset(found)
+
+
+def said_sql(names: tuple[str, ...]) -> str:
+    """A regular expression (PostgreSQL's and Python's) that a content matches when it
+    says one of ``names`` (``query_names``) the way ``named_in`` reads them, but for the
+    opening name (``OPENING_SQL``): the name with a capital letter, as a whole word, not
+    set off as an address (preceded by something other than the start, a colon or a
+    comma, or followed by something other than a comma, "!", "?", "." or the end)."""
+    words = "|".join(name[0].upper() + "".join(f"[{c}{c.upper()}]" for c in name[1:])
+                     for name in names)
+    word = f"(?:{words})"
+    return (f"(?:[^ :,A-Za-z]|[^ :,] +){word}(?![A-Za-z])"
+            f"|(?:^|[^A-Za-z]){word}(?=[^A-Za-z,!?.])")

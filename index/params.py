@@ -38,18 +38,18 @@ class IndexParams:
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
     that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
     R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms).
-    ``name_weight`` boosts the memories that open with a name the query names
-    (``names.py``, ``recall.boost_named``; 0 turns it off; on LoCoMo .3 lifts R@5 by
-    .018 per conversation and in the mixed store). ``name_projection`` (``p``) embeds
-    the first name a query names alone (in the same model call; a name recurs, so most
-    often it comes from the embedding cache) and reads the content cosine as ``(1 - p)
-    cos + p cos'``, ``cos'`` the cosine with that name's direction taken out of query
-    and memory (``recall.without_name``); 0 turns it off. At .5 on LoCoMo R@5 .704 ->
-    .712 per conversation, .696 -> .707 in the mixed store, for 1 of 73 newer-first on
-    the updates bench; at 1, .713 and .714, for 2 of 73; at 1 with the boost at .5, .725
-    and .723, within the calibration's bar since it reads the background's spread, but
-    for 1 to 3 update cases on each of the 9 read sets of the updates bench
-    (``docs/recall.md``, Names, fourth round).
+    ``name_weight`` boosts the memories about a name the query names: that open with it
+    or say it otherwise than as an address (``names.named_in``, ``recall.boost_named``;
+    0 turns it off). ``name_projection`` (``p``) embeds the first name a query names
+    alone (in the same model call; a name recurs, so most often it comes from the
+    embedding cache) and reads the content cosine as ``(1 - p) cos + p cos'``, ``cos'``
+    the cosine with that name's direction taken out of query and memory
+    (``recall.without_name``); 0 turns it off. Both at full strength (.6 and 1, since
+    2026-12-04) on LoCoMo: R@5 / R@10 .712 / .796 -> .727 / .807 per conversation (every
+    conversation up on both), .708 / .791 -> .717 / .799 in the mixed store, and no case
+    of the updates bench lost (three more newer first); with the boost reading only a
+    memory's opening name they cost 1 to 3 update cases on each set (``docs/recall.md``,
+    Names, fifth round).
     ``query_without_names`` embeds a query that names someone a second time without its
     first name and searches with the mean of the two vectors (``names.without_names``:
     one more text through the model, in the same call); off by default: it adds .014 R@5
@@ -74,9 +74,9 @@ class IndexParams:
     neighbour_weight: float = 0.5
     neighbour_hits: int = 5
     neighbour_gap: float = 3600.0
-    name_weight: float = 0.3
+    name_weight: float = 0.6
     query_without_names: bool = False
-    name_projection: float = 0.5
+    name_projection: float = 1.0
 
     def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``

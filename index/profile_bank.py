@@ -114,6 +114,7 @@ wife husband partner boyfriend girlfriend fiance fiancee friend friends mate bos
 neighbour neighbor cousin aunt uncle grandma grandmother grandpa grandfather granny niece
 nephew colleague coworker flatmate roommate housemate family team teacher doctor dentist
 landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
+grandson granddaughter grandchild grandchildren grandkid grandkids stepmum stepmom stepdad
 dog cat puppy kitten pet
 """.split())
 

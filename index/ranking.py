@@ -15,7 +15,7 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
    lane only: the ``alone`` column beside ``situated``);
-3. memories that open with a name the query names are boosted (``recall.boost_named``,
+3. memories about a name the query names are boosted (``recall.boost_named``,
    ``names.py``; each backend fills ``Rows.named``), then those that occurred in the span
    the query names (``recall.boost_time``);
 4. the memories stored next to the best hits (same owner, adjacent in creation order,
@@ -126,7 +126,7 @@ class Rows:
     ``sims`` ``(n, 3)`` similarities in ``LANES`` order (cosines for vector rows, before
     any boost); ``present`` whether each lane takes part; ``bm25`` each row's BM25 for the
     query (vector rows; None for rows scored by text, which get no lexical boost);
-    ``named`` whether the memory opens with a name the query names (``names.py``; None:
+    ``named`` whether the memory is about a name the query names (``names.py``; None:
     none does, or the query names nobody); ``same`` whether its content is exactly the
     query's text (filled when ``Ranking.exact`` is set; None: none is); ``name_sim`` the
     cosine of its content vector with the vector of the query's first name alone (filled
@@ -371,7 +371,7 @@ class Ranking:
         present = rows.present & _CONTENT_ONLY if column == "alone" else rows.present
         level = background_of(blend(sims, present, self.weights))
         if self.names and rows.opens_named().any():
-            # Where some memories of the sample open with a name the query names, those
+            # Where some memories of the sample are about a name the query names, those
             # are what a result must be told apart from (the person's other memories):
             # the background is read as theirs, as if the whole sample had the name
             # boost. When every memory of the sample opens with it (a subject's own, all
@@ -453,7 +453,7 @@ _CONTENT_ONLY = np.array([[True, False, False]])
 @dataclass
 class _Table:
     """The rows of one ranking: keys, creation order, occurred, similarities, lanes
-    present, whether each opens with a name the query names, and each score column
+    present, whether each is about a name the query names, and each score column
     (``Ranking._scores``, before calibration)."""
 
     keys: np.ndarray

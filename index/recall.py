@@ -142,10 +142,10 @@ def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float, end: floa
 
 
 def boost_named(scores: np.ndarray, named: np.ndarray, weight: float) -> np.ndarray:
-    """Scores pulled toward 1 for memories that open with a name the query names.
+    """Scores pulled toward 1 for memories about a name the query names.
 
     ``score + weight * (1 - score)`` where ``named``, unchanged elsewhere (``names.py``
-    says why: a memory says first whom it is about). Like the time boost it reorders
+    says which memories are about a name). Like the time boost it reorders
     rather than filters, stays in ``[0, 1]`` and keeps the order within each side.
     """
     scores = np.asarray(scores, dtype=np.float64)

@@ -12,10 +12,11 @@ indexing a numpy array from Python.
 Owner codes: ``FREE`` (-1) for an unused slot, ``GENERAL`` (0) for a memory about no one,
 and 1, 2, ... for each distinct ``(subject_type, subject_id)`` seen since the store opened.
 
-Opening names (``names.opening_name``, the name boost's signal): a code per label, 0 for
-none and 1, 2, ... for each distinct name, filled the first time a search scores the
-label (``UNREAD`` until then, and again once its content changes), so a search compares
-integers instead of reading each scored memory's text, and a cold start reads none.
+Names (``names.named_in``, the name boost's signal): a code per label, 0 for none and
+1, 2, ... for each distinct set of names a memory is about, filled the first time a
+search scores the label (``UNREAD`` until then, and again once its content changes), so a
+search compares a few sets instead of reading each scored memory's text, and a cold start
+reads none.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .names import opening_name
+from .names import named_in
 from .records import CATEGORY_CODES
 
 __all__ = ["FREE", "GENERAL", "UNREAD", "SlotTable", "CATEGORY_CODES"]
@@ -33,7 +34,7 @@ __all__ = ["FREE", "GENERAL", "UNREAD", "SlotTable", "CATEGORY_CODES"]
 FREE = -1
 GENERAL = 0
 UNREAD = -1
-"""The opening name code of a label whose content has not been read since it changed."""
+"""The names code of a label whose content has not been read since it changed."""
 
 
 class SlotTable:
@@ -60,7 +61,8 @@ class SlotTable:
         self.until = np.zeros(0, dtype=np.float64)
         self.ended = 0
         self.opening = np.zeros(0, dtype=np.int32)
-        self.name_codes: dict[str | None, int] = {None: 0}
+        self.name_codes: dict[frozenset[str], int] = {frozenset(): 0}
+        self.name_sets: list[frozenset[str]] = [frozenset()]
         self.subject_codes: dict[tuple[str, str], int] = {}
         self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
         self.live = 0
@@ -148,26 +150,25 @@ class SlotTable:
 
     def opens_named(self, labels: np.ndarray, names: tuple[str, ...],
                     content: Callable[[int], str]) -> np.ndarray:
-        """Whether each of ``labels`` opens with one of ``names`` (``names.query_names``:
-        ``opening_name(content) in names``); ``content(label)`` gives the text of a
-        label whose opening name is not read yet (``UNREAD``)."""
+        """Whether each of ``labels`` is about one of ``names`` (``names.query_names``:
+        one of them is in ``names.named_in(content)``); ``content(label)`` gives the
+        text of a label whose names are not read yet (``UNREAD``)."""
         codes = self.opening[labels]
         unread = np.flatnonzero(codes == UNREAD)
         if len(unread):
             table = self.name_codes
             for i in unread.tolist():
                 label = int(labels[i])
-                name = opening_name(content(label))
-                code = table.get(name)
+                named = named_in(content(label))
+                code = table.get(named)
                 if code is None:
-                    code = table[name] = len(table)
+                    code = table[named] = len(table)
+                    self.name_sets.append(named)
                 self.opening[label] = codes[i] = code
-        found = np.zeros(len(labels), dtype=bool)
-        for name in names:
-            code = self.name_codes.get(name)
-            if code is not None:
-                found |= codes == code
-        return found
+        wanted = set(names)
+        hits = [code for code in np.unique(codes).tolist()
+                if not wanted.isdisjoint(self.name_sets[code])]
+        return np.isin(codes, hits)
 
     def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,
                 cats: np.ndarray, seqs: np.ndarray, created: np.ndarray,

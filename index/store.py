@@ -289,7 +289,9 @@ class MemoryStore(MemoryCore):
              for label in labels],
             [float(slots.valid_from[label]) for label in labels],
             scores, question=question, contents=[] if question is None else
-            [state.records[str(slots.ids[label])].content for label in labels])
+            [state.records[str(slots.ids[label])].content for label in labels],
+            categories=[] if question is None else
+            [state.records[str(slots.ids[label])].category for label in labels])
 
     def _counts(self) -> dict[str, Any]:
         with self._lock:

@@ -93,21 +93,31 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
 def whose(sentence: str) -> str:
     """Whose a first-person sentence is, for comparing by meaning: the person or animal
     a sentence opening "my/our ..." names ("My brother has a flat in Brighton now",
-    "my daughter is in Year 2"), the speaker for "my husband and I", else
-    ``slots.owner``: a person's attribute is never the speaker's however it is said."""
+    "my daughter is in Year 2"), with the name it introduces ("my son Jaxon is in 2nd
+    grade" is "son jaxon": a later "Jaxon started ..." is his, and so is "my son ..."),
+    the speaker for "my husband and I", else ``slots.owner``: a person's attribute is
+    never the speaker's however it is said."""
     if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
         for word in m[1].lower().split():
             if re.sub(r"'s?$", "", word) in PEOPLE:
-                return re.sub(r"'s?$", "", word)
+                kin = re.sub(r"'s?$", "", word)
+                # "my son Jaxon", not "my sister's Toyota" (a thing of hers).
+                named = None if word.endswith(("'s", "'")) else re.match(
+                    rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?{re.escape(word)}\s+"
+                    r"((?-i:[A-Z][a-z]+))\b(?!')", sentence, re.I)
+                return f"{kin} {named[1].lower()}" if named else kin
     return owner(sentence)
 
 
-#: Numbers said in words: a value as much as "7" is ("my youngest is two").
+#: Numbers said in words: a value as much as "7" is ("my youngest is two"), and ordinals
+#: ("third grade", "her second year"; not "first", which is mostly "at first", "my first
+#: day": a beginning, not a rank held).
 _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
                      r"twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
-                     r"ninety|hundred)\b", re.I)
+                     r"ninety|hundred|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
+                     r"tenth|eleventh|twelfth|[a-z]+teenth)\b", re.I)
 
 
 @lru_cache(maxsize=50_000)

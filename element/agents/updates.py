@@ -148,8 +148,8 @@ MAY_CHANGE = re.compile(
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
 #: "too high").
-_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|second|"
-                       r"third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
+_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|a second|"
+                       r"a third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
                        r"holiday (?:home|house|flat|cottage|place|let)|for (?:the )?holidays)\b",
                        re.I)
 #: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay

@@ -23,7 +23,7 @@ __all__ = ["Scored", "adjacent", "as_rows", "scored"]
 @dataclass
 class Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
-    BM25, whether it opens with a name the query names (``names.py``), whether its content
+    BM25, whether it is about a name the query names (``names.py``), whether its content
     is the query's text (``Ranking.exact``), its content's cosine with the query's name
     (``Ranking.name``), its pool in the search and its owner (``(subject_type,
     subject_id)``, both None for a general memory)."""

@@ -37,7 +37,7 @@ import psycopg
 from psycopg import sql
 
 from ..lexical import terms
-from ..names import OPENING_SQL
+from ..names import OPENING_SQL, said_sql
 from ..query import Bounds, SearchQuery
 from ..ranking import (
     NEIGHBOUR_SCAN,
@@ -297,8 +297,9 @@ class _Search:
     def _columns(self, alias: str) -> Sql:
         """The seven scored columns of a row of ``alias`` (``scored.scored`` reads them):
         the cosine of each lane the query gives (NULL for the others), BM25, whether the
-        memory opens with a name the query names (``names.OPENING_SQL``, the rule of
-        ``names.opening_name``), whether its content is the query's text
+        memory is about a name the query names (opens with it, ``names.OPENING_SQL``, or
+        says it otherwise than as an address, ``names.said_sql``: the rule of
+        ``names.named_in``), whether its content is the query's text
         (``Ranking.exact``) and its content's cosine with the query's name
         (``Ranking.name``; 0 when not asked)."""
         cols, params = [], list[Any]()
@@ -318,8 +319,9 @@ class _Search:
             cols.append(score)
         names: tuple[Any, ...] = ()
         if self.ranking.names:
-            cols.append(f"coalesce({OPENING_SQL.format(alias=alias)} = ANY(%s), false)")
-            names = (list(self.ranking.names),)
+            cols.append(f"(coalesce({OPENING_SQL.format(alias=alias)} = ANY(%s), false)"
+                        f" OR {alias}.content ~ %s)")
+            names = (list(self.ranking.names), said_sql(self.ranking.names))
         else:
             cols.append("false")
         exact: tuple[Any, ...] = ()

@@ -425,7 +425,9 @@ def _newer_first(rows: list[Any], scores: list[float], question: Asked | None) -
     newness = [0.0 if row is None else float(row[width + 1]) for row in rows]
     return newer_first(vectors, owners, newness, scores, question=question,
                        contents=[None if row is None else row[FIELDS.index("content")]
-                                 for row in rows])
+                                 for row in rows],
+                       categories=[None if row is None else row[FIELDS.index("category")]
+                                   for row in rows])
 
 
 class _Edit:

@@ -154,10 +154,16 @@ cases:
     assert "failed cases: none" in out and "| not measured |" not in out
     assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in out, out
     # Two cases per fresh home: the figures are the same, gathered over two servers.
+    dump = tmp_path / "cases.jsonl"
     batched = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
-                  "--batch", "2")
+                  "--batch", "2", "--dump", str(dump))
     assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in batched, \
         batched
+    # --dump: each case's decisions and scores, a JSON line each (to count misses by class).
+    lines = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert [line["case"]["id"] for line in lines] == ["a", "b", "c"]
+    assert lines[0]["result"]["newer_first"] is True
+    assert "supersede" in [d["action"] for d in lines[0]["decisions"]]
 
 
 def test_observe_bench_command_line_dumps_facts_and_memories(data: Path,

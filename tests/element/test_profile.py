@@ -82,11 +82,15 @@ def test_values_are_names_and_numbers_not_the_subject() -> None:
                                                                          "anne"}
     assert values("Ana loves fantasy novels and sci-fi films.", "Ana") == set()
     assert values("Ana's youngest is two already.", "Ana") == {"two"}
+    assert values("Leo started third grade.", "Ana") == {"third"}
+    assert values("Ana's first day went well.", "Ana") == set()     # a beginning, no rank
 
 
 @pytest.mark.parametrize("sentence,holder", [
     ("My brother has a flat in Brighton now", "brother"),
     ("my daughter is in Year 2", "daughter"),
+    ("My son Jaxon is in 2nd grade", "son jaxon"),      # named: "Jaxon started ..." is his
+    ("My sister's Toyota died", "sister"),               # her car, not her name
     ("My husband and I live in Leeds", ""),
     ("I drive a Ford Focus", ""),
     ("our broadband provider is Sky", ""),

@@ -1,9 +1,10 @@
 """Names (names.py, recall.boost_named): a question that names someone prefers the memories
-that open with that name, the ones *about* them, on either backend.
+about that person (that open with the name, or say it otherwise than as an address), on
+either backend.
 
 Every test below asks about Caroline among memories that all say "Caroline" and the same
 other words: the one Caroline said (or that is about her) comes first; one that merely
-mentions her does not pass it.
+addresses her does not pass it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings
-from index.names import MAX_NAMES, first_name, opening_name, query_names, without_names
+import re
+
+from index.lexical import STOPWORDS
+from index.names import (
+    MAX_NAMES,
+    first_name,
+    named_in,
+    opening_name,
+    query_names,
+    said_sql,
+    without_names,
+)
 from index.recall import boost_named, without_name
 from index.slots import GENERAL, UNREAD, SlotTable
 
@@ -26,8 +38,8 @@ EVERYTHING = MemorySettings(relevance_threshold=0.0)
 SCOPED = MemorySettings(relevance_threshold=0.0, subject_scoping=True)
 # The same bag of words: equal vectors (the hashing embedder) and equal BM25, so only the
 # name boost tells them apart (without it, the newer one ranks first).
-ABOUT_HER = "Caroline: Melanie and I researched adoption agencies"
-MENTIONS_HER = "Melanie: Caroline and I researched adoption agencies"
+ABOUT_HER = "Caroline: Melanie, I researched adoption agencies"
+MENTIONS_HER = "Melanie: Caroline, I researched adoption agencies"
 
 
 def test_the_names_of_a_question_are_its_capitalised_words_that_are_not_stopwords():
@@ -86,7 +98,33 @@ def test_the_opening_name_column_is_the_rule_whatever_the_history(steps, names):
             slots.opens_named(np.array(live), tuple(names), texts.__getitem__)
     live = np.array(sorted(texts), dtype=np.int64)
     found = slots.opens_named(live, tuple(names), texts.__getitem__)
-    assert found.tolist() == [opening_name(texts[label]) in names for label in live.tolist()]
+    assert found.tolist() == [not set(names).isdisjoint(named_in(texts[label]))
+                              for label in live.tolist()]
+
+
+def test_a_memory_is_about_the_names_it_says_but_not_those_it_addresses():
+    assert named_in("First night in Agnes's new apartment in Vancouver") \
+        >= {"agnes", "vancouver"}
+    assert "nikhil" in named_in("Noodle went to a rescue, and Nikhil's family has one")
+    assert "agnes" in named_in("Tom met Agnes at the station")
+    assert "caroline" in named_in("caroline likes tea")
+    assert "caroline" not in named_in("Melanie: Caroline, that's great!")
+    assert "mel" not in named_in("Caroline: Thanks, Mel!")
+    assert "mel" not in named_in("Is that so, Mel?")
+    assert "tea" not in named_in("Caroline likes tea")
+
+
+@settings(PROFILE, max_examples=300)
+@given(text=st.text(st.sampled_from("AaGgNnSs :,!?.'x\n-1"), max_size=24),
+       name=st.text(st.sampled_from("agns"), min_size=1, max_size=4))
+def test_the_sql_rule_reads_a_name_as_the_file_store_does(text, name):
+    """PostgreSQL reads whether a content is about a name by ``OPENING_SQL`` or
+    ``said_sql``'s expression (the same expression in Python's ``re`` here); the file
+    store by ``named_in``: they agree on every text."""
+    if name in STOPWORDS:
+        return
+    said = re.search(said_sql((name,)), text) is not None
+    assert (name in named_in(text)) == (opening_name(text) == name or said)
 
 
 @settings(PROFILE, max_examples=80)
@@ -231,10 +269,10 @@ def test_the_name_to_take_out_is_the_first_as_the_query_writes_it():
 def test_a_memory_that_says_what_was_asked_gains_on_one_that_says_the_name(make_store,
                                                                              tmp_path):
     """The more of the content cosine is read with the name's direction out
-    (name_projection: none, the default share, all of it), the more a memory that says
-    what was asked gains on one that only says the name: on both backends alike."""
+    (name_projection: none, half, the default share, all of it), the more a memory that
+    says what was asked gains on one that only says the name: on both backends alike."""
     sims = {}
-    for share in (0.0, IndexParams().name_projection, 1.0):
+    for share in sorted({0.0, 0.5, IndexParams().name_projection, 1.0}):
         store = make_store(index_params=IndexParams(name_projection=share, name_weight=0),
                            directory=tmp_path / f"projection-{share}")
         for text in ("Caroline Caroline Caroline", "sister research adoption"):
@@ -263,3 +301,19 @@ def test_with_the_name_out_the_querys_own_text_still_scores_1(make_store, tmp_pa
     found = store.search(query=text, settings=MemorySettings(relevance_threshold=1.0))
     assert [r["memory"]["id"] for r in found.results] == [mine["id"]]
     assert found.results[0]["score"] >= 1.0 - 1e-5
+
+
+@pytest.mark.parametrize("weight", [0.0, IndexParams().name_weight])
+def test_a_memory_that_says_the_name_anywhere_is_about_them(make_store, tmp_path, weight):
+    """An update told as it was said ("I love Agnes, the new flat") is about Agnes though
+    it opens with the speaker; one that only addresses her is not. The same words: without
+    the boost the newer (the address) ranks first."""
+    store = make_store(index_params=IndexParams(name_weight=weight),
+                       directory=tmp_path / f"anywhere-{next(_OPENED)}")
+    says = "Tom: I love Agnes, the new flat"
+    addresses = "Tom: Agnes, I love the new flat"
+    store.store(content=says, category="context", settings=EVERYTHING)
+    store.store(content=addresses, category="context", settings=EVERYTHING)
+    found = store.search(query="What does Agnes love?", limit=2, settings=EVERYTHING)
+    first = found.results[0]["memory"]["content"]
+    assert first == (says if weight else addresses)
