@@ -13,15 +13,13 @@ selective filter still returns the asked number of rows) and the best BM25 match
 the postings (``bm25.py``). A hit's neighbours are found among the rows already read
 when its pool was scored whole or when it was among the likely hits of a walked pool,
 else by one more statement. The search runs on one connection in one read-only
-``REPEATABLE READ`` transaction (its statements see one instant; its ``BEGIN`` goes out
-with the first statements, its ``COMMIT`` with the access count), and independent
-statements go out together in a pipeline, so a search on a small scope is two round
-trips with the access count. A walked pool's HNSW walks run on a second connection of
-the pool, when one is free, beside the postings (the store keeps the blocks it decoded:
-``bm25.Postings``); its best BM25 matches are checked and scored in the round trip of
-the other candidates' rows, with the neighbours of the likely hits (``NEAR_GUESS``), and
-those sums are every candidate's BM25. The walks on the spare connection see the
-search's instant too (its snapshot, exported to the spare's transaction).
+``REPEATABLE READ`` transaction (one instant; its BEGIN and COMMIT go out with other
+statements), independent statements together in a pipeline: a search on a small scope
+is two round trips with the access count. A walked pool's HNSW walks run on a second
+connection, when one is free, in the search's snapshot, beside the postings (the store
+keeps the blocks it decoded: ``bm25.Postings``); its best BM25 matches are checked and
+scored in the round trip of the other candidates' rows, with the neighbours of the
+likely hits (``NEAR_GUESS``), and those sums are every candidate's BM25.
 ``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
@@ -68,11 +66,8 @@ EXACT_MAX = 1024
 # queries in 10 (a hit outside costs the statement it always cost).
 NEAR_GUESS = 12
 
-# The search's statements see the element at one instant: each in a snapshot of its own,
-# a memory the background embedder gave its vectors between the statement reading the
-# rows with vectors and the one reading those without was in neither, and the search
-# missed it (``tests/index/test_search_instant.py``). Queued in the first pipeline, the
-# BEGIN costs no round trip of its own.
+# A search's statements see one instant (apart, a memory embedded between two was in
+# neither: ``tests/index/test_search_instant.py``); queued in the first pipeline.
 BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
 Sql = tuple[str, tuple[Any, ...]]
@@ -87,11 +82,8 @@ def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
     """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
     (``spare``: a second connection, if one is free, to walk a large pool on beside the
     postings; ``db.Database.spare``; ``postings``: the store's decoded postings, else
-    every block is read).
-
-    Its first statement, ``BEGIN``, opens a read-only ``REPEATABLE READ`` transaction
-    that the caller ends (``COMMIT``, or ``ROLLBACK`` on an error) after the ranking,
-    whose neighbours are read in it too."""
+    every block is read). Its first statement opens a transaction (``BEGIN``) that the
+    caller ends after the ranking, whose neighbours are read in it too."""
     return _Search(conn, t, request, queries, scoping, ranking, spare,
                    postings or bm25.Postings()).gather()
 
@@ -125,11 +117,10 @@ class _Search:
         best = 0.0
         with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
             with conn.pipeline():
-                # Sent together, one round trip: the search's transaction opened (see
-                # ``gather``), each pool's size (counted up to EXACT_MAX + 1, which picks
-                # its plan), every row of the pools that are small scored whole (a large
-                # pool is left out by the same count), and the memories in scope to score
-                # by text.
+                # Sent together, one round trip: BEGIN, each pool's size (counted up to
+                # EXACT_MAX + 1, which picks its plan), every row of the pools that are
+                # small scored whole (a large pool is left out by the same count), and
+                # the memories in scope to score by text.
                 cur.execute(BEGIN)
                 if self.queries is not None:
                     counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
@@ -428,14 +419,11 @@ class _Search:
         if self.words and self.spare is not None:
             with self.spare() as spare:
                 if spare is not None:
-                    # The walks see the search's instant: its snapshot, exported for
-                    # the spare's transaction to take (one round trip).
+                    # The walks see the search's instant (one round trip).
                     row = conn.execute("SELECT pg_export_snapshot()").fetchone()
-                    snapshot = str(row[0]) if row else ""
                     walked: list[list[list[str]] | BaseException] = []
-                    thread = threading.Thread(target=self._walk_beside,
-                                              args=(spare, snapshot, queries, pools,
-                                                    walked))
+                    thread = threading.Thread(target=self._walk_beside, args=(
+                        spare, str(row[0]) if row else "", queries, pools, walked))
                     thread.start()
                     try:
                         with conn.cursor() as top:
@@ -460,9 +448,8 @@ class _Search:
                      queries: dict[str, np.ndarray], pools: list[Sql],
                      walked: list[list[list[str]] | BaseException]) -> None:
         """:meth:`_send_walks` on ``spare`` (a thread's target) in the search's
-        ``snapshot`` (``pg_export_snapshot``): the ids found, or the error, appended to
-        ``walked``. (An error leaves ``spare`` in its transaction: ``db.Database.spare``
-        then drops it.)"""
+        ``snapshot``: the ids found, or the error, appended to ``walked`` (an error leaves
+        ``spare`` in its transaction: ``db.Database.spare`` drops it)."""
         try:
             with spare.pipeline():
                 spare.execute(BEGIN)
