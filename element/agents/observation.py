@@ -2,6 +2,7 @@
 
 ``parse_observation`` validates an observe body; an :class:`Observation` knows its turns'
 identities (``observed.py``), the context window and goal of each turn, and its date.
+Its turns and names hold no :data:`PLACEHOLDERS`: each is dropped on the way in.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .observed import own_text_identities, turn_identities
 from .rules import goal_of
 
 __all__ = ["Turn", "Observation", "parse_observation", "ROLES", "WINDOW_TURNS",
-           "WINDOW_WORDS", "MAX_TURNS", "MAX_TURN_CHARS", "MAX_ID_CHARS"]
+           "WINDOW_WORDS", "MAX_TURNS", "MAX_TURN_CHARS", "MAX_ID_CHARS", "PLACEHOLDERS",
+           "unmarked"]
 
 ROLES = ("user", "assistant")
 #: The context captured with a memory: the last turns up to the one it came from, and of
@@ -29,6 +31,26 @@ WINDOW_WORDS = 64
 MAX_TURNS = 200
 MAX_TURN_CHARS = 16_000
 MAX_ID_CHARS = 200
+#: The private-use characters the rules write into a turn's text as markers while they
+#: narrate it (``narration.py``: U+E001, U+E002 for the speaker's "my", "mine"). A turn
+#: can carry them anyway (pasted from an app that uses the private-use area, or sent to
+#: corrupt), and each was then read as a marker ("I love my dog \ue001" -> "... their
+#: dog their") or stored as it came, in a memory's context or in facts written without
+#: narration. They mean nothing to a reader: every turn and name drops them here, so no
+#: rule ever sees one. Other private-use characters are no marker of ours and pass as
+#: text (they are not word characters, so they neither split nor join words).
+PLACEHOLDERS = "\ue001\ue002"
+_DROP = str.maketrans("", "", PLACEHOLDERS)
+
+
+def unmarked(text: str) -> str:
+    """``text`` without :data:`PLACEHOLDERS`."""
+    return text.translate(_DROP)
+
+
+def _unmarked_name(name: str | None) -> str | None:
+    """A name without :data:`PLACEHOLDERS`, trimmed; None if nothing else is left."""
+    return (unmarked(name).strip() or None) if name is not None else None
 
 
 # -- input ------------------------------------------------------------------------------------
@@ -39,6 +61,11 @@ class Turn:
     content: str
     name: str | None = None
     id: str | None = None       # the client's id of the turn, unique in its conversation
+
+    def __post_init__(self) -> None:
+        # Frozen: the cleaned text replaces what was given, before anything reads it.
+        object.__setattr__(self, "content", unmarked(self.content))
+        object.__setattr__(self, "name", _unmarked_name(self.name))
 
 
 @dataclass(frozen=True)
@@ -58,6 +85,9 @@ class Observation:
     session_date: datetime | None = None
     subject_name: str | None = None
     fresh: tuple[bool, ...] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "subject_name", _unmarked_name(self.subject_name))
 
     def is_fresh(self, i: int) -> bool:
         return self.fresh is None or self.fresh[i]

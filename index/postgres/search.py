@@ -10,17 +10,16 @@ Like the file store's planner, a pool of at most ``EXACT_MAX`` memories is score
 from its rows (cosines and BM25 in one read, sent in one pipeline with the pool counts);
 a larger one is walked: HNSW per lane with ``hnsw.iterative_scan = relaxed_order`` (a
 selective filter still returns the asked number of rows) and the best BM25 matches from
-the postings (``bm25.py``). A hit's neighbours are found among the rows already read when
-its pool was scored whole or when it was among the likely hits of a walked pool, else
-by one more statement. The search runs on one
-connection in autocommit: the reads need no transaction of their own (each statement
-sees a committed state; a memory deleted between two is left out), and independent
-statements go out together in a pipeline, so a search on a small scope is two round
-trips with the access count. A walked pool's HNSW walks run on a second connection of
-the pool, when one is free, beside the postings (the store keeps the blocks it decoded:
-``bm25.Postings``); its best BM25 matches are checked and scored in the round trip of
-the other candidates' rows, with the neighbours of the likely hits (``NEAR_GUESS``), and
-those sums are every candidate's BM25.
+the postings (``bm25.py``). A hit's neighbours are found among the rows already read
+when its pool was scored whole or when it was among the likely hits of a walked pool,
+else by one more statement. The search runs on one connection in one read-only
+``REPEATABLE READ`` transaction (one instant; its BEGIN and COMMIT go out with other
+statements), independent statements together in a pipeline: a search on a small scope
+is two round trips with the access count. A walked pool's HNSW walks run on a second
+connection, when one is free, in the search's snapshot, beside the postings (the store
+keeps the blocks it decoded: ``bm25.Postings``); its best BM25 matches are checked and
+scored in the round trip of the other candidates' rows, with the neighbours of the
+likely hits (``NEAR_GUESS``), and those sums are every candidate's BM25.
 ``docs/deploy.md`` ("Search and store speed") has the round trips and the figures.
 """
 
@@ -33,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from psycopg import sql
 
 from ..lexical import terms
 from ..names import OPENING_SQL, said_sql
@@ -66,6 +66,10 @@ EXACT_MAX = 1024
 # queries in 10 (a hit outside costs the statement it always cost).
 NEAR_GUESS = 12
 
+# A search's statements see one instant (apart, a memory embedded between two was in
+# neither: ``tests/index/test_search_instant.py``); queued in the first pipeline.
+BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
 Sql = tuple[str, tuple[Any, ...]]
 Cursor = psycopg.Cursor[Any]
 Spare = Callable[[], AbstractContextManager[psycopg.Connection[Any] | None]]
@@ -78,7 +82,8 @@ def gather(conn: psycopg.Connection[Any], t: Table, request: SearchQuery,
     """The candidates of one search on ``conn`` (autocommit), scored for ``ranking.rank``
     (``spare``: a second connection, if one is free, to walk a large pool on beside the
     postings; ``db.Database.spare``; ``postings``: the store's decoded postings, else
-    every block is read)."""
+    every block is read). Its first statement opens a transaction (``BEGIN``) that the
+    caller ends after the ranking, whose neighbours are read in it too."""
     return _Search(conn, t, request, queries, scoping, ranking, spare,
                    postings or bm25.Postings()).gather()
 
@@ -112,10 +117,11 @@ class _Search:
         best = 0.0
         with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
             with conn.pipeline():
-                # Sent together, one round trip: each pool's size (counted up to
+                # Sent together, one round trip: BEGIN, each pool's size (counted up to
                 # EXACT_MAX + 1, which picks its plan), every row of the pools that are
                 # small scored whole (a large pool is left out by the same count), and
                 # the memories in scope to score by text.
+                cur.execute(BEGIN)
                 if self.queries is not None:
                     counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
                     cur.execute(f"SELECT {counts}", self._count_params(self.pools))
@@ -413,9 +419,11 @@ class _Search:
         if self.words and self.spare is not None:
             with self.spare() as spare:
                 if spare is not None:
+                    # The walks see the search's instant (one round trip).
+                    row = conn.execute("SELECT pg_export_snapshot()").fetchone()
                     walked: list[list[list[str]] | BaseException] = []
-                    thread = threading.Thread(target=self._walk_beside,
-                                              args=(spare, queries, pools, walked))
+                    thread = threading.Thread(target=self._walk_beside, args=(
+                        spare, str(row[0]) if row else "", queries, pools, walked))
                     thread.start()
                     try:
                         with conn.cursor() as top:
@@ -436,13 +444,19 @@ class _Search:
             c.close()
         return found, matches
 
-    def _walk_beside(self, spare: psycopg.Connection[Any], queries: dict[str, np.ndarray],
-                     pools: list[Sql], walked: list[list[list[str]] | BaseException]) -> None:
-        """:meth:`_send_walks` on ``spare`` (a thread's target): the ids found, or the
-        error, appended to ``walked``."""
+    def _walk_beside(self, spare: psycopg.Connection[Any], snapshot: str,
+                     queries: dict[str, np.ndarray], pools: list[Sql],
+                     walked: list[list[list[str]] | BaseException]) -> None:
+        """:meth:`_send_walks` on ``spare`` (a thread's target) in the search's
+        ``snapshot``: the ids found, or the error, appended to ``walked`` (an error leaves
+        ``spare`` in its transaction: ``db.Database.spare`` drops it)."""
         try:
             with spare.pipeline():
-                walks = self._send_walks(spare, queries, pools)
+                spare.execute(BEGIN)
+                spare.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(
+                    sql.Literal(snapshot)))
+                walks = self._send_walks(spare, queries, pools, own=False)
+                spare.execute("COMMIT")
             walked.append([[str(r[0]) for r in walk.fetchall()] for walk in walks])
             for c in walks:
                 c.close()
@@ -450,13 +464,14 @@ class _Search:
             walked.append(exc)
 
     def _send_walks(self, conn: psycopg.Connection[Any], queries: dict[str, np.ndarray],
-                    pools: list[Sql]) -> list[Cursor]:
+                    pools: list[Sql], *, own: bool = True) -> list[Cursor]:
         """Send each lane's HNSW walk per pool in one transaction on ``conn`` (in
-        pipeline mode): their cursors, read after the pipeline's sync."""
+        pipeline mode; ``own``: a transaction or savepoint of their own, else the one
+        the caller opened): their cursors, read after the pipeline's sync."""
         t, d = self.t, self.t.dim
         extra_sql, extra_params = self.extra
         walks: list[Cursor] = []
-        with conn.transaction(), conn.cursor() as settings_cur:
+        with conn.transaction() if own else nullcontext(), conn.cursor() as settings_cur:
             settings_cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             # A sequential scan would compute (and detoast) every row's distance: leave
             # the planner the HNSW walk or, for a selective filter, the btree and a sort.

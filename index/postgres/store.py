@@ -227,15 +227,9 @@ class PostgresMemoryStore(MemoryCore):
                 ranking: Ranking, count_access: bool) -> SearchResult:
         self._check_open()
         with self._db.autocommit() as conn:
-            # The search's statements in one read-only REPEATABLE READ transaction: they
-            # see the element at one instant. Each on its own, a memory the background
-            # embedder gave its vectors between the statement reading the rows with
-            # vectors and the one reading those without was in neither, and the search
-            # missed it (a supersede became an add, one run in a few on a loaded
-            # machine: ``tests/index/test_search_instant.py``). Costs two round trips,
-            # ~0.8 ms of a ~8 ms search at load 8 (queued in the search's own pipeline
-            # they would cost none; measured slower whole-pipelined).
-            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            # ``search.gather`` opens the search's read-only REPEATABLE READ transaction
+            # in its first pipeline (its statements see one instant); it ends here, with
+            # the access count's statement in one round trip when there are hits.
             try:
                 ranked = ranking.rank(search.gather(conn, self._table, request, queries,
                                                     scoping, ranking, self._db.spare,
@@ -244,24 +238,28 @@ class PostgresMemoryStore(MemoryCore):
                 with suppress(psycopg.Error):     # a broken connection has none to end
                     conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
             if not ranked.keys:
+                conn.execute("COMMIT")
                 return SearchResult([], ranked.fallback)
             with conn.cursor() as cur:
-                if count_access:
-                    # An access count is a statistic, not an acknowledged write: its commit
-                    # need not wait for the WAL flush (a crash may lose the last counts,
-                    # never data). ``set_config(..., true)`` lasts for this statement's own
-                    # transaction only, so the pooled connection keeps its setting.
-                    cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
-                                f"last_accessed_at = %s WHERE element = %s AND "
-                                f"id = ANY(%s) AND "
-                                f"set_config('synchronous_commit', 'off', true) = 'off' "
-                                f"RETURNING {PUBLIC}, {_NEWNESS}",
-                                (self._now(), self.element, ranked.keys))
-                else:
-                    cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
-                                f"element = %s AND id = ANY(%s)", (self.element, ranked.keys))
+                with conn.pipeline():
+                    conn.execute("COMMIT")
+                    if count_access:
+                        # An access count is a statistic, not an acknowledged write: its
+                        # commit need not wait for the WAL flush (a crash may lose the last
+                        # counts, never data). ``set_config(..., true)`` lasts for this
+                        # statement's own transaction only, so the pooled connection keeps
+                        # its setting.
+                        cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
+                                    f"last_accessed_at = %s WHERE element = %s AND "
+                                    f"id = ANY(%s) AND "
+                                    f"set_config('synchronous_commit', 'off', true) = 'off' "
+                                    f"RETURNING {PUBLIC}, {_NEWNESS}",
+                                    (self._now(), self.element, ranked.keys))
+                    else:
+                        cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
+                                    f"element = %s AND id = ANY(%s)",
+                                    (self.element, ranked.keys))
                 rows = {row[0]: row for row in cur.fetchall()}
         question = asked_of(self._embedder, queries, request.texts["content"])
         ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],

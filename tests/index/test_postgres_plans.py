@@ -157,7 +157,9 @@ def test_spare_lends_a_free_connection_and_never_queues(db: Database) -> None:
 def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
         db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A pool scored whole needs nothing after the counts' round trip but the access
-    count: no empty pipeline either (its sync is a round trip of its own)."""
+    count: two pipelines (the first opens the search's transaction, the second ends it
+    with the access count), no statement between or outside them, no empty pipeline
+    either (its sync is a round trip of its own)."""
     import psycopg
     store = _store(db, str(tmp_path))
     settings = MemorySettings(subject_scoping=True, relevance_threshold=0.0)
@@ -165,14 +167,23 @@ def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
         store.store_many([{"content": f"budget river note {i}", "category": "fact"}
                           for i in range(20)], settings=settings)
         opened: list[int] = []
+        alone: list[str] = []
         pipeline = psycopg.Connection.pipeline
+        execute = psycopg.Cursor.execute
 
         def counted(self: Any) -> Any:
             opened.append(1)
             return pipeline(self)
+
+        def watched(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            if not self.connection._pipeline:
+                alone.append(str(query)[:40])
+            return execute(self, query, *args, **kwargs)
         monkeypatch.setattr(psycopg.Connection, "pipeline", counted)
+        monkeypatch.setattr(psycopg.Cursor, "execute", watched)
         found = store.search(query="budget river", limit=5, settings=settings)
         assert len(found.results) == 5
-        assert len(opened) == 1, opened
+        assert len(opened) == 2, opened
+        assert alone == []
     finally:
         store.close()
