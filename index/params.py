@@ -46,10 +46,10 @@ class IndexParams:
     the cosine with that name's direction taken out of query and memory
     (``recall.without_name``); 0 turns it off. Both at full strength (.6 and 1, since
     2026-12-04) on LoCoMo: R@5 / R@10 .712 / .796 -> .727 / .807 per conversation (every
-    conversation up on both), .708 / .791 -> .717 / .799 in the mixed store, and no case
-    of the updates bench lost (three more newer first); with the boost reading only a
-    memory's opening name they cost 1 to 3 update cases on each set (``docs/recall.md``,
-    Names, fifth round).
+    conversation up on both), .708 / .791 -> .717 / .799 in the mixed store; on the
+    updates bench's read sets, beside the answers-first lever, 1 newer-first and 3 as-of
+    cases of 242 lost (with the boost reading only a memory's opening name they cost 1 to
+    3 update cases on each set; ``docs/recall.md``, Names, fifth round).
     ``query_without_names`` embeds a query that names someone a second time without its
     first name and searches with the mean of the two vectors (``names.without_names``:
     one more text through the model, in the same call); off by default: it adds .014 R@5
