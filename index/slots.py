@@ -62,7 +62,9 @@ class SlotTable:
         self.ended = 0
         self.opening = np.zeros(0, dtype=np.int32)
         self.name_codes: dict[frozenset[str], int] = {frozenset(): 0}
-        self.name_sets: list[frozenset[str]] = [frozenset()]
+        #: The codes of the name sets holding each name: a search looks its names up here
+        #: rather than testing each distinct set among its candidates.
+        self.codes_by_name: dict[str, list[int]] = {}
         self.subject_codes: dict[tuple[str, str], int] = {}
         self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
         self.live = 0
@@ -163,12 +165,15 @@ class SlotTable:
                 code = table.get(named)
                 if code is None:
                     code = table[named] = len(table)
-                    self.name_sets.append(named)
+                    for name in named:
+                        self.codes_by_name.setdefault(name, []).append(code)
                 self.opening[label] = codes[i] = code
-        wanted = set(names)
-        hits = [code for code in np.unique(codes).tolist()
-                if not wanted.isdisjoint(self.name_sets[code])]
-        return np.isin(codes, hits)
+        # A table over the codes (one per distinct name set, fewer than the labels):
+        # indexing it is cheaper than np.isin's sort of the candidates.
+        about = np.zeros(len(self.name_codes), dtype=bool)
+        for name in names:
+            about[self.codes_by_name.get(name, [])] = True
+        return np.asarray(about[codes], dtype=bool)
 
     def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,
                 cats: np.ndarray, seqs: np.ndarray, created: np.ndarray,
