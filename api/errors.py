@@ -9,7 +9,7 @@ as a 500 that reveals no internals.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import cast
 
 from flask import Flask, Response, current_app
 from flask.json.provider import JSONProvider
@@ -76,9 +76,11 @@ def _unexpected(exc: Exception, json: JSONProvider | None = None) -> Response:
     return error_response(exc, json)
 
 
-def answer_error(exc: Exception, json: JSONProvider) -> Response:
-    """What the handlers :func:`register_error_handlers` registers answer for ``exc``, for
-    a request served outside Flask's dispatch (``routes.OpRoutes``)."""
+def answer_error(exc: Exception, json: JSONProvider | None = None) -> Response:
+    """The answer for any error a request raised: ours in their own shape, an HTTP
+    error mapped to it, anything else a 500 that reveals nothing. The one mapping: the
+    app's handler (:func:`register_error_handlers`) and a request served outside Flask's
+    dispatch (``routes.OpRoutes``) both answer through it."""
     if isinstance(exc, (ElementError, StoreError, SourceError, ApiError)):
         return error_response(exc, json)
     if isinstance(exc, HTTPException):
@@ -87,9 +89,5 @@ def answer_error(exc: Exception, json: JSONProvider) -> Response:
 
 
 def register_error_handlers(app: Flask) -> None:
-    def ours(exc: Any) -> Response:
-        return error_response(exc)
-    for base in (ElementError, StoreError, SourceError, ApiError):
-        app.register_error_handler(base, ours)
-    app.register_error_handler(HTTPException, _http)
-    app.register_error_handler(Exception, _unexpected)
+    # Flask hands an Exception handler HTTP errors too (routing redirects excepted).
+    app.register_error_handler(Exception, answer_error)
