@@ -282,16 +282,16 @@ class MemoryStore(MemoryCore):
         """``recency.newer_first`` over the ranked labels (under the lock)."""
         state = self._state
         slots, lane = state.slots, state.lanes["content"]
+        records = [] if question is None else \
+            [state.records[str(slots.ids[label])] for label in labels]
         return newer_first(
             [lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
              for label in labels],
             [None if (owner := slots.owner_list[label]) == GENERAL else owner
              for label in labels],
             [float(slots.valid_from[label]) for label in labels],
-            scores, question=question, contents=[] if question is None else
-            [state.records[str(slots.ids[label])].content for label in labels],
-            categories=[] if question is None else
-            [state.records[str(slots.ids[label])].category for label in labels])
+            scores, question=question, contents=[r.content for r in records],
+            categories=[r.category for r in records])
 
     def _counts(self) -> dict[str, Any]:
         with self._lock:
