@@ -26,9 +26,7 @@ environment. Use it as a context manager, or call :meth:`Home.close`.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import re
 import shutil
 import threading
@@ -39,11 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple
-from urllib.parse import urlsplit, urlunsplit
 
 from index import (
-    DIR_MODE,
-    FILE_MODE,
     CachedEmbedder,
     Embedder,
     MemoryBackend,
@@ -51,13 +46,14 @@ from index import (
     MemoryStore,
     open_database,
     postgres_store,
-    replace_private,
 )
 from source import BRANCHES, SPEC_PATH, create_repo, read_spec
 
 from .catalog import Catalog, Element, now_iso
 from .errors import ElementError, ElementNotFound, InvalidRequest, SlugTaken
 from .governance.ratelimit import RATE_LIMITS_FILE, SlidingWindowLimiter
+from .home_folder import (DATABASE_MARKER, DatabaseRequired, mark_backend, marked_database,
+                          private_home)
 from .spec.mirror import sync_spec
 from .spec.spec_file import spec_of, spec_yaml
 from .spec.types import element_type, validate_properties
@@ -81,8 +77,6 @@ MAX_ELEMENTS_PER_CIRCLE = 1000
 #: RAM, and a circle may hold a thousand elements: past this many, the least recently used
 #: store that no op is using is closed (checkpointed first), to open again when asked for.
 MAX_OPEN_STORES = 64
-#: In the folder of a home whose catalog and memories live in PostgreSQL: which database.
-DATABASE_MARKER = "database.json"
 #: Case x memory pairs one recall eval may search (docs/evals.md): past it the eval is
 #: refused before it runs, rather than holding a worker for minutes.
 MAX_EVAL_WORK = 10_000_000
@@ -98,73 +92,6 @@ class CircleFull(ElementError):
         super().__init__(f"circle {circle!r} holds its quota of {limit} elements; remove "
                          "some or raise MAX_ELEMENTS_PER_CIRCLE")
         self.circle = circle
-
-
-class DatabaseRequired(ValueError):
-    """The home's catalog and memories live in a database, and no URL was given."""
-
-    def __init__(self, path: Path, database: str) -> None:
-        super().__init__(f"{path} keeps its catalog and memories in the database {database}: "
-                         "pass --database URL or set TRIFORM_DATABASE_URL (its own files "
-                         "would be an empty or stale copy; `triform --database URL migrate "
-                         "--to files` moves it back to files)")
-        self.path, self.database = path, database
-
-
-def _without_password(url: str) -> str:
-    """``url`` without a password, whether in its user part or its query (libpq takes both)."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if parts.password is not None:
-        host = netloc.rsplit("@", 1)[1]
-        netloc = f"{parts.username}@{host}" if parts.username else host
-    query = "&".join(pair for pair in parts.query.split("&")
-                     if pair and pair.split("=", 1)[0].lower() != "password")
-    return urlunsplit(parts._replace(netloc=netloc, query=query))
-
-
-def mark_backend(path: Path, database: str | None) -> None:
-    """Record in the home folder ``path`` where its catalog and memories live: ``database``
-    (a URL; written without its password, replaced atomically) or its own files (None: the
-    record goes). Opening the folder without a URL is refused while the record is there."""
-    marker = Path(path) / DATABASE_MARKER
-    if database is None:
-        marker.unlink(missing_ok=True)
-        return
-    body = json.dumps({"database": _without_password(database)}, indent=2) + "\n"
-    if marker.is_file() and marker.read_text() == body:
-        return      # every serve marks: only a change is written
-    replace_private(marker, body.encode())
-
-
-def marked_database(path: Path) -> str | None:
-    """The database ``path`` records it lives in (see :func:`mark_backend`), or None."""
-    marker = path / DATABASE_MARKER
-    if not marker.is_file():
-        return None
-    try:
-        return str(json.loads(marker.read_text())["database"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return "(unreadable: see database.json)"
-
-
-def _private_home(path: Path, files: bool = True) -> None:
-    """Make what the home holds readable by its owner only, whatever the umask: its folders
-    0700, and the databases (token hashes, activity, rate windows) 0600, created so before
-    SQLite opens them, since SQLite gives its -wal and -shm files the database's mode. A
-    home folder made here is 0700; an existing one keeps its mode (``--home`` may name a
-    folder shared with other things), its contents are private either way."""
-    if not path.exists():
-        path.mkdir(parents=True, mode=DIR_MODE)
-        os.chmod(path, DIR_MODE)
-    for folder in ("repos", "runtime"):
-        (path / folder).mkdir(exist_ok=True, mode=DIR_MODE)
-        os.chmod(path / folder, DIR_MODE)
-    for database in ("catalog.db", RATE_LIMITS_FILE) if files else ():
-        os.close(os.open(path / database, os.O_WRONLY | os.O_CREAT, FILE_MODE))
-        for suffix in ("", "-wal", "-shm"):
-            if (path / f"{database}{suffix}").exists():
-                os.chmod(path / f"{database}{suffix}", FILE_MODE)
 
 
 def _readme(element: Element) -> str:
@@ -213,7 +140,7 @@ class Home:
             marked = marked_database(self.path)
             if marked is not None:
                 raise DatabaseRequired(self.path, marked)
-        _private_home(self.path, files=database is None)
+        private_home(self.path, files=database is None)
         #: The PostgreSQL URL the catalog, the rate windows and every memory element's
         #: memories live in (None: the files of the home).
         self.database_url = database

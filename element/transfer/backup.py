@@ -52,7 +52,8 @@ from index import Memory, copy_log_file, snapshot_memories
 from source import copy_repo
 
 from ..catalog import Catalog, Element, backup_database, catalog_snapshot, now_iso, write_rows
-from ..home import Home, marked_database
+from ..home import Home
+from ..home_folder import marked_database
 from .folder import BACKUP_FORMAT, BACKUP_VERSION, MANIFEST, BackupInvalid, sha256_of
 from .memories import export_header, memory_lines
 

@@ -33,7 +33,8 @@ from typing import Any
 
 from index import MEMORY_TABLES, MemorySettings, tables_with_rows
 
-from ..home import Home, mark_backend
+from ..home import Home
+from ..home_folder import mark_backend
 from .backup import fsync_dir, fsync_tree
 from .folder import BackupInvalid, inside, open_inside, read_manifest, verify_backup
 from .memories import forgotten_before, import_into, read_import
