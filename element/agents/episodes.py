@@ -364,6 +364,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
                 continue
             cleaned = ", ".join(rest)
         score = _score(cleaned, mine)
+        if score is None:
+            cleaned, score = _own_clauses(cleaned, mine)
         if score is None and prev is not None and not _FIRST.search(cleaned) and \
                 not _ANAPHOR.match(cleaned) and not _SECOND.search(cleaned):
             # "Made partner!!! Eight years of billable hours finally paid off": a short
@@ -386,6 +388,22 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+def _own_clauses(sentence: str, mine: re.Pattern[str] | None) -> tuple[str, float | None]:
+    """The clauses of a sentence that is no disclosure as a whole which are one each, and
+    their score: "You mentioned your work at the shelter and it made me think how I could
+    help, so I just joined a fire brigade" (about the other person, and an offer) tells
+    "I just joined a fire brigade". The sentence itself (and None) when none is."""
+    parts = list(clauses(sentence))
+    if len(parts) < 2:
+        return sentence, None
+    kept = [p for p in parts if _score(p, mine) is not None]
+    if not kept:
+        return sentence, None
+    told = ", ".join(kept)
+    score = _score(told, mine)
+    return told, score if score is not None else max(_score(p, mine) or 0.0 for p in kept)
 
 
 #: What would or could be ("It would be a great chance to catch up"): not how it went.
