@@ -218,6 +218,23 @@ _BEFORE_SUGGESTION = re.compile(r"^(?:in the meantime|meanwhile|for now|until th
 _WILL_TRY = re.compile(r"^(?:I|we)\s+(?:will|am going to|are going to)\s+(?:\w+ly\s+)?"
                        r"(?:check|try|look into|give|add|read|watch|think about|consider|"
                        r"keep)\s+(?:it|that|this|them|those|one)\b", re.I)
+#: A resolve said back to encouragement ("I won't give up", "I'll keep pushing and make
+#: my dreams come true", "I'll do my best to find some resources"): how the speaker means
+#: to go on, not what they do or did.
+_RESOLVE = re.compile(r"^(?:I|we)\s+(?:will|am going to|are going to)\s+(?:\w+ly\s+)?"
+                      r"(?:(?:not|never)\s+(?:give up|quit|stop|let)\b|"
+                      r"keep\s+(?:on\s+)?(?:going|pushing|trying|plugging|working|at it|it up|"
+                      r"fighting|chasing|moving)\b|do\s+(?:my|our)\s+best\b|see\s+if\b|"
+                      r"try\s+(?:my|our)\s+best\b)", re.I)
+
+
+def _resolve(text: str) -> bool:
+    """Whether ``text`` is a resolve (``_RESOLVE``) that names nothing (no name, no time):
+    "I will keep working at Google until June" says where."""
+    return bool(_RESOLVE.match(text)) and not time_phrase(text) and \
+        not re.search(r"(?<=\s)(?!I\b)[A-Z]", text)
+
+
 #: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
 #: topic, echoed.
 _ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|into|feel|felt)\b.*\b(?:too|"
@@ -237,7 +254,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _SUGGEST.match(_BEFORE_SUGGESTION.sub("", text)) or _THANKS.match(text) or \
             _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
-            _WILL_TRY.match(text):
+            _WILL_TRY.match(text) or _resolve(text):
         return None
     if _EXCHANGE.search(text) or _SURMISE.search(text):
         return None

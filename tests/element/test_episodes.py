@@ -54,6 +54,8 @@ def test_what_the_speaker_tells_becomes_a_memory(said: str, memory: str,
     "Keep going, you can do it!",                                 # encouragement
     "I'm so excited, I can't wait!",                              # reaction, no content
     "It gives me hope.",                                          # the speaker is not acting
+    "I won't give up, Gina! I'll keep pushing and working to make my dreams happen.",
+    "I'll do my best to find some resources.",                    # a resolve
 ])
 def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
     assert episode(said, "Ana", addressee=["Gina"]) is None
@@ -450,3 +452,8 @@ def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories
 def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
         said: str, more: list[str]) -> None:
     assert follow_up(said, "Ana", addressee=["Gina"]) == more
+
+
+def test_a_resolve_that_names_where_or_when_is_kept() -> None:
+    told = episode("I'll keep working at Google until June.", "Ana", addressee=["Gina"])
+    assert told is not None and told.content == "Ana will keep working at Google until June."
