@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .dates import time_phrase
+from .facts import NOT_HABITS
 from .narration import Mentions, household, household_of, narrate
 from .episode_words import (
     STANDING,
@@ -150,9 +151,10 @@ class Episode:
         return None
 
 
-_SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:we|I|you)\s+(?:last\s+)?(?:talked|"
-                           r"spoke|chatted|caught up|saw each other|met up)(?:\s+last)?\b,?",
-                           re.I)
+_SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:(?:we|I|you)\s+(?:last\s+)?(?:talked|"
+                           r"spoke|chatted|caught up|saw each other|met up)(?:\s+last)?|"
+                           r"(?:our|my|your|the)\s+last\s+(?:chat|talk|conversation|catch-up|"
+                           r"call))\b,?", re.I)
 #: Where a reaction clause hangs on a statement: "... - so excited", "..., which is
 #: awesome", "...; it was amazing".
 _CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
@@ -195,7 +197,10 @@ def _content_words(text: str) -> list[str]:
 _OFFER = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|just\s+)?(?:will|would|can|could|"
                     r"shall|might|am going to|are going to)\b", re.I)
 _EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank you\b|"
-                       r"\bif (?:that|it) is (?:fine|ok|okay|alright|all right)\b", re.I)
+                       r"\bif (?:that|it) is (?:fine|ok|okay|alright|all right)\b|"
+                       # announcing news, not telling it ("I wanted to tell you about ...")
+                       r"\b(?:wanted|want|had|have) to (?:tell|update|fill) you\b|"
+                       r"\bfill you in\b", re.I)
 #: Guessing at what the other person lives ("that must have been scary", "gaining
 #: confidence must feel great").
 _SURMISE = re.compile(r"\bmust (?:be|feel|have been|have felt)\b", re.I)
@@ -271,6 +276,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
+    if _habit_verb(text):
+        return MIN_SCORE    # "I vape": the verb is the whole of what they do
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None
@@ -296,6 +303,25 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
     if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
+
+
+#: A habit told by its verb alone ("I vape", "I knit now", "We still smoke").
+_ONE_VERB = re.compile(r"^(?:I|[Ww]e)\s+(?:(?:usually|still|now|also|mostly|only|sometimes|often|"
+                       r"regularly|occasionally)\s+)?(?P<v>[a-z]{3,})(?:\s+(?:now|these days|"
+                       r"again|too|daily|every day|a lot|regularly|sometimes|occasionally))?$")
+
+
+def _habit_verb(text: str) -> bool:
+    """Whether ``text`` is a habit told by its verb alone (``_ONE_VERB``): a verb no rule
+    reads as thinking, feeling or talking (``facts.NOT_HABITS``), not a word of reaction,
+    a past form or an adverb ("I agree", "I guess", "I did", "I totally")."""
+    m = _ONE_VERB.match(text)
+    if m is None:
+        return False
+    verb = m["v"]
+    return verb not in NOT_HABITS and verb not in _STOP and verb not in _GENERIC and \
+        verb not in _PAST and verb not in _PARTICIPLES and verb not in _ADVERBS and \
+        not verb.endswith(("ed", "ly", "ing"))
 
 
 #: Verbs of a change in someone's life: a move, a start, a new pastime, an end.

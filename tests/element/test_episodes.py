@@ -457,3 +457,23 @@ def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
 def test_a_resolve_that_names_where_or_when_is_kept() -> None:
     told = episode("I'll keep working at Google until June.", "Ana", addressee=["Gina"])
     assert told is not None and told.content == "Ana will keep working at Google until June."
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I vape.", "Ana vapes."), ("I knit now.", "Ana knits now."),
+    # how things have gone since the last talk says nothing of the news
+    ("Been running longer since our last chat - a great way to clear my mind.",
+     "Ana has been running longer - a great way to clear their mind."),
+    # announcing news is no part of it
+    ("I wanted to tell you about my school event. I talked about my journey with the "
+     "students last week.", "Ana talked about their journey with the students last week."),
+])
+def test_a_habit_told_by_its_verb_and_news_without_its_announcement(said: str,
+                                                                    memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I agree.", "I guess.", "I did!", "I totally."])
+def test_a_reaction_or_an_auxiliary_alone_is_no_habit(said: str) -> None:
+    assert episode(said, "Ana", addressee=["Gina"]) is None
