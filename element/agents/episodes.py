@@ -415,6 +415,10 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             # piece of news the speaker acts in, then what it means; together they say it.
             cleaned = f"{prev}, {cleaned[:1].lower()}{cleaned[1:]}"
             score = _score(cleaned, mine)
+        elif score is not None and prev is not None and _NAMES_ONE.search(prev):
+            # "Got into Exeter! Freshers' week was wild, I'm doing geography": a short
+            # piece of news naming where, then more of it; the memory tells both.
+            cleaned, score = f"{prev}. {cleaned}", score + 1
         if score is not None:
             kept.append((len(kept), cleaned, score))
         elif _acts(cleaned) and len(_content_words(cleaned)) == 1:
@@ -431,6 +435,10 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+#: A name after a sentence's first word ("I got into Exeter").
+_NAMES_ONE = re.compile(r"(?<=\s)(?!I\b)[A-Z][\w'-]+")
 
 
 def _own_clauses(sentence: str, mine: re.Pattern[str] | None) -> tuple[str, float | None]:

@@ -477,3 +477,9 @@ def test_a_habit_told_by_its_verb_and_news_without_its_announcement(said: str,
 @pytest.mark.parametrize("said", ["I agree.", "I guess.", "I did!", "I totally."])
 def test_a_reaction_or_an_auxiliary_alone_is_no_habit(said: str) -> None:
     assert episode(said, "Ana", addressee=["Gina"]) is None
+
+
+def test_a_short_piece_of_news_naming_where_goes_with_what_follows() -> None:
+    told = episode("Got into Exeter! Freshers' week was wild, I'm doing geography.", "Elo")
+    assert told is not None
+    assert told.content == "Elo got into Exeter. Freshers' week was wild, Elo is doing geography."
