@@ -483,3 +483,10 @@ def test_a_short_piece_of_news_naming_where_goes_with_what_follows() -> None:
     told = episode("Got into Exeter! Freshers' week was wild, I'm doing geography.", "Elo")
     assert told is not None
     assert told.content == "Elo got into Exeter. Freshers' week was wild, Elo is doing geography."
+
+
+def test_a_turn_telling_several_things_is_a_memory_though_none_is_rich() -> None:
+    assert episode("I made this bowl in my class.", "Ana") is None
+    told = episode("I made this bowl in my class. The glaze took me three tries.", "Ana")
+    assert told is not None
+    assert told.content == "Ana made this bowl in their class. The glaze took Ana three tries."
