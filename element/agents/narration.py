@@ -145,11 +145,22 @@ def _group(text: str) -> bool:
     return any(not _WITH_GROUP.search(text[:m.start()]) for m in _GROUP.finditer(text))
 
 
+#: The other person's family, home or pets ("Your family trip must have been great"):
+#: words of home that say nothing of who the speaker's "we" is.
+_YOURS = re.compile(r"\b(?:your|yours)\s+(?:(?:own|new|little|whole|lovely)\s+)?[\w'-]+", re.I)
+
+
+def _mine(text: str) -> str:
+    """``text`` without the other person's family, home or pets (``_YOURS``)."""
+    return _YOURS.sub(" ", text)
+
+
 def household(text: str) -> bool:
     """Whether "we" in ``text`` is the speaker's household: it speaks of family, home or
     pets ("we have a cat", "we moved house", "me and the kids"), or of home life and no
     other group of the speaker's ("we go camping every Labor Day weekend", "we've got a
     cockatiel")."""
+    text = _mine(text)
     return bool(_HOUSEHOLD.search(text)) or bool(_HOME_LIFE.search(text)) and not _group(text)
 
 
@@ -159,6 +170,7 @@ def household_of(sentence: str, turn: str) -> bool:
     of the speaker's; or the turn speaks of family, home or pets and names no group ("We
     went camping" after "My family's been great"; not "We usually watch movies" after "I
     love spending time with the friends I have")."""
+    sentence, turn = _mine(sentence), _mine(turn)
     if _HOUSEHOLD.search(sentence):
         return True
     if _HOME_LIFE.search(sentence) and not _group(sentence) and \

@@ -90,6 +90,15 @@ _ASKING = re.compile(r"^\W*(?:do|did|does|have|has|had|are|is|was|were|can|could
                      r"which|any|anything|wanna|want|got|ever)\b", re.I)
 
 
+#: A question that asks nothing, only frames the speaker's news ("Can you believe I'm a
+#: junior already?", "Guess what, I got the job?", "Did I tell you we moved?"): the news
+#: is a statement of the speaker's (it opens on I/we/my/our).
+_RHETORICAL = re.compile(r"^\W*(?:(?:can|could|would)\s+you\s+believe|guess\s+what|"
+                         r"did\s+i\s+(?:ever\s+|already\s+)?(?:tell|mention\s+to)\s+you|"
+                         r"have\s+i\s+(?:ever\s+|already\s+)?told\s+you|you\s+know\s+what)"
+                         r"[\s,:!-]+(?:that\s+)?(?P<x>(?:i|we|my|our)\b(?:'\w+)?\s.+)$", re.I)
+
+
 def untag(sentence: str) -> tuple[str, bool]:
     """A sentence without a question tagged onto its statement, and whether it still asks:
     "I started a store - pretty cool, huh?" -> ("I started a store", False); "Did you
@@ -97,6 +106,8 @@ def untag(sentence: str) -> tuple[str, bool]:
     text = sentence.strip()
     if not text.endswith("?"):
         return text, False
+    if m := _RHETORICAL.match(text):
+        return m["x"].rstrip(" ?!"), False
     if _ASKING.match(text):
         return text, True
     for m in _TAG_SEPARATOR.finditer(text):
@@ -107,12 +118,18 @@ def untag(sentence: str) -> tuple[str, bool]:
     return text, True
 
 
-#: Clauses of a sentence read apart: after ";", before "and/but I|my", and after a comma
+#: Clauses of a sentence read apart: after ";", before "and/but I|my", after a comma
 #: that starts a new first-person clause ("I don't live there anymore, I moved to Porto",
-#: "Helen retired, so now I report to Marcus").
+#: "Helen retired, so now I report to Marcus") and after ", so" of a consequence ("I'm
+#: vegan, so no dairy").
 _SPLIT = re.compile(r"(?<=;)\s+|,?\s+(?:and|but)\s+(?=(?:i|my)\b)", re.I)
 _COMMA_CLAUSE = re.compile(r",\s+(?:(?:so|and|but|then|now|since then|these days|nowadays)"
-                           r"\s+){0,2}(?=(?:i|my|we|our)\s)", re.I)
+                           r"\s+){0,2}(?=(?:i|my|we|our)\s)|"
+                           # A consequence after ", so", opened by a negation or a
+                           # subject ("I'm vegan, so no dairy"); not "so" of degree ("...,
+                           # so much fun").
+                           r",\s+so\s+(?=(?:no|not|never|nothing|none|that|this|it|they|he|"
+                           r"she)\b)", re.I)
 #: Openers of a subordinate clause: "When I ask, I want ..." is one instruction.
 _SUBORDINATE = re.compile(r"^(?:when|whenever|if|before|after|as soon as|once|since|because|"
                           r"while|although|though|unless|until|as long as)\b", re.I)

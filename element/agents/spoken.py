@@ -31,8 +31,11 @@ __all__ = ["APOS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
                        "\u201d": '"'})
-#: Inside a sentence, a dash before a capital starts another ("... today - Then we ...").
-_DASH = re.compile(r"\s+-\s+(?=[A-Z])")
+#: Inside a sentence, a dash before a capital starts another ("... today - Then we ..."),
+#: and so does an em dash, or a spaced en dash, anywhere ("Researching adoption agencies
+#: — it's been a dream"): chat writes them between two statements (an unspaced en
+#: dash is a range: "2019–2020").
+_DASH = re.compile(r"\s+-\s+(?=[A-Z])|\s*\u2014+\s*|\s+\u2013\s+")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
      r"\1 had "), (r"\bain't\b", "is not"),
@@ -95,6 +98,10 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
 )]
+#: "is" clipped onto the gerund's last noun ("Searching for the perfect studio's a tough
+#: job"): the gerund is the subject.
+_NOUN_IS = re.compile(r"\w's\s+(?:a|an|the|so|really|very|pretty|quite|not|been|always|"
+                      r"never|such)\b", re.I)
 #: The speaker as the object of a verb in -s ("Seeing my students succeed motivates me",
 #: "having a pet brightens my days"): the opening gerund is the subject, no "I am" dropped.
 _ACTS_ON_ME = re.compile(r"\b\w+s\s+(?:\w+ly\s+)?(?:me|us|my|our)\b", re.I)
@@ -223,7 +230,8 @@ def restore_subject(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
     gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest) or
-                                                  _ACTS_ON_ME.search(rest))
+                                                  _ACTS_ON_ME.search(rest) or
+                                                  _NOUN_IS.search(rest))
     for pattern, repl in _RESTORE:
         if pattern.match(text):
             text = pattern.sub(repl, text[:1].lower() + text[1:], count=1)

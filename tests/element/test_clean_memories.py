@@ -47,3 +47,39 @@ def test_a_taste_is_not_told_inside_a_dated_event() -> None:
     found = said("I went to the Thai place last Friday with my sister. I can't stand "
                  "cilantro though.")
     assert len(found) == 2 and not any("cilantro" in c and "Friday" in c for c in found)
+
+
+@pytest.mark.parametrize("text,memory", [
+    # a consequence after ", so" is a clause of its own: the state before it is stored
+    ("I'm vegan, so no dairy for me.", "Maria is vegan"),
+    # a question that only frames the speaker's news tells the news
+    ("Can you believe I'm a junior already?", "Maria is a junior already"),
+    ("Did I tell you we moved to Leeds?", "Maria lives in Leeds"),
+])
+def test_a_statement_inside_a_consequence_or_a_rhetorical_question_is_stored(
+        text: str, memory: str) -> None:
+    assert memory in said(text)
+
+
+@pytest.mark.parametrize("text", ["Can you believe it?", "Did you know that?",
+                                  "It was great, so much fun."])
+def test_a_real_question_or_so_of_degree_stores_nothing(text: str) -> None:
+    assert said(text) == []
+
+
+def test_a_clause_of_the_speakers_own_is_told_from_a_sentence_about_the_other() -> None:
+    found = said("You mentioned your work at the shelter last time and it made me think of "
+                 "how I could help too, so I just joined a fire-fighting brigade.", "John")
+    assert found == ["John just joined a fire-fighting brigade."]
+
+
+def test_an_em_dash_parts_two_statements() -> None:
+    found = said("Researching adoption agencies \u2014 it's been a dream to have a family.",
+                 "Caroline")
+    assert found == ["Caroline is researching adoption agencies."]
+
+
+def test_the_other_persons_family_does_not_make_we_the_household() -> None:
+    found = said("Yeah, we made it to the top of the mountain with the guys from work last "
+                 "Sunday. Your family trip must have been great too!", "John")
+    assert found and not any("family" in c for c in found), found

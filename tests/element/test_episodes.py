@@ -54,6 +54,8 @@ def test_what_the_speaker_tells_becomes_a_memory(said: str, memory: str,
     "Keep going, you can do it!",                                 # encouragement
     "I'm so excited, I can't wait!",                              # reaction, no content
     "It gives me hope.",                                          # the speaker is not acting
+    "I won't give up, Gina! I'll keep pushing and working to make my dreams happen.",
+    "I'll do my best to find some resources.",                    # a resolve
 ])
 def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
     assert episode(said, "Ana", addressee=["Gina"]) is None
@@ -450,3 +452,41 @@ def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories
 def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
         said: str, more: list[str]) -> None:
     assert follow_up(said, "Ana", addressee=["Gina"]) == more
+
+
+def test_a_resolve_that_names_where_or_when_is_kept() -> None:
+    told = episode("I'll keep working at Google until June.", "Ana", addressee=["Gina"])
+    assert told is not None and told.content == "Ana will keep working at Google until June."
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I vape.", "Ana vapes."), ("I knit now.", "Ana knits now."),
+    # how things have gone since the last talk says nothing of the news
+    ("Been running longer since our last chat - a great way to clear my mind.",
+     "Ana has been running longer - a great way to clear their mind."),
+    # announcing news is no part of it
+    ("I wanted to tell you about my school event. I talked about my journey with the "
+     "students last week.", "Ana talked about their journey with the students last week."),
+])
+def test_a_habit_told_by_its_verb_and_news_without_its_announcement(said: str,
+                                                                    memory: str) -> None:
+    told = episode(said, "Ana", addressee=["Gina"])
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I agree.", "I guess.", "I did!", "I totally."])
+def test_a_reaction_or_an_auxiliary_alone_is_no_habit(said: str) -> None:
+    assert episode(said, "Ana", addressee=["Gina"]) is None
+
+
+def test_a_short_piece_of_news_naming_where_goes_with_what_follows() -> None:
+    told = episode("Got into Exeter! Freshers' week was wild, I'm doing geography.", "Elo")
+    assert told is not None
+    assert told.content == "Elo got into Exeter. Freshers' week was wild, Elo is doing geography."
+
+
+def test_a_turn_telling_several_things_is_a_memory_though_none_is_rich() -> None:
+    assert episode("I made this bowl in my class.", "Ana") is None
+    told = episode("I made this bowl in my class. The glaze took me three tries.", "Ana")
+    assert told is not None
+    assert told.content == "Ana made this bowl in their class. The glaze took Ana three tries."
