@@ -58,7 +58,7 @@ _ASKS = re.compile(r"^\W*(?:when|(?:what|which) +(?:year|month|date|day|week|sea
 
 def asks_time(query: str | None) -> bool:
     """Whether ``query`` asks when (the module docstring)."""
-    return bool(query) and _ASKS.match(query) is not None
+    return query is not None and _ASKS.match(query) is not None
 
 
 def says_time(content: str) -> bool:

@@ -176,7 +176,7 @@ class SlotTable:
     def _read(self, labels: np.ndarray, content: Callable[[int], str]) -> np.ndarray:
         """The names codes of ``labels``, reading the text of those not read yet (their
         names and whether they say a time)."""
-        codes = self.opening[labels]
+        codes: np.ndarray = self.opening[labels]
         unread = np.flatnonzero(codes == UNREAD)
         if len(unread):
             table = self.name_codes
