@@ -49,7 +49,7 @@ BASELINES = {  # shared/eval/README.md, 760 questions of this split
     "dense MiniLM cosine": (.170, .401, .493, .449, .314),
     "RRF (BM25 + stemming, dense), k=60": (.256, .497, .588, .555, .410),
 }
-LEVERS = ("situated_lexical", "time", "neighbours", "names", "unnamed")
+LEVERS = ("situated_lexical", "time", "neighbours", "names", "unnamed", "answers")
 DEFAULT = frozenset(LEVERS) - {"unnamed"}                         # IndexParams() as it ships
 BEFORE = frozenset({"situated_lexical", "time"})                  # the default until 2026-12-02
 BEFORE_NAMES = frozenset({"situated_lexical", "time", "neighbours"})   # until 2026-12-04
@@ -63,7 +63,8 @@ ABLATION: tuple[tuple[str, int, frozenset[str]], ...] = (
     ("lexical + time + neighbours (before names)", 3, BEFORE_NAMES),
     ("+ names only", 3, frozenset({"names"})),
     ("+ query without names only", 3, frozenset({"unnamed"})),
-    ("lexical + time + neighbours + names (default)", 3, DEFAULT),
+    ("lexical + time + neighbours + names (before answers)", 3, DEFAULT - {"answers"}),
+    ("... + answers, when -> a time (default)", 3, DEFAULT),
     ("... + query without names (off)", 3, DEFAULT | {"unnamed"}),
     ("default, window of 6 turns", 6, DEFAULT),
 )
@@ -237,6 +238,8 @@ def _params_for(levers: frozenset[str]) -> IndexParams:
                        neighbour_weight=IndexParams().neighbour_weight
                        if "neighbours" in levers else 0.0,
                        name_weight=IndexParams().name_weight if "names" in levers else 0.0,
+                       answer_weight=IndexParams().answer_weight if "answers" in levers
+                       else 0.0,
                        query_without_names="unnamed" in levers)
 
 
@@ -440,13 +443,15 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
                            subject_id=subject[1] if subject else None, limit=10,
                            categories=None)
     request = dataclasses.replace(request, limit=len(store) + 1)
+    from index.asks import asks_time
     from index.names import query_names
     when = query_span(question, store._clock())
     names = query_names(question)
     queries, mixed, name = store._embed_query(request.texts, names)
     ranking = Ranking.of(store._params, settings, request.limit, when, names,
                          exact=question if mixed else None, name=name,
-                         query=None if queries is None else queries["content"])
+                         query=None if queries is None else queries["content"],
+                         asks=asks_time(question))
     found = store._recall(request, queries, settings.subject_scoping, ranking, False)
     return {r["memory"]["id"]: r["score"] for r in found.results}
 

@@ -10,7 +10,9 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
 1. the content lane's cosine, in part (``IndexParams.name_projection``) read with the
    direction of the query's first name taken out when the query names someone
    (``recall.without_name``; each backend fills ``Rows.name_sim``), is pulled up by BM25,
-   against the best BM25 in scope (``recall.boost_content``);
+   against the best BM25 in scope (``recall.boost_content``), and, when the query asks
+   when, for the memories that say a time (``recall.boost_answers``, ``asks.py``; each
+   backend fills ``Rows.answers``);
 2. similarities are clamped to ``[0, 1]`` and blended over the lanes present, with the
    element's lane weights (``recall.blend``); when the query brings a situation (context
    or intention), each row is also scored as the query alone would score it (the content
@@ -59,6 +61,7 @@ from .recall import (
     background_of,
     blend,
     calibrate,
+    boost_answers,
     boost_content,
     boost_named,
     boost_neighbours,
@@ -130,7 +133,9 @@ class Rows:
     none does, or the query names nobody); ``same`` whether its content is exactly the
     query's text (filled when ``Ranking.exact`` is set; None: none is); ``name_sim`` the
     cosine of its content vector with the vector of the query's first name alone (filled
-    when ``Ranking.name`` is set; None: not asked).
+    when ``Ranking.name`` is set; None: not asked); ``answers`` whether its content says
+    what the query asks for (``asks.says_time``; filled when ``Ranking.asks`` is set;
+    None: not asked).
     """
 
     keys: np.ndarray
@@ -142,6 +147,7 @@ class Rows:
     named: np.ndarray | None = None
     same: np.ndarray | None = None
     name_sim: np.ndarray | None = None
+    answers: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -236,6 +242,7 @@ class Ranking:
     exact: str | None = None
     name: np.ndarray | None = None
     name_query: float = 0.0
+    asks: bool = False
 
     @property
     def background_size(self) -> int:
@@ -247,7 +254,7 @@ class Ranking:
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
            when: TimeSpan | None, names: tuple[str, ...] = (), *,
            exact: str | None = None, name: np.ndarray | None = None,
-           query: np.ndarray | None = None) -> Ranking:
+           query: np.ndarray | None = None, asks: bool = False) -> Ranking:
         """The ranking a search of ``limit`` results runs under these settings (``when``:
         the span its query names; ``names``: the names it names, ``names.query_names``,
         kept only when the name boost is on: a backend looks for none otherwise).
@@ -260,14 +267,19 @@ class Ranking:
         ``name``: the unit vector of the query's first name alone, ``query`` the query's
         content vector (``IndexParams.name_projection``): each backend fills
         ``Rows.name_sim``, and the content cosine is read with the name's direction
-        taken out (``recall.without_name``)."""
+        taken out (``recall.without_name``).
+
+        ``asks``: the query asks when (``asks.asks_time``), kept only when
+        ``IndexParams.answer_weight`` is on: each backend fills ``Rows.answers``, and the
+        memories that say a time are lifted (``recall.boost_answers``)."""
         if name is None or query is None or params.name_projection <= 0:
             name, against = None, 0.0
         else:
             against = float(np.dot(query, name))
         return cls(params, weight_vector(settings.association_weights),
                    settings.relevance_threshold, limit, when,
-                   names if params.name_weight > 0 else (), exact, name, against)
+                   names if params.name_weight > 0 else (), exact, name, against,
+                   asks and params.answer_weight > 0)
 
     # -- candidate rules -------------------------------------------------------------------
 
@@ -383,7 +395,8 @@ class Ranking:
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
         """Vector rows' similarities: the content cosine (in part without the name's
         direction, ``Ranking.of``'s ``name``; 1 for the query's own text, its ``exact``)
-        boosted by BM25, all clamped."""
+        boosted by BM25 and, for a query that asks when, where the memory says a time
+        (``Ranking.asks``), all clamped."""
         sims = np.array(rows.sims, dtype=np.float64)
         if self.name is not None and rows.name_sim is not None and len(rows):
             share = self.params.name_projection
@@ -393,6 +406,9 @@ class Ranking:
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         if len(rows) and rows.bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
+        if self.asks and rows.answers is not None and len(rows):
+            sims[:, 0] = boost_answers(np.clip(sims[:, 0], 0.0, 1.0), rows.answers,
+                                       self.params.answer_weight)
         return np.clip(sims, 0.0, 1.0)
 
     def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,

@@ -51,8 +51,8 @@ import numpy as np
 
 __all__ = ["LANES", "DEFAULT_WEIGHTS", "SCORE_EPSILON", "normalize_weights",
            "weight_vector", "blend", "token_set", "text_similarity", "rank",
-           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_time",
-           "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "CALIBRATION_STEP",
+           "LEXICAL_WEIGHT", "LEXICAL_FLOOR", "boost_content", "boost_answers",
+           "boost_time", "boost_neighbours", "boost_named", "CALIBRATION_LEVEL", "CALIBRATION_STEP",
            "BACKGROUND_SIZE", "BACKGROUND_PRIOR", "background_of", "background_named",
            "calibrate", "unit", "without_name"]
 
@@ -125,6 +125,20 @@ def boost_content(cosine: np.ndarray, bm25: np.ndarray, best: float) -> np.ndarr
     cosine = np.clip(np.asarray(cosine, dtype=np.float64), 0.0, 1.0)
     lex = np.clip(np.asarray(bm25, dtype=np.float64) / max(best, LEXICAL_FLOOR), 0.0, 1.0)
     return cosine + LEXICAL_WEIGHT * (1.0 - cosine) * lex
+
+
+def boost_answers(similarity: np.ndarray, says: np.ndarray, weight: float) -> np.ndarray:
+    """The content lane's similarity of the memories that say what the query asks for
+    (``asks.py``: a time, for a query that asks when), pulled toward 1.
+
+    ``sim + weight * (1 - sim)`` where ``says``, unchanged elsewhere. It lifts the
+    content lane, as shared words do (``boost_content``), so the calibration's background,
+    scored the same way, rises with it where the sample says times too. It reorders and
+    never filters, stays in ``[0, 1]`` and keeps the order within each side.
+    """
+    similarity = np.asarray(similarity, dtype=np.float64)
+    return np.where(np.asarray(says, dtype=bool), similarity + weight * (1.0 - similarity),
+                    similarity)
 
 
 def boost_time(scores: np.ndarray, occurred: np.ndarray, start: float, end: float,

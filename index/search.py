@@ -144,12 +144,16 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
     """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
     the names the query names (``SlotTable.opens_named``: the opening name column),
     whether its content is the query's text (``Ranking.exact``) and its content's cosine
-    with the query's name (``Ranking.name``)."""
+    with the query's name (``Ranking.name``), and whether it says a time
+    (``Ranking.asks``)."""
     sims, present = state.lanes.similarities(labels, queries)
-    named = same = None
+    named = same = answers = None
     ids, records = state.slots.ids, state.records
     if ranking.names:
         named = state.slots.opens_named(labels, ranking.names,
+                                        lambda label: records[str(ids[label])].content)
+    if ranking.asks:
+        answers = state.slots.says_time(labels,
                                         lambda label: records[str(ids[label])].content)
     if ranking.exact is not None:
         same = np.array([records[str(ids[label])].content == ranking.exact
@@ -162,7 +166,7 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
         name_sim[has] = lane.vectors[labels[has]] @ ranking.name
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
                 present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same,
-                name_sim)
+                name_sim, answers)
 
 
 def _background(state: MemoryState, owners: list[int | None], count: int,

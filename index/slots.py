@@ -16,7 +16,8 @@ Names (``names.named_in``, the name boost's signal): a code per label, 0 for non
 1, 2, ... for each distinct set of names a memory is about, filled the first time a
 search scores the label (``UNREAD`` until then, and again once its content changes), so a
 search compares a few sets instead of reading each scored memory's text, and a cold start
-reads none.
+reads none. Whether a memory says a time (``asks.says_time``, the signal of a query that
+asks when) is read with them, in the same pass.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .asks import says_time
 from .names import named_in
 from .records import CATEGORY_CODES
 
@@ -61,6 +63,7 @@ class SlotTable:
         self.until = np.zeros(0, dtype=np.float64)
         self.ended = 0
         self.opening = np.zeros(0, dtype=np.int32)
+        self.time_said = np.zeros(0, dtype=bool)   # read with ``opening``, valid once it is
         self.name_codes: dict[frozenset[str], int] = {frozenset(): 0}
         #: The codes of the name sets holding each name: a search looks its names up here
         #: rather than testing each distinct set among its candidates.
@@ -88,6 +91,7 @@ class SlotTable:
         self.valid_from = np.concatenate([self.valid_from, np.zeros(extra, dtype=np.float64)])
         self.until = np.concatenate([self.until, np.full(extra, np.inf, dtype=np.float64)])
         self.opening = np.concatenate([self.opening, np.full(extra, UNREAD, dtype=np.int32)])
+        self.time_said = np.concatenate([self.time_said, np.zeros(extra, dtype=bool)])
         self.capacity = new
 
     def subject_code(self, subject: tuple[str, str] | None, *, create: bool = True) -> int:
@@ -155,25 +159,39 @@ class SlotTable:
         """Whether each of ``labels`` is about one of ``names`` (``names.query_names``:
         one of them is in ``names.named_in(content)``); ``content(label)`` gives the
         text of a label whose names are not read yet (``UNREAD``)."""
-        codes = self.opening[labels]
-        unread = np.flatnonzero(codes == UNREAD)
-        if len(unread):
-            table = self.name_codes
-            for i in unread.tolist():
-                label = int(labels[i])
-                named = named_in(content(label))
-                code = table.get(named)
-                if code is None:
-                    code = table[named] = len(table)
-                    for name in named:
-                        self.codes_by_name.setdefault(name, []).append(code)
-                self.opening[label] = codes[i] = code
+        codes = self._read(labels, content)
         # A table over the codes (one per distinct name set, fewer than the labels):
         # indexing it is cheaper than np.isin's sort of the candidates.
         about = np.zeros(len(self.name_codes), dtype=bool)
         for name in names:
             about[self.codes_by_name.get(name, [])] = True
         return np.asarray(about[codes], dtype=bool)
+
+    def says_time(self, labels: np.ndarray, content: Callable[[int], str]) -> np.ndarray:
+        """Whether each of ``labels`` says a time (``asks.says_time``), read with its names
+        (``content`` as in :meth:`opens_named`)."""
+        self._read(labels, content)
+        return np.asarray(self.time_said[labels], dtype=bool)
+
+    def _read(self, labels: np.ndarray, content: Callable[[int], str]) -> np.ndarray:
+        """The names codes of ``labels``, reading the text of those not read yet (their
+        names and whether they say a time)."""
+        codes: np.ndarray = self.opening[labels]
+        unread = np.flatnonzero(codes == UNREAD)
+        if len(unread):
+            table = self.name_codes
+            for i in unread.tolist():
+                label = int(labels[i])
+                text = content(label)
+                named = named_in(text)
+                code = table.get(named)
+                if code is None:
+                    code = table[named] = len(table)
+                    for name in named:
+                        self.codes_by_name.setdefault(name, []).append(code)
+                self.opening[label] = codes[i] = code
+                self.time_said[label] = says_time(text)
+        return codes
 
     def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,
                 cats: np.ndarray, seqs: np.ndarray, created: np.ndarray,

@@ -1,9 +1,9 @@
 """A candidate row of a PostgreSQL search, scored: read from a statement's row, turned
 into ``ranking.Rows``, and the neighbours found among rows already read.
 
-``search.py`` asks for rows of ``id, seq, occurred_ts, pool``, its scored columns and
-``subject_type, subject_id``; this module is what every one of its statements shares
-about reading them back.
+``search.py`` asks for rows of ``id, seq, occurred_ts, pool``, its scored columns
+(``columns.py``) and ``subject_type, subject_id``; this module is what every one of its
+statements shares about reading them back.
 """
 
 from __future__ import annotations
@@ -16,8 +16,16 @@ import numpy as np
 
 from ..ranking import NEIGHBOUR_SCAN, Rows
 from ..recall import LANES
+from .columns import SCORED
 
-__all__ = ["Scored", "adjacent", "as_rows", "scored"]
+__all__ = ["Scored", "adjacent", "as_rows", "scored", "HITS", "LOOKED"]
+
+OWNER = 4 + SCORED
+"""Where a row's ``subject_type, subject_id`` start, after its scored columns."""
+HITS = OWNER + 2
+"""A neighbours statement's column of the hits a row neighbours (``search.py``)."""
+LOOKED = HITS + 1
+"""A neighbours statement's column of every hit looked for."""
 
 
 @dataclass
@@ -25,8 +33,8 @@ class Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
     BM25, whether it is about a name the query names (``names.py``), whether its content
     is the query's text (``Ranking.exact``), its content's cosine with the query's name
-    (``Ranking.name``), its pool in the search and its owner (``(subject_type,
-    subject_id)``, both None for a general memory)."""
+    (``Ranking.name``), whether it says a time (``Ranking.asks``), its pool in the search
+    and its owner (``(subject_type, subject_id)``, both None for a general memory)."""
 
     seq: int
     occurred: float
@@ -37,12 +45,13 @@ class Scored:
     named: bool
     same: bool
     name_sim: float
+    answers: bool
     owner: tuple[str | None, str | None]
 
 
 def scored(r: Sequence[Any]) -> Scored:
-    """A row of ``id, seq, occurred_ts, pool``, the scored columns (``search._Search._columns``)
-    and ``subject_type, subject_id``."""
+    """A row of ``id, seq, occurred_ts, pool``, the scored columns
+    (``columns.scored_columns``) and ``subject_type, subject_id``."""
     sims = [0.0, 0.0, 0.0]
     present = [False, False, False]
     for j in range(len(LANES)):
@@ -51,7 +60,8 @@ def scored(r: Sequence[Any]) -> Scored:
             sims[j], present[j] = float(value), True
     return Scored(seq=int(r[1]), occurred=float(r[2]), pool=int(r[3] or 0), sims=sims,
                    present=present, bm25=float(r[7] or 0.0), named=bool(r[8]),
-                   same=bool(r[9]), name_sim=float(r[10] or 0.0), owner=(r[11], r[12]))
+                   same=bool(r[9]), name_sim=float(r[10] or 0.0), answers=bool(r[11]),
+                   owner=(r[OWNER], r[OWNER + 1]))
 
 
 def as_rows(scored: list[tuple[str, Scored]]) -> Rows:
@@ -66,7 +76,8 @@ def as_rows(scored: list[tuple[str, Scored]]) -> Rows:
                 bm25=np.array([row.bm25 for _, row in scored], dtype=np.float64),
                 named=np.array([row.named for _, row in scored], dtype=bool),
                 same=np.array([row.same for _, row in scored], dtype=bool),
-                name_sim=np.array([row.name_sim for _, row in scored], dtype=np.float64))
+                name_sim=np.array([row.name_sim for _, row in scored], dtype=np.float64),
+                answers=np.array([row.answers for _, row in scored], dtype=bool))
 
 
 def adjacent(rows: dict[str, Scored], hits: list[str], gap: float

@@ -35,7 +35,6 @@ import psycopg
 from psycopg import sql
 
 from ..lexical import terms
-from ..names import OPENING_SQL, said_sql
 from ..query import Bounds, SearchQuery
 from ..ranking import (
     NEIGHBOUR_SCAN,
@@ -50,8 +49,9 @@ from ..ranking import (
 )
 from ..recall import LANES, token_set
 from . import bm25
+from .columns import scored_columns
 from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
-from .scored import Scored, adjacent, as_rows, scored
+from .scored import HITS, LOOKED, Scored, adjacent, as_rows, scored
 
 __all__ = ["gather", "EXACT_MAX"]
 
@@ -260,9 +260,9 @@ class _Search:
                 near = near_cur.fetchall()
                 # The walks' ids were looked for, found or not; the best matches'
                 # (asked by sequence number) are named by the rows that came back.
-                self.guess |= {str(hit) for r in near for hit in r[14]}
+                self.guess |= {str(hit) for r in near for hit in r[LOOKED]}
                 self.near = self._scored_rows(near), [
-                    (str(hit), str(r[0])) for r in near for hit in r[13]]
+                    (str(hit), str(r[0])) for r in near for hit in r[HITS]]
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -286,48 +286,11 @@ class _Search:
                      for p in (self.t.element, *params, *self.extra[1]))
 
     def _columns(self, alias: str) -> Sql:
-        """The seven scored columns of a row of ``alias`` (``scored.scored`` reads them):
-        the cosine of each lane the query gives (NULL for the others), BM25, whether the
-        memory is about a name the query names (opens with it, ``names.OPENING_SQL``, or
-        says it otherwise than as an address, ``names.said_sql``: the rule of
-        ``names.named_in``), whether its content is the query's text
-        (``Ranking.exact``) and its content's cosine with the query's name
-        (``Ranking.name``; 0 when not asked)."""
-        cols, params = [], list[Any]()
-        for lane in LANES:
-            if lane in self.literal:
-                cols.append(f"1 - ({alias}.v_{lane} <=> %s::vector)")
-                params.append(self.literal[lane])
-            else:
-                cols.append("NULL::float8")
-        score_params: tuple[Any, ...] = ()
-        if self.matches is not None:
-            # The postings gave every memory's BM25 already (:meth:`_read_rows` fills it
-            # in): scoring it again from the row costs more than the cosine.
-            cols.append("0::float8")
-        else:
-            score, score_params = bm25.row_sql(self.t, self.words, alias)
-            cols.append(score)
-        names: tuple[Any, ...] = ()
-        if self.ranking.names:
-            cols.append(f"(coalesce({OPENING_SQL.format(alias=alias)} = ANY(%s), false)"
-                        f" OR {alias}.content ~ %s)")
-            names = (list(self.ranking.names), said_sql(self.ranking.names))
-        else:
-            cols.append("false")
-        exact: tuple[Any, ...] = ()
-        if self.ranking.exact is not None:
-            cols.append(f"coalesce({alias}.content = %s, false)")
-            exact = (self.ranking.exact,)
-        else:
-            cols.append("false")
-        name: tuple[Any, ...] = ()
-        if self.ranking.name is not None:
-            cols.append(f"coalesce(1 - ({alias}.v_content <=> %s::vector), 0)")
-            name = (vector_text(self.ranking.name),)
-        else:
-            cols.append("0::float8")
-        return ", ".join(cols), (*params, *score_params, *names, *exact, *name)
+        """The scored columns of a row of ``alias`` (``columns.scored_columns``; BM25 left
+        out when the postings gave every memory's already: :meth:`_read_rows` fills it
+        in)."""
+        return scored_columns(alias, self.t, self.literal, self.words, self.ranking,
+                              postings=self.matches is not None)
 
     def _subject(self) -> tuple[str, str] | None:
         """The subject whose memories a search's background reads first: the one it
@@ -546,7 +509,7 @@ class _Search:
                 with self.conn.cursor() as cur:
                     self._send_neighbours(cur, ask)
                     found = cur.fetchall()
-                pairs += [(str(hit), str(r[0])) for r in found for hit in r[13]]
+                pairs += [(str(hit), str(r[0])) for r in found for hit in r[HITS]]
                 scored.update(self._scored_rows(found))
         seen = set(known.tolist())
         return (np.array([h for h, _ in pairs], dtype=str),
@@ -556,9 +519,9 @@ class _Search:
     def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
                          ) -> None:
         """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
-        :meth:`_send_rows` scores rows, each with the hits it neighbours (column 13),
-        and every hit looked for (column 14, the same on each row; none found: no
-        row).
+        :meth:`_send_rows` scores rows, each with the hits it neighbours (column
+        ``scored.HITS``), and every hit looked for (``scored.LOOKED``, the same on each
+        row; none found: no row).
 
         A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
         stored just before it and the one stored just after it by the same owner (its

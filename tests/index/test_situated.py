@@ -86,9 +86,11 @@ def test_the_defaults_are_the_situated_lexical_index_and_the_time_boost():
 
 
 def test_without_the_lever_only_its_own_words_count(make_store):
-    # The name boost off too: the turn opens with the "Caroline" the question names.
+    # The name boost and the answers lever off too: the turn opens with the "Caroline"
+    # the question names, and says a time ("last Tuesday") where the question asks when.
     store, answer = _short_turn_store(make_store, IndexParams(situated_lexical=False,
-                                                              name_weight=0.0))
+                                                              name_weight=0.0,
+                                                              answer_weight=0.0))
     found = store.search(query="When did Caroline go to the pottery class?",
                          settings=EVERYTHING).results
     mine = next(r for r in found if r["memory"]["id"] == answer["id"])
@@ -117,9 +119,11 @@ def test_updating_the_context_reindexes_its_words(make_store):
 
 @pytest.mark.file_only("checkpoint files")
 def test_an_older_checkpoint_is_reindexed_on_open(make_store, tmp_path):
-    # The name boost off too: the turn opens with the "Caroline" the question names.
+    # The name boost and the answers lever off too: the turn opens with the "Caroline"
+    # the question names, and says a time ("last Tuesday") where the question asks when.
     store, answer = _short_turn_store(make_store, IndexParams(situated_lexical=False,
-                                                              name_weight=0.0))
+                                                              name_weight=0.0,
+                                                              answer_weight=0.0))
     store.close()
     again = make_store(index_params=IndexParams(), embedder=HashingEmbedder(256))
     assert again.open_report["sidecar"] == "loaded"
