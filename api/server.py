@@ -17,8 +17,7 @@ costs is bounded here (issues 9 and 26):
   otherwise the answer goes out on the headers and the connection closes, the body unread.
 
 And a request goes to the worker thread that went idle last (:class:`LastIdleFirst`), not,
-as waitress does, to the one idle longest; an answer's head goes out in the same write as
-its body (:class:`OneWriteTask`), not in a write of its own.
+as waitress does, to the one idle longest.
 """
 
 from __future__ import annotations
@@ -33,13 +32,13 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher, WSGITask
+from waitress.task import ThreadedTaskDispatcher
 from waitress.utilities import Error
 
 from .limits import largest_body, refusal_on_headers
 
-__all__ = ["LastIdleFirst", "OneWriteTask", "connection_limit", "make_server",
-           "raise_descriptor_limit", "server_settings"]
+__all__ = ["LastIdleFirst", "connection_limit", "make_server", "raise_descriptor_limit",
+           "server_settings"]
 
 #: The most connections kept open at once, descriptors allowing (waitress's default, 100,
 #: let 150 sockets that never finish their headers lock everyone out).
@@ -134,46 +133,10 @@ class CheckedParser(HTTPRequestParser):  # type: ignore[misc]
         return consumed
 
 
-class OneWriteTask(WSGITask):  # type: ignore[misc]
-    """waitress's task, except that an answer of known length sends its head with the
-    first part of its body in one write.
-
-    waitress writes the head, then each part of the body, each write sent at once: every
-    answer of one part (a JSON answer) cost two sends, and the client read the head and
-    then woke again for the body. The bytes on the wire are the same.
-    """
-
-    wrote_header: bool
-    complete: bool
-    has_body: bool
-    chunked_response: bool
-    content_length: int | None
-    content_bytes_written: int
-    channel: HTTPChannel
-
-    def write(self, data: bytes) -> None:
-        if self.wrote_header or not data or not self.complete:
-            super().write(data)
-            return
-        head = self.build_response_header()
-        self.wrote_header = True
-        length = self.content_length
-        if self.has_body and not self.chunked_response and length is not None \
-                and len(data) <= length - self.content_bytes_written:
-            self.content_bytes_written += len(data)
-            self.channel.write_soon(head + data)
-            return
-        # Anything else (chunked, no body, more than announced): waitress's own writes.
-        self.channel.write_soon(head)
-        super().write(data)
-
-
 class CheckedChannel(HTTPChannel):  # type: ignore[misc]
     """A channel that, once a request was refused on its headers, reads nothing more (the
-    body it announced is dropped unparsed) and closes after the answer; its tasks are
-    :class:`OneWriteTask`."""
+    body it announced is dropped unparsed) and closes after the answer."""
 
-    task_class = OneWriteTask
     refusing = False
 
     def received(self, data: bytes) -> bool:
