@@ -200,7 +200,8 @@ def _newest(state: MemoryState, owners: list[int | None], count: int,
         pool = np.concatenate([slots.pool_labels(o) for o in owners])
         pool = -np.sort(-pool[pool < min(slots.high_water, len(has))])
         pool = pool[has[pool]]
-        return pool[_passes(state, pool, None, (None, None), valid)][:count].astype(np.int64)
+        newest: np.ndarray = pool[_passes(state, pool, None, (None, None), valid)][:count]
+        return newest.astype(np.int64)
     found: list[np.ndarray] = []
     total = 0
     high = min(slots.high_water, len(has))
