@@ -75,7 +75,9 @@ def create_app(config: dict[str, Any] | None = None, *, home: Home | None = None
     app.register_blueprint(mcp_blueprint)
     init_console(app, home)
     metrics = init_metrics(app, home)
-    app.wsgi_app = AccessLog(DispatcherMiddleware(  # type: ignore[method-assign]
-        OpRoutes(app, app.wsgi_app), {"/git": git_app(home)}), observer=metrics)
+    # The op route's plain requests first (api/routes.py), before the git mount's prefix
+    # walk, which never matches an /api/ path.
+    app.wsgi_app = AccessLog(OpRoutes(  # type: ignore[method-assign]
+        app, DispatcherMiddleware(app.wsgi_app, {"/git": git_app(home)})), observer=metrics)
     return app
 

@@ -41,13 +41,20 @@ class FastJSONProvider(DefaultJSONProvider):
     """Flask's JSON provider with :meth:`response` (``jsonify``) through orjson."""
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        if self.compact is False or (self.compact is None and self._app.debug):
-            return super().response(*args, **kwargs)       # indented, for people
-        obj = self._prepare_response_obj(args, kwargs)
-        try:
-            body = orjson.dumps(obj, default=_refuse, option=_OPTIONS)
-        except TypeError:           # orjson.JSONEncodeError is a TypeError
+        body = self.encoded(self._prepare_response_obj(args, kwargs))
+        if body is None:
             return super().response(*args, **kwargs)
         make: Any = self._app.response_class       # flask.Response, typed as its base
         answer: Response = make(body, mimetype=self.mimetype)
         return answer
+
+    def encoded(self, obj: Any) -> bytes | None:
+        """The body :meth:`response` answers ``obj`` with when orjson writes it; None when
+        Flask's own encoder writes it (debug mode's indented answers, what orjson would
+        write otherwise: the module docstring)."""
+        if self.compact is False or (self.compact is None and self._app.debug):
+            return None
+        try:
+            return orjson.dumps(obj, default=_refuse, option=_OPTIONS)
+        except TypeError:           # orjson.JSONEncodeError is a TypeError
+            return None

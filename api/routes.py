@@ -6,16 +6,20 @@ body, the query string and the headers an op reads.
 
 An op's request in its plain form (:class:`OpRoutes`: one of the route's methods, a path of
 plain segments, a body of announced length) is served without Flask's dispatch: the same
-werkzeug request parsing, the same body limit, the same ``invoke``, the same answers and
-error handlers, without the contexts, URL map, hooks and session around them. That
-machinery cost about 0.14 ms of CPU a request with its code in the processor's caches,
-and about 0.2 ms more right after a model run had evicted them, as it has in a search
-(issue 29). Anything else (HEAD, OPTIONS, another path, a chunked body) goes through
-Flask, whose route below serves the same ops.
+body limit, the same ``invoke``, the same answers and error handlers, without the
+contexts, URL map, hooks and session around them. That machinery cost about 0.14 ms of CPU
+a request with its code in the processor's caches, and about 0.2 ms more right after a
+model run had evicted them, as it has in a search (issue 29). Its request is read from
+the WSGI environ as werkzeug's request reads it, and a JSON answer (every op's, but an
+export's stream) is written as the bytes and headers Flask's response writes, without
+werkzeug's request and response objects around them (another 0.1 ms or so after a model
+run). Anything else (HEAD, OPTIONS, another path, a chunked body) goes through Flask,
+whose route below serves the same ops.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -23,11 +27,15 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, request
 from flask.json.provider import JSONProvider
+from werkzeug.http import parse_options_header
+from werkzeug.sansio.utils import get_content_length
 from werkzeug.wrappers import Request
+from werkzeug.wsgi import get_input_stream
 
 from element import Home, Invocation, OpResult, invoke
 
 from .errors import ApiError, answer_error
+from .json_answer import FastJSONProvider
 from .limits import body_limit, check_length
 
 __all__ = ["blueprint", "bearer_token", "home", "parse_json", "json_depth", "MAX_JSON_DEPTH",
@@ -144,10 +152,11 @@ class OpRoutes:
     """WSGI: the op route's plain requests (the module docstring) answered here, every
     other request passed to ``fallback`` (the Flask app).
 
-    Served as Flask serves the route: werkzeug's request parsing, the route's body limit
-    (``limits.body_limit``, as ``init_limits`` checks it), :func:`invocation`, ``invoke``,
-    :func:`respond`, and for an error what the app's error handlers answer
-    (``errors.answer_error``).
+    Served as Flask serves the route: the request read as werkzeug reads it
+    (:func:`_plain_invocation`), the route's body limit (``limits.body_limit``, as
+    ``init_limits`` checks it), ``invoke``, the answer Flask's response gives
+    (:func:`_json_answer`, else :func:`respond`), and for an error what the app's error
+    handlers answer (``errors.answer_error``).
     """
 
     def __init__(self, app: Flask, fallback: WsgiApp) -> None:
@@ -163,15 +172,73 @@ class OpRoutes:
         if not plain:
             return self.fallback(environ, start_response)
         app = self.app
-        req = Request(environ)
         try:
             limit = body_limit(path, app.config)
             assert limit is not None        # an op's path has one
-            req.max_content_length = limit
-            check_length(req.content_length, limit)
-            response = respond(invoke(app.extensions["triform"],
-                                      invocation(req, plain.group(1), plain.group(2))),
-                               app.json)
+            result = invoke(app.extensions["triform"],
+                            _plain_invocation(environ, limit, plain.group(1),
+                                              plain.group(2)))
+            answer = _json_answer(result, app.json)
+            if answer is not None:
+                status, headers, body = answer
+                start_response(status, headers)
+                return [body]
+            response = respond(result, app.json)
         except Exception as exc:    # what the app's handlers answer, as in Flask
             response = answer_error(exc, app.json)
         return response(environ, start_response)
+
+
+def _plain_invocation(environ: dict[str, Any], limit: int, element_path: str,
+                      op_path: str) -> Invocation:
+    """:func:`invocation` of a plain request, read from ``environ`` as werkzeug's
+    ``Request`` reads it (its stream limited to ``limit``, its headers as
+    ``EnvironHeaders`` lists them, its query string as ``args``), without building one.
+
+    :raise ApiError: an announced body over ``limit``.
+    """
+    length = get_content_length(environ.get("CONTENT_LENGTH"),
+                                environ.get("HTTP_TRANSFER_ENCODING"))
+    check_length(length, limit)
+    raw = get_input_stream(environ, max_content_length=limit).read()
+    method = environ["REQUEST_METHOD"]
+    kind = environ.get("CONTENT_TYPE", "")
+    if kind != "application/json":
+        kind = parse_options_header(kind)[0].lower()
+    json_body = method != "GET" and kind != "application/x-ndjson"
+    headers = {}
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            if key not in ("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH"):
+                headers[key[5:].replace("_", "-").title()] = value
+        elif key in ("CONTENT_TYPE", "CONTENT_LENGTH") and value:
+            headers[key.replace("_", "-").title()] = value
+    query = Request(environ).args.to_dict(flat=True) if environ.get("QUERY_STRING") else {}
+    return Invocation(
+        element_path, method=method, op_path=op_path,
+        token=bearer_token(environ.get("HTTP_AUTHORIZATION")),
+        body=(lambda: parse_json(raw)) if json_body else None, raw_body=raw,
+        query=query, headers=headers, env=environ.get("HTTP_X_TRIFORM_ENV"))
+
+
+def _json_answer(result: OpResult, json: JSONProvider
+                 ) -> tuple[str, list[tuple[str, str]], bytes] | None:
+    """The status line, headers and body :func:`respond` gives ``result`` when it is a
+    JSON object answered 200 or 201 with no headers of its own (a search's, a store's):
+    the same bytes, without a response object. None: anything else, which ``respond``
+    answers (a stream, raw bytes, headers of the op's, another status, JSON the stdlib
+    encodes)."""
+    if result.status not in (200, 201) or result.headers or not isinstance(result.body, dict) \
+            or not isinstance(json, FastJSONProvider):
+        return None
+    body = json.encoded(result.body)
+    if body is None:
+        return None
+    return (_status_line(result.status),
+            [("Content-Type", json.mimetype), ("Content-Length", str(len(body)))], body)
+
+
+@functools.cache
+def _status_line(status: int) -> str:
+    """werkzeug's status line for ``status`` (``200 OK``, ``201 CREATED``)."""
+    return str(Response(status=status).status)

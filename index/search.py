@@ -46,6 +46,10 @@ from .validity import CURRENT, Validity
 
 __all__ = ["owners_in_scope", "gather"]
 
+#: Owners holding at most this many memories between them have their background read
+#: from their pools (``_newest``).
+_POOL_READ_MAX = 512
+
 # No rows scored by text (the common case: every memory in scope has vectors); never
 # changed by the ranking.
 _NO_TEXT = Rows.empty()
@@ -190,9 +194,18 @@ def _newest(state: MemoryState, owners: list[int | None], count: int,
 
     Labels are handed out in creation order, so they are read down from the high-water
     mark in growing blocks; a memory behind a reused label counts where its label sits.
+    Owners that hold few memories (a subject's few, fewer than ``count`` often) are read
+    from their pools instead, in the same order: the blocks would walk every label.
     """
     slots = state.slots
     has = state.lanes["content"].has
+    if owners and owners != [None] \
+            and sum(slots.pool_size(o) for o in owners) <= _POOL_READ_MAX:
+        pool = np.concatenate([slots.pool_labels(o) for o in owners])
+        pool = -np.sort(-pool[pool < min(slots.high_water, len(has))])
+        pool = pool[has[pool]]
+        newest: np.ndarray = pool[_passes(state, pool, None, (None, None), valid)][:count]
+        return newest.astype(np.int64)
     found: list[np.ndarray] = []
     total = 0
     high = min(slots.high_water, len(has))

@@ -68,6 +68,7 @@ class SlotTable:
         #: The codes of the name sets holding each name: a search looks its names up here
         #: rather than testing each distinct set among its candidates.
         self.codes_by_name: dict[str, list[int]] = {}
+        self._about_kept: tuple[tuple[str, ...], np.ndarray] | None = None
         self.subject_codes: dict[tuple[str, str], int] = {}
         self.owner_labels: dict[int, set[int]] = {GENERAL: set()}
         self.live = 0
@@ -160,12 +161,22 @@ class SlotTable:
         one of them is in ``names.named_in(content)``); ``content(label)`` gives the
         text of a label whose names are not read yet (``UNREAD``)."""
         codes = self._read(labels, content)
-        # A table over the codes (one per distinct name set, fewer than the labels):
-        # indexing it is cheaper than np.isin's sort of the candidates.
+        return np.asarray(self._about(names)[codes], dtype=bool)
+
+    def _about(self, names: tuple[str, ...]) -> np.ndarray:
+        """Whether each name code's set holds one of ``names``: a table over the codes (one
+        per distinct name set, fewer than the labels), cheaper to index than np.isin's
+        sort of the candidates. A search asks it for its candidates, its background and
+        its neighbours with the same names: kept until the names or the codes change
+        (a code's sets only change when codes are added)."""
+        kept = self._about_kept
+        if kept is not None and kept[0] == names and len(kept[1]) == len(self.name_codes):
+            return kept[1]
         about = np.zeros(len(self.name_codes), dtype=bool)
         for name in names:
             about[self.codes_by_name.get(name, [])] = True
-        return np.asarray(about[codes], dtype=bool)
+        self._about_kept = (names, about)
+        return about
 
     def says_time(self, labels: np.ndarray, content: Callable[[int], str]) -> np.ndarray:
         """Whether each of ``labels`` says a time (``asks.says_time``), read with its names

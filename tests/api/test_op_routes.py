@@ -92,6 +92,18 @@ CASES = [
     ("POST", "/api/other/memory/ops/search", _json({"query": "tea"}), _JSON, "viewer"),
     ("POST", "/api/demo/memory/ops/import_memories", b'{"a": 1}\n',
      {"Content-Type": "application/x-ndjson"}, "viewer"),
+    # The request as werkzeug reads it: a content type with parameters and in capitals,
+    # none, a repeated and a percent-encoded query parameter, a header the op reads.
+    ("POST", "/api/demo/memory/ops/import_memories", b'{"a": 1}\n',
+     {"Content-Type": "Application/X-NDJSON ; charset=utf-8"}, "viewer"),
+    ("POST", "/api/demo/memory/ops/search", _json({"query": "tea"}),
+     {"Content-Type": "application/json; charset=utf-8"}, "viewer"),
+    ("POST", "/api/demo/memory/ops/search", _json({"query": "tea"}), {}, "viewer"),
+    ("GET", "/api/demo/memory/ops/memories?limit=1&limit=3&subject_type=gu%65st&subject_id="
+     "maria&", None, {}, "viewer"),
+    ("GET", "/api/demo/memory/ops/memories?limit=%FF", None, {}, "viewer"),
+    ("POST", "/api/demo/memory/ops/search", _json({"query": "tea"}),
+     {**_JSON, "X-Triform-Env": "demo"}, "viewer"),
 ]
 
 

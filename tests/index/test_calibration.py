@@ -269,3 +269,39 @@ def test_words_every_memory_shares_with_the_query_do_not_lift_them_above_the_thr
         count_access=False).results
     assert found and found[0]["memory"]["content"] == answer["content"]
     assert len(found) <= 3
+
+
+def test_a_small_pools_background_is_the_one_the_label_walk_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool of few memories has its background read from the pool (``search._newest``),
+    not by walking every label down from the newest: the same labels in the same order,
+    whatever was deleted (labels reused) or retired, for each validity."""
+    from index import HashingEmbedder
+    from index import search
+    from index.validity import CURRENT, EVERYTHING, Validity
+
+    store = MemoryStore(tmp_path / "mem", HashingEmbedder(64), clock=lambda: 1.7e9)
+    rng = np.random.default_rng(5)
+    settings = MemorySettings(max_memories=10_000)
+    subjects = [("guest", f"s{i}") for i in range(6)]
+    ids = []
+    for i in range(400):
+        who = subjects[int(rng.integers(0, 7)) - 1] if rng.random() < 0.6 else None
+        item = {"content": f"memory {i} about {rng.integers(0, 50)}", "category": "fact",
+                **({"subject_type": who[0], "subject_id": who[1]} if who else {})}
+        ids.append(store.store_many([item], settings=settings)[0].memory["id"])
+        if rng.random() < 0.1:
+            store.delete(ids.pop(int(rng.integers(0, len(ids)))))
+        if rng.random() < 0.05:
+            store.retire(ids.pop(int(rng.integers(0, len(ids)))), reason="no longer true")
+    state = store._state
+    codes = [state.slots.subject_code(s, create=False) for s in subjects]
+    for owners in ([codes[0]], [codes[1], codes[2]], [0], [0, codes[3]]):
+        for valid in (CURRENT, EVERYTHING, Validity(as_of=1.7e9)):
+            for count in (1, 5, 128):
+                read = search._newest(state, owners, count, valid)
+                monkeypatch.setattr(search, "_POOL_READ_MAX", -1)
+                walked = search._newest(state, owners, count, valid)
+                monkeypatch.undo()
+                assert read.dtype == walked.dtype and read.tolist() == walked.tolist()
+    store.close()

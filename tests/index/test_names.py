@@ -76,8 +76,8 @@ _TEXT = st.text(st.sampled_from("abcAB K\u212a\u00e9:'1 "), max_size=8)
 def test_the_opening_name_column_is_the_rule_whatever_the_history(steps, names):
     """The file store reads each memory's opening name once into a column
     (``SlotTable.opens_named``); through stores, changes of text, deletes that free a
-    label for reuse and searches in between, the column answers what the rule says of the
-    text each label holds now."""
+    label for reuse and searches of other names in between, the column answers what the
+    rule says of the text each label holds now."""
     slots = SlotTable()
     texts: dict[int, str] = {}
     for action, at, text in steps:
@@ -95,7 +95,11 @@ def test_the_opening_name_column_is_the_rule_whatever_the_history(steps, names):
             slots.release(label)
             del texts[label]
         elif live:
-            slots.opens_named(np.array(live), tuple(names), texts.__getitem__)
+            # Each search asks its own names (some of them), and is answered by the rule.
+            asked = tuple(names[:at % (len(names) + 1)])
+            found = slots.opens_named(np.array(live), asked, texts.__getitem__)
+            assert found.tolist() == [not set(asked).isdisjoint(named_in(texts[label]))
+                                      for label in live]
     live = np.array(sorted(texts), dtype=np.int64)
     found = slots.opens_named(live, tuple(names), texts.__getitem__)
     assert found.tolist() == [not set(names).isdisjoint(named_in(texts[label]))
