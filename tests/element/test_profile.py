@@ -47,6 +47,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "lisinopril", "amlodipine"),
     ("I work at the Leeds branch of Barclays.", "Head office transferred me to their Glasgow "
      "branch.", "Leeds", "Glasgow"),
+    # Told beside what came with it, and read less clearly than the stored fact: its
+    # attribute (residence) said by the memory it replaces.
+    ("I live in Norwich.", "First weekend in our new flat in Exeter, still living out of "
+     "boxes.", "Norwich", "Exeter"),
+    # A role named by its person ("my GP is Dr. X") is the speaker's attribute.
+    ("My dentist is Dr. Morley.", "My old practice closed, I'm seeing Dr. Achebe now.",
+     "Morley", "Achebe"),
 ])
 def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
         store: Any, before: str, after: str, old: str, new: str) -> None:
@@ -67,6 +74,9 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
     ("I work at Unilever.", "I'm thinking about applying to Google next year."),
     ("My favourite band is Radiohead.", "I've been listening to Arctic Monkeys a lot lately."),
     ("I live in Oxford.", "My friend put me up in her flat in Brighton."),
+    ("I live in Oxford.", "I dream of a little house by the sea in Cornwall one day."),
+    ("I live in Oxford.", "We're toying with the idea of moving out to Bath at some point."),
+    ("My dentist is Dr. Morley.", "My dad's dentist is Dr. Achebe, he swears by her."),
 ])
 def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
         store: Any, before: str, after: str) -> None:
@@ -94,6 +104,9 @@ def test_values_are_names_and_numbers_not_the_subject() -> None:
     ("My husband and I live in Leeds", ""),
     ("I drive a Ford Focus", ""),
     ("our broadband provider is Sky", ""),
+    ("my line manager is Deborah", ""),                  # who the speaker's manager is
+    ("my dad's GP is Dr. Reid", "dad"),
+    ("First night in our new flat in Leeds", ""),
 ])
 def test_whose_a_statement_is(sentence: str, holder: str) -> None:
     assert whose(sentence) == holder
