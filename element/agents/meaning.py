@@ -50,20 +50,27 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     profile ("What phone do they have?"), whatever their words (``profile.py``). The
     sentence whole, then each clause of it alone: a change is often told beside its
     reason ("The renewal was daylight robbery, so I've gone with Aviva this year"), whose
-    words blur what the sentence is about. Among the pool's newest one-fact memories
-    (``MEANING_POOL``), in one model call at most."""
-    if len(sentence.split()) > SIMILAR_WORDS or is_event(sentence) and not sig.change or \
-            _SEVERAL.search(sentence):
+    words blur what the sentence is about. A sentence longer than a statement
+    (``SIMILAR_WORDS``) is a story: only its clauses of a statement's length are read
+    ("Right, news: we've bought a house in Leeds, the kids have started at the nursery
+    round the corner and I've finally got a garden"). Among the pool's newest one-fact
+    memories (``MEANING_POOL``), in one model call at most."""
+    story = len(sentence.split()) > SIMILAR_WORDS
+    if not story and is_event(sentence) and not sig.change or _SEVERAL.search(sentence):
         return None
     embedder = pool.embedder()
     if embedder is None or not (sig.strong or values(content, who)):
         return None     # no value named: no clause of it names one either
-    parts = [(content, whose(sentence), sig.strong)]
+    parts = [] if story else [(content, whose(sentence), sig.strong)]
     for clause in clauses(sentence):
+        if len(clause.split()) > SIMILAR_WORDS:
+            continue
         said, told = signals(clause), tell(clause, who)
         if told and said.replaces and said.holder != UNKNOWN and \
                 not (is_event(clause) and not said.change):
             parts.append((told, whose(clause), said.strong or sig.strong))
+    if not parts:
+        return None
     try:
         return profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
     except Exception:   # a failing model finds nothing: the statement is added

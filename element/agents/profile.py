@@ -196,18 +196,27 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
 
 
 def _anchored(old: Profile, new: Profile, strong: bool) -> bool:
-    """Whether a statement answers the attribute a stored one-fact memory answers clearly
-    (one of a single value, any with a strong cue) nearly as well as it answers anything
+    """Whether a statement answers an attribute a stored one-fact memory answers best (one
+    of a single value, any with a strong cue) nearly as well as it answers anything
     (``ANCHOR_GAP``), and is alike in kind (``SIMILAR_FLOOR``). A new value is told beside
     what came with it ("Just signed the lease on a flat in Bath, been here a fortnight"):
     the sentence is about the attribute less clearly than the memory that only states it,
-    so the memory's clear reading says which attribute is meant, and the statement need
-    only be about it among its best."""
-    if old.attribute is None or not (old.attribute.single or strong) or new.scores is None:
+    so the memory's reading says which attribute is meant, and the statement need only be
+    about it among its best. A memory may answer two at once as well ("is a data analyst
+    at Wayfair": the job and the employer, within ``ANCHOR_GAP``): either is meant."""
+    if old.scores is None or new.scores is None or float(old.vector @ new.vector) < SIMILAR_FLOOR:
         return False
-    own = float(new.scores[ATTRIBUTES.index(old.attribute)])
-    return own >= ANCHOR_MIN and own >= float(new.scores.max()) - ANCHOR_GAP and \
-        float(old.vector @ new.vector) >= SIMILAR_FLOOR
+    top = float(old.scores.max())
+    if top < ANSWERS_MIN:
+        return False
+    best = float(new.scores.max())
+    for index, attribute in enumerate(ATTRIBUTES):
+        if float(old.scores[index]) < top - ANCHOR_GAP or not (attribute.single or strong):
+            continue
+        own = float(new.scores[index])
+        if own >= ANCHOR_MIN and own >= best - ANCHOR_GAP:
+            return True
+    return False
 
 
 def _new_value(old: str, new: str, who: str) -> bool:

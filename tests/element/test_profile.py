@@ -54,6 +54,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     # A role named by its person ("my GP is Dr. X") is the speaker's attribute.
     ("My dentist is Dr. Morley.", "My old practice closed, I'm seeing Dr. Achebe now.",
      "Morley", "Achebe"),
+    # A story longer than a statement: its clause of a statement's length.
+    ("I live in Norwich.", "Big news: we've bought a house in Exeter, the kids have started "
+     "at the school round the corner and I've finally got a garden to potter about in!",
+     "Norwich", "Exeter"),
 ])
 def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
         store: Any, before: str, after: str, old: str, new: str) -> None:
@@ -77,6 +81,8 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
     ("I live in Oxford.", "I dream of a little house by the sea in Cornwall one day."),
     ("I live in Oxford.", "We're toying with the idea of moving out to Bath at some point."),
     ("My dentist is Dr. Morley.", "My dad's dentist is Dr. Achebe, he swears by her."),
+    ("I live in Oxford.", "We had the best long weekend, drove down to Brighton on Friday, "
+     "ate far too much fish and chips and walked the pier twice before heading home."),
 ])
 def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
         store: Any, before: str, after: str) -> None:
