@@ -21,7 +21,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
-from .named import named_change
+from .named import may_end, named_change
 from .meaning import SIMILAR_WORDS, by_meaning
 from .profile import values
 from .relation import relation_target
@@ -471,10 +471,12 @@ class RuleEvaluator:
                                 memory_id=same["id"])
             repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
             sig = signals(cand.source or cand.content)
-            if repeat is not None and sig.replaces and (sig.change or sig.ended):
+            if repeat is not None and sig.replaces and \
+                    (sig.change or sig.ended or may_end(cand.source or cand.content)):
                 # Mostly the same words with a change ("The band broke up, so I'm not
                 # playing bass these days" after "I play bass in a band"): what was true
-                # before is kept for history, not overwritten.
+                # before is kept for history, not overwritten; so with an ending
+                # ("I let my ... membership lapse", ``named.ENDING``).
                 return Decision("supersede", "a later statement changes what it says",
                                 category=repeat["category"], memory_id=repeat["id"],
                                 content=cand.content, context=context, intention=goal)
