@@ -105,6 +105,11 @@ _NAMES_WHO = re.compile(r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|are)\s
                         r"(?:called\s+|named\s+)?(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
                         r"(?-i:[A-Z][a-z])", re.I)
 
+#: The same said the other way round: "Leicester Tigers are my rugby team", "Dr. Shah is
+#: our GP".
+_NAMED_MINE = re.compile(r"^(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?(?-i:[A-Z])[\w&'-]*"
+                         r"(?:\s+(?-i:[A-Z])[\w&'-]*)*\s+(?:is|are)\s+(?:my|our)\s+", re.I)
+
 
 def whose(sentence: str) -> str:
     """Whose a first-person sentence is, for comparing by meaning: the person or animal
@@ -115,7 +120,7 @@ def whose(sentence: str) -> str:
     never the speaker's however it is said."""
     if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
-    if _NAMES_WHO.match(sentence):
+    if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence):
         return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
         for word in m[1].lower().split():

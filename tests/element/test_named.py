@@ -57,6 +57,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "rabbit called Biscuit"),
     ("I have an English Heritage membership.", "I let my English Heritage membership lapse "
      "in the spring.", "an English Heritage membership"),
+    ("My team leader is Gordon.", "Gordon took early retirement, so I answer to Priti now.",
+     "team leader is Gordon"),
+    ("My favourite band is Blur.", "Wet Leg have overtaken Blur as my favourite band.",
+     "favourite band is Blur"),
+    ("I spend my evenings playing the Xbox.", "The Xbox is boxed away under the stairs, I'm "
+     "doing pottery instead.", "playing the Xbox"),
 ])
 def test_a_named_value_said_to_have_ended_supersedes_its_fact(
         store: Any, before: str, after: str, old: str) -> None:
