@@ -176,7 +176,8 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
             pool.append((memory, held))
     # Which memories each statement may replace, before any model call: most statements
     # of a conversation have none.
-    possible = [[i for i, (memory, held) in enumerate(pool) if same_holder(held, holder)
+    possible = [[i for i, (memory, held) in enumerate(pool)
+                 if _held_by(held, holder, memory["content"], who)
                  and (strong or _new_value(memory["content"], text, who))]
                 for text, holder, strong in statements]
     if not any(possible):
@@ -222,6 +223,15 @@ def _anchored(old: Profile, new: Profile, strong: bool) -> bool:
         if own >= ANCHOR_MIN and own >= best - ANCHOR_GAP:
             return True
     return False
+
+
+def _held_by(held: str, holder: str, content: str, who: str) -> bool:
+    """Whether a statement of ``holder``'s may change a memory of ``held``'s: the same
+    holder, or a statement about the value itself of a fact of the speaker's ("Petplan
+    put the premium up again, so the dog's insured with ManyPets now" after "our pet
+    insurance is with Petplan"; "Rhodri proposed" after "I'm dating Rhodri"): what the
+    speaker's insurer or partner does is about the speaker's insurance or partner."""
+    return same_holder(held, holder) or held == "" and holder in values(content, who)
 
 
 def _new_value(old: str, new: str, who: str) -> bool:

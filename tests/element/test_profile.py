@@ -54,6 +54,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     # A role named by its person ("my GP is Dr. X") is the speaker's attribute.
     ("My dentist is Dr. Morley.", "My old practice closed, I'm seeing Dr. Achebe now.",
      "Morley", "Achebe"),
+    # What the value itself does is about the speaker's attribute it is the value of.
+    ("I'm dating a man called Ewan.", "Ewan asked me to marry him in Mull and I said yes!",
+     "dating a man", "marry"),
     # A story longer than a statement: its clause of a statement's length.
     ("I live in Norwich.", "Big news: we've bought a house in Exeter, the kids have started "
      "at the school round the corner and I've finally got a garden to potter about in!",
@@ -81,6 +84,7 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
     ("I live in Oxford.", "I dream of a little house by the sea in Cornwall one day."),
     ("I live in Oxford.", "We're toying with the idea of moving out to Bath at some point."),
     ("My dentist is Dr. Morley.", "My dad's dentist is Dr. Achebe, he swears by her."),
+    ("My manager is Gemma.", "Gemma has a new puppy called Bo, she showed us photos."),
     ("I live in Oxford.", "We had the best long weekend, drove down to Brighton on Friday, "
      "ate far too much fish and chips and walked the pier twice before heading home."),
 ])
