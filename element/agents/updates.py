@@ -188,9 +188,12 @@ _ENDED_SUBJECT = re.compile(
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
     r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
     r"totall?ed|scrapped|sold))\b")
-#: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke".
+#: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke", "I am not
+#: actually allergic to nuts".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
-                      r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
+                      r"after all)|no longer\s+(?P<y>[^,;.!?]+?)|"
+                      # "I'm not actually lactose intolerant": what was said is corrected.
+                      r"(?:am|is|are)\s+not\s+actually\s+(?P<z>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
 #: Where a named value ends: before a clause, a reason, a time.
 _VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|since|last|"
                         r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
@@ -344,7 +347,7 @@ def signals(sentence: str) -> Signals:
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
     for m in _NEGATED.finditer(sentence):
-        if value := _cut(m["x"] or m["y"]):
+        if value := _cut(m["x"] or m["y"] or m["z"]):
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(_ADDITION.search(sentence)),
