@@ -168,10 +168,11 @@ def score(server: Server, run: dict[str, Any]) -> dict[str, Any]:
     new = re.compile(case["new"], re.I) if case.get("new") else None
     found = server.call("POST", f"{MEMORY}/search", {"query": case["query"], **subject(case)})
     results = [r["memory"]["content"] for r in found["results"]]
+    scores = [round(float(r.get("score", 0.0)), 3) for r in found["results"]]
     listed = server.call("GET", f"{MEMORY}/memories?limit=100&subject_type=guest&"
                          f"subject_id={case['id']}")["memories"]
     kept = [m["content"] for m in listed]
-    out: dict[str, Any] = {"results": results, "kept": kept}
+    out: dict[str, Any] = {"results": results, "scores": scores, "kept": kept}
     if case["kind"] == "update":
         assert new is not None
         out["newer_first"] = bool(results) and bool(new.search(results[0]))

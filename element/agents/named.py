@@ -16,10 +16,12 @@ That memory is superseded by the statement (which says what ended, and what hold
 when it names it).
 
 Why it is general: :data:`ENDING` is written from general English, not from any case: the
-verbs of ending a thing (end, finish, close, shut down, cancel, pause, expire), of leaving
-or losing it (leave, quit, give up, sell, lose, escape, die), of its failing (fall
+verbs of ending a thing (end, finish, close, shut down, cancel, pause, expire, let lapse),
+of leaving or losing it (leave, quit, give up, sell, lose, escape, die, step down, hand in
+one's notice, get out of, take retirement, pack away; "had to rehome", "decided to
+sell"), of its failing (fall
 through, fall apart, go bust, be made redundant), of replacing it (replace, swap, trade
-in, move/switch from), the farewells (goodbye, RIP), and negation of the present
+in, move/switch from, overtake), the farewells (goodbye, RIP), and negation of the present
 ("not ... anymore", "haven't ... in months", "a lifetime ago"). Guards as the other
 finders: a clause with an addition ("also", "another") or of a plan or wish ("going to",
 "might") says nothing ended; a clause of another person's ("my sister's Toyota died") is
@@ -59,10 +61,16 @@ ENDING = re.compile(r"""\b(?:
     quit|quitting|stopped|ceased|dropped|ditched|dumped|scrapped|binned|
     cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|ran\s+out|
     retired|resigned|redundant|laid\s+off|fired|sacked|let\s+go|
+    (?:took|taken|taking|went\s+into|gone\s+into)\s+(?:early\s+)?retirement|
+    overt(?:ook|aken)|dethroned|(?:packed|put|boxed|stored)\s+away|
     fell\s+(?:through|apart)|falling\s+apart|collapsed|broke\s+(?:down|up)|broken\s+(?:down|up)|
     died|passed\s+away|lost(?!\s+(?:in|track|count|for\s+words)\b)|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
     written\s+off|sold|gave\s+(?:up|away)|given\s+(?:up|away)|giving\s+up|got\s+rid|rehomed|
-    replaced|swapped|traded\s+in|outgr(?:ew|own)|moved\s+(?:away|on|out)|
+    replaced|swapped|traded\s+in|outgr(?:ew|own)|moved\s+(?:away|on|out)|got\s+out\s+of|
+    (?:handed|handing)\s+(?:in\s+)?(?:my|our|his|her|their)\s+notice|
+    (?:stepped|stepping|stood|standing)\s+down|walked\s+away\s+from|parted\s+ways|
+    (?:had|decided|chose)\s+to\s+(?:rehome|sell|give\s+up|quit|cancel|close|leave|scrap)|
+    let\s+(?:[\w']+\s+){0,4}?(?:lapse|expire|run\s+out)|
     (?:moved|switched|transferred|came|went|changed|upgraded)\s+(?:\w+\s+)?from|
     said\s+goodbye|goodbye|farewell|rip|
     no\s+longer|no\s+more|

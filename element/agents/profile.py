@@ -54,6 +54,11 @@ ANSWERS_MARGIN = 0.02
 ALIKE_MIN = 0.6
 #: The least cosine of the stripped texts themselves: an attribute's values alike in kind.
 SIMILAR_FLOOR = 0.2
+#: A statement that answers no attribute clearly may still give the attribute of the one
+#: memory it is near (:func:`_anchored`): its answer to that attribute at least this, and
+#: within ``ANCHOR_GAP`` of its best answer.
+ANCHOR_MIN = 0.18
+ANCHOR_GAP = 0.03
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class Profile:
     attribute: Attribute | None
     answers: np.ndarray
     vector: np.ndarray
+    #: Its raw answer to each attribute (the best cosine with its questions).
+    scores: np.ndarray | None = None
 
 
 def _unit(vectors: Any) -> np.ndarray:
@@ -86,8 +93,22 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
         centred = row - row.mean()
         centred /= max(float(np.linalg.norm(centred)), 1e-9)
-        out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector))
+        out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
+                           row))
     return out
+
+
+#: "My line manager is Deborah", "my GP is Dr. Shah": a person of the speaker's named by
+#: their role, the speaker's attribute (who their manager is), not the person's own fact
+#: ("my mum's GP is Dr. Reid" is the mum's).
+_NAMES_WHO = re.compile(r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|are)\s+"
+                        r"(?:called\s+|named\s+)?(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
+                        r"(?-i:[A-Z][a-z])", re.I)
+
+#: The same said the other way round: "Leicester Tigers are my rugby team", "Dr. Shah is
+#: our GP".
+_NAMED_MINE = re.compile(r"^(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?(?-i:[A-Z])[\w&'-]*"
+                         r"(?:\s+(?-i:[A-Z])[\w&'-]*)*\s+(?:is|are)\s+(?:my|our)\s+", re.I)
 
 
 def whose(sentence: str) -> str:
@@ -99,6 +120,8 @@ def whose(sentence: str) -> str:
     never the speaker's however it is said."""
     if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
+    if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence):
+        return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
         for word in m[1].lower().split():
             if re.sub(r"'s?$", "", word) in PEOPLE:
@@ -153,7 +176,8 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
             pool.append((memory, held))
     # Which memories each statement may replace, before any model call: most statements
     # of a conversation have none.
-    possible = [[i for i, (memory, held) in enumerate(pool) if same_holder(held, holder)
+    possible = [[i for i, (memory, held) in enumerate(pool)
+                 if _held_by(held, holder, memory["content"], who)
                  and (strong or _new_value(memory["content"], text, who))]
                 for text, holder, strong in statements]
     if not any(possible):
@@ -170,7 +194,44 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
                  and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR]
         if len(meant) == 1:
             return meant[0]
+    for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
+        meant = [pool[i][0] for i in may if _anchored(olds[i], new, strong)]
+        if len(meant) == 1:
+            return meant[0]
     return None
+
+
+def _anchored(old: Profile, new: Profile, strong: bool) -> bool:
+    """Whether a statement answers an attribute a stored one-fact memory answers best (one
+    of a single value, any with a strong cue) nearly as well as it answers anything
+    (``ANCHOR_GAP``), and is alike in kind (``SIMILAR_FLOOR``). A new value is told beside
+    what came with it ("Just signed the lease on a flat in Bath, been here a fortnight"):
+    the sentence is about the attribute less clearly than the memory that only states it,
+    so the memory's reading says which attribute is meant, and the statement need only be
+    about it among its best. A memory may answer two at once as well ("is a data analyst
+    at Wayfair": the job and the employer, within ``ANCHOR_GAP``): either is meant."""
+    if old.scores is None or new.scores is None or float(old.vector @ new.vector) < SIMILAR_FLOOR:
+        return False
+    top = float(old.scores.max())
+    if top < ANSWERS_MIN:
+        return False
+    best = float(new.scores.max())
+    for index, attribute in enumerate(ATTRIBUTES):
+        if float(old.scores[index]) < top - ANCHOR_GAP or not (attribute.single or strong):
+            continue
+        own = float(new.scores[index])
+        if own >= ANCHOR_MIN and own >= best - ANCHOR_GAP:
+            return True
+    return False
+
+
+def _held_by(held: str, holder: str, content: str, who: str) -> bool:
+    """Whether a statement of ``holder``'s may change a memory of ``held``'s: the same
+    holder, or a statement about the value itself of a fact of the speaker's ("Petplan
+    put the premium up again, so the dog's insured with ManyPets now" after "our pet
+    insurance is with Petplan"; "Rhodri proposed" after "I'm dating Rhodri"): what the
+    speaker's insurer or partner does is about the speaker's insurance or partner."""
+    return same_holder(held, holder) or held == "" and holder in values(content, who)
 
 
 def _new_value(old: str, new: str, who: str) -> bool:

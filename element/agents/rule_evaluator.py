@@ -21,20 +21,17 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
-from .named import named_change
-from .profile import profile_target, values, whose
+from .named import may_end, named_change
+from .meaning import SIMILAR_WORDS, by_meaning
+from .profile import values
+from .relation import relation_target
 from .slots import named_target, owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, UNKNOWN, Signals, is_event, key_target, keys_of,
-                      mentions, moved_to, relation_target, signals, similar_target,
+                      mentions, moved_to, signals, similar_target,
                       single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
-
-#: A change statement longer than this is a story: its attribute is not looked for by
-#: similarity (only by key or a named old value).
-SIMILAR_WORDS = 20
-
 
 def _described(cand: Candidate) -> bool:
     """"My family is awesome", "my manager is on holiday now": a "my X is Y" that judges X
@@ -62,54 +59,9 @@ def _short_now(sentence: str, sig: Signals) -> bool:
     return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
 
 
-def _by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
-                skip: list[str]) -> dict[str, Any] | None:
-    """The memory whose attribute a statement (not a story; of the present, or with a
-    change cue) gives a new value by meaning: both answer one question of a person's
-    profile ("What phone do they have?"), whatever their words (``profile.py``). The
-    sentence whole, then each clause of it alone: a change is often told beside its
-    reason ("The renewal was daylight robbery, so I've gone with Aviva this year"), whose
-    words blur what the sentence is about. Among the pool's newest one-fact memories
-    (``MEANING_POOL``), in one model call at most."""
-    if len(sentence.split()) > SIMILAR_WORDS or is_event(sentence) and not sig.change or \
-            _SEVERAL.search(sentence):
-        return None
-    embedder = pool.embedder()
-    if embedder is None or not (sig.strong or values(content, who)):
-        return None     # no value named: no clause of it names one either
-    parts = [(content, whose(sentence), sig.strong)]
-    for clause in _clauses(sentence):
-        said, told = signals(clause), tell(clause, who)
-        if told and said.replaces and said.holder != UNKNOWN and \
-                not (is_event(clause) and not said.change):
-            parts.append((told, whose(clause), said.strong or sig.strong))
-    try:
-        return profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
-    except Exception:   # a failing model finds nothing: the statement is added
-        return None
-
-
-#: How many of the pool's newest memories a change found by meaning may replace.
-MEANING_POOL = 50
-
 #: A change done to the speaker by someone else: the verbs of change, "me" their object.
 _ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
                        r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)", re.I)
-
-#: Several of a thing held at once ("I'm carrying two phones around now"): one more, not
-#: a new one in place of the old.
-_SEVERAL = re.compile(r"\b(?:two|three|four|both|several|multiple|a couple of|a pair of)\s+"
-                      r"(?:\w+\s+)?\w+s\b", re.I)
-
-#: Where a sentence's clauses meet: a comma, a semicolon, "so", "and", "but".
-_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\b(?:so|and|but)\b)\s*", re.I)
-
-
-def _clauses(sentence: str) -> list[str]:
-    """The clauses of a sentence of several (of three words at least), else none."""
-    parts = [p for p in _CLAUSE.split(sentence) if len(p.split()) >= 3]
-    return parts if len(parts) > 1 else []
-
 
 def _plain_statement(sentence: str, event: bool = False) -> bool:
     """A short first-person statement of what holds, not of what happened ("I've got a
@@ -342,7 +294,7 @@ class RuleEvaluator:
         # Else by meaning, the sentence naming no attribute a rule reads: told as
         # it was said.
         meant = target is None and \
-            (target := _by_meaning(sentence, content, sig, pool, who, taken)) is not None
+            (target := by_meaning(sentence, content, sig, pool, who, taken)) is not None
         key = None
         if target is not None:
             taken.append(target["id"])
@@ -519,10 +471,12 @@ class RuleEvaluator:
                                 memory_id=same["id"])
             repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
             sig = signals(cand.source or cand.content)
-            if repeat is not None and sig.replaces and (sig.change or sig.ended):
+            if repeat is not None and sig.replaces and \
+                    (sig.change or sig.ended or may_end(cand.source or cand.content)):
                 # Mostly the same words with a change ("The band broke up, so I'm not
                 # playing bass these days" after "I play bass in a band"): what was true
-                # before is kept for history, not overwritten.
+                # before is kept for history, not overwritten; so with an ending
+                # ("I let my ... membership lapse", ``named.ENDING``).
                 return Decision("supersede", "a later statement changes what it says",
                                 category=repeat["category"], memory_id=repeat["id"],
                                 content=cand.content, context=context, intention=goal)
@@ -555,6 +509,10 @@ class RuleEvaluator:
             if sig.replaces and (sig.ended or sig.change):
                 existing = self._change_target(cand.source, cand.content, sig, pool, who, [],
                                                keyed=True)
+            if existing is None and sig.replaces and cand.source and cand.kind == "add":
+                # A value of an attribute no rule keys alike ("I'm seeing Dr. Okonkwo now"
+                # after "my primary care doctor is Dr. Feldman"): by meaning.
+                existing = by_meaning(cand.source, cand.content, sig, pool, who, [])
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

@@ -26,7 +26,7 @@ from functools import lru_cache
 from index import RELATIONS
 
 from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
-                      same_holder)
+                      same_holder, subject_first)
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "owner",
            "PEOPLE", "names_of"]
@@ -174,7 +174,8 @@ def owner(sentence: str) -> str:
     ("my gas and electricity come from ...", "our broadband provider is now ...") being
     the speaker's: only people and animals hold attributes of their own."""
     holder = holder_of(sentence)
-    phrase = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I)
+    phrase = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", subject_first(sentence),
+                      re.I)
     if holder and holder != UNKNOWN and phrase and \
             not {re.sub(r"'s?$", "", w) for w in phrase[1].lower().split()} & _PEOPLE:
         return ""

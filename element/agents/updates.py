@@ -56,7 +56,7 @@ __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "menti
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
            "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
            "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "moved_to",
-           "relation", "relation_target"]
+           "subject_first", "without_opening", "content_terms"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -158,7 +158,12 @@ _NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|w
                       r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
                       r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
                       r"growing up|wish|should|could|for\s+(?:a|the|one|two|three|a few|"
-                      r"several)\s+(?:days?|nights?|weeks?|weekends?))\b", re.I)
+                      r"several)\s+(?:days?|nights?|weeks?|weekends?)|"
+                      # Dreams and ideas: "I dream of a cottage one day", "toying with the
+                      # idea of moving", "at some point", "tempted to", "maybe".
+                      r"dream(?:s|ed|t|ing)?\s+(?:of|about)|(?:the\s+)?idea\s+of|one\s+day|"
+                      r"some\s?day|at\s+some\s+point|tempted|maybe|perhaps|hopefully)\b",
+                      re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
     r"\b(?:(?:left|leaving)(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|"
@@ -183,9 +188,12 @@ _ENDED_SUBJECT = re.compile(
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
     r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
     r"totall?ed|scrapped|sold))\b")
-#: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke".
+#: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke", "I am not
+#: actually allergic to nuts".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
-                      r"after all)|no longer\s+(?P<y>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
+                      r"after all)|no longer\s+(?P<y>[^,;.!?]+?)|"
+                      # "I'm not actually lactose intolerant": what was said is corrected.
+                      r"(?:am|is|are)\s+not\s+actually\s+(?P<z>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
 #: Where a named value ends: before a clause, a reason, a time.
 _VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|since|last|"
                         r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
@@ -244,9 +252,21 @@ it its this that these those there here what they them he she his her their you 
 which when where why how if so and but or as then just also really well yes no oh ok wow
 """.split())
 #: A short phrase setting the scene before the subject ("After the reorg, I ...").
-_SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|last|next|for|"
+_SCENE = re.compile(r"^(?:ever\s+|even\s+|just\s+)?(?:after|since|on|in|at|from|during|as of|"
+                    r"starting|this|these|last|next|for|first|most|every|each|some|many|"
                     r"a few|two|three|four|several)\b[^,]{0,30}?,?\s+(?=(?:i|we|my|our)\b)",
                     re.I)
+
+
+def without_opening(sentence: str) -> str:
+    """``sentence`` without an opening adverb ("Sadly, ...", "Last week ...")."""
+    return _OPENING_ADVERB.sub("", sentence.strip(), count=1)
+
+
+def subject_first(sentence: str) -> str:
+    """``sentence`` from its subject on: without an opening adverb or a short scene
+    ("Sadly, ...", "First night in our new flat ..." -> "our new flat ...")."""
+    return _SCENE.sub("", without_opening(sentence), count=1)
 
 
 def holder_of(sentence: str) -> str:
@@ -254,7 +274,7 @@ def holder_of(sentence: str) -> str:
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
-    s = _SCENE.sub("", _OPENING_ADVERB.sub("", sentence.strip(), count=1), count=1)
+    s = subject_first(sentence)
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b", s, re.I):
         # "(Today) was my last day at ...": the speaker's day.
@@ -327,7 +347,7 @@ def signals(sentence: str) -> Signals:
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
     for m in _NEGATED.finditer(sentence):
-        if value := _cut(m["x"] or m["y"]):
+        if value := _cut(m["x"] or m["y"] or m["z"]):
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(_ADDITION.search(sentence)),
@@ -412,7 +432,7 @@ def single_valued(key: str, slot: bool) -> bool:
 
 # -- finding the memory meant -------------------------------------------------------------
 
-def _content_terms(text: str, who: str) -> set[str]:
+def content_terms(text: str, who: str) -> set[str]:
     skip = set(terms(who)) | {"famili"}
     return {t for t in terms(text) if t not in skip}
 
@@ -423,7 +443,7 @@ def mentions(content: str, value: str, who: str) -> float:
     wanted = {t for t in terms(value) if t not in _GENERIC} - set(terms(who))
     if not wanted:
         return 0.0
-    have = _content_terms(content, who)
+    have = content_terms(content, who)
     proper = {t for w in re.findall(r"\b[A-Z][\w'-]+", value) for t in terms(w)} - set(terms(who))
     if proper - have:
         return 0.0
@@ -499,53 +519,6 @@ def moved_to(sentence: str) -> bool:
     """Whether a first-person sentence says the speaker moved to a named place ("We
     packed up and moved to Denver"), wherever the verb stands."""
     return bool(_MOVED_TO.search(sentence))
-
-
-#: The speaker's verb and the preposition after it: "I am playing for X now" -> play for.
-_RELATION = re.compile(r"^(?:i|we)\s+(?:(?:am|are|have|had|been|just|also|now|still|really|"
-                       r"currently|finally|recently|mostly|usually|actually)\s+)*"
-                       r"(?P<v>[a-z]{2,})\s+(?P<p>to|for|with|at|in|on|from)\s+(?P<x>\S.*)$",
-                       re.I)
-#: Verbs too common to name an attribute by their preposition ("I am in Rome").
-_LIGHT_VERBS = frozenset("am are is was were be been have has had get got do did make made "
-                         "went come came say said".split())
-
-
-def relation(sentence: str) -> tuple[str, str, str] | None:
-    """A first-person statement's relation and value: "I play for Hilltop FC" -> ("play",
-    "for", "Hilltop FC"); None for a light verb or no preposition after the verb."""
-    m = _RELATION.match(_OPENING_ADVERB.sub("", sentence.strip(), count=1))
-    if m is None or m["v"].lower() in _LIGHT_VERBS:
-        return None
-    stem = terms(m["v"]) or [m["v"].lower()]
-    return stem[0], m["p"].lower(), m["x"]
-
-
-def relation_target(sentence: str, memories: Iterable[Memory], who: str,
-                    skip: Iterable[str] = ()) -> Memory | None:
-    """The newest one-fact memory of the speaker's in the same relation as ``sentence``
-    ("I'm playing for Kingston Town now" and "Emil plays for Hilltop FC") with another
-    value: a name the memory lacks."""
-    rel = relation(sentence)
-    if rel is None:
-        return None
-    # The value is a name ("for Kingston Town"), not a thing with a name in it ("on a
-    # new project set in Ohio": one more project).
-    value = re.match(r"(?:the\s+)?(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)", rel[2],
-                     re.I)
-    names = [t for t in terms(value["n"])] if value else []
-    if not names:
-        return None
-    avoid = set(skip)
-    for memory in memories:
-        said = first_person(memory["content"], who)
-        if memory["id"] in avoid or len(said) != 1 or is_event(said[0]) or holder_of(said[0]):
-            continue
-        old = relation(said[0])
-        if old is not None and old[:2] == rel[:2] and \
-                not set(names) <= _content_terms(memory["content"], who):
-            return memory
-    return None
 
 
 def is_event(sentence: str) -> bool:

@@ -48,6 +48,21 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "lifetime ago, I do yoga in the park these days.", "swims at the Kingsway"),
     ("I play the cello.", "I haven't picked up my cello in months, it's all guitar now.",
      "plays the cello"),
+    # Endings by their grammar: a notice handed in, stepping down, "had to", "let ... lapse".
+    ("I'm a nurse at Whittington Hospital.", "Handed my notice in at Whittington last "
+     "month, I fancied a change.", "nurse at Whittington"),
+    ("I chair the Hollybank residents' association.", "I stepped down from Hollybank "
+     "residents' association in May.", "chairs the Hollybank"),
+    ("We have a rabbit called Biscuit.", "We had to rehome Biscuit, the kids lost interest.",
+     "rabbit called Biscuit"),
+    ("I have an English Heritage membership.", "I let my English Heritage membership lapse "
+     "in the spring.", "an English Heritage membership"),
+    ("My team leader is Gordon.", "Gordon took early retirement, so I answer to Priti now.",
+     "team leader is Gordon"),
+    ("My favourite band is Blur.", "Wet Leg have overtaken Blur as my favourite band.",
+     "favourite band is Blur"),
+    ("I spend my evenings playing the Xbox.", "The Xbox is boxed away under the stairs, I'm "
+     "doing pottery instead.", "playing the Xbox"),
 ])
 def test_a_named_value_said_to_have_ended_supersedes_its_fact(
         store: Any, before: str, after: str, old: str) -> None:
@@ -65,6 +80,7 @@ def test_a_named_value_said_to_have_ended_supersedes_its_fact(
     ("I work at Sainsbury's as a baker.", "I might leave Sainsbury's next year."),
     ("I have a season ticket at Arsenal.", "We lost to Arsenal again on Saturday."),
     ("I speak Italian.", "I also gave up on Italian films, too slow for me."),
+    ("I work at Sainsbury's as a baker.", "I might hand in my notice at Sainsbury's."),
 ])
 def test_another_holder_the_new_value_a_plan_or_a_task_keeps_the_fact(
         store: Any, before: str, after: str) -> None:

@@ -47,6 +47,20 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "lisinopril", "amlodipine"),
     ("I work at the Leeds branch of Barclays.", "Head office transferred me to their Glasgow "
      "branch.", "Leeds", "Glasgow"),
+    # Told beside what came with it, and read less clearly than the stored fact: its
+    # attribute (residence) said by the memory it replaces.
+    ("I live in Norwich.", "First weekend in our new flat in Exeter, still living out of "
+     "boxes.", "Norwich", "Exeter"),
+    # A role named by its person ("my GP is Dr. X") is the speaker's attribute.
+    ("My dentist is Dr. Morley.", "My old practice closed, I'm seeing Dr. Achebe now.",
+     "Morley", "Achebe"),
+    # What the value itself does is about the speaker's attribute it is the value of.
+    ("I'm dating a man called Ewan.", "Ewan asked me to marry him in Mull and I said yes!",
+     "dating a man", "marry"),
+    # A story longer than a statement: its clause of a statement's length.
+    ("I live in Norwich.", "Big news: we've bought a house in Exeter, the kids have started "
+     "at the school round the corner and I've finally got a garden to potter about in!",
+     "Norwich", "Exeter"),
 ])
 def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
         store: Any, before: str, after: str, old: str, new: str) -> None:
@@ -67,6 +81,12 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
     ("I work at Unilever.", "I'm thinking about applying to Google next year."),
     ("My favourite band is Radiohead.", "I've been listening to Arctic Monkeys a lot lately."),
     ("I live in Oxford.", "My friend put me up in her flat in Brighton."),
+    ("I live in Oxford.", "I dream of a little house by the sea in Cornwall one day."),
+    ("I live in Oxford.", "We're toying with the idea of moving out to Bath at some point."),
+    ("My dentist is Dr. Morley.", "My dad's dentist is Dr. Achebe, he swears by her."),
+    ("My manager is Gemma.", "Gemma has a new puppy called Bo, she showed us photos."),
+    ("I live in Oxford.", "We had the best long weekend, drove down to Brighton on Friday, "
+     "ate far too much fish and chips and walked the pier twice before heading home."),
 ])
 def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
         store: Any, before: str, after: str) -> None:
@@ -94,6 +114,9 @@ def test_values_are_names_and_numbers_not_the_subject() -> None:
     ("My husband and I live in Leeds", ""),
     ("I drive a Ford Focus", ""),
     ("our broadband provider is Sky", ""),
+    ("my line manager is Deborah", ""),                  # who the speaker's manager is
+    ("my dad's GP is Dr. Reid", "dad"),
+    ("First night in our new flat in Leeds", ""),
 ])
 def test_whose_a_statement_is(sentence: str, holder: str) -> None:
     assert whose(sentence) == holder

@@ -72,6 +72,8 @@ def contents(store: MemoryStore) -> list[str]:
     ("Jake and I broke up", ["Jake"]),
     ("Sarah left the company, so my new manager is Dev", ["Sarah"]),
     ("I do not swim anymore", ["swim"]),
+    # A correction of what was said: "not actually".
+    ("The allergy clinic says I am not actually allergic to penicillin", ["allergic"]),
 ])
 def test_cues_that_end_something_name_what_ended(sentence: str, ended: list[str]) -> None:
     found = signals(sentence)

@@ -1,0 +1,77 @@
+"""A change found by meaning: which stored fact a statement gives a new value, when no rule
+names its attribute or its old value (``profile.py`` compares them).
+
+The statement whole, then each clause of it alone: a change is often told beside its
+reason ("The renewal was daylight robbery, so I've gone with Aviva this year"), whose
+words blur what the sentence is about. Only statements, not stories (``SIMILAR_WORDS``),
+of the present or with a change cue, and not of several things held at once ("two
+phones"). Used by the rule evaluator for change statements and for keyed statements whose
+attribute no stored memory has by key.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .decisions import Pool
+from .episodes import tell
+from .profile import profile_target, values, whose
+from .updates import UNKNOWN, Signals, is_event, signals
+
+__all__ = ["by_meaning", "clauses", "MEANING_POOL", "SIMILAR_WORDS"]
+
+#: A change statement longer than this is a story: its attribute is not looked for by
+#: similarity (only by key or a named old value).
+SIMILAR_WORDS = 20
+
+#: How many of the pool's newest memories a change found by meaning may replace.
+MEANING_POOL = 50
+
+#: Several of a thing held at once ("I'm carrying two phones around now"): one more, not
+#: a new one in place of the old.
+_SEVERAL = re.compile(r"\b(?:two|three|four|both|several|multiple|a couple of|a pair of)\s+"
+                      r"(?:\w+\s+)?\w+s\b", re.I)
+
+#: Where a sentence's clauses meet: a comma, a semicolon, "so", "and", "but".
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\b(?:so|and|but)\b)\s*", re.I)
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence of several (of three words at least), else none."""
+    parts = [p for p in _CLAUSE.split(sentence) if len(p.split()) >= 3]
+    return parts if len(parts) > 1 else []
+
+
+def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
+                skip: list[str]) -> dict[str, Any] | None:
+    """The memory whose attribute a statement (not a story; of the present, or with a
+    change cue) gives a new value by meaning: both answer one question of a person's
+    profile ("What phone do they have?"), whatever their words (``profile.py``). The
+    sentence whole, then each clause of it alone: a change is often told beside its
+    reason ("The renewal was daylight robbery, so I've gone with Aviva this year"), whose
+    words blur what the sentence is about. A sentence longer than a statement
+    (``SIMILAR_WORDS``) is a story: only its clauses of a statement's length are read
+    ("Right, news: we've bought a house in Leeds, the kids have started at the nursery
+    round the corner and I've finally got a garden"). Among the pool's newest one-fact
+    memories (``MEANING_POOL``), in one model call at most."""
+    story = len(sentence.split()) > SIMILAR_WORDS
+    if not story and is_event(sentence) and not sig.change or _SEVERAL.search(sentence):
+        return None
+    embedder = pool.embedder()
+    if embedder is None or not (sig.strong or values(content, who)):
+        return None     # no value named: no clause of it names one either
+    parts = [] if story else [(content, whose(sentence), sig.strong)]
+    for clause in clauses(sentence):
+        if len(clause.split()) > SIMILAR_WORDS:
+            continue
+        said, told = signals(clause), tell(clause, who)
+        if told and said.replaces and said.holder != UNKNOWN and \
+                not (is_event(clause) and not said.change):
+            parts.append((told, whose(clause), said.strong or sig.strong))
+    if not parts:
+        return None
+    try:
+        return profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None

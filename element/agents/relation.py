@@ -1,0 +1,65 @@
+"""The same relation with a new value: "I'm playing for Kingston Town now" after "Emil plays
+for Hilltop FC" (the speaker's verb and its preposition, "play for", with another name).
+
+A statement of the speaker's in a relation the keyed rules do not name is matched with the
+one-fact memory of the speaker's in the same relation (the verb's stem and the
+preposition after it), whose value (a proper name) the statement does not hold. Light verbs
+("am in", "went to") name no attribute. Pure functions over texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from index import terms
+
+from .updates import Memory, content_terms, first_person, holder_of, is_event, without_opening
+
+__all__ = ["relation", "relation_target"]
+
+#: The speaker's verb and the preposition after it: "I am playing for X now" -> play for.
+_RELATION = re.compile(r"^(?:i|we)\s+(?:(?:am|are|have|had|been|just|also|now|still|really|"
+                       r"currently|finally|recently|mostly|usually|actually)\s+)*"
+                       r"(?P<v>[a-z]{2,})\s+(?P<p>to|for|with|at|in|on|from)\s+(?P<x>\S.*)$",
+                       re.I)
+#: Verbs too common to name an attribute by their preposition ("I am in Rome").
+_LIGHT_VERBS = frozenset("am are is was were be been have has had get got do did make made "
+                         "went come came say said".split())
+
+
+def relation(sentence: str) -> tuple[str, str, str] | None:
+    """A first-person statement's relation and value: "I play for Hilltop FC" -> ("play",
+    "for", "Hilltop FC"); None for a light verb or no preposition after the verb."""
+    m = _RELATION.match(without_opening(sentence))
+    if m is None or m["v"].lower() in _LIGHT_VERBS:
+        return None
+    stem = terms(m["v"]) or [m["v"].lower()]
+    return stem[0], m["p"].lower(), m["x"]
+
+
+def relation_target(sentence: str, memories: Iterable[Memory], who: str,
+                    skip: Iterable[str] = ()) -> Memory | None:
+    """The newest one-fact memory of the speaker's in the same relation as ``sentence``
+    ("I'm playing for Kingston Town now" and "Emil plays for Hilltop FC") with another
+    value: a name the memory lacks."""
+    rel = relation(sentence)
+    if rel is None:
+        return None
+    # The value is a name ("for Kingston Town"), not a thing with a name in it ("on a
+    # new project set in Ohio": one more project).
+    value = re.match(r"(?:the\s+)?(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)", rel[2],
+                     re.I)
+    names = [t for t in terms(value["n"])] if value else []
+    if not names:
+        return None
+    avoid = set(skip)
+    for memory in memories:
+        said = first_person(memory["content"], who)
+        if memory["id"] in avoid or len(said) != 1 or is_event(said[0]) or holder_of(said[0]):
+            continue
+        old = relation(said[0])
+        if old is not None and old[:2] == rel[:2] and \
+                not set(names) <= content_terms(memory["content"], who):
+            return memory
+    return None
