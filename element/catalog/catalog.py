@@ -208,6 +208,21 @@ class Catalog(ActivityLog, Bookkeeping):
             raise ElementNotFound(element_id)
         return _row_to_element(rows[0])
 
+    def element_mirrored(self, element_id: str) -> tuple[Element, dict[str, Any] | None]:
+        """The element and its spec mirror's state (:meth:`mirror_state`), in one statement:
+        the row is the one that mirror left, or newer (``spec/mirror.py``'s cheap path)."""
+        rows = self._query("SELECT e.*, m.element_id AS mirror_of, m.blob AS mirror_blob, "
+                           "m.commit_id AS mirror_commit, m.status AS mirror_status, "
+                           "m.at AS mirror_at FROM elements e LEFT JOIN spec_mirror m "
+                           "ON m.element_id = e.id WHERE e.id = ?", (element_id,))
+        if not rows:
+            raise ElementNotFound(element_id)
+        data = dict(rows[0])
+        state = {key: data.pop(f"mirror_{name}") for key, name in (
+            ("element_id", "of"), ("blob", "blob"), ("commit_id", "commit"),
+            ("status", "status"), ("at", "at"))}
+        return _row_to_element(data), state if state["element_id"] is not None else None
+
     def elements(self, circle: str | None = None) -> list[Element]:
         if circle is None:
             rows = self._query("SELECT * FROM elements ORDER BY path")
@@ -316,6 +331,18 @@ class Catalog(ActivityLog, Bookkeeping):
         order = "a.pos" if self.in_database else "a.rowid"
         return [dict(r) for r in self._query(sql + f" ORDER BY a.priority, {order}",
                                             args)]
+
+    def governing_attachments(self, element: Element) -> tuple[list[dict[str, Any]],
+                                                              list[dict[str, Any]]]:
+        """:meth:`attachments` on ``element``, and the cascading ones on the other elements
+        of its circle, in one query (each list in that method's order)."""
+        rows = self._query(f"SELECT {_ATTACHMENT_COLUMNS} FROM attachments a JOIN elements e "
+                           "ON e.id = a.target_id WHERE e.circle = ? AND (a.target_id = ? "
+                           "OR a.cascade_policy != 'none') ORDER BY a.priority, "
+                           f"{'a.pos' if self.in_database else 'a.rowid'}",
+                           (element.circle, element.id))
+        own = [dict(r) for r in rows if r["target_id"] == element.id]
+        return own, [dict(r) for r in rows if r["target_id"] != element.id]
 
     def move_attachments(self, old_id: str, new_id: str) -> None:
         """Every attachment to or from ``old_id`` now names ``new_id`` (an element replaced

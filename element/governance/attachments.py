@@ -163,14 +163,13 @@ def attachments_of(catalog: Catalog, element: Element, *,
     A cascading attachment is one with policy ``members`` on a project of the same circle
     that lists the element among its members.
     """
-    own = _load(catalog, catalog.attachments(target_id=element.id))
     if not inherited:
-        return own
+        return _load(catalog, catalog.attachments(target_id=element.id))
+    own_rows, others = catalog.governing_attachments(element)    # one read for both
+    own = _load(catalog, own_rows)
     projects: dict[str, bool] = {}
     cascading = []
-    for row in catalog.attachments(circle=element.circle, cascading=True):
-        if row["target_id"] == element.id:
-            continue
+    for row in others:
         if row["target_id"] not in projects:
             target = catalog.element(row["target_id"])
             projects[target.id] = (target.element_type == "project"

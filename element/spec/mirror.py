@@ -116,12 +116,13 @@ def sync_spec(home: Home, element: Element, *, principal: str | None = None,
         return Synced(element)
     repo = home.repo_path(element)
     commit, blob = _draft_spec_blob(repo)
-    state = home.catalog.mirror_state(element.id)
+    # Re-read the row with the state, in one statement: the caller's copy may predate a
+    # mirror another request just did.
+    current, state = home.catalog.element_mirrored(element.id)
     seen = state["blob"] if state else None
     if commit is None or (state is not None and seen == blob):
         bad = state["status"] if state and state["status"] != "mirrored" else None
-        # Re-read the row: the caller's copy may predate a mirror another request just did.
-        return Synced(home.catalog.element(element.id), warning=bad)
+        return Synced(current, warning=bad)
     with element_lock(element.id):
         state = home.catalog.mirror_state(element.id)
         if state is not None and state["blob"] == blob:        # mirrored while we waited

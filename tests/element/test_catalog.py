@@ -60,6 +60,10 @@ def test_elements_versions_and_their_conflicts(catalog_at: Opener, tmp_path: Pat
                                   "v4: lost") is None
     assert not catalog.set_mirror(memory.id, "c4", "blob4", expect="blob1")
     assert catalog.mirror_state(memory.id)["blob"] == "blob2"  # type: ignore[index]
+    # The element and its mirror's state in one read, as the two reads give them.
+    assert catalog.element_mirrored(memory.id) == (catalog.element(memory.id),
+                                                    catalog.mirror_state(memory.id))
+    assert catalog.element_mirrored(root.id) == (catalog.element(root.id), None)
     counts = catalog.element_counts([memory.id])[memory.id]
     assert (counts["versions"], counts["children"]) == (3, 0)
 
@@ -88,6 +92,19 @@ def test_attachments_keep_their_order_and_refuse_a_second_copy(
     assert set(catalog.attachments(target_id=target)[0]) == {
         "id", "target_id", "source_id", "source_version", "priority", "cascade_policy",
         "is_modifier", "created_by", "created_at"}
+    # What governs the memory in one read: its own rows, then the circle's cascading rows
+    # on other elements, each as the two lists the method above gives.
+    catalog.change_attachments("id-demo-limit-a", [
+        {**row(5, "limit-b", 7), "target_id": "id-demo-limit-a", "cascade_policy": "members"},
+        {**row(6, "limit-c", 0), "target_id": "id-demo-limit-a"}], [])
+    catalog.change_attachments(target, [{**row(7, "root", 2), "cascade_policy": "members"}],
+                               [])
+    memory = catalog.element(target)
+    assert catalog.governing_attachments(memory) == (
+        catalog.attachments(target_id=target),
+        [r for r in catalog.attachments(circle="demo", cascading=True)
+         if r["target_id"] != target])
+    assert [r["id"] for r in catalog.governing_attachments(memory)[1]] == ["att-5"]
 
 
 def test_tokens_activity_observed_and_forgotten(catalog_at: Opener, tmp_path: Path) -> None:

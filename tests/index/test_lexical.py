@@ -6,7 +6,7 @@ import math
 from collections import Counter
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index.lexical import BM25_B, BM25_K1, LexicalIndex, terms
@@ -90,6 +90,38 @@ def test_scores_are_the_textbook_bm25(docs: list[str], query: str, size: int) ->
                 want[label] += idf * mine[term] * (BM25_K1 + 1) / (mine[term] + norm)
     got = index.scores(query, size)
     assert got.shape == (size,) and np.allclose(got, want)
+
+
+@given(st.lists(st.sampled_from(DOCS + ["tea and coffee", "green tea at noon", "tea tea"]),
+                min_size=2, max_size=10),
+       st.sampled_from(["Caroline tea", "sunrise lake tea", "support group tea"]),
+       st.booleans())
+@settings(max_examples=25)
+def test_searches_between_writes_score_as_one_search_alone(docs: list[str], query: str,
+                                                           situated: bool) -> None:
+    """A run of searches with no write between them shares one length normalisation of
+    every label: each still scores bit for bit as the same search on an index that was
+    never searched, and a write after the run is seen by the next search."""
+    def fresh(texts: list[str]) -> LexicalIndex:
+        index = LexicalIndex(situated=situated)
+        for label, text in enumerate(texts):
+            index.add(label, text, "tea at the lake" if label % 2 else None)
+        return index
+
+    docs = ["green tea at noon", *docs]                 # every query has a match
+    index, want = fresh(docs[:-1]), fresh(docs[:-1]).scores(query, len(docs))
+    for _ in range(5000):
+        assert np.array_equal(index.scores(query, len(docs)), want)
+        if index._norm is not None:                 # the shared column, once built
+            break
+    assert index._norm is not None
+    assert np.array_equal(index.scores(query, len(docs)), want)
+    index.add(len(docs) - 1, docs[-1], "tea at the lake" if (len(docs) - 1) % 2 else None)
+    assert np.array_equal(index.scores(query, len(docs)), fresh(docs).scores(query, len(docs)))
+    index.remove(0, docs[0], None)
+    rest = fresh(docs)
+    rest.remove(0, docs[0], None)
+    assert np.array_equal(index.scores(query, len(docs)), rest.scores(query, len(docs)))
 
 
 def test_arrays_round_trip() -> None:
