@@ -220,6 +220,28 @@ _TO_ME = re.compile(r"\b(?:to|for)\s+(?:me|us)\b", re.I)
 #: "We can achieve great things if we join forces": a general thought, not an event.
 _WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|should|might|"
                      r"have to|need to|got to|ought to)\b", re.I)
+#: A general statement about people, the speaker among them ("Being in nature helps us take
+#: a break", "Taking a step back can show us the beauty of life", "If we stand together we
+#: can tackle any problems"): the speaker is in it only as the "us" something helps, shows
+#: or brings, or as a "we" that can or should, with no "I", nothing done and no time: a
+#: thought, not a fact of theirs ("Grandma lives with us" is one: "with" is no such verb).
+_US = re.compile(r"\b(?:helps?|help|shows?|brings?|lets?|makes?|reminds?|teach(?:es)?|gives?|"
+                 r"keeps?|allows?|inspires?|motivates?|pushes|push|unites?|connects?|"
+                 r"drives?|guides?)\s+(?:\w+\s+)?us\b|\bourselves\b|"
+                 r"\bwe\s+(?:all\s+)?(?:can|could|should|must|might|need to|have to)\b", re.I)
+_SINGULAR = re.compile(r"\b(?:I|me|my|mine|myself)\b|^(?:our|we)\b(?!\s+(?:all\s+)?(?:can|"
+                       r"could|should|must|might|need to|have to)\b)", re.I)
+
+
+def _general(text: str) -> bool:
+    """Whether ``text`` is a general statement about "us" (``_US``)."""
+    if not _US.search(text) or _SINGULAR.search(text) or time_phrase(text) or \
+            re.search(r"\d", text):
+        return False
+    words = [w.lower() for w in _WORD.findall(text)]
+    return not any(w in _PAST or w.endswith("ed") and w not in _PARTICIPLES for w in words)
+
+
 #: A time or linking phrase before a suggestion ("In the meantime, let's work together"):
 #: still a suggestion.
 _BEFORE_SUGGESTION = re.compile(r"^(?:in the meantime|meanwhile|for now|until then|so|and|"
@@ -431,6 +453,12 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             pending = cleaned
     if not kept:
         return None
+    own = [k for k in kept if not _general(k[1])]
+    if own and len(own) < len(kept) and not any(_ANAPHOR.match(k[1]) for k in own):
+        # A general thought beside what the speaker tells of their life ("Setbacks can help
+        # us reach our potential. I'm having trouble with my business project"): the life
+        # is the memory; the thought alone may still make one.
+        kept = own
     best = max(score for _, _, score in kept)
     if best < MIN_SCORE and not (len(kept) > 1 and best >= MIN_SCORE_SEVERAL):
         return None
