@@ -233,6 +233,13 @@ _SINGULAR = re.compile(r"\b(?:I|me|my|mine|myself)\b|^(?:our|we)\b(?!\s+(?:all\s
                        r"could|should|must|might|need to|have to)\b)", re.I)
 
 
+#: "that" or "this" standing for something said, not naming a thing ("I learned that the
+#: hard way", "I needed this"): the sentence leans on the one before it.
+_POINTS = re.compile(r"\b(?:that|this)\b(?=\s+(?:the|a|an|to|in|on|at|for|from|with|too|"
+                     r"again|now|last|yesterday|so|really|myself|ourselves)\b|\s*[.!?,]*\s*$)",
+                     re.I)
+
+
 def _general(text: str) -> bool:
     """Whether ``text`` is a general statement about "us" (``_US``)."""
     if not _US.search(text) or _SINGULAR.search(text) or time_phrase(text) or \
@@ -454,7 +461,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     if not kept:
         return None
     own = [k for k in kept if not _general(k[1])]
-    if own and len(own) < len(kept) and not any(_ANAPHOR.match(k[1]) for k in own):
+    if own and len(own) < len(kept) and \
+            not any(_ANAPHOR.match(k[1]) or _POINTS.search(k[1]) for k in own):
         # A general thought beside what the speaker tells of their life ("Setbacks can help
         # us reach our potential. I'm having trouble with my business project"): the life
         # is the memory; the thought alone may still make one.

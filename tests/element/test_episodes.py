@@ -500,3 +500,7 @@ def test_a_general_thought_beside_the_speakers_news_is_left_out_of_its_memory() 
     # What the speaker does with "us" is theirs: "Grandma lives with us" is no thought.
     told = episode("Grandma lives with us since March. Her garden is huge.", "Jon")
     assert told is not None and "Grandma" in told.content
+    # ... unless the news leans on the thought ("that" stands for it).
+    told = episode("Taking care of yourself helps us be strong for tough times. I learned "
+                   "that the hard way last year.", "Mia")
+    assert told is not None and "strong" in told.content
