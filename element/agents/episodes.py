@@ -207,6 +207,13 @@ _EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank
                        # announcing news, not telling it ("I wanted to tell you about ...")
                        r"\b(?:wanted|want|had|have) to (?:tell|update|fill) you\b|"
                        r"\bfill you in\b", re.I)
+#: Help offered to the other person, or asked of them, though "you" is not said ("I'm here
+#: to lend an ear", "I'd love to lend a hand with the next event", "I'll reach out if I need
+#: more tips"): about the exchange, not the speaker's life.
+_HELPING = re.compile(r"^(?:I|we)\s+(?:am|are)\s+(?:always\s+)?here\s+(?:for|to)\b|"
+                      r"^(?:I|we)\s+would\s+(?:\w+ly\s+)?(?:love|be happy|be glad)\s+to\s+"
+                      r"(?:help|lend|assist|pitch in)\b|"
+                      r"\breach out\s+(?:if|when|whenever)\b", re.I)
 #: Guessing at what the other person lives ("that must have been scary", "gaining
 #: confidence must feel great").
 _SURMISE = re.compile(r"\bmust (?:be|feel|have been|have felt)\b", re.I)
@@ -296,7 +303,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
             _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
             _WILL_TRY.match(text) or _resolve(text):
         return None
-    if _EXCHANGE.search(text) or _SURMISE.search(text):
+    if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text):
         return None
     if _SECOND.search(text) and _OFFER.search(text):
         return None

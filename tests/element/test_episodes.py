@@ -504,3 +504,11 @@ def test_a_general_thought_beside_the_speakers_news_is_left_out_of_its_memory() 
     told = episode("Taking care of yourself helps us be strong for tough times. I learned "
                    "that the hard way last year.", "Mia")
     assert told is not None and "strong" in told.content
+
+
+@pytest.mark.parametrize("said", [
+    "I'm here to lend an ear or help out however I can.",
+    "I'd love to lend a hand with networking at future events.",
+    "I will definitely reach out if I need more suggestions on training."])
+def test_help_offered_or_asked_without_you_is_no_memory(said: str) -> None:
+    assert episode(said, "Maria", addressee=["John"]) is None
