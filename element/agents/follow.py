@@ -4,9 +4,7 @@ The second turn gives no memory of its own (what is "it"?); what it says of the 
 added to the memory of the speaker's previous turn (``episodes.follow_up``), as an update:
 the memory then tells how it went, and no second memory says half of it.
 
-Only a turn right after the other's question counts: without one, what it opens on is
-what the other just said or showed ("Those colors are so vivid"). Only the speaker's latest
-turn before it in the window counts, and only when its memory is
+Only the speaker's latest turn before it in the window counts, and only when its memory is
 in the pool as that turn told it: an earlier topic, a memory already continued, rewritten
 or gone, is left alone (so re-sending a window never adds the same sentences twice).
 """
@@ -25,11 +23,6 @@ def continued(observation: Observation, i: int, pool: Pool,
               theirs: set[str]) -> Candidate | None:
     """The update turn ``i`` makes to the memory of its speaker's previous turn, if it only
     goes on about it (``kind`` "follow", ``target`` that memory's id); else None."""
-    if not observation.answers_question(i):
-        # Without the other's question ("How was it?") in between, what the turn opens on
-        # is what the other just said or showed ("Those colors are so vivid"), not the
-        # speaker's own topic.
-        return None
     who = observation.speaker(i)
     more = follow_up(observation.turns[i].content, who, addressee=observation.others(i))
     if not more:

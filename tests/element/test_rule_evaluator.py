@@ -569,20 +569,6 @@ def test_a_turn_going_on_about_the_previous_one_continues_its_memory(
     assert len(store.history(went)) == 2
 
 
-def test_a_reaction_to_what_the_other_showed_does_not_continue_the_speakers_memory(
-        store: MemoryStore) -> None:
-    made = Turn("user", "I made this plate in pottery class yesterday.", name="Ana")
-    shown = Turn("assistant", "Nice! I've been painting, here's something I just finished.",
-                 name="Gina")
-    wow = Turn("user", "Those colors are so vivid, it really looks like a real sunset.",
-               name="Ana")
-    [added] = run(store, Observation((made,), ANA))
-    assert [d["action"] for d in run(store, Observation((made, shown, wow), ANA))] == [
-        "nothing"]
-    assert store.get(added["memory_id"])["content"] == (
-        "Ana made this plate in pottery class yesterday.")
-
-
 def test_an_anaphor_after_a_turn_without_a_memory_or_about_the_other_adds_nothing(
         store: MemoryStore) -> None:
     hi = Turn("user", "Hey Gina, good to see you!", name="Ana")
