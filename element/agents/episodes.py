@@ -207,6 +207,13 @@ _EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank
                        # announcing news, not telling it ("I wanted to tell you about ...")
                        r"\b(?:wanted|want|had|have) to (?:tell|update|fill) you\b|"
                        r"\bfill you in\b", re.I)
+#: Help offered to the other person, or asked of them, though "you" is not said ("I'm here
+#: to lend an ear", "I'd love to lend a hand with the next event", "I'll reach out if I need
+#: more tips"): about the exchange, not the speaker's life.
+_HELPING = re.compile(r"^(?:I|we)\s+(?:am|are)\s+(?:always\s+)?here\s+(?:for|to)\b|"
+                      r"^(?:I|we)\s+would\s+(?:\w+ly\s+)?(?:love|be happy|be glad)\s+to\s+"
+                      r"(?:help|lend|assist|pitch in)\b|"
+                      r"\breach out\s+(?:if|when|whenever)\b", re.I)
 #: Guessing at what the other person lives ("that must have been scary", "gaining
 #: confidence must feel great").
 _SURMISE = re.compile(r"\bmust (?:be|feel|have been|have felt)\b", re.I)
@@ -220,6 +227,35 @@ _TO_ME = re.compile(r"\b(?:to|for)\s+(?:me|us)\b", re.I)
 #: "We can achieve great things if we join forces": a general thought, not an event.
 _WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|should|might|"
                      r"have to|need to|got to|ought to)\b", re.I)
+#: A general statement about people, the speaker among them ("Being in nature helps us take
+#: a break", "Taking a step back can show us the beauty of life", "If we stand together we
+#: can tackle any problems"): the speaker is in it only as the "us" something helps, shows
+#: or brings, or as a "we" that can or should, with no "I", nothing done and no time: a
+#: thought, not a fact of theirs ("Grandma lives with us" is one: "with" is no such verb).
+_US = re.compile(r"\b(?:helps?|help|shows?|brings?|lets?|makes?|reminds?|teach(?:es)?|gives?|"
+                 r"keeps?|allows?|inspires?|motivates?|pushes|push|unites?|connects?|"
+                 r"drives?|guides?)\s+(?:\w+\s+)?us\b|\bourselves\b|"
+                 r"\bwe\s+(?:all\s+)?(?:can|could|should|must|might|need to|have to)\b", re.I)
+_SINGULAR = re.compile(r"\b(?:I|me|my|mine|myself)\b|^(?:our|we)\b(?!\s+(?:all\s+)?(?:can|"
+                       r"could|should|must|might|need to|have to)\b)", re.I)
+
+
+#: "that" or "this" standing for something said, not naming a thing ("I learned that the
+#: hard way", "I needed this"): the sentence leans on the one before it.
+_POINTS = re.compile(r"\b(?:that|this)\b(?=\s+(?:the|a|an|to|in|on|at|for|from|with|too|"
+                     r"again|now|last|yesterday|so|really|myself|ourselves)\b|\s*[.!?,]*\s*$)",
+                     re.I)
+
+
+def _general(text: str) -> bool:
+    """Whether ``text`` is a general statement about "us" (``_US``)."""
+    if not _US.search(text) or _SINGULAR.search(text) or time_phrase(text) or \
+            re.search(r"\d", text):
+        return False
+    words = [w.lower() for w in _WORD.findall(text)]
+    return not any(w in _PAST or w.endswith("ed") and w not in _PARTICIPLES for w in words)
+
+
 #: A time or linking phrase before a suggestion ("In the meantime, let's work together"):
 #: still a suggestion.
 _BEFORE_SUGGESTION = re.compile(r"^(?:in the meantime|meanwhile|for now|until then|so|and|"
@@ -267,7 +303,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
             _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
             _WILL_TRY.match(text) or _resolve(text):
         return None
-    if _EXCHANGE.search(text) or _SURMISE.search(text):
+    if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text):
         return None
     if _SECOND.search(text) and _OFFER.search(text):
         return None
@@ -431,6 +467,13 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             pending = cleaned
     if not kept:
         return None
+    own = [k for k in kept if not _general(k[1])]
+    if own and len(own) < len(kept) and \
+            not any(_ANAPHOR.match(k[1]) or _POINTS.search(k[1]) for k in own):
+        # A general thought beside what the speaker tells of their life ("Setbacks can help
+        # us reach our potential. I'm having trouble with my business project"): the life
+        # is the memory; the thought alone may still make one.
+        kept = own
     best = max(score for _, _, score in kept)
     if best < MIN_SCORE and not (len(kept) > 1 and best >= MIN_SCORE_SEVERAL):
         return None

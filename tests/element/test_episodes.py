@@ -490,3 +490,25 @@ def test_a_turn_telling_several_things_is_a_memory_though_none_is_rich() -> None
     told = episode("I made this bowl in my class. The glaze took me three tries.", "Ana")
     assert told is not None
     assert told.content == "Ana made this bowl in their class. The glaze took Ana three tries."
+
+
+def test_a_general_thought_beside_the_speakers_news_is_left_out_of_its_memory() -> None:
+    told = episode("Setbacks can help us reach our potential. I'm having trouble with my "
+                   "business project in Lisbon.", "Jon", addressee=["Gina"])
+    assert told is not None
+    assert told.content == "Jon is having trouble with their business project in Lisbon."
+    # What the speaker does with "us" is theirs: "Grandma lives with us" is no thought.
+    told = episode("Grandma lives with us since March. Her garden is huge.", "Jon")
+    assert told is not None and "Grandma" in told.content
+    # ... unless the news leans on the thought ("that" stands for it).
+    told = episode("Taking care of yourself helps us be strong for tough times. I learned "
+                   "that the hard way last year.", "Mia")
+    assert told is not None and "strong" in told.content
+
+
+@pytest.mark.parametrize("said", [
+    "I'm here to lend an ear or help out however I can.",
+    "I'd love to lend a hand with networking at future events.",
+    "I will definitely reach out if I need more suggestions on training."])
+def test_help_offered_or_asked_without_you_is_no_memory(said: str) -> None:
+    assert episode(said, "Maria", addressee=["John"]) is None
