@@ -126,6 +126,22 @@ def _no_model(*_: Any) -> Any:
     raise RuntimeError("every text of this bench is in the vector cache")
 
 
+def built_home(home: Path, args: argparse.Namespace) -> str:
+    """The bench home's token: with ``--reuse-home``, the home left by an earlier run of
+    the same ``--size`` and ``--seed`` (a test's small run leaves one in the same place,
+    and timing 300 memories as if they were 6,000 says nothing); else one built anew."""
+    shape = f"{args.size} {args.seed}"
+    token_file, shape_file = OUT / "token", OUT / "home-shape"
+    if (args.reuse_home and token_file.exists() and shape_file.exists()
+            and shape_file.read_text() == shape):
+        return token_file.read_text().strip()
+    shape_file.unlink(missing_ok=True)
+    token = build_home(home, args.size, args.seed)
+    token_file.write_text(token)
+    shape_file.write_text(shape)
+    return token
+
+
 def build_home(path: Path, size: int, seed: int) -> str:
     """A home of ``size`` pre-embedded memories; returns an admin token."""
     sys.path.insert(0, str(ROOT))
@@ -250,11 +266,7 @@ def compare(args: argparse.Namespace) -> None:
                           capture_output=True, text=True).stdout.strip()
     home_a = OUT / "home-after"
     home_b = OUT / "home-before"
-    if args.reuse_home and (OUT / "token").exists():
-        token = (OUT / "token").read_text().strip()
-    else:
-        token = build_home(home_a, args.size, args.seed)
-        (OUT / "token").write_text(token)
+    token = built_home(home_a, args)
     if home_b.exists():
         shutil.rmtree(home_b)
     shutil.copytree(home_a, home_b)
@@ -329,11 +341,7 @@ def interleaved(args: argparse.Namespace) -> None:
     machine's drift falls on all alike. Every question is asked once (the stores'
     embedding cache never answers)."""
     from index.provision import load_minilm
-    if args.reuse_home and (OUT / "token").exists():
-        token = (OUT / "token").read_text().strip()
-    else:
-        token = build_home(OUT / "home-after", args.size, args.seed)
-        (OUT / "token").write_text(token)
+    token = built_home(OUT / "home-after", args)
     homes = {"HTTP search": OUT / "home-interleaved"}
     srcs = {"HTTP search": ROOT}
     tunes = {"HTTP search": ""}
@@ -413,11 +421,7 @@ def profile(args: argparse.Namespace) -> None:
     from bench.textgen import TextGen
     from element import Home
     home_a = OUT / "home-after"
-    if args.reuse_home and (OUT / "token").exists():
-        token = (OUT / "token").read_text().strip()
-    else:
-        token = build_home(home_a, args.size, args.seed)
-        (OUT / "token").write_text(token)
+    token = built_home(home_a, args)
     gen = TextGen(args.seed)
     cache = VectorCache(gen, _no_model)
     embedder = LookupEmbedder(_no_model)
