@@ -116,8 +116,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25, ranking)
         if valid == CURRENT and slots.ended and ranking.params.lend_superseded:
-            lenders = _lenders(state, owners, cats, occurred, queries, bm25, unfiltered,
-                               ranking)
+            lenders = _lenders(state, _lending(state, owners, request.subject), cats,
+                               occurred, queries, bm25, unfiltered, ranking)
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
@@ -148,6 +148,17 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     return Gathered(vector, text, best, finder, background, lenders)
 
 
+def _lending(state: MemoryState, owners: list[int | None],
+             subject: tuple[str, str] | None) -> list[int | None]:
+    """The owners whose superseded memories lend: a search that names a subject, that
+    subject's alone (with scoping off, another person's old facts would lift their new
+    ones into a search about this one); else every owner in scope."""
+    if subject is None:
+        return owners
+    code = state.slots.subject_code(subject, create=False)
+    return [code] if code != FREE else []
+
+
 def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | None,
              occurred: Bounds, queries: dict[str, np.ndarray], bm25: np.ndarray,
              unfiltered: np.ndarray, ranking: Ranking) -> Lenders | None:
@@ -158,6 +169,8 @@ def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | Non
     slots, records, labels = state.slots, state.records, state.labels
     hw = min(slots.high_water, len(state.lanes["content"].has))
     ended = np.flatnonzero(np.isfinite(slots.until[:hw]))
+    if not owners:
+        return None
     ended = ended[state.lanes["content"].has[ended]
                   & (_member(slots.owner[ended], owners) if owners != [None]
                      else slots.owner[ended] != FREE)]

@@ -39,6 +39,9 @@ def send(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
     strict_sql, strict_params = filters(request.cats, request.occurred, "m.",
                                         request.valid)
     scope_sql, scope_params = scope
+    if request.subject is not None:
+        # A search that names a subject: that subject's alone lend (``search._lending``).
+        scope_sql, scope_params = "subject_type = %s AND subject_id = %s", request.subject
     row = (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
            "m.subject_id, {heir} FROM memories m")
     cur.execute(
