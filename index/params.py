@@ -61,6 +61,9 @@ class IndexParams:
     (``recall.boost_answers``; 0 turns it off). On LoCoMo .3 lifts R@1 / R@10 by .007 /
     .004 per conversation (temporal questions .593 / .874 -> .625 / .894;
     ``docs/recall.md``, Answers).
+    ``lend_superseded``: in a default (current) search, a superseded memory in scope
+    lends its score to the current memory that superseded it, of the same subject
+    (``lend.py``; off: superseded memories play no part, as before 2026-12-04).
     BM25 joins the vectors by pulling the content cosine up (``recall.boost_content``).
     """
 
@@ -84,6 +87,7 @@ class IndexParams:
     query_without_names: bool = False
     name_projection: float = 1.0
     answer_weight: float = 0.3
+    lend_superseded: bool = True
 
     def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from .lend import Lenders, lend
 from .params import IndexParams
 from .query import Bounds
 from .recall import (
@@ -197,6 +198,7 @@ class Gathered:
     best: float = 0.0
     neighbours: NeighbourFinder | None = None
     background: Rows | None = None
+    lenders: Lenders | None = None
 
 
 @dataclass(frozen=True)
@@ -355,7 +357,23 @@ class Ranking:
         columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
         table.scores = self._scores(table.sims, table.present, table.occurred, table.named,
                                     columns)
+        if gathered.lenders is not None:
+            self._lend(gathered.lenders, table, gathered.best)
         return table
+
+    def _lend(self, lenders: Lenders, table: _Table, best: float) -> None:
+        """The heirs not yet among the rows added, then each heir's score in every
+        column raised to its lenders' (``lend.py``)."""
+        rows, heir_rows = lenders.rows, lenders.heir_rows
+        new = ~np.isin(heir_rows.keys, table.keys)
+        if new.any():
+            table.add(_subset(heir_rows, new), self._similarities(
+                _subset(heir_rows, new), best), self._scores)
+        lent = self._scores(self._similarities(rows, best), rows.present, rows.occurred,
+                            rows.opens_named(), list(table.scores))
+        for column, values in lent.items():
+            table.scores[column] = lend(table.keys, table.scores[column], values,
+                                        lenders.heirs)
 
     def _background(self, gathered: Gathered) -> tuple[Rows, np.ndarray] | None:
         """The calibration's background rows with their similarities, scored once for
@@ -494,6 +512,15 @@ class _Table:
         self.named = np.concatenate([self.named, named])
         for column in self.scores:
             self.scores[column] = np.concatenate([self.scores[column], new[column]])
+
+
+def _subset(rows: Rows, pick: np.ndarray) -> Rows:
+    """The rows of ``pick`` (a mask or indices)."""
+    def of(column: np.ndarray | None) -> np.ndarray | None:
+        return None if column is None else np.asarray(column)[pick]
+    return Rows(rows.keys[pick], rows.seq[pick], rows.occurred[pick], rows.sims[pick],
+                rows.present[pick], of(rows.bm25), of(rows.named), of(rows.same),
+                of(rows.name_sim), of(rows.answers))
 
 
 def _newest(rows: Rows) -> Rows:

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .lend import LEND_MAX, Lenders
 from .query import Bounds, SearchQuery
 from .ranking import (
     EVERYONE,
@@ -42,7 +43,7 @@ from .ranking import (
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
-from .validity import CURRENT, Validity
+from .validity import CURRENT, EVERYTHING, Validity
 
 __all__ = ["owners_in_scope", "gather"]
 
@@ -85,6 +86,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     slots = state.slots
     vector: Rows | None = None
     background: Rows | None = None
+    lenders: Lenders | None = None
     best = 0.0
     if queries is not None:
         labels = state.lanes.candidates(
@@ -113,6 +115,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25, ranking)
+        if valid == CURRENT and slots.ended and ranking.params.lend_superseded:
+            lenders = _lenders(state, _lending(state, owners, request.subject), cats,
+                               occurred, queries, bm25, unfiltered, ranking)
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
@@ -140,7 +145,66 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             if not len(new):
                 return hit, wanted, Rows.empty()
             return hit, wanted, _vector_rows(state, new, found, bm25, ranking)
-    return Gathered(vector, text, best, finder, background)
+    return Gathered(vector, text, best, finder, background, lenders)
+
+
+def _lending(state: MemoryState, owners: list[int | None],
+             subject: tuple[str, str] | None) -> list[int | None]:
+    """The owners whose superseded memories lend: a search that names a subject, that
+    subject's alone (with scoping off, another person's old facts would lift their new
+    ones into a search about this one); else every owner in scope."""
+    if subject is None:
+        return owners
+    code = state.slots.subject_code(subject, create=False)
+    return [code] if code != FREE else []
+
+
+def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | None,
+             occurred: Bounds, queries: dict[str, np.ndarray], bm25: np.ndarray,
+             unfiltered: np.ndarray, ranking: Ranking) -> Lenders | None:
+    """The superseded memories in scope that lend to their heirs (``lend.py``): the
+    ``LEND_MAX`` newest with a content vector that pass the search's categories and
+    occurred bounds, each with the current memory at the end of its ``superseded_by``
+    chain, of the same owner, that passes every filter of the search (None: none)."""
+    slots, records, labels = state.slots, state.records, state.labels
+    hw = min(slots.high_water, len(state.lanes["content"].has))
+    ended = np.flatnonzero(np.isfinite(slots.until[:hw]))
+    if not owners:
+        return None
+    ended = ended[state.lanes["content"].has[ended]
+                  & (_member(slots.owner[ended], owners) if owners != [None]
+                     else slots.owner[ended] != FREE)]
+    ended = ended[_passes(state, ended, cats, occurred, EVERYTHING)]
+    ended = ended[np.argsort(-slots.seq[ended], kind="stable")][:LEND_MAX]
+    lenders: list[int] = []
+    heirs: list[int] = []
+    for label in ended.tolist():
+        record = records[str(slots.ids[label])]
+        heir = record
+        for _ in range(len(records)):
+            if heir.superseded_by is None:
+                break
+            following = records.get(heir.superseded_by)
+            if following is None:
+                break
+            heir = following
+        if heir is record or heir.superseded_by is not None or heir.id not in labels:
+            continue
+        heir_label = labels[heir.id]
+        if slots.owner[heir_label] == slots.owner[label]:
+            lenders.append(label)
+            heirs.append(heir_label)
+    if not lenders:
+        return None
+    found = np.asarray(heirs, dtype=np.int64)
+    kept = np.unique(_kept(state, found, cats, occurred, CURRENT))
+    kept = kept[state.lanes["content"].has[kept]]
+    keep = np.isin(found, kept)
+    if not keep.any():
+        return None
+    return Lenders(_vector_rows(state, np.asarray(lenders, dtype=np.int64)[keep], queries,
+                                unfiltered, ranking),
+                   found[keep], _vector_rows(state, kept, queries, bm25, ranking))
 
 
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],

@@ -48,7 +48,9 @@ from ..ranking import (
     window_plan,
 )
 from ..recall import LANES, token_set
+from ..validity import CURRENT
 from . import bm25
+from . import lenders as lenders_sql
 from .columns import scored_columns
 from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
 from .scored import HITS, LOOKED, Scored, adjacent, as_rows, scored
@@ -110,12 +112,18 @@ class _Search:
         # those neighbours: scored rows, (hit, neighbour) pairs.
         self.guess: set[str] = set()
         self.near: tuple[dict[str, Scored], list[tuple[str, str]]] = ({}, [])
+        # The current memories that superseded ones lend to (``lend.py``).
+        self.heirs: set[str] = set()
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
         chosen: dict[str, Scored] = {}
         best = 0.0
-        with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur:
+        lenders = None
+        lend = self.queries is not None and self.request.valid == CURRENT \
+            and self.ranking.params.lend_superseded
+        with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur, \
+                conn.cursor() as lend_cur:
             with conn.pipeline():
                 # Sent together, one round trip: BEGIN, each pool's size (counted up to
                 # EXACT_MAX + 1, which picks its plan), every row of the pools that are
@@ -126,6 +134,10 @@ class _Search:
                     counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
                     cur.execute(f"SELECT {counts}", self._count_params(self.pools))
                     self._send_rows(rows_cur, self.pools)
+                if lend:
+                    # The superseded memories that lend to their heirs (``lend.py``).
+                    lenders_sql.send(lend_cur, t, self.request, self.scope,
+                                     self._columns("m"))
                 which = "" if self.queries is None else " AND NOT embedded"
                 text_cur.execute(
                     "SELECT id, seq, occurred_ts, content, context, intention FROM "
@@ -136,7 +148,12 @@ class _Search:
                 row = cur.fetchone()
                 sizes = [int(n) for n in row] if row else [0] * len(self.pools)
                 self.whole = self._read_rows(rows_cur)
+                lending = lend_cur.fetchall() if lend else []
+                # An heir may become a hit that a walk did not find first: its
+                # neighbours are guessed too.
+                self.heirs = lenders_sql.heirs(lending)
                 chosen, best = self._candidates(cur, self.queries, sizes)
+                lenders = lenders_sql.read(lending, self._scored_rows)
         # A memory that changed between two statements is scored once, by its vectors.
         text = [r for r in text if str(r[0]) not in chosen]
         text_scored = text_rows(
@@ -149,7 +166,7 @@ class _Search:
         background = None if self.background is None else \
             as_rows([(str(row.seq), row) for row in self.background])
         return Gathered(as_rows(sorted(chosen.items())), text_scored, best, self._neighbours,
-                        background)
+                        background, lenders)
 
     # -- candidates ------------------------------------------------------------------------
 
@@ -188,6 +205,7 @@ class _Search:
             walked, matches = self._walk(queries, large)
             candidates |= {memory_id for walk in walked for memory_id in walk}
             self.guess = {memory_id for walk in walked for memory_id in walk[:NEAR_GUESS]}
+            self.guess |= self.heirs
             self.matches = matches
             if matches is not None:
                 best_large = bm25.Best(matches, want, want + want // 8 + 1)

@@ -85,9 +85,19 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     # this test would not see a PostgreSQL store that ignored it.
     unpulled = MemoryStore(tmp_path / "unpulled", HashingEmbedder(256),
                            index_params=IndexParams(neighbour_weight=0.0))
+    # Without the superseded memories' lending (``lend.py``), for the same reason.
+    unlent = MemoryStore(tmp_path / "unlent", HashingEmbedder(256),
+                         index_params=IndexParams(lend_superseded=False))
     store = _store(pool, str(tmp_path))
-    for backend in (file_store, unpulled, store):
-        backend.store_many(items, settings=settings)
+    for backend in (file_store, unpulled, unlent, store):
+        stored = backend.store_many(items, settings=settings)
+        # Updates said otherwise, each superseding a general or a guest's memory (a
+        # chain of two on note 4), so the old words reach the new memory.
+        for i, old in ((4, 0), (8, 1), (12, 2), (3, 3), (7, 4), (4, 5)):
+            item = dict(items[i], content=f"{words[old]} {words[old + 6]} update {old}",
+                        supersedes=[stored[i].memory["id"]])
+            item.pop("occurred_at")
+            stored[i] = backend.store(**item, settings=settings)
     searches: list[dict[str, Any]] = [
         {"query": "budget river"},
         {"query": "violin concert", "context": "garden coffee office",
@@ -99,12 +109,15 @@ def test_search_ranks_as_the_file_store_on_either_plan(
         {"query": "school", "subject_type": "guest", "subject_id": "g2",
          "categories": ["fact"]},
     ]
-    moved = 0
+    moved = lent = 0
     try:
         for search in searches:
             want = file_store.search(limit=8, settings=settings, **search)
             got = store.search(limit=8, settings=settings, **search)
             plain = unpulled.search(limit=8, settings=settings, **search)
+            lent += [r["score"] for r in unlent.search(limit=8, settings=settings,
+                                                        **search).results] != \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5)
             moved += [r["score"] for r in plain.results] != \
                 pytest.approx([r["score"] for r in want.results], abs=1e-5)
             assert [r["score"] for r in got.results] == \
@@ -116,6 +129,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
                               for r in found.results)
             assert ranked(got) == ranked(want), search
         assert moved >= 3, moved
+        assert lent >= 1, lent
         walked = exact_max < 1024
         assert ("guessed" in sent) == (walked and near_guess > 0), sent
         assert ("asked" in sent) == (walked and near_guess < 12), sent
@@ -124,6 +138,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     finally:
         file_store.close()
         unpulled.close()
+        unlent.close()
         store.close()
         pool.close()
 

@@ -1,0 +1,88 @@
+"""The superseded memories that lend to their heirs, in PostgreSQL (``index/lend.py``).
+
+The counterpart of the file store's ``search._lenders``, by the same rule: the
+``LEND_MAX`` newest superseded memories in scope with a content vector that pass the
+search's categories and occurred bounds, each with the current memory at the end of its
+``superseded_by`` chain (a recursive walk by id), of the same owner, that passes every
+filter of the search. One statement, sent in the search's first pipeline: a scope
+without a superseded memory returns no row and lends nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from ..lend import LEND_MAX, Lenders
+from ..query import SearchQuery
+from ..validity import EVERYTHING
+from .rows import Table, filters
+from .scored import HITS, Scored, as_rows
+
+__all__ = ["send", "heirs", "read"]
+
+Sql = tuple[str, tuple[Any, ...]]
+
+# A chain longer than this is cut (a fact updated this many times lends from its recent
+# versions only); the walk stops on a cycle, which a valid log never holds.
+_CHAIN_MAX = 64
+
+
+def send(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
+         columns: Sql) -> None:
+    """Ask for the lenders' scored rows (each with its heir's id, column ``HITS``) and
+    their heirs' (heir column NULL), read by :func:`read`."""
+    cols, col_params = columns
+    loose_sql, loose_params = filters(request.cats, request.occurred, "", EVERYTHING)
+    strict_sql, strict_params = filters(request.cats, request.occurred, "m.",
+                                        request.valid)
+    scope_sql, scope_params = scope
+    if request.subject is not None:
+        # A search that names a subject: that subject's alone lend (``search._lending``).
+        scope_sql, scope_params = "subject_type = %s AND subject_id = %s", request.subject
+    row = (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+           "m.subject_id, {heir} FROM memories m")
+    cur.execute(
+        "WITH RECURSIVE p AS MATERIALIZED (SELECT id, superseded_by FROM memories "
+        "WHERE element = %s AND superseded_by IS NOT NULL AND v_content IS NOT NULL "
+        f"AND dim = {t.dim} AND ({scope_sql}){loose_sql} ORDER BY seq DESC LIMIT %s), "
+        "c(id, heir, depth) AS (SELECT id, superseded_by, 0 FROM p UNION ALL "
+        "SELECT c.id, m.superseded_by, c.depth + 1 FROM c JOIN memories m ON "
+        "m.element = %s AND m.id = c.heir WHERE m.superseded_by IS NOT NULL AND "
+        f"c.depth < {_CHAIN_MAX}), "
+        "h AS MATERIALIZED (SELECT c.id, c.heir FROM c JOIN memories m ON "
+        "m.element = %s AND m.id = c.heir WHERE m.superseded_by IS NULL) "
+        + row.format(heir="h.heir") + " JOIN h ON h.id = m.id WHERE m.element = %s "
+        "UNION ALL " + row.format(heir="NULL") + " WHERE m.element = %s AND "
+        f"m.id IN (SELECT heir FROM h) AND m.dim = {t.dim} AND "
+        f"m.v_content IS NOT NULL{strict_sql}",
+        (t.element, *scope_params, *loose_params, LEND_MAX, t.element, t.element,
+         *col_params, t.element, *col_params, t.element, *strict_params))
+
+
+def heirs(found: list[Any]) -> set[str]:
+    """The ids of the heirs among :func:`send`'s rows."""
+    return {str(r[0]) for r in found if r[HITS] is None}
+
+
+def read(found: list[Any], bm25_of: Any) -> Lenders | None:
+    """The :class:`~index.lend.Lenders` of :func:`send`'s rows (None: none lends);
+    ``bm25_of`` turns fetched rows into scored rows by id (the search's BM25 source)."""
+    if not found:
+        return None
+    rows: dict[str, Scored] = bm25_of(found)
+    heirs = {str(r[0]) for r in found if r[HITS] is None}
+    pairs = [(str(r[0]), str(r[HITS])) for r in found if r[HITS] is not None]
+    # An heir of the same owner that passes the search's filters (a subject never lends
+    # to another; a retired or filtered-out heir inherits nothing).
+    pairs = [(lender, heir) for lender, heir in pairs
+             if heir in heirs and rows[heir].owner == rows[lender].owner]
+    if not pairs:
+        return None
+    pairs.sort(key=lambda pair: -rows[pair[0]].seq)
+    kept = sorted({heir for _, heir in pairs})
+    return Lenders(as_rows([(lender, rows[lender]) for lender, _ in pairs]),
+                   np.array([heir for _, heir in pairs], dtype=str),
+                   as_rows([(heir, rows[heir]) for heir in kept]))
