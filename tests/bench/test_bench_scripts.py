@@ -82,9 +82,9 @@ def test_locomo_bench_command_lines(data: Path, extra: list[str]) -> None:
         assert "where the evidence turns rank" in out and "past 50" in out
         assert "several evidence turns" in out
     elif "--latency" in extra:
-        assert "neighbours + names (default)" in out and "p95 ms" in out
+        assert "when -> a time (default)" in out and "p95 ms" in out
     elif "--ablation" in extra:
-        assert "neighbours + names (default)" in out and "situated lexical only" in out
+        assert "when -> a time (default)" in out and "situated lexical only" in out
         assert "query without names (off)" in out
         assert "+ neighbours only" in out and "+ names only" in out
     elif "--variants" in extra:
