@@ -4,6 +4,7 @@ walk borrows beside the postings."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -186,12 +187,17 @@ def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
         pipeline = psycopg.Connection.pipeline
         execute = psycopg.Cursor.execute
 
+        # Only the search's own thread is watched: the background embedder may still be
+        # writing the memories just stored, on its own connection.
+        searching = threading.get_ident()
+
         def counted(self: Any) -> Any:
-            opened.append(1)
+            if threading.get_ident() == searching:
+                opened.append(1)
             return pipeline(self)
 
         def watched(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-            if not self.connection._pipeline:
+            if not self.connection._pipeline and threading.get_ident() == searching:
                 alone.append(str(query)[:40])
             return execute(self, query, *args, **kwargs)
         monkeypatch.setattr(psycopg.Connection, "pipeline", counted)
