@@ -166,11 +166,11 @@ def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | Non
     ``LEND_MAX`` newest with a content vector that pass the search's categories and
     occurred bounds, each with the current memory at the end of its ``superseded_by``
     chain, of the same owner, that passes every filter of the search (None: none)."""
+    if not owners:
+        return None
     slots, records, labels = state.slots, state.records, state.labels
     hw = min(slots.high_water, len(state.lanes["content"].has))
     ended = np.flatnonzero(np.isfinite(slots.until[:hw]))
-    if not owners:
-        return None
     ended = ended[state.lanes["content"].has[ended]
                   & (_member(slots.owner[ended], owners) if owners != [None]
                      else slots.owner[ended] != FREE)]
