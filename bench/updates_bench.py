@@ -2,13 +2,13 @@
 says something has changed?
 
 Each case of ``bench/data/updates.yaml`` is an old statement and a newer one weeks later
-(two observes, each its own conversation with its ``session_date``), about its own
-subject, after the file's ``background`` statements (a week before: so the newer one
-meets a memory of several things; ``--alone`` leaves them out), sent over HTTP to a real
-``triform serve`` on 127.0.0.1 (a fresh home, the default rule evaluator, the real model)
-on ``demo/memory``. Once the writes have their
-vectors, the case's question is searched (the subject's scope, the default limit and
-threshold). Scored per kind:
+(two observes, each its own conversation with its ``session_date``; each a string, one
+user turn, or a list of turns ``{user: ...}`` / ``{assistant: ...}``: an exchange), about
+its own subject, after the file's ``background`` statements (a week before: so the newer
+one meets a memory of several things; ``--alone`` leaves them out), sent over HTTP to a
+real ``triform serve`` on 127.0.0.1 (a fresh home, the default rule evaluator, the real
+model) on ``demo/memory``. Once the writes have their vectors, the case's question is
+searched (the subject's scope, the default limit and threshold). Scored per kind:
 
 - **update**: *newer first*: the first result holds the new value (``new``); *newer
   before old*: of the results holding either value, the first holds the new one (what the
@@ -118,10 +118,19 @@ def weeks(case: dict[str, Any]) -> int:
     return 3 + int(hashlib.sha256(case["id"].encode()).hexdigest(), 16) % 8
 
 
-def observe(server: Server, case: dict[str, Any], text: str, when: datetime,
-            session: int) -> list[dict[str, Any]]:
+def turns(said: str | list[dict[str, str]]) -> list[dict[str, str]]:
+    """A statement as the turns of one conversation: a string is one user turn; a list is
+    an exchange, each item ``{user: ...}`` or ``{assistant: ...}`` (the other person's reply
+    in between, as when a change is told across turns)."""
+    if isinstance(said, str):
+        return [{"role": "user", "content": said}]
+    return [{"role": role, "content": text} for turn in said for role, text in turn.items()]
+
+
+def observe(server: Server, case: dict[str, Any], said: str | list[dict[str, str]],
+            when: datetime, session: int) -> list[dict[str, Any]]:
     answer = server.call("POST", f"{MEMORY}/observe", {
-        "turns": [{"role": "user", "content": text}], **subject(case),
+        "turns": turns(said), **subject(case),
         "subject_name": case["name"], "conversation_id": f"{case['id']}-{session}",
         "session_date": when.strftime("%Y-%m-%dT%H:%M:%SZ")})
     return list(answer["decisions"])

@@ -166,6 +166,25 @@ cases:
     assert "supersede" in [d["action"] for d in lines[0]["decisions"]]
 
 
+def test_updates_bench_takes_a_statement_told_across_an_exchange(tmp_path: Path) -> None:
+    # A newer statement may be an exchange (the other person's reply in between): its
+    # turns go to observe as one conversation, and what the user said in it is scored.
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("""
+cases:
+- {id: c, split: held-out, attribute: pet, kind: control, name: Cy,
+   before: "I have a dog named Rex.",
+   after: [{user: "Guess what happened on Saturday."}, {assistant: "No idea, tell me!"},
+           {user: "I adopted a second dog named Max."}],
+   query: "What dogs does Cy have?", old: Rex, new: Max}
+""")
+    dump = tmp_path / "cases.jsonl"
+    run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing", "--alone",
+        "--dump", str(dump))
+    line = json.loads(dump.read_text())
+    assert line["result"]["both_kept"] is True, line
+
+
 def test_observe_bench_command_line_dumps_facts_and_memories(data: Path,
                                                              tmp_path: Path) -> None:
     dump = tmp_path / "dump.json"
