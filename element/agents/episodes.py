@@ -55,6 +55,7 @@ from .spoken import (
     JUDGED as _JUDGED,
     NOT_NAMES as _NOT_NAMES,
     OPENER as _OPENER,
+    asked,
     clean as _clean,
     drop_address as _drop_address,
     restore_subject,
@@ -284,10 +285,15 @@ def _resolve(text: str) -> bool:
 
 #: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
 #: topic, echoed.
-_ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|into|feel|felt)\b.*\b(?:too|"
+_ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|(?:am|are|is|'m|'re)\s+"
+                   r"(?:\w+ly\s+|so\s+|really\s+|also\s+)?into|feel|felt)\b.*\b(?:too|"
                    r"as well)$", re.I)
 #: A wish or a hypothetical ("Wish I had a vacation lined up"): not what is.
 _WISH = re.compile(r"^(?:I\s+)?(?:wish|if only)\b", re.I)
+#: What the speaker would like to do ("I'd like to learn the piano", and a wish to be able
+#: to, "I wish I could get used to drinking matcha", as ``spoken.clean`` words it): what
+#: they are after, as a plan is; unless it is about the other person ("... see you").
+_WANT = re.compile(r"^(?:I|we)\s+would\s+(?:really\s+)?like\s+to\s+(?!.*\byou)", re.I)
 #: A sentence that opens on something said before ("It was a tough call, but ...", "They
 #: were scared but ..."): what it is about is in another turn.
 _ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(?:I|me)\b)",
@@ -313,7 +319,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
-    acts = _acts(text)
+    acts = _acts(text) or bool(_WANT.match(text))
     if _SECOND.search(text) and not _SHARED.search(text) and not acts:
         return None
     if _YOURS.match(text) and not acts:
@@ -434,6 +440,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     for raw in sentences(text):
         prev, pending = pending, None
         cleaned, question = _clean(raw, vocative)
+        if question and cleaned:
+            cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
         cleaned = _drop_address(_trim(cleaned))
