@@ -40,6 +40,9 @@ from .narration import Mentions, household, household_of, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
+    DURATION as _DURATION,
+    ROLE as _ROLE,
+    DONE_TO_ME as _DONE_TO_ME,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -342,11 +345,15 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1
     if _LIFE_CHANGE.search(text):
         score += 1      # "My best friend moved to Marseille": short, and worth keeping
+    if _DURATION.search(text) and not time_phrase(text):
+        score += 1      # "for years", "one day": a time, though it dates nothing
+    if _ROLE.search(text):
+        score += 1      # "Before that I was a lifeguard for years": what they do or did
     if len(text.split()) <= STANDING_WORDS and STANDING.match(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
-    if _ANAPHOR.match(text):
+    if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):
         score -= ANAPHOR_COST
     if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
@@ -385,7 +392,8 @@ def _acts(text: str) -> bool:
         aux = (m.group(1) or "").lower()
         verb = m.group(2).lower()
         if verb.endswith("ing") and len(verb) > 4 or verb in ("off", "going") or \
-                aux == "will" and verb not in ("be", "never", "always"):
+                aux in ("will", "might", "may") and \
+                verb not in ("be", "never", "always", "not", "have", "well"):
             return True
         if aux in ("", "have", "has", "had") and (
                 verb in _PAST - {"was", "were", "did", "had", "felt", "thought", "knew", "meant"}
@@ -396,7 +404,7 @@ def _acts(text: str) -> bool:
 
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                      + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
-                     r"will)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
+                     r"will|might|may)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
                      r"([A-Za-z']+)", re.I)
 def _category(text: str) -> str:
     if _PLAN.search(text):

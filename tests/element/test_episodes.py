@@ -547,3 +547,20 @@ def test_into_as_a_preposition_is_no_echo_of_a_taste() -> None:
     told = episode("The kids talked me into a pair of guinea pigs too.", "Ivo")
     assert told is not None and "guinea pigs" in told.content
     assert episode("I am into hiking too.", "Ivo", addressee=["Lea"]) is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Before that I was a lifeguard for years.", "Before that Ivo was a lifeguard for years."),
+    ("I might try almond milk one day.", "Ivo might try almond milk one day."),
+    ("They've relocated me to the Birmingham office, which is a shorter drive for me anyway.",
+     "They have relocated Ivo to the Birmingham office, which is a shorter drive for Ivo "
+     "anyway."),
+])
+def test_a_past_role_a_tentative_plan_and_what_the_firm_did_are_memories(said: str,
+                                                                         memory: str) -> None:
+    told = episode(said, "Ivo")
+    assert told is not None and told.content == memory
+
+
+def test_they_who_did_something_to_the_speaker_without_a_place_still_leans_on_before() -> None:
+    assert episode("They boosted me through tough times.", "Ivo") is None
