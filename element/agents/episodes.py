@@ -392,8 +392,8 @@ def _acts(text: str) -> bool:
         aux = (m.group(1) or "").lower()
         verb = m.group(2).lower()
         if verb.endswith("ing") and len(verb) > 4 or verb in ("off", "going") or \
-                aux in ("will", "might", "may") and \
-                verb not in ("be", "never", "always", "not", "have", "well"):
+                aux in ("will", "might", "may", "had to") and \
+                verb not in ("be", "never", "always", "not", "have", "well", "say", "admit"):
             return True
         if aux in ("", "have", "has", "had") and (
                 verb in _PAST - {"was", "were", "did", "had", "felt", "thought", "knew", "meant"}
@@ -403,9 +403,9 @@ def _acts(text: str) -> bool:
 
 
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                     + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
-                     r"will|might|may)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
-                     r"([A-Za-z']+)", re.I)
+                     + r"))*\s+(?:(am|are|was|were|have been|had been|had to|have|has|had|"
+                     r"will be|will|might|may)\s+)?"
+                     r"(?:(?:just|also|still|finally|recently|really|now)\s+)?([A-Za-z']+)", re.I)
 def _category(text: str) -> str:
     if _PLAN.search(text):
         return "context"

@@ -552,11 +552,12 @@ def test_into_as_a_preposition_is_no_echo_of_a_taste() -> None:
 @pytest.mark.parametrize("said,memory", [
     ("Before that I was a lifeguard for years.", "Before that Ivo was a lifeguard for years."),
     ("I might try almond milk one day.", "Ivo might try almond milk one day."),
+    ("I had to shut down my bank account.", "Ivo had to shut down their bank account."),
     ("They've relocated me to the Birmingham office, which is a shorter drive for me anyway.",
      "They have relocated Ivo to the Birmingham office, which is a shorter drive for Ivo "
      "anyway."),
 ])
-def test_a_past_role_a_tentative_plan_and_what_the_firm_did_are_memories(said: str,
+def test_a_past_role_a_tentative_or_forced_act_and_what_the_firm_did_are_memories(said: str,
                                                                          memory: str) -> None:
     told = episode(said, "Ivo")
     assert told is not None and told.content == memory
