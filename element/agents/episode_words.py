@@ -1,14 +1,17 @@
 """The vocabulary the episode reader (``episodes.py``) weighs words with: function words,
-the words of reaction and small talk, abstract nouns, family, the forms of verbs. Plain
+the words of reaction and small talk, abstract nouns, family, the forms of verbs, and a few
+shapes of a sentence that weigh as such (a duration, an occupation). Plain
 English word lists: no names, no topics."""
 
 from __future__ import annotations
 
 import re
 
+from .facts import OCCUPATIONS
+
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
-           "STANDING", "STANDING_WORDS"]
+           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -116,3 +119,15 @@ STANDING = re.compile(
     r"some|a lot)\b|\w+ed\b)|(?:own|rent|use|drive|ride|take|get|go|work|live|bank|subscribe|"
     r"train|study|teach|speak|play|belong|volunteer|support|attend|smoke|drink|eat|run|swim|"
     r"cycle|walk)\b)", re.I)
+
+#: How long, or an unnamed day ahead: "for years", "for six months", "one day".
+DURATION = re.compile(r"\bfor\s+(?:\d+|a few|a couple of|several|many|two|three|four|five|"
+                      r"six|ten)?\s*(?:years|months|decades)\b|\b(?:one day|someday|some day)\b",
+                      re.I)
+#: The speaker's occupation, now or before ("I'm a nurse", "I was a lifeguard").
+ROLE = re.compile(r"\b(?:I|we)\s+(?:am|are|was|were|used to be|have been)\s+(?:an?\s+)"
+                  r"(?:[\w-]+\s+){0,2}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")s?\b", re.I)
+#: What an employer or an office did to the speaker ("They've relocated me to the
+#: Birmingham office"): "they" is the firm, no earlier topic, when the sentence names where.
+DONE_TO_ME = re.compile(r"^they\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+)?[a-z]+ed\s+me\b",
+                        re.I)

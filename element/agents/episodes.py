@@ -40,6 +40,9 @@ from .narration import Mentions, household, household_of, narrate
 from .episode_words import (
     STANDING,
     STANDING_WORDS,
+    DURATION as _DURATION,
+    ROLE as _ROLE,
+    DONE_TO_ME as _DONE_TO_ME,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -55,6 +58,7 @@ from .spoken import (
     JUDGED as _JUDGED,
     NOT_NAMES as _NOT_NAMES,
     OPENER as _OPENER,
+    asked,
     clean as _clean,
     drop_address as _drop_address,
     restore_subject,
@@ -284,10 +288,15 @@ def _resolve(text: str) -> bool:
 
 #: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
 #: topic, echoed.
-_ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|into|feel|felt)\b.*\b(?:too|"
+_ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|(?:am|are|is|'m|'re)\s+"
+                   r"(?:\w+ly\s+|so\s+|really\s+|also\s+)?into|feel|felt)\b.*\b(?:too|"
                    r"as well)$", re.I)
 #: A wish or a hypothetical ("Wish I had a vacation lined up"): not what is.
 _WISH = re.compile(r"^(?:I\s+)?(?:wish|if only)\b", re.I)
+#: What the speaker would like to do ("I'd like to learn the piano", and a wish to be able
+#: to, "I wish I could get used to drinking matcha", as ``spoken.clean`` words it): what
+#: they are after, as a plan is; unless it is about the other person ("... see you").
+_WANT = re.compile(r"^(?:I|we)\s+would\s+(?:really\s+)?like\s+to\s+(?!.*\byou)", re.I)
 #: A sentence that opens on something said before ("It was a tough call, but ...", "They
 #: were scared but ..."): what it is about is in another turn.
 _ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(?:I|me)\b)",
@@ -313,7 +322,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
-    acts = _acts(text)
+    acts = _acts(text) or bool(_WANT.match(text))
     if _SECOND.search(text) and not _SHARED.search(text) and not acts:
         return None
     if _YOURS.match(text) and not acts:
@@ -336,11 +345,15 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1
     if _LIFE_CHANGE.search(text):
         score += 1      # "My best friend moved to Marseille": short, and worth keeping
+    if _DURATION.search(text) and not time_phrase(text):
+        score += 1      # "for years", "one day": a time, though it dates nothing
+    if _ROLE.search(text):
+        score += 1      # "Before that I was a lifeguard for years": what they do or did
     if len(text.split()) <= STANDING_WORDS and STANDING.match(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
-    if _ANAPHOR.match(text):
+    if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):
         score -= ANAPHOR_COST
     if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
@@ -379,7 +392,8 @@ def _acts(text: str) -> bool:
         aux = (m.group(1) or "").lower()
         verb = m.group(2).lower()
         if verb.endswith("ing") and len(verb) > 4 or verb in ("off", "going") or \
-                aux == "will" and verb not in ("be", "never", "always"):
+                aux in ("will", "might", "may", "had to") and \
+                verb not in ("be", "never", "always", "not", "have", "well", "say", "admit"):
             return True
         if aux in ("", "have", "has", "had") and (
                 verb in _PAST - {"was", "were", "did", "had", "felt", "thought", "knew", "meant"}
@@ -389,9 +403,9 @@ def _acts(text: str) -> bool:
 
 
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                     + r"))*\s+(?:(am|are|was|were|have been|had been|have|has|had|will be|"
-                     r"will)\s+)?(?:(?:just|also|still|finally|recently|really|now)\s+)?"
-                     r"([A-Za-z']+)", re.I)
+                     + r"))*\s+(?:(am|are|was|were|have been|had been|had to|have|has|had|"
+                     r"will be|will|might|may)\s+)?"
+                     r"(?:(?:just|also|still|finally|recently|really|now)\s+)?([A-Za-z']+)", re.I)
 def _category(text: str) -> str:
     if _PLAN.search(text):
         return "context"
@@ -434,6 +448,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     for raw in sentences(text):
         prev, pending = pending, None
         cleaned, question = _clean(raw, vocative)
+        if question and cleaned:
+            cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
         cleaned = _drop_address(_trim(cleaned))

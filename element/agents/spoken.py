@@ -26,7 +26,7 @@ from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
 __all__ = ["APOS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
-           "drop_address", "clean", "restore_subject"]
+           "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
@@ -37,6 +37,8 @@ APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
 #: dash is a range: "2019–2020").
 _DASH = re.compile(r"\s+-\s+(?=[A-Z])|\s*\u2014+\s*|\s+\u2013\s+")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    # A wish to be able to do something is what the speaker would like to do.
+    (r"^(?:I\s+)?wish\s+(I|we)\s+could\s+(?!have\b)", r"\1 would like to "),
     (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
      r"\1 had "), (r"\bain't\b", "is not"),
     # The other person's and others' contractions too: "you're" is no content word.
@@ -262,3 +264,35 @@ def restore_subject(text: str) -> str:
 OPENER = re.compile(r"^(?:on (?:another|a different|a similar|a side) note|as for me|anyway|"
                      r"speaking of [\w' ]{1,30}?|by the way|in other news|other than that|"
                      r"apart from that|besides that|also)\s*,\s*", re.I)
+
+
+#: A question that tells what the speaker means to do or is after: deliberating on their
+#: own next step ("Should I apply for a job at Bosch?") or asking for advice or a
+#: recommendation about their own matter ("Any tips for learning piano as an adult?",
+#: "Can you recommend a hotel in Glasgow?"). A person hearing it notes the plan or the
+#: need; questions about the other person ("... how you stay confident?") tell neither.
+_DELIBERATE = re.compile(r"^(?:so\s+|and\s+|but\s+|now\s+)?(?:should|shall)\s+(?P<who>I|we)\s+"
+                         r"(?P<rest>\w.*)$", re.I)
+_ADVICE = re.compile(r"(?:^|\s-+\s*)(?:(?:got|have you got|do you have|you got)\s+)?any\s+"
+                     r"(?:good\s+)?(?P<what>tips|advice|recommendations|suggestions)"
+                     r"(?:\s+or\s+(?:tips|advice|suggestions))?\s+(?P<rest>(?:for|on|about)\s+"
+                     r"\w.*)$", re.I)
+_RECOMMEND = re.compile(r"^(?:can|could)\s+you\s+(?:recommend|suggest)\s+(?P<rest>\w.*)$", re.I)
+_ASKED_OF = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
+
+
+def asked(text: str) -> str | None:
+    """The statement a cleaned question makes of the speaker (``_DELIBERATE``,
+    ``_ADVICE``, ``_RECOMMEND``): "Should I apply for a job at Bosch" -> "I am wondering
+    whether to apply for a job at Bosch"; None for any other question."""
+    m = _DELIBERATE.match(text)
+    if m and not _ASKED_OF.search(m["rest"]):
+        be = "am" if m["who"].lower() == "i" else "are"
+        return f"{m['who']} {be} wondering whether to {m['rest']}"
+    m = _ADVICE.search(text)
+    if m and not _ASKED_OF.search(m["rest"]):
+        return f"I am looking for {m['what'].lower()} {m['rest']}"
+    m = _RECOMMEND.match(text)
+    if m and not _ASKED_OF.search(m["rest"]):
+        return f"I am looking for {m['rest']}"
+    return None

@@ -512,3 +512,56 @@ def test_a_general_thought_beside_the_speakers_news_is_left_out_of_its_memory() 
     "I will definitely reach out if I need more suggestions on training."])
 def test_help_offered_or_asked_without_you_is_no_memory(said: str) -> None:
     assert episode(said, "Maria", addressee=["John"]) is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Should I apply for a job at Bosch?", "Ivo is wondering whether to apply for a job at Bosch."),
+    ("Any tips for learning piano as an adult? My partner bought me lessons for my birthday.",
+     "Ivo is looking for tips for learning piano as an adult. Their partner bought Ivo lessons "
+     "for their birthday."),
+    ("Can you recommend a hotel in Glasgow? I'm going up for a wedding next month.",
+     "Ivo is looking for a hotel in Glasgow. Ivo is going up for a wedding next month."),
+])
+def test_a_question_about_the_speakers_own_next_step_or_need_is_a_memory(said: str,
+                                                                         memory: str) -> None:
+    told = episode(said, "Ivo", addressee=["Lea"])
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Should I send you the link?",
+                                  "Any tips on how you stay confident in your business?",
+                                  "Can you recommend your favourite book?", "Got any advice?"])
+def test_a_question_about_the_other_person_or_without_a_matter_is_no_memory(said: str) -> None:
+    assert episode(said, "Ivo", addressee=["Lea"]) is None
+
+
+def test_a_wish_to_be_able_to_is_what_the_speaker_would_like_to_do() -> None:
+    told = episode("I wish I could get used to drinking matcha.", "Ivo")
+    assert told is not None and told.content == "Ivo would like to get used to drinking matcha."
+    for said in ("I wish I could see you more often.", "Wish I had a vacation lined up.",
+                 "I wish I could have gone."):
+        assert episode(said, "Ivo", addressee=["Lea"]) is None, said
+
+
+def test_into_as_a_preposition_is_no_echo_of_a_taste() -> None:
+    told = episode("The kids talked me into a pair of guinea pigs too.", "Ivo")
+    assert told is not None and "guinea pigs" in told.content
+    assert episode("I am into hiking too.", "Ivo", addressee=["Lea"]) is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Before that I was a lifeguard for years.", "Before that Ivo was a lifeguard for years."),
+    ("I might try almond milk one day.", "Ivo might try almond milk one day."),
+    ("I had to shut down my bank account.", "Ivo had to shut down their bank account."),
+    ("They've relocated me to the Birmingham office, which is a shorter drive for me anyway.",
+     "They have relocated Ivo to the Birmingham office, which is a shorter drive for Ivo "
+     "anyway."),
+])
+def test_a_past_role_a_tentative_or_forced_act_and_what_the_firm_did_are_memories(said: str,
+                                                                         memory: str) -> None:
+    told = episode(said, "Ivo")
+    assert told is not None and told.content == memory
+
+
+def test_they_who_did_something_to_the_speaker_without_a_place_still_leans_on_before() -> None:
+    assert episode("They boosted me through tough times.", "Ivo") is None
