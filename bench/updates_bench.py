@@ -155,11 +155,12 @@ def run_case(server: Server, case: dict[str, Any], index: int,
              background: list[str]) -> dict[str, Any]:
     first = EPOCH + timedelta(days=index)
     second = first + timedelta(weeks=weeks(case))
-    for said in background:
-        observe(server, case, said, first - timedelta(weeks=1), 0)
-    decisions = observe(server, case, case["before"], first, 1)
-    decisions += observe(server, case, case["after"], second, 2)
-    return {"case": case, "decisions": decisions, "first": first, "second": second}
+    earlier = [d for said in background
+               for d in observe(server, case, said, first - timedelta(weeks=1), 0)]
+    told = observe(server, case, case["before"], first, 1)
+    newer = observe(server, case, case["after"], second, 2)
+    return {"case": case, "decisions": told + newer, "first": first, "second": second,
+            "earlier": earlier + told, "newer": newer}
 
 
 def wait_embedded(server: Server, timeout: float = 300) -> None:
@@ -222,6 +223,76 @@ def report(label: str, scored: list[tuple[dict[str, Any], dict[str, Any]]]) -> N
           f"{share(as_of) if as_of else 'not measured'} |")
 
 
+#: Where a miss was lost, per kind, in the order a miss is assigned (the first that holds).
+STAGES = {
+    "update": ("not stored", "both current", "wrong one superseded", "another first"),
+    "retire": ("not stored", "ending not recognised"),
+    "control": ("superseded by mistake", "new not stored", "old not stored"),
+}
+
+
+def stage(run: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """Which stage lost a missed case, from its decisions and its current memories (None
+    when it was not missed): so a set nobody may read can say where it fails, in counts.
+
+    An update whose newer value is not first: the newer statement stored nothing holding
+    it; or the old value is still current (nothing replaced, or a memory other than the
+    old one replaced: the wrong one); or the old is gone and another memory ranks first.
+    A retire whose old value is still answered: the ending stored nothing, or was stored
+    without ending the old. A control that lost one of its two: the old replaced by mistake, the
+    new never stored, the old never stored."""
+    case = run["case"]
+    old = re.compile(case["old"], re.I)
+    new = re.compile(case["new"], re.I) if case.get("new") else None
+    kept, newer = result["kept"], run["newer"]
+    # What each memory said when written: a replaced memory is no longer listed.
+    said = {d["memory_id"]: d.get("content", "") for d in run["earlier"]
+            if d["action"] in ("add", "update") and d.get("memory_id")}
+    said |= {d["superseded_by"]: d.get("content", "") for d in run["earlier"]
+             if d.get("superseded_by")}
+    ended = [said.get(d.get("memory_id", ""), "") for d in newer
+             if d["action"] in ("update", "supersede", "retire", "forget")]
+    old_current = any(old.search(m) and not (new and new.search(m)) and not ENDED.search(m)
+                      for m in kept)
+    if case["kind"] == "update":
+        assert new is not None
+        if result["newer_first"]:
+            return None
+        if not any(new.search(m) for m in kept):
+            return "not stored"
+        if old_current:
+            return "wrong one superseded" if any(not old.search(m) for m in ended) \
+                else "both current"
+        return "another first"
+    if case["kind"] == "retire":
+        if result["old_absent"]:
+            return None
+        return "ending not recognised" if any(d["action"] != "nothing" for d in newer) \
+            else "not stored"
+    if result["both_kept"]:
+        return None
+    if any(old.search(m) for m in said.values()) and not result["old_kept"]:
+        return "superseded by mistake"
+    assert new is not None
+    return "new not stored" if not any(new.search(m) for m in kept) else "old not stored"
+
+
+def stages_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> str:
+    """The misses by stage, counts only (no case's id or words: blind sets print it)."""
+    counts: dict[str, dict[str, int]] = {kind: dict.fromkeys(names, 0)
+                                         for kind, names in STAGES.items()}
+    for run in runs:
+        lost = stage(run, results[run["case"]["id"]])
+        if lost:
+            counts[run["case"]["kind"]][lost] += 1
+    parts = [f"{label} {sum(counts[kind].values())}: "
+             + ", ".join(f"{name} {n}" for name, n in counts[kind].items())
+             for kind, label in (("update", "updates, newer not first"),
+                                 ("retire", "retires, old answered"),
+                                 ("control", "controls, one lost"))]
+    return "misses by stage: " + " | ".join(parts)
+
+
 def failed(case: dict[str, Any], result: dict[str, Any]) -> bool:
     return not all(result.get(k, True) for k in ("newer_first", "old_absent", "both_kept")) \
         or result.get("as_of") is False
@@ -277,6 +348,7 @@ def main() -> int:
             report(split, part)
     if args.split == "all":
         report("all", scored)
+    print("\n" + stages_line(runs, {c["id"]: r for c, r in scored}))
     misses = [(c, r) for c, r in scored if failed(c, r)]
     named = ", ".join(f"{c['id']} ({c['split']})" for c, _ in misses) or "none"
     print(f"\nfailed cases: {named}  ({time.perf_counter() - started:.0f} s)")

@@ -17,28 +17,31 @@ ranking's own changes merge cleanly; both backends call :func:`newer_first` on w
 
 The same tie-break for the values of what the query asks (:func:`asked`): when it asks a
 single-valued attribute of a person ("What is Oona's job?" nearest, and clearly, the
-profile bank's "What is their job?", ``profile_bank.py``), two near-tied results about one
-subject that both answer that attribute (:data:`ANSWERS_Z`) are its old and new values
-however unlike their words are ("is a teaching assistant at a primary school" / "just
+profile bank's "What is their job?", ``profile_bank.py``), two results about one subject
+that both answer that attribute (:data:`ANSWERS_Z`), within :data:`VALUES_TIE` of each
+other (facts and preferences; a conversation's turns within :data:`TIE`), are its old and
+new values however unlike their words are ("is a teaching assistant at a primary school" / "just
 finished the first month as a trainee police officer": content cosine .4, scores .02
 apart), and group too. Only stored vectors are read (the bank's are embedded once per
 model): no model call at query time. Never grouped this way: results for a query of a
 many-valued attribute (pets, languages, hobbies: a second value is an addition) or of no
 attribute clearly, general memories, and a result about another person of the subject's
 ("Maria's brother lives in Brighton" for "Where does Maria live?", :func:`relations`).
-The tie is kept: the vectors of whole memories (the subject's name and the rest of the
-sentence in them) say only roughly which attribute they answer (a plan, a taste, a past
-evening out may stand out on "home" or "partner"), so the lever only settles what the
-query leaves a coin toss; a newer value the ranking puts far below is for the write time
-to catch (``element/agents``).
+A tie is kept, wider than for near-duplicates (two
+statements of one attribute differ in score by what else each says): the vectors of whole
+memories (the subject's name and the rest of the sentence in them) say only roughly which
+attribute they answer (a plan, a taste, a past evening out may stand out on "home" or
+"partner"), so the lever only settles what the query leaves close; a newer value the
+ranking puts far below is for the write time to catch (``element/agents``).
 
 What a query asks also orders a subject's results (:func:`_answers_first`): of any
 attribute it asks clearly (pets and hobbies too), the subject's facts and preferences
 whose best answer of the bank is that attribute take the subject's first places, its
-other results follow, each part in its order. Within one person's scope the name in
-every memory weighs on every cosine alike, so "Omar's brother Felix lives in Glasgow"
-outscored the job "Where does Omar work?" asks; what each memory answers best tells
-them apart.
+other results follow, each part in its order; a group's members (one attribute's values)
+count as answering it best when one of them does, so the newest keeps the first place.
+Within one person's scope the name in every memory weighs on every cosine alike, so
+"Omar's brother Felix lives in Glasgow" outscored the job "Where does Omar work?" asks;
+what each memory answers best tells them apart.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from .embed import Embedder
 from .profile_bank import ATTRIBUTES, RELATIONS, attribute_scores, question_vectors
 from .ranking import Ranked
 
-__all__ = ["NEAR_DUPLICATE", "TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
+__all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
            "asked", "asked_of", "relations", "newer_first", "reorder"]
 
 #: The content cosine from which two memories are taken to say one attribute's value
@@ -66,6 +69,14 @@ NEAR_DUPLICATE = 0.75
 #: The score difference within which two results count as tied (issue 23: the stale
 #: "allergic to shellfish" .983 against the newer .933).
 TIE = 0.06
+#: The score difference within which two values of the single-valued attribute a query
+#: asks (:data:`ANSWERS_Z`) group. Wider than :data:`TIE`: two statements of one fact in
+#: different words differ in score by what else each says, not by which is true ("is 3" /
+#: "had a party for the 4th birthday" .17 apart, "is a sophomore at Penn State" / "is a
+#: junior already" .07, "phone contract is with O2" / "ported the number over to
+#: giffgaff" .14); two values a query tells apart by its own words are farther apart
+#: (a name it asks for).
+VALUES_TIE = 0.2
 #: The least cosine of a query with its attribute's best question for it to ask that
 #: attribute (all-MiniLM-L6-v2: "What is Oona's job?" .49, "Which company does ... work
 #: for?" .59, "What grade is ...'s son in?" .52; questions about events of a conversation,
@@ -175,6 +186,7 @@ def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
 def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 newness: Sequence[float], scores: Sequence[float],
                 bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
+                values_tie: float = VALUES_TIE,
                 contents: Sequence[str | None] = (),
                 categories: Sequence[str | None] = ()) -> list[int]:
     """The order of results ``0..n-1`` (best first) with each near-duplicate group's
@@ -187,14 +199,17 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         them by date cost LoCoMo's R@1 .384 -> .373).
     :param newness: each result's ``valid_from`` (POSIX seconds): larger is newer.
     :param scores: each result's score (best first).
-    :param question: the attribute the query asks (:func:`asked`): two near-tied results
-        of one subject that both answer it group as near-duplicates do.
+    :param question: the attribute the query asks (:func:`asked`): two results of one
+        subject that both answer it, within ``values_tie``, group as near-duplicates do.
+    :param values_tie: the score difference within which two such values group, when
+        both are facts or preferences (a conversation's turns: ``tie``).
     :param contents: each result's content (for :func:`relations`; with ``question``).
     :param categories: each result's category (with ``question``: only facts and
         preferences are put first for answering it).
     """
     n = len(vectors)
     group = list(range(n))
+    kinds = list(categories) or [None] * n
 
     def root(i: int) -> int:
         while group[i] != i:
@@ -213,9 +228,13 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         for a in range(len(present)):
             for b in range(a + 1, len(present)):
                 i, j = present[a], present[b]
+                gap = abs(scores[i] - scores[j])
+                # A person's facts as far apart as ``values_tie``; a conversation's turns
+                # ("context": LoCoMo's, R@1 .421 -> .411 at .2) are no changing facts.
+                facts = kinds[i] in PROFILE_CATEGORIES and kinds[j] in PROFILE_CATEGORIES
                 if owners[i] is not None and owners[i] == owners[j] and \
-                        abs(scores[i] - scores[j]) <= tie and \
-                        (sims[a, b] >= bar or values[i] and values[j]):
+                        (gap <= tie and sims[a, b] >= bar or values[i] and values[j] and
+                         gap <= (max(tie, values_tie) if facts else tie)):
                     group[root(j)] = root(i)
     members: dict[int, list[int]] = {}
     for i in range(n):
@@ -227,6 +246,12 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             newest = sorted(places, key=lambda i: newness[i], reverse=True)
             for place, i in zip(places, newest, strict=True):
                 order[place] = i
+            # One attribute's values: where one answers the question best, so do all of
+            # them (the newest first), or the oldest, often the plainest statement of it,
+            # would be put back first (:func:`_answers_first`).
+            if any(best[i] for i in places):
+                for i in places:
+                    best[i] = kinds[i] in PROFILE_CATEGORIES
     return _answers_first(order, owners, best)
 
 

@@ -22,12 +22,13 @@ from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change
-from .meaning import SIMILAR_WORDS, by_meaning
+from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
 from .relation import relation_target
 from .slots import named_target, owner, single_slot, slot_keys, slot_target
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, is_event, key_target, keys_of,
+                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, holder_of, is_event, key_target,
+                      keys_of,
                       mentions, moved_to, signals, similar_target,
                       single_valued, value_target)
 
@@ -253,6 +254,9 @@ class RuleEvaluator:
                                      after_end)
                 if found is None or found.target is None:
                     found = named_change(sentence, pool, who, turn, observation, taken) or found
+                if found is None or found.target is None:
+                    found = self._now_clause(sentence, turn, who, observation, pool,
+                                             taken) or found
                 if found is not None:
                     out.append(found)
         return out
@@ -312,6 +316,25 @@ class RuleEvaluator:
                 (sig.strong or after_end):
             return Candidate("fact", content, key, turn, "change", source=sentence,
                              target=target["id"] if target else None)
+        return None
+
+    def _now_clause(self, sentence: str, turn: int, who: str, observation: Observation,
+                    pool: Pool, taken: list[str]) -> Candidate | None:
+        """A sentence of several clauses, one of them the speaker's statement of what holds
+        now ("Deborah took early retirement, so I'm under Kwesi now", "the renewal was
+        daylight robbery, so I've gone with Aviva this year"): that clause read as its own
+        sentence finds the memory it replaces (its subject is the speaker's, whoever the
+        sentence's first subject is); the sentence is told whole, the cause with it."""
+        for clause in clauses(sentence):
+            sig = signals(clause)
+            if not sig.now or holder_of(clause) != "":
+                continue
+            found = self._change(clause, turn, who, observation, pool, taken, False, False)
+            if found is None or found.target is None:
+                continue
+            if found.key is None and (content := tell(sentence, who, observation.others(turn))):
+                return replace(found, content=content, source=sentence)
+            return found
         return None
 
     @staticmethod

@@ -153,6 +153,12 @@ cases:
     # as of: the old value answers for a moment before the newer statement (issue 23).
     assert "failed cases: none" in out and "| not measured |" not in out
     assert "| 1/1 = 100% | 2/2 = 100% | 1/1 = 100% | 1/1 = 100% | 2/2 = 100% |" in out, out
+    # The misses by stage: counts only, on a line that survives the filter blind sets are
+    # run through (grep -v -i "fail\|id": no case's id, no "fail", no "id" in any word).
+    stages = [line for line in out.splitlines() if line.startswith("misses by stage:")]
+    assert len(stages) == 1 and "fail" not in stages[0].lower() \
+        and "id" not in stages[0].lower(), out
+    assert "updates, newer not first 0:" in stages[0] and "controls, one lost 0:" in stages[0]
     # Two cases per fresh home: the figures are the same, gathered over two servers.
     dump = tmp_path / "cases.jsonl"
     batched = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",

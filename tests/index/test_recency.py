@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from index import HashingEmbedder, MemoryBackend, MemorySettings
 from index.profile_bank import ATTRIBUTES, question_vectors
-from index.recency import TIE, Asked, asked, newer_first, relations
+from index.recency import TIE, VALUES_TIE, Asked, asked, newer_first, relations
 
 PROFILE = settings.get_profile("triform-index")
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
@@ -79,6 +79,25 @@ def test_the_newer_value_of_a_single_valued_attribute_ranks_first(
     # The subject's other facts keep their order among themselves.
     others = [score for text, score in found if text in OTHERS]
     assert others == sorted(others, reverse=True)
+
+
+def test_two_values_apart_by_what_else_each_says_rank_newest_first(
+        make_store: Callable[..., MemoryBackend], minilm: object) -> None:
+    """A year at university said twice: the older statement names the university too and
+    scores higher than the newer (more than a near-tie), yet both answer the question of
+    a single value: the newer is first, and so before the older, which answers the question
+    best of the bank (its reading does not put the older back first)."""
+    old = "Oona is a second-year student at Leeds."
+    new = "Oona is a third-year already."
+    store = make_store(embedder=minilm)
+    _store(store, [(old, "2024-01-05T10:00:00Z"),
+                   *((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (new, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What year of university is Oona in?", OONA)
+    score = dict(found)
+    assert TIE < score[old] - score[new] <= VALUES_TIE, "the setup: apart, not tied"
+    assert found[0][0] == new and found[1][0] == old
+    assert _in_score_order(found[1:])
 
 
 @pytest.mark.parametrize(("older", "newer", "query"), [
