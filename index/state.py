@@ -12,7 +12,9 @@ construction. Ops (``log.py`` has the line format):
 * ``update``: change fields; set or drop lane vectors; ``embedded: false`` drops them all.
 * ``embed``: give a not-embedded memory its vectors (repair).
 * ``delete``: remove the ids (reasons ``delete`` and ``forget`` also scrub their vectors
-  from hnswlib, and the store compacts right after, so their text leaves the disk).
+  from hnswlib, and the store compacts right after, so their text leaves the disk). A
+  ``delete`` (reason) line's ``at`` is when: the memories a deleted one superseded take
+  over its end then (``validity.successor_deleted``).
 * ``retire``: end a memory's validity (``valid_until``) with no successor.
 * ``access``: count one search hit for each id.
 
@@ -41,7 +43,8 @@ from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord, Unappliable, parse_time
 from .slots import CATEGORY_CODES, FREE, GENERAL, UNREAD, SlotTable
-from .validity import Change, retire_record, supersede_record, updated_record
+from .validity import (Change, retire_record, successor_deleted, supersede_record,
+                       updated_record)
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
 
@@ -167,6 +170,8 @@ class MemoryState:
             self._vectors_of(entry)
         elif op == "delete":
             _ids(entry, "ids")
+            if entry.get("at") is not None and not isinstance(entry["at"], str):
+                raise Unappliable("at", "is not a time")
         elif op == "access":
             _ids(entry, "ids")
             if not isinstance(entry.get("at"), str):
@@ -216,6 +221,8 @@ class MemoryState:
             # that follows (or, after a crash, that the next open runs). An expiry does not.
             forget = entry.get("reason") in ERASING
             self.saw_forget = self.saw_forget or forget
+            if entry.get("reason") == "delete" and entry.get("at") is not None:
+                self._take_over(entry["ids"], entry["at"])
             for memory_id in entry["ids"]:
                 self.remove(memory_id, scrub=forget)
         elif op == "access":
@@ -273,6 +280,19 @@ class MemoryState:
         change = Change.from_json(entry["change"])
         retire_record(record, change, str(entry.get("valid_until") or change.at))
         self._ended(record)
+
+    def _take_over(self, ids: list[str], at: str) -> None:
+        """The memories each deleted one superseded take over its end
+        (``validity.successor_deleted``); a line without ``at`` (older) changed none."""
+        for gone_id in ids:
+            gone = self.records.get(gone_id)
+            if gone is None:
+                continue
+            heir = self.records.get(gone.superseded_by or "")
+            for old in [r for r in self.records.values() if r.superseded_by == gone_id]:
+                successor_deleted(old, gone, heir, at)
+                self.slots.until[self.labels[old.id]] = old.valid_until_ts
+                self.slots.ended -= old.current
 
     def _ended(self, record: MemoryRecord) -> None:
         self.slots.until[self.labels[record.id]] = record.valid_until_ts

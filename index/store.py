@@ -218,7 +218,9 @@ class MemoryStore(MemoryCore):
         # compaction: about 65 us a live memory.
         with self._lock:
             texts = _erased(self._live_record(memory_id))
-            self._engine.commit([{"op": "delete", "ids": [memory_id], "reason": "delete"}])
+            # ``at``: when the memories it superseded take over its end (``state.py``).
+            self._engine.commit([{"op": "delete", "ids": [memory_id], "reason": "delete",
+                                  "at": iso_utc(self._clock())}])
             self._engine.compact()
             return texts
 
