@@ -11,12 +11,12 @@ for history and ``as_of``, out of default recall.
 * :func:`check_supersedes`: what a supersede may name (same subject, current), checked
   by each backend under its lock so a racing delete or supersede is seen;
 * :class:`Change` and :func:`changed`: what changed a memory, and its history grown by
-  one version;
-* :func:`successor_deleted`: a deleted memory never was, so the memories it superseded
-  take over its end (current again, or superseded by its own successor). Both backends call the same function, the file store while applying a log
+  one version. Both backends call the same function, the file store while applying a log
   line (so replay rebuilds the same history) and PostgreSQL inside the write's
   transaction; the history lives on the memory (its log record, its row) and goes with
-  it when it is deleted or forgotten.
+  it when it is deleted or forgotten;
+* :func:`successor_deleted`: a deleted memory never was, so the memories it superseded
+  take over its end (current again, or superseded by its own successor).
 """
 
 from __future__ import annotations
