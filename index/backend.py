@@ -217,7 +217,8 @@ class MemoryBackend(Protocol):
         does: the file store compacts its log (the memory's text leaves the files, every
         earlier version of it included; its vectors are overwritten in hnswlib), the
         database store vacuums after the delete (what each leaves on disk:
-        ``docs/deploy.md``).
+        ``docs/deploy.md``). The memories it superseded take over its end in the same
+        write (``validity.successor_deleted``): a delete says it never was.
 
         :raise MemoryNotFound: no memory has this id.
         :raise StorageFull, StoreFailed: nothing deleted, or (the file store) deleted and
