@@ -150,9 +150,11 @@ def test_migrate_and_backup_carry_history(serve: Callable[..., Served], tmp_path
     braga = pg.post(f"{MEMORY}/store", {"content": "Maria lives in Braga", "category": "fact",
                                         **MARIA, "supersedes": [faro]}).body["memory"]["id"]
     pg.post(f"{MEMORY}/memories/{braga}/update", {"retire": True, "reason": "left"})
+    # Porto too: replacing Lisbon's older version in the files is no takeback, so the
+    # memory Lisbon superseded is not handed Lisbon's end (``hand_on=False``).
     made = {m: (pg.get(f"{MEMORY}/memories/{m}").body["memory"],
                 pg.get(f"{MEMORY}/memories/{m}/history").body["versions"])
-            for m in (lisbon["id"], faro, braga)}
+            for m in (porto["id"], lisbon["id"], faro, braga)}
     assert made[lisbon["id"]][0]["superseded_by"] == faro
     assert [v["op"] for v in made[braga][1]] == ["store", "retire"]
     assert on_pg.stop() == 0
@@ -163,4 +165,4 @@ def test_migrate_and_backup_carry_history(serve: Callable[..., Served], tmp_path
     files = serve("home").client(srv.token)
     assert {m: (files.get(f"{MEMORY}/memories/{m}").body["memory"],
                 files.get(f"{MEMORY}/memories/{m}/history").body["versions"])
-            for m in (lisbon["id"], faro, braga)} == made
+            for m in made} == made
