@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .ended import EndedLabels
 from .lanes import LaneSet
 from .params import IndexParams
 from .lexical import LexicalIndex
@@ -98,6 +99,8 @@ class MemoryState:
         self.dim = dim
         self.model_id = model_id
         self.slots = SlotTable()
+        # The memories no longer current, kept on every write for a search's lenders.
+        self.ended_labels = EndedLabels()
         self.lanes = LaneSet(dim, self.slots, params)
         self.lexical = LexicalIndex(situated=params.situated_lexical)
         self.records: dict[str, MemoryRecord] = {}
@@ -293,10 +296,14 @@ class MemoryState:
                 successor_deleted(old, gone, heir, at)
                 self.slots.until[self.labels[old.id]] = old.valid_until_ts
                 self.slots.ended -= old.current
+                if old.current:
+                    self.ended_labels.discard(self.labels[old.id])
 
     def _ended(self, record: MemoryRecord) -> None:
-        self.slots.until[self.labels[record.id]] = record.valid_until_ts
+        label = self.labels[record.id]
+        self.slots.until[label] = record.valid_until_ts
         self.slots.ended += 1
+        self.ended_labels.add(label, int(self.slots.owner[label]), record.seq)
 
     def _add(self, record: MemoryRecord, vectors: dict[str, np.ndarray] | None,
              label: int | None = None) -> None:
@@ -308,6 +315,8 @@ class MemoryState:
                                     valid=(record.valid_from_ts, record.valid_until_ts))
         self.records[record.id] = record
         self.labels[record.id] = label
+        if not record.current:
+            self.ended_labels.add(label, owner, record.seq)
         self.lexical.add(label, record.content, record.context)
         if record.key is not None:
             self.keys[record.key] = record.id
@@ -332,6 +341,7 @@ class MemoryState:
         label = self.labels.pop(memory_id)
         if not record.current:
             self.slots.ended -= 1
+            self.ended_labels.discard(label)
         self.lanes.drop_all(label, scrub=scrub)
         self.lexical.remove(label, record.content, record.context)
         self.slots.release(label)
@@ -546,6 +556,8 @@ class MemoryState:
                 self.slots.valid_from[label] = record.valid_from_ts
                 self.slots.until[label] = record.valid_until_ts
                 self.slots.ended += not record.current
+                if not record.current:
+                    self.ended_labels.add(label, int(self.slots.owner[label]), record.seq)
         verify()
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])
