@@ -212,12 +212,15 @@ class MemoryBackend(Protocol):
         """
         ...
 
-    def delete(self, memory_id: str) -> None:
+    def delete(self, memory_id: str, *, hand_on: bool = True) -> None:
         """Delete one memory and erase it before returning, as :meth:`forget_subject`
         does: the file store compacts its log (the memory's text leaves the files, every
         earlier version of it included; its vectors are overwritten in hnswlib), the
         database store vacuums after the delete (what each leaves on disk:
-        ``docs/deploy.md``).
+        ``docs/deploy.md``). The memories it superseded take over its end in the same
+        write (``validity.successor_deleted``): a delete says it never was. ``hand_on``
+        false: they keep it (a version about to be replaced under the same id, as
+        ``migrate`` replaces one, takes nothing back).
 
         :raise MemoryNotFound: no memory has this id.
         :raise StorageFull, StoreFailed: nothing deleted, or (the file store) deleted and

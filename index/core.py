@@ -299,8 +299,8 @@ class MemoryCore(Storage, MemoryBackend):
                 return edit.apply(fields, vectors, to_embed, to_drop, change())
         raise StoreFailed("the memory kept changing during the update")   # not reached
 
-    def delete(self, memory_id: str) -> None:
-        self._uncache(self._delete(self._checked_id(memory_id)))
+    def delete(self, memory_id: str, *, hand_on: bool = True) -> None:
+        self._uncache(self._delete(self._checked_id(memory_id), hand_on))
 
     def retire(self, memory_id: str, *, reason: str, source: str = "api",
                agent: str | None = None, evaluator: str | None = None,

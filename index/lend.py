@@ -11,7 +11,8 @@ heir's score is the larger of its own and its predecessors'; the predecessor sta
 hidden. ``as_of`` and ``include_superseded`` searches return superseded memories
 themselves and lend nothing; a store without a superseded memory ranks as before.
 
-Each backend gathers the :class:`Lenders` (the file store's ``search.py``, PostgreSQL's
+Each backend gathers the :class:`Lenders` (the file store's ``search.py``, reading the
+newest ended memories from the map ``ended.py`` keeps on every write; PostgreSQL's
 ``postgres/lenders.py``); ``ranking.Ranking`` scores them as it scores candidates and
 applies :func:`lend`, before the neighbours are pulled and the scores calibrated.
 """

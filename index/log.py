@@ -7,7 +7,7 @@ other line is one op (see ``docs/memory-runtime.md`` for every field)::
     {"op":"model","model_id":"...","dim":384,"at":"..."}          vectors below come from it
     {"op":"store","record":{...},"key":null,"evicted":[],"warnings":[],"vectors":{...}}
     {"op":"update","id":"...","fields":{...},"embedded":true,"vectors":{"content":"..."}}
-    {"op":"delete","ids":["..."],"reason":"delete|expire|forget"}
+    {"op":"delete","ids":["..."],"reason":"delete|expire|forget","at":"..."}
     {"op":"access","ids":["..."],"at":"..."}
 
 Vectors are base64 of little-endian float32 bytes and the ``vectors`` key is always

@@ -169,13 +169,9 @@ def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | Non
     if not owners:
         return None
     slots, records, labels = state.slots, state.records, state.labels
-    hw = min(slots.high_water, len(state.lanes["content"].has))
-    ended = np.flatnonzero(np.isfinite(slots.until[:hw]))
-    ended = ended[state.lanes["content"].has[ended]
-                  & (_member(slots.owner[ended], owners) if owners != [None]
-                     else slots.owner[ended] != FREE)]
-    ended = ended[_passes(state, ended, cats, occurred, EVERYTHING)]
-    ended = ended[np.argsort(-slots.seq[ended], kind="stable")][:LEND_MAX]
+    ended = state.ended_labels.newest(
+        owners, lambda found: lendable(state, found, owners, cats, occurred), LEND_MAX,
+        slots.seq)
     lenders: list[int] = []
     heirs: list[int] = []
     for label in ended.tolist():
@@ -205,6 +201,19 @@ def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | Non
     return Lenders(_vector_rows(state, np.asarray(lenders, dtype=np.int64)[keep], queries,
                                 unfiltered, ranking),
                    found[keep], _vector_rows(state, kept, queries, bm25, ranking))
+
+
+def lendable(state: MemoryState, found: np.ndarray, owners: list[int | None],
+             cats: list[int] | None, occurred: Bounds) -> np.ndarray:
+    """Those of ``found`` (memories no longer current) that may lend in a search of
+    ``owners``: with a content vector, in scope, within its categories and occurred
+    bounds (``EndedLabels.newest`` keeps the newest of them)."""
+    slots, has = state.slots, state.lanes["content"].has
+    found = found[found < min(slots.high_water, len(has))]
+    found = found[has[found] & (_member(slots.owner[found], owners) if owners != [None]
+                                else slots.owner[found] != FREE)]
+    kept: np.ndarray = found[_passes(state, found, cats, occurred, EVERYTHING)]
+    return kept
 
 
 def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.ndarray],

@@ -12,7 +12,9 @@ construction. Ops (``log.py`` has the line format):
 * ``update``: change fields; set or drop lane vectors; ``embedded: false`` drops them all.
 * ``embed``: give a not-embedded memory its vectors (repair).
 * ``delete``: remove the ids (reasons ``delete`` and ``forget`` also scrub their vectors
-  from hnswlib, and the store compacts right after, so their text leaves the disk).
+  from hnswlib, and the store compacts right after, so their text leaves the disk). A
+  ``delete`` (reason) line's ``at`` is when: the memories a deleted one superseded take
+  over its end then (``validity.successor_deleted``).
 * ``retire``: end a memory's validity (``valid_until``) with no successor.
 * ``access``: count one search hit for each id.
 
@@ -35,13 +37,15 @@ from typing import Any
 
 import numpy as np
 
+from .ended import EndedLabels
 from .lanes import LaneSet
 from .params import IndexParams
 from .lexical import LexicalIndex
 from .recall import LANES, token_set
 from .records import CATEGORIES, MemoryRecord, Unappliable, parse_time
 from .slots import CATEGORY_CODES, FREE, GENERAL, UNREAD, SlotTable
-from .validity import Change, retire_record, supersede_record, updated_record
+from .validity import (Change, retire_record, successor_deleted, supersede_record,
+                       updated_record)
 
 __all__ = ["MemoryState", "SNAPSHOT_FIELDS", "ERASING"]
 
@@ -95,6 +99,8 @@ class MemoryState:
         self.dim = dim
         self.model_id = model_id
         self.slots = SlotTable()
+        # The memories no longer current, kept on every write for a search's lenders.
+        self.ended_labels = EndedLabels()
         self.lanes = LaneSet(dim, self.slots, params)
         self.lexical = LexicalIndex(situated=params.situated_lexical)
         self.records: dict[str, MemoryRecord] = {}
@@ -167,6 +173,8 @@ class MemoryState:
             self._vectors_of(entry)
         elif op == "delete":
             _ids(entry, "ids")
+            if entry.get("at") is not None and not isinstance(entry["at"], str):
+                raise Unappliable("at", "is not a time")
         elif op == "access":
             _ids(entry, "ids")
             if not isinstance(entry.get("at"), str):
@@ -216,6 +224,8 @@ class MemoryState:
             # that follows (or, after a crash, that the next open runs). An expiry does not.
             forget = entry.get("reason") in ERASING
             self.saw_forget = self.saw_forget or forget
+            if entry.get("reason") == "delete" and entry.get("at") is not None:
+                self._take_over(entry["ids"], entry["at"])
             for memory_id in entry["ids"]:
                 self.remove(memory_id, scrub=forget)
         elif op == "access":
@@ -274,9 +284,26 @@ class MemoryState:
         retire_record(record, change, str(entry.get("valid_until") or change.at))
         self._ended(record)
 
+    def _take_over(self, ids: list[str], at: str) -> None:
+        """The memories each deleted one superseded take over its end
+        (``validity.successor_deleted``); a line without ``at`` (older) changed none."""
+        for gone_id in ids:
+            gone = self.records.get(gone_id)
+            if gone is None:
+                continue
+            heir = self.records.get(gone.superseded_by or "")
+            for old in [r for r in self.records.values() if r.superseded_by == gone_id]:
+                successor_deleted(old, gone, heir, at)
+                self.slots.until[self.labels[old.id]] = old.valid_until_ts
+                self.slots.ended -= old.current
+                if old.current:
+                    self.ended_labels.discard(self.labels[old.id])
+
     def _ended(self, record: MemoryRecord) -> None:
-        self.slots.until[self.labels[record.id]] = record.valid_until_ts
+        label = self.labels[record.id]
+        self.slots.until[label] = record.valid_until_ts
         self.slots.ended += 1
+        self.ended_labels.add(label, int(self.slots.owner[label]), record.seq)
 
     def _add(self, record: MemoryRecord, vectors: dict[str, np.ndarray] | None,
              label: int | None = None) -> None:
@@ -288,6 +315,8 @@ class MemoryState:
                                     valid=(record.valid_from_ts, record.valid_until_ts))
         self.records[record.id] = record
         self.labels[record.id] = label
+        if not record.current:
+            self.ended_labels.add(label, owner, record.seq)
         self.lexical.add(label, record.content, record.context)
         if record.key is not None:
             self.keys[record.key] = record.id
@@ -312,6 +341,7 @@ class MemoryState:
         label = self.labels.pop(memory_id)
         if not record.current:
             self.slots.ended -= 1
+            self.ended_labels.discard(label)
         self.lanes.drop_all(label, scrub=scrub)
         self.lexical.remove(label, record.content, record.context)
         self.slots.release(label)
@@ -526,6 +556,8 @@ class MemoryState:
                 self.slots.valid_from[label] = record.valid_from_ts
                 self.slots.until[label] = record.valid_until_ts
                 self.slots.ended += not record.current
+                if not record.current:
+                    self.ended_labels.add(label, int(self.slots.owner[label]), record.seq)
         verify()
         for lane in LANES:
             self.lanes[lane].load(*lane_files[lane])

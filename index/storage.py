@@ -105,11 +105,12 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    def _delete(self, memory_id: str) -> set[str]:
+    def _delete(self, memory_id: str, hand_on: bool) -> set[str]:
         """Delete one memory and erase it from storage before returning, as
         :meth:`_forget` does (a delete is erasure: issue 26); its texts
         (``decisions.erased_texts``), read in the same step, for the core to drop from the
-        embedding cache.
+        embedding cache. ``hand_on``: the memories it superseded take over its end in
+        the same write (``MemoryBackend.delete``).
 
         :raise MemoryNotFound: no memory has this id.
         :raise StorageFull, StoreFailed: nothing deleted, or (said by the message) deleted

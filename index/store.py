@@ -210,7 +210,7 @@ class MemoryStore(MemoryCore):
         with self._lock:
             yield _Edit(self, self._live_record(memory_id))
 
-    def _delete(self, memory_id: str) -> set[str]:
+    def _delete(self, memory_id: str, hand_on: bool) -> set[str]:
         # A tombstone line, then a compaction, as ``_forget``: the log is rewritten without
         # the memory's text (every earlier version of it included) and a fresh checkpoint
         # saved, its vectors overwritten inside hnswlib first. A crash between the two
@@ -218,7 +218,9 @@ class MemoryStore(MemoryCore):
         # compaction: about 65 us a live memory.
         with self._lock:
             texts = _erased(self._live_record(memory_id))
-            self._engine.commit([{"op": "delete", "ids": [memory_id], "reason": "delete"}])
+            # ``at``: when the memories it superseded take over its end (``state.py``).
+            self._engine.commit([{"op": "delete", "ids": [memory_id], "reason": "delete",
+                                  **({"at": iso_utc(self._clock())} if hand_on else {})}])
             self._engine.compact()
             return texts
 

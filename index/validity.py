@@ -14,7 +14,9 @@ for history and ``as_of``, out of default recall.
   one version. Both backends call the same function, the file store while applying a log
   line (so replay rebuilds the same history) and PostgreSQL inside the write's
   transaction; the history lives on the memory (its log record, its row) and goes with
-  it when it is deleted or forgotten.
+  it when it is deleted or forgotten;
+* :func:`successor_deleted`: a deleted memory never was, so the memories it superseded
+  take over its end (current again, or superseded by its own successor).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from .records import MAX_AGENT_CHARS, SOURCES, MemoryRecord, Unappliable, parse_
 
 __all__ = ["Validity", "parse_validity", "CURRENT", "Change", "changed", "history_of",
            "check_supersedes", "supersede_record", "retire_record", "updated_record",
-           "MAX_REASON_CHARS",
+           "successor_deleted", "MAX_REASON_CHARS",
            "evaluator_of", "EVERYTHING"]
 
 #: The longest reason a retire or a change may carry.
@@ -223,6 +225,41 @@ def retire_record(record: MemoryRecord, change: Change, until: str) -> None:
     by ``change``. :raise ValueError: ``until`` is not a time."""
     until_ts = parse_time(until, "valid_until")
     changed(record, change, lambda: _end(record, until, until_ts))
+
+
+def successor_deleted(old: MemoryRecord, gone: MemoryRecord, heir: MemoryRecord | None,
+                      at: str) -> None:
+    """``gone``, which superseded ``old``, is deleted: a delete says it should never have
+    been (unlike a retire or an update, which end a fact that was true), so ``old`` takes
+    over ``gone``'s end. ``gone`` current: ``old`` is current again. ``gone`` superseded by
+    ``heir`` (A <- B <- C, B deleted): C replaced what B said about A's attribute, so A is
+    superseded by C, until C began. ``gone`` retired, or superseded by a memory no longer
+    held: ``old`` ends when ``gone`` ended, no successor. Its history grows by the version
+    this made (op ``delete``, why in ``reason``), and the reason the deleted memory's
+    evaluator gave for superseding it leaves that history (it may quote the deleted
+    text, which a delete erases). Both backends, same function; the file store calls it
+    while applying the delete line, so replay rebuilds the same state."""
+    def take_over() -> None:
+        if heir is not None and gone.superseded_by == heir.id:
+            old.valid_until, old.valid_until_ts = None, math.inf
+            _end(old, heir.valid_from, heir.valid_from_ts)
+            old.superseded_by = heir.id
+        elif gone.current:
+            old.valid_until, old.valid_until_ts, old.superseded_by = None, math.inf, None
+        else:
+            old.valid_until, old.valid_until_ts = None, math.inf
+            _end(old, str(gone.valid_until), gone.valid_until_ts)
+            old.superseded_by = None
+    old.history = [_scrubbed(version, gone.id) for version in old.history]
+    changed(old, Change("delete", at, reason=f"the memory that superseded it ({gone.id}) "
+                        "was deleted"), take_over)
+
+
+def _scrubbed(version: dict[str, Any], gone: str) -> dict[str, Any]:
+    """A version of a history without the reason memory ``gone`` gave for making it."""
+    if version.get("op") == "supersede" and version.get("superseded_by") == gone:
+        return {name: value for name, value in version.items() if name != "reason"}
+    return version
 
 
 def check_supersedes(ids: Iterable[str], subject: tuple[str, str] | None,

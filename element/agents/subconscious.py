@@ -165,7 +165,8 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                          evaluator=evaluator, at=decision.occurred_at)
             pool.drop([str(decision.memory_id)])
         elif decision.action == "forget":
-            store.delete(str(decision.memory_id))
+            # A request to forget a value is no takeback: what it superseded stays ended.
+            store.delete(str(decision.memory_id), hand_on=False)
             pool.drop([str(decision.memory_id)])
     except StoreFailed:
         raise

@@ -309,8 +309,9 @@ def update(call: OpCall) -> OpResult:
 _VERSION = obj({
     "content": STRING, "category": CATEGORY, "valid_from": TIME,
     "valid_until": nullable(TIME), "superseded_by": nullable(MEMORY_ID),
-    "op": {"type": "string", "enum": ["store", "update", "supersede", "retire"],
-           "description": "what made this version"},
+    "op": {"type": "string", "enum": ["store", "update", "supersede", "retire", "delete"],
+           "description": "what made this version (delete: the memory that superseded "
+                          "it was deleted, and it took over that memory's end)"},
     "at": TIME, "source": STRING, "agent": nullable(STRING),
     "evaluator": {**STRING, "description": "the subconscious's evaluator, when it decided"},
     "reason": STRING},
@@ -324,7 +325,8 @@ _VERSION = obj({
                      ["memory_id", "versions"]),
         description="Oldest first, the current version last: content, category and "
                     "validity, and what made each version (store, update, supersede, "
-                    "retire; source, agent, evaluator, reason) and when. Read from the "
+                    "retire, delete of its successor; source, agent, evaluator, reason) "
+                    "and when. Read from the "
                     "memory's own durable record; a delete or forget_subject erases it.")
 def history(call: OpCall) -> OpResult:
     memory_id = _reachable(call)
@@ -335,7 +337,11 @@ def history(call: OpCall) -> OpResult:
 
 @ops.op("delete", "POST", "memories/{memory_id}/delete", "write", types=MEMORY,
         summary="Delete a memory", request=EMPTY,
-        response=obj({"deleted": MEMORY_ID}, ["deleted"]))
+        response=obj({"deleted": MEMORY_ID}, ["deleted"]),
+        description="Erases the memory and its history: it never was. The memories it "
+                    "superseded take over its end: current again, or superseded by the "
+                    "memory that superseded it (when it was superseded itself), or ended "
+                    "when it ended (retired); each one's history says so (op delete).")
 def delete(call: OpCall) -> OpResult:
     memory_id = _reachable(call)
     with call.home.memory_store(call.element) as store:

@@ -117,7 +117,8 @@ def _swap(dest: MemoryBackend, parsed: ParsedImport, renewed: list[str],
     older = _held(dest, renewed)
     uncapped = MemorySettings(max_memories=MAX_CAP, max_per_subject=MAX_CAP)
     for memory_id in renewed:
-        dest.delete(memory_id)
+        # A replacement, not a takeback: what it superseded keeps naming it (same id).
+        dest.delete(memory_id, hand_on=False)
     try:
         return import_into(dest, _only(parsed, renewed), settings=uncapped,
                            forgotten=forgotten)

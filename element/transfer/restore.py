@@ -215,7 +215,8 @@ def forget_after_restore(home: Home, rows: Iterable[Mapping[str, Any]]) -> dict[
             _, memories = store.export(subject_type=kind, subject_id=ident)
             doomed = [m["id"] for m in memories if _ts(m["created_at"]) <= _ts(at)]
             for memory_id in doomed:
-                store.delete(memory_id)
+                # A forget replayed, as ``forget_subject`` deletes: nothing is handed on.
+                store.delete(memory_id, hand_on=False)
             if doomed:
                 store.compact()     # their text leaves the disk, as forget_subject does
         dropped[element.path] = dropped.get(element.path, 0) + len(doomed)

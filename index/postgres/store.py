@@ -41,7 +41,7 @@ from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
 from ..settings import MemorySettings
 from ..validity import Change
-from . import bm25, health, listing, search, writes
+from . import bm25, health, listing, search, successors, writes
 from .db import SCHEMA_VERSION, Database
 from .rows import FIELDS, PUBLIC, Locked, Table, lock_key, public, vector_text
 
@@ -187,11 +187,13 @@ class PostgresMemoryStore(MemoryCore):
         with self._tx(lock=lock) as cur:
             yield _Edit(self, cur, writes.read_record(cur, self._table, memory_id))
 
-    def _delete(self, memory_id: str) -> set[str]:
+    def _delete(self, memory_id: str, hand_on: bool) -> set[str]:
         # The row, its vectors and postings, then ``VACUUM``, as ``_forget`` (what stays
         # on disk: its comment).
         with self._tx(lock=True) as cur:
             texts = writes.erased_rows_texts(cur, self._table, "id = %s", (memory_id,))
+            if hand_on:
+                successors.take_over(cur, self._table, memory_id, self._now())
             if not writes.delete_rows(cur, self._table, "id = %s", (memory_id,)):
                 raise MemoryNotFound(memory_id)
         health.vacuum(self._db, self._table, self._tx, heap_only=True)

@@ -118,6 +118,12 @@ def test_validity_walk_bench_finds_what_the_old_walk_lost() -> None:
     assert "current memory found 10/10" in out
 
 
+def test_lenders_bench_reads_the_same_lenders_both_ways() -> None:
+    out = run("bench/lenders_bench.py", "--sizes", "600", "--shares", "0.2",
+              "--subjects", "20", "--queries", "6")
+    assert "superseded" in out and "kept pick unscoped" in out and "scan pick scoped" in out
+
+
 def test_peer_bench_without_chroma(data: Path) -> None:
     out = run("bench/peer_bench.py", "--data", str(data), "--no-chroma", "--rounds", "2",
               "--batches", "1", "--batch", "6")

@@ -357,6 +357,8 @@ def test_replay_equals_live_and_forgotten_history_is_gone(ops):
             elif op[0] == "compact":
                 store.compact()
         live = _seen(store)
+        # A delete hands its end on (``test_validity_delete.py``): no link dangles.
+        assert all(m["superseded_by"] in (None, *live) for m, _ in live.values())
         store.close()
         again = MemoryStore(directory, HashingEmbedder(64), clock=clock)
         try:

@@ -3,8 +3,8 @@
 Maria lives in Porto; a month later the agent stores that she lives in Lisbon, naming the
 Porto memory in ``supersedes``. Search answers Lisbon; ``as_of`` a day before answers
 Porto; the history of the Porto memory shows both versions; a retire ends the Lisbon one;
-bad input is refused in the one error shape and writes nothing; a delete erases the
-memory with its history.
+bad input is refused in the one error shape and writes nothing; deleting the Lisbon
+memory hands its end back to the Porto one; a delete erases the memory with its history.
 """
 
 from __future__ import annotations
@@ -93,6 +93,13 @@ def test_porto_then_lisbon_keeps_history(serve: Callable[..., Served]) -> None:
     last = client.get(f"{MEMORY}/memories/{lisbon_id}/history").body["versions"][-1]
     assert (last["op"], last["reason"]) == ("retire", "moved abroad")
 
+    # Deleting the retired Lisbon memory takes it back: Porto takes over its end.
+    assert client.post(f"{MEMORY}/memories/{lisbon_id}/delete", {}).status == 200
+    porto_now = client.get(f"{MEMORY}/memories/{porto_id}").body["memory"]
+    assert (porto_now["valid_until"], porto_now["superseded_by"]) == (
+        "2024-06-01T00:00:00.000000Z", None)
+    last = client.get(f"{MEMORY}/memories/{porto_id}/history").body["versions"][-1]
+    assert last["op"] == "delete" and lisbon_id in last["reason"]
     assert client.post(f"{MEMORY}/memories/{porto_id}/delete", {}).status == 200
     gone = client.get(f"{MEMORY}/memories/{porto_id}/history")
     assert gone.status == 404 and gone.body["error"]["code"] == "MEMORY_NOT_FOUND"
@@ -143,9 +150,11 @@ def test_migrate_and_backup_carry_history(serve: Callable[..., Served], tmp_path
     braga = pg.post(f"{MEMORY}/store", {"content": "Maria lives in Braga", "category": "fact",
                                         **MARIA, "supersedes": [faro]}).body["memory"]["id"]
     pg.post(f"{MEMORY}/memories/{braga}/update", {"retire": True, "reason": "left"})
+    # Porto too: replacing Lisbon's older version in the files is no takeback, so the
+    # memory Lisbon superseded is not handed Lisbon's end (``hand_on=False``).
     made = {m: (pg.get(f"{MEMORY}/memories/{m}").body["memory"],
                 pg.get(f"{MEMORY}/memories/{m}/history").body["versions"])
-            for m in (lisbon["id"], faro, braga)}
+            for m in (porto["id"], lisbon["id"], faro, braga)}
     assert made[lisbon["id"]][0]["superseded_by"] == faro
     assert [v["op"] for v in made[braga][1]] == ["store", "retire"]
     assert on_pg.stop() == 0
@@ -156,4 +165,4 @@ def test_migrate_and_backup_carry_history(serve: Callable[..., Served], tmp_path
     files = serve("home").client(srv.token)
     assert {m: (files.get(f"{MEMORY}/memories/{m}").body["memory"],
                 files.get(f"{MEMORY}/memories/{m}/history").body["versions"])
-            for m in (lisbon["id"], faro, braga)} == made
+            for m in made} == made

@@ -383,7 +383,9 @@ export interface paths {
         put?: never;
         /**
          * Delete a memory
-         * @description Auth level: **Write**. Element types: memory.
+         * @description Erases the memory and its history: it never was. The memories it superseded take over its end: current again, or superseded by the memory that superseded it (when it was superseded itself), or ended when it ended (retired); each one's history says so (op delete).
+         *
+         *     Auth level: **Write**. Element types: memory.
          */
         post: operations["delete"];
         delete?: never;
@@ -401,7 +403,7 @@ export interface paths {
         };
         /**
          * Every version of one memory
-         * @description Oldest first, the current version last: content, category and validity, and what made each version (store, update, supersede, retire; source, agent, evaluator, reason) and when. Read from the memory's own durable record; a delete or forget_subject erases it.
+         * @description Oldest first, the current version last: content, category and validity, and what made each version (store, update, supersede, retire, delete of its successor; source, agent, evaluator, reason) and when. Read from the memory's own durable record; a delete or forget_subject erases it.
          *
          *     Auth level: **Read**. Element types: memory.
          */
@@ -2003,10 +2005,10 @@ export interface components {
                 /** @description the subconscious's evaluator, when it decided */
                 evaluator?: string;
                 /**
-                 * @description what made this version
+                 * @description what made this version (delete: the memory that superseded it was deleted, and it took over that memory's end)
                  * @enum {string}
                  */
-                op: "store" | "update" | "supersede" | "retire";
+                op: "store" | "update" | "supersede" | "retire" | "delete";
                 reason?: string;
                 source: string;
                 superseded_by: string | null;
