@@ -32,7 +32,8 @@ LANE_MODELS_ENV = "TRIFORM_LANE_MODELS"
 #: MiniLM for content, the static model distilled from it for the situation's lanes: see
 #: docs/embeddings.md (Lanes and models) for the measurements behind it.
 DEFAULT_LANE_MODELS = "minilm,static,static"
-MODEL_NAMES = ("minilm", "static")
+#: ``minilm8``: MiniLM with INT8 weights (``int8_provision.py``), an option.
+MODEL_NAMES = ("minilm", "minilm8", "static")
 
 
 def parse_lane_models(spec: str) -> dict[str, str]:
@@ -68,6 +69,7 @@ def load_embedder(cache_dir: Path | None = None, *, log: Callable[[str], None] =
     :raise ModelUnavailable: a model can be neither provisioned nor loaded.
     :raise ValueError: a bad spec.
     """
+    from .int8_provision import load_minilm_int8
     from .provision import load_minilm
     from .static_model import StaticEmbedder
     from .static_provision import provision_static_model
@@ -75,8 +77,11 @@ def load_embedder(cache_dir: Path | None = None, *, log: Callable[[str], None] =
     spec = lane_models(lanes)
     loaded: dict[str, Embedder] = {}
     for name in dict.fromkeys(spec.values()):
-        loaded[name] = load_minilm(cache_dir, log=log, threads=threads) if name == "minilm" \
-            else StaticEmbedder(provision_static_model(cache_dir, log=log))
+        if name == "static":
+            loaded[name] = StaticEmbedder(provision_static_model(cache_dir, log=log))
+        else:
+            load = load_minilm if name == "minilm" else load_minilm_int8
+            loaded[name] = load(cache_dir, log=log, threads=threads)
     if len(loaded) == 1:
         return next(iter(loaded.values()))
     return LaneEmbedder({lane: loaded[name] for lane, name in spec.items()})
