@@ -29,15 +29,16 @@ __all__ = ["LaneEmbedder", "LANE_NAMES", "lane_model_id", "load_embedder", "pars
 LANE_NAMES = ("content", "context", "intention")
 #: The environment variable that overrides :data:`DEFAULT_LANE_MODELS`.
 LANE_MODELS_ENV = "TRIFORM_LANE_MODELS"
-#: MiniLM for content, the static model distilled from it for the situation's lanes: see
-#: docs/embeddings.md (Lanes and models) for the measurements behind it.
-DEFAULT_LANE_MODELS = "minilm,static,static"
-#: ``minilm8``: MiniLM with INT8 weights (``int8_provision.py``), an option.
+#: MiniLM with INT8 weights for content, the static model distilled from MiniLM for the
+#: situation's lanes: see docs/embeddings.md (Lanes and models) for the measurements.
+DEFAULT_LANE_MODELS = "minilm8,static,static"
+#: ``minilm``: MiniLM's float32 weights; ``minilm8``: the same weights quantized to INT8
+#: (``int8_provision.py``); ``static``: the static model distilled from them.
 MODEL_NAMES = ("minilm", "minilm8", "static")
 
 
 def parse_lane_models(spec: str) -> dict[str, str]:
-    """``"minilm,static,static"`` (content, context, intention) or one name for every lane.
+    """``"minilm8,static,static"`` (content, context, intention) or one name for every lane.
 
     :raise ValueError: not one or three of ``minilm`` and ``static``.
     """

@@ -1,4 +1,4 @@
-"""MiniLM with INT8 weights (``TRIFORM_LANE_MODELS=minilm8,...``), against the real files.
+"""MiniLM with INT8 weights (the content lane's default model), against the real files.
 
 Provisioned once per machine into the shared cache from the float32 model (the first run
 quantizes it in a throwaway venv, about 20 s once pip's cache is warm); later runs reuse it.
@@ -92,10 +92,12 @@ def test_a_texts_vector_does_not_depend_on_its_batch(int8: FastEmbedEmbedder) ->
 def test_the_lane_spec_names_it_and_a_store_re_embeds_under_it(
         int8: FastEmbedEmbedder, float32: FastEmbedEmbedder, make_store, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TRIFORM_LANE_MODELS", "minilm8,static,static")
+    monkeypatch.delenv("TRIFORM_LANE_MODELS", raising=False)    # the default
     lanes = load_embedder(default_cache_dir())
     assert lanes.model_id == (f"content={INT8_MODEL_ID};context={STATIC_MODEL_ID};"
                               f"intention={STATIC_MODEL_ID}")
+    monkeypatch.setenv("TRIFORM_LANE_MODELS", "minilm,static,static")
+    assert load_embedder(default_cache_dir()).model_id.startswith(f"content={MODEL_ID};")
     assert load_embedder(default_cache_dir(), lanes="minilm8").model_id == INT8_MODEL_ID
     # a store embedded by float32 MiniLM re-embeds itself under the INT8 one
     store = make_store(embedder=float32)
