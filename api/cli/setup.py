@@ -197,8 +197,12 @@ def cmd_token(args: argparse.Namespace) -> int:
 @guarded
 def cmd_model(args: argparse.Namespace) -> int:
     """Provision every model the lanes use (``$TRIFORM_LANE_MODELS``, else the default)."""
-    from index import lane_models, provision_model, provision_static_model
-    from index.int8_provision import provision_int8_model
+    from index import (
+        lane_models,
+        provision_int8_model,
+        provision_model,
+        provision_static_model,
+    )
 
     cache = Path(args.model_cache) if args.model_cache else default_model_cache()
     by_name = {"minilm": provision_model, "minilm8": provision_int8_model,
