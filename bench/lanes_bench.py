@@ -1,11 +1,13 @@
 """Lane assignments side by side: live three-lane HTTP search, store and store_batch at 10k.
 
-    .venv/bin/python bench/lanes_bench.py                      # 10k, 200 queries, 3 servers
+    .venv/bin/python bench/lanes_bench.py                      # 10k, 200 queries, 4 servers
     .venv/bin/python bench/lanes_bench.py --memories 1000 --queries 50
-    .venv/bin/python bench/lanes_bench.py --assignments minilm,static,static --base main
+    .venv/bin/python bench/lanes_bench.py --assignments "minilm,static,static|minilm8,static,static"
+    .venv/bin/python bench/lanes_bench.py --assignments minilm8,static,static --base main
 
 One served home per lane assignment (``minilm``: MiniLM in every lane; ``minilm,static,
-static``: the static model for context and intention; ``static``: the static model in every
+static``: the static model for context and intention; ``minilm8,static,static``: the same
+with MiniLM's INT8 weights for content, the default; ``static``: the static model in every
 lane), each a copy of one home of ``--memories`` ``textgen.py`` memories with three lanes,
 subject scoping on. Each server runs ``triform serve``'s app on waitress (8 threads) in a
 process of its own, its lanes embedded live by the assignment's real models; every request
@@ -54,7 +56,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CIRCLE = "bench"
-ASSIGNMENTS = ("minilm", "minilm,static,static", "static")
+ASSIGNMENTS = ("minilm", "minilm,static,static", "minilm8,static,static", "static")
 LANES = ("content", "context", "intention")
 #: The id the stores carry whatever the server's assignment: their vectors are looked up.
 STORED_ID = "lanes-bench-static-lookup"

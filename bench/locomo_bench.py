@@ -161,6 +161,11 @@ def lane_embedder(spec: str | None) -> Any:
     if "minilm" in lanes.values():
         models["minilm"] = DiskCachedEmbedder(load_minilm(), OUT / "locomo-vectors.npz")
         CACHES.append(models["minilm"])
+    if "minilm8" in lanes.values():
+        from index.int8_provision import load_minilm_int8
+        models["minilm8"] = DiskCachedEmbedder(load_minilm_int8(),
+                                               OUT / "locomo-vectors-int8.npz")
+        CACHES.append(models["minilm8"])
     if "static" in lanes.values():
         models["static"] = StaticEmbedder(provision_static_model())
     if len(models) == 1:
@@ -703,7 +708,8 @@ def main() -> None:
                         help="scores as before calibration (IndexParams(calibrate=False))")
     parser.add_argument("--embedder", choices=["fastembed", "hashing"], default="fastembed")
     parser.add_argument("--lanes", default=None, metavar="SPEC",
-                        help="the model of each lane: minilm, static, or three of them "
+                        help="the model of each lane: minilm, minilm8 (INT8), static, or three "
+                             "of them "
                              "(content,context,intention); default $TRIFORM_LANE_MODELS, "
                              "else the runtime's default")
     parser.add_argument("--query-context", choices=["none", "summary"], default="none",

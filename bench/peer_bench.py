@@ -9,7 +9,8 @@ all alike, the same batches go to:
 
 - **triform**: ``POST .../ops/store_batch`` of 256 memories to ``triform serve``'s app on
   waitress (8 threads) in a process of its own, over a home of this tree with the real model
-  (``index.load_embedder``);
+  (``index.load_embedder``: by default MiniLM's same weights in INT8 for content;
+  ``TRIFORM_LANE_MODELS=minilm,static,static`` for float32, Chroma's precision);
 - **chroma**: ``collection.add(ids, documents)`` of the same 256 texts to a Chroma
   ``PersistentClient`` in a process of its own, its embedding function fastembed 0.9.1 over
   the same provisioned all-MiniLM-L6-v2 folder (what a Chroma user with this model writes:

@@ -44,6 +44,7 @@ from .query import LIST_LIMIT_MAX, SEARCH_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
 from .lane_models import LaneEmbedder, lane_models, load_embedder
 from .provision import provision_model
+from .int8_provision import provision_int8_model
 from .static_model import StaticEmbedder
 from .static_provision import provision_static_model
 from .lexical import terms
@@ -146,7 +147,7 @@ __all__ = [
     # embedders
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
     "default_cache_dir", "CachedEmbedder", "CacheStats", "LaneEmbedder", "StaticEmbedder",
-    "provision_static_model", "embed_for_lanes", "lane_models",
+    "provision_static_model", "provision_int8_model", "embed_for_lanes", "lane_models",
     # transfer: export/import of memories kept whole, log copies for backups
     "ImportedMemory", "ImportResult", "validate_imported", "copy_log_file", "encode_vector",
     "FILE_MODE", "DIR_MODE", "replace_private",

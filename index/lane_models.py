@@ -29,14 +29,16 @@ __all__ = ["LaneEmbedder", "LANE_NAMES", "lane_model_id", "load_embedder", "pars
 LANE_NAMES = ("content", "context", "intention")
 #: The environment variable that overrides :data:`DEFAULT_LANE_MODELS`.
 LANE_MODELS_ENV = "TRIFORM_LANE_MODELS"
-#: MiniLM for content, the static model distilled from it for the situation's lanes: see
-#: docs/embeddings.md (Lanes and models) for the measurements behind it.
-DEFAULT_LANE_MODELS = "minilm,static,static"
-MODEL_NAMES = ("minilm", "static")
+#: MiniLM with INT8 weights for content, the static model distilled from MiniLM for the
+#: situation's lanes: see docs/embeddings.md (Lanes and models) for the measurements.
+DEFAULT_LANE_MODELS = "minilm8,static,static"
+#: ``minilm``: MiniLM's float32 weights; ``minilm8``: the same weights quantized to INT8
+#: (``int8_provision.py``); ``static``: the static model distilled from them.
+MODEL_NAMES = ("minilm", "minilm8", "static")
 
 
 def parse_lane_models(spec: str) -> dict[str, str]:
-    """``"minilm,static,static"`` (content, context, intention) or one name for every lane.
+    """``"minilm8,static,static"`` (content, context, intention) or one name for every lane.
 
     :raise ValueError: not one or three of ``minilm`` and ``static``.
     """
@@ -68,6 +70,7 @@ def load_embedder(cache_dir: Path | None = None, *, log: Callable[[str], None] =
     :raise ModelUnavailable: a model can be neither provisioned nor loaded.
     :raise ValueError: a bad spec.
     """
+    from .int8_provision import load_minilm_int8
     from .provision import load_minilm
     from .static_model import StaticEmbedder
     from .static_provision import provision_static_model
@@ -75,8 +78,11 @@ def load_embedder(cache_dir: Path | None = None, *, log: Callable[[str], None] =
     spec = lane_models(lanes)
     loaded: dict[str, Embedder] = {}
     for name in dict.fromkeys(spec.values()):
-        loaded[name] = load_minilm(cache_dir, log=log, threads=threads) if name == "minilm" \
-            else StaticEmbedder(provision_static_model(cache_dir, log=log))
+        if name == "static":
+            loaded[name] = StaticEmbedder(provision_static_model(cache_dir, log=log))
+        else:
+            load = load_minilm if name == "minilm" else load_minilm_int8
+            loaded[name] = load(cache_dir, log=log, threads=threads)
     if len(loaded) == 1:
         return next(iter(loaded.values()))
     return LaneEmbedder({lane: loaded[name] for lane, name in spec.items()})

