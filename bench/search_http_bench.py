@@ -128,9 +128,12 @@ def _no_model(*_: Any) -> Any:
 
 def built_home(home: Path, args: argparse.Namespace) -> str:
     """The bench home's token: with ``--reuse-home``, the home left by an earlier run of
-    the same ``--size`` and ``--seed`` (a test's small run leaves one in the same place,
-    and timing 300 memories as if they were 6,000 says nothing); else one built anew."""
-    shape = f"{args.size} {args.seed}"
+    the same ``--size``, ``--seed`` and lane models (a test's small run leaves one in the
+    same place, and timing 300 memories as if they were 6,000 says nothing; a store of
+    other models re-embeds itself, and its searches meanwhile are scored by text); else one
+    built anew."""
+    from index import lane_models
+    shape = f"{args.size} {args.seed} {sorted(lane_models().items())}"
     token_file, shape_file = OUT / "token", OUT / "home-shape"
     if (args.reuse_home and token_file.exists() and shape_file.exists()
             and shape_file.read_text() == shape):
@@ -336,11 +339,12 @@ def compare(args: argparse.Namespace) -> None:
 def interleaved(args: argparse.Namespace) -> None:
     """Query-only HTTP search with the model in it, beside the model alone: each question
     searched over HTTP (the server embeds it, this tree's code), then embedded in-process
-    by the same model, the order going through every order of the steps (with ``--base``,
+    by the server's content model (``$TRIFORM_LANE_MODELS``, MiniLM in INT8 by default),
+    the order going through every order of the steps (with ``--base``,
     each server is as often right after the client's model run as the other), so the
     machine's drift falls on all alike. Every question is asked once (the stores'
     embedding cache never answers)."""
-    from index.provision import load_minilm
+    from index import lane_models, load_embedder
     token = built_home(OUT / "home-after", args)
     homes = {"HTTP search": OUT / "home-interleaved"}
     srcs = {"HTTP search": ROOT}
@@ -355,7 +359,8 @@ def interleaved(args: argparse.Namespace) -> None:
         if home.exists():
             shutil.rmtree(home)
         shutil.copytree(OUT / "home-after", home)
-    model = load_minilm(log=lambda _: None)
+    # The server's content lane's model: the ratio is to what the server itself runs.
+    model = load_embedder(log=lambda _: None, lanes=lane_models()["content"])
     print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
           f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
     servers = {label: Server(label, srcs[label], home, args.seed, args.size, token,
