@@ -28,6 +28,9 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
                      r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
                      r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
                      re.I)
+#: "Oh no!": dismay at what the other said, no correction marker ("Oh no! Sorry to hear
+#: that" corrects nothing).
+_DISMAY = re.compile(r"^(?:oh|ah|aw|aww|uh|oh my)[\s,]+no\b[\s,!.]*", re.I)
 #: A correction marker opening a clause ("Actually, ...", "No, I meant ...").
 CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
                         r"meant|that is (?:wrong|not right|incorrect|not true|not correct))"
@@ -77,6 +80,7 @@ def statements(text: str) -> Iterator[tuple[int, str, bool]]:
     position), the clause, and whether its sentence asks."""
     for index, whole in enumerate(split_sentences(text.translate(APOS))):
         whole, question = untag(whole)
+        whole = _DISMAY.sub("", whole)
         for pattern, repl in _EXPAND:
             whole = pattern.sub(repl, whole)
         marker = ""
