@@ -54,11 +54,18 @@ def clean(raw: str) -> str:
     # "Jo is my manager" (after a time too) is "my manager is Jo", which the rules key.
     text = _NAME_IS_MY.sub(lambda m: f"My {m['r']} is {m['n']}{m['t'] or ''}",
                            _SINCE_OPENER.sub("", text))
+    # "New number is 555-0199", "First day at Stripe was ...": a chat's dropped "my" (a
+    # lowercase noun after "new": "New York is great" is a name).
+    text = _FIRST_OWN.sub("My first ", _NEW_OWN.sub("My new ", text))
     # "Ella had her 4th birthday" says "Ella turned 4".
     text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
     return restore_subject(text)
 
 
+#: "New <thing> is/are ..." opening a sentence, no determiner.
+_NEW_OWN = re.compile(r"^(?i:new)\s+(?=[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+(?:is|are)\s)")
+#: "First day at Stripe was ...": the speaker's first day, "my" dropped.
+_FIRST_OWN = re.compile(r"^first\s+(?=(?:day|week|shift|month)\s+(?:of\s+work\s+)?at\s)", re.I)
 #: "<Name> (or my son ...) had/celebrated her 4th birthday".
 _BIRTHDAY = re.compile(r"^(?P<n>(?:(?i:my|our)\s+[a-z]+\s+)?[A-Z][a-z'-]+)\s+(?:just\s+)?"
                        r"(?:had|celebrated)\s+(?:her|his|their)\s+(?P<age>\d{1,3})"
