@@ -50,6 +50,11 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
     (r"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[\w\- ]{1,30}?\s+)?in\s+"
      r"(?P<x>.+)$", "{who} lives in {x}", "fact:location"),
+    # The place named as the speaker's home: "Bristol is our home now", "Leeds has been my
+    # home since May" (its own possessive: "Mom is home" says she arrived).
+    (r"^(?P<x>(?!(?:this|that|it|here|there|home|what|where)\b)(?-i:[A-Z])[\w'.-]*"
+     r"(?:\s+(?-i:[A-Z])[\w'.-]*){0,2})\s+(?:is|has been|has become|became)\s+(?:now\s+)?"
+     r"(?:my|our)\s+(?:new\s+)?home\b.*$", "{who} lives in {x}", "fact:location"),
     (r"^i\s+(?:am|come)\s+(?:originally\s+)?from\s+(?P<x>.+)$", "{who} is from {x}",
      "fact:origin"),
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+(?:at|for)\s+"
@@ -61,6 +66,13 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?P<x>(?:the\s+)?(?-i:[A-Z]).+)$", "{who} works at {x}", "fact:employer"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+)?got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+"
      r"(?P<x>.+)$", "{who} works at {x}", "fact:employer"),
+    # Starting at a firm told as the event: "I started at Stripe on Monday", "my first day
+    # at Stripe went well". The firm is a name ("my first day at school" is no employer),
+    # what follows it says when or how it went.
+    (r"^(?:i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:started|began)|my\s+first\s+"
+     r"(?:day|week|shift|month)(?:\s+of\s+work)?)\s+(?:at|with)\s+(?P<x>(?:the\s+)?"
+     r"(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*){0,3})(?:\s+.*)?$", "{who} works at {x}",
+     "fact:employer"),
     (r"^i\s+(?:am\s+)?(?:currently\s+|now\s+|still\s+)?(?:work|working)\s+as\s+(?P<x>.+)$",
      "{who} works as {x}", "fact:occupation"),
     (r"^i\s+(?:have\s+)?(?:just\s+|recently\s+|finally\s+)?(?:got|found|landed|took|started|"

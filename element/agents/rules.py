@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .dates import time_phrase
-from .episodes import narrate, restore_subject
+from .cleaning import CORRECTION, clean, norm, statements
+from .episodes import narrate
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
-from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
 
 __all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key",
            "statements"]
@@ -58,21 +58,6 @@ class Candidate:
             or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:", "fact:does:")))
 
 
-_APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
-_EXPAND = [(re.compile(p, re.I), r) for p, r in (
-    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
-     r"\1 had "), (r"\bain't\b", "is not"),
-    (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
-    (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
-    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
-    (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
-    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
-_FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
-                     r"fyi|just so you know|for the record|for your information|to be clear|"
-                     r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
-                     r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
-                     r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
-                     re.I)
 _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
           "too", "everything", "all", "anything", "something", "to", "do", "to do", "so much",
           "it so much", "that so much", "both", "either", "one too", "some"}
@@ -84,11 +69,6 @@ _THIRD = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi am\b", "they are"), (r"\bi was\b", "they were"), (r"\bi have\b", "they have"),
     (r"\bi will\b", "they will"), (r"\bi would\b", "they would"), (r"\bmyself\b", "themselves"),
     (r"\bmine\b", "theirs"), (r"\bmy\b", "their"), (r"\bme\b", "them"), (r"\bi\b", "they"))]
-
-
-def norm(text: str) -> str:
-    """Lowercase words only: how keys and duplicate contents compare."""
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower().translate(_APOS)))
 
 
 def _key(kind: str, text: str) -> str:
@@ -200,9 +180,6 @@ _NOW = re.compile(r"(?:,?\s+(?:now|currently|these days|nowadays|at the moment|r
                   r"lately|again|finally))+$", re.I)
 _ASK_MEMORY = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
                          r"(?P<x>(?:remember|forget|note|keep in mind)\b.+)$", re.I)
-_CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
-                         r"meant|that is (?:wrong|not right|incorrect|not true|not correct))"
-                         r"\b[\s,:;!.-]*", re.I)
 _WEAK = {"actually", "no", "nope", "not quite"}
 #: Markers that, right after a question, answer it ("Did you like it?" "No, ...").
 _ANSWERS = {"no", "nope"}
@@ -220,65 +197,10 @@ _ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|
 _MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
 
 
-def clean(raw: str) -> str:
-    """One sentence as the rules read it: contractions expanded, fillers and openers
-    dropped ("Quick update: ..."), a dropped subject restored ("Just moved to Leeds"),
-    the closing punctuation gone (an abbreviation's period stays)."""
-    text = raw.translate(_APOS)
-    for pattern, repl in _EXPAND:
-        text = pattern.sub(repl, text)
-    text = _FILLER.sub("", text.strip()).strip()
-    text = text if ends_with_abbreviation(text) else text.rstrip(".!?;").strip()
-    # "Jo is my manager" (after a time too) is "my manager is Jo", which the rules key.
-    text = _NAME_IS_MY.sub(lambda m: f"My {m['r']} is {m['n']}{m['t'] or ''}",
-                           _SINCE_OPENER.sub("", text))
-    # "Ella had her 4th birthday" says "Ella turned 4".
-    text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
-    return restore_subject(text)
-
-
-#: "<Name> (or my son ...) had/celebrated her 4th birthday".
-_BIRTHDAY = re.compile(r"^(?P<n>(?:(?i:my|our)\s+[a-z]+\s+)?[A-Z][a-z'-]+)\s+(?:just\s+)?"
-                       r"(?:had|celebrated)\s+(?:her|his|their)\s+(?P<age>\d{1,3})"
-                       r"(?:st|nd|rd|th)\s+birthday\b")
-#: A time opening a "<Name> is my <relation>" sentence.
-_SINCE_OPENER = re.compile(r"^(?:after|since|following|as of|from)\s+[^,]{1,40},\s+"
-                           r"(?=[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?\s+is\s+my\s)", re.I)
-#: "<Name> is my <relation>", the name first ("Jo is my manager", "Dr. Okafor is my dentist
-#: now"); not a pronoun or a demonstrative ("This is my sister").
-_NAME_IS_MY = re.compile(
-    r"^(?P<n>(?!(?:It|This|That|These|Those|He|She|They|There|Here|What|Who|Which|Mine|"
-    r"Everything|Nothing|Family|Life|Work)\b)(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?"
-    r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+is\s+my\s+(?P<r>(?:new\s+)?[a-z]+(?:\s+(?!now\b)[a-z]+)?)"
-    r"(?P<t>\s+now)?$")
-
-
 def _sentences(text: str) -> Iterator[tuple[str, bool]]:
     """Cleaned clauses (see :func:`clean`) and whether each asks."""
     for _, sentence, question in statements(text):
         yield sentence, question
-
-
-def statements(text: str) -> Iterator[tuple[int, str, bool]]:
-    """The cleaned clauses of ``text`` (see :func:`clean`): the sentence each is of (its
-    position), the clause, and whether its sentence asks."""
-    for index, whole in enumerate(split_sentences(text.translate(_APOS))):
-        whole, question = untag(whole)
-        for pattern, repl in _EXPAND:
-            whole = pattern.sub(repl, whole)
-        marker = ""
-        for raw in clauses(whole, lambda part: _FILLER.sub("", part)):
-            sentence = clean(marker + raw)
-            marker = ""
-            if (m := _CORRECTION.fullmatch(sentence)) and not raw.rstrip().endswith((".", "!")):
-                # "Actually, I just took ...": the marker opens this sentence's next clause;
-                # alone in its sentence ("That's wrong.") it makes the next sentence one.
-                marker = m["m"] + ", "
-                continue
-            if sentence and len(sentence.split()) <= 60:
-                yield index, sentence, question
-        if marker:
-            yield index, clean(marker), question
 
 
 def point_key(thing: str, value: str = "") -> str:
@@ -556,7 +478,7 @@ def extract(text: str, turn: int, who: str = "User", *,
                 pending = False
                 continue
             s = m["x"]
-        marker = _CORRECTION.match(s)
+        marker = CORRECTION.match(s)
         if marker and answers_question and norm(marker["m"]) in _ANSWERS:
             s, marker = s[marker.end():].strip(), None
             answers_question = False
@@ -588,7 +510,7 @@ def goal_of(text: str) -> str | None:
     "What should I cook tonight". None when the turn asks for nothing.
     """
     for s, question in _sentences(text):
-        if marker := _CORRECTION.match(s):
+        if marker := CORRECTION.match(s):
             s = s[marker.end():].strip()
         m = _REQUEST.match(s)
         goal = m["x"] if m else (s if question or _ORDER.match(s) else None)

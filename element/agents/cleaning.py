@@ -1,0 +1,105 @@
+"""How the sentence rules read a user's turn: its sentences cut into clauses, each cleaned
+(contractions expanded, fillers and openers dropped, a dropped subject restored) before
+``rules.py`` matches a shape in it. Pure functions: no I/O, no store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .episodes import restore_subject
+from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
+
+__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements"]
+
+APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
+_EXPAND = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
+     r"\1 had "), (r"\bain't\b", "is not"),
+    (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
+    (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
+    (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
+    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
+_FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
+                     r"fyi|just so you know|for the record|for your information|to be clear|"
+                     r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
+                     r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
+                     r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
+                     re.I)
+#: "Oh no!": dismay at what the other said, no correction marker ("Oh no! Sorry to hear
+#: that" corrects nothing).
+_DISMAY = re.compile(r"^(?:oh|ah|aw|aww|uh|oh my)[\s,]+no\b[\s,!.]*", re.I)
+#: A correction marker opening a clause ("Actually, ...", "No, I meant ...").
+CORRECTION = re.compile(r"^(?P<m>actually|no|nope|not quite|wrong|correction|i meant|sorry,?\s+i "
+                        r"meant|that is (?:wrong|not right|incorrect|not true|not correct))"
+                        r"\b[\s,:;!.-]*", re.I)
+
+
+def norm(text: str) -> str:
+    """Lowercase words only: how keys and duplicate contents compare."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower().translate(APOS)))
+
+
+def clean(raw: str) -> str:
+    """One sentence as the rules read it: contractions expanded, fillers and openers
+    dropped ("Quick update: ..."), a dropped subject restored ("Just moved to Leeds"),
+    the closing punctuation gone (an abbreviation's period stays)."""
+    text = raw.translate(APOS)
+    for pattern, repl in _EXPAND:
+        text = pattern.sub(repl, text)
+    text = _FILLER.sub("", text.strip()).strip()
+    text = text if ends_with_abbreviation(text) else text.rstrip(".!?;").strip()
+    # "Jo is my manager" (after a time too) is "my manager is Jo", which the rules key.
+    text = _NAME_IS_MY.sub(lambda m: f"My {m['r']} is {m['n']}{m['t'] or ''}",
+                           _SINCE_OPENER.sub("", text))
+    # "New number is 555-0199", "First day at Stripe was ...": a chat's dropped "my" (a
+    # lowercase noun after "new": "New York is great" is a name).
+    text = _FIRST_OWN.sub("My first ", _NEW_OWN.sub("My new ", text))
+    # "Ella had her 4th birthday" says "Ella turned 4".
+    text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
+    return restore_subject(text)
+
+
+#: "New <thing> is/are ..." opening a sentence, no determiner.
+_NEW_OWN = re.compile(r"^(?i:new)\s+(?=[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+(?:is|are)\s)")
+#: "First day at Stripe was ...": the speaker's first day, "my" dropped.
+_FIRST_OWN = re.compile(r"^first\s+(?=(?:day|week|shift|month)\s+(?:of\s+work\s+)?at\s)", re.I)
+#: "<Name> (or my son ...) had/celebrated her 4th birthday".
+_BIRTHDAY = re.compile(r"^(?P<n>(?:(?i:my|our)\s+[a-z]+\s+)?[A-Z][a-z'-]+)\s+(?:just\s+)?"
+                       r"(?:had|celebrated)\s+(?:her|his|their)\s+(?P<age>\d{1,3})"
+                       r"(?:st|nd|rd|th)\s+birthday\b")
+#: A time opening a "<Name> is my <relation>" sentence.
+_SINCE_OPENER = re.compile(r"^(?:after|since|following|as of|from)\s+[^,]{1,40},\s+"
+                           r"(?=[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?\s+is\s+my\s)", re.I)
+#: "<Name> is my <relation>", the name first ("Jo is my manager", "Dr. Okafor is my dentist
+#: now"); not a pronoun or a demonstrative ("This is my sister").
+_NAME_IS_MY = re.compile(
+    r"^(?P<n>(?!(?:It|This|That|These|Those|He|She|They|There|Here|What|Who|Which|Mine|"
+    r"Everything|Nothing|Family|Life|Work)\b)(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?"
+    r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+is\s+my\s+(?P<r>(?:new\s+)?[a-z]+(?:\s+(?!now\b)[a-z]+)?)"
+    r"(?P<t>\s+now)?$")
+
+
+def statements(text: str) -> Iterator[tuple[int, str, bool]]:
+    """The cleaned clauses of ``text`` (see :func:`clean`): the sentence each is of (its
+    position), the clause, and whether its sentence asks."""
+    for index, whole in enumerate(split_sentences(text.translate(APOS))):
+        whole, question = untag(whole)
+        whole = _DISMAY.sub("", whole)
+        for pattern, repl in _EXPAND:
+            whole = pattern.sub(repl, whole)
+        marker = ""
+        for raw in clauses(whole, lambda part: _FILLER.sub("", part)):
+            sentence = clean(marker + raw)
+            marker = ""
+            if (m := CORRECTION.fullmatch(sentence)) and not raw.rstrip().endswith((".", "!")):
+                # "Actually, I just took ...": the marker opens this sentence's next clause;
+                # alone in its sentence ("That's wrong.") it makes the next sentence one.
+                marker = m["m"] + ", "
+                continue
+            if sentence and len(sentence.split()) <= 60:
+                yield index, sentence, question
+        if marker:
+            yield index, clean(marker), question

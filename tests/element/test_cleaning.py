@@ -1,0 +1,57 @@
+"""How the keyed rules read a turn (``element/agents/cleaning.py``), seen through what
+``rules.extract`` stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from element.agents.rules import extract
+
+
+@pytest.mark.parametrize("text", [
+    "Oh no! Sorry to hear that.",
+    "Oh no, that's awful. Hope you feel better soon.",
+    "Aw no! That sounds rough.",
+])
+def test_dismay_at_the_others_news_corrects_nothing(text: str) -> None:
+    assert extract(text, 1, "John") == []
+
+
+def test_a_plain_no_still_corrects() -> None:
+    [fixed] = extract("No. I live in Leeds.", 1, "John")
+    assert (fixed.kind, fixed.key) == ("correct", "fact:location")
+
+
+@pytest.mark.parametrize("text,content,key", [
+    ("New number is 555-0199.", "John's new number is 555-0199", "fact:phone"),
+    ("First day at Stripe was on Monday.", "John works at Stripe", "fact:employer"),
+])
+def test_a_dropped_my_is_put_back(text: str, content: str, key: str) -> None:
+    [found] = extract(text, 1, "John")
+    assert (found.content, found.key) == (content, key)
+
+
+@pytest.mark.parametrize("text", [
+    "New York is great this time of year.",     # a name, not the speaker's new thing
+    "First day at school tomorrow!",            # no firm named
+])
+def test_new_and_first_keep_their_sense(text: str) -> None:
+    assert all(c.key not in ("fact:phone", "fact:employer", "fact:location")
+               for c in extract(text, 1, "John"))
+
+
+@pytest.mark.parametrize("text,key,content", [
+    ("I started at Stripe on Monday.", "fact:employer", "John works at Stripe"),
+    ("My first day at Deloitte went well.", "fact:employer", "John works at Deloitte"),
+    ("Bristol has been our home for three weeks.", "fact:location", "John lives in Bristol"),
+    ("Leeds has become my home.", "fact:location", "John lives in Leeds"),
+])
+def test_a_change_told_as_its_event_is_keyed(text: str, key: str, content: str) -> None:
+    [found] = extract(text, 1, "John")
+    assert (found.key, found.content) == (key, content)
+
+
+@pytest.mark.parametrize("text", ["Mom is home now.", "This is my home.",
+                                  "I started at 9am today."])
+def test_home_and_start_without_a_place_or_firm(text: str) -> None:
+    assert all(c.key not in ("fact:location", "fact:employer") for c in extract(text, 1, "John"))
