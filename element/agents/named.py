@@ -60,7 +60,15 @@ ENDING = re.compile(r"""\b(?:
     left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before|over)\b)|
     leaving(?!\s+(?:for|to|on|early|home|work|at|with)\b)|
     (?:stopped|quit|quitting|gave\s+up|given\s+up)\s+\w+ing(?:\s+(?:to|at|with|on|in))?|
-    quit|quitting|stopped|ceased|dropped|ditched|dumped|scrapped|binned|
+    quit|quitting|stopped(?!\s+(?:by|in|off|over)\b)|ceased|dropped|ditched|dumped|scrapped|binned|
+    ex-\w+|(?:my|our)\s+ex\b|former(?:ly)?|graduated|called\s+it\s+quits|
+    (?:packed|jacked|chucked)\s+in|hung\s+up\s+(?:my|our|the)|
+    (?:is|are|was|were|'s|'re)\s+(?:now\s+|well\s+)?(?:history|a\s+thing\s+of\s+the\s+past|
+        behind\s+(?:me|us))|
+    (?:'m|am|are|'re)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|now|home|on|out|duty|
+        the\s+hook|again)\b)|
+    and\s+(?:i|we)\s+(?:are\s+|have\s+|'ve\s+|'re\s+|got\s+|finally\s+|just\s+|officially\s+)*
+        (?:divorced|separated|split\s+up|broke\s+up|broken\s+up)|
     deleted|unsubscribed|uninstalled|returned(?!\s+(?:from|home|to)\b)|
     (?:came|come|coming|got|get|getting|weaned(?:\s+myself)?)\s+off(?!\s+(?:work|(?:the|my|a|his|her)\s+(?:phone|bus|train|plane|bike|horse|motorbike|
         board|stage|ladder))\b)|
@@ -86,7 +94,9 @@ ENDING = re.compile(r"""\b(?:
     (?:feels?|felt|seems?|seemed)\s+like\s+(?:a\s+lifetime|forever|ages|years|a\s+world)\s+ago
 )\b|(?:n't|\bnot|\bnever)\s+(?:[\w']+\s+){0,5}?(?:any\s?more|in\s+(?:months|years|ages|weeks|
     a\s+while)|any\s+longer|since\s+\w+|for\s+(?:a|an|\d+|two|three|four|five|six|several|a\s+few)
-    \s+(?:days?|weeks?|months?|years?))\b""", re.I | re.X)
+    \s+(?:days?|weeks?|months?|years?))\b|
+    (?:don't|doesn't|do\s+not|does\s+not|'m\s+not|am\s+not|isn't|aren't)\s+(?:[\w']+\s+){0,4}?
+    (?:now|these\s+days|nowadays)\b""", re.I | re.X)
 #: The most words between the marker and the value's name: the marker is said of it.
 NEAR_WORDS = 2
 #: The most words (first person) of a memory without a proper name whose common words
@@ -220,7 +230,7 @@ def _clause(text: str) -> _Clause:
         spans.append((start, start + max(1, len(_words(m.group(0)))), m.group(0)))
     # A marker's own words ("fell *through*", "gave *up*") name no value.
     own = {w.lower() for _, _, marker in spans for w in _words(marker)
-           if not re.match(r"n't|not|never", marker, re.I)}
+           if not re.match(r"\w*n't|not|never|do\b|does\b|am\b|'m\b", marker, re.I)}
     named = frozenset(w for w in low + stems if w not in own)
     return _Clause(text, whose(text), words, low, stems, spans, named)
 

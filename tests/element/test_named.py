@@ -134,6 +134,12 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     ("Ana runs ultramarathons.", "My ultramarathon days are over"),
     ("Ana vapes quite a lot, especially at work.", "Chucked out the vape and binned it"),
     ("Ana rides a scooter to work.", "Sent the scooter back, it was too slow"),
+    # A state left ("off", "history", "behind me"), a former one, a job packed in, a
+    # negated present "these days".
+    ("Ana takes lithium daily.", "I'm off the lithium, my doctor agreed"),
+    ("Ana sings with the Hallé choir.", "The Hallé choir is history for me"),
+    ("Ana eats meat.", "I don't eat meat these days"),
+    ("Ana works at Greggs.", "I packed in Greggs after a week of early shifts"),
 ])
 def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> None:
     memory = {"id": "m", "content": content, "occurred_at": "2024-01-01T00:00:00Z"}
@@ -150,6 +156,9 @@ def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> Non
     ("Ana rides a bike to work.", "I came off my bike in the rain"),
     ("Ana plays squash every Thursday.", "I used to play squash and still do"),
     ("Ana plays squash every Thursday.", "Cancelled my dentist on Thursday"),
+    ("Ana goes to the gym at lunchtime.", "I stopped by the gym for my towel"),
+    ("Ana lives in Paris.", "I can't believe I'm in Paris now"),
+    ("Ana lives in Paris.", "I'm off to Paris again"),
 ])
 def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
                                                                said: str) -> None:
