@@ -104,6 +104,7 @@ NEAR_WORDS = 2
 RARE_WORDS = 8
 #: What holds on beside a past habit ("I used to swim, and still do now and then").
 _STILL = re.compile(r"\b(?:still|again|back\s+(?:to|on|at|in))\b", re.I)
+_USED_TO = re.compile(r"\bused\s+to\b", re.I)
 #: Where a fact's value ends: its object before a place, a time or another clause ("an
 #: upright piano | in the living room", "four coffees | a day").
 _OBJECT_END = re.compile(r"\s*,.*$|\s+(?:in|at|on|for|with|from|after|before|every|each|"
@@ -272,7 +273,8 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     # the clause is read for a plan without them.
     clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
                not _ADDITION.search(c) and not _NOT_NOW.search(ENDING.sub(" ", c)) and
-               not _STILL.search(c) and not c.rstrip().endswith("?")]
+               not (_USED_TO.search(c) and _STILL.search(c)) and
+               not c.rstrip().endswith("?")]
     if not clauses:
         return None
     avoid = set(skip)
