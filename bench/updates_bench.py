@@ -226,7 +226,7 @@ def report(label: str, scored: list[tuple[dict[str, Any], dict[str, Any]]]) -> N
 #: Where a miss was lost, per kind, in the order a miss is assigned (the first that holds).
 STAGES = {
     "update": ("not stored", "both current", "wrong one superseded", "another first"),
-    "retire": ("not stored", "ending not recognised"),
+    "retire": ("not stored", "ending not recognised", "ended in other words"),
     "control": ("superseded by mistake", "new not stored", "old not stored"),
 }
 
@@ -239,8 +239,9 @@ def stage(run: dict[str, Any], result: dict[str, Any]) -> str | None:
     it; or the old value is still current (nothing replaced, or a memory other than the
     old one replaced: the wrong one); or the old is gone and another memory ranks first.
     A retire whose old value is still answered: the ending stored nothing, or was stored
-    without ending the old. A control that lost one of its two: the old replaced by mistake, the
-    new never stored, the old never stored."""
+    without ending the old, or ended it and says so in words ``ENDED`` lacks. A control
+    that lost one of its two: the old replaced by mistake, the new never stored, the old
+    never stored."""
     case = run["case"]
     old = re.compile(case["old"], re.I)
     new = re.compile(case["new"], re.I) if case.get("new") else None
@@ -267,8 +268,13 @@ def stage(run: dict[str, Any], result: dict[str, Any]) -> str | None:
     if case["kind"] == "retire":
         if result["old_absent"]:
             return None
-        return "ending not recognised" if any(d["action"] != "nothing" for d in newer) \
-            else "not stored"
+        if not any(d["action"] != "nothing" for d in newer):
+            return "not stored"
+        # The old memory was replaced, yet the answer naming it says the ending in words
+        # ``ENDED`` lacks ("deleted my Instagram"): the judge's miss more than the rules'.
+        held = [m for m in said.values() if old.search(m)]
+        return "ended in other words" if held and all(m in ended for m in held) \
+            else "ending not recognised"
     if result["both_kept"]:
         return None
     if any(old.search(m) for m in said.values()) and not result["old_kept"]:

@@ -48,7 +48,8 @@ from .slots import PEOPLE, names_of
 from .updates import _ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event, \
     same_holder
 
-__all__ = ["ENDING", "ended_target", "may_end", "named_change", "NEAR_WORDS", "RARE_WORDS"]
+__all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEAR_WORDS",
+           "RARE_WORDS"]
 
 #: Markers of an ending, from general English (see the module's note).
 ENDING = re.compile(r"""\b(?:
@@ -58,7 +59,23 @@ ENDING = re.compile(r"""\b(?:
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?gone(?!\s+(?:to|for|on|out|up|into|through|back|over)\b)|
     left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before|over)\b)|
     leaving(?!\s+(?:for|to|on|early|home|work|at|with)\b)|
-    quit|quitting|stopped|ceased|dropped|ditched|dumped|scrapped|binned|
+    (?:stopped|quit|quitting|gave\s+up|given\s+up)\s+\w+ing(?:\s+(?:to|at|with|on|in))?|
+    quit|quitting|stopped(?!\s+(?:by|in|off|over)\b)|ceased|dropped|ditched|dumped|scrapped|binned|
+    ex-\w+|(?:my|our)\s+ex\b|former(?:ly)?|graduated|called\s+it\s+quits|
+    (?:packed|jacked|chucked)\s+in|hung\s+up\s+(?:my|our|the)|
+    (?:is|are|was|were|'s|'re)\s+(?:now\s+|well\s+)?(?:history|a\s+thing\s+of\s+the\s+past|
+        behind\s+(?:me|us))|
+    (?:'m|am|are|'re)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|now|home|on|out|duty|
+        the\s+hook|again)\b)|
+    and\s+(?:i|we)\s+(?:are\s+|have\s+|'ve\s+|'re\s+|got\s+|finally\s+|just\s+|officially\s+)*
+        (?:divorced|separated|split\s+up|broke\s+up|broken\s+up)|
+    deleted|unsubscribed|uninstalled|returned(?!\s+(?:from|home|to)\b)|
+    (?:came|come|coming|got|get|getting|weaned(?:\s+myself)?)\s+off(?!\s+(?:work|(?:the|my|a|his|her)\s+(?:phone|bus|train|plane|bike|horse|motorbike|
+        board|stage|ladder))\b)|
+    kicked|divorced|separated|split\s+up|moved\s+out|used\s+to|
+    (?:gave|given|giving|sent|took|handed|brought)(?=\s+(?:[\w'-]+\s+){1,4}?(?:away|back)\b)|
+    without(?=\s+(?:[\w'-]+\s+){1,4}?(?:for|since)\b)|
+    (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?over(?=\s*(?:[,;.!?]|$|(?:now|for|since|and|but|so)\b))|
     cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|ran\s+out|
     retired|resigned|redundant|laid\s+off|fired|sacked|let\s+go|
     (?:took|taken|taking|went\s+into|gone\s+into)\s+(?:early\s+)?retirement|
@@ -76,12 +93,31 @@ ENDING = re.compile(r"""\b(?:
     no\s+longer|no\s+more|
     (?:feels?|felt|seems?|seemed)\s+like\s+(?:a\s+lifetime|forever|ages|years|a\s+world)\s+ago
 )\b|(?:n't|\bnot|\bnever)\s+(?:[\w']+\s+){0,5}?(?:any\s?more|in\s+(?:months|years|ages|weeks|
-    a\s+while))\b""", re.I | re.X)
+    a\s+while)|any\s+longer|since\s+\w+|for\s+(?:a|an|\d+|two|three|four|five|six|several|a\s+few)
+    \s+(?:days?|weeks?|months?|years?))\b|
+    (?:don't|doesn't|do\s+not|does\s+not|'m\s+not|am\s+not|isn't|aren't)\s+(?:[\w']+\s+){0,4}?
+    (?:now|these\s+days|nowadays)\b""", re.I | re.X)
 #: The most words between the marker and the value's name: the marker is said of it.
 NEAR_WORDS = 2
 #: The most words (first person) of a memory without a proper name whose common words
 #: may be named as its value.
 RARE_WORDS = 8
+#: What holds on beside a past habit ("I used to swim, and still do now and then").
+_STILL = re.compile(r"\b(?:still|again|back\s+(?:to|on|at|in))\b", re.I)
+_USED_TO = re.compile(r"\bused\s+to\b", re.I)
+#: Where a fact's value ends: its object before a place, a time or another clause ("an
+#: upright piano | in the living room", "four coffees | a day").
+_OBJECT_END = re.compile(r"\s*,.*$|\s+(?:in|at|on|for|with|from|after|before|every|each|"
+                         r"most|a\s+day|a\s+week|since|because|so|and|but|when|which|that|"
+                         r"who)\b.*$", re.I)
+#: A year a statement dates its story by ("back in 2015", "in 2019").
+_YEAR = re.compile(r"\b(?:in|of|back\s+in|around|circa|until|till)\s+((?:19|20)\d\d)\b", re.I)
+#: Days and months: capitalised, yet when a fact holds, not its value ("on Mondays").
+_CALENDAR = frozenset(
+    f"{d}{s}" for d in ("monday tuesday wednesday thursday friday saturday sunday january "
+                        "february march april may june july august september october "
+                        "november december").split() for s in ("", "s"))
+_CALENDAR_TERMS = frozenset(terms(" ".join(_CALENDAR)))
 #: Where a statement's clauses meet.
 _CLAUSE = re.compile(r"\s*(?:[,;:!?()]|\s-\s|\b(?:so|but|and\s+(?=i\b|we\b)|because)\b)\s*",
                      re.I)
@@ -94,7 +130,17 @@ _LIGHT = frozenset(terms(
     "lot time day week month year really just also now still every always usually never "
     "good great nice new old big small little much many some very through about over away "
     "back down into onto from with after before again around off out upon last first next "
-    "here there what which"))
+    "here there what which quite especially often sometimes regularly occasionally daily "
+    "nightly weekly most mostly three four five seven eight nine twelve twenty"))
+
+
+def predates(sentence: str, memory: Memory) -> bool:
+    """Whether ``sentence`` dates what it tells by a year before ``memory`` was told ("I quit
+    coffee back in 2015" beside "I drink coffee" told in 2024): a past episode, over
+    before the memory held, ends nothing current."""
+    told = str(memory.get("occurred_at") or memory.get("created_at") or "")[:4]
+    years = [int(y) for y in _YEAR.findall(sentence)]
+    return told.isdigit() and bool(years) and max(years) < int(told)
 
 
 def may_end(sentence: str) -> bool:
@@ -112,18 +158,32 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
             ENDING.search(said[0]) or _NOT_NOW.search(said[0]):
         return None
     own = {w.lower() for w in who.split()}
-    names = frozenset(re.sub(r"'s?$", "", n) for n in names_of(content)) - own
+    names = frozenset(re.sub(r"'s?$", "", n) for n in names_of(content)) - own - _CALENDAR
     # "Kerry at Cutting Edge": two names, Kerry and Cutting Edge; one named is half.
     names = frozenset(_runs(content, names))
     # "I play the flute": the words after the speaker's verb.
     rest = re.sub(r"^(?:i|we)\s+(?:\w+\s+)?", "", said[0], flags=re.I) if not names else ""
-    rare = frozenset(t for t in terms(rest) if len(t) >= 4 and t not in _LIGHT) - \
-        set(terms(who))
+    rare = _rare(rest, who)
     # Without a name, only a short plain fact ("I play the flute", "I'm on crutches after
-    # a fall") has a word distinctive enough: a longer one's words are the chat's own.
+    # a fall") has a word distinctive enough: a longer one's words are the chat's own, but
+    # for its object before a place or a time ("an upright piano | in the living room").
     if not names and (len(said[0].split()) > RARE_WORDS or len(rare) > 3):
-        rare = frozenset()
+        head = _OBJECT_END.sub("", rest)
+        rare = _rare(head, who) if head != rest and len(head.split()) <= 5 else frozenset()
+        if len(rare) > 3:
+            rare = frozenset()
+    # "I smoke about ten a day", "I vape quite a lot": no object says the value, the verb
+    # does (a habit's own verb, not a light one: "I have ...", "I go ...").
+    verb = re.match(r"^(?:i|we)\s+(\w+)\b", said[0], re.I)
+    if not names and not rare and verb and len(said[0].split()) <= RARE_WORDS:
+        rare = _rare(verb.group(1), who)
     return whose(said[0]), names, rare
+
+
+def _rare(text: str, who: str) -> frozenset[str]:
+    """The content words (stemmed) of ``text`` rare enough to name a value."""
+    return frozenset(t for t in terms(text) if len(t) >= 4 and t not in _LIGHT) - \
+        set(terms(who)) - _CALENDAR_TERMS
 
 
 def _runs(content: str, names: frozenset[str]) -> list[str]:
@@ -163,14 +223,15 @@ class _Clause:
 def _clause(text: str) -> _Clause:
     words = _words(text)
     low = [re.sub(r"'s?$", "", w.lower()) for w in words]
-    stems = [(terms(w) or [""])[0] for w in words]
+    # A compound's longest part ("e-*bike*", "smoke-free"), as a memory's value names it.
+    stems = [max(terms(w) or [""], key=len) for w in words]
     spans = []
     for m in ENDING.finditer(text):
         start = len(_words(text[:m.start()]))
         spans.append((start, start + max(1, len(_words(m.group(0)))), m.group(0)))
     # A marker's own words ("fell *through*", "gave *up*") name no value.
     own = {w.lower() for _, _, marker in spans for w in _words(marker)
-           if not re.match(r"n't|not|never", marker, re.I)}
+           if not re.match(r"\w*n't|not|never|do\b|does\b|am\b|'m\b", marker, re.I)}
     named = frozenset(w for w in low + stems if w not in own)
     return _Clause(text, whose(text), words, low, stems, spans, named)
 
@@ -208,15 +269,18 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     """The one-fact memory whose value ``sentence`` (first person, cleaned) names as ended
     or replaced (see the module's note), the newest of those naming most of their value;
     None when no clause says so."""
+    # A plan's words inside a marker are the ending's own ("stopped going to", "used to"):
+    # the clause is read for a plan without them.
     clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
-               not _ADDITION.search(c) and not _NOT_NOW.search(c) and
+               not _ADDITION.search(c) and not _NOT_NOW.search(ENDING.sub(" ", c)) and
+               not (_USED_TO.search(c) and _STILL.search(c)) and
                not c.rstrip().endswith("?")]
     if not clauses:
         return None
     avoid = set(skip)
     best: tuple[tuple[bool, float], Memory] | None = None
     for memory in memories:
-        if memory["id"] in avoid:
+        if memory["id"] in avoid or predates(sentence, memory):
             continue
         value = _value_of(memory["content"], who)
         if value is None or not (value[1] or value[2]):

@@ -21,7 +21,7 @@ from .observation import Observation
 from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
-from .named import may_end, named_change
+from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
 from .relation import relation_target
@@ -476,7 +476,7 @@ class RuleEvaluator:
             return self._retire(cand, pool, who)
         if cand.kind == "change":
             target = pool.holds(cand.target) if cand.target else None
-            if target is not None:
+            if target is not None and not predates(cand.source or cand.content, target):
                 return Decision("supersede", "a later statement changes what it says",
                                 category=target["category"], memory_id=target["id"],
                                 content=cand.content, context=context, intention=goal,
@@ -495,7 +495,8 @@ class RuleEvaluator:
             repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
             sig = signals(cand.source or cand.content)
             if repeat is not None and sig.replaces and \
-                    (sig.change or sig.ended or may_end(cand.source or cand.content)):
+                    (sig.change or sig.ended or may_end(cand.source or cand.content)) and \
+                    not predates(cand.source or cand.content, repeat):
                 # Mostly the same words with a change ("The band broke up, so I'm not
                 # playing bass these days" after "I play bass in a band"): what was true
                 # before is kept for history, not overwritten; so with an ending

@@ -68,7 +68,9 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
 _INTERJECTIONS = (
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
-    "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|no|nope|nah|ok|okay|alright|"
+    "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|nope|nah|ok|okay|alright|"
+    # "No" answers ("No, I ...", "no way"); "No more Netflix" says the sentence itself.
+    r"no way|no(?=\s*[,!.;:~-]|\s*$|\s+(?:i|we|you|it|that|thanks|worries)\b)|"
     "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
     "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
     "and|but|btw|by the way|fyi|plus|man|dude|buddy|guys|girl|mate|hmm+|um+|uh+|ugh|phew|"

@@ -320,3 +320,24 @@ def test_search_http_bench_interleaved_times_the_stages_beside_another_revision(
     assert "HTTP search at HEAD" in out and "ratio at HEAD" in out
     assert "ratio, gcfreeze=1" in out                 # --tune: this tree served again, tuned
     assert "by stage" in out and "| the store's search (under its lock) | " in out
+
+
+def test_updates_bench_tells_an_ending_in_other_words_from_one_not_recognised() -> None:
+    # A retire whose old memory was replaced by an ending the judge's words do not list
+    # ("deleted") is the judge's miss, counted apart from an ending that replaced nothing.
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("updates_bench", ROOT / "bench" /
+                                                  "updates_bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    case = {"kind": "retire", "old": "Instagram"}
+    earlier = [{"action": "add", "memory_id": "m1", "content": "Uma posts on Instagram."}]
+    result = {"kept": ["Uma deleted her Instagram account."], "old_absent": False}
+    replaced = {"case": case, "earlier": earlier,
+                "newer": [{"action": "supersede", "memory_id": "m1"}]}
+    assert bench.stage(replaced, result) == "ended in other words"
+    added = {"case": case, "earlier": earlier, "newer": [{"action": "add", "memory_id": "m2"}]}
+    kept = {**result, "kept": [*result["kept"], "Uma posts on Instagram."]}
+    assert bench.stage(added, kept) == "ending not recognised"
+    assert bench.stage({**added, "newer": [{"action": "nothing"}]}, kept) == "not stored"

@@ -119,6 +119,60 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     assert ended_target("I switched to Tesco from Aldi", memories, "Ana") is None
 
 
+@pytest.mark.parametrize("content,said", [
+    # Endings by their grammar: a thing given or sent back, a habit gone "since" or
+    # "for a month", a verb's gerund stopped, "used to", "over", "any longer", an app
+    # deleted, a medicine come off; the value by its object, or its verb for a habit.
+    ("Ana has an old cello in the spare room.", "We gave the cello away to a neighbour's kid"),
+    ("Ana drinks three colas a day.", "Haven't touched a cola since Easter"),
+    ("Ana drives a Skoda Fabia.", "Been without the Fabia for two months"),
+    ("Ana goes to spin class on Mondays.", "I stopped going to spin class"),
+    ("Ana plays squash every Thursday.", "I used to play squash but my back said no"),
+    ("Ana is a member of the Ramblers.", "I'm not with the Ramblers any longer"),
+    ("Ana uses TikTok every night.", "Deleted TikTok from my phone"),
+    ("Ana takes omeprazole daily.", "I came off the omeprazole in June"),
+    ("Ana runs ultramarathons.", "My ultramarathon days are over"),
+    ("Ana vapes quite a lot, especially at work.", "Chucked out the vape and binned it"),
+    ("Ana rides a scooter to work.", "Sent the scooter back, it was too slow"),
+    # A state left ("off", "history", "behind me"), a former one, a job packed in, a
+    # negated present "these days".
+    ("Ana takes lithium daily.", "I'm off the lithium, my doctor agreed"),
+    ("Ana sings with the Hallé choir.", "The Hallé choir is history for me"),
+    ("Ana eats meat.", "I don't eat meat these days"),
+    ("Ana works at Greggs.", "I packed in Greggs after a week of early shifts"),
+])
+def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> None:
+    memory = {"id": "m", "content": content, "occurred_at": "2024-01-01T00:00:00Z"}
+    found = ended_target(said, [memory], "Ana")
+    assert found is not None and found["id"] == "m"
+
+
+@pytest.mark.parametrize("content,said", [
+    # A plan, another's ending, a past episode dated before the fact was told, a fall off
+    # a bike, a habit kept on: nothing of the speaker's ended.
+    ("Ana drinks three colas a day.", "I'm thinking of quitting colas"),
+    ("Ana drives a Skoda Fabia.", "My brother sold his Fabia"),
+    ("Ana drinks coffee every morning.", "I quit coffee back in 2015, then started again"),
+    ("Ana rides a bike to work.", "I came off my bike in the rain"),
+    ("Ana plays squash every Thursday.", "I used to play squash and still do"),
+    ("Ana plays squash every Thursday.", "Cancelled my dentist on Thursday"),
+    ("Ana goes to the gym at lunchtime.", "I stopped by the gym for my towel"),
+    ("Ana lives in Paris.", "I can't believe I'm in Paris now"),
+    ("Ana lives in Paris.", "I'm off to Paris again"),
+])
+def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
+                                                               said: str) -> None:
+    memory = {"id": "m", "content": content, "occurred_at": "2024-01-01T00:00:00Z"}
+    assert ended_target(said, [memory], "Ana") is None
+
+
+def test_no_more_is_no_answer_word() -> None:
+    from element.agents.episodes import tell as told
+    assert told("No more Netflix for me, I cut it.", "Ana") == "No more Netflix for Ana, " \
+        "Ana cut it."
+    assert told("No, I live in Leeds.", "Ana") == "Ana lives in Leeds."
+
+
 _WORDS = ["I", "we", "my", "the", "Tesco", "Jo", "flute", "left", "retired", "gone", "to",
           "finally", "also", "might", "now", "new", "is", "are", "goodbye", "from", ",", "so"]
 _MEMORIES = [{"id": "a", "content": "Ana works at Tesco."},
