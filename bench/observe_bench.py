@@ -399,6 +399,10 @@ def main() -> None:
     samples = json.loads(args.data.read_text())
     chosen = [int(c) for c in args.convs.split(",")]
     embedder = load_embedder(log=lambda *a: None)
+    # Memories are matched to facts by one fixed yardstick, MiniLM's float32 weights,
+    # whatever the runtime's lanes: the cosine threshold (.6) was set on it, and a
+    # quantized content model would move the figures without a memory changing.
+    reference = load_embedder(log=lambda *a: None, lanes="minilm")
     load0 = os.getloadavg()
     print(f"observe_bench  {datetime.now():%Y-%m-%d %H:%M}  data {args.data.name}  "
           f"conversations {chosen}  window {args.window}  observe: {arm}"
@@ -425,7 +429,7 @@ def main() -> None:
                                       whole_sessions=args.whole_sessions, arm=arm,
                                       compare=store_embedder if comparing else None,
                                       compare_arm=compare_arm)
-            per_tau, n_facts, n_mem, unmatched = match(embedder, result, sample,
+            per_tau, n_facts, n_mem, unmatched = match(reference, result, sample,
                                                      dumped if args.dump else None)
             known = {t["dia_id"] for _, turns in sessions(sample["conversation"])
                      for t in turns}
