@@ -9,8 +9,9 @@ derived identities: each observe re-sends turns already seen, and only the newes
 
 Scored as ``shared/eval/README.md`` ("The extraction task") says: speaker names neutralised
 in facts and memories ("someone"), one memory matching at most one fact (greedy, best
-cosine first, MiniLM), at cosine >= 0.5 / 0.6 / 0.7. Fact recall = matched facts / facts;
-precision = matched memories / memories. Also: memories per fact, decisions by action,
+cosine first, MiniLM in float32 whatever the lanes run: the yardstick stays), at cosine
+>= 0.5 / 0.6 / 0.7. Fact recall = matched facts / facts; precision = matched memories /
+memories. Also: memories per fact, decisions by action,
 observe latency, and the evidence recall of the dev questions (categories 1-4) when
 searching the memories observe made (a memory stands for the turns it came from), beside
 storing every raw turn.
