@@ -286,7 +286,10 @@ class MemoryState:
 
     def _take_over(self, ids: list[str], at: str) -> None:
         """The memories each deleted one superseded take over its end
-        (``validity.successor_deleted``); a line without ``at`` (older) changed none."""
+        (``validity.successor_deleted``); a line without ``at`` (older) changed none.
+        A predecessor is never current: with none ended, there is nothing to scan."""
+        if not self.slots.ended:
+            return
         for gone_id in ids:
             gone = self.records.get(gone_id)
             if gone is None:
