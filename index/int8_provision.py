@@ -36,7 +36,8 @@ from .provision import (
     provision_model,
 )
 
-__all__ = ["provision_int8_model", "load_minilm_int8", "INT8_MODEL_ID", "INT8_DIR_NAME"]
+__all__ = ["provision_int8_model", "load_minilm_int8", "has_vnni", "INT8_MODEL_ID",
+           "INT8_DIR_NAME"]
 
 INT8_MODEL_ID = "triform/all-MiniLM-L6-v2-int8"
 INT8_DIR_NAME = "all-MiniLM-L6-v2-int8"
@@ -95,7 +96,7 @@ def _quantize(cache_dir: Path, source: Path, target: Path, log: Log) -> None:
     log_file = work / "quantize.log"
     started = time.monotonic()
     try:
-        env = _subprocess_env()
+        env = {**_subprocess_env(), "TRIFORM_INT8_REDUCE_RANGE": "0" if has_vnni() else "1"}
         python = _throwaway_venv(work, ("onnx", f"onnxruntime=={version('onnxruntime')}"),
                                  env=env, log_file=log_file, log=log, weights=False)
         installed = time.monotonic()
@@ -121,6 +122,18 @@ def _quantize(cache_dir: Path, source: Path, target: Path, log: Log) -> None:
         raise _unavailable(f"INT8 quantization failed: {type(exc).__name__}: {exc}") from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def has_vnni(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    """Whether this CPU has VNNI (AVX-512 or AVX): then INT8 products add in 32 bits and the
+    weights may use all 8 bits; without it (or where it cannot be read) they get 7, which
+    onnxruntime's AVX2 kernels cannot saturate (the 2026-12-03 note measured that case:
+    cosine to float32 .981 at worst)."""
+    try:
+        flags = cpuinfo.read_text(errors="replace").split()
+    except OSError:
+        return False
+    return "avx512_vnni" in flags or "avx_vnni" in flags
 
 
 def _check_int8(model_dir: Path, source: Path) -> dict[str, Any]:

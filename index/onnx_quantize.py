@@ -28,6 +28,9 @@ from onnxruntime.quantization import QuantType, quantize_dynamic  # type: ignore
 
 __all__: list[str] = []
 
+#: Set to "1" by the provisioning when the CPU lacks VNNI (``int8_provision.py``).
+REDUCE_RANGE_ENV = "TRIFORM_INT8_REDUCE_RANGE"
+
 SETTINGS = {"tool": "onnxruntime.quantization.quantize_dynamic", "weight_type": "QInt8",
             "per_channel": True}
 
@@ -45,11 +48,15 @@ def main(out_dir: str, check_path: str) -> None:
     quantized = Path(out_dir) / "model.int8.onnx"
     started = time.monotonic()
     source_sha = _sha256(model)
+    # Weights in 7 bits where the CPU has no VNNI: its u8s8 kernels add two products in
+    # 16 bits, which full-range weights can saturate (onnxruntime's quantization docs).
+    reduce_range = os.environ.get(REDUCE_RANGE_ENV) == "1"
     quantize_dynamic(str(model), str(quantized), weight_type=QuantType.QInt8,
-                     per_channel=True)
+                     per_channel=True, reduce_range=reduce_range)
     os.replace(quantized, model)
     Path(check_path).write_text(json.dumps({
-        "quantize": {**SETTINGS, "seconds": round(time.monotonic() - started, 1),
+        "quantize": {**SETTINGS, "reduce_range": reduce_range,
+                     "seconds": round(time.monotonic() - started, 1),
                      "float32_sha256": source_sha, "int8_sha256": _sha256(model)},
         "versions": {name: version(name) for name in ("onnx", "onnxruntime")},
     }))

@@ -16,6 +16,7 @@ from index import FastEmbedEmbedder, HashingEmbedder, LaneEmbedder, MemorySettin
 from index.int8_provision import (
     INT8_MIN_COSINE,
     INT8_MODEL_ID,
+    has_vnni,
     load_minilm_int8,
     provision_int8_model,
 )
@@ -53,6 +54,8 @@ def test_provenance_says_it_was_quantized_and_checked(int8_dir: Path) -> None:
     prov = json.loads((int8_dir / PROVENANCE).read_text())
     assert prov["model"] == INT8_MODEL_ID and prov["source"] == "quantize"
     assert prov["quantize"]["per_channel"] is True
+    # 7-bit weights where the CPU's INT8 kernels could saturate 8-bit ones
+    assert prov["quantize"].get("reduce_range", False) is (not has_vnni())
     assert prov["check"]["min_cosine_vs_float32"] >= INT8_MIN_COSINE
     assert prov["files"]["model.onnx"]["sha256"] == prov["quantize"]["int8_sha256"]
     # a quarter of float32's size: the weights are one byte each
@@ -119,3 +122,14 @@ def test_the_lane_spec_names_it_and_a_store_re_embeds_under_it(
                for store in (other, fresh, before)]
     assert content[0] == pytest.approx(content[1], abs=1e-5)
     assert abs(content[0] - content[2]) > 1e-3      # and not as float32's vectors score
+
+
+def test_weights_get_seven_bits_unless_the_cpu_has_vnni(tmp_path: Path) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("flags\t\t: fpu sse2 avx2 fma\n")
+    assert has_vnni(cpuinfo) is False
+    cpuinfo.write_text("flags\t\t: fpu avx2 avx512f avx512_vnni\n")
+    assert has_vnni(cpuinfo) is True
+    cpuinfo.write_text("flags\t\t: fpu avx2 avx_vnni\n")
+    assert has_vnni(cpuinfo) is True
+    assert has_vnni(tmp_path / "absent") is False     # unreadable: the safe 7 bits
