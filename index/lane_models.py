@@ -40,7 +40,7 @@ MODEL_NAMES = ("minilm", "minilm8", "static")
 def parse_lane_models(spec: str) -> dict[str, str]:
     """``"minilm8,static,static"`` (content, context, intention) or one name for every lane.
 
-    :raise ValueError: not one or three of ``minilm`` and ``static``.
+    :raise ValueError: not one or three of :data:`MODEL_NAMES`.
     """
     names = [name.strip().lower() for name in spec.split(",")]
     if len(names) == 1:
