@@ -42,6 +42,12 @@ count as answering it best when one of them does, so the newest keeps the first 
 Within one person's scope the name in every memory weighs on every cosine alike, so
 "Omar's brother Felix lives in Glasgow" outscored the job "Where does Omar work?" asks;
 what each memory answers best tells them apart.
+
+A newer value that says it holds now (:data:`CURRENT`: "these days", "from now on",
+"instead") and adds nothing (:data:`ADDITION`) goes ahead of its subject's older values of
+the asked attribute within :data:`CURRENT_TIE` (:func:`_current_ahead`), a many-valued
+attribute's too: "it is decaf from now on" replaces "a double espresso every morning",
+where "has also got into green tea" is a second drink.
 """
 
 from __future__ import annotations
@@ -97,9 +103,12 @@ ANSWERS_Z = 1.0
 #: and what a turn's whole vector answers best of the bank is a guess (first for any,
 #: LoCoMo's turns as a subject's memories lost R@1 .402 -> .394).
 PROFILE_CATEGORIES = frozenset({"fact", "preference"})
-#: The score difference within which a newer value that says it is the current one
-#: (:data:`CURRENT`) groups with an older value of the asked attribute, single-valued or
-#: not.
+#: The score difference within which a newer value that says it holds now
+#: (:data:`CURRENT`) goes ahead of an older value of the asked attribute, single-valued or
+#: not (:func:`_current_ahead`). Wider than :data:`VALUES_TIE`: the newer statement says
+#: it replaces ("Sally Rooney ... is their favourite writer now" .24 under "favourite
+#: author is Stephen King"); still a tie, so a value the query names by its own words
+#: keeps its lead.
 CURRENT_TIE = 0.3
 #: A memory that says its value holds now, against what was: "it is decaf from now on",
 #: "these days the weekends are all about motorbikes", "the commute is a walk now".
@@ -213,6 +222,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         subject that both answer it, within ``values_tie``, group as near-duplicates do.
     :param values_tie: the score difference within which two such values group, when
         both are facts or preferences (a conversation's turns: ``tie``).
+    :param current_tie: the score difference within which a newer value that says it
+        holds now goes ahead of an older one (:func:`_current_ahead`).
     :param contents: each result's content (for :func:`relations`; with ``question``).
     :param categories: each result's category (with ``question``: only facts and
         preferences are put first for answering it).
