@@ -42,6 +42,12 @@ count as answering it best when one of them does, so the newest keeps the first 
 Within one person's scope the name in every memory weighs on every cosine alike, so
 "Omar's brother Felix lives in Glasgow" outscored the job "Where does Omar work?" asks;
 what each memory answers best tells them apart.
+
+A newer value that says it holds now (:data:`CURRENT`: "these days", "from now on",
+"instead") and adds nothing (:data:`ADDITION`) goes ahead of its subject's older values of
+the asked attribute within :data:`CURRENT_TIE` (:func:`_current_ahead`), a many-valued
+attribute's too: "it is decaf from now on" replaces "a double espresso every morning",
+where "has also got into green tea" is a second drink.
 """
 
 from __future__ import annotations
@@ -97,6 +103,19 @@ ANSWERS_Z = 1.0
 #: and what a turn's whole vector answers best of the bank is a guess (first for any,
 #: LoCoMo's turns as a subject's memories lost R@1 .402 -> .394).
 PROFILE_CATEGORIES = frozenset({"fact", "preference"})
+#: The score difference within which a newer value that says it holds now
+#: (:data:`CURRENT`) goes ahead of an older value of the asked attribute, single-valued or
+#: not (:func:`_current_ahead`). Wider than :data:`VALUES_TIE`: the newer statement says
+#: it replaces ("Sally Rooney ... is their favourite writer now" .24 under "favourite
+#: author is Stephen King"); still a tie, so a value the query names by its own words
+#: keeps its lead.
+CURRENT_TIE = 0.3
+#: A memory that says its value holds now, against what was: "it is decaf from now on",
+#: "these days the weekends are all about motorbikes", "the commute is a walk now".
+CURRENT = re.compile(r"\b(?:now|these days|nowadays|from now on|currently|any\s?more|"
+                     r"no longer|instead|ever since)\b", re.I)
+#: ... unless it adds to the old one ("has started running too", "also has a cat now").
+ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b", re.I)
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
 #: sister", "his boss".
@@ -186,7 +205,7 @@ def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
 def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 newness: Sequence[float], scores: Sequence[float],
                 bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
-                values_tie: float = VALUES_TIE,
+                values_tie: float = VALUES_TIE, current_tie: float = CURRENT_TIE,
                 contents: Sequence[str | None] = (),
                 categories: Sequence[str | None] = ()) -> list[int]:
     """The order of results ``0..n-1`` (best first) with each near-duplicate group's
@@ -203,6 +222,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         subject that both answer it, within ``values_tie``, group as near-duplicates do.
     :param values_tie: the score difference within which two such values group, when
         both are facts or preferences (a conversation's turns: ``tie``).
+    :param current_tie: the score difference within which a newer value that says it
+        holds now goes ahead of an older one (:func:`_current_ahead`).
     :param contents: each result's content (for :func:`relations`; with ``question``).
     :param categories: each result's category (with ``question``: only facts and
         preferences are put first for answering it).
@@ -220,6 +241,13 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     values, best = ([False] * n, [False] * n) if question is None else \
         _answering(vectors, owners, contents or [None] * n, categories or [None] * n,
                    question)
+    texts = list(contents) or [None] * n
+    # A value that says it holds now (and adds nothing) replaces the older values of its
+    # attribute, a many-valued one's too ("decaf from now on" after "a double espresso").
+    current = [values[i] and kinds[i] in PROFILE_CATEGORIES and
+               bool(CURRENT.search(texts[i] or "")) and not ADDITION.search(texts[i] or "")
+               for i in range(n)]
+    answering = values
     if question is not None and not question.single:
         values = [False] * n    # a second pet or language is an addition: never grouped
     if len(present) > 1:
@@ -252,7 +280,34 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             if any(best[i] for i in places):
                 for i in places:
                     best[i] = kinds[i] in PROFILE_CATEGORIES
+    order = _current_ahead(order, owners, newness, scores, current, answering, kinds, best,
+                           current_tie)
     return _answers_first(order, owners, best)
+
+
+def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float],
+                   scores: Sequence[float], current: list[bool], answering: list[bool],
+                   kinds: Sequence[str | None], best: list[bool], tie: float) -> list[int]:
+    """``order`` with each result that says its value holds now (``current``) moved ahead
+    of its subject's older values of the asked attribute (``answering``, facts and
+    preferences) that rank above it within ``tie``; the subject's results it passes keep
+    their order, and nothing moves across subjects or general memories. Passing a value
+    that answers the question best, it does too (:func:`_answers_first`)."""
+    out = list(order)
+    for c in [i for i in order if current[i]]:
+        held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
+        mine = [out[p] for p in held]
+        at = mine.index(c)
+        passed = [k for k in range(at) if answering[mine[k]] and
+                  kinds[mine[k]] in PROFILE_CATEGORIES and newness[mine[k]] < newness[c] and
+                  abs(scores[mine[k]] - scores[c]) <= tie]
+        if not passed:
+            continue
+        best[c] = best[c] or any(best[mine[k]] for k in passed)
+        mine.insert(passed[0], mine.pop(at))
+        for p, i in zip(held, mine, strict=True):
+            out[p] = i
+    return out
 
 
 def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool]) -> list[int]:

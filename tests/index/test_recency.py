@@ -120,6 +120,34 @@ def test_additions_and_other_peoples_facts_keep_their_places(
     assert _in_score_order([pair for pair in found if pair[0] in (older, newer)])
 
 
+#: Oona's morning drink, an uncaught change that says it holds now; an addition says so too.
+COFFEE = "Oona starts every morning with a strong black coffee."
+TEA_NOW = "It is green tea for Oona these days, the coffee was keeping her up."
+TEA_TOO = "Oona has also got into green tea these days, the coffee was keeping her up."
+
+
+@pytest.mark.parametrize(("newer", "first"), [(TEA_NOW, True), (TEA_TOO, False)])
+def test_a_newer_value_that_says_it_holds_now_ranks_first_of_a_many_valued_attribute(
+        make_store: Callable[..., MemoryBackend], minilm: object, newer: str,
+        first: bool) -> None:
+    """What one drinks is many-valued (a second drink is an addition), so its values are
+    not grouped; but a newer value that says it holds now ("these days") replaces the older
+    one it follows, and ranks first though the older scores higher. One that says it adds
+    ("also") keeps the order of the scores, and so do the subject's other facts."""
+    store = make_store(embedder=minilm)
+    _store(store, [(COFFEE, "2024-01-05T10:00:00Z"),
+                   *((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (newer, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What does Oona drink in the morning?", OONA)
+    score = dict(found)
+    assert TIE < score[COFFEE] - score[newer], "the setup: the older scores higher"
+    if first:
+        assert found[0][0] == newer and found[1][0] == COFFEE
+        assert _in_score_order(found[1:])
+    else:
+        assert _in_score_order(found)
+
+
 @pytest.mark.parametrize("category", ["fact", "context"])
 def test_what_answers_the_question_comes_before_the_persons_other_facts(
         make_store: Callable[..., MemoryBackend], minilm: object, category: str) -> None:
@@ -206,7 +234,9 @@ def _results(draw: st.DrawFn) -> tuple[list[np.ndarray | None], list[str | None]
     newness = [float(draw(st.integers(0, 5))) for _ in range(n)]
     scores = sorted(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)), reverse=True)
     contents = draw(st.lists(st.sampled_from(["Ann is a nurse", "Ann's brother is a nurse",
-                                              "Ben drives a van"]), min_size=n, max_size=n))
+                                              "Ben drives a van", "Ann is a nurse now",
+                                              "Ben also drives a van now"]),
+                             min_size=n, max_size=n))
     categories = draw(st.lists(st.sampled_from(["fact", "preference", "context"]),
                                min_size=n, max_size=n))
     q = rng.normal(size=(sum(len(a.questions) for a in ATTRIBUTES), dim)).astype(np.float32)
