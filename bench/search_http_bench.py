@@ -50,6 +50,7 @@ def _child_serve(argv: list[str]) -> None:
     # The bench's own modules (and its vector cache) from this tree; the served code
     # (api, element, source, index) from ``src``: bench modules import none at load.
     sys.path.insert(0, str(ROOT))
+    from bench import stages        # this tree's timers, around the served code's functions
     from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
     from bench.textgen import TextGen
     assert "index" not in sys.modules
@@ -76,7 +77,6 @@ def _child_serve(argv: list[str]) -> None:
         pass
     timers = os.environ.get("SEARCH_BENCH_STAGES")
     if timers:                          # --stages: where each search's time goes
-        from bench import stages
         spans = [s for s in os.environ.get("SEARCH_BENCH_SPANS", "").split(",") if s]
         app = stages.install(Path(timers), spans)(create_app({"ENV": "draft"}, home=home))
     else:
