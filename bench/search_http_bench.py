@@ -11,6 +11,7 @@ connections. The load of the moment falls on both alike; the ratios are the resu
     .venv/bin/python bench/search_http_bench.py --profile            # cProfile, in-process
     .venv/bin/python bench/search_http_bench.py --interleaved --base main  # with the model
     .venv/bin/python bench/search_http_bench.py --interleaved --base main --stages
+    .venv/bin/python bench/search_http_bench.py --interleaved --stages --spans index.search:_lexical
 
 The home: ``--size`` memories of ``textgen.py`` (seed 7, the vectors of
 ``memory_bench.py``'s cache: real all-MiniLM-L6-v2 vectors, pre-embedded), stored with
@@ -49,6 +50,7 @@ def _child_serve(argv: list[str]) -> None:
     # The bench's own modules (and its vector cache) from this tree; the served code
     # (api, element, source, index) from ``src``: bench modules import none at load.
     sys.path.insert(0, str(ROOT))
+    from bench import stages        # this tree's timers, around the served code's functions
     from bench.memory_bench import CHUNK, LookupEmbedder, VectorCache, _add_items
     from bench.textgen import TextGen
     assert "index" not in sys.modules
@@ -75,8 +77,8 @@ def _child_serve(argv: list[str]) -> None:
         pass
     timers = os.environ.get("SEARCH_BENCH_STAGES")
     if timers:                          # --stages: where each search's time goes
-        from bench import stages
-        app = stages.install(Path(timers))(create_app({"ENV": "draft"}, home=home))
+        spans = [s for s in os.environ.get("SEARCH_BENCH_SPANS", "").split(",") if s]
+        app = stages.install(Path(timers), spans)(create_app({"ENV": "draft"}, home=home))
     else:
         app = create_app({"ENV": "draft"}, home=home)
     tune = dict(item.split("=", 1) for item in
@@ -186,7 +188,7 @@ def subjects(size: int, seed: int) -> list[tuple[str, str]]:
 class Server:
     def __init__(self, name: str, src: Path, home: Path, seed: int, size: int,
                  token: str, tune: str = "", model: bool = False,
-                 stages: Path | None = None) -> None:
+                 stages: Path | None = None, spans: str = "") -> None:
         import http.client
         self.name = name
         self.stages = stages
@@ -195,7 +197,8 @@ class Server:
              str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune,
                                      "SEARCH_BENCH_MODEL": "1" if model else "",
-                                     "SEARCH_BENCH_STAGES": str(stages or "")})
+                                     "SEARCH_BENCH_STAGES": str(stages or ""),
+                                     "SEARCH_BENCH_SPANS": spans})
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             err = self.proc.stderr.read()[-3000:] if self.proc.stderr else ""
@@ -365,7 +368,8 @@ def interleaved(args: argparse.Namespace) -> None:
           f"{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.1f}")
     servers = {label: Server(label, srcs[label], home, args.seed, args.size, token,
                              tune=tunes.get(label, ""), model=True,
-                             stages=OUT / f"stages-{n}.json" if args.stages else None)
+                             stages=OUT / f"stages-{n}.json" if args.stages else None,
+                             spans=args.spans)
                for n, (label, home) in enumerate(homes.items())}
     base = f"/api/{ELEMENT_PATH}/ops/search"
     work = bodies(args.seed, args.size, "content", unique=args.rounds * QUERIES)
@@ -482,6 +486,10 @@ def main() -> None:
     parser.add_argument("--stages", action="store_true",
                         help="with --interleaved: time each search's stages in the servers "
                              "(bench/stages.py) and print them beside the client's time")
+    parser.add_argument("--spans", default="",
+                        help="with --stages: more functions of the search to time, "
+                             "comma-separated, each module:name or module:Class.name "
+                             "(index.search:_lexical,index.lanes:LaneSet.candidates)")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()

@@ -15,7 +15,9 @@ wall-clock timers (``time.perf_counter``, no profiler: its overhead would move t
 Each search request's timings (milliseconds) are kept in order and written as a JSON list
 to ``path`` when the process exits. :func:`table` pairs them with the client's own
 timings of the same requests (the server answers one request at a time in these benches)
-and prints medians and p95: what the model costs, and where the time above it goes.
+and prints medians and p95: what the model costs, and where the time above it goes;
+``spans`` (``search_http_bench.py --spans``) time any other functions of the search the same
+way (a timer costs about a microsecond a call).
 """
 
 from __future__ import annotations
@@ -49,9 +51,15 @@ def _timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
     return timed
 
 
-def install(path: Path) -> Callable[[Any], Any]:
+def install(path: Path, spans: Iterable[str] = ()) -> Callable[[Any], Any]:
     """Wrap the stages with timers (call before the app is made); returns a function that
-    puts the request's timer around a Flask app's WSGI stack and returns the app."""
+    puts the request's timer around a Flask app's WSGI stack and returns the app.
+
+    :param spans: more functions to time, each ``module:name`` or ``module:Class.name``
+        (``index.search:_lexical``, ``index.lanes:LaneSet.candidates``), where the code
+        that calls it looks it up (a module's global, a class's attribute); :func:`table`
+        prints each one's time per search under its name.
+    """
     import importlib
 
     import api.routes
@@ -66,6 +74,13 @@ def install(path: Path) -> Callable[[Any], Any]:
     index.ranking.Ranking.rank = _timed("rank", index.ranking.Ranking.rank)  # type: ignore
     core = index.core.MemoryCore
     core._embed_lanes = _timed("embed", core._embed_lanes)        # type: ignore[method-assign]
+    for span in spans:
+        module, _, attribute = span.partition(":")
+        owner = importlib.import_module(module)
+        *parts, last = attribute.split(".")
+        for part in parts:
+            owner = getattr(owner, part)
+        setattr(owner, last, _timed(span, getattr(owner, last)))
     records: list[dict[str, float]] = []
     atexit.register(lambda: path.write_text(json.dumps(records)))
 
@@ -104,6 +119,9 @@ def table(client: dict[str, list[float]], server: dict[str, list[dict[str, float
          lambda c, r: r.get("recall", 0.0) - r.get("gather", 0.0) - r.get("rank", 0.0)),
     ]
     names = list(server)
+    spans = sorted({key for records in server.values() for r in records for key in r
+                    if ":" in key})
+    rows += [(f"  span {span}", lambda c, r, span=span: r.get(span, 0.0)) for span in spans]
     out = ["| ms, p50 / p95 | " + " | ".join(names) + " |",
            "|---|" + "---|" * len(names)]
     for label, value in rows:

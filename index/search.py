@@ -221,9 +221,10 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
     """Exact per-lane cosines of ``labels``, their BM25, whether each opens with one of
     the names the query names (``SlotTable.opens_named``: the opening name column),
     whether its content is the query's text (``Ranking.exact``) and its content's cosine
-    with the query's name (``Ranking.name``), and whether it says a time
+    with the query's name (``Ranking.name``, off the rows the content lane's cosine
+    gathered), and whether it says a time
     (``Ranking.asks``)."""
-    sims, present = state.lanes.similarities(labels, queries)
+    sims, present, name_sim = state.lanes.similarities(labels, queries, ranking.name)
     named = same = answers = None
     ids, records = state.slots.ids, state.records
     if ranking.names:
@@ -235,12 +236,8 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
     if ranking.exact is not None:
         same = np.array([records[str(ids[label])].content == ranking.exact
                          for label in labels.tolist()], dtype=bool)
-    name_sim = None
-    if ranking.name is not None:
-        lane = state.lanes["content"]
-        has = lane.has[labels]        # sized by similarities() above (Lane.ensure)
+    if ranking.name is not None and name_sim is None:     # the query had no content lane
         name_sim = np.zeros(len(labels), dtype=np.float64)
-        name_sim[has] = lane.vectors[labels[has]] @ ranking.name
     return Rows(labels, state.slots.seq[labels], state.slots.occurred[labels], sims,
                 present, bm25[labels] if bm25.size else np.zeros(len(labels)), named, same,
                 name_sim, answers)

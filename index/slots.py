@@ -16,7 +16,8 @@ Names (``names.named_in``, the name boost's signal): a code per label, 0 for non
 1, 2, ... for each distinct set of names a memory is about, filled the first time a
 search scores the label (``UNREAD`` until then, and again once its content changes), so a
 search compares a few sets instead of reading each scored memory's text, and a cold start
-reads none. Whether a memory says a time (``asks.says_time``, the signal of a query that
+reads none (a served store reads them all just after it opens, on a thread of its own:
+``MemoryStore``). Whether a memory says a time (``asks.says_time``, the signal of a query that
 asks when) is read with them, in the same pass.
 """
 
@@ -183,6 +184,19 @@ class SlotTable:
         (``content`` as in :meth:`opens_named`)."""
         self._read(labels, content)
         return np.asarray(self.time_said[labels], dtype=bool)
+
+    def unread(self, low: int, high: int) -> np.ndarray:
+        """The live labels in ``[low, high)`` whose names are not read yet (``UNREAD``)."""
+        high = min(high, self.high_water)
+        if high <= low:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero((self.opening[low:high] == UNREAD)
+                              & (self.owner[low:high] != FREE)) + low
+
+    def read_names(self, labels: np.ndarray, content: Callable[[int], str]) -> None:
+        """Read the names of ``labels`` now (``content`` as in :meth:`opens_named`), as the
+        first search to score them would."""
+        self._read(labels, content)
 
     def _read(self, labels: np.ndarray, content: Callable[[int], str]) -> np.ndarray:
         """The names codes of ``labels``, reading the text of those not read yet (their

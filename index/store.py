@@ -18,7 +18,9 @@ embedding runs outside it.
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -60,6 +62,10 @@ from .writes import (
 __all__ = ["MemoryStore", "LOG_NAME", "LOCK_NAME", "SEARCH_LIMIT_MAX"]
 
 logger = logging.getLogger(__name__)
+
+#: Labels whose names one step of the read after an open reads under the store's lock
+#: (about 2 ms: a search waits at most that long for it).
+NAMES_STEP = 128
 
 
 class MemoryStore(MemoryCore):
@@ -113,6 +119,31 @@ class MemoryStore(MemoryCore):
         self.open_report: dict[str, Any] = self._engine.open_report
         if repair_on_open:      # embeds what is unembedded, then warms the names
             self._behind.wake()
+            threading.Thread(target=self._read_names, name=f"names:{self.directory.name}",
+                             daemon=True).start()
+
+    def _read_names(self) -> None:
+        """Every memory's names read (``SlotTable.read_names``), ``NAMES_STEP`` labels at a
+        time under the lock, once after the open, until the store closes. A search reads
+        the names of the memories it scores that are not read yet (``slots.py``); just
+        after an open that is all of them, which cost the first thousand searches of a
+        6,000-memory store 0.07 to 0.11 ms each at p50 (issue 29). A cold start still
+        reads none before it answers; a memory stored or changed later is read by the
+        first search that scores it."""
+        low = 0
+        try:
+            while True:
+                with self._lock:
+                    if self._engine.closed or low >= self._state.slots.high_water:
+                        return
+                    state = self._state
+                    labels = state.slots.unread(low, low + NAMES_STEP)
+                    if len(labels):
+                        state.slots.read_names(labels, functools.partial(_content, state))
+                low += NAMES_STEP
+                time.sleep(0)       # a search waiting for the lock may take it
+        except Exception:   # the searches read what is left, as they would have anyway
+            logger.exception("%s: reading the memories' names failed", self.directory.name)
 
     @property
     def _state(self) -> MemoryState:
@@ -421,6 +452,11 @@ class MemoryStore(MemoryCore):
         with self._lock:
             self._check_open()
             return list_page(self._state, query)
+
+
+def _content(state: MemoryState, label: int) -> str:
+    """The content of the memory at ``label``."""
+    return state.records[str(state.slots.ids[label])].content
 
 
 def _erased(record: MemoryRecord) -> set[str]:

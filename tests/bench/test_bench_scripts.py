@@ -316,10 +316,12 @@ def test_search_http_bench_interleaved_times_the_stages_beside_another_revision(
     """The real model in the servers and in the bench (300 memories; the vectors of
     ``memory_bench.py``'s cache, made by the model on first use)."""
     out = run("bench/search_http_bench.py", "--interleaved", "--size", "300", "--rounds", "1",
-              "--base", "HEAD", "--stages", "--tune", "gcfreeze=1")
+              "--base", "HEAD", "--stages", "--tune", "gcfreeze=1",
+              "--spans", "index.search:_lexical,index.lanes:LaneSet.candidates")
     assert "HTTP search at HEAD" in out and "ratio at HEAD" in out
     assert "ratio, gcfreeze=1" in out                 # --tune: this tree served again, tuned
     assert "by stage" in out and "| the store's search (under its lock) | " in out
+    assert "|   span index.lanes:LaneSet.candidates | " in out     # --spans: each one's time
 
 
 def test_updates_bench_tells_an_ending_in_other_words_from_one_not_recognised() -> None:

@@ -199,9 +199,11 @@ def test_similarities_mark_missing_lanes_absent():
     e = np.eye(4, dtype=np.float32)
     lanes.put(a, {"content": e[0], "context": e[1]})
     lanes.put(b, {"content": e[1]})
-    sims, present = lanes.similarities(np.array([a, b]), {"content": e[0], "context": e[1]})
+    sims, present, name = lanes.similarities(np.array([a, b]), {"content": e[0], "context": e[1]},
+                                             e[1])
     assert present.tolist() == [[True, True, False], [True, False, False]]
     assert sims[0, :2].tolist() == [1.0, 1.0] and sims[1, 0] == 0.0
+    assert name is not None and name.tolist() == [0.0, 1.0]     # the extra query's cosines
     assert sorted(lanes.candidates({"context": e[1]}, [None], None,
                                    {"context": 5}).tolist()) == [a]
 

@@ -321,3 +321,34 @@ def test_a_memory_that_says_the_name_anywhere_is_about_them(make_store, tmp_path
     found = store.search(query="What does Agnes love?", limit=2, settings=EVERYTHING)
     first = found.results[0]["memory"]["content"]
     assert first == (says if weight else addresses)
+
+
+def test_a_served_file_store_reads_every_memorys_names_after_it_opens(tmp_path):
+    """A store opened to serve (``repair_on_open``) reads the names of all its memories
+    on a thread of its own just after it opens (``MemoryStore._read_names``), so no search
+    pays for them; a search then answers what a store reading them lazily answers."""
+    import time
+
+    from index import HashingEmbedder, MemoryStore
+    contents = ["Maria planted tomatoes", "Melanie: Caroline, that's great!", "Jon sings",
+                "First night in Agnes's new apartment", "the garden needs water",
+                "When did Maria move? Last May"] * 50
+    with MemoryStore(tmp_path / "mem", HashingEmbedder(64)) as store:
+        for i, content in enumerate(contents):
+            store.store(content=f"{content} {i}", category="fact", settings=EVERYTHING)
+    with MemoryStore(tmp_path / "mem", HashingEmbedder(64)) as lazy:
+        slots = lazy._state.slots
+        live = slots.unread(0, slots.high_water)
+        assert len(live) == len(contents)     # a cold start reads none
+        expected = lazy.search(query="When did Maria plant tomatoes?", limit=20,
+                               settings=EVERYTHING, count_access=False).results
+    with MemoryStore(tmp_path / "mem", HashingEmbedder(64), repair_on_open=True) as served:
+        slots = served._state.slots
+        deadline = time.monotonic() + 30
+        while len(slots.unread(0, slots.high_water)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not len(slots.unread(0, slots.high_water))
+        found = served.search(query="When did Maria plant tomatoes?", limit=20,
+                              settings=EVERYTHING, count_access=False).results
+    assert [(r["memory"]["id"], r["score"]) for r in found] == \
+        [(r["memory"]["id"], r["score"]) for r in expected]
