@@ -23,7 +23,8 @@ import numpy as np
 
 from .embed import Embedder, embed_for_lanes, normalize_rows
 
-__all__ = ["ATTRIBUTES", "Attribute", "RELATIONS", "attribute_scores", "question_vectors"]
+__all__ = ["ATTRIBUTES", "Attribute", "RELATIONS", "ROLES", "attribute_scores",
+           "question_vectors"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,17 @@ landlord landlady therapist coach trainer client tutor ex twins twin stepson ste
 grandson granddaughter grandchild grandchildren grandkid grandkids stepmum stepmom stepdad
 dog cat puppy kitten pet
 """.split())
+
+#: The words (of :data:`RELATIONS`) for the one person an attribute is about: a statement
+#: naming its person by any of them gives that attribute's value, not another person's fact
+#: ("Erin's girlfriend Chloe" is who Erin's partner is; "Maria's brother lives in Brighton"
+#: is not where Maria lives). Only words for one and the same person: a son and a
+#: daughter, a dog and a cat, a doctor and a dentist are two.
+ROLES: dict[str, frozenset[str]] = {name: frozenset(words.split()) for name, words in {
+    "partner": "partner wife husband boyfriend girlfriend fiance fiancee",
+    "manager": "boss manager",
+    "friends": "friend friends mate",
+}.items()}
 
 _LOCK = threading.Lock()
 #: The bank's unit question vectors per model id.

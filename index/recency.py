@@ -26,7 +26,9 @@ apart), and group too. Only stored vectors are read (the bank's are embedded onc
 model): no model call at query time. Never grouped this way: results for a query of a
 many-valued attribute (pets, languages, hobbies: a second value is an addition) or of no
 attribute clearly, general memories, and a result about another person of the subject's
-("Maria's brother lives in Brighton" for "Where does Maria live?", :func:`relations`).
+("Maria's brother lives in Brighton" for "Where does Maria live?", :func:`relations`;
+the words for the one person an attribute is about, ``ROLES``, name no other: "Erin's
+girlfriend Chloe" for "Who is Erin's partner?").
 A tie is kept, wider than for near-duplicates (two
 statements of one attribute differ in score by what else each says): the vectors of whole
 memories (the subject's name and the rest of the sentence in them) say only roughly which
@@ -60,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from .embed import Embedder
-from .profile_bank import ATTRIBUTES, RELATIONS, attribute_scores, question_vectors
+from .profile_bank import ATTRIBUTES, RELATIONS, ROLES, attribute_scores, question_vectors
 from .ranking import Ranked
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -140,7 +142,8 @@ def relations(text: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class Asked:
     """The attribute a query asks (:func:`asked`): its index in the bank, the bank's
-    question vectors, and the people of the subject's the query names."""
+    question vectors, and the people of the subject's the query names or the attribute is
+    about (``ROLES``)."""
 
     attribute: int
     questions: np.ndarray
@@ -162,7 +165,11 @@ def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None) -> 
     best = int(order[0])
     if row[best] < ASKED_MIN or row[best] - row[order[1]] < ASKED_MARGIN:
         return None
-    return Asked(best, questions, relations(text))
+    # The one person the attribute is about goes by any of its words: "Erin's girlfriend
+    # Chloe" answers "Who is Erin's partner?" and "Is Dan married?" (as of before a newer
+    # partner); a query naming someone else asks of them alone.
+    named, roles = relations(text), ROLES.get(ATTRIBUTES[best].name, frozenset())
+    return Asked(best, questions, named | roles if not named or named & roles else named)
 
 
 def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,

@@ -171,6 +171,35 @@ def test_what_answers_the_question_comes_before_the_persons_other_facts(
     assert _in_score_order(found[1:])
 
 
+#: A person's facts that answer "Who is ... partner?" best of the profile bank, though
+#: they are no partner: what the name in every memory does to a cosine.
+ERIN = ["Erin is saving up to redo the kitchen.",
+        "Erin has been reading a lot of science fiction lately.",
+        "Erin is training for a half marathon in October."]
+
+
+@pytest.mark.parametrize(("old", "new", "query"), [
+    ("Erin's girlfriend Chloe and Erin have been together for two years",
+     "Erin is seeing someone called Ben", "Who is Erin's partner?"),
+    ("Erin's fiancee is called Amy", "Amy and Erin got married in June", "Is Erin married?"),
+])
+def test_as_of_answers_the_partner_named_by_another_word_for_partner(
+        make_store: Callable[..., MemoryBackend], minilm: object, old: str, new: str,
+        query: str) -> None:
+    """Who someone's partner was (``as_of`` before a newer one) is a memory that names the
+    partner as a girlfriend or a fiancee: the person the asked attribute is about, not
+    another person's fact, so it answers the question first."""
+    store = make_store(embedder=minilm)
+    _store(store, [(text, "2024-01-06T10:00:00Z") for text in ERIN], OONA)
+    older = store.store(content=old, category="fact", occurred_at="2024-01-08T10:00:00Z",
+                        settings=EVERYTHING, **OONA).memory
+    store.store(content=new, category="fact", occurred_at="2024-03-01T10:00:00Z",
+                settings=EVERYTHING, supersedes=[older["id"]], **OONA)
+    found = store.search(query=query, settings=EVERYTHING, limit=10, count_access=False,
+                         as_of="2024-01-08T10:01:00Z", **OONA).results
+    assert [r["memory"]["content"] for r in found][0] == old
+
+
 def test_general_memories_are_never_grouped(make_store: Callable[..., MemoryBackend],
                                             minilm: object) -> None:
     """Memories about no one (a conversation's, a team's) keep the ranking's order."""
