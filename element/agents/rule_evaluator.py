@@ -25,7 +25,8 @@ from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses, several
 from .profile import values, whose
 from .relation import relation_target
-from .slots import adds_up, named_target, owner, single_slot, slot_keys, slot_target
+from .slots import (adds_up, named_target, owner, same_slot, single_slot, slot_keys,
+                    slot_target)
 from .holders import UNKNOWN, holder_of
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
                       SIMILAR_MIN_WEAK, Signals, is_event, key_target, keys_of, mentions,
@@ -421,7 +422,9 @@ class RuleEvaluator:
         try:
             return similar_target(content, near, who, sig.holder, embedder.embed, least,
                                   clear=sig.strong and not sig.addition,
-                                  now=_now_alone(sentence, sig))
+                                  now=_now_alone(sentence, sig),
+                                  fits=(lambda said: same_slot(sentence, said))
+                                  if sig.strong else None)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
 

@@ -29,6 +29,7 @@ from .holders import UNKNOWN, holder_of, same_holder, subject_first
 from .updates import FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
+           "same_slot",
            "owner",
            "PEOPLE", "names_of"]
 
@@ -141,6 +142,15 @@ def adds_up(sentence: str) -> bool:
     instrument): "I have a dog called Rex now" after "I have a cat" is one more."""
     found = slots_of(sentence)
     return bool(found) and not any(slot.single for slot in found)
+
+
+def same_slot(sentence: str, said: str) -> bool:
+    """Whether a memory (``said``, first person) may be the one a change of ``sentence``
+    meant by similarity: unless both name slots by their words and none in common ("Sara
+    and I are divorced now" is about a partner, not "we live in Leeds with our two kids":
+    where the speaker lives)."""
+    named, held = slots_of(sentence), slots_of(said)
+    return not (named and held) or bool(named & held)
 
 
 def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Memory],

@@ -484,11 +484,14 @@ _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s
 def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
                    embed: Callable[[list[str]], np.ndarray],
                    least: float = SIMILAR_MIN, clear: bool = False,
-                   now: bool = False) -> Memory | None:
+                   now: bool = False,
+                   fits: Callable[[str], bool] | None = None) -> Memory | None:
     """The candidate (a search's hits for ``text``) whose attribute is clearly the one
     ``text`` (third person) sets: same holder, not a past event, cosine of the stripped
     texts >= ``least`` and ``MARGIN`` over the next; with ``clear`` (a strong cue), also
-    >= ``SIMILAR_MIN_CLEAR`` and ``MARGIN_CLEAR`` over the next."""
+    >= ``SIMILAR_MIN_CLEAR`` and ``MARGIN_CLEAR`` over the next; with ``now`` (a short
+    statement of the present), also >= ``NOW_CLOSE`` and ``NOW_MARGIN`` over the next.
+    Never a memory (first person) that does not ``fit`` the statement."""
     pool = []
     for memory in candidates:
         sentences = first_person(memory["content"], who)
@@ -509,8 +512,13 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
     order = np.argsort(-scores)
     best = float(scores[order[0]])
     second = float(scores[order[1]]) if len(order) > 1 else -1.0
-    if (best < least or best - second < MARGIN) and \
-            not (clear and best >= SIMILAR_MIN_CLEAR and best - second >= MARGIN_CLEAR) and \
-            not (now and best >= NOW_CLOSE and best - second >= NOW_MARGIN):
+    closest = pool[int(order[0])]
+    if fits is not None and not fits(first_person(closest["content"], who)[0]):
         return None
-    return pool[int(order[0])]
+    if best >= least and best - second >= MARGIN:
+        return closest
+    if clear and best >= SIMILAR_MIN_CLEAR and best - second >= MARGIN_CLEAR:
+        return closest
+    if now and best >= NOW_CLOSE and best - second >= NOW_MARGIN:
+        return closest
+    return None

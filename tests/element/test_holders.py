@@ -94,3 +94,12 @@ def test_anothers_statement_of_the_present_keeps_the_fact(store: Any, before: st
         tell(store, said)
     assert "supersede" not in tell(store, after)
     assert kept in current(store)
+
+
+def test_a_strong_change_of_another_slot_keeps_the_fact_far_from_it(store: Any) -> None:
+    # "divorced" is about a partner; "live in" is where one lives: however near their
+    # texts (a shared name, "two kids"), the home is not what ended.
+    for said in (*BACKGROUND, "We live in Bath with Tom and our two kids."):
+        tell(store, said)
+    assert "supersede" not in tell(store, "Tom and I are divorced now.")
+    assert "in Bath" in current(store)
