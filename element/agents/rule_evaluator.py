@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from .ages import birthday_change
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, kin, narrate, tell
@@ -263,7 +264,8 @@ class RuleEvaluator:
                 found = self._change(sentence, turn, who, observation, pool, taken, partial,
                                      after_end)
                 if found is None or found.target is None:
-                    found = named_change(sentence, pool, who, turn, observation, taken) or found
+                    found = named_change(sentence, pool, who, turn, observation, taken) or \
+                        birthday_change(sentence, pool, who, turn, observation, taken) or found
                 if found is None or found.target is None:
                     found = self._now_clause(sentence, turn, who, observation, pool,
                                              taken) or found
