@@ -17,9 +17,10 @@ from typing import Any
 from .decisions import Pool
 from .episodes import tell
 from .profile import profile_target, values, whose
-from .updates import UNKNOWN, Signals, is_event, signals
+from .holders import UNKNOWN
+from .updates import Signals, is_event, signals
 
-__all__ = ["by_meaning", "clauses", "MEANING_POOL", "SIMILAR_WORDS"]
+__all__ = ["by_meaning", "clauses", "several", "MEANING_POOL", "SIMILAR_WORDS"]
 
 #: A change statement longer than this is a story: its attribute is not looked for by
 #: similarity (only by key or a named old value).
@@ -43,6 +44,11 @@ def clauses(sentence: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+def several(sentence: str) -> bool:
+    """Whether ``sentence`` tells of several of a thing held at once ("two phones")."""
+    return bool(_SEVERAL.search(sentence))
+
+
 def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
                 skip: list[str]) -> dict[str, Any] | None:
     """The memory whose attribute a statement (not a story; of the present, or with a
@@ -56,7 +62,7 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     round the corner and I've finally got a garden"). Among the pool's newest one-fact
     memories (``MEANING_POOL``), in one model call at most."""
     story = len(sentence.split()) > SIMILAR_WORDS
-    if not story and is_event(sentence) and not sig.change or _SEVERAL.search(sentence):
+    if not story and is_event(sentence) and not sig.change or several(sentence):
         return None
     embedder = pool.embedder()
     if embedder is None or not (sig.strong or values(content, who)):

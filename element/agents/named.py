@@ -45,8 +45,8 @@ from .profile import whose
 from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
-from .updates import _ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event, \
-    same_holder
+from .holders import same_holder
+from .updates import _ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEAR_WORDS",
            "RARE_WORDS"]

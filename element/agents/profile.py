@@ -36,8 +36,8 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .updates import FACT_WORDS, Memory, first_person, is_event, same_holder, \
-    strip_for_attribute
+from .holders import kin_modifier, same_holder
+from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
@@ -120,12 +120,12 @@ def whose(sentence: str) -> str:
     never the speaker's however it is said."""
     if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
-    if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence):
+    if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence) or kin_modifier(sentence):
         return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
         for word in m[1].lower().split():
-            if re.sub(r"'s?$", "", word) in PEOPLE:
-                kin = re.sub(r"'s?$", "", word)
+            kin = re.sub(r"'s?$", "", word)
+            if kin in PEOPLE or set(kin.split("-")) & PEOPLE:     # "brother-in-law"
                 # "my son Jaxon", not "my sister's Toyota" (a thing of hers).
                 named = None if word.endswith(("'s", "'")) else re.match(
                     rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?{re.escape(word)}\s+"

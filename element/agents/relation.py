@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from index import terms
 
-from .updates import Memory, content_terms, first_person, holder_of, is_event, without_opening
+from .holders import holder_of, without_opening
+from .updates import Memory, content_terms, first_person, is_event
 
 __all__ = ["relation", "relation_target"]
 

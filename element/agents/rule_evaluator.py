@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from .ages import birthday_change
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .episodes import episode, is_english, kin, narrate, tell
@@ -22,15 +23,15 @@ from .restated import introduced, restate
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
-from .meaning import SIMILAR_WORDS, by_meaning, clauses
-from .profile import values
+from .meaning import SIMILAR_WORDS, by_meaning, clauses, several
+from .profile import values, whose
 from .relation import relation_target
-from .slots import named_target, owner, single_slot, slot_keys, slot_target
+from .slots import (adds_up, named_target, owner, same_slot, single_slot, slot_keys,
+                    slot_target)
+from .holders import UNKNOWN, holder_of
 from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, UNKNOWN, Signals, holder_of, is_event, key_target,
-                      keys_of,
-                      mentions, moved_to, signals, similar_target,
-                      single_valued, value_target)
+                      SIMILAR_MIN_WEAK, Signals, is_event, key_target, keys_of, mentions,
+                      moved_to, signals, similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -58,6 +59,16 @@ def _short_now(sentence: str, sig: Signals) -> bool:
     """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
     not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
     return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
+
+
+def _now_alone(sentence: str, sig: Signals) -> bool:
+    """A short statement of what holds now (``_short_now``) that may replace a memory far
+    closer to it than any other (``updates.NOW_CLOSE``): the speaker's by the strict reading
+    (``profile.whose``: "my brother has a flat in Brighton now" is his), of one thing (not
+    "two phones") and not only of attributes that add up ("I have a dog called Rex now"
+    after "I have a cat" is one more)."""
+    return _short_now(sentence, sig) and whose(sentence) == "" and not several(sentence) \
+        and not adds_up(sentence)
 
 
 #: A change done to the speaker by someone else: the verbs of change, "me" their object.
@@ -253,7 +264,8 @@ class RuleEvaluator:
                 found = self._change(sentence, turn, who, observation, pool, taken, partial,
                                      after_end)
                 if found is None or found.target is None:
-                    found = named_change(sentence, pool, who, turn, observation, taken) or found
+                    found = named_change(sentence, pool, who, turn, observation, taken) or \
+                        birthday_change(sentence, pool, who, turn, observation, taken) or found
                 if found is None or found.target is None:
                     found = self._now_clause(sentence, turn, who, observation, pool,
                                              taken) or found
@@ -411,7 +423,10 @@ class RuleEvaluator:
         near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
         try:
             return similar_target(content, near, who, sig.holder, embedder.embed, least,
-                                  clear=sig.strong and not sig.addition)
+                                  clear=sig.strong and not sig.addition,
+                                  now=_now_alone(sentence, sig),
+                                  fits=(lambda said: same_slot(sentence, said))
+                                  if sig.strong else None)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
 

@@ -25,10 +25,12 @@ from functools import lru_cache
 
 from index import RELATIONS
 
-from .updates import (FACT_WORDS, UNKNOWN, Memory, first_person, holder_of, is_event,
-                      same_holder, subject_first)
+from .holders import UNKNOWN, holder_of, same_holder, subject_first
+from .updates import FACT_WORDS, Memory, first_person, is_event
 
-__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "owner",
+__all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
+           "same_slot",
+           "owner",
            "PEOPLE", "names_of"]
 
 
@@ -135,6 +137,22 @@ def single_slot(sentence: str) -> bool:
     return any(slot.single for slot in slots_of(sentence))
 
 
+def adds_up(sentence: str) -> bool:
+    """Whether ``sentence`` is about attributes that add up only (a pet, a drink, an
+    instrument): "I have a dog called Rex now" after "I have a cat" is one more."""
+    found = slots_of(sentence)
+    return bool(found) and not any(slot.single for slot in found)
+
+
+def same_slot(sentence: str, said: str) -> bool:
+    """Whether a memory (``said``, first person) may be the one a change of ``sentence``
+    meant by similarity: unless both name slots by their words and none in common ("Sara
+    and I are divorced now" is about a partner, not "we live in Leeds with our two kids":
+    where the speaker lives)."""
+    named, held = slots_of(sentence), slots_of(said)
+    return not (named and held) or bool(named & held)
+
+
 def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Memory],
                 who: str, skip: Iterable[str] = ()) -> Memory | None:
     """The newest one-fact memory of ``holder``'s (``who``'s memories read back in the
@@ -177,7 +195,8 @@ def owner(sentence: str) -> str:
     phrase = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", subject_first(sentence),
                       re.I)
     if holder and holder != UNKNOWN and phrase and \
-            not {re.sub(r"'s?$", "", w) for w in phrase[1].lower().split()} & _PEOPLE:
+            not {part for w in phrase[1].lower().split()
+                 for part in re.sub(r"'s?$", "", w).split("-")} & _PEOPLE:
         return ""
     return holder
 

@@ -23,13 +23,16 @@ visit) changes nothing stored. Three general methods find the memory meant, in o
    (a search) are compared by the cosine of their texts with the subject's name and the cue
    words removed, so the attribute, not the person, is compared. The closest is meant when
    it is close enough (``SIMILAR_MIN``; more with a weak cue) and clearly closer than the
-   next (``MARGIN``); past events ("Adam went to Paris") and memories of several sentences
-   are never superseded by similarity. Before it, the attribute by its words
-   (``slots.py``: "the keys to our new house" and "I rent a flat" are both where one lives).
+   next (``MARGIN``), or, for a short statement of the present, less close but far closer
+   than the next (``NOW_CLOSE``, ``NOW_MARGIN``); past events ("Adam went to Paris") and
+   memories of several sentences are never superseded by similarity. Before it, the
+   attribute by its words (``slots.py``: "the keys to our new house" and "I rent a flat"
+   are both where one lives).
 
 Never superseded: by a statement with an addition cue ("also", "too", "another",
 "second"), by a plan, wish or past habit ("going to", "used to", "as a kid"), or across
-holders ("my sister lives in Lisbon" is not about where the speaker lives).
+holders ("my sister lives in Lisbon" is not about where the speaker lives; whose a
+sentence is: ``holders.py``).
 
 Pure functions over texts and a :class:`~element.agents.decisions.Pool`; the module
 knows no case, no benchmark and no name.
@@ -48,6 +51,7 @@ import numpy as np
 from index import terms
 
 from .dates import time_phrase
+from .holders import _OPENING_ADVERB, holder_of, memory_holder, same_holder
 from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
@@ -55,8 +59,8 @@ __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "menti
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
            "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
-           "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED", "UNKNOWN", "moved_to",
-           "subject_first", "without_opening", "content_terms"]
+           "NOW_CLOSE", "NOW_MARGIN", "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED",
+           "moved_to", "content_terms"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -67,6 +71,10 @@ SIMILAR_MIN_WEAK = 0.5
 #: The same for a short statement of the speaker's that only says what holds now ("I'm on
 #: day shifts now"): "now" is said of additions as often.
 SIMILAR_MIN_NOW = 0.6
+#: Such a statement that is less close still is meant when it is clearly the closest: at
+#: least ``NOW_CLOSE`` and ``NOW_MARGIN`` over the speaker's next memory.
+NOW_CLOSE = 0.4
+NOW_MARGIN = 0.2
 #: How short (words) such a statement must be.
 NOW_WORDS = 12
 #: A memory longer than this (words) is a story, not one fact: never replaced by
@@ -199,11 +207,6 @@ _VALUE_END = re.compile(r"\s*[\"()]|\s+(?:and|but|so|because|for|to|with|after|s
                         r"this|in|when|as|at|on|from|now|then|three|two|a few|\d+)\b.*$",
                         re.I)
 _GENERIC = frozenset("my our the a an old new whole".split())
-#: A word opening a sentence before its subject ("Sadly, Rex passed away").
-_OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
-                             r"anyway|finally|actually|yesterday|today|recently|"
-                             r"(?:last|this)\s+(?:week|weekend|month|night|year))\b\s*,?\s+",
-                             re.I)
 _SELF = frozenset("i we me".split())
 _SPEAKER_FIRST = re.compile(r"^(?:i|we)\b", re.I)
 _AFTER = re.compile(r"\b(?:after|since)\s*$", re.I)
@@ -242,63 +245,6 @@ def _cut(value: str) -> str:
     value = _VALUE_END.sub("", value.strip())
     words = value.split()
     return " ".join(words[:6])
-
-
-#: Whose a sentence is not known: it opens on a pronoun or a thing ("It was great", "They
-#: moved"), or does not open on a subject.
-UNKNOWN = "?"
-_NOT_HOLDERS = frozenset("""
-it its this that these those there here what they them he she his her their you your who
-which when where why how if so and but or as then just also really well yes no oh ok wow
-""".split())
-#: A short phrase setting the scene before the subject ("After the reorg, I ...").
-_SCENE = re.compile(r"^(?:ever\s+|even\s+|just\s+)?(?:after|since|on|in|at|from|during|as of|"
-                    r"starting|this|these|last|next|for|first|most|every|each|some|many|"
-                    r"a few|two|three|four|several)\b[^,]{0,30}?,?\s+(?=(?:i|we|my|our)\b)",
-                    re.I)
-
-
-def without_opening(sentence: str) -> str:
-    """``sentence`` without an opening adverb ("Sadly, ...", "Last week ...")."""
-    return _OPENING_ADVERB.sub("", sentence.strip(), count=1)
-
-
-def subject_first(sentence: str) -> str:
-    """``sentence`` from its subject on: without an opening adverb or a short scene
-    ("Sadly, ...", "First night in our new flat ..." -> "our new flat ...")."""
-    return _SCENE.sub("", without_opening(sentence), count=1)
-
-
-def holder_of(sentence: str) -> str:
-    """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
-    "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
-    lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
-    ("It became real")."""
-    s = subject_first(sentence)
-    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
-                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b", s, re.I):
-        # "(Today) was my last day at ...": the speaker's day.
-        return ""
-    # "My new phone is ...": the phone is the holder's word, "new" says it changed.
-    s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
-    if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?P<v>\w+)", s,
-                     re.I):
-        if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
-                not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
-                             r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s, re.I):
-            return ""       # "my manager is Dev": an attribute of the speaker
-        return norm(m["h"])
-    if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
-        return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
-    if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
-        return norm(m["h"])
-    return UNKNOWN
-
-
-def same_holder(a: str, b: str) -> bool:
-    if UNKNOWN in (a, b):
-        return False
-    return a == b or bool(a and b and set(a.split()) & set(b.split()))
 
 
 #: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.
@@ -537,11 +483,15 @@ _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s
 
 def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
                    embed: Callable[[list[str]], np.ndarray],
-                   least: float = SIMILAR_MIN, clear: bool = False) -> Memory | None:
+                   least: float = SIMILAR_MIN, clear: bool = False,
+                   now: bool = False,
+                   fits: Callable[[str], bool] | None = None) -> Memory | None:
     """The candidate (a search's hits for ``text``) whose attribute is clearly the one
     ``text`` (third person) sets: same holder, not a past event, cosine of the stripped
     texts >= ``least`` and ``MARGIN`` over the next; with ``clear`` (a strong cue), also
-    >= ``SIMILAR_MIN_CLEAR`` and ``MARGIN_CLEAR`` over the next."""
+    >= ``SIMILAR_MIN_CLEAR`` and ``MARGIN_CLEAR`` over the next; with ``now`` (a short
+    statement of the present), also >= ``NOW_CLOSE`` and ``NOW_MARGIN`` over the next.
+    Never a memory (first person) that does not ``fit`` the statement."""
     pool = []
     for memory in candidates:
         sentences = first_person(memory["content"], who)
@@ -549,7 +499,7 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
         if len(sentences) != 1 or len(sentences[0].split()) > FACT_WORDS or \
                 is_event(sentences[0]):
             continue
-        if not same_holder(holder_of(sentences[0]), holder):
+        if not same_holder(memory_holder(sentences[0]), holder):
             continue
         pool.append(memory)
     if not pool:
@@ -562,7 +512,13 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
     order = np.argsort(-scores)
     best = float(scores[order[0]])
     second = float(scores[order[1]]) if len(order) > 1 else -1.0
-    if (best < least or best - second < MARGIN) and \
-            not (clear and best >= SIMILAR_MIN_CLEAR and best - second >= MARGIN_CLEAR):
+    closest = pool[int(order[0])]
+    if fits is not None and not fits(first_person(closest["content"], who)[0]):
         return None
-    return pool[int(order[0])]
+    if best >= least and best - second >= MARGIN:
+        return closest
+    if clear and best >= SIMILAR_MIN_CLEAR and best - second >= MARGIN_CLEAR:
+        return closest
+    if now and best >= NOW_CLOSE and best - second >= NOW_MARGIN:
+        return closest
+    return None

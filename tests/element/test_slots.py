@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from element.agents.slots import slots_of
+from element.agents.slots import same_slot, slots_of
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from element.agents.updates import signals
 from index import HashingEmbedder, MemorySettings, MemoryStore
@@ -179,3 +179,14 @@ def test_an_old_name_told_of_again_with_another_ends_nothing(store: MemoryStore,
     tell(store, "We've got a collie called Rex.")
     tell(store, news)
     assert any("collie called Rex" in c for c in current(store))
+
+
+@pytest.mark.parametrize("sentence,said,same", [
+    ("Tom and I are divorced now", "We live in Bath with our two kids", False),
+    ("Tom and I are divorced now", "I have been married to Tom for ten years", True),
+    ("Tom and I are divorced now", "Tom and I have two kids", True),     # names no slot
+    ("I switched to a Pixel", "I use an iPhone 12", True),
+])
+def test_a_change_by_similarity_keeps_to_the_slots_both_name(sentence: str, said: str,
+                                                              same: bool) -> None:
+    assert same_slot(sentence, said) is same

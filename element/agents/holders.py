@@ -1,0 +1,130 @@
+"""Whose a sentence is: the speaker's, another person's (or animal's), or not known.
+
+A change replaces only what the same holder had: "my sister lives in Lisbon" is not about
+where the speaker lives. A first-person sentence (``rules.clean``ed, or a memory read back
+by ``updates.first_person``) is the speaker's when it opens on I or we, or on a thing of the
+speaker's ("my manager is Dev", "my pet insurance is with Petplan", "she's my favourite
+writer now"); another's when it opens on a person or an animal ("my sister ...", "Leo
+turned 5"); not known when it opens on a pronoun or a thing ("It became real"). Pure
+functions over texts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from index import RELATIONS
+
+from .rules import norm
+
+__all__ = ["UNKNOWN", "holder_of", "same_holder", "memory_holder", "kin_modifier",
+           "subject_first", "without_opening"]
+
+#: A word opening a sentence before its subject ("Sadly, Rex passed away").
+_OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
+                             r"anyway|finally|actually|yesterday|today|recently|"
+                             r"(?:last|this)\s+(?:week|weekend|month|night|year))\b\s*,?\s+",
+                             re.I)
+#: Whose a sentence is not known: it opens on a pronoun or a thing ("It was great", "They
+#: moved"), or does not open on a subject.
+UNKNOWN = "?"
+_NOT_HOLDERS = frozenset("""
+it its this that these those there here what they them he she his her their you your who
+which when where why how if so and but or as then just also really well yes no oh ok wow
+""".split())
+#: A short phrase setting the scene before the subject ("After the reorg, I ...").
+_SCENE = re.compile(r"^(?:ever\s+|even\s+|just\s+)?(?:after|since|on|in|at|from|during|as of|"
+                    r"starting|this|these|last|next|for|first|most|every|each|some|many|"
+                    r"a few|two|three|four|several)\b[^,]{0,30}?,?\s+(?=(?:i|we|my|our)\b)",
+                    re.I)
+
+
+def without_opening(sentence: str) -> str:
+    """``sentence`` without an opening adverb ("Sadly, ...", "Last week ...")."""
+    return _OPENING_ADVERB.sub("", sentence.strip(), count=1)
+
+
+def subject_first(sentence: str) -> str:
+    """``sentence`` from its subject on: without an opening adverb or a short scene
+    ("Sadly, ...", "First night in our new flat ..." -> "our new flat ...")."""
+    return _SCENE.sub("", without_opening(sentence), count=1)
+
+
+def holder_of(sentence: str) -> str:
+    """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
+    "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
+    lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
+    ("It became real")."""
+    s = subject_first(sentence)
+    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
+                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b", s, re.I):
+        # "(Today) was my last day at ...": the speaker's day.
+        return ""
+    if _SPEAKERS_VALUE.match(s):
+        return ""       # "she's my favourite writer now", "it's decaf for me now"
+    # "My new phone is ...": the phone is the holder's word, "new" says it changed.
+    s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
+    if kin_modifier(s):
+        return ""       # "my pet insurance is with Petplan": a thing of the speaker's
+    if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:-[a-z]+)*(?:\s+(?-i:[A-Z][a-z]+))?)\s+"
+                     r"(?P<v>\w+)", s, re.I):
+        if "-" in m["h"] and set(m["h"].lower().split("-")) & RELATIONS:
+            return norm(m["h"])     # "my brother-in-law is ...": his
+        if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
+                not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
+                             r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s, re.I):
+            return ""       # "my manager is Dev": an attribute of the speaker
+        return norm(m["h"])
+    if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
+        return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
+    if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
+        return norm(m["h"])
+    return UNKNOWN
+
+
+#: A pronoun naming the speaker's own attribute or value: "she's my favourite writer now",
+#: "that's my longest now", "it's decaf for me from now on".
+_SPEAKERS_VALUE = re.compile(r"^(?:he|she|they|it|that|this)(?:'s|\s+is|\s+are)\s+"
+                             r"(?:(?:now|still|officially)\s+)?(?:(?:my|our)\b|"
+                             r"[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b)", re.I)
+#: Words a kin word used as a modifier is never followed by: "my sister really is ...".
+_ADVERBS = frozenset("just now also still really finally currently actually never always "
+                     "recently".split())
+
+
+def kin_modifier(sentence: str) -> bool:
+    """Whether a "my X Y is ..." sentence names a thing of the speaker's whose first word
+    is a person or an animal used as a modifier ("my pet insurance is with Petplan", "my
+    dog walker is Sam"): the holder is the speaker, not the pet."""
+    m = re.match(r"^(?:my|our)\s+(?P<k>[a-z]+)\s+(?P<n>(?-i:[a-z]+))\s+(?:is|are|was|were|has|"
+                 r"have)\b", sentence, re.I)
+    return m is not None and m["k"].lower() in RELATIONS and \
+        m["n"].lower() not in RELATIONS | _ADVERBS
+
+
+#: A preference or a record of the speaker's: "my favourite author", "my usual order", "my
+#: longest run" (``holder_of`` reads the adjective as a holder).
+_OWN_ADJECTIVE = re.compile(r"^(?:my|our)\s+(?:favou?rite|usual|regular|go-to|preferred|main|"
+                            r"longest|fastest|furthest|best|worst|biggest)\s+"
+                            r"(?P<rest>[\w'-]+(?:\s+[\w'-]+)?)", re.I)
+
+
+def memory_holder(sentence: str) -> str:
+    """Whose a stored one-fact memory (read back in the first person) is, a preference or
+    a record of the speaker's being theirs: "my favourite author is ...", "my longest run
+    is 10k" (not "my best friend ...", "my favourite cousin Jo ...": a person's)."""
+    holder = holder_of(sentence)
+    m = _OWN_ADJECTIVE.match(subject_first(sentence))
+    if holder and holder != UNKNOWN and m and not any(
+            w[0].isupper() or set(re.sub(r"'s?$", "", w.lower()).split("-")) & RELATIONS
+            for w in m["rest"].split()):
+        return ""
+    return holder
+
+
+def same_holder(a: str, b: str) -> bool:
+    """Whether holders ``a`` and ``b`` are one: equal, or sharing a word ("son leo" and
+    "leo"); never when one is not known."""
+    if UNKNOWN in (a, b):
+        return False
+    return a == b or bool(a and b and set(a.split()) & set(b.split()))
