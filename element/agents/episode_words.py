@@ -11,7 +11,7 @@ from .facts import OCCUPATIONS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
-           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME"]
+           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "stands"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -120,10 +120,37 @@ STANDING = re.compile(
     r"train|study|teach|speak|play|belong|volunteer|support|attend|smoke|drink|eat|run|swim|"
     r"cycle|walk)\b)", re.I)
 
-#: How long, or an unnamed day ahead: "for years", "for six months", "one day".
+#: A state of the speaker's told by its adjective ("I'm fluent in Spanish", "I've been
+#: veggie since I was a teenager", "We are allergic to cats"): how they are, as a matter of
+#: course, though few words carry it. Not a feeling or a reaction ("I'm so glad", "I am
+#: excited about it", "I am sure"): those words are in ``GENERIC`` and ``PARTICIPLES``, or
+#: are participles (-ed, -ing).
+STATE = re.compile(r"^(?:I|we)\s+(?:am|are|have been)\s+(?:(?:\w+ly|so|very|quite|pretty|"
+                   r"also|still|now|fully)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
+                   r"on|about|since|for)\b.*)?$", re.I)
+
+
+def stands(text: str) -> bool:
+    """Whether ``text``, a short cleaned sentence, tells how things stand for the speaker:
+    what they are a member of, have or do as a matter of course (``STANDING``), or a state
+    told by its adjective (``STATE``)."""
+    if len(text.split()) > STANDING_WORDS:
+        return False
+    if STANDING.match(text):
+        return True
+    m = STATE.match(text)
+    if m is None:
+        return False
+    adj = m["adj"].lower()
+    return not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or adj in ADVERBS or
+                adj in ABSTRACT or adj.endswith(("ed", "ing")))
+
+
+#: How long, or an unnamed day ahead: "for years", "for six months", "one day"; or since
+#: when, told by the speaker's age ("since I was a teenager", "since we were kids").
 DURATION = re.compile(r"\bfor\s+(?:\d+|a few|a couple of|several|many|two|three|four|five|"
-                      r"six|ten)?\s*(?:years|months|decades)\b|\b(?:one day|someday|some day)\b",
-                      re.I)
+                      r"six|ten)?\s*(?:years|months|decades)\b|\b(?:one day|someday|some day)\b|"
+                      r"\bsince\s+(?:I|we)\s+(?:was|were)\b", re.I)
 #: The speaker's occupation, now or before ("I'm a nurse", "I was a lifeguard").
 ROLE = re.compile(r"\b(?:I|we)\s+(?:am|are|was|were|used to be|have been)\s+(?:an?\s+)"
                   r"(?:[\w-]+\s+){0,2}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")s?\b", re.I)

@@ -38,8 +38,7 @@ from .dates import time_phrase
 from .facts import NOT_HABITS
 from .narration import Mentions, household, household_of, narrate
 from .episode_words import (
-    STANDING,
-    STANDING_WORDS,
+    stands,
     DURATION as _DURATION,
     ROLE as _ROLE,
     DONE_TO_ME as _DONE_TO_ME,
@@ -349,7 +348,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1      # "for years", "one day": a time, though it dates nothing
     if _ROLE.search(text):
         score += 1      # "Before that I was a lifeguard for years": what they do or did
-    if len(text.split()) <= STANDING_WORDS and STANDING.match(text):
+    if stands(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
