@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from .dates import time_phrase
 from .facts import NOT_HABITS
-from .narration import Mentions, household, household_of, narrate
+from .narration import Mentions, household, household_of, kin, narrate
 from .episode_words import (
     stands,
     DURATION as _DURATION,
@@ -55,11 +55,12 @@ from .sentences import clauses
 from .spoken import (
     APOS as _APOS,
     JUDGED as _JUDGED,
-    NOT_NAMES as _NOT_NAMES,
     OPENER as _OPENER,
     asked,
     clean as _clean,
     drop_address as _drop_address,
+    appraises,
+    praises_shown,
     restore_subject,
     sentences,
     vocatives as _vocatives,
@@ -444,9 +445,13 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     mine = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
     kept: list[tuple[int, str, float]] = []
     pending: str | None = None     # a short news sentence the next one may complete
+    appraised = False               # "That looks amazing!": "I love the color" is praise
     for raw in sentences(text):
         prev, pending = pending, None
         cleaned, question = _clean(raw, vocative)
+        if praises_shown(cleaned, appraised):
+            continue
+        appraised = appraised or appraises(raw)
         if question and cleaned:
             cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
@@ -551,19 +556,6 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
         told.append(narrate(cleaned, who, household_of(cleaned, text), _partner(addressee))
                     + ".")
     return told[:MAX_SENTENCES - 1]
-
-
-def kin(memories: Iterable[str], who: str) -> set[str]:
-    """The names in ``who``'s memories of what is theirs ("Tamika's son Jaxon is in 2nd
-    grade" -> Jaxon, "Horace's pet insurance is with Petplan" -> Petplan): their people,
-    pets and the firms they deal with, whom they name without a "my"."""
-    found: set[str] = set()
-    for content in memories:
-        if content.startswith(f"{who}'s "):
-            found.update(n for n in re.findall(r"(?<=\s)[A-Z][a-z]+\b", content)
-                         if n != who and n.lower() not in _STOP and n.lower() not in
-                         _NOT_NAMES and not time_phrase(n.lower()))
-    return found
 
 
 def _partner(addressee: Iterable[str]) -> str | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .spoken import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
@@ -467,11 +468,15 @@ def extract(text: str, turn: int, who: str = "User", *,
     ``answers_question`` (the turn before it asked one), a leading "no"/"nope" is the answer,
     not a correction. When it ``replies`` (the other side spoke right before), a taste
     ending "too" agrees with theirs ("I love that movie too"): not stored; said unprompted
-    ("I love ramen too"), it adds a taste.
+    ("I love ramen too"), it adds a taste. After an appraisal of what the other shared
+    ("That looks amazing!"), a taste for a detail of it ("I love the color") is praise.
     """
     found: list[Candidate] = []
-    pending = False
+    pending = appraised = False
     for s, question in _sentences(text):
+        if praises_shown(s, appraised):
+            continue
+        appraised = appraised or appraises(s)
         if question:
             m = _ASK_MEMORY.match(s)
             if not m:

@@ -298,3 +298,33 @@ def asked(text: str) -> str | None:
     if m and not _ASKED_OF.search(m["rest"]):
         return f"I am looking for {m['rest']}"
     return None
+
+
+#: An appraisal of something the other person just shared ("Wow, that looks amazing!",
+#: "Looks great!", "It's so cute!", "that photo's gorgeous!"): a deictic subject (or
+#: none) and a word of reaction (``GENERIC``).
+_APPRAISAL = re.compile(r"^(?:(?:that|this|it|these|those)(?:\s+(?!(?:is|are|looks?|sounds?|"
+                        r"seems?)\b)\w+)?(?:'s|\s+is|\s+are|\s+looks?|\s+sounds?|\s+seems?)|"
+                        r"looks?|sounds?)\s+(?:(?:\w+ly|so|really|just|very|pretty|super)\s+)*"
+                        r"(?P<adj>[a-z]+)$", re.I)
+#: A taste for a detail of it ("I love the color and texture", "I love the way the
+#: frosting turned out", "I love how it came out").
+_DETAIL = re.compile(r"^I\s+(?:(?:\w+ly|just|also|so)\s+)*(?:love|like|adore|dig)\s+"
+                     r"(?:all\s+)?(?:the|how)\b", re.I)
+
+
+def appraises(raw: str) -> bool:
+    """Whether a raw sentence appraises what the other person shared (``_APPRAISAL``)."""
+    text = drop_address(_LEAD.sub("", raw.translate(APOS)).strip(" ,;:-~!.?"))
+    # The other person's name, before or after it ("Ana, that's gorgeous", "..., Nate!").
+    text = re.sub(r"^[A-Z][a-z]+,\s*|,\s*[A-Z][a-z]+$", "", text.strip(" !.?"))
+    m = _APPRAISAL.match(text)
+    return m is not None and m["adj"].lower() in _GENERIC
+
+
+def praises_shown(cleaned: str, appraised: bool) -> bool:
+    """Whether a cleaned sentence, after an appraisal in the same turn (``appraised``),
+    likes a detail of the thing appraised ("That looks amazing! I love the color and
+    texture"): praise of what the other person shared, not a taste of the speaker's; the
+    thing itself is theirs, in their turn."""
+    return appraised and _DETAIL.match(cleaned) is not None

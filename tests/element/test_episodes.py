@@ -565,3 +565,33 @@ def test_a_past_role_a_tentative_or_forced_act_and_what_the_firm_did_are_memorie
 
 def test_they_who_did_something_to_the_speaker_without_a_place_still_leans_on_before() -> None:
     assert episode("They boosted me through tough times.", "Ivo") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm fluent in Spanish.", "Ana is fluent in Spanish."),
+    ("I've been veggie since I was a teenager.",
+     "Ana has been veggie since Ana was a teenager."),
+])
+def test_a_state_told_by_its_adjective_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I am so excited about it.", "I'm proud of you!",
+                                  "I'm busy with work.", "I am sure it will work."])
+def test_a_feeling_told_by_its_adjective_is_no_state(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said", [
+    "Wow, that looks amazing, Nate! I love the color and texture.",
+    "Wow, looks great! Where did you take this picture? I love the dark sky and green scenery.",
+    "That looks really good! I love the way the frosting turned out!",
+])
+def test_praise_of_a_detail_of_what_the_other_shared_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana", addressee=["Nate"]) is None
+
+
+def test_a_taste_after_an_appraisal_that_is_not_of_a_detail_is_kept() -> None:
+    told = episode("That's awesome. I love hiking too, I go every weekend with my dog.", "Ana")
+    assert told is not None and "every weekend" in told.content
