@@ -11,7 +11,8 @@ from .facts import OCCUPATIONS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
-           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "stands"]
+           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "stands",
+           "stands_now", "LIFE_CHANGE"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -57,10 +58,11 @@ values value memories memory feeling emotion emotions spirit spirits heart heart
 minds soul path progress effort efforts opportunity opportunities reminder gratitude
 """.split())
 FAMILY = frozenset("""
-mom mother dad father parents parent son sons daughter daughters kid kids child children
-baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
-sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents aunt
-uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece nephew
+mom mum mummy mother dad father parents parent son sons daughter daughters kid kids child
+children baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
+sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents gran granny
+grandad nan aunt uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece
+nephew
 """.split())
 PARTICIPLES = frozenset("""
 excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored
@@ -127,7 +129,7 @@ STANDING = re.compile(
 #: are participles (-ed, -ing).
 STATE = re.compile(r"^(?:I|we)\s+(?:am|are|have been)\s+(?:(?:\w+ly|so|very|quite|pretty|"
                    r"also|still|now|fully)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
-                   r"on|about|since|for)\b.*)?$", re.I)
+                   r"on|about|since|for)\b.*|\s+(?:now|these days|nowadays))?$", re.I)
 
 
 def stands(text: str) -> bool:
@@ -144,6 +146,26 @@ def stands(text: str) -> bool:
     adj = m["adj"].lower()
     return not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or adj in ADVERBS or
                 adj in ABSTRACT or adj.endswith(("ed", "ing")))
+
+
+#: How things stand now, said as a change ("I'm at Spotify now", "We're in Glasgow now",
+#: "I'm teetotal these days"): not "right now" or "just now", a moment.
+_NOW = re.compile(r"(?<!right )(?<!just )(?<!for )\b(?:now|these days|nowadays)$", re.I)
+
+
+def stands_now(text: str) -> bool:
+    """Whether ``text`` tells how things stand (``stands``) and says that is so now, as a
+    change ("I'm at Spotify now"): one of the words an update is told in, worth a memory
+    however few the words (a place, a firm, a state)."""
+    return bool(_NOW.search(text)) and stands(text)
+
+
+#: Verbs of a change in someone's life: a move, a start, a new pastime, an end (a break-up,
+#: a death, a sale, a departure, a birthday's new age).
+LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
+                         r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
+                         r"quit|switched|became|signed up|stopped|changed|turned \d+|"
+                         r"broke up|split up|passed away|sold|left)\b", re.I)
 
 
 #: How long, or an unnamed day ahead: "for years", "for six months", "one day"; or since

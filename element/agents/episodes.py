@@ -42,6 +42,8 @@ from .episode_words import (
     DURATION as _DURATION,
     ROLE as _ROLE,
     DONE_TO_ME as _DONE_TO_ME,
+    LIFE_CHANGE as _LIFE_CHANGE,
+    stands_now,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -327,8 +329,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
-    if _habit_verb(text):
-        return MIN_SCORE    # "I vape": the verb is the whole of what they do
+    if _habit_verb(text) or stands_now(text):
+        return MIN_SCORE    # "I vape", "I'm at Spotify now": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None
@@ -339,7 +341,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1
     if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
         score += 1
-    if any(w.lower() in _FAMILY for w in _WORD.findall(text)):
+    if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)):
         score += 1
     if acts:
         score += 1
@@ -378,11 +380,6 @@ def _habit_verb(text: str) -> bool:
         verb not in _PAST and verb not in _PARTICIPLES and verb not in _ADVERBS and \
         not verb.endswith(("ed", "ly", "ing"))
 
-
-#: Verbs of a change in someone's life: a move, a start, a new pastime, an end.
-_LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
-                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
-                          r"quit|switched|became|signed up)\b", re.I)
 
 
 def _acts(text: str) -> bool:

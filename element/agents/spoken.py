@@ -95,6 +95,11 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
     (r"^(?:still|now|currently|also)\s+(?=\w{3,}ing\b)", "I am \\g<0>"),
+    # "Officially a Londoner now", "Back on the night shift", "No longer with Mark": the
+    # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
+    (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
+    (r"^back\s+(?=(?:on|at|to|with|in)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    (r"^no longer\s+(?=(?:a|an|with|at|in|on|part of)\s)", "I am \\g<0>"),
     # "Don't feel like I'm making an impact": the speaker's "I" dropped before a negation.
     (r"^(?:do not|did not|cannot|could not)\s+(?=(?:feel|think|know|want|have|remember|"
      r"understand|see|get|like|mind|care)\b)", "I \\g<0>"),

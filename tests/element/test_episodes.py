@@ -595,3 +595,20 @@ def test_praise_of_a_detail_of_what_the_other_shared_is_no_memory(said: str) -> 
 def test_a_taste_after_an_appraisal_that_is_not_of_a_detail_is_kept() -> None:
     told = episode("That's awesome. I love hiking too, I go every weekend with my dog.", "Ana")
     assert told is not None and "every weekend" in told.content
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("new job who dis - I'm at Spotify now", "Ana is at Spotify now."),
+    ("I'm teetotal these days", "Ana is teetotal these days."),
+    ("I left the band", "Ana left the band."),
+    ("We split up in June.", "Ana and a partner split up in June."),
+])
+def test_how_things_stand_now_and_a_change_in_life_are_memories(said: str,
+                                                                memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I'm at the gym right now.", "I am on my way home just now."])
+def test_a_moment_is_no_standing(said: str) -> None:
+    assert episode(said, "Ana") is None
