@@ -443,8 +443,10 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     kept: list[tuple[int, str, float]] = []
     pending: str | None = None     # a short news sentence the next one may complete
     appraised = False               # "That looks amazing!": "I love the color" is praise
+    ended = False                   # the sentence before let something go ("sold the Golf")
     for raw in sentences(text):
         prev, pending = pending, None
+        ended_before, ended = ended, False
         cleaned, question = _clean(raw, vocative)
         if praises_shown(cleaned, appraised):
             continue
@@ -456,6 +458,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         cleaned = _drop_address(_trim(cleaned))
         if not cleaned:
             continue
+        ended = bool(_LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned))
+        if ended_before:
+            cleaned = _NEW_THING.sub("my new ", cleaned)    # "... the new Polestar is here"
         said = _norm(cleaned)
         if any(c in said or said in c for c in skip):
             # What a keyed rule read of it is told there; the rest of it is told here ("I
@@ -501,6 +506,14 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+#: "The new ..." right after the speaker let something go ("Said goodbye to the Mini today.
+#: The new Polestar is on the drive", "We had to move. The new place is in Clifton"): what
+#: replaced it, theirs though no "my" says so.
+_NEW_THING = re.compile(r"^the\s+new\s+(?=\w)(?!you\b)", re.I)
+_LET_GO = re.compile(r"\b(?:said (?:good)?bye to|got rid of|gave up|handed (?:in|back)|traded|"
+                     r"swapped|ditched|replaced|had to move)\b", re.I)
 
 
 #: A name after a sentence's first word ("I got into Exeter").

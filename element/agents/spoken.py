@@ -57,6 +57,13 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|he|she)'s\s+(?=(?:made|taken|given|done|become|brought|kept|shown|grown|"
      r"gone|helped|changed|taught|allowed|meant|opened|pushed)\s+(?!(?:of|by|from|for|in|"
      r"with|out|up|into|on|at|to)\b)\w)", r"\1 has "),
+    # "Goodbye Vodafone, hello EE", "Out with the old phone, in with the Pixel": the
+    # speaker's swap, said as an idiom.
+    (r"^(?:good\s*bye|farewell|bye(?:\s+bye)?|so long)\s+(?!(?:for|to|everyone|all|you|"
+     r"guys|folks)\b)(?P<a>[^,;]+?)\s*[,;-]+\s*(?:and\s+)?hello\s+(?!(?:to|from|again|"
+     r"everyone|you)\b)(?P<b>\S.*)$", r"I swapped \g<a> for \g<b>"),
+    (r"^out with the old\s+(?P<a>[^,;]+?)\s*[,;-]+\s*(?:and\s+)?in with the\s+"
+     r"(?:new\s+(?=\S))?(?P<b>\S.*)$", r"I swapped the old \g<a> for the \g<b>"),
     (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),

@@ -612,3 +612,33 @@ def test_how_things_stand_now_and_a_change_in_life_are_memories(said: str,
 @pytest.mark.parametrize("said", ["I'm at the gym right now.", "I am on my way home just now."])
 def test_a_moment_is_no_standing(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,value", [
+    ("Said goodbye to the Mini today :( the new Polestar 2 is sat on the drive looking smug.",
+     "Polestar"),
+    ("Our landlord sold up so we've had to move. The new place is in Clifton.", "Clifton"),
+])
+def test_the_new_thing_after_the_speakers_news_is_told_with_it(said: str, value: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and value in told.content
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Farewell Vodafone, hello EE.", "Ana swapped Vodafone for EE."),
+    ("Out with the old phone, in with the Pixel 8.", "Ana swapped the old phone for the Pixel 8."),
+])
+def test_goodbye_x_hello_y_is_a_swap(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Goodbye everyone, hello weekend!",
+                                  "Bye for now, hello to your mum!"])
+def test_a_farewell_is_no_swap(said: str) -> None:
+    told = episode(said, "Ana")
+    assert told is None or "swapped" not in told.content
+
+
+def test_the_new_thing_alone_is_no_news_of_the_speaker() -> None:
+    assert episode("The new Marvel film is out.", "Ana") is None
