@@ -11,7 +11,7 @@ from .facts import OCCUPATIONS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
-           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "stands",
+           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
            "stands_now", "LIFE_CHANGE"]
 
 STOP = frozenset("""
@@ -180,3 +180,12 @@ ROLE = re.compile(r"\b(?:I|we)\s+(?:am|are|was|were|used to be|have been)\s+(?:a
 #: Birmingham office"): "they" is the firm, no earlier topic, when the sentence names where.
 DONE_TO_ME = re.compile(r"^they\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+)?[a-z]+ed\s+me\b",
                         re.I)
+
+
+#: The speaker perceiving or giving something of the other person's, or to them ("I saw
+#: your photo", "I noticed a pin on your purse", "I still think about this picture you sent
+#: me", "I got this new pup for you"): about the other person and the exchange, not the
+#: speaker's life.
+AT_YOU = re.compile(r"\b(?:saw|see|seen|noticed|notice|watched|think about|thinks about|"
+                    r"thought about)\b[^.,;]*?\b(?:you|your)\b|\bhear(?:d)? that you\b|"
+                    r"\b(?:got|made|bought)\b[^.,;]*?\bfor you\b", re.I)

@@ -42,6 +42,7 @@ from .episode_words import (
     DURATION as _DURATION,
     ROLE as _ROLE,
     DONE_TO_ME as _DONE_TO_ME,
+    AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
     stands_now,
     STOP as _STOP,
@@ -314,7 +315,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
             _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
             _WILL_TRY.match(text) or _resolve(text):
         return None
-    if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text):
+    if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text) or \
+            _AT_YOU.search(text):
         return None
     if _SECOND.search(text) and _OFFER.search(text):
         return None

@@ -642,3 +642,18 @@ def test_a_farewell_is_no_swap(said: str) -> None:
 
 def test_the_new_thing_alone_is_no_news_of_the_speaker() -> None:
     assert episode("The new Marvel film is out.", "Ana") is None
+
+
+@pytest.mark.parametrize("said", [
+    "I saw your photo of you two dancing.",
+    "Last time we saw each other, I noticed a spiderman pin on your purse.",
+    "Looky here, I got this new pup for you.",
+    "I still think about this picture you sent me a while back.",
+])
+def test_what_the_speaker_saw_of_or_got_for_the_other_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+def test_what_the_speaker_saw_themselves_is_a_memory() -> None:
+    told = episode("I saw a great band last night with my sister.", "Ana")
+    assert told is not None and "band" in told.content
