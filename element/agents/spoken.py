@@ -293,12 +293,21 @@ _ADVICE = re.compile(r"(?:^|\s-+\s*)(?:(?:got|have you got|do you have|you got)\
                      r"\w.*)$", re.I)
 _RECOMMEND = re.compile(r"^(?:can|could)\s+you\s+(?:recommend|suggest)\s+(?P<rest>\w.*)$", re.I)
 _ASKED_OF = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
+#: News before the question it leads to ("Got a new Pixel, how do I move my WhatsApp
+#: over?", "I'm leaving Deloitte, any advice on a resignation letter?"): the clause before
+#: the question word is a statement.
+_NEWS_THEN_ASKS = re.compile(r"^(?P<news>(?!(?:do|did|does|have|has|are|were|is|was|can|could|"
+                             r"would|will|what|how|where|when|why|who|which|any)\b)"
+                             r"[^,;?]{6,}?)\s*[,;]\s*(?:so\s+|and\s+|but\s+)?(?:how|what|where|"
+                             r"when|which|who|any|can|could|should|would|do|does|did|is|are|"
+                             r"will)\b", re.I)
 
 
 def asked(text: str) -> str | None:
     """The statement a cleaned question makes of the speaker (``_DELIBERATE``,
-    ``_ADVICE``, ``_RECOMMEND``): "Should I apply for a job at Bosch" -> "I am wondering
-    whether to apply for a job at Bosch"; None for any other question."""
+    ``_ADVICE``, ``_RECOMMEND``, ``_NEWS_THEN_ASKS``): "Should I apply for a job at Bosch"
+    -> "I am wondering whether to apply for a job at Bosch", "I got a new Pixel, how do I
+    move my WhatsApp over" -> "I got a new Pixel"; None for any other question."""
     m = _DELIBERATE.match(text)
     if m and not _ASKED_OF.search(m["rest"]):
         be = "am" if m["who"].lower() == "i" else "are"
@@ -309,6 +318,9 @@ def asked(text: str) -> str | None:
     m = _RECOMMEND.match(text)
     if m and not _ASKED_OF.search(m["rest"]):
         return f"I am looking for {m['rest']}"
+    m = _NEWS_THEN_ASKS.match(text)
+    if m and not _ASKED_OF.search(m["news"]):
+        return m["news"]
     return None
 
 

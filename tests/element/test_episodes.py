@@ -657,3 +657,18 @@ def test_what_the_speaker_saw_of_or_got_for_the_other_is_no_memory(said: str) ->
 def test_what_the_speaker_saw_themselves_is_a_memory() -> None:
     told = episode("I saw a great band last night with my sister.", "Ana")
     assert told is not None and "band" in told.content
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Got a new Pixel, how do I move my WhatsApp over?", "Ana got a new Pixel."),
+    ("Yesterday I adopted a cat, any tips on litter training?", "Yesterday Ana adopted a cat."),
+])
+def test_news_before_a_question_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["So I was thinking, what do you want for dinner?",
+                                  "That sounds great, how did it go?"])
+def test_a_lead_in_to_a_question_is_no_news(said: str) -> None:
+    assert episode(said, "Ana") is None
