@@ -289,11 +289,12 @@ def _resolve(text: str) -> bool:
         not re.search(r"(?<=\s)(?!I\b)[A-Z]", text)
 
 
-#: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
-#: topic, echoed.
+#: Agreeing with the other person ("I love that first movie too", "I am a fan too", and
+#: before what follows: "We love that one too - it is so heartwarming"): their topic,
+#: echoed.
 _ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|(?:am|are|is|'m|'re)\s+"
-                   r"(?:\w+ly\s+|so\s+|really\s+|also\s+)?into|feel|felt)\b.*\b(?:too|"
-                   r"as well)$", re.I)
+                   r"(?:\w+ly\s+|so\s+|really\s+|also\s+)?into|feel|felt)\b[^,;]*\b(?:too|"
+                   r"as well)(?:$|\s*[,;-])", re.I)
 #: A wish or a hypothetical ("Wish I had a vacation lined up"): not what is.
 _WISH = re.compile(r"^(?:I\s+)?(?:wish|if only)\b", re.I)
 #: What the speaker would like to do ("I'd like to learn the piano", and a wish to be able

@@ -351,6 +351,8 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         return Candidate("fact", narrate(s, who), f"fact:{_STATES[x]}", turn, slot=True)
     if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
         x = m["x"]
+        if echo and re.fullmatch(r"(?:\w+\s+)?fan\s+(?:too|as well)", x, re.I):
+            return None     # "I'm a fan too": agreeing, on the other's topic
         if not m["art"] and x.lower() not in _STATES:
             return None
         key = f"fact:{_STATES[x.lower()]}" if x.lower() in _STATES else _key("fact:is", x)

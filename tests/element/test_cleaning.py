@@ -68,3 +68,7 @@ def test_praise_of_what_the_other_shared_is_no_taste(text: str) -> None:
 
 def test_a_taste_for_something_unshown_stays_a_taste() -> None:
     assert [c.content for c in extract("I love the ocean.", 0, "Ana")] == ["Ana loves the ocean"]
+
+
+def test_a_fan_too_agrees_and_names_nothing() -> None:
+    assert extract("Have you seen all the Harry Potter movies? I'm a fan too!", 0, "Ana") == []

@@ -672,3 +672,11 @@ def test_news_before_a_question_is_a_memory(said: str, memory: str) -> None:
                                   "That sounds great, how did it go?"])
 def test_a_lead_in_to_a_question_is_no_news(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said", [
+    "I love that first movie too, I even have the whole collection.",
+    "We love \"The Santa Clause\" too- it's so heartwarming and gets us all feeling festive.",
+])
+def test_an_echo_of_the_others_taste_before_more_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
