@@ -11,7 +11,8 @@ from .facts import OCCUPATIONS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
-           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME"]
+           "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
+           "stands_now", "LIFE_CHANGE"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -57,10 +58,11 @@ values value memories memory feeling emotion emotions spirit spirits heart heart
 minds soul path progress effort efforts opportunity opportunities reminder gratitude
 """.split())
 FAMILY = frozenset("""
-mom mother dad father parents parent son sons daughter daughters kid kids child children
-baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
-sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents aunt
-uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece nephew
+mom mum mummy mother dad father parents parent son sons daughter daughters kid kids child
+children baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
+sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents gran granny
+grandad nan aunt uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece
+nephew
 """.split())
 PARTICIPLES = frozenset("""
 excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored
@@ -120,10 +122,57 @@ STANDING = re.compile(
     r"train|study|teach|speak|play|belong|volunteer|support|attend|smoke|drink|eat|run|swim|"
     r"cycle|walk)\b)", re.I)
 
-#: How long, or an unnamed day ahead: "for years", "for six months", "one day".
+#: A state of the speaker's told by its adjective ("I'm fluent in Spanish", "I've been
+#: veggie since I was a teenager", "We are allergic to cats"): how they are, as a matter of
+#: course, though few words carry it. Not a feeling or a reaction ("I'm so glad", "I am
+#: excited about it", "I am sure"): those words are in ``GENERIC`` and ``PARTICIPLES``, or
+#: are participles (-ed, -ing).
+STATE = re.compile(r"^(?:I|we)\s+(?:am|are|have been)\s+(?:(?:\w+ly|so|very|quite|pretty|"
+                   r"also|still|now|fully)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
+                   r"on|about|since|for)\b.*|\s+(?:now|these days|nowadays))?$", re.I)
+
+
+def stands(text: str) -> bool:
+    """Whether ``text``, a short cleaned sentence, tells how things stand for the speaker:
+    what they are a member of, have or do as a matter of course (``STANDING``), or a state
+    told by its adjective (``STATE``)."""
+    if len(text.split()) > STANDING_WORDS:
+        return False
+    if STANDING.match(text):
+        return True
+    m = STATE.match(text)
+    if m is None:
+        return False
+    adj = m["adj"].lower()
+    return not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or adj in ADVERBS or
+                adj in ABSTRACT or adj.endswith(("ed", "ing")))
+
+
+#: How things stand now, said as a change ("I'm at Spotify now", "We're in Glasgow now",
+#: "I'm teetotal these days"): not "right now" or "just now", a moment.
+_NOW = re.compile(r"(?<!right )(?<!just )(?<!for )\b(?:now|these days|nowadays)$", re.I)
+
+
+def stands_now(text: str) -> bool:
+    """Whether ``text`` tells how things stand (``stands``) and says that is so now, as a
+    change ("I'm at Spotify now"): one of the words an update is told in, worth a memory
+    however few the words (a place, a firm, a state)."""
+    return bool(_NOW.search(text)) and stands(text)
+
+
+#: Verbs of a change in someone's life: a move, a start, a new pastime, an end (a break-up,
+#: a death, a sale, a departure, a birthday's new age).
+LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
+                         r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
+                         r"quit|switched|became|signed up|stopped|changed|turned \d+|"
+                         r"broke up|split up|passed away|sold|left)\b", re.I)
+
+
+#: How long, or an unnamed day ahead: "for years", "for six months", "one day"; or since
+#: when, told by the speaker's age ("since I was a teenager", "since we were kids").
 DURATION = re.compile(r"\bfor\s+(?:\d+|a few|a couple of|several|many|two|three|four|five|"
-                      r"six|ten)?\s*(?:years|months|decades)\b|\b(?:one day|someday|some day)\b",
-                      re.I)
+                      r"six|ten)?\s*(?:years|months|decades)\b|\b(?:one day|someday|some day)\b|"
+                      r"\bsince\s+(?:I|we)\s+(?:was|were)\b", re.I)
 #: The speaker's occupation, now or before ("I'm a nurse", "I was a lifeguard").
 ROLE = re.compile(r"\b(?:I|we)\s+(?:am|are|was|were|used to be|have been)\s+(?:an?\s+)"
                   r"(?:[\w-]+\s+){0,2}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")s?\b", re.I)
@@ -131,3 +180,12 @@ ROLE = re.compile(r"\b(?:I|we)\s+(?:am|are|was|were|used to be|have been)\s+(?:a
 #: Birmingham office"): "they" is the firm, no earlier topic, when the sentence names where.
 DONE_TO_ME = re.compile(r"^they\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+)?[a-z]+ed\s+me\b",
                         re.I)
+
+
+#: The speaker perceiving or giving something of the other person's, or to them ("I saw
+#: your photo", "I noticed a pin on your purse", "I still think about this picture you sent
+#: me", "I got this new pup for you"): about the other person and the exchange, not the
+#: speaker's life.
+AT_YOU = re.compile(r"\b(?:saw|see|seen|noticed|notice|watched|think about|thinks about|"
+                    r"thought about)\b[^.,;]*?\b(?:you|your)\b|\bhear(?:d)? that you\b|"
+                    r"\b(?:got|made|bought)\b[^.,;]*?\bfor you\b", re.I)

@@ -36,13 +36,15 @@ from dataclasses import dataclass
 
 from .dates import time_phrase
 from .facts import NOT_HABITS
-from .narration import Mentions, household, household_of, narrate
+from .narration import Mentions, household, household_of, kin, narrate
 from .episode_words import (
-    STANDING,
-    STANDING_WORDS,
+    stands,
     DURATION as _DURATION,
     ROLE as _ROLE,
     DONE_TO_ME as _DONE_TO_ME,
+    AT_YOU as _AT_YOU,
+    LIFE_CHANGE as _LIFE_CHANGE,
+    stands_now,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -56,11 +58,12 @@ from .sentences import clauses
 from .spoken import (
     APOS as _APOS,
     JUDGED as _JUDGED,
-    NOT_NAMES as _NOT_NAMES,
     OPENER as _OPENER,
     asked,
     clean as _clean,
     drop_address as _drop_address,
+    appraises,
+    praises_shown,
     restore_subject,
     sentences,
     vocatives as _vocatives,
@@ -286,11 +289,12 @@ def _resolve(text: str) -> bool:
         not re.search(r"(?<=\s)(?!I\b)[A-Z]", text)
 
 
-#: Agreeing with the other person ("I love that first movie too", "I am a fan too"): their
-#: topic, echoed.
+#: Agreeing with the other person ("I love that first movie too", "I am a fan too", and
+#: before what follows: "We love that one too - it is so heartwarming"): their topic,
+#: echoed.
 _ECHO = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|fan|(?:am|are|is|'m|'re)\s+"
-                   r"(?:\w+ly\s+|so\s+|really\s+|also\s+)?into|feel|felt)\b.*\b(?:too|"
-                   r"as well)$", re.I)
+                   r"(?:\w+ly\s+|so\s+|really\s+|also\s+)?into|feel|felt)\b[^,;]*\b(?:too|"
+                   r"as well)(?:$|\s*[,;-])", re.I)
 #: A wish or a hypothetical ("Wish I had a vacation lined up"): not what is.
 _WISH = re.compile(r"^(?:I\s+)?(?:wish|if only)\b", re.I)
 #: What the speaker would like to do ("I'd like to learn the piano", and a wish to be able
@@ -312,7 +316,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
             _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
             _WILL_TRY.match(text) or _resolve(text):
         return None
-    if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text):
+    if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text) or \
+            _AT_YOU.search(text):
         return None
     if _SECOND.search(text) and _OFFER.search(text):
         return None
@@ -327,8 +332,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
-    if _habit_verb(text):
-        return MIN_SCORE    # "I vape": the verb is the whole of what they do
+    if _habit_verb(text) or stands_now(text):
+        return MIN_SCORE    # "I vape", "I'm at Spotify now": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None
@@ -339,7 +344,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1
     if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
         score += 1
-    if any(w.lower() in _FAMILY for w in _WORD.findall(text)):
+    if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)):
         score += 1
     if acts:
         score += 1
@@ -349,7 +354,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1      # "for years", "one day": a time, though it dates nothing
     if _ROLE.search(text):
         score += 1      # "Before that I was a lifeguard for years": what they do or did
-    if len(text.split()) <= STANDING_WORDS and STANDING.match(text):
+    if stands(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
@@ -378,11 +383,6 @@ def _habit_verb(text: str) -> bool:
         verb not in _PAST and verb not in _PARTICIPLES and verb not in _ADVERBS and \
         not verb.endswith(("ed", "ly", "ing"))
 
-
-#: Verbs of a change in someone's life: a move, a start, a new pastime, an end.
-_LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
-                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
-                          r"quit|switched|became|signed up)\b", re.I)
 
 
 def _acts(text: str) -> bool:
@@ -445,9 +445,15 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     mine = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
     kept: list[tuple[int, str, float]] = []
     pending: str | None = None     # a short news sentence the next one may complete
+    appraised = False               # "That looks amazing!": "I love the color" is praise
+    ended = False                   # the sentence before let something go ("sold the Golf")
     for raw in sentences(text):
         prev, pending = pending, None
+        ended_before, ended = ended, False
         cleaned, question = _clean(raw, vocative)
+        if praises_shown(cleaned, appraised):
+            continue
+        appraised = appraised or appraises(raw)
         if question and cleaned:
             cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
@@ -455,6 +461,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         cleaned = _drop_address(_trim(cleaned))
         if not cleaned:
             continue
+        ended = bool(_LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned))
+        if ended_before:
+            cleaned = _NEW_THING.sub("my new ", cleaned)    # "... the new Polestar is here"
         said = _norm(cleaned)
         if any(c in said or said in c for c in skip):
             # What a keyed rule read of it is told there; the rest of it is told here ("I
@@ -500,6 +509,14 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     content = ". ".join(parts) + "."
     top = max(chosen, key=lambda k: k[2])[1]
     return Episode(content, _category(top), tuple(s for _, s, _ in chosen), best)
+
+
+#: "The new ..." right after the speaker let something go ("Said goodbye to the Mini today.
+#: The new Polestar is on the drive", "We had to move. The new place is in Clifton"): what
+#: replaced it, theirs though no "my" says so.
+_NEW_THING = re.compile(r"^the\s+new\s+(?=\w)(?!you\b)", re.I)
+_LET_GO = re.compile(r"\b(?:said (?:good)?bye to|got rid of|gave up|handed (?:in|back)|traded|"
+                     r"swapped|ditched|replaced|had to move)\b", re.I)
 
 
 #: A name after a sentence's first word ("I got into Exeter").
@@ -552,19 +569,6 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
         told.append(narrate(cleaned, who, household_of(cleaned, text), _partner(addressee))
                     + ".")
     return told[:MAX_SENTENCES - 1]
-
-
-def kin(memories: Iterable[str], who: str) -> set[str]:
-    """The names in ``who``'s memories of what is theirs ("Tamika's son Jaxon is in 2nd
-    grade" -> Jaxon, "Horace's pet insurance is with Petplan" -> Petplan): their people,
-    pets and the firms they deal with, whom they name without a "my"."""
-    found: set[str] = set()
-    for content in memories:
-        if content.startswith(f"{who}'s "):
-            found.update(n for n in re.findall(r"(?<=\s)[A-Z][a-z]+\b", content)
-                         if n != who and n.lower() not in _STOP and n.lower() not in
-                         _NOT_NAMES and not time_phrase(n.lower()))
-    return found
 
 
 def _partner(addressee: Iterable[str]) -> str | None:

@@ -2,14 +2,16 @@
 dog" -> "Ana loves their dog"), as episodes (``episodes.py``) and the keyed rules
 (``rules.py``) write their memories: the name for I/me and the first my/our, "their"
 after it. "We" is resolved here: the speaker's household, a couple, the two people
-talking, someone named beside the speaker, or "<name> and others". Pure functions,
-English only."""
+talking, someone named beside the speaker, or "<name> and others". And who the speaker's
+world is (``kin``): the names their memories give as theirs. Pure functions, English
+only."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
+from .dates import time_phrase
 from .episode_words import (
     ADVERBS as _ADVERBS,
     FAMILY as _FAMILY,
@@ -17,9 +19,11 @@ from .episode_words import (
     MODALS as _MODALS,
     NOT_VERBS as _NOT_VERBS,
     PAST as _PAST,
+    STOP as _STOP,
 )
+from .spoken import NOT_NAMES as _COMMON_NOT_NAMES
 
-__all__ = ["narrate", "household", "household_of", "Mentions"]
+__all__ = ["narrate", "household", "household_of", "Mentions", "kin"]
 
 #: Words of home, family and pets: "we" among them is the speaker's household. "Family"
 #: not as someone else's ("saved a family from a fire"), and
@@ -300,3 +304,16 @@ def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
             (r"\bourselves\b", "themselves")):
         out = re.sub(pattern, _literal(repl), out, flags=re.I)
     return out
+
+
+def kin(memories: Iterable[str], who: str) -> set[str]:
+    """The names in ``who``'s memories of what is theirs ("Tamika's son Jaxon is in 2nd
+    grade" -> Jaxon, "Horace's pet insurance is with Petplan" -> Petplan): their people,
+    pets and the firms they deal with, whom they name without a "my"."""
+    found: set[str] = set()
+    for content in memories:
+        if content.startswith(f"{who}'s "):
+            found.update(n for n in re.findall(r"(?<=\s)[A-Z][a-z]+\b", content)
+                         if n != who and n.lower() not in _STOP and n.lower() not in
+                         _COMMON_NOT_NAMES and not time_phrase(n.lower()))
+    return found

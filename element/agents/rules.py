@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .spoken import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
@@ -350,6 +351,8 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         return Candidate("fact", narrate(s, who), f"fact:{_STATES[x]}", turn, slot=True)
     if (m := _IS.match(s)) and m["x"].split()[0].lower() not in _NOT_ROLES:
         x = m["x"]
+        if echo and re.fullmatch(r"(?:\w+\s+)?fan\s+(?:too|as well)", x, re.I):
+            return None     # "I'm a fan too": agreeing, on the other's topic
         if not m["art"] and x.lower() not in _STATES:
             return None
         key = f"fact:{_STATES[x.lower()]}" if x.lower() in _STATES else _key("fact:is", x)
@@ -467,11 +470,15 @@ def extract(text: str, turn: int, who: str = "User", *,
     ``answers_question`` (the turn before it asked one), a leading "no"/"nope" is the answer,
     not a correction. When it ``replies`` (the other side spoke right before), a taste
     ending "too" agrees with theirs ("I love that movie too"): not stored; said unprompted
-    ("I love ramen too"), it adds a taste.
+    ("I love ramen too"), it adds a taste. After an appraisal of what the other shared
+    ("That looks amazing!"), a taste for a detail of it ("I love the color") is praise.
     """
     found: list[Candidate] = []
-    pending = False
+    pending = appraised = False
     for s, question in _sentences(text):
+        if praises_shown(s, appraised):
+            continue
+        appraised = appraised or appraises(s)
         if question:
             m = _ASK_MEMORY.match(s)
             if not m:

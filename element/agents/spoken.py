@@ -57,6 +57,13 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(it|that|he|she)'s\s+(?=(?:made|taken|given|done|become|brought|kept|shown|grown|"
      r"gone|helped|changed|taught|allowed|meant|opened|pushed)\s+(?!(?:of|by|from|for|in|"
      r"with|out|up|into|on|at|to)\b)\w)", r"\1 has "),
+    # "Goodbye Vodafone, hello EE", "Out with the old phone, in with the Pixel": the
+    # speaker's swap, said as an idiom.
+    (r"^(?:good\s*bye|farewell|bye(?:\s+bye)?|so long)\s+(?!(?:for|to|everyone|all|you|"
+     r"guys|folks)\b)(?P<a>[^,;]+?)\s*[,;-]+\s*(?:and\s+)?hello\s+(?!(?:to|from|again|"
+     r"everyone|you)\b)(?P<b>\S.*)$", r"I swapped \g<a> for \g<b>"),
+    (r"^out with the old\s+(?P<a>[^,;]+?)\s*[,;-]+\s*(?:and\s+)?in with the\s+"
+     r"(?:new\s+(?=\S))?(?P<b>\S.*)$", r"I swapped the old \g<a> for the \g<b>"),
     (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
@@ -95,6 +102,11 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
     (r"^(?:still|now|currently|also)\s+(?=\w{3,}ing\b)", "I am \\g<0>"),
+    # "Officially a Londoner now", "Back on the night shift", "No longer with Mark": the
+    # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
+    (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
+    (r"^back\s+(?=(?:on|at|to|with|in)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    (r"^no longer\s+(?=(?:a|an|with|at|in|on|part of)\s)", "I am \\g<0>"),
     # "Don't feel like I'm making an impact": the speaker's "I" dropped before a negation.
     (r"^(?:do not|did not|cannot|could not)\s+(?=(?:feel|think|know|want|have|remember|"
      r"understand|see|get|like|mind|care)\b)", "I \\g<0>"),
@@ -281,12 +293,21 @@ _ADVICE = re.compile(r"(?:^|\s-+\s*)(?:(?:got|have you got|do you have|you got)\
                      r"\w.*)$", re.I)
 _RECOMMEND = re.compile(r"^(?:can|could)\s+you\s+(?:recommend|suggest)\s+(?P<rest>\w.*)$", re.I)
 _ASKED_OF = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
+#: News before the question it leads to ("Got a new Pixel, how do I move my WhatsApp
+#: over?", "I'm leaving Deloitte, any advice on a resignation letter?"): the clause before
+#: the question word is a statement.
+_NEWS_THEN_ASKS = re.compile(r"^(?P<news>(?!(?:do|did|does|have|has|are|were|is|was|can|could|"
+                             r"would|will|what|how|where|when|why|who|which|any)\b)"
+                             r"[^,;?]{6,}?)\s*[,;]\s*(?:so\s+|and\s+|but\s+)?(?:how|what|where|"
+                             r"when|which|who|any|can|could|should|would|do|does|did|is|are|"
+                             r"will)\b", re.I)
 
 
 def asked(text: str) -> str | None:
     """The statement a cleaned question makes of the speaker (``_DELIBERATE``,
-    ``_ADVICE``, ``_RECOMMEND``): "Should I apply for a job at Bosch" -> "I am wondering
-    whether to apply for a job at Bosch"; None for any other question."""
+    ``_ADVICE``, ``_RECOMMEND``, ``_NEWS_THEN_ASKS``): "Should I apply for a job at Bosch"
+    -> "I am wondering whether to apply for a job at Bosch", "I got a new Pixel, how do I
+    move my WhatsApp over" -> "I got a new Pixel"; None for any other question."""
     m = _DELIBERATE.match(text)
     if m and not _ASKED_OF.search(m["rest"]):
         be = "am" if m["who"].lower() == "i" else "are"
@@ -297,4 +318,37 @@ def asked(text: str) -> str | None:
     m = _RECOMMEND.match(text)
     if m and not _ASKED_OF.search(m["rest"]):
         return f"I am looking for {m['rest']}"
+    m = _NEWS_THEN_ASKS.match(text)
+    if m and not _ASKED_OF.search(m["news"]):
+        return m["news"]
     return None
+
+
+#: An appraisal of something the other person just shared ("Wow, that looks amazing!",
+#: "Looks great!", "It's so cute!", "that photo's gorgeous!"): a deictic subject (or
+#: none) and a word of reaction (``GENERIC``).
+_APPRAISAL = re.compile(r"^(?:(?:that|this|it|these|those)(?:\s+(?!(?:is|are|looks?|sounds?|"
+                        r"seems?)\b)\w+)?(?:'s|\s+is|\s+are|\s+looks?|\s+sounds?|\s+seems?)|"
+                        r"looks?|sounds?)\s+(?:(?:\w+ly|so|really|just|very|pretty|super)\s+)*"
+                        r"(?P<adj>[a-z]+)$", re.I)
+#: A taste for a detail of it ("I love the color and texture", "I love the way the
+#: frosting turned out", "I love how it came out").
+_DETAIL = re.compile(r"^I\s+(?:(?:\w+ly|just|also|so)\s+)*(?:love|like|adore|dig)\s+"
+                     r"(?:all\s+)?(?:the|how)\b", re.I)
+
+
+def appraises(raw: str) -> bool:
+    """Whether a raw sentence appraises what the other person shared (``_APPRAISAL``)."""
+    text = drop_address(_LEAD.sub("", raw.translate(APOS)).strip(" ,;:-~!.?"))
+    # The other person's name, before or after it ("Ana, that's gorgeous", "..., Nate!").
+    text = re.sub(r"^[A-Z][a-z]+,\s*|,\s*[A-Z][a-z]+$", "", text.strip(" !.?"))
+    m = _APPRAISAL.match(text)
+    return m is not None and m["adj"].lower() in _GENERIC
+
+
+def praises_shown(cleaned: str, appraised: bool) -> bool:
+    """Whether a cleaned sentence, after an appraisal in the same turn (``appraised``),
+    likes a detail of the thing appraised ("That looks amazing! I love the color and
+    texture"): praise of what the other person shared, not a taste of the speaker's; the
+    thing itself is theirs, in their turn."""
+    return appraised and _DETAIL.match(cleaned) is not None

@@ -55,3 +55,20 @@ def test_a_change_told_as_its_event_is_keyed(text: str, key: str, content: str) 
                                   "I started at 9am today."])
 def test_home_and_start_without_a_place_or_firm(text: str) -> None:
     assert all(c.key not in ("fact:location", "fact:employer") for c in extract(text, 1, "John"))
+
+
+@pytest.mark.parametrize("text", [
+    "Wow, that looks amazing, Nate! I love the color and texture.",
+    "Melanie, that photo's amazing! I love all the yellow leaves.",
+    "Awww! It's so cute! I love the way it turned out!",
+])
+def test_praise_of_what_the_other_shared_is_no_taste(text: str) -> None:
+    assert extract(text, 0, "Ana") == []
+
+
+def test_a_taste_for_something_unshown_stays_a_taste() -> None:
+    assert [c.content for c in extract("I love the ocean.", 0, "Ana")] == ["Ana loves the ocean"]
+
+
+def test_a_fan_too_agrees_and_names_nothing() -> None:
+    assert extract("Have you seen all the Harry Potter movies? I'm a fan too!", 0, "Ana") == []

@@ -565,3 +565,118 @@ def test_a_past_role_a_tentative_or_forced_act_and_what_the_firm_did_are_memorie
 
 def test_they_who_did_something_to_the_speaker_without_a_place_still_leans_on_before() -> None:
     assert episode("They boosted me through tough times.", "Ivo") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm fluent in Spanish.", "Ana is fluent in Spanish."),
+    ("I've been veggie since I was a teenager.",
+     "Ana has been veggie since Ana was a teenager."),
+])
+def test_a_state_told_by_its_adjective_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I am so excited about it.", "I'm proud of you!",
+                                  "I'm busy with work.", "I am sure it will work."])
+def test_a_feeling_told_by_its_adjective_is_no_state(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said", [
+    "Wow, that looks amazing, Nate! I love the color and texture.",
+    "Wow, looks great! Where did you take this picture? I love the dark sky and green scenery.",
+    "That looks really good! I love the way the frosting turned out!",
+])
+def test_praise_of_a_detail_of_what_the_other_shared_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana", addressee=["Nate"]) is None
+
+
+def test_a_taste_after_an_appraisal_that_is_not_of_a_detail_is_kept() -> None:
+    told = episode("That's awesome. I love hiking too, I go every weekend with my dog.", "Ana")
+    assert told is not None and "every weekend" in told.content
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("new job who dis - I'm at Spotify now", "Ana is at Spotify now."),
+    ("I'm teetotal these days", "Ana is teetotal these days."),
+    ("I left the band", "Ana left the band."),
+    ("We split up in June.", "Ana and a partner split up in June."),
+])
+def test_how_things_stand_now_and_a_change_in_life_are_memories(said: str,
+                                                                memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I'm at the gym right now.", "I am on my way home just now."])
+def test_a_moment_is_no_standing(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,value", [
+    ("Said goodbye to the Mini today :( the new Polestar 2 is sat on the drive looking smug.",
+     "Polestar"),
+    ("Our landlord sold up so we've had to move. The new place is in Clifton.", "Clifton"),
+])
+def test_the_new_thing_after_the_speakers_news_is_told_with_it(said: str, value: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and value in told.content
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Farewell Vodafone, hello EE.", "Ana swapped Vodafone for EE."),
+    ("Out with the old phone, in with the Pixel 8.", "Ana swapped the old phone for the Pixel 8."),
+])
+def test_goodbye_x_hello_y_is_a_swap(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Goodbye everyone, hello weekend!",
+                                  "Bye for now, hello to your mum!"])
+def test_a_farewell_is_no_swap(said: str) -> None:
+    told = episode(said, "Ana")
+    assert told is None or "swapped" not in told.content
+
+
+def test_the_new_thing_alone_is_no_news_of_the_speaker() -> None:
+    assert episode("The new Marvel film is out.", "Ana") is None
+
+
+@pytest.mark.parametrize("said", [
+    "I saw your photo of you two dancing.",
+    "Last time we saw each other, I noticed a spiderman pin on your purse.",
+    "Looky here, I got this new pup for you.",
+    "I still think about this picture you sent me a while back.",
+])
+def test_what_the_speaker_saw_of_or_got_for_the_other_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+def test_what_the_speaker_saw_themselves_is_a_memory() -> None:
+    told = episode("I saw a great band last night with my sister.", "Ana")
+    assert told is not None and "band" in told.content
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Got a new Pixel, how do I move my WhatsApp over?", "Ana got a new Pixel."),
+    ("Yesterday I adopted a cat, any tips on litter training?", "Yesterday Ana adopted a cat."),
+])
+def test_news_before_a_question_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["So I was thinking, what do you want for dinner?",
+                                  "That sounds great, how did it go?"])
+def test_a_lead_in_to_a_question_is_no_news(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said", [
+    "I love that first movie too, I even have the whole collection.",
+    "We love \"The Santa Clause\" too- it's so heartwarming and gets us all feeling festive.",
+])
+def test_an_echo_of_the_others_taste_before_more_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
