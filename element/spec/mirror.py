@@ -14,8 +14,8 @@ version entry ``vN``. A spec reaches draft by four paths, and all four end in th
   bundle) is caught by the same lazy mirror.
 
 Mirror state is one row per element in the catalog (``Catalog.mirror_state``): the blob
-id of the draft spec last looked at. :func:`sync_spec` costs two ``stat`` calls when nothing
-changed (the draft ref's files are unchanged since this process last read the spec blob:
+id of the draft spec last looked at. :func:`sync_spec` costs one ``stat`` call when nothing
+changed (the file of the draft ref is unchanged since this process last read the spec blob:
 a commit's tree never changes, so neither does its blob; opening the repository for the
 ref read and tree lookup was 0.5 ms of every memory op) and one ref read and one tree
 lookup when the ref files moved; when the blob differs, the file is parsed and normalized
@@ -63,17 +63,21 @@ _SPEC_BLOBS_MAX = 4096
 
 
 def _ref_stamp(repo: str) -> tuple[int, ...]:
-    """Inode, size and mtime of the files that hold draft's ref: any move of draft (a push,
-    a merge, a promote, another process) replaces one of them. The paths are strings:
-    joining ``Path`` objects cost more than the two ``stat`` calls (issue 29)."""
-    stamp: list[int] = []
-    for name in ("/refs/heads/draft", "/packed-refs"):
-        try:
-            st = os.stat(repo + name)
-            stamp += [st.st_ino, st.st_size, st.st_mtime_ns]
-        except OSError:
-            stamp += [0, 0, 0]
-    return tuple(stamp)
+    """Inode, size and mtime of the file that holds draft's ref: any move of draft (a push,
+    a merge, a promote, another process) replaces it. The loose ref file while there is
+    one (git reads it before ``packed-refs``, and packing or deleting the ref removes it),
+    else ``packed-refs``: one ``stat`` a request in the common case. The paths are strings:
+    joining ``Path`` objects cost more than the ``stat`` calls (issue 29)."""
+    try:
+        st = os.stat(repo + "/refs/heads/draft")
+        return (1, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        pass
+    try:
+        st = os.stat(repo + "/packed-refs")
+        return (2, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        return (0,)
 
 
 def _draft_spec_blob(home: Home, element: Element) -> tuple[str | None, str | None]:
