@@ -44,7 +44,7 @@ import json
 import os
 import sqlite3
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -121,6 +121,12 @@ class Element:
     version: int
     created_at: str
     updated_at: str
+    #: The element's spec mirror state read in the same statement as this row
+    #: (:meth:`Catalog.element_at_mirrored`; ``{"element_id": None, ...}``: no mirror row),
+    #: else None. ``spec/mirror.py``'s cheap path trusts a row read with its state (a ref
+    #: read after both finds any push since); ``dataclasses.replace`` drops it.
+    mirror: dict[str, Any] | None = field(default=None, init=False, repr=False,
+                                          compare=False)
 
     def public(self) -> dict[str, Any]:
         """The JSON form answered by the API."""
@@ -211,17 +217,33 @@ class Catalog(ActivityLog, Bookkeeping):
     def element_mirrored(self, element_id: str) -> tuple[Element, dict[str, Any] | None]:
         """The element and its spec mirror's state (:meth:`mirror_state`), in one statement:
         the row is the one that mirror left, or newer (``spec/mirror.py``'s cheap path)."""
+        element = self._mirrored("e.id", element_id)
+        state = element.mirror
+        element.mirror = None
+        return element, state if state and state["element_id"] is not None else None
+
+    def element_at_mirrored(self, path: str) -> Element:
+        """:meth:`element_at`, its spec mirror's state read in the same statement
+        (``Element.mirror``): the op path reads both once a request (issue 29).
+
+        :raise ElementNotFound: nothing lives at ``path``.
+        """
+        return self._mirrored("e.path", path)
+
+    def _mirrored(self, column: str, value: str) -> Element:
         rows = self._query("SELECT e.*, m.element_id AS mirror_of, m.blob AS mirror_blob, "
                            "m.commit_id AS mirror_commit, m.status AS mirror_status, "
                            "m.at AS mirror_at FROM elements e LEFT JOIN spec_mirror m "
-                           "ON m.element_id = e.id WHERE e.id = ?", (element_id,))
+                           f"ON m.element_id = e.id WHERE {column} = ?", (value,))
         if not rows:
-            raise ElementNotFound(element_id)
+            raise ElementNotFound(value)
         data = dict(rows[0])
         state = {key: data.pop(f"mirror_{name}") for key, name in (
             ("element_id", "of"), ("blob", "blob"), ("commit_id", "commit"),
             ("status", "status"), ("at", "at"))}
-        return _row_to_element(data), state if state["element_id"] is not None else None
+        element = _row_to_element(data)
+        element.mirror = state
+        return element
 
     def elements(self, circle: str | None = None) -> list[Element]:
         if circle is None:

@@ -94,9 +94,10 @@ def authenticate(catalog: Catalog, token: str | None) -> Principal:
     """
     if not token:
         raise Unauthorized()
-    row = catalog.token_by_hash(_hash(token))
+    token_hash = _hash(token)
+    row = catalog.token_by_hash(token_hash)
     # The lookup is by hash, so timing reveals nothing of the token; compare anyway.
-    if row is None or not hmac.compare_digest(row["token_hash"], _hash(token)):
+    if row is None or not hmac.compare_digest(row["token_hash"], token_hash):
         raise Unauthorized("the bearer token is not valid")
     return Principal(row["id"], row["circle"], row["role"], row["name"])
 

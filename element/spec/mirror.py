@@ -14,8 +14,8 @@ version entry ``vN``. A spec reaches draft by four paths, and all four end in th
   bundle) is caught by the same lazy mirror.
 
 Mirror state is one row per element in the catalog (``Catalog.mirror_state``): the blob
-id of the draft spec last looked at. :func:`sync_spec` costs two ``stat`` calls when nothing
-changed (the draft ref's files are unchanged since this process last read the spec blob:
+id of the draft spec last looked at. :func:`sync_spec` costs one ``stat`` call when nothing
+changed (the file of the draft ref is unchanged since this process last read the spec blob:
 a commit's tree never changes, so neither does its blob; opening the repository for the
 ref read and tree lookup was 0.5 ms of every memory op) and one ref read and one tree
 lookup when the ref files moved; when the blob differs, the file is parsed and normalized
@@ -62,30 +62,37 @@ _spec_blobs: dict[str, tuple[tuple[int, ...], tuple[str, str | None]]] = {}
 _SPEC_BLOBS_MAX = 4096
 
 
-def _ref_stamp(repo: Path) -> tuple[int, ...]:
-    """Inode, size and mtime of the files that hold draft's ref: any move of draft (a push,
-    a merge, a promote, another process) replaces one of them."""
-    stamp: list[int] = []
-    for name in ("refs/heads/draft", "packed-refs"):
-        try:
-            st = os.stat(repo / name)
-            stamp += [st.st_ino, st.st_size, st.st_mtime_ns]
-        except OSError:
-            stamp += [0, 0, 0]
-    return tuple(stamp)
+def _ref_stamp(repo: str) -> tuple[int, ...]:
+    """Inode, size and mtime of the file that holds draft's ref: any move of draft (a push,
+    a merge, a promote, another process) replaces it. The loose ref file while there is
+    one (git reads it before ``packed-refs``, and packing or deleting the ref removes it),
+    else ``packed-refs``: one ``stat`` a request in the common case. The paths are strings:
+    joining ``Path`` objects cost more than the ``stat`` calls (issue 29)."""
+    try:
+        st = os.stat(repo + "/refs/heads/draft")
+        return (1, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        pass
+    try:
+        st = os.stat(repo + "/packed-refs")
+        return (2, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        return (0,)
 
 
-def _draft_spec_blob(repo: Path) -> tuple[str | None, str | None]:
-    """``spec_blob(repo)``, remembered while draft's ref files stay as they were."""
+def _draft_spec_blob(home: Home, element: Element) -> tuple[str | None, str | None]:
+    """``spec_blob`` of the element's repository, remembered while draft's ref files stay
+    as they were."""
+    repo = f"{home.path}/repos/{element.id}.git"      # ``home.repo_path``, as a string
     stamp = _ref_stamp(repo)
-    known = _spec_blobs.get(str(repo))
+    known = _spec_blobs.get(repo)
     if known is not None and known[0] == stamp:
         return known[1]
-    commit, blob = spec_blob(repo)
+    commit, blob = spec_blob(home.repo_path(element))
     if commit is not None and stamp == _ref_stamp(repo):
         if len(_spec_blobs) >= _SPEC_BLOBS_MAX:
             _spec_blobs.clear()
-        _spec_blobs[str(repo)] = (stamp, (commit, blob))
+        _spec_blobs[repo] = (stamp, (commit, blob))
     return commit, blob
 
 
@@ -114,11 +121,17 @@ def sync_spec(home: Home, element: Element, *, principal: str | None = None,
     """
     if element.state == "deleted":
         return Synced(element)
-    repo = home.repo_path(element)
-    commit, blob = _draft_spec_blob(repo)
-    # Re-read the row with the state, in one statement: the caller's copy may predate a
-    # mirror another request just did.
-    current, state = home.catalog.element_mirrored(element.id)
+    commit, blob = _draft_spec_blob(home, element)
+    # The row and its state read in one statement, before the ref: the caller's (the op
+    # path reads both, ``Catalog.element_at_mirrored``), else read again now. A copy read
+    # without its state may predate a mirror another request just did; one read with it
+    # either predates the ref read above (a push since shows as a new blob: the slow path)
+    # or holds the row that state's mirror left.
+    if element.mirror is not None:
+        current, state = element, (element.mirror if element.mirror["element_id"]
+                                   is not None else None)
+    else:
+        current, state = home.catalog.element_mirrored(element.id)
     seen = state["blob"] if state else None
     if commit is None or (state is not None and seen == blob):
         bad = state["status"] if state and state["status"] != "mirrored" else None
@@ -130,7 +143,7 @@ def sync_spec(home: Home, element: Element, *, principal: str | None = None,
                           if state["status"] == "mirrored" else state["status"])
         seen = state["blob"] if state else None
         try:
-            raw = read_spec(repo, branch=commit)
+            raw = read_spec(home.repo_path(element), branch=commit)
             if raw is None:
                 raise InvalidRequest("spec", f"{SPEC_PATH} is missing on draft")
             spec = normalize_spec(raw, circle=element.circle,

@@ -46,3 +46,23 @@ def test_a_draft_moved_behind_the_service_is_mirrored_on_the_next_op(home, pack)
         version = home.catalog.element_at("demo/memory").version
         assert home.properties_for(element, "draft")["relevance_threshold"] == value
         assert home.catalog.element_at("demo/memory").version == version
+
+
+@pytest.mark.parametrize("pack", [False, True])
+def test_a_row_read_with_its_mirror_state_is_not_trusted_after_draft_moved(home, pack):
+    """The op path reads the element's row with its mirror state once a request
+    (``Catalog.element_at_mirrored``) and the mirror trusts that pair: a draft moved after
+    the row was read, and mirrored meanwhile by another request, still governs."""
+    home.properties_for(home.catalog.element_at("demo/memory"), "draft")   # a mirror row
+    for value in (0.25, 0.75):
+        early = home.catalog.element_at_mirrored("demo/memory")
+        assert early.mirror is not None and early.mirror["blob"]
+        _commit_threshold(home, value, pack=pack)
+        other = home.properties_for(home.catalog.element_at_mirrored("demo/memory"), "draft")
+        assert other["relevance_threshold"] == value               # another request's
+        assert home.properties_for(early, "draft")["relevance_threshold"] == value
+    # Read after the move, the pair answers without a new version.
+    version = home.catalog.element_at("demo/memory").version
+    fresh = home.catalog.element_at_mirrored("demo/memory")
+    assert home.properties_for(fresh, "draft")["relevance_threshold"] == 0.75
+    assert home.catalog.element_at("demo/memory").version == version
