@@ -92,7 +92,11 @@ def _third_singular(verb: str) -> str:
 _LY_VERBS = frozenset("rely apply reply supply imply comply multiply fly ally rally tally "
                       "bully".split())
 _LY = r"(?!(?:" + "|".join(sorted(_LY_VERBS)) + r")\b)\w+ly"
-_SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
+#: Between a subject and its verb, besides one-word adverbs: "I no longer work at X" is
+#: "Ana no longer works at X".
+_ADVERB_PHRASES = r"no\s+longer|"
+_SUBJECT_I = re.compile(r"\bI\b((?:\s+(?:" + _ADVERB_PHRASES
+                        + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                         + r"|" + _LY + r"))*)\s+([A-Za-z']+)")
 _SUBJECT_WE = re.compile(r"\b[Ww]e\b((?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                          + r"|" + _LY + r"))*)\s+([A-Za-z']+)")

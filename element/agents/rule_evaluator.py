@@ -20,6 +20,7 @@ from .episodes import episode, is_english, kin, narrate, tell
 from .follow import continued
 from .observation import Observation
 from .restated import introduced, restate
+from .retire import retire_decision
 from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
@@ -29,9 +30,9 @@ from .relation import relation_target
 from .slots import (adds_up, named_target, owner, same_slot, single_slot, slot_keys,
                     slot_target)
 from .holders import UNKNOWN, holder_of
-from .updates import (MAY_CHANGE, MENTION_MIN, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, Signals, is_event, key_target, keys_of, mentions,
-                      moved_to, signals, similar_target, single_valued, value_target)
+from .updates import (MAY_CHANGE, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
+                      SIMILAR_MIN_WEAK, Signals, is_event, key_target, keys_of, moved_to,
+                      signals, similar_target, single_valued, value_target)
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -488,7 +489,7 @@ class RuleEvaluator:
             return Decision("forget", "the user asked to forget it",
                             category=target["category"], memory_id=target["id"])
         if cand.kind == "retire":
-            return self._retire(cand, pool, who)
+            return retire_decision(cand, pool, who, context, goal)
         if cand.kind == "change":
             target = pool.holds(cand.target) if cand.target else None
             if target is not None and not predates(cand.source or cand.content, target):
@@ -565,30 +566,3 @@ class RuleEvaluator:
         return Decision("add", reason, category=cand.category,
                         content=_as_attribute(cand, who, ""), context=context, intention=goal,
                         key=cand.key)
-
-    @staticmethod
-    def _retire(cand: Candidate, pool: Pool, who: str) -> Decision:
-        """"I'm not X anymore": the memory saying X retires (its attribute's, naming the
-        value when the attribute holds one value; else the one naming X)."""
-        target = None
-        if cand.key:
-            target = pool.by_key(cand.key) or key_target(cand.key, pool.memories(), who)
-            if target is not None and cand.slot and \
-                    mentions(target["content"], cand.query or cand.content, who) < MENTION_MIN:
-                return Decision("nothing", "said a value no longer holds that is remembered "
-                                "differently", category=target["category"],
-                                memory_id=target["id"])
-        if target is None and cand.query:
-            # "I don't drink coffee anymore": coffee, not any drink ("drinks rooibos").
-            query = cand.query.split(None, 1)[-1] \
-                if (cand.key or "").startswith("fact:does:") else cand.query
-            target = value_target([query], pool.memories(), who)
-        if target is None and cand.source and single_slot(cand.source):
-            # "I don't have a car anymore" after "I drive a Prius": the attribute by its
-            # words, when it holds one value (a drink ended names the one it means).
-            target = slot_target(cand.source, "", False, pool.memories(), who)
-        if target is None:
-            return Decision("nothing", "said something no longer holds that is not "
-                            "remembered", category=cand.category)
-        return Decision("retire", "the user said it no longer holds",
-                        category=target["category"], memory_id=target["id"])
