@@ -38,8 +38,9 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.I), kind) for p
     (r"\btomorrow\b", "+1d"),
     (r"\b(?P<rel>last|next|this\s+past|this\s+coming|this)\s+(?P<unit>week|weekend|month|"
      r"year|summer|winter|spring|fall|autumn)\b", "unit"),
+    # Not a habit: "on Wednesday evenings" is every week, no day (as "on Wednesdays" is).
     (r"\b(?P<rel>last|next|this\s+past|this\s+coming|this|on)\s+(?P<day>" + "|".join(_DAYS)
-     + r")\b", "day"),
+     + r")\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)", "day"),
     (r"\b(?:today|tonight|this\s+morning|this\s+afternoon|this\s+evening|right\s+now)\b", "0d"),
     (r"\b(?:recently|lately|the\s+other\s+day)\b", "0d"),
 )]

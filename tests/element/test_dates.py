@@ -41,6 +41,16 @@ def test_relative_times_move_the_session_date(sentence: str, day: str) -> None:
     assert when.strftime("%H:%M") == "13:56"
 
 
+@pytest.mark.parametrize("sentence", [
+    "I go to choir on Wednesday evenings", "I swim on Saturday mornings",
+    "I play five-a-side on Thursday nights", "I volunteer on Saturdays",
+])
+def test_a_weekly_habit_names_no_day(sentence: str) -> None:
+    """A habit told by its weekday holds from when it was said, not from next week: a
+    memory dated in the future would be missing from a search ``as_of`` today."""
+    assert occurred_at(sentence, SESSION) == SESSION
+
+
 def test_month_arithmetic_clamps_to_the_month_end() -> None:
     end = datetime(2023, 3, 31, tzinfo=UTC)
     when = occurred_at("I moved last month", end)
