@@ -20,6 +20,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 from ..errors import InvalidRequest
+from .episode_words import PAST
 
 __all__ = ["parse_session_date", "occurred_at", "time_phrase", "iso"]
 
@@ -44,6 +45,19 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.I), kind) for p
     (r"\b(?:today|tonight|this\s+morning|this\s+afternoon|this\s+evening|right\s+now)\b", "0d"),
     (r"\b(?:recently|lately|the\s+other\s+day)\b", "0d"),
 )]
+
+
+#: The verb right after a subject ("I went", "we finally had", "Ana saw"): whether a
+#: sentence tells what happened or what will.
+_SUBJECT_VERB = re.compile(r"\b(?:I|we|he|she|they|[A-Z][a-z]+)\s+(?:\w+ly\s+|just\s+|"
+                           r"finally\s+|also\s+|even\s+)?(?P<verb>[a-z]+)\b")
+
+
+def _told_past(sentence: str) -> bool:
+    """Whether ``sentence`` tells of the past: its subject's verb is a past form ("went",
+    "had", "visited"), so "on Saturday" is the last Saturday, not the next."""
+    m = _SUBJECT_VERB.search(sentence)
+    return m is not None and (m["verb"] in PAST or m["verb"].endswith("ed"))
 
 
 def parse_session_date(raw: object, field: str = "session_date") -> datetime | None:
@@ -110,7 +124,7 @@ def _shift(day: date, unit: str, n: int) -> date:
     return _add_months(day, 12 * n)
 
 
-def _resolve(day: date, m: re.Match[str], kind: str) -> date:
+def _resolve(day: date, m: re.Match[str], kind: str, past: bool = False) -> date:
     if kind.endswith("d") and kind[:-1].lstrip("+-").isdigit():
         return day + timedelta(days=int(kind[:-1]))
     if kind in ("ago", "in"):
@@ -123,6 +137,8 @@ def _resolve(day: date, m: re.Match[str], kind: str) -> date:
         delta = (target - day.weekday()) % 7
         if sign < 0:
             return day - timedelta(days=(day.weekday() - target) % 7 or 7)
+        if rel == "on" and past:
+            return day - timedelta(days=(day.weekday() - target) % 7)
         if sign > 0 or rel == "on":
             return day + timedelta(days=delta or 7)
         return day + timedelta(days=delta)
@@ -152,7 +168,7 @@ def occurred_at(sentence: str, session: datetime | None) -> datetime | None:
     if found is None:
         return session
     try:
-        day = _resolve(session.date(), *found)
+        day = _resolve(session.date(), *found, past=_told_past(sentence))
     except (OverflowError, ValueError):   # a count so large the calendar ends first
         return session
     return datetime.combine(day, session.timetz())
