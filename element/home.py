@@ -200,7 +200,12 @@ class Home:
 
     # -- paths ------------------------------------------------------------------------
     def repo_path(self, element: Element) -> Path:
-        return self.path / "repos" / f"{element.id}.git"
+        return Path(self.repo_dir(element))
+
+    def repo_dir(self, element: Element) -> str:
+        """``repo_path`` as a string: the per-request spec check stats files in it, and
+        joining ``Path`` objects cost more than the ``stat`` calls."""
+        return f"{self.path}/repos/{element.id}.git"
 
     def runtime_path(self, element: Element) -> Path:
         return self.path / "runtime" / element.id

@@ -396,13 +396,20 @@ class MemoryCore(Storage, MemoryBackend):
 
     def _repair_behind(self) -> int:
         """The background embedder's pass: stops before a batch once the store closes;
-        the first pass then warms the names (``_warm_names``)."""
+        the first pass then does the work after an open (``_after_open``) and warms the
+        names (``_warm_names``)."""
         with self._repairing:
             repaired = self._repair_pass(lambda: self._behind.closing, durable=False)
         if not self._names_warmed:
             self._names_warmed = True
+            self._after_open(lambda: self._behind.closing)
             self._warm_names(lambda: self._behind.closing)
         return repaired
+
+    def _after_open(self, stop: Callable[[], bool]) -> None:
+        """Work a backend does once after the store opens, on the background embedder's
+        first pass (the file store reads its memories' names, ``MemoryStore``); ``stop``
+        says the store is closing. Nothing here."""
 
     def _warm_names(self, stop: Callable[[], bool]) -> None:
         """Embed into the cache the names the store's memories open with, as they write

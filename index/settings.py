@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, ClassVar, TypeGuard
 
 from .errors import InvalidMemory
 from .recall import DEFAULT_WEIGHTS, LANES, normalize_weights
@@ -44,6 +44,11 @@ class MemorySettings:
     Construct through :meth:`from_properties` when the values come from outside: the plain
     constructor validates too, but reports problems under the property's name only.
     """
+
+    #: The properties :meth:`from_properties` reads.
+    PROPERTIES: ClassVar[tuple[str, ...]] = (
+        "subject_scoping", "max_memories", "max_per_subject", "relevance_threshold",
+        "association_weights", "retention")
 
     subject_scoping: bool = False
     max_memories: int = 1000
@@ -75,8 +80,7 @@ class MemorySettings:
             raise InvalidMemory("properties", "must be an object")
         defaults = _DEFAULTS      # the constructor copies the dicts it is given
         values: dict[str, Any] = {}
-        for name in ("subject_scoping", "max_memories", "max_per_subject",
-                     "relevance_threshold", "association_weights", "retention"):
+        for name in cls.PROPERTIES:
             value = props.get(name)
             values[name] = getattr(defaults, name) if value is None else value
         if not values["association_weights"]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -117,12 +116,10 @@ class MemoryStore(MemoryCore):
                         "at": iso_utc(clock())})
         self._lock = self._engine.lock
         self.open_report: dict[str, Any] = self._engine.open_report
-        if repair_on_open:      # embeds what is unembedded, then warms the names
+        if repair_on_open:      # embeds what is unembedded, reads and warms the names
             self._behind.wake()
-            threading.Thread(target=self._read_names, name=f"names:{self.directory.name}",
-                             daemon=True).start()
 
-    def _read_names(self) -> None:
+    def _after_open(self, stop: Callable[[], bool]) -> None:
         """Every memory's names read (``SlotTable.read_names``), ``NAMES_STEP`` labels at a
         time under the lock, once after the open, until the store closes. A search reads
         the names of the memories it scores that are not read yet (``slots.py``); just
@@ -132,7 +129,7 @@ class MemoryStore(MemoryCore):
         first search that scores it."""
         low = 0
         try:
-            while True:
+            while not stop():
                 with self._lock:
                     if self._engine.closed or low >= self._state.slots.high_water:
                         return

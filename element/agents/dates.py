@@ -168,7 +168,8 @@ def occurred_at(sentence: str, session: datetime | None) -> datetime | None:
     if found is None:
         return session
     try:
-        day = _resolve(session.date(), *found, past=_told_past(sentence))
+        m, kind = found
+        day = _resolve(session.date(), m, kind, past=kind == "day" and _told_past(sentence))
     except (OverflowError, ValueError):   # a count so large the calendar ends first
         return session
     return datetime.combine(day, session.timetz())

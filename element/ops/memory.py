@@ -103,9 +103,6 @@ def settings_of(call: OpCall) -> MemorySettings:
     return settings
 
 
-#: The properties ``MemorySettings.from_properties`` reads.
-_SETTING_NAMES = ("subject_scoping", "max_memories", "max_per_subject", "relevance_threshold",
-                  "association_weights", "retention")
 #: The settings of the properties seen (by the ``repr`` of the values they read: JSON's
 #: values, told apart by it, ``1``, ``1.0`` and ``True`` included), at most
 #: ``_SETTINGS_SEEN_MAX``: every memory op builds them from its element's properties, and
@@ -119,7 +116,7 @@ def _settings(properties: Mapping[str, Any] | None) -> MemorySettings:
     """``MemorySettings.from_properties(properties)``, remembered (never an error)."""
     if not isinstance(properties, Mapping):
         return MemorySettings.from_properties(properties)
-    key = repr([properties.get(name) for name in _SETTING_NAMES])
+    key = repr([properties.get(name) for name in MemorySettings.PROPERTIES])
     found = _settings_seen.get(key)
     if found is None:
         found = MemorySettings.from_properties(properties)

@@ -83,7 +83,7 @@ def _ref_stamp(repo: str) -> tuple[int, ...]:
 def _draft_spec_blob(home: Home, element: Element) -> tuple[str | None, str | None]:
     """``spec_blob`` of the element's repository, remembered while draft's ref files stay
     as they were."""
-    repo = f"{home.path}/repos/{element.id}.git"      # ``home.repo_path``, as a string
+    repo = home.repo_dir(element)
     stamp = _ref_stamp(repo)
     known = _spec_blobs.get(repo)
     if known is not None and known[0] == stamp:

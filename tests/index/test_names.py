@@ -325,7 +325,7 @@ def test_a_memory_that_says_the_name_anywhere_is_about_them(make_store, tmp_path
 
 def test_a_served_file_store_reads_every_memorys_names_after_it_opens(tmp_path):
     """A store opened to serve (``repair_on_open``) reads the names of all its memories
-    on a thread of its own just after it opens (``MemoryStore._read_names``), so no search
+    on its background thread just after it opens (``MemoryStore._after_open``), so no search
     pays for them; a search then answers what a store reading them lazily answers."""
     import time
 
