@@ -62,8 +62,9 @@ if str(ROOT) not in sys.path:
 
 from index import HashingEmbedder, load_embedder  # noqa: E402
 from index.embed import Embedder, embed_for_lanes  # noqa: E402
-from index.profile_bank import question_vectors  # noqa: E402
-from index.recency import PROFILE_CATEGORIES, VALUES_TIE, answering, asked  # noqa: E402
+from index.profile_bank import attribute_scores, question_vectors  # noqa: E402
+from index.recency import (  # noqa: E402
+    ASKED_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, asked)
 CASES = ROOT / "bench" / "data" / "updates.yaml"
 MEMORY = "/api/demo/memory/ops"
 #: Cases per fresh home: 50 cases' memories (each with its background) stay well under
@@ -311,11 +312,13 @@ def stages_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) 
 #: Why an update's newer value is second though both values are current ("both current"),
 #: in the order a miss is assigned, from what the ranking (``index/recency.py``) reads of
 #: the query and the results: the newer not among the results; another memory first (the
-#: newer is above the old); no attribute asked clearly; a many-valued one (never grouped);
+#: newer is above the old); no attribute asked clearly (none near enough, or two as near);
+#: a many-valued one (never grouped);
 #: the newer names a person of the subject's the query does not; the newer, or the old,
 #: not read as a value of the attribute; one of them not a fact or preference; the two
 #: further apart than the tie; grouped, yet second all the same.
-WHY_BOTH = ("new not found", "another first", "no attribute asked", "many-valued",
+WHY_BOTH = ("new not found", "another first", "no attribute near", "two attributes alike",
+            "many-valued",
             "new names another", "new not a value", "old not a value", "not facts",
             "apart > tie", "grouped, still second")
 
@@ -339,7 +342,8 @@ def why_both(run: dict[str, Any], result: dict[str, Any], embedder: Embedder,
     vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     question = asked(vectors[0], case["query"], questions)
     if question is None:
-        return "no attribute asked"
+        near = np.sort(attribute_scores(vectors[:1], questions)[0])[::-1]
+        return "no attribute near" if near[0] < ASKED_MIN else "two attributes alike"
     if not question.single:
         return "many-valued"
     owners = [(m["subject_type"], m["subject_id"]) if m["subject_type"] else None
