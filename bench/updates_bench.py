@@ -32,7 +32,10 @@ tuned); the rules are tuned on dev only and both halves are reported.
         [--batch 50] [--dump cases.jsonl]
 
 ``--dump`` writes each case's decisions and scores as a JSON line, to count the misses by
-class (what the write time decided, where the newer value ranked).
+class (what the write time decided, where the newer value ranked). The summary ends with
+the misses by stage and, of the updates whose values are "both current", why the ranking
+kept the newer second (:data:`WHY_BOTH`), and how many controls' newer value ranks above
+the old: counts only, so a set nobody may read prints them too.
 """
 
 from __future__ import annotations
