@@ -339,8 +339,8 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
     ``newest`` (a single-valued attribute): the subject's results that answer it best go
     newest first (by ``newness``; of one time, as ranked), however far apart their scores:
     of two values a person gave of one thing, the newer is the one to believe, and two
-    statements of it differ in score by what else each says ("lives in Phoenix" .82, "the
-    humidity in Atlanta is no joke, did not miss this while out in the desert" .55). The
+    statements of it differ in score by what else each says ("lives in Phoenix" .86, "the
+    humidity in Atlanta is no joke, did not miss this while out in the desert" .44). The
     price: a past or wished value told later that answers the attribute best ("grew up in
     Cork", "dreams of a cottage in Cornwall one day") goes ahead of the home too."""
     if not any(best):
