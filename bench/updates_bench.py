@@ -32,7 +32,10 @@ tuned); the rules are tuned on dev only and both halves are reported.
         [--batch 50] [--dump cases.jsonl]
 
 ``--dump`` writes each case's decisions and scores as a JSON line, to count the misses by
-class (what the write time decided, where the newer value ranked).
+class (what the write time decided, where the newer value ranked). The summary ends with
+the misses by stage and, of the updates whose values are "both current", why the ranking
+kept the newer second (:data:`WHY_BOTH`), and how many controls' newer value ranks above
+the old: counts only, so a set nobody may read prints them too.
 """
 
 from __future__ import annotations
@@ -53,9 +56,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from index import HashingEmbedder, load_embedder  # noqa: E402
+from index.embed import Embedder, embed_for_lanes  # noqa: E402
+from index.profile_bank import attribute_scores, question_vectors  # noqa: E402
+from index.recency import (  # noqa: E402
+    ASKED_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, asked)
 CASES = ROOT / "bench" / "data" / "updates.yaml"
 MEMORY = "/api/demo/memory/ops"
 #: Cases per fresh home: 50 cases' memories (each with its background) stay well under
@@ -182,7 +194,8 @@ def score(server: Server, run: dict[str, Any]) -> dict[str, Any]:
     listed = server.call("GET", f"{MEMORY}/memories?limit=100&subject_type=guest&"
                          f"subject_id={case['id']}")["memories"]
     kept = [m["content"] for m in listed]
-    out: dict[str, Any] = {"results": results, "scores": scores, "kept": kept}
+    out: dict[str, Any] = {"results": results, "scores": scores, "kept": kept,
+                           "found": [r["memory"] for r in found["results"]]}
     if case["kind"] == "update":
         assert new is not None
         out["newer_first"] = bool(results) and bool(new.search(results[0]))
@@ -299,6 +312,91 @@ def stages_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) 
     return "misses by stage: " + " | ".join(parts)
 
 
+#: Why an update's newer value is second though both values are current ("both current"),
+#: in the order a miss is assigned, from what the ranking (``index/recency.py``) reads of
+#: the query and the results: the newer not among the results; another memory first (the
+#: newer is above the old); no attribute asked clearly (none near enough, or two as near);
+#: a many-valued one (never grouped);
+#: the newer names a person of the subject's the query does not; the newer, or the old,
+#: not read as a value of the attribute; one of them not a fact or preference; the two
+#: further apart than the tie; grouped, yet second all the same.
+WHY_BOTH = ("new not found", "another first", "no attribute near", "two attributes alike",
+            "many-valued",
+            "new names another", "new not a value", "old not a value", "not facts",
+            "apart > tie", "grouped, still second")
+
+
+def why_both(run: dict[str, Any], result: dict[str, Any], embedder: Embedder,
+             questions: np.ndarray) -> str:
+    """Which of :data:`WHY_BOTH` kept a "both current" update's newer value second."""
+    case = run["case"]
+    old, new = re.compile(case["old"], re.I), re.compile(case["new"], re.I)
+    found, scores = result["found"], result["scores"]
+    contents = [m["content"] for m in found]
+    at_new = [i for i, c in enumerate(contents) if new.search(c)]
+    if not at_new:
+        return "new not found"
+    if result["newer_before"]:
+        return "another first"
+    at_old = next(i for i, c in enumerate(contents)
+                  if old.search(c) and not new.search(c) and not ENDED.search(c))
+    vectors = embed_for_lanes(embedder, ["content"] * (len(contents) + 1),
+                              [case["query"], *contents])
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    question = asked(vectors[0], case["query"], questions)
+    if question is None:
+        near = np.sort(attribute_scores(vectors[:1], questions)[0])[::-1]
+        return "no attribute near" if near[0] < ASKED_MIN else "two attributes alike"
+    if not question.single:
+        return "many-valued"
+    owners = [(m["subject_type"], m["subject_id"]) if m["subject_type"] else None
+              for m in found]
+    kinds = [m["category"] for m in found]
+    values, _ = answering(list(vectors[1:]), owners, contents, kinds, question)
+    n = at_new[0]
+    if not values[n]:
+        return "new names another" if answering(list(vectors[1:]), owners, contents, kinds,
+                                                question, anyone=True)[0][n] \
+            else "new not a value"
+    if not values[at_old]:
+        return "old not a value"
+    if kinds[n] not in PROFILE_CATEGORIES or kinds[at_old] not in PROFILE_CATEGORIES:
+        return "not facts"
+    if abs(scores[n] - scores[at_old]) > VALUES_TIE:
+        return "apart > tie"
+    return "grouped, still second"
+
+
+def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]],
+                  embedder: Embedder) -> str:
+    """The "both current" misses by why the ranking kept the newer second, counts only."""
+    questions = question_vectors(embedder)
+    counts = dict.fromkeys(WHY_BOTH, 0)
+    for run in runs:
+        result = results[run["case"]["id"]]
+        if stage(run, result) == "both current":
+            counts[why_both(run, result, embedder, questions)] += 1
+    # A control's newer statement is no update ("visited Bergen", "grew up in Cork", a
+    # second dog): where both are found, a ranking that moves the newer above the old
+    # has read it as one (compare runs: the bench scores what is kept, not this order).
+    pairs = [_newer_above(run["case"], results[run["case"]["id"]]["results"])
+             for run in runs if run["case"]["kind"] == "control"]
+    both = [p for p in pairs if p is not None]
+    return f"both current {sum(counts.values())}, why: " + \
+        ", ".join(f"{name} {n}" for name, n in counts.items()) + \
+        f" | controls, new above old {sum(both)} of {len(both)} with both found"
+
+
+def _newer_above(case: dict[str, Any], results: list[str]) -> bool | None:
+    """Whether a control's first result holding either value holds only the newer (None:
+    not both found)."""
+    old, new = re.compile(case["old"], re.I), re.compile(case["new"], re.I)
+    if not any(old.search(r) for r in results) or not any(new.search(r) for r in results):
+        return None
+    first = next(r for r in results if old.search(r) or new.search(r))
+    return not old.search(first)
+
+
 def failed(case: dict[str, Any], result: dict[str, Any]) -> bool:
     return not all(result.get(k, True) for k in ("newer_first", "old_absent", "both_kept")) \
         or result.get("as_of") is False
@@ -355,6 +453,9 @@ def main() -> int:
     if args.split == "all":
         report("all", scored)
     print("\n" + stages_line(runs, {c["id"]: r for c, r in scored}))
+    embedder = HashingEmbedder() if args.embedder == "hashing" else \
+        load_embedder(log=lambda _: None)
+    print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))
     misses = [(c, r) for c, r in scored if failed(c, r)]
     named = ", ".join(f"{c['id']} ({c['split']})" for c, _ in misses) or "none"
     print(f"\nfailed cases: {named}  ({time.perf_counter() - started:.0f} s)")

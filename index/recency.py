@@ -43,7 +43,9 @@ other results follow, each part in its order; a group's members (one attribute's
 count as answering it best when one of them does, so the newest keeps the first place.
 Within one person's scope the name in every memory weighs on every cosine alike, so
 "Omar's brother Felix lives in Glasgow" outscored the job "Where does Omar work?" asks;
-what each memory answers best tells them apart.
+what each memory answers best tells them apart. Of a single-valued attribute, those that
+answer it best go newest first, however far apart their scores: of two values a person
+gave, the newer is the one to believe.
 
 A newer value that says it holds now (:data:`CURRENT`: "these days", "from now on",
 "instead") and adds nothing (:data:`ADDITION`) goes ahead of its subject's older values of
@@ -66,7 +68,7 @@ from .profile_bank import ATTRIBUTES, RELATIONS, ROLES, attribute_scores, questi
 from .ranking import Ranked
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
-           "asked", "asked_of", "relations", "newer_first", "reorder"]
+           "answering", "asked", "asked_of", "relations", "newer_first", "reorder"]
 
 #: The content cosine from which two memories are taken to say one attribute's value
 #: (all-MiniLM-L6-v2: Porto / Lisbon .84, "... Porto with Maria's husband" / Lisbon .76,
@@ -185,13 +187,14 @@ def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
     return asked(queries["content"], text, questions)
 
 
-def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
-               contents: Sequence[str | None], categories: Sequence[str | None],
-               question: Asked) -> tuple[list[bool], list[bool]]:
+def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
+              contents: Sequence[str | None], categories: Sequence[str | None],
+              question: Asked, anyone: bool = False) -> tuple[list[bool], list[bool]]:
     """Which results are values of the asked attribute (about a subject, answering it
     :data:`ANSWERS_Z` above their mean, naming no person of the subject's the query does
-    not name), and which of those, facts of the person's (:data:`PROFILE_CATEGORIES`),
-    answer it best of the whole bank (:func:`_answers_first`)."""
+    not name; ``anyone``: whoever they name), and which of those, facts of the
+    person's (:data:`PROFILE_CATEGORIES`), answer it best of the whole bank
+    (:func:`_answers_first`)."""
     present = [i for i, v in enumerate(vectors) if v is not None and owners[i] is not None]
     values, best = [False] * len(vectors), [False] * len(vectors)
     if not present:
@@ -202,7 +205,7 @@ def _answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
     top = rows.argmax(axis=1)
     for k, i in enumerate(present):
-        if relations(contents[i] or "") <= question.relations:
+        if anyone or relations(contents[i] or "") <= question.relations:
             values[i] = bool(z[k] >= ANSWERS_Z)
             best[i] = values[i] and int(top[k]) == question.attribute and \
                 categories[i] in PROFILE_CATEGORIES
@@ -246,7 +249,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         return i
     present = [i for i in range(n) if vectors[i] is not None]
     values, best = ([False] * n, [False] * n) if question is None else \
-        _answering(vectors, owners, contents or [None] * n, categories or [None] * n,
+        answering(vectors, owners, contents or [None] * n, categories or [None] * n,
                    question)
     texts = list(contents) or [None] * n
     # A value that says it holds now (and adds nothing) replaces the older values of its
@@ -254,7 +257,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     current = [values[i] and kinds[i] in PROFILE_CATEGORIES and
                bool(CURRENT.search(texts[i] or "")) and not ADDITION.search(texts[i] or "")
                for i in range(n)]
-    answering = values
+    answers = values
     if question is not None and not question.single:
         values = [False] * n    # a second pet or language is an addition: never grouped
     if len(present) > 1:
@@ -287,9 +290,12 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             if any(best[i] for i in places):
                 for i in places:
                     best[i] = kinds[i] in PROFILE_CATEGORIES
-    order = _current_ahead(order, owners, newness, scores, current, answering, kinds, best,
+    order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
-    return _answers_first(order, owners, best)
+    # Of a single-valued attribute, the newest of the values that answer it best comes
+    # first however far apart their scores (:func:`_answers_first`).
+    return _answers_first(order, owners, best, newness,
+                          newest=question is not None and question.single)
 
 
 def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float],
@@ -317,7 +323,8 @@ def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
     return out
 
 
-def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool]) -> list[int]:
+def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
+                   newness: Sequence[float] = (), newest: bool = False) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -327,7 +334,15 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool]) ->
     best answer, not only one above its mean: a memory's answers to the bank are alike
     enough that one attribute a little above the rest is often the name's doing (a jigsaw
     hobby 2.5 deviations up on "partner"). General memories and other subjects keep their
-    places."""
+    places.
+
+    ``newest`` (a single-valued attribute): the subject's results that answer it best go
+    newest first (by ``newness``; of one time, as ranked), however far apart their scores:
+    of two values a person gave of one thing, the newer is the one to believe, and two
+    statements of it differ in score by what else each says ("lives in Phoenix" .86, "the
+    humidity in Atlanta is no joke, did not miss this while out in the desert" .44). The
+    price: a past or wished value told later that answers the attribute best ("grew up in
+    Cork", "dreams of a cottage in Cornwall one day") goes ahead of the home too."""
     if not any(best):
         return order
     places: dict[Any, list[int]] = {}
@@ -337,7 +352,10 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool]) ->
     out = list(order)
     for held in places.values():
         mine = [order[p] for p in held]
-        first = [i for i in mine if best[i]] + [i for i in mine if not best[i]]
+        answers = [i for i in mine if best[i]]
+        if newest:
+            answers = sorted(answers, key=lambda i: newness[i], reverse=True)
+        first = answers + [i for i in mine if not best[i]]
         for place, i in zip(held, first, strict=True):
             out[place] = i
     return out

@@ -165,6 +165,12 @@ cases:
     assert len(stages) == 1 and "fail" not in stages[0].lower() \
         and "id" not in stages[0].lower(), out
     assert "updates, newer not first 0:" in stages[0] and "controls, one lost 0:" in stages[0]
+    # Why "both current" updates keep the newer second, and how many controls' newer went
+    # above the old: counts only too, on a line the blind filter keeps.
+    why = [line for line in out.splitlines() if line.startswith("both current ")]
+    assert len(why) == 1 and "fail" not in why[0].lower() and "id" not in why[0].lower(), out
+    assert why[0].startswith("both current 0, why: new not found 0,") and \
+        "controls, new above old 0 of 1 with both found" in why[0], why[0]
     # Two cases per fresh home: the figures are the same, gathered over two servers.
     dump = tmp_path / "cases.jsonl"
     batched = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",

@@ -40,6 +40,14 @@ def minilm(model_cache: Path) -> object:
     return FastEmbedEmbedder(provision_model(model_cache))
 
 
+@pytest.fixture
+def served(model_cache: Path) -> object:
+    """The embedder a served store uses (MiniLM INT8 for content): what a memory answers
+    best of the bank is read with its vectors."""
+    from index import load_embedder
+    return load_embedder(model_cache, log=lambda *_: None)
+
+
 def _search(store: MemoryBackend, query: str, subject: dict[str, Any] | None = None
             ) -> list[tuple[str, float]]:
     found = store.search(query=query, settings=EVERYTHING, limit=10, count_access=False,
@@ -98,6 +106,24 @@ def test_two_values_apart_by_what_else_each_says_rank_newest_first(
     assert TIE < score[old] - score[new] <= VALUES_TIE, "the setup: apart, not tied"
     assert found[0][0] == new and found[1][0] == old
     assert _in_score_order(found[1:])
+
+
+def test_the_newer_value_that_answers_best_ranks_first_however_far_below(
+        make_store: Callable[..., MemoryBackend], served: object) -> None:
+    """A move told indirectly scores far below the plain older statement (more than
+    ``VALUES_TIE``), yet both answer the single-valued attribute asked best of the profile
+    bank: of two values a person gave, the newer is the one to believe. (So would an older
+    fact of the subject's that answers it best, "goes camping every Labor Day weekend",
+    be after the older value: that is why the lever waits for a single-valued attribute.)"""
+    old = "Oona lives in Phoenix"
+    new = "The humidity in Atlanta is no joke, did NOT miss this while Oona was out in the desert"
+    store = make_store(embedder=served)
+    _store(store, [*((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (old, "2024-01-08T10:00:00Z"), (new, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What city does Oona live in?", OONA)
+    score = dict(found)
+    assert score[old] - score[new] > VALUES_TIE, "the setup: far apart, not tied"
+    assert found[0][0] == new and found[1][0] == old
 
 
 @pytest.mark.parametrize(("older", "newer", "query"), [
