@@ -50,6 +50,7 @@ from ..ranking import (
 from ..recall import LANES, token_set
 from ..validity import CURRENT
 from . import bm25
+from . import hop as hop_sql
 from . import lenders as lenders_sql
 from .columns import scored_columns
 from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
@@ -114,6 +115,8 @@ class _Search:
         self.near: tuple[dict[str, Scored], list[tuple[str, str]]] = ({}, [])
         # The current memories that superseded ones lend to (``lend.py``).
         self.heirs: set[str] = set()
+        # The element's memory count (``lex_docs``), read with the pools' sizes.
+        self.docs = 0
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
@@ -132,7 +135,11 @@ class _Search:
                 cur.execute(BEGIN)
                 if self.queries is not None:
                     counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
-                    cur.execute(f"SELECT {counts}", self._count_params(self.pools))
+                    # And the element's memory count, which says whether a word can be
+                    # rare enough for the second hop (``hop.py``).
+                    cur.execute(f"SELECT {counts}, (SELECT lex_docs FROM memory_elements "
+                                "WHERE element = %s)",
+                                (*self._count_params(self.pools), t.element))
                     self._send_rows(rows_cur, self.pools)
                 if lend:
                     # The superseded memories that lend to their heirs (``lend.py``).
@@ -146,7 +153,8 @@ class _Search:
             text = text_cur.fetchall()
             if self.queries is not None:
                 row = cur.fetchone()
-                sizes = [int(n) for n in row] if row else [0] * len(self.pools)
+                sizes = [int(n) for n in row[:-1]] if row else [0] * len(self.pools)
+                self.docs = int(row[-1] or 0) if row else 0
                 self.whole = self._read_rows(rows_cur)
                 lending = lend_cur.fetchall() if lend else []
                 # An heir may become a hit that a walk did not find first: its
@@ -165,8 +173,16 @@ class _Search:
             return Gathered(None, text_scored)
         background = None if self.background is None else \
             as_rows([(str(row.seq), row) for row in self.background])
+        hop = self._hop if self.ranking.hops and hop_sql.rare_enough(self.docs) else None
         return Gathered(as_rows(sorted(chosen.items())), text_scored, best, self._neighbours,
-                        background, lenders)
+                        background, lenders, hop)
+
+    def _hop(self, top: str) -> tuple[Rows, np.ndarray] | None:
+        """``ranking.HopFinder`` (``hop.py``), in the search's transaction."""
+        return hop_sql.find(self.conn, self.t, str(top), self.request.texts["content"],
+                            self.docs, (f"({self.scope[0]}){self.extra[0]}",
+                                        (*self.scope[1], *self.extra[1])),
+                            self._columns("m"), self._scored_rows)
 
     # -- candidates ------------------------------------------------------------------------
 
