@@ -367,10 +367,11 @@ class Ranking:
              background: tuple[Rows, np.ndarray] | None,
              scores: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The lexical second hop (``hop.py``): ``order`` (the first ranking's best,
-        ``hop_places`` past the limit; ``scores`` each column's calibrated scores) with the places after
-        ``HOP_KEEP`` filled by the fusion of the first ranking and the second, and the
-        scores the results read (``hop.shown``). The memories the hop finds that are not
-        rows yet join the table, scored as the first ranking would score them."""
+        ``hop_places`` past the limit; ``scores`` each column's calibrated scores) with
+        the places after ``HOP_KEEP`` filled by the fusion of the first ranking and the
+        second, and the scores the results read (``hop.shown``). The memories the hop
+        finds that are not rows yet join the table, scored as the first ranking would
+        score them."""
         situated = scores["situated"]
         found = hop(table.keys[order[0]])
         if found is None or not len(found[0]):
