@@ -217,6 +217,36 @@ class LexicalIndex:
         out: np.ndarray = np.bincount(at, weights=contribution, minlength=size)
         return out
 
+    def indexed(self, text: str, context: str | None = None) -> set[str]:
+        """The terms ``text`` and its ``context`` are indexed under (``term_counts``'s,
+        read in one pass)."""
+        return set(terms(f"{text} {context}" if self.situated and context else text))
+
+    def frequency(self, words: list[str]) -> dict[str, int]:
+        """How many memories say each of ``words`` (index terms; absent: none)."""
+        return {word: len(self._labels[word]) for word in words if word in self._labels}
+
+    def matches(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The labels that say any of ``words`` (index terms, sorted), ascending, and
+        their BM25 for them, as :meth:`scores` sums it (the terms in ``words``' order, as
+        PostgreSQL's ``bm25.row_sql`` does): the lexical second hop's (``hop.py``), a
+        few postings of rare words rather than a score of every label."""
+        found = [word for word in words if word in self._labels]
+        if not found or not self._live:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        average = self._total / self._live or 1.0
+        at = np.concatenate([np.frombuffer(self._labels[w], dtype=np.int32) for w in found])
+        tf = np.concatenate([np.frombuffer(self._freqs[w], dtype=np.int32)
+                             for w in found]).astype(np.float64)
+        counts = [len(self._labels[w]) for w in found]
+        idf = np.repeat([math.log(1.0 + (self._live - n + 0.5) / (n + 0.5)) for n in counts],
+                        counts)
+        norm = self.k1 * (1.0 - self.b + self.b * self._length[at] / average)
+        labels, inverse = np.unique(at, return_inverse=True)
+        summed = np.bincount(inverse, weights=idf * tf * (self.k1 + 1.0) / (tf + norm),
+                             minlength=len(labels))
+        return labels.astype(np.int64), summed
+
     def _normalised(self, at: np.ndarray, average: float) -> np.ndarray:
         """BM25's length normalisation of the labels ``at``. Searches between two writes
         share one column of every label's: it is built once the postings normalised one by

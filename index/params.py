@@ -64,6 +64,9 @@ class IndexParams:
     ``lend_superseded``: in a default (current) search, a superseded memory in scope
     lends its score to the current memory that superseded it, of the same subject
     (``lend.py``; off: superseded memories play no part, as before 2026-12-04).
+    ``hop_places``: after the 7th result, this many places go to the lexical second hop,
+    the memories that say the top hit's rarest words fused with the first ranking
+    (``hop.py``; 0 turns it off; ``docs/recall.md``, eighth round).
     BM25 joins the vectors by pulling the content cosine up (``recall.boost_content``).
     """
 
@@ -88,6 +91,7 @@ class IndexParams:
     name_projection: float = 1.0
     answer_weight: float = 0.3
     lend_superseded: bool = True
+    hop_places: int = 3
 
     def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``

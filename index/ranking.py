@@ -30,7 +30,8 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
 6. a row is kept when its score *or* its query-alone score reaches
    ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
    alone finds), ranked best first by its score (equal scores: newer first) and cut at
-   ``limit``.
+   ``limit``; with ``IndexParams.hop_places``, the places after the 7th are filled by
+   the lexical second hop, what the top hit's rarest words find (``hop.py``).
 
 *Which* memories are candidates each backend finds its own fast way, by rules written
 here once: the owner pools of the scope (:func:`pools_in_scope`); each lane's top
@@ -52,12 +53,14 @@ from typing import Any
 
 import numpy as np
 
+from .hop import HOP_KEEP, hop_order, rows_of, shown
 from .lend import Lenders, lend
 from .params import IndexParams
 from .query import Bounds
 from .recall import (
     BACKGROUND_SIZE,
     LANES,
+    SCORE_EPSILON,
     background_named,
     background_of,
     blend,
@@ -76,7 +79,7 @@ from .recall import (
 from .settings import MemorySettings
 from .timespan import TimeSpan
 
-__all__ = ["Rows", "Gathered", "Ranked", "Ranking", "NeighbourFinder", "text_rows",
+__all__ = ["Rows", "Gathered", "Ranked", "Ranking", "NeighbourFinder", "HopFinder", "text_rows",
            "pools_in_scope", "window_plan", "EVERYONE", "WINDOW_EXACT_MAX",
            "SPAN_CANDIDATES_MAX", "NEIGHBOUR_SCAN"]
 
@@ -174,6 +177,12 @@ a hit by the same owner, within ``neighbour_gap`` seconds of it, with a content 
 passing the search's filters: at most one each side), and the scored rows of those
 neighbours that are not among the keys already scored."""
 
+HopFinder = Callable[[Any], tuple[Rows, np.ndarray] | None]
+"""``top hit's key -> (rows, words' BM25)`` (``hop.py``): the memories that say the top
+hit's rarest words (``hop.hop_words``), in the search's scope and passing its filters, with
+a content vector, scored as the search's vector rows (their BM25 the query's), and each
+one's BM25 for those words; None: no word, or no memory."""
+
 
 @dataclass
 class Gathered:
@@ -199,6 +208,7 @@ class Gathered:
     neighbours: NeighbourFinder | None = None
     background: Rows | None = None
     lenders: Lenders | None = None
+    hop: HopFinder | None = None
 
 
 @dataclass(frozen=True)
@@ -251,6 +261,12 @@ class Ranking:
         """How many memories the calibration's background sample holds (0: none, the
         calibration is off)."""
         return BACKGROUND_SIZE if self.params.calibrate else 0
+
+    @property
+    def hops(self) -> bool:
+        """Whether the lexical second hop fills places after ``hop.HOP_KEEP`` (a backend
+        finds its memories only then: ``Gathered.hop``)."""
+        return self.limit > HOP_KEEP and self.params.hop_places > 0
 
     @classmethod
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
@@ -326,16 +342,66 @@ class Ranking:
         scores = {column: self._calibrated(values, column, background)
                   for column, values in table.scores.items()}
         situated = scores["situated"]
-        order = rank(situated, self.threshold, self.limit, tiebreak=table.seq,
+        hop = gathered.hop if self.hops and gathered.vector is not None else None
+        # With the hop, the rows its places may push down too.
+        order = rank(situated, self.threshold,
+                     self.limit + (0 if hop is None else self.params.hop_places),
+                     tiebreak=table.seq,
                      gate=np.maximum(situated, scores["alone"]) if "alone" in scores
                      else None)
         chosen = np.asarray(order, dtype=np.int64)
+        if hop is not None and len(chosen):
+            chosen, values = self._hop(hop, gathered.best, table, chosen, background,
+                                       scores)
+        else:
+            values = situated[chosen]
+        chosen, values = chosen[:self.limit], values[:self.limit]
         lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
         return Ranked(
-            keys=table.keys[chosen].tolist(), scores=situated[chosen].tolist(),
+            keys=table.keys[chosen].tolist(), scores=values.tolist(),
             lanes=[{lane: (values[j] if flags[j] else None) for j, lane in enumerate(LANES)}
                    for values, flags in zip(lane_sims, lane_present, strict=True)],
             fallback=fallback)
+
+    def _hop(self, hop: HopFinder, best: float, table: _Table, order: np.ndarray,
+             background: tuple[Rows, np.ndarray] | None,
+             scores: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The lexical second hop (``hop.py``): ``order`` (the first ranking's best,
+        ``hop_places`` past the limit; ``scores`` each column's calibrated scores) with
+        the places after ``HOP_KEEP`` filled by the fusion of the first ranking and the
+        second, and the scores the results read (``hop.shown``). The memories the hop
+        finds that are not rows yet join the table, scored as the first ranking would
+        score them."""
+        situated = scores["situated"]
+        found = hop(table.keys[order[0]])
+        if found is None or not len(found[0]):
+            return order, situated[order]
+        rows, extra = found
+        sims = self._similarities(rows, best)
+        lifted = Rows(rows.keys, rows.seq, rows.occurred, rows.sims, rows.present,
+                      (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
+                      rows.named, rows.same, rows.name_sim, rows.answers)
+        second_of = self._scores(self._similarities(lifted, best), rows.present,
+                                 rows.occurred, rows.opens_named(), ["situated"])["situated"]
+        at = rows_of(table.keys, rows.keys)
+        new = at < 0
+        if new.any():
+            start = len(table.keys)
+            table.add(_subset(rows, new), sims[new], self._scores)
+            at[new] = np.arange(start, len(table.keys))
+            # The new rows' scores read as the others' (the same background).
+            scores = {column: np.concatenate([values, self._calibrated(
+                table.scores[column][start:], column, background)])
+                for column, values in scores.items()}
+            situated = scores["situated"]
+        gate = np.maximum(situated, scores["alone"]) if "alone" in scores else situated
+        passes = gate >= self.threshold - SCORE_EPSILON
+        at, second_of = at[passes[at]], second_of[passes[at]]
+        raw = table.scores["situated"][at]
+        second = self._calibrated(np.maximum(raw, second_of), "situated", background)
+        merged = hop_order(order, np.flatnonzero(passes), at, situated, second, table.seq,
+                           self.params.hop_places)
+        return merged, shown(situated[merged])
 
     def _table(self, gathered: Gathered) -> _Table | None:
         """Every gathered row, scored (None: no rows)."""

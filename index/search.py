@@ -17,7 +17,8 @@ access line for what it returns. This module finds, by the rules ``ranking.py`` 
   memories to the candidates when they are few (``Ranking.span``);
 * **text fallback**: memories in scope that have no vectors are scored by text, and when
   the query itself could not be embedded every memory in scope is;
-* **neighbours** of the best hits (:func:`_adjacent`), looked up by label.
+* **neighbours** of the best hits (:func:`_adjacent`), looked up by label;
+* **the second hop**: the memories that say the top hit's rarest words (:func:`_hop`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .hop import hop_words
 from .lend import LEND_MAX, Lenders
 from .query import Bounds, SearchQuery
 from .ranking import (
@@ -34,6 +36,7 @@ from .ranking import (
     SPAN_CANDIDATES_MAX,
     WINDOW_EXACT_MAX,
     Gathered,
+    HopFinder,
     Ranking,
     Rows,
     pools_in_scope,
@@ -145,7 +148,33 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             if not len(new):
                 return hit, wanted, Rows.empty()
             return hit, wanted, _vector_rows(state, new, found, bm25, ranking)
-    return Gathered(vector, text, best, finder, background, lenders)
+    hop = None
+    if queries is not None and ranking.hops:
+        hop = _hop(state, request, owners, queries, bm25, ranking)
+    return Gathered(vector, text, best, finder, background, lenders, hop)
+
+
+def _hop(state: MemoryState, request: SearchQuery, owners: list[int | None],
+         queries: dict[str, np.ndarray], bm25: np.ndarray, ranking: Ranking) -> HopFinder:
+    """``ranking.HopFinder``: the top hit's rarest words (``hop.hop_words``), their
+    postings kept to the search's scope and filters (as ``_lexical`` keeps the query's),
+    scored as the other rows."""
+    def find(top: int) -> tuple[Rows, np.ndarray] | None:
+        record = state.records.get(str(state.slots.ids[int(top)]))
+        words = [] if record is None else hop_words(
+            state.lexical.indexed(record.content, record.context),
+            request.texts["content"], state.lexical.frequency, len(state.lexical))
+        labels, extra = state.lexical.matches(words)
+        has = state.lanes["content"].has
+        labels, extra = labels[labels < len(has)], extra[labels < len(has)]
+        keep = has[labels] & _passes(state, labels, request.cats, request.occurred,
+                                     request.valid)
+        if owners != [None]:
+            keep &= _member(state.slots.owner[labels], owners)
+        if not keep.any():
+            return None
+        return _vector_rows(state, labels[keep], queries, bm25, ranking), extra[keep]
+    return find
 
 
 def _lending(state: MemoryState, owners: list[int | None],

@@ -53,7 +53,7 @@ from ..lexical import BM25_B, BM25_K1
 from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
-__all__ = ["row_sql", "Postings", "Asked", "top", "Matches", "Best", "check_sql",
+__all__ = ["row_sql", "average_sql", "Postings", "Asked", "top", "Matches", "Best", "check_sql",
            "postings_add", "postings_remove", "postings_rebuild_sql", "postings_digest",
            "rows_digest", "BLOCK"]
 
@@ -85,7 +85,7 @@ def _idf_sql(t: Table, term_sql: str) -> Sql:
             f"d.element = %s AND d.term = {term_sql} AND d.df > 0)", (t.element,))
 
 
-def _average_sql(t: Table) -> Sql:
+def average_sql(t: Table) -> Sql:
     """SQL of the element's average memory length in terms (1 when none)."""
     return ("(SELECT coalesce(nullif(lex_total::float8 / nullif(lex_docs, 0), 0), 1.0) "
             "FROM memory_elements WHERE element = %s)", (t.element,))
@@ -99,7 +99,7 @@ def row_sql(t: Table, words: list[str], alias: str) -> Sql:
     uncorrelated subqueries, computed once."""
     if not words:
         return "0::float8", ()
-    average, average_params = _average_sql(t)
+    average, average_params = average_sql(t)
     norm = f"%s::float8 * (1 - %s::float8 + %s::float8 * {alias}.lex_len / {average})"
     norm_params = (BM25_K1, BM25_B, BM25_B, *average_params)
     tf = f"{alias}.lex_tf[array_position({alias}.lex_terms, %s::text)]"
@@ -148,7 +148,7 @@ class _Term:
         key = (docs, total, df)
         found = self.scored.get(key)
         if found is None:
-            # As _average_sql: total / docs, 1 when there is none or it is 0.
+            # As average_sql: total / docs, 1 when there is none or it is 0.
             average = (total / docs if docs else 0.0) or 1.0
             # The operations of row_sql in its order, so the floats are the same: its
             # idf (math.log is the C library's ln, as PostgreSQL's) and its

@@ -84,7 +84,7 @@ def adjacent(rows: dict[str, Scored], hits: list[str], gap: float
              ) -> list[tuple[str, str]]:
     """``(hit, neighbour)`` pairs among ``rows``, the rows of the pools scored whole, which
     hold every row of each hit's pool that passes the search's filters: the same rule as
-    ``search._Search._send_neighbours`` (the same owner, a content vector, within ``gap``
+    ``neighbours.send`` (the same owner, a content vector, within ``gap``
     seconds), looked up by sequence number (at most ``2 * NEIGHBOUR_SCAN`` lookups per
     hit)."""
     by_seq = {row.seq: memory_id for memory_id, row in rows.items()}

@@ -37,7 +37,6 @@ from psycopg import sql
 from ..lexical import terms
 from ..query import Bounds, SearchQuery
 from ..ranking import (
-    NEIGHBOUR_SCAN,
     SPAN_CANDIDATES_MAX,
     WINDOW_EXACT_MAX,
     Gathered,
@@ -50,7 +49,9 @@ from ..ranking import (
 from ..recall import LANES, token_set
 from ..validity import CURRENT
 from . import bm25
+from . import hop as hop_sql
 from . import lenders as lenders_sql
+from . import neighbours
 from .columns import scored_columns
 from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
 from .scored import HITS, LOOKED, Scored, adjacent, as_rows, scored
@@ -114,6 +115,8 @@ class _Search:
         self.near: tuple[dict[str, Scored], list[tuple[str, str]]] = ({}, [])
         # The current memories that superseded ones lend to (``lend.py``).
         self.heirs: set[str] = set()
+        # The element's memory count (``lex_docs``), read with the pools' sizes.
+        self.docs = 0
 
     def gather(self) -> Gathered:
         conn, t = self.conn, self.t
@@ -132,7 +135,11 @@ class _Search:
                 cur.execute(BEGIN)
                 if self.queries is not None:
                     counts = ", ".join(self._count_sql(sql) for sql, _ in self.pools)
-                    cur.execute(f"SELECT {counts}", self._count_params(self.pools))
+                    # And the element's memory count, which says whether a word can be
+                    # rare enough for the second hop (``hop.py``).
+                    cur.execute(f"SELECT {counts}, (SELECT lex_docs FROM memory_elements "
+                                "WHERE element = %s)",
+                                (*self._count_params(self.pools), t.element))
                     self._send_rows(rows_cur, self.pools)
                 if lend:
                     # The superseded memories that lend to their heirs (``lend.py``).
@@ -146,7 +153,8 @@ class _Search:
             text = text_cur.fetchall()
             if self.queries is not None:
                 row = cur.fetchone()
-                sizes = [int(n) for n in row] if row else [0] * len(self.pools)
+                sizes = [int(n) for n in row[:-1]] if row else [0] * len(self.pools)
+                self.docs = int(row[-1] or 0) if row else 0
                 self.whole = self._read_rows(rows_cur)
                 lending = lend_cur.fetchall() if lend else []
                 # An heir may become a hit that a walk did not find first: its
@@ -165,8 +173,16 @@ class _Search:
             return Gathered(None, text_scored)
         background = None if self.background is None else \
             as_rows([(str(row.seq), row) for row in self.background])
+        hop = self._hop if self.ranking.hops and hop_sql.rare_enough(self.docs) else None
         return Gathered(as_rows(sorted(chosen.items())), text_scored, best, self._neighbours,
-                        background, lenders)
+                        background, lenders, hop)
+
+    def _hop(self, top: str) -> tuple[Rows, np.ndarray] | None:
+        """``ranking.HopFinder`` (``hop.py``), in the search's transaction."""
+        return hop_sql.find(self.conn, self.t, str(top), self.request.texts["content"],
+                            self.docs, (f"({self.scope[0]}){self.extra[0]}",
+                                        (*self.scope[1], *self.extra[1])),
+                            self._columns("m"), self._scored_rows)
 
     # -- candidates ------------------------------------------------------------------------
 
@@ -512,7 +528,7 @@ class _Search:
         """``ranking.NeighbourFinder``. When every hit is a row of a pool scored whole,
         its neighbours (same owner, so same pool) are among those rows too, and are found
         without a statement (``scored.adjacent``); otherwise one statement finds each hit's
-        neighbours and scores them (:meth:`_send_neighbours`)."""
+        neighbours and scores them (:meth:`_send_neighbours`, ``neighbours.send``)."""
         ids = [str(hit) for hit in hits.tolist()]
         pairs: list[tuple[str, str]]
         if all(hit in self.whole for hit in ids):
@@ -537,43 +553,6 @@ class _Search:
     def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
                          ) -> None:
         """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
-        :meth:`_send_rows` scores rows, each with the hits it neighbours (column
-        ``scored.HITS``), and every hit looked for (``scored.LOOKED``, the same on each
-        row; none found: no row).
-
-        A hit's neighbours are, as in the file store's ``search._adjacent``, the memory
-        stored just before it and the one stored just after it by the same owner (its
-        subject, or the general pool) that occurred within ``neighbour_gap`` seconds of
-        it, has a content vector and passes the search's category and time filters: at
-        most one each side, looked for among the ``NEIGHBOUR_SCAN`` sequence numbers on
-        either side. Each side is one bounded backward or forward scan of the
-        ``(element, seq)`` index per hit, so the statement reads at most
-        ``2 * NEIGHBOUR_SCAN`` rows per hit, however large the element."""
-        t, d = self.t, self.t.dim
-        filter_sql, filter_params = filters(self.request.cats, self.request.occurred, "b.",
-                                            self.request.valid)
-        cols, col_params = self._columns("m")
-        sides = []
-        side_params: list[Any] = []
-        for near, far, order in (("<", ">= h.seq -", "DESC"), (">", "<= h.seq +", "ASC")):
-            sides.append(
-                f"(SELECT b.id FROM memories b WHERE b.element = h.element AND "
-                f"b.seq {near} h.seq AND b.seq {far} {NEIGHBOUR_SCAN} AND "
-                # The same owner: equal subjects, or both general (NULL subjects).
-                "(b.subject_type = h.subject_type AND b.subject_id = h.subject_id OR "
-                "h.subject_type IS NULL AND b.subject_type IS NULL) AND "
-                f"abs(b.occurred_ts - h.occurred_ts) <= %s::float8 AND "
-                f"b.v_content IS NOT NULL AND b.dim = {d}{filter_sql} "
-                f"ORDER BY b.seq {order} LIMIT 1)")
-            side_params.extend([self.ranking.params.neighbour_gap, *filter_params])
-        cur.execute(
-            "WITH h AS MATERIALIZED (SELECT element, id, seq, occurred_ts, subject_type, "
-            "subject_id FROM memories WHERE element = %s AND (id = ANY(%s) OR "
-            "seq = ANY(%s))), "
-            f"p AS MATERIALIZED (SELECT h.id AS hit, n.id FROM h CROSS JOIN LATERAL "
-            f"({sides[0]} UNION ALL {sides[1]}) n) "
-            f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, m.subject_id, "
-            "(SELECT array_agg(p.hit) FROM p WHERE p.id = m.id), "
-            "(SELECT array_agg(h.id) FROM h) "
-            "FROM memories m WHERE m.element = %s AND m.id IN (SELECT p.id FROM p)",
-            (t.element, hits, list(seqs), *side_params, *col_params, t.element))
+        :meth:`_send_rows` scores rows (``neighbours.send``)."""
+        neighbours.send(cur, self.t, self.request, self.ranking.params.neighbour_gap,
+                        self._columns("m"), hits, seqs)
