@@ -44,7 +44,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    stands_now,
+    stands_now, milestone,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -53,6 +53,9 @@ from .episode_words import (
     PAST as _PAST,
     ADVERBS as _ADVERBS,
 )
+from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM,
+                     OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
+                     SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, WE_CAN as _WE_CAN)
 from .language import is_english
 from .sentences import clauses
 from .spoken import (
@@ -62,6 +65,7 @@ from .spoken import (
     asked,
     clean as _clean,
     drop_address as _drop_address,
+    framed,
     appraises,
     praises_shown,
     restore_subject,
@@ -205,48 +209,6 @@ def _content_words(text: str) -> list[str]:
             w.lower() not in _GENERIC and len(w) > 2 or w.isdigit()]
 
 
-#: The speaker promising or offering something to the other person ("I will send you a
-#: video", "let me know if I can help"): about the exchange, not the speaker's life.
-_OFFER = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|just\s+)?(?:will|would|can|could|"
-                    r"shall|might|am going to|are going to)\b", re.I)
-_EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank you\b|"
-                       r"\bif (?:that|it) is (?:fine|ok|okay|alright|all right)\b|"
-                       # announcing news, not telling it ("I wanted to tell you about ...")
-                       r"\b(?:wanted|want|had|have) to (?:tell|update|fill) you\b|"
-                       r"\bfill you in\b", re.I)
-#: Help offered to the other person, or asked of them, though "you" is not said ("I'm here
-#: to lend an ear", "I'd love to lend a hand with the next event", "I'll reach out if I need
-#: more tips"): about the exchange, not the speaker's life.
-_HELPING = re.compile(r"^(?:I|we)\s+(?:am|are)\s+(?:always\s+)?here\s+(?:for|to)\b|"
-                      r"^(?:I|we)\s+would\s+(?:\w+ly\s+)?(?:love|be happy|be glad)\s+to\s+"
-                      r"(?:help|lend|assist|pitch in)\b|"
-                      r"\breach out\s+(?:if|when|whenever)\b", re.I)
-#: Guessing at what the other person lives ("that must have been scary", "gaining
-#: confidence must feel great").
-_SURMISE = re.compile(r"\bmust (?:be|feel|have been|have felt)\b", re.I)
-#: A maxim: something "is key / important / vital" with no speaker acting in it ("Taking
-#: care of ourselves is key").
-_MAXIM = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+|so\s+|just\s+|also\s+)?(?:key|vital|"
-                    r"important|essential|crucial|everything|a must|necessary|the best "
-                    r"medicine)\b", re.I)
-_SPEAKER_ACTS = re.compile(r"\b(?:I|we)\b")
-_TO_ME = re.compile(r"\b(?:to|for)\s+(?:me|us)\b", re.I)
-#: "We can achieve great things if we join forces": a general thought, not an event.
-_WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|should|might|"
-                     r"have to|need to|got to|ought to)\b", re.I)
-#: A general statement about people, the speaker among them ("Being in nature helps us take
-#: a break", "Taking a step back can show us the beauty of life", "If we stand together we
-#: can tackle any problems"): the speaker is in it only as the "us" something helps, shows
-#: or brings, or as a "we" that can or should, with no "I", nothing done and no time: a
-#: thought, not a fact of theirs ("Grandma lives with us" is one: "with" is no such verb).
-_US = re.compile(r"\b(?:helps?|help|shows?|brings?|lets?|makes?|reminds?|teach(?:es)?|gives?|"
-                 r"keeps?|allows?|inspires?|motivates?|pushes|push|unites?|connects?|"
-                 r"drives?|guides?)\s+(?:\w+\s+)?us\b|\bourselves\b|"
-                 r"\bwe\s+(?:all\s+)?(?:can|could|should|must|might|need to|have to)\b", re.I)
-_SINGULAR = re.compile(r"\b(?:I|me|my|mine|myself)\b|^(?:our|we)\b(?!\s+(?:all\s+)?(?:can|"
-                       r"could|should|must|might|need to|have to)\b)", re.I)
-
-
 #: "that" or "this" standing for something said, not naming a thing ("I learned that the
 #: hard way", "I needed this"): the sentence leans on the one before it.
 _POINTS = re.compile(r"\b(?:that|this)\b(?=\s+(?:the|a|an|to|in|on|at|for|from|with|too|"
@@ -332,7 +294,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
-    if _habit_verb(text) or stands_now(text):
+    if _habit_verb(text) or stands_now(text) or milestone(text):
         return MIN_SCORE    # "I vape", "I'm at Spotify now": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
@@ -487,7 +449,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             # piece of news naming where, then more of it; the memory tells both.
             cleaned, score = f"{prev}. {cleaned}", score + 1
         if score is not None:
-            kept.append((len(kept), cleaned, score))
+            # News the speaker frames as news ("Wanted to let you know that ...") is news
+            # they mean the other to keep: a point more than its words.
+            kept.append((len(kept), cleaned, score + (1.0 if framed(raw) else 0.0)))
         elif _acts(cleaned) and len(_content_words(cleaned)) == 1:
             pending = cleaned
     if not kept:

@@ -587,6 +587,7 @@ def test_a_feeling_told_by_its_adjective_is_no_state(said: str) -> None:
     "Wow, that looks amazing, Nate! I love the color and texture.",
     "Wow, looks great! Where did you take this picture? I love the dark sky and green scenery.",
     "That looks really good! I love the way the frosting turned out!",
+    "Wow, Joanna, that sounds awesome. I love stories that tackle important issues.",
 ])
 def test_praise_of_a_detail_of_what_the_other_shared_is_no_memory(said: str) -> None:
     assert episode(said, "Ana", addressee=["Nate"]) is None
@@ -680,3 +681,35 @@ def test_a_lead_in_to_a_question_is_no_news(said: str) -> None:
 ])
 def test_an_echo_of_the_others_taste_before_more_is_no_memory(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I got a promotion!", "Ana got a promotion."),
+    ("We got engaged.", "Ana and a partner got engaged."),
+    ("I was laid off.", "Ana was laid off."),
+    ("I lost my job.", "Ana lost their job."),
+])
+def test_a_milestone_of_life_is_a_memory_however_few_its_words(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I got a promotion and wanted to tell you about it", "Ana got a promotion."),
+    ("Just wanted to let you know I got the job!", "Ana got the job."),
+    ("Hey! Wanted to let you know that I'm running for office again.",
+     "Ana is running for office again."),
+])
+def test_news_in_a_frame_of_telling_is_the_news(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_a_frame_of_telling_alone_is_no_news() -> None:
+    assert episode("I wanted to tell you about my school event.", "Ana") is None
+
+
+def test_a_gerund_subject_before_is_drops_no_i_am() -> None:
+    told = episode("Going to those places is definitely on my to-do list.", "Ana")
+    assert told is not None and told.content == "Going to those places is definitely on " \
+        "Ana's to-do list."

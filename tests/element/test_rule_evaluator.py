@@ -64,6 +64,9 @@ def one(text: str) -> tuple[str, str, str | None, str]:
     ("I don't like olives because they're salty", "preference", "User does not like olives"),
     ("I hate cold showers", "preference", "User hates cold showers"),
     ("I'm a big fan of jazz", "preference", "User likes jazz"),
+    ("It's green tea for me these days", "preference", "User likes green tea"),
+    ("I'm all about dramas and romcoms", "preference", "User likes dramas and romcoms"),
+    ("Cycling is my thing now", "preference", "User likes Cycling"),
     ("my favorite color is blue", "preference", "User's favorite color is blue"),
     ("My name is Ana.", "fact", "User's name is Ana"),
     ("Call me Annie", "fact", "User wants to be called Annie"),
@@ -95,6 +98,12 @@ def one(text: str) -> tuple[str, str, str | None, str]:
 def test_statements_become_candidates(text: str, category: str, content: str) -> None:
     kind, got_category, key, got_content = one(text)
     assert (kind, got_category, got_content) == ("add", category, content)
+
+
+@pytest.mark.parametrize("text", ["It's hard for me these days.", "That is my thing.",
+                                  "No problem! I love to help."])
+def test_how_it_goes_my_thing_of_before_and_help_offered_are_no_taste(text: str) -> None:
+    assert not [c for c in extract(text, 0, "User") if c.category == "preference"]
 
 
 @pytest.mark.parametrize("text", ["Jo is my manager.", "After the restructure, Jo is my manager."])
