@@ -172,6 +172,13 @@ _SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:(?:we|I|you)\s+(?:las
                            r"spoke|chatted|caught up|saw each other|met up)(?:\s+last)?|"
                            r"(?:our|my|your|the)\s+last\s+(?:chat|talk|conversation|catch-up|"
                            r"call))\b,?", re.I)
+#: A concession that opens a statement ("It's been tough, but I'm staying positive", "It
+#: was a tough call, but I thought ...", "It took time and effort, but I ..."): how it felt,
+#: not what happened; the statement is after "but".
+_CONCEDE = re.compile(r"^it\s+(?:is|was|has been|had been|can be|took|takes)\s+(?:(?:still|so|"
+                      r"really|very|pretty|quite|a bit|a little|definitely|kind of)\s+)*"
+                      r"(?:(?:a|an)\s+)?[\w-]+(?:\s+(?:call|ride|time|road|journey|and [\w-]+))?"
+                      r",?\s+but\s+(?=\w)", re.I)
 #: Where a reaction clause hangs on a statement: "... - so excited", "..., which is
 #: awesome", "...; it was amazing".
 _CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
@@ -190,6 +197,8 @@ def _trim(text: str) -> str:
     a new team"): they carry no fact and blur what the memory says."""
     text = _OPENER.sub("", text).strip()
     text = _SINCE_TALKED.sub("", text).strip(" ,")
+    if (m := _CONCEDE.match(text)) and _FIRST.match(text[m.end():]):
+        text = text[m.end():]
     parts = _CLAUSE.split(text)
     if len(parts) < 2:
         return text

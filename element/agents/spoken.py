@@ -73,6 +73,10 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bmag\b", "magazine"), (r"\bconvo\b", "conversation"), (r"\bb-?day\b", "birthday"),
     (r"\bvacay\b", "vacation"))]
 _INTERJECTIONS = (
+    # A reaction to the other's news with what it is about, up to its comma ("Congrats on
+    # the cooking show, I'll be tuning in", "Sorry about your dog, I lost mine too").
+    r"(?:congrats|congratulations|sorry|kudos|(?:good|best of) luck|thanks|thank you|cheers)"
+    r"\s+(?:on|for|about|with|to)\s+[^,.!?;:]{1,50}?(?=\s*,)|"
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|nope|nah|ok|okay|alright|"

@@ -713,3 +713,35 @@ def test_a_gerund_subject_before_is_drops_no_i_am() -> None:
     told = episode("Going to those places is definitely on my to-do list.", "Ana")
     assert told is not None and told.content == "Going to those places is definitely on " \
         "Ana's to-do list."
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("It's still tough, but I'm finding comfort in the good memories. I went on a "
+     "mountaineering trip last week with some workmates.",
+     "Ana is finding comfort in the good memories. Ana went on a mountaineering trip last "
+     "week with some workmates."),
+    ("It took time and effort, but I slowly formed connections by listening.",
+     "Ana slowly formed connections by listening."),
+])
+def test_a_concession_before_the_statement_is_left_out(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_a_concession_with_its_cause_is_kept() -> None:
+    assert tell("It's been tough with car trouble and money problems, but I stay positive.",
+                "Ana") == "It has been tough with car trouble and money problems, but Ana " \
+        "stays positive."
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Congrats on the cooking show, I'll definitely be tuning in!", None),
+    ("Thanks for the tip, I started running again last week.",
+     "Ana started running again last week."),
+    ("Good luck with the exams, I have my driving test next week.",
+     "Ana has their driving test next week."),
+])
+def test_a_reaction_to_the_others_news_is_left_out_with_what_it_is_about(
+        said: str, memory: str | None) -> None:
+    told = episode(said, "Ana")
+    assert (told.content if told else None) == memory
