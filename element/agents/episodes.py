@@ -57,6 +57,7 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
                      SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, WE_CAN as _WE_CAN)
 from .language import is_english
+from .places import named_place, placed
 from .sentences import clauses
 from .spoken import (
     APOS as _APOS,
@@ -358,7 +359,9 @@ def _habit_verb(text: str) -> bool:
 
 def _acts(text: str) -> bool:
     """Whether the speaker does, did or plans something ("I joined", "we are moving", "I am
-    off to bake"), as opposed to feeling or judging ("I am so proud", "I am impressed")."""
+    off to bake", "I've been to Rome"), as opposed to feeling or judging ("I am so proud")."""
+    if _BEEN_TO.search(text):
+        return True
     for m in _ACTION.finditer(text):
         aux = (m.group(1) or "").lower()
         verb = m.group(2).lower()
@@ -373,6 +376,9 @@ def _acts(text: str) -> bool:
     return False
 
 
+#: A place the speaker has been to ("I have been only to Rome once"): a trip, done.
+_BEEN_TO = re.compile(r"\b(?:I|we)\s+(?:have|had)\s+(?:\w+\s+)?been\s+(?:\w+\s+)?to\s+(?!be\b)",
+                      re.I)
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                      + r"))*\s+(?:(am|are|was|were|have been|had been|had to|have|has|had|"
                      r"will be|will|might|may)\s+)?"
@@ -418,9 +424,11 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     pending: str | None = None     # a short news sentence the next one may complete
     appraised = False               # "That looks amazing!": "I love the color" is praise
     ended = False                   # the sentence before let something go ("sold the Golf")
+    place = None                    # the place last named: where "there" is
     for raw in sentences(text):
         prev, pending = pending, None
         ended_before, ended = ended, False
+        place = named_place(raw, addressee) or place
         cleaned, question = _clean(raw, vocative)
         if praises_shown(cleaned, appraised):
             continue
@@ -429,7 +437,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
-        cleaned = _drop_address(_trim(cleaned))
+        cleaned = placed(_drop_address(_trim(cleaned)), place)
         if not cleaned:
             continue
         ended = bool(_LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned))

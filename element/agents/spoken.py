@@ -220,7 +220,7 @@ _TELL_YOU = (r"(?:wanted|want|needed|need|had|have|thought I would|could not wai
              r"(?:tell you|let you know|share (?:it |this |that )?with you|update you)")
 _FRAME_AFTER = re.compile(r",?\s+(?:and|so)\s+(?:I\s+)?(?:just\s+|really\s+)?" + _TELL_YOU
                           + r"\b.*$", re.I)
-_FRAME_BEFORE = re.compile(r"^(?:I\s+)?(?:just\s+|really\s+)?" + _TELL_YOU
+_FRAME_BEFORE = re.compile(r"^(?:[^,;]{1,40},\s+)?(?:I\s+)?(?:just\s+|really\s+)?" + _TELL_YOU
                            + r"(?:\s+that|\s*[,:-])?\s+(?=(?:I|we|my|our)\b)", re.I)
 
 

@@ -745,3 +745,37 @@ def test_a_reaction_to_the_others_news_is_left_out_with_what_it_is_about(
         said: str, memory: str | None) -> None:
     told = episode(said, "Ana")
     assert (told.content if told else None) == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Have you been to Universal Studios? Planning a trip there next month.",
+     "Ana is planning a trip to Universal Studios next month."),
+    ("I work at Google. I met my wife there.",
+     "Ana works at Google. Ana met their wife at Google."),
+    ("I went to Woodhaven, a small town in the Midwest. I checked out the library there.",
+     "Ana went to Woodhaven, a small town in the Midwest. Ana checked out the library in "
+     "Woodhaven."),
+])
+def test_there_is_the_place_the_turn_named(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", [
+    "I went to the beach in May and I had a great time out there with my kids.",
+    "I had a feeling of gratitude just sitting there with my family at the lake in Como.",
+])
+def test_there_as_an_idiom_or_a_month_is_no_place(said: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and "there" in told.content
+
+
+def test_a_place_the_speaker_has_been_to_is_a_memory() -> None:
+    told = episode("Never had a chance to visit it. Been only to Rome once.", "Gina")
+    assert told is not None and told.content == "Gina has been only to Rome once."
+
+
+def test_a_frame_of_telling_after_a_greeting_clause_is_the_news() -> None:
+    told = episode("Haven't talked in a few days, wanted to let you know I joined a travel club!",
+                   "Tim")
+    assert told is not None and told.content == "Tim joined a travel club."
