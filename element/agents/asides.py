@@ -16,6 +16,10 @@ __all__ = ["OFFER", "EXCHANGE", "HELPING", "SURMISE", "MAXIM", "SPEAKER_ACTS", "
 OFFER = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|just\s+)?(?:will|would|can|could|"
                    r"shall|might|am going to|are going to)\b", re.I)
 EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank you\b|"
+                      r"\bcheers for\b|"
+                      # how the speaker is, said back to "How are you?" ("I'm doing OK")
+                      r"^I am (?:doing |feeling )?(?:really |pretty |very )?(?:ok|okay|good|"
+                      r"great|well|fine|alright|all right|not bad)(?:,|$)|"
                       r"\bif (?:that|it) is (?:fine|ok|okay|alright|all right)\b|"
                       # announcing news, not telling it ("I wanted to tell you about ...")
                       r"\b(?:wanted|want|had|have) to (?:tell|update|fill) you\b|"

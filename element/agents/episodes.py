@@ -170,7 +170,8 @@ class Episode:
 
 
 _SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:(?:we|I|you)\s+(?:last\s+)?(?:talked|"
-                           r"spoke|chatted|caught up|saw each other|met up)(?:\s+last)?|"
+                           r"spoke|chatted|chat|talk|caught up|saw each other|met up)"
+                           r"(?:\s+last)?|"
                            r"(?:our|my|your|the)\s+last\s+(?:chat|talk|conversation|catch-up|"
                            r"call))\b,?", re.I)
 #: A concession that opens a statement ("It's been tough, but I'm staying positive", "It
@@ -469,7 +470,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             # News the speaker frames as news ("Wanted to let you know that ...") is news
             # they mean the other to keep: a point more than its words.
             kept.append((len(kept), cleaned, score + (1.0 if framed(raw) else 0.0)))
-        elif _acts(cleaned) and len(_content_words(cleaned)) == 1:
+        elif _acts(cleaned) and len(_content_words(cleaned)) == 1 and \
+                not _EXCHANGE.search(cleaned):
             pending = cleaned
     if not kept:
         return None
@@ -520,6 +522,10 @@ def _own_clauses(sentence: str, mine: re.Pattern[str] | None) -> tuple[str, floa
     return told, score if score is not None else max(_score(p, mine) or 0.0 for p in kept)
 
 
+#: An appraisal of what the other person shared ("That slow cooker meal looks yum", "That
+#: road trip sounds great"): theirs, not more of the speaker's news.
+_SHOWN = re.compile(r"^(?:that|those|these)\b(?:\s+[\w'-]+){0,4}?\s+(?:looks?|sounds?|seems?)\b",
+                    re.I)
 #: What would or could be ("It would be a great chance to catch up"): not how it went.
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.I)
 
@@ -542,6 +548,7 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
             continue
         cleaned = _drop_address(_trim(cleaned))
         if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \
+                _SHOWN.match(cleaned) or \
                 _SUGGEST.match(cleaned) or _EXCHANGE.search(cleaned) or \
                 _SURMISE.search(cleaned) or _MAXIM.search(cleaned) or _WISH.match(cleaned) or \
                 _HYPOTHETICAL.search(cleaned) or \

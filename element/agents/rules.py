@@ -125,8 +125,12 @@ _VERBS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoy
           "cannot stand": "cannot stand", "do not like": "does not like",
           "do not enjoy": "does not enjoy", "do not care for": "does not care for",
           "do not mind": "does not mind"}
+_PRESENT = {"liked": "like", "loved": "love", "enjoyed": "enjoy", "adored": "adore",
+            "hated": "hate", "preferred": "prefer"}
+_HELD_ALL_ALONG = re.compile(r"^i\s+(?:have\s+)?always\s+(?P<v>" + "|".join(_PRESENT) + r")\b",
+                             re.I)
 _PREFER = re.compile(r"^i\s+(?:(?:really|absolutely|totally|kind of|kinda|much|definitely|"
-                     r"usually|generally|strongly|also|still)\s+)*(?P<v>" +
+                     r"usually|generally|strongly|also|still|always)\s+)*(?P<v>" +
                      "|".join(sorted(_VERBS, key=len, reverse=True)) + r")\s+(?P<x>.+)$", re.I)
 _OVER = re.compile(r"^(?P<a>.+?)\s+(?:over|to|rather than|more than|than)\s+(?P<b>.+)$", re.I)
 _FAN = re.compile(r"^i\s+am\s+(?P<neg>not\s+)?(?:(?:also|still|really|totally|so|quite|pretty|"
@@ -307,6 +311,8 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         return _named(name, turn, who)
     if (m := _INTRO.match(s)) and m["x"].split()[0] not in _NOT_NAMES:
         return _named(m["x"], turn, who)
+    # "I have always loved jazz": a taste held all along is held now.
+    s = _HELD_ALL_ALONG.sub(lambda m: "I always " + _PRESENT[m["v"].lower()], s)
     if m := _PREFER.match(s):
         verb, x = m["v"].lower(), _obj(m["x"])
         if not x or _ABOUT_THEM.search(x):

@@ -295,7 +295,8 @@ def restore_subject(text: str) -> str:
                                                       r"that|all)\b", rest, re.I)) or
                        low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
                                                      re.I) or
-                       (low.endswith("ed") and len(low) > 4)) and \
+                       # "Much-needed break": a compound adjective, no past verb
+                       (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
         elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \

@@ -448,6 +448,7 @@ def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories
     ("It would be a great chance to catch up with old friends.", []),   # what would be
     ("That is so kind of you, it means the world.", []),           # about the other
     ("My sister came too. It was her first reading.", ["It was her first reading."]),
+    ("That road trip sounds great, it must have been fun.", []),   # the other's thing
 ])
 def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
         said: str, more: list[str]) -> None:
@@ -779,3 +780,21 @@ def test_a_frame_of_telling_after_a_greeting_clause_is_the_news() -> None:
     told = episode("Haven't talked in a few days, wanted to let you know I joined a travel club!",
                    "Tim")
     assert told is not None and told.content == "Tim joined a travel club."
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("I'm doing OK, cheers for asking. Last week I visited home and caught up with old friends.",
+     "Last week Ana visited home and caught up with old friends."),
+    ("Since we last chat, some stuff happened. Last week I had a huge writing issue.",
+     "Last week Ana had a huge writing issue."),
+])
+def test_how_the_speaker_is_said_back_and_since_we_last_chat_are_no_news(said: str,
+                                                                          memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_a_compound_adjective_in_ed_is_no_dropped_i() -> None:
+    told = episode("I took a road trip for research last week. Much-needed break and a chance "
+                   "to explore new places.", "Ana")
+    assert told is not None and told.content == "Ana took a road trip for research last week."

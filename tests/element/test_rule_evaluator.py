@@ -67,6 +67,7 @@ def one(text: str) -> tuple[str, str, str | None, str]:
     ("It's green tea for me these days", "preference", "User likes green tea"),
     ("I'm all about dramas and romcoms", "preference", "User likes dramas and romcoms"),
     ("Cycling is my thing now", "preference", "User likes Cycling"),
+    ("I've always loved jazz", "preference", "User loves jazz"),
     ("my favorite color is blue", "preference", "User's favorite color is blue"),
     ("My name is Ana.", "fact", "User's name is Ana"),
     ("Call me Annie", "fact", "User wants to be called Annie"),
