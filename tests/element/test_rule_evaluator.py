@@ -452,6 +452,13 @@ def test_a_repeat_of_an_episode_updates_it(store: MemoryStore) -> None:
     assert len(store) == 1
 
 
+def test_a_possessive_s_is_no_word_of_a_repeat(store: MemoryStore) -> None:
+    first = run(store, said("I had a tough week with my injury, but I am staying positive."))
+    again = run(store, said("Injury's been rough, but I am staying positive."))
+    assert [(d["action"], d["memory_id"]) for d in again] == [("update",
+                                                               first[0]["memory_id"])]
+
+
 def test_memories_are_dated_from_the_session(store: MemoryStore) -> None:
     obs = parse_observation({"turns": [{"role": "user", "name": "Ana", "content":
                                         "I went to a poetry reading last Friday."}],
