@@ -130,7 +130,8 @@ class Pool:
         """The unkeyed pool memory that says mostly the same (content words, stemmed,
         Jaccard >= ``REPEAT_MIN``; ``ignore`` words such as the speaker's name left out),
         the closest if several."""
-        skip = set(terms(" ".join(ignore)))
+        # A possessive's "s" ("Injury's been rough") is no word of either.
+        skip = set(terms(" ".join(ignore))) | {"s"}
         wanted = set(terms(content)) - skip
         if not wanted:
             return None

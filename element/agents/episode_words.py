@@ -12,7 +12,7 @@ from .facts import OCCUPATIONS
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "LIFE_CHANGE"]
+           "stands_now", "milestone", "LIFE_CHANGE"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -158,6 +158,24 @@ def stands_now(text: str) -> bool:
     change ("I'm at Spotify now"): one of the words an update is told in, worth a memory
     however few the words (a place, a firm, a state)."""
     return bool(_NOW.search(text)) and stands(text)
+
+
+#: A milestone of the speaker's working or family life, told as done ("I got a promotion",
+#: "We got engaged", "I was laid off", "I had a baby"): news a friend remembers, however few
+#: its words.
+_MILESTONE = re.compile(
+    r"^(?:I|we)\s+(?:(?:just|finally|recently|officially|actually)\s+)?(?:(?:have|had)\s+)?"
+    r"(?:got|was|were|been|had|landed|lost|passed|became)\s+(?:(?:just|finally|officially)\s+)?"
+    r"(?:promoted|(?:a|my)\s+(?:big\s+)?(?:promotion|raise|pay rise)|hired|fired|laid off|"
+    r"made redundant|let go|engaged|married|divorced|pregnant|a (?:baby|son|daughter)|"
+    r"(?:my|our)\s+job|(?:a|the)\s+new\s+job|the job|my (?:degree|diploma|driving test)|"
+    r"a (?:grandparent|grandmother|grandfather|dad|mum|mom|father|mother))\b", re.I)
+
+
+def milestone(text: str) -> bool:
+    """Whether ``text``, a short cleaned sentence, tells a milestone of the speaker's life
+    (``_MILESTONE``): worth a memory however few its words, as ``stands_now``."""
+    return len(text.split()) <= STANDING_WORDS and bool(_MILESTONE.match(text))
 
 
 #: Verbs of a change in someone's life: a move, a start, a new pastime, an end (a break-up,

@@ -44,7 +44,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    stands_now,
+    stands_now, milestone,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -53,7 +53,11 @@ from .episode_words import (
     PAST as _PAST,
     ADVERBS as _ADVERBS,
 )
+from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM,
+                     OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
+                     SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, WE_CAN as _WE_CAN)
 from .language import is_english
+from .places import named_place, placed
 from .sentences import clauses
 from .spoken import (
     APOS as _APOS,
@@ -62,6 +66,7 @@ from .spoken import (
     asked,
     clean as _clean,
     drop_address as _drop_address,
+    framed,
     appraises,
     praises_shown,
     restore_subject,
@@ -165,9 +170,17 @@ class Episode:
 
 
 _SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:(?:we|I|you)\s+(?:last\s+)?(?:talked|"
-                           r"spoke|chatted|caught up|saw each other|met up)(?:\s+last)?|"
+                           r"spoke|chatted|chat|talk|caught up|saw each other|met up)"
+                           r"(?:\s+last)?|"
                            r"(?:our|my|your|the)\s+last\s+(?:chat|talk|conversation|catch-up|"
                            r"call))\b,?", re.I)
+#: A concession that opens a statement ("It's been tough, but I'm staying positive", "It
+#: was a tough call, but I thought ...", "It took time and effort, but I ..."): how it felt,
+#: not what happened; the statement is after "but".
+_CONCEDE = re.compile(r"^it\s+(?:is|was|has been|had been|can be|took|takes)\s+(?:(?:still|so|"
+                      r"really|very|pretty|quite|a bit|a little|definitely|kind of)\s+)*"
+                      r"(?:(?:a|an)\s+)?[\w-]+(?:\s+(?:call|ride|time|road|journey|and [\w-]+))?"
+                      r",?\s+but\s+(?=\w)", re.I)
 #: Where a reaction clause hangs on a statement: "... - so excited", "..., which is
 #: awesome", "...; it was amazing".
 _CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
@@ -186,6 +199,8 @@ def _trim(text: str) -> str:
     a new team"): they carry no fact and blur what the memory says."""
     text = _OPENER.sub("", text).strip()
     text = _SINCE_TALKED.sub("", text).strip(" ,")
+    if (m := _CONCEDE.match(text)) and _FIRST.match(text[m.end():]):
+        text = text[m.end():]
     parts = _CLAUSE.split(text)
     if len(parts) < 2:
         return text
@@ -203,48 +218,6 @@ def _trim(text: str) -> str:
 def _content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if w.lower() not in _STOP and
             w.lower() not in _GENERIC and len(w) > 2 or w.isdigit()]
-
-
-#: The speaker promising or offering something to the other person ("I will send you a
-#: video", "let me know if I can help"): about the exchange, not the speaker's life.
-_OFFER = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|just\s+)?(?:will|would|can|could|"
-                    r"shall|might|am going to|are going to)\b", re.I)
-_EXCHANGE = re.compile(r"\blet (?:me|us) know\b|\bthanks? (?:you )?for\b|\bthank you\b|"
-                       r"\bif (?:that|it) is (?:fine|ok|okay|alright|all right)\b|"
-                       # announcing news, not telling it ("I wanted to tell you about ...")
-                       r"\b(?:wanted|want|had|have) to (?:tell|update|fill) you\b|"
-                       r"\bfill you in\b", re.I)
-#: Help offered to the other person, or asked of them, though "you" is not said ("I'm here
-#: to lend an ear", "I'd love to lend a hand with the next event", "I'll reach out if I need
-#: more tips"): about the exchange, not the speaker's life.
-_HELPING = re.compile(r"^(?:I|we)\s+(?:am|are)\s+(?:always\s+)?here\s+(?:for|to)\b|"
-                      r"^(?:I|we)\s+would\s+(?:\w+ly\s+)?(?:love|be happy|be glad)\s+to\s+"
-                      r"(?:help|lend|assist|pitch in)\b|"
-                      r"\breach out\s+(?:if|when|whenever)\b", re.I)
-#: Guessing at what the other person lives ("that must have been scary", "gaining
-#: confidence must feel great").
-_SURMISE = re.compile(r"\bmust (?:be|feel|have been|have felt)\b", re.I)
-#: A maxim: something "is key / important / vital" with no speaker acting in it ("Taking
-#: care of ourselves is key").
-_MAXIM = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+|so\s+|just\s+|also\s+)?(?:key|vital|"
-                    r"important|essential|crucial|everything|a must|necessary|the best "
-                    r"medicine)\b", re.I)
-_SPEAKER_ACTS = re.compile(r"\b(?:I|we)\b")
-_TO_ME = re.compile(r"\b(?:to|for)\s+(?:me|us)\b", re.I)
-#: "We can achieve great things if we join forces": a general thought, not an event.
-_WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|should|might|"
-                     r"have to|need to|got to|ought to)\b", re.I)
-#: A general statement about people, the speaker among them ("Being in nature helps us take
-#: a break", "Taking a step back can show us the beauty of life", "If we stand together we
-#: can tackle any problems"): the speaker is in it only as the "us" something helps, shows
-#: or brings, or as a "we" that can or should, with no "I", nothing done and no time: a
-#: thought, not a fact of theirs ("Grandma lives with us" is one: "with" is no such verb).
-_US = re.compile(r"\b(?:helps?|help|shows?|brings?|lets?|makes?|reminds?|teach(?:es)?|gives?|"
-                 r"keeps?|allows?|inspires?|motivates?|pushes|push|unites?|connects?|"
-                 r"drives?|guides?)\s+(?:\w+\s+)?us\b|\bourselves\b|"
-                 r"\bwe\s+(?:all\s+)?(?:can|could|should|must|might|need to|have to)\b", re.I)
-_SINGULAR = re.compile(r"\b(?:I|me|my|mine|myself)\b|^(?:our|we)\b(?!\s+(?:all\s+)?(?:can|"
-                       r"could|should|must|might|need to|have to)\b)", re.I)
 
 
 #: "that" or "this" standing for something said, not naming a thing ("I learned that the
@@ -332,7 +305,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
-    if _habit_verb(text) or stands_now(text):
+    if _habit_verb(text) or stands_now(text) or milestone(text):
         return MIN_SCORE    # "I vape", "I'm at Spotify now": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
@@ -387,7 +360,9 @@ def _habit_verb(text: str) -> bool:
 
 def _acts(text: str) -> bool:
     """Whether the speaker does, did or plans something ("I joined", "we are moving", "I am
-    off to bake"), as opposed to feeling or judging ("I am so proud", "I am impressed")."""
+    off to bake", "I've been to Rome"), as opposed to feeling or judging ("I am so proud")."""
+    if _BEEN_TO.search(text):
+        return True
     for m in _ACTION.finditer(text):
         aux = (m.group(1) or "").lower()
         verb = m.group(2).lower()
@@ -402,6 +377,9 @@ def _acts(text: str) -> bool:
     return False
 
 
+#: A place the speaker has been to ("I have been only to Rome once"): a trip, done.
+_BEEN_TO = re.compile(r"\b(?:I|we)\s+(?:have|had)\s+(?:\w+\s+)?been\s+(?:\w+\s+)?to\s+(?!be\b)",
+                      re.I)
 _ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
                      + r"))*\s+(?:(am|are|was|were|have been|had been|had to|have|has|had|"
                      r"will be|will|might|may)\s+)?"
@@ -447,9 +425,11 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     pending: str | None = None     # a short news sentence the next one may complete
     appraised = False               # "That looks amazing!": "I love the color" is praise
     ended = False                   # the sentence before let something go ("sold the Golf")
+    place = None                    # the place last named: where "there" is
     for raw in sentences(text):
         prev, pending = pending, None
         ended_before, ended = ended, False
+        place = named_place(raw, addressee) or place
         cleaned, question = _clean(raw, vocative)
         if praises_shown(cleaned, appraised):
             continue
@@ -458,7 +438,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
-        cleaned = _drop_address(_trim(cleaned))
+        cleaned = placed(_drop_address(_trim(cleaned)), place)
         if not cleaned:
             continue
         ended = bool(_LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned))
@@ -487,8 +467,11 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             # piece of news naming where, then more of it; the memory tells both.
             cleaned, score = f"{prev}. {cleaned}", score + 1
         if score is not None:
-            kept.append((len(kept), cleaned, score))
-        elif _acts(cleaned) and len(_content_words(cleaned)) == 1:
+            # News the speaker frames as news ("Wanted to let you know that ...") is news
+            # they mean the other to keep: a point more than its words.
+            kept.append((len(kept), cleaned, score + (1.0 if framed(raw) else 0.0)))
+        elif _acts(cleaned) and len(_content_words(cleaned)) == 1 and \
+                not _EXCHANGE.search(cleaned):
             pending = cleaned
     if not kept:
         return None
@@ -539,6 +522,10 @@ def _own_clauses(sentence: str, mine: re.Pattern[str] | None) -> tuple[str, floa
     return told, score if score is not None else max(_score(p, mine) or 0.0 for p in kept)
 
 
+#: An appraisal of what the other person shared ("That slow cooker meal looks yum", "That
+#: road trip sounds great"): theirs, not more of the speaker's news.
+_SHOWN = re.compile(r"^(?:that|those|these)\b(?:\s+[\w'-]+){0,4}?\s+(?:looks?|sounds?|seems?)\b",
+                    re.I)
 #: What would or could be ("It would be a great chance to catch up"): not how it went.
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.I)
 
@@ -561,6 +548,7 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
             continue
         cleaned = _drop_address(_trim(cleaned))
         if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \
+                _SHOWN.match(cleaned) or \
                 _SUGGEST.match(cleaned) or _EXCHANGE.search(cleaned) or \
                 _SURMISE.search(cleaned) or _MAXIM.search(cleaned) or _WISH.match(cleaned) or \
                 _HYPOTHETICAL.search(cleaned) or \

@@ -255,6 +255,15 @@ def narrate(text: str, who: str, home: bool | None = None, partner: str | None =
     return out[:1].upper() + out[1:]
 
 
+#: The speaker's own people named as company ("with my family", "with our kids").
+_WITH_MINE = re.compile(r"\bwith\s+(?:my|our)\s+(?:\w+\s+)?(?:family|fam|kids|children|"
+                        r"husband|wife|partner|parents|mom|mum|dad|son|daughter|sister|"
+                        r"brother|boyfriend|girlfriend|grandparents)\b", re.I)
+_WE_WITH = re.compile(r"\b(we)\b(?:\s+(are|were|have|had|do|did)\b)?", re.I)
+_I_VERB = {"are": "I am", "were": "I was", "have": "I have", "had": "I had", "do": "I do",
+           "did": "I did"}
+
+
 def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
     """``text`` in the third person, the speaker's mentions left as placeholders."""
     if partner and _BOTH.search(text) and not household(text) and \
@@ -265,6 +274,14 @@ def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
         text = re.sub(r"\bthe two of us\b", lambda _: pair, text, flags=re.I)
         text = re.sub(r"\b(?:we|us)\b", lambda _: pair, text, flags=re.I)
         text = re.sub(r"\b(?:our|ours)\b", lambda _: f"{pair}'s", text, flags=re.I)
+    company, first = _WITH_MINE.search(text), _WE_WITH.search(text)
+    if company and first and first.start() < company.start() and \
+            not re.match(r"\s+(?:all|both|together)\b", text[first.end():]):
+        # "we went camping with my family": the family is who "we" went with, so "we" is
+        # the speaker ("Ana went camping with their family", not "Ana's family went
+        # camping with their family").
+        text = _WE_WITH.sub(lambda m: _I_VERB.get(m[2].lower(), f"I {m[2]}") if m[2]
+                            else "I", text)
     home = household(text) if home is None else home
     if couple := _COUPLE.search(text):
         # "Tom moved out, we broke up": "we" is the speaker and the one named, not the

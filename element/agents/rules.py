@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .episode_words import GENERIC
 from .spoken import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
@@ -124,13 +125,24 @@ _VERBS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoy
           "cannot stand": "cannot stand", "do not like": "does not like",
           "do not enjoy": "does not enjoy", "do not care for": "does not care for",
           "do not mind": "does not mind"}
+_PRESENT = {"liked": "like", "loved": "love", "enjoyed": "enjoy", "adored": "adore",
+            "hated": "hate", "preferred": "prefer"}
+_HELD_ALL_ALONG = re.compile(r"^i\s+(?:have\s+)?always\s+(?P<v>" + "|".join(_PRESENT) + r")\b",
+                             re.I)
 _PREFER = re.compile(r"^i\s+(?:(?:really|absolutely|totally|kind of|kinda|much|definitely|"
-                     r"usually|generally|strongly|also|still)\s+)*(?P<v>" +
+                     r"usually|generally|strongly|also|still|always)\s+)*(?P<v>" +
                      "|".join(sorted(_VERBS, key=len, reverse=True)) + r")\s+(?P<x>.+)$", re.I)
 _OVER = re.compile(r"^(?P<a>.+?)\s+(?:over|to|rather than|more than|than)\s+(?P<b>.+)$", re.I)
 _FAN = re.compile(r"^i\s+am\s+(?P<neg>not\s+)?(?:(?:also|still|really|totally|so|quite|pretty|"
                   r"now|currently)\s+)*(?:a\s+)?(?:big\s+|huge\s+|great\s+|really\s+)?"
                   r"(?:fan of|into|fond of|keen on)\s+(?P<x>.+)$", re.I)
+#: A taste said as what the speaker is about ("I'm all about dramas", "Guitar's mostly my
+#: thing", "It's green tea for me these days"): everyday English for "I like X".
+_MY_THING = re.compile(r"^(?:i\s+am\s+(?:(?:really|totally|just)\s+)?all\s+about\s+(?P<a>.+)|"
+                       r"it\s+is\s+(?:(?:all|mostly|always)\s+)?(?P<b>.+?)\s+for\s+me\s+"
+                       r"(?:these days|now|nowadays)|(?P<c>.+?)(?:'s|\s+(?:is|has become|are))\s+"
+                       r"(?:(?:mostly|really|definitely|totally|kind of|very much|now)\s+)?"
+                       r"my\s+(?:thing|jam)(?:\s+(?:now|these days|nowadays))?)$", re.I)
 _NAME = re.compile(r"^(?:my name is|i am called|(?P<call>(?:you can |please )?call me|"
                    r"people call me))\s+(?P<x>.+)$", re.I)
 _INTRO = re.compile(r"^(?i:i am|this is)\s+(?P<x>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)$")
@@ -267,10 +279,25 @@ _SCENE = re.compile(r"^(?:after|since|on|in|at|from|during|as of|starting|this|l
 def _statement(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
     """A fact, preference or context the user states about themselves (after a short
     scene-setting phrase, too: "After the reorg I report to Ana")."""
-    found = _statement_at(_NOW.sub("", s) or s, turn, who, echo)
+    found = _my_thing(s, turn, who) or _statement_at(_NOW.sub("", s) or s, turn, who, echo)
     if found is None and (m := _SCENE.match(s)) and not _FROM_NOW.match(s):
         found = _statement_at(_NOW.sub("", s[m.end():]) or s, turn, who, echo)
     return found
+
+
+def _my_thing(s: str, turn: int, who: str) -> Candidate | None:
+    """A taste said as the speaker's thing (``_MY_THING``), read before "now" is cut."""
+    m = _MY_THING.match(s)
+    if m is None:
+        return None
+    x = _obj(m["a"] or m["b"] or m["c"])
+    if not x or _ABOUT_THEM.search(x) or _POINTS_BACK.search(x) or \
+            re.match(r"(?:that|this|it|which|what|so|too|a|an|the)\b", x, re.I) or \
+            m["b"] and (any(w in GENERIC for w in x.lower().split()) or
+                        re.search(r"(?:ful|ous|ive|ble|ult|ic|ed|ing)$", x, re.I)):
+        return None     # "It is hard for me these days" is how it goes, no taste
+    return Candidate("preference", f"{who} likes {third_person(x)}", _key("preference", x),
+                     turn)
 
 
 def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
@@ -284,12 +311,16 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         return _named(name, turn, who)
     if (m := _INTRO.match(s)) and m["x"].split()[0] not in _NOT_NAMES:
         return _named(m["x"], turn, who)
+    # "I have always loved jazz": a taste held all along is held now.
+    s = _HELD_ALL_ALONG.sub(lambda m: "I always " + _PRESENT[m["v"].lower()], s)
     if m := _PREFER.match(s):
         verb, x = m["v"].lower(), _obj(m["x"])
         if not x or _ABOUT_THEM.search(x):
             return None     # "I love that you chose pottery" is a compliment
         if _POINTS_BACK.search(x):
             return None     # "I love how uncomplicated it is": what "it" is is not said
+        if re.fullmatch(r"(?:to help|helping)(?:\s+out)?", x, re.I):
+            return None     # "No problem! I love to help": help offered, no taste
         if echo and re.search(r"\b(?:too|as well)$", s, re.I):
             return None     # "I love that movie too": agreeing, on the other's topic
         pair = _OVER.match(x) if verb == "prefer" else None

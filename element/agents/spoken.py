@@ -73,6 +73,10 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bmag\b", "magazine"), (r"\bconvo\b", "conversation"), (r"\bb-?day\b", "birthday"),
     (r"\bvacay\b", "vacation"))]
 _INTERJECTIONS = (
+    # A reaction to the other's news with what it is about, up to its comma ("Congrats on
+    # the cooking show, I'll be tuning in", "Sorry about your dog, I lost mine too").
+    r"(?:congrats|congratulations|sorry|kudos|(?:good|best of) luck|thanks|thank you|cheers)"
+    r"\s+(?:on|for|about|with|to)\s+[^,.!?;:]{1,50}?(?=\s*,)|"
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|nope|nah|ok|okay|alright|"
@@ -95,7 +99,9 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made
                      r"opens|shows|lets|allows|reminds|teaches|boosts|fills|warms|matters)\b",
                      re.I)
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
-    (r"^(?:going to|gonna)\s+(?!be\b)", "I am going to "),     # "gonna be great": it is
+    # "gonna be great": it is; "Going to those places is on my list": the gerund is.
+    (r"^(?:going to|gonna)\s+(?!be\b)(?!(?:(?!\s[-–—]+\s)[^,;])*\b(?:is|was|has been)\b)",
+     "I am going to "),
     # "Been quite a ride": the dropped subject is "it" before a noun phrase.
     (r"^been\s+(?=(?:(?:quite|such|really|pretty|so)\s+)?(?:a|an)\b)", "It has been "),
     (r"^been\s+", "I have been "),
@@ -197,12 +203,40 @@ def clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     text = re.sub(r"\bi\b", "I", text)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
+    text = _unframe(text)
     # A discourse opener goes before the subject is restored ("Speaking of trips, we ..."
     # is no "I am speaking of trips").
     text = OPENER.sub("", text.strip().rstrip(".!?;:~ ").strip())
     if not text:
         return "", question
     return _own_judgement(restore_subject(text)), question
+
+
+#: The frame of news told to the other person: "I got a promotion and wanted to tell you
+#: about it", "Just wanted to let you know I got the job". The news is the statement; the
+#: frame says only that it is being told (alone, "I wanted to tell you about my school
+#: event", it announces and is no disclosure: ``episodes._EXCHANGE``).
+_TELL_YOU = (r"(?:wanted|want|needed|need|had|have|thought I would|could not wait)\s+(?:to\s+)?"
+             r"(?:tell you|let you know|share (?:it |this |that )?with you|update you)")
+_FRAME_AFTER = re.compile(r",?\s+(?:and|so)\s+(?:I\s+)?(?:just\s+|really\s+)?" + _TELL_YOU
+                          + r"\b.*$", re.I)
+_FRAME_BEFORE = re.compile(r"^(?:[^,;]{1,40},\s+)?(?:I\s+)?(?:just\s+|really\s+)?" + _TELL_YOU
+                           + r"(?:\s+that|\s*[,:-])?\s+(?=(?:I|we|my|our)\b)", re.I)
+
+
+def framed(raw: str) -> bool:
+    """Whether a raw sentence tells its news in a frame ("Wanted to let you know that I'm
+    running for office again"): the speaker marks it as news worth telling."""
+    text = raw.translate(APOS).replace("I'm", "I am")
+    return bool(_FRAME_AFTER.search(text) or re.search(
+        r"^(?:\W*\w+\W+){0,3}?" + _FRAME_BEFORE.pattern.removeprefix("^"), text, re.I))
+
+
+def _unframe(text: str) -> str:
+    """``text`` without the frame that says news is being told (``_FRAME_AFTER``,
+    ``_FRAME_BEFORE``), when news is left."""
+    told = _FRAME_BEFORE.sub("", _FRAME_AFTER.sub("", text)).strip()
+    return told if len(told.split()) >= 3 else text
 
 
 #: "It is so freeing to express myself", "it was great to unplug with the kids": "it"
@@ -261,7 +295,8 @@ def restore_subject(text: str) -> str:
                                                       r"that|all)\b", rest, re.I)) or
                        low == "had" and not re.match(r"(?:i|we|you|he|she|they|it)\b", rest,
                                                      re.I) or
-                       (low.endswith("ed") and len(low) > 4)) and \
+                       # "Much-needed break": a compound adjective, no past verb
+                       (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
         elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \
@@ -332,9 +367,11 @@ _APPRAISAL = re.compile(r"^(?:(?:that|this|it|these|those)(?:\s+(?!(?:is|are|loo
                         r"looks?|sounds?)\s+(?:(?:\w+ly|so|really|just|very|pretty|super)\s+)*"
                         r"(?P<adj>[a-z]+)$", re.I)
 #: A taste for a detail of it ("I love the color and texture", "I love the way the
-#: frosting turned out", "I love how it came out").
+#: frosting turned out", "I love how it came out"), or for the kind it is of, told by what
+#: the kind does ("That sounds awesome. I love stories that tackle important issues").
 _DETAIL = re.compile(r"^I\s+(?:(?:\w+ly|just|also|so)\s+)*(?:love|like|adore|dig)\s+"
-                     r"(?:all\s+)?(?:the|how)\b", re.I)
+                     r"(?:(?:all\s+)?(?:the|how)\b|[a-z]+s\s+(?:that|which|who|where)\b)",
+                     re.I)
 
 
 def appraises(raw: str) -> bool:

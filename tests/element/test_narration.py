@@ -28,6 +28,11 @@ from index import HashingEmbedder, MemorySettings, MemoryStore
     # the one who acts or is acted on keeps the name, its verb agreed with it
     ("I cannot eat eggs, I am allergic", "Xiomara cannot eat eggs, Xiomara is allergic"),
     ("I have finally got a garden", "Xiomara has finally got a garden"),
+    # "we" with the speaker's family as company is the speaker
+    ("We went camping with my family last week",
+     "Xiomara went camping with their family last week"),
+    ("We were at the beach with our kids", "Xiomara was at the beach with their kids"),
+    ("We all went hiking with my kids", "Xiomara's family all went hiking with their kids"),
     # reflexives and "mine"
     ("I did it all myself", "Xiomara did it all themselves"),
     ("I lent my bike, the red one is mine", "Xiomara lent their bike, the red one is theirs"),

@@ -64,6 +64,10 @@ def one(text: str) -> tuple[str, str, str | None, str]:
     ("I don't like olives because they're salty", "preference", "User does not like olives"),
     ("I hate cold showers", "preference", "User hates cold showers"),
     ("I'm a big fan of jazz", "preference", "User likes jazz"),
+    ("It's green tea for me these days", "preference", "User likes green tea"),
+    ("I'm all about dramas and romcoms", "preference", "User likes dramas and romcoms"),
+    ("Cycling is my thing now", "preference", "User likes Cycling"),
+    ("I've always loved jazz", "preference", "User loves jazz"),
     ("my favorite color is blue", "preference", "User's favorite color is blue"),
     ("My name is Ana.", "fact", "User's name is Ana"),
     ("Call me Annie", "fact", "User wants to be called Annie"),
@@ -95,6 +99,12 @@ def one(text: str) -> tuple[str, str, str | None, str]:
 def test_statements_become_candidates(text: str, category: str, content: str) -> None:
     kind, got_category, key, got_content = one(text)
     assert (kind, got_category, got_content) == ("add", category, content)
+
+
+@pytest.mark.parametrize("text", ["It's hard for me these days.", "That is my thing.",
+                                  "No problem! I love to help."])
+def test_how_it_goes_my_thing_of_before_and_help_offered_are_no_taste(text: str) -> None:
+    assert not [c for c in extract(text, 0, "User") if c.category == "preference"]
 
 
 @pytest.mark.parametrize("text", ["Jo is my manager.", "After the restructure, Jo is my manager."])
@@ -440,6 +450,13 @@ def test_a_repeat_of_an_episode_updates_it(store: MemoryStore) -> None:
     assert [(d["action"], d["memory_id"]) for d in again] == [("update",
                                                                first[0]["memory_id"])]
     assert len(store) == 1
+
+
+def test_a_possessive_s_is_no_word_of_a_repeat(store: MemoryStore) -> None:
+    first = run(store, said("I had a tough week with my injury, but I am staying positive."))
+    again = run(store, said("Injury's been rough, but I am staying positive."))
+    assert [(d["action"], d["memory_id"]) for d in again] == [("update",
+                                                               first[0]["memory_id"])]
 
 
 def test_memories_are_dated_from_the_session(store: MemoryStore) -> None:
