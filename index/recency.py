@@ -148,8 +148,8 @@ def aside(text: str | None) -> bool:
     """Whether a memory tells a value of the past or of a wish (:data:`PAST`,
     :data:`WISH`, no :data:`CHANGE`): it takes no part in newest first, keeping its
     ranked place."""
-    return bool(text) and bool(PAST.search(text) or WISH.search(text)) and \
-        not CHANGE.search(text)
+    said = text or ""
+    return bool(PAST.search(said) or WISH.search(said)) and not CHANGE.search(said)
 
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
