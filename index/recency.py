@@ -45,7 +45,11 @@ Within one person's scope the name in every memory weighs on every cosine alike,
 "Omar's brother Felix lives in Glasgow" outscored the job "Where does Omar work?" asks;
 what each memory answers best tells them apart. Of a single-valued attribute, those that
 answer it best go newest first, however far apart their scores: of two values a person
-gave, the newer is the one to believe.
+gave, the newer is the one to believe. Not a value the sentence itself places in the past
+or in a wished future (:func:`aside`: "grew up in Cork", "dreams of a cottage in Cornwall
+one day"; read by its verb phrase, :data:`PAST`, :data:`WISH`): it is no newer value, so
+it takes no part in newest first (here, in a group, or as :data:`CURRENT`) and keeps its
+ranked place; a past change that makes the present (:data:`CHANGE`: "moved to") does.
 
 A newer value that says it holds now (:data:`CURRENT`: "these days", "from now on",
 "instead") and adds nothing (:data:`ADDITION`) goes ahead of its subject's older values of
@@ -68,7 +72,8 @@ from .profile_bank import ATTRIBUTES, RELATIONS, ROLES, attribute_scores, questi
 from .ranking import Ranked
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
-           "answering", "asked", "asked_of", "relations", "newer_first", "reorder"]
+           "PAST", "WISH", "CHANGE", "aside", "answering", "asked", "asked_of", "relations",
+           "newer_first", "reorder"]
 
 #: The content cosine from which two memories are taken to say one attribute's value
 #: (all-MiniLM-L6-v2: Porto / Lisbon .84, "... Porto with Maria's husband" / Lisbon .76,
@@ -120,6 +125,32 @@ CURRENT = re.compile(r"\b(?:now|these days|nowadays|from now on|currently|any\s?
                      r"no longer|instead|ever since)\b", re.I)
 #: ... unless it adds to the old one ("has started running too", "also has a cat now").
 ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b", re.I)
+
+#: A memory whose sentence places its value in the past, not a newer value of the
+#: attribute: a past state ("grew up in Cork", "used to work at a bank", "was a teacher",
+#: "lived in Leeds", "back when ...", "as a kid"). "has lived / has worked" (a present
+#: perfect) still holds, so it is no past.
+PAST = re.compile(r"\b(?:grew up|growing up|used to|back when|as a (?:kid|child|teen(?:ager)?)|"
+                  r"(?:was|were) (?:a|an|the|in|at|from|based)|"
+                  r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
+#: ... or in a wished, planned or hypothetical future ("dreams of a cottage in Cornwall",
+#: "would love to", "plans to", "is thinking about", "one day", "if ...").
+WISH = re.compile(r"\b(?:dream(?:s|ed|ing)? (?:of|about)|(?:would|'d) (?:love|like) to|"
+                  r"(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
+                  r"thinking (?:about|of)|one day|some ?day|if)\b", re.I)
+#: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
+#: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
+CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"
+                    r"took a job|now|these days|nowadays|currently)\b", re.I)
+
+
+def aside(text: str | None) -> bool:
+    """Whether a memory tells a value of the past or of a wish (:data:`PAST`,
+    :data:`WISH`, no :data:`CHANGE`): it takes no part in newest first, keeping its
+    ranked place."""
+    said = text or ""
+    return bool(PAST.search(said) or WISH.search(said)) and not CHANGE.search(said)
+
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
 #: sister", "his boss".
@@ -254,7 +285,9 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     texts = list(contents) or [None] * n
     # A value that says it holds now (and adds nothing) replaces the older values of its
     # attribute, a many-valued one's too ("decaf from now on" after "a double espresso").
-    current = [values[i] and kinds[i] in PROFILE_CATEGORIES and
+    # A past or a wished value keeps its ranked place: it is not a newer value.
+    fixed = [aside(texts[i]) for i in range(n)]
+    current = [values[i] and kinds[i] in PROFILE_CATEGORIES and not fixed[i] and
                bool(CURRENT.search(texts[i] or "")) and not ADDITION.search(texts[i] or "")
                for i in range(n)]
     answers = values
@@ -281,8 +314,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     for places in members.values():
         if len(places) > 1:
             # Stable: results of one time keep the ranking's order.
-            newest = sorted(places, key=lambda i: newness[i], reverse=True)
-            for place, i in zip(places, newest, strict=True):
+            for place, i in zip(places, _newest(places, newness, fixed), strict=True):
                 order[place] = i
             # One attribute's values: where one answers the question best, so do all of
             # them (the newest first), or the oldest, often the plainest statement of it,
@@ -295,7 +327,15 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # Of a single-valued attribute, the newest of the values that answer it best comes
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,
-                          newest=question is not None and question.single)
+                          newest=question is not None and question.single, fixed=fixed)
+
+
+def _newest(items: list[int], newness: Sequence[float], fixed: Sequence[bool]) -> list[int]:
+    """``items`` newest first (of one time, in their order), but those ``fixed`` (a past
+    or a wish: :func:`aside`) keep their places and the others pass them by."""
+    movable = iter(sorted((i for i in items if not fixed[i]), key=lambda i: newness[i],
+                          reverse=True))
+    return [i if fixed[i] else next(movable) for i in items]
 
 
 def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float],
@@ -324,7 +364,8 @@ def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
 
 
 def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
-                   newness: Sequence[float] = (), newest: bool = False) -> list[int]:
+                   newness: Sequence[float] = (), newest: bool = False,
+                   fixed: Sequence[bool] = ()) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -340,9 +381,10 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
     newest first (by ``newness``; of one time, as ranked), however far apart their scores:
     of two values a person gave of one thing, the newer is the one to believe, and two
     statements of it differ in score by what else each says ("lives in Phoenix" .86, "the
-    humidity in Atlanta is no joke, did not miss this while out in the desert" .44). The
-    price: a past or wished value told later that answers the attribute best ("grew up in
-    Cork", "dreams of a cottage in Cornwall one day") goes ahead of the home too."""
+    humidity in Atlanta is no joke, did not miss this while out in the desert" .44). A past
+    or wished value told later that answers the attribute best ("grew up in Cork", "dreams
+    of a cottage in Cornwall one day") is no newer value: it keeps its place (``fixed``,
+    :func:`aside`)."""
     if not any(best):
         return order
     places: dict[Any, list[int]] = {}
@@ -354,7 +396,7 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
         mine = [order[p] for p in held]
         answers = [i for i in mine if best[i]]
         if newest:
-            answers = sorted(answers, key=lambda i: newness[i], reverse=True)
+            answers = _newest(answers, newness, fixed or [False] * len(order))
         first = answers + [i for i in mine if not best[i]]
         for place, i in zip(held, first, strict=True):
             out[place] = i

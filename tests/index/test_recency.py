@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from index import HashingEmbedder, MemoryBackend, MemorySettings
 from index.profile_bank import ATTRIBUTES, question_vectors
-from index.recency import TIE, VALUES_TIE, Asked, asked, newer_first, relations
+from index.recency import TIE, VALUES_TIE, Asked, aside, asked, newer_first, relations
 
 PROFILE = settings.get_profile("triform-index")
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
@@ -124,6 +124,25 @@ def test_the_newer_value_that_answers_best_ranks_first_however_far_below(
     score = dict(found)
     assert score[old] - score[new] > VALUES_TIE, "the setup: far apart, not tied"
     assert found[0][0] == new and found[1][0] == old
+
+
+@pytest.mark.parametrize("newer", [
+    "Oona grew up on a farm in Ohio, just outside Columbus.",             # a past
+    "Oona dreams of a little cottage on the coast of Cornwall one day.",  # a wish
+])
+def test_a_past_or_a_wish_told_later_is_no_newer_value(
+        make_store: Callable[..., MemoryBackend], served: object, newer: str) -> None:
+    """Told weeks after the home and answering "where" best too, a place the sentence
+    itself puts in the past ("grew up") or in a wished future ("dreams of ... one day")
+    is not where Oona lives now: it keeps its ranked place, below the home."""
+    home = "Oona lives in a flat in Leeds."
+    store = make_store(embedder=served)
+    _store(store, [*((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (home, "2024-01-08T10:00:00Z"), (newer, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What city does Oona live in?", OONA)
+    texts = [text for text, _ in found]
+    assert texts[0] == home and newer in texts
+    assert _in_score_order(found[:texts.index(newer) + 1])
 
 
 @pytest.mark.parametrize(("older", "newer", "query"), [
@@ -258,6 +277,19 @@ def test_relations_name_whose_a_fact_is() -> None:
     # The household is the subject's own ("we" of home life, as the subconscious writes it).
     assert relations("Cosmo's family has got a cockatiel called Pip now") == frozenset()
     assert relations("Oona just finished her first month as a trainee") == frozenset()
+
+
+def test_a_past_or_a_wish_is_read_by_its_verb_and_a_change_is_not() -> None:
+    assert aside("Oona grew up in Cork, actually.")                      # a past state
+    assert aside("Oona used to work at a bank")
+    assert aside("Oona was a teacher for ten years")
+    assert aside("Oona would love to live by the sea someday")           # a wish
+    assert aside("Oona plans to move to Berlin next spring")
+    # A present, and a past change that makes the present, are values of now.
+    assert not aside("Oona lives in a flat in Leeds")
+    assert not aside("Oona has lived in Leeds for years")
+    assert not aside("Oona moved to Lisbon last month, used to live in Porto")
+    assert not aside("Oona was a teacher, now a nurse")
 
 
 def test_question_vectors_are_kept_by_model_not_by_embedder() -> None:
