@@ -192,8 +192,12 @@ class Server:
         import http.client
         self.name = name
         self.stages = stages
+        # ``--tune python=PATH``: the server run by another interpreter (another build of
+        # the same Python version, with the same packages installed).
+        python = dict(item.split("=", 1) for item in tune.split(",") if item).get(
+            "python", sys.executable)
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "_serve", str(src), str(home),
+            [python, str(Path(__file__).resolve()), "_serve", str(src), str(home),
              str(seed), str(size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, cwd=src, env={**os.environ, "SEARCH_BENCH_TUNE": tune,
                                      "SEARCH_BENCH_MODEL": "1" if model else "",
@@ -476,7 +480,8 @@ def main() -> None:
                         help="also serve this tree with settings (with --interleaved: a "
                              "server of its own in the rotation; switch=SECONDS: the GIL "
                              "switch interval; gcfreeze=1: gc.freeze() after the open; "
-                             "blas=N: BLAS threads; threads=N: waitress threads)")
+                             "blas=N: BLAS threads; threads=N: waitress threads; "
+                             "python=PATH: run by another interpreter)")
     parser.add_argument("--reuse-home", action="store_true",
                         help="serve the home an earlier run built (access counts differ)")
     parser.add_argument("--interleaved", action="store_true",

@@ -10,7 +10,15 @@ wall-clock timers (``time.perf_counter``, no profiler: its overhead would move t
 - ``embed``: the store's embedding of the query's lane texts (all its models);
 - ``recall``: the store's search once the vectors are there (under its lock), of which
   ``gather`` (candidates, their similarities and BM25, the calibration's background) and
-  ``rank`` (boosts, neighbours, calibration, threshold).
+  ``rank`` (boosts, neighbours, calibration, threshold);
+- ``read``: waitress, from the start of the socket read that completed the request to
+  the app (the head parsed, the task handed to a worker thread, the WSGI environ built);
+- ``write``: waitress, from the app's end to its task's end (the status line and headers
+  built, the answer sent from the worker thread, and whatever time that thread then
+  waits for a core: on a loaded machine the client its send woke may run first). What is
+  left of the client's time (``client - read - app - write``) is the client's own
+  (``http.client`` writing the request, reading the answer) and the kernel's (the
+  loopback, waking the server's loop thread and the client).
 
 Each search request's timings (milliseconds) are kept in order and written as a JSON list
 to ``path`` when the process exits. :func:`table` pairs them with the client's own
@@ -51,6 +59,35 @@ def _timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
     return timed
 
 
+def _time_waitress() -> None:
+    """Mark on waitress's channel when the read that completed a request began
+    (``_stage_read``), and time a timed request's task from its app's end to its own end
+    (``write``: waitress 3 sends from the worker thread as the task writes)."""
+    from waitress.channel import HTTPChannel
+    from waitress.task import WSGITask
+
+    handle_read, execute = HTTPChannel.handle_read, WSGITask.execute
+
+    def timed_read(channel: Any) -> None:
+        started = time.perf_counter()
+        waiting = len(channel.requests)
+        handle_read(channel)
+        if len(channel.requests) > waiting:
+            channel._stage_read = started
+
+    def timed_execute(task: Any) -> None:
+        try:
+            execute(task)
+        finally:
+            record = getattr(task, "environ", None) or {}
+            record = record.get("bench.stages")
+            if record is not None and "_ended" in record:
+                record["write"] = (time.perf_counter() - record.pop("_ended")) * 1e3
+
+    HTTPChannel.handle_read = timed_read            # type: ignore[method-assign]
+    WSGITask.execute = timed_execute                # type: ignore[method-assign]
+
+
 def install(path: Path, spans: Iterable[str] = ()) -> Callable[[Any], Any]:
     """Wrap the stages with timers (call before the app is made); returns a function that
     puts the request's timer around a Flask app's WSGI stack and returns the app.
@@ -81,8 +118,10 @@ def install(path: Path, spans: Iterable[str] = ()) -> Callable[[Any], Any]:
         for part in parts:
             owner = getattr(owner, part)
         setattr(owner, last, _timed(span, getattr(owner, last)))
+    _time_waitress()
     records: list[dict[str, float]] = []
-    atexit.register(lambda: path.write_text(json.dumps(records)))
+    atexit.register(lambda: path.write_text(json.dumps(
+        [{k: v for k, v in r.items() if not k.startswith("_")} for r in records])))
 
     def wrap(app: Any) -> Any:
         inner = app.wsgi_app
@@ -92,10 +131,20 @@ def install(path: Path, spans: Iterable[str] = ()) -> Callable[[Any], Any]:
                 return inner(environ, start_response)   # type: ignore[no-any-return]
             _current.record = record = {}
             started = time.perf_counter()
+            # waitress's channel (the environ carries a method bound to it) says when
+            # the request's read began; its task's timer reads the record from the environ.
+            channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+            read = getattr(channel, "_stage_read", None)
+            if read is not None:
+                record["read"] = (started - read) * 1e3
+                environ["bench.stages"] = record
             try:
                 return list(inner(environ, start_response))
             finally:
-                record["app"] = (time.perf_counter() - started) * 1e3
+                ended = time.perf_counter()
+                record["app"] = (ended - started) * 1e3
+                if read is not None:
+                    record["_ended"] = ended
                 _current.record = None
                 records.append(record)
         app.wsgi_app = wsgi
@@ -108,6 +157,11 @@ def table(client: dict[str, list[float]], server: dict[str, list[dict[str, float
     rows = [
         ("client: the whole request", lambda c, r: c),
         ("waitress and the socket (client - app)", lambda c, r: c - r["app"]),
+        ("  waitress: the request's read to the app", lambda c, r: r.get("read", 0.0)),
+        ("  waitress: the app's end to its task's end (the answer sent)",
+         lambda c, r: r.get("write", 0.0)),
+        ("  the client and the kernel (the rest)",
+         lambda c, r: c - r["app"] - r.get("read", 0.0) - r.get("write", 0.0)),
         ("Flask, access log, routing, JSON (app - invoke)", lambda c, r: r["app"] - r["invoke"]),
         ("op path outside the store (invoke - embed - recall)",
          lambda c, r: r["invoke"] - r.get("embed", 0.0) - r.get("recall", 0.0)),

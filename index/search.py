@@ -97,7 +97,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries}, valid)
         bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
                                              ranking.lexical_candidates(), occurred, valid)
-        labels = np.union1d(labels, lexical)
+        labels = _union(slots.high_water, labels, lexical)
         # The walks kept to the categories and the validity asked; every other filter
         # applies here.
         labels = _kept(state, labels, None, occurred, valid)
@@ -142,9 +142,12 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
                    ) -> tuple[np.ndarray, np.ndarray, Rows]:
             hit, wanted = _adjacent(state, hits, cats, occurred,
                                     ranking.params.neighbour_gap, valid)
-            seen = np.zeros(slots.high_water, dtype=bool)
-            seen[known] = True
-            new = np.unique(wanted[~seen[wanted]]).astype(np.int64)
+            # The neighbours not scored yet, sorted and distinct (``np.unique``'s), by a
+            # mask over the labels.
+            fresh = np.zeros(slots.high_water, dtype=bool)
+            fresh[wanted] = True
+            fresh[known] = False
+            new = np.flatnonzero(fresh)
             if not len(new):
                 return hit, wanted, Rows.empty()
             return hit, wanted, _vector_rows(state, new, found, bm25, ranking)
@@ -338,7 +341,8 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
     keep &= slots.owner[near] == slots.owner[hits][:, None]
     keep &= np.abs(slots.occurred[near] - slots.occurred[hits][:, None]) <= gap
     keep &= has[near]
-    keep &= _passes(state, near.ravel(), cats, occurred, valid).reshape(near.shape)
+    if not _unfiltered(state, cats, occurred, valid):
+        keep &= _passes(state, near.ravel(), cats, occurred, valid).reshape(near.shape)
     seq = slots.seq[near]
     mine = slots.seq[hits][:, None]
     out_rows: list[np.ndarray] = []
@@ -358,11 +362,18 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
             np.concatenate(out_labels).astype(np.int64))
 
 
+def _unfiltered(state: MemoryState, cats: list[int] | None, occurred: Bounds,
+                valid: Validity) -> bool:
+    """Whether :func:`_passes` lets every label through (a new filter is a condition
+    here too)."""
+    return cats is None and occurred == (None, None) and valid.holds_all(state.slots.ended)
+
+
 def _kept(state: MemoryState, labels: np.ndarray, cats: list[int] | None,
           occurred: Bounds, valid: Validity = CURRENT) -> np.ndarray:
     """Those of ``labels`` that pass the search's filters (:func:`_passes`); the labels
-    themselves when there is no filter (a new filter is a condition here too)."""
-    if cats is None and occurred == (None, None) and valid.holds_all(state.slots.ended):
+    themselves when there is no filter."""
+    if _unfiltered(state, cats, occurred, valid):
         return labels
     kept: np.ndarray = labels[_passes(state, labels, cats, occurred, valid)]
     return kept
@@ -411,6 +422,15 @@ def _vector_pool(state: MemoryState, owners: list[int | None], cats: list[int] |
     return labels if cap is None else labels[:cap]
 
 
+def _union(size: int, *labels: np.ndarray) -> np.ndarray:
+    """``np.union1d`` of label arrays (each below ``size``): the sorted distinct labels, by
+    a mask over the labels rather than ``unique``'s layers of Python (issue 29)."""
+    seen = np.zeros(size, dtype=bool)
+    for part in labels:
+        seen[part] = True
+    return np.flatnonzero(seen)
+
+
 def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
     """``np.isin(values, wanted)`` for the one or two owners of a search, without the sort
     ``isin`` pays (a tenth of a millisecond per call over a query's BM25 matches)."""
@@ -433,14 +453,15 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     bm25 = unfiltered.copy()
     matched = np.flatnonzero(bm25)
     # Scope checks on the matches only, not on every label: at 100k memories a query
-    # matches a few thousand at most.
-    keep = _passes(state, matched, cats, occurred, valid)
+    # matches a few thousand at most (a mask over every label costs more there).
+    has = state.lanes["content"].has
+    if len(has) < size:     # labels past the lane's arrays have no vector yet
+        has = np.pad(has, (0, size - len(has)))
+    keep = has[matched]
     if owners != [None]:
         keep &= _member(slots.owner[matched], owners)
-    has = state.lanes["content"].has
-    inside = matched < len(has)      # labels past the lane's arrays have no vector yet
-    keep &= inside
-    keep[inside] &= has[matched[inside]]
+    if not _unfiltered(state, cats, occurred, valid):
+        keep &= _passes(state, matched, cats, occurred, valid)
     bm25[matched[~keep]] = 0.0
     matched = matched[keep]
     if len(matched) > want:
