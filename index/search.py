@@ -164,6 +164,8 @@ def _hop(state: MemoryState, request: SearchQuery, owners: list[int | None],
         words = [] if record is None else hop_words(
             state.lexical.indexed(record.content, record.context),
             request.texts["content"], state.lexical.frequency, len(state.lexical))
+        if not words:               # no rare word: nothing to look up or score
+            return None
         labels, extra = state.lexical.matches(words)
         has = state.lanes["content"].has
         labels, extra = labels[labels < len(has)], extra[labels < len(has)]
