@@ -38,8 +38,8 @@ import numpy as np
 
 from .lexical import terms
 
-__all__ = ["HOP_KEEP", "HOP_WORDS", "HOP_SHARE", "HOP_K", "hop_words", "hop_order", "shown",
-           "rows_of"]
+__all__ = ["HOP_KEEP", "HOP_WORDS", "HOP_SHARE", "HOP_K", "hop_words", "rare_words", "pick",
+           "hop_order", "shown", "rows_of"]
 
 # The places the first ranking keeps; the hop's places follow them.
 HOP_KEEP = 7
@@ -62,15 +62,28 @@ def hop_words(indexed: Iterable[str], query: str,
         term none says may be left out).
     :param docs: how many memories the store's lexical index holds.
     """
+    return pick(rare_words(indexed, frequency, docs), query)
+
+
+def rare_words(indexed: Iterable[str], frequency: Callable[[list[str]], dict[str, int]],
+               docs: int) -> list[tuple[int, str]]:
+    """``(memories, word)`` of the top hit's terms in the rare band, rarest first: what
+    :func:`hop_words` picks from, the query aside (so a store keeps it per memory
+    between writes, ``LexicalIndex.between_writes``)."""
     if 2 > HOP_SHARE * docs:                # no word is in 2 memories and in at most 1%
         return []
-    mine = sorted(set(indexed) - set(terms(query)))
-    if not mine:
-        return []
-    found = frequency(mine)
-    rare = sorted((count, word) for word, count in found.items()
+    found = frequency(sorted(set(indexed)))
+    return sorted((count, word) for word, count in found.items()
                   if 2 <= count <= HOP_SHARE * docs)
-    return sorted(word for _, word in rare[:HOP_WORDS])
+
+
+def pick(rare: list[tuple[int, str]], query: str) -> list[str]:
+    """The ``HOP_WORDS`` rarest of ``rare`` (:func:`rare_words`) the query does not say,
+    sorted."""
+    if not rare:
+        return []
+    said = set(terms(query))
+    return sorted([word for _, word in rare if word not in said][:HOP_WORDS])
 
 
 def _places(rows: np.ndarray, among: np.ndarray, scores: np.ndarray) -> np.ndarray:

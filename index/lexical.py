@@ -26,6 +26,8 @@ import math
 import re
 from array import array
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import py_rust_stemmers
@@ -112,6 +114,9 @@ class LexicalIndex:
         one search at a time since the last write."""
         self._norm: np.ndarray | None = None
         self._norm_debt = 0
+        # What a reader derived from one label's terms and the document frequencies
+        # (``between_writes``): true until the next write, which moves the frequencies.
+        self._derived: dict[int, Any] = {}
 
     def __len__(self) -> int:
         return self._live
@@ -221,6 +226,15 @@ class LexicalIndex:
         """The terms ``text`` and its ``context`` are indexed under (``term_counts``'s,
         read in one pass)."""
         return set(terms(f"{text} {context}" if self.situated and context else text))
+
+    def between_writes(self, label: int, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per ``label`` until the next write: for what depends on
+        the label's terms and the document frequencies alone (the hop's rare words of a top
+        hit, ``hop.rare_words``), as searches between two writes ask it again."""
+        found = self._derived.get(label)
+        if found is None:
+            found = self._derived[label] = make()
+        return found
 
     def frequency(self, words: list[str]) -> dict[str, int]:
         """How many memories say each of ``words`` (index terms; absent: none)."""

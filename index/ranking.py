@@ -377,7 +377,6 @@ class Ranking:
         if found is None or not len(found[0]):
             return order, situated[order]
         rows, extra = found
-        sims = self._similarities(rows, best)
         lifted = Rows(rows.keys, rows.seq, rows.occurred, rows.sims, rows.present,
                       (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
                       rows.named, rows.same, rows.name_sim, rows.answers)
@@ -386,8 +385,9 @@ class Ranking:
         at = rows_of(table.keys, rows.keys)
         new = at < 0
         if new.any():
-            start = len(table.keys)
-            table.add(_subset(rows, new), sims[new], self._scores)
+            start, joining = len(table.keys), _subset(rows, new)
+            # Row by row, as the first ranking's: its similarities for the joining alone.
+            table.add(joining, self._similarities(joining, best), self._scores)
             at[new] = np.arange(start, len(table.keys))
             # The new rows' scores read as the others' (the same background).
             scores = {column: np.concatenate([values, self._calibrated(

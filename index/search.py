@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .hop import hop_words
+from .hop import pick as pick_words, rare_words
 from .lend import LEND_MAX, Lenders
 from .query import Bounds, SearchQuery
 from .ranking import (
@@ -159,14 +159,18 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
 
 def _hop(state: MemoryState, request: SearchQuery, owners: list[int | None],
          queries: dict[str, np.ndarray], bm25: np.ndarray, ranking: Ranking) -> HopFinder:
-    """``ranking.HopFinder``: the top hit's rarest words (``hop.hop_words``), their
-    postings kept to the search's scope and filters (as ``_lexical`` keeps the query's),
-    scored as the other rows."""
+    """``ranking.HopFinder``: the top hit's rarest words (``hop.hop_words``; its rare
+    band kept per memory between writes), their postings kept to the search's scope and
+    filters (as ``_lexical`` keeps the query's), scored as the other rows."""
     def find(top: int) -> tuple[Rows, np.ndarray] | None:
         record = state.records.get(str(state.slots.ids[int(top)]))
-        words = [] if record is None else hop_words(
-            state.lexical.indexed(record.content, record.context),
-            request.texts["content"], state.lexical.frequency, len(state.lexical))
+        lexical = state.lexical
+        words = [] if record is None else pick_words(lexical.between_writes(
+            int(top), lambda: rare_words(lexical.indexed(record.content, record.context),
+                                         lexical.frequency, len(lexical))),
+            request.texts["content"])
+        if not words:               # no rare word: nothing to look up or score
+            return None
         labels, extra = state.lexical.matches(words)
         has = state.lanes["content"].has
         labels, extra = labels[labels < len(has)], extra[labels < len(has)]

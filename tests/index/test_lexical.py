@@ -158,3 +158,16 @@ def test_a_shared_rare_word_lifts_a_memory_in_search(tmp_path) -> None:
         found = store.search(query="LGBTQ", limit=4, settings=settings).results
         assert found[0]["memory"]["id"] == ids[0]
         assert found[0]["lanes"]["content"] > found[1]["lanes"]["content"]
+
+
+def test_what_is_derived_between_writes_is_forgotten_at_the_next_write() -> None:
+    """The hop keeps a top hit's rare words per memory (``between_writes``): a write moves
+    the document frequencies, so what was derived before it is computed again."""
+    index = build(DOCS)
+    seen = index.between_writes(0, lambda: index.frequency(["carolin"]))
+    assert seen == {"carolin": 2}
+    assert index.between_writes(0, lambda: {}) is seen            # no write: kept
+    index.add(4, "Caroline moved to Denver")
+    assert index.between_writes(0, lambda: index.frequency(["carolin"])) == {"carolin": 3}
+    index.remove(4, "Caroline moved to Denver")
+    assert index.between_writes(0, lambda: index.frequency(["carolin"])) == {"carolin": 2}
