@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from .facts import OCCUPATIONS
+from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "milestone", "LIFE_CHANGE"]
+           "stands_now", "milestone", "does", "LIFE_CHANGE"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -176,6 +176,33 @@ def milestone(text: str) -> bool:
     """Whether ``text``, a short cleaned sentence, tells a milestone of the speaker's life
     (``_MILESTONE``): worth a memory however few its words, as ``stands_now``."""
     return len(text.split()) <= STANDING_WORDS and bool(_MILESTONE.match(text))
+
+
+#: What the speaker does, told in the present with a verb too plain to count as a content
+#: word ("I do yoga on Tuesdays", "I go to choir", "I do pilates") or as taken up ("I've
+#: taken up golf", "I have got into climbing"): a habit or a fact of their life, however
+#: few its words.
+_DOES = re.compile(
+    r"^(?:I|we)\s+(?:(?:usually|still|now|also|mostly|sometimes|often|regularly|just|"
+    r"recently|finally|occasionally)\s+)?(?:do|go(?=\s+(?:to\s|\w+ing\b))|take\s+up|"
+    r"have\s+(?:(?:just|also|recently|finally|now)\s+)?(?:taken|picked|got|gotten)\s+"
+    r"(?:up|into))\s+(?P<x>.+)$", re.I)
+#: What does not open an activity after "I do": a pronoun, a negation, a verb or adverb
+#: ("I do that too", "I do not", "I do think so", "I do my best", "I do it all the time").
+_NOT_DONE = re.compile(r"(?:not|n't|it|that|this|so|too|the same|what|whatever|anything|"
+                       r"everything|something|nothing|my best|well|fine|ok|okay|sure|you|your|"
+                       r"them|him|her|both|all|[a-z]+ly)\b", re.I)
+
+
+def does(text: str) -> bool:
+    """Whether ``text``, a short cleaned sentence, tells what the speaker does (``_DOES``):
+    an object opening on a thing, not a pronoun, a verb or an adverb (``_NOT_DONE``)."""
+    m = _DOES.match(text.rstrip(" .!"))
+    if m is None or len(text.split()) > STANDING_WORDS or _NOT_DONE.match(m["x"]):
+        return False
+    first = m["x"].split()[0].lower()
+    return first not in _NOT_DOING and any(
+        w.lower() not in STOP and len(w) > 2 for w in re.findall(r"[A-Za-z']+", m["x"]))
 
 
 #: Verbs of a change in someone's life: a move, a start, a new pastime, an end (a break-up,

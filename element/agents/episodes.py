@@ -44,7 +44,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    stands_now, milestone,
+    stands_now, milestone, does,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -305,8 +305,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
-    if _habit_verb(text) or stands_now(text) or milestone(text):
-        return MIN_SCORE    # "I vape", "I'm at Spotify now": few words say it all
+    if _habit_verb(text) or stands_now(text) or milestone(text) or does(text):
+        return MIN_SCORE    # "I vape", "I'm at Spotify now", "I do yoga": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
         return None

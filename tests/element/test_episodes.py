@@ -696,6 +696,24 @@ def test_a_milestone_of_life_is_a_memory_however_few_its_words(said: str, memory
 
 
 @pytest.mark.parametrize("said,memory", [
+    ("I do yoga on Tuesdays.", "Ana does yoga on Tuesdays."),
+    ("I do pilates.", "Ana does pilates."),
+    ("I've taken up golf too.", "Ana has taken up golf too."),
+    ("I've got into climbing.", "Ana has got into climbing."),
+])
+def test_what_the_speaker_does_told_with_a_plain_verb_is_a_memory(said: str,
+                                                                  memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I do that too.", "I do think so.", "I do my best.",
+                                  "I do love it.", "I do!"])
+def test_do_before_a_pronoun_a_verb_or_small_talk_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
     ("I got a promotion and wanted to tell you about it", "Ana got a promotion."),
     ("Just wanted to let you know I got the job!", "Ana got the job."),
     ("Hey! Wanted to let you know that I'm running for office again.",
