@@ -16,6 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
+from .endings import ending_change
 from .episodes import episode, is_english, kin, narrate, tell
 from .follow import continued
 from .observation import Observation
@@ -27,7 +28,7 @@ from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses, several
 from .profile import values, whose
 from .relation import relation_target
-from .slots import (adds_up, named_target, owner, same_slot, single_slot, slot_keys,
+from .slots import (PEOPLE, adds_up, named_target, owner, same_slot, single_slot, slot_keys,
                     slot_target)
 from .holders import UNKNOWN, holder_of
 from .updates import (MAY_CHANGE, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
@@ -270,6 +271,10 @@ class RuleEvaluator:
                 if found is None or found.target is None:
                     found = self._now_clause(sentence, turn, who, observation, pool,
                                              taken) or found
+                if found is None or found.target is None:
+                    # The thing ended named in other words ("Done with coffee"): by meaning.
+                    found = ending_change(sentence, pool, who, turn, observation,
+                                          taken) or found
                 if found is not None:
                     out.append(found)
         return out
@@ -382,8 +387,11 @@ class RuleEvaluator:
             if found is not None:
                 return found
         # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
-        # diet"); what ended by itself is named in the memory ("Rex passed away").
-        found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
+        # diet"); what ended by itself is named in the memory ("Rex passed away"); what a
+        # person ended is theirs ("my dad is not drinking anymore").
+        by = whose(sentence)
+        found = value_target(sig.ended, memories, who, by if set(by.split()) & PEOPLE else "",
+                             skip) if sig.ended else None
         if found is not None:
             return found
         # The speaker's old value named again beside a new one of their own ("Equinox got
