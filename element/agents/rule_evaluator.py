@@ -16,7 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
-from .endings import ending_change
+from .endings import beside_ending, choice_change, ending_change
 from .episodes import episode, is_english, kin, narrate, tell
 from .follow import continued
 from .observation import Observation
@@ -254,7 +254,7 @@ class RuleEvaluator:
         said = [norm(c.source) for c in keyed if c.source]
         ended = [norm(c.source) for c in keyed if c.source and c.kind == "retire"]
         taken: list[str] = []
-        for units, read in self._units(text, said):
+        for units, read in [*self._units(text, said), *beside_ending(keyed)]:
             partial = bool(read)
             # Beside a clause saying the old value ended ("I don't live in Boston anymore,
             # I'm in Austin now", "I don't surf anymore, I've taken up climbing"), the
@@ -273,8 +273,8 @@ class RuleEvaluator:
                                              taken) or found
                 if found is None or found.target is None:
                     # The thing ended named in other words ("Done with coffee"): by meaning.
-                    found = ending_change(sentence, pool, who, turn, observation,
-                                          taken) or found
+                    found = ending_change(sentence, pool, who, turn, observation, taken) \
+                        or choice_change(sentence, pool, who, turn, observation, taken) or found
                 if found is not None:
                     out.append(found)
         return out

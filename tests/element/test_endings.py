@@ -76,3 +76,13 @@ def test_another_persons_ending_keeps_the_speakers_memory(store):
     tell(store, "I drink a glass of wine with dinner.")
     tell(store, "My dad is not drinking anymore, doctor's orders.")
     assert "glass of wine" in current(store)
+
+
+def test_the_speakers_choice_said_with_it_replaces_what_it_names(store):
+    """"It's green tea for me these days" names no attribute and has no "I": the value by
+    meaning ("green tea" and "drinks black coffee all day")."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I drink black coffee all day.")
+    assert tell(store, "It's green tea for me these days.") == ["supersede"]
+    assert "black coffee" not in current(store)
