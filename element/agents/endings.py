@@ -73,7 +73,8 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"done\s+with|finished\s+with|binned|packed\s+in|jacked\s+in|chucked\s+in|"
              r"cut\s+out|left|stepped\s+down\s+from|dropped\s+out\s+of|came\s+off|"
              r"(?:got|gotten)\s+off|weaned\s+(?:myself|ourselves)\s+off|"
-             r"(?:am|'m|are|'re)\s+off|(?:am|'m|are|'re)\s+over|"
+             r"(?:am|'m|are|'re)\s+off|(?:am|'m|are|'re)\s+over|(?:been|was|were)\s+off|"
+             r"moved\s+on\s+from|let\s+go\s+of|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
 _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"
@@ -81,7 +82,12 @@ _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', 
 #: The object between the verb and its particle: "gave the allotment up".
 _SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:gave|given|giving|packed|jacked|"
                          rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
-                         rf"(?:up|in)\b", re.I)
+                         rf"(?:up|in|away)\b", re.I)
+#: "Smoke-free", "caffeine-free": the thing gone, as a compound.
+_FREE = re.compile(r"\b(?P<x>[a-z]+)-free\b", re.I)
+_SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five|six|several|"
+                    r"a\s+few)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
+                    r"several)\s+(?:days?|weeks?|months?|years?))\b", re.I)
 #: Another's act ending the speaker's thing: "my GP took me off the sertraline".
 _ACTED_OFF = re.compile(r"\b(?:took|taken|taking|got|put)\s+(?:me|us)\s+off\s+(?P<x>.+)$", re.I)
 #: The present negated with a word that says it held before.
@@ -157,6 +163,12 @@ def endings(sentence: str) -> list[Ending]:
 def _clause_endings(clause: str) -> list[Ending]:
     if m := _ACTED_OFF.search(clause):
         return [Ending(_thing(m["x"]), "")] if _thing(m["x"]) else []
+    # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
+    # standing diet ("I'm gluten-free" is what the speaker eats, not an ending).
+    if (m := _FREE.search(clause)) and _SINCE.search(clause) and re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|"
+                                                 rf"'re|have\s+been|'ve\s+been)\b|"
+                                                 rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
+        return [Ending(m["x"], "")]
     for pattern in (_SPLIT_VERB, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
         m = pattern.match(clause)
         if m is None:

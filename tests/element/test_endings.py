@@ -29,6 +29,9 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("No more sugar in my tea for me.", "sugar in my tea"),
     ("Keto's over for me, I missed bread too much.", "Keto"),
     ("Tomasz and I are over.", "Tomasz"),
+    ("I've been off the booze since New Year.", "the booze"),
+    ("Six months smoke-free today!", "smoke"),
+    ("We gave the piano away to a school.", "the piano"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -40,6 +43,8 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I want to quit smoking.",
     "I've given it up.",
     "I stopped going.",
+    "I'm gluten-free.",
+    "I used to work at Apple before Spotify.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
     assert [e for e in endings(clean(said)) if e.holder == ""] == []
