@@ -165,9 +165,9 @@ def _clause_endings(clause: str) -> list[Ending]:
         return [Ending(_thing(m["x"]), "")] if _thing(m["x"]) else []
     # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
     # standing diet ("I'm gluten-free" is what the speaker eats, not an ending).
-    if (m := _FREE.search(clause)) and _SINCE.search(clause) and re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|"
-                                                 rf"'re|have\s+been|'ve\s+been)\b|"
-                                                 rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
+    if (m := _FREE.search(clause)) and _SINCE.search(clause) and \
+            re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
+                     rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
     for pattern in (_SPLIT_VERB, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
         m = pattern.match(clause)
