@@ -26,7 +26,7 @@ from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses, several
-from .profile import values, whose
+from .profile import same_value, values, whose
 from .relation import relation_target
 from .slots import (PEOPLE, adds_up, named_target, owner, same_slot, single_slot, slot_keys,
                     slot_target)
@@ -450,6 +450,9 @@ class RuleEvaluator:
         sig = signals(cand.source or cand.content)
         if (sig.addition or sig.not_now) and cand.kind != "correct":
             return None     # one more, or not (or no longer) the present
+        if not sig.change and cand.kind != "correct" and \
+                same_value(existing["content"], cand.content, who):
+            return None     # the same value said again, with more about it
         if single_valued(cand.key, cand.slot) and not _described(cand) or \
                 cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
                 cand.kind == "correct" or sig.strong and sig.replaces:
@@ -561,6 +564,9 @@ class RuleEvaluator:
                 # A value of an attribute no rule keys alike ("I'm seeing Dr. Okonkwo now"
                 # after "my primary care doctor is Dr. Feldman"): by meaning.
                 existing = by_meaning(cand.source, cand.content, sig, pool, who, [])
+                if existing is not None and not sig.change and \
+                        same_value(existing["content"], cand.content, who):
+                    existing = None     # the same value said again, with more about it
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
