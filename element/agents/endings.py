@@ -80,9 +80,14 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
 _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"
                           rf"(?P<verb>{_END_VERB})\s+(?P<x>.+)$", re.I)
 #: The object between the verb and its particle: "gave the allotment up".
-_SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:gave|given|giving|packed|jacked|"
+_SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving|packed|jacked|"
                          rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
-                         rf"(?:up|in|away)\b", re.I)
+                         rf"(?:up|in|away)|(?:had|have|has)\s+to\s+put\s+"
+                         rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down)\b",
+                         re.I)
+#: "I'm an ex-smoker", "we're former members": what the speaker was.
+_FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
+                     rf"(?:ex-|former\s+)(?P<x>.+)$", re.I)
 #: "Smoke-free", "caffeine-free": the thing gone, as a compound.
 _FREE = re.compile(r"\b(?P<x>[a-z]+)-free\b", re.I)
 _SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five|six|several|"
@@ -109,7 +114,8 @@ _SUBJECT_ENDED = re.compile(
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
-    r"fell\s+apart)\b", re.I)
+    r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
+    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut))\b", re.I)
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
     r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"
@@ -169,11 +175,11 @@ def _clause_endings(clause: str) -> list[Ending]:
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
-    for pattern in (_SPLIT_VERB, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
+    for pattern in (_SPLIT_VERB, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
         m = pattern.match(clause)
         if m is None:
             continue
-        thing = _thing(m["x"])
+        thing = _thing(m["x"] or (m["y"] if pattern is _SPLIT_VERB else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []

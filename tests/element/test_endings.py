@@ -32,6 +32,9 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("I've been off the booze since New Year.", "the booze"),
     ("Six months smoke-free today!", "smoke"),
     ("We gave the piano away to a school.", "the piano"),
+    ("I'm an ex-smoker now.", "smoker"),
+    ("We had to put Max down last month.", "Max"),
+    ("Our gym membership was cancelled in May.", "Our gym membership"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -44,6 +47,7 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I've given it up.",
     "I stopped going.",
     "I'm gluten-free.",
+    "I put the phone down and cried.",
     "I used to work at Apple before Spotify.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
