@@ -68,12 +68,15 @@ _ADVERBS = (r"(?:\s+(?:have|had|'ve|'d|just|finally|recently|officially|actually
             r"kind\s+of|sort\s+of|decided\s+to|had\s+to|managed\s+to|went\s+and))*")
 #: Verbs of ending a thing, their object after them.
 _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
-             r"giving\s+up(?:\s+on)?|kicked|ditched|dropped|cancell?ed|sold|got\s+rid\s+of|"
+             r"giving\s+up(?:\s+on)?|kicked|ditched|dropped(?!\s+(?:off|by|in|out|round|over)\b)|"
+             r"cancell?ed|sold|got\s+rid\s+of|"
              r"(?:am|'m|are|'re)\s+(?:so\s+|totally\s+|completely\s+)?done\s+with|"
-             r"done\s+with|finished\s+with|binned|packed\s+in|jacked\s+in|chucked\s+in|"
+             r"done\s+with|(?:am|'m|are|'re)\s+finished\s+with|binned|packed\s+in|jacked\s+in|chucked\s+in|"
              r"cut\s+out|left|stepped\s+down\s+from|dropped\s+out\s+of|came\s+off|"
              r"(?:got|gotten)\s+off|weaned\s+(?:myself|ourselves)\s+off|"
-             r"(?:am|'m|are|'re)\s+off|(?:am|'m|are|'re)\s+over|(?:been|was|were)\s+off|"
+             r"(?:am|'m|are|'re|been|was|were)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|"
+             r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
+             r"it|him|her|them)\b)|"
              r"moved\s+on\s+from|let\s+go\s+of|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
@@ -109,13 +112,16 @@ _NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s
 _NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
 #: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
 _SUBJECT_ENDED = re.compile(
-    r"^(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+and\s+(?P<me>i|me))?"
+    r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
+    r"(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+and\s+(?P<me>i|me))?"
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
-    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut))\b", re.I)
+    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut))\b"
+    # What ended, not what it went over or to ("connected over our love", "gone to bed").
+    r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
     r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"

@@ -48,6 +48,10 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I stopped going.",
     "I'm gluten-free.",
     "I put the phone down and cried.",
+    "I'm off to go swimming with the kids.",
+    "Last week I dropped off the cakes at the shelter.",
+    "I just finished with the intro to my script.",
+    "We connected over our shared love of basketball.",
     "I used to work at Apple before Spotify.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
