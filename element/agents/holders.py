@@ -70,6 +70,11 @@ def holder_of(sentence: str) -> str:
                      r"(?P<v>\w+)", s, re.I):
         if "-" in m["h"] and set(m["h"].lower().split("-")) & RELATIONS:
             return norm(m["h"])     # "my brother-in-law is ...": his
+        if set(m["h"].lower().split()) & RELATIONS and re.match(
+                r"^(?:my|our)\s+[a-z]+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|was|were)\s+"
+                r"(?:not|no\s+longer|never|(?!(?:thing|something|nothing|everything|king|"
+                r"darling|sibling)\b)\w+ing)\b", s, re.I):
+            return norm(m["h"])     # "my dad is not drinking anymore": what he does
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
                 not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
                              r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s, re.I):

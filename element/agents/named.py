@@ -288,7 +288,8 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
         holder, names, rare = value
         for clause in clauses:
             # Another person's clause ("my sister's Toyota died") is not the speaker's.
-            if clause.said_by in PEOPLE and not same_holder(clause.said_by, holder) or \
+            if set(clause.said_by.split()) & PEOPLE and \
+                    not same_holder(clause.said_by, holder) or \
                     holder and not (clause.said_by == holder or holder in clause.text.lower()):
                 continue
             share = _named_near(clause, names, rare)

@@ -40,6 +40,7 @@ from .holders import kin_modifier, same_holder
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
+           "same_value",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
 
@@ -149,7 +150,25 @@ def values(text: str, who: str) -> frozenset[str]:
     ``who``'s) and its numbers."""
     own = {w.lower() for w in who.split()}
     names = {re.sub(r"'s?$", "", name) for name in names_of(text)}
-    return frozenset((names - own) | {m.lower() for m in _NUMBER.findall(text)})
+    return frozenset((names - own) | {m.lower() for m in _NUMBER.findall(_ONE.sub(" ", text))})
+
+
+def same_value(old: str, new: str, who: str) -> bool:
+    """Whether ``new`` names the very proper names ``old`` names, and some ("Tom and I have been
+    together twelve years" after "Ana is married to Tom": Tom both times): the attribute's
+    value said again with more about it, not a new one."""
+    own = {w.lower() for w in who.split()}
+    held = {re.sub(r"'s?$", "", n) for n in names_of(old)} - own
+    # The new statement's names wherever they stand ("Tom and I ..."); numbers of it
+    # ("twelve years") say how long, not which.
+    said = {re.sub(r"'s?$", "", n) for n in names_of("x " + new)} - own
+    return bool(held) and said == held
+
+
+#: "One" standing for a thing named before ("the oldest one", "a new one", "this one"): a
+#: pronoun, not a number.
+_ONE = re.compile(r"\b(?:the|a|an|this|that|which|another|each|every|any|no|new|old|"
+                  r"\w+est|big|small|little|same|other|right|wrong)\s+one(?:s)?\b", re.I)
 
 
 def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iterable[Memory],

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .decisions import Decision, Pool
+from .endings import ended_memory
 from .episodes import narrate
 from .rules import Candidate
 from .slots import single_slot, slot_target
@@ -43,6 +44,12 @@ def retire_decision(cand: Candidate, pool: Pool, who: str, context: str | None,
         # "I don't have a car anymore" after "I drive a Prius": the attribute by its
         # words, when it holds one value (a drink ended names the one it means).
         target = slot_target(cand.source, "", False, pool.memories(), who)
+    if target is None and cand.source and not cand.slot:
+        # "I'm not drinking anymore" after "I have a glass of red wine with dinner": the
+        # thing ended in other words than the memory's, by meaning; not an attribute of
+        # one value the rules name and no memory holds ("I no longer work at the bakery"
+        # with no employer stored is not about volunteering at the food bank).
+        target = ended_memory(cand.source, pool, who)
     if target is not None:
         return Decision("retire", "the user said it no longer holds",
                         category=target["category"], memory_id=target["id"])

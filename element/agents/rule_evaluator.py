@@ -16,6 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
+from .endings import beside_ending, choice_change, ending_change
 from .episodes import episode, is_english, kin, narrate, tell
 from .follow import continued
 from .observation import Observation
@@ -25,9 +26,9 @@ from .rules import Candidate, clean, extract, norm, point_key, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses, several
-from .profile import values, whose
+from .profile import same_value, values, whose
 from .relation import relation_target
-from .slots import (adds_up, named_target, owner, same_slot, single_slot, slot_keys,
+from .slots import (PEOPLE, adds_up, named_target, owner, same_slot, single_slot, slot_keys,
                     slot_target)
 from .holders import UNKNOWN, holder_of
 from .updates import (MAY_CHANGE, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
@@ -253,7 +254,7 @@ class RuleEvaluator:
         said = [norm(c.source) for c in keyed if c.source]
         ended = [norm(c.source) for c in keyed if c.source and c.kind == "retire"]
         taken: list[str] = []
-        for units, read in self._units(text, said):
+        for units, read in [*self._units(text, said), *beside_ending(keyed)]:
             partial = bool(read)
             # Beside a clause saying the old value ended ("I don't live in Boston anymore,
             # I'm in Austin now", "I don't surf anymore, I've taken up climbing"), the
@@ -270,6 +271,10 @@ class RuleEvaluator:
                 if found is None or found.target is None:
                     found = self._now_clause(sentence, turn, who, observation, pool,
                                              taken) or found
+                if found is None or found.target is None:
+                    # The thing ended named in other words ("Done with coffee"): by meaning.
+                    found = ending_change(sentence, pool, who, turn, observation, taken) \
+                        or choice_change(sentence, pool, who, turn, observation, taken) or found
                 if found is not None:
                     out.append(found)
         return out
@@ -382,8 +387,11 @@ class RuleEvaluator:
             if found is not None:
                 return found
         # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
-        # diet"); what ended by itself is named in the memory ("Rex passed away").
-        found = value_target(sig.ended, memories, who, "", skip) if sig.ended else None
+        # diet"); what ended by itself is named in the memory ("Rex passed away"); what a
+        # person ended is theirs ("my dad is not drinking anymore").
+        by = whose(sentence)
+        found = value_target(sig.ended, memories, who, by if set(by.split()) & PEOPLE else "",
+                             skip) if sig.ended else None
         if found is not None:
             return found
         # The speaker's old value named again beside a new one of their own ("Equinox got
@@ -442,6 +450,9 @@ class RuleEvaluator:
         sig = signals(cand.source or cand.content)
         if (sig.addition or sig.not_now) and cand.kind != "correct":
             return None     # one more, or not (or no longer) the present
+        if not sig.change and cand.kind != "correct" and \
+                same_value(existing["content"], cand.content, who):
+            return None     # the same value said again, with more about it
         if single_valued(cand.key, cand.slot) and not _described(cand) or \
                 cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
                 cand.kind == "correct" or sig.strong and sig.replaces:
@@ -553,6 +564,9 @@ class RuleEvaluator:
                 # A value of an attribute no rule keys alike ("I'm seeing Dr. Okonkwo now"
                 # after "my primary care doctor is Dr. Feldman"): by meaning.
                 existing = by_meaning(cand.source, cand.content, sig, pool, who, [])
+                if existing is not None and not sig.change and \
+                        same_value(existing["content"], cand.content, who):
+                    existing = None     # the same value said again, with more about it
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

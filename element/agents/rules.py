@@ -117,6 +117,8 @@ def _obj(text: str, limit: int = 20) -> str | None:
 def _about(text: str, who: str) -> str:
     """What a "forget X" is about, phrased as memories are: "my address" -> "User's address"."""
     text = re.sub(r"^my\b", lambda _: f"{who}'s", text.strip(), flags=re.I)
+    # "I am drinking" -> "Ana is drinking", not "Ana am drinking".
+    text = re.sub(r"^i\s+am\b", lambda _: f"{who} is", text, flags=re.I)
     return third_person(re.sub(r"^i\b", lambda _: who, text, flags=re.I))
 
 

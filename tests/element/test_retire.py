@@ -38,9 +38,18 @@ def test_an_ending_of_something_not_remembered_is_kept_as_said(store, said, kept
     own clause only."""
     for text in BACKGROUND:
         tell(store, text)
-    assert tell(store, said) == ["add"]
+    assert tell(store, said)[0] == "add"
     memories = current(store).split(" | ")
     assert kept in memories, memories
+
+
+def test_the_value_beside_an_ending_is_kept_too(store):
+    """"..., it's green tea for me these days": the clause beside the ending is read
+    alone, as the new value (``endings.beside_ending``, ``endings.choice_change``)."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I'm not drinking coffee anymore, it's green tea for me these days.")
+    assert "green tea for Ana these days" in current(store)
 
 
 def test_an_ending_of_something_remembered_retires_it_and_adds_nothing(store):

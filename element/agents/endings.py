@@ -1,0 +1,340 @@
+"""The grammar of an ending, and the memory it ends found by meaning.
+
+People say a thing of theirs ended in a few shapes of English, whatever the thing:
+
+- a verb of ending and its object: "I quit *the choir*", "gave up *caffeine*", "done with
+  *coffee*", "I'm off *the cigarettes*", "sold *my bike*", "kicked *the habit*", "gave
+  *the allotment* up", "my GP took me off *the sertraline*", "stopped *going to the gym*";
+- the present negated, with a word of time that says it once held: "I'm not *drinking*
+  anymore", "I don't *eat red meat* any more", "I haven't *played chess* in months";
+- "no longer" and "no more": "I no longer *volunteer*", "no more *sugar in my tea*";
+- the thing as the subject of an ending: "*keto*'s over for me", "*the pottery course* is
+  over", "*the fig* died", "Tomasz and I are over".
+
+Each gives the thing ended as said, which is often not the stored memory's word: "coffee"
+for "drinks three espressos a day", "red meat" for "eats steak", "social media" for "posts
+on Instagram". So the memory meant is found by meaning (:func:`ended_by_meaning`): the
+speaker's one-fact memories nearest the thing, compared by the cosine of the thing and the
+memory with its subject's name and change words stripped (``updates.strip_for_attribute``);
+the closest is meant when close enough (``ENDED_MIN``) and clearly closer than the next
+(``ENDED_MARGIN``). A thing named by a pronoun ("I've given it up") or not at all ("I
+stopped going") names nothing to compare: nothing is ended by meaning.
+
+Whose the ending is: the subject of its verb. "I", "we", "X and I", none ("Gave up my
+season ticket") or a thing of the speaker's ("my gym membership is over") end the
+speaker's; a person ("my sister quit smoking", "Jo left her choir", "she stopped") ends
+nothing of the speaker's. Plans and wishes ("I want to quit smoking"), additions and
+questions end nothing. Pure functions over texts and an embedding function; no case, no
+benchmark, no name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .decisions import Pool
+from .episodes import tell
+from .holders import UNKNOWN, memory_holder, same_holder, subject_first
+from .named import ENDING
+from .observation import Observation
+from .profile import whose
+from .restated import introduced
+from .rules import Candidate
+from .slots import PEOPLE
+from .updates import (_ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
+                      strip_for_attribute)
+
+__all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
+           "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN"]
+
+#: The least cosine of the thing ended and a memory (both stripped) for the memory to be
+#: the one ended; an unrelated fact of the same person scores under .3 ("the food bank"
+#: and "takes the bus to work" .25), the one meant in other words over it ("red meat" and
+#: "eats steak a couple of times a week" .38, "caffeine" and "drinks five cups of coffee a
+#: day" .51).
+ENDED_MIN = 0.33
+#: How much closer than the next memory it must be.
+ENDED_MARGIN = 0.1
+
+#: The speaker as the subject: I, we, "X and I", or none (a clause opening on its verb).
+_SPEAKER = r"(?:(?:i|we)|(?:(?:my|our)\s+)?[\w'-]+\s+and\s+i)"
+#: Words between a subject and its verb.
+_ADVERBS = (r"(?:\s+(?:have|had|'ve|'d|just|finally|recently|officially|actually|totally|"
+            r"completely|already|eventually|basically|pretty\s+much|sadly|then|also|now|"
+            r"kind\s+of|sort\s+of|decided\s+to|had\s+to|managed\s+to|went\s+and))*")
+#: Verbs of ending a thing, their object after them.
+_END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
+             r"giving\s+up(?:\s+on)?|kicked|ditched|dropped(?!\s+(?:off|by|in|out|round|over)\b)|"
+             r"cancell?ed|sold|got\s+rid\s+of|"
+             r"(?:am|'m|are|'re)\s+(?:so\s+|totally\s+|completely\s+)?done\s+with|"
+             r"done\s+with|(?:am|'m|are|'re)\s+finished\s+with|binned|packed\s+in|jacked\s+in|chucked\s+in|"
+             r"cut\s+out|left|stepped\s+down\s+from|dropped\s+out\s+of|came\s+off|"
+             r"(?:got|gotten)\s+off|weaned\s+(?:myself|ourselves)\s+off|"
+             r"(?:am|'m|are|'re|been|was|were)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|"
+             r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
+             r"it|him|her|them)\b)|"
+             r"moved\s+on\s+from|let\s+go\s+of|"
+             r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
+             r"(?:let|allowed)\s+(?:my|our)\b)")
+_VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"
+                          rf"(?P<verb>{_END_VERB})\s+(?P<x>.+)$", re.I)
+#: The object between the verb and its particle: "gave the allotment up".
+_SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving|packed|jacked|"
+                         rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
+                         rf"(?:up|in|away)|(?:had|have|has)\s+to\s+put\s+"
+                         rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down)\b",
+                         re.I)
+#: "I'm an ex-smoker", "we're former members": what the speaker was.
+_FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
+                     rf"(?:ex-|former\s+)(?P<x>.+)$", re.I)
+#: "Smoke-free", "caffeine-free": the thing gone, as a compound.
+_FREE = re.compile(r"\b(?P<x>[a-z]+)-free\b", re.I)
+_SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five|six|several|"
+                    r"a\s+few)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
+                    r"several)\s+(?:days?|weeks?|months?|years?))\b", re.I)
+#: Another's act ending the speaker's thing: "my GP took me off the sertraline".
+_ACTED_OFF = re.compile(r"\b(?:took|taken|taking|got|put)\s+(?:me|us)\s+off\s+(?P<x>.+)$", re.I)
+#: The present negated with a word that says it held before.
+_NEGATED = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
+                      rf"are\s+not|'re\s+not|aren't|can't|cannot|haven't|have\s+not|"
+                      rf"no\s+longer|never)\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
+                      rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
+                      re.I)
+#: "I no longer volunteer", "we're no longer members".
+_NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s+longer\s+"
+                        rf"(?P<x>.+)$", re.I)
+#: "No more sugar in my tea (for me)".
+_NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
+#: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
+_SUBJECT_ENDED = re.compile(
+    r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
+    r"(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+and\s+(?P<me>i|me))?"
+    r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
+    r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
+    r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
+    r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
+    r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
+    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut))\b"
+    # What ended, not what it went over or to ("connected over our love", "gone to bed").
+    r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
+#: Where the thing said ends: a reason, a time, a manner after it.
+_THING_END = re.compile(
+    r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"
+    r"(?:i|we|it|now)|for\s+(?:good|now|ever|the\s+(?:time|moment)|me|us)|last|this|"
+    r"in\s+(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|the\s+(?:end|spring|summer|autumn|fall|winter|new\s+year))|"
+    r"at\s+the\s+end|a\s+(?:few|couple)|(?:two|three|four|five|six|\d+)\s+\w+\s+ago|"
+    r"ago|altogether|completely|entirely|now|then|again|already|yesterday|today|"
+    r"recently|any\s?more|any\s+longer|these\s+days|nowadays|over\s+the|up\b)\b.*$", re.I)
+#: A thing named by a pronoun, or a word that names nothing by itself.
+_EMPTY = frozenset("""it them that this those these there one all everything something
+thing things stuff going doing being having trying up out off in on a an the my our me us
+""".split())
+
+
+@dataclass(frozen=True)
+class Ending:
+    """An ending a clause tells: the thing ended as said, and whose it is ("" the
+    speaker's, else the holder's words, or ``UNKNOWN``)."""
+
+    thing: str
+    holder: str
+
+
+def _thing(text: str) -> str:
+    """The thing said, cut at a reason or a time ("the choir in March" -> "the choir")."""
+    thing = _THING_END.sub("", text.strip()).strip(" .")
+    thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
+    words = [w for w in re.findall(r"[\w'-]+", thing.lower())]
+    return "" if not words or all(w in _EMPTY for w in words) else thing
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c.strip() for c in re.split(r"\s*[,;:!?()]\s*|\s+(?:but|so|because)\s+|\s+-\s+",
+                                        sentence) if c.strip()]
+
+
+def endings(sentence: str) -> list[Ending]:
+    """The endings a first-person sentence (cleaned) tells, clause by clause; none in a
+    clause of a plan or wish, an addition, or a question."""
+    if sentence.rstrip().endswith("?"):
+        return []
+    found: list[Ending] = []
+    for clause in _clauses(sentence):
+        if _ADDITION.search(clause) or _NOT_NOW.search(ENDING.sub(" ", clause)):
+            continue
+        found.extend(_clause_endings(subject_first(clause)))
+    return found
+
+
+def _clause_endings(clause: str) -> list[Ending]:
+    if m := _ACTED_OFF.search(clause):
+        return [Ending(_thing(m["x"]), "")] if _thing(m["x"]) else []
+    # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
+    # standing diet ("I'm gluten-free" is what the speaker eats, not an ending).
+    if (m := _FREE.search(clause)) and _SINCE.search(clause) and \
+            re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
+                     rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
+        return [Ending(m["x"], "")]
+    for pattern in (_SPLIT_VERB, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
+        m = pattern.match(clause)
+        if m is None:
+            continue
+        thing = _thing(m["x"] or (m["y"] if pattern is _SPLIT_VERB else ""))
+        if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
+            thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
+        return [Ending(thing, "")] if thing else []
+    if m := _SUBJECT_ENDED.match(clause):
+        thing = re.sub(r"'s$", "", m["x"])
+        if m["me"]:
+            return [Ending(thing, "")]
+        # "my sister's car died" is hers, "he's gone" not known; "the pottery course is
+        # over", "keto's over for me", "my gym membership is over" are the speaker's.
+        holder = whose(thing + " is over")
+        if re.match(r"(?:it|he|she|they|this|that|there|what|which)\b", thing, re.I):
+            holder = UNKNOWN
+        elif not set(holder.split()) & PEOPLE:
+            holder = ""
+        return [Ending(_thing(thing), holder)] if _thing(thing) else []
+    return []
+
+
+def speakers_own(clause: str) -> bool:
+    """Whether a clause's subject is the speaker's side: not a person's ("my sister quit
+    smoking", "Jo left her choir", "she stopped")."""
+    said_by = whose(subject_first(clause))
+    return not said_by or not (said_by == UNKNOWN or
+                               set(said_by.split()) & PEOPLE or
+                               re.match(r"(?:he|she|they|his|her|their)\b",
+                                        subject_first(clause), re.I))
+
+
+def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
+                     embed: Callable[[list[str]], np.ndarray],
+                     skip: Sequence[str] = ()) -> Memory | None:
+    """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
+    whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
+    closer than the next (see the module's note)."""
+    pool = []
+    for memory in candidates:
+        if memory["id"] in skip:
+            continue
+        said = first_person(memory["content"], who)
+        if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
+                ENDING.search(said[0]) or _NOT_NOW.search(said[0]):
+            continue
+        if not same_holder(memory_holder(said[0]), ""):
+            continue
+        pool.append(memory)
+    if not pool:
+        return None
+    texts = [strip_for_attribute(thing, who)] + \
+        [strip_for_attribute(m["content"], who) for m in pool]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    scores = vectors[1:] @ vectors[0]
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    second = float(scores[order[1]]) if len(order) > 1 else -1.0
+    if best >= ENDED_MIN and best - second >= ENDED_MARGIN:
+        return pool[int(order[0])]
+    return None
+
+
+def ended_memory(sentence: str, pool: Pool, who: str,
+                 skip: Sequence[str] = ()) -> Memory | None:
+    """The speaker's memory an ending of ``sentence`` names in other words (by meaning),
+    or None: no ending of the speaker's, no model, or no memory clearly meant."""
+    things = [e.thing for e in endings(sentence) if e.holder == ""]
+    embedder = pool.embedder() if things else None
+    if embedder is None:
+        return None
+    for thing in things:
+        try:
+            found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip)
+        except Exception:   # a failing model finds nothing: the statement is added
+            return None
+        if found is not None:
+            return found
+    return None
+
+
+def ending_change(sentence: str, pool: Pool, who: str, turn: int, observation: Observation,
+                  taken: list[str]) -> Candidate | None:
+    """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding the
+    speaker's memory it says ended in other words than the memory's ("Done with coffee"
+    after "I drink three espressos a day"), else None. Tried after the finders by name."""
+    target = ended_memory(sentence, pool, who, taken)
+    content = tell(sentence, who, observation.others(turn)) if target is not None else ""
+    if target is None or not content:
+        return None
+    taken.append(target["id"])
+    return Candidate("fact", introduced(content, target["content"], who), None, turn,
+                     "change", source=sentence, target=target["id"])
+
+
+#: The speaker's choice told with "it" as its subject: "it's green tea for me these days",
+#: "it's decaf for me from now on", "it's the bus for us now" (the value, then who holds it).
+_CHOICE = re.compile(r"^(?:it|that)(?:'s|\s+is|\s+has\s+been|\s+will\s+be)\s+(?:just\s+|only\s+|"
+                     r"strictly\s+|all\s+)?(?P<x>[^,;.!?]{1,40}?)\s+for\s+(?:me|us)\b"
+                     r"(?P<rest>[^,;.!?]*)", re.I)
+#: Said to hold from now on, not for one time ("it's pizza for me tonight").
+_FROM_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|from\s+now\s+on|at\s+the\s+moment|"
+                       r"lately|going\s+forward|any\s?more|these\s+days)\b", re.I)
+
+
+def choice_change(sentence: str, pool: Pool, who: str, turn: int, observation: Observation,
+                  taken: list[str]) -> Candidate | None:
+    """"It's green tea for me these days": the speaker's value of what the sentence
+    leaves unnamed, said to hold from now on. It replaces the speaker's memory the value
+    names by meaning (``ended_by_meaning``: "green tea" and "drinks black coffee all
+    day"), else it is kept as said: a statement of the speaker's present, not chatter."""
+    # The choice may be the sentence or a clause of it, beside its reason ("my doctor
+    # told me to cut caffeine, so it's decaf for me from now on"): the sentence is told.
+    m = next((m for c in [sentence, *_clauses(sentence)]
+              if (m := _CHOICE.match(subject_first(c))) is not None), None)
+    if m is None or not _FROM_NOW.search(m["rest"]) or _ADDITION.search(sentence) or \
+            _NOT_NOW.search(sentence):
+        return None
+    content = tell(sentence, who, observation.others(turn))
+    if not content:
+        return None
+    target = None
+    embedder = pool.embedder()
+    if embedder is not None:
+        try:
+            target = ended_by_meaning(m["x"], pool.nearest(m["x"], 10), who, embedder.embed,
+                                      taken)
+        except Exception:   # a failing model finds nothing: the statement is added
+            target = None
+    if target is not None:
+        taken.append(target["id"])
+        content = introduced(content, target["content"], who)
+    return Candidate("fact", content, None, turn, "change", source=sentence,
+                     target=target["id"] if target else None)
+
+
+#: Where a statement's clauses part (as ``retire.py`` reads them).
+_CLAUSE_END = re.compile(r"\s*[,;]\s+|\s+(?:but|so)\s+", re.I)
+
+
+def beside_ending(keyed: Sequence[Candidate]) -> list[tuple[list[str], list[str]]]:
+    """The clauses a keyed ending read with its own ("I'm not drinking coffee anymore, it's
+    green tea for me these days": the rule read the whole sentence, its ending is the first
+    clause): the others, each to be read alone as beside an ending, and the ending's clause
+    (the shape of ``RuleEvaluator._units``)."""
+    out = []
+    for cand in keyed:
+        if cand.kind != "retire" or not cand.source or not cand.query:
+            continue
+        parts = [p.strip(" .!") for p in _CLAUSE_END.split(cand.source) if p.strip(" .!")]
+        own = [p for p in parts if cand.query.lower() in p.lower()]
+        rest = [p for p in parts if p not in own and len(p.split()) >= 3]
+        if own and rest:
+            out.append((rest, own))
+    return out

@@ -1,0 +1,101 @@
+"""element/agents/endings.py: the grammar of an ending, and the memory it ends found by
+meaning when the thing ended is named in other words than the memory's; endings told of
+another person end nothing of the speaker's. On both backends with the real model.
+
+The sentences are written for these tests (none is a case of ``bench/data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.endings import endings
+from element.agents.holders import holder_of
+from element.agents.rules import clean
+from tests.element.speaker import BACKGROUND, current, open_store, tell
+
+
+@pytest.mark.parametrize("said,thing", [
+    ("Done with coffee, the jitters weren't worth it.", "coffee"),
+    ("I'm off the cigarettes for good now.", "the cigarettes"),
+    ("I gave the allotment up in the autumn.", "the allotment"),
+    ("My GP took me off the sertraline last month.", "the sertraline"),
+    ("I haven't played chess in months.", "played chess"),
+    ("I don't do the food bank anymore.", "the food bank"),
+    ("No more sugar in my tea for me.", "sugar in my tea"),
+    ("Keto's over for me, I missed bread too much.", "Keto"),
+    ("Tomasz and I are over.", "Tomasz"),
+    ("I've been off the booze since New Year.", "the booze"),
+    ("Six months smoke-free today!", "smoke"),
+    ("We gave the piano away to a school.", "the piano"),
+    ("I'm an ex-smoker now.", "smoker"),
+    ("We had to put Max down last month.", "Max"),
+    ("Our gym membership was cancelled in May.", "Our gym membership"),
+])
+def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
+    assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
+
+
+@pytest.mark.parametrize("said", [
+    "My sister quit smoking last month.",
+    "My friend Jo left her choir, she said it was cliquey.",
+    "I want to quit smoking.",
+    "I've given it up.",
+    "I stopped going.",
+    "I'm gluten-free.",
+    "I put the phone down and cried.",
+    "I'm off to go swimming with the kids.",
+    "Last week I dropped off the cakes at the shelter.",
+    "I just finished with the intro to my script.",
+    "We connected over our shared love of basketball.",
+    "I used to work at Apple before Spotify.",
+])
+def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
+    assert [e for e in endings(clean(said)) if e.holder == ""] == []
+
+
+def test_a_persons_negated_present_is_theirs():
+    """"My dad is not drinking anymore" tells what he does, not who the speaker's dad is
+    ("my manager is Dev")."""
+    assert holder_of("My dad is not drinking anymore") == "dad"
+    assert holder_of("my manager is Dev") == ""
+
+
+@pytest.fixture(scope="module")
+def model(model_cache: Any) -> Any:
+    from index import load_embedder
+    return load_embedder(model_cache, log=lambda *_: None)
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "endings")
+
+
+def test_an_ending_in_other_words_ends_the_memory_meant(store):
+    """"Done with coffee" names no word of "drinks three espressos a day": by meaning."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I drink three espressos a day.")
+    assert tell(store, "Done with coffee, the jitters weren't worth it.") == ["supersede"]
+    assert "espressos" not in current(store)
+
+
+def test_another_persons_ending_keeps_the_speakers_memory(store):
+    tell(store, "I drink a glass of wine with dinner.")
+    tell(store, "My dad is not drinking anymore, doctor's orders.")
+    assert "glass of wine" in current(store)
+
+
+def test_the_speakers_choice_said_with_it_replaces_what_it_names(store):
+    """"It's green tea for me these days" names no attribute and has no "I": the value by
+    meaning ("green tea" and "drinks black coffee all day")."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I drink black coffee all day.")
+    assert tell(store, "It's green tea for me these days.") == ["supersede"]
+    assert "black coffee" not in current(store)
