@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 
+from index import RELATIONS
+
 from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "milestone", "does", "LIFE_CHANGE"]
+           "stands_now", "milestone", "does", "relation_subject", "LIFE_CHANGE"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -153,29 +155,64 @@ def stands(text: str) -> bool:
 _NOW = re.compile(r"(?<!right )(?<!just )(?<!for )\b(?:now|these days|nowadays)$", re.I)
 
 
+#: The speaker back where they were, a change told by "back" ("We're back in the office
+#: five days a week now", "I'm back at work", "I'm back home in Leeds"): not a pronoun
+#: after it ("I'm back at it", "back to you"), an echo of the exchange.
+_BACK = re.compile(r"^(?:I|we)\s+(?:am|are|'m|'re)\s+(?:(?:finally|now|officially|fully)\s+)?"
+                   r"back\s+(?:in|at|to|on|home)\b(?!\s+(?:it|that|this|you|your|them|"
+                   r"square one)\b)", re.I)
+
+
 def stands_now(text: str) -> bool:
     """Whether ``text`` tells how things stand (``stands``) and says that is so now, as a
-    change ("I'm at Spotify now"): one of the words an update is told in, worth a memory
-    however few the words (a place, a firm, a state)."""
+    change ("I'm at Spotify now"), or says the speaker is back somewhere (``_BACK``): one
+    of the words an update is told in, worth a memory however few the words (a place, a
+    firm, a state)."""
+    if _BACK.match(text):
+        return len(text.split()) <= STANDING_WORDS
     return bool(_NOW.search(text)) and stands(text)
 
 
+def relation_subject(text: str) -> bool:
+    """Whether ``text`` opens on a named relation of the speaker's (``index.RELATIONS``:
+    friend, sister, partner, boss ...) as its subject, after at most two words that qualify
+    it ("my best friend", "our new boss", "my sister's"): news of theirs is the speaker's
+    news to a friend, as a family member's is ("My best friend just got a job at Meta").
+    Not "my friend and I": that is the speaker."""
+    words = text.split()
+    if len(words) < 3 or words[0].lower() not in ("my", "our"):
+        return False
+    for i, word in enumerate(words[1:4], start=1):
+        if not word.isalpha() and not word.lower().endswith("'s"):
+            return False
+        if word.lower().removesuffix("'s") in RELATIONS:
+            return i + 1 < len(words) and words[i + 1].lower() not in ("and", "or", "&")
+    return False
+
+
 #: A milestone of the speaker's working or family life, told as done ("I got a promotion",
-#: "We got engaged", "I was laid off", "I had a baby"): news a friend remembers, however few
-#: its words.
+#: "We got engaged", "I was laid off", "I had a baby"), or of a named relation's, told as
+#: done or as it stands ("my sister got engaged", "my boss is pregnant"): news a friend
+#: remembers, however few its words.
 _MILESTONE = re.compile(
-    r"^(?:I|we)\s+(?:(?:just|finally|recently|officially|actually)\s+)?(?:(?:have|had)\s+)?"
-    r"(?:got|was|were|been|had|landed|lost|passed|became)\s+(?:(?:just|finally|officially)\s+)?"
+    r"^(?:(?:I|we)|(?P<rel>(?:my|our)\s.+?))\s+(?:(?:just|finally|recently|officially|actually)\s+)?"
+    r"(?:(?:have|had|has)\s+)?(?:got|was|were|been|had|landed|lost|passed|became|"
+    r"is|are|'s)\s+(?:(?:just|finally|officially|now)\s+)?"
     r"(?:promoted|(?:a|my)\s+(?:big\s+)?(?:promotion|raise|pay rise)|hired|fired|laid off|"
     r"made redundant|let go|engaged|married|divorced|pregnant|a (?:baby|son|daughter)|"
-    r"(?:my|our)\s+job|(?:a|the)\s+new\s+job|the job|my (?:degree|diploma|driving test)|"
+    r"(?:my|our|his|her|their)\s+job|(?:a|the)\s+(?:new\s+)?job|"
+    r"(?:my|his|her|their) (?:degree|diploma|driving test)|"
     r"a (?:grandparent|grandmother|grandfather|dad|mum|mom|father|mother))\b", re.I)
 
 
 def milestone(text: str) -> bool:
-    """Whether ``text``, a short cleaned sentence, tells a milestone of the speaker's life
-    (``_MILESTONE``): worth a memory however few its words, as ``stands_now``."""
-    return len(text.split()) <= STANDING_WORDS and bool(_MILESTONE.match(text))
+    """Whether ``text``, a short cleaned sentence, tells a milestone of the speaker's life or
+    of a named relation's (``_MILESTONE``): worth a memory however few its words, as
+    ``stands_now``."""
+    if len(text.split()) > STANDING_WORDS:
+        return False
+    m = _MILESTONE.match(re.sub(r"(?<=\w)'s\b", " is", text))
+    return m is not None and (not m["rel"] or relation_subject(text))
 
 
 #: What the speaker does, told in the present with a verb too plain to count as a content

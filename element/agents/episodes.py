@@ -44,7 +44,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    stands_now, milestone, does,
+    stands_now, milestone, does, relation_subject,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -317,8 +317,9 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1
     if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
         score += 1
-    if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)):
-        score += 1
+    if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)) or \
+            relation_subject(text):
+        score += 1      # "My best friend works at Meta": a person of the speaker's world
     if acts:
         score += 1
     if _LIFE_CHANGE.search(text):

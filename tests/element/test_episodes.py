@@ -707,6 +707,27 @@ def test_what_the_speaker_does_told_with_a_plain_verb_is_a_memory(said: str,
     assert told is not None and told.content == memory
 
 
+@pytest.mark.parametrize("said,memory", [
+    ("My best friend just got a job at Meta.", "Ana's best friend just got a job at Meta."),
+    ("My best friend works at Meta.", "Ana's best friend works at Meta."),
+    ("My boss is pregnant now.", "Ana's boss is pregnant now."),
+    ("We're back in the office five days a week now.",
+     "Ana and others are back in the office five days a week now."),
+    ("I'm back in London.", "Ana is back in London."),
+])
+def test_a_named_relations_news_or_the_speaker_back_somewhere_is_a_memory(
+        said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["My friend said it was great.", "My friends are the best.",
+                                  "My friend loves that movie too.", "I'm back at it!",
+                                  "I'm back."])
+def test_a_relations_small_talk_or_back_at_it_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
 @pytest.mark.parametrize("said", ["I do that too.", "I do think so.", "I do my best.",
                                   "I do love it.", "I do!"])
 def test_do_before_a_pronoun_a_verb_or_small_talk_is_no_memory(said: str) -> None:
