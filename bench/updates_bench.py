@@ -34,8 +34,10 @@ tuned); the rules are tuned on dev only and both halves are reported.
 ``--dump`` writes each case's decisions and scores as a JSON line, to count the misses by
 class (what the write time decided, where the newer value ranked). The summary ends with
 the misses by stage and, of the updates whose values are "both current", why the ranking
-kept the newer second (:data:`WHY_BOTH`), and how many controls' newer value ranks above
-the old: counts only, so a set nobody may read prints them too.
+kept the newer second (:data:`WHY_BOTH`), how many controls' newer value ranks above
+the old, and of the newer values not among the results, what inheriting the old one's
+score would need (:data:`WHY_UNFOUND`): counts only, so a set nobody may read prints them
+too.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ from index import HashingEmbedder, load_embedder  # noqa: E402
 from index.embed import Embedder, embed_for_lanes  # noqa: E402
 from index.profile_bank import attribute_scores, question_vectors  # noqa: E402
 from index.recency import (  # noqa: E402
-    ASKED_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, asked)
+    ASKED_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, aside, asked)
 CASES = ROOT / "bench" / "data" / "updates.yaml"
 MEMORY = "/api/demo/memory/ops"
 #: Cases per fresh home: 50 cases' memories (each with its background) stay well under
@@ -195,6 +197,7 @@ def score(server: Server, run: dict[str, Any]) -> dict[str, Any]:
                          f"subject_id={case['id']}")["memories"]
     kept = [m["content"] for m in listed]
     out: dict[str, Any] = {"results": results, "scores": scores, "kept": kept,
+                           "kept_kinds": [m["category"] for m in listed],
                            "found": [r["memory"] for r in found["results"]]}
     if case["kind"] == "update":
         assert new is not None
@@ -367,15 +370,58 @@ def why_both(run: dict[str, Any], result: dict[str, Any], embedder: Embedder,
     return "grouped, still second"
 
 
+#: Of the "new not found" misses (the newer stored, current, not among the results), what
+#: a newer value under the threshold or past the limit would need to inherit the score of
+#: its subject's older value among the results (as a current memory inherits a superseded
+#: one's, ``index/lend.py``): a single-valued attribute asked; the old a result answering
+#: it best; the newer no past or wish (``recency.aside``); the newer answering it best
+#: too. The first that is missing names the miss; "best answer too" lacks none.
+WHY_UNFOUND = ("no single asked", "old not first", "past or wish", "best answer too",
+               "a value, not best", "no value")
+
+
+def why_unfound(run: dict[str, Any], result: dict[str, Any], embedder: Embedder,
+                questions: np.ndarray) -> str:
+    """Which of :data:`WHY_UNFOUND` a "new not found" miss is."""
+    case = run["case"]
+    old, new = re.compile(case["old"], re.I), re.compile(case["new"], re.I)
+    kept, kinds = result["kept"], result.get("kept_kinds") or ["fact"] * len(result["kept"])
+    at_new = next((i for i, c in enumerate(kept) if new.search(c)), None)
+    if at_new is None:      # listed past the listing's limit: nothing to read
+        return "no value"
+    found = result["found"]
+    at_old = next((i for i, m in enumerate(found) if old.search(m["content"]) and
+                   not new.search(m["content"]) and not ENDED.search(m["content"])), None)
+    texts = [case["query"], kept[at_new]] + ([] if at_old is None else
+                                             [found[at_old]["content"]])
+    vectors = embed_for_lanes(embedder, ["content"] * len(texts), texts)
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    question = asked(vectors[0], case["query"], questions)
+    if question is None or not question.single:
+        return "no single asked"
+    if at_old is None:
+        return "old not first"
+    values, best = answering(list(vectors[1:]), ["subject"] * 2, texts[1:],
+                             [kinds[at_new], found[at_old]["category"]], question)
+    if not best[1]:
+        return "old not first"
+    if aside(kept[at_new]):
+        return "past or wish"
+    return "best answer too" if best[0] else "a value, not best" if values[0] else "no value"
+
+
 def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]],
                   embedder: Embedder) -> str:
     """The "both current" misses by why the ranking kept the newer second, counts only."""
     questions = question_vectors(embedder)
-    counts = dict.fromkeys(WHY_BOTH, 0)
+    counts, unfound = dict.fromkeys(WHY_BOTH, 0), dict.fromkeys(WHY_UNFOUND, 0)
     for run in runs:
         result = results[run["case"]["id"]]
         if stage(run, result) == "both current":
-            counts[why_both(run, result, embedder, questions)] += 1
+            why = why_both(run, result, embedder, questions)
+            counts[why] += 1
+            if why == "new not found":
+                unfound[why_unfound(run, result, embedder, questions)] += 1
     # A control's newer statement is no update ("visited Bergen", "grew up in Cork", a
     # second dog): where both are found, a ranking that moves the newer above the old
     # has read it as one (compare runs: the bench scores what is kept, not this order).
@@ -384,7 +430,8 @@ def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]
     both = [p for p in pairs if p is not None]
     return f"both current {sum(counts.values())}, why: " + \
         ", ".join(f"{name} {n}" for name, n in counts.items()) + \
-        f" | controls, new above old {sum(both)} of {len(both)} with both found"
+        f" | controls, new above old {sum(both)} of {len(both)} with both found" + \
+        " | new not found: " + ", ".join(f"{name} {n}" for name, n in unfound.items())
 
 
 def _newer_above(case: dict[str, Any], results: list[str]) -> bool | None:

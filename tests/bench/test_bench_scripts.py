@@ -170,7 +170,8 @@ cases:
     why = [line for line in out.splitlines() if line.startswith("both current ")]
     assert len(why) == 1 and "fail" not in why[0].lower() and "id" not in why[0].lower(), out
     assert why[0].startswith("both current 0, why: new not found 0,") and \
-        "controls, new above old 0 of 1 with both found" in why[0], why[0]
+        "controls, new above old 0 of 1 with both found" in why[0] and \
+        "| new not found: no single asked 0, old not first 0," in why[0], why[0]
     # Two cases per fresh home: the figures are the same, gathered over two servers.
     dump = tmp_path / "cases.jsonl"
     batched = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
