@@ -251,13 +251,17 @@ class PostgresMemoryStore(MemoryCore):
                         # commit need not wait for the WAL flush (a crash may lose the last
                         # counts, never data). ``set_config(..., true)`` lasts for this
                         # statement's own transaction only, so the pooled connection keeps
-                        # its setting.
-                        cur.execute(f"UPDATE memories SET access_count = access_count + 1, "
-                                    f"last_accessed_at = %s WHERE element = %s AND "
-                                    f"id = ANY(%s) AND "
+                        # its setting. The rows are locked in one order (by id) first:
+                        # an UPDATE locks in its scan's order, and two searches counting
+                        # overlapping hits in two orders deadlocked (two workers, load 7).
+                        cur.execute(f"WITH hit AS (SELECT id AS key FROM memories WHERE "
+                                    f"element = %s AND id = ANY(%s) ORDER BY id FOR UPDATE) "
+                                    f"UPDATE memories SET access_count = access_count + 1, "
+                                    f"last_accessed_at = %s FROM hit WHERE element = %s AND "
+                                    f"id = hit.key AND "
                                     f"set_config('synchronous_commit', 'off', true) = 'off' "
                                     f"RETURNING {PUBLIC}, {_NEWNESS}",
-                                    (self._now(), self.element, ranked.keys))
+                                    (self.element, ranked.keys, self._now(), self.element))
                     else:
                         cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
                                     f"element = %s AND id = ANY(%s)",
