@@ -46,7 +46,7 @@ from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE
 from .updates import (_ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
-                      strip_for_attribute)
+                      nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
            "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN"]
@@ -233,17 +233,8 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         pool.append(memory)
     if not pool:
         return None
-    texts = [strip_for_attribute(thing, who)] + \
-        [strip_for_attribute(m["content"], who) for m in pool]
-    vectors = np.asarray(embed(texts), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
-    scores = vectors[1:] @ vectors[0]
-    order = np.argsort(-scores)
-    best = float(scores[order[0]])
-    second = float(scores[order[1]]) if len(order) > 1 else -1.0
-    if best >= ENDED_MIN and best - second >= ENDED_MARGIN:
-        return pool[int(order[0])]
-    return None
+    closest, best, second = nearest_attribute(thing, pool, who, embed)
+    return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
 
 
 def ended_memory(sentence: str, pool: Pool, who: str,

@@ -57,6 +57,7 @@ from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
+           "nearest_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
            "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
            "NOW_CLOSE", "NOW_MARGIN", "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED",
@@ -481,6 +482,21 @@ _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s
                     r"made|bought|found|got back|came|ran|won|lost|ate|flew|drove)\b", re.I)
 
 
+
+def nearest_attribute(text: str, pool: Sequence[Memory], who: str,
+                      embed: Callable[[list[str]], np.ndarray]) -> tuple[Memory, float, float]:
+    """The memory of ``pool`` (not empty) whose attribute is nearest ``text``'s, by the
+    cosine of the texts stripped of the subject's name and change words
+    (:func:`strip_for_attribute`), with that cosine and the next memory's (-1: none)."""
+    texts = [strip_for_attribute(text, who)] + [strip_for_attribute(m["content"], who)
+                                                for m in pool]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    scores = vectors[1:] @ vectors[0]
+    order = np.argsort(-scores)
+    second = float(scores[order[1]]) if len(order) > 1 else -1.0
+    return pool[int(order[0])], float(scores[order[0]]), second
+
 def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: str,
                    embed: Callable[[list[str]], np.ndarray],
                    least: float = SIMILAR_MIN, clear: bool = False,
@@ -504,15 +520,7 @@ def similar_target(text: str, candidates: Sequence[Memory], who: str, holder: st
         pool.append(memory)
     if not pool:
         return None
-    texts = [strip_for_attribute(text, who)] + [strip_for_attribute(m["content"], who)
-                                                for m in pool]
-    vectors = np.asarray(embed(texts), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
-    scores = vectors[1:] @ vectors[0]
-    order = np.argsort(-scores)
-    best = float(scores[order[0]])
-    second = float(scores[order[1]]) if len(order) > 1 else -1.0
-    closest = pool[int(order[0])]
+    closest, best, second = nearest_attribute(text, pool, who, embed)
     if fits is not None and not fits(first_person(closest["content"], who)[0]):
         return None
     if best >= least and best - second >= MARGIN:
