@@ -15,9 +15,8 @@ import re
 from collections.abc import Iterable
 
 from .decisions import Pool
-from .episodes import tell
 from .observation import Observation
-from .restated import introduced
+from .restated import change_to
 from .rules import Candidate
 from .updates import FACT_WORDS, Memory, first_person
 
@@ -69,9 +68,4 @@ def birthday_change(sentence: str, pool: Pool, who: str, turn: int,
     if counted is None or sentence.rstrip().endswith("?"):
         return None
     target = age_target(*counted, pool.memories(), who, taken)
-    content = tell(sentence, who, observation.others(turn)) if target is not None else ""
-    if target is None or not content:
-        return None
-    taken.append(target["id"])
-    return Candidate("fact", introduced(content, target["content"], who), None, turn,
-                     "change", source=sentence, target=target["id"])
+    return change_to(target, sentence, who, turn, observation, taken)

@@ -42,7 +42,7 @@ from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
 from .observation import Observation
 from .profile import whose
-from .restated import introduced
+from .restated import change_to, introduced
 from .rules import Candidate
 from .slots import PEOPLE
 from .updates import (_ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
@@ -261,12 +261,7 @@ def ending_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
     speaker's memory it says ended in other words than the memory's ("Done with coffee"
     after "I drink three espressos a day"), else None. Tried after the finders by name."""
     target = ended_memory(sentence, pool, who, taken)
-    content = tell(sentence, who, observation.others(turn)) if target is not None else ""
-    if target is None or not content:
-        return None
-    taken.append(target["id"])
-    return Candidate("fact", introduced(content, target["content"], who), None, turn,
-                     "change", source=sentence, target=target["id"])
+    return change_to(target, sentence, who, turn, observation, taken)
 
 
 #: The speaker's choice told with "it" as its subject: "it's green tea for me these days",

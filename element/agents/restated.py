@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 
+from typing import Any
+
+from .episodes import tell
 from .facts import NEW_VALUES
-from .rules import norm
+from .observation import Observation
+from .rules import Candidate, norm
 from .updates import mentions
 
-__all__ = ["restate", "introduced"]
+__all__ = ["restate", "introduced", "change_to"]
 
 #: Words that name no value ("the new one").
 _GENERIC = frozenset("my our the a an old new whole".split())
@@ -71,3 +75,16 @@ def restate(key: str, sentence: str, who: str, old: str) -> str | None:
             continue
         return template.format(who=who, x=value)
     return None
+
+
+def change_to(target: dict[str, Any] | None, sentence: str, who: str, turn: int,
+              observation: Observation, taken: list[str]) -> Candidate | None:
+    """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding
+    ``target``, told as the memory says it and introducing the value it replaces; None
+    when there is no target or nothing to tell. The target joins ``taken``."""
+    content = tell(sentence, who, observation.others(turn)) if target is not None else ""
+    if target is None or not content:
+        return None
+    taken.append(target["id"])
+    return Candidate("fact", introduced(content, target["content"], who), None, turn,
+                     "change", source=sentence, target=target["id"])
