@@ -251,17 +251,23 @@ class PostgresMemoryStore(MemoryCore):
                         # commit need not wait for the WAL flush (a crash may lose the last
                         # counts, never data). ``set_config(..., true)`` lasts for this
                         # statement's own transaction only, so the pooled connection keeps
-                        # its setting. The rows are locked in one order (by id) first:
-                        # an UPDATE locks in its scan's order, and two searches counting
-                        # overlapping hits in two orders deadlocked (two workers, load 7).
+                        # its setting. Nor does a count wait for a row lock: a hit that
+                        # another transaction holds (a writer, the embedder, another
+                        # search's count) is read as it is and not counted this time, so
+                        # no two transactions wait on each other (locking the hits in
+                        # any order deadlocked under load against those writers).
                         cur.execute(f"WITH hit AS (SELECT id AS key FROM memories WHERE "
-                                    f"element = %s AND id = ANY(%s) ORDER BY id FOR UPDATE) "
-                                    f"UPDATE memories SET access_count = access_count + 1, "
-                                    f"last_accessed_at = %s FROM hit WHERE element = %s AND "
-                                    f"id = hit.key AND "
+                                    f"element = %s AND id = ANY(%s) FOR UPDATE SKIP LOCKED), "
+                                    f"counted AS (UPDATE memories SET access_count = "
+                                    f"access_count + 1, last_accessed_at = %s FROM hit WHERE "
+                                    f"element = %s AND id = hit.key AND "
                                     f"set_config('synchronous_commit', 'off', true) = 'off' "
-                                    f"RETURNING {PUBLIC}, {_NEWNESS}",
-                                    (self.element, ranked.keys, self._now(), self.element))
+                                    f"RETURNING {PUBLIC}, {_NEWNESS}) "
+                                    f"SELECT * FROM counted UNION ALL SELECT {PUBLIC}, "
+                                    f"{_NEWNESS} FROM memories WHERE element = %s AND "
+                                    f"id = ANY(%s) AND id NOT IN (SELECT key FROM hit)",
+                                    (self.element, ranked.keys, self._now(), self.element,
+                                     self.element, ranked.keys))
                     else:
                         cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
                                     f"element = %s AND id = ANY(%s)",
