@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .ranking import Rows
+    from .gathered import Rows
 
 __all__ = ["Lenders", "LEND_MAX", "lend"]
 

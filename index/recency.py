@@ -69,7 +69,7 @@ import numpy as np
 
 from .embed import Embedder
 from .profile_bank import ATTRIBUTES, RELATIONS, ROLES, attribute_scores, question_vectors
-from .ranking import Ranked
+from .gathered import Ranked
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
            "PAST", "WISH", "CHANGE", "aside", "answering", "asked", "asked_of", "relations",

@@ -27,22 +27,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .hop import pick as pick_words, rare_words
-from .lend import LEND_MAX, Lenders
-from .query import Bounds, SearchQuery
-from .ranking import (
+from .gathered import (
     EVERYONE,
     NEIGHBOUR_SCAN,
     SPAN_CANDIDATES_MAX,
     WINDOW_EXACT_MAX,
     Gathered,
     HopFinder,
-    Ranking,
     Rows,
     pools_in_scope,
     text_rows,
     window_plan,
 )
+from .hop import pick as pick_words, rare_words
+from .lend import LEND_MAX, Lenders
+from .query import Bounds, SearchQuery
+from .ranking import Ranking
 from .recall import LANES
 from .slots import FREE, GENERAL
 from .state import MemoryState
@@ -281,10 +281,10 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
 
 def _background(state: MemoryState, owners: list[int | None], count: int,
                 valid: Validity) -> np.ndarray:
-    """The calibration's background (``ranking.Gathered.background``): the ``count``
+    """The calibration's background (``gathered.Gathered.background``): the ``count``
     newest memories in scope that the search could return (``valid``, whatever its other
     filters) with a content vector; for a search that names a subject, the subject's own
-    (the general pool's when it has none; ``ranking.Gathered`` says why).
+    (the general pool's when it has none; ``gathered.Gathered`` says why).
     """
     if len(owners) > 1:
         mine = _newest(state, owners[1:], count, valid)

@@ -21,7 +21,7 @@ import psycopg
 
 from ..hop import HOP_SHARE, HOP_WORDS
 from ..lexical import BM25_B, BM25_K1, terms
-from ..ranking import Rows
+from ..gathered import Rows
 from . import bm25
 from .rows import Table
 from .scored import OWNER, Scored, as_rows

@@ -17,7 +17,7 @@ from typing import Any
 import psycopg
 
 from ..query import SearchQuery
-from ..ranking import NEIGHBOUR_SCAN
+from ..gathered import NEIGHBOUR_SCAN
 from .rows import Table, filters
 
 __all__ = ["send"]

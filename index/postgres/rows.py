@@ -20,7 +20,7 @@ import psycopg
 
 from ..backend import Memory
 from ..query import Bounds
-from ..ranking import EVERYONE, Pool
+from ..gathered import EVERYONE, Pool
 from ..records import CATEGORIES, MemoryRecord
 from ..validity import CURRENT, Validity
 from .db import Database

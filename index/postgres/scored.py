@@ -1,5 +1,5 @@
 """A candidate row of a PostgreSQL search, scored: read from a statement's row, turned
-into ``ranking.Rows``, and the neighbours found among rows already read.
+into ``gathered.Rows``, and the neighbours found among rows already read.
 
 ``search.py`` asks for rows of ``id, seq, occurred_ts, pool``, its scored columns
 (``columns.py``) and ``subject_type, subject_id``; this module is what every one of its
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ranking import NEIGHBOUR_SCAN, Rows
+from ..gathered import NEIGHBOUR_SCAN, Rows
 from ..recall import LANES
 from .columns import SCORED
 
@@ -65,7 +65,7 @@ def scored(r: Sequence[Any]) -> Scored:
 
 
 def as_rows(scored: list[tuple[str, Scored]]) -> Rows:
-    """Scored rows as ``ranking.Rows`` (keys: ids)."""
+    """Scored rows as ``gathered.Rows`` (keys: ids)."""
     return Rows(keys=np.array([memory_id for memory_id, _ in scored], dtype=str),
                 seq=np.array([row.seq for _, row in scored], dtype=np.int64),
                 occurred=np.array([row.occurred for _, row in scored], dtype=np.float64),

@@ -34,18 +34,18 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
-from ..lexical import terms
-from ..query import Bounds, SearchQuery
-from ..ranking import (
+from ..gathered import (
     SPAN_CANDIDATES_MAX,
     WINDOW_EXACT_MAX,
     Gathered,
-    Ranking,
     Rows,
     pools_in_scope,
     text_rows,
     window_plan,
 )
+from ..lexical import terms
+from ..query import Bounds, SearchQuery
+from ..ranking import Ranking
 from ..recall import LANES, token_set
 from ..validity import CURRENT
 from . import bm25
@@ -336,7 +336,7 @@ class _Search:
     def _send_background(self, cur: Cursor, size: int) -> None:
         """Ask for the lanes' cosines and BM25 of the calibration's background: the
         ``size`` newest memories in scope with a content vector that the search could
-        return (its validity, whatever its other filters; ``ranking.Gathered.background``):
+        return (its validity, whatever its other filters; ``gathered.Gathered.background``):
         the
         named subject's own, the general pool's when it has none (the ``(element, seq)``
         and ``(element, subject_type, subject_id, seq)`` indexes read backwards)."""

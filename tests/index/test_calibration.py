@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings, MemoryStore
-from index.ranking import Gathered, Ranking, Rows
+from index.gathered import Gathered, Rows
+from index.ranking import Ranking
 from index.recall import (
     BACKGROUND_PRIOR,
     CALIBRATION_LEVEL,

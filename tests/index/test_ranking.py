@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index.params import IndexParams
-from index.ranking import Gathered, Ranking, Rows, window_plan, WINDOW_EXACT_MAX
+from index.gathered import Gathered, Rows, window_plan, WINDOW_EXACT_MAX
+from index.ranking import Ranking
 from index.recall import weight_vector, DEFAULT_WEIGHTS
 from index.timespan import TimeSpan
 
