@@ -1,4 +1,4 @@
-"""What a question asks for, and the memories that say it: a question asking *when*.
+"""What a question asks for, and the memories that say it: a question asking *when* or how long.
 
 A question's first word names the kind of its answer: "When did John get his dog?" is
 answered by a memory that says a time ("... we got Max ten years ago", "Last Friday I
@@ -12,7 +12,11 @@ day after the party") is still found by its words.
 Both sides are read with plain rules about English, no word list of any data set:
 
 - a query asks when where it opens (after any punctuation) with "when", "what/which
-  year, month, date, day, week or season", or "how long ago";
+  year, month, date, day, week or season", or "how long ago"; or where it asks a span
+  anywhere: "how long" before an auxiliary ("How long has Nate had his turtles?", "For
+  how long did ...": a duration, answered "for 3 years"; "How long is the trail?" asks a
+  measure), "how many days, weeks, months or years", "in/on/during what/which year,
+  month, date, day, week or season";
 - a memory says a time where it holds one of the expressions of ``TIME_PATTERN``: a day
   word ("yesterday", "today", "tonight", "tomorrow"), "ago", "recently" or "lately";
   "last/next/this/past/previous/coming" before a span or a weekday (a word may sit
@@ -54,11 +58,18 @@ TIME_PATTERN = (
 _TIME = re.compile(TIME_PATTERN)
 _ASKS = re.compile(r"^\W*(?:when|(?:what|which) +(?:year|month|date|day|week|season)"
                    r"|how +long +ago)(?![A-Za-z0-9])", re.IGNORECASE)
+# A span asked anywhere in the question: how long something has lasted or took (not "how
+# long is the trail", a measure), how many days to years, in which year or month.
+_ASKS_SPAN = re.compile(r"(?<![A-Za-z0-9])(?:how +long +(?:has|have|had|did|does|do|was|were"
+                        r"|will|would)|how +many +(?:days|weeks|months|years)"
+                        r"|(?:in|on|during) +(?:what|which) +(?:year|month|date|day|week"
+                        r"|season))(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 def asks_time(query: str | None) -> bool:
     """Whether ``query`` asks when (the module docstring)."""
-    return query is not None and _ASKS.match(query) is not None
+    return query is not None and (_ASKS.match(query) is not None
+                                  or _ASKS_SPAN.search(query) is not None)
 
 
 def says_time(content: str) -> bool:

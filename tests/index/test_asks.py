@@ -29,14 +29,17 @@ TIMED = "Caroline adopted the dog from the shelter yesterday"
 
 @pytest.mark.parametrize("query", [
     "When did Caroline adopt the dog?", "when was it?", "  When, exactly?",
-    "What year did Jon move?", "Which month is the party?", "How long ago did it start?"])
+    "What year did Jon move?", "Which month is the party?", "How long ago did it start?",
+    "How long has Nate had his turtles?", "For how long did she live there?",
+    "How many weeks passed between the two trips?", "In which month did he move?"])
 def test_a_query_that_asks_when(query):
     assert asks_time(query)
 
 
 @pytest.mark.parametrize("query", [
     "Where did Caroline adopt the dog?", "What did Jon say when he left?", "Whenever",
-    "How long is the trail?", "What daycare does she use?", "", None])
+    "How long is the trail?", "How long are the films?", "How many dogs does she have?",
+    "What daycare does she use?", "", None])
 def test_a_query_that_does_not_ask_when(query):
     assert not asks_time(query)
 
