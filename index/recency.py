@@ -149,10 +149,12 @@ PAST = re.compile(r"\b(?:grew up|growing up|used to|back when|as a (?:kid|child|
                   r"(?:was|were) (?:a|an|the|in|at|from|based)|"
                   r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
 #: ... or in a wished, planned or hypothetical future ("dreams of a cottage in Cornwall",
-#: "would love to", "plans to", "is thinking about", "one day", "if ...").
+#: "would love to", "plans to", "is thinking about", "one day", "if ...", "toying with
+#: the idea of moving out at some point", "might").
 WISH = re.compile(r"\b(?:dream(?:s|ed|ing)? (?:of|about)|(?:would|'d) (?:love|like) to|"
                   r"(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
-                  r"thinking (?:about|of)|one day|some ?day|if)\b", re.I)
+                  r"thinking (?:about|of)|one day|some ?day|at some point|the idea of|"
+                  r"considering|might|maybe|if)\b", re.I)
 #: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
 #: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
 CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"

@@ -329,6 +329,7 @@ def test_a_past_or_a_wish_is_read_by_its_verb_and_a_change_is_not() -> None:
     assert aside("Oona was a teacher for ten years")
     assert aside("Oona would love to live by the sea someday")           # a wish
     assert aside("Oona plans to move to Berlin next spring")
+    assert aside("Oona is toying with the idea of moving out to Guildford at some point")
     # A present, and a past change that makes the present, are values of now.
     assert not aside("Oona lives in a flat in Leeds")
     assert not aside("Oona has lived in Leeds for years")
