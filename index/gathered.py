@@ -155,12 +155,15 @@ class Gathered:
 class Ranked:
     """The chosen memories (the backend's keys), best first, with their scores and their
     per-lane similarities (None where the lane dropped out); ``fallback`` is ``"text"``
-    when some or all scores came from text matching."""
+    when some or all scores came from text matching. ``under``: the best rows not chosen
+    (under the threshold or past the limit), best first, from which a newer value of what
+    the query asks may join (``answers_under.py``); None: none."""
 
     keys: list[Any]
     scores: list[float]
     lanes: list[dict[str, float | None]]
     fallback: str | None
+    under: Ranked | None = None
 
 
 def text_rows(keys: np.ndarray, seq: Sequence[int], occurred: Sequence[float],

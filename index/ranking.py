@@ -31,7 +31,9 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
    ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
    alone finds), ranked best first by its score (equal scores: newer first) and cut at
    ``limit``; with ``IndexParams.hop_places``, the places after the 7th are filled by
-   the lexical second hop, what the top hit's rarest words find (``hop.py``).
+   the lexical second hop, what the top hit's rarest words find (``hop.py``); the best
+   rows not chosen go along (``Ranked.under``): a newer value of what the query asks may
+   join from there (``answers_under.py``, each backend).
 
 *Which* memories are candidates each backend finds its own fast way, by rules written
 once (``gathered.py``, with the shapes a backend fills): the owner pools of the scope
@@ -203,12 +205,7 @@ class Ranking:
         else:
             values = situated[chosen]
         chosen, values = chosen[:self.limit], values[:self.limit]
-        lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
-        return Ranked(
-            keys=table.keys[chosen].tolist(), scores=values.tolist(),
-            lanes=[{lane: (values[j] if flags[j] else None) for j, lane in enumerate(LANES)}
-                   for values, flags in zip(lane_sims, lane_present, strict=True)],
-            fallback=fallback)
+        return _ranked(table, chosen, values, fallback, _under(table, situated, chosen))
 
     def _hop(self, hop: HopFinder, best: float, table: _Table, order: np.ndarray,
              background: tuple[Rows, np.ndarray] | None,
@@ -395,6 +392,33 @@ class Ranking:
 
 
 _CONTENT_ONLY = np.array([[True, False, False]])
+
+
+#: At most this many rows not chosen are handed over (``Ranked.under``): a subject's
+#: newer value under the threshold is among a scoped search's few next rows.
+UNDER_MAX = 16
+
+
+def _ranked(table: _Table, chosen: np.ndarray, values: np.ndarray, fallback: str | None,
+            under: Ranked | None = None) -> Ranked:
+    """The rows ``chosen`` of ``table`` at their scores ``values``."""
+    lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
+    return Ranked(
+        keys=table.keys[chosen].tolist(), scores=np.asarray(values).tolist(),
+        lanes=[{lane: (sims[j] if flags[j] else None) for j, lane in enumerate(LANES)}
+               for sims, flags in zip(lane_sims, lane_present, strict=True)],
+        fallback=fallback, under=under)
+
+
+def _under(table: _Table, situated: np.ndarray, chosen: np.ndarray) -> Ranked | None:
+    """Step 6's best ``UNDER_MAX`` rows not chosen, by their (calibrated) scores: a newer
+    value of what the query asks may join from there in its older value's place
+    (``answers_under.py``). None: none."""
+    rest = np.setdiff1d(np.arange(len(situated)), chosen)
+    if not len(rest):
+        return None
+    rest = rest[np.argsort(-situated[rest], kind="stable")][:UNDER_MAX]
+    return _ranked(table, rest, situated[rest], None)
 
 
 @dataclass

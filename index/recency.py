@@ -51,6 +51,19 @@ one day"; read by its verb phrase, :data:`PAST`, :data:`WISH`): it is no newer v
 it takes no part in newest first (here, in a group, or as :data:`CURRENT`) and keeps its
 ranked place; a past change that makes the present (:data:`CHANGE`: "moved to") does.
 
+Of one time (one turn told as two memories), a memory that ends a value or tells the
+past (:func:`yields`: "Karin and I got divorced last year", "The Skoda got written off")
+goes after the present one ("I'm with Petra now"): it is no current value
+(:func:`_present_first`). An addition ("bought a second car", :data:`ADDITION`) is no
+newer value either and keeps its ranked place. Whose a fact is is read from its sentence's
+subject (:func:`told_of`: "Maria's brother lives in ..."), not from a person its object
+names ("drives their dad's old Volvo": the subject's own car); of a many-valued attribute
+any person named still makes it another's ("looking after the neighbour's beagle"). And
+asked of the subject (the query names none of their people), the subject's facts about
+another person of theirs go after the subject's own within :data:`TIE`
+(:func:`_own_first`: "Dee's sister is visiting next weekend" .528 above "Dee got
+promoted to senior designer" .505).
+
 A newer value that says it holds now (:data:`CURRENT`: "these days", "from now on",
 "instead") and adds nothing (:data:`ADDITION`) goes ahead of its subject's older values of
 the asked attribute within :data:`CURRENT_TIE` (:func:`_current_ahead`), a many-valued
@@ -72,7 +85,8 @@ from .profile_bank import ATTRIBUTES, RELATIONS, ROLES, attribute_scores, questi
 from .gathered import Ranked
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
-           "PAST", "WISH", "CHANGE", "aside", "answering", "asked", "asked_of", "relations",
+           "PAST", "WISH", "CHANGE", "ENDING", "aside", "answering", "asked", "asked_of",
+           "relations", "told_of", "yields",
            "newer_first", "reorder"]
 
 #: The content cosine from which two memories are taken to say one attribute's value
@@ -124,7 +138,8 @@ CURRENT_TIE = 0.3
 CURRENT = re.compile(r"\b(?:now|these days|nowadays|from now on|currently|any\s?more|"
                      r"no longer|instead|ever since)\b", re.I)
 #: ... unless it adds to the old one ("has started running too", "also has a cat now").
-ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b", re.I)
+#: ("second-year" is a year, no second one.)
+ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b(?!-)", re.I)
 
 #: A memory whose sentence places its value in the past, not a newer value of the
 #: attribute: a past state ("grew up in Cork", "used to work at a bank", "was a teacher",
@@ -134,14 +149,38 @@ PAST = re.compile(r"\b(?:grew up|growing up|used to|back when|as a (?:kid|child|
                   r"(?:was|were) (?:a|an|the|in|at|from|based)|"
                   r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
 #: ... or in a wished, planned or hypothetical future ("dreams of a cottage in Cornwall",
-#: "would love to", "plans to", "is thinking about", "one day", "if ...").
+#: "would love to", "plans to", "is thinking about", "one day", "if ...", "toying with
+#: the idea of moving out at some point", "might").
 WISH = re.compile(r"\b(?:dream(?:s|ed|ing)? (?:of|about)|(?:would|'d) (?:love|like) to|"
                   r"(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
-                  r"thinking (?:about|of)|one day|some ?day|if)\b", re.I)
+                  r"thinking (?:about|of)|one day|some ?day|at some point|the idea of|"
+                  r"considering|might|maybe|if)\b", re.I)
 #: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
 #: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
 CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"
                     r"took a job|now|these days|nowadays|currently)\b", re.I)
+
+
+#: A memory that tells a value ending, not a value that holds: "Karin and Nils got
+#: divorced last year", "The Skoda got written off in a crash", "No more trains", "quit
+#: accounting", "Sunny escaped out the kitchen window".
+ENDING = re.compile(r"\b(?:divorced|broke up|broken up|split up|separated|passed away|died|"
+                    r"RIP|put down|put to sleep|ran away|escaped|went missing|sold|"
+                    r"written off|stolen|scrapped|quit|left|resigned|retired|(?:got|was) fired|"
+                    r"laid off|made redundant|let go|gave up|given up|stopped|ended|"
+                    r"cancell?ed|closed down|shut down|moved out|no more|no longer|"
+                    r"any\s?more|said goodbye to|got rid of)\b", re.I)
+#: ... unless it tells the new value too ("cancelled the membership and joined the
+#: climbing gym instead", "left the bank and started as a nurse").
+_CHANGE_VERB = re.compile(r"\b(?:moved to|relocated|switched|started|joined|took a job|"
+                          r"got a (?:new )?job|taken up|took up|got into|became)\b", re.I)
+
+
+def yields(text: str | None) -> bool:
+    """Whether a memory is no current value beside one told with it or later: a past or a
+    wish (:func:`aside`), or an ending (:data:`ENDING`) that names no new value."""
+    said = text or ""
+    return aside(said) or bool(ENDING.search(said)) and not _CHANGE_VERB.search(said)
 
 
 def aside(text: str | None) -> bool:
@@ -172,6 +211,26 @@ def relations(text: str) -> frozenset[str]:
                      if w in RELATIONS and w not in HOUSEHOLD)
 
 
+#: The words a sentence's subject may open with before the person whose it is: names
+#: (capitalised), articles and "and" ("Yesterday Maria's brother", "The twins' mum").
+_LEAD_WORD = re.compile(r"[A-Z][\w.'-]*|the|a|an|and|both|one|of")
+
+
+def told_of(text: str) -> frozenset[str]:
+    """The people of the subject's a memory is about (:func:`relations` named in the
+    subject of one of its sentences: "Maria's brother lives in Brighton", "Erin's
+    girlfriend Chloe ..."), not those named only in what the subject does ("Theo has been
+    driving their dad's old Volvo", "Maria lives in Porto with Maria's husband"): that is
+    the subject's own fact."""
+    found: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?;])\s+", text):
+        for m in _RELATION.finditer(sentence):
+            lead = re.sub(r"[\w'-]*$", "", sentence[:m.start() + 1]).split()
+            if all(_LEAD_WORD.fullmatch(w) for w in lead):
+                found |= relations(m[0])
+    return frozenset(found)
+
+
 @dataclass(frozen=True)
 class Asked:
     """The attribute a query asks (:func:`asked`): its index in the bank, the bank's
@@ -181,6 +240,9 @@ class Asked:
     attribute: int
     questions: np.ndarray
     relations: frozenset[str]
+    #: Whether the query names a person of the subject's ("How old are Anna's kids?"):
+    #: then it asks of them, and their facts are no other person's (:func:`_own_first`).
+    named: bool = False
 
     @property
     def single(self) -> bool:
@@ -202,7 +264,8 @@ def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None) -> 
     # Chloe" answers "Who is Erin's partner?" and "Is Dan married?" (as of before a newer
     # partner); a query naming someone else asks of them alone.
     named, roles = relations(text), ROLES.get(ATTRIBUTES[best].name, frozenset())
-    return Asked(best, questions, named | roles if not named or named & roles else named)
+    return Asked(best, questions, named | roles if not named or named & roles else named,
+                 bool(named))
 
 
 def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
@@ -236,7 +299,10 @@ def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
     top = rows.argmax(axis=1)
     for k, i in enumerate(present):
-        if anyone or relations(contents[i] or "") <= question.relations:
+        # Of a single value, whose thing it is does not make it another's ("drives their
+        # dad's old Volvo"); of many, it does ("looking after the neighbour's beagle").
+        whose = told_of if question.single else relations
+        if anyone or whose(contents[i] or "") <= question.relations:
             values[i] = bool(z[k] >= ANSWERS_Z)
             best[i] = values[i] and int(top[k]) == question.attribute and \
                 categories[i] in PROFILE_CATEGORIES
@@ -286,7 +352,10 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # A value that says it holds now (and adds nothing) replaces the older values of its
     # attribute, a many-valued one's too ("decaf from now on" after "a double espresso").
     # A past or a wished value keeps its ranked place: it is not a newer value.
-    fixed = [aside(texts[i]) for i in range(n)]
+    # An addition ("bought a second car") is no newer value either: it keeps its place.
+    fixed = [aside(texts[i]) or bool(ADDITION.search(texts[i] or "")) for i in range(n)]
+    # An ending or a past told with a present value (or before it) is no current value.
+    yielding = [yields(texts[i]) for i in range(n)]
     current = [values[i] and kinds[i] in PROFILE_CATEGORIES and not fixed[i] and
                bool(CURRENT.search(texts[i] or "")) and not ADDITION.search(texts[i] or "")
                for i in range(n)]
@@ -314,7 +383,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     for places in members.values():
         if len(places) > 1:
             # Stable: results of one time keep the ranking's order.
-            for place, i in zip(places, _newest(places, newness, fixed), strict=True):
+            for place, i in zip(places, _newest(places, newness, fixed, yielding),
+                                      strict=True):
                 order[place] = i
             # One attribute's values: where one answers the question best, so do all of
             # them (the newest first), or the oldest, often the plainest statement of it,
@@ -322,20 +392,70 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             if any(best[i] for i in places):
                 for i in places:
                     best[i] = kinds[i] in PROFILE_CATEGORIES
+    if question is not None and not question.named:
+        order = _own_first(order, owners, scores, kinds, tie,
+                           [not told_of(texts[i] or "") <= question.relations
+                            for i in range(n)])
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
     # Of a single-valued attribute, the newest of the values that answer it best comes
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,
-                          newest=question is not None and question.single, fixed=fixed)
+                          newest=question is not None and question.single, fixed=fixed,
+                          yielding=yielding)
 
 
-def _newest(items: list[int], newness: Sequence[float], fixed: Sequence[bool]) -> list[int]:
+def _newest(items: list[int], newness: Sequence[float], fixed: Sequence[bool],
+            yielding: Sequence[bool] = ()) -> list[int]:
     """``items`` newest first (of one time, in their order), but those ``fixed`` (a past
-    or a wish: :func:`aside`) keep their places and the others pass them by."""
+    or a wish: :func:`aside`) keep their places and the others pass them by; then
+    :func:`_present_first`."""
     movable = iter(sorted((i for i in items if not fixed[i]), key=lambda i: newness[i],
                           reverse=True))
-    return [i if fixed[i] else next(movable) for i in items]
+    return _present_first([i if fixed[i] else next(movable) for i in items], newness,
+                          yielding or fixed)
+
+
+def _present_first(items: list[int], newness: Sequence[float],
+                   yielding: Sequence[bool]) -> list[int]:
+    """``items`` with each that is no current value (``yielding``: :func:`yields`) moved
+    after the last of the others told at its time: one turn's "Karin and I got divorced
+    last year. I'm with Petra now." is two memories of one ``valid_from``, and of them
+    the present one is the value ("The Skoda got written off. I've been driving a Volvo
+    since."). Told at another time, newness orders them (an ending told after the values
+    it may end says what holds now; a past told before, "has been veggie since a
+    teenager", is read as one by its words alone, and keeps its place)."""
+    out = list(items)
+    for y in [i for i in items if yielding[i]]:
+        at = out.index(y)
+        later = [p for p in range(at + 1, len(out))
+                 if not yielding[out[p]] and newness[out[p]] == newness[y]]
+        if later:
+            out.insert(later[-1], out.pop(at))
+    return out
+
+
+def _own_first(order: list[int], owners: Sequence[Any], scores: Sequence[float],
+               kinds: Sequence[str | None], tie: float, others: list[bool]) -> list[int]:
+    """``order`` with each of a subject's facts about another person of theirs
+    (``others``: :func:`told_of` names one the query does not) moved after the subject's
+    own facts that rank below it within ``tie``. The query asks an attribute of the
+    subject; the subject's name weighs alike on both, and a person's news ("Dee's sister
+    is visiting next weekend", .528) tells nothing of the subject's own answer ("Dee got
+    promoted to senior designer", .505). Beyond the tie the query tells them apart."""
+    out = list(order)
+    facts = [k in PROFILE_CATEGORIES for k in kinds]
+    for o in [i for i in order if others[i] and facts[i] and owners[i] is not None]:
+        held = [p for p, i in enumerate(out) if owners[i] == owners[o]]
+        mine = [out[p] for p in held]
+        at = mine.index(o)
+        below = [k for k in range(at + 1, len(mine)) if facts[mine[k]] and
+                 not others[mine[k]] and scores[o] - scores[mine[k]] <= tie]
+        if below:
+            mine.insert(below[-1], mine.pop(at))
+            for p, i in zip(held, mine, strict=True):
+                out[p] = i
+    return out
 
 
 def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float],
@@ -365,7 +485,7 @@ def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
 
 def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
                    newness: Sequence[float] = (), newest: bool = False,
-                   fixed: Sequence[bool] = ()) -> list[int]:
+                   fixed: Sequence[bool] = (), yielding: Sequence[bool] = ()) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -396,7 +516,9 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
         mine = [order[p] for p in held]
         answers = [i for i in mine if best[i]]
         if newest:
-            answers = _newest(answers, newness, fixed or [False] * len(order))
+            answers = _newest(answers, newness, fixed or [False] * len(order), yielding)
+        elif yielding:
+            answers = _present_first(answers, newness, yielding)
         first = answers + [i for i in mine if not best[i]]
         for place, i in zip(held, first, strict=True):
             out[place] = i

@@ -41,6 +41,7 @@ from .log import copy_log_prefix
 from .params import IndexParams
 from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
+from .answers_under import cut, join_under, joined
 from .recency import Asked, asked_of, newer_first, reorder
 from .names import opening_word
 from .slots import GENERAL
@@ -291,7 +292,12 @@ class MemoryStore(MemoryCore):
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
+            if question is not None and question.single and ranked.under is not None:
+                labels = ranked.keys + ranked.under.keys
+                ranked = joined(ranked, join_under(*self._read(labels), len(ranked.keys),
+                                                   question))
             ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores, question))
+            ranked = cut(ranked, ranking.limit)
             ids = [str(state.slots.ids[label]) for label in ranked.keys]
             if ids and count_access:
                 try:
@@ -310,18 +316,24 @@ class MemoryStore(MemoryCore):
     def _newer_first(self, labels: list[Any], scores: list[float],
                      question: Asked | None) -> list[int]:
         """``recency.newer_first`` over the ranked labels (under the lock)."""
+        vectors, owners, newness, contents, categories = self._read(labels, question is None)
+        return newer_first(vectors, owners, newness, scores, question=question,
+                           contents=contents, categories=categories)
+
+    def _read(self, labels: list[Any], bare: bool = False) -> tuple[
+            list[np.ndarray | None], list[Any], list[float], list[str | None],
+            list[str | None]]:
+        """What ``recency`` reads of the labels' memories: content vectors, owners (None:
+        general), ``valid_from``, contents and categories (``bare``: none read)."""
         state = self._state
         slots, lane = state.slots, state.lanes["content"]
-        records = [] if question is None else \
-            [state.records[str(slots.ids[label])] for label in labels]
-        return newer_first(
-            [lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
-             for label in labels],
-            [None if (owner := slots.owner_list[label]) == GENERAL else owner
-             for label in labels],
-            [float(slots.valid_from[label]) for label in labels],
-            scores, question=question, contents=[r.content for r in records],
-            categories=[r.category for r in records])
+        records = [] if bare else [state.records[str(slots.ids[label])] for label in labels]
+        return ([lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
+                 for label in labels],
+                [None if (owner := slots.owner_list[label]) == GENERAL else owner
+                 for label in labels],
+                [float(slots.valid_from[label]) for label in labels],
+                [r.content for r in records], [r.category for r in records])
 
     def _counts(self) -> dict[str, Any]:
         with self._lock:

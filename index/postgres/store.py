@@ -28,11 +28,13 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from ..answers_under import cut, join_under, joined
 from ..backend import HealthItem, ImportedMemory, Memory, SearchResult, StoreResult
 from ..core import MemoryCore, Vectors
 from ..decisions import check_keys
 from ..embed import Embedder
 from ..errors import MemoryCapacity, MemoryNotFound, StoreClosed, StoreFailed
+from ..gathered import Ranked
 from ..params import IndexParams
 from ..query import ListQuery, SearchQuery
 from ..ranking import Ranking
@@ -228,6 +230,8 @@ class PostgresMemoryStore(MemoryCore):
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
                 ranking: Ranking, count_access: bool) -> SearchResult:
         self._check_open()
+        # Before the transaction: the first search of a model embeds the profile bank once.
+        question = asked_of(self._embedder, queries, request.texts["content"])
         with self._db.autocommit() as conn:
             # ``search.gather`` opens the search's read-only REPEATABLE READ transaction
             # in its first pipeline (its statements see one instant); it ends here, with
@@ -236,6 +240,12 @@ class PostgresMemoryStore(MemoryCore):
                 ranked = ranking.rank(search.gather(conn, self._table, request, queries,
                                                     scoping, ranking, self._db.spare,
                                                     self._postings))
+                # Joining reads the rows and orders them (``settled``): the access count
+                # is of the results as they are shown.
+                settled = question is not None and question.single and \
+                    ranked.under is not None
+                if settled and question is not None:
+                    ranked = self._join_under(conn, ranked, question, ranking.limit)
             except BaseException:
                 with suppress(psycopg.Error):     # a broken connection has none to end
                     conn.execute("ROLLBACK")
@@ -273,15 +283,30 @@ class PostgresMemoryStore(MemoryCore):
                                     f"element = %s AND id = ANY(%s)",
                                     (self.element, ranked.keys))
                 rows = {row[0]: row for row in cur.fetchall()}
-        question = asked_of(self._embedder, queries, request.texts["content"])
-        ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
-                                              ranked.scores, question))
+        if not settled:
+            ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
+                                                  ranked.scores, question))
         found = {key: public(row[:len(FIELDS)]) for key, row in rows.items()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lanes}
                    for memory_id, value, lanes in zip(ranked.keys, ranked.scores,
                                                       ranked.lanes, strict=True)
                    if memory_id in found]
         return SearchResult(results, ranked.fallback)
+
+    def _join_under(self, conn: Any, ranked: Ranked, question: Asked, limit: int) -> Ranked:
+        """``ranked`` with the newer values joined from its rows not chosen
+        (``answers_under.py``), read in the search's transaction, in
+        ``recency.newer_first``'s order and cut at ``limit``."""
+        assert ranked.under is not None
+        keys = ranked.keys + ranked.under.keys
+        with conn.cursor() as cur:
+            cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE element = %s AND "
+                        f"id = ANY(%s)", (self.element, keys))
+            rows = {row[0]: row for row in cur.fetchall()}
+        ranked = joined(ranked, join_under(*_read([rows.get(k) for k in keys]),
+                                           len(ranked.keys), question))
+        return cut(reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
+                                                ranked.scores, question)), limit)
 
     def _counts(self) -> dict[str, Any]:
         with self._tx() as cur:
@@ -430,16 +455,23 @@ _NEWNESS = "v_content::text, coalesce(valid_from_ts, occurred_ts)"
 
 def _newer_first(rows: list[Any], scores: list[float], question: Asked | None) -> list[int]:
     """``recency.newer_first`` over the ranked rows (None: deleted meanwhile)."""
+    vectors, owners, newness, contents, categories = _read(rows)
+    return newer_first(vectors, owners, newness, scores, question=question,
+                       contents=contents, categories=categories)
+
+
+def _read(rows: list[Any]) -> tuple[list[np.ndarray | None], list[Any], list[float],
+                                    list[str | None], list[str | None]]:
+    """What ``recency`` reads of result rows (None: deleted meanwhile): content vectors,
+    owners (None: general), newness, contents and categories."""
     width = len(FIELDS)
     vectors = [None if row is None or row[width] is None else
                np.array(row[width][1:-1].split(","), dtype=np.float32) for row in rows]
     owners = [None if row is None or row[4] is None else (row[3], row[4]) for row in rows]
     newness = [0.0 if row is None else float(row[width + 1]) for row in rows]
-    return newer_first(vectors, owners, newness, scores, question=question,
-                       contents=[None if row is None else row[FIELDS.index("content")]
-                                 for row in rows],
-                       categories=[None if row is None else row[FIELDS.index("category")]
-                                   for row in rows])
+    return (vectors, owners, newness,
+            [None if row is None else row[FIELDS.index("content")] for row in rows],
+            [None if row is None else row[FIELDS.index("category")] for row in rows])
 
 
 class _Edit:
