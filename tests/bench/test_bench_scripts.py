@@ -289,6 +289,15 @@ def test_hardening_bench_quick() -> None:
                                      for r in rounds}) == 1, out
 
 
+def test_hop_plan_quick_explains_the_hop_before_and_after_analyze(pg_server) -> None:
+    url = pg_server.create_database("hop_plan_quick")
+    out = run("bench/hop_plan.py", "--quick", "--database", url)
+    assert "hop statement after the load: median" in out
+    assert "hop statement after ANALYZE: median" in out
+    # Each memory the postings name, looked up by its sequence number.
+    assert "Index Scan using memories_seq on memories" in out, out
+
+
 def test_workers_bench_quick_puts_one_and_two_workers_side_by_side(pg_server) -> None:
     url = pg_server.create_database("workers_bench_quick")
     out = run("bench/workers_bench.py", "--quick", "--database", url)

@@ -7,29 +7,18 @@ otherwise, as in tests/index/test_files.py).
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import assert_error, serve
-from tests.index.test_files import fill
+from tests.index.test_files import fill, tmpfs
 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs",
-                           str(mount)], capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs to fill (needs root): "
-                    f"{done.stderr.strip() or done.returncode}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
+    yield from tmpfs(tmp_path, "4m")
 
 
 def test_element_writes_on_a_full_disk_answer_storage_full(small_disk: Path) -> None:

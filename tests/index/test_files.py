@@ -69,10 +69,16 @@ def test_an_existing_directory_is_made_private_on_open(tmp_path):
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 2 MiB tmpfs of our own (unmounted afterwards, lazily if still busy)."""
+    """A 2 MiB tmpfs of our own."""
+    yield from tmpfs(tmp_path, "2m")
+
+
+def tmpfs(tmp_path: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted in ``tmp_path`` for a fixture to yield (unmounted
+    afterwards, lazily if still busy); the test skips where mounting is refused."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs",
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs",
                            str(mount)], capture_output=True, text=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs to fill (needs root): "
