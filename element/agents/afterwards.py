@@ -5,13 +5,15 @@ value without a word of change of its own ("since" points back at the crash). Re
 the second finds no memory (the ended one is taken) and would be kept beside an ending
 that names only the old car: the reader asked "what does Theo drive?" meets the Skoda.
 
-So a statement of the speaker's right after an ending of the same turn, about the ended
-memory's attribute (by the attribute's words, ``slots.py``, else the ended memory the
-nearest by meaning of the speaker's, ``updates.nearest_attribute``), is told with the
-ending as one memory replacing the old: the ending, then the new value. Not an addition
-("I've got a bike too"), not a plan or a wish ("I'll get a Volvo"), and never another
-person's statement ("my sister drives a Kia"); a new thing introduced as the subject ("A
-spaniel puppy called Mabel is running the house now") is the speaker's.
+So a statement of the speaker's right after an ending of the same turn that leans on it
+("since", "instead"), about the ended memory's attribute (by the attribute's words,
+``slots.py``, else the ended memory the nearest by meaning, ``updates.nearest_attribute``),
+is told with the ending as one memory replacing the old: the ending, then the new value.
+A sentence that stands on its own ("We've got a cockatiel now") stays a memory of its own
+(one fact per memory). Not an addition ("I've got a bike too"), not a plan or a wish
+("I'll get a Volvo"), and never another person's statement ("my sister drives a Kia"); a
+new thing introduced as the subject ("A Volvo estate is sat on the drive instead") is the
+speaker's.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ __all__ = ["new_after_ending"]
 #: A new thing introduced as the subject, after the old one ended ("Biscuit was put to
 #: sleep. A spaniel puppy called Mabel is running the house now"): the speaker's.
 _INTRODUCED = re.compile(r"^(?:a|an)\s+(?!lot\b|few\b|bit\b|couple\b)", re.I)
+#: A word pointing back at the ending ("I've been driving a Volvo since", "I got a
+#: bike instead"): without the ending, the sentence says not since when or instead of
+#: what. A sentence standing on its own ("We've got a cockatiel now") is its own memory:
+#: one fact per memory.
+_LEANS_BACK = re.compile(r"\b(?:since(?=\s*[.!]?\s*$)|ever\s+since\b|since\s+then\b|"
+                         r"instead\b|in\s+its\s+place\b|to\s+replace\s+(?:it|him|her|them)\b|"
+                         r"as\s+a\s+replacement\b|after\s+that\b)", re.I)
 #: A sentence longer than this is a story, not the statement of a new value.
 NEW_WORDS = 20
 
@@ -51,8 +60,8 @@ def new_after_ending(ending: Candidate, sentence: str, pool: Pool, who: str, tur
             ADDITION.search(sentence) or NOT_NOW.search(sentence) or is_event(sentence):
         return None
     sig = signals(sentence)
-    if sig.ended or sig.not_now:
-        return None     # another ending, not the new value
+    if sig.ended or sig.not_now or not _LEANS_BACK.search(sentence):
+        return None     # another ending, or a sentence that stands on its own
     told = tell(sentence, who, observation.others(turn))
     if not told or not (slot_keys(sentence, target["content"], who) or
                         _nearest(told, target, pool, who)):

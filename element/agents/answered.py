@@ -34,6 +34,8 @@ _LEFT = re.compile(r"(?P<v>\b(?:left|leave|leaving|quit|quitting|finished|packed
                    r"(?P<p>there|that|it)\b(?P<up>\s+(?:in|up))?(?!\s*(?:'s|is|was)\b)", re.I)
 _OBJECT_VERBS = frozenset("left leave leaving quit quitting finished packed jacked gave given "
                           "giving stopped".split())
+#: The verbs whose particle closes them ("packed it in", "gave that up").
+_PARTICLE_VERBS = frozenset("packed jacked gave given giving".split())
 #: An ending word in the answer, without which "there" is no ending ("I was there").
 _ENDED = re.compile(r"\b(?:left|leave|leaving|quit|quitting|finished|packed|jacked|gave|given|"
                     r"stopped|moved|not|n't|no\s+longer|any\s?more)\b", re.I)
@@ -64,11 +66,13 @@ def answered(text: str, question: str | None) -> str:
     def put(m: re.Match[str]) -> str:
         verb = m["v"]
         head = verb.split()[0].lower()
+        up = m["up"] or ""
         if head in _OBJECT_VERBS:
-            # "packed that in" -> "packed in the bakery"; "left there" -> "left Lidl".
-            return f"{verb}{m['up'] or ''} {name}"
+            # "packed that in" -> "packed in the bakery"; "left there (in May)" -> "left
+            # Lidl (in May)": the particle is the verb's only after "packed", "gave".
+            return f"{verb}{up} {name}" if head in _PARTICLE_VERBS else f"{verb} {name}{up}"
         if m["p"].lower() != "there":
             return m[0]     # "not that ...": not a place
-        return f"{verb} {prep} {name}"      # "not there" -> "not at Lidl"
+        return f"{verb} {prep} {name}{up}"      # "not there" -> "not at Lidl"
 
     return _LEFT.sub(put, text, count=1)

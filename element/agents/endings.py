@@ -122,9 +122,16 @@ _SUBJECT_ENDED = re.compile(
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
-    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut))\b"
+    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
+    # Never so: "the allergy was a misdiagnosis", "the diagnosis turned out wrong".
+    r"(?:was|were|turned\s+out\s+to\s+be)\s+(?:all\s+)?(?:a\s+)?(?:misdiagnosis|"
+    r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
     # What ended, not what it went over or to ("connected over our love", "gone to bed").
     r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
+#: Another taking the speaker's place in it: "another dad's taken over the under-9s",
+#: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
+_TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
+                         r"'ve\s+)?(?:taken|took)\s+over\s+(?P<x>(?:the|my|our)\s+.+)$", re.I)
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
     r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"
@@ -171,7 +178,9 @@ def endings(sentence: str) -> list[Ending]:
         return []
     found: list[Ending] = []
     for clause in _clauses(sentence):
-        if ADDITION.search(clause) or NOT_NOW.search(ENDING.sub(" ", clause)):
+        # "Another dad's taken over ...": another person, not one more thing.
+        if ADDITION.search(clause) and not _TAKEN_OVER.match(subject_first(clause)) or \
+                NOT_NOW.search(ENDING.sub(" ", clause)):
             continue
         found.extend(_clause_endings(subject_first(clause)))
     return found
@@ -194,6 +203,8 @@ def _clause_endings(clause: str) -> list[Ending]:
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []
+    if (m := _TAKEN_OVER.match(clause)) and _thing(m["x"]):
+        return [Ending(_thing(m["x"]), "")]
     if m := _SUBJECT_ENDED.match(clause):
         thing = re.sub(r"'s$", "", m["x"])
         if m["me"]:

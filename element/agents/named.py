@@ -168,6 +168,7 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
     names = frozenset(_runs(content, names))
     # "I play the flute": the words after the speaker's verb.
     rest = re.sub(r"^(?:i|we)\s+(?:\w+\s+)?", "", said[0], flags=re.I) if not names else ""
+    rest = _HOLIDAY.sub(" ", rest)      # "on Christmas Eve": when, not what
     rare = _rare(rest, who)
     # Without a name, only a short plain fact ("I play the flute", "I'm on crutches after
     # a fall") has a word distinctive enough: a longer one's words are the chat's own, but
