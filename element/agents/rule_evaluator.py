@@ -16,6 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .afterwards import new_after_ending
 from .answered import answered
+from .inverted import inverted
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .endings import beside_ending, choice_change, ending_change
@@ -186,9 +187,10 @@ class RuleEvaluator:
                 skipped.append(i)
                 continue
             who = observation.speaker(i)
-            # An answer's ending pointing back at what was asked ("left there"): named.
-            text = answered(turn.content, observation.previous_assistant(i)) \
-                if observation.answers_question(i) else turn.content
+            # An answer's ending pointing back at what was asked ("left there"): named;
+            # the value told first ("Leeds is where I live now"): the plain statement.
+            text = inverted(answered(turn.content, observation.previous_assistant(i))
+                            if observation.answers_question(i) else turn.content)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i))

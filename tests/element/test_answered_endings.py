@@ -2,7 +2,8 @@
 what the other speaker asked about (``answered.py``), the new value told in the sentence
 after an ending (``afterwards.py``), a person's act that is theirs (``holders.py``), a
 holiday that is a date (``named.py``), a dropped subject and hedges before "anymore"
-(``endings.py``, ``retire.py``). On both backends with the real model.
+(``endings.py``, ``retire.py``), a value told first (``inverted.py``). On both backends
+with the real model.
 
 The sentences are written for these tests (none is a case of ``bench/data``).
 """
@@ -18,6 +19,7 @@ import pytest
 from element.agents.answered import answered
 from element.agents.endings import endings
 from element.agents.holders import holder_of
+from element.agents.inverted import inverted
 from element.agents.rules import clean
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from tests.element.speaker import BACKGROUND, SETTINGS, SUBJECT, current, open_store, tell
@@ -131,3 +133,26 @@ def test_hedges_and_a_reason_before_anymore_still_retire_the_habit(store: Any) -
         tell(store, said)
     tell(store, "I don't really do the Pilates thing much because of my back anymore.")
     assert "Pilates three times a week" not in current(store)
+
+
+@pytest.mark.parametrize("said,written", [
+    ("Harrogate is where I live now.", "I live in Harrogate now."),
+    ("Home is Harrogate these days, we love it.", "I live in Harrogate these days, we love it."),
+    ("Harrogate's been home since the spring.", "I have lived in Harrogate since the spring."),
+    ("Ripon's where we're based at the moment.", "We are based in Ripon at the moment."),
+    ("Honestly I'd pick rugby over football any day.", "Honestly I prefer rugby over football."),
+    ("Harrogate is home to a famous spa.", "Harrogate is home to a famous spa."),
+    ("Home is where the heart is.", "Home is where the heart is."),
+    ("The garage is where I work best.", "The garage is where I work best."),
+])
+def test_a_value_told_first_is_written_as_the_plain_statement(said: str, written: str) -> None:
+    assert inverted(said) == written
+
+
+def test_a_home_told_first_replaces_where_the_speaker_lived(store: Any) -> None:
+    for said in (*BACKGROUND, "I live in Wakefield."):
+        tell(store, said)
+    assert "supersede" in tell(store, "Harrogate's been home since the spring."), \
+        current(store)
+    now = current(store)
+    assert "Wakefield" not in now and "Harrogate" in now
