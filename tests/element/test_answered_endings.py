@@ -20,6 +20,7 @@ from element.agents.answered import answered
 from element.agents.endings import endings
 from element.agents.holders import holder_of
 from element.agents.inverted import inverted
+from element.agents.restated import introduced
 from element.agents.rules import clean
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from tests.element.speaker import BACKGROUND, SETTINGS, SUBJECT, current, open_store, tell
@@ -156,3 +157,14 @@ def test_a_home_told_first_replaces_where_the_speaker_lived(store: Any) -> None:
         current(store)
     now = current(store)
     assert "Wakefield" not in now and "Harrogate" in now
+
+
+@pytest.mark.parametrize("content,old,written", [
+    ("The Corsa got written off in the floods.", "Ana drives a Vauxhall Corsa",
+     "Ana's Corsa got written off in the floods."),
+    ("The choir folded in May.", "Ana sings in a choir", "Ana's choir folded in May."),
+    ("The Corsa got written off.", "Ana's brother drives a Corsa", "The Corsa got written off."),
+])
+def test_an_ending_of_the_speakers_thing_names_its_owner(content: str, old: str,
+                                                         written: str) -> None:
+    assert introduced(content, old, "Ana") == written
