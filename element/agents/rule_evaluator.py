@@ -325,8 +325,11 @@ class RuleEvaluator:
             if f"{who}'s family" in target["content"]:
                 # "We" changing what the family had is the family.
                 content = content.replace(f"{who} and others", f"{who}'s family")
+        # A short statement of the speaker's present naming a value ("Got a Polo now")
+        # replacing nothing found is still the speaker's news: kept, not dropped.
         if target is not None or partial and not sig.holder and \
-                (sig.strong or after_end):
+                (sig.strong or after_end) or \
+                not sig.holder and short_now(sentence, sig) and bool(values(content, who)):
             return Candidate("fact", content, key, turn, "change", source=sentence,
                              target=target["id"] if target else None)
         return None

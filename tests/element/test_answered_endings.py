@@ -168,3 +168,11 @@ def test_a_home_told_first_replaces_where_the_speaker_lived(store: Any) -> None:
 def test_an_ending_of_the_speakers_thing_names_its_owner(content: str, old: str,
                                                          written: str) -> None:
     assert introduced(content, old, "Ana") == written
+
+
+def test_a_short_statement_of_the_present_naming_a_value_is_kept(store: Any) -> None:
+    """Replacing nothing the rules find, "Got a Yaris now" is still the speaker's news."""
+    for said in (*BACKGROUND, "I ride a Honda scooter to work."):
+        tell(store, said)
+    tell(store, "Got a Yaris now.")
+    assert "Yaris" in current(store)
