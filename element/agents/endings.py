@@ -45,7 +45,7 @@ from .profile import whose
 from .restated import change_to, introduced
 from .rules import Candidate
 from .slots import PEOPLE
-from .updates import (_ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
+from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
                       nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
@@ -99,9 +99,12 @@ _SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five
 #: Another's act ending the speaker's thing: "my GP took me off the sertraline".
 _ACTED_OFF = re.compile(r"\b(?:took|taken|taking|got|put)\s+(?:me|us)\s+off\s+(?P<x>.+)$", re.I)
 #: The present negated with a word that says it held before.
-_NEGATED = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
+_NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
                       rf"are\s+not|'re\s+not|aren't|can't|cannot|haven't|have\s+not|"
-                      rf"no\s+longer|never)\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"no\s+longer|never)|"
+                      # The subject dropped, as in speech: "Haven't touched a cigarette
+                      # since May" (not "don't ...": an imperative).
+                      rf"(?:have\s+not|haven't|have\s+never|never))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
@@ -119,9 +122,16 @@ _SUBJECT_ENDED = re.compile(
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
-    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut))\b"
+    r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
+    # Never so: "the allergy was a misdiagnosis", "the diagnosis turned out wrong".
+    r"(?:was|were|turned\s+out\s+to\s+be)\s+(?:all\s+)?(?:a\s+)?(?:misdiagnosis|"
+    r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
     # What ended, not what it went over or to ("connected over our love", "gone to bed").
     r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
+#: Another taking the speaker's place in it: "another dad's taken over the under-9s",
+#: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
+_TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
+                         r"'ve\s+)?(?:taken|took)\s+over\s+(?P<x>(?:the|my|our)\s+.+)$", re.I)
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
     r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"
@@ -150,6 +160,8 @@ def _thing(text: str) -> str:
     """The thing said, cut at a reason or a time ("the choir in March" -> "the choir")."""
     thing = _THING_END.sub("", text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
+    # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
+    thing = re.sub(r"^(?:touched|had|set\s+foot\s+in|been\s+near)\s+", "", thing, flags=re.I)
     words = [w for w in re.findall(r"[\w'-]+", thing.lower())]
     return "" if not words or all(w in _EMPTY for w in words) else thing
 
@@ -166,7 +178,9 @@ def endings(sentence: str) -> list[Ending]:
         return []
     found: list[Ending] = []
     for clause in _clauses(sentence):
-        if _ADDITION.search(clause) or _NOT_NOW.search(ENDING.sub(" ", clause)):
+        # "Another dad's taken over ...": another person, not one more thing.
+        if ADDITION.search(clause) and not _TAKEN_OVER.match(subject_first(clause)) or \
+                NOT_NOW.search(ENDING.sub(" ", clause)):
             continue
         found.extend(_clause_endings(subject_first(clause)))
     return found
@@ -189,6 +203,8 @@ def _clause_endings(clause: str) -> list[Ending]:
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []
+    if (m := _TAKEN_OVER.match(clause)) and _thing(m["x"]):
+        return [Ending(_thing(m["x"]), "")]
     if m := _SUBJECT_ENDED.match(clause):
         thing = re.sub(r"'s$", "", m["x"])
         if m["me"]:
@@ -226,7 +242,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
             continue
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-                ENDING.search(said[0]) or _NOT_NOW.search(said[0]):
+                ENDING.search(said[0]) or NOT_NOW.search(said[0]):
             continue
         if not same_holder(memory_holder(said[0]), ""):
             continue
@@ -274,8 +290,16 @@ _FROM_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|from\s+now\s+on|at\s+the
                        r"lately|going\s+forward|any\s?more|these\s+days)\b", re.I)
 
 
+#: Beside the speaker's ending ("I don't do CrossFit anymore, it's mostly yoga these days"),
+#: the choice is the speaker's without "for me": the clause names what replaced the ended.
+_CHOICE_BESIDE = re.compile(r"^(?:it|that)(?:'s|\s+is|\s+has\s+been)\s+(?:just\s+|only\s+|"
+                            r"mostly\s+|all\s+|more\s+)?(?P<x>[^,;.!?]{1,40}?)"
+                            r"(?P<rest>(?:\s+for\s+(?:me|us))?\s+(?:now|these\s+days|nowadays|"
+                            r"at\s+the\s+moment|instead))\W*$", re.I)
+
+
 def choice_change(sentence: str, pool: Pool, who: str, turn: int, observation: Observation,
-                  taken: list[str]) -> Candidate | None:
+                  taken: list[str], beside: Sequence[str] = ()) -> Candidate | None:
     """"It's green tea for me these days": the speaker's value of what the sentence
     leaves unnamed, said to hold from now on. It replaces the speaker's memory the value
     names by meaning (``ended_by_meaning``: "green tea" and "drinks black coffee all
@@ -284,12 +308,18 @@ def choice_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
     # told me to cut caffeine, so it's decaf for me from now on"): the sentence is told.
     m = next((m for c in [sentence, *_clauses(sentence)]
               if (m := _CHOICE.match(subject_first(c))) is not None), None)
-    if m is None or not _FROM_NOW.search(m["rest"]) or _ADDITION.search(sentence) or \
-            _NOT_NOW.search(sentence):
+    if m is None and beside:
+        m = _CHOICE_BESIDE.match(subject_first(sentence))
+    if m is None or not _FROM_NOW.search(m["rest"]) or ADDITION.search(sentence) or \
+            NOT_NOW.search(sentence):
         return None
-    content = tell(sentence, who, observation.others(turn))
+    # Beside an ending, told with it: "it's mostly yoga these days" alone says not whose.
+    content = tell(", ".join([*beside, sentence]), who, observation.others(turn))
     if not content:
         return None
+    if beside:      # the ending retires the old value: this is the new one, added
+        return Candidate("fact", content, None, turn, "change",
+                         source=", ".join([*beside, sentence]))
     target = None
     embedder = pool.embedder()
     if embedder is not None:

@@ -76,6 +76,7 @@ def holder_of(sentence: str) -> str:
                 r"darling|sibling)\b)\w+ing)\b", s, re.I):
             return norm(m["h"])     # "my dad is not drinking anymore": what he does
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
+                not _PERSON_DID.match(s) and \
                 not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
                              r"(?:just\s+)?(?:\d|turned|been|got|had|moved|lived|worked)", s, re.I):
             return ""       # "my manager is Dev": an attribute of the speaker
@@ -87,6 +88,12 @@ def holder_of(sentence: str) -> str:
     return UNKNOWN
 
 
+#: A person of the speaker's who has done something ("my husband has started at ...", "my
+#: wife has just qualified as ..."): their act, not an attribute of the speaker's.
+_PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:has|have)\s+"
+                         r"(?:just\s+|also\s+|finally\s+|recently\s+|now\s+)?"
+                         r"(?!(?:need|want|seem|us|tri|appli|chang|switch|swapp|replac|updat)ed\b)"
+                         r"[a-z]+ed\b", re.I)
 #: A pronoun naming the speaker's own attribute or value: "she's my favourite writer now",
 #: "that's my longest now", "it's decaf for me from now on".
 _SPEAKERS_VALUE = re.compile(r"^(?:he|she|they|it|that|this)(?:'s|\s+is|\s+are)\s+"

@@ -46,7 +46,7 @@ from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
 from .holders import same_holder
-from .updates import _ADDITION, _NOT_NOW, FACT_WORDS, Memory, first_person, is_event
+from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEAR_WORDS",
            "RARE_WORDS"]
@@ -118,6 +118,10 @@ _CALENDAR = frozenset(
                         "february march april may june july august september october "
                         "november december").split() for s in ("", "s"))
 _CALENDAR_TERMS = frozenset(terms(" ".join(_CALENDAR)))
+#: A holiday's name is a date, not a value: "on Boxing Day" is no value an ending "since
+#: New Year's Day" names.
+_HOLIDAY = re.compile(r"\b(?:day|eve|christmas|xmas|easter|new\s+year|halloween|thanksgiving|"
+                      r"hanukkah|diwali|eid|ramadan|passover|whitsun|bank\s+holiday)\b", re.I)
 #: Where a statement's clauses meet.
 _CLAUSE = re.compile(r"\s*(?:[,;:!?()]|\s-\s|\b(?:so|but|and\s+(?=i\b|we\b)|because)\b)\s*",
                      re.I)
@@ -155,14 +159,16 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
     sentences, or a memory that itself tells an ending."""
     said = first_person(content, who)
     if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-            ENDING.search(said[0]) or _NOT_NOW.search(said[0]):
+            ENDING.search(said[0]) or NOT_NOW.search(said[0]):
         return None
     own = {w.lower() for w in who.split()}
-    names = frozenset(re.sub(r"'s?$", "", n) for n in names_of(content)) - own - _CALENDAR
+    names = frozenset(re.sub(r"'s?$", "", n) for n in names_of(content)
+                      if not _HOLIDAY.search(n)) - own - _CALENDAR
     # "Kerry at Cutting Edge": two names, Kerry and Cutting Edge; one named is half.
     names = frozenset(_runs(content, names))
     # "I play the flute": the words after the speaker's verb.
     rest = re.sub(r"^(?:i|we)\s+(?:\w+\s+)?", "", said[0], flags=re.I) if not names else ""
+    rest = _HOLIDAY.sub(" ", rest)      # "on Christmas Eve": when, not what
     rare = _rare(rest, who)
     # Without a name, only a short plain fact ("I play the flute", "I'm on crutches after
     # a fall") has a word distinctive enough: a longer one's words are the chat's own, but
@@ -272,7 +278,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     # A plan's words inside a marker are the ending's own ("stopped going to", "used to"):
     # the clause is read for a plan without them.
     clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
-               not _ADDITION.search(c) and not _NOT_NOW.search(ENDING.sub(" ", c)) and
+               not ADDITION.search(c) and not NOT_NOW.search(ENDING.sub(" ", c)) and
                not (_USED_TO.search(c) and _STILL.search(c)) and
                not c.rstrip().endswith("?")]
     if not clauses:

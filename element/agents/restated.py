@@ -36,10 +36,21 @@ _NAMED = re.compile(r"(?<!^)\b(?P<x>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?-i:[A-Z])[
                     r"(?:\s+(?-i:[A-Z])[\w'-]+)*)")
 
 
+#: A thing opening a memory with "the" ("The Skoda got written off", "The Netflix got
+#: cancelled"): whose is not said.
+_THE_THING = re.compile(r"^(?:the|our|my)\s+(?P<t>[\w-]+)\b(?!'s)", re.I)
+
+
 def introduced(content: str, old: str, who: str) -> str:
     """``content`` opening with a name ``old`` introduced as the speaker's ("Martha's son
     Finn is 6"), opening with that introduction: "Finn turned 7" -> "Martha's son Finn
-    turned 7"."""
+    turned 7"; opening with a thing ``old`` holds as the speaker's, without its owner,
+    with its owner: "The Skoda got written off" -> "Theo's Skoda got written off"."""
+    if (thing := _THE_THING.match(content)) and who not in content and \
+            re.search(rf"\b{re.escape(thing['t'])}\b", old, re.I) and \
+            re.match(rf"{re.escape(who)}\b(?!'s\s+(?!family\b))", old):
+        # "The Skoda got written off" ending "Theo drives a Skoda": the speaker's Skoda.
+        return f"{who}'s {thing['t']}" + content[thing.end():]
     first = re.match(r"(?P<n>[A-Z][a-z]+)\b(?!'s)", content)
     if first is None or first["n"] == who:
         return content

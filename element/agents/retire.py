@@ -40,6 +40,8 @@ def retire_decision(cand: Candidate, pool: Pool, who: str, context: str | None,
         query = cand.query.split(None, 1)[-1] \
             if (cand.key or "").startswith("fact:does:") else cand.query
         target = value_target([query], pool.memories(), who)
+        if target is None and (core := _core(query)) != query:
+            target = value_target([core], pool.memories(), who)
     if target is None and cand.source and single_slot(cand.source):
         # "I don't have a car anymore" after "I drive a Prius": the attribute by its
         # words, when it holds one value (a drink ended names the one it means).
@@ -60,6 +62,24 @@ def retire_decision(cand: Candidate, pool: Pool, who: str, context: str | None,
     return Decision("add", "said something no longer holds that is not remembered",
                     category=cand.category, content=narrate(clause, who), context=context,
                     intention=goal)
+
+
+#: What stands between "not" and "anymore" besides the thing ended: hedges ("really",
+#: "much", "that often") and a reason ("because of my shoulder", "what with the baby").
+_HEDGE = re.compile(r"\b(?:really|much|that\s+much|so\s+much|as\s+much|very|that\s+often|"
+                    r"often|a\s+lot|all\s+that|actually|even|properly|regularly|honestly)\b",
+                    re.I)
+_REASON = re.compile(r"\s+(?:because|cause|cos|due\s+to|now\s+that|what\s+with|thanks\s+to|"
+                     r"given)\b.*$", re.I)
+
+
+def _core(query: str) -> str:
+    """The thing a statement says ended, without hedges or a reason between "not" and
+    "anymore" ("really do the CrossFit thing much because of my shoulder" -> "do
+    CrossFit"): the words a memory of it shares."""
+    core = _HEDGE.sub(" ", _REASON.sub("", query))
+    core = re.sub(r"\bthe\s+([\w-]+)\s+thing\b", r"\1", core, flags=re.I)
+    return " ".join(core.split()).strip(" ,;") or query
 
 
 def _clause_with(sentence: str, words: str | None) -> str | None:

@@ -14,6 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from .ages import birthday_change
+from .afterwards import new_after_ending
+from .answered import answered
+from .inverted import inverted
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .endings import beside_ending, choice_change, ending_change
@@ -22,18 +25,15 @@ from .follow import continued
 from .observation import Observation
 from .restated import introduced, restate
 from .retire import retire_decision
-from .rules import Candidate, clean, extract, norm, point_key, statements
+from .stale import change_target, short_now
+from .rules import Candidate, clean, extract, norm, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
-from .meaning import SIMILAR_WORDS, by_meaning, clauses, several
-from .profile import same_value, values, whose
-from .relation import relation_target
-from .slots import (PEOPLE, adds_up, named_target, owner, same_slot, single_slot, slot_keys,
-                    slot_target)
+from .meaning import SIMILAR_WORDS, by_meaning, clauses
+from .profile import same_value, values
+from .slots import owner, single_slot, slot_keys
 from .holders import UNKNOWN, holder_of
-from .updates import (MAY_CHANGE, NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW,
-                      SIMILAR_MIN_WEAK, Signals, is_event, key_target, keys_of, moved_to,
-                      signals, similar_target, single_valued, value_target)
+from .updates import MAY_CHANGE, is_event, key_target, keys_of, signals, single_valued
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -57,22 +57,6 @@ on in at away off out sick ill busy asleep home back
 """.split())
 
 
-def _short_now(sentence: str, sig: Signals) -> bool:
-    """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
-    not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
-    return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
-
-
-def _now_alone(sentence: str, sig: Signals) -> bool:
-    """A short statement of what holds now (``_short_now``) that may replace a memory far
-    closer to it than any other (``updates.NOW_CLOSE``): the speaker's by the strict reading
-    (``profile.whose``: "my brother has a flat in Brighton now" is his), of one thing (not
-    "two phones") and not only of attributes that add up ("I have a dog called Rex now"
-    after "I have a cat" is one more)."""
-    return _short_now(sentence, sig) and whose(sentence) == "" and not several(sentence) \
-        and not adds_up(sentence)
-
-
 #: A change done to the speaker by someone else: the verbs of change, "me" their object.
 _ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
                        r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)", re.I)
@@ -84,9 +68,6 @@ def _plain_statement(sentence: str, event: bool = False) -> bool:
     went to Lisbon" is a visit)."""
     return len(sentence.split()) <= SIMILAR_WORDS and (event or not is_event(sentence)) \
         and not sentence.rstrip().endswith("?")
-
-
-_TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
 
 
 def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
@@ -206,12 +187,16 @@ class RuleEvaluator:
                 skipped.append(i)
                 continue
             who = observation.speaker(i)
-            keyed = extract(turn.content, i, who,
+            # An answer's ending pointing back at what was asked ("left there"): named;
+            # the value told first ("Leeds is where I live now"): the plain statement.
+            text = inverted(answered(turn.content, observation.previous_assistant(i))
+                            if observation.answers_question(i) else turn.content)
+            keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i))
             strong = [c for c in keyed if not c.loose or pool is not None and
                       self._keyed_target(c, pool, who) is not None]
-            changes = self._changes(turn.content, strong, i, who, observation, pool) \
+            changes = self._changes(text, strong, i, who, observation, pool) \
                 if pool is not None else []
             # A change statement tells its sentence whole: a loose statement read in it
             # ("I cycle to work now instead of ...") is in it.
@@ -219,14 +204,14 @@ class RuleEvaluator:
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             theirs = kin((m["content"] for m in pool.memories()), who) if pool else set()
-            told = episode(turn.content, who, addressee=observation.others(i),
+            told = episode(text, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong + changes], kin=theirs)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
                 # Friday. I can't stand cilantro" would date the taste too).
                 strong += tastes
-                told = episode(turn.content, who, addressee=observation.others(i),
+                told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong + changes],
                                kin=theirs)
             if told is None:
@@ -254,6 +239,7 @@ class RuleEvaluator:
         said = [norm(c.source) for c in keyed if c.source]
         ended = [norm(c.source) for c in keyed if c.source and c.kind == "retire"]
         taken: list[str] = []
+        before: int | None = None   # the previous sentence's change, told as said
         for units, read in [*self._units(text, said), *beside_ending(keyed)]:
             partial = bool(read)
             # Beside a clause saying the old value ended ("I don't live in Boston anymore,
@@ -274,9 +260,18 @@ class RuleEvaluator:
                 if found is None or found.target is None:
                     # The thing ended named in other words ("Done with coffee"): by meaning.
                     found = ending_change(sentence, pool, who, turn, observation, taken) \
-                        or choice_change(sentence, pool, who, turn, observation, taken) or found
+                        or choice_change(sentence, pool, who, turn, observation, taken,
+                                         beside=read if after_end else ()) or found
+                if (found is None or found.target is None) and before is not None and \
+                        (then := new_after_ending(out[before], sentence, pool, who, turn,
+                                                  observation)) is not None:
+                    out[before], before = then, None    # "... written off. I've been driving"
+                    continue
+                before = None
                 if found is not None:
                     out.append(found)
+                    if found.target is not None and found.key is None:
+                        before = len(out) - 1
         return out
 
     def _change(self, sentence: str, turn: int, who: str, observation: Observation,
@@ -302,7 +297,7 @@ class RuleEvaluator:
         # started at ..."), only that holder's memories can be meant.
         cued = not plain and bool(
             sig.ended or sig.things or sig.strong or sig.change and sig.holder or
-            _short_now(sentence, sig) or after_end or
+            short_now(sentence, sig) or after_end or
             sig.change and single_slot(sentence))
         if not sig.replaces or sig.holder == UNKNOWN or \
                 not (cued or _plain_statement(sentence) or
@@ -311,7 +306,7 @@ class RuleEvaluator:
         content = tell(sentence, who, observation.others(turn))
         if not content:
             return None
-        target = self._change_target(sentence, content, sig, pool, who, taken) \
+        target = change_target(sentence, content, sig, pool, who, taken) \
             if cued else None
         # Else by meaning, the sentence naming no attribute a rule reads: told as
         # it was said.
@@ -330,8 +325,11 @@ class RuleEvaluator:
             if f"{who}'s family" in target["content"]:
                 # "We" changing what the family had is the family.
                 content = content.replace(f"{who} and others", f"{who}'s family")
+        # A short statement of the speaker's present naming a value ("Got a Polo now")
+        # replacing nothing found is still the speaker's news: kept, not dropped.
         if target is not None or partial and not sig.holder and \
-                (sig.strong or after_end):
+                (sig.strong or after_end) or \
+                not sig.holder and short_now(sentence, sig) and bool(values(content, who)):
             return Candidate("fact", content, key, turn, "change", source=sentence,
                              target=target["id"] if target else None)
         return None
@@ -372,72 +370,6 @@ class RuleEvaluator:
                 yield [clean(untag(whole[index])[0])], []
             elif len(read) < len(parts):
                 yield [p for p in parts if p not in read], read
-
-    @staticmethod
-    def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
-                       skip: list[str], keyed: bool = False) -> dict[str, Any] | None:
-        """The memory a change statement makes stale: named by its old value or attribute,
-        else (a strong cue, or any for a ``keyed`` statement) the clearly closest by
-        attribute (``updates.py``)."""
-        memories = pool.memories()
-        things = [" ".join(v.split()[1:]) for v in sig.ended
-                  if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
-        for thing in things + list(sig.things):
-            found = key_target(point_key(thing, sentence), memories, who, skip)
-            if found is not None:
-                return found
-        # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
-        # diet"); what ended by itself is named in the memory ("Rex passed away"); what a
-        # person ended is theirs ("my dad is not drinking anymore").
-        by = whose(sentence)
-        found = value_target(sig.ended, memories, who, by if set(by.split()) & PEOPLE else "",
-                             skip) if sig.ended else None
-        if found is not None:
-            return found
-        # The speaker's old value named again beside a new one of their own ("Equinox got
-        # too pricey, I'm at Blink now"): the one fact that names it.
-        if sig.change and sig.replaces and \
-                (found := named_target(sentence, memories, who, skip)) is not None:
-            return found
-        # A move of the speaker's to a named place, wherever in the sentence ("we packed
-        # up and moved to Denver"): where they live.
-        if not sig.holder and moved_to(sentence):
-            found = key_target("fact:location", memories, who, skip)
-            if found is not None and restate("fact:location", sentence, who, found["content"]):
-                return found
-        # The same relation with a new value, said to hold now ("I'm playing for Kingston
-        # Town now" after "I play for Hilltop FC").
-        if not sig.holder and sig.change and \
-                (found := relation_target(sentence, memories, who, skip)) is not None:
-            return found
-        # The same attribute by its words ("the keys to our new house in Walthamstow"
-        # after "I rent a flat in Camden"): a statement, not a story.
-        if sig.change and len(sentence.split()) <= SIMILAR_WORDS and \
-                (found := slot_target(sentence, sig.holder, sig.strong, memories, who,
-                                      skip)) is not None:
-            return found
-        if sig.strong:
-            least = SIMILAR_MIN
-        elif (keyed or sig.holder) and sig.change:
-            least = SIMILAR_MIN_WEAK
-        elif _short_now(sentence, sig):
-            least = SIMILAR_MIN_NOW
-        else:
-            return None
-        if len(sentence.split()) > SIMILAR_WORDS:
-            return None     # a story, not a statement of what changed
-        embedder = pool.embedder()
-        if embedder is None:
-            return None
-        near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
-        try:
-            return similar_target(content, near, who, sig.holder, embedder.embed, least,
-                                  clear=sig.strong and not sig.addition,
-                                  now=_now_alone(sentence, sig),
-                                  fits=(lambda said: same_slot(sentence, said))
-                                  if sig.strong else None)
-        except Exception:   # a failing model finds nothing: the statement is added
-            return None
 
     @staticmethod
     def _keyed_target(cand: Candidate, pool: Pool, who: str) -> dict[str, Any] | None:
@@ -558,7 +490,7 @@ class RuleEvaluator:
         if existing is None and cand.key is not None and not _described(cand):
             sig = signals(cand.source or cand.content)
             if sig.replaces and (sig.ended or sig.change):
-                existing = self._change_target(cand.source, cand.content, sig, pool, who, [],
+                existing = change_target(cand.source, cand.content, sig, pool, who, [],
                                                keyed=True)
             if existing is None and sig.replaces and cand.source and cand.kind == "add":
                 # A value of an attribute no rule keys alike ("I'm seeing Dr. Okonkwo now"

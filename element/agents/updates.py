@@ -61,7 +61,7 @@ __all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "menti
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
            "SIMILAR_MIN_NOW", "NOW_WORDS", "MARGIN",
            "NOW_CLOSE", "NOW_MARGIN", "MAY_CHANGE", "MENTION_MIN", "SINGLE_VALUED",
-           "moved_to", "content_terms"]
+           "moved_to", "content_terms", "ADDITION", "NOT_NOW"]
 
 #: The least cosine (subject and cue words stripped) for a memory to be the one a change
 #: statement replaces by similarity alone.
@@ -156,23 +156,23 @@ MAY_CHANGE = re.compile(
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
-#: "too high").
-_ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|a second|"
-                       r"a third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
-                       r"holiday (?:home|house|flat|cottage|place|let)|for (?:the )?holidays)\b",
-                       re.I)
-#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
-#: "for a week".
-_NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"
-                      r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
-                      r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
-                      r"growing up|wish|should|could|for\s+(?:a|the|one|two|three|a few|"
-                      r"several)\s+(?:days?|nights?|weeks?|weekends?)|"
-                      # Dreams and ideas: "I dream of a cottage one day", "toying with the
-                      # idea of moving", "at some point", "tempted to", "maybe".
-                      r"dream(?:s|ed|t|ing)?\s+(?:of|about)|(?:the\s+)?idea\s+of|one\s+day|"
-                      r"some\s?day|at\s+some\s+point|tempted|maybe|perhaps|hopefully)\b",
+#: "too high"); shared with ``endings.py`` and ``named.py``.
+ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|a second|"
+                      r"a third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
+                      r"holiday (?:home|house|flat|cottage|place|let)|for (?:the )?holidays)\b",
                       re.I)
+#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
+#: "for a week"; shared with ``endings.py`` and ``named.py``.
+NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"
+                     r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
+                     r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
+                     r"growing up|wish|should|could|for\s+(?:a|the|one|two|three|a few|"
+                     r"several)\s+(?:days?|nights?|weeks?|weekends?)|"
+                     # Dreams and ideas: "I dream of a cottage one day", "toying with the
+                     # idea of moving", "at some point", "tempted to", "maybe".
+                     r"dream(?:s|ed|t|ing)?\s+(?:of|about)|(?:the\s+)?idea\s+of|one\s+day|"
+                     r"some\s?day|at\s+some\s+point|tempted|maybe|perhaps|hopefully)\b",
+                     re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
     r"\b(?:(?:left|leaving)(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|"
@@ -297,8 +297,8 @@ def signals(sentence: str) -> Signals:
         if value := _cut(m["x"] or m["y"] or m["z"]):
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
-                   addition=bool(_ADDITION.search(sentence)),
-                   not_now=bool(_NOT_NOW.search(sentence)), ended=tuple(ended),
+                   addition=bool(ADDITION.search(sentence)),
+                   not_now=bool(NOT_NOW.search(sentence)), ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things),
                    now=bool(_NOWISH.search(sentence)))
 

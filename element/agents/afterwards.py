@@ -1,0 +1,86 @@
+"""The new value told in the sentence after an ending, for the updates: "The Skoda got
+written off in a crash. I've been driving my dad's old Volvo since." The first sentence
+ends the speaker's car (``named.py``, ``endings.py``), the second gives the car its new
+value without a word of change of its own ("since" points back at the crash). Read alone,
+the second finds no memory (the ended one is taken) and would be kept beside an ending
+that names only the old car: the reader asked "what does Theo drive?" meets the Skoda.
+
+So a statement of the speaker's right after an ending of the same turn that leans on it
+("since", "instead"), about the ended memory's attribute (by the attribute's words,
+``slots.py``, else the ended memory the nearest by meaning, ``updates.nearest_attribute``),
+is told with the ending as one memory replacing the old: the ending, then the new value.
+A sentence that stands on its own ("We've got a cockatiel now") stays a memory of its own
+(one fact per memory). Not an addition ("I've got a bike too"), not a plan or a wish
+("I'll get a Volvo"), and never another person's statement ("my sister drives a Kia"); a
+new thing introduced as the subject ("A Volvo estate is sat on the drive instead") is the
+speaker's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from .decisions import Pool
+from .episodes import tell
+from .holders import UNKNOWN, holder_of
+from .observation import Observation
+from .rules import Candidate
+from .slots import slot_keys
+from .updates import (ADDITION, MARGIN_CLEAR, NOT_NOW, SIMILAR_MIN, SIMILAR_MIN_CLEAR, is_event,
+                      nearest_attribute, signals)
+
+__all__ = ["new_after_ending"]
+
+#: A new thing introduced as the subject, after the old one ended ("Biscuit was put to
+#: sleep. A spaniel puppy called Mabel is running the house now"): the speaker's.
+_INTRODUCED = re.compile(r"^(?:a|an)\s+(?!lot\b|few\b|bit\b|couple\b)", re.I)
+#: A word pointing back at the ending ("I've been driving a Volvo since", "I got a
+#: bike instead"): without the ending, the sentence says not since when or instead of
+#: what. A sentence standing on its own ("We've got a cockatiel now") is its own memory:
+#: one fact per memory.
+_LEANS_BACK = re.compile(r"\b(?:since(?=\s*[.!]?\s*$)|ever\s+since\b|since\s+then\b|"
+                         r"instead\b|in\s+its\s+place\b|to\s+replace\s+(?:it|him|her|them)\b|"
+                         r"as\s+a\s+replacement\b|after\s+that\b)", re.I)
+#: A sentence longer than this is a story, not the statement of a new value.
+NEW_WORDS = 20
+
+
+def new_after_ending(ending: Candidate, sentence: str, pool: Pool, who: str, turn: int,
+                     observation: Observation) -> Candidate | None:
+    """``ending`` (a change of this turn that ended a memory and named no new value) told
+    with ``sentence``, the turn's next one, when that gives the ended memory's attribute
+    its new value; else None."""
+    target = pool.holds(ending.target) if ending.target else None
+    holder = holder_of(sentence)
+    if holder == UNKNOWN and _INTRODUCED.match(sentence):
+        holder = ""     # "A spaniel puppy called Mabel is running the house now"
+    if target is None or len(sentence.split()) > NEW_WORDS or holder != "" or \
+            ADDITION.search(sentence) or NOT_NOW.search(sentence) or is_event(sentence):
+        return None
+    sig = signals(sentence)
+    if sig.ended or sig.not_now or not _LEANS_BACK.search(sentence):
+        return None     # another ending, or a sentence that stands on its own
+    told = tell(sentence, who, observation.others(turn))
+    if not told or not (slot_keys(sentence, target["content"], who) or
+                        _nearest(told, target, pool, who)):
+        return None
+    content = f"{ending.content.rstrip(' .')}. {told}"
+    return replace(ending, content=content, source=f"{ending.source} {sentence}")
+
+
+def _nearest(told: str, target: dict[str, Any], pool: Pool, who: str) -> bool:
+    """Whether the ended memory is, of the pool's memories nearest ``told`` (the sentence
+    in the third person), the one whose attribute is nearest by meaning: ``SIMILAR_MIN``
+    at least, or clearly the nearest (as ``updates.similar_target`` reads "clear")."""
+    embedder = pool.embedder()
+    if embedder is None:
+        return False
+    near = [m for m in pool.nearest(told, 10) if m["id"] != target["id"]] + [target]
+    try:
+        best, score, second = nearest_attribute(told, near, who, embedder.embed)
+    except Exception:   # a failing model finds nothing: the sentence is told alone
+        return False
+    return best["id"] == target["id"] and (score >= SIMILAR_MIN or score >= SIMILAR_MIN_CLEAR
+                                           and score - second >= MARGIN_CLEAR)

@@ -1,0 +1,78 @@
+"""What "there" and "that" name in an answer to the other speaker's question, for the
+updates: "How's work at Lidl?" / "Oh I left there ages ago, I'm with Aldi now" ends the
+Lidl job, and "Are you still at the bakery on Mill Road?" / "No, I packed that in, I'm at
+the garden centre now" ends the bakery one. The question names the place or thing; the
+answer's ending points back at it with a word that names nothing by itself. Written out
+("I left Lidl ages ago"), the ending reads as any other (``updates.py``, ``endings.py``)
+and the memory says what was left.
+
+Only an answer's ending is read so: an answer that goes on about the question's place
+("Yes, I went there last week") is the episode's to tell (``places.py`` keeps "there" to
+the speaker's own turn), and a question naming nothing after a preposition ("How's it
+going?") names nothing to point back at.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["answered", "asked_thing"]
+
+#: What a question asks about: the words after a preposition of place or company ("work at
+#: Lidl", "still at the bakery on Mill Road", "still with Vodafone", "life in Glasgow"), up
+#: to a word of time or manner that is no part of a name ("these days", "now", "lately").
+_ASKED = re.compile(r"\b(?P<prep>at|in|with|for)\s+(?P<x>(?:the\s+|your\s+|that\s+)?[\w'&-]+"
+                    r"(?:\s+(?!(?:these|now|then|still|lately|anymore|any|at|these|going|"
+                    r"treating|so|too|right|this|today|ok|okay|then)\b)"
+                    r"(?:on|of|in)?\s*[\w'&-]+){0,4})\s*(?:\?|$|,|\s+(?:these|now|then|still|"
+                    r"lately|anymore|any|going|treating|so|too|right|this|today)\b)", re.I)
+#: An ending of the speaker's whose object only points back ("left there", "quit that",
+#: "packed it in", "gave that up", "finished there", "not there anymore", "don't work there
+#: any more"): the verb, the pointing word, and what may close the verb ("in", "up").
+_LEFT = re.compile(r"(?P<v>\b(?:left|leave|leaving|quit|quitting|finished|packed|jacked|gave|"
+                   r"given|giving|stopped|moved\s+(?:away\s+)?from)|(?:\bnot|n't)(?:\s+\w+)?)\s+"
+                   r"(?P<p>there|that|it)\b(?P<up>\s+(?:in|up))?(?!\s*(?:'s|is|was)\b)", re.I)
+_OBJECT_VERBS = frozenset("left leave leaving quit quitting finished packed jacked gave given "
+                          "giving stopped".split())
+#: The verbs whose particle closes them ("packed it in", "gave that up").
+_PARTICLE_VERBS = frozenset("packed jacked gave given giving".split())
+#: An ending word in the answer, without which "there" is no ending ("I was there").
+_ENDED = re.compile(r"\b(?:left|leave|leaving|quit|quitting|finished|packed|jacked|gave|given|"
+                    r"stopped|moved|not|n't|no\s+longer|any\s?more)\b", re.I)
+
+
+def asked_thing(question: str) -> tuple[str, str] | None:
+    """The place or thing ``question`` asks about and its preposition ("at", "Lidl"), in
+    the answerer's words ("your job" -> "my job"), or None."""
+    asked = [q for q in re.split(r"(?<=[.!])\s+", question) if q.rstrip().endswith("?")]
+    for sentence in reversed(asked):
+        found = _ASKED.search(sentence)
+        if found:
+            thing = re.sub(r"^your\b", "my", found["x"].strip(), flags=re.I)
+            thing = re.sub(r"^that\b", "the", thing, flags=re.I)
+            return found["prep"].lower(), thing
+    return None
+
+
+def answered(text: str, question: str | None) -> str:
+    """``text`` (an answer to ``question``) with its ending's pointing word written as what
+    the question asked about: "I left there ages ago" -> "I left Lidl ages ago"; unchanged
+    when it points at nothing or ends nothing."""
+    thing = asked_thing(question) if question else None
+    if thing is None or not _ENDED.search(text):
+        return text
+    prep, name = thing
+
+    def put(m: re.Match[str]) -> str:
+        verb = m["v"]
+        head = verb.split()[0].lower()
+        up = m["up"] or ""
+        if head in _OBJECT_VERBS:
+            # "packed that in" -> "packed in the bakery"; "left there (in May)" -> "left
+            # Lidl (in May)": the particle is the verb's only after "packed", "gave".
+            return f"{verb}{up} {name}" if head in _PARTICLE_VERBS else f"{verb} {name}{up}"
+        if m["p"].lower() != "there":
+            return m[0]     # "not that ...": not a place
+        return f"{verb} {prep} {name}{up}"      # "not there" -> "not at Lidl"
+
+    return _LEFT.sub(put, text, count=1)

@@ -1,0 +1,74 @@
+"""The value told first, for the updates: "Leeds is where I live now", "Home is Leeds these
+days", "Leeds has been home since May", "I'd pick tacos over sushi any day". Spoken English
+puts the new value up front, as the subject, where the rules look for the speaker ("I live
+in ..."): read as it is, such a sentence is no statement of the speaker's and is not
+stored at all. Written as the plain statement it means ("I live in Leeds now", "I have
+lived in Leeds since May", "I prefer tacos over sushi"), it is read like any other, and
+the memory says it plainly.
+
+Only whole sentences of these shapes are rewritten, the rest of the turn as it was said;
+a name as the subject must be capitalised (a place, not "the kitchen is where I work").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["inverted"]
+
+#: A capitalised name of up to four words: the value told first.
+_NAME = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?:(?-i:[A-Z])[\w'-]*|of|upon|on))*?)"
+#: "Leeds is where I live now", "Hove's where we're based these days".
+_WHERE = re.compile(rf"^{_NAME}(?:'s|\s+is)\s+where\s+(?P<s>i|we)(?:'m|\s+am|'re|\s+are)?\s+"
+                    r"(?P<v>live|stay|based|work|study)\b(?P<rest>.*)$", re.I)
+#: "Home is Leeds these days", "home's Leeds now", "home is now Leeds".
+_HOME_IS = re.compile(rf"^(?P<o>(?:my|our)\s+)?home(?:'s|\s+is)\s+(?:now\s+)?{_NAME}"
+                      r"(?P<rest>(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|"
+                      r"since\b.*|for\b.*))*(?:\s*[,;].*)?)$", re.I)
+#: "Leeds has been home since May", "Leeds is home now", "Leeds is our home these days".
+_IS_HOME = re.compile(rf"^{_NAME}(?:'s|\s+is|\s+has)\s+(?P<b>been\s+|become\s+)?"
+                      r"(?P<o>my\s+|our\s+)?(?:new\s+)?home\b(?!\s+(?:to|of)\b)"
+                      r"(?P<rest>.*)$", re.I)
+#: "I'd pick tacos over sushi any day", "I would take tea over coffee": a preference.
+_WOULD_PICK = re.compile(r"\b(?P<s>i|we)(?:'d|\s+would)\s+(?:always\s+|much\s+)?(?:pick|choose|"
+                         r"take|go\s+for|have)\s+(?P<x>[^,;.!?]+?)\s+over\s+(?P<y>[^,;.!?]+?)"
+                         r"(?:\s+(?:any\s+day|every\s+time|any\s+time|hands\s+down))?"
+                         r"(?=\s*(?:[,;.!?]|$))", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _sentence(said: str) -> str:
+    core = said.rstrip()
+    end = core[len(core.rstrip(".!?")):]
+    body = core.rstrip(".!?")
+    if m := _WHERE.match(body):
+        verb = m["v"].lower()
+        prep = "at" if verb in ("work", "study") else "in"
+        verb = "am based" if verb == "based" and m["s"].lower() == "i" else \
+            "are based" if verb == "based" else verb
+        return f"{m['s']} {verb} {prep} {m['x']}{m['rest']}{end}"
+    if m := _HOME_IS.match(body):
+        who = "we" if (m["o"] or "").lower().startswith("our") else "I"
+        return f"{who} live in {m['x']}{m['rest']}{end}"
+    if m := _IS_HOME.match(body):
+        who = "we" if (m["o"] or "").strip().lower() == "our" else "I"
+        verb = "have lived" if m["b"] else "live"
+        return f"{who} {verb} in {m['x']}{m['rest']}{end}"
+    if m := _WOULD_PICK.search(body):
+        return f"{body[:m.start()]}{m['s']} prefer {m['x']} over {m['y']}" \
+               f"{body[m.end():]}{end}"
+    return said
+
+
+def _capital(said: str, written: str) -> str:
+    """``written`` opening with a capital where ``said`` did ("we are based ..." -> "We")."""
+    return written[:1].upper() + written[1:] if written != said and said[:1].isupper() \
+        else written
+
+
+def inverted(text: str) -> str:
+    """``text`` with each sentence that tells its value first written as the plain
+    statement it means ("Leeds is where I live now" -> "I live in Leeds now")."""
+    parts = _SENTENCE.split(text)
+    written = [_capital(p, _sentence(p)) for p in parts]
+    return text if written == parts else " ".join(written)

@@ -1,0 +1,109 @@
+"""Which stored memory a change statement makes stale, for the rule evaluator: named by
+its old value or attribute (a thing ended, a value named again, a move, the same relation,
+the attribute's words), else the clearly closest by attribute (``updates.similar_target``)
+with a strong cue, or a short statement of what holds now. Split from
+``rule_evaluator.py``, which decides what each statement writes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .decisions import Pool
+from .meaning import SIMILAR_WORDS, several
+from .profile import whose
+from .relation import relation_target
+from .restated import restate
+from .rules import point_key
+from .slots import PEOPLE, adds_up, named_target, same_slot, slot_target
+from .updates import (NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW, SIMILAR_MIN_WEAK, Signals,
+                      key_target, moved_to, similar_target, value_target)
+
+__all__ = ["change_target", "short_now", "now_alone"]
+
+
+def short_now(sentence: str, sig: Signals) -> bool:
+    """A short statement of what holds now, with no other cue ("I'm on day shifts now"),
+    not of a taste ("I'm loving X right now" adds a taste, replaces nothing)."""
+    return sig.now and len(sentence.split()) <= NOW_WORDS and not _TASTE.search(sentence)
+
+
+def now_alone(sentence: str, sig: Signals) -> bool:
+    """A short statement of what holds now (``short_now``) that may replace a memory far
+    closer to it than any other (``updates.NOW_CLOSE``): the speaker's by the strict reading
+    (``profile.whose``: "my brother has a flat in Brighton now" is his), of one thing (not
+    "two phones") and not only of attributes that add up ("I have a dog called Rex now"
+    after "I have a cat" is one more)."""
+    return short_now(sentence, sig) and whose(sentence) == "" and not several(sentence) \
+        and not adds_up(sentence)
+
+
+#: A taste: "I'm loving X right now" adds one, replaces nothing.
+_TASTE = re.compile(r"\b(?:lov|lik|enjoy|prefer|hat|ador|into|fan)(?:e|es|ed|ing|s)?\b", re.I)
+
+
+def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
+                  skip: list[str], keyed: bool = False) -> dict[str, Any] | None:
+    """The memory a change statement makes stale: named by its old value or attribute,
+    else (a strong cue, or any for a ``keyed`` statement) the clearly closest by
+    attribute (``updates.py``)."""
+    memories = pool.memories()
+    things = [" ".join(v.split()[1:]) for v in sig.ended
+              if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
+    for thing in things + list(sig.things):
+        found = key_target(point_key(thing, sentence), memories, who, skip)
+        if found is not None:
+            return found
+    # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
+    # diet"); what ended by itself is named in the memory ("Rex passed away"); what a
+    # person ended is theirs ("my dad is not drinking anymore").
+    by = whose(sentence)
+    found = value_target(sig.ended, memories, who, by if set(by.split()) & PEOPLE else "",
+                         skip) if sig.ended else None
+    if found is not None:
+        return found
+    # The speaker's old value named again beside a new one of their own ("Equinox got
+    # too pricey, I'm at Blink now"): the one fact that names it.
+    if sig.change and sig.replaces and \
+            (found := named_target(sentence, memories, who, skip)) is not None:
+        return found
+    # A move of the speaker's to a named place, wherever in the sentence ("we packed
+    # up and moved to Denver"): where they live.
+    if not sig.holder and moved_to(sentence):
+        found = key_target("fact:location", memories, who, skip)
+        if found is not None and restate("fact:location", sentence, who, found["content"]):
+            return found
+    # The same relation with a new value, said to hold now ("I'm playing for Kingston
+    # Town now" after "I play for Hilltop FC").
+    if not sig.holder and sig.change and \
+            (found := relation_target(sentence, memories, who, skip)) is not None:
+        return found
+    # The same attribute by its words ("the keys to our new house in Walthamstow"
+    # after "I rent a flat in Camden"): a statement, not a story.
+    if sig.change and len(sentence.split()) <= SIMILAR_WORDS and \
+            (found := slot_target(sentence, sig.holder, sig.strong, memories, who,
+                                  skip)) is not None:
+        return found
+    if sig.strong:
+        least = SIMILAR_MIN
+    elif (keyed or sig.holder) and sig.change:
+        least = SIMILAR_MIN_WEAK
+    elif short_now(sentence, sig):
+        least = SIMILAR_MIN_NOW
+    else:
+        return None
+    if len(sentence.split()) > SIMILAR_WORDS:
+        return None     # a story, not a statement of what changed
+    embedder = pool.embedder()
+    if embedder is None:
+        return None
+    near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
+    try:
+        return similar_target(content, near, who, sig.holder, embedder.embed, least,
+                              clear=sig.strong and not sig.addition,
+                              now=now_alone(sentence, sig),
+                              fits=(lambda said: same_slot(sentence, said))
+                              if sig.strong else None)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
