@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from .gathered import Ranked
-from .recency import (ADDITION, CHANGE, CURRENT, PROFILE_CATEGORIES, Asked, answering,
-                      yields)
+from .recency import PROFILE_CATEGORIES, Asked, answering
+from .told import ADDITION, CHANGE, CURRENT, yields
 
 __all__ = ["cut", "join_under", "joined"]
 
