@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 
 from .gathered import Ranked
-from .recency import (ADDITION, CHANGE, CURRENT, PROFILE_CATEGORIES, Asked, answering,
-                      yields)
+from .recency import PROFILE_CATEGORIES, Asked, answering
+from .told import ADDITION, CHANGE, CURRENT, yields
 
-__all__ = ["cut", "join_under", "joined"]
+__all__ = ["cut", "join_under", "joined", "told_now"]
 
 
 def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
@@ -52,15 +52,20 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     takes. Empty when the query asks no single-valued attribute."""
     if question is None or not question.single or len(vectors) <= chosen:
         return []
-    _, best = answering(vectors, owners, contents, categories, question)
+    rest = told_now(contents, categories, chosen)
+    if not rest:
+        return []
+    # Only the results and the rows whose words may join are scored against the bank
+    # (each row's answer is its own: the others' do not change it).
+    _, best = answering([v if i < chosen or i in rest else None
+                         for i, v in enumerate(vectors)], owners, contents, categories,
+                        question)
     olds = [i for i in range(chosen) if best[i] and owners[i] is not None]
     if not olds:
         return []
     out: list[tuple[int, int]] = []
-    for u in range(chosen, len(vectors)):
-        said = contents[u] or ""
-        if not best[u] or categories[u] not in PROFILE_CATEGORIES or yields(said) or \
-                ADDITION.search(said) or not (CURRENT.search(said) or CHANGE.search(said)):
+    for u in sorted(rest):
+        if not best[u]:
             continue
         # Beside the first result of its subject it is newer than: its place.
         beside = next((c for c in olds if owners[c] == owners[u] and
@@ -68,6 +73,21 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         if beside is not None:
             out.append((u, beside))
     return out
+
+
+def told_now(contents: Sequence[str | None], categories: Sequence[str | None],
+             chosen: int) -> frozenset[int]:
+    """The rows not chosen (``chosen..``) whose words may make them a newer value: a fact
+    or preference that says it holds now or tells the change, and no past, wish, ending
+    or addition. Read first, from the words alone, so that a search whose rows not chosen
+    say none of it reads no vector of theirs."""
+    out = set()
+    for u in range(chosen, len(contents)):
+        said = contents[u] or ""
+        if categories[u] in PROFILE_CATEGORIES and not yields(said) and \
+                not ADDITION.search(said) and bool(CURRENT.search(said) or CHANGE.search(said)):
+            out.add(u)
+    return frozenset(out)
 
 
 def joined(ranked: Ranked, joins: list[tuple[int, int]]) -> Ranked:

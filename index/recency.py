@@ -69,11 +69,15 @@ A newer value that says it holds now (:data:`CURRENT`: "these days", "from now o
 the asked attribute within :data:`CURRENT_TIE` (:func:`_current_ahead`), a many-valued
 attribute's too: "it is decaf from now on" replaces "a double espresso every morning",
 where "has also got into green tea" is a second drink.
+
+What a memory's words tell of time and of whom (:data:`PAST`, :data:`WISH`,
+:data:`CHANGE`, :data:`ENDING`, :data:`CURRENT`, :data:`ADDITION`, :func:`aside`,
+:func:`yields`, :func:`relations`, :func:`told_of`) is read in ``told.py`` and re-exported
+here.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,12 +85,16 @@ from typing import Any
 import numpy as np
 
 from .embed import Embedder
-from .profile_bank import ATTRIBUTES, RELATIONS, ROLES, attribute_scores, question_vectors
 from .gathered import Ranked
+from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
+# The text readers (what a clause tells of time and of whom), read here and re-exported
+# for the callers that read them with the ranking's constants.
+from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
+                   relations, told_of, yields)
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
-           "PAST", "WISH", "CHANGE", "ENDING", "aside", "answering", "asked", "asked_of",
-           "relations", "told_of", "yields",
+           "ADDITION", "CURRENT", "HOUSEHOLD", "PAST", "WISH", "CHANGE", "ENDING", "aside",
+           "answering", "asked", "asked_of", "relations", "told_of", "yields",
            "newer_first", "reorder"]
 
 #: The content cosine from which two memories are taken to say one attribute's value
@@ -133,104 +141,6 @@ PROFILE_CATEGORIES = frozenset({"fact", "preference"})
 #: author is Stephen King"); still a tie, so a value the query names by its own words
 #: keeps its lead.
 CURRENT_TIE = 0.3
-#: A memory that says its value holds now, against what was: "it is decaf from now on",
-#: "these days the weekends are all about motorbikes", "the commute is a walk now".
-CURRENT = re.compile(r"\b(?:now|these days|nowadays|from now on|currently|any\s?more|"
-                     r"no longer|instead|ever since)\b", re.I)
-#: ... unless it adds to the old one ("has started running too", "also has a cat now").
-#: ("second-year" is a year, no second one.)
-ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b(?!-)", re.I)
-
-#: A memory whose sentence places its value in the past, not a newer value of the
-#: attribute: a past state ("grew up in Cork", "used to work at a bank", "was a teacher",
-#: "lived in Leeds", "back when ...", "as a kid"). "has lived / has worked" (a present
-#: perfect) still holds, so it is no past.
-PAST = re.compile(r"\b(?:grew up|growing up|used to|back when|as a (?:kid|child|teen(?:ager)?)|"
-                  r"(?:was|were) (?:a|an|the|in|at|from|based)|"
-                  r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
-#: ... or in a wished, planned or hypothetical future ("dreams of a cottage in Cornwall",
-#: "would love to", "plans to", "is thinking about", "one day", "if ...", "toying with
-#: the idea of moving out at some point", "might").
-WISH = re.compile(r"\b(?:dream(?:s|ed|ing)? (?:of|about)|(?:would|'d) (?:love|like) to|"
-                  r"(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
-                  r"thinking (?:about|of)|one day|some ?day|at some point|the idea of|"
-                  r"considering|might|maybe|if)\b", re.I)
-#: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
-#: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
-CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"
-                    r"took a job|now|these days|nowadays|currently)\b", re.I)
-
-
-#: A memory that tells a value ending, not a value that holds: "Karin and Nils got
-#: divorced last year", "The Skoda got written off in a crash", "No more trains", "quit
-#: accounting", "Sunny escaped out the kitchen window".
-ENDING = re.compile(r"\b(?:divorced|broke up|broken up|split up|separated|passed away|died|"
-                    r"RIP|put down|put to sleep|ran away|escaped|went missing|sold|"
-                    r"written off|stolen|scrapped|quit|left|resigned|retired|(?:got|was) fired|"
-                    r"laid off|made redundant|let go|gave up|given up|stopped|ended|"
-                    r"cancell?ed|closed down|shut down|moved out|no more|no longer|"
-                    r"any\s?more|said goodbye to|got rid of)\b", re.I)
-#: ... unless it tells the new value too ("cancelled the membership and joined the
-#: climbing gym instead", "left the bank and started as a nurse").
-_CHANGE_VERB = re.compile(r"\b(?:moved to|relocated|switched|started|joined|took a job|"
-                          r"got a (?:new )?job|taken up|took up|got into|became)\b", re.I)
-
-
-def yields(text: str | None) -> bool:
-    """Whether a memory is no current value beside one told with it or later: a past or a
-    wish (:func:`aside`), or an ending (:data:`ENDING`) that names no new value."""
-    said = text or ""
-    return aside(said) or bool(ENDING.search(said)) and not _CHANGE_VERB.search(said)
-
-
-def aside(text: str | None) -> bool:
-    """Whether a memory tells a value of the past or of a wish (:data:`PAST`,
-    :data:`WISH`, no :data:`CHANGE`): it takes no part in newest first, keeping its
-    ranked place."""
-    said = text or ""
-    return bool(PAST.search(said) or WISH.search(said)) and not CHANGE.search(said)
-
-
-#: A person of the subject's named as whose a fact is: "Maria's brother", "their older
-#: sister", "his boss".
-_RELATION = re.compile(r"(?:\w's|\w'|\b(?:their|his|her|my|our))\s+((?:[\w-]+\s+)?[\w-]+)",
-                       re.I)
-
-
-#: The subject's household, not another person: the subconscious writes a speaker's
-#: "we" of home life as "<name>'s family" ("Cosmo's family has got a cockatiel now"), and
-#: where the family lives or what pet it has is the subject's answer too.
-HOUSEHOLD = frozenset({"family", "household"})
-
-
-def relations(text: str) -> frozenset[str]:
-    """The people of the subject's a text names as whose something is (``RELATIONS``; not
-    the :data:`HOUSEHOLD`)."""
-    return frozenset(w for m in _RELATION.finditer(text)
-                     for w in re.split(r"[\s-]+", m[1].lower())
-                     if w in RELATIONS and w not in HOUSEHOLD)
-
-
-#: The words a sentence's subject may open with before the person whose it is: names
-#: (capitalised), articles and "and" ("Yesterday Maria's brother", "The twins' mum").
-_LEAD_WORD = re.compile(r"[A-Z][\w.'-]*|the|a|an|and|both|one|of")
-
-
-def told_of(text: str) -> frozenset[str]:
-    """The people of the subject's a memory is about (:func:`relations` named in the
-    subject of one of its sentences: "Maria's brother lives in Brighton", "Erin's
-    girlfriend Chloe ..."), not those named only in what the subject does ("Theo has been
-    driving their dad's old Volvo", "Maria lives in Porto with Maria's husband"): that is
-    the subject's own fact."""
-    found: set[str] = set()
-    for sentence in re.split(r"(?<=[.!?;])\s+", text):
-        for m in _RELATION.finditer(sentence):
-            lead = re.sub(r"[\w'-]*$", "", sentence[:m.start() + 1]).split()
-            if all(_LEAD_WORD.fullmatch(w) for w in lead):
-                found |= relations(m[0])
-    return frozenset(found)
-
-
 @dataclass(frozen=True)
 class Asked:
     """The attribute a query asks (:func:`asked`): its index in the bank, the bank's

@@ -28,7 +28,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from ..answers_under import cut, join_under, joined
+from ..answers_under import cut, join_under, joined, told_now
 from ..backend import HealthItem, ImportedMemory, Memory, SearchResult, StoreResult
 from ..core import MemoryCore, Vectors
 from ..decisions import check_keys
@@ -253,6 +253,8 @@ class PostgresMemoryStore(MemoryCore):
             if not ranked.keys:
                 conn.execute("COMMIT")
                 return SearchResult([], ranked.fallback)
+            # Rows already ordered (``settled``) need not send their vectors again.
+            tail = "NULL, NULL" if settled else _NEWNESS
             with conn.cursor() as cur:
                 with conn.pipeline():
                     conn.execute("COMMIT")
@@ -272,14 +274,14 @@ class PostgresMemoryStore(MemoryCore):
                                     f"access_count + 1, last_accessed_at = %s FROM hit WHERE "
                                     f"element = %s AND id = hit.key AND "
                                     f"set_config('synchronous_commit', 'off', true) = 'off' "
-                                    f"RETURNING {PUBLIC}, {_NEWNESS}) "
+                                    f"RETURNING {PUBLIC}, {tail}) "
                                     f"SELECT * FROM counted UNION ALL SELECT {PUBLIC}, "
-                                    f"{_NEWNESS} FROM memories WHERE element = %s AND "
+                                    f"{tail} FROM memories WHERE element = %s AND "
                                     f"id = ANY(%s) AND id NOT IN (SELECT key FROM hit)",
                                     (self.element, ranked.keys, self._now(), self.element,
                                      self.element, ranked.keys))
                     else:
-                        cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE "
+                        cur.execute(f"SELECT {PUBLIC}, {tail} FROM memories WHERE "
                                     f"element = %s AND id = ANY(%s)",
                                     (self.element, ranked.keys))
                 rows = {row[0]: row for row in cur.fetchall()}
@@ -303,10 +305,26 @@ class PostgresMemoryStore(MemoryCore):
             cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE element = %s AND "
                         f"id = ANY(%s)", (self.element, keys))
             rows = {row[0]: row for row in cur.fetchall()}
-        ranked = joined(ranked, join_under(*_read([rows.get(k) for k in keys]),
-                                           len(ranked.keys), question))
-        return cut(reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
-                                                ranked.scores, question)), limit)
+        # Each row is read once, and a row not chosen has its vector parsed only when its
+        # words may make it a newer value (``answers_under.told_now``): parsing a vector's
+        # text is most of the reading.
+        listed = [rows.get(k) for k in keys]
+        chosen = len(ranked.keys)
+        width = len(FIELDS)
+        rest = told_now([None if r is None else r[FIELDS.index("content")] for r in listed],
+                        [None if r is None else r[FIELDS.index("category")] for r in listed],
+                        chosen)
+        read = _read([r if i < chosen or i in rest or r is None else
+                      (*r[:width], None, *r[width + 1:]) for i, r in enumerate(listed)])
+        ranked = joined(ranked, join_under(*read, chosen, question))
+        at = {k: i for i, k in enumerate(keys)}
+        picked = [at[k] for k in ranked.keys]
+        vectors, owners, newness, contents, categories = read
+        return cut(reorder(ranked, newer_first(
+            [vectors[i] for i in picked], [owners[i] for i in picked],
+            [newness[i] for i in picked], ranked.scores, question=question,
+            contents=[contents[i] for i in picked],
+            categories=[categories[i] for i in picked])), limit)
 
     def _counts(self) -> dict[str, Any]:
         with self._tx() as cur:
