@@ -72,3 +72,25 @@ def test_a_taste_for_something_unshown_stays_a_taste() -> None:
 
 def test_a_fan_too_agrees_and_names_nothing() -> None:
     assert extract("Have you seen all the Harry Potter movies? I'm a fan too!", 0, "Ana") == []
+
+
+@pytest.mark.parametrize("text,content,key", [
+    ("Honestly these days I'd pick tacos over sushi any day.", "John prefers tacos over sushi",
+     "preference:sushi|tacos"),
+    ("I'd rather have tea than coffee.", "John prefers tea over coffee",
+     "preference:coffee|tea"),
+    ("I'd choose a quiet night in over a party every time.",
+     "John prefers a quiet night in over a party", "preference:party|quiet night in"),
+])
+def test_a_taste_said_by_comparison_is_a_preference_of_both_things(text: str, content: str,
+                                                                   key: str) -> None:
+    [found] = extract(text, 1, "John")
+    assert (found.category, found.content, found.key) == ("preference", content, key)
+
+
+@pytest.mark.parametrize("text", [
+    "Leeds beat Hull on Saturday.",             # a result, not a taste
+    "I'd take that over nothing.",              # what "that" is is not said
+])
+def test_a_comparison_that_names_no_two_things_is_no_preference(text: str) -> None:
+    assert all(c.category != "preference" for c in extract(text, 1, "John"))
