@@ -837,3 +837,16 @@ def test_a_compound_adjective_in_ed_is_no_dropped_i() -> None:
     told = episode("I took a road trip for research last week. Much-needed break and a chance "
                    "to explore new places.", "Ana")
     assert told is not None and told.content == "Ana took a road trip for research last week."
+
+
+def test_short_news_told_as_done_opens_the_memory_of_what_follows() -> None:
+    told = episode("We made pizza! We had so much fun. It was great picking out toppings and "
+                   "sharing a tasty meal with family.", "John")
+    assert told is not None
+    assert told.content.startswith("John's family made pizza. ")
+    # an announcement, or the other person's, is no news of its own
+    told = episode("I got some great news to share! I joined a gym last week and I'm sticking "
+                   "to my workout routine.", "Maria")
+    assert told is not None and "news" not in told.content
+    # alone, short news still makes no memory
+    assert episode("We made pizza!", "John") is None
