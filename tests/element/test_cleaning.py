@@ -94,3 +94,9 @@ def test_a_taste_said_by_comparison_is_a_preference_of_both_things(text: str, co
 ])
 def test_a_comparison_that_names_no_two_things_is_no_preference(text: str) -> None:
     assert all(c.category != "preference" for c in extract(text, 1, "John"))
+
+
+def test_the_speaker_acted_on_in_a_keyed_memory_keeps_the_name() -> None:
+    # "they keep them going" would tell nothing of who is kept going
+    [found] = extract("My family is my motivation and they keep me going.", 1, "John")
+    assert found.content == "John's family is their motivation and they keep John going"
