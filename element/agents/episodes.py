@@ -518,9 +518,11 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
     addressee = list(addressee)
     vocative = _vocatives(addressee)
     told: list[str] = []
+    appraised = False   # "Wow, that looks amazing! Those colors are so vivid": theirs
     for raw in sentences(text):
+        shown, appraised = appraised, appraised or appraises(raw)
         cleaned, question = _clean(raw, vocative)
-        if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
+        if question or not cleaned or len(cleaned.split()) > MAX_WORDS or shown:
             continue
         cleaned = _drop_address(_trim(cleaned))
         if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \

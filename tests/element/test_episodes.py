@@ -449,6 +449,8 @@ def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories
     ("That is so kind of you, it means the world.", []),           # about the other
     ("My sister came too. It was her first reading.", ["It was her first reading."]),
     ("That road trip sounds great, it must have been fun.", []),   # the other's thing
+    # after an appraisal of what the other showed, "those" and "it" are theirs
+    ("Wow, that looks amazing! Those colors are so vivid, it really looks like a sunset.", []),
 ])
 def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
         said: str, more: list[str]) -> None:
