@@ -389,7 +389,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         ended_before, ended = ended, False
         place = named_place(raw, addressee) or place
         cleaned, question = _clean(raw, vocative)
-        if praises_shown(cleaned, appraised):
+        if praises_shown(cleaned, appraised) or _exclaimed(raw, cleaned):
             continue
         appraised = appraised or appraises(raw)
         if question and cleaned:
@@ -474,6 +474,22 @@ _LET_GO = re.compile(r"\b(?:said (?:good)?bye to|got rid of|gave up|handed (?:in
 
 #: A name after a sentence's first word ("I got into Exeter").
 _NAMES_ONE = re.compile(r"(?<=\s)(?!I\b)[A-Z][\w'-]+")
+
+
+#: An exclamation opening a sentence ("Wow, ...", "Oh, ...", "Aww ..."): a reaction.
+_EXCLAIM = re.compile(r"^\W*(?:wow|whoa|woah|oh|ooh|aww?|omg|yay|haha|lol)\b", re.I)
+#: A sentence that only judges its subject by a word of reaction ("... is so cool").
+_JUDGED_ONLY = re.compile(r"\b(?:is|are|was|were|'s)\s+(?:(?:so|really|very|super|just|"
+                          r"pretty|totally|such)\s+)*(?:an?\s+)?(?P<adj>[a-z]+)\W*$", re.I)
+
+
+def _exclaimed(raw: str, cleaned: str) -> bool:
+    """Whether a sentence opening on an exclamation only judges what it names by a word of
+    reaction ("Wow, having symbols of travel in our homes is so cool!"): a reaction to
+    what the other said, not the speaker's news."""
+    m = _JUDGED_ONLY.search(cleaned)
+    return bool(_EXCLAIM.match(raw)) and m is not None and m["adj"].lower() in _GENERIC and \
+        not re.match(r"(?:my|our|I|we)\b", cleaned, re.I)    # "Wow, my new job is great!"
 
 
 def _headline(sentence: str) -> bool:

@@ -852,3 +852,12 @@ def test_short_news_told_as_done_opens_the_memory_of_what_follows() -> None:
     assert told is not None and "news" not in told.content
     # alone, short news still makes no memory
     assert episode("We made pizza!", "John") is None
+
+
+def test_an_exclamation_that_only_judges_is_a_reaction_not_news() -> None:
+    told = episode("Wow, having symbols of travel memories in our homes is so cool! Last week I "
+                   "retook the aptitude test with some great results.", "John")
+    assert told is not None
+    assert told.content == "Last week John retook the aptitude test with some great results."
+    assert episode("Wow, having symbols of travel memories in our homes is so cool!",
+                   "John") is None
