@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
+from .spoken import MY_IS
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements"]
 
@@ -21,7 +22,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
-    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
+    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"),
+    (MY_IS, r"\1 is "))]
 _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
                      r"fyi|just so you know|for the record|for your information|to be clear|"
                      r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"

@@ -100,3 +100,16 @@ def test_the_speaker_acted_on_in_a_keyed_memory_keeps_the_name() -> None:
     # "they keep them going" would tell nothing of who is kept going
     [found] = extract("My family is my motivation and they keep me going.", 1, "John")
     assert found.content == "John's family is their motivation and they keep John going"
+
+
+@pytest.mark.parametrize("text,content", [
+    ("My car's a Golf now.", "John's car is a Golf"),      # the "'s" of "is"
+    ("My mum's a nurse.", "John's mum is a nurse"),
+])
+def test_an_s_of_is_after_the_speakers_thing_is_read_as_is(text: str, content: str) -> None:
+    assert [c.content for c in extract(text, 1, "John")] == [content]
+
+
+def test_an_owners_s_stays_an_owner() -> None:
+    assert [c.content for c in extract("My dad's old car is red.", 1, "John")] == \
+        ["John's dad's old car is red"]
