@@ -9,6 +9,7 @@ import re
 
 from .episode_words import (
     ADVERBS as _ADVERBS,
+    AMBIGUOUS_PAST as _AMBIGUOUS_PAST,
     GENERIC as _GENERIC,
     PARTICIPLES as _PARTICIPLES,
     PAST as _PAST,
@@ -53,13 +54,31 @@ def acts(text: str) -> bool:
                 aux in ("will", "might", "may", "had to") and \
                 verb not in ("be", "never", "always", "not", "have", "well", "say", "admit"):
             return True
-        if aux in ("", "have", "has", "had") and _past_act(verb):
+        if aux in ("", "have", "has", "had") and _past_act(verb) or \
+                aux in ("have", "has", "had") and (
+                    verb in _DONE or verb in _AMBIGUOUS_PAST and _PARTICLE.match(text[m.end():])
+                ) and not _BECOME.match(text[m.end():]):
             return True
     return False
 
 
 def _past_act(verb: str) -> bool:
     return verb in _PAST - _NOT_ACTS or verb.endswith("ed") and verb not in _PARTICIPLES
+
+
+#: Past participles that are no past form ("I have given up meat", "I've gone back to uni",
+#: "we have taken on a dog"): after "have", an act done; so is a phrasal verb of a form
+#: with its past ("I have set up my own business", "I've cut out sugar"; ``_PARTICLE``).
+_DONE = frozenset("""
+gone given taken begun written driven eaten flown grown broken chosen spoken stolen ridden
+risen shown thrown worn torn beaten hidden forgotten frozen swum sung drunk
+""".split())
+_PARTICLE = re.compile(r"\s+(?:up|out|off|down|back|in|on|away)\b", re.I)
+#: A state after such a participle ("I have grown fond of them", "it has gone quiet"):
+#: becoming, no act.
+_BECOME = re.compile(r"\s+(?:\w+ly\s+|so\s+|very\s+|quite\s+)*(?:fond|tired|used|close|"
+                     r"accustomed|attached|quiet|silent|numb|cold|bad|sick|weary|mad|crazy|"
+                     r"soft|stale|wrong)\b", re.I)
 
 
 #: A place the speaker has been to ("I have been only to Rome once"): a trip, done.

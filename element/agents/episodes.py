@@ -128,6 +128,8 @@ _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.
 #: sentence ("My dog ..."); a sentence without either ("it gives me hope", "last week my
 #: grandma passed away") speaks of the speaker less surely (``PASSIVE_COST``).
 _ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
+                    # a parent called as by name ("Mum moved in with us"): the speaker's
+                    r"mum|mom|mam|dad|nan|gran|granny|grandma|grandpa|"
                     r"\w+ing)\b",
                     re.I)
 #: A thing of the speaker's world said to matter to them ("Pottery is a huge part of my
