@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
+from .spoken import MY_IS
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements"]
 
@@ -21,7 +22,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
-    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"))]
+    (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"),
+    (MY_IS, r"\1 is "))]
 _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"
                      r"fyi|just so you know|for the record|for your information|to be clear|"
                      r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
@@ -59,7 +61,27 @@ def clean(raw: str) -> str:
     text = _FIRST_OWN.sub("My first ", _NEW_OWN.sub("My new ", text))
     # "Ella had her 4th birthday" says "Ella turned 4".
     text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
+    # "I'd pick tacos over sushi any day", "Tea beats coffee any day": a taste told by
+    # comparison is "I prefer tacos over sushi", which the rules key by both things.
+    text = _COMPARED.sub(lambda m: f"I prefer {m['a'] or m['c'] or m['e']} over "
+                                   f"{m['b'] or m['f']}", text)
     return restore_subject(text)
+
+
+#: A preference said by comparison: "I would pick / take / choose / go for X over Y", "I
+#: would rather have X than Y", "X beats Y any day" (the tail says it is a taste, not a
+#: match result: "Leeds beat Hull" is not). Not a pronoun for either thing ("I'd take that
+#: over nothing"): the rules could not tell what.
+_THING = (r"(?!(?:it|that|this|them|those|these|one|nothing|anything|you)\b)[\w'-]+"
+          r"(?:\s+[\w'-]+){0,3}?")
+_ANY_DAY = r"\s+(?:any day(?: of the week)?|every time|anytime|any time|hands down|every day)"
+_COMPARED = re.compile(
+    r"^I\s+would\s+(?:(?:always|still|definitely|totally|probably|now)\s+)*"
+    r"(?:(?:pick|take|choose|go for)\s+(?P<a>" + _THING + r")\s+over|"
+    r"(?:much\s+)?rather\s+(?:have|eat|drink|watch|read|use|drive|play|listen to)\s+"
+    r"(?P<c>" + _THING + r")\s+than)\s+(?P<b>" + _THING + r")(?:" + _ANY_DAY + r")?$|"
+    r"^(?P<e>" + _THING + r")\s+(?:beats|trumps)\s+(?P<f>" + _THING + r")" + _ANY_DAY + r"$",
+    re.I)
 
 
 #: "New <thing> is/are ..." opening a sentence, no determiner.

@@ -117,10 +117,15 @@ STANDING = re.compile(
     r"^(?!.*\b(?:lov|lik|enjoy|prefer|hat|ador|fan)(?:e|es|ed|ing|s)?\b)"
     r"(?:I|we)\s+(?:(?:usually|always|still|now|currently|normally|mostly|only|also|just)\s+)?"
     r"(?:(?:am|are|'m|'re)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+|with|on|in|at|from|"
-    r"part of|(?:doing|studying|working|living|training|renting)\b)|"
+    r"part of|off\s+(?!to\b)|(?:doing|studying|working|living|training|renting)\b)|"
+    # "I've been on a diet since Christmas": a standing held since.
+    r"(?:have|'ve)\s+been\s+(?:with|on|in|at|off)\s+(?!to\b)|"
     # "have" of having, not of the perfect ("I have been", "I have done").
     r"(?:have|have got)\s+(?!(?:been|had|done|got|always|really|never|just|also|a few|"
-    r"some|a lot)\b|\w+ed\b)|(?:own|rent|use|drive|ride|take|get|go|work|live|bank|subscribe|"
+    r"some|a lot)\b|\w+ed\b)|"
+    # "I got a rabbit now": got as having ("now" makes it a standing, ``stands_now``).
+    r"got\s+(?:a|an|two|three|\d+)\s|"
+    r"(?:own|rent|use|drive|ride|take|get|go|work|live|bank|subscribe|"
     r"train|study|teach|speak|play|belong|volunteer|support|attend|smoke|drink|eat|run|swim|"
     r"cycle|walk)\b)", re.I)
 
@@ -146,8 +151,17 @@ def stands(text: str) -> bool:
     if m is None:
         return False
     adj = m["adj"].lower()
-    return not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or adj in ADVERBS or
-                adj in ABSTRACT or adj.endswith(("ed", "ing")))
+    return adj in STATUSES or not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or
+                                   adj in ADVERBS or adj in ABSTRACT or
+                                   adj.endswith(("ed", "ing")))
+
+
+#: Participles that tell a standing, not a feeling ("I'm self-employed now", "We are
+#: married"): work and civil status.
+STATUSES = frozenset("""
+employed unemployed self-employed retired married engaged divorced separated widowed
+qualified registered licensed certified vaccinated
+""".split())
 
 
 #: How things stand now, said as a change ("I'm at Spotify now", "We're in Glasgow now",
@@ -197,10 +211,12 @@ def relation_subject(text: str) -> bool:
 _MILESTONE = re.compile(
     r"^(?:(?:I|we)|(?P<rel>(?:my|our)\s.+?))\s+(?:(?:just|finally|recently|officially|actually)\s+)?"
     r"(?:(?:have|had|has)\s+)?(?:got|was|were|been|had|landed|lost|passed|became|"
-    r"is|are|'s)\s+(?:(?:just|finally|officially|now)\s+)?"
+    r"am|is|are|'s)\s+(?:(?:just|finally|officially|now)\s+)?"
     r"(?:promoted|(?:a|my)\s+(?:big\s+)?(?:promotion|raise|pay rise)|hired|fired|laid off|"
     r"made redundant|let go|engaged|married|divorced|pregnant|a (?:baby|son|daughter)|"
+    r"diagnosed with|"
     r"(?:my|our|his|her|their)\s+job|(?:a|the)\s+(?:new\s+)?job|"
+    r"(?:my|our)\s+(?:own|first)\s+(?:place|flat|house|home|apartment|car)|"
     r"(?:my|his|her|their) (?:degree|diploma|driving test)|"
     r"a (?:grandparent|grandmother|grandfather|dad|mum|mom|father|mother))\b", re.I)
 
@@ -247,16 +263,20 @@ def does(text: str) -> bool:
 LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up|took up|"
                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
                          r"quit|switched|became|signed up|stopped|changed|turned \d+|"
-                         r"broke up|split up|passed away|sold|left)\b", re.I)
+                         r"broke up|split up|passed away|sold|left|gave up|given up|"
+                         r"dropped out)\b", re.I)
 
 
 #: How long, or an unnamed day ahead: "for years", "for six months", "one day"; or since
 #: when, told by the speaker's age ("since I was a teenager", "since we were kids").
 DURATION = re.compile(r"\bfor\s+(?:\d+|a few|a couple of|several|many|two|three|four|five|"
-                      r"six|ten)?\s*(?:years|months|decades)\b|\b(?:one day|someday|some day)\b|"
+                      r"six|ten)?\s*(?:years|months|decades)\b|\bfor\s+(?:a|one|over a|about a)\s+"
+                      r"(?:year|month|decade)\b|\b(?:one day|someday|some day)\b|"
                       r"\bsince\s+(?:I|we)\s+(?:was|were)\b", re.I)
-#: The speaker's occupation, now or before ("I'm a nurse", "I was a lifeguard").
-ROLE = re.compile(r"\b(?:I|we)\s+(?:am|are|was|were|used to be|have been)\s+(?:an?\s+)"
+#: The speaker's occupation, now or before ("I'm a nurse", "I was a lifeguard"), or what
+#: they work as ("I'm freelancing as a copywriter", "I started as a junior developer").
+ROLE = re.compile(r"\b(?:I|we)\s+(?:(?:am|are|was|were|used to be|have been)\s+|"
+                  r"(?:[\w']+\s+){1,3}?as\s+)(?:an?\s+)"
                   r"(?:[\w-]+\s+){0,2}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")s?\b", re.I)
 #: What an employer or an office did to the speaker ("They've relocated me to the
 #: Birmingham office"): "they" is the firm, no earlier topic, when the sentence names where.

@@ -34,8 +34,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .acts import acts as _acts, done, habit_verb as _habit_verb
 from .dates import time_phrase
-from .facts import NOT_HABITS
 from .narration import Mentions, household, household_of, kin, narrate
 from .episode_words import (
     stands,
@@ -51,7 +51,6 @@ from .episode_words import (
     FAMILY as _FAMILY,
     PARTICIPLES as _PARTICIPLES,
     PAST as _PAST,
-    ADVERBS as _ADVERBS,
 )
 from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM,
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
@@ -91,6 +90,9 @@ MIN_CONTENT = 2
 #: At most this many disclosures of one turn go into its memory (the best, in order).
 MAX_SENTENCES = 3
 MAX_WORDS = 60
+#: Where a short piece of news of a turn that gives a memory ranks among its sentences
+#: (``MAX_SENTENCES`` are kept, the best).
+HEADLINE_SCORE = MIN_SCORE
 #: What a sentence opening on an earlier turn's topic ("It was a tough call, but ...")
 #: loses: the reader of the memory cannot tell what "it" is.
 ANAPHOR_COST = 3.0
@@ -126,6 +128,8 @@ _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.
 #: sentence ("My dog ..."); a sentence without either ("it gives me hope", "last week my
 #: grandma passed away") speaks of the speaker less surely (``PASSIVE_COST``).
 _ACTOR = re.compile(r"\b(?:I|we)\b|^(?:my|our|me and|here is|here are|this is|these are|"
+                    # a parent called as by name ("Mum moved in with us"): the speaker's
+                    r"mum|mom|mam|dad|nan|gran|granny|grandma|grandpa|"
                     r"\w+ing)\b",
                     re.I)
 #: A thing of the speaker's world said to matter to them ("Pottery is a huge part of my
@@ -339,52 +343,6 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
     return score
 
 
-#: A habit told by its verb alone ("I vape", "I knit now", "We still smoke").
-_ONE_VERB = re.compile(r"^(?:I|[Ww]e)\s+(?:(?:usually|still|now|also|mostly|only|sometimes|often|"
-                       r"regularly|occasionally)\s+)?(?P<v>[a-z]{3,})(?:\s+(?:now|these days|"
-                       r"again|too|daily|every day|a lot|regularly|sometimes|occasionally))?$")
-
-
-def _habit_verb(text: str) -> bool:
-    """Whether ``text`` is a habit told by its verb alone (``_ONE_VERB``): a verb no rule
-    reads as thinking, feeling or talking (``facts.NOT_HABITS``), not a word of reaction,
-    a past form or an adverb ("I agree", "I guess", "I did", "I totally")."""
-    m = _ONE_VERB.match(text)
-    if m is None:
-        return False
-    verb = m["v"]
-    return verb not in NOT_HABITS and verb not in _STOP and verb not in _GENERIC and \
-        verb not in _PAST and verb not in _PARTICIPLES and verb not in _ADVERBS and \
-        not verb.endswith(("ed", "ly", "ing"))
-
-
-
-def _acts(text: str) -> bool:
-    """Whether the speaker does, did or plans something ("I joined", "we are moving", "I am
-    off to bake", "I've been to Rome"), as opposed to feeling or judging ("I am so proud")."""
-    if _BEEN_TO.search(text):
-        return True
-    for m in _ACTION.finditer(text):
-        aux = (m.group(1) or "").lower()
-        verb = m.group(2).lower()
-        if verb.endswith("ing") and len(verb) > 4 or verb in ("off", "going") or \
-                aux in ("will", "might", "may", "had to") and \
-                verb not in ("be", "never", "always", "not", "have", "well", "say", "admit"):
-            return True
-        if aux in ("", "have", "has", "had") and (
-                verb in _PAST - {"was", "were", "did", "had", "felt", "thought", "knew", "meant"}
-                or verb.endswith("ed") and verb not in _PARTICIPLES):
-            return True
-    return False
-
-
-#: A place the speaker has been to ("I have been only to Rome once"): a trip, done.
-_BEEN_TO = re.compile(r"\b(?:I|we)\s+(?:have|had)\s+(?:\w+\s+)?been\s+(?:\w+\s+)?to\s+(?!be\b)",
-                      re.I)
-_ACTION = re.compile(r"\b(?:I|we)(?:\s+(?:" + "|".join(sorted(_ADVERBS, key=len, reverse=True))
-                     + r"))*\s+(?:(am|are|was|were|have been|had been|had to|have|has|had|"
-                     r"will be|will|might|may)\s+)?"
-                     r"(?:(?:just|also|still|finally|recently|really|now)\s+)?([A-Za-z']+)", re.I)
 def _category(text: str) -> str:
     if _PLAN.search(text):
         return "context"
@@ -424,6 +382,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     mine = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
     kept: list[tuple[int, str, float]] = []
     pending: str | None = None     # a short news sentence the next one may complete
+    headlines: list[tuple[int, str]] = []   # such news no next sentence completed
     appraised = False               # "That looks amazing!": "I love the color" is praise
     ended = False                   # the sentence before let something go ("sold the Golf")
     place = None                    # the place last named: where "there" is
@@ -432,7 +391,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         ended_before, ended = ended, False
         place = named_place(raw, addressee) or place
         cleaned, question = _clean(raw, vocative)
-        if praises_shown(cleaned, appraised):
+        if praises_shown(cleaned, appraised) or _exclaimed(raw, cleaned):
             continue
         appraised = appraised or appraises(raw)
         if question and cleaned:
@@ -457,6 +416,12 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         score = _score(cleaned, mine)
         if score is None:
             cleaned, score = _own_clauses(cleaned, mine)
+        if prev is not None and not (score is None and not _FIRST.search(cleaned) and
+                                     not _ANAPHOR.match(cleaned) and
+                                     not _SECOND.search(cleaned)) and \
+                not (score is not None and _NAMES_ONE.search(prev)) and _headline(prev) and \
+                not kept:
+            headlines.append((len(kept) + len(headlines), prev))
         if score is None and prev is not None and not _FIRST.search(cleaned) and \
                 not _ANAPHOR.match(cleaned) and not _SECOND.search(cleaned):
             # "Made partner!!! Eight years of billable hours finally paid off": a short
@@ -470,10 +435,13 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         if score is not None:
             # News the speaker frames as news ("Wanted to let you know that ...") is news
             # they mean the other to keep: a point more than its words.
-            kept.append((len(kept), cleaned, score + (1.0 if framed(raw) else 0.0)))
+            kept.append((len(kept) + len(headlines), cleaned,
+                         score + (1.0 if framed(raw) else 0.0)))
         elif _acts(cleaned) and len(_content_words(cleaned)) == 1 and \
                 not _EXCHANGE.search(cleaned):
             pending = cleaned
+    if pending is not None and _headline(pending) and not kept:
+        headlines.append((len(kept) + len(headlines), pending))
     if not kept:
         return None
     own = [k for k in kept if not _general(k[1])]
@@ -486,6 +454,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     best = max(score for _, _, score in kept)
     if best < MIN_SCORE and not (len(kept) > 1 and best >= MIN_SCORE_SEVERAL):
         return None
+    # "We made pizza! We had so much fun making them together": the short news the rest
+    # of the turn goes on about opens its memory, as its headline.
+    kept += [(i, h, HEADLINE_SCORE) for i, h in headlines]
     chosen = sorted(sorted(kept, key=lambda k: -k[2])[:MAX_SENTENCES])
     named = Mentions()      # the speaker named once per memory, across its sentences
     parts = [narrate(s, who, household_of(s, text), _partner(addressee), named)
@@ -505,6 +476,28 @@ _LET_GO = re.compile(r"\b(?:said (?:good)?bye to|got rid of|gave up|handed (?:in
 
 #: A name after a sentence's first word ("I got into Exeter").
 _NAMES_ONE = re.compile(r"(?<=\s)(?!I\b)[A-Z][\w'-]+")
+
+
+#: An exclamation opening a sentence ("Wow, ...", "Oh, ...", "Aww ..."): a reaction.
+_EXCLAIM = re.compile(r"^\W*(?:wow|whoa|woah|oh|ooh|aww?|omg|yay|haha|lol)\b", re.I)
+#: A sentence that only judges its subject by a word of reaction ("... is so cool").
+_JUDGED_ONLY = re.compile(r"\b(?:is|are|was|were|'s)\s+(?:(?:so|really|very|super|just|"
+                          r"pretty|totally|such)\s+)*(?:an?\s+)?(?P<adj>[a-z]+)\W*$", re.I)
+
+
+def _exclaimed(raw: str, cleaned: str) -> bool:
+    """Whether a sentence opening on an exclamation only judges what it names by a word of
+    reaction ("Wow, having symbols of travel in our homes is so cool!"): a reaction to
+    what the other said, not the speaker's news."""
+    m = _JUDGED_ONLY.search(cleaned)
+    return bool(_EXCLAIM.match(raw)) and m is not None and m["adj"].lower() in _GENERIC and \
+        not re.match(r"(?:my|our|I|we)\b", cleaned, re.I)    # "Wow, my new job is great!"
+
+
+def _headline(sentence: str) -> bool:
+    """Whether ``sentence``, a short act of the speaker's, is news told as done (``acts.done``:
+    "We made pizza"), nothing of the other person's and no plan."""
+    return not _SECOND.search(sentence) and not _PLAN.search(sentence) and done(sentence)
 
 
 def _own_clauses(sentence: str, mine: re.Pattern[str] | None) -> tuple[str, float | None]:
@@ -543,9 +536,11 @@ def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str
     addressee = list(addressee)
     vocative = _vocatives(addressee)
     told: list[str] = []
+    appraised = False   # "Wow, that looks amazing! Those colors are so vivid": theirs
     for raw in sentences(text):
+        shown, appraised = appraised, appraised or appraises(raw)
         cleaned, question = _clean(raw, vocative)
-        if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
+        if question or not cleaned or len(cleaned.split()) > MAX_WORDS or shown:
             continue
         cleaned = _drop_address(_trim(cleaned))
         if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \

@@ -209,6 +209,17 @@ class Mentions:
         self.named = False
 
 
+#: What follows an owner's "'s" (not the "'s" of "is": "my journal's pretty much my rock",
+#: "my son's ok", "my hard work's paying off"; nor a thing named by its owner alone, "my
+#: master's and a PhD"): a word that is no article, adverb, state, verb form, preposition
+#: or conjunction.
+_OWNED = (r"(?!(?:a|an|the|been|being|not|so|too|pretty|really|very|just|always|never|still|"
+          r"now|ok|okay|fine|great|good|all|back|here|there|gone|got|going|doing|done|my|your|"
+          r"our|his|her|their|its|in|on|at|with|from|of|to|for|about|like|more|less|over|and|or|"
+          r"but|then|as|because|so|that|which|who|when|where|while|since|if|than|yet)\b)"
+          r"(?![\w-]+(?:ing|ly)\b)\w")
+
+
 def _resolve(marked: str, who: str, said: Mentions, pronouns: bool) -> str:
     """``marked`` with the owner's placeholders written out: "<name>'s" until the name
     has been said, "their"/"theirs" after it ("Xiomara is the tallest in their family").
@@ -220,12 +231,15 @@ def _resolve(marked: str, who: str, said: Mentions, pronouns: bool) -> str:
         if m["lit"] is not None:
             said.named = True
             return m["lit"]
-        later, said.named = pronouns and said.named, True
+        later, said.named = pronouns and said.named and m["chain"] is None, True
         if later:
             return "their" if m["kind"] == _POSS else "theirs"
         return f"{who}'s"
 
-    mention = re.compile(rf"(?P<lit>\b{re.escape(who)}(?:'s)?(?![\w']))|(?P<kind>[{_POSS}{_MINE}])")
+    # An owner of an owner ("my dad's old Volvo") keeps the name: "their dad's old Volvo"
+    # could be anyone's dad, and the speaker's people are what such a memory is about.
+    mention = re.compile(rf"(?P<lit>\b{re.escape(who)}(?:'s)?(?![\w']))|(?P<kind>[{_POSS}{_MINE}])"
+                         rf"(?P<chain>(?<={_POSS})(?=\s+(?:[\w-]+\s+)?[\w-]+'s\s+{_OWNED}))?")
     out = mention.sub(write, marked)
     # An owner opening a sentence: "... camping trip. Their family roasts marshmallows".
     return re.sub(r"(^|[.!?]\s+)(their|theirs)\b", lambda m: m[1] + m[2].capitalize(), out)

@@ -80,9 +80,13 @@ def _key(kind: str, text: str) -> str:
     return f"{kind}:{' '.join(words)}"
 
 
-def third_person(text: str, who: str | None = None) -> str:
+def third_person(text: str, who: str | None = None, *, named: str | None = None) -> str:
     """First person to third: "my" -> "their"; for instructions (``who`` given) "me" ->
-    "the user" (or the speaker's name) and "my" -> "the user's"."""
+    "the user" (or the speaker's name) and "my" -> "the user's". With ``named``, "me" is
+    that name, as episodes tell it ("they keep me going": "they keep Ana going", not "they
+    keep them going")."""
+    if named is not None:
+        text = re.sub(r"\bme\b", lambda _: named, text, flags=re.I)
     if who is not None:
         who = "the user" if who == "User" else who
         # Replacements are functions: a speaker's name is text, never a pattern template.
@@ -298,8 +302,8 @@ def _my_thing(s: str, turn: int, who: str) -> Candidate | None:
             m["b"] and (any(w in GENERIC for w in x.lower().split()) or
                         re.search(r"(?:ful|ous|ive|ble|ult|ic|ed|ing)$", x, re.I)):
         return None     # "It is hard for me these days" is how it goes, no taste
-    return Candidate("preference", f"{who} likes {third_person(x)}", _key("preference", x),
-                     turn)
+    return Candidate("preference", f"{who} likes {third_person(x, named=who)}",
+                     _key("preference", x), turn)
 
 
 def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
@@ -328,13 +332,14 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         pair = _OVER.match(x) if verb == "prefer" else None
         key = "preference:" + "|".join(sorted(_key("", p)[1:] for p in (pair["a"], pair["b"]))) \
             if pair else _key("preference", x)
-        return Candidate("preference", f"{who} {_VERBS[verb]} {third_person(x)}", key, turn)
+        return Candidate("preference", f"{who} {_VERBS[verb]} {third_person(x, named=who)}", key,
+                         turn)
     if m := _FAN.match(s):
         x = _obj(m["x"])
         if x and _ABOUT_THEM.search(x):
             return None
         verb = "does not like" if m["neg"] else "likes"
-        return Candidate("preference", f"{who} {verb} {third_person(x)}",
+        return Candidate("preference", f"{who} {verb} {third_person(x, named=who)}",
                          _key("preference", x), turn) if x else None
     plain = re.sub(r"^(i|we)\s+(am\s+|are\s+)?(?:also|still|currently|now|really|actually)"
                    r"\s+", r"\1 \2", s, flags=re.I)
@@ -372,11 +377,11 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         if not x or norm(k) in _NOT_MY:
             return None
         category = "preference" if re.match(r"favou?rite\b", k, re.I) else "fact"
-        return Candidate(category, f"{who}'s {k} {m['v'].lower()} {third_person(x)}",
+        return Candidate(category, f"{who}'s {k} {m['v'].lower()} {third_person(x, named=who)}",
                          point_key(k, x), turn, slot=True)
     if m := _MY_VERB.match(s):
         x = _obj(m["x"])
-        return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x)}",
+        return Candidate("fact", f"{who}'s {m['k']} {m['v'].lower()} {third_person(x, named=who)}",
                          _key("fact:my", f"{m['k']} {m['v']}"), turn, slot=True) if x else None
     if (m := _STATE_SINCE.match(s)) and m["x"].lower() in _STATES:
         # "I've been vegan since January": a state that holds now, however long.

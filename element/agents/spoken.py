@@ -25,7 +25,7 @@ from .episode_words import (
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
-__all__ = ["APOS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
+__all__ = ["APOS", "MY_IS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
            "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -36,6 +36,9 @@ APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
 #: — it's been a dream"): chat writes them between two statements (an unspaced en
 #: dash is a range: "2019–2020").
 _DASH = re.compile(r"\s+-\s+(?=[A-Z])|\s*\u2014+\s*|\s+\u2013\s+")
+#: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is".
+MY_IS = (r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
+         r"back|so|really|just|always|never|off|with)\b)")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # A wish to be able to do something is what the speaker would like to do.
     (r"^(?:I\s+)?wish\s+(I|we)\s+could\s+(?!have\b)", r"\1 would like to "),
@@ -66,6 +69,9 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
      r"(?:new\s+(?=\S))?(?P<b>\S.*)$", r"I swapped the old \g<a> for the \g<b>"),
     (r"'cause\b|\bcuz\b|\bcoz\b", "because"),
     (r"\b(it|that|what|there|here|he|she)'s\b", r"\1 is"), (r"\bya\b", "you"),
+    # "My car's a Golf now", "my sister's in Leeds": the "'s" of "is", before what can only
+    # follow a verb (an article, a preposition, an adverb).
+    (MY_IS, r"\1 is "),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
     # Chat clippings: a memory says "business", as a reader (and a search) would.
     (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),
@@ -116,6 +122,11 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Don't feel like I'm making an impact": the speaker's "I" dropped before a negation.
     (r"^(?:do not|did not|cannot|could not)\s+(?=(?:feel|think|know|want|have|remember|"
      r"understand|see|get|like|mind|care)\b)", "I \\g<0>"),
+    # "Gone off tea lately", "Given up on the gym": a phrasal participle, "I have" dropped.
+    (r"^(?:gone|given|taken)\s+(?=(?:off|up|back|out|on)\b)", "I have \\g<0>"),
+    # "Can't eat gluten anymore", "Don't drink these days": a habit ended, "I" dropped.
+    (r"^(?:do not|cannot|can not|no longer)\s+(?=[a-z]+\b.*\b(?:any\s?more|these days|"
+     r"nowadays)\W*$)", "I \\g<0>"),
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),

@@ -72,3 +72,44 @@ def test_a_taste_for_something_unshown_stays_a_taste() -> None:
 
 def test_a_fan_too_agrees_and_names_nothing() -> None:
     assert extract("Have you seen all the Harry Potter movies? I'm a fan too!", 0, "Ana") == []
+
+
+@pytest.mark.parametrize("text,content,key", [
+    ("Honestly these days I'd pick tacos over sushi any day.", "John prefers tacos over sushi",
+     "preference:sushi|tacos"),
+    ("I'd rather have tea than coffee.", "John prefers tea over coffee",
+     "preference:coffee|tea"),
+    ("I'd choose a quiet night in over a party every time.",
+     "John prefers a quiet night in over a party", "preference:party|quiet night in"),
+])
+def test_a_taste_said_by_comparison_is_a_preference_of_both_things(text: str, content: str,
+                                                                   key: str) -> None:
+    [found] = extract(text, 1, "John")
+    assert (found.category, found.content, found.key) == ("preference", content, key)
+
+
+@pytest.mark.parametrize("text", [
+    "Leeds beat Hull on Saturday.",             # a result, not a taste
+    "I'd take that over nothing.",              # what "that" is is not said
+])
+def test_a_comparison_that_names_no_two_things_is_no_preference(text: str) -> None:
+    assert all(c.category != "preference" for c in extract(text, 1, "John"))
+
+
+def test_the_speaker_acted_on_in_a_keyed_memory_keeps_the_name() -> None:
+    # "they keep them going" would tell nothing of who is kept going
+    [found] = extract("My family is my motivation and they keep me going.", 1, "John")
+    assert found.content == "John's family is their motivation and they keep John going"
+
+
+@pytest.mark.parametrize("text,content", [
+    ("My car's a Golf now.", "John's car is a Golf"),      # the "'s" of "is"
+    ("My mum's a nurse.", "John's mum is a nurse"),
+])
+def test_an_s_of_is_after_the_speakers_thing_is_read_as_is(text: str, content: str) -> None:
+    assert [c.content for c in extract(text, 1, "John")] == [content]
+
+
+def test_an_owners_s_stays_an_owner() -> None:
+    assert [c.content for c in extract("My dad's old car is red.", 1, "John")] == \
+        ["John's dad's old car is red"]

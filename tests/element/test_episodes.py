@@ -449,6 +449,8 @@ def test_suggestions_after_an_opener_and_what_we_all_have_to_do_are_not_memories
     ("That is so kind of you, it means the world.", []),           # about the other
     ("My sister came too. It was her first reading.", ["It was her first reading."]),
     ("That road trip sounds great, it must have been fun.", []),   # the other's thing
+    # after an appraisal of what the other showed, "those" and "it" are theirs
+    ("Wow, that looks amazing! Those colors are so vivid, it really looks like a sunset.", []),
 ])
 def test_a_follow_up_tells_only_what_opens_on_the_topic_and_says_something(
         said: str, more: list[str]) -> None:
@@ -837,3 +839,73 @@ def test_a_compound_adjective_in_ed_is_no_dropped_i() -> None:
     told = episode("I took a road trip for research last week. Much-needed break and a chance "
                    "to explore new places.", "Ana")
     assert told is not None and told.content == "Ana took a road trip for research last week."
+
+
+def test_short_news_told_as_done_opens_the_memory_of_what_follows() -> None:
+    told = episode("We made pizza! We had so much fun. It was great picking out toppings and "
+                   "sharing a tasty meal with family.", "John")
+    assert told is not None
+    assert told.content.startswith("John's family made pizza. ")
+    # an announcement, or the other person's, is no news of its own
+    told = episode("I got some great news to share! I joined a gym last week and I'm sticking "
+                   "to my workout routine.", "Maria")
+    assert told is not None and "news" not in told.content
+    # alone, short news still makes no memory
+    assert episode("We made pizza!", "John") is None
+
+
+def test_an_exclamation_that_only_judges_is_a_reaction_not_news() -> None:
+    told = episode("Wow, having symbols of travel memories in our homes is so cool! Last week I "
+                   "retook the aptitude test with some great results.", "John")
+    assert told is not None
+    assert told.content == "Last week John retook the aptitude test with some great results."
+    assert episode("Wow, having symbols of travel memories in our homes is so cool!",
+                   "John") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    # what the speaker works as is an occupation, however it is said
+    ("These days I'm freelancing as a copywriter.", "These days Ana is freelancing as a "
+     "copywriter."),
+    # a past participle after "have" is an act done, as a past form is
+    ("I've given up meat.", "Ana has given up meat."),
+    ("I've gone back to uni to do nursing.", "Ana has gone back to uni to do nursing."),
+])
+def test_a_change_of_work_or_habit_said_in_few_words_is_a_memory(said: str,
+                                                                 memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_a_participle_of_becoming_is_no_act() -> None:
+    # "grown fond of" is a feeling: it weighs as one, and alone makes no memory
+    assert episode("I've really grown fond of them.", "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Got a rabbit now.", "Ana got a rabbit now."),                  # got as having, now
+    ("I'm off meat these days.", "Ana is off meat these days."),      # off as a state
+    ("I've been diagnosed with diabetes.", "Ana has been diagnosed with diabetes."),
+    ("I dropped out of college.", "Ana dropped out of college."),     # an end, as quitting
+    ("I gave up piano.", "Ana gave up piano."),
+    ("Can't eat gluten anymore.", "Ana cannot eat gluten anymore."),   # "I" dropped
+    ("I've set up my own business.", "Ana has set up their own business."),
+    ("I'm self-employed now.", "Ana is self-employed now."),        # a status, no feeling
+    ("I'm pregnant!", "Ana is pregnant."),
+    ("Mum moved in with us.", "Mum moved in with Ana's family."),   # a parent called by name
+    ("Been sober for a year.", "Ana has been sober for a year."),
+    ("I've been on a diet since Christmas.", "Ana has been on a diet since Christmas."),
+    ("Finally got my own place!", "Ana finally got their own place."),
+    ("Gone off tea lately, drinking coffee again.", "Ana has gone off tea lately, drinking "
+     "coffee again."),
+])
+def test_a_change_told_in_few_everyday_words_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_off_to_somewhere_is_no_standing() -> None:
+    assert episode("I'm off to the shops now.", "Ana") is None
+    assert episode("I have read that book.", "Ana") is None     # "read", no phrasal verb
+    assert episode("I am so excited now.", "Ana") is None       # a feeling, no status
+    assert episode("Gone are the days of cheap rent.", "Ana") is None

@@ -38,6 +38,15 @@ from index import HashingEmbedder, MemorySettings, MemoryStore
     ("I lent my bike, the red one is mine", "Xiomara lent their bike, the red one is theirs"),
     # another "their" in the sentence: the speaker's stays the name
     ("My parents said they loved my garden", "Xiomara's parents said they loved Xiomara's garden"),
+    # an owner of an owner keeps the name: "their dad's old Volvo" could be anyone's dad
+    ("I have been driving my dad's old Volvo since",
+     "Xiomara has been driving Xiomara's dad's old Volvo since"),
+    ("I love my dog and my best friend's cat", "Xiomara loves their dog and Xiomara's best "
+     "friend's cat"),
+    # ... not an "'s" of "is", nor a thing named by its owner alone
+    ("I love it, my hard work's paying off", "Xiomara loves it, their hard work's paying off"),
+    ("I finished my thesis and my master's and I am proud",
+     "Xiomara finished their thesis and their master's and Xiomara is proud"),
 ])
 def test_the_speaker_is_named_once_as_an_owner(said: str, memory: str) -> None:
     assert narrate(said, "Xiomara") == memory
