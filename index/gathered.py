@@ -110,11 +110,13 @@ class Rows:
             else np.asarray(self.named, dtype=bool)
 
 
-NeighbourFinder = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, Rows]]
-"""``(hit keys, keys already scored) -> (hits, neighbours, rows)``: one ``(hits[i],
-neighbours[i])`` pair per neighbour found (the memory stored just before or just after
-a hit by the same owner, within ``neighbour_gap`` seconds of it, with a content vector,
-passing the search's filters: at most one each side), and the scored rows of those
+NeighbourFinder = Callable[[np.ndarray, np.ndarray],
+                          tuple[np.ndarray, np.ndarray, np.ndarray, Rows]]
+"""``(hit keys, keys already scored) -> (hits, neighbours, steps, rows)``: one
+``(hits[i], neighbours[i], steps[i])`` triple per neighbour found (the memories stored
+before and after a hit by the same owner, within ``neighbour_gap`` seconds of it, with a
+content vector, passing the search's filters: at most ``IndexParams.neighbour_reach``
+each side, ``steps[i]`` 1 for the nearest, 2 for the next), and the scored rows of those
 neighbours that are not among the keys already scored."""
 
 HopFinder = Callable[[Any], tuple[Rows, np.ndarray] | None]

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["IndexParams"]
+__all__ = ["IndexParams", "NEIGHBOUR_REACH"]
+
+# How many memories on each side of a hit are its neighbours while the far ones are
+# pulled (``IndexParams.neighbour_far_weight``): the nearest and the two after it.
+NEIGHBOUR_REACH = 3
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,10 @@ class IndexParams:
     ``neighbour_gap`` seconds of it: the turns around a hit of one conversation) toward
     that hit's score (``recall.boost_neighbours``; 0 turns it off; on LoCoMo .5 lifts
     R@10 by .008 per conversation and .011 in the mixed store, for ~0.2 ms).
+    ``neighbour_far_weight`` pulls the memories two and three places away on each side
+    (``NEIGHBOUR_REACH``, the same rule) toward the hit by that share of the gap: a turn
+    that finishes an answer is often one more turn away (0 turns it off, and only the
+    nearest is looked for).
     ``name_weight`` boosts the memories about a name the query names: that open with it
     or say it otherwise than as an address (``names.named_in``, ``recall.boost_named``;
     0 turns it off). ``name_projection`` (``p``) embeds the first name a query names
@@ -86,12 +94,19 @@ class IndexParams:
     neighbour_weight: float = 0.5
     neighbour_hits: int = 5
     neighbour_gap: float = 3600.0
+    neighbour_far_weight: float = 0.3
     name_weight: float = 0.6
     query_without_names: bool = False
     name_projection: float = 1.0
     answer_weight: float = 0.3
     lend_superseded: bool = True
     hop_places: int = 3
+
+    @property
+    def neighbour_reach(self) -> int:
+        """How many neighbours a hit has on each side: ``NEIGHBOUR_REACH`` while the far
+        ones are pulled, else the nearest alone."""
+        return NEIGHBOUR_REACH if self.neighbour_far_weight > 0 else 1
 
     def candidates_for(self, limit: int, lane: str = "context", lanes: int = 3) -> int:
         """How many candidates a lane contributes per owner pool for a search of ``limit``

@@ -22,7 +22,7 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
    the query names (``recall.boost_time``);
 4. the memories stored next to the best hits (same owner, adjacent in creation order,
    close in time) join and are pulled toward their hit (``recall.boost_neighbours``), in
-   each column by its own hits;
+   each column by its own hits: the nearest on each side halfway, the next two less;
 5. each column is calibrated against what the query reaches on the newest current
    memories of the subject the search names, else of its scope (``recall.calibrate``
    over ``Gathered.background``): an increasing map, so the order is the formula's and
@@ -377,7 +377,7 @@ class Ranking:
         last = np.partition(scores, len(scores) - count)[len(scores) - count]
         tied = np.flatnonzero(scores >= last)
         top = tied[np.lexsort((-seq[tied], -scores[tied]))][:count]
-        hits, wanted, rows = gathered.neighbours(table.keys[top], table.keys)
+        hits, wanted, steps, rows = gathered.neighbours(table.keys[top], table.keys)
         if not len(hits):
             return
         if len(rows):
@@ -386,9 +386,12 @@ class Ranking:
         keys = table.keys
         order = np.argsort(keys, kind="stable")
         rows_of = order[np.searchsorted(keys[order], np.concatenate([hits, wanted]))]
+        # The nearest on each side pulled by ``neighbour_weight``, the farther ones by
+        # ``neighbour_far_weight``.
+        weights = np.where(steps <= 1, self.params.neighbour_weight,
+                           self.params.neighbour_far_weight)
         table.scores[column] = boost_neighbours(
-            table.scores[column], rows_of[:len(hits)], rows_of[len(hits):],
-            self.params.neighbour_weight)
+            table.scores[column], rows_of[:len(hits)], rows_of[len(hits):], weights)
 
 
 _CONTENT_ONLY = np.array([[True, False, False]])

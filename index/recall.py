@@ -167,18 +167,19 @@ def boost_named(scores: np.ndarray, named: np.ndarray, weight: float) -> np.ndar
 
 
 def boost_neighbours(scores: np.ndarray, hits: np.ndarray, neighbours: np.ndarray,
-                     weight: float) -> np.ndarray:
+                     weight: float | np.ndarray) -> np.ndarray:
     """Scores of memories stored next to a strong hit, pulled toward the hit's score.
 
     For each pair ``(hits[i], neighbours[i])`` (row indices into ``scores``) the neighbour
-    gets ``s_n + weight * (s_h - s_n)`` when the hit scores higher; a neighbour of several
-    hits keeps the largest. The turns around an answer in one conversation often hold the
-    rest of it (the question it answered, the detail that follows), and a short turn says
-    too little to be found on its own. With ``weight`` in ``[0, 1]`` a neighbour never
+    gets ``s_n + weight * (s_h - s_n)`` when the hit scores higher (``weight``: one for
+    every pair, or one per pair); a neighbour of several hits keeps the largest. The
+    turns around an answer in one conversation often hold the rest of it (the question it
+    answered, the detail that follows), and a short turn says too little to be found on
+    its own. With ``weight`` in ``[0, 1]`` a neighbour never
     passes its hit, and scores stay in ``[0, 1]``; rows in no pair are unchanged.
     """
     out = np.array(scores, dtype=np.float64, copy=True)
-    if len(hits) == 0 or weight <= 0:
+    if len(hits) == 0 or np.all(np.asarray(weight) <= 0):
         return out
     source = out[hits]
     target = out[neighbours]

@@ -139,9 +139,10 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         found = queries
 
         def finder(hits: np.ndarray, known: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, Rows]:
-            hit, wanted = _adjacent(state, hits, cats, occurred,
-                                    ranking.params.neighbour_gap, valid)
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Rows]:
+            hit, wanted, steps = _adjacent(state, hits, cats, occurred,
+                                           ranking.params.neighbour_gap, valid,
+                                           ranking.params.neighbour_reach)
             # The neighbours not scored yet, sorted and distinct (``np.unique``'s), by a
             # mask over the labels.
             fresh = np.zeros(slots.high_water, dtype=bool)
@@ -149,8 +150,8 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             fresh[known] = False
             new = np.flatnonzero(fresh)
             if not len(new):
-                return hit, wanted, Rows.empty()
-            return hit, wanted, _vector_rows(state, new, found, bm25, ranking)
+                return hit, wanted, steps, Rows.empty()
+            return hit, wanted, steps, _vector_rows(state, new, found, bm25, ranking)
     hop = None
     if queries is not None and ranking.hops:
         hop = _hop(state, request, owners, queries, bm25, ranking)
@@ -330,12 +331,12 @@ def _newest(state: MemoryState, owners: list[int | None], count: int,
 
 
 def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
-              occurred: Bounds, gap: float,
-              valid: Validity = CURRENT) -> tuple[np.ndarray, np.ndarray]:
-    """The memories stored just before and just after each hit label by the same owner
-    that occurred within ``gap`` seconds of it (and pass the search's filters), with a
-    content vector: at most one on each side. Returns ``(hit labels, neighbour labels)``,
-    one pair per neighbour found."""
+              occurred: Bounds, gap: float, valid: Validity = CURRENT,
+              reach: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``reach`` memories stored nearest before and after each hit label by the same
+    owner that occurred within ``gap`` seconds of it (and pass the search's filters), with
+    a content vector. Returns ``(hit labels, neighbour labels, steps)``, one triple per
+    neighbour found, ``steps`` 1 for the nearest on its side, 2 for the next."""
     slots = state.slots
     hw = slots.high_water
     has = state.lanes["content"].has
@@ -347,23 +348,27 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
     keep &= has[near]
     if not _unfiltered(state, cats, occurred, valid):
         keep &= _passes(state, near.ravel(), cats, occurred, valid).reshape(near.shape)
-    seq = slots.seq[near]
-    mine = slots.seq[hits][:, None]
-    out_rows: list[np.ndarray] = []
-    out_labels: list[np.ndarray] = []
-    for side, pick in ((keep & (seq < mine), np.argmax), (keep & (seq > mine), np.argmin)):
-        found = side.any(axis=1)
-        if not found.any():
-            continue
-        masked = np.where(side, seq, np.iinfo(np.int64).min if pick is np.argmax
-                          else np.iinfo(np.int64).max)
-        at = pick(masked, axis=1)
-        out_rows.append(hits[found])
-        out_labels.append(near[np.arange(len(hits)), at][found])
-    if not out_rows:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return (np.concatenate(out_rows).astype(np.int64),
-            np.concatenate(out_labels).astype(np.int64))
+    # Each candidate's distance in creation order (before: the hit's seq minus its own;
+    # after: its own minus the hit's), the others pushed past every real one: the
+    # ``reach`` smallest of a side are its neighbours, nearest first.
+    distance = slots.seq[near] - slots.seq[hits][:, None]
+    far = np.iinfo(np.int64).max
+    rows = np.arange(len(hits))[:, None]
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for side in (np.where(keep & (distance < 0), -distance, far),
+                 np.where(keep & (distance > 0), distance, far)):
+        at = np.argsort(side, axis=1, kind="stable")[:, :reach]
+        found = side[rows, at] < far
+        if found.any():
+            step = np.broadcast_to(np.arange(1, at.shape[1] + 1), at.shape)
+            out.append((np.broadcast_to(hits[:, None], at.shape)[found],
+                        near[rows, at][found], step[found]))
+    if not out:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    return (np.concatenate([o[0] for o in out]).astype(np.int64),
+            np.concatenate([o[1] for o in out]).astype(np.int64),
+            np.concatenate([o[2] for o in out]).astype(np.int64))
 
 
 def _unfiltered(state: MemoryState, cats: list[int] | None, occurred: Bounds,

@@ -18,7 +18,7 @@ from ..gathered import NEIGHBOUR_SCAN, Rows
 from ..recall import LANES
 from .columns import SCORED
 
-__all__ = ["Scored", "adjacent", "as_rows", "scored", "HITS", "LOOKED"]
+__all__ = ["Scored", "adjacent", "as_rows", "scored", "HITS", "LOOKED", "STEPS"]
 
 OWNER = 4 + SCORED
 """Where a row's ``subject_type, subject_id`` start, after its scored columns."""
@@ -26,6 +26,8 @@ HITS = OWNER + 2
 """A neighbours statement's column of the hits a row neighbours (``search.py``)."""
 LOOKED = HITS + 1
 """A neighbours statement's column of every hit looked for."""
+STEPS = LOOKED + 1
+"""A neighbours statement's column of the row's step from each hit of ``HITS``."""
 
 
 @dataclass
@@ -80,18 +82,19 @@ def as_rows(scored: list[tuple[str, Scored]]) -> Rows:
                 answers=np.array([row.answers for _, row in scored], dtype=bool))
 
 
-def adjacent(rows: dict[str, Scored], hits: list[str], gap: float
-             ) -> list[tuple[str, str]]:
-    """``(hit, neighbour)`` pairs among ``rows``, the rows of the pools scored whole, which
-    hold every row of each hit's pool that passes the search's filters: the same rule as
-    ``neighbours.send`` (the same owner, a content vector, within ``gap``
-    seconds), looked up by sequence number (at most ``2 * NEIGHBOUR_SCAN`` lookups per
-    hit)."""
+def adjacent(rows: dict[str, Scored], hits: list[str], gap: float, reach: int = 1
+             ) -> list[tuple[str, str, int]]:
+    """``(hit, neighbour, step)`` triples among ``rows``, the rows of the pools scored
+    whole, which hold every row of each hit's pool that passes the search's filters: the
+    same rule as ``neighbours.send`` (the same owner, a content vector, within ``gap``
+    seconds, the ``reach`` nearest each side), looked up by sequence number (at most
+    ``2 * NEIGHBOUR_SCAN`` lookups per hit)."""
     by_seq = {row.seq: memory_id for memory_id, row in rows.items()}
     pairs = []
     for hit in hits:
         h = rows[hit]
         for step in (-1, 1):
+            found = 0
             for seq in range(h.seq + step, h.seq + step * (NEIGHBOUR_SCAN + 1), step):
                 memory_id = by_seq.get(seq)
                 if memory_id is None:
@@ -99,6 +102,8 @@ def adjacent(rows: dict[str, Scored], hits: list[str], gap: float
                 row = rows[memory_id]
                 if (row.owner == h.owner and row.present[0]
                         and abs(row.occurred - h.occurred) <= gap):
-                    pairs.append((hit, memory_id))
-                    break
+                    found += 1
+                    pairs.append((hit, memory_id, found))
+                    if found == reach:
+                        break
     return pairs

@@ -54,7 +54,7 @@ from . import lenders as lenders_sql
 from . import neighbours
 from .columns import scored_columns
 from .rows import Table, filters, pool_sql, scope_sql, validity_sql, vector_text
-from .scored import HITS, LOOKED, Scored, adjacent, as_rows, scored
+from .scored import HITS, LOOKED, STEPS, Scored, adjacent, as_rows, scored
 
 __all__ = ["gather", "EXACT_MAX"]
 
@@ -110,9 +110,9 @@ class _Search:
         # Every memory's BM25 from the postings, once a large pool's were read.
         self.matches: bm25.Matches | None = None
         # The hits whose neighbours were read before the ranking asked (ids), and
-        # those neighbours: scored rows, (hit, neighbour) pairs.
+        # those neighbours: scored rows, (hit, neighbour, step) triples.
         self.guess: set[str] = set()
-        self.near: tuple[dict[str, Scored], list[tuple[str, str]]] = ({}, [])
+        self.near: tuple[dict[str, Scored], list[tuple[str, str, int]]] = ({}, [])
         # The current memories that superseded ones lend to (``lend.py``).
         self.heirs: set[str] = set()
         # The element's memory count (``lex_docs``), read with the pools' sizes.
@@ -295,8 +295,7 @@ class _Search:
                 # The walks' ids were looked for, found or not; the best matches'
                 # (asked by sequence number) are named by the rows that came back.
                 self.guess |= {str(hit) for r in near for hit in r[LOOKED]}
-                self.near = self._scored_rows(near), [
-                    (str(hit), str(r[0])) for r in near for hit in r[HITS]]
+                self.near = self._scored_rows(near), _triples(near)
         if folded is not None:
             # Fewer passed than wanted (a selective filter): the next batches alone.
             lexical_top += bm25.top(self.conn, self.t, folded.matches, scope_sql(large),
@@ -524,30 +523,32 @@ class _Search:
     # -- neighbours ------------------------------------------------------------------------
 
     def _neighbours(self, hits: np.ndarray, known: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, Rows]:
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Rows]:
         """``ranking.NeighbourFinder``. When every hit is a row of a pool scored whole,
         its neighbours (same owner, so same pool) are among those rows too, and are found
         without a statement (``scored.adjacent``); otherwise one statement finds each hit's
         neighbours and scores them (:meth:`_send_neighbours`, ``neighbours.send``)."""
         ids = [str(hit) for hit in hits.tolist()]
-        pairs: list[tuple[str, str]]
+        triples: list[tuple[str, str, int]]
         if all(hit in self.whole for hit in ids):
-            pairs = adjacent(self.whole, ids, self.ranking.params.neighbour_gap)
-            scored = {neighbour: self.whole[neighbour] for _, neighbour in pairs}
+            triples = adjacent(self.whole, ids, self.ranking.params.neighbour_gap,
+                               self.ranking.params.neighbour_reach)
+            scored = {neighbour: self.whole[neighbour] for _, neighbour, _ in triples}
         else:
-            near, near_pairs = self.near
-            pairs = [pair for pair in near_pairs if pair[0] in ids]
-            scored = {n: near[n] for _, n in pairs}
+            near, near_triples = self.near
+            triples = [triple for triple in near_triples if triple[0] in ids]
+            scored = {n: near[n] for _, n, _ in triples}
             ask = [hit for hit in ids if hit not in self.guess]
             if ask:
                 with self.conn.cursor() as cur:
                     self._send_neighbours(cur, ask)
                     found = cur.fetchall()
-                pairs += [(str(hit), str(r[0])) for r in found for hit in r[HITS]]
+                triples += _triples(found)
                 scored.update(self._scored_rows(found))
         seen = set(known.tolist())
-        return (np.array([h for h, _ in pairs], dtype=str),
-                np.array([n for _, n in pairs], dtype=str),
+        return (np.array([h for h, _, _ in triples], dtype=str),
+                np.array([n for _, n, _ in triples], dtype=str),
+                np.array([step for _, _, step in triples], dtype=np.int64),
                 as_rows(sorted((k, row) for k, row in scored.items() if k not in seen)))
 
     def _send_neighbours(self, cur: Cursor, hits: list[str], seqs: Sequence[int] = ()
@@ -555,4 +556,10 @@ class _Search:
         """Ask for the neighbours of ``hits`` (and of the memories ``seqs``), scored as
         :meth:`_send_rows` scores rows (``neighbours.send``)."""
         neighbours.send(cur, self.t, self.request, self.ranking.params.neighbour_gap,
-                        self._columns("m"), hits, seqs)
+                        self._columns("m"), hits, seqs, self.ranking.params.neighbour_reach)
+
+
+def _triples(found: list[Any]) -> list[tuple[str, str, int]]:
+    """``(hit, neighbour, step)`` of each hit a row of ``neighbours.send`` neighbours."""
+    return [(str(hit), str(r[0]), int(step)) for r in found
+            for hit, step in zip(r[HITS], r[STEPS], strict=True)]

@@ -2,7 +2,8 @@
 
 A memory stored just before or after a strong hit, by the same owner and close in time
 (the turns around an answer in one conversation), is pulled toward the hit's score
-(``IndexParams.neighbour_weight``, .5 by default), on either backend.
+(``IndexParams.neighbour_weight``, .5 by default); the two after it on each side less
+(``IndexParams.neighbour_far_weight``, .3), on either backend.
 """
 
 from __future__ import annotations
@@ -115,3 +116,49 @@ def test_neighbours_stay_inside_the_owner_and_the_filters(make_store):
 def test_the_defaults_pull_neighbours_halfway():
     params = IndexParams()
     assert params.neighbour_weight == 0.5 and params.neighbour_hits == 5
+    assert params.neighbour_far_weight == 0.3 and params.neighbour_reach == 3
+    assert IndexParams(neighbour_far_weight=0.0).neighbour_reach == 1
+
+
+def _turns(make_store, directory, far: float, between=None):
+    """Six unrelated turns, the hit, then six more (``between``: another owner's turn
+    stored right after the hit); the name boost off as in :func:`_conversation`."""
+    store = make_store(index_params=IndexParams(neighbour_far_weight=far, name_weight=0.0),
+                       embedder=HashingEmbedder(256), directory=directory)
+    ann = {"subject_type": "guest", "subject_id": "ann"}
+    for text in FILLER:
+        store.store(content=text, category="context", settings=SCOPED, **ann)
+    store.store(content=HIT, category="context", settings=SCOPED, **ann)
+    if between:
+        store.store(content=between, category="context", settings=SCOPED,
+                    subject_type="guest", subject_id="bob")
+    for text in FILLER:
+        store.store(content=text.replace(":", " again:"), category="context",
+                    settings=SCOPED, **ann)
+    found = store.search(query=QUESTION, settings=SCOPED, limit=20, **ann).results
+    return {r["memory"]["content"]: r["score"] for r in found}
+
+
+def test_the_turns_two_and_three_away_are_pulled_less_and_no_farther(make_store, tmp_path):
+    """``neighbour_far_weight``: on each side of the hit the nearest turn is pulled
+    halfway, the next two .3 of the way, the fourth not at all; another owner's turn
+    between them is no step (the unrelated turns score 0 here, so each pull reads
+    plainly)."""
+    near = _turns(make_store, tmp_path / "near", 0.0)
+    hit = near[HIT]
+    assert hit > 0.5
+    for scores in (_turns(make_store, tmp_path / "far", 0.3),
+                   _turns(make_store, tmp_path / "bob", 0.3, between=ANSWER)):
+        assert scores[HIT] == pytest.approx(hit, abs=1e-6)
+        # Before the hit, nearest first; after it, likewise.
+        before = [scores[text] for text in reversed(FILLER)]
+        after = [scores[text.replace(":", " again:")] for text in FILLER]
+        for side in (before, after):
+            assert side[0] == pytest.approx(0.5 * hit, abs=1e-6)
+            assert side[1] == pytest.approx(0.3 * hit, abs=1e-6)
+            assert side[2] == pytest.approx(0.3 * hit, abs=1e-6)
+            assert side[3:] == pytest.approx([0.0] * 3, abs=1e-6)
+        assert ANSWER not in scores
+    # Off: the hit and its nearest turn each side alone score.
+    assert sorted(v for v in near.values() if v > 1e-6) == \
+        pytest.approx([0.5 * hit, 0.5 * hit, hit], abs=1e-6)

@@ -86,11 +86,14 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     # this test would not see a PostgreSQL store that ignored it.
     unpulled = MemoryStore(tmp_path / "unpulled", HashingEmbedder(256),
                            index_params=IndexParams(neighbour_weight=0.0))
+    # Without the far neighbours (two and three places away), for the same reason.
+    near_only = MemoryStore(tmp_path / "near", HashingEmbedder(256),
+                            index_params=IndexParams(neighbour_far_weight=0.0))
     # Without the superseded memories' lending (``lend.py``), for the same reason.
     unlent = MemoryStore(tmp_path / "unlent", HashingEmbedder(256),
                          index_params=IndexParams(lend_superseded=False))
     store = _store(pool, str(tmp_path))
-    for backend in (file_store, unpulled, unlent, store):
+    for backend in (file_store, unpulled, near_only, unlent, store):
         stored = backend.store_many(items, settings=settings)
         # Updates said otherwise, each superseding a general or a guest's memory (a
         # chain of two on note 4), so the old words reach the new memory.
@@ -110,7 +113,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
         {"query": "school", "subject_type": "guest", "subject_id": "g2",
          "categories": ["fact"]},
     ]
-    moved = lent = 0
+    moved = lent = far = 0
     try:
         for search in searches:
             want = file_store.search(limit=8, settings=settings, **search)
@@ -120,6 +123,9 @@ def test_search_ranks_as_the_file_store_on_either_plan(
                                                         **search).results] != \
                 pytest.approx([r["score"] for r in want.results], abs=1e-5)
             moved += [r["score"] for r in plain.results] != \
+                pytest.approx([r["score"] for r in want.results], abs=1e-5)
+            far += [r["score"] for r in near_only.search(limit=8, settings=settings,
+                                                          **search).results] != \
                 pytest.approx([r["score"] for r in want.results], abs=1e-5)
             assert [r["score"] for r in got.results] == \
                 pytest.approx([r["score"] for r in want.results], abs=1e-5), search
@@ -131,6 +137,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
             assert ranked(got) == ranked(want), search
         assert moved >= 3, moved
         assert lent >= 1, lent
+        assert far >= 1, far
         walked = exact_max < 1024
         assert ("guessed" in sent) == (walked and near_guess > 0), sent
         assert ("asked" in sent) == (walked and near_guess < 12), sent
@@ -139,6 +146,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     finally:
         file_store.close()
         unpulled.close()
+        near_only.close()
         unlent.close()
         store.close()
         pool.close()

@@ -47,7 +47,7 @@ def _gathered(u: dict[str, np.ndarray], chosen: np.ndarray, text: np.ndarray) ->
     by_key = {key: i for i, key in enumerate(u["keys"].tolist())}
 
     def neighbours(hits: np.ndarray, known: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, Rows]:
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Rows]:
         # The memory stored next (key order) to each hit, as a backend would find it.
         pairs = [(hit, u["keys"][by_key[hit] + 1]) for hit in hits.tolist()
                  if by_key[hit] + 1 < len(u["keys"])]
@@ -56,7 +56,8 @@ def _gathered(u: dict[str, np.ndarray], chosen: np.ndarray, text: np.ndarray) ->
         rows = _rows(u["keys"][new], u["seq"][new], u["occurred"][new], u["sims"][new],
                      u["present"][new], u["bm25"][new])
         return (np.array([h for h, _ in pairs], dtype=str),
-                np.array([n for _, n in pairs], dtype=str), rows)
+                np.array([n for _, n in pairs], dtype=str), np.ones(len(pairs), dtype=int),
+                rows)
     # The calibration's background: every memory of the universe with a content vector.
     has = u["present"][:, 0]
     background = _rows(u["keys"][has], u["seq"][has], u["occurred"][has], u["sims"][has],
