@@ -43,7 +43,7 @@ from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
 from ..settings import MemorySettings
 from ..validity import Change
-from . import bm25, health, listing, search, successors, writes
+from . import bm25, health, listing, search, statistics, successors, writes
 from .db import SCHEMA_VERSION, Database
 from .rows import FIELDS, PUBLIC, Locked, Table, lock_key, public, vector_text
 
@@ -180,6 +180,8 @@ class PostgresMemoryStore(MemoryCore):
                     # The items before it stay: commit them, then report this one.
                     refused = exc
                     break
+        if batch:       # a bulk load: the planner learns the table's new size now
+            statistics.analyze_after(self._db, len(results))
         if refused is not None:
             raise refused
         return results
@@ -454,6 +456,7 @@ class PostgresMemoryStore(MemoryCore):
                                      now=self._now(), kept=r,
                                      situated=self._params.situated_lexical)
                 written.append((i, done.evicted))
+        statistics.analyze_after(self._db, len(written))   # import, migrate, restore
         return written
 
     def _copy_log(self, dest: Path) -> dict[str, Any]:

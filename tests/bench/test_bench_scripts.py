@@ -298,6 +298,15 @@ def test_hop_plan_quick_explains_the_hop_before_and_after_analyze(pg_server) -> 
     assert "Index Scan using memories_seq on memories" in out, out
 
 
+def test_analyze_cost_quick_times_analyze_beside_the_write_that_calls_for_it(
+        pg_server) -> None:
+    out = run("bench/analyze_cost.py", "--quick")
+    # The store analysed the tables during the build (autovacuum is off on its server).
+    assert "the store analysed the tables 0 times" not in out, out
+    assert "1000 rows: ANALYZE of the 3 tables median" in out, out
+    assert "5000 rows: ANALYZE of the 3 tables median" in out, out
+
+
 def test_workers_bench_quick_puts_one_and_two_workers_side_by_side(pg_server) -> None:
     url = pg_server.create_database("workers_bench_quick")
     out = run("bench/workers_bench.py", "--quick", "--database", url)
