@@ -1,10 +1,10 @@
 """The value told first, for the updates: "Leeds is where I live now", "Home is Leeds these
-days", "Leeds has been home since May", "I'd pick tacos over sushi any day". Spoken English
+days", "Leeds has been home since May". Spoken English
 puts the new value up front, as the subject, where the rules look for the speaker ("I live
 in ..."): read as it is, such a sentence is no statement of the speaker's and is not
 stored at all. Written as the plain statement it means ("I live in Leeds now", "I have
-lived in Leeds since May", "I prefer tacos over sushi"), it is read like any other, and
-the memory says it plainly.
+lived in Leeds since May"), it is read like any other, and the memory says it plainly. (A
+taste told by comparison, "I'd pick tacos over sushi", is ``cleaning``'s: every turn's.)
 
 Only whole sentences of these shapes are rewritten, the rest of the turn as it was said;
 a name as the subject must be capitalised (a place, not "the kitchen is where I work").
@@ -29,11 +29,6 @@ _HOME_IS = re.compile(rf"^(?P<o>(?:my|our)\s+)?home(?:'s|\s+is)\s+(?:now\s+)?{_N
 _IS_HOME = re.compile(rf"^{_NAME}(?:'s|\s+is|\s+has)\s+(?P<b>been\s+|become\s+)?"
                       r"(?P<o>my\s+|our\s+)?(?:new\s+)?home\b(?!\s+(?:to|of)\b)"
                       r"(?P<rest>.*)$", re.I)
-#: "I'd pick tacos over sushi any day", "I would take tea over coffee": a preference.
-_WOULD_PICK = re.compile(r"\b(?P<s>i|we)(?:'d|\s+would)\s+(?:always\s+|much\s+)?(?:pick|choose|"
-                         r"take|go\s+for|have)\s+(?P<x>[^,;.!?]+?)\s+over\s+(?P<y>[^,;.!?]+?)"
-                         r"(?:\s+(?:any\s+day|every\s+time|any\s+time|hands\s+down))?"
-                         r"(?=\s*(?:[,;.!?]|$))", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -54,9 +49,6 @@ def _sentence(said: str) -> str:
         who = "we" if (m["o"] or "").strip().lower() == "our" else "I"
         verb = "have lived" if m["b"] else "live"
         return f"{who} {verb} in {m['x']}{m['rest']}{end}"
-    if m := _WOULD_PICK.search(body):
-        return f"{body[:m.start()]}{m['s']} prefer {m['x']} over {m['y']}" \
-               f"{body[m.end():]}{end}"
     return said
 
 

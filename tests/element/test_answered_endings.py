@@ -148,7 +148,6 @@ def test_hedges_and_a_reason_before_anymore_still_retire_the_habit(store: Any) -
     ("Home is Harrogate these days, we love it.", "I live in Harrogate these days, we love it."),
     ("Harrogate's been home since the spring.", "I have lived in Harrogate since the spring."),
     ("Ripon's where we're based at the moment.", "We are based in Ripon at the moment."),
-    ("Honestly I'd pick rugby over football any day.", "Honestly I prefer rugby over football."),
     ("Harrogate is home to a famous spa.", "Harrogate is home to a famous spa."),
     ("Home is where the heart is.", "Home is where the heart is."),
     ("The garage is where I work best.", "The garage is where I work best."),
