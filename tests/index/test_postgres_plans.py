@@ -238,23 +238,15 @@ def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
         store.close()
 
 
-def test_the_hop_reads_the_rows_its_postings_name_on_a_table_never_analysed(
-        pg_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The second hop's statement (``hop.py``) finds the memories its words' postings
-    name through the ``(element, seq)`` index even on a table without statistics (a
-    bulk load that autovacuum has not analysed yet): planned with the scope, the
-    planner, which then guesses a general pool tiny, walked the scope's rows instead
-    (all 50k of a general pool at 100k, 200-600 ms: ``bench/hop_plan.py``)."""
+def hop_plans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The plans of the second hop's statements (``index/postgres/hop.py``), filled as
+    searches run: each is EXPLAINed in its own transaction just before it runs."""
     import psycopg
     from index.postgres import hop as pg_hop
-    from tests.index.test_hop import QUESTION, SETTINGS, _items
-    url = pg_server.create_database("hop_unanalysed")
-    db = Database(url)
     plans: list[str] = []
     find = pg_hop.find
 
     def explained(conn: Any, *args: Any, **kwargs: Any) -> Any:
-        # The hop's statement, and its plan in the same transaction.
         factory = conn.cursor_factory
 
         class Explain(factory):  # type: ignore[misc, valid-type]
@@ -269,6 +261,21 @@ def test_the_hop_reads_the_rows_its_postings_name_on_a_table_never_analysed(
         finally:
             conn.cursor_factory = factory
     monkeypatch.setattr(pg_hop, "find", explained)
+    return plans
+
+
+def test_the_hop_reads_the_rows_its_postings_name_on_a_table_never_analysed(
+        pg_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second hop's statement (``hop.py``) finds the memories its words' postings
+    name through the ``(element, seq)`` index even on a table without statistics (a
+    bulk load that autovacuum has not analysed yet): planned with the scope, the
+    planner, which then guesses a general pool tiny, walked the scope's rows instead
+    (all 50k of a general pool at 100k, 200-600 ms: ``bench/hop_plan.py``)."""
+    import psycopg
+    from tests.index.test_hop import QUESTION, SETTINGS, _items
+    url = pg_server.create_database("hop_unanalysed")
+    db = Database(url)
+    plans = hop_plans(monkeypatch)
     store = _store(db, "hop")
     try:
         with psycopg.connect(url, autocommit=True) as conn:

@@ -11,6 +11,7 @@ import pytest
 from index import HashingEmbedder, MemorySettings
 from index.postgres import Database, PostgresMemoryStore
 from index.postgres.statistics import TABLES, due
+from tests.index.test_postgres_plans import hop_plans
 
 SETTINGS = MemorySettings(subject_scoping=True, relevance_threshold=0.0,
                           max_memories=100_000, max_per_subject=100_000)
@@ -48,27 +49,9 @@ def test_a_bulk_write_leaves_the_tables_analysed_and_the_search_on_its_indexes(
     """After ``store_many`` of 3000 memories into a fresh table (autovacuum off, so only
     the store can have analysed it) the planner knows the tables' size and columns, and
     the hop's statement reads the rows its postings name through ``memories_seq``."""
-    from index.postgres import hop as pg_hop
     url = pg_server.create_database("bulk_analysed")
     db = Database(url)
-    plans: list[str] = []
-    find = pg_hop.find
-
-    def explained(conn: Any, *args: Any, **kwargs: Any) -> Any:
-        factory = conn.cursor_factory
-
-        class Explain(factory):  # type: ignore[misc, valid-type]
-            def execute(self, query: Any, params: Any = None, **kw: Any) -> Any:
-                with psycopg.Cursor(conn) as plain:
-                    plain.execute(f"EXPLAIN {query}", params)
-                    plans.append("\n".join(str(r[0]) for r in plain.fetchall()))
-                return super().execute(query, params, **kw)
-        conn.cursor_factory = Explain
-        try:
-            return find(conn, *args, **kwargs)
-        finally:
-            conn.cursor_factory = factory
-    monkeypatch.setattr(pg_hop, "find", explained)
+    plans = hop_plans(monkeypatch)
     store = PostgresMemoryStore(db, "bulk", HashingEmbedder(256))
     try:
         with psycopg.connect(url, autocommit=True) as conn:
