@@ -1,10 +1,11 @@
 """The value told first, for the updates: "Leeds is where I live now", "Home is Leeds these
-days", "Leeds has been home since May", "I'd pick tacos over sushi any day". Spoken English
-puts the new value up front, as the subject, where the rules look for the speaker ("I live
-in ..."): read as it is, such a sentence is no statement of the speaker's and is not
-stored at all. Written as the plain statement it means ("I live in Leeds now", "I have
-lived in Leeds since May", "I prefer tacos over sushi"), it is read like any other, and
-the memory says it plainly.
+days", "Leeds has been home since May", "I'd pick tacos over sushi any day", and the time
+told first ("These days I'm at KPMG"). Spoken English puts the new value (or its time) up
+front, where the rules look for the speaker ("I live in ..."): read as it is, such a
+sentence is no statement of the speaker's and is not stored at all. Written as the plain
+statement it means ("I live in Leeds now", "I have lived in Leeds since May", "I prefer
+tacos over sushi", "I'm at KPMG these days"), it is read like any other, and the memory
+says it plainly.
 
 Only whole sentences of these shapes are rewritten, the rest of the turn as it was said;
 a name as the subject must be capitalised (a place, not "the kitchen is where I work").
@@ -34,6 +35,10 @@ _WOULD_PICK = re.compile(r"\b(?P<s>i|we)(?:'d|\s+would)\s+(?:always\s+|much\s+)?
                          r"take|go\s+for|have)\s+(?P<x>[^,;.!?]+?)\s+over\s+(?P<y>[^,;.!?]+?)"
                          r"(?:\s+(?:any\s+day|every\s+time|any\s+time|hands\s+down))?"
                          r"(?=\s*(?:[,;.!?]|$))", re.I)
+#: "These days I'm at KPMG", "Nowadays, we rent in Hove": the time told first, before the
+#: speaker the rules look for at the start; "now" alone opens talk ("Now, I ...") as often.
+_FRONTED_NOW = re.compile(r"^(?P<t>these\s+days|nowadays|at\s+the\s+moment|currently)\s*,?\s+"
+                          r"(?P<s>(?:i|we)\b[^,;:]*?)(?P<rest>\s*[,;:].*)?$", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -54,6 +59,8 @@ def _sentence(said: str) -> str:
         who = "we" if (m["o"] or "").strip().lower() == "our" else "I"
         verb = "have lived" if m["b"] else "live"
         return f"{who} {verb} in {m['x']}{m['rest']}{end}"
+    if m := _FRONTED_NOW.match(body):
+        return f"{m['s']} {m['t'].lower()}{m['rest'] or ''}{end}"
     if m := _WOULD_PICK.search(body):
         return f"{body[:m.start()]}{m['s']} prefer {m['x']} over {m['y']}" \
                f"{body[m.end():]}{end}"
