@@ -117,9 +117,16 @@ def test_an_ending_in_a_new_shape_is_the_speakers(said: str, thing: str) -> None
 
 
 @pytest.mark.parametrize("said", ["I took over the Brownies pack in May.",
-                                  "Don't eat bread anymore."])
+                                  "Please don't eat my bread anymore."])
 def test_taking_over_oneself_or_an_order_ends_nothing(said: str) -> None:
     assert endings(clean(said)) == []
+
+
+def test_a_negated_habit_without_its_subject_is_the_speakers_ending() -> None:
+    """Chat drops the subject: "Don't eat bread anymore." tells the speaker's own habit
+    (``cleaning`` gives it back its "I"); an order says "please" or names no habit."""
+    assert [(e.thing, e.holder) for e in endings(clean("Don't eat bread anymore."))] == \
+        [("eat bread", "")]
 
 
 def test_an_ending_dated_by_a_holiday_does_not_end_a_fact_of_that_holiday(store: Any) -> None:
