@@ -116,6 +116,13 @@ def _when(cand: Candidate, decision: Decision, observation: Observation,
     return iso(when) if when else None
 
 
+def _same_turn(pool: Pool, context: str | None) -> list[str]:
+    """The memories written from the turn being read (its window as their context): a
+    present state beside them ("I retrained as a midwife, I've been on the maternity ward
+    since March") is more of the same news, not a newer value."""
+    return [m["id"] for m in pool.memories() if context and m.get("context") == context]
+
+
 # -- the rule evaluator -----------------------------------------------------------------------
 
 #: Statements one observe reads (the last ones: a later statement supersedes an earlier
@@ -465,7 +472,8 @@ class RuleEvaluator:
                                 category=repeat["category"], memory_id=repeat["id"],
                                 content=cand.content, context=context, intention=goal)
             if repeat is None and \
-                    (held := present_target(cand.source or "", pool, who, [])) is not None \
+                    (held := present_target(cand.source or "", pool, who,
+                                            _same_turn(pool, context))) is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
                 # "Finally caved and got an iPhone"): the value held before is kept for
@@ -511,7 +519,7 @@ class RuleEvaluator:
                     existing = None     # the same value said again, with more about it
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
-                existing = present_target(cand.source, pool, who, [])
+                existing = present_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
