@@ -186,8 +186,9 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
     memories that are not past events are meant; two such memories of the attribute (two
     pets, two languages) make it ambiguous: none. One model call at most: the memories'
     stripped texts are remembered from observe to observe. Without ``named``, a statement
-    said to hold now (``present.py``) needs no named value, only a different text; with
-    ``only``, just those attributes are meant."""
+    said to hold now (``present.py``) needs no named value, only a different text, and
+    answers its attribute clearly itself (no anchoring); with ``only``, just those
+    attributes are meant."""
     avoid = set(skip)
     pool: list[tuple[Memory, str]] = []
     for memory in candidates:
@@ -218,15 +219,16 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
                  and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR]
         if len(meant) == 1:
             return meant[0]
+    if not named:
+        return None     # no value named: the statement itself must say its attribute clearly
     for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
-        meant = [pool[i][0] for i in may if _anchored(olds[i], new, strong, only)]
+        meant = [pool[i][0] for i in may if _anchored(olds[i], new, strong)]
         if len(meant) == 1:
             return meant[0]
     return None
 
 
-def _anchored(old: Profile, new: Profile, strong: bool,
-              only: frozenset[str] | None = None) -> bool:
+def _anchored(old: Profile, new: Profile, strong: bool) -> bool:
     """Whether a statement answers an attribute a stored one-fact memory answers best (one
     of a single value, any with a strong cue) nearly as well as it answers anything
     (``ANCHOR_GAP``), and is alike in kind (``SIMILAR_FLOOR``). A new value is told beside
@@ -242,8 +244,7 @@ def _anchored(old: Profile, new: Profile, strong: bool,
         return False
     best = float(new.scores.max())
     for index, attribute in enumerate(ATTRIBUTES):
-        if float(old.scores[index]) < top - ANCHOR_GAP or not (attribute.single or strong) \
-                or only is not None and attribute.name not in only:
+        if float(old.scores[index]) < top - ANCHOR_GAP or not (attribute.single or strong):
             continue
         own = float(new.scores[index])
         if own >= ANCHOR_MIN and own >= best - ANCHOR_GAP:
