@@ -1,10 +1,11 @@
 """The value told first, for the updates: "Leeds is where I live now", "Home is Leeds these
-days", "Leeds has been home since May". Spoken English
-puts the new value up front, as the subject, where the rules look for the speaker ("I live
-in ..."): read as it is, such a sentence is no statement of the speaker's and is not
-stored at all. Written as the plain statement it means ("I live in Leeds now", "I have
-lived in Leeds since May"), it is read like any other, and the memory says it plainly. (A
-taste told by comparison, "I'd pick tacos over sushi", is ``cleaning``'s: every turn's.)
+days", "Leeds has been home since May", and the time told first ("These days I'm at
+KPMG"). Spoken English puts the new value (or its time) up front, where the rules look for
+the speaker ("I live in ..."): read as it is, such a sentence is no statement of the
+speaker's and is not stored at all. Written as the plain statement it means ("I live in
+Leeds now", "I have lived in Leeds since May", "I'm at KPMG these days"), it is read like
+any other, and the memory says it plainly. (A taste told by comparison, "I'd pick tacos
+over sushi", is ``cleaning``'s: every turn's.)
 
 Only whole sentences of these shapes are rewritten, the rest of the turn as it was said;
 a name as the subject must be capitalised (a place, not "the kitchen is where I work").
@@ -29,6 +30,10 @@ _HOME_IS = re.compile(rf"^(?P<o>(?:my|our)\s+)?home(?:'s|\s+is)\s+(?:now\s+)?{_N
 _IS_HOME = re.compile(rf"^{_NAME}(?:'s|\s+is|\s+has)\s+(?P<b>been\s+|become\s+)?"
                       r"(?P<o>my\s+|our\s+)?(?:new\s+)?home\b(?!\s+(?:to|of)\b)"
                       r"(?P<rest>.*)$", re.I)
+#: "These days I'm at KPMG", "Nowadays, we rent in Hove": the time told first, before the
+#: speaker the rules look for at the start; "now" alone opens talk ("Now, I ...") as often.
+_FRONTED_NOW = re.compile(r"^(?P<t>these\s+days|nowadays|at\s+the\s+moment|currently)\s*,?\s+"
+                          r"(?P<s>(?:i|we)\b[^,;:]*?)(?P<rest>\s*[,;:].*)?$", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -49,6 +54,8 @@ def _sentence(said: str) -> str:
         who = "we" if (m["o"] or "").strip().lower() == "our" else "I"
         verb = "have lived" if m["b"] else "live"
         return f"{who} {verb} in {m['x']}{m['rest']}{end}"
+    if m := _FRONTED_NOW.match(body):
+        return f"{m['s']} {m['t'].lower()}{m['rest'] or ''}{end}"
     return said
 
 

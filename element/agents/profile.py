@@ -172,7 +172,8 @@ _ONE = re.compile(r"\b(?:the|a|an|this|that|which|another|each|every|any|no|new|
 
 
 def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iterable[Memory],
-                   who: str, embedder: Embedder, skip: Iterable[str] = ()) -> Memory | None:
+                   who: str, embedder: Embedder, skip: Iterable[str] = (), *,
+                   named: bool = True, only: frozenset[str] | None = None) -> Memory | None:
     """The one memory whose attribute a statement gives a new value by meaning, for the
     first of ``statements`` (each a third-person text of ``who``'s, its holder, and
     whether it has a strong change cue) that finds one. Without a strong cue, both must
@@ -184,7 +185,10 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
     kind (``SIMILAR_FLOOR``), and the memory is the holder's (:func:`whose`). Only one-fact
     memories that are not past events are meant; two such memories of the attribute (two
     pets, two languages) make it ambiguous: none. One model call at most: the memories'
-    stripped texts are remembered from observe to observe."""
+    stripped texts are remembered from observe to observe. Without ``named``, a statement
+    said to hold now (``present.py``) needs no named value, only a different text, and
+    answers its attribute clearly itself (no anchoring); with ``only``, just those
+    attributes are meant."""
     avoid = set(skip)
     pool: list[tuple[Memory, str]] = []
     for memory in candidates:
@@ -197,7 +201,8 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
     # of a conversation have none.
     possible = [[i for i, (memory, held) in enumerate(pool)
                  if _held_by(held, holder, memory["content"], who)
-                 and (strong or _new_value(memory["content"], text, who))]
+                 and (strong or _new_value(memory["content"], text, who) or
+                      not named and _other_text(memory["content"], text))]
                 for text, holder, strong in statements]
     if not any(possible):
         return None
@@ -206,13 +211,16 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
                      who, embedder)
     olds = dict(zip(used, found[len(statements):], strict=True))
     for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
-        if new.attribute is None or not (new.attribute.single or strong):
+        if new.attribute is None or not (new.attribute.single or strong) or \
+                only is not None and new.attribute.name not in only:
             continue
         meant = [pool[i][0] for i in may if olds[i].attribute is new.attribute
                  and float(olds[i].answers @ new.answers) >= ALIKE_MIN
                  and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR]
         if len(meant) == 1:
             return meant[0]
+    if not named:
+        return None     # no value named: the statement itself must say its attribute clearly
     for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
         meant = [pool[i][0] for i in may if _anchored(olds[i], new, strong)]
         if len(meant) == 1:
@@ -251,6 +259,18 @@ def _held_by(held: str, holder: str, content: str, who: str) -> bool:
     insurance is with Petplan"; "Rhodri proposed" after "I'm dating Rhodri"): what the
     speaker's insurer or partner does is about the speaker's insurance or partner."""
     return same_holder(held, holder) or held == "" and holder in values(content, who)
+
+
+def _other_text(old: str, new: str) -> bool:
+    """Whether ``new`` says other words than ``old`` (past the words of time): not the
+    memory said again."""
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[a-z0-9']+", text.lower())) - _TIME_WORDS
+    return bool(words(new) - words(old))
+
+
+#: Words that tell when, not what.
+_TIME_WORDS = frozenset("these days nowadays at the moment currently now since".split())
 
 
 def _new_value(old: str, new: str, who: str) -> bool:

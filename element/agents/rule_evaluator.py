@@ -17,6 +17,7 @@ from .ages import birthday_change
 from .afterwards import new_after_ending
 from .answered import answered
 from .inverted import inverted
+from .present import present_target
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .endings import beside_ending, choice_change, ending_change
@@ -113,6 +114,13 @@ def _when(cand: Candidate, decision: Decision, observation: Observation,
         if began is not None and when <= began:
             when = observation.session_date
     return iso(when) if when else None
+
+
+def _same_turn(pool: Pool, context: str | None) -> list[str]:
+    """The memories written from the turn being read (its window as their context): a
+    present state beside them ("I retrained as a midwife, I've been on the maternity ward
+    since March") is more of the same news, not a newer value."""
+    return [m["id"] for m in pool.memories() if context and m.get("context") == context]
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -463,6 +471,16 @@ class RuleEvaluator:
                 return Decision("supersede", "a later statement changes what it says",
                                 category=repeat["category"], memory_id=repeat["id"],
                                 content=cand.content, context=context, intention=goal)
+            if repeat is None and \
+                    (held := present_target(cand.source or "", pool, who,
+                                            _same_turn(pool, context))) is not None \
+                    and not predates(cand.source or cand.content, held):
+                # A present state of the speaker's own ("I'm a health visitor these days",
+                # "Finally caved and got an iPhone"): the value held before is kept for
+                # history, no longer current (``present.py``).
+                return Decision("supersede", "a present state replaces the value held",
+                                category=held["category"], memory_id=held["id"],
+                                content=cand.content, context=context, intention=goal)
             if repeat is not None:
                 return Decision("update", "repeats what is remembered: refreshed",
                                 category=cand.category, memory_id=repeat["id"],
@@ -499,6 +517,9 @@ class RuleEvaluator:
                 if existing is not None and not sig.change and \
                         same_value(existing["content"], cand.content, who):
                     existing = None     # the same value said again, with more about it
+            if existing is None and cand.source and cand.kind == "add":
+                # A present state naming no value ("I'm vegan these days"): ``present.py``.
+                existing = present_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
