@@ -65,12 +65,6 @@ def test_a_persons_negated_present_is_theirs():
     assert holder_of("my manager is Dev") == ""
 
 
-@pytest.fixture(scope="module")
-def model(model_cache: Any) -> Any:
-    from index import load_embedder
-    return load_embedder(model_cache, log=lambda *_: None)
-
-
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "endings")

@@ -51,12 +51,6 @@ def test_a_preference_or_a_record_is_the_speakers(sentence: str, holder: str) ->
     assert memory_holder(sentence) == holder
 
 
-@pytest.fixture(scope="module")
-def model(model_cache: Any) -> Any:
-    from index import load_embedder
-    return load_embedder(model_cache, log=lambda *_: None)
-
-
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "holders")

@@ -22,12 +22,6 @@ from element.agents.named import ended_target, may_end
 from tests.element.speaker import BACKGROUND, current, open_store, tell
 
 
-@pytest.fixture(scope="module")
-def model(model_cache: Any) -> Any:
-    from index import load_embedder
-    return load_embedder(model_cache, log=lambda *_: None)
-
-
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "named")

@@ -18,12 +18,6 @@ import pytest
 from tests.element.speaker import BACKGROUND, current, open_store, tell
 
 
-@pytest.fixture(scope="module")
-def model(model_cache: Any) -> Any:
-    from index import load_embedder
-    return load_embedder(model_cache, log=lambda *_: None)
-
-
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "nowclause")

@@ -30,12 +30,6 @@ def test_the_same_names_are_the_same_value():
     assert not same_value("Ana is vegan", "Ana eats fish", "Ana")
 
 
-@pytest.fixture(scope="module")
-def model(model_cache: Any) -> Any:
-    from index import load_embedder
-    return load_embedder(model_cache, log=lambda *_: None)
-
-
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "samevalue")

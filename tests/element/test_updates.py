@@ -34,12 +34,6 @@ def store(tmp_path: Path) -> Iterator[MemoryStore]:
         yield s
 
 
-@pytest.fixture(scope="module")
-def model(model_cache: Any) -> Any:
-    from index import load_embedder
-    return load_embedder(model_cache, log=lambda *_: None)
-
-
 @pytest.fixture
 def real_store(tmp_path: Path, model: Any) -> Iterator[MemoryStore]:
     with MemoryStore(tmp_path / "real", model) as s:
