@@ -26,8 +26,8 @@ def _store(db: Database | str, element: str, **kw: Any) -> PostgresMemoryStore:
 
 
 @pytest.mark.parametrize("exact_max, connections, near_guess",
-                         [(1024, 16, 12), (30, 16, 12), (0, 16, 12), (0, 1, 12), (0, 16, 0),
-                          (0, 16, 1)],
+                         [(1024, 16, 100), (30, 16, 100), (0, 16, 100), (0, 1, 100),
+                          (0, 16, 0), (0, 16, 1)],
                          ids=["scored-whole", "general-walked", "walked",
                               "walked-one-connection", "walked-no-guess",
                               "walked-some-guessed"])
@@ -43,7 +43,10 @@ def test_search_ranks_as_the_file_store_on_either_plan(
     second connection beside the postings when the pool has one free, else in the
     search's own pipeline (a pool of one connection). The neighbours of hits among the
     first of a walk or of the best BM25 matches are read with the candidates' rows
-    (``NEAR_GUESS``), the others' after the ranking names them: all, none, or some."""
+    (``NEAR_GUESS``), the others' after the ranking names them: all, none, or some.
+    "All" guesses more than the store holds (100): at the product's 12, which hits fall
+    outside the guess depends on how pgvector's graph, random per build, orders the
+    hashing embedder's many equal distances."""
     from index import IndexParams, MemoryStore
     from index.postgres import search as pg_search
     monkeypatch.setattr(pg_search, "EXACT_MAX", exact_max)
@@ -140,7 +143,7 @@ def test_search_ranks_as_the_file_store_on_either_plan(
         assert far >= 1, far
         walked = exact_max < 1024
         assert ("guessed" in sent) == (walked and near_guess > 0), sent
-        assert ("asked" in sent) == (walked and near_guess < 12), sent
+        assert ("asked" in sent) == (walked and near_guess < 100), sent
         # Walked beside the postings on a second connection, when there is one.
         assert bool(beside) == (exact_max < 1024 and connections > 1), len(beside)
     finally:
