@@ -71,15 +71,19 @@ STOPWORDS = _STOP
 # "What is Abe's job?" would favour "Abe's cousin's wedding" for its two "s". A
 # possessive keeps its word ("abe"), "n't" reads as "not" (a stopword), the others go, as
 # Lucene's English possessive filter and contraction handling do.
-_CLITIC = re.compile(r"([a-z0-9]+)['\u2019](t|s|d|ll|re|ve|m)\b")
-_NEGATED = {"ca": "can", "wo": "will", "sha": "shall"}
+# Each pattern starts at the apostrophe or a fixed word, so a long run of letters costs
+# one pass (a greedy word before the apostrophe backtracked over every run: quadratic).
+_NEGATED = re.compile(r"\b(ca|wo|sha)n['\u2019]t\b")
+_NOT = re.compile(r"(?<=[a-z0-9])n['\u2019]t\b")
+_CLITIC = re.compile(r"(?<=[a-z0-9])['\u2019](?:s|d|ll|re|ve|m)\b")
+_FULL = {"ca": "can", "wo": "will", "sha": "shall"}
 
 
-def _unclitic(found: re.Match[str]) -> str:
-    word, ending = found.group(1), found.group(2)
-    if ending == "t" and word.endswith("n"):
-        return f"{_NEGATED.get(word[:-1], word[:-1])} not"
-    return word
+def _unclitic(text: str) -> str:
+    """``text`` with its apostrophes' endings folded: "won't" "will not", "don't" "do
+    not", "Abe's" "Abe", "I'm" "I"."""
+    text = _NEGATED.sub(lambda found: f"{_FULL[found.group(1)]} not", text)
+    return _CLITIC.sub("", _NOT.sub(" not", text))
 
 
 _STEMMER = py_rust_stemmers.SnowballStemmer("english")
@@ -91,7 +95,7 @@ _STEMS_MAX = 200_000
 
 def terms(text: str) -> list[str]:
     """The index terms of ``text``: lowercase words, stopwords dropped, Snowball-stemmed."""
-    words = [w for w in _WORD.findall(_CLITIC.sub(_unclitic, text.lower())) if w not in _STOP]
+    words = [w for w in _WORD.findall(_unclitic(text.lower())) if w not in _STOP]
     missing = [w for w in words if w not in _STEMS]
     if missing:
         # Stemming word by word dominates a rebuild; vocabularies repeat, so cache stems.
