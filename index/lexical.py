@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import py_rust_stemmers
 
-__all__ = ["LexicalIndex", "terms", "term_counts", "CONTENT_WEIGHT", "SCHEME", "BM25_K1",
-           "BM25_B", "STOPWORDS"]
+__all__ = ["LexicalIndex", "terms", "term_counts", "CONTENT_WEIGHT", "SCHEME", "scheme_of",
+           "BM25_K1", "BM25_B", "STOPWORDS"]
 
 # A content word counts this many times a context word (BM25F field weights 3 : 1), about
 # the length ratio of a three-turn window to one turn. On the LoCoMo dev split 2 and 3
@@ -45,10 +45,16 @@ CONTENT_WEIGHT = 3
 # backends score with these (``postgres/bm25.py`` in SQL).
 BM25_K1 = 1.2
 BM25_B = 0.75
-# The indexing scheme, saved with the arrays: 1 content only (older sidecars, or
-# ``situated=False``), 2 content and context. An index saved under another scheme than
-# the one asked for is rebuilt from the records rather than mixed with new entries.
-SCHEME = 2
+# The indexing scheme, saved with the arrays: 3 content only (``situated=False``), 4
+# content and context; 1 and 2 were the same before an apostrophe's ending was folded into
+# its word (``terms``). An index saved under another scheme than the one asked for is
+# rebuilt from the records rather than mixed with new entries.
+SCHEME = 4
+
+
+def scheme_of(situated: bool) -> int:
+    """The scheme of an index with the context as a second field (``situated``) or not."""
+    return SCHEME if situated else SCHEME - 1
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Lucene's English stopwords plus question and pronoun words: a query is often a question
@@ -60,6 +66,26 @@ what when where who whom which why how did do does done have has had am been bei
 would could should can may might shall about from up down out over so than too very just
 """.split())
 STOPWORDS = _STOP
+# The endings an apostrophe joins to a word ("Abe's", "I'm", "we've", "she'd", "don't"):
+# split off as words of their own they would match every possessive and contraction, so
+# "What is Abe's job?" would favour "Abe's cousin's wedding" for its two "s". A
+# possessive keeps its word ("abe"), "n't" reads as "not" (a stopword), the others go, as
+# Lucene's English possessive filter and contraction handling do.
+# Each pattern starts at the apostrophe or a fixed word, so a long run of letters costs
+# one pass (a greedy word before the apostrophe backtracked over every run: quadratic).
+_NEGATED = re.compile(r"\b(ca|wo|sha)n['\u2019]t\b")
+_NOT = re.compile(r"(?<=[a-z0-9])n['\u2019]t\b")
+_CLITIC = re.compile(r"(?<=[a-z0-9])['\u2019](?:s|d|ll|re|ve|m)\b")
+_FULL = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def _unclitic(text: str) -> str:
+    """``text`` with its apostrophes' endings folded: "won't" "will not", "don't" "do
+    not", "Abe's" "Abe", "I'm" "I"."""
+    text = _NEGATED.sub(lambda found: f"{_FULL[found.group(1)]} not", text)
+    return _CLITIC.sub("", _NOT.sub(" not", text))
+
+
 _STEMMER = py_rust_stemmers.SnowballStemmer("english")
 
 
@@ -69,7 +95,7 @@ _STEMS_MAX = 200_000
 
 def terms(text: str) -> list[str]:
     """The index terms of ``text``: lowercase words, stopwords dropped, Snowball-stemmed."""
-    words = [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+    words = [w for w in _WORD.findall(_unclitic(text.lower())) if w not in _STOP]
     missing = [w for w in words if w not in _STEMS]
     if missing:
         # Stemming word by word dominates a rebuild; vocabularies repeat, so cache stems.
@@ -123,8 +149,8 @@ class LexicalIndex:
 
     @property
     def scheme(self) -> int:
-        """The indexing scheme: 2 situated (content and context), 1 content only."""
-        return SCHEME if self.situated else 1
+        """The indexing scheme: 4 situated (content and context), 3 content only."""
+        return scheme_of(self.situated)
 
     def _counts(self, text: str, context: str | None) -> Counter[str]:
         return term_counts(text, context, self.situated)

@@ -203,6 +203,12 @@ ALTER TABLE memories ADD COLUMN valid_from text, ADD COLUMN valid_from_ts double
     ADD COLUMN valid_until text, ADD COLUMN valid_until_ts double precision,
     ADD COLUMN superseded_by text, ADD COLUMN history jsonb;
 """),
+    # The lexical scheme an element's terms were written under (``lexical.SCHEME``; NULL:
+    # before it was kept). A store that opens an element under another scheme writes its
+    # rows' terms again (``writes.reterm``), as the file store re-indexes its records.
+    (6, """
+ALTER TABLE memory_elements ADD COLUMN lex_scheme integer;
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

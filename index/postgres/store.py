@@ -119,6 +119,8 @@ class PostgresMemoryStore(MemoryCore):
                         "WHERE element = %s AND (embedded OR v_content IS NOT NULL) AND "
                         "(model IS DISTINCT FROM %s OR dim IS DISTINCT FROM %s)",
                         (self.element, self._model_id, self._dim))
+        with self._tx(lock=True) as cur:
+            writes.reterm(cur, self._table, self._params.situated_lexical)
 
     # -- plumbing --------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ import psycopg
 from ..backend import Memory, StoreResult
 from ..decisions import KeyedMemory, earlier_result, erased_texts, evictions
 from ..errors import EmbeddingFailed, MemoryNotFound
-from ..lexical import term_counts
+from ..lexical import scheme_of, term_counts
 from ..recall import LANES
 from ..records import MemoryRecord, NewMemory
 from ..settings import MemorySettings
@@ -38,7 +38,7 @@ from .bm25 import postings_add, postings_rebuild_sql, postings_remove
 from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
 
 __all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update", "retire",
-           "public_of", "recount_df", "rebuild_postings"]
+           "public_of", "recount_df", "rebuild_postings", "reterm"]
 
 Cursor = psycopg.Cursor[Any]
 Vectors = dict[str, np.ndarray]
@@ -315,6 +315,33 @@ def recount_df(cur: Cursor, t: Table) -> None:
     cur.execute("INSERT INTO memory_term_df (element, term, df) SELECT element, term, "
                 "count(*) FROM memories, unnest(lex_terms) AS term WHERE element = %s "
                 "GROUP BY element, term", (t.element,))
+
+
+def reterm(cur: Cursor, t: Table, situated: bool) -> None:
+    """The element's terms written again under this code's lexical scheme, when it was
+    written under another (``lexical.SCHEME``; ``situated``: the context as a second
+    field or not): each row's terms, then the counters and the postings from them. Under
+    the element's lock; a no-op for an element already under the scheme."""
+    scheme = scheme_of(situated)
+    cur.execute("SELECT lex_scheme FROM memory_elements WHERE element = %s", (t.element,))
+    found = cur.fetchone()
+    if found is not None and found[0] == scheme:
+        return
+    cur.execute("SELECT id, content, context FROM memories WHERE element = %s",
+                (t.element,))
+    rows = []
+    for memory_id, content, context in cur.fetchall():
+        counts = term_counts(content, context, situated)
+        words = sorted(counts)
+        rows.append((sum(counts.values()), words, [counts[w] for w in words], t.element,
+                     memory_id))
+    if rows:
+        cur.executemany("UPDATE memories SET lex_len = %s, lex_terms = %s, lex_tf = %s "
+                        "WHERE element = %s AND id = %s", rows)
+    recount_df(cur, t)
+    rebuild_postings(cur, t)
+    cur.execute("UPDATE memory_elements SET lex_scheme = %s WHERE element = %s",
+                (scheme, t.element))
 
 
 def rebuild_postings(cur: Cursor, t: Table) -> None:

@@ -30,6 +30,24 @@ def test_terms_are_stemmed_and_stopwords_dropped() -> None:
     assert terms("") == [] and terms("the a of") == []
 
 
+def test_an_apostrophes_ending_is_no_word_of_its_own() -> None:
+    """A possessive keeps its word, "n't" reads as "not", the other contractions' endings
+    go: split off, "s" would match every possessive and "t" every negation."""
+    assert terms("What is Abe's job?") == ["abe", "job"]
+    assert terms("Abe’s cousin's wedding") == ["abe", "cousin", "wed"]
+    assert terms("I'm sure we've met, she'd say you'll") == ["sure", "met", "say"]
+    assert terms("I don't, can't and won't eat Don's meat") == ["eat", "don", "meat"]
+    assert terms("O'Brien's shop") == ["o", "brien", "shop"]
+
+
+def test_possessives_do_not_make_a_memory_match() -> None:
+    """Both memories share only the name with the question: the one with more
+    possessives scores no higher for them."""
+    scores = build(["Abe's cousin's wedding was lovely", "Abe works as the head chef"]
+                   ).scores("What is Abe's job?", 2)
+    assert scores[0] <= scores[1] and scores[1] > 0
+
+
 def test_rare_shared_words_rank_first() -> None:
     scores = build(DOCS).scores("When did Caroline go to the support group?", len(DOCS))
     assert int(np.argmax(scores)) == 0

@@ -287,9 +287,9 @@ def test_migrations_run_twice_change_nothing(pg_server: PgServer) -> None:
 
 def _back_to(db: Database, version: int) -> None:
     """The memory tables as schema ``version`` (2 or 3) left them, holding what that
-    version wrote for the memories there now (none of step 5's validity columns): version
-    3 kept one row per posting in ``memory_terms`` (no blocks), version 2 had neither the
-    document frequencies nor each row's own terms."""
+    version wrote for the memories there now (none of step 5's validity columns, nor step
+    6's lexical scheme): version 3 kept one row per posting in ``memory_terms`` (no
+    blocks), version 2 had neither the document frequencies nor each row's own terms."""
     with db.transaction() as cur:
         cur.execute("""
             CREATE TABLE memory_terms (
@@ -305,6 +305,7 @@ def _back_to(db: Database, version: int) -> None:
             ALTER TABLE memories DROP COLUMN valid_from, DROP COLUMN valid_from_ts,
                 DROP COLUMN valid_until, DROP COLUMN valid_until_ts,
                 DROP COLUMN superseded_by, DROP COLUMN history;
+            ALTER TABLE memory_elements DROP COLUMN lex_scheme;
             DELETE FROM schema_version WHERE version >= 4;""")
         if version == 2:
             cur.execute("""
@@ -478,6 +479,61 @@ def test_verify_finds_postings_that_disagree_with_the_rows_and_rebuilds_them(
     after = store.search(query="budget river", limit=5, settings=settings)
     assert [(r["memory"]["id"], r["score"]) for r in after.results] == \
         [(r["memory"]["id"], pytest.approx(r["score"])) for r in before.results]
+
+
+def test_an_element_written_under_another_lexical_scheme_is_indexed_again_on_open(
+        db: Database, tmp_path: Path) -> None:
+    """Terms written before an apostrophe's ending was folded into its word ("Abe's"
+    as "abe" and "s"), or with the context as a field when the store now leaves it out:
+    the next store to open the element writes every row's terms again, under its lock,
+    and searches as a file store of the same memories does (the file store re-indexes
+    its records the same way)."""
+    from index import IndexParams, MemoryStore
+    from index.lexical import term_counts
+    element = str(tmp_path / "pg")
+    settings = MemorySettings(relevance_threshold=0.0)
+    texts = [("Abe's cousin's wedding was lovely", "we're talking about Abe's family"),
+             ("Abe works as the head chef", None), ("Maria's dog can't swim", "the dog")]
+    store = _store(db, element)
+    for content, context in texts:
+        store.store(content=content, context=context, category="fact", settings=settings)
+    store.close()
+    # As the code before schemes wrote them: every apostrophe's ending a word.
+    with db.transaction() as cur:
+        cur.execute("SELECT id, content, context FROM memories WHERE element = %s",
+                    (element,))
+        for memory_id, content, context in cur.fetchall():
+            old = term_counts(content.replace("'", " "),
+                              context.replace("'", " ") if context else None, True)
+            old.update({"s": 1})
+            cur.execute("UPDATE memories SET lex_terms = %s, lex_tf = %s, lex_len = %s "
+                        "WHERE element = %s AND id = %s",
+                        (sorted(old), [old[w] for w in sorted(old)], sum(old.values()),
+                         element, memory_id))
+        cur.execute("UPDATE memory_elements SET lex_scheme = NULL WHERE element = %s",
+                    (element,))
+    for situated in (True, False):
+        params = IndexParams(situated_lexical=situated)
+        store = _store(db, element, index_params=params)
+        file_store = MemoryStore(tmp_path / f"file-{situated}", HashingEmbedder(256),
+                                 index_params=params)
+        try:
+            for content, context in texts:
+                file_store.store(content=content, context=context, category="fact",
+                                 settings=settings)
+            assert "s" not in {t for terms in _row_terms(db, element).values()
+                               for t in terms}
+            assert _postings(db, element) == _row_terms(db, element)
+            assert store.verify() == []
+            for query in ("What is Abe's job?", "Maria's dog"):
+                want = file_store.search(query=query, settings=settings).results
+                got = store.search(query=query, settings=settings).results
+                assert [(r["memory"]["content"], pytest.approx(r["score"], abs=1e-5))
+                        for r in got] == [(r["memory"]["content"], r["score"])
+                                          for r in want], query
+        finally:
+            store.close()
+            file_store.close()
 
 
 @pytest.mark.parametrize("damage", ["counters", "lane index"])
