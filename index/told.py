@@ -2,13 +2,15 @@
 of recall's newest-first order (``recency.py``) and of a newer value joining from under
 the threshold (``answers_under.py``).
 
-Whether a sentence says its value holds now (:data:`CURRENT`) or adds to an old one
-(:data:`ADDITION`); places it in the past or in a wished future (:func:`aside`:
-:data:`PAST`, :data:`WISH`, unless it tells the change, :data:`CHANGE`); ends a value
+Whether a sentence says its value holds now (:data:`NOW`, :data:`CURRENT`) or adds to an
+old one (:data:`ADDITION`); places it in the past, a wished future or a stay (:data:`NOT_NOW`,
+:func:`aside`: :data:`PAST`, :data:`WISH`, unless it tells the change, :data:`CHANGE`); ends a value
 (:data:`ENDING`, :func:`yields`); and whose fact it is (:func:`relations`, the people of
 the subject's it names; :func:`told_of`, those its sentences are about). Read from the
 words alone, no vector: kept apart from the ranking's reorderings so that each rule of
-language is read and tested in one place.
+language is read and tested in one place. The subconscious reads the same lists
+(:data:`NOW`, :data:`ADDITION`, :data:`NOT_NOW`, :data:`PAST`; ``index.TOLD_*``) when it
+decides what a statement replaces.
 """
 
 from __future__ import annotations
@@ -17,31 +19,68 @@ import re
 
 from .profile_bank import RELATIONS
 
-__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "PAST", "WISH", "aside",
-           "relations", "told_of", "yields"]
+__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "PAST",
+           "WISH", "aside", "relations", "told_of", "yields"]
 
-#: A memory that says its value holds now, against what was: "it is decaf from now on",
-#: "these days the weekends are all about motorbikes", "the commute is a walk now".
-CURRENT = re.compile(r"\b(?:now|these days|nowadays|from now on|currently|any\s?more|"
-                     r"no longer|instead|ever since)\b", re.I)
-#: ... unless it adds to the old one ("has started running too", "also has a cat now").
-#: ("second-year" is a year, no second one.)
-ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b(?!-)", re.I)
+# One reader of these words for both sides of memory: the subconscious reads them in what a
+# person says when it decides whether a statement replaces one remembered
+# (``element/agents/present.py``, ``updates.py``: the speaker's raw first-person words),
+# recall in what was stored when it orders the values it found (``recency.py``,
+# ``answers_under.py``: third person). A sentence that says "now", adds, or is not about
+# the present says so to both; were the lists kept apart, what the write side lets stand
+# side by side the read side would order by other words.
 
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
+           "december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec")
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+
+#: Said as now: a present-time adverbial, the state it qualifies holds now against before
+#: ("I'm a health visitor these days", "nowadays", "at the moment", "currently", "now",
+#: "since May", "since a few weeks ago"). Not "right now", "just now" (a moment), "for
+#: now", "until now", "now and then", "now that ..." (a stay, a past, a habit, a reason).
+NOW = re.compile(
+    r"\b(?:these\s+days|nowadays|at\s+the\s+moment|currently|(?<!right )(?<!just )"
+    r"(?<!for )(?<!until )(?<!till )now(?!\s+and\s+then|\s+that)|"
+    rf"since\s+(?:(?:last|early|late|mid)[\s-]+)?(?:{_MONTHS}|{_DAYS}|spring|summer|autumn|"
+    r"fall|winter|christmas|easter|new\s+year|\d{4}|then|(?:last|this)\s+\w+|"
+    r"(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago))\b", re.I)
+#: A memory that says its value holds now, against what was: said as now (:data:`NOW`),
+#: or said to replace ("not ... anymore", "no longer", "instead", "ever since"): "it is
+#: decaf from now on", "these days the weekends are all about motorbikes".
+CURRENT = re.compile(rf"{NOW.pattern}|\b(?:from now on|any\s?more|no longer|instead|"
+                     r"ever since)\b", re.I)
+#: ... unless it adds to the old one ("has started running too", "also has a cat now", "a
+#: second car", "a holiday cottage"): "too" ending its clause, not "too high"; "a
+#: third-year", "a second-hand car", "a third of the price" is a year, a kind, a share,
+#: no second one.
+ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|"
+                      r"a (?:second|third)(?!\s+of\b)|one more|in addition|besides|both|"
+                      r"other|buy-to-let|to rent out|holiday (?:home|house|flat|cottage|place|let)|"
+                      r"for (?:the )?holidays)\b(?!-)", re.I)
+
+#: A wished, planned or hypothetical future ("dreams of a cottage in Cornwall", "would
+#: love to", "plans to", "is thinking about", "one day", "if ...", "toying with the idea of
+#: moving out at some point", "might", "is going to"): not (yet) the present.
+_WISH = (r"going to|gonna|will|would|(?:would|'d) (?:love|like) to|might|(?-i:may)|should|"
+         r"could|wish|(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
+         r"thinking (?:about|of)|considering|if|dream(?:s|ed|t|ing)?\s+(?:of|about)|"
+         r"(?:the\s+)?idea\s+of|one\s+day|some\s?day|at\s+some\s+point|tempted|maybe|"
+         r"perhaps|hopefully")
+WISH = re.compile(rf"\b(?:{_WISH})\b", re.I)
+#: A past habit or a childhood ("used to", "as a kid", "grew up", "when I was").
+_HABIT = r"used to|as a (?:kid|child|teen(?:ager)?)|when (?:i|we) (?:was|were)|grew up|growing up"
+#: A stay, not a home or a value ("for a week", "for a few days").
+_STAY = (r"for\s+(?:a|the|one|two|three|a few|several)\s+(?:days?|nights?|weeks?|"
+         r"weekends?)")
+#: Not (yet, or any longer) the present: a wish or plan, a past habit, a stay. What the
+#: subconscious lets no statement replace a remembered value by.
+NOT_NOW = re.compile(rf"\b(?:{_WISH}|{_HABIT}|{_STAY})\b", re.I)
 #: A memory whose sentence places its value in the past, not a newer value of the
-#: attribute: a past state ("grew up in Cork", "used to work at a bank", "was a teacher",
-#: "lived in Leeds", "back when ...", "as a kid"). "has lived / has worked" (a present
-#: perfect) still holds, so it is no past.
-PAST = re.compile(r"\b(?:grew up|growing up|used to|back when|as a (?:kid|child|teen(?:ager)?)|"
-                  r"(?:was|were) (?:a|an|the|in|at|from|based)|"
+#: attribute: a past habit, or a past state ("was a teacher", "lived in Leeds", "back when
+#: ..."). "has lived / has worked" (a present perfect) still holds, so it is no past.
+PAST = re.compile(rf"\b(?:{_HABIT}|back when|(?:was|were) (?:a|an|the|in|at|from|based)|"
                   r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
-#: ... or in a wished, planned or hypothetical future ("dreams of a cottage in Cornwall",
-#: "would love to", "plans to", "is thinking about", "one day", "if ...", "toying with
-#: the idea of moving out at some point", "might").
-WISH = re.compile(r"\b(?:dream(?:s|ed|ing)? (?:of|about)|(?:would|'d) (?:love|like) to|"
-                  r"(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
-                  r"thinking (?:about|of)|one day|some ?day|at some point|the idea of|"
-                  r"considering|might|maybe|if)\b", re.I)
 #: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
 #: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
 CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"
@@ -71,11 +110,11 @@ def yields(text: str | None) -> bool:
 
 
 def aside(text: str | None) -> bool:
-    """Whether a memory tells a value of the past or of a wish (:data:`PAST`,
-    :data:`WISH`, no :data:`CHANGE`): it takes no part in newest first, keeping its
+    """Whether a memory tells a value of the past, of a wish or of a stay (:data:`PAST`,
+    :data:`NOT_NOW`, no :data:`CHANGE`): it takes no part in newest first, keeping its
     ranked place."""
     said = text or ""
-    return bool(PAST.search(said) or WISH.search(said)) and not CHANGE.search(said)
+    return bool(PAST.search(said) or NOT_NOW.search(said)) and not CHANGE.search(said)
 
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
