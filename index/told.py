@@ -129,10 +129,35 @@ _RELATION = re.compile(r"(?:\w's|\w'|\b(?:their|his|her|my|our))\s+((?:[\w-]+\s+
 HOUSEHOLD = frozenset({"family", "household"})
 
 
+#: The name a possessive relation is of ("Lionel" of "Lionel's doctor").
+_OWNER = re.compile(r"([A-Z][\w-]*)$")
+#: What follows a name that starts a clause of its own ("told Maria that he ...", "told
+#: Maria he is moving"): the relation's news told to the subject, not the subject's.
+_FINITE = r"that|he|she|they|it|who|is|was|are|were|has|had|will|would"
+#: The verbs by which a person directs the subject's state (a doctor's, a boss's): told
+#: to, put on, switched from, moved to, signed up for. Not what the person did beside the
+#: subject ("helped Lucia fix the fence", "taught Luca to play chess"): their own news.
+_DIRECTS = (r"told|tells|advised|advises|asked|ordered|put|puts|switched|switches|moved|"
+            r"moves|prescribed|signed|transferred|made|makes")
+
+
+def _acts_on_owner(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the relation of ``m`` directs the person it is of (:data:`_DIRECTS`):
+    "Lionel's doctor told Lionel to cut caffeine", "Paul's doctor put Paul on a
+    gluten-free diet". The subject is the verb's object, so what the sentence tells (a
+    diet, a drink, a medication) is the subject's own."""
+    owner = _OWNER.search(sentence[:m.start() + 1])
+    if owner is None:
+        return False
+    return bool(re.match(rf"\w*'s?\s+(?:[\w-]+\s+){{0,2}}?(?:(?:has|had|just)\s+)*"
+                         rf"(?:{_DIRECTS})\s+{re.escape(owner[1])}\b(?!'|\s+(?:{_FINITE})\b)",
+                         sentence[m.start():], re.I))
+
+
 def relations(text: str) -> frozenset[str]:
     """The people of the subject's a text names as whose something is (``RELATIONS``; not
-    the :data:`HOUSEHOLD`)."""
-    return frozenset(w for m in _RELATION.finditer(text)
+    the :data:`HOUSEHOLD`, nor one who acts on the subject: :func:`_acts_on_owner`)."""
+    return frozenset(w for m in _RELATION.finditer(text) if not _acts_on_owner(text, m)
                      for w in re.split(r"[\s-]+", m[1].lower())
                      if w in RELATIONS and w not in HOUSEHOLD)
 
@@ -146,12 +171,13 @@ def told_of(text: str) -> frozenset[str]:
     """The people of the subject's a memory is about (:func:`relations` named in the
     subject of one of its sentences: "Maria's brother lives in Brighton", "Erin's
     girlfriend Chloe ..."), not those named only in what the subject does ("Theo has been
-    driving their dad's old Volvo", "Maria lives in Porto with Maria's husband"): that is
-    the subject's own fact."""
+    driving their dad's old Volvo", "Maria lives in Porto with Maria's husband"), nor one
+    who acts on the subject ("Lionel's doctor told Lionel to cut caffeine, so it is decaf
+    for Lionel from now on": :func:`_acts_on_owner`): that is the subject's own fact."""
     found: set[str] = set()
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
         for m in _RELATION.finditer(sentence):
             lead = re.sub(r"[\w'-]*$", "", sentence[:m.start() + 1]).split()
-            if all(_LEAD_WORD.fullmatch(w) for w in lead):
+            if all(_LEAD_WORD.fullmatch(w) for w in lead) and not _acts_on_owner(sentence, m):
                 found |= relations(m[0])
     return frozenset(found)

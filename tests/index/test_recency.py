@@ -346,6 +346,21 @@ def test_whose_a_fact_is_is_read_from_its_subject() -> None:
     assert told_of("Maria lives in Porto with Maria's husband") == frozenset()
 
 
+def test_a_person_who_acts_on_the_subject_tells_the_subjects_fact() -> None:
+    """"Oona's doctor told Oona to cut caffeine, so it is decaf": the subject is the
+    object of a verb that directs them, and the drink is the subject's; news the person
+    tells is theirs."""
+    assert told_of("Oona's doctor told Oona to cut caffeine, so it is decaf for Oona "
+                   "from now on.") == frozenset()
+    assert relations("Oona's doctor put Oona on a gluten-free diet.") == frozenset()
+    assert told_of("Oona's boss has moved Oona to the Leeds office.") == frozenset()
+    # What the person did beside the subject is the person's news.
+    assert told_of("Oona's grandfather taught Oona to play chess.") == {"grandfather"}
+    assert told_of("Oona's brother told Oona he is moving to Leeds.") == {"brother"}
+    assert told_of("Oona's brother told Oona that he moved.") == {"brother"}
+    assert relations("Oona's sister lives in Bristol") == {"sister"}
+
+
 def test_an_ending_or_a_past_is_no_current_value_and_a_change_is() -> None:
     assert yields("Karin and Nils got divorced last year")
     assert yields("The Skoda got written off in a crash.")
