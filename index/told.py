@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 
+from .lexical import terms
 from .profile_bank import RELATIONS
 
 __all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "PAST",
-           "WISH", "aside", "relations", "told_of", "yields"]
+           "REPLACED", "WISH", "aside", "gives_way", "names_gone", "relations", "told_of",
+           "yields"]
 
 # One reader of these words for both sides of memory: the subconscious reads them in what a
 # person says when it decides whether a statement replaces one remembered
@@ -100,6 +102,52 @@ ENDING = re.compile(r"\b(?:divorced|broke up|broken up|split up|separated|passed
 #: climbing gym instead", "left the bank and started as a nurse").
 _CHANGE_VERB = re.compile(r"\b(?:moved to|relocated|switched|started|joined|took a job|"
                           r"got a (?:new )?job|taken up|took up|got into|became)\b", re.I)
+
+
+#: A value told as given up for another: "swapped the violin for the cello", "switched
+#: from sertraline", "instead of the five-a-side", "traded in", "dropped the Spanish",
+#: "has overtaken Succession", "has gone over to Bath". With :data:`ENDING`,
+#: :data:`CHANGE` and :data:`CURRENT`: the words by which a newer statement says an older
+#: value gave way (:func:`names_gone`).
+REPLACED = re.compile(r"\b(?:swapp?(?:ed|ing)|switch(?:ed|ing)|replac(?:ed|ing)|instead|"
+                      r"traded|transferred|dropped|ditched|overtaken|changed|moved|"
+                      r"(?:gone|went|come|came) over to)\b", re.I)
+#: What opens a memory, its subject and the word after it ("Hugo rides", "Marguerite's
+#: hairdresser", "Maria works"), and a name owning something in it: the person and what is
+#: said of them, in each memory of theirs alike; the value is in the rest.
+_OWNER_NAMES = re.compile(r"^\s*([A-Z][\w-]*(?:'s?)?\s+[\w-]+)|\b([A-Z][\w-]*)'s?\b")
+
+
+def gives_way(text: str | None) -> bool:
+    """Whether a memory says a change, an ending or what holds now (:data:`REPLACED`,
+    :data:`ENDING`, :data:`CHANGE`, :data:`CURRENT`), and no past, wish or addition: the
+    words a newer statement needs to tell an older value gone (:func:`names_gone`), read
+    once per memory."""
+    said = text or ""
+    return not aside(said) and not ADDITION.search(said) and \
+        bool(REPLACED.search(said) or ENDING.search(said) or CHANGE.search(said) or
+             CURRENT.search(said))
+
+
+def names_gone(older: str | None, newer: str | None) -> bool:
+    """Whether ``newer`` tells that the value of ``older`` gave way: it names a word of
+    ``older``'s besides its subject's name ("Hugo sold the Vespa; Hugo gets around on an
+    e-bike these days" of "Hugo rides a red Vespa around town"; not its opening subject
+    and verb: "works from home now" names no value of "works at Google") and says a
+    change, an ending or what holds now (:data:`REPLACED`, :data:`ENDING`, :data:`CHANGE`,
+    :data:`CURRENT`). Never a past, a wish or an addition (:func:`aside`,
+    :data:`ADDITION`: "got a second dog to keep Rex company"), nor named in another
+    person's fact (:func:`told_of`): a sentence naming the old value to say it ended or
+    was replaced tells which of the two holds, whatever else each says."""
+    said, old = newer or "", older or ""
+    if not old or not gives_way(said):
+        return False
+    names = {w.lower() for m in _OWNER_NAMES.finditer(old) for w in m.groups() if w}
+    value = set(terms(old)) - set(terms(" ".join(names)))
+    # Named in a sentence of the subject's own, not in one about another person of theirs
+    # ("Ruaridh has gone over to Bath Rugby. Ruaridh's dad's disowned Ruaridh.").
+    return any(value & set(terms(sentence)) and not told_of(sentence)
+               for sentence in re.split(r"(?<=[.!?;])\s+", said))
 
 
 def yields(text: str | None) -> bool:
