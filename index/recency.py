@@ -70,6 +70,11 @@ the asked attribute within :data:`CURRENT_TIE` (:func:`_current_ahead`), a many-
 attribute's too: "it is decaf from now on" replaces "a double espresso every morning",
 where "has also got into green tea" is a second drink.
 
+A newer fact that names an older one's value as gone (``told.names_gone``: "Hugo sold the
+Vespa; Hugo gets around on an e-bike these days" of "Hugo rides a red Vespa around town",
+"swapped the violin for the cello") goes ahead of it however far apart their scores and
+whatever the query asks (:func:`_gone_ahead`): its own words say the older no longer holds.
+
 What a memory's words tell of time and of whom (:data:`PAST`, :data:`WISH`,
 :data:`CHANGE`, :data:`ENDING`, :data:`CURRENT`, :data:`ADDITION`, :func:`aside`,
 :func:`yields`, :func:`relations`, :func:`told_of`) is read in ``told.py`` and re-exported
@@ -90,7 +95,7 @@ from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
 # The text readers (what a clause tells of time and of whom), read here and re-exported
 # for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
-                   relations, told_of, yields)
+                   gives_way, names_gone, relations, told_of, yields)
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_MARGIN", "ANSWERS_Z", "Asked",
            "ADDITION", "CURRENT", "HOUSEHOLD", "PAST", "WISH", "CHANGE", "ENDING", "aside",
@@ -308,6 +313,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                             for i in range(n)])
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
+    order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
     # Of a single-valued attribute, the newest of the values that answer it best comes
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,
@@ -388,6 +394,38 @@ def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
             continue
         best[c] = best[c] or any(best[mine[k]] for k in passed)
         mine.insert(passed[0], mine.pop(at))
+        for p, i in zip(held, mine, strict=True):
+            out[p] = i
+    return out
+
+
+def _gone_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float],
+                texts: Sequence[str | None], kinds: Sequence[str | None], best: list[bool],
+                fixed: Sequence[bool]) -> list[int]:
+    """``order`` with each fact or preference that tells an older one's value gave way
+    (:func:`names_gone`: "Hugo sold the Vespa; Hugo gets around on an e-bike these days"
+    of "Hugo rides a red Vespa around town") moved ahead of the first of its subject's
+    older facts it names, however far apart their scores and whatever the query asks:
+    the newer sentence itself says the older no longer holds. The subject's results it
+    passes keep their order; nothing moves across subjects or general memories. Where
+    the older answers the question best, so does the newer (:func:`_answers_first`)."""
+    facts = [k in PROFILE_CATEGORIES for k in kinds]
+    if sum(facts) < 2:
+        return order
+    out = list(order)
+    for g in [i for i in order if facts[i] and owners[i] is not None and not fixed[i]]:
+        held = [p for p, i in enumerate(out) if owners[i] == owners[g]]
+        mine = [out[p] for p in held]
+        at = mine.index(g)
+        # Its words are read only when an older fact of its subject ranks above it.
+        older = [k for k in range(at) if facts[mine[k]] and newness[mine[k]] < newness[g]]
+        if not older or not gives_way(texts[g]):
+            continue
+        gone = next((k for k in older if names_gone(texts[mine[k]], texts[g])), None)
+        if gone is None:
+            continue
+        best[g] = best[g] or best[mine[gone]]
+        mine.insert(gone, mine.pop(at))
         for p, i in zip(held, mine, strict=True):
             out[p] = i
     return out

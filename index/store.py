@@ -316,18 +316,18 @@ class MemoryStore(MemoryCore):
     def _newer_first(self, labels: list[Any], scores: list[float],
                      question: Asked | None) -> list[int]:
         """``recency.newer_first`` over the ranked labels (under the lock)."""
-        vectors, owners, newness, contents, categories = self._read(labels, question is None)
+        vectors, owners, newness, contents, categories = self._read(labels)
         return newer_first(vectors, owners, newness, scores, question=question,
                            contents=contents, categories=categories)
 
-    def _read(self, labels: list[Any], bare: bool = False) -> tuple[
+    def _read(self, labels: list[Any]) -> tuple[
             list[np.ndarray | None], list[Any], list[float], list[str | None],
             list[str | None]]:
         """What ``recency`` reads of the labels' memories: content vectors, owners (None:
-        general), ``valid_from``, contents and categories (``bare``: none read)."""
+        general), ``valid_from``, contents and categories."""
         state = self._state
         slots, lane = state.slots, state.lanes["content"]
-        records = [] if bare else [state.records[str(slots.ids[label])] for label in labels]
+        records = [state.records[str(slots.ids[label])] for label in labels]
         return ([lane.vectors[label] if label < len(lane.has) and lane.has[label] else None
                  for label in labels],
                 [None if (owner := slots.owner_list[label]) == GENERAL else owner

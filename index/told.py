@@ -2,46 +2,87 @@
 of recall's newest-first order (``recency.py``) and of a newer value joining from under
 the threshold (``answers_under.py``).
 
-Whether a sentence says its value holds now (:data:`CURRENT`) or adds to an old one
-(:data:`ADDITION`); places it in the past or in a wished future (:func:`aside`:
-:data:`PAST`, :data:`WISH`, unless it tells the change, :data:`CHANGE`); ends a value
+Whether a sentence says its value holds now (:data:`NOW`, :data:`CURRENT`) or adds to an
+old one (:data:`ADDITION`); places it in the past, a wished future or a stay (:data:`NOT_NOW`,
+:func:`aside`: :data:`PAST`, :data:`WISH`, unless it tells the change, :data:`CHANGE`); ends a value
 (:data:`ENDING`, :func:`yields`); and whose fact it is (:func:`relations`, the people of
 the subject's it names; :func:`told_of`, those its sentences are about). Read from the
 words alone, no vector: kept apart from the ranking's reorderings so that each rule of
-language is read and tested in one place.
+language is read and tested in one place. The subconscious reads the same lists
+(:data:`NOW`, :data:`ADDITION`, :data:`NOT_NOW`, :data:`PAST`; ``index.TOLD_*``) when it
+decides what a statement replaces.
 """
 
 from __future__ import annotations
 
 import re
 
+from .lexical import terms
 from .profile_bank import RELATIONS
 
-__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "PAST", "WISH", "aside",
-           "relations", "told_of", "yields"]
+__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "PAST",
+           "REPLACED", "WISH", "aside", "gives_way", "names_gone", "relations", "told_of",
+           "yields"]
 
-#: A memory that says its value holds now, against what was: "it is decaf from now on",
-#: "these days the weekends are all about motorbikes", "the commute is a walk now".
-CURRENT = re.compile(r"\b(?:now|these days|nowadays|from now on|currently|any\s?more|"
-                     r"no longer|instead|ever since)\b", re.I)
-#: ... unless it adds to the old one ("has started running too", "also has a cat now").
-#: ("second-year" is a year, no second one.)
-ADDITION = re.compile(r"\b(?:also|too|as well|another|second|in addition)\b(?!-)", re.I)
+# One reader of these words for both sides of memory: the subconscious reads them in what a
+# person says when it decides whether a statement replaces one remembered
+# (``element/agents/present.py``, ``updates.py``: the speaker's raw first-person words),
+# recall in what was stored when it orders the values it found (``recency.py``,
+# ``answers_under.py``: third person). A sentence that says "now", adds, or is not about
+# the present says so to both; were the lists kept apart, what the write side lets stand
+# side by side the read side would order by other words.
 
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
+           "december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec")
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+
+#: Said as now: a present-time adverbial, the state it qualifies holds now against before
+#: ("I'm a health visitor these days", "nowadays", "at the moment", "currently", "now",
+#: "since May", "since a few weeks ago"). Not "right now", "just now" (a moment), "for
+#: now", "until now", "now and then", "now that ..." (a stay, a past, a habit, a reason).
+NOW = re.compile(
+    r"\b(?:these\s+days|nowadays|at\s+the\s+moment|currently|(?<!right )(?<!just )"
+    r"(?<!for )(?<!until )(?<!till )now(?!\s+and\s+then|\s+that)|"
+    rf"since\s+(?:(?:last|early|late|mid)[\s-]+)?(?:{_MONTHS}|{_DAYS}|spring|summer|autumn|"
+    r"fall|winter|christmas|easter|new\s+year|\d{4}|then|(?:last|this)\s+\w+|"
+    r"(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago))\b", re.I)
+#: A memory that says its value holds now, against what was: said as now (:data:`NOW`),
+#: or said to replace ("not ... anymore", "no longer", "instead", "ever since"): "it is
+#: decaf from now on", "these days the weekends are all about motorbikes".
+CURRENT = re.compile(rf"{NOW.pattern}|\b(?:from now on|any\s?more|no longer|instead|"
+                     r"ever since)\b", re.I)
+#: ... unless it adds to the old one ("has started running too", "also has a cat now", "a
+#: second car", "a holiday cottage"): "too" ending its clause, not "too high"; "a
+#: third-year", "a second-hand car", "a third of the price" is a year, a kind, a share,
+#: no second one.
+ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|"
+                      r"a (?:second|third)(?!\s+of\b)|one more|in addition|besides|both|"
+                      r"other|buy-to-let|to rent out|holiday (?:home|house|flat|cottage|place|let)|"
+                      r"for (?:the )?holidays)\b(?!-)", re.I)
+
+#: A wished, planned or hypothetical future ("dreams of a cottage in Cornwall", "would
+#: love to", "plans to", "is thinking about", "one day", "if ...", "toying with the idea of
+#: moving out at some point", "might", "is going to"): not (yet) the present.
+_WISH = (r"going to|gonna|will|would|(?:would|'d) (?:love|like) to|might|(?-i:may)|should|"
+         r"could|wish|(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
+         r"thinking (?:about|of)|considering|if|dream(?:s|ed|t|ing)?\s+(?:of|about)|"
+         r"(?:the\s+)?idea\s+of|one\s+day|some\s?day|at\s+some\s+point|tempted|maybe|"
+         r"perhaps|hopefully")
+WISH = re.compile(rf"\b(?:{_WISH})\b", re.I)
+#: A past habit or a childhood ("used to", "as a kid", "grew up", "when I was").
+_HABIT = r"used to|as a (?:kid|child|teen(?:ager)?)|when (?:i|we) (?:was|were)|grew up|growing up"
+#: A stay, not a home or a value ("for a week", "for a few days").
+_STAY = (r"for\s+(?:a|the|one|two|three|a few|several)\s+(?:days?|nights?|weeks?|"
+         r"weekends?)")
+#: Not (yet, or any longer) the present: a wish or plan, a past habit, a stay. What the
+#: subconscious lets no statement replace a remembered value by.
+NOT_NOW = re.compile(rf"\b(?:{_WISH}|{_HABIT}|{_STAY})\b", re.I)
 #: A memory whose sentence places its value in the past, not a newer value of the
-#: attribute: a past state ("grew up in Cork", "used to work at a bank", "was a teacher",
-#: "lived in Leeds", "back when ...", "as a kid"). "has lived / has worked" (a present
-#: perfect) still holds, so it is no past.
-PAST = re.compile(r"\b(?:grew up|growing up|used to|back when|as a (?:kid|child|teen(?:ager)?)|"
-                  r"(?:was|were) (?:a|an|the|in|at|from|based)|"
+#: attribute: a past habit, or a past state ("was a teacher", "lived in Leeds", "back when
+#: ..."). "has lived / has worked" (a present perfect) still holds, so it is no past.
+PAST = re.compile(rf"\b(?:{_HABIT}|back when|(?:was|were) (?:a|an|the|in|at|from|based)|"
                   r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
-#: ... or in a wished, planned or hypothetical future ("dreams of a cottage in Cornwall",
-#: "would love to", "plans to", "is thinking about", "one day", "if ...", "toying with
-#: the idea of moving out at some point", "might").
-WISH = re.compile(r"\b(?:dream(?:s|ed|ing)? (?:of|about)|(?:would|'d) (?:love|like) to|"
-                  r"(?:wants?|wanting|hopes?|hoping|plans?|planning) to|"
-                  r"thinking (?:about|of)|one day|some ?day|at some point|the idea of|"
-                  r"considering|might|maybe|if)\b", re.I)
 #: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
 #: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
 CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"
@@ -63,6 +104,52 @@ _CHANGE_VERB = re.compile(r"\b(?:moved to|relocated|switched|started|joined|took
                           r"got a (?:new )?job|taken up|took up|got into|became)\b", re.I)
 
 
+#: A value told as given up for another: "swapped the violin for the cello", "switched
+#: from sertraline", "instead of the five-a-side", "traded in", "dropped the Spanish",
+#: "has overtaken Succession", "has gone over to Bath". With :data:`ENDING`,
+#: :data:`CHANGE` and :data:`CURRENT`: the words by which a newer statement says an older
+#: value gave way (:func:`names_gone`).
+REPLACED = re.compile(r"\b(?:swapp?(?:ed|ing)|switch(?:ed|ing)|replac(?:ed|ing)|instead|"
+                      r"traded|transferred|dropped|ditched|overtaken|changed|moved|"
+                      r"(?:gone|went|come|came) over to)\b", re.I)
+#: What opens a memory, its subject and the word after it ("Hugo rides", "Marguerite's
+#: hairdresser", "Maria works"), and a name owning something in it: the person and what is
+#: said of them, in each memory of theirs alike; the value is in the rest.
+_OWNER_NAMES = re.compile(r"^\s*([A-Z][\w-]*(?:'s?)?\s+[\w-]+)|\b([A-Z][\w-]*)'s?\b")
+
+
+def gives_way(text: str | None) -> bool:
+    """Whether a memory says a change, an ending or what holds now (:data:`REPLACED`,
+    :data:`ENDING`, :data:`CHANGE`, :data:`CURRENT`), and no past, wish or addition: the
+    words a newer statement needs to tell an older value gone (:func:`names_gone`), read
+    once per memory."""
+    said = text or ""
+    return not aside(said) and not ADDITION.search(said) and \
+        bool(REPLACED.search(said) or ENDING.search(said) or CHANGE.search(said) or
+             CURRENT.search(said))
+
+
+def names_gone(older: str | None, newer: str | None) -> bool:
+    """Whether ``newer`` tells that the value of ``older`` gave way: it names a word of
+    ``older``'s besides its subject's name ("Hugo sold the Vespa; Hugo gets around on an
+    e-bike these days" of "Hugo rides a red Vespa around town"; not its opening subject
+    and verb: "works from home now" names no value of "works at Google") and says a
+    change, an ending or what holds now (:data:`REPLACED`, :data:`ENDING`, :data:`CHANGE`,
+    :data:`CURRENT`). Never a past, a wish or an addition (:func:`aside`,
+    :data:`ADDITION`: "got a second dog to keep Rex company"), nor named in another
+    person's fact (:func:`told_of`): a sentence naming the old value to say it ended or
+    was replaced tells which of the two holds, whatever else each says."""
+    said, old = newer or "", older or ""
+    if not old or not gives_way(said):
+        return False
+    names = {w.lower() for m in _OWNER_NAMES.finditer(old) for w in m.groups() if w}
+    value = set(terms(old)) - set(terms(" ".join(names)))
+    # Named in a sentence of the subject's own, not in one about another person of theirs
+    # ("Ruaridh has gone over to Bath Rugby. Ruaridh's dad's disowned Ruaridh.").
+    return any(value & set(terms(sentence)) and not told_of(sentence)
+               for sentence in re.split(r"(?<=[.!?;])\s+", said))
+
+
 def yields(text: str | None) -> bool:
     """Whether a memory is no current value beside one told with it or later: a past or a
     wish (:func:`aside`), or an ending (:data:`ENDING`) that names no new value."""
@@ -71,11 +158,11 @@ def yields(text: str | None) -> bool:
 
 
 def aside(text: str | None) -> bool:
-    """Whether a memory tells a value of the past or of a wish (:data:`PAST`,
-    :data:`WISH`, no :data:`CHANGE`): it takes no part in newest first, keeping its
+    """Whether a memory tells a value of the past, of a wish or of a stay (:data:`PAST`,
+    :data:`NOT_NOW`, no :data:`CHANGE`): it takes no part in newest first, keeping its
     ranked place."""
     said = text or ""
-    return bool(PAST.search(said) or WISH.search(said)) and not CHANGE.search(said)
+    return bool(PAST.search(said) or NOT_NOW.search(said)) and not CHANGE.search(said)
 
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
@@ -90,10 +177,35 @@ _RELATION = re.compile(r"(?:\w's|\w'|\b(?:their|his|her|my|our))\s+((?:[\w-]+\s+
 HOUSEHOLD = frozenset({"family", "household"})
 
 
+#: The name a possessive relation is of ("Lionel" of "Lionel's doctor").
+_OWNER = re.compile(r"([A-Z][\w-]*)$")
+#: What follows a name that starts a clause of its own ("told Maria that he ...", "told
+#: Maria he is moving"): the relation's news told to the subject, not the subject's.
+_FINITE = r"that|he|she|they|it|who|is|was|are|were|has|had|will|would"
+#: The verbs by which a person directs the subject's state (a doctor's, a boss's): told
+#: to, put on, switched from, moved to, signed up for. Not what the person did beside the
+#: subject ("helped Lucia fix the fence", "taught Luca to play chess"): their own news.
+_DIRECTS = (r"told|tells|advised|advises|asked|ordered|put|puts|switched|switches|moved|"
+            r"moves|prescribed|signed|transferred|made|makes")
+
+
+def _acts_on_owner(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the relation of ``m`` directs the person it is of (:data:`_DIRECTS`):
+    "Lionel's doctor told Lionel to cut caffeine", "Paul's doctor put Paul on a
+    gluten-free diet". The subject is the verb's object, so what the sentence tells (a
+    diet, a drink, a medication) is the subject's own."""
+    owner = _OWNER.search(sentence[:m.start() + 1])
+    if owner is None:
+        return False
+    return bool(re.match(rf"\w*'s?\s+(?:[\w-]+\s+){{0,2}}?(?:(?:has|had|just)\s+)*"
+                         rf"(?:{_DIRECTS})\s+{re.escape(owner[1])}\b(?!'|\s+(?:{_FINITE})\b)",
+                         sentence[m.start():], re.I))
+
+
 def relations(text: str) -> frozenset[str]:
     """The people of the subject's a text names as whose something is (``RELATIONS``; not
-    the :data:`HOUSEHOLD`)."""
-    return frozenset(w for m in _RELATION.finditer(text)
+    the :data:`HOUSEHOLD`, nor one who acts on the subject: :func:`_acts_on_owner`)."""
+    return frozenset(w for m in _RELATION.finditer(text) if not _acts_on_owner(text, m)
                      for w in re.split(r"[\s-]+", m[1].lower())
                      if w in RELATIONS and w not in HOUSEHOLD)
 
@@ -107,12 +219,13 @@ def told_of(text: str) -> frozenset[str]:
     """The people of the subject's a memory is about (:func:`relations` named in the
     subject of one of its sentences: "Maria's brother lives in Brighton", "Erin's
     girlfriend Chloe ..."), not those named only in what the subject does ("Theo has been
-    driving their dad's old Volvo", "Maria lives in Porto with Maria's husband"): that is
-    the subject's own fact."""
+    driving their dad's old Volvo", "Maria lives in Porto with Maria's husband"), nor one
+    who acts on the subject ("Lionel's doctor told Lionel to cut caffeine, so it is decaf
+    for Lionel from now on": :func:`_acts_on_owner`): that is the subject's own fact."""
     found: set[str] = set()
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
         for m in _RELATION.finditer(sentence):
             lead = re.sub(r"[\w'-]*$", "", sentence[:m.start() + 1]).split()
-            if all(_LEAD_WORD.fullmatch(w) for w in lead):
+            if all(_LEAD_WORD.fullmatch(w) for w in lead) and not _acts_on_owner(sentence, m):
                 found |= relations(m[0])
     return frozenset(found)

@@ -13,8 +13,10 @@ attribute is found by the profile bank (``profile.py``), among single-valued one
 (possessions for an acquisition); the old memory is the speaker's one-fact memory answering
 that attribute best. Never another person's fact (the statement's holder is the speaker),
 never a many-valued attribute (a pet, a hobby: one more), never a past or a wish (recall's
-readers, ``index.TOLD_PAST``/``TOLD_WISH``), an addition ("also", "a second"), a negation
-or several things at once.
+readers, ``index.TOLD_PAST``/``TOLD_NOT_NOW``), an addition ("also", "a second"), a negation
+or several things at once. What says now, adds or is not now is read by recall's lists
+(``index/told.py``): the statement this lets stand beside the old, recall orders by the
+same words.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from index import TOLD_PAST, TOLD_WISH
+from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_NOW, TOLD_PAST
 
 from .decisions import Pool
 from .episodes import tell
@@ -30,23 +32,8 @@ from .holders import UNKNOWN, holder_of
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .profile import profile_target, whose
 from .sentences import split_sentences
-from .updates import ADDITION, NOT_NOW
 
 __all__ = ["present_target", "present_state", "POSSESSIONS"]
-
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
-           "december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec")
-_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-
-#: A present-time adverbial: the state it qualifies holds now, against before. Not "right
-#: now", "just now" (a moment) or "for now" (a stay, not a value).
-_NOW = re.compile(
-    r"\b(?:these\s+days|nowadays|at\s+the\s+moment|currently|(?<!right )(?<!just )"
-    r"(?<!for )(?<!until )(?<!till )now(?!\s+and\s+then|\s+that)|"
-    rf"since\s+(?:(?:last|early|late|mid)[\s-]+)?(?:{_MONTHS}|{_DAYS}|spring|summer|autumn|"
-    r"fall|winter|christmas|easter|new\s+year|\d{4}|then|(?:last|this)\s+\w+|"
-    r"(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
-    r"(?:days?|weeks?|months?|years?)\s+ago))\b", re.I)
 
 #: Acquiring a thing ("got an iPhone", "bought a Kia", "picked up a MacBook", "treated
 #: myself to a Pixel"): a possession now held.
@@ -71,12 +58,12 @@ def present_state(sentence: str) -> str | None:
     """How ``sentence`` (first person, raw) tells a value of the speaker's own as holding
     now: "now" (a present-time adverbial), "acquired" (an acquisition verb), or None."""
     if sentence.rstrip().endswith("?") or len(sentence.split()) > SIMILAR_WORDS or \
-            TOLD_PAST.search(sentence) or TOLD_WISH.search(sentence) or \
-            NOT_NOW.search(sentence) or ADDITION.search(sentence) or \
+            TOLD_PAST.search(sentence) or TOLD_NOT_NOW.search(sentence) or \
+            TOLD_ADDITION.search(sentence) or \
             _NEGATION.search(sentence) or several(sentence) or _TEMPORARY.search(sentence) or \
             holder_of(sentence) not in ("", UNKNOWN) or whose(sentence) not in ("", UNKNOWN):
         return None     # another's fact ("my sister is a nurse these days")
-    if _NOW.search(sentence):
+    if TOLD_NOW.search(sentence):
         return "now"
     if _ACQUIRED.search(sentence):
         return "acquired"

@@ -49,6 +49,10 @@ from typing import Any
 import numpy as np
 
 from index import terms
+# Words adding to what is known rather than replacing it ("also", "too" at a clause's end),
+# and not (yet, or any longer) the present (plans, wishes, past habits, a stay): one list
+# with recall's (index/told.py); shared with ``endings.py``, ``named.py``, ``afterwards.py``.
+from index import TOLD_ADDITION as ADDITION, TOLD_NOT_NOW as NOT_NOW
 
 from .dates import time_phrase
 from .holders import _OPENING_ADVERB, holder_of, memory_holder, same_holder
@@ -155,24 +159,6 @@ MAY_CHANGE = re.compile(
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
     r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
-#: Words adding to what is known rather than replacing it ("too" at a clause's end, not
-#: "too high"); shared with ``endings.py`` and ``named.py``.
-ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|a second|"
-                      r"a third|one more|in addition|besides|both|other|buy-to-let|to rent out|"
-                      r"holiday (?:home|house|flat|cottage|place|let)|for (?:the )?holidays)\b",
-                      re.I)
-#: Not (yet, or any longer) the present: plans, wishes, hypotheticals, past habits, a stay
-#: "for a week"; shared with ``endings.py`` and ``named.py``.
-NOT_NOW = re.compile(r"\b(?:going to|gonna|will|would|might|(?-i:may)|want to|wants to|hope to|"
-                     r"hoping to|plan(?:ning)? to|thinking (?:of|about)|considering|if|"
-                     r"used to|as a (?:kid|child|teen|teenager)|when i was|grew up|"
-                     r"growing up|wish|should|could|for\s+(?:a|the|one|two|three|a few|"
-                     r"several)\s+(?:days?|nights?|weeks?|weekends?)|"
-                     # Dreams and ideas: "I dream of a cottage one day", "toying with the
-                     # idea of moving", "at some point", "tempted to", "maybe".
-                     r"dream(?:s|ed|t|ing)?\s+(?:of|about)|(?:the\s+)?idea\s+of|one\s+day|"
-                     r"some\s?day|at\s+some\s+point|tempted|maybe|perhaps|hopefully)\b",
-                     re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
     r"\b(?:(?:left|leaving)(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|"

@@ -25,6 +25,7 @@ from index import HashingEmbedder, MemoryBackend, MemorySettings
 from index.profile_bank import ATTRIBUTES, question_vectors
 from index.recency import (TIE, VALUES_TIE, Asked, aside, asked, newer_first, relations, told_of,
                            yields)
+from index.told import names_gone
 
 PROFILE = settings.get_profile("triform-index")
 EVERYTHING = MemorySettings(relevance_threshold=0.0)
@@ -344,6 +345,62 @@ def test_whose_a_fact_is_is_read_from_its_subject() -> None:
     # Named in what the subject does: the subject's own fact.
     assert told_of("Theo has been driving Theo's dad's old Volvo since.") == frozenset()
     assert told_of("Maria lives in Porto with Maria's husband") == frozenset()
+
+
+def test_a_person_who_acts_on_the_subject_tells_the_subjects_fact() -> None:
+    """"Oona's doctor told Oona to cut caffeine, so it is decaf": the subject is the
+    object of a verb that directs them, and the drink is the subject's; news the person
+    tells is theirs."""
+    assert told_of("Oona's doctor told Oona to cut caffeine, so it is decaf for Oona "
+                   "from now on.") == frozenset()
+    assert relations("Oona's doctor put Oona on a gluten-free diet.") == frozenset()
+    assert told_of("Oona's boss has moved Oona to the Leeds office.") == frozenset()
+    # What the person did beside the subject is the person's news.
+    assert told_of("Oona's grandfather taught Oona to play chess.") == {"grandfather"}
+    assert told_of("Oona's brother told Oona he is moving to Leeds.") == {"brother"}
+    assert told_of("Oona's brother told Oona that he moved.") == {"brother"}
+    assert relations("Oona's sister lives in Bristol") == {"sister"}
+
+
+def test_a_newer_statement_naming_the_old_value_gone_is_read_by_its_words() -> None:
+    old = "Oona rides a red Vespa around town."
+    assert names_gone(old, "Oona sold the Vespa; Oona gets around on an e-bike these days.")
+    assert names_gone("Oona plays the violin in an orchestra.",
+                      "Oona swapped the violin for the cello.")
+    # The same subject and verb name no value; a visit, an addition, a relative's: not gone.
+    assert not names_gone("Oona works at Google.", "Oona works from home on Fridays now.")
+    assert not names_gone("Oona lives in Porto.", "Oona visited Porto again last month.")
+    assert not names_gone("Oona has a dog called Rex.",
+                          "Oona got a second dog to keep Rex company now.")
+    assert not names_gone(old, "Oona's brother sold his Vespa and cycles now.")
+
+
+#: Oona's ride, an uncaught change that names the old value as gone; a control adds one.
+VESPA = "Oona rides a red Vespa around town."
+SOLD = "Oona sold the Vespa last month; Oona gets around on an e-bike these days."
+SECOND = "Oona got a second scooter to keep beside the Vespa now."
+
+
+@pytest.mark.parametrize(("newer", "first"), [(SOLD, True), (SECOND, False)])
+def test_a_newer_statement_naming_the_old_value_gone_ranks_first(
+        make_store: Callable[..., MemoryBackend], minilm: object, newer: str,
+        first: bool) -> None:
+    """"sold the Vespa ... e-bike these days" says the Vespa no longer holds, however
+    much higher the plain old statement scores; "a second scooter" adds, and keeps the
+    order of the scores."""
+    store = make_store(embedder=minilm)
+    _store(store, [(VESPA, "2024-01-05T10:00:00Z"),
+                   *((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (newer, "2024-03-01T10:00:00Z")], OONA)
+    found = _search(store, "What does Oona ride around town?", OONA)
+    texts = [text for text, _ in found]
+    assert {VESPA, newer} <= set(texts)
+    if first:
+        assert dict(found)[VESPA] > dict(found)[newer], "the setup: the older scores higher"
+        assert texts.index(newer) < texts.index(VESPA)
+        assert _own_in_score_order([pair for pair in found if pair[0] != newer])
+    else:
+        assert _own_in_score_order(found)
 
 
 def test_an_ending_or_a_past_is_no_current_value_and_a_change_is() -> None:
