@@ -80,7 +80,7 @@ def test_the_newer_value_of_a_single_valued_attribute_ranks_first(
     """An uncaught job change told in other words (content cosine .4): the two values
     near-tied for the question, the newer first though the older scores higher."""
     old = "Oona is a teaching assistant at a primary school"
-    new = ("Oona just finished Oona's first month as a trainee police officer, very "
+    new = ("Oona just finished her first month of work as a trainee police officer, very "
            "different from the classroom.")
     store = make_store(embedder=minilm)
     _store(store, [(old, "2024-01-05T10:00:00Z"),
@@ -92,9 +92,9 @@ def test_the_newer_value_of_a_single_valued_attribute_ranks_first(
     assert abs(score[old] - score[new]) <= TIE, "the setup: a near-tie the query leaves"
     texts = [text for text, _ in found]
     assert texts.index(new) < texts.index(old)
-    # The subject's other facts keep their order among themselves.
-    others = [score for text, score in found if text in OTHERS]
-    assert others == sorted(others, reverse=True)
+    # The subject's other facts keep their order among themselves (the aunt's may go
+    # below them within a tie).
+    assert _own_in_score_order([pair for pair in found if pair[0] in OTHERS])
 
 
 def test_two_values_apart_by_what_else_each_says_rank_newest_first(
