@@ -222,12 +222,17 @@ class Ranking:
         ``asks.asks_name``): a list's other instances, told by their names, come up
         into the places after the first five, and the first five do not move. Every row
         that passes the threshold may take those places."""
-        keep = order[:LATE_KEEP]
-        rest = np.flatnonzero(gate >= self.threshold - SCORE_EPSILON)
-        rest = rest[~np.isin(rest, keep)]
+        keep, places = order[:LATE_KEEP], len(order) - LATE_KEEP
+        passes = gate >= self.threshold - SCORE_EPSILON
+        passes[keep] = False
+        rest = np.flatnonzero(passes)
         late = boost_answers(table.scores["situated"][rest], table.said[rest],
                              self.params.answer_weight)
-        rest = rest[np.lexsort((-table.seq[rest], -late))][:len(order) - len(keep)]
+        if len(rest) > places:
+            # Only the rows at or above the last place's lifted score are sorted.
+            last = np.partition(late, len(late) - places)[len(late) - places]
+            rest, late = rest[late >= last], late[late >= last]
+        rest = rest[np.lexsort((-table.seq[rest], -late))][:places]
         return np.concatenate([keep, rest]).astype(np.int64)
 
     def _hop(self, hop: HopFinder, best: float, table: _Table, order: np.ndarray,
