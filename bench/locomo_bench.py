@@ -448,7 +448,7 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
                            subject_id=subject[1] if subject else None, limit=10,
                            categories=None)
     request = dataclasses.replace(request, limit=len(store) + 1)
-    from index.asks import asks_time
+    from index.asks import asked
     from index.names import query_names
     when = query_span(question, store._clock())
     names = query_names(question)
@@ -456,7 +456,7 @@ def _all_scores(store: MemoryStore, question: str, settings: MemorySettings,
     ranking = Ranking.of(store._params, settings, request.limit, when, names,
                          exact=question if mixed else None, name=name,
                          query=None if queries is None else queries["content"],
-                         asks=asks_time(question))
+                         asks=asked(question))
     found = store._recall(request, queries, settings.subject_scoping, ranking, False)
     return {r["memory"]["id"]: r["score"] for r in found.results}
 

@@ -1,4 +1,4 @@
-"""What a question asks for, and the memories that say it: a question asking *when* or how long.
+"""What a question asks for, and the memories that say it: *when* or how long, or a thing by name.
 
 A question's first word names the kind of its answer: "When did John get his dog?" is
 answered by a memory that says a time ("... we got Max ten years ago", "Last Friday I
@@ -27,13 +27,29 @@ Both sides are read with plain rules about English, no word list of any data set
 ``TIME_PATTERN`` is one regular expression that Python's ``re`` and PostgreSQL's
 (``~``) read alike, so both backends mark the same memories (``postgres/columns.py``;
 ``tests/index/test_asks.py`` checks the file store's reading against it).
+
+A question that opens with "what" or "which" before a noun ("What books has Melanie
+read?", "Which cities has Jon visited?", "What game is Nate playing?") asks for a thing,
+and a thing is often told by its name ("I just finished 'A Dance with Dragons'", "we
+went to Paris", "a game called Xenoblade"), while the turns around it say the kind ("I
+love reading") as much. So such a query (``asks_name``) lifts the memories that say a
+name (``says_name``: ``NAME_PATTERN``, a capitalised word right after a lowercase one,
+or a quote opening on a capital; a sentence's first word, "I", and a name set off as an
+address after a comma are not it), by the same weight, but only in the places after
+the fifth (``ranking.Ranking._late``): a name is a weaker sign than a time (a person's
+other facts say names too: "... a half marathon in October", "... helped by Dave"), so
+it orders the list's further instances and leaves the best five as the words rank them.
+"What" or "which" before an auxiliary or a modal ("What is", "What did", "Which would")
+or a past tense ("What happened", "What inspired") asks something else: an event, a
+reason, an attribute. A query that asks when asks a time (``asked``: the time first).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["asks_time", "says_time", "TIME_PATTERN"]
+__all__ = ["asks_time", "says_time", "asks_name", "says_name", "asked", "says",
+           "TIME_PATTERN", "NAME_PATTERN", "PATTERNS"]
 
 # Word edges written as lookarounds: PostgreSQL's regular expressions have no ``\b``.
 _START = r"(?<![A-Za-z0-9])"
@@ -75,3 +91,43 @@ def asks_time(query: str | None) -> bool:
 def says_time(content: str) -> bool:
     """Whether ``content`` says a time (``TIME_PATTERN``)."""
     return _TIME.search(content) is not None
+
+
+# A name said within a sentence: a capitalised word right after a lowercase word (and an
+# optional quote), or a quote opening on a capital. Case-sensitive, in Python's ``re`` and
+# PostgreSQL's ``~`` alike.
+NAME_PATTERN = (_START + r"[a-z]+ +[\"']?[A-Z][a-z]+|\"[A-Z]")
+"""Whether a text says a name: the same expression in Python's ``re`` and PostgreSQL's."""
+
+_NAME = re.compile(NAME_PATTERN)
+# "what" / "which" before a word that is no auxiliary, modal or past tense: a noun.
+_ASKS_NAME = re.compile(r"^\W*(?:what|which) +(?!(?:is|are|was|were|be|been|am|do|does|did"
+                        r"|has|have|had|can|could|would|should|will|shall|might|may|must)"
+                        r"(?![A-Za-z]))(?![a-z]+ed(?![A-Za-z]))[a-z]", re.IGNORECASE)
+
+#: What a query may ask (``asked``) and the expression of the memories that say it.
+PATTERNS = {"time": TIME_PATTERN, "name": NAME_PATTERN}
+
+
+def asks_name(query: str | None) -> bool:
+    """Whether ``query`` asks for a thing by a noun after "what" or "which" (the module
+    docstring)."""
+    return query is not None and _ASKS_NAME.match(query) is not None
+
+
+def says_name(content: str) -> bool:
+    """Whether ``content`` says a name (``NAME_PATTERN``)."""
+    return _NAME.search(content) is not None
+
+
+def asked(query: str | None) -> str | None:
+    """What ``query`` asks for, a key of ``PATTERNS``: "time" (``asks_time``), else
+    "name" (``asks_name``); None: neither."""
+    if asks_time(query):
+        return "time"
+    return "name" if asks_name(query) else None
+
+
+def says(kind: str, content: str) -> bool:
+    """Whether ``content`` says what a query asking ``kind`` asks for (``PATTERNS``)."""
+    return says_time(content) if kind == "time" else says_name(content)

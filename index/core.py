@@ -51,7 +51,7 @@ from .errors import (
     StoreFailed,
 )
 from .lexical import STOPWORDS
-from .asks import asks_time
+from .asks import asked
 from .names import first_name, query_names, without_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
@@ -340,7 +340,7 @@ class MemoryCore(Storage, MemoryBackend):
         ranking = Ranking.of(self._params, settings, request.limit, when, names,
                              exact=request.texts["content"] if mixed else None, name=name,
                              query=None if queries is None else queries["content"],
-                             asks=asks_time(request.texts["content"]))
+                             asks=asked(request.texts["content"]))
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

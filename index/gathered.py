@@ -78,7 +78,7 @@ class Rows:
     query's text (filled when ``Ranking.exact`` is set; None: none is); ``name_sim`` the
     cosine of its content vector with the vector of the query's first name alone (filled
     when ``Ranking.name`` is set; None: not asked); ``answers`` whether its content says
-    what the query asks for (``asks.says_time``; filled when ``Ranking.asks`` is set;
+    what the query asks for (``asks.says``; filled when ``Ranking.asks`` is set;
     None: not asked).
     """
 

@@ -68,7 +68,10 @@ class IndexParams:
     ago", "last Friday") by pulling their content similarity toward 1
     (``recall.boost_answers``; 0 turns it off). On LoCoMo .3 lifts R@1 / R@10 by .007 /
     .004 per conversation (temporal questions .593 / .874 -> .625 / .894;
-    ``docs/recall.md``, Answers).
+    ``docs/recall.md``, Answers). The same weight lifts, for a query that asks for a
+    thing by a noun (``asks.asks_name``: "What books has Melanie read?"), the memories
+    that say a name (``asks.says_name``: "... called Xenoblade"), in the places after
+    the fifth only (``ranking.Ranking._late``; ``docs/recall.md``, eleventh round).
     ``lend_superseded``: in a default (current) search, a superseded memory in scope
     lends its score to the current memory that superseded it, of the same subject
     (``lend.py``; off: superseded memories play no part, as before 2026-12-04).

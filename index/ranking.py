@@ -30,10 +30,13 @@ hit. :meth:`Ranking.rank` then turns them into results, once for both:
 6. a row is kept when its score *or* its query-alone score reaches
    ``relevance_threshold`` (a situation reorders and adds, it never hides what the query
    alone finds), ranked best first by its score (equal scores: newer first) and cut at
-   ``limit``; with ``IndexParams.hop_places``, the places after the 7th are filled by
-   the lexical second hop, what the top hit's rarest words find (``hop.py``); the best
-   rows not chosen go along (``Ranked.under``): a newer value of what the query asks may
-   join from there (``answers_under.py``, each backend).
+   ``limit``; when the query asks for a thing by a noun, the places after the fifth go
+   to the rows ranked with the memories that say a name lifted (``Ranking._late``;
+   ``Rows.answers`` read as a name, ``asks.py``); with ``IndexParams.hop_places``, the
+   places after the 7th are filled by the lexical second hop, what the top hit's rarest
+   words find (``hop.py``); the best rows not chosen go along (``Ranked.under``): a
+   newer value of what the query asks may join from there (``answers_under.py``, each
+   backend).
 
 *Which* memories are candidates each backend finds its own fast way, by rules written
 once (``gathered.py``, with the shapes a backend fills): the owner pools of the scope
@@ -103,7 +106,7 @@ class Ranking:
     exact: str | None = None
     name: np.ndarray | None = None
     name_query: float = 0.0
-    asks: bool = False
+    asks: str | None = None
 
     @property
     def background_size(self) -> int:
@@ -121,7 +124,7 @@ class Ranking:
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
            when: TimeSpan | None, names: tuple[str, ...] = (), *,
            exact: str | None = None, name: np.ndarray | None = None,
-           query: np.ndarray | None = None, asks: bool = False) -> Ranking:
+           query: np.ndarray | None = None, asks: str | None = None) -> Ranking:
         """The ranking a search of ``limit`` results runs under these settings (``when``:
         the span its query names; ``names``: the names it names, ``names.query_names``,
         kept only when the name boost is on: a backend looks for none otherwise).
@@ -136,9 +139,11 @@ class Ranking:
         ``Rows.name_sim``, and the content cosine is read with the name's direction
         taken out (``recall.without_name``).
 
-        ``asks``: the query asks when (``asks.asks_time``), kept only when
+        ``asks``: what the query asks for (``asks.asked``: "time" when it asks when,
+        "name" when it asks for a thing by a noun), kept only when
         ``IndexParams.answer_weight`` is on: each backend fills ``Rows.answers``, and the
-        memories that say a time are lifted (``recall.boost_answers``)."""
+        memories that say it are lifted (``recall.boost_answers``): a time in every place,
+        a name in the places after the fifth (``_late``)."""
         if name is None or query is None or params.name_projection <= 0:
             name, against = None, 0.0
         else:
@@ -146,7 +151,7 @@ class Ranking:
         return cls(params, weight_vector(settings.association_weights),
                    settings.relevance_threshold, limit, when,
                    names if params.name_weight > 0 else (), exact, name, against,
-                   asks and params.answer_weight > 0)
+                   asks if params.answer_weight > 0 else None)
 
     # -- candidate rules -------------------------------------------------------------------
 
@@ -199,13 +204,36 @@ class Ranking:
                      gate=np.maximum(situated, scores["alone"]) if "alone" in scores
                      else None)
         chosen = np.asarray(order, dtype=np.int64)
+        if self.asks == "name" and len(chosen) > LATE_KEEP:
+            chosen = self._late(chosen, table, np.maximum(situated, scores["alone"])
+                                if "alone" in scores else situated)
         if hop is not None and len(chosen):
             chosen, values = self._hop(hop, gathered.best, table, chosen, background,
                                        scores)
         else:
-            values = situated[chosen]
+            values = shown(situated[chosen])
         chosen, values = chosen[:self.limit], values[:self.limit]
         return _ranked(table, chosen, values, fallback, _under(table, situated, chosen))
+
+    def _late(self, order: np.ndarray, table: _Table, gate: np.ndarray) -> np.ndarray:
+        """``order`` (the first ranking's best) with its first ``LATE_KEEP`` places kept
+        and the rest ranked again with the memories that say a name lifted
+        (``recall.boost_answers`` on their scores before calibration, an increasing map;
+        ``asks.asks_name``): a list's other instances, told by their names, come up
+        into the places after the first five, and the first five do not move. Every row
+        that passes the threshold may take those places."""
+        keep, places = order[:LATE_KEEP], len(order) - LATE_KEEP
+        passes = gate >= self.threshold - SCORE_EPSILON
+        passes[keep] = False
+        rest = np.flatnonzero(passes)
+        late = boost_answers(table.scores["situated"][rest], table.said[rest],
+                             self.params.answer_weight)
+        if len(rest) > places:
+            # Only the rows at or above the last place's lifted score are sorted.
+            last = np.partition(late, len(late) - places)[len(late) - places]
+            rest, late = rest[late >= last], late[late >= last]
+        rest = rest[np.lexsort((-table.seq[rest], -late))][:places]
+        return np.concatenate([keep, rest]).astype(np.int64)
 
     def _hop(self, hop: HopFinder, best: float, table: _Table, order: np.ndarray,
              background: tuple[Rows, np.ndarray] | None,
@@ -219,7 +247,7 @@ class Ranking:
         situated = scores["situated"]
         found = hop(table.keys[order[0]])
         if found is None or not len(found[0]):
-            return order, situated[order]
+            return order, shown(situated[order])
         rows, extra = found
         lifted = Rows(rows.keys, rows.seq, rows.occurred, rows.sims, rows.present,
                       (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
@@ -263,7 +291,8 @@ class Ranking:
                        np.concatenate([rows.occurred for rows, _ in parts]),
                        np.concatenate([s for _, s in parts]),
                        np.concatenate([rows.present for rows, _ in parts]),
-                       np.concatenate([rows.opens_named() for rows, _ in parts]), {})
+                       np.concatenate([rows.opens_named() for rows, _ in parts]), {},
+                       np.concatenate([_said(rows) for rows, _ in parts]))
         columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
         table.scores = self._scores(table.sims, table.present, table.occurred, table.named,
                                     columns)
@@ -334,7 +363,7 @@ class Ranking:
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         if len(rows) and rows.bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
-        if self.asks and rows.answers is not None and len(rows):
+        if self.asks == "time" and rows.answers is not None and len(rows):
             sims[:, 0] = boost_answers(np.clip(sims[:, 0], 0.0, 1.0), rows.answers,
                                        self.params.answer_weight)
         return np.clip(sims, 0.0, 1.0)
@@ -396,6 +425,10 @@ class Ranking:
 
 _CONTENT_ONLY = np.array([[True, False, False]])
 
+#: A query that asks for things by a plural noun keeps its first ranking's first places
+#: this many; the lift of the memories that say a name orders the rest (``_late``).
+LATE_KEEP = 5
+
 
 #: At most this many rows not chosen are handed over (``Ranked.under``): a subject's
 #: newer value under the threshold is among a scoped search's few next rows.
@@ -424,11 +457,20 @@ def _under(table: _Table, situated: np.ndarray, chosen: np.ndarray) -> Ranked | 
     return _ranked(table, rest, situated[rest], None)
 
 
+def _said(rows: Rows) -> np.ndarray:
+    """Whether each of ``rows`` says what the query asks for (``Rows.answers``; False
+    where not read)."""
+    if rows.answers is None:
+        return np.zeros(len(rows), dtype=bool)
+    return np.asarray(rows.answers, dtype=bool)
+
+
 @dataclass
 class _Table:
     """The rows of one ranking: keys, creation order, occurred, similarities, lanes
-    present, whether each is about a name the query names, and each score column
-    (``Ranking._scores``, before calibration)."""
+    present, whether each is about a name the query names, each score column
+    (``Ranking._scores``, before calibration), and whether each says what the query asks
+    for (``Rows.answers``, read by ``Ranking._late``)."""
 
     keys: np.ndarray
     seq: np.ndarray
@@ -437,6 +479,7 @@ class _Table:
     present: np.ndarray
     named: np.ndarray
     scores: dict[str, np.ndarray]
+    said: np.ndarray
 
     def add(self, rows: Rows, sims: np.ndarray,
             score: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Sequence[str]],
@@ -450,5 +493,6 @@ class _Table:
         self.sims = np.concatenate([self.sims, sims])
         self.present = np.concatenate([self.present, rows.present])
         self.named = np.concatenate([self.named, named])
+        self.said = np.concatenate([self.said, _said(rows)])
         for column in self.scores:
             self.scores[column] = np.concatenate([self.scores[column], new[column]])

@@ -259,7 +259,7 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
     the names the query names (``SlotTable.opens_named``: the opening name column),
     whether its content is the query's text (``Ranking.exact``) and its content's cosine
     with the query's name (``Ranking.name``, off the rows the content lane's cosine
-    gathered), and whether it says a time
+    gathered), and whether it says what the query asks for, a time or a name
     (``Ranking.asks``)."""
     sims, present, name_sim = state.lanes.similarities(labels, queries, ranking.name)
     named = same = answers = None
@@ -268,8 +268,8 @@ def _vector_rows(state: MemoryState, labels: np.ndarray, queries: dict[str, np.n
         named = state.slots.opens_named(labels, ranking.names,
                                         lambda label: records[str(ids[label])].content)
     if ranking.asks:
-        answers = state.slots.says_time(labels,
-                                        lambda label: records[str(ids[label])].content)
+        says = state.slots.says_time if ranking.asks == "time" else state.slots.says_name
+        answers = says(labels, lambda label: records[str(ids[label])].content)
     if ranking.exact is not None:
         same = np.array([records[str(ids[label])].content == ranking.exact
                          for label in labels.tolist()], dtype=bool)

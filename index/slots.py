@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .asks import says_time
+from .asks import says_name, says_time
 from .names import named_in
 from .records import CATEGORY_CODES
 
@@ -65,6 +65,7 @@ class SlotTable:
         self.ended = 0
         self.opening = np.zeros(0, dtype=np.int32)
         self.time_said = np.zeros(0, dtype=bool)   # read with ``opening``, valid once it is
+        self.name_said = np.zeros(0, dtype=bool)   # the same (``asks.says_name``)
         self.name_codes: dict[frozenset[str], int] = {frozenset(): 0}
         #: The codes of the name sets holding each name: a search looks its names up here
         #: rather than testing each distinct set among its candidates.
@@ -94,6 +95,7 @@ class SlotTable:
         self.until = np.concatenate([self.until, np.full(extra, np.inf, dtype=np.float64)])
         self.opening = np.concatenate([self.opening, np.full(extra, UNREAD, dtype=np.int32)])
         self.time_said = np.concatenate([self.time_said, np.zeros(extra, dtype=bool)])
+        self.name_said = np.concatenate([self.name_said, np.zeros(extra, dtype=bool)])
         self.capacity = new
 
     def subject_code(self, subject: tuple[str, str] | None, *, create: bool = True) -> int:
@@ -185,6 +187,12 @@ class SlotTable:
         self._read(labels, content)
         return np.asarray(self.time_said[labels], dtype=bool)
 
+    def says_name(self, labels: np.ndarray, content: Callable[[int], str]) -> np.ndarray:
+        """Whether each of ``labels`` says a name (``asks.says_name``), read as
+        :meth:`says_time`."""
+        self._read(labels, content)
+        return np.asarray(self.name_said[labels], dtype=bool)
+
     def unread(self, low: int, high: int) -> np.ndarray:
         """The live labels in ``[low, high)`` whose names are not read yet (``UNREAD``)."""
         high = min(high, self.high_water)
@@ -216,6 +224,7 @@ class SlotTable:
                         self.codes_by_name.setdefault(name, []).append(code)
                 self.opening[label] = codes[i] = code
                 self.time_said[label] = says_time(text)
+                self.name_said[label] = says_name(text)
         return codes
 
     def restore(self, labels: np.ndarray, ids: list[str], owners: np.ndarray,

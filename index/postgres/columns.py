@@ -5,7 +5,8 @@ A row is ``id, seq, occurred_ts, pool``, then these columns (``SCORED``, read ba
 ``scored.scored``), then ``subject_type, subject_id``: the cosine of each lane the query
 gives (NULL for the others), BM25, whether the memory is about a name the query names,
 whether its content is the query's text, its content's cosine with the query's name, and
-whether it says a time (a query that asks when). Each is the file store's rule written in
+whether it says what the query asks for (a time, a query that asks when; a name, one
+that asks for a thing by a noun). Each is the file store's rule written in
 SQL (``names.py``, ``asks.py``), so both backends rank the same rows alike.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..asks import TIME_PATTERN
+from ..asks import PATTERNS
 from ..names import OPENING_SQL, said_sql
 from ..ranking import Ranking
 from ..recall import LANES
@@ -37,8 +38,9 @@ def scored_columns(alias: str, t: Table, literal: dict[str, str], words: list[st
     the query names (opens with it, ``names.OPENING_SQL``, or says it otherwise than as an
     address, ``names.said_sql``: the rule of ``names.named_in``), whether its content is
     the query's text (``Ranking.exact``), its content's cosine with the query's name
-    (``Ranking.name``; 0 when not asked) and whether it says a time (``Ranking.asks``:
-    ``asks.TIME_PATTERN``, the rule of ``asks.says_time``; false when not asked)."""
+    (``Ranking.name``; 0 when not asked) and whether it says what the query asks for
+    (``Ranking.asks``: ``asks.PATTERNS``, a time or a name, the rules of ``asks.says``;
+    false when not asked)."""
     cols, params = [], list[Any]()
     for lane in LANES:
         if lane in literal:
@@ -74,7 +76,7 @@ def scored_columns(alias: str, t: Table, literal: dict[str, str], words: list[st
     asks: tuple[Any, ...] = ()
     if ranking.asks:
         cols.append(f"coalesce({alias}.content ~ %s, false)")
-        asks = (TIME_PATTERN,)
+        asks = (PATTERNS[ranking.asks],)
     else:
         cols.append("false")
     return ", ".join(cols), (*params, *score_params, *names, *exact, *name, *asks)

@@ -35,8 +35,9 @@ class Scored:
     """One candidate's exact similarities: per lane (``present``: the lane takes part),
     BM25, whether it is about a name the query names (``names.py``), whether its content
     is the query's text (``Ranking.exact``), its content's cosine with the query's name
-    (``Ranking.name``), whether it says a time (``Ranking.asks``), its pool in the search
-    and its owner (``(subject_type, subject_id)``, both None for a general memory)."""
+    (``Ranking.name``), whether it says what the query asks for (``Ranking.asks``), its
+    pool in the search and its owner (``(subject_type, subject_id)``, both None for a
+    general memory)."""
 
     seq: int
     occurred: float

@@ -1,5 +1,6 @@
 """Answers (asks.py, recall.boost_answers): a question that asks when prefers the memories
-that say a time, on either backend; PostgreSQL reads "says a time" as the file store does.
+that say a time, and one that asks for a thing by a noun the memories that say a name, on
+either backend; PostgreSQL reads "says a time" and "says a name" as the file store does.
 
 The memories below say the same thing, one of them with its time: without the lever the
 shorter one ranks first (more of it matches the question); asked when, the one that says
@@ -17,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index import IndexParams, MemorySettings
-from index.asks import TIME_PATTERN, asks_time, says_time
+from index.asks import NAME_PATTERN, TIME_PATTERN, asked, asks_time, says_name, says_time
 from index.recall import boost_answers
 
 PROFILE = settings.get_profile("triform-index")
@@ -60,6 +61,37 @@ def test_a_memory_that_says_no_time(text):
     assert not says_time(text)
 
 
+@pytest.mark.parametrize(("query", "kind"), [
+    ("What books has Melanie read?", "name"), ("Which cities has Jon visited?", "name"),
+    ("What kind of music does she like?", "name"), ("  what game was it?", "name"),
+    ("What sport does Kofi do?", "name"),
+    ("What year did Jon move?", "time"), ("When did she go?", "time"),
+    ("What is Jon's job?", None), ("What did Jon say when he left?", None),
+    ("What inspired her to paint?", None), ("Which would she prefer?", None),
+    ("Who did John go to yoga with?", None), ("Where is it?", None), ("", None),
+    (None, None)])
+def test_what_a_query_asks_for(query, kind):
+    """A time first; else a thing, where "what" or "which" comes before a noun (not an
+    auxiliary, a modal or a past tense)."""
+    assert asked(query) == kind
+
+
+@pytest.mark.parametrize("text", [
+    'I just finished "A Dance with Dragons"', "we went to Paris last year",
+    "Caroline: a game called Xenoblade", "I read it to Max", "the 'Hobbit' again"])
+def test_a_memory_that_says_a_name(text):
+    assert says_name(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Caroline: Thanks, Melanie!", "I love reading", "Paris is lovely", "Bye Joanna!",
+    "Yes. It was great", "I think so", "we went to PARIS", ""])
+def test_a_memory_that_says_no_name(text):
+    """A sentence's first word, "I", a name set off as an address, or a word in capitals
+    is no name said within a sentence."""
+    assert not says_name(text)
+
+
 _PIECES = ["last", "next", "this", "past", "week", "weeks", "weekend", "summer", "ago",
            "yesterday", "Monday", "mondays", "June", "may", "2023", "1899", "20", "19",
            "two", "a", "few", "couple", "of", "days", "years", "x", "lastly", "10",
@@ -77,6 +109,24 @@ def test_postgres_reads_a_time_as_the_file_store_does(pg_server, texts):
         found = conn.execute("SELECT t ~ %s FROM unnest(%s::text[]) WITH ORDINALITY "
                              "AS u(t, i) ORDER BY i", (TIME_PATTERN, texts)).fetchall()
     assert [bool(r[0]) for r in found] == [says_time(t) for t in texts]
+
+
+_NAME_PIECES = ["we", "went", "to", "Paris", "PARIS", "I", "i", "Dune", "called", "x",
+                '"', "'", '"A', "'Hobbit'", ",", ".", ":", "Caroline:", "3", "a1", "Éva",
+                "the"]
+
+
+@settings(PROFILE, max_examples=60)
+@given(texts=st.lists(st.lists(st.sampled_from(_NAME_PIECES), max_size=6).flatmap(
+    lambda words: st.sampled_from([" ", "", "  "]).map(lambda sep: sep.join(words))),
+    min_size=1, max_size=40))
+def test_postgres_reads_a_name_as_the_file_store_does(pg_server, texts):
+    """``NAME_PATTERN`` is one expression for Python's ``re`` and PostgreSQL's ``~``: on
+    every text, they agree (``asks.says_name`` against the database's reading)."""
+    with psycopg.connect(pg_server.url, autocommit=True) as conn:
+        found = conn.execute("SELECT t ~ %s FROM unnest(%s::text[]) WITH ORDINALITY "
+                             "AS u(t, i) ORDER BY i", (NAME_PATTERN, texts)).fetchall()
+    assert [bool(r[0]) for r in found] == [says_name(t) for t in texts]
 
 
 @settings(PROFILE, max_examples=60)
@@ -135,3 +185,45 @@ def test_a_memory_says_a_time_by_what_its_text_says_now(make_store, tmp_path):
     store.close()
     store = make_store(directory=directory)
     assert _ask(store, question)[0] == PLAIN + " last week"
+
+
+# Six ways of saying the question's words; the named memory, said otherwise, ranks after
+# them without the lift.
+ON_THE_TRAIN = ["Caroline read a book on the train home",
+                "Caroline read a book on the train to work",
+                "Caroline read a book on the train at night",
+                "Caroline read a book on the train with tea",
+                "Caroline read a book on the train again",
+                "Caroline read a book on the train today"]
+NAMED = "Caroline read a novel called Dune on the train"
+OTHERS = ["Caroline read a magazine on the long train ride back",
+          "Caroline read the news on the bus"]
+
+
+def _listed(make_store, tmp_path, weight: float, query: str) -> list[str]:
+    store = make_store(index_params=IndexParams(answer_weight=weight),
+                       directory=tmp_path / f"asks-{next(_OPENED)}")
+    for content in [*ON_THE_TRAIN[:5], NAMED, *OTHERS, ON_THE_TRAIN[5]]:
+        store.store(content=content, category="context", settings=EVERYTHING)
+    found = store.search(query=query, limit=10, settings=EVERYTHING).results
+    scores = [r["score"] for r in found]
+    assert scores == sorted(scores, reverse=True)
+    return [r["memory"]["content"] for r in found]
+
+
+def test_a_question_that_asks_for_things_lifts_a_named_memory_past_the_first_five(
+        make_store, tmp_path):
+    """The first five places are the words'; after them the memory that names a thing
+    comes before the one that says the same words without a name, and the scores still
+    never rise down the list."""
+    question = "What books did Caroline read on the train?"
+    before = _listed(make_store, tmp_path, 0.0, question)
+    after = _listed(make_store, tmp_path, IndexParams().answer_weight, question)
+    assert after[:5] == before[:5]
+    assert before.index(NAMED) > 5 and after.index(NAMED) == 5
+
+
+def test_a_question_that_asks_no_things_keeps_the_order_of_the_words(make_store, tmp_path):
+    question = "Where did Caroline read a book on the train?"
+    assert _listed(make_store, tmp_path, 0.0, question) == \
+        _listed(make_store, tmp_path, IndexParams().answer_weight, question)
