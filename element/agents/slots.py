@@ -30,7 +30,7 @@ from .updates import FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
            "same_slot",
-           "owner",
+           "owner", "HIRED",
            "PEOPLE", "names_of"]
 
 
@@ -53,12 +53,21 @@ def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
 _ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:at|for|with)\s+"
             r"(?-i:[A-Z])")
 
+#: Another's act giving the speaker a role: a hire or an appointment ("the council took me
+#: on as a planning officer", "they made me head of maths", "they've appointed me
+#: deputy head"): the speaker's occupation from then on.
+HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as)?|(?:hired|appointed|employed|"
+         r"recruited)\s+(?:me|us)\b(?:\s+as)?|voted\s+(?:me|us)\s+in\s+as|"
+         r"made\s+(?:me|us)\s+(?!(?:feel|think|laugh|cry|smile|wait|wonder|realise|realize|"
+         r"want|do|go|sick|ill)\b)[a-z]+\s+of)\b")
+
 #: The attributes, each with the words that say a sentence is about it.
 SLOTS: tuple[Slot, ...] = (
     _slot("residence", r"\b(?:i|we)\s+(?:\w+\s+){0,2}(?:live|lives|living|reside)\b|"
           r"\bbased\s+in\b|\b(?:moved|relocated|emigrated)\s+(?:back\s+)?(?:to|into)\b|"
-          r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:\w+\s+)?"
-          r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow)\b|"
+          r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:[\w-]+\s+){0,2}"
+          r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow|semi|terrace|"
+          r"maisonette|townhouse|duplex)\b|\b(?:lease|tenancy)\s+(?:on|for)\b|"
           r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|home|apartment|condo|studio|cottage|"
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",
@@ -67,8 +76,8 @@ SLOTS: tuple[Slot, ...] = (
           r"the\s+(?:garden|weekend|moment|evening)))|"
           r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
-          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + _ROLE_AT, True, "fact:employer"),
-    _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|"
+          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + HIRED + "|" + _ROLE_AT, True, "fact:employer"),
+    _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|" + HIRED + "|"
           r"\b(?:promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
           + _ROLE_AT, True, "fact:occupation"),
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"

@@ -55,7 +55,7 @@ from .holders import _OPENING_ADVERB, holder_of, memory_holder, same_holder
 from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
-__all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
+__all__ = ["NEW_HOME", "Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "nearest_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
@@ -100,12 +100,21 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 
 # -- cues ---------------------------------------------------------------------------------
 
+#: A home bought or leased: where one lives from then on ("we've bought a three-bed semi
+#: in Horsham", "I signed a lease on a studio in Walthamstow"); a holiday home or a
+#: buy-to-let is one more (``ADDITION``).
+_DWELLING = (r"(?:house|home|flat|apartment|place|condo|studio|cottage|bungalow|semi|"
+             r"terrace|maisonette|townhouse|duplex|loft)")
+NEW_HOME = (r"(?:bought|purchased|signed\s+(?:a|the)\s+(?:\w+\s+)?(?:lease|tenancy)\s+"
+             r"(?:on|for)|(?:got|picked\s+up|collected)\s+the\s+keys\s+(?:to|for))\s+"
+             r"(?:a|an|our|my|the)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}" + _DWELLING +
+             r"\b(?!\s+(?:abroad|for\s+holidays))")
+
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
                  r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
-                 r"(?:gone|went|going)\s+back\s+to|bought\s+(?:a|an|our|my)\s+(?:new\s+)?"
-                 r"(?:house|home|flat|apartment|place|condo)\b(?!\s+(?:abroad|for\s+holidays))|"
+                 r"(?:gone|went|going)\s+back\s+to|" + NEW_HOME + r"|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
                  r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
@@ -154,7 +163,11 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
-    r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
+    r"no more|resign|retire|handed|upgrad|downgrad|"
+    # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
+    r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
+    # A home bought or leased (``NEW_HOME``).
+    r"purchas|lease|tenancy|keys)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
 #: "too high"); shared with ``endings.py`` and ``named.py``.
 ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|a second|"
@@ -181,7 +194,8 @@ _ENDED_OBJECT = re.compile(
     r"contract|internship|training|apprenticeship)\b)|"
     r"outgr(?:ew|own)|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
-    r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
+    r"changed from|instead of|broke up with|split up with|broke off|called off|"
+    r"no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
     r"cut (?:down|back) on|upgraded from|downgraded from|"
     r"gave away|rehomed|(?:am|are)\s+done\s+with|gave(?=\s+[A-Z])|"
@@ -199,7 +213,7 @@ _ENDED_SUBJECT = re.compile(
     r"totall?ed|scrapped|sold))\b")
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke", "I am not
 #: actually allergic to nuts".
-_NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
+_NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are|can)\s*not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
                       r"after all)|no longer\s+(?P<y>[^,;.!?]+?)|"
                       # "I'm not actually lactose intolerant": what was said is corrected.
                       r"(?:am|is|are)\s+not\s+actually\s+(?P<z>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
