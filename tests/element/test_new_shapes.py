@@ -1,0 +1,88 @@
+"""Changes told in shapes the cue lists lacked (issue 23): a home bought or leased, a role
+given by another (a hire, an appointment), reported speech, "can't ... anymore", an
+engagement broken off, an age stated of a named person in words; on both backends with
+the real model. Each supersedes the one fact it changes; another person's move, a plan,
+a holiday home and a question keep it.
+
+The sentences are written for these tests (none is a case of ``bench/data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.ages import birthday
+from element.agents.reported import reported
+
+from tests.element.speaker import BACKGROUND, current, open_store, tell
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "shapes")
+
+
+@pytest.mark.parametrize("before,after,old", [
+    ("I live in Swindon.", "We've bought a little two-up two-down terrace in Frome, "
+     "completion was Tuesday.", "lives in Swindon"),
+    ("I live in Salford.", "I signed a tenancy on a flat in Stockport, I move in next "
+     "week.", "lives in Salford"),
+    ("I work at a bakery on Station Road.", "The library service took me on as a mobile librarian in "
+     "June.", "bakery on Station Road"),
+    ("I'm a science teacher at Brook Lane School.", "They made me head of science at Brook "
+     "Lane, more paperwork than ever.", "is a science teacher"),
+    ("I work for Halifax.", "I told my brother that I'd left Halifax for Nationwide, he "
+     "didn't believe me.", "works at Halifax"),
+    ("I'm a regular platelet donor.", "The consultant told me I can't donate platelets "
+     "anymore after the surgery.", "regular platelet donor"),
+    ("I'm engaged to Rupert.", "Rupert and I broke off the engagement in the spring.",
+     "engaged to Rupert"),
+    ("My son Alfie is eight.", "Alfie's nine now and thinks he's a teenager.",
+     "Alfie is eight"),
+])
+def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, after: str,
+                                                      old: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert "supersede" in tell(store, after), current(store)
+    now = current(store)
+    assert old not in now
+    assert "food bank" in now and "Priya" in now
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I live in Exeter.", "My flatmate moved to Plymouth in May, so I'm after someone to "
+     "share the bills."),
+    ("I live in Exeter.", "My parents bought a bungalow in Torquay."),
+    ("I live in Exeter.", "We bought a holiday cottage in Cornwall."),
+    ("I live in Exeter.", "We might buy a house in Taunton next year."),
+    ("I work at Tesco.", "My boss told me she's leaving for Asda."),
+    ("I work at Tesco.", "That film made me think of my gran."),
+    ("My son Alfie is eight.", "Alfie's eight minutes late for the bus again."),
+])
+def test_anothers_change_a_plan_or_a_second_home_keeps_the_fact(store: Any, before: str,
+                                                                 after: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert "supersede" not in tell(store, after), current(store)
+    assert before.split()[-1].rstrip(".") in current(store)
+
+
+def test_the_reported_clause_is_the_speakers() -> None:
+    assert reported("I told my mum that I would left Halifax for Nationwide") == \
+        "I had left Halifax for Nationwide"
+    assert reported("The nurse told me I cannot give blood anymore") == \
+        "I cannot give blood anymore"
+    assert reported("My boss told me she is leaving") is None
+    assert reported("I live in Leeds") is None
+
+
+def test_an_age_is_read_when_stated_of_a_named_person() -> None:
+    assert birthday("Alfie's nine now and thinks he's a teenager") == ("Alfie", "nine")
+    assert birthday("Grandad has just turned ninety") == ("Grandad", "ninety")
+    assert birthday("Alfie's eight minutes late") is None
+    assert birthday("Sarah has two in her class") is None
