@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["answered", "asked_thing"]
+__all__ = ["answered", "asked_thing", "fragment"]
 
 #: What a question asks about: the words after a preposition of place or company ("work at
 #: Lidl", "still at the bakery on Mill Road", "still with Vodafone", "life in Glasgow"), up
@@ -54,10 +54,49 @@ def asked_thing(question: str) -> tuple[str, str] | None:
     return None
 
 
+#: A question of what the other speaker does, asking for one thing: "What are you driving
+#: these days?", "Where are you working now?", "Which gym do you go to?".
+_WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|where|who)(?:\s+(?P<noun>[a-z]+))?\s+"
+                 r"(?P<aux>are|do)\s+you\s+(?P<verb>[a-z]+)(?P<prep>\s+(?:to|at|for|with|in|on))?"
+                 r"(?P<tail>(?:\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|currently))?)"
+                 r"\s*\?\s*$", re.I)
+#: A fragment: a noun phrase without a verb ("A Skoda Octavia.", "Aldi."), the answer's
+#: first sentence.
+_FRAGMENT = re.compile(r"^(?P<x>(?:(?:a|an|the|my)\s+)?(?-i:[A-Z0-9])[\w&'-]*(?:\s+[\w&'-]+){0,3})"
+                       r"\s*[.!](?:\s+|$)", re.I)
+#: Words that make a sentence more than a noun phrase.
+_VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be|been|have|"
+                      r"has|had|do|does|did|not|no|yes|yeah|still|same|nothing|none|nobody|"
+                      r"nowhere|much|usual|sure|maybe|dunno|okay|ok|thanks|fine|great|good)\b",
+                      re.I)
+
+
+def fragment(text: str, question: str | None) -> str:
+    """``text`` whose first sentence answers ``question`` (what the other speaker does, one
+    thing) with a bare noun phrase, that sentence written whole: "What are you driving these
+    days?" / "A Skoda Octavia. The Mini died." -> "I am driving a Skoda Octavia these days.
+    The Mini died."; "Where are you working now?" / "Aldi." -> "I am working at Aldi now.".
+    Unchanged otherwise: the fragment alone names no attribute."""
+    q = _WH.search(question.strip()) if question else None
+    m = _FRAGMENT.match(text.strip())
+    if q is None or m is None or _VERBISH.search(m["x"]) or q["wh"].lower() == "who" and \
+            q["noun"] or q["verb"].lower() in ("doing", "do", "up"):
+        return text
+    thing = m["x"]
+    if thing.split()[0] in ("A", "An", "The", "My"):
+        thing = thing[0].lower() + thing[1:]
+    prep = (q["prep"] or "").strip() or ("at" if q["wh"].lower() == "where" else "")
+    said = " ".join(w for w in ("I am" if q["aux"].lower() == "are" else "I", q["verb"], prep,
+                                thing, q["tail"].strip()) if w)
+    return (said + ". " + text.strip()[m.end():]).strip()
+
+
 def answered(text: str, question: str | None) -> str:
     """``text`` (an answer to ``question``) with its ending's pointing word written as what
     the question asked about: "I left there ages ago" -> "I left Lidl ages ago"; unchanged
-    when it points at nothing or ends nothing."""
+    when it points at nothing or ends nothing. A fragment answering what the speaker does
+    is written whole first (:func:`fragment`)."""
+    text = fragment(text, question).strip()
     thing = asked_thing(question) if question else None
     if thing is None or not _ENDED.search(text):
         return text

@@ -26,6 +26,7 @@ from .follow import continued
 from .observation import Observation
 from .reported import reported
 from .restated import introduced, restate
+from .role import role_target
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
@@ -321,6 +322,8 @@ class RuleEvaluator:
         # it was said.
         meant = target is None and \
             (target := by_meaning(sentence, content, sig, pool, who, taken)) is not None
+        if target is None and not sig.holder:
+            target = role_target(sentence, pool, who, taken)    # "I'm with Aldi now"
         key = None
         if target is not None:
             taken.append(target["id"])
@@ -477,7 +480,9 @@ class RuleEvaluator:
                                 content=cand.content, context=context, intention=goal)
             if repeat is None and \
                     (held := present_target(cand.source or "", pool, who,
-                                            _same_turn(pool, context))) is not None \
+                                            _same_turn(pool, context)) or
+                     role_target(cand.source or "", pool, who, _same_turn(pool, context))) \
+                    is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
                 # "Finally caved and got an iPhone"): the value held before is kept for
@@ -523,7 +528,8 @@ class RuleEvaluator:
                     existing = None     # the same value said again, with more about it
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
-                existing = present_target(cand.source, pool, who, _same_turn(pool, context))
+                existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
+                    or role_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

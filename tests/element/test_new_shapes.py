@@ -1,7 +1,7 @@
 """Changes told in shapes the cue lists lacked (issue 23): a home bought or leased, a role
 given by another (a hire, an appointment), reported speech, "can't ... anymore", an
-engagement broken off, an age stated of a named person in words; on both backends with
-the real model. Each supersedes the one fact it changes; another person's move, a plan,
+engagement broken off, an age stated of a named person in words, "I'm at <Org> these
+days", a fragment answering "What are you driving?"; on both backends with the real model. Each supersedes the one fact it changes; another person's move, a plan,
 a holiday home and a question keep it.
 
 The sentences are written for these tests (none is a case of ``bench/data``).
@@ -16,9 +16,12 @@ from typing import Any
 import pytest
 
 from element.agents.ages import birthday
+from element.agents.answered import fragment
 from element.agents.reported import reported
+from element.agents.role import workplace
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 
-from tests.element.speaker import BACKGROUND, current, open_store, tell
+from tests.element.speaker import BACKGROUND, SETTINGS, SUBJECT, current, open_store, tell
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -43,6 +46,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "engaged to Rupert"),
     ("My son Alfie is eight.", "Alfie's nine now and thinks he's a teenager.",
      "Alfie is eight"),
+    ("I work for Accenture.", "Nowadays I'm at Capgemini, better hours.", "Accenture"),
+    ("I'm a barista at Costa.", "I'm with Caffe Nero now, the tips are better.", "Costa"),
 ])
 def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, after: str,
                                                       old: str) -> None:
@@ -63,6 +68,9 @@ def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, af
     ("I work at Tesco.", "My boss told me she's leaving for Asda."),
     ("I work at Tesco.", "That film made me think of my gran."),
     ("My son Alfie is eight.", "Alfie's eight minutes late for the bus again."),
+    ("I work at Tesco.", "I'm with Joel now, we met at a wedding."),
+    ("I work at Tesco.", "I'm at Heathrow at the moment, the flight's delayed."),
+    ("I work at Tesco.", "My husband is at Asda these days."),
 ])
 def test_anothers_change_a_plan_or_a_second_home_keeps_the_fact(store: Any, before: str,
                                                                  after: str) -> None:
@@ -86,3 +94,30 @@ def test_an_age_is_read_when_stated_of_a_named_person() -> None:
     assert birthday("Grandad has just turned ninety") == ("Grandad", "ninety")
     assert birthday("Alfie's eight minutes late") is None
     assert birthday("Sarah has two in her class") is None
+
+
+def _answer(store: Any, question: str, answer: str) -> list[str]:
+    obs = Observation((Turn("assistant", question), Turn("user", answer)), SUBJECT,
+                      subject_name="Ana", conversation_id=answer)
+    return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
+
+
+def test_a_fragment_answering_what_the_speaker_drives_supersedes(store: Any) -> None:
+    for said in (*BACKGROUND, "I drive a Vauxhall Astra."):
+        tell(store, said)
+    assert "supersede" in _answer(store, "What are you driving these days?",
+                                  "A Honda Jazz. The Astra failed its MOT."), current(store)
+    now = current(store)
+    assert "Jazz" in now and "drives a Vauxhall Astra" not in now
+
+
+def test_the_fragment_and_the_workplace_shapes() -> None:
+    assert fragment("A Honda Jazz. It's great.", "What are you driving these days?") == \
+        "I am driving a Honda Jazz these days. It's great."
+    assert fragment("Costa.", "Where are you working now?") == "I am working at Costa now."
+    assert fragment("Nothing much.", "What are you doing now?") == "Nothing much."
+    assert fragment("Yes, loads.", "What are you driving?") == "Yes, loads."
+    assert workplace("I am at Capgemini these days") == "Capgemini"
+    assert workplace("I am at Capgemini at the moment") is None
+    assert workplace("I am with Joel now") is None
+    assert workplace("I am at Capgemini") is None
