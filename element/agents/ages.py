@@ -36,10 +36,10 @@ _NUMBER = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|
 
 #: An age stated of a named person, the number ending the clause: "Niamh's seven now",
 #: "Otto is 5 today", "Dad's just turned seventy" ("Niamh's seven minutes late" is no age).
-_STATED = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z-]+))(?:'s|\s+is|\s+has(?=\s+(?:just\s+)?turned\b))?\s+(?:just\s+|now\s+|"
-                     r"already\s+)?(?:turned\s+)?(?P<age>" + _NUMBER + r")(?:\s+years?\s+old)?"
-                     r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|already|and|but|so|this|last|on|in|"
-                     r"at|earlier)\b)")
+_STATED = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z-]+))(?:'s|\s+is|\s+has(?=\s+(?:just\s+)?turned\b))?"
+                     r"\s+(?:just\s+|now\s+|already\s+)?(?:turned\s+)?(?P<age>" + _NUMBER +
+                     r")(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
+                     r"already|and|but|so|this|last|on|in|at|earlier)\b)")
 
 
 def birthday(sentence: str) -> tuple[str, str] | None:

@@ -1,8 +1,9 @@
 """Changes told in shapes the cue lists lacked (issue 23): a home bought or leased, a role
 given by another (a hire, an appointment), reported speech, "can't ... anymore", an
 engagement broken off, an age stated of a named person in words, "I'm at <Org> these
-days", a fragment answering "What are you driving?"; on both backends with the real model. Each supersedes the one fact it changes; another person's move, a plan,
-a holiday home and a question keep it.
+days", a fragment answering "What are you driving?"; on both backends with the real
+model. Each supersedes the one fact it changes; another person's move, a plan, a holiday
+home and a question keep it.
 
 The sentences are written for these tests (none is a case of ``bench/data``).
 """
@@ -34,8 +35,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "completion was Tuesday.", "lives in Swindon"),
     ("I live in Salford.", "I signed a tenancy on a flat in Stockport, I move in next "
      "week.", "lives in Salford"),
-    ("I work at a bakery on Station Road.", "The library service took me on as a mobile librarian in "
-     "June.", "bakery on Station Road"),
+    ("I work at a bakery on Station Road.", "The library service took me on as a mobile "
+     "librarian in June.", "bakery on Station Road"),
     ("I'm a science teacher at Brook Lane School.", "They made me head of science at Brook "
      "Lane, more paperwork than ever.", "is a science teacher"),
     ("I work for Halifax.", "I told my brother that I'd left Halifax for Nationwide, he "
