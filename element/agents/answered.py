@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["answered", "asked_thing", "fragment"]
+from .updates import signals
+
+__all__ = ["answered", "asked_thing", "fragment", "still_denied"]
 
 #: What a question asks about: the words after a preposition of place or company ("work at
 #: Lidl", "still at the bakery on Mill Road", "still with Vodafone", "life in Glasgow"), up
@@ -91,12 +93,35 @@ def fragment(text: str, question: str | None) -> str:
     return (said + ". " + text.strip()[m.end():]).strip()
 
 
+#: A question whether the other speaker still does or is something: "Are you still doing
+#: nights at the warehouse?", "Do you still play five-a-side?".
+_STILL = re.compile(r"(?:^|[.!]\s+)(?P<aux>are|do)\s+you\s+still\s+(?P<x>[^?]+?)\s*\?\s*$", re.I)
+#: An answer denying it: "No", "Nope", "Not for a while now", "Not anymore".
+_DENIED = re.compile(r"^(?:no|nope|nah|not\s+(?:any\s?more|for\s+(?:a\s+while|ages|months|"
+                     r"years|a\s+long\s+time)|since|these\s+days|really|now))\b", re.I)
+
+
+def still_denied(text: str, question: str | None) -> str:
+    """``text`` denying a question whether the speaker still does something, with that
+    said whole before it: "Are you still doing nights?" / "Not for a while now." -> "I am
+    not doing nights anymore. Not for a while now."; unchanged otherwise, and when the
+    answer tells the change itself ("No, we moved to Cardiff")."""
+    q = _STILL.search(question.strip()) if question else None
+    if q is None or not _DENIED.match(text.strip()) or signals(text).strong:
+        return text     # "No, we moved to Cardiff": the change is told, and supersedes
+    thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
+    thing = re.sub(r"\byou\b", "me", thing, flags=re.I)
+    verb = "I am not" if q["aux"].lower() == "are" else "I do not"
+    return f"{verb} {thing} anymore. {text.strip()}"
+
+
 def answered(text: str, question: str | None) -> str:
     """``text`` (an answer to ``question``) with its ending's pointing word written as what
     the question asked about: "I left there ages ago" -> "I left Lidl ages ago"; unchanged
     when it points at nothing or ends nothing. A fragment answering what the speaker does
-    is written whole first (:func:`fragment`)."""
-    text = fragment(text, question).strip()
+    is written whole first (:func:`fragment`), and a "no" to "are you still ...?" says
+    what no longer holds (:func:`still_denied`)."""
+    text = still_denied(fragment(text, question), question).strip()
     thing = asked_thing(question) if question else None
     if thing is None or not _ENDED.search(text):
         return text

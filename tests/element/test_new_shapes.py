@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from element.agents.ages import birthday
-from element.agents.answered import fragment
+from element.agents.answered import fragment, still_denied
 from element.agents.reported import reported
 from element.agents.role import workplace
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
@@ -122,3 +122,20 @@ def test_the_fragment_and_the_workplace_shapes() -> None:
     assert workplace("I am at Capgemini at the moment") is None
     assert workplace("I am with Joel now") is None
     assert workplace("I am at Capgemini") is None
+
+
+def test_a_no_to_are_you_still_retires_what_was_asked(store: Any) -> None:
+    for said in (*BACKGROUND, "I do the early shift at the sorting office."):
+        tell(store, said)
+    assert "retire" in _answer(store, "Are you still doing the early shift at the sorting "
+                               "office?", "Not for ages. Lates only now."), current(store)
+    assert "early shift" not in current(store)
+
+
+def test_what_a_no_to_are_you_still_says() -> None:
+    assert still_denied("Nope, not since May.", "Do you still play your bass?") == \
+        "I do not play my bass anymore. Nope, not since May."
+    assert still_denied("Yes, every week.", "Do you still play bass?") == "Yes, every week."
+    assert still_denied("No, we moved to Leeds.", "Are you still in York?") == \
+        "No, we moved to Leeds."
+    assert still_denied("No idea.", "How are you?") == "No idea."
