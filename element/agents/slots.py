@@ -26,7 +26,7 @@ from functools import lru_cache
 from index import RELATIONS
 
 from .holders import UNKNOWN, holder_of, same_holder, subject_first
-from .updates import FACT_WORDS, Memory, first_person, is_event
+from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
            "same_slot",
@@ -76,9 +76,10 @@ SLOTS: tuple[Slot, ...] = (
           r"the\s+(?:garden|weekend|moment|evening)))|"
           r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
-          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + HIRED + "|" + _ROLE_AT, True, "fact:employer"),
+          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + ROLE_BEGUN + "|" + HIRED + "|" + _ROLE_AT, True, "fact:employer"),
     _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|" + HIRED + "|"
           r"\b(?:promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
+          r"\b(?:bumped|moved|stepped)\s+up\s+to\b|" + ROLE_BEGUN + "|"
           + _ROLE_AT, True, "fact:occupation"),
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
           r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
@@ -179,7 +180,10 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 not same_holder(owner(said[0]), holder):
             continue
-        if slots_of(said[0]) & usable:
+        # Of the slot by its words, or by the key the rules give it ("I'm a teaching
+        # assistant at a primary school" is the occupation, though no slot word says so).
+        if slots_of(said[0]) & usable or \
+                {k for slot in usable for k in slot.keys} & set(keys_of(memory["content"], who)):
             return memory
     return None
 

@@ -55,7 +55,7 @@ from .holders import _OPENING_ADVERB, holder_of, memory_holder, same_holder
 from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
-__all__ = ["NEW_HOME", "Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
+__all__ = ["NEW_HOME", "ROLE_BEGUN", "Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "nearest_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
@@ -110,13 +110,20 @@ NEW_HOME = (r"(?:bought|purchased|signed\s+(?:a|the)\s+(?:\w+\s+)?(?:lease|tenan
              r"(?:a|an|our|my|the)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}" + _DWELLING +
              r"\b(?!\s+(?:abroad|for\s+holidays))")
 
+#: A role or a job begun, counted: "my first month as a trainee police officer", "first
+#: week at the new job at Shopify": the speaker's occupation or workplace from then on.
+ROLE_BEGUN = (r"\bfirst\s+(?:day|week|month|shift|fortnight)\s+(?:as\s+(?:a|an|the)\b|at\s+"
+              r"(?:the\s+|my\s+)?new\s+(?:job|role|place|firm|company|practice|school)\b)|"
+              r"\b(?:my|the)\s+new\s+(?:job|role|position)\s+(?:at|with|as)\b")
+
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
                  r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
                  r"(?:gone|went|going)\s+back\s+to|" + NEW_HOME + r"|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
-                 r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
+                 r"(?:got|was|been)\s+promoted|(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
+                 r"to|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
                  r"ditched|outgr(?:ew|own)|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
@@ -129,7 +136,7 @@ _ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|als
 #: Change said by the shape of the sentence: "instead of", "no longer", "anymore", "my new X",
 #: "X passed away".
 _SHAPED = re.compile(r"\b(?:instead|no longer|any\s?more|not\b.{1,40}\bafter all|passed away|"
-                     r"died)\b", re.I)
+                     r"died)\b|" + ROLE_BEGUN, re.I)
 #: A value named after a change ("... to Dr. Kim", "... is 555-0199", "... to Three"): a
 #: name, a number, an address.
 _VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
@@ -163,7 +170,7 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
-    r"no more|resign|retire|handed|upgrad|downgrad|"
+    r"no more|resign|retire|handed|upgrad|downgrad|first|up to|"
     # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
     r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
     # A home bought or leased (``NEW_HOME``).

@@ -48,6 +48,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("My son Alfie is eight.", "Alfie's nine now and thinks he's a teenager.",
      "Alfie is eight"),
     ("I work for Accenture.", "Nowadays I'm at Capgemini, better hours.", "Accenture"),
+    ("I'm a staff nurse.", "Got bumped up to ward sister at the start of the year.",
+     "staff nurse"),
+    ("I'm a receptionist at a dental surgery.", "I have just done my first week as a trainee "
+     "paramedic, exhausting but brilliant.", "receptionist"),
+    ("I'm a buyer at Next.", "My first month at the new job at Boden flew by.", "buyer at Next"),
     ("I'm a barista at Costa.", "I'm with Caffe Nero now, the tips are better.", "Costa"),
 ])
 def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, after: str,
@@ -72,6 +77,8 @@ def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, af
     ("I work at Tesco.", "I'm with Joel now, we met at a wedding."),
     ("I work at Tesco.", "I'm at Heathrow at the moment, the flight's delayed."),
     ("I work at Tesco.", "My husband is at Asda these days."),
+    ("I work at Tesco.", "My wife's first week at the new job at Asda went fine."),
+    ("I work at Tesco.", "It was my first day at the new gym, I'm aching."),
 ])
 def test_anothers_change_a_plan_or_a_second_home_keeps_the_fact(store: Any, before: str,
                                                                  after: str) -> None:
