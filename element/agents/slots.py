@@ -76,7 +76,8 @@ SLOTS: tuple[Slot, ...] = (
           r"the\s+(?:garden|weekend|moment|evening)))|"
           r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
-          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + ROLE_BEGUN + "|" + HIRED + "|" + _ROLE_AT, True, "fact:employer"),
+          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + ROLE_BEGUN + "|" + HIRED + "|" + _ROLE_AT,
+          True, "fact:employer"),
     _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|" + HIRED + "|"
           r"\b(?:promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
           r"\b(?:bumped|moved|stepped)\s+up\s+to\b|" + ROLE_BEGUN + "|"

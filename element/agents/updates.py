@@ -55,7 +55,8 @@ from .holders import _OPENING_ADVERB, holder_of, memory_holder, same_holder
 from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
-__all__ = ["NEW_HOME", "ROLE_BEGUN", "Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
+__all__ = ["NEW_HOME", "ROLE_BEGUN", "Signals", "signals", "keys_of", "first_person",
+           "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "nearest_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
