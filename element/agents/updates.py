@@ -214,7 +214,8 @@ _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recentl
                          r"officially))*)\s*$", re.I)
 #: What ended, as the subject ("Rex passed away", "Jake and I broke up").
 _ENDED_SUBJECT = re.compile(
-    r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
+    r"^(?P<x>(?:(?i:my|our|the)\s+)?(?:[a-z][\w'-]*\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+"
+    r"(?:and I\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed away|"
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
     r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
@@ -442,7 +443,11 @@ def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
                 continue
             owner = _holder_of_memory(memory["content"], who)
             named = re.sub(r"^(?:the|my|our)\s+", "", norm(value))     # "the Civic died"
-            if not (same_holder(owner, holder) or named in norm(memory["content"])):
+            # "Our cat Tigger passed away": the memory names Tigger and a cat ("we have a
+            # cat called Tigger"), the holder being the thing ended itself.
+            itself = bool(re.search(r"(?<!^)\b[A-Z]", value.strip())) and \
+                set(terms(holder)) <= content_terms(memory["content"], who)
+            if not (same_holder(owner, holder) or named in norm(memory["content"]) or itself):
                 continue
             if best is None or (share, -order) > (best[0], best[1]):
                 best = (share, -order, memory)

@@ -1,9 +1,10 @@
 """Changes told in shapes the cue lists lacked (issue 23): a home bought or leased, a role
 given by another (a hire, an appointment), reported speech, "can't ... anymore", an
-engagement broken off, an age stated of a named person in words, "I'm at <Org> these
-days", a fragment answering "What are you driving?"; on both backends with the real
-model. Each supersedes the one fact it changes; another person's move, a plan, a holiday
-home and a question keep it.
+engagement broken off, a pet named with its kind ("our tortoise Gus died"), an age
+stated of a named person in words, "I'm at <Org> these days", a fragment answering "What
+are you driving?", a "no" to "are you still ...?"; on both backends with the real model.
+Each supersedes (or retires) the one fact it changes; another person's move, a plan, a
+holiday home and a question keep it.
 
 The sentences are written for these tests (none is a case of ``bench/data``).
 """
@@ -53,6 +54,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I'm a receptionist at a dental surgery.", "I have just done my first week as a trainee "
      "paramedic, exhausting but brilliant.", "receptionist"),
     ("I'm a buyer at Next.", "My first month at the new job at Boden flew by.", "buyer at Next"),
+    ("We have a tortoise called Gus.", "Our tortoise Gus died in his sleep, he was sixty.",
+     "tortoise called Gus"),
+    ("I've got a hamster named Pip.", "Sadly my little hamster Pip passed away.",
+     "hamster named Pip"),
     ("I'm a barista at Costa.", "I'm with Caffe Nero now, the tips are better.", "Costa"),
 ])
 def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, after: str,
