@@ -26,6 +26,7 @@ from .follow import continued
 from .observation import Observation
 from .reported import reported
 from .restated import introduced, restate
+from .relation import provider_target
 from .role import role_target
 from .retire import retire_decision
 from .stale import change_target, short_now
@@ -323,7 +324,9 @@ class RuleEvaluator:
         meant = target is None and \
             (target := by_meaning(sentence, content, sig, pool, who, taken)) is not None
         if target is None and not sig.holder:
-            target = role_target(sentence, pool, who, taken)    # "I'm with Aldi now"
+            # "I'm with Aldi now", "I've gone with Aviva this year".
+            target = role_target(sentence, pool, who, taken) or \
+                provider_target(sentence, pool.memories(), who, taken)
         key = None
         if target is not None:
             taken.append(target["id"])

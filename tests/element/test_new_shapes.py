@@ -2,7 +2,8 @@
 given by another (a hire, an appointment), reported speech, "can't ... anymore", an
 engagement broken off, a pet named with its kind ("our tortoise Gus died"), an age
 stated of a named person in words, "I'm at <Org> these days", a fragment answering "What
-are you driving?", a "no" to "are you still ...?"; on both backends with the real model.
+are you driving?", a "no" to "are you still ...?", a provider chosen ("I've gone with LV");
+on both backends with the real model.
 Each supersedes (or retires) the one fact it changes; another person's move, a plan, a
 holiday home and a question keep it.
 
@@ -54,6 +55,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I'm a receptionist at a dental surgery.", "I have just done my first week as a trainee "
      "paramedic, exhausting but brilliant.", "receptionist"),
     ("I'm a buyer at Next.", "My first month at the new job at Boden flew by.", "buyer at Next"),
+    ("My home insurance is with Direct Line.", "The premium went silly, so I've gone with "
+     "LV this year.", "with Direct Line"),
     ("We have a tortoise called Gus.", "Our tortoise Gus died in his sleep, he was sixty.",
      "tortoise called Gus"),
     ("I've got a hamster named Pip.", "Sadly my little hamster Pip passed away.",
@@ -84,6 +87,8 @@ def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, af
     ("I work at Tesco.", "My husband is at Asda these days."),
     ("I work at Tesco.", "My wife's first week at the new job at Asda went fine."),
     ("I work at Tesco.", "It was my first day at the new gym, I'm aching."),
+    ("My broadband is with Plusnet.", "I've switched to Dev for my lifts to work."),
+    ("My broadband is with Plusnet.", "My sister has gone with Sky."),
 ])
 def test_anothers_change_a_plan_or_a_second_home_keeps_the_fact(store: Any, before: str,
                                                                  after: str) -> None:
