@@ -105,9 +105,10 @@ def still_denied(text: str, question: str | None) -> str:
     """``text`` denying a question whether the speaker still does something, with that
     said whole before it: "Are you still doing nights?" / "Not for a while now." -> "I am
     not doing nights anymore. Not for a while now."; unchanged otherwise, and when the
-    answer tells the change itself ("No, we moved to Cardiff")."""
+    answer tells the change or the ending itself ("No, we moved to Cardiff", "No, I packed
+    that in": :func:`answered` names what "that" is)."""
     q = _STILL.search(question.strip()) if question else None
-    if q is None or not _DENIED.match(text.strip()) or signals(text).strong:
+    if q is None or not _DENIED.match(text.strip()) or signals(text).strong or _LEFT.search(text):
         return text     # "No, we moved to Cardiff": the change is told, and supersedes
     thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
     thing = re.sub(r"\byou\b", "me", thing, flags=re.I)

@@ -175,7 +175,9 @@ MAY_CHANGE = re.compile(
     # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
     r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
     # A home bought or leased (``NEW_HOME``).
-    r"purchas|lease|tenancy|keys)", re.I)
+    r"purchas|lease|tenancy|keys|"
+    # Endings with a particle after what ended, stepping down, growing out, "no X for me".
+    r"let|knock|packed|jacked|stood down|stepped down|grown out|grew out|^no\b|^not\b)", re.I)
 #: Words adding to what is known rather than replacing it ("too" at a clause's end, not
 #: "too high"); shared with ``endings.py`` and ``named.py``.
 ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|a second|"
@@ -205,9 +207,19 @@ _ENDED_OBJECT = re.compile(
     r"changed from|instead of|broke up with|split up with|broke off|called off|"
     r"no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
+    r"(?:stood|stepped) down (?:from|as)|gr(?:own|ew) out of|"
     r"cut (?:down|back) on|upgraded from|downgraded from|"
     r"gave away|rehomed|(?:am|are)\s+done\s+with|gave(?=\s+[A-Z])|"
     r"(?:was|is)\s+(?:my|our)\s+last\s+day\s+(?:at|with))\s+(?P<x>[^,;.!?]+)")
+#: A phrasal ending with what ended between the verb and its particle: "I let Spotify go",
+#: "I've cut Coke out", "knocked the roll-ups on the head", "packed the darts in".
+_OBJ = (r"(?P<x>(?!(?:it|that|this|them|me|us|him|her)\b)(?:(?:the|my|our)\s+)?[\w'-]+"
+        r"(?:\s+[\w'-]+)?)")
+_ENDED_SPLIT = re.compile(
+    r"\b(?:let\s+" + _OBJ + r"\s+go|cut\s+" + _OBJ.replace("x>", "x2>") + r"\s+out|"
+    r"knocked\s+" + _OBJ.replace("x>", "x3>") + r"\s+on\s+the\s+head|(?:packed|jacked)\s+" +
+    _OBJ.replace("x>", "x4>") + r"\s+in|(?:gave|given)\s+" + _OBJ.replace("x>", "x5>") +
+    r"\s+up)\b(?!\s+(?:to|with|for)\b)", re.I)
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                          r"then|already|sadly|never|actually|totally|completely|eventually|"
@@ -224,6 +236,11 @@ _ENDED_SUBJECT = re.compile(
 #: actually allergic to nuts".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are|can)\s*not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
                       r"after all)|no longer\s+(?P<y>[^,;.!?]+?)|"
+                      # "No statins for me now", "no more Scouts for me".
+                      r"^no\s+(?:more\s+)?(?P<w>[^,;.!?]+?)\s+for\s+(?:me|us)\b(?:\s+(?:now|"
+                      r"these\s+days|any\s?more|from\s+now\s+on))?|"
+                      # The subject dropped: "Not doing pottery these days".
+                      r"^not\s+(?P<v>[^,;.!?]+?)\s+(?:any\s?more|these\s+days|nowadays)|"
                       # "I'm not actually lactose intolerant": what was said is corrected.
                       r"(?:am|is|are)\s+not\s+actually\s+(?P<z>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
 #: Where a named value ends: before a clause, a reason, a time.
@@ -316,8 +333,13 @@ def signals(sentence: str) -> Signals:
     subject = _ENDED_SUBJECT.match(_OPENING_ADVERB.sub("", sentence, count=1))
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
+    for m in _ENDED_SPLIT.finditer(sentence):
+        # "I let Spotify go", "I've cut Coke out": the particle after what ended.
+        said = next(v for v in (m["x"], m["x2"], m["x3"], m["x4"], m["x5"]) if v)
+        if _BY_SPEAKER.search(sentence[:m.start()]) and (value := _cut(said)):
+            ended.append(value)
     for m in _NEGATED.finditer(sentence):
-        if value := _cut(m["x"] or m["y"] or m["z"]):
+        if value := _cut(m["x"] or m["y"] or m["z"] or m["w"] or m["v"]):
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(ADDITION.search(sentence)),

@@ -156,3 +156,34 @@ def test_what_a_no_to_are_you_still_says() -> None:
     assert still_denied("No, we moved to Leeds.", "Are you still in York?") == \
         "No, we moved to Leeds."
     assert still_denied("No idea.", "How are you?") == "No idea."
+
+
+@pytest.mark.parametrize("before,after,old", [
+    ("I have a Netflix subscription.", "I let Netflix go, we never watched it.",
+     "a Netflix subscription"),
+    ("I drink a lot of Pepsi Max.", "I've cut the Pepsi Max out completely.",
+     "a lot of Pepsi Max"),
+    ("I smoke menthols.", "I knocked the menthols on the head at Easter.", "smokes menthols"),
+    ("I go to a life drawing class on Tuesdays.", "Not doing life drawing these days.",
+     "life drawing class"),
+    ("I'm allergic to dogs.", "Turns out I've grown out of the dog allergy.",
+     "allergic to dogs"),
+])
+def test_an_ending_with_its_particle_after_or_its_subject_dropped_ends_the_fact(
+        store: Any, before: str, after: str, old: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert {"supersede", "retire"} & set(tell(store, after)), current(store)
+    assert old not in current(store)
+
+
+@pytest.mark.parametrize("before,after", [
+    ("We have a dog called Rolo.", "I let the dog out before bed."),
+    ("I have a Netflix subscription.", "My sister let Netflix go."),
+    ("I drink a lot of Pepsi Max.", "I gave my mum a lift in."),
+])
+def test_a_particle_verb_of_another_sense_or_another_person_ends_nothing(
+        store: Any, before: str, after: str) -> None:
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    assert not {"supersede", "retire"} & set(tell(store, after)), current(store)
