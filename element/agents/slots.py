@@ -56,10 +56,13 @@ _ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:a
 #: Another's act giving the speaker a role: a hire or an appointment ("the council took me
 #: on as a planning officer", "they made me head of maths", "they've appointed me
 #: deputy head"): the speaker's occupation from then on.
-HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as)?|(?:hired|appointed|employed|"
+HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as\b|(?=\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
+         r"this|full|part|permanently|straight)\b))|(?:hired|appointed|employed|"
          r"recruited)\s+(?:me|us)\b(?:\s+as)?|voted\s+(?:me|us)\s+in\s+as|"
+         # "made me head of maths", not "made me proud of", "made us part of".
          r"made\s+(?:me|us)\s+(?!(?:feel|think|laugh|cry|smile|wait|wonder|realise|realize|"
-         r"want|do|go|sick|ill)\b)[a-z]+\s+of)\b")
+         r"want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
+         r"wary|full|part|one|some|all|most|each)\b)[a-z]+\s+of)")
 
 #: The attributes, each with the words that say a sentence is about it.
 SLOTS: tuple[Slot, ...] = (

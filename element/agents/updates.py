@@ -226,12 +226,17 @@ _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recentl
                          r"officially))*)\s*$", re.I)
 #: What ended, as the subject ("Rex passed away", "Jake and I broke up").
 _ENDED_SUBJECT = re.compile(
-    r"^(?P<x>(?:(?i:my|our|the)\s+)?(?:[a-z][\w'-]*\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+"
-    r"(?:and I\s+)?"
+    r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed away|"
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
     r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
     r"totall?ed|scrapped|sold))\b")
+#: A pet or a person named by kind and name who died: "Our cat Tigger passed away", "my
+#: old dog Rolo died" (only a death: "my best friend Priya moved away" is still a friend).
+_DIED_NAMED = re.compile(
+    r"^(?P<x>(?i:my|our|the)\s+(?:[a-z][\w'-]*\s+){1,2}(?-i:[A-Z])[\w'-]*)\s+"
+    r"(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed\s+away|died|"
+    r"was\s+put\s+(?:down|to\s+sleep))\b")
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke", "I am not
 #: actually allergic to nuts".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are|can)\s*not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
@@ -330,7 +335,8 @@ def signals(sentence: str) -> Signals:
             continue
         if value := _cut(m["x"]):
             ended.append(value)
-    subject = _ENDED_SUBJECT.match(_OPENING_ADVERB.sub("", sentence, count=1))
+    opened = _OPENING_ADVERB.sub("", sentence, count=1)
+    subject = _ENDED_SUBJECT.match(opened) or _DIED_NAMED.match(opened)
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
     for m in _ENDED_SPLIT.finditer(sentence):

@@ -87,6 +87,9 @@ def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, af
     ("I work at Tesco.", "My husband is at Asda these days."),
     ("I work at Tesco.", "My wife's first week at the new job at Asda went fine."),
     ("I work at Tesco.", "It was my first day at the new gym, I'm aching."),
+    ("I work at Tesco.", "On holiday they took us on a boat trip round the bay."),
+    ("I work at Tesco.", "Winning the quiz made me proud of the whole team."),
+    ("My best friend is Priya Shah.", "My best friend Priya moved away in June."),
     ("My broadband is with Plusnet.", "I've switched to Dev for my lifts to work."),
     ("My broadband is with Plusnet.", "My sister has gone with Sky."),
 ])
