@@ -70,7 +70,9 @@ SLOTS: tuple[Slot, ...] = (
           r"\bbased\s+in\b|\b(?:moved|relocated|emigrated)\s+(?:back\s+)?(?:to|into)\b|"
           r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:[\w-]+\s+){0,2}"
           r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow|semi|terrace|"
-          r"maisonette|townhouse|duplex)\b|\b(?:lease|tenancy)\s+(?:on|for)\b|"
+          r"maisonette|townhouse|duplex)\b|\b(?:lease|tenancy)\s+(?:on|for)\s+(?:a|an|the|our|my)\s+"
+          r"(?:new\s+)?(?:[\w-]+\s+){0,2}(?:flat|house|home|apartment|condo|place|studio|"
+          r"cottage|bungalow|semi|terrace|maisonette|townhouse|duplex)\b(?!\s+for\s+(?!me|us))|"
           r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|home|apartment|condo|studio|cottage|"
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",

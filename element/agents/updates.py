@@ -109,7 +109,11 @@ _DWELLING = (r"(?:house|home|flat|apartment|place|condo|studio|cottage|bungalow|
 NEW_HOME = (r"(?:bought|purchased|signed\s+(?:a|the)\s+(?:\w+\s+)?(?:lease|tenancy)\s+"
              r"(?:on|for)|(?:got|picked\s+up|collected)\s+the\s+keys\s+(?:to|for))\s+"
              r"(?:a|an|our|my|the)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}" + _DWELLING +
-             r"\b(?!\s+(?:abroad|for\s+holidays))")
+             # Not where one lives: a home bought for another or for another use ("a
+             # flat for our daughter", "a cottage for weekends", "a house to do up").
+             r"\b(?!(?:\s+[\w'-]+){0,3}?\s+(?:abroad|for\s+(?![£$€\d]|(?:me|us|myself|ourselves)"
+             r"\b)|to\s+(?:rent|let|do\s+up|flip|renovate|sell)|as\s+(?:an?\s+)?(?:investment|"
+             r"holiday|rental|buy-to-let)))")
 
 #: A role or a job begun, counted: "my first month as a trainee police officer", "first
 #: week at the new job at Shopify": the speaker's occupation or workplace from then on.

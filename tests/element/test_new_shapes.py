@@ -78,6 +78,8 @@ def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, af
      "share the bills."),
     ("I live in Exeter.", "My parents bought a bungalow in Torquay."),
     ("I live in Exeter.", "We bought a holiday cottage in Cornwall."),
+    ("I live in Exeter.", "We've bought a flat for our daughter near her uni."),
+    ("I live in Exeter.", "We signed the lease on a new office for the business."),
     ("I live in Exeter.", "We might buy a house in Taunton next year."),
     ("I work at Tesco.", "My boss told me she's leaving for Asda."),
     ("I work at Tesco.", "That film made me think of my gran."),
