@@ -34,12 +34,24 @@ _NUMBER = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|
            r"[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)")
 
 
+#: An age stated of a named person, the number ending the clause: "Niamh's seven now",
+#: "Otto is 5 today", "Dad's just turned seventy" ("Niamh's seven minutes late" is no age).
+_STATED = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z-]+))(?:'s|\s+is|\s+has(?=\s+(?:just\s+)?turned\b))?"
+                     r"\s+(?:just\s+|now\s+|already\s+)?(?:turned\s+)?(?P<age>" + _NUMBER +
+                     r")(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
+                     r"already|and|but|so|this|last|on|in|at|earlier)\b)")
+
+
 def birthday(sentence: str) -> tuple[str, str] | None:
     """Whose birthday ``sentence`` counts and the age: ("Archie", "4"), ("Reuben",
-    "second"); None without one."""
+    "second"); an age stated of a named person counts as well ("Niamh's seven now":
+    ("Niamh", "seven")); None without one."""
     m = _BIRTHDAY.search(sentence)
     if m is None:
-        return None
+        m = _STATED.search(sentence)
+        if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that"):
+            return None
+        return m["n"], m["age"].lower()
     age = m["age"].lower()
     return m["n"], re.sub(r"(?:st|nd|rd|th)$", "", age) if age[0].isdigit() else age
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["answered", "asked_thing"]
+from .updates import signals
+
+__all__ = ["answered", "asked_thing", "fragment", "still_denied"]
 
 #: What a question asks about: the words after a preposition of place or company ("work at
 #: Lidl", "still at the bakery on Mill Road", "still with Vodafone", "life in Glasgow"), up
@@ -54,10 +56,73 @@ def asked_thing(question: str) -> tuple[str, str] | None:
     return None
 
 
+#: A question of what the other speaker does, asking for one thing: "What are you driving
+#: these days?", "Where are you working now?", "Which gym do you go to?".
+_WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|where|who)(?:\s+(?P<noun>[a-z]+))?\s+"
+                 r"(?P<aux>are|do)\s+you\s+(?P<verb>[a-z]+)(?P<prep>\s+(?:to|at|for|with|in|on))?"
+                 r"(?P<tail>(?:\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|currently))?)"
+                 r"\s*\?\s*$", re.I)
+#: A fragment: a noun phrase without a verb ("A Skoda Octavia.", "Aldi."), the answer's
+#: first sentence.
+_FRAGMENT = re.compile(r"^(?P<x>(?:(?:a|an|the|my)\s+)?(?-i:[A-Z0-9])[\w&'-]*(?:\s+[\w&'-]+){0,3})"
+                       r"\s*[.!](?:\s+|$)", re.I)
+#: Words that make a sentence more than a noun phrase.
+_VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be|been|have|"
+                      r"has|had|do|does|did|not|no|yes|yeah|still|same|nothing|none|nobody|"
+                      r"nowhere|much|usual|sure|maybe|dunno|okay|ok|thanks|fine|great|good)\b",
+                      re.I)
+
+
+def fragment(text: str, question: str | None) -> str:
+    """``text`` whose first sentence answers ``question`` (what the other speaker does, one
+    thing) with a bare noun phrase, that sentence written whole: "What are you driving these
+    days?" / "A Skoda Octavia. The Mini died." -> "I am driving a Skoda Octavia these days.
+    The Mini died."; "Where are you working now?" / "Aldi." -> "I am working at Aldi now.".
+    Unchanged otherwise: the fragment alone names no attribute."""
+    q = _WH.search(question.strip()) if question else None
+    m = _FRAGMENT.match(text.strip())
+    if q is None or m is None or _VERBISH.search(m["x"]) or q["wh"].lower() == "who" and \
+            q["noun"] or q["verb"].lower() in ("doing", "do", "up"):
+        return text
+    thing = m["x"]
+    if thing.split()[0] in ("A", "An", "The", "My"):
+        thing = thing[0].lower() + thing[1:]
+    prep = (q["prep"] or "").strip() or ("at" if q["wh"].lower() == "where" else "")
+    said = " ".join(w for w in ("I am" if q["aux"].lower() == "are" else "I", q["verb"], prep,
+                                thing, q["tail"].strip()) if w)
+    return (said + ". " + text.strip()[m.end():]).strip()
+
+
+#: A question whether the other speaker still does or is something: "Are you still doing
+#: nights at the warehouse?", "Do you still play five-a-side?".
+_STILL = re.compile(r"(?:^|[.!]\s+)(?P<aux>are|do)\s+you\s+still\s+(?P<x>[^?]+?)\s*\?\s*$", re.I)
+#: An answer denying it: "No", "Nope", "Not for a while now", "Not anymore".
+_DENIED = re.compile(r"^(?:no|nope|nah|not\s+(?:any\s?more|for\s+(?:a\s+while|ages|months|"
+                     r"years|a\s+long\s+time)|since|these\s+days|really|now))\b", re.I)
+
+
+def still_denied(text: str, question: str | None) -> str:
+    """``text`` denying a question whether the speaker still does something, with that
+    said whole before it: "Are you still doing nights?" / "Not for a while now." -> "I am
+    not doing nights anymore. Not for a while now."; unchanged otherwise, and when the
+    answer tells the change or the ending itself ("No, we moved to Cardiff", "No, I packed
+    that in": :func:`answered` names what "that" is)."""
+    q = _STILL.search(question.strip()) if question else None
+    if q is None or not _DENIED.match(text.strip()) or signals(text).strong or _LEFT.search(text):
+        return text     # "No, we moved to Cardiff": the change is told, and supersedes
+    thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
+    thing = re.sub(r"\byou\b", "me", thing, flags=re.I)
+    verb = "I am not" if q["aux"].lower() == "are" else "I do not"
+    return f"{verb} {thing} anymore. {text.strip()}"
+
+
 def answered(text: str, question: str | None) -> str:
     """``text`` (an answer to ``question``) with its ending's pointing word written as what
     the question asked about: "I left there ages ago" -> "I left Lidl ages ago"; unchanged
-    when it points at nothing or ends nothing."""
+    when it points at nothing or ends nothing. A fragment answering what the speaker does
+    is written whole first (:func:`fragment`), and a "no" to "are you still ...?" says
+    what no longer holds (:func:`still_denied`)."""
+    text = still_denied(fragment(text, question), question).strip()
     thing = asked_thing(question) if question else None
     if thing is None or not _ENDED.search(text):
         return text

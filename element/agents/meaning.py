@@ -74,7 +74,10 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
         said, told = signals(clause), tell(clause, who)
         if told and said.replaces and said.holder != UNKNOWN and \
                 not (is_event(clause) and not said.change):
-            parts.append((told, whose(clause), said.strong or sig.strong))
+            # The sentence's cue lends its strength to a clause only when the change is
+            # the speaker's: "My roommate moved to Seattle, so I'm looking for someone to
+            # split the rent" changes nothing of the speaker's.
+            parts.append((told, whose(clause), said.strong or sig.strong and not sig.holder))
     if not parts:
         return None
     try:

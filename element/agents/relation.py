@@ -17,7 +17,7 @@ from index import terms
 from .holders import holder_of, without_opening
 from .updates import Memory, content_terms, first_person, is_event
 
-__all__ = ["relation", "relation_target"]
+__all__ = ["relation", "relation_target", "provider_target"]
 
 #: The speaker's verb and the preposition after it: "I am playing for X now" -> play for.
 _RELATION = re.compile(r"^(?:i|we)\s+(?:(?:am|are|have|had|been|just|also|now|still|really|"
@@ -64,3 +64,40 @@ def relation_target(sentence: str, memories: Iterable[Memory], who: str,
                 not set(names) <= content_terms(memory["content"], who):
             return memory
     return None
+
+
+#: A provider chosen: "I've gone with Aviva this year", "ported my number over to
+#: giffgaff", "we remortgaged with Coventry Building Society": a verb of change, what
+#: moved (optional), then to/with a name that ends the clause.
+_CHOSEN = re.compile(
+    r"^(?:i|we)\s+(?:(?:have|had|just|now|finally|recently|also|then|actually)\s+)*"
+    r"(?:gone|switched|changed|moved|ported|transferred|remortgaged|swapped|signed\s+up)"
+    r"(?:\s+(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)?(?:\s+(?:over|across|back))?\s+(?:to|with)\s+"
+    r"(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|this|last|instead|when|because|as|after|since|in)\b)",
+    re.I)
+#: A provider held: "my car insurance is with Admiral", "our mortgage is with Barclays".
+_HELD = re.compile(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,3}(?:is|are)\s+(?:with|through|from)\s+"
+                   r"(?-i:[A-Z])", re.I)
+
+
+def provider_target(sentence: str, memories: Iterable[Memory], who: str,
+                    skip: Iterable[str] = ()) -> Memory | None:
+    """The speaker's one memory of a provider held ("my car insurance is with Admiral")
+    that a provider chosen (``sentence``: "I've gone with Aviva this year") replaces: only
+    when exactly one such memory lacks the new name (with several, which one is meant is
+    not said)."""
+    m = _CHOSEN.match(without_opening(sentence))
+    if m is None:
+        return None
+    names = set(terms(m["n"]))
+    avoid = set(skip)
+    held = []
+    for memory in memories:
+        said = first_person(memory["content"], who)
+        if memory["id"] in avoid or len(said) != 1 or not _HELD.match(said[0]):
+            continue
+        held.append(memory)
+    if len(held) != 1 or names <= content_terms(held[0]["content"], who):
+        return None
+    return held[0]

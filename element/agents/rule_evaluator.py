@@ -24,7 +24,10 @@ from .endings import beside_ending, choice_change, ending_change
 from .episodes import episode, is_english, kin, narrate, tell
 from .follow import continued
 from .observation import Observation
+from .reported import reported
 from .restated import introduced, restate
+from .relation import provider_target
+from .role import role_target
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
@@ -32,7 +35,7 @@ from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
-from .slots import owner, single_slot, slot_keys
+from .slots import HIRED, owner, single_slot, slot_keys
 from .holders import UNKNOWN, holder_of
 from .updates import MAY_CHANGE, is_event, key_target, keys_of, signals, single_valued
 
@@ -60,7 +63,7 @@ on in at away off out sick ill busy asleep home back
 
 #: A change done to the speaker by someone else: the verbs of change, "me" their object.
 _ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
-                       r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)", re.I)
+                       r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)|" + HIRED, re.I)
 
 def _plain_statement(sentence: str, event: bool = False) -> bool:
     """A short first-person statement of what holds, not of what happened ("I've got a
@@ -320,6 +323,10 @@ class RuleEvaluator:
         # it was said.
         meant = target is None and \
             (target := by_meaning(sentence, content, sig, pool, who, taken)) is not None
+        if target is None and not sig.holder:
+            # "I'm with Aldi now", "I've gone with Aviva this year".
+            target = role_target(sentence, pool, who, taken) or \
+                provider_target(sentence, pool.memories(), who, taken)
         key = None
         if target is not None:
             taken.append(target["id"])
@@ -349,9 +356,12 @@ class RuleEvaluator:
         daylight robbery, so I've gone with Aviva this year"): that clause read as its own
         sentence finds the memory it replaces (its subject is the speaker's, whoever the
         sentence's first subject is); the sentence is told whole, the cause with it."""
-        for clause in clauses(sentence):
+        # So is the speaker's clause of reported speech ("The nurse told me I can't give
+        # blood anymore": ``reported.py``), with or without "now".
+        inner = reported(sentence)
+        for clause in clauses(sentence) + ([inner] if inner else []):
             sig = signals(clause)
-            if not sig.now or holder_of(clause) != "":
+            if not (sig.now or clause is inner) or holder_of(clause) != "":
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)
             if found is None or found.target is None:
@@ -473,7 +483,9 @@ class RuleEvaluator:
                                 content=cand.content, context=context, intention=goal)
             if repeat is None and \
                     (held := present_target(cand.source or "", pool, who,
-                                            _same_turn(pool, context))) is not None \
+                                            _same_turn(pool, context)) or
+                     role_target(cand.source or "", pool, who, _same_turn(pool, context))) \
+                    is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
                 # "Finally caved and got an iPhone"): the value held before is kept for
@@ -519,7 +531,8 @@ class RuleEvaluator:
                     existing = None     # the same value said again, with more about it
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
-                existing = present_target(cand.source, pool, who, _same_turn(pool, context))
+                existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
+                    or role_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

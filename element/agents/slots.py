@@ -26,11 +26,11 @@ from functools import lru_cache
 from index import RELATIONS
 
 from .holders import UNKNOWN, holder_of, same_holder, subject_first
-from .updates import FACT_WORDS, Memory, first_person, is_event
+from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
            "same_slot",
-           "owner",
+           "owner", "HIRED",
            "PEOPLE", "names_of"]
 
 
@@ -53,12 +53,26 @@ def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
 _ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:at|for|with)\s+"
             r"(?-i:[A-Z])")
 
+#: Another's act giving the speaker a role: a hire or an appointment ("the council took me
+#: on as a planning officer", "they made me head of maths", "they've appointed me
+#: deputy head"): the speaker's occupation from then on.
+HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as\b|(?=\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
+         r"this|full|part|permanently|straight)\b))|(?:hired|appointed|employed|"
+         r"recruited)\s+(?:me|us)\b(?:\s+as)?|voted\s+(?:me|us)\s+in\s+as|"
+         # "made me head of maths", not "made me proud of", "made us part of".
+         r"made\s+(?:me|us)\s+(?!(?:feel|think|laugh|cry|smile|wait|wonder|realise|realize|"
+         r"want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
+         r"wary|full|part|one|some|all|most|each)\b)[a-z]+\s+of)")
+
 #: The attributes, each with the words that say a sentence is about it.
 SLOTS: tuple[Slot, ...] = (
     _slot("residence", r"\b(?:i|we)\s+(?:\w+\s+){0,2}(?:live|lives|living|reside)\b|"
           r"\bbased\s+in\b|\b(?:moved|relocated|emigrated)\s+(?:back\s+)?(?:to|into)\b|"
-          r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:\w+\s+)?"
-          r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow)\b|"
+          r"\b(?:rent|renting|own|bought|buying)\s+(?:a|an|our|my)\s+(?:[\w-]+\s+){0,2}"
+          r"(?:flat|house|home|apartment|condo|place|studio|cottage|bungalow|semi|terrace|"
+          r"maisonette|townhouse|duplex)\b|\b(?:lease|tenancy)\s+(?:on|for)\s+(?:a|an|the|our|my)\s+"
+          r"(?:new\s+)?(?:[\w-]+\s+){0,2}(?:flat|house|home|apartment|condo|place|studio|"
+          r"cottage|bungalow|semi|terrace|maisonette|townhouse|duplex)\b(?!\s+for\s+(?!me|us))|"
           r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|home|apartment|condo|studio|cottage|"
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",
@@ -67,9 +81,11 @@ SLOTS: tuple[Slot, ...] = (
           r"the\s+(?:garden|weekend|moment|evening)))|"
           r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
-          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + _ROLE_AT, True, "fact:employer"),
-    _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|"
+          r"\b(?:joined|left)\s+(?-i:[A-Z])|" + ROLE_BEGUN + "|" + HIRED + "|" + _ROLE_AT,
+          True, "fact:employer"),
+    _slot("occupation", r"\bwork(?:s|ing|ed)?\s+as\b|\bjob\s+as\b|" + HIRED + "|"
           r"\b(?:promoted|retrained|qualified\s+as|for\s+a\s+living|career|profession)\b|"
+          r"\b(?:bumped|moved|stepped)\s+up\s+to\b|" + ROLE_BEGUN + "|"
           + _ROLE_AT, True, "fact:occupation"),
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
           r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
@@ -170,7 +186,10 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 not same_holder(owner(said[0]), holder):
             continue
-        if slots_of(said[0]) & usable:
+        # Of the slot by its words, or by the key the rules give it ("I'm a teaching
+        # assistant at a primary school" is the occupation, though no slot word says so).
+        if slots_of(said[0]) & usable or \
+                {k for slot in usable for k in slot.keys} & set(keys_of(memory["content"], who)):
             return memory
     return None
 

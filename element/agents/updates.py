@@ -59,7 +59,8 @@ from .holders import _OPENING_ADVERB, holder_of, memory_holder, same_holder
 from .rules import extract, norm, point_key
 from .sentences import ends_with_abbreviation, split_sentences
 
-__all__ = ["Signals", "signals", "keys_of", "first_person", "same_point", "mentions",
+__all__ = ["NEW_HOME", "ROLE_BEGUN", "Signals", "signals", "keys_of", "first_person",
+           "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "nearest_attribute",
            "SIMILAR_MIN", "SIMILAR_MIN_WEAK", "SIMILAR_MIN_CLEAR", "MARGIN_CLEAR",
@@ -104,14 +105,34 @@ SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employe
 
 # -- cues ---------------------------------------------------------------------------------
 
+#: A home bought or leased: where one lives from then on ("we've bought a three-bed semi
+#: in Horsham", "I signed a lease on a studio in Walthamstow"); a holiday home or a
+#: buy-to-let is one more (``ADDITION``).
+_DWELLING = (r"(?:house|home|flat|apartment|place|condo|studio|cottage|bungalow|semi|"
+             r"terrace|maisonette|townhouse|duplex|loft)")
+NEW_HOME = (r"(?:bought|purchased|signed\s+(?:a|the)\s+(?:\w+\s+)?(?:lease|tenancy)\s+"
+             r"(?:on|for)|(?:got|picked\s+up|collected)\s+the\s+keys\s+(?:to|for))\s+"
+             r"(?:a|an|our|my|the)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}" + _DWELLING +
+             # Not where one lives: a home bought for another or for another use ("a
+             # flat for our daughter", "a cottage for weekends", "a house to do up").
+             r"\b(?!(?:\s+[\w'-]+){0,3}?\s+(?:abroad|for\s+(?![£$€\d]|(?:me|us|myself|ourselves)"
+             r"\b)|to\s+(?:rent|let|do\s+up|flip|renovate|sell)|as\s+(?:an?\s+)?(?:investment|"
+             r"holiday|rental|buy-to-let)))")
+
+#: A role or a job begun, counted: "my first month as a trainee police officer", "first
+#: week at the new job at Shopify": the speaker's occupation or workplace from then on.
+ROLE_BEGUN = (r"\bfirst\s+(?:day|week|month|shift|fortnight)\s+(?:as\s+(?:a|an|the)\b|at\s+"
+              r"(?:the\s+|my\s+)?new\s+(?:job|role|place|firm|company|practice|school)\b)|"
+              r"\b(?:my|the)\s+new\s+(?:job|role|position)\s+(?:at|with|as)\b")
+
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
                  r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
-                 r"(?:gone|went|going)\s+back\s+to|bought\s+(?:a|an|our|my)\s+(?:new\s+)?"
-                 r"(?:house|home|flat|apartment|place|condo)\b(?!\s+(?:abroad|for\s+holidays))|"
+                 r"(?:gone|went|going)\s+back\s+to|" + NEW_HOME + r"|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
-                 r"(?:got|was|been)\s+promoted|replaced|traded(?:\s+in)?|quit|stopped|"
+                 r"(?:got|was|been)\s+promoted|(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
+                 r"to|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
                  r"ditched|outgr(?:ew|own)|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
@@ -124,7 +145,7 @@ _ACTED = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|als
 #: Change said by the shape of the sentence: "instead of", "no longer", "anymore", "my new X",
 #: "X passed away".
 _SHAPED = re.compile(r"\b(?:instead|no longer|any\s?more|not\b.{1,40}\bafter all|passed away|"
-                     r"died)\b", re.I)
+                     r"died)\b|" + ROLE_BEGUN, re.I)
 #: A value named after a change ("... to Dr. Kim", "... is 555-0199", "... to Three"): a
 #: name, a number, an address.
 _VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
@@ -158,7 +179,13 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
-    r"no more|resign|retire|handed|upgrad|downgrad)", re.I)
+    r"no more|resign|retire|handed|upgrad|downgrad|first|up to|"
+    # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
+    r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
+    # A home bought or leased (``NEW_HOME``).
+    r"purchas|lease|tenancy|keys|"
+    # Endings with a particle after what ended, stepping down, growing out, "no X for me".
+    r"let|knock|packed|jacked|stood down|stepped down|grown out|grew out|^no\b|^not\b)", re.I)
 #: Verbs ending something, followed by what ended ("I left Google").
 _ENDED_OBJECT = re.compile(
     r"\b(?:(?:left|leaving)(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|"
@@ -167,11 +194,22 @@ _ENDED_OBJECT = re.compile(
     r"contract|internship|training|apprenticeship)\b)|"
     r"outgr(?:ew|own)|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
-    r"changed from|instead of|broke up with|split up with|no longer [a-z]+|no more|"
+    r"changed from|instead of|broke up with|split up with|broke off|called off|"
+    r"no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
+    r"(?:stood|stepped) down (?:from|as)|gr(?:own|ew) out of|"
     r"cut (?:down|back) on|upgraded from|downgraded from|"
     r"gave away|rehomed|(?:am|are)\s+done\s+with|gave(?=\s+[A-Z])|"
     r"(?:was|is)\s+(?:my|our)\s+last\s+day\s+(?:at|with))\s+(?P<x>[^,;.!?]+)")
+#: A phrasal ending with what ended between the verb and its particle: "I let Spotify go",
+#: "I've cut Coke out", "knocked the roll-ups on the head", "packed the darts in".
+_OBJ = (r"(?P<x>(?!(?:it|that|this|them|me|us|him|her)\b)(?:(?:the|my|our)\s+)?[\w'-]+"
+        r"(?:\s+[\w'-]+)?)")
+_ENDED_SPLIT = re.compile(
+    r"\b(?:let\s+" + _OBJ + r"\s+go|cut\s+" + _OBJ.replace("x>", "x2>") + r"\s+out|"
+    r"knocked\s+" + _OBJ.replace("x>", "x3>") + r"\s+on\s+the\s+head|(?:packed|jacked)\s+" +
+    _OBJ.replace("x>", "x4>") + r"\s+in|(?:gave|given)\s+" + _OBJ.replace("x>", "x5>") +
+    r"\s+up)\b(?!\s+(?:to|with|for)\b)", re.I)
 #: The speaker acting, right before a verb: "I", "we", "I have just", or nothing.
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                          r"then|already|sadly|never|actually|totally|completely|eventually|"
@@ -183,10 +221,21 @@ _ENDED_SUBJECT = re.compile(
     r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
     r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
     r"totall?ed|scrapped|sold))\b")
+#: A pet or a person named by kind and name who died: "Our cat Tigger passed away", "my
+#: old dog Rolo died" (only a death: "my best friend Priya moved away" is still a friend).
+_DIED_NAMED = re.compile(
+    r"^(?P<x>(?i:my|our|the)\s+(?:[a-z][\w'-]*\s+){1,2}(?-i:[A-Z])[\w'-]*)\s+"
+    r"(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed\s+away|died|"
+    r"was\s+put\s+(?:down|to\s+sleep))\b")
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke", "I am not
 #: actually allergic to nuts".
-_NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are)\s+not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
+_NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are|can)\s*not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
                       r"after all)|no longer\s+(?P<y>[^,;.!?]+?)|"
+                      # "No statins for me now", "no more Scouts for me".
+                      r"^no\s+(?:more\s+)?(?P<w>[^,;.!?]+?)\s+for\s+(?:me|us)\b(?:\s+(?:now|"
+                      r"these\s+days|any\s?more|from\s+now\s+on))?|"
+                      # The subject dropped: "Not doing pottery these days".
+                      r"^not\s+(?P<v>[^,;.!?]+?)\s+(?:any\s?more|these\s+days|nowadays)|"
                       # "I'm not actually lactose intolerant": what was said is corrected.
                       r"(?:am|is|are)\s+not\s+actually\s+(?P<z>[^,;.!?]+?))(?=[,;.!?]|$)", re.I)
 #: Where a named value ends: before a clause, a reason, a time.
@@ -276,11 +325,17 @@ def signals(sentence: str) -> Signals:
             continue
         if value := _cut(m["x"]):
             ended.append(value)
-    subject = _ENDED_SUBJECT.match(_OPENING_ADVERB.sub("", sentence, count=1))
+    opened = _OPENING_ADVERB.sub("", sentence, count=1)
+    subject = _ENDED_SUBJECT.match(opened) or _DIED_NAMED.match(opened)
     if subject and norm(subject["x"]) not in _SELF:
         ended.append(subject["x"])
+    for m in _ENDED_SPLIT.finditer(sentence):
+        # "I let Spotify go", "I've cut Coke out": the particle after what ended.
+        said = next(v for v in (m["x"], m["x2"], m["x3"], m["x4"], m["x5"]) if v)
+        if _BY_SPEAKER.search(sentence[:m.start()]) and (value := _cut(said)):
+            ended.append(value)
     for m in _NEGATED.finditer(sentence):
-        if value := _cut(m["x"] or m["y"] or m["z"]):
+        if value := _cut(m["x"] or m["y"] or m["z"] or m["w"] or m["v"]):
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(ADDITION.search(sentence)),
@@ -406,7 +461,11 @@ def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
                 continue
             owner = _holder_of_memory(memory["content"], who)
             named = re.sub(r"^(?:the|my|our)\s+", "", norm(value))     # "the Civic died"
-            if not (same_holder(owner, holder) or named in norm(memory["content"])):
+            # "Our cat Tigger passed away": the memory names Tigger and a cat ("we have a
+            # cat called Tigger"), the holder being the thing ended itself.
+            itself = bool(re.search(r"(?<!^)\b[A-Z]", value.strip())) and \
+                set(terms(holder)) <= content_terms(memory["content"], who)
+            if not (same_holder(owner, holder) or named in norm(memory["content"]) or itself):
                 continue
             if best is None or (share, -order) > (best[0], best[1]):
                 best = (share, -order, memory)
