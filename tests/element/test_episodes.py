@@ -65,7 +65,7 @@ def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
     ("I'm with Vodafone for my mobile.", "Ann is with Vodafone for their mobile."),
     ("I'm a member of the YMCA.", "Ann is a member of the YMCA."),
     ("I'm doing a master's in chemistry.", "Ann is doing a master's in chemistry."),
-    ("We subscribe to Netflix.", "Ann and others subscribe to Netflix."),
+    ("We subscribe to Netflix.", "Ann's family subscribes to Netflix."),
     ("I have long brown hair.", "Ann has long brown hair."),
 ])
 def test_a_short_statement_of_how_things_stand_is_a_memory(said: str, memory: str) -> None:
