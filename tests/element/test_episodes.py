@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from element.agents.episodes import episode, follow_up, is_english, kin, narrate, tell
+from element.agents.episode_words import milestone
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -695,6 +696,34 @@ def test_an_echo_of_the_others_taste_before_more_is_no_memory(said: str) -> None
 def test_a_milestone_of_life_is_a_memory_however_few_its_words(said: str, memory: str) -> None:
     told = episode(said, "Ana")
     assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    # something given up, told by how long it has been
+    ("Haven't had a drink in four months.", "Ana has not had a drink in four months."),
+    ("Three weeks without sugar now!", "Ana has gone three weeks without sugar now."),
+    ("No meat for two months now.", "Ana has had no meat for two months now."),
+    ("I'm a year smoke-free.", "Ana is a year smoke-free."),
+    ("It's been six months since my last cigarette.",
+     "It has been six months since Ana's last cigarette."),
+    # work given to the speaker by another, a post, a person in a role toward them
+    ("Arup have taken me on as a graduate.", "Arup have taken Ana on as a graduate."),
+    ("The council has hired me as a planner.", "The council has hired Ana as a planner."),
+    ("I've been made head of department.", "Ana has been made head of department."),
+    ("Marcus coaches me now.", "Marcus coaches Ana now."),
+])
+def test_a_change_told_without_a_verb_of_change_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Haven't talked in a few days!", "Have not been there yet."])
+def test_a_while_apart_is_no_change(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+def test_an_outing_the_speaker_is_taken_on_is_no_new_job() -> None:
+    assert not milestone("My dad took me on a fishing trip")
 
 
 @pytest.mark.parametrize("said,memory", [
