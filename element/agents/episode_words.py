@@ -229,8 +229,9 @@ SPAN = (r"(?:(?:over|almost|nearly|about|more than|a good)\s+)?(?:a|an|one|two|t
 CONSUMED = r"(?:had|touched|smoked|vaped|drunk|drank|eaten|used|taken|bought|gambled|played)"
 #: Something given up, told by how long it has been ("I have not had a drink in four
 #: months", "I am six months sober", "I have gone three weeks without coffee", "It has
-#: been a year since my last cigarette"): a change of the speaker's life with no verb of
-#: ending.
+#: been a year since my last cigarette", "I have been off the booze since January"); and
+#: what the speaker has moved to a new value ("My hours went up to full time"): a change
+#: of the speaker's life told with no verb of ending or change.
 _GONE_WITHOUT = re.compile(
     r"^(?:I|we)\s+(?:have|has)\s+(?:not|never)\s+" + CONSUMED +
     r"\s+(?:[\w-]+\s+){0,3}?(?:in|for)\s+"
@@ -238,7 +239,13 @@ _GONE_WITHOUT = re.compile(
     r"^(?:I|we)\s+(?:am|are|have been|have gone)\s+(?:now\s+)?" + SPAN +
     r"\s+(?:without|off|free of|clean|sober|dry|[\w]+-free)\b|"
     r"^(?:I|we)\s+have\s+had\s+no\s+.+\s+(?:for|in)\s+" + SPAN + r"\b|"
-    r"^it\s+(?:has|is)\s+been\s+" + SPAN + r"\s+since\s+(?:my|our|I|we)\b", re.I)
+    r"^it\s+(?:has|is)\s+been\s+" + SPAN + r"\s+since\s+(?:my|our|I|we)\b|"
+    r"^(?:I|we)\s+(?:am|are|have been)\s+off\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+    r"(?:since|for)\b|"
+    # what the speaker has, moved up or down to a new value ("My hours went up to full
+    # time", "our rent has gone up to 900 a month")
+    r"^(?:my|our)\s+(?:[\w-]+\s+){1,2}(?:(?:has|have)\s+)?(?:went|gone|got|was|were|been)\s+"
+    r"(?:up|down|increased|reduced|cut|bumped up|changed)\s+to\b", re.I)
 #: Work given to the speaker by another: hired, appointed, taken on ("Deloitte have taken
 #: me on as a graduate", "They have appointed me head of maths", "Monzo snapped me up");
 #: or a person in a role toward the speaker ("Marcus coaches me now"; "Ravi is my line

@@ -135,6 +135,8 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
      "I have gone \\g<0>"),
     (r"^no\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:for|in)\s+(?:over\s+)?" + SPAN + r"\b)",
      "I have had \\g<0>"),
+    # "Off the booze since January", "Off meat for a year": "I have been" dropped.
+    (r"^off\s+(?=(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:since|for)\b)", "I have been \\g<0>"),
     # "Can't eat gluten anymore", "Don't drink these days": a habit ended, "I" dropped.
     (r"^(?:do not|cannot|can not|no longer)\s+(?=[a-z]+\b.*\b(?:any\s?more|these days|"
      r"nowadays)\W*$)", "I \\g<0>"),

@@ -711,6 +711,9 @@ def test_a_milestone_of_life_is_a_memory_however_few_its_words(said: str, memory
     ("The council has hired me as a planner.", "The council has hired Ana as a planner."),
     ("I've been made head of department.", "Ana has been made head of department."),
     ("Marcus coaches me now.", "Marcus coaches Ana now."),
+    # off something since a time, what the speaker has moved up or down to a new value
+    ("Off the booze since January.", "Ana has been off the booze since January."),
+    ("My hours went up to full time.", "Ana's hours went up to full time."),
 ])
 def test_a_change_told_without_a_verb_of_change_is_a_memory(said: str, memory: str) -> None:
     told = episode(said, "Ana")
