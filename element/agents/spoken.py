@@ -131,7 +131,8 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:have|has)\s+(?:not|never)\s+(?=" + CONSUMED + r"\b)", "I \\g<0>"),
     # "Three weeks without coffee now", "No meat for two months": something given up,
     # told by how long; "I have gone" / "I have had" dropped.
-    (r"^" + SPAN + r"\s+(?=(?:without|off|free of|clean|sober|dry|[\w]+-free)\b)",
+    # ("Six months smoke-free" is read as it is, by ``endings.py``).
+    (r"^" + SPAN + r"\s+(?=(?:without|off|free of|clean|sober|dry)\b)",
      "I have gone \\g<0>"),
     (r"^no\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:for|in)\s+(?:over\s+)?" + SPAN + r"\b)",
      "I have had \\g<0>"),
