@@ -100,8 +100,10 @@ _SINCE_OPENER = re.compile(r"^(?:after|since|following|as of|from)\s+[^,]{1,40},
 _NAME_IS_MY = re.compile(
     r"^(?P<n>(?!(?:It|This|That|These|Those|He|She|They|There|Here|What|Who|Which|Mine|"
     r"Everything|Nothing|Family|Life|Work)\b)(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?"
-    r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+is\s+my\s+(?P<r>(?!(?:thing|jam)\b)(?:new\s+)?[a-z]+(?:\s+(?!now\b)[a-z]+)?)"
-    r"(?P<t>\s+now)?$")
+    r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+is\s+my\s+(?P<r>(?!(?:thing|jam)\b)(?:new\s+)?[a-z]+"
+    r"(?:\s+(?!(?:now|these|nowadays|currently)\b)[a-z]+)?)"
+    # how it stands now, in any of the words for it ("Ravi is my line manager these days")
+    r"(?P<t>\s+(?:now|these days|nowadays|currently))?$")
 
 
 def statements(text: str) -> Iterator[tuple[int, str, bool]]:

@@ -221,12 +221,62 @@ _MILESTONE = re.compile(
     r"a (?:grandparent|grandmother|grandfather|dad|mum|mom|father|mother))\b", re.I)
 
 
+#: A span of time: "six months", "a few weeks", "over a year".
+SPAN = (r"(?:(?:over|almost|nearly|about|more than|a good)\s+)?(?:a|an|one|two|three|four|"
+        r"five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several|\d+)\s+"
+        r"(?:day|week|month|year)s?")
+#: The verbs of a habit one gives up: "I have not had / touched / smoked ...".
+CONSUMED = r"(?:had|touched|smoked|vaped|drunk|drank|eaten|used|taken|bought|gambled|played)"
+#: Something given up, told by how long it has been ("I have not had a drink in four
+#: months", "I am six months sober", "I have gone three weeks without coffee", "It has
+#: been a year since my last cigarette", "I have been off the booze since January"); and
+#: what the speaker has moved to a new value ("My hours went up to full time"): a change
+#: of the speaker's life told with no verb of ending or change.
+_GONE_WITHOUT = re.compile(
+    r"^(?:I|we)\s+(?:have|has)\s+(?:not|never)\s+" + CONSUMED +
+    r"\s+(?:[\w-]+\s+){0,3}?(?:in|for)\s+"
+    + SPAN + r"\b|"
+    r"^(?:I|we)\s+(?:am|are|have been|have gone)\s+(?:now\s+)?" + SPAN +
+    r"\s+(?:without|off|free of|clean|sober|dry|[\w]+-free)\b|"
+    r"^(?:I|we)\s+have\s+had\s+no\s+.+\s+(?:for|in)\s+" + SPAN + r"\b|"
+    r"^it\s+(?:has|is)\s+been\s+" + SPAN + r"\s+since\s+(?:my|our|I|we)\b|"
+    r"^(?:I|we)\s+(?:am|are|have been)\s+off\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+    r"(?:since|for)\b|"
+    # what the speaker has, moved up or down to a new value ("My hours went up to full
+    # time", "our rent has gone up to 900 a month")
+    r"^(?:my|our)\s+(?:[\w-]+\s+){1,2}(?:(?:has|have)\s+)?(?:went|gone|got|was|were|been)\s+"
+    r"(?:up|down|increased|reduced|cut|bumped up|changed)\s+to\b", re.I)
+#: Work given to the speaker by another: hired, appointed, taken on ("Deloitte have taken
+#: me on as a graduate", "They have appointed me head of maths", "Monzo snapped me up");
+#: or a person in a role toward the speaker ("Marcus coaches me now"; "Ravi is my line
+#: manager these days" is keyed, ``cleaning.py``). A new job or a new boss, told with the
+#: other as the subject.
+_TAKES_ME = re.compile(
+    r"^(?!(?:I|we|you|he|she|it|this|that|there|what|who)\b)(?:(?:the|my|our)\s+)?"
+    r"[\w'&.-]+(?:\s+[\w'&.-]+)?\s+(?:(?:have|has|had)\s+)?(?:(?:just|finally|officially|"
+    r"now)\s+)?(?:(?:hired|appointed|recruited|promoted|headhunted|poached)\s+(?:me|us)\b|"
+    r"(?:taken|took)\s+me\s+on\b(?!\s+(?:a|an|the|my|our|his|her|their|some)\b)|snapped\s+me\s+up\b|offered\s+me\s+(?:a|the)\s+"
+    r"(?:\w+\s+)?(?:job|role|position|post|place|contract)\b)|"
+    r"^(?-i:[A-Z])[\w'.-]+(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:now\s+)?(?:coaches|manages|"
+    r"teaches|trains|mentors|tutors|supervises|treats|represents|employs)\s+(?:me|us)\b",
+    re.I)
+#: The speaker given a post ("I have been made head of department", "I was appointed
+#: deputy head").
+_POSTED = re.compile(r"^(?:I|we)\s+(?:(?:have|had)\s+)?(?:been|was|were|got)\s+(?:just\s+)?"
+                     r"(?:appointed|taken on|recruited|headhunted|poached|made\s+(?:a\s+)?"
+                     r"(?:[\w-]+\s+)?(?:head|lead|partner|director|manager|captain|chair|"
+                     r"deputy|principal|editor|supervisor|senior))\b", re.I)
+
+
 def milestone(text: str) -> bool:
     """Whether ``text``, a short cleaned sentence, tells a milestone of the speaker's life or
-    of a named relation's (``_MILESTONE``): worth a memory however few its words, as
-    ``stands_now``."""
+    of a named relation's (``_MILESTONE``), something given up told by how long
+    (``_GONE_WITHOUT``), or work or a role another gives the speaker (``_TAKES_ME``,
+    ``_POSTED``): worth a memory however few its words, as ``stands_now``."""
     if len(text.split()) > STANDING_WORDS:
         return False
+    if _GONE_WITHOUT.match(text) or _TAKES_ME.match(text) or _POSTED.match(text):
+        return True
     m = _MILESTONE.match(re.sub(r"(?<=\w)'s\b", " is", text))
     return m is not None and (not m["rel"] or relation_subject(text))
 

@@ -56,6 +56,22 @@ _HOME_LIFE = re.compile(
     r"\bwe(?:\s+(?:have|had|just|finally|recently|also|now|officially))*\s+"
     r"(?:got|own|bought|sold|hired|adopted|rescued|remortgaged|part-exchanged|leased|"
     r"have\s+(?:a|an|two|three|four|\d+)\s)", re.I)
+#: What a home has and uses, told with "we": where it is ("we're based in Leeds", "we
+#: relocated to Valencia", "we're in Dulwich"), what it drives ("we drive a Corsa", "we
+#: traded in the minivan"), who supplies it and what it subscribes to ("we're with Virgin
+#: for the internet", "we changed energy supplier", "we subscribe to Netflix"; not "we
+#: signed up for", a race as often as a service). These are attributes a household holds
+#: one value of (``slots.py``): "we" stating one is the household, as in "we live in ...".
+#: Written "<name> and others", the update rules would read another holder than the
+#: family's memory of the same attribute ("Ana's family drives a Corsa").
+_HOME_HAS = re.compile(
+    r"\bbased\s+in\b|\b(?:relocated|emigrated)\b|"
+    r"\bmoving\s+(?:out\s+|back\s+)?(?:to|house|home)\b|"
+    r"\bwe\s+are\s+(?:now\s+|still\s+|currently\s+)?in\s+(?-i:[A-Z])|"
+    r"\b(?:drive|drives|driving)\s+(?:a|an)\b|\btraded\s+in\b|"
+    r"\b(?:supplier|provider|broadband|wi-?fi)\b|\bfor\s+(?:the\s+)?internet\b|"
+    r"\b(?:energy|electricity|gas|internet|phone|mobile)\s+(?:company|tariff|bill|contract|"
+    r"deal)\b|\bsubscri(?:be|bed|bes|bing|ption)\b", re.I)
 #: A group met as company, not as "we": "with the neighbours", "had friends over".
 _WITH_GROUP = re.compile(r"\b(?:with|had|have|having|invited|hosted|met|visited|saw)\s+"
                          r"(?:(?:the|my|our|some|a few|a couple of|a bunch of|"
@@ -169,7 +185,8 @@ def household(text: str) -> bool:
     other group of the speaker's ("we go camping every Labor Day weekend", "we've got a
     cockatiel")."""
     text = _mine(text)
-    return bool(_HOUSEHOLD.search(text)) or bool(_HOME_LIFE.search(text)) and not _group(text)
+    return bool(_HOUSEHOLD.search(text)) or \
+        bool(_HOME_LIFE.search(text) or _HOME_HAS.search(text)) and not _group(text)
 
 
 def household_of(sentence: str, turn: str) -> bool:
@@ -181,7 +198,8 @@ def household_of(sentence: str, turn: str) -> bool:
     sentence, turn = _mine(sentence), _mine(turn)
     if _HOUSEHOLD.search(sentence):
         return True
-    if _HOME_LIFE.search(sentence) and not _group(sentence) and \
+    if (_HOME_LIFE.search(sentence) or _HOME_HAS.search(sentence)) and \
+            not _group(sentence) and \
             not _GROUP.search(turn.replace(sentence, " ")):
         # A group met as company counts only beside the "we" it is not ("we had a
         # barbecue with the neighbours"); elsewhere in the turn, it may be who "we" are.

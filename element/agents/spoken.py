@@ -21,6 +21,8 @@ from .episode_words import (
     PAST as _PAST,
     ADVERBS as _ADVERBS,
     ING_NOUNS as _ING_NOUNS,
+    CONSUMED,
+    SPAN,
 )
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
@@ -124,6 +126,18 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
      r"understand|see|get|like|mind|care)\b)", "I \\g<0>"),
     # "Gone off tea lately", "Given up on the gym": a phrasal participle, "I have" dropped.
     (r"^(?:gone|given|taken)\s+(?=(?:off|up|back|out|on)\b)", "I have \\g<0>"),
+    # "Haven't had a drink in months": the speaker's "I" dropped before a habit's verb
+    # negated (not "Haven't talked in a while", "Have not been there yet").
+    (r"^(?:have|has)\s+(?:not|never)\s+(?=" + CONSUMED + r"\b)", "I \\g<0>"),
+    # "Three weeks without coffee now", "No meat for two months": something given up,
+    # told by how long; "I have gone" / "I have had" dropped.
+    # ("Six months smoke-free" is read as it is, by ``endings.py``).
+    (r"^" + SPAN + r"\s+(?=(?:without|off|free of|clean|sober|dry)\b)",
+     "I have gone \\g<0>"),
+    (r"^no\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:for|in)\s+(?:over\s+)?" + SPAN + r"\b)",
+     "I have had \\g<0>"),
+    # "Off the booze since January", "Off meat for a year": "I have been" dropped.
+    (r"^off\s+(?=(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:since|for)\b)", "I have been \\g<0>"),
     # "Can't eat gluten anymore", "Don't drink these days": a habit ended, "I" dropped.
     (r"^(?:do not|cannot|can not|no longer)\s+(?=[a-z]+\b.*\b(?:any\s?more|these days|"
      r"nowadays)\W*$)", "I \\g<0>"),

@@ -45,6 +45,9 @@ def test_new_and_first_keep_their_sense(text: str) -> None:
     ("My first day at Deloitte went well.", "fact:employer", "John works at Deloitte"),
     ("Bristol has been our home for three weeks.", "fact:location", "John lives in Bristol"),
     ("Leeds has become my home.", "fact:location", "John lives in Leeds"),
+    # a person in a role toward the speaker, as it stands now in any of the words for it
+    ("Ravi is my line manager these days.", "fact:manager", "John's line manager is Ravi"),
+    ("Dr. Okafor is my dentist nowadays.", "fact:my:dentist", "John's dentist is Dr. Okafor"),
 ])
 def test_a_change_told_as_its_event_is_keyed(text: str, key: str, content: str) -> None:
     [found] = extract(text, 1, "John")

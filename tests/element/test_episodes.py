@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from element.agents.episodes import episode, follow_up, is_english, kin, narrate, tell
+from element.agents.episode_words import milestone
 
 
 @pytest.mark.parametrize("said,memory,category", [
@@ -65,7 +66,7 @@ def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
     ("I'm with Vodafone for my mobile.", "Ann is with Vodafone for their mobile."),
     ("I'm a member of the YMCA.", "Ann is a member of the YMCA."),
     ("I'm doing a master's in chemistry.", "Ann is doing a master's in chemistry."),
-    ("We subscribe to Netflix.", "Ann and others subscribe to Netflix."),
+    ("We subscribe to Netflix.", "Ann's family subscribes to Netflix."),
     ("I have long brown hair.", "Ann has long brown hair."),
 ])
 def test_a_short_statement_of_how_things_stand_is_a_memory(said: str, memory: str) -> None:
@@ -695,6 +696,37 @@ def test_an_echo_of_the_others_taste_before_more_is_no_memory(said: str) -> None
 def test_a_milestone_of_life_is_a_memory_however_few_its_words(said: str, memory: str) -> None:
     told = episode(said, "Ana")
     assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    # something given up, told by how long it has been
+    ("Haven't had a drink in four months.", "Ana has not had a drink in four months."),
+    ("Three weeks without sugar now!", "Ana has gone three weeks without sugar now."),
+    ("No meat for two months now.", "Ana has had no meat for two months now."),
+    ("I'm a year smoke-free.", "Ana is a year smoke-free."),
+    ("It's been six months since my last cigarette.",
+     "It has been six months since Ana's last cigarette."),
+    # work given to the speaker by another, a post, a person in a role toward them
+    ("Arup have taken me on as a graduate.", "Arup have taken Ana on as a graduate."),
+    ("The council has hired me as a planner.", "The council has hired Ana as a planner."),
+    ("I've been made head of department.", "Ana has been made head of department."),
+    ("Marcus coaches me now.", "Marcus coaches Ana now."),
+    # off something since a time, what the speaker has moved up or down to a new value
+    ("Off the booze since January.", "Ana has been off the booze since January."),
+    ("My hours went up to full time.", "Ana's hours went up to full time."),
+])
+def test_a_change_told_without_a_verb_of_change_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Haven't talked in a few days!", "Have not been there yet."])
+def test_a_while_apart_is_no_change(said: str) -> None:
+    assert episode(said, "Ana") is None
+
+
+def test_an_outing_the_speaker_is_taken_on_is_no_new_job() -> None:
+    assert not milestone("My dad took me on a fishing trip")
 
 
 @pytest.mark.parametrize("said,memory", [

@@ -99,6 +99,21 @@ def test_a_memory_names_its_speakers_things_once(parts: list[tuple[str, str]],
     ("We had a barbecue in the garden with the neighbours", "Raimundo's family had a "
      "barbecue in the garden with the neighbours"),
     ("We spent Easter with my in-laws", "Raimundo's family spent Easter with their in-laws"),
+    # what a home has and uses: where it is, what it drives, who supplies it
+    ("We are based in Leeds, near the station", "Raimundo's family is based in Leeds, near "
+     "the station"),
+    ("We relocated to Porto in the spring", "Raimundo's family relocated to Porto in the "
+     "spring"),
+    ("We drive an old Skoda estate", "Raimundo's family drives an old Skoda estate"),
+    ("We changed energy supplier last month", "Raimundo's family changed energy supplier "
+     "last month"),
+    ("We are with Zen for the internet", "Raimundo's family is with Zen for the internet"),
+    ("We subscribe to three magazines", "Raimundo's family subscribes to three magazines"),
+    # ... not energy or a subscription of a team's
+    ("We all left the match with so much energy", "Raimundo and others all left the match "
+     "with so much energy"),
+    ("We signed up for the relay with my running club", "Raimundo and others signed up for "
+     "the relay with their running club"),
     # people in general, a team: no home life
     ("We can make a difference", "Raimundo and others can make a difference"),
     ("We won the league with my team", "Raimundo and others won the league with their team"),
