@@ -10,15 +10,15 @@ from collections.abc import Iterator
 
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
-from .spoken import MY_IS
+from .spoken import HAD_D, MY_IS
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
-    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
-     r"\1 had "), (r"\bain't\b", "is not"),
+    HAD_D, (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
+    (r"\b(we|you|they|he|she|it|that|there)'d\b", r"\1 would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),

@@ -14,7 +14,7 @@ from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "milestone", "does", "relation_subject", "LIFE_CHANGE"]
+           "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -177,14 +177,38 @@ _BACK = re.compile(r"^(?:I|we)\s+(?:am|are|'m|'re)\s+(?:(?:finally|now|officiall
                    r"square one)\b)", re.I)
 
 
+#: Something of the speaker's told by a name, as it stands now ("My salary goes into Monzo
+#: now", "Our broadband is with BT these days"): what is theirs opens the sentence, a
+#: capitalised name (the value) follows a few lowercase words.
+_MINE_NAMED = re.compile(r"^(?:my|our)\s+(?-i:[a-z])[\w'-]*(?:\s+(?-i:[a-z])[\w'-]*){0,5}"
+                         r"\s+(?-i:[A-Z])\w", re.I)
+
+
+#: A value told by its name for what the talk is about, as now ("It's a Kia Niro now", "It's
+#: with Octopus these days"): with no "I", the speaker's thing all the same (what else
+#: would they tell the present value of); not a day or a month ("It's a Monday now").
+_IT_NAMED_NOW = re.compile(
+    r"^(?:it|that)\s+is\s+(?:now\s+)?(?:a|an|with|at|in)\s+(?!(?:monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\b)(?-i:[A-Z])[\w'-]*(?:\s+[\w'-]+){0,4}?\s+"
+    r"(?:now|these\s+days|nowadays)$", re.I)
+
+
+def value_now(text: str) -> bool:
+    """Whether ``text`` tells a value by its name, as now, of what the talk is about ("It
+    is a Kia Niro now"): worth a memory as ``stands_now`` is, though it names no speaker."""
+    return bool(_IT_NAMED_NOW.match(text))
+
+
 def stands_now(text: str) -> bool:
-    """Whether ``text`` tells how things stand (``stands``) and says that is so now, as a
-    change ("I'm at Spotify now"), or says the speaker is back somewhere (``_BACK``): one
-    of the words an update is told in, worth a memory however few the words (a place, a
-    firm, a state)."""
+    """Whether ``text`` tells how things stand (``stands``, or a thing of the speaker's by
+    its name) and says that is so now, as a change ("I'm at Spotify now"), or says the
+    speaker is back somewhere (``_BACK``): one of the words an update is told in, worth a
+    memory however few the words (a place, a firm, a state)."""
     if _BACK.match(text):
         return len(text.split()) <= STANDING_WORDS
-    return bool(_NOW.search(text)) and stands(text)
+    return bool(_NOW.search(text)) and (stands(text) or len(text.split()) <= STANDING_WORDS
+                                        and bool(_MINE_NAMED.match(text)))
 
 
 def relation_subject(text: str) -> bool:

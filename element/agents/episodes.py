@@ -44,7 +44,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    stands_now, milestone, does, relation_subject,
+    stands_now, value_now, milestone, does, relation_subject,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -300,6 +300,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _MAXIM.search(text) and not _SPEAKER_ACTS.search(text) and not _TO_ME.search(text):
         return None
+    if not _FIRST.search(text) and value_now(text):
+        return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):

@@ -20,8 +20,10 @@ __all__ = ["inverted"]
 #: A capitalised name of up to four words: the value told first.
 _NAME = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?:(?-i:[A-Z])[\w'-]*|of|upon|on))*?)"
 #: "Leeds is where I live now", "Hove's where we're based these days".
-_WHERE = re.compile(rf"^{_NAME}(?:'s|\s+is)\s+where\s+(?P<s>i|we)(?:'m|\s+am|'re|\s+are)?\s+"
-                    r"(?P<v>live|stay|based|work|study)\b(?P<rest>.*)$", re.I)
+#: With no verb, being there is living there: "York's where we are now".
+_WHERE = re.compile(rf"^{_NAME}(?:'s|\s+is)\s+where\s+(?P<s>i|we)(?:(?:'m|\s+am|'re|\s+are)?\s+"
+                    r"(?P<v>live|stay|based|work|study)\b|(?:'m|\s+am|'re|\s+are)(?=(?:\s+(?:now|"
+                    r"these\s+days|nowadays|at\s+the\s+moment))?$))(?P<rest>.*)$", re.I)
 #: "Home is Leeds these days", "home's Leeds now", "home is now Leeds".
 _HOME_IS = re.compile(rf"^(?P<o>(?:my|our)\s+)?home(?:'s|\s+is)\s+(?:now\s+)?{_NAME}"
                       r"(?P<rest>(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|"
@@ -42,7 +44,7 @@ def _sentence(said: str) -> str:
     end = core[len(core.rstrip(".!?")):]
     body = core.rstrip(".!?")
     if m := _WHERE.match(body):
-        verb = m["v"].lower()
+        verb = (m["v"] or "live").lower()
         prep = "at" if verb in ("work", "study") else "in"
         verb = "am based" if verb == "based" and m["s"].lower() == "i" else \
             "are based" if verb == "based" else verb

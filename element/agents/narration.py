@@ -44,15 +44,18 @@ _GROUP = re.compile(r"\b(?:friends?|buddies|pals|team|teammates|colleagues|co-?w
 #: it is the speaker's household unless the turn names another group of theirs ("We go
 #: camping every Labor Day weekend", "We've got a cockatiel called Pip", "we had friends
 #: over for dinner", "we spent Easter with my in-laws", "we remortgaged"): holidays and
-#: time off, guests at home, a garden, and "we" owning, buying, hiring or selling a
-#: thing. Not a team's or a class's "we", nor people in general ("we can make a
-#: difference"): those name no home life.
+#: time off, guests at home, a garden, "we" owning, buying, hiring or selling a thing, and
+#: a death ("we lost Tom"). Not a team's or a class's "we", nor people in general ("we can
+#: make a difference"): those name no home life.
 _HOME_LIFE = re.compile(
     r"\b(?:christmas|easter|thanksgiving|hanukkah|diwali|eid|passover|new year|"
     r"(?:labou?r|memorial|boxing|bank) (?:day|holiday)|half-term|holidays?|vacation|camping|"
     r"getaway|seaside|in-laws?|garden|backyard|"
     r"(?:have|had|having)\s+(?:\w+\s+){0,2}?over(?:\s+for\b|[.,!]|$)|"
-    r"mortgage|remortgaged?|nanny|babysitter|childminder)\b|"
+    r"mortgage|remortgaged?|nanny|babysitter|childminder|"
+    # A death: "we lost Tom last week", "we had to put Rolo down", "passed away".
+    r"lost\s+(?-i:[A-Z])[a-z]+|put\s+(?-i:[A-Z])[a-z]+\s+(?:down|to\s+sleep)|"
+    r"passed\s+away)\b|"
     r"\bwe(?:\s+(?:have|had|just|finally|recently|also|now|officially))*\s+"
     r"(?:got|own|bought|sold|hired|adopted|rescued|remortgaged|part-exchanged|leased|"
     r"have\s+(?:a|an|two|three|four|\d+)\s)", re.I)

@@ -27,7 +27,7 @@ from .episode_words import (
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
-__all__ = ["APOS", "MY_IS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
+__all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
            "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -38,14 +38,29 @@ APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
 #: — it's been a dream"): chat writes them between two statements (an unspaced en
 #: dash is a range: "2019–2020").
 _DASH = re.compile(r"\s+-\s+(?=[A-Z])|\s*\u2014+\s*|\s+\u2013\s+")
+#: "'d" before a past participle is "had" ("I'd left", "she'd gone", "we'd just moved");
+#: anywhere else it is "would" ("I'd love to", "I'd rather"). A participle is a distinct
+#: irregular one, a past form (chat's "I'd went"), or a regular "-ed" other than a plain
+#: verb that ends so ("I'd need", "I'd feed"); a form that is its own base ("come", "put")
+#: could be either and stays "would".
+_DISTINCT_PARTICIPLES = """been gone done seen gotten taken given known written driven eaten
+drunk flown grown sung swum fallen forgotten chosen worn broken spoken woken ridden risen
+shown hidden begun beaten bitten shaken stolen thrown drawn withdrawn outgrown forgiven
+mistaken sworn""".split()
+_PARTICIPLE = (r"(?:" + "|".join(sorted((set(_PAST) | set(_DISTINCT_PARTICIPLES))
+                                         - {"was", "were", "did"})) +
+               r"|(?!(?:need|feed|bleed|breed|speed|proceed|succeed|exceed|heed|seed|weed|"
+               r"shed|wed|shred|embed|bed)\b)\w+ed)")
+HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|never|ever|"
+         r"recently|finally|only|also|always|since|not|all|both)\s+)?" + _PARTICIPLE +
+         r"\b)", r"\1 had ")
 #: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is".
 MY_IS = (r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
          r"back|so|really|just|always|never|off|with)\b)")
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # A wish to be able to do something is what the speaker would like to do.
     (r"^(?:I\s+)?wish\s+(I|we)\s+could\s+(?!have\b)", r"\1 would like to "),
-    (r"\b(i|we)'d\s+(?=(?:been|had|gone|done|seen|got|gotten|never|already|\w+ed)\b)",
-     r"\1 had "), (r"\bain't\b", "is not"),
+    HAD_D, (r"\bain't\b", "is not"),
     # The other person's and others' contractions too: "you're" is no content word.
     (r"\b(you|they)'re\b", r"\1 are"), (r"\b(you|they)'ve\b", r"\1 have"),
     (r"\b(you|they|he|she|it|that)'ll\b", r"\1 will"),

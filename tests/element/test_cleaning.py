@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from element.agents.cleaning import clean
 from element.agents.rules import extract
 
 
@@ -116,3 +117,18 @@ def test_an_s_of_is_after_the_speakers_thing_is_read_as_is(text: str, content: s
 def test_an_owners_s_stays_an_owner() -> None:
     assert [c.content for c in extract("My dad's old car is red.", 1, "John")] == \
         ["John's dad's old car is red"]
+
+
+@pytest.mark.parametrize("text,cleaned", [
+    ("I'd left Barclays by then.", "I had left Barclays by then"),
+    ("She'd gone to Leeds.", "She had gone to Leeds"),
+    ("We'd just moved in.", "We had just moved in"),
+    ("I'd love to visit Rome.", "I would love to visit Rome"),
+    ("I'd rather stay home.", "I would rather stay home"),
+    ("I'd need a car there.", "I would need a car there"),
+    ("I'd never go back.", "I would never go back"),
+])
+def test_d_is_had_before_a_participle_and_would_elsewhere(text: str, cleaned: str) -> None:
+    """'d before a past participle is "had": "I'd left" read as "I would left" told no
+    change; before anything else it is "would"."""
+    assert clean(text) == cleaned

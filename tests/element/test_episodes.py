@@ -941,3 +941,21 @@ def test_off_to_somewhere_is_no_standing() -> None:
     assert episode("I have read that book.", "Ana") is None     # "read", no phrasal verb
     assert episode("I am so excited now.", "Ana") is None       # a feeling, no status
     assert episode("Gone are the days of cheap rent.", "Ana") is None
+
+
+@pytest.mark.parametrize("text,memory", [
+    ("My salary goes into Monzo now.", "Maria's salary goes into Monzo now."),
+    ("Our broadband is with BT these days.", "Maria's broadband is with BT these days."),
+    ("It's a Kia Niro now.", "It is a Kia Niro now."),
+])
+def test_a_value_named_as_now_is_stored(text: str, memory: str) -> None:
+    """A change told by the new value's name and "now", with no verb of the speaker's
+    ("It's a Kia Niro now" of the car asked about) stored nothing."""
+    told = episode(text, "Maria")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("text", ["It's a Monday now.", "My back hurts now.",
+                                  "It is a bit late now."])
+def test_no_value_named_as_now_stores_nothing(text: str) -> None:
+    assert episode(text, "Maria") is None

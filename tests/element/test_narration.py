@@ -109,6 +109,9 @@ def test_a_memory_names_its_speakers_things_once(parts: list[tuple[str, str]],
      "last month"),
     ("We are with Zen for the internet", "Raimundo's family is with Zen for the internet"),
     ("We subscribe to three magazines", "Raimundo's family subscribes to three magazines"),
+    # a death in the household
+    ("We lost Tom last week", "Raimundo's family lost Tom last week"),
+    ("We had to put Rolo down in May", "Raimundo's family had to put Rolo down in May"),
     # ... not energy or a subscription of a team's
     ("We all left the match with so much energy", "Raimundo and others all left the match "
      "with so much energy"),
@@ -117,6 +120,7 @@ def test_a_memory_names_its_speakers_things_once(parts: list[tuple[str, str]],
     # people in general, a team: no home life
     ("We can make a difference", "Raimundo and others can make a difference"),
     ("We won the league with my team", "Raimundo and others won the league with their team"),
+    ("We lost the final on penalties", "Raimundo and others lost the final on penalties"),
     # a group of the speaker's named as "we": not the household
     ("My friends and I are close, we go camping every summer",
      "Raimundo's friends and Raimundo are close, Raimundo and others go camping every summer"),

@@ -74,4 +74,7 @@ def test_the_time_told_first_is_read_after_the_statement() -> None:
     assert inverted("These days I'm at KPMG, Deloitte were never going to promote me.") == \
         "I'm at KPMG these days, Deloitte were never going to promote me."
     assert inverted("Nowadays, we rent in Hove.") == "We rent in Hove nowadays."
+    # a cleft with no verb: being there is living there
+    assert inverted("York's where we are now.") == "We live in York now."
+    assert inverted("York is where we are going.") == "York is where we are going."
     assert inverted("These days the kids are big.") == "These days the kids are big."
