@@ -22,7 +22,7 @@ from .holders import _OPENING_ADVERB, holder_of
 from .rules import norm, point_key
 
 __all__ = ["NEW_HOME", "ROLE_BEGUN", "MAY_CHANGE", "SINGLE_KEYS", "GENERIC", "Signals",
-           "signals"]
+           "signals", "ranked"]
 
 #: The single-valued attributes "a new X" can name ("we got a new boss").
 SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employer",
@@ -59,7 +59,8 @@ _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transfe
                  r"(?:got|was|been)\s+promoted|(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
                  r"to|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
-                 r"with|after|before)\b)|sold|broke\s+up|split\s+up|cancell?ed|dropped|"
+                 r"with|after|before)\b)|sold|broke\s+up|broken\s+up|split\s+up|cancell?ed|dropped|"
+                 r"ended\s+(?:things|it|everything)\s+with|parted\s+ways|"
                  r"ditched|outgr(?:ew|own)|gone\s+off|went\s+off|got\s+rid\s+of|resigned|retired|"
                  r"handed\s+in|dropped\s+out|cut\s+(?:out|down\s+on|back\s+on)|upgraded|"
                  r"downgraded|(?:went|gone|turned)\s+(?:(?:fully|completely|totally|full)\s+)?"
@@ -104,7 +105,7 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
-    r"no more|resign|retire|handed|upgrad|downgrad|first|up to|"
+    r"no more|resign|retire|handed|upgrad|downgrad|first|up to|ended|parted|"
     # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
     r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
     # A home bought or leased (``NEW_HOME``).
@@ -120,6 +121,9 @@ _ENDED_OBJECT = re.compile(
     r"outgr(?:ew|own)|got rid of|gave up(?: on)?|given up(?: on)?|giving up(?: on)?|traded in|"
     r"replaced|gone off|went off|cut out|moved (?:away )?from|switched (?:away )?from|"
     r"changed from|instead of|broke up with|split up with|broke off|called off|"
+    # A relationship ended by the speaker ("I ended things with Tom", "we parted ways
+    # with the agency").
+    r"ended (?:things|it|everything) with|broke it off with|parted ways with|"
     r"no longer [a-z]+|no more|"
     r"resigned from|handed in (?:my|our|his|her) notice (?:at|to)|dropped out of|"
     r"(?:stood|stepped) down (?:from|as)|gr(?:own|ew) out of|"
@@ -152,6 +156,12 @@ _DIED_NAMED = re.compile(
     r"^(?P<x>(?i:my|our|the)\s+(?:[a-z][\w'-]*\s+){1,2}(?-i:[A-Z])[\w'-]*)\s+"
     r"(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed\s+away|died|"
     r"was\s+put\s+(?:down|to\s+sleep))\b")
+#: The one the speaker ended a relationship with, named after the clause as its subject
+#: ("We've broken up, me and Marcus", "we split up last month, Jo and I").
+_ENDED_PAIR = re.compile(
+    r"^we\b[^,;.!?]*?\b(?:broke|broken|split|separated|divorced|called\s+it\s+(?:off|quits)|"
+    r"parted|ended\s+(?:it|things))\b[^,;.!?]*,\s*(?:me\s+and\s+(?P<x>(?-i:[A-Z])[\w'-]+)|"
+    r"(?P<y>(?-i:[A-Z])[\w'-]+)\s+and\s+(?:me|i|myself))\s*$", re.I)
 #: "I do not run anymore", "I am not a nurse anymore", "I no longer smoke", "I am not
 #: actually allergic to nuts".
 _NEGATED = re.compile(r"\b(?:(?:do|does|am|is|are|can)\s*not\s+(?P<x>[^,;.!?]+?)\s+(?:any\s?more|"
@@ -259,6 +269,8 @@ def signals(sentence: str) -> Signals:
         said = next(v for v in (m["x"], m["x2"], m["x3"], m["x4"], m["x5"]) if v)
         if _BY_SPEAKER.search(sentence[:m.start()]) and (value := _cut(said)):
             ended.append(value)
+    if pair := _ENDED_PAIR.match(sentence):
+        ended.append(pair["x"] or pair["y"])
     for m in _NEGATED.finditer(sentence):
         if value := _cut(m["x"] or m["y"] or m["z"] or m["w"] or m["v"]):
             ended.append(value)
@@ -267,3 +279,16 @@ def signals(sentence: str) -> Signals:
                    not_now=bool(NOT_NOW.search(sentence)), ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things),
                    now=bool(_NOWISH.search(sentence)))
+
+
+#: A rank among others as what is said of the subject: "Mia is one of the tallest in her
+#: class", "he's now the oldest in his year", "I'm the slowest of the group". A comparison
+#: with a group gives no attribute a value (not an age, not a height): it replaces nothing.
+_RANKED = re.compile(r"\b(?:is|are|am|was|were|'s|'m|'re)\s+(?:now\s+|still\s+|currently\s+|"
+                     r"easily\s+|officially\s+)?(?:one\s+of\s+)?the\s+(?:\w+est|most\s+\w+|"
+                     r"least\s+\w+|best|worst)\s+(?:in|of|among|on|at)\b", re.I)
+
+
+def ranked(sentence: str) -> bool:
+    """Whether ``sentence`` says only where its subject ranks among others."""
+    return bool(_RANKED.search(sentence))
