@@ -51,9 +51,8 @@ def subject_first(sentence: str) -> str:
 
 
 def possessed(sentence: str) -> str:
-    """The person another person has whose sentence ``sentence`` is ("Leo's friend Max is
-    ten now" -> "friend max", "my son's teacher is ..." -> "teacher"), else "": the
-    friend's age, never Leo's or the son's."""
+    """The named person another person has whose sentence ``sentence`` is ("Leo's friend
+    Max is ten now" -> "friend max"), else "": Max's age, never Leo's."""
     m = _POSSESSED_PERSON.match(subject_first(sentence))
     return norm(m["h"]) if m else ""
 
@@ -102,12 +101,14 @@ def holder_of(sentence: str) -> str:
     return UNKNOWN
 
 
-#: A person another person has, opening a sentence: "Leo's friend Max", "my son's best
-#: mate", "Mia's new teacher": that person is the holder, not the one named first.
+#: A person another person has, named, opening a sentence: "Leo's friend Max", "my son's
+#: best mate Sam": that person is the holder, not the one named first. Unnamed ("my son's
+#: teacher is Mr Hall") the person is the first one's relation, said as "my son has a new
+#: teacher" as often: the son's.
 _POSSESSED_PERSON = re.compile(
     r"^(?:(?:my|our)\s+[a-z]+|(?-i:[A-Z][a-z]+))'s?\s+(?:(?:best|old|new|little|big|older|"
     r"younger|eldest|youngest|close|school|childhood|current)\s+)?"
-    rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})(?:\s+(?-i:[A-Z][a-z]+))?)\b(?!')", re.I)
+    rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})\s+(?-i:[A-Z][a-z]+))\b(?!')", re.I)
 #: A person of the speaker's who has done something ("my husband has started at ...", "my
 #: wife has just qualified as ..."): their act, not an attribute of the speaker's.
 _PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:has|have)\s+"

@@ -122,7 +122,7 @@ def whose(sentence: str) -> str:
     if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
     if held := possessed(sentence):
-        return held     # "my son's teacher is ...": the teacher's, not the son's
+        return held     # "Leo's friend Max is ten": Max's, not Leo's
     if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence) or kin_modifier(sentence):
         return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
