@@ -17,7 +17,7 @@ from index import RELATIONS
 
 from .rules import norm
 
-__all__ = ["UNKNOWN", "holder_of", "same_holder", "memory_holder", "kin_modifier",
+__all__ = ["UNKNOWN", "holder_of", "possessed", "same_holder", "memory_holder", "kin_modifier",
            "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
@@ -50,14 +50,27 @@ def subject_first(sentence: str) -> str:
     return _SCENE.sub("", without_opening(sentence), count=1)
 
 
+def possessed(sentence: str) -> str:
+    """The named person another person has whose sentence ``sentence`` is ("Leo's friend
+    Max is ten now" -> "friend max"), else "": Max's age, never Leo's."""
+    m = _POSSESSED_PERSON.match(subject_first(sentence))
+    return norm(m["h"]) if m else ""
+
+
 def holder_of(sentence: str) -> str:
     """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
     s = subject_first(sentence)
+    if held := possessed(sentence):
+        return held
+    if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
+        return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
-                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b", s, re.I):
+                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
+                # "No statins for me now": what the speaker no longer has.
+                r"^no\s+(?:more\s+)?[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b", s, re.I):
         # "(Today) was my last day at ...": the speaker's day.
         return ""
     if _SPEAKERS_VALUE.match(s):
@@ -88,6 +101,14 @@ def holder_of(sentence: str) -> str:
     return UNKNOWN
 
 
+#: A person another person has, named, opening a sentence: "Leo's friend Max", "my son's
+#: best mate Sam": that person is the holder, not the one named first. Unnamed ("my son's
+#: teacher is Mr Hall") the person is the first one's relation, said as "my son has a new
+#: teacher" as often: the son's.
+_POSSESSED_PERSON = re.compile(
+    r"^(?:(?:my|our)\s+[a-z]+|(?-i:[A-Z][a-z]+))'s?\s+(?:(?:best|old|new|little|big|older|"
+    r"younger|eldest|youngest|close|school|childhood|current)\s+)?"
+    rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})\s+(?-i:[A-Z][a-z]+))\b(?!')", re.I)
 #: A person of the speaker's who has done something ("my husband has started at ...", "my
 #: wife has just qualified as ..."): their act, not an attribute of the speaker's.
 _PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:has|have)\s+"

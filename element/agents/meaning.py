@@ -18,6 +18,7 @@ from .decisions import Pool
 from .episodes import tell
 from .profile import profile_target, values, whose
 from .holders import UNKNOWN
+from .cues import ranked
 from .updates import Signals, is_event, signals
 
 __all__ = ["by_meaning", "clauses", "several", "MEANING_POOL", "SIMILAR_WORDS"]
@@ -62,6 +63,8 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     round the corner and I've finally got a garden"). Among the pool's newest one-fact
     memories (``MEANING_POOL``), in one model call at most."""
     story = len(sentence.split()) > SIMILAR_WORDS
+    if ranked(sentence) and not story:
+        return None     # "Mia is one of the tallest in her class": a rank, not her age
     if not story and is_event(sentence) and not sig.change or several(sentence):
         return None
     embedder = pool.embedder()

@@ -36,7 +36,7 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .holders import kin_modifier, same_holder
+from .holders import kin_modifier, possessed, same_holder
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
@@ -121,6 +121,8 @@ def whose(sentence: str) -> str:
     never the speaker's however it is said."""
     if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
+    if held := possessed(sentence):
+        return held     # "Leo's friend Max is ten": Max's, not Leo's
     if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence) or kin_modifier(sentence):
         return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):

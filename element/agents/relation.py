@@ -76,9 +76,10 @@ _CHOSEN = re.compile(
     r"(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)"
     r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|this|last|instead|when|because|as|after|since|in)\b)",
     re.I)
-#: A provider held: "my car insurance is with Admiral", "our mortgage is with Barclays".
-_HELD = re.compile(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,3}(?:is|are)\s+(?:with|through|from)\s+"
-                   r"(?-i:[A-Z])", re.I)
+#: A provider held: "my car insurance is with Admiral", "our mortgage is with Barclays",
+#: or by the verb of the service ("I bank with Lloyds", "we insure through Aviva").
+_HELD = re.compile(r"^(?:(?:my|our)\s+(?:[\w'-]+\s+){0,3}(?:is|are)|(?:i|we)\s+(?:bank|insure))\s+"
+                   r"(?:with|through|from)\s+(?-i:[A-Z])", re.I)
 
 
 def provider_target(sentence: str, memories: Iterable[Memory], who: str,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .cues import ranked
 from .decisions import Pool
 from .meaning import SIMILAR_WORDS, several
 from .profile import whose
@@ -85,6 +86,8 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
             (found := slot_target(sentence, sig.holder, sig.strong, memories, who,
                                   skip)) is not None:
         return found
+    if ranked(sentence):
+        return None     # "she's now one of the oldest in her year": a rank, not an age
     if sig.strong:
         least = SIMILAR_MIN
     elif (keyed or sig.holder) and sig.change:
