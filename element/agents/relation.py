@@ -72,10 +72,15 @@ def relation_target(sentence: str, memories: Iterable[Memory], who: str,
 _CHOSEN = re.compile(
     r"^(?:i|we)\s+(?:(?:have|had|just|now|finally|recently|also|then|actually)\s+)*"
     r"(?:gone|switched|changed|moved|ported|transferred|remortgaged|swapped|signed\s+up)"
-    r"(?:\s+(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)?(?:\s+(?:over|across|back))?\s+(?:to|with)\s+"
+    r"(?:\s+(?:my|our)\s+(?P<moved>[a-z]+(?:\s+[a-z]+)?))?(?:\s+(?:over|across|back))?\s+"
+    r"(?:to|with)\s+"
     r"(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)"
     r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|this|last|instead|when|because|as|after|since|in)\b)",
     re.I)
+#: What may follow the name of a provider chosen: a time, nothing else. A clause of its own
+#: ("switched to Vodafone, the signal is much better") tells what the provider is for, which
+#: the one held may not be: the speaker's bank is not replaced by a phone network.
+_ONLY_WHEN = re.compile(r"\s*(?:(?:now|this|last|instead|since|in)\b[\w\s]*)?[.!?]*\s*")
 #: A provider held: "my car insurance is with Admiral", "our mortgage is with Barclays",
 #: or by the verb of the service ("I bank with Lloyds", "we insure through Aviva").
 _HELD = re.compile(r"^(?:(?:my|our)\s+(?:[\w'-]+\s+){0,3}(?:is|are)|(?:i|we)\s+(?:bank|insure))\s+"
@@ -87,9 +92,12 @@ def provider_target(sentence: str, memories: Iterable[Memory], who: str,
     """The speaker's one memory of a provider held ("my car insurance is with Admiral")
     that a provider chosen (``sentence``: "I've gone with Aviva this year") replaces: only
     when exactly one such memory lacks the new name (with several, which one is meant is
-    not said)."""
-    m = _CHOSEN.match(without_opening(sentence))
-    if m is None:
+    not said), and the sentence says nothing more of what was moved than that memory does
+    (a thing named, "switched my phone over to ...", must be the memory's; a clause after
+    the name, none)."""
+    said = without_opening(sentence)
+    m = _CHOSEN.match(said)
+    if m is None or not _ONLY_WHEN.fullmatch(said[m.end("n"):]):
         return None
     names = set(terms(m["n"]))
     avoid = set(skip)
@@ -100,5 +108,7 @@ def provider_target(sentence: str, memories: Iterable[Memory], who: str,
             continue
         held.append(memory)
     if len(held) != 1 or names <= content_terms(held[0]["content"], who):
+        return None
+    if m["moved"] and not set(terms(m["moved"])) & content_terms(held[0]["content"], who):
         return None
     return held[0]

@@ -68,6 +68,8 @@ def test_a_change_in_its_shape_supersedes(store: Any, before: str, after: str,
     ("My son Leo is nine.", "Leo's friend Max is ten now.", "Leo is nine"),
     ("My daughter Mia is 8.", "Mia is one of the tallest in her class.", "Mia is 8"),
     ("I bank with Lloyds.", "I also opened a Monzo account.", "Lloyds"),
+    ("I bank with Lloyds.", "Switched to Vodafone, the signal is much better.", "Lloyds"),
+    ("I bank with Lloyds.", "I've switched my phone over to Vodafone.", "Lloyds"),
     ("I'm seeing Tom.", "My sister ended things with Tom.", "seeing Tom"),
     ("I take statins.", "No sugar for me now.", "takes statins"),
 ])
