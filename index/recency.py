@@ -254,6 +254,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         preferences are put first for answering it).
     """
     n = len(vectors)
+    subjects = [o for o in owners if o is not None]
+    if len(subjects) == len(set(subjects)):
+        # No two results of one subject: every step moves a subject's results among its
+        # own places, general memories never (a conversation's turns: nothing to read).
+        return list(range(n))
     group = list(range(n))
     kinds = list(categories) or [None] * n
 
