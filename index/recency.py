@@ -54,8 +54,11 @@ ranked place; a past change that makes the present (:data:`CHANGE`: "moved to") 
 Of one time (one turn told as two memories), a memory that ends a value or tells the
 past (:func:`yields`: "Karin and I got divorced last year", "The Skoda got written off")
 goes after the present one ("I'm with Petra now"): it is no current value
-(:func:`_present_first`). An addition ("bought a second car", :data:`ADDITION`) is no
-newer value either and keeps its ranked place. Whose a fact is is read from its sentence's
+(:func:`_present_first`); where such an ending answers the asked attribute best, so does
+a value of its subject told at its time (:func:`_turn_answers`: "Rolo the cat passed away
+last month. Fenella has a budgie called Hazel."), which then goes first. An addition
+("bought a second car", :data:`ADDITION`) is no newer value either and keeps its ranked
+place. Whose a fact is is read from its sentence's
 subject (:func:`told_of`: "Maria's brother lives in ..."), not from a person its object
 names ("drives their dad's old Volvo": the subject's own car); of a many-valued attribute
 any person named still makes it another's ("looking after the neighbour's beagle"). And
@@ -251,6 +254,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         preferences are put first for answering it).
     """
     n = len(vectors)
+    subjects = [o for o in owners if o is not None]
+    if len(subjects) == len(set(subjects)):
+        # No two results of one subject: every step moves a subject's results among its
+        # own places, general memories never (a conversation's turns: nothing to read).
+        return list(range(n))
     group = list(range(n))
     kinds = list(categories) or [None] * n
 
@@ -307,6 +315,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
             if any(best[i] for i in places):
                 for i in places:
                     best[i] = kinds[i] in PROFILE_CATEGORIES
+    _turn_answers(best, answers, yielding, owners, newness, kinds)
     if question is not None and not question.named:
         order = _own_first(order, owners, scores, kinds, tie,
                            [not told_of(texts[i] or "") <= question.relations
@@ -319,6 +328,23 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     return _answers_first(order, owners, best, newness,
                           newest=question is not None and question.single, fixed=fixed,
                           yielding=yielding)
+
+
+def _turn_answers(best: list[bool], values: Sequence[bool], yielding: Sequence[bool],
+                  owners: Sequence[Any], newness: Sequence[float],
+                  kinds: Sequence[str | None]) -> None:
+    """Where an ending answers the question best (``best``, in place), so does each value
+    of its subject told at its time (``values``, no ending itself): one turn's "Rolo the
+    cat passed away last month. Fenella has a budgie called Hazel." is two memories of one
+    ``valid_from``, and the ending, which names the pet, answered "What pet does Fenella
+    have?" best while the budgie, a value of it too, answered another attribute a little
+    better; put first for the ending's sake, the ending led. Both answer, and of one time
+    the present one goes first (:func:`_present_first`)."""
+    for y in [i for i in range(len(best)) if best[i] and yielding[i] and owners[i] is not None]:
+        for j in range(len(best)):
+            if values[j] and not yielding[j] and owners[j] == owners[y] and \
+                    newness[j] == newness[y] and kinds[j] in PROFILE_CATEGORIES:
+                best[j] = True
 
 
 def _newest(items: list[int], newness: Sequence[float], fixed: Sequence[bool],

@@ -104,7 +104,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         if bounded:
             window = _vector_pool(state, owners, cats, occurred, WINDOW_EXACT_MAX + 1,
                                   valid)
-            plan = window_plan(len(labels), len(window), ranking.limit)
+            plan = window_plan(len(labels), len(window), ranking.depth)
             if plan == "window":
                 labels = window
             elif plan == "add":

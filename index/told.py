@@ -72,9 +72,10 @@ _WISH = (r"going to|gonna|will|would|(?:would|'d) (?:love|like) to|might|(?-i:ma
 WISH = re.compile(rf"\b(?:{_WISH})\b", re.I)
 #: A past habit or a childhood ("used to", "as a kid", "grew up", "when I was").
 _HABIT = r"used to|as a (?:kid|child|teen(?:ager)?)|when (?:i|we) (?:was|were)|grew up|growing up"
-#: A stay, not a home or a value ("for a week", "for a few days").
+#: A stay, not a home or a value ("for a week", "for a few days"); not a span up to now
+#: ("vegan for a few weeks now", "in Leeds for a couple of weeks now": it holds now).
 _STAY = (r"for\s+(?:a|the|one|two|three|a few|several)\s+(?:days?|nights?|weeks?|"
-         r"weekends?)")
+         r"weekends?)(?!\s+now\b(?!\s+that))")
 #: Not (yet, or any longer) the present: a wish or plan, a past habit, a stay. What the
 #: subconscious lets no statement replace a remembered value by.
 NOT_NOW = re.compile(rf"\b(?:{_WISH}|{_HABIT}|{_STAY})\b", re.I)
@@ -157,12 +158,25 @@ def yields(text: str | None) -> bool:
     return aside(said) or bool(ENDING.search(said)) and not _CHANGE_VERB.search(said)
 
 
+#: A wish or a stay: not the present whatever else its sentence says ("is thinking of
+#: moving to Leeds now", "would love to switch to tea").
+_WISH_OR_STAY = re.compile(rf"\b(?:{_WISH}|{_STAY})\b", re.I)
+
+
 def aside(text: str | None) -> bool:
     """Whether a memory tells a value of the past, of a wish or of a stay (:data:`PAST`,
-    :data:`NOT_NOW`, no :data:`CHANGE`): it takes no part in newest first, keeping its
-    ranked place."""
+    :data:`NOT_NOW`) and none of its sentences tells the change that makes the present
+    (:data:`CHANGE`, in a sentence with no wish or stay): it takes no part in newest
+    first, keeping its ranked place. Read as the subconscious reads a statement
+    (``element/agents/updates.py``: a sentence with a wish or a stay replaces nothing,
+    whatever "now" or change verb it also says): "Oona is thinking of moving to Leeds
+    now" is a wish on both sides; "grew up in Cork. Lives in Dublin now" tells the
+    present."""
     said = text or ""
-    return bool(PAST.search(said) or NOT_NOW.search(said)) and not CHANGE.search(said)
+    if not (PAST.search(said) or NOT_NOW.search(said)):
+        return False
+    return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
+                   for sentence in re.split(r"(?<=[.!?;])\s+", said))
 
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older

@@ -234,7 +234,7 @@ class _Search:
             candidates.update(memory_id for _, memory_id in lexical_top[:want])
         if request.occurred != (None, None):
             window = self._vector_pool(cur, request.occurred, WINDOW_EXACT_MAX + 1)
-            plan = window_plan(len(candidates), len(window), request.limit)
+            plan = window_plan(len(candidates), len(window), ranking.depth)
             if plan == "window":
                 candidates = set(window)
             elif plan == "add":

@@ -244,12 +244,14 @@ class PostgresMemoryStore(MemoryCore):
                 ranked = ranking.rank(search.gather(conn, self._table, request, queries,
                                                     scoping, ranking, self._db.spare,
                                                     self._postings))
-                # Joining reads the rows and orders them (``settled``): the access count
-                # is of the results as they are shown.
-                settled = question is not None and question.single and \
+                # Joining reads the rows and orders them (``settled``), as do rows past
+                # the limit (``Ranking.depth``): the access count is of the results as
+                # they are shown, after the order has cut them.
+                joins = question is not None and question.single and \
                     ranked.under is not None
-                if settled and question is not None:
-                    ranked = self._join_under(conn, ranked, question, ranking.limit)
+                settled = joins or len(ranked.keys) > ranking.limit
+                if settled:
+                    ranked = self._settle(conn, ranked, question, ranking.limit, joins)
             except BaseException:
                 with suppress(psycopg.Error):     # a broken connection has none to end
                     conn.execute("ROLLBACK")
@@ -299,12 +301,12 @@ class PostgresMemoryStore(MemoryCore):
                    if memory_id in found]
         return SearchResult(results, ranked.fallback)
 
-    def _join_under(self, conn: Any, ranked: Ranked, question: Asked, limit: int) -> Ranked:
-        """``ranked`` with the newer values joined from its rows not chosen
-        (``answers_under.py``), read in the search's transaction, in
-        ``recency.newer_first``'s order and cut at ``limit``."""
-        assert ranked.under is not None
-        keys = ranked.keys + ranked.under.keys
+    def _settle(self, conn: Any, ranked: Ranked, question: Asked | None, limit: int,
+                joins: bool) -> Ranked:
+        """``ranked`` read in the search's transaction, in ``recency.newer_first``'s order
+        and cut at ``limit``; with the newer values joined from its rows not chosen
+        (``answers_under.py``) when ``joins`` (a single-valued attribute asked)."""
+        keys = ranked.keys + (ranked.under.keys if joins and ranked.under else [])
         with conn.cursor() as cur:
             cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE element = %s AND "
                         f"id = ANY(%s)", (self.element, keys))

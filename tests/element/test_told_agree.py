@@ -45,6 +45,21 @@ NOT_NOW_SAID = [
     ("I used to live in Porto", "Asha used to live in Porto"),
     ("I'm staying in Leeds for a few days", "Asha is staying in Leeds for a few days"),
     ("I'd love to live by the sea one day", "Asha would love to live by the sea one day"),
+    # A wish or a stay that also says "now" or a change verb is still no present value:
+    # the write side read these as not now while recall read "now" as the newer value.
+    ("I'm thinking of moving to Leeds now", "Asha is thinking of moving to Leeds now"),
+    ("I'd love to switch to oat milk", "Asha would love to switch to oat milk"),
+    ("I'm staying at my mum's for a few days now that the flat has flooded",
+     "Asha is staying at Asha's mum's for a "
+     "few days now that the flat has flooded"),
+    ("I moved in with my sister for a week", "Asha moved in with Asha's sister for a week"),
+]
+
+#: A span up to now ("for a few weeks now") is no stay: the value holds now, to both.
+SPAN_TO_NOW = [
+    ("I've been vegan for a few weeks now", "Asha has been vegan for a few weeks now"),
+    ("I've been in Leeds for a couple of weeks now",
+     "Asha has been in Leeds for a couple of weeks now"),
 ]
 
 
@@ -76,3 +91,16 @@ def test_a_year_or_a_kind_is_no_second_one() -> None:
     for said in ("I'm a third-year now", "I drive a second-hand Fiesta now"):
         assert not signals(said).addition
         assert not ADDITION.search(said.replace("I'm", "Asha is").replace("I ", "Asha "))
+
+
+@pytest.mark.parametrize(("said", "stored"), SPAN_TO_NOW)
+def test_a_span_up_to_now_is_no_stay_on_either_side(said: str, stored: str) -> None:
+    assert not signals(said).not_now and not NOT_NOW.search(said)
+    assert not aside(stored)
+
+
+def test_a_change_told_in_a_sentence_of_its_own_beside_a_wish_is_the_present() -> None:
+    """Each side reads a wish in its own sentence: the change told beside it holds."""
+    assert not signals("I moved to Lisbon in May.").not_now
+    assert not aside("Asha moved to Lisbon in May. Asha would love to buy a flat there one day.")
+    assert aside("Asha moved to Lisbon and would love to buy a flat there one day.")

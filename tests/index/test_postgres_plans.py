@@ -186,7 +186,10 @@ def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
     """A pool scored whole needs nothing after the counts' round trip but the access
     count: two pipelines (the first opens the search's transaction, the second ends it
     with the access count), no statement between or outside them, no empty pipeline
-    either (its sync is a round trip of its own)."""
+    either (its sync is a round trip of its own). So for a search of at least
+    ``Ranking.depth`` (16) results; a search of fewer that ranks more rows than its limit
+    reads them first, one statement in the transaction, to order them newer first before
+    it cuts them and counts the access of those shown."""
     import psycopg
     import psycopg_pool
     from index.postgres import db as pg_db
@@ -233,10 +236,15 @@ def test_a_search_of_a_small_scope_is_one_pipeline_and_the_access_count(
         monkeypatch.setattr(psycopg.Cursor, "execute", watched)
         monkeypatch.setattr(psycopg_pool.ConnectionPool, "check_connection",
                             staticmethod(checked))
+        found = store.search(query="budget river", limit=16, settings=settings)
+        assert len(found.results) == 16
+        assert len(opened) == 2, opened
+        assert alone == []
+        opened.clear()
         found = store.search(query="budget river", limit=5, settings=settings)
         assert len(found.results) == 5
         assert len(opened) == 2, opened
-        assert alone == []
+        assert len(alone) == 1 and alone[0].startswith("SELECT"), alone
     finally:
         store.close()
 

@@ -244,6 +244,23 @@ def test_of_one_turn_the_present_value_ranks_before_the_ending(
     assert texts[0] == present and texts.index(ending) < texts.index(old)
 
 
+@pytest.mark.parametrize(("ending", "present"), [
+    ("Rolo the cat passed away last month.", "Oona has a budgie called Hazel."),
+    ("Rolo, the family's labrador, passed away last month.", "Oona has a budgie called Hazel."),
+])
+def test_of_one_turn_the_new_pet_ranks_before_the_pet_that_died(
+        make_store: Callable[..., MemoryBackend], served: object, ending: str,
+        present: str) -> None:
+    """One turn's ending and new pet, two memories of one time: the ending names the pet
+    and answers "What pet ...?" best of the bank, the budgie answers it too (a little
+    better another attribute); the new pet goes first, the ending (true) after it."""
+    store = make_store(embedder=served)
+    _store(store, [*((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                   (ending, "2024-03-01T10:00:00Z"), (present, "2024-03-01T10:00:00Z")], OONA)
+    texts = [text for text, _ in _search(store, "What pet does Oona have?", OONA)]
+    assert texts[:2] == [present, ending]
+
+
 def test_the_subjects_own_fact_ranks_before_a_relatives_within_a_tie() -> None:
     """Asked of Dee, a sister's news the query scores a little higher (the bench's .528
     against .505) goes after Dee's own answer; beyond the tie, or asked of the sister,
