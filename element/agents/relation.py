@@ -95,9 +95,9 @@ def provider_target(sentence: str, memories: Iterable[Memory], who: str,
     not said), and the sentence says nothing more of what was moved than that memory does
     (a thing named, "switched my phone over to ...", must be the memory's; a clause after
     the name, none)."""
-    said = without_opening(sentence)
-    m = _CHOSEN.match(said)
-    if m is None or not _ONLY_WHEN.fullmatch(said[m.end("n"):]):
+    chosen = without_opening(sentence)
+    m = _CHOSEN.match(chosen)
+    if m is None or not _ONLY_WHEN.fullmatch(chosen[m.end("n"):]):
         return None
     names = set(terms(m["n"]))
     avoid = set(skip)
