@@ -86,9 +86,9 @@ here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -227,6 +227,36 @@ def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     return values, best
 
 
+class _Lazily(Sequence[bool]):
+    """A text reader's answer for each of ``texts``, read the first time it is asked.
+    :func:`newer_first` asks whether a result is a past, a wish, an addition or an ending
+    only of the results it may move (a group of near-duplicates, a value of the asked
+    attribute, a subject's fact ranked below an older one), most searches of none or few
+    of them, and each answer is several regular expressions over the memory's text: read
+    for every result, they were most of the reordering's time."""
+
+    def __init__(self, read: Callable[[str | None], bool], texts: Sequence[str | None]):
+        self._read, self._texts = read, texts
+        self._known: dict[int, bool] = {}
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, i: int) -> bool: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[bool]: ...
+
+    def __getitem__(self, i: int | slice) -> bool | list[bool]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(len(self))[i]]
+        i = range(len(self))[i]     # an IndexError past the end, as a list's
+        if i not in self._known:
+            self._known[i] = self._read(self._texts[i])
+        return self._known[i]
+
+
 def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 newness: Sequence[float], scores: Sequence[float],
                 bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
@@ -276,9 +306,9 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # attribute, a many-valued one's too ("decaf from now on" after "a double espresso").
     # A past or a wished value keeps its ranked place: it is not a newer value.
     # An addition ("bought a second car") is no newer value either: it keeps its place.
-    fixed = [aside(texts[i]) or bool(ADDITION.search(texts[i] or "")) for i in range(n)]
+    fixed = _Lazily(lambda t: aside(t) or bool(ADDITION.search(t or "")), texts)
     # An ending or a past told with a present value (or before it) is no current value.
-    yielding = [yields(texts[i]) for i in range(n)]
+    yielding = _Lazily(yields, texts)
     current = [values[i] and kinds[i] in PROFILE_CATEGORIES and not fixed[i] and
                bool(CURRENT.search(texts[i] or "")) and not ADDITION.search(texts[i] or "")
                for i in range(n)]
@@ -439,13 +469,13 @@ def _gone_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float
     if sum(facts) < 2:
         return order
     out = list(order)
-    for g in [i for i in order if facts[i] and owners[i] is not None and not fixed[i]]:
+    for g in [i for i in order if facts[i] and owners[i] is not None]:
         held = [p for p, i in enumerate(out) if owners[i] == owners[g]]
         mine = [out[p] for p in held]
         at = mine.index(g)
         # Its words are read only when an older fact of its subject ranks above it.
         older = [k for k in range(at) if facts[mine[k]] and newness[mine[k]] < newness[g]]
-        if not older or not gives_way(texts[g]):
+        if not older or fixed[g] or not gives_way(texts[g]):
             continue
         gone = next((k for k in older if names_gone(texts[mine[k]], texts[g])), None)
         if gone is None:
