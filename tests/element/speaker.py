@@ -45,6 +45,12 @@ def tell(store: Any, text: str) -> list[str]:
     return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
 
 
+def background_kept(now: str) -> bool:
+    """Both :data:`BACKGROUND` facts are still among ``now`` (``current``'s text): a change
+    replaced what it changed and nothing else."""
+    return "food bank" in now and "Priya" in now
+
+
 def current(store: Any) -> str:
     """Ana's current memories, joined by `` | ``."""
     return " | ".join(m["content"] for m in store.list(subject_type=SUBJECT[0],
