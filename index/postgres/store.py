@@ -119,8 +119,13 @@ class PostgresMemoryStore(MemoryCore):
                         "WHERE element = %s AND (embedded OR v_content IS NOT NULL) AND "
                         "(model IS DISTINCT FROM %s OR dim IS DISTINCT FROM %s)",
                         (self.element, self._model_id, self._dim))
-        with self._tx(lock=True) as cur:
-            writes.reterm(cur, self._table, self._params.situated_lexical)
+            # Terms of another lexical scheme are written again under the element's lock
+            # (checked again there: another worker may have done it first); an element
+            # already under this one takes no lock at open.
+            behind = writes.scheme_behind(cur, self._table, self._params.situated_lexical)
+        if behind:
+            with self._tx(lock=True) as cur:
+                writes.reterm(cur, self._table, self._params.situated_lexical)
 
     # -- plumbing --------------------------------------------------------------------------
 

@@ -38,7 +38,8 @@ from .bm25 import postings_add, postings_rebuild_sql, postings_remove
 from .rows import FIELDS, PUBLIC, Table, pool_sql, public, record, vector_text
 
 __all__ = ["earlier", "insert", "delete_rows", "read_record", "apply_update", "retire",
-           "public_of", "recount_df", "rebuild_postings", "reterm"]
+           "public_of", "recount_df", "rebuild_postings", "reterm",
+           "scheme_behind"]
 
 Cursor = psycopg.Cursor[Any]
 Vectors = dict[str, np.ndarray]
@@ -317,15 +318,20 @@ def recount_df(cur: Cursor, t: Table) -> None:
                 "GROUP BY element, term", (t.element,))
 
 
-def reterm(cur: Cursor, t: Table, situated: bool) -> None:
-    """The element's terms written again under this code's lexical scheme, when it was
-    written under another (``lexical.SCHEME``; ``situated``: the context as a second
-    field or not): each row's terms, then the counters and the postings from them. Under
-    the element's lock; a no-op for an element already under the scheme."""
-    scheme = scheme_of(situated)
+def scheme_behind(cur: Cursor, t: Table, situated: bool) -> bool:
+    """Whether the element's terms were written under another lexical scheme than this
+    code's (``lexical.SCHEME``; ``situated``: the context as a second field or not)."""
     cur.execute("SELECT lex_scheme FROM memory_elements WHERE element = %s", (t.element,))
     found = cur.fetchone()
-    if found is not None and found[0] == scheme:
+    return found is None or found[0] != scheme_of(situated)
+
+
+def reterm(cur: Cursor, t: Table, situated: bool) -> None:
+    """The element's terms written again under this code's lexical scheme, when it was
+    written under another (:func:`scheme_behind`): each row's terms, then the counters and
+    the postings from them. Under the element's lock; a no-op for an element already
+    under the scheme."""
+    if not scheme_behind(cur, t, situated):
         return
     cur.execute("SELECT id, content, context FROM memories WHERE element = %s",
                 (t.element,))
@@ -341,7 +347,7 @@ def reterm(cur: Cursor, t: Table, situated: bool) -> None:
     recount_df(cur, t)
     rebuild_postings(cur, t)
     cur.execute("UPDATE memory_elements SET lex_scheme = %s WHERE element = %s",
-                (scheme, t.element))
+                (scheme_of(situated), t.element))
 
 
 def rebuild_postings(cur: Cursor, t: Table) -> None:
