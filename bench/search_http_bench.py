@@ -105,7 +105,7 @@ def _child_serve(argv: list[str]) -> None:
 def _add_name_texts(embedder: Any, questions: list[str]) -> None:
     """Put in ``embedder``'s table the other texts a search of these questions embeds
     (the first name alone, the question without its names: ``index/names.py``, of the
-    served code), embedded once by the real model, so a search never misses the table
+    served code; the profile bank's questions), embedded once by the real model, so a search never misses the table
     (a miss would fail the embedding and score every memory by text instead)."""
     try:
         from index.names import first_name, query_names, without_names
@@ -116,6 +116,11 @@ def _add_name_texts(embedder: Any, questions: list[str]) -> None:
         names = query_names(question)
         texts.update(t for t in (first_name(question, names), without_names(question, names))
                      if t is not None and t not in embedder.table)
+    try:        # the profile bank's questions (``asked_of``), embedded once per model
+        from index.profile_bank import ATTRIBUTES
+        texts.update(q for a in ATTRIBUTES for q in a.questions if q not in embedder.table)
+    except ImportError:             # a revision before the bank
+        pass
     if texts:
         from bench.memory_bench import _load_real_embedder
         from index import embed_for_lanes
