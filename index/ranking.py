@@ -228,7 +228,8 @@ class Ranking:
         else:
             values = shown(situated[chosen])
         chosen, values = chosen[:self.depth], values[:self.depth]
-        return _ranked(table, chosen, values, fallback, _under(table, situated, chosen))
+        return _ranked(table, chosen, values, fallback,
+                       lambda: _under(table, situated, chosen))
 
     def _late(self, order: np.ndarray, table: _Table, gate: np.ndarray) -> np.ndarray:
         """``order`` (the first ranking's best) with its first ``LATE_KEEP`` places kept
@@ -251,7 +252,7 @@ class Ranking:
         return np.concatenate([keep, rest]).astype(np.int64)
 
     def _hop(self, hop: HopFinder, best: float, table: _Table, order: np.ndarray,
-             background: tuple[Rows, np.ndarray] | None,
+             background: _Background | None,
              scores: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The lexical second hop (``hop.py``): ``order`` (the first ranking's best,
         ``hop_places`` past the limit; ``scores`` each column's calibrated scores) with
@@ -264,17 +265,21 @@ class Ranking:
         if found is None or not len(found[0]):
             return order, shown(situated[order])
         rows, extra = found
-        lifted = Rows(rows.keys, rows.seq, rows.occurred, rows.sims, rows.present,
-                      (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
-                      rows.named, rows.same, rows.name_sim, rows.answers)
-        second_of = self._scores(self._similarities(lifted, best), rows.present,
-                                 rows.occurred, rows.opens_named(), ["situated"])["situated"]
+        # The rows' similarities before the boosts, once: with the words' BM25 added for
+        # the second ranking, and without for the rows that join (elementwise, so a
+        # joining row's are what its own ``_similarities`` give, bit for bit).
+        unboosted = self._unboosted(rows)
+        second_of = self._scores(
+            self._boosted(unboosted, rows,
+                          (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
+                          best),
+            rows.present, rows.occurred, rows.opens_named(), ["situated"])["situated"]
         at = rows_of(table.keys, rows.keys)
         new = at < 0
         if new.any():
             start, joining = len(table.keys), subset(rows, new)
-            # Row by row, as the first ranking's: its similarities for the joining alone.
-            table.add(joining, self._similarities(joining, best), self._scores)
+            table.add(joining, self._boosted(unboosted, rows, rows.bm25, best)[new],
+                      self._scores)
             at[new] = np.arange(start, len(table.keys))
             # The new rows' scores read as the others' (the same background).
             scores = {column: np.concatenate([values, self._calibrated(
@@ -329,7 +334,7 @@ class Ranking:
             table.scores[column] = lend(table.keys, table.scores[column], values,
                                         lenders.heirs)
 
-    def _background(self, gathered: Gathered) -> tuple[Rows, np.ndarray] | None:
+    def _background(self, gathered: Gathered) -> _Background | None:
         """The calibration's background rows with their similarities, scored once for
         every column (``_calibrated``): the vector background the backend gathered, or,
         when the query has no vectors, the newest text rows (read against each other).
@@ -343,15 +348,23 @@ class Ranking:
         # asks about) lift the rows and the background alike.
         sims = self._similarities(background, gathered.best) \
             if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
-        return background, sims
+        return _Background(background, sims, {})
 
     def _calibrated(self, scores: np.ndarray, column: str,
-                    background: tuple[Rows, np.ndarray] | None) -> np.ndarray:
+                    background: _Background | None) -> np.ndarray:
         """``column``'s scores read against the ``background`` (``recall.calibrate``,
         ``_background``); with none, as they are."""
         if background is None:
             return scores
-        rows, sims = background
+        level = background.levels.get(column)
+        if level is None:
+            level = background.levels[column] = self._level(background, column)
+        return calibrate(scores, level)
+
+    def _level(self, background: _Background, column: str) -> tuple[float, float]:
+        """``column``'s background level (``recall.background_of``), read once per
+        search: the rows, the hop's and the second ranking are calibrated against it."""
+        rows, sims = background.rows, background.sims
         present = rows.present & _CONTENT_ONLY if column == "alone" else rows.present
         level = background_of(blend(sims, present, self.weights))
         if self.names and rows.opens_named().any():
@@ -362,13 +375,18 @@ class Ranking:
             # "Tom ..."), the boost is then the same map on rows and background, and the
             # calibrated scores above its centre do not move.
             level = background_named(level, self.params.name_weight)
-        return calibrate(scores, level)
+        return level
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
         """Vector rows' similarities: the content cosine (in part without the name's
         direction, ``Ranking.of``'s ``name``; 1 for the query's own text, its ``exact``)
         boosted by BM25 and, for a query that asks when, where the memory says a time
         (``Ranking.asks``), all clamped."""
+        return self._boosted(self._unboosted(rows), rows, rows.bm25, best)
+
+    def _unboosted(self, rows: Rows) -> np.ndarray:
+        """:meth:`_similarities` before the lexical and answer boosts (a new array): the
+        hop boosts the same rows twice, with and without its words' BM25."""
         sims = np.array(rows.sims, dtype=np.float64)
         if self.name is not None and rows.name_sim is not None and len(rows):
             share = self.params.name_projection
@@ -376,8 +394,15 @@ class Ranking:
                 + (1.0 - share) * sims[:, 0]
         if rows.same is not None and len(rows):
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
-        if len(rows) and rows.bm25 is not None:
-            sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
+        return sims
+
+    def _boosted(self, unboosted: np.ndarray, rows: Rows, bm25: np.ndarray | None,
+                 best: float) -> np.ndarray:
+        """:meth:`_similarities` from :meth:`_unboosted`'s ``unboosted`` (left as it is)
+        with ``bm25`` as the rows' BM25 (None: no lexical boost)."""
+        sims = unboosted.copy()
+        if len(rows) and bm25 is not None:
+            sims[:, 0] = boost_content(sims[:, 0], bm25, best)
         if self.asks == "time" and rows.answers is not None and len(rows):
             sims[:, 0] = boost_answers(np.clip(sims[:, 0], 0.0, 1.0), rows.answers,
                                        self.params.answer_weight)
@@ -451,14 +476,15 @@ UNDER_MAX = 16
 
 
 def _ranked(table: _Table, chosen: np.ndarray, values: np.ndarray, fallback: str | None,
-            under: Ranked | None = None) -> Ranked:
-    """The rows ``chosen`` of ``table`` at their scores ``values``."""
+            below: Callable[[], Ranked | None] | None = None) -> Ranked:
+    """The rows ``chosen`` of ``table`` at their scores ``values`` (``below``: how to make
+    the rows not chosen, ``Ranked.under``, when they are read)."""
     lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
     return Ranked(
         keys=table.keys[chosen].tolist(), scores=np.asarray(values).tolist(),
         lanes=[{lane: (sims[j] if flags[j] else None) for j, lane in enumerate(LANES)}
                for sims, flags in zip(lane_sims, lane_present, strict=True)],
-        fallback=fallback, under=under)
+        fallback=fallback, below=below)
 
 
 def _under(table: _Table, situated: np.ndarray, chosen: np.ndarray) -> Ranked | None:
@@ -478,6 +504,16 @@ def _said(rows: Rows) -> np.ndarray:
     if rows.answers is None:
         return np.zeros(len(rows), dtype=bool)
     return np.asarray(rows.answers, dtype=bool)
+
+
+@dataclass(frozen=True)
+class _Background:
+    """The calibration's background rows of one search, their similarities, and each
+    column's level once read (``Ranking._level``)."""
+
+    rows: Rows
+    sims: np.ndarray
+    levels: dict[str, tuple[float, float]]
 
 
 @dataclass
