@@ -105,8 +105,9 @@ def _child_serve(argv: list[str]) -> None:
 def _add_name_texts(embedder: Any, questions: list[str]) -> None:
     """Put in ``embedder``'s table the other texts a search of these questions embeds
     (the first name alone, the question without its names: ``index/names.py``, of the
-    served code; the profile bank's questions), embedded once by the real model, so a search never misses the table
-    (a miss would fail the embedding and score every memory by text instead)."""
+    served code; the profile bank's questions), embedded once by the real model, so a
+    search never misses the table (a miss would fail the embedding and score every memory
+    by text instead)."""
     try:
         from index.names import first_name, query_names, without_names
     except ImportError:             # a revision before the name levers embeds nothing else
