@@ -406,7 +406,8 @@ class Ranking:
         if self.asks == "time" and rows.answers is not None and len(rows):
             sims[:, 0] = boost_answers(np.clip(sims[:, 0], 0.0, 1.0), rows.answers,
                                        self.params.answer_weight)
-        return np.clip(sims, 0.0, 1.0)
+        out: np.ndarray = np.clip(sims, 0.0, 1.0)
+        return out
 
     def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,
                 named: np.ndarray, columns: Sequence[str]) -> dict[str, np.ndarray]:
