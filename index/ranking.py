@@ -306,13 +306,18 @@ class Ranking:
             parts.append((text, np.clip(text.sims, 0.0, 1.0)))
         if not parts:
             return None
-        table = _Table(np.concatenate([rows.keys for rows, _ in parts]),
-                       np.concatenate([rows.seq for rows, _ in parts]),
-                       np.concatenate([rows.occurred for rows, _ in parts]),
-                       np.concatenate([s for _, s in parts]),
-                       np.concatenate([rows.present for rows, _ in parts]),
-                       np.concatenate([rows.opens_named() for rows, _ in parts]), {},
-                       np.concatenate([_said(rows) for rows, _ in parts]))
+        if len(parts) == 1:     # the common case (no rows scored by text): no copies
+            rows, sims = parts[0]
+            table = _Table(rows.keys, rows.seq, rows.occurred, sims, rows.present,
+                           rows.opens_named(), {}, _said(rows))
+        else:
+            table = _Table(np.concatenate([rows.keys for rows, _ in parts]),
+                           np.concatenate([rows.seq for rows, _ in parts]),
+                           np.concatenate([rows.occurred for rows, _ in parts]),
+                           np.concatenate([s for _, s in parts]),
+                           np.concatenate([rows.present for rows, _ in parts]),
+                           np.concatenate([rows.opens_named() for rows, _ in parts]), {},
+                           np.concatenate([_said(rows) for rows, _ in parts]))
         columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
         table.scores = self._scores(table.sims, table.present, table.occurred, table.named,
                                     columns)
