@@ -92,12 +92,14 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     lenders: Lenders | None = None
     best = 0.0
     if queries is not None:
-        labels = state.lanes.candidates(
-            queries, owners, cats,
-            {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries}, valid)
+        # Each lane's walk per pool (``LaneSet.candidates`` without its ``np.unique``: the
+        # union below sorts and dedups them with BM25's).
+        walks = [state.lanes[lane].search(vector, ranking.lane_candidates(lane, len(queries)),
+                                          owner, cats, valid)
+                 for lane, vector in queries.items() for owner in owners]
         bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
                                              ranking.lexical_candidates(), occurred, valid)
-        labels = _union(slots.high_water, labels, lexical)
+        labels = _union(slots.high_water, *walks, lexical)
         # The walks kept to the categories and the validity asked; every other filter
         # applies here.
         labels = _kept(state, labels, None, occurred, valid)
