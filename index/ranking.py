@@ -288,7 +288,8 @@ class Ranking:
             situated = scores["situated"]
         gate = np.maximum(situated, scores["alone"]) if "alone" in scores else situated
         passes = gate >= self.threshold - SCORE_EPSILON
-        at, second_of = at[passes[at]], second_of[passes[at]]
+        kept = passes[at]
+        at, second_of = at[kept], second_of[kept]
         raw = table.scores["situated"][at]
         second = self._calibrated(np.maximum(raw, second_of), "situated", background)
         merged = hop_order(order, np.flatnonzero(passes), at, situated, second, table.seq,

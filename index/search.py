@@ -176,9 +176,12 @@ def _hop(state: MemoryState, request: SearchQuery, owners: list[int | None],
             return None
         labels, extra = state.lexical.matches(words)
         has = state.lanes["content"].has
-        labels, extra = labels[labels < len(has)], extra[labels < len(has)]
-        keep = has[labels] & _passes(state, labels, request.cats, request.occurred,
-                                     request.valid)
+        if len(labels) and labels[-1] >= len(has):     # ascending: past the lane's rows
+            inside = labels < len(has)
+            labels, extra = labels[inside], extra[inside]
+        keep = has[labels]
+        if not _unfiltered(state, request.cats, request.occurred, request.valid):
+            keep &= _passes(state, labels, request.cats, request.occurred, request.valid)
         if owners != [None]:
             keep &= _member(state.slots.owner[labels], owners)
         if not keep.any():
