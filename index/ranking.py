@@ -292,7 +292,7 @@ class Ranking:
         at, second_of = at[kept], second_of[kept]
         raw = table.scores["situated"][at]
         second = self._calibrated(np.maximum(raw, second_of), "situated", background)
-        merged = hop_order(order, np.flatnonzero(passes), at, situated, second, table.seq,
+        merged = hop_order(order, passes.nonzero()[0], at, situated, second, table.seq,
                            self.params.hop_places)
         return merged, shown(situated[merged])
 
@@ -396,8 +396,12 @@ class Ranking:
         sims = np.array(rows.sims, dtype=np.float64)
         if self.name is not None and rows.name_sim is not None and len(rows):
             share = self.params.name_projection
-            sims[:, 0] = share * without_name(sims[:, 0], rows.name_sim, self.name_query) \
-                + (1.0 - share) * sims[:, 0]
+            projected = without_name(sims[:, 0], rows.name_sim, self.name_query)
+            # The whole share (the default) takes the projection as it is: ``1 * x + 0 *
+            # cos`` differs from ``x`` only in the sign of a zero, which the lexical
+            # boost below (every vector row has BM25) makes +0 either way.
+            sims[:, 0] = projected if share == 1.0 and rows.bm25 is not None else \
+                share * projected + (1.0 - share) * sims[:, 0]
         if rows.same is not None and len(rows):
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
         return sims
@@ -410,9 +414,9 @@ class Ranking:
         if len(rows) and bm25 is not None:
             sims[:, 0] = boost_content(sims[:, 0], bm25, best)
         if self.asks == "time" and rows.answers is not None and len(rows):
-            sims[:, 0] = boost_answers(np.clip(sims[:, 0], 0.0, 1.0), rows.answers,
+            sims[:, 0] = boost_answers(sims[:, 0].clip(0.0, 1.0), rows.answers,
                                        self.params.answer_weight)
-        out: np.ndarray = np.clip(sims, 0.0, 1.0)
+        out: np.ndarray = sims.clip(0.0, 1.0)     # ``np.clip`` without its Python layers
         return out
 
     def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,
@@ -451,7 +455,7 @@ class Ranking:
         # The best rows, ties broken newer first, so every backend picks the same hits
         # (only the rows tied with the last one are sorted).
         last = np.partition(scores, len(scores) - count)[len(scores) - count]
-        tied = np.flatnonzero(scores >= last)
+        tied = (scores >= last).nonzero()[0]
         top = tied[np.lexsort((-seq[tied], -scores[tied]))][:count]
         hits, wanted, steps, rows = gathered.neighbours(table.keys[top], table.keys)
         if not len(hits):
@@ -460,8 +464,8 @@ class Ranking:
             table.add(rows, self._similarities(rows, gathered.best), self._scores)
         # Every hit is a row already, and every neighbour one now: their rows, by key.
         keys = table.keys
-        order = np.argsort(keys, kind="stable")
-        rows_of = order[np.searchsorted(keys[order], np.concatenate([hits, wanted]))]
+        order = keys.argsort(kind="stable")
+        rows_of = order[keys[order].searchsorted(np.concatenate([hits, wanted]))]
         # The nearest on each side pulled by ``neighbour_weight``, the farther ones by
         # ``neighbour_far_weight``.
         weights = np.where(steps <= 1, self.params.neighbour_weight,
