@@ -75,14 +75,20 @@ def _child_serve(argv: list[str]) -> None:
     element = home.catalog.element_at(ELEMENT_PATH)
     with home.memory_store(element):    # opened now, not on the first request
         pass
+    tune = dict(item.split("=", 1) for item in
+                os.environ.get("SEARCH_BENCH_TUNE", "").split(",") if item)
+    if tune.get("floor"):
+        # The floor: the store's search (under its lock, once the query is embedded)
+        # answers nothing at no cost; the HTTP stack, the op path and the model run.
+        from index.backend import SearchResult
+        from index.store import MemoryStore
+        MemoryStore._recall = lambda *_, **__: SearchResult([], None)  # type: ignore
     timers = os.environ.get("SEARCH_BENCH_STAGES")
     if timers:                          # --stages: where each search's time goes
         spans = [s for s in os.environ.get("SEARCH_BENCH_SPANS", "").split(",") if s]
         app = stages.install(Path(timers), spans)(create_app({"ENV": "draft"}, home=home))
     else:
         app = create_app({"ENV": "draft"}, home=home)
-    tune = dict(item.split("=", 1) for item in
-                os.environ.get("SEARCH_BENCH_TUNE", "").split(",") if item)
     if "switch" in tune:                # the GIL's switch interval, seconds
         sys.setswitchinterval(float(tune["switch"]))
     if "blas" in tune:                  # BLAS threads (the app sets one)
@@ -105,8 +111,9 @@ def _child_serve(argv: list[str]) -> None:
 def _add_name_texts(embedder: Any, questions: list[str]) -> None:
     """Put in ``embedder``'s table the other texts a search of these questions embeds
     (the first name alone, the question without its names: ``index/names.py``, of the
-    served code), embedded once by the real model, so a search never misses the table
-    (a miss would fail the embedding and score every memory by text instead)."""
+    served code; the profile bank's questions), embedded once by the real model, so a
+    search never misses the table (a miss would fail the embedding and score every memory
+    by text instead)."""
     try:
         from index.names import first_name, query_names, without_names
     except ImportError:             # a revision before the name levers embeds nothing else
@@ -116,6 +123,11 @@ def _add_name_texts(embedder: Any, questions: list[str]) -> None:
         names = query_names(question)
         texts.update(t for t in (first_name(question, names), without_names(question, names))
                      if t is not None and t not in embedder.table)
+    try:        # the profile bank's questions (``asked_of``), embedded once per model
+        from index.profile_bank import ATTRIBUTES
+        texts.update(q for a in ATTRIBUTES for q in a.questions if q not in embedder.table)
+    except ImportError:             # a revision before the bank
+        pass
     if texts:
         from bench.memory_bench import _load_real_embedder
         from index import embed_for_lanes
@@ -393,7 +405,8 @@ def interleaved(args: argparse.Namespace) -> None:
             for step in orders[i % len(orders)]:
                 if step in servers:
                     took, answer = servers[step].call("POST", base, body)
-                    assert answer["results"] and "fallback" not in answer, answer
+                    assert (answer["results"] or "floor=1" in step) \
+                        and "fallback" not in answer, answer
                     ms[step].append(took)
                 else:
                     started = time.perf_counter()
@@ -481,7 +494,8 @@ def main() -> None:
                              "server of its own in the rotation; switch=SECONDS: the GIL "
                              "switch interval; gcfreeze=1: gc.freeze() after the open; "
                              "blas=N: BLAS threads; threads=N: waitress threads; "
-                             "python=PATH: run by another interpreter)")
+                             "python=PATH: run by another interpreter; floor=1: the "
+                             "store's search answering nothing at no cost)")
     parser.add_argument("--reuse-home", action="store_true",
                         help="serve the home an earlier run built (access counts differ)")
     parser.add_argument("--interleaved", action="store_true",
@@ -494,7 +508,7 @@ def main() -> None:
     parser.add_argument("--spans", default="",
                         help="with --stages: more functions of the search to time, "
                              "comma-separated, each module:name or module:Class.name "
-                             "(index.search:_lexical,index.lanes:LaneSet.candidates)")
+                             "(index.search:_lexical,index.lanes:Lane.search)")
     parser.add_argument("--profile", action="store_true",
                         help="only a cProfile of searches through the Flask test client")
     args = parser.parse_args()

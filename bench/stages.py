@@ -93,7 +93,7 @@ def install(path: Path, spans: Iterable[str] = ()) -> Callable[[Any], Any]:
     puts the request's timer around a Flask app's WSGI stack and returns the app.
 
     :param spans: more functions to time, each ``module:name`` or ``module:Class.name``
-        (``index.search:_lexical``, ``index.lanes:LaneSet.candidates``), where the code
+        (``index.search:_lexical``, ``index.lanes:Lane.search``), where the code
         that calls it looks it up (a module's global, a class's attribute); :func:`table`
         prints each one's time per search under its name.
     """

@@ -11,7 +11,8 @@ the bounds on exact rescoring and on a hit's neighbour scan.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -159,13 +160,21 @@ class Ranked:
     per-lane similarities (None where the lane dropped out); ``fallback`` is ``"text"``
     when some or all scores came from text matching. ``under``: the best rows not chosen
     (under the threshold or past the limit), best first, from which a newer value of what
-    the query asks may join (``answers_under.py``); None: none."""
+    the query asks may join (``answers_under.py``); None: none. ``below`` makes them
+    when ``under`` is first read: only a query that asks a single-valued attribute reads
+    them, and making them for every search was a tenth of a millisecond (issue 29)."""
 
     keys: list[Any]
     scores: list[float]
     lanes: list[dict[str, float | None]]
     fallback: str | None
-    under: Ranked | None = None
+    below: Callable[[], Ranked | None] | None = field(default=None, repr=False,
+                                                      compare=False)
+
+    @cached_property
+    def under(self) -> Ranked | None:
+        """The best rows not chosen, best first (None: none), made on first reading."""
+        return None if self.below is None else self.below()
 
 
 def text_rows(keys: np.ndarray, seq: Sequence[int], occurred: Sequence[float],

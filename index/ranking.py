@@ -228,7 +228,8 @@ class Ranking:
         else:
             values = shown(situated[chosen])
         chosen, values = chosen[:self.depth], values[:self.depth]
-        return _ranked(table, chosen, values, fallback, _under(table, situated, chosen))
+        return _ranked(table, chosen, values, fallback,
+                       lambda: _under(table, situated, chosen))
 
     def _late(self, order: np.ndarray, table: _Table, gate: np.ndarray) -> np.ndarray:
         """``order`` (the first ranking's best) with its first ``LATE_KEEP`` places kept
@@ -251,7 +252,7 @@ class Ranking:
         return np.concatenate([keep, rest]).astype(np.int64)
 
     def _hop(self, hop: HopFinder, best: float, table: _Table, order: np.ndarray,
-             background: tuple[Rows, np.ndarray] | None,
+             background: _Background | None,
              scores: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The lexical second hop (``hop.py``): ``order`` (the first ranking's best,
         ``hop_places`` past the limit; ``scores`` each column's calibrated scores) with
@@ -264,17 +265,21 @@ class Ranking:
         if found is None or not len(found[0]):
             return order, shown(situated[order])
         rows, extra = found
-        lifted = Rows(rows.keys, rows.seq, rows.occurred, rows.sims, rows.present,
-                      (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
-                      rows.named, rows.same, rows.name_sim, rows.answers)
-        second_of = self._scores(self._similarities(lifted, best), rows.present,
-                                 rows.occurred, rows.opens_named(), ["situated"])["situated"]
+        # The rows' similarities before the boosts, once: with the words' BM25 added for
+        # the second ranking, and without for the rows that join (elementwise, so a
+        # joining row's are what its own ``_similarities`` give, bit for bit).
+        unboosted = self._unboosted(rows)
+        second_of = self._scores(
+            self._boosted(unboosted, rows,
+                          (np.zeros(len(rows)) if rows.bm25 is None else rows.bm25) + extra,
+                          best),
+            rows.present, rows.occurred, rows.opens_named(), ["situated"])["situated"]
         at = rows_of(table.keys, rows.keys)
         new = at < 0
         if new.any():
             start, joining = len(table.keys), subset(rows, new)
-            # Row by row, as the first ranking's: its similarities for the joining alone.
-            table.add(joining, self._similarities(joining, best), self._scores)
+            table.add(joining, self._boosted(unboosted, rows, rows.bm25, best)[new],
+                      self._scores)
             at[new] = np.arange(start, len(table.keys))
             # The new rows' scores read as the others' (the same background).
             scores = {column: np.concatenate([values, self._calibrated(
@@ -283,10 +288,11 @@ class Ranking:
             situated = scores["situated"]
         gate = np.maximum(situated, scores["alone"]) if "alone" in scores else situated
         passes = gate >= self.threshold - SCORE_EPSILON
-        at, second_of = at[passes[at]], second_of[passes[at]]
+        kept = passes[at]
+        at, second_of = at[kept], second_of[kept]
         raw = table.scores["situated"][at]
         second = self._calibrated(np.maximum(raw, second_of), "situated", background)
-        merged = hop_order(order, np.flatnonzero(passes), at, situated, second, table.seq,
+        merged = hop_order(order, passes.nonzero()[0], at, situated, second, table.seq,
                            self.params.hop_places)
         return merged, shown(situated[merged])
 
@@ -301,13 +307,18 @@ class Ranking:
             parts.append((text, np.clip(text.sims, 0.0, 1.0)))
         if not parts:
             return None
-        table = _Table(np.concatenate([rows.keys for rows, _ in parts]),
-                       np.concatenate([rows.seq for rows, _ in parts]),
-                       np.concatenate([rows.occurred for rows, _ in parts]),
-                       np.concatenate([s for _, s in parts]),
-                       np.concatenate([rows.present for rows, _ in parts]),
-                       np.concatenate([rows.opens_named() for rows, _ in parts]), {},
-                       np.concatenate([_said(rows) for rows, _ in parts]))
+        if len(parts) == 1:     # the common case (no rows scored by text): no copies
+            rows, sims = parts[0]
+            table = _Table(rows.keys, rows.seq, rows.occurred, sims, rows.present,
+                           rows.opens_named(), {}, _said(rows))
+        else:
+            table = _Table(np.concatenate([rows.keys for rows, _ in parts]),
+                           np.concatenate([rows.seq for rows, _ in parts]),
+                           np.concatenate([rows.occurred for rows, _ in parts]),
+                           np.concatenate([s for _, s in parts]),
+                           np.concatenate([rows.present for rows, _ in parts]),
+                           np.concatenate([rows.opens_named() for rows, _ in parts]), {},
+                           np.concatenate([_said(rows) for rows, _ in parts]))
         columns = ("situated", "alone") if table.present[:, 1:].any() else ("situated",)
         table.scores = self._scores(table.sims, table.present, table.occurred, table.named,
                                     columns)
@@ -329,7 +340,7 @@ class Ranking:
             table.scores[column] = lend(table.keys, table.scores[column], values,
                                         lenders.heirs)
 
-    def _background(self, gathered: Gathered) -> tuple[Rows, np.ndarray] | None:
+    def _background(self, gathered: Gathered) -> _Background | None:
         """The calibration's background rows with their similarities, scored once for
         every column (``_calibrated``): the vector background the backend gathered, or,
         when the query has no vectors, the newest text rows (read against each other).
@@ -343,15 +354,23 @@ class Ranking:
         # asks about) lift the rows and the background alike.
         sims = self._similarities(background, gathered.best) \
             if gathered.vector is not None else np.clip(background.sims, 0.0, 1.0)
-        return background, sims
+        return _Background(background, sims, {})
 
     def _calibrated(self, scores: np.ndarray, column: str,
-                    background: tuple[Rows, np.ndarray] | None) -> np.ndarray:
+                    background: _Background | None) -> np.ndarray:
         """``column``'s scores read against the ``background`` (``recall.calibrate``,
         ``_background``); with none, as they are."""
         if background is None:
             return scores
-        rows, sims = background
+        level = background.levels.get(column)
+        if level is None:
+            level = background.levels[column] = self._level(background, column)
+        return calibrate(scores, level)
+
+    def _level(self, background: _Background, column: str) -> tuple[float, float]:
+        """``column``'s background level (``recall.background_of``), read once per
+        search: the rows, the hop's and the second ranking are calibrated against it."""
+        rows, sims = background.rows, background.sims
         present = rows.present & _CONTENT_ONLY if column == "alone" else rows.present
         level = background_of(blend(sims, present, self.weights))
         if self.names and rows.opens_named().any():
@@ -362,26 +381,43 @@ class Ranking:
             # "Tom ..."), the boost is then the same map on rows and background, and the
             # calibrated scores above its centre do not move.
             level = background_named(level, self.params.name_weight)
-        return calibrate(scores, level)
+        return level
 
     def _similarities(self, rows: Rows, best: float) -> np.ndarray:
         """Vector rows' similarities: the content cosine (in part without the name's
         direction, ``Ranking.of``'s ``name``; 1 for the query's own text, its ``exact``)
         boosted by BM25 and, for a query that asks when, where the memory says a time
         (``Ranking.asks``), all clamped."""
+        return self._boosted(self._unboosted(rows), rows, rows.bm25, best)
+
+    def _unboosted(self, rows: Rows) -> np.ndarray:
+        """:meth:`_similarities` before the lexical and answer boosts (a new array): the
+        hop boosts the same rows twice, with and without its words' BM25."""
         sims = np.array(rows.sims, dtype=np.float64)
         if self.name is not None and rows.name_sim is not None and len(rows):
             share = self.params.name_projection
-            sims[:, 0] = share * without_name(sims[:, 0], rows.name_sim, self.name_query) \
-                + (1.0 - share) * sims[:, 0]
+            projected = without_name(sims[:, 0], rows.name_sim, self.name_query)
+            # The whole share (the default) takes the projection as it is: ``1 * x + 0 *
+            # cos`` differs from ``x`` only in the sign of a zero, which the lexical
+            # boost below (every vector row has BM25) makes +0 either way.
+            sims[:, 0] = projected if share == 1.0 and rows.bm25 is not None else \
+                share * projected + (1.0 - share) * sims[:, 0]
         if rows.same is not None and len(rows):
             sims[np.asarray(rows.same, dtype=bool), 0] = 1.0
-        if len(rows) and rows.bm25 is not None:
-            sims[:, 0] = boost_content(sims[:, 0], rows.bm25, best)
+        return sims
+
+    def _boosted(self, unboosted: np.ndarray, rows: Rows, bm25: np.ndarray | None,
+                 best: float) -> np.ndarray:
+        """:meth:`_similarities` from :meth:`_unboosted`'s ``unboosted`` (left as it is)
+        with ``bm25`` as the rows' BM25 (None: no lexical boost)."""
+        sims = unboosted.copy()
+        if len(rows) and bm25 is not None:
+            sims[:, 0] = boost_content(sims[:, 0], bm25, best)
         if self.asks == "time" and rows.answers is not None and len(rows):
-            sims[:, 0] = boost_answers(np.clip(sims[:, 0], 0.0, 1.0), rows.answers,
+            sims[:, 0] = boost_answers(sims[:, 0].clip(0.0, 1.0), rows.answers,
                                        self.params.answer_weight)
-        return np.clip(sims, 0.0, 1.0)
+        out: np.ndarray = sims.clip(0.0, 1.0)     # ``np.clip`` without its Python layers
+        return out
 
     def _scores(self, sims: np.ndarray, present: np.ndarray, occurred: np.ndarray,
                 named: np.ndarray, columns: Sequence[str]) -> dict[str, np.ndarray]:
@@ -419,7 +455,7 @@ class Ranking:
         # The best rows, ties broken newer first, so every backend picks the same hits
         # (only the rows tied with the last one are sorted).
         last = np.partition(scores, len(scores) - count)[len(scores) - count]
-        tied = np.flatnonzero(scores >= last)
+        tied = (scores >= last).nonzero()[0]
         top = tied[np.lexsort((-seq[tied], -scores[tied]))][:count]
         hits, wanted, steps, rows = gathered.neighbours(table.keys[top], table.keys)
         if not len(hits):
@@ -428,8 +464,8 @@ class Ranking:
             table.add(rows, self._similarities(rows, gathered.best), self._scores)
         # Every hit is a row already, and every neighbour one now: their rows, by key.
         keys = table.keys
-        order = np.argsort(keys, kind="stable")
-        rows_of = order[np.searchsorted(keys[order], np.concatenate([hits, wanted]))]
+        order = keys.argsort(kind="stable")
+        rows_of = order[keys[order].searchsorted(np.concatenate([hits, wanted]))]
         # The nearest on each side pulled by ``neighbour_weight``, the farther ones by
         # ``neighbour_far_weight``.
         weights = np.where(steps <= 1, self.params.neighbour_weight,
@@ -451,14 +487,15 @@ UNDER_MAX = 16
 
 
 def _ranked(table: _Table, chosen: np.ndarray, values: np.ndarray, fallback: str | None,
-            under: Ranked | None = None) -> Ranked:
-    """The rows ``chosen`` of ``table`` at their scores ``values``."""
+            below: Callable[[], Ranked | None] | None = None) -> Ranked:
+    """The rows ``chosen`` of ``table`` at their scores ``values`` (``below``: how to make
+    the rows not chosen, ``Ranked.under``, when they are read)."""
     lane_sims, lane_present = table.sims[chosen].tolist(), table.present[chosen].tolist()
     return Ranked(
         keys=table.keys[chosen].tolist(), scores=np.asarray(values).tolist(),
         lanes=[{lane: (sims[j] if flags[j] else None) for j, lane in enumerate(LANES)}
                for sims, flags in zip(lane_sims, lane_present, strict=True)],
-        fallback=fallback, under=under)
+        fallback=fallback, below=below)
 
 
 def _under(table: _Table, situated: np.ndarray, chosen: np.ndarray) -> Ranked | None:
@@ -478,6 +515,16 @@ def _said(rows: Rows) -> np.ndarray:
     if rows.answers is None:
         return np.zeros(len(rows), dtype=bool)
     return np.asarray(rows.answers, dtype=bool)
+
+
+@dataclass(frozen=True)
+class _Background:
+    """The calibration's background rows of one search, their similarities, and each
+    column's level once read (``Ranking._level``)."""
+
+    rows: Rows
+    sims: np.ndarray
+    levels: dict[str, tuple[float, float]]
 
 
 @dataclass

@@ -122,9 +122,12 @@ def boost_content(cosine: np.ndarray, bm25: np.ndarray, best: float) -> np.ndarr
     the one sharing the rarest words gains most. The floor keeps a lone weak match (one
     common word) from counting as a full lexical match.
     """
-    cosine = np.clip(np.asarray(cosine, dtype=np.float64), 0.0, 1.0)
-    lex = np.clip(np.asarray(bm25, dtype=np.float64) / max(best, LEXICAL_FLOOR), 0.0, 1.0)
-    return cosine + LEXICAL_WEIGHT * (1.0 - cosine) * lex
+    # ``ndarray.clip`` is ``np.clip``'s ufunc without its two Python layers (a search
+    # clamps some twenty-five times: issue 29).
+    cosine = np.asarray(cosine, dtype=np.float64).clip(0.0, 1.0)
+    lex = (np.asarray(bm25, dtype=np.float64) / max(best, LEXICAL_FLOOR)).clip(0.0, 1.0)
+    out: np.ndarray = cosine + LEXICAL_WEIGHT * (1.0 - cosine) * lex
+    return out
 
 
 def boost_answers(similarity: np.ndarray, says: np.ndarray, weight: float) -> np.ndarray:
@@ -214,11 +217,11 @@ def without_name(cosine: np.ndarray, with_name: np.ndarray, name: float) -> np.n
     paramedic"), from losing more than a long one that says the name once.
     """
     cos = np.asarray(cosine, dtype=np.float64)
-    b = np.clip(np.asarray(with_name, dtype=np.float64), -1.0, 1.0)
+    b = np.asarray(with_name, dtype=np.float64).clip(-1.0, 1.0)
     a = min(max(float(name), -1.0), 1.0)
     rest = np.sqrt(max(1.0 - a * a, _RESIDUAL_MIN)) * np.sqrt(np.maximum(1.0 - b * b,
                                                                           _RESIDUAL_MIN))
-    out: np.ndarray = np.clip((cos - a * b) / rest, -1.0, 1.0)
+    out: np.ndarray = ((cos - a * b) / rest).clip(-1.0, 1.0)
     return out
 
 
@@ -333,7 +336,7 @@ def rank(scores: Sequence[float] | np.ndarray, threshold: float, limit: int,
     """
     values = np.asarray(scores, dtype=np.float64)
     passes = values if gate is None else np.asarray(gate, dtype=np.float64)
-    keep = np.flatnonzero(passes >= threshold - SCORE_EPSILON)
+    keep = (passes >= threshold - SCORE_EPSILON).nonzero()[0]
     if len(keep) == 0:
         return []
     if tiebreak is None:

@@ -19,6 +19,11 @@ access line for what it returns. This module finds, by the rules ``ranking.py`` 
   the query itself could not be embedded every memory in scope is;
 * **neighbours** of the best hits (:func:`_adjacent`), looked up by label;
 * **the second hop**: the memories that say the top hit's rarest words (:func:`_hop`).
+
+On a search's path, arrays' own methods (``x.nonzero()[0]``, ``x.argsort()``) stand for
+numpy's functions of the same results (``np.flatnonzero``, ``np.argsort``): each function
+adds a microsecond or two of Python layers a call, after the model has evicted the caches
+more (issue 29).
 """
 
 from __future__ import annotations
@@ -92,12 +97,14 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
     lenders: Lenders | None = None
     best = 0.0
     if queries is not None:
-        labels = state.lanes.candidates(
-            queries, owners, cats,
-            {lane: ranking.lane_candidates(lane, len(queries)) for lane in queries}, valid)
+        # Each lane's walk per pool (``LaneSet.candidates`` without its ``np.unique``: the
+        # union below sorts and dedups them with BM25's).
+        walks = [state.lanes[lane].search(vector, ranking.lane_candidates(lane, len(queries)),
+                                          owner, cats, valid)
+                 for lane, vector in queries.items() for owner in owners]
         bm25, lexical, unfiltered = _lexical(state, request.texts["content"], owners, cats,
                                              ranking.lexical_candidates(), occurred, valid)
-        labels = _union(slots.high_water, labels, lexical)
+        labels = _union(slots.high_water, *walks, lexical)
         # The walks kept to the categories and the validity asked; every other filter
         # applies here.
         labels = _kept(state, labels, None, occurred, valid)
@@ -148,7 +155,7 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
             fresh = np.zeros(slots.high_water, dtype=bool)
             fresh[wanted] = True
             fresh[known] = False
-            new = np.flatnonzero(fresh)
+            new = fresh.nonzero()[0]
             if not len(new):
                 return hit, wanted, steps, Rows.empty()
             return hit, wanted, steps, _vector_rows(state, new, found, bm25, ranking)
@@ -174,9 +181,12 @@ def _hop(state: MemoryState, request: SearchQuery, owners: list[int | None],
             return None
         labels, extra = state.lexical.matches(words)
         has = state.lanes["content"].has
-        labels, extra = labels[labels < len(has)], extra[labels < len(has)]
-        keep = has[labels] & _passes(state, labels, request.cats, request.occurred,
-                                     request.valid)
+        if len(labels) and labels[-1] >= len(has):     # ascending: past the lane's rows
+            inside = labels < len(has)
+            labels, extra = labels[inside], extra[inside]
+        keep = has[labels]
+        if not _unfiltered(state, request.cats, request.occurred, request.valid):
+            keep &= _passes(state, labels, request.cats, request.occurred, request.valid)
         if owners != [None]:
             keep &= _member(state.slots.owner[labels], owners)
         if not keep.any():
@@ -350,25 +360,22 @@ def _adjacent(state: MemoryState, hits: np.ndarray, cats: list[int] | None,
         keep &= _passes(state, near.ravel(), cats, occurred, valid).reshape(near.shape)
     # Each candidate's distance in creation order (before: the hit's seq minus its own;
     # after: its own minus the hit's), the others pushed past every real one: the
-    # ``reach`` smallest of a side are its neighbours, nearest first.
+    # ``reach`` smallest of a side are its neighbours, nearest first. Both sides in one
+    # array (the hits' before-rows, then their after-rows), so one sort and one pick
+    # serve both, in the order the two sides' results are listed (issue 29: half the
+    # numpy calls).
     distance = slots.seq[near] - slots.seq[hits][:, None]
     far = np.iinfo(np.int64).max
-    rows = np.arange(len(hits))[:, None]
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for side in (np.where(keep & (distance < 0), -distance, far),
-                 np.where(keep & (distance > 0), distance, far)):
-        at = np.argsort(side, axis=1, kind="stable")[:, :reach]
-        found = side[rows, at] < far
-        if found.any():
-            step = np.broadcast_to(np.arange(1, at.shape[1] + 1), at.shape)
-            out.append((np.broadcast_to(hits[:, None], at.shape)[found],
-                        near[rows, at][found], step[found]))
-    if not out:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    return (np.concatenate([o[0] for o in out]).astype(np.int64),
-            np.concatenate([o[1] for o in out]).astype(np.int64),
-            np.concatenate([o[2] for o in out]).astype(np.int64))
+    sides = np.concatenate([np.where(keep & (distance < 0), -distance, far),
+                            np.where(keep & (distance > 0), distance, far)])
+    rows = np.arange(len(sides))[:, None]
+    at = sides.argsort(axis=1, kind="stable")[:, :reach]
+    found = sides[rows, at] < far
+    step = np.broadcast_to(np.arange(1, at.shape[1] + 1), at.shape)
+    twice = np.concatenate([hits, hits])
+    return (np.broadcast_to(twice[:, None], at.shape)[found].astype(np.int64),
+            np.concatenate([near, near])[rows, at][found].astype(np.int64),
+            step[found].astype(np.int64))
 
 
 def _unfiltered(state: MemoryState, cats: list[int] | None, occurred: Bounds,
@@ -437,7 +444,7 @@ def _union(size: int, *labels: np.ndarray) -> np.ndarray:
     seen = np.zeros(size, dtype=bool)
     for part in labels:
         seen[part] = True
-    return np.flatnonzero(seen)
+    return seen.nonzero()[0]
 
 
 def _member(values: np.ndarray, wanted: Sequence[int | None]) -> np.ndarray:
@@ -460,7 +467,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     size = slots.high_water
     unfiltered = state.lexical.scores(query, size)
     bm25 = unfiltered.copy()
-    matched = np.flatnonzero(bm25)
+    matched = bm25.nonzero()[0]
     # Scope checks on the matches only, not on every label: at 100k memories a query
     # matches a few thousand at most (a mask over every label costs more there).
     has = state.lanes["content"].has
@@ -474,7 +481,7 @@ def _lexical(state: MemoryState, query: str, owners: list[int | None],
     bm25[matched[~keep]] = 0.0
     matched = matched[keep]
     if len(matched) > want:
-        matched = matched[np.argpartition(-bm25[matched], want - 1)[:want]]
+        matched = matched[(-bm25[matched]).argpartition(want - 1)[:want]]
     return bm25, matched.astype(np.int64), unfiltered
 
 

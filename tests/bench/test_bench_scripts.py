@@ -341,16 +341,21 @@ def test_search_http_bench_interleaved_times_the_stages_beside_another_revision(
     """The real model in the servers and in the bench (300 memories; the vectors of
     ``memory_bench.py``'s cache, made by the model on first use)."""
     out = run("bench/search_http_bench.py", "--interleaved", "--size", "300", "--rounds", "1",
-              "--base", "HEAD", "--stages", "--tune", f"gcfreeze=1,python={sys.executable}",
-              "--spans", "index.search:_lexical,index.lanes:LaneSet.candidates")
+              "--base", "HEAD", "--stages", "--tune",
+              f"gcfreeze=1,floor=1,python={sys.executable}",
+              "--spans", "index.search:_lexical,index.lanes:Lane.search")
     assert "HTTP search at HEAD" in out and "ratio at HEAD" in out
     assert "ratio, gcfreeze=1" in out                 # --tune: this tree served again, tuned
+    # floor=1: that server's store answers nothing at no cost (the HTTP stack and the model)
+    store = [line for line in out.splitlines()
+             if line.startswith("| the store's search (under its lock) | ")]
+    assert len(store) == 1 and store[0].split(" | ")[2].startswith("0.0"), out
     assert "by stage" in out and "| the store's search (under its lock) | " in out
     # waitress's own share of the request, apart from the client's and the kernel's
     read = [line for line in out.splitlines()
             if line.startswith("|   waitress: the request's read to the app | ")]
     assert len(read) == 1 and "0.00 / 0.00" not in read[0], out
-    assert "|   span index.lanes:LaneSet.candidates | " in out     # --spans: each one's time
+    assert "|   span index.lanes:Lane.search | " in out     # --spans: each one's time
 
 
 def test_updates_bench_tells_an_ending_in_other_words_from_one_not_recognised() -> None:
