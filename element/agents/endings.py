@@ -78,6 +78,13 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
              r"moved\s+on\s+from|let\s+go\s+of|"
+             # Idioms of walking away from a thing: "stepped away from the committee",
+             # "bowed out of the band", "called time on my Tuesday football".
+             r"stepped\s+(?:away|back)\s+from|walked\s+away\s+from|bowed\s+out\s+of|"
+             r"pulled\s+out\s+of|backed\s+out\s+of|turned\s+(?:my|our)\s+backs?\s+on|"
+             r"called\s+time\s+on|called\s+it\s+(?:a\s+day|quits)\s+(?:with|on)|"
+             r"fell\s+out\s+of\s+love\s+with|lost\s+interest\s+in|retired\s+from|"
+             r"resigned\s+from|hung\s+up|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
 _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"
@@ -86,7 +93,11 @@ _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', 
 _SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving|packed|jacked|"
                          rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
                          rf"(?:up|in|away)|(?:had|have|has)\s+to\s+put\s+"
-                         rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down)\b",
+                         rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down|"
+                         # "knocked the cigarettes on the head", "gave the gym the boot".
+                         rf"(?:knocked|knocking)\s+(?P<z>(?:the|my|our|that)\s+[\w' -]+?)\s+on\s+"
+                         rf"the\s+head|(?:gave|given|giving)\s+(?P<w>(?:the|my|our|that)\s+"
+                         rf"[\w' -]+?)\s+the\s+(?:boot|chop|elbow|push|heave-ho))\b",
                          re.I)
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
 _FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
@@ -108,6 +119,14 @@ _NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
+#: "I fell off the vegan wagon": the thing kept to is the wagon's word ("the wagon" alone is
+#: drinking again, no thing of the speaker's named).
+_WAGON = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:fell|fallen|falling|came|come|got)\s+off\s+"
+                    rf"(?:the|my|our)\s+(?P<x>[\w'-]+(?:\s+[\w'-]+)?)\s+wagon\b", re.I)
+#: The value said before the ending, for weight: "A member of the golf club I am no
+#: longer", "vegan I am not, not any more".
+_FRONTED = re.compile(rf"^(?P<x>(?:(?:a|an|the)\s+)?[\w'-]+(?:\s+[\w'-]+){{0,5}}?)\s+"
+                      rf"{_SPEAKER}\s+(?:am|'m|are|'re)\s+no\s+(?:longer|more)\b", re.I)
 #: "I no longer volunteer", "we're no longer members".
 _NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s+longer\s+"
                         rf"(?P<x>.+)$", re.I)
@@ -121,7 +140,13 @@ _SUBJECT_ENDED = re.compile(
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
-    r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
+    r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
+    # Idioms of being done: "the morning runs fell by the wayside", "choir went out the
+    # window", "Leeds is in the rear-view mirror", "vegan no more".
+    r"(?:fell|fallen|went|gone)\s+by\s+the\s+wayside|(?:went|gone)\s+out\s+(?:of\s+)?the\s+"
+    r"window|in\s+the\s+rear-?view\s+mirror|a\s+distant\s+memory|a\s+closed\s+chapter|"
+    r"out\s+of\s+the\s+picture|no\s+more|"
+    r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # Never so: "the allergy was a misdiagnosis", "the diagnosis turned out wrong".
     r"(?:was|were|turned\s+out\s+to\s+be)\s+(?:all\s+)?(?:a\s+)?(?:misdiagnosis|"
@@ -134,7 +159,9 @@ _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have
                          r"'ve\s+)?(?:taken|took)\s+over\s+(?P<x>(?:the|my|our)\s+.+)$", re.I)
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
-    r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"
+    r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|"
+    # A purpose after it: "stepped away from the committee to get my evenings back".
+    r"(?:in\s+order\s+)?to\s+(?:get|spend|focus|save|make|have|be|free|give|concentrate|look\s+after)|and\s+"
     r"(?:i|we|it|now)|for\s+(?:good|now|ever|the\s+(?:time|moment)|me|us)|last|this|"
     r"in\s+(?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december|the\s+(?:end|spring|summer|autumn|fall|winter|new\s+year))|"
@@ -195,11 +222,12 @@ def _clause_endings(clause: str) -> list[Ending]:
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
-    for pattern in (_SPLIT_VERB, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
+    for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
+                    _NO_MORE):
         m = pattern.match(clause)
         if m is None:
             continue
-        thing = _thing(m["x"] or (m["y"] if pattern is _SPLIT_VERB else ""))
+        thing = _thing(m["x"] or (m["y"] or m["z"] or m["w"] if pattern is _SPLIT_VERB else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []
