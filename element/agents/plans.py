@@ -1,0 +1,78 @@
+"""A plan, a wish or an intention of the speaker's, kept as one ("context", as an episode's
+plan is): "One day I'd love to open my own bakery", "I'm hoping to switch to criminology",
+"We're saving up for a Tesla", "Thinking of leaving Royal Mail next year".
+
+What the speaker means to do or would like is worth remembering (an assistant asked about
+them later should know it), and it is no present value: "I'd love to live in Glasgow" after
+"I live in Manchester" leaves Manchester current. So it is read before the keyed rules
+(``rules.extract``), which would read "live in Glasgow" as where the speaker lives; a plan
+has no key and replaces nothing (the rule evaluator adds a keyless candidate).
+
+The cue is the grammar of wanting and intending with the speaker as its subject (I, we, "X
+and I", or none as in chat: "Thinking of ..."): a verb of wish or intention followed by
+what is wanted ("would love to", "'d like to", "hope to", "planning to", "thinking of",
+"saving up for", "dream of"), or a time ahead that makes a statement a wish ("one day",
+"someday", "some day", "eventually" with "I'd"/"I will"). Not a request of the other
+person ("I'd like you to ..."), not asking to know, remember or hear something (what the
+conversation is about, not the speaker's life), not a question, and not one without a
+thing (at least two words after the verb). Pure functions over text; English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .narration import narrate
+
+__all__ = ["plan"]
+
+#: The speaker as the subject: I, we, "X and I", or none.
+_SUBJECT = r"(?:(?:i|we)\s+|(?:(?:my|our)\s+)?[\w'-]+\s+and\s+i\s+)?"
+#: Words between the subject and the verb ("really", "honestly", "still").
+_BETWEEN = r"(?:(?:really|honestly|still|also|seriously|kind\s+of|sort\s+of|definitely)\s+)*"
+#: A verb of wish or intention and what opens the thing wanted.
+_WANT = (r"(?:would|'d)\s+(?:really\s+|so\s+|just\s+)?(?:love|like)\s+to|"
+         # "I love to cook" is a taste; only "would love to" wishes.
+         r"(?:would|'d|will|'ll|might|may)?\s*(?:really\s+)?(?:want|hope|plan|aim|intend|"
+         r"mean)\s+to|"
+         r"(?:am|'m|are|'re|have\s+been|'ve\s+been)\s+" + _BETWEEN +
+         r"(?:hoping|planning|aiming|intending|meaning|looking|wanting|dying|itching|keen|"
+         r"tempted)\s+(?:to|on)|"
+         r"(?:am|'m|are|'re|have\s+been|'ve\s+been)?\s*" + _BETWEEN +
+         r"(?:thinking|dreaming)\s+(?:of|about)|"
+         r"(?:am|'m|are|'re|have\s+been|'ve\s+been)?\s*" + _BETWEEN +
+         r"(?:saving\s+(?:up\s+)?for|toying\s+with\s+the\s+idea\s+of|considering|"
+         r"eyeing\s+up|weighing\s+up)|"
+         r"(?:dream|dreams|hope|hopes|plan|plans)\s+(?:of|to)|"
+         r"(?:want|wants|wanna|gonna)")
+_PLAN = re.compile(rf"^(?:(?:one\s+day|someday|some\s+day|eventually|in\s+the\s+future|"
+                   rf"at\s+some\s+point|honestly|ideally|and|but|so)\s*,?\s+)?{_SUBJECT}"
+                   rf"{_BETWEEN}(?:{_WANT})\s+(?P<x>.+)$", re.I)
+#: "My dream is to open a bakery", "the plan is to move to Cardiff": the speaker's.
+_DREAM = re.compile(r"^(?:my|our|the)\s+(?:\w+\s+)?(?:dream|plan|goal|hope|ambition|aim)\s+"
+                    r"(?:is|was)\s+to\s+(?P<x>.+)$", re.I)
+#: What the conversation wants, not the speaker's life: the other person, knowing,
+#: remembering, hearing, asking, checking.
+_NOT_LIFE = re.compile(r"^(?:you|your|to\s+)?(?:you|know|remember|forget|hear|ask|check|"
+                       r"say|thank|see\s+(?:you|it|that|this|what|how)|try\s+(?:it|that|this)|"
+                       r"talk|chat|share|tell|go\s+over|understand|learn\s+more|get\s+(?:your|"
+                       r"some)\s+(?:advice|help|thoughts|tips)|make\s+sure|clarify|mention|"
+                       r"add|point\s+out|figure|find\s+out|read\s+more)\b", re.I)
+#: The least words of what is wanted.
+_LEAST = 2
+
+
+def plan(sentence: str, who: str) -> str | None:
+    """The speaker's plan, wish or intention ``sentence`` (cleaned, first person) tells, in
+    the third person; None for any other sentence."""
+    said = sentence.strip()
+    if not said or said.endswith("?"):
+        return None
+    m = _PLAN.match(said) or _DREAM.match(said)
+    if m is None:
+        return None
+    thing = m["x"].strip(" .!")
+    if len(re.findall(r"[\w'-]+", thing)) < _LEAST or _NOT_LIFE.match(thing):
+        return None
+    told = narrate(said.rstrip(" !"), who)
+    return told if told and told != said else None
