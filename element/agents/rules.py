@@ -36,7 +36,8 @@ class Candidate:
     ``key`` names the point it is about (``fact:location``, ``preference:tea``...): a later
     candidate with the same key supersedes it. ``slot`` says the key holds one value that is
     not part of it (a location, a name), so forgetting needs the same value. ``kind`` is add,
-    correct or forget; ``query`` is what a keyless correction or forget searches for.
+    correct, forget or plan (``plans.py``); ``query`` is what a keyless correction or forget
+    searches for.
     """
 
     category: str
@@ -489,9 +490,10 @@ def _parse(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
 
 
 def _plan(s: str, turn: int, who: str) -> Candidate | None:
-    """A plan or wish of the speaker's (``plans.py``), kept as one: no key, replaces nothing."""
+    """A plan or wish of the speaker's (``plans.py``), kept as one: no key, replaces nothing
+    (kind "plan": no loose statement an episode retells, no sentence read for a change)."""
     told = plan(s, who)
-    return Candidate("context", told, None, turn) if told else None
+    return Candidate("context", told, None, turn, "plan") if told else None
 
 
 def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | None:
