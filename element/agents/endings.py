@@ -49,6 +49,7 @@ from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_ev
                       nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
+           "resumed_memory", "thing_of",
            "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN"]
 
 #: The least cosine of the thing ended and a memory (both stripped) for the memory to be
@@ -183,7 +184,7 @@ class Ending:
     holder: str
 
 
-def _thing(text: str) -> str:
+def thing_of(text: str) -> str:
     """The thing said, cut at a reason or a time ("the choir in March" -> "the choir")."""
     thing = _THING_END.sub("", text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
@@ -215,7 +216,7 @@ def endings(sentence: str) -> list[Ending]:
 
 def _clause_endings(clause: str) -> list[Ending]:
     if m := _ACTED_OFF.search(clause):
-        return [Ending(_thing(m["x"]), "")] if _thing(m["x"]) else []
+        return [Ending(thing_of(m["x"]), "")] if thing_of(m["x"]) else []
     # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
     # standing diet ("I'm gluten-free" is what the speaker eats, not an ending).
     if (m := _FREE.search(clause)) and _SINCE.search(clause) and \
@@ -227,12 +228,12 @@ def _clause_endings(clause: str) -> list[Ending]:
         m = pattern.match(clause)
         if m is None:
             continue
-        thing = _thing(m["x"] or (m["y"] or m["z"] or m["w"] if pattern is _SPLIT_VERB else ""))
+        thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] if pattern is _SPLIT_VERB else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
-            thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
+            thing = thing_of(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []
-    if (m := _TAKEN_OVER.match(clause)) and _thing(m["x"]):
-        return [Ending(_thing(m["x"]), "")]
+    if (m := _TAKEN_OVER.match(clause)) and thing_of(m["x"]):
+        return [Ending(thing_of(m["x"]), "")]
     if m := _SUBJECT_ENDED.match(clause):
         thing = re.sub(r"'s$", "", m["x"])
         if m["me"]:
@@ -244,7 +245,7 @@ def _clause_endings(clause: str) -> list[Ending]:
             holder = UNKNOWN
         elif not set(holder.split()) & PEOPLE:
             holder = ""
-        return [Ending(_thing(thing), holder)] if _thing(thing) else []
+        return [Ending(thing_of(thing), holder)] if thing_of(thing) else []
     return []
 
 
@@ -303,9 +304,62 @@ def ending_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
                   taken: list[str]) -> Candidate | None:
     """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding the
     speaker's memory it says ended in other words than the memory's ("Done with coffee"
-    after "I drink three espressos a day"), else None. Tried after the finders by name."""
-    target = ended_memory(sentence, pool, who, taken)
+    after "I drink three espressos a day"), or the memory of an ending or abstinence it
+    says is over ("I eat meat again" after "I gave up meat": :func:`resumed_memory`),
+    else None. Tried after the finders by name."""
+    target = ended_memory(sentence, pool, who, taken) or \
+        resumed_memory(sentence, pool, who, taken)
     return change_to(target, sentence, who, turn, observation, taken)
+
+
+#: A thing taken up again, the speaker's: "I eat meat again", "I'm drinking again", "I've
+#: started smoking again", "back on the cigarettes", "back to eating fish".
+_AGAIN = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:am|'m|are|'re|have|'ve)\s+)?"
+                    rf"(?:(?:started|begun|began|taken\s+up|took\s+up)\s+)?"
+                    rf"(?P<x>(?!(?:never|not|no|will|would|can|could|might|should|saw|met|did)\b)[\w'-]+(?:\s+[\w'-]+){{0,4}}?)\s+again\b", re.I)
+_BACK = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:am|'m|are|'re)\s+(?:now\s+)?back\s+"
+                   rf"(?:on|to)\s+(?P<x>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){{0,3}})", re.I)
+#: A memory of an ending or of doing without: what taking the thing up again ends.
+_WITHOUT = re.compile(r"\b(?:not|never|no\s+longer|doesn't|don't|isn't|gave\s+up|given\s+up|"
+                      r"quit|stopped|cut\s+out|off\s+the|free|teetotal|sober|abstain\w*)\b",
+                      re.I)
+
+
+def resumed_memory(sentence: str, pool: Pool, who: str,
+                   skip: Sequence[str] = ()) -> Memory | None:
+    """The speaker's memory of giving a thing up or doing without it that ``sentence`` says
+    is over, the thing taken up again ("I eat meat again" after "Ana gave up meat", "I'm
+    drinking again" after "Ana doesn't drink alcohol"): the one-fact memory of an ending
+    or abstinence nearest the thing by meaning (``ENDED_MIN``, ``ENDED_MARGIN`` over the
+    next such memory); None for a question, a plan, another's statement, "never again",
+    or no model."""
+    if sentence.rstrip().endswith("?") or NOT_NOW.search(sentence) or \
+            not speakers_own(sentence):
+        return None
+    m = next((m for c in _clauses(sentence) for p in (_AGAIN, _BACK)
+              if (m := p.match(subject_first(c))) is not None), None)
+    thing = thing_of(m["x"]) if m else ""
+    embedder = pool.embedder() if thing else None
+    if embedder is None:
+        return None
+    try:
+        near = pool.nearest(thing, 10)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+    mine = []
+    for memory in near:
+        said = first_person(memory["content"], who)
+        if memory["id"] in skip or len(said) != 1 or len(said[0].split()) > FACT_WORDS or \
+                not _WITHOUT.search(said[0]) or not same_holder(memory_holder(said[0]), ""):
+            continue
+        mine.append(memory)
+    if not mine:
+        return None
+    try:
+        closest, best, second = nearest_attribute(thing, mine, who, embedder.embed)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+    return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
 
 
 #: The speaker's choice told with "it" as its subject: "it's green tea for me these days",
