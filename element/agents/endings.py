@@ -86,6 +86,8 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"called\s+time\s+on|called\s+it\s+(?:a\s+day|quits)\s+(?:with|on)|"
              r"fell\s+out\s+of\s+love\s+with|lost\s+interest\s+in|retired\s+from|"
              r"resigned\s+from|hung\s+up|"
+             # Not renewing a membership, a ticket or a lease lets it end.
+             r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+renew(?:ed)?|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
 _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"

@@ -48,6 +48,16 @@ _WANT = (r"(?:would|'d)\s+(?:really\s+|so\s+|just\s+)?(?:love|like)\s+to|"
 _PLAN = re.compile(rf"^(?:(?:one\s+day|someday|some\s+day|eventually|in\s+the\s+future|"
                    rf"at\s+some\s+point|honestly|ideally|and|but|so)\s*,?\s+)?{_SUBJECT}"
                    rf"{_BETWEEN}(?:{_WANT})\s+(?P<x>.+)$", re.I)
+#: A wish about what is or was ("I wish I'd trained as a vet", "if only we had a garden").
+_WISH = re.compile(rf"^(?:honestly\s+|sometimes\s+)?(?:{_SUBJECT}wish(?:\s+that)?\s+(?:i|we)|"
+                   rf"if\s+only\s+(?:i|we))\s+(?P<x>.+)$", re.I)
+#: A maybe with a time ahead ("We might move to Nottingham next year", "I may go
+#: part-time after the summer"): an intention, not what holds.
+_MAYBE = re.compile(rf"^{_SUBJECT}{_BETWEEN}(?:might|may|could)\s+(?:well\s+|end\s+up\s+)?"
+                    rf"(?!be\s+(?:late|wrong|right)\b)(?P<x>.+?\b(?:next|soon|someday|"
+                    rf"some\s+day|one\s+day|eventually|at\s+some\s+point|in\s+the\s+"
+                    rf"(?:spring|summer|autumn|fall|winter|new\s+year|future)|after\s+the|"
+                    rf"in\s+a\s+(?:year|few|couple)|if)\b.*)$", re.I)
 #: "My dream is to open a bakery", "the plan is to move to Cardiff": the speaker's.
 _DREAM = re.compile(r"^(?:my|our|the)\s+(?:\w+\s+)?(?:dream|plan|goal|hope|ambition|aim)\s+"
                     r"(?:is|was)\s+to\s+(?P<x>.+)$", re.I)
@@ -68,7 +78,7 @@ def plan(sentence: str, who: str) -> str | None:
     said = sentence.strip()
     if not said or said.endswith("?"):
         return None
-    m = _PLAN.match(said) or _DREAM.match(said)
+    m = _PLAN.match(said) or _DREAM.match(said) or _WISH.match(said) or _MAYBE.match(said)
     if m is None:
         return None
     thing = m["x"].strip(" .!")

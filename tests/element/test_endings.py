@@ -45,6 +45,7 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("I bowed out of the pub quiz team.", "the pub quiz team"),
     ("I knocked the vaping on the head.", "the vaping"),
     ("A member of the Labour party I am no longer.", "A member of the Labour party"),
+    ("Didn't renew my gym membership in January.", "my gym membership"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
