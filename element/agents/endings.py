@@ -79,7 +79,7 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
              r"moved\s+on\s+from|let\s+go\s+of|"
-             # Idioms of walking away from a thing: "stepped away from the committee",
+             # Idioms of walking away from a thing: "stepped back from the parish council",
              # "bowed out of the band", "called time on my Tuesday football".
              r"stepped\s+(?:away|back)\s+from|walked\s+away\s+from|bowed\s+out\s+of|"
              r"pulled\s+out\s+of|backed\s+out\s+of|turned\s+(?:my|our)\s+backs?\s+on|"
@@ -122,7 +122,7 @@ _NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
-#: "I fell off the vegan wagon": the thing kept to is the wagon's word ("the wagon" alone is
+#: "I fell off the keto wagon": the thing kept to is the wagon's word ("the wagon" alone is
 #: drinking again, no thing of the speaker's named).
 _WAGON = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:fell|fallen|falling|came|come|got)\s+off\s+"
                     rf"(?:the|my|our)\s+(?P<x>[\w'-]+(?:\s+[\w'-]+)?)\s+wagon\b", re.I)
@@ -144,8 +144,8 @@ _SUBJECT_ENDED = re.compile(
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
-    # Idioms of being done: "the morning runs fell by the wayside", "choir went out the
-    # window", "Leeds is in the rear-view mirror", "vegan no more".
+    # Idioms of being done: "yoga classes fell by the wayside", "choir practice went out
+    # the window", "Leeds is in the rear-view mirror", "vegetarian no more".
     r"(?:fell|fallen|went|gone)\s+by\s+the\s+wayside|(?:went|gone)\s+out\s+(?:of\s+)?the\s+"
     r"window|in\s+the\s+rear-?view\s+mirror|a\s+distant\s+memory|a\s+closed\s+chapter|"
     r"out\s+of\s+the\s+picture|no\s+more|"
@@ -163,7 +163,7 @@ _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
     r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|"
-    # A purpose after it: "stepped away from the committee to get my evenings back".
+    # A purpose after it: "stepped back from the council to spend more time at home".
     r"(?:in\s+order\s+)?to\s+(?:get|spend|focus|save|make|have|be|free|give|concentrate|look\s+after)|and\s+"
     r"(?:i|we|it|now)|for\s+(?:good|now|ever|the\s+(?:time|moment)|me|us)|last|this|"
     r"in\s+(?:january|february|march|april|may|june|july|august|september|october|"
@@ -307,14 +307,15 @@ def ending_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
     """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding the
     speaker's memory it says ended in other words than the memory's ("Done with coffee"
     after "I drink three espressos a day"), or the memory of an ending or abstinence it
-    says is over ("I eat meat again" after "I gave up meat": :func:`resumed_memory`),
+    says is over ("I'm eating red meat again" after "I gave up red meat":
+    :func:`resumed_memory`),
     else None. Tried after the finders by name."""
     target = ended_memory(sentence, pool, who, taken) or \
         resumed_memory(sentence, pool, who, taken)
     return change_to(target, sentence, who, turn, observation, taken)
 
 
-#: A thing taken up again, the speaker's: "I eat meat again", "I'm drinking again", "I've
+#: A thing taken up again, the speaker's: "I eat fish again", "I'm drinking again", "I've
 #: started smoking again", "back on the cigarettes", "back to eating fish".
 _AGAIN = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:am|'m|are|'re|have|'ve)\s+)?"
                     rf"(?:(?:started|begun|began|taken\s+up|took\s+up)\s+)?"
@@ -330,7 +331,7 @@ _WITHOUT = re.compile(r"\b(?:not|never|no\s+longer|doesn't|don't|isn't|gave\s+up
 def resumed_memory(sentence: str, pool: Pool, who: str,
                    skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's memory of giving a thing up or doing without it that ``sentence`` says
-    is over, the thing taken up again ("I eat meat again" after "Ana gave up meat", "I'm
+    is over, the thing taken up again ("I eat fish again" after "Ana gave up fish", "I'm
     drinking again" after "Ana doesn't drink alcohol"): the one-fact memory of an ending
     or abstinence nearest the thing by meaning (``ENDED_MIN``, ``ENDED_MARGIN`` over the
     next such memory); None for a question, a plan, another's statement, "never again",
