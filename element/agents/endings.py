@@ -319,7 +319,8 @@ def ending_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
 #: started smoking again", "back on the cigarettes", "back to eating fish".
 _AGAIN = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:am|'m|are|'re|have|'ve)\s+)?"
                     rf"(?:(?:started|begun|began|taken\s+up|took\s+up)\s+)?"
-                    rf"(?P<x>(?!(?:never|not|no|will|would|can|could|might|should|saw|met|did)\b)[\w'-]+(?:\s+[\w'-]+){{0,4}}?)\s+again\b", re.I)
+                    rf"(?P<x>(?!(?:never|not|no|will|would|can|could|might|should|saw|met|"
+                    rf"did)\b)[\w'-]+(?:\s+[\w'-]+){{0,4}}?)\s+again\b", re.I)
 _BACK = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:am|'m|are|'re)\s+(?:now\s+)?back\s+"
                    rf"(?:on|to)\s+(?P<x>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){{0,3}})", re.I)
 #: A memory of an ending or of doing without: what taking the thing up again ends.
