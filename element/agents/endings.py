@@ -85,7 +85,10 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"pulled\s+out\s+of|backed\s+out\s+of|turned\s+(?:my|our)\s+backs?\s+on|"
              r"called\s+time\s+on|called\s+it\s+(?:a\s+day|quits)\s+(?:with|on)|"
              r"fell\s+out\s+of\s+love\s+with|lost\s+interest\s+in|retired\s+from|"
-             r"resigned\s+from|hung\s+up|"
+             r"resigned\s+from|hung\s+up|(?:tore|torn)\s+up|cut\s+ties\s+with|"
+             r"(?:swore|sworn|swearing)\s+off|(?:have|'ve|had|'d)\s+finished\s+with|"
+             r"(?:wound|closed|shut)\s+down(?=\s+(?:my|our)\b)|"
+             r"retired(?=\s+(?:my|our)\b)|"
              # Not renewing a membership, a ticket or a lease lets it end.
              r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+renew(?:ed)?|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
@@ -100,7 +103,11 @@ _SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving
                          # "knocked the cigarettes on the head", "gave the gym the boot".
                          rf"(?:knocked|knocking)\s+(?P<z>(?:the|my|our|that)\s+[\w' -]+?)\s+on\s+"
                          rf"the\s+head|(?:gave|given|giving)\s+(?P<w>(?:the|my|our|that)\s+"
-                         rf"[\w' -]+?)\s+the\s+(?:boot|chop|elbow|push|heave-ho))\b",
+                         rf"[\w' -]+?)\s+the\s+(?:boot|chop|elbow|push|heave-ho)|"
+                         # "put the band behind me", "left the allotment behind".
+                         rf"(?:put|left)\s+(?P<v>(?:the|my|our|that)\s+[\w' -]+?)\s+behind"
+                         rf"(?:\s+(?:me|us))?(?=\s*$|\s*[,.;!]|\s+(?:now|last|this|in|for|"
+                         rf"when|after|years?|months?|ages)\b))\b",
                          re.I)
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
 _FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
@@ -148,7 +155,8 @@ _SUBJECT_ENDED = re.compile(
     # the window", "Leeds is in the rear-view mirror", "vegetarian no more".
     r"(?:fell|fallen|went|gone)\s+by\s+the\s+wayside|(?:went|gone)\s+out\s+(?:of\s+)?the\s+"
     r"window|in\s+the\s+rear-?view\s+mirror|a\s+distant\s+memory|a\s+closed\s+chapter|"
-    r"out\s+of\s+the\s+picture|no\s+more|"
+    r"out\s+of\s+the\s+picture|no\s+more|off\s+the\s+(?:menu|table|cards)|"
+    r"no\s+longer\s+(?:a\s+)?part\s+of\s+(?:my|our)\s+li(?:fe|ves)|"
     r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # Never so: "the allergy was a misdiagnosis", "the diagnosis turned out wrong".
@@ -230,7 +238,8 @@ def _clause_endings(clause: str) -> list[Ending]:
         m = pattern.match(clause)
         if m is None:
             continue
-        thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] if pattern is _SPLIT_VERB else ""))
+        thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] or m["v"]
+                                    if pattern is _SPLIT_VERB else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = thing_of(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []

@@ -46,6 +46,10 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("I knocked the vaping on the head.", "the vaping"),
     ("A member of the Labour party I am no longer.", "A member of the Labour party"),
     ("Didn't renew my gym membership in January.", "my gym membership"),
+    ("I've sworn off chocolate.", "chocolate"),
+    ("I put the band behind me last year.", "the band"),
+    ("The allotment is no longer part of my life.", "The allotment"),
+    ("I tore up my union membership card.", "my union membership card"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -66,6 +70,8 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I used to work at Apple before Spotify.",
     "I fell off the wagon last night.",
     "We ran out of milk.",
+    "I cut up some onions.",
+    "I put the kids to bed.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
     assert [e for e in endings(clean(said)) if e.holder == ""] == []
