@@ -359,11 +359,15 @@ def resumed_memory(sentence: str, pool: Pool, who: str,
         near = pool.nearest(thing, 10)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
+    # Of all the speaker's one-fact memories, not only those of doing without: the thing
+    # taken up again must be nearest the memory of giving it up, clearly ("I'm single
+    # again" nearest "I never remember birthdays" among the abstinences alone is no
+    # ending of it).
     mine = []
     for memory in near:
         said = first_person(memory["content"], who)
         if memory["id"] in skip or len(said) != 1 or len(said[0].split()) > FACT_WORDS or \
-                not _WITHOUT.search(said[0]) or not same_holder(memory_holder(said[0]), ""):
+                not same_holder(memory_holder(said[0]), ""):
             continue
         mine.append(memory)
     if not mine:
@@ -372,7 +376,9 @@ def resumed_memory(sentence: str, pool: Pool, who: str,
         closest, best, second = nearest_attribute(thing, mine, who, embedder.embed)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
-    return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
+    gave_up = first_person(closest["content"], who)[0]
+    return closest if _WITHOUT.search(gave_up) and best >= ENDED_MIN and \
+        best - second >= ENDED_MARGIN else None
 
 
 #: The speaker's choice told with "it" as its subject: "it's green tea for me these days",
