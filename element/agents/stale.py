@@ -8,14 +8,10 @@ with a strong cue, or a short statement of what holds now. Split from
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from .cues import ranked
 from .decisions import Pool
-from .endings import ENDED_MIN, thing_of
 from .meaning import SIMILAR_WORDS, several
 from .profile import whose
 from .relation import relation_target
@@ -23,7 +19,7 @@ from .restated import restate
 from .rules import point_key
 from .slots import PEOPLE, adds_up, named_target, same_slot, slot_target
 from .updates import (NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW, SIMILAR_MIN_WEAK, Signals,
-                      key_target, moved_to, nearest_attribute, similar_target, value_target)
+                      key_target, moved_to, similar_target, value_target)
 
 __all__ = ["change_target", "short_now", "now_alone"]
 
@@ -107,25 +103,10 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
         return None
     near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
     try:
-        found = similar_target(content, near, who, sig.holder, embedder.embed, least,
-                               clear=sig.strong and not sig.addition,
-                               now=now_alone(sentence, sig),
-                               fits=(lambda said: same_slot(sentence, said))
-                               if sig.strong else None)
-        return None if found is not None and _other_ended(sig, found, who, embedder.embed) \
-            else found
+        return similar_target(content, near, who, sig.holder, embedder.embed, least,
+                              clear=sig.strong and not sig.addition,
+                              now=now_alone(sentence, sig),
+                              fits=(lambda said: same_slot(sentence, said))
+                              if sig.strong else None)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
-
-
-def _other_ended(sig: Signals, found: dict[str, Any], who: str,
-                 embed: Callable[[list[str]], np.ndarray]) -> bool:
-    """Whether the sentence names what it ended and ``found``, though near the sentence as a
-    whole, holds none of it: "I gave up red meat in the spring" is near "volunteers at the
-    food bank on Saturdays" as a sentence of the speaker's habits, and ends no volunteering.
-    The memory an ending ends holds the thing ended, in its words or in other words
-    (``endings.ENDED_MIN`` by meaning: "coffee" and "drinks three espressos a day")."""
-    things = [t for t in (thing_of(e) for e in sig.ended) if t]
-    if not things or sig.things:
-        return False
-    return all(nearest_attribute(t, [found], who, embed)[1] < ENDED_MIN for t in things)

@@ -117,12 +117,11 @@ def test_the_speakers_choice_said_with_it_replaces_what_it_names(store):
 def test_a_thing_taken_up_again_ends_the_memory_of_giving_it_up(store):
     """"I'm eating red meat again" names the thing and no ending: the memory of doing
     without it is what no longer holds."""
-    for text in BACKGROUND:
-        tell(store, text)
+    tell(store, "My best friend is called Priya.")
     tell(store, "I gave up red meat in the spring.")
     assert tell(store, "I'm eating red meat again, I was anaemic.") == ["supersede"]
     now = current(store)
-    assert "gave up red meat" not in now and "again" in now and "food bank" in now
+    assert "gave up red meat" not in now and "again" in now and "Priya" in now
 
 
 def test_another_person_taking_a_thing_up_again_keeps_the_speakers_ending(store):
