@@ -24,7 +24,7 @@ from tests.element.speaker import SUBJECT, current, open_store, tell
     "We're saving up for a camper van.",
     "Thinking of retraining as a plumber next year.",
     "My dream is to walk the Camino de Santiago.",
-    "I want to learn to play the harp.",
+    "I want to learn to play the harp one day.",
     "Sometimes I wish I'd studied medicine.",
 ])
 def test_a_plan_or_wish_is_told_as_the_speakers(said):
@@ -40,6 +40,8 @@ def test_a_plan_or_wish_is_told_as_the_speakers(said):
     "I want it.",
     "I live in Leeds.",
     "I might be late tomorrow.",
+    "I'd like to book a table for four.",
+    "I want to cancel my order.",
     "I wish you were here.",
 ])
 def test_a_taste_a_request_or_a_statement_is_no_plan(said):
