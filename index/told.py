@@ -98,7 +98,18 @@ ENDING = re.compile(r"\b(?:divorced|broke up|broken up|split up|separated|passed
                     r"written off|stolen|scrapped|quit|left|resigned|retired|(?:got|was) fired|"
                     r"laid off|made redundant|let go|gave up|given up|stopped|ended|"
                     r"cancell?ed|closed down|shut down|moved out|no more|no longer|"
-                    r"any\s?more|said goodbye to|got rid of)\b", re.I)
+                    r"any\s?more|said goodbye to|got rid of|"
+                    # Idioms of being done: "Swindon is a distant memory now", "netball
+                    # fell by the wayside", "the membership lapsed", "stepped away from".
+                    r"(?:is|are|was|were|'s|'re)\s+(?:now\s+|well\s+)?(?:ancient\s+)?history|"
+                    r"a thing of the past|a distant memory|in the rear-?view mirror|"
+                    r"behind (?:me|us|him|her|them|[A-Z][\w-]+)(?:\s+now)?(?=\s*[.,;!]|\s*$)|"
+                    r"(?:fell|fallen|gone|went) by the wayside|"
+                    r"(?:went|gone) out (?:of )?the window|"
+                    r"lapsed|expired|fizzled out|petered out|stepped (?:away|back|down) from|"
+                    r"walked away from|bowed out of|called time on|called it quits|parted ways|"
+                    r"went (?:our|their|separate) (?:separate )?ways|hung up|is done with|"
+                    r"fell off the \w+ wagon)\b", re.I)
 #: ... unless it tells the new value too ("cancelled the membership and joined the
 #: climbing gym instead", "left the bank and started as a nurse").
 _CHANGE_VERB = re.compile(r"\b(?:moved to|relocated|switched|started|joined|took a job|"

@@ -49,6 +49,7 @@ from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_ev
                       nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
+           "resumed_memory", "thing_of",
            "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN"]
 
 #: The least cosine of the thing ended and a memory (both stripped) for the memory to be
@@ -78,6 +79,18 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
              r"moved\s+on\s+from|let\s+go\s+of|"
+             # Idioms of walking away from a thing: "stepped back from the parish council",
+             # "bowed out of the band", "called time on my Tuesday football".
+             r"stepped\s+(?:away|back)\s+from|walked\s+away\s+from|bowed\s+out\s+of|"
+             r"pulled\s+out\s+of|backed\s+out\s+of|turned\s+(?:my|our)\s+backs?\s+on|"
+             r"called\s+time\s+on|called\s+it\s+(?:a\s+day|quits)\s+(?:with|on)|"
+             r"fell\s+out\s+of\s+love\s+with|lost\s+interest\s+in|retired\s+from|"
+             r"resigned\s+from|hung\s+up|(?:tore|torn)\s+up|cut\s+ties\s+with|"
+             r"(?:swore|sworn|swearing)\s+off|(?:have|'ve|had|'d)\s+finished\s+with|"
+             r"(?:wound|closed|shut)\s+down(?=\s+(?:my|our)\b)|"
+             r"retired(?=\s+(?:my|our)\b)|"
+             # Not renewing a membership, a ticket or a lease lets it end.
+             r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+renew(?:ed)?|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
 _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"
@@ -86,7 +99,15 @@ _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', 
 _SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving|packed|jacked|"
                          rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
                          rf"(?:up|in|away)|(?:had|have|has)\s+to\s+put\s+"
-                         rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down)\b",
+                         rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down|"
+                         # "knocked the cigarettes on the head", "gave the gym the boot".
+                         rf"(?:knocked|knocking)\s+(?P<z>(?:the|my|our|that)\s+[\w' -]+?)\s+on\s+"
+                         rf"the\s+head|(?:gave|given|giving)\s+(?P<w>(?:the|my|our|that)\s+"
+                         rf"[\w' -]+?)\s+the\s+(?:boot|chop|elbow|push|heave-ho)|"
+                         # "put the band behind me", "left the allotment behind".
+                         rf"(?:put|left)\s+(?P<v>(?:the|my|our|that)\s+[\w' -]+?)\s+behind"
+                         rf"(?:\s+(?:me|us))?(?=\s*$|\s*[,.;!]|\s+(?:now|last|this|in|for|"
+                         rf"when|after|years?|months?|ages)\b))\b",
                          re.I)
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
 _FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
@@ -108,6 +129,14 @@ _NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
+#: "I fell off the keto wagon": the thing kept to is the wagon's word ("the wagon" alone is
+#: drinking again, no thing of the speaker's named).
+_WAGON = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:fell|fallen|falling|came|come|got)\s+off\s+"
+                    rf"(?:the|my|our)\s+(?P<x>[\w'-]+(?:\s+[\w'-]+)?)\s+wagon\b", re.I)
+#: The value said before the ending, for weight: "A member of the golf club I am no
+#: longer", "vegan I am not, not any more".
+_FRONTED = re.compile(rf"^(?P<x>(?:(?:a|an|the)\s+)?[\w'-]+(?:\s+[\w'-]+){{0,5}}?)\s+"
+                      rf"{_SPEAKER}\s+(?:am|'m|are|'re)\s+no\s+(?:longer|more)\b", re.I)
 #: "I no longer volunteer", "we're no longer members".
 _NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s+longer\s+"
                         rf"(?P<x>.+)$", re.I)
@@ -121,7 +150,14 @@ _SUBJECT_ENDED = re.compile(
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
-    r"fell\s+apart|(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
+    r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
+    # Idioms of being done: "yoga classes fell by the wayside", "choir practice went out
+    # the window", "Leeds is in the rear-view mirror", "vegetarian no more".
+    r"(?:fell|fallen|went|gone)\s+by\s+the\s+wayside|(?:went|gone)\s+out\s+(?:of\s+)?the\s+"
+    r"window|in\s+the\s+rear-?view\s+mirror|a\s+distant\s+memory|a\s+closed\s+chapter|"
+    r"out\s+of\s+the\s+picture|no\s+more|off\s+the\s+(?:menu|table|cards)|"
+    r"no\s+longer\s+(?:a\s+)?part\s+of\s+(?:my|our)\s+li(?:fe|ves)|"
+    r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # Never so: "the allergy was a misdiagnosis", "the diagnosis turned out wrong".
     r"(?:was|were|turned\s+out\s+to\s+be)\s+(?:all\s+)?(?:a\s+)?(?:misdiagnosis|"
@@ -134,7 +170,9 @@ _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have
                          r"'ve\s+)?(?:taken|took)\s+over\s+(?P<x>(?:the|my|our)\s+.+)$", re.I)
 #: Where the thing said ends: a reason, a time, a manner after it.
 _THING_END = re.compile(
-    r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|and\s+"
+    r"\s*[,;:!?()\"]|\s+-\s|\s+(?:because|cos|cause|since|after|before|as|when|so|but|"
+    # A purpose after it: "stepped back from the council to spend more time at home".
+    r"(?:in\s+order\s+)?to\s+(?:get|spend|focus|save|make|have|be|free|give|concentrate|look\s+after)|and\s+"
     r"(?:i|we|it|now)|for\s+(?:good|now|ever|the\s+(?:time|moment)|me|us)|last|this|"
     r"in\s+(?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december|the\s+(?:end|spring|summer|autumn|fall|winter|new\s+year))|"
@@ -156,7 +194,7 @@ class Ending:
     holder: str
 
 
-def _thing(text: str) -> str:
+def thing_of(text: str) -> str:
     """The thing said, cut at a reason or a time ("the choir in March" -> "the choir")."""
     thing = _THING_END.sub("", text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
@@ -188,23 +226,25 @@ def endings(sentence: str) -> list[Ending]:
 
 def _clause_endings(clause: str) -> list[Ending]:
     if m := _ACTED_OFF.search(clause):
-        return [Ending(_thing(m["x"]), "")] if _thing(m["x"]) else []
+        return [Ending(thing_of(m["x"]), "")] if thing_of(m["x"]) else []
     # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
     # standing diet ("I'm gluten-free" is what the speaker eats, not an ending).
     if (m := _FREE.search(clause)) and _SINCE.search(clause) and \
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
-    for pattern in (_SPLIT_VERB, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT, _NO_MORE):
+    for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
+                    _NO_MORE):
         m = pattern.match(clause)
         if m is None:
             continue
-        thing = _thing(m["x"] or (m["y"] if pattern is _SPLIT_VERB else ""))
+        thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] or m["v"]
+                                    if pattern is _SPLIT_VERB else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
-            thing = _thing(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
+            thing = thing_of(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []
-    if (m := _TAKEN_OVER.match(clause)) and _thing(m["x"]):
-        return [Ending(_thing(m["x"]), "")]
+    if (m := _TAKEN_OVER.match(clause)) and thing_of(m["x"]):
+        return [Ending(thing_of(m["x"]), "")]
     if m := _SUBJECT_ENDED.match(clause):
         thing = re.sub(r"'s$", "", m["x"])
         if m["me"]:
@@ -216,7 +256,7 @@ def _clause_endings(clause: str) -> list[Ending]:
             holder = UNKNOWN
         elif not set(holder.split()) & PEOPLE:
             holder = ""
-        return [Ending(_thing(thing), holder)] if _thing(thing) else []
+        return [Ending(thing_of(thing), holder)] if thing_of(thing) else []
     return []
 
 
@@ -275,9 +315,70 @@ def ending_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
                   taken: list[str]) -> Candidate | None:
     """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding the
     speaker's memory it says ended in other words than the memory's ("Done with coffee"
-    after "I drink three espressos a day"), else None. Tried after the finders by name."""
-    target = ended_memory(sentence, pool, who, taken)
+    after "I drink three espressos a day"), or the memory of an ending or abstinence it
+    says is over ("I'm eating red meat again" after "I gave up red meat":
+    :func:`resumed_memory`),
+    else None. Tried after the finders by name."""
+    target = ended_memory(sentence, pool, who, taken) or \
+        resumed_memory(sentence, pool, who, taken)
     return change_to(target, sentence, who, turn, observation, taken)
+
+
+#: A thing taken up again, the speaker's: "I eat fish again", "I'm drinking again", "I've
+#: started smoking again", "back on the cigarettes", "back to eating fish".
+_AGAIN = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:am|'m|are|'re|have|'ve)\s+)?"
+                    rf"(?:(?:started|begun|began|taken\s+up|took\s+up)\s+)?"
+                    rf"(?P<x>(?!(?:never|not|no|will|would|can|could|might|should|saw|met|"
+                    rf"did)\b)[\w'-]+(?:\s+[\w'-]+){{0,4}}?)\s+again\b", re.I)
+_BACK = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:am|'m|are|'re)\s+(?:now\s+)?back\s+"
+                   rf"(?:on|to)\s+(?P<x>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){{0,3}})", re.I)
+#: A memory of an ending or of doing without: what taking the thing up again ends.
+_WITHOUT = re.compile(r"\b(?:not|never|no\s+longer|doesn't|don't|isn't|gave\s+up|given\s+up|"
+                      r"quit|stopped|cut\s+out|off\s+the|free|teetotal|sober|abstain\w*)\b",
+                      re.I)
+
+
+def resumed_memory(sentence: str, pool: Pool, who: str,
+                   skip: Sequence[str] = ()) -> Memory | None:
+    """The speaker's memory of giving a thing up or doing without it that ``sentence`` says
+    is over, the thing taken up again ("I eat fish again" after "Ana gave up fish", "I'm
+    drinking again" after "Ana doesn't drink alcohol"): the one-fact memory of an ending
+    or abstinence nearest the thing by meaning (``ENDED_MIN``, ``ENDED_MARGIN`` over the
+    next such memory); None for a question, a plan, another's statement, "never again",
+    or no model."""
+    if sentence.rstrip().endswith("?") or NOT_NOW.search(sentence) or \
+            not speakers_own(sentence):
+        return None
+    m = next((m for c in _clauses(sentence) for p in (_AGAIN, _BACK)
+              if (m := p.match(subject_first(c))) is not None), None)
+    thing = thing_of(m["x"]) if m else ""
+    embedder = pool.embedder() if thing else None
+    if embedder is None:
+        return None
+    try:
+        near = pool.nearest(thing, 10)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+    # Of all the speaker's one-fact memories, not only those of doing without: the thing
+    # taken up again must be nearest the memory of giving it up, clearly ("I'm single
+    # again" nearest "I never remember birthdays" among the abstinences alone is no
+    # ending of it).
+    mine = []
+    for memory in near:
+        said = first_person(memory["content"], who)
+        if memory["id"] in skip or len(said) != 1 or len(said[0].split()) > FACT_WORDS or \
+                not same_holder(memory_holder(said[0]), ""):
+            continue
+        mine.append(memory)
+    if not mine:
+        return None
+    try:
+        closest, best, second = nearest_attribute(thing, mine, who, embedder.embed)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+    gave_up = first_person(closest["content"], who)[0]
+    return closest if _WITHOUT.search(gave_up) and best >= ENDED_MIN and \
+        best - second >= ENDED_MARGIN else None
 
 
 #: The speaker's choice told with "it" as its subject: "it's green tea for me these days",

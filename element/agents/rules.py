@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .plans import plan
 from .episode_words import GENERIC
 from .spoken import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
@@ -35,7 +36,8 @@ class Candidate:
     ``key`` names the point it is about (``fact:location``, ``preference:tea``...): a later
     candidate with the same key supersedes it. ``slot`` says the key holds one value that is
     not part of it (a location, a name), so forgetting needs the same value. ``kind`` is add,
-    correct or forget; ``query`` is what a keyless correction or forget searches for.
+    correct, forget or plan (``plans.py``); ``query`` is what a keyless correction or forget
+    searches for.
     """
 
     category: str
@@ -487,6 +489,13 @@ def _parse(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:
     return _instruction(s, turn, who) or _statement(s, turn, who, echo)
 
 
+def _plan(s: str, turn: int, who: str) -> Candidate | None:
+    """A plan or wish of the speaker's (``plans.py``), kept as one: no key, replaces nothing
+    (kind "plan": no loose statement an episode retells, no sentence read for a change)."""
+    told = plan(s, who)
+    return Candidate("context", told, None, turn, "plan") if told else None
+
+
 def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | None:
     inner = _parse(rest, turn, who)
     if inner is not None:
@@ -540,7 +549,8 @@ def extract(text: str, turn: int, who: str = "User", *,
         elif pending:
             candidate = _correction(s, turn, who, True)
         else:
-            candidate = _parse(s, turn, who, echo=replies)
+            # A plan or wish first: "I'd love to live in Glasgow" is no present home.
+            candidate = _plan(s, turn, who) or _parse(s, turn, who, echo=replies)
         pending = False
         if candidate is not None:
             candidate.source = s

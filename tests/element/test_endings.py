@@ -35,6 +35,21 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("I'm an ex-smoker now.", "smoker"),
     ("We had to put Max down last month.", "Max"),
     ("Our gym membership was cancelled in May.", "Our gym membership"),
+    # Idioms of being done, in words of no cue list.
+    ("Yoga classes fell by the wayside when work got busy.", "Yoga classes"),
+    ("I fell off the keto wagon at Christmas.", "keto"),
+    ("I've stepped back from the parish council to spend more time at home.",
+     "the parish council"),
+    ("My Spotify subscription expired in May.", "My Spotify subscription"),
+    ("Vegetarian no more, I had a steak last night.", "Vegetarian"),
+    ("I bowed out of the pub quiz team.", "the pub quiz team"),
+    ("I knocked the vaping on the head.", "the vaping"),
+    ("A member of the Labour party I am no longer.", "A member of the Labour party"),
+    ("Didn't renew my gym membership in January.", "my gym membership"),
+    ("I've sworn off chocolate.", "chocolate"),
+    ("I put the band behind me last year.", "the band"),
+    ("The allotment is no longer part of my life.", "The allotment"),
+    ("I tore up my union membership card.", "my union membership card"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -53,6 +68,10 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I just finished with the intro to my script.",
     "We connected over our shared love of basketball.",
     "I used to work at Apple before Spotify.",
+    "I fell off the wagon last night.",
+    "We ran out of milk.",
+    "I cut up some onions.",
+    "I put the kids to bed.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
     assert [e for e in endings(clean(said)) if e.holder == ""] == []
@@ -93,3 +112,19 @@ def test_the_speakers_choice_said_with_it_replaces_what_it_names(store):
     tell(store, "I drink black coffee all day.")
     assert tell(store, "It's green tea for me these days.") == ["supersede"]
     assert "black coffee" not in current(store)
+
+
+def test_a_thing_taken_up_again_ends_the_memory_of_giving_it_up(store):
+    """"I'm eating red meat again" names the thing and no ending: the memory of doing
+    without it is what no longer holds."""
+    tell(store, "My best friend is called Priya.")
+    tell(store, "I gave up red meat in the spring.")
+    assert tell(store, "I'm eating red meat again, I was anaemic.") == ["supersede"]
+    now = current(store)
+    assert "gave up red meat" not in now and "again" in now and "Priya" in now
+
+
+def test_another_person_taking_a_thing_up_again_keeps_the_speakers_ending(store):
+    tell(store, "I quit smoking last year.")
+    tell(store, "My dad is smoking again, it drives me mad.")
+    assert "quit smoking" in current(store)

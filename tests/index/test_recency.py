@@ -229,6 +229,8 @@ def test_what_answers_the_question_comes_before_the_persons_other_facts(
      "Oona is with Petra now.", "Who is Oona's partner?"),
     ("Oona drives a Skoda Octavia.", "The Skoda got written off in a crash.",
      "Oona has been driving Oona's dad's old Volvo since.", "What car does Oona drive?"),
+    ("Oona lives in Swansea.", "Swansea is a distant memory now.", "Oona lives in Ludlow.",
+     "Where does Oona live?"),
 ])
 def test_of_one_turn_the_present_value_ranks_before_the_ending(
         make_store: Callable[..., MemoryBackend], served: object, old: str, ending: str,
@@ -427,6 +429,13 @@ def test_an_ending_or_a_past_is_no_current_value_and_a_change_is() -> None:
     assert yields("Oona grew up in Cork, actually.")
     assert not yields("Nils is with Petra now.")
     assert not yields("Jade cancelled the gym membership and joined the climbing gym instead.")
+    # Idioms of being done, in words of no cue list.
+    assert yields("Swansea is a distant memory now.")
+    assert yields("Ludlow is behind Oona now.")
+    assert yields("The pottery class fell by the wayside.")
+    assert yields("Oona's Netflix subscription lapsed in May.")
+    assert not yields("Oona lives behind the station.")
+    assert not yields("Oona is a history teacher.")
 
 
 def test_question_vectors_are_kept_by_model_not_by_embedder() -> None:
