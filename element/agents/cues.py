@@ -22,7 +22,7 @@ from .holders import _OPENING_ADVERB, holder_of
 from .rules import norm, point_key
 
 __all__ = ["NEW_HOME", "ROLE_BEGUN", "MAY_CHANGE", "SINGLE_KEYS", "GENERIC", "Signals",
-           "signals", "ranked"]
+           "signals", "ranked", "bounded"]
 
 #: The single-valued attributes "a new X" can name ("we got a new boss").
 SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employer",
@@ -50,13 +50,24 @@ ROLE_BEGUN = (r"\bfirst\s+(?:day|week|month|shift|fortnight)\s+(?:as\s+(?:a|an|t
               r"(?:the\s+|my\s+)?new\s+(?:job|role|place|firm|company|practice|school)\b)|"
               r"\b(?:my|the)\s+new\s+(?:job|role|position)\s+(?:at|with|as)\b")
 
+#: A change done to the speaker, said in the passive: "I've been moved under Declan", "we
+#: got transferred to the Leeds office", "I was put on nights": the speaker is the one
+#: changed, whoever did it (the active, "they moved me", is ``rule_evaluator._ACTED_ON``).
+_DONE_TO = (r"(?:been|got|gotten|was|were)\s+(?:moved|transferred|switched|reassigned|"
+            r"relocated|posted|put|placed|redeployed|seconded)\s+(?:over\s+)?"
+            r"(?:to|under|onto|into|on|at|in)\b")
+#: A change said as a noun after a light verb ("made the switch to a Pixel", "made the
+#: jump to Monzo", "did the move to Leeds"): the same change as the verb it names.
+_NOMINAL = (r"(?:made|make|making|done|did)\s+the\s+(?:big\s+|final\s+)?(?:switch|jump|move|"
+            r"change|leap|shift|swap|transition)(?:\s+over)?\s+(?:to|from|across)\b")
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
                  r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
                  r"(?:gone|went|going)\s+back\s+to|" + NEW_HOME + r"|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
-                 r"(?:got|was|been)\s+promoted|(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
+                 r"(?:got|was|been)\s+promoted|" + _DONE_TO + r"|" + _NOMINAL + r"|"
+                 r"(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
                  r"to|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|broken\s+up|split\s+up|cancell?ed|dropped|"
@@ -108,6 +119,8 @@ MAY_CHANGE = re.compile(
     r"no more|resign|retire|handed|upgrad|downgrad|first|up to|ended|parted|"
     # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
     r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
+    # A change said as a noun after a light verb ("made the jump to", ``_NOMINAL``).
+    r"(?:made|make|making|done|did)\s+the\b|"
     # A home bought or leased (``NEW_HOME``).
     r"purchas|lease|tenancy|keys|"
     # Endings with a particle after what ended, stepping down, growing out, "no X for me".
@@ -218,6 +231,28 @@ def _cut(value: str) -> str:
     return " ".join(words[:6])
 
 
+#: A span with an end, not a value held from then on: a stay counted out ("I'm staying at
+#: my mum's for a fortnight", "we're living out of a van for three months"), or a state
+#: told in the simple past with its length ("I lived in Bristol for a few years", "worked
+#: there for a decade"): over, or to be over. A span up to now holds ("for a few weeks
+#: now"), as does the present perfect ("I've lived here for years").
+_SPAN = (r"for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+"
+         r"of|several|some|many|\d+)\s+(?:\w+\s+)?(?:days?|nights?|weeks?|weekends?|fortnights?|"
+         r"months?|years?|summers?|winters?|terms?|semesters?|seasons?|decades?)\b"
+         r"(?!\s+(?:now|already|so\s+far)\b)")
+_BOUNDED = re.compile(r"\b(?:(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|stopping|"
+                      r"lodging|crashing|house-sitting|living)|(?<!have\s)(?<!has\s)(?<!'ve\s)"
+                      r"(?<!'s\s)(?:lived|worked|studied|stayed|was|were))\b[^;.!?]*?\b"
+                      + _SPAN, re.I)
+
+
+def bounded(sentence: str) -> bool:
+    """Whether ``sentence`` tells a span with an end (:data:`_BOUNDED`) and nothing of what
+    holds now: a stay or a past period is no new value."""
+    return bool(_BOUNDED.search(sentence)) and not _NOWISH.search(sentence) and \
+        not _ACTED.search(sentence)
+
+
 #: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.
 _USED_TO_NOW = re.compile(r"\bused to (?P<x>[^,;.!?]+?),?\s+but\s+(?:now|these days|nowadays|"
                           r"today)\b", re.I)
@@ -276,7 +311,8 @@ def signals(sentence: str) -> Signals:
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(ADDITION.search(sentence)),
-                   not_now=bool(NOT_NOW.search(sentence)), ended=tuple(ended),
+                   not_now=bool(NOT_NOW.search(sentence)) or bounded(sentence),
+                   ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things),
                    now=bool(_NOWISH.search(sentence)))
 
