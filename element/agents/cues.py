@@ -232,9 +232,10 @@ def _cut(value: str) -> str:
 
 
 #: A span with an end, not a value held from then on: a stay counted out ("I'm staying at
-#: my mum's for a fortnight", "we're living out of a van for three months"), or a state
-#: told in the simple past with its length ("I lived in Bristol for a few years", "worked
-#: there for a decade"): over, or to be over. A span up to now holds ("for a few weeks
+#: my mum's for a fortnight", "we're living out of a van for three months"), or what was
+#: told in the simple past with its length ("I lived in Bristol for a few years", "tried
+#: keto for a month"): over, or to be over (a change of the speaker's, "I switched to ...",
+#: is read as one however long ago: :func:`bounded`). A span up to now holds ("for a few weeks
 #: now"), as does the present perfect ("I've lived here for years").
 _SPAN = (r"for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+"
          r"of|several|some|many|\d+)\s+(?:\w+\s+)?(?:days?|nights?|weeks?|weekends?|fortnights?|"
@@ -242,7 +243,8 @@ _SPAN = (r"for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+fe
          r"(?!\s+(?:now|already|so\s+far)\b)")
 _BOUNDED = re.compile(r"\b(?:(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|stopping|"
                       r"lodging|crashing|house-sitting|living)|(?<!have\s)(?<!has\s)(?<!'ve\s)"
-                      r"(?<!'s\s)(?:lived|worked|studied|stayed|was|were))\b[^;.!?]*?\b"
+                      r"(?<!'s\s)(?<!had\s)(?<!been\s)(?:[a-z]{3,}ed|was|were|went|did|had|"
+                      r"took|spent|kept|ran|ate|drove|rode|taught|ate))\b[^;.!?]*?\b"
                       + _SPAN, re.I)
 
 

@@ -62,6 +62,14 @@ _WHAT_IS = re.compile(r"^what\s+(?P<s>i|we)\s+" + _VERB + _WHEN + r"\s+(?:is|'s|
 _OPENERS = frozenset("""the a an my our some one two three four five six seven eight nine ten
 eleven twelve half""".split())
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: An adverb between the speaker's "am" and what they are: "I'm officially an attorney
+#: now", "we're finally the owners": said of the present, it adds no fact, and it hides
+#: the statement's shape from the rules ("I'm an attorney now"). Not a hedge or a negation
+#: ("I'm hardly a chef", "probably a ...": they change what is said).
+_STANCE = re.compile(r"\b(?P<be>(?:i|we)(?:'m|'re|\s+am|\s+are))\s+(?!(?:hardly|barely|scarcely|"
+                     r"nearly|probably|possibly|supposedly|allegedly|likely|unlikely|early|"
+                     r"only|partly|mostly|largely)\b)[a-z]{3,}ly\s+(?=(?:a|an|the|my|our)\s)",
+                     re.I)
 
 
 def _value(x: str) -> str:
@@ -121,5 +129,5 @@ def inverted(text: str) -> str:
     """``text`` with each sentence that tells its value first written as the plain
     statement it means ("Leeds is where I live now" -> "I live in Leeds now")."""
     parts = _SENTENCE.split(text)
-    written = [_capital(p, _sentence(p)) for p in parts]
+    written = [_capital(p, _STANCE.sub(lambda m: m["be"] + " ", _sentence(p))) for p in parts]
     return text if written == parts else " ".join(written)
