@@ -20,6 +20,7 @@ import pytest
 from element.agents.ages import reached, years
 from element.agents.cues import bounded, signals
 from element.agents.inverted import inverted
+from element.agents.role_noun import role_value
 from tests.element.speaker import BACKGROUND, background_kept, current, open_store, tell
 
 
@@ -70,6 +71,26 @@ def test_a_change_done_or_named_is_a_strong_cue(sentence: str) -> None:
     assert signals(sentence).strong
 
 
+@pytest.mark.parametrize("sentence,found", [
+    ("Honestly, oat milk has become my favourite creamer.", ("favourite creamer", "oat milk", True)),
+    ("my usual barber is Kemal", ("usual barber", "Kemal", False)),
+    ("Dr Patel is our dentist now.", ("dentist", "Dr Patel", True)),
+    ("my boss is on leave now", None),          # where someone is, no value
+    ("This is my favourite cafe.", None),       # a pronoun, no value
+])
+def test_a_role_noun_and_its_value_are_read_either_way_round(
+        sentence: str, found: tuple[str, str, bool] | None) -> None:
+    assert role_value(sentence) == found
+
+
+@pytest.mark.parametrize("said,plain", [
+    ("So I'm officially a solicitor now.", "So I'm a solicitor now."),
+    ("I'm hardly a chef.", "I'm hardly a chef."),    # a hedge changes what is said
+])
+def test_a_stance_adverb_is_dropped_for_reading(said: str, plain: str) -> None:
+    assert inverted(said) == plain
+
+
 @pytest.fixture(params=["file"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "grammar")
@@ -81,6 +102,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I drive a Ford Focus.", "Made the switch to a Kia Niro in May, the mileage is great.",
      "Focus"),
     ("I work two days a week.", "Three days a week is all I do now.", "two days"),
+    ("My favourite biscuit is a bourbon.", "Sorry, but the jammie dodger has become my "
+     "favourite biscuit.", "bourbon"),
+    ("I'm a trainee solicitor at a firm in Bury.", "Passed my exams, so I'm officially a "
+     "solicitor now.", "trainee"),
 ])
 def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
                                             old: str) -> None:
@@ -95,6 +120,10 @@ def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
     ("I live in Derby.", "I'm staying at my brother's in Hull for a fortnight.", "Derby"),
     ("I live in Derby.", "Years ago I lived in York for two years.", "Derby"),
     ("My grandson Reuben is six.", "Reuben turns seven next week.", "is six"),
+    ("I'm vegetarian.", "I did the carnivore diet for a month years ago, never again.",
+     "vegetarian"),
+    ("My favourite biscuit is a bourbon.", "My brother says his favourite biscuit is a "
+     "jammie dodger now.", "bourbon"),
 ])
 def test_a_stay_a_past_period_or_a_coming_age_keeps_the_fact(store: Any, before: str,
                                                              after: str, kept: str) -> None:
