@@ -65,6 +65,10 @@ _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transfe
                  r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
                  r"(?:gone|went|going)\s+back\s+to|" + NEW_HOME + r"|"
+                 # Sides changed: "I've gone over to Bath Rugby" (not a visit: "went over to
+                 # see Mum", "gone over to my sister's").
+                 r"gone\s+(?:over|across)\s+to(?!\s+(?:see|visit|stay|help)\b|(?:\s+[\w-]+){0,2}?"
+                 r"\s+[\w-]+'s?(?:\s|$|[,.;!?]))|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
                  r"(?:got|was|been)\s+promoted|" + _DONE_TO + r"|" + _NOMINAL + r"|"
                  r"(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
@@ -116,6 +120,7 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
+    r"gone over|gone across|"
     r"no more|resign|retire|handed|upgrad|downgrad|first|up to|ended|parted|"
     # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
     r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
