@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from element.agents.ages import reached, years
+from element.agents.answered import answered
 from element.agents.cues import bounded, signals
 from element.agents.inverted import inverted
 from element.agents.role_noun import role_value
@@ -89,6 +90,26 @@ def test_a_role_noun_and_its_value_are_read_either_way_round(
 ])
 def test_a_stance_adverb_is_dropped_for_reading(said: str, plain: str) -> None:
     assert inverted(said) == plain
+
+
+@pytest.mark.parametrize("question,answer,said", [
+    ("Who's your dentist these days?", "Dr Quayle. Mr Burns retired.",
+     "My dentist is Dr Quayle these days. Mr Burns retired."),
+    ("Where's your studio now?", "Salford.", "My studio is in Salford now."),
+    ("What's your view on it?", "No idea.", "No idea."),      # no thing of one's own
+])
+def test_a_fragment_answering_what_a_thing_of_yours_is_is_said_whole(
+        question: str, answer: str, said: str) -> None:
+    assert answered(answer, question) == said
+
+
+@pytest.mark.parametrize("sentence,strong", [
+    ("I have gone over to Hull FC since the move.", True),
+    ("I have gone over to my sister's for the weekend.", False),   # a visit
+    ("I have gone over to see Mum.", False),
+])
+def test_sides_changed_is_a_change_not_a_visit(sentence: str, strong: bool) -> None:
+    assert signals(sentence).strong is strong
 
 
 @pytest.fixture(params=["file"])
