@@ -90,7 +90,11 @@ SLOTS: tuple[Slot, ...] = (
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
           r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
           r"remote\b", True),
-    _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|report(?:s|ing)?\s+to)\b",
+    # "Under <Name>" at work is whom one reports to: "I work under Declan", "I've been
+    # moved under Declan" (a person's name: "under pressure", "under the bridge" are not).
+    _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|team\s+lead(?:er)?|"
+          r"report(?:s|ing)?\s+to|"
+          r"(?-i:under\s+(?!The\b|A\b|My\b|Our\b)[A-Z][a-z]+\b(?!\s+[A-Z])))\b",
           True, "fact:manager"),
     _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
           r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"

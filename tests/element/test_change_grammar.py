@@ -127,6 +127,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "favourite biscuit.", "bourbon"),
     ("I'm a trainee solicitor at a firm in Bury.", "Passed my exams, so I'm officially a "
      "solicitor now.", "trainee"),
+    ("My team leader is Gwen.", "I've been moved under Farid after the merger.", "Gwen"),
 ])
 def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
                                             old: str) -> None:
@@ -145,6 +146,7 @@ def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
      "vegetarian"),
     ("My favourite biscuit is a bourbon.", "My brother says his favourite biscuit is a "
      "jammie dodger now.", "bourbon"),
+    ("My team leader is Gwen.", "I work under pressure now.", "Gwen"),
 ])
 def test_a_stay_a_past_period_or_a_coming_age_keeps_the_fact(store: Any, before: str,
                                                              after: str, kept: str) -> None:
