@@ -79,9 +79,6 @@ def holder_of(sentence: str) -> str:
     s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
     if kin_modifier(s):
         return ""       # "my pet insurance is with Petplan": a thing of the speaker's
-    if re.match(r"^(?:my|our)\s+[a-z]+\s+[a-z]+\s+(?:is|are)\s+(?:called\s+|named\s+)?"
-                r"(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?(?-i:[A-Z][a-z])", s, re.I):
-        return ""       # "my line manager is Priyanka": two words, as "my manager is Dev"
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:-[a-z]+)*(?:\s+(?-i:[A-Z][a-z]+))?)\s+"
                      r"(?P<v>\w+)", s, re.I):
         if "-" in m["h"] and set(m["h"].lower().split("-")) & RELATIONS:

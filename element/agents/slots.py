@@ -173,6 +173,14 @@ def same_slot(sentence: str, said: str) -> bool:
     return not (named and held) or bool(named & held)
 
 
+def _named_role(said: str, usable: set[Slot]) -> bool:
+    """Whether a first-person memory names one of ``usable``'s roles as the speaker's, by
+    the slot's own word ("my line manager is Priyanka": the speaker's manager, though
+    ``holders`` reads its first word as the holder)."""
+    m = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:is|are)\b", said, re.I)
+    return m is not None and any(slot.words.search(m[1]) for slot in usable)
+
+
 def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Memory],
                 who: str, skip: Iterable[str] = ()) -> Memory | None:
     """The newest one-fact memory of ``holder``'s (``who``'s memories read back in the
@@ -188,7 +196,8 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
             continue
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-                not same_holder(owner(said[0]), holder):
+                not (same_holder(owner(said[0]), holder) or
+                     holder == "" and _named_role(said[0], usable)):
             continue
         # Of the slot by its words, or by the key the rules give it ("I'm a teaching
         # assistant at a primary school" is the occupation, though no slot word says so).
