@@ -246,18 +246,26 @@ _SPAN = (r"for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+fe
          r"of|several|some|many|\d+)\s+(?:\w+\s+)?(?:days?|nights?|weeks?|weekends?|fortnights?|"
          r"months?|years?|summers?|winters?|terms?|semesters?|seasons?|decades?)\b"
          r"(?!\s+(?:now|already|so\s+far)\b)")
-_BOUNDED = re.compile(r"\b(?:(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|stopping|"
-                      r"lodging|crashing|house-sitting|living)|(?<!have\s)(?<!has\s)(?<!'ve\s)"
-                      r"(?<!'s\s)(?<!had\s)(?<!been\s)(?:[a-z]{3,}ed|was|were|went|did|had|"
-                      r"took|spent|kept|ran|ate|drove|rode|taught|ate))\b[^;.!?]*?\b"
-                      + _SPAN, re.I)
+_STAY = re.compile(r"\b(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|stopping|lodging|"
+                   r"crashing|house-sitting|living)\b[^;.!?]*?\b" + _SPAN, re.I)
+_PAST_SPAN = re.compile(r"(?<!have\s)(?<!has\s)(?<!'ve\s)(?<!'s\s)(?<!had\s)(?<!been\s)"
+                        r"\b(?:[a-z]{3,}ed|was|were|went|did|had|took|spent|kept|ran|ate|drove|"
+                        r"rode|taught)\b[^;.!?]*?\b" + _SPAN, re.I)
+#: What came after a past span, in the same sentence: "I worked in retail for years before
+#: retraining as a nurse", "... for ten years, but I'm at Monzo now": the sentence tells
+#: a change, the span only what it ended.
+_AFTERWARDS = re.compile(r"\b(?:before|until|till|then|after\s+that|since\s+then|but|now)\b|"
+                         r"\b(?:i|we)(?:'m|'re|'ve|\s+am|\s+are|\s+have)\b", re.I)
 
 
 def bounded(sentence: str) -> bool:
-    """Whether ``sentence`` tells a span with an end (:data:`_BOUNDED`) and nothing of what
-    holds now: a stay or a past period is no new value."""
-    return bool(_BOUNDED.search(sentence)) and not _NOWISH.search(sentence) and \
-        not _ACTED.search(sentence)
+    """Whether ``sentence`` tells a span with an end (a stay: :data:`_STAY`; a past span
+    with nothing after it: :data:`_PAST_SPAN`) and nothing of what holds now: a stay or a
+    past period is no new value."""
+    if _NOWISH.search(sentence) or _ACTED.search(sentence):
+        return False
+    return bool(_STAY.search(sentence)) or \
+        bool(_PAST_SPAN.search(sentence)) and not _AFTERWARDS.search(sentence)
 
 
 #: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.

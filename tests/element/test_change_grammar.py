@@ -60,6 +60,8 @@ def test_ages_said_in_words_are_numbers() -> None:
     ("I lived in York for two years after uni.", True),
     ("I've lived in York for two years.", False),      # still so
     ("I've been staying in Hull for a few weeks now.", False),
+    # What came after the span is told: a change, not a past period.
+    ("I was at Barclays for six years before I joined Monzo.", False),
 ])
 def test_a_span_with_an_end_is_not_the_present(sentence: str, span: bool) -> None:
     assert bounded(sentence) is span
@@ -73,7 +75,8 @@ def test_a_change_done_or_named_is_a_strong_cue(sentence: str) -> None:
 
 
 @pytest.mark.parametrize("sentence,found", [
-    ("Honestly, oat milk has become my favourite creamer.", ("favourite creamer", "oat milk", True)),
+    ("Honestly, oat milk has become my favourite creamer.",
+     ("favourite creamer", "oat milk", True)),
     ("my usual barber is Kemal", ("usual barber", "Kemal", False)),
     ("Dr Patel is our dentist now.", ("dentist", "Dr Patel", True)),
     ("my boss is on leave now", None),          # where someone is, no value
