@@ -251,7 +251,7 @@ _STAY = re.compile(r"\b(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|s
 _PAST_SPAN = re.compile(r"(?<!have\s)(?<!has\s)(?<!'ve\s)(?<!'s\s)(?<!had\s)(?<!been\s)"
                         r"\b(?:[a-z]{3,}ed|was|were|went|did|had|took|spent|kept|ran|ate|drove|"
                         r"rode|taught)\b[^;.!?]*?\b" + _SPAN, re.I)
-#: What came after a past span, in the same sentence: "I worked in retail for years before
+#: What came after a past span, told after it: "I worked in retail for years before
 #: retraining as a nurse", "... for ten years, but I'm at Monzo now": the sentence tells
 #: a change, the span only what it ended.
 _AFTERWARDS = re.compile(r"\b(?:before|until|till|then|after\s+that|since\s+then|but|now)\b|"
@@ -264,8 +264,10 @@ def bounded(sentence: str) -> bool:
     past period is no new value."""
     if _NOWISH.search(sentence) or _ACTED.search(sentence):
         return False
-    return bool(_STAY.search(sentence)) or \
-        bool(_PAST_SPAN.search(sentence)) and not _AFTERWARDS.search(sentence)
+    if _STAY.search(sentence):
+        return True
+    past = _PAST_SPAN.search(sentence)
+    return past is not None and not _AFTERWARDS.search(sentence[past.end():])
 
 
 #: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.

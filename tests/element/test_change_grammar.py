@@ -144,6 +144,7 @@ def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
 @pytest.mark.parametrize("before,after,kept", [
     ("I live in Derby.", "I'm staying at my brother's in Hull for a fortnight.", "Derby"),
     ("I live in Derby.", "Years ago I lived in York for two years.", "Derby"),
+    ("I live in Derby.", "Back in my twenties I lived in York for two years.", "Derby"),
     ("My grandson Reuben is six.", "Reuben turns seven next week.", "is six"),
     ("I'm vegetarian.", "I did the carnivore diet for a month years ago, never again.",
      "vegetarian"),
