@@ -20,7 +20,7 @@ from .restated import change_to
 from .rules import Candidate
 from .updates import FACT_WORDS, Memory, first_person
 
-__all__ = ["birthday", "age_target", "birthday_change"]
+__all__ = ["birthday", "reached", "years", "age_target", "birthday_change"]
 
 _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
              "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
@@ -42,6 +42,46 @@ _STATED = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z-]+))(?:'s|\s+is|\s+has(?=\s+(?:jus
                      r"already|and|but|so|this|last|on|in|at|earlier)\b)")
 
 
+#: An age reached, told with any verb of the past: "Tobias hit twelve on Tuesday", "Gran
+#: reached ninety", "Mum's just gone sixty": the verb says little (turned, hit, reached,
+#: made, gone); a bare number ending the clause after a named person does. Read only
+#: against a remembered age it is a year or few above (:func:`age_target`): ages only grow,
+#: so "Tobias scored twelve" after "Tobias is twelve" is no age. Not a present or a future
+#: ("turns twelve next week", "is turning twelve", "will be twelve").
+_REACHED = re.compile(r"\b(?P<n>(?-i:[A-Z])[a-z-]+)(?:'s|\s+has|\s+had)?\s+(?:just\s+|finally\s+|"
+                      r"officially\s+)?(?P<v>(?!(?:will|would|could|might|may|shall|should|can|"
+                      r"is|are|was|were|be)\b)[a-z]+(?<!s)(?<!ing))\s+(?P<age>" + _NUMBER +
+                      r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
+                      r"already|and|but|so|this|last|earlier|over\s+the\s+weekend|at\s+the\s+weekend)\b|"
+                      r"\s+on\s+(?-i:[A-Z]))")
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def years(age: str) -> int | None:
+    """An age said in digits or words as a number: "12", "twelve", "sixty-nine" -> 69."""
+    said = age.lower().strip()
+    if said.isdigit():
+        return int(said)
+    parts = re.split(r"[\s-]+", said)
+    if len(parts) == 1 and parts[0] in _UNITS:
+        return _UNITS.index(parts[0])
+    if parts[0] in _TENS and (len(parts) == 1 or len(parts) == 2 and parts[1] in _UNITS[1:10]):
+        return 20 + 10 * _TENS.index(parts[0]) + (_UNITS.index(parts[1]) if len(parts) == 2 else 0)
+    return None
+
+
+def reached(sentence: str) -> tuple[str, str] | None:
+    """The named person and the age a sentence says they reached with a verb of the past
+    (:data:`_REACHED`: ("Tobias", "twelve")), else None."""
+    m = _REACHED.search(sentence)
+    if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that") or \
+            years(m["age"]) is None:
+        return None
+    return m["n"], m["age"].lower()
+
+
 def birthday(sentence: str) -> tuple[str, str] | None:
     """Whose birthday ``sentence`` counts and the age: ("Archie", "4"), ("Reuben",
     "second"); an age stated of a named person counts as well ("Niamh's seven now":
@@ -57,18 +97,24 @@ def birthday(sentence: str) -> tuple[str, str] | None:
 
 
 def age_target(name: str, age: str, memories: Iterable[Memory], who: str,
-               skip: Iterable[str] = ()) -> Memory | None:
-    """The newest one-fact memory stating ``name``'s age, other than ``age``."""
+               skip: Iterable[str] = (), grown: bool = False) -> Memory | None:
+    """The newest one-fact memory stating ``name``'s age, other than ``age``; with
+    ``grown``, one to three years below it (an age reached: :func:`reached`)."""
     avoid = set(skip)
     states = re.compile(rf"\b{re.escape(name)}\b(?:\s+\w+){{0,3}}?\s+(?:is|turned|has\s+turned)"
-                        rf"\s+(?:now\s+|just\s+|already\s+)?(?P<a>{_NUMBER})\b", re.I)
+                        rf"\s+(?:now\s+|just\s+|already\s+)?(?P<a>{_NUMBER}(?:-[a-z]+)?)\b", re.I)
     for memory in memories:
         said = first_person(memory["content"], who)
         if memory["id"] in avoid or len(said) != 1 or len(said[0].split()) > FACT_WORDS:
             continue
         m = states.search(said[0])
-        if m is not None and m["a"].lower() != age:
-            return memory
+        if m is None or m["a"].lower() == age:
+            continue
+        if grown:
+            was, now = years(m["a"]), years(age)
+            if was is None or now is None or not 1 <= now - was <= 3:
+                continue
+        return memory
     return None
 
 
@@ -76,8 +122,12 @@ def birthday_change(sentence: str, pool: Pool, who: str, turn: int,
                     observation: Observation, taken: list[str]) -> Candidate | None:
     """``sentence`` as a change superseding the memory of the age of the person whose
     birthday it counts, else None."""
-    counted = birthday(sentence)
-    if counted is None or sentence.rstrip().endswith("?"):
+    if sentence.rstrip().endswith("?"):
         return None
-    target = age_target(*counted, pool.memories(), who, taken)
+    counted, grown = birthday(sentence), False
+    if counted is None:
+        counted, grown = reached(sentence), True
+    if counted is None:
+        return None
+    target = age_target(*counted, pool.memories(), who, taken, grown=grown)
     return change_to(target, sentence, who, turn, observation, taken)

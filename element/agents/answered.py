@@ -73,12 +73,38 @@ _VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be
                       re.I)
 
 
+#: A question of what one of the other speaker's things is: "What's your favourite film
+#: these days?", "Who's your GP now?", "Which is your local?": the thing, and when.
+_WH_BE = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|who|where)(?:'s|\s+is|\s+are)\s+"
+                    r"(?P<x>your\s+[^?]+?)(?P<tail>(?:\s+(?:these\s+days|nowadays|now|"
+                    r"at\s+the\s+moment|currently))?)\s*\?\s*$", re.I)
+
+
+def _be(text: str, question: str) -> str | None:
+    """``text`` whose first sentence is a bare noun phrase answering what one of the
+    speaker's things is (:data:`_WH_BE`), that sentence written whole: "Who's your GP
+    now?" / "Dr Oduya." -> "My GP is Dr Oduya now."; else None."""
+    q = _WH_BE.search(question.strip())
+    m = _FRAGMENT.match(text.strip())
+    if q is None or m is None or _VERBISH.search(m["x"]):
+        return None
+    thing = re.sub(r"^your\b", "My", q["x"].strip(), flags=re.I)
+    value = m["x"]
+    if value.split()[0] in ("A", "An", "The"):
+        value = value[0].lower() + value[1:]
+    link = "is in" if q["wh"].lower() == "where" else "is"
+    said = " ".join(w for w in (thing, link, value, q["tail"].strip()) if w)
+    return (said + ". " + text.strip()[m.end():]).strip()
+
+
 def fragment(text: str, question: str | None) -> str:
     """``text`` whose first sentence answers ``question`` (what the other speaker does, one
     thing) with a bare noun phrase, that sentence written whole: "What are you driving these
     days?" / "A Skoda Octavia. The Mini died." -> "I am driving a Skoda Octavia these days.
     The Mini died."; "Where are you working now?" / "Aldi." -> "I am working at Aldi now.".
     Unchanged otherwise: the fragment alone names no attribute."""
+    if question and (be := _be(text, question)) is not None:
+        return be
     q = _WH.search(question.strip()) if question else None
     m = _FRAGMENT.match(text.strip())
     if q is None or m is None or _VERBISH.search(m["x"]) or q["wh"].lower() == "who" and \

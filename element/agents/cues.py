@@ -22,7 +22,7 @@ from .holders import _OPENING_ADVERB, holder_of
 from .rules import norm, point_key
 
 __all__ = ["NEW_HOME", "ROLE_BEGUN", "MAY_CHANGE", "SINGLE_KEYS", "GENERIC", "Signals",
-           "signals", "ranked"]
+           "signals", "ranked", "bounded"]
 
 #: The single-valued attributes "a new X" can name ("we got a new boss").
 SINGLE_KEYS = frozenset({"fact:manager", "fact:car", "fact:phone", "fact:employer",
@@ -50,13 +50,28 @@ ROLE_BEGUN = (r"\bfirst\s+(?:day|week|month|shift|fortnight)\s+(?:as\s+(?:a|an|t
               r"(?:the\s+|my\s+)?new\s+(?:job|role|place|firm|company|practice|school)\b)|"
               r"\b(?:my|the)\s+new\s+(?:job|role|position)\s+(?:at|with|as)\b")
 
+#: A change done to the speaker, said in the passive: "I've been moved under Declan", "we
+#: got transferred to the Leeds office", "I was put on nights": the speaker is the one
+#: changed, whoever did it (the active, "they moved me", is ``rule_evaluator._ACTED_ON``).
+_DONE_TO = (r"(?:been|got|gotten|was|were)\s+(?:moved|transferred|switched|reassigned|"
+            r"relocated|posted|put|placed|redeployed|seconded)\s+(?:over\s+)?"
+            r"(?:to|under|onto|into|on|at|in)\b")
+#: A change said as a noun after a light verb ("made the switch to a Pixel", "made the
+#: jump to Monzo", "did the move to Leeds"): the same change as the verb it names.
+_NOMINAL = (r"(?:made|make|making|done|did)\s+the\s+(?:big\s+|final\s+)?(?:switch|jump|move|"
+            r"change|leap|shift|swap|transition)(?:\s+over)?\s+(?:to|from|across)\b")
 #: Verbs of change, as the speaker's own act ("I switched", "we moved", "got promoted").
 _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transferred|became|"
                  r"become|rehomed|(?:am|are)\s+done\s+with|"
                  r"retrained|qualified\s+as|dyed|kicked|separated|"
                  r"(?:gone|went|going)\s+back\s+to|" + NEW_HOME + r"|"
+                 # Sides changed: "I've gone over to Bath Rugby" (not a visit: "went over to
+                 # see Mum", "gone over to my sister's").
+                 r"gone\s+(?:over|across)\s+to(?!\s+(?:see|visit|stay|help)\b|(?:\s+[\w-]+){0,2}?"
+                 r"\s+[\w-]+'s?(?:\s|$|[,.;!?]))|"
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
-                 r"(?:got|was|been)\s+promoted|(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
+                 r"(?:got|was|been)\s+promoted|" + _DONE_TO + r"|" + _NOMINAL + r"|"
+                 r"(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
                  r"to|replaced|traded(?:\s+in)?|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|broken\s+up|split\s+up|cancell?ed|dropped|"
@@ -105,9 +120,12 @@ MAY_CHANGE = re.compile(
     r"got rid|instead|no longer|any\s?more|after all|passed away|died|new|different|now|"
     r"these days|"
     r"currently|at the moment|this|start|join|again|turn|actually|update|back|finish|cut|"
+    r"gone over|gone across|"
     r"no more|resign|retire|handed|upgrad|downgrad|first|up to|ended|parted|"
     # A hire or an appointment by another ("took me on as", ``slots.HIRED``).
     r"(?:took|taken|voted|made)\s+(?:me|us)\b|hired|appoint|employed|recruit|"
+    # A change said as a noun after a light verb ("made the jump to", ``_NOMINAL``).
+    r"(?:made|make|making|done|did)\s+the\b|"
     # A home bought or leased (``NEW_HOME``).
     r"purchas|lease|tenancy|keys|"
     # Endings with a particle after what ended, stepping down, growing out, "no X for me".
@@ -218,6 +236,40 @@ def _cut(value: str) -> str:
     return " ".join(words[:6])
 
 
+#: A span with an end, not a value held from then on: a stay counted out ("I'm staying at
+#: my mum's for a fortnight", "we're living out of a van for three months"), or what was
+#: told in the simple past with its length ("I lived in Bristol for a few years", "tried
+#: keto for a month"): over, or to be over (a change of the speaker's, "I switched to ...",
+#: is read as one however long ago: :func:`bounded`). A span up to now holds ("for a few weeks
+#: now"), as does the present perfect ("I've lived here for years").
+_SPAN = (r"for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+"
+         r"of|several|some|many|\d+)\s+(?:\w+\s+)?(?:days?|nights?|weeks?|weekends?|fortnights?|"
+         r"months?|years?|summers?|winters?|terms?|semesters?|seasons?|decades?)\b"
+         r"(?!\s+(?:now|already|so\s+far)\b)")
+_STAY = re.compile(r"\b(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|stopping|lodging|"
+                   r"crashing|house-sitting|living)\b[^;.!?]*?\b" + _SPAN, re.I)
+_PAST_SPAN = re.compile(r"(?<!have\s)(?<!has\s)(?<!'ve\s)(?<!'s\s)(?<!had\s)(?<!been\s)"
+                        r"\b(?:[a-z]{3,}ed|was|were|went|did|had|took|spent|kept|ran|ate|drove|"
+                        r"rode|taught)\b[^;.!?]*?\b" + _SPAN, re.I)
+#: What came after a past span, told after it: "I worked in retail for years before
+#: retraining as a nurse", "... for ten years, but I'm at Monzo now": the sentence tells
+#: a change, the span only what it ended.
+_AFTERWARDS = re.compile(r"\b(?:before|until|till|then|after\s+that|since\s+then|but|now)\b|"
+                         r"\b(?:i|we)(?:'m|'re|'ve|\s+am|\s+are|\s+have)\b", re.I)
+
+
+def bounded(sentence: str) -> bool:
+    """Whether ``sentence`` tells a span with an end (a stay: :data:`_STAY`; a past span
+    with nothing after it: :data:`_PAST_SPAN`) and nothing of what holds now: a stay or a
+    past period is no new value."""
+    if _NOWISH.search(sentence) or _ACTED.search(sentence):
+        return False
+    if _STAY.search(sentence):
+        return True
+    past = _PAST_SPAN.search(sentence)
+    return past is not None and not _AFTERWARDS.search(sentence[past.end():])
+
+
 #: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.
 _USED_TO_NOW = re.compile(r"\bused to (?P<x>[^,;.!?]+?),?\s+but\s+(?:now|these days|nowadays|"
                           r"today)\b", re.I)
@@ -276,7 +328,8 @@ def signals(sentence: str) -> Signals:
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(ADDITION.search(sentence)),
-                   not_now=bool(NOT_NOW.search(sentence)), ended=tuple(ended),
+                   not_now=bool(NOT_NOW.search(sentence)) or bounded(sentence),
+                   ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things),
                    now=bool(_NOWISH.search(sentence)))
 

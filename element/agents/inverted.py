@@ -36,7 +36,63 @@ _IS_HOME = re.compile(rf"^{_NAME}(?:'s|\s+is|\s+has)\s+(?P<b>been\s+|become\s+)?
 #: speaker the rules look for at the start; "now" alone opens talk ("Now, I ...") as often.
 _FRONTED_NOW = re.compile(r"^(?P<t>these\s+days|nowadays|at\s+the\s+moment|currently)\s*,?\s+"
                           r"(?P<s>(?:i|we)\b[^,;:]*?)(?P<rest>\s*[,;:].*)?$", re.I)
+#: The verb of a cleft's clause, with its particle or preposition: "run with", "drive",
+#: "'m with", "have been going to".
+_VERB = (r"(?P<v>(?:(?:am|'m|are|'re|have|'ve|had|'d)\s+)?(?:been\s+)?[a-z]+"
+         r"(?:\s+(?:with|for|at|to|in|on|from|by|under|into))?)")
+#: When it holds, after the verb: "now", "these days".
+_WHEN = r"(?P<t>(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|instead))*)"
+#: The clause after the cleft: a reason, more news.
+_REST = r"(?P<rest>\s*[,;].*)?"
+#: An it-cleft, the value told first: "it's the Riverside Striders I run with now", "it's
+#: Aldi we go to these days" (after a clause of its own: "Gone are my Harriers days; it's
+#: ..."). The value opens on a determiner or a capital: "it's funny I ..." is no value.
+_CLEFT = re.compile(r"^(?P<pre>(?:[^,;]*[,;]\s*)*?)it(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+"
+                    r"(?P<x>(?:(?:the|a|an|my|our)\s+|(?-i:[A-Z]))[^,;]{0,40}?)\s+"
+                    r"(?:that\s+|who\s+|which\s+)?(?P<s>i|we)\s+" + _VERB + _WHEN + _REST + r"$",
+                    re.I)
+#: A pseudo-cleft, the value told first: "Three days a week is all I do now", "A Skoda is
+#: what I drive these days".
+_IS_WHAT = re.compile(r"^(?P<x>[^,;]{1,40}?)\s+(?:is|'s|are)\s+(?:all|what)\s+(?P<s>i|we)\s+"
+                      + _VERB + _WHEN + _REST + r"$", re.I)
+#: ... and told last: "What I drive now is a Skoda".
+_WHAT_IS = re.compile(r"^what\s+(?P<s>i|we)\s+" + _VERB + _WHEN + r"\s+(?:is|'s|are)\s+"
+                      r"(?P<x>[^,;]{1,40}?)" + _REST + r"$", re.I)
+#: Words opening a value that are no name: lower-cased when the value moves to the end.
+_OPENERS = frozenset("""the a an my our some one two three four five six seven eight nine ten
+eleven twelve half""".split())
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: An adverb between the speaker's "am" and what they are: "I'm officially an attorney
+#: now", "we're finally the owners": said of the present, it adds no fact, and it hides
+#: the statement's shape from the rules ("I'm an attorney now"). Not a hedge or a negation
+#: ("I'm hardly a chef", "probably a ...": they change what is said).
+_STANCE = re.compile(r"\b(?P<be>(?:i|we)(?:'m|'re|\s+am|\s+are))\s+(?!(?:hardly|barely|scarcely|"
+                     r"nearly|probably|possibly|supposedly|allegedly|likely|unlikely|early|"
+                     r"only|partly|mostly|largely)\b)[a-z]{3,}ly\s+(?=(?:a|an|the|my|our)\s)",
+                     re.I)
+
+
+def _value(x: str) -> str:
+    first, _, rest = x.partition(" ")
+    return (first.lower() if first.lower() in _OPENERS else first) + (" " + rest if rest else "")
+
+
+#: A cleft's "value" that is a time or a clause: "It's been a while since I went", "It's
+#: the first time that I ...", "That is all I know".
+_NO_VALUE = re.compile(r"\b(?:since|ago|while|until|before|after|when|because|if|time|times|"
+                       r"long|ages|years|first|last|only|reason|way|thing|things|that|this|"
+                       r"it)\b", re.I)
+
+
+def _cleft(body: str) -> str | None:
+    """A cleft's plain statement: "it's the Striders I run with now" -> "I run with the
+    Striders now"; "Three days a week is all I do now" -> "I do three days a week now"."""
+    m = _CLEFT.match(body) or _IS_WHAT.match(body) or _WHAT_IS.match(body)
+    if m is None or _NO_VALUE.search(m["x"]):
+        return None
+    if "pre" in m.groupdict():
+        return f"{m['pre']}{m['s']} {m['v']} {_value(m['x'])}{m['t']}{m['rest'] or ''}"
+    return f"{m['s']} {m['v']} {_value(m['x'])}{m['t']}{m['rest'] or ''}"
 
 
 def _sentence(said: str) -> str:
@@ -58,6 +114,8 @@ def _sentence(said: str) -> str:
         return f"{who} {verb} in {m['x']}{m['rest']}{end}"
     if m := _FRONTED_NOW.match(body):
         return f"{m['s']} {m['t'].lower()}{m['rest'] or ''}{end}"
+    if (plain := _cleft(body)) is not None:
+        return f"{plain}{end}"
     return said
 
 
@@ -71,5 +129,5 @@ def inverted(text: str) -> str:
     """``text`` with each sentence that tells its value first written as the plain
     statement it means ("Leeds is where I live now" -> "I live in Leeds now")."""
     parts = _SENTENCE.split(text)
-    written = [_capital(p, _sentence(p)) for p in parts]
+    written = [_capital(p, _STANCE.sub(lambda m: m["be"] + " ", _sentence(p))) for p in parts]
     return text if written == parts else " ".join(written)

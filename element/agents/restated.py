@@ -13,13 +13,14 @@ import re
 
 from typing import Any
 
-from .episodes import tell
+from .episodes import narrate, tell
 from .facts import NEW_VALUES
 from .observation import Observation
 from .rules import Candidate, norm
-from .updates import mentions
+from .slots import slot_keys
+from .updates import keys_of, mentions, signals
 
-__all__ = ["restate", "introduced", "change_to"]
+__all__ = ["restate", "introduced", "change_to", "restated", "as_attribute"]
 
 #: Words that name no value ("the new one").
 _GENERIC = frozenset("my our the a an old new whole".split())
@@ -99,3 +100,31 @@ def change_to(target: dict[str, Any] | None, sentence: str, who: str, turn: int,
     taken.append(target["id"])
     return Candidate("fact", introduced(content, target["content"], who), None, turn,
                      "change", source=sentence, target=target["id"])
+
+
+def restated(target: dict[str, Any], sentence: str, content: str, who: str,
+             holder: str) -> tuple[str | None, str]:
+    """The key and content of a change statement replacing ``target``: the attribute's own
+    statement of the new value (:func:`restate`) with the target's key, or with the
+    key of a slot both are about ("Just got the keys to our new house in Walthamstow"
+    replacing "Rory rents a flat in Camden" is "Rory lives in Walthamstow"), or the
+    statement as told (no key)."""
+    if holder:
+        return None, content
+    stored = ((target.get("metadata") or {}).get("observe") or {}).get("key")
+    for key in ((stored,) if stored else keys_of(target["content"], who)) + \
+            slot_keys(sentence, target["content"], who):
+        said = restate(key, sentence, who, target["content"])
+        if said:
+            return key, said
+    return None, content
+
+
+def as_attribute(cand: Candidate, who: str, old: str) -> str:
+    """A keyed statement of a change told as it was said ("I became the principal this
+    year") as the attribute's own statement of its value ("works as the principal"), if
+    it names one that ``old`` does not hold; else its content."""
+    if cand.key and cand.source and norm(cand.content) == norm(narrate(cand.source, who)) \
+            and signals(cand.source).change:
+        return restate(cand.key, cand.source, who, old) or cand.content
+    return cand.content

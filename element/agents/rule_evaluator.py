@@ -21,13 +21,14 @@ from .present import present_target
 from .dates import iso, occurred_at, parse_session_date
 from .decisions import WRITES, Decision, Pool
 from .endings import beside_ending, choice_change, ending_change
-from .episodes import episode, is_english, kin, narrate, tell
+from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .observation import Observation
 from .reported import reported
-from .restated import introduced, restate
+from .restated import as_attribute, introduced, restated
 from .relation import provider_target
 from .role import role_target
+from .role_noun import role_change
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
@@ -35,9 +36,9 @@ from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
-from .slots import HIRED, owner, single_slot, slot_keys
+from .slots import HIRED, owner, single_slot
 from .holders import UNKNOWN, holder_of
-from .updates import MAY_CHANGE, is_event, key_target, keys_of, signals, single_valued
+from .updates import MAY_CHANGE, is_event, key_target, signals, single_valued
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -72,34 +73,6 @@ def _plain_statement(sentence: str, event: bool = False) -> bool:
     went to Lisbon" is a visit)."""
     return len(sentence.split()) <= SIMILAR_WORDS and (event or not is_event(sentence)) \
         and not sentence.rstrip().endswith("?")
-
-
-def _restated(target: dict[str, Any], sentence: str, content: str, who: str,
-              holder: str) -> tuple[str | None, str]:
-    """The key and content of a change statement replacing ``target``: the attribute's own
-    statement of the new value (``restated.restate``) with the target's key, or with the
-    key of a slot both are about ("Just got the keys to our new house in Walthamstow"
-    replacing "Rory rents a flat in Camden" is "Rory lives in Walthamstow"), or the
-    statement as told (no key)."""
-    if holder:
-        return None, content
-    stored = ((target.get("metadata") or {}).get("observe") or {}).get("key")
-    for key in ((stored,) if stored else keys_of(target["content"], who)) + \
-            slot_keys(sentence, target["content"], who):
-        restated = restate(key, sentence, who, target["content"])
-        if restated:
-            return key, restated
-    return None, content
-
-
-def _as_attribute(cand: Candidate, who: str, old: str) -> str:
-    """A keyed statement of a change told as it was said ("I became the principal this
-    year") as the attribute's own statement of its value ("works as the principal"), if
-    it names one that ``old`` does not hold; else its content."""
-    if cand.key and cand.source and norm(cand.content) == norm(narrate(cand.source, who)) \
-            and signals(cand.source).change:
-        return restate(cand.key, cand.source, who, old) or cand.content
-    return cand.content
 
 
 def _when(cand: Candidate, decision: Decision, observation: Observation,
@@ -168,7 +141,7 @@ class RuleEvaluator:
             if cand.kind in ("forget", "retire") or cand.key and last[cand.key] != i or \
                     pool.by_content(cand.content) is not None:
                 continue
-            writes.append([_as_attribute(cand, observation.speaker(cand.turn), ""),
+            writes.append([as_attribute(cand, observation.speaker(cand.turn), ""),
                            observation.window(cand.turn) or "",
                            observation.goal(cand.turn) or ""])
         return writes
@@ -264,7 +237,8 @@ class RuleEvaluator:
                                      after_end)
                 if found is None or found.target is None:
                     found = named_change(sentence, pool, who, turn, observation, taken) or \
-                        birthday_change(sentence, pool, who, turn, observation, taken) or found
+                        birthday_change(sentence, pool, who, turn, observation, taken) or \
+                        role_change(sentence, pool, who, turn, observation, taken) or found
                 if found is None or found.target is None:
                     found = self._now_clause(sentence, turn, who, observation, pool,
                                              taken) or found
@@ -334,7 +308,7 @@ class RuleEvaluator:
             # sentence names one: "I left Google and joined Spotify" replacing
             # "works at Google" is "works at Spotify".
             if not meant:
-                key, content = _restated(target, sentence, content, who,
+                key, content = restated(target, sentence, content, who,
                                          sig.holder)
             content = introduced(content, target["content"], who)
             if f"{who}'s family" in target["content"]:
@@ -538,11 +512,11 @@ class RuleEvaluator:
                 else "supersedes the earlier memory on the same point"
             return Decision("supersede", reason, category=cand.category,
                             memory_id=existing["id"],
-                            content=introduced(_as_attribute(cand, who, existing["content"]),
+                            content=introduced(as_attribute(cand, who, existing["content"]),
                                                existing["content"], who),
                             context=context, intention=goal, key=cand.key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"
         return Decision("add", reason, category=cand.category,
-                        content=_as_attribute(cand, who, ""), context=context, intention=goal,
+                        content=as_attribute(cand, who, ""), context=context, intention=goal,
                         key=cand.key)

@@ -90,7 +90,11 @@ SLOTS: tuple[Slot, ...] = (
     _slot("commute", r"\bcommut\w*|\b(?:to|into)\s+(?:work|the\s+office|my\s+office)\b|"
           r"\bwork(?:s|ing)?\s+(?:from\s+home|remotely)\b|\b(?:go|went|gone)\s+(?:fully\s+)?"
           r"remote\b", True),
-    _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|report(?:s|ing)?\s+to)\b",
+    # "Under <Name>" at work is whom one reports to: "I work under Declan", "I've been
+    # moved under Declan" (a person's name: "under pressure", "under the bridge" are not).
+    _slot("manager", r"\b(?:manager|boss|supervisor|line\s+manager|team\s+lead(?:er)?|"
+          r"report(?:s|ing)?\s+to|"
+          r"(?-i:under\s+(?!The\b|A\b|My\b|Our\b)[A-Z][a-z]+\b(?!\s+[A-Z])))\b",
           True, "fact:manager"),
     _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
           r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"
@@ -169,6 +173,14 @@ def same_slot(sentence: str, said: str) -> bool:
     return not (named and held) or bool(named & held)
 
 
+def _named_role(said: str, usable: set[Slot]) -> bool:
+    """Whether a first-person memory names one of ``usable``'s roles as the speaker's, by
+    the slot's own word ("my line manager is Priyanka": the speaker's manager, though
+    ``holders`` reads its first word as the holder)."""
+    m = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:is|are)\b", said, re.I)
+    return m is not None and any(slot.words.search(m[1]) for slot in usable)
+
+
 def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Memory],
                 who: str, skip: Iterable[str] = ()) -> Memory | None:
     """The newest one-fact memory of ``holder``'s (``who``'s memories read back in the
@@ -184,7 +196,8 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
             continue
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-                not same_holder(owner(said[0]), holder):
+                not (same_holder(owner(said[0]), holder) or
+                     holder == "" and _named_role(said[0], usable)):
             continue
         # Of the slot by its words, or by the key the rules give it ("I'm a teaching
         # assistant at a primary school" is the occupation, though no slot word says so).
