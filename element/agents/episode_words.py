@@ -14,7 +14,8 @@ from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE"]
+           "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE",
+           "head", "short_news", "standing", "told_now", "STATUSES"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -135,7 +136,7 @@ STANDING = re.compile(
 #: excited about it", "I am sure"): those words are in ``GENERIC`` and ``PARTICIPLES``, or
 #: are participles (-ed, -ing).
 STATE = re.compile(r"^(?:I|we)\s+(?:am|are|have been)\s+(?:(?:\w+ly|so|very|quite|pretty|"
-                   r"also|still|now|fully)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
+                   r"also|still|now|fully)\s+)?(?:(?P<noun>[a-z]+)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
                    r"on|about|since|for)\b.*|\s+(?:now|these days|nowadays))?$", re.I)
 
 
@@ -151,6 +152,12 @@ def stands(text: str) -> bool:
     if m is None:
         return False
     adj = m["adj"].lower()
+    # "I am lactose intolerant", "We are gluten free": a noun before the adjective says of
+    # what; not a verb, an adverb or a word of reaction ("I am going home", "I am not sure").
+    noun = (m["noun"] or "").lower()
+    if noun and (noun in STOP or noun in GENERIC or noun in ADVERBS or noun in PARTICIPLES or
+                 noun.endswith(("ing", "ed", "ly"))):
+        return False
     return adj in STATUSES or not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or
                                    adj in ADVERBS or adj in ABSTRACT or
                                    adj.endswith(("ed", "ing")))
@@ -209,6 +216,39 @@ def stands_now(text: str) -> bool:
         return len(text.split()) <= STANDING_WORDS
     return bool(_NOW.search(text)) and (stands(text) or len(text.split()) <= STANDING_WORDS
                                         and bool(_MINE_NAMED.match(text)))
+
+
+def head(text: str) -> str:
+    """The clause before a sentence's first comma: where a short fact is told before a tail
+    that says since when, what follows or what it replaced ("I am vegetarian now, have been
+    since January", "I am lactose intolerant, so no more milk for me", "The kids are at St
+    Anne's now, not Oakfield")."""
+    return text.split(",", 1)[0].strip()
+
+
+def short_news(text: str) -> bool:
+    """Whether ``text``, or its ``head``, is news few words say all of: how things stand
+    now (``stands_now``), a milestone or what the speaker does (``milestone``, ``does``)."""
+    return any(stands_now(t) or milestone(t) or does(t) for t in dict.fromkeys((text, head(text))))
+
+
+def standing(text: str) -> bool:
+    """Whether ``text``, or its ``head``, tells how things stand for the speaker
+    (``stands``)."""
+    return stands(text) or stands(head(text))
+
+
+#: The present told as changed ("Gran's living with us now", "These days it is oat milk in
+#: my coffee", "Nowadays I cycle to work"): not a moment ("right now", "just now", "for
+#: now", "by now", "until now", "from now on", "now and then") nor a cause ("now that").
+_NOW_CHANGED = re.compile(r"(?<!right )(?<!just )(?<!for )(?<!by )(?<!until )(?<!from )"
+                          r"(?<!till )\b(?:now|these days|nowadays)\b(?!\s+(?:that|and then|on)\b)",
+                          re.I)
+
+
+def told_now(text: str) -> bool:
+    """Whether ``text`` tells the present as changed (``_NOW_CHANGED``)."""
+    return bool(_NOW_CHANGED.search(text))
 
 
 def relation_subject(text: str) -> bool:

@@ -23,6 +23,7 @@ from .episode_words import (
     ING_NOUNS as _ING_NOUNS,
     CONSUMED,
     SPAN,
+    STATUSES,
 )
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
@@ -135,6 +136,13 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
     (r"^back\s+(?=(?:on|at|to|with|in)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    # "Still in Manchester", "Now with Octopus for energy", "Off to university in Leeds":
+    # where the speaker is or is going, "I am" dropped.
+    (r"^(?:still|now|currently)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
+    (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
+    # "Favourite band at the moment is Wet Leg": the speaker's "my" dropped before a taste.
+    (r"^(?:favou?rite|fave)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|at|right|these|this)\b)",
+     "My \\g<0>"),
     (r"^no longer\s+(?=(?:a|an|with|at|in|on|part of)\s)", "I am \\g<0>"),
     # "Don't feel like I'm making an impact": the speaker's "I" dropped before a negation.
     (r"^(?:do not|did not|cannot|could not)\s+(?=(?:feel|think|know|want|have|remember|"
@@ -329,6 +337,8 @@ def restore_subject(text: str) -> str:
     else:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
+        elif not rest and low in STATUSES:
+            text = f"I am {low}"    # "Engaged!", "Retired!": a standing told by its word
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
                        # "Did the egg challenge": "did" with an object, not "did you ...?"
                        low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"

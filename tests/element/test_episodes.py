@@ -959,3 +959,34 @@ def test_a_value_named_as_now_is_stored(text: str, memory: str) -> None:
                                   "It is a bit late now."])
 def test_no_value_named_as_now_stores_nothing(text: str) -> None:
     assert episode(text, "Maria") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    # the fact before a tail that says since when or what follows
+    ("I'm vegetarian now, have been since January.",
+     "Ana is vegetarian now, have been since January."),
+    ("Turns out I'm lactose intolerant, so no more milk for me.",
+     "Ana is lactose intolerant, so no more milk for Ana."),     # a noun before the adjective
+    # a standing told by its word alone, and "I am" dropped before where or the taste
+    ("Engaged!", "Ana is engaged."),
+    ("Off to university in Leeds this autumn to study law.",
+     "Ana is off to university in Leeds this autumn to study law."),
+    ("Still in Manchester but in a bigger flat now.",
+     "Ana is still in Manchester but in a bigger flat now."),
+    ("Favourite band at the moment is Wet Leg.", "Ana's favourite band at the moment is Wet Leg."),
+    # the present told as changed
+    ("Gran's living with us now.", "Gran's living with Ana's family now."),
+    ("These days it's oat milk in my coffee, not regular.",
+     "These days it is oat milk in Ana's coffee, not regular."),
+])
+def test_news_in_everyday_grammar_is_a_memory(said: str, memory: str) -> None:
+    """News of the speaker's told as people talk (a tail after the fact, a dropped "I am"
+    or "my", "now") stored nothing (issue 23: "not stored")."""
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I'm off to bed.", "Off to the gym now.", "I am so tired now.",
+                                  "Now that I think about it, it was fun."])
+def test_a_moment_is_no_news(said: str) -> None:
+    assert episode(said, "Ana") is None
