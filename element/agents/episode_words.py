@@ -15,7 +15,8 @@ __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBI
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
            "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE",
-           "head", "short_news", "standing", "told_now", "STATUSES"]
+           "head", "short_news", "standing", "told_now", "STATUSES", "kin_changed",
+           "short_named"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -201,10 +202,30 @@ _IT_NAMED_NOW = re.compile(
     r"(?:now|these\s+days|nowadays)$", re.I)
 
 
+#: The same told by a common noun ("it is almond milk in the fridge nowadays", "it is the
+#: bus for me these days"): not a moment or a judgement ("it is a bit late now", "it is
+#: much quieter now", "it is over now").
+_IT_VALUE_NOW = re.compile(r"^(?:so\s+)?(?:it|that)\s+is\s+(?:now\s+)?(?:(?:a|an|the)\s+)?"
+                           r"(?P<value>[a-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+"
+                           r"(?:now|these\s+days|nowadays)$", re.I)
+
+
+_NO_VALUE = frozenset("different same whole other new old big small".split())
+
+
 def value_now(text: str) -> bool:
     """Whether ``text`` tells a value by its name, as now, of what the talk is about ("It
-    is a Kia Niro now"): worth a memory as ``stands_now`` is, though it names no speaker."""
-    return bool(_IT_NAMED_NOW.match(text))
+    is a Kia Niro now"), or by two words that name a thing (``_IT_VALUE_NOW``): worth a
+    memory as ``stands_now`` is, though it names no speaker."""
+    if _IT_NAMED_NOW.match(text):
+        return True
+    m = _IT_VALUE_NOW.match(text)
+    if m is None:
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", m["value"])]
+    return not any(w in ADVERBS or w in PARTICIPLES or w in _NO_VALUE or
+                   w.endswith(("er", "ing", "ed", "ly")) for w in words[:1]) and \
+        sum(w not in STOP and w not in GENERIC and len(w) > 2 for w in words) >= 2
 
 
 def stands_now(text: str) -> bool:
@@ -229,7 +250,36 @@ def head(text: str) -> str:
 def short_news(text: str) -> bool:
     """Whether ``text``, or its ``head``, is news few words say all of: how things stand
     now (``stands_now``), a milestone or what the speaker does (``milestone``, ``does``)."""
-    return any(stands_now(t) or milestone(t) or does(t) for t in dict.fromkeys((text, head(text))))
+    return any(stands_now(t) or milestone(t) or does(t) or short_named(t)
+               for t in dict.fromkeys((text, head(text))))
+
+
+#: A person or pet of the speaker's world told without "my" ("The kids are at St Anne's
+#: now", "A spaniel puppy called Mabel is running the house now", "Gran moved in"): the
+#: subject is a family word, after "the", "a" or an adjective at most.
+_KIN_SUBJECT = re.compile(r"^(?:(?:the|a|an|our)\s+)?(?P<kin>[\w-]+(?:\s+[a-z]+)?)\b", re.I)
+
+
+def kin_changed(text: str) -> bool:
+    """Whether ``text`` opens on the speaker's family or pet (``_KIN_SUBJECT``) and tells
+    a change of theirs (``told_now``, ``LIFE_CHANGE``): the speaker's news, though no
+    "my" says whose."""
+    m = _KIN_SUBJECT.match(text)
+    return m is not None and any(w in FAMILY for w in m["kin"].lower().split()) and \
+        (told_now(text) or bool(LIFE_CHANGE.search(text)))
+
+
+def short_named(text: str) -> bool:
+    """Whether ``text`` is a short standing with a name for its value ("I'm on Vodafone",
+    "I bank with Monzo", "We're with BT"): six words at most."""
+    words = text.split()
+    return len(words) <= 6 and bool(STANDING.match(text)) and \
+        not re.match(r"\S+\s+(?:am|are)\s+(?:in|at)\b", text) and \
+        any(w[:1].isupper() and w.lower() not in MONTHS for w in words[2:])
+
+
+MONTHS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february
+march april may june july august september october november december""".split())
 
 
 def standing(text: str) -> bool:

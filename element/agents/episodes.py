@@ -43,7 +43,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    value_now, relation_subject, short_news, standing, told_now,
+    value_now, relation_subject, short_news, standing, told_now, kin_changed,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -53,7 +53,7 @@ from .episode_words import (
 )
 from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM,
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
-                     SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, WE_CAN as _WE_CAN)
+                     SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, we_can as _we_can)
 from .language import is_english
 from .places import named_place, placed
 from .sentences import clauses
@@ -289,7 +289,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
     if _ECHO.search(text) or _WISH.match(text):
         return None
     if _SUGGEST.match(_BEFORE_SUGGESTION.sub("", text)) or _THANKS.match(text) or \
-            _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
+            _QUESTION_START.match(text) or _REACTION.match(text) or _we_can(text) or \
             _WILL_TRY.match(text) or _resolve(text):
         return None
     if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text) or \
@@ -301,7 +301,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
-    if not _FIRST.search(text) and not (mine is not None and mine.search(text)):
+    if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
+            not kin_changed(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None

@@ -990,3 +990,33 @@ def test_news_in_everyday_grammar_is_a_memory(said: str, memory: str) -> None:
                                   "Now that I think about it, it was fun."])
 def test_a_moment_is_no_news(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    # a short standing with a name for its value
+    ("I'm on Vodafone.", "Ana is on Vodafone."),
+    ("I bank with Monzo.", "Ana banks with Monzo."),
+    # the speaker's family or pet without "my", told as changed
+    ("A spaniel puppy called Mabel is running the house now.",
+     "A spaniel puppy called Mabel is running the house now."),
+    ("The kids are at St Anne's now, not Oakfield.",
+     "The kids are at St Anne's now, not Oakfield."),
+    # the value of what the talk is about, by a common noun, as now
+    ("Doctor said to cut down on oats, so it's almond milk in the fridge nowadays.",
+     "It is almond milk in the fridge nowadays."),
+    # "we might" with a place is the household's plan, not a general thought
+    ("We might move to Nottingham next year if Priya gets the job there.",
+     "Ana's family might move to Nottingham next year if Priya gets the job there."),
+])
+def test_a_value_or_a_change_of_the_speakers_world_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I'm at Starbucks.", "I am in Paris.",
+                                  "It's a different story now.", "It is much quieter now.",
+                                  "The kids loved it.",
+                                  "We can achieve great things if we join forces.",
+                                  "We could do a family outing this summer."])
+def test_a_moment_a_judgement_or_a_thought_is_no_memory(said: str) -> None:
+    assert episode(said, "Ana") is None
