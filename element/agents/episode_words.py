@@ -223,8 +223,11 @@ def value_now(text: str) -> bool:
     if m is None:
         return False
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", m["value"])]
+    # "singing lessons" names a thing; "pouring with rain", "much quieter" do not
+    gerund = words[0].endswith("ing") and len(words) > 1 and words[1] not in STOP
     return not any(w in ADVERBS or w in PARTICIPLES or w in _NO_VALUE or
-                   w.endswith(("er", "ing", "ed", "ly")) for w in words[:1]) and \
+                   w.endswith(("er", "ed", "ly")) or w.endswith("ing") and not gerund
+                   for w in words[:1]) and \
         sum(w not in STOP and w not in GENERIC and len(w) > 2 for w in words) >= 2
 
 
@@ -411,10 +414,21 @@ _NOT_DONE = re.compile(r"(?:not|n't|it|that|this|so|too|the same|what|whatever|a
                        r"them|him|her|both|all|[a-z]+ly)\b", re.I)
 
 
+#: The same of a family member's ("My son goes to nursery", "My dad does the parkrun
+#: every Saturday"): where they go, what they do, the speaker's news to a friend.
+_KIN_DOES = re.compile(r"^(?:my|our)\s+(?:[\w-]+\s+)?(?P<kin>[a-z]+)\s+(?:(?:now|also|still|"
+                       r"usually)\s+)?(?:does|goes(?=\s+(?:to\s|\w+ing\b)))\s+(?P<x>.+)$",
+                       re.I)
+
+
 def does(text: str) -> bool:
-    """Whether ``text``, a short cleaned sentence, tells what the speaker does (``_DOES``):
-    an object opening on a thing, not a pronoun, a verb or an adverb (``_NOT_DONE``)."""
+    """Whether ``text``, a short cleaned sentence, tells what the speaker or one of their
+    family does (``_DOES``, ``_KIN_DOES``): an object opening on a thing, not a pronoun, a
+    verb or an adverb (``_NOT_DONE``)."""
     m = _DOES.match(text.rstrip(" .!"))
+    if m is None:
+        m = _KIN_DOES.match(text.rstrip(" .!"))
+        m = m if m is not None and m["kin"].lower() in FAMILY else None
     if m is None or len(text.split()) > STANDING_WORDS or _NOT_DONE.match(m["x"]):
         return False
     first = m["x"].split()[0].lower()

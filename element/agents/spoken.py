@@ -25,6 +25,7 @@ from .episode_words import (
     SPAN,
     STATUSES,
 )
+from .facts import OCCUPATIONS
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
@@ -140,6 +141,18 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # where the speaker is or is going, "I am" dropped.
     (r"^(?:still|now|currently)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
     (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
+    # "No sugar in my tea these days": what the speaker has no more, "I have" dropped.
+    (r"^no\s+(?!(?:problems?|worries|worry|idea|way|doubt|clue|rush|wonder|matter|time|"
+     r"longer|more|one|big deal|pressure|stress|complaints|regrets)\b)"
+     # ("No meat for two months now" is told by how long, below)
+     r"(?!.*\b(?:for|in)\s+(?:over\s+)?" + SPAN + r"\b)"
+     r"(?=[\w-]+(?:\s+[\w-]+){0,5}?\s+(?:these days|nowadays|now|any\s?more)\W*(?:,|$))",
+     "I have \\g<0>"),
+    # "Dental nurse at a practice in Hove now", "Senior developer as of this month": what
+    # the speaker works as, "I am a" dropped (not "Nurse said ...": a verb follows).
+    (r"^(?:(?!(?:" + "|".join(sorted(_GENERIC | _STOP)) + r")\b)[\w-]+\s+){0,2}?(?:"
+     + "|".join(sorted(OCCUPATIONS)) + r")\b(?=\s+(?:at|in|for|with|as of|since|now|"
+     r"these days|nowadays)\b|\W*$)", "I am a \\g<0>"),
     # "Favourite band at the moment is Wet Leg": the speaker's "my" dropped before a taste.
     (r"^(?:favou?rite|fave)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|at|right|these|this)\b)",
      "My \\g<0>"),
@@ -339,6 +352,8 @@ def restore_subject(text: str) -> str:
             text = f"I am {low} {rest}"
         elif not rest and low in STATUSES:
             text = f"I am {low}"    # "Engaged!", "Retired!": a standing told by its word
+        elif not rest and low in ("promoted", "hired", "fired"):
+            text = f"I was {low}"   # "Promoted!": a milestone told by its word
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
                        # "Did the egg challenge": "did" with an object, not "did you ...?"
                        low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"

@@ -1020,3 +1020,26 @@ def test_a_value_or_a_change_of_the_speakers_world_is_a_memory(said: str, memory
                                   "We could do a family outing this summer."])
 def test_a_moment_a_judgement_or_a_thought_is_no_memory(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    # what the speaker works as, "I am a" dropped; a milestone told by its word
+    ("Dental nurse at a practice in Hove now.", "Ana is a dental nurse at a practice in Hove now."),
+    ("Senior developer as of this month.", "Ana is a senior developer as of this month."),
+    ("Promoted!", "Ana was promoted."),
+    # what the speaker has no more, "I have" dropped
+    ("No sugar in my tea these days.", "Ana has no sugar in their tea these days."),
+    # what a family member does
+    ("My son goes to nursery.", "Ana's son goes to nursery."),
+    ("Piano's on hold; it's singing lessons on Wednesdays now.",
+     "It is singing lessons on Wednesdays now."),
+])
+def test_a_fragment_or_a_familys_habit_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["No problem at all now.", "Nurse said I was fine.",
+                                  "As a writer, it was a blow.", "It's pouring with rain now."])
+def test_no_fragment_is_read_into_a_chat_phrase(said: str) -> None:
+    assert episode(said, "Ana") is None
