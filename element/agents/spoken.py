@@ -153,6 +153,11 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:(?!(?:" + "|".join(sorted(_GENERIC | _STOP)) + r")\b)[\w-]+\s+){0,2}?(?:"
      + "|".join(sorted(OCCUPATIONS)) + r")\b(?=\s+(?:at|in|for|with|as of|since|now|"
      r"these days|nowadays)\b|\W*$)", "I am a \\g<0>"),
+    # "Full vegan since March", "Single again": a state of the speaker's told by its
+    # adjective, "I am" dropped (not a word of reaction: "Great now", "Busy again").
+    (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
+     + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
+     r"(?=(?:since|again|now|these days|nowadays)\b)", "I am \\g<0>"),
     # "Favourite band at the moment is Wet Leg": the speaker's "my" dropped before a taste.
     (r"^(?:favou?rite|fave)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|at|right|these|this)\b)",
      "My \\g<0>"),
@@ -332,12 +337,27 @@ def _own_judgement(text: str) -> str:
     return f"{_FIND[m['be'].lower()]} {m['adv']}{m['adj']} {rest}"
 
 
+#: A phrase that sets the scene before the statement ("After a lot of documentaries, full
+#: vegan since March", "With the kids at school, back at work full time").
+_INTRO = re.compile(r"^(?P<intro>(?:after|before|following|despite|thanks to|because of|"
+                    r"with|as of|since)\b[^,]{1,60},\s*)(?P<rest>\w.*)$", re.I)
+
+
 def restore_subject(text: str) -> str:
     """``text`` with a dropped "I" put back ("Just got back from Paris" -> "I just got back
     from Paris", "Quit Amazon" -> "I quit Amazon", "Looking for a place" -> "I am looking
-    for a place"); not when the opening gerund is the subject ("Losing my job was hard")."""
+    for a place"), after a phrase that sets the scene too (``_INTRO``); not when the
+    opening gerund is the subject ("Losing my job was hard")."""
     if not text:
         return text
+    intro = _INTRO.match(text)
+    if intro:
+        rest = _restore(intro["rest"])
+        return intro["intro"] + rest if rest != intro["rest"] else text
+    return _restore(text)
+
+
+def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
     gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest) or

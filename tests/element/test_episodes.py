@@ -1043,3 +1043,21 @@ def test_a_fragment_or_a_familys_habit_is_a_memory(said: str, memory: str) -> No
                                   "As a writer, it was a blow.", "It's pouring with rain now."])
 def test_no_fragment_is_read_into_a_chat_phrase(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Vegan since March.", "Ana is vegan since March."),     # a state's adjective, "I am" dropped
+    ("After a lot of documentaries, full vegan since March.",
+     "After a lot of documentaries, Ana is full vegan since March."),   # after a scene-setter
+    ("With the kids at school, back at work full time.",
+     "With the kids at school, Ana is back at work full time."),
+])
+def test_a_state_told_without_i_am_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Great now.", "Lunch now.", "Busy again!",
+                                  "After that, went home."])
+def test_a_word_of_the_moment_is_no_state(said: str) -> None:
+    assert episode(said, "Ana") is None
