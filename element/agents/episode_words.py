@@ -66,7 +66,8 @@ mom mum mummy mother dad father parents parent son sons daughter daughters kid k
 children baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
 sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents gran granny
 grandad nan aunt uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece
-nephew
+nephew twins eldest youngest toddler stepson stepdaughter stepmum stepmom stepdad grandson
+granddaughter grandkids grandchildren in-laws
 """.split())
 PARTICIPLES = frozenset("""
 excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored
@@ -137,7 +138,7 @@ STANDING = re.compile(
 #: excited about it", "I am sure"): those words are in ``GENERIC`` and ``PARTICIPLES``, or
 #: are participles (-ed, -ing).
 STATE = re.compile(r"^(?:I|we)\s+(?:am|are|have been)\s+(?:(?:\w+ly|so|very|quite|pretty|"
-                   r"also|still|now|fully)\s+)?(?:(?P<noun>[a-z]+)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
+                   r"also|still|now|fully)\s+)?(?:(?P<noun>[a-z]+)\s+)?(?P<adj>(?!(?:now|these|nowadays)\b)[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
                    r"on|about|since|for)\b.*|\s+(?:now|these days|nowadays))?$", re.I)
 
 
@@ -250,11 +251,24 @@ def head(text: str) -> str:
     return text.split(",", 1)[0].strip()
 
 
+#: The speaker's statement after a lead-in and a comma or a colon ("Work-wise, I am
+#: freelance now", "All done with the night shifts, I am on days now", "It is official: I
+#: am a Canadian citizen").
+_TAIL = re.compile(r"(?:,|:)\s+(?P<tail>(?:I|we)\s[^,:]+)$")
+
+
+def tail(text: str) -> str:
+    """The speaker's statement after a lead-in (``_TAIL``), or ``text``."""
+    m = _TAIL.search(text)
+    return m["tail"] if m else text
+
+
 def short_news(text: str) -> bool:
-    """Whether ``text``, or its ``head``, is news few words say all of: how things stand
-    now (``stands_now``), a milestone or what the speaker does (``milestone``, ``does``)."""
+    """Whether ``text``, its ``head`` or its ``tail``, is news few words say all of: how
+    things stand now (``stands_now``), a milestone or what the speaker does
+    (``milestone``, ``does``)."""
     return any(stands_now(t) or milestone(t) or does(t) or short_named(t)
-               for t in dict.fromkeys((text, head(text))))
+               for t in dict.fromkeys((text, head(text), tail(text))))
 
 
 #: A person or pet of the speaker's world told without "my" ("The kids are at St Anne's
@@ -286,9 +300,9 @@ march april may june july august september october november december""".split())
 
 
 def standing(text: str) -> bool:
-    """Whether ``text``, or its ``head``, tells how things stand for the speaker
-    (``stands``)."""
-    return stands(text) or stands(head(text))
+    """Whether ``text``, its ``head`` or its ``tail``, tells how things stand for the
+    speaker (``stands``)."""
+    return any(stands(t) for t in dict.fromkeys((text, head(text), tail(text))))
 
 
 #: The present told as changed ("Gran's living with us now", "These days it is oat milk in

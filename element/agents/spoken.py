@@ -154,10 +154,11 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
      + "|".join(sorted(OCCUPATIONS)) + r")\b(?=\s+(?:at|in|for|with|as of|since|now|"
      r"these days|nowadays)\b|\W*$)", "I am a \\g<0>"),
     # "Full vegan since March", "Single again": a state of the speaker's told by its
-    # adjective, "I am" dropped (not a word of reaction: "Great now", "Busy again").
+    # adjective, "I am" dropped (not a word of reaction: "Busy again"; not before "now",
+    # where a noun is as likely: "Lunch now").
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
      + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
-     r"(?=(?:since|again|now|these days|nowadays)\b)", "I am \\g<0>"),
+     r"(?=(?:since|again)\b)", "I am \\g<0>"),
     # "Favourite band at the moment is Wet Leg": the speaker's "my" dropped before a taste.
     (r"^(?:favou?rite|fave)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|at|right|these|this)\b)",
      "My \\g<0>"),

@@ -1061,3 +1061,17 @@ def test_a_state_told_without_i_am_is_a_memory(said: str, memory: str) -> None:
                                   "After that, went home."])
 def test_a_word_of_the_moment_is_no_state(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    # the speaker's statement after a lead-in
+    ("Work-wise, I'm freelance now.", "Work-wise, Ana is freelance now."),
+    ("All done with the night shifts, I'm on days now.",
+     "All done with the night shifts, Ana is on days now."),
+    # family words said without "my"
+    ("The twins have started at Park Lane Primary.", "The twins have started at Park Lane "
+     "Primary."),
+])
+def test_a_statement_after_a_lead_in_is_a_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
