@@ -15,7 +15,7 @@ __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBI
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
            "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE",
-           "head", "short_news", "standing", "told_now", "STATUSES", "kin_changed",
+           "head", "short_news", "standing", "told_now", "STATUSES", "speakers_world",
            "short_named"]
 
 STOP = frozenset("""
@@ -267,8 +267,8 @@ def short_news(text: str) -> bool:
     """Whether ``text``, its ``head`` or its ``tail``, is news few words say all of: how
     things stand now (``stands_now``), a milestone or what the speaker does
     (``milestone``, ``does``)."""
-    return any(stands_now(t) or milestone(t) or does(t) or short_named(t)
-               for t in dict.fromkeys((text, head(text), tail(text))))
+    return any(stands_now(t) or milestone(t) or does(t) or short_named(t) or
+               person_taste(t) for t in dict.fromkeys((text, head(text), tail(text))))
 
 
 #: A person or pet of the speaker's world told without "my" ("The kids are at St Anne's
@@ -284,6 +284,35 @@ def kin_changed(text: str) -> bool:
     m = _KIN_SUBJECT.match(text)
     return m is not None and any(w in FAMILY for w in m["kin"].lower().split()) and \
         (told_now(text) or bool(LIFE_CHANGE.search(text)))
+
+
+#: What is new in the speaker's life, told with "the" for "my" ("The new job's at a school
+#: in Leith", "New flat is tiny but ours"): nobody else's job or flat is news to them.
+_OWN_NEW = re.compile(r"^(?:the\s+)?new\s+(?:job|role|house|flat|apartment|place|home|car|"
+                      r"boss|manager|team|office|school|course|gym)(?:'s|\s+(?:is|was|has|will|"
+                      r"starts|started|pays|means))\b", re.I)
+
+
+def speakers_world(text: str) -> bool:
+    """Whether ``text``, with no "I" or "my", is about the speaker's world all the same:
+    their family told as changed (``kin_changed``) or what is new in their life
+    (``_OWN_NEW``)."""
+    return kin_changed(text) or bool(_OWN_NEW.match(text))
+
+
+#: A taste told as the kind of person the speaker is ("I am a dog person", "I am more of a
+#: tea person", "We are big coffee lovers").
+_PERSON_TASTE = re.compile(r"^(?:I|we)\s+(?:am|are)\s+(?:(?:more|much more|very much|definitely|"
+                           r"totally|really|such|big|huge)\s+)*(?:of\s+)?(?:a|an)?\s*"
+                           r"(?P<kind>(?:[\w-]+\s+){1,2}?)(?:person|people|lover|lovers)\b", re.I)
+
+
+def person_taste(text: str) -> bool:
+    """Whether ``text`` is a taste told as a kind of person (``_PERSON_TASTE``), not a
+    feeling ("I am such a lucky person")."""
+    m = _PERSON_TASTE.match(text)
+    return m is not None and not any(w in GENERIC or w in PARTICIPLES or w in STOP
+                                     for w in m["kind"].lower().split())
 
 
 def short_named(text: str) -> bool:

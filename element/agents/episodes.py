@@ -43,7 +43,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    value_now, relation_subject, short_news, standing, told_now, kin_changed,
+    value_now, relation_subject, short_news, standing, told_now, speakers_world,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -302,7 +302,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
-            not kin_changed(text):
+            not speakers_world(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None

@@ -1075,3 +1075,19 @@ def test_a_word_of_the_moment_is_no_state(said: str) -> None:
 def test_a_statement_after_a_lead_in_is_a_memory(said: str, memory: str) -> None:
     told = episode(said, "Ana")
     assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Nowadays I'm more of a tea person.", "Ana is more of a tea person."),  # a kind of person
+    ("The new job's at a school in Leith.", "The new job's at a school in Leith."),
+])
+def test_a_taste_as_a_kind_of_person_and_the_new_job_are_memories(said: str,
+                                                                   memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["I am such a lucky person.", "I'm a people person.",
+                                  "new job who dis"])
+def test_a_feeling_about_oneself_is_no_taste(said: str) -> None:
+    assert episode(said, "Ana") is None
