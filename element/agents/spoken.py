@@ -159,6 +159,9 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
      + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
      r"(?=(?:since|again)\b)", "I am \\g<0>"),
+    # "Might go back to uni next year", "Might be moving to Leeds": a plan, "I" dropped
+    # (not "Might be worth a try": "it").
+    (r"^might\s+(?=(?!be\b)[a-z]+\s|be\s+\w+ing\b)", "I \\g<0>"),
     # "Favourite band at the moment is Wet Leg": the speaker's "my" dropped before a taste.
     (r"^(?:favou?rite|fave)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|at|right|these|this)\b)",
      "My \\g<0>"),
@@ -385,7 +388,8 @@ def _restore(text: str) -> str:
                        (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
-        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \
+        elif rest and low.endswith("ing") and (len(low) > 5 or low == "doing") and \
+                not gerund_subject and \
                 low not in _ING_NOUNS and not re.match(
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"

@@ -139,3 +139,18 @@ def test_a_taste_as_a_kind_of_person_and_the_new_job_are_memories(said: str,
                                   "new job who dis"])
 def test_a_feeling_about_oneself_is_no_taste(said: str) -> None:
     assert episode(said, "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Also doing a pottery class on Tuesdays.", "Ana is doing a pottery class on Tuesdays."),
+    ("Might go back to uni next year.", "Ana might go back to uni next year."),
+    ("Might be moving to Leeds in the spring.", "Ana might be moving to Leeds in the spring."),
+])
+def test_a_dropped_i_before_doing_or_might_is_put_back(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+@pytest.mark.parametrize("said", ["Might be worth a try.", "Doing great, thanks!"])
+def test_might_be_or_doing_well_is_no_news(said: str) -> None:
+    assert episode(said, "Ana") is None
