@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["OFFER", "EXCHANGE", "HELPING", "SURMISE", "MAXIM", "SPEAKER_ACTS", "TO_ME",
-           "WE_CAN", "US", "SINGULAR"]
+           "WE_CAN", "US", "SINGULAR", "we_can"]
 
 
 #: The speaker promising or offering something to the other person ("I will send you a
@@ -44,6 +44,14 @@ TO_ME = re.compile(r"\b(?:to|for)\s+(?:me|us)\b", re.I)
 #: "We can achieve great things if we join forces": a general thought, not an event.
 WE_CAN = re.compile(r"^(?:if\s+)?(?:we|us)\s+(?:all\s+)?(?:can|could|must|should|might|"
                     r"have to|need to|got to|ought to)\b", re.I)
+
+
+def we_can(text: str) -> bool:
+    """Whether ``text`` is such a general thought (``WE_CAN``): not when it names a place
+    or a person, a plan of the household's ("We might move to Nottingham next year"); a
+    time alone does not tell a plan from an idea for the two talking ("We could do a
+    family outing this summer")."""
+    return bool(WE_CAN.match(text)) and not re.search(r"(?<=\s)(?!I\b)[A-Z]", text)
 #: A general statement about people, the speaker among them ("Being in nature helps us take
 #: a break", "Taking a step back can show us the beauty of life", "If we stand together we
 #: can tackle any problems"): the speaker is in it only as the "us" something helps, shows

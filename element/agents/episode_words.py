@@ -14,7 +14,9 @@ from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE"]
+           "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE",
+           "head", "short_news", "standing", "told_now", "STATUSES", "speakers_world",
+           "short_named"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -64,7 +66,8 @@ mom mum mummy mother dad father parents parent son sons daughter daughters kid k
 children baby babies wife husband partner boyfriend girlfriend fiance fiancee brother brothers
 sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents gran granny
 grandad nan aunt uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece
-nephew
+nephew twins eldest youngest toddler stepson stepdaughter stepmum stepmom stepdad grandson
+granddaughter grandkids grandchildren in-laws
 """.split())
 PARTICIPLES = frozenset("""
 excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored
@@ -135,7 +138,7 @@ STANDING = re.compile(
 #: excited about it", "I am sure"): those words are in ``GENERIC`` and ``PARTICIPLES``, or
 #: are participles (-ed, -ing).
 STATE = re.compile(r"^(?:I|we)\s+(?:am|are|have been)\s+(?:(?:\w+ly|so|very|quite|pretty|"
-                   r"also|still|now|fully)\s+)?(?P<adj>[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
+                   r"also|still|now|fully)\s+)?(?:(?P<noun>[a-z]+)\s+)?(?P<adj>(?!(?:now|these|nowadays)\b)[a-z][a-z-]+)(?:\s+(?:in|at|to|with|of|"
                    r"on|about|since|for)\b.*|\s+(?:now|these days|nowadays))?$", re.I)
 
 
@@ -151,6 +154,12 @@ def stands(text: str) -> bool:
     if m is None:
         return False
     adj = m["adj"].lower()
+    # "I am lactose intolerant", "We are gluten free": a noun before the adjective says of
+    # what; not a verb, an adverb or a word of reaction ("I am going home", "I am not sure").
+    noun = (m["noun"] or "").lower()
+    if noun and (noun in STOP or noun in GENERIC or noun in ADVERBS or noun in PARTICIPLES or
+                 noun.endswith(("ing", "ed", "ly"))):
+        return False
     return adj in STATUSES or not (adj in STOP or adj in GENERIC or adj in PARTICIPLES or
                                    adj in ADVERBS or adj in ABSTRACT or
                                    adj.endswith(("ed", "ing")))
@@ -194,10 +203,33 @@ _IT_NAMED_NOW = re.compile(
     r"(?:now|these\s+days|nowadays)$", re.I)
 
 
+#: The same told by a common noun ("it is almond milk in the fridge nowadays", "it is the
+#: bus for me these days"): not a moment or a judgement ("it is a bit late now", "it is
+#: much quieter now", "it is over now").
+_IT_VALUE_NOW = re.compile(r"^(?:so\s+)?(?:it|that)\s+is\s+(?:now\s+)?(?:(?:a|an|the)\s+)?"
+                           r"(?P<value>[a-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+"
+                           r"(?:now|these\s+days|nowadays)$", re.I)
+
+
+_NO_VALUE = frozenset("different same whole other new old big small".split())
+
+
 def value_now(text: str) -> bool:
     """Whether ``text`` tells a value by its name, as now, of what the talk is about ("It
-    is a Kia Niro now"): worth a memory as ``stands_now`` is, though it names no speaker."""
-    return bool(_IT_NAMED_NOW.match(text))
+    is a Kia Niro now"), or by two words that name a thing (``_IT_VALUE_NOW``): worth a
+    memory as ``stands_now`` is, though it names no speaker."""
+    if _IT_NAMED_NOW.match(text):
+        return True
+    m = _IT_VALUE_NOW.match(text)
+    if m is None:
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", m["value"])]
+    # "singing lessons" names a thing; "pouring with rain", "much quieter" do not
+    gerund = words[0].endswith("ing") and len(words) > 1 and words[1] not in STOP
+    return not any(w in ADVERBS or w in PARTICIPLES or w in _NO_VALUE or
+                   w.endswith(("er", "ed", "ly")) or w.endswith("ing") and not gerund
+                   for w in words[:1]) and \
+        sum(w not in STOP and w not in GENERIC and len(w) > 2 for w in words) >= 2
 
 
 def stands_now(text: str) -> bool:
@@ -209,6 +241,110 @@ def stands_now(text: str) -> bool:
         return len(text.split()) <= STANDING_WORDS
     return bool(_NOW.search(text)) and (stands(text) or len(text.split()) <= STANDING_WORDS
                                         and bool(_MINE_NAMED.match(text)))
+
+
+def head(text: str) -> str:
+    """The clause before a sentence's first comma: where a short fact is told before a tail
+    that says since when, what follows or what it replaced ("I am vegetarian now, have been
+    since January", "I am lactose intolerant, so no more milk for me", "The kids are at St
+    Anne's now, not Oakfield")."""
+    return text.split(",", 1)[0].strip()
+
+
+#: The speaker's statement after a lead-in and a comma or a colon ("Work-wise, I am
+#: freelance now", "All done with the night shifts, I am on days now", "It is official: I
+#: am a Canadian citizen").
+_TAIL = re.compile(r"(?:,|:)\s+(?P<tail>(?:I|we)\s[^,:]+)$")
+
+
+def tail(text: str) -> str:
+    """The speaker's statement after a lead-in (``_TAIL``), or ``text``."""
+    m = _TAIL.search(text)
+    return m["tail"] if m else text
+
+
+def short_news(text: str) -> bool:
+    """Whether ``text``, its ``head`` or its ``tail``, is news few words say all of: how
+    things stand now (``stands_now``), a milestone or what the speaker does
+    (``milestone``, ``does``)."""
+    return any(stands_now(t) or milestone(t) or does(t) or short_named(t) or
+               person_taste(t) for t in dict.fromkeys((text, head(text), tail(text))))
+
+
+#: A person or pet of the speaker's world told without "my" ("The kids are at St Anne's
+#: now", "A spaniel puppy called Mabel is running the house now", "Gran moved in"): the
+#: subject is a family word, after "the", "a" or an adjective at most.
+_KIN_SUBJECT = re.compile(r"^(?:(?:the|a|an|our)\s+)?(?P<kin>[\w-]+(?:\s+[a-z]+)?)\b", re.I)
+
+
+def kin_changed(text: str) -> bool:
+    """Whether ``text`` opens on the speaker's family or pet (``_KIN_SUBJECT``) and tells
+    a change of theirs (``told_now``, ``LIFE_CHANGE``): the speaker's news, though no
+    "my" says whose."""
+    m = _KIN_SUBJECT.match(text)
+    return m is not None and any(w in FAMILY for w in m["kin"].lower().split()) and \
+        (told_now(text) or bool(LIFE_CHANGE.search(text)))
+
+
+#: What is new in the speaker's life, told with "the" for "my" ("The new job's at a school
+#: in Leith", "New flat is tiny but ours"): nobody else's job or flat is news to them.
+_OWN_NEW = re.compile(r"^(?:the\s+)?new\s+(?:job|role|house|flat|apartment|place|home|car|"
+                      r"boss|manager|team|office|school|course|gym)(?:'s|\s+(?:is|was|has|will|"
+                      r"starts|started|pays|means))\b", re.I)
+
+
+def speakers_world(text: str) -> bool:
+    """Whether ``text``, with no "I" or "my", is about the speaker's world all the same:
+    their family told as changed (``kin_changed``) or what is new in their life
+    (``_OWN_NEW``)."""
+    return kin_changed(text) or bool(_OWN_NEW.match(text))
+
+
+#: A taste told as the kind of person the speaker is ("I am a dog person", "I am more of a
+#: tea person", "We are big coffee lovers").
+_PERSON_TASTE = re.compile(r"^(?:I|we)\s+(?:am|are)\s+(?:(?:more|much more|very much|definitely|"
+                           r"totally|really|such|big|huge)\s+)*(?:of\s+)?(?:a|an)?\s*"
+                           r"(?P<kind>(?:[\w-]+\s+){1,2}?)(?:person|people|lover|lovers)\b", re.I)
+
+
+def person_taste(text: str) -> bool:
+    """Whether ``text`` is a taste told as a kind of person (``_PERSON_TASTE``), not a
+    feeling ("I am such a lucky person")."""
+    m = _PERSON_TASTE.match(text)
+    return m is not None and not any(w in GENERIC or w in PARTICIPLES or w in STOP
+                                     for w in m["kind"].lower().split())
+
+
+def short_named(text: str) -> bool:
+    """Whether ``text`` is a short standing with a name for its value ("I'm on Vodafone",
+    "I bank with Monzo", "We're with BT"): six words at most."""
+    words = text.split()
+    return len(words) <= 6 and bool(STANDING.match(text)) and \
+        not re.match(r"\S+\s+(?:am|are)\s+(?:in|at)\b", text) and \
+        any(w[:1].isupper() and w.lower() not in MONTHS for w in words[2:])
+
+
+MONTHS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february
+march april may june july august september october november december""".split())
+
+
+def standing(text: str) -> bool:
+    """Whether ``text``, its ``head`` or its ``tail``, tells how things stand for the
+    speaker (``stands``)."""
+    return any(stands(t) for t in dict.fromkeys((text, head(text), tail(text))))
+
+
+#: The present told as changed ("Gran's living with us now", "These days it is oat milk in
+#: my coffee", "Nowadays I cycle to work"): not a moment ("right now", "just now", "for
+#: now", "by now", "until now", "from now on", "now and then") nor a cause ("now that").
+_NOW_CHANGED = re.compile(r"(?<!right )(?<!just )(?<!for )(?<!by )(?<!until )(?<!from )"
+                          r"(?<!till )\b(?:now|these days|nowadays)\b(?!\s+(?:that|and then|on)\b)",
+                          re.I)
+
+
+def told_now(text: str) -> bool:
+    """Whether ``text`` tells the present as changed (``_NOW_CHANGED``)."""
+    return bool(_NOW_CHANGED.search(text))
 
 
 def relation_subject(text: str) -> bool:
@@ -321,10 +457,21 @@ _NOT_DONE = re.compile(r"(?:not|n't|it|that|this|so|too|the same|what|whatever|a
                        r"them|him|her|both|all|[a-z]+ly)\b", re.I)
 
 
+#: The same of a family member's ("My son goes to nursery", "My dad does the parkrun
+#: every Saturday"): where they go, what they do, the speaker's news to a friend.
+_KIN_DOES = re.compile(r"^(?:my|our)\s+(?:[\w-]+\s+)?(?P<kin>[a-z]+)\s+(?:(?:now|also|still|"
+                       r"usually)\s+)?(?:does|goes(?=\s+(?:to\s|\w+ing\b)))\s+(?P<x>.+)$",
+                       re.I)
+
+
 def does(text: str) -> bool:
-    """Whether ``text``, a short cleaned sentence, tells what the speaker does (``_DOES``):
-    an object opening on a thing, not a pronoun, a verb or an adverb (``_NOT_DONE``)."""
+    """Whether ``text``, a short cleaned sentence, tells what the speaker or one of their
+    family does (``_DOES``, ``_KIN_DOES``): an object opening on a thing, not a pronoun, a
+    verb or an adverb (``_NOT_DONE``)."""
     m = _DOES.match(text.rstrip(" .!"))
+    if m is None:
+        m = _KIN_DOES.match(text.rstrip(" .!"))
+        m = m if m is not None and m["kin"].lower() in FAMILY else None
     if m is None or len(text.split()) > STANDING_WORDS or _NOT_DONE.match(m["x"]):
         return False
     first = m["x"].split()[0].lower()

@@ -38,13 +38,12 @@ from .acts import acts as _acts, done, habit_verb as _habit_verb
 from .dates import time_phrase
 from .narration import Mentions, household, household_of, kin, narrate
 from .episode_words import (
-    stands,
     DURATION as _DURATION,
     ROLE as _ROLE,
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    stands_now, value_now, milestone, does, relation_subject,
+    value_now, relation_subject, short_news, standing, told_now, speakers_world,
     STOP as _STOP,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
@@ -54,7 +53,7 @@ from .episode_words import (
 )
 from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM,
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
-                     SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, WE_CAN as _WE_CAN)
+                     SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, we_can as _we_can)
 from .language import is_english
 from .places import named_place, placed
 from .sentences import clauses
@@ -290,7 +289,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
     if _ECHO.search(text) or _WISH.match(text):
         return None
     if _SUGGEST.match(_BEFORE_SUGGESTION.sub("", text)) or _THANKS.match(text) or \
-            _QUESTION_START.match(text) or _REACTION.match(text) or _WE_CAN.match(text) or \
+            _QUESTION_START.match(text) or _REACTION.match(text) or _we_can(text) or \
             _WILL_TRY.match(text) or _resolve(text):
         return None
     if _EXCHANGE.search(text) or _SURMISE.search(text) or _HELPING.search(text) or \
@@ -302,7 +301,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
-    if not _FIRST.search(text) and not (mine is not None and mine.search(text)):
+    if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
+            not speakers_world(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -311,7 +311,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         return None
     if _YOURS.match(text) and not acts:
         return None     # "Your dedication to our community is amazing": about the other
-    if _habit_verb(text) or stands_now(text) or milestone(text) or does(text):
+    if _habit_verb(text) or short_news(text):
         return MIN_SCORE    # "I vape", "I'm at Spotify now", "I do yoga": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
@@ -334,8 +334,10 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1      # "for years", "one day": a time, though it dates nothing
     if _ROLE.search(text):
         score += 1      # "Before that I was a lifeguard for years": what they do or did
-    if stands(text):
+    if standing(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
+    if told_now(text):
+        score += 1      # "Gran's living with us now": the present, told as changed
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
     if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):

@@ -23,7 +23,9 @@ from .episode_words import (
     ING_NOUNS as _ING_NOUNS,
     CONSUMED,
     SPAN,
+    STATUSES,
 )
+from .facts import OCCUPATIONS
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
@@ -135,6 +137,34 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
     (r"^back\s+(?=(?:on|at|to|with|in)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    # "Still in Manchester", "Now with Octopus for energy", "Off to university in Leeds":
+    # where the speaker is or is going, "I am" dropped.
+    (r"^(?:still|now|currently)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
+    (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
+    # "No sugar in my tea these days": what the speaker has no more, "I have" dropped.
+    (r"^no\s+(?!(?:problems?|worries|worry|idea|way|doubt|clue|rush|wonder|matter|time|"
+     r"longer|more|one|big deal|pressure|stress|complaints|regrets)\b)"
+     # ("No meat for two months now" is told by how long, below)
+     r"(?!.*\b(?:for|in)\s+(?:over\s+)?" + SPAN + r"\b)"
+     r"(?=[\w-]+(?:\s+[\w-]+){0,5}?\s+(?:these days|nowadays|now|any\s?more)\W*(?:,|$))",
+     "I have \\g<0>"),
+    # "Dental nurse at a practice in Hove now", "Senior developer as of this month": what
+    # the speaker works as, "I am a" dropped (not "Nurse said ...": a verb follows).
+    (r"^(?:(?!(?:" + "|".join(sorted(_GENERIC | _STOP)) + r")\b)[\w-]+\s+){0,2}?(?:"
+     + "|".join(sorted(OCCUPATIONS)) + r")\b(?=\s+(?:at|in|for|with|as of|since|now|"
+     r"these days|nowadays)\b|\W*$)", "I am a \\g<0>"),
+    # "Full vegan since March", "Single again": a state of the speaker's told by its
+    # adjective, "I am" dropped (not a word of reaction: "Busy again"; not before "now",
+    # where a noun is as likely: "Lunch now").
+    (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
+     + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
+     r"(?=(?:since|again)\b)", "I am \\g<0>"),
+    # "Might go back to uni next year", "Might be moving to Leeds": a plan, "I" dropped
+    # (not "Might be worth a try": "it").
+    (r"^might\s+(?=(?!be\b)[a-z]+\s|be\s+\w+ing\b)", "I \\g<0>"),
+    # "Favourite band at the moment is Wet Leg": the speaker's "my" dropped before a taste.
+    (r"^(?:favou?rite|fave)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|at|right|these|this)\b)",
+     "My \\g<0>"),
     (r"^no longer\s+(?=(?:a|an|with|at|in|on|part of)\s)", "I am \\g<0>"),
     # "Don't feel like I'm making an impact": the speaker's "I" dropped before a negation.
     (r"^(?:do not|did not|cannot|could not)\s+(?=(?:feel|think|know|want|have|remember|"
@@ -311,12 +341,27 @@ def _own_judgement(text: str) -> str:
     return f"{_FIND[m['be'].lower()]} {m['adv']}{m['adj']} {rest}"
 
 
+#: A phrase that sets the scene before the statement ("After a lot of documentaries, full
+#: vegan since March", "With the kids at school, back at work full time").
+_INTRO = re.compile(r"^(?P<intro>(?:after|before|following|despite|thanks to|because of|"
+                    r"with|as of|since)\b[^,]{1,60},\s*)(?P<rest>\w.*)$", re.I)
+
+
 def restore_subject(text: str) -> str:
     """``text`` with a dropped "I" put back ("Just got back from Paris" -> "I just got back
     from Paris", "Quit Amazon" -> "I quit Amazon", "Looking for a place" -> "I am looking
-    for a place"); not when the opening gerund is the subject ("Losing my job was hard")."""
+    for a place"), after a phrase that sets the scene too (``_INTRO``); not when the
+    opening gerund is the subject ("Losing my job was hard")."""
     if not text:
         return text
+    intro = _INTRO.match(text)
+    if intro:
+        rest = _restore(intro["rest"])
+        return intro["intro"] + rest if rest != intro["rest"] else text
+    return _restore(text)
+
+
+def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
     gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest) or
@@ -329,6 +374,10 @@ def restore_subject(text: str) -> str:
     else:
         if low in _PARTICIPLES and rest:
             text = f"I am {low} {rest}"
+        elif not rest and low in STATUSES:
+            text = f"I am {low}"    # "Engaged!", "Retired!": a standing told by its word
+        elif not rest and low in ("promoted", "hired", "fired"):
+            text = f"I was {low}"   # "Promoted!": a milestone told by its word
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
                        # "Did the egg challenge": "did" with an object, not "did you ...?"
                        low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"
@@ -339,7 +388,8 @@ def restore_subject(text: str) -> str:
                        (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
-        elif rest and low.endswith("ing") and len(low) > 5 and not gerund_subject and \
+        elif rest and low.endswith("ing") and (len(low) > 5 or low == "doing") and \
+                not gerund_subject and \
                 low not in _ING_NOUNS and not re.match(
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"

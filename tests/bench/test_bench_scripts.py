@@ -377,3 +377,20 @@ def test_updates_bench_tells_an_ending_in_other_words_from_one_not_recognised() 
     kept = {**result, "kept": [*result["kept"], "Uma posts on Instagram."]}
     assert bench.stage(added, kept) == "ending not recognised"
     assert bench.stage({**added, "newer": [{"action": "nothing"}]}, kept) == "not stored"
+
+
+def test_observe_probe_counts_news_stored_and_chat_kept_quiet(tmp_path: Path) -> None:
+    """``bench/observe_probe.py``: half a is printed item by item, half b only counted."""
+    cases = tmp_path / "probe.yaml"
+    cases.write_text("""
+news:
+- {id: a-1, half: a, said: "I was promoted to team lead in March.", fact: team lead}
+- {id: b-1, half: b, said: "Started a new role at Shopify on Monday.", fact: Shopify}
+nothing:
+- {id: a-2, half: a, said: "How was your weekend?"}
+- {id: b-2, half: b, said: "Cheers, talk soon!"}
+""")
+    out = run("bench/observe_probe.py", "--cases", str(cases), "--embedder", "hashing")
+    assert "half a: news stored 1/1, nothing kept quiet 1/1" in out, out
+    assert "half b: news stored 1/1, nothing kept quiet 1/1" in out, out
+    assert "team lead" in out and "Shopify" not in out     # b's items are never printed
