@@ -48,6 +48,23 @@ def test_a_taste_a_request_or_a_statement_is_no_plan(said):
     assert plan(clean(said), "Ana") is None
 
 
+@pytest.mark.parametrize("said", [
+    "I'd love to see more of your photos someday.",
+    "We would love to have you over again.",
+    "I'd love to try making it sometime.",
+    "One day I hope to explore them properly.",
+    "I'd love to build something like this next.",
+    "I wish I could have been there.",
+    "I've been dreaming of this for a while.",
+    "I wish I was that patient.",
+    "Wish I had a holiday lined up.",
+])
+def test_a_wish_that_points_into_the_conversation_is_no_plan(said):
+    """Out of its conversation, a wish about the listener or about "it"/"them"/"like this"
+    names nothing of the speaker's life: no memory."""
+    assert plan(clean(said), "Ana") is None
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "plans")
