@@ -22,16 +22,16 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from .decisions import Pool
+from .decisions import Decision, Pool
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
 from .observation import Observation
-from .rules import Candidate
+from .rules import Candidate, norm
 from .slots import slot_keys
 from .updates import (ADDITION, MARGIN_CLEAR, NOT_NOW, SIMILAR_MIN, SIMILAR_MIN_CLEAR, is_event,
                       nearest_attribute, signals)
 
-__all__ = ["new_after_ending"]
+__all__ = ["new_after_ending", "one_replacement"]
 
 #: A new thing introduced as the subject, after the old one ended ("Biscuit was put to
 #: sleep. A spaniel puppy called Mabel is running the house now"): the speaker's.
@@ -84,3 +84,46 @@ def _nearest(told: str, target: dict[str, Any], pool: Pool, who: str) -> bool:
         return False
     return best["id"] == target["id"] and (score >= SIMILAR_MIN or score >= SIMILAR_MIN_CLEAR
                                            and score - second >= MARGIN_CLEAR)
+
+
+def one_replacement(decided: list[tuple[Candidate, Decision]], text: str
+                    ) -> list[tuple[Candidate, Decision]]:
+    """One turn's supersedes of the same memory told as one: "Dundee is behind me now, I
+    relocated to Inverness" reads the ending and the new value each as a statement that
+    replaces "lives in Dundee". Written apart, the second would replace an old memory the
+    first already replaced, and the ending would stay current beside the new value, the
+    old value's words with it. So the statements are one memory, in the order they were
+    said (the ending, then the new value), keyed as the keyed one is (a later change of
+    the attribute finds it), dated when the first says (when the old value stopped
+    holding); the old memory is kept for history as before. ``decided`` holds the
+    turn's candidates with their decisions, in order; ``text`` is the turn as read."""
+    first: dict[str, int] = {}
+    out: list[tuple[Candidate, Decision] | None] = list(decided)
+    for i, (cand, decision) in enumerate(decided):
+        if decision.action != "supersede" or not decision.memory_id or not decision.content:
+            continue
+        j = first.setdefault(decision.memory_id, i)
+        kept = out[j]
+        if j == i or kept is None:
+            continue
+        other, earlier = kept
+        pair = sorted([(other, earlier), (cand, decision)],
+                      key=lambda cd: _said_at(cd[0], text))
+        contents = [d.content or "" for _, d in pair]
+        if norm(contents[0]) in norm(contents[1]) or norm(contents[1]) in norm(contents[0]):
+            content = max(contents, key=len)    # one already says the other
+        else:
+            content = f"{contents[0].rstrip(' .,;')}. {contents[1]}"
+        keyed = earlier if earlier.key or not decision.key else decision
+        when = next((d.occurred_at for _, d in pair if d.occurred_at), None)
+        out[j] = (other, replace(keyed, content=content, occurred_at=when,
+                                 key=earlier.key or decision.key))
+        out[i] = None
+    return [pair for pair in out if pair is not None]
+
+
+def _said_at(cand: Candidate, text: str) -> int:
+    """Where in the turn ``cand``'s sentence was said (its first words), else the end."""
+    words = norm(cand.source or "").split()[:4]
+    at = norm(text).find(" ".join(words)) if words else -1
+    return at if at >= 0 else len(text)
