@@ -399,7 +399,7 @@ class RuleEvaluator:
         turn: list[tuple[Candidate, Decision]] = []
         for i, cand in enumerate(found):
             if turn and turn[-1][0].turn != cand.turn:
-                yield from self._told(turn, observation)
+                yield from self._told(turn, observation, pool)
                 turn = []
             if cand.key and last[cand.key] != i:
                 decision = Decision("nothing", "superseded by a later statement in the same "
@@ -409,15 +409,16 @@ class RuleEvaluator:
             if decision.action in WRITES or decision.action == "retire":
                 decision.occurred_at = _when(cand, decision, observation, pool)
             turn.append((cand, decision))
-        yield from self._told(turn, observation)
+        yield from self._told(turn, observation, pool)
 
     @staticmethod
-    def _told(turn: list[tuple[Candidate, Decision]], observation: Observation
-              ) -> Iterator[Decision]:
+    def _told(turn: list[tuple[Candidate, Decision]], observation: Observation,
+              pool: Pool) -> Iterator[Decision]:
         """One turn's decisions, its supersedes of one memory told as one."""
         if turn:
-            text = observation.turns[turn[0][0].turn].content
-            yield from (d for _, d in one_replacement(turn, text))
+            at = turn[0][0].turn
+            yield from (d for _, d in one_replacement(turn, observation.turns[at].content,
+                                                      pool, observation.speaker(at)))
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
         context, goal = obs.window(cand.turn), obs.goal(cand.turn)
