@@ -27,7 +27,7 @@ from .episode_words import STOP
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
 from .observation import Observation
-from .rules import Candidate, norm
+from .rules import Candidate, clean, norm
 from .slots import slot_keys
 from .updates import (ADDITION, MARGIN_CLEAR, NOT_NOW, SIMILAR_MIN, SIMILAR_MIN_CLEAR, is_event,
                       key_target, nearest_attribute, signals)
@@ -185,6 +185,8 @@ def _ends(cand: Candidate, replaced: dict[str, int], pool: Pool, who: str,
 
 def _said_at(cand: Candidate, text: str) -> int:
     """Where in the turn ``cand``'s sentence was said (its first words), else the end."""
-    words = norm(cand.source or "").split()[:4]
-    at = norm(text).find(" ".join(words)) if words else -1
-    return at if at >= 0 else len(text)
+    words = " ".join(norm(cand.source or "").split()[:4])
+    for said in (norm(text), norm(clean(text))):   # the source is cleaned ("I have")
+        if words and (at := said.find(words)) >= 0:
+            return at
+    return len(text)
