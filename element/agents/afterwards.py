@@ -22,16 +22,17 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from .decisions import Pool
+from .decisions import Decision, Pool
+from .episode_words import STOP
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
 from .observation import Observation
-from .rules import Candidate
+from .rules import Candidate, clean, norm
 from .slots import slot_keys
 from .updates import (ADDITION, MARGIN_CLEAR, NOT_NOW, SIMILAR_MIN, SIMILAR_MIN_CLEAR, is_event,
-                      nearest_attribute, signals)
+                      key_target, nearest_attribute, signals)
 
-__all__ = ["new_after_ending"]
+__all__ = ["new_after_ending", "one_replacement"]
 
 #: A new thing introduced as the subject, after the old one ended ("Biscuit was put to
 #: sleep. A spaniel puppy called Mabel is running the house now"): the speaker's.
@@ -84,3 +85,108 @@ def _nearest(told: str, target: dict[str, Any], pool: Pool, who: str) -> bool:
         return False
     return best["id"] == target["id"] and (score >= SIMILAR_MIN or score >= SIMILAR_MIN_CLEAR
                                            and score - second >= MARGIN_CLEAR)
+
+
+def one_replacement(decided: list[tuple[Candidate, Decision]], text: str, pool: Pool,
+                    who: str) -> list[tuple[Candidate, Decision]]:
+    """One turn's supersedes of the same memory told as one: "Dundee is behind me now, I
+    relocated to Inverness" reads the ending and the new value each as a statement that
+    replaces "lives in Dundee". Written apart, the second would replace an old memory the
+    first already replaced, and the ending would stay current beside the new value, the
+    old value's words with it. So the statements are one memory, in the order they were
+    said (the ending, then the new value), keyed as the keyed one is (a later change of
+    the attribute finds it), dated when the first says (when the old value stopped
+    holding); the old memory is kept for history as before. ``decided`` holds the
+    turn's candidates with their decisions, in order; ``text`` is the turn as read.
+
+    So is an ending of the speaker's kept as a memory of its own ("I stopped teaching last
+    summer, I'm a librarian now": the ending replaced nothing, the librarian replaced
+    "teaches maths"), when what it says ended is named in the memory the turn's new value
+    replaced (a word of the same stem): one memory, not an ending left current beside it;
+    and so is a new value kept alone beside the ending that replaced the old one.
+    """
+    first: dict[str, int] = {}
+    out: list[tuple[Candidate, Decision] | None] = list(decided)
+    replaced: dict[str, int] = {d.memory_id: i for i, (_, d) in enumerate(decided)
+                if d.action == "supersede" and d.memory_id and d.content}
+    kept_alone: set[int] = set()    # the endings kept alone, now read as replacing
+    # The memories an ending of the turn replaced ("I stopped teaching last summer").
+    endings = {d.memory_id for c, d in decided if d.memory_id in replaced and
+               signals(c.source or "").ended}
+    for i, (cand, decision) in enumerate(decided):
+        if decision.action == "add" and decision.content and \
+                (ended := _ends(cand, replaced, pool, who, endings)) is not None:
+            decision = replace(decision, action="supersede", memory_id=ended)
+            out[i] = (cand, decision)
+            kept_alone.add(i)
+        if decision.action != "supersede" or not decision.memory_id or not decision.content:
+            continue
+        j = first.setdefault(decision.memory_id, i)
+        kept = out[j]
+        if j == i or kept is None:
+            continue
+        other, earlier = kept
+        pair = sorted([(other, earlier), (cand, decision)],
+                      key=lambda cd: _said_at(cd[0], text))
+        contents = [d.content or "" for _, d in pair]
+        if norm(contents[0]) in norm(contents[1]) or norm(contents[1]) in norm(contents[0]):
+            content = max(contents, key=len)    # one already says the other
+        else:
+            content = f"{contents[0].rstrip(' .,;')}. {contents[1]}"
+        # The decision written: the one keyed, else the first; never an ending kept alone
+        # (its reason and key are a new fact's).
+        keyed = decision if j in kept_alone or decision.key and not earlier.key and \
+            i not in kept_alone else earlier
+        key = decision.key if j in kept_alone else earlier.key or \
+            (None if i in kept_alone else decision.key)
+        when = next((d.occurred_at for _, d in pair if d.occurred_at), None)
+        out[j] = (other, replace(keyed, content=content, occurred_at=when, key=key))
+        kept_alone -= {i, j}
+        out[i] = None
+    for i in kept_alone:    # never met its new value (not expected): as decided
+        out[i] = decided[i]
+    return [pair for pair in out if pair is not None]
+
+
+#: A word of what ended, to be looked for in the replaced memory: its stem's length.
+_STEM = 5
+
+
+def _ends(cand: Candidate, replaced: dict[str, int], pool: Pool, who: str,
+          endings: set[str]) -> str | None:
+    """The memory, of those the turn replaces, that the speaker's ending ``cand`` names
+    what ended of (a word of the same stem); or, for a new value of the speaker's kept
+    alone ("I'm a librarian now"), the memory an ending of the turn replaced (``endings``)
+    when the new value is of its attribute (as ``new_after_ending`` reads it); else None."""
+    source = cand.source or ""
+    sig = signals(source)
+    if not replaced or sig.holder or holder_of(source) != "":
+        return None
+    if not sig.ended:
+        if not cand.key or ADDITION.search(source) or NOT_NOW.search(source) or \
+                is_event(source) or len(source.split()) > NEW_WORDS:
+            return None
+        for memory_id in endings:
+            old = pool.holds(memory_id)
+            if old is not None and (key_target(cand.key, [old], who) is not None or
+                                    slot_keys(source, old["content"], who) or
+                                    _nearest(cand.content, old, pool, who)):
+                return memory_id
+        return None
+    stems = {w[:_STEM] for e in sig.ended for w in re.findall(r"[a-z]+", e.lower())
+             if len(w) >= 4 and w not in STOP}
+    for memory_id in replaced:
+        old = pool.holds(memory_id)
+        if old is not None and stems & {w[:_STEM] for w in
+                                        re.findall(r"[a-z]+", old["content"].lower())}:
+            return memory_id
+    return None
+
+
+def _said_at(cand: Candidate, text: str) -> int:
+    """Where in the turn ``cand``'s sentence was said (its first words), else the end."""
+    words = " ".join(norm(cand.source or "").split()[:4])
+    for said in (norm(text), norm(clean(text))):   # the source is cleaned ("I have")
+        if words and (at := said.find(words)) >= 0:
+            return at
+    return len(text)

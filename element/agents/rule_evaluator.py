@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from .ages import birthday_change
-from .afterwards import new_after_ending
+from .afterwards import new_after_ending, one_replacement
 from .answered import answered
 from .inverted import inverted
 from .present import present_target
@@ -396,15 +396,29 @@ class RuleEvaluator:
                 yield Decision("nothing", "no memory-worthy content in the turns")
             return
         last = {c.key: i for i, c in enumerate(found) if c.key}
+        turn: list[tuple[Candidate, Decision]] = []
         for i, cand in enumerate(found):
+            if turn and turn[-1][0].turn != cand.turn:
+                yield from self._told(turn, observation, pool)
+                turn = []
             if cand.key and last[cand.key] != i:
-                yield Decision("nothing", "superseded by a later statement in the same turns",
-                               category=cand.category)
-                continue
-            decision = self.decide(cand, observation, pool)
+                decision = Decision("nothing", "superseded by a later statement in the same "
+                                    "turns", category=cand.category)
+            else:
+                decision = self.decide(cand, observation, pool)
             if decision.action in WRITES or decision.action == "retire":
                 decision.occurred_at = _when(cand, decision, observation, pool)
-            yield decision
+            turn.append((cand, decision))
+        yield from self._told(turn, observation, pool)
+
+    @staticmethod
+    def _told(turn: list[tuple[Candidate, Decision]], observation: Observation,
+              pool: Pool) -> Iterator[Decision]:
+        """One turn's decisions, its supersedes of one memory told as one."""
+        if turn:
+            at = turn[0][0].turn
+            yield from (d for _, d in one_replacement(turn, observation.turns[at].content,
+                                                      pool, observation.speaker(at)))
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
         context, goal = obs.window(cand.turn), obs.goal(cand.turn)

@@ -82,6 +82,29 @@ def test_the_new_value_after_an_ending_replaces_the_old_with_it(store: Any) -> N
     assert not any("drives a Ford Fiesta" in m for m in now)
 
 
+@pytest.mark.parametrize("old,said,new", [
+    ("I live in Sheffield.", "Sheffield is a closed chapter, we moved to York in April.",
+     "York"),
+    ("I work as a nurse.", "I stopped nursing last summer, I'm a librarian now.",
+     "librarian"),
+])
+def test_one_turn_ending_the_old_value_and_giving_the_new_is_one_memory(
+        store: Any, old: str, said: str, new: str) -> None:
+    for told in (*BACKGROUND, old):
+        tell(store, told)
+    before = current(store).split(" | ")
+    tell(store, said)
+    now = current(store).split(" | ")
+    fresh = [m for m in now if m not in before]
+    # One current memory says the new value (with what ended); the old is kept for history.
+    assert len(fresh) == 1 and new in fresh[0], now
+    assert not any(m in now for m in before if m not in BACKGROUND and "food bank" not in m
+                   and "Priya" not in m), now
+    everything = store.list(subject_type=SUBJECT[0], subject_id=SUBJECT[1], limit=100,
+                            include_superseded=True)[0]
+    assert any(m["superseded_by"] for m in everything), everything
+
+
 def test_anothers_statement_after_an_ending_is_not_the_new_value(store: Any) -> None:
     for said in (*BACKGROUND, "I drive a Ford Fiesta."):
         tell(store, said)
