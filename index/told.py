@@ -43,10 +43,12 @@ _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: one word "now", which may also open talk ("Now, I ..."): "these days", "nowadays", "at
 #: the moment", "currently".
 PRESENT_TIME = r"(?:these\s+days|nowadays|at\s+the\s+moment|currently)"
-#: ... and "now" itself ("I'm a third-year now"), not "now and then" (a habit) or "now
-#: that ..." (a reason). As a word after a verb and its particle that a pattern reads
+#: ... and "now" itself ("I'm a third-year now"), not "now and then" (a habit). "Now that
+#: ..." is now: "I cycle to work now that the evenings are lighter" says its clause holds
+#: now against before, the reason told after it (a stay or a wish is aside whatever "now"
+#: it says: :data:`NOT_NOW`). As a word after a verb and its particle that a pattern reads
 #: itself ("Who are you playing for now?"): the "for" is the verb's, no "for now".
-NOW_WORD = r"now(?!\s+and\s+then|\s+that)"
+NOW_WORD = r"now(?!\s+and\s+then)"
 #: "Now" said of a moment, a stay or a past, by the word before it: "right now", "just
 #: now", "for now", "until now", "till now".
 _NOT_NOW_BEFORE = r"(?<!right )(?<!just )(?<!for )(?<!until )(?<!till )"
@@ -59,8 +61,8 @@ THIS_PERIOD = r"this\s+(?:year|term|semester|season|fall|autumn|spring|summer|wi
 
 #: Said as now: a present-time adverbial, the state it qualifies holds now against before
 #: ("I'm a health visitor these days", "nowadays", "at the moment", "currently", "now",
-#: "since May", "since a few weeks ago"); not the "now" of a moment, a stay, a past, a habit
-#: or a reason (:data:`NOW_WORD`, :data:`_NOT_NOW_BEFORE`).
+#: "since May", "since a few weeks ago", "now that ..."); not the "now" of a moment, a
+#: stay, a past or a habit (:data:`NOW_WORD`, :data:`_NOT_NOW_BEFORE`).
 NOW = re.compile(
     rf"\b(?:{PRESENT_TIME}|{_NOT_NOW_BEFORE}{NOW_WORD}|"
     rf"since\s+(?:(?:last|early|late|mid)[\s-]+)?(?:{_MONTHS}|{_DAYS}|spring|summer|autumn|"

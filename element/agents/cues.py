@@ -16,7 +16,7 @@ from dataclasses import dataclass
 # Words adding to what is known rather than replacing it ("also", "too" at a clause's end),
 # and not (yet, or any longer) the present (plans, wishes, past habits, a stay): one list
 # with recall's (index/told.py). So are the words of the present against what was (_NOWISH:
-# "now", "these days", "no longer", "this year"): "right now", "for now", "now that ..."
+# "now", "these days", "no longer", "this year"): "right now", "for now", "now and then"
 # say no present against before, to either side.
 from index import TOLD_ADDITION as ADDITION, TOLD_NOT_NOW as NOT_NOW
 from index import TOLD_NOWISH as _NOWISH, TOLD_PRESENT_TIME as _PRESENT_TIME

@@ -45,3 +45,9 @@ def test_no_reader_reads_a_moment_stay_past_or_habit_as_the_present(when: str) -
     if when != "for now":
         assert fragment("A Skoda.", f"What are you driving {when}?") == "A Skoda."
     assert "live in York" not in inverted(f"York's where we are {when}.")
+
+
+def test_now_that_says_its_clause_holds_now_to_both_sides() -> None:
+    # "Now that ..." tells the reason after the change: the clause before it holds now.
+    assert NOW.search("Asha cycles to work now that the evenings are lighter")
+    assert signals("I cycle to work now that the evenings are lighter").now
