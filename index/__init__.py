@@ -41,9 +41,11 @@ from .errors import (
 from .params import IndexParams
 from .profile_bank import ATTRIBUTES, RELATIONS, Attribute, attribute_scores, question_vectors
 # What a sentence's words tell of time: said as now, an addition, not now, a past, a wish
-# (recall's readers, and observe's: element/agents/present.py, updates.py).
+# (recall's readers, and observe's: element/agents/present.py, updates.py); the words that
+# say "now", one list for every reader (cues.py, answered.py, inverted.py).
 from .told import (ADDITION as TOLD_ADDITION, NOT_NOW as TOLD_NOT_NOW, NOW as TOLD_NOW,
-                   PAST as TOLD_PAST, WISH as TOLD_WISH)
+                   NOW_WORD as TOLD_NOW_WORD, NOWISH as TOLD_NOWISH, PAST as TOLD_PAST,
+                   PRESENT_TIME as TOLD_PRESENT_TIME, WISH as TOLD_WISH)
 from .query import LIST_LIMIT_MAX, SEARCH_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
 from .lane_models import LaneEmbedder, lane_models, load_embedder
@@ -142,7 +144,8 @@ def pool_stats(database: Database) -> dict[str, int]:
 
 
 __all__ = [
-    "TOLD_ADDITION", "TOLD_NOT_NOW", "TOLD_NOW", "TOLD_PAST", "TOLD_WISH",
+    "TOLD_ADDITION", "TOLD_NOT_NOW", "TOLD_NOW", "TOLD_NOW_WORD", "TOLD_NOWISH",
+    "TOLD_PAST", "TOLD_PRESENT_TIME", "TOLD_WISH",
     # the backend interface and its file-backed implementation
     "MemoryBackend", "MemoryStore", "Memory", "StoreResult", "SearchResult", "HealthItem",
     "MemorySettings", "MAX_CAP", "IndexParams",

@@ -20,9 +20,9 @@ import re
 from .lexical import terms
 from .profile_bank import RELATIONS
 
-__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "PAST",
-           "REPLACED", "WISH", "aside", "gives_way", "names_gone", "relations", "told_of",
-           "yields"]
+__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "NOWISH",
+           "NOW_WORD", "NO_LONGER", "PAST", "PRESENT_TIME", "REPLACED", "THIS_PERIOD", "WISH",
+           "aside", "gives_way", "names_gone", "relations", "told_of", "yields"]
 
 # One reader of these words for both sides of memory: the subconscious reads them in what a
 # person says when it decides whether a statement replaces one remembered
@@ -36,13 +36,35 @@ _MONTHS = ("january|february|march|april|may|june|july|august|september|october|
            "december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec")
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 
+#: The present-time adverbials, a pattern fragment (no boundaries) for every reader of
+#: "now" to build on: the write side's cues (``element/agents/cues.py``), the questions an
+#: answer is read against (``answered.py``) and the value told first (``inverted.py``) read
+#: a sentence's time by these words as recall does (:data:`NOW`). Those of more than the
+#: one word "now", which may also open talk ("Now, I ..."): "these days", "nowadays", "at
+#: the moment", "currently".
+PRESENT_TIME = r"(?:these\s+days|nowadays|at\s+the\s+moment|currently)"
+#: ... and "now" itself ("I'm a third-year now"), not "now and then" (a habit). "Now that
+#: ..." is now: "I cycle to work now that the evenings are lighter" says its clause holds
+#: now against before, the reason told after it (a stay or a wish is aside whatever "now"
+#: it says: :data:`NOT_NOW`). As a word after a verb and its particle that a pattern reads
+#: itself ("Who are you playing for now?"): the "for" is the verb's, no "for now".
+NOW_WORD = r"now(?!\s+and\s+then)"
+#: "Now" said of a moment, a stay or a past, by the word before it: "right now", "just
+#: now", "for now", "until now", "till now".
+_NOT_NOW_BEFORE = r"(?<!right )(?<!just )(?<!for )(?<!until )(?<!till )"
+#: A state of before said to be over ("not ... anymore", "no longer"): the present by
+#: what no longer holds.
+NO_LONGER = r"(?:any\s?more|no\s+longer)"
+#: The period one is in ("this year", "this term"): what holds in it holds now; a cue of
+#: change for the write side (``cues.py``), no newer value to recall.
+THIS_PERIOD = r"this\s+(?:year|term|semester|season|fall|autumn|spring|summer|winter)"
+
 #: Said as now: a present-time adverbial, the state it qualifies holds now against before
 #: ("I'm a health visitor these days", "nowadays", "at the moment", "currently", "now",
-#: "since May", "since a few weeks ago"). Not "right now", "just now" (a moment), "for
-#: now", "until now", "now and then", "now that ..." (a stay, a past, a habit, a reason).
+#: "since May", "since a few weeks ago", "now that ..."); not the "now" of a moment, a
+#: stay, a past or a habit (:data:`NOW_WORD`, :data:`_NOT_NOW_BEFORE`).
 NOW = re.compile(
-    r"\b(?:these\s+days|nowadays|at\s+the\s+moment|currently|(?<!right )(?<!just )"
-    r"(?<!for )(?<!until )(?<!till )now(?!\s+and\s+then|\s+that)|"
+    rf"\b(?:{PRESENT_TIME}|{_NOT_NOW_BEFORE}{NOW_WORD}|"
     rf"since\s+(?:(?:last|early|late|mid)[\s-]+)?(?:{_MONTHS}|{_DAYS}|spring|summer|autumn|"
     r"fall|winter|christmas|easter|new\s+year|\d{4}|then|(?:last|this)\s+\w+|"
     r"(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
@@ -50,8 +72,14 @@ NOW = re.compile(
 #: A memory that says its value holds now, against what was: said as now (:data:`NOW`),
 #: or said to replace ("not ... anymore", "no longer", "instead", "ever since"): "it is
 #: decaf from now on", "these days the weekends are all about motorbikes".
-CURRENT = re.compile(rf"{NOW.pattern}|\b(?:from now on|any\s?more|no longer|instead|"
+CURRENT = re.compile(rf"{NOW.pattern}|\b(?:from now on|{NO_LONGER}|instead|"
                      r"ever since)\b", re.I)
+#: The present against what was, as the write side's cues read it (``cues.py``): said as
+#: now by an adverbial (:data:`PRESENT_TIME`, :data:`NOW_WORD`), by what no longer holds
+#: (:data:`NO_LONGER`) or by the period one is in (:data:`THIS_PERIOD`). Not "since May":
+#: a span's start is the cues' own ("since I left", a change told).
+NOWISH = re.compile(rf"\b(?:{PRESENT_TIME}|{_NOT_NOW_BEFORE}{NOW_WORD}|{NO_LONGER}|"
+                    rf"{THIS_PERIOD})\b", re.I)
 #: ... unless it adds to the old one ("has started running too", "also has a cat now", "a
 #: second car", "a holiday cottage"): "too" ending its clause, not "too high"; "a
 #: third-year", "a second-hand car", "a third of the price" is a year, a kind, a share,

@@ -16,6 +16,11 @@ from __future__ import annotations
 
 import re
 
+# The words a question says "now" by ("these days", "now"; not "now and then"): recall's
+# (index/told.py), so that an answer written whole says its time as both sides read it.
+# "Now" is read as a word after the verb and its particle ("Who are you playing for now?").
+from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
+
 from .updates import signals
 
 __all__ = ["answered", "asked_thing", "fragment", "still_denied"]
@@ -60,7 +65,7 @@ def asked_thing(question: str) -> tuple[str, str] | None:
 #: these days?", "Where are you working now?", "Which gym do you go to?".
 _WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|where|who)(?:\s+(?P<noun>[a-z]+))?\s+"
                  r"(?P<aux>are|do)\s+you\s+(?P<verb>[a-z]+)(?P<prep>\s+(?:to|at|for|with|in|on))?"
-                 r"(?P<tail>(?:\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|currently))?)"
+                 rf"(?P<tail>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?)"
                  r"\s*\?\s*$", re.I)
 #: A fragment: a noun phrase without a verb ("A Skoda Octavia.", "Aldi."), the answer's
 #: first sentence.
@@ -76,8 +81,8 @@ _VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be
 #: A question of what one of the other speaker's things is: "What's your favourite film
 #: these days?", "Who's your GP now?", "Which is your local?": the thing, and when.
 _WH_BE = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|who|where)(?:'s|\s+is|\s+are)\s+"
-                    r"(?P<x>your\s+[^?]+?)(?P<tail>(?:\s+(?:these\s+days|nowadays|now|"
-                    r"at\s+the\s+moment|currently))?)\s*\?\s*$", re.I)
+                    rf"(?P<x>your\s+[^?]+?)(?P<tail>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?)"
+                    r"\s*\?\s*$", re.I)
 
 
 def _be(text: str, question: str) -> str | None:

@@ -15,8 +15,11 @@ from dataclasses import dataclass
 
 # Words adding to what is known rather than replacing it ("also", "too" at a clause's end),
 # and not (yet, or any longer) the present (plans, wishes, past habits, a stay): one list
-# with recall's (index/told.py).
+# with recall's (index/told.py). So are the words of the present against what was (_NOWISH:
+# "now", "these days", "no longer", "this year"): "right now", "for now", "now and then"
+# say no present against before, to either side.
 from index import TOLD_ADDITION as ADDITION, TOLD_NOT_NOW as NOT_NOW
+from index import TOLD_NOWISH as _NOWISH, TOLD_PRESENT_TIME as _PRESENT_TIME
 
 from .holders import _OPENING_ADVERB, holder_of
 from .rules import norm, point_key
@@ -96,10 +99,6 @@ _VALUE = re.compile(r"(?<!^)\b(?-i:[A-Z])\w|\d|@")
 _WEAK = re.compile(r"\b(?:started|joined|again|turned|actually|update|back (?:in|at|to)|"
                    r"since\s+(?:the|my|our|i|we)\b|"
                    r"(?:a|my|our) new)\b", re.I)
-#: The present, against what was: "now", "these days", "this year".
-_NOWISH = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|anymore|"
-                     r"any more|no longer|this (?:year|term|semester|season|fall|autumn|"
-                     r"spring|summer|winter))\b", re.I)
 #: "Switched dentists", "changed my email", "a new boss": the attribute changed, named.
 _CHANGED_THING = re.compile(r"\b(?:switched|changed|swapped|switching|changing)\s+(?:my\s+|our\s+)?"
                             r"(?P<x>(?!to\b|from\b|over\b|back\b|it\b|that\b|things\b)"
@@ -271,7 +270,7 @@ def bounded(sentence: str) -> bool:
 
 
 #: "I used to work at Amazon but now I'm at Microsoft": what was, against what is now.
-_USED_TO_NOW = re.compile(r"\bused to (?P<x>[^,;.!?]+?),?\s+but\s+(?:now|these days|nowadays|"
+_USED_TO_NOW = re.compile(rf"\bused to (?P<x>[^,;.!?]+?),?\s+but\s+(?:now|{_PRESENT_TIME}|"
                           r"today)\b", re.I)
 
 

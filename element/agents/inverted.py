@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import re
 
+# The words that say "now" ("now", "these days", "currently"; not "now and then"): recall's
+# (index/told.py), so that a sentence written plain keeps the time both sides read. "Now"
+# is read as a word after the verb and its particle ("the Rovers I play for now").
+from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
+
 __all__ = ["inverted"]
 
 #: A capitalised name of up to four words: the value told first.
@@ -22,11 +27,11 @@ _NAME = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?:(?-i:[A-Z])[\w'-]*|of|upon|on))*?)"
 #: "Leeds is where I live now", "Hove's where we're based these days".
 #: With no verb, being there is living there: "York's where we are now".
 _WHERE = re.compile(rf"^{_NAME}(?:'s|\s+is)\s+where\s+(?P<s>i|we)(?:(?:'m|\s+am|'re|\s+are)?\s+"
-                    r"(?P<v>live|stay|based|work|study)\b|(?:'m|\s+am|'re|\s+are)(?=(?:\s+(?:now|"
-                    r"these\s+days|nowadays|at\s+the\s+moment))?$))(?P<rest>.*)$", re.I)
+                    r"(?P<v>live|stay|based|work|study)\b|(?:'m|\s+am|'re|\s+are)"
+                    rf"(?=(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?$))(?P<rest>.*)$", re.I)
 #: "Home is Leeds these days", "home's Leeds now", "home is now Leeds".
 _HOME_IS = re.compile(rf"^(?P<o>(?:my|our)\s+)?home(?:'s|\s+is)\s+(?:now\s+)?{_NAME}"
-                      r"(?P<rest>(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|"
+                      rf"(?P<rest>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}|"
                       r"since\b.*|for\b.*))*(?:\s*[,;].*)?)$", re.I)
 #: "Leeds has been home since May", "Leeds is home now", "Leeds is our home these days".
 _IS_HOME = re.compile(rf"^{_NAME}(?:'s|\s+is|\s+has)\s+(?P<b>been\s+|become\s+)?"
@@ -34,14 +39,14 @@ _IS_HOME = re.compile(rf"^{_NAME}(?:'s|\s+is|\s+has)\s+(?P<b>been\s+|become\s+)?
                       r"(?P<rest>.*)$", re.I)
 #: "These days I'm at KPMG", "Nowadays, we rent in Hove": the time told first, before the
 #: speaker the rules look for at the start; "now" alone opens talk ("Now, I ...") as often.
-_FRONTED_NOW = re.compile(r"^(?P<t>these\s+days|nowadays|at\s+the\s+moment|currently)\s*,?\s+"
+_FRONTED_NOW = re.compile(rf"^(?P<t>{_PRESENT_TIME})\s*,?\s+"
                           r"(?P<s>(?:i|we)\b[^,;:]*?)(?P<rest>\s*[,;:].*)?$", re.I)
 #: The verb of a cleft's clause, with its particle or preposition: "run with", "drive",
 #: "'m with", "have been going to".
 _VERB = (r"(?P<v>(?:(?:am|'m|are|'re|have|'ve|had|'d)\s+)?(?:been\s+)?[a-z]+"
          r"(?:\s+(?:with|for|at|to|in|on|from|by|under|into))?)")
 #: When it holds, after the verb: "now", "these days".
-_WHEN = r"(?P<t>(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|instead))*)"
+_WHEN = rf"(?P<t>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}|instead))*)"
 #: The clause after the cleft: a reason, more news.
 _REST = r"(?P<rest>\s*[,;].*)?"
 #: An it-cleft, the value told first: "it's the Riverside Striders I run with now", "it's
