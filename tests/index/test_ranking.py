@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index.params import IndexParams
-from index.gathered import Gathered, Rows, window_plan, WINDOW_EXACT_MAX
+from index.gathered import Gathered, Ranked, Rows, window_plan, WINDOW_EXACT_MAX
 from index.ranking import Ranking
 from index.recall import weight_vector, DEFAULT_WEIGHTS
 from index.timespan import TimeSpan
@@ -81,17 +81,29 @@ def test_the_order_rows_are_gathered_in_never_changes_the_results(n, seed, shuff
     assert (again.keys, again.scores, again.lanes, again.fallback) == \
         (first.keys, first.scores, first.lanes, first.fallback)
     assert first.scores == sorted(first.scores, reverse=True)
-    # Under the threshold only what the query alone (the content lane) keeps above it.
-    # Without the neighbour pull: the "alone" column is pulled by the situated search's
-    # rows, and the query-alone universe's own search pulls other neighbours (n=8,
-    # seed=50, threshold .6 kept a pulled row at any limit from 2, before the ranking's
-    # depth too; the depth made limit 1 choose as many rows and the draw found it).
-    plain = dataclasses.replace(ranking, params=IndexParams(neighbour_weight=0.0))
-    kept = plain.rank(_gathered(u, chosen, text))
-    alone = dataclasses.replace(plain, limit=n + 1).rank(_gathered(_query_alone(u), chosen,
-                                                                   text))
-    assert all(score >= threshold - 1e-5 or key in alone.keys
-               for key, score in zip(kept.keys, kept.scores, strict=True))
+    # The threshold's law, with the neighbour pull on: a result under the threshold is
+    # there because the query alone scores it at or above the threshold. Either the
+    # query-alone search of the same rows returns it (its content lane, boosts and the pull
+    # of the query alone's own hits), or it is a row only the situated search has (a
+    # neighbour of a situated hit) whose own query-alone score, unpulled, reaches the
+    # threshold: a search of the query alone that gathers that row alone returns it.
+    alone = dataclasses.replace(ranking, limit=n + 1).rank(
+        _gathered(_query_alone(u), chosen, text))
+    gathered = set(u["keys"][chosen].tolist()) | set(u["keys"][text].tolist())
+    for key, score in zip(first.keys, first.scores, strict=True):
+        if score >= threshold - 1e-5 or key in alone.keys:
+            continue
+        assert key not in gathered, key
+        assert key in _alone_by_itself(u, ranking, key).keys, key
+
+
+def _alone_by_itself(u: dict[str, np.ndarray], ranking: Ranking, key: str) -> Ranked:
+    """The query-alone search of a universe's one memory ``key``, no neighbour pull: the
+    memory at its own query-alone score (the same background and best BM25)."""
+    row = np.flatnonzero(u["keys"] == key)
+    plain = dataclasses.replace(ranking, params=IndexParams(neighbour_weight=0.0),
+                                limit=len(u["keys"]) + 1)
+    return plain.rank(_gathered(_query_alone(u), row, np.arange(0)))
 
 
 def _query_alone(u: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
