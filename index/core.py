@@ -56,8 +56,8 @@ from .names import first_name, query_names, without_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
-from .records import (
-    iso_utc,
+from .records import iso_utc
+from .validation import (
     validate_changes,
     validate_occurred_at,
     validate_items,
