@@ -55,8 +55,8 @@ from .static_model import StaticEmbedder
 from .static_provision import provision_static_model
 from .lexical import terms
 from .recall import DEFAULT_WEIGHTS, LANES
-from .records import (
-    CATEGORIES,
+from .records import CATEGORIES, SOURCES, SUBJECT_TYPES
+from .validation import (
     MAX_AGENT_CHARS,
     MAX_CONTENT_BYTES,
     MAX_CONTEXT_BYTES,
@@ -66,8 +66,6 @@ from .records import (
     MAX_QUERY_BYTES,
     MAX_SUBJECT_ID_CHARS,
     MAX_SUPERSEDES,
-    SOURCES,
-    SUBJECT_TYPES,
     NewMemory,
     validate_new,
     validate_subject,

@@ -3,8 +3,9 @@
 ``MemoryBackend`` (``backend.py``) is the contract; this class keeps it for both
 backends. It validates every call, embeds outside any lock, asks the shared decisions
 (``decisions.py``: idempotency, eviction, what an update re-embeds), runs the one ranking
-(``ranking.py``), pages lists and exports, and drives the embedding passes
-(``behind.py``). A backend subclasses it and implements only its primitives, the
+(``ranking.py``), pages lists and exports, and drives the embedding passes (the
+embedder, its cache and the passes: :class:`~index.core_embedding.CoreEmbedding`, its
+base). A backend subclasses it and implements only its primitives, the
 ``_``-methods of :class:`~index.storage.Storage`, each documented there once:
 
 * :class:`~index.store.MemoryStore`: JSONL log + in-memory state + hnswlib (``engine.py``);
@@ -19,14 +20,10 @@ the public methods are ``MemoryBackend``'s (``inspect.getdoc`` finds them there)
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
-
-import numpy as np
 
 from .backend import (
     HealthItem,
@@ -37,27 +34,24 @@ from .backend import (
     SearchResult,
     StoreResult,
 )
-from .behind import EmbedBehind
+from .core_embedding import CoreEmbedding
 from .decisions import lane_texts, update_plan
-from .embed import Embedder, embed_for_lanes, normalize_rows
-from .embed_cache import CachedEmbedder
+from .embed import Embedder
 from .errors import (
     ConfirmRequired,
-    EmbeddingFailed,
     InvalidMemory,
     MemoryNotCurrent,
     MemoryNotFound,
     StoreError,
     StoreFailed,
 )
-from .lexical import STOPWORDS
 from .asks import asked
-from .names import first_name, query_names, without_names
+from .names import query_names
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
-from .records import (
-    iso_utc,
+from .records import iso_utc
+from .validation import (
     validate_changes,
     validate_occurred_at,
     validate_items,
@@ -66,32 +60,17 @@ from .records import (
 )
 from .settings import MemorySettings, require_settings
 from .timespan import query_span
-from .storage import Edit, Storage, Vectors
+from .storage import Edit, Vectors
 from .transfer import usable_vectors
 from .validity import Change, evaluator_of, history_of
 
-__all__ = ["MemoryCore", "Edit", "Vectors", "REPAIR_BATCH"]
+__all__ = ["MemoryCore", "Edit", "Vectors"]
 
-logger = logging.getLogger(__name__)
-# The key of the query without its first name among a search's texts to embed: embedded with
-# the content lane's model (``embed.lane_of``), never a lane of its own.
-_WITHOUT_NAMES = "without-names:content"
-# The key of the query's first name alone (``IndexParams.name_projection``), the same way.
-_NAME = "name:content"
 
-# Memories embedded per model call by a repair or background pass.
-REPAIR_BATCH = 64
-# The names a store knows embedded into the cache after it opens (``_warm_names``): the
-# most frequent at most, and how many per model call (a short hold of the model's lock).
-WARM_NAMES = 256
-WARM_BATCH = 32
-
-class MemoryCore(Storage, MemoryBackend):
+class MemoryCore(CoreEmbedding, MemoryBackend):
     """The ops of ``MemoryBackend`` over a storage (see the module docstring).
 
-    :param embedder: turns texts into unit vectors; wrapped in a
-        :class:`~index.embed_cache.CachedEmbedder` of ``embed_cache`` texts unless it is
-        one already or ``embed_cache`` is 0.
+    :param embedder, embed_cache: the embedder and its cache (:class:`CoreEmbedding`).
     :param clock: POSIX seconds (timestamps, retention, the spans queries name).
     :param index_params: candidate generation and recall levers (``params.py``).
     :param name: the element, for the background embedder's thread name.
@@ -99,18 +78,9 @@ class MemoryCore(Storage, MemoryBackend):
 
     def __init__(self, embedder: Embedder, *, clock: Callable[[], float],
                  index_params: IndexParams | None, embed_cache: int, name: str) -> None:
-        if embed_cache > 0 and not isinstance(embedder, CachedEmbedder):
-            embedder = CachedEmbedder(embedder, max_entries=embed_cache)
-        self._embedder: Embedder = embedder
-        self._model_id = str(embedder.model_id)
-        self._dim = int(embedder.dim)
+        super().__init__(embedder, params=index_params or IndexParams(),
+                         embed_cache=embed_cache, name=name)
         self._clock = clock
-        self._params = index_params or IndexParams()
-        # One embedding pass at a time, background or asked for: two would embed the same
-        # memories twice. Never taken inside a primitive's lock (a pass takes it).
-        self._repairing = threading.Lock()
-        self._behind = EmbedBehind(self._repair_behind, name)
-        self._names_warmed = False
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -142,50 +112,6 @@ class MemoryCore(Storage, MemoryBackend):
 
     def __len__(self) -> int:
         return self._count()
-
-    def _embed_lanes(self, texts: dict[str, str]) -> Vectors | None:
-        """Embed lane texts in one call; None if the embedder fails in any way."""
-        names = list(texts)
-        if not names:
-            return {}
-        try:
-            out = np.asarray(embed_for_lanes(self._embedder, names,
-                                             [texts[n] for n in names]), dtype=np.float32)
-            if out.shape != (len(names), self._dim) or not np.all(np.isfinite(out)):
-                raise EmbeddingFailed(f"embedder returned shape {out.shape}")
-        except Exception as exc:   # any embedder failure degrades, never fails the op
-            logger.warning("embedding failed (%s): %s", exc.__class__.__name__, exc)
-            return None
-        out = normalize_rows(out)
-        return {name: out[i].copy() for i, name in enumerate(names)}
-
-    def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]
-                     ) -> tuple[Vectors | None, bool, np.ndarray | None]:
-        """A search's lane vectors (``_embed_lanes``); whether the content lane's is not
-        the query's own: with ``query_without_names``, it is the mean of the query's and
-        of the query without its first name (``names.without_names``); and, with
-        ``name_projection``, the vector of the query's first name alone (None: not
-        asked, or the query says nothing but the name), all embedded in the same call
-        (a name recurs: most often its vector comes from the embedding cache)."""
-        extra: dict[str, str] = {}
-        plain = without_names(texts["content"], names) \
-            if self._params.query_without_names else None
-        if plain is not None:
-            extra[_WITHOUT_NAMES] = plain
-        name = first_name(texts["content"], names) if self._params.name_projection > 0 \
-            else None
-        if name is not None:
-            extra[_NAME] = name
-        if not extra:
-            return self._embed_lanes(texts), False, None
-        queries = self._embed_lanes({**texts, **extra})
-        if queries is None:
-            return None, False, None
-        name_vector = queries.pop(_NAME, None)
-        unnamed = queries.pop(_WITHOUT_NAMES, None)
-        if unnamed is not None:
-            queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
-        return queries, unnamed is not None, name_vector
 
     # -- store -----------------------------------------------------------------------------
 
@@ -371,21 +297,11 @@ class MemoryCore(Storage, MemoryBackend):
         self._uncache(texts)
         return {"deleted": len(ids), "ids": ids}
 
-    def _uncache(self, texts: set[str]) -> None:
-        """Erasure reaches the embedding cache too: the texts of memories just deleted
-        leave it (a pass or a call computing meanwhile caches nothing: ``_erasures``)."""
-        if texts and isinstance(self._embedder, CachedEmbedder):
-            self._embedder.forget(texts)
-
-    def _erasures(self) -> int:
-        """The cache's count of erasures (``CachedEmbedder.erasures``; 0 without one)."""
-        return self._embedder.erasures if isinstance(self._embedder, CachedEmbedder) else 0
-
     def compact(self) -> None:
         self._check_open()
         self._compact()
 
-    # -- embedding passes ------------------------------------------------------------------
+    # -- embedding passes (run by ``core_embedding.py``) -----------------------------------
 
     def repair_embeddings(self) -> int:
         with self._repairing:
@@ -393,79 +309,6 @@ class MemoryCore(Storage, MemoryBackend):
 
     def flush_embeddings(self, timeout: float | None = None) -> bool:
         return self._behind.flush(timeout)
-
-    def _repair_behind(self) -> int:
-        """The background embedder's pass: stops before a batch once the store closes;
-        the first pass then does the work after an open (``_after_open``) and warms the
-        names (``_warm_names``)."""
-        with self._repairing:
-            repaired = self._repair_pass(lambda: self._behind.closing, durable=False)
-        if not self._names_warmed:
-            self._names_warmed = True
-            self._after_open(lambda: self._behind.closing)
-            self._warm_names(lambda: self._behind.closing)
-        return repaired
-
-    def _after_open(self, stop: Callable[[], bool]) -> None:
-        """Work a backend does once after the store opens, on the background embedder's
-        first pass (the file store reads its memories' names, ``MemoryStore``); ``stop``
-        says the store is closing. Nothing here."""
-
-    def _warm_names(self, stop: Callable[[], bool]) -> None:
-        """Embed into the cache the names the store's memories open with, as they write
-        them ("Maria"), the most frequent first, at most ``WARM_NAMES``: a search naming
-        someone embeds that name alone (``name_projection``), a second text that costs
-        the model ~60% more when the cache lacks it; the people a store holds are the
-        ones its users ask about, so that name is then a cache hit from the first search
-        on. Best effort: a failing model leaves the cache as it was."""
-        if not isinstance(self._embedder, CachedEmbedder) or self._params.name_projection <= 0:
-            return
-        erasures = self._erasures()
-        names = [word for word in self._opening_words(2 * WARM_NAMES)
-                 if word[0].isupper() and word.lower() not in STOPWORDS][:WARM_NAMES]
-        for start in range(0, len(names), WARM_BATCH):
-            batch = names[start:start + WARM_BATCH]
-            if stop() or self._embed_lanes({f"{i}:content": name
-                                            for i, name in enumerate(batch)}) is None:
-                return
-            if self._erasures() != erasures:
-                # A memory was erased since the names were read: it may have been the one
-                # a name came from, so the names embedded leave the cache, and warming ends.
-                self._uncache(set(names[:start + WARM_BATCH]))
-                return
-
-    def _repair_pass(self, stop: Callable[[], bool], *, durable: bool) -> int:
-        """One embedding pass (a backend may wrap it, e.g. in a deployment-wide lock)."""
-        return self._embed_pending(stop, durable=durable)
-
-    def _embed_pending(self, stop: Callable[[], bool], *, durable: bool) -> int:
-        """Embed the memories without vectors, ``REPAIR_BATCH`` per model call, each tried
-        once per pass (no endless loop); ``stop`` is checked before each batch.
-
-        :raise EmbeddingFailed: the embedder failed (those embedded before stay so).
-        """
-        repaired = 0
-        attempted: set[str] = set()
-        while not stop():
-            erasures = self._erasures()
-            batch = self._unembedded(attempted, REPAIR_BATCH)
-            if not batch:
-                return repaired
-            flat = {f"{i}:{lane}": text for i, (_, texts) in enumerate(batch)
-                    for lane, text in texts.items()}
-            vectors = self._embed_lanes(flat)
-            if vectors is None:
-                raise EmbeddingFailed(f"the embedder failed; {repaired} memories were "
-                                      "repaired before it did")
-            # ``_save_vectors`` writes none for a memory erased meanwhile (it looks under
-            # the storage's lock); the cache is told here, after the model call that may
-            # have cached its texts: any erasure since the batch was read drops them.
-            repaired += self._save_vectors(
-                [(memory_id, texts, {lane: vectors[f"{i}:{lane}"] for lane in texts})
-                 for i, (memory_id, texts) in enumerate(batch)], durable=durable)
-            if self._erasures() != erasures:
-                self._uncache(set(flat.values()))
-        return repaired
 
     # -- health ----------------------------------------------------------------------------
 

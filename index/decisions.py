@@ -25,7 +25,8 @@ from .errors import IdempotencyKeyReused, MemoryCapacity
 from .names import opening_word
 from .policy import Occupancy, plan_eviction
 from .recall import LANES
-from .records import MemoryRecord, NewMemory, item_error
+from .records import MemoryRecord
+from .validation import NewMemory, item_error
 from .settings import MemorySettings
 
 __all__ = ["KeyedMemory", "earlier_result", "check_keys", "evictions", "update_plan",

@@ -28,6 +28,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from .checkpoint import snapshot_columns, store_entries
 from .errors import LogMissing, StoreClosed, StoreFailed
 from .files import private_dir
 from .params import IndexParams
@@ -96,7 +97,7 @@ class Engine:
                                        dim=self.dim, params=self.params)
             write_log(self.directory / LOG_NAME,
                       new_header(self.model_id, self.dim, next_seq=state.next_seq),
-                      state.store_entries())
+                      store_entries(state))
             state.lines, state.log_model = len(state) + 1, self.model_id
             self.log = self._new_log()
             report: dict[str, Any] = {"torn_bytes": 0, "replayed": 0, "rebuilt": False,
@@ -228,7 +229,7 @@ class Engine:
                     "model_id": self.model_id, "dim": self.dim,
                     "log_model": state.log_model, "next_seq": state.next_seq,
                     "high_water": state.slots.high_water, "count": len(state)}
-            write_sidecar(self.directory, meta, state.snapshot_columns(), state.lanes,
+            write_sidecar(self.directory, meta, snapshot_columns(state), state.lanes,
                           state.lexical)
         except (OSError, StoreFailed, RuntimeError) as exc:
             logger.warning("memory sidecar checkpoint failed (the log is intact): %s", exc)
@@ -244,7 +245,7 @@ class Engine:
         :raise StorageFull, StoreFailed: the log could not be rewritten (it is unchanged).
         """
         state = self.state
-        self.log.rewrite(state.store_entries(), model_id=self.model_id, dim=self.dim,
+        self.log.rewrite(store_entries(state), model_id=self.model_id, dim=self.dim,
                          next_seq=state.next_seq)
         state.lines = len(state) + 1
         state.log_model = self.model_id

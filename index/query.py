@@ -24,12 +24,11 @@ from typing import Any
 
 from .errors import InvalidMemory
 from .validity import CURRENT, Validity, parse_validity
-from .records import (
-    CATEGORY_CODES,
+from .records import CATEGORY_CODES, parse_time
+from .validation import (
     MAX_CONTEXT_BYTES,
     MAX_INTENTION_BYTES,
     MAX_QUERY_BYTES,
-    parse_time,
     validate_category,
     validate_limit,
     validate_optional_text,

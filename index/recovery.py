@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .checkpoint import restore
 from .errors import LogCorrupt, LogMissing
 from .params import IndexParams
 from .log import MemoryLog
@@ -79,8 +80,8 @@ def _load(directory: Path, *, log_id: str, model_id: str, dim: int, params: Inde
         if log is not None and not log.is_line_start(start):
             raise SidecarUnusable("stale: its offset is not a line of the log")
         state = MemoryState(dim=dim, model_id=model_id, params=params)
-        state.restore(sidecar.meta, sidecar.columns, sidecar.lane_files, sidecar.lexical_file,
-                      sidecar.verify)
+        restore(state, sidecar.meta, sidecar.columns, sidecar.lane_files,
+                sidecar.lexical_file, sidecar.verify)
         return state, start
     except (ValueError, KeyError, TypeError, RuntimeError, OSError) as exc:
         raise SidecarUnusable(f"corrupt: {exc.__class__.__name__}: {exc}") from None

@@ -21,7 +21,8 @@ import numpy as np
 from .backend import HealthItem, ImportedMemory, Memory, SearchResult, StoreResult
 from .query import ListQuery, SearchQuery
 from .ranking import Ranking
-from .records import MemoryRecord, NewMemory
+from .records import MemoryRecord
+from .validation import NewMemory
 from .settings import MemorySettings
 from .validity import Change
 

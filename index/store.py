@@ -45,7 +45,8 @@ from .answers_under import cut, join_under, joined
 from .recency import Asked, asked_of, newer_first, reorder
 from .names import opening_word
 from .slots import GENERAL
-from .records import MemoryRecord, NewMemory, iso_utc
+from .records import MemoryRecord, iso_utc
+from .validation import NewMemory
 from .search import gather
 from .settings import MemorySettings
 from .state import MemoryState

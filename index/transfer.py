@@ -21,14 +21,13 @@ from .backend import ImportedMemory
 from .errors import InvalidMemory
 from .log import decode_vector
 from .recall import LANES
-from .records import (
+from .records import SOURCES, parse_time
+from .validation import (
     MAX_ACCESS_COUNT,
     MAX_CONTENT_BYTES,
     MAX_CONTEXT_BYTES,
     MAX_INTENTION_BYTES,
-    SOURCES,
-    _validate_agent,
-    parse_time,
+    validate_agent,
     validate_category,
     validate_metadata,
     validate_occurred_at,
@@ -113,7 +112,7 @@ def validate_imported(data: Any, *, dim: int | None = None,
         "context": validate_optional_text(data.get("context"), "context", MAX_CONTEXT_BYTES),
         "intention": validate_optional_text(data.get("intention"), "intention",
                                             MAX_INTENTION_BYTES),
-        "agent": _validate_agent(data.get("agent")), "source": source,
+        "agent": validate_agent(data.get("agent")), "source": source,
         "metadata": validate_metadata(data.get("metadata")),
         "created_at": created,
         "updated_at": _time(data, "updated_at", required=False, latest=latest) or created,
@@ -175,7 +174,7 @@ def _version(data: Any, name: str) -> dict[str, Any]:
         "valid_until": _time(data, "valid_until", required=False),
         "superseded_by": data.get("superseded_by"),
         "op": data["op"], "at": _time(data, "at", required=True), "source": source,
-        "agent": _validate_agent(data.get("agent"))}
+        "agent": validate_agent(data.get("agent"))}
     if version["superseded_by"] is not None and (
             not isinstance(version["superseded_by"], str)
             or not _ID.match(version["superseded_by"])):

@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from .errors import MemoryNotCurrent, MemoryNotFound
-from .records import MAX_AGENT_CHARS, SOURCES, MemoryRecord, Unappliable, parse_time
+from .records import SOURCES, MemoryRecord, Unappliable, parse_time
+from .validation import MAX_AGENT_CHARS
 
 __all__ = ["Validity", "parse_validity", "CURRENT", "Change", "changed", "history_of",
            "check_supersedes", "supersede_record", "retire_record", "updated_record",

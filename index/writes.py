@@ -22,7 +22,7 @@ from .backend import ImportedMemory, StoreResult
 from .decisions import KeyedMemory, earlier_result, evictions, lane_texts
 from .errors import EmbeddingFailed
 from .policy import expired_mask, least_valuable
-from .records import NewMemory
+from .validation import NewMemory
 from .settings import MemorySettings
 from .slots import FREE
 from .state import MemoryState

@@ -50,7 +50,7 @@ import numpy as np
 import psycopg
 
 from ..lexical import BM25_B, BM25_K1
-from ..records import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
+from ..validation import MAX_CONTENT_BYTES, MAX_CONTEXT_BYTES
 from .rows import Table
 
 __all__ = ["row_sql", "average_sql", "Postings", "Asked", "top", "Matches", "Best", "check_sql",

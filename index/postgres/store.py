@@ -40,7 +40,8 @@ from ..query import ListQuery, SearchQuery
 from ..ranking import Ranking
 from ..recency import Asked, asked_of, newer_first, reorder
 from ..recall import LANES
-from ..records import CATEGORIES, MemoryRecord, NewMemory, iso_utc, validate_new
+from ..records import CATEGORIES, MemoryRecord, iso_utc
+from ..validation import NewMemory, validate_new
 from ..settings import MemorySettings
 from ..validity import Change
 from . import bm25, health, listing, search, statistics, successors, writes

@@ -30,7 +30,8 @@ from ..decisions import KeyedMemory, earlier_result, erased_texts, evictions
 from ..errors import EmbeddingFailed, MemoryNotFound
 from ..lexical import scheme_of, term_counts
 from ..recall import LANES
-from ..records import MemoryRecord, NewMemory
+from ..records import MemoryRecord
+from ..validation import NewMemory
 from ..settings import MemorySettings
 from ..validity import (Change, check_supersedes, retire_record, supersede_record,
                         updated_record)

@@ -1,4 +1,4 @@
-"""Validation and JSON forms of a memory record (index/records.py)."""
+"""Validation (index/validation.py) and JSON forms (index/records.py) of a memory record."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from index.errors import InvalidCategory, InvalidMemory, SubjectIncomplete
-from index.records import (
+from index.records import MemoryRecord, iso_utc, json_copy, parse_time
+from index.validation import (
     MAX_CONTENT_BYTES,
-    MemoryRecord,
-    iso_utc,
-    json_copy,
-    parse_time,
     validate_metadata,
     validate_new,
     validate_subject,

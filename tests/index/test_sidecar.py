@@ -152,7 +152,7 @@ def test_snapshot_columns_follow_the_record_field_order():
     import dataclasses
 
     from index.records import MemoryRecord
-    from index.state import SNAPSHOT_FIELDS
+    from index.checkpoint import SNAPSHOT_FIELDS
     names = [f.name for f in dataclasses.fields(MemoryRecord)]
     assert tuple(names[:len(SNAPSHOT_FIELDS)]) == SNAPSHOT_FIELDS
     assert names[len(SNAPSHOT_FIELDS):] == ["key_evicted", "key_warnings", "tokens",
