@@ -45,7 +45,7 @@ _WHEN = r"(?P<t>\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|from\s+now\s+o
 _ROLE_FIRST = re.compile(r"^(?:my|our)\s+" + _ROLE + _LINK + r"\s+" + _VALUE + _WHEN
                          + r"\s*[.!?]*$", re.I)
 #: "pineapple has become my favourite pizza topping", "Dr Oduya is our GP now".
-_VALUE_FIRST = re.compile(r"^" + _VALUE.replace("{1,40}?", "{1,40}?") + _LINK
+_VALUE_FIRST = re.compile(r"^" + _VALUE + _LINK
                           + r"\s+(?:my|our)\s+" + _ROLE + _WHEN + r"\s*[.!?]*$", re.I)
 #: A role noun naming a choice of one: a favourite, a go-to, the best.
 _CHOICE = re.compile(r"\b(?:favou?rite|go-to|usual|regular|main|best|worst|top|number\s+one|"
