@@ -126,7 +126,16 @@ def fragment(text: str, question: str | None) -> str:
 
 #: A question whether the other speaker still does or is something: "Are you still doing
 #: nights at the warehouse?", "Do you still play five-a-side?".
-_STILL = re.compile(r"(?:^|[.!]\s+)(?P<aux>are|do)\s+you\s+still\s+(?P<x>[^?]+?)\s*\?\s*$", re.I)
+#: In chat the subject and its verb are dropped: "Still in Accra?", "You still at Tesco?".
+_STILL = re.compile(r"(?:^|[.!]\s+)(?:(?P<aux>are|do)\s+you\s+|you\s+)?still\s+(?P<x>[^?]+?)"
+                    r"\s*\?\s*$", re.I)
+#: Where the speaker is, asked with its preposition: "still in Accra", "still at Tesco".
+_PLACED = re.compile(r"^(?P<prep>in|at|with|on)\s+\S", re.I)
+#: After the "no", a bare name in the place asked of, and when: "Nope, Kumasi since
+#: March.", "No, Lidl now.": the new value, said as the question's frame would say it.
+_INSTEAD = re.compile(r"^(?i:no|nope|nah)\s*[,.!-]?\s+(?P<y>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])"
+                      r"[\w'&-]*){0,3})(?P<t>\s+(?:since|from|as\s+of)\s+[^.!?]+|\s+now|"
+                      r"\s+these\s+days)?\s*[.!]?$")
 #: An answer denying it: "No", "Nope", "Not for a while now", "Not anymore".
 _DENIED = re.compile(r"^(?:no|nope|nah|not\s+(?:any\s?more|for\s+(?:a\s+while|ages|months|"
                      r"years|a\s+long\s+time)|since|these\s+days|really|now))\b", re.I)
@@ -143,7 +152,15 @@ def still_denied(text: str, question: str | None) -> str:
         return text     # "No, we moved to Cardiff": the change is told, and supersedes
     thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
     thing = re.sub(r"\byou\b", "me", thing, flags=re.I)
-    verb = "I am not" if q["aux"].lower() == "are" else "I do not"
+    # Without its verb ("Still in Accra?"), a place or an -ing is "are", else "do".
+    aux = (q["aux"] or ("are" if _PLACED.match(thing) or
+                        thing.split()[0].lower().endswith("ing") else "do")).lower()
+    verb = "I am not" if aux == "are" else "I do not"
+    place, instead = _PLACED.match(thing), _INSTEAD.match(text.strip())
+    if place and instead:
+        # "Still in Accra?" / "Nope, Kumasi since March." -> "... I am in Kumasi since March."
+        return f"{verb} {thing} anymore. I am {place['prep'].lower()} {instead['y']}" \
+               f"{instead['t'] or ''}."
     return f"{verb} {thing} anymore. {text.strip()}"
 
 

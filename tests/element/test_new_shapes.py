@@ -162,6 +162,22 @@ def test_what_a_no_to_are_you_still_says() -> None:
     assert still_denied("No, we moved to Leeds.", "Are you still in York?") == \
         "No, we moved to Leeds."
     assert still_denied("No idea.", "How are you?") == "No idea."
+    # In chat the question drops its subject, and the "no" names the new value bare.
+    assert still_denied("Nope, Cardiff since the summer.", "Still in Bristol?") == \
+        "I am not in Bristol anymore. I am in Cardiff since the summer."
+    assert still_denied("Nah, EE these days.", "You still with Vodafone?") == \
+        "I am not with Vodafone anymore. I am with EE these days."
+    assert still_denied("Not really.", "Still playing squash?") == \
+        "I am not playing squash anymore. Not really."
+
+
+def test_a_bare_new_value_after_no_to_still_replaces_the_old(store: Any) -> None:
+    for said in (*BACKGROUND, "I work at Tesco on the ring road."):
+        tell(store, said)
+    assert "supersede" in _answer(store, "You still at Tesco?", "No, Lidl now."), \
+        current(store)
+    now = current(store)
+    assert "Lidl" in now and "works at Tesco" not in now and background_kept(now)
 
 
 @pytest.mark.parametrize("before,after,old", [
