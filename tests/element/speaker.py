@@ -45,6 +45,14 @@ def tell(store: Any, text: str) -> list[str]:
     return [d.public()["action"] for d in observe(store, SETTINGS, obs, RuleEvaluator()).decisions]
 
 
+def tell_after(store: Any, before: str, after: str) -> list[str]:
+    """Ana's :data:`BACKGROUND` facts and ``before`` told, then ``after``: the actions
+    ``after`` decided."""
+    for said in (*BACKGROUND, before):
+        tell(store, said)
+    return tell(store, after)
+
+
 def background_kept(now: str) -> bool:
     """Both :data:`BACKGROUND` facts are still among ``now`` (``current``'s text): a change
     replaced what it changed and nothing else."""

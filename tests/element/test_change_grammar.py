@@ -22,7 +22,7 @@ from element.agents.answered import answered
 from element.agents.cues import bounded, signals
 from element.agents.inverted import inverted
 from element.agents.role_noun import role_value
-from tests.element.speaker import BACKGROUND, background_kept, current, open_store, tell
+from tests.element.speaker import tell_after, background_kept, current, open_store
 
 
 @pytest.mark.parametrize("said,plain", [
@@ -134,9 +134,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
                                             old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" in tell(store, after), current(store)
+    assert "supersede" in tell_after(store, before, after), current(store)
     now = current(store)
     assert old not in now and background_kept(now)
 
@@ -154,7 +152,5 @@ def test_a_change_in_its_grammar_supersedes(store: Any, before: str, after: str,
 ])
 def test_a_stay_a_past_period_or_a_coming_age_keeps_the_fact(store: Any, before: str,
                                                              after: str, kept: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" not in tell(store, after)
+    assert "supersede" not in tell_after(store, before, after)
     assert kept in current(store)

@@ -18,7 +18,7 @@ import pytest
 
 from element.agents.cues import ranked
 from element.agents.holders import holder_of, possessed
-from tests.element.speaker import BACKGROUND, background_kept, current, open_store, tell
+from tests.element.speaker import tell_after, background_kept, current, open_store
 
 
 @pytest.mark.parametrize("sentence,holder,person", [
@@ -57,9 +57,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_change_in_its_shape_supersedes(store: Any, before: str, after: str,
                                           old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" in tell(store, after), current(store)
+    assert "supersede" in tell_after(store, before, after), current(store)
     now = current(store)
     assert old not in now and background_kept(now)
 
@@ -75,7 +73,5 @@ def test_a_change_in_its_shape_supersedes(store: Any, before: str, after: str,
 ])
 def test_anothers_fact_or_a_rank_keeps_the_fact(store: Any, before: str, after: str,
                                                 kept: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" not in tell(store, after)
+    assert "supersede" not in tell_after(store, before, after)
     assert kept in current(store)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from element.agents.holders import holder_of, kin_modifier, memory_holder
-from tests.element.speaker import BACKGROUND, background_kept, current, open_store, tell
+from tests.element.speaker import BACKGROUND, tell_after, background_kept, current, open_store, tell
 
 
 @pytest.mark.parametrize("sentence,holder", [
@@ -70,9 +70,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_statement_of_the_present_far_closest_to_a_fact_supersedes_it(
         store: Any, before: str, after: str, old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" in tell(store, after), current(store)
+    assert "supersede" in tell_after(store, before, after), current(store)
     now = current(store)
     assert old not in now and background_kept(now)
 
@@ -84,9 +82,7 @@ def test_a_statement_of_the_present_far_closest_to_a_fact_supersedes_it(
 ])
 def test_anothers_statement_of_the_present_keeps_the_fact(store: Any, before: str,
                                                           after: str, kept: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" not in tell(store, after)
+    assert "supersede" not in tell_after(store, before, after)
     assert kept in current(store)
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from element.agents.named import ended_target, may_end
 
-from tests.element.speaker import BACKGROUND, background_kept, current, open_store, tell
+from tests.element.speaker import tell_after, background_kept, current, open_store
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -60,9 +60,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_named_value_said_to_have_ended_supersedes_its_fact(
         store: Any, before: str, after: str, old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" in tell(store, after), current(store)
+    assert "supersede" in tell_after(store, before, after), current(store)
     now = current(store)
     assert old not in now
     assert background_kept(now)
@@ -78,9 +76,7 @@ def test_a_named_value_said_to_have_ended_supersedes_its_fact(
 ])
 def test_another_holder_the_new_value_a_plan_or_a_task_keeps_the_fact(
         store: Any, before: str, after: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" not in tell(store, after), current(store)
+    assert "supersede" not in tell_after(store, before, after), current(store)
     assert before.split()[-1].rstrip(".") in current(store)
 
 

@@ -24,8 +24,8 @@ from element.agents.reported import reported
 from element.agents.role import workplace
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 
-from tests.element.speaker import (BACKGROUND, SETTINGS, SUBJECT, background_kept, current,
-                                   open_store, tell)
+from tests.element.speaker import (BACKGROUND, tell_after, SETTINGS, SUBJECT,
+                                   background_kept, current, open_store, tell)
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -66,9 +66,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, after: str,
                                                       old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" in tell(store, after), current(store)
+    assert "supersede" in tell_after(store, before, after), current(store)
     now = current(store)
     assert old not in now
     assert background_kept(now)
@@ -98,9 +96,7 @@ def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, af
 ])
 def test_anothers_change_a_plan_or_a_second_home_keeps_the_fact(store: Any, before: str,
                                                                  after: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" not in tell(store, after), current(store)
+    assert "supersede" not in tell_after(store, before, after), current(store)
     assert before.split()[-1].rstrip(".") in current(store)
 
 
@@ -193,9 +189,7 @@ def test_a_bare_new_value_after_no_to_still_replaces_the_old(store: Any) -> None
 ])
 def test_an_ending_with_its_particle_after_or_its_subject_dropped_ends_the_fact(
         store: Any, before: str, after: str, old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert {"supersede", "retire"} & set(tell(store, after)), current(store)
+    assert {"supersede", "retire"} & set(tell_after(store, before, after)), current(store)
     assert old not in current(store)
 
 
@@ -206,6 +200,4 @@ def test_an_ending_with_its_particle_after_or_its_subject_dropped_ends_the_fact(
 ])
 def test_a_particle_verb_of_another_sense_or_another_person_ends_nothing(
         store: Any, before: str, after: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert not {"supersede", "retire"} & set(tell(store, after)), current(store)
+    assert not {"supersede", "retire"} & set(tell_after(store, before, after)), current(store)

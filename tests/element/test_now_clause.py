@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.element.speaker import BACKGROUND, background_kept, current, open_store, tell
+from tests.element.speaker import tell_after, background_kept, current, open_store
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -33,9 +33,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_the_speakers_clause_of_now_supersedes_the_fact_it_changes(
         store: Any, before: str, after: str, old: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" in tell(store, after), current(store)
+    assert "supersede" in tell_after(store, before, after), current(store)
     now = current(store)
     assert old not in now and after.split(",")[0] in now      # told whole, the cause too
     assert background_kept(now)
@@ -51,7 +49,5 @@ def test_the_speakers_clause_of_now_supersedes_the_fact_it_changes(
 ])
 def test_anothers_clause_or_an_addition_keeps_the_fact(store: Any, before: str,
                                                        after: str, kept: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    tell(store, after)
+    tell_after(store, before, after)
     assert kept in current(store)

@@ -19,7 +19,7 @@ import pytest
 from element.agents.profile import profile_target, values, whose
 from index import HashingEmbedder
 
-from tests.element.speaker import BACKGROUND, background_kept, open_store, tell
+from tests.element.speaker import tell_after, background_kept, open_store
 from tests.element.speaker import current as contents
 
 
@@ -58,9 +58,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
         store: Any, before: str, after: str, old: str, new: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert tell(store, after) == ["supersede"], contents(store)
+    assert tell_after(store, before, after) == ["supersede"], contents(store)
     current = contents(store)
     assert new in current and old not in current
     assert background_kept(current)
@@ -84,9 +82,7 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
 ])
 def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
         store: Any, before: str, after: str) -> None:
-    for said in (*BACKGROUND, before):
-        tell(store, said)
-    assert "supersede" not in tell(store, after)
+    assert "supersede" not in tell_after(store, before, after)
     first = before.split()[-1].rstrip(".")
     assert first in contents(store)
 
