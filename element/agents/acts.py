@@ -14,6 +14,7 @@ from .episode_words import (
     PARTICIPLES as _PARTICIPLES,
     PAST as _PAST,
     STOP as _STOP,
+    ends_as_ing,
 )
 from .facts import NOT_HABITS
 
@@ -35,7 +36,7 @@ def habit_verb(text: str) -> bool:
     verb = m["v"]
     return verb not in NOT_HABITS and verb not in _STOP and verb not in _GENERIC and \
         verb not in _PAST and verb not in _PARTICIPLES and verb not in _ADVERBS and \
-        not verb.endswith(("ed", "ly", "ing"))
+        not verb.endswith(("ed", "ly")) and not ends_as_ing(verb)
 
 
 #: Past forms that tell no act: being, having, feeling, thinking, missing.

@@ -100,6 +100,16 @@ into of on with about after before again all any both each few more most other s
 only own same very can will am
 """.split())
 IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+#: Verbs whose base form ends in -ing ("I sing in a choir", "I bring lunch to work"): the
+#: closed class of English, so a present tense is not read as a gerund or a progressive.
+ING_VERBS = frozenset("bring cling fling ring sing sling spring sting string swing wring".split())
+
+
+def ends_as_ing(word: str) -> bool:
+    """Whether ``word`` ends in -ing as a gerund or participle does (not "sing", "bring")."""
+    return word.lower().endswith("ing") and word.lower() not in ING_VERBS
+
+
 #: Words in -ing that are no verb of the speaker's: nouns, and prepositions ("During the
 #: holidays we ..." drops no "I am").
 ING_NOUNS = frozenset("""

@@ -20,6 +20,7 @@ from .episode_words import (
     NOT_VERBS as _NOT_VERBS,
     PAST as _PAST,
     STOP as _STOP,
+    ends_as_ing,
 )
 from .spoken import NOT_NAMES as _COMMON_NOT_NAMES
 
@@ -95,7 +96,7 @@ def _third_singular(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _MODALS or low.endswith(("ed", "ing", "s")) or not low.isalpha() or \
+    if low in _MODALS or low.endswith(("ed", "s")) or ends_as_ing(low) or not low.isalpha() or \
             low.endswith("ly") and low not in _LY_VERBS or \
             low in _NOT_VERBS or _prefixed_past(low):
         return verb

@@ -17,7 +17,7 @@ from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
 from .plans import plan
-from .episode_words import GENERIC
+from .episode_words import GENERIC, ends_as_ing
 from .spoken import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
@@ -407,7 +407,8 @@ def _habit(s: str, turn: int, who: str) -> Candidate | None:
     if m is None:
         return None
     verb, x = m["v"].lower(), _obj(m["x"])
-    if verb in _NOT_HABITS or verb.endswith(("ed", "ing", "ly")) or verb in _PAST_TENSE or \
+    if verb in _NOT_HABITS or verb.endswith(("ed", "ly")) or ends_as_ing(verb) or \
+            verb in _PAST_TENSE or \
             not x or _ABOUT_THEM.search(x) or _POINTS_BACK.search(x):
         return None
     if x.split()[0].lower() in _NOT_HABITS | set(_VERBS):

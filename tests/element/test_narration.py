@@ -197,3 +197,21 @@ def test_a_turn_with_a_placeholder_is_observed_as_if_it_had_none(tmp_path: Path)
                           subject_name="Ana", conversation_id="1")
         observe(store, MemorySettings(), obs, RuleEvaluator())
         assert [m["content"] for m in store.list()[0]] == ["Ana loves their dog Rex."]
+
+
+@pytest.mark.parametrize("said,memory", [
+    # a verb whose base form ends in -ing is a present tense, agreed like any other
+    ("I sing in a choir", "Xiomara sings in a choir"),
+    ("I bring my own lunch", "Xiomara brings their own lunch"),
+    # a progressive keeps its participle
+    ("I am singing in a choir", "Xiomara is singing in a choir"),
+])
+def test_a_verb_ending_in_ing_is_agreed_as_a_present_tense(said: str, memory: str) -> None:
+    assert narrate(said, "Xiomara") == memory
+
+
+def test_a_habit_told_by_a_verb_ending_in_ing_is_stored() -> None:
+    obs = Observation(turns=(Turn("user", "I sing in a community choir.", "Xiomara"),),
+                      subject=("entity", "xiomara"))
+    found, _ = RuleEvaluator().candidates(obs)
+    assert [c.content for c in found] == ["Xiomara sings in a community choir"]
