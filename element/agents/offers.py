@@ -33,11 +33,14 @@ __all__ = ["offer", "listener"]
 _HELP = (r"(?:help(?:\s+out)?|assist|support|lend\s+(?:you\s+)?a\s+hand|pitch\s+in|chip\s+in|"
          r"back\s+you\s+up|be\s+there\s+for\s+you|spread\s+the\s+word)")
 #: What may follow the verb of an offer to the listener: the listener ("help you"), their
-#: things ("with your fundraiser"), a manner ("in any way I can") or nothing; not a third
-#: party ("help my sister move", "support the kids").
-_TO_LISTENER = (r"(?=\s*$|\s+(?:you\b|your\b|with\b|in\s+any\s+way|any\s+way|however|"
-                r"if\b|when\b|whenever\b|out\b|too\b|as\s+well|there\b|on\b|anytime|"
-                r"any\s+time)|\s*[,;:-])")
+#: things ("with your fundraiser", "with that"), a manner ("in any way I can") or nothing;
+#: not a third party ("help my sister move", "support the kids", "help with my sister's
+#: move") nor a place the speaker helps at ("help out at the shelter": their own plan).
+_TO_LISTENER = (r"(?=\s*$|\s+(?:you\b|your\b|with\s+(?:your|it|that|this|the|anything|"
+                r"whatever|what|any)\b|in\s+any\s+way|any\s+way|however|if\b|when\b|"
+                r"whenever\b|too\b|as\s+well|there\b|anytime|any\s+time|tomorrow|tonight|"
+                r"(?:this|next|on)\s+(?:it\b|that\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                r"weekend|week))|\s*[,;:-])")
 #: The speaker offering: a modal of offering, then a verb of help.
 _MODAL = (r"(?:would\s+(?:\s*(?:really|totally|definitely|gladly|so)\s+)*(?:love|be\s+happy|"
           r"be\s+glad|like)\s+to|can|could|will|am\s+going\s+to|am\s+happy\s+to|am\s+glad\s+to)")

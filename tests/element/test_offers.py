@@ -56,6 +56,8 @@ def test_an_asked_offer_keeps_what_it_is_about():
     "I can do that tomorrow.",
     "We could go to the lake.",
     "I love helping out at the shelter.",
+    "I could help out at the shelter on Sunday.",
+    "I will help with my sister's move.",
 ])
 def test_help_for_someone_else_or_asked_of_the_listener_is_no_offer(said):
     assert _offers(said) == []
