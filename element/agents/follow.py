@@ -14,6 +14,7 @@ from __future__ import annotations
 from .decisions import Pool
 from .episodes import episode, follow_up
 from .observation import Observation
+from .offers import listener
 from .rules import Candidate, extract, norm
 
 __all__ = ["continued"]
@@ -34,7 +35,7 @@ def continued(observation: Observation, i: int, pool: Pool,
     j = before[-1]
     turn = observation.turns[j]
     keyed = extract(turn.content, j, who, answers_question=observation.answers_question(j),
-                    replies=observation.replies(j))
+                    replies=observation.replies(j), listener=listener(observation.others(j)))
     told = episode(turn.content, who, addressee=observation.others(j),
                    consumed=[norm(c.source) for c in keyed if not c.loose], kin=theirs)
     target = pool.by_content(told.content) if told is not None else None

@@ -34,6 +34,7 @@ from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
+from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
 from .slots import HIRED, owner, single_slot
@@ -177,7 +178,8 @@ class RuleEvaluator:
                             if observation.answers_question(i) else turn.content)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
-                            replies=observation.replies(i))
+                            replies=observation.replies(i),
+                            listener=listener(observation.others(i)))
             strong = [c for c in keyed if not c.loose or pool is not None and
                       self._keyed_target(c, pool, who) is not None]
             changes = self._changes(text, strong, i, who, observation, pool) \

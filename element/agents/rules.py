@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .offers import offer
 from .plans import plan
 from .episode_words import GENERIC, ends_as_ing
 from .spoken import appraises, praises_shown
@@ -36,8 +37,8 @@ class Candidate:
     ``key`` names the point it is about (``fact:location``, ``preference:tea``...): a later
     candidate with the same key supersedes it. ``slot`` says the key holds one value that is
     not part of it (a location, a name), so forgetting needs the same value. ``kind`` is add,
-    correct, forget or plan (``plans.py``); ``query`` is what a keyless correction or forget
-    searches for.
+    correct, forget, plan (``plans.py``) or offer (``offers.py``); ``query`` is what a
+    keyless correction or forget searches for.
     """
 
     category: str
@@ -509,7 +510,8 @@ def _correction(rest: str, turn: int, who: str, strong: bool) -> Candidate | Non
 
 
 def extract(text: str, turn: int, who: str = "User", *,
-            answers_question: bool = False, replies: bool = True) -> list[Candidate]:
+            answers_question: bool = False, replies: bool = True,
+            listener: str | None = None) -> list[Candidate]:
     """The candidates of one user turn, sentence by sentence, in order.
 
     Questions are skipped unless they ask to remember or forget ("could you remember that
@@ -520,13 +522,21 @@ def extract(text: str, turn: int, who: str = "User", *,
     ending "too" agrees with theirs ("I love that movie too"): not stored; said unprompted
     ("I love ramen too"), it adds a taste. After an appraisal of what the other shared
     ("That looks amazing!"), a taste for a detail of it ("I love the color") is praise.
+    An offer of help to ``listener`` (the other person, by name), asked or said, is told
+    as the act it is (``offers.py``), once per turn.
     """
     found: list[Candidate] = []
-    pending = appraised = False
+    pending = appraised = offered = False
     for s, question in _sentences(text):
         if praises_shown(s, appraised):
             continue
         appraised = appraised or appraises(s)
+        told = None if offered else offer(s, who, listener, question)
+        if told is not None:
+            offered = True
+            found.append(Candidate("context", told, None, turn, "offer", source=s))
+            pending = False
+            continue
         if question:
             m = _ASK_MEMORY.match(s)
             if not m:

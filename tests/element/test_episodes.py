@@ -490,10 +490,15 @@ def test_a_short_piece_of_news_naming_where_goes_with_what_follows() -> None:
 
 
 def test_a_turn_telling_several_things_is_a_memory_though_none_is_rich() -> None:
+    """Several is three: two poor disclosures matched LoCoMo's facts at one in two."""
     assert episode("I made this bowl in my class.", "Ana") is None
-    told = episode("I made this bowl in my class. The glaze took me three tries.", "Ana")
+    assert episode("I made this bowl in my class. The glaze took me three tries.", "Ana") \
+        is None
+    told = episode("I made this bowl in my class. The glaze took me three tries. I gave it to "
+                   "my mum.", "Ana")
     assert told is not None
-    assert told.content == "Ana made this bowl in their class. The glaze took Ana three tries."
+    assert told.content == "Ana made this bowl in their class. The glaze took Ana three " \
+        "tries. Ana gave it to their mum."
 
 
 def test_a_general_thought_beside_the_speakers_news_is_left_out_of_its_memory() -> None:

@@ -477,14 +477,25 @@ def test_non_english_turns_are_skipped_and_said_so(store: MemoryStore) -> None:
     assert len(store) == 0
 
 
-def test_a_compliment_or_offer_to_the_other_person_stores_nothing(store: MemoryStore) -> None:
+def test_a_compliment_to_the_other_person_stores_nothing(store: MemoryStore) -> None:
     obs = parse_observation({"turns": [
         {"role": "assistant", "name": "Gina", "content": "I just ran my first marathon!"},
         {"role": "user", "name": "Ana", "content": "Wow, that must have been amazing! I love "
-         "that you kept training. I can only imagine how proud you are. Let me know if I can "
-         "help you train for the next one."}]})
+         "that you kept training. I can only imagine how proud you are."}]})
     assert [d["action"] for d in run(store, obs)] == ["nothing"]
     assert len(store) == 0
+
+
+def test_an_offer_to_the_other_person_is_kept_as_an_offer(store: MemoryStore) -> None:
+    """The compliment stores nothing; the offer of help is what Ana did (``offers.py``)."""
+    obs = parse_observation({"turns": [
+        {"role": "assistant", "name": "Gina", "content": "I just ran my first marathon!"},
+        {"role": "user", "name": "Ana", "content": "Wow, that must have been amazing! I love "
+         "that you kept training. Let me know if I can help you train for the next one."}]})
+    [decision] = run(store, obs)
+    assert decision["action"] == "add"
+    assert store.get(decision["memory_id"])["content"].startswith(
+        "Ana offered to help and support Gina: ")
 
 
 # -- one model call per observe (the writes' texts embedded together) -------------------------
