@@ -50,6 +50,9 @@ or in a wished future (:func:`aside`: "grew up in Cork", "dreams of a cottage in
 one day"; read by its verb phrase, :data:`PAST`, :data:`WISH`): it is no newer value, so
 it takes no part in newest first (here, in a group, or as :data:`CURRENT`) and keeps its
 ranked place; a past change that makes the present (:data:`CHANGE`: "moved to") does.
+A present value told after it is newer all the same and goes ahead of it ("Fenella's
+flat in Edinburgh gets so much more light", weeks after "grew up near the coast" ranked
+first for "Where does Fenella live?"): the place it keeps is against what came before.
 
 Of one time (one turn told as two memories), a memory that ends a value or tells the
 past (:func:`yields`: "Karin and I got divorced last year", "The Skoda got written off")
@@ -309,6 +312,10 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     fixed = _Lazily(lambda t: aside(t) or bool(ADDITION.search(t or "")), texts)
     # An ending or a past told with a present value (or before it) is no current value.
     yielding = _Lazily(yields, texts)
+    # ... yet a present value told after a past or a wish is newer and passes it
+    # (:func:`_newest`); of a person's facts only (a conversation's turns keep theirs).
+    past = _Lazily(aside, [t if k in PROFILE_CATEGORIES else None
+                           for t, k in zip(texts, kinds, strict=True)])
     current = [values[i] and kinds[i] in PROFILE_CATEGORIES and not fixed[i] and
                bool(CURRENT.search(texts[i] or "")) and not ADDITION.search(texts[i] or "")
                for i in range(n)]
@@ -336,7 +343,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     for places in members.values():
         if len(places) > 1:
             # Stable: results of one time keep the ranking's order.
-            for place, i in zip(places, _newest(places, newness, fixed, yielding),
+            for place, i in zip(places, _newest(places, newness, fixed, yielding, past),
                                       strict=True):
                 order[place] = i
             # One attribute's values: where one answers the question best, so do all of
@@ -357,7 +364,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,
                           newest=question is not None and question.single, fixed=fixed,
-                          yielding=yielding)
+                          yielding=yielding, past=past)
 
 
 def _turn_answers(best: list[bool], values: Sequence[bool], yielding: Sequence[bool],
@@ -378,14 +385,21 @@ def _turn_answers(best: list[bool], values: Sequence[bool], yielding: Sequence[b
 
 
 def _newest(items: list[int], newness: Sequence[float], fixed: Sequence[bool],
-            yielding: Sequence[bool] = ()) -> list[int]:
-    """``items`` newest first (of one time, in their order), but those ``fixed`` (a past
-    or a wish: :func:`aside`) keep their places and the others pass them by; then
-    :func:`_present_first`."""
+            yielding: Sequence[bool] = (), past: Sequence[bool] = ()) -> list[int]:
+    """``items`` newest first (of one time, in their order), but those ``fixed`` (a past,
+    a wish or an addition) keep their places and the others pass them by; of those, each
+    ``past`` (a past or a wish, :func:`aside`) goes after the others told later than it;
+    then :func:`_present_first`."""
     movable = iter(sorted((i for i in items if not fixed[i]), key=lambda i: newness[i],
                           reverse=True))
-    return _present_first([i if fixed[i] else next(movable) for i in items], newness,
-                          yielding or fixed)
+    out = [i if fixed[i] else next(movable) for i in items]
+    for a in [i for i in out if past and past[i]]:
+        at = out.index(a)
+        later = [p for p in range(at + 1, len(out))
+                 if not fixed[out[p]] and newness[out[p]] > newness[a]]
+        if later:
+            out.insert(later[-1], out.pop(at))
+    return _present_first(out, newness, yielding or fixed)
 
 
 def _present_first(items: list[int], newness: Sequence[float],
@@ -489,7 +503,8 @@ def _gone_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float
 
 def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
                    newness: Sequence[float] = (), newest: bool = False,
-                   fixed: Sequence[bool] = (), yielding: Sequence[bool] = ()) -> list[int]:
+                   fixed: Sequence[bool] = (), yielding: Sequence[bool] = (),
+                   past: Sequence[bool] = ()) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -508,7 +523,7 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
     humidity in Atlanta is no joke, did not miss this while out in the desert" .44). A past
     or wished value told later that answers the attribute best ("grew up in Cork", "dreams
     of a cottage in Cornwall one day") is no newer value: it keeps its place (``fixed``,
-    :func:`aside`)."""
+    :func:`aside`); a present value told after it passes it (``past``, :func:`_newest`)."""
     if not any(best):
         return order
     places: dict[Any, list[int]] = {}
@@ -520,7 +535,8 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
         mine = [order[p] for p in held]
         answers = [i for i in mine if best[i]]
         if newest:
-            answers = _newest(answers, newness, fixed or [False] * len(order), yielding)
+            answers = _newest(answers, newness, fixed or [False] * len(order), yielding,
+                              past)
         elif yielding:
             answers = _present_first(answers, newness, yielding)
         first = answers + [i for i in mine if not best[i]]

@@ -153,6 +153,46 @@ def test_a_past_or_a_wish_told_later_is_no_newer_value(
     assert _in_score_order(found[:texts.index(newer) + 1])
 
 
+def _bank_answers(attribute: str, dim: int = 8) -> tuple[Asked, Callable[[float], np.ndarray]]:
+    """A hand-made bank: each question its own axis (so a vector's answer to an attribute
+    is its weight on that attribute's axes), asked of ``attribute`` (single-valued), and a
+    maker of unit vectors that answer it best, a little apart from each other."""
+    rows = sum(len(a.questions) for a in ATTRIBUTES)
+    at = next(i for i, a in enumerate(ATTRIBUTES) if a.name == attribute)
+    first = sum(len(a.questions) for a in ATTRIBUTES[:at])
+    questions = np.eye(rows, rows + dim, dtype=np.float32)
+
+    def value(tilt: float) -> np.ndarray:
+        v = np.zeros(rows + dim, dtype=np.float32)
+        v[first], v[rows] = 1.0, tilt
+        return v / np.linalg.norm(v)
+    return Asked(at, questions, frozenset()), value
+
+
+@pytest.mark.parametrize(("past_told", "first"), [
+    (1.0, "present"),   # a past told before the present value: the present goes first
+    (3.0, "past"),      # a past told after it keeps its ranked place
+])
+def test_a_present_value_told_after_a_past_one_ranks_before_it(past_told: float,
+                                                                first: str) -> None:
+    """Of the values of a single-valued attribute a query asks, a past or a wish
+    ("grew up near the coast") ranked first keeps its place against the values told
+    before it, but a present value told after it is the newer value ("the flat in
+    Edinburgh gets so much light"): it goes first. Told later, the past keeps its ranked
+    place, above the present value it does not replace."""
+    question, value = _bank_answers("residence")
+    texts = {"past": "Fenella grew up near the coast.",
+             "present": "Fenella's flat in Edinburgh gets so much more light than the old place.",
+             "other": "Fenella likes crosswords on a Sunday."}
+    names = ["past", "present", "other"]
+    vectors = [value(0.1), value(0.3), np.eye(1, len(value(0.0)), len(value(0.0)) - 1)[0]]
+    order = newer_first(vectors, ["f"] * 3, [past_told, 2.0, 0.0], [0.80, 0.79, 0.70],
+                        question=question, contents=[texts[k] for k in names],
+                        categories=["fact"] * 3)
+    assert names[order[0]] == first
+    assert names[order[2]] == "other"
+
+
 @pytest.mark.parametrize(("older", "newer", "query"), [
     # A many-valued attribute: a second pet is an addition.
     ("Oona has a dog called Rex", "Oona got a cat called Miso", "What pets does Oona have?"),
