@@ -67,9 +67,9 @@ if str(ROOT) not in sys.path:
 
 from index import HashingEmbedder, load_embedder  # noqa: E402
 from index.embed import Embedder, embed_for_lanes  # noqa: E402
-from index.profile_bank import attribute_scores, question_vectors  # noqa: E402
+from index.profile_bank import ATTRIBUTES, attribute_scores, question_vectors  # noqa: E402
 from index.recency import (  # noqa: E402
-    ASKED_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, aside, asked)
+    ASKED_MIN, ASKED_SINGLE_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, aside, asked)
 CASES = ROOT / "bench" / "data" / "updates.yaml"
 MEMORY = "/api/demo/memory/ops"
 #: Cases per fresh home: 50 cases' memories (each with its background) stay well under
@@ -348,8 +348,9 @@ def why_both(run: dict[str, Any], result: dict[str, Any], embedder: Embedder,
     vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     question = asked(vectors[0], case["query"], questions)
     if question is None:
-        near = np.sort(attribute_scores(vectors[:1], questions)[0])[::-1]
-        return "no attribute near" if near[0] < ASKED_MIN else "two attributes alike"
+        row = attribute_scores(vectors[:1], questions)[0]
+        least = ASKED_SINGLE_MIN if ATTRIBUTES[int(row.argmax())].single else ASKED_MIN
+        return "no attribute near" if row.max() < least else "two attributes alike"
     if not question.single:
         return "many-valued"
     owners = [(m["subject_type"], m["subject_id"]) if m["subject_type"] else None

@@ -153,6 +153,46 @@ def test_a_past_or_a_wish_told_later_is_no_newer_value(
     assert _in_score_order(found[:texts.index(newer) + 1])
 
 
+def _bank_answers(attribute: str, dim: int = 8) -> tuple[Asked, Callable[[float], np.ndarray]]:
+    """A hand-made bank: each question its own axis (so a vector's answer to an attribute
+    is its weight on that attribute's axes), asked of ``attribute`` (single-valued), and a
+    maker of unit vectors that answer it best, a little apart from each other."""
+    rows = sum(len(a.questions) for a in ATTRIBUTES)
+    at = next(i for i, a in enumerate(ATTRIBUTES) if a.name == attribute)
+    first = sum(len(a.questions) for a in ATTRIBUTES[:at])
+    questions = np.eye(rows, rows + dim, dtype=np.float32)
+
+    def value(tilt: float) -> np.ndarray:
+        v = np.zeros(rows + dim, dtype=np.float32)
+        v[first], v[rows] = 1.0, tilt
+        return v / np.linalg.norm(v)
+    return Asked(at, questions, frozenset()), value
+
+
+@pytest.mark.parametrize(("past_told", "first"), [
+    (1.0, "present"),   # a past told before the present value: the present goes first
+    (3.0, "past"),      # a past told after it keeps its ranked place
+])
+def test_a_present_value_told_after_a_past_one_ranks_before_it(past_told: float,
+                                                                first: str) -> None:
+    """Of the values of a single-valued attribute a query asks, a past or a wish
+    ("grew up near the coast") ranked first keeps its place against the values told
+    before it, but a present value told after it is the newer value ("the flat in
+    Edinburgh gets so much light"): it goes first. Told later, the past keeps its ranked
+    place, above the present value it does not replace."""
+    question, value = _bank_answers("residence")
+    texts = {"past": "Fenella grew up near the coast.",
+             "present": "Fenella's flat in Edinburgh gets so much more light than the old place.",
+             "other": "Fenella likes crosswords on a Sunday."}
+    names = ["past", "present", "other"]
+    vectors = [value(0.1), value(0.3), np.eye(1, len(value(0.0)), len(value(0.0)) - 1)[0]]
+    order = newer_first(vectors, ["f"] * 3, [past_told, 2.0, 0.0], [0.80, 0.79, 0.70],
+                        question=question, contents=[texts[k] for k in names],
+                        categories=["fact"] * 3)
+    assert names[order[0]] == first
+    assert names[order[2]] == "other"
+
+
 @pytest.mark.parametrize(("older", "newer", "query"), [
     # A many-valued attribute: a second pet is an addition.
     ("Oona has a dog called Rex", "Oona got a cat called Miso", "What pets does Oona have?"),
@@ -330,7 +370,58 @@ def test_what_a_query_asks(minilm: object) -> None:
     assert attribute("What is Oona's job?") == "occupation"
     assert attribute("Which company does Kristoffer work for?") == "employer"
     assert attribute("What pets does Oona have?") == "pet"       # many-valued: not grouped
-    assert attribute("What did Melanie paint recently?") is None  # an event, no attribute
+    # An event, no attribute (or one asked faintly: ``test_a_single_valued_...faintly``).
+    event = asked(minilm.embed(["What did Melanie paint recently?"])[0],  # type: ignore[attr-defined]
+                  "What did Melanie paint recently?", questions)
+    assert event is None or event.faint
+
+
+def test_a_single_valued_attribute_is_asked_more_faintly(served: object) -> None:
+    """A single-valued attribute is asked from :data:`ASKED_SINGLE_MIN` when clearly ahead
+    of the others, and then marked faint; an event a conversation tells is at most asked
+    faintly ("paint" nears the hair's colour), so its turns are never read as values."""
+    questions = question_vectors(served)  # type: ignore[arg-type]
+
+    def attribute(query: str) -> Asked | None:
+        return asked(served.embed([query])[0], query, questions)  # type: ignore[attr-defined]
+    faint = attribute("How many days a week does Rosalind work?")
+    assert faint is not None and faint.faint and faint.single
+    assert ATTRIBUTES[faint.attribute].name == "schedule"
+    clear = attribute("What is Oona's job?")
+    assert clear is not None and not clear.faint
+    event = attribute("What did Melanie paint recently?")
+    assert event is None or event.faint
+
+
+@pytest.mark.parametrize(("category", "newest_first"), [("fact", True), ("context", False)])
+def test_a_faintly_asked_attribute_orders_a_persons_facts_not_a_conversations_turns(
+        category: str, newest_first: bool) -> None:
+    """Asked faintly, an attribute's values are a person's facts only: two near-tied
+    facts of it go newest first, two turns of a conversation keep their ranked order (a
+    turn's words about an event near a faint question by chance)."""
+    question, value = _bank_answers("schedule")
+    faint = Asked(question.attribute, question.questions, frozenset(), faint=True)
+    texts = ["Rosalind works four days a week", "Rosalind is on full time from March"]
+    # Two values, not near-duplicates (cosine .55): grouped only as the attribute's values.
+    order = newer_first([value(0.0), value(1.5)], ["r", "r"], [1.0, 2.0], [0.80, 0.78],
+                        question=faint, contents=texts, categories=[category] * 2)
+    assert order == ([1, 0] if newest_first else [0, 1])
+
+
+@pytest.mark.parametrize(("faint", "first"), [(False, 1), (True, 0)])
+def test_one_value_of_a_faintly_asked_attribute_keeps_its_place(faint: bool,
+                                                                 first: int) -> None:
+    """Asked clearly, the subject's one value of the attribute comes before its other
+    facts; asked faintly (a question near it by chance), one value alone keeps its
+    ranked place: only two values or more are ordered."""
+    question, value = _bank_answers("schedule")
+    asked_so = Asked(question.attribute, question.questions, frozenset(), faint=faint)
+    other = np.eye(1, len(value(0.0)), len(value(0.0)) - 2)[0]
+    order = newer_first([other, value(0.0)], ["r", "r"], [1.0, 2.0], [0.80, 0.50],
+                        question=asked_so, contents=["Rosalind painted a sunset",
+                                                     "Rosalind works four days a week"],
+                        categories=["fact", "fact"])
+    assert order[0] == first
 
 
 def test_relations_name_whose_a_fact_is() -> None:
