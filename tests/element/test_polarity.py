@@ -1,0 +1,85 @@
+"""element/agents/polarity.py: the speaker saying, of the present, the opposite of a memory
+of theirs ends it, in words no cue list holds; a double negative, a past episode, a plan,
+another person's negation or another thing of the same kind ends nothing. On both backends
+with the real model.
+
+The sentences are written for these tests (none is a case of ``bench/data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.polarity import _polar_clauses, negated, now_span
+from tests.element.speaker import current, open_store, tell_after
+
+
+@pytest.mark.parametrize("clause,polarity", [
+    ("I haven't set foot in a pub since Easter", True),
+    ("I've not touched the piano for ages", True),
+    ("Not one biscuit in three weeks", True),
+    ("Peanuts are fine for me these days", False),
+    # A negated verb of lacking or ending affirms.
+    ("I haven't missed a parkrun in months", False),
+    ("I can't stop knitting these days", False),
+])
+def test_polarity_is_read_by_the_closed_class_of_negators(clause, polarity):
+    assert negated(clause) is polarity
+
+
+@pytest.mark.parametrize("clause,now", [
+    ("I haven't set foot in a pub since Easter", True),
+    ("I don't cycle to work these days", True),
+    ("I didn't cycle to work last week", False),     # an episode, not the present
+    ("I couldn't make the rehearsal on Tuesday", False),
+    ("I cycle to work", False),                      # no word of a span up to now
+])
+def test_the_present_is_a_span_up_to_now_not_an_episode(clause, now):
+    assert now_span(clause) is now
+
+
+@pytest.mark.parametrize("said", [
+    "My brother hasn't smoked in years.",               # another person's
+    "I'm thinking of not renewing the allotment next year.",   # a plan
+    "Haven't you been to the pottery class since June?",  # a question
+])
+def test_another_persons_plan_or_question_has_no_clause_of_the_speakers_present(said):
+    assert _polar_clauses(said) == []
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "polarity")
+
+
+def test_a_negation_of_the_present_retires_the_memory_it_negates(store):
+    """"No flare-ups around dogs for a couple of years now" after "I'm allergic to
+    dogs": told as its opposite, the allergy is no longer current; the background is."""
+    tell_after(store, "I'm allergic to dogs.",
+               "Funnily enough I've had no flare-ups around dogs for a couple of years now.")
+    now = current(store)
+    assert "allergic to dogs" not in now
+    assert "food bank" in now and "Priya" in now
+
+
+def test_an_affirmation_now_retires_the_memory_of_doing_without(store):
+    tell_after(store, "I can't eat peanuts.",
+               "The clinic did a food challenge, so peanuts are fine for me now.")
+    assert "cannot eat peanuts" not in current(store)
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I do the parkrun every Saturday.", "I haven't missed a parkrun in months."),
+    ("I do the parkrun every Saturday.", "My husband hasn't run a parkrun in years."),
+    ("I do the parkrun every Saturday.", "I didn't do the parkrun last week, I was ill."),
+    ("I'm a member of the rugby club.", "I haven't been to the squash club since the spring."),
+])
+def test_a_double_negative_anothers_an_episode_or_another_thing_keeps_the_memory(
+        store, before, after):
+    tell_after(store, before, after)
+    kept = before.replace("I do", "Ana does").replace("I'm", "Ana is").rstrip(".")
+    assert kept in current(store), current(store)
