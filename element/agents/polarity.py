@@ -80,6 +80,10 @@ _NOW_SPAN = re.compile(
 _STRIP = re.compile(rf"{_NOW_SPAN.pattern}|{_NEGATOR.pattern}|\b(?:do|does|am|is|are|'m|"
                     r"'re|'s|have|has|'ve|been|single|a|an|the|ever|even|really|"
                     r"finally|still|yet|any|for|me|us)\b", re.I)
+#: Words that name no thing: articles, pronouns, prepositions, auxiliaries.
+_WEAK = frozenset("""a an the my our your his her their its this that i we you he she they
+it me us of in on at to for with from by about as and or but is am are be been have has do
+does very really much any""".split())
 #: Where a sentence's clauses part.
 _CLAUSES = re.compile(r"\s*[,;:!?()]\s*|\s+(?:but|so|because|and\s+(?=i\b|we\b))\s+|\s+-\s+",
                       re.I)
@@ -131,6 +135,17 @@ def _polar_clauses(sentence: str) -> list[tuple[str, bool]]:
     return out
 
 
+def _names_object(clause: str, held: str) -> bool:
+    """Whether an affirmation names what a negated memory does without: a word of what
+    follows the memory's negated verb ("eggs are fine for me now" and "I can't eat
+    eggs"); "I eat fish now" names nothing "I don't eat meat" lacks, and ends nothing."""
+    m = _NEGATOR.search(held)
+    after = re.findall(r"[a-z][a-z'-]*", held[m.end():].lower()) if m else []
+    words = [w for w in after if w not in _WEAK][1:]
+    said = set(re.findall(r"[a-z][a-z'-]*", clause.lower()))
+    return any(w in said or w.rstrip("s") in said or w + "s" in said for w in words)
+
+
 def _stripped(text: str) -> str:
     return " ".join(_STRIP.sub(" ", text).split()) or text
 
@@ -171,7 +186,7 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
         memory = next(m for m in mine if m["id"] == closest["id"])
         held = first_person(memory["content"], who)[0]
         if best < POLAR_MIN or best - second < POLAR_MARGIN or negated(held) == negative or \
-                other_of_kind(clause, held):
+                other_of_kind(clause, held) or not negative and not _names_object(clause, held):
             continue
         return memory
     return None

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from element.agents.polarity import _polar_clauses, negated, now_span
-from tests.element.speaker import current, open_store, tell_after
+from tests.element.speaker import BACKGROUND, current, open_store, tell, tell_after
 
 
 @pytest.mark.parametrize("clause,polarity", [
@@ -67,9 +67,19 @@ def test_a_negation_of_the_present_retires_the_memory_it_negates(store):
 
 
 def test_an_affirmation_now_retires_the_memory_of_doing_without(store):
-    tell_after(store, "I can't eat peanuts.",
-               "The clinic did a food challenge, so peanuts are fine for me now.")
+    for text in (*BACKGROUND, "I can't eat peanuts, they make me ill."):
+        tell(store, text)
+    assert "cannot eat peanuts" in current(store)
+    tell(store, "The clinic did a food challenge, so peanuts are fine for me now.")
     assert "cannot eat peanuts" not in current(store)
+
+
+def test_an_affirmation_of_another_thing_keeps_the_memory_of_doing_without(store):
+    """"Crisps are fine for me now" names nothing "I can't eat peanuts" does without."""
+    for text in (*BACKGROUND, "I can't eat peanuts, they make me ill."):
+        tell(store, text)
+    tell(store, "Crisps are fine for me now, the salt was the problem.")
+    assert "cannot eat peanuts" in current(store)
 
 
 @pytest.mark.parametrize("before,after", [
