@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["other_of_kind"]
+__all__ = ["other_of_kind", "other_named"]
 
 #: Words that are no thing's name: determiners, pronouns, prepositions, auxiliaries.
 _FUNCTION = frozenset("""a an the my our your his her their its this that these those i we
@@ -50,3 +50,29 @@ def other_of_kind(clause: str, memory: str) -> bool:
             shared = (said_words & held_words) - _FUNCTION - {head}
             return not shared
     return False
+
+
+#: Capitalised words that name a time, not a thing: the months and days (closed classes)
+#: and the feasts a year is counted by.
+_TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday january
+february march april may june july august september october november december christmas
+easter new year eve halloween day""".split())
+
+
+def _names(text: str) -> set[str]:
+    """The proper names of ``text``: runs of capitalised words not opening a sentence or
+    clause, not "I", not a time ("New Year's Day", "Boxing Day")."""
+    out: set[str] = set()
+    pattern = r"(?<![.!?,;:]\s)(?<!^)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
+    for m in re.finditer(pattern, text.strip()):
+        words = [re.sub(r"'s$", "", w).lower() for w in m.group(0).split()]
+        if m.start() > 0 and words != ["i"] and not set(words) & _TIMES:
+            out.update(w for w in words if w != "i")
+    return out
+
+
+def other_named(clause: str, memory: str) -> bool:
+    """Whether ``clause`` and ``memory`` each name a proper name and share none: "I
+    haven't been to London in years" is of another place than "lives in Leeds"."""
+    said, held = _names(clause), _names(memory)
+    return bool(said) and bool(held) and not said & held

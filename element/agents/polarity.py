@@ -38,9 +38,11 @@ from .endings import speakers_own
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING
 from .observation import Observation
+from .profile import whose
 from .restated import change_to
 from .rules import Candidate
-from .kinds import other_of_kind
+from .slots import PEOPLE
+from .kinds import other_named, other_of_kind
 from .updates import ADDITION, FACT_WORDS, NOT_NOW, Memory, first_person, is_event, \
     nearest_attribute
 
@@ -55,7 +57,7 @@ POLAR_MIN = 0.42
 POLAR_MARGIN = 0.12
 
 #: The closed class of English negators.
-_NEGATOR = re.compile(r"\b(?:not|never|no|without|nor)\b|n't\b|\bcannot\b", re.I)
+_NEGATOR = re.compile(r"\b(?:not|never|no|zero|without|nor)\b|n't\b|\bcannot\b", re.I)
 #: A negation of the past or of a modal: an episode ("I didn't go last week", "I couldn't
 #: make it") or a wish, not how things stand now.
 _PAST_NEGATION = re.compile(r"\b(?:did|was|were|could|would|should|might|must|will|wo|"
@@ -94,15 +96,37 @@ def negated(clause: str) -> bool:
     return bool(_NEGATOR.search(clause)) and not _DOUBLE.search(clause)
 
 
-def ends_another(sentence: str, memory: str) -> bool:
-    """Whether ``sentence``, read by any finder as ending ``memory``, cannot end it: it
-    affirms by a double negative what the memory affirms ("I haven't missed a parkrun in
-    months" after "does the parkrun every Saturday"), or it ends another thing of the
-    memory's kind ("I quit the squash club" and "is a member of the rugby club")."""
+def ends_another(sentence: str, memory: str, who: str) -> bool:
+    """Whether ``sentence``, read by any finder as ending ``memory`` (about ``who``),
+    cannot end it: it affirms by a double negative what the memory affirms ("I haven't
+    missed a parkrun in months" after "does the parkrun every Saturday"), it ends another
+    thing of the memory's kind ("I quit the squash club" and "is a member of the rugby
+    club"), or a clause of it negates another person's present ("my wife doesn't work
+    from home anymore" and "Ana works from home") or another named thing's ("I haven't
+    been to London in years" and "Ana lives in Leeds")."""
     if _only_double(sentence) and not negated(memory) and \
             not ENDING.search(_DOUBLE.sub(" ", sentence)):
         return True
-    return bool(ENDING.search(sentence)) and other_of_kind(sentence, memory)
+    if ENDING.search(sentence) and other_of_kind(sentence, memory):
+        return True
+    said = first_person(memory, who)
+    mine = len(said) == 1 and same_holder(memory_holder(said[0]), "")
+    for part in _CLAUSES.split(sentence):
+        clause = subject_first(_OPENING.sub("", part.strip(" .!")))
+        if not negated(clause) or len(clause.split()) < 3:
+            continue
+        if mine and _anothers(clause[:1].upper() + clause[1:]) or other_named(clause, memory):
+            return True
+    return False
+
+
+def _anothers(clause: str) -> bool:
+    """Whether ``clause``'s subject is a person of the speaker's ("my wife doesn't ...",
+    "our neighbour hasn't ..."), or he or she: theirs, not the speaker's (an "it" or no
+    subject at all is not known to be another's)."""
+    by = whose(clause)
+    return bool(set(re.split(r"[\s-]+", by)) & PEOPLE) or \
+        bool(re.match(r"(?:he|she)\b", clause, re.I))
 
 
 def _only_double(sentence: str) -> bool:
@@ -186,7 +210,8 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
         memory = next(m for m in mine if m["id"] == closest["id"])
         held = first_person(memory["content"], who)[0]
         if best < POLAR_MIN or best - second < POLAR_MARGIN or negated(held) == negative or \
-                other_of_kind(clause, held) or not negative and not _names_object(clause, held):
+                other_of_kind(clause, held) or other_named(clause, memory["content"]) or \
+                not negative and not _names_object(clause, held):
             continue
         return memory
     return None

@@ -251,7 +251,7 @@ class RuleEvaluator:
                                          beside=read if after_end else ()) or found
                 if found is not None and found.target is not None and \
                         (held := pool.holds(found.target)) is not None and \
-                        ends_another(sentence, held["content"]):
+                        ends_another(sentence, held["content"], who):
                     # "I quit the tennis club" ends no "member of the golf club".
                     taken[:] = [t for t in taken if t != found.target]
                     found = None

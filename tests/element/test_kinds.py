@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.kinds import other_of_kind
+from element.agents.kinds import other_named, other_of_kind
 
 
 @pytest.mark.parametrize("said,held", [
@@ -48,3 +48,15 @@ def test_a_text_is_never_another_thing_than_itself(mod, head, opening):
     said = f"{opening} {mod} {head}."
     assert not other_of_kind(said, said)
     assert not other_of_kind(said, f"Ana goes to the {mod} {head}.")
+
+
+@pytest.mark.parametrize("said,held,other", [
+    ("I haven't been to Paris in years", "Ana lives in Lyon.", True),
+    ("I haven't been to the Crown and Anchor in months", "Ana drinks at the Crown and Anchor.",
+     False),
+    # A time is no thing's name.
+    ("Not a cigarette since Boxing Day", "Ana smokes Camel Blue.", False),
+    ("I haven't set foot in a gym since March", "Ana trains at the gym.", False),
+])
+def test_a_negation_naming_another_proper_name_is_of_another_thing(said, held, other):
+    assert other_named(said, held) is other

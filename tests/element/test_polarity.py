@@ -23,6 +23,7 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell, tell_af
     ("I've not touched the piano for ages", True),
     ("Not one biscuit in three weeks", True),
     ("Peanuts are fine for me these days", False),
+    ("Zero takeaways for me since the new year", True),
     # A negated verb of lacking or ending affirms.
     ("I haven't missed a parkrun in months", False),
     ("I can't stop knitting these days", False),
@@ -87,9 +88,12 @@ def test_an_affirmation_of_another_thing_keeps_the_memory_of_doing_without(store
     ("I do the parkrun every Saturday.", "My husband hasn't run a parkrun in years."),
     ("I do the parkrun every Saturday.", "I didn't do the parkrun last week, I was ill."),
     ("I'm a member of the rugby club.", "I haven't been to the squash club since the spring."),
+    ("I cycle to work.", "My husband doesn't cycle to work anymore."),
+    ("I live in Lyon.", "I haven't been to Paris in years."),
 ])
 def test_a_double_negative_anothers_an_episode_or_another_thing_keeps_the_memory(
         store, before, after):
     tell_after(store, before, after)
-    kept = before.replace("I do", "Ana does").replace("I'm", "Ana is").rstrip(".")
+    kept = before.replace("I do", "Ana does").replace("I'm", "Ana is") \
+        .replace("I cycle", "Ana cycles").replace("I live", "Ana lives").rstrip(".")
     assert kept in current(store), current(store)
