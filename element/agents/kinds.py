@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["other_of_kind", "other_named"]
+__all__ = ["other_of_kind", "other_named", "TIMES"]
 
 #: Words that are no thing's name: determiners, pronouns, prepositions, auxiliaries.
 _FUNCTION = frozenset("""a an the my our your his her their its this that these those i we
@@ -54,7 +54,7 @@ def other_of_kind(clause: str, memory: str) -> bool:
 
 #: Capitalised words that name a time, not a thing: the months and days (closed classes)
 #: and the feasts a year is counted by.
-_TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday january
+TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday january
 february march april may june july august september october november december christmas
 easter new year eve halloween day""".split())
 
@@ -66,7 +66,7 @@ def _names(text: str) -> set[str]:
     pattern = r"(?<![.!?,;:]\s)(?<!^)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
     for m in re.finditer(pattern, text.strip()):
         words = [re.sub(r"'s$", "", w).lower() for w in m.group(0).split()]
-        if m.start() > 0 and words != ["i"] and not set(words) & _TIMES:
+        if m.start() > 0 and words != ["i"] and not set(words) & TIMES:
             out.update(w for w in words if w != "i")
     return out
 

@@ -42,7 +42,7 @@ from .profile import whose
 from .restated import change_to
 from .rules import Candidate
 from .slots import PEOPLE
-from .kinds import other_named, other_of_kind
+from .kinds import TIMES, other_named, other_of_kind
 from .updates import ADDITION, FACT_WORDS, NOT_NOW, Memory, first_person, is_event, \
     nearest_attribute
 
@@ -191,14 +191,7 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
             near = pool.nearest(core, 10)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
-        mine = []
-        for memory in near:
-            said = first_person(memory["content"], who)
-            if memory["id"] in skip or len(said) != 1 or len(said[0].split()) > FACT_WORDS \
-                    or is_event(said[0]) or ENDING.search(said[0]) or \
-                    NOT_NOW.search(said[0]) or not same_holder(memory_holder(said[0]), ""):
-                continue
-            mine.append(memory)
+        mine = [m for m in near if m["id"] not in skip and _one_fact(m, who)]
         if not mine:
             continue
         try:
@@ -221,6 +214,71 @@ def opposite_change(sentence: str, pool: Pool, who: str, turn: int,
                     observation: Observation, taken: list[str]) -> Candidate | None:
     """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding the
     speaker's memory it says the opposite of now, else None. Tried after the finders by
-    cue words (``endings.ending_change``)."""
-    return change_to(opposite_memory(sentence, pool, who, taken), sentence, who, turn,
-                     observation, taken)
+    cue words (``endings.ending_change``). An elliptical answer negates the question's
+    predicate: "Do you still volunteer at the shelter?" / "Haven't been in ages"."""
+    target = opposite_memory(sentence, pool, who, taken)
+    question = observation.previous_assistant(turn) \
+        if target is None and observation.answers_question(turn) else None
+    if question is not None and _elliptical(sentence):
+        asked = [q for q in re.split(r"(?<=[.!?])\s+", question) if q.rstrip().endswith("?")]
+        if asked and (target := _nearest_affirmed(_YOU.sub(" ", asked[-1]), pool, who,
+                                                  taken)) is not None:
+            # Told whole: what ended, then the answer ("Ana no longer volunteers at the
+            # shelter, has not been in ages"), not a fragment without its subject.
+            ended = _no_longer(first_person(target["content"], who)[0])
+            sentence = f"{ended}, {sentence[:1].lower()}{sentence[1:]}" if ended else sentence
+    return change_to(target, sentence, who, turn, observation, taken)
+
+
+def _no_longer(held: str) -> str:
+    """A first-person fact said to hold no longer ("I volunteer at the shelter" -> "I no
+    longer volunteer at the shelter", "I'm on the rota" -> "I'm no longer on the rota"),
+    or "" when its subject is not the speaker."""
+    held = held.strip().rstrip(".!")
+    if m := re.match(r"^(?:i|we)\s*(?:am|'m|are|'re)\b", held, re.I):
+        return f"{m.group(0)} no longer{held[m.end():]}"
+    if m := re.match(r"^(?:i|we)\b", held, re.I):
+        return f"{m.group(0)} no longer{held[m.end():]}"
+    return ""
+
+
+#: The addressee and the words a question of "still" asks with: no part of its predicate.
+_YOU = re.compile(r"\b(?:you|your|yours|still|do|does|are|is|have|has|any\s?more)\b|\?", re.I)
+
+
+def _elliptical(sentence: str) -> bool:
+    """Whether ``sentence`` opens on a negation of the present that leaves its predicate
+    to the question answered: "Haven't been in ages", "Haven't played for months"
+    (nothing but the negation, one verb without its object, and the span)."""
+    first = _CLAUSES.split(sentence.strip(), maxsplit=1)[0]
+    # "No" and "Not ..." answers are read by ``answered.py``, as the question's words.
+    if not negated(first) or not now_span(first) or re.match(r"(?:no|not|nope)\b", first, re.I):
+        return False
+    rest = [w for w in re.findall(r"[a-z][a-z'-]*", _STRIP.sub(" ", first).lower())
+            if w not in _WEAK and w not in TIMES and w not in ("i", "we")]
+    return len(rest) <= 1       # a verb at most, its object left to the question
+
+
+def _nearest_affirmed(text: str, pool: Pool, who: str, skip: Sequence[str]) -> Memory | None:
+    """The speaker's one-fact memory, affirmed, clearly nearest ``text`` by meaning."""
+    embedder = pool.embedder()
+    if embedder is None:
+        return None
+    try:
+        mine = [m for m in pool.nearest(text, 10) if m["id"] not in skip and _one_fact(m, who)]
+        if not mine:
+            return None
+        closest, best, second = nearest_attribute(text, mine, who, embedder.embed)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+    held = first_person(closest["content"], who)[0]
+    return closest if best >= POLAR_MIN and best - second >= POLAR_MARGIN and \
+        not negated(held) else None
+
+
+def _one_fact(memory: Memory, who: str) -> bool:
+    """Whether ``memory`` is one present fact of the speaker's own."""
+    said = first_person(memory["content"], who)
+    return len(said) == 1 and len(said[0].split()) <= FACT_WORDS and not is_event(said[0]) \
+        and not ENDING.search(said[0]) and not NOT_NOW.search(said[0]) and \
+        same_holder(memory_holder(said[0]), "")

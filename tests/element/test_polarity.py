@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from element.agents.polarity import _polar_clauses, negated, now_span
-from tests.element.speaker import BACKGROUND, current, open_store, tell, tell_after
+from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
+from tests.element.speaker import (BACKGROUND, SETTINGS, SUBJECT, current, open_store, tell,
+                                   tell_after)
 
 
 @pytest.mark.parametrize("clause,polarity", [
@@ -50,6 +54,20 @@ def test_the_present_is_a_span_up_to_now_not_an_episode(clause, now):
 ])
 def test_another_persons_plan_or_question_has_no_clause_of_the_speakers_present(said):
     assert _polar_clauses(said) == []
+
+
+_NEGATION = st.sampled_from(["haven't", "have not", "don't", "never"])
+_ACT = st.sampled_from(["played the banjo", "been to the allotment", "eaten red meat",
+                        "touched a cigarette", "worn a watch"])
+_SPAN = st.sampled_from(["since the spring", "in months", "for ages", "these days"])
+
+
+@given(_NEGATION, _ACT, _SPAN, st.sampled_from(["My sister", "My husband", "Our neighbour"]))
+def test_a_persons_negated_present_is_never_the_speakers(negation, act, span, person):
+    """The same negation of the present is the speaker's with "I" and never with a person
+    of theirs as the subject."""
+    assert [n for _, n in _polar_clauses(f"I {negation} {act} {span}.")] == [True]
+    assert _polar_clauses(f"{person} {negation} {act} {span}.") == []
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -97,3 +115,29 @@ def test_a_double_negative_anothers_an_episode_or_another_thing_keeps_the_memory
     kept = before.replace("I do", "Ana does").replace("I'm", "Ana is") \
         .replace("I cycle", "Ana cycles").replace("I live", "Ana lives").rstrip(".")
     assert kept in current(store), current(store)
+
+
+def _answer(store: Any, question: str, answer: str) -> None:
+    obs = Observation((Turn("assistant", question), Turn("user", answer)), SUBJECT,
+                      subject_name="Ana", conversation_id=question)
+    observe(store, SETTINGS, obs, RuleEvaluator())
+
+
+def test_an_elliptical_negated_answer_ends_what_the_question_asked(store):
+    """"Do you still play the viola in the quartet?" / "Haven't been in months": the answer
+    negates the question's predicate; the memory is told as no longer holding."""
+    for text in (*BACKGROUND, "I play the viola in a string quartet."):
+        tell(store, text)
+    _answer(store, "Do you still play the viola in the quartet?",
+            "Haven't played in months, my wrist went.")
+    now = current(store)
+    assert "Ana plays the viola in a string quartet" not in now
+    assert "no longer plays the viola in a string quartet" in now
+    assert "food bank" in now and "Priya" in now
+
+
+def test_an_elliptical_answer_to_a_question_about_another_thing_ends_nothing(store):
+    for text in (*BACKGROUND, "I play the viola in a string quartet."):
+        tell(store, text)
+    _answer(store, "Have you been to the new Thai place?", "Haven't been in months.")
+    assert "Ana plays the viola in a string quartet" in current(store)
