@@ -111,13 +111,21 @@ def ends_another(sentence: str, memory: str, who: str) -> bool:
         return True
     said = first_person(memory, who)
     mine = len(said) == 1 and same_holder(memory_holder(said[0]), "")
+    # The ending is in a clause of the speaker's own, when one says it ("I told my brother
+    # I'd left Halifax, he didn't believe me"); else in the negated clause read here.
+    blocked, own = False, False
     for part in _CLAUSES.split(sentence):
         clause = subject_first(_OPENING.sub("", part.strip(" .!")))
-        if not negated(clause) or len(clause.split()) < 3:
+        clause = clause[:1].upper() + clause[1:]
+        if len(clause.split()) < 3:
             continue
-        if mine and _anothers(clause[:1].upper() + clause[1:]) or other_named(clause, memory):
-            return True
-    return False
+        theirs = _anothers(clause)
+        if not theirs and ENDING.search(_DOUBLE.sub(" ", clause)) and \
+                not other_named(clause, memory):
+            own = True
+        if negated(clause) and (mine and theirs or other_named(clause, memory)):
+            blocked = True
+    return blocked and not own
 
 
 def _anothers(clause: str) -> bool:
@@ -171,7 +179,11 @@ def _names_object(clause: str, held: str) -> bool:
 
 
 def _stripped(text: str) -> str:
-    return " ".join(_STRIP.sub(" ", text).split()) or text
+    """``text`` without its polarity and time ("since Christmas Eve", "in March"): its
+    predicate."""
+    words = [w for w in _STRIP.sub(" ", text).split()
+             if re.sub(r"\W", "", w).lower() not in TIMES]
+    return " ".join(words) or text
 
 
 def opposite_memory(sentence: str, pool: Pool, who: str,
