@@ -24,6 +24,7 @@ from .endings import beside_ending, choice_change, ending_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .observation import Observation
+from .polarity import ends_another, opposite_change
 from .reported import reported
 from .restated import as_attribute, introduced, restated
 from .relation import provider_target
@@ -247,8 +248,15 @@ class RuleEvaluator:
                 if found is None or found.target is None:
                     # The thing ended named in other words ("Done with coffee"): by meaning.
                     found = ending_change(sentence, pool, who, turn, observation, taken) \
+                        or opposite_change(sentence, pool, who, turn, observation, taken) \
                         or choice_change(sentence, pool, who, turn, observation, taken,
                                          beside=read if after_end else ()) or found
+                if found is not None and found.target is not None and \
+                        (held := pool.holds(found.target)) is not None and \
+                        ends_another(sentence, held["content"], who):
+                    # "I quit the tennis club" ends no "member of the golf club".
+                    taken[:] = [t for t in taken if t != found.target]
+                    found = None
                 if (found is None or found.target is None) and before is not None and \
                         (then := new_after_ending(out[before], sentence, pool, who, turn,
                                                   observation)) is not None:
