@@ -37,6 +37,7 @@ from .decisions import Pool
 from .endings import speakers_own
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING
+from .negated import does_without
 from .observation import Observation
 from .profile import whose
 from .restated import change_to
@@ -110,6 +111,11 @@ def ends_another(sentence: str, memory: str, who: str) -> bool:
     if ENDING.search(sentence) and other_of_kind(sentence, memory):
         return True
     said = first_person(memory, who)
+    if len(said) == 1 and does_without(said[0]) and not _names_object(sentence, memory):
+        # A memory of doing without ("cannot swim", "does not eat meat") holds no value
+        # a change replaces ("joined the climbing wall instead"): only what names what
+        # it does without ends it.
+        return True
     mine = len(said) == 1 and same_holder(memory_holder(said[0]), "")
     # The ending is in a clause of the speaker's own, when one says it ("I told my brother
     # I'd left Halifax, he didn't believe me"); else in the negated clause read here.

@@ -234,29 +234,21 @@ class RuleEvaluator:
             # speaker's other clause is the new value, with or without a cue.
             after_end = any(e and (e in norm(p) or norm(p) in e) for e in ended for p in read)
             for sentence in units:
-                # The cue lists first (they restate the new value as its attribute's own
-                # statement), then the old value named as ended in words they lack.
-                found = self._change(sentence, turn, who, observation, pool, taken, partial,
-                                     after_end)
-                if found is None or found.target is None:
-                    found = named_change(sentence, pool, who, turn, observation, taken) or \
-                        birthday_change(sentence, pool, who, turn, observation, taken) or \
-                        role_change(sentence, pool, who, turn, observation, taken) or found
-                if found is None or found.target is None:
-                    found = self._now_clause(sentence, turn, who, observation, pool,
-                                             taken) or found
-                if found is None or found.target is None:
-                    # The thing ended named in other words ("Done with coffee"): by meaning.
-                    found = ending_change(sentence, pool, who, turn, observation, taken) \
-                        or opposite_change(sentence, pool, who, turn, observation, taken) \
-                        or choice_change(sentence, pool, who, turn, observation, taken,
-                                         beside=read if after_end else ()) or found
-                if found is not None and found.target is not None and \
-                        (held := pool.holds(found.target)) is not None and \
-                        ends_another(sentence, held["content"], who):
-                    # "I quit the tennis club" ends no "member of the golf club".
-                    taken[:] = [t for t in taken if t != found.target]
+                # What a finder means that the sentence cannot end ("I quit the tennis
+                # club" and "member of the golf club") is skipped, and the next one meant
+                # looked for once.
+                blocked: list[str] = []
+                for _ in range(2):
+                    found = self._found(sentence, turn, who, observation, pool, taken,
+                                        partial, after_end, read)
+                    if found is None or found.target is None or \
+                            (held := pool.holds(found.target)) is None or \
+                            not ends_another(sentence, held["content"], who):
+                        break
+                    blocked.append(found.target)
+                    taken.append(found.target)
                     found = None
+                taken[:] = [t for t in taken if t not in blocked]
                 if (found is None or found.target is None) and before is not None and \
                         (then := new_after_ending(out[before], sentence, pool, who, turn,
                                                   observation)) is not None:
@@ -268,6 +260,28 @@ class RuleEvaluator:
                     if found.target is not None and found.key is None:
                         before = len(out) - 1
         return out
+
+    def _found(self, sentence: str, turn: int, who: str, observation: Observation,
+               pool: Pool, taken: list[str], partial: bool, after_end: bool,
+               read: list[str]) -> Candidate | None:
+        """One sentence's change by the finders in turn: the cue lists first (they restate
+        the new value as its attribute's own statement), then the old value named as
+        ended in words they lack, then by meaning."""
+        found = self._change(sentence, turn, who, observation, pool, taken, partial,
+                             after_end)
+        if found is None or found.target is None:
+            found = named_change(sentence, pool, who, turn, observation, taken) or \
+                birthday_change(sentence, pool, who, turn, observation, taken) or \
+                role_change(sentence, pool, who, turn, observation, taken) or found
+        if found is None or found.target is None:
+            found = self._now_clause(sentence, turn, who, observation, pool, taken) or found
+        if found is None or found.target is None:
+            # The thing ended named in other words ("Done with coffee"): by meaning.
+            found = ending_change(sentence, pool, who, turn, observation, taken) \
+                or opposite_change(sentence, pool, who, turn, observation, taken) \
+                or choice_change(sentence, pool, who, turn, observation, taken,
+                                 beside=read if after_end else ()) or found
+        return found
 
     def _change(self, sentence: str, turn: int, who: str, observation: Observation,
                 pool: Pool, taken: list[str], partial: bool,

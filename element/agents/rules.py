@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .negated import negated_habit
 from .offers import offer
 from .plans import plan
 from .episode_words import GENERIC, ends_as_ing
@@ -399,6 +400,8 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
         key = f"fact:{_STATES[x.lower()]}" if x.lower() in _STATES else _key("fact:is", x)
         return Candidate("fact", f"{who} is {m['art'] or ''}{x}", key, turn,
                          slot=x.lower() in _STATES)
+    if without := negated_habit(s, who):
+        return Candidate("fact", *without, turn)
     return _habit(s, turn, who)
 
 
