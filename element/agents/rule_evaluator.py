@@ -38,7 +38,7 @@ from .named import may_end, named_change, predates
 from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
-from .slots import HIRED, owner, single_slot
+from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
 from .updates import MAY_CHANGE, is_event, key_target, signals, single_valued
 
@@ -67,6 +67,12 @@ on in at away off out sick ill busy asleep home back
 #: A change done to the speaker by someone else: the verbs of change, "me" their object.
 _ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
                        r"promoted|put)\s+(?:me|us)\b(?!\s+(?:up|off|through)\b)|" + HIRED, re.I)
+
+#: The same verbs done to a person of the speaker's ("we moved my son to St Anne's", "I've
+#: switched our daughter to the afternoon class"): a change of that person's attribute.
+_DONE_TO_KIN = re.compile(r"\b(?:switched|changed|moved|transferred|swapped)\s+(?:my|our)\s+"
+                          r"(?P<kin>[a-z]+)\s+(?:to|into|over\s+to)\b", re.I)
+
 
 def _plain_statement(sentence: str, event: bool = False) -> bool:
     """A short first-person statement of what holds, not of what happened ("I've got a
@@ -315,8 +321,13 @@ class RuleEvaluator:
         content = tell(sentence, who, observation.others(turn))
         if not content:
             return None
-        target = change_target(sentence, content, sig, pool, who, taken) \
-            if cued else None
+        # Done to a person of the speaker's: that person's attribute first.
+        kin = _DONE_TO_KIN.search(sentence) if cued and not sig.holder else None
+        target = change_target(sentence, content, replace(sig, holder=kin["kin"].lower()),
+                               pool, who, taken) \
+            if kin and kin["kin"].lower() in PEOPLE else None
+        if target is None and cued:
+            target = change_target(sentence, content, sig, pool, who, taken)
         # Else by meaning, the sentence naming no attribute a rule reads: told as
         # it was said.
         meant = target is None and \

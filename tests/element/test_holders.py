@@ -93,3 +93,27 @@ def test_a_strong_change_of_another_slot_keeps_the_fact_far_from_it(store: Any) 
         tell(store, said)
     assert "supersede" not in tell(store, "Tom and I are divorced now.")
     assert "in Bath" in current(store)
+
+
+@pytest.mark.parametrize("before,after,old,kept", [
+    # a change done to a person of the speaker's is a change of that person's attribute
+    ("My daughter goes to Hillside Primary.",
+     "We moved my daughter to Brook Lane School in September, she loves it.",
+     "goes to Hillside Primary", "Brook Lane"),
+    ("My dad lives in Whitby.", "We moved my dad into a care home in York last month.",
+     "lives in Whitby", "care home in York"),
+])
+def test_a_change_done_to_a_person_of_the_speakers_supersedes_their_fact(
+        store: Any, before: str, after: str, old: str, kept: str) -> None:
+    assert "supersede" in tell_after(store, before, after), current(store)
+    now = current(store)
+    assert old not in now and kept in now and background_kept(now)
+
+
+def test_a_change_done_to_a_person_of_the_speakers_keeps_the_speakers_own_fact(
+        store: Any) -> None:
+    for said in (*BACKGROUND, "I live in Leeds.", "My son goes to Oakfield Primary."):
+        tell(store, said)
+    tell(store, "We moved my son to St Anne's after Easter.")
+    now = current(store)
+    assert "lives in Leeds" in now and "Oakfield" not in now
