@@ -37,9 +37,8 @@ _POINTING = re.compile(r"\b(?:it|its|this|that|these|those|them|you|your|yours|y
                        re.I)
 
 
-def negated_habit(sentence: str, who: str) -> tuple[str, str] | None:
-    """The memory ("Maria does not eat meat") and its key of ``who``'s negated habit in
-    ``sentence``, or None."""
+def _habit_without(sentence: str) -> tuple[str, str, str] | None:
+    """The negator, verb and what it takes of a negated habit in ``sentence``, or None."""
     m = _NEGATED.match(sentence.strip().rstrip(".!"))
     if m is None:
         return None
@@ -49,7 +48,15 @@ def negated_habit(sentence: str, who: str) -> tuple[str, str] | None:
         return None
     if rest and (_POINTING.search(rest) or time_phrase(rest)):
         return None
-    neg = _WRITTEN[" ".join(m["neg"].lower().split())]
+    return _WRITTEN[" ".join(m["neg"].lower().split())], verb, rest
+
+
+def negated_habit(sentence: str, who: str) -> tuple[str, str] | None:
+    """The memory ("Maria does not eat meat") and its key of ``who``'s negated habit in
+    ``sentence``, or None."""
+    if (found := _habit_without(sentence)) is None:
+        return None
+    neg, verb, rest = found
     told = narrate(f"I {neg} {verb}{' ' + rest if rest else ''}", who)
     head = rest.split()[-1].lower() if rest else ""
     return told, f"fact:does:not {verb}{' ' + head if head else ''}"
@@ -58,6 +65,7 @@ def negated_habit(sentence: str, who: str) -> tuple[str, str] | None:
 def does_without(statement: str) -> bool:
     """Whether a first-person ``statement`` ("I cannot swim very well") is a habit done
     without, as :func:`negated_habit` reads one; "I can't start my day without coffee" (a
-    double negative) and "I'm lactose intolerant, so no milk" are not."""
-    return negated_habit(statement, "I") is not None and \
+    double negative) and "I'm lactose intolerant, so no milk" are not. Read only, not
+    narrated: every finder's target is checked with it."""
+    return _habit_without(statement) is not None and \
         not re.search(r"\bwithout\b", statement, re.I)
