@@ -320,7 +320,11 @@ def _statement_at(s: str, turn: int, who: str, echo: bool = True) -> Candidate |
                              slot=True)
         return _named(name, turn, who)
     if (m := _INTRO.match(s)) and m["x"].split()[0] not in _NOT_NAMES:
-        return _named(m["x"], turn, who)
+        if who == "User" or m["x"].split()[0] == who.split()[0] or s[0] in "Tt":
+            return _named(m["x"], turn, who)
+        # a speaker already named who says "I'm Catholic" or "I'm Irish" describes
+        # themselves: another name would come as "my name is" or "call me"
+        return Candidate("fact", f"{who} is {m['x']}", _key("fact:is", m["x"]), turn)
     # "I have always loved jazz": a taste held all along is held now.
     s = _HELD_ALL_ALONG.sub(lambda m: "I always " + _PRESENT[m["v"].lower()], s)
     if m := _PREFER.match(s):

@@ -453,6 +453,10 @@ def test_an_episode_about_we_names_the_family() -> None:
     ("My name is Maria Lopez", "Maria", "Maria's full name is Maria Lopez"),
     ("My name is Maria", "User", "User's name is Maria"),
     ("Call me Mia", "Maria", "Maria wants to be called Mia"),
+    ("I'm Maria Lopez", "Maria", "Maria's full name is Maria Lopez"),
+    ("I'm Ana", "User", "User's name is Ana"),
+    # a speaker already named describes themselves: no name of "Catholic" or "Irish"
+    ("I'm Catholic", "Maria", "Maria is Catholic"), ("I am Irish", "Maria", "Maria is Irish"),
 ])
 def test_a_name_is_not_told_as_itself(text: str, who: str, content: str | None) -> None:
     found = [c.content for c in extract(text, 0, who)]
