@@ -35,9 +35,12 @@ _HELP = (r"(?:help(?:\s+out)?|assist|support|lend\s+(?:you\s+)?a\s+hand|pitch\s+
 #: What may follow the verb of an offer to the listener: the listener ("help you"), their
 #: things ("with your fundraiser", "with that"), a manner ("in any way I can") or nothing;
 #: not a third party ("help my sister move", "support the kids", "help with my sister's
-#: move") nor a place the speaker helps at ("help out at the shelter": their own plan).
+#: move") nor a place the speaker helps at ("help out at the shelter": their own plan). A
+#: task named by its gerund ("lend a hand with networking", "help with planning") is the
+#: listener's, unless it is someone else's ("help with planning my sister's wedding").
 _TO_LISTENER = (r"(?=\s*$|\s+(?:you\b|your\b|with\s+(?:your|it|that|this|the|anything|"
-                r"whatever|what|any)\b|in\s+any\s+way|any\s+way|however|if\b|when\b|"
+                r"whatever|what|any)\b|with\s+\w+ing\b(?!\s+(?:my|our|his|her|their)\b)|"
+                r"in\s+any\s+way|any\s+way|however|if\b|when\b|"
                 r"whenever\b|too\b|as\s+well|there\b|anytime|any\s+time|tomorrow|tonight|"
                 r"(?:this|next|on)\s+(?:it\b|that\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                 r"weekend|week))|\s*[,;:-])")

@@ -32,6 +32,8 @@ def _offers(text: str, who: str = "Ana", to: str | None = "Sam") -> list[str]:
     "Whenever you need a hand, just shout.",
     "Can I do anything to help?",
     "Is there any way I can help out with your move?",
+    "I'd love to lend a hand with networking at future events.",
+    "I would be happy to help with planning.",
 ])
 def test_an_offer_to_the_listener_is_told_as_one(said):
     [told] = _offers(said)
@@ -58,6 +60,7 @@ def test_an_asked_offer_keeps_what_it_is_about():
     "I love helping out at the shelter.",
     "I could help out at the shelter on Sunday.",
     "I will help with my sister's move.",
+    "I'd love to help with planning my sister's wedding.",
 ])
 def test_help_for_someone_else_or_asked_of_the_listener_is_no_offer(said):
     assert _offers(said) == []
