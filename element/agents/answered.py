@@ -19,7 +19,7 @@ import re
 # The words a question says "now" by ("these days", "now"; not "now and then"): recall's
 # (index/told.py), so that an answer written whole says its time as both sides read it.
 # "Now" is read as a word after the verb and its particle ("Who are you playing for now?").
-from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
+from index import RELATIONS, TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
 
 from .updates import signals
 
@@ -48,16 +48,28 @@ _ENDED = re.compile(r"\b(?:left|leave|leaving|quit|quitting|finished|packed|jack
                     r"stopped|moved|not|n't|no\s+longer|any\s?more)\b", re.I)
 
 
+#: A thing asked after as the subject of how it goes: "How's the allotment going?", "How
+#: is your book club getting on?" (a person asked after, "How's your mum doing?", is not
+#: a thing the answer ends).
+_HOW = re.compile(r"\bhow(?:'s|\s+is|\s+are|'re)\s+(?P<x>(?:the|your|that)\s+[\w'&-]+"
+                  r"(?:\s+[\w'&-]+){0,3}?)\s+(?:going|doing|coming\s+along|getting\s+on|"
+                  r"treating\s+you)\b", re.I)
+
+
 def asked_thing(question: str) -> tuple[str, str] | None:
     """The place or thing ``question`` asks about and its preposition ("at", "Lidl"), in
     the answerer's words ("your job" -> "my job"), or None."""
     asked = [q for q in re.split(r"(?<=[.!])\s+", question) if q.rstrip().endswith("?")]
     for sentence in reversed(asked):
         found = _ASKED.search(sentence)
+        prep = found["prep"].lower() if found else "at"
+        if found is None and (found := _HOW.search(sentence)) is not None and \
+                found["x"].lower().split()[-1] in RELATIONS:
+            found = None
         if found:
             thing = re.sub(r"^your\b", "my", found["x"].strip(), flags=re.I)
             thing = re.sub(r"^that\b", "the", thing, flags=re.I)
-            return found["prep"].lower(), thing
+            return prep, thing
     return None
 
 
@@ -141,6 +153,10 @@ _DENIED = re.compile(r"^(?:no|nope|nah|not\s+(?:any\s?more|for\s+(?:a\s+while|ag
                      r"years|a\s+long\s+time)|since|these\s+days|really|now))\b", re.I)
 
 
+#: The words of an answer that deny "still" and tell nothing else.
+_STILL_DENIED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.I)
+
+
 def still_denied(text: str, question: str | None) -> str:
     """``text`` denying a question whether the speaker still does something, with that
     said whole before it: "Are you still doing nights?" / "Not for a while now." -> "I am
@@ -148,7 +164,10 @@ def still_denied(text: str, question: str | None) -> str:
     answer tells the change or the ending itself ("No, we moved to Cardiff", "No, I packed
     that in": :func:`answered` names what "that" is)."""
     q = _STILL.search(question.strip()) if question else None
-    if q is None or not _DENIED.match(text.strip()) or signals(text).strong or _LEFT.search(text):
+    # "Anymore" in the answer only denies the question's "still" ("Not anymore", "Nope,
+    # not any more"): no change told of its own.
+    told = _STILL_DENIED.sub(" ", text)
+    if q is None or not _DENIED.match(text.strip()) or signals(told).strong or _LEFT.search(text):
         return text     # "No, we moved to Cardiff": the change is told, and supersedes
     thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
     thing = re.sub(r"\byou\b", "me", thing, flags=re.I)
