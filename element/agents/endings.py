@@ -52,7 +52,8 @@ from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_ev
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
            "resumed_memory", "thing_of",
-           "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN"]
+           "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN",
+           "KIN_SUBJECT"]
 
 #: The least cosine of the thing ended and a memory (both stripped) for the memory to be
 #: the one ended; an unrelated fact of the same person scores under .3 ("the food bank"
@@ -83,7 +84,9 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"(?:am|'m|are|'re|been|was|were)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|"
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
-             r"moved\s+on\s+from|let\s+go\s+of|"
+             r"moved\s+on\s+from|let\s+go\s+of|handed\s+over|"
+             # Quitting a habit at once: "went cold turkey on the vape".
+             r"(?:went\s+|gone\s+|going\s+)?cold\s+turkey\s+(?:on|with|from)|"
              # Idioms of walking away from a thing: "stepped back from the parish council",
              # "bowed out of the band", "called time on my Tuesday football".
              r"stepped\s+(?:away|back)\s+from|walked\s+away\s+from|bowed\s+out\s+of|"
@@ -109,10 +112,12 @@ _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', 
 #: The object between the verb and its particle: "gave the allotment up".
 _SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:"
                          # "handed the allotment back to the council", "gave the lease
-                         # car back in March": a thing given back is the speaker's no
-                         # longer (first: "back in March" is no particle "in").
+                         # car back in March", "handed the Brownies over to another
+                         # leader": a thing given back or over is the speaker's no longer
+                         # (first: "back in March" is no particle "in").
                          rf"(?:handed|handing|gave|given|giving|sent|sending)\s+"
-                         rf"(?P<u>(?:the|my|our|that)\s+(?!(?:{_KIN})\b)[\w' -]+?)\s+back\b|"
+                         rf"(?P<u>(?:the|my|our|that)\s+(?!(?:{_KIN})\b)[\w' -]+?)\s+"
+                         rf"(?:back|over)\b|"
                          rf"(?:gave|given|giving|packed|jacked|"
                          rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
                          rf"(?:up|in|away)|(?:had|have|has)\s+to\s+put\s+"
@@ -240,7 +245,7 @@ def thing_of(text: str) -> str:
     thing = _THING_END.sub("", text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
     # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
-    thing = re.sub(r"^(?:touched|had|set\s+foot\s+in|been\s+near)\s+", "", thing, flags=re.I)
+    thing = re.sub(r"^(?:touched|had|set\s+foot\s+(?:in|on)|been\s+near)\s+", "", thing, flags=re.I)
     words = [w for w in re.findall(r"[\w'-]+", thing.lower())]
     return "" if not words or all(w in _EMPTY for w in words) else thing
 
@@ -252,6 +257,10 @@ def _clauses(sentence: str) -> list[str]:
                                         r"\s+(?=now\s+that\s)", sentence) if c.strip()]
 
 
+#: Who a thing went to ("to another leader", "to a second-hand shop"): no addition.
+_TO_ANOTHER = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b", re.I)
+
+
 def endings(sentence: str) -> list[Ending]:
     """The endings a first-person sentence (cleaned) tells, clause by clause; none in a
     clause of a plan or wish, an addition, or a question."""
@@ -259,11 +268,13 @@ def endings(sentence: str) -> list[Ending]:
         return []
     found: list[Ending] = []
     for clause in _clauses(sentence):
-        # "Another dad's taken over ...": another person, not one more thing.
-        if ADDITION.search(clause) and not _TAKEN_OVER.match(subject_first(clause)) or \
+        # "Another dad's taken over ...": another person, not one more thing; "handed it
+        # over to another leader": who took it, not one more thing.
+        if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
+                not _TAKEN_OVER.match(subject_first(clause)) or \
                 NOT_NOW.search(ENDING.sub(" ", clause)):
             continue
-        found.extend(_clause_endings(subject_first(clause)))
+        found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
     return found
 
 
@@ -277,6 +288,34 @@ _SUBORDINATE = re.compile(r"^(?:(?:(?:now\s+)?that|once|because|cos|seeing\s+(?:
                           r"given\s+that|ever\s+since|since|after)\s+(?=(?:the|my|our)\s)|"
                           r"(?:(?:now\s+)?that|now|once|because|cos|as|seeing\s+(?:as|that)|"
                           r"given\s+that|ever\s+since|since|after)\s+(?=(?:i|we)\b))", re.I)
+
+
+#: A person of the speaker's as the subject: "Dad's given up the booze", "my husband hasn't
+#: had a cigarette since May", "Mum has stopped driving".
+KIN_SUBJECT = re.compile(rf"^(?:(?:my|our)\s+)?(?P<kin>{_KIN})(?P<aux>'s|\s+has|\s+have|\s+is|"
+                          rf"\s+does|\s+doesn't|\s+does\s+not|\s+hasn't|\s+has\s+not|"
+                          rf"\s+isn't|\s+is\s+not)?\s+(?P<rest>.+)$", re.I)
+#: The speaker's auxiliary for a person's: what the clause says read in the first person.
+_FIRST_PERSON_AUX = {"has": "have", "have": "have", "is": "am", "does": "do", "doesn't": "don't",
+                     "does not": "do not", "hasn't": "haven't", "has not": "have not",
+                     "isn't": "am not", "is not": "am not"}
+
+
+def _kin_endings(clause: str) -> list[Ending]:
+    """The endings a clause tells of a person of the speaker's, read as the speaker's own
+    clause ("Dad's given up the booze" as "I have given up the booze"), each held by that
+    person: only their memories can be meant."""
+    m = KIN_SUBJECT.match(clause)
+    if m is None:
+        return []
+    aux = (m["aux"] or "").strip().lower()
+    rest = m["rest"]
+    if aux == "'s":     # "Dad's given up" (has) or "Dad's off the booze" (is)
+        first = rest.split()[0].lower()
+        aux = "has" if first in PAST or re.search(r"(?:ed|en|un|one)$", first) else "is"
+    said = " ".join(w for w in ("I", _FIRST_PERSON_AUX.get(aux, ""), rest) if w)
+    kin = m["kin"].lower()
+    return [Ending(e.thing, kin) for e in _clause_endings(said) if e.holder == ""]
 
 
 def _clause_endings(clause: str) -> list[Ending]:
@@ -336,10 +375,11 @@ def speakers_own(clause: str) -> bool:
 
 def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
                      embed: Callable[[list[str]], np.ndarray],
-                     skip: Sequence[str] = ()) -> Memory | None:
+                     skip: Sequence[str] = (), holder: str = "") -> Memory | None:
     """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
     whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
-    closer than the next (see the module's note)."""
+    closer than the next (see the module's note); of ``holder``'s (a person of the
+    speaker's: "dad") when given."""
     pool = []
     for memory in candidates:
         if memory["id"] in skip:
@@ -348,7 +388,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 ENDING.search(said[0]) or NOT_NOW.search(said[0]):
             continue
-        if not same_holder(memory_holder(said[0]), ""):
+        if not same_holder(memory_holder(said[0]), holder):
             continue
         pool.append(memory)
     if not pool:
@@ -360,17 +400,22 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
 def ended_memory(sentence: str, pool: Pool, who: str,
                  skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's memory an ending of ``sentence`` names in other words (by meaning),
-    or None: no ending of the speaker's, no model, or no memory clearly meant."""
-    things = [e.thing for e in endings(sentence) if e.holder == ""]
-    embedder = pool.embedder() if things else None
+    or a person's of theirs an ending of theirs names, or None: no such ending, no model,
+    or no memory clearly meant."""
+    # The speaker's, or a person's of theirs, whose memories alone can then be meant ("Dad's
+    # given up the booze" and "Ana's dad drinks a lot of whisky").
+    said = [(e.thing, e.holder) for e in endings(sentence)
+            if e.holder == "" or e.holder != UNKNOWN and set(e.holder.split()) & PEOPLE]
+    embedder = pool.embedder() if said else None
     if embedder is None:
         return None
-    for thing in things:
+    for thing, holder in said:
         try:
-            found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip)
+            found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip,
+                                     holder)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
-        if found is None and single_slot(thing):
+        if found is None and not holder and single_slot(thing):
             # "Lost my job at the bank", "I was let go" after "I work at Barclays": the
             # one-valued attribute the thing names, as "I don't have a car anymore" ends
             # the car (``retire.py``).

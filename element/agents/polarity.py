@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 
 from .decisions import Pool
-from .endings import speakers_own
+from .endings import KIN_SUBJECT, speakers_own
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING
 from .negated import does_without
@@ -163,16 +163,26 @@ def now_span(clause: str) -> bool:
 def _polar_clauses(sentence: str) -> list[tuple[str, bool]]:
     """The speaker's clauses of ``sentence`` that say how things stand now, each with its
     polarity (True: negated); none of a question, a plan or wish, or an addition."""
+    return [(clause, negative) for clause, negative, holder in _held_clauses(sentence)
+            if holder == ""]
+
+
+def _held_clauses(sentence: str) -> list[tuple[str, bool, str]]:
+    """The clauses of ``sentence`` that say how things stand now, of the speaker's ("") or
+    of a person of theirs ("my husband hasn't had a cigarette since May": "husband"), each
+    with its polarity and whose it is; none of a question, a plan or wish, an addition."""
     if sentence.rstrip().endswith("?") or NOT_NOW.search(sentence):
         return []
     out = []
     for part in _CLAUSES.split(sentence):
         clause = subject_first(_OPENING.sub("", part.strip(" .!")))
         clause = clause[:1].upper() + clause[1:]    # a sentence's case, as ``whose`` reads
-        if len(clause.split()) < 3 or ADDITION.search(clause) or not now_span(clause) or \
-                not speakers_own(clause):
+        if len(clause.split()) < 3 or ADDITION.search(clause) or not now_span(clause):
             continue
-        out.append((clause, negated(clause)))
+        if speakers_own(clause):
+            out.append((clause, negated(clause), ""))
+        elif kin := KIN_SUBJECT.match(clause):
+            out.append((clause, negated(clause), kin["kin"].lower()))
     return out
 
 
@@ -199,11 +209,11 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
                     skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's one-fact memory a clause of ``sentence`` says the opposite of now (see
     the module's note), or None: no such clause, no model, or no memory clearly meant."""
-    clauses = _polar_clauses(sentence)
+    clauses = _held_clauses(sentence)
     embedder = pool.embedder() if clauses else None
     if embedder is None:
         return None
-    for clause, negative in clauses:
+    for clause, negative, holder in clauses:
         # An affirmation contradicts only a memory that negates; a negation one that
         # affirms (both read below), but an affirmation must say "now" of a state, not
         # merely mention a span ("I've been at it for years" ends nothing).
@@ -212,7 +222,8 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
             near = pool.nearest(core, 10)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
-        mine = [m for m in near if m["id"] not in skip and _one_fact(m, who)]
+        # A person's clause ("my husband hasn't smoked since May") can only mean theirs.
+        mine = [m for m in near if m["id"] not in skip and _one_fact(m, who, holder)]
         if not mine:
             continue
         try:
@@ -328,9 +339,10 @@ def _nearest_affirmed(text: str, pool: Pool, who: str, skip: Sequence[str]) -> M
         not negated(held) else None
 
 
-def _one_fact(memory: Memory, who: str) -> bool:
-    """Whether ``memory`` is one present fact of the speaker's own."""
+def _one_fact(memory: Memory, who: str, holder: str = "") -> bool:
+    """Whether ``memory`` is one present fact of the speaker's own (of ``holder``'s, a
+    person of the speaker's, when given)."""
     said = first_person(memory["content"], who)
     return len(said) == 1 and len(said[0].split()) <= FACT_WORDS and not is_event(said[0]) \
         and not ENDING.search(said[0]) and not NOT_NOW.search(said[0]) and \
-        same_holder(memory_holder(said[0]), "")
+        same_holder(memory_holder(said[0]), holder)

@@ -68,6 +68,8 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("I was teetotal until the summer.", "teetotal"),
     ("I coached the under-tens until last season.", "coached the under-tens"),
     ("We had a timeshare in Spain till 2021.", "a timeshare in Spain"),
+    ("I handed the scout troop over to another leader in June.", "the scout troop"),
+    ("Went cold turkey on the energy drinks in January.", "the energy drinks"),
     # The speaker's job ended by another, the job unsaid.
     ("I got laid off in the autumn.", "my employer"),
 ])
@@ -107,6 +109,18 @@ def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers
     assert [e for e in endings(clean(said)) if e.holder == ""] == []
 
 
+@pytest.mark.parametrize("said,thing,holder", [
+    ("Dad's given up the booze, doctor's orders.", "the booze", "dad"),
+    ("Mum has stopped going to aqua aerobics.", "going to aqua aerobics", "mum"),
+    ("My husband hasn't set foot in a gym since March.", "a gym", "husband"),
+    ("My sister quit smoking last month.", "smoking", "sister"),
+])
+def test_a_persons_ending_is_read_as_theirs(said, thing, holder):
+    """A person of the speaker's ending a thing of theirs: the same grammar, their holder
+    (only their memories can be meant)."""
+    assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, holder)]
+
+
 def test_a_persons_negated_present_is_theirs():
     """"My dad is not drinking anymore" tells what he does, not who the speaker's dad is
     ("my manager is Dev")."""
@@ -138,6 +152,18 @@ def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
     now = current(store)
     assert "Ana works at Halfords" not in now
     assert "food bank" in now and "Priya" in now
+
+
+def test_a_persons_ending_in_other_words_ends_their_memory_not_the_speakers(store):
+    """"Dad's given up the booze" after "my dad drinks a lot of whisky": his memory, by
+    meaning; the speaker's own wine is not his."""
+    for text in (*BACKGROUND, "I have a glass of wine with dinner.",
+                 "My dad drinks a lot of whisky."):
+        tell(store, text)
+    tell(store, "Dad's given up the booze, doctor's orders.")
+    now = current(store)
+    assert "drinks a lot of whisky" not in now
+    assert "glass of wine" in now and "food bank" in now
 
 
 def test_another_persons_ending_keeps_the_speakers_memory(store):

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.polarity import _elliptical, _polar_clauses, _topic, negated, now_span
+from element.agents.polarity import (_elliptical, _held_clauses, _polar_clauses, _topic,
+                                     negated, now_span)
 from element.agents.rules import clean
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from tests.element.speaker import (BACKGROUND, SETTINGS, SUBJECT, current, open_store, tell,
@@ -72,6 +73,15 @@ def test_a_persons_negated_present_is_never_the_speakers(negation, act, span, pe
     of theirs as the subject."""
     assert [n for _, n in _polar_clauses(f"I {negation} {act} {span}.")] == [True]
     assert _polar_clauses(f"{person} {negation} {act} {span}.") == []
+
+
+@given(_NEGATION, _ACT, _SPAN, st.sampled_from(["My sister", "My husband", "Our neighbour"]))
+def test_a_persons_negated_present_is_read_as_theirs(negation, act, span, person):
+    """A person of the speaker's saying how things stand for them: their clause, never the
+    speaker's (only their memories can be meant)."""
+    held = _held_clauses(f"{person} {negation} {act} {span}.")
+    assert [(negative, holder) for _, negative, holder in held] == \
+        [(True, person.split()[-1].lower())]
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -196,3 +206,14 @@ def test_a_topic_affirmed_or_of_another_thing_keeps_the_memory(store, said):
         tell(store, text)
     tell(store, said)
     assert "Ana eats a packet of crisps every day" in current(store)
+
+
+def test_a_persons_negation_of_the_present_ends_their_memory_not_the_speakers(store):
+    """"My husband doesn't cycle to work these days" ends his memory, never the speaker's
+    own cycling."""
+    for text in (*BACKGROUND, "I cycle to work.", "My husband cycles to work."):
+        tell(store, text)
+    tell(store, "My husband doesn't cycle to work these days, his knee is bad.")
+    now = current(store)
+    assert "husband cycles to work" not in now
+    assert "Ana cycles to work" in now
