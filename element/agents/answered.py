@@ -207,4 +207,21 @@ def answered(text: str, question: str | None) -> str:
             return m[0]     # "not that ...": not a place
         return f"{verb} {prep} {name}{up}"      # "not there" -> "not at Lidl"
 
+    if (bare := _BARE_DENIED.match(text)) is not None and bare["verb"].lower() in _MOTION:
+        # "I don't go anymore": the verb's object left to the question ("See you at
+        # Weight Watchers on Tuesday?"), as "not there" points at it.
+        verb = bare["verb"].lower()
+        to = "to" if verb in _MOTION and prep == "at" else prep
+        return f"{bare['head']} {to} {name} {text[bare.end('head'):].lstrip()}"
     return _LEFT.sub(put, text, count=1)
+
+
+#: The speaker's present negated on a verb of going alone, its place left to the question:
+#: "I don't go anymore", "we haven't been in months" (not "I don't drink anymore": a verb
+#: with a meaning of its own).
+_BARE_DENIED = re.compile(r"^(?P<head>(?:i|we)\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
+                          r"have\s+not|haven't|never)\s+(?P<verb>[a-z]+))\s+(?=any\s?more\b|"
+                          r"any\s+longer\b|these\s+days\b|nowadays\b|in\s+(?:months|years|ages|"
+                          r"weeks|a\s+while)\b)", re.I)
+#: Verbs of going, whose place takes "to" ("go to Weight Watchers", "been to the quiz").
+_MOTION = frozenset("go going gone been come coming".split())

@@ -149,8 +149,12 @@ _JOB_LOST = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:was|were|got|get|been|have\
                        rf"fired(?!\s+up)|sacked|dismissed)\b(?!\s+(?:from|as|at)\s+(?:my|our)\s+"
                        rf"(?:{_KIN})\b)", re.I)
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
-_FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
-                     rf"(?:ex-|former\s+)(?P<x>.+)$", re.I)
+_FORMER = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
+                     rf"(?:ex-|former\s+)(?P<x>.+)|"
+                     # Said without a subject, the noun alone and when ("Ex-smoker as of
+                     # last month!"; never "ex-boyfriend called me": another person).
+                     rf"(?:an?\s+)?(?:proud\s+)?(?:ex-|former\s+)(?P<y>[\w-]+)"
+                     rf"(?:\s+(?:as\s+of|since|for|now|these\s+days|here)\b.*)?)$", re.I)
 #: "Smoke-free", "caffeine-free": the thing gone, as a compound.
 _FREE = re.compile(r"\b(?P<x>[a-z]+)-free\b", re.I)
 _SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five|six|several|"
@@ -342,7 +346,8 @@ def _clause_endings(clause: str) -> list[Ending]:
         if m is None:
             continue
         thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] or m["v"] or m["u"]
-                                    if pattern is _SPLIT_VERB else ""))
+                                    if pattern is _SPLIT_VERB else
+                                    m["y"] if pattern is _FORMER else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = thing_of(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []

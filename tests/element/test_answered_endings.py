@@ -51,6 +51,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "Gave up the bee-keeping course in the end, too many stings."),
     ("How is your darts league getting on?", "I packed that in ages ago.",
      "I packed in my darts league ages ago."),
+    # A verb of going negated alone leaves its place to the question.
+    ("See you at the climbing wall on Friday?", "I don't go anymore, my shoulder's gone.",
+     "I don't go to the climbing wall on Friday anymore, my shoulder's gone."),
 ])
 def test_an_answers_ending_names_what_the_question_asked(question: str, answer: str,
                                                          written: str) -> None:
@@ -65,6 +68,8 @@ def test_an_answers_ending_names_what_the_question_asked(question: str, answer: 
     ("Are you still going to spin class?", "Not anymore, I moved to Cardiff."),
     # A person asked after is no thing the answer ends.
     ("How's your nephew doing?", "I gave it up last year."),
+    # A verb with a meaning of its own leaves nothing to the question.
+    ("Are you at the pub tonight?", "I don't drink anymore."),
 ])
 def test_an_answer_that_ends_nothing_asked_is_left_as_said(question: str | None,
                                                            answer: str) -> None:

@@ -70,6 +70,7 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("We had a timeshare in Spain till 2021.", "a timeshare in Spain"),
     ("I handed the scout troop over to another leader in June.", "the scout troop"),
     ("Went cold turkey on the energy drinks in January.", "the energy drinks"),
+    ("Ex-vegetarian as of last month!", "vegetarian"),
     # The speaker's job ended by another, the job unsaid.
     ("I got laid off in the autumn.", "my employer"),
 ])
@@ -104,6 +105,7 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I stayed until midnight.",
     "My brother was made redundant in May.",
     "I was fired up about the final.",
+    "Ex-girlfriend texted me last night.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
     assert [e for e in endings(clean(said)) if e.holder == ""] == []
