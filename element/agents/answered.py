@@ -19,7 +19,7 @@ import re
 # The words a question says "now" by ("these days", "now"; not "now and then"): recall's
 # (index/told.py), so that an answer written whole says its time as both sides read it.
 # "Now" is read as a word after the verb and its particle ("Who are you playing for now?").
-from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
+from index import RELATIONS, TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
 
 from .updates import signals
 
@@ -48,16 +48,28 @@ _ENDED = re.compile(r"\b(?:left|leave|leaving|quit|quitting|finished|packed|jack
                     r"stopped|moved|not|n't|no\s+longer|any\s?more)\b", re.I)
 
 
+#: A thing asked after as the subject of how it goes: "How's the allotment going?", "How
+#: is your book club getting on?" (a person asked after, "How's your mum doing?", is not
+#: a thing the answer ends).
+_HOW = re.compile(r"\bhow(?:'s|\s+is|\s+are|'re)\s+(?P<x>(?:the|your|that)\s+[\w'&-]+"
+                  r"(?:\s+[\w'&-]+){0,3}?)\s+(?:going|doing|coming\s+along|getting\s+on|"
+                  r"treating\s+you)\b", re.I)
+
+
 def asked_thing(question: str) -> tuple[str, str] | None:
     """The place or thing ``question`` asks about and its preposition ("at", "Lidl"), in
     the answerer's words ("your job" -> "my job"), or None."""
     asked = [q for q in re.split(r"(?<=[.!])\s+", question) if q.rstrip().endswith("?")]
     for sentence in reversed(asked):
         found = _ASKED.search(sentence)
+        prep = found["prep"].lower() if found else "at"
+        if found is None and (found := _HOW.search(sentence)) is not None and \
+                found["x"].lower().split()[-1] in RELATIONS:
+            found = None
         if found:
             thing = re.sub(r"^your\b", "my", found["x"].strip(), flags=re.I)
             thing = re.sub(r"^that\b", "the", thing, flags=re.I)
-            return found["prep"].lower(), thing
+            return prep, thing
     return None
 
 
@@ -141,6 +153,10 @@ _DENIED = re.compile(r"^(?:no|nope|nah|not\s+(?:any\s?more|for\s+(?:a\s+while|ag
                      r"years|a\s+long\s+time)|since|these\s+days|really|now))\b", re.I)
 
 
+#: The words of an answer that deny "still" and tell nothing else.
+_STILL_DENIED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.I)
+
+
 def still_denied(text: str, question: str | None) -> str:
     """``text`` denying a question whether the speaker still does something, with that
     said whole before it: "Are you still doing nights?" / "Not for a while now." -> "I am
@@ -148,7 +164,10 @@ def still_denied(text: str, question: str | None) -> str:
     answer tells the change or the ending itself ("No, we moved to Cardiff", "No, I packed
     that in": :func:`answered` names what "that" is)."""
     q = _STILL.search(question.strip()) if question else None
-    if q is None or not _DENIED.match(text.strip()) or signals(text).strong or _LEFT.search(text):
+    # "Anymore" in the answer only denies the question's "still" ("Not anymore", "Nope,
+    # not any more"): no change told of its own.
+    told = _STILL_DENIED.sub(" ", text)
+    if q is None or not _DENIED.match(text.strip()) or signals(told).strong or _LEFT.search(text):
         return text     # "No, we moved to Cardiff": the change is told, and supersedes
     thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
     thing = re.sub(r"\byou\b", "me", thing, flags=re.I)
@@ -188,4 +207,21 @@ def answered(text: str, question: str | None) -> str:
             return m[0]     # "not that ...": not a place
         return f"{verb} {prep} {name}{up}"      # "not there" -> "not at Lidl"
 
+    if (bare := _BARE_DENIED.match(text)) is not None and bare["verb"].lower() in _MOTION:
+        # "I don't go anymore": the verb's object left to the question ("See you at
+        # Weight Watchers on Tuesday?"), as "not there" points at it.
+        verb = bare["verb"].lower()
+        to = "to" if verb in _MOTION and prep == "at" else prep
+        return f"{bare['head']} {to} {name} {text[bare.end('head'):].lstrip()}"
     return _LEFT.sub(put, text, count=1)
+
+
+#: The speaker's present negated on a verb of going alone, its place left to the question:
+#: "I don't go anymore", "we haven't been in months" (not "I don't drink anymore": a verb
+#: with a meaning of its own).
+_BARE_DENIED = re.compile(r"^(?P<head>(?:i|we)\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
+                          r"have\s+not|haven't|never)\s+(?P<verb>[a-z]+))\s+(?=any\s?more\b|"
+                          r"any\s+longer\b|these\s+days\b|nowadays\b|in\s+(?:months|years|ages|"
+                          r"weeks|a\s+while)\b)", re.I)
+#: Verbs of going, whose place takes "to" ("go to Weight Watchers", "been to the quiz").
+_MOTION = frozenset("go going gone been come coming".split())

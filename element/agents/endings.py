@@ -37,20 +37,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from .decisions import Pool
+from .episode_words import PAST
 from .episodes import tell
+from .kinds import TIMES
 from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
 from .observation import Observation
 from .profile import whose
 from .restated import change_to, introduced
 from .rules import Candidate
-from .slots import PEOPLE
+from .slots import PEOPLE, single_slot, slot_target
 from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
                       nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
            "resumed_memory", "thing_of",
-           "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN"]
+           "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN",
+           "KIN_SUBJECT"]
 
 #: The least cosine of the thing ended and a memory (both stripped) for the memory to be
 #: the one ended; an unrelated fact of the same person scores under .3 ("the food bank"
@@ -67,6 +70,9 @@ _SPEAKER = r"(?:(?:i|we)|(?:(?:my|our)\s+)?[\w'-]+\s+and\s+i)"
 _ADVERBS = (r"(?:\s+(?:have|had|'ve|'d|just|finally|recently|officially|actually|totally|"
             r"completely|already|eventually|basically|pretty\s+much|sadly|then|also|now|"
             r"kind\s+of|sort\s+of|decided\s+to|had\s+to|managed\s+to|went\s+and))*")
+#: People of the speaker's (``slots.PEOPLE``): "gave my sister back her car" gives no thing
+#: of the speaker's back.
+_KIN = "|".join(re.escape(p) for p in sorted(PEOPLE, key=len, reverse=True))
 #: Verbs of ending a thing, their object after them.
 _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
              r"giving\s+up(?:\s+on)?|kicked|ditched|dropped(?!\s+(?:off|by|in|out|round|over)\b)|"
@@ -78,7 +84,9 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"(?:am|'m|are|'re|been|was|were)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|"
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
-             r"moved\s+on\s+from|let\s+go\s+of|"
+             r"moved\s+on\s+from|let\s+go\s+of|handed\s+over|"
+             # Quitting a habit at once: "went cold turkey on the vape".
+             r"(?:went\s+|gone\s+|going\s+)?cold\s+turkey\s+(?:on|with|from)|"
              # Idioms of walking away from a thing: "stepped back from the parish council",
              # "bowed out of the band", "called time on my Tuesday football".
              r"stepped\s+(?:away|back)\s+from|walked\s+away\s+from|bowed\s+out\s+of|"
@@ -92,11 +100,25 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              # Not renewing a membership, a ticket or a lease lets it end.
              r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+renew(?:ed)?|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
+             # A thing of the speaker's lost: "lost my job at the bank", "lost our
+             # allotment"; not a person (a bereavement is theirs), nor a faculty or a
+             # state lost for a moment ("lost my temper", "lost my way").
+             rf"lost(?=\s+(?:my|our)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
+             r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
+             r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
 _VERB_OBJECT = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+|{_ADVERBS.replace('*', '*?')})"
                           rf"(?P<verb>{_END_VERB})\s+(?P<x>.+)$", re.I)
 #: The object between the verb and its particle: "gave the allotment up".
-_SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving|packed|jacked|"
+_SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:"
+                         # "handed the allotment back to the council", "gave the lease
+                         # car back in March", "handed the Brownies over to another
+                         # leader": a thing given back or over is the speaker's no longer
+                         # (first: "back in March" is no particle "in").
+                         rf"(?:handed|handing|gave|given|giving|sent|sending)\s+"
+                         rf"(?P<u>(?:the|my|our|that)\s+(?!(?:{_KIN})\b)[\w' -]+?)\s+"
+                         rf"(?:back|over)\b|"
+                         rf"(?:gave|given|giving|packed|jacked|"
                          rf"chucked)\s+(?P<x>(?:the|my|our|that|this)\s+[\w' -]+?)\s+"
                          rf"(?:up|in|away)|(?:had|have|has)\s+to\s+put\s+"
                          rf"(?P<y>(?-i:[A-Z])[\w'-]*|(?:the|my|our)\s+[\w' -]+?)\s+down|"
@@ -109,9 +131,30 @@ _SPLIT_VERB = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:(?:gave|given|giving
                          rf"(?:\s+(?:me|us))?(?=\s*$|\s*[,.;!]|\s+(?:now|last|this|in|for|"
                          rf"when|after|years?|months?|ages)\b))\b",
                          re.I)
+#: A past of the speaker's held up to a date: "I was vegan until Christmas", "I played bass in
+#: the band until the summer", "we had an allotment till last year". The date is a
+#: calendar one (a month, a season, a feast, a year, "last ...", "recently", "... ago"),
+#: not an hour of one day ("I worked until six" is an episode).
+_UNTIL = re.compile(rf"^{_SPEAKER}(?:\s+(?:just|also|then|always|only|still))*\s+"
+                    rf"(?P<verb>[a-z]+)\s+(?P<x>.+?)\s+(?:up\s+)?"
+                    rf"(?:until|till|til)\s+(?P<when>recently|(?:last|this)\s+\w+|"
+                    rf"(?:the\s+)?(?:spring|summer|autumn|fall|winter|new\s+year)\b|"
+                    rf"(?:19|20)\d\d\b|(?:a|one|two|three|four|five|six|a\s+few|several|\d+)\s+"
+                    rf"(?:days?|weeks?|months?|years?)\s+ago|(?:{'|'.join(sorted(TIMES))})\b)",
+                    re.I)
+#: The speaker's job ended by another, told without it: "I was let go in May", "got laid
+#: off", "I've been made redundant" (the passive's object is the speaker's job).
+_JOB_LOST = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:was|were|got|get|been|have\s+been|"
+                       rf"'ve\s+been|had\s+been)\s+(?:let\s+go|laid\s+off|made\s+redundant|"
+                       rf"fired(?!\s+up)|sacked|dismissed)\b(?!\s+(?:from|as|at)\s+(?:my|our)\s+"
+                       rf"(?:{_KIN})\b)", re.I)
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
-_FORMER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
-                     rf"(?:ex-|former\s+)(?P<x>.+)$", re.I)
+_FORMER = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
+                     rf"(?:ex-|former\s+)(?P<x>.+)|"
+                     # Said without a subject, the noun alone and when ("Ex-smoker as of
+                     # last month!"; never "ex-boyfriend called me": another person).
+                     rf"(?:an?\s+)?(?:proud\s+)?(?:ex-|former\s+)(?P<y>[\w-]+)"
+                     rf"(?:\s+(?:as\s+of|since|for|now|these\s+days|here)\b.*)?)$", re.I)
 #: "Smoke-free", "caffeine-free": the thing gone, as a compound.
 _FREE = re.compile(r"\b(?P<x>[a-z]+)-free\b", re.I)
 _SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five|six|several|"
@@ -146,10 +189,15 @@ _NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
 _SUBJECT_ENDED = re.compile(
     r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
     r"(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+and\s+(?P<me>i|me))?"
+    # A relative clause of the speaker's on it: "the shoe shop I worked at closed down",
+    # "the choir we sang in has folded" (the thing is the speaker's by the clause).
+    r"(?P<rel>\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:used\s+to\s+)?[a-z]+(?:\s+(?:at|for|in|"
+    r"with|on|to|into|from))?)?"
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
+    r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
     # Idioms of being done: "yoga classes fell by the wayside", "choir practice went out
     # the window", "Leeds is in the rear-view mirror", "vegetarian no more".
@@ -159,6 +207,8 @@ _SUBJECT_ENDED = re.compile(
     r"no\s+longer\s+(?:a\s+)?part\s+of\s+(?:my|our)\s+li(?:fe|ves)|"
     r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
+    # The passive of "gave it the chop": "Netflix got the chop", "the gym got the boot".
+    r"(?:got|get|gets|was|were|been)\s+the\s+(?:chop|axe|boot|elbow|heave-ho)|"
     # Never so: "the allergy was a misdiagnosis", "the diagnosis turned out wrong".
     r"(?:was|were|turned\s+out\s+to\s+be)\s+(?:all\s+)?(?:a\s+)?(?:misdiagnosis|"
     r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
@@ -199,14 +249,20 @@ def thing_of(text: str) -> str:
     thing = _THING_END.sub("", text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
     # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
-    thing = re.sub(r"^(?:touched|had|set\s+foot\s+in|been\s+near)\s+", "", thing, flags=re.I)
+    thing = re.sub(r"^(?:touched|had|set\s+foot\s+(?:in|on)|been\s+near)\s+", "", thing, flags=re.I)
     words = [w for w in re.findall(r"[\w'-]+", thing.lower())]
     return "" if not words or all(w in _EMPTY for w in words) else thing
 
 
 def _clauses(sentence: str) -> list[str]:
-    return [c.strip() for c in re.split(r"\s*[,;:!?()]\s*|\s+(?:but|so|because)\s+|\s+-\s+",
-                                        sentence) if c.strip()]
+    # "My evenings are free now that the choir has finished": the subordinate clause is
+    # read on its own (:data:`_SUBORDINATE`).
+    return [c.strip() for c in re.split(r"\s*[,;:!?()]\s*|\s+(?:but|so|because)\s+|\s+-\s+|"
+                                        r"\s+(?=now\s+that\s)", sentence) if c.strip()]
+
+
+#: Who a thing went to ("to another leader", "to a second-hand shop"): no addition.
+_TO_ANOTHER = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b", re.I)
 
 
 def endings(sentence: str) -> list[Ending]:
@@ -216,15 +272,58 @@ def endings(sentence: str) -> list[Ending]:
         return []
     found: list[Ending] = []
     for clause in _clauses(sentence):
-        # "Another dad's taken over ...": another person, not one more thing.
-        if ADDITION.search(clause) and not _TAKEN_OVER.match(subject_first(clause)) or \
+        # "Another dad's taken over ...": another person, not one more thing; "handed it
+        # over to another leader": who took it, not one more thing.
+        if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
+                not _TAKEN_OVER.match(subject_first(clause)) or \
                 NOT_NOW.search(ENDING.sub(" ", clause)):
             continue
-        found.extend(_clause_endings(subject_first(clause)))
+        found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
     return found
 
 
+#: A subordinator of time or reason opening the speaker's clause or one of their thing's:
+#: "now that I've cut out dairy, ...", "once I'd sold the van, ...", "since the choir
+#: folded, ...". The clause
+#: under it tells an ending as a main clause would ("if", "when" and "before" do not: a
+#: condition, a habit, an episode's time). Cleaning drops an opening "now" as a filler:
+#: "that I have cut out dairy" is read so too.
+_SUBORDINATE = re.compile(r"^(?:(?:(?:now\s+)?that|once|because|cos|seeing\s+(?:as|that)|"
+                          r"given\s+that|ever\s+since|since|after)\s+(?=(?:the|my|our)\s)|"
+                          r"(?:(?:now\s+)?that|now|once|because|cos|as|seeing\s+(?:as|that)|"
+                          r"given\s+that|ever\s+since|since|after)\s+(?=(?:i|we)\b))", re.I)
+
+
+#: A person of the speaker's as the subject: "Dad's given up the booze", "my husband hasn't
+#: had a cigarette since May", "Mum has stopped driving".
+KIN_SUBJECT = re.compile(rf"^(?:(?:my|our)\s+)?(?P<kin>{_KIN})(?P<aux>'s|\s+has|\s+have|\s+is|"
+                          rf"\s+does|\s+doesn't|\s+does\s+not|\s+hasn't|\s+has\s+not|"
+                          rf"\s+isn't|\s+is\s+not)?\s+(?P<rest>.+)$", re.I)
+#: The speaker's auxiliary for a person's: what the clause says read in the first person.
+_FIRST_PERSON_AUX = {"has": "have", "have": "have", "is": "am", "does": "do", "doesn't": "don't",
+                     "does not": "do not", "hasn't": "haven't", "has not": "have not",
+                     "isn't": "am not", "is not": "am not"}
+
+
+def _kin_endings(clause: str) -> list[Ending]:
+    """The endings a clause tells of a person of the speaker's, read as the speaker's own
+    clause ("Dad's given up the booze" as "I have given up the booze"), each held by that
+    person: only their memories can be meant."""
+    m = KIN_SUBJECT.match(clause)
+    if m is None:
+        return []
+    aux = (m["aux"] or "").strip().lower()
+    rest = m["rest"]
+    if aux == "'s":     # "Dad's given up" (has) or "Dad's off the booze" (is)
+        first = rest.split()[0].lower()
+        aux = "has" if first in PAST or re.search(r"(?:ed|en|un|one)$", first) else "is"
+    said = " ".join(w for w in ("I", _FIRST_PERSON_AUX.get(aux, ""), rest) if w)
+    kin = m["kin"].lower()
+    return [Ending(e.thing, kin) for e in _clause_endings(said) if e.holder == ""]
+
+
 def _clause_endings(clause: str) -> list[Ending]:
+    clause = _SUBORDINATE.sub("", clause, count=1)
     if m := _ACTED_OFF.search(clause):
         return [Ending(thing_of(m["x"]), "")] if thing_of(m["x"]) else []
     # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
@@ -233,13 +332,22 @@ def _clause_endings(clause: str) -> list[Ending]:
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
+    if _JOB_LOST.match(clause):
+        return [Ending("my employer", "")]
+    if (m := _UNTIL.match(clause)) and (m["verb"].lower() in PAST or
+                                          m["verb"].lower().endswith("ed")):
+        # What was held: the state after "was", else the habit with its verb.
+        verb = m["verb"].lower()
+        thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
+        return [Ending(thing, "")] if thing else []
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
                     _NO_MORE):
         m = pattern.match(clause)
         if m is None:
             continue
-        thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] or m["v"]
-                                    if pattern is _SPLIT_VERB else ""))
+        thing = thing_of(m["x"] or (m["y"] or m["z"] or m["w"] or m["v"] or m["u"]
+                                    if pattern is _SPLIT_VERB else
+                                    m["y"] if pattern is _FORMER else ""))
         if pattern is _VERB_OBJECT and re.match(r"(?:let|allowed)\b", m["verb"], re.I):
             thing = thing_of(re.sub(r"\s+(?:lapse|expire|run\s+out|go)\b.*$", "", m["x"]))
         return [Ending(thing, "")] if thing else []
@@ -272,10 +380,11 @@ def speakers_own(clause: str) -> bool:
 
 def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
                      embed: Callable[[list[str]], np.ndarray],
-                     skip: Sequence[str] = ()) -> Memory | None:
+                     skip: Sequence[str] = (), holder: str = "") -> Memory | None:
     """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
     whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
-    closer than the next (see the module's note)."""
+    closer than the next (see the module's note); of ``holder``'s (a person of the
+    speaker's: "dad") when given."""
     pool = []
     for memory in candidates:
         if memory["id"] in skip:
@@ -284,7 +393,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 ENDING.search(said[0]) or NOT_NOW.search(said[0]):
             continue
-        if not same_holder(memory_holder(said[0]), ""):
+        if not same_holder(memory_holder(said[0]), holder):
             continue
         pool.append(memory)
     if not pool:
@@ -296,16 +405,26 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
 def ended_memory(sentence: str, pool: Pool, who: str,
                  skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's memory an ending of ``sentence`` names in other words (by meaning),
-    or None: no ending of the speaker's, no model, or no memory clearly meant."""
-    things = [e.thing for e in endings(sentence) if e.holder == ""]
-    embedder = pool.embedder() if things else None
+    or a person's of theirs an ending of theirs names, or None: no such ending, no model,
+    or no memory clearly meant."""
+    # The speaker's, or a person's of theirs, whose memories alone can then be meant ("Dad's
+    # given up the booze" and "Ana's dad drinks a lot of whisky").
+    said = [(e.thing, e.holder) for e in endings(sentence)
+            if e.holder == "" or e.holder != UNKNOWN and set(e.holder.split()) & PEOPLE]
+    embedder = pool.embedder() if said else None
     if embedder is None:
         return None
-    for thing in things:
+    for thing, holder in said:
         try:
-            found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip)
+            found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip,
+                                     holder)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
+        if found is None and not holder and single_slot(thing):
+            # "Lost my job at the bank", "I was let go" after "I work at Barclays": the
+            # one-valued attribute the thing names, as "I don't have a car anymore" ends
+            # the car (``retire.py``).
+            found = slot_target(thing, "", False, pool.memories(), who, skip)
         if found is not None:
             return found
     return None

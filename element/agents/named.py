@@ -53,7 +53,7 @@ __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEA
 
 #: Markers of an ending, from general English (see the module's note).
 ENDING = re.compile(r"""\b(?:
-    end(?:ed|s)(?!\s+up)|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
+    end(?:ed|s)(?!\s+up)|c(?:a|o)me\s+to\s+an\s+end|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
     clos(?:ed|ing)(?:\s+(?:out|down))?|shut(?:\s+down)?|folded|went\s+(?:bust|under)|
     (?:went|gone)\s+out\s+of\s+business|
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?gone(?!\s+(?:to|for|on|out|up|into|through|back|over)\b)|
@@ -68,7 +68,9 @@ ENDING = re.compile(r"""\b(?:
     (?:'m|am|are|'re)\s+off(?!\s+(?:to|for|work|sick|today|tomorrow|tonight|now|home|on|out|duty|
         the\s+hook|again)\b)|
     and\s+(?:i|we)\s+(?:are\s+|have\s+|'ve\s+|'re\s+|got\s+|finally\s+|just\s+|officially\s+)*
-        (?:divorced|separated|split\s+up|broke\s+up|broken\s+up)|
+        (?:divorced|separated|split\s+up|broke\s+up|broken\s+up|parted(?:\s+(?:ways|company))?|
+        called\s+it\s+(?:a\s+day|quits)|(?:went|gone)\s+(?:our|their)\s+separate\s+ways)|
+    (?:went|gone|going|go)\s+(?:our|their)\s+separate\s+ways|parted\s+company|
     deleted|unsubscribed|uninstalled|returned(?!\s+(?:from|home|to)\b)|
     (?:came|come|coming|got|get|getting|weaned(?:\s+myself)?)\s+off(?!\s+(?:work|(?:the|my|a|his|her)\s+(?:phone|bus|train|plane|bike|horse|motorbike|
         board|stage|ladder))\b)|
@@ -270,6 +272,23 @@ def _named_near(clause: _Clause, names: frozenset[str], rare: frozenset[str]) ->
     return 0.0
 
 
+#: A subject of two, the speaker one of them ("Theo and I", "my ex and I", "the food bank and
+#: I"): one subject, not two clauses ("Theo and I went our separate ways" names Theo as
+#: parted from).
+_BOTH = re.compile(r"^(?:(?:my|our|the)\s+(?:(?![\w'-]+ed\b)[\w'-]+\s+){0,2}(?![\w'-]+ed\b)[\w'-]+|"
+                   r"(?!(?:i|we|you|he|she|they|it|this|that|there)\b)[\w'-]+)\s+and\s+(?:i|we)\b",
+                   re.I)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """``sentence``'s clauses (:data:`_CLAUSE`), a subject of two kept with its verb."""
+    both = _BOTH.match(sentence)
+    parts = _CLAUSE.split(sentence[both.end():] if both else sentence)
+    if both:
+        parts[0] = both.group(0) + parts[0]
+    return parts
+
+
 def ended_target(sentence: str, memories: Iterable[Memory], who: str,
                  skip: Iterable[str] = ()) -> Memory | None:
     """The one-fact memory whose value ``sentence`` (first person, cleaned) names as ended
@@ -277,7 +296,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     None when no clause says so."""
     # A plan's words inside a marker are the ending's own ("stopped going to", "used to"):
     # the clause is read for a plan without them.
-    clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and ENDING.search(c) and
+    clauses = [_clause(c) for c in _clauses(sentence) if c and ENDING.search(c) and
                not ADDITION.search(c) and not NOT_NOW.search(ENDING.sub(" ", c)) and
                not (_USED_TO.search(c) and _STILL.search(c)) and
                not c.rstrip().endswith("?")]

@@ -34,14 +34,15 @@ import re
 from collections.abc import Sequence
 
 from .decisions import Pool
-from .endings import speakers_own
+from .endings import KIN_SUBJECT, speakers_own
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING
 from .negated import does_without
 from .observation import Observation
 from .profile import whose
 from .restated import change_to
-from .rules import Candidate
+from .rules import Candidate, clean, norm
+from .sentences import split_sentences
 from .slots import PEOPLE
 from .kinds import TIMES, other_named, other_of_kind
 from .updates import ADDITION, FACT_WORDS, NOT_NOW, Memory, first_person, is_event, \
@@ -57,8 +58,10 @@ POLAR_MIN = 0.42
 #: How much closer than the next of the speaker's memories it must be.
 POLAR_MARGIN = 0.12
 
-#: The closed class of English negators.
-_NEGATOR = re.compile(r"\b(?:not|never|no|zero|without|nor)\b|n't\b|\bcannot\b", re.I)
+#: The closed class of English negators, with the negative quantifier "none" ("none for me
+#: these days"; "nothing" is left out: "nothing beats a long walk" praises).
+_NEGATOR = re.compile(r"\b(?:not|never|no|zero|without|nor|none(?!\s+other\b))\b|n't\b|"
+                      r"\bcannot\b", re.I)
 #: A negation of the past or of a modal: an episode ("I didn't go last week", "I couldn't
 #: make it") or a wish, not how things stand now.
 _PAST_NEGATION = re.compile(r"\b(?:did|was|were|could|would|should|might|must|will|wo|"
@@ -160,16 +163,26 @@ def now_span(clause: str) -> bool:
 def _polar_clauses(sentence: str) -> list[tuple[str, bool]]:
     """The speaker's clauses of ``sentence`` that say how things stand now, each with its
     polarity (True: negated); none of a question, a plan or wish, or an addition."""
+    return [(clause, negative) for clause, negative, holder in _held_clauses(sentence)
+            if holder == ""]
+
+
+def _held_clauses(sentence: str) -> list[tuple[str, bool, str]]:
+    """The clauses of ``sentence`` that say how things stand now, of the speaker's ("") or
+    of a person of theirs ("my husband hasn't had a cigarette since May": "husband"), each
+    with its polarity and whose it is; none of a question, a plan or wish, an addition."""
     if sentence.rstrip().endswith("?") or NOT_NOW.search(sentence):
         return []
     out = []
     for part in _CLAUSES.split(sentence):
         clause = subject_first(_OPENING.sub("", part.strip(" .!")))
         clause = clause[:1].upper() + clause[1:]    # a sentence's case, as ``whose`` reads
-        if len(clause.split()) < 3 or ADDITION.search(clause) or not now_span(clause) or \
-                not speakers_own(clause):
+        if len(clause.split()) < 3 or ADDITION.search(clause) or not now_span(clause):
             continue
-        out.append((clause, negated(clause)))
+        if speakers_own(clause):
+            out.append((clause, negated(clause), ""))
+        elif kin := KIN_SUBJECT.match(clause):
+            out.append((clause, negated(clause), kin["kin"].lower()))
     return out
 
 
@@ -196,11 +209,11 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
                     skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's one-fact memory a clause of ``sentence`` says the opposite of now (see
     the module's note), or None: no such clause, no model, or no memory clearly meant."""
-    clauses = _polar_clauses(sentence)
+    clauses = _held_clauses(sentence)
     embedder = pool.embedder() if clauses else None
     if embedder is None:
         return None
-    for clause, negative in clauses:
+    for clause, negative, holder in clauses:
         # An affirmation contradicts only a memory that negates; a negation one that
         # affirms (both read below), but an affirmation must say "now" of a state, not
         # merely mention a span ("I've been at it for years" ends nothing).
@@ -209,7 +222,8 @@ def opposite_memory(sentence: str, pool: Pool, who: str,
             near = pool.nearest(core, 10)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
-        mine = [m for m in near if m["id"] not in skip and _one_fact(m, who)]
+        # A person's clause ("my husband hasn't smoked since May") can only mean theirs.
+        mine = [m for m in near if m["id"] not in skip and _one_fact(m, who, holder)]
         if not mine:
             continue
         try:
@@ -237,8 +251,11 @@ def opposite_change(sentence: str, pool: Pool, who: str, turn: int,
     target = opposite_memory(sentence, pool, who, taken)
     question = observation.previous_assistant(turn) \
         if target is None and observation.answers_question(turn) else None
-    if question is not None and _elliptical(sentence):
-        asked = [q for q in re.split(r"(?<=[.!?])\s+", question) if q.rstrip().endswith("?")]
+    topic = _topic(observation.turns[turn].content, sentence) if target is None else None
+    if question is not None and _elliptical(sentence) or \
+            topic is not None and _elliptical(sentence, answered=False):
+        asked = [topic] if topic is not None else \
+            [q for q in re.split(r"(?<=[.!?])\s+", question or "") if q.rstrip().endswith("?")]
         if asked and (target := _nearest_affirmed(_YOU.sub(" ", asked[-1]), pool, who,
                                                   taken)) is not None:
             # Told whole: what ended, then the answer ("Ana no longer volunteers at the
@@ -264,17 +281,45 @@ def _no_longer(held: str) -> str:
 _YOU = re.compile(r"\b(?:you|your|yours|still|do|does|are|is|have|has|any\s?more)\b|\?", re.I)
 
 
-def _elliptical(sentence: str) -> bool:
+def _elliptical(sentence: str, answered: bool = True) -> bool:
     """Whether ``sentence`` opens on a negation of the present that leaves its predicate
-    to the question answered: "Haven't been in ages", "Haven't played for months"
-    (nothing but the negation, one verb without its object, and the span)."""
+    to the question answered: "Haven't been in ages", "Haven't played for months", "None
+    for me these days" (nothing but the negation, one verb without its object, and the
+    span). ``answered``: the question is the other speaker's, whose "No" and "Not ..."
+    answers ``answered.py`` reads."""
     first = _CLAUSES.split(sentence.strip(), maxsplit=1)[0]
-    # "No" and "Not ..." answers are read by ``answered.py``, as the question's words.
-    if not negated(first) or not now_span(first) or re.match(r"(?:no|not|nope)\b", first, re.I):
+    if not negated(first) or not now_span(first) or \
+            answered and re.match(r"(?:no|not|nope)\b", first, re.I):
         return False
-    rest = [w for w in re.findall(r"[a-z][a-z'-]*", _STRIP.sub(" ", first).lower())
+    # What the span counts from is no part of the predicate: "since my knee op".
+    span = _NOW_SPAN.search(first)
+    told = first[:span.start()] if span and span.start() > 0 else first
+    rest = [w for w in re.findall(r"[a-z][a-z'-]*", _STRIP.sub(" ", told).lower())
             if w not in _WEAK and w not in TIMES and w not in ("i", "we")]
     return len(rest) <= 1       # a verb at most, its object left to the question
+
+
+#: Words no bare topic holds: pronouns, auxiliaries and the question words (a topic is a
+#: noun phrase put as a question: "Crisps?", "The allotment?", "Red meat?").
+_NOT_TOPIC = frozenset("""i we you he she it they me us him them this that what who where
+when why how which whose is are was were am do does did have has had can could will would
+should may might must shall be been being not no yes yeah really ok okay right sure oh""".split())
+
+
+def _topic(text: str, sentence: str) -> str | None:
+    """The topic the speaker put as a bare question just before ``sentence`` in ``text``
+    (their turn), to answer it themselves: "Crisps? None for me these days", "Meat?
+    Haven't touched it in years" -> "Crisps", "Meat"; else None. The answer leaves its
+    predicate to the topic, as an answer to the other speaker's question leaves it to
+    the question."""
+    parts = list(split_sentences(text))
+    for before, part in zip(parts, parts[1:], strict=False):
+        words = re.findall(r"[\w'-]+", before)
+        if before.rstrip().endswith("?") and 1 <= len(words) <= 4 and \
+                not {w.lower() for w in words} & _NOT_TOPIC and \
+                norm(clean(part)) == norm(sentence):
+            return before.rstrip(" ?")
+    return None
 
 
 def _nearest_affirmed(text: str, pool: Pool, who: str, skip: Sequence[str]) -> Memory | None:
@@ -294,9 +339,10 @@ def _nearest_affirmed(text: str, pool: Pool, who: str, skip: Sequence[str]) -> M
         not negated(held) else None
 
 
-def _one_fact(memory: Memory, who: str) -> bool:
-    """Whether ``memory`` is one present fact of the speaker's own."""
+def _one_fact(memory: Memory, who: str, holder: str = "") -> bool:
+    """Whether ``memory`` is one present fact of the speaker's own (of ``holder``'s, a
+    person of the speaker's, when given)."""
     said = first_person(memory["content"], who)
     return len(said) == 1 and len(said[0].split()) <= FACT_WORDS and not is_event(said[0]) \
         and not ENDING.search(said[0]) and not NOT_NOW.search(said[0]) and \
-        same_holder(memory_holder(said[0]), "")
+        same_holder(memory_holder(said[0]), holder)

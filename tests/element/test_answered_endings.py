@@ -41,6 +41,19 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "I'm not in Croydon anymore, we moved to Bromley."),
     ("Do you still work for your uncle?", "I don't work there any more.",
      "I don't work for my uncle any more."),
+    # A bare "not anymore" denies the question's "still": it tells no change of its own.
+    ("Are you still going to spin class on Fridays?", "Not anymore.",
+     "I am not going to spin class on Fridays anymore. Not anymore."),
+    ("Do you still sing with the Bach choir?", "Nope, not any more.",
+     "I do not sing with the Bach choir anymore. Nope, not any more."),
+    # A thing asked after as the subject of how it goes.
+    ("How's the bee-keeping course going?", "Gave it up in the end, too many stings.",
+     "Gave up the bee-keeping course in the end, too many stings."),
+    ("How is your darts league getting on?", "I packed that in ages ago.",
+     "I packed in my darts league ages ago."),
+    # A verb of going negated alone leaves its place to the question.
+    ("See you at the climbing wall on Friday?", "I don't go anymore, my shoulder's gone.",
+     "I don't go to the climbing wall on Friday anymore, my shoulder's gone."),
 ])
 def test_an_answers_ending_names_what_the_question_asked(question: str, answer: str,
                                                          written: str) -> None:
@@ -51,6 +64,12 @@ def test_an_answers_ending_names_what_the_question_asked(question: str, answer: 
     ("How are things at Boots?", "Yes, I was there all day."),    # no ending
     ("How's it going?", "I left that behind me."),                # the question names nothing
     (None, "I left there in May."),                               # no question
+    # The answer tells the change itself: read as told.
+    ("Are you still going to spin class?", "Not anymore, I moved to Cardiff."),
+    # A person asked after is no thing the answer ends.
+    ("How's your nephew doing?", "I gave it up last year."),
+    # A verb with a meaning of its own leaves nothing to the question.
+    ("Are you at the pub tonight?", "I don't drink anymore."),
 ])
 def test_an_answer_that_ends_nothing_asked_is_left_as_said(question: str | None,
                                                            answer: str) -> None:

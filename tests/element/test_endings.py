@@ -50,6 +50,29 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("I put the band behind me last year.", "the band"),
     ("The allotment is no longer part of my life.", "The allotment"),
     ("I tore up my union membership card.", "my union membership card"),
+    # A subordinate clause of time or reason tells the ending as a main clause would.
+    ("Now that I've cut out dairy, I take my tea black.", "dairy"),
+    ("Once we'd sold the campervan, we had our weekends back.", "the campervan"),
+    ("Ever since I packed in the night shifts, I sleep like a log.", "the night shifts"),
+    # A thing given or handed back.
+    ("I handed the allotment by the canal back to the council.", "the allotment by the canal"),
+    ("We gave the lease car back in March.", "the lease car"),
+    # A thing lost; the passive of an idiom of ending; the speaker's relative clause.
+    ("I lost my job at the council in March.", "my job at the council"),
+    ("Disney Plus got the chop when the price went up.", "Disney Plus"),
+    ("The pilates studio I went to closed down.", "The pilates studio"),
+    ("Since the book group folded, my Tuesdays are free.", "the book group"),
+    ("My Tuesdays are free now that the book group has finished.", "the book group"),
+    ("My stint on the committee came to an end in May.", "My stint on the committee"),
+    # A past held up to a calendar date.
+    ("I was teetotal until the summer.", "teetotal"),
+    ("I coached the under-tens until last season.", "coached the under-tens"),
+    ("We had a timeshare in Spain till 2021.", "a timeshare in Spain"),
+    ("I handed the scout troop over to another leader in June.", "the scout troop"),
+    ("Went cold turkey on the energy drinks in January.", "the energy drinks"),
+    ("Ex-vegetarian as of last month!", "vegetarian"),
+    # The speaker's job ended by another, the job unsaid.
+    ("I got laid off in the autumn.", "my employer"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -72,9 +95,32 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "We ran out of milk.",
     "I cut up some onions.",
     "I put the kids to bed.",
+    # A condition, and a person handed back, end nothing of the speaker's.
+    "If I quit the choir, I'd have my Thursdays back.",
+    "I handed my brother back his keys.",
+    "I lost my temper with the printer.",
+    "We lost my grandmother in the spring.",
+    # A past up to an hour of one day is an episode.
+    "I worked until six, then went home.",
+    "I stayed until midnight.",
+    "My brother was made redundant in May.",
+    "I was fired up about the final.",
+    "Ex-girlfriend texted me last night.",
 ])
 def test_another_persons_ending_a_plan_or_a_pronoun_ends_nothing_of_the_speakers(said):
     assert [e for e in endings(clean(said)) if e.holder == ""] == []
+
+
+@pytest.mark.parametrize("said,thing,holder", [
+    ("Dad's given up the booze, doctor's orders.", "the booze", "dad"),
+    ("Mum has stopped going to aqua aerobics.", "going to aqua aerobics", "mum"),
+    ("My husband hasn't set foot in a gym since March.", "a gym", "husband"),
+    ("My sister quit smoking last month.", "smoking", "sister"),
+])
+def test_a_persons_ending_is_read_as_theirs(said, thing, holder):
+    """A person of the speaker's ending a thing of theirs: the same grammar, their holder
+    (only their memories can be meant)."""
+    assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, holder)]
 
 
 def test_a_persons_negated_present_is_theirs():
@@ -96,6 +142,30 @@ def test_an_ending_in_other_words_ends_the_memory_meant(store):
     tell(store, "I drink three espressos a day.")
     assert tell(store, "Done with coffee, the jitters weren't worth it.") == ["supersede"]
     assert "espressos" not in current(store)
+
+
+def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
+    """"I was let go in March" names no job: the speaker's one employer is the one meant,
+    as "I don't have a car anymore" ends the car; the volunteering is no employer."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I work at Halfords.")
+    tell(store, "I was let go in March, so I'm looking around.")
+    now = current(store)
+    assert "Ana works at Halfords" not in now
+    assert "food bank" in now and "Priya" in now
+
+
+def test_a_persons_ending_in_other_words_ends_their_memory_not_the_speakers(store):
+    """"Dad's given up the booze" after "my dad drinks a lot of whisky": his memory, by
+    meaning; the speaker's own wine is not his."""
+    for text in (*BACKGROUND, "I have a glass of wine with dinner.",
+                 "My dad drinks a lot of whisky."):
+        tell(store, text)
+    tell(store, "Dad's given up the booze, doctor's orders.")
+    now = current(store)
+    assert "drinks a lot of whisky" not in now
+    assert "glass of wine" in now and "food bank" in now
 
 
 def test_another_persons_ending_keeps_the_speakers_memory(store):

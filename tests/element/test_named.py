@@ -130,6 +130,11 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     ("Ana sings with the Hallé choir.", "The Hallé choir is history for me"),
     ("Ana eats meat.", "I don't eat meat these days"),
     ("Ana works at Greggs.", "I packed in Greggs after a week of early shifts"),
+    # A relation ended by both, the speaker one of them: one subject, not two clauses.
+    ("Ana's boyfriend is called Callum.", "Callum and I went our separate ways in June"),
+    ("Ana is engaged to Ravi.", "Ravi and I parted ways over the summer"),
+    ("Ana is seeing a guy called Otto.", "Otto and I called it a day before Easter"),
+    ("Ana sings with the harbour choir.", "The harbour choir and I parted ways last spring"),
 ])
 def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> None:
     memory = {"id": "m", "content": content, "occurred_at": "2024-01-01T00:00:00Z"}
@@ -149,6 +154,9 @@ def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> Non
     ("Ana goes to the gym at lunchtime.", "I stopped by the gym for my towel"),
     ("Ana lives in Paris.", "I can't believe I'm in Paris now"),
     ("Ana lives in Paris.", "I'm off to Paris again"),
+    # Two people who did something together parted from nothing.
+    ("Ana's boyfriend is called Callum.", "Callum and I went to the cinema last night"),
+    ("Ana's boyfriend is called Callum.", "My sister and her husband went their separate ways"),
 ])
 def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
                                                                said: str) -> None:

@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.polarity import _polar_clauses, negated, now_span
+from element.agents.polarity import (_elliptical, _held_clauses, _polar_clauses, _topic,
+                                     negated, now_span)
+from element.agents.rules import clean
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from tests.element.speaker import (BACKGROUND, SETTINGS, SUBJECT, current, open_store, tell,
                                    tell_after)
@@ -31,6 +33,9 @@ from tests.element.speaker import (BACKGROUND, SETTINGS, SUBJECT, current, open_
     # A negated verb of lacking or ending affirms.
     ("I haven't missed a parkrun in months", False),
     ("I can't stop knitting these days", False),
+    # The negative quantifier "none" negates; "none other than" names.
+    ("None for me these days", True),
+    ("It was none other than my old teacher", False),
 ])
 def test_polarity_is_read_by_the_closed_class_of_negators(clause, polarity):
     assert negated(clause) is polarity
@@ -68,6 +73,15 @@ def test_a_persons_negated_present_is_never_the_speakers(negation, act, span, pe
     of theirs as the subject."""
     assert [n for _, n in _polar_clauses(f"I {negation} {act} {span}.")] == [True]
     assert _polar_clauses(f"{person} {negation} {act} {span}.") == []
+
+
+@given(_NEGATION, _ACT, _SPAN, st.sampled_from(["My sister", "My husband", "Our neighbour"]))
+def test_a_persons_negated_present_is_read_as_theirs(negation, act, span, person):
+    """A person of the speaker's saying how things stand for them: their clause, never the
+    speaker's (only their memories can be meant)."""
+    held = _held_clauses(f"{person} {negation} {act} {span}.")
+    assert [(negative, holder) for _, negative, holder in held] == \
+        [(True, person.split()[-1].lower())]
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -141,3 +155,65 @@ def test_an_elliptical_answer_to_a_question_about_another_thing_ends_nothing(sto
         tell(store, text)
     _answer(store, "Have you been to the new Thai place?", "Haven't been in months.")
     assert "Ana plays the viola in a string quartet" in current(store)
+
+
+@pytest.mark.parametrize("turn,answer,topic", [
+    ("Crisps? None for me these days, I'm watching the salt.",
+     "None for me these days, I'm watching the salt.", "Crisps"),
+    ("Red wine? Haven't touched it in months.", "Haven't touched it in months.", "Red wine"),
+    # A question with a verb or a pronoun is no topic put for the speaker's own answer.
+    ("Do you like crisps? None for me these days.", "None for me these days.", None),
+    ("What about it? None for me these days.", "None for me these days.", None),
+    # The topic is the sentence just before the answer.
+    ("Crisps? I love them. None for me these days though.", "None for me these days though.",
+     None),
+])
+def test_a_topic_put_as_a_bare_question_is_what_the_speakers_answer_is_about(turn, answer,
+                                                                            topic):
+    assert _topic(turn, clean(answer)) == topic
+
+
+@pytest.mark.parametrize("answer,elliptical", [
+    ("None for me these days, I'm watching the salt", True),
+    ("Haven't touched it in months", True),
+    ("Not anymore", True),
+    ("Love it, still have a glass most nights", False),
+    ("Never touched it", False),             # no span up to now: a past, not an ending
+])
+def test_the_speakers_answer_to_their_own_topic_leaves_its_predicate_to_it(answer,
+                                                                          elliptical):
+    assert _elliptical(clean(answer), answered=False) is elliptical
+
+
+def test_a_topic_answered_with_a_negation_ends_the_memory_it_names(store):
+    """"Crisps? None for me these days": the speaker puts the topic as a question and
+    answers it; the memory nearest the topic is told as no longer holding."""
+    for text in (*BACKGROUND, "I eat a packet of crisps every day."):
+        tell(store, text)
+    tell(store, "Crisps? None for me these days, I'm watching the salt.")
+    now = current(store)
+    assert "Ana eats a packet of crisps every day" not in now
+    assert "no longer eats a packet of crisps every day" in now
+    assert "food bank" in now and "Priya" in now
+
+
+@pytest.mark.parametrize("said", [
+    "Crisps? Love them, I still have a packet most days.",
+    "Olives? None for me these days, never liked them.",
+])
+def test_a_topic_affirmed_or_of_another_thing_keeps_the_memory(store, said):
+    for text in (*BACKGROUND, "I eat a packet of crisps every day."):
+        tell(store, text)
+    tell(store, said)
+    assert "Ana eats a packet of crisps every day" in current(store)
+
+
+def test_a_persons_negation_of_the_present_ends_their_memory_not_the_speakers(store):
+    """"My husband doesn't cycle to work these days" ends his memory, never the speaker's
+    own cycling."""
+    for text in (*BACKGROUND, "I cycle to work.", "My husband cycles to work."):
+        tell(store, text)
+    tell(store, "My husband doesn't cycle to work these days, his knee is bad.")
+    now = current(store)
+    assert "husband cycles to work" not in now
+    assert "Ana cycles to work" in now
