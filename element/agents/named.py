@@ -303,6 +303,10 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     if not clauses:
         return None
     avoid = set(skip)
+    # Two who part ("Tom and I are divorced now") end what the speaker holds of that
+    # person alone, not a memory naming them beside its own value ("lives in Bath with
+    # Tom"): more than half the value's names must be named.
+    least = 0.51 if _BOTH.match(sentence) else 0.5
     best: tuple[tuple[bool, float], Memory] | None = None
     for memory in memories:
         if memory["id"] in avoid or predates(sentence, memory):
@@ -320,7 +324,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
             share = _named_near(clause, names, rare)
             # A proper name says which memory more surely than a common word.
             rank = (bool(names), share)
-            if share >= 0.5 and (best is None or rank > best[0]):
+            if share >= least and (best is None or rank > best[0]):
                 best = (rank, memory)
     return best[1] if best else None
 
