@@ -57,6 +57,7 @@ from index import TOLD_ADDITION as ADDITION, TOLD_NOT_NOW as NOT_NOW
 
 from .cues import GENERIC, MAY_CHANGE, NEW_HOME, ROLE_BEGUN, Signals, signals
 from .dates import time_phrase
+from .facts import PAST_TENSE
 from .holders import holder_of, memory_holder, same_holder
 from .rules import extract, norm
 from .sentences import ends_with_abbreviation, split_sentences
@@ -282,9 +283,16 @@ def is_event(sentence: str) -> bool:
 
 
 _PRESENT = frozenset({"today", "right now", "tonight", "recently", "lately"})
+#: Irregular pasts that are not also their present ("grew", not "read" or "put"), nor verbs
+#: of saying, knowing and feeling, which report rather than tell ("... and I said yes!"):
+#: "I grew up in Swansea" is history, never a value a new statement replaces.
+_IRREGULAR_PAST = sorted(PAST_TENSE - {"read", "put", "set", "cut", "hit", "quit", "hurt", "cost",
+                                      "shut", "spread", "let", "was", "were", "got", "said",
+                                      "told", "thought", "felt", "knew", "meant", "understood",
+                                      "heard"})
 _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s+|all\s+)*"
-                    r"(?:\w+ed|went|visited|saw|met|had|took|tried|attended|watched|spent|did|"
-                    r"made|bought|found|got back|came|ran|won|lost|ate|flew|drove)\b", re.I)
+                    r"(?:\w+ed|visited|tried|attended|watched|got back|"
+                    + "|".join(_IRREGULAR_PAST) + r")\b", re.I)
 
 
 
