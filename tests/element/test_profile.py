@@ -79,6 +79,9 @@ def test_a_new_value_in_words_no_rule_knows_supersedes_the_one_fact(
     ("My manager is Gemma.", "Gemma has a new puppy called Bo, she showed us photos."),
     ("I live in Oxford.", "We had the best long weekend, drove down to Brighton on Friday, "
      "ate far too much fish and chips and walked the pier twice before heading home."),
+    # where one grew up is history: no home, allotment or job told later replaces it
+    ("I grew up in Swansea.", "I live in Porto."),
+    ("I grew up in Swansea.", "I have an allotment on Mill Lane."),
 ])
 def test_a_visit_another_holder_one_more_a_plan_or_a_taste_keeps_both(
         store: Any, before: str, after: str) -> None:
