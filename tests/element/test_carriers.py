@@ -27,7 +27,8 @@ from tests.element.speaker import background_kept, current, tell_after
 @pytest.mark.parametrize("sentence,expected", [
     # a perfect participle fronted: the speaker's act, told before the main clause as
     # chat coordinates two acts
-    ("Having sold the van, I've bought an e-bike", ["I have sold the van and I've bought an e-bike"]),
+    ("Having sold the van, I've bought an e-bike",
+     ["I have sold the van and I've bought an e-bike"]),
     # a gerund after "since"/"after": the event told as having happened, in the past
     ("Since joining the choir, I sing every week", ["I joined the choir and I sing every week"]),
     ("after getting a dog we walk more", ["we got a dog and we walk more"]),
@@ -39,7 +40,8 @@ from tests.element.speaker import background_kept, current, tell_after
     # a present participle fronted with another subject after it: the speaker's act
     ("Working nights at the depot now, sleep is a luxury",
      ["I am working nights at the depot now", "sleep is a luxury"]),
-    ("Driving back from Hull, I hit a pothole", ["I was driving back from Hull and I hit a pothole"]),
+    ("Driving back from Hull, I hit a pothole",
+     ["I was driving back from Hull and I hit a pothole"]),
     # a name and the speaker's relation to it, in apposition
     ("Priti, my flatmate, left for Oslo", ["My flatmate is Priti", "Priti left for Oslo"]),
     # a colon between two statements; emoji; a trailing relative clause
