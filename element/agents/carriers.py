@@ -4,18 +4,22 @@ People type a fact inside a build the rule shapes do not read: a clause fronted 
 ("Having wrecked my knee, I've switched to swimming", "Teaching at Ashcombe High as of
 this term, secondary is a whole new world"), the fact inside the fronted clause itself
 ("since moving to Bath, I walk to work"), an apposition ("Jonah, my boyfriend, cooked me
-dinner"), a second statement after a colon ("finally caved: switched to a Pixel"), a
-relative clause trailing after the fact (", which is way gentler"), emoji. Each of these
-is a closed class of English structure (participles, the subordinators that presuppose
-their clause, the possessive apposition, punctuation), so undoing it is grammar, not
-vocabulary: :func:`carriers` gives the plain clauses such a sentence is built of, each one
-a statement a shape may read ("I have switched to swimming", "I moved to Bath", "My
-boyfriend is Jonah"). A sentence of no such build is given back as it is. Pure functions.
+dinner"), a second statement after a colon ("finally caved: switched to a Pixel"),
+emoji. Each of these is a closed class of English structure (participles, the
+subordinators that presuppose their clause, the possessive apposition, punctuation), so
+undoing it is grammar, not vocabulary: :func:`carriers` gives the plain clauses such a
+sentence is built of, as chat would say them plainly ("I have wrecked my knee and I have
+switched to swimming", "I moved to Bath and I walk to work", "My boyfriend is Jonah").
+A fronted act of the speaker's is told with its main clause as two acts coordinated, the
+way the rules read an ending beside its new value ("I sold the Fabia and got a Zoe"). A
+sentence of no such build is given back as it is. Pure functions.
 
 Only subordinators whose clause is told as true are undone (since, now that, after,
 because, although): "if I move to Leeds" and "when I lived in Leeds" say nothing holds now.
 A fronted clause with a future or a modal after it ("After moving to Bath, I'll look for a
-job") is a plan: the sentence is left whole.
+job") is a plan: the sentence is left whole. A trailing relative clause and a dash are
+left too: what they add ("..., which is a Tesla") may be the value itself, and the
+statements either side of a dash are read together.
 """
 
 from __future__ import annotations
@@ -116,14 +120,12 @@ _APPOSITION = re.compile(r"^(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?),\s+(?P<r>(
                          r"[a-z]+(?:\s+[a-z]+)?),\s+(?P<rest>[a-z].*)$")
 _APPOSITION_REL = re.compile(r"^(?P<r>(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?),\s+"
                              r"(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?),\s+(?P<rest>[a-z].*)$")
-#: A relative clause trailing after a comma (", which is way gentler", ", who is lovely"):
-#: it says more of the thing just named, not the fact itself.
-_TRAILING_RELATIVE = re.compile(r",\s+(?:which|who|whom|whose)\b.*$", re.I)
-#: A colon between two statements ("finally caved: switched to a Pixel"); not the colon that
-#: introduces a value ("My new number is: 555-0199", "two things: ..."). (A dash is left:
-#: the statements either side of it are read together, an ending beside its new value.)
-_BETWEEN = re.compile(r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bthings)(?<!\bthis)"
-                      r"(?<=\w):\s+(?=\w+\s+\w)")
+#: A colon between two statements ("finally caved: switched to a Pixel", "big decision: I
+#: sold the van"): what follows it opens as a clause does, on the speaker or a past verb;
+#: not the colon that introduces a value ("My new GP: Dr Lamb", "My number is: 555-0199").
+_BETWEEN = re.compile(r"(?<=\w):\s+(?=(?:(?:just|finally|now|also|then|so)\s+)?"
+                      r"(?:(?:I|we)\b(?!\.)|(?i:my|our)\s+\w+\s+(?:is|are|has|have)\b|"
+                      r"(?:" + "|".join(sorted(_PAST_FORMS)) + r"|[a-z]{3,}ed)\b))")
 
 
 def _symbols(text: str) -> str:
@@ -219,7 +221,6 @@ def carriers(sentence: str) -> list[str]:
         return [sentence]
     out: list[str] = []
     for part in parts:
-        part = _TRAILING_RELATIVE.sub("", part).strip() or part
         # An interjection or an opener before a fronted clause ("Honestly, since moving
         # to Bath, ..."): the clause is read after it.
         bare = LEAD.sub("", part).strip(" ,;:-")

@@ -199,9 +199,11 @@ class RuleEvaluator:
                      not any(norm(c.source) in s for s in said)]
             theirs = kin((m["content"] for m in pool.memories()), who) if pool else set()
             # A change read in a sentence's build undone ("I have sold the Fabia and I have
-            # got a Zoe" of "Having sold the Fabia, ...") tells that sentence.
-            built = {norm(u): norm(clean(untag(whole)[0])) for whole in split_sentences(text)
-                     for u in carried(whole) or ()}
+            # got a Zoe" of "Having sold the Fabia, ...") tells that sentence; of one
+            # undone into two statements, only its own.
+            built = {norm(u[0]): norm(clean(untag(whole)[0]))
+                     for whole in split_sentences(text)
+                     if len(u := carried(whole) or []) == 1}
             said += [built[s] for s in said if s in built]
             told = episode(text, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong] + said, kin=theirs)
