@@ -28,7 +28,7 @@ import re
 import unicodedata
 
 from .episode_words import ING_NOUNS, PAST
-from .spoken import LEAD
+from .spoken import LEAD, restore_subject
 
 __all__ = ["carriers", "past_of"]
 
@@ -206,6 +206,51 @@ def _apposed(text: str) -> list[str] | None:
     return [f"{relation} is {m['n']}", f"{m['n']} {m['rest']}"]
 
 
+#: Openers that say how the statement stands to what was said before it: a correction
+#: ("Actually, ...", "No, ...") or one more ("Also got a cat", "Plus we ..."); the rules
+#: read them, so they stay.
+_KEPT_OPENER = re.compile(r"\b(?:actually|no|nope|wrong|correction|sorry|also|plus|too|"
+                          r"still|again|another)\b", re.I)
+
+
+def _unled(part: str) -> str:
+    """``part`` without the interjections and discourse openers it starts on ("Ugh,
+    switched to a Pixel", "Tbh, since moving to Leeds, ..."), unless one of them tells a
+    correction or an addition (``_KEPT_OPENER``)."""
+    m = LEAD.match(part)
+    if m is None or not part[m.end():].strip() or _KEPT_OPENER.search(m.group(0)):
+        return part
+    rest = part[m.end():].strip(" ,;:-")
+    # Only where the opener hides the build: a subject dropped after it, a time or a
+    # fronted clause; before a subject said the clauses read the statement already.
+    if restore_subject(rest) != rest or _timed(rest) != rest or _undo(rest) is not None:
+        return rest
+    return part
+
+
+#: A time said before the statement, alone up to its comma: a time adverbial ("Last week,",
+#: "In March,", "These days,", "As of this month,").
+_TIME_FRONT = re.compile(
+    r"^(?P<t>(?:(?:in|on|at|since|from|over|during|as of|back in|by)\s+)?(?:(?:the\s+)?"
+    r"(?:last|this|next|past|early|late|mid)\s+)?(?:january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|spring|summer|autumn|fall|winter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|"
+    r"term|semester|night|morning|yesterday|today|tonight|recently|lately|these days|"
+    r"nowadays|a (?:few|couple of) (?:days|weeks|months) ago|\w+ (?:days|weeks|months|"
+    r"years) ago))\s*,\s*(?P<rest>[a-z].*)$", re.I)
+
+
+def _timed(part: str) -> str:
+    """A statement opening on a time with its subject dropped ("Last week, started at
+    Superdrug") with the subject put back after the time ("Last week, I started at
+    Superdrug"), as it is put back at a sentence's start (``spoken.restore_subject``)."""
+    m = _TIME_FRONT.match(part)
+    if m is None or LEAD.match(m["rest"]):
+        return part
+    rest = restore_subject(m["rest"])
+    return part if rest == m["rest"] else f"{m['t']}, {rest}"
+
+
 def _undo(text: str) -> list[str] | None:
     """The clauses of ``text`` with one build undone, the last one the rest to read."""
     return _fronted(text) or _apposed(text) or _trailing(text)
@@ -221,10 +266,7 @@ def carriers(sentence: str) -> list[str]:
         return [sentence]
     out: list[str] = []
     for part in parts:
-        # An interjection or an opener before a fronted clause ("Honestly, since moving
-        # to Bath, ..."): the clause is read after it.
-        bare = LEAD.sub("", part).strip(" ,;:-")
-        part = bare if bare and _undo(bare) is not None else part
+        part = _timed(_unled(part))
         for _ in range(3):      # a fronted clause inside a fronted clause's main clause
             undone = _undo(part)
             if undone is None:

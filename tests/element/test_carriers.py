@@ -44,6 +44,11 @@ from tests.element.speaker import background_kept, current, tell_after
      ["I was driving back from Hull and I hit a pothole"]),
     # a name and the speaker's relation to it, in apposition
     ("Priti, my flatmate, left for Oslo", ["My flatmate is Priti", "Priti left for Oslo"]),
+    # an interjection or a time before a statement whose subject is dropped
+    ("Ugh, swapped to a Fairphone in May", ["swapped to a Fairphone in May"]),
+    ("Last month, started at the library", ["Last month, I started at the library"]),
+    ("Honestly, since joining the choir, I sing every week",
+     ["I joined the choir and I sing every week"]),
     # a colon between two statements; emoji
     ("Big decision: sold my drum kit 🥁", ["Big decision", "sold my drum kit"]),
 
@@ -63,6 +68,9 @@ def test_a_built_sentence_gives_the_clauses_that_carry_its_facts(
     "My new GP: Dr Lamb, she is great",                  # a value after a colon
     "I got a new car, which is a Tesla",                 # the value in a relative clause
     "I live in Leeds and work in York",                  # no build to undo
+    "Honestly I live in Leeds",                          # the subject said: read already
+    "Actually, moved to Leeds",                          # a correction's marker stays
+    "Also got a cat last week",                          # so does an addition's
 ])
 def test_a_sentence_of_no_such_build_is_given_back_whole(sentence: str) -> None:
     assert carriers(sentence) == [sentence]
