@@ -110,10 +110,6 @@ _FACTIVE = (r"(?:ever\s+since|since|now\s+that|after|because|although|even\s+tho
             r"though)")
 _SUB_FRONT = re.compile(r"^" + _FACTIVE + r"\s+(?P<sub>[^,]+?)" + _FRONT_END
                         + r"(?P<main>\S.*)$", re.I)
-#: After its main clause, only a clause of since when ("I'm happier since we moved to
-#: Bath"): a cause or a concession there tells why, not what changed.
-_SUB_AFTER = re.compile(r"^(?P<main>[^,]+?),?\s+(?:ever\s+since|since|now\s+that)\s+"
-                        r"(?P<sub>(?:I|we|my|our)\b[^,]+)$", re.I)
 #: "Jonah, my boyfriend, cooked ...": a name and the speaker's relation to it, in
 #: apposition; "my boyfriend Jonah" said plainly is "My boyfriend is Jonah".
 _APPOSITION = re.compile(r"^(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?),\s+(?P<r>(?:my|our)\s+"
@@ -186,13 +182,14 @@ def _fronted(text: str) -> list[str] | None:
 
 
 def _trailing(text: str) -> list[str] | None:
-    """The clauses of a sentence ending on a clause of the kinds :func:`_fronted` reads
-    ("I walk to work since moving to Bath", "I'm happier since we moved"), or None."""
+    """The clauses of a sentence ending on a gerund of the kind :func:`_fronted` reads ("I
+    walk to work since moving to Bath"), or None."""
+    # Each read alone. A finite clause after its main clause is left: there "since" and
+    # "now that" as often give a cause ("I take the bus now that my knee is bad"), whose
+    # "now" tells the main clause a change.
     if (m := _ING_AFTER.match(text)) and (past := past_of(m["v"])) and \
             _OWN_SUBJECT.match(m["main"]) and not _NOT_NOW.search(m["main"]):
-        return _told(f"{_speaker(m['main'])} {past} {m['rest']}", m["main"])
-    if (m := _SUB_AFTER.match(text)) and _OWN_SUBJECT.match(m["main"]):
-        return _told(m["sub"], m["main"])
+        return [f"{_speaker(m['main'])} {past} {m['rest']}", m["main"]]
     return None
 
 
