@@ -393,8 +393,10 @@ def _restore(text: str) -> str:
                        (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
+        # (not "Having sold the van, ...": a perfect participle, no "I am having")
         elif rest and low.endswith("ing") and (len(low) > 5 or low == "doing") and \
                 not gerund_subject and \
+                not (low == "having" and re.match(_PARTICIPLE + r"\b", rest, re.I)) and \
                 low not in _ING_NOUNS and not re.match(
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"

@@ -143,3 +143,13 @@ def test_a_plan_a_condition_or_another_persons_apposition_replaces_nothing(
         store: Any, before: str, after: str, old: str) -> None:
     assert "supersede" not in tell_after(store, before, after), current(store)
     assert old in current(store)
+
+
+@pytest.mark.parametrize("said,told", [
+    ("Having borrowed my dad's van for a week, I miss it", None),   # a perfect participle
+    ("Having a lovely week in Crete", "I am having a lovely week in Crete"),
+])
+def test_a_perfect_participle_opening_is_not_told_as_i_am_having(said: str,
+                                                                told: str | None) -> None:
+    from element.agents.spoken import restore_subject
+    assert restore_subject(said) == (told or said)
