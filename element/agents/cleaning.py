@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .carriers import carriers
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
 from .spoken import HAD_D, MY_IS
 
-__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements"]
+__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
@@ -106,6 +107,16 @@ _NAME_IS_MY = re.compile(
     r"(?P<t>\s+(?:now|these days|nowadays|currently))?$")
 
 
+def carried(sentence: str) -> list[str] | None:
+    """A statement sentence's clauses, each cleaned, when its build carries its fact in a
+    clause of its own (:func:`carriers.carriers`); None for a plain build."""
+    text, _ = untag(sentence.translate(APOS))
+    built = carriers(text)
+    if built == [text]:
+        return None
+    return [c for c in map(clean, built) if c]
+
+
 def statements(text: str) -> Iterator[tuple[int, str, bool]]:
     """The cleaned clauses of ``text`` (see :func:`clean`): the sentence each is of (its
     position), the clause, and whether its sentence asks."""
@@ -115,7 +126,11 @@ def statements(text: str) -> Iterator[tuple[int, str, bool]]:
         for pattern, repl in _EXPAND:
             whole = pattern.sub(repl, whole)
         marker = ""
-        for raw in clauses(whole, lambda part: _FILLER.sub("", part)):
+        # A fact told inside a build ("Having switched to Y, I ...", "since moving to X,
+        # ...", "Jonah, my boyfriend, ..."): the clauses that carry it, read each.
+        pieces = [whole] if question else carriers(whole)
+        for raw in (c for piece in pieces
+                    for c in clauses(piece, lambda part: _FILLER.sub("", part))):
             sentence = clean(marker + raw)
             marker = ""
             if (m := CORRECTION.fullmatch(sentence)) and not raw.rstrip().endswith((".", "!")):

@@ -33,6 +33,7 @@ from .role_noun import role_change
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
+from .cleaning import carried
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
 from .offers import listener
@@ -197,15 +198,22 @@ class RuleEvaluator:
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             theirs = kin((m["content"] for m in pool.memories()), who) if pool else set()
+            # A change read in a sentence's build undone ("I have sold the Fabia and I have
+            # got a Zoe" of "Having sold the Fabia, ...") tells that sentence; of one
+            # undone into two statements, only its own.
+            built = {norm(u[0]): norm(clean(untag(whole)[0]))
+                     for whole in split_sentences(text)
+                     if len(u := carried(whole) or []) == 1}
+            said += [built[s] for s in said if s in built]
             told = episode(text, who, addressee=observation.others(i),
-                           consumed=[norm(c.source) for c in strong + changes], kin=theirs)
+                           consumed=[norm(c.source) for c in strong] + said, kin=theirs)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
                 # Friday. I can't stand cilantro" would date the taste too).
                 strong += tastes
                 told = episode(text, who, addressee=observation.others(i),
-                               consumed=[norm(c.source) for c in strong + changes],
+                               consumed=[norm(c.source) for c in strong] + said,
                                kin=theirs)
             if told is None:
                 more = continued(observation, i, pool, theirs) \
@@ -394,7 +402,9 @@ class RuleEvaluator:
             read = [p for p in parts if any(s and (s in norm(p) or norm(p) in s)
                                             for s in said)]
             if not read:
-                yield [clean(untag(whole[index])[0])], []
+                # A sentence whose fact is in a clause of its build ("Having wrecked my
+                # knee, I've switched to swimming"): that clause is read, not the whole.
+                yield carried(whole[index]) or [clean(untag(whole[index])[0])], []
             elif len(read) < len(parts):
                 yield [p for p in parts if p not in read], read
 

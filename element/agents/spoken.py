@@ -29,8 +29,8 @@ from .facts import OCCUPATIONS
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
-__all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "JUDGED", "sentences", "vocatives",
-           "drop_address", "clean", "restore_subject", "asked"]
+__all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
+           "vocatives", "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
@@ -109,12 +109,15 @@ _INTERJECTIONS = (
     r"no way|no(?=\s*[,!.;:~-]|\s*$|\s+(?:i|we|you|it|that|thanks|worries)\b)|"
     "cool|great|awesome|amazing|nice|sweet|wonderful|fantastic|perfect|good|sure|of course|"
     "totally|absolutely|definitely|indeed|exactly|true|right|so|well|anyway|anyways|also|"
-    "and|but|btw|by the way|fyi|plus|man|dude|buddy|guys|girl|mate|hmm+|um+|uh+|ugh|phew|"
+    "and|but|btw|tbh|tbf|ngl|imo|imho|fwiw|by the way|fyi|plus|man|dude|buddy|guys|girl|"
+    "mate|hmm+|um+|uh+|ugh|phew|"
     "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
     "speaking of which|oh yeah|guess what|you know what|you know|"
     "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
     "just so you know|(?:it |as it )?turns out(?: that)?|please note(?: that)?|note that")
 _LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
+#: The interjections and openers a sentence may start on (``carriers.py`` reads past them).
+LEAD = _LEAD
 #: A finite verb after a sentence-opening gerund makes the gerund its subject ("Sourcing
 #: pieces for my store was a hurdle"), not a dropped "I am" ("Looking for a place now").
 _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made|makes|"
@@ -221,7 +224,9 @@ def vocatives(names: Iterable[str]) -> re.Pattern[str] | None:
 #: A name said to the other person before the speaker's "I" ("Maria, I went to ...",
 #: "Jon I have news"), when the other turns name nobody: a capitalised word that is no
 #: common word, adverb or time.
-_ADDRESS = re.compile(r"^(?P<n>[A-Z][a-z]{1,15})(?:\s*,\s*(?=(?:I|we|my|our|me)\b)|"
+_ADDRESS = re.compile(r"^(?P<n>[A-Z][a-z]{1,15})(?:\s*,\s*(?=(?:I|we|my|our|me)\b)"
+                      # not a name in apposition: "Jonah, my boyfriend, cooked ..."
+                      r"(?!(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s*,)|"
                       # Without a comma only before a subject: "Gives me a visual" is a verb.
                       r"\s+(?=(?:I|we)\b))")
 NOT_NAMES = frozenset("""
@@ -388,8 +393,10 @@ def _restore(text: str) -> str:
                        (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
                 not re.match(r"(?:is|was|has|by)\b", rest):
             text = f"I {low} {rest}"
+        # (not "Having sold the van, ...": a perfect participle, no "I am having")
         elif rest and low.endswith("ing") and (len(low) > 5 or low == "doing") and \
                 not gerund_subject and \
+                not (low == "having" and re.match(_PARTICIPLE + r"\b", rest, re.I)) and \
                 low not in _ING_NOUNS and not re.match(
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
