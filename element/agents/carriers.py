@@ -169,7 +169,10 @@ def _fronted(text: str) -> list[str] | None:
         if _NOT_NOW.search(m["main"]):
             return None
         return _told(f"{_speaker(m['main'])} {past} {m['rest']}", m["main"])
-    if (m := _SUB_FRONT.match(text)) and _CLAUSE.match(m["sub"]):
+    # Only the speaker's own fronted clause: "Since the office moved, I just walk in" is
+    # the rules' scene and change ("the office moved and I walk in" would read as neither).
+    if (m := _SUB_FRONT.match(text)) and _CLAUSE.match(m["sub"]) and \
+            _OWN_SUBJECT.match(m["sub"]):
         return _told(m["sub"].strip(), m["main"])
     if (m := _ING_FRONT.match(text)) and m["v"].lower() not in _FRAMING and \
             m["v"].lower() not in ING_NOUNS and past_of(m["v"]) and \
