@@ -20,6 +20,8 @@ import re
 # is read as a word after the verb and its particle ("the Rovers I play for now").
 from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
 
+from .spoken import LEAD
+
 __all__ = ["inverted"]
 
 #: A capitalised name of up to four words: the value told first.
@@ -101,6 +103,11 @@ def _cleft(body: str) -> str | None:
 
 
 def _sentence(said: str) -> str:
+    # An interjection before it ("Yep, Lisbon is home now") is kept and read past.
+    if (lead := LEAD.match(said)) and lead.end() < len(said):
+        rest = said[lead.end():]
+        written = _sentence(rest)
+        return said if written == rest else said[:lead.end()] + written
     core = said.rstrip()
     end = core[len(core.rstrip(".!?")):]
     body = core.rstrip(".!?")

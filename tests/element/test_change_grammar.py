@@ -33,6 +33,10 @@ from tests.element.speaker import tell_after, background_kept, current, open_sto
     # Not clefts of a value: a time, a judgement, a clause.
     ("It's been ages since I went.", "It's been ages since I went."),
     ("It's odd I never noticed.", "It's odd I never noticed."),
+    # an interjection before it is kept and read past
+    ("Yep, Lisbon is home now.", "Yep, I live in Lisbon now."),
+    ("Oh wow, what I drive these days is a Kia!", "Oh wow, I drive a Kia these days!"),
+    ("Yeah.", "Yeah."),
 ])
 def test_a_cleft_is_read_as_its_plain_statement(said: str, plain: str) -> None:
     assert inverted(said) == plain
