@@ -201,10 +201,11 @@ class RuleEvaluator:
             # A change read in a sentence's build undone ("I have sold the Fabia and I have
             # got a Zoe" of "Having sold the Fabia, ...") tells that sentence; of one
             # undone into two statements, only its own.
-            built = {norm(u[0]): norm(clean(untag(whole)[0]))
-                     for whole in split_sentences(text)
-                     if len(u := carried(whole) or []) == 1}
-            said += [built[s] for s in said if s in built]
+            if said:     # most turns change nothing: no sentence to undo again
+                built = {norm(u[0]): norm(clean(untag(whole)[0]))
+                         for whole in split_sentences(text)
+                         if len(u := carried(whole) or []) == 1}
+                said += [built[s] for s in said if s in built]
             told = episode(text, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong] + said, kin=theirs)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
