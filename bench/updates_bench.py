@@ -411,6 +411,25 @@ def why_unfound(run: dict[str, Any], result: dict[str, Any], embedder: Embedder,
     return "best answer too" if best[0] else "a value, not best" if values[0] else "no value"
 
 
+#: Of the misses whose newer statement holds no memory with the new value ("not stored",
+#: "new not stored"): the statement wrote nothing at all; wrote only memories without the
+#: value (garbled, or another sentence of the turn); or changed an older memory instead
+#: (an update or supersede whose content lacks the value).
+WHY_UNSTORED = ("wrote nothing", "wrote without the value", "changed another")
+
+
+def unstored_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> str:
+    """The statements stored without their value, by :data:`WHY_UNSTORED`, counts only."""
+    counts = dict.fromkeys(WHY_UNSTORED, 0)
+    for run in runs:
+        if stage(run, results[run["case"]["id"]]) not in ("not stored", "new not stored"):
+            continue
+        acted = [d["action"] for d in run["newer"] if d["action"] != "nothing"]
+        counts["wrote nothing" if not acted else "wrote without the value"
+               if set(acted) <= {"add"} else "changed another"] += 1
+    return "not stored, why: " + ", ".join(f"{name} {n}" for name, n in counts.items())
+
+
 def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]],
                   embedder: Embedder) -> str:
     """The "both current" misses by why the ranking kept the newer second, counts only."""
@@ -501,6 +520,7 @@ def main() -> int:
     if args.split == "all":
         report("all", scored)
     print("\n" + stages_line(runs, {c["id"]: r for c, r in scored}))
+    print(unstored_line(runs, {c["id"]: r for c, r in scored}))
     embedder = HashingEmbedder() if args.embedder == "hashing" else \
         load_embedder(log=lambda _: None)
     print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))
