@@ -430,6 +430,29 @@ def unstored_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]
     return "not stored, why: " + ", ".join(f"{name} {n}" for name, n in counts.items())
 
 
+#: Why a search ``as_of`` a time before the update missed the old value: the older statement
+#: wrote no memory holding it; the search answered nothing; the old value was stored but not
+#: among the answers; or it was, below another memory.
+WHY_AS_OF = ("old never stored", "nothing answered", "old not found", "old not first")
+
+
+def as_of_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> str:
+    """The ``as_of`` misses by :data:`WHY_AS_OF`, counts only."""
+    counts = dict.fromkeys(WHY_AS_OF, 0)
+    for run in runs:
+        case = run["case"]
+        if results[case["id"]].get("as_of") is not False:
+            continue
+        old = re.compile(case["old"], re.I)
+        seen = AS_OF_SEEN.get(case["id"], [])
+        stored = any(old.search(d.get("content") or "") for d in run["earlier"]
+                     if d["action"] in ("add", "update", "supersede"))
+        counts["old never stored" if not stored else "nothing answered" if not seen
+               else "old not found" if not any(old.search(r) for r in seen)
+               else "old not first"] += 1
+    return "as of missed, why: " + ", ".join(f"{name} {n}" for name, n in counts.items())
+
+
 def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]],
                   embedder: Embedder) -> str:
     """The "both current" misses by why the ranking kept the newer second, counts only."""
@@ -521,6 +544,7 @@ def main() -> int:
         report("all", scored)
     print("\n" + stages_line(runs, {c["id"]: r for c, r in scored}))
     print(unstored_line(runs, {c["id"]: r for c, r in scored}))
+    print(as_of_line(runs, {c["id"]: r for c, r in scored}))
     embedder = HashingEmbedder() if args.embedder == "hashing" else \
         load_embedder(log=lambda _: None)
     print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))
