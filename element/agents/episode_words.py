@@ -123,13 +123,15 @@ notwithstanding barring
 #: How short (words) a statement of how things stand for the speaker is to count as one.
 STANDING_WORDS = 12
 #: How things stand for the speaker, in the present: what they are a member of, with,
-#: doing, have or do as a matter of course ("I'm a member of the YMCA", "I get the bus to
-#: work every day", "We subscribe to Netflix"); not a feeling ("I'm so glad"), nor a taste
+#: doing, have or do as a matter of course ("I'm a member of the YMCA", "I'm the treasurer
+#: of the residents' association", "I get the bus to work every day", "We subscribe to
+#: Netflix"); not a feeling ("I'm so glad"), nor a taste
 #: (the keyed rules read "I'm a huge Lakers fan" as one, which a later taste replaces).
 STANDING = re.compile(
     r"^(?!.*\b(?:lov|lik|enjoy|prefer|hat|ador|fan)(?:e|es|ed|ing|s)?\b)"
     r"(?:I|we)\s+(?:(?:usually|always|still|now|currently|normally|mostly|only|also|just)\s+)?"
-    r"(?:(?:am|are|'m|'re)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+|with|on|in|at|from|"
+    r"(?:(?:am|are|'m|'re)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+|the\s+\w+\s+of\b|with|on|"
+    r"in|at|from|"
     r"part of|off\s+(?!to\b)|(?:doing|studying|working|living|training|renting)\b)|"
     # "I've been on a diet since Christmas": a standing held since.
     r"(?:have|'ve)\s+been\s+(?:with|on|in|at|off)\s+(?!to\b)|"

@@ -124,7 +124,8 @@ _IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|
                          r"can't wait to see|cannot wait to see)\b", re.I)
 #: The speaker reacting to what was said ("I totally agree", "I know what you mean").
 _REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+|also\s+)*"
-                       r"(?:agree|disagree|know|understand|get it|see|hear you|feel you|bet|"
+                       r"(?:agree|disagree|know|understand|get it|see(?!\s+(?:a|an|my|our)\s)|"
+                       r"hear you|feel you|bet|"
                        r"guess|think so|hope so|mean it|can tell|can relate)\b(?!\s+(?:how|to)\b)|"
                        r"^(?:I|we)\s+(?:can|could)\s+(?:only\s+|totally\s+|just\s+)?imagine\b",
                        re.I)
@@ -342,6 +343,11 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         score += 1      # "Before that I was a lifeguard for years": what they do or did
     if standing(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
+        # ... worth a memory however few its words, as a habit by its verb is ("I get the
+        # bus to work every day", "I'm on metformin for my diabetes": what stays true).
+        # Not "have": its perfect reads as having ("I have read that book").
+        if not _HAVE.match(text):
+            score = max(score, MIN_SCORE)
     if told_now(text):
         score += 1      # "Gran's living with us now": the present, told as changed
     if _JUDGED.match(text):
@@ -351,6 +357,10 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
     if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
+
+
+#: "I have ...", "we've ...": having, or the perfect of any verb (irregular "read", "seen").
+_HAVE = re.compile(r"^(?:I|we)\s+(?:\w+\s+)?(?:have|'ve)\b", re.I)
 
 
 def _category(text: str) -> str:

@@ -68,6 +68,13 @@ def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
     ("I'm doing a master's in chemistry.", "Ann is doing a master's in chemistry."),
     ("We subscribe to Netflix.", "Ann's family subscribes to Netflix."),
     ("I have long brown hair.", "Ann has long brown hair."),
+    # Two content words and nothing else to score: a standing is worth a memory alone.
+    ("I get the bus to work every day.", "Ann gets the bus to work every day."),
+    ("I'm on metformin for my diabetes.", "Ann is on metformin for their diabetes."),
+    ("I'm on the parish council.", "Ann is on the parish council."),
+    ("I'm the treasurer of our residents' association.",
+     "Ann is the treasurer of their residents' association."),
+    ("I see a physio called Dev every fortnight.", "Ann sees a physio called Dev every fortnight."),
 ])
 def test_a_short_statement_of_how_things_stand_is_a_memory(said: str, memory: str) -> None:
     told = episode(said, "Ann")
@@ -76,7 +83,10 @@ def test_a_short_statement_of_how_things_stand_is_a_memory(said: str, memory: st
 
 @pytest.mark.parametrize("said", ["I'm so happy for you!", "I'm a bit tired today.",
                                   "I have a question.", "I have been a busy week.",
-                                  "I have a few plans."])
+                                  "I have a few plans.", "I'm on my way.", "I'm at the park.",
+                                  "I'm in the kitchen.", "I have to go.", "I'm off to bed.",
+                                  "I see what you mean.", "I see your point.", "I see.",
+                                  "I have read that book."])
 def test_a_feeling_a_request_or_a_perfect_is_no_standing_fact(said: str) -> None:
     assert episode(said, "Ann") is None
 
