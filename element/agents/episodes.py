@@ -290,9 +290,11 @@ _ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(
                       re.I)
 
 
-def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
+def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -> float | None:
     """The disclosure score of a cleaned sentence, or None when it is not a disclosure;
-    ``mine`` matches the names of the speaker's world (``kin``), which stand for "my"."""
+    ``mine`` matches the names of the speaker's world (``kin``), which stand for "my";
+    ``floor``: a standing told in few words scores ``MIN_SCORE`` all the same (not when a
+    keyed rule read the sentence: there the keyed statement tells it)."""
     if _ECHO.search(text) or _WISH.match(text):
         return None
     if _SUGGEST.match(_BEFORE_SUGGESTION.sub("", text)) or _THANKS.match(text) or \
@@ -346,7 +348,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None) -> float | None:
         # ... worth a memory however few its words, as a habit by its verb is ("I get the
         # bus to work every day", "I'm on metformin for my diabetes": what stays true).
         # Not "have": its perfect reads as having ("I have read that book").
-        if not _HAVE.match(text):
+        if floor and not _HAVE.match(text):
             score = max(score, MIN_SCORE)
     if told_now(text):
         score += 1      # "Gran's living with us now": the present, told as changed
@@ -383,7 +385,8 @@ def tell(sentence: str, who: str, addressee: Iterable[str] = ()) -> str | None:
 
 
 def episode(text: str, who: str, *, addressee: Iterable[str] = (),
-            consumed: Iterable[str] = (), kin: Iterable[str] = ()) -> Episode | None:
+            consumed: Iterable[str] = (), kin: Iterable[str] = (),
+            loose: Iterable[str] = ()) -> Episode | None:
     """The memory one turn ``text`` gives about its speaker ``who``, or None.
 
     :param addressee: names of the other people in the conversation, dropped where the
@@ -392,12 +395,16 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         ``rules.norm`` gives them); they are left out.
     :param kin: names of the speaker's world (:func:`kin`): a sentence naming one is about
         the speaker though it says no "I" ("Jaxon started third grade", of a son Jaxon).
+    :param loose: sentences a loose keyed rule read ("I cycle to work": a habit, keyed);
+        a standing among them scores by its words alone, so that the keyed statement, not
+        an episode, tells it when nothing more is told (``_score``'s ``floor``).
     """
     if not is_english(text):
         return None
     addressee = list(addressee)
     vocative = _vocatives(addressee)
     skip = {c for c in consumed if c}
+    read = {c for c in loose if c}
     names = sorted(set(kin), key=len, reverse=True)
     mine = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
     kept: list[tuple[int, str, float]] = []
@@ -433,7 +440,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             if not rest or len(rest) == len(parts):
                 continue
             cleaned = ", ".join(rest)
-        score = _score(cleaned, mine)
+        score = _score(cleaned, mine, floor=not any(c in said or said in c for c in read))
         if score is None:
             cleaned, score = _own_clauses(cleaned, mine)
         if prev is not None and not (score is None and not _FIRST.search(cleaned) and

@@ -206,8 +206,10 @@ class RuleEvaluator:
                          for whole in split_sentences(text)
                          if len(u := carried(whole) or []) == 1}
                 said += [built[s] for s in said if s in built]
+            loose = [norm(c.source) for c in keyed if c not in strong and c.source]
             told = episode(text, who, addressee=observation.others(i),
-                           consumed=[norm(c.source) for c in strong] + said, kin=theirs)
+                           consumed=[norm(c.source) for c in strong] + said, kin=theirs,
+                           loose=loose)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
@@ -215,7 +217,7 @@ class RuleEvaluator:
                 strong += tastes
                 told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong] + said,
-                               kin=theirs)
+                               kin=theirs, loose=loose)
             if told is None:
                 more = continued(observation, i, pool, theirs) \
                     if pool is not None and not keyed and not changes else None
