@@ -12,14 +12,27 @@ the results: of two values a person gave, the newer is the one to believe, and
 ``recency.newer_first`` then puts it first.
 
 Only when the query asks a single-valued attribute clearly (a second pet or language is
-an addition), and only a memory that answers it best of the profile bank, about the same
-subject, a fact or preference, told after the result it joins beside, itself a result
-that answers the attribute best, and that says it holds now or tells the change
-(``recency.CURRENT``, ``recency.CHANGE``: "... with ManyPets now", "switched to"):
-joining from under the threshold claims more than reordering the results, and a visit
-or a stay worded like a home ("spent the weekend in Dublin") says neither. Never a past,
-a wish, an ending or an addition (``recency.yields``, ``recency.ADDITION``), nor a fact
-about another person of the subject's (``recency.answering``).
+an addition), and only a fact or preference about the same subject, told after the
+result it joins beside: an older value among the results, a fact of the person's that
+answers the attribute clearly (``recency.ANSWERS_Z``) or the subject's first fact of its
+own (what the query itself found to answer it: the bank's questions read "is a member of
+PureGym" as a partner's). A newer value found already, yet ranked below the older
+further than a tie (so ``recency.newer_first`` leaves it second), is lifted to it alike.
+Joining claims more than reordering the results, so the newer must say it is a value of
+now, by one of two:
+
+- it says it holds now or tells the change (``recency.CURRENT``, ``recency.CHANGE``: "...
+  with ManyPets now", "switched to") and answers the attribute clearly: told inside a
+  sentence about something else ("Loading the kids' bikes into the boot of the Volvo
+  takes two minutes now"), what else it says may answer another attribute better;
+- or, saying neither, it answers the attribute best of the profile bank and tells no past
+  event (``told.tells_event``): a state that holds ("the flat in Edinburgh gets so much
+  more light than the old place did", weeks after "lives in Glasgow"), not a visit or a
+  night out worded like a home or a car ("spent a lovely week in Lisbon", "visited their
+  aunt in Leeds").
+
+Never a past, a wish, an ending or an addition (``recency.yields``, ``recency.ADDITION``),
+nor a fact about another person of the subject's (``recency.answering``).
 
 The ranking hands over its best rows not chosen (``Ranked.under``, ``ranking.py``); each
 backend reads their vectors and words as it reads the results' and calls
@@ -37,7 +50,7 @@ import numpy as np
 
 from .gathered import Ranked
 from .recency import PROFILE_CATEGORIES, Asked, answering
-from .told import ADDITION, CHANGE, CURRENT, yields
+from .told import ADDITION, CHANGE, CURRENT, tells_event, told_of, yields
 
 __all__ = ["cut", "join_under", "joined", "told_now"]
 
@@ -48,27 +61,51 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                question: Asked | None) -> list[tuple[int, int]]:
     """The rows to join, as ``(row, beside)`` pairs: rows ``0..chosen-1`` are the
     results (best first), the rest the ranking's rows not chosen (best first); each
-    joining row (of the rest) goes right after the result ``beside``, whose score it
-    takes. Empty when the query asks no single-valued attribute."""
-    if question is None or not question.single or len(vectors) <= chosen:
+    joining row goes right before the result ``beside``, whose score it takes: a row of
+    the rest joins the results, a result ranked below ``beside`` is lifted to it (a newer
+    value found, yet further below its older value than a tie: it inherits as one
+    joining does). Empty when the query asks no single-valued attribute."""
+    if question is None or not question.single:
         return []
+    # A person's facts among the results: the older values, and the results that may be
+    # lifted, each told after a fact of its subject's ranked above it (no words read yet).
+    facts = [i for i in range(chosen) if owners[i] is not None and
+             categories[i] in PROFILE_CATEGORIES]
+    later = [u for k, u in enumerate(facts) if any(
+        owners[c] == owners[u] and newness[c] < newness[u] for c in facts[:k])]
+    # The rows not chosen by their words first: most searches have none that may join.
     rest = told_now(contents, categories, chosen)
-    if not rest:
+    if not rest and not later:
         return []
-    # Only the results and the rows whose words may join are scored against the bank
-    # (each row's answer is its own: the others' do not change it).
-    _, best = answering([v if i < chosen or i in rest else None
-                         for i, v in enumerate(vectors)], owners, contents, categories,
-                        question)
-    olds = [i for i in range(chosen) if best[i] and owners[i] is not None]
-    if not olds:
-        return []
+    # Only the person's facts among the results and the rows whose words may join are
+    # scored against the bank (each row's answer is its own: the others' do not change it).
+    kept = set(facts) | rest
+    values, best = answering([v if i in kept else None for i, v in enumerate(vectors)],
+                             owners, contents, categories, question)
+    # A result's words are read only when it answers the attribute clearly.
+    lifts = {u for u in later if values[u] and _may_join(contents[u], categories[u])}
+    # Of the subjects of those that may join, the older values among the results: a fact
+    # of the person's that answers the attribute clearly (:data:`recency.ANSWERS_Z`), best
+    # of the bank or not (a plain statement's other words may answer another attribute a
+    # little better), or the subject's first fact of its own, what the query itself found
+    # to answer it ("Esmeralda is a member of PureGym" for "Which gym is Esmeralda a member
+    # of?": the bank's questions read "member of" as a partner's).
+    joining = sorted(u for u in rest | lifts if values[u])
+    subjects = {owners[u] for u in joining}
+    firsts = {}
+    for i in facts:
+        if owners[i] in subjects and owners[i] not in firsts and \
+                told_of(contents[i] or "") <= question.relations:
+            firsts[owners[i]] = i
+    olds = [i for i in facts if values[i] or firsts.get(owners[i]) == i]
     out: list[tuple[int, int]] = []
-    for u in sorted(rest):
-        if not best[u]:
+    for u in joining:
+        # Said as now, a clear answer is its claim (what else it says may answer another
+        # attribute better: the children's of "the kids' bikes"); unsaid, the best one.
+        if not (values[u] if _cued(contents[u]) else best[u]):
             continue
-        # Beside the first result of its subject it is newer than: its place.
-        beside = next((c for c in olds if owners[c] == owners[u] and
+        # Beside the first result of its subject above it that it is newer than.
+        beside = next((c for c in olds if c < u and owners[c] == owners[u] and
                        newness[c] < newness[u]), None)
         if beside is not None:
             out.append((u, beside))
@@ -77,35 +114,60 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
 
 def told_now(contents: Sequence[str | None], categories: Sequence[str | None],
              chosen: int) -> frozenset[int]:
-    """The rows not chosen (``chosen..``) whose words may make them a newer value: a fact
-    or preference that says it holds now or tells the change, and no past, wish, ending
-    or addition. Read first, from the words alone, so that a search whose rows not chosen
-    say none of it reads no vector of theirs."""
-    out = set()
-    for u in range(chosen, len(contents)):
-        said = contents[u] or ""
-        if categories[u] in PROFILE_CATEGORIES and not yields(said) and \
-                not ADDITION.search(said) and bool(CURRENT.search(said) or CHANGE.search(said)):
-            out.add(u)
-    return frozenset(out)
+    """The rows not chosen (``chosen..``) whose words may make them a newer value
+    (:func:`_may_join`). Read first, from the words alone, so that a search whose rows
+    not chosen say none of it reads no vector of theirs."""
+    return frozenset(u for u in range(chosen, len(contents))
+                     if _may_join(contents[u], categories[u]))
+
+
+def _may_join(text: str | None, category: str | None) -> bool:
+    """Whether a memory's words may make it a newer value: a fact or preference that says
+    it holds now or tells the change (:func:`_cued`), or tells no past event
+    (``told.tells_event``), and no past, wish, ending or addition."""
+    said = text or ""
+    return category in PROFILE_CATEGORIES and not yields(said) and \
+        not ADDITION.search(said) and (_cued(said) or not tells_event(said))
+
+
+def _cued(text: str | None) -> bool:
+    """Whether a memory says its value holds now or tells the change (``told.CURRENT``,
+    ``told.CHANGE``)."""
+    said = text or ""
+    return bool(CURRENT.search(said) or CHANGE.search(said))
 
 
 def joined(ranked: Ranked, joins: list[tuple[int, int]]) -> Ranked:
     """``ranked`` (its results, with ``ranked.under`` the rows not chosen) with each
-    ``(row, beside)`` of ``joins`` placed right after ``beside`` at its score; past the
-    search's limit until ``recency.newer_first`` has ordered them (then :func:`cut`)."""
-    under = ranked.under
-    if not joins or under is None:
+    ``(row, beside)`` of ``joins`` placed right before ``beside`` at its score (a result
+    moved there, a row not chosen added): in its older value's place, which
+    ``recency.newer_first`` keeps where the two group or the older answers the query no
+    better; past the search's limit until it has ordered them (then :func:`cut`)."""
+    if not joins:
         return ranked
-    n = len(ranked.keys)
-    keys, scores, lanes = list(ranked.keys), list(ranked.scores), list(ranked.lanes)
-    # From the last place back, so each ``beside`` index still points at its result; of
-    # one result's, the worst first, so the best ends up right after it.
-    for row, beside in sorted(joins, reverse=True):
-        k = row - n
-        keys.insert(beside + 1, under.keys[k])
-        scores.insert(beside + 1, ranked.scores[beside])
-        lanes.insert(beside + 1, under.lanes[k])
+    under, n = ranked.under, len(ranked.keys)
+    after: dict[int, list[int]] = {}
+    for row, beside in sorted(joins):
+        if row < n or under is not None:
+            after.setdefault(beside, []).append(row)
+    moved = {row for rows in after.values() for row in rows if row < n}
+    keys: list[Any] = []
+    scores: list[float] = []
+    lanes: list[dict[str, float | None]] = []
+    for i in range(n):
+        if i in moved:
+            continue
+        # The best first: a result before a row not chosen, each in its ranked order.
+        for row in after.get(i, []):
+            of = ranked if row < n else under
+            k = row if row < n else row - n
+            assert of is not None
+            keys.append(of.keys[k])
+            scores.append(ranked.scores[i])
+            lanes.append(of.lanes[k])
+        keys.append(ranked.keys[i])
+        scores.append(ranked.scores[i])
+        lanes.append(ranked.lanes[i])
     return Ranked(keys, scores, lanes, ranked.fallback)
 
 

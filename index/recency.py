@@ -34,7 +34,8 @@ statements of one attribute differ in score by what else each says): the vectors
 memories (the subject's name and the rest of the sentence in them) say only roughly which
 attribute they answer (a plan, a taste, a past evening out may stand out on "home" or
 "partner"), so the lever only settles what the query leaves close; a newer value the
-ranking puts far below is for the write time to catch (``element/agents``).
+ranking puts far below is for the write time to catch (``element/agents``), or, when its
+words say it is a value of now, lifted to its older value beforehand (``answers_under.py``).
 
 What a query asks also orders a subject's results (:func:`_answers_first`): of any
 attribute it asks clearly (pets and hobbies too), the subject's facts and preferences
@@ -238,10 +239,11 @@ def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     for k, i in enumerate(present):
         # Of a single value, whose thing it is does not make it another's ("drives their
         # dad's old Volvo"); of many, it does ("looking after the neighbour's beagle").
+        # Read only of a result that answers it clearly: the words are the dearer test.
         whose = told_of if question.single else relations
-        if anyone or whose(contents[i] or "") <= question.relations:
-            values[i] = bool(z[k] >= ANSWERS_Z)
-            best[i] = values[i] and int(top[k]) == question.attribute and \
+        if z[k] >= ANSWERS_Z and (anyone or whose(contents[i] or "") <= question.relations):
+            values[i] = True
+            best[i] = int(top[k]) == question.attribute and \
                 categories[i] in PROFILE_CATEGORIES
     return values, best
 

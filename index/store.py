@@ -293,8 +293,8 @@ class MemoryStore(MemoryCore):
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
-            if question is not None and question.single and ranked.under is not None:
-                labels = ranked.keys + ranked.under.keys
+            if question is not None and question.single:
+                labels = ranked.keys + (ranked.under.keys if ranked.under is not None else [])
                 ranked = joined(ranked, join_under(*self._read(labels), len(ranked.keys),
                                                    question))
             ranked = reorder(ranked, self._newer_first(ranked.keys, ranked.scores, question))

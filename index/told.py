@@ -21,8 +21,9 @@ from .lexical import terms
 from .profile_bank import RELATIONS
 
 __all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "NOWISH",
-           "NOW_WORD", "NO_LONGER", "PAST", "PRESENT_TIME", "REPLACED", "THIS_PERIOD", "WISH",
-           "aside", "gives_way", "names_gone", "relations", "told_of", "yields"]
+           "NOW_WORD", "NO_LONGER", "PAST", "PAST_EVENT", "PRESENT_TIME", "REPLACED",
+           "THIS_PERIOD", "WISH", "aside", "gives_way", "names_gone", "relations",
+           "tells_event", "told_of", "yields"]
 
 # One reader of these words for both sides of memory: the subconscious reads them in what a
 # person says when it decides whether a statement replaces one remembered
@@ -112,6 +113,24 @@ NOT_NOW = re.compile(rf"\b(?:{_WISH}|{_HABIT}|{_STAY})\b", re.I)
 #: ..."). "has lived / has worked" (a present perfect) still holds, so it is no past.
 PAST = re.compile(rf"\b(?:{_HABIT}|back when|(?:was|were) (?:a|an|the|in|at|from|based)|"
                   r"(?<!has )(?<!have )(?<!'s )(?<!'ve )(?:lived|worked|studied))\b", re.I)
+#: A verb in the past simple: an event told, done ("spent a lovely week in Lisbon",
+#: "visited their aunt in Leeds", "went to Prague for a conference"), not a state that
+#: holds ("the flat in Lisbon gets so much more light", "is brilliant on long trips"). A
+#: regular past ("-ed": not "need", "shed") or an irregular one (the grammar book's table
+#: of strong verbs, past forms only), neither after an auxiliary of the perfect or the
+#: passive ("has moved", "is married", "got engaged": the state they make holds). Read
+#: only where no cue says the value holds now (``answers_under.py``): a visit or a night
+#: out names a place or a thing as a home or a car does, in the past. Not in a clause of
+#: comparison (:func:`tells_event`: "more light than the old place did" sets the present
+#: against before).
+PAST_EVENT = re.compile(
+    r"(?<!\bhas )(?<!\bhave )(?<!\bhad )(?<!'s )(?<!'ve )(?<!\bis )(?<!\bare )(?<!\bam )"
+    r"(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bgot )(?<!\bgetting )"
+    r"\b(?:[a-z]{2,}[^\We]ed|was|were|went|spent|did|took|came|made|met|saw|bought|sold|"
+    r"gave|told|said|ran|flew|drove|rode|ate|drank|sat|stood|slept|kept|felt|found|thought|"
+    r"brought|caught|taught|fought|sent|lent|built|lost|paid|held|heard|knew|threw|wrote|"
+    r"broke|chose|spoke|woke|wore|swam|sang|began|rang|won|hung|shook|forgot|fell|left|"
+    r"had)\b", re.I)
 #: ... unless it tells the change that makes the present ("moved to Lisbon, used to live
 #: in Porto", "was a teacher, now a nurse"): a past change is a newer value.
 CHANGE = re.compile(r"\b(?:moved|relocated|switched|started|joined|got a (?:new )?job|"
@@ -188,6 +207,16 @@ def names_gone(older: str | None, newer: str | None) -> bool:
     # ("Ruaridh has gone over to Bath Rugby. Ruaridh's dad's disowned Ruaridh.").
     return any(value & set(terms(sentence)) and not told_of(sentence)
                for sentence in re.split(r"(?<=[.!?;])\s+", said))
+
+
+#: A clause of comparison, to its end: "than the old place did", "than it was".
+_THAN = re.compile(r"\bthan\b[^,.;!?]*", re.I)
+
+
+def tells_event(text: str | None) -> bool:
+    """Whether a memory tells a past event (:data:`PAST_EVENT`), outside a clause of
+    comparison."""
+    return bool(PAST_EVENT.search(_THAN.sub("", text or "")))
 
 
 def yields(text: str | None) -> bool:

@@ -253,8 +253,7 @@ class PostgresMemoryStore(MemoryCore):
                 # Joining reads the rows and orders them (``settled``), as do rows past
                 # the limit (``Ranking.depth``): the access count is of the results as
                 # they are shown, after the order has cut them.
-                joins = question is not None and question.single and \
-                    ranked.under is not None
+                joins = question is not None and question.single
                 settled = joins or len(ranked.keys) > ranking.limit
                 if settled:
                     ranked = self._settle(conn, ranked, question, ranking.limit, joins)
