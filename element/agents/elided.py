@@ -24,9 +24,14 @@ from .answered import fragment
 __all__ = ["elided"]
 
 #: "Still on the iPhone?", "Are you still at Tesco?", "You still with Vodafone?": where or
-#: with what the other speaker is, asked with its preposition.
-_STILL = re.compile(r"(?:^|[.!?]\s+)(?:(?:are|were)\s+you\s+|you(?:'re|\s+are)?\s+)?still\s+"
-                    r"(?P<prep>in|at|with|on|for)\s+(?P<x>[^?]+?)\s*\?\s*$", re.I)
+#: with what the other speaker is, asked with its preposition; or what they do, asked with
+#: its verb ("Do you still live in Leeds?", "Are you still working at Boots?", "Still
+#: driving the Golf?").
+_STILL = re.compile(r"(?:^|[.!?]\s+)(?:(?P<aux>are|do)\s+you\s+|you(?:'re|\s+are)?\s+)?still\s+"
+                    r"(?:(?P<verb>(?!(?:in|at|with|on|for|the|a|an|your|doing|going|there|"
+                    r"here|up|ok|okay|alright|around|about|together|single|married)\b)"
+                    r"[a-z]+)\s+)?(?P<prep>(?:in|at|with|on|for|to)\s+)?(?P<x>[^?]+?)\s*\?\s*$",
+                    re.I)
 #: The answer's first sentence: a noun phrase opening on a capital or a number (a name,
 #: "The Gym Group", "A Kia Niro"; after "it's", which only points at what was asked:
 #: "It's Lisbon now") and the time it holds from: "now", "these days", "since
@@ -61,8 +66,16 @@ def elided(text: str, question: str | None) -> str:
             return text     # the same thing said back ("The bakery, since May")
         # Another value than the one asked after denies the "still": the old no longer
         # holds, and the new one does (as "Nope, Kumasi since March" is read).
-        prep, asked = q["prep"].lower(), re.sub(r"\byour\b", "my", q["x"], flags=re.I)
-        said = f"I am not {prep} {asked} anymore. I am {prep} {_lower_article(value)} {when}"
+        verb, prep = (q["verb"] or "").lower(), (q["prep"] or "").strip().lower()
+        if not verb and not prep:
+            return text
+        asked = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
+        frame = " ".join(w for w in (verb, prep) if w)
+        # Its verb's own tense: "do you still live" -> "I live", "still working" -> "I am
+        # working", "still at" -> "I am at".
+        plain = verb and not verb.endswith("ing") and (q["aux"] or "do").lower() == "do"
+        no, yes = ("I do not", "I") if plain else ("I am not", "I am")
+        said = f"{no} {frame} {asked} anymore. {yes} {frame} {_lower_article(value)} {when}"
         return f"{said}. {rest}".strip()
     # A question of which one thing the speaker does ("Where are you working these
     # days?"): ``answered.fragment`` writes the bare name whole; the time goes after it.

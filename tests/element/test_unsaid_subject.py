@@ -92,6 +92,10 @@ def test_another_persons_thing_or_a_judgement_stays_as_said(said: str) -> None:
      "I am not at the Co-op anymore. I am at Lidl these days. Better hours."),
     ("Where are you working now?", "Deliveroo, since the spring.",
      "I am working at Deliveroo now, since the spring."),
+    ("Do you still live in Harrogate?", "Ripon now, since May.",
+     "I do not live in Harrogate anymore. I live in Ripon now, since May."),
+    ("Still driving the Astra?", "A Skoda Karoq these days.",
+     "I am not driving the Astra anymore. I am driving a Skoda Karoq these days."),
 ])
 def test_an_answer_naming_only_the_new_value_is_written_in_the_questions_frame(
         question: str, answer: str, told: str) -> None:
@@ -102,6 +106,7 @@ def test_an_answer_naming_only_the_new_value_is_written_in_the_questions_frame(
     ("Nice weekend?", "Whitby, since Friday."),          # no frame to put it in
     ("Still with Vodafone?", "Vodafone, since 2019."),   # the same value said back
     ("Still with Vodafone?", "Yes, since 2019."),        # a reply word, no value
+    ("Still together?", "Sam now, since June."),         # no verb or place to frame it in
     ("Where are you working now?", "Deliveroo."),        # no time: answered.fragment's
     (None, "Three now, since June."),
 ])
