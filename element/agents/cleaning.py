@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from index import ATTRIBUTES, RELATIONS
+
 from .carriers import carriers
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
@@ -57,9 +59,16 @@ def clean(raw: str) -> str:
     # "Jo is my manager" (after a time too) is "my manager is Jo", which the rules key.
     text = _NAME_IS_MY.sub(lambda m: f"My {m['r']} is {m['n']}{m['t'] or ''}",
                            _SINCE_OPENER.sub("", text))
+    # "Gareth's the new boss since April", "Monzo's the bank now": the value first, then
+    # which of the speaker's it is now, "my" said by "the new" or "now".
+    text = _NAME_THE_NEW.sub(lambda m: f"My {m['new'] + ' ' if m['new'] else ''}"
+                                       f"{m['r'].lower()} is {m['n']}{m['rest']}", text)
     # "New number is 555-0199", "First day at Stripe was ...": a chat's dropped "my" (a
     # lowercase noun after "new": "New York is great" is a name).
     text = _FIRST_OWN.sub("My first ", _NEW_OWN.sub("My new ", text))
+    # "Car's a Kia Niro now", "Mum's in Perth these days": one of the speaker's things or
+    # people as the subject, "my" dropped (a bare singular noun takes a determiner).
+    text = _BARE_OWN.sub(lambda m: f"My {m['n'].lower()} is ", text)
     # "Ella had her 4th birthday" says "Ella turned 4".
     text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
     # "I'd pick tacos over sushi any day", "Tea beats coffee any day": a taste told by
@@ -83,6 +92,46 @@ _COMPARED = re.compile(
     r"(?P<c>" + _THING + r")\s+than)\s+(?P<b>" + _THING + r")(?:" + _ANY_DAY + r")?$|"
     r"^(?P<e>" + _THING + r")\s+(?:beats|trumps)\s+(?P<f>" + _THING + r")" + _ANY_DAY + r"$",
     re.I)
+
+
+def _owned() -> str:
+    """The nouns of what a person has or who they have: the profile's attributes, by their
+    names and as their questions name them ("What car do they drive?", "their job"), and
+    the words of kin and the people around them (``RELATIONS``)."""
+    # ("work": the workplace's own word, "Where do they work?", as in "Work's at Monzo")
+    nouns = set(RELATIONS) | {"work"}
+    for attribute in ATTRIBUTES:
+        nouns.add(attribute.name)
+        for question in attribute.questions:
+            nouns.update((m[1] or m[2]).lower() for m in re.finditer(
+                r"\btheir\s+([a-z]+)|\b(?:what|which)\s+([a-z]+)\s+(?:do|does|are|is)\b",
+                question, re.I))
+    return "|".join(sorted(n for n in nouns if not n.endswith("ing") and n != "free"))
+
+
+#: One of those nouns opening a sentence without a determiner, then "is" and what it is:
+#: a name, a place, a thing ("Car's a Kia Niro now", "Boss is Gareth now", "Mum's in Perth
+#: these days"), or where or how it is now ("Commute is by bus now"). Not "'s" of "has"
+#: ("Dad's got a Volvo"), not a judgement ("Job's great now", "Car's a wreck now"), not a
+#: possessive.
+_BARE_OWN = re.compile(
+    r"^(?P<n>(?i:" + _owned() + r"))(?:'s|\s+is)\s+"
+    # (not the possessive: "Partner's car is a Tesla" is the partner's)
+    r"(?!(?:[\w'-]+\s+){1,2}(?:is|are|was|were)\b)"
+    r"(?=(?:(?:now|still|currently)\s+)?(?:(?:a|an|the|at|in|with|on|from|by|called|named)\s+)?"
+    r"(?-i:[A-Z])|(?:at|in|with|on|from|by)\s[^,;]*\b(?:now|these days|nowadays|"
+    r"currently)\b)")
+
+
+#: "<Name> is the new <noun of the speaker's>", "<Name>'s the <noun> now": a name first (not
+#: a pronoun or a demonstrative: "This is the new car"), "is" or its "'s", "the (new)" and
+#: the noun (of ``_owned``: "Grey is the new black" names none).
+_NAME_THE_NEW = re.compile(
+    r"^(?P<n>(?!(?:It|This|That|These|Those|He|She|They|There|Here|What|Who|Which|Mine)\b)"
+    r"(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?[A-Z][\w'-]*?(?:\s+[A-Z][\w'-]*?){0,2})"
+    r"(?:'s|\s+is)\s+the\s+(?:(?P<new>new)\s+)?(?P<r>(?i:" + _owned() + r"))\b"
+    # without "new", "now" says it replaced one ("Gareth's the boss now")
+    r"(?(new)|(?=\s+(?:now|these days|nowadays)\b))(?P<rest>.*)$")
 
 
 #: "New <thing> is/are ..." opening a sentence, no determiner.

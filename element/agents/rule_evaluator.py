@@ -16,6 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .afterwards import new_after_ending, one_replacement
 from .answered import answered
+from .elided import elided
 from .inverted import inverted
 from .present import present_target
 from .dates import iso, occurred_at, parse_session_date
@@ -182,7 +183,10 @@ class RuleEvaluator:
             who = observation.speaker(i)
             # An answer's ending pointing back at what was asked ("left there"): named;
             # the value told first ("Leeds is where I live now"): the plain statement.
-            text = inverted(answered(turn.content, observation.previous_assistant(i))
+            # A bare value and its time, the subject and verb left to the question
+            # ("Samsung now, since May"): written in the question's frame (``elided``).
+            asked = observation.previous_assistant(i)
+            text = inverted(answered(elided(turn.content, asked), asked)
                             if observation.answers_question(i) else turn.content)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),

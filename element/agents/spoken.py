@@ -126,6 +126,19 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|sounds|looks|seems|has|have|had|made
                      r"will|would|could|should|must|might|may|pushed|got|gets|became|becomes|"
                      r"opens|shows|lets|allows|reminds|teaches|boosts|fills|warms|matters)\b",
                      re.I)
+#: Words that open a sentence capitalised and name no one: adverbs, times.
+NOT_NAMES = frozenset("""
+maybe perhaps besides still overall luckily sadly anyway tonight tomorrow yesterday today
+lately recently sometimes often usually also plus then now later soon meanwhile otherwise
+unfortunately fortunately honestly hopefully personally actually basically seriously
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december morning evening afternoon weekend
+""".split())
+#: "At Monzo these days", "With EE now": a preposition of place or company, a name (not a
+#: time) and the present, no clause of its own between.
+_PLACED_NOW = (r"^(?:at|with|in|on)\s+(?=(?:the\s+)?(?!(?:" + "|".join(sorted(NOT_NAMES)) +
+               r")\b)(?-i:[A-Z])[\w'&-]*(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+)"
+               r"{0,4}?\s+(?:now|these days|nowadays)\b)")
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "gonna be great": it is; "Going to those places is on my list": the gerund is.
     (r"^(?:going to|gonna)\s+(?!be\b)(?!(?:(?!\s[-–—]+\s)[^,;])*\b(?:is|was|has been)\b)",
@@ -139,11 +152,16 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Officially a Londoner now", "Back on the night shift", "No longer with Mark": the
     # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
-    (r"^back\s+(?=(?:on|at|to|with|in)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    # "Back from a week in Rome": where the speaker has been, now over.
+    (r"^back\s+(?=(?:on|at|to|with|in|from)\s+(?!the day\b|time\b))", "I am \\g<0>"),
     # "Still in Manchester", "Now with Octopus for energy", "Off to university in Leeds":
     # where the speaker is or is going, "I am" dropped.
     (r"^(?:still|now|currently)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
     (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
+    # "At Monzo these days", "With EE now, way cheaper": where or with whom the speaker is
+    # now, told by its preposition and a name alone (not a time: "In May, ..."; not a
+    # clause of its own: "In March I joined ... now").
+    (_PLACED_NOW, "I am \\g<0>"),
     # "No sugar in my tea these days": what the speaker has no more, "I have" dropped.
     (r"^no\s+(?!(?:problems?|worries|worry|idea|way|doubt|clue|rush|wonder|matter|time|"
      r"longer|more|one|big deal|pressure|stress|complaints|regrets)\b)"
@@ -162,6 +180,21 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
      + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
      r"(?=(?:since|again)\b)", "I am \\g<0>"),
+    # "Fully vegan for a year now", "Sober for six months now": a state held for a while
+    # and still, "I have been" dropped (the "now" says it still holds; with an intensifier
+    # that only an adjective takes, without it: "Totally sober for a year").
+    (r"^(?:(?:(?:full|fully|totally|completely|officially|strictly)\s+)(?!(?:"
+     + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
+     r"(?=for\s+" + SPAN + r"\b)|(?!(?:" + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES |
+                                                      _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
+     r"(?=for\s+" + SPAN + r"\s+now\b))", "I have been \\g<0>"),
+    # "New job at Sainsbury's since Monday", "New flat in Leith": a verbless noun phrase of
+    # what the speaker has that is new, "I have" dropped (a noun, then where or with whom;
+    # not a time: "New year in Paris"; "New job is great" is ``cleaning``'s "my new job").
+    (r"^new\s+(?=(?!(?:year|years|day|week|month|term|season|era|chapter|beginnings?|"
+     r"normal)\b)[a-z][\w'-]*(?<!s)\s+(?:[a-z][\w'-]*\s+)?(?:at|in|with|for|from|as|on)\s"
+     r"(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|can|could)\b))",
+     "I have a \\g<0>"),
     # "Might go back to uni next year", "Might be moving to Leeds": a plan, "I" dropped
     # (not "Might be worth a try": "it").
     (r"^might\s+(?=(?!be\b)[a-z]+\s|be\s+\w+ing\b)", "I \\g<0>"),
@@ -229,13 +262,6 @@ _ADDRESS = re.compile(r"^(?P<n>[A-Z][a-z]{1,15})(?:\s*,\s*(?=(?:I|we|my|our|me)\
                       r"(?!(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s*,)|"
                       # Without a comma only before a subject: "Gives me a visual" is a verb.
                       r"\s+(?=(?:I|we)\b))")
-NOT_NAMES = frozenset("""
-maybe perhaps besides still overall luckily sadly anyway tonight tomorrow yesterday today
-lately recently sometimes often usually also plus then now later soon meanwhile otherwise
-unfortunately fortunately honestly hopefully personally actually basically seriously
-monday tuesday wednesday thursday friday saturday sunday january february march april may
-june july august september october november december morning evening afternoon weekend
-""".split())
 
 
 #: A greeting and the name it greets ("Hey John, this week has been busy"): whoever the
@@ -360,7 +386,7 @@ def restore_subject(text: str) -> str:
     if not text:
         return text
     intro = _INTRO.match(text)
-    if intro:
+    if intro and not re.match(_PLACED_NOW, text, re.I):    # "With EE now, ..." is no scene
         rest = _restore(intro["rest"])
         return intro["intro"] + rest if rest != intro["rest"] else text
     return _restore(text)
