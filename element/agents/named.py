@@ -45,7 +45,7 @@ from .profile import whose
 from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
-from .holders import same_holder
+from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEAR_WORDS",
@@ -53,7 +53,7 @@ __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEA
 
 #: Markers of an ending, from general English (see the module's note).
 ENDING = re.compile(r"""\b(?:
-    end(?:ed|s)(?!\s+up)|c(?:a|o)me\s+to\s+an\s+end|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
+    end(?:ed|s)(?!\s+up)|c(?:a|o)me\s+to\s+an\s+end|finish(?:ed|es)(?:\s+up)?|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
     clos(?:ed|ing)(?:\s+(?:out|down))?|shut(?:\s+down)?|folded|went\s+(?:bust|under)|
     (?:went|gone)\s+out\s+of\s+business|
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?gone(?!\s+(?:to|for|on|out|up|into|through|back|over)\b)|
@@ -190,6 +190,7 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
 
 def _rare(text: str, who: str) -> frozenset[str]:
     """The content words (stemmed) of ``text`` rare enough to name a value."""
+    text = " ".join(kin_word(w) for w in text.split())    # "nan" names "grandmother"
     return frozenset(t for t in terms(text) if len(t) >= 4 and t not in _LIGHT) - \
         set(terms(who)) - _CALENDAR_TERMS
 
@@ -232,7 +233,7 @@ def _clause(text: str) -> _Clause:
     words = _words(text)
     low = [re.sub(r"'s?$", "", w.lower()) for w in words]
     # A compound's longest part ("e-*bike*", "smoke-free"), as a memory's value names it.
-    stems = [max(terms(w) or [""], key=len) for w in words]
+    stems = [max(terms(kin_word(w)) or [""], key=len) for w in words]
     spans = []
     for m in ENDING.finditer(text):
         start = len(_words(text[:m.start()]))
@@ -281,12 +282,21 @@ _BOTH = re.compile(r"^(?:(?:my|our|the)\s+(?:(?![\w'-]+ed\b)[\w'-]+\s+){0,2}(?![
 
 
 def _clauses(sentence: str) -> list[str]:
-    """``sentence``'s clauses (:data:`_CLAUSE`), a subject of two kept with its verb."""
-    both = _BOTH.match(sentence)
-    parts = _CLAUSE.split(sentence[both.end():] if both else sentence)
-    if both:
-        parts[0] = both.group(0) + parts[0]
+    """``sentence``'s clauses (:data:`_CLAUSE`), a subject of two kept with its verb,
+    whichever clause it opens ("The wedding's off, Marcus and I have called it a day")."""
+    parts = []
+    for piece in re.split(r"\s*[,;:!?()]\s*|\s-\s", sentence):
+        both = _BOTH.match(piece)
+        split = _CLAUSE.split(piece[both.end():] if both else piece)
+        if both:
+            split[0] = both.group(0) + split[0]
+        parts.extend(split)
     return parts
+
+
+def _parting(sentence: str) -> bool:
+    """Whether a clause of ``sentence`` opens on a subject of two, the speaker one."""
+    return any(_BOTH.match(p) for p in re.split(r"\s*[,;:!?()]\s*|\s-\s", sentence))
 
 
 def ended_target(sentence: str, memories: Iterable[Memory], who: str,
@@ -306,7 +316,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     # Two who part ("Tom and I are divorced now") end what the speaker holds of that
     # person alone, not a memory naming them beside its own value ("lives in Bath with
     # Tom"): more than half the value's names must be named.
-    least = 0.51 if _BOTH.match(sentence) else 0.5
+    least = 0.51 if _parting(sentence) else 0.5
     best: tuple[tuple[bool, float], Memory] | None = None
     for memory in memories:
         if memory["id"] in avoid or predates(sentence, memory):
@@ -319,7 +329,9 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
             # Another person's clause ("my sister's Toyota died") is not the speaker's.
             if set(clause.said_by.split()) & PEOPLE and \
                     not same_holder(clause.said_by, holder) or \
-                    holder and not (clause.said_by == holder or holder in clause.text.lower()):
+                    holder and not (same_holder(clause.said_by, holder) or
+                                    holder in clause.text.lower() or
+                                    kin_word(holder) in map(kin_word, clause.low)):
                 continue
             share = _named_near(clause, names, rare)
             # A proper name says which memory more surely than a common word.

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from element.agents.endings import endings
+from element.agents.endings import activity, endings
 from element.agents.holders import holder_of
 from element.agents.rules import clean
 from tests.element.speaker import BACKGROUND, current, open_store, tell
@@ -73,6 +73,8 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("Ex-vegetarian as of last month!", "vegetarian"),
     # The speaker's job ended by another, the job unsaid.
     ("I got laid off in the autumn.", "my employer"),
+    # A thing gone as a compound, held "these days".
+    ("We're a car-free family these days.", "car"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -130,6 +132,21 @@ def test_a_persons_negated_present_is_theirs():
     assert holder_of("my manager is Dev") == ""
 
 
+@pytest.mark.parametrize("fact,said", [
+    ("I cycle to work every day", "cycling to work every day"),
+    ("I run marathons", "running marathons"),
+    ("I am a nurse at the Royal Free", "being a nurse at the Royal Free"),
+    ("I have a dog called Rufus", "having a dog called Rufus"),
+    ("We visit my mum on Sundays", "visiting my mum on Sundays"),
+    ("I can't swim", ""),
+    ("my sister lives in Hull", ""),
+])
+def test_a_fact_said_as_its_activity(fact, said):
+    """What an ending names ("a cyclist", "nursing") is compared with the memory read as
+    its activity too; a modal or another's fact opens on no verb of the speaker's."""
+    assert activity(fact) == said
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "endings")
@@ -142,6 +159,29 @@ def test_an_ending_in_other_words_ends_the_memory_meant(store):
     tell(store, "I drink three espressos a day.")
     assert tell(store, "Done with coffee, the jitters weren't worth it.") == ["supersede"]
     assert "espressos" not in current(store)
+
+
+def test_an_ending_naming_the_role_ends_the_habit(store):
+    """"Not much of a swimmer these days" names the role, the memory the habit ("swims at
+    the lido every morning")."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I swim at the lido every morning.")
+    tell(store, "I have a cat called Miso.")
+    assert tell(store, "I'm not much of a swimmer these days, my shoulder's bad.") == \
+        ["supersede"]
+    now = current(store)
+    assert "swims at the lido" not in now
+    assert "cat called Miso" in now and "food bank" in now and "Priya" in now
+
+
+def test_an_ending_of_another_kind_keeps_the_habit(store):
+    """"A car-free household" names none of the speaker's memories: the cat stays."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I have a cat called Miso.")
+    tell(store, "We're a car-free household these days.")
+    assert "cat called Miso" in current(store)
 
 
 def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
