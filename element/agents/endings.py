@@ -440,8 +440,8 @@ def activity(fact: str) -> str:
 
 #: What a memory read as its activity pays against its own words: a short activity reads a
 #: little nearer anything (the calibration of the read sets' facts: an unrelated one's
-#: activity up to .05 above its words), the one meant far more ("a cyclist" and "cycling to work every day" .48, "cycles to
-#: work every day" .14).
+#: activity up to .05 above its words), the one meant far more ("a cyclist" and "cycling
+#: to work every day" .48, "cycles to work every day" .14).
 ACTIVITY_COST = 0.05
 def _nearest_activity(thing: str, pool: Sequence[Memory], who: str,
                       embed: Callable[[list[str]], np.ndarray]) -> tuple[Memory, float, float]:
