@@ -148,6 +148,16 @@ _JOB_LOST = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:was|were|got|get|been|have\
                        rf"'ve\s+been|had\s+been)\s+(?:let\s+go|laid\s+off|made\s+redundant|"
                        rf"fired(?!\s+up)|sacked|dismissed)\b(?!\s+(?:from|as|at)\s+(?:my|our)\s+"
                        rf"(?:{_KIN})\b)", re.I)
+#: The speaker's job left by the speaker, told without it: "I retired in July", "I've
+#: resigned", "handed in my notice", "I'm retired now" (not "retired from the choir" or
+#: "retired my old laptop": a thing named; not "resigned myself to it").
+_JOB_LEFT = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+(?:now\s+)?retired|"
+                       rf"retired|resigned|took\s+(?:early\s+)?retirement|"
+                       rf"handed\s+in\s+(?:my|our)\s+notice)\b"
+                       rf"(?!\s+(?:from|as|my|our|the|his|her|their|myself|ourselves|to)\b)",
+                       re.I)
+#: What a job ended unnamed ends: where the speaker works, or as what (both one-valued).
+_JOB = "my employer or career"
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
 _FORMER = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
                      rf"(?:ex-|former\s+)(?P<x>.+)|"
@@ -247,7 +257,8 @@ class Ending:
 
 def thing_of(text: str) -> str:
     """The thing said, cut at a reason or a time ("the choir in March" -> "the choir")."""
-    thing = _THING_END.sub("", text.strip()).strip(" .")
+    # A time or a reason said first is no thing ("I quit last month").
+    thing = _THING_END.sub("", " " + text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
     # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
     thing = re.sub(r"^(?:touched|had|set\s+foot\s+(?:in|on)|been\s+near)\s+", "", thing, flags=re.I)
@@ -334,8 +345,8 @@ def _clause_endings(clause: str) -> list[Ending]:
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
-    if _JOB_LOST.match(clause):
-        return [Ending("my employer", "")]
+    if _JOB_LOST.match(clause) or _JOB_LEFT.match(clause):
+        return [Ending(_JOB, "")]
     if (m := _UNTIL.match(clause)) and (m["verb"].lower() in PAST or
                                           m["verb"].lower().endswith("ed")):
         # What was held: the state after "was", else the habit with its verb.

@@ -294,6 +294,22 @@ def _clauses(sentence: str) -> list[str]:
     return parts
 
 
+#: A person of the speaker's who died ("Gran passed away in March", "my dad died last
+#: year"): what that person held is over, whatever it named.
+_DIED = re.compile(r"^(?:sadly\s+|(?:my|our)\s+)*(?P<kin>[\w-]+)\s+(?:has\s+|had\s+|just\s+|"
+                   r"sadly\s+|finally\s+|recently\s+)*(?:died|passed\s+away|passed\s+on|"
+                   r"passed(?=\s*$|\s+(?:in|last|this|on|at|over|a|two|three|few|recently)\b))",
+                   re.I)
+
+
+def _died(clause: str) -> str:
+    """The person of the speaker's whose death ``clause`` tells, else "" (a name or another
+    person's relative: "my husband's gran" is not the speaker's)."""
+    m = _DIED.match(clause.strip())
+    kin = kin_word(m["kin"].lower()) if m else ""
+    return kin if kin in PEOPLE else ""
+
+
 def _parting(sentence: str) -> bool:
     """Whether a clause of ``sentence`` opens on a subject of two, the speaker one."""
     return any(_BOTH.match(p) for p in re.split(r"\s*[,;:!?()]\s*|\s-\s", sentence))
@@ -313,6 +329,14 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     if not clauses:
         return None
     avoid = set(skip)
+    # A person of the speaker's who died: their newest fact (by any words) is over.
+    dead = {k for c in clauses if (k := _died(c.text))}
+    if dead:
+        for memory in memories:
+            value = _value_of(memory["content"], who) \
+                if memory["id"] not in avoid and not predates(sentence, memory) else None
+            if value is not None and any(same_holder(k, value[0]) for k in dead):
+                return memory
     # Two who part ("Tom and I are divorced now") end what the speaker holds of that
     # person alone, not a memory naming them beside its own value ("lives in Bath with
     # Tom"): more than half the value's names must be named.

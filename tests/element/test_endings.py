@@ -72,7 +72,8 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("Went cold turkey on the energy drinks in January.", "the energy drinks"),
     ("Ex-vegetarian as of last month!", "vegetarian"),
     # The speaker's job ended by another, the job unsaid.
-    ("I got laid off in the autumn.", "my employer"),
+    ("I got laid off in the autumn.", "my employer or career"),
+    ("I took early retirement in the spring.", "my employer or career"),
     # A thing gone as a compound, held "these days".
     ("We're a car-free family these days.", "car"),
 ])
@@ -193,6 +194,20 @@ def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
     tell(store, "I was let go in March, so I'm looking around.")
     now = current(store)
     assert "Ana works at Halfords" not in now
+    assert "food bank" in now and "Priya" in now
+
+
+def test_a_job_left_without_naming_it_ends_the_speakers_occupation(store):
+    """"I retired in July" names no job: the speaker's occupation ("works as a teacher at
+    ...") is the one meant; volunteering is no job, and a parent's retirement not hers."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I work as a teacher at Northgate Primary.")
+    tell(store, "My dad retired in the spring.")
+    assert "teacher at Northgate" in current(store)
+    tell(store, "I retired in July after thirty years.")
+    now = current(store)
+    assert "works as a teacher" not in now
     assert "food bank" in now and "Priya" in now
 
 

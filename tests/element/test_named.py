@@ -140,6 +140,8 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     # A kin word in another register names the same person ("gran", "grandmother").
     ("Ana's grandmother lives with her.", "Gran passed away in the winter"),
     ("Ana's mother lives with her.", "My mum passed away last year"),
+    # A person of the speaker's who died: what they held, whatever it names.
+    ("Ana's grandfather lives in Derby.", "Grandad passed away in the autumn"),
     # A verb of finishing with its particle.
     ("Ana volunteers at the hospice shop.", "I finished up at the hospice shop in May"),
 ])
@@ -167,6 +169,7 @@ def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> Non
     # Another person's relative, though named by the same kin word.
     ("Ana's grandmother lives with her.", "My husband's gran passed away in the winter"),
     ("Ana's grandmother lives with her.", "My friend's nan passed away in the winter"),
+    ("Ana's grandfather lives in Derby.", "My neighbour's dog passed away in the autumn"),
 ])
 def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
                                                                said: str) -> None:
