@@ -156,6 +156,23 @@ _JOB_LEFT = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+(?:now\
                        rf"handed\s+in\s+(?:my|our)\s+notice)\b"
                        rf"(?!\s+(?:from|as|my|our|the|his|her|their|myself|ourselves|to)\b)",
                        re.I)
+#: The time since the speaker's last one of a thing: "it's been a year since my last
+#: cigarette", "three months since my last drink" (the thing given up, counted).
+_SINCE_LAST = re.compile(r"^(?:it\s+(?:is|has)\s+been\s+|(?:i|we)\s+(?:am|are)\s+)?(?:over\s+|"
+                         r"almost\s+|nearly\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|"
+                         r"nine|ten|\d+|a\s+few|several|a\s+couple\s+of)\s+(?:whole\s+|full\s+)?"
+                         r"(?:days?|weeks?|months?|years?)\s+(?:now\s+)?since\s+(?:my|our)\s+"
+                         r"(?:very\s+)?last\s+(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2})", re.I)
+#: A state of doing without, held now or for a span ("I've been sober for six months",
+#: "I'm vegetarian now", "we went vegan in January"): the closed class of abstinence
+#: words, each with what it does without.
+_ABSTAINS = {"sober": "drinking alcohol", "teetotal": "drinking alcohol",
+             "tee-total": "drinking alcohol", "vegetarian": "eating meat",
+             "vegan": "eating meat and dairy", "pescatarian": "eating meat"}
+_ABSTAIN = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?P<how>am|'m|are|'re|have\s+been|'ve\s+been|"
+                      rf"been|went|gone|turned|became|become)\s+(?:now\s+)?(?:completely\s+|"
+                      rf"fully\s+|totally\s+|stone[- ]cold\s+)?(?P<a>{'|'.join(_ABSTAINS)})\b",
+                      re.I)
 #: What a job ended unnamed ends: where the speaker works, or as what (both one-valued).
 _JOB = "my employer or career"
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
@@ -290,6 +307,10 @@ def endings(sentence: str) -> list[Ending]:
                 not _TAKEN_OVER.match(subject_first(clause)) or \
                 NOT_NOW.search(ENDING.sub(" ", clause)):
             continue
+        # "Three months since my last drink" is read whole: its count is no scene to skip.
+        if (m := _SINCE_LAST.match(clause)) and thing_of(m["x"]):
+            found.append(Ending(thing_of(m["x"]), ""))
+            continue
         found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
     return found
 
@@ -347,6 +368,12 @@ def _clause_endings(clause: str) -> list[Ending]:
         return [Ending(m["x"], "")]
     if _JOB_LOST.match(clause) or _JOB_LEFT.match(clause):
         return [Ending(_JOB, "")]
+    # A state of doing without, said to hold from a change or over a span, not a standing
+    # one ("I'm vegetarian" is what the speaker eats).
+    if (m := _ABSTAIN.match(clause)) and (
+            m["how"].lower() in ("went", "gone", "turned", "became", "become") or
+            any(w[0].lower() != "today" for w in _SINCE.finditer(clause[m.end():]))):
+        return [Ending(_ABSTAINS[m["a"].lower()], "")]
     if (m := _UNTIL.match(clause)) and (m["verb"].lower() in PAST or
                                           m["verb"].lower().endswith("ed")):
         # What was held: the state after "was", else the habit with its verb.
@@ -527,7 +554,8 @@ _BACK = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:am|'m|are|'re)\s+(?:now\s+
                    rf"(?:on|to)\s+(?P<x>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){{0,3}})", re.I)
 #: A memory of an ending or of doing without: what taking the thing up again ends.
 _WITHOUT = re.compile(r"\b(?:not|never|no\s+longer|doesn't|don't|isn't|gave\s+up|given\s+up|"
-                      r"quit|stopped|cut\s+out|off\s+the|free|teetotal|sober|abstain\w*)\b",
+                      r"quit|stopped|cut\s+out|off\s+the|free|teetotal|sober|abstain\w*|"
+                      r"vegetarian|vegan|pescatarian)\b",
                       re.I)
 
 

@@ -74,6 +74,12 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     # The speaker's job ended by another, the job unsaid.
     ("I got laid off in the autumn.", "my employer or career"),
     ("I took early retirement in the spring.", "my employer or career"),
+    # The time since the last one of a thing; a state of doing without, over a span or
+    # begun.
+    ("It's been a year since my last cigarette.", "cigarette"),
+    ("Three months since my last drink!", "drink"),
+    ("I've been sober since March.", "drinking alcohol"),
+    ("We went vegan in January.", "eating meat and dairy"),
     # A thing gone as a compound, held "these days".
     ("We're a car-free family these days.", "car"),
 ])
@@ -88,6 +94,8 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I've given it up.",
     "I stopped going.",
     "I'm gluten-free.",
+    "I'm vegetarian.",
+    "I'm sober today, I'm driving.",
     "I put the phone down and cried.",
     "I'm off to go swimming with the kids.",
     "Last week I dropped off the cakes at the shelter.",
