@@ -294,20 +294,39 @@ def _clauses(sentence: str) -> list[str]:
     return parts
 
 
-#: A person of the speaker's who died ("Gran passed away in March", "my dad died last
-#: year"): what that person held is over, whatever it named.
+#: A person or an animal of the speaker's who died ("Gran passed away in March", "my dad
+#: died last year", "we lost our dog in May"): what they held is over, whatever it named,
+#: and so is the speaker's having them ("I have a dog named Rex").
 _DIED = re.compile(r"^(?:sadly\s+|(?:my|our)\s+)*(?P<kin>[\w-]+)\s+(?:has\s+|had\s+|just\s+|"
                    r"sadly\s+|finally\s+|recently\s+)*(?:died|passed\s+away|passed\s+on|"
-                   r"passed(?=\s*$|\s+(?:in|last|this|on|at|over|a|two|three|few|recently)\b))",
+                   r"passed(?=\s*$|\s+(?:in|last|this|on|at|over|a|two|three|few|recently)\b))|"
+                   r"^(?:i|we)\s+(?:have\s+|had\s+|just\s+|sadly\s+|recently\s+)*lost\s+"
+                   r"(?:my|our)\s+(?:beloved\s+|dear\s+|old\s+|lovely\s+)?(?P<lost>[\w-]+)"
+                   r"(?=\s*$|\s+(?:in|last|this|on|at|over|to|a|two|three|few|recently|suddenly)\b)",
                    re.I)
 
 
 def _died(clause: str) -> str:
-    """The person of the speaker's whose death ``clause`` tells, else "" (a name or another
-    person's relative: "my husband's gran" is not the speaker's)."""
+    """The person or animal of the speaker's whose death ``clause`` tells, else "" (a name
+    or another person's relative: "my husband's gran" is not the speaker's; "lost my
+    temper" no one)."""
     m = _DIED.match(clause.strip())
-    kin = kin_word(m["kin"].lower()) if m else ""
+    kin = kin_word((m["kin"] or m["lost"]).lower()) if m else ""
     return kin if kin in PEOPLE else ""
+
+
+def _has(said: str, kin: str) -> bool:
+    """Whether a first-person fact is the speaker's having ``kin`` ("I have a dog named
+    Rex", "we've got an old cat"), one of them."""
+    m = re.match(r"^(?:i|we)\s+(?:have\s+got|'ve\s+got|have|own|got)\s+(?:a|an|one)\s+"
+                 r"(?:[\w-]+\s+){0,2}?(?P<k>[\w-]+)\b", said, re.I)
+    return m is not None and kin_word(m["k"].lower()) == kin
+
+
+def _proper_names(text: str) -> frozenset[str]:
+    """The proper names of ``text``, lower-cased (a capitalised word but the first)."""
+    return frozenset(w.lower() for w in _words(text)[1:] if w[:1].isupper() and
+                     w.lower() not in _CALENDAR)
 
 
 def _parting(sentence: str) -> bool:
@@ -329,13 +348,18 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     if not clauses:
         return None
     avoid = set(skip)
-    # A person of the speaker's who died: their newest fact (by any words) is over.
-    dead = {k for c in clauses if (k := _died(c.text))}
-    if dead:
+    # A person or animal of the speaker's who died: their newest fact (by any words), or
+    # the speaker's having them, is over; not one of another name ("we lost our dog
+    # Bramble" and "a dog named Rex": a second of a kind).
+    dead = {(k, frozenset(c.low) & _proper_names(c.text)) for c in clauses if (k := _died(c.text))}
+    for kin, named in dead:
         for memory in memories:
             value = _value_of(memory["content"], who) \
                 if memory["id"] not in avoid and not predates(sentence, memory) else None
-            if value is not None and any(same_holder(k, value[0]) for k in dead):
+            if value is None or named - value[1]:
+                continue
+            said = first_person(memory["content"], who)[0]
+            if same_holder(kin, value[0]) or value[0] == "" and _has(said, kin):
                 return memory
     # Two who part ("Tom and I are divorced now") end what the speaker holds of that
     # person alone, not a memory naming them beside its own value ("lives in Bath with

@@ -142,6 +142,7 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     ("Ana's mother lives with her.", "My mum passed away last year"),
     # A person of the speaker's who died: what they held, whatever it names.
     ("Ana's grandfather lives in Derby.", "Grandad passed away in the autumn"),
+    ("Ana has a cat named Biscuit.", "We lost our cat in the spring"),
     # A verb of finishing with its particle.
     ("Ana volunteers at the hospice shop.", "I finished up at the hospice shop in May"),
 ])
@@ -170,6 +171,9 @@ def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> Non
     ("Ana's grandmother lives with her.", "My husband's gran passed away in the winter"),
     ("Ana's grandmother lives with her.", "My friend's nan passed away in the winter"),
     ("Ana's grandfather lives in Derby.", "My neighbour's dog passed away in the autumn"),
+    ("Ana has a cat named Biscuit.", "We lost our cat Pip in the spring"),
+    ("Ana has a cat named Biscuit.", "I lost my temper in the spring"),
+    ("Ana has two cats, Biscuit and Pip.", "We lost our cat in the spring"),
 ])
 def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
                                                                said: str) -> None:
