@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from index import terms
+
 from .decisions import Pool
 from .episode_words import PAST
 from .episodes import tell
@@ -98,7 +100,8 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"(?:wound|closed|shut)\s+down(?=\s+(?:my|our)\b)|"
              r"retired(?=\s+(?:my|our)\b)|"
              # Not renewing a membership, a ticket or a lease lets it end.
-             r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+renew(?:ed)?|"
+             r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+(?:bother(?:ed)?\s+)?"
+             r"renew(?:ed|ing)?|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              # A thing of the speaker's lost: "lost my job at the bank", "lost our
              # allotment"; not a person (a bereavement is theirs), nor a faculty or a
@@ -227,6 +230,11 @@ _SUBJECT_ENDED = re.compile(
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
+    # A thing returned or removed: "the allotment's gone back to the council", "the
+    # braces came off last week" (not "came off the bike": what it came off).
+    r"(?:went|gone|been\s+(?:given|handed|sent))\s+back\s+to\s+(?=the\b)|"
+    r"c(?:a|o)me\s+off(?=\s*$|\s*[,.;!]|\s+(?:last|this|in|at|yesterday|today|finally|"
+    r"for\s+good|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b)|"
     # Idioms of being done: "yoga classes fell by the wayside", "choir practice went out
     # the window", "Leeds is in the rear-view mirror", "vegetarian no more".
     r"(?:fell|fallen|went|gone)\s+by\s+the\s+wayside|(?:went|gone)\s+out\s+(?:of\s+)?the\s+"
@@ -404,6 +412,8 @@ def _clause_endings(clause: str) -> list[Ending]:
             holder = UNKNOWN
         elif not set(holder.split()) & PEOPLE:
             holder = ""
+        elif re.search(r"\bback\s+to\b", clause, re.I):
+            return []   # a person gone back to school or work has ended nothing
         return [Ending(thing_of(thing), holder)] if thing_of(thing) else []
     return []
 
@@ -438,8 +448,20 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         pool.append(memory)
     if not pool:
         return None
+    # The thing named in the memory's own words, and in no other's ("the allotment" and
+    # "rents an allotment by the river", .28 by the model): that memory is meant.
+    said = set(terms(thing)) - _LIGHT_TERMS
+    if said:
+        naming = [m for m in pool if said <= set(terms(first_person(m["content"], who)[0]))]
+        if len(naming) == 1:
+            return naming[0]
     closest, best, second = _nearest_activity(thing, pool, who, embed)
     return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
+
+
+#: Words a thing says nothing distinctive by: "my", "thing", "stuff", "habit".
+_LIGHT_TERMS = frozenset(terms("my our the a an this that thing things stuff habit lot "
+                               "whole one bit kind sort"))
 
 
 #: Verbs whose "-ing" form is irregular or that are auxiliaries in a first-person fact.

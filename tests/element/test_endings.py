@@ -80,6 +80,10 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("Three months since my last drink!", "drink"),
     ("I've been sober since March.", "drinking alcohol"),
     ("We went vegan in January.", "eating meat and dairy"),
+    # Not bothering to renew; a thing returned or removed.
+    ("Didn't bother renewing the National Trust membership.", "the National Trust membership"),
+    ("The campervan's gone back to the hire company.", "The campervan"),
+    ("The plaster cast came off on Friday!", "The plaster cast"),
     # A thing gone as a compound, held "these days".
     ("We're a car-free family these days.", "car"),
 ])
@@ -95,6 +99,8 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I stopped going.",
     "I'm gluten-free.",
     "I'm vegetarian.",
+    "My son has gone back to the school after half term.",
+    "The wheel came off the trolley.",
     "I'm sober today, I'm driving.",
     "I put the phone down and cried.",
     "I'm off to go swimming with the kids.",
@@ -191,6 +197,21 @@ def test_an_ending_of_another_kind_keeps_the_habit(store):
     tell(store, "I have a cat called Miso.")
     tell(store, "We're a car-free household these days.")
     assert "cat called Miso" in current(store)
+
+
+def test_an_ending_naming_the_memorys_own_word_ends_it(store):
+    """"The allotment" names a word of one memory only ("rents an allotment by the
+    river"; the model reads them .28 apart): that memory; "the squash club" names a word
+    ("club") of another club's, not all of its words."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I rent an allotment by the canal.")
+    tell(store, "I'm a member of the rugby club.")
+    tell(store, "I quit the squash club.")
+    assert "rugby club" in current(store)
+    assert tell(store, "The allotment's gone back to the council.") == ["supersede"]
+    now = current(store)
+    assert "rents an allotment" not in now and "rugby club" in now and "Priya" in now
 
 
 def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
