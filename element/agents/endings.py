@@ -450,9 +450,9 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         return None
     # The thing named in the memory's own words, and in no other's ("the allotment" and
     # "rents an allotment by the river", .28 by the model): that memory is meant.
-    said = set(terms(thing)) - _LIGHT_TERMS
-    if said:
-        naming = [m for m in pool if said <= set(terms(first_person(m["content"], who)[0]))]
+    words = set(terms(thing)) - _LIGHT_TERMS
+    if words:
+        naming = [m for m in pool if words <= set(terms(first_person(m["content"], who)[0]))]
         if len(naming) == 1:
             return naming[0]
     closest, best, second = _nearest_activity(thing, pool, who, embed)
