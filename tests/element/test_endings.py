@@ -80,10 +80,9 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("Three months since my last drink!", "drink"),
     ("I've been sober since March.", "drinking alcohol"),
     ("We went vegan in January.", "eating meat and dairy"),
-    # Not bothering to renew; a thing returned or removed.
+    # Not bothering to renew; a thing returned.
     ("Didn't bother renewing the National Trust membership.", "the National Trust membership"),
     ("The campervan's gone back to the hire company.", "The campervan"),
-    ("The plaster cast came off on Friday!", "The plaster cast"),
     # A thing gone as a compound, held "these days".
     ("We're a car-free family these days.", "car"),
 ])
@@ -101,6 +100,7 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I'm vegetarian.",
     "My son has gone back to the school after half term.",
     "The wheel came off the trolley.",
+    "It's been two days since my last gym session, I've had a cold.",
     "I'm sober today, I'm driving.",
     "I put the phone down and cried.",
     "I'm off to go swimming with the kids.",
