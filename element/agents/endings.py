@@ -447,14 +447,19 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         pool.append(memory)
     if not pool:
         return None
+    # A thing said by a bare past verb ("haven't played in months") is an answer's
+    # ellipsis, its object left to what was asked (``polarity.py``): read as said.
+    first = thing.split()[0].lower()
+    bare = len(thing.split()) == 1 and (first in PAST or first.endswith("ed"))
     # The thing named in the memory's own words, and in no other's ("the allotment" and
     # "rents an allotment by the river", .28 by the model): that memory is meant.
     words = set(terms(thing)) - _LIGHT_TERMS
-    if words:
+    if words and not bare:
         naming = [m for m in pool if words <= set(terms(first_person(m["content"], who)[0]))]
         if len(naming) == 1:
             return naming[0]
-    closest, best, second = _nearest_activity(thing, pool, who, embed)
+    closest, best, second = (nearest_attribute if bare else _nearest_activity)(
+        thing, pool, who, embed)
     return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
 
 
