@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.endings import activity, endings
+from element.agents.endings import endings
+from element.agents.meant import activity
 from element.agents.holders import holder_of
 from element.agents.rules import clean
 from tests.element.speaker import BACKGROUND, current, open_store, tell
