@@ -25,6 +25,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
     (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should)n't\b", r"\1 not"),
+    # "it's been", "she's got": "has" before a participle ("it is been" read it as "is").
+    (r"\b(it|that|what|he|she)'s(?=\s+(?:been|got|gone|had)\b)", r"\1 has"),
     (r"\b(it|that|what|he|she)'s\b", r"\1 is"), (r"\bname's\b", "name is"),
     (MY_IS, r"\1 is "))]
 _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|btw|by the way|"

@@ -31,15 +31,16 @@ benchmark, no name.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
+
 
 from .decisions import Pool
 from .episode_words import PAST
 from .episodes import tell
 from .kinds import TIMES
+from .meant import ENDED_MARGIN, ENDED_MIN, ended_by_meaning
 from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
 from .observation import Observation
@@ -47,22 +48,13 @@ from .profile import whose
 from .restated import change_to, introduced
 from .rules import Candidate
 from .slots import PEOPLE, single_slot, slot_target
-from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event,
-                      nearest_attribute)
+from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
            "resumed_memory", "thing_of",
            "choice_change", "beside_ending", "speakers_own", "ENDED_MIN", "ENDED_MARGIN",
            "KIN_SUBJECT"]
 
-#: The least cosine of the thing ended and a memory (both stripped) for the memory to be
-#: the one ended; an unrelated fact of the same person scores under .3 ("the food bank"
-#: and "takes the bus to work" .25), the one meant in other words over it ("red meat" and
-#: "eats steak a couple of times a week" .38, "caffeine" and "drinks five cups of coffee a
-#: day" .51).
-ENDED_MIN = 0.33
-#: How much closer than the next memory it must be.
-ENDED_MARGIN = 0.1
 
 #: The speaker as the subject: I, we, "X and I", or none (a clause opening on its verb).
 _SPEAKER = r"(?:(?:i|we)|(?:(?:my|our)\s+)?[\w'-]+\s+and\s+i)"
@@ -98,7 +90,8 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"(?:wound|closed|shut)\s+down(?=\s+(?:my|our)\b)|"
              r"retired(?=\s+(?:my|our)\b)|"
              # Not renewing a membership, a ticket or a lease lets it end.
-             r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+renew(?:ed)?|"
+             r"(?:did\s+not|didn't|have\s+not|haven't|never)\s+(?:bother(?:ed)?\s+)?"
+             r"renew(?:ed|ing)?|"
              r"broke\s+up\s+with|split\s+(?:up\s+)?with|parted\s+ways\s+with|"
              # A thing of the speaker's lost: "lost my job at the bank", "lost our
              # allotment"; not a person (a bereavement is theirs), nor a faculty or a
@@ -148,6 +141,34 @@ _JOB_LOST = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:was|were|got|get|been|have\
                        rf"'ve\s+been|had\s+been)\s+(?:let\s+go|laid\s+off|made\s+redundant|"
                        rf"fired(?!\s+up)|sacked|dismissed)\b(?!\s+(?:from|as|at)\s+(?:my|our)\s+"
                        rf"(?:{_KIN})\b)", re.I)
+#: The speaker's job left by the speaker, told without it: "I retired in July", "I've
+#: resigned", "handed in my notice", "I'm retired now" (not "retired from the choir" or
+#: "retired my old laptop": a thing named; not "resigned myself to it").
+_JOB_LEFT = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+(?:now\s+)?retired|"
+                       rf"retired|resigned|took\s+(?:early\s+)?retirement|"
+                       rf"handed\s+in\s+(?:my|our)\s+notice)\b"
+                       rf"(?!\s+(?:from|as|my|our|the|his|her|their|myself|ourselves|to)\b)",
+                       re.I)
+#: The time since the speaker's last one of a thing: "it's been a year since my last
+#: cigarette", "three months since my last drink" (the thing given up, counted; not "two
+#: days since my last gym session": a pause).
+_SINCE_LAST = re.compile(r"^(?:it\s+(?:is|has)\s+been\s+|(?:i|we)\s+(?:am|are)\s+)?(?:over\s+|"
+                         r"almost\s+|nearly\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|"
+                         r"nine|ten|\d+|a\s+few|several|a\s+couple\s+of)\s+(?:whole\s+|full\s+)?"
+                         r"(?:weeks?|months?|years?)\s+(?:now\s+)?since\s+(?:my|our)\s+"
+                         r"(?:very\s+)?last\s+(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2})", re.I)
+#: A state of doing without, held now or for a span ("I've been sober for six months",
+#: "I'm vegetarian now", "we went vegan in January"): the closed class of abstinence
+#: words, each with what it does without.
+_ABSTAINS = {"sober": "drinking alcohol", "teetotal": "drinking alcohol",
+             "tee-total": "drinking alcohol", "vegetarian": "eating meat",
+             "vegan": "eating meat and dairy", "pescatarian": "eating meat"}
+_ABSTAIN = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?P<how>am|'m|are|'re|have\s+been|'ve\s+been|"
+                      rf"been|went|gone|turned|became|become)\s+(?:now\s+)?(?:completely\s+|"
+                      rf"fully\s+|totally\s+|stone[- ]cold\s+)?(?P<a>{'|'.join(_ABSTAINS)})\b",
+                      re.I)
+#: What a job ended unnamed ends: where the speaker works, or as what (both one-valued).
+_JOB = "my employer or career"
 #: "I'm an ex-smoker", "we're former members": what the speaker was.
 _FORMER = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+)?(?:an?\s+)?"
                      rf"(?:ex-|former\s+)(?P<x>.+)|"
@@ -157,7 +178,8 @@ _FORMER = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re)\s+(?:now\s+
                      rf"(?:\s+(?:as\s+of|since|for|now|these\s+days|here)\b.*)?)$", re.I)
 #: "Smoke-free", "caffeine-free": the thing gone, as a compound.
 _FREE = re.compile(r"\b(?P<x>[a-z]+)-free\b", re.I)
-_SINCE = re.compile(r"\b(?:now|today|since|for\s+(?:a|an|\d+|two|three|four|five|six|several|"
+_SINCE = re.compile(r"\b(?:now|today|since|these\s+days|nowadays|any\s?more|"
+                    r"for\s+(?:a|an|\d+|two|three|four|five|six|several|"
                     r"a\s+few)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
                     r"several)\s+(?:days?|weeks?|months?|years?))\b", re.I)
 #: Another's act ending the speaker's thing: "my GP took me off the sertraline".
@@ -199,6 +221,9 @@ _SUBJECT_ENDED = re.compile(
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
+    # A thing returned: "the allotment's gone back to the council" (not "came off": a
+    # part of a thing comes off, "the piano lid came off", and the thing goes on).
+    r"(?:went|gone|been\s+(?:given|handed|sent))\s+back\s+to\s+(?=the\b)|"
     # Idioms of being done: "yoga classes fell by the wayside", "choir practice went out
     # the window", "Leeds is in the rear-view mirror", "vegetarian no more".
     r"(?:fell|fallen|went|gone)\s+by\s+the\s+wayside|(?:went|gone)\s+out\s+(?:of\s+)?the\s+"
@@ -246,7 +271,8 @@ class Ending:
 
 def thing_of(text: str) -> str:
     """The thing said, cut at a reason or a time ("the choir in March" -> "the choir")."""
-    thing = _THING_END.sub("", text.strip()).strip(" .")
+    # A time or a reason said first is no thing ("I quit last month").
+    thing = _THING_END.sub("", " " + text.strip()).strip(" .")
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
     # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
     thing = re.sub(r"^(?:touched|had|set\s+foot\s+(?:in|on)|been\s+near)\s+", "", thing, flags=re.I)
@@ -277,6 +303,10 @@ def endings(sentence: str) -> list[Ending]:
         if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
                 not _TAKEN_OVER.match(subject_first(clause)) or \
                 NOT_NOW.search(ENDING.sub(" ", clause)):
+            continue
+        # "Three months since my last drink" is read whole: its count is no scene to skip.
+        if (m := _SINCE_LAST.match(clause)) and thing_of(m["x"]):
+            found.append(Ending(thing_of(m["x"]), ""))
             continue
         found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
     return found
@@ -326,14 +356,21 @@ def _clause_endings(clause: str) -> list[Ending]:
     clause = _SUBORDINATE.sub("", clause, count=1)
     if m := _ACTED_OFF.search(clause):
         return [Ending(thing_of(m["x"]), "")] if thing_of(m["x"]) else []
-    # "Six months smoke-free", "caffeine-free since May": a thing given up, dated; not a
-    # standing diet ("I'm gluten-free" is what the speaker eats, not an ending).
+    # "Six months smoke-free", "caffeine-free since May", "a pet-free household these
+    # days": a thing given up, dated; not a standing diet ("I'm gluten-free" is what the
+    # speaker eats, not an ending).
     if (m := _FREE.search(clause)) and _SINCE.search(clause) and \
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
-    if _JOB_LOST.match(clause):
-        return [Ending("my employer", "")]
+    if _JOB_LOST.match(clause) or _JOB_LEFT.match(clause):
+        return [Ending(_JOB, "")]
+    # A state of doing without, said to hold from a change or over a span, not a standing
+    # one ("I'm vegetarian" is what the speaker eats).
+    if (m := _ABSTAIN.match(clause)) and (
+            m["how"].lower() in ("went", "gone", "turned", "became", "become") or
+            any(w[0].lower() != "today" for w in _SINCE.finditer(clause[m.end():]))):
+        return [Ending(_ABSTAINS[m["a"].lower()], "")]
     if (m := _UNTIL.match(clause)) and (m["verb"].lower() in PAST or
                                           m["verb"].lower().endswith("ed")):
         # What was held: the state after "was", else the habit with its verb.
@@ -364,6 +401,8 @@ def _clause_endings(clause: str) -> list[Ending]:
             holder = UNKNOWN
         elif not set(holder.split()) & PEOPLE:
             holder = ""
+        elif re.search(r"\bback\s+to\b", clause, re.I):
+            return []   # a person gone back to school or work has ended nothing
         return [Ending(thing_of(thing), holder)] if thing_of(thing) else []
     return []
 
@@ -376,30 +415,6 @@ def speakers_own(clause: str) -> bool:
                                set(said_by.split()) & PEOPLE or
                                re.match(r"(?:he|she|they|his|her|their)\b",
                                         subject_first(clause), re.I))
-
-
-def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
-                     embed: Callable[[list[str]], np.ndarray],
-                     skip: Sequence[str] = (), holder: str = "") -> Memory | None:
-    """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
-    whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
-    closer than the next (see the module's note); of ``holder``'s (a person of the
-    speaker's: "dad") when given."""
-    pool = []
-    for memory in candidates:
-        if memory["id"] in skip:
-            continue
-        said = first_person(memory["content"], who)
-        if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-                ENDING.search(said[0]) or NOT_NOW.search(said[0]):
-            continue
-        if not same_holder(memory_holder(said[0]), holder):
-            continue
-        pool.append(memory)
-    if not pool:
-        return None
-    closest, best, second = nearest_attribute(thing, pool, who, embed)
-    return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
 
 
 def ended_memory(sentence: str, pool: Pool, who: str,
@@ -453,7 +468,8 @@ _BACK = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+)?(?:am|'m|are|'re)\s+(?:now\s+
                    rf"(?:on|to)\s+(?P<x>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){{0,3}})", re.I)
 #: A memory of an ending or of doing without: what taking the thing up again ends.
 _WITHOUT = re.compile(r"\b(?:not|never|no\s+longer|doesn't|don't|isn't|gave\s+up|given\s+up|"
-                      r"quit|stopped|cut\s+out|off\s+the|free|teetotal|sober|abstain\w*)\b",
+                      r"quit|stopped|cut\s+out|off\s+the|free|teetotal|sober|abstain\w*|"
+                      r"vegetarian|vegan|pescatarian)\b",
                       re.I)
 
 

@@ -17,8 +17,8 @@ from index import RELATIONS
 
 from .rules import norm
 
-__all__ = ["UNKNOWN", "holder_of", "possessed", "same_holder", "memory_holder", "kin_modifier",
-           "subject_first", "without_opening"]
+__all__ = ["UNKNOWN", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
+           "kin_modifier", "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
 _OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
@@ -155,9 +155,23 @@ def memory_holder(sentence: str) -> str:
     return holder
 
 
+#: The words of one kin relation in its registers and dialects ("nan", "gran", "grandma"
+#: and "grandmother" are one person of the speaker's): a closed class of English, each
+#: read as its first word.
+_KIN_SAME = ("grandmother grandma granny gran nan nana nanna", "grandfather grandpa grandad "
+             "granddad gramps", "mother mum mom mam mummy mommy", "father dad daddy papa")
+_KIN = {w: group.split()[0] for group in _KIN_SAME for w in group.split()}
+
+
+def kin_word(word: str) -> str:
+    """A kin word as its relation's first word ("nan" -> "grandmother"); any other as it is."""
+    return _KIN.get(word.lower(), word)
+
+
 def same_holder(a: str, b: str) -> bool:
     """Whether holders ``a`` and ``b`` are one: equal, or sharing a word ("son leo" and
-    "leo"); never when one is not known."""
+    "leo"; "nan" and "grandmother": :func:`kin_word`); never when one is not known."""
     if UNKNOWN in (a, b):
         return False
-    return a == b or bool(a and b and set(a.split()) & set(b.split()))
+    return a == b or bool(a and b and {kin_word(w) for w in a.split()} &
+                          {kin_word(w) for w in b.split()})

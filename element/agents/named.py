@@ -45,7 +45,7 @@ from .profile import whose
 from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
-from .holders import same_holder
+from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEAR_WORDS",
@@ -53,7 +53,7 @@ __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEA
 
 #: Markers of an ending, from general English (see the module's note).
 ENDING = re.compile(r"""\b(?:
-    end(?:ed|s)(?!\s+up)|c(?:a|o)me\s+to\s+an\s+end|finish(?:ed|es)|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
+    end(?:ed|s)(?!\s+up)|c(?:a|o)me\s+to\s+an\s+end|finish(?:ed|es)(?:\s+up)?|complet(?:ed|es)|wrapped\s+up|(?:am|are|is|'m|'re)\s+done\s+with|
     clos(?:ed|ing)(?:\s+(?:out|down))?|shut(?:\s+down)?|folded|went\s+(?:bust|under)|
     (?:went|gone)\s+out\s+of\s+business|
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?gone(?!\s+(?:to|for|on|out|up|into|through|back|over)\b)|
@@ -190,6 +190,7 @@ def _value_of(content: str, who: str) -> tuple[str, frozenset[str], frozenset[st
 
 def _rare(text: str, who: str) -> frozenset[str]:
     """The content words (stemmed) of ``text`` rare enough to name a value."""
+    text = " ".join(kin_word(w) for w in text.split())    # "nan" names "grandmother"
     return frozenset(t for t in terms(text) if len(t) >= 4 and t not in _LIGHT) - \
         set(terms(who)) - _CALENDAR_TERMS
 
@@ -232,7 +233,7 @@ def _clause(text: str) -> _Clause:
     words = _words(text)
     low = [re.sub(r"'s?$", "", w.lower()) for w in words]
     # A compound's longest part ("e-*bike*", "smoke-free"), as a memory's value names it.
-    stems = [max(terms(w) or [""], key=len) for w in words]
+    stems = [max(terms(kin_word(w)) or [""], key=len) for w in words]
     spans = []
     for m in ENDING.finditer(text):
         start = len(_words(text[:m.start()]))
@@ -281,12 +282,56 @@ _BOTH = re.compile(r"^(?:(?:my|our|the)\s+(?:(?![\w'-]+ed\b)[\w'-]+\s+){0,2}(?![
 
 
 def _clauses(sentence: str) -> list[str]:
-    """``sentence``'s clauses (:data:`_CLAUSE`), a subject of two kept with its verb."""
-    both = _BOTH.match(sentence)
-    parts = _CLAUSE.split(sentence[both.end():] if both else sentence)
-    if both:
-        parts[0] = both.group(0) + parts[0]
+    """``sentence``'s clauses (:data:`_CLAUSE`), a subject of two kept with its verb,
+    whichever clause it opens ("The wedding's off, Marcus and I have called it a day")."""
+    parts = []
+    for piece in re.split(r"\s*[,;:!?()]\s*|\s-\s", sentence):
+        both = _BOTH.match(piece)
+        split = _CLAUSE.split(piece[both.end():] if both else piece)
+        if both:
+            split[0] = both.group(0) + split[0]
+        parts.extend(split)
     return parts
+
+
+#: A person or an animal of the speaker's who died ("Gran passed away in March", "my dad
+#: died last year", "we lost our dog in May"): what they held is over, whatever it named,
+#: and so is the speaker's having them ("I have a dog named Rex").
+_DIED = re.compile(r"^(?:sadly\s+|(?:my|our)\s+)*(?P<kin>[\w-]+)\s+(?:has\s+|had\s+|just\s+|"
+                   r"sadly\s+|finally\s+|recently\s+)*(?:died|passed\s+away|passed\s+on|"
+                   r"passed(?=\s*$|\s+(?:in|last|this|on|at|over|a|two|three|few|recently)\b))|"
+                   r"^(?:i|we)\s+(?:have\s+|had\s+|just\s+|sadly\s+|recently\s+)*lost\s+"
+                   r"(?:my|our)\s+(?:beloved\s+|dear\s+|old\s+|lovely\s+)?(?P<lost>[\w-]+)"
+                   r"(?=\s*$|\s+(?:in|last|this|on|at|over|to|a|two|three|few|recently|suddenly)\b)",
+                   re.I)
+
+
+def _died(clause: str) -> str:
+    """The person or animal of the speaker's whose death ``clause`` tells, else "" (a name
+    or another person's relative: "my husband's gran" is not the speaker's; "lost my
+    temper" no one)."""
+    m = _DIED.match(clause.strip())
+    kin = kin_word((m["kin"] or m["lost"]).lower()) if m else ""
+    return kin if kin in PEOPLE else ""
+
+
+def _has(said: str, kin: str) -> bool:
+    """Whether a first-person fact is the speaker's having ``kin`` ("I have a dog named
+    Rex", "we've got an old cat"), one of them."""
+    m = re.match(r"^(?:i|we)\s+(?:have\s+got|'ve\s+got|have|own|got)\s+(?:a|an|one)\s+"
+                 r"(?:[\w-]+\s+){0,2}?(?P<k>[\w-]+)\b", said, re.I)
+    return m is not None and kin_word(m["k"].lower()) == kin
+
+
+def _proper_names(text: str) -> frozenset[str]:
+    """The proper names of ``text``, lower-cased (a capitalised word but the first)."""
+    return frozenset(w.lower() for w in _words(text)[1:] if w[:1].isupper() and
+                     w.lower() not in _CALENDAR)
+
+
+def _parting(sentence: str) -> bool:
+    """Whether a clause of ``sentence`` opens on a subject of two, the speaker one."""
+    return any(_BOTH.match(p) for p in re.split(r"\s*[,;:!?()]\s*|\s-\s", sentence))
 
 
 def ended_target(sentence: str, memories: Iterable[Memory], who: str,
@@ -303,10 +348,23 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     if not clauses:
         return None
     avoid = set(skip)
+    # A person or animal of the speaker's who died: their newest fact (by any words), or
+    # the speaker's having them, is over; not one of another name ("we lost our dog
+    # Bramble" and "a dog named Rex": a second of a kind).
+    dead = {(k, frozenset(c.low) & _proper_names(c.text)) for c in clauses if (k := _died(c.text))}
+    for kin, named in dead:
+        for memory in memories:
+            value = _value_of(memory["content"], who) \
+                if memory["id"] not in avoid and not predates(sentence, memory) else None
+            if value is None or named - value[1]:
+                continue
+            said = first_person(memory["content"], who)[0]
+            if same_holder(kin, value[0]) or value[0] == "" and _has(said, kin):
+                return memory
     # Two who part ("Tom and I are divorced now") end what the speaker holds of that
     # person alone, not a memory naming them beside its own value ("lives in Bath with
     # Tom"): more than half the value's names must be named.
-    least = 0.51 if _BOTH.match(sentence) else 0.5
+    least = 0.51 if _parting(sentence) else 0.5
     best: tuple[tuple[bool, float], Memory] | None = None
     for memory in memories:
         if memory["id"] in avoid or predates(sentence, memory):
@@ -319,7 +377,9 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
             # Another person's clause ("my sister's Toyota died") is not the speaker's.
             if set(clause.said_by.split()) & PEOPLE and \
                     not same_holder(clause.said_by, holder) or \
-                    holder and not (clause.said_by == holder or holder in clause.text.lower()):
+                    holder and not (same_holder(clause.said_by, holder) or
+                                    holder in clause.text.lower() or
+                                    kin_word(holder) in map(kin_word, clause.low)):
                 continue
             share = _named_near(clause, names, rare)
             # A proper name says which memory more surely than a common word.

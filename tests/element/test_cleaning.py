@@ -132,3 +132,16 @@ def test_d_is_had_before_a_participle_and_would_elsewhere(text: str, cleaned: st
     """'d before a past participle is "had": "I'd left" read as "I would left" told no
     change; before anything else it is "would"."""
     assert clean(text) == cleaned
+
+
+@pytest.mark.parametrize("text,cleaned", [
+    ("It's been a year since my last cigarette.", "It has been a year since my last cigarette"),
+    ("She's got a new job.", "She has got a new job"),
+    ("It's great.", "It is great"),
+    ("He's a nurse.", "He is a nurse"),
+])
+def test_s_is_has_before_a_participle_and_is_elsewhere(text: str, cleaned: str) -> None:
+    """'s before "been", "got", "gone", "had" is "has": "it is been" was read apart from
+    the episode's "it has been", so a change and the episode of one sentence were both
+    stored."""
+    assert clean(text) == cleaned

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from element.agents.endings import endings
+from element.agents.meant import activity
 from element.agents.holders import holder_of
 from element.agents.rules import clean
 from tests.element.speaker import BACKGROUND, current, open_store, tell
@@ -72,7 +73,19 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("Went cold turkey on the energy drinks in January.", "the energy drinks"),
     ("Ex-vegetarian as of last month!", "vegetarian"),
     # The speaker's job ended by another, the job unsaid.
-    ("I got laid off in the autumn.", "my employer"),
+    ("I got laid off in the autumn.", "my employer or career"),
+    ("I took early retirement in the spring.", "my employer or career"),
+    # The time since the last one of a thing; a state of doing without, over a span or
+    # begun.
+    ("It's been a year since my last cigarette.", "cigarette"),
+    ("Three months since my last drink!", "drink"),
+    ("I've been sober since March.", "drinking alcohol"),
+    ("We went vegan in January.", "eating meat and dairy"),
+    # Not bothering to renew; a thing returned.
+    ("Didn't bother renewing the National Trust membership.", "the National Trust membership"),
+    ("The campervan's gone back to the hire company.", "The campervan"),
+    # A thing gone as a compound, held "these days".
+    ("We're a car-free family these days.", "car"),
 ])
 def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     assert [(e.thing, e.holder) for e in endings(clean(said))] == [(thing, "")]
@@ -85,6 +98,11 @@ def test_an_ending_names_the_thing_ended_as_the_speakers(said, thing):
     "I've given it up.",
     "I stopped going.",
     "I'm gluten-free.",
+    "I'm vegetarian.",
+    "My son has gone back to the school after half term.",
+    "The wheel came off the trolley.",
+    "It's been two days since my last gym session, I've had a cold.",
+    "I'm sober today, I'm driving.",
     "I put the phone down and cried.",
     "I'm off to go swimming with the kids.",
     "Last week I dropped off the cakes at the shelter.",
@@ -130,6 +148,21 @@ def test_a_persons_negated_present_is_theirs():
     assert holder_of("my manager is Dev") == ""
 
 
+@pytest.mark.parametrize("fact,said", [
+    ("I cycle to work every day", "cycling to work every day"),
+    ("I run marathons", "running marathons"),
+    ("I am a nurse at the Royal Free", "being a nurse at the Royal Free"),
+    ("I have a dog called Rufus", "having a dog called Rufus"),
+    ("We visit my mum on Sundays", "visiting my mum on Sundays"),
+    ("I can't swim", ""),
+    ("my sister lives in Hull", ""),
+])
+def test_a_fact_said_as_its_activity(fact, said):
+    """What an ending names ("a cyclist", "nursing") is compared with the memory read as
+    its activity too; a modal or another's fact opens on no verb of the speaker's."""
+    assert activity(fact) == said
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "endings")
@@ -144,6 +177,44 @@ def test_an_ending_in_other_words_ends_the_memory_meant(store):
     assert "espressos" not in current(store)
 
 
+def test_an_ending_naming_the_role_ends_the_habit(store):
+    """"Not much of a swimmer these days" names the role, the memory the habit ("swims at
+    the lido every morning")."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I swim at the lido every morning.")
+    tell(store, "I have a cat called Miso.")
+    assert tell(store, "I'm not much of a swimmer these days, my shoulder's bad.") == \
+        ["supersede"]
+    now = current(store)
+    assert "swims at the lido" not in now
+    assert "cat called Miso" in now and "food bank" in now and "Priya" in now
+
+
+def test_an_ending_of_another_kind_keeps_the_habit(store):
+    """"A car-free household" names none of the speaker's memories: the cat stays."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I have a cat called Miso.")
+    tell(store, "We're a car-free household these days.")
+    assert "cat called Miso" in current(store)
+
+
+def test_an_ending_naming_the_memorys_own_word_ends_it(store):
+    """"The allotment" names a word of one memory only ("rents an allotment by the
+    river"; the model reads them .28 apart): that memory; "the squash club" names a word
+    ("club") of another club's, not all of its words."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I rent an allotment by the canal.")
+    tell(store, "I'm a member of the rugby club.")
+    tell(store, "I quit the squash club.")
+    assert "rugby club" in current(store)
+    assert tell(store, "The allotment's gone back to the council.") == ["supersede"]
+    now = current(store)
+    assert "rents an allotment" not in now and "rugby club" in now and "Priya" in now
+
+
 def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
     """"I was let go in March" names no job: the speaker's one employer is the one meant,
     as "I don't have a car anymore" ends the car; the volunteering is no employer."""
@@ -153,6 +224,20 @@ def test_a_job_lost_without_naming_it_ends_the_speakers_employer(store):
     tell(store, "I was let go in March, so I'm looking around.")
     now = current(store)
     assert "Ana works at Halfords" not in now
+    assert "food bank" in now and "Priya" in now
+
+
+def test_a_job_left_without_naming_it_ends_the_speakers_occupation(store):
+    """"I retired in July" names no job: the speaker's occupation ("works as a teacher at
+    ...") is the one meant; volunteering is no job, and a parent's retirement not hers."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I work as a teacher at Northgate Primary.")
+    tell(store, "My dad retired in the spring.")
+    assert "teacher at Northgate" in current(store)
+    tell(store, "I retired in July after thirty years.")
+    now = current(store)
+    assert "works as a teacher" not in now
     assert "food bank" in now and "Priya" in now
 
 

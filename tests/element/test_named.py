@@ -135,6 +135,16 @@ def test_the_memory_meant_is_the_one_naming_the_value() -> None:
     ("Ana is engaged to Ravi.", "Ravi and I parted ways over the summer"),
     ("Ana is seeing a guy called Otto.", "Otto and I called it a day before Easter"),
     ("Ana sings with the harbour choir.", "The harbour choir and I parted ways last spring"),
+    # The two who part after another clause: still one subject.
+    ("Ana is engaged to Ravi.", "The engagement is off, Ravi and I parted ways in June"),
+    # A kin word in another register names the same person ("gran", "grandmother").
+    ("Ana's grandmother lives with her.", "Gran passed away in the winter"),
+    ("Ana's mother lives with her.", "My mum passed away last year"),
+    # A person of the speaker's who died: what they held, whatever it names.
+    ("Ana's grandfather lives in Derby.", "Grandad passed away in the autumn"),
+    ("Ana has a cat named Biscuit.", "We lost our cat in the spring"),
+    # A verb of finishing with its particle.
+    ("Ana volunteers at the hospice shop.", "I finished up at the hospice shop in May"),
 ])
 def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> None:
     memory = {"id": "m", "content": content, "occurred_at": "2024-01-01T00:00:00Z"}
@@ -157,6 +167,13 @@ def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> Non
     # Two people who did something together parted from nothing.
     ("Ana's boyfriend is called Callum.", "Callum and I went to the cinema last night"),
     ("Ana's boyfriend is called Callum.", "My sister and her husband went their separate ways"),
+    # Another person's relative, though named by the same kin word.
+    ("Ana's grandmother lives with her.", "My husband's gran passed away in the winter"),
+    ("Ana's grandmother lives with her.", "My friend's nan passed away in the winter"),
+    ("Ana's grandfather lives in Derby.", "My neighbour's dog passed away in the autumn"),
+    ("Ana has a cat named Biscuit.", "We lost our cat Pip in the spring"),
+    ("Ana has a cat named Biscuit.", "I lost my temper in the spring"),
+    ("Ana has two cats, Biscuit and Pip.", "We lost our cat in the spring"),
 ])
 def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
                                                                said: str) -> None:
