@@ -75,6 +75,10 @@ def elided(text: str, question: str | None) -> str:
         # working", "still at" -> "I am at".
         plain = verb and not verb.endswith("ing") and (q["aux"] or "do").lower() == "do"
         no, yes = ("I do not", "I") if plain else ("I am not", "I am")
+        if _doing(value, prep):
+            # "Still on the bus?" / "Cycling now, since March.": a new activity, told by
+            # its gerund, not a new thing in the question's frame ("on Cycling").
+            return f"{no} {frame} {asked} anymore. I am {value.lower()} {when}. {rest}".strip()
         said = f"{no} {frame} {asked} anymore. {yes} {frame} {_lower_article(value)} {when}"
         return f"{said}. {rest}".strip()
     # A question of which one thing the speaker does ("Where are you working these
@@ -87,6 +91,13 @@ def elided(text: str, question: str | None) -> str:
         when = re.sub(r"^(?:now|these\s+days|nowadays)(?:,\s*|$)", "", when)
     sep = " " if re.match(r"(?:now|these days|nowadays)\b", when) else ", "
     return f"{whole}{sep + when if when else ''}. {rest}".strip()
+
+
+def _doing(value: str, prep: str) -> bool:
+    """Whether the answer opens on a gerund ("Cycling", "Working from home"), not a name:
+    after "in", "at" or "to" a word in -ing names a place ("Reading", "Ealing")."""
+    first = value.split()[0]
+    return first.lower().endswith("ing") and len(first) > 5 and prep not in ("in", "at", "to")
 
 
 def _words(text: str) -> list[str]:

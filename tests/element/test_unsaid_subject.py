@@ -96,6 +96,12 @@ def test_another_persons_thing_or_a_judgement_stays_as_said(said: str) -> None:
      "I do not live in Harrogate anymore. I live in Ripon now, since May."),
     ("Still driving the Astra?", "A Skoda Karoq these days.",
      "I am not driving the Astra anymore. I am driving a Skoda Karoq these days."),
+    # A new activity told by its gerund is no thing in the frame ("on Cycling"); after
+    # "in" a word in -ing is a place.
+    ("Still on the bus?", "Cycling now, since March.",
+     "I am not on the bus anymore. I am cycling now, since March."),
+    ("Still in Slough?", "Reading now, since May.",
+     "I am not in Slough anymore. I am in Reading now, since May."),
 ])
 def test_an_answer_naming_only_the_new_value_is_written_in_the_questions_frame(
         question: str, answer: str, told: str) -> None:
