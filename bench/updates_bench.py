@@ -36,7 +36,8 @@ class (what the write time decided, where the newer value ranked). The summary e
 the misses by stage and, of the updates whose values are "both current", why the ranking
 kept the newer second (:data:`WHY_BOTH`), how many controls' newer value ranks above
 the old, and of the newer values not among the results, what inheriting the old one's
-score would need (:data:`WHY_UNFOUND`): counts only, so a set nobody may read prints them
+score would need (:data:`WHY_UNFOUND`), and how the rules read each ending whose old value
+is still answered (:data:`READ_AS`): counts only, so a set nobody may read prints them
 too.
 """
 
@@ -453,6 +454,45 @@ def as_of_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -
     return "as of missed, why: " + ", ".join(f"{name} {n}" for name, n in counts.items())
 
 
+#: How a statement's decisions read it, by words of their reason (no words of the case:
+#: blind sets print it); the first that matches names a decision.
+READ_AS = (("said something no longer holds", "an ending, no memory found"),
+           ("said a value no longer holds", "an ending, the value held otherwise"),
+           ("the user said it no longer holds", "retired another"),
+           ("told by the speaker", "an episode, linked to nothing"),
+           ("goes on about", "goes on"),
+           ("repeats what is remembered", "a repeat"),
+           ("already remembered", "already remembered"),
+           ("changes what it says", "superseded another"),
+           ("replaces the value held", "superseded another"),
+           ("supersedes the earlier", "superseded another"),
+           ("new ", "a fact, linked to nothing"))
+
+
+def read_as(decisions: list[dict[str, Any]]) -> str:
+    """How the rules read a statement, by its first decision with a reason of
+    :data:`READ_AS`: an ending that found no memory, a fact linked to nothing, one that
+    changed another."""
+    for d in decisions:
+        reason = d.get("reason", "")
+        label = next((label for words, label in READ_AS if words in reason), None)
+        if label is not None:
+            return label
+    return "other" if any(d["action"] != "nothing" for d in decisions) else "wrote nothing"
+
+
+def retires_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> str:
+    """The retires whose old value is still answered, by how the ending was read (counts
+    only): the ending's reading failed, or its link to the memory it ends did."""
+    counts: dict[str, int] = {}
+    for run in runs:
+        if run["case"]["kind"] == "retire" and not results[run["case"]["id"]]["old_absent"]:
+            label = read_as(run["newer"])
+            counts[label] = counts.get(label, 0) + 1
+    return "retires missed, read as: " + (", ".join(
+        f"{label} {counts[label]}" for label in sorted(counts)) or "none")
+
+
 def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]],
                   embedder: Embedder) -> str:
     """The "both current" misses by why the ranking kept the newer second, counts only."""
@@ -545,6 +585,7 @@ def main() -> int:
     print("\n" + stages_line(runs, {c["id"]: r for c, r in scored}))
     print(unstored_line(runs, {c["id"]: r for c, r in scored}))
     print(as_of_line(runs, {c["id"]: r for c, r in scored}))
+    print(retires_line(runs, {c["id"]: r for c, r in scored}))
     embedder = HashingEmbedder() if args.embedder == "hashing" else \
         load_embedder(log=lambda _: None)
     print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))

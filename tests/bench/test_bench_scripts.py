@@ -8,6 +8,7 @@ model's figures are the benches' job, not a test's).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -172,6 +173,10 @@ cases:
     assert why[0].startswith("both current 0, why: new not found 0,") and \
         "controls, new above old 0 of 1 with both found" in why[0] and \
         "| new not found: no single asked 0, old not first 0," in why[0], why[0]
+    # The retires whose old value is still answered, by how the rules read the ending
+    # (an episode linked to nothing, an ending that found no memory ...): counts only.
+    retired = [line for line in out.splitlines() if line.startswith("retires missed, ")]
+    assert retired == ["retires missed, read as: none"], out
     # Two cases per fresh home: the figures are the same, gathered over two servers.
     dump = tmp_path / "cases.jsonl"
     batched = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
@@ -202,6 +207,25 @@ cases:
         "--dump", str(dump))
     line = json.loads(dump.read_text())
     assert line["result"]["both_kept"] is True, line
+
+
+def test_updates_bench_says_how_a_missed_ending_was_read(tmp_path: Path) -> None:
+    # An ending worded unlike its memory (without a model nothing links them): the line
+    # names how the rules read it, in counts a blind set may print.
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("""
+cases:
+- {id: r, split: held-out, attribute: hobby, kind: retire, name: Di,
+   before: "I grow tomatoes on my allotment on Mill Lane.",
+   after: "The council took the plot back in March, so that's the end of that.",
+   query: "What does Di grow?", old: tomatoes}
+""")
+    out = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
+              "--alone")
+    line = next(line for line in out.splitlines() if line.startswith("retires missed, "))
+    assert "fail" not in line.lower() and "id" not in line.lower(), line
+    counts = [int(n) for n in re.findall(r" (\d+)(?:,|$)", line)]
+    assert sum(counts) == 1, line
 
 
 def test_observe_bench_command_line_dumps_facts_and_memories(data: Path,
