@@ -54,11 +54,11 @@ __all__ = ["present_target", "present_state", "POSSESSIONS"]
 #: in the present ("I live", "we've got", "I'm", "my son is"), not a modal ("I'd", "I'll",
 #: "I can"), not a verb of a taste, a thought, a wish or a saying (those add up or report:
 #: "I love", "I think", "I hope"), not a past ("-ed", "went": ``updates.is_event`` reads
-#: those) nor a progressive of a doing ("I'm reading"): the copula must take a noun phrase
-#: or a place.
+#: those) nor a progressive of a doing ("I'm reading") nor a feeling ("I'm thankful"): "I
+#: am" must take a noun phrase, a number or a place.
 _PLAIN = re.compile(
-    r"^(?:(?:i|we)\s+(?:am|are|'m|'re)\s+(?!(?:\w+ing|not|never|going|gonna|about|hoping|"
-    r"thinking|planning)\b)"
+    r"^(?:(?:i|we)\s+(?:am|are|'m|'re)\s+(?:(?:a|an|the|my|our|at|in|with|on|from|\d+)\b|"
+    r"(?-i:[A-Z]))"
     r"|(?:i|we)\s+(?:have|'ve)\s+got\s+|(?:i|we)\s+have\s+(?:a|an|the|my|our|\d)"
     r"|(?:i|we)\s+(?!(?:am|are|have|was|were|had|do|did|does|don't|didn't|will|would|shall|"
     r"should|can|could|may|might|must|need|want|wish|hope|plan|think|thought|feel|felt|"
@@ -165,9 +165,11 @@ def present_target(source: str, pool: Pool, who: str,
     for sentence in split_sentences(source):
         if (thing := named_possession(sentence)) is not None:
             found["acquired"].append((f"{who} has a {thing}", "", False))
-        # A plain statement names a value somewhere in its sentence ("I get the train to
-        # work, the 7:40 from Didcot"): its clause of the present may not.
-        valued = bool(values(tell(sentence, who) or "", who))
+        # A plain statement names a value, in its clause or in its sentence of a
+        # statement's length ("I get the train to work, the 7:40 from Didcot"); a story's
+        # value is of another clause as often.
+        valued = len(sentence.split()) <= SIMILAR_WORDS and \
+            bool(values(tell(sentence, who) or "", who))
         for part in [sentence, *clauses(sentence), *where_said(sentence)]:
             kind = present_state(part)
             told = tell(part, who) if kind else None
@@ -176,7 +178,7 @@ def present_target(source: str, pool: Pool, who: str,
             # Told plainly, a thing of the speaker's too ("Cy's broadband is with Sky").
             if kind and told and (told.startswith(f"{who} ") or
                                   kind == "plain" and told.startswith(f"{who}'s ")) and \
-                    (kind != "plain" or valued):
+                    (kind != "plain" or valued or bool(values(told, who))):
                 found[kind].append((told, "", False))
     embedder = pool.embedder()
     if embedder is None:

@@ -74,6 +74,7 @@ def test_what_names_a_role_in_passing(sentence: str, pair: tuple[str, str] | Non
     ("My broadband is with Sky", "plain"),
     ("I'm reading a great book by Le Carré", None),      # a doing, not a value held
     ("I love Thai food", None),                          # a taste adds up
+    ("I am thankful to the Pride group", None),          # a feeling, not a value held
     ("I'd live in Bath if I could", None),               # a wish
     ("I went to Bath", None),                            # an event
     ("My sister lives in Bath", None),                   # another's
