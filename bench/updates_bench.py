@@ -66,6 +66,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from element.agents.meaning import SIMILAR_WORDS, clauses  # noqa: E402
+from element.agents.profile import values, whose  # noqa: E402
+from element.agents.sentences import split_sentences  # noqa: E402
+from element.agents.updates import is_event  # noqa: E402
+from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_NOW, TOLD_PAST  # noqa: E402
 from index import HashingEmbedder, load_embedder  # noqa: E402
 from index.embed import Embedder, embed_for_lanes  # noqa: E402
 from index.profile_bank import ATTRIBUTES, attribute_scores, question_vectors  # noqa: E402
@@ -527,6 +532,67 @@ def _newer_above(case: dict[str, Any], results: list[str]) -> bool | None:
     return not old.search(first)
 
 
+def kept_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> str:
+    """The updates whose newer value is stored while the old value is still current (a
+    link not made, whatever the ranking then does), by the decision that stored the newer
+    value: its action and reason, counts only. A reason is the rules' own fixed text (no
+    case's words); digits are masked and it is cut short all the same, as blind sets
+    print the line."""
+    counts: dict[str, int] = defaultdict(int)
+    for run in runs:
+        case = run["case"]
+        if case["kind"] != "update":
+            continue
+        old, new = re.compile(case["old"], re.I), re.compile(case["new"], re.I)
+        kept = results[case["id"]]["kept"]
+        if not any(new.search(m) for m in kept) or \
+                not any(old.search(m) and not new.search(m) and not ENDED.search(m)
+                        for m in kept):
+            continue
+        holding = [d for d in run["newer"] if new.search(d.get("content") or "")]
+        decision = holding[0] if holding else None
+        label = "none holds it" if decision is None else \
+            re.sub(r"\d+", "N", f"{decision['action']}: {decision['reason']}")[:60]
+        if decision is not None and decision["action"] == "add":
+            label += f" [{_shape(case['after'], new, case['name'])}]"
+        counts[label] += 1
+    return f"kept both {sum(counts.values())}, newer's decision: " + \
+        (", ".join(f"{label} {n}" for label, n in sorted(counts.items(),
+                                                         key=lambda kv: (-kv[1], kv[0])))
+         or "none")
+
+
+def _shape(said: str | list[dict[str, str]], new: re.Pattern[str], who: str) -> str:
+    """What the sentence telling the newer value is, as the change finders' gates read it
+    (a word of shape, no case's words): a question, a story (longer than a statement), a
+    past or a plan, an event, another's, one more, naming no value; with a now word or
+    not ("plain"); "clause" when only a clause of it is a plain statement."""
+    text = said if isinstance(said, str) else " ".join(
+        t for turn in said for role, t in turn.items() if role == "user")
+    sentence = next((s for s in split_sentences(text) if new.search(s)), text)
+    def gate(part: str) -> str:
+        if part.rstrip().endswith("?"):
+            return "question"
+        if len(part.split()) > SIMILAR_WORDS:
+            return "story"
+        if TOLD_PAST.search(part) or TOLD_NOT_NOW.search(part):
+            return "past or plan"
+        if is_event(part):
+            return "event"
+        if whose(part) not in ("",):
+            return "another's"
+        if TOLD_ADDITION.search(part):
+            return "one more"
+        if not values(part, who):
+            return "no value"
+        return "now" if TOLD_NOW.search(part) else "plain"
+    whole = gate(sentence)
+    if whole in ("now", "plain"):
+        return whole
+    parts = [gate(c) for c in clauses(sentence) if new.search(c)]
+    return f"{whole}, clause {parts[0]}" if parts else whole
+
+
 def failed(case: dict[str, Any], result: dict[str, Any]) -> bool:
     return not all(result.get(k, True) for k in ("newer_first", "old_absent", "both_kept")) \
         or result.get("as_of") is False
@@ -586,6 +652,7 @@ def main() -> int:
     print(unstored_line(runs, {c["id"]: r for c, r in scored}))
     print(as_of_line(runs, {c["id"]: r for c, r in scored}))
     print(retires_line(runs, {c["id"]: r for c, r in scored}))
+    print(kept_both_line(runs, {c["id"]: r for c, r in scored}))
     embedder = HashingEmbedder() if args.embedder == "hashing" else \
         load_embedder(log=lambda _: None)
     print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))

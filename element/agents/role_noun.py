@@ -13,9 +13,17 @@ a superlative is one thing at a time) or one of the attributes with a single val
 now" after "my friend is Sam" is one more friend: neither a choice of one nor a single
 slot.
 
-Why it is general: the reading is English grammar (a possessed noun phrase, a copula, a
-value), the attribute is the speaker's own words for it; no list of attributes or values.
-Pure functions over texts and the pool.
+A role noun of one value told with its value in apposition, wherever in the sentence ("My
+boyfriend Tobias is a carpenter from Galway", "the trip with my girlfriend Ingrid was
+rained off") says the same as "my boyfriend is Tobias": it names who holds the role now,
+in passing, with no change word. It replaces the memory linking the same role noun to
+another name only for a role of one value (a partner, a manager, a GP: ``slots.single_slot``;
+never a friend, a brother, a dog), the role noun the memory's own words ("my old boss
+Dorothy", "my ex Tom" are other role nouns), and the value a proper name.
+
+Why it is general: the reading is English grammar (a possessed noun phrase, a copula or an
+apposition, a value), the attribute is the speaker's own words for it; no list of
+attributes or values. Pure functions over texts and the pool.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from .rules import Candidate, norm
 from .slots import single_slot
 from .updates import FACT_WORDS, Memory, first_person, is_event
 
-__all__ = ["role_value", "role_target", "role_change"]
+__all__ = ["role_value", "role_apposed", "role_target", "role_change"]
 
 #: The role noun: up to four words after "my/our", none a verb of the clause.
 _ROLE = r"(?P<r>(?:(?!is\b|are\b|has\b|was\b)[a-z][\w'-]*\s+){0,3}?(?!is\b|are\b)[a-z][\w'-]*)"
@@ -76,6 +84,24 @@ def role_value(sentence: str) -> tuple[str, str, bool] | None:
     return None
 
 
+#: "my boyfriend Tobias", "our GP Dr Farouk": a role noun of the speaker's (one to three
+#: words, no possessive of another's: "my sister's boyfriend Tom" is hers) and a proper
+#: name right after it, not itself a possessor ("my manager Priya's team").
+_APPOSED = re.compile(r"\b(?:my|our)\s+(?P<r>(?:(?-i:[a-z\u00e0-\u00ff])[\w-]*\s+){0,2}"
+                      r"(?-i:[a-z\u00e0-\u00ff])[\w-]*)\s+"
+                      r"(?P<v>(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?(?-i:[A-Z][a-z]+)"
+                      r"(?:\s+(?-i:[A-Z][a-z]+))?)\b(?!['\u2019])", re.I)
+
+
+def role_apposed(sentence: str) -> tuple[str, str] | None:
+    """The role noun of the speaker's and the name told beside it in a sentence ("The
+    hiking trip with my girlfriend Ingrid was rained off" -> ("girlfriend", "Ingrid")),
+    when there is one such pair; None for none, or two (which one is meant?)."""
+    found = [(re.sub(r"^(?:new|current)\s+", "", m["r"], flags=re.I).lower(), m["v"])
+             for m in _APPOSED.finditer(sentence)]
+    return found[0] if len(found) == 1 and found[0][0] else None
+
+
 def _one_value(role: str) -> bool:
     return bool(_CHOICE.search(role)) or single_slot(f"my {role}")
 
@@ -86,11 +112,17 @@ def role_target(sentence: str, memories: Iterable[Memory], who: str,
     another value, when the role holds one value and the statement says it changed (or
     names a choice of one); None when two memories hold the role (which is meant is not
     said)."""
-    read = role_value(sentence)
+    read, single = role_value(sentence), False
+    if (apposed := role_apposed(sentence)) is not None and \
+            (read is None or norm(apposed[1]) in read[0]):
+        # Told in passing, the name beside its role ("my wife Jo is a nurse" is no role
+        # "wife jo"): of a role of one value only, read before ``norm`` drops an accent.
+        single = single_slot(f"my {apposed[0]}")
+        read = (norm(apposed[0]), apposed[1], single)
     if read is None:
         return None
     role, value, changed = read
-    if not _one_value(role) or not (changed or _CHOICE.search(role)):
+    if not (single or _one_value(role)) or not (changed or _CHOICE.search(role)):
         return None
     avoid, found = set(skip), []
     for memory in memories:
