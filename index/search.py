@@ -49,6 +49,7 @@ from .lend import LEND_MAX, Lenders
 from .query import Bounds, SearchQuery
 from .ranking import Ranking
 from .recall import LANES
+from .records import MemoryRecord
 from .slots import FREE, GENERAL
 from .state import MemoryState
 from .validity import CURRENT, EVERYTHING, Validity
@@ -234,16 +235,15 @@ def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | Non
             if following is None:
                 break
             chain.append(following)
+        heir: MemoryRecord | None = chain[-1]
         if valid == CURRENT:
-            heir, lending = chain[-1], [record]
-            if heir is record or heir.superseded_by is not None:
+            lending = [record]
+            if heir is record or chain[-1].superseded_by is not None:
                 continue
         else:
             heir = next((r for r in chain if valid.holds_record(r)), None)
-            if heir is None:
-                continue
             lending = [r for r in chain if r is not heir]
-        if heir.id not in labels:
+        if heir is None or heir.id not in labels:
             continue
         heir_label = labels[heir.id]
         for version in lending:
