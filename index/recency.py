@@ -54,9 +54,9 @@ ranked place; a past change that makes the present (:data:`CHANGE`: "moved to") 
 A present value told after it is newer all the same and goes ahead of it ("Fenella's
 flat in Edinburgh gets so much more light", weeks after "grew up near the coast" ranked
 first for "Where does Fenella live?"): the place it keeps is against what came before.
-A result the query itself scores clearly above every such answer (beyond
-:data:`VALUES_TIE`) keeps its place ahead of them: the bank settles what the score leaves
-close ("lives with their flatmate Jess" .87 stays above "the tallest in the family" .42).
+A result told after every such answer and scored clearly above them (beyond
+:data:`VALUES_TIE`) keeps its place ahead: the bank settles what the score leaves close
+("lives with their flatmate Jess" .87 stays above "the tallest in the family" .42).
 
 Of one time (one turn told as two memories), a memory that ends a value or tells the
 past (:func:`yields`: "Karin and I got divorced last year", "The Skoda got written off")
@@ -551,10 +551,12 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
     or wished value told later that answers the attribute best ("grew up in Cork", "dreams
     of a cottage in Cornwall one day") is no newer value: it keeps its place (``fixed``,
     :func:`aside`); a present value told after it passes it (``past``, :func:`_newest`).
-    A result the query itself scores above every answer by more than ``clear`` (as two
-    values a query tells apart by its words, :data:`VALUES_TIE`) keeps its place ahead of
-    them: what a memory answers best of the bank settles what the score leaves close, not
-    "tallest in the family" .42 over "lives with their flatmate Jess" .87."""
+    A result told after every answer that the query itself scores above them by more than
+    ``clear`` (as two values a query tells apart by its words, :data:`VALUES_TIE`) keeps
+    its place ahead of them: what a memory answers best of the bank settles what the score
+    leaves close, not "tallest in the family" .42 over "lives with their flatmate Jess" .87
+    told a week later; an older result is passed all the same (of two values, the newer
+    is the one to believe)."""
     if not any(best):
         return order
     places: dict[Any, list[int]] = {}
@@ -576,7 +578,9 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
         if in_place and len(answers) < 2:
             continue
         top = max((scores[i] for i in answers), default=math.inf)
-        ahead = [i for i in mine if not best[i] and scores[i] - top > clear] if scores else []
+        told = max((newness[i] for i in answers), default=math.inf) if newness else math.inf
+        ahead = [i for i in mine if not best[i] and scores[i] - top > clear and
+                 newness[i] > told] if scores else []
         first = ahead + answers + [i for i in mine if not best[i] and i not in ahead]
         for place, i in zip(held, first, strict=True):
             out[place] = i
