@@ -164,11 +164,14 @@ def as_of_answer(server: Server, case: dict[str, Any], before: datetime) -> bool
         "as_of": before.strftime("%Y-%m-%dT%H:%M:%SZ")})
     results = [r["memory"]["content"] for r in found["results"]]
     AS_OF_SEEN[case["id"]] = results
+    AS_OF_FOUND[case["id"]] = found["results"]
     return bool(results) and bool(re.search(case["old"], results[0], re.I))
 
 
 #: What each case's ``as_of`` search answered (``--show``).
 AS_OF_SEEN: dict[str, list[str]] = {}
+#: ... each result whole (memory and score: :func:`as_of_first_line`).
+AS_OF_FOUND: dict[str, list[dict[str, Any]]] = {}
 
 
 def run_case(server: Server, case: dict[str, Any], index: int,
@@ -498,6 +501,44 @@ def retires_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]])
         f"{label} {counts[label]}" for label in sorted(counts)) or "none")
 
 
+#: Of the "old not first" misses of a search ``as_of``: which memory ranked first, by when
+#: it holds from against the old value's memory (told before it, "background"; with it, of
+#: one statement, "same statement"; after it: the newer statement's, valid from before the
+#: time asked); and how it got there: scored above the old value ("by score"), or moved
+#: above it by the read-time order ("moved", ``recency.newer_first``).
+WHY_AS_OF_FIRST = ("background", "same statement", "told later")
+
+
+def as_of_first_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> str:
+    """The ``as_of`` "old not first" misses by :data:`WHY_AS_OF_FIRST` and how, counts
+    only."""
+    counts = {f"{how} {kind}": 0 for how in ("by score", "moved") for kind in WHY_AS_OF_FIRST}
+    for run in runs:
+        case = run["case"]
+        found = AS_OF_FOUND.get(case["id"], [])
+        if results[case["id"]].get("as_of") is not False or not found:
+            continue
+        old = re.compile(case["old"], re.I)
+        at_old = next((i for i, r in enumerate(found) if old.search(r["memory"]["content"])),
+                      None)
+        if at_old is None:
+            continue
+        first, held = found[0], found[at_old]
+        since = parse(first["memory"].get("valid_from")) - parse(held["memory"].get("valid_from"))
+        kind = "same statement" if since == 0 else "background" if since < 0 else "told later"
+        how = "by score" if float(first.get("score", 0)) >= float(held.get("score", 0)) \
+            else "moved"
+        counts[f"{how} {kind}"] += 1
+    return "as of not first, why: " + ", ".join(f"{name} {n}" for name, n in counts.items())
+
+
+def parse(when: object) -> float:
+    """An ISO time's POSIX seconds (0 when none)."""
+    if not isinstance(when, str) or not when:
+        return 0.0
+    return datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp()
+
+
 def why_both_line(runs: list[dict[str, Any]], results: dict[str, dict[str, Any]],
                   embedder: Embedder) -> str:
     """The "both current" misses by why the ranking kept the newer second, counts only."""
@@ -653,6 +694,7 @@ def main() -> int:
     print(as_of_line(runs, {c["id"]: r for c, r in scored}))
     print(retires_line(runs, {c["id"]: r for c, r in scored}))
     print(kept_both_line(runs, {c["id"]: r for c, r in scored}))
+    print(as_of_first_line(runs, {c["id"]: r for c, r in scored}))
     embedder = HashingEmbedder() if args.embedder == "hashing" else \
         load_embedder(log=lambda _: None)
     print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))

@@ -8,8 +8,12 @@ superseded memory in scope that passes the search's other filters (categories, o
 bounds) lends its score to its heir: the current memory at the end of its
 ``superseded_by`` chain, of the same owner (a subject never lends to another). The
 heir's score is the larger of its own and its predecessors'; the predecessor stays
-hidden. ``as_of`` and ``include_superseded`` searches return superseded memories
-themselves and lend nothing; a store without a superseded memory ranks as before.
+hidden. A search ``as_of`` a time reads the same chains: the heir is the version that held
+then, and every other version lends to it, the later ones too ("Is Maria having fish
+again?" asked of the month she was vegetarian finds that version first: what a fact is
+about does not change with its value, and the read-time preference for the value of the
+time asked is the same at any time). ``include_superseded`` searches return every version
+and lend nothing; a store without a superseded memory ranks as before.
 
 Each backend gathers the :class:`Lenders` (the file store's ``search.py``, reading the
 newest ended memories from the map ``ended.py`` keeps on every write; PostgreSQL's

@@ -54,6 +54,9 @@ ranked place; a past change that makes the present (:data:`CHANGE`: "moved to") 
 A present value told after it is newer all the same and goes ahead of it ("Fenella's
 flat in Edinburgh gets so much more light", weeks after "grew up near the coast" ranked
 first for "Where does Fenella live?"): the place it keeps is against what came before.
+A result told after every such answer and scored clearly above them (beyond
+:data:`VALUES_TIE`) keeps its place ahead: the bank settles what the score leaves close
+("lives with their flatmate Jess" .87 stays above "the tallest in the family" .42).
 
 Of one time (one turn told as two memories), a memory that ends a value or tells the
 past (:func:`yields`: "Karin and I got divorced last year", "The Skoda got written off")
@@ -90,6 +93,7 @@ here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -385,7 +389,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     return _answers_first(order, owners, best, newness,
                           newest=question is not None and question.single, fixed=fixed,
                           yielding=yielding, past=past,
-                          in_place=question is not None and question.faint)
+                          in_place=question is not None and question.faint,
+                          scores=scores, clear=values_tie)
 
 
 def _turn_answers(best: list[bool], values: Sequence[bool], yielding: Sequence[bool],
@@ -525,7 +530,8 @@ def _gone_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float
 def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
                    newness: Sequence[float] = (), newest: bool = False,
                    fixed: Sequence[bool] = (), yielding: Sequence[bool] = (),
-                   past: Sequence[bool] = (), in_place: bool = False) -> list[int]:
+                   past: Sequence[bool] = (), in_place: bool = False,
+                   scores: Sequence[float] = (), clear: float = VALUES_TIE) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -544,7 +550,13 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
     humidity in Atlanta is no joke, did not miss this while out in the desert" .44). A past
     or wished value told later that answers the attribute best ("grew up in Cork", "dreams
     of a cottage in Cornwall one day") is no newer value: it keeps its place (``fixed``,
-    :func:`aside`); a present value told after it passes it (``past``, :func:`_newest`)."""
+    :func:`aside`); a present value told after it passes it (``past``, :func:`_newest`).
+    A result told after every answer that the query itself scores above them by more than
+    ``clear`` (as two values a query tells apart by its words, :data:`VALUES_TIE`) keeps
+    its place ahead of them: what a memory answers best of the bank settles what the score
+    leaves close, not "tallest in the family" .42 over "lives with their flatmate Jess" .87
+    told a week later; an older result is passed all the same (of two values, the newer
+    is the one to believe)."""
     if not any(best):
         return order
     places: dict[Any, list[int]] = {}
@@ -565,7 +577,11 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
         # no fact first; two values of it or more are what the query asks.
         if in_place and len(answers) < 2:
             continue
-        first = answers + [i for i in mine if not best[i]]
+        top = max((scores[i] for i in answers), default=math.inf)
+        told = max((newness[i] for i in answers), default=math.inf) if newness else math.inf
+        ahead = [i for i in mine if not best[i] and scores[i] - top > clear and
+                 newness[i] > told] if scores else []
+        first = ahead + answers + [i for i in mine if not best[i] and i not in ahead]
         for place, i in zip(held, first, strict=True):
             out[place] = i
     return out

@@ -49,6 +49,7 @@ from .lend import LEND_MAX, Lenders
 from .query import Bounds, SearchQuery
 from .ranking import Ranking
 from .recall import LANES
+from .records import MemoryRecord
 from .slots import FREE, GENERAL
 from .state import MemoryState
 from .validity import CURRENT, EVERYTHING, Validity
@@ -125,9 +126,9 @@ def gather(state: MemoryState, request: SearchQuery, queries: dict[str, np.ndarr
         labels = labels.astype(np.int64)
         best = float(bm25.max()) if bm25.size else 0.0
         vector = _vector_rows(state, labels, queries, bm25, ranking)
-        if valid == CURRENT and slots.ended and ranking.params.lend_superseded:
+        if not valid.everything and slots.ended and ranking.params.lend_superseded:
             lenders = _lenders(state, _lending(state, owners, request.subject), cats,
-                               occurred, queries, bm25, unfiltered, ranking)
+                               occurred, queries, bm25, unfiltered, ranking, valid)
         if ranking.background_size:
             background = _vector_rows(state, _background(state, owners,
                                                          ranking.background_size, valid),
@@ -208,45 +209,62 @@ def _lending(state: MemoryState, owners: list[int | None],
 
 def _lenders(state: MemoryState, owners: list[int | None], cats: list[int] | None,
              occurred: Bounds, queries: dict[str, np.ndarray], bm25: np.ndarray,
-             unfiltered: np.ndarray, ranking: Ranking) -> Lenders | None:
-    """The superseded memories in scope that lend to their heirs (``lend.py``): the
-    ``LEND_MAX`` newest with a content vector that pass the search's categories and
-    occurred bounds, each with the current memory at the end of its ``superseded_by``
-    chain, of the same owner, that passes every filter of the search (None: none)."""
+             unfiltered: np.ndarray, ranking: Ranking,
+             valid: Validity = CURRENT) -> Lenders | None:
+    """The versions in scope that lend to their heirs (``lend.py``): of the ``LEND_MAX``
+    newest superseded memories with a content vector that pass the search's categories
+    and occurred bounds, each one's ``superseded_by`` chain; its heir is the version the
+    search reads (``valid``: current, the chain's end; ``as_of``, the one that held then),
+    of the same owner, that passes every filter of the search; every other version of
+    the chain with a content vector lends to it (current: those before it; as of a time,
+    those after it too) (None: none)."""
     if not owners:
         return None
     slots, records, labels = state.slots, state.records, state.labels
     ended = state.ended_labels.newest(
         owners, lambda found: lendable(state, found, owners, cats, occurred), LEND_MAX,
         slots.seq)
-    lenders: list[int] = []
-    heirs: list[int] = []
+    pairs: dict[tuple[int, int], None] = {}
     for label in ended.tolist():
         record = records[str(slots.ids[label])]
-        heir = record
+        chain = [record]
         for _ in range(len(records)):
-            if heir.superseded_by is None:
+            if chain[-1].superseded_by is None:
                 break
-            following = records.get(heir.superseded_by)
+            following = records.get(chain[-1].superseded_by)
             if following is None:
                 break
-            heir = following
-        if heir is record or heir.superseded_by is not None or heir.id not in labels:
+            chain.append(following)
+        heir: MemoryRecord | None = chain[-1]
+        if valid == CURRENT:
+            lending = [record]
+            if heir is record or chain[-1].superseded_by is not None:
+                continue
+        else:
+            heir = next((r for r in chain if valid.holds_record(r)), None)
+            lending = [r for r in chain if r is not heir]
+        if heir is None or heir.id not in labels:
             continue
         heir_label = labels[heir.id]
-        if slots.owner[heir_label] == slots.owner[label]:
-            lenders.append(label)
-            heirs.append(heir_label)
-    if not lenders:
+        for version in lending:
+            lender = labels.get(version.id)
+            if lender is not None and slots.owner[heir_label] == slots.owner[lender]:
+                pairs[(lender, heir_label)] = None
+    if not pairs:
         return None
-    found = np.asarray(heirs, dtype=np.int64)
-    kept = np.unique(_kept(state, found, cats, occurred, CURRENT))
+    lenders = np.asarray([lender for lender, _ in pairs], dtype=np.int64)
+    found = np.asarray([heir for _, heir in pairs], dtype=np.int64)
+    if valid != CURRENT:
+        # A later version, current or not, lends as the ended ones do: with a content
+        # vector, within the search's categories and occurred bounds.
+        keep = np.isin(lenders, lendable(state, lenders, owners, cats, occurred))
+        lenders, found = lenders[keep], found[keep]
+    kept = np.unique(_kept(state, found, cats, occurred, valid))
     kept = kept[state.lanes["content"].has[kept]]
     keep = np.isin(found, kept)
     if not keep.any():
         return None
-    return Lenders(_vector_rows(state, np.asarray(lenders, dtype=np.int64)[keep], queries,
-                                unfiltered, ranking),
+    return Lenders(_vector_rows(state, lenders[keep], queries, unfiltered, ranking),
                    found[keep], _vector_rows(state, kept, queries, bm25, ranking))
 
 

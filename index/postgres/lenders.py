@@ -4,8 +4,10 @@ The counterpart of the file store's ``search._lenders``, by the same rule: the
 ``LEND_MAX`` newest superseded memories in scope with a content vector that pass the
 search's categories and occurred bounds, each with the current memory at the end of its
 ``superseded_by`` chain (a recursive walk by id), of the same owner, that passes every
-filter of the search. One statement, sent in the search's first pipeline: a scope
-without a superseded memory returns no row and lends nothing.
+filter of the search. A search ``as_of`` a time walks the same chains (:func:`_send_as_of`):
+each one's heir is the version that held then, and every other version of it lends (a
+later one too). One statement, sent in the search's first pipeline: a scope without a
+superseded memory returns no row and lends nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import psycopg
 
 from ..lend import LEND_MAX, Lenders
 from ..query import SearchQuery
-from ..validity import EVERYTHING
+from ..validity import CURRENT, EVERYTHING
 from .rows import Table, filters
 from .scored import HITS, Scored, as_rows
 
@@ -34,6 +36,9 @@ def send(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
          columns: Sql) -> None:
     """Ask for the lenders' scored rows (each with its heir's id, column ``HITS``) and
     their heirs' (heir column NULL), read by :func:`read`."""
+    if request.valid != CURRENT:
+        _send_as_of(cur, t, request, scope, columns)
+        return
     cols, col_params = columns
     loose_sql, loose_params = filters(request.cats, request.occurred, "", EVERYTHING)
     strict_sql, strict_params = filters(request.cats, request.occurred, "m.",
@@ -60,6 +65,43 @@ def send(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
         f"m.v_content IS NOT NULL{strict_sql}",
         (t.element, *scope_params, *loose_params, LEND_MAX, t.element, t.element,
          *col_params, t.element, *col_params, t.element, *strict_params))
+
+
+def _send_as_of(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
+                columns: Sql) -> None:
+    """:func:`send` of a search ``as_of`` a time: each chain's members (``c``, the start
+    itself at depth 0), its heir the member that held then and passes every filter of the
+    search (``hs``), and each other member with a content vector within the search's
+    categories and occurred bounds a lender to it (``h``)."""
+    cols, col_params = columns
+    loose_sql, loose_params = filters(request.cats, request.occurred, "", EVERYTHING)
+    lender_sql, lender_params = filters(request.cats, request.occurred, "m.", EVERYTHING)
+    strict_sql, strict_params = filters(request.cats, request.occurred, "m.",
+                                        request.valid)
+    scope_sql, scope_params = scope
+    if request.subject is not None:
+        scope_sql, scope_params = "subject_type = %s AND subject_id = %s", request.subject
+    row = (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+           "m.subject_id, {heir} FROM memories m")
+    cur.execute(
+        "WITH RECURSIVE p AS MATERIALIZED (SELECT id FROM memories "
+        "WHERE element = %s AND superseded_by IS NOT NULL AND v_content IS NOT NULL "
+        f"AND dim = {t.dim} AND ({scope_sql}){loose_sql} ORDER BY seq DESC LIMIT %s), "
+        "c(id, member, depth) AS (SELECT id, id, 0 FROM p UNION ALL "
+        "SELECT c.id, m.superseded_by, c.depth + 1 FROM c JOIN memories m ON "
+        "m.element = %s AND m.id = c.member WHERE m.superseded_by IS NOT NULL AND "
+        f"c.depth < {_CHAIN_MAX}), "
+        "hs AS MATERIALIZED (SELECT DISTINCT c.id, c.member AS heir FROM c JOIN memories m "
+        f"ON m.element = %s AND m.id = c.member WHERE m.dim = {t.dim} AND "
+        f"m.v_content IS NOT NULL{strict_sql}), "
+        "h AS MATERIALIZED (SELECT DISTINCT c.member AS id, hs.heir FROM c JOIN hs ON "
+        "hs.id = c.id WHERE c.member <> hs.heir) "
+        + row.format(heir="h.heir") + " JOIN h ON h.id = m.id WHERE m.element = %s AND "
+        f"m.dim = {t.dim} AND m.v_content IS NOT NULL{lender_sql} "
+        "UNION ALL " + row.format(heir="NULL") + " WHERE m.element = %s AND "
+        "m.id IN (SELECT heir FROM h)",
+        (t.element, *scope_params, *loose_params, LEND_MAX, t.element, t.element,
+         *strict_params, *col_params, t.element, *lender_params, *col_params, t.element))
 
 
 def heirs(found: list[Any]) -> set[str]:

@@ -47,7 +47,6 @@ from ..lexical import terms
 from ..query import Bounds, SearchQuery
 from ..ranking import Ranking
 from ..recall import LANES, token_set
-from ..validity import CURRENT
 from . import bm25
 from . import hop as hop_sql
 from . import lenders as lenders_sql
@@ -123,7 +122,7 @@ class _Search:
         chosen: dict[str, Scored] = {}
         best = 0.0
         lenders = None
-        lend = self.queries is not None and self.request.valid == CURRENT \
+        lend = self.queries is not None and not self.request.valid.everything \
             and self.ranking.params.lend_superseded
         with conn.cursor() as cur, conn.cursor() as rows_cur, conn.cursor() as text_cur, \
                 conn.cursor() as lend_cur:

@@ -4,6 +4,7 @@ on both backends: a question in the old fact's words finds the new fact first.""
 from __future__ import annotations
 
 import itertools
+from datetime import datetime, timedelta
 
 from index import IndexParams, MemorySettings
 
@@ -50,13 +51,57 @@ def test_the_new_fact_inherits_the_old_facts_relevance(make_store, clock, tmp_pa
         ids = _ids(found)
         assert old["id"] not in ids           # the superseded memory stays hidden
         assert (ids[0] == new["id"]) is lend, ids
-    # as_of and include_superseded read the versions themselves: nothing is lent.
+    # include_superseded reads the versions themselves: nothing is lent.
     both = store.search(query=QUESTION, **MARIA, include_superseded=True,
                         settings=EVERYTHING)
     assert _ids(both)[0] == old["id"]
     then = store.search(query=QUESTION, **MARIA, as_of=old["created_at"],
                         settings=EVERYTHING)
-    assert old["id"] in _ids(then) and new["id"] not in _ids(then)
+    assert _ids(then)[0] == old["id"] and new["id"] not in _ids(then)
+
+
+#: A question in the newer version's words (and, by "still", the chess club's).
+NEWER_QUESTION = "Is Maria still having fish and chicken again?"
+
+
+def _after(memory, days: float) -> str:
+    """A time ``days`` after ``memory`` was stored (ISO-8601)."""
+    at = datetime.fromisoformat(memory["created_at"].replace("Z", "+00:00"))
+    return (at + timedelta(days=days)).isoformat()
+
+
+def test_as_of_a_time_the_version_then_inherits_its_later_ones(make_store, clock,
+                                                                tmp_path):
+    """Asked as of a time before the update in the newer fact's words, the fact's
+    version that held then is found first (the newer lends to it, as an older version
+    lends to a current one); the newer itself stays out, and its own search is as before."""
+    for lend in (False, True):
+        store = _store(make_store, tmp_path, lend)
+        old, new = _maria(store, clock)
+        then = _ids(store.search(query=NEWER_QUESTION, **MARIA, as_of=_after(old, 2),
+                                 settings=EVERYTHING))
+        assert new["id"] not in then and old["id"] in then
+        assert (then[0] == old["id"]) is lend, then
+        assert _ids(store.search(query=NEWER_QUESTION, **MARIA,
+                                 settings=EVERYTHING))[0] == new["id"]
+
+
+def test_as_of_a_time_between_versions_the_one_then_inherits_both(make_store, clock,
+                                                                   tmp_path):
+    """Of three versions, the middle one, asked as of its time, inherits the first's and
+    the last's relevance; another subject's chain lends it nothing."""
+    store = _store(make_store, tmp_path)
+    old, new = _maria(store, clock)
+    clock.advance(30 * DAY)
+    last = store.store(content="Maria is vegan now and eats no animal products at all",
+                       category="fact", **MARIA, supersedes=[new["id"]], agent="helper",
+                       source="conscious", settings=EVERYTHING).memory
+    store.store(content="Joao is a strict vegetarian and never eats meat", category="fact",
+                **JOAO, settings=EVERYTHING)
+    for question in (QUESTION, NEWER_QUESTION, "Is Maria vegan, eating no animal products?"):
+        then = _ids(store.search(query=question, **MARIA, as_of=_after(new, 1),
+                                 settings=SCOPED))
+        assert then[0] == new["id"] and old["id"] not in then and last["id"] not in then
 
 
 def test_a_store_without_a_superseded_memory_ranks_as_before(make_store, clock, tmp_path):
