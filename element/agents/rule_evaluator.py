@@ -76,6 +76,18 @@ _DONE_TO_KIN = re.compile(r"\b(?:switched|changed|moved|transferred|swapped)\s+(
                           r"(?P<kin>[a-z]+)\s+(?:to|into|over\s+to)\b", re.I)
 
 
+#: A part of a thing the speaker has ("my car's battery is flat again", "our house's roof
+#: leaks"): the possessive names the thing already held, so what follows is about its part,
+#: never a new value of the thing (a person's possessive, "my sister's flat", is theirs).
+_PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+[a-z-]+", re.I)
+
+
+def _part_of_thing(sentence: str) -> bool:
+    """Whether ``sentence`` opens on a part of a thing of the speaker's (``_PART_OF``)."""
+    m = _PART_OF.match(sentence)
+    return bool(m) and m["thing"].lower() not in PEOPLE
+
+
 def _plain_statement(sentence: str, event: bool = False) -> bool:
     """A short first-person statement of what holds, not of what happened ("I've got a
     Razr", "my youngest is two"; with ``event``, also of what happened): one that may give
@@ -314,6 +326,8 @@ class RuleEvaluator:
         plain = not (after_end or MAY_CHANGE.search(sentence))
         if plain and not (_plain_statement(sentence) and values(sentence, who)):
             return None     # found by meaning only with a value named (``profile.py``)
+        if _part_of_thing(sentence):
+            return None     # the thing itself is held still: its part changes no value
         sig = signals(sentence)
         if sig.holder and not owner(sentence):
             sig = replace(sig, holder="")   # "our broadband provider is now ..."
