@@ -77,9 +77,14 @@ _DONE_TO_KIN = re.compile(r"\b(?:switched|changed|moved|transferred|swapped)\s+(
 
 
 #: A part of a thing the speaker has ("my car's battery is flat again", "our house's roof
-#: leaks"): the possessive names the thing already held, so what follows is about its part,
+#: leaked"): the possessive names the thing already held, so what follows is about its part,
 #: never a new value of the thing (a person's possessive, "my sister's flat", is theirs).
-_PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+[a-z-]+", re.I)
+#: The part is a noun with a verb after it: "my membership's at David Lloyd now" and "my
+#: car's a Tesla" are "is", no possessive.
+_PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+(?-i:[a-z-]+)\s+"
+                      r"(?:is|are|was|were|has|have|had|keeps|kept|needs|needed|broke|died|"
+                      r"went|got|won't|wasn't|isn't|doesn't|didn't|will|would|can|could|"
+                      r"[a-z]+ed)\b", re.I)
 
 
 def _part_of_thing(sentence: str) -> bool:

@@ -47,3 +47,16 @@ def test_a_new_value_of_the_thing_still_replaces_it(store: Any) -> None:
 ])
 def test_need_agrees_unless_need_not(said: str, told: str) -> None:
     assert narrate(said, "Ana") == told
+
+
+@pytest.mark.parametrize("said,part", [
+    ("My car's battery is flat again.", True),
+    ("My phone's screen cracked again.", True),
+    ("My membership's at David Lloyd now.", False),    # "'s" is "is"
+    ("My car's a Tesla now.", False),
+    ("My car's been great.", False),                    # "'s" is "has"
+    ("My sister's car broke down.", False),             # a person's: hers
+])
+def test_a_part_is_a_possessive_with_a_verb_after_its_noun(said: str, part: bool) -> None:
+    from element.agents.rule_evaluator import _part_of_thing
+    assert _part_of_thing(said) is part
