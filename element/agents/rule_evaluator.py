@@ -90,7 +90,7 @@ _PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+(?-i:[a-z-]+)
 def _part_of_thing(sentence: str) -> bool:
     """Whether ``sentence`` opens on a part of a thing of the speaker's (``_PART_OF``)."""
     m = _PART_OF.match(sentence)
-    return bool(m) and m["thing"].lower() not in PEOPLE
+    return m is not None and m["thing"].lower() not in PEOPLE
 
 
 def _plain_statement(sentence: str, event: bool = False) -> bool:
