@@ -40,7 +40,7 @@ from .named import may_end, named_change, predates
 from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
-from .slots import HIRED, PEOPLE, owner, single_slot
+from .slots import HIRED, PEOPLE, owner, part_of_thing, single_slot
 from .holders import UNKNOWN, holder_of
 from .updates import MAY_CHANGE, is_event, key_target, signals, single_valued
 
@@ -74,23 +74,6 @@ _ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapp
 #: switched our daughter to the afternoon class"): a change of that person's attribute.
 _DONE_TO_KIN = re.compile(r"\b(?:switched|changed|moved|transferred|swapped)\s+(?:my|our)\s+"
                           r"(?P<kin>[a-z]+)\s+(?:to|into|over\s+to)\b", re.I)
-
-
-#: A part of a thing the speaker has ("my car's battery is flat again", "our house's roof
-#: leaked"): the possessive names the thing already held, so what follows is about its part,
-#: never a new value of the thing (a person's possessive, "my sister's flat", is theirs).
-#: The part is a noun with a verb after it: "my membership's at David Lloyd now" and "my
-#: car's a Tesla" are "is", no possessive.
-_PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+(?-i:[a-z-]+)\s+"
-                      r"(?:is|are|was|were|has|have|had|keeps|kept|needs|needed|broke|died|"
-                      r"went|got|won't|wasn't|isn't|doesn't|didn't|will|would|can|could|"
-                      r"[a-z]+ed)\b", re.I)
-
-
-def _part_of_thing(sentence: str) -> bool:
-    """Whether ``sentence`` opens on a part of a thing of the speaker's (``_PART_OF``)."""
-    m = _PART_OF.match(sentence)
-    return m is not None and m["thing"].lower() not in PEOPLE
 
 
 def _plain_statement(sentence: str, event: bool = False) -> bool:
@@ -331,7 +314,7 @@ class RuleEvaluator:
         plain = not (after_end or MAY_CHANGE.search(sentence))
         if plain and not (_plain_statement(sentence) and values(sentence, who)):
             return None     # found by meaning only with a value named (``profile.py``)
-        if _part_of_thing(sentence):
+        if part_of_thing(sentence):
             return None     # the thing itself is held still: its part changes no value
         sig = signals(sentence)
         if sig.holder and not owner(sentence):
