@@ -329,6 +329,9 @@ def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
 
     def agree(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
+        if verb.lower() == "need" and not re.match(r"\s+not\b", m.string[m.end():]):
+            # A main verb unless "need not": "I need a jump start" is "Ana needs ...".
+            return f"{who}{adverbs} {verb}s"
         return f"{who}{adverbs} {_third_singular(verb)}"
 
     # "My girlfriend Chloe and I have been together": a pair's verb stays plural.

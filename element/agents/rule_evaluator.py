@@ -40,7 +40,7 @@ from .named import may_end, named_change, predates
 from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
-from .slots import HIRED, PEOPLE, owner, single_slot
+from .slots import HIRED, PEOPLE, owner, part_of_thing, single_slot
 from .holders import UNKNOWN, holder_of
 from .updates import MAY_CHANGE, is_event, key_target, signals, single_valued
 
@@ -314,6 +314,8 @@ class RuleEvaluator:
         plain = not (after_end or MAY_CHANGE.search(sentence))
         if plain and not (_plain_statement(sentence) and values(sentence, who)):
             return None     # found by meaning only with a value named (``profile.py``)
+        if part_of_thing(sentence):
+            return None     # the thing itself is held still: its part changes no value
         sig = signals(sentence)
         if sig.holder and not owner(sentence):
             sig = replace(sig, holder="")   # "our broadband provider is now ..."
