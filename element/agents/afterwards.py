@@ -145,7 +145,13 @@ def one_replacement(decided: list[tuple[Candidate, Decision]], text: str, pool: 
         out[i] = None
     for i in kept_alone:    # never met its new value (not expected): as decided
         out[i] = decided[i]
-    return [pair for pair in out if pair is not None]
+    # A retire of a memory the turn also replaces ("I'm not at H&M anymore, I work at IKEA
+    # now"): the replacement says both, and keeps the link from the old to the new, which
+    # a retire applied first would leave out (the old memory gone from what it replaces).
+    return [(c, d) if d.action != "retire" or d.memory_id not in replaced else
+            (c, Decision("nothing", "retired and replaced in one turn: the replacement says "
+                         "both", category=d.category, memory_id=d.memory_id))
+            for pair in out if pair is not None for c, d in (pair,)]
 
 
 #: A word of what ended, to be looked for in the replaced memory: its stem's length.

@@ -198,6 +198,17 @@ def _prefetch(store: MemoryBackend, writes: list[list[str]]) -> None:
         pass
 
 
+def _one_ending(decisions: list[Decision]) -> list[Decision]:
+    """An evaluator's decisions with no retire of a memory that one of them supersedes: the
+    supersede says both and links the old memory to the new (a retire applied first would
+    leave the new one stored alone, no link). The rule evaluator does so per turn
+    (``afterwards.one_replacement``)."""
+    replaced = {d.memory_id for d in decisions if d.action == "supersede" and d.memory_id}
+    return [Decision("nothing", "retired and replaced at once: the replacement says both",
+                     category=d.category, memory_id=d.memory_id)
+            if d.action == "retire" and d.memory_id in replaced else d for d in decisions]
+
+
 def observe(store: MemoryBackend, settings: MemorySettings, observation: Observation,
             evaluator: Evaluator, *, fallback_reason: str | None = None,
             ledger: Ledger | None = None, prefetch: bool = True,
@@ -236,7 +247,7 @@ def observe(store: MemoryBackend, settings: MemorySettings, observation: Observa
     try:
         proposed: Iterable[Decision] = evaluator.evaluate(observation, pool)
         if not isinstance(evaluator, RuleEvaluator):
-            proposed = list(proposed)
+            proposed = _one_ending(list(proposed))
     except EvaluatorFailed as exc:
         used, reason = RuleEvaluator(), f"{evaluator.name}: {exc.reason}"
         proposed = used.evaluate(observation, pool)

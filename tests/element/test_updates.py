@@ -576,3 +576,26 @@ def test_what_our_household_has_is_kept_and_replaced_as_mine(store: MemoryStore)
     assert [d["action"] for d in tell(store, "Our mortgage is with Barclays now.")] == \
         ["supersede"]
     assert contents(store) == ["Maria's mortgage is with Barclays"]
+
+
+def test_an_ending_and_its_new_value_in_one_turn_link_the_old_to_the_new(
+        store: MemoryStore) -> None:
+    # "Not at H&M anymore" retires and "I work at IKEA now" replaces the same memory: one
+    # replacement, so the old memory's history names the new one (as_of lends through it).
+    [added] = tell(store, "I work at H&M.")
+    actions = [d["action"] for d in tell(store, "I'm not at H&M anymore, I work at IKEA now.")]
+    assert actions == ["nothing", "supersede"]
+    [now] = store.list(limit=10)[0]
+    old = next(m for m in store.list(limit=10, include_superseded=True)[0]
+               if m["id"] == added["memory_id"])
+    assert "IKEA" in now["content"] and old["superseded_by"] == now["id"]
+
+
+def test_an_evaluators_retire_of_a_memory_it_also_supersedes_is_left_to_the_supersede(
+) -> None:
+    from element.agents.subconscious import _one_ending
+    decided = [Decision("retire", "over", category="fact", memory_id="a"),
+               Decision("supersede", "changed", category="fact", memory_id="a",
+                        content="Maria works at IKEA"),
+               Decision("retire", "over", category="fact", memory_id="b")]
+    assert [d.action for d in _one_ending(decided)] == ["nothing", "supersede", "retire"]
