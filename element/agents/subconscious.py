@@ -46,7 +46,7 @@ __all__ = ["Turn", "Observation", "Decision", "Evaluator", "Pool", "RuleEvaluato
            "Candidate", "extract", "goal_of", "norm", "LlmConfig", "LlmEvaluator",
            "EvaluatorFailed", "parse_observation", "json_object_in",
            "evaluator_from", "observe", "Outcome", "ACTIONS", "WINDOW_TURNS", "WINDOW_WORDS",
-           "apply_supersede", "apply_retire"]
+           "apply_supersede", "apply_retire", "STORED_ALONE"]
 
 
 # -- the pipeline -----------------------------------------------------------------------------
@@ -56,6 +56,11 @@ class Outcome:
     decisions: list[Decision]
     evaluator: str
     fallback: str | None = None     # why the configured evaluator was not used
+
+
+#: The warning of a supersede whose old memory was gone or ended meanwhile: the new memory
+#: is stored alone, linked to nothing.
+STORED_ALONE = "stored_alone"
 
 
 def apply_supersede(store: MemoryBackend, settings: MemorySettings, old_id: str, *,
@@ -83,7 +88,8 @@ def apply_supersede(store: MemoryBackend, settings: MemorySettings, old_id: str,
     try:
         return store.store(**fields, supersedes=[old_id])
     except (MemoryNotFound, MemoryNotCurrent):
-        return store.store(**fields)
+        alone = store.store(**fields)
+        return replace(alone, warnings=[*alone.warnings, STORED_ALONE])
 
 
 def apply_retire(store: MemoryBackend, memory_id: str, *, reason: str | None,
@@ -156,8 +162,14 @@ def _apply(store: MemoryBackend, settings: MemorySettings, pool: Pool, decision:
                                           decision.occurred_at),
                 occurred_at=decision.occurred_at, embed_later=behind,
                 reason=decision.reason)
-            decision.superseded_by, decision.evicted = result.memory["id"], result.evicted
             decision.category = decision.category or old["category"]
+            decision.evicted = result.evicted
+            if STORED_ALONE in result.warnings:
+                # Gone or ended meanwhile: the decision says what was written, an add.
+                decision.action, decision.memory_id = "add", result.memory["id"]
+                decision.reason = "the memory it replaced was no longer current: stored alone"
+            else:
+                decision.superseded_by = result.memory["id"]
             pool.drop([old["id"], *result.evicted])
             pool.keep(result.memory)
         elif decision.action == "retire":

@@ -19,7 +19,7 @@ from element.agents.dates import parse_session_date
 from element.agents.episodes import episode, narrate, sentences
 from element.agents.rules import extract
 from element.agents.subconscious import (Decision, Observation, Pool, RuleEvaluator, Turn,
-                                         apply_supersede, observe)
+                                         STORED_ALONE, apply_supersede, observe)
 from element.agents.restated import introduced
 from element.agents.updates import first_person, keys_of, same_point, signals
 from index import HashingEmbedder, MemorySettings, MemoryStore
@@ -409,6 +409,24 @@ def test_apply_supersede_keeps_the_new_memory_when_the_old_is_already_deleted(
                              agent=None, metadata={}, occurred_at=None, embed_later=False)
     assert contents(store) == ["Maria lives in Lisbon"]
     assert result.memory["content"] == "Maria lives in Lisbon"
+    assert STORED_ALONE in result.warnings
+
+
+def test_a_supersede_whose_memory_ended_meanwhile_says_it_added(store: MemoryStore) -> None:
+    # The pool still holds the old memory (read at the observe's start) while it is retired
+    # behind it: the new one is stored alone, and the decision says so, naming no link.
+    [added] = tell(store, "I live in Porto.")
+    pool = Pool(store, SETTINGS, SUBJECT)
+    assert pool.holds(added["memory_id"]) is not None
+    store.retire(added["memory_id"], reason="moved")
+    from element.agents.subconscious import _apply
+    done = _apply(store, SETTINGS, pool, Decision("supersede", "moved", category="fact",
+                                                  memory_id=added["memory_id"],
+                                                  content="Maria lives in Lisbon"),
+                  Observation((Turn("user", "x"),), SUBJECT), "rules", False)
+    assert done.action == "add" and done.superseded_by is None
+    assert done.public()["memory_id"] != added["memory_id"]
+    assert contents(store) == ["Maria lives in Lisbon"]
 
 
 # -- cleaner memories ---------------------------------------------------------------------------
