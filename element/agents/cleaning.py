@@ -13,7 +13,7 @@ from index import ATTRIBUTES, RELATIONS
 from .carriers import carriers
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
-from .spoken import HAD_D, MY_IS
+from .spoken import HAD_D, MY_IS, PRESENT_VERBS
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried"]
 
@@ -71,6 +71,10 @@ def clean(raw: str) -> str:
     # "Car's a Kia Niro now", "Mum's in Perth these days": one of the speaker's things or
     # people as the subject, "my" dropped (a bare singular noun takes a determiner).
     text = _BARE_OWN.sub(lambda m: f"My {m['n'].lower()} is ", text)
+    # "Job at Lidl since Monday", "Kids at St Anne's now": one of them and where it is now,
+    # no verb at all; "my" and "is" dropped.
+    text = _BARE_OWN_AT.sub(lambda m: f"My {m['n'].lower()} "
+                                      f"{'are' if _plural(m['n']) else 'is'} ", text)
     # "Ella had her 4th birthday" says "Ella turned 4".
     text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
     # "I'd pick tacos over sushi any day", "Tea beats coffee any day": a taste told by
@@ -125,6 +129,24 @@ _BARE_OWN = re.compile(
     r"currently)\b)")
 
 
+#: One of those nouns without a determiner, where it is by its preposition and a name, and
+#: the time it holds from or the present ("Job at Lidl since Monday", "Gym at the Y these
+#: days"): a verbless statement of the speaker's ("Job at Lidl is hard" has its verb).
+_BARE_OWN_AT = re.compile(
+    # (not a verb's base: "Work at Tesco since May" is "I work ...", ``spoken.restore_subject``)
+    r"^(?!(?i:" + "|".join(sorted(PRESENT_VERBS)) + r")\b)"
+    r"(?P<n>(?i:" + _owned() + r"))\s+(?=(?i:at|in|with|on|for)\s+(?:the\s+)?[A-Z][^,;]*?"
+    r"\b(?i:now|these days|nowadays|since\s+\w+|as\s+of\s+\w+)\b)"
+    r"(?![^,;]*\b(?i:is|are|was|were|has|have|had|will|would)\b)")
+
+
+def _plural(noun: str) -> bool:
+    """Whether a bare noun of the speaker's names more than one ("kids", "children")."""
+    low = noun.lower()
+    return low in ("children", "grandchildren", "parents", "relatives", "friends") or \
+        low.endswith("s") and not low.endswith("ss")
+
+
 #: "<Name> is the new <noun of the speaker's>", "<Name>'s the <noun> now": a name first (not
 #: a pronoun or a demonstrative: "This is the new car"), "is" or its "'s", "the (new)" and
 #: the noun (of ``_owned``: "Grey is the new black" names none).
@@ -136,8 +158,14 @@ _NAME_THE_NEW = re.compile(
     r"(?(new)|(?=\s+(?:now|these days|nowadays)\b))(?P<rest>.*)$")
 
 
-#: "New <thing> is/are ..." opening a sentence, no determiner.
-_NEW_OWN = re.compile(r"^(?i:new)\s+(?=[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+(?:is|are)\s)")
+#: "New <thing> is/are ..." opening a sentence, no determiner; where or with whom it is may
+#: come between, by its preposition and a name ("New flat in Clapham has a balcony", "New
+#: job at Arup is ..."), and "has" tells it as well as "is" does. Not a time ("New year in
+#: Paris was ...").
+_NEW_OWN = re.compile(r"^(?i:new)\s+(?=(?!(?:year|years|day|week|month|term|season|era|"
+                      r"chapter|beginnings?|normal)\b)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}"
+                      r"(?:\s+(?:in|at|on|with|for|from|near)\s+(?:the\s+)?[A-Z][\w'&-]*"
+                      r"(?:\s+[A-Z][\w'&-]*){0,2})?\s+(?:is|are|has|have)\s)")
 #: "First day at Stripe was ...": the speaker's first day, "my" dropped.
 _FIRST_OWN = re.compile(r"^first\s+(?=(?:day|week|shift|month)\s+(?:of\s+work\s+)?at\s)", re.I)
 #: "<Name> (or my son ...) had/celebrated her 4th birthday".

@@ -66,6 +66,7 @@ from .spoken import (
     drop_address as _drop_address,
     framed,
     appraises,
+    named_news,
     praises_shown,
     restore_subject,
     sentences,
@@ -311,7 +312,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
-            not speakers_world(text):
+            not speakers_world(text) and not named_news(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -333,7 +334,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
         score += 1
     if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)) or \
-            relation_subject(text):
+            relation_subject(text) or named_news(text):
         score += 1      # "My best friend works at Meta": a person of the speaker's world
     if acts:
         score += 1

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from index import ATTRIBUTES
+
 from .dates import time_phrase
 from .episode_words import (
     STOP as _STOP,
@@ -22,14 +24,17 @@ from .episode_words import (
     ADVERBS as _ADVERBS,
     ING_NOUNS as _ING_NOUNS,
     CONSUMED,
+    FAMILY,
     SPAN,
     STATUSES,
 )
-from .facts import OCCUPATIONS
+from .facts import OCCUPATIONS, STATES
+from .irregular import BASES as IRREGULAR_BASES, PARTICIPLES as IRREGULAR_PARTICIPLES
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
+           "named_news", "PRESENT_VERBS",
            "vocatives", "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -45,12 +50,9 @@ _DASH = re.compile(r"\s+-\s+(?=[A-Z])|\s*\u2014+\s*|\s+\u2013\s+")
 #: irregular one, a past form (chat's "I'd went"), or a regular "-ed" other than a plain
 #: verb that ends so ("I'd need", "I'd feed"); a form that is its own base ("come", "put")
 #: could be either and stays "would".
-_DISTINCT_PARTICIPLES = """been gone done seen gotten taken given known written driven eaten
-drunk flown grown sung swum fallen forgotten chosen worn broken spoken woken ridden risen
-shown hidden begun beaten bitten shaken stolen thrown drawn withdrawn outgrown forgiven
-mistaken sworn""".split()
+_DISTINCT_PARTICIPLES = IRREGULAR_PARTICIPLES - IRREGULAR_BASES
 _PARTICIPLE = (r"(?:" + "|".join(sorted((set(_PAST) | set(_DISTINCT_PARTICIPLES))
-                                         - {"was", "were", "did"})) +
+                                         - IRREGULAR_BASES - {"was", "were", "did"})) +
                r"|(?!(?:need|feed|bleed|breed|speed|proceed|succeed|exceed|heed|seed|weed|"
                r"shed|wed|shred|embed|bed)\b)\w+ed)")
 HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|never|ever|"
@@ -139,6 +141,13 @@ june july august september october november december morning evening afternoon w
 _PLACED_NOW = (r"^(?:at|with|in|on)\s+(?=(?:the\s+)?(?!(?:" + "|".join(sorted(NOT_NAMES)) +
                r")\b)(?-i:[A-Z])[\w'&-]*(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+)"
                r"{0,4}?\s+(?:now|these days|nowadays)\b)")
+#: Verbs whose base form opens a present told without "I": the irregular ones (but "be", and
+#: "let", whose opening is an order: "Let me know"), and those the profile asks a person's
+#: attributes with ("Which languages do they speak?", "Where do they work?").
+PRESENT_VERBS = (IRREGULAR_BASES - {"be", "let"}) | frozenset(
+    m.group(1).lower() for attribute in ATTRIBUTES for question in attribute.questions
+    for m in re.finditer(r"\b(?:do|does)\s+they\s+([a-z]+)\b", question, re.I)
+    if not m.group(1).lower().endswith("ly"))     # "do they usually ...": an adverb
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "gonna be great": it is; "Going to those places is on my list": the gerund is.
     (r"^(?:going to|gonna)\s+(?!be\b)(?!(?:(?!\s[-–—]+\s)[^,;])*\b(?:is|was|has been)\b)",
@@ -154,9 +163,12 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
     # "Back from a week in Rome": where the speaker has been, now over.
     (r"^back\s+(?=(?:on|at|to|with|in|from)\s+(?!the day\b|time\b))", "I am \\g<0>"),
-    # "Still in Manchester", "Now with Octopus for energy", "Off to university in Leeds":
-    # where the speaker is or is going, "I am" dropped.
-    (r"^(?:still|now|currently)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
+    # "Still in Manchester", "Now with Octopus for energy", "Finally at Lidl", "Off to
+    # university in Leeds": where the speaker is or is going, "I am" dropped.
+    (r"^(?:still|now|currently|finally)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
+    # "Done with Asda", "Through with the gym": the speaker's ending, told by the state
+    # it leaves them in, "I am" dropped.
+    (r"^(?:done|through|finished)\s+with\s+(?!(?:it|that|this|you|them)\b)", "I am \\g<0>"),
     (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
     # "At Monzo these days", "With EE now, way cheaper": where or with whom the speaker is
     # now, told by its preposition and a name alone (not a time: "In May, ..."; not a
@@ -180,6 +192,20 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
      + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
      r"(?=(?:since|again)\b)", "I am \\g<0>"),
+    # "Member of PureGym since January", "Part of the Lidl team now": the speaker's
+    # belonging, "I am (a)" dropped; not the subject of a verb ("Member of staff said no").
+    (r"^(?:member|fan|supporter|customer|client|patient|student|volunteer|regular)\s+"
+     r"(?=(?:of|at|with)\s+(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|said|"
+     r"told|says|thinks)\b))", "I am a \\g<0>"),
+    (r"^part\s+(?=of\s+(?:the\s+)?[\w'&-]+(?:\s+[\w'&-]+)?\s+(?:team|club|crew|staff|"
+     r"family|group|band|choir|squad|committee|board)\b(?![^,;]*\b(?:is|are|was|were|has|"
+     r"have|had|will|would)\b))", "I am \\g<0>"),
+    # "Vegan now", "Married these days", "Retired as of May": a standing of the speaker's
+    # (the closed class of diets and civil and working states) and the present, "I am"
+    # dropped.
+    (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?:"
+     + "|".join(sorted(STATUSES | set(STATES))) + r")\b(?=[\s,]+(?:now|these days|nowadays|"
+     r"as of)\b)", "I am \\g<0>"),
     # "Fully vegan for a year now", "Sober for six months now": a state held for a while
     # and still, "I have been" dropped (the "now" says it still holds; with an intensifier
     # that only an adjective takes, without it: "Totally sober for a year").
@@ -222,6 +248,19 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Can't eat gluten anymore", "Don't drink these days": a habit ended, "I" dropped.
     (r"^(?:do not|cannot|can not|no longer)\s+(?=[a-z]+\b.*\b(?:any\s?more|these days|"
      r"nowadays)\W*$)", "I \\g<0>"),
+    # "Work for Deloitte now", "Speak a bit of German as well these days", "Drink coffee in
+    # the mornings now": a base verb (an irregular one, or one the profile asks a
+    # person's attributes with: "Where do they work?") and a time that says it holds
+    # now (a bare "now" after a name), is a habit or replaced another ("instead"): the
+    # speaker's present, "I" dropped. Not an order: no "you", "me", "please" nor a
+    # pronoun for its object ("Do it now"); not a noun subject ("Work is mad these days":
+    # a finite verb follows in the clause).
+    (r"^(?=(?:" + "|".join(sorted(PRESENT_VERBS)) + r")\s+(?!(?:it|this|that|them|"
+     r"something|anything|up)\b)(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|"
+     r"can|could|you|your|me|us|please)\b)[^,;]*?(?:\b(?:these days|nowadays|as well|too|"
+     r"instead|every\s+\w+|on\s+\w+days|at\s+weekends|in\s+the\s+(?:mornings|evenings)|"
+     # (a bare "now" with a name before it: "Go to bed now" is an order)
+     r"since\s+\w+)\b|\s(?-i:[A-Z])[^,;]*?\bnow\b))", "I "),
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
@@ -277,6 +316,30 @@ def _maybe_name(word: str) -> bool:
     return not (low in NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or
                 low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or
                 low.endswith(("ly", "ing", "ed")) or bool(time_phrase(low)))
+
+
+#: Verbs that report what someone said, thought or felt: their news is in the clause after.
+_REPORTS = frozenset("said told thought felt knew meant heard asked wondered".split())
+
+
+def named_news(text: str) -> bool:
+    """Whether a cleaned ``text`` is news of someone the speaker knows, told by name ("Jess
+    got a flat in Glasgow", "Tomasz moved to Krakow in May"): a name (or a bare kin word)
+    opens it (a capitalised
+    word that can be one: :func:`_maybe_name`), a past verb of its own follows (not one
+    that reports: "Jess said ..."), and a name of a place or a thing after. People name
+    in chat, with no introduction, only those they know; what befell them is the
+    speaker's news as "my friend Jess got ..." would be."""
+    m = re.match(r"(?P<n>[A-Z][a-z]{1,15})\s+(?:just\s+|finally\s+|also\s+)?(?P<v>[a-z]+)\s+"
+                 r"(?P<rest>.+)$", text)
+    # (or a kin word, bare as a name is: "Brother got a job at Arup")
+    if m is None or not (_maybe_name(m["n"]) or m["n"].lower() in FAMILY):
+        return False
+    verb = m["v"]
+    past = verb in _PAST or verb.endswith("ed") and len(verb) > 4
+    return past and verb not in _REPORTS and any(
+        w.lower() not in NOT_NAMES for w in re.findall(
+            r"\b(?:in|at|to|from|with|for|on)\s+(?:the\s+)?([A-Z][\w'&-]*)", m["rest"]))
 
 
 def drop_address(text: str) -> str:
@@ -392,6 +455,13 @@ def restore_subject(text: str) -> str:
     return _restore(text)
 
 
+#: A past form, a modal or "is" right after an opening word that could be a past ("Rose got
+#: a job", "Bore said no"): the opening word is the subject, a name, not a past whose "I"
+#: was dropped (after "got" a participle is its passive: "Got lost", "Got married").
+_VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|"
+                        + "|".join(sorted(_PAST)) + r")\b", re.I)
+
+
 def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
@@ -417,7 +487,8 @@ def _restore(text: str) -> str:
                                                      re.I) or
                        # "Much-needed break": a compound adjective, no past verb
                        (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
-                not re.match(r"(?:is|was|has|by)\b", rest):
+                not re.match(r"(?:is|was|has|by)\b", rest) and \
+                not (low != "got" and _VERB_NEXT.match(rest)):
             text = f"I {low} {rest}"
         # (not "Having sold the van, ...": a perfect participle, no "I am having")
         elif rest and low.endswith("ing") and (len(low) > 5 or low == "doing") and \
