@@ -13,13 +13,15 @@ from index import ATTRIBUTES, RELATIONS
 from .carriers import carriers
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
-from .spoken import HAD_D, MY_IS, PRESENT_VERBS
+from .spoken import HAD_D, MY_IS, PRESENT_VERBS, REQUESTED
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
+#: A request to amend a record of the speaker's ("Update my employer to Lidl"): its new value.
+_REQUESTED = re.compile(REQUESTED[0], re.I)
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
-    HAD_D, (r"\bain't\b", "is not"),
+    REQUESTED, HAD_D, (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\b(we|you|they|he|she|it|that|there)'d\b", r"\1 would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
@@ -201,6 +203,8 @@ def statements(text: str) -> Iterator[tuple[int, str, bool]]:
     position), the clause, and whether its sentence asks."""
     for index, whole in enumerate(split_sentences(text.translate(APOS))):
         whole, question = untag(whole)
+        # "Could you update my employer to Lidl?": a request, which tells its new value
+        question = question and not _REQUESTED.match(whole)
         whole = _DISMAY.sub("", whole)
         for pattern, repl in _EXPAND:
             whole = pattern.sub(repl, whole)

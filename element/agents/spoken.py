@@ -34,7 +34,7 @@ from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
-           "named_news", "PRESENT_VERBS",
+           "named_news", "PRESENT_VERBS", "REQUESTED",
            "vocatives", "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -61,6 +61,20 @@ HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|neve
 #: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is".
 MY_IS = (r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
          r"back|so|really|just|always|never|off|with)\b)")
+#: A request to change what is on record of the speaker's, which says its new value ("Update
+#: my employer to Lidl", "Please change the address on file to 4 Elm Road, Leeds"): "My
+#: employer is Lidl". The speaker's own ("my", "our"), or "the" one on record ("on file",
+#: "on my account") or of their details (an address, a number, a name, an email, a
+#: contact); the verbs of amending a record.
+REQUESTED = (r"^(?:please\s+)?(?:can you\s+|could you\s+)?(?:update|change|set|switch|amend|"
+             r"correct)\s+(?:(?:my|our)\s+(?P<mine>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)|"
+             r"the\s+(?P<the>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?(?=\s+(?:on\s+(?:file|record|"
+             r"my\s+account|the\s+account)|in\s+your\s+records)\b)|(?:[a-z][\w'-]*\s+){0,2}?"
+             r"(?:address|number|name|email|contact|details)))"
+             r"(?:\s+(?:on\s+(?:file|record|my\s+account|the\s+account)|in\s+your\s+records))?"
+             r"\s+to\s+(?P<v>\S.*?)(?:,?\s+please)?$",
+             lambda m: f"My {m['mine'] or m['the']} is {m['v']}")
+_REQUESTED = re.compile(REQUESTED[0], re.I)
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # A wish to be able to do something is what the speaker would like to do.
     (r"^(?:I\s+)?wish\s+(I|we)\s+could\s+(?!have\b)", r"\1 would like to "),
@@ -136,11 +150,13 @@ unfortunately fortunately honestly hopefully personally actually basically serio
 monday tuesday wednesday thursday friday saturday sunday january february march april may
 june july august september october november december morning evening afternoon weekend
 """.split())
-#: "At Monzo these days", "With EE now": a preposition of place or company, a name (not a
-#: time) and the present, no clause of its own between.
-_PLACED_NOW = (r"^(?:at|with|in|on)\s+(?=(?:the\s+)?(?!(?:" + "|".join(sorted(NOT_NAMES)) +
-               r")\b)(?-i:[A-Z])[\w'&-]*(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+)"
-               r"{0,4}?\s+(?:now|these days|nowadays)\b)")
+#: "At Monzo these days", "With EE now", "Over at Lidl now", "Up in Leeds these days": a
+#: preposition of place or company, a name (not a time) and the present, no clause of its
+#: own between.
+_PLACED_NOW = (r"^(?:(?:over|up|down|out)\s+)?(?:at|with|in|on)\s+(?=(?:the\s+)?(?!(?:"
+               + "|".join(sorted(NOT_NAMES)) + r")\b)(?-i:[A-Z])[\w'&-]*"
+               r"(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+){0,4}?"
+               r"\s+(?:now|these days|nowadays)\b)")
 #: Verbs whose base form opens a present told without "I": the irregular ones (but "be", and
 #: "let", whose opening is an order: "Let me know"), and those the profile asks a person's
 #: attributes with ("Which languages do they speak?", "Where do they work?").
@@ -217,10 +233,17 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "New job at Sainsbury's since Monday", "New flat in Leith": a verbless noun phrase of
     # what the speaker has that is new, "I have" dropped (a noun, then where or with whom;
     # not a time: "New year in Paris"; "New job is great" is ``cleaning``'s "my new job").
-    (r"^new\s+(?=(?!(?:year|years|day|week|month|term|season|era|chapter|beginnings?|"
+    (r"^(?:brand\s+)?new\s+(?=(?!(?:year|years|day|week|month|term|season|era|chapter|beginnings?|"
      r"normal)\b)[a-z][\w'-]*(?<!s)\s+(?:[a-z][\w'-]*\s+)?(?:at|in|with|for|from|as|on)\s"
      r"(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|can|could)\b))",
      "I have a \\g<0>"),
+    # "Three months at Lidl now", "A year in Leeds already": how long the speaker has been
+    # where they are now, "I have been" dropped; the span after the place.
+    (r"^(?P<span>" + SPAN + r")\s+(?P<prep>at|in|with)\s+(?P<place>(?:the\s+)?(?-i:[A-Z])"
+     r"[^,;]*?)\s+(?P<now>now|already|so far)\b",
+     "I have been \\g<prep> \\g<place> for \\g<span> \\g<now>"),
+    # "Two weeks into the new job": how far the speaker is into it, "I am" dropped.
+    (r"^(?=" + SPAN + r"\s+into\s+(?:the|my)\b)", "I am "),
     # "Might go back to uni next year", "Might be moving to Leeds": a plan, "I" dropped
     # (not "Might be worth a try": "it").
     (r"^might\s+(?=(?!be\b)[a-z]+\s|be\s+\w+ing\b)", "I \\g<0>"),
@@ -260,7 +283,8 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
      r"can|could|you|your|me|us|please)\b)[^,;]*?(?:\b(?:these days|nowadays|as well|too|"
      r"instead|every\s+\w+|on\s+\w+days|at\s+weekends|in\s+the\s+(?:mornings|evenings)|"
      # (a bare "now" with a name before it: "Go to bed now" is an order)
-     r"since\s+\w+)\b|\s(?-i:[A-Z])[^,;]*?\bnow\b))", "I "),
+     r"since\s+\w+)\b|\s(?-i:[A-Z])[^,;]*?(?<!from )(?<!for )(?<!right )(?<!just )\bnow\b"
+     r"(?!\s+on\b)))", "I "),
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
@@ -356,6 +380,10 @@ def clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     a dropped subject restored; and whether it asks."""
     text, question = untag(raw)
     text = drop_address(text)
+    if _REQUESTED.match(text):
+        # "Could you update my employer to Lidl?": a request tells its new value (before
+        # "Update" is read as news's opener)
+        text, question = _REQUESTED.sub(REQUESTED[1], text), False
     for _ in range(4):
         before = text
         if vocative is not None:

@@ -2,8 +2,9 @@
 mate"), a base verb and a time that says it holds now ("Work for Arup now", "Speak some
 Welsh as well these days"), a standing ("Vegan now"), a belonging ("Member of the Y since
 March"), "done with", the speaker's new thing or one of theirs with where it is ("New flat
-in Leith has a balcony", "Job at Arup since May"), and news of someone the speaker knows
-by name ("Marta moved to Porto").
+in Leith has a balcony", "Job at Arup since May"), news of someone the speaker knows
+by name ("Marta moved to Porto"), and a request to amend a record of theirs ("Update my
+employer to Arup").
 Each is read as the statement it leaves unsaid (``spoken.restore_subject``,
 ``cleaning.clean``, ``spoken.named_news``), with the tense of a verb from one table of the
 irregular verbs (``irregular.py``).
@@ -23,7 +24,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from element.agents.carriers import past_of
-from element.agents.cleaning import clean
+from element.agents.cleaning import clean, statements
 from element.agents.episode_words import AMBIGUOUS_PAST, PAST
 from element.agents.facts import PAST_TENSE
 from element.agents.irregular import BASES, IRREGULAR, PASTS, past_of_base
@@ -73,6 +74,10 @@ def test_a_regular_verb_is_no_irregular_base() -> None:
     ("Done with the rowing club", "I am done with the rowing club"),    # an ending
     ("Member of the Y since March", "I am a member of the Y since March"),
     ("Part of the Arup team now", "I am part of the Arup team now"),
+    ("Brand new job at Arup", "I have a brand new job at Arup"),
+    ("Over at Arup these days", "I am over at Arup these days"),
+    ("Six months at Arup now", "I have been at Arup for six months now"),
+    ("Two weeks into the Arup job", "I am two weeks into the Arup job"),
 ])
 def test_a_dropped_subject_before_a_verb_is_put_back(said: str, told: str) -> None:
     assert restore_subject(said) == told
@@ -90,6 +95,7 @@ def test_a_dropped_subject_before_a_verb_is_put_back(said: str, told: str) -> No
     "Done with it",                    # what is done is said before
     "Member of staff said no",         # the subject of a verb
     "Part of the problem is money",
+    "Six months at the gym now",       # no name: where is not told
 ])
 def test_a_name_an_order_or_a_noun_subject_stays_as_said(said: str) -> None:
     assert restore_subject(said) == said
@@ -117,6 +123,23 @@ def test_a_bare_noun_of_the_speakers_and_where_it_is_now_are_theirs(said: str,
                                   "Job at Arup is hard now"])
 def test_a_name_or_a_time_after_new_stays_as_said(said: str) -> None:
     assert clean(said) == said
+
+
+@pytest.mark.parametrize("said,told", [
+    ("Update my employer to Arup", "My employer is Arup"),
+    ("Please change the address on file to 9 Mill Lane, Truro",
+     "My address is 9 Mill Lane, Truro"),
+    ("Could you update my surname to Okafor?", "My surname is Okafor"),
+    ("Change my gym to the Y please", "My gym is the Y"),
+])
+def test_a_request_to_amend_a_record_tells_its_new_value(said: str, told: str) -> None:
+    assert [s for _, s, asks in statements(said) if not asks] == [told]
+
+
+@pytest.mark.parametrize("said", ["Change the channel to BBC Two", "Set a reminder to call Jo",
+                                  "Send post to the Truro address from now on"])
+def test_a_request_about_no_record_of_the_speakers_stays_as_said(said: str) -> None:
+    assert "My " not in " ".join(s for _, s, _ in statements(said))
 
 
 @pytest.mark.parametrize("said,news", [
