@@ -77,6 +77,9 @@ def clean(raw: str) -> str:
     # no verb at all; "my" and "is" dropped.
     text = _BARE_OWN_AT.sub(lambda m: f"My {m['n'].lower()} "
                                       f"{'are' if _plural(m['n']) else 'is'} ", text)
+    # "Phone number changed to 07700 900123", "Surname's Patel now": one of the speaker's
+    # details and its new value, "my" dropped.
+    text = _DETAIL_NOW.sub(lambda m: f"My {m['n'].lower()} is {m['v'] or m['w']}", text)
     # "Ella had her 4th birthday" says "Ella turned 4".
     text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
     # "I'd pick tacos over sushi any day", "Tea beats coffee any day": a taste told by
@@ -140,6 +143,17 @@ _BARE_OWN_AT = re.compile(
     r"(?P<n>(?i:" + _owned() + r"))\s+(?=(?i:at|in|with|on|for)\s+(?:the\s+)?[A-Z][^,;]*?"
     r"\b(?i:now|these days|nowadays|since\s+\w+|as\s+of\s+\w+)\b)"
     r"(?![^,;]*\b(?i:is|are|was|were|has|have|had|will|would)\b)")
+
+
+#: One of the speaker's details (the closed class of what a record holds of a person: a
+#: number, an address, a name, an email, a contact), bare or with "my", and its new value:
+#: "changed to" it, or it and the present ("Surname's Patel now").
+_DETAIL_NOW = re.compile(
+    r"^(?:(?i:my)\s+)?(?!(?i:the|a|an|this|that|his|her|their|our|your|its)\b)"
+    r"(?P<n>(?i:(?:[a-z]+\s+)?(?:number|address|name|surname|email|contact)))"
+    r"(?:(?:'s|\s+has|\s+have)?\s+(?i:changed|switched|moved)\s+(?i:to|over\s+to)\s+"
+    r"(?P<v>\S.*)|(?:'s|\s+is)\s+(?P<w>(?!(?i:changed|new|not|the same|different)\b)\S[^,;]*?\s+"
+    r"(?i:now|these days|nowadays)\b.*))$")
 
 
 def _plural(noun: str) -> bool:

@@ -113,6 +113,8 @@ def test_the_speakers_new_thing_and_where_it_is_are_theirs(said: str, told: str)
     ("Job at Arup since May", "My job is at Arup since May"),
     ("Kids at St Ives Primary now", "My kids are at St Ives Primary now"),
     ("Work at Arup since May", "I work at Arup since May"),       # a verb's base first
+    ("Phone number changed to 07700 900777", "My phone number is 07700 900777"),
+    ("Surname's Okafor now, since the wedding", "My surname is Okafor now, since the wedding"),
 ])
 def test_a_bare_noun_of_the_speakers_and_where_it_is_now_are_theirs(said: str,
                                                                     told: str) -> None:
@@ -120,7 +122,8 @@ def test_a_bare_noun_of_the_speakers_and_where_it_is_now_are_theirs(said: str,
 
 
 @pytest.mark.parametrize("said", ["New York is great", "New year in Oslo was wild",
-                                  "Job at Arup is hard now"])
+                                  "Job at Arup is hard now", "The name changed to Bob",
+                                  "Her number changed to 07700 900777"])
 def test_a_name_or_a_time_after_new_stays_as_said(said: str) -> None:
     assert clean(said) == said
 
