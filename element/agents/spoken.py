@@ -490,6 +490,13 @@ _VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|"
                         + "|".join(sorted(_PAST)) + r")\b", re.I)
 
 
+#: The "-ing" of verbs whose subject is the one who feels ("Loving the new flat", "Missing
+#: the old place"): before "the" they still tell the speaker's feeling, where a participle
+#: that causes one is an adjective ("Amazing the difference it makes").
+_FEELING = frozenset("""loving enjoying missing hating liking adoring dreading craving
+appreciating relishing""".split())
+
+
 def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
@@ -525,7 +532,12 @@ def _restore(text: str) -> str:
                 low not in _ING_NOUNS and not re.match(
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
-                r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
+                r"really|always|never|it|that|this|you|your|the)\b", rest, re.I) or \
+                rest and low in _FEELING and re.match(r"the\s+\w", rest, re.I) and \
+                re.search(r"\s(?-i:[A-Z])", rest) and not gerund_subject:
+            # ("Loving the new flat in Leeds": a verb whose subject feels is no adjective
+            # before "the", as "Amazing the difference it makes" is; a name says it is of
+            # the speaker's life, not praise of what the other shared: "Loving the colours!")
             text = f"I am {low} {rest}"
     return text
 

@@ -3,8 +3,9 @@ mate"), a base verb and a time that says it holds now ("Work for Arup now", "Spe
 Welsh as well these days"), a standing ("Vegan now"), a belonging ("Member of the Y since
 March"), "done with", the speaker's new thing or one of theirs with where it is ("New flat
 in Leith has a balcony", "Job at Arup since May"), news of someone the speaker knows
-by name ("Marta moved to Porto"), and a request to amend a record of theirs ("Update my
-employer to Arup").
+by name ("Marta moved to Porto"), a request to amend a record of theirs ("Update my
+employer to Arup"), and a new value named alone after the change ("Sold the Corsa. Kia
+Ceed now").
 Each is read as the statement it leaves unsaid (``spoken.restore_subject``,
 ``cleaning.clean``, ``spoken.named_news``), with the tense of a verb from one table of the
 irregular verbs (``irregular.py``).
@@ -78,6 +79,7 @@ def test_a_regular_verb_is_no_irregular_base() -> None:
     ("Over at Arup these days", "I am over at Arup these days"),
     ("Six months at Arup now", "I have been at Arup for six months now"),
     ("Two weeks into the Arup job", "I am two weeks into the Arup job"),
+    ("Loving the new flat in Truro", "I am loving the new flat in Truro"),
 ])
 def test_a_dropped_subject_before_a_verb_is_put_back(said: str, told: str) -> None:
     assert restore_subject(said) == told
@@ -96,6 +98,8 @@ def test_a_dropped_subject_before_a_verb_is_put_back(said: str, told: str) -> No
     "Member of staff said no",         # the subject of a verb
     "Part of the problem is money",
     "Six months at the gym now",       # no name: where is not told
+    "Loving the colours",              # praise of what the other shared
+    "Amazing the difference it makes",  # an adjective before "the"
 ])
 def test_a_name_an_order_or_a_noun_subject_stays_as_said(said: str) -> None:
     assert restore_subject(said) == said
@@ -183,6 +187,13 @@ def test_a_change_texted_without_i_replaces_the_old_value(store: Any, before: st
     now = current(store)
     assert new in now and old not in now
     assert background_kept(now)
+
+
+def test_a_value_named_alone_after_a_change_is_kept_with_it(store: Any) -> None:
+    tell(store, "I drive a Vauxhall Corsa.")
+    assert "supersede" in tell(store, "Sold the Corsa in June. Kia Ceed now, much comfier.")
+    now = current(store)
+    assert "Kia Ceed" in now and "drives a Vauxhall Corsa" not in now, now
 
 
 def test_news_of_someone_named_is_kept_beside_the_speakers_own(store: Any) -> None:
