@@ -35,7 +35,8 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
                      r"fyi|just so you know|for the record|for your information|to be clear|"
                      r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
                      r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
-                     r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
+                     r"turns out(?:\s+that)?|these days|nowadays|currently|now|no idea|who knows|"
+                     r"dunno)\b[\s,:;!.-]*)+",
                      re.I)
 #: "Oh no!": dismay at what the other said, no correction marker ("Oh no! Sorry to hear
 #: that" corrects nothing).

@@ -128,7 +128,7 @@ _INTERJECTIONS = (
     "and|but|btw|tbh|tbf|ngl|imo|imho|fwiw|by the way|fyi|plus|man|dude|buddy|guys|girl|"
     "mate|hmm+|um+|uh+|ugh|phew|"
     "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
-    "speaking of which|oh yeah|guess what|you know what|you know|"
+    "speaking of which|oh yeah|guess what|you know what|you know|no idea|who knows|dunno|"
     "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
     "just so you know|(?:it |as it )?turns out(?: that)?|please note(?: that)?|note that")
 _LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
@@ -285,10 +285,28 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
      # (a bare "now" with a name before it: "Go to bed now" is an order)
      r"since\s+\w+)\b|\s(?-i:[A-Z])[^,;]*?(?<!from )(?<!for )(?<!right )(?<!just )\bnow\b"
      r"(?!\s+on\b)))", "I "),
+    # "Guess who works at Lidl now!", "Guess who's a homeowner": the speaker, told as a
+    # riddle; its verb said of "I".
+    (r"^guess\s+who(?:'s|\s+is)\s+", "I am "),
+    (r"^guess\s+who\s+(?P<v>[a-z]+s)\b", lambda m: f"I {_base_of(m['v'])}"),
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
 )]
+
+
+def _base_of(verb: str) -> str:
+    """The base of a verb in "-s" ("works" -> "work", "goes" -> "go", "studies" -> "study",
+    "has" -> "have")."""
+    if verb == "has":
+        return "have"
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:sh|ch|x|z|ss|o)es$", verb):
+        return verb[:-2]
+    return verb[:-1]
+
+
 #: "is" clipped onto the gerund's last noun ("Searching for the perfect studio's a tough
 #: job"): the gerund is the subject.
 _NOUN_IS = re.compile(r"\w's\s+(?:a|an|the|so|really|very|pretty|quite|not|been|always|"

@@ -80,6 +80,8 @@ def test_a_regular_verb_is_no_irregular_base() -> None:
     ("Six months at Arup now", "I have been at Arup for six months now"),
     ("Two weeks into the Arup job", "I am two weeks into the Arup job"),
     ("Loving the new flat in Truro", "I am loving the new flat in Truro"),
+    ("Guess who works at Arup now", "I work at Arup now"),          # the speaker, as a riddle
+    ("Guess who's a homeowner", "I am a homeowner"),
 ])
 def test_a_dropped_subject_before_a_verb_is_put_back(said: str, told: str) -> None:
     assert restore_subject(said) == told
@@ -147,6 +149,11 @@ def test_a_request_to_amend_a_record_tells_its_new_value(said: str, told: str) -
                                   "Send post to the Truro address from now on"])
 def test_a_request_about_no_record_of_the_speakers_stays_as_said(said: str) -> None:
     assert "My " not in " ".join(s for _, s, _ in statements(said))
+
+
+def test_a_reply_phrase_before_the_news_is_no_part_of_it() -> None:
+    assert [s for _, s, _ in statements("No idea, been at Arup since May.")] == \
+        ["I have been at Arup since May"]
 
 
 @pytest.mark.parametrize("said,news", [
