@@ -13,7 +13,8 @@ from index import ATTRIBUTES, RELATIONS
 from .carriers import carriers
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
-from .spoken import HAD_D, MY_IS, PRESENT_VERBS, REQUESTED
+from .spoken import HAD_D, MY_IS
+from .texted import PRESENT_VERBS, REQUESTED
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried"]
 

@@ -57,6 +57,7 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
 from .language import is_english
 from .places import named_place, placed
 from .sentences import clauses
+from .texted import BARE_VALUE
 from .spoken import (
     APOS as _APOS,
     JUDGED as _JUDGED,
@@ -412,13 +413,11 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     pending: str | None = None     # a short news sentence the next one may complete
     headlines: list[tuple[int, str]] = []   # such news no next sentence completed
     appraised = False               # "That looks amazing!": "I love the color" is praise
-    ended = False                   # the sentence before let something go ("sold the Golf")
-    before = ""                     # that sentence, cleaned
+    ended = ""                      # the sentence before, if it let something go ("sold the Golf")
     place = None                    # the place last named: where "there" is
     for raw in sentences(text):
         prev, pending = pending, None
-        ended_before, ended = ended, False
-        told_before, before = before, ""
+        ended_before, ended = ended, ""
         place = named_place(raw, addressee) or place
         cleaned, question = _clean(raw, vocative)
         if praises_shown(cleaned, appraised) or _exclaimed(raw, cleaned):
@@ -431,16 +430,14 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         cleaned = placed(_drop_address(_trim(cleaned)), place)
         if not cleaned:
             continue
-        ended = bool(_LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned))
-        before = cleaned if ended else ""
+        ended = cleaned if _LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned) else ""
         joined = False
         if ended_before:
             cleaned = _NEW_THING.sub("my new ", cleaned)    # "... the new Polestar is here"
-            if told_before and _BARE_VALUE.match(cleaned):
-                # "Left Tesco in March. Lidl now, much better": the new value named alone
-                # after the change that frees its place; the two said as one (though a
-                # keyed rule read the change: the value is told only here).
-                cleaned, joined = f"{told_before}, {cleaned}", True
+            if BARE_VALUE.match(cleaned):
+                # "Left Tesco in March. Lidl now": the new value named alone after the
+                # change; the two said as one (a keyed rule's reading of the change aside).
+                cleaned, joined = f"{ended_before}, {cleaned}", True
         said = _norm(cleaned)
         if not joined and any(c in said or said in c for c in skip):
             # What a keyed rule read of it is told there; the rest of it is told here ("I
@@ -507,11 +504,6 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
 #: The new Polestar is on the drive", "We had to move. The new place is in Clifton"): what
 #: replaced it, theirs though no "my" says so.
 _NEW_THING = re.compile(r"^the\s+new\s+(?=\w)(?!you\b)", re.I)
-#: A name alone and the present it holds from ("Lidl now", "Kia Niro these days", "Leeds
-#: since May"): a value with its subject and verb left to the sentence before.
-_BARE_VALUE = re.compile(r"^(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z0-9])[\w&'-]*){0,2}\s*,?\s+"
-                         r"(?:now|these days|nowadays|since\s+\w+|from\s+\w+|as of\s+\w+)\b",
-                         re.I)
 _LET_GO = re.compile(r"\b(?:said (?:good)?bye to|got rid of|gave up|handed (?:in|back)|traded|"
                      r"swapped|ditched|replaced|had to move)\b", re.I)
 

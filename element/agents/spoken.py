@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from index import ATTRIBUTES
-
 from .dates import time_phrase
 from .episode_words import (
     STOP as _STOP,
@@ -28,13 +26,14 @@ from .episode_words import (
     SPAN,
     STATUSES,
 )
-from .facts import OCCUPATIONS, STATES
+from .facts import OCCUPATIONS
 from .irregular import BASES as IRREGULAR_BASES, PARTICIPLES as IRREGULAR_PARTICIPLES
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
+from .texted import FEELING, REQUESTED, TEXTED
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
-           "named_news", "PRESENT_VERBS", "REQUESTED",
+           "named_news",
            "vocatives", "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -61,19 +60,6 @@ HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|neve
 #: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is".
 MY_IS = (r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
          r"back|so|really|just|always|never|off|with)\b)")
-#: A request to change what is on record of the speaker's, which says its new value ("Update
-#: my employer to Lidl", "Please change the address on file to 4 Elm Road, Leeds"): "My
-#: employer is Lidl". The speaker's own ("my", "our"), or "the" one on record ("on file",
-#: "on my account") or of their details (an address, a number, a name, an email, a
-#: contact); the verbs of amending a record.
-REQUESTED = (r"^(?:please\s+)?(?:can you\s+|could you\s+)?(?:update|change|set|switch|amend|"
-             r"correct)\s+(?:(?:my|our)\s+(?P<mine>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)|"
-             r"the\s+(?P<the>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?(?=\s+(?:on\s+(?:file|record|"
-             r"my\s+account|the\s+account)|in\s+your\s+records)\b)|(?:[a-z][\w'-]*\s+){0,2}?"
-             r"(?:address|number|name|email|contact|details)))"
-             r"(?:\s+(?:on\s+(?:file|record|my\s+account|the\s+account)|in\s+your\s+records))?"
-             r"\s+to\s+(?P<v>\S.*?)(?:,?\s+please)?$",
-             lambda m: f"My {m['mine'] or m['the']} is {m['v']}")
 _REQUESTED = re.compile(REQUESTED[0], re.I)
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # A wish to be able to do something is what the speaker would like to do.
@@ -157,13 +143,6 @@ _PLACED_NOW = (r"^(?:(?:over|up|down|out)\s+)?(?:at|with|in|on)\s+(?=(?:the\s+)?
                + "|".join(sorted(NOT_NAMES)) + r")\b)(?-i:[A-Z])[\w'&-]*"
                r"(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+){0,4}?"
                r"\s+(?:now|these days|nowadays)\b)")
-#: Verbs whose base form opens a present told without "I": the irregular ones (but "be", and
-#: "let", whose opening is an order: "Let me know"), and those the profile asks a person's
-#: attributes with ("Which languages do they speak?", "Where do they work?").
-PRESENT_VERBS = (IRREGULAR_BASES - {"be", "let"}) | frozenset(
-    m.group(1).lower() for attribute in ATTRIBUTES for question in attribute.questions
-    for m in re.finditer(r"\b(?:do|does)\s+they\s+([a-z]+)\b", question, re.I)
-    if not m.group(1).lower().endswith("ly"))     # "do they usually ...": an adverb
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "gonna be great": it is; "Going to those places is on my list": the gerund is.
     (r"^(?:going to|gonna)\s+(?!be\b)(?!(?:(?!\s[-–—]+\s)[^,;])*\b(?:is|was|has been)\b)",
@@ -182,9 +161,6 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Still in Manchester", "Now with Octopus for energy", "Finally at Lidl", "Off to
     # university in Leeds": where the speaker is or is going, "I am" dropped.
     (r"^(?:still|now|currently|finally)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
-    # "Done with Asda", "Through with the gym": the speaker's ending, told by the state
-    # it leaves them in, "I am" dropped.
-    (r"^(?:done|through|finished)\s+with\s+(?!(?:it|that|this|you|them)\b)", "I am \\g<0>"),
     (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
     # "At Monzo these days", "With EE now, way cheaper": where or with whom the speaker is
     # now, told by its preposition and a name alone (not a time: "In May, ..."; not a
@@ -208,20 +184,6 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?!(?:"
      + "|".join(sorted(_GENERIC | _STOP | _PARTICIPLES | _ADVERBS)) + r")\b)[a-z][a-z-]+\s+"
      r"(?=(?:since|again)\b)", "I am \\g<0>"),
-    # "Member of PureGym since January", "Part of the Lidl team now": the speaker's
-    # belonging, "I am (a)" dropped; not the subject of a verb ("Member of staff said no").
-    (r"^(?:member|fan|supporter|customer|client|patient|student|volunteer|regular)\s+"
-     r"(?=(?:of|at|with)\s+(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|said|"
-     r"told|says|thinks)\b))", "I am a \\g<0>"),
-    (r"^part\s+(?=of\s+(?:the\s+)?[\w'&-]+(?:\s+[\w'&-]+)?\s+(?:team|club|crew|staff|"
-     r"family|group|band|choir|squad|committee|board)\b(?![^,;]*\b(?:is|are|was|were|has|"
-     r"have|had|will|would)\b))", "I am \\g<0>"),
-    # "Vegan now", "Married these days", "Retired as of May": a standing of the speaker's
-    # (the closed class of diets and civil and working states) and the present, "I am"
-    # dropped.
-    (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?:"
-     + "|".join(sorted(STATUSES | set(STATES))) + r")\b(?=[\s,]+(?:now|these days|nowadays|"
-     r"as of)\b)", "I am \\g<0>"),
     # "Fully vegan for a year now", "Sober for six months now": a state held for a while
     # and still, "I have been" dropped (the "now" says it still holds; with an intensifier
     # that only an adjective takes, without it: "Totally sober for a year").
@@ -237,13 +199,6 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
      r"normal)\b)[a-z][\w'-]*(?<!s)\s+(?:[a-z][\w'-]*\s+)?(?:at|in|with|for|from|as|on)\s"
      r"(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|can|could)\b))",
      "I have a \\g<0>"),
-    # "Three months at Lidl now", "A year in Leeds already": how long the speaker has been
-    # where they are now, "I have been" dropped; the span after the place.
-    (r"^(?P<span>" + SPAN + r")\s+(?P<prep>at|in|with)\s+(?P<place>(?:the\s+)?(?-i:[A-Z])"
-     r"[^,;]*?)\s+(?P<now>now|already|so far)\b",
-     "I have been \\g<prep> \\g<place> for \\g<span> \\g<now>"),
-    # "Two weeks into the new job": how far the speaker is into it, "I am" dropped.
-    (r"^(?=" + SPAN + r"\s+into\s+(?:the|my)\b)", "I am "),
     # "Might go back to uni next year", "Might be moving to Leeds": a plan, "I" dropped
     # (not "Might be worth a try": "it").
     (r"^might\s+(?=(?!be\b)[a-z]+\s|be\s+\w+ing\b)", "I \\g<0>"),
@@ -271,40 +226,13 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Can't eat gluten anymore", "Don't drink these days": a habit ended, "I" dropped.
     (r"^(?:do not|cannot|can not|no longer)\s+(?=[a-z]+\b.*\b(?:any\s?more|these days|"
      r"nowadays)\W*$)", "I \\g<0>"),
-    # "Work for Deloitte now", "Speak a bit of German as well these days", "Drink coffee in
-    # the mornings now": a base verb (an irregular one, or one the profile asks a
-    # person's attributes with: "Where do they work?") and a time that says it holds
-    # now (a bare "now" after a name), is a habit or replaced another ("instead"): the
-    # speaker's present, "I" dropped. Not an order: no "you", "me", "please" nor a
-    # pronoun for its object ("Do it now"); not a noun subject ("Work is mad these days":
-    # a finite verb follows in the clause).
-    (r"^(?=(?:" + "|".join(sorted(PRESENT_VERBS)) + r")\s+(?!(?:it|this|that|them|"
-     r"something|anything|up)\b)(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|"
-     r"can|could|you|your|me|us|please)\b)[^,;]*?(?:\b(?:these days|nowadays|as well|too|"
-     r"instead|every\s+\w+|on\s+\w+days|at\s+weekends|in\s+the\s+(?:mornings|evenings)|"
-     # (a bare "now" with a name before it: "Go to bed now" is an order)
-     r"since\s+\w+)\b|\s(?-i:[A-Z])[^,;]*?(?<!from )(?<!for )(?<!right )(?<!just )\bnow\b"
-     r"(?!\s+on\b)))", "I "),
-    # "Guess who works at Lidl now!", "Guess who's a homeowner": the speaker, told as a
-    # riddle; its verb said of "I".
-    (r"^guess\s+who(?:'s|\s+is)\s+", "I am "),
-    (r"^guess\s+who\s+(?P<v>[a-z]+s)\b", lambda m: f"I {_base_of(m['v'])}"),
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
+    # A change texted without "I" (``texted.TEXTED``): a base verb and a time of now, a
+    # standing, a belonging, "done with", a span at a named place, "Guess who ...".
+    *TEXTED,
 )]
-
-
-def _base_of(verb: str) -> str:
-    """The base of a verb in "-s" ("works" -> "work", "goes" -> "go", "studies" -> "study",
-    "has" -> "have")."""
-    if verb == "has":
-        return "have"
-    if verb.endswith("ies") and len(verb) > 4:
-        return verb[:-3] + "y"
-    if re.search(r"(?:sh|ch|x|z|ss|o)es$", verb):
-        return verb[:-2]
-    return verb[:-1]
 
 
 #: "is" clipped onto the gerund's last noun ("Searching for the perfect studio's a tough
@@ -508,13 +436,6 @@ _VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|"
                         + "|".join(sorted(_PAST)) + r")\b", re.I)
 
 
-#: The "-ing" of verbs whose subject is the one who feels ("Loving the new flat", "Missing
-#: the old place"): before "the" they still tell the speaker's feeling, where a participle
-#: that causes one is an adjective ("Amazing the difference it makes").
-_FEELING = frozenset("""loving enjoying missing hating liking adoring dreading craving
-appreciating relishing""".split())
-
-
 def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
@@ -551,7 +472,7 @@ def _restore(text: str) -> str:
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
                 r"really|always|never|it|that|this|you|your|the)\b", rest, re.I) or \
-                rest and low in _FEELING and re.match(r"the\s+\w", rest, re.I) and \
+                rest and low in FEELING and re.match(r"the\s+\w", rest, re.I) and \
                 re.search(r"\s(?-i:[A-Z])", rest) and not gerund_subject:
             # ("Loving the new flat in Leeds": a verb whose subject feels is no adjective
             # before "the", as "Amazing the difference it makes" is; a name says it is of
