@@ -28,25 +28,14 @@ import re
 import unicodedata
 
 from .episode_words import ING_NOUNS, PAST
+from .irregular import IRREGULAR
 from .spoken import LEAD, restore_subject
 
 __all__ = ["carriers", "past_of"]
 
-#: Irregular past forms by base (a grammar book's table of irregular verbs, the common
-#: ones): "since getting a dog" told as "I got a dog". Every other verb takes "-ed".
-_IRREGULAR_PAST = dict(pair.split(":") for pair in """
-be:was have:had do:did go:went get:got make:made take:took see:saw come:came find:found
-feel:felt tell:told say:said give:gave leave:left keep:kept meet:met run:ran begin:began
-buy:bought bring:brought catch:caught teach:taught win:won write:wrote drive:drove eat:ate
-drink:drank fly:flew grow:grew know:knew sing:sang swim:swam spend:spent send:sent
-build:built lose:lost pay:paid become:became fall:fell forget:forgot choose:chose wear:wore
-sell:sold hold:held stand:stood understand:understood hear:heard mean:meant sleep:slept
-lead:led ride:rode break:broke speak:spoke wake:woke throw:threw fight:fought hang:hung
-stick:stuck shake:shook sit:sat feed:fed lend:lent shoot:shot deal:dealt draw:drew
-outgrow:outgrew withdraw:withdrew quit:quit put:put let:let set:set cut:cut hit:hit
-hurt:hurt shut:shut read:read split:split rise:rose think:thought dig:dug bite:bit
-hide:hid steal:stole swap:swapped take:took undertake:undertook overcome:overcame
-""".split())
+#: Irregular past forms by base (``irregular.py``'s table): "since getting a dog" told as
+#: "I got a dog". Every other verb takes "-ed".
+_IRREGULAR_PAST = {base: pasts[0] for base, (pasts, _) in IRREGULAR.items()}
 _PAST_FORMS = frozenset(_IRREGULAR_PAST.values()) | PAST
 
 

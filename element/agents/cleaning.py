@@ -14,12 +14,15 @@ from .carriers import carriers
 from .episodes import restore_subject
 from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
 from .spoken import HAD_D, MY_IS
+from .texted import PRESENT_VERBS, REQUESTED
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
+#: A request to amend a record of the speaker's ("Update my employer to Lidl"): its new value.
+_REQUESTED = re.compile(REQUESTED[0], re.I)
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
-    HAD_D, (r"\bain't\b", "is not"),
+    REQUESTED, HAD_D, (r"\bain't\b", "is not"),
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"),
     (r"\b(we|you|they|he|she|it|that|there)'d\b", r"\1 would"),
     (r"\bi'll\b", "I will"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
@@ -33,7 +36,8 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
                      r"fyi|just so you know|for the record|for your information|to be clear|"
                      r"honestly|anyway|(?:a\s+)?(?:quick|small|little|big|good|bad|some)\s+"
                      r"(?:update|news)|update|news|heads up|guess what|(?:it\s+|as it\s+)?"
-                     r"turns out(?:\s+that)?|these days|nowadays|currently|now)\b[\s,:;!.-]*)+",
+                     r"turns out(?:\s+that)?|these days|nowadays|currently|now|no idea|who knows|"
+                     r"dunno)\b[\s,:;!.-]*)+",
                      re.I)
 #: "Oh no!": dismay at what the other said, no correction marker ("Oh no! Sorry to hear
 #: that" corrects nothing).
@@ -71,6 +75,13 @@ def clean(raw: str) -> str:
     # "Car's a Kia Niro now", "Mum's in Perth these days": one of the speaker's things or
     # people as the subject, "my" dropped (a bare singular noun takes a determiner).
     text = _BARE_OWN.sub(lambda m: f"My {m['n'].lower()} is ", text)
+    # "Job at Lidl since Monday", "Kids at St Anne's now": one of them and where it is now,
+    # no verb at all; "my" and "is" dropped.
+    text = _BARE_OWN_AT.sub(lambda m: f"My {m['n'].lower()} "
+                                      f"{'are' if _plural(m['n']) else 'is'} ", text)
+    # "Phone number changed to 07700 900123", "Surname's Patel now": one of the speaker's
+    # details and its new value, "my" dropped.
+    text = _DETAIL_NOW.sub(lambda m: f"My {m['n'].lower()} is {m['v'] or m['w']}", text)
     # "Ella had her 4th birthday" says "Ella turned 4".
     text = _BIRTHDAY.sub(lambda m: f"{m['n']} turned {m['age']}", text)
     # "I'd pick tacos over sushi any day", "Tea beats coffee any day": a taste told by
@@ -125,6 +136,35 @@ _BARE_OWN = re.compile(
     r"currently)\b)")
 
 
+#: One of those nouns without a determiner, where it is by its preposition and a name, and
+#: the time it holds from or the present ("Job at Lidl since Monday", "Gym at the Y these
+#: days"): a verbless statement of the speaker's ("Job at Lidl is hard" has its verb).
+_BARE_OWN_AT = re.compile(
+    # (not a verb's base: "Work at Tesco since May" is "I work ...", ``spoken.restore_subject``)
+    r"^(?!(?i:" + "|".join(sorted(PRESENT_VERBS)) + r")\b)"
+    r"(?P<n>(?i:" + _owned() + r"))\s+(?=(?i:at|in|with|on|for)\s+(?:the\s+)?[A-Z][^,;]*?"
+    r"\b(?i:now|these days|nowadays|since\s+\w+|as\s+of\s+\w+)\b)"
+    r"(?![^,;]*\b(?i:is|are|was|were|has|have|had|will|would)\b)")
+
+
+#: One of the speaker's details (the closed class of what a record holds of a person: a
+#: number, an address, a name, an email, a contact), bare or with "my", and its new value:
+#: "changed to" it, or it and the present ("Surname's Patel now").
+_DETAIL_NOW = re.compile(
+    r"^(?:(?i:my)\s+)?(?!(?i:the|a|an|this|that|his|her|their|our|your|its)\b)"
+    r"(?P<n>(?i:(?:[a-z]+\s+)?(?:number|address|name|surname|email|contact)))"
+    r"(?:(?:'s|\s+has|\s+have)?\s+(?i:changed|switched|moved)\s+(?i:to|over\s+to)\s+"
+    r"(?P<v>\S.*)|(?:'s|\s+is)\s+(?P<w>(?!(?i:changed|new|not|the same|different)\b)\S[^,;]*?\s+"
+    r"(?i:now|these days|nowadays)\b.*))$")
+
+
+def _plural(noun: str) -> bool:
+    """Whether a bare noun of the speaker's names more than one ("kids", "children")."""
+    low = noun.lower()
+    return low in ("children", "grandchildren", "parents", "relatives", "friends") or \
+        low.endswith("s") and not low.endswith("ss")
+
+
 #: "<Name> is the new <noun of the speaker's>", "<Name>'s the <noun> now": a name first (not
 #: a pronoun or a demonstrative: "This is the new car"), "is" or its "'s", "the (new)" and
 #: the noun (of ``_owned``: "Grey is the new black" names none).
@@ -136,8 +176,14 @@ _NAME_THE_NEW = re.compile(
     r"(?(new)|(?=\s+(?:now|these days|nowadays)\b))(?P<rest>.*)$")
 
 
-#: "New <thing> is/are ..." opening a sentence, no determiner.
-_NEW_OWN = re.compile(r"^(?i:new)\s+(?=[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+(?:is|are)\s)")
+#: "New <thing> is/are ..." opening a sentence, no determiner; where or with whom it is may
+#: come between, by its preposition and a name ("New flat in Clapham has a balcony", "New
+#: job at Arup is ..."), and "has" tells it as well as "is" does. Not a time ("New year in
+#: Paris was ...").
+_NEW_OWN = re.compile(r"^(?i:new)\s+(?=(?!(?:year|years|day|week|month|term|season|era|"
+                      r"chapter|beginnings?|normal)\b)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}"
+                      r"(?:\s+(?:in|at|on|with|for|from|near)\s+(?:the\s+)?[A-Z][\w'&-]*"
+                      r"(?:\s+[A-Z][\w'&-]*){0,2})?\s+(?:is|are|has|have)\s)")
 #: "First day at Stripe was ...": the speaker's first day, "my" dropped.
 _FIRST_OWN = re.compile(r"^first\s+(?=(?:day|week|shift|month)\s+(?:of\s+work\s+)?at\s)", re.I)
 #: "<Name> (or my son ...) had/celebrated her 4th birthday".
@@ -173,6 +219,8 @@ def statements(text: str) -> Iterator[tuple[int, str, bool]]:
     position), the clause, and whether its sentence asks."""
     for index, whole in enumerate(split_sentences(text.translate(APOS))):
         whole, question = untag(whole)
+        # "Could you update my employer to Lidl?": a request, which tells its new value
+        question = question and not _REQUESTED.match(whole)
         whole = _DISMAY.sub("", whole)
         for pattern, repl in _EXPAND:
             whole = pattern.sub(repl, whole)

@@ -10,6 +10,7 @@ import re
 from index import RELATIONS
 
 from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
+from .irregular import DISTINCT_PASTS, SAME_PASTS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
@@ -74,16 +75,10 @@ excited thrilled stoked pumped tired exhausted swamped stressed worried scared n
 interested pleased amazed overwhelmed delighted honored blessed grateful glad happy lucky
 proud thankful sad busy ready sorry psyched hooked obsessed addicted
 """.split())
-PAST = frozenset("""
-went got had made took saw came found felt thought told said gave left kept met ran began
-bought brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent
-built lost paid became fell forgot chose wore sold held stood understood heard meant slept
-led rode broke spoke woke threw dug fought hung stuck shook sat lit fed lent shot sought
-dealt did was were drew outgrew withdrew learnt dreamt burnt spelt spilt leapt knelt smelt
-spoilt dwelt
-""".split())
-AMBIGUOUS_PAST = frozenset({"read", "put", "let", "set", "cut", "hit", "quit", "hurt", "cost",
-                             "shut", "spread", "bet"})
+#: The simple pasts of the irregular verbs (``irregular.py``'s table): those said only of
+#: the past ("went", "sold"), and those that are also their present ("read", "put").
+PAST = DISTINCT_PASTS
+AMBIGUOUS_PAST = SAME_PASTS
 MODALS = frozenset("""
 can could will would should must might may shall did had was were used cannot ought need
 """.split()) | PAST | AMBIGUOUS_PAST

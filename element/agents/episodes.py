@@ -57,6 +57,7 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
 from .language import is_english
 from .places import named_place, placed
 from .sentences import clauses
+from .texted import BARE_VALUE
 from .spoken import (
     APOS as _APOS,
     JUDGED as _JUDGED,
@@ -66,6 +67,7 @@ from .spoken import (
     drop_address as _drop_address,
     framed,
     appraises,
+    named_news,
     praises_shown,
     restore_subject,
     sentences,
@@ -311,7 +313,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
-            not speakers_world(text):
+            not speakers_world(text) and not named_news(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -333,7 +335,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
         score += 1
     if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)) or \
-            relation_subject(text):
+            relation_subject(text) or named_news(text):
         score += 1      # "My best friend works at Meta": a person of the speaker's world
     if acts:
         score += 1
@@ -411,11 +413,11 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     pending: str | None = None     # a short news sentence the next one may complete
     headlines: list[tuple[int, str]] = []   # such news no next sentence completed
     appraised = False               # "That looks amazing!": "I love the color" is praise
-    ended = False                   # the sentence before let something go ("sold the Golf")
+    ended = ""                      # the sentence before, if it let something go ("sold the Golf")
     place = None                    # the place last named: where "there" is
     for raw in sentences(text):
         prev, pending = pending, None
-        ended_before, ended = ended, False
+        ended_before, ended = ended, ""
         place = named_place(raw, addressee) or place
         cleaned, question = _clean(raw, vocative)
         if praises_shown(cleaned, appraised) or _exclaimed(raw, cleaned):
@@ -428,11 +430,16 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         cleaned = placed(_drop_address(_trim(cleaned)), place)
         if not cleaned:
             continue
-        ended = bool(_LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned))
+        ended = cleaned if _LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned) else ""
+        joined = False
         if ended_before:
             cleaned = _NEW_THING.sub("my new ", cleaned)    # "... the new Polestar is here"
+            if BARE_VALUE.match(cleaned):
+                # "Left Tesco in March. Lidl now": the new value named alone after the
+                # change; the two said as one (a keyed rule's reading of the change aside).
+                cleaned, joined = f"{ended_before}, {cleaned}", True
         said = _norm(cleaned)
-        if any(c in said or said in c for c in skip):
+        if not joined and any(c in said or said in c for c in skip):
             # What a keyed rule read of it is told there; the rest of it is told here ("I
             # don't run anymore, I switched to cycling": the cycling).
             parts = list(clauses(cleaned))

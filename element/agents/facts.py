@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .irregular import PASTS
+
 __all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE",
            "STATES", "IS",
            "NOT_ROLES",
@@ -160,13 +162,8 @@ ALIASES = {"employer": "fact:employer", "company": "fact:employer", "job": "fact
             "postal address": "fact:address", "street address": "fact:address"}
 #: Words that qualify the X of "my X is Y" without changing what it is ("my new car").
 QUALIFIERS = {"new", "old", "current", "usual", "present", "latest", "former", "regular"}
-PAST_TENSE = frozenset("""
-went got had made took saw came found felt thought told said gave left kept met ran began bought
-brought caught taught won wrote drove ate drank flew grew knew sang swam spent sent built lost
-paid became fell forgot chose wore sold held stood understood heard meant slept led rode broke
-spoke woke threw fought hung stuck shook sat lit fed lent shot sought dealt did was were read
-put set cut hit quit hurt cost shut spread let
-""".split())
+#: Every simple past of an irregular verb (``irregular.py``'s table).
+PAST_TENSE = PASTS
 STATES = {"vegetarian": "diet", "vegan": "diet", "pescatarian": "diet", "married": "relationship",
            "single": "relationship", "divorced": "relationship", "widowed": "relationship",
            "engaged": "relationship", "retired": "work"}

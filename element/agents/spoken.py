@@ -22,14 +22,18 @@ from .episode_words import (
     ADVERBS as _ADVERBS,
     ING_NOUNS as _ING_NOUNS,
     CONSUMED,
+    FAMILY,
     SPAN,
     STATUSES,
 )
 from .facts import OCCUPATIONS
+from .irregular import BASES as IRREGULAR_BASES, PARTICIPLES as IRREGULAR_PARTICIPLES
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag
+from .texted import FEELING, REQUESTED, TEXTED
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
+           "named_news",
            "vocatives", "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -45,12 +49,9 @@ _DASH = re.compile(r"\s+-\s+(?=[A-Z])|\s*\u2014+\s*|\s+\u2013\s+")
 #: irregular one, a past form (chat's "I'd went"), or a regular "-ed" other than a plain
 #: verb that ends so ("I'd need", "I'd feed"); a form that is its own base ("come", "put")
 #: could be either and stays "would".
-_DISTINCT_PARTICIPLES = """been gone done seen gotten taken given known written driven eaten
-drunk flown grown sung swum fallen forgotten chosen worn broken spoken woken ridden risen
-shown hidden begun beaten bitten shaken stolen thrown drawn withdrawn outgrown forgiven
-mistaken sworn""".split()
+_DISTINCT_PARTICIPLES = IRREGULAR_PARTICIPLES - IRREGULAR_BASES
 _PARTICIPLE = (r"(?:" + "|".join(sorted((set(_PAST) | set(_DISTINCT_PARTICIPLES))
-                                         - {"was", "were", "did"})) +
+                                         - IRREGULAR_BASES - {"was", "were", "did"})) +
                r"|(?!(?:need|feed|bleed|breed|speed|proceed|succeed|exceed|heed|seed|weed|"
                r"shed|wed|shred|embed|bed)\b)\w+ed)")
 HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|never|ever|"
@@ -59,6 +60,7 @@ HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|neve
 #: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is".
 MY_IS = (r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
          r"back|so|really|just|always|never|off|with)\b)")
+_REQUESTED = re.compile(REQUESTED[0], re.I)
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # A wish to be able to do something is what the speaker would like to do.
     (r"^(?:I\s+)?wish\s+(I|we)\s+could\s+(?!have\b)", r"\1 would like to "),
@@ -112,7 +114,7 @@ _INTERJECTIONS = (
     "and|but|btw|tbh|tbf|ngl|imo|imho|fwiw|by the way|fyi|plus|man|dude|buddy|guys|girl|"
     "mate|hmm+|um+|uh+|ugh|phew|"
     "gosh|geez|damn|sorry|congrats|congratulations|same here|me too|actually|honestly|"
-    "speaking of which|oh yeah|guess what|you know what|you know|"
+    "speaking of which|oh yeah|guess what|you know what|you know|no idea|who knows|dunno|"
     "(?:a )?(?:quick|small|little|big|good|bad|some) (?:update|news)|update|news|heads up|"
     "just so you know|(?:it |as it )?turns out(?: that)?|please note(?: that)?|note that")
 _LEAD = re.compile(rf"^(?:(?:{_INTERJECTIONS})\b[\s,!.:;~-]*)+", re.I)
@@ -134,11 +136,13 @@ unfortunately fortunately honestly hopefully personally actually basically serio
 monday tuesday wednesday thursday friday saturday sunday january february march april may
 june july august september october november december morning evening afternoon weekend
 """.split())
-#: "At Monzo these days", "With EE now": a preposition of place or company, a name (not a
-#: time) and the present, no clause of its own between.
-_PLACED_NOW = (r"^(?:at|with|in|on)\s+(?=(?:the\s+)?(?!(?:" + "|".join(sorted(NOT_NAMES)) +
-               r")\b)(?-i:[A-Z])[\w'&-]*(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+)"
-               r"{0,4}?\s+(?:now|these days|nowadays)\b)")
+#: "At Monzo these days", "With EE now", "Over at Lidl now", "Up in Leeds these days": a
+#: preposition of place or company, a name (not a time) and the present, no clause of its
+#: own between.
+_PLACED_NOW = (r"^(?:(?:over|up|down|out)\s+)?(?:at|with|in|on)\s+(?=(?:the\s+)?(?!(?:"
+               + "|".join(sorted(NOT_NAMES)) + r")\b)(?-i:[A-Z])[\w'&-]*"
+               r"(?:\s+(?!(?:i|we|you|he|she|they|it)\b)[\w'&-]+){0,4}?"
+               r"\s+(?:now|these days|nowadays)\b)")
 _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "gonna be great": it is; "Going to those places is on my list": the gerund is.
     (r"^(?:going to|gonna)\s+(?!be\b)(?!(?:(?!\s[-–—]+\s)[^,;])*\b(?:is|was|has been)\b)",
@@ -154,9 +158,9 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
     # "Back from a week in Rome": where the speaker has been, now over.
     (r"^back\s+(?=(?:on|at|to|with|in|from)\s+(?!the day\b|time\b))", "I am \\g<0>"),
-    # "Still in Manchester", "Now with Octopus for energy", "Off to university in Leeds":
-    # where the speaker is or is going, "I am" dropped.
-    (r"^(?:still|now|currently)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
+    # "Still in Manchester", "Now with Octopus for energy", "Finally at Lidl", "Off to
+    # university in Leeds": where the speaker is or is going, "I am" dropped.
+    (r"^(?:still|now|currently|finally)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
     (r"^off\s+to\s+(?=\w)", "I am \\g<0>"),
     # "At Monzo these days", "With EE now, way cheaper": where or with whom the speaker is
     # now, told by its preposition and a name alone (not a time: "In May, ..."; not a
@@ -191,7 +195,7 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "New job at Sainsbury's since Monday", "New flat in Leith": a verbless noun phrase of
     # what the speaker has that is new, "I have" dropped (a noun, then where or with whom;
     # not a time: "New year in Paris"; "New job is great" is ``cleaning``'s "my new job").
-    (r"^new\s+(?=(?!(?:year|years|day|week|month|term|season|era|chapter|beginnings?|"
+    (r"^(?:brand\s+)?new\s+(?=(?!(?:year|years|day|week|month|term|season|era|chapter|beginnings?|"
      r"normal)\b)[a-z][\w'-]*(?<!s)\s+(?:[a-z][\w'-]*\s+)?(?:at|in|with|for|from|as|on)\s"
      r"(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|can|could)\b))",
      "I have a \\g<0>"),
@@ -225,7 +229,12 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
+    # A change texted without "I" (``texted.TEXTED``): a base verb and a time of now, a
+    # standing, a belonging, "done with", a span at a named place, "Guess who ...".
+    *TEXTED,
 )]
+
+
 #: "is" clipped onto the gerund's last noun ("Searching for the perfect studio's a tough
 #: job"): the gerund is the subject.
 _NOUN_IS = re.compile(r"\w's\s+(?:a|an|the|so|really|very|pretty|quite|not|been|always|"
@@ -279,6 +288,30 @@ def _maybe_name(word: str) -> bool:
                 low.endswith(("ly", "ing", "ed")) or bool(time_phrase(low)))
 
 
+#: Verbs that report what someone said, thought or felt: their news is in the clause after.
+_REPORTS = frozenset("said told thought felt knew meant heard asked wondered".split())
+
+
+def named_news(text: str) -> bool:
+    """Whether a cleaned ``text`` is news of someone the speaker knows, told by name ("Jess
+    got a flat in Glasgow", "Tomasz moved to Krakow in May"): a name (or a bare kin word)
+    opens it (a capitalised
+    word that can be one: :func:`_maybe_name`), a past verb of its own follows (not one
+    that reports: "Jess said ..."), and a name of a place or a thing after. People name
+    in chat, with no introduction, only those they know; what befell them is the
+    speaker's news as "my friend Jess got ..." would be."""
+    m = re.match(r"(?P<n>[A-Z][a-z]{1,15})\s+(?:just\s+|finally\s+|also\s+)?(?P<v>[a-z]+)\s+"
+                 r"(?P<rest>.+)$", text)
+    # (or a kin word, bare as a name is: "Brother got a job at Arup")
+    if m is None or not (_maybe_name(m["n"]) or m["n"].lower() in FAMILY):
+        return False
+    verb = m["v"]
+    past = verb in _PAST or verb.endswith("ed") and len(verb) > 4
+    return past and verb not in _REPORTS and any(
+        w.lower() not in NOT_NAMES for w in re.findall(
+            r"\b(?:in|at|to|from|with|for|on)\s+(?:the\s+)?([A-Z][\w'&-]*)", m["rest"]))
+
+
 def drop_address(text: str) -> str:
     """``text`` without a name it opens on to address the other person (``_ADDRESS``), or
     greets (``_GREETED``)."""
@@ -293,6 +326,10 @@ def clean(raw: str, vocative: re.Pattern[str] | None) -> tuple[str, bool]:
     a dropped subject restored; and whether it asks."""
     text, question = untag(raw)
     text = drop_address(text)
+    if _REQUESTED.match(text):
+        # "Could you update my employer to Lidl?": a request tells its new value (before
+        # "Update" is read as news's opener)
+        text, question = _REQUESTED.sub(REQUESTED[1], text), False
     for _ in range(4):
         before = text
         if vocative is not None:
@@ -392,6 +429,13 @@ def restore_subject(text: str) -> str:
     return _restore(text)
 
 
+#: A past form, a modal or "is" right after an opening word that could be a past ("Rose got
+#: a job", "Bore said no"): the opening word is the subject, a name, not a past whose "I"
+#: was dropped (after "got" a participle is its passive: "Got lost", "Got married").
+_VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|"
+                        + "|".join(sorted(_PAST)) + r")\b", re.I)
+
+
 def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
@@ -417,7 +461,8 @@ def _restore(text: str) -> str:
                                                      re.I) or
                        # "Much-needed break": a compound adjective, no past verb
                        (low.endswith("ed") and len(low) > 4 and "-" not in low)) and \
-                not re.match(r"(?:is|was|has|by)\b", rest):
+                not re.match(r"(?:is|was|has|by)\b", rest) and \
+                not (low != "got" and _VERB_NEXT.match(rest)):
             text = f"I {low} {rest}"
         # (not "Having sold the van, ...": a perfect participle, no "I am having")
         elif rest and low.endswith("ing") and (len(low) > 5 or low == "doing") and \
@@ -426,7 +471,12 @@ def _restore(text: str) -> str:
                 low not in _ING_NOUNS and not re.match(
                 # "Exciting but nerve-wracking": an adjective, no "I am exciting".
                 r"(?:but|and|or|yet|is|was|has|can|makes|helps|gives|brings|sounds|seems|will|would|"
-                r"really|always|never|it|that|this|you|your|the)\b", rest, re.I):
+                r"really|always|never|it|that|this|you|your|the)\b", rest, re.I) or \
+                rest and low in FEELING and re.match(r"the\s+\w", rest, re.I) and \
+                re.search(r"\s(?-i:[A-Z])", rest) and not gerund_subject:
+            # ("Loving the new flat in Leeds": a verb whose subject feels is no adjective
+            # before "the", as "Amazing the difference it makes" is; a name says it is of
+            # the speaker's life, not praise of what the other shared: "Loving the colours!")
             text = f"I am {low} {rest}"
     return text
 
