@@ -148,6 +148,17 @@ _PLACED = re.compile(r"^(?P<prep>in|at|with|on)\s+\S", re.I)
 _INSTEAD = re.compile(r"^(?i:no|nope|nah)\s*[,.!-]?\s+(?P<y>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])"
                       r"[\w'&-]*){0,3})(?P<t>\s+(?:since|from|as\s+of)\s+[^.!?]+|\s+now|"
                       r"\s+these\s+days)?\s*[.!]?$")
+#: After the "no", the speaker's going over to a new name and when, "I" dropped: "Not
+#: anymore, switched to Superdrug in June", "No, moved to Kumasi last year": the verbs of
+#: changing over (a closed class), "to", a name. The new value, said in the question's
+#: frame as ``_INSTEAD``'s bare name is (with its "I", "No, we moved to Leeds" tells the
+#: change itself, and supersedes as said).
+_SWITCHED = re.compile(r"^(?:just\s+|recently\s+)?"
+                       r"(?:switched|moved|changed|went|transferred|swapped|jumped)\s+"
+                       r"(?:(?:over|across|back)\s+)?to\s+(?P<y>(?-i:[A-Z])[\w'&-]*(?:\s+"
+                       r"(?-i:[A-Z])[\w'&-]*){0,3})(?:\s+(?:in|back\s+in|during)\s+(?P<t>[^.!?,;]+)|"
+                       r"\s+(?P<u>(?:since|from|as\s+of)\s+[^.!?,;]+)|"
+                       r"\s+(?P<t2>(?:last|this)\s+[^.!?,;]+))?\s*[.!]?$", re.I)
 #: An answer denying it: "No", "Nope", "Not for a while now", "Not anymore".
 _DENIED = re.compile(r"^(?:no|nope|nah|not\s+(?:any\s?more|for\s+(?:a\s+while|ages|months|"
                      r"years|a\s+long\s+time)|since|these\s+days|really|now))\b", re.I)
@@ -167,6 +178,17 @@ def still_denied(text: str, question: str | None) -> str:
     # "Anymore" in the answer only denies the question's "still" ("Not anymore", "Nope,
     # not any more"): no change told of its own.
     told = _STILL_DENIED.sub(" ", text)
+    if q is not None and (denied := _DENIED.match(text.strip())) is not None and \
+            (place := _PLACED.match(q["x"])) is not None and \
+            (over := _SWITCHED.match(text.strip()[denied.end():].lstrip(" ,.!-"))) is not None:
+        # "Still at Boots?" / "Not anymore, switched to Superdrug in June." -> "I am not at
+        # Boots anymore. I am at Superdrug since June.": the change over in June is being
+        # there since; the preposition is the question's (a place "in", a firm "at").
+        thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
+        at = over["t"] or over["t2"]
+        when = f" since {at.strip()}" if at else \
+            f" {over['u'].strip()}" if over["u"] else " now"
+        return f"I am not {thing} anymore. I am {place['prep'].lower()} {over['y']}{when}."
     if q is None or not _DENIED.match(text.strip()) or signals(told).strong or _LEFT.search(text):
         return text     # "No, we moved to Cardiff": the change is told, and supersedes
     thing = re.sub(r"\byour\b", "my", q["x"], flags=re.I)

@@ -4,23 +4,27 @@ A change statement that replaces a stored memory ("I left Google last month and 
 Spotify" replacing "Lena works at Google") is written the way the attribute's key says its
 value ("Lena works at Spotify"), when the sentence names one (the patterns of
 ``facts.NEW_VALUES``); a name the old memory introduced keeps its introduction ("Finn
-turned 7" replacing "Martha's son Finn is 6"). Pure functions over texts.
+turned 7" replacing "Martha's son Finn is 6"). A home told by a move to an organisation
+("Moved to Lidl in May") is restated as the job it is (:func:`job_moved`, the name read
+by the model). Pure functions over texts, but that one.
 """
 
 from __future__ import annotations
 
 import re
-
+from dataclasses import replace
 from typing import Any
 
 from .episodes import narrate, tell
 from .facts import NEW_VALUES
+from .decisions import Pool
 from .observation import Observation
+from .places import organisation
 from .rules import Candidate, norm
 from .slots import slot_keys
-from .updates import keys_of, mentions, signals
+from .updates import key_target, keys_of, mentions, moved_to, signals
 
-__all__ = ["restate", "introduced", "change_to", "restated", "as_attribute"]
+__all__ = ["restate", "introduced", "change_to", "restated", "as_attribute", "job_moved"]
 
 #: Words that name no value ("the new one").
 _GENERIC = frozenset("my our the a an old new whole".split())
@@ -128,3 +132,22 @@ def as_attribute(cand: Candidate, who: str, old: str) -> str:
             and signals(cand.source).change:
         return restate(cand.key, cand.source, who, old) or cand.content
     return cand.content
+
+
+def job_moved(cand: Candidate, who: str, pool: Pool) -> Candidate:
+    """``cand`` read as a new job when the home it tells is a move to an organisation:
+    "Moved to Lidl in May" after "I work at Tesco" is "works at Lidl" (the employer's key),
+    not "lives in Lidl"; "Moved to York" stays a home. The name decides
+    (``places.organisation``), only after a verb of moving that could say either and
+    only of a speaker with a job on record."""
+    if cand.key != "fact:location" or not cand.source or not moved_to(cand.source):
+        return cand
+    # Only a speaker with a job to move from: "Moved to X" of one with none is likelier home.
+    if key_target("fact:employer", pool.memories(), who) is None:
+        return cand
+    embedder = pool.embedder()
+    said = restate("fact:employer", cand.source, who, "")
+    if embedder is None or said is None or \
+            not organisation(said.split(" works at ", 1)[-1], embedder.embed):
+        return cand
+    return replace(cand, content=said, key="fact:employer")

@@ -27,7 +27,7 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
-from .restated import as_attribute, introduced, restated
+from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
@@ -192,6 +192,8 @@ class RuleEvaluator:
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),
                             listener=listener(observation.others(i)))
+            if pool is not None:    # a move to an organisation is a job, not a home
+                keyed = [job_moved(c, who, pool) for c in keyed]
             strong = [c for c in keyed if not c.loose or pool is not None and
                       self._keyed_target(c, pool, who) is not None]
             changes = self._changes(text, strong, i, who, observation, pool) \

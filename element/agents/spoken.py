@@ -214,6 +214,10 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Haven't had a drink in months": the speaker's "I" dropped before a habit's verb
     # negated (not "Haven't talked in a while", "Have not been there yet").
     (r"^(?:have|has)\s+(?:not|never)\s+(?=" + CONSUMED + r"\b)", "I \\g<0>"),
+    # "Haven't been to the food bank since the spring": where the speaker has not gone,
+    # "I" dropped (not "Have not been there yet": where "there" is is the other's).
+    (r"^have\s+(?:not|never)\s+(?=been\s+(?:back\s+)?(?:to|at|in|on)\s+(?!there\b))",
+     "I \\g<0>"),
     # "Three weeks without coffee now", "No meat for two months": something given up,
     # told by how long; "I have gone" / "I have had" dropped.
     # ("Six months smoke-free" is read as it is, by ``endings.py``).
@@ -429,6 +433,18 @@ def restore_subject(text: str) -> str:
     return _restore(text)
 
 
+#: An activity said to be over, "is" dropped: "Moving day done", "Unpacking finished,
+#: ...", "Packing finally sorted!": the words of completion (a closed class) close the
+#: clause after the gerund and a noun or two; the gerund is the subject, not a dropped "I
+#: am" ("I am moving day done"). Not after a verb that links its subject to a state
+#: (``_LINKING``: "Feeling done", "Getting there").
+_DONE = re.compile(r"^(?:[a-z]+\s+){0,2}?(?:\w+ly\s+)?(?:done|finished|over|complete|"
+                   r"completed|sorted)(?=\s*(?:[,.;:!?]|$))", re.I)
+#: Verbs that link their subject to a state ("Feeling done", "Getting tired").
+_LINKING = frozenset("feeling getting being becoming looking seeming sounding going "
+                     "growing staying keeping".split())
+
+
 #: A past form, a modal or "is" right after an opening word that could be a past ("Rose got
 #: a job", "Bore said no"): the opening word is the subject, a name, not a past whose "I"
 #: was dropped (after "got" a participle is its passive: "Got lost", "Got married").
@@ -441,7 +457,15 @@ def _restore(text: str) -> str:
     low = first.lower()
     gerund_subject = low.endswith("ing") and bool(_FINITE.search(rest) or
                                                   _ACTS_ON_ME.search(rest) or
-                                                  _NOUN_IS.search(rest))
+                                                  _NOUN_IS.search(rest) or
+                                                  low not in _LINKING and _DONE.match(rest))
+    done = _DONE.match(rest) if low.endswith("ing") and low not in _LINKING else None
+    if done is not None:
+        # "Moving day done, finally settled in York": the clause after the activity over
+        # is the speaker's, its "I" dropped as well.
+        head, comma, after = text.partition(", ")
+        return f"{head}, {_restore(after)}" if comma and after and \
+            len(head) <= len(first) + 1 + done.end() else text
     for pattern, repl in _RESTORE:
         if pattern.match(text):
             text = pattern.sub(repl, text[:1].lower() + text[1:], count=1)
