@@ -53,7 +53,7 @@ from .provision import provision_model
 from .int8_provision import provision_int8_model
 from .static_model import StaticEmbedder
 from .static_provision import provision_static_model
-from .lexical import terms
+from .lexical import STOPWORDS, terms
 from .recall import DEFAULT_WEIGHTS, LANES
 from .records import CATEGORIES, SOURCES, SUBJECT_TYPES
 from .validation import (
@@ -168,7 +168,7 @@ __all__ = [
     "LIST_LIMIT_MAX", "SEARCH_LIMIT_MAX", "NewMemory", "validate_new", "validate_subject",
     "MAX_SUPERSEDES", "MAX_REASON_CHARS",
     # the lexical index's tokens (Snowball stems), for callers that compare texts alike
-    "terms",
+    "terms", "STOPWORDS",
     # a generic person profile as questions (the subconscious's updates, recall's newer first)
     "ATTRIBUTES", "Attribute", "RELATIONS", "attribute_scores", "question_vectors",
     # errors

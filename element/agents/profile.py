@@ -37,6 +37,7 @@ from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_ve
 
 from .slots import PEOPLE, names_of, owner
 from .holders import kin_modifier, possessed, same_holder
+from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
@@ -190,7 +191,8 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
     stripped texts are remembered from observe to observe. Without ``named``, a statement
     said to hold now (``present.py``) needs no named value, only a different text, and
     answers its attribute clearly itself (no anchoring); with ``only``, just those
-    attributes are meant."""
+    attributes are meant. A statement about a part or an accessory of the attribute's
+    thing ("my phone case is from Etsy", ``parts.py``) gives it no value."""
     avoid = set(skip)
     pool: list[tuple[Memory, str]] = []
     for memory in candidates:
@@ -212,10 +214,11 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
     found = profiles([text for text, _, _ in statements] + [pool[i][0]["content"] for i in used],
                      who, embedder)
     olds = dict(zip(used, found[len(statements):], strict=True))
-    for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
+    for (text, _, strong), new, may in zip(statements, found, possible, strict=False):
         if new.attribute is None or not (new.attribute.single or strong) or \
-                only is not None and new.attribute.name not in only:
-            continue
+                only is not None and new.attribute.name not in only or \
+                part_of(text, new.attribute):
+            continue    # "Ana's phone case is from Etsy": a part of a phone, not one
         meant = [pool[i][0] for i in may if olds[i].attribute is new.attribute
                  and float(olds[i].answers @ new.answers) >= ALIKE_MIN
                  and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR]
@@ -223,21 +226,22 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
             return meant[0]
     if not named:
         return None     # no value named: the statement itself must say its attribute clearly
-    for (_, _, strong), new, may in zip(statements, found, possible, strict=False):
-        meant = [pool[i][0] for i in may if _anchored(olds[i], new, strong)]
+    for (text, _, strong), new, may in zip(statements, found, possible, strict=False):
+        meant = [pool[i][0] for i in may if _anchored(olds[i], new, strong, text)]
         if len(meant) == 1:
             return meant[0]
     return None
 
 
-def _anchored(old: Profile, new: Profile, strong: bool) -> bool:
+def _anchored(old: Profile, new: Profile, strong: bool, text: str = "") -> bool:
     """Whether a statement answers an attribute a stored one-fact memory answers best (one
     of a single value, any with a strong cue) nearly as well as it answers anything
     (``ANCHOR_GAP``), and is alike in kind (``SIMILAR_FLOOR``). A new value is told beside
     what came with it ("Just signed the lease on a flat in Bath, been here a fortnight"):
     the sentence is about the attribute less clearly than the memory that only states it,
     so the memory's reading says which attribute is meant, and the statement need only be
-    about it among its best. A memory may answer two at once as well ("is a data analyst
+    about it among its best (not of a part of its thing, :func:`parts.part_of`, ``text``
+    the statement). A memory may answer two at once as well ("is a data analyst
     at Wayfair": the job and the employer, within ``ANCHOR_GAP``): either is meant."""
     if old.scores is None or new.scores is None or float(old.vector @ new.vector) < SIMILAR_FLOOR:
         return False
@@ -246,7 +250,8 @@ def _anchored(old: Profile, new: Profile, strong: bool) -> bool:
         return False
     best = float(new.scores.max())
     for index, attribute in enumerate(ATTRIBUTES):
-        if float(old.scores[index]) < top - ANCHOR_GAP or not (attribute.single or strong):
+        if float(old.scores[index]) < top - ANCHOR_GAP or not (attribute.single or strong) \
+                or part_of(text, attribute):
             continue
         own = float(new.scores[index])
         if own >= ANCHOR_MIN and own >= best - ANCHOR_GAP:

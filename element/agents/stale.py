@@ -13,7 +13,7 @@ from typing import Any
 from .cues import ranked
 from .decisions import Pool
 from .meaning import SIMILAR_WORDS, several
-from .profile import whose
+from .profile import profiles, whose
 from .relation import relation_target
 from .restated import restate
 from .rules import point_key
@@ -85,7 +85,7 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
     if sig.change and len(sentence.split()) <= SIMILAR_WORDS and \
             (found := slot_target(sentence, sig.holder, sig.strong, memories, who,
                                   skip)) is not None:
-        return found
+        return None if sig.ended and _unlike(content, found, who, pool) else found
     if ranked(sentence):
         return None     # "she's now one of the oldest in her year": a rank, not an age
     if sig.strong:
@@ -103,10 +103,39 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
         return None
     near = [m for m in pool.nearest(content, 10) if m["id"] not in skip]
     try:
-        return similar_target(content, near, who, sig.holder, embedder.embed, least,
-                              clear=sig.strong and not sig.addition,
-                              now=now_alone(sentence, sig),
-                              fits=(lambda said: same_slot(sentence, said))
-                              if sig.strong else None)
+        found = similar_target(content, near, who, sig.holder, embedder.embed, least,
+                               clear=sig.strong and not sig.addition,
+                               now=now_alone(sentence, sig),
+                               fits=(lambda said: same_slot(sentence, said))
+                               if sig.strong else None)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
+    return None if found is not None and sig.ended and _unlike(content, found, who, pool) \
+        else found
+
+
+#: Below both of these, a statement that ends a thing it names ("gave up on the choir")
+#: and the memory a slot or the nearest text found are about two attributes
+#: (``profile.py``: their centred answers to the profile bank, and their stripped texts;
+#: such pairs measure about .2 and .1): a new value of one attribute answers the bank
+#: as its old value does.
+UNLIKE_ALIKE = 0.3
+UNLIKE_SIMILAR = 0.25
+
+
+def _unlike(content: str, memory: dict[str, Any], who: str, pool: Pool) -> bool:
+    """Whether a change statement (third person) that ends a thing it names (asked only
+    then: "retrained and is a teacher now" ends nothing named, and its job is told
+    beside a clause of no value) and the memory found for it answer the
+    profile bank unalike and are unalike in words (``UNLIKE_ALIKE``, ``UNLIKE_SIMILAR``):
+    the ending of one thing ("gave up on the choir") is not a new value of an attribute
+    of the memory's ("is the secretary of the book club")."""
+    embedder = pool.embedder()
+    if embedder is None:
+        return False
+    try:
+        new, old = profiles([content, memory["content"]], who, embedder)
+    except Exception:   # a failing model keeps the finder's reading
+        return False
+    return float(new.answers @ old.answers) < UNLIKE_ALIKE and \
+        float(new.vector @ old.vector) < UNLIKE_SIMILAR
