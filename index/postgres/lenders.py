@@ -32,6 +32,20 @@ Sql = tuple[str, tuple[Any, ...]]
 _CHAIN_MAX = 64
 
 
+def _lending(request: SearchQuery, scope: Sql) -> Sql:
+    """Whose superseded memories may lend: the search's scope, or the subject it names
+    alone (``search._lending``)."""
+    if request.subject is not None:
+        return "subject_type = %s AND subject_id = %s", request.subject
+    return scope
+
+
+def _row(cols: str) -> str:
+    """A scored row of ``memories m``, its heir column left to fill (``{heir}``)."""
+    return (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
+            "m.subject_id, {heir} FROM memories m")
+
+
 def send(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
          columns: Sql) -> None:
     """Ask for the lenders' scored rows (each with its heir's id, column ``HITS``) and
@@ -43,12 +57,7 @@ def send(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope: Sql,
     loose_sql, loose_params = filters(request.cats, request.occurred, "", EVERYTHING)
     strict_sql, strict_params = filters(request.cats, request.occurred, "m.",
                                         request.valid)
-    scope_sql, scope_params = scope
-    if request.subject is not None:
-        # A search that names a subject: that subject's alone lend (``search._lending``).
-        scope_sql, scope_params = "subject_type = %s AND subject_id = %s", request.subject
-    row = (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
-           "m.subject_id, {heir} FROM memories m")
+    (scope_sql, scope_params), row = _lending(request, scope), _row(cols)
     cur.execute(
         "WITH RECURSIVE p AS MATERIALIZED (SELECT id, superseded_by FROM memories "
         "WHERE element = %s AND superseded_by IS NOT NULL AND v_content IS NOT NULL "
@@ -78,11 +87,7 @@ def _send_as_of(cur: psycopg.Cursor[Any], t: Table, request: SearchQuery, scope:
     lender_sql, lender_params = filters(request.cats, request.occurred, "m.", EVERYTHING)
     strict_sql, strict_params = filters(request.cats, request.occurred, "m.",
                                         request.valid)
-    scope_sql, scope_params = scope
-    if request.subject is not None:
-        scope_sql, scope_params = "subject_type = %s AND subject_id = %s", request.subject
-    row = (f"SELECT m.id, m.seq, m.occurred_ts, 0, {cols}, m.subject_type, "
-           "m.subject_id, {heir} FROM memories m")
+    (scope_sql, scope_params), row = _lending(request, scope), _row(cols)
     cur.execute(
         "WITH RECURSIVE p AS MATERIALIZED (SELECT id FROM memories "
         "WHERE element = %s AND superseded_by IS NOT NULL AND v_content IS NOT NULL "
