@@ -18,7 +18,12 @@ modifier of another noun in the statement, not as its head:
 Why it is general: the nouns are the bank's (a generic profile schema, no case's words),
 the determiners, auxiliaries and prepositions closed classes of English; nothing names a
 part or an accessory. A compound of two of the attribute's own nouns ("phone plan") is
-the attribute itself, not a part of it. Pure functions over texts.
+the attribute itself, not a part of it.
+
+The change path asks the same of any thing, with no attribute to hand
+(:func:`part_of_thing`): a possessive of a thing the speaker has, with a verb after its
+part ("my car's battery is flat again" after "I drive a Ford Focus"). Pure functions over
+texts.
 """
 
 from __future__ import annotations
@@ -26,9 +31,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from index import STOPWORDS, Attribute
+from index import RELATIONS, STOPWORDS, Attribute
 
-__all__ = ["nouns", "part_of"]
+__all__ = ["nouns", "part_of", "part_of_thing"]
 
 #: The determiners before a held thing's noun (a name's possessive too: "Ana's phone").
 _DET = r"(?:my|our|your|his|her|their|its|the|this|that|[a-z]+'s)"
@@ -80,3 +85,20 @@ def part_of(text: str, attribute: Attribute) -> bool:
             if m[1] not in STOPWORDS and m[1] not in _AUX_WORDS:
                 return True     # "a new charger for their phone from Argos"
     return False
+
+
+#: A part of a thing the speaker has ("my car's battery is flat again", "our house's roof
+#: leaked"): the possessive names the thing already held, so what follows is about its part,
+#: never a new value of the thing (a person's possessive, "my sister's flat", is theirs).
+#: The part is a noun with a verb after it: "my membership's at David Lloyd now" and "my
+#: car's a Tesla" are "is", no possessive.
+_PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+(?-i:[a-z-]+)\s+"
+                      r"(?:is|are|was|were|has|have|had|keeps|kept|needs|needed|broke|died|"
+                      r"went|got|won't|wasn't|isn't|doesn't|didn't|will|would|can|could|"
+                      r"[a-z]+ed)\b", re.I)
+
+
+def part_of_thing(sentence: str) -> bool:
+    """Whether ``sentence`` opens on a part of a thing of the speaker's (``_PART_OF``)."""
+    m = _PART_OF.match(sentence)
+    return m is not None and m["thing"].lower() not in RELATIONS

@@ -40,7 +40,8 @@ from .named import may_end, named_change, predates
 from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import same_value, values
-from .slots import HIRED, PEOPLE, owner, part_of_thing, single_slot
+from .parts import part_of_thing
+from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
 from .updates import MAY_CHANGE, is_event, key_target, signals, single_valued
 

@@ -30,7 +30,7 @@ from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, key
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
            "same_slot",
-           "owner", "part_of_thing", "HIRED",
+           "owner", "HIRED",
            "PEOPLE", "names_of"]
 
 
@@ -231,23 +231,6 @@ def owner(sentence: str) -> str:
                  for part in re.sub(r"'s?$", "", w).split("-")} & _PEOPLE:
         return ""
     return holder
-
-
-#: A part of a thing the speaker has ("my car's battery is flat again", "our house's roof
-#: leaked"): the possessive names the thing already held, so what follows is about its part,
-#: never a new value of the thing (a person's possessive, "my sister's flat", is theirs).
-#: The part is a noun with a verb after it: "my membership's at David Lloyd now" and "my
-#: car's a Tesla" are "is", no possessive.
-_PART_OF = re.compile(r"^(?:my|our)\s+(?P<thing>(?-i:[a-z-]+))'s\s+(?-i:[a-z-]+)\s+"
-                      r"(?:is|are|was|were|has|have|had|keeps|kept|needs|needed|broke|died|"
-                      r"went|got|won't|wasn't|isn't|doesn't|didn't|will|would|can|could|"
-                      r"[a-z]+ed)\b", re.I)
-
-
-def part_of_thing(sentence: str) -> bool:
-    """Whether ``sentence`` opens on a part of a thing of the speaker's (``_PART_OF``)."""
-    m = _PART_OF.match(sentence)
-    return m is not None and m["thing"].lower() not in PEOPLE
 
 
 #: A capitalised word that names nothing of its own.

@@ -58,5 +58,5 @@ def test_need_agrees_unless_need_not(said: str, told: str) -> None:
     ("My sister's car broke down.", False),             # a person's: hers
 ])
 def test_a_part_is_a_possessive_with_a_verb_after_its_noun(said: str, part: bool) -> None:
-    from element.agents.slots import part_of_thing
+    from element.agents.parts import part_of_thing
     assert part_of_thing(said) is part
