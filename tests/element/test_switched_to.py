@@ -1,8 +1,9 @@
-"""A change told by its verb and the name it went to ("I switched to Superdrug", "I've
-moved over to Meta"), or opened by a reply ("No, ...", "Actually, ..."), replaces the one
-organisation the speaker is held to be with: their employer or their provider (issue 23:
-"switched" is a change word, and the job it changed was kept current beside it). With two
-such held, which one is meant is not said, and another's switch is theirs."""
+"""A change told by its verb and the name it went to ("I switched to EE"), or opened by a
+reply ("No, ...", "Actually, ..."), replaces the one provider the speaker is held to be
+with, "I'm with Vodafone" too (issue 23: "switched" is a change word, and the provider it
+changed was kept current beside it). With two held, which one is meant is not said; a
+job is not a provider ("I switched to Octopus" is as likely energy); another's switch is
+theirs. A home read replacing a job ("I've moved over to Meta") is told as the job."""
 
 from __future__ import annotations
 
@@ -24,10 +25,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 
 
 @pytest.mark.parametrize("before,after,new,old", [
-    ("I work at Boots.", "I switched to Superdrug.", "works at Superdrug", "Boots"),
-    ("I work at Google.", "I switched to Meta.", "works at Meta", "Google"),
     ("I'm with Vodafone.", "I switched to EE last month.", "EE", "Vodafone"),
-    ("I work at Boots.", "No, I switched to Superdrug in the summer.", "Superdrug", "Boots"),
+    ("I'm with Vodafone.", "No, I switched to EE in the summer.", "EE", "Vodafone"),
+    ("I work at Boots.", "Actually, I'm at Superdrug now.", "Superdrug", "Boots"),
     ("I drive a Golf.", "No, I sold it and bought a Tesla.", "Tesla", "Golf"),
 ])
 def test_a_switch_to_a_name_replaces_the_one_held(store: Any, before: str, after: str,
@@ -48,6 +48,7 @@ def test_a_home_read_replacing_a_job_is_told_as_the_job(store: Any) -> None:
 
 @pytest.mark.parametrize("after", [
     "I moved to York.",                 # a home: the job stays
+    "I switched to Octopus.",           # a supplier as likely as a job
     "My sister switched to Aldi.",      # hers
     "I switched to decaf.",             # no organisation named
 ])
@@ -56,10 +57,11 @@ def test_another_switch_keeps_the_job(store: Any, after: str) -> None:
     assert "works at Tesco" in contents(store)
 
 
-def test_with_two_organisations_held_the_job_is_not_guessed(store: Any) -> None:
-    tell(store, "I work at Tesco.")
-    tell_after(store, "I bank with Barclays.", "I switched to Monzo.")
-    assert "works at Tesco" in contents(store)
+def test_with_two_providers_held_neither_is_guessed(store: Any) -> None:
+    tell(store, "I bank with Barclays.")
+    tell_after(store, "I'm with Vodafone.", "I switched to Octopus.")
+    now = contents(store)
+    assert "Barclays" in now and "Vodafone" in now, now
 
 
 @pytest.mark.parametrize("said,read", [
