@@ -248,5 +248,8 @@ def unmarked(text: str) -> str:
     Superdrug", "Actually, I've moved over to Meta"): a change told after it is read in
     the clause it opens, as it would be said alone."""
     marker = CORRECTION.match(text)
-    rest = text[marker.end():].strip() if marker else ""
+    # Set off by punctuation: "No more coffee for me" opens on no marker.
+    if marker is None or not re.match(r"\s*[,:;!.-]", text[marker.end("m"):]):
+        return text
+    rest = text[marker.end():].strip()
     return rest if len(rest.split()) >= 2 else text

@@ -70,6 +70,7 @@ def test_with_two_providers_held_neither_is_guessed(store: Any) -> None:
     ("Nope, I'm vegan now", "I'm vegan now"),
     ("No", "No"),                       # a bare reply: nothing after it to read
     ("No way", "No way"),               # too short to be a clause of its own
+    ("No more coffee for me", "No more coffee for me"),     # no marker: not set off
     ("I said no", "I said no"),
 ])
 def test_a_reply_marker_opens_the_clause_it_is_read_in(said: str, read: str) -> None:
