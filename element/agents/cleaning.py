@@ -16,7 +16,7 @@ from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
 from .spoken import HAD_D, MY_IS
 from .texted import PRESENT_VERBS, REQUESTED
 
-__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried"]
+__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried", "unmarked"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 #: A request to amend a record of the speaker's ("Update my employer to Lidl"): its new value.
@@ -241,3 +241,15 @@ def statements(text: str) -> Iterator[tuple[int, str, bool]]:
                 yield index, sentence, question
         if marker:
             yield index, clean(marker), question
+
+
+def unmarked(text: str) -> str:
+    """``text`` without an opening reply or correction marker ("No, I switched to
+    Superdrug", "Actually, I've moved over to Meta"): a change told after it is read in
+    the clause it opens, as it would be said alone."""
+    marker = CORRECTION.match(text)
+    # Set off by punctuation: "No more coffee for me" opens on no marker.
+    if marker is None or not re.match(r"\s*[,:;!.-]", text[marker.end("m"):]):
+        return text
+    rest = text[marker.end():].strip()
+    return rest if len(rest.split()) >= 2 else text

@@ -82,9 +82,11 @@ _CHOSEN = re.compile(
 #: the one held may not be: the speaker's bank is not replaced by a phone network.
 _ONLY_WHEN = re.compile(r"\s*(?:(?:now|this|last|instead|since|in)\b[\w\s]*)?[.!?]*\s*")
 #: A provider held: "my car insurance is with Admiral", "our mortgage is with Barclays",
-#: or by the verb of the service ("I bank with Lloyds", "we insure through Aviva").
-_HELD = re.compile(r"^(?:(?:my|our)\s+(?:[\w'-]+\s+){0,3}(?:is|are)|(?:i|we)\s+(?:bank|insure))\s+"
-                   r"(?:with|through|from)\s+(?-i:[A-Z])", re.I)
+#: or by the verb of the service ("I bank with Lloyds", "we insure through Aviva", "I'm
+#: with Vodafone"). Not an employer: "I switched to Octopus" after "I work at Tesco" is as
+#: likely a new energy supplier as a new job, and a job lost is the dearer mistake.
+_HELD = re.compile(r"^(?:(?:my|our)\s+(?:[\w'-]+\s+){0,3}(?:is|are)|(?:i|we)\s+(?:bank|insure)|"
+                   r"i\s+am|we\s+are)\s+(?:with|through|from)\s+(?-i:[A-Z])", re.I)
 
 
 def provider_target(sentence: str, memories: Iterable[Memory], who: str,

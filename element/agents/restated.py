@@ -24,7 +24,8 @@ from .rules import Candidate, norm
 from .slots import slot_keys
 from .updates import key_target, keys_of, mentions, moved_to, signals
 
-__all__ = ["restate", "introduced", "change_to", "restated", "as_attribute", "job_moved"]
+__all__ = ["restate", "introduced", "change_to", "restated", "as_attribute", "job_moved",
+           "replacing"]
 
 #: Words that name no value ("the new one").
 _GENERIC = frozenset("my our the a an old new whole".split())
@@ -132,6 +133,21 @@ def as_attribute(cand: Candidate, who: str, old: str) -> str:
             and signals(cand.source).change:
         return restate(cand.key, cand.source, who, old) or cand.content
     return cand.content
+
+
+def replacing(cand: Candidate, who: str, old: dict[str, Any]) -> tuple[str | None, str]:
+    """The key and content of a keyed statement that replaces ``old``: as told, or, when
+    ``old`` is of another attribute (found by the change it tells, not by its key), as
+    ``old``'s attribute says the new value. "I've moved over to Meta" read as a home
+    ("lives in Meta") but replacing "Ana works at Google" is "Ana works at Meta"; the
+    home a keyed rule read there is not the speaker's, the job it replaces is."""
+    content = introduced(as_attribute(cand, who, old["content"]), old["content"], who)
+    stored = ((old.get("metadata") or {}).get("observe") or {}).get("key")
+    held = (stored,) if stored else keys_of(old["content"], who)
+    if cand.key is None or not cand.source or not held or cand.key in held:
+        return cand.key, content
+    key, said = restated(old, cand.source, content, who, "")
+    return (key, introduced(said, old["content"], who)) if key else (cand.key, content)
 
 
 def job_moved(cand: Candidate, who: str, pool: Pool) -> Candidate:

@@ -27,14 +27,14 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
-from .restated import as_attribute, introduced, job_moved, restated
+from .restated import as_attribute, introduced, job_moved, replacing, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
-from .cleaning import carried
+from .cleaning import carried, unmarked
 from .sentences import split_sentences, untag
 from .named import may_end, named_change, predates
 from .offers import listener
@@ -416,7 +416,8 @@ class RuleEvaluator:
             if not read:
                 # A sentence whose fact is in a clause of its build ("Having wrecked my
                 # knee, I've switched to swimming"): that clause is read, not the whole.
-                yield carried(whole[index]) or [clean(untag(whole[index])[0])], []
+                yield [unmarked(p) for p in
+                       carried(whole[index]) or [clean(untag(whole[index])[0])]], []
             elif len(read) < len(parts):
                 yield [p for p in parts if p not in read], read
 
@@ -581,11 +582,10 @@ class RuleEvaluator:
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
+            key, content = replacing(cand, who, existing)
             return Decision("supersede", reason, category=cand.category,
-                            memory_id=existing["id"],
-                            content=introduced(as_attribute(cand, who, existing["content"]),
-                                               existing["content"], who),
-                            context=context, intention=goal, key=cand.key)
+                            memory_id=existing["id"], content=content, context=context,
+                            intention=goal, key=key)
         reason = "correction of something not remembered" if cand.kind == "correct" \
             else f"new {cand.category}"
         return Decision("add", reason, category=cand.category,
