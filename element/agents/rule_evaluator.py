@@ -16,6 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .afterwards import new_after_ending, one_replacement
 from .answered import answered
+from .begun import begun_target
 from .elided import elided
 from .inverted import inverted
 from .present import present_target
@@ -528,7 +529,8 @@ class RuleEvaluator:
             if repeat is None and \
                     (held := present_target(cand.source or "", pool, who,
                                             _same_turn(pool, context)) or
-                     role_target(cand.source or "", pool, who, _same_turn(pool, context))) \
+                     role_target(cand.source or "", pool, who, _same_turn(pool, context)) or
+                     begun_target(cand.source or "", pool, who, _same_turn(pool, context))) \
                     is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
@@ -576,7 +578,8 @@ class RuleEvaluator:
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
                 existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or role_target(cand.source, pool, who, _same_turn(pool, context))
+                    or role_target(cand.source, pool, who, _same_turn(pool, context)) \
+                    or begun_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
