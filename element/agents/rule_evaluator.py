@@ -497,7 +497,8 @@ class RuleEvaluator:
         if cand.kind == "retire":
             return retire_decision(cand, pool, who, context, goal)
         if cand.kind == "change":
-            target = pool.holds(cand.target) if cand.target else None
+            target = (pool.holds(cand.target) if cand.target else None) or \
+                begun_target(cand.source or "", pool, who, _same_turn(pool, context))
             if target is not None and not predates(cand.source or cand.content, target):
                 return Decision("supersede", "a later statement changes what it says",
                                 category=target["category"], memory_id=target["id"],
