@@ -51,7 +51,7 @@ from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses
 from .profile import ANCHOR_GAP, ANSWERS_MIN, profiles, values, whose
 from .sentences import split_sentences
 from .slots import PEOPLE
-from .updates import FACT_WORDS, Memory, first_person, is_event
+from .updates import FACT_WORDS, Memory, content_terms, first_person, is_event
 
 __all__ = ["begun_result", "begun_target"]
 
@@ -90,7 +90,14 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"(?:for|on)\s+" + _DET, "has"),
     # Becoming: what one is.
     (r"(?:became|qualified\s+as|(?:got|was|were|been)\s+(?:promoted|made\s+up)\s+to|"
-     r"(?:got|was|were|been)\s+(?:made|appointed)(?:\s+as)?)\s+", "is"),
+     r"(?:got|was|were|been)\s+(?:made|appointed)(?:\s+as)?(?=\s+(?:a|an|the|(?-i:[A-Z]))\b)|"
+     # "Made partner", "made sergeant": "make" as "become", a bare role after it.
+     r"made(?=\s+(?!(?:a|an|the|it|that|this|me|us|them|him|her|my|our|sure|up|do|time|"
+     r"friends|plans|dinner|lunch|breakfast|tea|money|progress)\b)[a-z]+"
+     r"(?:\s*(?:[,.!?;]|$)|\s+(?:at|in|of|last|this|on|after)\b)))\s+",
+     "is"),
+    # Admitted: "got into Exeter", "got onto the Leeds course".
+    (r"got\s+(?P<p>into|onto|in\s+at)", "studies at"),
     # A transfer of one's own thing: where it is now.
     (r"(?:ported|transferred|moved)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:over\s+)?to", "is with"),
 )
@@ -133,7 +140,7 @@ def _cut(thing: str) -> str:
     return " ".join(thing.split()[:8])
 
 
-def _thing(said: str, preposition: str | None) -> str:
+def _thing(said: str, preposition: str | None, named: bool = True) -> str:
     """The thing an event names (``said``: what follows the verb, ``preposition`` its
     preposition if any), up to its time, reason or next clause: "" when only a time
     follows ("started in March"), when it names nothing by name (a proper name: "a new
@@ -146,7 +153,8 @@ def _thing(said: str, preposition: str | None) -> str:
     else:
         thing = _cut(said)
     head = re.match(r"^(?:(?:a|an|the|my|our|one\s+of\s+the)\s+)?([\w'-]+)", thing, re.I)
-    if not re.search(r"(?-i:[A-Z])", thing) or head and head[1].lower().rstrip("s") in PEOPLE:
+    if named and (not re.search(r"(?-i:[A-Z])", thing) or
+                  head and head[1].lower().rstrip("s") in PEOPLE):
         return ""
     return thing
 
@@ -170,7 +178,10 @@ def begun_result(clause: str, who: str) -> str | None:
         m = pattern.match(said)
         if m is None or not mine:
             continue
-        thing = _thing(m["o"], m.groupdict().get("p"))
+        # What one becomes is a role as often as a name ("made partner", "qualified as a
+        # midwife"); what one joined or bought is named.
+        thing = _thing(m["o"], m.groupdict().get("p"),
+                       named=state != "is" or bool(m.groupdict().get("p")))
         if not thing:
             continue
         if state == "is" and m.groupdict().get("p"):   # "is registered with", "is enrolled at"
@@ -183,19 +194,28 @@ def begun_result(clause: str, who: str) -> str | None:
         if state == "has":
             thing = _OWN.sub("a ", thing)
         return f"{who} {state} {thing}"
-    if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None)):
+    if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
         return f"{who} is {thing}"
     return None
 
 
+#: A clause of the speaker's event set under another ("My forearms ache since I joined the
+#: climbing centre", "after we signed up with Octopus, the bills halved"): the subordinator
+#: of time or cause, then "I"/"we" and the rest of the clause.
+_SUBORDINATE = re.compile(r"\b(?:ever\s+since|since|after|now\s+that|once|because|as\s+soon\s+as)"
+                          r"\s+(?P<c>(?:i|we)\b[^,;:.!?()]+)", re.I)
+
+
 def results(source: str, who: str) -> list[str]:
     """The states the events of ``source`` (the sentences of an episode, raw) leave: each
-    sentence whole when it is a statement's length, and each of its clauses."""
+    sentence whole when it is a statement's length, each of its clauses, and each clause of
+    the speaker's set under another (:data:`_SUBORDINATE`)."""
     found: list[str] = []
     for sentence in split_sentences(source):
         parts = clauses(sentence)
         whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
-        for part in whole + parts:
+        under = [m["c"] for m in _SUBORDINATE.finditer(sentence)]
+        for part in whole + parts + under:
             told = begun_result(part, who)
             if told and told not in found:
                 found.append(told)
@@ -224,6 +244,16 @@ def _own_fact(content: str, who: str) -> bool:
         not is_event(said[0]) and whose(said[0]) == ""
 
 
+def _new_value(told: str, held: str, who: str) -> bool:
+    """Whether the result ``told`` gives ``held`` (a memory) a new value: a name or a number
+    it lacks, the memory naming one too; or, for what one became ("is partner"), a role in
+    words the memory lacks."""
+    if values(told, who):
+        return bool(values(held, who)) and bool(values(told, who) - values(held, who))
+    role = re.sub(rf"^{re.escape(who)}\s+is\s+", "", told)
+    return role != told and not content_terms(role, who) <= content_terms(held, who)
+
+
 def anchored_target(told: Sequence[str], memories: Iterable[Memory], who: str,
                     embedder: Embedder, skip: Iterable[str] = ()) -> Memory | None:
     """The one memory whose single-valued attribute a result of ``told`` takes a new value
@@ -232,9 +262,8 @@ def anchored_target(told: Sequence[str], memories: Iterable[Memory], who: str,
     a single-valued one the result also answers among its best. Two such memories: none
     (the event may be of either)."""
     avoid = set(skip)
-    pool = [m for m in memories if m["id"] not in avoid and _own_fact(m["content"], who)
-            and values(m["content"], who)]
-    possible = [[i for i, m in enumerate(pool) if values(t, who) - values(m["content"], who)]
+    pool = [m for m in memories if m["id"] not in avoid and _own_fact(m["content"], who)]
+    possible = [[i for i, m in enumerate(pool) if _new_value(t, m["content"], who)]
                 for t in told]
     if not any(possible):
         return None

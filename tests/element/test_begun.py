@@ -93,3 +93,16 @@ def test_a_story_is_read_clause_by_clause() -> None:
        st.sampled_from(["join Lloyds", "start at Lloyds", "buy a Tesla", "sign up with Lloyds"]))
 def test_a_plan_a_wish_or_a_past_habit_leaves_no_state(modal: str, act: str) -> None:
     assert begun_result(f"{modal} {act}", "Ann") is None
+
+
+@pytest.mark.parametrize("sentence,result", [
+    # An event set under another clause, its state holding since.
+    ("My forearms ache since I joined the Castle climbing centre, but the coffee is great.",
+     ["Ann is a member of the Castle climbing centre"]),
+    ("Got into Exeter! Freshers' week was wild.", ["Ann studies at Exeter"]),
+    # "make" as "become", a bare role after it.
+    ("Made partner!!! Eight years of billable hours finally paid off.", ["Ann is partner"]),
+    ("Made dinner for the whole street last night.", []),
+])
+def test_what_an_event_leaves_in_a_sentence(sentence: str, result: list[str]) -> None:
+    assert results(sentence, "Ann") == result
