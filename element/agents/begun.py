@@ -73,17 +73,19 @@ _DET = r"(?=(?:a|an|the|my|our|one\s+of\s+the)\s)"
 _EVENTS: tuple[tuple[str, str | None], ...] = (
     # Beginning at a place of work or study, or with a person who serves one.
     (r"(?:started|began|begun|commenced)\s+(?:(?:a\s+new\s+|a\s+|my\s+|the\s+)?(?:job|role|post|"
-     r"position|placement|apprenticeship|course|degree|contract)\s+)?(?P<p>at|with|as|in|on)", None),
-    (r"(?:took|taken|accepted)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
-     r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
-    (r"(?:had|did|started|began|finished|survived|done)\s+(?:my|our)\s+first\s+(?:full\s+)?"
-     r"(?:day|week|fortnight|month|shift|term|session|appointment|lesson)\s+(?P<p>at|with|as|in|on)",
+     r"position|placement|apprenticeship|course|degree|contract)\s+)?(?P<p>at|with|as|in|on)",
      None),
+    # Beginning a relation: "started seeing Tom", "began going out with Sam".
+    (r"(?:started|began)\s+(?:seeing|dating|going\s+out\s+with)\s+"
+     r"(?=(?-i:[A-Z]))", "is dating"),
+    (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
+     r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
     # Joining, registering, enrolling: a member of it, on its books.
     (r"joined(?!\s+(?:in|up|forces|them|him|her|us|me)\b)", "is a member of"),
     (r"(?:signed\s+(?:up|on)|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)", "is"),
     # Acquiring: the thing held.
-    (r"(?:bought|purchased|acquired|got|picked\s+up|collected|took\s+delivery\s+of|opened|"
+    (r"(?:bought|purchased|acquired|inherited|landed|got|picked\s+up|collected|took\s+delivery\s+of|"
+     r"opened|"
      r"took\s+out|treated\s+(?:myself|ourselves)\s+to)\s+" + _DET, "has"),
     # A contract signed for a thing: "signed the papers for the Octavia".
     (r"signed\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|mortgage)\s+"
@@ -97,7 +99,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"(?:\s*(?:[,.!?;]|$)|\s+(?:at|in|of|last|this|on|after)\b)))\s+",
      "is"),
     # Admitted: "got into Exeter", "got onto the Leeds course".
-    (r"got\s+(?P<p>into|onto|in\s+at)", "studies at"),
+    (r"(?:(?:got|been|was|were)\s+accepted|got)\s+(?P<p>into|onto|at|to|by)"
+     r"(?<!got\sat)(?<!got\sto)(?<!got\sby)", "studies at"),
+    # Taking over a role: "took over as head of maths", "stepped up as captain".
+    (r"(?:took\s+over|stepped\s+(?:up|in))\s+as\s+", "is"),
     # A transfer of one's own thing: where it is now.
     (r"(?:ported|transferred|moved)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:over\s+)?to", "is with"),
 )
@@ -111,12 +116,19 @@ _ON_SPEAKER = re.compile(r"\b(?:(?:took|taken)\s+(?:me|us)\s+on\s+as|(?:promoted
                          r"made|taken)\s+(?:me|us)\s+(?:as\s+|on\s+as\s+)?(?=(?:a|an|the|"
                          r"(?-i:[A-Z]))\b))\s*(?P<o>.*)$", re.I)
 
+#: A beginning counted, the speaker's by "my"/"our", whatever the clause's subject: "Had my
+#: first day at Sainsbury's", "Monday was my first shift at the Co-op".
+_FIRST = re.compile(r"\b(?:my|our)\s+first\s+(?:full\s+|proper\s+|official\s+)?(?:day|week|"
+                    r"fortnight|month|shift|term|session|appointment|lesson|class)\s+"
+                    r"(?P<p>at|with|as|in|on)\s+(?P<o>.*)$", re.I)
+
 #: Where the thing an event names ends: a time, a reason, a purpose, another clause.
 _OBJECT_END = re.compile(
     r"\s+(?:(?:on|in|at|by|from|over|during|before|after|since|until)\s+(?:the\s+)?(?:monday|"
     r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
     r"june|july|august|september|october|november|december|spring|summer|autumn|fall|"
-    r"winter|weekend|morning|afternoon|evening|end|start|beginning|new\s+year|\d)|"
+    r"winter|weekend|morning|afternoon|evening|end|start|beginning|new\s+year|christmas|"
+    r"easter|half[\s-]term|\d)|(?:i|we|he|she|they)\b(?!')|"
     r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
     r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
     r"from|then|just|"
@@ -188,7 +200,7 @@ def begun_result(clause: str, who: str) -> str | None:
             return f"{who} is {m['v'].lower()} {thing}"
         if state is None:
             # The beginning told by its own words: "started at", "signed up with".
-            verb = "started" if re.search(r"\bfirst\b|\btook\b|\btaken\b|\baccepted\b",
+            verb = "started" if re.search(r"\b(?:first|took|taken|accepted|landed)\b",
                                           m["v"], re.I) else m["v"].split()[0].lower()
             return f"{who} {verb} {m['p'].lower()} {thing}"
         if state == "has":
@@ -196,6 +208,8 @@ def begun_result(clause: str, who: str) -> str | None:
         return f"{who} {state} {thing}"
     if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
         return f"{who} is {thing}"
+    if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
+        return f"{who} started {m['p'].lower()} {thing}"
     return None
 
 
@@ -203,7 +217,14 @@ def begun_result(clause: str, who: str) -> str | None:
 #: climbing centre", "after we signed up with Octopus, the bills halved"): the subordinator
 #: of time or cause, then "I"/"we" and the rest of the clause.
 _SUBORDINATE = re.compile(r"\b(?:ever\s+since|since|after|now\s+that|once|because|as\s+soon\s+as)"
-                          r"\s+(?P<c>(?:i|we)\b[^,;:.!?()]+)", re.I)
+                          r"\s+(?P<c>(?:(?:i|we)\b|(?P<g>[a-z]+ing)\s)[^,;:.!?()]+)", re.I)
+#: The verbs above said as gerunds after "since"/"after" ("since joining the climbing
+#: centre"): the subject is the sentence's, told as the past.
+_GERUNDS = {"starting": "started", "beginning": "began", "joining": "joined",
+            "signing": "signed", "registering": "registered", "enrolling": "enrolled",
+            "buying": "bought", "getting": "got", "picking": "picked", "collecting": "collected",
+            "opening": "opened", "taking": "took", "becoming": "became",
+            "qualifying": "qualified", "porting": "ported", "transferring": "transferred"}
 
 
 def results(source: str, who: str) -> list[str]:
@@ -214,7 +235,9 @@ def results(source: str, who: str) -> list[str]:
     for sentence in split_sentences(source):
         parts = clauses(sentence)
         whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
-        under = [m["c"] for m in _SUBORDINATE.finditer(sentence)]
+        under = [m["c"] if not m["g"] else _GERUNDS[m["g"].lower()] + m["c"][len(m["g"]):]
+                 for m in _SUBORDINATE.finditer(sentence)
+                 if not m["g"] or m["g"].lower() in _GERUNDS]
         for part in whole + parts + under:
             told = begun_result(part, who)
             if told and told not in found:

@@ -103,6 +103,15 @@ def test_a_plan_a_wish_or_a_past_habit_leaves_no_state(modal: str, act: str) -> 
     # "make" as "become", a bare role after it.
     ("Made partner!!! Eight years of billable hours finally paid off.", ["Ann is partner"]),
     ("Made dinner for the whole street last night.", []),
+    ("Monday was my first shift at the Co-op, my feet are killing me.",
+     ["Ann started at the Co-op"]),
+    ("After starting at Deloitte I barely see the kids.", ["Ann started at Deloitte"]),
+    ("Landed a job at Arup last month!", ["Ann started at Arup"]),
+    ("I started seeing Tom in June.", ["Ann is dating Tom"]),
+    ("Took over as head of maths in September.", ["Ann is head of maths"]),
+    ("I got to Leeds at six.", []),
+    ("Got into trouble at work.", []),
+    ("Picked up my sister from Heathrow.", []),
 ])
 def test_what_an_event_leaves_in_a_sentence(sentence: str, result: list[str]) -> None:
     assert results(sentence, "Ann") == result
