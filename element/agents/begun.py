@@ -10,18 +10,21 @@ when they carry a cue. But an event whose *result is a state* leaves that state 
 who joined a gym is a member of it, who bought a car has it, who started at a firm works
 there, who was taken on as a teacher is one. These are the grammar book's change-of-state
 verbs, in closed classes (:data:`_EVENTS`): beginning ("started at", "began", "my first
-day at", "took a post at"), joining and registering ("joined", "signed up with",
-"registered with", "enrolled at"), acquiring ("bought", "got", "collected", "picked up",
-"opened", "took out"), becoming ("became", "qualified as", "was promoted to", "took me on
-as"), and a transfer of one's own thing ("ported my number to"). A visit, a stay, a hire or
-a meal ("spent a weekend in Lisbon", "hired a van", "had lunch at Nando's") changes no
-state and is no such verb.
+day at", "took a post at", "landed a job at", "started seeing"), joining, registering and
+admission ("joined", "signed up with", "registered with", "enrolled at", "got into"),
+acquiring ("bought", "got", "collected", "picked up", "opened", "took out", "inherited"),
+becoming ("became", "qualified as", "was promoted to", "made partner", "took over as",
+"took me on as"), and a transfer of one's own thing ("ported my number to"). A visit, a
+stay, a hire or a meal ("spent a weekend in Lisbon", "hired a van", "had lunch at Nando's")
+changes no state and is no such verb.
 
 Such an event of the speaker's (the subject "I"/"we", dropped, or "me"/"us" as the one
 acted on), in a clause of the speaker's present (no plan, wish or past habit, no addition,
 no negation, not another person's), is read as its result: the verb's object told as the
-value the event leaves ("Desmond started at Sainsbury's", "Leonie has a Kia Picanto", "Rhodri
-has an account with Monzo"), the time and what follows it cut off. That result replaces
+value the event leaves ("Desmond started at Sainsbury's", "Leonie has a Kia Picanto",
+"Rhodri has an account with Monzo"), the time and what follows it cut off. So is such an
+event set under another clause ("my forearms ache since I joined the climbing centre",
+"since joining ..."): "since" and "after" say the state began then and holds. That result replaces
 the speaker's one-fact memory of a *single-valued* attribute (``index.ATTRIBUTES``) that the
 memory answers best and the result answers among its best (``profile.ANCHOR_GAP``), naming
 a value the memory lacks; one such memory only. A story (longer than a statement) is read
