@@ -16,6 +16,7 @@ from typing import Any
 from .ages import birthday_change
 from .afterwards import new_after_ending, one_replacement
 from .answered import answered
+from .begun import begun_target
 from .elided import elided
 from .inverted import inverted
 from .present import present_target
@@ -498,7 +499,8 @@ class RuleEvaluator:
         if cand.kind == "retire":
             return retire_decision(cand, pool, who, context, goal)
         if cand.kind == "change":
-            target = pool.holds(cand.target) if cand.target else None
+            target = (pool.holds(cand.target) if cand.target else None) or \
+                begun_target(cand.source or "", pool, who, _same_turn(pool, context))
             if target is not None and not predates(cand.source or cand.content, target):
                 return Decision("supersede", "a later statement changes what it says",
                                 category=target["category"], memory_id=target["id"],
@@ -530,7 +532,8 @@ class RuleEvaluator:
             if repeat is None and \
                     (held := present_target(cand.source or "", pool, who,
                                             _same_turn(pool, context)) or
-                     role_target(cand.source or "", pool, who, _same_turn(pool, context))) \
+                     role_target(cand.source or "", pool, who, _same_turn(pool, context)) or
+                     begun_target(cand.source or "", pool, who, _same_turn(pool, context))) \
                     is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
@@ -578,7 +581,8 @@ class RuleEvaluator:
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
                 existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or role_target(cand.source, pool, who, _same_turn(pool, context))
+                    or role_target(cand.source, pool, who, _same_turn(pool, context)) \
+                    or begun_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

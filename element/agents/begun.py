@@ -1,0 +1,313 @@
+"""A change told as the event that made it: "Had my first day at Sainsbury's on Monday"
+after "I work at Tesco", "Collected my Kia Picanto from the garage on Tuesday" after "I
+drive a Vauxhall Astra", "Opened an account with Monzo last month" after "I bank with
+NatWest", "the school took me on as a Year 4 class teacher" after "I'm a teaching assistant".
+
+People tell a new value by the event that brought it, in the past, with no word of change
+("moved", "switched", "now"): the other finders read a past event as history (a visit, a
+night out), never as a value that holds (``updates.is_event``), and a story's clauses only
+when they carry a cue. But an event whose *result is a state* leaves that state holding:
+who joined a gym is a member of it, who bought a car has it, who started at a firm works
+there, who was taken on as a teacher is one. These are the grammar book's change-of-state
+verbs, in closed classes (:data:`_EVENTS`): beginning ("started at", "began", "my first
+day at", "took a post at", "landed a job at", "started seeing"), joining, registering and
+admission ("joined", "signed up with", "registered with", "enrolled at", "got into"),
+acquiring ("bought", "got", "collected", "picked up", "opened", "took out", "inherited"),
+becoming ("became", "qualified as", "was promoted to", "made partner", "took over as",
+"took me on as"), and a transfer of one's own thing ("ported my number to"). A visit, a
+stay, a hire or a meal ("spent a weekend in Lisbon", "hired a van", "had lunch at Nando's")
+changes no state and is no such verb.
+
+Such an event of the speaker's (the subject "I"/"we", dropped, or "me"/"us" as the one
+acted on), in a clause of the speaker's present (no plan, wish or past habit, no addition,
+no negation, not another person's), is read as its result: the verb's object told as the
+value the event leaves ("Desmond started at Sainsbury's", "Leonie has a Kia Picanto",
+"Rhodri has an account with Monzo"), the time and what follows it cut off. So is such an
+event set under another clause ("my forearms ache since I joined the climbing centre",
+"since joining ..."): "since" and "after" say the state began then and holds. That result replaces
+the speaker's one-fact memory of a *single-valued* attribute (``index.ATTRIBUTES``) that the
+memory answers best and the result answers among its best (``profile.ANCHOR_GAP``), naming
+a value the memory lacks; one such memory only. A story (longer than a statement) is read
+clause by clause: the clause that tells the event is the news.
+
+Why it is general: the verbs are closed grammatical classes (inchoative, acquisition,
+membership, change of state), not words grown from any case; the attribute is the profile
+bank's (a generic person profile), compared by the store's own model; the guards are the
+other finders' (recall's readers of plans, past habits and additions, ``index/told.py``;
+whose a sentence is, ``profile.whose``). Pure functions over texts and the pool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from index import ATTRIBUTES, TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST, Embedder
+
+from .cues import bounded
+from .decisions import Pool
+from .holders import UNKNOWN
+from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses
+from .profile import ANCHOR_GAP, ANSWERS_MIN, profiles, values, whose
+from .sentences import split_sentences
+from .slots import PEOPLE
+from .updates import FACT_WORDS, Memory, content_terms, first_person, is_event
+
+__all__ = ["begun_result", "begun_target"]
+
+#: The speaker as the one who acts, right before the verb: "I", "we", "I've just", or the
+#: subject dropped at the clause's start ("Joined the gym last week"); an opening word of
+#: narration or a time first ("So last week I ...", "On Monday we ...").
+_BY_SPEAKER = (r"^(?:(?:so|and|then|well|anyway|finally|eventually|also|oh|yeah|right)\b,?\s+)*"
+               r"(?:(?:last|this|on|in|over|at\s+the\s+end\s+of)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
+               r"(?:(?:i|we)(?:'ve|'d)?\s+)?"
+               r"(?:(?:have|had|just|finally|recently|officially|eventually|actually|already|"
+               r"then|also|went\s+and)\s+)*")
+
+#: A possessive or a determiner opening the thing acquired ("a", "my", "the"): "got the
+#: train", "got back", "got sick" are no acquisition.
+_DET = r"(?=(?:a|an|the|my|our|one\s+of\s+the)\s)"
+
+#: The change-of-state verbs, by the state each leaves (the result's verb phrase, ``None``:
+#: the event's own words, its object after them).
+_EVENTS: tuple[tuple[str, str | None], ...] = (
+    # Beginning at a place of work or study, or with a person who serves one.
+    (r"(?:started|began|begun|commenced)\s+(?:(?:a\s+new\s+|a\s+|my\s+|the\s+)?(?:job|role|post|"
+     r"position|placement|apprenticeship|course|degree|contract)\s+)?(?P<p>at|with|as|in|on)",
+     None),
+    # Beginning a relation: "started seeing Tom", "began going out with Sam".
+    (r"(?:started|began)\s+(?:seeing|dating|going\s+out\s+with)\s+"
+     r"(?=(?-i:[A-Z]))", "is dating"),
+    (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
+     r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
+    # Joining, registering, enrolling: a member of it, on its books.
+    (r"joined(?!\s+(?:in|up|forces|them|him|her|us|me)\b)", "is a member of"),
+    (r"(?:signed\s+(?:up|on)|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)", "is"),
+    # Acquiring: the thing held.
+    (r"(?:bought|purchased|acquired|inherited|landed|got|picked\s+up|collected|took\s+delivery\s+of|"
+     r"opened|"
+     r"took\s+out|treated\s+(?:myself|ourselves)\s+to)\s+" + _DET, "has"),
+    # A contract signed for a thing: "signed the papers for the Octavia".
+    (r"signed\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|mortgage)\s+"
+     r"(?:for|on)\s+" + _DET, "has"),
+    # Becoming: what one is.
+    (r"(?:became|qualified\s+as|(?:got|was|were|been)\s+(?:promoted|made\s+up)\s+to|"
+     r"(?:got|was|were|been)\s+(?:made|appointed)(?:\s+as)?(?=\s+(?:a|an|the|(?-i:[A-Z]))\b)|"
+     # "Made partner", "made sergeant": "make" as "become", a bare role after it.
+     r"made(?=\s+(?!(?:a|an|the|it|that|this|me|us|them|him|her|my|our|sure|up|do|time|"
+     r"friends|plans|dinner|lunch|breakfast|tea|money|progress)\b)[a-z]+"
+     r"(?:\s*(?:[,.!?;]|$)|\s+(?:at|in|of|last|this|on|after)\b)))\s+",
+     "is"),
+    # Admitted: "got into Exeter", "got onto the Leeds course".
+    (r"(?:(?:got|been|was|were)\s+accepted|got)\s+(?P<p>into|onto|at|to|by)"
+     r"(?<!got\sat)(?<!got\sto)(?<!got\sby)", "studies at"),
+    # Taking over a role: "took over as head of maths", "stepped up as captain".
+    (r"(?:took\s+over|stepped\s+(?:up|in))\s+as\s+", "is"),
+    # A transfer of one's own thing: where it is now.
+    (r"(?:ported|transferred|moved)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:over\s+)?to", "is with"),
+)
+_SPEAKERS = [(re.compile(_BY_SPEAKER + r"(?P<v>" + verb + r")\s*(?P<o>.*)$", re.I), state)
+             for verb, state in _EVENTS]
+
+#: Another's act on the speaker, any subject: "the school took me on as a class teacher",
+#: "they promoted me to senior developer", "Lidl hired me as a shift lead".
+_ON_SPEAKER = re.compile(r"\b(?:(?:took|taken)\s+(?:me|us)\s+on\s+as|(?:promoted|moved|bumped)\s+"
+                         r"(?:me|us)\s+(?:up\s+)?to|(?:hired|appointed|recruited|employed|"
+                         r"made|taken)\s+(?:me|us)\s+(?:as\s+|on\s+as\s+)?(?=(?:a|an|the|"
+                         r"(?-i:[A-Z]))\b))\s*(?P<o>.*)$", re.I)
+
+#: A beginning counted, the speaker's by "my"/"our", whatever the clause's subject: "Had my
+#: first day at Sainsbury's", "Monday was my first shift at the Co-op".
+_FIRST = re.compile(r"\b(?:my|our)\s+first\s+(?:full\s+|proper\s+|official\s+)?(?:day|week|"
+                    r"fortnight|month|shift|term|session|appointment|lesson|class)\s+"
+                    r"(?P<p>at|with|as|in|on)\s+(?P<o>.*)$", re.I)
+
+#: Where the thing an event names ends: a time, a reason, a purpose, another clause.
+_OBJECT_END = re.compile(
+    r"\s+(?:(?:on|in|at|by|from|over|during|before|after|since|until)\s+(?:the\s+)?(?:monday|"
+    r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+    r"june|july|august|september|october|november|december|spring|summer|autumn|fall|"
+    r"winter|weekend|morning|afternoon|evening|end|start|beginning|new\s+year|christmas|"
+    r"easter|half[\s-]term|\d)|(?:i|we|he|she|they)\b(?!')|"
+    r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
+    r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
+    r"from|then|just|"
+    r"back|already|finally|at\s+last)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
+
+#: A thing of the speaker's told by its possessive ("collected my Kia"): had, as "a Kia".
+_OWN = re.compile(r"^(?:my|our)\s+(?:(?:new|brand-new|brand\s+new)\s+)?", re.I)
+
+#: A negation: what did not happen left nothing.
+_NEGATION = re.compile(r"\b(?:not|never|no|nor)\b|n't\b", re.I)
+
+#: A temporary holding: a hire, a loan, a trial ("hired a van", "borrowed my dad's car",
+#: "on a trial", "for the weekend"): the state does not last.
+_TEMPORARY = re.compile(r"\b(?:hired|rented|borrowed|lent|loan|trial|temporary|temporarily|"
+                        r"for\s+the\s+(?:day|weekend|week|night|holidays?))\b", re.I)
+
+
+def _cut(thing: str) -> str:
+    """The thing an event names, up to its time, reason or next clause."""
+    thing = _OBJECT_END.sub("", thing.strip())
+    return " ".join(thing.split()[:8])
+
+
+def _thing(said: str, preposition: str | None, named: bool = True) -> str:
+    """The thing an event names (``said``: what follows the verb, ``preposition`` its
+    preposition if any), up to its time, reason or next clause: "" when only a time
+    follows ("started in March"), when it names nothing by name (a proper name: "a new
+    phone" says no value), or when its first noun is a person given the thing ("bought
+    my mum an iPhone": hers)."""
+    if preposition:
+        cut = " ".join(_OBJECT_END.sub("", f" {preposition} {said}").split()[:9])
+        thing = cut[len(preposition):].strip() if cut.lower().startswith(preposition.lower()) \
+            else ""
+    else:
+        thing = _cut(said)
+    head = re.match(r"^(?:(?:a|an|the|my|our|one\s+of\s+the)\s+)?([\w'-]+)", thing, re.I)
+    if named and (not re.search(r"(?-i:[A-Z])", thing) or
+                  head and head[1].lower().rstrip("s") in PEOPLE):
+        return ""
+    return thing
+
+
+def begun_result(clause: str, who: str) -> str | None:
+    """The state an event of the speaker's in ``clause`` (raw, first person) leaves, told of
+    ``who`` in the present ("Had my first day at Sainsbury's on Monday" -> "Desmond started
+    at Sainsbury's"; "Collected my Kia Picanto from the garage" -> "Desmond has a Kia
+    Picanto"), or None: no change-of-state verb of the speaker's, or not the speaker's
+    present (a plan, a wish, a past habit, an addition, a negation, a hire or a stay, a
+    question, another person's)."""
+    said = clause.strip()
+    if not said or said.endswith("?") or TOLD_NOT_NOW.search(said) or TOLD_PAST.search(said) \
+            or TOLD_ADDITION.search(said) or _NEGATION.search(said) or \
+            _TEMPORARY.search(said) or bounded(said):
+        return None
+    # Whose the clause is, its subject dropped or not ("Joined the gym" is the speaker's).
+    mine = whose(said if re.match(r"(?:i|we|my|our)\b", said, re.I) else f"I {said}") \
+        in ("", UNKNOWN)
+    for pattern, state in _SPEAKERS:
+        m = pattern.match(said)
+        if m is None or not mine:
+            continue
+        # What one becomes is a role as often as a name ("made partner", "qualified as a
+        # midwife"); what one joined or bought is named.
+        thing = _thing(m["o"], m.groupdict().get("p"),
+                       named=state != "is" or bool(m.groupdict().get("p")))
+        if not thing:
+            continue
+        if state == "is" and m.groupdict().get("p"):   # "is registered with", "is enrolled at"
+            return f"{who} is {m['v'].lower()} {thing}"
+        if state is None:
+            # The beginning told by its own words: "started at", "signed up with".
+            verb = "started" if re.search(r"\b(?:first|took|taken|accepted|landed)\b",
+                                          m["v"], re.I) else m["v"].split()[0].lower()
+            return f"{who} {verb} {m['p'].lower()} {thing}"
+        if state == "has":
+            thing = _OWN.sub("a ", thing)
+        return f"{who} {state} {thing}"
+    if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
+        return f"{who} is {thing}"
+    if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
+        return f"{who} started {m['p'].lower()} {thing}"
+    return None
+
+
+#: A clause of the speaker's event set under another ("My forearms ache since I joined the
+#: climbing centre", "after we signed up with Octopus, the bills halved"): the subordinator
+#: of time or cause, then "I"/"we" and the rest of the clause.
+_SUBORDINATE = re.compile(r"\b(?:ever\s+since|since|after|now\s+that|once|because|as\s+soon\s+as)"
+                          r"\s+(?P<c>(?:(?:i|we)\b|(?P<g>[a-z]+ing)\s)[^,;:.!?()]+)", re.I)
+#: The verbs above said as gerunds after "since"/"after" ("since joining the climbing
+#: centre"): the subject is the sentence's, told as the past.
+_GERUNDS = {"starting": "started", "beginning": "began", "joining": "joined",
+            "signing": "signed", "registering": "registered", "enrolling": "enrolled",
+            "buying": "bought", "getting": "got", "picking": "picked", "collecting": "collected",
+            "opening": "opened", "taking": "took", "becoming": "became",
+            "qualifying": "qualified", "porting": "ported", "transferring": "transferred"}
+
+
+def results(source: str, who: str) -> list[str]:
+    """The states the events of ``source`` (the sentences of an episode, raw) leave: each
+    sentence whole when it is a statement's length, each of its clauses, and each clause of
+    the speaker's set under another (:data:`_SUBORDINATE`)."""
+    found: list[str] = []
+    for sentence in split_sentences(source):
+        parts = clauses(sentence)
+        whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
+        under = [m["c"] if not m["g"] else _GERUNDS[m["g"].lower()] + m["c"][len(m["g"]):]
+                 for m in _SUBORDINATE.finditer(sentence)
+                 if not m["g"] or m["g"].lower() in _GERUNDS]
+        for part in whole + parts + under:
+            told = begun_result(part, who)
+            if told and told not in found:
+                found.append(told)
+    return found
+
+
+def begun_target(source: str, pool: Pool, who: str, skip: list[str]) -> dict[str, Any] | None:
+    """The speaker's memory the state an event of ``source`` leaves replaces (see the
+    module's docstring), or None. One model call at most."""
+    told = results(source, who)
+    if not told:
+        return None
+    embedder = pool.embedder()
+    if embedder is None:
+        return None
+    try:
+        return anchored_target(told, pool.memories()[:MEANING_POOL], who, embedder, skip)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
+
+
+def _own_fact(content: str, who: str) -> bool:
+    """A one-fact memory of the speaker's own, not a past event nor a story."""
+    said = first_person(content, who)
+    return len(said) == 1 and len(said[0].split()) <= FACT_WORDS and \
+        not is_event(said[0]) and whose(said[0]) == ""
+
+
+def _new_value(told: str, held: str, who: str) -> bool:
+    """Whether the result ``told`` gives ``held`` (a memory) a new value: a name or a number
+    it lacks, the memory naming one too; or, for what one became ("is partner"), a role in
+    words the memory lacks."""
+    if values(told, who):
+        return bool(values(held, who)) and bool(values(told, who) - values(held, who))
+    role = re.sub(rf"^{re.escape(who)}\s+is\s+", "", told)
+    return role != told and not content_terms(role, who) <= content_terms(held, who)
+
+
+def anchored_target(told: Sequence[str], memories: Iterable[Memory], who: str,
+                    embedder: Embedder, skip: Iterable[str] = ()) -> Memory | None:
+    """The one memory whose single-valued attribute a result of ``told`` takes a new value
+    of: the speaker's one-fact memory naming a value the result lacks, answering the bank
+    at least ``ANSWERS_MIN``, whose best attributes (within ``ANCHOR_GAP`` of its best) hold
+    a single-valued one the result also answers among its best. Two such memories: none
+    (the event may be of either)."""
+    avoid = set(skip)
+    pool = [m for m in memories if m["id"] not in avoid and _own_fact(m["content"], who)]
+    possible = [[i for i, m in enumerate(pool) if _new_value(t, m["content"], who)]
+                for t in told]
+    if not any(possible):
+        return None
+    used = sorted({i for found in possible for i in found})
+    read = profiles(list(told) + [pool[i]["content"] for i in used], who, embedder)
+    olds = dict(zip(used, read[len(told):], strict=True))
+    single = np.array([a.single for a in ATTRIBUTES])
+    for new, may in zip(read, possible, strict=False):
+        if new.scores is None or float(new.scores.max()) < ANSWERS_MIN:
+            continue
+        near = new.scores >= float(new.scores.max()) - ANCHOR_GAP
+        meant = []
+        for i in may:
+            old = olds[i].scores
+            if old is None or float(old.max()) < ANSWERS_MIN:
+                continue
+            if np.any(single & near & (old >= float(old.max()) - ANCHOR_GAP)):
+                meant.append(pool[i])
+        if len(meant) == 1:
+            return meant[0]
+    return None

@@ -1,0 +1,117 @@
+"""A change told as the event that made it replaces the value held
+(``element/agents/begun.py``): "Joined the Anytime Fitness last week" after "I'm a member of
+PureGym" is who one's gym is; a visit, a hire, a meal, another person's event, a plan or
+one more of a kind leaves the old value current."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, strategies as st
+
+from element.agents.begun import begun_result, results
+
+from tests.element.speaker import tell_after, background_kept, open_store
+from tests.element.speaker import current as contents
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "begun")
+
+
+@pytest.mark.parametrize("before,after,old,new", [
+    ("I work at Tesco head office.",
+     "Had my first day at Sainsbury's on Monday, the induction was three hours of fire safety.",
+     "Tesco", "Sainsbury"),
+    ("I bank with NatWest.", "Opened an account with Monzo last month and moved my salary over.",
+     "NatWest", "Monzo"),
+    ("I drive a Vauxhall Astra.", "Collected my Kia Picanto from the garage on Tuesday.",
+     "Astra", "Picanto"),
+])
+def test_an_event_that_leaves_a_state_replaces_the_value_held(
+        store: Any, before: str, after: str, old: str, new: str) -> None:
+    assert tell_after(store, before, after) == ["supersede"], contents(store)
+    current = contents(store)
+    assert new in current and old not in current
+    assert background_kept(current)
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I live in Bristol.", "Spent a long weekend in Lisbon with my sister, we got back on Sunday."),
+    ("I drive a Toyota Yaris.", "Hired a Transit van on Saturday to help a friend shift a sofa."),
+    ("I work at Barclays.", "My husband started at HSBC on Monday, his first new job in years."),
+    ("I work at Barclays.", "I'm going to start at HSBC in the spring."),
+    ("I've got a Samsung Galaxy.", "I bought my mum an iPhone for her birthday."),
+    ("I have a spaniel called Rufus.", "We brought home a rescue greyhound called Pepper."),
+])
+def test_a_visit_a_hire_anothers_event_or_a_plan_keeps_both(store: Any, before: str,
+                                                            after: str) -> None:
+    assert "supersede" not in tell_after(store, before, after)
+    assert before.split()[-1].rstrip(".") in contents(store)
+
+
+@pytest.mark.parametrize("clause,result", [
+    ("Had my first day at Sainsbury's on Monday", "Ann started at Sainsbury's"),
+    ("I started at Deloitte on Monday after three years at PwC", "Ann started at Deloitte"),
+    ("Joined the Anytime Fitness on Station Road last week",
+     "Ann is a member of the Anytime Fitness on Station Road"),
+    ("I registered with the Riverside Practice in the summer",
+     "Ann is registered with the Riverside Practice"),
+    ("Collected my Kia Picanto from the garage", "Ann has a Kia Picanto"),
+    ("We got the keys to a terraced house in Ripon last Thursday",
+     "Ann has the keys to a terraced house in Ripon"),
+    ("the school took me on as a Year 4 class teacher for the new term",
+     "Ann is a Year 4 class teacher"),
+    ("Ported my number to Giffgaff last week", "Ann is with Giffgaff"),
+    # No state left, or not the speaker's present.
+    ("Spent a long weekend in Lisbon", None),
+    ("Hired a Transit van on Saturday", None),
+    ("I had lunch at Nando's with Sam", None),
+    ("My husband started at HSBC on Monday", None),
+    ("I'm going to join the Labour party next year", None),
+    ("We bought a second car, a Toyota Aygo", None),
+    ("I didn't get the job at Aviva", None),
+    ("I used to work at Tesco before I started at Aldi", None),
+    ("I started in March", None),
+    ("I bought my mum an iPhone for her birthday", None),
+])
+def test_the_state_an_event_leaves(clause: str, result: str | None) -> None:
+    assert begun_result(clause, "Ann") == result
+
+
+def test_a_story_is_read_clause_by_clause() -> None:
+    story = ("It took four interviews and a very awkward lesson observation, but I began at "
+             "Castle Grove Academy after half term, teaching maths to Year 9s.")
+    assert results(story, "Ann") == ["Ann began at Castle Grove Academy"]
+
+
+@given(st.sampled_from(["I'm going to", "I might", "I'd love to", "I used to"]),
+       st.sampled_from(["join Lloyds", "start at Lloyds", "buy a Tesla", "sign up with Lloyds"]))
+def test_a_plan_a_wish_or_a_past_habit_leaves_no_state(modal: str, act: str) -> None:
+    assert begun_result(f"{modal} {act}", "Ann") is None
+
+
+@pytest.mark.parametrize("sentence,result", [
+    # An event set under another clause, its state holding since.
+    ("My forearms ache since I joined the Castle climbing centre, but the coffee is great.",
+     ["Ann is a member of the Castle climbing centre"]),
+    ("Got into Exeter! Freshers' week was wild.", ["Ann studies at Exeter"]),
+    # "make" as "become", a bare role after it.
+    ("Made partner!!! Eight years of billable hours finally paid off.", ["Ann is partner"]),
+    ("Made dinner for the whole street last night.", []),
+    ("Monday was my first shift at the Co-op, my feet are killing me.",
+     ["Ann started at the Co-op"]),
+    ("After starting at Deloitte I barely see the kids.", ["Ann started at Deloitte"]),
+    ("Landed a job at Arup last month!", ["Ann started at Arup"]),
+    ("I started seeing Tom in June.", ["Ann is dating Tom"]),
+    ("Took over as head of maths in September.", ["Ann is head of maths"]),
+    ("I got to Leeds at six.", []),
+    ("Got into trouble at work.", []),
+    ("Picked up my sister from Heathrow.", []),
+])
+def test_what_an_event_leaves_in_a_sentence(sentence: str, result: list[str]) -> None:
+    assert results(sentence, "Ann") == result
