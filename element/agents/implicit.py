@@ -25,8 +25,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from index import RELATIONS
+
+from .cleaning import owned_nouns
 from .dates import time_phrase
-from .episode_words import ADVERBS, GENERIC, PARTICIPLES, PAST, STOP
+from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP
 from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
 from .spoken import LEAD, NOT_NAMES, _maybe_name
 
@@ -126,6 +129,24 @@ def _new_thing(words: list[str]) -> bool:
         thing[-1].lower() not in _TIME and thing[-1].lower() not in _WORLD
 
 
+#: The nouns of the things a person has (the profile's, ``cleaning.owned_nouns``), not a
+#: person ("the kids", "the boss": whose is not said) nor a time or the world around one.
+_THINGS = frozenset(n for n in owned_nouns().split("|")
+                    if n not in RELATIONS and n not in FAMILY and n not in _TIME and
+                    n not in _WORLD)
+
+
+def _the_thing_at(words: list[str]) -> bool:
+    """Whether ``words`` (before the verb) are "the", a noun of a thing a person has
+    (``_THINGS``) and where it is, by its preposition and a name ("the job at Lidl", "the
+    flat in Leith"): the speaker's, as "my" would say. Not "the kids had a blast" (a
+    person), "the gym is great" (no name: which gym is the talk's)."""
+    return len(words) >= 4 and words[0].lower() == "the" and words[1] in _THINGS and \
+        words[2].lower() in ("at", "in", "on", "with", "from", "near") and \
+        all(w[:1].isupper() or w.lower() == "the" for w in words[3:]) and \
+        any(w[:1].isupper() for w in words[3:])
+
+
 def others_named(text: str) -> bool:
     """Whether a turn says something of someone other than the speaker: a third-person
     pronoun or a possessive of a name or a word for a person (``_THIRD``,
@@ -174,6 +195,10 @@ def _subject(lead: str, body: str, words: list[str], verb: int) -> str | None:
         told = body[3:] if words[0].lower() == "the" else " " + words[0].lower() + \
             body[len(words[0]):]
         return lead + my + told
+    if _the_thing_at(subject):
+        # "The job at Lidl starts Monday", "The flat in Leith has ...": "the" before a
+        # thing a person has and where it is, by name
+        return lead + my + body[3:]
     first = subject[0].lower()
     if first in _DETERMINERS or first in NOT_NAMES or first in PAST or first in ADVERBS or \
             first.endswith(("ed", "ing", "ly")) or len(subject) < 2 or \

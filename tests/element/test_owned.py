@@ -37,6 +37,7 @@ from tests.element.speaker import background_kept, current, tell, tell_after
     ("Third cat arrived on Friday, a tabby.", "My third cat arrived on Friday, a tabby."),
     ("Open University course finally finished in May.",
      "My Open University course finally finished in May."),
+    ("The job at Arup starts on Monday.", "My job at Arup starts on Monday."),
 ])
 def test_a_thing_of_the_speakers_is_written_with_my(said: str, told: str) -> None:
     assert owned(said) == told
@@ -50,6 +51,8 @@ def test_a_thing_of_the_speakers_is_written_with_my(said: str, told: str) -> Non
     "Heavy rain flooded the road.",             # the world's event, with its object
     "Tom arrived on Saturday.",                 # a name, one word
     "The weather turned cold today.",           # "the" before no "new"
+    "The kids had a blast.",                    # people: whose is not said
+    "The gym is great.",                        # no name: which gym is the talk's
     "Dinner went well.",                        # one word: may be a name
     "The new flat you found looks great.",      # the other person's
     "My new flat has a garden.",                # said with "my" already
@@ -83,6 +86,11 @@ def test_the_names_of_what_the_speaker_has() -> None:
 @pytest.mark.parametrize("said,news", [
     ("Idris's new flat is in Cardiff", True),
     ("Idris's job at the Royal Mint starts in June", True),
+    ("Idris's got a job at the Royal Mint", True),     # "'s" for "has"
+    ("Idris has moved to Cardiff", True),
+    ("Idris is at the Royal Mint now", True),           # where he is
+    ("Idris is moving to Cardiff", False),              # no news yet
+    ("Idris is in a mood", False),                      # no place named
     ("Idris's hilarious", False),               # no thing of his, no place
     ("Idris's flat is lovely", False),          # no place or thing named
 ])
