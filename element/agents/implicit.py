@@ -261,4 +261,18 @@ def held(memories: Iterable[str], who: str) -> set[str]:
             found.update(n for n in re.findall(r"(?<=\s)[A-Z][a-z]+\b", content)
                          if n != who and n.lower() not in STOP and n.lower() not in NOT_NAMES
                          and not time_phrase(n.lower()))
+            # ... and the thing itself, by its noun ("has an allotment on Mill Lane": "The
+            # council took the allotment back"), not a person or an animal (whose one of
+            # those is, a sentence says: "the dog")
+            head = _HEAD.match(content[len(who) + 1:])
+            if head and head["n"] not in FAMILY and head["n"] not in RELATIONS and \
+                    not any(head["n"] in c for c in (STOP, GENERIC, _TIME, _WORLD)):
+                found.add(head["n"])
     return found
+
+
+#: The head noun of what a verb of having has: the last word of its noun phrase, before a
+#: preposition, "called" or the end ("has an allotment on Mill Lane" -> allotment).
+_HEAD = re.compile(r"^\w+\s+(?:(?:a|an|the|two|three|some)\s+)?(?:[a-z][\w-]*\s+){0,2}?"
+                   r"(?P<n>[a-z][a-z-]{3,})(?=\s+(?:on|in|at|called|named|with|for|from|near|"
+                   r"by)\b|\W*$)")
