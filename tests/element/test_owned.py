@@ -78,12 +78,11 @@ def test_the_new_thing_opening_a_turn_is_the_speakers(thing: str, rest: str) -> 
 
 
 def test_the_names_of_what_the_speaker_has() -> None:
-    memories = ["Ana drives a Renault Clio", "Ana has a cat called Miso",
-                "Ana lives in Truro", "Ana's sister is called Bea", "Ana has a canal boat",
-                "Ana has two kids"]
-    # the names, and a thing by its noun; not a person or an animal by theirs ("cat",
-    # "kids": whose one is, a sentence says), nor what is not had ("lives in Truro")
-    assert held(memories, "Ana") == {"Renault", "Clio", "Miso", "boat"}
+    memories = ["Ana drives a Renault Clio", "Ana uses a Fairphone 5", "Ana has a cat called Miso",
+                "Ana lives in Truro", "Ana's sister is called Bea", "Ana has a canal boat"]
+    # the names of the things had by a verb of having and using; not a person's or a pet's
+    # ("has a cat called Miso"), nor what is not had ("lives in Truro")
+    assert held(memories, "Ana") == {"Renault", "Clio", "Fairphone"}
 
 
 @pytest.mark.parametrize("said,news", [
