@@ -16,7 +16,8 @@ from .sentences import clauses, ends_with_abbreviation, split_sentences, untag
 from .spoken import HAD_D, MY_IS
 from .texted import PRESENT_VERBS, REQUESTED
 
-__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried", "unmarked"]
+__all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried", "owned_nouns",
+           "unmarked"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 #: A request to amend a record of the speaker's ("Update my employer to Lidl"): its new value.
@@ -107,7 +108,7 @@ _COMPARED = re.compile(
     re.I)
 
 
-def _owned() -> str:
+def owned_nouns() -> str:
     """The nouns of what a person has or who they have: the profile's attributes, by their
     names and as their questions name them ("What car do they drive?", "their job"), and
     the words of kin and the people around them (``RELATIONS``)."""
@@ -128,7 +129,7 @@ def _owned() -> str:
 #: ("Dad's got a Volvo"), not a judgement ("Job's great now", "Car's a wreck now"), not a
 #: possessive.
 _BARE_OWN = re.compile(
-    r"^(?P<n>(?i:" + _owned() + r"))(?:'s|\s+is)\s+"
+    r"^(?P<n>(?i:" + owned_nouns() + r"))(?:'s|\s+is)\s+"
     # (not the possessive: "Partner's car is a Tesla" is the partner's)
     r"(?!(?:[\w'-]+\s+){1,2}(?:is|are|was|were)\b)"
     r"(?=(?:(?:now|still|currently)\s+)?(?:(?:a|an|the|at|in|with|on|from|by|called|named)\s+)?"
@@ -142,7 +143,7 @@ _BARE_OWN = re.compile(
 _BARE_OWN_AT = re.compile(
     # (not a verb's base: "Work at Tesco since May" is "I work ...", ``spoken.restore_subject``)
     r"^(?!(?i:" + "|".join(sorted(PRESENT_VERBS)) + r")\b)"
-    r"(?P<n>(?i:" + _owned() + r"))\s+(?=(?i:at|in|with|on|for)\s+(?:the\s+)?[A-Z][^,;]*?"
+    r"(?P<n>(?i:" + owned_nouns() + r"))\s+(?=(?i:at|in|with|on|for)\s+(?:the\s+)?[A-Z][^,;]*?"
     r"\b(?i:now|these days|nowadays|since\s+\w+|as\s+of\s+\w+)\b)"
     r"(?![^,;]*\b(?i:is|are|was|were|has|have|had|will|would)\b)")
 
@@ -167,11 +168,11 @@ def _plural(noun: str) -> bool:
 
 #: "<Name> is the new <noun of the speaker's>", "<Name>'s the <noun> now": a name first (not
 #: a pronoun or a demonstrative: "This is the new car"), "is" or its "'s", "the (new)" and
-#: the noun (of ``_owned``: "Grey is the new black" names none).
+#: the noun (of ``owned_nouns``: "Grey is the new black" names none).
 _NAME_THE_NEW = re.compile(
     r"^(?P<n>(?!(?:It|This|That|These|Those|He|She|They|There|Here|What|Who|Which|Mine)\b)"
     r"(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?[A-Z][\w'-]*?(?:\s+[A-Z][\w'-]*?){0,2})"
-    r"(?:'s|\s+is)\s+the\s+(?:(?P<new>new)\s+)?(?P<r>(?i:" + _owned() + r"))\b"
+    r"(?:'s|\s+is)\s+the\s+(?:(?P<new>new)\s+)?(?P<r>(?i:" + owned_nouns() + r"))\b"
     # without "new", "now" says it replaced one ("Gareth's the boss now")
     r"(?(new)|(?=\s+(?:now|these days|nowadays)\b))(?P<rest>.*)$")
 

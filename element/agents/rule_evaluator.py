@@ -18,6 +18,7 @@ from .afterwards import new_after_ending, one_replacement
 from .answered import answered
 from .begun import begun_target
 from .elided import elided
+from .implicit import held, owned
 from .inverted import inverted
 from .present import present_target
 from .dates import iso, occurred_at, parse_session_date
@@ -187,9 +188,10 @@ class RuleEvaluator:
             # the value told first ("Leeds is where I live now"): the plain statement.
             # A bare value and its time, the subject and verb left to the question
             # ("Samsung now, since May"): written in the question's frame (``elided``).
+            # A thing told without its owner ("The new flat ..."): "my" (``implicit``).
             asked = observation.previous_assistant(i)
-            text = inverted(answered(elided(turn.content, asked), asked)
-                            if observation.answers_question(i) else turn.content)
+            text = owned(inverted(answered(elided(turn.content, asked), asked)
+                                  if observation.answers_question(i) else turn.content))
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),
@@ -205,7 +207,8 @@ class RuleEvaluator:
             said = [norm(c.source) for c in changes]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
-            theirs = kin((m["content"] for m in pool.memories()), who) if pool else set()
+            mems = [m["content"] for m in pool.memories()] if pool else []
+            theirs = kin(mems, who) | held(mems, who)   # the names of their people, things
             # A change read in a sentence's build undone ("I have sold the Fabia and I have
             # got a Zoe" of "Having sold the Fabia, ...") tells that sentence; of one
             # undone into two statements, only its own.
