@@ -31,6 +31,7 @@ from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
+from .theirs import theirs_target
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
@@ -528,7 +529,8 @@ class RuleEvaluator:
             if repeat is None and \
                     (held := present_target(cand.source or "", pool, who,
                                             _same_turn(pool, context)) or
-                     role_target(cand.source or "", pool, who, _same_turn(pool, context))) \
+                     role_target(cand.source or "", pool, who, _same_turn(pool, context)) or
+                     theirs_target(cand.source or "", pool, who, (), type(self))) \
                     is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
@@ -576,7 +578,8 @@ class RuleEvaluator:
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
                 existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or role_target(cand.source, pool, who, _same_turn(pool, context))
+                    or role_target(cand.source, pool, who, _same_turn(pool, context)) \
+                    or theirs_target(cand.source, pool, who, (), type(self))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"
