@@ -224,7 +224,40 @@ def theirs_target(source: str, pool: Pool, who: str, skip: Iterable[str],
             found = _read(mine, _Theirs(pool, rows), who, evaluator)
             if found is not None:
                 return pool.holds(found)
+        if (child := _the_child(sentence, held, who)) is not None:
+            found = _read(child[0], _Theirs(pool, child[1]), who, evaluator)
+            if found is not None:
+                return pool.holds(found)
     return None
+
+
+#: A child of the speaker's named by no kin word: "our little one", "the baby". Not "our
+#: eldest", "our youngest": a superlative of age says there are several, so the one child
+#: the memories know need not be the one meant.
+_SOME_CHILD = re.compile(r"^(?:my|our|the)\s+(?:little|wee)\s+one\b|^(?:my|our|the)\s+baby\b",
+                         re.I)
+#: The kin words of a child.
+_CHILDREN = frozenset({"son", "daughter", "child", "kid", "baby"})
+
+
+def _the_child(sentence: str, held: list[tuple[dict[str, Any], str]],
+               who: str) -> tuple[str, list[dict[str, Any]]] | None:
+    """``sentence`` opening on a child named by no kin word ("Our little one turned five")
+    said with the words the speaker's memories name their one child by ("my daughter
+    turned five"), and that child's memories; None when the memories hold no child or
+    several (which one is meant is not said)."""
+    said = without_opening(sentence.strip())
+    m = _SOME_CHILD.match(said)
+    if m is None:
+        return None
+    kids = [(memory, h) for memory, h in held if kin_word(h.split()[0]) in _CHILDREN]
+    if not kids or any(not same_holder(h, kids[0][1]) for _, h in kids):
+        return None
+    first = first_person(kids[0][0]["content"], who)[0]
+    end = _subject_end(first, kids[0][1])
+    if end is None or first[:end].lower() in ("he", "she"):
+        return None
+    return first[:end] + said[m.end():], [memory for memory, _ in kids]
 
 
 def _holders(sentence: str, names: set[str]) -> list[str]:
