@@ -31,7 +31,7 @@ from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
-from .theirs import theirs_target
+from .theirs import done_to_theirs, theirs_target
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
@@ -346,11 +346,12 @@ class RuleEvaluator:
         target = change_target(sentence, content, replace(sig, holder=kin["kin"].lower()),
                                pool, who, taken) \
             if kin and kin["kin"].lower() in PEOPLE else None
-        if target is None and cued:
+        theirs = done_to_theirs(sentence, pool, who)     # theirs alone (``theirs.py``)
+        if target is None and cued and not theirs:
             target = change_target(sentence, content, sig, pool, who, taken)
         # Else by meaning, the sentence naming no attribute a rule reads: told as
         # it was said.
-        meant = target is None and \
+        meant = target is None and not theirs and \
             (target := by_meaning(sentence, content, sig, pool, who, taken)) is not None
         if target is None and not sig.holder:
             # "I'm with Aldi now", "I've gone with Aviva this year".
@@ -527,10 +528,10 @@ class RuleEvaluator:
                                 category=repeat["category"], memory_id=repeat["id"],
                                 content=cand.content, context=context, intention=goal)
             if repeat is None and \
-                    (held := present_target(cand.source or "", pool, who,
-                                            _same_turn(pool, context)) or
-                     role_target(cand.source or "", pool, who, _same_turn(pool, context)) or
-                     theirs_target(cand.source or "", pool, who, (), type(self))) \
+                    (held := theirs_target(cand.source or "", pool, who, (), type(self)) or
+                     present_target(cand.source or "", pool, who,
+                                    _same_turn(pool, context)) or
+                     role_target(cand.source or "", pool, who, _same_turn(pool, context))) \
                     is not None \
                     and not predates(cand.source or cand.content, held):
                 # A present state of the speaker's own ("I'm a health visitor these days",
@@ -577,9 +578,9 @@ class RuleEvaluator:
                     existing = None     # the same value said again, with more about it
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
-                existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or role_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or theirs_target(cand.source, pool, who, (), type(self))
+                existing = theirs_target(cand.source, pool, who, (), type(self)) \
+                    or present_target(cand.source, pool, who, _same_turn(pool, context)) \
+                    or role_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
             reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
                 else "supersedes the earlier memory on the same point"

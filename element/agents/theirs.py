@@ -51,7 +51,7 @@ from .profile import values, whose
 from .sentences import split_sentences
 from .updates import FACT_WORDS, first_person, is_event
 
-__all__ = ["theirs_target", "revoiced"]
+__all__ = ["theirs_target", "revoiced", "done_to_theirs"]
 
 #: Moving or putting someone somewhere: "we moved Mum into a care home", "switched Bramble
 #: over to Parkside Vets", "the vet has put Mabel on a kidney diet".
@@ -258,6 +258,18 @@ def _the_child(sentence: str, held: list[tuple[dict[str, Any], str]],
     if end is None or first[:end].lower() in ("he", "she"):
         return None
     return first[:end] + said[m.end():], [memory for memory, _ in kids]
+
+
+def done_to_theirs(sentence: str, pool: Pool, who: str) -> bool:
+    """Whether ``sentence`` moves or puts a person or an animal of the speaker's somewhere
+    ("we moved Mum into a care home", "switched Bramble over to Parkside Vets"): a change
+    of theirs, never of the speaker's own (the speaker is only its doer)."""
+    done = _DONE_TO.match(without_opening(sentence.strip()))
+    if done is None:
+        return False
+    last = done["o"].split()[-1]
+    return last.lower() in RELATIONS or kin_word(last.lower()) != last.lower() or \
+        last in kin((m["content"] for m in pool.memories()[:50]), who)
 
 
 def _holders(sentence: str, names: set[str]) -> list[str]:
