@@ -301,7 +301,7 @@ def _revoice_all(sentence: str, holder: str) -> str | None:
     return "".join(out) if any_mine else None
 
 
-def _read(statement: str, pool: "_Theirs", who: str,
+def _read(statement: str, pool: _Theirs, who: str,
           evaluator: Callable[[], Evaluator]) -> str | None:
     """The id of the memory of ``pool`` the evaluator supersedes reading ``statement`` as
     ``who``'s own, or None."""
