@@ -67,13 +67,15 @@ def holder_of(sentence: str) -> str:
         return held
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
         return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
-    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our)\s+\w+\s+and\s+i\b|^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
+    # "my husband and I", "the kids and I", "Tom and I": the speaker with others.
+    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+i\b|"
+                r"^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
                 r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
                 # "No statins for me now": what the speaker no longer has.
                 r"^no\s+(?:more\s+)?[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b", s, re.I):
         # "(Today) was my last day at ...": the speaker's day.
         return ""
-    if _SPEAKERS_VALUE.match(s):
+    if _SPEAKERS_VALUE.match(s) or speakers_thing(s):
         return ""       # "she's my favourite writer now", "it's decaf for me now"
     # "My new phone is ...": the phone is the holder's word, "new" says it changed.
     s = re.sub(r"^((?:my|our)\s+)(?:new|current|latest)\s+", r"\1", s, flags=re.I)
@@ -120,6 +122,29 @@ _PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?
 _SPEAKERS_VALUE = re.compile(r"^(?:he|she|they|it|that|this)(?:'s|\s+is|\s+are)\s+"
                              r"(?:(?:now|still|officially)\s+)?(?:(?:my|our)\b|"
                              r"[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b)", re.I)
+#: The value told first, the speaker's role noun after the copula: "pottery is my thing
+#: now", "green tea is my drink of choice these days" (not "Tom is my brother": a person of
+#: the speaker's is said who they are, and "my sister is my rock" opens on her).
+_VALUE_THEN_MINE = re.compile(
+    r"^(?!(?:my|our|his|her|their|your|he|she|they|you|i|we)\b)[\w'-]+(?:\s+[\w'-]+){0,3}?"
+    r"(?:'s|\s+(?:is|are|has\s+become|have\s+become|became))\s+(?:now\s+)?(?:my|our)\s+"
+    rf"(?!(?:[\w-]+\s+)?(?:{'|'.join(sorted(RELATIONS))})\b)[\w-]+", re.I)
+#: A thing named by what the speaker does with it: "the membership I've got these days is
+#: at the leisure centre", "the car we drive now ...": the speaker's membership, car. Not a
+#: person so named ("the guy I'm seeing is a chef" is his job).
+_THING_I_HAVE = re.compile(
+    r"^the\s+(?!(?:guy|man|woman|person|girl|boy|lady|bloke|people|folks?|one)\b)"
+    rf"(?!(?:{'|'.join(sorted(RELATIONS))})\b)[\w-]+(?:\s+[\w-]+)?\s+(?:that\s+|which\s+)?"
+    r"(?:i|we)(?:'ve|'m|'re|\s+(?:have|am|are))?\s+[a-z]+", re.I)
+
+
+def speakers_thing(sentence: str) -> bool:
+    """Whether ``sentence`` opens on a value of the speaker's role noun ("pottery is my
+    thing now") or on a thing named by what the speaker does with it ("the membership I've
+    got is at ..."): the speaker's, whatever its first word."""
+    return bool(_VALUE_THEN_MINE.match(sentence) or _THING_I_HAVE.match(sentence))
+
+
 #: Words a kin word used as a modifier is never followed by: "my sister really is ...".
 _ADVERBS = frozenset("just now also still really finally currently actually never always "
                      "recently".split())

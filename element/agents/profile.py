@@ -86,7 +86,7 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     and time stripped first)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
-    vectors = _unit(embedder.embed([strip_for_attribute(t, who) for t in texts]))
+    vectors = _unit(embedder.embed([strip_for_attribute(_alone(t, who), who) for t in texts]))
     per = attribute_scores(vectors, question_vectors(embedder))
     out = []
     for row, vector in zip(per, vectors, strict=True):
@@ -98,6 +98,13 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
                            row))
     return out
+
+
+def _alone(text: str, who: str) -> str:
+    """``text`` with the people the subject is told with left out ("The kids and Ana are in
+    Leith now" -> "Ana are in Leith now"): whose attribute it is, not who came along."""
+    return re.sub(rf"^(?:[\w'-]+\s+){{1,3}}and\s+(?={re.escape(who)}\b)", "", text) if who \
+        else text
 
 
 #: "My line manager is Deborah", "my GP is Dr. Shah": a person of the speaker's named by
@@ -120,7 +127,7 @@ def whose(sentence: str) -> str:
     grade" is "son jaxon": a later "Jaxon started ..." is his, and so is "my son ..."),
     the speaker for "my husband and I", else ``slots.owner``: a person's attribute is
     never the speaker's however it is said."""
-    if re.match(r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
+    if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
         return ""
     if held := possessed(sentence):
         return held     # "Leo's friend Max is ten": Max's, not Leo's

@@ -33,6 +33,7 @@ from .restated import as_attribute, introduced, job_moved, replacing, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
+from .theirs import done_to_theirs, theirs_target
 from .retire import retire_decision
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
@@ -350,11 +351,12 @@ class RuleEvaluator:
         target = change_target(sentence, content, replace(sig, holder=kin["kin"].lower()),
                                pool, who, taken) \
             if kin and kin["kin"].lower() in PEOPLE else None
-        if target is None and cued:
+        theirs = done_to_theirs(sentence, pool, who)     # theirs alone (``theirs.py``)
+        if target is None and cued and not theirs:
             target = change_target(sentence, content, sig, pool, who, taken)
         # Else by meaning, the sentence naming no attribute a rule reads: told as
         # it was said.
-        meant = target is None and \
+        meant = target is None and not theirs and \
             (target := by_meaning(sentence, content, sig, pool, who, taken)) is not None
         if target is None and not sig.holder:
             # "I'm with Aldi now", "I've gone with Aviva this year".
@@ -533,8 +535,9 @@ class RuleEvaluator:
                                 category=repeat["category"], memory_id=repeat["id"],
                                 content=cand.content, context=context, intention=goal)
             if repeat is None and \
-                    (held := present_target(cand.source or "", pool, who,
-                                            _same_turn(pool, context)) or
+                    (held := theirs_target(cand.source or "", pool, who, (), type(self)) or
+                     present_target(cand.source or "", pool, who,
+                                    _same_turn(pool, context)) or
                      role_target(cand.source or "", pool, who, _same_turn(pool, context)) or
                      begun_target(cand.source or "", pool, who, _same_turn(pool, context))) \
                     is not None \
@@ -583,7 +586,8 @@ class RuleEvaluator:
                     existing = None     # the same value said again, with more about it
             if existing is None and cand.source and cand.kind == "add":
                 # A present state naming no value ("I'm vegan these days"): ``present.py``.
-                existing = present_target(cand.source, pool, who, _same_turn(pool, context)) \
+                existing = theirs_target(cand.source, pool, who, (), type(self)) \
+                    or present_target(cand.source, pool, who, _same_turn(pool, context)) \
                     or role_target(cand.source, pool, who, _same_turn(pool, context)) \
                     or begun_target(cand.source, pool, who, _same_turn(pool, context))
         if existing is not None:
