@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 from .ages import birthday_change
 from .afterwards import new_after_ending, one_replacement
 from .answered import answered
-from .begun import begun_target
 from .elided import elided
 from .implicit import held, owned
 from .inverted import inverted
-from .present import present_target
 from .dates import iso, occurred_at, parse_session_date
+from .decide import decide, keyed_target
 from .decisions import WRITES, Decision, Pool
 from .endings import beside_ending, choice_change, ending_change
 from .episodes import episode, is_english, kin, tell
@@ -29,46 +27,25 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
-from .restated import as_attribute, introduced, job_moved, replacing, restated
+from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
-from .theirs import done_to_theirs, theirs_target
-from .retire import retire_decision
+from .theirs import done_to_theirs
 from .stale import change_target, short_now
 from .rules import Candidate, clean, extract, norm, statements
 from .cleaning import carried, unmarked
 from .sentences import split_sentences, untag
-from .named import may_end, named_change, predates
+from .named import named_change
 from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
-from .profile import same_value, values
+from .profile import values
 from .parts import part_of_thing
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
-from .updates import MAY_CHANGE, is_event, key_target, signals, single_valued
+from .updates import MAY_CHANGE, is_event, signals
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
-
-def _described(cand: Candidate) -> bool:
-    """"My family is awesome", "my manager is on holiday now": a "my X is Y" that judges X
-    or says where X is at the moment rather than naming its value ("my manager is Dev",
-    "my favourite food is ramen"); judgements add up, values replace."""
-    if not ((cand.key or "").startswith("fact:my:") or
-            re.match(r"(?:my|our)\s", cand.source or "", re.I)):
-        return False
-    m = re.search(r"\b(?:is|are|was)\s+(?:now\s+)?(?P<y>[\w']+)", cand.source)
-    return m is not None and m["y"].lower() in _JUDGEMENTS
-
-
-#: Words that open a judgement ("... is awesome", "... is so supportive").
-_JUDGEMENTS = frozenset("""
-awesome amazing great cool nice good fun wonderful fantastic incredible beautiful lovely
-sweet super best better bad terrible awful important everything so very really such too
-pretty quite always never not kind sort just truly totally honestly supportive
-on in at away off out sick ill busy asleep home back
-""".split())
-
 
 #: A change done to the speaker by someone else: the verbs of change, "me" their object.
 _ACTED_ON = re.compile(r"\b(?:switched|changed|moved|relocated|transferred|swapped|"
@@ -104,13 +81,6 @@ def _when(cand: Candidate, decision: Decision, observation: Observation,
         if began is not None and when <= began:
             when = observation.session_date
     return iso(when) if when else None
-
-
-def _same_turn(pool: Pool, context: str | None) -> list[str]:
-    """The memories written from the turn being read (its window as their context): a
-    present state beside them ("I retrained as a midwife, I've been on the maternity ward
-    since March") is more of the same news, not a newer value."""
-    return [m["id"] for m in pool.memories() if context and m.get("context") == context]
 
 
 # -- the rule evaluator -----------------------------------------------------------------------
@@ -200,7 +170,7 @@ class RuleEvaluator:
             if pool is not None:    # a move to an organisation is a job, not a home
                 keyed = [job_moved(c, who, pool) for c in keyed]
             strong = [c for c in keyed if not c.loose or pool is not None and
-                      self._keyed_target(c, pool, who) is not None]
+                      keyed_target(c, pool, who) is not None]
             changes = self._changes(text, strong, i, who, observation, pool) \
                 if pool is not None else []
             # A change statement tells its sentence whole: a loose statement read in it
@@ -427,26 +397,6 @@ class RuleEvaluator:
             elif len(read) < len(parts):
                 yield [p for p in parts if p not in read], read
 
-    @staticmethod
-    def _keyed_target(cand: Candidate, pool: Pool, who: str) -> dict[str, Any] | None:
-        """The pool memory of the same attribute a keyed statement updates, if any."""
-        if not cand.key or cand.kind not in ("add", "correct"):
-            return None
-        existing = pool.by_key(cand.key) or key_target(cand.key, pool.memories(), who)
-        if existing is None or norm(existing["content"]) == norm(cand.content):
-            return None
-        sig = signals(cand.source or cand.content)
-        if (sig.addition or sig.not_now) and cand.kind != "correct":
-            return None     # one more, or not (or no longer) the present
-        if not sig.change and cand.kind != "correct" and \
-                same_value(existing["content"], cand.content, who):
-            return None     # the same value said again, with more about it
-        if single_valued(cand.key, cand.slot) and not _described(cand) or \
-                cand.key.startswith(("preference:", "procedure:", "fact:is:")) or \
-                cand.kind == "correct" or sig.strong and sig.replaces:
-            return existing
-        return None
-
     def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
         found, skipped = self._candidates(observation, pool)
         for i in skipped:
@@ -485,120 +435,5 @@ class RuleEvaluator:
                                                       pool, observation.speaker(at)))
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
-        context, goal = obs.window(cand.turn), obs.goal(cand.turn)
-        who = obs.speaker(cand.turn)
-        if cand.kind == "forget":
-            target = pool.by_key(cand.key) if cand.key else None
-            if target is not None and cand.slot and norm(target["content"]) != norm(cand.content):
-                return Decision("nothing", "asked to forget a value that is remembered "
-                                "differently", category=target["category"],
-                                memory_id=target["id"])
-            if target is None and not cand.slot:
-                hits = pool.similar(cand.query or cand.content, 1)
-                target = hits[0][0] if hits else None
-            if target is None:
-                return Decision("nothing", "asked to forget something not remembered",
-                                category=cand.category)
-            return Decision("forget", "the user asked to forget it",
-                            category=target["category"], memory_id=target["id"])
-        if cand.kind == "retire":
-            return retire_decision(cand, pool, who, context, goal)
-        if cand.kind == "change":
-            target = (pool.holds(cand.target) if cand.target else None) or \
-                begun_target(cand.source or "", pool, who, _same_turn(pool, context))
-            if target is not None and not predates(cand.source or cand.content, target):
-                return Decision("supersede", "a later statement changes what it says",
-                                category=target["category"], memory_id=target["id"],
-                                content=cand.content, context=context, intention=goal,
-                                key=cand.key)
-            return Decision("add", "new fact", category=cand.category, content=cand.content,
-                            context=context, intention=goal)
-        if cand.kind == "follow":
-            return Decision("update", "goes on about the speaker's previous memory",
-                            category=cand.category, memory_id=cand.target,
-                            content=cand.content, context=context, intention=goal)
-        if cand.kind == "episode":
-            same = pool.by_content(cand.content)
-            if same is not None:
-                return Decision("nothing", "already remembered", category=same["category"],
-                                memory_id=same["id"])
-            repeat = pool.repeat_of(cand.content, ignore=[obs.speaker(cand.turn)])
-            sig = signals(cand.source or cand.content)
-            if repeat is not None and sig.replaces and \
-                    (sig.change or sig.ended or may_end(cand.source or cand.content)) and \
-                    not predates(cand.source or cand.content, repeat):
-                # Mostly the same words with a change ("The band broke up, so I'm not
-                # playing bass these days" after "I play bass in a band"): what was true
-                # before is kept for history, not overwritten; so with an ending
-                # ("I let my ... membership lapse", ``named.ENDING``).
-                return Decision("supersede", "a later statement changes what it says",
-                                category=repeat["category"], memory_id=repeat["id"],
-                                content=cand.content, context=context, intention=goal)
-            if repeat is None and \
-                    (held := theirs_target(cand.source or "", pool, who, (), type(self)) or
-                     present_target(cand.source or "", pool, who,
-                                    _same_turn(pool, context)) or
-                     role_target(cand.source or "", pool, who, _same_turn(pool, context)) or
-                     begun_target(cand.source or "", pool, who, _same_turn(pool, context))) \
-                    is not None \
-                    and not predates(cand.source or cand.content, held):
-                # A present state of the speaker's own ("I'm a health visitor these days",
-                # "Finally caved and got an iPhone"): the value held before is kept for
-                # history, no longer current (``present.py``).
-                return Decision("supersede", "a present state replaces the value held",
-                                category=held["category"], memory_id=held["id"],
-                                content=cand.content, context=context, intention=goal)
-            if repeat is not None:
-                return Decision("update", "repeats what is remembered: refreshed",
-                                category=cand.category, memory_id=repeat["id"],
-                                content=cand.content, context=context, intention=goal)
-            return Decision("add", f"new {cand.category}: told by the speaker",
-                            category=cand.category, content=cand.content, context=context,
-                            intention=goal)
-        if cand.kind == "correct" and cand.key is None:
-            query = obs.previous_assistant(cand.turn) or cand.query or cand.content
-            hits = pool.similar(query, 1)
-            if hits:
-                old = hits[0][0]
-                return Decision("update", "correction of the closest memory",
-                                category="correction", memory_id=old["id"],
-                                content=f"{old['content']} (corrected: {cand.content})",
-                                context=context, intention=goal)
-            return Decision("add", "correction of something not remembered",
-                            category="correction", content=f"Correction: {cand.content}",
-                            context=context, intention=goal)
-        same = pool.by_content(cand.content)
-        if same is not None:
-            return Decision("nothing", "already remembered", category=same["category"],
-                            memory_id=same["id"])
-        existing = self._keyed_target(cand, pool, who)
-        if existing is None and cand.key is not None and not _described(cand):
-            sig = signals(cand.source or cand.content)
-            if sig.replaces and (sig.ended or sig.change):
-                existing = change_target(cand.source, cand.content, sig, pool, who, [],
-                                               keyed=True)
-            if existing is None and sig.replaces and cand.source and cand.kind == "add":
-                # A value of an attribute no rule keys alike ("I'm seeing Dr. Okonkwo now"
-                # after "my primary care doctor is Dr. Feldman"): by meaning.
-                existing = by_meaning(cand.source, cand.content, sig, pool, who, [])
-                if existing is not None and not sig.change and \
-                        same_value(existing["content"], cand.content, who):
-                    existing = None     # the same value said again, with more about it
-            if existing is None and cand.source and cand.kind == "add":
-                # A present state naming no value ("I'm vegan these days"): ``present.py``.
-                existing = theirs_target(cand.source, pool, who, (), type(self)) \
-                    or present_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or role_target(cand.source, pool, who, _same_turn(pool, context)) \
-                    or begun_target(cand.source, pool, who, _same_turn(pool, context))
-        if existing is not None:
-            reason = "correction: supersedes the earlier memory" if cand.kind == "correct" \
-                else "supersedes the earlier memory on the same point"
-            key, content = replacing(cand, who, existing)
-            return Decision("supersede", reason, category=cand.category,
-                            memory_id=existing["id"], content=content, context=context,
-                            intention=goal, key=key)
-        reason = "correction of something not remembered" if cand.kind == "correct" \
-            else f"new {cand.category}"
-        return Decision("add", reason, category=cand.category,
-                        content=as_attribute(cand, who, ""), context=context, intention=goal,
-                        key=cand.key)
+        """What to do with one candidate (``decide.py``)."""
+        return decide(cand, obs, pool, type(self))
