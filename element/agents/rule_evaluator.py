@@ -15,6 +15,7 @@ from typing import Any
 
 from .ages import birthday_change
 from .afterwards import new_after_ending, one_replacement
+from .bygone import episode_ending
 from .answered import answered
 from .elided import elided
 from .inverted import inverted
@@ -537,6 +538,8 @@ class RuleEvaluator:
                 return Decision("supersede", "a present state replaces the value held",
                                 category=held["category"], memory_id=held["id"],
                                 content=cand.content, context=context, intention=goal)
+            if repeat is None and (ended := episode_ending(cand, obs, pool, who)) is not None:
+                return ended    # the thing a memory holds told as over (``bygone.py``)
             if repeat is not None:
                 return Decision("update", "repeats what is remembered: refreshed",
                                 category=cand.category, memory_id=repeat["id"],
