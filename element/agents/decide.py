@@ -4,7 +4,8 @@ supersede or update the memory it changes, retire one, forget one, or nothing (a
 A keyed statement replaces the memory of its attribute (:func:`keyed_target`), else the
 one its change finds by meaning; an episode refreshes what it repeats, supersedes what it
 changes, or replaces the value a present state gives anew (``present.py``, ``role.py``,
-``begun.py``, ``theirs.py``). Kept apart from ``rule_evaluator.py``, which reads the turns
+``begun.py``, ``theirs.py``); an episode that tells the thing a memory holds as over
+retires it (``bygone.py``). Kept apart from ``rule_evaluator.py``, which reads the turns
 into candidates: finding what is said and deciding what it does are two steps.
 """
 
@@ -14,6 +15,7 @@ import re
 from typing import Any
 
 from .begun import begun_target
+from .bygone import episode_ending
 from .present import present_target
 from .decisions import Decision, Pool
 from .observation import Observation
@@ -144,6 +146,8 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
             return Decision("supersede", "a present state replaces the value held",
                             category=held["category"], memory_id=held["id"],
                             content=cand.content, context=context, intention=goal)
+        if repeat is None and (ended := episode_ending(cand, obs, pool, who)) is not None:
+            return ended    # the thing a memory holds told as over (``bygone.py``)
         if repeat is not None:
             return Decision("update", "repeats what is remembered: refreshed",
                             category=cand.category, memory_id=repeat["id"],

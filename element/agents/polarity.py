@@ -48,7 +48,7 @@ from .kinds import TIMES, other_named, other_of_kind
 from .updates import ADDITION, FACT_WORDS, NOT_NOW, Memory, first_person, is_event, \
     nearest_attribute
 
-__all__ = ["negated", "now_span", "ends_another", "opposite_memory", "opposite_change",
+__all__ = ["DOUBLE", "negated", "now_span", "ends_another", "opposite_memory", "opposite_change",
            "POLAR_MIN", "POLAR_MARGIN"]
 
 #: The least cosine of the clause (negation and time words stripped) and the memory it
@@ -68,7 +68,7 @@ _PAST_NEGATION = re.compile(r"\b(?:did|was|were|could|would|should|might|must|wi
                             r"shall)(?:n't|\s+not|\s+never)\b", re.I)
 #: A negated verb of lacking or ending affirms ("haven't missed", "never fails", "can't
 #: stop", "didn't give up").
-_DOUBLE = re.compile(r"(?:\b(?:not|never|no)|n't|\bcannot)\s+(?:\w+\s+){0,2}?"
+DOUBLE = re.compile(r"(?:\b(?:not|never|no)|n't|\bcannot)\s+(?:\w+\s+){0,2}?"
                      r"(?:miss|fail|skip|forget|forgot|stop|quit|give\s+up|gave\s+up|"
                      r"lose|lost|lack|avoid|mind|help|wait|get\s+enough|resist|"
                      r"complain|regret|doubt)\w*\b", re.I)
@@ -97,7 +97,7 @@ _CLAUSES = re.compile(r"\s*[,;:!?()]\s*|\s+(?:but|so|because|and\s+(?=i\b|we\b))
 _OPENING = re.compile(r"^(?:so|and|but|then|because|cos|as)\s+", re.I)
 def negated(clause: str) -> bool:
     """Whether ``clause`` negates its predicate (a double negative affirms)."""
-    return bool(_NEGATOR.search(clause)) and not _DOUBLE.search(clause)
+    return bool(_NEGATOR.search(clause)) and not DOUBLE.search(clause)
 
 
 def ends_another(sentence: str, memory: str, who: str) -> bool:
@@ -109,7 +109,7 @@ def ends_another(sentence: str, memory: str, who: str) -> bool:
     from home anymore" and "Ana works from home") or another named thing's ("I haven't
     been to London in years" and "Ana lives in Leeds")."""
     if _only_double(sentence) and not negated(memory) and \
-            not ENDING.search(_DOUBLE.sub(" ", sentence)):
+            not ENDING.search(DOUBLE.sub(" ", sentence)):
         return True
     if ENDING.search(sentence) and other_of_kind(sentence, memory):
         return True
@@ -129,7 +129,7 @@ def ends_another(sentence: str, memory: str, who: str) -> bool:
         if len(clause.split()) < 3:
             continue
         theirs = _anothers(clause)
-        if not theirs and ENDING.search(_DOUBLE.sub(" ", clause)) and \
+        if not theirs and ENDING.search(DOUBLE.sub(" ", clause)) and \
                 not other_named(clause, memory):
             own = True
         if negated(clause) and (mine and theirs or other_named(clause, memory)):
@@ -150,7 +150,7 @@ def _only_double(sentence: str) -> bool:
     """Whether each negation of ``sentence`` is a double negative: one plain negation
     beside it ("Haven't touched a cigarette since May, and I don't miss them") is an
     ending, the double one a feeling about it."""
-    doubles = len(_DOUBLE.findall(sentence))
+    doubles = len(DOUBLE.findall(sentence))
     return doubles > 0 and doubles == len(_NEGATOR.findall(sentence))
 
 
