@@ -63,3 +63,18 @@ def current(store: Any) -> str:
     """Ana's current memories, joined by `` | ``."""
     return " | ".join(m["content"] for m in store.list(subject_type=SUBJECT[0],
                                                         subject_id=SUBJECT[1], limit=100)[0])
+
+
+def replaces(store: Any, before: str, after: str, old: str, new: str) -> None:
+    """Assert that ``after``, told after :data:`BACKGROUND` and ``before``, supersedes the
+    memory holding ``old`` alone: ``new`` current, ``old`` not, the background kept."""
+    assert tell_after(store, before, after) == ["supersede"], current(store)
+    now = current(store)
+    assert new in now and old not in now, now
+    assert background_kept(now), now
+
+
+def keeps(store: Any, before: str, after: str) -> None:
+    """Assert that ``after`` supersedes nothing and ``before``'s last word is still held."""
+    assert "supersede" not in tell_after(store, before, after), current(store)
+    assert before.split()[-1].rstrip(".") in current(store), current(store)

@@ -14,8 +14,8 @@ from hypothesis import given, strategies as st
 
 from element.agents.begun import begun_result, results
 
-from tests.element.speaker import tell_after, background_kept, open_store
-from tests.element.speaker import current as contents
+from tests.element.speaker import open_store
+from tests.element.speaker import replaces, keeps
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -34,10 +34,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_an_event_that_leaves_a_state_replaces_the_value_held(
         store: Any, before: str, after: str, old: str, new: str) -> None:
-    assert tell_after(store, before, after) == ["supersede"], contents(store)
-    current = contents(store)
-    assert new in current and old not in current
-    assert background_kept(current)
+    replaces(store, before, after, old, new)
 
 
 @pytest.mark.parametrize("before,after", [
@@ -50,8 +47,7 @@ def test_an_event_that_leaves_a_state_replaces_the_value_held(
 ])
 def test_a_visit_a_hire_anothers_event_or_a_plan_keeps_both(store: Any, before: str,
                                                             after: str) -> None:
-    assert "supersede" not in tell_after(store, before, after)
-    assert before.split()[-1].rstrip(".") in contents(store)
+    keeps(store, before, after)
 
 
 @pytest.mark.parametrize("clause,result", [

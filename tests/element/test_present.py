@@ -14,8 +14,8 @@ import pytest
 from element.agents.inverted import inverted
 from element.agents.present import present_state
 
-from tests.element.speaker import tell_after, background_kept, open_store
-from tests.element.speaker import current as contents
+from tests.element.speaker import open_store
+from tests.element.speaker import replaces, keeps
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -30,10 +30,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_present_state_of_the_speakers_replaces_the_value_held(
         store: Any, before: str, after: str, old: str, new: str) -> None:
-    assert tell_after(store, before, after) == ["supersede"], contents(store)
-    current = contents(store)
-    assert new in current and old not in current
-    assert background_kept(current)
+    replaces(store, before, after, old, new)
 
 
 @pytest.mark.parametrize("before,after", [
@@ -47,8 +44,7 @@ def test_a_present_state_of_the_speakers_replaces_the_value_held(
 ])
 def test_anothers_fact_a_stay_or_one_more_keeps_both(store: Any, before: str,
                                                      after: str) -> None:
-    assert "supersede" not in tell_after(store, before, after)
-    assert before.split()[-1].rstrip(".") in contents(store)
+    keeps(store, before, after)
 
 
 @pytest.mark.parametrize("sentence,kind", [
