@@ -27,6 +27,7 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
+from .undergone import undergone
 from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
@@ -363,7 +364,9 @@ class RuleEvaluator:
         sentence's first subject is); the sentence is told whole, the cause with it."""
         # So is the speaker's clause of reported speech ("The nurse told me I can't give
         # blood anymore": ``reported.py``), with or without "now".
-        inner = reported(sentence)
+        # And a change done to the speaker by another ("They've moved me to the Leeds
+        # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
+        inner = reported(sentence) or undergone(sentence)
         for clause in clauses(sentence) + ([inner] if inner else []):
             sig = signals(clause)
             if not (sig.now or clause is inner) or holder_of(clause) != "":

@@ -1,0 +1,200 @@
+"""A change done to the speaker, told with another grammatical subject: "They've moved me
+to the Leeds office", "Work put me on nights", "The new rota has me on lates", "They made
+me ward manager", "Superdrug took me on in September", and the same told in the passive,
+"I got bumped up to set 1". The sentence opens on someone else (an employer, a landlord,
+"they", a doctor), but the one changed is its object, the speaker: what holds now is the
+speaker's own present state, "I am at the Leeds office now", "I am on nights now", "I am
+ward manager now", "I work at Superdrug now". That clause is read for a change as its own
+sentence (``rule_evaluator._now_clause``), and the sentence is told whole, the agent with
+it, as reported speech is (``reported.py``).
+
+Why it is general: the frame is English grammar, a closed class of verbs that place or
+make someone (move, put, transfer, post, make, appoint, hire, take on, "have someone on"),
+"me" or "us" their object, and a preposition naming where the object ends up; never a
+value. Another person as the object ("they've given my husband a job at Lidl", "the
+council moved my nan into sheltered housing") is no match: only the speaker's own change
+is re-voiced, so another person's fact keeps both. Feelings made ("it made me so happy",
+"that put me in a good mood") are not a place or a role and are left out. Pure functions
+over texts.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["undergone"]
+
+#: Verbs that put someone somewhere or in some state: their object ends up where the
+#: preposition after it says ("moved me to", "put us in", "stuck me on", "bumped me up to").
+_PLACING = (r"moved|put|switched|changed|transferred|relocated|posted|sent|rehoused|housed|"
+            r"placed|stuck|shifted|bumped|upgraded|downgraded|reassigned|assigned|seconded|"
+            r"promoted|demoted|rota'?d|rostered|enrolled|registered")
+#: Verbs that make someone a role: "made me ward manager", "appointed me deputy head".
+_MAKING = r"made|appointed|named|elected|promoted|crowned"
+#: Verbs of taking someone into a job: the subject is the employer ("Superdrug took me on").
+_HIRING = (r"took\s+(?:me|us)\s+on|taken\s+(?:me|us)\s+on|(?:hired|employed|recruited|"
+           r"poached|headhunted|signed)\s+(?:me|us)")
+#: What a subject may have before its verb: auxiliaries and a few adverbs.
+_AUX = r"(?:(?:'s|'ve|'d|has|have|had|just|finally|now|officially|recently|gone\s+and)\s+)*"
+#: A particle between the object and where it ends up ("moved me up to").
+_PARTICLE = r"(?:(?:up|down|over|across|back|round|around)\s+)?"
+#: The words after which the rest of a sentence is no longer where the speaker ended up.
+_END = re.compile(r"\s*(?:[,;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|"
+                  r"after|when|while|though|although)\b)", re.I)
+_MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+           r"december|spring|summer|autumn|winter|monday|tuesday|wednesday|thursday|friday|"
+           r"saturday|sunday)")
+#: A time or manner said at the end of what holds: not part of the value.
+_TRAILING = re.compile(
+    r"(?:\s+(?:(?:last|this|next)\s+\w+|(?:at|from|since|by)\s+the\s+(?:start|end|beginning)"
+    r"\s+of\s+(?:the\s+)?\w+|(?:in|from|since|as\s+of|starting)\s+(?:" + _MONTHS + r"|the\s+"
+    r"(?:new\s+year|spring|summer|autumn|winter)|\d{4})|yesterday|today|recently|"
+    r"permanently|for\s+good|instead|again|now|full[-\s]time|part[-\s]time|"
+    r"for\s+(?:now|the\s+time\s+being)|these\s+days|from\s+now\s+on))+\s*$", re.I)
+#: What never opens a place or a role: feelings, states of mind, quantities, "for" a time
+#: ("put me in a good mood", "made me so happy", "has me worried", "put me off").
+_NOT_VALUE = re.compile(
+    r"^(?:so|very|really|quite|too|more|less|feel|think|laugh|cry|smile|wait|wonder|realise|"
+    r"realize|want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
+    r"wary|happy|sad|angry|mad|nervous|anxious|worried|redundant|late|early|part|one|some|all|"
+    r"most|each|a\s+(?:good|bad|great|better|worse)\s+mood|(?:a\s+)?(?:good|bad)\s+mood|"
+    r"mind|charge|stitches|tears|touch|trouble|danger|hospital|hold|the\s+spot|my\s+place|"
+    r"the\s+mood|"
+    r"the\s+picture|a\s+position|a\s+spot|an\s+awkward|for\b|off\b|out\b|through\b)\b", re.I)
+#: The subject of an agent's act: short, and not the speaker ("I", "we").
+_AGENT = r"^(?P<agent>(?!(?:i|we)\b)[\w'&.-]+(?:\s+[\w'&.-]+){0,4}?)\s+"
+
+
+def _value(rest: str) -> str:
+    """Where or what the speaker ended up, up to the clause's end, its time left out."""
+    rest = _END.split(rest, maxsplit=1)[0].strip()
+    return _TRAILING.sub("", rest).strip()
+
+
+def _placed(prep: str, value: str, verb: str) -> str:
+    """The present statement of being put ``prep`` ``value``: "to the Leeds office" is
+    based at it, "to Leeds" based in it, "to nights" or "up to year 6" on it; "promoted to
+    manager" is manager."""
+    prep = prep.lower()
+    if prep == "as":
+        return f"work as {value}"
+    if prep in ("into", "in"):
+        return f"in {value}"
+    if prep in ("onto", "on"):
+        return f"on {value}"
+    if prep == "at":
+        return f"at {value}"
+    if re.match(r"promoted|demoted", verb, re.I):
+        return value
+    # Moved to a place is based there, the word a post or a home is told by ("based at
+    # the Leeds office", "based in Leeds"); moved to a rank or a shift is on it.
+    if re.match(r"(?:the|our|my|a|an|their|its)\b", value, re.I):
+        return f"based at {value}"
+    if value[:1].isupper():
+        return f"based in {value}"
+    return f"on {value}"
+
+
+#: An agent putting the speaker somewhere: "They've moved me to the Leeds office", "Head
+#: office have moved me up to the Birmingham branch", "my GP's put me on ezetimibe".
+_AGENT_PLACED = re.compile(
+    _AGENT + _AUX + rf"(?P<verb>{_PLACING})\s+(?P<obj>me|us)\s+{_PARTICLE}"
+    r"(?:from\s+[^,;.!?]{1,40}?\s+)?(?P<prep>to|into|onto|on|in|at|as)\s+(?P<rest>.+)$", re.I)
+#: The same told by the speaker in the passive: "I got bumped up to set 1", "we have been
+#: rehoused in Wythenshawe", "I was moved to nights".
+_PASSIVE_PLACED = re.compile(
+    r"^(?P<obj>i|we)\s+(?:(?:have|'ve|had|'d|just|finally|now|officially|recently)\s+)*"
+    r"(?:got|get|been|was|were|am|are|'m|'re|have\s+been|'ve\s+been|has\s+been|"
+    r"got\s+(?:myself|ourselves))\s+"
+    rf"(?:(?:just|finally|officially|now)\s+)?(?P<verb>{_PLACING})\s+{_PARTICLE}"
+    r"(?:from\s+[^,;.!?]{1,40}?\s+)?(?P<prep>to|into|onto|on|in|at|as)\s+(?P<rest>.+)$", re.I)
+#: An agent making the speaker a role: "They made me ward manager", "the school's made me a
+#: cover supervisor", "they've appointed me deputy head".
+_AGENT_MADE = re.compile(
+    _AGENT + _AUX + rf"(?P<verb>{_MAKING})\s+(?P<obj>me|us)\s+(?:as\s+|to\s+)?(?P<rest>.+)$",
+    re.I)
+#: The speaker made a role, in the passive: "I've been made ward manager".
+_PASSIVE_MADE = re.compile(
+    r"^(?P<obj>i|we)\s+(?:(?:have|'ve|had|just|finally|now|officially|recently)\s+)*"
+    r"(?:got|been|was|were|have\s+been|'ve\s+been)\s+(?:(?:just|finally|officially)\s+)?"
+    rf"(?P<verb>{_MAKING})\s+(?:as\s+|to\s+)?(?P<rest>.+)$", re.I)
+#: An agent holding the speaker somewhere: "the new rota has me on lates", "they've got me
+#: on nights", "work have us in the Annex".
+_AGENT_HAS = re.compile(
+    _AGENT + r"(?:(?:now|currently|still|just)\s+)?(?:'s\s+got|'ve\s+got|has\s+got|have\s+got|"
+    r"got|has|have|had|'s|'ve|keeps?|kept)\s+(?P<obj>me|us)\s+(?:(?:down|working)\s+)?"
+    r"(?P<prep>on|in|at|as)\s+(?P<rest>.+)$", re.I)
+#: An employer taking the speaker on: "Superdrug took me on full-time", "Nationwide
+#: poached me in the summer", "they took me on as a driver".
+_AGENT_HIRED = re.compile(_AGENT + _AUX + rf"(?:{_HIRING})\b(?:\s+as\s+(?P<role>.+))?", re.I)
+#: A subject that names no employer: a pronoun, or a person of the speaker's.
+_NO_EMPLOYER = re.compile(r"^(?:they|he|she|it|you|someone|somebody|my\s|our\s|his\s|her\s|"
+                          r"their\s)", re.I)
+#: A thing made or done to the speaker that is no change of theirs: an opening that makes
+#: the sentence a question, a wish, a plan or a condition.
+_NOT_TOLD = re.compile(r"^(?:if|when|whether|maybe|perhaps|hopefully|what|why|how|would|"
+                       r"could|should|will|might|can|do|does|did)\b|\b(?:want(?:s|ed)?\s+to|"
+                       r"going\s+to|gonna|planning\s+to|might|could|would|may|will|'ll|"
+                       r"should|threaten(?:s|ed|ing)?\s+to|tried\s+to|try\s+to|offered\s+to)"
+                       r"\s+(?:\w+\s+){0,2}?(?:me|us)\b", re.I)
+
+
+#: An impersonal "it" whose complement is a thing of the speaker's, named by its make:
+#: "It's a Golf now", "It's a Nissan Leaf on my driveway these days": what the speaker has
+#: now. A thing by a name with "a" is one of a kind the speaker owns, not a place or a firm
+#: ("It's Lisbon now" answers a question: ``elided.py``).
+_IMPERSONAL = re.compile(
+    r"^(?:it|it's)\s+(?:(?:is|has\s+been|'s)\s+)?(?:(?:now|still|actually)\s+)?"
+    r"(?P<np>an?\s+(?:new\s+|shiny\s+|little\s+|second-hand\s+|secondhand\s+|used\s+)?"
+    r"(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z0-9])[\w-]*){0,3})(?P<rest>(?:\s+[^,;.!?]*)?)", re.I)
+#: A word of time saying the complement holds now.
+_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|at\s+the\s+moment|currently)\b", re.I)
+#: Another person beside the thing ("It's a Golf now, my son's"): not the speaker's.
+_ANOTHERS = re.compile(r"\b(?:his|her|their|your|(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|"
+                       r"husband|wife|partner|brother|sister|mum|mom|dad|father|mother|kids?|"
+                       r"boyfriend|girlfriend|friend|neighbour|neighbor)\b)", re.I)
+
+
+def _subject(obj: str) -> tuple[str, str]:
+    """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
+    return ("we", "are") if obj.lower() in ("us", "we") else ("I", "am")
+
+
+def undergone(sentence: str) -> str | None:
+    """The speaker's own present statement of a change ``sentence`` (cleaned) tells done
+    to them ("I am at the Leeds office now" of "They've moved me to the Leeds office", "I
+    work at Superdrug now" of "Superdrug took me on in September"), or None."""
+    s = sentence.strip()
+    if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s):
+        return None
+    for shape in (_AGENT_PLACED, _PASSIVE_PLACED, _AGENT_HAS):
+        if (m := shape.match(s)) is None:
+            continue
+        value = _value(m["rest"])
+        if not value or _NOT_VALUE.match(value) or len(value.split()) > 8:
+            return None
+        subject, be = _subject(m["obj"])
+        verb = m["verb"] if "verb" in m.groupdict() else ""
+        placed = _placed(m["prep"], value, verb)
+        return f"{subject} {placed} now" if placed.startswith("work as") else \
+            f"{subject} {be} {placed} now"
+    for shape in (_AGENT_MADE, _PASSIVE_MADE):
+        if (m := shape.match(s)) is None:
+            continue
+        value = _value(m["rest"])
+        if not value or _NOT_VALUE.match(value) or len(value.split()) > 6:
+            return None
+        subject, be = _subject(m["obj"])
+        return f"{subject} {be} {value} now"
+    if (m := _IMPERSONAL.match(s)) is not None and _NOW.search(m["rest"]) and \
+            not _ANOTHERS.search(s):
+        return f"I have {m['np']} now"
+    if (m := _AGENT_HIRED.match(s)) is not None:
+        role = _value(m["role"] or "")
+        if role and not _NOT_VALUE.match(role):
+            return f"I work as {role} now"
+        agent = m["agent"].strip()
+        if _NO_EMPLOYER.match(agent) or not agent[:1].isupper():
+            return None
+        return f"I work at {agent} now"
+    return None
