@@ -32,10 +32,12 @@ _PLACING = (r"moved|put|switched|changed|transferred|relocated|posted|sent|rehou
 #: Verbs that make someone a role: "made me ward manager", "appointed me deputy head".
 _MAKING = r"made|appointed|named|elected|promoted|crowned"
 #: Verbs of taking someone into a job: the subject is the employer ("Superdrug took me on").
-_HIRING = (r"took\s+(?:me|us)\s+on|taken\s+(?:me|us)\s+on|(?:hired|employed|recruited|"
-           r"poached|headhunted|signed)\s+(?:me|us)")
+_HIRING = (r"(?:took|taken)\s+(?:me|us)\s+on(?=\s+as\b|\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
+           r"this|full|part|permanently|straight)\b)|(?:hired|employed|recruited|poached|"
+           r"headhunted|signed)\s+(?:me|us)(?!\s+(?:up|off|out|in)\b)")
 #: What a subject may have before its verb: auxiliaries and a few adverbs.
-_AUX = r"(?:(?:'s|'ve|'d|has|have|had|just|finally|now|officially|recently|gone\s+and)\s+)*"
+#: Not "had" or "'d": a past before a past, or a "would" (a plan).
+_AUX = r"(?:(?:'s|'ve|has|have|just|finally|now|officially|recently|gone\s+and)\s+)*"
 #: A particle between the object and where it ends up ("moved me up to").
 _PARTICLE = r"(?:(?:up|down|over|across|back|round|around)\s+)?"
 #: The words after which the rest of a sentence is no longer where the speaker ended up.
@@ -103,7 +105,7 @@ _AGENT_PLACED = re.compile(
 #: The same told by the speaker in the passive: "I got bumped up to set 1", "we have been
 #: rehoused in Wythenshawe", "I was moved to nights".
 _PASSIVE_PLACED = re.compile(
-    r"^(?P<obj>i|we)\s+(?:(?:have|'ve|had|'d|just|finally|now|officially|recently)\s+)*"
+    r"^(?P<obj>i|we)\s+(?:(?:have|'ve|just|finally|now|officially|recently)\s+)*"
     r"(?:got|get|been|was|were|am|are|'m|'re|have\s+been|'ve\s+been|has\s+been|"
     r"got\s+(?:myself|ourselves))\s+"
     rf"(?:(?:just|finally|officially|now)\s+)?(?P<verb>{_PLACING})\s+{_PARTICLE}"
@@ -115,14 +117,14 @@ _AGENT_MADE = re.compile(
     re.I)
 #: The speaker made a role, in the passive: "I've been made ward manager".
 _PASSIVE_MADE = re.compile(
-    r"^(?P<obj>i|we)\s+(?:(?:have|'ve|had|just|finally|now|officially|recently)\s+)*"
+    r"^(?P<obj>i|we)\s+(?:(?:have|'ve|just|finally|now|officially|recently)\s+)*"
     r"(?:got|been|was|were|have\s+been|'ve\s+been)\s+(?:(?:just|finally|officially)\s+)?"
     rf"(?P<verb>{_MAKING})\s+(?:as\s+|to\s+)?(?P<rest>.+)$", re.I)
 #: An agent holding the speaker somewhere: "the new rota has me on lates", "they've got me
 #: on nights", "work have us in the Annex".
 _AGENT_HAS = re.compile(
     _AGENT + r"(?:(?:now|currently|still|just)\s+)?(?:'s\s+got|'ve\s+got|has\s+got|have\s+got|"
-    r"got|has|have|had|'s|'ve|keeps?|kept)\s+(?P<obj>me|us)\s+(?:(?:down|working)\s+)?"
+    r"got|has|have|'s|'ve|keeps?)\s+(?P<obj>me|us)\s+(?:(?:down|working)\s+)?"
     r"(?P<prep>on|in|at|as)\s+(?P<rest>.+)$", re.I)
 #: An employer taking the speaker on: "Superdrug took me on full-time", "Nationwide
 #: poached me in the summer", "they took me on as a driver".
@@ -153,6 +155,40 @@ _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|at\s+the\s+moment|currently)\
 _ANOTHERS = re.compile(r"\b(?:his|her|their|your|(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|"
                        r"husband|wife|partner|brother|sister|mum|mom|dad|father|mother|kids?|"
                        r"boyfriend|girlfriend|friend|neighbour|neighbor)\b)", re.I)
+
+
+#: The speaker as the possessor of a new thing named inside a sentence about something
+#: else: "The commute to my new office in Leeds is brutal", "The people at my new job at
+#: Tesco are lovely", "The boot on my new Golf is massive". "New" says the thing changed;
+#: its value is the name after it (or after a preposition).
+_NEW_MINE = re.compile(
+    r"\b(?P<my>my|our)\s+new\s+(?:(?P<n>[a-z]+)\s+(?P<prep>in|at|with|on)\s+|(?P<bare>))"
+    r"(?P<v>(?:the\s+)?(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*){0,3})", re.I)
+#: The speaker's present statement of a thing by its noun: a closed class of the things a
+#: person has one of at a time, each with the verb that states it.
+_BY_NOUN = {**dict.fromkeys("flat house home apartment place pad digs".split(), "I live in"),
+            **dict.fromkeys("job work employer workplace company firm".split(), "I work at"),
+            **dict.fromkeys("office branch base site depot".split(), "I am based")}
+
+
+def _new_of_mine(sentence: str) -> str | None:
+    """The speaker's present statement of a new thing of theirs named inside a sentence
+    that opens on something else ("I work at Tesco now" of "The people at my new job at
+    Tesco are lovely"), or None: a thing named first is the sentence's own subject, read
+    by the rules; another person beside it makes it no news of the speaker's."""
+    m = _NEW_MINE.search(sentence)
+    if m is None or m.start() == 0 or _ANOTHERS.search(sentence) or \
+            re.match(r"(?:i|we|my|our)\b", sentence, re.I):
+        return None
+    value = re.sub(r"^the\s+", "", m["v"]) if m["n"] else m["v"]
+    if m["bare"] is not None and not m["n"]:
+        return None if value.lower().startswith("the ") else f"I have a {value} now"
+    verb = _BY_NOUN.get(m["n"].lower())
+    if verb is None:
+        return None
+    if verb == "I am based":     # "my new office in Leeds": based in Leeds
+        return f"{verb} {m['prep'].lower()} {value} now"
+    return f"{verb} {value} now" if verb != "I live in" or m["prep"].lower() == "in" else None
 
 
 def _subject(obj: str) -> tuple[str, str]:
@@ -189,6 +225,8 @@ def undergone(sentence: str) -> str | None:
     if (m := _IMPERSONAL.match(s)) is not None and _NOW.search(m["rest"]) and \
             not _ANOTHERS.search(s):
         return f"I have {m['np']} now"
+    if (said := _new_of_mine(s)) is not None:
+        return said
     if (m := _AGENT_HIRED.match(s)) is not None:
         role = _value(m["role"] or "")
         if role and not _NOT_VALUE.match(role):
