@@ -191,6 +191,21 @@ def _new_of_mine(sentence: str) -> str | None:
     return f"{verb} {value} now" if verb != "I live in" or m["prep"].lower() == "in" else None
 
 
+#: A provider named first holding a thing of the speaker's that a provider holds for a
+#: customer, one at a time: "Monzo's had my salary since March", "EE has my contract now":
+#: the speaker's thing is with that provider now. A closed class of such things.
+_PROVIDER_HOLDS = re.compile(
+    r"^(?P<agent>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*){0,3})\s+"
+    r"(?:(?:now|finally)\s+)?(?:has\s+got|has|have|'s\s+got|'s\s+had|has\s+had|had|'s|"
+    r"holds?|looks?\s+after|handles?)\s+(?P<my>my|our)\s+(?P<n>(?:(?:current|savings|"
+    r"joint|phone|mobile|car|home|health|pet|energy|gas|electricity)\s+)?(?:account|"
+    r"accounts|salary|wages|savings|mortgage|pension|contract|broadband|internet|records|"
+    r"prescriptions?|insurance|policy|energy|gas|electricity|membership|custom|business|"
+    r"number|sim))\b", re.I)
+_NOW_OR_SINCE = re.compile(r"\b(?:now|these\s+days|nowadays|since|currently|from\s+now\s+on)\b",
+                           re.I)
+
+
 def _subject(obj: str) -> tuple[str, str]:
     """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
     return ("we", "are") if obj.lower() in ("us", "we") else ("I", "am")
@@ -225,6 +240,11 @@ def undergone(sentence: str) -> str | None:
     if (m := _IMPERSONAL.match(s)) is not None and _NOW.search(m["rest"]) and \
             not _ANOTHERS.search(s):
         return f"I have {m['np']} now"
+    if (m := _PROVIDER_HOLDS.match(s)) is not None and _NOW_OR_SINCE.search(s) and \
+            not _NO_EMPLOYER.match(m["agent"]):
+        agent = re.sub(r"'s$", "", m["agent"])
+        be = "are" if m["n"].endswith("s") and not m["n"].endswith("business") else "is"
+        return f"{m['my'].lower()} {m['n']} {be} with {agent} now"
     if (said := _new_of_mine(s)) is not None:
         return said
     if (m := _AGENT_HIRED.match(s)) is not None:

@@ -44,6 +44,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("The people at my new job at Tesco are lovely.", "I work at Tesco now"),
     ("The commute to my new office in Leeds is brutal.", "I am based in Leeds now"),
     ("The boot on my new Golf is massive.", "I have a Golf now"),
+    ("EE has my contract now.", "my contract is with EE now"),
+    ("Riverside Health Centre has my records now.",
+     "my records are with Riverside Health Centre now"),
+    ("Nationwide had my mortgage for years.", None),
+    ("Sarah has my keys now.", None),
     ("The view from my sister's new flat in Leith is great.", None),
     ("My new job at Tesco is great.", None),
     # another's fact, a feeling, a favour, a plan, a question: not the speaker's change
@@ -81,6 +86,8 @@ def test_a_sentence_without_the_speaker_as_object_is_nobody_changed(rest: str) -
     ("I drive a Ford Fiesta.", "It's a Nissan Leaf on my driveway these days.",
      "Fiesta", "Nissan Leaf"),
     ("I work at Asda.", "The people at my new job at Tesco are lovely.", "Asda", "Tesco"),
+    ("I'm registered with the Park Lane surgery.", "Riverside Health Centre has my records now.",
+     "Park Lane", "Riverside"),
 ])
 def test_a_change_done_to_the_speaker_replaces_their_value(store: Any, before: str, after: str,
                                                            old: str, new: str) -> None:
