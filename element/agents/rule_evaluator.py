@@ -28,6 +28,7 @@ from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
 from .undergone import undergone
+from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
@@ -177,6 +178,9 @@ class RuleEvaluator:
             # A change statement tells its sentence whole: a loose statement read in it
             # ("I cycle to work now instead of ...") is in it.
             said = [norm(c.source) for c in changes]
+            # As the episodes read it too, contractions written out ("They've moved me
+            # ..." is "They have moved me ..."): a change told is not told twice.
+            said += [w for c in changes if (w := norm(written(c.source, None)[0])) not in said]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             mems = [m["content"] for m in pool.memories()] if pool else []

@@ -206,6 +206,15 @@ _NOW_OR_SINCE = re.compile(r"\b(?:now|these\s+days|nowadays|since|currently|from
                            re.I)
 
 
+#: A time to come: the change is a plan, not what holds ("Work's put me on nights from
+#: next month": the day shift holds until then). A bare "from October" after a past verb
+#: is read as the change's start, as most often told.
+_FUTURE = re.compile(r"\b(?:next\s+(?:week|month|year|term|season|" + _MONTHS[3:-1] + r")|"
+                     r"from\s+(?:next|tomorrow)|tomorrow|"
+                     r"starting\s+(?:next|from)|in\s+the\s+new\s+year|in\s+a\s+(?:week|"
+                     r"fortnight|month)|soon)\b", re.I)
+
+
 def _subject(obj: str) -> tuple[str, str]:
     """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
     return ("we", "are") if obj.lower() in ("us", "we") else ("I", "am")
@@ -216,7 +225,7 @@ def undergone(sentence: str) -> str | None:
     to them ("I am at the Leeds office now" of "They've moved me to the Leeds office", "I
     work at Superdrug now" of "Superdrug took me on in September"), or None."""
     s = sentence.strip()
-    if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s):
+    if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s) or _FUTURE.search(s):
         return None
     for shape in (_AGENT_PLACED, _PASSIVE_PLACED, _AGENT_HAS):
         if (m := shape.match(s)) is None:

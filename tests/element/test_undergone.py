@@ -61,6 +61,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("My sister has me in stitches.", None),
     ("Dad drove me to the station.", None),
     ("They might move me to the Leeds office.", None),
+    ("Work's put me on nights from next month.", None),
+    ("They're moving me to the Leeds office in the new year.", None),
     ("Have they moved you to the Leeds office?", None),
     ("It's a Golf now, my son's pride and joy.", None),
     ("It was a Golf.", None),
