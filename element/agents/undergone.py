@@ -215,6 +215,49 @@ _FUTURE = re.compile(r"\b(?:next\s+(?:week|month|year|term|season|" + _MONTHS[3:
                      r"fortnight|month)|soon)\b", re.I)
 
 
+#: The people of a place the speaker has joined: colleagues are at work, neighbours at
+#: home. A closed class of English, each with the speaker's statement of that place.
+_PLACE_PEOPLE = {
+    **dict.fromkeys("colleagues coworkers co-workers workmates boss manager team staff "
+                    "crew".split(), "I work at"),
+    **dict.fromkeys("neighbours neighbors flatmates housemates landlord landlady".split(),
+                    "I live in")}
+#: The people of a place, named by it: "my new colleagues at Lidl", "our new neighbours in
+#: Headingley", "everyone at Lidl", "the team at Lidl".
+_PEOPLE_AT = re.compile(
+    r"\b(?:(?P<my>my|our)\s+new|the|everyone|everybody|all\s+the|the\s+people|the\s+folks)"
+    r"(?:\s+(?P<n>[a-z-]+))?\s+(?P<prep>at|in)\s+"
+    r"(?P<v>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*){0,3})", re.I)
+#: The speaker's own beginning at the place, said beside its people: "since I started",
+#: "on my first day", "since we moved in".
+_BEGAN = re.compile(r"\b(?:since\s+(?:i|we)\s+(?:started|joined|arrived|moved(?:\s+in)?|got\s+"
+                    r"there)|(?:on|in|for|after)\s+(?:my|our)\s+first\s+(?:day|week|shift|"
+                    r"month|night|morning))\b", re.I)
+
+
+def _among(sentence: str) -> str | None:
+    """The speaker's present statement of a place they have joined, told by its people:
+    "my new colleagues at Lidl" (work), "our new neighbours in Headingley" (home), or
+    "everyone at Lidl" beside the speaker's own beginning ("since I started"); None for
+    another's people ("my sister's new colleagues") or people met with no beginning."""
+    m = _PEOPLE_AT.search(sentence)
+    if m is None or _ANOTHERS.search(sentence) and not m["my"]:
+        return None
+    noun = (m["n"] or "").lower()
+    verb = _PLACE_PEOPLE.get(noun)
+    began = _BEGAN.search(sentence)
+    if m["my"] and verb is None or not m["my"] and not began:
+        return None
+    if verb is None:        # "everyone at Lidl ... since I started": the beginning says
+        verb = "I live in" if began and re.search(r"moved|night", began[0], re.I) \
+            else "I work at"
+    if verb == "I live in" and m["prep"].lower() != "in" or \
+            verb == "I work at" and m["prep"].lower() != "at":
+        return None
+    subject = "we" if (m["my"] or "").lower() == "our" else "I"
+    return f"{subject} {verb.split(' ', 1)[1]} {m['v']} now"
+
+
 def _subject(obj: str) -> tuple[str, str]:
     """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
     return ("we", "are") if obj.lower() in ("us", "we") else ("I", "am")
@@ -254,7 +297,7 @@ def undergone(sentence: str) -> str | None:
         agent = re.sub(r"'s$", "", m["agent"])
         be = "are" if m["n"].endswith("s") and not m["n"].endswith("business") else "is"
         return f"{m['my'].lower()} {m['n']} {be} with {agent} now"
-    if (said := _new_of_mine(s)) is not None:
+    if (said := _new_of_mine(s) or _among(s)) is not None:
         return said
     if (m := _AGENT_HIRED.match(s)) is not None:
         role = _value(m["role"] or "")

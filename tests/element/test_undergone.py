@@ -16,7 +16,8 @@ from hypothesis import given, strategies as st
 from element.agents.rules import clean
 from element.agents.undergone import undergone
 
-from tests.element.speaker import keeps, open_store, replaces
+from tests.element.speaker import background_kept, current, keeps, open_store, replaces, \
+    tell_after
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -49,6 +50,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "my records are with Riverside Health Centre now"),
     ("Nationwide had my mortgage for years.", None),
     ("Sarah has my keys now.", None),
+    ("My new colleagues at Lidl are brilliant.", "I work at Lidl now"),
+    ("Our new neighbours in Headingley brought round a cake.", "we live in Headingley now"),
+    ("Everyone at Lidl has been so welcoming since I started.", "I work at Lidl now"),
+    ("The neighbours in Headingley are much quieter.", None),
+    ("My sister's new colleagues at Lidl are brilliant.", None),
+    ("The staff at Nando's were rude to me.", None),
     ("The view from my sister's new flat in Leith is great.", None),
     ("My new job at Tesco is great.", None),
     # another's fact, a feeling, a favour, a plan, a question: not the speaker's change
@@ -94,6 +101,17 @@ def test_a_sentence_without_the_speaker_as_object_is_nobody_changed(rest: str) -
 def test_a_change_done_to_the_speaker_replaces_their_value(store: Any, before: str, after: str,
                                                            old: str, new: str) -> None:
     replaces(store, before, after, old, new)
+
+
+def test_a_place_told_by_its_people_replaces_the_speakers_and_keeps_the_news(store: Any) -> None:
+    """The value is restated as the attribute's own statement ("Ana lives in Headingley"),
+    the news of the people kept beside it."""
+    actions = tell_after(store, "I live in Chapel Allerton.",
+                         "Our new neighbours in Headingley brought round a cake.")
+    assert "supersede" in actions, current(store)
+    now = current(store)
+    assert "Headingley" in now and "Chapel Allerton" not in now, now
+    assert background_kept(now), now
 
 
 @pytest.mark.parametrize("before,after", [
