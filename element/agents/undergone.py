@@ -30,7 +30,7 @@ _PLACING = (r"moved|put|switched|changed|transferred|relocated|posted|sent|rehou
             r"placed|stuck|shifted|bumped|upgraded|downgraded|reassigned|assigned|seconded|"
             r"promoted|demoted|rota'?d|rostered|enrolled|registered")
 #: Verbs that make someone a role: "made me ward manager", "appointed me deputy head".
-_MAKING = r"made|appointed|named|elected|promoted|crowned"
+_MAKING = r"made|appointed|named|elected|promoted|crowned|voted"
 #: Verbs of taking someone into a job: the subject is the employer ("Superdrug took me on").
 _HIRING = (r"(?:took|taken)\s+(?:me|us)\s+on(?=\s+as\b|\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
            r"this|full|part|permanently|straight)\b)|(?:hired|employed|recruited|poached|"
@@ -52,6 +52,7 @@ _TRAILING = re.compile(
     r"\s+of\s+(?:the\s+)?\w+|(?:in|from|since|as\s+of|starting)\s+(?:" + _MONTHS + r"|the\s+"
     r"(?:new\s+year|spring|summer|autumn|winter)|\d{4})|yesterday|today|recently|"
     r"permanently|for\s+good|instead|again|now|full[-\s]time|part[-\s]time|"
+    r"for\s+the\s+(?:new\s+)?(?:term|year|season|school\s+year)|"
     r"for\s+(?:now|the\s+time\s+being)|these\s+days|from\s+now\s+on))+\s*$", re.I)
 #: What never opens a place or a role: feelings, states of mind, quantities, "for" a time
 #: ("put me in a good mood", "made me so happy", "has me worried", "put me off").
@@ -113,7 +114,8 @@ _PASSIVE_PLACED = re.compile(
 #: An agent making the speaker a role: "They made me ward manager", "the school's made me a
 #: cover supervisor", "they've appointed me deputy head".
 _AGENT_MADE = re.compile(
-    _AGENT + _AUX + rf"(?P<verb>{_MAKING})\s+(?P<obj>me|us)\s+(?:as\s+|to\s+)?(?P<rest>.+)$",
+    _AGENT + _AUX + rf"(?P<verb>{_MAKING})\s+(?P<obj>me|us)\s+(?:(?:in\s+)?as\s+|to\s+)?"
+    r"(?P<rest>.+)$",
     re.I)
 #: The speaker made a role, in the passive: "I've been made ward manager".
 _PASSIVE_MADE = re.compile(
