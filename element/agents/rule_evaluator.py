@@ -370,8 +370,7 @@ class RuleEvaluator:
         # blood anymore": ``reported.py``), with or without "now".
         # And a change done to the speaker by another ("They've moved me to the Leeds
         # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
-        inner = reported(sentence) or undergone(sentence) or \
-            next((u for c in clauses(sentence) if (u := undergone(c))), None)
+        inner = reported(sentence) or undergone(sentence)
         for clause in clauses(sentence) + ([inner] if inner else []):
             sig = signals(clause)
             if not (sig.now or clause is inner) or holder_of(clause) != "":

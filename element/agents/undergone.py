@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from .meaning import clauses
+
 __all__ = ["undergone"]
 
 #: Verbs that put someone somewhere or in some state: their object ends up where the
@@ -268,10 +270,21 @@ def _subject(obj: str) -> tuple[str, str]:
 def undergone(sentence: str) -> str | None:
     """The speaker's own present statement of a change ``sentence`` (cleaned) tells done
     to them ("I am at the Leeds office now" of "They've moved me to the Leeds office", "I
-    work at Superdrug now" of "Superdrug took me on in September"), or None."""
+    work at Superdrug now" of "Superdrug took me on in September"), told as the sentence
+    or as one of its clauses ("Got some news: they've moved me to the Leeds office"), or
+    None. A clause is read alone only when no other person is named beside it ("It's a
+    Skoda now, my dad's pride and joy" is his)."""
     s = sentence.strip()
     if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s) or _FUTURE.search(s):
         return None
+    if (said := _said(s)) is not None or _ANOTHERS.search(s):
+        return said
+    return next((said for clause in clauses(s)[1:] if (said := _said(clause)) is not None),
+                None)
+
+
+def _said(s: str) -> str | None:
+    """:func:`undergone` of one sentence or clause ``s``."""
     for shape in (_AGENT_PLACED, _PASSIVE_PLACED, _AGENT_HAS):
         if (m := shape.match(s)) is None:
             continue
