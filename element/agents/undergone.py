@@ -262,6 +262,14 @@ def _among(sentence: str) -> str | None:
     return f"{subject} {verb.split(' ', 1)[1]} {m['v']} now"
 
 
+#: A time long past: what was done to the speaker then says nothing of now ("My parents
+#: put me in art classes when I was a kid").
+_BACK_THEN = re.compile(r"\b(?:when\s+(?:i|we)\s+(?:was|were)|as\s+a\s+(?:kid|child|teenager|"
+                        r"teen|boy|girl)|back\s+then|back\s+in\s+the\s+day|used\s+to|"
+                        r"growing\s+up|in\s+(?:high\s+)?school|at\s+uni(?:versity)?\s+we)\b",
+                        re.I)
+
+
 def _subject(obj: str) -> tuple[str, str]:
     """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
     return ("we", "are") if obj.lower() in ("us", "we") else ("I", "am")
@@ -275,7 +283,8 @@ def undergone(sentence: str) -> str | None:
     None. A clause is read alone only when no other person is named beside it ("It's a
     Skoda now, my dad's pride and joy" is his)."""
     s = sentence.strip()
-    if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s) or _FUTURE.search(s):
+    if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s) or _FUTURE.search(s) or \
+            _BACK_THEN.search(s):
         return None
     if (said := _said(s)) is not None or _ANOTHERS.search(s):
         return said

@@ -72,6 +72,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Dad drove me to the station.", None),
     ("They might move me to the Leeds office.", None),
     ("Work's put me on nights from next month.", None),
+    ("My parents put me in art classes when I was a kid.", None),
     ("They're moving me to the Leeds office in the new year.", None),
     ("Have they moved you to the Leeds office?", None),
     ("It's a Golf now, my son's pride and joy.", None),
