@@ -40,8 +40,9 @@ _HIRING = (r"(?:took|taken)\s+(?:me|us)\s+on(?=\s+as\b|\s*(?:[,.;!?]|$)|\s+(?:in
 #: What a subject may have before its verb: auxiliaries and a few adverbs.
 #: Not "had" or "'d": a past before a past, or a "would" (a plan).
 _AUX = r"(?:(?:'s|'ve|has|have|just|finally|now|officially|recently|gone\s+and)\s+)*"
-#: A particle between the object and where it ends up ("moved me up to").
-_PARTICLE = r"(?:(?:up|down|over|across|back|round|around)\s+)?"
+#: A particle between the object and where it ends up ("moved me up to"); "up" only
+#: before "to": "put me up in her flat" is a bed for the night, a visit.
+_PARTICLE = r"(?:(?:up(?=\s+to\b)|down|over|across|back|round|around)\s+)?"
 #: The words after which the rest of a sentence is no longer where the speaker ended up.
 _END = re.compile(r"\s*(?:[,;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|"
                   r"after|when|while|though|although)\b)", re.I)
@@ -298,8 +299,9 @@ def _said(s: str) -> str | None:
         if (m := shape.match(s)) is None:
             continue
         value = _value(m["rest"])
-        if not value or _NOT_VALUE.match(value) or len(value.split()) > 8:
-            return None
+        if not value or _NOT_VALUE.match(value) or len(value.split()) > 8 or \
+                _ANOTHERS.search(value):
+            return None     # "in her spare room": another's place, a stay
         subject, be = _subject(m["obj"])
         verb = m["verb"] if "verb" in m.groupdict() else ""
         placed = _placed(m["prep"], value, verb)

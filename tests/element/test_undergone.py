@@ -73,6 +73,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("They might move me to the Leeds office.", None),
     ("Work's put me on nights from next month.", None),
     ("My parents put me in art classes when I was a kid.", None),
+    ("My friend put me up in her flat in Brighton.", None),
+    ("They put us in their spare room for the week.", None),
     ("They're moving me to the Leeds office in the new year.", None),
     ("Have they moved you to the Leeds office?", None),
     ("It's a Golf now, my son's pride and joy.", None),
