@@ -27,6 +27,8 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
+from .undergone import undergone
+from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
@@ -176,6 +178,9 @@ class RuleEvaluator:
             # A change statement tells its sentence whole: a loose statement read in it
             # ("I cycle to work now instead of ...") is in it.
             said = [norm(c.source) for c in changes]
+            # As the episodes read it too, contractions written out ("They've moved me
+            # ..." is "They have moved me ..."): a change told is not told twice.
+            said += [w for c in changes if (w := norm(written(c.source, None)[0])) not in said]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             mems = [m["content"] for m in pool.memories()] if pool else []
@@ -363,7 +368,9 @@ class RuleEvaluator:
         sentence's first subject is); the sentence is told whole, the cause with it."""
         # So is the speaker's clause of reported speech ("The nurse told me I can't give
         # blood anymore": ``reported.py``), with or without "now".
-        inner = reported(sentence)
+        # And a change done to the speaker by another ("They've moved me to the Leeds
+        # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
+        inner = reported(sentence) or undergone(sentence)
         for clause in clauses(sentence) + ([inner] if inner else []):
             sig = signals(clause)
             if not (sig.now or clause is inner) or holder_of(clause) != "":
