@@ -21,8 +21,9 @@ further than a tie (so ``recency.newer_first`` leaves it second), is lifted to i
 Joining claims more than reordering the results, so the newer must say it is a value of
 now, by one of two:
 
-- it says it holds now or tells the change (``recency.CURRENT``, ``recency.CHANGE``: "...
-  with ManyPets now", "switched to") and answers the attribute clearly: told inside a
+- it says it holds now, tells the change or tells it begun (``told.says_now``: "... with
+  ManyPets now", "switched to", "Lucan's new Polestar 2", "first week at", "promoted to")
+  and answers the attribute clearly: told inside a
   sentence about something else ("Loading the kids' bikes into the boot of the Volvo
   takes two minutes now"), what else it says may answer another attribute better;
 - or, saying neither, it answers the attribute best of the profile bank and tells no past
@@ -50,7 +51,7 @@ import numpy as np
 
 from .gathered import Ranked
 from .recency import PROFILE_CATEGORIES, Asked, answering
-from .told import ADDITION, CHANGE, CURRENT, tells_event, told_of, yields
+from .told import ADDITION, says_now, tells_event, told_of, yields
 
 __all__ = ["cut", "join_under", "joined", "told_now"]
 
@@ -131,10 +132,10 @@ def _may_join(text: str | None, category: str | None) -> bool:
 
 
 def _cued(text: str | None) -> bool:
-    """Whether a memory says its value holds now or tells the change (``told.CURRENT``,
-    ``told.CHANGE``)."""
-    said = text or ""
-    return bool(CURRENT.search(said) or CHANGE.search(said))
+    """Whether a memory says its value holds now, tells the change or tells it begun
+    (``told.says_now``: "... with ManyPets now", "switched to", "the removal van dropped
+    the last boxes at Percival's new place")."""
+    return says_now(text)
 
 
 def joined(ranked: Ranked, joins: list[tuple[int, int]]) -> Ranked:

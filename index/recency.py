@@ -7,35 +7,36 @@ memories, about no one, are left in place) whose content vectors are near-duplic
 (cosine >= :data:`NEAR_DUPLICATE`) and whose scores are near-tied (within :data:`TIE`:
 the query does not tell them apart) form a group, and the group's places in the ranking
 are given to its members newest first (by ``valid_from``; of one time, as ranked: two
-memories of one statement are not newer than each other). A query
-that names one of them ("project borealis ships in June" among "project
-atlas/borealis/cirrus ships in ...") scores it clear of the others, and it keeps its
-place. Other results keep their places; each result keeps its own score (so within such
-a group a newer one may sit above a higher score). Kept apart from ``ranking.py`` so the
-ranking's own changes merge cleanly; both backends call :func:`newer_first` on what
-``Ranking.rank`` chose.
+memories of one statement are not newer than each other). A query that names one of them
+("project borealis ships in June" among "project atlas/borealis/cirrus ships in ...")
+scores it clear of the others, and it keeps its place. Other results keep their places;
+each result keeps its own score (so within such a group a newer one may sit above a
+higher score). Kept apart from ``ranking.py`` so the ranking's own changes merge cleanly;
+both backends call :func:`newer_first` on what ``Ranking.rank`` chose.
 
 The same tie-break for the values of what the query asks (:func:`asked`): when it asks a
 single-valued attribute of a person ("What is Oona's job?" nearest, and clearly, the
 profile bank's "What is their job?", ``profile_bank.py``), two results about one subject
 that both answer that attribute (:data:`ANSWERS_Z`), within :data:`VALUES_TIE` of each
 other (facts and preferences; a conversation's turns within :data:`TIE`), are its old and
-new values however unlike their words are ("is a teaching assistant at a primary school" / "just
-finished the first month as a trainee police officer": content cosine .4, scores .02
-apart), and group too. Only stored vectors are read (the bank's are embedded once per
-model): no model call at query time. Never grouped this way: results for a query of a
-many-valued attribute (pets, languages, hobbies: a second value is an addition) or of no
-attribute clearly, general memories, and a result about another person of the subject's
-("Maria's brother lives in Brighton" for "Where does Maria live?", :func:`relations`;
-the words for the one person an attribute is about, ``ROLES``, name no other: "Erin's
-girlfriend Chloe" for "Who is Erin's partner?").
-A tie is kept, wider than for near-duplicates (two
-statements of one attribute differ in score by what else each says): the vectors of whole
-memories (the subject's name and the rest of the sentence in them) say only roughly which
+new values however unlike their words are ("is a teaching assistant at a primary school"
+/ "just finished the first month as a trainee police officer": content cosine .4, scores
+.02 apart), and group too. Stored vectors are read (the bank's are embedded once per
+model); a query asking nothing clearly is read once more without the person it names
+(``unnamed.py``). Never grouped this way: results for a query of a many-valued attribute
+(pets, languages, hobbies: a second value is an addition) or of no attribute clearly,
+general memories, and a result about another person of the subject's ("Maria's brother
+lives in Brighton" for "Where does Maria live?", :func:`relations`; the words for the one
+person an attribute is about, ``ROLES``, name no other: "Erin's girlfriend Chloe" for
+"Who is Erin's partner?"). A tie is kept, wider than for near-duplicates (two statements
+of one attribute differ in score by what else each says): the vectors of whole memories
+(the subject's name and the rest of the sentence in them) say only roughly which
 attribute they answer (a plan, a taste, a past evening out may stand out on "home" or
 "partner"), so the lever only settles what the query leaves close; a newer value the
 ranking puts far below is for the write time to catch (``element/agents``), or, when its
-words say it is a value of now, lifted to its older value beforehand (``answers_under.py``).
+words say it is a value of now, lifted to its older value beforehand
+(``answers_under.py``), or, told as a change and tied with it on the query, put ahead of
+it (``changed_ahead.py``).
 
 What a query asks also orders a subject's results (:func:`_answers_first`): of any
 attribute it asks clearly (pets and hobbies too), the subject's facts and preferences
@@ -85,17 +86,14 @@ Vespa; Hugo gets around on an e-bike these days" of "Hugo rides a red Vespa arou
 "swapped the violin for the cello") goes ahead of it however far apart their scores and
 whatever the query asks (:func:`_gone_ahead`): its own words say the older no longer holds.
 
-What a memory's words tell of time and of whom (:data:`PAST`, :data:`WISH`,
-:data:`CHANGE`, :data:`ENDING`, :data:`CURRENT`, :data:`ADDITION`, :func:`aside`,
-:func:`yields`, :func:`relations`, :func:`told_of`) is read in ``told.py`` and re-exported
-here.
+What a memory's words tell of time and of whom is read in ``told.py`` (re-exported here).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, overload
 
 import numpy as np
@@ -103,10 +101,11 @@ import numpy as np
 from .embed import Embedder
 from .gathered import Ranked
 from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
-# The text readers (what a clause tells of time and of whom), read here and re-exported
-# for the callers that read them with the ranking's constants.
+# The text readers, re-exported for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
                    gives_way, names_gone, relations, told_of, yields)
+from .changed_ahead import changed_ahead
+from .unnamed import read_unnamed
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_SINGLE_MIN",
            "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -183,6 +182,7 @@ class Asked:
     #: conversation's turns (:func:`newer_first`), and a subject's one value alone keeps
     #: its place (:func:`_answers_first`): two values or more are what it asks.
     faint: bool = False
+    vector: np.ndarray | None = field(default=None, compare=False)   # the query's, unit
 
     @property
     def single(self) -> bool:
@@ -190,24 +190,25 @@ class Asked:
         return ATTRIBUTES[self.attribute].single
 
 
-def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None) -> Asked | None:
+def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None,
+          unnamed: int | None = None) -> Asked | None:
     """The attribute ``query`` (the query's unit content vector, ``text`` its words) asks
-    clearly, None when it asks none."""
+    clearly, None when it asks none; ``unnamed``: the one read without its name, faintly."""
     if query is None or questions is None or questions.shape[1] != np.shape(query)[-1]:
         return None
     row = attribute_scores(np.asarray(query)[None, :], questions)[0]
     order = np.argsort(-row)
-    best = int(order[0])
-    faint = row[best] < ASKED_MIN
-    if faint and (row[best] < ASKED_SINGLE_MIN or not ATTRIBUTES[best].single) or \
-            row[best] - row[order[1]] < ASKED_MARGIN:
+    best = int(order[0]) if unnamed is None else unnamed
+    faint = row[best] < ASKED_MIN or unnamed is not None
+    if unnamed is None and (faint and (row[best] < ASKED_SINGLE_MIN or not ATTRIBUTES[
+            best].single) or row[best] - row[order[1]] < ASKED_MARGIN):
         return None
     # The one person the attribute is about goes by any of its words: "Erin's girlfriend
     # Chloe" answers "Who is Erin's partner?" and "Is Dan married?" (as of before a newer
     # partner); a query naming someone else asks of them alone.
     named, roles = relations(text), ROLES.get(ATTRIBUTES[best].name, frozenset())
     return Asked(best, questions, named | roles if not named or named & roles else named,
-                 bool(named), bool(faint))
+                 bool(named), bool(faint), np.asarray(query, dtype=np.float32))
 
 
 def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
@@ -218,9 +219,12 @@ def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
         return None
     try:
         questions = question_vectors(embedder)
+        # Asking nothing clearly, read once more without the person it names (unnamed.py).
+        first = asked(queries["content"], text, questions)
+        again = None if first is not None else read_unnamed(text, embedder, questions)
     except Exception:   # a model down (any error of its client) only leaves the order be
         return None
-    return asked(queries["content"], text, questions)
+    return first if again is None else asked(queries["content"], text, questions, again)
 
 
 def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
@@ -384,6 +388,10 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
     order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
+    if question is not None and question.single:    # a newer fact told as a change
+        order = changed_ahead(order, owners, newness, vectors, texts, [
+            k in PROFILE_CATEGORIES for k in kinds], answers, best, question.vector,
+            question.relations)
     # Of a single-valued attribute, the newest of the values that answer it best comes
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,
