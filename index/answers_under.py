@@ -19,7 +19,7 @@ own (what the query itself found to answer it: the bank's questions read "is a m
 PureGym" as a partner's). A newer value found already, yet ranked below the older
 further than a tie (so ``recency.newer_first`` leaves it second), is lifted to it alike.
 Joining claims more than reordering the results, so the newer must say it is a value of
-now, by one of two:
+now, by one of three:
 
 - it says it holds now, tells the change or tells it begun (``told.says_now``: "... with
   ManyPets now", "switched to", "Lucan's new Polestar 2", "first week at", "promoted to")
@@ -30,7 +30,10 @@ now, by one of two:
   event (``told.tells_event``): a state that holds ("the flat in Edinburgh gets so much
   more light than the old place did", weeks after "lives in Glasgow"), not a visit or a
   night out worded like a home or a car ("spent a lovely week in Lisbon", "visited their
-  aunt in Leeds").
+  aunt in Leeds");
+- or, told as a change of the subject's own that the bank reads as no clear value, the
+  query's content cosine ties it with an older value among the results
+  (``changed_ahead.ties``: the query does not tell them apart, its words do).
 
 Never a past, a wish, an ending or an addition (``recency.yields``, ``recency.ADDITION``),
 nor a fact about another person of the subject's (``recency.answering``).
@@ -50,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from .gathered import Ranked
+from .changed_ahead import ties, told_as_change
 from .recency import PROFILE_CATEGORIES, Asked, answering
 from .told import ADDITION, says_now, tells_event, told_of, yields
 
@@ -109,6 +113,14 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         beside = next((c for c in olds if c < u and owners[c] == owners[u] and
                        newness[c] < newness[u]), None)
         if beside is not None:
+            out.append((u, beside))
+    # A row told as a change that the bank reads as no clear value joins too where the
+    # query ties it with an older value among the results (``changed_ahead.py``).
+    for u in sorted(rest - set(joining)):
+        beside = next((c for c in facts if values[c] and owners[c] == owners[u] and
+                       newness[c] < newness[u]), None)
+        if beside is not None and ties(u, beside, vectors, question.vector) and \
+                told_as_change(contents[u], question.relations):
             out.append((u, beside))
     return out
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from .told import ADDITION, says_now, told_of, yields
 
-__all__ = ["TIE", "changed_ahead"]
+__all__ = ["TIE", "changed_ahead", "ties", "told_as_change"]
 
 #: The score difference within which the query does not tell an older value and a newer
 #: statement of change apart (``recency.TIE``: the stale "allergic to shellfish" .983
@@ -46,43 +46,64 @@ def changed_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[flo
                   query: np.ndarray | None, relations: frozenset[str],
                   tie: float = TIE) -> list[int]:
     """``order`` with each newer fact or preference (``facts``) told as a change
-    moved ahead of its subject's older values (``values``: facts answering the asked
-    single-valued attribute clearly) whose content cosine with ``query`` (the query's unit
-    content vector) is above its own by ``tie`` at most; the subject's results it passes
-    keep their order, nothing moves across subjects or general memories. ``relations``:
-    the people of the subject's the query asks about (a fact about another is not moved).
-    ``best`` is updated in place: passing a value that answers the question best, it does
-    too."""
+    (:func:`told_as_change`) moved ahead of its subject's older values (``values``: facts
+    answering the asked single-valued attribute clearly) whose content cosine with
+    ``query`` (the query's unit content vector) is above its own by ``tie`` at most
+    (:func:`ties`); the subject's results it passes keep their order, nothing moves across
+    subjects or general memories. ``relations``: the people of the subject's the query
+    asks about (a fact about another is not moved). ``best`` is updated in place: tied with
+    an older value that answers the question best, above or below it (a newer value
+    joined right before it, ``answers_under.py``), it does too."""
     if query is None:
         return order
     out = list(order)
-    near: dict[int, float] = {}
-
-    def cosine(i: int) -> float:
-        if i not in near:
-            v = vectors[i]
-            near[i] = -2.0 if v is None or np.shape(v) != np.shape(query) else \
-                float(np.dot(np.asarray(v, dtype=np.float32), query))
-        return near[i]
+    near = _Cosines(vectors, query)
     for c in order:
-        if not facts[c] or owners[c] is None or values[c] or vectors[c] is None:
-            continue    # a value of the bank's reading is ``newer_first``'s already
+        if not facts[c] or owners[c] is None or vectors[c] is None:
+            continue
+        # Its words are read only when an older value of its subject ties with it.
+        olders = [i for i in order if owners[i] == owners[c] and values[i] and facts[i] and
+                  newness[i] < newness[c] and near(i) - near(c) <= tie]
+        if not olders or not told_as_change(texts[c], relations):
+            continue
+        best[c] = best[c] or any(best[i] for i in olders)
         held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
         mine = [out[p] for p in held]
         at = mine.index(c)
-        # Its words are read only when an older value of its subject ties above it.
-        passed = [k for k in range(at) if values[mine[k]] and facts[mine[k]] and
-                  newness[mine[k]] < newness[c] and cosine(mine[k]) - cosine(c) <= tie]
-        if not passed or not _told_as_change(texts[c], relations):
-            continue
-        best[c] = best[c] or any(best[mine[k]] for k in passed)
-        mine.insert(passed[0], mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        passed = [k for k in range(at) if mine[k] in olders]
+        if passed:
+            mine.insert(passed[0], mine.pop(at))
+            for p, i in zip(held, mine, strict=True):
+                out[p] = i
     return out
 
 
-def _told_as_change(text: str | None, relations: frozenset[str]) -> bool:
+class _Cosines:
+    """Each row's content cosine with the query, read the first time it is asked (-2: no
+    vector of the query's size)."""
+
+    def __init__(self, vectors: Sequence[np.ndarray | None], query: np.ndarray):
+        self._vectors, self._query, self._known = vectors, query, dict[int, float]()
+
+    def __call__(self, i: int) -> float:
+        if i not in self._known:
+            v = self._vectors[i]
+            self._known[i] = -2.0 if v is None or np.shape(v) != np.shape(self._query) \
+                else float(np.dot(np.asarray(v, dtype=np.float32), self._query))
+        return self._known[i]
+
+
+def ties(newer: int, older: int, vectors: Sequence[np.ndarray | None],
+         query: np.ndarray | None, tie: float = TIE) -> bool:
+    """Whether the query's content cosine with row ``older`` is above ``newer``'s by
+    ``tie`` at most (False without the query's vector)."""
+    if query is None:
+        return False
+    near = _Cosines(vectors, query)
+    return near(older) - near(newer) <= tie
+
+
+def told_as_change(text: str | None, relations: frozenset[str]) -> bool:
     """Whether a memory tells a value of now of the subject's own: a change, a word of now
     or a value begun, and no past, wish, ending or addition, nor another person's fact."""
     said = text or ""
