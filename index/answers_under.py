@@ -95,7 +95,9 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # little better), or the subject's first fact of its own, what the query itself found
     # to answer it ("Esmeralda is a member of PureGym" for "Which gym is Esmeralda a member
     # of?": the bank's questions read "member of" as a partner's).
-    joining = sorted(u for u in rest | lifts if values[u])
+    # Asked only once read without the name, only a change tied with its older value
+    # joins (below; ``asked.Asked.unnamed``).
+    joining = [] if question.unnamed else sorted(u for u in rest | lifts if values[u])
     subjects = {owners[u] for u in joining}
     firsts = {}
     for i in facts:

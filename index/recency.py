@@ -93,19 +93,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, overload
 
 import numpy as np
 
-from .embed import Embedder
 from .gathered import Ranked
-from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
+from .profile_bank import attribute_scores
 # The text readers, re-exported for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
                    gives_way, names_gone, relations, told_of, yields)
+from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
 from .changed_ahead import changed_ahead
-from .unnamed import read_unnamed
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_SINGLE_MIN",
            "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -130,22 +128,6 @@ TIE = 0.06
 #: giffgaff" .14); two values a query tells apart by its own words are farther apart
 #: (a name it asks for).
 VALUES_TIE = 0.2
-#: The least cosine of a query with its attribute's best question for it to ask that
-#: attribute (all-MiniLM-L6-v2: "What is Oona's job?" .49, "Which company does ... work
-#: for?" .59, "What grade is ...'s son in?" .52; questions about events of a conversation,
-#: "What did Melanie paint recently?", "When did Caroline go to the support group?", .31
-#: to .38).
-ASKED_MIN = 0.39
-#: The least cosine for a single-valued attribute (a home, a job, a schedule) to be asked
-#: all the same, as clearly ahead of the others (:data:`ASKED_MARGIN`): "How many days a
-#: week does Rosalind work?" nears "What shifts or hours do they work?" at .38, "Who is
-#: Ignacio's mortgage with?" the bank at .38. So asked (:attr:`Asked.faint`), its values
-#: are a person's facts only: a conversation's turns near such a question by their words
-#: about events (LoCoMo, one store of 10,000 memories: R@5 .731 -> .724 with turns too,
-#: .731 without), and "What did Melanie paint recently?" nears the hair's colour at .385.
-ASKED_SINGLE_MIN = 0.33
-#: How much better than any other attribute's question it must be asked.
-ASKED_MARGIN = 0.02
 #: How far above its own mean answer to the bank (in standard deviations) a result must
 #: answer the asked attribute to be one of its values: the attribute stands out of what
 #: the memory is about, whatever the subject's name adds to its vector (one standard
@@ -165,68 +147,6 @@ PROFILE_CATEGORIES = frozenset({"fact", "preference"})
 #: author is Stephen King"); still a tie, so a value the query names by its own words
 #: keeps its lead.
 CURRENT_TIE = 0.3
-@dataclass(frozen=True)
-class Asked:
-    """The attribute a query asks (:func:`asked`): its index in the bank, the bank's
-    question vectors, and the people of the subject's the query names or the attribute is
-    about (``ROLES``)."""
-
-    attribute: int
-    questions: np.ndarray
-    relations: frozenset[str]
-    #: Whether the query names a person of the subject's ("How old are Anna's kids?"):
-    #: then it asks of them, and their facts are no other person's (:func:`_own_first`).
-    named: bool = False
-    #: Asked under :data:`ASKED_MIN` (a single-valued attribute from
-    #: :data:`ASKED_SINGLE_MIN`): only a person's facts are read as its values, never a
-    #: conversation's turns (:func:`newer_first`), and a subject's one value alone keeps
-    #: its place (:func:`_answers_first`): two values or more are what it asks.
-    faint: bool = False
-    vector: np.ndarray | None = field(default=None, compare=False)   # the query's, unit
-
-    @property
-    def single(self) -> bool:
-        """One value at a time (a home, a job): its values group newest first."""
-        return ATTRIBUTES[self.attribute].single
-
-
-def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None,
-          unnamed: int | None = None) -> Asked | None:
-    """The attribute ``query`` (the query's unit content vector, ``text`` its words) asks
-    clearly, None when it asks none; ``unnamed``: the one read without its name, faintly."""
-    if query is None or questions is None or questions.shape[1] != np.shape(query)[-1]:
-        return None
-    row = attribute_scores(np.asarray(query)[None, :], questions)[0]
-    order = np.argsort(-row)
-    best = int(order[0]) if unnamed is None else unnamed
-    faint = row[best] < ASKED_MIN or unnamed is not None
-    if unnamed is None and (faint and (row[best] < ASKED_SINGLE_MIN or not ATTRIBUTES[
-            best].single) or row[best] - row[order[1]] < ASKED_MARGIN):
-        return None
-    # The one person the attribute is about goes by any of its words: "Erin's girlfriend
-    # Chloe" answers "Who is Erin's partner?" and "Is Dan married?" (as of before a newer
-    # partner); a query naming someone else asks of them alone.
-    named, roles = relations(text), ROLES.get(ATTRIBUTES[best].name, frozenset())
-    return Asked(best, questions, named | roles if not named or named & roles else named,
-                 bool(named), bool(faint), np.asarray(query, dtype=np.float32))
-
-
-def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
-             text: str) -> Asked | None:
-    """:func:`asked` of a search's query lanes (None: not embedded) with ``embedder``'s
-    bank (embedded at the first search of its model; None when that fails: no group)."""
-    if queries is None or "content" not in queries:
-        return None
-    try:
-        questions = question_vectors(embedder)
-        # Asking nothing clearly, read once more without the person it names (unnamed.py).
-        first = asked(queries["content"], text, questions)
-        again = None if first is not None else read_unnamed(text, embedder, questions)
-    except Exception:   # a model down (any error of its client) only leaves the order be
-        return None
-    return first if again is None else asked(queries["content"], text, questions, again)
-
-
 def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
               contents: Sequence[str | None], categories: Sequence[str | None],
               question: Asked, anyone: bool = False) -> tuple[list[bool], list[bool]]:
@@ -331,6 +251,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         answering(vectors, owners, contents or [None] * n, categories or [None] * n,
                    question)
     texts = list(contents) or [None] * n
+    # Asked only once read without the person's name: a change tied with its older value
+    # moves (``changed_ahead.py``), nothing else (``asked.Asked.unnamed``).
+    probe, probed = question, (values, best)
+    if question is not None and question.unnamed:
+        question, values, best = None, [False] * n, [False] * n
     # A value that says it holds now (and adds nothing) replaces the older values of its
     # attribute, a many-valued one's too ("decaf from now on" after "a double espresso").
     # A past or a wished value keeps its ranked place: it is not a newer value.
@@ -388,10 +313,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
     order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
-    if question is not None and question.single:    # a newer fact told as a change
+    if probe is not None and probe.single:  # a newer fact told as a change
         order = changed_ahead(order, owners, newness, vectors, texts, [
-            k in PROFILE_CATEGORIES for k in kinds], answers, best, question.vector,
-            question.relations)
+            k in PROFILE_CATEGORIES for k in kinds], *((answers, best) if probe is question
+                                                       else probed), probe.vector,
+            probe.relations)
     # Of a single-valued attribute, the newest of the values that answer it best comes
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,
