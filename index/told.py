@@ -165,20 +165,23 @@ _CHANGE_VERB = re.compile(r"\b(?:moved (?:(?:out|away|over|back|up|down|across) 
                           r"got a (?:new )?job|taken up|took up|got into|became)\b", re.I)
 
 #: A value told as begun, in an event's words: a thing of the person's called new ("the
-#: removal van dropped the boxes at Percival's new place", "The new GP sorted out ...",
+#: removal van dropped the boxes at Percival's new place", "The new GP sorted out ..."
 #: opening its clause, "got a new phone"; not the new year, new to something, nor "visited
-#: the new museum": another's thing in the event); a first spell in it ("first
-#: week on the wards at Guy's"); a role or a place taken up ("promoted to", "appointed",
-#: "voted in as chair", "signed for the Kings Arms", "registered with a new practice",
-#: "settled in", "took over the under-twelves"). Read by recall where no word of now is
-#: said (``answers_under.py``): an event that tells a value began is a value of now, as a
-#: change told is (:data:`CHANGE`); a visit or a night out tells none of these.
+#: the new museum": another's thing in the event); a first spell in it, not in a place
+#: ("first week on the wards at Guy's"; "first week in Lisbon" may be a visit's); a role or
+#: a place taken up ("promoted to", "appointed", "voted in as chair", "got hired", "signed
+#: for the Kings Arms", "registered with a new practice", "settled in", "took over the
+#: under-twelves"; not "hired a van", a thing rented). Read by recall where no word of now
+#: is said (``answers_under.py``, ``changed_ahead.py``): an event that tells a value began
+#: is a value of now, as a change told is (:data:`CHANGE`); a visit or a night out tells
+#: none of these.
 BEGUN = re.compile(
     r"(?:(?:\b(?:my|our|their|his|her)|(?-i:[A-Z])[\w-]*'s?|(?:^|[.;,:])\s*the)\s+"
     r"(?:(?!brand\b)[\w-]+\s+)?new|\b(?:got|bought|found|has|have)\s+(?:a|an)\s+new)"
     r"\s+(?!years?\b|to\b)[\w-]+|"
-    r"\bfirst\s+(?:day|week|fortnight|month|term|shift|season)\s+(?:at|on|in|with|as)\b|"
-    r"\b(?:promoted|appointed|elected|hired|enrolled|registered\s+with|"
+    r"\bfirst\s+(?:day|week|fortnight|month|term|shift|season)\s+(?:at|on|with|as)\b|"
+    r"\b(?:promoted|appointed|elected|(?:got|was|were|been)\s+hired|hired\s+as|"
+    r"enrolled|registered\s+with|"
     r"signed\s+(?:up\s+|on\s+)?(?:with|for|at|to)|voted\s+\w+\s+in\s+as|"
     r"(?:took|taken)\s+over|made\s+up\s+to|settled\s+in(?:to)?|moved\s+in(?:to)?|"
     r"(?:got|picked\s+up|collected)\s+the\s+keys)\b", re.I)

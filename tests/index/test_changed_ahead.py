@@ -58,6 +58,7 @@ def test_a_value_told_begun_or_changed_says_now(text: str) -> None:
     "Happy new year from Oona.",
     "Oona is new to the area.",
     "Oona went to the cinema on Friday.",
+    "Oona hired a Transit van on Saturday to help a friend shift a sofa.",  # rented
 ])
 def test_an_event_of_no_change_says_no_now(text: str) -> None:
     assert not BEGUN.search(text) and not says_now(text)
