@@ -55,7 +55,7 @@ class Asked:
     faint: bool = False
     #: The query's unit content vector (``changed_ahead.py`` reads its cosines).
     vector: np.ndarray | None = field(default=None, compare=False)
-    #: Read only once the person's name was written out of the query (``unnamed.py``): a
+    #: Read only once the person's name was taken out of the query (``unnamed.py``): a
     #: second guess, so only a newer value told as a change that the query ties with an
     #: older one is moved by it (``changed_ahead.py``), never the newest-first groups, nor
     #: the values put first (a second job stored without its "also" would pass the first).
@@ -90,16 +90,17 @@ def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None,
 
 
 def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
-             text: str) -> Asked | None:
+             text: str, name: np.ndarray | None = None) -> Asked | None:
     """:func:`asked` of a search's query lanes (None: not embedded) with ``embedder``'s
-    bank (embedded at the first search of its model; None when that fails: no group)."""
+    bank (embedded at the first search of its model; None when that fails: no group);
+    ``name``: the unit vector of the query's first name (``Ranking.name``), to read a
+    query that asks nothing clearly once more without it (``unnamed.py``)."""
     if queries is None or "content" not in queries:
         return None
     try:
         questions = question_vectors(embedder)
-        # Asking nothing clearly, read once more without the person it names (unnamed.py).
-        first = asked(queries["content"], text, questions)
-        again = None if first is not None else read_unnamed(text, embedder, questions)
     except Exception:   # a model down (any error of its client) only leaves the order be
         return None
+    first = asked(queries["content"], text, questions)
+    again = None if first is not None else read_unnamed(queries["content"], name, questions)
     return first if again is None else asked(queries["content"], text, questions, again)
