@@ -19,21 +19,17 @@ own (what the query itself found to answer it: the bank's questions read "is a m
 PureGym" as a partner's). A newer value found already, yet ranked below the older
 further than a tie (so ``recency.newer_first`` leaves it second), is lifted to it alike.
 Joining claims more than reordering the results, so the newer must say it is a value of
-now, by one of three:
+now, by one of two:
 
-- it says it holds now, tells the change or tells it begun (``told.says_now``: "... with
-  ManyPets now", "switched to", "Lucan's new Polestar 2", "first week at", "promoted to")
-  and answers the attribute clearly: told inside a
+- it says it holds now or tells the change (``recency.CURRENT``, ``recency.CHANGE``: "...
+  with ManyPets now", "switched to") and answers the attribute clearly: told inside a
   sentence about something else ("Loading the kids' bikes into the boot of the Volvo
   takes two minutes now"), what else it says may answer another attribute better;
 - or, saying neither, it answers the attribute best of the profile bank and tells no past
   event (``told.tells_event``): a state that holds ("the flat in Edinburgh gets so much
   more light than the old place did", weeks after "lives in Glasgow"), not a visit or a
   night out worded like a home or a car ("spent a lovely week in Lisbon", "visited their
-  aunt in Leeds");
-- or, told as a change of the subject's own that the bank reads as no clear value, the
-  query's content cosine ties it with an older value among the results
-  (``changed_ahead.ties``: the query does not tell them apart, its words do).
+  aunt in Leeds").
 
 Never a past, a wish, an ending or an addition (``recency.yields``, ``recency.ADDITION``),
 nor a fact about another person of the subject's (``recency.answering``).
@@ -53,9 +49,8 @@ from typing import Any
 import numpy as np
 
 from .gathered import Ranked
-from .changed_ahead import ties, told_as_change
 from .recency import PROFILE_CATEGORIES, Asked, answering
-from .told import ADDITION, says_now, tells_event, told_of, yields
+from .told import ADDITION, CHANGE, CURRENT, tells_event, told_of, yields
 
 __all__ = ["cut", "join_under", "joined", "told_now"]
 
@@ -95,8 +90,7 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # little better), or the subject's first fact of its own, what the query itself found
     # to answer it ("Esmeralda is a member of PureGym" for "Which gym is Esmeralda a member
     # of?": the bank's questions read "member of" as a partner's).
-    # Asked only once read without the name, only a change tied with its older value
-    # joins (below; ``asked.Asked.unnamed``).
+    # Asked only once read without the name, nothing joins (``asked.Asked.unnamed``).
     joining = [] if question.unnamed else sorted(u for u in rest | lifts if values[u])
     subjects = {owners[u] for u in joining}
     firsts = {}
@@ -115,14 +109,6 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         beside = next((c for c in olds if c < u and owners[c] == owners[u] and
                        newness[c] < newness[u]), None)
         if beside is not None:
-            out.append((u, beside))
-    # A row told as a change that the bank reads as no clear value joins too where the
-    # query ties it with an older value among the results (``changed_ahead.py``).
-    for u in sorted(rest - set(joining)):
-        beside = next((c for c in facts if values[c] and owners[c] == owners[u] and
-                       newness[c] < newness[u]), None)
-        if beside is not None and ties(u, beside, vectors, question.vector) and \
-                told_as_change(contents[u], question.relations):
             out.append((u, beside))
     return out
 
@@ -146,10 +132,12 @@ def _may_join(text: str | None, category: str | None) -> bool:
 
 
 def _cued(text: str | None) -> bool:
-    """Whether a memory says its value holds now, tells the change or tells it begun
-    (``told.says_now``: "... with ManyPets now", "switched to", "the removal van dropped
-    the last boxes at Percival's new place")."""
-    return says_now(text)
+    """Whether a memory says its value holds now or tells the change (``told.CURRENT``,
+    ``told.CHANGE``; not a value told begun, ``told.BEGUN``: joining by it brought a
+    control's newer value above its old one on two blind sets, where reordering the
+    results by it, ``changed_ahead.py``, does not)."""
+    said = text or ""
+    return bool(CURRENT.search(said) or CHANGE.search(said))
 
 
 def joined(ranked: Ranked, joins: list[tuple[int, int]]) -> Ranked:

@@ -32,7 +32,7 @@ import numpy as np
 
 from .told import ADDITION, says_now, told_of, yields
 
-__all__ = ["TIE", "changed_ahead", "ties", "told_as_change"]
+__all__ = ["TIE", "changed_ahead", "told_as_change"]
 
 #: The score difference within which the query does not tell an older value and a newer
 #: statement of change apart (``recency.TIE``: the stale "allergic to shellfish" .983
@@ -48,12 +48,11 @@ def changed_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[flo
     """``order`` with each newer fact or preference (``facts``) told as a change
     (:func:`told_as_change`) moved ahead of its subject's older values (``values``: facts
     answering the asked single-valued attribute clearly) whose content cosine with
-    ``query`` (the query's unit content vector) is above its own by ``tie`` at most
-    (:func:`ties`); the subject's results it passes keep their order, nothing moves across
+    ``query`` (the query's unit content vector) is above its own by ``tie`` at most; the
+    subject's results it passes keep their order, nothing moves across
     subjects or general memories. ``relations``: the people of the subject's the query
     asks about (a fact about another is not moved). ``best`` is updated in place: tied with
-    an older value that answers the question best, above or below it (a newer value
-    joined right before it, ``answers_under.py``), it does too."""
+    an older value that answers the question best, above or below it, it does too."""
     if query is None:
         return order
     out = list(order)
@@ -91,16 +90,6 @@ class _Cosines:
             self._known[i] = -2.0 if v is None or np.shape(v) != np.shape(self._query) \
                 else float(np.dot(np.asarray(v, dtype=np.float32), self._query))
         return self._known[i]
-
-
-def ties(newer: int, older: int, vectors: Sequence[np.ndarray | None],
-         query: np.ndarray | None, tie: float = TIE) -> bool:
-    """Whether the query's content cosine with row ``older`` is above ``newer``'s by
-    ``tie`` at most (False without the query's vector)."""
-    if query is None:
-        return False
-    near = _Cosines(vectors, query)
-    return near(older) - near(newer) <= tie
 
 
 def told_as_change(text: str | None, relations: frozenset[str]) -> bool:
