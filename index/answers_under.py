@@ -90,7 +90,8 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # little better), or the subject's first fact of its own, what the query itself found
     # to answer it ("Esmeralda is a member of PureGym" for "Which gym is Esmeralda a member
     # of?": the bank's questions read "member of" as a partner's).
-    joining = sorted(u for u in rest | lifts if values[u])
+    # Asked only once read without the name, nothing joins (``asked.Asked.unnamed``).
+    joining = [] if question.unnamed else sorted(u for u in rest | lifts if values[u])
     subjects = {owners[u] for u in joining}
     firsts = {}
     for i in facts:
@@ -132,7 +133,9 @@ def _may_join(text: str | None, category: str | None) -> bool:
 
 def _cued(text: str | None) -> bool:
     """Whether a memory says its value holds now or tells the change (``told.CURRENT``,
-    ``told.CHANGE``)."""
+    ``told.CHANGE``; not a value told begun, ``told.BEGUN``: joining by it brought a
+    control's newer value above its old one on two blind sets, where reordering the
+    results by it, ``changed_ahead.py``, does not)."""
     said = text or ""
     return bool(CURRENT.search(said) or CHANGE.search(said))
 

@@ -7,35 +7,36 @@ memories, about no one, are left in place) whose content vectors are near-duplic
 (cosine >= :data:`NEAR_DUPLICATE`) and whose scores are near-tied (within :data:`TIE`:
 the query does not tell them apart) form a group, and the group's places in the ranking
 are given to its members newest first (by ``valid_from``; of one time, as ranked: two
-memories of one statement are not newer than each other). A query
-that names one of them ("project borealis ships in June" among "project
-atlas/borealis/cirrus ships in ...") scores it clear of the others, and it keeps its
-place. Other results keep their places; each result keeps its own score (so within such
-a group a newer one may sit above a higher score). Kept apart from ``ranking.py`` so the
-ranking's own changes merge cleanly; both backends call :func:`newer_first` on what
-``Ranking.rank`` chose.
+memories of one statement are not newer than each other). A query that names one of them
+("project borealis ships in June" among "project atlas/borealis/cirrus ships in ...")
+scores it clear of the others, and it keeps its place. Other results keep their places;
+each result keeps its own score (so within such a group a newer one may sit above a
+higher score). Kept apart from ``ranking.py`` so the ranking's own changes merge cleanly;
+both backends call :func:`newer_first` on what ``Ranking.rank`` chose.
 
 The same tie-break for the values of what the query asks (:func:`asked`): when it asks a
 single-valued attribute of a person ("What is Oona's job?" nearest, and clearly, the
 profile bank's "What is their job?", ``profile_bank.py``), two results about one subject
 that both answer that attribute (:data:`ANSWERS_Z`), within :data:`VALUES_TIE` of each
 other (facts and preferences; a conversation's turns within :data:`TIE`), are its old and
-new values however unlike their words are ("is a teaching assistant at a primary school" / "just
-finished the first month as a trainee police officer": content cosine .4, scores .02
-apart), and group too. Only stored vectors are read (the bank's are embedded once per
-model): no model call at query time. Never grouped this way: results for a query of a
-many-valued attribute (pets, languages, hobbies: a second value is an addition) or of no
-attribute clearly, general memories, and a result about another person of the subject's
-("Maria's brother lives in Brighton" for "Where does Maria live?", :func:`relations`;
-the words for the one person an attribute is about, ``ROLES``, name no other: "Erin's
-girlfriend Chloe" for "Who is Erin's partner?").
-A tie is kept, wider than for near-duplicates (two
-statements of one attribute differ in score by what else each says): the vectors of whole
-memories (the subject's name and the rest of the sentence in them) say only roughly which
+new values however unlike their words are ("is a teaching assistant at a primary school"
+/ "just finished the first month as a trainee police officer": content cosine .4, scores
+.02 apart), and group too. Stored vectors are read (the bank's are embedded once per
+model); a query asking nothing clearly is read once more without the person it names
+(``unnamed.py``). Never grouped this way: results for a query of a many-valued attribute
+(pets, languages, hobbies: a second value is an addition) or of no attribute clearly,
+general memories, and a result about another person of the subject's ("Maria's brother
+lives in Brighton" for "Where does Maria live?", :func:`relations`; the words for the one
+person an attribute is about, ``ROLES``, name no other: "Erin's girlfriend Chloe" for
+"Who is Erin's partner?"). A tie is kept, wider than for near-duplicates (two statements
+of one attribute differ in score by what else each says): the vectors of whole memories
+(the subject's name and the rest of the sentence in them) say only roughly which
 attribute they answer (a plan, a taste, a past evening out may stand out on "home" or
 "partner"), so the lever only settles what the query leaves close; a newer value the
 ranking puts far below is for the write time to catch (``element/agents``), or, when its
-words say it is a value of now, lifted to its older value beforehand (``answers_under.py``).
+words say it is a value of now, lifted to its older value beforehand
+(``answers_under.py``), or, told as a change and tied with it on the query, put ahead of
+it (``changed_ahead.py``).
 
 What a query asks also orders a subject's results (:func:`_answers_first`): of any
 attribute it asks clearly (pets and hobbies too), the subject's facts and preferences
@@ -85,28 +86,24 @@ Vespa; Hugo gets around on an e-bike these days" of "Hugo rides a red Vespa arou
 "swapped the violin for the cello") goes ahead of it however far apart their scores and
 whatever the query asks (:func:`_gone_ahead`): its own words say the older no longer holds.
 
-What a memory's words tell of time and of whom (:data:`PAST`, :data:`WISH`,
-:data:`CHANGE`, :data:`ENDING`, :data:`CURRENT`, :data:`ADDITION`, :func:`aside`,
-:func:`yields`, :func:`relations`, :func:`told_of`) is read in ``told.py`` and re-exported
-here.
+What a memory's words tell of time and of whom is read in ``told.py`` (re-exported here).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
 
-from .embed import Embedder
 from .gathered import Ranked
-from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
-# The text readers (what a clause tells of time and of whom), read here and re-exported
-# for the callers that read them with the ranking's constants.
+from .profile_bank import attribute_scores
+# The text readers, re-exported for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
                    gives_way, names_gone, relations, told_of, yields)
+from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
+from .changed_ahead import changed_ahead
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_SINGLE_MIN",
            "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -131,22 +128,6 @@ TIE = 0.06
 #: giffgaff" .14); two values a query tells apart by its own words are farther apart
 #: (a name it asks for).
 VALUES_TIE = 0.2
-#: The least cosine of a query with its attribute's best question for it to ask that
-#: attribute (all-MiniLM-L6-v2: "What is Oona's job?" .49, "Which company does ... work
-#: for?" .59, "What grade is ...'s son in?" .52; questions about events of a conversation,
-#: "What did Melanie paint recently?", "When did Caroline go to the support group?", .31
-#: to .38).
-ASKED_MIN = 0.39
-#: The least cosine for a single-valued attribute (a home, a job, a schedule) to be asked
-#: all the same, as clearly ahead of the others (:data:`ASKED_MARGIN`): "How many days a
-#: week does Rosalind work?" nears "What shifts or hours do they work?" at .38, "Who is
-#: Ignacio's mortgage with?" the bank at .38. So asked (:attr:`Asked.faint`), its values
-#: are a person's facts only: a conversation's turns near such a question by their words
-#: about events (LoCoMo, one store of 10,000 memories: R@5 .731 -> .724 with turns too,
-#: .731 without), and "What did Melanie paint recently?" nears the hair's colour at .385.
-ASKED_SINGLE_MIN = 0.33
-#: How much better than any other attribute's question it must be asked.
-ASKED_MARGIN = 0.02
 #: How far above its own mean answer to the bank (in standard deviations) a result must
 #: answer the asked attribute to be one of its values: the attribute stands out of what
 #: the memory is about, whatever the subject's name adds to its vector (one standard
@@ -166,63 +147,6 @@ PROFILE_CATEGORIES = frozenset({"fact", "preference"})
 #: author is Stephen King"); still a tie, so a value the query names by its own words
 #: keeps its lead.
 CURRENT_TIE = 0.3
-@dataclass(frozen=True)
-class Asked:
-    """The attribute a query asks (:func:`asked`): its index in the bank, the bank's
-    question vectors, and the people of the subject's the query names or the attribute is
-    about (``ROLES``)."""
-
-    attribute: int
-    questions: np.ndarray
-    relations: frozenset[str]
-    #: Whether the query names a person of the subject's ("How old are Anna's kids?"):
-    #: then it asks of them, and their facts are no other person's (:func:`_own_first`).
-    named: bool = False
-    #: Asked under :data:`ASKED_MIN` (a single-valued attribute from
-    #: :data:`ASKED_SINGLE_MIN`): only a person's facts are read as its values, never a
-    #: conversation's turns (:func:`newer_first`), and a subject's one value alone keeps
-    #: its place (:func:`_answers_first`): two values or more are what it asks.
-    faint: bool = False
-
-    @property
-    def single(self) -> bool:
-        """One value at a time (a home, a job): its values group newest first."""
-        return ATTRIBUTES[self.attribute].single
-
-
-def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None) -> Asked | None:
-    """The attribute ``query`` (the query's unit content vector, ``text`` its words) asks
-    clearly, None when it asks none."""
-    if query is None or questions is None or questions.shape[1] != np.shape(query)[-1]:
-        return None
-    row = attribute_scores(np.asarray(query)[None, :], questions)[0]
-    order = np.argsort(-row)
-    best = int(order[0])
-    faint = row[best] < ASKED_MIN
-    if faint and (row[best] < ASKED_SINGLE_MIN or not ATTRIBUTES[best].single) or \
-            row[best] - row[order[1]] < ASKED_MARGIN:
-        return None
-    # The one person the attribute is about goes by any of its words: "Erin's girlfriend
-    # Chloe" answers "Who is Erin's partner?" and "Is Dan married?" (as of before a newer
-    # partner); a query naming someone else asks of them alone.
-    named, roles = relations(text), ROLES.get(ATTRIBUTES[best].name, frozenset())
-    return Asked(best, questions, named | roles if not named or named & roles else named,
-                 bool(named), bool(faint))
-
-
-def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
-             text: str) -> Asked | None:
-    """:func:`asked` of a search's query lanes (None: not embedded) with ``embedder``'s
-    bank (embedded at the first search of its model; None when that fails: no group)."""
-    if queries is None or "content" not in queries:
-        return None
-    try:
-        questions = question_vectors(embedder)
-    except Exception:   # a model down (any error of its client) only leaves the order be
-        return None
-    return asked(queries["content"], text, questions)
-
-
 def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
               contents: Sequence[str | None], categories: Sequence[str | None],
               question: Asked, anyone: bool = False) -> tuple[list[bool], list[bool]]:
@@ -327,6 +251,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         answering(vectors, owners, contents or [None] * n, categories or [None] * n,
                    question)
     texts = list(contents) or [None] * n
+    # Asked only once read without the person's name: a change tied with its older value
+    # moves (``changed_ahead.py``), nothing else (``asked.Asked.unnamed``).
+    probe, probed = question, (values, best)
+    if question is not None and question.unnamed:
+        question, values, best = None, [False] * n, [False] * n
     # A value that says it holds now (and adds nothing) replaces the older values of its
     # attribute, a many-valued one's too ("decaf from now on" after "a double espresso").
     # A past or a wished value keeps its ranked place: it is not a newer value.
@@ -384,6 +313,11 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
     order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
+    if probe is not None and probe.single:  # a newer fact told as a change
+        order = changed_ahead(order, owners, newness, vectors, texts, [
+            k in PROFILE_CATEGORIES for k in kinds], *((answers, best) if probe is question
+                                                       else probed), probe.vector,
+            probe.relations)
     # Of a single-valued attribute, the newest of the values that answer it best comes
     # first however far apart their scores (:func:`_answers_first`).
     return _answers_first(order, owners, best, newness,

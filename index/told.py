@@ -20,10 +20,10 @@ import re
 from .lexical import terms
 from .profile_bank import RELATIONS
 
-__all__ = ["ADDITION", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW", "NOWISH",
-           "NOW_WORD", "NO_LONGER", "PAST", "PAST_EVENT", "PRESENT_TIME", "REPLACED",
+__all__ = ["ADDITION", "BEGUN", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW",
+           "NOWISH", "NOW_WORD", "NO_LONGER", "PAST", "PAST_EVENT", "PRESENT_TIME", "REPLACED",
            "THIS_PERIOD", "WISH", "aside", "gives_way", "names_gone", "relations",
-           "tells_event", "told_of", "yields"]
+           "says_now", "tells_event", "told_of", "yields"]
 
 # One reader of these words for both sides of memory: the subconscious reads them in what a
 # person says when it decides whether a statement replaces one remembered
@@ -158,9 +158,43 @@ ENDING = re.compile(r"\b(?:divorced|broke up|broken up|split up|separated|passed
                     r"went (?:our|their|separate) (?:separate )?ways|hung up|is done with|"
                     r"fell off the \w+ wagon)\b", re.I)
 #: ... unless it tells the new value too ("cancelled the membership and joined the
-#: climbing gym instead", "left the bank and started as a nurse").
-_CHANGE_VERB = re.compile(r"\b(?:moved to|relocated|switched|started|joined|took a job|"
+#: climbing gym instead", "left the bank and started as a nurse", "since the office moved
+#: out to Slough": a move to a place is a change, whoever moved).
+_CHANGE_VERB = re.compile(r"\b(?:moved (?:(?:out|away|over|back|up|down|across) )?to|"
+                          r"relocated|switched|started|joined|took a job|"
                           r"got a (?:new )?job|taken up|took up|got into|became)\b", re.I)
+
+#: A value told as begun, in an event's words: a thing of the person's called new ("the
+#: removal van dropped the boxes at Percival's new place", "The new GP sorted out ..."
+#: opening its clause, "got a new phone"; not the new year, new to something, nor "visited
+#: the new museum": another's thing in the event); a first spell in it, not in a place
+#: ("first week on the wards at Guy's"; "first week in Lisbon" may be a visit's); a role or
+#: a place taken up ("promoted to", "appointed", "voted in as chair", "got hired", "signed
+#: for the Kings Arms", "registered with a new practice", "settled in", "took over the
+#: under-twelves"; not "hired a van", a thing rented). Read by recall where no word of now
+#: is said (``answers_under.py``, ``changed_ahead.py``): an event that tells a value began
+#: is a value of now, as a change told is (:data:`CHANGE`); a visit or a night out tells
+#: none of these.
+BEGUN = re.compile(
+    r"(?:(?:\b(?:my|our|their|his|her)|(?-i:[A-Z])[\w-]*'s?|(?:^|[.;,:])\s*the)\s+"
+    r"(?:(?!brand\b)[\w-]+\s+)?new|\b(?:got|bought|found|has|have)\s+(?:a|an)\s+new)"
+    r"\s+(?!years?\b|to\b)[\w-]+|"
+    r"\bfirst\s+(?:day|week|fortnight|month|term|shift|season)\s+(?:at|on|with|as)\b|"
+    r"\b(?:promoted|appointed|elected|(?:got|was|were|been)\s+hired|hired\s+as|"
+    r"enrolled|registered\s+with|"
+    r"signed\s+(?:up\s+|on\s+)?(?:with|for|at|to)|voted\s+\w+\s+in\s+as|"
+    r"(?:took|taken)\s+over|made\s+up\s+to|settled\s+in(?:to)?|moved\s+in(?:to)?|"
+    r"(?:got|picked\s+up|collected)\s+the\s+keys)\b", re.I)
+
+
+
+def says_now(text: str | None) -> bool:
+    """Whether a memory says its value holds now, tells the change or tells it begun
+    (:data:`CURRENT`, :data:`CHANGE`, :data:`BEGUN`): the words by which recall takes a
+    newer statement for a value of now, beside an older one its write did not replace
+    (``answers_under.py``, ``changed_ahead.py``)."""
+    said = text or ""
+    return bool(CURRENT.search(said) or CHANGE.search(said) or BEGUN.search(said))
 
 
 #: A value told as given up for another: "swapped the violin for the cello", "switched
