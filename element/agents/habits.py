@@ -11,7 +11,8 @@ Three closed classes the older test refused by its shape:
   "keep in touch", "keep my fingers crossed"): a habit only when its object opens on an
   article, a number or a plural noun, or is a name;
 - "we" as the subject (the household: "We shop at Lidl", "We holiday in Cornwall"), less
-  the words that follow "we" as no verb (``NOT_WE_VERBS``: "we are", "we both", "we all").
+  the words that follow "we" as no verb (``NOT_WE_VERBS``: "we are", "we both", "we all"),
+  with an object that names a place or a firm, or things by number or plural.
 
 Pure functions, English only; data a closed class, no word of any case.
 """
@@ -38,12 +39,20 @@ _THING = re.compile(r"^(?:(?:a|an|some|a few|a couple of|two|three|four|five|six
                     r"(?-i:[A-Z])\w*|(?!(?:it|us|them|things|fingers|tabs)\b)[a-z]+[^s\W]s\b"
                     r"(?!\s+(?:crossed|up|going|on|open)\b))", re.I)
 
+#: What a habit of the household names: a place or a firm by name ("We shop at Lidl", "We
+#: holiday in Cornwall") or things by number or plural ("We keep chickens", "We grow two
+#: kinds of beans"); not a judgement of the pair ("We make a great team", "We rock as a
+#: team", "We push each other to improve": LoCoMo's talk, conversations 0-2 .781 -> .778
+#: and 3-4 .717 -> .714 with any object).
+_WE_OBJECT = re.compile(r"(?:^|\s)(?-i:[A-Z])\w|^(?:two|three|four|five|six|\d+)\s|"
+                        r"^(?!(?:it|us|them|things|fingers|tabs)\b)[a-z]+[^s\W]s\b", re.I)
+
 
 def habit_verb_of(verb: str, obj: str, subject: str = "i") -> bool:
     """Whether ``verb`` (lower case) with its object ``obj`` tells the habit of a speaker
     whose subject is ``subject`` ("i" or "we"); not a verb of thinking, feeling or talking
     (``facts.NOT_HABITS``), not a past, not an adverb."""
-    if subject.lower() == "we" and verb in NOT_WE_VERBS:
+    if subject.lower() == "we" and (verb in NOT_WE_VERBS or not _WE_OBJECT.search(obj)):
         return False
     if verb in THING_OBJECT:
         return bool(_THING.match(obj.strip()))
