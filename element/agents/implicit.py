@@ -32,6 +32,7 @@ from .dates import time_phrase
 from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP
 from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
 from .labelled import labelled
+from .questioned import told_in_question
 from .spoken import LEAD, NOT_NAMES, _maybe_name
 
 __all__ = ["owned", "others_named", "held"]
@@ -241,8 +242,10 @@ def owned(text: str) -> str:
     """``text`` (one user turn) with each sentence that tells a thing of the speaker's with
     its owner left out written with "my" (:func:`_sentence`), when the turn says nothing
     of anyone else (:func:`others_named`); news told under a label first written as the
-    speaker's statement (``labelled.py``: "Gym update: Nuffield Health now")."""
-    text = labelled(text)
+    speaker's statement (``labelled.py``: "Gym update: Nuffield Health now"), and the news a
+    question carries put after it as a statement (``questioned.py``: "... now that I live
+    in Leeds?")."""
+    text = told_in_question(labelled(text))
     if others_named(text):
         return text
     parts = _SENTENCE.split(text)
