@@ -81,8 +81,11 @@ _WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|where|who)(?:\s+(?P<noun>[a-z]
                  r"\s*\?\s*$", re.I)
 #: A fragment: a noun phrase without a verb ("A Skoda Octavia.", "Aldi."), the answer's
 #: first sentence.
-_FRAGMENT = re.compile(r"^(?P<x>(?:(?:a|an|the|my)\s+)?(?-i:[A-Z0-9])[\w&'-]*(?:\s+[\w&'-]+){0,3})"
-                       r"\s*[.!](?:\s+|$)", re.I)
+#: Or the noun phrase, a comma, and a clause of its own ("The Gym Group, it's cheaper",
+#: "Harrogate, moved in June"); a preposition before it is the question's ("At Aldi").
+_FRAGMENT = re.compile(r"^(?:(?:at|in|with|on)\s+(?=[^,.!]*(?-i:[A-Z])))?"
+                       r"(?P<x>(?:(?:a|an|the|my)\s+)?(?-i:[A-Z0-9])[\w&'-]*(?:\s+[\w&'-]+){0,3})"
+                       r"\s*(?:[.!](?:\s+|$)|,\s+(?=\S))", re.I)
 #: Words that make a sentence more than a noun phrase.
 _VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be|been|have|"
                       r"has|had|do|does|did|not|no|yes|yeah|still|same|nothing|none|nobody|"
@@ -130,10 +133,13 @@ def fragment(text: str, question: str | None) -> str:
     thing = m["x"]
     if thing.split()[0] in ("A", "An", "The", "My"):
         thing = thing[0].lower() + thing[1:]
-    prep = (q["prep"] or "").strip() or ("at" if q["wh"].lower() == "where" else "")
+    # (where one lives is "in" a place, as the rules read a home)
+    where = "in" if q["verb"].lower() in ("live", "living", "based", "staying") else "at"
+    prep = (q["prep"] or "").strip() or (where if q["wh"].lower() == "where" else "")
     said = " ".join(w for w in ("I am" if q["aux"].lower() == "are" else "I", q["verb"], prep,
                                 thing, q["tail"].strip()) if w)
-    return (said + ". " + text.strip()[m.end():]).strip()
+    rest = text.strip()[m.end():]
+    return (said + ". " + rest[:1].upper() + rest[1:]).strip()
 
 
 #: A question whether the other speaker still does or is something: "Are you still doing

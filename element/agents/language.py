@@ -34,7 +34,7 @@ sie wir mit für auf aus bei nach von zu im habe auch sehr gestern meiner meine 
 dei delle che non sono ho io lui lei noi voi loro molto anche os um uma não é são eu ele
 nós vocês muito também
 """.split()) - _COMMON_EN - frozenset("""
-car ma ta ton con soy er im um lo yo ho os die sin pan son eu
+car ma ta ton con soy er im um lo yo ho os die sin pan son eu y
 """.split())
 
 

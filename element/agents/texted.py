@@ -111,6 +111,11 @@ TEXTED: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?:"
      + "|".join(sorted(STATUSES | set(STATES))) + r")\b(?=[\s,]+(?:now|these days|nowadays|"
      r"as of)\b)", "I am \\g<0>"),
+    # "Put in my notice at Tesco", "Set up my own business", "Cut out our takeaways": a
+    # past the same as its base, "I" dropped; the speaker's "my" says it is no order (an
+    # order to the listener would say "your").
+    (r"^(?=(?:put|set|cut|shut)\s+(?:(?:in|up|out|down|off|back|aside)\s+)?(?:my|our)\b)",
+     "I "),
     # "Gone fully vegan since the summer", "Went veggie in May", "Turned pescatarian": a
     # diet taken up, "I have" dropped (the diets of ``DIETS``).
     (r"^(?:gone|went|turned)\s+(?=(?:(?:full|fully|totally|completely|strictly|mostly)\s+)?"
