@@ -11,7 +11,10 @@ English carries such news in two builds inside a question, each the speaker's ow
   I ...", "because I ...", "given that I ..." (its verb not one of saying or thinking,
   not "was", no "you": "since I last saw you", "as I said" tell nothing new);
 - a relative clause on a thing, its verb one of getting or starting a thing ("the Samsung
-  I got yesterday", "the club we joined in May"): the speaker got, bought, joined it.
+  I got yesterday", "the club we joined in May"): the speaker got, bought, joined it;
+- a thing of the speaker's called new, with where it is or its name ("my new flat in
+  York", "my new Pixel": "I have a new flat in York"), or their first days somewhere ("my
+  first week at Aldi").
 
 That clause, written as its own statement ("I live in Bristol": "here" and "there" as the
 place the question names, ``places.placed``; "I got the Samsung yesterday"), is put
@@ -40,6 +43,16 @@ _GOT = re.compile(r"\b(?P<np>(?:the|my|our|this|that)\s+(?:[\w'&-]+\s+){0,3}?[\w
                   r"(?P<aux>have\s+|'ve\s+)?(?P<v>got|bought|picked\s+up|ordered|adopted|joined|"
                   r"started|moved\s+into|signed\s+up\s+(?:for|to|with)|switched\s+to|rented|"
                   r"leased|booked|enrolled\s+(?:in|on|at))\b(?P<rest>[^,;?]*)")
+#: A thing of the speaker's named new, with where it is or a name ("my new flat in York",
+#: "my new job at Aldi", "my new Pixel"), or the first days somewhere ("my first week at
+#: Aldi"): the question's object, and the speaker's news.
+_NAME = r"(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*){0,3}"
+_FIRST = re.compile(r"\b(?P<my>my|our)\s+first\s+(?P<first>day|week|shift|month)\s+at\s+"
+                    r"(?P<name>" + _NAME + r")")
+_NEW = re.compile(r"\b(?P<my>my|our)\s+new\s+(?P<np>(?:[\w'&-]+\s+){0,2}?[\w'&-]+?)"
+                  r"(?:\s+(?P<prep>at|in|with)\s+"
+                  r"(?P<name>" + _NAME + r"))?(?=\s*(?:[,?]|$)|\s+(?:tomorrow|today|tonight|this|"
+                  r"next|on|for|when|so|yet)\b)")
 #: A clause that tells nothing new of the speaker's life: the other person in it ("since
 #: I last saw you"), saying or thinking ("as I said", "because I think"), a state of the
 #: past ("since I was a kid"), a wish or a doubt.
@@ -80,6 +93,14 @@ def _told(question: str) -> list[str]:
         said = _statement(f"{m['s']} {verb.strip()} {np}{m['rest']}", question)
         if said is not None:
             told.append(re.sub(r"\s+", " ", said))
+    for m in _FIRST.finditer(question):
+        told.append(f"{m['my'].capitalize()} first {m['first']} at {m['name']}.")
+    for m in _NEW.finditer(question):
+        np, name = m["np"], m["name"]
+        # "my new flat in York": where it is; "my new Pixel": the thing by its name
+        if name or np[:1].isupper():
+            where = f" {m['prep']} {name}" if name else ""
+            told.append(f"{'I' if m['my'] == 'my' else 'We'} have a new {np}{where}.")
     return told
 
 
