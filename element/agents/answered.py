@@ -223,12 +223,22 @@ def still_denied(text: str, question: str | None) -> str:
     return f"{verb} {thing} anymore. {text.strip()}"
 
 
+#: A reply that echoes the question's auxiliary before the news ("Did the move happen?" /
+#: "It did, we're in York now"; "Yes we have, ..."): it says only "yes"; the clause after
+#: it, with its own subject, is the statement.
+_ECHO = re.compile(r"^(?:(?:yes|yeah|yep|yup|oh|well)\W+)?(?:it|we|i)\s+(?:did|has|have|is|am|"
+                   r"are|was)\s*[,!.;-]+\s+(?=(?:i|we|it|my|our)(?:'\w+)?\s)", re.I)
+
+
 def answered(text: str, question: str | None) -> str:
     """``text`` (an answer to ``question``) with its ending's pointing word written as what
     the question asked about: "I left there ages ago" -> "I left Lidl ages ago"; unchanged
     when it points at nothing or ends nothing. A fragment answering what the speaker does
     is written whole first (:func:`fragment`), and a "no" to "are you still ...?" says
     what no longer holds (:func:`still_denied`)."""
+    if question and (echo := _ECHO.match(text.strip())) is not None:
+        text = text.strip()[echo.end():]
+        text = text[:1].upper() + text[1:]
     text = still_denied(fragment(text, question), question).strip()
     thing = asked_thing(question) if question else None
     if thing is None or not _ENDED.search(text):
