@@ -120,6 +120,8 @@ def test_the_newer_value_is_stored(store: Any, before: str, after: str, new: str
     ("Are you still going to Zumba on Fridays?", "Spin now, my knees prefer it.",
      "Zumba", "Spin"),
     ("Where do you live these days?", "Harrogate, moved in June.", "Leeds", "Harrogate"),
+    ("Did the house move happen?", "It did, we're in the Ripon place now and loving it.",
+     "Leeds", "Ripon"),
 ])
 def test_a_short_answer_with_a_clause_stores_its_value(store: Any, question: str, answer: str,
                                                       old: str, new: str) -> None:
