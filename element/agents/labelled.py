@@ -6,7 +6,7 @@ or a headline names the thing that changed first, as a label, then a colon, a da
 value has no verb, and the rules store nothing.
 
 The label is a few words naming a thing a person has (the profile's nouns,
-``implicit._THINGS``: "gym", "job", "car", "home"), maybe "new", "my" or "current"
+``cleaning.owned_nouns``: "gym", "job", "car", "home"), maybe "new", "my" or "current"
 before it and a word of news ("update", "news") or "now" after; or a word of news alone
 ("Update: ..."). What follows is written as the speaker's statement:
 
@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import re
 
+from index import RELATIONS
+
+from .cleaning import owned_nouns
+from .episode_words import FAMILY
 from .spoken import restore_subject
 
 __all__ = ["labelled"]
@@ -43,9 +47,13 @@ _LABEL = re.compile(r"^(?P<label>(?:(?:my|our)\s+)?(?P<new>(?:brand\s+)?new\s+|c
 _SUBJECT = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our|me)\b", re.I)
 
 
+#: The nouns of the things a person has (the profile's, ``cleaning.owned_nouns``), not a
+#: person: what a label names.
+_THINGS = frozenset(n for n in owned_nouns().split("|") if n not in RELATIONS and
+                    n not in FAMILY)
+
+
 def _things() -> frozenset[str]:
-    # (imported here: ``implicit`` imports this module)
-    from .implicit import _THINGS
     return _THINGS
 
 
