@@ -17,6 +17,7 @@ from .episode_words import (
     ends_as_ing,
 )
 from .facts import NOT_HABITS
+from .habits import PRESENT_ED
 
 __all__ = ["acts", "habit_verb", "done"]
 
@@ -36,7 +37,8 @@ def habit_verb(text: str) -> bool:
     verb = m["v"]
     return verb not in NOT_HABITS and verb not in _STOP and verb not in _GENERIC and \
         verb not in _PAST and verb not in _PARTICIPLES and verb not in _ADVERBS and \
-        not verb.endswith(("ed", "ly")) and not ends_as_ing(verb)
+        not verb.endswith("ly") and not ends_as_ing(verb) and \
+        (not verb.endswith("ed") or verb in PRESENT_ED)     # "I breed": no past
 
 
 #: Past forms that tell no act: being, having, feeling, thinking, missing.

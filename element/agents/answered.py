@@ -81,8 +81,23 @@ _WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|where|who)(?:\s+(?P<noun>[a-z]
                  r"\s*\?\s*$", re.I)
 #: A fragment: a noun phrase without a verb ("A Skoda Octavia.", "Aldi."), the answer's
 #: first sentence.
-_FRAGMENT = re.compile(r"^(?P<x>(?:(?:a|an|the|my)\s+)?(?-i:[A-Z0-9])[\w&'-]*(?:\s+[\w&'-]+){0,3})"
-                       r"\s*[.!](?:\s+|$)", re.I)
+#: Or the noun phrase, a comma, and a clause of its own ("The Gym Group, it's cheaper",
+#: "Harrogate, moved in June"); a preposition before it is the question's ("At Aldi").
+_FRAGMENT = re.compile(r"^(?:(?:at|in|with|on)\s+(?=[^,.!]*(?-i:[A-Z])))?"
+                       r"(?P<x>(?:(?:a|an|the|my)\s+)?(?-i:[A-Z0-9])[\w&'-]*(?:\s+[\w&'-]+){0,3})"
+                       r"\s*(?:[.!](?:\s+|$)|,\s+(?=\S))", re.I)
+def _fragment(text: str) -> re.Match[str] | None:
+    """The bare noun phrase ``text`` opens on (:data:`_FRAGMENT`); before a comma, only a
+    name ("The Gym Group, ..."), not a phrase of its own ("Taking your advice, I'm ...":
+    LoCoMo's talk, conversations 0-2 .781 -> .779 with any)."""
+    m = _FRAGMENT.match(text.strip())
+    if m is not None and m[0].rstrip().endswith(",") and not all(
+            w[:1].isupper() or w[:1].isdigit() or w.lower() in ("the", "a", "an", "of", "&")
+            for w in m["x"].split()):
+        return None
+    return m
+
+
 #: Words that make a sentence more than a noun phrase.
 _VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be|been|have|"
                       r"has|had|do|does|did|not|no|yes|yeah|still|same|nothing|none|nobody|"
@@ -102,7 +117,7 @@ def _be(text: str, question: str) -> str | None:
     speaker's things is (:data:`_WH_BE`), that sentence written whole: "Who's your GP
     now?" / "Dr Oduya." -> "My GP is Dr Oduya now."; else None."""
     q = _WH_BE.search(question.strip())
-    m = _FRAGMENT.match(text.strip())
+    m = _fragment(text)
     if q is None or m is None or _VERBISH.search(m["x"]):
         return None
     thing = re.sub(r"^your\b", "My", q["x"].strip(), flags=re.I)
@@ -123,17 +138,20 @@ def fragment(text: str, question: str | None) -> str:
     if question and (be := _be(text, question)) is not None:
         return be
     q = _WH.search(question.strip()) if question else None
-    m = _FRAGMENT.match(text.strip())
+    m = _fragment(text)
     if q is None or m is None or _VERBISH.search(m["x"]) or q["wh"].lower() == "who" and \
             q["noun"] or q["verb"].lower() in ("doing", "do", "up"):
         return text
     thing = m["x"]
     if thing.split()[0] in ("A", "An", "The", "My"):
         thing = thing[0].lower() + thing[1:]
-    prep = (q["prep"] or "").strip() or ("at" if q["wh"].lower() == "where" else "")
+    # (where one lives is "in" a place, as the rules read a home)
+    where = "in" if q["verb"].lower() in ("live", "living", "based", "staying") else "at"
+    prep = (q["prep"] or "").strip() or (where if q["wh"].lower() == "where" else "")
     said = " ".join(w for w in ("I am" if q["aux"].lower() == "are" else "I", q["verb"], prep,
                                 thing, q["tail"].strip()) if w)
-    return (said + ". " + text.strip()[m.end():]).strip()
+    rest = text.strip()[m.end():]
+    return (said + ". " + rest[:1].upper() + rest[1:]).strip()
 
 
 #: A question whether the other speaker still does or is something: "Are you still doing
@@ -205,12 +223,22 @@ def still_denied(text: str, question: str | None) -> str:
     return f"{verb} {thing} anymore. {text.strip()}"
 
 
+#: A reply that echoes the question's auxiliary before the news ("Did the move happen?" /
+#: "It did, we're in York now"; "Yes we have, ..."): it says only "yes"; the clause after
+#: it, with its own subject, is the statement.
+_ECHO = re.compile(r"^(?:(?:yes|yeah|yep|yup|oh|well)\W+)?(?:it|we|i)\s+(?:did|has|have|is|am|"
+                   r"are|was)\s*[,!.;-]+\s+(?=(?:i|we|it|my|our)(?:'\w+)?\s)", re.I)
+
+
 def answered(text: str, question: str | None) -> str:
     """``text`` (an answer to ``question``) with its ending's pointing word written as what
     the question asked about: "I left there ages ago" -> "I left Lidl ages ago"; unchanged
     when it points at nothing or ends nothing. A fragment answering what the speaker does
     is written whole first (:func:`fragment`), and a "no" to "are you still ...?" says
     what no longer holds (:func:`still_denied`)."""
+    if question and (echo := _ECHO.match(text.strip())) is not None:
+        text = text.strip()[echo.end():]
+        text = text[:1].upper() + text[1:]
     text = still_denied(fragment(text, question), question).strip()
     thing = asked_thing(question) if question else None
     if thing is None or not _ENDED.search(text):

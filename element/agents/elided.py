@@ -28,8 +28,9 @@ __all__ = ["elided"]
 #: its verb ("Do you still live in Leeds?", "Are you still working at Boots?", "Still
 #: driving the Golf?").
 _STILL = re.compile(r"(?:^|[.!?]\s+)(?:(?P<aux>are|do)\s+you\s+|you(?:'re|\s+are)?\s+)?still\s+"
-                    r"(?:(?P<verb>(?!(?:in|at|with|on|for|the|a|an|your|doing|going|there|"
-                    r"here|up|ok|okay|alright|around|about|together|single|married)\b)"
+                    r"(?:(?P<verb>(?!(?:in|at|with|on|for|the|a|an|your|doing|there|"
+                    r"here|up|ok|okay|alright|around|about|together|single|married)\b|"
+                    r"going\b(?!\s+to\b))"
                     r"[a-z]+)\s+)?(?P<prep>(?:in|at|with|on|for|to)\s+)?(?P<x>[^?]+?)\s*\?\s*$",
                     re.I)
 #: The answer's first sentence: a noun phrase opening on a capital or a number (a name,
@@ -41,7 +42,9 @@ _ANSWER = re.compile(r"^(?:(?:it|that)(?:'s|\s+is)\s+)?"
                      r"(?:\s+(?!(?:now|these|nowadays|since|from|as)\b)[\w&'-]+){0,3}?)"
                      r"(?P<now>\s*,?\s*(?:now|these\s+days|nowadays))?"
                      r"(?P<t>\s*,?\s*(?:since|from|as\s+of)\s+[^.!?,;]+?)?"
-                     r"\s*(?:[.!]+(?=\s|$)|$)", re.I)
+                     # (or a clause of its own after a comma: "Pilates now, my back
+                     # likes it better")
+                     r"\s*(?:[.!]+(?=\s|$)|,(?=\s)|$)", re.I)
 #: Words that make the opening more than a noun phrase (a subject, a verb, a reply word).
 _VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|be|been|have|has|had|"
                       r"do|does|did|not|no|yes|yeah|yep|still|same|nothing|none|nobody|maybe|"
@@ -58,6 +61,7 @@ def elided(text: str, question: str | None) -> str:
     if m is None or not (m["now"] or m["t"]) or _VERBISH.search(m["x"]):
         return text
     value, rest = m["x"], text.strip()[m.end():].strip()
+    rest = rest[:1].upper() + rest[1:]     # (the clause after a comma: its own sentence)
     when = ", ".join(w for w in (re.sub(r"^[\s,]+", "", m["now"] or ""),
                                 re.sub(r"^[\s,]+", "", m["t"] or "")) if w)
     q = _STILL.search(question.strip())
@@ -70,10 +74,15 @@ def elided(text: str, question: str | None) -> str:
         if not verb and not prep:
             return text
         asked = re.sub(r"\byour\b", "my", q["x"], flags=re.I)
+        # "Still going to yoga?": a habit, told as one ("I go to Pilates now"; "I am going
+        # to Pilates" would read as a plan).
+        habit = verb == "going" and prep == "to"
+        verb = "go" if habit else verb
         frame = " ".join(w for w in (verb, prep) if w)
         # Its verb's own tense: "do you still live" -> "I live", "still working" -> "I am
         # working", "still at" -> "I am at".
-        plain = verb and not verb.endswith("ing") and (q["aux"] or "do").lower() == "do"
+        plain = habit or verb and not verb.endswith("ing") and \
+            (q["aux"] or "do").lower() == "do"
         no, yes = ("I do not", "I") if plain else ("I am not", "I am")
         if _doing(value, prep):
             # "Still on the bus?" / "Cycling now, since March.": a new activity, told by

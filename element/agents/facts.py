@@ -172,8 +172,9 @@ IS = re.compile(r"^i\s+am\s+(?P<art>(?:a|an)\s+)?(?P<x>[a-z][\w\-]*(?:\s+[a-z][\
 NOT_ROLES = {"bit", "little", "lot", "big", "huge", "great", "bad", "good", "not", "so",
               "very", "really", "just", "sure", "sorry", "here", "back", "fine", "going",
               "trying", "looking", "asking", "wondering", "thinking", "glad", "happy"}
-#: A habit: "I play the piano", "I drink my coffee black", "I take the train to work".
-HABIT = re.compile(r"^i\s+(?:usually\s+|often\s+|always\s+|normally\s+|mostly\s+|"
+#: A habit: "I play the piano", "I drink my coffee black", "I take the train to work"; of
+#: the household too ("We shop at Lidl": ``habits.py`` says which verbs).
+HABIT = re.compile(r"^(?P<s>i|we)\s+(?:usually\s+|often\s+|always\s+|normally\s+|mostly\s+|"
                     r"regularly\s+|sometimes\s+)?(?P<v>[a-z]{2,})\s+(?P<x>.+)$", re.I)
 #: Verbs of thinking, feeling, talking and helping: "I think so" is no habit; nor are the
 #: verbs other rules read (like, have, work, live ...).

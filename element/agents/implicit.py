@@ -31,6 +31,8 @@ from .cleaning import owned_nouns
 from .dates import time_phrase
 from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP
 from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
+from .labelled import labelled
+from .questioned import told_in_question
 from .spoken import LEAD, NOT_NAMES, _maybe_name
 
 __all__ = ["owned", "others_named", "held"]
@@ -169,7 +171,10 @@ def _sentence(said: str) -> str:
     start = lead.end() if lead and lead.end() < len(said) else 0
     body = said[start:]
     words = body.split()
-    if len(words) < 3 or _SECOND.search(body) or words[0][:1].islower() and not start:
+    # (a texted turn in lower case may open on "the new ..." too: "the new place in Leith
+    # is gorgeous"; another lowercase opening is a fragment of something said before)
+    if len(words) < 3 or _SECOND.search(body) or words[0][:1].islower() and not start and \
+            words[0] not in ("the", "new", "brand"):
         return said
     for verb in _verbs(words, 1):
         written = _subject(said[:start], body, words, verb)
@@ -236,7 +241,11 @@ def _uncapped(words: list[str]) -> str:
 def owned(text: str) -> str:
     """``text`` (one user turn) with each sentence that tells a thing of the speaker's with
     its owner left out written with "my" (:func:`_sentence`), when the turn says nothing
-    of anyone else (:func:`others_named`)."""
+    of anyone else (:func:`others_named`); news told under a label first written as the
+    speaker's statement (``labelled.py``: "Gym update: Nuffield Health now"), and the news a
+    question carries put after it as a statement (``questioned.py``: "... now that I live
+    in Leeds?")."""
+    text = told_in_question(labelled(text))
     if others_named(text):
         return text
     parts = _SENTENCE.split(text)

@@ -21,7 +21,10 @@ love time day week month year today work home make made know think want need see
 
 
 #: Function words of the languages written in Latin letters English is most often mixed up
-#: with (French, Spanish, German, Italian, Portuguese), none of them an English word.
+#: with (French, Spanish, German, Italian, Portuguese), none of them an English word: not
+#: the ones spelt as one ("car", "ma", "ta", "soy", "um", "im" for "I'm"), which a texted
+#: English turn has with few common words ("new car!! little red Mazda, obsessed" read as
+#: French by its "car").
 _FOREIGN = frozenset("""
 le la les un une des du et est sont pas je tu il elle nous vous ils elles avec pour dans
 sur au aux ce cette mon ma mes ton ta ses leur qui que quoi mais ou donc car très suis été
@@ -30,7 +33,9 @@ está estoy soy tengo der das dem ein eine einen einem einer und ist sind nicht 
 sie wir mit für auf aus bei nach von zu im habe auch sehr gestern meiner meine lo gli della
 dei delle che non sono ho io lui lei noi voi loro molto anche os um uma não é são eu ele
 nós vocês muito também
-""".split()) - _COMMON_EN
+""".split()) - _COMMON_EN - frozenset("""
+car ma ta ton con soy er im um lo yo ho os die sin pan son eu y
+""".split())
 
 
 def is_english(text: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
+from .habits import habit_verb_of
 from .negated import negated_habit
 from .offers import offer
 from .plans import plan
@@ -23,7 +24,7 @@ from .episode_words import GENERIC, ends_as_ing
 from .spoken import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
-                    PAST_TENSE as _PAST_TENSE, QUALIFIERS as _QUALIFIERS, STATES as _STATES)
+                    QUALIFIERS as _QUALIFIERS, STATES as _STATES)
 
 __all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key",
            "statements"]
@@ -415,8 +416,7 @@ def _habit(s: str, turn: int, who: str) -> Candidate | None:
     if m is None:
         return None
     verb, x = m["v"].lower(), _obj(m["x"])
-    if verb in _NOT_HABITS or verb.endswith(("ed", "ly")) or ends_as_ing(verb) or \
-            verb in _PAST_TENSE or \
+    if not habit_verb_of(verb, x or "", m["s"]) or ends_as_ing(verb) or \
             not x or _ABOUT_THEM.search(x) or _POINTS_BACK.search(x):
         return None
     if x.split()[0].lower() in _NOT_HABITS | set(_VERBS):

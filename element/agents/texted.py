@@ -22,7 +22,7 @@ from .episode_words import SPAN, STATUSES
 from .facts import STATES
 from .irregular import BASES
 
-__all__ = ["PRESENT_VERBS", "REQUESTED", "FEELING", "BARE_VALUE", "TEXTED"]
+__all__ = ["PRESENT_VERBS", "REQUESTED", "FEELING", "DIETS", "BARE_VALUE", "TEXTED"]
 
 #: Verbs whose base form opens a present told without "I": the irregular ones (but "be", and
 #: "let", whose opening is an order: "Let me know"), and those the profile asks a person's
@@ -52,6 +52,10 @@ REQUESTED: tuple[str, Callable[[re.Match[str]], str]] = (
 #: that causes one is an adjective ("Amazing the difference it makes").
 FEELING = frozenset("""loving enjoying missing hating liking adoring dreading craving
 appreciating relishing""".split())
+
+#: The diets a person goes on, by their adjective ("gone vegan", "turned pescatarian").
+DIETS = frozenset("""vegetarian vegan pescatarian veggie keto paleo gluten-free dairy-free
+teetotal""".split())
 
 #: A name alone and the present it holds from ("Lidl now", "Kia Niro these days", "Leeds
 #: since May"): a value with its subject and verb left to the sentence before.
@@ -107,6 +111,15 @@ TEXTED: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"^(?:(?:full|fully|totally|completely|officially|strictly|finally)\s+)?(?:"
      + "|".join(sorted(STATUSES | set(STATES))) + r")\b(?=[\s,]+(?:now|these days|nowadays|"
      r"as of)\b)", "I am \\g<0>"),
+    # "Put in my notice at Tesco", "Set up my own business", "Cut out our takeaways": a
+    # past the same as its base, "I" dropped; the speaker's "my" says it is no order (an
+    # order to the listener would say "your").
+    (r"^(?=(?:put|set|cut|shut)\s+(?:(?:in|up|out|down|off|back|aside)\s+)?(?:my|our)\b)",
+     "I "),
+    # "Gone fully vegan since the summer", "Went veggie in May", "Turned pescatarian": a
+    # diet taken up, "I have" dropped (the diets of ``DIETS``).
+    (r"^(?:gone|went|turned)\s+(?=(?:(?:full|fully|totally|completely|strictly|mostly)\s+)?"
+     r"(?:" + "|".join(sorted(DIETS)) + r")\b)", "I have gone "),
     # "Done with Asda", "Through with the gym": the speaker's ending, told by the state
     # it leaves them in, "I am" dropped.
     (r"^(?:done|through|finished)\s+with\s+(?!(?:it|that|this|you|them)\b)", "I am \\g<0>"),
