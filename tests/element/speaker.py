@@ -74,6 +74,16 @@ def replaces(store: Any, before: str, after: str, old: str, new: str) -> None:
     assert background_kept(now), now
 
 
+def ends(store: Any, before: str, after: str, old: str) -> None:
+    """Assert that ``after`` supersedes (among what it decides) the memory holding ``old``:
+    ``old`` no longer current, the background kept; the new value is not asked for (an
+    ending, or a change whose value the memory may word its own way)."""
+    assert "supersede" in tell_after(store, before, after), current(store)
+    now = current(store)
+    assert old not in now
+    assert background_kept(now)
+
+
 def keeps(store: Any, before: str, after: str) -> None:
     """Assert that ``after`` supersedes nothing and ``before``'s last word is still held."""
     assert "supersede" not in tell_after(store, before, after), current(store)

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from element.agents.bygone import bygone_target, markers
-from tests.element.speaker import background_kept, current, open_store, tell_after
+from tests.element.speaker import current, ends, open_store, tell_after
 
 WHO = "Ana"
 
@@ -105,10 +105,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_thing_told_as_over_supersedes_its_memory(store: Any, before: str, after: str,
                                                     old: str) -> None:
-    assert "supersede" in tell_after(store, before, after), current(store)
-    now = current(store)
-    assert old not in now
-    assert background_kept(now)
+    ends(store, before, after, old)
 
 
 @pytest.mark.parametrize("before,after", [

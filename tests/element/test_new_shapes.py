@@ -25,7 +25,7 @@ from element.agents.role import workplace
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 
 from tests.element.speaker import (BACKGROUND, tell_after, SETTINGS, SUBJECT,
-                                   background_kept, current, open_store, tell)
+                                   background_kept, current, ends, open_store, tell)
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -66,10 +66,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 ])
 def test_a_change_in_a_new_shape_supersedes_its_fact(store: Any, before: str, after: str,
                                                       old: str) -> None:
-    assert "supersede" in tell_after(store, before, after), current(store)
-    now = current(store)
-    assert old not in now
-    assert background_kept(now)
+    ends(store, before, after, old)
 
 
 @pytest.mark.parametrize("before,after", [
