@@ -1,10 +1,10 @@
 """One access log line per request: client, method, path, status, milliseconds; and what
 the request was (its id, op and element), told to the server's metrics.
 
-Logged to ``triform.access`` when the response has been sent whole (a git fetch or an event
-stream is timed to its end). The line never holds a token or a body: headers and bodies
-are not logged at all, and the query string is left out too, so whatever a client puts
-there stays out of the log::
+Logged to ``triform.access`` as the last byte of the response goes out (a git fetch or an
+event stream is timed to its end), so a client's next request is logged after this one.
+The line never holds a token or a body: headers and bodies are not logged at all, and
+the query string is left out too, so whatever a client puts there stays out of the log::
 
     127.0.0.1 POST /api/demo/memory/ops/store 201 12.4 ms
 
@@ -129,7 +129,6 @@ class AccessLog:
             self.observer.request_started(route)
 
         length: list[int] = []
-        observed: list[bool] = []
 
         def start(code: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             status[:] = [code.split(" ", 1)[0]]
@@ -137,33 +136,13 @@ class AccessLog:
                          if k.lower() == "content-length" and v.isdigit()][:1]
             return start_response(code, [*headers, ("X-Request-ID", request_id)], *args)
 
-        def observe() -> None:
-            if self.observer is not None and not observed:
-                observed.append(True)
-                self.observer.request_finished(route, status[0] if status else "-",
-                                               time.monotonic() - started)
+        finished: list[bool] = []
 
-        reset = _REQUEST_ID.set(request_id)
-        try:
-            result = self.app(environ, start)
-            if length == [0]:
-                observe()
-            try:
-                sent = 0
-                for chunk in result:
-                    sent += len(chunk)
-                    if length and sent >= length[0]:
-                        # Counted before the last byte goes out, so a scrape made once
-                        # the client has its answer already shows the request (the
-                        # server may resume this generator only after the client read
-                        # it). A streamed answer (no length) is counted when it ends.
-                        observe()
-                    yield chunk
-            finally:
-                close = getattr(result, "close", None)
-                if close is not None:
-                    close()
-        finally:
+        def finish() -> None:
+            """Log the line and tell the observer, once."""
+            if finished:
+                return
+            finished.append(True)
             seconds = time.monotonic() - started
             code = status[0] if status else "-"
             shown = _printable(path)
@@ -173,11 +152,36 @@ class AccessLog:
                             "element": route.element, "method": method, "path": shown,
                             "status": int(code) if code.isdigit() else None,
                             "duration_ms": round(seconds * 1000, 1)})
+            if self.observer is not None:
+                self.observer.request_finished(route, code, seconds)
+
+        reset = _REQUEST_ID.set(request_id)
+        try:
+            result = self.app(environ, start)
+            if length == [0]:
+                finish()
+            try:
+                sent = 0
+                for chunk in result:
+                    sent += len(chunk)
+                    if length and sent >= length[0]:
+                        # Done before the last byte goes out, so what a client does once
+                        # it has its answer (its next request, a metrics scrape) comes
+                        # after this request in the log and the counts: the server may
+                        # resume this generator only after the client read the chunk. A
+                        # streamed answer (no length) is done when it ends.
+                        finish()
+                    yield chunk
+            finally:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()
+        finally:
+            finish()
             try:
                 _REQUEST_ID.reset(reset)
             except (ValueError, RuntimeError):   # finished from another context
                 pass
-            observe()
 
 
 def _printable(path: str) -> str:

@@ -1,16 +1,20 @@
 """One access log line per request: method, path, status, milliseconds; never a token, a
-body or a query string. Checked over a real socket, git included."""
+body or a query string. Checked over a real socket, git included; and the middleware alone,
+for when a line is written: as the last byte of an answer goes out, so a client that has
+its answer and asks again finds its first request logged first."""
 
 from __future__ import annotations
 
 import logging
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from api.access_log import AccessLog
 from tests.helpers import clone
 
 LINE = re.compile(r"^127\.0\.0\.1 (?P<method>[A-Z]+) (?P<path>\S+) (?P<status>\d{3}) "
@@ -39,9 +43,8 @@ def test_each_request_is_one_line_without_secrets(server: Any, caplog: pytest.Lo
     assert client.get("/api/demo/memory/ops/store").status == 405
     assert client.get("/api/demo/memory/ops/stats", token="tfm_wrong").status == 401
     clone(server, git_env, tmp_path / "wc")
-    # A request's line is written once its answer is sent, so the next request (on
-    # another worker thread) may log first, and the clone's last line may still be on its
-    # way: compare as sets, once every line is in.
+    # A streamed answer (git's upload-pack) is logged when it ends, which may be after
+    # the client read it all: compare as sets, once every line is in.
     wanted = {("POST", "/api/demo/memory/ops/store", "201"),
               ("GET", "/api/demo/memory/ops/memories", "200"),
               ("GET", "/api/demo/memory/ops/store", "405"),
@@ -61,3 +64,55 @@ def test_each_request_is_one_line_without_secrets(server: Any, caplog: pytest.Lo
     for token in server.tokens.values():
         assert token not in text
     assert secret not in text and "limit=1" not in text and "tfm_wrong" not in text
+
+
+def answering(*chunks: bytes, length: bool = True) -> Any:
+    def app(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
+        headers = [("Content-Type", "text/plain")]
+        if length:
+            headers.append(("Content-Length", str(sum(map(len, chunks)))))
+        start_response("200 OK", headers)
+        yield from chunks
+    return app
+
+
+def environ(path: str) -> dict[str, Any]:
+    return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "SCRIPT_NAME": "",
+            "REMOTE_ADDR": "127.0.0.1"}
+
+
+def test_logged_when_the_last_byte_leaves_before_the_server_resumes(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="triform.access")
+    served = AccessLog(answering(b"hello ", b"world"))(environ("/healthz"),
+                                                       lambda *a: None)
+    assert next(served) == b"hello "
+    assert not caplog.records            # half sent: not done yet
+    assert next(served) == b"world"      # the last byte is out; the server has not resumed
+    [line] = [r.getMessage() for r in caplog.records]
+    assert line.startswith("127.0.0.1 GET /healthz 200 ") and line.endswith(" ms")
+    assert list(served) == []
+    assert len(caplog.records) == 1      # once, not again when the generator ends
+
+
+def test_a_streamed_answer_is_logged_at_its_end(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="triform.access")
+    served = AccessLog(answering(b"a", b"b", length=False))(environ("/api/events"),
+                                                             lambda *a: None)
+    assert [next(served), next(served)] == [b"a", b"b"]
+    assert not caplog.records            # no length: it may go on
+    assert list(served) == []
+    assert len(caplog.records) == 1
+
+
+def test_an_app_that_fails_is_still_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="triform.access")
+
+    def broken(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
+        raise RuntimeError("boom")
+        yield b""
+
+    with pytest.raises(RuntimeError):
+        list(AccessLog(broken)(environ("/healthz"), lambda *a: None))
+    [line] = [r.getMessage() for r in caplog.records]
+    assert " GET /healthz - " in line
