@@ -1,0 +1,187 @@
+"""An event or a story of the speaker's linked to the one fact it changes, when its new value
+is told by a noun of the speaker's rather than by a verb of change: "We got the keys to our
+new place in Portobello on Friday" after "I live in a flat in Stockbridge", "Celebrated my
+promotion to senior associate with the team" after "I'm a junior solicitor", "Drove the
+Skoda Octavia home from the dealer on Saturday" after "I drive a Vauxhall Corsa", "spent
+Wednesday in the Samsung shop and came out with a Galaxy S23" after "I use an iPhone 12".
+
+``begun.py`` reads the change-of-state verbs ("started at", "joined", "bought") and
+restates the event as its result in the verb's words ("has the keys to our new place in
+Portobello"), which the profile bank reads as about keys. People as often tell the result
+by a noun phrase that is the speaker's own and says it is the new one, whatever the verb
+around it ("celebrated", "got the keys to", "unpacked in"):
+
+- the speaker's *new* thing named ("our new place in Portobello", "my new job at Aldi",
+  "my brand new Skoda"): "new" with "my"/"our" says the thing is now the speaker's in
+  place of one before (the new value of a single-valued attribute, or one more: the
+  attribute decides, below);
+- the speaker's change told as a noun ("my promotion to senior associate", "my move to
+  Leith", "my transfer to the Leeds office"): what the speaker became or where they are;
+- a thing brought home or come away with ("drove the Skoda home from the dealer", "came
+  out with a Galaxy S23"): the speaker has it.
+
+Each is restated plainly as the value it leaves ("Isobel has a new place in Portobello",
+"Seren is senior associate", "Rhiannon has a Skoda Octavia"), so that the bank reads the
+attribute of the value and not of the verb, and then linked as ``begun.py`` links its
+results (:func:`begun.anchored_target`): to the speaker's one one-fact memory of a
+*single-valued* attribute that the memory answers best and the result answers among its
+best, naming a value the memory lacks; two such memories, none.
+
+Guarded, as a false link loses a true fact: the clause is the speaker's own (no other
+person's possessive before the thing, ``profile.whose``), of the present (no plan or wish,
+no past habit, ``index.TOLD_NOT_NOW``/``TOLD_PAST``), no addition anywhere in the episode
+("a second bike", "also": ``index.TOLD_ADDITION``), no negation, no hire or loan, no stay
+(``cues.bounded``: "a fortnight in Crete"), no question. A trip, a visit or another
+person's news has no such noun of the speaker's and is never read.
+
+No model call unless a clause reads so and a memory of the speaker's names another value
+(the embed-behind observe makes none on its own thread otherwise). Pure functions over
+texts and the pool.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
+
+from .begun import anchored_target
+from .cues import bounded
+from .decisions import Pool
+from .holders import UNKNOWN
+from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses
+from .profile import whose
+from .sentences import split_sentences
+from .slots import PEOPLE
+
+__all__ = ["linked_results", "linked_target"]
+
+#: Where the thing a noun phrase names ends: a time, a reason, another clause, a stop.
+_END = re.compile(
+    r"\s+(?:(?:on|in|at|by|over|during|before|after|since|until|from)\s+(?:the\s+)?(?:monday|"
+    r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+    r"june|july|august|september|october|november|december|spring|summer|autumn|fall|"
+    r"winter|weekend|morning|afternoon|evening|end|start|beginning|christmas|easter|\d)|"
+    r"(?:i|we|he|she|they)\b(?!')|last|this|next|yesterday|today|ago|after|before|because|"
+    r"since|when|while|and|but|so|which|who|where|with\s+(?:the|my|our|a|an)\b|"
+    r"for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|home|then|back|already|finally|"
+    r"at\s+last)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
+
+#: The speaker's new thing: "our new place in Portobello", "my new job at Aldi", "my
+#: brand new Skoda Octavia". The noun (one to three words) and what names it (a
+#: preposition and a name), or a name right after "new".
+_NEW = re.compile(r"\b(?:my|our)\s+(?:brand[\s-]+)?new\s+(?:(?P<n>(?:[a-z-]+\s+){0,2}?[a-z-]+)"
+                  r"\s+(?P<p>in|at|with|on)\s+(?P<o>.+)|(?P<named>(?-i:[A-Z]).+))$", re.I)
+
+#: The speaker's change told as a noun: "my promotion to senior associate", "my move to
+#: Leith", "our transfer to the Leeds office", "my appointment as head of year".
+_CHANGE_NOUN = re.compile(r"\b(?:my|our)\s+(?:recent\s+|big\s+)?(?P<n>promotion|appointment|"
+                          r"move|transfer|relocation)\s+(?:up\s+)?(?P<p>to|as|into)\s+(?P<o>.+)$",
+                          re.I)
+
+#: A thing brought home ("drove the Skoda Octavia home from the dealer") or come away with
+#: ("came out with a Galaxy S23"): the speaker has it.
+_BROUGHT = re.compile(r"\b(?:(?:drove|brought|wheeled|rode|took)\s+(?P<o>(?:the|a|an|my|our)\s+"
+                      r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+home\b|came\s+(?:out|away|home|back)\s+"
+                      r"with\s+(?P<w>(?:the|a|an|my|our)\s+.+))", re.I)
+
+#: A negation: what did not happen left nothing.
+_NEGATION = re.compile(r"\b(?:not|never|no|nor)\b|n't\b", re.I)
+
+#: A hire, a loan, a trial, a stay: the thing is not held for good.
+_TEMPORARY = re.compile(r"\b(?:hired|rented|borrowed|lent|loan|loaned|trial|temporary|"
+                        r"temporarily|courtesy|for\s+the\s+(?:day|weekend|week|night|"
+                        r"holidays?))\b", re.I)
+
+#: Another person's possessive before the thing: "my sister's new flat in Peckham", "her
+#: new job at Aldi", "Tom's promotion to manager": theirs, not the speaker's.
+_THEIRS = re.compile(r"\b(?:his|her|their|its)\b|\b[\w-]+'s?\s+(?:(?:brand[\s-]+)?new\s+|"
+                     r"first\s+|promotion|move|transfer)", re.I)
+
+
+def _cut(said: str) -> str:
+    """The thing a noun phrase names, up to its time, reason or next clause (eight words
+    at most)."""
+    return " ".join(_END.sub("", " " + said.strip()).split()[:8])
+
+
+def _named(thing: str) -> bool:
+    """Whether ``thing`` names a value by a proper name or a number, and is no person
+    ("my new boss": a person, not a value)."""
+    head = re.match(r"^(?:(?:a|an|the|my|our)\s+)?([\w'-]+)", thing, re.I)
+    return bool(re.search(r"(?-i:[A-Z])|\d", thing)) and \
+        not (head and head[1].lower().rstrip("s") in PEOPLE)
+
+
+def _own(clause: str) -> bool:
+    """Whether ``clause`` is the speaker's, of the present, held for good (the guards
+    above)."""
+    said = clause.strip()
+    if not said or said.endswith("?") or TOLD_NOT_NOW.search(said) or TOLD_PAST.search(said) \
+            or TOLD_ADDITION.search(said) or _NEGATION.search(said) or \
+            _TEMPORARY.search(said) or bounded(said) or _THEIRS.search(said):
+        return False
+    # The subject dropped ("Celebrated my promotion ...") is the speaker's.
+    return whose(said if re.match(r"(?:i|we|my|our)\b", said, re.I) else f"I {said}") \
+        in ("", UNKNOWN)
+
+
+def linked_result(clause: str, who: str) -> str | None:
+    """The value a noun of the speaker's in ``clause`` (raw, first person) leaves, told of
+    ``who`` plainly ("We got the keys to our new place in Portobello" -> "Isobel has a new
+    place in Portobello"), or None (none such, or not the speaker's present: :func:`_own`)."""
+    if not _own(clause):
+        return None
+    if (m := _CHANGE_NOUN.search(clause)) is not None:
+        thing = _cut(m["o"])
+        if not thing:
+            return None
+        if m["n"].lower() in ("promotion", "appointment"):
+            return f"{who} is {thing}"      # a role as often as a name: "senior associate"
+        return f"{who} moved {m['p'].lower()} {thing}" if _named(thing) else None
+    if (m := _NEW.search(clause)) is not None:
+        if m["named"]:
+            thing = _cut(m["named"])
+            return f"{who} has a {thing}" if _named(thing) else None
+        thing = _cut(m["o"])
+        return f"{who} has a new {m['n'].lower()} {m['p'].lower()} {thing}" \
+            if _named(thing) else None
+    if (m := _BROUGHT.search(clause)) is not None:
+        thing = _cut(m["o"] or m["w"])
+        thing = re.sub(r"^(?:the|my|our)\s+", "a ", thing, flags=re.I)
+        return f"{who} has {thing}" if _named(thing) else None
+    return None
+
+
+def linked_results(source: str, who: str) -> list[str]:
+    """The values the nouns of the speaker's in ``source`` (an episode's sentences, raw)
+    leave: each sentence whole when it is a statement's length, and each of its clauses.
+    None at all when the episode adds one more anywhere ("picked up a second bike")."""
+    if TOLD_ADDITION.search(source):
+        return []
+    found: list[str] = []
+    for sentence in split_sentences(source):
+        parts = clauses(sentence)
+        whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
+        for part in whole + parts:
+            told = linked_result(part, who)
+            if told and told not in found:
+                found.append(told)
+    return found
+
+
+def linked_target(source: str, pool: Pool, who: str, skip: list[str]) -> dict[str, Any] | None:
+    """The speaker's memory the value a noun of ``source`` leaves replaces (see the
+    module's docstring), or None. One model call at most, none without a result and a
+    memory naming another value."""
+    told = linked_results(source, who)
+    if not told:
+        return None
+    embedder = pool.embedder()
+    if embedder is None:
+        return None
+    try:
+        return anchored_target(told, pool.memories()[:MEANING_POOL], who, embedder, skip)
+    except Exception:   # a failing model finds nothing: the statement is added
+        return None
