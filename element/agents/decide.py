@@ -139,7 +139,8 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
                                 same_turn(pool, context)) or
                  role_target(cand.source or "", pool, who, same_turn(pool, context)) or
                  begun_target(cand.source or "", pool, who, same_turn(pool, context)) or
-                 linked_target(cand.source or "", pool, who, same_turn(pool, context))) \
+                 linked_target(cand.source or "", pool, who, same_turn(pool, context),
+                               obs.turns[cand.turn].content)) \
                 is not None \
                 and not predates(cand.source or cand.content, held):
             # A present state of the speaker's own ("I'm a health visitor these days",

@@ -46,7 +46,7 @@ from typing import Any
 
 from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
 
-from .begun import anchored_target
+from .begun import anchored_target, results as begun_results
 from .cues import bounded
 from .decisions import Pool
 from .holders import UNKNOWN
@@ -55,7 +55,7 @@ from .profile import whose
 from .sentences import split_sentences
 from .slots import PEOPLE
 
-__all__ = ["linked_results", "linked_target"]
+__all__ = ["linked_results", "linked_target", "told_apart"]
 
 #: Where the thing a noun phrase names ends: a time, a reason, another clause, a stop.
 _END = re.compile(
@@ -94,6 +94,12 @@ _TEMPORARY = re.compile(r"\b(?:hired|rented|borrowed|lent|loan|loaned|trial|temp
                         r"temporarily|courtesy|for\s+the\s+(?:day|weekend|week|night|"
                         r"holidays?))\b", re.I)
 
+#: A wish or a hope, an outcome awaited ("I'd love my move to HSBC ...", "hoping my
+#: transfer goes through", "waiting for my new Kia"): not (yet) the speaker's.
+_AWAITED = re.compile(r"(?:'d|\bwould|\bhop(?:e|es|ed|ing)|\bwish(?:es|ed|ing)?|"
+                      r"\bwant(?:s|ed|ing)?|\bwait(?:s|ed|ing)?\s+(?:for|on)|\bawait(?:s|ed|ing)?|"
+                      r"\bfingers\s+crossed|\bpending|\bgoes\s+through|\bif|\bonce)\b", re.I)
+
 #: Another person's possessive before the thing: "my sister's new flat in Peckham", "her
 #: new job at Aldi", "Tom's promotion to manager": theirs, not the speaker's.
 _THEIRS = re.compile(r"\b(?:his|her|their|its)\b|\b[\w-]+'s?\s+(?:(?:brand[\s-]+)?new\s+|"
@@ -120,7 +126,8 @@ def _own(clause: str) -> bool:
     said = clause.strip()
     if not said or said.endswith("?") or TOLD_NOT_NOW.search(said) or TOLD_PAST.search(said) \
             or TOLD_ADDITION.search(said) or _NEGATION.search(said) or \
-            _TEMPORARY.search(said) or bounded(said) or _THEIRS.search(said):
+            _TEMPORARY.search(said) or bounded(said) or _THEIRS.search(said) or \
+            _AWAITED.search(said):
         return False
     # The subject dropped ("Celebrated my promotion ...") is the speaker's.
     return whose(said if re.match(r"(?:i|we|my|our)\b", said, re.I) else f"I {said}") \
@@ -144,7 +151,13 @@ def linked_result(clause: str, who: str) -> str | None:
         if m["named"]:
             thing = _cut(m["named"])
             return f"{who} has a {thing}" if _named(thing) else None
-        thing = _cut(m["o"])
+        # Its noun a thing, not a person ("my new boss"), and a name after its preposition,
+        # not a time ("my new flat on Monday").
+        cut = _cut(f"{m['p']} {m['o']}")
+        if m["n"].lower().split()[-1].rstrip("s") in PEOPLE or \
+                not cut.lower().startswith(f"{m['p'].lower()} "):
+            return None
+        thing = cut[len(m["p"]):].strip()
         return f"{who} has a new {m['n'].lower()} {m['p'].lower()} {thing}" \
             if _named(thing) else None
     if (m := _BROUGHT.search(clause)) is not None:
@@ -171,11 +184,33 @@ def linked_results(source: str, who: str) -> list[str]:
     return found
 
 
-def linked_target(source: str, pool: Pool, who: str, skip: list[str]) -> dict[str, Any] | None:
+def told_apart(source: str, said: str | None) -> str:
+    """``source`` (an episode's sentences, joined without their stops: a story reads as one
+    sentence) told as its sentences again, with their stops: the sentences of ``said`` (the
+    raw turn) whose last two words the episode holds, in order; ``source`` itself when the
+    turn is not given or no sentence of it is found."""
+    if not said:
+        return source
+    held = " ".join(re.findall(r"[a-z0-9]+", source.lower()))
+    kept = []
+    for sentence in split_sentences(said):
+        words = re.findall(r"[a-z0-9]+", sentence.lower())
+        if len(words) >= 2 and f" {' '.join(words[-2:])} " in f" {held} ":
+            kept.append(sentence.strip().rstrip(".!") + ".")
+    return " ".join(kept) if kept else source
+
+
+def linked_target(source: str, pool: Pool, who: str, skip: list[str],
+                  said: str | None = None) -> dict[str, Any] | None:
     """The speaker's memory the value a noun of ``source`` leaves replaces (see the
-    module's docstring), or None. One model call at most, none without a result and a
-    memory naming another value."""
-    told = linked_results(source, who)
+    module's docstring), or None; a story of several sentences (``said``: the raw turn,
+    :func:`told_apart`) is read sentence by sentence, so also for the change-of-state verbs
+    of ``begun.py`` that begin one of its sentences. One model call at most, none without a
+    result and a memory naming another value."""
+    apart = told_apart(source, said)
+    told = linked_results(apart, who)
+    if len(list(split_sentences(apart))) > 1 and not TOLD_ADDITION.search(apart):
+        told += [t for t in begun_results(apart, who) if t not in told]
     if not told:
         return None
     embedder = pool.embedder()
