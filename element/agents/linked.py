@@ -95,15 +95,18 @@ _TEMPORARY = re.compile(r"\b(?:hired|rented|borrowed|lent|loan|loaned|trial|temp
                         r"holidays?))\b", re.I)
 
 #: A wish or a hope, an outcome awaited ("I'd love my move to HSBC ...", "hoping my
-#: transfer goes through", "waiting for my new Kia"): not (yet) the speaker's.
+#: transfer goes through", "waiting for my new Kia", "my promotion comes through next
+#: month", "up for a promotion to"): not (yet) the speaker's.
 _AWAITED = re.compile(r"(?:'d|\bwould|\bhop(?:e|es|ed|ing)|\bwish(?:es|ed|ing)?|"
                       r"\bwant(?:s|ed|ing)?|\bwait(?:s|ed|ing)?\s+(?:for|on)|\bawait(?:s|ed|ing)?|"
-                      r"\bfingers\s+crossed|\bpending|\bgoes\s+through|\bif|\bonce)\b", re.I)
+                      r"\bfingers\s+crossed|\bpending|\bgoes\s+through|\bif|\bonce|\bnext|\btomorrow|"
+                      r"\bsoon|\bup\s+for|\bapplied|\binterview(?:s|ed|ing)?)\b", re.I)
 
-#: Another person's possessive before the thing: "my sister's new flat in Peckham", "her
-#: new job at Aldi", "Tom's promotion to manager": theirs, not the speaker's.
-_THEIRS = re.compile(r"\b(?:his|her|their|its)\b|\b[\w-]+'s?\s+(?:(?:brand[\s-]+)?new\s+|"
-                     r"first\s+|promotion|move|transfer)", re.I)
+#: Another person's possessive in the clause: "my sister's new flat in Peckham", "her new
+#: job at Aldi", "Tom's promotion to manager", "drove my dad's Volvo home": theirs, not the
+#: speaker's ("it's", "that's" are no possessive).
+_THEIRS = re.compile(r"\b(?:his|her|their)\b|\b(?!(?:it|that|there|what|here|he|she|who|"
+                     r"let|where|how|one|this)'s\b)[a-z-]+'s\b|\b[a-z-]+s'(?=\s)", re.I)
 
 
 def _cut(said: str) -> str:
