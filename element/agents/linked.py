@@ -12,11 +12,13 @@ by a noun phrase that is the speaker's own and says it is the new one, whatever 
 around it ("celebrated", "got the keys to", "unpacked in"):
 
 - the speaker's *new* thing named ("our new place in Portobello", "my new job at Aldi",
-  "my brand new Skoda"): "new" with "my"/"our" says the thing is now the speaker's in
+  "my brand new Skoda", "the new flat in Leith" in the speaker's own clause): "new" with
+  "my"/"our"/"the" says the thing is now the speaker's in
   place of one before (the new value of a single-valued attribute, or one more: the
   attribute decides, below);
 - the speaker's change told as a noun ("my promotion to senior associate", "my move to
   Leith", "my transfer to the Leeds office"): what the speaker became or where they are;
+- the keys to a thing ("got the keys to the flat in Leith"): the speaker has it;
 - a thing brought home or come away with ("drove the Skoda home from the dealer", "came
   out with a Galaxy S23"): the speaker has it.
 
@@ -31,7 +33,10 @@ Guarded, as a false link loses a true fact: the clause is the speaker's own (no 
 person's possessive before the thing, ``profile.whose``), of the present (no plan or wish,
 no past habit, ``index.TOLD_NOT_NOW``/``TOLD_PAST``), no addition anywhere in the episode
 ("a second bike", "also": ``index.TOLD_ADDITION``), no negation, no hire or loan, no stay
-(``cues.bounded``: "a fortnight in Crete"), no question. A trip, a visit or another
+(``cues.bounded``: "a fortnight in Crete"; a holiday let, a hotel, a villa), no visit or
+look ("went to see the new flat", "popped into the new Tesco"), no wish or outcome awaited
+("hoping my transfer goes through", "next month"), no question; "the new X" only with a
+noun and its name ("the new flat in Leith"), never a named place anyone goes to. A trip, a visit or another
 person's news has no such noun of the speaker's and is never read.
 
 No model call unless a clause reads so and a memory of the speaker's names another value
@@ -71,8 +76,25 @@ _END = re.compile(
 #: The speaker's new thing: "our new place in Portobello", "my new job at Aldi", "my
 #: brand new Skoda Octavia". The noun (one to three words) and what names it (a
 #: preposition and a name), or a name right after "new".
-_NEW = re.compile(r"\b(?:my|our)\s+(?:brand[\s-]+)?new\s+(?:(?P<n>(?:[a-z-]+\s+){0,2}?[a-z-]+)"
-                  r"\s+(?P<p>in|at|with|on)\s+(?P<o>.+)|(?P<named>(?-i:[A-Z]).+))$", re.I)
+_NEW = re.compile(r"\b(?:my|our|the)\s+(?:brand[\s-]+)?new\s+(?:(?P<named>(?-i:[A-Z]).+)|"
+                  r"(?P<n>(?:[a-z-]+\s+){0,2}?[a-z-]+)\s+(?P<p>in|at|with|on)\s+(?P<o>.+))$", re.I)
+
+#: The keys to a thing got or handed over ("we got the keys to the flat in Leith", "picked
+#: up the keys for a Kia Niro"): the thing is the speaker's now.
+_KEYS = re.compile(r"\bkeys?\s+(?:to|for|of)\s+(?:(?:a|an|the|my|our)\s+)?(?:brand[\s-]+)?"
+                   r"(?:new\s+)?(?:(?P<named>(?-i:[A-Z]).+)|(?P<n>(?:[a-z-]+\s+){0,2}?[a-z-]+)\s+"
+                   r"(?P<p>in|at|on)\s+(?P<o>.+))$", re.I)
+
+#: A stay, not a home: a holiday let, a hotel, a rental for a trip.
+_STAY = re.compile(r"\b(?:airbnb|hotel|hostel|villa|chalet|caravan|campsite|cabin|lodge|"
+                   r"cottage|holiday|trip|getaway|break|stay|rental)\b", re.I)
+
+#: A visit or a look, not a holding: "went to see the new flat in Kemptown", "popped into
+#: the new Tesco in Leith", "had a look round the new office at Unilever".
+_SEEN = re.compile(r"\b(?:went|go|going|been|popped|stopped|dropped|called)\s+(?:in|into|to|by|"
+                   r"round|over|past)\b|\b(?:visit(?:s|ed|ing)?|view(?:s|ed|ing)?|tour(?:s|ed|ing)?|"
+                   r"saw|seen|see|look(?:s|ed|ing)?\s+(?:at|round|around|over)|showed\s+(?:me|us)|"
+                   r"open\s+(?:day|house|evening))\b", re.I)
 
 #: The speaker's change told as a noun: "my promotion to senior associate", "my move to
 #: Leith", "our transfer to the Leeds office", "my appointment as head of year".
@@ -130,7 +152,11 @@ def _own(clause: str) -> bool:
     if not said or said.endswith("?") or TOLD_NOT_NOW.search(said) or TOLD_PAST.search(said) \
             or TOLD_ADDITION.search(said) or _NEGATION.search(said) or \
             _TEMPORARY.search(said) or bounded(said) or _THEIRS.search(said) or \
-            _AWAITED.search(said):
+            _AWAITED.search(said) or _STAY.search(said) or _SEEN.search(said):
+        return False
+    # Told of a person of the speaker's ("Our neighbours got the keys ..."): theirs.
+    if (m := re.match(r"(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", said, re.I)) and \
+            any(w.lower().rstrip("s") in PEOPLE or w.lower() in PEOPLE for w in m[1].split()):
         return False
     # The subject dropped ("Celebrated my promotion ...") is the speaker's.
     return whose(said if re.match(r"(?:i|we|my|our)\b", said, re.I) else f"I {said}") \
@@ -150,10 +176,12 @@ def linked_result(clause: str, who: str) -> str | None:
         if m["n"].lower() in ("promotion", "appointment"):
             return f"{who} is {thing}"      # a role as often as a name: "senior associate"
         return f"{who} moved {m['p'].lower()} {thing}" if _named(thing) else None
-    if (m := _NEW.search(clause)) is not None:
-        if m["named"]:
+    if (m := _NEW.search(clause) or _KEYS.search(clause)) is not None:
+        if m["named"] and not re.match(r"the\b", m[0], re.I):
             thing = _cut(m["named"])
             return f"{who} has a {thing}" if _named(thing) else None
+        if not m["n"]:
+            return None     # "the new Tesco in Leith": a place anyone goes to, not the speaker's
         # Its noun a thing, not a person ("my new boss"), and a name after its preposition,
         # not a time ("my new flat on Monday").
         cut = _cut(f"{m['p']} {m['o']}")
@@ -210,10 +238,12 @@ def linked_target(source: str, pool: Pool, who: str, skip: list[str],
     :func:`told_apart`) is read sentence by sentence, so also for the change-of-state verbs
     of ``begun.py`` that begin one of its sentences. One model call at most, none without a
     result and a memory naming another value."""
+    told = linked_results(source, who)
     apart = told_apart(source, said)
-    told = linked_results(apart, who)
     if len(list(split_sentences(apart))) > 1 and not TOLD_ADDITION.search(apart):
-        told += [t for t in begun_results(apart, who) if t not in told]
+        # A story: its sentences read again apart (a verb or a noun opening a later one).
+        told += [t for t in linked_results(apart, who) + begun_results(apart, who)
+                 if t not in told]
     if not told:
         return None
     embedder = pool.embedder()

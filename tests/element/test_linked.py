@@ -52,14 +52,20 @@ def test_anothers_news_one_more_a_holiday_place_or_a_plan_keeps_both(
 
 @pytest.mark.parametrize("clause,result", [
     ("We got the keys to our new place in Leith on Friday", "Ann has a new place in Leith"),
-    ("Had a look round my new office at Unilever", "Ann has a new office at Unilever"),
+    ("Unpacked my desk in my new office at Unilever", "Ann has a new office at Unilever"),
     ("Finally picked up my brand new Skoda Fabia", "Ann has a Skoda Fabia"),
     ("Celebrated my promotion to senior associate with the team",
      "Ann is senior associate"),
     ("Toasted my move to the Leeds branch with the team", "Ann moved to the Leeds branch"),
     ("Drove the Mazda CX-5 home from the showroom", "Ann has a Mazda CX-5"),
     ("came out with a Galaxy S23", "Ann has a Galaxy S23"),
-    # Another's, one more, not held for good, not now, nothing named.
+    ("We got the keys to the new flat in Leith on Saturday", "Ann has a new flat in Leith"),
+    ("Picked up the keys for a Kia Niro at the weekend", "Ann has a Kia Niro"),
+    # Another's, one more, not held for good, not now, nothing named, a stay.
+    ("We got the keys to the Airbnb in Porto on Friday", None),
+    ("Our neighbours got the keys to the new house in Leith", None),
+    ("We went to see the new flat in Kemptown on Saturday", None),
+    ("Popped into the new Tesco in Leith for milk", None),
     ("My sister got the keys to her new place in Bath", None),
     ("Celebrated Tom's promotion to partner", None),
     ("Drove our second car home", None),
