@@ -36,8 +36,8 @@ no past habit, ``index.TOLD_NOT_NOW``/``TOLD_PAST``), no addition anywhere in th
 (``cues.bounded``: "a fortnight in Crete"; a holiday let, a hotel, a villa), no visit or
 look ("went to see the new flat", "popped into the new Tesco"), no wish or outcome awaited
 ("hoping my transfer goes through", "next month"), no question; "the new X" only with a
-noun and its name ("the new flat in Leith"), never a named place anyone goes to. A trip, a visit or another
-person's news has no such noun of the speaker's and is never read.
+noun and its name ("the new flat in Leith"), never a named place anyone goes to. A trip,
+a visit or another person's news has no such noun of the speaker's and is never read.
 
 No model call unless a clause reads so and a memory of the speaker's names another value
 (the embed-behind observe makes none on its own thread otherwise). Pure functions over
