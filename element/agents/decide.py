@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .begun import begun_target
+from .linked import linked_target
 from .bygone import episode_ending
 from .present import present_target
 from .decisions import Decision, Pool
@@ -137,7 +138,9 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
                  present_target(cand.source or "", pool, who,
                                 same_turn(pool, context)) or
                  role_target(cand.source or "", pool, who, same_turn(pool, context)) or
-                 begun_target(cand.source or "", pool, who, same_turn(pool, context))) \
+                 begun_target(cand.source or "", pool, who, same_turn(pool, context)) or
+                 linked_target(cand.source or "", pool, who, same_turn(pool, context),
+                               obs.turns[cand.turn].content)) \
                 is not None \
                 and not predates(cand.source or cand.content, held):
             # A present state of the speaker's own ("I'm a health visitor these days",
