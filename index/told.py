@@ -22,7 +22,7 @@ from .profile_bank import RELATIONS
 
 __all__ = ["ADDITION", "BEGUN", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW",
            "NOWISH", "NOW_WORD", "NO_LONGER", "PAST", "PAST_EVENT", "PRESENT_TIME", "REPLACED",
-           "THIS_PERIOD", "WISH", "aside", "gives_way", "names_gone", "relations",
+           "SPENT", "THIS_PERIOD", "WISH", "aside", "gives_way", "names_gone", "relations",
            "says_now", "tells_event", "told_of", "yields"]
 
 # One reader of these words for both sides of memory: the subconscious reads them in what a
@@ -247,10 +247,15 @@ def names_gone(older: str | None, newer: str | None) -> bool:
 _THAN = re.compile(r"\bthan\b[^,.;!?]*", re.I)
 
 
+#: A thing named by a participle ("a cockatiel called Pip", "a woman called Dorothy", "a
+#: greyhound named Biscuit"): a name given, no event told.
+_NAMING = re.compile(r"\b(?:called|named|nicknamed)\s+(?=[A-Z0-9])")
+
+
 def tells_event(text: str | None) -> bool:
     """Whether a memory tells a past event (:data:`PAST_EVENT`), outside a clause of
-    comparison."""
-    return bool(PAST_EVENT.search(_THAN.sub("", text or "")))
+    comparison and a naming participle (:data:`_NAMING`)."""
+    return bool(PAST_EVENT.search(_NAMING.sub(" ", _THAN.sub("", text or ""))))
 
 
 def yields(text: str | None) -> bool:
@@ -259,6 +264,19 @@ def yields(text: str | None) -> bool:
     said = text or ""
     return aside(said) or bool(ENDING.search(said)) and not _CHANGE_VERB.search(said)
 
+
+#: A stay told by the time spent away or come back from ("spent a week in Lisbon", "spent a
+#: lovely fortnight in Edinburgh", "is back from a week in Rome", "just got back from ten
+#: days in Kyoto"): a visit, no home or value of now (recall's reading only; a span of
+#: days to a month, not "spent two years at Google").
+SPENT = re.compile(r"\b(?:spent|spending|spend|back\s+from)\s+(?:a|an|the|one|two|three|four|"
+                   r"five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+"
+                   r"(?:[\w-]+\s+){0,2}?(?:days?|nights?|weeks?|weekends?|fortnights?|"
+                   r"months?)\b", re.I)
+#: A relative clause, to its end: what it tells (a past, a wish) is of the one it
+#: describes, not the subject's value ("a woman called Dorothy who used to run the Madrid
+#: office"; "a flat which was built in 1900").
+_RELATIVE = re.compile(r"\b(?:who|whom|whose|which)\b[^,.;!?]*", re.I)
 
 #: A wish or a stay: not the present whatever else its sentence says ("is thinking of
 #: moving to Leeds now", "would love to switch to tea").
@@ -275,10 +293,12 @@ def aside(text: str | None) -> bool:
     now" is a wish on both sides; "grew up in Cork. Lives in Dublin now" tells the
     present."""
     said = text or ""
-    if not (PAST.search(said) or NOT_NOW.search(said)):
+    own = _RELATIVE.sub(" ", said)
+    if not (PAST.search(own) or NOT_NOW.search(own) or SPENT.search(own)):
         return False
-    return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
-                   for sentence in re.split(r"(?<=[.!?;])\s+", said))
+    return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence) and
+                   not SPENT.search(sentence)
+                   for sentence in re.split(r"(?<=[.!?;])\s+", own))
 
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
@@ -326,6 +346,12 @@ def relations(text: str) -> frozenset[str]:
                      if w in RELATIONS and w not in HOUSEHOLD)
 
 
+#: A sentence opening with a person of the subject's named bare, or theirs: "Dad's car is a
+#: Skoda now", "Husband's car is a Tesla", "Sister moved to Manchester", "Mum and Dad
+#: ...": that person's fact, as a memory written from a speaker's "my dad's car" keeps
+#: the relation and drops the owner.
+_OPENING_RELATION = re.compile(r"^\W*([A-Za-z]+)(?:'s?)?\b(?!\s+(?:of|and)\b)")
+
 #: The words a sentence's subject may open with before the person whose it is: names
 #: (capitalised), articles and "and" ("Yesterday Maria's brother", "The twins' mum").
 _LEAD_WORD = re.compile(r"[A-Z][\w.'-]*|the|a|an|and|both|one|of")
@@ -340,6 +366,10 @@ def told_of(text: str) -> frozenset[str]:
     for Lionel from now on": :func:`_acts_on_owner`): that is the subject's own fact."""
     found: set[str] = set()
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
+        opening = _OPENING_RELATION.match(sentence)
+        if opening is not None and opening[1].lower() in RELATIONS and \
+                opening[1].lower() not in HOUSEHOLD:
+            found.add(opening[1].lower())
         for m in _RELATION.finditer(sentence):
             lead = re.sub(r"[\w'-]*$", "", sentence[:m.start() + 1]).split()
             if all(_LEAD_WORD.fullmatch(w) for w in lead) and not _acts_on_owner(sentence, m):
