@@ -300,8 +300,7 @@ def aside(text: str | None) -> bool:
     own = _RELATIVE.sub(" ", said)
     if not (PAST.search(own) or NOT_NOW.search(own) or SPENT.search(own)):
         return False
-    return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence) and
-                   not SPENT.search(sentence)
+    return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
                    for sentence in re.split(r"(?<=[.!?;])\s+", own))
 
 
