@@ -128,7 +128,6 @@ PAST = re.compile(rf"\b(?:{_HABIT}|back when|(?:was|were) (?:a|an|the|in|at|from
 PAST_EVENT = re.compile(
     r"(?<!\bhas )(?<!\bhave )(?<!\bhad )(?<!'s )(?<!'ve )(?<!\bis )(?<!\bare )(?<!\bam )"
     r"(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bgot )(?<!\bgetting )"
-    r"(?<!\ba )(?<!\ban )(?<!\bthe )(?<!\btheir )(?<!\bhis )(?<!\bher )(?<!\bmy )(?<!\bour )"
     r"\b(?:(?-i:[a-z])[a-z]+[^\We]ed|was|were|went|spent|did|took|came|made|met|saw|bought|sold|"
     r"gave|told|said|ran|flew|drove|rode|ate|drank|sat|stood|slept|kept|felt|found|thought|"
     r"brought|caught|taught|fought|sent|lent|built|lost|paid|held|heard|knew|threw|wrote|"
@@ -255,10 +254,19 @@ _THAN = re.compile(r"\bthan\b[^,.;!?]*", re.I)
 _NAMING = re.compile(r"\b(?:called|named|nicknamed)\s+(?=[A-Z0-9])")
 
 
+#: A determiner before a word: a past form after it is an adjective ("a chartered
+#: accountant", "the fixed rate", "a left turn"), no verb.
+_DETERMINER = re.compile(r"\b(?:a|an|the|their|his|her|my|our)\s+$", re.I)
+
+
 def tells_event(text: str | None) -> bool:
     """Whether a memory tells a past event (:data:`PAST_EVENT`), outside a clause of
-    comparison and a naming participle (:data:`_NAMING`)."""
-    return bool(PAST_EVENT.search(_NAMING.sub(" ", _THAN.sub("", text or ""))))
+    comparison and a naming participle (:data:`_NAMING`), and not by an adjective after
+    a determiner (:data:`_DETERMINER`)."""
+    said = _THAN.sub("", text or "")
+    if "named" in said or "called" in said:
+        said = _NAMING.sub(" ", said)
+    return any(not _DETERMINER.search(said, 0, m.start()) for m in PAST_EVENT.finditer(said))
 
 
 def yields(text: str | None) -> bool:
@@ -280,6 +288,7 @@ SPENT = re.compile(r"\b(?:spent|spending|spend|back\s+from)\s+(?:a|an|the|one|tw
 #: describes, not the subject's value ("a woman called Dorothy who used to run the Madrid
 #: office"; "a flat which was built in 1900").
 _RELATIVE = re.compile(r"\b(?:who|whom|whose|which)\b[^,.;!?]*", re.I)
+_RELATIVE_WORD = re.compile(r"\b(?:who|whom|whose|which)\b", re.I)
 
 #: A wish or a stay: not the present whatever else its sentence says ("is thinking of
 #: moving to Leeds now", "would love to switch to tea").
@@ -297,7 +306,7 @@ def aside(text: str | None) -> bool:
     now" is a wish on both sides; "grew up in Cork. Lives in Dublin now" tells the
     present."""
     said = text or ""
-    own = _RELATIVE.sub(" ", said)
+    own = _RELATIVE.sub(" ", said) if _RELATIVE_WORD.search(said) else said
     if not (PAST.search(own) or NOT_NOW.search(own) or SPENT.search(own)):
         return False
     return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
