@@ -256,7 +256,7 @@ _NAMING = re.compile(r"\b(?:called|named|nicknamed)\s+(?=[A-Z0-9])")
 
 #: A determiner before a word: a past form after it is an adjective ("a chartered
 #: accountant", "the fixed rate", "a left turn"), no verb.
-_DETERMINER = re.compile(r"\b(?:a|an|the|their|his|her|my|our)\s+$", re.I)
+_DETERMINER = re.compile(r"(?:^|\W)(?:a|an|the|their|his|her|my|our) $", re.I)
 
 
 def tells_event(text: str | None) -> bool:
@@ -266,7 +266,8 @@ def tells_event(text: str | None) -> bool:
     said = _THAN.sub("", text or "")
     if "named" in said or "called" in said:
         said = _NAMING.sub(" ", said)
-    return any(not _DETERMINER.search(said, 0, m.start()) for m in PAST_EVENT.finditer(said))
+    return any(not _DETERMINER.search(said[max(0, m.start() - 8):m.start()])
+               for m in PAST_EVENT.finditer(said))
 
 
 def yields(text: str | None) -> bool:
@@ -307,7 +308,8 @@ def aside(text: str | None) -> bool:
     present."""
     said = text or ""
     own = _RELATIVE.sub(" ", said) if _RELATIVE_WORD.search(said) else said
-    if not (PAST.search(own) or NOT_NOW.search(own) or SPENT.search(own)):
+    if not (PAST.search(own) or NOT_NOW.search(own) or
+            ("spen" in own or "back" in own) and SPENT.search(own)):
         return False
     return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
                    for sentence in re.split(r"(?<=[.!?;])\s+", own))
