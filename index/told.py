@@ -309,7 +309,7 @@ def aside(text: str | None) -> bool:
     said = text or ""
     own = _RELATIVE.sub(" ", said) if _RELATIVE_WORD.search(said) else said
     if not (PAST.search(own) or NOT_NOW.search(own) or
-            ("spen" in own or "back" in own) and SPENT.search(own)):
+            any(w in own.lower() for w in ("spen", "back")) and SPENT.search(own)):
         return False
     return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
                    for sentence in re.split(r"(?<=[.!?;])\s+", own))
