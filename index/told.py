@@ -22,7 +22,7 @@ from .profile_bank import RELATIONS
 
 __all__ = ["ADDITION", "BEGUN", "CHANGE", "CURRENT", "ENDING", "HOUSEHOLD", "NOT_NOW", "NOW",
            "NOWISH", "NOW_WORD", "NO_LONGER", "PAST", "PAST_EVENT", "PRESENT_TIME", "REPLACED",
-           "THIS_PERIOD", "WISH", "aside", "gives_way", "names_gone", "relations",
+           "SPENT", "THIS_PERIOD", "WISH", "aside", "gives_way", "names_gone", "relations",
            "says_now", "tells_event", "told_of", "yields"]
 
 # One reader of these words for both sides of memory: the subconscious reads them in what a
@@ -118,7 +118,9 @@ PAST = re.compile(rf"\b(?:{_HABIT}|back when|(?:was|were) (?:a|an|the|in|at|from
 #: holds ("the flat in Lisbon gets so much more light", "is brilliant on long trips"). A
 #: regular past ("-ed": not "need", "shed") or an irregular one (the grammar book's table
 #: of strong verbs, past forms only), neither after an auxiliary of the perfect or the
-#: passive ("has moved", "is married", "got engaged": the state they make holds). Read
+#: passive ("has moved", "is married", "got engaged": the state they make holds), nor a
+#: name ("Winifred": lower case only) or an adjective after a determiner ("a chartered
+#: accountant", "the fixed rate", "a retired teacher"). Read
 #: only where no cue says the value holds now (``answers_under.py``): a visit or a night
 #: out names a place or a thing as a home or a car does, in the past. Not in a clause of
 #: comparison (:func:`tells_event`: "more light than the old place did" sets the present
@@ -126,7 +128,7 @@ PAST = re.compile(rf"\b(?:{_HABIT}|back when|(?:was|were) (?:a|an|the|in|at|from
 PAST_EVENT = re.compile(
     r"(?<!\bhas )(?<!\bhave )(?<!\bhad )(?<!'s )(?<!'ve )(?<!\bis )(?<!\bare )(?<!\bam )"
     r"(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bgot )(?<!\bgetting )"
-    r"\b(?:[a-z]{2,}[^\We]ed|was|were|went|spent|did|took|came|made|met|saw|bought|sold|"
+    r"\b(?:(?-i:[a-z])[a-z]+[^\We]ed|was|were|went|spent|did|took|came|made|met|saw|bought|sold|"
     r"gave|told|said|ran|flew|drove|rode|ate|drank|sat|stood|slept|kept|felt|found|thought|"
     r"brought|caught|taught|fought|sent|lent|built|lost|paid|held|heard|knew|threw|wrote|"
     r"broke|chose|spoke|woke|wore|swam|sang|began|rang|won|hung|shook|forgot|fell|left|"
@@ -247,10 +249,25 @@ def names_gone(older: str | None, newer: str | None) -> bool:
 _THAN = re.compile(r"\bthan\b[^,.;!?]*", re.I)
 
 
+#: A thing named by a participle ("a cockatiel called Pip", "a woman called Dorothy", "a
+#: greyhound named Biscuit"): a name given, no event told.
+_NAMING = re.compile(r"\b(?:called|named|nicknamed)\s+(?=[A-Z0-9])")
+
+
+#: A determiner before a word: a past form after it is an adjective ("a chartered
+#: accountant", "the fixed rate", "a left turn"), no verb.
+_DETERMINER = re.compile(r"(?:^|\W)(?:a|an|the|their|his|her|my|our) $", re.I)
+
+
 def tells_event(text: str | None) -> bool:
     """Whether a memory tells a past event (:data:`PAST_EVENT`), outside a clause of
-    comparison."""
-    return bool(PAST_EVENT.search(_THAN.sub("", text or "")))
+    comparison and a naming participle (:data:`_NAMING`), and not by an adjective after
+    a determiner (:data:`_DETERMINER`)."""
+    said = _THAN.sub("", text or "")
+    if "named" in said or "called" in said:
+        said = _NAMING.sub(" ", said)
+    return any(not _DETERMINER.search(said[max(0, m.start() - 8):m.start()])
+               for m in PAST_EVENT.finditer(said))
 
 
 def yields(text: str | None) -> bool:
@@ -260,6 +277,20 @@ def yields(text: str | None) -> bool:
     return aside(said) or bool(ENDING.search(said)) and not _CHANGE_VERB.search(said)
 
 
+#: A stay told by the time spent away or come back from ("spent a week in Lisbon", "spent a
+#: lovely fortnight in Edinburgh", "is back from a week in Rome", "just got back from ten
+#: days in Kyoto"): a visit, no home or value of now (recall's reading only; a span of
+#: days to a month, not "spent two years at Google").
+SPENT = re.compile(r"\b(?:spent|spending|spend|back\s+from)\s+(?:a|an|the|one|two|three|four|"
+                   r"five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+"
+                   r"(?:[\w-]+\s+){0,2}?(?:days?|nights?|weeks?|weekends?|fortnights?|"
+                   r"months?)\b", re.I)
+#: A relative clause, to its end: what it tells (a past, a wish) is of the one it
+#: describes, not the subject's value ("a woman called Dorothy who used to run the Madrid
+#: office"; "a flat which was built in 1900").
+_RELATIVE = re.compile(r"\b(?:who|whom|whose|which)\b[^,.;!?]*", re.I)
+_RELATIVE_WORD = re.compile(r"\b(?:who|whom|whose|which)\b", re.I)
+
 #: A wish or a stay: not the present whatever else its sentence says ("is thinking of
 #: moving to Leeds now", "would love to switch to tea").
 _WISH_OR_STAY = re.compile(rf"\b(?:{_WISH}|{_STAY})\b", re.I)
@@ -267,7 +298,8 @@ _WISH_OR_STAY = re.compile(rf"\b(?:{_WISH}|{_STAY})\b", re.I)
 
 def aside(text: str | None) -> bool:
     """Whether a memory tells a value of the past, of a wish or of a stay (:data:`PAST`,
-    :data:`NOT_NOW`) and none of its sentences tells the change that makes the present
+    :data:`NOT_NOW`, :data:`SPENT`; outside a relative clause, which tells of the one it
+    describes) and none of its sentences tells the change that makes the present
     (:data:`CHANGE`, in a sentence with no wish or stay): it takes no part in newest
     first, keeping its ranked place. Read as the subconscious reads a statement
     (``element/agents/updates.py``: a sentence with a wish or a stay replaces nothing,
@@ -275,10 +307,12 @@ def aside(text: str | None) -> bool:
     now" is a wish on both sides; "grew up in Cork. Lives in Dublin now" tells the
     present."""
     said = text or ""
-    if not (PAST.search(said) or NOT_NOW.search(said)):
+    own = _RELATIVE.sub(" ", said) if _RELATIVE_WORD.search(said) else said
+    if not (PAST.search(own) or NOT_NOW.search(own) or
+            any(w in own.lower() for w in ("spen", "back")) and SPENT.search(own)):
         return False
     return not any(CHANGE.search(sentence) and not _WISH_OR_STAY.search(sentence)
-                   for sentence in re.split(r"(?<=[.!?;])\s+", said))
+                   for sentence in re.split(r"(?<=[.!?;])\s+", own))
 
 
 #: A person of the subject's named as whose a fact is: "Maria's brother", "their older
