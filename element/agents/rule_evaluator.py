@@ -27,6 +27,7 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
+from .referent import referred
 from .undergone import undergone
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
@@ -197,6 +198,17 @@ class RuleEvaluator:
             told = episode(text, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong] + said, kin=theirs,
                            loose=loose)
+            # An opening "he", "they", "it" told by what it names (``referent.py``), unless
+            # the turn only goes on about the speaker's previous one (``follow.py``).
+            resolved = referred(text, asked if observation.replies(i) else None,
+                                [who, *observation.others(i)])
+            if resolved != text and not (
+                    told is None and pool is not None and not keyed and not changes and
+                    continued(observation, i, pool, theirs) is not None):
+                text = resolved
+                told = episode(text, who, addressee=observation.others(i),
+                               consumed=[norm(c.source) for c in strong] + said,
+                               kin=theirs, loose=loose)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
