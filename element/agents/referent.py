@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from index import RELATIONS
+
 from .episode_words import STOP as _STOP
 from .language import COMMON_WORDS
 from .spoken import APOS, LEAD, NOT_NAMES, sentences
@@ -58,6 +60,9 @@ _AND = frozenset({"and"})
 #: Words that open a sentence and name no one.
 _COMMON = COMMON_WORDS | _STOP | {"what", "how", "who", "where", "when", "why", "which",
                                    "that", "this", "there", "here", "it"}
+#: A person named by who they are to someone ("my grandma", "your brother", "her boss").
+_KIN = re.compile(r"\b(?:my|your|our|his|her|their|the)\s+(?:" + "|".join(sorted(RELATIONS)) +
+                  r")\b", re.I)
 #: What the other speaker's question asks about: "How was the concert?", "How did the
 #: interview go?", "What was it like being part of that rescue mission?", "How's the new
 #: job going?", "Was the hike hard?".
@@ -100,7 +105,8 @@ def _referent(pronoun: str, before: list[str], asked: str | None,
         if not where.strip():
             continue
         if pronoun in ("he", "she"):
-            people = set(_names(where, skip))
+            # a person of the speaker's named by who they are ("my grandma") is one too
+            people = set(_names(where, skip)) | {m.group(0).lower() for m in _KIN.finditer(where)}
             if len(people) == 1:
                 return people.pop()
             if people:

@@ -28,6 +28,7 @@ from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
 from .referent import referred
+from .bare import bare_opening
 from .undergone import undergone
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
@@ -214,6 +215,14 @@ class RuleEvaluator:
                 # One fact per memory: a taste is not part of a dated event ("... last
                 # Friday. I can't stand cilantro" would date the taste too).
                 strong += tastes
+                told = episode(text, who, addressee=observation.others(i),
+                               consumed=[norm(c.source) for c in strong] + said,
+                               kin=theirs, loose=loose)
+            for _ in range(2):
+                if told is None or (opening := bare_opening(told)) is None:
+                    break
+                # Opening on a pronoun that names nothing found (``bare.py``): without it.
+                said.append(opening)
                 told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong] + said,
                                kin=theirs, loose=loose)

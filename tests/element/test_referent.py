@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from element.agents.bare import bare_opening
+from element.agents.episodes import Episode
 from element.agents.referent import referred
 from element.agents.subconscious import RuleEvaluator, observe, parse_observation
 from index import HashingEmbedder, MemorySettings, MemoryStore
@@ -104,3 +106,33 @@ def test_a_turn_going_on_about_the_last_one_still_continues_it(store: MemoryStor
     decisions = observe(store, MemorySettings(), more, RuleEvaluator()).decisions
     assert [d.action for d in decisions if d.action != "nothing"] in (["update"], [])
     assert len(store) == 1
+
+
+def test_a_memory_does_not_open_on_it_naming_nothing_found(store: MemoryStore) -> None:
+    """"It really helps me reset" after a remark naming nothing asked: the memory opens on
+    what the turn tells of the speaker instead (``bare.py``)."""
+    obs = parse_observation({"turns": [
+        {"role": "assistant", "name": "Gina", "content": "Glad you got some rest, huh?"},
+        {"role": "user", "name": "Ana", "content": "Absolutely! It really helps me reset and "
+         "recharge. I love camping trips with my family in the Lake District."}],
+        "subject_type": "guest", "subject_id": "ana"})
+    decisions = observe(store, MemorySettings(), obs, RuleEvaluator()).decisions
+    contents = [store.get(d.memory_id)["content"] for d in decisions if d.action == "add"]
+    assert contents and all(not c.startswith("It ") for c in contents)
+    assert any("camping trips" in c for c in contents)
+
+
+@pytest.mark.parametrize("sentence,bare", [
+    ("It really helps me reset and recharge", True),
+    ("It was made for a local church", True),
+    # "it" before what it is names the content itself
+    ("It was an awesome day at the park with my family", False),
+    # "it" of a judgement to come
+    ("It takes courage to talk about our own stories", False),
+    # a demonstrative before its noun, a pronoun of a pair with the speaker
+    ("This necklace is super special to me", False),
+    ("I went to the museum with my kids", False),
+])
+def test_only_it_naming_nothing_opens_bare(sentence: str, bare: bool) -> None:
+    told = Episode("...", "fact", (sentence, "I love it"), 4.0)
+    assert (bare_opening(told) is not None) is bare
