@@ -1,6 +1,5 @@
-"""A memory does not open on a pronoun its reader cannot place: "It really helps Ana reset
-and recharge" (what helps?), "They were scared but ..." (who?). When what the pronoun
-names is nowhere to be found (``referent.py`` found none), the sentence is left out of the
+"""A memory does not open on an "it" its reader cannot place: "It really helps Ana reset
+and recharge" (what helps?). When what the pronoun names is nowhere to be found (``referent.py`` found none), the sentence is left out of the
 turn's memory and the memory opens on the next one the turn tells ("Ana loves camping trips
 with their family ..."); a turn that says nothing else stores nothing of its own (it may
 still go on about the speaker's previous memory: ``follow.py``).
