@@ -1,8 +1,9 @@
 """A memory does not open on an "it" its reader cannot place: "It really helps Ana reset
-and recharge" (what helps?). When what the pronoun names is nowhere to be found (``referent.py`` found none), the sentence is left out of the
-turn's memory and the memory opens on the next one the turn tells ("Ana loves camping trips
-with their family ..."); a turn that says nothing else stores nothing of its own (it may
-still go on about the speaker's previous memory: ``follow.py``).
+and recharge" (what helps?). When what the pronoun names is nowhere to be found
+(``referent.py`` found none), the sentence is left out of the turn's memory and the memory
+opens on the next one the turn tells ("Ana loves camping trips with their family ..."); a
+turn that says nothing else stores nothing of its own (it may still go on about the
+speaker's previous memory: ``follow.py``).
 
 Bare: "it" as the subject; not "it" before what it is ("It was an awesome day at the park
 with my family", "It is a symbol of togetherness": the sentence names its content) and not
