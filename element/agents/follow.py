@@ -11,6 +11,7 @@ or gone, is left alone (so re-sending a window never adds the same sentences twi
 
 from __future__ import annotations
 
+from .bare import bare_opening
 from .decisions import Pool
 from .episodes import episode, follow_up
 from .observation import Observation
@@ -36,8 +37,15 @@ def continued(observation: Observation, i: int, pool: Pool,
     turn = observation.turns[j]
     keyed = extract(turn.content, j, who, answers_question=observation.answers_question(j),
                     replies=observation.replies(j), listener=listener(observation.others(j)))
-    told = episode(turn.content, who, addressee=observation.others(j),
-                   consumed=[norm(c.source) for c in keyed if not c.loose], kin=theirs)
+    consumed = [norm(c.source) for c in keyed if not c.loose]
+    told = episode(turn.content, who, addressee=observation.others(j), consumed=consumed,
+                   kin=theirs)
+    for _ in range(2):      # as the rules told it: not opening on a bare pronoun
+        if told is None or (opening := bare_opening(told)) is None:
+            break
+        consumed.append(opening)
+        told = episode(turn.content, who, addressee=observation.others(j), consumed=consumed,
+                       kin=theirs)
     target = pool.by_content(told.content) if told is not None else None
     if told is None or target is None:
         return None

@@ -27,6 +27,8 @@ from .follow import continued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .reported import reported
+from .referent import referred
+from .bare import bare_opening
 from .undergone import undergone
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
@@ -197,11 +199,30 @@ class RuleEvaluator:
             told = episode(text, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong] + said, kin=theirs,
                            loose=loose)
+            # An opening "he", "they", "it" told by what it names (``referent.py``), unless
+            # the turn only goes on about the speaker's previous one (``follow.py``).
+            resolved = referred(text, asked if observation.replies(i) else None,
+                                [who, *observation.others(i)])
+            if resolved != text and not (
+                    told is None and pool is not None and not keyed and not changes and
+                    continued(observation, i, pool, theirs) is not None):
+                text = resolved
+                told = episode(text, who, addressee=observation.others(i),
+                               consumed=[norm(c.source) for c in strong] + said,
+                               kin=theirs, loose=loose)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
                 # Friday. I can't stand cilantro" would date the taste too).
                 strong += tastes
+                told = episode(text, who, addressee=observation.others(i),
+                               consumed=[norm(c.source) for c in strong] + said,
+                               kin=theirs, loose=loose)
+            for _ in range(2):
+                if told is None or (opening := bare_opening(told)) is None:
+                    break
+                # Opening on a pronoun that names nothing found (``bare.py``): without it.
+                said.append(opening)
                 told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong] + said,
                                kin=theirs, loose=loose)
