@@ -34,10 +34,17 @@ class Attribute:
     #: without a change cue. Others add up (pets, languages, hobbies).
     single: bool
     questions: tuple[str, ...]
+    #: Asked of another person of theirs (their child, their boss, their doctor, their
+    #: friends): answered only by a statement that names someone other than its subject.
+    another: bool = False
 
 
 def _a(name: str, single: bool, *questions: str) -> Attribute:
     return Attribute(name, single, questions)
+
+
+def _of(name: str, single: bool, *questions: str) -> Attribute:
+    return Attribute(name, single, questions, another=True)
 
 
 #: A generic person profile, as questions (a contact record, an intake form, a CRM
@@ -46,24 +53,30 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("residence", True, "Where do they live?", "Which city or town is their home in?",
        "Which neighbourhood do they live in?", "What is their home address?"),
     _a("employer", True, "Which company do they work for?", "Who is their employer?",
-       "Where do they work?"),
+       "Where do they work?", "Where are they employed?",
+       "Which shop, firm or organisation do they work at?"),
     _a("occupation", True, "What is their job?", "What do they do for a living?",
-       "What is their job title or profession?"),
+       "What is their job title or profession?", "What do they work as?",
+       "What is their trade or profession?", "What is their role at work?"),
     _a("workplace", True, "Which office or site do they work from?",
        "Do they work from home or in the office?"),
-    _a("manager", True, "Who is their boss?", "Who is their manager or supervisor?",
+    _of("manager", True, "Who is their boss?", "Who is their manager or supervisor?",
        "Who do they report to at work?"),
-    _a("commute", True, "How do they get to work?", "How do they commute?"),
+    _a("commute", True, "How do they get to work?", "How do they commute?",
+       "What mode of transport do they use to get to work?"),
     _a("schedule", True, "What shifts or hours do they work?",
        "What is their working pattern?"),
     _a("education", True, "Which school, college or university do they attend?",
-       "What are they studying?", "What year or grade are they in at school?"),
+       "What are they studying?", "What year or grade are they in at school?",
+       "Which university or college are they at?", "What course are they doing?"),
     _a("partner", True, "Who is their partner?", "Who are they dating or married to?",
-       "What is their relationship status?"),
-    _a("child", True, "How old is their child?", "What year is their child in at school?",
+       "What is their relationship status?", "Are they single or seeing someone?",
+       "Are they in a relationship?"),
+    _of("child", True, "How old is their child?", "What year is their child in at school?",
        "Which school does their child go to?"),
     _a("name", True, "What is their name?", "What do they like to be called?"),
-    _a("age", True, "How old are they?", "When is their birthday?"),
+    _a("age", True, "How old are they?", "When is their birthday?", "What age are they?",
+       "How many years old are they?"),
     _a("origin", True, "Where are they from?", "What is their nationality?"),
     _a("diet", True, "What diet do they follow?", "Are they vegetarian or vegan?",
        "What do they eat or avoid eating?"),
@@ -72,7 +85,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("medication", True, "What medication do they take?",
        "What medicine are they prescribed?"),
     _a("health", False, "What health conditions do they have?"),
-    _a("doctor", True, "Who is their doctor or GP?", "Who is their dentist?"),
+    _of("doctor", True, "Who is their doctor or GP?", "Who is their dentist?"),
     _a("exercise", False, "What exercise do they do?", "What is their workout routine?"),
     _a("gym", True, "Which gym are they a member of?"),
     _a("smoking", True, "Do they smoke or vape?"),
@@ -102,8 +115,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("hair", True, "What colour is their hair?", "What hairstyle do they have?"),
     _a("contact", True, "What is their email address?", "What is their phone number?"),
     _a("volunteering", False, "Where do they volunteer?"),
-    _a("family", False, "Who is in their family?", "Where do their relatives live?"),
-    _a("friends", False, "Who are their friends?"),
+    _of("family", False, "Who is in their family?", "Where do their relatives live?"),
+    _of("friends", False, "Who are their friends?"),
 )
 
 #: The words of a person (or animal) a statement may be about other than its subject: kin,

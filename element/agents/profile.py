@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
+from index import ATTRIBUTES, RELATIONS, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
 from .holders import kin_modifier, possessed, same_holder
@@ -48,7 +48,7 @@ __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "
 #: The least cosine of a statement (stripped) with its attribute's best question for it to
 #: answer that question at all (all-MiniLM-L6-v2: "lives in Swindon" / "Where do they
 #: live?" .41; statements about nothing of the bank stay under .25).
-ANSWERS_MIN = 0.28
+ANSWERS_MIN = 0.38
 #: How much better than any other attribute's question it must answer its own.
 ANSWERS_MARGIN = 0.02
 #: The least cosine of two statements' answers to the whole bank (each centred): they
@@ -59,7 +59,7 @@ SIMILAR_FLOOR = 0.2
 #: A statement that answers no attribute clearly may still give the attribute of the one
 #: memory it is near (:func:`_anchored`): its answer to that attribute at least this, and
 #: within ``ANCHOR_GAP`` of its best answer.
-ANCHOR_MIN = 0.18
+ANCHOR_MIN = 0.28
 ANCHOR_GAP = 0.03
 
 
@@ -86,10 +86,15 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     and time stripped first)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
-    vectors = _unit(embedder.embed([strip_for_attribute(_alone(t, who), who) for t in texts]))
-    per = attribute_scores(vectors, question_vectors(embedder))
+    alone = [_alone(t, who) for t in texts]
+    both = _unit(embedder.embed([strip_for_attribute(t, who) for t in alone] +
+                                [as_asked(t, who) for t in alone]))
+    vectors = both[:len(texts)]
+    per = attribute_scores(both[len(texts):], question_vectors(embedder))
     out = []
-    for row, vector in zip(per, vectors, strict=True):
+    for row, vector, text in zip(per, vectors, texts, strict=True):
+        if not names_another(text, who):
+            row = np.where(_ANOTHER, np.float32(0.0), row)
         order = np.argsort(-row)
         best, second = float(row[order[0]]), float(row[order[1]])
         clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
@@ -98,6 +103,49 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
                            row))
     return out
+
+
+#: The attributes asked of another person of the subject's (``Attribute.another``).
+_ANOTHER = np.array([a.another for a in ATTRIBUTES])
+#: "is a dental nurse", "works as a store manager": the subject said to be what a noun
+#: names, a description of the subject, never who another person of theirs is.
+_SELF_CLASSIFIED = re.compile(r"^(?:is|works as|worked as)\s+(?:an?|the)\s", re.I)
+
+
+def names_another(text: str, who: str) -> bool:
+    """Whether a third-person text of ``who``'s may tell an attribute of another person of
+    theirs (``Attribute.another``: their child's school, their boss, their GP): it names
+    someone besides its subject (a word for a person of theirs, ``RELATIONS``, or a proper
+    name), and does not say its subject is what a noun names ("is a dental nurse", "is a
+    store manager at H&M": a job, not who their dentist or manager is)."""
+    rest = strip_for_attribute(text, who)
+    if _SELF_CLASSIFIED.match(rest):
+        return False
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)}
+    own = {w.lower() for w in who.split()}
+    return bool(words & RELATIONS) or bool({re.sub(r"'s?$", "", n) for n in names_of(text)}
+                                           - own)
+
+
+#: The words of the speaker as the bank's questions say them of a person ("they").
+_AS_THEY = (
+    (re.compile(r"\bI (?:am|is)\b"), "they are"), (re.compile(r"\bI was\b"), "they were"),
+    (re.compile(r"\bI\b"), "they"), (re.compile(r"\bmy\b", re.I), "their"),
+    (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bme\b", re.I), "them"),
+)
+
+
+def as_asked(text: str, who: str) -> str:
+    """A third-person text of ``who``'s said of "they", as the bank's questions ask ("Rhiannon
+    is a dental nurse" -> "they are a dental nurse", "Maria's GP is Dr. Shah" -> "their GP
+    is Dr. Shah"), the words of change and time stripped: the subject's name gone, as in
+    :func:`strip_for_attribute`, but the sentence still a statement about a person, the
+    shape the questions ask of (the bare predicate "is a dental nurse" answers them less
+    than the statement does, all alike: hence ``ANSWERS_MIN``)."""
+    said = ". ".join(first_person(text, who)) or text
+    for pattern, word in _AS_THEY:
+        said = pattern.sub(word, said)
+    return strip_for_attribute(said, who)
 
 
 def _alone(text: str, who: str) -> str:
