@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from index import ATTRIBUTES, RELATIONS, Attribute, Embedder, attribute_scores, question_vectors
+from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
 from .holders import kin_modifier, possessed, same_holder
@@ -114,17 +114,10 @@ _SELF_CLASSIFIED = re.compile(r"^(?:is|works as|worked as)\s+(?:an?|the)\s", re.
 
 def names_another(text: str, who: str) -> bool:
     """Whether a third-person text of ``who``'s may tell an attribute of another person of
-    theirs (``Attribute.another``: their child's school, their boss, their GP): it names
-    someone besides its subject (a word for a person of theirs, ``RELATIONS``, or a proper
-    name), and does not say its subject is what a noun names ("is a dental nurse", "is a
-    store manager at H&M": a job, not who their dentist or manager is)."""
-    rest = strip_for_attribute(text, who)
-    if _SELF_CLASSIFIED.match(rest):
-        return False
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)}
-    own = {w.lower() for w in who.split()}
-    return bool(words & RELATIONS) or bool({re.sub(r"'s?$", "", n) for n in names_of(text)}
-                                           - own)
+    theirs (``Attribute.another``: their child's school, their boss, their GP): not when it
+    says its subject is what a noun names ("is a dental nurse", "is a store manager at
+    H&M": a job, not who their dentist or manager is)."""
+    return not _SELF_CLASSIFIED.match(strip_for_attribute(text, who))
 
 
 #: The words of the speaker as the bank's questions say them of a person ("they").
@@ -132,6 +125,8 @@ _AS_THEY = (
     (re.compile(r"\bI (?:am|is)\b"), "they are"), (re.compile(r"\bI was\b"), "they were"),
     (re.compile(r"\bI\b"), "they"), (re.compile(r"\bmy\b", re.I), "their"),
     (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bme\b", re.I), "them"),
+    (re.compile(r"\bwe\b", re.I), "they"), (re.compile(r"\bour\b", re.I), "their"),
+    (re.compile(r"\bus\b"), "them"),
 )
 
 
