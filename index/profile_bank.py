@@ -2,9 +2,12 @@
 
 The bank (``ATTRIBUTES``): the fields of a contact record, an intake form, a CRM profile
 (home, work, education, family, health, services, possessions, tastes), written as
-questions one asks to fill it in, each attribute single-valued (a home, an employer: one
-value at a time) or not (pets, languages, hobbies). Nothing in it names a value or comes
-from a case. Two layers read it: the subconscious (``element/agents/profile.py``: which
+questions one asks to fill it in, each attribute single-valued (a home, a job: one value
+at a time) or not (pets, languages, hobbies). Nothing in it names a value or comes from a
+case. A job is one attribute however it is told, by its employer or by its title (a job
+told one way and then the other is one job replaced, and a query of either asks it);
+an attribute asked of another person of theirs (their child, their boss, their doctor)
+says so (``Attribute.another``). Two layers read it: the subconscious (``element/agents/profile.py``: which
 attribute a new statement gives a new value) and recall (``recency.py``: which results
 answer the attribute a query asks). It lives here, below both (imports point down).
 
