@@ -7,9 +7,10 @@ at a time) or not (pets, languages, hobbies). Nothing in it names a value or com
 case. A job is one attribute however it is told, by its employer or by its title (a job
 told one way and then the other is one job replaced, and a query of either asks it);
 an attribute asked of another person of theirs (their child, their boss, their doctor)
-says so (``Attribute.another``). Two layers read it: the subconscious (``element/agents/profile.py``: which
-attribute a new statement gives a new value) and recall (``recency.py``: which results
-answer the attribute a query asks). It lives here, below both (imports point down).
+says so (``Attribute.another``). Two layers read it: the subconscious
+(``element/agents/profile.py``: which attribute a new statement gives a new value) and
+recall (``recency.py``: which results answer the attribute a query asks). It lives here,
+below both (imports point down).
 
 The question vectors are embedded once per model (:func:`question_vectors`), kept by the
 embedder's ``model_id``: not by ``id(embedder)``, which a new embedder may reuse once the
