@@ -57,14 +57,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("residence", True, "Where do they live?", "Which city or town is their home in?",
        "Which neighbourhood do they live in?", "What is their home address?"),
     # One attribute, a job, however told: by its employer ("works at Tesco") or by its title
-    # ("is a postman"); a job told one way and then the other is one job replaced.
+    # ("is a postman"); a job told one way and then the other is one job replaced. (Its
+    # questions stay few: each one more raises its answer to any query about work, "How
+    # does ... get to work?" tied with it.)
     _a("job", True, "Which company do they work for?", "Who is their employer?",
-       "Where do they work?", "Where are they employed?",
-       "Which shop, firm or organisation do they work at?",
-       "What is their job?", "What do they do for a living?",
-       "What is their job title or profession?", "What is their occupation?",
-       "What do they work as?",
-       "What is their trade or profession?", "What is their role at work?"),
+       "Where do they work?", "What is their job?", "What do they do for a living?",
+       "What is their job title or profession?", "What is their occupation?"),
     _a("workplace", True, "Which office or site do they work from?",
        "Do they work from home or in the office?"),
     _of("manager", True, "Who is their boss?", "Who is their manager or supervisor?",

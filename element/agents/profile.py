@@ -45,14 +45,10 @@ __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
 
-#: The least cosine of a statement (said of "they", :func:`as_asked`) with its attribute's
-#: best question for it to answer that question at all (all-MiniLM-L6-v2: "they live in
-#: Leith" / "Where do they live?" ~.5, "they work as a plumber" / the job's .51). Said of
-#: "they", every statement answers the bank about .1 more than its bare predicate did (the
-#: reading of main until issue 23's round 8, at .28): .38 lets the same share of LoCoMo's
-#: extracted facts answer an attribute (.8), and reads more updates' two memories as one
-#: single-valued attribute at as many controls read apart (``bench/profile_read_bench.py``).
-ANSWERS_MIN = 0.38
+#: The least cosine of a statement (stripped) with its attribute's best question for it to
+#: answer that question at all (all-MiniLM-L6-v2: "lives in Swindon" / "Where do they
+#: live?" .41; statements about nothing of the bank stay under .25).
+ANSWERS_MIN = 0.28
 #: How much better than any other attribute's question it must answer its own.
 ANSWERS_MARGIN = 0.02
 #: The least cosine of two statements' answers to the whole bank (each centred): they
@@ -62,17 +58,15 @@ ALIKE_MIN = 0.6
 SIMILAR_FLOOR = 0.2
 #: A statement that answers no attribute clearly may still give the attribute of the one
 #: memory it is near (:func:`_anchored`): its answer to that attribute at least this, and
-#: within ``ANCHOR_GAP`` of its best answer (.18 for the bare predicate; see
-#: ``ANSWERS_MIN``).
-ANCHOR_MIN = 0.28
+#: within ``ANCHOR_GAP`` of its best answer.
+ANCHOR_MIN = 0.18
 ANCHOR_GAP = 0.03
 
 
 @dataclass(frozen=True)
 class Profile:
-    """A statement's answers to the bank (read as :func:`as_asked` says it): its attribute
-    (None: it answers none clearly), its centred answers to every attribute, and its
-    stripped text's unit vector (the bare predicate: two values alike in kind)."""
+    """A statement's answers to the bank: its attribute (None: it answers none clearly),
+    its centred answers to every attribute, and its stripped text's unit vector."""
 
     attribute: Attribute | None
     answers: np.ndarray
@@ -88,17 +82,13 @@ def _unit(vectors: Any) -> np.ndarray:
 
 
 def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
-    """Each third-person text's :class:`Profile`: its answers read of the text said of
-    "they" (:func:`as_asked`), its vector of the text stripped of ``who``'s name and the
-    words of change and time; one model call for both (a self-description answers no
-    attribute of another person's, :func:`names_another`)."""
+    """Each third-person text's :class:`Profile` (``who``'s name and the words of change
+    and time stripped first; a self-description answers no attribute of another person's,
+    :func:`names_another`)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
-    alone = [_alone(t, who) for t in texts]
-    both = _unit(embedder.embed([strip_for_attribute(t, who) for t in alone] +
-                                [as_asked(t, who) for t in alone]))
-    vectors = both[:len(texts)]
-    per = attribute_scores(both[len(texts):], question_vectors(embedder))
+    vectors = _unit(embedder.embed([strip_for_attribute(_alone(t, who), who) for t in texts]))
+    per = attribute_scores(vectors, question_vectors(embedder))
     out = []
     for row, vector, text in zip(per, vectors, texts, strict=True):
         if not names_another(text, who):
@@ -126,29 +116,6 @@ def names_another(text: str, who: str) -> bool:
     says its subject is what a noun names ("is a dental nurse", "is a store manager at
     H&M": a job, not who their dentist or manager is)."""
     return not _SELF_CLASSIFIED.match(strip_for_attribute(text, who))
-
-
-#: The words of the speaker as the bank's questions say them of a person ("they").
-_AS_THEY = (
-    (re.compile(r"\bI (?:am|is)\b"), "they are"), (re.compile(r"\bI was\b"), "they were"),
-    (re.compile(r"\bI\b"), "they"), (re.compile(r"\bmy\b", re.I), "their"),
-    (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bme\b", re.I), "them"),
-    (re.compile(r"\bwe\b", re.I), "they"), (re.compile(r"\bour\b", re.I), "their"),
-    (re.compile(r"\bus\b"), "them"),
-)
-
-
-def as_asked(text: str, who: str) -> str:
-    """A third-person text of ``who``'s said of "they", as the bank's questions ask ("Rhiannon
-    is a dental nurse" -> "they are a dental nurse", "Maria's GP is Dr. Shah" -> "their GP
-    is Dr. Shah"), the words of change and time stripped: the subject's name gone, as in
-    :func:`strip_for_attribute`, but the sentence still a statement about a person, the
-    shape the questions ask of (the bare predicate "is a dental nurse" answers them less
-    than the statement does, all alike: hence ``ANSWERS_MIN``)."""
-    said = ". ".join(first_person(text, who)) or text
-    for pattern, word in _AS_THEY:
-        said = pattern.sub(word, said)
-    return strip_for_attribute(said, who)
 
 
 def _alone(text: str, who: str) -> str:

@@ -1,6 +1,6 @@
 """What the profile bank reads of a statement (``element/agents/profile.py``,
-``index/profile_bank.py``): the statement said of "they", as the bank's questions ask; a
-job one attribute however it is told; a self-description never another person's attribute.
+``index/profile_bank.py``): a job one attribute however it is told; a self-description
+never another person's attribute; an intake form's fields answered clearly.
 
 The sentences are written for these tests (none is a case of ``bench/data``); the real
 model reads them, since what they mean is the point.
@@ -12,20 +12,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.profile import ANSWERS_MIN, as_asked, profile_target, profiles
+from element.agents.profile import ANSWERS_MIN, profile_target, profiles
 from index import ATTRIBUTES
-
-
-@pytest.mark.parametrize("text,who,said", [
-    ("Ana is a dental hygienist", "Ana", "they are a dental hygienist"),
-    ("Ana's GP is Dr. Shah", "Ana", "their GP is Dr. Shah"),
-    ("Ana lives in Leith", "Ana", "they live in Leith"),
-    # the words of change and time go, as for the stripped text
-    ("Ana works at Screwfix now", "Ana", "they work at Screwfix"),
-])
-def test_a_statement_is_read_as_the_questions_ask_of_they(text: str, who: str,
-                                                          said: str) -> None:
-    assert as_asked(text, who) == said
 
 
 def _read(model: Any, who: str, *texts: str) -> list[str | None]:
