@@ -39,7 +39,8 @@ class Attribute:
     single: bool
     questions: tuple[str, ...]
     #: Asked of another person of theirs (their child, their boss, their doctor, their
-    #: friends): answered only by a statement that names someone other than its subject.
+    #: friends): never answered by a description of the subject itself ("is a dental
+    #: nurse" is a job, not who their dentist is; ``profile.names_another``).
     another: bool = False
 
 
