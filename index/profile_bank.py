@@ -2,11 +2,15 @@
 
 The bank (``ATTRIBUTES``): the fields of a contact record, an intake form, a CRM profile
 (home, work, education, family, health, services, possessions, tastes), written as
-questions one asks to fill it in, each attribute single-valued (a home, an employer: one
-value at a time) or not (pets, languages, hobbies). Nothing in it names a value or comes
-from a case. Two layers read it: the subconscious (``element/agents/profile.py``: which
-attribute a new statement gives a new value) and recall (``recency.py``: which results
-answer the attribute a query asks). It lives here, below both (imports point down).
+questions one asks to fill it in, each attribute single-valued (a home, a job: one value
+at a time) or not (pets, languages, hobbies). Nothing in it names a value or comes from a
+case. A job is one attribute however it is told, by its employer or by its title (a job
+told one way and then the other is one job replaced, and a query of either asks it);
+an attribute asked of another person of theirs (their child, their boss, their doctor)
+says so (``Attribute.another``). Two layers read it: the subconscious
+(``element/agents/profile.py``: which attribute a new statement gives a new value) and
+recall (``recency.py``: which results answer the attribute a query asks). It lives here,
+below both (imports point down).
 
 The question vectors are embedded once per model (:func:`question_vectors`), kept by the
 embedder's ``model_id``: not by ``id(embedder)``, which a new embedder may reuse once the
@@ -34,10 +38,18 @@ class Attribute:
     #: without a change cue. Others add up (pets, languages, hobbies).
     single: bool
     questions: tuple[str, ...]
+    #: Asked of another person of theirs (their child, their boss, their doctor, their
+    #: friends): never answered by a description of the subject itself ("is a dental
+    #: nurse" is a job, not who their dentist is; ``profile.names_another``).
+    another: bool = False
 
 
 def _a(name: str, single: bool, *questions: str) -> Attribute:
     return Attribute(name, single, questions)
+
+
+def _of(name: str, single: bool, *questions: str) -> Attribute:
+    return Attribute(name, single, questions, another=True)
 
 
 #: A generic person profile, as questions (a contact record, an intake form, a CRM
@@ -45,22 +57,28 @@ def _a(name: str, single: bool, *questions: str) -> Attribute:
 ATTRIBUTES: tuple[Attribute, ...] = (
     _a("residence", True, "Where do they live?", "Which city or town is their home in?",
        "Which neighbourhood do they live in?", "What is their home address?"),
-    _a("employer", True, "Which company do they work for?", "Who is their employer?",
-       "Where do they work?"),
-    _a("occupation", True, "What is their job?", "What do they do for a living?",
-       "What is their job title or profession?"),
+    # One attribute, a job, however told: by its employer ("works at Tesco") or by its title
+    # ("is a postman"); a job told one way and then the other is one job replaced. (Its
+    # questions stay few: each one more raises its answer to any query about work, "How
+    # does ... get to work?" tied with it.)
+    _a("job", True, "Which company do they work for?", "Who is their employer?",
+       "Where do they work?", "What is their job?", "What do they do for a living?",
+       "What is their job title or profession?", "What is their occupation?"),
     _a("workplace", True, "Which office or site do they work from?",
        "Do they work from home or in the office?"),
-    _a("manager", True, "Who is their boss?", "Who is their manager or supervisor?",
+    _of("manager", True, "Who is their boss?", "Who is their manager or supervisor?",
        "Who do they report to at work?"),
-    _a("commute", True, "How do they get to work?", "How do they commute?"),
+    _a("commute", True, "How do they get to work?", "How do they commute?",
+       "By what means of transport do they get to work?"),
     _a("schedule", True, "What shifts or hours do they work?",
        "What is their working pattern?"),
     _a("education", True, "Which school, college or university do they attend?",
-       "What are they studying?", "What year or grade are they in at school?"),
+       "What are they studying?", "What year or grade are they in at school?",
+       "Which university or college are they at?", "What course are they doing?"),
     _a("partner", True, "Who is their partner?", "Who are they dating or married to?",
-       "What is their relationship status?"),
-    _a("child", True, "How old is their child?", "What year is their child in at school?",
+       "What is their relationship status?", "Are they single or seeing someone?",
+       "Are they in a relationship?"),
+    _of("child", True, "How old is their child?", "What year is their child in at school?",
        "Which school does their child go to?"),
     _a("name", True, "What is their name?", "What do they like to be called?"),
     _a("age", True, "How old are they?", "When is their birthday?"),
@@ -72,7 +90,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("medication", True, "What medication do they take?",
        "What medicine are they prescribed?"),
     _a("health", False, "What health conditions do they have?"),
-    _a("doctor", True, "Who is their doctor or GP?", "Who is their dentist?"),
+    _of("doctor", True, "Who is their doctor or GP?", "Who is their dentist?"),
     _a("exercise", False, "What exercise do they do?", "What is their workout routine?"),
     _a("gym", True, "Which gym are they a member of?"),
     _a("smoking", True, "Do they smoke or vape?"),
@@ -102,8 +120,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("hair", True, "What colour is their hair?", "What hairstyle do they have?"),
     _a("contact", True, "What is their email address?", "What is their phone number?"),
     _a("volunteering", False, "Where do they volunteer?"),
-    _a("family", False, "Who is in their family?", "Where do their relatives live?"),
-    _a("friends", False, "Who are their friends?"),
+    _of("family", False, "Who is in their family?", "Where do their relatives live?"),
+    _of("friends", False, "Who are their friends?"),
 )
 
 #: The words of a person (or animal) a statement may be about other than its subject: kin,

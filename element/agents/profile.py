@@ -83,13 +83,16 @@ def _unit(vectors: Any) -> np.ndarray:
 
 def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     """Each third-person text's :class:`Profile` (``who``'s name and the words of change
-    and time stripped first)."""
+    and time stripped first; a self-description answers no attribute of another person's,
+    :func:`names_another`)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
     vectors = _unit(embedder.embed([strip_for_attribute(_alone(t, who), who) for t in texts]))
     per = attribute_scores(vectors, question_vectors(embedder))
     out = []
-    for row, vector in zip(per, vectors, strict=True):
+    for row, vector, text in zip(per, vectors, texts, strict=True):
+        if not names_another(text, who):
+            row = np.where(_ANOTHER, np.float32(0.0), row)
         order = np.argsort(-row)
         best, second = float(row[order[0]]), float(row[order[1]])
         clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
@@ -98,6 +101,21 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
                            row))
     return out
+
+
+#: The attributes asked of another person of the subject's (``Attribute.another``).
+_ANOTHER = np.array([a.another for a in ATTRIBUTES])
+#: "is a dental nurse", "works as a store manager": the subject said to be what a noun
+#: names, a description of the subject, never who another person of theirs is.
+_SELF_CLASSIFIED = re.compile(r"^(?:is|works as|worked as)\s+(?:an?|the)\s", re.I)
+
+
+def names_another(text: str, who: str) -> bool:
+    """Whether a third-person text of ``who``'s may tell an attribute of another person of
+    theirs (``Attribute.another``: their child's school, their boss, their GP): not when it
+    says its subject is what a noun names ("is a dental nurse", "is a store manager at
+    H&M": a job, not who their dentist or manager is)."""
+    return not _SELF_CLASSIFIED.match(strip_for_attribute(text, who))
 
 
 def _alone(text: str, who: str) -> str:
