@@ -56,7 +56,7 @@ from .sentences import split_sentences
 from .slots import PEOPLE
 from .updates import FACT_WORDS, Memory, content_terms, first_person, is_event
 
-__all__ = ["begun_result", "begun_target"]
+__all__ = ["begun_result", "begun_target", "pool_target"]
 
 #: The speaker as the one who acts, right before the verb: "I", "we", "I've just", or the
 #: subject dropped at the clause's start ("Joined the gym last week"); an opening word of
@@ -251,7 +251,14 @@ def results(source: str, who: str) -> list[str]:
 def begun_target(source: str, pool: Pool, who: str, skip: list[str]) -> dict[str, Any] | None:
     """The speaker's memory the state an event of ``source`` leaves replaces (see the
     module's docstring), or None. One model call at most."""
-    told = results(source, who)
+    return pool_target(results(source, who), pool, who, skip)
+
+
+def pool_target(told: Sequence[str], pool: Pool, who: str,
+                skip: list[str]) -> dict[str, Any] | None:
+    """The memory of the pool's newest (``MEANING_POOL``) that results ``told`` (plain
+    third-person statements) replace (:func:`anchored_target`), or None; one model call
+    at most, none when nothing is told."""
     if not told:
         return None
     embedder = pool.embedder()

@@ -51,11 +51,11 @@ from typing import Any
 
 from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
 
-from .begun import anchored_target, results as begun_results
+from .begun import pool_target, results as begun_results
 from .cues import bounded
 from .decisions import Pool
 from .holders import UNKNOWN
-from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses
+from .meaning import SIMILAR_WORDS, clauses
 from .profile import whose
 from .sentences import split_sentences
 from .slots import PEOPLE
@@ -244,12 +244,4 @@ def linked_target(source: str, pool: Pool, who: str, skip: list[str],
         # A story: its sentences read again apart (a verb or a noun opening a later one).
         told += [t for t in linked_results(apart, who) + begun_results(apart, who)
                  if t not in told]
-    if not told:
-        return None
-    embedder = pool.embedder()
-    if embedder is None:
-        return None
-    try:
-        return anchored_target(told, pool.memories()[:MEANING_POOL], who, embedder, skip)
-    except Exception:   # a failing model finds nothing: the statement is added
-        return None
+    return pool_target(told, pool, who, skip)
