@@ -257,6 +257,21 @@ _AFTERWARDS = re.compile(r"\b(?:before|until|till|then|after\s+that|since\s+then
                          r"\b(?:i|we)(?:'m|'re|'ve|\s+am|\s+are|\s+have)\b", re.I)
 
 
+#: A start or move to come, told in the present with its time ("My new job at Nationwide
+#: starts on Monday", "I start there in a fortnight", "we're moving in two weeks"): a
+#: plan, not what holds now. "started on Monday" and "moved in two weeks" are no match.
+_SCHEDULED = re.compile(
+    r"\b(?:starts?|begins?|starting|beginning|moves?|moving)\b[^.,;!?]{0,40}?\b(?:on\s+(?:"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:a|one|two|three|"
+    r"four|five|six|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|fortnights?|months?))\b",
+    re.I)
+
+
+def scheduled(sentence: str) -> bool:
+    """Whether ``sentence`` tells a start or move to come (:data:`_SCHEDULED`)."""
+    return _SCHEDULED.search(sentence) is not None
+
+
 def bounded(sentence: str) -> bool:
     """Whether ``sentence`` tells a span with an end (a stay: :data:`_STAY`; a past span
     with nothing after it: :data:`_PAST_SPAN`) and nothing of what holds now: a stay or a
@@ -327,7 +342,8 @@ def signals(sentence: str) -> Signals:
             ended.append(value)
     return Signals(change=strong or weak, strong=strong,
                    addition=bool(ADDITION.search(sentence)),
-                   not_now=bool(NOT_NOW.search(sentence)) or bounded(sentence),
+                   not_now=bool(NOT_NOW.search(sentence)) or bounded(sentence) or
+                   scheduled(sentence),
                    ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things),
                    now=bool(_NOWISH.search(sentence)))

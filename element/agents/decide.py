@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .begun import begun_target
+from .cues import scheduled
 from .linked import linked_target
 from .bygone import episode_ending
 from .present import present_target
@@ -133,7 +134,7 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
             return Decision("supersede", "a later statement changes what it says",
                             category=repeat["category"], memory_id=repeat["id"],
                             content=cand.content, context=context, intention=goal)
-        if repeat is None and \
+        if repeat is None and not scheduled(cand.source or "") and \
                 (held := theirs_target(cand.source or "", pool, who, (), evaluator) or
                  present_target(cand.source or "", pool, who,
                                 same_turn(pool, context)) or

@@ -79,3 +79,27 @@ def test_a_wish_is_kept_and_replaces_nothing(store):
     wish = [m for m in store.list(subject_type=SUBJECT[0], subject_id=SUBJECT[1],
                                   limit=10)[0] if "Cornwall" in m["content"]]
     assert wish[0]["category"] == "context"
+
+
+@pytest.mark.parametrize("before,after,held", [
+    ("I work at Lloyds Bank.", "My new job at Nationwide starts on Monday.", "Lloyds Bank"),
+    ("I work at Lloyds Bank.", "I start at Nationwide in a fortnight.", "Lloyds Bank"),
+    ("I live in York.", "We move into the new house in Leeds in two weeks.", "York"),
+])
+def test_a_start_or_move_to_come_replaces_nothing_yet(store, before, after, held):
+    """A start or move told with its time to come is a plan: the value held stays current
+    until then (as of today the job is still at Lloyds), and the plan is kept."""
+    tell(store, before)
+    assert tell(store, after) == ["add"], current(store)
+    now = current(store)
+    assert held in now and len(now.split(" | ")) == 2, now
+
+
+@pytest.mark.parametrize("before,after,new", [
+    ("I work at Lloyds Bank.", "I started at Nationwide on Monday.", "Nationwide"),
+    ("I live in York.", "We moved into the new house in Leeds two weeks ago.", "Leeds"),
+])
+def test_a_start_or_move_told_done_still_replaces(store, before, after, new):
+    tell(store, before)
+    assert tell(store, after) == ["supersede"], current(store)
+    assert new in current(store)
