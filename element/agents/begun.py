@@ -121,7 +121,7 @@ _ON_SPEAKER = re.compile(r"\b(?:(?:took|taken)\s+(?:me|us)\s+on\s+as|(?:promoted
 
 #: A beginning counted, the speaker's by "my"/"our", whatever the clause's subject: "Had my
 #: first day at Sainsbury's", "Monday was my first shift at the Co-op".
-_FIRST = re.compile(r"\b(?:my|our)\s+first\s+(?:full\s+|proper\s+|official\s+)?(?:day|week|"
+_FIRST = re.compile(r"\b(?:my|our)\s+first\s+(?:full\s+|proper\s+|official\s+)?(?P<n>day|week|"
                     r"fortnight|month|shift|term|session|appointment|lesson|class)\s+"
                     r"(?P<p>at|with|as|in|on)\s+(?P<o>.*)$", re.I)
 
@@ -212,7 +212,10 @@ def begun_result(clause: str, who: str) -> str | None:
     if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
         return f"{who} is {thing}"
     if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
-        return f"{who} started {m['p'].lower()} {thing}"
+        # A shift is worked, a term studied: said so, the bank reads the job or the
+        # school ("started at the Royal Infirmary" alone reads as a doctor's).
+        doing = {"shift": "working ", "term": "studying "}.get(m["n"].lower(), "")
+        return f"{who} started {doing}{m['p'].lower()} {thing}"
     return None
 
 

@@ -15,13 +15,14 @@ import re
 from typing import Any
 
 from .decisions import Pool
+from .episode_words import STOP
 from .episodes import tell
 from .profile import profile_target, values, whose
 from .holders import UNKNOWN
 from .cues import ranked
 from .updates import Signals, is_event, signals
 
-__all__ = ["by_meaning", "clauses", "several", "MEANING_POOL", "SIMILAR_WORDS"]
+__all__ = ["by_meaning", "clauses", "several", "still_held", "MEANING_POOL", "SIMILAR_WORDS"]
 
 #: A change statement longer than this is a story: its attribute is not looked for by
 #: similarity (only by key or a named old value).
@@ -48,6 +49,23 @@ def clauses(sentence: str) -> list[str]:
 def several(sentence: str) -> bool:
     """Whether ``sentence`` tells of several of a thing held at once ("two phones")."""
     return bool(_SEVERAL.search(sentence))
+
+
+def still_held(memory: dict[str, Any], content: str, sig: Signals, who: str) -> bool:
+    """Whether a statement found by meaning says again all that ``memory`` (a third-person
+    fact) says of its value, with no strong cue and nothing ended: the old value still
+    held, the statement about more of it ("I do my big shop at the Asda in Leeds now"
+    after "lives in Leeds"), not a new value in its place ("I play padel at the Leeds club
+    now" after "plays tennis at the Leeds club" changes the sport). What the memory says
+    of its value is its words after its verb, past the subject's name and small words, and
+    it names a value (a name, a number). A change that names the old value says so
+    ("moved from Leeds", "traded the Focus in"), and the finders by name read those first."""
+    if sig.strong or sig.ended or not values(memory["content"], who):
+        return False
+    own = {w.lower() for w in who.split()}
+    words = [w for w in re.findall(r"[a-z0-9]+", memory["content"].lower()) if w not in own]
+    said = [w for w in words[1:] if w not in STOP]      # past the verb
+    return bool(said) and set(said) <= set(re.findall(r"[a-z0-9]+", content.lower()))
 
 
 def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
@@ -84,6 +102,7 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     if not parts:
         return None
     try:
-        return profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
+        found = profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
+    return None if found is not None and still_held(found, content, sig, who) else found

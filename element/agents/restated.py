@@ -74,16 +74,23 @@ def restate(key: str, sentence: str, who: str, old: str) -> str | None:
     attribute (a value all of whose words are in ``old``, the speaker's name or a month is
     none): the sentence is then told as it is."""
     found = NEW_VALUES.get(key)
+    after = -1      # where the attribute's own word is said, for a name it introduces
     if found is None and key.startswith("fact:my:"):
         # "Eli's GP is Dr. Morgan", then "I changed GPs, I see Dr. Shah now": the same
         # words of the attribute, the new name.
         said = re.match(rf"^{re.escape(who)}'s (?P<k>[\w' -]+?) (?P<v>is|are) ", old)
         if said is not None:
             found = (_NAMED, f"{{who}}'s {said['k']} {said['v']} {{x}}")
+            word = re.search(rf"\b{re.escape(said['k'].split()[-1])}", sentence, re.I)
+            after = word.end() if word else -1
     if found is None:
         return None
     pattern, template = found
-    for m in reversed(list(pattern.finditer(sentence))):
+    matches = list(pattern.finditer(sentence))
+    # The name right after the attribute's word is the one it introduces ("my new
+    # dentist, Dr Okafor in Harborne": the dentist, not the place); else the last.
+    ordered = [m for m in matches if m.start() >= after] if after >= 0 else []
+    for m in ordered + list(reversed(matches)):
         value = m["x"].strip()
         words = [w.lower() for w in re.findall(r"[\w&']+", value)]
         named = [w for w in words if w not in _GENERIC]

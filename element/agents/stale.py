@@ -12,7 +12,7 @@ from typing import Any
 
 from .cues import ranked
 from .decisions import Pool
-from .meaning import SIMILAR_WORDS, several
+from .meaning import SIMILAR_WORDS, several, still_held
 from .profile import profiles, whose
 from .relation import relation_target
 from .restated import restate
@@ -110,8 +110,10 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
                                if sig.strong else None)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
-    return None if found is not None and sig.ended and _unlike(content, found, who, pool) \
-        else found
+    if found is not None and (still_held(found, content, sig, who) or
+                              sig.ended and _unlike(content, found, who, pool)):
+        return None
+    return found
 
 
 #: Below both of these, a statement that ends a thing it names ("gave up on the choir")

@@ -100,7 +100,10 @@ def test_a_plan_a_wish_or_a_past_habit_leaves_no_state(modal: str, act: str) -> 
     ("Made partner!!! Eight years of billable hours finally paid off.", ["Ann is partner"]),
     ("Made dinner for the whole street last night.", []),
     ("Monday was my first shift at the Co-op, my feet are killing me.",
-     ["Ann started at the Co-op"]),
+     ["Ann started working at the Co-op"]),
+    # A shift is worked, a term studied; a day may be either.
+    ("Finished my first term at Exeter, loving it.", ["Ann started studying at Exeter"]),
+    ("Monday was my first day at Sainsbury's.", ["Ann started at Sainsbury's"]),
     ("After starting at Deloitte I barely see the kids.", ["Ann started at Deloitte"]),
     ("Landed a job at Arup last month!", ["Ann started at Arup"]),
     ("I started seeing Tom in June.", ["Ann is dating Tom"]),
