@@ -21,7 +21,8 @@ from .inverted import inverted
 from .dates import iso, occurred_at, parse_session_date
 from .decide import decide, keyed_target
 from .decisions import WRITES, Decision, Pool
-from .endings import beside_ending, choice_change, ending_change
+from .choice import beside_ending, choice_change
+from .endings import ending_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .observation import Observation
