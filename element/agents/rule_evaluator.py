@@ -23,6 +23,7 @@ from .decide import decide, keyed_target
 from .decisions import WRITES, Decision, Pool
 from .choice import beside_ending, choice_change
 from .endings import ending_change
+from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .observation import Observation
@@ -304,6 +305,7 @@ class RuleEvaluator:
         if found is None or found.target is None:
             # The thing ended named in other words ("Done with coffee"): by meaning.
             found = ending_change(sentence, pool, who, turn, observation, taken) \
+                or event_change(sentence, pool, who, turn, observation, taken) \
                 or opposite_change(sentence, pool, who, turn, observation, taken) \
                 or choice_change(sentence, pool, who, turn, observation, taken,
                                  beside=read if after_end else ()) or found
