@@ -10,7 +10,10 @@ they tell what happened, in the past, with its circumstances:
   shift at Morrisons", "my leaving do at the Infirmary was on Friday";
 - the thing done away with by the speaker's hand through another's: "I had it scrapped",
   "we had the old shed taken down" (the causative with a participle of ending);
-- the thing gone to live elsewhere: "Marmalade went to live with my aunt in Devon";
+- the thing gone to live elsewhere, or for scrap: "Marmalade went to live with my aunt in
+  Devon", "the Corsa went to the scrapyard";
+- the thing taken back by another, or another doing the speaker's part now: "the council
+  took the allotment back", "someone else runs the under-tens now";
 - an act whose purpose is the ending, inside a short story: "In November I wrote to the
   choir director to give up my place" (the infinitive of purpose after a whole act, not
   a wish: "I want to give up" has no act before it).
@@ -78,6 +81,15 @@ _TRANSFER = re.compile(
     rf"^{_SUBJECT}(?:gave|handed|passed|returned|sold|signed)\s+(?P<x>{_NP.format(kin=_KIN)})"
     r"\s+(?:(?:back|over)\b|(?:on|in)(?=\s*$|\s+(?:to|at)\b)|to\s+(?!(?:me|us|myself|ourselves)\b)"
     r"(?:a|an|the|its|their|his|her|one|some|someone|somebody)\b)", re.I)
+#: Taken back or away from the speaker by another, not a person of theirs: "the council
+#: took the allotment back in the spring", "the bank took the van away".
+_TAKEN_BACK = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?:{_KIN}))\b)"
+                         rf"(?:[\w'-]+\s+){{1,3}}?(?:has\s+|have\s+)?(?:took|taken|reclaimed|"
+                         rf"repossessed)\s+(?P<x>{_NP.format(kin=_KIN)})\s+(?:back|away)\b",
+                         re.I)
+#: Another doing the speaker's part now: "someone else runs the under-tens now".
+_SOMEONE_ELSE = re.compile(r"^(?:someone|somebody)\s+else(?:'s|\s+has|\s+is)?\s+"
+                           r"(?:now\s+|taken\s+over\s+)?(?P<verb>[a-z]+)\s+(?P<x>.+)$", re.I)
 #: The last time of it, the speaker's, told in the past: "played my last game for the
 #: Harriers", "did my final session with the under-nines".
 _LAST = re.compile(rf"^{_SUBJECT}(?P<verb>[a-z]+)\s+(?:my|our)\s+(?:very\s+)?(?:last|final)\s+"
@@ -103,10 +115,14 @@ _CAUSED = re.compile(rf"\b(?:i|we)\s+(?:(?:have|'ve|had|'d)\s+)?(?:had|got)\s+"
 #: The thing gone to live with another or to a new home: "Marmalade went to live with my
 #: aunt", "the rabbits have gone to a new home".
 _RELOCATED = re.compile(r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
-                        r"(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+)?)\s+"
+                        r"(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+)??)"
+                        # A first act told before: "the Corsa failed its MOT and went ...".
+                        r"(?:\s+[a-z]+ed\s+[\w' -]+?\s+and)?\s+"
                         r"(?:has\s+|have\s+|'s\s+)?(?:went|gone|moved)\s+(?:off\s+)?"
                         r"(?:to\s+live\s+(?:with|at|in)|to\s+(?:a|an|her|his|their|its)\s+"
-                        r"(?:new|forever|loving)\s+(?:home|owners?|family))\b", re.I)
+                        r"(?:new|forever|loving)\s+(?:home|owners?|family)|"
+                        # Gone for scrap: "the Corsa went to the scrapyard".
+                        r"(?:to|for)\s+(?:the\s+)?scrap(?:yard|heap|\s+yard|\s+heap)?)\b", re.I)
 #: An act of the speaker's in the past whose purpose is an ending: "wrote to the choir
 #: director to give up my place", "rang the gym to cancel my membership". The act is
 #: whole before "to" (a complement after its verb), so no wish or try ("I want to quit").
@@ -155,6 +171,8 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
     if (m := _TRANSFER.match(own)) and speakers_own(own):
         return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
+    if (m := _TAKEN_BACK.match(own) or _SOMEONE_ELSE.match(own)) and _thing(m["x"]):
+        return [EventEnding(_thing(m["x"]))]
     if (m := _LAST.match(own)) and _past(m["verb"]) and speakers_own(own):
         if m["x"].lower().startswith("of "):
             return []   # "my last game of the season": one of a habit that goes on
