@@ -7,7 +7,8 @@ they tell what happened, in the past, with its circumstances:
   to the committee on Saturday", "handed the caravan over to its new owners", "gave the
   bees to a keeper in Essex";
 - the last time of it: "Played my last game for the Harriers in May", "worked my final
-  shift at Morrisons", "my leaving do at the Infirmary was on Friday";
+  shift at Morrisons", "my leaving do at the Infirmary was on Friday", "locked up the shop
+  for the last time", "put my guitar away for good", "said goodbye to the allotment";
 - the thing done away with by the speaker's hand through another's: "I had it scrapped",
   "we had the old shed taken down" (the causative with a participle of ending);
 - the thing gone to live elsewhere, or for scrap: "Marmalade went to live with my aunt in
@@ -98,9 +99,22 @@ _LAST = re.compile(rf"^{_SUBJECT}(?P<verb>[a-z]+)\s+(?:my|our)\s+(?:very\s+)?(?:
 #: The same, said of a day: "Friday was my last shift at Morrisons".
 _WAS_LAST = re.compile(r"\b(?:was|were)\s+(?:my|our)\s+(?:very\s+)?(?:last|final)\s+[\w-]+\s+"
                        r"(?P<x>(?:for|at|with|in|on|from)\s+.+)$", re.I)
-#: A farewell of the speaker's from it: "my leaving do at the Infirmary was last Friday".
-_FAREWELL = re.compile(r"\b(?:my|our)\s+(?:leaving|farewell|retirement)\s+[\w-]+\s+"
-                       r"(?P<x>(?:at|from|for|with)\s+.+?)(?:\s+(?:was|is|were)\b.*)?$", re.I)
+#: A farewell of the speaker's from it, or the last day there, told as past: "my leaving do
+#: at the Infirmary was last Friday", "my last day at the bank was Friday" ("is": to come).
+_FAREWELL = re.compile(r"\b(?:my|our)\s+(?:(?:leaving|farewell|retirement)|(?:very\s+)?"
+                       r"(?:last|final))\s+[\w-]+\s+(?P<x>(?:at|from|for|with)\s+.+?)\s+"
+                       r"(?:was|were)\b", re.I)
+#: A thing done for the last time or for good, the speaker's: "locked up the shop for the
+#: last time", "put my guitar away for good" (an object, not a place gone to: "moved to
+#: Leeds for good" is a move).
+_LAST_TIME = re.compile(rf"^{_SUBJECT}(?P<verb>[a-z]+)(?:\s+(?:up|out|down|off|away))?\s+"
+                        rf"(?P<x>{_NP.format(kin=_KIN)})(?:\s+(?:up|out|down|off|away|back))?"
+                        r"\s+(?:for\s+the\s+(?:very\s+)?(?:last|final)\s+time|for\s+good)\b",
+                        re.I)
+#: A farewell said to it: "said goodbye to the allotment", "waved a last goodbye to the boat".
+_GOODBYE = re.compile(rf"^{_SUBJECT}(?:said|waved|bid|bade)\s+(?:a\s+|our\s+|my\s+)?(?:last\s+|"
+                      rf"final\s+|fond\s+|sad\s+|tearful\s+)?(?:goodbyes?|farewells?)\s+to\s+"
+                      rf"(?P<x>{_NP.format(kin=_KIN)}(?:\s|$).*)$", re.I)
 #: The participles of a thing done away with: sold, scrapped, put down, rehomed,
 #: demolished, taken away; not a thing served ("had the boiler serviced", "got my car
 #: washed": it goes on).
@@ -156,6 +170,11 @@ _LIGHT = frozenset(terms(
     "weekend weekends"))
 
 
+#: A day said after the thing: "the depot on Christmas Eve", "the club on Saturday".
+_WHEN = re.compile(r"\s+(?:on|over|at)\s+(?:the\s+)?(?:(?:christmas|new\s+year'?s?|boxing)"
+                   r"\s*(?:eve|day)?|easter|[a-z]+day|weekend|\d+(?:st|nd|rd|th)?)\b.*$", re.I)
+
+
 def _past(verb: str) -> bool:
     low = verb.lower()
     return low in PAST or low.endswith("ed")
@@ -163,7 +182,7 @@ def _past(verb: str) -> bool:
 
 def _thing(text: str) -> str:
     """The thing said, cut at its time or reason, without a leading preposition."""
-    thing = thing_of(text)
+    thing = _WHEN.sub("", thing_of(text))
     return re.sub(r"^(?:for|at|with|in|on|of|from)\s+", "", thing, flags=re.I)
 
 
@@ -173,6 +192,9 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
         return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
     if (m := _TAKEN_BACK.match(own) or _SOMEONE_ELSE.match(own)) and _thing(m["x"]):
         return [EventEnding(_thing(m["x"]))]
+    if (m := _LAST_TIME.match(own)) and _past(m["verb"]) and speakers_own(own) or \
+            (m := _GOODBYE.match(own)) and speakers_own(own):
+        return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
     if (m := _LAST.match(own)) and _past(m["verb"]) and speakers_own(own):
         if m["x"].lower().startswith("of "):
             return []   # "my last game of the season": one of a habit that goes on
