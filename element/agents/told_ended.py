@@ -122,6 +122,12 @@ _DISPOSED = (r"(?:sold|scrapped|crushed|rehomed|re-homed|put\s+down|put\s+to\s+s
              r"destroyed|demolished|knocked\s+down|pulled\s+down|taken\s+(?:down|away)|"
              r"towed\s+away|cut\s+down|felled|removed|cancell?ed|closed(?:\s+down)?|"
              r"shut\s+down|written\s+off|repossessed|dismantled|disconnected)")
+#: The speaker's own act of doing away with it: "we had to rehome Biscuit in the spring",
+#: "scrapped the Volvo", "closed the café in March" (past, or the base after "had to").
+_DISPOSE = re.compile(rf"^{_SUBJECT}(?:(?:had|have|has)\s+to\s+(?P<base>sell|scrap|rehome|re-home|"
+                      r"demolish|dismantle|disconnect|close|shut|give\s+away)|(?P<past>scrapped|"
+                      r"rehomed|re-homed|demolished|dismantled|disconnected|gave\s+away))\s+"
+                      rf"(?P<x>(?:the|my|our)\s+(?!(?:{_KIN})\b).+|(?-i:[A-Z])[\w'-]+.*)$", re.I)
 #: The causative with a participle of ending (``named.ENDING`` or the disposals of a
 #: thing): "I had it scrapped", "we had the old shed taken down".
 _CAUSED = re.compile(rf"\b(?:i|we)\s+(?:(?:have|'ve|had|'d)\s+)?(?:had|got)\s+"
@@ -175,6 +181,13 @@ _WHEN = re.compile(r"\s+(?:on|over|at)\s+(?:the\s+)?(?:(?:christmas|new\s+year'?
                    r"\s*(?:eve|day)?|easter|[a-z]+day|weekend|\d+(?:st|nd|rd|th)?)\b.*$", re.I)
 
 
+def _head(text: str) -> str:
+    """The object acted on, without what it is at or of ("the gate at the allotment" is
+    the gate): a disposal or a transfer acts on the thing it names first."""
+    return _thing(re.sub(r"\s+(?:at|in|on|of|with|behind|near|by|from|for|to)\s+.*$", "", text,
+                         flags=re.I))
+
+
 def _past(verb: str) -> bool:
     low = verb.lower()
     return low in PAST or low.endswith("ed")
@@ -189,7 +202,9 @@ def _thing(text: str) -> str:
 def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
     if (m := _TRANSFER.match(own)) and speakers_own(own):
-        return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
+        return [EventEnding(_head(m["x"]))] if _head(m["x"]) else []
+    if (m := _DISPOSE.match(own)) and speakers_own(own) and _head(m["x"]):
+        return [EventEnding(_head(m["x"]))]
     if (m := _TAKEN_BACK.match(own) or _SOMEONE_ELSE.match(own)) and _thing(m["x"]):
         return [EventEnding(_thing(m["x"]))]
     if (m := _LAST_TIME.match(own)) and _past(m["verb"]) and speakers_own(own) or \
@@ -206,7 +221,7 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
         if x.lower() in ("it", "them"):
             first = _FIRST_NP.match(subject_first(sentence))
             x = first["x"] if first and not re.match(r"(?:i|we)\b", first["x"], re.I) else ""
-        return [EventEnding(_thing(x))] if x and _thing(x) else []
+        return [EventEnding(_head(x))] if x and _head(x) else []
     if (m := _RELOCATED.match(own)) and _thing(m["x"]) and \
             not set(m["x"].lower().split()) & PEOPLE:
         return [EventEnding(_thing(m["x"]))]

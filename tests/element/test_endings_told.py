@@ -32,6 +32,8 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("Locked up the shop for the last time on Friday.", "the shop"),
     ("Said goodbye to the allotment in October.", "the allotment"),
     ("My last day at the bank was Friday.", "the bank"),
+    ("We had to rehome Biscuit in the spring, the new flat doesn't allow dogs.", "Biscuit"),
+    ("Scrapped the old Fiesta in March.", "the old Fiesta"),
 ])
 def test_an_ending_told_as_an_event_names_its_thing(said, thing):
     assert [e.thing for e in event_endings(clean(said))] == [thing]
@@ -53,6 +55,7 @@ def test_an_ending_told_as_an_event_names_its_thing(said, thing):
     "My last day at the bank is Friday.",                      # to come
     "Said goodbye to my mum at the station.",                  # a person
     "Moved to Leeds for good in March.",                       # a move, no object
+    "I closed the gate at the allotment.",                     # no disposal
 ])
 def test_what_looks_like_an_ending_event_and_is_none(said):
     assert event_endings(clean(said)) == []
