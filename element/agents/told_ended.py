@@ -13,8 +13,10 @@ they tell what happened, in the past, with its circumstances:
   "we had the old shed taken down" (the causative with a participle of ending);
 - the thing gone to live elsewhere, or for scrap: "Marmalade went to live with my aunt in
   Devon", "the Corsa went to the scrapyard";
-- the thing taken back by another, or another doing the speaker's part now: "the council
-  took the allotment back", "someone else runs the under-tens now";
+- the thing taken back or ended by another (a body, not a person of theirs), or another
+  doing the speaker's part now: "the council took the allotment back", "the college axed
+  its evening programme", "someone else runs the under-tens now"; its end said as what an
+  event was: "that was the end of my time at the bank";
 - an act whose purpose is the ending, inside a short story: "In November I wrote to the
   choir director to give up my place" (the infinitive of purpose after a whole act, not
   a wish: "I want to give up" has no act before it).
@@ -128,6 +130,18 @@ _DISPOSE = re.compile(rf"^{_SUBJECT}(?:(?:had|have|has)\s+to\s+(?P<base>sell|scr
                       r"demolish|dismantle|disconnect|close|shut|give\s+away)|(?P<past>scrapped|"
                       r"rehomed|re-homed|demolished|dismantled|disconnected|gave\s+away))\s+"
                       rf"(?P<x>(?:the|my|our)\s+(?!(?:{_KIN})\b).+|(?-i:[A-Z])[\w'-]+.*)$", re.I)
+#: The end of it said as what an event was: "that was the end of my time at the bank",
+#: "the move meant the end of the allotment".
+_END_OF = re.compile(r"\b(?:was|were|meant|marked|spelled|spelt)\s+the\s+(?:very\s+)?end\s+of\s+"
+                     r"(?P<x>(?:the|my|our)\s+.+)$", re.I)
+#: Another (a body, not a person of the speaker's) ending the thing the speaker took part
+#: in: "the college axed its evening programme", "the council closed the lido in May" (not
+#: for a while or a reason: "closed the lido for repairs" is a pause).
+_THEY_ENDED = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?:{_KIN}))\b)"
+                         r"(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|finally\s+|just\s+)?"
+                         r"(?:closed(?:\s+down)?|shut(?:\s+down)?|axed|scrapped|cancell?ed|"
+                         r"disbanded|discontinued|wound\s+up|dropped|ended|sold\s+off)\s+"
+                         r"(?P<x>(?:the|its|their|my|our)\s+.+)$", re.I)
 #: The causative with a participle of ending (``named.ENDING`` or the disposals of a
 #: thing): "I had it scrapped", "we had the old shed taken down".
 _CAUSED = re.compile(rf"\b(?:i|we)\s+(?:(?:have|'ve|had|'d)\s+)?(?:had|got)\s+"
@@ -172,8 +186,7 @@ _LIGHT = frozenset(terms(
     "first old new keys key one ones day days week weeks month year years back over on in "
     "with for from have has had get got make made take took give gave hand handed "
     "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
-    "thursdays fridays saturdays sundays morning mornings evening evenings night nights "
-    "weekend weekends"))
+    "thursdays fridays saturdays sundays weekend weekends"))
 
 
 #: A day said after the thing: "the depot on Christmas Eve", "the club on Saturday".
@@ -203,6 +216,11 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
     if (m := _TRANSFER.match(own)) and speakers_own(own):
         return [EventEnding(_head(m["x"]))] if _head(m["x"]) else []
+    if (m := _END_OF.search(own)) and _thing(m["x"]):
+        return [EventEnding(_thing(m["x"]))]
+    if (m := _THEY_ENDED.match(own)) and _head(m["x"]) and \
+            not re.search(r"\bfor\s+(?!good\b|ever\b)", m["x"], re.I):
+        return [EventEnding(re.sub(r"^(?:its|their)\s+", "the ", _head(m["x"]), flags=re.I))]
     if (m := _DISPOSE.match(own)) and speakers_own(own) and _head(m["x"]):
         return [EventEnding(_head(m["x"]))]
     if (m := _TAKEN_BACK.match(own) or _SOMEONE_ELSE.match(own)) and _thing(m["x"]):

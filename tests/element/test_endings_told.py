@@ -34,6 +34,9 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("My last day at the bank was Friday.", "the bank"),
     ("We had to rehome Biscuit in the spring, the new flat doesn't allow dogs.", "Biscuit"),
     ("Scrapped the old Fiesta in March.", "the old Fiesta"),
+    ("The college axed its evening programme, so that was my final term.",
+     "the evening programme"),
+    ("That was the end of my time at the bank.", "my time at the bank"),
 ])
 def test_an_ending_told_as_an_event_names_its_thing(said, thing):
     assert [e.thing for e in event_endings(clean(said))] == [thing]
@@ -56,6 +59,7 @@ def test_an_ending_told_as_an_event_names_its_thing(said, thing):
     "Said goodbye to my mum at the station.",                  # a person
     "Moved to Leeds for good in March.",                       # a move, no object
     "I closed the gate at the allotment.",                     # no disposal
+    "The council closed the lido for repairs.",                # a pause, for a reason
 ])
 def test_what_looks_like_an_ending_event_and_is_none(said):
     assert event_endings(clean(said)) == []
