@@ -21,7 +21,9 @@ from .inverted import inverted
 from .dates import iso, occurred_at, parse_session_date
 from .decide import decide, keyed_target
 from .decisions import WRITES, Decision, Pool
-from .endings import beside_ending, choice_change, ending_change
+from .choice import beside_ending, choice_change
+from .endings import ending_change
+from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .observation import Observation
@@ -303,6 +305,7 @@ class RuleEvaluator:
         if found is None or found.target is None:
             # The thing ended named in other words ("Done with coffee"): by meaning.
             found = ending_change(sentence, pool, who, turn, observation, taken) \
+                or event_change(sentence, pool, who, turn, observation, taken) \
                 or opposite_change(sentence, pool, who, turn, observation, taken) \
                 or choice_change(sentence, pool, who, turn, observation, taken,
                                  beside=read if after_end else ()) or found
