@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import re
 
-from .meaning import clauses
+from index import TOLD_ADDITION
+
+from .meaning import clauses, several
 from .reported import reported
 from .undergone import undergone
 
@@ -45,8 +47,8 @@ _CAUSING = (r"helped|got|persuaded|convinced|encouraged|pushed|talked|roped|coax
             r"poached|recruited|hired|headhunted|signed")
 #: Verbs handing their object a thing: in the past the speaker has it now, in the present
 #: the speaker gets it as a habit ("gives me a lift to work").
-_HANDING_PAST = r"sold|gave|lent|handed|passed|bought|got|left|found"
-_HANDING_NOW = r"gives|lends|sells|hands"
+_HANDING_PAST = r"sold|gave|handed|passed|bought|got|left|found"
+_HANDING_NOW = r"gives|sells|hands"
 
 _HELPED = re.compile(_AGENT + rf"(?P<verb>{_CAUSING})\s+(?P<obj>me|us)\s+"
                      r"(?:(?:to|into)\s+)?(?P<v>[a-z]+)\b(?P<rest>.*)$", re.I)
@@ -168,8 +170,8 @@ def aided(sentence: str) -> str | None:
     my stuff into my own flat in Woking"), told as the sentence or one of its clauses, or
     None."""
     s = sentence.strip()
-    if not s or s.endswith("?"):
-        return None
+    if not s or s.endswith("?") or several(s) or TOLD_ADDITION.search(s):
+        return None     # "My work gave me an iPhone, so I carry two phones now": one more
     if (said := _said(s)) is not None:
         return said
     return next((said for clause in clauses(s)[1:] if (said := _said(clause.strip()))
