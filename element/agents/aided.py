@@ -141,6 +141,32 @@ def _done(m: re.Match[str]) -> str | None:
     return None
 
 
+#: The speaker's clause told as what another's act led to: "My partner got a job in
+#: Cardiff, so we've moved there", "My husband's new job means we've relocated to Bristol".
+_SO_WE = re.compile(r"^(?!(?:i|we|me|us)\b)(?P<cause>[^;:]{3,}?)(?:,\s*|\s+)(?:and\s+)?"
+                    r"(?:so(?!\s+(?:much|many|far|long|good|glad|happy|proud))|(?:which\s+)?"
+                    r"means?(?:\s+that)?|and\s+now)\s+(?P<c>(?:i|we)\b[^;:]+)$", re.I)
+#: "There" after a move: the place the cause named ("so we've moved there").
+_MOVED_THERE = re.compile(r"\b(?P<v>moved|relocated|gone|went)(?P<p>\s+(?:back\s+)?)there\b", re.I)
+_PLACE = re.compile(r"\b(?:in|to|at)\s+(?P<p>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)")
+
+
+def _consequence(s: str) -> str | None:
+    """The speaker's clause of what another's act led to (``_SO_WE``), "there" said as
+    the place the cause named; None when the clause is a plan, a wish or a question."""
+    m = _SO_WE.match(s)
+    if m is None:
+        return None
+    clause = m["c"].strip()
+    if (there := _MOVED_THERE.search(clause)) is not None:
+        places = _PLACE.findall(m["cause"])
+        if not places:
+            return None
+        clause = clause[:there.start()] + f"{there['v']}{there['p']}to {places[-1]}" + \
+            clause[there.end():]
+    return clause
+
+
 def _said(s: str) -> str | None:
     """:func:`aided` of one sentence or clause ``s``."""
     if (m := _INTO.match(s)) is not None:
@@ -161,7 +187,7 @@ def _said(s: str) -> str | None:
         # "My boss told me that I've been made a senior developer": what the speaker was
         # told of their own change, read as undergone.
         return undergone(inner)
-    return None
+    return _consequence(s)
 
 
 def aided(sentence: str) -> str | None:
