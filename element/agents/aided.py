@@ -58,6 +58,10 @@ _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_
                      r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
                      re.I)
 
+#: A stay for a while, not what holds now: "put us in the Grand Hotel for the week".
+_A_WHILE = re.compile(r"\bfor\s+(?:now|the\s+time\s+being|(?:the|a|an|one|two|three|a\s+few|"
+                      r"a\s+couple\s+of)\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekend|fortnight|"
+                      r"months?|bit|while|holidays?|summer))\b", re.I)
 #: Where a clause ends: what follows is no longer what the speaker did or got.
 _END = re.compile(r"\s*(?:[;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|after|"
                   r"when|while|though|although|as)\b)", re.I)
@@ -196,7 +200,7 @@ def aided(sentence: str) -> str | None:
     my stuff into my own flat in Woking"), told as the sentence or one of its clauses, or
     None."""
     s = sentence.strip()
-    if not s or s.endswith("?") or several(s) or TOLD_ADDITION.search(s):
+    if not s or s.endswith("?") or several(s) or TOLD_ADDITION.search(s) or _A_WHILE.search(s):
         return None     # "My work gave me an iPhone, so I carry two phones now": one more
     if (said := _said(s)) is not None:
         return said
