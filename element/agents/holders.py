@@ -86,8 +86,8 @@ def holder_of(sentence: str) -> str:
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
         return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
     # "my husband and I", "the kids and I", "Tom and I": the speaker with others.
-    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+i\b|"
-                r"^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
+    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+(?:i|me)\b|"
+                r"^(?-i:[A-Z][a-z]+)\s+and\s+(?:i|me)\b|"
                 r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
                 # "No statins for me now": what the speaker no longer has.
                 r"^no\s+(?:more\s+)?[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b", s, re.I):
