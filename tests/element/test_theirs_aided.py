@@ -17,7 +17,7 @@ import pytest
 
 from element.agents.aided import aided
 from element.agents.rules import clean
-from tests.element.speaker import keeps, open_store, replaces
+from tests.element.speaker import background_kept, current, keeps, open_store, tell_after
 
 
 @pytest.fixture(params=["file", "postgres"])
@@ -67,13 +67,18 @@ def test_the_speakers_own_statement_of_a_change_another_brought_about(sentence: 
     ("I live in a bedsit in Salford.",
      "My cousin helped me move all my boxes into a studio in Didsbury on Sunday.",
      "Salford", "Didsbury"),
-    ("I drive a Nissan Note.", "My granddad sold me his old Land Rover.", "Nissan Note",
-     "Land Rover"),
+    ("I live in Harrogate.", "My partner got a job in Exeter, so we've moved there.",
+     "Harrogate", "Exeter"),
     ("I walk to work.", "My colleague gives me a lift to work every day now.", "walk", "lift"),
 ])
 def test_a_change_another_brought_about_replaces_the_speakers_value(
         store: Any, before: str, after: str, old: str, new: str) -> None:
-    replaces(store, before, after, old, new)
+    """The old value no longer current, the new one current (restated as the speaker's
+    own, the sentence told whole beside it), the background kept."""
+    assert "supersede" in tell_after(store, before, after), current(store)
+    now = current(store)
+    assert new in now and old not in now, now
+    assert background_kept(now), now
 
 
 @pytest.mark.parametrize("before,after", [
