@@ -39,6 +39,18 @@ _SCENE = re.compile(r"^(?:ever\s+|even\s+|just\s+)?(?:after|since|on|in|at|from|
                     re.I)
 
 
+#: A subordinate clause opening a sentence ("Since the office moved out to Slough I catch
+#: the train every morning"): whose the sentence is, is its main clause's subject's.
+_SUBORDINATE = re.compile(r"^(?:since|after|before|until|till|while|whilst|because|although|"
+                          r"though|once|now\s+that|ever\s+since)\s+", re.I)
+#: Where the main clause opens after it: past a comma, or on "I" or "we" (no comma said).
+_MAIN = re.compile(r",\s*(?P<m>\S.*)$|\s(?P<m2>(?-i:I)\s.*|we\s.*)$", re.I)
+#: An act opening a sentence as its subject ("Being an architect means ...", "Stacking
+#: shelves at Morrisons these days"): a gerund, not a name ("Irving is my boss" is one).
+_GERUND = re.compile(r"^(?-i:[A-Z])[a-z]+ing\b(?!\s+(?:is|was|has|had|and|said|says|got|"
+                     r"gets|will|would)\b|')")
+
+
 def without_opening(sentence: str) -> str:
     """``sentence`` without an opening adverb ("Sadly, ...", "Last week ...")."""
     return _OPENING_ADVERB.sub("", sentence.strip(), count=1)
@@ -63,13 +75,19 @@ def holder_of(sentence: str) -> str:
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
     s = subject_first(sentence)
+    if _SUBORDINATE.match(s):
+        # "Since the office moved out to Slough I catch the train": the main clause's.
+        main = _MAIN.search(s)
+        return holder_of(main["m"] or main["m2"]) if main else UNKNOWN
+    if _GERUND.match(s):
+        return ""       # "Being an architect means ...": an act of the speaker's
     if held := possessed(sentence):
         return held
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
         return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
     # "my husband and I", "the kids and I", "Tom and I": the speaker with others.
-    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+i\b|"
-                r"^(?-i:[A-Z][a-z]+)\s+and\s+i\b|"
+    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+(?:i|me)\b|"
+                r"^(?-i:[A-Z][a-z]+)\s+and\s+(?:i|me)\b|"
                 r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
                 # "No statins for me now": what the speaker no longer has.
                 r"^no\s+(?:more\s+)?[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b", s, re.I):

@@ -145,7 +145,8 @@ def whose(sentence: str) -> str:
     grade" is "son jaxon": a later "Jaxon started ..." is his, and so is "my son ..."),
     the speaker for "my husband and I", else ``slots.owner``: a person's attribute is
     never the speaker's however it is said."""
-    if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+i\b", sentence, re.I):
+    if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
+                re.I):
         return ""
     if held := possessed(sentence):
         return held     # "Leo's friend Max is ten": Max's, not Leo's

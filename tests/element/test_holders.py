@@ -33,6 +33,24 @@ def test_whose_sentence_it_is(sentence: str, holder: str) -> None:
     assert holder_of(sentence) == holder
 
 
+@pytest.mark.parametrize("sentence,holder", [
+    # the main clause after a subordinate one is whose the sentence is
+    ("Since the depot moved out to Crawley I take the bus every morning", ""),
+    ("Since the merger, Olga is my manager", "olga"),
+    ("Because the lease ran out we found a flat in Roath", ""),
+    ("Since the merger Olga runs the team", "?"),
+    # an act opening the sentence is the speaker's, a name ending "-ing" is not an act
+    ("Being a paramedic means my weekends are never free", ""),
+    ("Packing boxes at the Amazon depot these days, the shifts are long", ""),
+    ("Irving is my boss now", "irving"),
+    # the speaker with another, "me" said for "I"
+    ("My fiancee and me bought a flat in Roath", ""), ("Dev and me moved to Hove", ""),
+    ("My sister and her husband moved to Hove", "sister"),
+])
+def test_whose_by_the_clause_and_the_act(sentence: str, holder: str) -> None:
+    assert holder_of(sentence) == holder
+
+
 @pytest.mark.parametrize("sentence,modifier", [
     ("my pet insurance is with Bupa", True), ("our dog food is expensive", True),
     ("my sister really is kind", False), ("my cousin Priya is getting married", False),

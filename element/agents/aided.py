@@ -1,0 +1,208 @@
+"""A change of the speaker's that another person brought about, told with that person as
+the sentence's subject: "My brother helped me move into my own flat in Woking", "My tutor
+helped me switch my course to law", "A mate got me into his Sunday league side, the Red
+Lions", "My dad sold me his old Volvo", "My neighbour gives me a lift to work now", "My
+old manager poached me to join her team at Sainsbury's", "My boss told me that I've been
+made a senior developer". The sentence opens on someone else, so whose it is reads as
+theirs (``profile.whose``) and the speaker's finders leave it; but the one whose attribute
+takes the new value is the speaker, the verb's object: what holds now is the speaker's own
+statement, "I live in my own flat in Woking now", "I switched my course to law", "I am in
+his Sunday league side, the Red Lions now", "I have his old Volvo now", "I get a lift to
+work now", "I am in her team at Sainsbury's now", "I am a senior developer now". That
+statement is read for a change as its own sentence (``rule_evaluator._now_clause``), and
+the sentence is told whole, the other person with it.
+
+Why it is general: the frame is English grammar, closed classes of verbs whose object does
+what follows (help, get, persuade, talk into, hire someone to: the implicative verbs, whose
+act happened) or receives what follows (sell, give, lend, hand, leave someone a thing), "me"
+or "us" their object, and what the speaker reported being told about themselves
+(``reported.py``, ``undergone.py``); never a value. Another person as the object ("my mum
+helped my brother move", "my sister bought herself a Tesla") is no match, nor an act not
+done (a wish, an offer, a plan, a question, a negation): the other person's own change keeps
+both facts. Pure functions over texts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from index import TOLD_ADDITION
+
+from .meaning import clauses, several
+from .reported import reported
+from .undergone import undergone
+
+__all__ = ["aided"]
+
+#: The subject of the other person's act: short, not the speaker, and saying no act not
+#: done ("my dad wants to sell me", "my boss didn't help me", "she would have got me").
+_AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|will|shall|"
+          r"should|wants?|wanted|tried|tries|offered|offers|promised|promises|going|gonna|"
+          r"hopes?|hoped|if|when|whether)\b)"
+          r"(?P<agent>[\w'&.-]+(?:\s+[\w'&.-]+){0,5}?)\s+"
+          r"(?:(?:has|have|'s|'ve|just|finally|kindly|eventually|recently|also)\s+)*")
+#: Implicative verbs: their object did what follows ("helped me move", "got me to join",
+#: "talked me into joining", "poached me to join").
+_CAUSING = (r"helped|got|persuaded|convinced|encouraged|pushed|talked|roped|coaxed|"
+            r"poached|recruited|hired|headhunted|signed")
+#: Verbs handing their object a thing: in the past the speaker has it now, in the present
+#: the speaker gets it as a habit ("gives me a lift to work").
+_HANDING_PAST = r"sold|gave|handed|passed|bought|got|left|found"
+_HANDING_NOW = r"gives|sells|hands"
+
+_HELPED = re.compile(_AGENT + rf"(?P<verb>{_CAUSING})\s+(?P<obj>me|us)\s+"
+                     r"(?:(?:to|into)\s+)?(?P<v>[a-z]+)\b(?P<rest>.*)$", re.I)
+_INTO = re.compile(_AGENT + r"(?:got|put|brought|took)\s+(?P<obj>me|us)\s+(?:in|into|onto)\s+"
+                   r"(?P<rest>.+)$", re.I)
+_HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_NOW}))\s+"
+                     r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
+                     re.I)
+
+#: A stay for a while, not what holds now: "put us in the Grand Hotel for the week".
+_A_WHILE = re.compile(r"\bfor\s+(?:now|the\s+time\s+being|(?:the|a|an|one|two|three|a\s+few|"
+                      r"a\s+couple\s+of)\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekend|fortnight|"
+                      r"months?|bit|while|holidays?|summer))\b", re.I)
+#: Where a clause ends: what follows is no longer what the speaker did or got.
+_END = re.compile(r"\s*(?:[;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|after|"
+                  r"when|while|though|although|as)\b)", re.I)
+#: A comma that is not an appositive naming the thing just said ("his side, the Red Lions").
+_COMMA = re.compile(r",(?!\s+(?:the\s+)?(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*)*"
+                    r"\s*(?:,|$))")
+#: A time said at the end of what was done: not part of the value.
+_WHEN = re.compile(r"(?:\s+(?:on|last|this|over\s+the|at\s+the)\s+(?:weekend|\w+day|week|"
+                   r"month|year|summer|spring|autumn|winter)|\s+(?:yesterday|today|recently|"
+                   r"instead|again|too|as\s+well|in\s+(?:january|february|march|april|may|june|"
+                   r"july|august|september|october|november|december)))+\s*$", re.I)
+#: What never follows a verb of helping as a change: a feeling, a chore, an errand.
+_NOT_DONE = re.compile(r"^(?:feel|think|realise|realize|see|understand|laugh|cry|smile|relax|"
+                       r"calm|cope|wait|out|up|with|through|pack|tidy|clean|paint|carry|find|"
+                       r"look|cook|fix)\b", re.I)
+
+#: Past forms no ending makes, by the verb's plain form.
+_IRREGULAR = {"get": "got", "take": "took", "go": "went", "buy": "bought", "sell": "sold",
+              "give": "gave", "come": "came", "leave": "left", "make": "made", "run": "ran",
+              "do": "did", "have": "had", "become": "became", "find": "found", "put": "put",
+              "set": "set", "begin": "began", "sing": "sang", "swim": "swam", "drive": "drove",
+              "ride": "rode", "teach": "taught", "learn": "learned", "pay": "paid",
+              "keep": "kept", "sit": "sat", "stand": "stood", "win": "won", "send": "sent",
+              "spend": "spent", "build": "built", "bring": "brought", "think": "thought",
+              "meet": "met", "lead": "led", "read": "read", "write": "wrote", "choose": "chose"}
+
+
+def _past(verb: str) -> str:
+    """The past of a plain verb or of its "-ing" form ("switch" -> "switched", "joining" ->
+    "joined", "moving" -> "moved", "swap" -> "swapped", "taking" -> "took")."""
+    low = verb.lower()
+    for base, past in _IRREGULAR.items():
+        if low in (base, base + "ing", base[:-1] + "ing", base + base[-1] + "ing"):
+            return past
+    if low.endswith("ing") and len(low) > 4:
+        return low[:-3] + "ed"      # "moving" -> "moved", "swapping" -> "swapped"
+    if low.endswith("e"):
+        return low + "d"
+    if re.search(r"[^aeiou]y$", low):
+        return low[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", low):
+        return low + low[-1] + "ed"     # "swap" -> "swapped"
+    return low + "ed"
+
+
+def _base(verb: str) -> str:
+    """The plain form of a verb said with "-ing" ("joining" -> "join"; "moving" -> "mov"
+    is enough to compare its start)."""
+    low = verb.lower()
+    return low[:-3] if low.endswith("ing") and len(low) > 4 else low
+
+
+def _what(rest: str) -> str:
+    """What follows the verb, up to its clause's end, its time left out."""
+    rest = _COMMA.split(rest, maxsplit=1)[0]
+    rest = _END.split(rest, maxsplit=1)[0].strip()
+    return _WHEN.sub("", rest).strip()
+
+
+def _subject(obj: str) -> tuple[str, str]:
+    """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
+    return ("we", "are") if obj.lower() == "us" else ("I", "am")
+
+
+def _done(m: re.Match[str]) -> str | None:
+    """What the speaker did with the other's help, said as the speaker's own: a move is
+    where they live, a joining where they are, any other act as done."""
+    verb, rest = m["v"], _what(m["rest"])
+    subject, be = _subject(m["obj"])
+    if not rest or _NOT_DONE.match(verb) or _NOT_DONE.match(rest):
+        return None
+    base = _base(verb)
+    if re.match(r"mov|relocat", base):
+        # "helped me move all my stuff into my own flat in Woking": where the speaker lives.
+        place = re.search(r"\b(?:in)?to\s+(?P<p>.+)$", rest, re.I)
+        return f"{subject} live in {place['p']} now" if place else None
+    if re.fullmatch(r"join", base):
+        return f"{subject} {be} in {rest} now"
+    if re.fullmatch(r"[a-z]+", verb) and not re.fullmatch(r"(?:be|being|a|an|the)", verb, re.I):
+        return f"{subject} {_past(verb)} {rest}"
+    return None
+
+
+#: The speaker's clause told as what another's act led to: "My partner got a job in
+#: Cardiff, so we've moved there", "My husband's new job means we've relocated to Bristol".
+_SO_WE = re.compile(r"^(?!(?:i|we|me|us)\b)(?P<cause>[^;:]{3,}?)(?:,\s*|\s+)(?:and\s+)?"
+                    r"(?:so(?!\s+(?:much|many|far|long|good|glad|happy|proud))|(?:which\s+)?"
+                    r"means?(?:\s+that)?|and\s+now)\s+(?P<c>(?:i|we)\b[^;:]+)$", re.I)
+#: "There" after a move: the place the cause named ("so we've moved there").
+_MOVED_THERE = re.compile(r"\b(?P<v>moved|relocated|gone|went)(?P<p>\s+(?:back\s+)?)there\b", re.I)
+_PLACE = re.compile(r"\b(?:in|to|at)\s+(?P<p>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)")
+
+
+def _consequence(s: str) -> str | None:
+    """The speaker's clause of what another's act led to (``_SO_WE``), "there" said as
+    the place the cause named; None when the clause is a plan, a wish or a question."""
+    m = _SO_WE.match(s)
+    if m is None:
+        return None
+    clause = m["c"].strip()
+    if (there := _MOVED_THERE.search(clause)) is not None:
+        places = _PLACE.findall(m["cause"])
+        if not places:
+            return None
+        clause = clause[:there.start()] + f"{there['v']}{there['p']}to {places[-1]}" + \
+            clause[there.end():]
+    return clause
+
+
+def _said(s: str) -> str | None:
+    """:func:`aided` of one sentence or clause ``s``."""
+    if (m := _INTO.match(s)) is not None:
+        rest = _what(m["rest"])
+        subject, be = _subject(m["obj"])
+        return f"{subject} {be} in {rest} now" if rest and re.search(
+            r"\b(?-i:[A-Z])|\b(?:team|side|club|band|choir|squad|group|course|class|school|"
+            r"job|role)\b", rest) else None
+    if (m := _HELPED.match(s)) is not None and (done := _done(m)) is not None:
+        return done
+    if (m := _HANDED.match(s)) is not None:
+        rest = _what(m["rest"])
+        subject, _ = _subject(m["obj"])
+        if not rest:
+            return None
+        return f"{subject} have {rest} now" if m["past"] else f"{subject} get {rest}"
+    if (inner := reported(s)) is not None:
+        # "My boss told me that I've been made a senior developer": what the speaker was
+        # told of their own change, read as undergone.
+        return undergone(inner)
+    return _consequence(s)
+
+
+def aided(sentence: str) -> str | None:
+    """The speaker's own statement of a change ``sentence`` (cleaned) tells another person
+    brought about ("I live in my own flat in Woking now" of "My brother helped me move all
+    my stuff into my own flat in Woking"), told as the sentence or one of its clauses, or
+    None."""
+    s = sentence.strip()
+    if not s or s.endswith("?") or several(s) or TOLD_ADDITION.search(s) or _A_WHILE.search(s):
+        return None     # "My work gave me an iPhone, so I carry two phones now": one more
+    if (said := _said(s)) is not None:
+        return said
+    return next((said for clause in clauses(s)[1:] if (said := _said(clause.strip()))
+                 is not None), None)
