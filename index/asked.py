@@ -7,7 +7,7 @@ came to be read a second time without the person it names (``unnamed.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
 from .told import relations
 from .unnamed import read_unnamed
 
-__all__ = ["ASKED_MIN", "ASKED_SINGLE_MIN", "ASKED_MARGIN", "Asked", "asked", "asked_of"]
+__all__ = ["ASKED_MIN", "ASKED_SINGLE_MIN", "ASKED_MARGIN", "THEY_MIN", "Asked", "asked", "asked_of"]
 
 #: The least cosine of a query with its attribute's best question for it to ask that
 #: attribute (all-MiniLM-L6-v2: "What is Oona's job?" .49, "Which company does ... work
@@ -34,6 +34,14 @@ ASKED_MIN = 0.39
 ASKED_SINGLE_MIN = 0.33
 #: How much better than any other attribute's question it must be asked.
 ASKED_MARGIN = 0.02
+#: The least cosine of the query said with "they" (``they.py``) with a single-valued
+#: attribute's best question for that reading to be taken over the query's own: said as
+#: the bank says it, a question of one attribute nears it at .6 and more ("Where do they
+#: live?" 1.0, "How do they get around?" .61, "Which hospital do they work at?" .57 is
+#: left to the query's own reading); a many-valued one is not taken (a person's hobbies
+#: and books are read from whole memories too roughly: "What do they do on Tuesdays?"
+#: put "hates getting up early on Mondays" first).
+THEY_MIN = 0.6
 
 
 @dataclass(frozen=True)
@@ -90,17 +98,27 @@ def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None,
 
 
 def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,
-             text: str, name: np.ndarray | None = None) -> Asked | None:
+             text: str, name: np.ndarray | None = None,
+             they: np.ndarray | None = None) -> Asked | None:
     """:func:`asked` of a search's query lanes (None: not embedded) with ``embedder``'s
     bank (embedded at the first search of its model; None when that fails: no group);
-    ``name``: the unit vector of the query's first name (``Ranking.name``), to read a
-    query that asks nothing clearly once more without it (``unnamed.py``)."""
+    ``they``: the unit vector of the query with "they" for its first name
+    (``Ranking.they``, ``they.py``), read first: the bank's questions are worded so, and
+    the name no longer weighs on what is asked (the query's own vector stays the one
+    whose cosines ``changed_ahead.py`` reads); ``name``: the unit vector of the query's
+    first name (``Ranking.name``), to read a query that asks nothing clearly once more
+    without it (``unnamed.py``)."""
     if queries is None or "content" not in queries:
         return None
     try:
         questions = question_vectors(embedder)
     except Exception:   # a model down (any error of its client) only leaves the order be
         return None
+    if they is not None:
+        read = asked(they, text, questions)
+        if read is not None and read.single and not read.faint and \
+                attribute_scores(np.asarray(they)[None, :], questions)[0].max() >= THEY_MIN:
+            return replace(read, vector=np.asarray(queries["content"], dtype=np.float32))
     first = asked(queries["content"], text, questions)
     again = None if first is not None else read_unnamed(queries["content"], name, questions)
     return first if again is None else asked(queries["content"], text, questions, again)

@@ -262,11 +262,11 @@ class MemoryCore(CoreEmbedding, MemoryBackend):
         settings = require_settings(settings)
         when = query_span(request.texts["content"], self._clock() if now is None else now)
         names = query_names(request.texts["content"])
-        queries, mixed, name = self._embed_query(request.texts, names)
+        queries, mixed, name, they = self._embed_queries(request.texts, names)
         ranking = Ranking.of(self._params, settings, request.limit, when, names,
                              exact=request.texts["content"] if mixed else None, name=name,
                              query=None if queries is None else queries["content"],
-                             asks=asked(request.texts["content"]))
+                             asks=asked(request.texts["content"]), they=they)
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 
