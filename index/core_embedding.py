@@ -27,7 +27,6 @@ from .lexical import STOPWORDS
 from .names import first_name, without_names
 from .params import IndexParams
 from .storage import Storage, Vectors
-from .they import they_query
 
 __all__ = ["CoreEmbedding", "REPAIR_BATCH", "WARM_NAMES", "WARM_BATCH"]
 
@@ -38,9 +37,6 @@ logger = logging.getLogger(__name__)
 _WITHOUT_NAMES = "without-names:content"
 # The key of the query's first name alone (``IndexParams.name_projection``), the same way.
 _NAME = "name:content"
-# The key of the query with "they" for its first name (``they.py``), the same way: what
-# the query asks is read from it (``asked.asked_of``), not its scores.
-_THEY = "they:content"
 
 # Memories embedded per model call by a repair or background pass.
 REPAIR_BATCH = 64
@@ -96,21 +92,12 @@ class CoreEmbedding(Storage):
 
     def _embed_query(self, texts: dict[str, str], names: tuple[str, ...]
                      ) -> tuple[Vectors | None, bool, np.ndarray | None]:
-        """:meth:`_embed_queries` without the query said with "they"."""
-        queries, mixed, name, _ = self._embed_queries(texts, names)
-        return queries, mixed, name
-
-    def _embed_queries(self, texts: dict[str, str], names: tuple[str, ...]
-                       ) -> tuple[Vectors | None, bool, np.ndarray | None,
-                                  np.ndarray | None]:
         """A search's lane vectors (``_embed_lanes``); whether the content lane's is not
         the query's own: with ``query_without_names``, it is the mean of the query's and
         of the query without its first name (``names.without_names``); and, with
         ``name_projection``, the vector of the query's first name alone (None: not
         asked, or the query says nothing but the name), all embedded in the same call
-        (a name recurs: most often its vector comes from the embedding cache); and with
-        the name, the query with "they" for it (``they.they_query``: what it asks is read
-        from that vector, ``asked.asked_of``; None: it names nobody)."""
+        (a name recurs: most often its vector comes from the embedding cache)."""
         extra: dict[str, str] = {}
         plain = without_names(texts["content"], names) \
             if self._params.query_without_names else None
@@ -120,20 +107,16 @@ class CoreEmbedding(Storage):
             else None
         if name is not None:
             extra[_NAME] = name
-            they = they_query(texts["content"], names)
-            if they is not None:
-                extra[_THEY] = they
         if not extra:
-            return self._embed_lanes(texts), False, None, None
+            return self._embed_lanes(texts), False, None
         queries = self._embed_lanes({**texts, **extra})
         if queries is None:
-            return None, False, None, None
+            return None, False, None
         name_vector = queries.pop(_NAME, None)
-        they_vector = queries.pop(_THEY, None)
         unnamed = queries.pop(_WITHOUT_NAMES, None)
         if unnamed is not None:
             queries["content"] = normalize_rows((queries["content"] + unnamed)[None, :])[0]
-        return queries, unnamed is not None, name_vector, they_vector
+        return queries, unnamed is not None, name_vector
 
     # -- the cache and erasure -------------------------------------------------------------
 

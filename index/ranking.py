@@ -109,8 +109,8 @@ class Ranking:
     name_query: float = 0.0
     asks: str | None = None
     #: The query with "they" for its first name (``they.py``): what it asks is read from
-    #: it (``asked.asked_of``); no score is.
-    they: np.ndarray | None = None
+    #: it when the query's own words ask nothing clearly (``asked.asked_of``); no score is.
+    they: str | None = None
 
     @property
     def background_size(self) -> int:
@@ -143,7 +143,7 @@ class Ranking:
            when: TimeSpan | None, names: tuple[str, ...] = (), *,
            exact: str | None = None, name: np.ndarray | None = None,
            query: np.ndarray | None = None, asks: str | None = None,
-           they: np.ndarray | None = None) -> Ranking:
+           they: str | None = None) -> Ranking:
         """The ranking a search of ``limit`` results runs under these settings (``when``:
         the span its query names; ``names``: the names it names, ``names.query_names``,
         kept only when the name boost is on: a backend looks for none otherwise).
