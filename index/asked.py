@@ -16,7 +16,8 @@ from .profile_bank import ATTRIBUTES, ROLES, attribute_scores, question_vectors
 from .told import relations
 from .unnamed import read_unnamed
 
-__all__ = ["ASKED_MIN", "ASKED_SINGLE_MIN", "ASKED_MARGIN", "THEY_MIN", "THEY_GATE", "Asked", "asked", "asked_of"]
+__all__ = ["ASKED_MIN", "ASKED_SINGLE_MIN", "ASKED_MARGIN", "THEY_MIN", "THEY_GATE", "Asked",
+           "asked", "asked_of"]
 
 #: The least cosine of a query with its attribute's best question for it to ask that
 #: attribute (all-MiniLM-L6-v2: "What is Oona's job?" .49, "Which company does ... work
