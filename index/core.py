@@ -47,6 +47,7 @@ from .errors import (
 )
 from .asks import asked
 from .names import query_names
+from .they import they_query
 from .params import IndexParams
 from .query import LIST_LIMIT_MAX, ListQuery, parse_list_query, parse_search
 from .ranking import Ranking
@@ -266,7 +267,9 @@ class MemoryCore(CoreEmbedding, MemoryBackend):
         ranking = Ranking.of(self._params, settings, request.limit, when, names,
                              exact=request.texts["content"] if mixed else None, name=name,
                              query=None if queries is None else queries["content"],
-                             asks=asked(request.texts["content"]))
+                             asks=asked(request.texts["content"]),
+                             they=None if name is None else
+                             they_query(request.texts["content"], names))
         return self._recall(request, queries, settings.subject_scoping, ranking,
                             count_access)
 

@@ -108,6 +108,9 @@ class Ranking:
     name: np.ndarray | None = None
     name_query: float = 0.0
     asks: str | None = None
+    #: The query with "they" for its first name (``they.py``): what it asks is read from
+    #: it when the query's own words ask nothing clearly (``asked.asked_of``); no score is.
+    they: str | None = None
 
     @property
     def background_size(self) -> int:
@@ -139,7 +142,8 @@ class Ranking:
     def of(cls, params: IndexParams, settings: MemorySettings, limit: int,
            when: TimeSpan | None, names: tuple[str, ...] = (), *,
            exact: str | None = None, name: np.ndarray | None = None,
-           query: np.ndarray | None = None, asks: str | None = None) -> Ranking:
+           query: np.ndarray | None = None, asks: str | None = None,
+           they: str | None = None) -> Ranking:
         """The ranking a search of ``limit`` results runs under these settings (``when``:
         the span its query names; ``names``: the names it names, ``names.query_names``,
         kept only when the name boost is on: a backend looks for none otherwise).
@@ -166,7 +170,7 @@ class Ranking:
         return cls(params, weight_vector(settings.association_weights),
                    settings.relevance_threshold, limit, when,
                    names if params.name_weight > 0 else (), exact, name, against,
-                   asks if params.answer_weight > 0 else None)
+                   asks if params.answer_weight > 0 else None, they)
 
     # -- candidate rules -------------------------------------------------------------------
 

@@ -288,7 +288,8 @@ class MemoryStore(MemoryCore):
     def _recall(self, request: SearchQuery, queries: Vectors | None, scoping: bool,
                 ranking: Ranking, count_access: bool) -> SearchResult:
         # Before the lock: the first search of a model embeds the profile bank once.
-        question = asked_of(self._embedder, queries, request.texts["content"], ranking.name)
+        question = asked_of(self._embedder, queries, request.texts["content"], ranking.name,
+                            ranking.they)
         with self._lock:
             self._check_open()
             state = self._state

@@ -241,7 +241,8 @@ class PostgresMemoryStore(MemoryCore):
                 ranking: Ranking, count_access: bool) -> SearchResult:
         self._check_open()
         # Before the transaction: the first search of a model embeds the profile bank once.
-        question = asked_of(self._embedder, queries, request.texts["content"], ranking.name)
+        question = asked_of(self._embedder, queries, request.texts["content"], ranking.name,
+                            ranking.they)
         with self._db.autocommit() as conn:
             # ``search.gather`` opens the search's read-only REPEATABLE READ transaction
             # in its first pipeline (its statements see one instant); it ends here, with
