@@ -300,11 +300,20 @@ _OWN_NEW = re.compile(r"^(?:the\s+)?new\s+(?:job|role|house|flat|apartment|place
                       r"starts|started|pays|means))\b", re.I)
 
 
+#: A pet or a person of the speaker's called by name and what they are to the speaker
+#: ("Pebble the kitten joined the household", "Biscuit, the new puppy, arrived Friday"):
+#: only one's own are introduced so, with no "my"; the family word is the head.
+_NAMED_KIN = re.compile(r"^(?-i:[A-Z])[a-z]{1,15},?\s+the\s+(?P<a>[a-z]+)\b(?!')"
+                        r"(?:\s+(?P<b>[a-z]+)\b(?!'))?")
+
+
 def speakers_world(text: str) -> bool:
     """Whether ``text``, with no "I" or "my", is about the speaker's world all the same:
-    their family told as changed (``kin_changed``) or what is new in their life
-    (``_OWN_NEW``)."""
-    return kin_changed(text) or bool(_OWN_NEW.match(text))
+    their family told as changed (``kin_changed``), what is new in their life
+    (``_OWN_NEW``), or one of theirs called by name and kin word (``_NAMED_KIN``)."""
+    m = _NAMED_KIN.match(text)
+    return kin_changed(text) or bool(_OWN_NEW.match(text)) or \
+        m is not None and (m["a"] in FAMILY or m["b"] in FAMILY)
 
 
 #: A taste told as the kind of person the speaker is ("I am a dog person", "I am more of a

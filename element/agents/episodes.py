@@ -153,7 +153,8 @@ _YOURS = re.compile(r"^(?:you|your|yours)\b", re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
-_PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
+_PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next(?!\s+door)|soon|"
+                   r"tomorrow|"
                    r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
                    r"about to|looking to|intend|aim to|upcoming)\b", re.I)
 _PREFER = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|favou?rite|prefer|prefers|"

@@ -26,6 +26,13 @@ OF_NAMED = (r"(?P<of>'s(?:\s+(?!(?:is|are|was|were|has|had|at|in|with|on|for|bee
             r"(?:\s+[A-Z][\w'&-]*)*)?)?(?P<has>'s|\s+has|\s+had|\s+is)?")
 
 
+#: Which one of the people the speaker knows, said after the name by where they know them
+#: from ("Chloe from work", "Gemma from next door", "Dev from the running club"): lowercase
+#: words, so not a place of theirs ("Tom from Leeds" is where Tom is from).
+_WHICH = r"(?:\s+from\s+(?:the\s+|my\s+|our\s+)?[a-z]+(?:\s+[a-z]+)?" \
+    r"(?=\s+(?:just|finally|also|[a-z]+ed|got|is|was|has|had|'s|went|left|moved|started|bought|sold|found|took|won|lost|became)\b))?"
+
+
 def named_news(text: str) -> bool:
     """Whether a cleaned ``text`` is news of someone the speaker knows, told by name ("Jess
     got a flat in Glasgow", "Tomasz moved to Krakow in May"): a name (or a bare kin word)
@@ -34,7 +41,8 @@ def named_news(text: str) -> bool:
     after. People name in chat, with no introduction, only those they know; what befell
     them is the speaker's news as "my friend Jess got ..." would be; so is a thing of
     theirs as it is now, or where they are (``OF_NAMED``: "Jess's new place is in Leith")."""
-    m = re.match(r"(?P<n>[A-Z][a-z]{1,15})" + OF_NAMED + r"\s+(?:just\s+|finally\s+|also\s+)?"
+    m = re.match(r"(?P<n>[A-Z][a-z]{1,15})" + _WHICH + OF_NAMED +
+                 r"\s+(?:just\s+|finally\s+|also\s+)?(?P<been>been\s+)?"
                  r"(?P<v>[a-z]+)\s+(?P<rest>.+)$", text)
     # (or a kin word, bare as a name is: "Brother got a job at Arup")
     if m is None or not (_maybe_name(m["n"]) or m["n"].lower() in FAMILY):
@@ -42,7 +50,7 @@ def named_news(text: str) -> bool:
     verb = m["v"]
     past = verb in _PAST or verb.endswith("ed") and len(verb) > 4 or \
         m["of"] is not None and (verb in ("is", "are", "has") or verb.endswith("s")) or \
-        m["has"] in ("'s", " is") and verb in ("at", "in", "with")
+        m["has"] in ("'s", " is", " has") and verb in ("at", "in", "with")
     return past and verb not in _REPORTS and any(
         w.lower() not in NOT_NAMES for w in re.findall(
             r"\b(?:in|at|to|from|with|for|on)\s+(?:the\s+)?([A-Z][\w'&-]*)",

@@ -45,3 +45,51 @@ def test_news_in_a_did_i_mention_question_is_stored() -> None:
     assert said("Did I mention we got a second cat?") == ["Maria's family got a second cat."]
     assert said("Did I say the choir and I parted ways after Christmas?") == [
         "The choir and Maria parted ways after Christmas."]
+
+
+@pytest.mark.parametrize("text,memory", [
+    # one of theirs called by name and kin word, with no "my"
+    ("Pebble the kitten joined the household on Sunday.",
+     "Pebble the kitten joined the household on Sunday."),
+    ("Biscuit, the new puppy, arrived on Friday.", "Biscuit, the new puppy, arrived on Friday."),
+    # a person they know, by name and where they know them from
+    ("Chloe from work just got a job at Tesco.", "Chloe from work just got a job at Tesco."),
+    # a person's state since when, by "'s been at"
+    ("Rob's been at Jaguar since the spring.", "Rob's been at Jaguar since the spring."),
+    # a thing at a place named, its "my" dropped
+    ("Membership at the Nuffield gym came through last week.",
+     "Maria's membership at the Nuffield gym came through last week."),
+])
+def test_news_of_the_speakers_world_with_no_first_person_is_stored(text: str,
+                                                                   memory: str) -> None:
+    assert said(text) == [memory]
+
+
+def test_news_from_next_door_is_no_plan() -> None:
+    observation = parse_observation({"turns": [{"role": "user", "name": "Maria", "content":
+                                                "Gemma from next door just got a job at "
+                                                "Tesco."}]})
+    found, _ = RuleEvaluator().candidates(observation)
+    assert [c.category for c in found] == ["fact"]
+
+
+@pytest.mark.parametrize("text", [
+    "Gemma at Tesco got promoted.", "Year seven at Kingsmead Academy started this week.",
+    "Lunch at Dishoom was amazing.",
+])
+def test_a_name_or_a_time_before_a_place_is_not_made_the_speakers(text: str) -> None:
+    from element.agents.implicit import owned
+    assert owned(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Gorgeous morning, isn't it? How's your week going?",
+    "Bristol is lovely in the spring, isn't it?",
+    "Dogs are the best, aren't they?",
+    "Work is work, you know how it is.",
+    "What's the weather like where you are?",
+    "Teaching is such a funny old job, isn't it? Everyone has an opinion on it.",
+    "Bob the builder is a great show.",
+])
+def test_small_talk_and_questions_back_store_nothing(text: str) -> None:
+    assert said(text) == []
