@@ -67,6 +67,7 @@ from .spoken import (
     drop_address as _drop_address,
     framed,
     appraises,
+    _maybe_name,
     praises_shown,
     restore_subject,
     sentences,
@@ -281,8 +282,9 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score += 1
     if re.search(r"\d", text):
         score += 1
-    if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
-        score += 1
+    if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]) or \
+            _NAME_FIRST.match(text) and _maybe_name(text.split()[0]):
+        score += 1      # (a name opening the sentence as its subject: "Leeds is where ...")
     if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)) or \
             relation_subject(text) or named_news(text):
         score += 1      # "My best friend works at Meta": a person of the speaker's world
@@ -310,6 +312,12 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
+
+
+#: A capitalised word opening a cleft of where the speaker does something: a name, when
+#: it can be one (``spoken._maybe_name``: "Nationwide is where I bank now"). Not any
+#: subject of "is": "Blue is my fave", "Dance is my life" open on common nouns.
+_NAME_FIRST = re.compile(r"^(?-i:[A-Z])[\w&-]+\s+(?:is|was)\s+where\s+(?:I|we)\b")
 
 
 #: "I have ...", "we've ...": having, or the perfect of any verb (irregular "read", "seen").

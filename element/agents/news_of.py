@@ -33,6 +33,15 @@ _WHICH = r"(?:\s+from\s+(?:the\s+|my\s+|our\s+)?[a-z]+(?:\s+[a-z]+)?" \
     r"(?=\s+(?:just|finally|also|[a-z]+ed|got|is|was|has|had|'s|went|left|moved|started|bought|sold|found|took|won|lost|became)\b))?"
 
 
+#: The present told as changed, at the end of the news ("... now", "... these days").
+_NOW = re.compile(r"\b(?:now|these\s+days|nowadays)\W*$", re.I)
+
+
+#: A named person's present doing ("Mia's learning the violin", "Tom is working at Arup").
+_DOING = re.compile(r"(?P<n>[A-Z][a-z]{1,15})(?:'s|\s+is)\s+(?:now\s+|still\s+)?"
+                    r"(?P<v>[a-z]{2,}ing)\s+(?P<rest>.+)$")
+
+
 def named_news(text: str) -> bool:
     """Whether a cleaned ``text`` is news of someone the speaker knows, told by name ("Jess
     got a flat in Glasgow", "Tomasz moved to Krakow in May"): a name (or a bare kin word)
@@ -41,6 +50,12 @@ def named_news(text: str) -> bool:
     after. People name in chat, with no introduction, only those they know; what befell
     them is the speaker's news as "my friend Jess got ..." would be; so is a thing of
     theirs as it is now, or where they are (``OF_NAMED``: "Jess's new place is in Leith")."""
+    p = _DOING.match(text)
+    if p is not None and _maybe_name(p["n"]) and p["v"] not in _REPORTS:
+        # "Mia's learning the violin now", "Ellie's doing a PhD in Glasgow": what they do
+        # now, told as changed or with where
+        return bool(_NOW.search(p["rest"])) or bool(re.search(
+            r"\b(?:in|at|with|for)\s+(?:the\s+)?(?-i:[A-Z])", p["rest"]))
     m = re.match(r"(?P<n>[A-Z][a-z]{1,15})" + _WHICH + OF_NAMED +
                  r"\s+(?:just\s+|finally\s+|also\s+)?(?P<been>been\s+)?"
                  r"(?P<v>[a-z]+)\s+(?P<rest>.+)$", text)

@@ -91,6 +91,9 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # "My car's a Golf now", "my sister's in Leeds": the "'s" of "is", before what can only
     # follow a verb (an article, a preposition, an adverb).
     (MY_IS, r"\1 is "),
+    # "Nationwide's where I bank now", "Tuesday's my day at the food bank": a name's "'s"
+    # before what only "is" can take (no possessive is followed by "where" or "my").
+    (r"\b((?-i:[A-Z])[\w-]*)'s\s+(?=(?:where|my|our)\s)", r"\1 is "),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
     # Chat clippings: a memory says "business", as a reader (and a search) would.
     (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),

@@ -93,3 +93,22 @@ def test_a_name_or_a_time_before_a_place_is_not_made_the_speakers(text: str) -> 
 ])
 def test_small_talk_and_questions_back_store_nothing(text: str) -> None:
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,memory", [
+    # a name's "'s" before "where" or "my" is "is"
+    ("Tuesday's my day at the food bank now.", "Tuesday is Maria's day at the food bank now."),
+    ("Nationwide's where I bank now.", "Nationwide is where Maria banks now."),
+    # a named person's present doing, told as now or with where
+    ("Mia's learning the violin now.", "Mia's learning the violin now."),
+    ("Ellie's doing a PhD in Glasgow.", "Ellie's doing a PhD in Glasgow."),
+])
+def test_a_name_first_present_is_stored(text: str, memory: str) -> None:
+    assert said(text) == [memory]
+
+
+@pytest.mark.parametrize("text", ["Tom's driving me mad.", "Jess's working late tonight.",
+                                  "Blue is my fave."])
+def test_a_name_first_mood_or_moment_is_not_news(text: str) -> None:
+    from element.agents.news_of import named_news
+    assert not named_news(text.rstrip("."))
