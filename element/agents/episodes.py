@@ -43,7 +43,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    value_now, relation_subject, short_news, standing, told_now, speakers_world,
+    value_now, routine, relation_subject, short_news, standing, told_now, speakers_world,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
     FAMILY as _FAMILY,
@@ -309,7 +309,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score -= JUDGEMENT_COST
     if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):
         score -= ANAPHOR_COST
-    if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
 

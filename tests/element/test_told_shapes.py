@@ -112,3 +112,43 @@ def test_a_name_first_present_is_stored(text: str, memory: str) -> None:
 def test_a_name_first_mood_or_moment_is_not_news(text: str) -> None:
     from element.agents.news_of import named_news
     assert not named_news(text.rstrip("."))
+
+
+@pytest.mark.parametrize("text,memory", [
+    # the speaker's week told by its days, "my" dropped
+    ("Saturdays are for the climbing wall now.",
+     "Maria's Saturdays are for the climbing wall now."),
+    ("Thursday nights are for choir practice at St Mary's.",
+     "Maria's Thursday nights are for choir practice at St Mary's."),
+    # the day a start or an end fell on
+    ("Saturday was our last day at the caravan in Whitby.",
+     "Saturday was Maria's last day at the caravan in Whitby."),
+])
+def test_a_day_first_statement_of_the_speakers_is_stored(text: str, memory: str) -> None:
+    assert said(text) == [memory]
+
+
+@pytest.mark.parametrize("text", ["Mornings are dark now.", "Weekends are for relaxing, "
+                                  "aren't they?", "Saturday was lovely and sunny."])
+def test_the_days_weather_or_a_question_back_is_no_routine(text: str) -> None:
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,memory", [
+    ("Oat milk in the tea these days.", "Oat milk in the tea these days."),
+    ("Pilates twice a week now.", "Pilates twice a week now."),
+])
+def test_a_verbless_value_as_it_stands_these_days_is_stored(text: str, memory: str) -> None:
+    assert said(text) == [memory]
+
+
+@pytest.mark.parametrize("text", ["Lunch at Dishoom now.", "Lots of rain these days.",
+                                  "Early nights these days.", "So busy these days."])
+def test_a_moment_or_the_weather_texted_without_a_verb_is_not(text: str) -> None:
+    assert said(text) == []
+
+
+def test_where_we_call_home_is_where_we_live() -> None:
+    from element.agents.inverted import inverted
+    assert inverted("Norwich is where we call home these days.") == \
+        "We live in Norwich these days."
