@@ -152,3 +152,15 @@ def test_where_we_call_home_is_where_we_live() -> None:
     from element.agents.inverted import inverted
     assert inverted("Norwich is where we call home these days.") == \
         "We live in Norwich these days."
+
+
+@pytest.mark.parametrize("text,plain", [
+    ("Ernst & Young took me on as a senior auditor in the spring.",
+     "I work as a senior auditor at Ernst & Young now"),
+    ("The Co-op took me on as a shift lead.", "I work as a shift lead at The Co-op now"),
+    ("They took me on as a driver.", "I work as a driver now"),
+    ("The school took me on as a Year 4 class teacher.", "I work as a Year 4 class teacher now"),
+])
+def test_hired_as_a_role_by_a_named_employer_keeps_the_employer(text: str, plain: str) -> None:
+    from element.agents.undergone import undergone
+    assert undergone(text) == plain
