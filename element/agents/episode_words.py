@@ -553,7 +553,7 @@ LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up
                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
                          r"quit|switched|became|signed up|stopped|changed|turned \d+|"
                          r"broke up|split up|passed away|sold|left|gave up|given up|"
-                         r"dropped out|"
+                         r"dropped out|(?:was|were)\s+born|"
                          # the day a start or an end fell on ("Saturday was our last day at
                          # the bakery", "my first shift with the Co-op")
                          r"(?:first|last|final)\s+(?:day|shift|week|term|session)\s+"

@@ -262,6 +262,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         return None
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
+    if not _FIRST.search(text) and _dated_fragment(text):
+        return MIN_SCORE    # "Lisbon next month for a fortnight": where, when, no verb
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
             not speakers_world(text) and not named_news(text):
         return None
@@ -318,6 +320,35 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
 #: it can be one (``spoken._maybe_name``: "Nationwide is where I bank now"). Not any
 #: subject of "is": "Blue is my fave", "Dance is my life" open on common nouns.
 _NAME_FIRST = re.compile(r"^(?-i:[A-Z])[\w&-]+\s+(?:is|was)\s+where\s+(?:I|we)\b")
+
+
+#: Words no verbless fragment has: the forms of "be", "have", "do", the modals, the
+#: pronouns of a clause.
+_CLAUSE_WORDS = frozenset("""is are was were be been am has have had do does did will would
+can could should shall may might must you he she it they him her them this that there here
+what who how why""".split())
+
+
+#: The weather and the world around one, which open fragments of the day, not news ("Rain
+#: all day today", "Traffic everywhere this morning").
+_WEATHER = frozenset("""rain snow sun sunshine wind fog ice heat cold frost storm storms
+traffic weather thunder hail drizzle""".split())
+
+
+def _dated_fragment(text: str) -> bool:
+    """Whether ``text``, up to its first comma, is a verbless fragment that opens on a name
+    (a place, a thing, a pastime: ``spoken._maybe_name``) and says when ("Lisbon next month
+    for a fortnight", "Padel with the neighbours on Saturday", "Cardiff since March"):
+    texted news of the speaker's, the subject and the verb left out."""
+    clause = text.split(",", 1)[0].strip()
+    words = _WORD.findall(clause)
+    if len(words) < 2 or not words[0][:1].isupper() or not _maybe_name(words[0]) or \
+            words[0].lower() in _WEATHER or \
+            not (time_phrase(clause) or re.search(r"\bsince\s+(?-i:[A-Z])", clause)):
+        return False
+    return not any(w.lower() in _CLAUSE_WORDS or w.lower() in _PAST or
+                   w.lower().endswith("ed") and len(w) > 4 for w in words) and \
+        len(_content_words(clause)) >= 2
 
 
 #: "I have ...", "we've ...": having, or the perfect of any verb (irregular "read", "seen").

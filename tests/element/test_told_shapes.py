@@ -164,3 +164,33 @@ def test_where_we_call_home_is_where_we_live() -> None:
 def test_hired_as_a_role_by_a_named_employer_keeps_the_employer(text: str, plain: str) -> None:
     from element.agents.undergone import undergone
     assert undergone(text) == plain
+
+
+def test_where_one_was_born_is_stored() -> None:
+    assert said("I was born in Cork.") == ["Maria was born in Cork."]
+
+
+@pytest.mark.parametrize("text,memory", [
+    ("Padel with the neighbours on Saturday.", "Padel with the neighbours on Saturday."),
+    ("Lisbon next month for a fortnight, can't wait.",
+     "Lisbon next month for a fortnight, cannot wait."),
+])
+def test_a_dated_fragment_opening_on_a_name_is_stored(text: str, memory: str) -> None:
+    assert said(text) == [memory]
+
+
+@pytest.mark.parametrize("text", ["Rain all day today.", "Great chat yesterday.",
+                                  "Thanks for yesterday.", "Dinner tonight at 7?"])
+def test_the_weather_a_reaction_or_a_question_dated_is_not(text: str) -> None:
+    assert said(text) == []
+
+
+def test_a_restatement_that_drops_the_new_second_value_is_not_used() -> None:
+    from element.agents.restated import _drops_second
+    assert _drops_second("Ann works as a senior auditor",
+                         "Ernst & Young took me on as a senior auditor",
+                         "Ann works as an auditor at PwC", "Ann")
+    assert not _drops_second("Ann works at Spotify", "I left Google and joined Spotify",
+                             "Ann works at Google", "Ann")
+    assert not _drops_second("Ann works as a senior auditor", "I am a senior auditor now",
+                             "Ann works as an auditor at PwC", "Ann")
