@@ -15,7 +15,8 @@ from .irregular import DISTINCT_PASTS, SAME_PASTS
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "value_now", "milestone", "does", "relation_subject", "LIFE_CHANGE",
+           "stands_now", "value_now", "routine", "milestone", "does", "relation_subject",
+           "LIFE_CHANGE",
            "head", "short_news", "standing", "told_now", "STATUSES", "speakers_world",
            "short_named"]
 
@@ -221,11 +222,42 @@ _IT_VALUE_NOW = re.compile(r"^(?:so\s+)?(?:it|that)\s+is\s+(?:now\s+)?(?:(?:a|an
 _NO_VALUE = frozenset("different same whole other new old big small".split())
 
 
+#: A value texted with no verb at all, as it is these days ("Oat milk in the tea these
+#: days", "Pilates twice a week now"): "these days" or "nowadays" say a habit; "now" only
+#: with how often (else it is the moment: "Lunch at Dishoom now").
+_FRAGMENT_NOW = re.compile(r"^(?P<value>[A-Za-z][\w'&-]*(?:\s+[\w'&-]+){1,7}?)\s+"
+                           r"(?:these\s+days|nowadays|now)$", re.I)
+_FREQUENCY = re.compile(r"\b(?:every|each|once|twice|three\s+times|four\s+times|a\s+week|"
+                        r"a\s+month|a\s+day|on\s+\w+days|at\s+weekends)\b", re.I)
+#: Words no verbless fragment has: the forms of "be", "have", "do", the modals, and the
+#: pronouns of a clause ("Back to work now" has no noun: an adverb opens it).
+_CLAUSE_WORDS = frozenset("""is are was were be been am 's has have had do does did will would
+can could should shall may might must i you he she it we they me him her us them this that
+there here what""".split())
+
+
+def fragment_now(text: str) -> bool:
+    """Whether ``text`` is a verbless value told as it stands these days (``_FRAGMENT_NOW``):
+    a noun opens it (no adverb, preposition, time or pronoun), no verb in it (no form of
+    "be", "have", "do", no past), two words of content at least."""
+    m = _FRAGMENT_NOW.match(text)
+    if m is None or not (re.search(r"\b(?:these\s+days|nowadays)$", text, re.I) or
+                         _FREQUENCY.search(m["value"])):
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z']+", m["value"])]
+    first = words[0]
+    return not any(w in _CLAUSE_WORDS or w in PAST or w.endswith("ed") and len(w) > 4
+                   for w in words) and \
+        first not in STOP and first not in ADVERBS and first not in GENERIC and \
+        first not in PARTICIPLES and not first.endswith(("ly", "ing")) and \
+        sum(w not in STOP and w not in GENERIC and len(w) > 2 for w in words) >= 2
+
+
 def value_now(text: str) -> bool:
     """Whether ``text`` tells a value by its name, as now, of what the talk is about ("It
     is a Kia Niro now"), or by two words that name a thing (``_IT_VALUE_NOW``): worth a
     memory as ``stands_now`` is, though it names no speaker."""
-    if _IT_NAMED_NOW.match(text):
+    if _IT_NAMED_NOW.match(text) or fragment_now(text):
         return True
     m = _IT_VALUE_NOW.match(text)
     if m is None:
@@ -300,11 +332,40 @@ _OWN_NEW = re.compile(r"^(?:the\s+)?new\s+(?:job|role|house|flat|apartment|place
                       r"starts|started|pays|means))\b", re.I)
 
 
+#: A pet or a person of the speaker's called by name and what they are to the speaker
+#: ("Pebble the kitten joined the household", "Biscuit, the new puppy, arrived Friday"):
+#: only one's own are introduced so, with no "my"; the family word is the head.
+_NAMED_KIN = re.compile(r"^(?-i:[A-Z])[a-z]{1,15},?\s+the\s+(?P<a>[a-z]+)\b(?!')"
+                        r"(?:\s+(?P<b>[a-z]+)\b(?!'))?")
+
+
+#: The speaker's week told by its days ("Saturdays are for the climbing wall now",
+#: "Mornings start with a run round the park these days", "Thursday nights mean choir"):
+#: days in the plural (or with "now") are a routine, and only one's own routine is told
+#: by its days with no "my"; not the weather or the light ("Mornings are dark now": no
+#: "for", "with" or a verb of what fills them).
+_DAYS = (r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|"
+         r"weekdays?|mornings?|evenings?|afternoons?|lunchtimes?|nights?)")
+_ROUTINE = re.compile(rf"^(?:{_DAYS}\s+)?{_DAYS}\s+(?:are|is|start|starts|begin|begins|mean|"
+                      r"means|involve|involves)\s+(?:now\s+|all\s+)?(?:for|with|about|spent|"
+                      r"taken\s+up\s+with|given\s+over\s+to)\s+\w", re.I)
+
+
+def routine(text: str) -> bool:
+    """Whether ``text`` tells the speaker's routine by its days (``_ROUTINE``): in the plural,
+    or told as now."""
+    m = _ROUTINE.match(text)
+    return m is not None and (bool(re.match(r"(?:\w+\s+)?\w+s\s", text)) or told_now(text))
+
+
 def speakers_world(text: str) -> bool:
     """Whether ``text``, with no "I" or "my", is about the speaker's world all the same:
-    their family told as changed (``kin_changed``) or what is new in their life
-    (``_OWN_NEW``)."""
-    return kin_changed(text) or bool(_OWN_NEW.match(text))
+    their family told as changed (``kin_changed``), what is new in their life
+    (``_OWN_NEW``), one of theirs called by name and kin word (``_NAMED_KIN``), or their
+    routine told by its days (``routine``)."""
+    m = _NAMED_KIN.match(text)
+    return kin_changed(text) or bool(_OWN_NEW.match(text)) or routine(text) or \
+        m is not None and (m["a"] in FAMILY or m["b"] in FAMILY)
 
 
 #: A taste told as the kind of person the speaker is ("I am a dog person", "I am more of a
@@ -492,7 +553,11 @@ LIFE_CHANGE = re.compile(r"\b(?:moved|relocated|emigrated|started|began|taken up
                          r"joined|adopted|got (?:married|engaged|divorced)|graduated|retired|"
                          r"quit|switched|became|signed up|stopped|changed|turned \d+|"
                          r"broke up|split up|passed away|sold|left|gave up|given up|"
-                         r"dropped out)\b", re.I)
+                         r"dropped out|(?:was|were)\s+born|"
+                         # the day a start or an end fell on ("Saturday was our last day at
+                         # the bakery", "my first shift with the Co-op")
+                         r"(?:first|last|final)\s+(?:day|shift|week|term|session)\s+"
+                         r"(?:at|with|in|for)\b)\b", re.I)
 
 
 #: How long, or an unnamed day ahead: "for years", "for six months", "one day"; or since

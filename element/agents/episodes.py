@@ -43,8 +43,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    value_now, relation_subject, short_news, standing, told_now, speakers_world,
-    STOP as _STOP,
+    value_now, routine, relation_subject, short_news, standing, told_now, speakers_world,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
     FAMILY as _FAMILY,
@@ -55,19 +54,20 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
                      SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, we_can as _we_can)
 from .language import is_english
+from .news_of import named_news
 from .places import named_place, placed
 from .sentences import clauses
 from .texted import BARE_VALUE
+from .trimmed import content_words as _content_words, trim as _trim
 from .spoken import (
     APOS as _APOS,
     JUDGED as _JUDGED,
-    OPENER as _OPENER,
     asked,
     clean as _clean,
     drop_address as _drop_address,
     framed,
     appraises,
-    named_news,
+    _maybe_name,
     praises_shown,
     restore_subject,
     sentences,
@@ -154,7 +154,8 @@ _YOURS = re.compile(r"^(?:you|your|yours)\b", re.I)
 _SHARED = re.compile(r"\b(?:my|mine|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
-_PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next|soon|tomorrow|"
+_PLAN = re.compile(r"\b(?:going to|will|plan|plans|planning|planned to|next(?!\s+door)|soon|"
+                   r"tomorrow|"
                    r"want to|wants to|hope to|hoping to|thinking of|thinking about|"
                    r"about to|looking to|intend|aim to|upcoming)\b", re.I)
 _PREFER = re.compile(r"\b(?:love|loves|like|likes|enjoy|enjoys|favou?rite|prefer|prefers|"
@@ -179,57 +180,6 @@ class Episode:
             if found:
                 return found
         return None
-
-
-_SINCE_TALKED = re.compile(r",?\s*\b(?:ever\s+)?since\s+(?:(?:we|I|you)\s+(?:last\s+)?(?:talked|"
-                           r"spoke|chatted|chat|talk|caught up|saw each other|met up)"
-                           r"(?:\s+last)?|"
-                           r"(?:our|my|your|the)\s+last\s+(?:chat|talk|conversation|catch-up|"
-                           r"call))\b,?", re.I)
-#: A concession that opens a statement ("It's been tough, but I'm staying positive", "It
-#: was a tough call, but I thought ...", "It took time and effort, but I ..."): how it felt,
-#: not what happened; the statement is after "but".
-_CONCEDE = re.compile(r"^it\s+(?:is|was|has been|had been|can be|took|takes)\s+(?:(?:still|so|"
-                      r"really|very|pretty|quite|a bit|a little|definitely|kind of)\s+)*"
-                      r"(?:(?:a|an)\s+)?[\w-]+(?:\s+(?:call|ride|time|road|journey|and [\w-]+))?"
-                      r",?\s+but\s+(?=\w)", re.I)
-#: Where a reaction clause hangs on a statement: "... - so excited", "..., which is
-#: awesome", "...; it was amazing".
-_CLAUSE = re.compile(r"\s+-+\s+|\s*;\s*|\s*&\s*$|,\s+(?=(?:which|it|that|this|so|and it|"
-                     r"and that|and this|what a|such a|how)\b)", re.I)
-
-#: A clause that hands over a picture ("here is a pic", "this is the photo I took"): what
-#: it shows is in the picture, not in the words.
-_SHOWING = re.compile(r"^(?:here(?: is| are|'s)|this is|these are|check (?:it|this|these) out"
-                      r"|see)\b(?:\s+[\w']+){0,5}?\s+(?:pictures?|photos?|shots?|snaps?|"
-                      r"selfies?|snapshots?)\b[\w' ]{0,30}$", re.I)
-
-
-def _trim(text: str) -> str:
-    """A sentence without its discourse opener and the reaction clauses around its
-    statement ("Last week I signed with a new team - so excited" -> "Last week I signed with
-    a new team"): they carry no fact and blur what the memory says."""
-    text = _OPENER.sub("", text).strip()
-    text = _SINCE_TALKED.sub("", text).strip(" ,")
-    if (m := _CONCEDE.match(text)) and _FIRST.match(text[m.end():]):
-        text = text[m.end():]
-    parts = _CLAUSE.split(text)
-    if len(parts) < 2:
-        return text
-    seps = _CLAUSE.findall(text)
-    keep = [bool(_content_words(p)) and not _SHOWING.match(p) for p in parts]
-    if not any(keep):
-        return text
-    out = ""
-    for i, part in enumerate(parts):
-        if keep[i]:
-            out += (seps[i - 1] if out and i > 0 else "") + part
-    return out.strip(" ,;-")
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text) if w.lower() not in _STOP and
-            w.lower() not in _GENERIC and len(w) > 2 or w.isdigit()]
 
 
 #: "that" or "this" standing for something said, not naming a thing ("I learned that the
@@ -312,6 +262,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         return None
     if not _FIRST.search(text) and value_now(text):
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
+    if not _FIRST.search(text) and _dated_fragment(text):
+        return MIN_SCORE    # "Lisbon next month for a fortnight": where, when, no verb
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
             not speakers_world(text) and not named_news(text):
         return None
@@ -332,8 +284,9 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score += 1
     if re.search(r"\d", text):
         score += 1
-    if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]):
-        score += 1
+    if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]) or \
+            _NAME_FIRST.match(text) and _maybe_name(text.split()[0]):
+        score += 1      # (a name opening the sentence as its subject: "Leeds is where ...")
     if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)) or \
             relation_subject(text) or named_news(text):
         score += 1      # "My best friend works at Meta": a person of the speaker's world
@@ -358,9 +311,44 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score -= JUDGEMENT_COST
     if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):
         score -= ANAPHOR_COST
-    if not (_ACTOR.search(text) or _ABOUT_ME.match(text)):
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text)):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
+
+
+#: A capitalised word opening a cleft of where the speaker does something: a name, when
+#: it can be one (``spoken._maybe_name``: "Nationwide is where I bank now"). Not any
+#: subject of "is": "Blue is my fave", "Dance is my life" open on common nouns.
+_NAME_FIRST = re.compile(r"^(?-i:[A-Z])[\w&-]+\s+(?:is|was)\s+where\s+(?:I|we)\b")
+
+
+#: Words no verbless fragment has: the forms of "be", "have", "do", the modals, the
+#: pronouns of a clause.
+_CLAUSE_WORDS = frozenset("""is are was were be been am has have had do does did will would
+can could should shall may might must you he she it they him her them this that there here
+what who how why""".split())
+
+
+#: The weather and the world around one, which open fragments of the day, not news ("Rain
+#: all day today", "Traffic everywhere this morning").
+_WEATHER = frozenset("""rain snow sun sunshine wind fog ice heat cold frost storm storms
+traffic weather thunder hail drizzle""".split())
+
+
+def _dated_fragment(text: str) -> bool:
+    """Whether ``text``, up to its first comma, is a verbless fragment that opens on a name
+    (a place, a thing, a pastime: ``spoken._maybe_name``) and says when ("Lisbon next month
+    for a fortnight", "Padel with the neighbours on Saturday", "Cardiff since March"):
+    texted news of the speaker's, the subject and the verb left out."""
+    clause = text.split(",", 1)[0].strip()
+    words = _WORD.findall(clause)
+    if len(words) < 2 or not words[0][:1].isupper() or not _maybe_name(words[0]) or \
+            words[0].lower() in _WEATHER or \
+            not (time_phrase(clause) or re.search(r"\bsince\s+(?-i:[A-Z])", clause)):
+        return False
+    return not any(w.lower() in _CLAUSE_WORDS or w.lower() in _PAST or
+                   w.lower().endswith("ed") and len(w) > 4 for w in words) and \
+        len(_content_words(clause)) >= 2
 
 
 #: "I have ...", "we've ...": having, or the perfect of any verb (irregular "read", "seen").

@@ -29,7 +29,7 @@ from index import RELATIONS
 
 from .cleaning import owned_nouns
 from .dates import time_phrase
-from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP
+from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP, routine
 from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
 from .labelled import labelled
 from .questioned import told_in_question
@@ -149,6 +149,42 @@ def _the_thing_at(words: list[str]) -> bool:
         any(w[:1].isupper() for w in words[3:])
 
 
+def _thing_at_named(words: list[str]) -> bool:
+    """Whether ``words`` (before the verb) are a bare noun of a thing, one or two words, and
+    where it is by a name ("Membership at the David Lloyd club", "Lessons at the Leeds
+    College of Music", "Season ticket at Elland Road"): a thing of the speaker's, with its
+    "my" dropped, as a headline drops it. Not a time ("Year seven at Kingsmead"), nor the
+    world around one, nor a name alone before where it is ("Gemma at Tesco": a person's
+    name is capitalised inside the sentence too, which a common noun after the first word
+    is not)."""
+    at = next((i for i, w in enumerate(words) if w.lower() in ("at", "in", "with", "from")),
+              None)
+    if at is None or not 1 <= at <= 2 or at + 1 >= len(words):
+        return False
+    head, place = words[:at], words[at + 1:]
+    if place[0].lower() == "the":
+        place = place[1:]
+    names = [w for w in place if w[:1].isupper()]
+    if not names or not place[0][:1].isupper() or len(place) - len(names) > 1 or \
+            any(w[:1].islower() for w in place[:len(names)]):
+        return False    # a name, then at most one lowercase noun ("... David Lloyd club")
+    if len(head) == 2 and head[1][:1].isupper():
+        return False    # "Tom Smith at Tesco": a person's full name
+    low = [w.lower() for w in head]
+    return all(_WORD.match(w) for w in head) and \
+        not any(w in closed for w in low for closed in (STOP, GENERIC, ADVERBS, PARTICIPLES,
+                                                        _TIME, _WORLD, FAMILY, RELATIONS)) \
+        and not any(w.endswith(("ly", "ing")) for w in low) and \
+        not (len(head) == 1 and _maybe_name(head[0]) and head[0].lower() not in _THINGS
+             and not _THING_SUFFIX.search(low[0]))
+
+
+#: Endings of nouns of things and arrangements, not of names ("membership", "subscription",
+#: "tenancy", "agreement").
+_THING_SUFFIX = re.compile(r"(?:ship|tion|sion|ment|ance|ence|ancy|ency|age|ure|ery|ism|"
+                           r"ness|ity|lessons|classes|course)$")
+
+
 def others_named(text: str) -> bool:
     """Whether a turn says something of someone other than the speaker: a third-person
     pronoun or a possessive of a name or a word for a person (``_THIRD``,
@@ -176,6 +212,11 @@ def _sentence(said: str) -> str:
     if len(words) < 3 or _SECOND.search(body) or words[0][:1].islower() and not start and \
             words[0] not in ("the", "new", "brand"):
         return said
+    if routine(body):
+        # "Saturdays are for the climbing wall now": the speaker's week, by its days
+        day = re.match(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?$", words[0], re.I)
+        return said[:start] + ("my " if start else "My ") + \
+            (words[0].capitalize() if day else _uncapped(words)) + body[len(words[0]):]
     for verb in _verbs(words, 1):
         written = _subject(said[:start], body, words, verb)
         if written is not None:
@@ -204,6 +245,12 @@ def _subject(lead: str, body: str, words: list[str], verb: int) -> str | None:
         # "The job at Lidl starts Monday", "The flat in Leith has ...": "the" before a
         # thing a person has and where it is, by name
         return lead + my + body[3:]
+    if _thing_at_named(subject) and _past(words[verb].rstrip(",;:")) and \
+            not (words[verb][-1:].isalnum() and verb + 1 < len(words) and
+                 words[verb + 1].lower() in _OBJECTS):
+        # "Membership at the Nuffield gym came through", "Lessons at the Leeds College of
+        # Music started on Monday": a thing at a place named, done to or begun
+        return lead + my + " " + _uncapped(words) + body[len(words[0]):]
     first = subject[0].lower()
     if first in _DETERMINERS or first in NOT_NAMES or first in PAST or first in ADVERBS or \
             first.endswith(("ed", "ing", "ly")) or len(subject) < 2 or \

@@ -26,10 +26,11 @@ __all__ = ["inverted"]
 
 #: A capitalised name of up to four words: the value told first.
 _NAME = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?:(?-i:[A-Z])[\w'-]*|of|upon|on))*?)"
-#: "Leeds is where I live now", "Hove's where we're based these days".
+#: "Leeds is where I live now", "Hove's where we're based these days", "Norwich is where
+#: we call home these days".
 #: With no verb, being there is living there: "York's where we are now".
 _WHERE = re.compile(rf"^{_NAME}(?:'s|\s+is)\s+where\s+(?P<s>i|we)(?:(?:'m|\s+am|'re|\s+are)?\s+"
-                    r"(?P<v>live|stay|based|work|study)\b|(?:'m|\s+am|'re|\s+are)"
+                    r"(?P<v>live|stay|based|work|study|call\s+home)\b|(?:'m|\s+am|'re|\s+are)"
                     rf"(?=(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?$))(?P<rest>.*)$", re.I)
 #: "Home is Leeds these days", "home's Leeds now", "home is now Leeds".
 _HOME_IS = re.compile(rf"^(?P<o>(?:my|our)\s+)?home(?:'s|\s+is)\s+(?:now\s+)?{_NAME}"
@@ -113,6 +114,7 @@ def _sentence(said: str) -> str:
     body = core.rstrip(".!?")
     if m := _WHERE.match(body):
         verb = (m["v"] or "live").lower()
+        verb = "live" if verb.startswith("call") else verb    # "where we call home"
         prep = "at" if verb in ("work", "study") else "in"
         verb = "am based" if verb == "based" and m["s"].lower() == "i" else \
             "are based" if verb == "based" else verb

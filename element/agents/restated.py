@@ -127,9 +127,31 @@ def restated(target: dict[str, Any], sentence: str, content: str, who: str,
     for key in ((stored,) if stored else keys_of(target["content"], who)) + \
             slot_keys(sentence, target["content"], who):
         said = restate(key, sentence, who, target["content"])
-        if said:
+        if said and not _drops_second(said, sentence, target["content"], who):
             return key, said
     return None, content
+
+
+def _names(text: str, who: str) -> set[str]:
+    """The capitalised words of ``text`` that may name a value: not the speaker, a time,
+    "I" or a word of no value."""
+    return {w for w in re.findall(r"[A-Z][\w'&-]*", text)
+            if w != who and w.lower() not in _TIME_WORDS and w != "I" and
+            w.lower() not in _GENERIC}
+
+
+def _drops_second(said: str, sentence: str, old: str, who: str) -> bool:
+    """Whether the attribute's statement ``said`` leaves out a second value the change
+    gives: ``old`` holds two ("works as an auditor at PwC"), and the sentence names a new
+    one beside the attribute's ("Ernst & Young took me on as a senior auditor"), which
+    ``said`` ("works as a senior auditor") drops with the old. Told as it was said then,
+    both new values in it."""
+    told = sentence.split(None, 1)[1] if " " in sentence else ""   # (not its first word)
+    dropped = {n for n in _names(old, who) - _names(said, who) - _names(sentence, who)
+               if re.search(rf"\b(?:at|for|with)\s+(?:the\s+)?{re.escape(n)}\b", old)}
+    new = {n for n in _names(told, who) - _names(said, who)
+           if not re.fullmatch(r"[A-Z]{2,}s", n)}   # (not a plural: "GPs")
+    return bool(dropped) and bool(new)
 
 
 def as_attribute(cand: Candidate, who: str, old: str) -> str:

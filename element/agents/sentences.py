@@ -95,8 +95,32 @@ _ASKING = re.compile(r"^\W*(?:do|did|does|have|has|had|are|is|was|were|can|could
 #: is a statement of the speaker's (it opens on I/we/my/our).
 _RHETORICAL = re.compile(r"^\W*(?:(?:can|could|would)\s+you\s+believe|guess\s+what|"
                          r"did\s+i\s+(?:ever\s+|already\s+)?(?:tell|mention\s+to)\s+you|"
-                         r"have\s+i\s+(?:ever\s+|already\s+)?told\s+you|you\s+know\s+what)"
+                         r"have\s+i\s+(?:ever\s+|already\s+)?told\s+you|you\s+know\s+what|"
+                         r"did\s+you\s+(?:know|hear))"
                          r"[\s,:!-]+(?:that\s+)?(?P<x>(?:i|we|my|our)\b(?:'\w+)?\s.+)$", re.I)
+#: The speaker asking whether they already told their news ("Did I mention the Fiesta's
+#: gone?", "Have I said the choir and I parted ways?", "Did I mention that Mum moved in
+#: with us?"): they are telling it, whatever word it opens on; a clause of at least three
+#: words, not one that points at something said ("Did I mention it to you?"), asks on
+#: ("Did I say how ...?") or speaks of the other ("Did I say you could come?").
+_TOLD_ALREADY = re.compile(r"^\W*(?:did\s+i\s+(?:ever\s+|already\s+|even\s+)?"
+                           r"(?:mention|say|tell\s+you)|have\s+i\s+(?:ever\s+|already\s+|"
+                           r"even\s+)?(?:mentioned|said|told\s+you))(?:\s+to\s+you)?"
+                           r"[\s,:!-]+(?:that\s+)?(?P<x>(?!(?:it|that|this|these|those|to|"
+                           r"about|how|what|why|where|when|which|who|whether|if|you|your|"
+                           r"anything|something|so|yes|no)\b)[\w'].*)$", re.I)
+
+
+def _told_already(text: str) -> str | None:
+    """The news of a question asking whether it was told (``_TOLD_ALREADY``), or None."""
+    m = _TOLD_ALREADY.match(text)
+    if m is None:
+        return None
+    news = m["x"].rstrip(" ?!")
+    if len(news.split()) < 3 or re.search(r"\b(?:you|your|yours)\b", news, re.I):
+        return None
+    return news[:1].upper() + news[1:] if not re.match(r"(?:i|we|my|our)\b", news, re.I) \
+        else news
 
 
 def untag(sentence: str) -> tuple[str, bool]:
@@ -108,6 +132,8 @@ def untag(sentence: str) -> tuple[str, bool]:
         return text, False
     if m := _RHETORICAL.match(text):
         return m["x"].rstrip(" ?!"), False
+    if (news := _told_already(text)) is not None:
+        return news, False
     if _ASKING.match(text):
         return text, True
     for m in _TAG_SEPARATOR.finditer(text):

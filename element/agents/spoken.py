@@ -22,7 +22,6 @@ from .episode_words import (
     ADVERBS as _ADVERBS,
     ING_NOUNS as _ING_NOUNS,
     CONSUMED,
-    FAMILY,
     SPAN,
     STATUSES,
 )
@@ -33,7 +32,6 @@ from .sentences import split_sentences, untag
 from .texted import FEELING, REQUESTED, TEXTED
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
-           "named_news",
            "vocatives", "drop_address", "clean", "restore_subject", "asked"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -93,6 +91,9 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # "My car's a Golf now", "my sister's in Leeds": the "'s" of "is", before what can only
     # follow a verb (an article, a preposition, an adverb).
     (MY_IS, r"\1 is "),
+    # "Nationwide's where I bank now", "Tuesday's my day at the food bank": a name's "'s"
+    # before what only "is" can take (no possessive is followed by "where" or "my").
+    (r"\b((?-i:[A-Z])[\w-]*)'s\s+(?=(?:where|my|our)\s)", r"\1 is "),
     (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
     # Chat clippings: a memory says "business", as a reader (and a search) would.
     (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),
@@ -290,41 +291,6 @@ def _maybe_name(word: str) -> bool:
     return not (low in NOT_NAMES or low in _STOP or low in _GENERIC or low in _ADVERBS or
                 low in _COMMON_WORDS or low in _PAST or low in _PARTICIPLES or
                 low.endswith(("ly", "ing", "ed")) or bool(time_phrase(low)))
-
-
-#: Verbs that report what someone said, thought or felt: their news is in the clause after.
-_REPORTS = frozenset("said told thought felt knew meant heard asked wondered".split())
-
-
-#: A thing of a named person's ("Jess's new place", "Tom's job at the Western General").
-#: Or "has" and a participle ("Tom's got a job at Arup"), or "is" where they are ("Jess is
-#: at Lidl now").
-OF_NAMED = (r"(?P<of>'s(?:\s+(?!(?:is|are|was|were|has|had|at|in|with|on|for|been|got|gone|"
-            r"just|now)\b)[a-z][\w-]*){1,2}(?:\s+(?:at|in|with|on|for)\s+(?:the\s+)?[A-Z][\w'&-]*"
-            r"(?:\s+[A-Z][\w'&-]*)*)?)?(?P<has>'s|\s+has|\s+had|\s+is)?")
-
-
-def named_news(text: str) -> bool:
-    """Whether a cleaned ``text`` is news of someone the speaker knows, told by name ("Jess
-    got a flat in Glasgow", "Tomasz moved to Krakow in May"): a name (or a bare kin word)
-    opens it (a capitalised word that can be one: :func:`_maybe_name`), a past verb of its
-    own follows (not one that reports: "Jess said ..."), and a name of a place or a thing
-    after. People name in chat, with no introduction, only those they know; what befell
-    them is the speaker's news as "my friend Jess got ..." would be; so is a thing of
-    theirs as it is now, or where they are (``OF_NAMED``: "Jess's new place is in Leith")."""
-    m = re.match(r"(?P<n>[A-Z][a-z]{1,15})" + OF_NAMED + r"\s+(?:just\s+|finally\s+|also\s+)?"
-                 r"(?P<v>[a-z]+)\s+(?P<rest>.+)$", text)
-    # (or a kin word, bare as a name is: "Brother got a job at Arup")
-    if m is None or not (_maybe_name(m["n"]) or m["n"].lower() in FAMILY):
-        return False
-    verb = m["v"]
-    past = verb in _PAST or verb.endswith("ed") and len(verb) > 4 or \
-        m["of"] is not None and (verb in ("is", "are", "has") or verb.endswith("s")) or \
-        m["has"] in ("'s", " is") and verb in ("at", "in", "with")
-    return past and verb not in _REPORTS and any(
-        w.lower() not in NOT_NAMES for w in re.findall(
-            r"\b(?:in|at|to|from|with|for|on)\s+(?:the\s+)?([A-Z][\w'&-]*)",
-            f"{m['of'] or ''} {verb} {m['rest']}"))
 
 
 def drop_address(text: str) -> str:

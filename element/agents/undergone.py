@@ -327,10 +327,12 @@ def _said(s: str) -> str | None:
         return said
     if (m := _AGENT_HIRED.match(s)) is not None:
         role = _value(m["role"] or "")
-        if role and not _NOT_VALUE.match(role):
-            return f"I work as {role} now"
         agent = m["agent"].strip()
-        if _NO_EMPLOYER.match(agent) or not agent[:1].isupper():
-            return None
-        return f"I work at {agent} now"
+        employer = not _NO_EMPLOYER.match(agent) and agent[:1].isupper()
+        named = employer and all(w[:1].isupper() or w == "&" for w in
+                                 re.sub(r"^the\s+", "", agent, flags=re.I).split())
+        if role and not _NOT_VALUE.match(role):
+            # "Ernst & Young took me on as a senior auditor": the role and where, both
+            return f"I work as {role} at {agent} now" if named else f"I work as {role} now"
+        return f"I work at {agent} now" if employer else None
     return None

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from element.agents.implicit import held, others_named, owned
-from element.agents.spoken import named_news
+from element.agents.news_of import named_news
 from index import MemoryStore
 from tests.element.speaker import background_kept, current, tell, tell_after
 

@@ -7,7 +7,7 @@ by name ("Marta moved to Porto"), a request to amend a record of theirs ("Update
 employer to Arup"), and a new value named alone after the change ("Sold the Corsa. Kia
 Ceed now").
 Each is read as the statement it leaves unsaid (``spoken.restore_subject``,
-``cleaning.clean``, ``spoken.named_news``), with the tense of a verb from one table of the
+``cleaning.clean``, ``news_of.named_news``), with the tense of a verb from one table of the
 irregular verbs (``irregular.py``).
 
 The sentences are written for these tests (none is a case of ``bench/data``). What a user
@@ -29,7 +29,8 @@ from element.agents.cleaning import clean, statements
 from element.agents.episode_words import AMBIGUOUS_PAST, PAST
 from element.agents.facts import PAST_TENSE
 from element.agents.irregular import BASES, IRREGULAR, PASTS, past_of_base
-from element.agents.spoken import named_news, restore_subject
+from element.agents.news_of import named_news
+from element.agents.spoken import restore_subject
 from index import MemoryStore
 from tests.element.speaker import background_kept, current, tell, tell_after
 
