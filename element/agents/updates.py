@@ -285,13 +285,14 @@ def is_event(sentence: str) -> bool:
 _PRESENT = frozenset({"today", "right now", "tonight", "recently", "lately"})
 #: Irregular pasts that are not also their present ("grew", not "read" or "put"), nor verbs
 #: of saying, knowing and feeling, which report rather than tell ("... and I said yes!"):
-#: "I grew up in Swansea" is history, never a value a new statement replaces.
+#: "I grew up in Swansea" is history, never a value a new statement replaces; so is "I was
+#: born in Cork" (its "was" is no state here).
 _IRREGULAR_PAST = sorted(PAST_TENSE - {"read", "put", "set", "cut", "hit", "quit", "hurt", "cost",
                                       "shut", "spread", "let", "was", "were", "got", "said",
                                       "told", "thought", "felt", "knew", "meant", "understood",
                                       "heard"})
 _EVENT = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|just\s+|also\s+|then\s+|finally\s+|all\s+)*"
-                    r"(?:\w+ed|visited|tried|attended|watched|got back|"
+                    r"(?:\w+ed|visited|tried|attended|watched|got back|was born|were born|"
                     + "|".join(_IRREGULAR_PAST) + r")\b", re.I)
 
 

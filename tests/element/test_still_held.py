@@ -60,3 +60,12 @@ def test_a_move_that_names_the_old_home_still_replaces_it(store):
     tell(store, "We moved from Leeds to York in the spring.")
     now = current(store)
     assert "York" in now and "lives in Leeds" not in now
+
+
+def test_a_birthplace_is_history_a_new_home_replaces_nothing(store):
+    """"I was born in Cork" is a past event, not where Ana lives: "Leeds is home now" is a
+    home, and the birthplace stays current. Before, the finders by meaning replaced it."""
+    tell(store, "I was born in Cork.")
+    tell(store, "Leeds is home now.")
+    now = current(store)
+    assert "born in Cork" in now and "Leeds" in now
