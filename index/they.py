@@ -6,10 +6,13 @@ seen weighs on the query's vector as much as what it asks, so the attribute it a
 read faintly, or not at all, or as another ("What is Horatio's job?" nearer a child's
 question than the job's). Projecting the name's direction out (``unnamed.py``) helps a
 little; the query said with "they" for the name is read as sharply as the bank's own
-questions (.9 and more where it asks one). So a search whose query names someone embeds
-that text too, **in the same model call** as the query and its name
-(``core_embedding._embed_query``: one more short text in the batch, not one more call), and
-:func:`asked.asked_of` reads the attribute asked from it (:func:`they_query`).
+questions (.9 and more where it asks one). So :func:`they_query` makes that text, and
+:func:`asked.asked_of` embeds and reads it only when the query's own reading asks nothing
+clearly and the query without its name nears a single-valued attribute (``THEY_GATE``): a
+second model call for those queries alone (8% of ``search_http_bench.py``'s questions;
+p50 +5% there), its text often in the embedding cache. Embedding it in the query's batch
+for every named query cost p50 +43% on this CPU: two texts in one call cost about what
+two calls do.
 
 Only the reading of what is asked changes: the ranking's scores are the query's own.
 """
