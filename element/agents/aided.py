@@ -28,6 +28,7 @@ import re
 
 from index import TOLD_ADDITION
 
+from .irregular import IRREGULAR
 from .meaning import clauses, several
 from .reported import reported
 from .undergone import undergone
@@ -78,26 +79,19 @@ _NOT_DONE = re.compile(r"^(?:feel|think|realise|realize|see|understand|laugh|cry
                        r"calm|cope|wait|out|up|with|through|pack|tidy|clean|paint|carry|find|"
                        r"look|cook|fix)\b", re.I)
 
-#: Past forms no ending makes, by the verb's plain form.
-_IRREGULAR = {"get": "got", "take": "took", "go": "went", "buy": "bought", "sell": "sold",
-              "give": "gave", "come": "came", "leave": "left", "make": "made", "run": "ran",
-              "do": "did", "have": "had", "become": "became", "find": "found", "put": "put",
-              "set": "set", "begin": "began", "sing": "sang", "swim": "swam", "drive": "drove",
-              "ride": "rode", "teach": "taught", "learn": "learned", "pay": "paid",
-              "keep": "kept", "sit": "sat", "stand": "stood", "win": "won", "send": "sent",
-              "spend": "spent", "build": "built", "bring": "brought", "think": "thought",
-              "meet": "met", "lead": "led", "read": "read", "write": "wrote", "choose": "chose"}
-
-
 def _past(verb: str) -> str:
     """The past of a plain verb or of its "-ing" form ("switch" -> "switched", "joining" ->
-    "joined", "moving" -> "moved", "swap" -> "swapped", "taking" -> "took")."""
+    "joined", "moving" -> "moved", "swap" -> "swapped", "taking" -> "took"): an irregular
+    verb's from the one table (``irregular.py``; its regular variant when it has one,
+    "learned"), else by the spelling rules."""
     low = verb.lower()
-    for base, past in _IRREGULAR.items():
-        if low in (base, base + "ing", base[:-1] + "ing", base + base[-1] + "ing"):
-            return past
-    if low.endswith("ing") and len(low) > 4:
-        return low[:-3] + "ed"      # "moving" -> "moved", "swapping" -> "swapped"
+    stem = low[:-3] if low.endswith("ing") and len(low) > 4 else ""
+    for base in (low, stem, stem + "e", stem[:-1]) if stem else (low,):
+        if base in IRREGULAR:
+            pasts = IRREGULAR[base][0]
+            return next((p for p in pasts if p.endswith("ed")), pasts[0])
+    if stem:
+        return stem + "ed"      # "moving" -> "moved", "swapping" -> "swapped"
     if low.endswith("e"):
         return low + "d"
     if re.search(r"[^aeiou]y$", low):
