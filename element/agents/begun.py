@@ -83,6 +83,12 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"(?=(?-i:[A-Z]))", "is dating"),
     (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
      r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
+    # A home come into: completing or exchanging on it, moving into it, its keys got
+    # ("We completed on a cottage in Whitstable", "got the keys to our flat in Leith").
+    (r"(?:(?:completed|exchanged(?:\s+contracts)?)\s+on|moved\s+into|got\s+(?:the\s+)?keys\s+"
+     r"(?:to|for))\s+" + _DET, "lives in"),
+    # Signing for a club is playing for it ("Signed for Folkestone Invicta in August").
+    (r"signed\s+for\s+(?=(?-i:[A-Z]))", "plays for"),
     # Joining, registering, enrolling: a member of it, on its books.
     (r"joined(?!\s+(?:in|up|forces|them|him|her|us|me)\b)", "is a member of"),
     (r"(?:signed\s+(?:up|on)|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)", "is"),
@@ -149,6 +155,52 @@ _TEMPORARY = re.compile(r"\b(?:hired|rented|borrowed|lent|loan|trial|temporary|t
                         r"for\s+the\s+(?:day|weekend|week|night|holidays?))\b", re.I)
 
 
+#: A job got, told by its role: "I got the team leader job", "landed the deputy head post",
+#: "accepted the senior associate role at Arm": one is that role. The words that only say
+#: what kind of job it is ("new", "part-time", "dream") are no role.
+_JOB_KIND = (r"(?:new|dream|first|second|part-time|full-time|permanent|temporary|summer|"
+             r"weekend|holiday|better|proper|big|top|local|same|other|old|last|next|"
+             r"\w+-paid|paid)")
+_JOB_GOT = re.compile(
+    _BY_SPEAKER + r"(?:got|landed|bagged|secured|won|accepted|took)\s+(?:the|a|an)\s+"
+    rf"(?:{_JOB_KIND}\s+)*(?P<r>(?!{_JOB_KIND}\b)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,3}}?)\s+"
+    r"(?:job|role|post|position)\b", re.I)
+
+#: An offer taken: "Got offered the deputy manager job and said yes on the spot", "was
+#: offered a place at Exeter, and I accepted": the thing offered is the thing accepted. An
+#: offer alone may still be refused.
+_OFFER_TAKEN = re.compile(
+    r"\b(?:got|was|were|been|have\s+been|'ve\s+been)\s+offered\s+(?P<x>(?:the|a|an)\s+"
+    r"[^,;.!?]+?)\s*,?\s+(?:and\s+)?(?:(?:i|we)\s+)?(?:(?:just|immediately|straight\s+away)\s+)?"
+    r"(?:said\s+yes|accepted(?:\s+it)?|took\s+it|jumped\s+at\s+it)\b", re.I)
+
+
+def accepted(sentence: str) -> str:
+    """``sentence`` with an offer the speaker took told as taken ("Got offered the deputy
+    manager job and said yes" -> "accepted the deputy manager job")."""
+    return _OFFER_TAKEN.sub(lambda m: f"accepted {m['x']}", sentence)
+
+
+#: The thing a clause of the speaker's acquisition or move names before it, as its head:
+#: "The hybrid Toyota Yaris we picked up on Saturday does twice the miles", "the cottage in
+#: Otley that we completed on in May has a leaking roof": the speaker did the event to it.
+_FRONTED = re.compile(
+    r"^(?P<np>(?:the|my|our)\s+(?:[\w'&-]+\s+){0,6}?[\w'&-]+)\s+(?:that\s+|which\s+)?"
+    r"(?P<s>i|we)\s+(?:(?:just|finally|recently|eventually|only)\s+)?"
+    r"(?P<v>bought|purchased|picked\s+up|collected|completed\s+on|exchanged\s+on|moved\s+into|"
+    r"signed\s+for|joined|got\s+the\s+keys\s+(?:to|for))\b", re.I)
+
+
+def fronted(sentence: str) -> str | None:
+    """The speaker's event told with its thing first ("The Yaris we picked up on Saturday
+    does ..." -> "we picked up the Yaris"), else None."""
+    m = _FRONTED.match(sentence.strip())
+    if m is None or _TEMPORARY.search(sentence):
+        return None
+    head, _, rest = m["np"].partition(" ")
+    return f"{m['s']} {m['v']} {head.lower()} {rest}"
+
+
 def _cut(thing: str) -> str:
     """The thing an event names, up to its time, reason or next clause."""
     thing = _OBJECT_END.sub("", thing.strip())
@@ -206,9 +258,12 @@ def begun_result(clause: str, who: str) -> str | None:
             verb = "started" if re.search(r"\b(?:first|took|taken|accepted|landed)\b",
                                           m["v"], re.I) else m["v"].split()[0].lower()
             return f"{who} {verb} {m['p'].lower()} {thing}"
-        if state == "has":
+        if state in ("has", "lives in"):
             thing = _OWN.sub("a ", thing)
         return f"{who} {state} {thing}"
+    if (m := _JOB_GOT.match(said)) is not None and mine:
+        role = m["r"].strip()
+        return f"{who} is {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
     if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
         return f"{who} is {thing}"
     if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
@@ -239,7 +294,10 @@ def results(source: str, who: str) -> list[str]:
     the speaker's set under another (:data:`_SUBORDINATE`)."""
     found: list[str] = []
     for sentence in split_sentences(source):
+        sentence = accepted(sentence)
         parts = clauses(sentence)
+        if (head := fronted(sentence)) is not None:
+            parts.append(head)
         whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
         under = [m["c"] if not m["g"] else _GERUNDS[m["g"].lower()] + m["c"][len(m["g"]):]
                  for m in _SUBORDINATE.finditer(sentence)
