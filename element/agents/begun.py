@@ -201,6 +201,38 @@ def fronted(sentence: str) -> str | None:
     return f"{m['s']} {m['v']} {head.lower()} {rest}"
 
 
+#: What makes an arrival a move, not a trip: the right to stay got ("got my visa",
+#: "our residency came through"), or the move said for good ("emigrated", "one-way").
+_SETTLING = re.compile(r"\b(?:visas?|residency|residence\s+permit|green\s+card|citizenship|"
+                       r"work\s+permit|emigrat\w*|for\s+good|one-way|permanently)\b", re.I)
+#: The speaker's arrival at a named place: "we flew into Vancouver in May", "landed in
+#: Perth in February".
+_ARRIVED = re.compile(
+    r"(?:^|\b(?:i|we)\s+)(?:(?:finally|eventually|just|then)\s+)?(?:flew|arrived|landed|touched\s+"
+    r"down)\s+(?:in|into|at)\s+(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)", re.I)
+#: A trip's words: the arrival is a visit.
+_TRIP = re.compile(r"\b(?:holiday|trip|visit\w*|conference|tour|honeymoon|break|weekend|"
+                   r"fortnight|week's|wedding|stay\w*|return\s+flight|flew\s+back|"
+                   r"tourist)\b", re.I)
+
+
+def settled(sentence: str, who: str) -> str | None:
+    """The home an arrival with the right to stay gives ("Finally got my visa approved and
+    we flew into Vancouver in May" -> "Sam lives in Vancouver"), else None: an arrival
+    alone, or with a trip's words, is a visit."""
+    if not _SETTLING.search(sentence) or _TRIP.search(sentence) or _NEGATION.search(sentence) \
+            or TOLD_NOT_NOW.search(sentence) or \
+            whose(sentence if re.match(r"(?:i|we|my|our)\b", sentence.strip(), re.I)
+                  else f"I {sentence}") not in ("", UNKNOWN):
+        return None     # another's move ("My brother got his visa and flew into Sydney")
+    for part in [sentence] + clauses(sentence):
+        m = _ARRIVED.search(part.strip())
+        if m is not None and whose(part if re.match(r"(?:i|we)\b", part.strip(), re.I)
+                                   else f"I {part}") in ("", UNKNOWN):
+            return f"{who} lives in {m['place']}"
+    return None
+
+
 def _cut(thing: str) -> str:
     """The thing an event names, up to its time, reason or next clause."""
     thing = _OBJECT_END.sub("", thing.strip())
@@ -298,6 +330,8 @@ def results(source: str, who: str) -> list[str]:
         parts = clauses(sentence)
         if (head := fronted(sentence)) is not None:
             parts.append(head)
+        if (home := settled(sentence, who)) is not None and home not in found:
+            found.append(home)
         whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
         under = [m["c"] if not m["g"] else _GERUNDS[m["g"].lower()] + m["c"][len(m["g"]):]
                  for m in _SUBORDINATE.finditer(sentence)
@@ -331,6 +365,12 @@ def pool_target(told: Sequence[str], pool: Pool, who: str,
         return None
 
 
+#: A memory of the club one plays for: "plays centre-back for Hythe Town", "is the
+#: goalkeeper for Penrith AFC", "plays in goal for Hythe".
+_PLAYS_FOR = re.compile(r"\b(?:plays|is\s+(?:the|a|an)\s+[\w-]+|turns\s+out)\s+(?:[\w-]+\s+){0,2}?"
+                        r"(?:for|with)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
+
+
 def _own_fact(content: str, who: str) -> bool:
     """A one-fact memory of the speaker's own, not a past event nor a story."""
     said = first_person(content, who)
@@ -361,6 +401,12 @@ def anchored_target(told: Sequence[str], memories: Iterable[Memory], who: str,
                 for t in told]
     if not any(possible):
         return None
+    for t, may in zip(told, possible, strict=True):
+        # A club signed for: the club one plays for, one at a time whatever the sport's
+        # attribute holds (the bank's "sport" is many-valued: tennis and golf).
+        if t.startswith(f"{who} plays for ") and \
+                len(clubs := [pool[i] for i in may if _PLAYS_FOR.search(pool[i]["content"])]) == 1:
+            return clubs[0]
     used = sorted({i for found in possible for i in found})
     read = profiles(list(told) + [pool[i]["content"] for i in used], who, embedder)
     olds = dict(zip(used, read[len(told):], strict=True))
