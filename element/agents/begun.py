@@ -191,12 +191,18 @@ _FRONTED = re.compile(
     r"signed\s+for|joined|got\s+the\s+keys\s+(?:to|for))\b", re.I)
 
 
+#: A thing got for another person: "... for my daughter", "... for Mum".
+_FOR_ANOTHER = re.compile(r"^\s+(?:[\w-]+\s+){0,3}?for\s+(?:(?:my|our|his|her|their)\s+|"
+                          r"(?-i:[A-Z]))", re.I)
+
+
 def fronted(sentence: str) -> str | None:
     """The speaker's event told with its thing first ("The Yaris we picked up on Saturday
     does ..." -> "we picked up the Yaris"), else None."""
     m = _FRONTED.match(sentence.strip())
-    if m is None or _TEMPORARY.search(sentence):
-        return None
+    if m is None or _TEMPORARY.search(sentence) or \
+            _FOR_ANOTHER.match(sentence.strip()[m.end():]):
+        return None     # "The Volvo we bought for my daughter": hers
     head, _, rest = m["np"].partition(" ")
     return f"{m['s']} {m['v']} {head.lower()} {rest}"
 
@@ -253,7 +259,7 @@ def _thing(said: str, preposition: str | None, named: bool = True) -> str:
         thing = _cut(said)
     head = re.match(r"^(?:(?:a|an|the|my|our|one\s+of\s+the)\s+)?([\w'-]+)", thing, re.I)
     if named and (not re.search(r"(?-i:[A-Z])", thing) or
-                  head and head[1].lower().rstrip("s") in PEOPLE):
+                  head and re.sub(r"'s?$", "", head[1].lower()).rstrip("s") in PEOPLE):
         return ""
     return thing
 
@@ -290,12 +296,16 @@ def begun_result(clause: str, who: str) -> str | None:
             verb = "started" if re.search(r"\b(?:first|took|taken|accepted|landed)\b",
                                           m["v"], re.I) else m["v"].split()[0].lower()
             return f"{who} {verb} {m['p'].lower()} {thing}"
+        if state == "lives in" and _TRIP.search(said):
+            continue    # "completed on a holiday cottage": a second home, a stay
         if state in ("has", "lives in"):
             thing = _OWN.sub("a ", thing)
         return f"{who} {state} {thing}"
     if (m := _JOB_GOT.match(said)) is not None and mine:
         role = m["r"].strip()
-        return f"{who} is {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
+        # The thing got is a job: one works as its role ("is a team leader" alone reads
+        # as a sport's team to the bank).
+        return f"{who} works as {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
     if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
         return f"{who} is {thing}"
     if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
@@ -384,7 +394,7 @@ def _new_value(told: str, held: str, who: str) -> bool:
     words the memory lacks."""
     if values(told, who):
         return bool(values(held, who)) and bool(values(told, who) - values(held, who))
-    role = re.sub(rf"^{re.escape(who)}\s+is\s+", "", told)
+    role = re.sub(rf"^{re.escape(who)}\s+(?:is|works\s+as)\s+", "", told)
     return role != told and not content_terms(role, who) <= content_terms(held, who)
 
 

@@ -305,6 +305,8 @@ def _admitted(agent: str, onto: str | None) -> str | None:
         named = agent if agent[:1].isupper() and not re.match(r"the\b", agent, re.I) else ""
         return f"I am on {course}{' at ' + named if named else ''} now"
     head = re.sub(r"^The\b", "the", agent)
+    if not re.search(r"(?-i:[A-Z])", head):
+        return None     # "the college took me in": no value named
     return f"I am on {head} now" if re.search(r"\b(?:course|degree|programme|program)\b",
                                                agent, re.I) else f"I study at {head} now"
 
@@ -364,6 +366,7 @@ def _said(s: str) -> str | None:
     if (said := _new_of_mine(s) or _among(s)) is not None:
         return said
     if (m := _AGENT_ADMITTED.match(s)) is not None and not _NO_EMPLOYER.match(m["agent"]) \
+            and not re.match(r"\s+(?:for|over|during)\b", s[m.end():], re.I) \
             and (said := _admitted(m["agent"].strip(), m["onto"])) is not None:
         return said
     if (m := _GRANTED.match(s)) is not None and (value := _value(m["rest"])) and \

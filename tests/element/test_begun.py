@@ -125,10 +125,10 @@ def test_what_an_event_leaves_in_a_sentence(sentence: str, result: list[str]) ->
     # A club signed for.
     ("Signed for Ashford Town last week.", ["Ann plays for Ashford Town"]),
     # A job got, told by its role; an offer taken.
-    ("I got the team leader job.", ["Ann is a team leader"]),
+    ("I got the team leader job.", ["Ann works as a team leader"]),
     ("Got offered the deputy manager job at the store and said yes on the spot.",
-     ["Ann is a deputy manager"]),
-    ("Landed the new assistant head role at last!", ["Ann is an assistant head"]),
+     ["Ann works as a deputy manager"]),
+    ("Landed the new assistant head role at last!", ["Ann works as an assistant head"]),
     # The thing told first, the speaker's event after it.
     ("The hybrid Toyota Yaris we picked up on Saturday does twice the miles to the gallon.",
      ["Ann has the hybrid Toyota Yaris"]),
