@@ -88,7 +88,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     (r"(?:(?:completed|exchanged(?:\s+contracts)?)\s+on|moved\s+into|got\s+(?:the\s+)?keys\s+"
      r"(?:to|for))\s+" + _DET, "lives in"),
     # Signing for a club is playing for it ("Signed for Folkestone Invicta in August").
-    (r"signed\s+for\s+(?=(?-i:[A-Z]))", "plays for"),
+    (r"signed\s+for\s+(?=(?:the\s+)?(?-i:[A-Z]))", "plays for"),
+    # A job offer taken: "accepted an offer from Deloitte".
+    (r"accepted\s+(?:a|an|the|their)\s+(?:job\s+)?offer\s+(?:from|with|at)\s+(?=(?-i:[A-Z]))",
+     "works at"),
     # Joining, registering, enrolling: a member of it, on its books.
     (r"joined(?!\s+(?:in|up|forces|them|him|her|us|me)\b)", "is a member of"),
     (r"(?:signed\s+(?:up|on)|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)", "is"),
@@ -137,7 +140,8 @@ _OBJECT_END = re.compile(
     r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
     r"june|july|august|september|october|november|december|spring|summer|autumn|fall|"
     r"winter|weekend|morning|afternoon|evening|end|start|beginning|new\s+year|christmas|"
-    r"easter|half[\s-]term|\d)|(?:i|we|he|she|they)\b(?!')|"
+    r"easter|half[\s-]term|\d)|the\s+(?:next|following|same|other)\s+(?:day|week|morning|"
+    r"evening|month)|(?:i|we|he|she|they)\b(?!')|"
     r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
     r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
     r"from|then|just|"
@@ -191,6 +195,12 @@ _FRONTED = re.compile(
     r"signed\s+for|joined|got\s+the\s+keys\s+(?:to|for))\b", re.I)
 
 
+#: A home, by its noun before where it is ("a three-bed semi in Chorlton"): a closed class
+#: of English words for a dwelling.
+_HOME = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrace|maisonette|"
+                   r"townhouse|farmhouse|new-build|detached|place)\s+(?:in|on|at|near)\s+"
+                   r"(?-i:[A-Z])", re.I)
+
 #: A thing got for another person: "... for my daughter", "... for Mum".
 _FOR_ANOTHER = re.compile(r"^\s+(?:[\w-]+\s+){0,3}?for\s+(?:(?:my|our|his|her|their)\s+|"
                           r"(?-i:[A-Z]))", re.I)
@@ -237,6 +247,30 @@ def settled(sentence: str, who: str) -> str | None:
                                    else f"I {part}") in ("", UNKNOWN):
             return f"{who} lives in {m['place']}"
     return None
+
+
+#: A couple's event, the speaker and a named person: a time together marked ("Me and Rafael
+#: celebrated six months together", "Tom and I hit a year together") or a meeting with
+#: "together ever since" ("I met Tom in June and we've been together ever since"): the
+#: two are a couple.
+_NAMED = r"(?P<n>(?-i:[A-Z])[a-z]+)"
+_COUPLE = re.compile(
+    r"^(?:(?:me|i)\s+and\s+" + _NAMED + r"|" + _NAMED.replace("<n>", "<m>") +
+    r"\s+and\s+(?:me|i))\s+(?:(?:just|finally|have|'ve)\s+)*(?:celebrated|marked|hit|reached)"
+    r"\s+(?:our\s+)?(?:[\w-]+\s+)?(?:months?|years?|anniversary)(?:\s+together)?\b"
+    r"|^(?:i\s+)?met\s+" + _NAMED.replace("<n>", "<k>") +
+    r"\b[^.!?]*\b(?:together|a\s+couple|been\s+(?:dating|seeing\s+each\s+other))\s+"
+    r"(?:ever\s+)?since\b", re.I)
+
+
+def couple(sentence: str, who: str) -> str | None:
+    """The partner a couple's event of the speaker's names ("Me and Rafael celebrated six
+    months together" -> "Sam is dating Rafael"), else None."""
+    m = _COUPLE.match(sentence.strip())
+    if m is None or _NEGATION.search(sentence) or TOLD_NOT_NOW.search(sentence):
+        return None
+    name = m["n"] or m["m"] or m["k"]
+    return None if name.lower() in PEOPLE else f"{who} is dating {name}"
 
 
 def _cut(thing: str) -> str:
@@ -296,6 +330,11 @@ def begun_result(clause: str, who: str) -> str | None:
             verb = "started" if re.search(r"\b(?:first|took|taken|accepted|landed)\b",
                                           m["v"], re.I) else m["v"].split()[0].lower()
             return f"{who} {verb} {m['p'].lower()} {thing}"
+        if state == "is a member of" and (job := re.match(
+                r"(?P<x>.+?)\s+as\s+(?P<r>(?:a|an|the)\s+.+)$", thing)) is not None:
+            return f"{who} works as {job['r']} at {job['x']}"   # joined Superdrug as a manager
+        if state == "has" and _HOME.search(thing) and not _TRIP.search(said):
+            state = "lives in"  # bought a three-bed semi in Chorlton: a home is lived in
         if state == "lives in" and _TRIP.search(said):
             continue    # "completed on a holiday cottage": a second home, a stay
         if state in ("has", "lives in"):
@@ -342,6 +381,8 @@ def results(source: str, who: str) -> list[str]:
             parts.append(head)
         if (home := settled(sentence, who)) is not None and home not in found:
             found.append(home)
+        if (pair := couple(sentence, who)) is not None and pair not in found:
+            found.append(pair)
         whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
         under = [m["c"] if not m["g"] else _GERUNDS[m["g"].lower()] + m["c"][len(m["g"]):]
                  for m in _SUBORDINATE.finditer(sentence)

@@ -147,6 +147,24 @@ def test_what_an_event_leaves_in_a_sentence(sentence: str, result: list[str]) ->
     ("Took a Tesla Model 3 for a test drive at the weekend.", []),
     ("Had an interview for a practice manager role in Taunton on Wednesday.", []),
     ("Got the keys to the new flat.", []),
+    ("Got the keys to my mum's new flat in Harrogate so I can water her plants.", []),
+    ("The Volvo estate we bought for my daughter is already full of her stuff.", []),
+    ("We completed on a holiday cottage in Cornwall last month.", []),
+    # A home bought is lived in; a role joined as is worked; a job offer taken.
+    ("We bought a three-bed semi in Chorlton in April.",
+     ["Ann lives in a three-bed semi in Chorlton"]),
+    ("Handed in my notice at Boots and joined Superdrug as an assistant manager.",
+     ["Ann works as an assistant manager at Superdrug"]),
+    ("I accepted an offer from Deloitte and started there in September.",
+     ["Ann works at Deloitte"]),
+    ("Passed my driving test and bought a little Corsa the next day.", ["Ann has a little Corsa"]),
+    # A couple's event: the two are a couple.
+    ("I met Tom at my cousin's wedding in June and we've been together ever since.",
+     ["Ann is dating Tom"]),
+    ("Me and Rafael celebrated six months together on Friday.", ["Ann is dating Rafael"]),
+    ("My parents celebrated forty years together.", []),
+    ("Me and Sarah celebrated her birthday at Nando's.", []),
+    ("I met Priya at uni and we've been friends ever since.", []),
 ])
 def test_more_events_that_leave_a_state(sentence: str, result: list[str]) -> None:
     assert results(sentence, "Ann") == result
