@@ -99,6 +99,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     (r"(?:bought|purchased|acquired|inherited|landed|got|picked\s+up|collected|took\s+delivery\s+of|"
      r"opened|"
      r"took\s+out|treated\s+(?:myself|ourselves)\s+to)\s+" + _DET, "has"),
+    # Leaving with a thing, its getting told by the way home: "drove home in a Mazda MX-5",
+    # "came out of the shop with a Galaxy S23", "walked out with a Pixel".
+    (r"(?:drove\s+(?:it\s+)?(?:home|away|off)\s+in|(?:came|walked)\s+(?:home|away|out)\s+"
+     r"(?:of\s+(?:the|a)\s+[\w-]+\s+)?with|left\s+with)\s+" + _DET, "has"),
     # A contract signed for a thing: "signed the papers for the Octavia".
     (r"signed\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|mortgage)\s+"
      r"(?:for|on)\s+" + _DET, "has"),
