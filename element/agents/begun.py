@@ -83,6 +83,15 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"(?=(?-i:[A-Z]))", "is dating"),
     (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
      r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
+    # A home come into: completing or exchanging on it, moving into it, its keys got
+    # ("We completed on a cottage in Whitstable", "got the keys to our flat in Leith").
+    (r"(?:(?:completed|exchanged(?:\s+contracts)?)\s+on|moved\s+into|got\s+(?:the\s+)?keys\s+"
+     r"(?:to|for))\s+" + _DET, "lives in"),
+    # Signing for a club is playing for it ("Signed for Folkestone Invicta in August").
+    (r"signed\s+for\s+(?=(?:the\s+)?(?-i:[A-Z]))", "plays for"),
+    # A job offer taken: "accepted an offer from Deloitte".
+    (r"accepted\s+(?:a|an|the|their)\s+(?:job\s+)?offer\s+(?:from|with|at)\s+(?=(?-i:[A-Z]))",
+     "works at"),
     # Joining, registering, enrolling: a member of it, on its books.
     (r"joined(?!\s+(?:in|up|forces|them|him|her|us|me)\b)", "is a member of"),
     (r"(?:signed\s+(?:up|on)|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)", "is"),
@@ -90,6 +99,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     (r"(?:bought|purchased|acquired|inherited|landed|got|picked\s+up|collected|took\s+delivery\s+of|"
      r"opened|"
      r"took\s+out|treated\s+(?:myself|ourselves)\s+to)\s+" + _DET, "has"),
+    # Leaving with a thing, its getting told by the way home: "drove home in a Mazda MX-5",
+    # "came out of the shop with a Galaxy S23", "walked out with a Pixel".
+    (r"(?:drove\s+(?:it\s+)?(?:home|away|off)\s+in|(?:came|walked)\s+(?:home|away|out)\s+"
+     r"(?:of\s+(?:the|a)\s+[\w-]+\s+)?with|left\s+with)\s+" + _DET, "has"),
     # A contract signed for a thing: "signed the papers for the Octavia".
     (r"signed\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|mortgage)\s+"
      r"(?:for|on)\s+" + _DET, "has"),
@@ -131,7 +144,8 @@ _OBJECT_END = re.compile(
     r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
     r"june|july|august|september|october|november|december|spring|summer|autumn|fall|"
     r"winter|weekend|morning|afternoon|evening|end|start|beginning|new\s+year|christmas|"
-    r"easter|half[\s-]term|\d)|(?:i|we|he|she|they)\b(?!')|"
+    r"easter|half[\s-]term|\d)|the\s+(?:next|following|same|other)\s+(?:day|week|morning|"
+    r"evening|month)|(?:i|we|he|she|they)\b(?!')|"
     r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
     r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
     r"from|then|just|"
@@ -147,6 +161,120 @@ _NEGATION = re.compile(r"\b(?:not|never|no|nor)\b|n't\b", re.I)
 #: "on a trial", "for the weekend"): the state does not last.
 _TEMPORARY = re.compile(r"\b(?:hired|rented|borrowed|lent|loan|trial|temporary|temporarily|"
                         r"for\s+the\s+(?:day|weekend|week|night|holidays?))\b", re.I)
+
+
+#: A job got, told by its role: "I got the team leader job", "landed the deputy head post",
+#: "accepted the senior associate role at Arm": one is that role. The words that only say
+#: what kind of job it is ("new", "part-time", "dream") are no role.
+_JOB_KIND = (r"(?:new|dream|first|second|part-time|full-time|permanent|temporary|summer|"
+             r"weekend|holiday|better|proper|big|top|local|same|other|old|last|next|"
+             r"\w+-paid|paid)")
+_JOB_GOT = re.compile(
+    _BY_SPEAKER + r"(?:got|landed|bagged|secured|won|accepted|took)\s+(?:the|a|an)\s+"
+    rf"(?:{_JOB_KIND}\s+)*(?P<r>(?!{_JOB_KIND}\b)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,3}}?)\s+"
+    r"(?:job|role|post|position)\b", re.I)
+
+#: An offer taken: "Got offered the deputy manager job and said yes on the spot", "was
+#: offered a place at Exeter, and I accepted": the thing offered is the thing accepted. An
+#: offer alone may still be refused.
+_OFFER_TAKEN = re.compile(
+    r"\b(?:got|was|were|been|have\s+been|'ve\s+been)\s+offered\s+(?P<x>(?:the|a|an)\s+"
+    r"[^,;.!?]+?)\s*,?\s+(?:and\s+)?(?:(?:i|we)\s+)?(?:(?:just|immediately|straight\s+away)\s+)?"
+    r"(?:said\s+yes|accepted(?:\s+it)?|took\s+it|jumped\s+at\s+it)\b", re.I)
+
+
+def accepted(sentence: str) -> str:
+    """``sentence`` with an offer the speaker took told as taken ("Got offered the deputy
+    manager job and said yes" -> "accepted the deputy manager job")."""
+    return _OFFER_TAKEN.sub(lambda m: f"accepted {m['x']}", sentence)
+
+
+#: The thing a clause of the speaker's acquisition or move names before it, as its head:
+#: "The hybrid Toyota Yaris we picked up on Saturday does twice the miles", "the cottage in
+#: Otley that we completed on in May has a leaking roof": the speaker did the event to it.
+_FRONTED = re.compile(
+    r"^(?P<np>(?:the|my|our)\s+(?:[\w'&-]+\s+){0,6}?[\w'&-]+)\s+(?:that\s+|which\s+)?"
+    r"(?P<s>i|we)\s+(?:(?:just|finally|recently|eventually|only)\s+)?"
+    r"(?P<v>bought|purchased|picked\s+up|collected|completed\s+on|exchanged\s+on|moved\s+into|"
+    r"signed\s+for|joined|got\s+the\s+keys\s+(?:to|for))\b", re.I)
+
+
+#: A home, by its noun before where it is ("a three-bed semi in Chorlton"): a closed class
+#: of English words for a dwelling.
+_HOME = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrace|maisonette|"
+                   r"townhouse|farmhouse|new-build|detached|place)\s+(?:in|on|at|near)\s+"
+                   r"(?-i:[A-Z])", re.I)
+
+#: A thing got for another person: "... for my daughter", "... for Mum".
+_FOR_ANOTHER = re.compile(r"^\s+(?:[\w-]+\s+){0,3}?for\s+(?:(?:my|our|his|her|their)\s+|"
+                          r"(?-i:[A-Z]))", re.I)
+
+
+def fronted(sentence: str) -> str | None:
+    """The speaker's event told with its thing first ("The Yaris we picked up on Saturday
+    does ..." -> "we picked up the Yaris"), else None."""
+    m = _FRONTED.match(sentence.strip())
+    if m is None or _TEMPORARY.search(sentence) or \
+            _FOR_ANOTHER.match(sentence.strip()[m.end():]):
+        return None     # "The Volvo we bought for my daughter": hers
+    head, _, rest = m["np"].partition(" ")
+    return f"{m['s']} {m['v']} {head.lower()} {rest}"
+
+
+#: What makes an arrival a move, not a trip: the right to stay got ("got my visa",
+#: "our residency came through"), or the move said for good ("emigrated", "one-way").
+_SETTLING = re.compile(r"\b(?:visas?|residency|residence\s+permit|green\s+card|citizenship|"
+                       r"work\s+permit|emigrat\w*|for\s+good|one-way|permanently)\b", re.I)
+#: The speaker's arrival at a named place: "we flew into Vancouver in May", "landed in
+#: Perth in February".
+_ARRIVED = re.compile(
+    r"(?:^|\b(?:i|we)\s+)(?:(?:finally|eventually|just|then)\s+)?(?:flew|arrived|landed|touched\s+"
+    r"down)\s+(?:in|into|at)\s+(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)", re.I)
+#: A trip's words: the arrival is a visit.
+_TRIP = re.compile(r"\b(?:holiday|trip|visit\w*|conference|tour|honeymoon|break|weekend|"
+                   r"fortnight|week's|wedding|stay\w*|return\s+flight|flew\s+back|"
+                   r"tourist)\b", re.I)
+
+
+def settled(sentence: str, who: str) -> str | None:
+    """The home an arrival with the right to stay gives ("Finally got my visa approved and
+    we flew into Vancouver in May" -> "Sam lives in Vancouver"), else None: an arrival
+    alone, or with a trip's words, is a visit."""
+    if not _SETTLING.search(sentence) or _TRIP.search(sentence) or _NEGATION.search(sentence) \
+            or TOLD_NOT_NOW.search(sentence) or \
+            whose(sentence if re.match(r"(?:i|we|my|our)\b", sentence.strip(), re.I)
+                  else f"I {sentence}") not in ("", UNKNOWN):
+        return None     # another's move ("My brother got his visa and flew into Sydney")
+    for part in [sentence] + clauses(sentence):
+        m = _ARRIVED.search(part.strip())
+        if m is not None and whose(part if re.match(r"(?:i|we)\b", part.strip(), re.I)
+                                   else f"I {part}") in ("", UNKNOWN):
+            return f"{who} lives in {m['place']}"
+    return None
+
+
+#: A couple's event, the speaker and a named person: a time together marked ("Me and Rafael
+#: celebrated six months together", "Tom and I hit a year together") or a meeting with
+#: "together ever since" ("I met Tom in June and we've been together ever since"): the
+#: two are a couple.
+_NAMED = r"(?P<n>(?-i:[A-Z])[a-z]+)"
+_COUPLE = re.compile(
+    r"^(?:(?:me|i)\s+and\s+" + _NAMED + r"|" + _NAMED.replace("<n>", "<m>") +
+    r"\s+and\s+(?:me|i))\s+(?:(?:just|finally|have|'ve)\s+)*(?:celebrated|marked|hit|reached)"
+    r"\s+(?:our\s+)?(?:[\w-]+\s+)?(?:months?|years?|anniversary)(?:\s+together)?\b"
+    r"|^(?:i\s+)?met\s+" + _NAMED.replace("<n>", "<k>") +
+    r"\b[^.!?]*\b(?:together|a\s+couple|been\s+(?:dating|seeing\s+each\s+other))\s+"
+    r"(?:ever\s+)?since\b", re.I)
+
+
+def couple(sentence: str, who: str) -> str | None:
+    """The partner a couple's event of the speaker's names ("Me and Rafael celebrated six
+    months together" -> "Sam is dating Rafael"), else None."""
+    m = _COUPLE.match(sentence.strip())
+    if m is None or _NEGATION.search(sentence) or TOLD_NOT_NOW.search(sentence):
+        return None
+    name = m["n"] or m["m"] or m["k"]
+    return None if name.lower() in PEOPLE else f"{who} is dating {name}"
 
 
 def _cut(thing: str) -> str:
@@ -169,7 +297,7 @@ def _thing(said: str, preposition: str | None, named: bool = True) -> str:
         thing = _cut(said)
     head = re.match(r"^(?:(?:a|an|the|my|our|one\s+of\s+the)\s+)?([\w'-]+)", thing, re.I)
     if named and (not re.search(r"(?-i:[A-Z])", thing) or
-                  head and head[1].lower().rstrip("s") in PEOPLE):
+                  head and re.sub(r"'s?$", "", head[1].lower()).rstrip("s") in PEOPLE):
         return ""
     return thing
 
@@ -206,9 +334,21 @@ def begun_result(clause: str, who: str) -> str | None:
             verb = "started" if re.search(r"\b(?:first|took|taken|accepted|landed)\b",
                                           m["v"], re.I) else m["v"].split()[0].lower()
             return f"{who} {verb} {m['p'].lower()} {thing}"
-        if state == "has":
+        if state == "is a member of" and (job := re.match(
+                r"(?P<x>.+?)\s+as\s+(?P<r>(?:a|an|the)\s+.+)$", thing)) is not None:
+            return f"{who} works as {job['r']} at {job['x']}"   # joined Superdrug as a manager
+        if state == "has" and _HOME.search(thing) and not _TRIP.search(said):
+            state = "lives in"  # bought a three-bed semi in Chorlton: a home is lived in
+        if state == "lives in" and _TRIP.search(said):
+            continue    # "completed on a holiday cottage": a second home, a stay
+        if state in ("has", "lives in"):
             thing = _OWN.sub("a ", thing)
         return f"{who} {state} {thing}"
+    if (m := _JOB_GOT.match(said)) is not None and mine:
+        role = m["r"].strip()
+        # The thing got is a job: one works as its role ("is a team leader" alone reads
+        # as a sport's team to the bank).
+        return f"{who} works as {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
     if (m := _ON_SPEAKER.search(said)) is not None and (thing := _thing(m["o"], None, named=False)):
         return f"{who} is {thing}"
     if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
@@ -239,7 +379,14 @@ def results(source: str, who: str) -> list[str]:
     the speaker's set under another (:data:`_SUBORDINATE`)."""
     found: list[str] = []
     for sentence in split_sentences(source):
+        sentence = accepted(sentence)
         parts = clauses(sentence)
+        if (head := fronted(sentence)) is not None:
+            parts.append(head)
+        if (home := settled(sentence, who)) is not None and home not in found:
+            found.append(home)
+        if (pair := couple(sentence, who)) is not None and pair not in found:
+            found.append(pair)
         whole = [sentence] if len(sentence.split()) <= SIMILAR_WORDS or not parts else []
         under = [m["c"] if not m["g"] else _GERUNDS[m["g"].lower()] + m["c"][len(m["g"]):]
                  for m in _SUBORDINATE.finditer(sentence)
@@ -273,6 +420,12 @@ def pool_target(told: Sequence[str], pool: Pool, who: str,
         return None
 
 
+#: A memory of the club one plays for: "plays centre-back for Hythe Town", "is the
+#: goalkeeper for Penrith AFC", "plays in goal for Hythe".
+_PLAYS_FOR = re.compile(r"\b(?:plays|is\s+(?:the|a|an)\s+[\w-]+|turns\s+out)\s+(?:[\w-]+\s+){0,2}?"
+                        r"(?:for|with)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
+
+
 def _own_fact(content: str, who: str) -> bool:
     """A one-fact memory of the speaker's own, not a past event nor a story."""
     said = first_person(content, who)
@@ -286,7 +439,7 @@ def _new_value(told: str, held: str, who: str) -> bool:
     words the memory lacks."""
     if values(told, who):
         return bool(values(held, who)) and bool(values(told, who) - values(held, who))
-    role = re.sub(rf"^{re.escape(who)}\s+is\s+", "", told)
+    role = re.sub(rf"^{re.escape(who)}\s+(?:is|works\s+as)\s+", "", told)
     return role != told and not content_terms(role, who) <= content_terms(held, who)
 
 
@@ -303,6 +456,12 @@ def anchored_target(told: Sequence[str], memories: Iterable[Memory], who: str,
                 for t in told]
     if not any(possible):
         return None
+    for t, may in zip(told, possible, strict=True):
+        # A club signed for: the club one plays for, one at a time whatever the sport's
+        # attribute holds (the bank's "sport" is many-valued: tennis and golf).
+        if t.startswith(f"{who} plays for ") and \
+                len(clubs := [pool[i] for i in may if _PLAYS_FOR.search(pool[i]["content"])]) == 1:
+            return clubs[0]
     used = sorted({i for found in possible for i in found})
     read = profiles(list(told) + [pool[i]["content"] for i in used], who, embedder)
     olds = dict(zip(used, read[len(told):], strict=True))

@@ -134,6 +134,26 @@ _AGENT_HAS = re.compile(
 #: An employer taking the speaker on: "Superdrug took me on full-time", "Nationwide
 #: poached me in the summer", "they took me on as a driver".
 _AGENT_HIRED = re.compile(_AGENT + _AUX + rf"(?:{_HIRING})\b(?:\s+as\s+(?P<role>.+))?", re.I)
+#: A place of study taking the speaker in: "The veterinary science course at Bristol took me
+#: in", "Leeds Beckett accepted me onto the nursing degree", "the college offered me a place
+#: on the plumbing course, and I took it". The subject is a course or a school (a closed
+#: class of nouns of study, or a name), and the speaker studies there: no hospital, shelter
+#: or friend taking someone in.
+_STUDY = r"(?:course|degree|programme|program|university|uni|college|school|academy|sixth\s+form)"
+_AGENT_ADMITTED = re.compile(
+    r"^(?P<agent>(?!(?:i|we)\b)[\w'&.-]+(?:\s+[\w'&.-]+){0,7}?)\s+" + _AUX +
+    r"(?:took\s+(?:me|us)\s+in|(?:accepted|let)\s+(?:me|us)(?:\s+in)?)\b"
+    r"(?:\s+(?:onto|to|into)\s+(?P<onto>[^,;.!?]+))?", re.I)
+#: A move the speaker asked for, granted: "They accepted my transfer to the Glasgow branch",
+#: "my transfer to Leeds came through", "HR approved my move to the Bristol office".
+_GRANTED = re.compile(
+    r"(?:^" + _AGENT[1:] + _AUX + r"(?:accepted|approved|granted|agreed|signed\s+off)\s+"
+    r"(?:to\s+)?(?:my|our)\s+|^(?:my|our)\s+)(?:request(?:ed)?\s+(?:for\s+a\s+)?)?"
+    r"(?:transfer|move|relocation|secondment)\s+(?P<prep>to)\s+(?P<rest>[^,;.!?]+?)"
+    r"(?:\s+(?:has\s+|finally\s+|just\s+)*(?:came|come|went|gone|got)\s+(?:through|"
+    r"approved|accepted)|\s+(?:was|got|has\s+been|'s\s+been)\s+(?:approved|accepted|"
+    r"granted|signed\s+off)|(?=\s*(?:[,;.!?]|$)|\s+(?:and|so|but|last|this|in|on|after)\b))",
+    re.I)
 #: A subject that names no employer: a pronoun, or a person of the speaker's.
 _NO_EMPLOYER = re.compile(r"^(?:they|he|she|it|you|someone|somebody|my\s|our\s|his\s|her\s|"
                           r"their\s)", re.I)
@@ -271,6 +291,26 @@ _BACK_THEN = re.compile(r"\b(?:when\s+(?:i|we)\s+(?:was|were)|as\s+a\s+(?:kid|ch
                         re.I)
 
 
+def _admitted(agent: str, onto: str | None) -> str | None:
+    """Where a place of study that took the speaker in (``agent``, the subject; ``onto``,
+    the course named after it) has them: on the course named ("I am on the nursing degree
+    at Leeds Beckett now"), else at the place; None when the subject is no place of study
+    (a course, a school, or a name)."""
+    course = _value(onto or "")
+    if not (re.search(rf"\b{_STUDY}\b", agent, re.I) or course and
+            re.search(rf"\b{_STUDY}\b", course, re.I) and
+            all(w[:1].isupper() for w in agent.split())):
+        return None     # "Mum took me in", "the shelter took us in": no place of study
+    if course and not _NOT_VALUE.match(course) and len(course.split()) <= 8:
+        named = agent if agent[:1].isupper() and not re.match(r"the\b", agent, re.I) else ""
+        return f"I am on {course}{' at ' + named if named else ''} now"
+    head = re.sub(r"^The\b", "the", agent)
+    if not re.search(r"(?-i:[A-Z])", head):
+        return None     # "the college took me in": no value named
+    return f"I am on {head} now" if re.search(r"\b(?:course|degree|programme|program)\b",
+                                               agent, re.I) else f"I study at {head} now"
+
+
 def _subject(obj: str) -> tuple[str, str]:
     """The speaker as subject, and "to be" for it: "me" -> ("I", "am")."""
     return ("we", "are") if obj.lower() in ("us", "we") else ("I", "am")
@@ -325,6 +365,15 @@ def _said(s: str) -> str | None:
         return f"{m['my'].lower()} {m['n']} {be} with {agent} now"
     if (said := _new_of_mine(s) or _among(s)) is not None:
         return said
+    if (m := _AGENT_ADMITTED.match(s)) is not None and not _NO_EMPLOYER.match(m["agent"]) \
+            and not re.match(r"\s+(?:for|over|during)\b", s[m.end():], re.I) \
+            and (said := _admitted(m["agent"].strip(), m["onto"])) is not None:
+        return said
+    if (m := _GRANTED.match(s)) is not None and (value := _value(m["rest"])) and \
+            not _NOT_VALUE.match(value) and len(value.split()) <= 8:
+        agent = (m.groupdict().get("agent") or "").strip()
+        if not _ANOTHERS.search(agent):
+            return f"I am {_placed('to', value, 'moved')} now"
     if (m := _AGENT_HIRED.match(s)) is not None:
         role = _value(m["role"] or "")
         agent = m["agent"].strip()

@@ -129,3 +129,22 @@ def test_a_place_told_by_its_people_replaces_the_speakers_and_keeps_the_news(sto
 ])
 def test_another_persons_change_keeps_the_speakers(store: Any, before: str, after: str) -> None:
     keeps(store, before, after)
+
+
+@pytest.mark.parametrize("sentence,said", [
+    ("The veterinary science course at Bristol took me in after all.",
+     "I am on the veterinary science course at Bristol now"),
+    ("Leeds Beckett accepted me onto the nursing degree.",
+     "I am on the nursing degree at Leeds Beckett now"),
+    ("They accepted my transfer to the Glasgow branch.", "I am based at the Glasgow branch now"),
+    ("My transfer to Leeds finally came through.", "I am based in Leeds now"),
+    # No place of study, no transfer of the speaker's, not yet.
+    ("The hospital admitted me on Tuesday with a chest infection.", None),
+    ("Mum took me in after the fire.", None),
+    ("The shelter took us in for a fortnight.", None),
+    ("My sister's transfer to Leeds came through.", None),
+    ("They accepted my transfer request but I'll only move in June.", None),
+])
+def test_a_place_of_study_taking_the_speaker_in_or_a_transfer_granted(
+        sentence: str, said: str | None) -> None:
+    assert undergone(clean(sentence)) == said
