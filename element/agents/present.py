@@ -43,6 +43,7 @@ from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_NOW, TOLD_PAST
 from .decisions import Pool
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
+from .holding import not_holding
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .profile import profile_target, values, whose
 from .sentences import split_sentences
@@ -193,5 +194,7 @@ def present_target(source: str, pool: Pool, who: str,
         except Exception:   # a failing model finds nothing: the statement is added
             return None
         if target is not None:
-            return target
+            # A loan, a shop used, a person of the speaker's, a part of the thing: no new
+            # value of it (``holding.py``).
+            return None if not_holding(source, target, who) else target
     return None
