@@ -35,7 +35,8 @@ from index import RELATIONS
 from .profile import values
 from .updates import first_person, keys_of
 
-__all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding"]
+__all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
+           "may_hold"]
 
 #: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
 #: neighbour grow beans on my plot": another person given the use of the speaker's thing.
@@ -191,3 +192,14 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who)
+
+
+def may_hold(sentence: str, memories: list[dict[str, Any]], who: str) -> list[dict[str, Any]]:
+    """The ``memories`` (of ``who``'s) ``sentence`` (first person, raw) may give a new value:
+    none for a permission, a loan or a repair; else all but those :func:`not_holding`
+    leaves alone (a person of the speaker's, a thing whose part the sentence names, a
+    workplace or a home beside a shop used). Read before a finder by meaning picks one, so
+    a memory it may not replace does not make the one it may ambiguous."""
+    if kept_meanwhile(sentence):
+        return []
+    return [m for m in memories if not not_holding(sentence, m, who)]

@@ -43,7 +43,7 @@ from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_NOW, TOLD_PAST
 from .decisions import Pool
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
-from .holding import not_holding
+from .holding import may_hold
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .profile import profile_target, values, whose
 from .sentences import split_sentences
@@ -184,7 +184,8 @@ def present_target(source: str, pool: Pool, who: str,
     embedder = pool.embedder()
     if embedder is None:
         return None
-    memories = pool.memories()[:MEANING_POOL]
+    # Not a memory the statement gives no new value (``holding.py``).
+    memories = may_hold(source, pool.memories()[:MEANING_POOL], who)
     for kind, parts in found.items():
         if not parts:
             continue
@@ -194,7 +195,5 @@ def present_target(source: str, pool: Pool, who: str,
         except Exception:   # a failing model finds nothing: the statement is added
             return None
         if target is not None:
-            # A loan, a shop used, a person of the speaker's, a part of the thing: no new
-            # value of it (``holding.py``).
-            return None if not_holding(source, target, who) else target
+            return target
     return None
