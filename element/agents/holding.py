@@ -146,15 +146,20 @@ _LIGHT = frozenset("a an the my our his her their this that to of in on at for w
 
 
 def _thing_words(memory: dict[str, Any], who: str) -> set[str]:
-    """The words naming a memory's thing: its proper names, and the last word of its one
-    fact when that is a common noun ("plays the guitar": guitar)."""
+    """The words naming a memory's thing: its proper names, and the head of its verb's
+    object when the fact ends on it ("plays the guitar": guitar; not "plays centre back
+    for my team", whose last word is no thing of the speaker's held)."""
     words = {w for w in values(memory["content"], who) if not w.isdigit()}
     said = first_person(memory["content"], who)
-    if len(said) == 1:
-        last = re.findall(r"[A-Za-z][\w-]*", said[0])
-        if last and last[-1].islower() and last[-1] not in _LIGHT and len(last[-1]) > 2:
-            words.add(last[-1].lower())
+    m = _OBJECT.match(said[0]) if len(said) == 1 else None
+    if m is not None and m["n"] not in _LIGHT:
+        words.add(m["n"].lower())
     return words
+
+
+#: A fact ending on its verb's object: "I play the guitar", "I ride a Raleigh bike".
+_OBJECT = re.compile(r"^(?:i|we)\s+[a-z]+\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+                     r"(?P<n>(?-i:[a-z])[a-z-]{2,})\s*[.!]?$", re.I)
 
 
 def accessory_of(sentence: str, memory: dict[str, Any], who: str) -> bool:
