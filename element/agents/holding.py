@@ -33,7 +33,7 @@ from typing import Any
 from index import RELATIONS
 
 from .profile import values
-from .updates import first_person, keys_of
+from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
            "may_hold"]
@@ -61,9 +61,17 @@ _REPAIR = re.compile(
 def kept_meanwhile(sentence: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells a permission, a loan or a repair: a
     thing of the speaker's used by another, lent or borrowed, or away being fixed, still
-    held by its holder."""
-    return bool(_PERMISSION.search(sentence) or _LOAN.search(sentence) or
-                _REPAIR.search(sentence))
+    held by its holder; in a statement, not a story (:func:`_statement`)."""
+    return _statement(sentence) and bool(_PERMISSION.search(sentence) or
+                                         _LOAN.search(sentence) or _REPAIR.search(sentence))
+
+
+def _statement(sentence: str) -> bool:
+    """Whether ``sentence`` is a statement, not a story (``updates.FACT_WORDS``): a
+    story's clauses tell several things, and a loan or a purchase told in one of them
+    ("..., and I'm borrowing Dad's van till the new one comes") says nothing of the
+    others."""
+    return len(sentence.split()) <= FACT_WORDS
 
 
 #: The speaker as a customer of a named place: a verb of buying with what is bought, then
@@ -88,8 +96,8 @@ _PLACE_HELD = re.compile(r"^(?:i|we)\s+(?:\w+\s+)?(?:work|works|worked|live|live
 
 def as_customer(sentence: str) -> bool:
     """Whether ``sentence`` tells the speaker buying at a named place (a customer's
-    relation to it, not a worker's or a resident's)."""
-    return bool(_BOUGHT.search(sentence))
+    relation to it, not a worker's or a resident's), in a statement, not a story."""
+    return _statement(sentence) and bool(_BOUGHT.search(sentence))
 
 
 def _place_held(memory: dict[str, Any], who: str) -> bool:

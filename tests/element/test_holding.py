@@ -103,3 +103,11 @@ def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: 
 def test_a_new_value_told_plainly_still_replaces(store: Any, before: str, after: str,
                                                  old: str, new: str) -> None:
     replaces(store, before, after, old, new)
+
+
+def test_a_loan_or_a_purchase_in_a_story_is_one_clause_of_several() -> None:
+    story = ("Sold the Fiesta at last and the new Golf comes on Friday, so until then "
+             "I'm borrowing my dad's van for the school run and the shopping.")
+    assert not kept_meanwhile(story)
+    assert not as_customer("Started at the big Lidl on Monday and it's lovely, the team "
+                           "is friendly and I get my lunch from the Greggs next door.")
