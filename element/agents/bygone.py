@@ -44,6 +44,7 @@ from .decisions import Decision, Pool
 from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING, predates
+from .holding import kept_meanwhile
 from .observation import Observation
 from .polarity import DOUBLE
 from .profile import whose
@@ -302,6 +303,8 @@ def episode_ending(cand: Candidate, observation: Observation, pool: Pool,
         # "The council shut the lido in May. That was my last swim there.": one clause.
         if i and _POINTING.match(sentence.strip()):
             sentence = f"{said[i - 1].rstrip(' .!')}, {sentence}"
+        if kept_meanwhile(sentence):
+            continue    # lent, borrowed or away being fixed: still held (``holding.py``)
         target = bygone_target(sentence, pool.memories(), who, (), asked)
         if target is not None:
             return Decision("supersede", "a later statement tells the thing as over",

@@ -38,6 +38,7 @@ from .decisions import Pool
 from .episode_words import PAST
 from .kinds import TIMES
 from .meant import ENDED_MARGIN, ENDED_MIN, ended_by_meaning
+from .holding import kept_meanwhile
 from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
 from .observation import Observation
@@ -421,6 +422,8 @@ def ended_memory(sentence: str, pool: Pool, who: str,
     or no memory clearly meant."""
     # The speaker's, or a person's of theirs, whose memories alone can then be meant ("Dad's
     # given up the booze" and "Ana's dad drinks a lot of whisky").
+    if kept_meanwhile(sentence):
+        return None     # "I let my son drive the Fabia now": lent, not ended (``holding.py``)
     said = [(e.thing, e.holder) for e in endings(sentence)
             if e.holder == "" or e.holder != UNKNOWN and set(e.holder.split()) & PEOPLE]
     embedder = pool.embedder() if said else None

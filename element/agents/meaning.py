@@ -19,6 +19,7 @@ from .episode_words import STOP
 from .episodes import tell
 from .profile import profile_target, values, whose
 from .holders import UNKNOWN
+from .holding import may_hold
 from .cues import ranked
 from .updates import Signals, is_event, signals
 
@@ -102,7 +103,8 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     if not parts:
         return None
     try:
-        found = profile_target(parts, pool.memories()[:MEANING_POOL], who, embedder, skip)
+        found = profile_target(parts, may_hold(sentence, pool.memories()[:MEANING_POOL], who),
+                               who, embedder, skip)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
     return None if found is not None and still_held(found, content, sig, who) else found

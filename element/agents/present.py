@@ -43,6 +43,7 @@ from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_NOW, TOLD_PAST
 from .decisions import Pool
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
+from .holding import may_hold
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .profile import profile_target, values, whose
 from .sentences import split_sentences
@@ -183,7 +184,8 @@ def present_target(source: str, pool: Pool, who: str,
     embedder = pool.embedder()
     if embedder is None:
         return None
-    memories = pool.memories()[:MEANING_POOL]
+    # Not a memory the statement gives no new value (``holding.py``).
+    memories = may_hold(source, pool.memories()[:MEANING_POOL], who)
     for kind, parts in found.items():
         if not parts:
             continue

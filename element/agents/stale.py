@@ -12,6 +12,7 @@ from typing import Any
 
 from .cues import ranked
 from .decisions import Pool
+from .holding import not_holding
 from .meaning import SIMILAR_WORDS, several, still_held
 from .profile import profiles, whose
 from .relation import relation_target
@@ -48,7 +49,14 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
                   skip: list[str], keyed: bool = False) -> dict[str, Any] | None:
     """The memory a change statement makes stale: named by its old value or attribute,
     else (a strong cue, or any for a ``keyed`` statement) the clearly closest by
-    attribute (``updates.py``)."""
+    attribute (``updates.py``); never one the statement gives no new value (a loan, a
+    repair, a shop used, a person of the speaker's, a part of its thing: ``holding.py``)."""
+    found = _change_target(sentence, content, sig, pool, who, skip, keyed)
+    return None if found is not None and not_holding(sentence, found, who) else found
+
+
+def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
+                   skip: list[str], keyed: bool) -> dict[str, Any] | None:
     memories = pool.memories()
     things = [" ".join(v.split()[1:]) for v in sig.ended
               if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]

@@ -52,6 +52,7 @@ from .endings import speakers_own, thing_of
 from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .meant import ended_by_meaning
+from .holding import kept_meanwhile
 from .named import ENDING
 from .observation import Observation
 from .restated import change_to
@@ -310,7 +311,7 @@ def event_ended(sentence: str, pool: Pool, who: str,
                 skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's memory an ending told as an event in ``sentence`` ends (see the
     module's note), or None: no such ending, or no memory clearly meant."""
-    told = event_endings(sentence)
+    told = [] if kept_meanwhile(sentence) else event_endings(sentence)    # a loan, a repair
     embedder = pool.embedder() if told else None
     for ending in told:
         if embedder is not None:

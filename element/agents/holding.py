@@ -1,0 +1,218 @@
+"""Whether a statement a finder by meaning (``meaning.by_meaning``, ``stale.change_target``,
+``present.present_target``) matched with a stored fact speaks of the speaker's very holding
+of that fact's value: the same relation to it, the thing itself, and the speaker still
+its holder (issue 23: a false supersede takes a true fact out of recall).
+
+A finder by meaning compares what two texts are about; a statement can be about the
+memory's attribute or its thing without giving it a new value:
+
+- **a permission, a loan or a repair**: "I let my son drive the Polo now", "my brother's
+  borrowing the van", "the bike's in the shop for a new chain": the thing is still the
+  speaker's (:func:`kept_meanwhile`);
+- **a place used as a customer**: "I buy my groceries at Aldi now" is no new employer and
+  no new home, though it answers "Where do they work?" as well as a move to Aldi would
+  (:func:`as_customer`);
+- **a person of the speaker's**: "has a sister in Glasgow" holds where the sister lives,
+  not where the speaker does, and a new home replaces no sister (:func:`holds_person`);
+- **a part or an accessory of the memory's thing**, named by the memory's own words (its
+  name or its noun): "a new charger for my MacBook" after "uses a MacBook Air", "the
+  strings on my guitar" after "plays the guitar" (:func:`accessory_of`; ``parts.py``
+  reads the same by the bank's nouns, "my phone case").
+
+Why it is general: each test is a sentence structure over closed classes (permission,
+lending and repair verbs; verbs of buying; the bank's words for people, ``RELATIONS``;
+determiners and prepositions) or the memory's own words; no case, value or benchmark.
+Pure functions over texts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from index import RELATIONS
+
+from .profile import values
+from .updates import FACT_WORDS, first_person, keys_of
+
+__all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
+           "may_hold"]
+
+#: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
+#: neighbour grow beans on my plot": another person given the use of the speaker's thing.
+_PERMISSION = re.compile(
+    r"\b(?:let|lets|letting|allow|allows|allowed|allowing)\s+(?:him|her|them|us|"
+    r"(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+|(?-i:[A-Z])[\w'-]+)\s+(?:to\s+)?"
+    r"(?:drive|use|borrow|ride|take|have|keep|share|grow|park|stay|live|sleep|play)\b", re.I)
+#: A loan, either way: "lent my drill to Dad", "my daughter's borrowing the Yaris", "on
+#: loan": the thing goes back to its holder.
+_LOAN = re.compile(r"\b(?:lend|lends|lending|lent|on\s+loan|loaned|loaning|borrow|borrows|"
+                   r"borrowing|borrowed)\b", re.I)
+#: A repair or a service: "the Honda's in the shop for a new clutch", "in for its MOT",
+#: "getting the laptop fixed", "off the road until the part comes": still the speaker's.
+_REPAIR = re.compile(
+    r"\bin\s+(?:the\s+)?(?:garage|shop|workshop|menders)\s+(?:for|getting|being|with|till|"
+    r"until)\b|\bin\s+for\s+(?:a|an|its|her|his|the)?\s*(?:service|repair|repairs|mot|fix|"
+    r"check|new)\b|\bbeing\s+(?:fixed|repaired|serviced|mended|looked\s+at)\b|"
+    r"\b(?:get|gets|getting|got|have|has|having|had)\s+(?:it|him|her|my\s+[\w-]+|the\s+[\w-]+)"
+    r"\s+(?:fixed|repaired|serviced|mended)\b|\boff\s+the\s+road\b", re.I)
+
+
+def kept_meanwhile(sentence: str) -> bool:
+    """Whether ``sentence`` (first person, raw) tells a permission, a loan or a repair: a
+    thing of the speaker's used by another, lent or borrowed, or away being fixed, still
+    held by its holder; in a statement, not a story (:func:`_statement`)."""
+    return _statement(sentence) and bool(_PERMISSION.search(sentence) or
+                                         _LOAN.search(sentence) or _REPAIR.search(sentence))
+
+
+def _statement(sentence: str) -> bool:
+    """Whether ``sentence`` is a statement, not a story (``updates.FACT_WORDS``): a
+    story's clauses tell several things, and a loan or a purchase told in one of them
+    ("..., and I'm borrowing Dad's van till the new one comes") says nothing of the
+    others."""
+    return len(sentence.split()) <= FACT_WORDS
+
+
+#: The speaker as a customer of a named place: a verb of buying with what is bought, then
+#: the place ("buy my groceries at Aldi", "pick up the shopping from Tesco", "do my weekly
+#: shop at Morrisons", "get my prescriptions from Boots", "order everything from Ocado").
+_BOUGHT = re.compile(
+    r"\b(?:(?:(?:buy|buys|buying|bought|order|orders|ordering|ordered|pick\s+up|picks\s+up|"
+    r"picking\s+up|picked\s+up)\s+(?:my|our|the|all\s+(?:my|our|the)|everything|most\s+of\s+"
+    r"(?:my|our))|(?:get|gets|getting)\s+(?:my|our|all\s+(?:my|our)|everything|most\s+of\s+"
+    r"(?:my|our)))\b(?:\s+[\w'-]+){0,3}?|"
+    r"(?:do|does|doing|did|done)\s+(?:my|our|the)\s+(?:[\w-]+\s+)?(?:shop|shopping)|"
+    r"(?:shop|shops|shopping|shopped))\s+(?:at|from|in)\s+(?:the\s+|a\s+)?(?:big\s+|local\s+|"
+    r"new\s+)?(?-i:[A-Z])", re.I)
+#: The rules' keys of the attributes a customer's place is never the value of: where one
+#: works, what one does, where one lives.
+_PLACES_HELD = ("fact:employer", "fact:occupation", "fact:location")
+#: The same read by words, for a memory the rules key otherwise ("works at the Boots on
+#: the high street").
+_PLACE_HELD = re.compile(r"^(?:i|we)\s+(?:\w+\s+)?(?:work|works|worked|live|lives|lived)\s+"
+                         r"(?:at|for|in|with)\b", re.I)
+
+
+def as_customer(sentence: str) -> bool:
+    """Whether ``sentence`` tells the speaker buying at a named place (a customer's
+    relation to it, not a worker's or a resident's), in a statement, not a story."""
+    return _statement(sentence) and bool(_BOUGHT.search(sentence))
+
+
+def _place_held(memory: dict[str, Any], who: str) -> bool:
+    said = first_person(memory["content"], who)
+    return bool(set(keys_of(memory["content"], who)) & set(_PLACES_HELD)) or \
+        (len(said) == 1 and bool(_PLACE_HELD.match(said[0])))
+
+
+#: The people of :data:`RELATIONS` a person may have several of (kin, friends, people at
+#: work): one of them is no attribute of the speaker's own (a partner, a boss are: a new
+#: one replaces the old, ``profile.py``'s roles).
+_MANY = frozenset(RELATIONS) - frozenset(
+    "partner wife husband boyfriend girlfriend fiance fiancee boss manager doctor dentist "
+    "landlord landlady therapist".split())
+#: "I have a sister in Glasgow", "I've got two brothers in Leeds", "we have a son at
+#: Durham": a person of the speaker's and where they are.
+_HAS_PERSON = re.compile(r"^(?:i|we)\s+(?:have|'ve|has)\s+(?:got\s+)?(?:a|an|one|two|three|four|"
+                         r"\d+|some|several)\s+(?P<a>[\w-]+)(?:\s+(?P<b>[\w-]+))?", re.I)
+
+
+def holds_person(memory: dict[str, Any], who: str, sentence: str) -> bool:
+    """Whether ``memory`` (of ``who``'s) tells a person of theirs of whom one has several
+    (a sibling, a child, a friend: "has a sister in Glasgow") while ``sentence`` names no
+    such person: the person's place or state is theirs, not a value of the speaker's."""
+    said = first_person(memory["content"], who)
+    m = _HAS_PERSON.match(said[0]) if len(said) == 1 else None
+    if m is None:
+        return False
+    for word in (m["a"], m["b"] or ""):     # "a sister", "a younger sister"
+        person = word.lower()
+        if person not in _MANY and person.endswith("s") and person[:-1] in _MANY:
+            person = person[:-1]    # "two brothers"
+        if person in _MANY:
+            return not re.search(rf"\b{re.escape(person)}", sentence, re.I)
+    return False
+
+
+#: Determiners before the thing's own word ("my MacBook", "the guitar").
+_DET = r"(?:my|our|the|his|her|their|that|this)"
+#: Words after a possessive "'s" that are not the head of a noun of its own.
+_NOT_HEAD = frozenset("""
+in on at a an the been got gone not never just still also now back off out away being
+getting having going done finally really
+""".split())
+#: Closed-class words that are no noun before "for"/"on" ("I'm on my iPhone", "it's for my
+#: Kindle": a use of the thing, not a part of it).
+_NOT_NOUN = frozenset("""
+i i'm im m s re ve am is are was were be been being it it's its that this what which who
+one ones just still also now only all out up down time went go going gone came come
+""".split())
+#: Words that tell nothing a thing is ("a", "the", a subject's name).
+_LIGHT = frozenset("a an the my our his her their this that to of in on at for with and "
+                   "is are was were has have had".split())
+
+
+def _thing_words(memory: dict[str, Any], who: str) -> set[str]:
+    """The words naming a memory's thing: its proper names, and the head of its verb's
+    object when the fact ends on it ("plays the guitar": guitar; not "plays centre back
+    for my team", whose last word is no thing of the speaker's held)."""
+    words = {w for w in values(memory["content"], who) if not w.isdigit()}
+    said = first_person(memory["content"], who)
+    m = _OBJECT.match(said[0]) if len(said) == 1 else None
+    if m is not None and m["n"] not in _LIGHT:
+        words.add(m["n"].lower())
+    return words
+
+
+#: A fact ending on its verb's object: "I play the guitar", "I ride a Raleigh bike".
+_OBJECT = re.compile(r"^(?:i|we)\s+[a-z]+\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+                     r"(?P<n>(?-i:[a-z])[a-z-]{2,})\s*[.!]?$", re.I)
+
+
+def accessory_of(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` names ``memory``'s thing (its own words, :func:`_thing_words`)
+    only as what another noun is for or on ("a new charger for my MacBook", "new strings
+    on the guitar"), or as a possessive or a modifier of another noun ("the MacBook's
+    battery", "my MacBook charger is ..."): a part or an accessory of it, the thing itself
+    still held."""
+    lowered = sentence.lower()
+    found = False
+    for word in _thing_words(memory, who):
+        w = re.escape(word)
+        if not re.search(rf"\b{w}\b", lowered):
+            continue
+        uses = [m for m in re.finditer(rf"\b([a-z'-]+)\s+(?:for|on)\s+{_DET}\s+(?:[\w-]+\s+)?"
+                                       rf"{w}\b", lowered)
+                if m[1] not in _NOT_NOUN and m[1] not in _LIGHT]
+        owned = [m for m in re.finditer(rf"\b{_DET}\s+{w}'s\s+([a-z-]+)", lowered)
+                 if m[1] not in _NOT_HEAD]
+        compound = [m for m in re.finditer(rf"\b{_DET}\s+{w}\s+([a-z-]+)\s+(?:is|are|was|were|"
+                                           rf"has|have|had)\b", lowered)
+                    if m[1] not in _LIGHT and m[1] not in _thing_words(memory, who)]
+        if not (uses or owned or compound):
+            return False    # the thing named as itself somewhere: not only its part
+        found = True
+    return found
+
+
+def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` (first person, raw), which a finder by meaning matched with
+    ``memory``, gives the memory's value no new value: a permission, a loan or a repair,
+    the speaker as a customer where the memory holds where they work or live, a memory of
+    a person of theirs, or a part or an accessory of the memory's thing."""
+    return kept_meanwhile(sentence) or \
+        as_customer(sentence) and _place_held(memory, who) or \
+        holds_person(memory, who, sentence) or \
+        accessory_of(sentence, memory, who)
+
+
+def may_hold(sentence: str, memories: list[dict[str, Any]], who: str) -> list[dict[str, Any]]:
+    """The ``memories`` (of ``who``'s) ``sentence`` (first person, raw) may give a new value:
+    none for a permission, a loan or a repair; else all but those :func:`not_holding`
+    leaves alone (a person of the speaker's, a thing whose part the sentence names, a
+    workplace or a home beside a shop used). Read before a finder by meaning picks one, so
+    a memory it may not replace does not make the one it may ambiguous."""
+    if kept_meanwhile(sentence):
+        return []
+    return [m for m in memories if not not_holding(sentence, m, who)]

@@ -1,0 +1,113 @@
+"""element/agents/holding.py: a statement the finders by meaning match with a stored fact
+gives it no new value when it tells a permission, a loan or a repair, the speaker as a
+customer of a place where the fact holds where they work or live, a part or an accessory
+of the fact's thing, or when the fact holds a person of the speaker's (issue 23: a false
+supersede takes a true fact out of recall). A new value told plainly still replaces.
+
+The sentences are written for these tests (none is a case of ``bench/data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.holding import accessory_of, as_customer, holds_person, kept_meanwhile
+
+from tests.element.speaker import background_kept, open_store, replaces, tell_after
+from tests.element.speaker import current as contents
+
+
+@pytest.mark.parametrize("sentence", [
+    "I let my nephew drive the Polo at weekends now.",
+    "We've allowed our lodger to use the bike while she's here.",
+    "My dad is borrowing the campervan for his fishing trip.",
+    "I lent the drill to Gareth next door.",
+    "The Vespa is in the garage for a new exhaust.",
+    "I'm getting my laptop repaired, so I'm on the library computers.",
+])
+def test_a_permission_a_loan_or_a_repair_is_read_so(sentence: str) -> None:
+    assert kept_meanwhile(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I drive a Polo now.",
+    "Got myself a Vespa last month.",
+    "I took out a mortgage on a flat in Hove.",
+])
+def test_a_thing_held_is_no_loan(sentence: str) -> None:
+    assert not kept_meanwhile(sentence)
+
+
+@pytest.mark.parametrize("sentence,customer", [
+    ("I buy my veg from the Riverside market now.", True),
+    ("We do our big shop at Asda these days.", True),
+    ("I get all my books from Waterstones.", True),
+    ("I shop at the Co-op on the corner.", True),
+    ("I got a job at Asda.", False),
+    ("I get the bus from Headingley.", False),
+    ("I work at the Co-op now.", False),
+])
+def test_a_customers_place_is_read_so(sentence: str, customer: bool) -> None:
+    assert as_customer(sentence) is customer
+
+
+def test_a_person_of_the_speakers_is_no_value_of_theirs() -> None:
+    sister = {"content": "Ana has a younger sister in Glasgow."}
+    assert holds_person(sister, "Ana", "I live in a flat in Hove.")
+    assert not holds_person(sister, "Ana", "My sister moved to Perth.")
+    assert not holds_person({"content": "Ana has a boyfriend in Leeds."}, "Ana",
+                            "I'm seeing Tomasz now.")
+    assert not holds_person({"content": "Ana lives in Leeds."}, "Ana", "I live in Hove.")
+
+
+@pytest.mark.parametrize("sentence,memory,part", [
+    ("Ordered a new case for my Kindle from Amazon.", "Ana reads on a Kindle Paperwhite.", True),
+    ("The Kindle's screen cracked on the train.", "Ana reads on a Kindle Paperwhite.", True),
+    ("Fitted new pedals on the bike at the weekend.", "Ana rides a Raleigh bike.", True),
+    ("I read on a Kobo now.", "Ana reads on a Kindle Paperwhite.", False),
+    ("I swapped my Kindle for a Kobo.", "Ana reads on a Kindle Paperwhite.", False),
+])
+def test_a_part_of_the_memorys_own_thing_is_read_so(sentence: str, memory: str,
+                                                     part: bool) -> None:
+    assert accessory_of(sentence, {"content": memory}, "Ana") is part
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "holding")
+
+
+@pytest.mark.parametrize("before,after,held", [
+    ("I drive a Skoda Fabia.", "I let my son drive the Fabia now.", "drives a Skoda"),
+    ("I work at the Greggs in Leeds.", "I pick up my shopping at Iceland now.", "Greggs"),
+    ("I work at Currys.", "I do my food shop at Waitrose now.", "Currys"),
+    ("I use a Lenovo ThinkPad.", "Got a new charger for my ThinkPad from Currys.",
+     "uses a Lenovo"),
+    ("I have a sister in Glasgow.", "I live in a terrace in Hove.", "sister in Glasgow"),
+])
+def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
+    decided = tell_after(store, before, after)
+    now = contents(store)
+    assert "supersede" not in decided, now
+    assert held in now and background_kept(now), now
+
+
+@pytest.mark.parametrize("before,after,old,new", [
+    ("I work at Morrisons.", "I've got a job at Lidl now.", "Morrisons", "Lidl"),
+    ("I drive a Kia Picanto.", "I get about in a Toyota Aygo now.", "Picanto", "Aygo"),
+])
+def test_a_new_value_told_plainly_still_replaces(store: Any, before: str, after: str,
+                                                 old: str, new: str) -> None:
+    replaces(store, before, after, old, new)
+
+
+def test_a_loan_or_a_purchase_in_a_story_is_one_clause_of_several() -> None:
+    story = ("Sold the Fiesta at last and the new Golf comes on Friday, so until then "
+             "I'm borrowing my dad's van for the school run and the shopping.")
+    assert not kept_meanwhile(story)
+    assert not as_customer("Started at the big Lidl on Monday and it's lovely, the team "
+                           "is friendly and I get my lunch from the Greggs next door.")
