@@ -35,7 +35,7 @@ _NOW = (r"(?:now|these\s+days|nowadays|instead|actually|at\s+the\s+moment|since\
 #: A sentence of the answer that is a value alone: an optional "no" or "yes", a name of up
 #: to four words (a capital opens each but small joining words), what says it holds now,
 #: and what follows a comma.
-_BARE = re.compile(r"^(?P<no>(?:no|nah|nope|yeah|yep|yes|oh|well|ha|haha)\b[\s,.!-]*)?"
+_BARE = re.compile(r"^(?P<no>(?:(?:no|nah|nope|yeah|yep|yes|oh|well|ha|haha)\b[\s,.!-]*)+)?"
                    r"(?P<y>(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9])[\w&'-]*"
                    r"(?:\s+(?:(?:of|on|&)\s+)?(?-i:[A-Z0-9])[\w&'-]*){0,3})"
                    rf"(?P<now>(?:\s*,?\s+{_NOW})*)"
@@ -128,7 +128,7 @@ def framed(text: str, question: str | None, memories: Iterable[str], who: str) -
         value = m["y"]
         name = value.split()[-1] if value.split()[0].lower() in ("a", "an", "the") \
             else value.split()[0]
-        denied = bool(m["no"] and _DENIED.match(m["no"])) or \
+        denied = bool(m["no"] and re.search(r"\b(?:no|nah|nope)\b", m["no"], re.I)) or \
             any(_DENIED.match(s) for s in sentences[:k])
         if not _maybe_name(name) or not (m["now"].strip() or denied) or \
                 value.lower() in question.lower():

@@ -27,6 +27,7 @@ from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .framed import framed
+from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .aided import aided
@@ -171,10 +172,12 @@ class RuleEvaluator:
             asked = observation.previous_assistant(i)
             # A value alone answering what the question asks of a memory ("Is the Astra
             # still going strong?" / "Kia Picanto these days"): in its frame (``framed``).
-            text = owned(inverted(framed(answered(elided(turn.content, asked), asked), asked,
-                                         [m["content"] for m in pool.memories()]
-                                         if pool is not None else [], who)
-                                  if observation.answers_question(i) else turn.content))
+            # A value named, then the change that brought it ("Harrogate now, we moved in
+            # June"): the change to the value (``valued``).
+            text = owned(inverted(valued(
+                framed(answered(elided(turn.content, asked), asked), asked,
+                       [m["content"] for m in pool.memories()] if pool is not None else [], who)
+                if observation.answers_question(i) else turn.content)))
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),
