@@ -105,9 +105,11 @@ _INTERJECTIONS = (
     # the cooking show, I'll be tuning in", "Sorry about your dog, I lost mine too").
     r"(?:congrats|congratulations|sorry|kudos|(?:good|best of) luck|thanks|thank you|cheers)"
     r"\s+(?:on|for|about|with|to)\s+[^,.!?;:]{1,50}?(?=\s*,)|"
-    # "Good thanks, Harrogate now": the reply to "how are you", before a comma or a stop
-    # ("thanks to the new job" goes on).
-    r"(?:thanks|thank you|cheers|not much|nothing much|not bad)(?=\s*[,!.;:~-])|"
+    # "Good thanks, Harrogate now", "Not much, new car though": the reply to "how are
+    # you", before a comma or a stop ("thanks to the new job" goes on; "Thanks, Maria."
+    # alone is thanks for what the other said, and the turn goes on about that).
+    r"(?:(?:good|fine|great|well|ok|okay|all good),?\s+(?:thanks|thank you|cheers)|not much|"
+    r"nothing much|not bad)(?=\s*[,!.;:~-])|"
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|nope|nah|ok|okay|alright|"
