@@ -105,7 +105,12 @@ def _reframed(value: str, now: str, rest: str, memory: str, who: str,
     if at is None:
         return None
     opens = max((i for i in range(at) if body[i].lower() in _OPENS), default=None)
-    head = body[:opens + 1] if opens is not None else body[:at]
+    if opens is None:
+        # no article or preposition before it: the name it ends ("Bristol Rovers")
+        opens = at - 1
+        while opens >= 0 and body[opens][:1].isupper():
+            opens -= 1
+    head = body[:opens + 1]
     if head and head[-1].lower() in ("a", "an", "the") and \
             value.split()[0].lower() in ("a", "an", "the"):
         head = head[:-1]
