@@ -163,7 +163,8 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
     # "Back from a week in Rome": where the speaker has been, now over.
-    (r"^back\s+(?=(?:on|at|to|with|in|from)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    (r"^(?:(?:just|only|finally)\s+)?back\s+(?=(?:on|at|to|with|in|from)\s+"
+     r"(?!the day\b|time\b))", "I am \\g<0>"),
     # "Still in Manchester", "Now with Octopus for energy", "Finally at Lidl", "Off to
     # university in Leeds": where the speaker is or is going, "I am" dropped.
     (r"^(?:still|now|currently|finally)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
