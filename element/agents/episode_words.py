@@ -508,7 +508,9 @@ _ACQUIRED = re.compile(
     r"(?:(?:a|an|our|my|ourselves\s+a|myself\s+a|another|a\s+second)\s+)(?:[\w-]+\s+){0,2}?"
     r"(?:car|van|motorbike|bike|campervan|caravan|boat|house|flat|cottage|bungalow|dog|cat|"
     r"puppy|kitten|rabbit|hamster|parrot|horse|pony|tortoise|greyhound|spaniel|labrador|"
-    r"terrier|lurcher|collie|baby|allotment)\b", re.I)
+    r"terrier|lurcher|collie|baby|allotment)s?"
+    # (and no more: "I adopted a puppy named Rex" scores by its words)
+    r"(?:\s+(?:too|as\s+well|also|now|today|yesterday|(?:last|this)\s+\w+))?\W*$", re.I)
 
 
 def milestone(text: str) -> bool:
