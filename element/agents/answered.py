@@ -75,7 +75,7 @@ def asked_thing(question: str) -> tuple[str, str] | None:
 
 #: A question of what the other speaker does, asking for one thing: "What are you driving
 #: these days?", "Where are you working now?", "Which gym do you go to?".
-_WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|where|who)(?:\s+(?P<noun>[a-z]+))?\s+"
+_WH = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|whereabouts|where|who)(?:\s+(?P<noun>[a-z]+))?\s+"
                  r"(?P<aux>are|do)\s+you\s+(?P<verb>[a-z]+)(?P<prep>\s+(?:to|at|for|with|in|on))?"
                  rf"(?P<tail>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?)"
                  r"\s*\?\s*$", re.I)
@@ -105,10 +105,16 @@ _VERBISH = re.compile(r"\b(?:i|we|you|he|she|it|they|is|are|was|were|am|'s|'m|be
                       re.I)
 
 
+#: The verbs a question asks what another of the speaker's people does or where they are
+#: by ("Where's your son living these days?", "What's your daughter studying now?"): the
+#: person is the subject, not "your son living" (a closed class; not "doing": an activity).
+_DOING = r"(?:living|working|staying|studying|playing|driving|teaching|training|" \
+    r"volunteering|learning|renting|running|riding|based)"
+
 #: A question of what one of the other speaker's things is: "What's your favourite film
 #: these days?", "Who's your GP now?", "Which is your local?": the thing, and when.
-_WH_BE = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|who|where)(?:'s|\s+is|\s+are)\s+"
-                    rf"(?P<x>your\s+[^?]+?)(?P<tail>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?)"
+_WH_BE = re.compile(r"(?:^|[.!]\s+)(?P<wh>what|which|who|whereabouts|where)(?:'s|\s+is|\s+are)\s+"
+                    rf"(?P<x>your\s+[^?]+?)(?:\s+(?P<doing>{_DOING}))?(?P<tail>(?:\s+(?:{_PRESENT_TIME}|{_NOW_WORD}))?)"
                     r"\s*\?\s*$", re.I)
 
 
@@ -124,9 +130,17 @@ def _be(text: str, question: str) -> str | None:
     value = m["x"]
     if value.split()[0] in ("A", "An", "The"):
         value = value[0].lower() + value[1:]
-    link = "is in" if q["wh"].lower() == "where" else "is"
+    where = q["wh"].lower().startswith("where")
+    link = "is in" if where else "is"
+    if q["doing"]:
+        # "Where's your son living these days?" / "Glasgow." -> "My son is living in
+        # Glasgow these days.": the person is the subject, the verb theirs.
+        doing = q["doing"].lower()
+        at = ("in" if doing in ("living", "staying", "based") else "at") if where else ""
+        link = " ".join(w for w in ("is", doing, at) if w)
     said = " ".join(w for w in (thing, link, value, q["tail"].strip()) if w)
-    return (said + ". " + text.strip()[m.end():]).strip()
+    rest = text.strip()[m.end():]
+    return (said + ". " + rest[:1].upper() + rest[1:]).strip()
 
 
 def fragment(text: str, question: str | None) -> str:
@@ -147,7 +161,7 @@ def fragment(text: str, question: str | None) -> str:
         thing = thing[0].lower() + thing[1:]
     # (where one lives is "in" a place, as the rules read a home)
     where = "in" if q["verb"].lower() in ("live", "living", "based", "staying") else "at"
-    prep = (q["prep"] or "").strip() or (where if q["wh"].lower() == "where" else "")
+    prep = (q["prep"] or "").strip() or (where if q["wh"].lower().startswith("where") else "")
     said = " ".join(w for w in ("I am" if q["aux"].lower() == "are" else "I", q["verb"], prep,
                                 thing, q["tail"].strip()) if w)
     rest = text.strip()[m.end():]

@@ -348,7 +348,10 @@ _DAYS = (r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sund
          r"weekdays?|mornings?|evenings?|afternoons?|lunchtimes?|nights?)")
 _ROUTINE = re.compile(rf"^(?:{_DAYS}\s+)?{_DAYS}\s+(?:are|is|start|starts|begin|begins|mean|"
                       r"means|involve|involves)\s+(?:now\s+|all\s+)?(?:for|with|about|spent|"
-                      r"taken\s+up\s+with|given\s+over\s+to)\s+\w", re.I)
+                      r"taken\s+up\s+with|given\s+over\s+to)\s+\w|"
+                      # "Saturdays are bouldering at the wall now": an activity and where
+                      rf"^(?:{_DAYS}\s+)?{_DAYS}\s+(?:are|is)\s+(?:now\s+)?[a-z]{{3,}}ing\s+"
+                      r"(?:at|with|in|on|down|up|round|around)\s+\w", re.I)
 
 
 def routine(text: str) -> bool:
@@ -496,6 +499,20 @@ _POSTED = re.compile(r"^(?:I|we)\s+(?:(?:have|had)\s+)?(?:been|was|were|got)\s+(
                      r"deputy|principal|editor|supervisor|senior))\b", re.I)
 
 
+#: A thing of the closed class a person has (a vehicle, a home, a pet, a child) that the
+#: speaker got ("We got a puppy too", "I bought a van", "We adopted a rescue greyhound"):
+#: what they have from now on, in the few words it takes ("I got a call" is no such thing).
+_ACQUIRED = re.compile(
+    r"^(?:I|we)\s+(?:(?:just|finally|recently|also|have|'ve|went\s+and)\s+)*"
+    r"(?:got|bought|adopted|rescued|picked\s+up|took\s+in|brought\s+home|welcomed)\s+"
+    r"(?:(?:a|an|our|my|ourselves\s+a|myself\s+a|another|a\s+second)\s+)(?:[\w-]+\s+){0,2}?"
+    r"(?:car|van|motorbike|bike|campervan|caravan|boat|house|flat|cottage|bungalow|dog|cat|"
+    r"puppy|kitten|rabbit|hamster|parrot|horse|pony|tortoise|greyhound|spaniel|labrador|"
+    r"terrier|lurcher|collie|baby|allotment)s?"
+    # (and no more: "I adopted a puppy named Rex" scores by its words)
+    r"(?:\s+(?:too|as\s+well|also|now|today|yesterday|(?:last|this)\s+\w+))?\W*$", re.I)
+
+
 def milestone(text: str) -> bool:
     """Whether ``text``, a short cleaned sentence, tells a milestone of the speaker's life or
     of a named relation's (``_MILESTONE``), something given up told by how long
@@ -503,7 +520,8 @@ def milestone(text: str) -> bool:
     ``_POSTED``): worth a memory however few its words, as ``stands_now``."""
     if len(text.split()) > STANDING_WORDS:
         return False
-    if _GONE_WITHOUT.match(text) or _TAKES_ME.match(text) or _POSTED.match(text):
+    if _GONE_WITHOUT.match(text) or _TAKES_ME.match(text) or _POSTED.match(text) or \
+            _ACQUIRED.match(text):
         return True
     m = _MILESTONE.match(re.sub(r"(?<=\w)'s\b", " is", text))
     return m is not None and (not m["rel"] or relation_subject(text))

@@ -26,6 +26,8 @@ from .endings import ending_change
 from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
+from .framed import framed
+from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .aided import aided
@@ -168,8 +170,14 @@ class RuleEvaluator:
             # ("Samsung now, since May"): written in the question's frame (``elided``).
             # A thing told without its owner ("The new flat ..."): "my" (``implicit``).
             asked = observation.previous_assistant(i)
-            text = owned(inverted(answered(elided(turn.content, asked), asked)
-                                  if observation.answers_question(i) else turn.content))
+            # A value alone answering what the question asks of a memory ("Is the Astra
+            # still going strong?" / "Kia Picanto these days"): in its frame (``framed``).
+            # A value named, then the change that brought it ("Harrogate now, we moved in
+            # June"): the change to the value (``valued``).
+            text = owned(inverted(valued(
+                framed(answered(elided(turn.content, asked), asked), asked,
+                       [m["content"] for m in pool.memories()] if pool is not None else [], who)
+                if observation.answers_question(i) else turn.content)))
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),

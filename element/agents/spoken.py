@@ -105,6 +105,11 @@ _INTERJECTIONS = (
     # the cooking show, I'll be tuning in", "Sorry about your dog, I lost mine too").
     r"(?:congrats|congratulations|sorry|kudos|(?:good|best of) luck|thanks|thank you|cheers)"
     r"\s+(?:on|for|about|with|to)\s+[^,.!?;:]{1,50}?(?=\s*,)|"
+    # "Good thanks, Harrogate now", "Not much, new car though": the reply to "how are
+    # you", before a comma or a stop ("thanks to the new job" goes on; "Thanks, Maria."
+    # alone is thanks for what the other said, and the turn goes on about that).
+    r"(?:(?:good|fine|great|well|ok|okay|all good),?\s+(?:thanks|thank you|cheers)|not much|"
+    r"nothing much|not bad)(?=\s*[,!.;:~-])|"
     "so far,? so good|hey there|hey|hi there|hi|hello|hiya|yo|wow|woah|whoa|oh my god|oh my|"
     "oh|ooh|ah|aw+|aww+|"
     "haha+|hah|hehe|lol|lmao|omg|yay|yeah|yea|yep|yup|yes|nope|nah|ok|okay|alright|"
@@ -158,7 +163,8 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
     # "Back from a week in Rome": where the speaker has been, now over.
-    (r"^back\s+(?=(?:on|at|to|with|in|from)\s+(?!the day\b|time\b))", "I am \\g<0>"),
+    (r"^(?:(?:just|only|finally)\s+)?back\s+(?=(?:on|at|to|with|in|from)\s+"
+     r"(?!the day\b|time\b))", "I am \\g<0>"),
     # "Still in Manchester", "Now with Octopus for energy", "Finally at Lidl", "Off to
     # university in Leeds": where the speaker is or is going, "I am" dropped.
     (r"^(?:still|now|currently|finally)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),
@@ -234,6 +240,10 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     # "Gives me a visual of my progress": what gives is "it", said before.
     (r"^(?=(?:gives|helps|makes|keeps|reminds|brings|lets|reminded|gave|helped|made|kept|"
      r"brought)\s+(?:me|us)\b)", "It "),
+    # "New car though, a Mazda 3", "New job: Deloitte": a new thing of the speaker's and
+    # its name after the comma, "I have" dropped (not "New year, new me": a name follows).
+    (r"^(?=new\s+(?!(?:year|week|month|day|term|season|me|you)\b)[a-z]+(?:\s+(?:though|too|"
+     r"as well|then))?\s*[,:-]\s+(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9]))", "I have a "),
     # A change texted without "I" (``texted.TEXTED``): a base verb and a time of now, a
     # standing, a belonging, "done with", a span at a named place, "Guess who ...".
     *TEXTED,
