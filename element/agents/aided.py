@@ -85,6 +85,8 @@ def _past(verb: str) -> str:
     verb's from the one table (``irregular.py``; its regular variant when it has one,
     "learned"), else by the spelling rules."""
     low = verb.lower()
+    if len(low) > 3 and low.endswith("ed") and not low.endswith("eed") and low not in IRREGULAR:
+        return low      # a participle already ("got us connected"): not "connecteded"
     stem = low[:-3] if low.endswith("ing") and len(low) > 4 else ""
     for base in (low, stem, stem + "e", stem[:-1]) if stem else (low,):
         if base in IRREGULAR:

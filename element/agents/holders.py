@@ -17,7 +17,7 @@ from index import RELATIONS
 
 from .rules import norm
 
-__all__ = ["UNKNOWN", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
+__all__ = ["UNKNOWN", "by_order", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
            "kin_modifier", "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
@@ -69,6 +69,23 @@ def possessed(sentence: str) -> str:
     return norm(m["h"]) if m else ""
 
 
+#: A child of the speaker's named by their order of birth, no kin word: "our youngest
+#: started at ...", "my eldest is at Leeds uni now", "our middle one has a new phone"; not
+#: "my eldest brother" or "my oldest friend" (a kin word names the person), nor "my oldest
+#: car" (a thing: what follows is no verb, name or comma).
+_BY_ORDER = re.compile(
+    r"^(?:my|our)\s+(?P<h>eldest|oldest|youngest|firstborn|(?:middle|little|older|younger|"
+    r"big|baby)\s+one)(?=,|'s\b|\s+(?-i:[A-Z])|\s+(?:is|are|was|were|has|have|had|will|"
+    r"just|now|finally|also|recently|goes|went|got|gets|turned|turns|[a-z]+ed)\b)", re.I)
+
+
+def by_order(sentence: str) -> str:
+    """The child a sentence opens on by their order of birth ("our youngest started at
+    Kingsway" -> "youngest"), else ""."""
+    m = _BY_ORDER.match(subject_first(sentence))
+    return norm(m["h"]) if m else ""
+
+
 def holder_of(sentence: str) -> str:
     """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
@@ -81,8 +98,8 @@ def holder_of(sentence: str) -> str:
         return holder_of(main["m"] or main["m2"]) if main else UNKNOWN
     if _GERUND.match(s):
         return ""       # "Being an architect means ...": an act of the speaker's
-    if held := possessed(sentence):
-        return held
+    if held := possessed(sentence) or by_order(s):
+        return held     # "Leo's friend Max is ten", "our youngest started at ..."
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
         return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
     # "my husband and I", "the kids and I", "Tom and I": the speaker with others.

@@ -36,11 +36,12 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .holders import kin_modifier, possessed, same_holder
+from .holders import UNKNOWN, by_order, kin_modifier, possessed, same_holder
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
+           "another_holds",
            "same_value",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
@@ -148,8 +149,8 @@ def whose(sentence: str) -> str:
     if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
                 re.I):
         return ""
-    if held := possessed(sentence):
-        return held     # "Leo's friend Max is ten": Max's, not Leo's
+    if held := possessed(sentence) or by_order(sentence):
+        return held     # "Leo's friend Max is ten": Max's, not Leo's; "our youngest ..."
     if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence) or kin_modifier(sentence):
         return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
@@ -162,6 +163,13 @@ def whose(sentence: str) -> str:
                     r"((?-i:[A-Z][a-z]+))\b(?!')", sentence, re.I)
                 return f"{kin} {named[1].lower()}" if named else kin
     return owner(sentence)
+
+
+def another_holds(sentence: str) -> bool:
+    """Whether a first-person sentence is another holder's by :func:`whose` ("my wife got
+    a new job at KPMG", "our eldest has a new phone"): what it calls new is theirs, not
+    the speaker's."""
+    return whose(sentence) not in ("", UNKNOWN)
 
 
 #: Numbers said in words: a value as much as "7" is ("my youngest is two"), and ordinals

@@ -13,7 +13,7 @@ from typing import Any
 from .cues import ranked
 from .decisions import Pool
 from .meaning import SIMILAR_WORDS, several, still_held
-from .profile import profiles, whose
+from .profile import another_holds, profiles, whose
 from .relation import relation_target
 from .restated import restate
 from .rules import point_key
@@ -52,7 +52,9 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
     memories = pool.memories()
     things = [" ".join(v.split()[1:]) for v in sig.ended
               if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
-    for thing in things + list(sig.things):
+    # A new thing of another person's ("my wife got a new job at KPMG") is not the
+    # speaker's: their own memories of it are another's (``profile.another_holds``).
+    for thing in things + ([] if another_holds(sentence) else list(sig.things)):
         found = key_target(point_key(thing, sentence), memories, who, skip)
         if found is not None:
             return found
