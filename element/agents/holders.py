@@ -17,7 +17,7 @@ from index import RELATIONS
 
 from .rules import norm
 
-__all__ = ["UNKNOWN", "by_order", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
+__all__ = ["UNKNOWN", "by_order", "framed", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
            "kin_modifier", "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
@@ -49,6 +49,24 @@ _MAIN = re.compile(r",\s*(?P<m>\S.*)$|\s(?P<m2>(?-i:I)\s.*|we\s.*)$", re.I)
 #: shelves at Morrisons these days"): a gerund, not a name ("Irving is my boss" is one).
 _GERUND = re.compile(r"^(?-i:[A-Z])[a-z]+ing\b(?!\s+(?:is|was|has|had|and|said|says|got|"
                      r"gets|will|would)\b|')")
+
+
+#: The speaker's frame of what they think or feel of a clause told after it: "I can't
+#: believe my youngest is two already", "I heard my sister has moved to Leeds", "I'm so
+#: proud that our eldest got into Durham": whose the sentence is, is its clause's subject's
+#: ("can you believe I'm a junior already" is the speaker's).
+_FRAME = re.compile(
+    r"^(?:i\s+(?:still\s+|just\s+)?(?:can't|cannot|can\s+not|couldn't)\s+believe|"
+    r"can\s+you\s+believe|i\s+(?:just\s+)?(?:think|reckon|guess|suppose|heard|hear|realised|"
+    r"realized|noticed|found\s+out)|(?:i'm|i\s+am)\s+(?:so\s+|really\s+|very\s+)?(?:proud|"
+    r"happy|glad|chuffed|thrilled|pleased|sad|sorry|relieved|amazed|shocked))\s+"
+    r"(?:that\s+)?(?=(?:my|our|i|we)\b|(?-i:[A-Z][a-z]+)\b)", re.I)
+
+
+def framed(sentence: str) -> str:
+    """``sentence`` without the speaker's frame of what they think or feel of it ("I can't
+    believe my youngest is two" -> "my youngest is two")."""
+    return _FRAME.sub("", sentence.strip(), count=1)
 
 
 def without_opening(sentence: str) -> str:
@@ -91,6 +109,7 @@ def holder_of(sentence: str) -> str:
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
+    sentence = framed(sentence)
     s = subject_first(sentence)
     if _SUBORDINATE.match(s):
         # "Since the office moved out to Slough I catch the train": the main clause's.

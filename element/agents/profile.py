@@ -36,7 +36,7 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .holders import UNKNOWN, by_order, kin_modifier, possessed, same_holder
+from .holders import UNKNOWN, by_order, framed, kin_modifier, possessed, same_holder
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
@@ -145,7 +145,9 @@ def whose(sentence: str) -> str:
     "my daughter is in Year 2"), with the name it introduces ("my son Jaxon is in 2nd
     grade" is "son jaxon": a later "Jaxon started ..." is his, and so is "my son ..."),
     the speaker for "my husband and I", else ``slots.owner``: a person's attribute is
-    never the speaker's however it is said."""
+    never the speaker's however it is said; told in a frame of the speaker's ("I can't
+    believe my son is two"), its clause's."""
+    sentence = framed(sentence)
     if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
                 re.I):
         return ""
