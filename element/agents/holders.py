@@ -144,6 +144,8 @@ def holder_of(sentence: str) -> str:
                 r"(?:not|no\s+longer|never|(?!(?:thing|something|nothing|everything|king|"
                 r"darling|sibling)\b)\w+ing)\b", s, re.I):
             return norm(m["h"])     # "my dad is not drinking anymore": what he does
+        if _DESCRIBED.match(s):
+            return norm(m["h"])     # "my fiance is a nurse at St James's now": his job
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
                 not _PERSON_DID.match(s) and \
                 not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
@@ -165,6 +167,15 @@ _POSSESSED_PERSON = re.compile(
     r"^(?:(?:my|our)\s+[a-z]+|(?-i:[A-Z][a-z]+))'s?\s+(?:(?:best|old|new|little|big|older|"
     r"younger|eldest|youngest|close|school|childhood|current)\s+)?"
     rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})\s+(?-i:[A-Z][a-z]+))\b(?!')", re.I)
+#: A person of the speaker's said to be what a noun names ("my fiance is a nurse at St
+#: James's now", "my wife is now an architect"): the person's own attribute, not who the
+#: speaker's person is ("my boss is a woman called Dorothy", "my GP is Dr Shah") nor an
+#: age ("my son is a year old").
+_DESCRIBED = re.compile(
+    rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:is|are|'s)\s+"
+    r"(?:(?:now|still|also|currently)\s+)?an?\s+(?!(?:[\w-]+\s+)?(?:year|month|week|day)s?\b)"
+    r"(?!(?:[\w-]+\s+)?(?:woman|man|guy|bloke|lady|chap|girl|lad|fella|fellow|person|"
+    r"gentleman)\s+(?:called|named)\b)[\w-]+", re.I)
 #: A person of the speaker's who has done something ("my husband has started at ...", "my
 #: wife has just qualified as ..."): their act, not an attribute of the speaker's.
 _PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:has|have)\s+"

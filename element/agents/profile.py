@@ -126,10 +126,12 @@ def _alone(text: str, who: str) -> str:
         else text
 
 
-#: "My line manager is Deborah", "my GP is Dr. Shah": a person of the speaker's named by
-#: their role, the speaker's attribute (who their manager is), not the person's own fact
-#: ("my mum's GP is Dr. Reid" is the mum's).
+#: "My line manager is Deborah", "my GP is Dr. Shah", "my boss is a woman called Dorothy":
+#: a person of the speaker's named by their role, the speaker's attribute (who their
+#: manager is), not the person's own fact ("my mum's GP is Dr. Reid" is the mum's).
 _NAMES_WHO = re.compile(r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|are)\s+"
+                        r"(?:(?:now\s+)?an?\s+(?:[\w-]+\s+)?(?:woman|man|guy|bloke|lady|chap|"
+                        r"girl|lad|fella|fellow|person|gentleman)\s+)?"
                         r"(?:called\s+|named\s+)?(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
                         r"(?-i:[A-Z][a-z])", re.I)
 

@@ -56,6 +56,16 @@ def test_a_child_by_order_of_birth_holds_the_sentence(sentence: str) -> None:
     ("My wife and I bought a new car", True),
     ("It's a new job at KPMG", True),
 ])
+def test_a_person_said_to_be_what_a_noun_names_holds_it() -> None:
+    """"my wife is now an architect" is her job; "my boss is a woman called Dorothy" is who
+    the speaker's boss is, "my son is a year old" his age as "my son is two" says it."""
+    assert holder_of("My wife is now an architect") == "wife"
+    assert holder_of("My fiance is a nurse at the Royal Infirmary") == "fiance"
+    assert whose("My boss is a woman called Dorothy") == holder_of(
+        "My boss is a woman called Dorothy") == ""
+    assert holder_of("My son is a year old") == holder_of("My son is two") == ""
+
+
 def test_whose_new_thing_it_is(sentence: str, mine: bool) -> None:
     assert another_holds(sentence) is not mine
 
