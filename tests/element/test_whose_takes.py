@@ -84,6 +84,7 @@ def test_a_participle_after_an_aid_is_not_made_past_again(sentence: str, said: s
     ("My phone is a Samsung Galaxy.", "My daughter got a new phone, a Google Pixel."),
     ("I work at the Greenacre library.", "Our eldest has started at the Riverside cafe on "
      "Saturdays."),
+    ("I work as a paramedic in Swindon.", "My fiance is a paramedic in Oxford now."),
 ])
 def test_a_new_thing_of_anothers_keeps_the_speakers(store: Any, before: str,
                                                      after: str) -> None:
