@@ -49,13 +49,6 @@ def test_a_child_by_order_of_birth_holds_the_sentence(sentence: str) -> None:
     assert another_holds(sentence)
 
 
-@pytest.mark.parametrize("sentence,mine", [
-    ("My wife got a new job at KPMG last month", False),
-    ("My son bought a new car, a Honda Civic", False),
-    ("My new phone is a Pixel 8", True),
-    ("My wife and I bought a new car", True),
-    ("It's a new job at KPMG", True),
-])
 def test_a_person_said_to_be_what_a_noun_names_holds_it() -> None:
     """"my wife is now an architect" is her job; "my boss is a woman called Dorothy" is who
     the speaker's boss is, "my son is a year old" his age as "my son is two" says it."""
@@ -66,6 +59,13 @@ def test_a_person_said_to_be_what_a_noun_names_holds_it() -> None:
     assert holder_of("My son is a year old") == holder_of("My son is two") == ""
 
 
+@pytest.mark.parametrize("sentence,mine", [
+    ("My wife got a new job at KPMG last month", False),
+    ("My son bought a new car, a Honda Civic", False),
+    ("My new phone is a Pixel 8", True),
+    ("My wife and I bought a new car", True),
+    ("It's a new job at KPMG", True),
+])
 def test_whose_new_thing_it_is(sentence: str, mine: bool) -> None:
     assert another_holds(sentence) is not mine
 
@@ -110,3 +110,26 @@ def test_a_new_value_in_a_frame_of_the_speakers_replaces_the_persons(store: Any)
         current(store)
     now = current(store)
     assert "three" in now and "two" not in now, now
+
+
+@pytest.mark.parametrize("sentence,said", [
+    ("The Sky engineer came round and got us connected on superfast fibre last Tuesday.",
+     "we are with Sky for superfast fibre now"),
+    ("The Hyperoptic guy hooked me up on Friday.", "I am with Hyperoptic now"),
+    # not done, not the speaker, not a set-up
+    ("The Sky engineer is coming to connect us next week.", None),
+    ("The Sky engineer never got us connected.", None),
+    ("The Sky engineer set up my neighbour with fibre.", None),
+    ("The Sky guy fixed the dish.", None),
+])
+def test_a_firms_worker_who_set_the_speaker_up_names_their_provider(sentence: str,
+                                                                   said: str | None) -> None:
+    assert aided(clean(sentence)) == said
+
+
+def test_a_firms_worker_who_set_the_speaker_up_replaces_the_provider(store: Any) -> None:
+    assert "supersede" in tell_after(
+        store, "I get my broadband from TalkTalk.",
+        "The Sky engineer came round and got us connected on superfast fibre last Tuesday."), \
+        current(store)
+    assert "TalkTalk" not in current(store), current(store)
