@@ -113,6 +113,8 @@ def another_acts(clause: str, said_by: str, named: frozenset[str]) -> bool:
     hairdresser is Kerry", "Rex passed away") or a thing ("The Co-op shut"; ``said_by`` is
     ``whose`` of the clause)."""
     s = subject_first(framed(clause))
+    if re.search(r"\b(?:me|us)\b", s, re.I):
+        return False    # "Pete let me go from Argos": done to the speaker, their ending
     if re.match(r"(?:he|she)(?:'s|'d|'ll)?\b", s, re.I):
         return True
     m = _PERSON_NAMED.match(s)

@@ -144,6 +144,8 @@ def test_a_firms_worker_who_set_the_speaker_up_replaces_the_provider(store: Any)
     ("The Co-op shut in May", True),
     ("Sold the Fiesta in the end", True),
     ("Been without the Fiesta for months", True),
+    ("Pete let me go from the Co-op", True),
+    ("She let me go from the Co-op", True),
 ])
 def test_another_person_acting_on_the_value_is_theirs(clause: str, mine: bool) -> None:
     assert another_acts(clause, whose(clause), frozenset({"kerry", "co-op", "fiesta"})) \
