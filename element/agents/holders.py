@@ -206,12 +206,15 @@ _POSSESSED_PERSON = re.compile(
     r"^(?:(?:my|our)\s+[a-z]+|(?-i:[A-Z][a-z]+))'s?\s+(?:(?:best|old|new|little|big|older|"
     r"younger|eldest|youngest|close|school|childhood|current)\s+)?"
     rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})\s+(?-i:[A-Z][a-z]+))\b(?!')", re.I)
+#: The animals among the kin words: "my pet is a corn snake" says which pet the speaker has.
+_ANIMALS = frozenset({"pet", "dog", "cat", "kitten", "puppy"})
 #: A person of the speaker's said to be what a noun names ("my fiance is a nurse at St
 #: James's now", "my wife is now an architect"): the person's own attribute, not who the
 #: speaker's person is ("my boss is a woman called Dorothy", "my GP is Dr Shah") nor an
 #: age ("my son is a year old").
 _DESCRIBED = re.compile(
-    rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:is|are|'s)\s+"
+    rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS - _ANIMALS))})\s+(?:is|are|'s)\s+"
+    r"(?![^,;.!?]*\b(?:called|named)\b)"
     r"(?:(?:now|still|also|currently)\s+)?an?\s+(?!(?:[\w-]+\s+)?(?:year|month|week|day)s?\b)"
     r"(?!(?:[\w-]+\s+)?(?:woman|man|guy|bloke|lady|chap|girl|lad|fella|fellow|person|"
     r"gentleman)\s+(?:called|named)\b)[\w-]+", re.I)

@@ -36,12 +36,13 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .holders import UNKNOWN, by_order, framed, kin_modifier, possessed, same_holder
+from .holders import (UNKNOWN, by_order, framed, kin_modifier, memory_holder, possessed,
+                      same_holder)
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
-           "another_holds",
+           "holds_thing",
            "same_value",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
@@ -169,11 +170,24 @@ def whose(sentence: str) -> str:
     return owner(sentence)
 
 
-def another_holds(sentence: str) -> bool:
-    """Whether a first-person sentence is another holder's by :func:`whose` ("my wife got
-    a new job at KPMG", "our eldest has a new phone"): what it calls new is theirs, not
-    the speaker's."""
-    return whose(sentence) not in ("", UNKNOWN)
+def holds_thing(sentence: str, thing: str, content: str, who: str) -> bool:
+    """Whether the memory (``content``, third person) found for a thing a sentence calls
+    new is of the one whose the thing is: whose the clause naming it is (:func:`whose`:
+    "my wife got a new job at KPMG" is hers, never the speaker's job; "Fiona's been
+    replaced, my new director is Mei-Ling" is the speaker's director), the memory's
+    holder the same ("Mia switched schools" and "my daughter Mia goes to ...")."""
+    words = thing.lower().split()
+    parts = [p for p in _PARTS.split(sentence) if p and p.strip()]
+    said = next((p for p in parts if words and words[-1][:4] in p.lower()), sentence)
+    by = whose(said.strip())
+    if by in ("", UNKNOWN):
+        return True
+    held = first_person(content, who)
+    return len(held) == 1 and same_holder(memory_holder(held[0]), by)
+
+
+#: Where a sentence's clauses part: a comma, a semicolon, a dash, "so", "and", "but".
+_PARTS = re.compile(r"\s*(?:[,;:]|\s-\s|\b(?:so|and|but|because|since)\b)\s*", re.I)
 
 
 #: Numbers said in words: a value as much as "7" is ("my youngest is two"), and ordinals
