@@ -18,7 +18,7 @@ from index import RELATIONS
 from .irregular import BASES, PARTICIPLES, PASTS
 from .rules import norm
 
-__all__ = ["UNKNOWN", "another_acts", "by_order", "framed", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
+__all__ = ["UNKNOWN", "another_acts", "by_order", "framed", "holder_of", "subjectless", "kin_word", "possessed", "same_holder", "memory_holder",
            "kin_modifier", "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
@@ -118,7 +118,7 @@ def another_acts(clause: str, said_by: str, named: frozenset[str]) -> bool:
     if re.match(r"(?:he|she)(?:'s|'d|'ll)?\b", s, re.I):
         return True
     m = _PERSON_NAMED.match(s)
-    if said_by in ("", UNKNOWN) or m is None or _verb(m["n"]) or \
+    if said_by in ("", UNKNOWN) or m is None or subjectless(s) or \
             m["n"].lower() in _NOT_HOLDERS | _DETERMINERS:
         return False    # "Been without the Fabia for months": no subject, the speaker's
     return not set(said_by.split()) & named
@@ -127,6 +127,19 @@ def another_acts(clause: str, said_by: str, named: frozenset[str]) -> bool:
 #: Words opening a noun phrase, never a name: "The food bank lost its hall".
 _DETERMINERS = frozenset("the a an my our your his her their its some every each no any "
                          "all both either neither another".split())
+
+
+def subjectless(clause: str) -> bool:
+    """Whether a clause opens on a verb, its subject dropped ("bought a Tesla", "went with
+    Three", "then moved to York", "Sold the Golf"): not on a name followed by its own verb
+    ("Fred moved to York", "Ted's left")."""
+    m = re.match(r"^(?:(?:and|then|so|but)\s+)*(?P<w>[A-Za-z]+)(?P<n>'|\s+[\w']+)?",
+                 without_opening(clause), re.I)
+    if m is None or not _verb(m["w"]):
+        return False
+    after = (m["n"] or "").strip().lower()
+    return not (after.startswith("'") or _verb(after) or
+                after in ("is", "was", "has", "had", "will", "would", "can", "could"))
 
 
 def _verb(word: str) -> bool:
@@ -194,7 +207,8 @@ def holder_of(sentence: str) -> str:
     if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
         return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
     if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
-        return norm(m["h"])
+        # "Sold the Golf in the end": the speaker's act, the subject dropped.
+        return "" if subjectless(s) else norm(m["h"])
     return UNKNOWN
 
 

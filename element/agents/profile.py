@@ -37,12 +37,12 @@ from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_ve
 
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, memory_holder, possessed,
-                      same_holder)
+                      same_holder, subjectless)
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
-           "holds_thing",
+           "holds_thing", "anothers_clause",
            "same_value",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
@@ -168,6 +168,15 @@ def whose(sentence: str) -> str:
                     r"((?-i:[A-Z][a-z]+))\b(?!')", sentence, re.I)
                 return f"{kin} {named[1].lower()}" if named else kin
     return owner(sentence)
+
+
+def anothers_clause(clause: str, sentence: str) -> bool:
+    """Whether ``clause`` of ``sentence``, its subject dropped ("bought a Tesla" of "My
+    brother sold his Golf and bought a Tesla"), is the sentence's subject's and that is
+    another holder's (:func:`whose`): the brother's car, never the speaker's. A clause with
+    a subject of its own ("..., so I got a Kia") is read as its own."""
+    return clause.strip() != sentence.strip() and subjectless(clause) and \
+        whose(sentence) not in ("", UNKNOWN)
 
 
 def holds_thing(sentence: str, thing: str, content: str, who: str) -> bool:

@@ -15,7 +15,7 @@ import pytest
 
 from element.agents.aided import aided
 from element.agents.holders import another_acts, by_order, holder_of
-from element.agents.profile import holds_thing, whose
+from element.agents.profile import anothers_clause, holds_thing, whose
 from element.agents.rules import clean
 from element.agents.slots import owner
 from tests.element.speaker import current, keeps, open_store, tell_after
@@ -163,3 +163,26 @@ def test_another_person_acting_on_the_value_is_theirs(clause: str, mine: bool) -
 ])
 def test_another_persons_ending_keeps_the_speakers(store: Any, before: str, after: str) -> None:
     keeps(store, before, after)
+
+
+@pytest.mark.parametrize("clause,sentence,theirs", [
+    ("bought a Tesla", "My brother sold his Golf and bought a Tesla", True),
+    ("went with Three", "My dad ditched Vodafone and went with Three", True),
+    ("bought a Tesla", "Sold the Golf and bought a Tesla", False),
+    ("so I got a Kia", "My brother sold me his Golf, so I got a Kia", False),
+])
+def test_a_clause_without_its_subject_is_the_sentences_subjects(clause: str, sentence: str,
+                                                                 theirs: bool) -> None:
+    assert anothers_clause(clause, sentence) is theirs
+
+
+@pytest.mark.parametrize("sentence,holder", [
+    ("Sold the Golf in the end", ""), ("Started at Aldi on Monday", ""),
+    ("Fred moved to York", "fred"), ("Ted's left the choir", "ted"),
+])
+def test_a_sentence_opening_on_a_verb_is_the_speakers(sentence: str, holder: str) -> None:
+    assert holder_of(sentence) == holder
+
+
+def test_another_persons_second_act_keeps_the_speakers(store: Any) -> None:
+    keeps(store, "I drive a VW Polo.", "My brother sold his Polo and bought a Tesla.")
