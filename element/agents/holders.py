@@ -18,8 +18,9 @@ from index import RELATIONS
 from .irregular import BASES, PARTICIPLES, PASTS
 from .rules import norm
 
-__all__ = ["UNKNOWN", "another_acts", "by_order", "framed", "holder_of", "subjectless", "kin_word", "possessed", "same_holder", "memory_holder",
-           "kin_modifier", "subject_first", "without_opening"]
+__all__ = ["UNKNOWN", "another_acts", "by_order", "framed", "holder_of", "subjectless",
+           "kin_word", "possessed", "same_holder", "memory_holder", "kin_modifier",
+           "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
 _OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
