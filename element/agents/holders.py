@@ -177,7 +177,7 @@ def holder_of(sentence: str) -> str:
     # "my husband and I", "the kids and I", "Tom and I": the speaker with others.
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+(?:i|me)\b|"
                 r"^(?-i:[A-Z][a-z]+)\s+and\s+(?:i|me)\b|"
-                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
+                r"^me\s+and\b|^(?:both|all|the\s+(?:two|three|four|five))\s+of\s+us\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
                 # "No statins for me now": what the speaker no longer has.
                 r"^no\s+(?:more\s+)?[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b", s, re.I):
         # "(Today) was my last day at ...": the speaker's day.

@@ -179,6 +179,8 @@ def test_a_clause_without_its_subject_is_the_sentences_subjects(clause: str, sen
 @pytest.mark.parametrize("sentence,holder", [
     ("Sold the Golf in the end", ""), ("Started at Aldi on Monday", ""),
     ("Fred moved to York", "fred"), ("Ted's left the choir", "ted"),
+    # the speaker with others
+    ("Both of us are vegan now", ""), ("The two of us moved to Leeds", ""),
 ])
 def test_a_sentence_opening_on_a_verb_is_the_speakers(sentence: str, holder: str) -> None:
     assert holder_of(sentence) == holder
