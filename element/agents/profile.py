@@ -188,6 +188,9 @@ def holds_thing(sentence: str, thing: str, content: str, who: str) -> bool:
     words = thing.lower().split()
     parts = [p for p in _PARTS.split(sentence) if p and p.strip()]
     said = next((p for p in parts if words and words[-1][:4] in p.lower()), sentence)
+    if words and re.search(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?{re.escape(words[-1][:4])}",
+                           said, re.I):
+        return True     # "Please use my new address, ...": the speaker's, whoever acts
     by = whose(said.strip())
     if by in ("", UNKNOWN):
         return True

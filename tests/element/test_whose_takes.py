@@ -66,6 +66,8 @@ def test_a_person_said_to_be_what_a_noun_names_holds_it() -> None:
     ("My wife and I bought a new car", "car", "Ana drives a Skoda.", True),
     ("Tamsin's been replaced, my new director is Olu", "director", "Ana's director is Tamsin.",
      True),
+    ("Please use my new address, ana@fastmail.com", "address", "Ana's email is a@b.com.", True),
+    ("My son's new school is Hillcrest", "school", "Ana works at Oakfield school.", False),
     ("Noor switched schools, she's at Hillcrest now", "school",
      "Ana's daughter Noor goes to Oakfield.", True),
 ])
