@@ -42,7 +42,7 @@ from index import terms
 
 from .decisions import Decision, Pool
 from .episode_words import PAST
-from .holders import another_acts, memory_holder, same_holder, subject_first
+from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING, predates
 from .observation import Observation
 from .polarity import DOUBLE
@@ -263,7 +263,6 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     if not clauses:
         return None
     reads = [_Read.of(_words(c), markers(c)) for c in clauses]
-    by = [whose(subject_first(c)) for c in clauses]
     # An answer to whether a thing still holds ("Are you still on the council?").
     # Short, or pointing at it by a pronoun ("Sold it in the spring", "left there in May").
     answer = asked is not None and bool(_STILL_ASKED.search(asked)) and \
@@ -276,9 +275,7 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
         value = _named_by(memory["content"], who)
         if value is None or not (value[0] or value[1]):
             continue
-        # A clause of another person acting on the thing ("Jess left the Spar") is theirs.
-        score = max((_clause_names(r, *value) for r, c, b in zip(reads, clauses, by, strict=True)
-                     if not another_acts(c, b, value[0])), default=0.0)
+        score = max(_clause_names(r, *value) for r in reads)
         if not score and answer and _hits(_words(asked or ""), *value):
             # "Stood down at the last election" after "Are you still on the parish
             # council?": the question names the thing, the answer its end.

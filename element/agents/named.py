@@ -45,7 +45,7 @@ from .profile import whose
 from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
-from .holders import another_acts, kin_word, same_holder
+from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
 __all__ = ["ENDING", "ended_target", "may_end", "named_change", "predates", "NEAR_WORDS",
@@ -377,7 +377,6 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
             # Another person's clause ("my sister's Toyota died") is not the speaker's.
             if set(clause.said_by.split()) & PEOPLE and \
                     not same_holder(clause.said_by, holder) or \
-                    not holder and another_acts(clause.text, clause.said_by, names) or \
                     holder and not (same_holder(clause.said_by, holder) or
                                     holder in clause.text.lower() or
                                     kin_word(holder) in map(kin_word, clause.low)):
