@@ -85,6 +85,8 @@ def _past(verb: str) -> str:
     verb's from the one table (``irregular.py``; its regular variant when it has one,
     "learned"), else by the spelling rules."""
     low = verb.lower()
+    if len(low) > 3 and low.endswith("ed") and not low.endswith("eed") and low not in IRREGULAR:
+        return low      # a participle already ("got us connected"): not "connecteded"
     stem = low[:-3] if low.endswith("ing") and len(low) > 4 else ""
     for base in (low, stem, stem + "e", stem[:-1]) if stem else (low,):
         if base in IRREGULAR:
@@ -165,8 +167,37 @@ def _consequence(s: str) -> str | None:
     return clause
 
 
+#: A worker of a named firm who set the speaker up with it: "The BT engineer came out and
+#: got us connected on full fibre", "the Octopus man hooked us up last week", "an EE rep
+#: switched me over": the firm, named as what the worker is of, is the speaker's provider
+#: now. Only an act done (no "not", "will", "going to", "if": the same guard as
+#: ``_AGENT``), and the speaker its object.
+_FIRM_WORKER = re.compile(
+    r"^(?:the|an?|our|my)\s+(?P<firm>(?-i:[A-Z][\w&'-]*)(?:\s+(?-i:[A-Z][\w&'-]*)){0,2})\s+"
+    r"(?:engineers?|technicians?|techs?|installers?|fitters?|man|men|guy|guys|lady|rep|team)\b"
+    r"(?![^,;]*?\b(?:not|never|n't|would|could|might|will|shall|should|going|gonna|if|"
+    r"whether)\b)[^,;]{0,40}?\b(?:(?:got|had)\s+(?P<o>me|us)\s+(?:connected|hooked\s+up|"
+    r"set\s+up|switched\s+over|signed\s+up|moved\s+over)|(?:connected|hooked|set|"
+    r"switched|signed|moved)\s+(?P<o2>me|us)\s+(?:up|over|across)?)"
+    r"(?P<rest>.*)$", re.I)
+
+
+def _firm(s: str) -> str | None:
+    """The speaker's statement of the provider a firm's worker set them up with
+    (``_FIRM_WORKER``): "we are with BT for full fibre now"."""
+    m = _FIRM_WORKER.match(s)
+    if m is None:
+        return None
+    subject, be = _subject(m["o"] or m["o2"])
+    onto = re.match(r"\s+(?:to|on|onto|with)\s+(?P<w>.+)$", _WHEN.sub("", m["rest"]), re.I)
+    what = _what(onto["w"]) if onto else ""
+    return f"{subject} {be} with {m['firm']}" + (f" for {what}" if what else "") + " now"
+
+
 def _said(s: str) -> str | None:
     """:func:`aided` of one sentence or clause ``s``."""
+    if (firm := _firm(s)) is not None:
+        return firm
     if (m := _INTO.match(s)) is not None:
         rest = _what(m["rest"])
         subject, be = _subject(m["obj"])

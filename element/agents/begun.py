@@ -51,7 +51,7 @@ from .cues import bounded
 from .decisions import Pool
 from .holders import UNKNOWN
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses
-from .profile import ANCHOR_GAP, ANSWERS_MIN, profiles, values, whose
+from .profile import ANCHOR_GAP, ANSWERS_MIN, anothers_clause, profiles, values, whose
 from .sentences import split_sentences
 from .slots import PEOPLE
 from .updates import FACT_WORDS, Memory, content_terms, first_person, is_event
@@ -392,7 +392,8 @@ def results(source: str, who: str) -> list[str]:
                  for m in _SUBORDINATE.finditer(sentence)
                  if not m["g"] or m["g"].lower() in _GERUNDS]
         for part in whole + parts + under:
-            told = begun_result(part, who)
+            # "... and bought a Tesla" after "My brother sold his Golf": his, not the speaker's.
+            told = None if anothers_clause(part, sentence) else begun_result(part, who)
             if told and told not in found:
                 found.append(told)
     return found

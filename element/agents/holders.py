@@ -15,10 +15,12 @@ import re
 
 from index import RELATIONS
 
+from .irregular import BASES, PARTICIPLES, PASTS
 from .rules import norm
 
-__all__ = ["UNKNOWN", "holder_of", "kin_word", "possessed", "same_holder", "memory_holder",
-           "kin_modifier", "subject_first", "without_opening"]
+__all__ = ["UNKNOWN", "another_acts", "by_order", "framed", "holder_of", "subjectless",
+           "kin_word", "possessed", "same_holder", "memory_holder", "kin_modifier",
+           "subject_first", "without_opening"]
 
 #: A word opening a sentence before its subject ("Sadly, Rex passed away").
 _OPENING_ADVERB = re.compile(r"^(?:sadly|unfortunately|tragically|so|and|but|well|also|"
@@ -51,6 +53,24 @@ _GERUND = re.compile(r"^(?-i:[A-Z])[a-z]+ing\b(?!\s+(?:is|was|has|had|and|said|s
                      r"gets|will|would)\b|')")
 
 
+#: The speaker's frame of what they think or feel of a clause told after it: "I can't
+#: believe my youngest is two already", "I heard my sister has moved to Leeds", "I'm so
+#: proud that our eldest got into Durham": whose the sentence is, is its clause's subject's
+#: ("can you believe I'm a junior already" is the speaker's).
+_FRAME = re.compile(
+    r"^(?:i\s+(?:still\s+|just\s+)?(?:can't|cannot|can\s+not|couldn't)\s+believe|"
+    r"can\s+you\s+believe|i\s+(?:just\s+)?(?:think|reckon|guess|suppose|heard|hear|realised|"
+    r"realized|noticed|found\s+out)|(?:i'm|i\s+am)\s+(?:so\s+|really\s+|very\s+)?(?:proud|"
+    r"happy|glad|chuffed|thrilled|pleased|sad|sorry|relieved|amazed|shocked))\s+"
+    r"(?:that\s+)?(?=(?:my|our|i|we)\b|(?-i:[A-Z][a-z]+)\b)", re.I)
+
+
+def framed(sentence: str) -> str:
+    """``sentence`` without the speaker's frame of what they think or feel of it ("I can't
+    believe my youngest is two" -> "my youngest is two")."""
+    return _FRAME.sub("", sentence.strip(), count=1)
+
+
 def without_opening(sentence: str) -> str:
     """``sentence`` without an opening adverb ("Sadly, ...", "Last week ...")."""
     return _OPENING_ADVERB.sub("", sentence.strip(), count=1)
@@ -69,11 +89,80 @@ def possessed(sentence: str) -> str:
     return norm(m["h"]) if m else ""
 
 
+#: A child of the speaker's named by their order of birth, no kin word: "our youngest
+#: started at ...", "my eldest is at Leeds uni now", "our middle one has a new phone"; not
+#: "my eldest brother" or "my oldest friend" (a kin word names the person), nor "my oldest
+#: car" (a thing: what follows is no verb, name or comma).
+_BY_ORDER = re.compile(
+    r"^(?:my|our)\s+(?P<h>eldest|oldest|youngest|firstborn|(?:middle|little|older|younger|"
+    r"big|baby)\s+one)(?=,|'s\b|\s+(?-i:[A-Z])|\s+(?:is|are|was|were|has|have|had|will|"
+    r"just|now|finally|also|recently|goes|went|got|gets|turned|turns|[a-z]+ed)\b)", re.I)
+
+
+def by_order(sentence: str) -> str:
+    """The child a sentence opens on by their order of birth ("our youngest started at
+    Kingsway" -> "youngest"), else ""."""
+    m = _BY_ORDER.match(subject_first(sentence))
+    return norm(m["h"]) if m else ""
+
+
+def another_acts(clause: str, said_by: str, named: frozenset[str]) -> bool:
+    """Whether ``clause``'s subject is another person acting on a value of the speaker's
+    memory that names ``named`` (lower-cased proper names): "Jess left the Co-op", "she's
+    leaving the Co-op for Waitrose", "Marcus quit the choir": their ending, not the
+    speaker's. Not when the subject is what the memory names ("Kerry's retired" after "my
+    hairdresser is Kerry", "Rex passed away") or a thing ("The Co-op shut"; ``said_by`` is
+    ``whose`` of the clause)."""
+    s = subject_first(framed(clause))
+    if re.search(r"\b(?:me|us)\b", s, re.I):
+        return False    # "Pete let me go from Argos": done to the speaker, their ending
+    if re.match(r"(?:he|she)(?:'s|'d|'ll)?\b", s, re.I):
+        return True
+    m = _PERSON_NAMED.match(s)
+    if said_by in ("", UNKNOWN) or m is None or subjectless(s) or \
+            m["n"].lower() in _NOT_HOLDERS | _DETERMINERS:
+        return False    # "Been without the Fabia for months": no subject, the speaker's
+    return not set(said_by.split()) & named
+
+
+#: Words opening a noun phrase, never a name: "The food bank lost its hall".
+_DETERMINERS = frozenset("the a an my our your his her their its some every each no any "
+                         "all both either neither another".split())
+
+
+def subjectless(clause: str) -> bool:
+    """Whether a clause opens on a verb, its subject dropped ("bought a Tesla", "went with
+    Three", "then moved to York", "Sold the Golf"): not on a name followed by its own verb
+    ("Fred moved to York", "Ted's left")."""
+    m = re.match(r"^(?:(?:and|then|so|but)\s+)*(?P<w>[A-Za-z]+)(?P<n>'|\s+[\w']+)?",
+                 without_opening(clause), re.I)
+    if m is None or not _verb(m["w"]):
+        return False
+    after = (m["n"] or "").strip().lower()
+    return not (after.startswith("'") or _verb(after) or
+                after in ("is", "was", "has", "had", "will", "would", "can", "could"))
+
+
+def _verb(word: str) -> bool:
+    """Whether a word opening a clause is a verb said with its subject dropped ("Sold",
+    "Been", "Quit", "Cancelled", "Packing"): the speaker's act, not a person's name."""
+    low = word.lower()
+    return bool(re.fullmatch(r"[a-z]+(?:ed|ing)", low)) or low in BASES or \
+        low in PASTS or low in PARTICIPLES
+
+
+#: A clause opening on a person's name (a capitalised word, not an article or a
+#: possessive), said as the subject of a verb: "Jess left ...", "Marcus has quit ...".
+_PERSON_NAMED = re.compile(r"(?P<n>(?-i:[A-Z][a-z]+))(?:\s+(?-i:[A-Z][a-z]+))?(?:'s)?\s+"
+                           r"(?:has\s+|had\s+|just\s+|finally\s+|also\s+)*[a-z]+(?:ed|t)?\b")
+
+
 def holder_of(sentence: str) -> str:
     """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
+    sentence = framed(sentence)
     s = subject_first(sentence)
     if _SUBORDINATE.match(s):
         # "Since the office moved out to Slough I catch the train": the main clause's.
@@ -81,14 +170,14 @@ def holder_of(sentence: str) -> str:
         return holder_of(main["m"] or main["m2"]) if main else UNKNOWN
     if _GERUND.match(s):
         return ""       # "Being an architect means ...": an act of the speaker's
-    if held := possessed(sentence):
-        return held
+    if held := possessed(sentence) or by_order(s):
+        return held     # "Leo's friend Max is ten", "our youngest started at ..."
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
         return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
     # "my husband and I", "the kids and I", "Tom and I": the speaker with others.
     if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+(?:i|me)\b|"
                 r"^(?-i:[A-Z][a-z]+)\s+and\s+(?:i|me)\b|"
-                r"^me\s+and\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
+                r"^me\s+and\b|^(?:both|all|the\s+(?:two|three|four|five))\s+of\s+us\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
                 # "No statins for me now": what the speaker no longer has.
                 r"^no\s+(?:more\s+)?[^,;.!?]{1,30}?\s+for\s+(?:me|us)\b", s, re.I):
         # "(Today) was my last day at ...": the speaker's day.
@@ -108,6 +197,8 @@ def holder_of(sentence: str) -> str:
                 r"(?:not|no\s+longer|never|(?!(?:thing|something|nothing|everything|king|"
                 r"darling|sibling)\b)\w+ing)\b", s, re.I):
             return norm(m["h"])     # "my dad is not drinking anymore": what he does
+        if _DESCRIBED.match(s):
+            return norm(m["h"])     # "my fiance is a nurse at St James's now": his job
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
                 not _PERSON_DID.match(s) and \
                 not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
@@ -117,7 +208,8 @@ def holder_of(sentence: str) -> str:
     if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
         return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
     if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
-        return norm(m["h"])
+        # "Sold the Golf in the end": the speaker's act, the subject dropped.
+        return "" if subjectless(s) else norm(m["h"])
     return UNKNOWN
 
 
@@ -129,6 +221,18 @@ _POSSESSED_PERSON = re.compile(
     r"^(?:(?:my|our)\s+[a-z]+|(?-i:[A-Z][a-z]+))'s?\s+(?:(?:best|old|new|little|big|older|"
     r"younger|eldest|youngest|close|school|childhood|current)\s+)?"
     rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})\s+(?-i:[A-Z][a-z]+))\b(?!')", re.I)
+#: The animals among the kin words: "my pet is a corn snake" says which pet the speaker has.
+_ANIMALS = frozenset({"pet", "dog", "cat", "kitten", "puppy"})
+#: A person of the speaker's said to be what a noun names ("my fiance is a nurse at St
+#: James's now", "my wife is now an architect"): the person's own attribute, not who the
+#: speaker's person is ("my boss is a woman called Dorothy", "my GP is Dr Shah") nor an
+#: age ("my son is a year old").
+_DESCRIBED = re.compile(
+    rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS - _ANIMALS))})\s+(?:is|are|'s)\s+"
+    r"(?![^,;.!?]*\b(?:called|named)\b)"
+    r"(?:(?:now|still|also|currently)\s+)?an?\s+(?!(?:[\w-]+\s+)?(?:year|month|week|day)s?\b)"
+    r"(?!(?:[\w-]+\s+)?(?:woman|man|guy|bloke|lady|chap|girl|lad|fella|fellow|person|"
+    r"gentleman)\s+(?:called|named)\b)[\w-]+", re.I)
 #: A person of the speaker's who has done something ("my husband has started at ...", "my
 #: wife has just qualified as ..."): their act, not an attribute of the speaker's.
 _PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:has|have)\s+"

@@ -45,7 +45,7 @@ from .episodes import tell
 from .holders import UNKNOWN, holder_of
 from .holding import may_hold
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
-from .profile import profile_target, values, whose
+from .profile import anothers_clause, profile_target, values, whose
 from .sentences import split_sentences
 from .updates import is_event
 
@@ -172,7 +172,8 @@ def present_target(source: str, pool: Pool, who: str,
         valued = len(sentence.split()) <= SIMILAR_WORDS and \
             bool(values(tell(sentence, who) or "", who))
         for part in [sentence, *clauses(sentence), *where_said(sentence)]:
-            kind = present_state(part)
+            # "... and bought a Kia" after "Dan sold his Focus": Dan's, not the speaker's.
+            kind = None if anothers_clause(part, sentence) else present_state(part)
             told = tell(part, who) if kind else None
             # The speaker's own, the subject dropped or not ("Finally caved and got an
             # iPhone" is told "Cy finally caved ..."), never a thing's ("It's ... now").

@@ -36,11 +36,13 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .holders import kin_modifier, possessed, same_holder
+from .holders import (UNKNOWN, by_order, framed, kin_modifier, memory_holder, possessed,
+                      same_holder, subjectless)
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
 __all__ = ["ATTRIBUTES", "Attribute", "Profile", "profiles", "profile_target", "whose",
+           "holds_thing", "anothers_clause",
            "same_value",
            "ANSWERS_MIN", "ANSWERS_MARGIN", "ALIKE_MIN", "SIMILAR_FLOOR"]
 
@@ -125,10 +127,12 @@ def _alone(text: str, who: str) -> str:
         else text
 
 
-#: "My line manager is Deborah", "my GP is Dr. Shah": a person of the speaker's named by
-#: their role, the speaker's attribute (who their manager is), not the person's own fact
-#: ("my mum's GP is Dr. Reid" is the mum's).
+#: "My line manager is Deborah", "my GP is Dr. Shah", "my boss is a woman called Dorothy":
+#: a person of the speaker's named by their role, the speaker's attribute (who their
+#: manager is), not the person's own fact ("my mum's GP is Dr. Reid" is the mum's).
 _NAMES_WHO = re.compile(r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|are)\s+"
+                        r"(?:(?:now\s+)?an?\s+(?:[\w-]+\s+)?(?:woman|man|guy|bloke|lady|chap|"
+                        r"girl|lad|fella|fellow|person|gentleman)\s+)?"
                         r"(?:called\s+|named\s+)?(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
                         r"(?-i:[A-Z][a-z])", re.I)
 
@@ -144,12 +148,14 @@ def whose(sentence: str) -> str:
     "my daughter is in Year 2"), with the name it introduces ("my son Jaxon is in 2nd
     grade" is "son jaxon": a later "Jaxon started ..." is his, and so is "my son ..."),
     the speaker for "my husband and I", else ``slots.owner``: a person's attribute is
-    never the speaker's however it is said."""
+    never the speaker's however it is said; told in a frame of the speaker's ("I can't
+    believe my son is two"), its clause's."""
+    sentence = framed(sentence)
     if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
                 re.I):
         return ""
-    if held := possessed(sentence):
-        return held     # "Leo's friend Max is ten": Max's, not Leo's
+    if held := possessed(sentence) or by_order(sentence):
+        return held     # "Leo's friend Max is ten": Max's, not Leo's; "our youngest ..."
     if _NAMES_WHO.match(sentence) or _NAMED_MINE.match(sentence) or kin_modifier(sentence):
         return ""       # "my line manager is Deborah": who the speaker's manager is
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
@@ -162,6 +168,38 @@ def whose(sentence: str) -> str:
                     r"((?-i:[A-Z][a-z]+))\b(?!')", sentence, re.I)
                 return f"{kin} {named[1].lower()}" if named else kin
     return owner(sentence)
+
+
+def anothers_clause(clause: str, sentence: str) -> bool:
+    """Whether ``clause`` of ``sentence``, its subject dropped ("bought a Tesla" of "My
+    brother sold his Golf and bought a Tesla"), is the sentence's subject's and that is
+    another holder's (:func:`whose`): the brother's car, never the speaker's. A clause with
+    a subject of its own ("..., so I got a Kia") is read as its own."""
+    return clause.strip() != sentence.strip() and subjectless(clause) and \
+        whose(sentence) not in ("", UNKNOWN)
+
+
+def holds_thing(sentence: str, thing: str, content: str, who: str) -> bool:
+    """Whether the memory (``content``, third person) found for a thing a sentence calls
+    new is of the one whose the thing is: whose the clause naming it is (:func:`whose`:
+    "my wife got a new job at KPMG" is hers, never the speaker's job; "Fiona's been
+    replaced, my new director is Mei-Ling" is the speaker's director), the memory's
+    holder the same ("Mia switched schools" and "my daughter Mia goes to ...")."""
+    words = thing.lower().split()
+    parts = [p for p in _PARTS.split(sentence) if p and p.strip()]
+    said = next((p for p in parts if words and words[-1][:4] in p.lower()), sentence)
+    if words and re.search(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?{re.escape(words[-1][:4])}",
+                           said, re.I):
+        return True     # "Please use my new address, ...": the speaker's, whoever acts
+    by = whose(said.strip())
+    if by in ("", UNKNOWN):
+        return True
+    held = first_person(content, who)
+    return len(held) == 1 and same_holder(memory_holder(held[0]), by)
+
+
+#: Where a sentence's clauses part: a comma, a semicolon, a dash, "so", "and", "but".
+_PARTS = re.compile(r"\s*(?:[,;:]|\s-\s|\b(?:so|and|but|because|since)\b)\s*", re.I)
 
 
 #: Numbers said in words: a value as much as "7" is ("my youngest is two"), and ordinals

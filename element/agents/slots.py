@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from index import RELATIONS
 
-from .holders import UNKNOWN, holder_of, same_holder, subject_first
+from .holders import UNKNOWN, by_order, holder_of, same_holder, subject_first
 from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
@@ -226,7 +226,7 @@ def owner(sentence: str) -> str:
     holder = holder_of(sentence)
     phrase = re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", subject_first(sentence),
                       re.I)
-    if holder and holder != UNKNOWN and phrase and \
+    if holder and holder != UNKNOWN and phrase and not by_order(sentence) and \
             not {part for w in phrase[1].lower().split()
                  for part in re.sub(r"'s?$", "", w).split("-")} & _PEOPLE:
         return ""

@@ -14,7 +14,7 @@ from .cues import ranked
 from .decisions import Pool
 from .holding import not_holding
 from .meaning import SIMILAR_WORDS, several, still_held
-from .profile import profiles, whose
+from .profile import holds_thing, profiles, whose
 from .relation import relation_target
 from .restated import restate
 from .rules import point_key
@@ -62,7 +62,9 @@ def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: s
               if v.split()[0].lower() in ("my", "our") and len(v.split()) > 1]
     for thing in things + list(sig.things):
         found = key_target(point_key(thing, sentence), memories, who, skip)
-        if found is not None:
+        # A new thing of another person's ("my wife got a new job at KPMG") is not the
+        # speaker's: only its holder's memory of it (``profile.holds_thing``).
+        if found is not None and holds_thing(sentence, thing, found["content"], who):
             return found
     # What the speaker ended is theirs ("I cut out pasta" after "my doctor put me on a
     # diet"); what ended by itself is named in the memory ("Rex passed away"); what a

@@ -43,7 +43,7 @@ import numpy as np
 from index import RELATIONS
 
 from .decisions import SIMILAR_MIN, Evaluator, Pool
-from .holders import UNKNOWN, kin_word, same_holder, without_opening
+from .holders import UNKNOWN, framed, kin_word, same_holder, without_opening
 from .meaning import SIMILAR_WORDS
 from .narration import kin
 from .observation import Observation, Turn
@@ -125,7 +125,7 @@ def revoiced(clause: str, holder: str) -> str | None:
     ("my husband Ravi is a postman" -> "I am a postman"), "he"/"she" standing for the holder,
     or the holder moved or put somewhere ("we moved Mum into ..." -> "they moved me into
     ..."). None when the holder is not where a subject or an object stands."""
-    said = without_opening(clause.strip())
+    said = without_opening(framed(clause.strip()))
     end = _subject_end(said, holder)
     if end is not None:
         return _speakers(said[end:])
