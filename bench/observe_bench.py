@@ -366,8 +366,9 @@ def main() -> None:
     parser.add_argument("--no-qa", action="store_true", help="skip the question recall")
     parser.add_argument("--hashing-store", action="store_true",
                         help="stores embed with the hashing embedder: latency of the pipeline "
-                             "without the model (extraction figures are unchanged; question "
-                             "recall is not meaningful then)")
+                             "without the model (extraction figures about unchanged; the finders "
+                             "by meaning then compare hashed vectors, so supersedes differ; "
+                             "question recall is not meaningful then)")
     parser.add_argument("--show", type=int, default=0,
                         help="print this many unmatched memories per conversation, and "
                              "this many supersedes and retires (old -> new)")

@@ -18,8 +18,8 @@ when it names it).
 Why it is general: :data:`ENDING` is written from general English, not from any case: the
 verbs of ending a thing (end, finish, close, shut down, cancel, pause, expire, let lapse),
 of leaving or losing it (leave, quit, give up, sell, lose, escape, die, step down, hand in
-one's notice, get out of, take retirement, pack away; "had to rehome", "decided to
-sell"), of its failing (fall
+one's notice, get out of, take retirement, pack away, give or send back, though not "a
+while back", a time; "had to rehome", "decided to sell"), of its failing (fall
 through, fall apart, go bust, be made redundant), of replacing it (replace, swap, trade
 in, move/switch from, overtake), the farewells (goodbye, RIP), and negation of the present
 ("not ... anymore", "haven't ... in months", "a lifetime ago"). Guards as the other
@@ -75,7 +75,9 @@ ENDING = re.compile(r"""\b(?:
     (?:came|come|coming|got|get|getting|weaned(?:\s+myself)?)\s+off(?!\s+(?:work|(?:the|my|a|his|her)\s+(?:phone|bus|train|plane|bike|horse|motorbike|
         board|stage|ladder))\b)|
     kicked|divorced|separated|split\s+up|moved\s+out|used\s+to|
-    (?:gave|given|giving|sent|took|handed|brought)(?=\s+(?:[\w'-]+\s+){1,4}?(?:away|back)\b)|
+    (?:gave|given|giving|sent|took|handed|brought)(?=\s+(?:[\w'-]+\s+){1,4}?(?:away|back)\b
+        (?<!while\sback)(?<!time\sback)(?<!way\sback)(?<!bit\sback)(?<!years\sback)
+        (?<!months\sback)(?<!weeks\sback)(?<!days\sback))|
     without(?=\s+(?:[\w'-]+\s+){1,4}?(?:for|since)\b)|
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?over(?=\s*(?:[,;.!?]|$|(?:now|for|since|and|but|so)\b))|
     cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|ran\s+out|

@@ -174,6 +174,9 @@ def test_an_ending_by_its_grammar_names_the_fact(content: str, said: str) -> Non
     ("Ana has a cat named Biscuit.", "We lost our cat Pip in the spring"),
     ("Ana has a cat named Biscuit.", "I lost my temper in the spring"),
     ("Ana has two cats, Biscuit and Pip.", "We lost our cat in the spring"),
+    # "Back" of a time ("a while back", "years back") is when, not a thing given back.
+    ("Ana rides a scooter to work.", "I still love the scooter photo you sent me a while back"),
+    ("Ana has an old cello in the spare room.", "My gran gave me the cello years back"),
 ])
 def test_a_plan_another_person_or_a_past_episode_ends_nothing(content: str,
                                                                said: str) -> None:
