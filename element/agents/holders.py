@@ -18,7 +18,7 @@ from index import RELATIONS
 from .irregular import BASES, PARTICIPLES, PASTS
 from .rules import norm
 
-__all__ = ["UNKNOWN", "another_acts", "by_order", "framed", "holder_of", "subjectless",
+__all__ = ["UNKNOWN", "by_order", "framed", "holder_of", "subjectless",
            "kin_word", "possessed", "same_holder", "memory_holder", "kin_modifier",
            "subject_first", "without_opening"]
 
@@ -106,30 +106,6 @@ def by_order(sentence: str) -> str:
     return norm(m["h"]) if m else ""
 
 
-def another_acts(clause: str, said_by: str, named: frozenset[str]) -> bool:
-    """Whether ``clause``'s subject is another person acting on a value of the speaker's
-    memory that names ``named`` (lower-cased proper names): "Jess left the Co-op", "she's
-    leaving the Co-op for Waitrose", "Marcus quit the choir": their ending, not the
-    speaker's. Not when the subject is what the memory names ("Kerry's retired" after "my
-    hairdresser is Kerry", "Rex passed away") or a thing ("The Co-op shut"; ``said_by`` is
-    ``whose`` of the clause)."""
-    s = subject_first(framed(clause))
-    if re.search(r"\b(?:me|us)\b", s, re.I):
-        return False    # "Pete let me go from Argos": done to the speaker, their ending
-    if re.match(r"(?:he|she)(?:'s|'d|'ll)?\b", s, re.I):
-        return True
-    m = _PERSON_NAMED.match(s)
-    if said_by in ("", UNKNOWN) or m is None or subjectless(s) or \
-            m["n"].lower() in _NOT_HOLDERS | _DETERMINERS:
-        return False    # "Been without the Fabia for months": no subject, the speaker's
-    return not set(said_by.split()) & named
-
-
-#: Words opening a noun phrase, never a name: "The food bank lost its hall".
-_DETERMINERS = frozenset("the a an my our your his her their its some every each no any "
-                         "all both either neither another".split())
-
-
 def subjectless(clause: str) -> bool:
     """Whether a clause opens on a verb, its subject dropped ("bought a Tesla", "went with
     Three", "then moved to York", "Sold the Golf"): not on a name followed by its own verb
@@ -149,12 +125,6 @@ def _verb(word: str) -> bool:
     low = word.lower()
     return bool(re.fullmatch(r"[a-z]+(?:ed|ing)", low)) or low in BASES or \
         low in PASTS or low in PARTICIPLES
-
-
-#: A clause opening on a person's name (a capitalised word, not an article or a
-#: possessive), said as the subject of a verb: "Jess left ...", "Marcus has quit ...".
-_PERSON_NAMED = re.compile(r"(?P<n>(?-i:[A-Z][a-z]+))(?:\s+(?-i:[A-Z][a-z]+))?(?:'s)?\s+"
-                           r"(?:has\s+|had\s+|just\s+|finally\s+|also\s+)*[a-z]+(?:ed|t)?\b")
 
 
 def holder_of(sentence: str) -> str:
