@@ -43,7 +43,7 @@ from .episode_words import (
     DONE_TO_ME as _DONE_TO_ME,
     AT_YOU as _AT_YOU,
     LIFE_CHANGE as _LIFE_CHANGE,
-    value_now, routine, relation_subject, short_news, standing, told_now, speakers_world,
+    value_now, routine, standing, told_now, speakers_world,
     GENERIC as _GENERIC,
     ABSTRACT as _ABSTRACT,
     FAMILY as _FAMILY,
@@ -54,6 +54,7 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
                      SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, we_can as _we_can)
 from .language import is_english
+from .milestones import relation_subject, short_news
 from .news_of import named_news
 from .places import named_place, placed
 from .sentences import clauses

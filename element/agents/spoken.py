@@ -21,11 +21,10 @@ from .episode_words import (
     PAST as _PAST,
     ADVERBS as _ADVERBS,
     ING_NOUNS as _ING_NOUNS,
-    CONSUMED,
-    SPAN,
     STATUSES,
 )
 from .facts import OCCUPATIONS
+from .milestones import CONSUMED, SPAN
 from .irregular import BASES as IRREGULAR_BASES, PARTICIPLES as IRREGULAR_PARTICIPLES
 from .language import COMMON_WORDS as _COMMON_WORDS
 from .sentences import split_sentences, untag

@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 from index import ATTRIBUTES
 
-from .episode_words import SPAN, STATUSES
+from .episode_words import STATUSES
+from .milestones import SPAN
 from .facts import STATES
 from .irregular import BASES
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from element.agents.episodes import episode, follow_up, is_english, kin, narrate, tell
-from element.agents.episode_words import milestone
+from element.agents.milestones import milestone
 
 
 @pytest.mark.parametrize("said,memory,category", [
