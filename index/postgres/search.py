@@ -231,11 +231,18 @@ class _Search:
         if best_large is None or not best_large.pending():
             lexical_top.sort(key=lambda pair: -pair[0])
             candidates.update(memory_id for _, memory_id in lexical_top[:want])
+            if large:
+                # The best BM25 matches are hits as often as the walks' first.
+                self.guess |= {memory_id for _, memory_id in lexical_top[:NEAR_GUESS]}
         if request.occurred != (None, None):
             window = self._vector_pool(cur, request.occurred, WINDOW_EXACT_MAX + 1)
             plan = window_plan(len(candidates), len(window), ranking.depth)
             if plan == "window":
                 candidates = set(window)
+                if large and len(window) <= NEAR_GUESS:
+                    # A window as small as the guess is guessed whole: its hits may lie
+                    # outside the walks (which ignore the window) and the best matches.
+                    self.guess |= candidates
             elif plan == "add":
                 candidates |= set(self._vector_pool(cur, request.occurred, None))
         if span is not None:
