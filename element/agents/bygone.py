@@ -45,6 +45,8 @@ from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING, predates
 from .holding import kept_meanwhile
+from .freed import freed_target
+from .last_done import last_done_target
 from .observation import Observation
 from .polarity import DOUBLE
 from .profile import whose
@@ -76,6 +78,11 @@ PAUSE = re.compile(r"\b(?:until|till|til|for\s+the\s+(?:next|time\s+being|moment
                    r"temporarily|for\s+a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)|"
                    r"(?:a|the)\s+break\s+from|on\s+hold|reopen\w*|resum\w*|still|again)\b",
                    re.I)
+#: A pause said of the whole sentence: PAUSE without its words of going on ("still",
+#: "again"), which say so of their own clause only ("The price went up again, so I
+#: cancelled Netflix" ends Netflix; "I'm at the choir again" ends nothing).
+_WIDE_PAUSE = re.compile(PAUSE.pattern.replace(r"|still|again", ""), re.I)
+_GOES_ON = re.compile(r"\b(?:still|again)\b", re.I)
 #: Where a sentence's clauses part.
 _CLAUSE = re.compile(r"\s*[,;:!?()]\s*|\s+-\s+|\s+(?:but|so|and\s+(?=(?:i|we|it|that|they)\b)|"
                      r"because)\s+", re.I)
@@ -249,14 +256,15 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     sentence answers, names it for an answer that names nothing. None when no clause
     says so, or two memories are named alike."""
     # A double negative affirms ("I haven't missed a parkrun in months").
-    if sentence.rstrip().endswith("?") or PAUSE.search(sentence) or DOUBLE.search(sentence) or \
+    if sentence.rstrip().endswith("?") or _WIDE_PAUSE.search(sentence) or \
+            DOUBLE.search(sentence) or \
             NOT_NOW.search(ENDING.sub(" ", sentence)) or ADDITION.search(sentence):
         return None
     parts = [p for p in _CLAUSE.split(sentence) if p and p.strip()]
     # A clause pointing back ("so that was my final term") is read with the one before.
     clauses = []
     for i, part in enumerate(parts):
-        if not markers(part) or not _speakers(part):
+        if not markers(part) or not _speakers(part) or _GOES_ON.search(part):
             continue
         clauses.append(part)
         if i and _POINTING.match(part.strip()):
@@ -305,10 +313,22 @@ def episode_ending(cand: Candidate, observation: Observation, pool: Pool,
             sentence = f"{said[i - 1].rstrip(' .!')}, {sentence}"
         if kept_meanwhile(sentence):
             continue    # lent, borrowed or away being fixed: still held (``holding.py``)
-        target = bygone_target(sentence, pool.memories(), who, (), asked)
+        target = bygone_target(sentence, pool.memories(), who, (), asked) or \
+            _aftermath_target(sentence, pool.memories(), who)
         if target is not None:
             return Decision("supersede", "a later statement tells the thing as over",
                             category=target["category"], memory_id=target["id"],
                             content=cand.content, context=observation.window(cand.turn),
                             intention=observation.goal(cand.turn))
     return None
+
+
+def _aftermath_target(sentence: str, memories: Iterable[Memory], who: str) -> Memory | None:
+    """The speaker's one-fact habit held now that ``sentence`` tells over by its aftermath
+    rather than by its thing: the time it took told free again (``freed.py``: "so my
+    Saturdays are my own again"), or its own verb's last time ("I sang my last evensong",
+    ``last_done.py``)."""
+    held = [m for m in memories
+            if not predates(sentence, m) and (value := _named_by(m["content"], who)) is not None
+            and (value[0] or value[1])]
+    return freed_target(sentence, held, who) or last_done_target(sentence, held, who)
