@@ -65,7 +65,15 @@ AWAY = re.compile(r"\b(?:(?:bought|took|taken|got|collected|picked\s+up)\s+(?:[\
                   r"(?:off|from)\s+(?:me|us)\b|"
                   r"(?:handed|gave|given|sent|passed|took|taken)\s+(?:back|over|on)\s+"
                   r"(?:the|my|our|all)\b|"
-                  r"handed\s+in\s+(?:my|our|the)\b)", re.I)
+                  r"handed\s+in\s+(?:my|our|the)\b|"
+                  # The thing gone to its next keeper: "Marmalade went to live with my aunt",
+                  # "the boat went to a couple from Leicester", "Dash found his forever home".
+                  r"(?:went|gone|moved)\s+(?:off\s+)?to\s+live\s+with\b|"
+                  r"found\s+(?:(?:a|his|her|its|their)\s+)?(?:new|forever)\s+home\b|"
+                  r"(?:went|gone|passed)\s+to\s+(?:(?:a|its|his|her|their)\s+)?new\s+"
+                  r"(?:owners?|home|family|keepers?)\b|"
+                  r"(?:went|gone)\s+to\s+(?:someone|somebody|(?:a|an)\s+(?:couple|family|"
+                  r"dealer|buyer|collector|charity\s+shop)(?!\s+of\b)(?!'))\b)", re.I)
 #: The last time of a thing, said of the past: "that was my final term", "Friday was my
 #: last shift", "their farewell gig".
 FINAL = re.compile(r"\b(?:was|were)\s+(?:my|our|their|the)\s+(?:very\s+)?(?:last|final)\b|"
@@ -257,10 +265,13 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     says so, or two memories are named alike."""
     # A double negative affirms ("I haven't missed a parkrun in months").
     if sentence.rstrip().endswith("?") or _WIDE_PAUSE.search(sentence) or \
-            DOUBLE.search(sentence) or \
-            NOT_NOW.search(ENDING.sub(" ", sentence)) or ADDITION.search(sentence):
+            DOUBLE.search(sentence) or ADDITION.search(sentence):
         return None
     parts = [p for p in _CLAUSE.split(sentence) if p and p.strip()]
+    # A plan or a present not yet so, of the speaker's clauses: another's ("the landlord
+    # of the new place won't have pets") says nothing of the speaker's ending.
+    if NOT_NOW.search(ENDING.sub(" ", " ; ".join(p for p in parts if _speakers(p)))):
+        return None
     # A clause pointing back ("so that was my final term") is read with the one before.
     clauses = []
     for i, part in enumerate(parts):
@@ -276,6 +287,11 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     # Short, or pointing at it by a pronoun ("Sold it in the spring", "left there in May").
     answer = asked is not None and bool(_STILL_ASKED.search(asked)) and \
         (len(_words(sentence)) <= 8 or any(_REFERS.search(c) for c in clauses))
+    # An answer ending the one the question names by name, a pronoun the marker's object
+    # ("How's Biscuit doing?" "We lost him in August").
+    pointed = asked is not None and any(
+        end < len(r.words) and r.lows[end] in ("him", "her", "it", "them")
+        for r in reads for _, end in r.spans)
     avoid = set(skip)
     ranked: list[tuple[float, Memory]] = []
     for memory in memories:
@@ -288,6 +304,9 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
         if not score and answer and _hits(_words(asked or ""), *value):
             # "Stood down at the last election" after "Are you still on the parish
             # council?": the question names the thing, the answer its end.
+            score = 0.5
+        elif not score and pointed and value[0] and \
+                any(words_low in value[0] for words_low in _Read.of(_words(asked or "")).lows):
             score = 0.5
         if score:
             ranked.append((score, memory))
