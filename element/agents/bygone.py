@@ -55,7 +55,7 @@ from .sentences import split_sentences, untag
 from .slots import PEOPLE, names_of
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
-__all__ = ["AWAY", "FINAL", "PAUSE", "bygone_target", "episode_ending", "markers"]
+__all__ = ["AWAY", "FINAL", "KEEPER", "PAUSE", "bygone_target", "episode_ending", "markers"]
 
 #: The most words between a marker and a common word of the memory's: said of it.
 NEAR_WORDS = 3
@@ -65,15 +65,19 @@ AWAY = re.compile(r"\b(?:(?:bought|took|taken|got|collected|picked\s+up)\s+(?:[\
                   r"(?:off|from)\s+(?:me|us)\b|"
                   r"(?:handed|gave|given|sent|passed|took|taken)\s+(?:back|over|on)\s+"
                   r"(?:the|my|our|all)\b|"
-                  r"handed\s+in\s+(?:my|our|the)\b|"
-                  # The thing gone to its next keeper: "Marmalade went to live with my aunt",
-                  # "the boat went to a couple from Leicester", "Dash found his forever home".
-                  r"(?:went|gone|moved)\s+(?:off\s+)?to\s+live\s+with\b|"
-                  r"found\s+(?:(?:a|his|her|its|their)\s+)?(?:new|forever)\s+home\b|"
-                  r"(?:went|gone|passed)\s+to\s+(?:(?:a|its|his|her|their)\s+)?new\s+"
-                  r"(?:owners?|home|family|keepers?)\b|"
-                  r"(?:went|gone)\s+to\s+(?:someone|somebody|(?:a|an)\s+(?:couple|family|"
-                  r"dealer|buyer|collector|charity\s+shop)(?!\s+of\b)(?!'))\b)", re.I)
+                  r"handed\s+in\s+(?:my|our|the)\b)", re.I)
+#: The thing gone to its next keeper, the thing the subject: "Marmalade went to live with
+#: my aunt", "the boat went to a couple from Leicester", "Dash found his forever home"; not
+#: a person going there ("I went to a family barbecue", "we found a new home in Leeds").
+KEEPER = re.compile(r"(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bthey\s)(?<!\byou\s)"
+                    r"\b(?:(?:went|gone|moved)\s+(?:off\s+)?to\s+live\s+with\b|"
+                    r"found\s+(?:(?:a|his|her|its|their)\s+)?(?:new|forever)\s+home\b|"
+                    r"(?:(?:went|gone|passed)\s+to\s+(?:(?:a|its|his|her|their)\s+)?new\s+"
+                    r"(?:owners?|home|family|keepers?)|"
+                    r"(?:went|gone)\s+to\s+(?:someone|somebody|(?:a|an)\s+(?:couple|family|"
+                    r"dealer|buyer|collector)))"
+                    r"(?=\s*(?:$|[,.;!]|(?:from|in|at|on|off|who|for|near|with|down|up|last|"
+                    r"this|and)\b)))", re.I)
 #: The last time of a thing, said of the past: "that was my final term", "Friday was my
 #: last shift", "their farewell gig".
 FINAL = re.compile(r"\b(?:was|were)\s+(?:my|our|their|the)\s+(?:very\s+)?(?:last|final)\b|"
@@ -128,7 +132,7 @@ def markers(clause: str) -> list[tuple[int, int]]:
     :data:`AWAY`, :data:`FINAL`); a capitalised word inside a name is no marker ("The
     Loose *Ends*")."""
     spans = []
-    for pattern in (ENDING, AWAY, FINAL):
+    for pattern in (ENDING, AWAY, FINAL, KEEPER):
         for m in pattern.finditer(clause):
             if m.start() > 0 and m.group(0)[:1].isupper():
                 continue

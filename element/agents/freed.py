@@ -41,7 +41,7 @@ _OWN = re.compile(rf"(?:^|\b(?:so|and|now|but)\s+|[,;]\s*)(?:(?:my|our)\s+)?(?P<
                   rf"(?:(?:my|our)\s+own|mine|ours|free|empty|clear|wide\s+open)\b", re.I)
 #: The time given back to the speaker: "I've got my Saturdays back", "we have our weekends
 #: back".
-_BACK = re.compile(rf"\b(?:i|we)\s+(?:'ve\s+|have\s+|finally\s+|now\s+)*(?:got|get|have)\s+"
+_BACK = re.compile(rf"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:finally|now|just)\s+)*(?:got|get|have)\s+"
                    rf"(?:my|our)\s+(?P<t>{_TIMES})\s+back\b", re.I)
 #: A pause or one occasion said with it: the time is free for a while, not for good.
 _WHILE = re.compile(r"\b(?:until|till|til|while|whilst|for\s+(?:now|a\s+(?:bit|while|few|"

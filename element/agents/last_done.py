@@ -8,7 +8,8 @@ under-11s" and "coached my last match on Saturday", "I volunteer at the food ban
 "volunteered at my last session". The speaker's one held habit whose verb it is, is the one
 told over (:func:`last_done_target`).
 
-What ends nothing: a present or a plan ("I'm singing my last evensong at Easter", "I'll
+What ends nothing: the last of one run of it ("played my last game of the season, back
+training in August"); a present or a plan ("I'm singing my last evensong at Easter", "I'll
 teach my final class in June": not yet over); another's last ("she sang her last", "my
 sister played her last gig"); a verb of being, having, doing, going, getting or making, which
 names no habit of its own ("I had my last cigarette" after "I have two daughters"); a verb
@@ -37,6 +38,16 @@ _LAST = re.compile(r"\b(?P<v>[a-z]+)\s+(?:(?:at|in|on|to)\s+)?(?:my|our)\s+(?:ve
 #: A plan, a wish or a question: not yet over.
 _NOT_YET = re.compile(r"\b(?:will|'ll|going\s+to|gonna|about\s+to|soon|might|may|could|"
                       r"would|hope|wish|want|plan\w*|if)\b|\?\s*$", re.I)
+#: The last of one run of the habit, not of the habit: "my last game of the season", "my
+#: final class this term", "back training in August", "until", "again", "next year".
+_FOR_NOW = re.compile(r"\b(?:of\s+the\s+(?:season|year|term|summer|winter|spring|autumn|fall|"
+                      r"tour|week|month|series|day|night|run|half|campaign)|"
+                      r"this\s+(?:season|year|term|summer|winter|spring|autumn|week|month)|"
+                      r"before\s+(?:the\s+)?(?:break|summer|winter|christmas|holidays?|"
+                      r"half-term)|for\s+(?:now|a\s+while|the\s+(?:season|year|summer|winter|"
+                      r"time\s+being))|back\s+(?:\w+\s+)?(?:in|at|on|to|after|next|from)|"
+                      r"until|till|again|next\s+(?:season|year|term|month|week|spring|summer|"
+                      r"autumn|winter))\b", re.I)
 #: Verbs that name no habit of their own.
 _LIGHT = frozenset("be am is are have has do does go goes get gets make makes take takes "
                    "need want like love".split())
@@ -76,7 +87,7 @@ def _verb(fact: str) -> str | None:
 def last_done(sentence: str) -> list[str]:
     """The past verbs ``sentence`` (first person, cleaned) tells the speaker's last or final
     one of; none in a plan, a wish or a question."""
-    if _NOT_YET.search(sentence):
+    if _NOT_YET.search(sentence) or _FOR_NOW.search(sentence):
         return []
     return [m["v"].lower() for m in _LAST.finditer(sentence)]
 
