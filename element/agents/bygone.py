@@ -13,10 +13,16 @@ narrowboat"), and in the same simple clause (a common word within a few words of
 name anywhere) a general marker says it ended
 (``named.ENDING``: verbs of ending, leaving, losing, failing, selling, the farewells),
 passed out of the speaker's hands (:data:`AWAY`: "bought it off me", "handed back the
-keys", "handed in my badge") or happened for the last time (:data:`FINAL`: "that was my
-final term"). A clause whose subject points back ("that was my last shift") is read with
-the clause before it; an answer that names nothing ("Stood down at the last election")
-with the question it answers.
+keys", "handed in my badge"), went to its next keeper (:data:`KEEPER`: "Marmalade went to
+live with my aunt", "the boat went to a couple from Leicester") or happened for the last
+time (:data:`FINAL`: "that was my final term"). A clause whose subject points back ("that
+was my last shift") is read with the clause before it; an answer that names nothing
+("Stood down at the last election") with the question it answers, and so an answer ending
+a pronoun ("We lost him in August", "Gave it up in May") with the question naming the
+thing ("How's Biscuit?"). "Still" and "again", and a plan, are read in their own clause
+("The price went up again, so I cancelled Netflix"; "the landlord won't have pets").
+When no clause names the thing, its aftermath may (:func:`_aftermath_target`): the
+habit's time told free again (``freed.py``), its own verb's last time (``last_done.py``).
 
 What ends nothing: a question, a plan or wish, an addition, a pause (:data:`PAUSE`: "shut
 until March", "for the next month"), a clause of another person's ("my brother's club
@@ -78,6 +84,12 @@ KEEPER = re.compile(r"(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bthey\s)(
                     r"dealer|buyer|collector)))"
                     r"(?=\s*(?:$|[,.;!]|(?:from|in|at|on|off|who|for|near|with|down|up|last|"
                     r"this|and)\b)))", re.I)
+#: A verb of ending split round a pronoun, the thing the question asked about: "gave it up",
+#: "packed it in".
+SPLIT = re.compile(r"\b(?:gave|given|packed|jacked|chucked|knocked)\s+(?:it|them)\s+"
+                   r"(?:up|in|on\s+the\s+head)\b", re.I)
+#: Pronouns a marker of ending acts on.
+_PRONOUNS = frozenset(("him", "her", "it", "them"))
 #: The last time of a thing, said of the past: "that was my final term", "Friday was my
 #: last shift", "their farewell gig".
 FINAL = re.compile(r"\b(?:was|were)\s+(?:my|our|their|the)\s+(?:very\s+)?(?:last|final)\b|"
@@ -132,7 +144,7 @@ def markers(clause: str) -> list[tuple[int, int]]:
     :data:`AWAY`, :data:`FINAL`); a capitalised word inside a name is no marker ("The
     Loose *Ends*")."""
     spans = []
-    for pattern in (ENDING, AWAY, FINAL, KEEPER):
+    for pattern in (ENDING, AWAY, FINAL, KEEPER, SPLIT):
         for m in pattern.finditer(clause):
             if m.start() > 0 and m.group(0)[:1].isupper():
                 continue
@@ -294,8 +306,8 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     # An answer ending the one the question names by name, a pronoun the marker's object
     # ("How's Biscuit doing?" "We lost him in August").
     pointed = asked is not None and any(
-        end < len(r.words) and r.lows[end] in ("him", "her", "it", "them")
-        for r in reads for _, end in r.spans)
+        any(low in _PRONOUNS for low in r.lows[start:end + 1])
+        for r in reads for start, end in r.spans)
     avoid = set(skip)
     ranked: list[tuple[float, Memory]] = []
     for memory in memories:
@@ -309,8 +321,9 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
             # "Stood down at the last election" after "Are you still on the parish
             # council?": the question names the thing, the answer its end.
             score = 0.5
-        elif not score and pointed and value[0] and \
-                any(words_low in value[0] for words_low in _Read.of(_words(asked or "")).lows):
+        elif not score and pointed and _hits(_words(asked or ""), *value):
+            # "How's Biscuit doing?" "We lost him in August"; "How's the allotment?"
+            # "Gave it up in May".
             score = 0.5
         if score:
             ranked.append((score, memory))

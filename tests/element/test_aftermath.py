@@ -104,6 +104,7 @@ def test_the_past_of_a_verb() -> None:
 
 @pytest.mark.parametrize("said,meant", [
     ("Crumble went to live with my cousin in Ely when we moved abroad.", "Crumble"),
+    ("We had Crumble put to sleep in the spring.", "Crumble"),
     ("The dinghy went to a family from Oakham in the autumn.", "dinghy"),
     ("Crumble found a new home with a tortoise club.", "Crumble"),
     # Another clause's plan or "again" is its own: the ending stands.
@@ -131,6 +132,27 @@ def test_an_answer_ending_by_pronoun_the_one_asked_by_name() -> None:
     # The question names no memory by name: nothing is ended.
     assert bygone_target("We lost her in the cold snap.", HELD, WHO,
                          asked="How are things at home?") is None
+
+
+@pytest.mark.parametrize("asked,said,meant", [
+    ("How's the dinghy these days?", "Sold it to a lad from Oakham in March.", "dinghy"),
+    ("Still doing the watercolour class?", "I packed it in after Easter.", "watercolour"),
+    ("How's the dinghy?", "Gave it up when the mooring fees doubled.", "dinghy"),
+])
+def test_an_answer_ending_by_pronoun_the_thing_asked_about(asked: str, said: str,
+                                                           meant: str) -> None:
+    found = bygone_target(said, HELD, WHO, asked=asked)
+    assert found is not None and meant in found["content"], found
+
+
+@pytest.mark.parametrize("asked,said", [
+    ("How's the dinghy these days?", "Love it, we had it out on Sunday."),
+    ("How's the dinghy?", "My brother gave it up, I still sail."),
+    ("Did you watch the regatta?", "Gave it up at half time, too windy."),
+])
+def test_an_answer_going_on_anothers_or_about_another_thing_ends_nothing(asked: str,
+                                                                        said: str) -> None:
+    assert bygone_target(said, HELD, WHO, asked=asked) is None
 
 
 @pytest.fixture(params=["file", "postgres"])
