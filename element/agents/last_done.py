@@ -75,7 +75,7 @@ def pasts_of(base: str) -> frozenset[str]:
 def _verb(fact: str) -> str | None:
     """The base of a first-person habit's verb ("I sing alto ..." -> "sing"; "I also teach
     ..." -> "teach"), or None for a light verb or no habit of the speaker's."""
-    words = re.findall(r"[\w'-]+", fact.lower())
+    words: list[str] = re.findall(r"[\w'-]+", fact.lower())
     if not words or words[0] not in ("i", "we"):
         return None
     rest = [w for w in words[1:4] if w not in _ADVERBS]
