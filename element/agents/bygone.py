@@ -13,10 +13,16 @@ narrowboat"), and in the same simple clause (a common word within a few words of
 name anywhere) a general marker says it ended
 (``named.ENDING``: verbs of ending, leaving, losing, failing, selling, the farewells),
 passed out of the speaker's hands (:data:`AWAY`: "bought it off me", "handed back the
-keys", "handed in my badge") or happened for the last time (:data:`FINAL`: "that was my
-final term"). A clause whose subject points back ("that was my last shift") is read with
-the clause before it; an answer that names nothing ("Stood down at the last election")
-with the question it answers.
+keys", "handed in my badge"), went to its next keeper (:data:`KEEPER`: "Marmalade went to
+live with my aunt", "the boat went to a couple from Leicester") or happened for the last
+time (:data:`FINAL`: "that was my final term"). A clause whose subject points back ("that
+was my last shift") is read with the clause before it; an answer that names nothing
+("Stood down at the last election") with the question it answers, and so an answer ending
+a pronoun ("We lost him in August", "Gave it up in May") with the question naming the
+thing ("How's Biscuit?"). "Still" and "again", and a plan, are read in their own clause
+("The price went up again, so I cancelled Netflix"; "the landlord won't have pets").
+When no clause names the thing, its aftermath may (:func:`_aftermath_target`): the
+habit's time told free again (``freed.py``), its own verb's last time (``last_done.py``).
 
 What ends nothing: a question, a plan or wish, an addition, a pause (:data:`PAUSE`: "shut
 until March", "for the next month"), a clause of another person's ("my brother's club
@@ -45,6 +51,8 @@ from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING, predates
 from .holding import kept_meanwhile
+from .freed import freed_target
+from .last_done import last_done_target
 from .observation import Observation
 from .polarity import DOUBLE
 from .profile import whose
@@ -53,7 +61,7 @@ from .sentences import split_sentences, untag
 from .slots import PEOPLE, names_of
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
-__all__ = ["AWAY", "FINAL", "PAUSE", "bygone_target", "episode_ending", "markers"]
+__all__ = ["AWAY", "FINAL", "KEEPER", "PAUSE", "bygone_target", "episode_ending", "markers"]
 
 #: The most words between a marker and a common word of the memory's: said of it.
 NEAR_WORDS = 3
@@ -64,6 +72,24 @@ AWAY = re.compile(r"\b(?:(?:bought|took|taken|got|collected|picked\s+up)\s+(?:[\
                   r"(?:handed|gave|given|sent|passed|took|taken)\s+(?:back|over|on)\s+"
                   r"(?:the|my|our|all)\b|"
                   r"handed\s+in\s+(?:my|our|the)\b)", re.I)
+#: The thing gone to its next keeper, the thing the subject: "Marmalade went to live with
+#: my aunt", "the boat went to a couple from Leicester", "Dash found his forever home"; not
+#: a person going there ("I went to a family barbecue", "we found a new home in Leeds").
+KEEPER = re.compile(r"(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bthey\s)(?<!\byou\s)"
+                    r"\b(?:(?:went|gone|moved)\s+(?:off\s+)?to\s+live\s+with\b|"
+                    r"found\s+(?:(?:a|his|her|its|their)\s+)?(?:new|forever)\s+home\b|"
+                    r"(?:(?:went|gone|passed)\s+to\s+(?:(?:a|its|his|her|their)\s+)?new\s+"
+                    r"(?:owners?|home|family|keepers?)|"
+                    r"(?:went|gone)\s+to\s+(?:someone|somebody|(?:a|an)\s+(?:couple|family|"
+                    r"dealer|buyer|collector)))"
+                    r"(?=\s*(?:$|[,.;!]|(?:from|in|at|on|off|who|for|near|with|down|up|last|"
+                    r"this|and)\b)))", re.I)
+#: A verb of ending split round a pronoun, the thing the question asked about: "gave it up",
+#: "packed it in".
+SPLIT = re.compile(r"\b(?:gave|given|packed|jacked|chucked|knocked)\s+(?:it|them)\s+"
+                   r"(?:up|in|on\s+the\s+head)\b", re.I)
+#: Pronouns a marker of ending acts on.
+_PRONOUNS = frozenset(("him", "her", "it", "them"))
 #: The last time of a thing, said of the past: "that was my final term", "Friday was my
 #: last shift", "their farewell gig".
 FINAL = re.compile(r"\b(?:was|were)\s+(?:my|our|their|the)\s+(?:very\s+)?(?:last|final)\b|"
@@ -76,6 +102,11 @@ PAUSE = re.compile(r"\b(?:until|till|til|for\s+the\s+(?:next|time\s+being|moment
                    r"temporarily|for\s+a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)|"
                    r"(?:a|the)\s+break\s+from|on\s+hold|reopen\w*|resum\w*|still|again)\b",
                    re.I)
+#: A pause said of the whole sentence: PAUSE without its words of going on ("still",
+#: "again"), which say so of their own clause only ("The price went up again, so I
+#: cancelled Netflix" ends Netflix; "I'm at the choir again" ends nothing).
+_WIDE_PAUSE = re.compile(PAUSE.pattern.replace(r"|still|again", ""), re.I)
+_GOES_ON = re.compile(r"\b(?:still|again)\b", re.I)
 #: Where a sentence's clauses part.
 _CLAUSE = re.compile(r"\s*[,;:!?()]\s*|\s+-\s+|\s+(?:but|so|and\s+(?=(?:i|we|it|that|they)\b)|"
                      r"because)\s+", re.I)
@@ -113,7 +144,7 @@ def markers(clause: str) -> list[tuple[int, int]]:
     :data:`AWAY`, :data:`FINAL`); a capitalised word inside a name is no marker ("The
     Loose *Ends*")."""
     spans = []
-    for pattern in (ENDING, AWAY, FINAL):
+    for pattern in (ENDING, AWAY, FINAL, KEEPER, SPLIT):
         for m in pattern.finditer(clause):
             if m.start() > 0 and m.group(0)[:1].isupper():
                 continue
@@ -249,14 +280,18 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     sentence answers, names it for an answer that names nothing. None when no clause
     says so, or two memories are named alike."""
     # A double negative affirms ("I haven't missed a parkrun in months").
-    if sentence.rstrip().endswith("?") or PAUSE.search(sentence) or DOUBLE.search(sentence) or \
-            NOT_NOW.search(ENDING.sub(" ", sentence)) or ADDITION.search(sentence):
+    if sentence.rstrip().endswith("?") or _WIDE_PAUSE.search(sentence) or \
+            DOUBLE.search(sentence) or ADDITION.search(sentence):
         return None
     parts = [p for p in _CLAUSE.split(sentence) if p and p.strip()]
+    # A plan or a present not yet so, of the speaker's clauses: another's ("the landlord
+    # of the new place won't have pets") says nothing of the speaker's ending.
+    if NOT_NOW.search(ENDING.sub(" ", " ; ".join(p for p in parts if _speakers(p)))):
+        return None
     # A clause pointing back ("so that was my final term") is read with the one before.
     clauses = []
     for i, part in enumerate(parts):
-        if not markers(part) or not _speakers(part):
+        if not markers(part) or not _speakers(part) or _GOES_ON.search(part):
             continue
         clauses.append(part)
         if i and _POINTING.match(part.strip()):
@@ -268,6 +303,11 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     # Short, or pointing at it by a pronoun ("Sold it in the spring", "left there in May").
     answer = asked is not None and bool(_STILL_ASKED.search(asked)) and \
         (len(_words(sentence)) <= 8 or any(_REFERS.search(c) for c in clauses))
+    # An answer ending the one the question names by name, a pronoun the marker's object
+    # ("How's Biscuit doing?" "We lost him in August").
+    pointed = asked is not None and any(
+        any(low in _PRONOUNS for low in r.lows[start:end + 1])
+        for r in reads for start, end in r.spans)
     avoid = set(skip)
     ranked: list[tuple[float, Memory]] = []
     for memory in memories:
@@ -280,6 +320,10 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
         if not score and answer and _hits(_words(asked or ""), *value):
             # "Stood down at the last election" after "Are you still on the parish
             # council?": the question names the thing, the answer its end.
+            score = 0.5
+        elif not score and pointed and _hits(_words(asked or ""), *value):
+            # "How's Biscuit doing?" "We lost him in August"; "How's the allotment?"
+            # "Gave it up in May".
             score = 0.5
         if score:
             ranked.append((score, memory))
@@ -305,10 +349,22 @@ def episode_ending(cand: Candidate, observation: Observation, pool: Pool,
             sentence = f"{said[i - 1].rstrip(' .!')}, {sentence}"
         if kept_meanwhile(sentence):
             continue    # lent, borrowed or away being fixed: still held (``holding.py``)
-        target = bygone_target(sentence, pool.memories(), who, (), asked)
+        target = bygone_target(sentence, pool.memories(), who, (), asked) or \
+            _aftermath_target(sentence, pool.memories(), who)
         if target is not None:
             return Decision("supersede", "a later statement tells the thing as over",
                             category=target["category"], memory_id=target["id"],
                             content=cand.content, context=observation.window(cand.turn),
                             intention=observation.goal(cand.turn))
     return None
+
+
+def _aftermath_target(sentence: str, memories: Iterable[Memory], who: str) -> Memory | None:
+    """The speaker's one-fact habit held now that ``sentence`` tells over by its aftermath
+    rather than by its thing: the time it took told free again (``freed.py``: "so my
+    Saturdays are my own again"), or its own verb's last time ("I sang my last evensong",
+    ``last_done.py``)."""
+    held = [m for m in memories
+            if not predates(sentence, m) and (value := _named_by(m["content"], who)) is not None
+            and (value[0] or value[1])]
+    return freed_target(sentence, held, who) or last_done_target(sentence, held, who)
