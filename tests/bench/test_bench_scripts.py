@@ -447,6 +447,6 @@ cases:
     line = next(x for x in out.splitlines() if x.startswith("false supersedes "))
     assert line.startswith("false supersedes 1 (newer 0, crowd 1)"), out
     assert "fail" not in line.lower() and not re.search(r"\bid\b", line, re.I), line
-    assert "[crowd] supersede: 'I live in Porto.' <- " in out, out
+    assert "[crowd] supersede: 'Cy lives in Porto' <- 'Cy lives in Madrid'" in out, out
     plain = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing")
     assert "false supersedes 0 (newer 0, crowd 0), reasons: none" in plain, plain
