@@ -79,19 +79,24 @@ def _contents(run: dict[str, Any]) -> dict[str, str]:
 
 def false_changes(runs: list[dict[str, Any]]) -> list[dict[str, str]]:
     """Every supersede or retire of a case that ended a memory other than the case's old
-    one (a control's: any), by the newer statement or by a crowd turn."""
+    one (a control's: any), by the newer statement or by a crowd turn. The case's old one
+    is a memory holding its old value, or any the old statement wrote ("I live downtown in
+    Seattle, in a tiny studio" may be told as two)."""
     out: list[dict[str, str]] = []
     for run in runs:
         case = run["case"]
         old = re.compile(case["old"], re.I)
         said = _contents(run)
+        own = {d.get("memory_id") for d in run.get("told", []) if d["action"] == "add"} | \
+            {d.get("superseded_by") for d in run.get("told", []) if d.get("superseded_by")}
         told = [("crowd", d) for d in run.get("crowd", [])] + \
             [("newer", d) for d in run["newer"]]
         for by, d in told:
             if d["action"] not in CHANGES:
                 continue
             ended = said.get(str(d.get("memory_id")), "?")
-            if case["kind"] != "control" and by == "newer" and old.search(ended):
+            if case["kind"] != "control" and by == "newer" and \
+                    (old.search(ended) or d.get("memory_id") in own):
                 continue
             out.append({"case": case["id"], "by": by, "action": d["action"], "old": ended,
                         "new": d.get("content") or "", "reason": d.get("reason", "")})

@@ -192,7 +192,7 @@ def run_case(server: Server, case: dict[str, Any], index: int,
     newer = observe(server, case, case["after"], second, 2)
     return {"case": case, "decisions": told + newer, "first": first, "second": second,
             "earlier": earlier + told + among, "crowd": among, "background": earlier,
-            "newer": newer}
+            "told": told, "newer": newer}
 
 
 def wait_embedded(server: Server, timeout: float = 300) -> None:
