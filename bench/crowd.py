@@ -61,7 +61,8 @@ def crowd_for(cases: list[dict[str, Any]], k: int, path: Path) -> dict[str, list
         turns = pool[seed % len(pool)]
         step = max(1, len(turns) // max(1, k))
         start = (seed // len(pool)) % step
-        out[case["id"]] = [turns[(start + j * step) % len(turns)] for j in range(min(k, len(turns)))]
+        out[case["id"]] = [turns[(start + j * step) % len(turns)]
+                           for j in range(min(k, len(turns)))]
     return out
 
 

@@ -27,8 +27,8 @@ _OPENER = (r"hey|hi|hiya|hello|heya|yo|oh|ah|aw+|wow|whoa|thanks|thank\s+you|thx
            r"evening)|yes|yeah|yep|no|nope|ok|okay|well|dear|haha|lol|omg|great|nice|sure")
 #: A name after a greeting or thanks at the sentence's start ("Hey Nate,", "Thanks,
 #: Mel!"), or alone before its first comma or mark ("Nate, I've ...").
-_START = re.compile(rf"^\s*(?:(?:{_OPENER})[\s,!.]*)?(?P<n>{_NAME})\s*(?:[,!?:]|\.(?:\s|$)|\s-\s|$)",
-                    re.I)
+_START = re.compile(rf"^\s*(?:(?:{_OPENER})[\s,!.]*)?(?P<n>{_NAME})\s*"
+                    r"(?:[,!?:]|\.(?:\s|$)|\s-\s|$)", re.I)
 _OPENED = re.compile(rf"^\s*(?:{_OPENER})\b", re.I)
 #: A name after a comma at the sentence's very end ("..., Caroline.").
 _END = re.compile(rf",\s*(?P<n>{_NAME})\s*[.!?]*\s*$")
