@@ -45,24 +45,31 @@ __all__ = ["plan_kept", "continues", "undertaking"]
 #: A plan or a wish: the future or a verb of wanting, planning or weighing up ("will
 #: bring", "is going to", "wants to adopt", "is thinking about retraining", "is
 #: considering a move").
-_PLAN = (r"will|'ll|(?:am|are|is|'m|'re|'s)\s+going\s+to|gonna|"
+_PLAN = (r"will|'ll|(?:am|are|is|'m|'re)\s+going\s+to|gonna|"
          r"(?:would|'d)\s+(?:love|like)\s+to|"
-         r"(?:want|wants|wanting|hope|hopes|hoping|plan|plans|planning|intend|intends|"
-         r"intending|aim|aims|aiming|mean|means|meaning)\s+to|"
-         r"(?:thinking|dreaming)\s+(?:about|of)|considering|toying\s+with")
-#: An undertaking under way, aimed at what is not yet so: a goal-directed verb in the
+         r"(?:want|wants|hope|hopes|plan|plans|intend|intends|mean|means|"
+         r"(?:am|are|is|'m|'re)\s+(?:wanting|hoping|planning|intending|aiming))\s+to|"
+         r"(?:am|are|is|'m|'re)\s+(?:thinking|dreaming)\s+(?:about|of)|"
+         r"(?:am|are|is|'m|'re)\s+(?:considering|toying\s+with)")
+#: An undertaking under way, aimed at an outcome not yet come: a goal-directed verb in the
 #: progressive with its particle ("is researching", "is looking into", "is training for",
-#: "is running for", "is saving up for", "is applying to", "is trying to", "is working
-#: towards"), or a beginning told as such ("starts to", "is starting to").
-_UNDERTAKING = (r"(?:am|are|is|'m|'re|'s)\s+(?:\w+ly\s+)?(?:"
-                r"researching|looking\s+(?:into|for)|training\s+(?:for|to)|"
+#: "is running for", "is saving up for", "is applying to", "is working towards"), or a
+#: beginning told as such ("starts to", "is starting to"). Not a course or a training
+#: that is itself a state ("is studying for a degree", "is training to be a nurse": a
+#: student, a trainee).
+_UNDERTAKING = (r"(?:am|are|is|'m|'re)\s+(?:"
+                r"researching|looking\s+(?:into|for)|training\s+for|"
                 r"running\s+for|standing\s+for|campaigning\s+for|"
                 r"saving\s+(?:up\s+)?(?:for|to)|preparing\s+(?:for|to)|"
-                r"applying\s+(?:for|to)|trying\s+to|working\s+towards?|"
-                r"studying\s+for|practi[sc]ing\s+for|"
+                r"applying\s+(?:for|to)|working\s+towards?|"
                 r"starting\s+to|beginning\s+to)|"
-                r"\b(?:starts|begins)\s+to")
-UNDERTAKING = re.compile(rf"\b(?:{_PLAN}|{_UNDERTAKING})\b", re.I)
+                r"(?:start|starts|begin|begins)\s+to")
+#: The fact opens on it: its subject, an adverb at most, then the plan or undertaking
+#: ("I will bring", "I am really hoping to"); a plan in a clause of a fact about something
+#: else ("... and I'd love to learn the harp one day, but these days I play the
+#: clarinet") is no plan-fact.
+UNDERTAKING = re.compile(rf"^\s*(?:i|we)(?:\s+|(?='))(?:\w+ly\s+|still\s+|also\s+)?"
+                         rf"(?:{_PLAN}|{_UNDERTAKING})\b", re.I)
 
 #: Told as going on: "again", "still", "even more", "more than ever", "once more", "keep
 #: (on) doing", "carry on", "continue".
@@ -105,13 +112,17 @@ def _stems(text: str, who: str) -> set[str]:
 
 def plan_kept(sentence: str, memory: dict[str, Any], who: str) -> bool:
     """Whether ``memory`` (``who``'s) tells a plan, a wish or an undertaking under way that
-    ``sentence`` (first person, raw) neither ends nor names: found by meaning only, the
-    plan still holds beside it."""
+    ``sentence`` (first person, raw) neither ends nor tells of: no ending, no value the
+    memory names, none of its content words ("got promoted at work" beside "is running
+    for office"). News of the plan itself ("I'm vegan now" after "trying to go vegan") is
+    left to the finders; news beside it keeps it."""
     said = _said(memory, who)
     if not said or not undertaking(said) or _ends(sentence):
         return False
-    held = values(memory["content"], who)
-    return not (held & values("x " + unaddressed(sentence), who))
+    told = unaddressed(sentence)
+    if values(memory["content"], who) & values("x " + told, who):
+        return False
+    return not _stems(told, who) & _stems(said, who)
 
 
 def continues(sentence: str, memory: dict[str, Any], who: str) -> bool:
@@ -121,6 +132,7 @@ def continues(sentence: str, memory: dict[str, Any], who: str) -> bool:
     said = _said(memory, who)
     if not said or not CONTINUED.search(sentence) or _ends(sentence):
         return False
-    if values("x " + unaddressed(sentence), who) - values(memory["content"], who):
+    told = unaddressed(sentence)
+    if values("x " + told, who) - values(memory["content"], who):
         return False    # "with Vodafone again": a value named anew
-    return bool(_stems(sentence, who) & _stems(said, who))
+    return bool(_stems(told, who) & _stems(said, who))

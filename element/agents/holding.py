@@ -32,9 +32,9 @@ from typing import Any
 
 from index import RELATIONS
 
-from .continued import continues, plan_kept, undertaking
+from .continued import continues, plan_kept
 from .profile import values
-from .stays import bounded
+from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
@@ -214,12 +214,10 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
 
 
 def _stay_beside(sentence: str, memory: dict[str, Any], who: str) -> bool:
-    """A stay told for a bounded time (``stays.bounded``) beside a memory that is no
-    plan or stay itself (a holiday planned is changed by another)."""
-    if not bounded(sentence):
-        return False
+    """A stay told for a bounded time beside a memory that is no plan or stay itself (a
+    holiday planned is changed by another): ``stays.stay_beside``."""
     said = first_person(memory["content"], who)
-    return not (len(said) == 1 and (undertaking(said[0]) or bounded(said[0])))
+    return stay_beside(sentence, said[0] if len(said) == 1 else memory["content"])
 
 
 def may_hold(sentence: str, memories: list[dict[str, Any]], who: str) -> list[dict[str, Any]]:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bounded"]
+from .continued import undertaking
+
+__all__ = ["bounded", "stay_beside"]
 
 _MONTHS = (r"january|february|march|april|may|june|july|august|september|october|"
            r"november|december")
@@ -30,10 +32,10 @@ _PERIOD = (rf"(?:{_MONTHS}|(?:the\s+)?(?:summer|winter|spring|autumn|holidays?|"
            r"(?:a|an|the|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
            r"\d+|a\s+few|a\s+couple\s+of|several|the\s+next|the\s+coming)\s+"
            r"(?:days?|nights?|weeks?|weekends?|fortnights?|months?|terms?|seasons?))")
-#: A bounded period: "for (the whole of) September", "for six months", "over the
-#: summer", "until June", "till the end of the year", "through to Easter".
+#: A bounded period: "for (the whole of) September", "for six months", "until June",
+#: "till the end of the year", "through to Easter".
 BOUNDED = re.compile(
-    rf"\b(?:(?:for|over|during|throughout)\s+(?:the\s+(?:whole|rest|length)\s+of\s+|"
+    rf"\b(?:for\s+(?:the\s+(?:whole|rest|length)\s+of\s+|"
     rf"all\s+of\s+|most\s+of\s+)?{_PERIOD}"
     rf"|(?:until|till|til|through\s+to|up\s+to)\s+(?:the\s+end\s+of\s+)?(?:{_PERIOD}|"
     rf"(?:next|this)\s+\w+|the\s+\w+\s+of))\b(?!\s+(?:now|so\s+far|already)\b)", re.I)
@@ -43,7 +45,27 @@ _UP_TO_NOW = re.compile(r"\b(?:have|has|'ve|had)\s+(?:\w+\s+)?(?:been|lived|work
                         r"stayed|rented|owned|run|taught|studied)\b", re.I)
 
 
+#: "Over the summer", "during the holidays": a period, bounding what goes on in it
+#: ("I'm working at a garden centre over the summer") but dating what was done in it
+#: ("we relocated to Valencia over the summer"): read in the progressive or the future
+#: only.
+_OVER = re.compile(rf"\b(?:over|during|throughout)\s+(?:the\s+(?:whole|rest)\s+of\s+)?"
+                   rf"{_PERIOD}\b", re.I)
+_ONGOING = re.compile(r"\b(?:am|are|'m|'re)\s+(?:\w+ly\s+)?\w+ing\b|\bwill\b|'ll\b|"
+                      r"\bgoing\s+to\b", re.I)
+
+
 def bounded(sentence: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells its value for a bounded period (a
     stay), not as its holder's value from now on."""
-    return bool(BOUNDED.search(sentence)) and not _UP_TO_NOW.search(sentence)
+    if _UP_TO_NOW.search(sentence):
+        return False
+    return bool(BOUNDED.search(sentence)) or \
+        bool(_OVER.search(sentence)) and bool(_ONGOING.search(sentence))
+
+
+def stay_beside(sentence: str, fact: str) -> bool:
+    """Whether ``sentence`` tells a stay (:func:`bounded`) beside ``fact`` (a memory's
+    first-person sentence) that is no stay or plan itself ("We're flying to Mexico for
+    Christmas" is changed by another trip): the fact still holds."""
+    return bounded(sentence) and not (bounded(fact) or undertaking(fact))

@@ -37,6 +37,8 @@ from tests.element.speaker import current as contents
     ("I live in Hove", False),
     ("I'm working at the Co-op", False),
     ("I'm learning Italian", False),
+    ("I'm studying for a law degree at Durham", False),
+    ("I played the oboe at school and I'd love to learn the harp, but I play the flute", False),
 ])
 def test_a_plan_or_an_undertaking_is_read_so(fact: str, plan: bool) -> None:
     assert undertaking(fact) is plan
@@ -49,6 +51,10 @@ def test_a_plan_is_kept_unless_the_news_ends_or_names_it() -> None:
     assert not plan_kept("I've given up on standing for the council.", plan, "Ana")
     portugal = {"content": "Ana is going to Portugal for the summer holiday."}
     assert not plan_kept("Change of plan: Croatia instead of Portugal.", portugal, "Ana")
+    # News of the plan itself is left to the finders.
+    vegan = {"content": "Ana is trying to go vegan."}
+    assert not plan_kept("I'm fully vegan now.", {"content": "Ana wants to go vegan."}, "Ana")
+    assert not plan_kept("I'm fully vegan now.", vegan, "Ana")
 
 
 @pytest.mark.parametrize("sentence,memory,going_on", [
@@ -71,6 +77,7 @@ def test_a_doing_told_as_going_on_is_read_so(sentence: str, memory: str,
     ("I'm in Leeds for a few months now.", False),
     ("I moved to Leeds for my job.", False),
     ("I sold my car for two thousand pounds.", False),
+    ("We relocated to Valencia over the summer.", False),
 ])
 def test_a_stay_for_a_bounded_time_is_read_so(sentence: str, stay: bool) -> None:
     assert bounded(sentence) is stay
