@@ -60,7 +60,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     for memory in candidates:
         if memory["id"] in skip:
             continue
-        held = values(memory["content"], who)
+        held = _named(memory["content"], who)
         if named and held and not named & held:
             continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
@@ -83,6 +83,13 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     closest, best, second = (nearest_attribute if bare else _nearest_activity)(
         thing, pool, who, embed)
     return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
+
+
+def _named(text: str, who: str) -> frozenset[str]:
+    """The values ``text`` names (``profile.values``), and the initials of each name of
+    several words ("ou" of "Open University": "the OU degree" names it too)."""
+    runs = re.findall(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)+", text)
+    return values(text, who) | {"".join(w[0] for w in run.split()).lower() for run in runs}
 
 
 #: Words a thing says nothing distinctive by: "my", "thing", "stuff", "habit".
