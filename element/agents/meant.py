@@ -61,7 +61,8 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         if memory["id"] in skip:
             continue
         held = _named(memory["content"], who)
-        if named and held and not named & held:
+        if named and held and not named & (held | set(re.findall(r"[a-z0-9]+",
+                                                                 memory["content"].lower()))):
             continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \

@@ -105,6 +105,9 @@ def test_an_ending_naming_nothing_or_another_thing_ends_no_memory_by_meaning() -
     assert ended_by_meaning("got it", [thanks], "Ana", embed) is None
     assert ended_by_meaning("my job at Door Dash", [google], "Ana", embed) is None
     assert ended_by_meaning("my job at Google", [google], "Ana", embed) is google
+    # A word of the memory's own, capitalised at the sentence's start, names it.
+    netball = {"id": "d", "content": "Ana plays netball on Tuesdays."}
+    assert ended_by_meaning("Netball", [netball], "Ana", embed) is netball
     # A name's initials name it too.
     degree = {"id": "c", "content": "Ana is doing an Open University degree in art."}
     assert ended_by_meaning("the OU degree", [degree], "Ana", embed) is degree
