@@ -63,7 +63,7 @@ _UNDERTAKING = (r"(?:am|are|is|'m|'re)\s+(?:"
                 r"saving\s+(?:up\s+)?(?:for|to)|preparing\s+(?:for|to)|"
                 r"applying\s+(?:for|to)|working\s+towards?|"
                 r"starting\s+to|beginning\s+to)|"
-                r"(?:start|starts|begin|begins)\s+to")
+                r"(?:start|starts|started|begin|begins|began)\s+to")
 #: The fact opens on it: its subject, an adverb at most, then the plan or undertaking
 #: ("I will bring", "I am really hoping to"); a plan in a clause of a fact about something
 #: else ("... and I'd love to learn the harp one day, but these days I play the
@@ -77,6 +77,12 @@ CONTINUED = re.compile(r"\b(?:again|still|even\s+(?:more|keener|happier|surer|cl
                        r"more\s+than\s+ever|once\s+more|"
                        r"(?:keep|keeps|kept|keeping)\s+(?:on\s+)?\w+ing|"
                        r"carr(?:y|ies|ied|ying)\s+on|continu(?:e|es|ed|ing))\b", re.I)
+
+#: A doing under way: the progressive of a verb that is no state ("I am painting a mural",
+#: not "I am living in Leeds", "I am working at Tesco", "I am dating Tom").
+_ONGOING = re.compile(r"^\s*(?:i|we)\s+(?:am|are)\s+(?:\w+ly\s+)?(?!(?:living|working|"
+                      r"staying|dating|seeing|renting|studying|based|married|going\s+out)\b)"
+                      r"\w+ing\b", re.I)
 
 #: Words that say nothing of what a doing is about.
 _LIGHT = frozenset(terms(
@@ -117,7 +123,7 @@ def plan_kept(sentence: str, memory: dict[str, Any], who: str) -> bool:
     for office"). News of the plan itself ("I'm vegan now" after "trying to go vegan") is
     left to the finders; news beside it keeps it."""
     said = _said(memory, who)
-    if not said or not undertaking(said) or _ends(sentence):
+    if not said or not undertaking(said) or _ends(sentence) or _replans(sentence):
         return False
     told = unaddressed(sentence)
     if values(memory["content"], who) & values("x " + told, who):
@@ -125,12 +131,30 @@ def plan_kept(sentence: str, memory: dict[str, Any], who: str) -> bool:
     return not _stems(told, who) & _stems(said, who)
 
 
+#: A plan changed or made anew: "instead", "change of plan", "booked", "switched".
+_REPLANNED = re.compile(r"\b(?:instead|change\s+of\s+plans?|changed\s+(?:my|our)\s+plans?|"
+                        r"booked|rebooked|cancell?ed|called\s+off|switched|swapped)\b", re.I)
+
+
+def _replans(sentence: str) -> bool:
+    """Whether ``sentence`` tells a plan of its own or a plan changed ("we've booked
+    Croatia instead", "we're going to Iceland now"): a plan in place of a plan."""
+    return bool(_REPLANNED.search(sentence)) or bool(_PLANNED.match(sentence))
+
+
+#: A sentence opening on a plan of the speaker's ("we're going to Iceland now").
+_PLANNED = re.compile(rf"^\s*(?:i|we)(?:\s+|(?='))(?:\w+ly\s+)?(?:{_PLAN})\b", re.I)
+
+
 def continues(sentence: str, memory: dict[str, Any], who: str) -> bool:
-    """Whether ``sentence`` (first person, raw) tells what ``memory`` says as going on: a
-    continuation word (:data:`CONTINUED`), a content word of the memory's, no value the
-    memory lacks, and nothing ended."""
+    """Whether ``sentence`` (first person, raw) tells what ``memory`` says, a plan, an
+    undertaking or a doing under way (the progressive), as going on: a continuation word
+    (:data:`CONTINUED`), a content word of the memory's, no value the memory lacks, and
+    nothing ended. Not of a state ("I eat meat again" after "I don't eat meat" is a
+    change back: "again" returns to what was)."""
     said = _said(memory, who)
-    if not said or not CONTINUED.search(sentence) or _ends(sentence):
+    if not said or not (undertaking(said) or _ONGOING.match(said)) or \
+            not CONTINUED.search(sentence) or _ends(sentence):
         return False
     told = unaddressed(sentence)
     if values("x " + told, who) - values(memory["content"], who):

@@ -60,9 +60,8 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     for memory in candidates:
         if memory["id"] in skip:
             continue
-        held = _named(memory["content"], who)
-        if named and held and not named & (held | set(re.findall(r"[a-z0-9]+",
-                                                                 memory["content"].lower()))):
+        if named and _named(memory["content"], who) and \
+                not _shares(named, thing, memory["content"], who):
             continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
@@ -89,8 +88,23 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
 def _named(text: str, who: str) -> frozenset[str]:
     """The values ``text`` names (``profile.values``), and the initials of each name of
     several words ("ou" of "Open University": "the OU degree" names it too)."""
-    runs = re.findall(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)+", text)
-    return values(text, who) | {"".join(w[0] for w in run.split()).lower() for run in runs}
+    runs = re.findall(r"(?-i:[A-Z])[\w'-]*(?:\s+(?:&\s+|and\s+)?(?-i:[A-Z])[\w'-]*)+", text)
+    return values(text, who) | {"".join(w[0] for w in run.split() if w[0].isupper()).lower()
+                                for run in runs}
+
+
+def _shares(named: frozenset[str], thing: str, content: str, who: str) -> bool:
+    """Whether a thing naming ``named`` may name what ``content`` names: a name of the
+    thing's among the memory's words or names (by its first four letters: "Sainsbury's",
+    "Sainsburys"), its initials among the memory's names' ("the OU"), or the thing's own
+    initials ("M&S") those of a name of the memory's."""
+    words = set(re.findall(r"[a-z0-9]+", content.lower())) | _named(content, who)
+    stems = {w[:4] for w in words}
+    if any(n in words or len(n) >= 4 and n[:4] in stems for n in named):
+        return True
+    short = {re.sub(r"[^a-z]", "", w.lower()) for w in re.findall(r"\b(?-i:[A-Z])[A-Z&.]+\b",
+                                                                    thing)}
+    return bool(short & words)
 
 
 #: Words a thing says nothing distinctive by: "my", "thing", "stuff", "habit".
