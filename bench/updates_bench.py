@@ -76,6 +76,7 @@ from index.embed import Embedder, embed_for_lanes  # noqa: E402
 from index.profile_bank import ATTRIBUTES, attribute_scores, question_vectors  # noqa: E402
 from index.recency import (  # noqa: E402
     ASKED_MIN, ASKED_SINGLE_MIN, PROFILE_CATEGORIES, VALUES_TIE, answering, aside, asked)
+from bench.crowd import CROWD_FROM, crowd_for, crowd_line, false_changes  # noqa: E402
 CASES = ROOT / "bench" / "data" / "updates.yaml"
 MEMORY = "/api/demo/memory/ops"
 #: Cases per fresh home: 50 cases' memories (each with its background) stay well under
@@ -175,15 +176,23 @@ AS_OF_FOUND: dict[str, list[dict[str, Any]]] = {}
 
 
 def run_case(server: Server, case: dict[str, Any], index: int,
-             background: list[str]) -> dict[str, Any]:
+             background: list[str], crowd: list[str] | None = None) -> dict[str, Any]:
+    """One case's statements: the background a week before, the old statement, then
+    (``crowd``, ``--crowd``) other things the subject says, spread evenly over the weeks
+    between, each its own conversation, and the newer statement."""
     first = EPOCH + timedelta(days=index)
     second = first + timedelta(weeks=weeks(case))
     earlier = [d for said in background
                for d in observe(server, case, said, first - timedelta(weeks=1), 0)]
     told = observe(server, case, case["before"], first, 1)
+    among: list[dict[str, Any]] = []
+    for j, said in enumerate(crowd or []):
+        when = first + (second - first) * (j + 1) / (len(crowd or []) + 1)
+        among += observe(server, case, said, when, 10 + j)
     newer = observe(server, case, case["after"], second, 2)
     return {"case": case, "decisions": told + newer, "first": first, "second": second,
-            "earlier": earlier + told, "newer": newer}
+            "earlier": earlier + told + among, "crowd": among, "background": earlier,
+            "told": told, "newer": newer}
 
 
 def wait_embedded(server: Server, timeout: float = 300) -> None:
@@ -651,6 +660,11 @@ def main() -> int:
                         help="serve with the hashing embedder (a dry run: no meaning)")
     parser.add_argument("--alone", action="store_true",
                         help="without the background statements (the old memory alone)")
+    parser.add_argument("--crowd", type=int, default=0,
+                        help="the subject says this many other things (real conversation "
+                             "turns, --crowd-from) between the old and the newer statement")
+    parser.add_argument("--crowd-from", type=Path, default=CROWD_FROM,
+                        help="LoCoMo-style conversations the crowd's turns come from")
     parser.add_argument("--dump", type=Path,
                         help="write each case's decisions and scores as JSON lines here")
     parser.add_argument("--show", action="store_true",
@@ -661,8 +675,10 @@ def main() -> int:
     chosen = [c for c in cases if args.split in ("all", c["split"])
               and (not args.only or c["id"] in args.only.split(","))]
     load = os.getloadavg()
+    crowds = crowd_for(chosen, args.crowd, args.crowd_from) if args.crowd else {}
     print(f"updates_bench  {datetime.now():%Y-%m-%d %H:%M}  {len(chosen)} cases "
-          f"(split {args.split})  load average {load[0]:.2f}")
+          f"(split {args.split})  load average {load[0]:.2f}"
+          + (f"  crowd {args.crowd}" if args.crowd else ""))
     started = time.perf_counter()
     runs: list[dict[str, Any]] = []
     scored: list[tuple[dict[str, Any], dict[str, Any]]] = []
@@ -672,7 +688,8 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             server = Server(Path(tmp) / "home", args.embedder)
             try:
-                batch = [run_case(server, case, start + i, background)
+                batch = [run_case(server, case, start + i, background,
+                                  crowds.get(case["id"]))
                          for i, case in enumerate(chosen[start:start + max(1, args.batch)])]
                 wait_embedded(server)
                 scored += [(run["case"], score(server, run)) for run in batch]
@@ -698,6 +715,8 @@ def main() -> int:
     embedder = HashingEmbedder() if args.embedder == "hashing" else \
         load_embedder(log=lambda _: None)
     print(why_both_line(runs, {c["id"]: r for c, r in scored}, embedder))
+    changes = false_changes(runs)
+    print(crowd_line(changes))
     misses = [(c, r) for c, r in scored if failed(c, r)]
     named = ", ".join(f"{c['id']} ({c['split']})" for c, _ in misses) or "none"
     print(f"\nfailed cases: {named}  ({time.perf_counter() - started:.0f} s)")
@@ -718,6 +737,11 @@ def main() -> int:
             print(f"    memories: {result['kept']}")
             if result.get("as_of") is False:
                 print(f"    as of before the newer statement: {AS_OF_SEEN[case['id']]}")
+        if changes:
+            print("\nfalse supersedes and retires (case, by whom: ended <- told, reason):")
+        for change in changes:
+            print(f"- {change['case']} [{change['by']}] {change['action']}: "
+                  f"{change['old']!r} <- {change['new']!r} ({change['reason']})")
     return 0
 
 

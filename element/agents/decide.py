@@ -26,6 +26,7 @@ from .role import role_target
 from .theirs import theirs_target
 from .retire import retire_decision
 from .stale import change_target
+from .stays import stay_beside
 from .rules import Candidate, norm
 from .named import may_end, predates
 from .meaning import by_meaning
@@ -72,8 +73,9 @@ def keyed_target(cand: Candidate, pool: Pool, who: str) -> dict[str, Any] | None
     if existing is None or norm(existing["content"]) == norm(cand.content):
         return None
     sig = signals(cand.source or cand.content)
-    if (sig.addition or sig.not_now) and cand.kind != "correct":
-        return None     # one more, or not (or no longer) the present
+    if (sig.addition or sig.not_now or stay_beside(cand.source or "", existing["content"])) \
+            and cand.kind != "correct":
+        return None     # one more, or not (or no longer) the present, or a stay (stays.py)
     if not sig.change and cand.kind != "correct" and \
             same_value(existing["content"], cand.content, who):
         return None     # the same value said again, with more about it

@@ -32,7 +32,9 @@ from typing import Any
 
 from index import RELATIONS
 
+from .continued import continues, plan_kept
 from .profile import values
+from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
@@ -200,11 +202,22 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     """Whether ``sentence`` (first person, raw), which a finder by meaning matched with
     ``memory``, gives the memory's value no new value: a permission, a loan or a repair,
     the speaker as a customer where the memory holds where they work or live, a memory of
-    a person of theirs, or a part or an accessory of the memory's thing."""
+    a person of theirs, a part or an accessory of the memory's thing; a stay for a bounded
+    time beside a value held (``stays.py``); a plan or an undertaking the sentence
+    neither ends nor names, or a doing it tells as going on (``continued.py``)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
-        accessory_of(sentence, memory, who)
+        accessory_of(sentence, memory, who) or \
+        _stay_beside(sentence, memory, who) or \
+        plan_kept(sentence, memory, who) or continues(sentence, memory, who)
+
+
+def _stay_beside(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """A stay told for a bounded time beside a memory that is no plan or stay itself (a
+    holiday planned is changed by another): ``stays.stay_beside``."""
+    said = first_person(memory["content"], who)
+    return stay_beside(sentence, said[0] if len(said) == 1 else memory["content"])
 
 
 def may_hold(sentence: str, memories: list[dict[str, Any]], who: str) -> list[dict[str, Any]]:

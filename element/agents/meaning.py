@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .addressed import unaddressed
 from .decisions import Pool
 from .episode_words import STOP
 from .episodes import tell
@@ -80,7 +81,9 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     (``SIMILAR_WORDS``) is a story: only its clauses of a statement's length are read
     ("Right, news: we've bought a house in Leeds, the kids have started at the nursery
     round the corner and I've finally got a garden"). Among the pool's newest one-fact
-    memories (``MEANING_POOL``), in one model call at most."""
+    memories (``MEANING_POOL``), in one model call at most. The listener's name called
+    ("Glad you have support, Caroline") is no value named (``addressed.py``)."""
+    sentence, content = unaddressed(sentence), unaddressed(content)
     story = len(sentence.split()) > SIMILAR_WORDS
     if ranked(sentence) and not story:
         return None     # "Mia is one of the tallest in her class": a rank, not her age

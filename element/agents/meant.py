@@ -24,6 +24,7 @@ from index import terms
 from .episode_words import PAST
 from .holders import memory_holder, same_holder
 from .named import ENDING
+from .profile import values
 from .updates import (NOT_NOW, FACT_WORDS, Memory, first_person, is_event, nearest_attribute,
                       strip_for_attribute)
 
@@ -45,11 +46,23 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
     whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
     closer than the next (see the module's note); of ``holder``'s (a person of the
-    speaker's: "dad") when given."""
+    speaker's: "dad") when given. A thing that names nothing but a pronoun and a light
+    verb ("got it" of "finally got it done") means no memory; a thing naming a value
+    (a name: "my job at Door Dash") means no memory naming others and not it ("works at
+    Google"): another thing of the same kind."""
+    first = thing.split()[0].lower() if thing.split() else ""
+    bare = len(thing.split()) == 1 and (first in PAST or first.endswith("ed"))
+    words = set(terms(thing)) - _LIGHT_TERMS
+    if not words and not bare:
+        return None
+    named = values("x " + thing, who)
     pool = []
     for memory in candidates:
         if memory["id"] in skip:
             continue
+        if named and _named(memory["content"], who) and \
+                not _shares(named, thing, memory["content"], who):
+            continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 ENDING.search(said[0]) or NOT_NOW.search(said[0]):
@@ -61,11 +74,8 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         return None
     # A thing said by a bare past verb ("haven't played in months") is an answer's
     # ellipsis, its object left to what was asked (``polarity.py``): read as said.
-    first = thing.split()[0].lower()
-    bare = len(thing.split()) == 1 and (first in PAST or first.endswith("ed"))
     # The thing named in the memory's own words, and in no other's ("the allotment" and
     # "rents an allotment by the river", .28 by the model): that memory is meant.
-    words = set(terms(thing)) - _LIGHT_TERMS
     if words and not bare:
         naming = [m for m in pool if words <= set(terms(first_person(m["content"], who)[0]))]
         if len(naming) == 1:
@@ -75,9 +85,32 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
 
 
+def _named(text: str, who: str) -> frozenset[str]:
+    """The values ``text`` names (``profile.values``), and the initials of each name of
+    several words ("ou" of "Open University": "the OU degree" names it too)."""
+    runs = re.findall(r"(?-i:[A-Z])[\w'-]*(?:\s+(?:&\s+|and\s+)?(?-i:[A-Z])[\w'-]*)+", text)
+    return values(text, who) | {"".join(w[0] for w in run.split() if w[0].isupper()).lower()
+                                for run in runs}
+
+
+def _shares(named: frozenset[str], thing: str, content: str, who: str) -> bool:
+    """Whether a thing naming ``named`` may name what ``content`` names: a name of the
+    thing's among the memory's words or names (by its first four letters: "Sainsbury's",
+    "Sainsburys"), its initials among the memory's names' ("the OU"), or the thing's own
+    initials ("M&S") those of a name of the memory's."""
+    words = set(re.findall(r"[a-z0-9]+", content.lower())) | _named(content, who)
+    stems = {w[:4] for w in words}
+    if any(n in words or len(n) >= 4 and n[:4] in stems for n in named):
+        return True
+    short = {re.sub(r"[^a-z]", "", w.lower()) for w in re.findall(r"\b(?-i:[A-Z])[A-Z&.]+\b",
+                                                                    thing)}
+    return bool(short & words)
+
+
 #: Words a thing says nothing distinctive by: "my", "thing", "stuff", "habit".
 _LIGHT_TERMS = frozenset(terms("my our the a an this that thing things stuff habit lot "
-                               "whole one bit kind sort"))
+                               "whole one bit kind sort it its them got get gets getting "
+                               "done did do does"))
 
 
 #: Verbs whose "-ing" form is irregular or that are auxiliaries in a first-person fact.

@@ -40,6 +40,7 @@ from typing import Any
 
 from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_NOW, TOLD_PAST
 
+from .addressed import unaddressed
 from .decisions import Pool
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
@@ -163,7 +164,7 @@ def present_target(source: str, pool: Pool, who: str,
     answering best the same single-valued attribute (a possession, for an acquisition).
     None when no part tells a present state or none is found (one model call per kind)."""
     found: dict[str, list[tuple[str, str, bool]]] = {"now": [], "acquired": [], "plain": []}
-    for sentence in split_sentences(source):
+    for sentence in map(unaddressed, split_sentences(source)):
         if (thing := named_possession(sentence)) is not None:
             found["acquired"].append((f"{who} has a {thing}", "", False))
         # A plain statement names a value, in its clause or in its sentence of a

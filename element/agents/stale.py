@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .addressed import unaddressed
 from .cues import ranked
 from .decisions import Pool
 from .holding import not_holding
@@ -50,7 +51,10 @@ def change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: st
     """The memory a change statement makes stale: named by its old value or attribute,
     else (a strong cue, or any for a ``keyed`` statement) the clearly closest by
     attribute (``updates.py``); never one the statement gives no new value (a loan, a
-    repair, a shop used, a person of the speaker's, a part of its thing: ``holding.py``)."""
+    repair, a shop used, a person of the speaker's, a part of its thing, a stay, a plan
+    still under way: ``holding.py``). The listener's name called ("Hey Nate, ...") is no
+    value of the speaker's (``addressed.py``)."""
+    sentence, content = unaddressed(sentence), unaddressed(content)
     found = _change_target(sentence, content, sig, pool, who, skip, keyed)
     return None if found is not None and not_holding(sentence, found, who) else found
 

@@ -418,3 +418,35 @@ nothing:
     assert "half a: news stored 1/1, nothing kept quiet 1/1" in out, out
     assert "half b: news stored 1/1, nothing kept quiet 1/1" in out, out
     assert "team lead" in out and "Shopify" not in out     # b's items are never printed
+
+
+def test_updates_bench_crowds_the_pool_and_counts_false_supersedes(tmp_path: Path) -> None:
+    # --crowd K: between the old and the newer statement the subject says K real turns of
+    # one speaker (here a made-up LoCoMo file); a supersede that ends a memory other than
+    # the case's old one is a false one, counted by whom on a line blind sets may print,
+    # and listed with --show.
+    source = tmp_path / "locomo.json"
+    turns = ["I finally moved to Madrid now and I love the flat so much.",
+             "My sister and I spent the whole weekend painting the kitchen walls.",
+             "Honestly I think the new bakery near my work is the best in town."]
+    source.write_text(json.dumps([{"sample_id": "s", "conversation": {
+        "speaker_a": "Di", "speaker_b": "Ed", "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [{"speaker": "Di", "dia_id": f"D1:{i}", "text": t}
+                      for i, t in enumerate(turns, 1)]}}]))
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("""
+background: ["I live in Porto."]
+cases:
+- {id: c, split: dev, attribute: pet, kind: control, name: Cy,
+   before: "I have a dog named Rex.", after: "I adopted a second dog named Max.",
+   query: "What dogs does Cy have?", old: Rex, new: Max}
+""")
+    out = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing",
+              "--crowd", "3", "--crowd-from", str(source), "--show")
+    assert "crowd 3" in out.splitlines()[0], out
+    line = next(x for x in out.splitlines() if x.startswith("false supersedes "))
+    assert line.startswith("false supersedes 1 (newer 0, crowd 1)"), out
+    assert "fail" not in line.lower() and not re.search(r"\bid\b", line, re.I), line
+    assert "[crowd] supersede: 'Cy lives in Porto' <- 'Cy lives in Madrid'" in out, out
+    plain = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing")
+    assert "false supersedes 0 (newer 0, crowd 0), reasons: none" in plain, plain

@@ -1,0 +1,71 @@
+"""Whether a statement tells a value held for a bounded time: a stay, a let, a stint
+("We're renting a cottage in the Lake District for the whole of September", "I'm
+house-sitting in Brighton until June", "working at the garden centre over the summer").
+
+A single-valued attribute (a home, an employer) has one value at a time, and a finder by
+meaning reads a stay as that attribute's new value: the cottage answers "Where do they
+live?" as a move would. But a value bounded by a period ahead or under way is a stay
+beside the one held, which holds again when the stay ends; recall's list of stays
+(``index.TOLD_NOT_NOW``: "for a week", "for a few days") has the short ones, and this
+reads the rest: a named period ("for the whole of September", "for the summer", "over
+Christmas"), a span of months ("for six months"), an end told ("until June", "till the
+end of the year"). Not a span up to now ("have lived here for six months", "in Leeds for
+a few months now"): that holds now.
+
+Why it is general: the grammar of a bounded period (a preposition of duration with a
+period, or of an end with a time), over closed classes (months, seasons, holidays, units
+of time); no case, value or benchmark. A pure function over a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .continued import undertaking
+
+__all__ = ["bounded", "stay_beside"]
+
+_MONTHS = (r"january|february|march|april|may|june|july|august|september|october|"
+           r"november|december")
+_PERIOD = (rf"(?:{_MONTHS}|(?:the\s+)?(?:summer|winter|spring|autumn|holidays?|"
+           r"half-?term|term|season|christmas|easter|new\s+year)|"
+           r"(?:a|an|the|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+           r"\d+|a\s+few|a\s+couple\s+of|several|the\s+next|the\s+coming)\s+"
+           r"(?:days?|nights?|weeks?|weekends?|fortnights?|months?|terms?|seasons?))")
+#: A bounded period: "for (the whole of) September", "for six months", "until June",
+#: "till the end of the year", "through to Easter".
+BOUNDED = re.compile(
+    rf"\b(?:for\s+(?:the\s+(?:whole|rest|length)\s+of\s+|"
+    rf"all\s+of\s+|most\s+of\s+)?{_PERIOD}"
+    rf"|(?:until|till|til|through\s+to|up\s+to)\s+(?:the\s+end\s+of\s+)?(?:{_PERIOD}|"
+    rf"(?:next|this)\s+\w+|the\s+\w+\s+of))\b(?!\s+(?:now|so\s+far|already)\b)", re.I)
+#: A span up to now, not a period ahead: the perfect ("have lived here for six months",
+#: "'ve been at Tesco for two months"), or "for ... now" (read by :data:`BOUNDED`).
+_UP_TO_NOW = re.compile(r"\b(?:have|has|'ve|had)\s+(?:\w+\s+)?(?:been|lived|worked|had|"
+                        r"stayed|rented|owned|run|taught|studied)\b", re.I)
+
+
+#: "Over the summer", "during the holidays": a period, bounding what goes on in it
+#: ("I'm working at a garden centre over the summer") but dating what was done in it
+#: ("we relocated to Valencia over the summer"): read in the progressive or the future
+#: only.
+_OVER = re.compile(rf"\b(?:over|during|throughout)\s+(?:the\s+(?:whole|rest)\s+of\s+)?"
+                   rf"{_PERIOD}\b", re.I)
+_ONGOING = re.compile(r"\b(?:am|are|'m|'re)\s+(?:\w+ly\s+)?\w+ing\b|\bwill\b|'ll\b|"
+                      r"\bgoing\s+to\b", re.I)
+
+
+def bounded(sentence: str) -> bool:
+    """Whether ``sentence`` (first person, raw) tells its value for a bounded period (a
+    stay), not as its holder's value from now on."""
+    if _UP_TO_NOW.search(sentence):
+        return False
+    return bool(BOUNDED.search(sentence)) or \
+        bool(_OVER.search(sentence)) and bool(_ONGOING.search(sentence))
+
+
+def stay_beside(sentence: str, fact: str) -> bool:
+    """Whether ``sentence`` tells a stay (:func:`bounded`) beside ``fact`` (a memory's
+    first-person sentence) that is no stay or plan itself ("We're flying to Mexico for
+    Christmas" is changed by another trip): the fact still holds."""
+    return bounded(sentence) and not (bounded(fact) or undertaking(fact))
