@@ -28,7 +28,8 @@ from .profile import values
 from .updates import (NOT_NOW, FACT_WORDS, Memory, first_person, is_event, nearest_attribute,
                       strip_for_attribute)
 
-__all__ = ["ENDED_MIN", "ENDED_MARGIN", "ACTIVITY_COST", "activity", "ended_by_meaning"]
+__all__ = ["ENDED_MIN", "ENDED_MARGIN", "ACTIVITY_COST", "activity", "ended_by_meaning",
+           "names_another"]
 
 #: The least cosine of the thing ended and a memory (both stripped) for the memory to be
 #: the one ended; an unrelated fact of the same person scores under .3 ("the food bank"
@@ -60,8 +61,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     for memory in candidates:
         if memory["id"] in skip:
             continue
-        if named and _named(memory["content"], who) and \
-                not _shares(named, thing, memory["content"], who):
+        if named and names_another(thing, memory["content"], who, named):
             continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
@@ -83,6 +83,15 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     closest, best, second = (nearest_attribute if bare else _nearest_activity)(
         thing, pool, who, embed)
     return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
+
+
+def names_another(thing: str, content: str, who: str,
+                  named: frozenset[str] | None = None) -> bool:
+    """Whether ``thing`` names a value (``named``, else read from it) and ``content`` names
+    others and not it: "my job at Door Dash" and "works at Google" are two jobs."""
+    named = values("x " + thing, who) if named is None else named
+    return bool(named) and bool(_named(content, who)) and \
+        not _shares(named, thing, content, who)
 
 
 def _named(text: str, who: str) -> frozenset[str]:

@@ -20,7 +20,7 @@ import pytest
 
 from element.agents.addressed import unaddressed, vocatives
 from element.agents.continued import continues, plan_kept, undertaking
-from element.agents.meant import ended_by_meaning
+from element.agents.meant import ended_by_meaning, names_another
 from element.agents.stays import bounded
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
@@ -108,6 +108,9 @@ def test_an_ending_naming_nothing_or_another_thing_ends_no_memory_by_meaning() -
     assert ended_by_meaning("got it", [thanks], "Ana", embed) is None
     assert ended_by_meaning("my job at Door Dash", [google], "Ana", embed) is None
     assert ended_by_meaning("my job at Google", [google], "Ana", embed) is google
+    assert names_another("my job at Door Dash", google["content"], "Ana")
+    assert not names_another("my job at Google", google["content"], "Ana")
+    assert not names_another("my job at the bank", google["content"], "Ana")
     # A word of the memory's own, capitalised at the sentence's start, names it.
     netball = {"id": "d", "content": "Ana plays netball on Tuesdays."}
     assert ended_by_meaning("Netball", [netball], "Ana", embed) is netball
@@ -135,6 +138,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Knowing I've got people like you cheering me on makes this so much easier.",
      "I finished the quilt for my niece last week. Put in a ton of late nights but finally "
      "got it done.", "cheering"),
+    # An ending naming another value of a one-valued attribute ends nothing, by meaning or
+    # by the attribute's slot (``endings.ended_memory``'s fallback).
+    ("I work at Google.", "Lost my job at Door Dash last week, gutted.", "Google"),
 ])
 def test_news_beside_a_fact_keeps_it(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
