@@ -20,8 +20,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-#: LoCoMo's five dev conversations: where the crowd's turns come from.
-CROWD_FROM = Path("/work/shared/eval/locomo-dev.json")
+#: LoCoMo's five dev conversations: where the crowd's turns come from (``shared/`` beside
+#: the checkout, as ``observe_bench.py`` reads it).
+CROWD_FROM = Path(__file__).resolve().parents[2] / "shared/eval/locomo-dev.json"
 #: A crowd turn: a statement of some length, in the first person, not a question.
 FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|we|our)\b")
 MIN_WORDS, MAX_WORDS = 8, 40
