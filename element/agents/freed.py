@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from .updates import Memory, first_person
+from .updates import Memory, the_one_said
 
 __all__ = ["freed_times", "freed_target"]
 
@@ -88,11 +88,4 @@ def freed_target(sentence: str, held: Iterable[Memory], who: str,
     times = freed_times(sentence)
     if not times:
         return None
-    meant = []
-    for memory in held:
-        if memory["id"] in skip:
-            continue
-        said = first_person(memory["content"], who)
-        if len(said) == 1 and any(_holds(said[0], t) for t in times):
-            meant.append(memory)
-    return meant[0] if len(meant) == 1 else None
+    return the_one_said(held, who, lambda said: any(_holds(said, t) for t in times), skip)

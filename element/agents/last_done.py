@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .irregular import IRREGULAR
-from .updates import Memory, first_person
+from .updates import Memory, the_one_said
 
 __all__ = ["last_done", "last_done_target", "pasts_of"]
 
@@ -99,13 +99,6 @@ def last_done_target(sentence: str, held: Iterable[Memory], who: str,
     verbs = set(last_done(sentence))
     if not verbs:
         return None
-    meant = []
-    for memory in held:
-        if memory["id"] in skip:
-            continue
-        said = first_person(memory["content"], who)
-        base = _verb(said[0]) if len(said) == 1 else None
-        # The memory's verb is said in the third person's agreement undone (``first_person``).
-        if base is not None and pasts_of(base) & verbs:
-            meant.append(memory)
-    return meant[0] if len(meant) == 1 else None
+    # The memory's verb is said in the third person's agreement undone (``first_person``).
+    return the_one_said(held, who, lambda said: bool((base := _verb(said)) is not None and
+                                                     pasts_of(base) & verbs), skip)

@@ -54,8 +54,10 @@ _PARTICIPLE = (r"(?:" + "|".join(sorted((set(_PAST) | set(_DISTINCT_PARTICIPLES)
 HAD_D = (r"\b(i|we|you|they|he|she|it|that|there)'d\s+(?=(?:(?:just|already|never|ever|"
          r"recently|finally|only|also|always|since|not|all|both)\s+)?" + _PARTICIPLE +
          r"\b)", r"\1 had ")
-#: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is".
-MY_IS = (r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
+#: "'s" after the speaker's thing, before an article, a preposition or an adverb: "is";
+#: not after a preposition, where it is a home ("a fortnight at my sister's in Cardiff").
+MY_IS = (r"(?<!\bat\s)(?<!\bto\s)(?<!\bfrom\s)(?<!\bround\s)(?<!\bover\s)(?<!\bnear\s)"
+         r"\b((?:my|our)\s+(?:[\w-]+\s+)?[\w-]+)'s\s+(?=(?:a|an|the|now|still|not|in|at|on|"
          r"back|so|really|just|always|never|off|with)\b)")
 _REQUESTED = re.compile(REQUESTED[0], re.I)
 _EXPAND = [(re.compile(p, re.I), r) for p, r in (

@@ -10,7 +10,10 @@ beside the one held, which holds again when the stay ends; recall's list of stay
 reads the rest: a named period ("for the whole of September", "for the summer", "over
 Christmas"), a span of months ("for six months"), an end told ("until June", "till the
 end of the year"). Not a span up to now ("have lived here for six months", "in Leeds for
-a few months now"): that holds now.
+a few months now"): that holds now. And a stay told as over ("Back from my brother's
+cottage on Skye", "just got home from a week in Lisbon"): the value held before holds
+again, unless the return is a move ("moved back from London", "back from Sydney for
+good") or comes with a present value ("back from leave and at Aldi now").
 
 Why it is general: the grammar of a bounded period (a preposition of duration with a
 period, or of an end with a time), over closed classes (months, seasons, holidays, units
@@ -55,9 +58,20 @@ _ONGOING = re.compile(r"\b(?:am|are|'m|'re)\s+(?:\w+ly\s+)?\w+ing\b|\bwill\b|'ll
                       r"\bgoing\s+to\b", re.I)
 
 
+#: A return from a stay: "back from", "home from", "returned from", "got in from".
+_RETURNED = re.compile(r"\b(?:back|home|returned|got\s+in)\s+from\b", re.I)
+#: A return that is a move ("moved back from", "back from Sydney for good"), or beside
+#: a value told as the present ("back from maternity leave and working at Aldi now").
+_RETURN_MOVED = re.compile(r"\b(?:moved|moving|relocated|relocating|emigrated)\s+"
+                           r"(?:\w+\s+)?(?:back|home)\b|\bfor\s+good\b|\bpermanently\b|"
+                           r"\b(?:now|nowadays|these\s+days|instead)\b", re.I)
+
+
 def bounded(sentence: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells its value for a bounded period (a
-    stay), not as its holder's value from now on."""
+    stay), not as its holder's value from now on, or tells a stay as over."""
+    if _RETURNED.search(sentence) and not _RETURN_MOVED.search(sentence):
+        return True
     if _UP_TO_NOW.search(sentence):
         return False
     return bool(BOUNDED.search(sentence)) or \

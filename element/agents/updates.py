@@ -63,6 +63,7 @@ from .rules import extract, norm
 from .sentences import ends_with_abbreviation, split_sentences
 
 __all__ = ["NEW_HOME", "ROLE_BEGUN", "Signals", "signals", "keys_of", "first_person",
+           "the_one_said",
            "same_point", "mentions",
            "value_target", "key_target", "similar_target", "strip_for_attribute",
            "nearest_attribute",
@@ -143,6 +144,15 @@ def first_person(content: str, who: str) -> list[str]:
         s = re.sub(rf"\b{name}\b", "I", s)
         out.append(s)
     return out
+
+
+def the_one_said(memories: Iterable[Memory], who: str, fits: Callable[[str], bool],
+                 skip: Sequence[str] = ()) -> Memory | None:
+    """The one memory of ``memories`` (not in ``skip``) that says one sentence, which
+    ``fits`` in the first person; None when none does, or several do (none is meant)."""
+    meant = [m for m in memories if m["id"] not in skip
+             and len(said := first_person(m["content"], who)) == 1 and fits(said[0])]
+    return meant[0] if len(meant) == 1 else None
 
 
 @lru_cache(maxsize=50_000)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from element.agents.cleaning import clean
+from element.agents.episodes import tell
 from element.agents.rules import extract
 
 
@@ -117,6 +118,15 @@ def test_an_s_of_is_after_the_speakers_thing_is_read_as_is(text: str, content: s
 def test_an_owners_s_stays_an_owner() -> None:
     assert [c.content for c in extract("My dad's old car is red.", 1, "John")] == \
         ["John's dad's old car is red"]
+
+
+@pytest.mark.parametrize("text,told", [
+    ("Just got home from a fortnight at my sister's in Cardiff.",
+     "John just got home from a fortnight at their sister's in Cardiff."),
+    ("We went round to our nan's on Sunday.", "John's family went round to their nan's on Sunday."),
+])
+def test_an_s_after_a_preposition_is_a_home_not_is(text: str, told: str) -> None:
+    assert tell(text, "John") == told
 
 
 @pytest.mark.parametrize("text,cleaned", [

@@ -81,6 +81,12 @@ def test_a_doing_told_as_going_on_is_read_so(sentence: str, memory: str,
     ("I moved to Leeds for my job.", False),
     ("I sold my car for two thousand pounds.", False),
     ("We relocated to Valencia over the summer.", False),
+    # A stay told as over: the value held before holds again.
+    ("Back from a week at my aunt's caravan in Tenby.", True),
+    ("Just got home from a fortnight in Lisbon.", True),
+    ("We moved back from Dubai to Reading.", False),
+    ("Back from Perth for good, renting in Dundee.", False),
+    ("Back from paternity leave and at Asda now.", False),
 ])
 def test_a_stay_for_a_bounded_time_is_read_so(sentence: str, stay: bool) -> None:
     assert bounded(sentence) is stay
@@ -141,6 +147,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     # An ending naming another value of a one-valued attribute ends nothing, by meaning or
     # by the attribute's slot (``endings.ended_memory``'s fallback).
     ("I work at Google.", "Lost my job at Door Dash last week, gutted.", "Google"),
+    ("I live in Truro.", "Back from my cousin's barn conversion in Wales, shattered.", "Truro"),
 ])
 def test_news_beside_a_fact_keeps_it(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
@@ -152,6 +159,8 @@ def test_news_beside_a_fact_keeps_it(store: Any, before: str, after: str, held: 
 @pytest.mark.parametrize("before,after,old,new", [
     ("I live in a terrace in Hove.", "We've moved to a semi in Worthing.", "Hove", "Worthing"),
     ("I work at the Co-op.", "I've got a job at Lidl now.", "Co-op", "Lidl"),
+    ("I live in Bristol.", "I moved back from Bristol to Exeter in the spring.", "Bristol",
+     "Exeter"),
 ])
 def test_a_new_value_told_plainly_still_replaces(store: Any, before: str, after: str,
                                                  old: str, new: str) -> None:
