@@ -38,7 +38,7 @@ __all__ = ["aided"]
 #: The subject of the other person's act: short, not the speaker, and saying no act not
 #: done ("my dad wants to sell me", "my boss didn't help me", "she would have got me").
 _AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|will|shall|"
-          r"should|wants?|wanted|tried|tries|offered|offers|promised|promises|going|gonna|"
+          r"should|wants?|wanted|tried|tries|offered|offers|promised|promises|going(?=\s+to\b)|gonna|"
           r"hopes?|hoped|if|when|whether)\b)"
           r"(?P<agent>[\w'&.-]+(?:\s+[\w'&.-]+){0,5}?)\s+"
           r"(?:(?:has|have|'s|'ve|just|finally|kindly|eventually|recently|also)\s+)*")
@@ -46,6 +46,11 @@ _AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|
 #: "talked me into joining", "poached me to join").
 _CAUSING = (r"helped|got|persuaded|convinced|encouraged|pushed|talked|roped|coaxed|"
             r"poached|recruited|hired|headhunted|signed")
+#: What one is got onto and stays on: a plan, a diet, a course, a list, a rota (a noun
+#: phrase), not a vehicle, a call or a topic ("got me onto the train", "onto the phone").
+_ONTO_THING = re.compile(r"^(?:a|an|the|his|her|their|its)\s+(?![\w-]+\s*$)(?!(?:[\w-]+\s+)?"
+                         r"(?:train|bus|plane|flight|boat|ferry|phone|line|call|subject|topic|"
+                         r"stage|floor|roof|bike|horse)\b)[\w-]+", re.I)
 #: Verbs handing their object a thing: in the past the speaker has it now, in the present
 #: the speaker gets it as a habit ("gives me a lift to work").
 _HANDING_PAST = r"sold|gave|handed|passed|bought|got|left|found"
@@ -53,8 +58,12 @@ _HANDING_NOW = r"gives|sells|hands"
 
 _HELPED = re.compile(_AGENT + rf"(?P<verb>{_CAUSING})\s+(?P<obj>me|us)\s+"
                      r"(?:(?:to|into)\s+)?(?P<v>[a-z]+)\b(?P<rest>.*)$", re.I)
-_INTO = re.compile(_AGENT + r"(?:got|put|brought|took)\s+(?P<obj>me|us)\s+(?:in|into|onto)\s+"
+_INTO = re.compile(_AGENT + r"(?:got|put|brought|took)\s+(?P<obj>me|us)\s+(?P<prep>in|into|onto)\s+"
                    r"(?P<rest>.+)$", re.I)
+#: Signed up with something by another: "Work signed us all up to the Nuffield gym", "my
+#: mum signed me up for the choir": the speaker is signed up to it now.
+_SIGNED = re.compile(_AGENT + r"(?:signed|enrolled|registered|booked)\s+(?P<obj>me|us)"
+                     r"(?:\s+(?:all|both))?\s+up\s+(?:to|for|with|at|on)\s+(?P<rest>.+)$", re.I)
 _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_NOW}))\s+"
                      r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
                      re.I)
@@ -198,9 +207,14 @@ def _said(s: str) -> str | None:
     """:func:`aided` of one sentence or clause ``s``."""
     if (firm := _firm(s)) is not None:
         return firm
+    if (m := _SIGNED.match(s)) is not None and (rest := _what(m["rest"])):
+        subject, be = _subject(m["obj"])
+        return f"{subject} {be} signed up to {rest} now"
     if (m := _INTO.match(s)) is not None:
         rest = _what(m["rest"])
         subject, be = _subject(m["obj"])
+        if m["prep"].lower() == "onto" and rest and _ONTO_THING.match(rest):
+            return f"{subject} {be} on {rest} now"     # "got me onto a low-carb diet"
         return f"{subject} {be} in {rest} now" if rest and re.search(
             r"\b(?-i:[A-Z])|\b(?:team|side|club|band|choir|squad|group|course|class|school|"
             r"job|role)\b", rest) else None
@@ -219,13 +233,20 @@ def _said(s: str) -> str | None:
     return _consequence(s)
 
 
+#: How often or how long ("three times a week", "two days a month", "for two years"):
+#: no several things held.
+_HOW_OFTEN = re.compile(r"\b(?:two|three|four|several|a\s+couple\s+of)\s+(?:times|days|"
+                        r"nights|evenings|mornings|weeks|weekends|months|years|hours)\b", re.I)
+
+
 def aided(sentence: str) -> str | None:
     """The speaker's own statement of a change ``sentence`` (cleaned) tells another person
     brought about ("I live in my own flat in Woking now" of "My brother helped me move all
     my stuff into my own flat in Woking"), told as the sentence or one of its clauses, or
     None."""
     s = sentence.strip()
-    if not s or s.endswith("?") or several(s) or TOLD_ADDITION.search(s) or _A_WHILE.search(s):
+    if not s or s.endswith("?") or several(_HOW_OFTEN.sub(" ", s)) or TOLD_ADDITION.search(s) \
+            or _A_WHILE.search(s):
         return None     # "My work gave me an iPhone, so I carry two phones now": one more
     if (said := _said(s)) is not None:
         return said

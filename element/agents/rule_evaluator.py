@@ -31,6 +31,7 @@ from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .aided import aided
+from .ours import ours
 from .reported import reported
 from .referent import referred
 from .bare import bare_opening
@@ -403,7 +404,7 @@ class RuleEvaluator:
         # blood anymore": ``reported.py``), with or without "now".
         # And a change done to the speaker by another ("They've moved me to the Leeds
         # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
-        inner = aided(sentence) or reported(sentence) or undergone(sentence)
+        inner = aided(sentence) or reported(sentence) or undergone(sentence) or ours(sentence)
         for clause in clauses(sentence) + ([inner] if inner else []):
             sig = signals(clause)
             if not (sig.now or clause is inner) or holder_of(clause) != "":
