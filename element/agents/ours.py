@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import re
 
-from index import RELATIONS
 
 from .cues import signals
-from .holders import holder_of, subjectless, without_opening
+from .holders import family_thing_of, holder_of, subjectless, without_opening
 from .meaning import clauses
 
 __all__ = ["ours", "family_thing"]
@@ -52,24 +51,14 @@ _WITH_OTHERS = re.compile(r"\s+(?:(?:between|among|amongst)\s+(?:the\s+\w+\s+of\
 #: The verb forms of "we" said of "I".
 _AGREE = {"are": "am", "were": "was", "'re": "'m"}
 
-#: A thing of the family's: "the family home", "the household car", "the family's car".
-_FAMILY_THING = re.compile(
-    r"^(?P<det>the|our|my)\s+(?P<fam>family|household)(?:'s)?\s+(?P<thing>[a-z][\w-]*)\b", re.I)
-#: What never follows "the family" as a thing: a verb, a person, another's family.
-_NOT_THING = frozenset("""
-is are was were has have had will would can could did does do just now also still next
-across over from of in at on who which that and or but moved lives live went got bought sold
-""".split()) | RELATIONS
-
-
 def family_thing(sentence: str) -> str | None:
     """``sentence`` opening on a thing of the family's said as the speaker's ("The family
     home is in Frome" -> "our family home is in Frome"), or None."""
     said = without_opening(sentence.strip())
-    m = _FAMILY_THING.match(said)
-    if m is None or m["thing"].lower() in _NOT_THING or m["thing"].lower().endswith("ed"):
+    m = family_thing_of(said)
+    if m is None:
         return None
-    rest = re.split(r"\s*(?:[;:!?(]|\s-\s)", said[m.end():], maxsplit=1)[0]
+    rest = re.split(r"\s*(?:[,;:!?(]|\s-\s)", said[m.end():], maxsplit=1)[0]
     return f"our {m['fam'].lower()} {m['thing']}{rest}"
 
 

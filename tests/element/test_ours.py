@@ -1,0 +1,97 @@
+"""A change of the speaker's told of the speaker among others, or of a thing they share
+(``element/agents/ours.py``), and one another person brought about with the speaker as
+the object (``element/agents/aided.py``): "We sold the van and now lease a Kia Niro", "The
+family car is a Berlingo these days", "My physio got me onto a low-impact plan", "The
+school signed us all up to the swimming club" are the speaker's own changes; "My brother
+sold his Golf and now drives a Tesla", "The family next door moved to Didsbury", "We went
+to Porto and stayed in a flat" are not. The sentences are written for these tests (none is
+a case of ``bench/data``); the store tests run on both backends with the real model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from element.agents.aided import aided
+from element.agents.ours import family_thing, ours
+from element.agents.rules import clean
+from tests.element.speaker import current, keeps, open_store, tell_after
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "ours")
+
+
+@pytest.mark.parametrize("sentence,said", [
+    # a clause whose subject is dropped after the speaker's, saying it holds now or changed
+    ("We sold the van and now lease a Kia Niro between the two of us.", "I now lease a Kia Niro"),
+    ("We cancelled Sky and signed up for Now TV instead.", "I signed up for Now TV instead"),
+    ("Me and Jo sold the flat and are renting in Whitstable now.",
+     "I am renting in Whitstable now"),
+    # a thing of the family's
+    ("The family car is a Berlingo these days.", "our family car is a Berlingo these days"),
+    ("The household broadband is with Plusnet now; the old router went back.",
+     "our household broadband is with Plusnet now"),
+    # another's dropped subject, another's family, a story's next step, a subject of its own
+    ("My brother sold his Golf and now drives a Tesla.", None),
+    ("The family next door moved to Didsbury.", None),
+    ("We went to Porto and stayed in a lovely flat by the river.", None),
+    ("We sold the van and the kids now cycle to school.", None),
+    ("Did you and Tom sell the van and buy a Kia?", None),
+])
+def test_the_speakers_statement_among_others(sentence: str, said: str | None) -> None:
+    assert ours(clean(sentence)) == said
+
+
+def test_a_family_thing_is_not_a_person_of_the_family() -> None:
+    assert family_thing("the family caravan is a Bailey at Filey") == \
+        "our family caravan is a Bailey at Filey"
+    assert family_thing("the family moved to Leeds") is None
+    assert family_thing("the family friend is a vet") is None
+
+
+@pytest.mark.parametrize("sentence,said", [
+    ("My physio got me onto a low-impact training plan, with rest two days a week.",
+     "I am on a low-impact training plan now"),
+    ("The school signed us all up to the Dolphins swimming club.",
+     "we are signed up to the Dolphins swimming club now"),
+    ("My flatmate talked me into going vegan.", "I went vegan"),
+    # a ride, a call, a plan not yet done: no change
+    ("My mate got me onto the bus home.", None),
+    ("My dad got me onto the phone with the bank.", None),
+    ("My flatmate is going to talk me into going vegan.", None),
+    ("My mum wants to sign me up for the choir.", None),
+])
+def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | None) -> None:
+    assert aided(clean(sentence)) == said
+
+
+@pytest.mark.parametrize("before,after,old,new", [
+    ("I drive a Vauxhall Astra.", "We traded in both cars last month and now lease a Kia Niro "
+     "between the two of us.", "Astra", "Niro"),
+    ("I rent a flat in Taunton.", "The family home is in Wellington these days, the dog loves "
+     "the garden.", "Taunton", "Wellington"),
+    ("I'm on a high-protein diet.", "My physio got me onto a Mediterranean diet, with oily "
+     "fish three times a week.", "high-protein", "Mediterranean"),
+])
+def test_the_speakers_change_among_others_replaces_the_old_value(
+        store: Any, before: str, after: str, old: str, new: str) -> None:
+    assert "supersede" in tell_after(store, before, after), current(store)
+    now = current(store)
+    assert new in now and old not in now, now
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I drive a Vauxhall Astra.", "My brother sold his Golf and now leases a Kia Niro."),
+    ("I rent a flat in Taunton.", "The family next door moved to Wellington."),
+    ("I rent a flat in Taunton.", "We went to Wellington for the weekend and stayed in a "
+     "lovely cottage."),
+])
+def test_anothers_change_in_the_same_shape_keeps_both(store: Any, before: str,
+                                                      after: str) -> None:
+    keeps(store, before, after)
