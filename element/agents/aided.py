@@ -45,7 +45,7 @@ _AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|
 #: Implicative verbs: their object did what follows ("helped me move", "got me to join",
 #: "talked me into joining", "poached me to join").
 _CAUSING = (r"helped|got|persuaded|convinced|encouraged|pushed|talked|roped|coaxed|"
-            r"poached|recruited|hired|headhunted|signed")
+            r"poached|recruited|hired|headhunted|signed|made")
 #: What one is got onto and stays on: a plan, a diet, a course, a list, a rota (a noun
 #: phrase), not a vehicle, a call or a topic ("got me onto the train", "onto the phone").
 _ONTO_THING = re.compile(r"^(?:a|an|the|his|her|their|its)\s+(?![\w-]+\s*$)(?!(?:[\w-]+\s+)?"
@@ -64,6 +64,16 @@ _INTO = re.compile(_AGENT + r"(?:got|put|brought|took)\s+(?P<obj>me|us)\s+(?P<pr
 #: mum signed me up for the choir": the speaker is signed up to it now.
 _SIGNED = re.compile(_AGENT + r"(?:signed|enrolled|registered|booked)\s+(?P<obj>me|us)"
                      r"(?:\s+(?:all|both))?\s+up\s+(?:to|for|with|at|on)\s+(?P<rest>.+)$", re.I)
+#: A thing got for the speaker: "my parents bought a Nissan Juke for me", "my in-laws
+#: found a flat for us in Hove": the speaker has it now.
+_FOR_ME = re.compile(_AGENT + rf"(?:{_HANDING_PAST}|rented|leased|built|sorted|arranged)\s+"
+                     r"(?P<thing>(?:a|an|the|his|her|their|its|some|one)\s+[^,;]+?)\s+for\s+"
+                     r"(?P<obj>me|us)\b(?P<rest>.*)$", re.I)
+#: A home: had, it is where one lives ("found us a flat in Hove": we live in a flat in
+#: Hove now).
+_DWELLING = re.compile(r"^(?:a|an|the|his|her|their|its|some|one)\s+(?:[\w-]+\s+){0,3}?"
+                       r"(?:flat|house|home|place|bungalow|cottage|room|apartment|studio|"
+                       r"maisonette|semi|terrace|bedsit|houseboat|caravan)\b", re.I)
 _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_NOW}))\s+"
                      r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
                      re.I)
@@ -203,6 +213,14 @@ def _firm(s: str) -> str | None:
     return f"{subject} {be} with {m['firm']}" + (f" for {what}" if what else "") + " now"
 
 
+def _had(subject: str, thing: str) -> str:
+    """What the speaker has now that it was got for them: a home lived in ("we live in a
+    flat in Hove now"), any other thing had ("I have a Nissan Juke now")."""
+    if _DWELLING.match(thing):
+        return f"{subject} live in {thing} now"
+    return f"{subject} have {thing} now"
+
+
 def _said(s: str) -> str | None:
     """:func:`aided` of one sentence or clause ``s``."""
     if (firm := _firm(s)) is not None:
@@ -220,11 +238,16 @@ def _said(s: str) -> str | None:
             r"job|role)\b", rest) else None
     if (m := _HELPED.match(s)) is not None and (done := _done(m)) is not None:
         return done
+    if (m := _FOR_ME.match(s)) is not None and (thing := _what(m["thing"] + m["rest"])):
+        subject, _ = _subject(m["obj"])
+        return _had(subject, thing)
     if (m := _HANDED.match(s)) is not None:
         rest = _what(m["rest"])
         subject, _ = _subject(m["obj"])
         if not rest:
             return None
+        if m["past"] and _DWELLING.match(rest):
+            return _had(subject, rest)
         return f"{subject} have {rest} now" if m["past"] else f"{subject} get {rest}"
     if (inner := reported(s)) is not None:
         # "My boss told me that I've been made a senior developer": what the speaker was

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 
+from index import RELATIONS
 
 from .cues import signals
 from .holders import family_thing_of, holder_of, subjectless, without_opening
 from .meaning import clauses
 
-__all__ = ["ours", "family_thing"]
+__all__ = ["ours", "family_thing", "acted_on_ours"]
 
 #: The speaker's subject opening a clause: I, we, the speaker with others ("me and the
 #: kids", "Sam and I", "my wife and I", "both of us").
@@ -121,6 +122,30 @@ def _carried(sentence: str) -> str | None:
     return None
 
 
+#: Another person's act on a thing of the speaker's (or of the household's): "My wife
+#: moved our joint account to Monzo", "Dad's switched our energy over to Octopus". Only an
+#: act done (no "not", "will", "going to", "if"), and a thing, not a person or an animal
+#: ("my wife moved my mum into a care home" is the mum's: ``theirs.py``).
+_ON_OURS = re.compile(
+    r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|will|shall|should|"
+    r"wants?|wanted|tried|tries|offered|going\s+to|gonna|if|whether)\b)"
+    r"(?P<agent>[\w'&.-]+(?:\s+[\w'&.-]+){0,4}?)\s+"
+    r"(?:(?:has|have|'s|'ve|just|finally|recently|also)\s+)*"
+    r"(?P<verb>moved|switched|changed|transferred|swapped|upgraded|renewed)\s+"
+    r"(?P<thing>(?:our|my)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+    r"(?P<rest>(?:over\s+|across\s+|back\s+)?(?:to|onto|into|with)\s+[^,;]+)", re.I)
+
+
+def acted_on_ours(sentence: str) -> str | None:
+    """Another person's act on a thing of the speaker's said as the speaker's own ("My
+    wife moved our joint account to Monzo" -> "I moved our joint account to Monzo"), or
+    None: the speaker's thing holds the new value, whoever moved it."""
+    m = _ON_OURS.match(without_opening(sentence.strip()))
+    if m is None or set(re.sub(r"'s?\b", "", m["thing"].lower()).split()[1:]) & RELATIONS:
+        return None
+    return f"I {m['verb'].lower()} {m['thing']} {m['rest'].strip()}"
+
+
 def ours(sentence: str) -> str | None:
     """The speaker's own statement of what holds now that ``sentence`` (cleaned) tells of
     the speaker among others: a clause whose subject is dropped after the speaker's ("We
@@ -130,4 +155,4 @@ def ours(sentence: str) -> str | None:
     s = sentence.strip()
     if not s or s.endswith("?"):
         return None
-    return family_thing(s) or _carried(s)
+    return family_thing(s) or acted_on_ours(s) or _carried(s)

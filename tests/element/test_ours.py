@@ -43,6 +43,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("We went to Porto and stayed in a lovely flat by the river.", None),
     ("We sold the van and the kids now cycle to school.", None),
     ("Did you and Tom sell the van and buy a Kia?", None),
+    # another's act on a thing of the speaker's (not on a person, not one not done)
+    ("My husband switched our joint account over to Starling.",
+     "I switched our joint account over to Starling"),
+    ("Mum's moved our broadband to Vodafone.", "I moved our broadband to Vodafone"),
+    ("My wife moved my dad into a care home in Ilkley.", None),
+    ("My husband is going to move our savings to Starling.", None),
+    ("My husband switched his account over to Starling.", None),
 ])
 def test_the_speakers_statement_among_others(sentence: str, said: str | None) -> None:
     assert ours(clean(sentence)) == said
@@ -66,6 +73,15 @@ def test_a_family_thing_is_not_a_person_of_the_family() -> None:
     ("My dad got me onto the phone with the bank.", None),
     ("My flatmate is going to talk me into going vegan.", None),
     ("My mum wants to sign me up for the choir.", None),
+    # a thing got for the speaker; a home got is where they live
+    ("My grandparents bought a Citroen C3 for me.", "I have a Citroen C3 now"),
+    ("The housing trust found us a maisonette in Gorton.",
+     "we live in a maisonette in Gorton now"),
+    ("My aunt found a studio for me in Leith.", "I live in a studio in Leith now"),
+    ("My GP made me switch to oat milk.", "I switched to oat milk"),
+    ("My grandparents bought a Citroen C3 for my cousin.", None),
+    ("The housing trust found my nan a bungalow in Gorton.", None),
+    ("My GP made me feel a lot calmer.", None),
 ])
 def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | None) -> None:
     assert aided(clean(sentence)) == said
@@ -76,6 +92,10 @@ def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | No
      "between the two of us.", "Astra", "Niro"),
     ("I rent a flat in Taunton.", "The family home is in Wellington these days, the dog loves "
      "the garden.", "Taunton", "Wellington"),
+    ("I live in Levenshulme.", "The housing trust found us a maisonette in Gorton.",
+     "Levenshulme", "Gorton"),
+    ("I bank with Santander.", "My husband switched our joint account over to Starling.",
+     "Santander", "Starling"),
     ("I'm on a high-protein diet.", "My physio got me onto a Mediterranean diet, with oily "
      "fish three times a week.", "high-protein", "Mediterranean"),
 ])
@@ -89,6 +109,8 @@ def test_the_speakers_change_among_others_replaces_the_old_value(
 @pytest.mark.parametrize("before,after", [
     ("I drive a Vauxhall Astra.", "My brother sold his Golf and now leases a Kia Niro."),
     ("I rent a flat in Taunton.", "The family next door moved to Wellington."),
+    ("I bank with Santander.", "My husband switched his account over to Starling."),
+    ("I live in Levenshulme.", "The housing trust found my nan a bungalow in Gorton."),
     ("I rent a flat in Taunton.", "We went to Wellington for the weekend and stayed in a "
      "lovely cottage."),
 ])
