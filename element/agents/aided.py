@@ -74,6 +74,11 @@ _FOR_ME = re.compile(_AGENT + rf"(?:{_HANDING_PAST}|rented|leased|built|sorted|a
 _DWELLING = re.compile(r"^(?:a|an|the|his|her|their|its|some|one)\s+(?:[\w-]+\s+){0,3}?"
                        r"(?:flat|house|home|place|bungalow|cottage|room|apartment|studio|"
                        r"maisonette|semi|terrace|bedsit|houseboat|caravan)\b", re.I)
+#: A post got at a place: "a role at Lidl head office", "a transfer to the Tesco in
+#: Bromley", "a placement with Arup": the speaker works there now.
+_JOB_AT = re.compile(r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:role|position|post|placement|"
+                     r"transfer|apprenticeship|traineeship|contract)\s+(?:at|with|to)\s+"
+                     r"(?P<org>.+)$", re.I)
 _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_NOW}))\s+"
                      r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
                      re.I)
@@ -152,7 +157,13 @@ def _done(m: re.Match[str]) -> str | None:
     if re.match(r"mov|relocat", base):
         # "helped me move all my stuff into my own flat in Woking": where the speaker lives.
         place = re.search(r"\b(?:in)?to\s+(?P<p>.+)$", rest, re.I)
-        return f"{subject} live in {place['p']} now" if place else None
+        if place is None:
+            return None
+        # Into a home, or to a place by its name: where the speaker lives; to anything
+        # else ("talked me into moving to Monzo"): moved, what to left to the finders.
+        return f"{subject} live in {place['p']} now" if _DWELLING.match(place["p"]) or \
+            re.fullmatch(r"(?:my|our)\s.+", place["p"], re.I) else \
+            f"{subject} moved to {place['p']}"
     if re.fullmatch(r"join", base):
         return f"{subject} {be} in {rest} now"
     if re.fullmatch(r"[a-z]+", verb) and not re.fullmatch(r"(?:be|being|a|an|the)", verb, re.I):
@@ -164,7 +175,7 @@ def _done(m: re.Match[str]) -> str | None:
 #: Cardiff, so we've moved there", "My husband's new job means we've relocated to Bristol".
 _SO_WE = re.compile(r"^(?!(?:i|we|me|us)\b)(?P<cause>[^;:]{3,}?)(?:,\s*|\s+)(?:and\s+)?"
                     r"(?:so(?!\s+(?:much|many|far|long|good|glad|happy|proud))|(?:which\s+)?"
-                    r"means?(?:\s+that)?|and\s+now)\s+(?P<c>(?:i|we)\b[^;:]+)$", re.I)
+                    r"(?:means?|meant)(?:\s+that)?|and\s+now)\s+(?P<c>(?:i|we)\b[^;:]+)$", re.I)
 #: "There" after a move: the place the cause named ("so we've moved there").
 _MOVED_THERE = re.compile(r"\b(?P<v>moved|relocated|gone|went)(?P<p>\s+(?:back\s+)?)there\b", re.I)
 _PLACE = re.compile(r"\b(?:in|to|at)\s+(?P<p>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)")
@@ -177,6 +188,9 @@ def _consequence(s: str) -> str | None:
     if m is None:
         return None
     clause = m["c"].strip()
+    # "meant we had to move to Sutton": the obligation met, what was done.
+    clause = re.sub(r"\b(?:had|have|'ve)\s+(?:had\s+)?to\s+([a-z]+)\b",
+                    lambda v: _past(v[1]), clause, count=1, flags=re.I)
     if (there := _MOVED_THERE.search(clause)) is not None:
         places = _PLACE.findall(m["cause"])
         if not places:
@@ -248,6 +262,8 @@ def _said(s: str) -> str | None:
             return None
         if m["past"] and _DWELLING.match(rest):
             return _had(subject, rest)
+        if m["past"] and (job := _JOB_AT.match(rest)):
+            return f"{subject} work at {job['org']} now"    # "found me a role at Lidl"
         return f"{subject} have {rest} now" if m["past"] else f"{subject} get {rest}"
     if (inner := reported(s)) is not None:
         # "My boss told me that I've been made a senior developer": what the speaker was

@@ -30,7 +30,7 @@ from .cues import signals
 from .holders import family_thing_of, holder_of, subjectless, without_opening
 from .meaning import clauses
 
-__all__ = ["ours", "family_thing", "acted_on_ours"]
+__all__ = ["ours", "family_thing", "acted_on_ours", "household"]
 
 #: The speaker's subject opening a clause: I, we, the speaker with others ("me and the
 #: kids", "Sam and I", "my wife and I", "both of us").
@@ -146,6 +146,42 @@ def acted_on_ours(sentence: str) -> str | None:
     return f"I {m['verb'].lower()} {m['thing']} {m['rest'].strip()}"
 
 
+#: The speaker's household as the subject: "our whole family goes to St Luke's now", "the
+#: whole household is on Octopus", "our family has switched to Ocado" (not "my family":
+#: often the speaker's parents, apart from them; not "the family next door").
+_HOUSEHOLD = re.compile(r"^(?:our\s+(?:whole\s+|entire\s+)?|the\s+(?:whole|entire)\s+)"
+                        r"(?:family|household|lot)\s+(?P<adv>(?:(?:now|all|also|just|finally|"
+                        r"recently)\s+)*)(?P<verb>[a-z]+)\b(?P<rest>.*)$", re.I)
+#: The third person of a verb said of "I".
+_OWN = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}
+
+
+def _first_person(verb: str) -> str | None:
+    """The first person of a present or past verb of the third person singular ("goes" ->
+    "go", "lives" -> "live", "moved" -> "moved"), None for no verb ("next", "friend")."""
+    low = verb.lower()
+    if low in _OWN:
+        return _OWN[low]
+    if re.fullmatch(r"[a-z]{2,}ed", low):
+        return low
+    if re.fullmatch(r"[a-z]+(?:ch|sh|ss|x|z)es", low):
+        return low[:-2]
+    if re.fullmatch(r"[a-z]+[^aeiou]ies", low):
+        return low[:-3] + "y"
+    if re.fullmatch(r"[a-z]{2,}[^su]s", low):
+        return low[:-1]
+    return None
+
+
+def household(sentence: str) -> str | None:
+    """The speaker's household as the subject said as "I" ("Our whole family goes to St
+    Luke's now" -> "I go to St Luke's now"), or None."""
+    m = _HOUSEHOLD.match(without_opening(sentence.strip()))
+    if m is None or (verb := _first_person(m["verb"])) is None:
+        return None
+    return f"I {m['adv']}{verb}{m['rest']}"
+
+
 def ours(sentence: str) -> str | None:
     """The speaker's own statement of what holds now that ``sentence`` (cleaned) tells of
     the speaker among others: a clause whose subject is dropped after the speaker's ("We
@@ -155,4 +191,4 @@ def ours(sentence: str) -> str | None:
     s = sentence.strip()
     if not s or s.endswith("?"):
         return None
-    return family_thing(s) or acted_on_ours(s) or _carried(s)
+    return family_thing(s) or acted_on_ours(s) or household(s) or _carried(s)

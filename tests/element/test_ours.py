@@ -50,6 +50,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("My wife moved my dad into a care home in Ilkley.", None),
     ("My husband is going to move our savings to Starling.", None),
     ("My husband switched his account over to Starling.", None),
+    # the speaker's household as the subject, not "my family" (often apart from them)
+    ("Our whole family goes to St Aidan's now.", "I go to St Aidan's now"),
+    ("Our family has switched to Ocado.", "I have switched to Ocado"),
+    ("My family lives in Gdansk.", None),
+    ("The family next door goes to St Aidan's.", None),
 ])
 def test_the_speakers_statement_among_others(sentence: str, said: str | None) -> None:
     assert ours(clean(sentence)) == said
@@ -82,6 +87,11 @@ def test_a_family_thing_is_not_a_person_of_the_family() -> None:
     ("My grandparents bought a Citroen C3 for my cousin.", None),
     ("The housing trust found my nan a bungalow in Gorton.", None),
     ("My GP made me feel a lot calmer.", None),
+    # a post got at a place, a move to somewhere not a home, a move that was a must
+    ("An agency found me a placement with Arup in Leeds.", "I work at Arup in Leeds now"),
+    ("My flatmate talked me into moving to Nationwide.", "I moved to Nationwide"),
+    ("My wife's promotion meant we had to move to Swindon.", "we moved to Swindon"),
+    ("An agency found my son a placement with Arup.", None),
 ])
 def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | None) -> None:
     assert aided(clean(sentence)) == said
@@ -96,6 +106,10 @@ def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | No
      "Levenshulme", "Gorton"),
     ("I bank with Santander.", "My husband switched our joint account over to Starling.",
      "Santander", "Starling"),
+    ("I bank with Santander.", "My flatmate talked me into moving to Nationwide.",
+     "Santander", "Nationwide"),
+    ("I go to St Mark's church.", "Our whole family goes to St Aidan's now.", "St Mark",
+     "St Aidan"),
     ("I'm on a high-protein diet.", "My physio got me onto a Mediterranean diet, with oily "
      "fish three times a week.", "high-protein", "Mediterranean"),
 ])
@@ -110,6 +124,7 @@ def test_the_speakers_change_among_others_replaces_the_old_value(
     ("I drive a Vauxhall Astra.", "My brother sold his Golf and now leases a Kia Niro."),
     ("I rent a flat in Taunton.", "The family next door moved to Wellington."),
     ("I bank with Santander.", "My husband switched his account over to Starling."),
+    ("I go to St Mark's church.", "My family goes to St Aidan's in Krakow."),
     ("I live in Levenshulme.", "The housing trust found my nan a bungalow in Gorton."),
     ("I rent a flat in Taunton.", "We went to Wellington for the weekend and stayed in a "
      "lovely cottage."),
