@@ -45,7 +45,7 @@ _AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|
 #: Implicative verbs: their object did what follows ("helped me move", "got me to join",
 #: "talked me into joining", "poached me to join").
 _CAUSING = (r"helped|got|persuaded|convinced|encouraged|pushed|talked|roped|coaxed|"
-            r"poached|recruited|hired|headhunted|signed|made")
+            r"poached|recruited|hired|headhunted|signed")
 #: What one is got onto and stays on: a plan, a diet, a course, a list, a rota (a noun
 #: phrase), not a vehicle, a call or a topic ("got me onto the train", "onto the phone").
 _ONTO_THING = re.compile(r"^(?:a|an|the|his|her|their|its)\s+(?![\w-]+\s*$)(?!(?:[\w-]+\s+)?"

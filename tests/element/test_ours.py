@@ -83,7 +83,6 @@ def test_a_family_thing_is_not_a_person_of_the_family() -> None:
     ("The housing trust found us a maisonette in Gorton.",
      "we live in a maisonette in Gorton now"),
     ("My aunt found a studio for me in Leith.", "I live in a studio in Leith now"),
-    ("My GP made me switch to oat milk.", "I switched to oat milk"),
     ("My grandparents bought a Citroen C3 for my cousin.", None),
     ("The housing trust found my nan a bungalow in Gorton.", None),
     ("My GP made me feel a lot calmer.", None),
