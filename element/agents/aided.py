@@ -20,6 +20,13 @@ or "us" their object, and what the speaker reported being told about themselves
 helped my brother move", "my sister bought herself a Tesla") is no match, nor an act not
 done (a wish, an offer, a plan, a question, a negation): the other person's own change keeps
 both facts. Pure functions over texts.
+
+So are the speaker signed up to something ("Work signed us all up to the Nuffield gym": we
+are signed up to it now), got onto a plan or a diet ("my trainer got me onto a pescatarian
+diet": I am on it now), a thing got for the speaker ("bought a Juke for me"), a home got
+("found us a flat in Hove": we live in it now) and a post got at a place ("found me a role at
+Lidl": I work there now); a move to what is no home is told as moved ("talked me into
+moving to Monzo": I moved to Monzo), and "meant we had to move" as the move done.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ _ONTO_THING = re.compile(r"^(?:a|an|the|his|her|their|its)\s+(?![\w-]+\s*$)(?!(?
                          r"stage|floor|roof|bike|horse)\b)[\w-]+", re.I)
 #: Verbs handing their object a thing: in the past the speaker has it now, in the present
 #: the speaker gets it as a habit ("gives me a lift to work").
-_HANDING_PAST = r"sold|gave|handed|passed|bought|got|left|found"
+_HANDING_PAST = r"sold|gave|given|handed|passed|bought|got|gotten|left|found"
 _HANDING_NOW = r"gives|sells|hands"
 
 _HELPED = re.compile(_AGENT + rf"(?P<verb>{_CAUSING})\s+(?P<obj>me|us)\s+"
@@ -91,7 +98,7 @@ _A_WHILE = re.compile(r"\bfor\s+(?:now|the\s+time\s+being|(?:the|a|an|one|two|th
 _END = re.compile(r"\s*(?:[;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|after|"
                   r"when|while|though|although|as)\b)", re.I)
 #: A comma that is not an appositive naming the thing just said ("his side, the Red Lions").
-_COMMA = re.compile(r",(?!\s+(?:the\s+)?(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*)*"
+_COMMA = re.compile(r",(?!\s+(?:(?:the|a|an)\s+)?(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*)*"
                     r"\s*(?:,|$))")
 #: A time said at the end of what was done: not part of the value.
 _WHEN = re.compile(r"(?:\s+(?:on|last|this|over\s+the|at\s+the)\s+(?:weekend|\w+day|week|"

@@ -91,6 +91,9 @@ def test_a_family_thing_is_not_a_person_of_the_family() -> None:
     ("My flatmate talked me into moving to Nationwide.", "I moved to Nationwide"),
     ("My wife's promotion meant we had to move to Swindon.", "we moved to Swindon"),
     ("An agency found my son a placement with Arup.", None),
+    # a thing given, said with "have given", its name in an appositive kept
+    ("The trust has given me a pool car, a Renault Zoe.", "I have a pool car, a Renault Zoe now"),
+    ("The trust has given my husband a pool car.", None),
 ])
 def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | None) -> None:
     assert aided(clean(sentence)) == said
