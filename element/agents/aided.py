@@ -285,6 +285,13 @@ _HOW_OFTEN = re.compile(r"\b(?:two|three|four|several|a\s+couple\s+of)\s+(?:time
                         r"nights|evenings|mornings|weeks|weekends|months|years|hours)\b", re.I)
 
 
+#: A time long past the sentence is told in ("When I turned ten, dad signed me up for a
+#: league", "as a kid", "years ago"): what was done then says nothing of now.
+_LONG_AGO = re.compile(r"^(?:back\s+)?when\s+(?:i|we)\s+(?:was|were|turned|started|first)\b|"
+                       r"\b(?:as\s+a\s+(?:kid|child|boy|girl|teen(?:ager)?)|growing\s+up|"
+                       r"years\s+ago|used\s+to)\b", re.I)
+
+
 def aided(sentence: str) -> str | None:
     """The speaker's own statement of a change ``sentence`` (cleaned) tells another person
     brought about ("I live in my own flat in Woking now" of "My brother helped me move all
@@ -292,7 +299,7 @@ def aided(sentence: str) -> str | None:
     None."""
     s = sentence.strip()
     if not s or s.endswith("?") or several(_HOW_OFTEN.sub(" ", s)) or TOLD_ADDITION.search(s) \
-            or _A_WHILE.search(s):
+            or _A_WHILE.search(s) or _LONG_AGO.search(s):
         return None     # "My work gave me an iPhone, so I carry two phones now": one more
     if (said := _said(s)) is not None:
         return said

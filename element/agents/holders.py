@@ -98,9 +98,10 @@ def main_clause(sentence: str) -> str:
 
 
 #: A thing of the speaker's household: "the family home", "the household car", "the
-#: family's car" (not "the family next door", "the family friend", "the family moved").
+#: family's car" (not "the family next door", "the family friend", "the family moved", nor
+#: "my family ...": often the speaker's parents, apart from them).
 _FAMILY_THING = re.compile(
-    r"^(?P<det>the|our|my)\s+(?P<fam>family|household)(?:'s)?\s+"
+    r"^(?P<det>the)\s+(?P<fam>family|household)(?:'s)?\s+"
     r"(?!(?:is|are|was|were|has|have|had|will|would|can|could|did|does|do|just|now|also|"
     r"still|next|across|over|from|of|in|at|on|who|which|that|and|or|but|moved|lives|live|"
     r"went|got|bought|sold)\b)(?P<thing>[a-z][\w-]*)\b", re.I)
@@ -110,7 +111,9 @@ def family_thing_of(sentence: str) -> re.Match[str] | None:
     """The opening of ``sentence`` on a thing of the family's ("The family home ..."), or
     None: a person of the family ("the family friend") is no thing."""
     m = _FAMILY_THING.match(sentence)
-    if m is None or m["thing"].lower() in RELATIONS or m["thing"].lower().endswith("ed"):
+    # A verb is no thing ("the family motivates me", "the household agreed").
+    if m is None or m["thing"].lower() in RELATIONS or \
+            re.search(r"(?:ed|ing|[^s]s)$", m["thing"].lower()):
         return None
     return m
 

@@ -80,6 +80,7 @@ def _as_mine(clause: str) -> str:
 _NO_VERB = frozenset("""
 the a an my our your his her their its this that these those there here it he she they you
 i we me us him them who which what when where why how if as in on at to for with from by of
+or nor yet far too quite rather also
 about after before since until while because though although not no never very really so
 one two three four five some all both each every any many much more most few lots
 """.split())
@@ -100,7 +101,13 @@ def _dropped(clause: str) -> bool:
     if first in _NO_VERB or "'" in first or second in ("is", "are", "was", "were", "has",
                                                         "have", "had", "will", "would"):
         return False
-    return subjectless(clause) or second not in _AUX
+    # A past or an irregular verb ("signed up", "bought"), or a plain verb before its
+    # object ("share one Skoda", "lease a Kia"): not a noun ("rasberry cake"), an
+    # adverb ("far too dear"), a gerund ("pulling pints": no subject dropped).
+    if first.endswith("ing"):
+        return False
+    return subjectless(clause) or bool(re.match(
+        r"^[a-z]+\s+(?:a|an|the|one|two|three|my|our|his|her|their|some|it|them)\b", clause))
 
 
 def _carried(sentence: str) -> str | None:

@@ -143,6 +143,7 @@ def test_a_change_done_to_a_person_of_the_speakers_keeps_the_speakers_own_fact(
     ("the household broadband is with Plusnet now", ""),
     ("The family next door moved to Hove", "family"),
     ("The family friend is a vet in Ripon", "family"),
+    ("My family motivates me to keep going", "family"),
     # a name said to be the speaker's person after a subordinate opening with no comma
     ("Since the merger Olga is my manager", "olga"),
 ])

@@ -43,6 +43,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("We went to Porto and stayed in a lovely flat by the river.", None),
     ("We sold the van and the kids now cycle to school.", None),
     ("Did you and Tom sell the van and buy a Kia?", None),
+    ("I let the allotment go in spring; far too much work these days.", None),
+    ("We could go to Whitby, or maybe plan something for the summer instead.", None),
     # another's act on a thing of the speaker's (not on a person, not one not done)
     ("My husband switched our joint account over to Starling.",
      "I switched our joint account over to Starling"),
@@ -94,6 +96,8 @@ def test_a_family_thing_is_not_a_person_of_the_family() -> None:
     # a thing given, said with "have given", its name in an appositive kept
     ("The trust has given me a pool car, a Renault Zoe.", "I have a pool car, a Renault Zoe now"),
     ("The trust has given my husband a pool car.", None),
+    # done long ago
+    ("When I turned twelve, my uncle signed me up for a judo club in Bury.", None),
 ])
 def test_the_speaker_as_the_object_of_anothers_act(sentence: str, said: str | None) -> None:
     assert aided(clean(sentence)) == said
