@@ -20,6 +20,13 @@ or "us" their object, and what the speaker reported being told about themselves
 helped my brother move", "my sister bought herself a Tesla") is no match, nor an act not
 done (a wish, an offer, a plan, a question, a negation): the other person's own change keeps
 both facts. Pure functions over texts.
+
+So are the speaker signed up to something ("Work signed us all up to the Nuffield gym": we
+are signed up to it now), got onto a plan or a diet ("my trainer got me onto a pescatarian
+diet": I am on it now), a thing got for the speaker ("bought a Juke for me"), a home got
+("found us a flat in Hove": we live in it now) and a post got at a place ("found me a role at
+Lidl": I work there now); a move to what is no home is told as moved ("talked me into
+moving to Monzo": I moved to Monzo), and "meant we had to move" as the move done.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ __all__ = ["aided"]
 #: The subject of the other person's act: short, not the speaker, and saying no act not
 #: done ("my dad wants to sell me", "my boss didn't help me", "she would have got me").
 _AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|will|shall|"
-          r"should|wants?|wanted|tried|tries|offered|offers|promised|promises|going|gonna|"
+          r"should|wants?|wanted|tried|tries|offered|offers|promised|promises|going(?=\s+to\b)|gonna|"
           r"hopes?|hoped|if|when|whether)\b)"
           r"(?P<agent>[\w'&.-]+(?:\s+[\w'&.-]+){0,5}?)\s+"
           r"(?:(?:has|have|'s|'ve|just|finally|kindly|eventually|recently|also)\s+)*")
@@ -46,15 +53,39 @@ _AGENT = (r"^(?!(?:i|we|me|us)\b)(?![^,;]*?\b(?:not|never|n't|would|could|might|
 #: "talked me into joining", "poached me to join").
 _CAUSING = (r"helped|got|persuaded|convinced|encouraged|pushed|talked|roped|coaxed|"
             r"poached|recruited|hired|headhunted|signed")
+#: What one is got onto and stays on: a plan, a diet, a course, a list, a rota (a noun
+#: phrase), not a vehicle, a call or a topic ("got me onto the train", "onto the phone").
+_ONTO_THING = re.compile(r"^(?:a|an|the|his|her|their|its)\s+(?![\w-]+\s*$)(?!(?:[\w-]+\s+)?"
+                         r"(?:train|bus|plane|flight|boat|ferry|phone|line|call|subject|topic|"
+                         r"stage|floor|roof|bike|horse)\b)[\w-]+", re.I)
 #: Verbs handing their object a thing: in the past the speaker has it now, in the present
 #: the speaker gets it as a habit ("gives me a lift to work").
-_HANDING_PAST = r"sold|gave|handed|passed|bought|got|left|found"
+_HANDING_PAST = r"sold|gave|given|handed|passed|bought|got|gotten|left|found"
 _HANDING_NOW = r"gives|sells|hands"
 
 _HELPED = re.compile(_AGENT + rf"(?P<verb>{_CAUSING})\s+(?P<obj>me|us)\s+"
                      r"(?:(?:to|into)\s+)?(?P<v>[a-z]+)\b(?P<rest>.*)$", re.I)
-_INTO = re.compile(_AGENT + r"(?:got|put|brought|took)\s+(?P<obj>me|us)\s+(?:in|into|onto)\s+"
+_INTO = re.compile(_AGENT + r"(?:got|put|brought|took)\s+(?P<obj>me|us)\s+(?P<prep>in|into|onto)\s+"
                    r"(?P<rest>.+)$", re.I)
+#: Signed up with something by another: "Work signed us all up to the Nuffield gym", "my
+#: mum signed me up for the choir": the speaker is signed up to it now.
+_SIGNED = re.compile(_AGENT + r"(?:signed|enrolled|registered|booked)\s+(?P<obj>me|us)"
+                     r"(?:\s+(?:all|both))?\s+up\s+(?:to|for|with|at|on)\s+(?P<rest>.+)$", re.I)
+#: A thing got for the speaker: "my parents bought a Nissan Juke for me", "my in-laws
+#: found a flat for us in Hove": the speaker has it now.
+_FOR_ME = re.compile(_AGENT + rf"(?:{_HANDING_PAST}|rented|leased|built|sorted|arranged)\s+"
+                     r"(?P<thing>(?:a|an|the|his|her|their|its|some|one)\s+[^,;]+?)\s+for\s+"
+                     r"(?P<obj>me|us)\b(?P<rest>.*)$", re.I)
+#: A home: had, it is where one lives ("found us a flat in Hove": we live in a flat in
+#: Hove now).
+_DWELLING = re.compile(r"^(?:a|an|the|his|her|their|its|some|one)\s+(?:[\w-]+\s+){0,3}?"
+                       r"(?:flat|house|home|place|bungalow|cottage|room|apartment|studio|"
+                       r"maisonette|semi|terrace|bedsit|houseboat|caravan)\b", re.I)
+#: A post got at a place: "a role at Lidl head office", "a transfer to the Tesco in
+#: Bromley", "a placement with Arup": the speaker works there now.
+_JOB_AT = re.compile(r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:role|position|post|placement|"
+                     r"transfer|apprenticeship|traineeship|contract)\s+(?:at|with|to)\s+"
+                     r"(?P<org>.+)$", re.I)
 _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_NOW}))\s+"
                      r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
                      re.I)
@@ -67,7 +98,7 @@ _A_WHILE = re.compile(r"\bfor\s+(?:now|the\s+time\s+being|(?:the|a|an|one|two|th
 _END = re.compile(r"\s*(?:[;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|after|"
                   r"when|while|though|although|as)\b)", re.I)
 #: A comma that is not an appositive naming the thing just said ("his side, the Red Lions").
-_COMMA = re.compile(r",(?!\s+(?:the\s+)?(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*)*"
+_COMMA = re.compile(r",(?!\s+(?:(?:the|a|an)\s+)?(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z0-9])[\w'&-]*)*"
                     r"\s*(?:,|$))")
 #: A time said at the end of what was done: not part of the value.
 _WHEN = re.compile(r"(?:\s+(?:on|last|this|over\s+the|at\s+the)\s+(?:weekend|\w+day|week|"
@@ -133,7 +164,13 @@ def _done(m: re.Match[str]) -> str | None:
     if re.match(r"mov|relocat", base):
         # "helped me move all my stuff into my own flat in Woking": where the speaker lives.
         place = re.search(r"\b(?:in)?to\s+(?P<p>.+)$", rest, re.I)
-        return f"{subject} live in {place['p']} now" if place else None
+        if place is None:
+            return None
+        # Into a home, or to a place by its name: where the speaker lives; to anything
+        # else ("talked me into moving to Monzo"): moved, what to left to the finders.
+        return f"{subject} live in {place['p']} now" if _DWELLING.match(place["p"]) or \
+            re.fullmatch(r"(?:my|our)\s.+", place["p"], re.I) else \
+            f"{subject} moved to {place['p']}"
     if re.fullmatch(r"join", base):
         return f"{subject} {be} in {rest} now"
     if re.fullmatch(r"[a-z]+", verb) and not re.fullmatch(r"(?:be|being|a|an|the)", verb, re.I):
@@ -145,7 +182,7 @@ def _done(m: re.Match[str]) -> str | None:
 #: Cardiff, so we've moved there", "My husband's new job means we've relocated to Bristol".
 _SO_WE = re.compile(r"^(?!(?:i|we|me|us)\b)(?P<cause>[^;:]{3,}?)(?:,\s*|\s+)(?:and\s+)?"
                     r"(?:so(?!\s+(?:much|many|far|long|good|glad|happy|proud))|(?:which\s+)?"
-                    r"means?(?:\s+that)?|and\s+now)\s+(?P<c>(?:i|we)\b[^;:]+)$", re.I)
+                    r"(?:means?|meant)(?:\s+that)?|and\s+now)\s+(?P<c>(?:i|we)\b[^;:]+)$", re.I)
 #: "There" after a move: the place the cause named ("so we've moved there").
 _MOVED_THERE = re.compile(r"\b(?P<v>moved|relocated|gone|went)(?P<p>\s+(?:back\s+)?)there\b", re.I)
 _PLACE = re.compile(r"\b(?:in|to|at)\s+(?P<p>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)")
@@ -158,6 +195,9 @@ def _consequence(s: str) -> str | None:
     if m is None:
         return None
     clause = m["c"].strip()
+    # "meant we had to move to Sutton": the obligation met, what was done.
+    clause = re.sub(r"\b(?:had|have|'ve)\s+(?:had\s+)?to\s+([a-z]+)\b",
+                    lambda v: _past(v[1]), clause, count=1, flags=re.I)
     if (there := _MOVED_THERE.search(clause)) is not None:
         places = _PLACE.findall(m["cause"])
         if not places:
@@ -194,23 +234,43 @@ def _firm(s: str) -> str | None:
     return f"{subject} {be} with {m['firm']}" + (f" for {what}" if what else "") + " now"
 
 
+def _had(subject: str, thing: str) -> str:
+    """What the speaker has now that it was got for them: a home lived in ("we live in a
+    flat in Hove now"), any other thing had ("I have a Nissan Juke now")."""
+    if _DWELLING.match(thing):
+        return f"{subject} live in {thing} now"
+    return f"{subject} have {thing} now"
+
+
 def _said(s: str) -> str | None:
     """:func:`aided` of one sentence or clause ``s``."""
     if (firm := _firm(s)) is not None:
         return firm
+    if (m := _SIGNED.match(s)) is not None and (rest := _what(m["rest"])):
+        subject, be = _subject(m["obj"])
+        return f"{subject} {be} signed up to {rest} now"
     if (m := _INTO.match(s)) is not None:
         rest = _what(m["rest"])
         subject, be = _subject(m["obj"])
+        if m["prep"].lower() == "onto" and rest and _ONTO_THING.match(rest):
+            return f"{subject} {be} on {rest} now"     # "got me onto a low-carb diet"
         return f"{subject} {be} in {rest} now" if rest and re.search(
             r"\b(?-i:[A-Z])|\b(?:team|side|club|band|choir|squad|group|course|class|school|"
             r"job|role)\b", rest) else None
     if (m := _HELPED.match(s)) is not None and (done := _done(m)) is not None:
         return done
+    if (m := _FOR_ME.match(s)) is not None and (thing := _what(m["thing"] + m["rest"])):
+        subject, _ = _subject(m["obj"])
+        return _had(subject, thing)
     if (m := _HANDED.match(s)) is not None:
         rest = _what(m["rest"])
         subject, _ = _subject(m["obj"])
         if not rest:
             return None
+        if m["past"] and _DWELLING.match(rest):
+            return _had(subject, rest)
+        if m["past"] and (job := _JOB_AT.match(rest)):
+            return f"{subject} work at {job['org']} now"    # "found me a role at Lidl"
         return f"{subject} have {rest} now" if m["past"] else f"{subject} get {rest}"
     if (inner := reported(s)) is not None:
         # "My boss told me that I've been made a senior developer": what the speaker was
@@ -219,13 +279,27 @@ def _said(s: str) -> str | None:
     return _consequence(s)
 
 
+#: How often or how long ("three times a week", "two days a month", "for two years"):
+#: no several things held.
+_HOW_OFTEN = re.compile(r"\b(?:two|three|four|several|a\s+couple\s+of)\s+(?:times|days|"
+                        r"nights|evenings|mornings|weeks|weekends|months|years|hours)\b", re.I)
+
+
+#: A time long past the sentence is told in ("When I turned ten, dad signed me up for a
+#: league", "as a kid", "years ago"): what was done then says nothing of now.
+_LONG_AGO = re.compile(r"^(?:back\s+)?when\s+(?:i|we)\s+(?:was|were|turned|started|first)\b|"
+                       r"\b(?:as\s+a\s+(?:kid|child|boy|girl|teen(?:ager)?)|growing\s+up|"
+                       r"years\s+ago|used\s+to)\b", re.I)
+
+
 def aided(sentence: str) -> str | None:
     """The speaker's own statement of a change ``sentence`` (cleaned) tells another person
     brought about ("I live in my own flat in Woking now" of "My brother helped me move all
     my stuff into my own flat in Woking"), told as the sentence or one of its clauses, or
     None."""
     s = sentence.strip()
-    if not s or s.endswith("?") or several(s) or TOLD_ADDITION.search(s) or _A_WHILE.search(s):
+    if not s or s.endswith("?") or several(_HOW_OFTEN.sub(" ", s)) or TOLD_ADDITION.search(s) \
+            or _A_WHILE.search(s) or _LONG_AGO.search(s):
         return None     # "My work gave me an iPhone, so I carry two phones now": one more
     if (said := _said(s)) is not None:
         return said

@@ -18,7 +18,8 @@ from index import RELATIONS
 from .irregular import BASES, PARTICIPLES, PASTS
 from .rules import norm
 
-__all__ = ["UNKNOWN", "by_order", "framed", "holder_of", "subjectless",
+__all__ = ["UNKNOWN", "by_order", "family_thing_of", "framed", "holder_of", "main_clause",
+           "subjectless",
            "kin_word", "possessed", "same_holder", "memory_holder", "kin_modifier",
            "subject_first", "without_opening"]
 
@@ -46,7 +47,11 @@ _SCENE = re.compile(r"^(?:ever\s+|even\s+|just\s+)?(?:after|since|on|in|at|from|
 _SUBORDINATE = re.compile(r"^(?:since|after|before|until|till|while|whilst|because|although|"
                           r"though|once|now\s+that|ever\s+since)\s+", re.I)
 #: Where the main clause opens after it: past a comma, or on "I" or "we" (no comma said).
-_MAIN = re.compile(r",\s*(?P<m>\S.*)$|\s(?P<m2>(?-i:I)\s.*|we\s.*)$", re.I)
+#: Without a comma, a name said to be the speaker's person opens it too ("Since the
+#: restructure Marcus is my boss").
+_MAIN = re.compile(r",\s*(?P<m>\S.*)$|\s(?P<m2>(?-i:I)\s.*|we\s.*)$|"
+                   r"\s(?P<m3>(?-i:[A-Z])[a-z]+\s+(?:is|are|'s)\s+(?:now\s+)?(?:my|our)\s.*)$",
+                   re.I)
 #: An act opening a sentence as its subject ("Being an architect means ...", "Stacking
 #: shelves at Morrisons these days"): a gerund, not a name ("Irving is my boss" is one).
 _GERUND = re.compile(r"^(?-i:[A-Z])[a-z]+ing\b(?!\s+(?:is|was|has|had|and|said|says|got|"
@@ -80,6 +85,37 @@ def subject_first(sentence: str) -> str:
     """``sentence`` from its subject on: without an opening adverb or a short scene
     ("Sadly, ...", "First night in our new flat ..." -> "our new flat ...")."""
     return _SCENE.sub("", without_opening(sentence), count=1)
+
+
+def main_clause(sentence: str) -> str:
+    """The main clause of a sentence opening on a subordinate one ("Since the office moved
+    out to Slough, I catch the train" -> "I catch the train"), else the sentence."""
+    s = without_opening(sentence)
+    if not _SUBORDINATE.match(s):
+        return sentence
+    main = _MAIN.search(s)
+    return (main["m"] or main["m2"] or main["m3"]) if main else sentence
+
+
+#: A thing of the speaker's household: "the family home", "the household car", "the
+#: family's car" (not "the family next door", "the family friend", "the family moved", nor
+#: "my family ...": often the speaker's parents, apart from them).
+_FAMILY_THING = re.compile(
+    r"^(?P<det>the)\s+(?P<fam>family|household)(?:'s)?\s+"
+    r"(?!(?:is|are|was|were|has|have|had|will|would|can|could|did|does|do|just|now|also|"
+    r"still|next|across|over|from|of|in|at|on|who|which|that|and|or|but|moved|lives|live|"
+    r"went|got|bought|sold)\b)(?P<thing>[a-z][\w-]*)\b", re.I)
+
+
+def family_thing_of(sentence: str) -> re.Match[str] | None:
+    """The opening of ``sentence`` on a thing of the family's ("The family home ..."), or
+    None: a person of the family ("the family friend") is no thing."""
+    m = _FAMILY_THING.match(sentence)
+    # A verb is no thing ("the family motivates me", "the household agreed").
+    if m is None or m["thing"].lower() in RELATIONS or \
+            re.search(r"(?:ed|ing|[^s]s)$", m["thing"].lower()):
+        return None
+    return m
 
 
 def possessed(sentence: str) -> str:
@@ -133,11 +169,15 @@ def holder_of(sentence: str) -> str:
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
     ("It became real")."""
     sentence = framed(sentence)
+    if (main := main_clause(sentence)) is not sentence:
+        return holder_of(main)      # "Since the restructure Marcus is my boss"
     s = subject_first(sentence)
     if _SUBORDINATE.match(s):
         # "Since the office moved out to Slough I catch the train": the main clause's.
-        main = _MAIN.search(s)
-        return holder_of(main["m"] or main["m2"]) if main else UNKNOWN
+        main = main_clause(s)
+        return holder_of(main) if main != s else UNKNOWN
+    if family_thing_of(s):
+        return ""       # "the family home is in Frome now": the speaker's household's
     if _GERUND.match(s):
         return ""       # "Being an architect means ...": an act of the speaker's
     if held := possessed(sentence) or by_order(s):

@@ -36,8 +36,8 @@ import numpy as np
 from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
 
 from .slots import PEOPLE, names_of, owner
-from .holders import (UNKNOWN, by_order, framed, kin_modifier, memory_holder, possessed,
-                      same_holder, subjectless)
+from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
+                      possessed, same_holder, subjectless)
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
@@ -150,7 +150,8 @@ def whose(sentence: str) -> str:
     the speaker for "my husband and I", else ``slots.owner``: a person's attribute is
     never the speaker's however it is said; told in a frame of the speaker's ("I can't
     believe my son is two"), its clause's."""
-    sentence = framed(sentence)
+    # "Since the restructure Marcus is my boss": its main clause's.
+    sentence = main_clause(framed(sentence))
     if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
                 re.I):
         return ""

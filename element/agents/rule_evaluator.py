@@ -31,6 +31,7 @@ from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .aided import aided
+from .ours import ours
 from .reported import reported
 from .referent import referred
 from .bare import bare_opening
@@ -403,10 +404,13 @@ class RuleEvaluator:
         # blood anymore": ``reported.py``), with or without "now".
         # And a change done to the speaker by another ("They've moved me to the Leeds
         # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
-        inner = aided(sentence) or reported(sentence) or undergone(sentence)
-        for clause in clauses(sentence) + ([inner] if inner else []):
+        # Each reading is tried in turn: one that finds nothing leaves the next its chance.
+        inners = list(dict.fromkeys(said for said in (aided(sentence), reported(sentence),
+                                                      undergone(sentence), ours(sentence))
+                                    if said))
+        for clause in clauses(sentence) + inners:
             sig = signals(clause)
-            if not (sig.now or clause is inner) or holder_of(clause) != "":
+            if not (sig.now or clause in inners) or holder_of(clause) != "":
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)
             if found is None or found.target is None:

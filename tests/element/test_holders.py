@@ -135,3 +135,27 @@ def test_a_change_done_to_a_person_of_the_speakers_keeps_the_speakers_own_fact(
     tell(store, "We moved my son to St Anne's after Easter.")
     now = current(store)
     assert "lives in Leeds" in now and "Oakfield" not in now
+
+
+@pytest.mark.parametrize("sentence,holder", [
+    # a thing of the family's is the speaker's household's; a person of it is not
+    ("The family caravan is at Filey these days", ""),
+    ("the household broadband is with Plusnet now", ""),
+    ("The family next door moved to Hove", "family"),
+    ("The family friend is a vet in Ripon", "family"),
+    ("My family motivates me to keep going", "family"),
+    # a name said to be the speaker's person after a subordinate opening with no comma
+    ("Since the merger Olga is my manager", "olga"),
+])
+def test_whose_a_family_thing_and_a_main_clause_without_comma_are(sentence: str,
+                                                                  holder: str) -> None:
+    assert holder_of(sentence) == holder
+
+
+@pytest.mark.parametrize("sentence", [
+    "Since the merger Olga is my manager", "After the reorg, Tunde is our team lead",
+])
+def test_a_person_named_as_the_speakers_after_a_subordinate_opening_is_the_speakers(
+        sentence: str) -> None:
+    from element.agents.profile import whose
+    assert whose(sentence) == ""
