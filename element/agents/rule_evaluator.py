@@ -27,6 +27,7 @@ from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .framed import framed
+from .fragments import completed
 from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
@@ -178,6 +179,10 @@ class RuleEvaluator:
                 framed(answered(elided(turn.content, asked), asked), asked,
                        [m["content"] for m in pool.memories()] if pool is not None else [], who)
                 if observation.answers_question(i) else turn.content)))
+            # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
+            # whole, from its topic or the memory it answers (``fragments.py``).
+            text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
+                             who, pool.embedder() if pool is not None else None)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),

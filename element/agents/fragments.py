@@ -1,0 +1,331 @@
+"""Fragments: a newer value told with no verb and no subject, said whole (issue 23: the
+largest bucket of newer statements missed on unseen cases wrote nothing at all).
+
+People tell news as they talk, not as a form wants it: "York these days, since the
+spring", "Liverpool all the way these days" (of "supports Everton"), "On days now,
+finally" (of "works nights"), "Favourite film? Paddington 2, no contest", "My husband?
+Paramedic". Read as it is, such a sentence has no subject and no verb: no rule keys it,
+no episode scores it (it names no "I"), and nothing is written. Two shapes are said whole
+here, as the plain statement would be, before the rules read the turn:
+
+1. **A topic asked, then answered** by the speaker themself ("Favourite film? Paddington
+   2."): the topic, a short noun phrase asked alone, is the subject; the answer, a verbless
+   fragment, its value: "My favourite film is Paddington 2." A topic naming a person of the
+   speaker's ("My husband? Paramedic") makes that person's fact, never the speaker's.
+2. **A bare value said to hold now** ("now", "these days", "nowadays", "since ...", "as of
+   ..."), completed from the memory it answers: the speaker's own one-fact memory (of the
+   same subject, "<who> <verb>s ...") whose attribute the fragment is about by meaning (the
+   profile bank, ``profile.py``: among the fragment's best answers is the memory's own
+   attribute) and whose value is alike in kind (their value phrases alike, by the store's
+   model). The memory's verb and preposition frame the new value: "On days now" with
+   "Sam works nights" is "I work on days now". No memory clearly meant (none, or two alike):
+   left as said.
+
+Only sentences that write nothing as they are (no keyed rule reads them, no episode scores
+them) are completed, so a statement the rules already read is read as before. A value told
+with no word of the present ("Bristol for the weekend", "Hire car in Spain: a tiny Fiat")
+is left as said: a visit or a loan is no new value. General: sentence shape (no verb, no
+subject, a short noun phrase), the bank and the speaker's memories; no word of any case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from index import ATTRIBUTES, Embedder
+
+from .episode_words import ADVERBS, GENERIC, PAST, STOP
+from .sentences import split_sentences
+from .spoken import LEAD, _maybe_name
+from .texted import _base_of
+
+__all__ = ["completed", "topic_answered", "verbless", "VALUE_MIN", "VALUE_MARGIN",
+           "FRAGMENT_GAP"]
+
+#: The least cosine of the fragment's value phrase with the memory's (the store's model):
+#: "York" / "Leeds" .46, "On days" / "nights" .49, "Apple convert" / "an Android phone"
+#: .27; a value of another kind stays lower ("York" / "a postman" .21, "Liverpool all the
+#: way" / "a nurse" .07).
+VALUE_MIN = 0.25
+#: How much better than the next memory the one meant must be alike in value.
+VALUE_MARGIN = 0.05
+#: How far below its best answer to the bank the fragment may answer the memory's own
+#: attribute ("Liverpool all the way these days": sport .43, fandom .36 of "supports
+#: Everton"; residence .27, of "lives in Leeds", too far).
+FRAGMENT_GAP = 0.1
+#: The least answer of the fragment to the memory's attribute.
+FRAGMENT_MIN = 0.18
+#: How near its own best a memory's answer must be for that attribute to be the memory's
+#: (a memory may answer two at once: "works as a postman", job and commute).
+MEMORY_GAP = 0.03
+#: The least best answer of a memory to the bank: a memory of no attribute frames nothing.
+MEMORY_MIN = 0.28
+#: At most this many words in a fragment's first clause (its value and its time).
+MAX_WORDS = 8
+
+#: Words no verbless fragment has: the forms of "be", "have", "do", the modals, the
+#: pronouns of a clause, the words that ask.
+_CLAUSE = frozenset("""is are was were be been am 's has have had do does did will would can
+could should shall may might must i you he she it we they me him her us them this that
+there here what who how why where when which your yours not n't""".split())
+#: What says a value holds now: the present, a start.
+_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|since\s+\w+|as\s+of\s+\w+)\b", re.I)
+#: The words of time and manner around a value, not part of it.
+_NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|again|too|also|"
+                        r"as\s+well|at\s+last|(?:since|as\s+of|from)\s+.*$)", re.I)
+#: Words that may open a sentence before its fragment ("And a bit of German too").
+_OPENING = re.compile(r"^(?:and|but|so|plus|oh|well|honestly|anyway)\b[\s,]*", re.I)
+#: The first clause of a sentence: up to a comma, a semicolon, a colon or a dash.
+_HEAD = re.compile(r"^(?P<head>[^,;:()]+?)(?P<rest>\s*(?:[,;:(]|\s[-–—]\s).*)?$", re.S)
+#: Where the value of a memory opens after its verb: its article, preposition, possessive.
+_OPENS = frozenset("a an the at in for with to on from as into their my our".split())
+_ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
+_PREPOSITION = re.compile(r"^(?:at|in|on|for|with|to|from|into|as|by|off)\s", re.I)
+_WORD = re.compile(r"[A-Za-z][\w'&-]*|\d+")
+#: A topic asked alone: a short noun phrase ("Favourite film?", "My husband?", "Ava?").
+_TOPIC = re.compile(r"^(?:(?P<det>my|our|the)\s+)?(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3})$", re.I)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def verbless(clause: str) -> bool:
+    """Whether ``clause`` is a verbless fragment: at most ``MAX_WORDS`` words, none a form of
+    "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
+    least."""
+    words = [w.lower() for w in _words(clause)]
+    if not words or len(words) > MAX_WORDS:
+        return False
+    # (a word after an article is a noun: "a bit of German", "the fed-up crowd")
+    if any(w in _CLAUSE or w.endswith("n't") or
+           (w in PAST or w.endswith("ed") and len(w) > 4) and
+           not (k and words[k - 1] in ("a", "an", "the"))
+           for k, w in enumerate(words)):
+        return False
+    # (a word of reaction alone names nothing, "Amazing now"; beside a preposition or an
+    # article it is a noun, "On days now")
+    said = _words(_NOT_VALUE.sub(" ", clause).lower())
+    return any(w not in _FUNCTION and w not in ADVERBS and (len(w) > 2 or w.isdigit()) and
+               (w not in GENERIC or k and said[k - 1] in _FUNCTION)
+               for k, w in enumerate(said))
+
+
+#: The small words of a noun phrase, and of time, that name nothing by themselves.
+_FUNCTION = frozenset("""a an the of on in at to for with and or by from as so too also just
+still very really now nowadays these those all way bit lot more most much""".split())
+
+
+def _opened(sentence: str) -> str:
+    """``sentence`` without the interjections and the linking word it opens on."""
+    lead = LEAD.match(sentence)
+    body = sentence[lead.end():] if lead else sentence
+    return _OPENING.sub("", body).strip()
+
+
+def _writes_nothing(sentence: str, who: str) -> bool:
+    """Whether the rules read nothing in ``sentence`` alone: no keyed statement, no episode."""
+    from .episodes import episode
+    from .rules import extract
+    return not extract(sentence, 0, who) and episode(sentence, who) is None
+
+
+def _topic(sentence: str) -> str | None:
+    """The topic a sentence asks alone ("Favourite film?" -> "My favourite film", "My
+    husband?" -> "My husband", "Ava?" -> "Ava"), or None: a question that asks something
+    else ("Really?", "Guess what?", "How are you?")."""
+    text = _opened(sentence.strip())
+    if not text.endswith("?"):
+        return None
+    text = text.rstrip("?!. ").strip()
+    m = _TOPIC.match(text)
+    if m is None:
+        return None
+    words = [w.lower() for w in _words(m["np"])]
+    if not words or any(w in _CLAUSE or w in PAST or w.endswith(("ly", "ing")) or
+                        w in GENERIC or w in ADVERBS for w in words):
+        return None
+    if not m["det"] and all(w in STOP for w in words):
+        return None
+    first = m["np"].split()[0]
+    if m["det"]:
+        det = m["det"].lower()
+        return ("My" if det == "my" else det.capitalize()) + " " + m["np"]
+    if first[:1].isupper() and _maybe_name(first) and \
+            all(w[:1].isupper() for w in m["np"].split()):
+        return m["np"]      # a name ("Ava", "Leeds United")
+    return "My " + m["np"][:1].lower() + m["np"][1:]
+
+
+def _lowered(value: str) -> str:
+    """A value opening a sentence, its capital kept only where it may be a name."""
+    first = value.split()[0] if value.split() else ""
+    if not first or first.isdigit() or (first[:1].isupper() and _maybe_name(first) and
+                                        not _NUMBER_WORD.match(first)):
+        return value
+    return value[:1].lower() + value[1:]
+
+
+_NUMBER_WORD = re.compile(r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                          r"twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+                          r"ninety)(?:-\w+)?$", re.I)
+
+
+def topic_answered(sentences: Sequence[str], who: str) -> list[str]:
+    """``sentences`` with each topic asked alone and answered by the next sentence, a
+    verbless fragment ("Favourite film? Paddington 2, no contest."), said as one statement
+    ("My favourite film is Paddington 2, no contest.")."""
+    out: list[str] = []
+    k = 0
+    while k < len(sentences):
+        topic = _topic(sentences[k]) if k + 1 < len(sentences) else None
+        answer = _opened(sentences[k + 1]) if topic else ""
+        m = _HEAD.match(answer) if answer and not answer.rstrip().endswith("?") else None
+        if topic and m and verbless(m["head"]) and \
+                not re.match(r"(?:yes|yeah|yep|no|nope|nah|maybe|not)\b", answer, re.I):
+            verb = "are" if re.search(r"[^s's]s$", topic) and not topic[:1].isupper() or \
+                re.search(r"\band\b", topic) else "is"
+            if topic.startswith(("My ", "Our ", "The ")):
+                verb = "are" if re.search(r"[^s']s$", topic) else "is"
+            out.append(f"{topic} {verb} {_lowered(answer)}")
+            k += 2
+            continue
+        out.append(sentences[k])
+        k += 1
+    return out
+
+
+def _frame(content: str, who: str) -> tuple[str, list[str], str] | None:
+    """A one-fact memory of the speaker's own as its verb, the words that open its value
+    (article, preposition) and its value ("Sam lives in Leeds": "lives", ["in"], "Leeds"),
+    or None: another's fact ("Sam's sister ..."), a past, a possession, several sentences."""
+    if not content.startswith(who + " "):
+        return None
+    said = content[len(who) + 1:].strip().rstrip(".")
+    if not said or re.search(r"[.!?]\s", said) or len(said.split()) > 12:
+        return None
+    words = said.split()
+    verb = words[0]
+    if not (verb == "is" or re.fullmatch(r"[a-z]+s", verb)) or verb in ("has", "was"):
+        return None
+    body = words[1:]
+    opens: list[str] = []
+    while body and body[0].lower() in _OPENS:
+        opens.append(body.pop(0))
+    if not body:
+        return None
+    return verb, opens, _TIME_TAIL.sub("", " ".join(body)) or " ".join(body)
+
+
+#: How often or when, closing a memory's value ("green tea every morning", "five-a-side
+#: on Mondays"): no part of the value compared.
+_TIME_TAIL = re.compile(r"\s+(?:every|each|once|twice|daily|weekly|on\s+\w+days|at\s+weekends|"
+                        r"in\s+the\s+(?:morning|evening|afternoon)s?|at\s+night)\b.*$", re.I)
+
+
+def _value(head: str) -> str:
+    """What a fragment's first clause names, its words of time and manner left out."""
+    value = _NOT_VALUE.sub(" ", head)
+    words = [w for w in value.split() if not (w.lower().endswith("ly") and len(w) > 4)
+             and w.lower() not in ("just", "still", "strictly", "definitely", "all")]
+    return " ".join(words).strip(" ,.!")
+
+
+def _unit(vectors: Any) -> np.ndarray:
+    matrix: np.ndarray = np.asarray(vectors, dtype=np.float32)
+    unit: np.ndarray = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
+    return unit
+
+
+def _meant(head: str, value: str, frames: list[tuple[str, tuple[str, list[str], str]]],
+           who: str, embedder: Embedder) -> tuple[str, list[str], str] | None:
+    """The frame of the one memory the fragment answers (module docstring, 2), or None."""
+    from .profile import profiles
+    found = profiles([head] + [content for content, _ in frames], who, embedder)
+    said = found[0]
+    if said.scores is None:
+        return None
+    best = float(said.scores.max())
+    vectors = _unit(embedder.embed([value] + [frame[2] for _, frame in frames]))
+    alike: list[tuple[float, tuple[str, list[str], str]]] = []
+    for (_, frame), memory, vector in zip(frames, found[1:], vectors[1:], strict=True):
+        if memory.scores is None:
+            continue
+        top = float(memory.scores.max())
+        if top < MEMORY_MIN:
+            continue
+        own = [i for i in range(len(ATTRIBUTES)) if float(memory.scores[i]) >= top - MEMORY_GAP]
+        if not any(float(said.scores[i]) >= max(best - FRAGMENT_GAP, FRAGMENT_MIN)
+                   for i in own):
+            continue
+        cosine = float(vectors[0] @ vector)
+        if cosine >= VALUE_MIN:
+            alike.append((cosine, frame))
+    alike.sort(key=lambda a: -a[0])
+    if not alike or len(alike) > 1 and alike[0][0] - alike[1][0] < VALUE_MARGIN:
+        return None
+    return alike[0][1]
+
+
+def _said_in(frame: tuple[str, list[str], str], fragment: str) -> str:
+    """The fragment said whole in a memory's frame: "On days now, finally" in "works
+    nights" is "I work on days now, finally"."""
+    verb, opens, _ = frame
+    first = fragment.split()[0].lower() if fragment.split() else ""
+    core = re.sub(r"^(?:\w+ly|just|still)\s+", "", fragment, flags=re.I)
+    if _PREPOSITION.match(core):
+        opens = []      # the fragment's own preposition ("On days")
+    elif _ARTICLE.match(core):
+        if verb != "is" and re.match(r"an?\s", core, re.I) and \
+                not any(w.lower() in ("a", "an") for w in opens) and \
+                not re.search(r"\bof\b", core, re.I):     # (not "a bit of German")
+            # "Strictly a coffee person now" of "drinks green tea": what the speaker is,
+            # a noun with an article where the memory's value has none
+            verb = "is"
+        opens = [w for w in opens if w.lower() not in ("a", "an", "the", "their", "my", "our")]
+        if verb == "is":
+            opens = []
+    base = "am" if verb == "is" else _base_of(verb)
+    value = fragment if first in ("a", "an", "the") or first.isdigit() else _lowered(fragment)
+    return " ".join(["I", base, *opens, value])
+
+
+def completed(text: str, memories: Iterable[str], who: str,
+              embedder: Embedder | None) -> str:
+    """``text`` (a user turn of ``who``'s) with its verbless fragments said whole: a topic
+    asked and answered (:func:`topic_answered`), a bare value said to hold now in the frame
+    of the one memory it answers (module docstring); unchanged otherwise."""
+    sentences = list(split_sentences(text))
+    if not sentences or not any(verbless(_HEAD.match(_opened(s)).group("head"))
+                                for s in sentences if _HEAD.match(_opened(s))):
+        return text
+    sentences = topic_answered(sentences, who)
+    if embedder is not None:
+        frames: list[tuple[str, tuple[str, list[str], str]]] = []
+        seen: set[str] = set()
+        for content in memories:
+            if content not in seen and (frame := _frame(content, who)) is not None:
+                seen.add(content)
+                frames.append((content, frame))
+        for k, sentence in enumerate(sentences):
+            body = _opened(sentence)
+            m = _HEAD.match(body)
+            if not frames or m is None or body.rstrip().endswith("?") or \
+                    not _NOW.search(body) or not verbless(m["head"]):
+                continue
+            value = _value(m["head"])
+            if not value or not _writes_nothing(sentence, who):
+                continue
+            try:
+                frame = _meant(m["head"], value, frames, who, embedder)
+            except Exception:   # a failing model completes nothing: left as said
+                frame = None
+            if frame is not None:
+                sentences[k] = _said_in(frame, m["head"].strip()) + (m["rest"] or "")
+    if sentences == list(split_sentences(text)):
+        return text
+    return " ".join(s if s.rstrip().endswith((".", "!", "?")) else s + "." for s in sentences)
