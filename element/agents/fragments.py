@@ -329,3 +329,38 @@ def completed(text: str, memories: Iterable[str], who: str,
     if sentences == list(split_sentences(text)):
         return text
     return " ".join(s if s.rstrip().endswith((".", "!", "?")) else s + "." for s in sentences)
+
+
+#: A fragment told alone that names a value ("Bristol for the weekend, lovely weather",
+#: "Hire car in Spain: a tiny Fiat"): kept as said, in the speaker's name, when nothing else
+#: of the turn is.
+_NAMES = re.compile(r"(?<=\s)(?-i:[A-Z])[\w&'-]+|\d")
+
+
+def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
+    """A turn's verbless fragment that names a value (a name past its first word, a
+    number, or a name opening it with another word of content: "Bristol for the
+    weekend"), not a question nor a word to the other person, as a memory in the speaker's
+    name ("Gethin: Bristol for the weekend, lovely weather.") and its sentence; None when
+    the turn has none. For a turn that writes nothing otherwise: what is told in passing
+    is kept as said, and replaces nothing (it names no attribute)."""
+    names = {n.lower() for o in others for n in o.split()} | {w.lower() for w in who.split()}
+    for sentence in split_sentences(text):
+        body = _opened(sentence)
+        m = _HEAD.match(body)
+        if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
+                body != sentence.strip():
+            continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
+        head = m["head"].strip()
+        first = _words(head)[0] if _words(head) else ""
+        named = [n for n in _NAMES.findall(" " + body[len(first):])
+                 if n.lower().removesuffix("'s") not in names]
+        content = [w for w in _words(_NOT_VALUE.sub(" ", head).lower())
+                   if w not in _FUNCTION and w not in GENERIC and w not in ADVERBS and len(w) > 2]
+        opens_named = first[:1].isupper() and _maybe_name(first) and \
+            first.lower() not in names and len(content) >= 2
+        if not (named or opens_named) or first.lower() in GENERIC:
+            continue
+        said = body.rstrip()
+        return f"{who}: {said}{'' if said.endswith(('.', '!')) else '.'}", sentence
+    return None

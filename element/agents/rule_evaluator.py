@@ -27,7 +27,7 @@ from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .framed import framed
-from .fragments import completed
+from .fragments import completed, told_alone
 from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
@@ -245,6 +245,11 @@ class RuleEvaluator:
             if told is None:
                 more = continued(observation, i, pool, theirs) \
                     if pool is not None and not keyed and not changes else None
+                # Nothing else told: a fragment naming a value, kept as said (``fragments``).
+                alone = told_alone(text, who, observation.others(i)) \
+                    if not keyed and not changes and more is None else None
+                if alone is not None:
+                    more = Candidate("fact", alone[0], None, i, source=alone[1])
                 found.extend(keyed + changes + ([more] if more else []))
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")
