@@ -41,7 +41,8 @@ from index import ATTRIBUTES, Embedder
 from .episode_words import ADVERBS, GENERIC, PAST, STOP
 from .sentences import split_sentences
 from .spoken import LEAD, _maybe_name
-from .texted import _base_of
+from .spoken import clean
+from .texted import PRESENT_VERBS, _base_of
 
 __all__ = ["completed", "topic_answered", "verbless", "VALUE_MIN", "VALUE_MARGIN",
            "FRAGMENT_GAP"]
@@ -71,7 +72,8 @@ MAX_WORDS = 8
 #: pronouns of a clause, the words that ask.
 _CLAUSE = frozenset("""is are was were be been am 's has have had do does did will would can
 could should shall may might must i you he she it we they me him her us them this that
-there here what who how why where when which your yours not n't""".split())
+there here what who how why where when which your yours yourself myself ourselves let
+not n't""".split())
 #: What says a value holds now: the present, a start.
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|since\s+\w+|as\s+of\s+\w+)\b", re.I)
 #: The words of time and manner around a value, not part of it.
@@ -98,6 +100,9 @@ def verbless(clause: str) -> bool:
     """Whether ``clause`` is a verbless fragment: at most ``MAX_WORDS`` words, none a form of
     "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
     least."""
+    clause = clean(clause, None)[0] or clause    # contractions written out ("It's": "It is")
+    if _VERB_S.search(clause):
+        return False    # "Life's all about ...", "Mental health's a priority": "is"
     words = [w.lower() for w in _words(clause)]
     if not words or len(words) > MAX_WORDS:
         return False
@@ -113,6 +118,11 @@ def verbless(clause: str) -> bool:
     return any(w not in _FUNCTION and w not in ADVERBS and (len(w) > 2 or w.isdigit()) and
                (w not in GENERIC or k and said[k - 1] in _FUNCTION)
                for k, w in enumerate(said))
+
+
+#: A noun and "'s" in a clause's first words, not after a preposition ("at Luca's"): "is".
+_VERB_S = re.compile(r"^(?:[\w-]+\s+){0,2}?(?<!\bat\s)(?<!\bto\s)(?<!\bfrom\s)(?<!\bin\s)"
+                     r"[\w-]+'s\s+(?-i:[a-z])", re.I)
 
 
 #: The small words of a noun phrase, and of time, that name nothing by themselves.
@@ -334,7 +344,13 @@ def completed(text: str, memories: Iterable[str], who: str,
 #: A fragment told alone that names a value ("Bristol for the weekend, lovely weather",
 #: "Hire car in Spain: a tiny Fiat"): kept as said, in the speaker's name, when nothing else
 #: of the turn is.
-_NAMES = re.compile(r"(?<=\s)(?-i:[A-Z])[\w&'-]+|\d")
+_NAMES = re.compile(r"(?<=\s)(?-i:[A-Z])[\w&'-]+|(?<![<\w])\d")
+
+
+#: The present of the verbs a person's attributes are asked with, and of the irregular
+#: ones, in "-s" ("works", "lives", "goes"): a clause's verb, in a fragment's place.
+_THIRD_PERSON = frozenset(v + ("es" if v.endswith(("s", "sh", "ch", "x", "o")) else "s")
+                          for v in PRESENT_VERBS)
 
 
 def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
@@ -351,15 +367,23 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
         if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
                 body != sentence.strip():
             continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
+        if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON
+               for w in _words(clean(body, None)[0] or body)
+               if w.lower() not in ("not", "that", "this", "here", "there")):
+            continue    # a clause after it ("Maria, I'm glad ...", "Next Friday works")
         head = m["head"].strip()
         first = _words(head)[0] if _words(head) else ""
         named = [n for n in _NAMES.findall(" " + body[len(first):])
                  if n.lower().removesuffix("'s") not in names]
         content = [w for w in _words(_NOT_VALUE.sub(" ", head).lower())
                    if w not in _FUNCTION and w not in GENERIC and w not in ADVERBS and len(w) > 2]
+        # a name opening it, then where or when ("Bristol for the weekend", "Pizza last
+        # night at ..."), not a verb ("Gather documents like ...")
         opens_named = first[:1].isupper() and _maybe_name(first) and \
-            first.lower() not in names and len(content) >= 2
-        if not (named or opens_named) or first.lower() in GENERIC:
+            first.lower() not in names and len(content) >= 2 and \
+            bool(re.match(r"\S+\s+(?:for|in|at|on|with|since|until|till|last|next|this|"
+                          r"tonight|today|tomorrow)\b", head, re.I))
+        if not (named or opens_named) or not content or first.lower() in GENERIC:
             continue
         said = body.rstrip()
         return f"{who}: {said}{'' if said.endswith(('.', '!')) else '.'}", sentence
