@@ -41,7 +41,7 @@ from index import ATTRIBUTES, Embedder
 from .episode_words import ADVERBS, GENERIC, PAST, STOP
 from .sentences import split_sentences
 from .spoken import LEAD, _maybe_name
-from .spoken import clean
+from .spoken import APOS
 from .texted import PRESENT_VERBS, _base_of
 
 __all__ = ["completed", "topic_answered", "verbless", "VALUE_MIN", "VALUE_MARGIN",
@@ -96,11 +96,21 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _expanded(text: str) -> str:
+    """``text`` with its contractions written out, as ``spoken.clean`` writes them (no
+    subject restored: "Paramedic" stays a fragment)."""
+    from .spoken import _EXPAND
+    text = text.translate(APOS)
+    for pattern, repl in _EXPAND:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def verbless(clause: str) -> bool:
     """Whether ``clause`` is a verbless fragment: at most ``MAX_WORDS`` words, none a form of
     "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
     least."""
-    clause = clean(clause, None)[0] or clause    # contractions written out ("It's": "It is")
+    clause = _expanded(clause)      # contractions written out ("It's": "It is")
     if _VERB_S.search(clause):
         return False    # "Life's all about ...", "Mental health's a priority": "is"
     words = [w.lower() for w in _words(clause)]
@@ -368,7 +378,7 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
                 body != sentence.strip():
             continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
         if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON
-               for w in _words(clean(body, None)[0] or body)
+               for w in _words(_expanded(body))
                if w.lower() not in ("not", "that", "this", "here", "there")):
             continue    # a clause after it ("Maria, I'm glad ...", "Next Friday works")
         head = m["head"].strip()
