@@ -39,7 +39,9 @@ import numpy as np
 from index import ATTRIBUTES, Embedder
 
 from .episode_words import ADVERBS, GENERIC, PAST, STOP
+from .dates import time_phrase
 from .sentences import split_sentences
+from .slots import PEOPLE
 from .spoken import LEAD, _maybe_name
 from .spoken import APOS
 from .texted import PRESENT_VERBS, _base_of
@@ -75,9 +77,11 @@ could should shall may might must i you he she it we they me him her us them thi
 there here what who how why where when which your yours yourself myself ourselves let
 not n't""".split())
 #: What says a value holds now: the present, a start.
-_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|since\s+\w+|as\s+of\s+\w+)\b", re.I)
+_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since\s+\w+|"
+                  r"as\s+of\s+\w+)\b", re.I)
 #: The words of time and manner around a value, not part of it.
-_NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|again|too|also|"
+_NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|at\s+the\s+moment|"
+                        r"again|too|also|"
                         r"as\s+well|at\s+last|(?:since|as\s+of|from)\s+.*$)", re.I)
 #: Words that may open a sentence before its fragment ("And a bit of German too").
 _OPENING = re.compile(r"^(?:and|but|so|plus|oh|well|honestly|anyway)\b[\s,]*", re.I)
@@ -111,6 +115,9 @@ def verbless(clause: str) -> bool:
     "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
     least."""
     clause = _expanded(clause)      # contractions written out ("It's": "It is")
+    when = time_phrase(clause)
+    if when:
+        clause = clause.replace(when, " ")   # "this week", "last night": when, no clause
     if _VERB_S.search(clause):
         return False    # "Life's all about ...", "Mental health's a priority": "is"
     words = [w.lower() for w in _words(clause)]
@@ -181,6 +188,32 @@ def _topic(sentence: str) -> str | None:
     return "My " + m["np"][:1].lower() + m["np"][1:]
 
 
+def _person(topic: str) -> bool:
+    """Whether a topic names a person (or a pet) of the speaker's: a word of kin or of a
+    role ("my sister", "our vet"), or a name ("Ava")."""
+    words = [w.lower().removesuffix("'s") for w in _words(topic)]
+    return any(w in PEOPLE for w in words) or not topic.startswith(("My ", "Our ", "The "))
+
+
+def _unsaid(topic: str, answer: str) -> bool:
+    """Whether an answer to a topic naming a person leaves unsaid how it is theirs: not a
+    number (an age) nor a noun with its article (a role: "A GP in town")."""
+    opening = _words(answer)[0] if _words(answer) else ""
+    return _person(topic) and not (re.match(r"an?\s|\d", answer, re.I) or
+                                   bool(_NUMBER_WORD.match(opening)))
+
+
+def _answered(sentences: Sequence[str], k: int) -> tuple[str, str] | None:
+    """The topic sentence ``k`` asks alone and the verbless answer after it, if so."""
+    topic = _topic(sentences[k]) if k + 1 < len(sentences) else None
+    answer = _opened(sentences[k + 1]) if topic else ""
+    m = _HEAD.match(answer) if answer and not answer.rstrip().endswith("?") else None
+    if topic is None or m is None or not verbless(m["head"]) or \
+            re.match(r"(?:yes|yeah|yep|no|nope|nah|maybe|not)\b", answer, re.I):
+        return None
+    return topic, answer
+
+
 def _lowered(value: str) -> str:
     """A value opening a sentence, its capital kept only where it may be a name."""
     first = value.split()[0] if value.split() else ""
@@ -202,15 +235,17 @@ def topic_answered(sentences: Sequence[str], who: str) -> list[str]:
     out: list[str] = []
     k = 0
     while k < len(sentences):
-        topic = _topic(sentences[k]) if k + 1 < len(sentences) else None
-        answer = _opened(sentences[k + 1]) if topic else ""
-        m = _HEAD.match(answer) if answer and not answer.rstrip().endswith("?") else None
-        if topic and m and verbless(m["head"]) and \
-                not re.match(r"(?:yes|yeah|yep|no|nope|nah|maybe|not)\b", answer, re.I):
-            verb = "are" if re.search(r"[^s's]s$", topic) and not topic[:1].isupper() or \
-                re.search(r"\band\b", topic) else "is"
-            if topic.startswith(("My ", "Our ", "The ")):
-                verb = "are" if re.search(r"[^s']s$", topic) else "is"
+        found = _answered(sentences, k)
+        if found is not None:
+            topic, answer = found
+            verb = "are" if re.search(r"[^s']s$", topic) or re.search(r"\band\b", topic) \
+                else "is"
+            if _unsaid(topic, answer):
+                # "My sister? Manchester now": where she is, what she does or who she is,
+                # the answer does not say (:func:`told_alone` keeps it as said, hers)
+                out.append(sentences[k])
+                k += 1
+                continue
             out.append(f"{topic} {verb} {_lowered(answer)}")
             k += 2
             continue
@@ -219,18 +254,32 @@ def topic_answered(sentences: Sequence[str], who: str) -> list[str]:
     return out
 
 
-def _frame(content: str, who: str) -> tuple[str, list[str], str] | None:
-    """A one-fact memory of the speaker's own as its verb, the words that open its value
-    (article, preposition) and its value ("Sam lives in Leeds": "lives", ["in"], "Leeds"),
-    or None: another's fact ("Sam's sister ..."), a past, a possession, several sentences."""
-    if not content.startswith(who + " "):
+#: A frame: who says it ("I", "My son"), its verb, the words opening its value, its value.
+Frame = tuple[str, str, list[str], str]
+
+
+def _frame(content: str, who: str) -> Frame | None:
+    """A one-fact memory of the speaker's (or of a person of theirs: "Sam's son is 18
+    months") as its subject in the speaker's words, its verb, the words that open its value
+    (article, preposition) and its value ("Sam lives in Leeds": "I", "lives", ["in"],
+    "Leeds"), or None: a past, several sentences, a statement of no present verb."""
+    subject = "I"
+    if content.startswith(who + "'s "):
+        m = re.match(rf"{re.escape(who)}'s\s+((?:[a-z][\w-]*\s+){{0,1}}[a-z][\w-]*"
+                     r"(?:\s+(?-i:[A-Z])\w+)?)\s+(?=(?:is|[a-z]+s)\s)", content)
+        if m is None or not any(w in PEOPLE for w in m[1].lower().split()):
+            return None     # "Sam's favourite film is Jaws": the rules key it as said
+        subject, said = f"My {m[1]}", content[m.end():]
+    elif content.startswith(who + " "):
+        said = content[len(who) + 1:]
+    else:
         return None
-    said = content[len(who) + 1:].strip().rstrip(".")
+    said = said.strip().rstrip(".")
     if not said or re.search(r"[.!?]\s", said) or len(said.split()) > 12:
         return None
     words = said.split()
     verb = words[0]
-    if not (verb == "is" or re.fullmatch(r"[a-z]+s", verb)) or verb in ("has", "was"):
+    if not (verb == "is" or re.fullmatch(r"[a-z]+s", verb)) or verb == "was":
         return None
     body = words[1:]
     opens: list[str] = []
@@ -238,7 +287,7 @@ def _frame(content: str, who: str) -> tuple[str, list[str], str] | None:
         opens.append(body.pop(0))
     if not body:
         return None
-    return verb, opens, _TIME_TAIL.sub("", " ".join(body)) or " ".join(body)
+    return subject, verb, opens, _TIME_TAIL.sub("", " ".join(body)) or " ".join(body)
 
 
 #: How often or when, closing a memory's value ("green tea every morning", "five-a-side
@@ -261,8 +310,8 @@ def _unit(vectors: Any) -> np.ndarray:
     return unit
 
 
-def _meant(head: str, value: str, frames: list[tuple[str, tuple[str, list[str], str]]],
-           who: str, embedder: Embedder) -> tuple[str, list[str], str] | None:
+def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
+           embedder: Embedder) -> Frame | None:
     """The frame of the one memory the fragment answers (module docstring, 2), or None."""
     from .profile import profiles
     found = profiles([head] + [content for content, _ in frames], who, embedder)
@@ -270,8 +319,8 @@ def _meant(head: str, value: str, frames: list[tuple[str, tuple[str, list[str], 
     if said.scores is None:
         return None
     best = float(said.scores.max())
-    vectors = _unit(embedder.embed([value] + [frame[2] for _, frame in frames]))
-    alike: list[tuple[float, tuple[str, list[str], str]]] = []
+    vectors = _unit(embedder.embed([value] + [frame[3] for _, frame in frames]))
+    alike: list[tuple[float, Frame]] = []
     for (_, frame), memory, vector in zip(frames, found[1:], vectors[1:], strict=True):
         if memory.scores is None:
             continue
@@ -291,16 +340,16 @@ def _meant(head: str, value: str, frames: list[tuple[str, tuple[str, list[str], 
     return alike[0][1]
 
 
-def _said_in(frame: tuple[str, list[str], str], fragment: str) -> str:
+def _said_in(frame: Frame, fragment: str) -> str:
     """The fragment said whole in a memory's frame: "On days now, finally" in "works
     nights" is "I work on days now, finally"."""
-    verb, opens, _ = frame
+    subject, verb, opens, _ = frame
     first = fragment.split()[0].lower() if fragment.split() else ""
     core = re.sub(r"^(?:\w+ly|just|still)\s+", "", fragment, flags=re.I)
     if _PREPOSITION.match(core):
         opens = []      # the fragment's own preposition ("On days")
     elif _ARTICLE.match(core):
-        if verb != "is" and re.match(r"an?\s", core, re.I) and \
+        if verb not in ("is", "has") and re.match(r"an?\s", core, re.I) and \
                 not any(w.lower() in ("a", "an") for w in opens) and \
                 not re.search(r"\bof\b", core, re.I):     # (not "a bit of German")
             # "Strictly a coffee person now" of "drinks green tea": what the speaker is,
@@ -309,9 +358,12 @@ def _said_in(frame: tuple[str, list[str], str], fragment: str) -> str:
         opens = [w for w in opens if w.lower() not in ("a", "an", "the", "their", "my", "our")]
         if verb == "is":
             opens = []
-    base = "am" if verb == "is" else _base_of(verb)
+    if subject == "I":
+        verb = "am" if verb == "is" else _base_of(verb)
     value = fragment if first in ("a", "an", "the") or first.isdigit() else _lowered(fragment)
-    return " ".join(["I", base, *opens, value])
+    if frame[3][:1].islower() and not first.isdigit():
+        value = value[:1].lower() + value[1:]   # a common noun for one ("nights": "Mornings")
+    return " ".join([subject, verb, *opens, value])
 
 
 def completed(text: str, memories: Iterable[str], who: str,
@@ -325,7 +377,7 @@ def completed(text: str, memories: Iterable[str], who: str,
         return text
     sentences = topic_answered(sentences, who)
     if embedder is not None:
-        frames: list[tuple[str, tuple[str, list[str], str]]] = []
+        frames: list[tuple[str, Frame]] = []
         seen: set[str] = set()
         for content in memories:
             if content not in seen and (frame := _frame(content, who)) is not None:
@@ -335,8 +387,9 @@ def completed(text: str, memories: Iterable[str], who: str,
             body = _opened(sentence)
             m = _HEAD.match(body)
             if not frames or m is None or body.rstrip().endswith("?") or \
-                    not _NOW.search(body) or not verbless(m["head"]):
-                continue
+                    not _NOW.search(body) or not verbless(m["head"]) or \
+                    k and _answered(sentences, k - 1) is not None:
+                continue    # (the answer to a topic of another's: "My sister? Leeds now")
             value = _value(m["head"])
             if not value or not _writes_nothing(sentence, who):
                 continue
@@ -371,7 +424,15 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
     the turn has none. For a turn that writes nothing otherwise: what is told in passing
     is kept as said, and replaces nothing (it names no attribute)."""
     names = {n.lower() for o in others for n in o.split()} | {w.lower() for w in who.split()}
-    for sentence in split_sentences(text):
+    said = list(split_sentences(text))
+    for k in range(len(said)):
+        if (found := _answered(said, k)) is not None and _unsaid(*found):
+            # "My sister? Manchester now, loves it": "Ana's sister: Manchester now, ..."
+            owner = re.sub(r"^(?:My|Our)\s", f"{who}'s ", found[0])
+            answer = found[1].rstrip()
+            return f"{owner}: {answer}{'' if answer.endswith(('.', '!')) else '.'}", \
+                f"{said[k]} {said[k + 1]}"
+    for sentence in said:
         body = _opened(sentence)
         m = _HEAD.match(body)
         if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
