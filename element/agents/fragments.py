@@ -436,7 +436,7 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
         body = _opened(sentence)
         m = _HEAD.match(body)
         if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
-                body != sentence.strip():
+                body != sentence.strip() or _APPRAISED.search(body):
             continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
         if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON
                for w in _words(_expanded(body))
@@ -458,4 +458,56 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
             continue
         said = body.rstrip()
         return f"{who}: {said}{'' if said.endswith(('.', '!')) else '.'}", sentence
+    return None
+
+
+#: The second person: a sentence about the listener is theirs, not the speaker's news.
+_SECOND = re.compile(r"\b(?:you|your|yours|yourself|u|ya)\b", re.I)
+#: A sentence opening on what was said or shown before ("That bowl is ...", "It was ...").
+_POINTING = re.compile(r"^(?:that|this|those|these|it|they|he|she|such|so)\b", re.I)
+#: An appraisal of a thing ("... sounds cool", "... looks great", "... is worth it").
+_APPRAISED = re.compile(r"\b(?:sounds?|looks?|seems?|worth\s+it)\b", re.I)
+#: A name called at the end of a sentence ("..., Mel!").
+_VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]*[.!]*$")
+#: At most this many words in a statement kept as said (a story is an episode's).
+PLAIN_WORDS = 30
+
+
+def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[str],
+                 embedder: Embedder | None) -> tuple[str, str] | None:
+    """A turn's statement that names a value (a name, a number) and that the
+    profile bank reads clearly as answering an attribute the speaker has a one-fact memory
+    of (``profile.py``: "Her cousin Lily turned five at the weekend" of "my daughter Freya
+    is four": an age), kept as said in the speaker's name, and its sentence; None when the
+    turn has none. For a turn that writes nothing otherwise (no "I" in it, say): what is
+    told of that attribute is kept, and replaces nothing."""
+    if embedder is None:
+        return None
+    names = {n.lower() for o in others for n in o.split()} | {w.lower() for w in who.split()}
+    said: list[str] = []
+    for sentence in split_sentences(text):
+        body = _opened(sentence).rstrip()
+        words = _words(body)
+        if body.endswith(("?", "!")) or _SECOND.search(body) or _APPRAISED.search(body) or \
+                not 4 <= len(words) <= PLAIN_WORDS or _POINTING.match(body):
+            continue    # (what the other shared, pointed at: "That bowl is awesome, Mel!")
+        # (a name called at the end, "..., Mel!", is the listener's: no value)
+        told = _VOCATIVE.sub("", body)
+        named = [n for n in _NAMES.findall(" " + told[len(words[0]):])
+                 if n.lower().removesuffix("'s") not in names and
+                 not any(o.startswith(n.lower()) for o in names)]
+        if named:
+            said.append(body)
+    held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
+    if not said or not held:
+        return None
+    from .profile import profiles
+    try:
+        found = profiles(said + held, who, embedder)
+    except Exception:   # a failing model keeps nothing
+        return None
+    kept = {p.attribute.name for p in found[len(said):] if p.attribute is not None}
+    for sentence, profile in zip(said, found, strict=False):
+        if profile.attribute is not None and profile.attribute.name in kept:
+            return f"{who}: {sentence}{'' if sentence.endswith(('.', '!')) else '.'}", sentence
     return None

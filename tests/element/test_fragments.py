@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.fragments import completed, told_alone, topic_answered, verbless
+from element.agents.fragments import (completed, told_alone, told_plainly, topic_answered,
+                                     verbless)
 
 from tests.element.speaker import current, open_store, tell, tell_after
 
@@ -164,3 +165,30 @@ def test_a_fragment_told_in_passing_is_kept_and_replaces_nothing(store: Any) -> 
     now = current(store)
     assert "Croydon" in now and "Cornwall" in now
     assert tell(store, "Cornwall for half-term, glorious sunsets.") != ["add"]    # a repeat
+
+
+# -- a statement of an attribute the speaker has a memory of, kept as said ----------------
+
+def test_a_plain_statement_of_a_remembered_attribute_is_kept_as_said(model: Any) -> None:
+    found = told_plainly("Her cousin Olly turned six at the weekend.", "Ana", [],
+                         ["Ana's son Rafe is five", "Ana lives in Croydon"], model)
+    assert found is not None and found[0] == "Ana: Her cousin Olly turned six at the weekend."
+
+
+@pytest.mark.parametrize("text", [
+    "That bowl is awesome, Maria!",                  # the other's thing, appraised
+    "The Name of the Rose sounds cool.",
+    "Did Olly turn six at the weekend?",             # a question
+    "Olly turned six, did you know?",
+    "Your cousin Olly turned six at the weekend.",   # about the listener's
+    "Haven't talked in a few days.",                 # no value named
+])
+def test_chat_is_not_kept_as_said(model: Any, text: str) -> None:
+    assert told_plainly(text, "Ana", ["Maria"], ["Ana's son Rafe is five"], model) is None
+
+
+def test_without_a_memory_of_its_attribute_nothing_is_kept(model: Any) -> None:
+    assert told_plainly("Her cousin Olly turned six at the weekend.", "Ana", [],
+                        ["Ana lives in Croydon"], model) is None
+    assert told_plainly("Her cousin Olly turned six at the weekend.", "Ana", [],
+                        ["Ana's son Rafe is five"], None) is None
