@@ -24,8 +24,20 @@ here, as the plain statement would be, before the rules read the turn:
 Only sentences that write nothing as they are (no keyed rule reads them, no episode scores
 them) are completed, so a statement the rules already read is read as before. A value told
 with no word of the present ("Bristol for the weekend", "Hire car in Spain: a tiny Fiat")
-is left as said: a visit or a loan is no new value. General: sentence shape (no verb, no
-subject, a short noun phrase), the bank and the speaker's memories; no word of any case.
+is not completed: a visit or a loan is no new value. Of an unprompted turn that writes
+nothing at all, two more are kept as said, in the speaker's name, replacing nothing:
+
+3. **A fragment told alone** naming a value (:func:`told_alone`: "Gethin: Bristol for the
+   weekend, lovely weather."), and a person's topic whose answer does not say how it is
+   theirs ("My sister? Manchester now": "Ana's sister: Manchester now").
+4. **A statement of a remembered attribute** with no "I" in it (:func:`told_plainly`: "Her
+   cousin Lily turned five at the weekend" of "my daughter Freya is four"): one naming a
+   value that the bank reads clearly as the attribute of one of the speaker's one-fact
+   memories.
+
+General: sentence shape (no verb, no subject, a short noun phrase), the bank and the
+speaker's memories; no word of any case. Precision is LoCoMo's: no reaction, appraisal,
+question, listener's name or sentence pointing back is kept.
 """
 
 from __future__ import annotations
@@ -42,12 +54,14 @@ from .episode_words import ADVERBS, GENERIC, PAST, STOP
 from .dates import time_phrase
 from .sentences import split_sentences
 from .slots import PEOPLE
-from .spoken import LEAD, _maybe_name
-from .spoken import APOS
+from .episodes import episode
+from .profile import profiles
+from .rules import extract
+from .spoken import APOS, LEAD, _EXPAND, _maybe_name
 from .texted import PRESENT_VERBS, _base_of
 
-__all__ = ["completed", "topic_answered", "verbless", "VALUE_MIN", "VALUE_MARGIN",
-           "FRAGMENT_GAP"]
+__all__ = ["completed", "told_alone", "told_plainly", "topic_answered", "verbless",
+           "VALUE_MIN", "VALUE_MARGIN", "FRAGMENT_GAP", "PLAIN_WORDS"]
 
 #: The least cosine of the fragment's value phrase with the memory's (the store's model):
 #: "York" / "Leeds" .46, "On days" / "nights" .49, "Apple convert" / "an Android phone"
@@ -103,7 +117,6 @@ def _words(text: str) -> list[str]:
 def _expanded(text: str) -> str:
     """``text`` with its contractions written out, as ``spoken.clean`` writes them (no
     subject restored: "Paramedic" stays a fragment)."""
-    from .spoken import _EXPAND
     text = text.translate(APOS)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
@@ -156,8 +169,6 @@ def _opened(sentence: str) -> str:
 
 def _writes_nothing(sentence: str, who: str) -> bool:
     """Whether the rules read nothing in ``sentence`` alone: no keyed statement, no episode."""
-    from .episodes import episode
-    from .rules import extract
     return not extract(sentence, 0, who) and episode(sentence, who) is None
 
 
@@ -313,7 +324,6 @@ def _unit(vectors: Any) -> np.ndarray:
 def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
            embedder: Embedder) -> Frame | None:
     """The frame of the one memory the fragment answers (module docstring, 2), or None."""
-    from .profile import profiles
     found = profiles([head] + [content for content, _ in frames], who, embedder)
     said = found[0]
     if said.scores is None:
@@ -372,8 +382,7 @@ def completed(text: str, memories: Iterable[str], who: str,
     asked and answered (:func:`topic_answered`), a bare value said to hold now in the frame
     of the one memory it answers (module docstring); unchanged otherwise."""
     sentences = list(split_sentences(text))
-    if not sentences or not any(verbless(_HEAD.match(_opened(s)).group("head"))
-                                for s in sentences if _HEAD.match(_opened(s))):
+    if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
         return text
     sentences = topic_answered(sentences, who)
     if embedder is not None:
@@ -456,8 +465,8 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
                           r"tonight|today|tomorrow)\b", head, re.I))
         if not (named or opens_named) or not content or first.lower() in GENERIC:
             continue
-        said = body.rstrip()
-        return f"{who}: {said}{'' if said.endswith(('.', '!')) else '.'}", sentence
+        kept = body.rstrip()
+        return f"{who}: {kept}{'' if kept.endswith(('.', '!')) else '.'}", sentence
     return None
 
 
@@ -501,7 +510,6 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
     held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
     if not said or not held:
         return None
-    from .profile import profiles
     try:
         found = profiles(said + held, who, embedder)
     except Exception:   # a failing model keeps nothing
