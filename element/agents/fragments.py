@@ -465,9 +465,16 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
                           r"tonight|today|tomorrow)\b", head, re.I))
         if not (named or opens_named) or not content or first.lower() in GENERIC:
             continue
+        if re.search(r"\bnow\b", head, re.I) and not _SINCE.search(body):
+            continue    # "Lunch at Dishoom now": the moment, not what holds (``fragment_now``)
         kept = body.rstrip()
         return f"{who}: {kept}{'' if kept.endswith(('.', '!')) else '.'}", sentence
     return None
+
+
+#: What says "now" is a state held, not the moment: a start, a habit.
+_SINCE = re.compile(r"\b(?:since|as\s+of|these\s+days|nowadays|every|each|once|twice|"
+                    r"a\s+week|a\s+month|a\s+day|on\s+\w+days|at\s+weekends)\b", re.I)
 
 
 #: The second person: a sentence about the listener is theirs, not the speaker's news.

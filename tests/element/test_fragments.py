@@ -79,6 +79,7 @@ def test_a_fragment_naming_a_value_is_kept_as_said(text: str, told: str) -> None
     "Thanks, Maria!", "Good luck with the Marathon!", "<3.", "Next Friday works.",
     "Maria, I'm glad you're finding it fun.", "It's a real gift.", "Sounds great.",
     "Gather documents like references.", "Welcome back, Maria!",
+    "Tea at the Ritz now.",                   # "now" alone: the moment, not what holds
 ])
 def test_chat_is_no_fragment_told_alone(text: str) -> None:
     assert told_alone(text, "Ana", ["Maria"]) is None
