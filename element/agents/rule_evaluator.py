@@ -27,6 +27,7 @@ from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .framed import framed
+from .fragments import completed, told_alone, told_plainly
 from .valued import valued
 from .observation import Observation
 from .polarity import ends_another, opposite_change
@@ -179,6 +180,10 @@ class RuleEvaluator:
                 framed(answered(elided(turn.content, asked), asked), asked,
                        [m["content"] for m in pool.memories()] if pool is not None else [], who)
                 if observation.answers_question(i) else turn.content)))
+            # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
+            # whole, from its topic or the memory it answers (``fragments.py``).
+            text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
+                             who, pool.embedder() if pool is not None else None)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),
@@ -241,6 +246,16 @@ class RuleEvaluator:
             if told is None:
                 more = continued(observation, i, pool, theirs) \
                     if pool is not None and not keyed and not changes else None
+                # Nothing else told, unprompted: a fragment naming a value, or a statement
+                # of an attribute the speaker has a memory of, kept as said (``fragments``).
+                alone = (told_alone(text, who, observation.others(i)) or
+                         told_plainly(text, who, observation.others(i),
+                                      [m["content"] for m in pool.memories()] if pool else [],
+                                      pool.embedder() if pool is not None else None)) \
+                    if not keyed and not changes and more is None and \
+                    not observation.answers_question(i) else None
+                if alone is not None:
+                    more = Candidate("fact", alone[0], None, i, source=alone[1])
                 found.extend(keyed + changes + ([more] if more else []))
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")

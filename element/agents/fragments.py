@@ -1,0 +1,528 @@
+"""Fragments: a newer value told with no verb and no subject, said whole (issue 23: the
+largest bucket of newer statements missed on unseen cases wrote nothing at all).
+
+People tell news as they talk, not as a form wants it: "York these days, since the
+spring", "Liverpool all the way these days" (of "supports Everton"), "On days now,
+finally" (of "works nights"), "Favourite film? Paddington 2, no contest", "My husband?
+Paramedic". Read as it is, such a sentence has no subject and no verb: no rule keys it,
+no episode scores it (it names no "I"), and nothing is written. Two shapes are said whole
+here, as the plain statement would be, before the rules read the turn:
+
+1. **A topic asked, then answered** by the speaker themself ("Favourite film? Paddington
+   2."): the topic, a short noun phrase asked alone, is the subject; the answer, a verbless
+   fragment, its value: "My favourite film is Paddington 2." A topic naming a person of the
+   speaker's ("My husband? Paramedic") makes that person's fact, never the speaker's.
+2. **A bare value said to hold now** ("now", "these days", "nowadays", "since ...", "as of
+   ..."), completed from the memory it answers: the speaker's own one-fact memory (of the
+   same subject, "<who> <verb>s ...") whose attribute the fragment is about by meaning (the
+   profile bank, ``profile.py``: among the fragment's best answers is the memory's own
+   attribute) and whose value is alike in kind (their value phrases alike, by the store's
+   model). The memory's verb and preposition frame the new value: "On days now" with
+   "Sam works nights" is "I work on days now". No memory clearly meant (none, or two alike):
+   left as said.
+
+Only sentences that write nothing as they are (no keyed rule reads them, no episode scores
+them) are completed, so a statement the rules already read is read as before. A value told
+with no word of the present ("Bristol for the weekend", "Hire car in Spain: a tiny Fiat")
+is not completed: a visit or a loan is no new value. Of an unprompted turn that writes
+nothing at all, two more are kept as said, in the speaker's name, replacing nothing:
+
+3. **A fragment told alone** naming a value (:func:`told_alone`: "Gethin: Bristol for the
+   weekend, lovely weather."), and a person's topic whose answer does not say how it is
+   theirs ("My sister? Manchester now": "Ana's sister: Manchester now").
+4. **A statement of a remembered attribute** with no "I" in it (:func:`told_plainly`: "Her
+   cousin Lily turned five at the weekend" of "my daughter Freya is four"): one naming a
+   value that the bank reads clearly as the attribute of one of the speaker's one-fact
+   memories.
+
+General: sentence shape (no verb, no subject, a short noun phrase), the bank and the
+speaker's memories; no word of any case. Precision is LoCoMo's: no reaction, appraisal,
+question, listener's name or sentence pointing back is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from index import ATTRIBUTES, Embedder
+
+from .episode_words import ADVERBS, GENERIC, PAST, STOP
+from .dates import time_phrase
+from .sentences import split_sentences
+from .slots import PEOPLE
+from .episodes import episode
+from .profile import profiles
+from .rules import extract
+from .spoken import APOS, LEAD, _EXPAND, _maybe_name
+from .texted import PRESENT_VERBS, _base_of
+
+__all__ = ["completed", "told_alone", "told_plainly", "topic_answered", "verbless",
+           "VALUE_MIN", "VALUE_MARGIN", "FRAGMENT_GAP", "PLAIN_WORDS"]
+
+#: The least cosine of the fragment's value phrase with the memory's (the store's model):
+#: "York" / "Leeds" .46, "On days" / "nights" .49, "Apple convert" / "an Android phone"
+#: .27; a value of another kind stays lower ("York" / "a postman" .21, "Liverpool all the
+#: way" / "a nurse" .07).
+VALUE_MIN = 0.25
+#: How much better than the next memory the one meant must be alike in value.
+VALUE_MARGIN = 0.05
+#: How far below its best answer to the bank the fragment may answer the memory's own
+#: attribute ("Liverpool all the way these days": sport .43, fandom .36 of "supports
+#: Everton"; residence .27, of "lives in Leeds", too far).
+FRAGMENT_GAP = 0.1
+#: The least answer of the fragment to the memory's attribute.
+FRAGMENT_MIN = 0.18
+#: How near its own best a memory's answer must be for that attribute to be the memory's
+#: (a memory may answer two at once: "works as a postman", job and commute).
+MEMORY_GAP = 0.03
+#: The least best answer of a memory to the bank: a memory of no attribute frames nothing.
+MEMORY_MIN = 0.28
+#: At most this many words in a fragment's first clause (its value and its time).
+MAX_WORDS = 8
+
+#: Words no verbless fragment has: the forms of "be", "have", "do", the modals, the
+#: pronouns of a clause, the words that ask.
+_CLAUSE = frozenset("""is are was were be been am 's has have had do does did will would can
+could should shall may might must i you he she it we they me him her us them this that
+there here what who how why where when which your yours yourself myself ourselves let
+not n't""".split())
+#: What says a value holds now: the present, a start.
+_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since\s+\w+|"
+                  r"as\s+of\s+\w+)\b", re.I)
+#: The words of time and manner around a value, not part of it.
+_NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|at\s+the\s+moment|"
+                        r"again|too|also|"
+                        r"as\s+well|at\s+last|(?:since|as\s+of|from)\s+.*$)", re.I)
+#: Words that may open a sentence before its fragment ("And a bit of German too").
+_OPENING = re.compile(r"^(?:and|but|so|plus|oh|well|honestly|anyway)\b[\s,]*", re.I)
+#: The first clause of a sentence: up to a comma, a semicolon, a colon or a dash.
+_HEAD = re.compile(r"^(?P<head>[^,;:()]+?)(?P<rest>\s*(?:[,;:(]|\s[-–—]\s).*)?$", re.S)
+#: Where the value of a memory opens after its verb: its article, preposition, possessive.
+_OPENS = frozenset("a an the at in for with to on from as into their my our".split())
+_ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
+_PREPOSITION = re.compile(r"^(?:at|in|on|for|with|to|from|into|as|by|off)\s", re.I)
+_WORD = re.compile(r"[A-Za-z][\w'&-]*|\d+")
+#: A topic asked alone: a short noun phrase ("Favourite film?", "My husband?", "Ava?").
+_TOPIC = re.compile(r"^(?:(?P<det>my|our|the)\s+)?(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3})$", re.I)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _expanded(text: str) -> str:
+    """``text`` with its contractions written out, as ``spoken.clean`` writes them (no
+    subject restored: "Paramedic" stays a fragment)."""
+    text = text.translate(APOS)
+    for pattern, repl in _EXPAND:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def verbless(clause: str) -> bool:
+    """Whether ``clause`` is a verbless fragment: at most ``MAX_WORDS`` words, none a form of
+    "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
+    least."""
+    clause = _expanded(clause)      # contractions written out ("It's": "It is")
+    when = time_phrase(clause)
+    if when:
+        clause = clause.replace(when, " ")   # "this week", "last night": when, no clause
+    if _VERB_S.search(clause):
+        return False    # "Life's all about ...", "Mental health's a priority": "is"
+    words = [w.lower() for w in _words(clause)]
+    if not words or len(words) > MAX_WORDS:
+        return False
+    # (a word after an article is a noun: "a bit of German", "the fed-up crowd")
+    if any(w in _CLAUSE or w.endswith("n't") or
+           (w in PAST or w.endswith("ed") and len(w) > 4) and
+           not (k and words[k - 1] in ("a", "an", "the"))
+           for k, w in enumerate(words)):
+        return False
+    # (a word of reaction alone names nothing, "Amazing now"; beside a preposition or an
+    # article it is a noun, "On days now")
+    said = _words(_NOT_VALUE.sub(" ", clause).lower())
+    return any(w not in _FUNCTION and w not in ADVERBS and (len(w) > 2 or w.isdigit()) and
+               (w not in GENERIC or k and said[k - 1] in _FUNCTION)
+               for k, w in enumerate(said))
+
+
+#: A noun and "'s" in a clause's first words, not after a preposition ("at Luca's"): "is".
+_VERB_S = re.compile(r"^(?:[\w-]+\s+){0,2}?(?<!\bat\s)(?<!\bto\s)(?<!\bfrom\s)(?<!\bin\s)"
+                     r"[\w-]+'s\s+(?-i:[a-z])", re.I)
+
+
+#: The small words of a noun phrase, and of time, that name nothing by themselves.
+_FUNCTION = frozenset("""a an the of on in at to for with and or by from as so too also just
+still very really now nowadays these those all way bit lot more most much""".split())
+
+
+def _opened(sentence: str) -> str:
+    """``sentence`` without the interjections and the linking word it opens on."""
+    lead = LEAD.match(sentence)
+    body = sentence[lead.end():] if lead else sentence
+    return _OPENING.sub("", body).strip()
+
+
+def _writes_nothing(sentence: str, who: str) -> bool:
+    """Whether the rules read nothing in ``sentence`` alone: no keyed statement, no episode."""
+    return not extract(sentence, 0, who) and episode(sentence, who) is None
+
+
+def _topic(sentence: str) -> str | None:
+    """The topic a sentence asks alone ("Favourite film?" -> "My favourite film", "My
+    husband?" -> "My husband", "Ava?" -> "Ava"), or None: a question that asks something
+    else ("Really?", "Guess what?", "How are you?")."""
+    text = _opened(sentence.strip())
+    if not text.endswith("?"):
+        return None
+    text = text.rstrip("?!. ").strip()
+    m = _TOPIC.match(text)
+    if m is None:
+        return None
+    words = [w.lower() for w in _words(m["np"])]
+    if not words or any(w in _CLAUSE or w in PAST or w.endswith(("ly", "ing")) or
+                        w in GENERIC or w in ADVERBS for w in words):
+        return None
+    if not m["det"] and all(w in STOP for w in words):
+        return None
+    first = m["np"].split()[0]
+    if m["det"]:
+        det = m["det"].lower()
+        return ("My" if det == "my" else det.capitalize()) + " " + m["np"]
+    if first[:1].isupper() and _maybe_name(first) and \
+            all(w[:1].isupper() for w in m["np"].split()):
+        return m["np"]      # a name ("Ava", "Leeds United")
+    return "My " + m["np"][:1].lower() + m["np"][1:]
+
+
+def _person(topic: str) -> bool:
+    """Whether a topic names a person (or a pet) of the speaker's: a word of kin or of a
+    role ("my sister", "our vet"), or a name ("Ava")."""
+    words = [w.lower().removesuffix("'s") for w in _words(topic)]
+    return any(w in PEOPLE for w in words) or not topic.startswith(("My ", "Our ", "The "))
+
+
+def _unsaid(topic: str, answer: str) -> bool:
+    """Whether an answer to a topic naming a person leaves unsaid how it is theirs: not a
+    number (an age) nor a noun with its article (a role: "A GP in town")."""
+    opening = _words(answer)[0] if _words(answer) else ""
+    return _person(topic) and not (re.match(r"an?\s|\d", answer, re.I) or
+                                   bool(_NUMBER_WORD.match(opening)))
+
+
+def _answered(sentences: Sequence[str], k: int) -> tuple[str, str] | None:
+    """The topic sentence ``k`` asks alone and the verbless answer after it, if so."""
+    topic = _topic(sentences[k]) if k + 1 < len(sentences) else None
+    answer = _opened(sentences[k + 1]) if topic else ""
+    m = _HEAD.match(answer) if answer and not answer.rstrip().endswith("?") else None
+    if topic is None or m is None or not verbless(m["head"]) or \
+            re.match(r"(?:yes|yeah|yep|no|nope|nah|maybe|not)\b", answer, re.I):
+        return None
+    return topic, answer
+
+
+def _lowered(value: str) -> str:
+    """A value opening a sentence, its capital kept only where it may be a name."""
+    first = value.split()[0] if value.split() else ""
+    if not first or first.isdigit() or (first[:1].isupper() and _maybe_name(first) and
+                                        not _NUMBER_WORD.match(first)):
+        return value
+    return value[:1].lower() + value[1:]
+
+
+_NUMBER_WORD = re.compile(r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                          r"twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+                          r"ninety)(?:-\w+)?$", re.I)
+
+
+def topic_answered(sentences: Sequence[str], who: str) -> list[str]:
+    """``sentences`` with each topic asked alone and answered by the next sentence, a
+    verbless fragment ("Favourite film? Paddington 2, no contest."), said as one statement
+    ("My favourite film is Paddington 2, no contest.")."""
+    out: list[str] = []
+    k = 0
+    while k < len(sentences):
+        found = _answered(sentences, k)
+        if found is not None:
+            topic, answer = found
+            verb = "are" if re.search(r"[^s']s$", topic) or re.search(r"\band\b", topic) \
+                else "is"
+            if _unsaid(topic, answer):
+                # "My sister? Manchester now": where she is, what she does or who she is,
+                # the answer does not say (:func:`told_alone` keeps it as said, hers)
+                out.append(sentences[k])
+                k += 1
+                continue
+            out.append(f"{topic} {verb} {_lowered(answer)}")
+            k += 2
+            continue
+        out.append(sentences[k])
+        k += 1
+    return out
+
+
+#: A frame: who says it ("I", "My son"), its verb, the words opening its value, its value.
+Frame = tuple[str, str, list[str], str]
+
+
+def _frame(content: str, who: str) -> Frame | None:
+    """A one-fact memory of the speaker's (or of a person of theirs: "Sam's son is 18
+    months") as its subject in the speaker's words, its verb, the words that open its value
+    (article, preposition) and its value ("Sam lives in Leeds": "I", "lives", ["in"],
+    "Leeds"), or None: a past, several sentences, a statement of no present verb."""
+    subject = "I"
+    if content.startswith(who + "'s "):
+        m = re.match(rf"{re.escape(who)}'s\s+((?:[a-z][\w-]*\s+){{0,1}}[a-z][\w-]*"
+                     r"(?:\s+(?-i:[A-Z])\w+)?)\s+(?=(?:is|[a-z]+s)\s)", content)
+        if m is None or not any(w in PEOPLE for w in m[1].lower().split()):
+            return None     # "Sam's favourite film is Jaws": the rules key it as said
+        subject, said = f"My {m[1]}", content[m.end():]
+    elif content.startswith(who + " "):
+        said = content[len(who) + 1:]
+    else:
+        return None
+    said = said.strip().rstrip(".")
+    if not said or re.search(r"[.!?]\s", said) or len(said.split()) > 12:
+        return None
+    words = said.split()
+    verb = words[0]
+    if not (verb == "is" or re.fullmatch(r"[a-z]+s", verb)) or verb == "was":
+        return None
+    body = words[1:]
+    opens: list[str] = []
+    while body and body[0].lower() in _OPENS:
+        opens.append(body.pop(0))
+    if not body:
+        return None
+    return subject, verb, opens, _TIME_TAIL.sub("", " ".join(body)) or " ".join(body)
+
+
+#: How often or when, closing a memory's value ("green tea every morning", "five-a-side
+#: on Mondays"): no part of the value compared.
+_TIME_TAIL = re.compile(r"\s+(?:every|each|once|twice|daily|weekly|on\s+\w+days|at\s+weekends|"
+                        r"in\s+the\s+(?:morning|evening|afternoon)s?|at\s+night)\b.*$", re.I)
+
+
+def _value(head: str) -> str:
+    """What a fragment's first clause names, its words of time and manner left out."""
+    value = _NOT_VALUE.sub(" ", head)
+    words = [w for w in value.split() if not (w.lower().endswith("ly") and len(w) > 4)
+             and w.lower() not in ("just", "still", "strictly", "definitely", "all")]
+    return " ".join(words).strip(" ,.!")
+
+
+def _unit(vectors: Any) -> np.ndarray:
+    matrix: np.ndarray = np.asarray(vectors, dtype=np.float32)
+    unit: np.ndarray = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
+    return unit
+
+
+def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
+           embedder: Embedder) -> Frame | None:
+    """The frame of the one memory the fragment answers (module docstring, 2), or None."""
+    found = profiles([head] + [content for content, _ in frames], who, embedder)
+    said = found[0]
+    if said.scores is None:
+        return None
+    best = float(said.scores.max())
+    vectors = _unit(embedder.embed([value] + [frame[3] for _, frame in frames]))
+    alike: list[tuple[float, Frame]] = []
+    for (_, frame), memory, vector in zip(frames, found[1:], vectors[1:], strict=True):
+        if memory.scores is None:
+            continue
+        top = float(memory.scores.max())
+        if top < MEMORY_MIN:
+            continue
+        own = [i for i in range(len(ATTRIBUTES)) if float(memory.scores[i]) >= top - MEMORY_GAP]
+        if not any(float(said.scores[i]) >= max(best - FRAGMENT_GAP, FRAGMENT_MIN)
+                   for i in own):
+            continue
+        cosine = float(vectors[0] @ vector)
+        if cosine >= VALUE_MIN:
+            alike.append((cosine, frame))
+    alike.sort(key=lambda a: -a[0])
+    if not alike or len(alike) > 1 and alike[0][0] - alike[1][0] < VALUE_MARGIN:
+        return None
+    return alike[0][1]
+
+
+def _said_in(frame: Frame, fragment: str) -> str:
+    """The fragment said whole in a memory's frame: "On days now, finally" in "works
+    nights" is "I work on days now, finally"."""
+    subject, verb, opens, _ = frame
+    first = fragment.split()[0].lower() if fragment.split() else ""
+    core = re.sub(r"^(?:\w+ly|just|still)\s+", "", fragment, flags=re.I)
+    if _PREPOSITION.match(core):
+        opens = []      # the fragment's own preposition ("On days")
+    elif _ARTICLE.match(core):
+        if verb not in ("is", "has") and re.match(r"an?\s", core, re.I) and \
+                not any(w.lower() in ("a", "an") for w in opens) and \
+                not re.search(r"\bof\b", core, re.I):     # (not "a bit of German")
+            # "Strictly a coffee person now" of "drinks green tea": what the speaker is,
+            # a noun with an article where the memory's value has none
+            verb = "is"
+        opens = [w for w in opens if w.lower() not in ("a", "an", "the", "their", "my", "our")]
+        if verb == "is":
+            opens = []
+    if subject == "I":
+        verb = "am" if verb == "is" else _base_of(verb)
+    value = fragment if first in ("a", "an", "the") or first.isdigit() else _lowered(fragment)
+    if frame[3][:1].islower() and not first.isdigit():
+        value = value[:1].lower() + value[1:]   # a common noun for one ("nights": "Mornings")
+    return " ".join([subject, verb, *opens, value])
+
+
+def completed(text: str, memories: Iterable[str], who: str,
+              embedder: Embedder | None) -> str:
+    """``text`` (a user turn of ``who``'s) with its verbless fragments said whole: a topic
+    asked and answered (:func:`topic_answered`), a bare value said to hold now in the frame
+    of the one memory it answers (module docstring); unchanged otherwise."""
+    sentences = list(split_sentences(text))
+    if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
+        return text
+    sentences = topic_answered(sentences, who)
+    if embedder is not None:
+        frames: list[tuple[str, Frame]] = []
+        seen: set[str] = set()
+        for content in memories:
+            if content not in seen and (frame := _frame(content, who)) is not None:
+                seen.add(content)
+                frames.append((content, frame))
+        for k, sentence in enumerate(sentences):
+            body = _opened(sentence)
+            m = _HEAD.match(body)
+            if not frames or m is None or body.rstrip().endswith("?") or \
+                    not _NOW.search(body) or not verbless(m["head"]) or \
+                    k and _answered(sentences, k - 1) is not None:
+                continue    # (the answer to a topic of another's: "My sister? Leeds now")
+            value = _value(m["head"])
+            if not value or not _writes_nothing(sentence, who):
+                continue
+            try:
+                frame = _meant(m["head"], value, frames, who, embedder)
+            except Exception:   # a failing model completes nothing: left as said
+                frame = None
+            if frame is not None:
+                sentences[k] = _said_in(frame, m["head"].strip()) + (m["rest"] or "")
+    if sentences == list(split_sentences(text)):
+        return text
+    return " ".join(s if s.rstrip().endswith((".", "!", "?")) else s + "." for s in sentences)
+
+
+#: A fragment told alone that names a value ("Bristol for the weekend, lovely weather",
+#: "Hire car in Spain: a tiny Fiat"): kept as said, in the speaker's name, when nothing else
+#: of the turn is.
+_NAMES = re.compile(r"(?<=\s)(?-i:[A-Z])[\w&'-]+|(?<![<\w])\d")
+
+
+#: The present of the verbs a person's attributes are asked with, and of the irregular
+#: ones, in "-s" ("works", "lives", "goes"): a clause's verb, in a fragment's place.
+_THIRD_PERSON = frozenset(v + ("es" if v.endswith(("s", "sh", "ch", "x", "o")) else "s")
+                          for v in PRESENT_VERBS)
+
+
+def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
+    """A turn's verbless fragment that names a value (a name past its first word, a
+    number, or a name opening it with another word of content: "Bristol for the
+    weekend"), not a question nor a word to the other person, as a memory in the speaker's
+    name ("Gethin: Bristol for the weekend, lovely weather.") and its sentence; None when
+    the turn has none. For a turn that writes nothing otherwise: what is told in passing
+    is kept as said, and replaces nothing (it names no attribute)."""
+    names = {n.lower() for o in others for n in o.split()} | {w.lower() for w in who.split()}
+    said = list(split_sentences(text))
+    for k in range(len(said)):
+        if (found := _answered(said, k)) is not None and _unsaid(*found):
+            # "My sister? Manchester now, loves it": "Ana's sister: Manchester now, ..."
+            owner = re.sub(r"^(?:My|Our)\s", f"{who}'s ", found[0])
+            answer = found[1].rstrip()
+            return f"{owner}: {answer}{'' if answer.endswith(('.', '!')) else '.'}", \
+                f"{said[k]} {said[k + 1]}"
+    for sentence in said:
+        body = _opened(sentence)
+        m = _HEAD.match(body)
+        if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
+                body != sentence.strip() or _APPRAISED.search(body):
+            continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
+        if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON
+               for w in _words(_expanded(body))
+               if w.lower() not in ("not", "that", "this", "here", "there")):
+            continue    # a clause after it ("Maria, I'm glad ...", "Next Friday works")
+        head = m["head"].strip()
+        first = _words(head)[0] if _words(head) else ""
+        named = [n for n in _NAMES.findall(" " + body[len(first):])
+                 if n.lower().removesuffix("'s") not in names]
+        content = [w for w in _words(_NOT_VALUE.sub(" ", head).lower())
+                   if w not in _FUNCTION and w not in GENERIC and w not in ADVERBS and len(w) > 2]
+        # a name opening it, then where or when ("Bristol for the weekend", "Pizza last
+        # night at ..."), not a verb ("Gather documents like ...")
+        opens_named = first[:1].isupper() and _maybe_name(first) and \
+            first.lower() not in names and len(content) >= 2 and \
+            bool(re.match(r"\S+\s+(?:for|in|at|on|with|since|until|till|last|next|this|"
+                          r"tonight|today|tomorrow)\b", head, re.I))
+        if not (named or opens_named) or not content or first.lower() in GENERIC:
+            continue
+        if re.search(r"\bnow\b", head, re.I) and not _SINCE.search(body):
+            continue    # "Lunch at Dishoom now": the moment, not what holds (``fragment_now``)
+        kept = body.rstrip()
+        return f"{who}: {kept}{'' if kept.endswith(('.', '!')) else '.'}", sentence
+    return None
+
+
+#: What says "now" is a state held, not the moment: a start, a habit.
+_SINCE = re.compile(r"\b(?:since|as\s+of|these\s+days|nowadays|every|each|once|twice|"
+                    r"a\s+week|a\s+month|a\s+day|on\s+\w+days|at\s+weekends)\b", re.I)
+
+
+#: The second person: a sentence about the listener is theirs, not the speaker's news.
+_SECOND = re.compile(r"\b(?:you|your|yours|yourself|u|ya)\b", re.I)
+#: A sentence opening on what was said or shown before ("That bowl is ...", "It was ...").
+_POINTING = re.compile(r"^(?:that|this|those|these|it|they|he|she|such|so)\b", re.I)
+#: An appraisal of a thing ("... sounds cool", "... looks great", "... is worth it").
+_APPRAISED = re.compile(r"\b(?:sounds?|looks?|seems?|worth\s+it)\b", re.I)
+#: A name called at the end of a sentence ("..., Mel!").
+_VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]*[.!]*$")
+#: At most this many words in a statement kept as said (a story is an episode's).
+PLAIN_WORDS = 30
+
+
+def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[str],
+                 embedder: Embedder | None) -> tuple[str, str] | None:
+    """A turn's statement that names a value (a name, a number) and that the
+    profile bank reads clearly as answering an attribute the speaker has a one-fact memory
+    of (``profile.py``: "Her cousin Lily turned five at the weekend" of "my daughter Freya
+    is four": an age), kept as said in the speaker's name, and its sentence; None when the
+    turn has none. For a turn that writes nothing otherwise (no "I" in it, say): what is
+    told of that attribute is kept, and replaces nothing."""
+    if embedder is None:
+        return None
+    names = {n.lower() for o in others for n in o.split()} | {w.lower() for w in who.split()}
+    said: list[str] = []
+    for sentence in split_sentences(text):
+        body = _opened(sentence).rstrip()
+        words = _words(body)
+        if body.endswith(("?", "!")) or _SECOND.search(body) or _APPRAISED.search(body) or \
+                not 4 <= len(words) <= PLAIN_WORDS or _POINTING.match(body):
+            continue    # (what the other shared, pointed at: "That bowl is awesome, Mel!")
+        # (a name called at the end, "..., Mel!", is the listener's: no value)
+        told = _VOCATIVE.sub("", body)
+        named = [n for n in _NAMES.findall(" " + told[len(words[0]):])
+                 if n.lower().removesuffix("'s") not in names and
+                 not any(o.startswith(n.lower()) for o in names)]
+        if named:
+            said.append(body)
+    held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
+    if not said or not held:
+        return None
+    try:
+        found = profiles(said + held, who, embedder)
+    except Exception:   # a failing model keeps nothing
+        return None
+    kept = {p.attribute.name for p in found[len(said):] if p.attribute is not None}
+    for sentence, profile in zip(said, found, strict=False):
+        if profile.attribute is not None and profile.attribute.name in kept:
+            return f"{who}: {sentence}{'' if sentence.endswith(('.', '!')) else '.'}", sentence
+    return None
