@@ -1,0 +1,84 @@
+"""A change told as the event that made it, read by what the event's grammar says of its
+thing (``element/agents/begun.py``): a thing got for oneself ("Got myself a Pixel 8"), a
+job begun by its noun ("took a post at", "landed a role at": where one works), being taken
+on in the passive ("got taken on as a paralegal"); and a thing bought beside the one held
+(a watch, earbuds, a games console) read faintly by the bank, which replaces nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from element.agents.begun import POSSESSION_MIN, _possession, begun_result, results
+
+from tests.element.speaker import keeps, open_store, replaces
+
+
+@pytest.fixture(params=["file", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
+    yield from open_store(request, tmp_path, model, "begun_kinds")
+
+
+@pytest.mark.parametrize("clause,result", [
+    # A thing got for oneself or the household: the benefactive between verb and thing.
+    ("Got myself a Google Pixel 8 for my birthday in June", "Ann has a Google Pixel 8"),
+    ("Got us a Kia Sportage in March", "Ann has a Kia Sportage"),
+    ("I bought myself a MacBook Air in the January sales", "Ann has a MacBook Air"),
+    # Another person given the thing: theirs.
+    ("Got my son a Nintendo Switch for Christmas", None),
+    # A job begun, told by its noun: where one works; a course: where one studies.
+    ("Took a post at Whittington Hospital in March", "Ann works at Whittington Hospital"),
+    ("Landed a role at KPMG in the spring", "Ann works at KPMG"),
+    ("Started a new job at Lidl in May", "Ann works at Lidl"),
+    ("Accepted a position with Morrisons in April", "Ann works at Morrisons"),
+    ("Started a new course at Leeds College in September", "Ann studies at Leeds College"),
+    # No job noun: the beginning in its own words, a school's as often as a firm's.
+    ("I started at Deloitte on Monday", "Ann started at Deloitte"),
+    # Taken on, in the passive: a job.
+    ("Got taken on as a paralegal at Irwin Mitchell in June",
+     "Ann works as a paralegal at Irwin Mitchell"),
+    ("I was hired as a shift lead at the Co-op", "Ann works as a shift lead at the Co-op"),
+    # The thing is the subject of a clause that goes on: cut at its verb.
+    ("My first week on the wards at Guy's went better than I feared",
+     "Ann started on the wards at Guy's"),
+])
+def test_what_the_events_grammar_leaves(clause: str, result: str | None) -> None:
+    assert begun_result(clause, "Ann") == result
+
+
+def test_a_second_job_or_a_hire_leaves_no_state() -> None:
+    assert results("Started a Saturday job at the Odeon in March.", "Ann") == []
+    assert results("Hired myself a Transit van on Saturday.", "Ann") == []
+
+
+def test_a_possession_reads_clearly_as_one_kind() -> None:
+    assert _possession(np.array([POSSESSION_MIN + 0.1, 0.3, 0.2], dtype=np.float32))
+    # Faint, or near two kinds at once (a phone and a computer): a thing beside them.
+    assert not _possession(np.array([POSSESSION_MIN - 0.01, 0.2], dtype=np.float32))
+    assert not _possession(np.array([0.40, 0.39, 0.2], dtype=np.float32))
+
+
+@pytest.mark.parametrize("before,after,old,new", [
+    ("I use an iPhone 11.", "Got myself a Google Pixel 8 for my birthday in June.",
+     "iPhone", "Pixel"),
+    ("I work as a nurse at the Royal Free.", "Took a post at Whittington Hospital in March.",
+     "Royal Free", "Whittington"),
+])
+def test_a_thing_got_or_a_job_taken_replaces_the_value_held(
+        store: Any, before: str, after: str, old: str, new: str) -> None:
+    replaces(store, before, after, old, new)
+
+
+@pytest.mark.parametrize("before,after", [
+    ("I use an iPhone 13.", "Bought myself a pair of AirPods in the sales."),
+    ("I drive a Volvo XC60.", "Got myself a Brompton folding bike for the commute in May."),
+    ("I work for Deloitte.", "Took a weekend role at the Red Cross shop in June."),
+    ("I use a Dell laptop.", "Got myself a PlayStation 5 for Christmas."),
+])
+def test_a_thing_beside_the_one_held_or_a_second_role_keeps_both(
+        store: Any, before: str, after: str) -> None:
+    keeps(store, before, after)
