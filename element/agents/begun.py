@@ -87,6 +87,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # Beginning a relation: "started seeing Tom", "began going out with Sam".
     (r"(?:started|began)\s+(?:seeing|dating|going\s+out\s+with)\s+"
      r"(?=(?-i:[A-Z]))", "is dating"),
+    # A couple made: married or engaged to a named person ("Married Oliver in May", "got
+    # engaged to Dominic over Christmas"): one's partner.
+    (r"(?:married|got\s+married\s+to|wed)\s+(?=(?-i:[A-Z]))", "is married to"),
+    (r"(?:got|became|were|was)\s+engaged\s+to\s+(?=(?-i:[A-Z]))", "is engaged to"),
     (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
      r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
     # A home come into: completing or exchanging on it, moving into it, its keys got
@@ -100,7 +104,11 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      "works at"),
     # Joining, registering, enrolling: a member of it, on its books.
     (r"joined(?!\s+(?:in|up|forces|them|him|her|us|me)\b)", "is a member of"),
-    (r"(?:signed\s+(?:up|on)|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)", "is"),
+    (r"(?:signed(?:\s+(?:up|on))?|registered|enrolled|enlisted)\s+(?P<p>with|at|to|for|in|on)",
+     "is"),
+    # A place got on a course or at a university is a place to study, not a home ("got a
+    # place at Durham", "won a place on the Leeds MA").
+    (r"(?:got|won|secured|accepted|took\s+up)\s+(?:a|my|our)\s+place\s+(?P<p>at|on)", "studies at"),
     # Acquiring: the thing held.
     (r"(?:bought|purchased|acquired|inherited|landed|got|picked\s+up|collected|took\s+delivery\s+of|"
      r"opened|"
@@ -135,6 +143,9 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
 #: The noun of a thing begun that names its kind: a job (worked at) or a course (studied).
 _BEGUN_AS = re.compile(r"\b(?:(?P<work>job|role|post|position|placement|contract)|"
                        r"course|degree)\b", re.I)
+
+#: A person's name: its capitalised words ("Oliver", "Mary Jane").
+_NAME_RUN = re.compile(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*")
 
 #: Being given a job, in the passive ("got taken on as", "was hired as"): one works as it.
 _HIRED = re.compile(r"(?:got|was|were|been)\s+(?:taken\s+on|hired|recruited|employed)\b", re.I)
@@ -374,6 +385,10 @@ def begun_result(clause: str, who: str) -> str | None:
             continue    # "completed on a holiday cottage": a second home, a stay
         if state in ("has", "lives in"):
             thing = _OWN.sub("a ", thing)
+        if state in ("is married to", "is engaged to"):
+            thing = _NAME_RUN.match(thing)[0]     # the person, not where or when
+        if state == "studies at" and m.groupdict().get("p") == "on":
+            return f"{who} studies on {thing}"
         return f"{who} {state} {thing}"
     if (m := _JOB_GOT.match(said)) is not None and mine:
         role = m["r"].strip()

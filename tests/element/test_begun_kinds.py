@@ -42,6 +42,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Got taken on as a paralegal at Irwin Mitchell in June",
      "Ann works as a paralegal at Irwin Mitchell"),
     ("I was hired as a shift lead at the Co-op", "Ann works as a shift lead at the Co-op"),
+    # A couple made: the person, not where.
+    ("Married Oliver at the registry office in Leeds last month", "Ann is married to Oliver"),
+    ("Got engaged to Dominic over Christmas", "Ann is engaged to Dominic"),
+    ("We married in 2010", None),
+    # A place on a course or at a university: studied, not lived in.
+    ("Got a place at Durham to do a master's", "Ann studies at Durham"),
     # The thing is the subject of a clause that goes on: cut at its verb.
     ("My first week on the wards at Guy's went better than I feared",
      "Ann started on the wards at Guy's"),
@@ -67,6 +73,10 @@ def test_a_possession_reads_clearly_as_one_kind() -> None:
      "iPhone", "Pixel"),
     ("I work as a nurse at the Royal Free.", "Took a post at Whittington Hospital in March.",
      "Royal Free", "Whittington"),
+    ("My boyfriend is called Ben.", "Married Oliver at the registry office in Leeds last month.",
+     "Ben", "Oliver"),
+    ("I'm studying at Leeds Beckett.", "Got a place at Durham to do a master's, started in October.",
+     "Beckett", "Durham"),
 ])
 def test_a_thing_got_or_a_job_taken_replaces_the_value_held(
         store: Any, before: str, after: str, old: str, new: str) -> None:
