@@ -66,6 +66,11 @@ def test_a_possession_reads_clearly_as_one_kind() -> None:
     # Faint, or near two kinds at once (a phone and a computer): a thing beside them.
     assert not _possession(np.array([POSSESSION_MIN - 0.01, 0.2], dtype=np.float32))
     assert not _possession(np.array([0.40, 0.39, 0.2], dtype=np.float32))
+    assert _possession(np.array([0.36, 0.26, 0.2], dtype=np.float32))
+    # A many-valued attribute near it (a Kia Sportage read as a sport) is no other thing held.
+    single = np.array([True, False, True])
+    assert _possession(np.array([0.47, 0.42, 0.27], dtype=np.float32), single)
+    assert not _possession(np.array([0.47, 0.42, 0.27], dtype=np.float32))
 
 
 @pytest.mark.parametrize("before,after,old,new", [
