@@ -77,11 +77,16 @@ _DET = r"(?=(?:a|an|the|my|our|one\s+of\s+the)\s)"
 #: iPhone") is no match: the thing is theirs.
 _BENEFACTIVE = r"(?:(?:myself|ourselves|me|us)\s+)?"
 
+#: The words that tell a job as the one a person has, not one beside it ("a new job", "a
+#: day job", "a full-time post"); "a weekend job", "a second job", "a summer job" are not.
+_MAIN_JOB = r"(?:new|day|full-time|permanent|proper|dream)"
+
 #: The change-of-state verbs, by the state each leaves (the result's verb phrase, ``None``:
 #: the event's own words, its object after them).
 _EVENTS: tuple[tuple[str, str | None], ...] = (
     # Beginning at a place of work or study, or with a person who serves one.
-    (r"(?:started|began|begun|commenced)\s+(?:(?:a\s+new\s+|a\s+|my\s+|the\s+)?(?:job|role|post|"
+    (r"(?:started|began|begun|commenced)\s+(?:(?:(?:a|my|the)\s+)?(?:" + _MAIN_JOB +
+     r"\s+)?(?:job|role|post|"
      r"position|placement|apprenticeship|course|degree|contract)\s+)?(?P<p>at|with|as|in|on)",
      None),
     # Beginning a relation: "started seeing Tom", "began going out with Sam".
@@ -91,8 +96,8 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # engaged to Dominic over Christmas"): one's partner.
     (r"(?:married|got\s+married\s+to|wed)\s+(?=(?-i:[A-Z]))", "is married to"),
     (r"(?:got|became|were|was)\s+engaged\s+to\s+(?=(?-i:[A-Z]))", "is engaged to"),
-    (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:new\s+)?(?:job|role|post|position|"
-     r"placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
+    (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:" + _MAIN_JOB + r"\s+)?"
+     r"(?:job|role|post|position|placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
     # A home come into: completing or exchanging on it, moving into it, its keys got
     # ("We completed on a cottage in Whitstable", "got the keys to our flat in Leith").
     (r"(?:(?:completed|exchanged(?:\s+contracts)?)\s+on|moved\s+into|got\s+(?:the\s+)?keys\s+"
@@ -353,9 +358,11 @@ def begun_result(clause: str, who: str) -> str | None:
         if m is None or not mine:
             continue
         # What one becomes is a role as often as a name ("made partner", "qualified as a
-        # midwife"); what one joined or bought is named.
+        # midwife"); a job's place is where one works, named or not ("took a day job at
+        # the council"); what one joined or bought is named.
         thing = _thing(m["o"], m.groupdict().get("p"),
-                       named=state != "is" or bool(m.groupdict().get("p")))
+                       named=(state != "is" or bool(m.groupdict().get("p"))) and
+                       not (state is None and _BEGUN_AS.search(m["v"]) is not None))
         if not thing:
             continue
         if state == "is" and _HIRED.match(m["v"]):
@@ -486,7 +493,8 @@ def _new_value(told: str, held: str, who: str) -> bool:
     words the memory lacks."""
     if values(told, who):
         return bool(values(held, who)) and bool(values(told, who) - values(held, who))
-    role = re.sub(rf"^{re.escape(who)}\s+(?:is|works\s+as)\s+", "", told)
+    role = re.sub(rf"^{re.escape(who)}\s+(?:is|works\s+(?:as|at|in)|studies\s+at)\s+", "",
+                  told)
     return role != told and not content_terms(role, who) <= content_terms(held, who)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from element.agents.milestones import milestone
 from element.agents.begun import POSSESSION_MIN, _possession, begun_result, results
 
 from tests.element.speaker import keeps, open_store, replaces
@@ -36,6 +37,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Started a new job at Lidl in May", "Ann works at Lidl"),
     ("Accepted a position with Morrisons in April", "Ann works at Morrisons"),
     ("Started a new course at Leeds College in September", "Ann studies at Leeds College"),
+    # A job's place is where one works, named or not; a job beside it is none.
+    ("Took a day job at the council", "Ann works at the council"),
+    ("Took a weekend job at the pub", None),
+    ("Started a new job at the hospital in May", "Ann works at the hospital"),
+    ("I started a job hunt", None),
     # No job noun: the beginning in its own words, a school's as often as a firm's.
     ("I started at Deloitte on Monday", "Ann started at Deloitte"),
     # Taken on, in the passive: a job.
@@ -78,6 +84,7 @@ def test_a_possession_reads_clearly_as_one_kind() -> None:
      "iPhone", "Pixel"),
     ("I work as a nurse at the Royal Free.", "Took a post at Whittington Hospital in March.",
      "Royal Free", "Whittington"),
+    ("I work as a cashier at Tesco.", "Took a day job at the council.", "Tesco", "council"),
     ("My boyfriend is called Ben.", "Married Oliver at the registry office in Leeds last month.",
      "Ben", "Oliver"),
     ("I'm studying at Leeds Beckett.", "Got a place at Durham to do a master's, started in October.",
@@ -97,3 +104,9 @@ def test_a_thing_got_or_a_job_taken_replaces_the_value_held(
 def test_a_thing_beside_the_one_held_or_a_second_role_keeps_both(
         store: Any, before: str, after: str) -> None:
     keeps(store, before, after)
+
+
+def test_a_job_taken_is_news_however_few_its_words() -> None:
+    assert milestone("I took a day job at the council")
+    assert milestone("I accepted a new job at the hospital")
+    assert not milestone("I took the bus to work")
