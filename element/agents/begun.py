@@ -94,7 +94,7 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"(?=(?-i:[A-Z]))", "is dating"),
     # A couple made: married or engaged to a named person ("Married Oliver in May", "got
     # engaged to Dominic over Christmas"): one's partner.
-    (r"(?:married|got\s+married\s+to|wed)\s+(?=(?-i:[A-Z]))", "is married to"),
+    (r"(?:married|got\s+married\s+to)\s+(?=(?-i:[A-Z]))", "is married to"),
     (r"(?:got|became|were|was)\s+engaged\s+to\s+(?=(?-i:[A-Z]))", "is engaged to"),
     (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:" + _MAIN_JOB + r"\s+)?"
      r"(?:job|role|post|position|placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
