@@ -77,9 +77,13 @@ _DET = r"(?=(?:a|an|the|my|our|one\s+of\s+the)\s)"
 #: iPhone") is no match: the thing is theirs.
 _BENEFACTIVE = r"(?:(?:myself|ourselves|me|us)\s+)?"
 
-#: The words that tell a job as the one a person has, not one beside it ("a new job", "a
-#: day job", "a full-time post"); "a weekend job", "a second job", "a summer job" are not.
-_MAIN_JOB = r"(?:new|day|full-time|permanent|proper|dream)"
+#: The words that tell a job as one beside the one a person has ("a weekend job", "a
+#: second job", "a summer job", "a temp role"): the hours or the season it fills, never its
+#: kind ("a teaching job", "a day job", "a new post" are the job).
+_SIDE_JOB = (r"(?:weekend|saturday|sunday|summer|holiday|christmas|seasonal|second|extra|side|"
+             r"evening|part-time|temporary|temp|casual|volunteer|voluntary)")
+#: One word telling a job's kind, not one beside it.
+_MAIN_JOB = rf"(?!{_SIDE_JOB}\b)[a-z][\w-]*"
 
 #: The change-of-state verbs, by the state each leaves (the result's verb phrase, ``None``:
 #: the event's own words, its object after them).
@@ -149,6 +153,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
 _BEGUN_AS = re.compile(r"\b(?:(?P<work>job|role|post|position|placement|contract)|"
                        r"course|degree)\b", re.I)
 
+#: A job got, told with where: "a teaching job at St Luke's", "a new role with Arup".
+_JOB_AT = re.compile(rf"^(?:a|an|the|my)\s+(?:{_MAIN_JOB}\s+)?(?:job|role|post|position)\s+"
+                     r"(?P<p>at|with|in)\s+(?P<x>.+)$", re.I)
+
 #: A person's name: its capitalised words ("Oliver", "Mary Jane").
 _NAME_RUN = re.compile(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*")
 
@@ -205,10 +213,12 @@ _TEMPORARY = re.compile(r"\b(?:hired(?!\s+(?:as|me|us|by|on)\b)|rented|borrowed|
 _JOB_KIND = (r"(?:new|dream|first|second|part-time|full-time|permanent|temporary|summer|"
              r"weekend|holiday|better|proper|big|top|local|same|other|old|last|next|"
              r"\w+-paid|paid)")
+#: Words no role is made of: "took a hard look at the job" names no role.
+_NOT_ROLE = r"(?:at|the|a|an|in|on|of|for|to|with|from|my|our|his|her|their|this|that|about)"
 _JOB_GOT = re.compile(
     _BY_SPEAKER + r"(?:got|landed|bagged|secured|won|accepted|took)\s+(?:the|a|an)\s+"
-    rf"(?:{_JOB_KIND}\s+)*(?P<r>(?!{_JOB_KIND}\b)[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,3}}?)\s+"
-    r"(?:job|role|post|position)\b", re.I)
+    rf"(?:{_JOB_KIND}\s+)*(?P<r>(?!{_JOB_KIND}\b)[a-z][\w'-]*(?:\s+(?!{_NOT_ROLE}\b)[a-z][\w'-]*)"
+    r"{0,3}?)\s+(?:job|role|post|position)\b", re.I)
 
 #: An offer taken: "Got offered the deputy manager job and said yes on the spot", "was
 #: offered a place at Exeter, and I accepted": the thing offered is the thing accepted. An
@@ -390,6 +400,11 @@ def begun_result(clause: str, who: str) -> str | None:
             state = "lives in"  # bought a three-bed semi in Chorlton: a home is lived in
         if state == "lives in" and _TRIP.search(said):
             continue    # "completed on a holiday cottage": a second home, a stay
+        if state == "has" and re.match(rf"(?:a|an|the|my)\s+{_SIDE_JOB}\s", thing, re.I):
+            continue    # a weekend job, a summer job: beside the one held
+        if state == "has" and (job := _JOB_AT.match(thing)) is not None:
+            # Got a teaching job at St Luke's: where one works.
+            return f"{who} works {'in' if job['p'].lower() == 'in' else 'at'} {job['x']}"
         if state in ("has", "lives in"):
             thing = _OWN.sub("a ", thing)
         if state in ("is married to", "is engaged to"):

@@ -42,6 +42,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Took a weekend job at the pub", None),
     ("Started a new job at the hospital in May", "Ann works at the hospital"),
     ("I started a job hunt", None),
+    ("Got a teaching job at St Luke's and started in September", "Ann works at St Luke's"),
+    ("Took a teaching post at Leeds Grammar", "Ann works at Leeds Grammar"),
+    ("Got a weekend job at the Odeon", None),
+    ("Landed a summer job at Butlins", None),
+    ("I took a hard look at the job", None),
     # No job noun: the beginning in its own words, a school's as often as a firm's.
     ("I started at Deloitte on Monday", "Ann started at Deloitte"),
     # Taken on, in the passive: a job.
