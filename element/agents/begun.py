@@ -119,7 +119,8 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # place at Durham", "won a place on the Leeds MA").
     (r"(?:got|won|secured|accepted|took\s+up)\s+(?:a|my|our)\s+place\s+(?P<p>at|on)", "studies at"),
     # Acquiring: the thing held.
-    (r"(?:bought|purchased|acquired|inherited|landed|got|picked\s+up|collected|took\s+delivery\s+of|"
+    (r"(?:bought|purchased|acquired|inherited|leased|landed|got|picked\s+up|collected|"
+     r"took\s+delivery\s+of|"
      r"opened|"
      r"took\s+out|treated\s+(?:myself|ourselves)\s+to)\s+" + _BENEFACTIVE + _DET, "has"),
     # Leaving with a thing, its getting told by the way home: "drove home in a Mazda MX-5",
@@ -127,8 +128,11 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     (r"(?:drove\s+(?:it\s+)?(?:home|away|off)\s+in|(?:came|walked)\s+(?:home|away|out)\s+"
      r"(?:of\s+(?:the|a)\s+[\w-]+\s+)?with|left\s+with)\s+" + _DET, "has"),
     # A contract signed for a thing: "signed the papers for the Octavia".
-    (r"signed\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|mortgage)\s+"
-     r"(?:for|on)\s+" + _DET, "has"),
+    (r"(?:signed|took\s+on)\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|"
+     r"tenancy|mortgage)\s+(?:for|on|of)\s+" + _DET, "has"),
+    # An upgrade is a thing in place of the one held: "upgraded to a Galaxy S24", "upgraded
+    # my phone to a Pixel 8".
+    (r"upgraded\s+(?:(?:my|our)\s+(?:[\w-]+\s+){1,2}?)?to\s+" + _DET, "has"),
     # Becoming: what one is.
     (r"(?:became|qualified\s+as|(?:got|was|were|been)\s+(?:promoted|made\s+up)\s+to|"
      r"(?:got|was|were|been)\s+(?:made|appointed)(?:\s+as)?(?=\s+(?:a|an|the|(?-i:[A-Z]))\b)|"
@@ -250,6 +254,11 @@ _FRONTED = re.compile(
 _HOME = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrace|maisonette|"
                    r"townhouse|farmhouse|new-build|detached|place)\s+(?:in|on|at|near)\s+"
                    r"(?-i:[A-Z])", re.I)
+
+#: A dwelling's noun: what one has the keys to is a home only if it names one.
+_DWELLING = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrace|terraced|"
+                       r"maisonette|townhouse|farmhouse|new-build|place|studio|room|bedsit|"
+                       r"\w+-bed(?:room)?|digs|pad|barn|lodge|houseboat|narrowboat)\b", re.I)
 
 #: A thing got for another person: "... for my daughter", "... for Mum".
 _FOR_ANOTHER = re.compile(r"^\s+(?:[\w-]+\s+){0,3}?for\s+(?:(?:my|our|his|her|their)\s+|"
@@ -400,6 +409,9 @@ def begun_result(clause: str, who: str) -> str | None:
             state = "lives in"  # bought a three-bed semi in Chorlton: a home is lived in
         if state == "lives in" and _TRIP.search(said):
             continue    # "completed on a holiday cottage": a second home, a stay
+        if state == "lives in" and re.match(r"got\b", m["v"], re.I) and \
+                not _DWELLING.search(thing):
+            state = "has"   # the keys to a new Golf: a thing had, not a home
         if state == "has" and re.match(rf"(?:a|an|the|my)\s+{_SIDE_JOB}\s", thing, re.I):
             continue    # a weekend job, a summer job: beside the one held
         if state == "has" and (job := _JOB_AT.match(thing)) is not None:

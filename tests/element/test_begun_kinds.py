@@ -53,6 +53,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Got taken on as a paralegal at Irwin Mitchell in June",
      "Ann works as a paralegal at Irwin Mitchell"),
     ("I was hired as a shift lead at the Co-op", "Ann works as a shift lead at the Co-op"),
+    # An upgrade, a lease: a thing held in place of the one before; the keys to a thing
+    # that is no dwelling: had, not lived in.
+    ("Upgraded my phone to a Pixel 8 last week", "Ann has a Pixel 8"),
+    ("Leased a Tesla Model Y in March", "Ann has a Tesla Model Y"),
+    ("Got the keys to my new Golf on Friday", "Ann has a Golf"),
+    ("Got the keys to a two-bed in Leyton", "Ann lives in a two-bed in Leyton"),
+    ("Took on the lease of a flat in Leith in May", "Ann lives in a flat in Leith"),
+    ("Upgraded to first class on the way back", None),
     # A couple made: the person, not where.
     ("Married Oliver at the registry office in Leeds last month", "Ann is married to Oliver"),
     ("Got engaged to Dominic over Christmas", "Ann is engaged to Dominic"),
@@ -90,6 +98,7 @@ def test_a_possession_reads_clearly_as_one_kind() -> None:
     ("I work as a nurse at the Royal Free.", "Took a post at Whittington Hospital in March.",
      "Royal Free", "Whittington"),
     ("I work as a cashier at Tesco.", "Took a day job at the council.", "Tesco", "council"),
+    ("I use an iPhone 12.", "Upgraded to a Galaxy S24 in March.", "iPhone", "Galaxy"),
     ("My boyfriend is called Ben.", "Married Oliver at the registry office in Leeds last month.",
      "Ben", "Oliver"),
     ("I'm studying at Leeds Beckett.", "Got a place at Durham to do a master's, started in October.",
