@@ -49,7 +49,7 @@ from index import ATTRIBUTES, TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST, Embedder
 
 from .cues import bounded
 from .decisions import Pool
-from .holders import UNKNOWN
+from .holders import UNKNOWN, subjectless
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses
 from .profile import ANCHOR_GAP, ANSWERS_MIN, anothers_clause, profiles, values, whose
 from .sentences import split_sentences
@@ -63,6 +63,10 @@ __all__ = ["begun_result", "begun_target", "pool_target"]
 #: narration or a time first ("So last week I ...", "On Monday we ...").
 _BY_SPEAKER = (r"^(?:(?:so|and|then|well|anyway|finally|eventually|also|oh|yeah|right)\b,?\s+)*"
                r"(?:(?:last|this|on|in|over|at\s+the\s+end\s+of)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
+               # An opening phrase of time or circumstance, the subject said after it
+               # ("After six interviews I finally landed ...", "Following the move, we ...").
+               r"(?:(?:after|following|despite|with|at\s+last|in\s+the\s+end)\s+"
+               r"(?:[\w'-]+\s+){0,4}?[\w'-]+,?\s+(?=(?:i|we)\b))?"
                r"(?:(?:i|we)(?:'ve|'d)?\s+)?"
                r"(?:(?:have|had|just|finally|recently|officially|eventually|actually|already|"
                r"then|also|went\s+and)\s+)*")
@@ -453,6 +457,24 @@ _GERUNDS = {"starting": "started", "beginning": "began", "joining": "joined",
             "qualifying": "qualified", "porting": "ported", "transferring": "transferred"}
 
 
+#: A clause with the speaker as its subject, after at most three opening words ("so last
+#: Saturday we went ...", "then I ...").
+_SPEAKER_SUBJECT = re.compile(r"^(?:[\w'-]+,?\s+){0,3}?(?:i|we)\b(?!')", re.I)
+
+
+def _after_speaker(part: str, parts: list[str]) -> bool:
+    """Whether ``part``, a clause of ``parts`` (a sentence's, in order) with its subject
+    dropped, follows a clause whose subject is the speaker, with no other subject between:
+    the nearest subject before it is the one it drops."""
+    if part not in parts:
+        return False
+    for before in reversed(parts[:parts.index(part)]):
+        if subjectless(before):
+            continue
+        return _SPEAKER_SUBJECT.match(before.strip()) is not None
+    return False
+
+
 def results(source: str, who: str) -> list[str]:
     """The states the events of ``source`` (the sentences of an episode, raw) leave: each
     sentence whole when it is a statement's length, each of its clauses, and each clause of
@@ -472,8 +494,11 @@ def results(source: str, who: str) -> list[str]:
                  for m in _SUBORDINATE.finditer(sentence)
                  if not m["g"] or m["g"].lower() in _GERUNDS]
         for part in whole + parts + under:
-            # "... and bought a Tesla" after "My brother sold his Golf": his, not the speaker's.
-            told = None if anothers_clause(part, sentence) else begun_result(part, who)
+            # "... and bought a Tesla" after "My brother sold his Golf": his, not the speaker's;
+            # but after a clause of the speaker's ("The Ka failed its MOT, so we went to the
+            # dealer and drove away in a Jazz") the dropped subject is the speaker's.
+            told = None if anothers_clause(part, sentence) and not _after_speaker(part, parts) \
+                else begun_result(part, who)
             if told and told not in found:
                 found.append(told)
     return found

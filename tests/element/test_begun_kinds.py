@@ -124,3 +124,17 @@ def test_a_job_taken_is_news_however_few_its_words() -> None:
     assert milestone("I took a day job at the council")
     assert milestone("I accepted a new job at the hospital")
     assert not milestone("I took the bus to work")
+
+
+@pytest.mark.parametrize("sentence,result", [
+    # The dropped subject of a clause is the nearest one said before it.
+    ("The Ka failed its MOT badly, so last Saturday we went to the dealer in Bury and drove "
+     "away in a Honda Jazz.", ["Ann has a Honda Jazz"]),
+    ("My brother sold his Golf and bought a Tesla.", []),
+    ("My brother sold his Golf, so we went to the dealer and he bought a Tesla.", []),
+    # An opening phrase of time or circumstance, the speaker the subject after it.
+    ("After six interviews I finally landed a role at Arup, and the commute is a nightmare.",
+     ["Ann works at Arup"]),
+])
+def test_whose_a_clause_in_a_story_is(sentence: str, result: list[str]) -> None:
+    assert results(sentence, "Ann") == result
