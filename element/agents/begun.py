@@ -157,8 +157,9 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # A transfer of one's own thing: where it is now.
     (r"(?:ported|transferred|moved)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:over\s+)?to", "is with"),
 )
-#: The noun of a thing begun that names its kind: a job (worked at) or a course (studied).
-_BEGUN_AS = re.compile(r"\b(?:(?P<work>job|role|post|position|placement|contract)|"
+#: The noun of a thing begun that names its kind: a job (worked at) or a course (studied);
+#: a placement is neither for sure (a student's, a trainee's: "as part of my degree").
+_BEGUN_AS = re.compile(r"\b(?:(?P<work>job|role|post|position|contract)|"
                        r"course|degree)\b", re.I)
 
 #: A job got, told with where: "a teaching job at St Luke's", "a new role with Arup".

@@ -114,6 +114,7 @@ def test_a_thing_got_or_a_job_taken_replaces_the_value_held(
     ("I drive a Volvo XC60.", "Got myself a Brompton folding bike for the commute in May."),
     ("I work for Deloitte.", "Took a weekend role at the Red Cross shop in June."),
     ("I use a Dell laptop.", "Got myself a PlayStation 5 for Christmas."),
+    ("I work at the council.", "Started a placement at the hospital as part of my degree."),
 ])
 def test_a_thing_beside_the_one_held_or_a_second_role_keeps_both(
         store: Any, before: str, after: str) -> None:
