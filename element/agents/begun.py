@@ -212,8 +212,9 @@ _NEGATION = re.compile(r"\b(?:not|never|no|nor)\b|n't\b", re.I)
 #: A temporary holding: a hire, a loan, a trial ("hired a van", "borrowed my dad's car",
 #: "on a trial", "for the weekend"): the state does not last. Not the speaker hired
 #: ("was hired as a shift lead", "they hired me"): a job.
-_TEMPORARY = re.compile(r"\b(?:hired(?!\s+(?:as|me|us|by|on)\b)|rented|borrowed|lent|loan|trial|temporary|temporarily|"
-                        r"for\s+the\s+(?:day|weekend|week|night|holidays?))\b", re.I)
+_TEMPORARY = re.compile(r"\b(?:hired(?!\s+(?:as|me|us|by|on)\b)|rented|borrowed|lent|loan|trial|"
+                        r"temporary|temporarily|for\s+the\s+(?:day|weekend|week|night|"
+                        r"holidays?))\b", re.I)
 
 
 #: A job got, told by its role: "I got the team leader job", "landed the deputy head post",
@@ -424,8 +425,9 @@ def begun_result(clause: str, who: str) -> str | None:
             return f"{who} works {'in' if job['p'].lower() == 'in' else 'at'} {job['x']}"
         if state in ("has", "lives in"):
             thing = _OWN.sub("a ", thing)
-        if state in ("is married to", "is engaged to"):
-            thing = _NAME_RUN.match(thing)[0]     # the person, not where or when
+        if state in ("is married to", "is engaged to") and \
+                (person := _NAME_RUN.match(thing)) is not None:
+            thing = person[0]     # the person, not where or when
         if state == "studies at" and m.groupdict().get("p") == "on":
             return f"{who} studies on {thing}"
         return f"{who} {state} {thing}"

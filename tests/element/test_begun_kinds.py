@@ -101,8 +101,8 @@ def test_a_possession_reads_clearly_as_one_kind() -> None:
     ("I use an iPhone 12.", "Upgraded to a Galaxy S24 in March.", "iPhone", "Galaxy"),
     ("My boyfriend is called Ben.", "Married Oliver at the registry office in Leeds last month.",
      "Ben", "Oliver"),
-    ("I'm studying at Leeds Beckett.", "Got a place at Durham to do a master's, started in October.",
-     "Beckett", "Durham"),
+    ("I'm studying at Leeds Beckett.",
+     "Got a place at Durham to do a master's, started in October.", "Beckett", "Durham"),
 ])
 def test_a_thing_got_or_a_job_taken_replaces_the_value_held(
         store: Any, before: str, after: str, old: str, new: str) -> None:
