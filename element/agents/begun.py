@@ -418,6 +418,10 @@ def begun_result(clause: str, who: str) -> str | None:
         if state == "lives in" and re.match(r"got\b", m["v"], re.I) and \
                 not _DWELLING.search(thing):
             state = "has"   # the keys to a new Golf: a thing had, not a home
+        if state == "has" and re.search(r"leased|lease|tenancy", m["v"], re.I) and \
+                not _DWELLING.search(thing) and \
+                re.search(r"\s(?:in|at|on|near)\s+(?-i:[A-Z])", thing):
+            continue    # the lease of a shop in Headingley: premises, not a home nor a thing had
         if state == "has" and re.match(rf"(?:a|an|the|my)\s+{_SIDE_JOB}\s", thing, re.I):
             continue    # a weekend job, a summer job: beside the one held
         if state == "has" and (job := _JOB_AT.match(thing)) is not None:

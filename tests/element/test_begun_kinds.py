@@ -61,6 +61,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("Got the keys to a two-bed in Leyton", "Ann lives in a two-bed in Leyton"),
     ("Took on the lease of a flat in Leith in May", "Ann lives in a flat in Leith"),
     ("Upgraded to first class on the way back", None),
+    ("Took on the lease of a shop in Headingley in March", None),
+    ("Leased a little workshop in Ancoats for the business", None),
     # A couple made: the person, not where.
     ("Married Oliver at the registry office in Leeds last month", "Ann is married to Oliver"),
     ("Got engaged to Dominic over Christmas", "Ann is engaged to Dominic"),
@@ -115,6 +117,7 @@ def test_a_thing_got_or_a_job_taken_replaces_the_value_held(
     ("I work for Deloitte.", "Took a weekend role at the Red Cross shop in June."),
     ("I use a Dell laptop.", "Got myself a PlayStation 5 for Christmas."),
     ("I work at the council.", "Started a placement at the hospital as part of my degree."),
+    ("I live in Leeds.", "Took on the lease of a shop in Headingley in March."),
 ])
 def test_a_thing_beside_the_one_held_or_a_second_role_keeps_both(
         store: Any, before: str, after: str) -> None:
