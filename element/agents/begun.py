@@ -199,9 +199,7 @@ _OBJECT_END = re.compile(
     r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
     r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
     r"from|then|just|"
-    r"back|already|finally|at\s+last|"
-    # The verb of a clause the thing is the subject of: "my first week at Guy's went well".
-    r"went|was|were|felt|seemed|turned\s+out)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
+    r"back|already|finally|at\s+last)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
 
 #: A thing of the speaker's told by its possessive ("collected my Kia"): had, as "a Kia".
 _OWN = re.compile(r"^(?:my|our)\s+(?:(?:new|brand-new|brand\s+new)\s+)?", re.I)
