@@ -39,12 +39,13 @@ def relation_subject(text: str) -> bool:
 #: remembers, however few its words.
 _MILESTONE = re.compile(
     r"^(?:(?:I|we)|(?P<rel>(?:my|our)\s.+?))\s+(?:(?:just|finally|recently|officially|actually)\s+)?"
-    r"(?:(?:have|had|has)\s+)?(?:got|was|were|been|had|landed|lost|passed|became|"
+    r"(?:(?:have|had|has)\s+)?(?:got|was|were|been|had|landed|lost|passed|became|took|"
+    r"accepted|started|"
     r"am|is|are|'s)\s+(?:(?:just|finally|officially|now)\s+)?"
     r"(?:promoted|(?:a|my)\s+(?:big\s+)?(?:promotion|raise|pay rise)|hired|fired|laid off|"
     r"made redundant|let go|engaged|married|divorced|pregnant|a (?:baby|son|daughter)|"
     r"diagnosed with|"
-    r"(?:my|our|his|her|their)\s+job|(?:a|the)\s+(?:new\s+)?job|"
+    r"(?:my|our|his|her|their)\s+job|(?:a|the)\s+(?:(?:new|day|full-time|permanent)\s+)?job|"
     r"(?:my|our)\s+(?:own|first)\s+(?:place|flat|house|home|apartment|car)|"
     r"(?:my|his|her|their) (?:degree|diploma|driving test)|"
     r"a (?:grandparent|grandmother|grandfather|dad|mum|mom|father|mother))\b", re.I)
