@@ -82,10 +82,11 @@ CURRENT = re.compile(rf"{NOW.pattern}|\b(?:from now on|{NO_LONGER}|instead|"
 NOWISH = re.compile(rf"\b(?:{PRESENT_TIME}|{_NOT_NOW_BEFORE}{NOW_WORD}|{NO_LONGER}|"
                     rf"{THIS_PERIOD})\b", re.I)
 #: ... unless it adds to the old one ("has started running too", "also has a cat now", "a
-#: second car", "a holiday cottage"): "too" ending its clause, not "too high"; "a
-#: third-year", "a second-hand car", "a third of the price" is a year, a kind, a share,
-#: no second one.
-ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b)[a-z])|as well|another|"
+#: second car", "a holiday cottage"): "too" ending its clause or before a time ("some Dutch
+#: too these days"), not "too high"; "a third-year", "a second-hand car", "a third of the
+#: price" is a year, a kind, a share, no second one.
+ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b|these\s+days\b|nowadays\b|"
+                      r"lately\b|at\s+the\s+moment\b)[a-z])|as well|another|"
                       r"a (?:second|third)(?!\s+of\b)|one more|in addition|besides|both|"
                       r"other|buy-to-let|to rent out|holiday (?:home|house|flat|cottage|place|let)|"
                       r"for (?:the )?holidays)\b(?!-)", re.I)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .begun import begun_target
+from .result_target import begun_target
 from .cues import scheduled
 from .linked import linked_target
 from .bygone import episode_ending

@@ -370,7 +370,8 @@ def _said_in(frame: Frame, fragment: str) -> str:
             opens = []
     if subject == "I":
         verb = "am" if verb == "is" else _base_of(verb)
-    value = fragment if first in ("a", "an", "the") or first.isdigit() else _lowered(fragment)
+    value = fragment[:1].lower() + fragment[1:] if first in ("a", "an", "the") else \
+        fragment if first.isdigit() else _lowered(fragment)     # an article is no name
     if frame[3][:1].islower() and not first.isdigit():
         value = value[:1].lower() + value[1:]   # a common noun for one ("nights": "Mornings")
     return " ".join([subject, verb, *opens, value])

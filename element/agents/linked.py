@@ -25,7 +25,7 @@ around it ("celebrated", "got the keys to", "unpacked in"):
 Each is restated plainly as the value it leaves ("Isobel has a new place in Portobello",
 "Seren is senior associate", "Rhiannon has a Skoda Octavia"), so that the bank reads the
 attribute of the value and not of the verb, and then linked as ``begun.py`` links its
-results (:func:`begun.anchored_target`): to the speaker's one one-fact memory of a
+results (:func:`result_target.anchored_target`): to the speaker's one one-fact memory of a
 *single-valued* attribute that the memory answers best and the result answers among its
 best, naming a value the memory lacks; two such memories, none.
 
@@ -51,7 +51,8 @@ from typing import Any
 
 from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
 
-from .begun import pool_target, results as begun_results
+from .begun import results as begun_results
+from .result_target import pool_target
 from .cues import bounded
 from .decisions import Pool
 from .holders import UNKNOWN

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from element.agents.milestones import milestone
-from element.agents.begun import POSSESSION_MIN, _possession, begun_result, results
+from element.agents.begun import begun_result, results
+from element.agents.result_target import POSSESSION_MIN, _possession
 
 from tests.element.speaker import keeps, open_store, replaces
 

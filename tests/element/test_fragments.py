@@ -108,6 +108,8 @@ def test_without_a_model_only_the_topic_form_is_completed() -> None:
      "My son is two now, and into everything."),
     ("And a bit of Welsh too, since the move.", ["Ana speaks Spanish"],
      "I speak a bit of Welsh too, since the move."),
+    # an article opening the value is no name
+    ("A bit of Welsh these days.", ["Ana speaks Spanish"], "I speak a bit of Welsh these days."),
 ])
 def test_a_value_said_to_hold_now_is_said_in_the_frame_of_the_memory_it_answers(
         model: Any, text: str, memories: list[str], said: str) -> None:
@@ -158,6 +160,17 @@ def test_a_fragment_of_another_persons_topic_keeps_the_speakers_home(store: Any)
                                          "My brother? Leeds now, loves it."), current(store)
     now = current(store)
     assert "lives in Croydon" in now and "Ana's brother: Leeds now" in now
+
+
+@pytest.mark.parametrize("before,after,held", [
+    ("I speak French.", "Some Italian too these days, from the café job.", "speaks French"),
+    ("I speak Polish.", "A little Czech too nowadays, for work.", "speaks Polish"),
+])
+def test_a_fragment_adding_a_value_too_keeps_the_one_held(store: Any, before: str, after: str,
+                                                          held: str) -> None:
+    """"too" before a time word is one more ("some Italian too these days"), not a change."""
+    assert "supersede" not in tell_after(store, before, after), current(store)
+    assert held in current(store)
 
 
 def test_a_fragment_told_in_passing_is_kept_and_replaces_nothing(store: Any) -> None:

@@ -34,6 +34,7 @@ ADDED = [
     ("We've bought a holiday cottage in Wales now", "Asha's family has bought a holiday "
      "cottage in Wales now"),
     ("I'm learning Italian as well these days", "Asha is learning Italian as well these days"),
+    ("I speak some Dutch too these days", "Asha speaks some Dutch too these days"),
 ]
 
 #: Not the present: a plan or wish, a past habit, a stay. (Told with a change, "used to
