@@ -450,3 +450,31 @@ cases:
     assert "[crowd] supersede: 'Cy lives in Porto' <- 'Cy lives in Madrid'" in out, out
     plain = run("bench/updates_bench.py", "--cases", str(cases), "--embedder", "hashing")
     assert "false supersedes 0 (newer 0, crowd 0), reasons: none" in plain, plain
+
+
+def test_observe_shapes_counts_a_dump_by_shape_and_prints_no_text(tmp_path: Path) -> None:
+    def row(kind: str, speaker: str, text: str, turns: list[str], matched: bool) -> dict:
+        return {"kind": kind, "conv": "c", "speaker": speaker, "text": text, "turns": turns,
+                "matched": matched, "best": 0.7 if matched else 0.4, "nearest": ""}
+    dump = tmp_path / "dump.json"
+    dump.write_text(json.dumps([
+        row("fact", "Ana", "Ana went to a pottery class.", ["D1:1"], True),
+        row("memory", "Ana", "Ana went to a pottery class. It was fun.", ["D1:1"], True),
+        row("memory", "Ana", "It rained all week, Ben.", ["D1:3"], False),
+        row("memory", "Ben", "Ben ran a race.", ["D1:2"], False)]))
+    out = run("bench/observe_shapes.py", str(dump))
+    assert "3 memories, 1 matched at 0.6" in out, out
+    assert "sentences: 1 0 / 2 (0.00), 2 1 / 1 (1.00)" in out, out
+    assert "a pronoun 0 / 1" in out and "the speaker's name 1 / 2" in out, out
+    assert "names the other: no 1 / 2 (0.50), yes 0 / 1 (0.00)" in out, out
+    assert "facts citing its turns: 0 0 / 2 (0.00), 1 1 / 1 (1.00)" in out, out
+    assert "pottery" not in out and "rained" not in out     # counts only
+
+
+def test_observe_shapes_splits_a_memory_at_the_speakers_name() -> None:
+    from bench.observe_shapes import at_the_speaker, every_sentence
+    text = "Ana ran a race. It was hard. Ana's dog Rex came too. Dr. Lee cheered."
+    assert every_sentence(text, "Ana") == ["Ana ran a race.", "It was hard.",
+                                           "Ana's dog Rex came too.", "Dr. Lee cheered."]
+    assert at_the_speaker(text, "Ana") == ["Ana ran a race. It was hard.",
+                                           "Ana's dog Rex came too. Dr. Lee cheered."]
