@@ -1,0 +1,131 @@
+"""A many-valued attribute's newer value told as replacing goes ahead (issue 23, item 5).
+
+When an update was not caught as one, both values stay current, and only recall can put
+the newer first. ``recency.newer_first`` groups values newest first for a single-valued
+attribute only: of a many-valued one (sports, hobbies, pets, languages, drinks) a second
+value is an addition ("has taken up bouldering as well"), so it keeps its ranked place,
+and only a newer value that says it holds now goes ahead, within ``recency.CURRENT_TIE``
+(``recency._current_ahead``), or one that names the older as gone (``_gone_ahead``).
+
+A newer statement that tells a change of its own ("is strictly a coffee person now" after
+"drinks green tea every morning", "swapped to the trombone", "took up the cello", "found
+a new obsession anyway: salsa classes") is worded unlike the older, plainer one and ranks
+far below it (.87 / .51, .89 / .49): the query does not tell which of two values is true,
+only which is said in its words. So, of a many-valued attribute asked
+(:func:`replaced_ahead`), a newer fact or preference of the subject's own that answers
+the attribute clearly (``recency.answering``) and tells a change (``told.says_now``: a
+change, a word of now, a value begun; ``told.REPLACED``: swapped, switched, dropped,
+instead; or a value taken up, :data:`TAKEN_UP`) goes ahead of the subject's older values
+of it ranked above it within :data:`TIE` (wider than ``CURRENT_TIE``: a query naming the
+older value by its own words scores it further above still). Never an addition
+(``told.ADDITION``: "also", "as well", "another"), a past or a wish (``told.aside``), an
+ending (``told.yields``), nor another person's fact (``told.told_of``: "My husband has
+started learning Mandarin"): those keep their places.
+
+Of one time (one turn told as two memories: "RIP sourdough starter. Found a new obsession
+anyway: salsa classes"), an ending or a past (``told.yields``) ranked above its subject's
+present value of the asked attribute goes after it (:func:`ending_after`): of what one
+statement said, the present is the answer, the ending only says why. ``recency`` already
+orders them so where both answer the attribute best (``_present_first``); an ending that
+names the old thing ("Sunny escaped out the kitchen window") scores above the new one
+("has got a cockatiel called Pip now") while answering no attribute clearly.
+
+Only a person's facts and preferences move (a conversation's turns keep their order:
+LoCoMo's R@1 fell when they were reordered); nothing moves across subjects, nothing is
+dropped. Both backends reach these through ``recency.newer_first``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .told import REPLACED, says_now, told_of
+
+__all__ = ["TAKEN_UP", "TIE", "ending_after", "replaced_ahead", "tells_change"]
+
+#: The score difference within which a many-valued attribute's newer value told as a
+#: change goes ahead of an older one: wider than ``recency.CURRENT_TIE`` (.3), as a change
+#: told in other words scores far under the plain older statement ("is strictly a coffee
+#: person now" .51 under "drinks green tea every morning" .87; "took up the cello" .49
+#: under "plays the violin" .89); a query that names the older value by its own words
+#: scores it higher still, and it keeps its lead.
+TIE = 0.5
+
+#: A value taken up: "took up the cello", "has taken up padel", "got into salsa". With no
+#: word of addition (``told.ADDITION``), a thing taken up in place of what was.
+TAKEN_UP = re.compile(r"\b(?:took|taken|taking|take|takes)\s+up\b|"
+                      r"\b(?:got|gotten|getting)\s+into\b", re.I)
+
+
+def tells_change(text: str | None, relations: frozenset[str]) -> bool:
+    """Whether a memory tells a change of the subject's own: a change, a word of now, a
+    value begun or taken up, something swapped or dropped (``told.says_now``,
+    ``told.REPLACED``, :data:`TAKEN_UP`), in a sentence about the subject, not another
+    person of theirs the query does not ask about (``relations``). The caller rules out
+    additions, pasts, wishes and endings."""
+    said = text or ""
+    return bool(says_now(said) or REPLACED.search(said) or TAKEN_UP.search(said)) and \
+        told_of(said) <= relations
+
+
+def replaced_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float],
+                   scores: Sequence[float], texts: Sequence[str | None],
+                   facts: Sequence[bool], answers: Sequence[bool], best: list[bool],
+                   still: Sequence[bool], relations: frozenset[str],
+                   tie: float = TIE) -> list[int]:
+    """``order`` with each newer fact (``facts``) that answers the asked many-valued
+    attribute (``answers``) and tells a change (:func:`tells_change`) moved ahead of its
+    subject's older values of it (``answers``, facts) ranked above it within ``tie``.
+    ``still``: the results that are no newer value whatever they say (an addition, a
+    past, a wish, an ending): they never move. The subject's results it passes keep their
+    order; general memories and other subjects keep their places. ``best`` is updated in
+    place: passing a value that answers the question best, it does too (so that
+    ``recency._answers_first`` keeps it ahead)."""
+    out = list(order)
+    for c in order:
+        if not facts[c] or not answers[c] or owners[c] is None:
+            continue
+        held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
+        mine = [out[p] for p in held]
+        at = mine.index(c)
+        passed = [k for k in range(at) if answers[mine[k]] and facts[mine[k]] and
+                  newness[mine[k]] < newness[c] and scores[mine[k]] - scores[c] <= tie]
+        # Its words are read only when an older value of its subject ranks above it.
+        if not passed or still[c] or not tells_change(texts[c], relations):
+            continue
+        best[c] = best[c] or any(best[mine[k]] for k in passed)
+        mine.insert(passed[0], mine.pop(at))
+        for p, i in zip(held, mine, strict=True):
+            out[p] = i
+    return out
+
+
+def ending_after(order: list[int], owners: Sequence[Any], newness: Sequence[float],
+                 facts: Sequence[bool], answers: Sequence[bool],
+                 yielding: Sequence[bool], still: Sequence[bool]) -> list[int]:
+    """``order`` with each fact that tells an ending or a past (``yielding``) moved after
+    the last of its subject's facts told at its time (one ``newness``) that answer the
+    asked attribute (``answers``) and are no ending, past, wish or addition themselves
+    (``yielding``, ``still``) and rank below it. The subject's other results keep their
+    order; general memories and other subjects keep their places."""
+    out = list(order)
+    for y in order:
+        if not facts[y] or owners[y] is None:
+            continue
+        held = [p for p, i in enumerate(out) if owners[i] == owners[y]]
+        mine = [out[p] for p in held]
+        at = mine.index(y)
+        # Words are read only of a fact ranked above a value of its subject of its time.
+        later = [k for k in range(at + 1, len(mine)) if facts[mine[k]] and answers[mine[k]]
+                 and newness[mine[k]] == newness[y]]
+        if not later or not yielding[y]:
+            continue
+        later = [k for k in later if not yielding[mine[k]] and not still[mine[k]]]
+        if not later:
+            continue
+        mine.insert(later[-1], mine.pop(at))
+        for p, i in zip(held, mine, strict=True):
+            out[p] = i
+    return out
