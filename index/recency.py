@@ -315,14 +315,14 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                            current_tie)
     order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
     if question is not None:    # a newer value told as replacing, far below its older
-        facts = [k in PROFILE_CATEGORIES for k in kinds]   # (``replaced_ahead.py``); an
+        held = [k in PROFILE_CATEGORIES for k in kinds]   # (``replaced_ahead.py``); an
         # ending of one time after the present value it was told with
         ending = _Lazily(lambda t: yields(t) and not aside(t), texts)   # no past, no wish
-        order = replaced_ahead(order, owners, newness, scores, texts, facts, answers, best,
+        order = replaced_ahead(order, owners, newness, scores, texts, held, answers, best,
                                _Lazily(lambda t: aside(t) or bool(ADDITION.search(t or ""))
                                        or yields(t), texts), question.relations,
                                question.single, ending)
-        order = ending_after(order, owners, newness, facts, answers, ending, fixed)
+        order = ending_after(order, owners, newness, held, answers, ending, fixed)
     if probe is not None and probe.single:  # a newer fact told as a change
         order = changed_ahead(order, owners, newness, vectors, texts, [
             k in PROFILE_CATEGORIES for k in kinds], *((answers, best) if probe is question

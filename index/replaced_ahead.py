@@ -28,12 +28,12 @@ addition (``told.ADDITION``: "also", "as well", "another"), a past or a wish
 (``told.told_of``: "My husband has started learning Mandarin"): those keep their places.
 
 Of one time (one turn told as two memories), an ending (``told.yields``, not a past or a
-wish: "can't whistle, never could" ends nothing) ranked above its subject's present value of the asked attribute goes after it
-(:func:`ending_after`): of what one statement said, the present is the answer, the ending
-only says why. ``recency`` already orders them so where both answer the attribute best
-(``_present_first``); an ending that names the old thing ("Sunny escaped out the kitchen
-window") scores above the new one ("has got a cockatiel called Pip now") while answering
-no attribute clearly.
+wish: "can't whistle, never could" ends nothing) ranked above its subject's present
+value of the asked attribute goes after it (:func:`ending_after`): of what one statement
+said, the present is the answer, the ending only says why. ``recency`` already orders
+them so where both answer the attribute best (``_present_first``); an ending that names
+the old thing ("Sunny escaped out the kitchen window") scores above the new one ("has
+got a cockatiel called Pip now") while answering no attribute clearly.
 
 Only a person's facts and preferences move (a conversation's turns keep their order:
 LoCoMo's R@1 fell when they were reordered); nothing moves across subjects, nothing is
