@@ -140,8 +140,7 @@ def _join_many(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     subject among the results (a fact answering it clearly, ``recency.ANSWERS_Z``; or an
     ending told with it, :func:`_before`).
     Never a result lifted: ``replaced_ahead.py`` orders those."""
-    rest = frozenset(u for u in told_now(contents, categories, chosen)
-                     if tells_change(contents[u], question.relations, single=False))
+    rest = told_now(contents, categories, chosen, question)
     if not rest:
         return []
     facts = [i for i in range(chosen) if owners[i] is not None and
@@ -173,12 +172,18 @@ def _before(c: int, u: int, newness: Sequence[float], contents: Sequence[str | N
 
 
 def told_now(contents: Sequence[str | None], categories: Sequence[str | None],
-             chosen: int) -> frozenset[int]:
+             chosen: int, question: Asked | None = None) -> frozenset[int]:
     """The rows not chosen (``chosen..``) whose words may make them a newer value
-    (:func:`_may_join`). Read first, from the words alone, so that a search whose rows
-    not chosen say none of it reads no vector of theirs."""
+    (:func:`_may_join`; of a many-valued attribute asked, ``question``, first those that
+    say the older gave way, ``replaced_ahead.tells_change``: its few regular expressions
+    rule out most rows before the dearer reading of events and endings). Read first, from
+    the words alone, so that a search whose rows not chosen say none of it reads no
+    vector of theirs."""
+    many = None if question is None or question.single else question.relations
     return frozenset(u for u in range(chosen, len(contents))
-                     if _may_join(contents[u], categories[u]))
+                     if categories[u] in PROFILE_CATEGORIES and
+                     (many is None or tells_change(contents[u], many, single=False))
+                     and _may_join(contents[u], categories[u]))
 
 
 def _may_join(text: str | None, category: str | None) -> bool:

@@ -325,7 +325,7 @@ class PostgresMemoryStore(MemoryCore):
         width = len(FIELDS)
         rest = told_now([None if r is None else r[FIELDS.index("content")] for r in listed],
                         [None if r is None else r[FIELDS.index("category")] for r in listed],
-                        chosen)
+                        chosen, question)
         read = _read([r if i < chosen or i in rest or r is None else
                       (*r[:width], None, *r[width + 1:]) for i, r in enumerate(listed)])
         ranked = joined(ranked, join_under(*read, chosen, question))
