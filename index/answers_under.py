@@ -11,9 +11,8 @@ alone. As a current memory inherits the relevance of the memories it superseded
 the results: of two values a person gave, the newer is the one to believe, and
 ``recency.newer_first`` then puts it first.
 
-Only when the query asks a single-valued attribute clearly (a second pet or language is
-an addition), and only a fact or preference about the same subject, told after the
-result it joins beside: an older value among the results, a fact of the person's that
+Of a single-valued attribute asked, only a fact or preference about the same subject,
+told after the result it joins beside: an older value among the results, a fact of the person's that
 answers the attribute clearly (``recency.ANSWERS_Z``) or the subject's first fact of its
 own (what the query itself found to answer it: the bank's questions read "is a member of
 PureGym" as a partner's). A newer value found already, yet ranked below the older
@@ -30,6 +29,12 @@ now, by one of two:
   more light than the old place did", weeks after "lives in Glasgow"), not a visit or a
   night out worded like a home or a car ("spent a lovely week in Lisbon", "visited their
   aunt in Leeds").
+
+Of a many-valued attribute asked clearly (a pet, a sport, a language), a second value is
+as often one more: only a newer row not chosen that says the older gave way (a word of
+now or of replacing, ``replaced_ahead.tells_change``) and answers the attribute best of
+the bank joins, beside its subject's older value or an ending told with it
+(:func:`_join_many`).
 
 Never a past, a wish, an ending or an addition (``recency.yields``, ``recency.ADDITION``),
 nor a fact about another person of the subject's (``recency.answering``).
@@ -50,9 +55,10 @@ import numpy as np
 
 from .gathered import Ranked
 from .recency import PROFILE_CATEGORIES, Asked, answering
-from .told import ADDITION, CHANGE, CURRENT, tells_event, told_of, yields
+from .replaced_ahead import tells_change
+from .told import ADDITION, CHANGE, CURRENT, aside, tells_event, told_of, yields
 
-__all__ = ["cut", "join_under", "joined", "told_now"]
+__all__ = ["cut", "join_under", "joined", "reads_under", "told_now"]
 
 
 def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
@@ -66,7 +72,8 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     value found, yet further below its older value than a tie: it inherits as one
     joining does). Empty when the query asks no single-valued attribute."""
     if question is None or not question.single:
-        return []
+        return [] if question is None or not reads_under(question) else \
+            _join_many(vectors, owners, newness, contents, categories, chosen, question)
     # A person's facts among the results: the older values, and the results that may be
     # lifted, each told after a fact of its subject's ranked above it (no words read yet).
     facts = [i for i in range(chosen) if owners[i] is not None and
@@ -113,13 +120,70 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     return out
 
 
+def reads_under(question: Asked | None) -> bool:
+    """Whether a search asking ``question`` reads its rows not chosen to join newer values
+    (:func:`join_under`): a single-valued attribute asked, or a many-valued one asked
+    clearly (not faintly, not only once read without the name)."""
+    return question is not None and (question.single or
+                                     not question.faint and not question.unnamed)
+
+
+def _join_many(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
+               newness: Sequence[float], contents: Sequence[str | None],
+               categories: Sequence[str | None], chosen: int,
+               question: Asked) -> list[tuple[int, int]]:
+    """:func:`join_under` of a many-valued attribute (a pet, a sport, a language): a
+    second value is as often one more, so only a row not chosen that says the older gave
+    way (``told.CURRENT``, ``told.REPLACED``: "A spaniel puppy called Mabel is running the
+    house now" after "has a labrador called Biscuit"; not "has started learning Welsh")
+    and answers the attribute best of the bank joins, beside the first older value of its
+    subject among the results (a fact answering it clearly, ``recency.ANSWERS_Z``; or an
+    ending told with it, :func:`_before`).
+    Never a result lifted: ``replaced_ahead.py`` orders those."""
+    rest = told_now(contents, categories, chosen, question)
+    if not rest:
+        return []
+    facts = [i for i in range(chosen) if owners[i] is not None and
+             categories[i] in PROFILE_CATEGORIES and
+             any(owners[i] == owners[u] and _before(i, u, newness, contents) for u in rest)]
+    if not facts:
+        return []
+    kept = set(facts) | rest
+    values, best = answering([v if i in kept else None for i, v in enumerate(vectors)],
+                             owners, contents, categories, question)
+    out: list[tuple[int, int]] = []
+    for u in sorted(rest):
+        if not best[u]:
+            continue
+        beside = next((c for c in facts if values[c] and owners[c] == owners[u] and
+                       _before(c, u, newness, contents)), None)
+        if beside is not None:
+            out.append((u, beside))
+    return out
+
+
+def _before(c: int, u: int, newness: Sequence[float], contents: Sequence[str | None]) -> bool:
+    """Whether ``c`` is an older value for ``u`` to join beside: told before it, or told
+    with it and ending (``told.yields``, no past or wish): the old pet's death told with
+    the new one ("Biscuit was put to sleep in the autumn. A spaniel puppy called Mabel is
+    running the house now.")."""
+    return newness[c] < newness[u] or newness[c] == newness[u] and \
+        yields(contents[c]) and not aside(contents[c])
+
+
 def told_now(contents: Sequence[str | None], categories: Sequence[str | None],
-             chosen: int) -> frozenset[int]:
+             chosen: int, question: Asked | None = None) -> frozenset[int]:
     """The rows not chosen (``chosen..``) whose words may make them a newer value
-    (:func:`_may_join`). Read first, from the words alone, so that a search whose rows
-    not chosen say none of it reads no vector of theirs."""
+    (:func:`_may_join`; of a many-valued attribute asked, ``question``, first those that
+    say the older gave way, ``replaced_ahead.tells_change``: its few regular expressions
+    rule out most rows before the dearer reading of events and endings). Read first, from
+    the words alone, so that a search whose rows not chosen say none of it reads no
+    vector of theirs."""
+    many = None if question is None or question.single else question.relations
     return frozenset(u for u in range(chosen, len(contents))
-                     if _may_join(contents[u], categories[u]))
+                     if categories[u] in PROFILE_CATEGORIES and
+                     (many is None or tells_change(contents[u], many, single=False))
+                     and _may_join(contents[u], categories[u]))
 
 
 def _may_join(text: str | None, category: str | None) -> bool:

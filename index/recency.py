@@ -104,6 +104,7 @@ from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, asi
                    gives_way, names_gone, relations, told_of, yields)
 from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
 from .changed_ahead import changed_ahead
+from .replaced_ahead import ending_after, replaced_ahead
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_SINGLE_MIN",
            "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -313,6 +314,15 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
     order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
+    if question is not None:    # a newer value told as replacing, far below its older
+        held = [k in PROFILE_CATEGORIES for k in kinds]   # (``replaced_ahead.py``); an
+        # ending of one time after the present value it was told with
+        ending = _Lazily(lambda t: yields(t) and not aside(t), texts)   # no past, no wish
+        order = replaced_ahead(order, owners, newness, scores, texts, held, answers, best,
+                               _Lazily(lambda t: aside(t) or bool(ADDITION.search(t or ""))
+                                       or yields(t), texts), question.relations,
+                               question.single, ending)
+        order = ending_after(order, owners, newness, held, answers, ending, fixed)
     if probe is not None and probe.single:  # a newer fact told as a change
         order = changed_ahead(order, owners, newness, vectors, texts, [
             k in PROFILE_CATEGORIES for k in kinds], *((answers, best) if probe is question

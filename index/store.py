@@ -41,7 +41,7 @@ from .log import copy_log_prefix
 from .params import IndexParams
 from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
-from .answers_under import cut, join_under, joined
+from .answers_under import cut, join_under, joined, reads_under
 from .recency import Asked, asked_of, newer_first, reorder
 from .names import opening_word
 from .slots import GENERAL
@@ -294,7 +294,7 @@ class MemoryStore(MemoryCore):
             self._check_open()
             state = self._state
             ranked = ranking.rank(gather(state, request, queries, scoping, ranking))
-            if question is not None and question.single:
+            if reads_under(question):
                 labels = ranked.keys + (ranked.under.keys if ranked.under is not None else [])
                 ranked = joined(ranked, join_under(*self._read(labels), len(ranked.keys),
                                                    question))

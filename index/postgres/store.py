@@ -28,7 +28,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from ..answers_under import cut, join_under, joined, told_now
+from ..answers_under import cut, join_under, joined, reads_under, told_now
 from ..backend import HealthItem, ImportedMemory, Memory, SearchResult, StoreResult
 from ..core import MemoryCore, Vectors
 from ..decisions import check_keys
@@ -254,7 +254,7 @@ class PostgresMemoryStore(MemoryCore):
                 # Joining reads the rows and orders them (``settled``), as do rows past
                 # the limit (``Ranking.depth``): the access count is of the results as
                 # they are shown, after the order has cut them.
-                joins = question is not None and question.single
+                joins = reads_under(question)
                 settled = joins or len(ranked.keys) > ranking.limit
                 if settled:
                     ranked = self._settle(conn, ranked, question, ranking.limit, joins)
@@ -311,7 +311,7 @@ class PostgresMemoryStore(MemoryCore):
                 joins: bool) -> Ranked:
         """``ranked`` read in the search's transaction, in ``recency.newer_first``'s order
         and cut at ``limit``; with the newer values joined from its rows not chosen
-        (``answers_under.py``) when ``joins`` (a single-valued attribute asked)."""
+        (``answers_under.py``) when ``joins`` (``answers_under.reads_under``)."""
         keys = ranked.keys + (ranked.under.keys if joins and ranked.under else [])
         with conn.cursor() as cur:
             cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE element = %s AND "
@@ -325,7 +325,7 @@ class PostgresMemoryStore(MemoryCore):
         width = len(FIELDS)
         rest = told_now([None if r is None else r[FIELDS.index("content")] for r in listed],
                         [None if r is None else r[FIELDS.index("category")] for r in listed],
-                        chosen)
+                        chosen, question)
         read = _read([r if i < chosen or i in rest or r is None else
                       (*r[:width], None, *r[width + 1:]) for i, r in enumerate(listed)])
         ranked = joined(ranked, join_under(*read, chosen, question))

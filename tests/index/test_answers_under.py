@@ -151,3 +151,44 @@ def test_a_newer_value_found_far_below_its_older_is_lifted_first(
     found = _search(store, CAR_QUERY, DEFAULT)
     assert [text for text, _ in found[:2]] == [newer, CAR_OLD]
     assert found[0][1] == found[1][1] == every[CAR_OLD]
+
+
+PET_OLD = "Oona has a budgie called Kiwi."
+PET_QUERY = "What pets does Oona have?"
+
+
+def _pet_store(make_store: Callable[..., MemoryBackend], served: object,
+               newer: str) -> MemoryBackend:
+    store = make_store(embedder=served)
+    for content, when in [*((text, "2024-01-06T10:00:00Z") for text in OTHERS),
+                          (PET_OLD, "2024-01-08T10:00:00Z"), (newer, "2024-03-01T10:00:00Z")]:
+        store.store(content=content, category="fact", occurred_at=when,
+                    settings=EVERYTHING, **OONA)
+    return store
+
+
+def test_a_many_valued_newer_value_that_says_it_replaces_joins_first(
+        make_store: Callable[..., MemoryBackend], served: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    newer = "A pair of lop-eared rabbits rule the back garden now."
+    store = _pet_store(make_store, served, newer)
+    every = _ranked_alone(store, PET_QUERY, monkeypatch)
+    assert every[newer] < DEFAULT.relevance_threshold <= every[PET_OLD], \
+        "the setup: the newer under the threshold"
+    found = _search(store, PET_QUERY, DEFAULT)
+    assert [text for text, _ in found[:2]] == [newer, PET_OLD]
+
+
+@pytest.mark.parametrize("newer", [
+    "A pair of lop-eared rabbits rule the back garden too.",        # an addition
+    "Oona has started keeping a pair of lop-eared rabbits.",        # begun: one more
+    "Oona's sister has a pair of lop-eared rabbits now.",           # a sister's
+])
+def test_a_many_valued_newer_value_of_no_replacing_does_not_join(
+        make_store: Callable[..., MemoryBackend], served: object, newer: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = _pet_store(make_store, served, newer)
+    every = _ranked_alone(store, PET_QUERY, monkeypatch)
+    found = dict(_search(store, PET_QUERY, DEFAULT))
+    assert PET_OLD in found
+    assert (newer in found) == (every[newer] >= DEFAULT.relevance_threshold)
