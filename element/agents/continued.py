@@ -35,12 +35,12 @@ from typing import Any
 from index import terms
 
 from .addressed import unaddressed
-from .cues import signals
+from .cues import MAY_CHANGE, signals
 from .named import ENDING
 from .profile import values
 from .updates import first_person
 
-__all__ = ["plan_kept", "continues", "undertaking"]
+__all__ = ["plan_kept", "continues", "undertaking", "names_nothing"]
 
 #: A plan or a wish: the future or a verb of wanting, planning or weighing up ("will
 #: bring", "is going to", "wants to adopt", "is thinking about retraining", "is
@@ -160,3 +160,23 @@ def continues(sentence: str, memory: dict[str, Any], who: str) -> bool:
     if values("x " + told, who) - values(memory["content"], who):
         return False    # "with Vodafone again": a value named anew
     return bool(_stems(told, who) & _stems(said, who))
+
+
+def names_nothing(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` (first person, raw) tells a change that names nothing of its
+    own beside ``memory`` (``who``'s): beyond its words of change, every content word it
+    says is the memory's ("got promoted at work" beside "works as a nurse" or "takes the
+    bus to work": news of the held job, which goes on, not a new value). Not an ending
+    (the endings' readers decide what ends), not a statement naming the memory's own
+    value ("moved out of Porto"), not of a plan under way (:func:`plan_kept`: "I'm vegan
+    now" fulfils "trying to go vegan"). A crowd turn "got promoted at work" replaced the
+    job and the commute."""
+    said = _said(memory, who)
+    if not said or undertaking(said) or _ends(sentence):
+        return False
+    told = unaddressed(sentence)
+    if values("x " + told, who) & values(memory["content"], who):
+        return False
+    own = {w for w in _stems(told, who) if not MAY_CHANGE.match(w)}
+    return not own - _stems(said, who)
+

@@ -25,6 +25,7 @@ from .episode_words import PAST
 from .holders import memory_holder, same_holder
 from .named import ENDING
 from .profile import values
+from .slots import another_value
 from .updates import (NOT_NOW, FACT_WORDS, Memory, first_person, is_event, nearest_attribute,
                       strip_for_attribute)
 
@@ -67,6 +68,8 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 ENDING.search(said[0]) or NOT_NOW.search(said[0]):
             continue
+        if another_value(thing, said[0]):
+            continue    # "the piano lessons" end no "plays the cello": one of many
         if not same_holder(memory_holder(said[0]), holder):
             continue
         pool.append(memory)
