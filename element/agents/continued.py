@@ -166,17 +166,27 @@ def names_nothing(sentence: str, memory: dict[str, Any], who: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells a change that names nothing of its
     own beside ``memory`` (``who``'s): beyond its words of change, every content word it
     says is the memory's ("got promoted at work" beside "works as a nurse" or "takes the
-    bus to work": news of the held job, which goes on, not a new value). Not an ending
+    bus to work": news of the held job, which goes on, not a new value; a promotion told
+    without its role says nothing else, :data:`_RISEN`). Not an ending
     (the endings' readers decide what ends), not a statement naming the memory's own
-    value ("moved out of Porto"), not of a plan under way (:func:`plan_kept`: "I'm vegan
-    now" fulfils "trying to go vegan"). A crowd turn "got promoted at work" replaced the
+    value ("moved out of Porto"), not a state said to hold now ("I'm vegan now" after
+    "trying to go vegan"). A crowd turn "got promoted at work" replaced the
     job and the commute."""
     said = _said(memory, who)
     if not said or undertaking(said) or _ends(sentence):
         return False
     told = unaddressed(sentence)
+    if signals(told).now:
+        return False    # "I'm vegan now" after "trying to go vegan": the state it came to
+    if _RISEN.search(told):
+        return True
     if values("x " + told, who) & values(memory["content"], who):
         return False
     own = {w for w in _stems(told, who) if not MAY_CHANGE.match(w)}
     return not own - _stems(said, who)
+
+
+#: A promotion told without the role it gives ("I got promoted at work!"): news of the job
+#: held, which goes on; "promoted to ward manager" names the new role (the finders').
+_RISEN = re.compile(r"\b(?:got|been|was|were|being)\s+promoted\b(?!\s+(?:to|as|into)\b)", re.I)
 

@@ -62,7 +62,8 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     for memory in candidates:
         if memory["id"] in skip:
             continue
-        if named and names_another(thing, memory["content"], who, named):
+        if named and names_another(thing, memory["content"], who, named) or \
+                places_apart(thing, memory["content"]):
             continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
@@ -95,6 +96,22 @@ def names_another(thing: str, content: str, who: str,
     named = values("x " + thing, who) if named is None else named
     return bool(named) and bool(_named(content, who)) and \
         not _shares(named, thing, content, who)
+
+
+#: Where a thing is or is done, told unnamed: "at the garden centre", "for a charity".
+_PLACE = re.compile(r"\b(?:at|for)\s+(?:the|a|an|my|our|their)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)",
+                    re.I)
+
+
+def places_apart(thing: str, content: str) -> bool:
+    """Whether ``thing`` and ``content`` each name where they are by a phrase of its own
+    (:data:`_PLACE`) and the two share no content word: "my job at the garden centre"
+    and "volunteers at the food bank" are two things, as a name apart tells
+    (:func:`names_another`) of named ones."""
+    here, there = _PLACE.findall(thing), _PLACE.findall(content)
+    if not here or not there:
+        return False
+    return not (set(terms(" ".join(here))) - _LIGHT_TERMS) & set(terms(" ".join(there)))
 
 
 def _named(text: str, who: str) -> frozenset[str]:
