@@ -35,12 +35,12 @@ from typing import Any
 from index import terms
 
 from .addressed import unaddressed
-from .cues import MAY_CHANGE, signals
+from .cues import signals
 from .named import ENDING
 from .profile import values
 from .updates import first_person
 
-__all__ = ["plan_kept", "continues", "undertaking", "names_nothing"]
+__all__ = ["plan_kept", "continues", "undertaking", "promoted_only"]
 
 #: A plan or a wish: the future or a verb of wanting, planning or weighing up ("will
 #: bring", "is going to", "wants to adopt", "is thinking about retraining", "is
@@ -162,28 +162,12 @@ def continues(sentence: str, memory: dict[str, Any], who: str) -> bool:
     return bool(_stems(told, who) & _stems(said, who))
 
 
-def names_nothing(sentence: str, memory: dict[str, Any], who: str) -> bool:
-    """Whether ``sentence`` (first person, raw) tells a change that names nothing of its
-    own beside ``memory`` (``who``'s): beyond its words of change, every content word it
-    says is the memory's ("got promoted at work" beside "works as a nurse" or "takes the
-    bus to work": news of the held job, which goes on, not a new value; a promotion told
-    without its role says nothing else, :data:`_RISEN`). Not an ending
-    (the endings' readers decide what ends), not a statement naming the memory's own
-    value ("moved out of Porto"), not a state said to hold now ("I'm vegan now" after
-    "trying to go vegan"). A crowd turn "got promoted at work" replaced the
-    job and the commute."""
-    said = _said(memory, who)
-    if not said or undertaking(said) or _ends(sentence):
-        return False
-    told = unaddressed(sentence)
-    if signals(told).now:
-        return False    # "I'm vegan now" after "trying to go vegan": the state it came to
-    if _RISEN.search(told):
-        return True
-    if values("x " + told, who) & values(memory["content"], who):
-        return False
-    own = {w for w in _stems(told, who) if not MAY_CHANGE.match(w)}
-    return not own - _stems(said, who)
+def promoted_only(sentence: str) -> bool:
+    """Whether ``sentence`` (first person) tells a promotion without the role it gives
+    ("I got promoted at work!"): news of the job held, which goes on, so it replaces no
+    memory (a crowd turn of it replaced a job and a commute); "promoted to ward manager"
+    names the new role, for the finders. Not with an ending told beside it."""
+    return bool(_RISEN.search(unaddressed(sentence))) and not _ends(sentence)
 
 
 #: A promotion told without the role it gives ("I got promoted at work!"): news of the job

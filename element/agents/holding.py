@@ -35,7 +35,7 @@ from typing import Any
 
 from index import RELATIONS
 
-from .continued import continues, names_nothing, plan_kept
+from .continued import continues, plan_kept, promoted_only
 from .cues import signals
 from .profile import values
 from .slots import another_value
@@ -209,15 +209,15 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     the speaker as a customer where the memory holds where they work or live, a memory of
     a person of theirs, a part or an accessory of the memory's thing; a stay for a bounded
     time beside a value held (``stays.py``); a plan or an undertaking the sentence
-    neither ends nor names, a doing it tells as going on, or a change naming nothing the
-    memory lacks (``continued.py``); the ending of another value (:func:`ends_another`)."""
+    neither ends nor names, a doing it tells as going on, a promotion told without its
+    role (``continued.py``); the ending of another value (:func:`ends_another`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \
         _stay_beside(sentence, memory, who) or \
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
-        names_nothing(sentence, memory, who) or ends_another(sentence, memory, who)
+        promoted_only(sentence) or ends_another(sentence, memory, who)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from element.agents.continued import names_nothing
+from element.agents.continued import promoted_only
 from element.agents.holding import ends_another
 from element.agents.meant import places_apart
 from element.agents.slots import another_value, slots_of
@@ -57,17 +57,11 @@ def test_another_value_of_an_attribute_that_adds_up() -> None:
     assert not ends_another("I have stopped playing the oboe.", memory, "Ana")
 
 
-def test_a_change_naming_nothing_the_memory_lacks() -> None:
-    paramedic = {"content": "Ana is a paramedic."}
-    assert names_nothing("I got promoted at work!", paramedic, "Ana")
-    assert names_nothing("Got promoted at work this week.", {"content": "Ana cycles to work."},
-                         "Ana")
-    assert not names_nothing("I got promoted to station officer.", paramedic, "Ana")
-    assert not names_nothing("I quit the ambulance service.", paramedic, "Ana")
-    assert not names_nothing("We moved out of Porto in May.", {"content": "Ana lives in Porto."},
-                             "Ana")
-    # A state said to hold now is the finders' to read, not news beside the memory.
-    assert not names_nothing("I'm vegan now.", {"content": "Ana is trying to go vegan."}, "Ana")
+def test_a_promotion_without_its_role_is_news_of_the_job() -> None:
+    assert promoted_only("I got promoted at work!")
+    assert promoted_only("I have been promoted, finally")
+    assert not promoted_only("I got promoted to station officer.")
+    assert not promoted_only("I got promoted and quit the band.")
 
 
 def test_two_places_told_apart_by_their_words() -> None:
