@@ -5,7 +5,7 @@ attribute ("a guy called Tom who works in IT" read as a job, then ended by "lost
 seeing a counsellor or seeing how something went was read as a partner, a promotion told
 without its role replaced the job and the commute, the ending of one thing of many (piano
 lessons) replaced another (the cello), a job ended at one place replaced volunteering at
-another. Real changes told plainly still replace.
+another or a job at a place apart, a trip replaced the home. Real changes told plainly still replace.
 
 The sentences are written for these tests (none is a case of ``bench/data``).
 """
@@ -22,6 +22,7 @@ from element.agents.continued import promoted_only
 from element.agents.holding import ends_another
 from element.agents.meant import places_apart
 from element.agents.slots import another_value, slots_of
+from element.agents.stays import visit
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
 from tests.element.speaker import current as contents
@@ -64,6 +65,13 @@ def test_a_promotion_without_its_role_is_news_of_the_job() -> None:
     assert not promoted_only("I got promoted and quit the band.")
 
 
+def test_a_trip_is_a_place_visited_not_a_home() -> None:
+    assert visit("Here's a photo from one of my trips to Tallinn, such a pretty old town")
+    assert visit("Our holiday in Crete was the best yet")
+    assert not visit("We moved to Lisbon after a trip there last spring")
+    assert not visit("Tallinn is home now, I'm here for good")
+
+
 def test_two_places_told_apart_by_their_words() -> None:
     assert places_apart("my job at the garden centre", "Ana volunteers at the food bank.")
     assert not places_apart("my job at the garden centre",
@@ -80,10 +88,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I'm seeing a lad called Rhys who works at the council.",
      "Lost my job at the garden centre on Friday.", "Rhys"),
     ("I'm a paramedic.", "I got promoted at work!", "paramedic"),
+    ("I work at the Leeds Building Society.", "I lost my job at the engineering company.",
+     "Building Society"),
     ("I play the oboe in a wind band.", "I've stopped my guitar lessons for now.", "oboe"),
     ("I'm seeing a lad called Finn.", "I'm seeing a counsellor every Tuesday now, it helps.",
      "Finn"),
     ("I'm seeing Finn.", "I'm seeing how far I can push the running.", "Finn"),
+    ("I live in Norwich.", "I love exploring old towns, here's a photo from one of my trips "
+     "to Tallinn.", "Norwich"),
 ])
 def test_news_beside_a_fact_keeps_it(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
