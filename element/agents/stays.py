@@ -88,12 +88,21 @@ _HOME = re.compile(r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|emigrat\w*|li(?:ve|ves|v
                    r"settled)\b", re.I)
 
 
+#: A trip's place: the name after its noun ("trips to New York City").
+_TRIP_TO = re.compile(_TRIP.pattern + r"\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'-]*\s*)*", re.I)
+
+
 def visit(sentence: str) -> bool:
-    """Whether ``sentence`` tells a trip by its noun (:data:`_TRIP`) and nothing of where
-    its teller lives: a place visited, not a home ("I love discovering new cities, here
-    is one of my trips to New York City" replaced "lives in Norwich")."""
-    return bool(_TRIP.search(sentence)) and not _HOME.search(sentence) and \
-        not _RETURN_MOVED.search(sentence)
+    """Whether ``sentence`` tells a trip by its noun (:data:`_TRIP`), nothing of where its
+    teller lives and no name beside the trip's: a place visited, not a home ("I love
+    discovering new cities, here is one of my trips to New York City" replaced "lives in
+    Norwich"); "once the trip to Osaka was booked, I switched to learning Japanese" names
+    the value changed."""
+    if not _TRIP.search(sentence) or _HOME.search(sentence) or _RETURN_MOVED.search(sentence):
+        return False
+    rest = _TRIP_TO.sub(" ", sentence).split()
+    return not any(w[:1].isupper() and w != "I" and not w.startswith("I'")
+                   for w in rest[1:])
 
 
 def stay_beside(sentence: str, fact: str) -> bool:

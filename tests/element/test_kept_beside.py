@@ -5,7 +5,8 @@ attribute ("a guy called Tom who works in IT" read as a job, then ended by "lost
 seeing a counsellor or seeing how something went was read as a partner, a promotion told
 without its role replaced the job and the commute, the ending of one thing of many (piano
 lessons) replaced another (the cello), a job ended at one place replaced volunteering at
-another or a job at a place apart, a trip replaced the home. Real changes told plainly still replace.
+another or a job at a place apart, a trip replaced the home. Real changes told plainly
+still replace.
 
 The sentences are written for these tests (none is a case of ``bench/data``).
 """
@@ -70,6 +71,7 @@ def test_a_trip_is_a_place_visited_not_a_home() -> None:
     assert visit("Our holiday in Crete was the best yet")
     assert not visit("We moved to Lisbon after a trip there last spring")
     assert not visit("Tallinn is home now, I'm here for good")
+    assert not visit("Once the trip to Kyoto was booked, I switched to learning Japanese")
 
 
 def test_two_places_told_apart_by_their_words() -> None:
