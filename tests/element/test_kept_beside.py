@@ -24,6 +24,7 @@ from element.agents.holding import ends_another
 from element.agents.meant import places_apart
 from element.agents.slots import another_value, slots_of
 from element.agents.stays import visit
+from element.agents.undergone import undergone
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
 from tests.element.speaker import current as contents
@@ -60,6 +61,9 @@ def test_another_value_of_an_attribute_that_adds_up() -> None:
 
 
 def test_a_promotion_without_its_role_is_news_of_the_job() -> None:
+    # Where it happened is no place the speaker is now ("at work now" replaced a commute).
+    assert undergone("I got promoted at work") is None
+    assert undergone("I got promoted to ward manager") == "I am ward manager now"
     assert promoted_only("I got promoted at work!")
     assert promoted_only("I have been promoted, finally")
     assert not promoted_only("I got promoted to station officer.")
@@ -90,6 +94,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I'm seeing a lad called Rhys who works at the council.",
      "Lost my job at the garden centre on Friday.", "Rhys"),
     ("I'm a paramedic.", "I got promoted at work!", "paramedic"),
+    ("I take the bus to work.", "I got promoted at work.", "bus"),
     ("I work at the Leeds Building Society.", "I lost my job at the engineering company.",
      "Building Society"),
     ("I play the oboe in a wind band.", "I've stopped my guitar lessons for now.", "oboe"),
