@@ -44,14 +44,18 @@ ENDED_MARGIN = 0.1
 
 def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
                      embed: Callable[[list[str]], np.ndarray],
-                     skip: Sequence[str] = (), holder: str = "") -> Memory | None:
+                     skip: Sequence[str] = (), holder: str = "",
+                     chosen: bool = False) -> Memory | None:
     """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
     whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
     closer than the next (see the module's note); of ``holder``'s (a person of the
     speaker's: "dad") when given. A thing that names nothing but a pronoun and a light
     verb ("got it" of "finally got it done") means no memory; a thing naming a value
     (a name: "my job at Door Dash") means no memory naming others and not it ("works at
-    Google"): another thing of the same kind."""
+    Google"): another thing of the same kind; nor, ended, another value of an attribute
+    that adds up ("the piano lessons" of "plays the cello", ``slots.another_value``).
+    ``chosen``: the thing is a value chosen in the memory's place ("it's green tea for
+    me these days" of "drinks black coffee"), where another value is what is meant."""
     first = thing.split()[0].lower() if thing.split() else ""
     bare = len(thing.split()) == 1 and (first in PAST or first.endswith("ed"))
     words = set(terms(thing)) - _LIGHT_TERMS
@@ -69,7 +73,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 ENDING.search(said[0]) or NOT_NOW.search(said[0]):
             continue
-        if another_value(thing, said[0]):
+        if not chosen and another_value(thing, said[0]):
             continue    # "the piano lessons" end no "plays the cello": one of many
         if not same_holder(memory_holder(said[0]), holder):
             continue
