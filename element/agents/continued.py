@@ -167,10 +167,15 @@ def promoted_only(sentence: str) -> bool:
     ("I got promoted at work!"): news of the job held, which goes on, so it replaces no
     memory (a crowd turn of it replaced a job and a commute); "promoted to ward manager"
     names the new role, for the finders. Not with an ending told beside it."""
-    return bool(_RISEN.search(unaddressed(sentence))) and not _ends(sentence)
+    told = unaddressed(sentence)
+    risen = _RISEN.search(told)
+    # Alone: "I got promoted at work, I'm a team lead now" names the role in its next clause.
+    return risen is not None and not _ends(told) and not signals(told).now and \
+        not _NEXT_CLAUSE.search(told[risen.end():])
 
 
 #: A promotion told without the role it gives ("I got promoted at work!"): news of the job
 #: held, which goes on; "promoted to ward manager" names the new role (the finders').
+_NEXT_CLAUSE = re.compile(r"[,;:]|\b(?:and|so|but|as|now)\b", re.I)
 _RISEN = re.compile(r"\b(?:got|been|was|were|being)\s+promoted\b(?!\s+(?:to|as|into)\b)", re.I)
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from index import RELATIONS
+from index import RELATIONS, terms
 
 from .facts import CARERS
 from .holders import UNKNOWN, by_order, holder_of, same_holder, subject_first
@@ -173,11 +173,16 @@ def another_value(thing: str, said: str) -> bool:
     for slot in SLOTS:
         if slot.single:
             continue
-        ended = {w.lower() for w in slot.words.findall(thing)}
-        held = {w.lower() for w in slot.words.findall(said)}
+        ended, held = _stems(slot.words.findall(thing)), _stems(slot.words.findall(said))
         if ended and held and not ended & held:
             return True
     return False
+
+
+def _stems(words: list[str]) -> set[str]:
+    """The words' stems, cut to five letters: "swimming" and "swim", "subscription" and
+    "subscribed" are one word."""
+    return {stem[:5] for w in words for stem in terms(w)}
 
 
 def single_slot(sentence: str) -> bool:

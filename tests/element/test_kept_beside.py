@@ -52,6 +52,7 @@ def test_another_value_of_an_attribute_that_adds_up() -> None:
     assert another_value("my guitar lessons", "I play the oboe in a wind band")
     assert another_value("the yoga", "I go to spin class on Mondays")
     assert not another_value("the oboe", "I play the oboe in a wind band")
+    assert not another_value("my swimming", "I swim at the lido every morning")
     # Of a single-valued attribute the word is its kind: "my car" ends the Golf.
     assert not another_value("my car", "I drive a Golf")
     memory = {"content": "Ana plays the oboe in a wind band."}
@@ -65,9 +66,10 @@ def test_a_promotion_without_its_role_is_news_of_the_job() -> None:
     assert undergone("I got promoted at work") is None
     assert undergone("I got promoted to ward manager") == "I am ward manager now"
     assert promoted_only("I got promoted at work!")
-    assert promoted_only("I have been promoted, finally")
+    assert promoted_only("I have been promoted at last!")
     assert not promoted_only("I got promoted to station officer.")
     assert not promoted_only("I got promoted and quit the band.")
+    assert not promoted_only("I got promoted at work, I'm a team lead now")
 
 
 def test_a_trip_is_a_place_visited_not_a_home() -> None:
