@@ -68,7 +68,7 @@ def choice_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
     if embedder is not None:
         try:
             target = ended_by_meaning(m["x"], pool.nearest(m["x"], 10), who, embedder.embed,
-                                      taken)
+                                      taken, chosen=True)
         except Exception:   # a failing model finds nothing: the statement is added
             target = None
     if target is not None:

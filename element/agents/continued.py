@@ -40,7 +40,7 @@ from .named import ENDING
 from .profile import values
 from .updates import first_person
 
-__all__ = ["plan_kept", "continues", "undertaking"]
+__all__ = ["plan_kept", "continues", "undertaking", "promoted_only"]
 
 #: A plan or a wish: the future or a verb of wanting, planning or weighing up ("will
 #: bring", "is going to", "wants to adopt", "is thinking about retraining", "is
@@ -160,3 +160,22 @@ def continues(sentence: str, memory: dict[str, Any], who: str) -> bool:
     if values("x " + told, who) - values(memory["content"], who):
         return False    # "with Vodafone again": a value named anew
     return bool(_stems(told, who) & _stems(said, who))
+
+
+def promoted_only(sentence: str) -> bool:
+    """Whether ``sentence`` (first person) tells a promotion without the role it gives
+    ("I got promoted at work!"): news of the job held, which goes on, so it replaces no
+    memory (a crowd turn of it replaced a job and a commute); "promoted to ward manager"
+    names the new role, for the finders. Not with an ending told beside it."""
+    told = unaddressed(sentence)
+    risen = _RISEN.search(told)
+    # Alone: "I got promoted at work, I'm a team lead now" names the role in its next clause.
+    return risen is not None and not _ends(told) and not signals(told).now and \
+        not _NEXT_CLAUSE.search(told[risen.end():])
+
+
+#: A promotion told without the role it gives ("I got promoted at work!"): news of the job
+#: held, which goes on; "promoted to ward manager" names the new role (the finders').
+_NEXT_CLAUSE = re.compile(r"[,;:]|\b(?:and|so|but|as|now)\b", re.I)
+_RISEN = re.compile(r"\b(?:got|been|was|were|being)\s+promoted\b(?!\s+(?:to|as|into)\b)", re.I)
+

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from .decisions import Pool
 from .episode_words import PAST
 from .kinds import TIMES
-from .meant import ENDED_MARGIN, ENDED_MIN, ended_by_meaning, names_another
+from .meant import ENDED_MARGIN, ENDED_MIN, ended_by_meaning, names_another, places_apart
 from .holding import kept_meanwhile
 from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
@@ -440,8 +440,11 @@ def ended_memory(sentence: str, pool: Pool, who: str,
             # one-valued attribute the thing names, as "I don't have a car anymore" ends
             # the car (``retire.py``).
             found = slot_target(thing, "", False, pool.memories(), who, skip)
-            if found is not None and names_another(thing, found["content"], who):
-                found = None    # "lost my job at Door Dash" ends no job at Google
+            if found is not None and (names_another(thing, found["content"], who) or
+                                      places_apart(thing, found["content"])):
+                # "lost my job at Door Dash" (or "at the engineering company") ends no
+                # job at Google (or "at the building society").
+                found = None
         if found is not None:
             return found
     return None

@@ -36,6 +36,10 @@ surveyor tailor teacher technician therapist trainer translator tutor vet veteri
 waiter waitress welder writer
 """.split())
 _ROLE = (r"(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")")
+#: Whom one sees for care, not as a partner ("I'm seeing a therapist now").
+CARERS = (r"(?:(?:new|private|local)\s+)?(?:doctor|gp|physio|physiotherapist|therapist|"
+          r"counsell?or|specialist|consultant|"
+          r"dentist|psychiatrist|psychologist|nurse|midwife|chiropractor|osteopath)")
 #: The speaker as a subject, alone or with their household ("my wife and I", "we").
 WE = r"^(?:i|we|(?:my\s+\w+|(?-i:[A-Z][a-z]+))\s+and\s+i|me\s+and\s+my\s+\w+)"
 #: Statements about the speaker: (pattern, memory template, key). A template "" tells the
@@ -117,9 +121,14 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      "{who} drives {x}", "fact:car"),
     (r"^i\s+am\s+(?:now\s+)?(?P<x>(?:married|engaged)\s+to\s+.+)$", "{who} is {x}",
      "fact:relationship"),
+    # Seeing one's doctor or therapist: care, one of several (below: seeing someone).
+    (r"^i\s+(?:am|have been|had been)\s+(?:now\s+)?seeing\s+(?P<x>(?:a|an|the|my)\s+"
+     + CARERS + r"\b.*)$", "", "fact:sees:{x}"),
+    # Seeing someone, not seeing how something went or seeing one's doctor.
     (r"^i\s+(?:am|have been|had been)\s+(?:now\s+)?(?:seeing|dating|going out with|"
      r"in a relationship with)\s+"
-     r"(?P<x>.+)$", "", "fact:relationship"),
+     r"(?!(?:how|what|why|where|when|whether|if|that|this|these|those|it|things|more|less|"
+     r"(?:a|an|the|my)\s+" + CARERS + r")\b)(?P<x>.+)$", "", "fact:relationship"),
     (r"^(?:(?:my\s+(?:boyfriend|girlfriend|partner|husband|wife|fiance|fiancee)\s+)?"
      r"(?-i:[A-Z][a-z]+)\s+and\s+i|i\s+and\s+(?-i:[A-Z][a-z]+))\s+(?:have\s+|are\s+)?(?:just\s+|"
      r"finally\s+)?(?:got married|got engaged|broke up|split up|separated|got divorced|"

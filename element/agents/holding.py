@@ -17,7 +17,10 @@ memory's attribute or its thing without giving it a new value:
 - **a part or an accessory of the memory's thing**, named by the memory's own words (its
   name or its noun): "a new charger for my MacBook" after "uses a MacBook Air", "the
   strings on my guitar" after "plays the guitar" (:func:`accessory_of`; ``parts.py``
-  reads the same by the bank's nouns, "my phone case").
+  reads the same by the bank's nouns, "my phone case");
+- **another value ended**: "I stopped the piano lessons" after "plays the cello": of an
+  attribute that adds up, the ending names another value than the memory's
+  (:func:`ends_another`).
 
 Why it is general: each test is a sentence structure over closed classes (permission,
 lending and repair verbs; verbs of buying; the bank's words for people, ``RELATIONS``;
@@ -32,8 +35,10 @@ from typing import Any
 
 from index import RELATIONS
 
-from .continued import continues, plan_kept
+from .continued import continues, plan_kept, promoted_only
+from .cues import signals
 from .profile import values
+from .slots import another_value
 from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
@@ -204,13 +209,24 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     the speaker as a customer where the memory holds where they work or live, a memory of
     a person of theirs, a part or an accessory of the memory's thing; a stay for a bounded
     time beside a value held (``stays.py``); a plan or an undertaking the sentence
-    neither ends nor names, or a doing it tells as going on (``continued.py``)."""
+    neither ends nor names, a doing it tells as going on, a promotion told without its
+    role (``continued.py``); the ending of another value (:func:`ends_another`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \
         _stay_beside(sentence, memory, who) or \
-        plan_kept(sentence, memory, who) or continues(sentence, memory, who)
+        plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
+        promoted_only(sentence) or ends_another(sentence, memory, who)
+
+
+def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` (first person, raw) ends a thing that is another value than
+    ``memory``'s of an attribute that adds up (``slots.another_value``: "I stopped the
+    piano lessons" after "I play the cello in the town orchestra")."""
+    said = first_person(memory["content"], who)
+    return len(said) == 1 and any(another_value(thing, said[0])
+                                  for thing in signals(sentence).ended)
 
 
 def _stay_beside(sentence: str, memory: dict[str, Any], who: str) -> bool:

@@ -25,6 +25,7 @@ from .episode_words import PAST
 from .holders import memory_holder, same_holder
 from .named import ENDING
 from .profile import values
+from .slots import another_value
 from .updates import (NOT_NOW, FACT_WORDS, Memory, first_person, is_event, nearest_attribute,
                       strip_for_attribute)
 
@@ -43,14 +44,18 @@ ENDED_MARGIN = 0.1
 
 def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
                      embed: Callable[[list[str]], np.ndarray],
-                     skip: Sequence[str] = (), holder: str = "") -> Memory | None:
+                     skip: Sequence[str] = (), holder: str = "",
+                     chosen: bool = False) -> Memory | None:
     """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
     whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
     closer than the next (see the module's note); of ``holder``'s (a person of the
     speaker's: "dad") when given. A thing that names nothing but a pronoun and a light
     verb ("got it" of "finally got it done") means no memory; a thing naming a value
     (a name: "my job at Door Dash") means no memory naming others and not it ("works at
-    Google"): another thing of the same kind."""
+    Google"): another thing of the same kind; nor, ended, another value of an attribute
+    that adds up ("the piano lessons" of "plays the cello", ``slots.another_value``).
+    ``chosen``: the thing is a value chosen in the memory's place ("it's green tea for
+    me these days" of "drinks black coffee"), where another value is what is meant."""
     first = thing.split()[0].lower() if thing.split() else ""
     bare = len(thing.split()) == 1 and (first in PAST or first.endswith("ed"))
     words = set(terms(thing)) - _LIGHT_TERMS
@@ -61,12 +66,15 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     for memory in candidates:
         if memory["id"] in skip:
             continue
-        if named and names_another(thing, memory["content"], who, named):
+        if named and names_another(thing, memory["content"], who, named) or \
+                places_apart(thing, memory["content"]):
             continue    # "my job at Door Dash" is no job at Google
         said = first_person(memory["content"], who)
         if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
                 ENDING.search(said[0]) or NOT_NOW.search(said[0]):
             continue
+        if not chosen and another_value(thing, said[0]):
+            continue    # "the piano lessons" end no "plays the cello": one of many
         if not same_holder(memory_holder(said[0]), holder):
             continue
         pool.append(memory)
@@ -92,6 +100,22 @@ def names_another(thing: str, content: str, who: str,
     named = values("x " + thing, who) if named is None else named
     return bool(named) and bool(_named(content, who)) and \
         not _shares(named, thing, content, who)
+
+
+#: Where a thing is or is done, told unnamed: "at the garden centre", "for a charity".
+_PLACE = re.compile(r"\b(?:at|for)\s+(?:the|a|an|my|our|their)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)",
+                    re.I)
+
+
+def places_apart(thing: str, content: str) -> bool:
+    """Whether ``thing`` and ``content`` each name where they are by a phrase of its own
+    (:data:`_PLACE`) and the two share no content word: "my job at the garden centre"
+    and "volunteers at the food bank" are two things, as a name apart tells
+    (:func:`names_another`) of named ones."""
+    here, there = _PLACE.findall(thing), _PLACE.findall(content)
+    if not here or not there:
+        return False
+    return not (set(terms(" ".join(here))) - _LIGHT_TERMS) & set(terms(" ".join(there)))
 
 
 def _named(text: str, who: str) -> frozenset[str]:

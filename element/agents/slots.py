@@ -23,12 +23,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from index import RELATIONS
+from index import RELATIONS, terms
 
+from .facts import CARERS
 from .holders import UNKNOWN, by_order, holder_of, same_holder, subject_first
 from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
 __all__ = ["Slot", "SLOTS", "slots_of", "slot_target", "slot_keys", "single_slot", "adds_up",
+           "another_value",
            "same_slot",
            "owner", "HIRED",
            "PEOPLE", "names_of"]
@@ -97,7 +99,8 @@ SLOTS: tuple[Slot, ...] = (
           r"(?-i:under\s+(?!The\b|A\b|My\b|Our\b)[A-Z][a-z]+\b(?!\s+[A-Z])))\b",
           True, "fact:manager"),
     _slot("partner", r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|"
-          r"dating|seeing\s+(?:someone|somebody|a\s+\w+|(?-i:[A-Z]))|married|engaged|"
+          r"dating|seeing\s+(?:someone|somebody|a\s+(?!" + CARERS + r"\b)\w+|(?-i:[A-Z]))|"
+          r"married|engaged|"
           r"divorced|separated|single|together)\b", True),
     _slot("vehicle", r"\b(?:drive|drives|driving)\s+(?:a|an|the|my)\b|\bcar\b|"
           r"\b(?:motorbike|motorcycle|scooter|moped|e-?bike)\b", True, "fact:car"),
@@ -137,10 +140,18 @@ SLOTS: tuple[Slot, ...] = (
 )
 
 
+#: A relative clause about a person ("a guy called Tom who works in IT", "my aunt, whose
+#: flat is in Leeds"), to the next comma or the end: what it says is that person's.
+_ABOUT_SOMEONE = re.compile(r"(?:,\s*|\s+)(?:who|whose)\b[^,;]*", re.I)
+
+
 @lru_cache(maxsize=50_000)
 def slots_of(sentence: str) -> frozenset[Slot]:
     """The slots a first-person sentence (``rules.clean``ed, or a memory read back by
-    ``updates.first_person``) is about."""
+    ``updates.first_person``) is about; not those only a relative clause about another
+    person is about ("I'm seeing a guy called Tom who works in IT" is no job of the
+    speaker's: a crowd turn "I lost my job at ..." replaced it)."""
+    sentence = _ABOUT_SOMEONE.sub("", sentence)
     return frozenset(slot for slot in SLOTS if slot.words.search(sentence))
 
 
@@ -150,6 +161,28 @@ def slot_keys(sentence: str, old: str, who: str) -> tuple[str, ...]:
     said = first_person(old, who)
     both = slots_of(sentence) & slots_of(said[0]) if len(said) == 1 else frozenset()
     return tuple(key for slot in SLOTS if slot in both for key in slot.keys)
+
+
+def another_value(thing: str, said: str) -> bool:
+    """Whether ``thing`` (what a statement ends: "the piano lessons") and a first-person
+    memory (``said``: "I play the cello in the town orchestra") name two values of one
+    attribute that adds up, by its words apart: one of many ended, not this one (a crowd
+    turn "I stopped the piano lessons" replaced "loves learning about different
+    cultures", lessons and learning both a study). Of a single-valued attribute the word
+    is its kind ("sold my car" after "drives a Golf"), so never."""
+    for slot in SLOTS:
+        if slot.single:
+            continue
+        ended, held = _stems(slot.words.findall(thing)), _stems(slot.words.findall(said))
+        if ended and held and not ended & held:
+            return True
+    return False
+
+
+def _stems(words: list[str]) -> set[str]:
+    """The words' stems, cut to five letters: "swimming" and "swim", "subscription" and
+    "subscribed" are one word."""
+    return {stem[:5] for w in words for stem in terms(w)}
 
 
 def single_slot(sentence: str) -> bool:

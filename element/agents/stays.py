@@ -26,7 +26,7 @@ import re
 
 from .continued import undertaking
 
-__all__ = ["bounded", "stay_beside"]
+__all__ = ["bounded", "stay_beside", "visit"]
 
 _MONTHS = (r"january|february|march|april|may|june|july|august|september|october|"
            r"november|december")
@@ -78,8 +78,37 @@ def bounded(sentence: str) -> bool:
         bool(_OVER.search(sentence)) and bool(_ONGOING.search(sentence))
 
 
+#: A trip, told by its noun: "one of my trips to New York", "our holiday in Crete", "a
+#: visit to my gran's in Leeds".
+_TRIP = re.compile(r"\b(?:trips?|holidays?|vacations?|visits?|getaways?|city\s+breaks?)\s+"
+                   r"(?:to|in|at)\b", re.I)
+#: Words of where one lives: a trip told beside a move is the move's story ("moved to
+#: Lisbon after a trip there").
+_HOME = re.compile(r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|emigrat\w*|li(?:ve|ves|ving)|based|"
+                   r"settled)\b", re.I)
+
+
+#: A trip's place: the name after its noun ("trips to New York City").
+_TRIP_TO = re.compile(_TRIP.pattern + r"\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'-]*\s*)*", re.I)
+
+
+def visit(sentence: str) -> bool:
+    """Whether ``sentence`` tells a trip by its noun (:data:`_TRIP`), nothing of where its
+    teller lives and no name beside the trip's: a place visited, not a home ("I love
+    discovering new cities, here is one of my trips to New York City" replaced "lives in
+    Norwich"); "once the trip to Osaka was booked, I switched to learning Japanese" names
+    the value changed."""
+    if not _TRIP.search(sentence) or _HOME.search(sentence) or _RETURN_MOVED.search(sentence):
+        return False
+    rest = _TRIP_TO.sub(" ", sentence).split()
+    return not any(w[:1].isupper() and w != "I" and not w.startswith("I'")
+                   for w in rest[1:])
+
+
 def stay_beside(sentence: str, fact: str) -> bool:
-    """Whether ``sentence`` tells a stay (:func:`bounded`) beside ``fact`` (a memory's
-    first-person sentence) that is no stay or plan itself ("We're flying to Mexico for
-    Christmas" is changed by another trip): the fact still holds."""
-    return bounded(sentence) and not (bounded(fact) or undertaking(fact))
+    """Whether ``sentence`` tells a stay (:func:`bounded`) or a trip (:func:`visit`)
+    beside ``fact`` (a memory's first-person sentence) that is no stay, trip or plan
+    itself ("We're flying to Mexico for Christmas" is changed by another trip): the fact
+    still holds."""
+    return (bounded(sentence) or visit(sentence)) and \
+        not (bounded(fact) or visit(fact) or undertaking(fact))

@@ -58,7 +58,8 @@ _TRAILING = re.compile(
     r"for\s+the\s+(?:new\s+)?(?:term|year|season|school\s+year)|"
     r"for\s+(?:now|the\s+time\s+being)|these\s+days|from\s+now\s+on))+\s*$", re.I)
 #: What never opens a place or a role: feelings, states of mind, quantities, "for" a time
-#: ("put me in a good mood", "made me so happy", "has me worried", "put me off").
+#: ("put me in a good mood", "made me so happy", "has me worried", "put me off"); work or
+#: home alone, where a thing happened ("got promoted at work" is no "at work now").
 _NOT_VALUE = re.compile(
     r"^(?:so|very|really|quite|too|more|less|feel|think|laugh|cry|smile|wait|wonder|realise|"
     r"realize|want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
@@ -66,7 +67,8 @@ _NOT_VALUE = re.compile(
     r"most|each|a\s+(?:good|bad|great|better|worse)\s+mood|(?:a\s+)?(?:good|bad)\s+mood|"
     r"mind|charge|stitches|tears|touch|trouble|danger|hospital|hold|the\s+spot|my\s+place|"
     r"the\s+mood|"
-    r"the\s+picture|a\s+position|a\s+spot|an\s+awkward|for\b|off\b|out\b|through\b)\b", re.I)
+    r"the\s+picture|a\s+position|a\s+spot|an\s+awkward|for\b|off\b|out\b|through\b|"
+    r"(?:work|home)$)\b", re.I)
 #: The subject of an agent's act: short, and not the speaker ("I", "we").
 _AGENT = r"^(?P<agent>(?!(?:i|we)\b)[\w'&.-]+(?:\s+[\w'&.-]+){0,4}?)\s+"
 
