@@ -55,6 +55,7 @@ from .dates import time_phrase
 from .sentences import split_sentences
 from .slots import PEOPLE
 from .episodes import episode
+from .presented import presented
 from .profile import profiles
 from .rules import extract
 from .spoken import APOS, LEAD, _EXPAND, _maybe_name
@@ -382,7 +383,11 @@ def completed(text: str, memories: Iterable[str], who: str,
     """``text`` (a user turn of ``who``'s) with its verbless fragments said whole: a topic
     asked and answered (:func:`topic_answered`), a bare value said to hold now in the frame
     of the one memory it answers (module docstring); unchanged otherwise."""
-    sentences = list(split_sentences(text))
+    told = list(split_sentences(text))
+    # A value presented after an empty "it's" ("These days it's Lidl for the big shop"):
+    # its fragment, when the sentence writes nothing as said (``presented.py``).
+    sentences = [p if (p := presented(_opened(s))) is not None and _writes_nothing(s, who)
+                 else s for s in told]
     if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
         return text
     sentences = topic_answered(sentences, who)
@@ -409,7 +414,7 @@ def completed(text: str, memories: Iterable[str], who: str,
                 frame = None
             if frame is not None:
                 sentences[k] = _said_in(frame, m["head"].strip()) + (m["rest"] or "")
-    if sentences == list(split_sentences(text)):
+    if sentences == told:
         return text
     return " ".join(s if s.rstrip().endswith((".", "!", "?")) else s + "." for s in sentences)
 
@@ -446,7 +451,8 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
         body = _opened(sentence)
         m = _HEAD.match(body)
         if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
-                body != sentence.strip() or _APPRAISED.search(body):
+                body != sentence.strip() and not _LINKED.match(sentence.strip()) or \
+                _APPRAISED.search(body):
             continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
         if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON
                for w in _words(_expanded(body))
@@ -473,6 +479,11 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
     return None
 
 
+#: A fragment opening on a word that links it to what the speaker said before ("And a
+#: second job at weekends, at the Odeon", "Plus the allotment since the spring"): more
+#: told, as the fragment alone would be (an interjection is not: "Good luck with ...").
+_LINKED = re.compile(r"^(?:oh,?\s+)?(?:and|plus|also)\b(?:\s+also\b)?\s*,?\s*(?=[\w'])(?!"
+                     r"(?:i|you|he|she|we|they|it)\b)", re.I)
 #: What says "now" is a state held, not the moment: a start, a habit.
 _SINCE = re.compile(r"\b(?:since|as\s+of|these\s+days|nowadays|every|each|once|twice|"
                     r"a\s+week|a\s+month|a\s+day|on\s+\w+days|at\s+weekends)\b", re.I)
