@@ -27,6 +27,7 @@ from index import Embedder
 
 from .episodes import tell
 from .fragments import _frame, _opened
+from .irregular import DISTINCT_PASTS
 from .profile import profiles
 from .sentences import split_sentences
 
@@ -59,6 +60,9 @@ def brief_statement(sentence: str) -> str | None:
     if not body or body.endswith(("?", "!")) or not _PRESENT.match(body) or \
             _NOT_PLAIN.search(body) or _PAST.match(body):
         return None
+    verb = re.match(r"^(?:i|we)\s+(\w+)", body, re.I)
+    if verb and verb[1].lower() in DISTINCT_PASTS:
+        return None     # "I went ...", "I got ...": a story's past
     words = re.findall(r"[\w'’-]+", body)
     if not 3 <= len(words) <= BRIEF_WORDS:
         return None

@@ -50,7 +50,7 @@ import numpy as np
 
 from index import ATTRIBUTES, Embedder
 
-from .episode_words import ADVERBS, GENERIC, PAST, STOP
+from .episode_words import ADVERBS, FAMILY, GENERIC, PAST, STOP
 from .dates import time_phrase
 from .sentences import split_sentences
 from .slots import PEOPLE
@@ -69,6 +69,12 @@ __all__ = ["completed", "told_alone", "told_plainly", "topic_answered", "verbles
 #: .27; a value of another kind stays lower ("York" / "a postman" .21, "Liverpool all the
 #: way" / "a nurse" .07).
 VALUE_MIN = 0.25
+#: The least cosine of the values where the fragment's best answer, at least
+#: ``NAMED_ANSWER_MIN``, is the attribute of the one memory meant ("A Toyota Yaris now" of
+#: "drives a Saab": vehicle .54, values .15; "Swimming three mornings a week" of "goes
+#: running before work": exercise .40, values .20).
+NAMED_VALUE_MIN = 0.1
+NAMED_ANSWER_MIN = 0.35
 #: How much better than the next memory the one meant must be alike in value.
 VALUE_MARGIN = 0.05
 #: How far below its best answer to the bank the fragment may answer the memory's own
@@ -280,7 +286,12 @@ def _frame(content: str, who: str) -> Frame | None:
         m = re.match(rf"{re.escape(who)}'s\s+((?:[a-z][\w-]*\s+){{0,1}}[a-z][\w-]*"
                      r"(?:\s+(?-i:[A-Z])\w+)?)\s+(?=(?:is|[a-z]+s)\s)", content)
         if m is None or not any(w in PEOPLE for w in m[1].lower().split()):
-            return None     # "Sam's favourite film is Jaws": the rules key it as said
+            # "Sam's favourite drink is gin": the speaker's own attribute, said with
+            # "is" ("Rum these days": "My favourite drink is rum these days").
+            m = re.match(rf"{re.escape(who)}'s\s+((?:[a-z][\w-]*\s+){{0,2}}[a-z][\w-]*)"
+                         r"\s+(?=is\s)", content)
+            if m is None:
+                return None
         subject, said = f"My {m[1]}", content[m.end():]
     elif content.startswith(who + " "):
         said = content[len(who) + 1:]
@@ -332,6 +343,8 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
     best = float(said.scores.max())
     vectors = _unit(embedder.embed([value] + [frame[3] for _, frame in frames]))
     alike: list[tuple[float, Frame]] = []
+    mine = int(np.argmax(said.scores))
+    named: list[tuple[float, Frame]] = []    # of the fragment's own best attribute
     for (_, frame), memory, vector in zip(frames, found[1:], vectors[1:], strict=True):
         if memory.scores is None:
             continue
@@ -345,6 +358,12 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
         cosine = float(vectors[0] @ vector)
         if cosine >= VALUE_MIN:
             alike.append((cosine, frame))
+        elif cosine >= NAMED_VALUE_MIN and mine in own and best >= NAMED_ANSWER_MIN:
+            named.append((cosine, frame))
+    if not alike and len(named) == 1:
+        # Two names of one kind the model holds apart ("A Toyota Yaris" / "Saab" .15):
+        # the fragment answers that attribute best, and clearly, and one memory holds it.
+        return named[0][1]
     alike.sort(key=lambda a: -a[0])
     if not alike or len(alike) > 1 and alike[0][0] - alike[1][0] < VALUE_MARGIN:
         return None
@@ -497,6 +516,11 @@ _POINTING = re.compile(r"^(?:that|this|those|these|it|they|he|she|such|so)\b", r
 _APPRAISED = re.compile(r"\b(?:sounds?|looks?|seems?|worth\s+it)\b", re.I)
 #: A name called at the end of a sentence ("..., Mel!").
 _VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]*[.!]*$")
+#: A statement opening on a person of the speaker's family, by their tie ("The kids
+#: have ...", "My husband's ...", "Our eldest ...").
+_KIN_OPENING = re.compile(r"^(?:my|our|the)\s+(?:[a-z-]+\s+)?(?:" + "|".join(
+    sorted(FAMILY - {"family", "fam", "pet", "pets", "dog", "dogs", "cat", "cats", "puppy",
+                     "kitten"}, key=len, reverse=True)) + r")\b(?!\s*-)", re.I)
 #: At most this many words in a statement kept as said (a story is an episode's).
 PLAIN_WORDS = 30
 
@@ -524,7 +548,9 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
         named = [n for n in _NAMES.findall(" " + told[len(words[0]):])
                  if n.lower().removesuffix("'s") not in names and
                  not any(o.startswith(n.lower()) for o in names)]
-        if named:
+        # (or of a person of the speaker's family, named by their tie: "The kids have
+        # taken up the trumpet as well" of "plays the trumpet", theirs told in passing)
+        if named or _KIN_OPENING.match(told):
             said.append(body)
     held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
     if not said or not held:

@@ -249,8 +249,9 @@ _DESCRIBED = re.compile(
 #: A person of the speaker's family told where they are ("my sister is in Edinburgh now",
 #: "my parents are out in Spain these days"): their place, not an attribute of the
 #: speaker's ("my manager is Dev" is; "my family is in Frome" is the household's).
+_PLACED_KIN = FAMILY - _ANIMALS - {"family", "fam", "dogs", "cats", "pets"}
 _KIN_PLACED = re.compile(
-    rf"^(?:my|our)\s+(?:{'|'.join(sorted(FAMILY - _ANIMALS - {'family', 'fam', 'dogs', 'cats', 'pets'}))})"
+    rf"^(?:my|our)\s+(?:{'|'.join(sorted(_PLACED_KIN))})"
     r"\s+(?:is|are|'s|'re)\s+(?:(?:now|still|also|currently|finally|happily|all)\s+)?"
     r"(?:(?:back|over|out|down|up|off|away|based|living|settled|staying)\s+)?"
     r"(?:in|at|near|on)\s+(?:the\s+)?(?-i:[A-Z])", re.I)

@@ -20,6 +20,7 @@ import re
 # is read as a word after the verb and its particle ("the Rovers I play for now").
 from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
 
+from .episode_words import FAMILY
 from .slots import PEOPLE
 from .spoken import LEAD
 
@@ -118,7 +119,7 @@ def _subject_cleft(body: str) -> str | None:
     """A subject cleft's plain statement, its person a person of the speaker's: "It's my
     sister who's in Edinburgh now" -> "My sister is in Edinburgh now"."""
     m = _WHO_CLEFT.match(body)
-    if m is None or m["p"].lower() not in PEOPLE:
+    if m is None or m["p"].lower() not in PEOPLE and m["p"].lower() not in FAMILY:
         return None
     plural = m["p"].lower().endswith("s") and not m["p"].lower().endswith("ss")
     be = (m["be"] or "").strip(" '’").lower()
