@@ -99,7 +99,7 @@ there here what who how why where when which your yours yourself myself ourselve
 not n't""".split())
 #: What says a value holds now: the present, a start.
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since\s+\w+|"
-                  r"as\s+of\s+\w+)\b", re.I)
+                  r"as\s+of\s+\w+|officially)\b", re.I)
 #: The words of time and manner around a value, not part of it.
 _NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|at\s+the\s+moment|"
                         r"again|too|also|"
@@ -141,6 +141,11 @@ def verbless(clause: str) -> bool:
     if _VERB_S.search(clause):
         return False    # "Life's all about ...", "Mental health's a priority": "is"
     words = [w.lower() for w in _words(clause)]
+    if len(words) > MAX_WORDS and len(parts := re.split(r"\s+and\s+", clause)) == 2 and \
+            all(len(_words(p)) <= MAX_WORDS for p in parts):
+        # Two fragments joined ("Oxfam on Mondays and the food bank on Fridays now"):
+        # verbless when both are.
+        return all(verbless(p) for p in parts)
     if not words or len(words) > MAX_WORDS:
         return False
     # (a word after an article is a noun: "a bit of German", "the fed-up crowd")
@@ -168,10 +173,17 @@ still very really now nowadays these those all way bit lot more most much""".spl
 
 
 def _opened(sentence: str) -> str:
-    """``sentence`` without the interjections and the linking word it opens on."""
+    """``sentence`` without the interjections and the linking word it opens on, and a
+    reply's word before a colon ("Both, actually: the dog and now a rabbit too")."""
     lead = LEAD.match(sentence)
     body = sentence[lead.end():] if lead else sentence
+    body = _REPLY.sub("", body)
     return _OPENING.sub("", body).strip()
+
+
+#: A reply's word and its colon, before what it says: "Both, actually:", "Neither now:".
+_REPLY = re.compile(r"^(?:both|neither|either|all\s+(?:two|three)|the\s+lot)(?:,?\s+(?:actually|"
+                    r"really|now|these\s+days|in\s+fact))?\s*[:;-]\s+", re.I)
 
 
 def _writes_nothing(sentence: str, who: str) -> bool:
@@ -390,6 +402,8 @@ def _said_in(frame: Frame, fragment: str) -> str:
             opens = []
     if subject == "I":
         verb = "am" if verb == "is" else _base_of(verb)
+    fragment = core     # (its adverb of stance left out: "Officially a midwife")
+    first = fragment.split()[0].lower() if fragment.split() else ""
     value = fragment[:1].lower() + fragment[1:] if first in ("a", "an", "the") else \
         fragment if first.isdigit() else _lowered(fragment)     # an article is no name
     if frame[3][:1].islower() and not first.isdigit():
@@ -409,6 +423,7 @@ def completed(text: str, memories: Iterable[str], who: str,
                  else s for s in told]
     if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
         return text
+    shown = {s for s in sentences if s not in told}
     sentences = topic_answered(sentences, who)
     if embedder is not None:
         frames: list[tuple[str, Frame]] = []
@@ -425,8 +440,8 @@ def completed(text: str, memories: Iterable[str], who: str,
                     k and _answered(sentences, k - 1) is not None:
                 continue    # (the answer to a topic of another's: "My sister? Leeds now")
             value = _value(m["head"])
-            if not value or not _writes_nothing(sentence, who):
-                continue
+            if not value or sentence not in shown and not _writes_nothing(sentence, who):
+                continue    # (a presented value's sentence wrote nothing as said)
             try:
                 frame = _meant(m["head"], value, frames, who, embedder)
             except Exception:   # a failing model completes nothing: left as said
@@ -470,7 +485,8 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
         body = _opened(sentence)
         m = _HEAD.match(body)
         if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
-                body != sentence.strip() and not _LINKED.match(sentence.strip()) or \
+                body != sentence.strip() and not _LINKED.match(sentence.strip()) and \
+                body != _REPLY.sub("", sentence.strip()).strip() or \
                 _APPRAISED.search(body):
             continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
         if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON

@@ -164,3 +164,24 @@ def test_a_family_member_told_in_passing_keeps_the_speakers_instrument(store: An
         current(store)
     now = current(store)
     assert now.count("clarinet") == 2, now
+
+
+@pytest.mark.parametrize("clause,expected", [
+    ("Badminton on Tuesdays and the quiz on Thursdays now", True),   # two fragments
+    ("Badminton on Tuesdays and I love it so much now", False),
+])
+def test_two_fragments_joined_are_verbless(clause: str, expected: bool) -> None:
+    from element.agents.fragments import verbless
+    assert verbless(clause) is expected
+
+
+def test_a_reply_word_before_a_colon_opens_nothing() -> None:
+    assert told_alone("Both, actually: Leeds in the week and Whitby at weekends.", "Ana") == (
+        "Ana: Leeds in the week and Whitby at weekends.",
+        "Both, actually: Leeds in the week and Whitby at weekends.")
+
+
+def test_a_fragment_of_the_present_drops_its_adverb_of_stance(model: Any) -> None:
+    from element.agents.fragments import completed
+    assert completed("Officially a paramedic!", ["Ana works as a porter"], "Ana", model) \
+        == "I work as a paramedic!"
