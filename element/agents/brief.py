@@ -48,7 +48,9 @@ _PRESENT = re.compile(
 _NOT_PLAIN = re.compile(r"\b(?:you|your|yours|yesterday|last\s+(?:night|week|weekend|month|"
                         r"year|time)|tomorrow|next\s+\w+|ago|maybe|perhaps|probably|"
                         r"hopefully|if|when|because|soon|later|tonight|today|this\s+"
-                        r"(?:morning|afternoon|evening))\b|n't\b", re.I)
+                        r"(?:morning|afternoon|evening|week|weekend)|for\s+(?:the|a|a\s+few|a\s+"
+                        r"couple\s+of)\s+(?:week|weekend|night|day|fortnight)s?|visiting|"
+                        r"staying|holiday|trip|break)\b|n't\b", re.I)
 #: A verb in the past opening the statement ("I went", "I moved"): a story's, an episode's.
 _PAST = re.compile(r"^(?:i|we)\s+\w+ed\b", re.I)
 

@@ -566,7 +566,12 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
                  not any(o.startswith(n.lower()) for o in names)]
         # (or of a person of the speaker's family, named by their tie: "The kids have
         # taken up the trumpet as well" of "plays the trumpet", theirs told in passing)
-        if named or _KIN_OPENING.match(told):
+        # (or a name opening it that acts on what is the speaker's: "Ocado delivers all
+        # our food now", "Sainsbury's pays my wages now")
+        opens_on_name = words[0][:1].isupper() and _maybe_name(words[0].removesuffix("'s")) \
+            and words[0].lower().removesuffix("'s") not in names and \
+            bool(re.search(r"\b(?:my|our|me|us)\b", told, re.I))
+        if named or _KIN_OPENING.match(told) or opens_on_name:
             said.append(body)
     held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
     if not said or not held:
