@@ -59,7 +59,7 @@ def brief_statement(sentence: str) -> str | None:
     """``sentence`` (past its interjections) when it is a brief first-person statement of
     the speaker's present (module docstring), else None."""
     body = _opened(sentence).strip()
-    if not body or body.endswith(("?", "!")) or not _PRESENT.match(body) or \
+    if not body or body.endswith("?") or not _PRESENT.match(body) or \
             _NOT_PLAIN.search(body) or _PAST.match(body):
         return None
     verb = re.match(r"^(?:i|we)\s+(\w+)", body, re.I)

@@ -534,9 +534,16 @@ _APPRAISED = re.compile(r"\b(?:sounds?|looks?|seems?|worth\s+it)\b", re.I)
 _VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]*[.!]*$")
 #: A statement opening on a person of the speaker's family, by their tie ("The kids
 #: have ...", "My husband's ...", "Our eldest ...").
-_KIN_OPENING = re.compile(r"^(?:my|our|the)\s+(?:[a-z-]+\s+)?(?:" + "|".join(
-    sorted(FAMILY - {"family", "fam", "pet", "pets", "dog", "dogs", "cat", "cats", "puppy",
-                     "kitten"}, key=len, reverse=True)) + r")\b(?!\s*-)", re.I)
+_KIN = FAMILY - {"family", "fam", "pet", "pets", "dog", "dogs", "cat", "cats", "puppy",
+                 "kitten"} | {"neighbour", "neighbours", "neighbor", "neighbors", "flatmate",
+                              "housemate", "friend", "friends", "mate", "mates", "colleague",
+                              "colleagues", "hubby", "missus", "other half", "girls", "boys",
+                              "lads", "little one", "little ones"}
+#: ... or by the tie alone, as a name ("Grandad's ...", "Mum's moved ...").
+_KIN_NAMES = "mum|mam|mom|dad|grandad|granddad|grandpa|grandma|gran|granny|nan|nana"
+_KIN_OPENING = re.compile(r"^(?:(?:my|our|the)\s+(?:[a-z-]+\s+)?(?:" + "|".join(
+    sorted(_KIN, key=len, reverse=True)) + r")|(?-i:(?:" + "|".join(
+    w.capitalize() for w in _KIN_NAMES.split("|")) + r")))\b(?!\s*-)", re.I)
 #: At most this many words in a statement kept as said (a story is an episode's).
 PLAIN_WORDS = 30
 
@@ -556,7 +563,10 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
     for sentence in split_sentences(text):
         body = _opened(sentence).rstrip()
         words = _words(body)
-        if body.endswith(("?", "!")) or _SECOND.search(body) or _APPRAISED.search(body) or \
+        # (news is told with "!" as often: "Puppy arrived yesterday, a little beagle!";
+        # not a name called with it, "..., Mel!")
+        if body.endswith("?") or body.endswith("!") and _VOCATIVE.search(body) or \
+                _SECOND.search(body) or _APPRAISED.search(body) or \
                 not 4 <= len(words) <= PLAIN_WORDS or _POINTING.match(body):
             continue    # (what the other shared, pointed at: "That bowl is awesome, Mel!")
         # (a name called at the end, "..., Mel!", is the listener's: no value)

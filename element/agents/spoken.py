@@ -465,6 +465,9 @@ def _restore(text: str) -> str:
             text = f"I am {low}"    # "Engaged!", "Retired!": a standing told by its word
         elif not rest and low in ("promoted", "hired", "fired"):
             text = f"I was {low}"   # "Promoted!": a milestone told by its word
+        elif low == "let" and re.match(r"(?:the|my|our)\s[^,;.!?]{1,40}?\s(?:lapse|go|slide|"
+                                       r"expire|run\s+out)\b", rest, re.I):
+            text = f"I let {rest}"  # "Let the gym membership lapse": the speaker's act
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
                        # "Did the egg challenge": "did" with an object, not "did you ...?"
                        low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"
