@@ -55,7 +55,7 @@ from .dates import time_phrase
 from .sentences import split_sentences
 from .slots import PEOPLE
 from .episodes import episode
-from .presented import presented
+from .presented import presented, time_first
 from .profile import profiles
 from .rules import extract
 from .spoken import APOS, LEAD, _EXPAND, _maybe_name
@@ -419,8 +419,9 @@ def completed(text: str, memories: Iterable[str], who: str,
     told = list(split_sentences(text))
     # A value presented after an empty "it's" ("These days it's Lidl for the big shop"):
     # its fragment, when the sentence writes nothing as said (``presented.py``).
-    sentences = [p if (p := presented(_opened(s))) is not None and _writes_nothing(s, who)
-                 else s for s in told]
+    # So is a value told after its time ("Since March, a Skoda Octavia").
+    sentences = [p if (p := presented(_opened(s)) or time_first(_opened(s))) is not None and
+                 _writes_nothing(s, who) else s for s in told]
     if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
         return text
     shown = {s for s in sentences if s not in told}

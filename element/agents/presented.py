@@ -28,7 +28,7 @@ from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
 
 from .episode_words import ADVERBS, GENERIC
 
-__all__ = ["presented"]
+__all__ = ["presented", "time_first"]
 
 #: The time first: "These days it's X ...", "Nowadays, it's X".
 _TIME_FIRST = re.compile(rf"^(?P<t>{_PRESENT_TIME}|{_NOW_WORD})\s*,?\s+"
@@ -89,4 +89,29 @@ def presented(sentence: str) -> str | None:
     if time and re.search(rf"\b(?:{_PRESENT_TIME}|{_NOW_WORD})\b", value, re.I):
         time = ""   # (the value carries its own: "it's Leeds now")
     fragment = f"{value}{time}{rest}{end or '.'}"
+    return fragment[:1].upper() + fragment[1:]
+
+
+#: A time of the present told first, before the value: "Since March, a Skoda", "At the
+#: moment, nights", "For now, York", "These days: rowing".
+_TIME_OPENS = re.compile(rf"^(?P<t>{_PRESENT_TIME}|{_NOW_WORD}|for\s+now|right\s+now|"
+                         r"since\s+(?:the\s+)?\w+(?:\s+\d{4})?|as\s+of\s+\w+|from\s+(?:this|"
+                         r"last)\s+\w+)\s*[,:;-]\s+(?P<x>[^,;:]+?)(?P<rest>\s*[,;:].*)?$", re.I)
+
+
+def time_first(sentence: str) -> str | None:
+    """The fragment of a value told after its time ("Since March, a Skoda Octavia." ->
+    "A Skoda Octavia since March."), or None: no time first, or no noun phrase after it
+    (a clause: "These days, I cycle")."""
+    core = sentence.strip()
+    end = core[len(core.rstrip(".!")):]
+    body = core.rstrip(".!").strip()
+    m = _TIME_OPENS.match(body)
+    if m is None or body.endswith("?"):
+        return None
+    value = m["x"].strip()
+    if _CLAUSE.search(value) or value.lower().split()[0] in ADVERBS:
+        return None
+    time = m["t"][:1].lower() + m["t"][1:]     # (a name in it kept: "since March")
+    fragment = f"{value} {time}{m['rest'] or ''}{end or '.'}"
     return fragment[:1].upper() + fragment[1:]

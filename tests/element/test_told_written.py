@@ -185,3 +185,21 @@ def test_a_fragment_of_the_present_drops_its_adverb_of_stance(model: Any) -> Non
     from element.agents.fragments import completed
     assert completed("Officially a paramedic!", ["Ana works as a porter"], "Ana", model) \
         == "I work as a paramedic!"
+
+
+@pytest.mark.parametrize("sentence,fragment", [
+    ("Since June, a Vauxhall Corsa.", "A Vauxhall Corsa since June."),
+    ("At the moment, earlies.", "Earlies at the moment."),
+    ("These days, I cycle.", None),                  # a clause of its own
+    ("Right now, the kids are asleep.", None),
+])
+def test_a_value_told_after_its_time_is_its_fragment(sentence: str,
+                                                     fragment: str | None) -> None:
+    from element.agents.presented import time_first
+    assert time_first(sentence) == fragment
+
+
+def test_a_value_told_after_its_time_replaces_the_car(store: Any) -> None:
+    assert "supersede" in tell_after(store, "I drive a Renault Clio.",
+                                     "Since May, a Mazda CX-30."), current(store)
+    assert "Mazda" in current(store)
