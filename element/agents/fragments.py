@@ -81,6 +81,9 @@ VALUE_MARGIN = 0.05
 #: attribute ("Liverpool all the way these days": sport .43, fandom .36 of "supports
 #: Everton"; residence .27, of "lives in Leeds", too far).
 FRAGMENT_GAP = 0.1
+#: Values this alike (cosine) widen that gap by ``STRONG_GAP``.
+STRONG_VALUE = 0.5
+STRONG_GAP = 0.05
 #: The least answer of the fragment to the memory's attribute.
 FRAGMENT_MIN = 0.18
 #: How near its own best a memory's answer must be for that attribute to be the memory's
@@ -364,10 +367,12 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
         if top < MEMORY_MIN:
             continue
         own = [i for i in range(len(ATTRIBUTES)) if float(memory.scores[i]) >= top - MEMORY_GAP]
-        if not any(float(said.scores[i]) >= max(best - FRAGMENT_GAP, FRAGMENT_MIN)
-                   for i in own):
-            continue
         cosine = float(vectors[0] @ vector)
+        # (values alike as two names of one kind, "Arsenal" / "Spurs" .71, may answer the
+        # memory's attribute a little further below their best: sport .49, fandom .39)
+        gap = FRAGMENT_GAP + (STRONG_GAP if cosine >= STRONG_VALUE else 0.0)
+        if not any(float(said.scores[i]) >= max(best - gap, FRAGMENT_MIN) for i in own):
+            continue
         if cosine >= VALUE_MIN:
             alike.append((cosine, frame))
         elif cosine >= NAMED_VALUE_MIN and mine in own and best >= NAMED_ANSWER_MIN:
