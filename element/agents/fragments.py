@@ -138,6 +138,9 @@ def verbless(clause: str) -> bool:
     "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
     least."""
     clause = _expanded(clause)      # contractions written out ("It's": "It is")
+    # (the month, not the modal: "Aldi since May", "in May")
+    clause = re.sub(r"\b(?:since|from|in|until|till|by|of|last|next|this|early|late|mid)"
+                    r"[\s-]+(?-i:May)\b", " ", clause, flags=re.I)
     when = time_phrase(clause)
     if when:
         clause = clause.replace(when, " ")   # "this week", "last night": when, no clause

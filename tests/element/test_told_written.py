@@ -203,3 +203,9 @@ def test_a_value_told_after_its_time_replaces_the_car(store: Any) -> None:
     assert "supersede" in tell_after(store, "I drive a Renault Clio.",
                                      "Since May, a Mazda CX-30."), current(store)
     assert "Mazda" in current(store)
+
+
+def test_may_the_month_is_no_modal() -> None:
+    from element.agents.fragments import verbless
+    assert verbless("Lidl since May")
+    assert not verbless("I may go")
