@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from index import Embedder
 
 from .episodes import tell
-from .fragments import _frame, _opened
+from .fragments import _frame, _opened, answers_held, held_attributes
 from .irregular import DISTINCT_PASTS
 from .profile import profiles
 from .sentences import split_sentences
@@ -89,8 +89,8 @@ def told_briefly(text: str, who: str, others: Iterable[str], memories: Iterable[
         found = profiles([c for _, c in told] + held, who, embedder)
     except Exception:   # a failing model keeps nothing
         return None
-    kept = {p.attribute.name for p in found[len(told):] if p.attribute is not None}
+    kept = held_attributes(found[len(told):])
     for (sentence, content), profile in zip(told, found, strict=False):
-        if profile.attribute is not None and profile.attribute.name in kept:
+        if answers_held(profile, kept):
             return content, sentence
     return None

@@ -62,6 +62,7 @@ from .spoken import APOS, LEAD, _EXPAND, _maybe_name
 from .texted import PRESENT_VERBS, _base_of
 
 __all__ = ["completed", "told_alone", "told_plainly", "topic_answered", "verbless",
+           "held_attributes", "answers_held",
            "VALUE_MIN", "VALUE_MARGIN", "FRAGMENT_GAP", "PLAIN_WORDS"]
 
 #: The least cosine of the fragment's value phrase with the memory's (the store's model):
@@ -102,7 +103,7 @@ there here what who how why where when which your yours yourself myself ourselve
 not n't""".split())
 #: What says a value holds now: the present, a start.
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since\s+\w+|"
-                  r"as\s+of\s+\w+|officially)\b", re.I)
+                  r"as\s+of\s+\w+|officially|and\s+counting)\b", re.I)
 #: The words of time and manner around a value, not part of it.
 _NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|at\s+the\s+moment|"
                         r"again|too|also|"
@@ -156,7 +157,7 @@ def verbless(clause: str) -> bool:
         return False
     # (a word after an article is a noun: "a bit of German", "the fed-up crowd")
     if any(w in _CLAUSE or w.endswith("n't") or
-           (w in PAST or w.endswith("ed") and len(w) > 4) and
+           (w in PAST or w.endswith("ed") and len(w) > 4 and "-" not in w) and
            not (k and words[k - 1] in ("a", "an", "the"))
            for k, w in enumerate(words)):
         return False
@@ -599,8 +600,33 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
         found = profiles(said + held, who, embedder)
     except Exception:   # a failing model keeps nothing
         return None
-    kept = {p.attribute.name for p in found[len(said):] if p.attribute is not None}
+    kept = held_attributes(found[len(said):])
     for sentence, profile in zip(said, found, strict=False):
-        if profile.attribute is not None and profile.attribute.name in kept:
+        if answers_held(profile, kept):
             return f"{who}: {sentence}{'' if sentence.endswith(('.', '!')) else '.'}", sentence
     return None
+
+
+def held_attributes(memories: Sequence[Any]) -> set[int]:
+    """The attributes the profiles of one-fact memories hold: each one's clear attribute,
+    and those it answers within ``MEMORY_GAP`` of its best (at least ``MEMORY_MIN``: "has
+    a Kindle" is phone .41 and computer .38, clear of neither)."""
+    kept: set[int] = set()
+    for memory in memories:
+        if memory.attribute is not None:
+            kept.add(ATTRIBUTES.index(memory.attribute))
+        if memory.scores is not None and (top := float(memory.scores.max())) >= MEMORY_MIN:
+            kept |= {i for i in range(len(ATTRIBUTES))
+                     if float(memory.scores[i]) >= top - MEMORY_GAP}
+    return kept
+
+
+def answers_held(profile: Any, kept: set[int]) -> bool:
+    """Whether a statement's profile answers one of the ``kept`` attributes: its clear
+    attribute, or its best answer (at least ``FRAGMENT_MIN``) where none is clear ("The
+    Kobo turned up this morning": phone .19 of "has a Kindle")."""
+    if profile.attribute is not None:
+        return ATTRIBUTES.index(profile.attribute) in kept
+    if profile.scores is None or float(profile.scores.max()) < FRAGMENT_MIN:
+        return False
+    return int(np.argmax(profile.scores)) in kept

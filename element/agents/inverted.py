@@ -68,6 +68,15 @@ _IS_WHAT = re.compile(r"^(?P<x>[^,;]{1,40}?)\s+(?:is|'s|are)\s+(?:all|what)\s+(?
 #: ... and told last: "What I drive now is a Skoda".
 _WHAT_IS = re.compile(r"^what\s+(?P<s>i|we)\s+" + _VERB + _WHEN + r"\s+(?:is|'s|are)\s+"
                       r"(?P<x>[^,;]{1,40}?)" + _REST + r"$", re.I)
+#: The time in a new place told first, as the sentence's subject: "Week one as a trainee
+#: chef", "First month at Primark done", "Day three in the new flat": the speaker is there
+#: now ("I am a trainee chef now", "I am at Primark now").
+_COUNTED = (r"(?:(?:day|week|month|year|shift|term)\s+(?:one|two|three|four|five|six|seven|"
+            r"eight|nine|ten|\d+)|(?:my\s+)?(?:first|second|third|fourth|fifth)\s+(?:full\s+)?"
+            r"(?:day|week|month|year|shift|term|fortnight))")
+_TIME_SUBJECT = re.compile(rf"^(?P<t>{_COUNTED})\s+(?P<p>as|at|in|on|with)\s+"
+                           r"(?P<x>(?:the|a|an|my|our|(?-i:[A-Z]))[^,:;!?]{0,40}?)"
+                           r"(?P<rest>\s*[,:;-].*|\s+(?:and|so)\s.*)?$", re.I)
 #: A cleft of the subject, a person of the speaker's told first: "It's my sister who's in
 #: Edinburgh now", "these days it's my parents who live in Whitby". What it tells is that
 #: person's ("My sister is in Edinburgh now"), never the speaker's: read as it is, its "it"
@@ -160,6 +169,11 @@ def _sentence(said: str) -> str:
         return f"{who} {verb} in {m['x']}{m['rest']}{end}"
     if m := _FRONTED_NOW.match(body):
         return f"{m['s']} {m['t'].lower()}{m['rest'] or ''}{end}"
+    if (m := _TIME_SUBJECT.match(body)) and not re.search(
+            r"\b(?:is|was|are|were|has|had|done|over|finished|complete|and|but)\b", m["x"], re.I):
+        x = _value(m["x"]) if m["p"].lower() == "as" else m["x"]
+        where = "" if m["p"].lower() == "as" else m["p"].lower() + " "
+        return f"I am {where}{x} now{m['rest'] or ''}{end}"
     if (plain := _subject_cleft(body)) is not None:
         return f"{plain}{end}"
     if (plain := _cleft(body)) is not None:

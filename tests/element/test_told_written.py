@@ -209,3 +209,25 @@ def test_may_the_month_is_no_modal() -> None:
     from element.agents.fragments import verbless
     assert verbless("Lidl since May")
     assert not verbless("I may go")
+
+
+@pytest.mark.parametrize("said,plain", [
+    ("Week one as a sous chef: blisters everywhere.", "I am a sous chef now: blisters everywhere."),
+    ("Second week at Waitrose, loving it.", "I am at Waitrose now, loving it."),
+    ("My first week at Argos is over.", "My first week at Argos is over."),   # a clause
+])
+def test_a_counted_time_in_a_new_place_is_the_speaker_there_now(said: str, plain: str) -> None:
+    assert inverted(said) == plain
+
+
+def test_a_hyphenated_adjective_is_no_past() -> None:
+    from element.agents.fragments import verbless
+    assert verbless("Gluten-free for a month and counting")
+
+
+def test_a_statement_answering_an_attribute_clear_of_none_is_kept(store: Any) -> None:
+    # "has a Kindle" answers phone and computer alike, clear of neither
+    assert tell_after(store, "I have a Kindle.",
+                      "The Kobo Libra turned up this morning, the screen is lovely.") \
+        == ["add"], current(store)
+    assert "Kobo" in current(store)
