@@ -26,7 +26,8 @@ from collections.abc import Iterable
 from index import Embedder
 
 from .episodes import tell
-from .fragments import _frame, _opened, answers_held, held_attributes
+from .episode_words import GENERIC
+from .fragments import _frame, _opened
 from .irregular import DISTINCT_PASTS
 from .profile import profiles
 from .sentences import split_sentences
@@ -51,6 +52,10 @@ _NOT_PLAIN = re.compile(r"\b(?:you|your|yours|yesterday|last\s+(?:night|week|wee
                         r"(?:morning|afternoon|evening|week|weekend)|for\s+(?:the|a|a\s+few|a\s+"
                         r"couple\s+of)\s+(?:week|weekend|night|day|fortnight)s?|visiting|"
                         r"staying|holiday|trip|break)\b|n't\b", re.I)
+#: A stance, a degree, a plan or a habit of talk, not a value held: "definitely", "always",
+#: "going to", "as well" alone.
+_STANCE = re.compile(r"\b(?:definitely|always|even|super|really|so|totally|actually|"
+                     r"literally|going\s+to|gonna|will|'ll|down\s+for|about\s+to)\b", re.I)
 #: A verb in the past opening the statement ("I went", "I moved"): a story's, an episode's.
 _PAST = re.compile(r"^(?:i|we)\s+\w+ed\b", re.I)
 
@@ -66,8 +71,11 @@ def brief_statement(sentence: str) -> str | None:
     if verb and verb[1].lower() in DISTINCT_PASTS:
         return None     # "I went ...", "I got ...": a story's past
     words = re.findall(r"[\w'’-]+", body)
-    if not 3 <= len(words) <= BRIEF_WORDS:
-        return None
+    if not 3 <= len(words) <= BRIEF_WORDS or _STANCE.search(body) or \
+            len(words) == 3 and words[1].lower() not in ("on", "at", "in", "with", "a", "an") or \
+            any(w.lower() in GENERIC for w in words[1:]):
+        return None     # (a feeling, a plan, a stance: "I'm stoked about ...", "I'm
+        # definitely going to ...", "I'm always down for ...")
     return body
 
 
@@ -89,8 +97,9 @@ def told_briefly(text: str, who: str, others: Iterable[str], memories: Iterable[
         found = profiles([c for _, c in told] + held, who, embedder)
     except Exception:   # a failing model keeps nothing
         return None
-    kept = held_attributes(found[len(told):])
+    # (its attribute clear, and one a memory holds clearly: a brief statement says less)
+    kept = {p.attribute.name for p in found[len(told):] if p.attribute is not None}
     for (sentence, content), profile in zip(told, found, strict=False):
-        if answers_held(profile, kept):
+        if profile.attribute is not None and profile.attribute.name in kept:
             return content, sentence
     return None

@@ -573,10 +573,7 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
     for sentence in split_sentences(text):
         body = _opened(sentence).rstrip()
         words = _words(body)
-        # (news is told with "!" as often: "Puppy arrived yesterday, a little beagle!";
-        # not a name called with it, "..., Mel!")
-        if body.endswith("?") or body.endswith("!") and _VOCATIVE.search(body) or \
-                _SECOND.search(body) or _APPRAISED.search(body) or \
+        if body.endswith(("?", "!")) or _SECOND.search(body) or _APPRAISED.search(body) or \
                 not 4 <= len(words) <= PLAIN_WORDS or _POINTING.match(body):
             continue    # (what the other shared, pointed at: "That bowl is awesome, Mel!")
         # (a name called at the end, "..., Mel!", is the listener's: no value)
@@ -586,12 +583,7 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
                  not any(o.startswith(n.lower()) for o in names)]
         # (or of a person of the speaker's family, named by their tie: "The kids have
         # taken up the trumpet as well" of "plays the trumpet", theirs told in passing)
-        # (or a name opening it that acts on what is the speaker's: "Ocado delivers all
-        # our food now", "Sainsbury's pays my wages now")
-        opens_on_name = words[0][:1].isupper() and _maybe_name(words[0].removesuffix("'s")) \
-            and words[0].lower().removesuffix("'s") not in names and \
-            bool(re.search(r"\b(?:my|our|me|us)\b", told, re.I))
-        if named or _KIN_OPENING.match(told) or opens_on_name:
+        if named or _KIN_OPENING.match(told):
             said.append(body)
     held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
     if not said or not held:
@@ -600,11 +592,21 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
         found = profiles(said + held, who, embedder)
     except Exception:   # a failing model keeps nothing
         return None
+    clear = {p.attribute.name for p in found[len(said):] if p.attribute is not None}
     kept = held_attributes(found[len(said):])
     for sentence, profile in zip(said, found, strict=False):
-        if answers_held(profile, kept):
+        if profile.attribute is not None and profile.attribute.name in clear or \
+                not _OPINION.search(sentence) and \
+                not any(w.lower() in GENERIC for w in _words(sentence)) and \
+                answers_held(profile, kept):
             return f"{who}: {sentence}{'' if sentence.endswith(('.', '!')) else '.'}", sentence
     return None
+
+
+#: An opinion or an aside, not news: "so inspiring", "one of my favourites", "What's
+#: awesome about ...", "I mean".
+_OPINION = re.compile(r"\b(?:so|such|favou?rites?|what's|what\s+is|how|i\s+mean|"
+                      r"inspiring|beautiful|lovely|gorgeous|best|worst)\b", re.I)
 
 
 def held_attributes(memories: Sequence[Any]) -> set[int]:

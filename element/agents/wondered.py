@@ -41,6 +41,10 @@ _FRAME = re.compile(
 #: A clause of what the speaker perceives or says, not of what holds ("I'd see the day").
 _PERCEIVED = re.compile(r"^(?:i|we)(?:'d|’d|\s+would)\s+(?:ever\s+)?(?:see|hear|say|feel|"
                         r"live\s+to|get\s+to|find\s+myself|miss|need|want)\b", re.I)
+#: A clause of what holds: the present, the perfect or the frame's mood ("I'm", "I've",
+#: "I'd"); not a past ("Can't believe I made so much money from it": a story's).
+_HOLDS = re.compile(r"^(?:(?:i|we)(?:'m|’m|'re|’re|'ve|’ve|'d|’d|\s+am|\s+are|\s+have|"
+                    r"\s+would)\b|it(?:'s|’s|\s+is)\b)", re.I)
 #: The frame's mood on the clause's verb: "I'd", "I would", "we'd".
 _WOULD = re.compile(r"^(?P<s>i|we)(?:'d|’d|\s+would)\s+(?:ever\s+|one\s+day\s+|actually\s+|"
                     r"really\s+)?(?P<v>[a-z]+)\b", re.I)
@@ -80,7 +84,7 @@ def _sentence(said: str) -> str:
     core = body.rstrip(".!?… ")
     m = _FRAME.match(core)
     if m is None or re.search(r"\b(?:you|your)\b", m["c"], re.I) or \
-            _PERCEIVED.match(m["c"].strip()):
+            _PERCEIVED.match(m["c"].strip()) or not _HOLDS.match(m["c"].strip()):
         return said
     clause = _plain(m["c"].strip())
     return f"{opening}{clause[:1].upper()}{clause[1:]}."

@@ -228,6 +228,6 @@ def test_a_hyphenated_adjective_is_no_past() -> None:
 def test_a_statement_answering_an_attribute_clear_of_none_is_kept(store: Any) -> None:
     # "has a Kindle" answers phone and computer alike, clear of neither
     assert tell_after(store, "I have a Kindle.",
-                      "The Kobo Libra turned up this morning, the screen is lovely.") \
+                      "The Kobo Libra turned up this morning, charging it now.") \
         == ["add"], current(store)
     assert "Kobo" in current(store)
