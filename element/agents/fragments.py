@@ -449,6 +449,9 @@ def completed(text: str, memories: Iterable[str], who: str,
                     not _NOW.search(body) or not verbless(m["head"]) or \
                     k and _answered(sentences, k - 1) is not None:
                 continue    # (the answer to a topic of another's: "My sister? Leeds now")
+            if len(_words(m["head"])) == 1 and m["rest"] and \
+                    re.search(r"\b(?:you|your|i|i'm|we|we're)\b", m["rest"], re.I):
+                continue    # a name called, then what is said to them ("Caroline, you ...")
             value = _value(m["head"])
             if not value or sentence not in shown and not _writes_nothing(sentence, who):
                 continue    # (a presented value's sentence wrote nothing as said)

@@ -231,3 +231,9 @@ def test_a_statement_answering_an_attribute_clear_of_none_is_kept(store: Any) ->
                       "The Kobo Libra turned up this morning, charging it now.") \
         == ["add"], current(store)
     assert "Kobo" in current(store)
+
+
+def test_a_name_called_then_spoken_to_frames_no_favourite(model: Any) -> None:
+    from element.agents.fragments import completed
+    said = "Gemma, you've been so busy lately!"
+    assert completed(said, ["Ana's favourite singer is Adele"], "Ana", model) == said
