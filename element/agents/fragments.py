@@ -50,17 +50,19 @@ import numpy as np
 
 from index import ATTRIBUTES, Embedder
 
-from .episode_words import ADVERBS, GENERIC, PAST, STOP
+from .episode_words import ADVERBS, FAMILY, GENERIC, PAST, STOP
 from .dates import time_phrase
 from .sentences import split_sentences
 from .slots import PEOPLE
 from .episodes import episode
+from .presented import presented, time_first
 from .profile import profiles
 from .rules import extract
 from .spoken import APOS, LEAD, _EXPAND, _maybe_name
 from .texted import PRESENT_VERBS, _base_of
 
 __all__ = ["completed", "told_alone", "told_plainly", "topic_answered", "verbless",
+           "held_attributes", "answers_held",
            "VALUE_MIN", "VALUE_MARGIN", "FRAGMENT_GAP", "PLAIN_WORDS"]
 
 #: The least cosine of the fragment's value phrase with the memory's (the store's model):
@@ -68,12 +70,21 @@ __all__ = ["completed", "told_alone", "told_plainly", "topic_answered", "verbles
 #: .27; a value of another kind stays lower ("York" / "a postman" .21, "Liverpool all the
 #: way" / "a nurse" .07).
 VALUE_MIN = 0.25
+#: The least cosine of the values where the fragment's best answer, at least
+#: ``NAMED_ANSWER_MIN``, is the attribute of the one memory meant ("A Toyota Yaris now" of
+#: "drives a Saab": vehicle .54, values .15; "Swimming three mornings a week" of "goes
+#: running before work": exercise .40, values .20).
+NAMED_VALUE_MIN = 0.1
+NAMED_ANSWER_MIN = 0.35
 #: How much better than the next memory the one meant must be alike in value.
 VALUE_MARGIN = 0.05
 #: How far below its best answer to the bank the fragment may answer the memory's own
 #: attribute ("Liverpool all the way these days": sport .43, fandom .36 of "supports
 #: Everton"; residence .27, of "lives in Leeds", too far).
 FRAGMENT_GAP = 0.1
+#: Values this alike (cosine) widen that gap by ``STRONG_GAP``.
+STRONG_VALUE = 0.5
+STRONG_GAP = 0.05
 #: The least answer of the fragment to the memory's attribute.
 FRAGMENT_MIN = 0.18
 #: How near its own best a memory's answer must be for that attribute to be the memory's
@@ -92,7 +103,7 @@ there here what who how why where when which your yours yourself myself ourselve
 not n't""".split())
 #: What says a value holds now: the present, a start.
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since\s+\w+|"
-                  r"as\s+of\s+\w+)\b", re.I)
+                  r"as\s+of\s+\w+|officially|and\s+counting)\b", re.I)
 #: The words of time and manner around a value, not part of it.
 _NOT_VALUE = re.compile(r"\b(?:now|these\s+days|nowadays|finally|currently|at\s+the\s+moment|"
                         r"again|too|also|"
@@ -128,17 +139,25 @@ def verbless(clause: str) -> bool:
     "be", "have" or "do", a modal, a pronoun of a clause or a past; a word of content at
     least."""
     clause = _expanded(clause)      # contractions written out ("It's": "It is")
+    # (the month, not the modal: "Aldi since May", "in May")
+    clause = re.sub(r"\b(?:since|from|in|until|till|by|of|last|next|this|early|late|mid)"
+                    r"[\s-]+(?-i:May)\b", " ", clause, flags=re.I)
     when = time_phrase(clause)
     if when:
         clause = clause.replace(when, " ")   # "this week", "last night": when, no clause
     if _VERB_S.search(clause):
         return False    # "Life's all about ...", "Mental health's a priority": "is"
     words = [w.lower() for w in _words(clause)]
+    if len(words) > MAX_WORDS and len(parts := re.split(r"\s+and\s+", clause)) == 2 and \
+            all(len(_words(p)) <= MAX_WORDS for p in parts):
+        # Two fragments joined ("Oxfam on Mondays and the food bank on Fridays now"):
+        # verbless when both are.
+        return all(verbless(p) for p in parts)
     if not words or len(words) > MAX_WORDS:
         return False
     # (a word after an article is a noun: "a bit of German", "the fed-up crowd")
     if any(w in _CLAUSE or w.endswith("n't") or
-           (w in PAST or w.endswith("ed") and len(w) > 4) and
+           (w in PAST or w.endswith("ed") and len(w) > 4 and "-" not in w) and
            not (k and words[k - 1] in ("a", "an", "the"))
            for k, w in enumerate(words)):
         return False
@@ -161,10 +180,17 @@ still very really now nowadays these those all way bit lot more most much""".spl
 
 
 def _opened(sentence: str) -> str:
-    """``sentence`` without the interjections and the linking word it opens on."""
+    """``sentence`` without the interjections and the linking word it opens on, and a
+    reply's word before a colon ("Both, actually: the dog and now a rabbit too")."""
     lead = LEAD.match(sentence)
     body = sentence[lead.end():] if lead else sentence
+    body = _REPLY.sub("", body)
     return _OPENING.sub("", body).strip()
+
+
+#: A reply's word and its colon, before what it says: "Both, actually:", "Neither now:".
+_REPLY = re.compile(r"^(?:both|neither|either|all\s+(?:two|three)|the\s+lot)(?:,?\s+(?:actually|"
+                    r"really|now|these\s+days|in\s+fact))?\s*[:;-]\s+", re.I)
 
 
 def _writes_nothing(sentence: str, who: str) -> bool:
@@ -279,7 +305,12 @@ def _frame(content: str, who: str) -> Frame | None:
         m = re.match(rf"{re.escape(who)}'s\s+((?:[a-z][\w-]*\s+){{0,1}}[a-z][\w-]*"
                      r"(?:\s+(?-i:[A-Z])\w+)?)\s+(?=(?:is|[a-z]+s)\s)", content)
         if m is None or not any(w in PEOPLE for w in m[1].lower().split()):
-            return None     # "Sam's favourite film is Jaws": the rules key it as said
+            # "Sam's favourite drink is gin": the speaker's own attribute, said with
+            # "is" ("Rum these days": "My favourite drink is rum these days").
+            m = re.match(rf"{re.escape(who)}'s\s+((?:[a-z][\w-]*\s+){{0,2}}[a-z][\w-]*)"
+                         r"\s+(?=is\s)", content)
+            if m is None:
+                return None
         subject, said = f"My {m[1]}", content[m.end():]
     elif content.startswith(who + " "):
         said = content[len(who) + 1:]
@@ -331,6 +362,8 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
     best = float(said.scores.max())
     vectors = _unit(embedder.embed([value] + [frame[3] for _, frame in frames]))
     alike: list[tuple[float, Frame]] = []
+    mine = int(np.argmax(said.scores))
+    named: list[tuple[float, Frame]] = []    # of the fragment's own best attribute
     for (_, frame), memory, vector in zip(frames, found[1:], vectors[1:], strict=True):
         if memory.scores is None:
             continue
@@ -338,12 +371,20 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
         if top < MEMORY_MIN:
             continue
         own = [i for i in range(len(ATTRIBUTES)) if float(memory.scores[i]) >= top - MEMORY_GAP]
-        if not any(float(said.scores[i]) >= max(best - FRAGMENT_GAP, FRAGMENT_MIN)
-                   for i in own):
-            continue
         cosine = float(vectors[0] @ vector)
+        # (values alike as two names of one kind, "Arsenal" / "Spurs" .71, may answer the
+        # memory's attribute a little further below their best: sport .49, fandom .39)
+        gap = FRAGMENT_GAP + (STRONG_GAP if cosine >= STRONG_VALUE else 0.0)
+        if not any(float(said.scores[i]) >= max(best - gap, FRAGMENT_MIN) for i in own):
+            continue
         if cosine >= VALUE_MIN:
             alike.append((cosine, frame))
+        elif cosine >= NAMED_VALUE_MIN and mine in own and best >= NAMED_ANSWER_MIN:
+            named.append((cosine, frame))
+    if not alike and len(named) == 1:
+        # Two names of one kind the model holds apart ("A Toyota Yaris" / "Saab" .15):
+        # the fragment answers that attribute best, and clearly, and one memory holds it.
+        return named[0][1]
     alike.sort(key=lambda a: -a[0])
     if not alike or len(alike) > 1 and alike[0][0] - alike[1][0] < VALUE_MARGIN:
         return None
@@ -370,6 +411,8 @@ def _said_in(frame: Frame, fragment: str) -> str:
             opens = []
     if subject == "I":
         verb = "am" if verb == "is" else _base_of(verb)
+    fragment = core     # (its adverb of stance left out: "Officially a midwife")
+    first = fragment.split()[0].lower() if fragment.split() else ""
     value = fragment[:1].lower() + fragment[1:] if first in ("a", "an", "the") else \
         fragment if first.isdigit() else _lowered(fragment)     # an article is no name
     if frame[3][:1].islower() and not first.isdigit():
@@ -382,9 +425,15 @@ def completed(text: str, memories: Iterable[str], who: str,
     """``text`` (a user turn of ``who``'s) with its verbless fragments said whole: a topic
     asked and answered (:func:`topic_answered`), a bare value said to hold now in the frame
     of the one memory it answers (module docstring); unchanged otherwise."""
-    sentences = list(split_sentences(text))
+    told = list(split_sentences(text))
+    # A value presented after an empty "it's" ("These days it's Lidl for the big shop"):
+    # its fragment, when the sentence writes nothing as said (``presented.py``).
+    # So is a value told after its time ("Since March, a Skoda Octavia").
+    sentences = [p if (p := presented(_opened(s)) or time_first(_opened(s))) is not None and
+                 _writes_nothing(s, who) else s for s in told]
     if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
         return text
+    shown = {s for s in sentences if s not in told}
     sentences = topic_answered(sentences, who)
     if embedder is not None:
         frames: list[tuple[str, Frame]] = []
@@ -400,16 +449,19 @@ def completed(text: str, memories: Iterable[str], who: str,
                     not _NOW.search(body) or not verbless(m["head"]) or \
                     k and _answered(sentences, k - 1) is not None:
                 continue    # (the answer to a topic of another's: "My sister? Leeds now")
+            if len(_words(m["head"])) == 1 and m["rest"] and \
+                    re.search(r"\b(?:you|your|i|i'm|we|we're)\b", m["rest"], re.I):
+                continue    # a name called, then what is said to them ("Caroline, you ...")
             value = _value(m["head"])
-            if not value or not _writes_nothing(sentence, who):
-                continue
+            if not value or sentence not in shown and not _writes_nothing(sentence, who):
+                continue    # (a presented value's sentence wrote nothing as said)
             try:
                 frame = _meant(m["head"], value, frames, who, embedder)
             except Exception:   # a failing model completes nothing: left as said
                 frame = None
             if frame is not None:
                 sentences[k] = _said_in(frame, m["head"].strip()) + (m["rest"] or "")
-    if sentences == list(split_sentences(text)):
+    if sentences == told:
         return text
     return " ".join(s if s.rstrip().endswith((".", "!", "?")) else s + "." for s in sentences)
 
@@ -446,7 +498,9 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
         body = _opened(sentence)
         m = _HEAD.match(body)
         if m is None or body.rstrip().endswith(("?", "!")) or not verbless(m["head"]) or \
-                body != sentence.strip() or _APPRAISED.search(body):
+                body != sentence.strip() and not _LINKED.match(sentence.strip()) and \
+                body != _REPLY.sub("", sentence.strip()).strip() or \
+                _APPRAISED.search(body):
             continue    # (an exclamation or what an interjection opens: "Good luck with ...!")
         if any(w.lower() in _CLAUSE or w.lower() in _THIRD_PERSON
                for w in _words(_expanded(body))
@@ -473,6 +527,11 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
     return None
 
 
+#: A fragment opening on a word that links it to what the speaker said before ("And a
+#: second job at weekends, at the Odeon", "Plus the allotment since the spring"): more
+#: told, as the fragment alone would be (an interjection is not: "Good luck with ...").
+_LINKED = re.compile(r"^(?:oh,?\s+)?(?:and|plus|also)\b(?:\s+also\b)?\s*,?\s*(?=[\w'])(?!"
+                     r"(?:i|you|he|she|we|they|it)\b)", re.I)
 #: What says "now" is a state held, not the moment: a start, a habit.
 _SINCE = re.compile(r"\b(?:since|as\s+of|these\s+days|nowadays|every|each|once|twice|"
                     r"a\s+week|a\s+month|a\s+day|on\s+\w+days|at\s+weekends)\b", re.I)
@@ -486,6 +545,18 @@ _POINTING = re.compile(r"^(?:that|this|those|these|it|they|he|she|such|so)\b", r
 _APPRAISED = re.compile(r"\b(?:sounds?|looks?|seems?|worth\s+it)\b", re.I)
 #: A name called at the end of a sentence ("..., Mel!").
 _VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]*[.!]*$")
+#: A statement opening on a person of the speaker's family, by their tie ("The kids
+#: have ...", "My husband's ...", "Our eldest ...").
+_KIN = FAMILY - {"family", "fam", "pet", "pets", "dog", "dogs", "cat", "cats", "puppy",
+                 "kitten"} | {"neighbour", "neighbours", "neighbor", "neighbors", "flatmate",
+                              "housemate", "friend", "friends", "mate", "mates", "colleague",
+                              "colleagues", "hubby", "missus", "other half", "girls", "boys",
+                              "lads", "little one", "little ones"}
+#: ... or by the tie alone, as a name ("Grandad's ...", "Mum's moved ...").
+_KIN_NAMES = "mum|mam|mom|dad|grandad|granddad|grandpa|grandma|gran|granny|nan|nana"
+_KIN_OPENING = re.compile(r"^(?:(?:my|our|the)\s+(?:[a-z-]+\s+)?(?:" + "|".join(
+    sorted(_KIN, key=len, reverse=True)) + r")|(?-i:(?:" + "|".join(
+    w.capitalize() for w in _KIN_NAMES.split("|")) + r")))\b(?!\s*-)", re.I)
 #: At most this many words in a statement kept as said (a story is an episode's).
 PLAIN_WORDS = 30
 
@@ -513,7 +584,9 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
         named = [n for n in _NAMES.findall(" " + told[len(words[0]):])
                  if n.lower().removesuffix("'s") not in names and
                  not any(o.startswith(n.lower()) for o in names)]
-        if named:
+        # (or of a person of the speaker's family, named by their tie: "The kids have
+        # taken up the trumpet as well" of "plays the trumpet", theirs told in passing)
+        if named or _KIN_OPENING.match(told):
             said.append(body)
     held = [c for c in dict.fromkeys(memories) if _frame(c, who) is not None]
     if not said or not held:
@@ -522,8 +595,43 @@ def told_plainly(text: str, who: str, others: Iterable[str], memories: Iterable[
         found = profiles(said + held, who, embedder)
     except Exception:   # a failing model keeps nothing
         return None
-    kept = {p.attribute.name for p in found[len(said):] if p.attribute is not None}
+    clear = {p.attribute.name for p in found[len(said):] if p.attribute is not None}
+    kept = held_attributes(found[len(said):])
     for sentence, profile in zip(said, found, strict=False):
-        if profile.attribute is not None and profile.attribute.name in kept:
+        if profile.attribute is not None and profile.attribute.name in clear or \
+                not _OPINION.search(sentence) and \
+                not any(w.lower() in GENERIC for w in _words(sentence)) and \
+                answers_held(profile, kept):
             return f"{who}: {sentence}{'' if sentence.endswith(('.', '!')) else '.'}", sentence
     return None
+
+
+#: An opinion or an aside, not news: "so inspiring", "one of my favourites", "What's
+#: awesome about ...", "I mean".
+_OPINION = re.compile(r"\b(?:so|such|favou?rites?|what's|what\s+is|how|i\s+mean|"
+                      r"inspiring|beautiful|lovely|gorgeous|best|worst)\b", re.I)
+
+
+def held_attributes(memories: Sequence[Any]) -> set[int]:
+    """The attributes the profiles of one-fact memories hold: each one's clear attribute,
+    and those it answers within ``MEMORY_GAP`` of its best (at least ``MEMORY_MIN``: "has
+    a Kindle" is phone .41 and computer .38, clear of neither)."""
+    kept: set[int] = set()
+    for memory in memories:
+        if memory.attribute is not None:
+            kept.add(ATTRIBUTES.index(memory.attribute))
+        if memory.scores is not None and (top := float(memory.scores.max())) >= MEMORY_MIN:
+            kept |= {i for i in range(len(ATTRIBUTES))
+                     if float(memory.scores[i]) >= top - MEMORY_GAP}
+    return kept
+
+
+def answers_held(profile: Any, kept: set[int]) -> bool:
+    """Whether a statement's profile answers one of the ``kept`` attributes: its clear
+    attribute, or its best answer (at least ``FRAGMENT_MIN``) where none is clear ("The
+    Kobo turned up this morning": phone .19 of "has a Kindle")."""
+    if profile.attribute is not None:
+        return ATTRIBUTES.index(profile.attribute) in kept
+    if profile.scores is None or float(profile.scores.max()) < FRAGMENT_MIN:
+        return False
+    return int(np.argmax(profile.scores)) in kept

@@ -15,6 +15,7 @@ import re
 
 from index import RELATIONS
 
+from .episode_words import FAMILY
 from .irregular import BASES, PARTICIPLES, PASTS
 from .rules import norm
 
@@ -209,6 +210,8 @@ def holder_of(sentence: str) -> str:
             return norm(m["h"])     # "my dad is not drinking anymore": what he does
         if _DESCRIBED.match(s):
             return norm(m["h"])     # "my fiance is a nurse at St James's now": his job
+        if _KIN_PLACED.match(s):
+            return norm(m["h"])     # "my sister is in Edinburgh now": where she is
         if m["v"].lower() in ("is", "are", "was", "were", "will", "has", "have") and \
                 not _PERSON_DID.match(s) and \
                 not re.match(r"^(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|has|have)\s+"
@@ -243,6 +246,15 @@ _DESCRIBED = re.compile(
     r"(?:(?:now|still|also|currently)\s+)?an?\s+(?!(?:[\w-]+\s+)?(?:year|month|week|day)s?\b)"
     r"(?!(?:[\w-]+\s+)?(?:woman|man|guy|bloke|lady|chap|girl|lad|fella|fellow|person|"
     r"gentleman)\s+(?:called|named)\b)[\w-]+", re.I)
+#: A person of the speaker's family told where they are ("my sister is in Edinburgh now",
+#: "my parents are out in Spain these days"): their place, not an attribute of the
+#: speaker's ("my manager is Dev" is; "my family is in Frome" is the household's).
+_PLACED_KIN = FAMILY - _ANIMALS - {"family", "fam", "dogs", "cats", "pets"}
+_KIN_PLACED = re.compile(
+    rf"^(?:my|our)\s+(?:{'|'.join(sorted(_PLACED_KIN))})"
+    r"\s+(?:is|are|'s|'re)\s+(?:(?:now|still|also|currently|finally|happily|all)\s+)?"
+    r"(?:(?:back|over|out|down|up|off|away|based|living|settled|staying)\s+)?"
+    r"(?:in|at|near|on)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
 #: A person of the speaker's who has done something ("my husband has started at ...", "my
 #: wife has just qualified as ..."): their act, not an attribute of the speaker's.
 _PERSON_DID = re.compile(rf"^(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS))})\s+(?:has|have)\s+"

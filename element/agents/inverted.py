@@ -20,6 +20,8 @@ import re
 # is read as a word after the verb and its particle ("the Rovers I play for now").
 from index import TOLD_NOW_WORD as _NOW_WORD, TOLD_PRESENT_TIME as _PRESENT_TIME
 
+from .episode_words import FAMILY
+from .slots import PEOPLE
 from .spoken import LEAD
 
 __all__ = ["inverted"]
@@ -57,8 +59,8 @@ _REST = r"(?P<rest>\s*[,;].*)?"
 #: ..."). The value opens on a determiner or a capital: "it's funny I ..." is no value.
 _CLEFT = re.compile(r"^(?P<pre>(?:[^,;]*[,;]\s*)*?)it(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+"
                     r"(?P<x>(?:(?:the|a|an|my|our)\s+|(?-i:[A-Z]))[^,;]{0,40}?)\s+"
-                    r"(?:that\s+|who\s+|which\s+)?(?P<s>i|we)\s+" + _VERB + _WHEN + _REST + r"$",
-                    re.I)
+                    r"(?:that\s+|who\s+|which\s+)?(?P<s>i|we)(?:\s+|(?=['’]))" + _VERB + _WHEN +
+                    _REST + r"$", re.I)
 #: A pseudo-cleft, the value told first: "Three days a week is all I do now", "A Skoda is
 #: what I drive these days".
 _IS_WHAT = re.compile(r"^(?P<x>[^,;]{1,40}?)\s+(?:is|'s|are)\s+(?:all|what)\s+(?P<s>i|we)\s+"
@@ -66,6 +68,23 @@ _IS_WHAT = re.compile(r"^(?P<x>[^,;]{1,40}?)\s+(?:is|'s|are)\s+(?:all|what)\s+(?
 #: ... and told last: "What I drive now is a Skoda".
 _WHAT_IS = re.compile(r"^what\s+(?P<s>i|we)\s+" + _VERB + _WHEN + r"\s+(?:is|'s|are)\s+"
                       r"(?P<x>[^,;]{1,40}?)" + _REST + r"$", re.I)
+#: The time in a new place told first, as the sentence's subject: "Week one as a trainee
+#: chef", "First month at Primark done", "Day three in the new flat": the speaker is there
+#: now ("I am a trainee chef now", "I am at Primark now").
+_COUNTED = (r"(?:(?:day|week|month|year|shift|term)\s+(?:one|two|three|four|five|six|seven|"
+            r"eight|nine|ten|\d+)|(?:my\s+)?(?:first|second|third|fourth|fifth)\s+(?:full\s+)?"
+            r"(?:day|week|month|year|shift|term|fortnight))")
+_TIME_SUBJECT = re.compile(rf"^(?P<t>{_COUNTED})\s+(?P<p>as|at|in|on|with)\s+"
+                           r"(?P<x>(?:the|a|an|my|our|(?-i:[A-Z]))[^,:;!?]{0,40}?)"
+                           r"(?P<rest>\s*[,:;-].*|\s+(?:and|so)\s.*)?$", re.I)
+#: A cleft of the subject, a person of the speaker's told first: "It's my sister who's in
+#: Edinburgh now", "these days it's my parents who live in Whitby". What it tells is that
+#: person's ("My sister is in Edinburgh now"), never the speaker's: read as it is, its "it"
+#: opened a statement of no holder, and the speaker's own value was replaced by it.
+_WHO_CLEFT = re.compile(rf"^(?P<t>{_PRESENT_TIME}\s*,?\s+)?it(?:'s|’s|\s+is|\s+was)\s+"
+                        r"(?P<x>(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?P<p>[\w-]+))\s+(?:who|that)"
+                        r"(?:(?P<be>'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were)|\s+(?P<v>[a-z]+))\s+"
+                        r"(?P<rest>.+)$", re.I)
 #: Words opening a value that are no name: lower-cased when the value moves to the end.
 _OPENERS = frozenset("""the a an my our some one two three four five six seven eight nine ten
 eleven twelve half""".split())
@@ -98,9 +117,31 @@ def _cleft(body: str) -> str | None:
     m = _CLEFT.match(body) or _IS_WHAT.match(body) or _WHAT_IS.match(body)
     if m is None or _NO_VALUE.search(m["x"]):
         return None
+    # (the speaker's "'m" or "'re" kept on them: "it's Superdrug I'm with now")
+    said = f"{m['s']}{m['v']}" if m["v"][:1] in "'’" else f"{m['s']} {m['v']}"
     if "pre" in m.groupdict():
-        return f"{m['pre']}{m['s']} {m['v']} {_value(m['x'])}{m['t']}{m['rest'] or ''}"
-    return f"{m['s']} {m['v']} {_value(m['x'])}{m['t']}{m['rest'] or ''}"
+        return f"{m['pre']}{said} {_value(m['x'])}{m['t']}{m['rest'] or ''}"
+    return f"{said} {_value(m['x'])}{m['t']}{m['rest'] or ''}"
+
+
+def _subject_cleft(body: str) -> str | None:
+    """A subject cleft's plain statement, its person a person of the speaker's: "It's my
+    sister who's in Edinburgh now" -> "My sister is in Edinburgh now"."""
+    m = _WHO_CLEFT.match(body)
+    if m is None or m["p"].lower() not in PEOPLE and m["p"].lower() not in FAMILY:
+        return None
+    plural = m["p"].lower().endswith("s") and not m["p"].lower().endswith("ss")
+    be = (m["be"] or "").strip(" '’").lower()
+    verb = m["v"] if m["v"] else {"s": "is", "re": "are"}.get(be, be)
+    if be == "s" and plural:
+        verb = "are"
+    time = f" {m['t'].strip(' ,').lower()}" if m["t"] else ""
+    x = m["x"][:1].upper() + m["x"][1:]
+    rest = m["rest"]
+    if time:
+        head, sep, tail = rest.partition(",")
+        rest = f"{head}{time}{sep}{tail}"
+    return f"{x} {verb} {rest}"
 
 
 def _sentence(said: str) -> str:
@@ -128,6 +169,13 @@ def _sentence(said: str) -> str:
         return f"{who} {verb} in {m['x']}{m['rest']}{end}"
     if m := _FRONTED_NOW.match(body):
         return f"{m['s']} {m['t'].lower()}{m['rest'] or ''}{end}"
+    if (m := _TIME_SUBJECT.match(body)) and not re.search(
+            r"\b(?:is|was|are|were|has|had|done|over|finished|complete|and|but)\b", m["x"], re.I):
+        x = _value(m["x"]) if m["p"].lower() == "as" else m["x"]
+        where = "" if m["p"].lower() == "as" else m["p"].lower() + " "
+        return f"I am {where}{x} now{m['rest'] or ''}{end}"
+    if (plain := _subject_cleft(body)) is not None:
+        return f"{plain}{end}"
     if (plain := _cleft(body)) is not None:
         return f"{plain}{end}"
     return said

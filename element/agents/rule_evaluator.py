@@ -29,6 +29,7 @@ from .follow import continued
 from .framed import framed
 from .fragments import completed, told_alone, told_plainly
 from .valued import valued
+from .wondered import wondered   # a frame of surprise: its news (``wondered.py``)
 from .observation import Observation
 from .polarity import ends_another, opposite_change
 from .aided import aided
@@ -36,6 +37,7 @@ from .ours import ours
 from .reported import reported
 from .referent import referred
 from .bare import bare_opening
+from .brief import told_briefly
 from .undergone import undergone
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
@@ -176,10 +178,10 @@ class RuleEvaluator:
             # still going strong?" / "Kia Picanto these days"): in its frame (``framed``).
             # A value named, then the change that brought it ("Harrogate now, we moved in
             # June"): the change to the value (``valued``).
-            text = owned(inverted(valued(
+            text = owned(inverted(wondered(valued(
                 framed(answered(elided(turn.content, asked), asked), asked,
                        [m["content"] for m in pool.memories()] if pool is not None else [], who)
-                if observation.answers_question(i) else turn.content)))
+                if observation.answers_question(i) else turn.content))))
             # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
             # whole, from its topic or the memory it answers (``fragments.py``).
             text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
@@ -256,6 +258,13 @@ class RuleEvaluator:
                     not observation.answers_question(i) else None
                 if alone is not None:
                     more = Candidate("fact", alone[0], None, i, source=alone[1])
+                elif not keyed and not changes and more is None and pool is not None and \
+                        (brief := told_briefly(text, who, observation.others(i),
+                                               [m["content"] for m in pool.memories()],
+                                               pool.embedder())) is not None:
+                    # A brief statement of the speaker's present (``brief.py``): told, as
+                    # an episode is, so that it may replace the value it tells anew.
+                    more = Candidate("fact", brief[0], None, i, "episode", source=brief[1])
                 found.extend(keyed + changes + ([more] if more else []))
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")

@@ -440,6 +440,11 @@ _VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|"
                         + "|".join(sorted(_PAST)) + r")\b", re.I)
 
 
+#: How the speaker is where they now are, opening a sentence with "I am" dropped
+#: ("Happy at Currys, way better than ...", "Settled in at the Leeds office").
+_SETTLED = frozenset("happy settled content thriving comfortable busy loving".split())
+
+
 def _restore(text: str) -> str:
     first, _, rest = text.partition(" ")
     low = first.lower()
@@ -465,6 +470,11 @@ def _restore(text: str) -> str:
             text = f"I am {low}"    # "Engaged!", "Retired!": a standing told by its word
         elif not rest and low in ("promoted", "hired", "fired"):
             text = f"I was {low}"   # "Promoted!": a milestone told by its word
+        elif low in _SETTLED and re.match(r"(?:at|in|with)\s+(?:the\s+)?(?-i:[A-Z])", rest):
+            text = f"I am {low} {rest}"     # "Happy at Currys, ...": where the speaker is
+        elif low == "let" and re.match(r"(?:the|my|our)\s[^,;.!?]{1,40}?\s(?:lapse|go|slide|"
+                                       r"expire|run\s+out)\b", rest, re.I):
+            text = f"I let {rest}"  # "Let the gym membership lapse": the speaker's act
         elif rest and (low in _PAST - {"was", "were", "did", "had"} or low == "quit" or
                        # "Did the egg challenge": "did" with an object, not "did you ...?"
                        low == "did" and bool(re.match(r"(?:the|a|an|my|our|some|it|this|"
