@@ -27,7 +27,8 @@ from index import Embedder
 
 from .episodes import tell
 from .episode_words import GENERIC
-from .fragments import _frame, _opened
+from .fragments import _frame
+from .verbless import _opened
 from .irregular import DISTINCT_PASTS
 from .profile import profiles
 from .sentences import split_sentences

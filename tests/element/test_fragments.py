@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.fragments import (completed, told_alone, told_plainly, topic_answered,
-                                     verbless)
+from element.agents.fragments import completed, told_alone, told_plainly
+from element.agents.verbless import topic_answered, verbless
 
 from tests.element.speaker import current, open_store, tell, tell_after
 

@@ -171,7 +171,7 @@ def test_a_family_member_told_in_passing_keeps_the_speakers_instrument(store: An
     ("Badminton on Tuesdays and I love it so much now", False),
 ])
 def test_two_fragments_joined_are_verbless(clause: str, expected: bool) -> None:
-    from element.agents.fragments import verbless
+    from element.agents.verbless import verbless
     assert verbless(clause) is expected
 
 
@@ -206,7 +206,7 @@ def test_a_value_told_after_its_time_replaces_the_car(store: Any) -> None:
 
 
 def test_may_the_month_is_no_modal() -> None:
-    from element.agents.fragments import verbless
+    from element.agents.verbless import verbless
     assert verbless("Lidl since May")
     assert not verbless("I may go")
 
@@ -221,7 +221,7 @@ def test_a_counted_time_in_a_new_place_is_the_speaker_there_now(said: str, plain
 
 
 def test_a_hyphenated_adjective_is_no_past() -> None:
-    from element.agents.fragments import verbless
+    from element.agents.verbless import verbless
     assert verbless("Gluten-free for a month and counting")
 
 
