@@ -57,7 +57,9 @@ _REST = r"(?P<rest>\s*[,;].*)?"
 #: An it-cleft, the value told first: "it's the Riverside Striders I run with now", "it's
 #: Aldi we go to these days" (after a clause of its own: "Gone are my Harriers days; it's
 #: ..."). The value opens on a determiner or a capital: "it's funny I ..." is no value.
-_CLEFT = re.compile(r"^(?P<pre>(?:[^,;]*[,;]\s*)*?)it(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+"
+#: (the clauses before it read possessively: a space given to either ``\s*`` or the next
+#: clause made "aaa, aaa, ..." exponential)
+_CLEFT = re.compile(r"^(?P<pre>(?:[^,;]*+[,;]\s*+)*?)it(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+"
                     r"(?P<x>(?:(?:the|a|an|my|our)\s+|(?-i:[A-Z]))[^,;]{0,40}?)\s+"
                     r"(?:that\s+|who\s+|which\s+)?(?P<s>i|we)(?:\s+|(?=['’]))" + _VERB + _WHEN +
                     _REST + r"$", re.I)

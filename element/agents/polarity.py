@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .decisions import Pool
 from .endings import KIN_SUBJECT, speakers_own
@@ -312,14 +313,22 @@ def _topic(text: str, sentence: str) -> str | None:
     Haven't touched it in years" -> "Crisps", "Meat"; else None. The answer leaves its
     predicate to the topic, as an answer to the other speaker's question leaves it to
     the question."""
+    return _topics(text).get(norm(sentence))
+
+
+@lru_cache(maxsize=16)
+def _topics(text: str) -> dict[str, str]:
+    """Each sentence of ``text`` put right after a bare topic question (its normal form)
+    and that topic. Read once per turn: asked per sentence, a long turn would be split
+    once for each of its sentences."""
     parts = list(split_sentences(text))
+    topics: dict[str, str] = {}
     for before, part in zip(parts, parts[1:], strict=False):
         words = re.findall(r"[\w'-]+", before)
         if before.rstrip().endswith("?") and 1 <= len(words) <= 4 and \
-                not {w.lower() for w in words} & _NOT_TOPIC and \
-                norm(clean(part)) == norm(sentence):
-            return before.rstrip(" ?")
-    return None
+                not {w.lower() for w in words} & _NOT_TOPIC:
+            topics.setdefault(norm(clean(part)), before.rstrip(" ?"))
+    return topics
 
 
 def _nearest_affirmed(text: str, pool: Pool, who: str, skip: Sequence[str]) -> Memory | None:

@@ -98,9 +98,10 @@ _MY_NAMED = re.compile(r"\b(?:my|our)\s+(?:(?:new|current|trusty|old\s+faithful)
 
 #: A place or an organisation named, then a clause of the speaker's about it ("The canteen
 #: at Unilever, where I've been working since March, ..."): the relative adverb "where"
-#: stands for "at <name>" in its clause.
-_WHERE = re.compile(r"(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*),?\s+where\s+"
-                    r"(?P<c>(?:i|we)\b[^,;:.!?()]*)", re.I)
+#: stands for "at <name>" in its clause. (The name is read from a word's start: from every
+#: capital of a long word the search was quadratic.)
+_WHERE = re.compile(r"(?<![\w&'-])(?P<n>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*),?"
+                    r"\s+where\s+(?P<c>(?:i|we)\b[^,;:.!?()]*)", re.I)
 
 
 def where_said(sentence: str) -> list[str]:

@@ -31,6 +31,7 @@ from .fragments import completed, told_alone, told_plainly
 from .valued import valued
 from .wondered import wondered   # a frame of surprise: its news (``wondered.py``)
 from .observation import Observation
+from .readable import MAX_SENTENCE, MAX_SENTENCES, readable
 from .polarity import ends_another, opposite_change
 from .aided import aided
 from .ours import ours
@@ -125,12 +126,17 @@ class RuleEvaluator:
         # embed before it asks for decisions, and the rules need not run twice.
         self._read: tuple[Observation, list[Candidate], list[int]] | None = None
         self._left_out = 0
+        # What the rules read of the last observation (``readable``: bounded sentences,
+        # a bounded number of them) and how many sentences it left out; the same object
+        # while the same observation is asked about.
+        self._readable: tuple[Observation, Observation, int] | None = None
 
     def lane_texts(self, observation: Observation, pool: Pool) -> list[list[str]]:
         """Per write ``observation`` will likely make, the texts it embeds (content,
         context, intention; "" for a lane without text), so the pipeline can embed them all
         in one model call. A candidate stored word for word, superseded, a retire or a
         forget writes nothing: left out."""
+        observation = self._read_of(observation)
         found, _ = self._candidates(observation, pool)
         last = {c.key: i for i, c in enumerate(found) if c.key}
         writes: list[list[str]] = []
@@ -142,6 +148,11 @@ class RuleEvaluator:
                            observation.window(cand.turn) or "",
                            observation.goal(cand.turn) or ""])
         return writes
+
+    def _read_of(self, observation: Observation) -> Observation:
+        if self._readable is None or self._readable[0] is not observation:
+            self._readable = (observation, *readable(observation))
+        return self._readable[1]
 
     def _candidates(self, observation: Observation,
                     pool: Pool | None) -> tuple[list[Candidate], list[int]]:
@@ -466,6 +477,7 @@ class RuleEvaluator:
                 yield [p for p in parts if p not in read], read
 
     def evaluate(self, observation: Observation, pool: Pool) -> Iterator[Decision]:
+        observation = self._read_of(observation)
         found, skipped = self._candidates(observation, pool)
         for i in skipped:
             yield Decision("nothing", f"turn {i} skipped: not English (the rules read English "
@@ -473,6 +485,10 @@ class RuleEvaluator:
         if self._left_out:
             yield Decision("nothing", f"{self._left_out} earlier statements left out: one "
                            f"observe reads at most {MAX_STATEMENTS}")
+        if self._readable is not None and self._readable[2]:
+            yield Decision("nothing", f"sentences left out: {self._readable[2]} (the rules "
+                           f"read at most {MAX_SENTENCES} of one observe, the last ones, none "
+                           f"over {MAX_SENTENCE} characters)")
         if not found:
             if not skipped:
                 yield Decision("nothing", "no memory-worthy content in the turns")

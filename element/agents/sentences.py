@@ -37,8 +37,12 @@ thanks thank hi hey just actually
 #: Either is left out of the sentence: it carries no fact.
 _CHAT_END = (r"\s+(?:[:;=]'?-?[()\[\]DPpOo/\\|*3]+|<3+|[xX]D+)(?=\s|$)\s*|"
              r"\s+(?:lol|lmao|rofl|haha+|hehe+)[.!]*(?=\s+[A-Z]|\s*$)\s*")
-_BOUNDARY = re.compile(rf"(?P<chat>{_CHAT_END})|[.!?]+[\"')\]]*\s+|\n+")
+# (a run of marks is read from its first: from inside a run the same tail is tried again,
+# quadratic in a turn of 16,000 "?")
+_BOUNDARY = re.compile(rf"(?P<chat>{_CHAT_END})|(?<![.!?])[.!?]+[\"')\]]*\s+|\n+")
 _WORD_BEFORE = re.compile(r"(\S+?)[.!?]+[\"')\]]*$")
+#: The longest word an abbreviation is read in, before a period.
+_LONGEST_WORD = 64
 
 
 def _abbreviation(token: str) -> str | None:
@@ -53,8 +57,12 @@ def _abbreviation(token: str) -> str | None:
 
 def ends_with_abbreviation(text: str) -> bool:
     """Whether ``text`` ends with an abbreviation's period ("... the U.S.", "Dr.")."""
-    m = re.search(r"(\S+)\.$", text.strip())
-    return bool(m and _abbreviation(m.group(1)) not in (None, "initial"))
+    # (its last word, not a search for one: ``(\S+)\.$`` tries every start of a long
+    # unbroken run, quadratic in a 16,000-character "word")
+    words = text.split()
+    last = words[-1] if words else ""
+    return len(last) > 1 and last.endswith(".") and \
+        _abbreviation(last[:-1]) not in (None, "initial")
 
 
 def split_sentences(text: str) -> Iterator[str]:
@@ -62,7 +70,10 @@ def split_sentences(text: str) -> Iterator[str]:
     start = 0
     for m in _BOUNDARY.finditer(text):
         if "\n" not in m.group(0) and m.group(0).lstrip().startswith("."):
-            before = _WORD_BEFORE.search(text[start:m.start() + len(m.group(0).rstrip())])
+            # (the last word before the mark, from a bounded tail: the sentence so far
+            # grows with each title it passes, "Dr. Dr. Dr. ...")
+            tail = text[max(start, m.start() - _LONGEST_WORD):m.start() + len(m.group(0).rstrip())]
+            before = _WORD_BEFORE.search(tail.rsplit(None, 1)[-1]) if tail.strip() else None
             kind = _abbreviation(before.group(1)) if before else None
             if kind is not None and m.group(0).strip() == ".":
                 following = re.match(r"[\"'(]*([A-Za-z']+)", text[m.end():])
