@@ -105,6 +105,7 @@ from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, asi
 from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
 from .changed_ahead import changed_ahead
 from .replaced_ahead import ending_after, replaced_ahead
+from .theirs import Theirs
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_SINGLE_MIN",
            "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -402,15 +403,12 @@ def _own_first(order: list[int], owners: Sequence[Any], scores: Sequence[float],
     out = list(order)
     facts = [k in PROFILE_CATEGORIES for k in kinds]
     for o in [i for i in order if others[i] and facts[i] and owners[i] is not None]:
-        held = [p for p, i in enumerate(out) if owners[i] == owners[o]]
-        mine = [out[p] for p in held]
-        at = mine.index(o)
-        below = [k for k in range(at + 1, len(mine)) if facts[mine[k]] and
+        theirs = Theirs.of(out, owners, o)
+        mine = theirs.mine
+        below = [k for k in range(theirs.at + 1, len(mine)) if facts[mine[k]] and
                  not others[mine[k]] and scores[o] - scores[mine[k]] <= tie]
         if below:
-            mine.insert(below[-1], mine.pop(at))
-            for p, i in zip(held, mine, strict=True):
-                out[p] = i
+            theirs.move(below[-1])
     return out
 
 
@@ -424,18 +422,15 @@ def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
     that answers the question best, it does too (:func:`_answers_first`)."""
     out = list(order)
     for c in [i for i in order if current[i]]:
-        held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
-        mine = [out[p] for p in held]
-        at = mine.index(c)
-        passed = [k for k in range(at) if answering[mine[k]] and
+        theirs = Theirs.of(out, owners, c)
+        mine = theirs.mine
+        passed = [k for k in range(theirs.at) if answering[mine[k]] and
                   kinds[mine[k]] in PROFILE_CATEGORIES and newness[mine[k]] < newness[c] and
                   abs(scores[mine[k]] - scores[c]) <= tie]
         if not passed:
             continue
         best[c] = best[c] or any(best[mine[k]] for k in passed)
-        mine.insert(passed[0], mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        theirs.move(passed[0])
     return out
 
 
@@ -454,20 +449,18 @@ def _gone_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float
         return order
     out = list(order)
     for g in [i for i in order if facts[i] and owners[i] is not None]:
-        held = [p for p, i in enumerate(out) if owners[i] == owners[g]]
-        mine = [out[p] for p in held]
-        at = mine.index(g)
+        theirs = Theirs.of(out, owners, g)
+        mine = theirs.mine
         # Its words are read only when an older fact of its subject ranks above it.
-        older = [k for k in range(at) if facts[mine[k]] and newness[mine[k]] < newness[g]]
+        older = [k for k in range(theirs.at) if facts[mine[k]] and
+                 newness[mine[k]] < newness[g]]
         if not older or fixed[g] or not gives_way(texts[g]):
             continue
         gone = next((k for k in older if names_gone(texts[mine[k]], texts[g])), None)
         if gone is None:
             continue
         best[g] = best[g] or best[mine[gone]]
-        mine.insert(gone, mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        theirs.move(gone)
     return out
 
 
