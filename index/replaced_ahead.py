@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from .theirs import Theirs
 from .told import CURRENT, REPLACED, says_now, told_of
 
-__all__ = ["TAKEN_UP", "TIE", "ending_after", "replaced_ahead", "tells_change"]
+__all__ = ["READ_CACHE", "TAKEN_UP", "TIE", "ending_after", "replaced_ahead", "tells_change"]
 
 #: The score difference within which a many-valued attribute's newer value told as a
 #: change goes ahead of an older one: wider than ``recency.CURRENT_TIE`` (.3), as a change
@@ -65,6 +66,13 @@ TAKEN_UP = re.compile(r"\b(?:took|taken|taking|take|takes)\s+up\b|"
                       r"\b(?:got|gotten|getting)\s+into\b", re.I)
 
 
+#: How many memories' readings :func:`tells_change` keeps: a search with a many-valued
+#: attribute asked reads it of each of its rows not chosen (``answers_under.told_now``),
+#: a scope's same memories search after search (``search_http_bench.py``: .3 ms a search).
+READ_CACHE = 4096
+
+
+@lru_cache(maxsize=READ_CACHE)
 def tells_change(text: str | None, relations: frozenset[str], single: bool = True) -> bool:
     """Whether a memory tells a change of the subject's own, in a sentence about the
     subject, not another person of theirs the query does not ask about (``relations``).
