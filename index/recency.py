@@ -98,6 +98,7 @@ from typing import Any, overload
 import numpy as np
 
 from .gathered import Ranked
+from .own_answer import best_answers
 from .profile_bank import attribute_scores
 # The text readers, re-exported for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
@@ -165,7 +166,9 @@ def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                                       for i in present]), question.questions)
     spread = np.maximum(rows.std(axis=1), 1e-6)
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
-    top = rows.argmax(axis=1)
+    # Of a memory naming no person of the subject's, its best of the subject's own
+    # attributes (``own_answer.py``).
+    top = best_answers(rows, [contents[i] for i in present])
     for k, i in enumerate(present):
         # Of a single value, whose thing it is does not make it another's ("drives their
         # dad's old Volvo"); of many, it does ("looking after the neighbour's beagle").
