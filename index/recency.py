@@ -152,32 +152,40 @@ PROFILE_CATEGORIES = frozenset({"fact", "preference"})
 CURRENT_TIE = 0.3
 def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
               contents: Sequence[str | None], categories: Sequence[str | None],
-              question: Asked, anyone: bool = False) -> tuple[list[bool], list[bool]]:
+              question: Asked, anyone: bool = False,
+              later: Sequence[Sequence[np.ndarray]] = ()) -> tuple[list[bool], list[bool]]:
     """Which results are values of the asked attribute (about a subject, answering it
     :data:`ANSWERS_Z` above their mean, naming no person of the subject's the query does
     not name; ``anyone``: whoever they name), and which of those, facts of the
     person's (:data:`PROFILE_CATEGORIES`), answer it best of the whole bank
-    (:func:`_answers_first`)."""
+    (:func:`_answers_first`). ``later``: of each result no longer current (a search
+    ``as_of`` a time), the content vectors of the versions that replaced it
+    (``later.py``): what a fact is about does not change with its value, so where one
+    of them answers the attribute (clearly, best), so does the version of the time."""
     present = [i for i, v in enumerate(vectors) if v is not None and owners[i] is not None]
     values, best = [False] * len(vectors), [False] * len(vectors)
     if not present:
         return values, best
-    rows = attribute_scores(np.stack([np.asarray(vectors[i], dtype=np.float32)
-                                      for i in present]), question.questions)
+    read = [(i, v) for i in present for v in (vectors[i], *(later[i] if later else ()))]
+    rows = attribute_scores(np.stack([np.asarray(v, dtype=np.float32) for _, v in read]),
+                            question.questions)
     spread = np.maximum(rows.std(axis=1), 1e-6)
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
     # Of a memory naming no person of the subject's, its best of the subject's own
     # attributes (``own_answer.py``).
-    top = best_answers(rows, [contents[i] for i in present])
-    for k, i in enumerate(present):
+    top = best_answers(rows, [contents[i] for i, _ in read])
+    clear, tops = [False] * len(vectors), [False] * len(vectors)
+    for k, (i, _) in enumerate(read):
+        clear[i] = clear[i] or bool(z[k] >= ANSWERS_Z)
+        tops[i] = tops[i] or int(top[k]) == question.attribute
+    for i in present:
         # Of a single value, whose thing it is does not make it another's ("drives their
         # dad's old Volvo"); of many, it does ("looking after the neighbour's beagle").
         # Read only of a result that answers it clearly: the words are the dearer test.
         whose = told_of if question.single else relations
-        if z[k] >= ANSWERS_Z and (anyone or whose(contents[i] or "") <= question.relations):
+        if clear[i] and (anyone or whose(contents[i] or "") <= question.relations):
             values[i] = True
-            best[i] = int(top[k]) == question.attribute and \
-                categories[i] in PROFILE_CATEGORIES
+            best[i] = tops[i] and categories[i] in PROFILE_CATEGORIES
     return values, best
 
 
@@ -216,7 +224,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
                 values_tie: float = VALUES_TIE, current_tie: float = CURRENT_TIE,
                 contents: Sequence[str | None] = (),
-                categories: Sequence[str | None] = ()) -> list[int]:
+                categories: Sequence[str | None] = (),
+                later: Sequence[Sequence[np.ndarray]] = ()) -> list[int]:
     """The order of results ``0..n-1`` (best first) with each near-duplicate group's
     places given to its members newest first.
 
@@ -236,6 +245,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     :param contents: each result's content (for :func:`relations`; with ``question``).
     :param categories: each result's category (with ``question``: only facts and
         preferences are put first for answering it).
+    :param later: of each result no longer current (a search ``as_of`` a time), the
+        content vectors of its later versions (:func:`answering`).
     """
     n = len(vectors)
     subjects = [o for o in owners if o is not None]
@@ -254,7 +265,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     present = [i for i in range(n) if vectors[i] is not None]
     values, best = ([False] * n, [False] * n) if question is None else \
         answering(vectors, owners, contents or [None] * n, categories or [None] * n,
-                   question)
+                   question, later=later)
     texts = list(contents) or [None] * n
     # Asked only once read without the person's name: a change tied with its older value
     # moves (``changed_ahead.py``), nothing else (``asked.Asked.unnamed``).
@@ -338,7 +349,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                           newest=question is not None and question.single, fixed=fixed,
                           yielding=yielding, past=past,
                           in_place=question is not None and question.faint,
-                          scores=scores, clear=values_tie)
+                          scores=scores, clear=values_tie,
+                          changed=[bool(later) and bool(later[i]) for i in range(n)])
 
 
 def _turn_answers(best: list[bool], values: Sequence[bool], yielding: Sequence[bool],
@@ -471,7 +483,8 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
                    newness: Sequence[float] = (), newest: bool = False,
                    fixed: Sequence[bool] = (), yielding: Sequence[bool] = (),
                    past: Sequence[bool] = (), in_place: bool = False,
-                   scores: Sequence[float] = (), clear: float = VALUES_TIE) -> list[int]:
+                   scores: Sequence[float] = (), clear: float = VALUES_TIE,
+                   changed: Sequence[bool] = ()) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -514,8 +527,10 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
             answers = _present_first(answers, newness, yielding)
         # Asked faintly (``in_place``), one value alone keeps its place: a question that
         # nears the attribute by chance ("What did Melanie paint?" and hair colour) puts
-        # no fact first; two values of it or more are what the query asks.
-        if in_place and len(answers) < 2:
+        # no fact first; two values of it or more are what the query asks. A version
+        # replaced since (``changed``: a search ``as_of`` a time, ``later.py``) is one of
+        # two values over time, its later one out of the time's pool.
+        if in_place and len(answers) + sum(bool(changed) and changed[i] for i in answers) < 2:
             continue
         top = max((scores[i] for i in answers), default=math.inf)
         told = max((newness[i] for i in answers), default=math.inf) if newness else math.inf
