@@ -86,6 +86,13 @@ Vespa; Hugo gets around on an e-bike these days" of "Hugo rides a red Vespa arou
 "swapped the violin for the cello") goes ahead of it however far apart their scores and
 whatever the query asks (:func:`_gone_ahead`): its own words say the older no longer holds.
 
+What a memory answers best of the bank is read as whose it can be (``own_answer.py``: a
+memory naming no person of the subject's answers none of the attributes asked of another,
+"is a junior accountant" no manager). A result no longer current (a search ``as_of`` a
+time) is read with the versions that replaced it (``later.py``): what a fact is about does
+not change with its value, so the version of the time answers as its newer one does, and
+a faint question counts it as one of two values.
+
 What a memory's words tell of time and of whom is read in ``told.py`` (re-exported here).
 """
 
