@@ -43,7 +43,7 @@ def best_answers(rows: np.ndarray, texts: Sequence[str | None]) -> np.ndarray:
     """Each row's best attribute of the bank (``rows``: ``profile_bank.attribute_scores``
     of the memories ``texts``): its argmax, but of a memory naming no person of the
     subject's (:func:`names_anyone`), over the subject's own attributes only."""
-    top = rows.argmax(axis=1)
+    top: np.ndarray = rows.argmax(axis=1)
     for k, t in enumerate(top):
         if _ANOTHER[t] and not names_anyone(texts[k]):
             top[k] = int(np.where(_ANOTHER, -np.inf, rows[k]).argmax())

@@ -331,7 +331,8 @@ class MemoryStore(MemoryCore):
     def _versions(self, ids: list[str]) -> dict[str, Version]:
         """``later.later_versions``'s read of versions by id (under the lock)."""
         state = self._state
-        lane, out = state.lanes["content"], {}
+        lane = state.lanes["content"]
+        out: dict[str, Version] = {}
         for memory_id in ids:
             record, label = state.records.get(memory_id), state.labels.get(memory_id)
             if record is None or label is None:
