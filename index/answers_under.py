@@ -49,13 +49,14 @@ the order).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from .gathered import Ranked
 from .recency import PROFILE_CATEGORIES, Asked, answering
-from .replaced_ahead import tells_change
+from .replaced_ahead import READ_CACHE, tells_change
 from .told import ADDITION, CHANGE, CURRENT, aside, tells_event, told_of, yields
 
 __all__ = ["cut", "join_under", "joined", "reads_under", "told_now"]
@@ -186,6 +187,7 @@ def told_now(contents: Sequence[str | None], categories: Sequence[str | None],
                      and _may_join(contents[u], categories[u]))
 
 
+@lru_cache(maxsize=READ_CACHE)
 def _may_join(text: str | None, category: str | None) -> bool:
     """Whether a memory's words may make it a newer value: a fact or preference that says
     it holds now or tells the change (:func:`_cued`), or tells no past event

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .theirs import Theirs
 from .told import ADDITION, says_now, told_of, yields
 
 __all__ = ["TIE", "changed_ahead", "told_as_change"]
@@ -66,14 +67,10 @@ def changed_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[flo
         if not olders or not told_as_change(texts[c], relations):
             continue
         best[c] = best[c] or any(best[i] for i in olders)
-        held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
-        mine = [out[p] for p in held]
-        at = mine.index(c)
-        passed = [k for k in range(at) if mine[k] in olders]
+        theirs = Theirs.of(out, owners, c)
+        passed = [k for k in range(theirs.at) if theirs.mine[k] in olders]
         if passed:
-            mine.insert(passed[0], mine.pop(at))
-            for p, i in zip(held, mine, strict=True):
-                out[p] = i
+            theirs.move(passed[0])
     return out
 
 

@@ -86,6 +86,13 @@ Vespa; Hugo gets around on an e-bike these days" of "Hugo rides a red Vespa arou
 "swapped the violin for the cello") goes ahead of it however far apart their scores and
 whatever the query asks (:func:`_gone_ahead`): its own words say the older no longer holds.
 
+What a memory answers best of the bank is read as whose it can be (``own_answer.py``: a
+memory naming no person of the subject's answers none of the attributes asked of another,
+"is a junior accountant" no manager). A result no longer current (a search ``as_of`` a
+time) is read with the versions that replaced it (``later.py``): what a fact is about does
+not change with its value, so the version of the time answers as its newer one does, and
+a faint question counts it as one of two values.
+
 What a memory's words tell of time and of whom is read in ``told.py`` (re-exported here).
 """
 
@@ -98,6 +105,7 @@ from typing import Any, overload
 import numpy as np
 
 from .gathered import Ranked
+from .own_answer import best_answers
 from .profile_bank import attribute_scores
 # The text readers, re-exported for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
@@ -105,6 +113,7 @@ from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, asi
 from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
 from .changed_ahead import changed_ahead
 from .replaced_ahead import ending_after, replaced_ahead
+from .theirs import Theirs
 
 __all__ = ["NEAR_DUPLICATE", "TIE", "VALUES_TIE", "ASKED_MIN", "ASKED_SINGLE_MIN",
            "ASKED_MARGIN", "ANSWERS_Z", "Asked",
@@ -150,30 +159,40 @@ PROFILE_CATEGORIES = frozenset({"fact", "preference"})
 CURRENT_TIE = 0.3
 def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
               contents: Sequence[str | None], categories: Sequence[str | None],
-              question: Asked, anyone: bool = False) -> tuple[list[bool], list[bool]]:
+              question: Asked, anyone: bool = False,
+              later: Sequence[Sequence[np.ndarray]] = ()) -> tuple[list[bool], list[bool]]:
     """Which results are values of the asked attribute (about a subject, answering it
     :data:`ANSWERS_Z` above their mean, naming no person of the subject's the query does
     not name; ``anyone``: whoever they name), and which of those, facts of the
     person's (:data:`PROFILE_CATEGORIES`), answer it best of the whole bank
-    (:func:`_answers_first`)."""
+    (:func:`_answers_first`). ``later``: of each result no longer current (a search
+    ``as_of`` a time), the content vectors of the versions that replaced it
+    (``later.py``): what a fact is about does not change with its value, so where one
+    of them answers the attribute (clearly, best), so does the version of the time."""
     present = [i for i, v in enumerate(vectors) if v is not None and owners[i] is not None]
     values, best = [False] * len(vectors), [False] * len(vectors)
     if not present:
         return values, best
-    rows = attribute_scores(np.stack([np.asarray(vectors[i], dtype=np.float32)
-                                      for i in present]), question.questions)
+    read = [(i, v) for i in present for v in (vectors[i], *(later[i] if later else ()))]
+    rows = attribute_scores(np.stack([np.asarray(v, dtype=np.float32) for _, v in read]),
+                            question.questions)
     spread = np.maximum(rows.std(axis=1), 1e-6)
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
-    top = rows.argmax(axis=1)
-    for k, i in enumerate(present):
+    # Of a memory naming no person of the subject's, its best of the subject's own
+    # attributes (``own_answer.py``).
+    top = best_answers(rows, [contents[i] for i, _ in read])
+    clear, tops = [False] * len(vectors), [False] * len(vectors)
+    for k, (i, _) in enumerate(read):
+        clear[i] = clear[i] or bool(z[k] >= ANSWERS_Z)
+        tops[i] = tops[i] or int(top[k]) == question.attribute
+    for i in present:
         # Of a single value, whose thing it is does not make it another's ("drives their
         # dad's old Volvo"); of many, it does ("looking after the neighbour's beagle").
         # Read only of a result that answers it clearly: the words are the dearer test.
         whose = told_of if question.single else relations
-        if z[k] >= ANSWERS_Z and (anyone or whose(contents[i] or "") <= question.relations):
+        if clear[i] and (anyone or whose(contents[i] or "") <= question.relations):
             values[i] = True
-            best[i] = int(top[k]) == question.attribute and \
-                categories[i] in PROFILE_CATEGORIES
+            best[i] = tops[i] and categories[i] in PROFILE_CATEGORIES
     return values, best
 
 
@@ -212,7 +231,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 bar: float = NEAR_DUPLICATE, tie: float = TIE, question: Asked | None = None,
                 values_tie: float = VALUES_TIE, current_tie: float = CURRENT_TIE,
                 contents: Sequence[str | None] = (),
-                categories: Sequence[str | None] = ()) -> list[int]:
+                categories: Sequence[str | None] = (),
+                later: Sequence[Sequence[np.ndarray]] = ()) -> list[int]:
     """The order of results ``0..n-1`` (best first) with each near-duplicate group's
     places given to its members newest first.
 
@@ -232,6 +252,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     :param contents: each result's content (for :func:`relations`; with ``question``).
     :param categories: each result's category (with ``question``: only facts and
         preferences are put first for answering it).
+    :param later: of each result no longer current (a search ``as_of`` a time), the
+        content vectors of its later versions (:func:`answering`).
     """
     n = len(vectors)
     subjects = [o for o in owners if o is not None]
@@ -250,7 +272,7 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     present = [i for i in range(n) if vectors[i] is not None]
     values, best = ([False] * n, [False] * n) if question is None else \
         answering(vectors, owners, contents or [None] * n, categories or [None] * n,
-                   question)
+                   question, later=later)
     texts = list(contents) or [None] * n
     # Asked only once read without the person's name: a change tied with its older value
     # moves (``changed_ahead.py``), nothing else (``asked.Asked.unnamed``).
@@ -334,7 +356,8 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                           newest=question is not None and question.single, fixed=fixed,
                           yielding=yielding, past=past,
                           in_place=question is not None and question.faint,
-                          scores=scores, clear=values_tie)
+                          scores=scores, clear=values_tie,
+                          changed=[bool(later) and bool(later[i]) for i in range(n)])
 
 
 def _turn_answers(best: list[bool], values: Sequence[bool], yielding: Sequence[bool],
@@ -402,15 +425,12 @@ def _own_first(order: list[int], owners: Sequence[Any], scores: Sequence[float],
     out = list(order)
     facts = [k in PROFILE_CATEGORIES for k in kinds]
     for o in [i for i in order if others[i] and facts[i] and owners[i] is not None]:
-        held = [p for p, i in enumerate(out) if owners[i] == owners[o]]
-        mine = [out[p] for p in held]
-        at = mine.index(o)
-        below = [k for k in range(at + 1, len(mine)) if facts[mine[k]] and
+        theirs = Theirs.of(out, owners, o)
+        mine = theirs.mine
+        below = [k for k in range(theirs.at + 1, len(mine)) if facts[mine[k]] and
                  not others[mine[k]] and scores[o] - scores[mine[k]] <= tie]
         if below:
-            mine.insert(below[-1], mine.pop(at))
-            for p, i in zip(held, mine, strict=True):
-                out[p] = i
+            theirs.move(below[-1])
     return out
 
 
@@ -424,18 +444,15 @@ def _current_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
     that answers the question best, it does too (:func:`_answers_first`)."""
     out = list(order)
     for c in [i for i in order if current[i]]:
-        held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
-        mine = [out[p] for p in held]
-        at = mine.index(c)
-        passed = [k for k in range(at) if answering[mine[k]] and
+        theirs = Theirs.of(out, owners, c)
+        mine = theirs.mine
+        passed = [k for k in range(theirs.at) if answering[mine[k]] and
                   kinds[mine[k]] in PROFILE_CATEGORIES and newness[mine[k]] < newness[c] and
                   abs(scores[mine[k]] - scores[c]) <= tie]
         if not passed:
             continue
         best[c] = best[c] or any(best[mine[k]] for k in passed)
-        mine.insert(passed[0], mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        theirs.move(passed[0])
     return out
 
 
@@ -454,20 +471,18 @@ def _gone_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float
         return order
     out = list(order)
     for g in [i for i in order if facts[i] and owners[i] is not None]:
-        held = [p for p, i in enumerate(out) if owners[i] == owners[g]]
-        mine = [out[p] for p in held]
-        at = mine.index(g)
+        theirs = Theirs.of(out, owners, g)
+        mine = theirs.mine
         # Its words are read only when an older fact of its subject ranks above it.
-        older = [k for k in range(at) if facts[mine[k]] and newness[mine[k]] < newness[g]]
+        older = [k for k in range(theirs.at) if facts[mine[k]] and
+                 newness[mine[k]] < newness[g]]
         if not older or fixed[g] or not gives_way(texts[g]):
             continue
         gone = next((k for k in older if names_gone(texts[mine[k]], texts[g])), None)
         if gone is None:
             continue
         best[g] = best[g] or best[mine[gone]]
-        mine.insert(gone, mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        theirs.move(gone)
     return out
 
 
@@ -475,7 +490,8 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
                    newness: Sequence[float] = (), newest: bool = False,
                    fixed: Sequence[bool] = (), yielding: Sequence[bool] = (),
                    past: Sequence[bool] = (), in_place: bool = False,
-                   scores: Sequence[float] = (), clear: float = VALUES_TIE) -> list[int]:
+                   scores: Sequence[float] = (), clear: float = VALUES_TIE,
+                   changed: Sequence[bool] = ()) -> list[int]:
     """``order`` with each subject's places given to its results whose best answer of the
     profile bank is the attribute the query asks (``best``) first, the rest after, each
     part in its order. Within one person's scope the person's name is in every memory and
@@ -518,8 +534,10 @@ def _answers_first(order: list[int], owners: Sequence[Any], best: list[bool],
             answers = _present_first(answers, newness, yielding)
         # Asked faintly (``in_place``), one value alone keeps its place: a question that
         # nears the attribute by chance ("What did Melanie paint?" and hair colour) puts
-        # no fact first; two values of it or more are what the query asks.
-        if in_place and len(answers) < 2:
+        # no fact first; two values of it or more are what the query asks. A version
+        # replaced since (``changed``: a search ``as_of`` a time, ``later.py``) is one of
+        # two values over time, its later one out of the time's pool.
+        if in_place and len(answers) + sum(bool(changed) and changed[i] for i in answers) < 2:
             continue
         top = max((scores[i] for i in answers), default=math.inf)
         told = max((newness[i] for i in answers), default=math.inf) if newness else math.inf

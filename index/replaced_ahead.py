@@ -44,11 +44,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
+from .theirs import Theirs
 from .told import CURRENT, REPLACED, says_now, told_of
 
-__all__ = ["TAKEN_UP", "TIE", "ending_after", "replaced_ahead", "tells_change"]
+__all__ = ["READ_CACHE", "TAKEN_UP", "TIE", "ending_after", "replaced_ahead", "tells_change"]
 
 #: The score difference within which a many-valued attribute's newer value told as a
 #: change goes ahead of an older one: wider than ``recency.CURRENT_TIE`` (.3), as a change
@@ -64,6 +66,13 @@ TAKEN_UP = re.compile(r"\b(?:took|taken|taking|take|takes)\s+up\b|"
                       r"\b(?:got|gotten|getting)\s+into\b", re.I)
 
 
+#: How many memories' readings :func:`tells_change` keeps: a search with a many-valued
+#: attribute asked reads it of each of its rows not chosen (``answers_under.told_now``),
+#: a scope's same memories search after search (``search_http_bench.py``: .3 ms a search).
+READ_CACHE = 4096
+
+
+@lru_cache(maxsize=READ_CACHE)
 def tells_change(text: str | None, relations: frozenset[str], single: bool = True) -> bool:
     """Whether a memory tells a change of the subject's own, in a sentence about the
     subject, not another person of theirs the query does not ask about (``relations``).
@@ -97,19 +106,16 @@ def replaced_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[fl
     for c in order:
         if not facts[c] or not answers[c] or owners[c] is None:
             continue
-        held = [p for p, i in enumerate(out) if owners[i] == owners[c]]
-        mine = [out[p] for p in held]
-        at = mine.index(c)
-        passed = [k for k in range(at) if answers[mine[k]] and facts[mine[k]] and
+        theirs = Theirs.of(out, owners, c)
+        mine = theirs.mine
+        passed = [k for k in range(theirs.at) if answers[mine[k]] and facts[mine[k]] and
                   newness[mine[k]] < newness[c] and scores[mine[k]] - scores[c] <= tie]
         # Its words are read only when an older value of its subject ranks above it.
         if not passed or still[c] or not (tells_change(texts[c], relations, single) or
                                           _ended_with(c, mine, newness, facts, yielding)):
             continue
         best[c] = best[c] or any(best[mine[k]] for k in passed)
-        mine.insert(passed[0], mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        theirs.move(passed[0])
     return out
 
 
@@ -134,18 +140,15 @@ def ending_after(order: list[int], owners: Sequence[Any], newness: Sequence[floa
     for y in order:
         if not facts[y] or owners[y] is None:
             continue
-        held = [p for p, i in enumerate(out) if owners[i] == owners[y]]
-        mine = [out[p] for p in held]
-        at = mine.index(y)
+        theirs = Theirs.of(out, owners, y)
+        mine = theirs.mine
         # Words are read only of a fact ranked above a value of its subject of its time.
-        later = [k for k in range(at + 1, len(mine)) if facts[mine[k]] and answers[mine[k]]
-                 and newness[mine[k]] == newness[y]]
+        later = [k for k in range(theirs.at + 1, len(mine)) if facts[mine[k]] and
+                 answers[mine[k]] and newness[mine[k]] == newness[y]]
         if not later or not yielding[y]:
             continue
         later = [k for k in later if not yielding[mine[k]] and not still[mine[k]]]
         if not later:
             continue
-        mine.insert(later[-1], mine.pop(at))
-        for p, i in zip(held, mine, strict=True):
-            out[p] = i
+        theirs.move(later[-1])
     return out

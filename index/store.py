@@ -43,6 +43,7 @@ from .query import SEARCH_LIMIT_MAX, ListQuery, SearchQuery
 from .ranking import Ranking
 from .answers_under import cut, join_under, joined, reads_under
 from .recency import Asked, asked_of, newer_first, reorder
+from .later import Version, later_versions
 from .names import opening_word
 from .slots import GENERAL
 from .records import MemoryRecord, iso_utc
@@ -319,8 +320,29 @@ class MemoryStore(MemoryCore):
                      question: Asked | None) -> list[int]:
         """``recency.newer_first`` over the ranked labels (under the lock)."""
         vectors, owners, newness, contents, categories = self._read(labels)
+        state = self._state
+        # A result no longer current (``as_of``) is read with its later versions.
+        nexts = [state.records[str(state.slots.ids[label])].superseded_by
+                 for label in labels]
         return newer_first(vectors, owners, newness, scores, question=question,
-                           contents=contents, categories=categories)
+                           contents=contents, categories=categories,
+                           later=later_versions(nexts, owners, self._versions))
+
+    def _versions(self, ids: list[str]) -> dict[str, Version]:
+        """``later.later_versions``'s read of versions by id (under the lock)."""
+        state = self._state
+        lane = state.lanes["content"]
+        out: dict[str, Version] = {}
+        for memory_id in ids:
+            record, label = state.records.get(memory_id), state.labels.get(memory_id)
+            if record is None or label is None:
+                continue
+            owner = state.slots.owner_list[label]
+            out[memory_id] = (record.superseded_by,
+                              lane.vectors[label] if label < len(lane.has) and
+                              lane.has[label] else None,
+                              None if owner == GENERAL else owner)
+        return out
 
     def _read(self, labels: list[Any]) -> tuple[
             list[np.ndarray | None], list[Any], list[float], list[str | None],

@@ -39,6 +39,7 @@ from ..params import IndexParams
 from ..query import ListQuery, SearchQuery
 from ..ranking import Ranking
 from ..recency import Asked, asked_of, newer_first, reorder
+from ..later import Version, later_versions
 from ..recall import LANES
 from ..records import CATEGORIES, MemoryRecord, iso_utc
 from ..validation import NewMemory, validate_new
@@ -297,9 +298,12 @@ class PostgresMemoryStore(MemoryCore):
                                     f"element = %s AND id = ANY(%s)",
                                     (self.element, ranked.keys))
                 rows = {row[0]: row for row in cur.fetchall()}
+                # A result no longer current (``as_of``) is read with its later versions.
+                later = [] if settled else _later(cur, self.element,
+                                                  [rows.get(k) for k in ranked.keys])
         if not settled:
             ranked = reorder(ranked, _newer_first([rows.get(k) for k in ranked.keys],
-                                                  ranked.scores, question))
+                                                  ranked.scores, question, later))
         found = {key: public(row[:len(FIELDS)]) for key, row in rows.items()}
         results = [{"memory": found[memory_id], "score": value, "lanes": lanes}
                    for memory_id, value, lanes in zip(ranked.keys, ranked.scores,
@@ -317,6 +321,7 @@ class PostgresMemoryStore(MemoryCore):
             cur.execute(f"SELECT {PUBLIC}, {_NEWNESS} FROM memories WHERE element = %s AND "
                         f"id = ANY(%s)", (self.element, keys))
             rows = {row[0]: row for row in cur.fetchall()}
+            later = _later(cur, self.element, [rows.get(k) for k in ranked.keys])
         # Each row is read once, and a row not chosen has its vector parsed only when its
         # words may make it a newer value (``answers_under.told_now``): parsing a vector's
         # text is most of the reading.
@@ -336,7 +341,8 @@ class PostgresMemoryStore(MemoryCore):
             [vectors[i] for i in picked], [owners[i] for i in picked],
             [newness[i] for i in picked], ranked.scores, question=question,
             contents=[contents[i] for i in picked],
-            categories=[categories[i] for i in picked])), limit)
+            categories=[categories[i] for i in picked],
+            later=[later[i] if i < chosen else [] for i in picked])), limit)
 
     def _counts(self) -> dict[str, Any]:
         with self._tx() as cur:
@@ -484,11 +490,30 @@ class PostgresMemoryStore(MemoryCore):
 _NEWNESS = "v_content::text, coalesce(valid_from_ts, occurred_ts)"
 
 
-def _newer_first(rows: list[Any], scores: list[float], question: Asked | None) -> list[int]:
+def _newer_first(rows: list[Any], scores: list[float], question: Asked | None,
+                 later: list[list[np.ndarray]]) -> list[int]:
     """``recency.newer_first`` over the ranked rows (None: deleted meanwhile)."""
     vectors, owners, newness, contents, categories = _read(rows)
     return newer_first(vectors, owners, newness, scores, question=question,
-                       contents=contents, categories=categories)
+                       contents=contents, categories=categories, later=later)
+
+
+def _later(cur: Any, element: str, rows: list[Any]) -> list[list[np.ndarray]]:
+    """``later.later_versions`` of result rows (None: deleted meanwhile): of each row no
+    longer current, its ``superseded_by`` chain read by id, one statement a link (none
+    when every row is current)."""
+    at = FIELDS.index("superseded_by")
+    owners = [None if row is None or row[4] is None else (row[3], row[4]) for row in rows]
+
+    def fetch(ids: list[str]) -> dict[str, Version]:
+        cur.execute("SELECT id, superseded_by, v_content::text, subject_type, subject_id "
+                    "FROM memories WHERE element = %s AND id = ANY(%s)", (element, ids))
+        return {str(key): (None if after is None else str(after), None if text is None else
+                           np.array(text[1:-1].split(","), dtype=np.float32),
+                           None if kind is None else (kind, owner))
+                for key, after, text, kind, owner in cur.fetchall()}
+    return later_versions([None if row is None or row[at] is None else str(row[at])
+                           for row in rows], owners, fetch)
 
 
 def _read(rows: list[Any]) -> tuple[list[np.ndarray | None], list[Any], list[float],
