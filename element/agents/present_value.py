@@ -29,8 +29,9 @@ What supersedes (:func:`present_value_target`), read of one sentence of the spea
   temporary words);
 - **one attribute, clearly**: the part answers one attribute of the bank best, by a margin
   (``profile.ANSWERS_MIN``, ``ANSWERS_MARGIN``), single-valued (where one lives, works,
-  one's job, commute, manager, partner, phone, supplier, bank, hours...); a many-valued one
-  only with a word of now or of replacing (``tells_change(single=False)``);
+  one's job, commute, manager, partner, phone, supplier, bank, hours...), never a
+  many-valued one (a hobby, a drink, a pet: a second value told with "now" is as often one
+  more, and the change finders read those told as replacing);
 - **the old value**: exactly one one-fact memory of the speaker's (not a past event, not
   another person's, ``holding.may_hold``) answers that attribute best, and its value is
   unlike the new one's (other words; not its named values said again).
@@ -129,10 +130,13 @@ def _placed(part: str) -> bool:
     return m is not None and m["n"].lower() not in RELATIONS
 
 
-def _parts(source: str, who: str) -> list[tuple[str, str]]:
+def _parts(source: str, who: str, content: str = "") -> list[tuple[str, str]]:
     """The parts of ``source`` (one sentence of the speaker's) that may tell a present
     value, each raw and told in the third person: the sentence, its clauses, its "where"
-    clauses; each the speaker's own, of the present, no past, wish, negation or event."""
+    clauses, each without what is told beside its value; and the memory written of it
+    (``content``: a fragment said whole, "Three weeks at The Gym Group now" as "has been at
+    The Gym Group for three weeks now"). Each the speaker's own, of the present, no past,
+    wish, negation or event."""
     sentences = [unaddressed(s) for s in split_sentences(source)]
     if len(sentences) != 1:
         return []       # a story or several facts: not one value
@@ -143,13 +147,15 @@ def _parts(source: str, who: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     read = [sentence, *clauses(sentence), *where_said(sentence)]
     read += [c for p in read if (c := _BESIDE.sub("", _BEFORE.sub("", p))) and c != p]
+    if content.startswith(f"{who} ") and len(list(split_sentences(content))) == 1:
+        read.append(content)
     for part in dict.fromkeys(read):
         plain = written(part, None)[0] or part
         if TOLD_PAST.search(plain) or TOLD_NOT_NOW.search(plain) or \
                 _NEGATION.search(plain) or is_event(plain) or \
                 whose(plain) not in ("", UNKNOWN) and not _own(plain):
             continue
-        told = tell(part, who)
+        told = part if part == content else tell(part, who)
         if told and (told.startswith(f"{who} ") or told.startswith(f"{who}'s ")):
             out.append((plain, told))
     return out
@@ -199,7 +205,7 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
     embedder = pool.embedder()
     if embedder is None:
         return None
-    parts = _parts(source, who)
+    parts = _parts(source, who, content)
     if not parts:
         return None
     memories = [m for m in may_hold(source, pool.memories()[:MEANING_POOL], who)
@@ -218,9 +224,8 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
                 not told_of(told) <= ROLES.get(attribute.name, frozenset()):
             continue
         relations = ROLES.get(attribute.name, frozenset())
-        if not _tells_present(part, told, relations) or \
-                not (attribute.single or tells_change(told, relations, single=False)):
-            continue
+        if not attribute.single or not _tells_present(part, told, relations):
+            continue    # of a many-valued attribute a second value is as often one more
         index = ATTRIBUTES.index(attribute)
         meant = [m for m, old in zip(memories, olds, strict=True)
                  if old.scores is not None and _answers(old.scores, index) and
