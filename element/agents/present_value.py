@@ -62,7 +62,7 @@ from .named import predates
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .parts import part_of
 from .present import _NEGATION, _TEMPORARY, present_state, where_said
-from .profile import ANCHOR_GAP, ANCHOR_MIN, profiles, same_value, values, whose
+from .profile import ANCHOR_GAP, ANSWERS_MIN, profiles, same_value, values, whose
 from .sentences import split_sentences
 from .spoken import clean as written
 from .updates import FACT_WORDS, first_person, is_event
@@ -91,13 +91,13 @@ _HELD_UP_TO_NOW = re.compile(r"\b(?:have|has|'ve|'s)\s+been\s+(?!to\b)", re.I)
 #: time ("... now that the twins have started school", "... because ...", "... since the
 #: spring"), or a relative clause about a person or thing it names ("... called Dorothy
 #: who used to run the Leeds branch").
-_BESIDE = re.compile(r",?\s+(?:now\s+that|because|as|since|ever\s+since|so\s+that|who|which|"
-                     r"whose|where)\s+.*$", re.I)
+_BESIDE = re.compile(r"(?:,?\s+(?:now\s+that|because|since|ever\s+since|so\s+that|who|which|"
+                     r"whose|where)|,\s+as)\s+.*$", re.I)
 
 #: The same told first, before the speaker's clause: "Since the office moved across town
 #: I've been getting the train in", "Now that the twins are at school, I'm back full time".
-_BEFORE = re.compile(r"^(?:ever\s+since|since|now\s+that|because|as)\s+[^,]*?(?:,\s*|\s+(?=(?:i|we)\b))",
-                     re.I)
+_BEFORE = re.compile(r"^(?:ever\s+since|since|now\s+that|because|as)\s+[^,]*?"
+                     r"(?:,\s*|\s+(?=(?:i|we)\b))", re.I)
 
 #: A home or a place of the speaker's named in passing with where it is: "my flat in
 #: Leeds is freezing", "our house in Hove has a leak", "my desk at Superdrug": "my" before
@@ -169,8 +169,11 @@ def _own(part: str) -> bool:
 
 
 def _one_fact(memory: dict[str, Any], who: str) -> bool:
-    """Whether ``memory`` is one present fact of the speaker's own: one short sentence, not
-    an event, a past, a wish, an addition, nor another person's."""
+    """Whether ``memory`` is one present fact of the speaker's own (a fact, not a taste:
+    "hates the sound of chewing" holds no attribute's value): one short sentence, not an
+    event, a past, a wish, an addition, nor another person's."""
+    if memory.get("category") != "fact":
+        return False    # a taste, a plan, a procedure: no value of an attribute held
     said = first_person(memory["content"], who)
     if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
             TOLD_PAST.search(said[0]) or TOLD_NOT_NOW.search(said[0]):
@@ -190,11 +193,18 @@ def _unlike(old: str, new: str, who: str) -> bool:
 
 
 def _answers(scores: np.ndarray, index: int) -> bool:
-    """Whether a stored memory answers the attribute at ``index`` among its best: within
-    ``profile.ANCHOR_GAP`` of its best answer, at least ``ANCHOR_MIN`` (a memory may
+    """Whether a stored memory answers the attribute at ``index`` clearly and best: at
+    least ``profile.ANSWERS_MIN``, within ``ANCHOR_GAP`` of its best answer (a memory may
     answer two at once: "works at Boots" is a job and a workplace, nearly alike)."""
     own = float(scores[index])
-    return own >= ANCHOR_MIN and own >= float(scores.max()) - ANCHOR_GAP
+    return own >= ANSWERS_MIN and own >= float(scores.max()) - ANCHOR_GAP
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence, with its full stop: a memory written by a keyed rule has
+    none, one told has one, and the bank reads both alike only so."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
 
 
 def present_value_target(source: str, content: str, pool: Pool, who: str,
@@ -213,8 +223,8 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
     if not memories:
         return None
     try:
-        found = profiles([told for _, told in parts] + [m["content"] for m in memories], who,
-                         embedder)
+        found = profiles([_sentence(told) for _, told in parts] +
+                         [_sentence(m["content"]) for m in memories], who, embedder)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
     olds = found[len(parts):]
