@@ -84,8 +84,17 @@ _OCCASION = re.compile(
     r"for\s+now|for\s+the\s+time\s+being|temporar(?:y|ily))\b", re.I)
 
 #: A present perfect of a state or a doing that holds up to now: "I've been getting the
-#: tram in", "we have been with Octopus since the spring".
+#: tram in", "we have been with Octopus since the spring" (with its span, :data:`_SPAN`).
 _HELD_UP_TO_NOW = re.compile(r"\b(?:have|has|'ve|'s)\s+been\s+(?!to\b)", re.I)
+#: The span it holds over: "since ...", "for three weeks", "for a couple of months".
+_SPAN = re.compile(r"\b(?:since|for\s+(?:the\s+(?:last|past)\s+)?(?:a|an|one|two|three|four|"
+                   r"five|six|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|weeks?|months?|"
+                   r"years?))\b", re.I)
+
+#: A thing told by a pronoun, not named: "I'm a huge fan of it", "I've had them for
+#: years", "I've been using this app": the value is not said.
+_UNNAMED = re.compile(r"\b(?:it|them|they|this|these|those)\b(?!\s+(?:days|year|term|"
+                      r"semester|season|spring|summer|autumn|fall|winter)\b)", re.I)
 
 #: What a statement tells beside its value, cut off to read the value alone: a reason or a
 #: time ("... now that the twins have started school", "... because ...", "... since the
@@ -115,12 +124,19 @@ def occasional(sentence: str) -> bool:
     return bool(_OCCASION.search(sentence) or _TEMPORARY.search(sentence))
 
 
-def _tells_present(part: str, told: str, relations: frozenset[str]) -> bool:
-    """Whether a part of the speaker's tells a change or a present: a word of now or of
-    change (``tells_change``), a present state (``present.present_state``) or a present
-    perfect that holds up to now."""
-    return tells_change(told, relations) or present_state(part) is not None or \
-        bool(_HELD_UP_TO_NOW.search(part)) or _placed(part)
+def _tells_present(part: str, told: str, sentence: str, who: str,
+                   relations: frozenset[str]) -> bool:
+    """Whether a part of the speaker's tells a change or a present value: a word of now or
+    of change (``tells_change``), a present perfect with its span told in its sentence
+    ("I've been getting the train in" beside "since the office moved"); else a present
+    state told plainly (``present.present_state``, or a place of the speaker's named in
+    passing) that names its value (a name, a number: ``profile.values``), as
+    ``present.py`` asks of a plain statement ("I'm a huge fan of it", "we rock as a team"
+    name none)."""
+    if tells_change(told, relations) or \
+            _HELD_UP_TO_NOW.search(part) and _SPAN.search(sentence):
+        return True
+    return (present_state(part) is not None or _placed(part)) and bool(values(told, who))
 
 
 def _placed(part: str) -> bool:
@@ -228,13 +244,15 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
     except Exception:   # a failing model finds nothing: the statement is added
         return None
     olds = found[len(parts):]
+    sentence = " ".join(unaddressed(s) for s in split_sentences(source))
     for (part, told), new in zip(parts, found, strict=False):
         attribute = new.attribute
         if attribute is None or part_of(part, attribute) or \
                 not told_of(told) <= ROLES.get(attribute.name, frozenset()):
             continue
         relations = ROLES.get(attribute.name, frozenset())
-        if not attribute.single or not _tells_present(part, told, relations):
+        if not attribute.single or _UNNAMED.search(part) or \
+                not _tells_present(part, told, sentence, who, relations):
             continue    # of a many-valued attribute a second value is as often one more
         index = ATTRIBUTES.index(attribute)
         meant = [m for m, old in zip(memories, olds, strict=True)

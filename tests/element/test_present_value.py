@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.present_value import REASON, _parts, occasional
+from element.agents.episodes import tell as tell_of
+from element.agents.present_value import REASON, _parts, _tells_present, occasional
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 
 from tests.element.speaker import SETTINGS, SUBJECT, keeps, open_store, replaces, tell
@@ -55,6 +56,8 @@ def test_the_reason_says_what_was_read(store: Any) -> None:
     ("I cycle to work.", "When the roads are icy I take the train."),          # a condition
     ("I work at Tesco.", "Sometimes I do a shift at the Co-op on Sundays."),  # an occasion
     ("I work at Tesco.", "I also do a shift at the Co-op on Sundays."),       # one more
+    ("I support Aston Villa.", "I'm a huge fan of it."),                      # no value named
+    ("I work at Siemens.", "My online clothing store has been a roller coaster."),  # a judgement
 ])
 def test_one_more_anothers_a_stay_or_an_occasion_keeps_both(store: Any, before: str,
                                                            after: str) -> None:
@@ -83,3 +86,15 @@ def test_the_parts_read_are_the_speakers_present() -> None:
     assert _parts("I'd love to live in Bath.", "Ana") == []           # a wish
     assert _parts("Are you still at Tesco?", "Ana") == []             # a question
     assert _parts("I moved in May. I love it here.", "Ana") == []     # two sentences
+
+
+@pytest.mark.parametrize("part,sentence,present", [
+    ("I am a postman now", "I'm a postman now.", True),                       # a word of now
+    ("I have been getting the train in", "Since May I've been getting the train in.", True),
+    ("I have been using the app", "I've been using the app.", False),          # no span
+    ("My boss is a woman called Dorothy", "My boss is a woman called Dorothy.", True),
+    ("We rock as a team", "We rock as a team.", False),                        # no value named
+])
+def test_what_tells_a_present_value(part: str, sentence: str, present: bool) -> None:
+    told = tell_of(part, "Ana") or ""
+    assert _tells_present(part, told, sentence, "Ana", frozenset()) is present
