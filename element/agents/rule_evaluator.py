@@ -19,7 +19,7 @@ from .elided import elided
 from .implicit import held, owned
 from .inverted import inverted
 from .dates import iso, occurred_at, parse_session_date
-from .decide import decide, keyed_target
+from .decide import decide, keyed_target, same_turn
 from .decisions import WRITES, Decision, Pool
 from .choice import beside_ending, choice_change
 from .endings import ending_change
@@ -54,6 +54,7 @@ from .named import named_change
 from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
+from .present_value import present_value
 from .parts import part_of_thing
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
@@ -519,5 +520,7 @@ class RuleEvaluator:
                                                       pool, observation.speaker(at)))
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
-        """What to do with one candidate (``decide.py``)."""
-        return decide(cand, obs, pool, type(self))
+        """What to do with one candidate (``decide.py``); a new fact giving a remembered
+        single-valued attribute a present value supersedes it (``present_value.py``)."""
+        return present_value(decide(cand, obs, pool, type(self)), cand.source, pool,
+                             obs.speaker(cand.turn), same_turn(pool, obs.window(cand.turn)))
