@@ -45,6 +45,7 @@ from .profile import whose
 from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
+from .paused import paused
 from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
@@ -346,7 +347,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     clauses = [_clause(c) for c in _clauses(sentence) if c and ENDING.search(c) and
                not ADDITION.search(c) and not NOT_NOW.search(ENDING.sub(" ", c)) and
                not (_USED_TO.search(c) and _STILL.search(c)) and
-               not c.rstrip().endswith("?")]
+               not paused(c) and not c.rstrip().endswith("?")]
     if not clauses:
         return None
     avoid = set(skip)
