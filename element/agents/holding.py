@@ -18,6 +18,9 @@ memory's attribute or its thing without giving it a new value:
   name or its noun): "a new charger for my MacBook" after "uses a MacBook Air", "the
   strings on my guitar" after "plays the guitar" (:func:`accessory_of`; ``parts.py``
   reads the same by the bank's nouns, "my phone case");
+- **a place taken for a use**: "I've rented a studio in Ancoats to paint in", "taken on a
+  workshop unit for my furniture restoring": a second place for a pursuit, not a new home
+  (:func:`place_for_use`);
 - **another value ended**: "I stopped the piano lessons" after "plays the cello": of an
   attribute that adds up, the ending names another value than the memory's
   (:func:`ends_another`).
@@ -43,6 +46,7 @@ from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
+           "place_for_use",
            "may_hold"]
 
 #: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
@@ -105,6 +109,34 @@ def as_customer(sentence: str) -> bool:
     """Whether ``sentence`` tells the speaker buying at a named place (a customer's
     relation to it, not a worker's or a resident's), in a statement, not a story."""
     return _statement(sentence) and bool(_BOUGHT.search(sentence))
+
+
+#: A place taken on by the speaker: a verb of renting, buying or taking on, its object.
+_TAKEN = r"\b(?:rent|rents|rented|renting|lease|leased|leasing|hire|hired|hiring|bought|buying|" \
+    r"got|found|(?:taken|took|taking|take)\s+on)\s+(?:a|an|the|my|our|some)\s+"
+#: What it is for: a pursuit ("for my furniture restoring", "for the pottery business")
+#: or an infinitive whose preposition is left at the end ("to paint in", "to work from",
+#: "to keep the tools in"): a place used, not lived in ("to live in" is a home).
+_FOR_USE = re.compile(
+    _TAKEN + r"(?:[\w'-]+\s+){0,6}?(?:"
+    r"for\s+(?:my|our|the|his|her|their)\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?!(?:morning|evening|spring|wedding|ceiling)\b)[a-z'-]+ing\b|"
+    r"for\s+(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?(?:business|hobby|art|pottery|stock|tools|"
+    r"gear|kit|equipment)\b|"
+    r"to\s+(?!(?:live|stay|sleep|move|settle)\b)[a-z]+(?:\s+(?:my|our|the|his|her|some)\s+"
+    r"[\w'-]+)?\s+(?:in|at|from|on|out\s+of)\s*(?:[,;.!?]|$))", re.I)
+#: A memory of where the speaker lives.
+_LIVES = re.compile(r"\b(?:live|lives|living|lived|reside|resides|home)\b", re.I)
+
+
+def place_for_use(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` (first person, raw) tells a place the speaker took on for a use
+    (:data:`_FOR_USE`: a pursuit, or a thing done in it) and ``memory`` holds where they
+    live: a second place beside the home ("I've rented a studio in Ancoats to paint in"
+    after "I live in Chorlton"), not a move."""
+    return bool(_FOR_USE.search(sentence)) and \
+        ("fact:location" in keys_of(memory["content"], who) or
+         bool(_LIVES.search(memory["content"])))
 
 
 def _place_held(memory: dict[str, Any], who: str) -> bool:
@@ -210,14 +242,16 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     a person of theirs, a part or an accessory of the memory's thing; a stay for a bounded
     time beside a value held (``stays.py``); a plan or an undertaking the sentence
     neither ends nor names, a doing it tells as going on, a promotion told without its
-    role (``continued.py``); the ending of another value (:func:`ends_another`)."""
+    role (``continued.py``); the ending of another value (:func:`ends_another`); a place taken on for a use beside
+    a home (:func:`place_for_use`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \
         _stay_beside(sentence, memory, who) or \
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
-        promoted_only(sentence) or ends_another(sentence, memory, who)
+        promoted_only(sentence) or ends_another(sentence, memory, who) or \
+        place_for_use(sentence, memory, who)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:
