@@ -57,6 +57,7 @@ from .language import is_english
 from .milestones import relation_subject, short_news
 from .news_of import named_news
 from .places import named_place, placed
+from .facts import HIRED
 from .sentences import clauses
 from .texted import BARE_VALUE
 from .trimmed import content_words as _content_words, trim as _trim
@@ -310,11 +311,22 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score += 1      # "Gran's living with us now": the present, told as changed
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
-    if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):
+    # "They made me head of the accounts team", "they've taken me on as a buyer": the
+    # speaker's employer giving them a role (``facts.HIRED``) is the speaker's own news,
+    # "they" the firm, not an earlier topic.
+    hired = bool(_ANAPHOR.match(text) and _HIRED.search(text))
+    if hired:
+        score += 1
+    if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)) and \
+            not hired:
         score -= ANAPHOR_COST
-    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text)):
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text) or hired):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     return score
+
+
+#: Another's act giving the speaker a role (``facts.HIRED``: "made me head of maths").
+_HIRED = re.compile(HIRED, re.I)
 
 
 #: A capitalised word opening a cleft of where the speaker does something: a name, when

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from index import RELATIONS, terms
 
-from .facts import CARERS
+from .facts import CARERS, HIRED
 from .holders import UNKNOWN, by_order, holder_of, same_holder, subject_first
 from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
@@ -54,17 +54,6 @@ def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
 #: "I am a producer at Channel 4": a role and where, both the occupation and the employer.
 _ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:at|for|with)\s+"
             r"(?-i:[A-Z])")
-
-#: Another's act giving the speaker a role: a hire or an appointment ("the council took me
-#: on as a planning officer", "they made me head of maths", "they've appointed me
-#: deputy head"): the speaker's occupation from then on.
-HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as\b|(?=\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
-         r"this|full|part|permanently|straight)\b))|(?:hired|appointed|employed|"
-         r"recruited)\s+(?:me|us)\b(?:\s+as)?|voted\s+(?:me|us)\s+in\s+as|"
-         # "made me head of maths", not "made me proud of", "made us part of".
-         r"made\s+(?:me|us)\s+(?!(?:feel|think|laugh|cry|smile|wait|wonder|realise|realize|"
-         r"want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
-         r"wary|full|part|one|some|all|most|each)\b)[a-z]+\s+of)")
 
 #: The attributes, each with the words that say a sentence is about it.
 SLOTS: tuple[Slot, ...] = (
