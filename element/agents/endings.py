@@ -38,7 +38,8 @@ from .decisions import Pool
 from .episode_words import PAST
 from .kinds import TIMES
 from .paused import paused
-from .meant import ENDED_MARGIN, ENDED_MIN, ended_by_meaning, names_another, places_apart
+from .meant import (ENDED_MARGIN, ENDED_MIN, ended_by_meaning, names_another, places_apart,
+                    replaced_unlike)
 from .holding import kept_meanwhile
 from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
@@ -434,6 +435,9 @@ def ended_memory(sentence: str, pool: Pool, who: str,
         try:
             found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip,
                                      holder)
+            if found is not None and replaced_unlike(_clauses(sentence), thing, found, who,
+                                                     embedder.embed):
+                found = None    # what replaced it is no value of the memory's (``meant``)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
         if found is None and not holder and single_slot(thing):
