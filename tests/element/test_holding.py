@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.holding import accessory_of, as_customer, holds_person, kept_meanwhile
+from element.agents.holding import (accessory_of, as_customer, holds_person, kept_meanwhile,
+                                    place_for_use)
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
 from tests.element.speaker import current as contents
@@ -76,6 +77,20 @@ def test_a_part_of_the_memorys_own_thing_is_read_so(sentence: str, memory: str,
     assert accessory_of(sentence, {"content": memory}, "Ana") is part
 
 
+@pytest.mark.parametrize("sentence,use", [
+    ("I've rented a room above the bakery to work from.", True),
+    ("We've taken on a unit on the trading estate for my upholstering.", True),
+    ("I got a lock-up in Gorton to keep the canoes in.", True),
+    ("We've rented a house in Sale now.", False),
+    ("We bought a cottage in Hebden Bridge to live in.", False),
+    ("We rented a flat in Leeds to be near my mum.", False),
+])
+def test_a_place_taken_for_a_use_is_no_home(sentence: str, use: bool) -> None:
+    assert place_for_use(sentence, {"content": "Ana lives in a terrace in Levenshulme."},
+                         "Ana") is use
+    assert not place_for_use(sentence, {"content": "Ana plays the fiddle."}, "Ana")
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "holding")
@@ -88,6 +103,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I use a Lenovo ThinkPad.", "Got a new charger for my ThinkPad from Currys.",
      "uses a Lenovo"),
     ("I have a sister in Glasgow.", "I live in a terrace in Hove.", "sister in Glasgow"),
+    ("I live in a terrace in Levenshulme.", "I've rented a room above the bakery in Gorton "
+     "to work from.", "Levenshulme"),
 ])
 def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
