@@ -104,7 +104,10 @@ SLOTS: tuple[Slot, ...] = (
     _slot("internet", r"\b(?:broadband|internet|wi-?fi|fibre|fiber)\b", True),
     _slot("energy", r"\b(?:energy|electricity|electric|gas)\s+(?:supplier|provider|company|"
           r"tariff|bill)\b|\bgas\s+and\s+electric(?:ity)?\b|\benergy\b", True),
-    _slot("doctor", r"\b(?:gp|doctor|physician|practice)\b(?!\s+(?:told|said|says|thinks))",
+    # "practice" the noun ("the practice moved me onto ..."), not the verb ("an app to
+    # practice", "I practice scales"): after a determiner or a modifier only.
+    _slot("doctor", r"\b(?:gp|doctor|physician|(?:(?:the|my|our|a|new|medical|local|"
+          r"family)\s+)practice)\b(?!\s+(?:told|said|says|thinks))",
           True),
     _slot("dentist", r"\bdentist\b", True),
     _slot("school", r"\b(?:school|academy|nursery|kindergarten|college|university|uni)\b",

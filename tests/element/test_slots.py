@@ -46,13 +46,18 @@ def current(store: MemoryStore) -> list[str]:
     ("I had my last day at Boots", "employer"),
     ("I ride a moped everywhere", "vehicle"),
     ("I have curly red hair", "hair"),
+    ("The practice has put me with a new doctor", "doctor"),
+    ("Our practice moved me onto another list", "doctor"),
 ])
 def test_the_slot_a_sentence_is_about(sentence: str, slot: str) -> None:
     assert slot in {s.name for s in slots_of(sentence)}
 
 
 @pytest.mark.parametrize("sentence", ["We went to a wedding in the countryside",
-                                      "I love podcasts about history"])
+                                      "I love podcasts about history",
+                                      # "practice" the verb is no doctor's practice
+                                      "I use an app on my tablet to practice",
+                                      "I practice my scales every evening"])
 def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
     assert not {s.name for s in slots_of(sentence) if s.single}
 
