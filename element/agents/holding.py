@@ -21,6 +21,9 @@ memory's attribute or its thing without giving it a new value:
 - **a place taken for a use**: "I've rented a studio in Ancoats to paint in", "taken on a
   workshop unit for my furniture restoring": a second place for a pursuit, not a new home
   (:func:`place_for_use`);
+- **an office in a body**: "I'm on the committee of the residents' association now", "I'm
+  the treasurer of the bowls club": one of the many offices a person may hold, replacing
+  no home, job or pastime, only another office (:func:`office_beside`);
 - **another value ended**: "I stopped the piano lessons" after "plays the cello": of an
   attribute that adds up, the ending names another value than the memory's
   (:func:`ends_another`).
@@ -46,7 +49,7 @@ from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
-           "place_for_use",
+           "place_for_use", "office_beside",
            "may_hold"]
 
 #: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
@@ -137,6 +140,22 @@ def place_for_use(sentence: str, memory: dict[str, Any], who: str) -> bool:
     return bool(_FOR_USE.search(sentence)) and \
         ("fact:location" in keys_of(memory["content"], who) or
          bool(_LIVES.search(memory["content"])))
+
+
+#: An office held in a body: a seat on its committee or board, or a named office of it
+#: ("on the committee of", "the treasurer of the bowls club", "a governor at the school").
+_OFFICE = re.compile(r"\b(?:on\s+(?:the|a|our|their)\s+(?:[\w'-]+\s+)?(?:committee|board|council|"
+                     r"panel|rota)\b|(?:the|a|an|our)\s+(?:[\w'-]+\s+)?(?:treasurer|secretary|"
+                     r"chair|chairman|chairwoman|chairperson|president|vice-president|captain|"
+                     r"vice-captain|trustee|governor|warden|steward|convenor|organiser)\s+"
+                     r"(?:of|for|at)\b)", re.I)
+
+
+def office_beside(sentence: str, memory: dict[str, Any]) -> bool:
+    """Whether ``sentence`` (first person, raw) tells an office the speaker holds in a body
+    (:data:`_OFFICE`) and ``memory`` tells none: one more office beside what the memory
+    holds (a home, a job, a pastime), replacing only another office."""
+    return bool(_OFFICE.search(sentence)) and not _OFFICE.search(memory["content"])
 
 
 def _place_held(memory: dict[str, Any], who: str) -> bool:
@@ -243,7 +262,8 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     time beside a value held (``stays.py``); a plan or an undertaking the sentence
     neither ends nor names, a doing it tells as going on, a promotion told without its
     role (``continued.py``); the ending of another value (:func:`ends_another`); a place taken on for a use beside
-    a home (:func:`place_for_use`)."""
+    a home (:func:`place_for_use`); an office in a body beside what holds no office
+    (:func:`office_beside`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
@@ -251,7 +271,7 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
         _stay_beside(sentence, memory, who) or \
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
         promoted_only(sentence) or ends_another(sentence, memory, who) or \
-        place_for_use(sentence, memory, who)
+        place_for_use(sentence, memory, who) or office_beside(sentence, memory)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:

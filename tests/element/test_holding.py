@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from element.agents.holding import (accessory_of, as_customer, holds_person, kept_meanwhile,
-                                    place_for_use)
+                                    office_beside, place_for_use)
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
 from tests.element.speaker import current as contents
@@ -91,6 +91,19 @@ def test_a_place_taken_for_a_use_is_no_home(sentence: str, use: bool) -> None:
     assert not place_for_use(sentence, {"content": "Ana plays the fiddle."}, "Ana")
 
 
+@pytest.mark.parametrize("sentence,memory,beside", [
+    ("I'm on the committee of the tenants' association now.", "Ana lives in Kendal.", True),
+    ("I'm the treasurer of the darts club these days.", "Ana plays darts on Fridays.", True),
+    ("I'm a trustee of the food bank now.", "Ana works as a plumber.", True),
+    ("I'm the chair of the darts club now.", "Ana is the secretary of the darts club.",
+     False),
+    ("I'm a plasterer these days.", "Ana works as a plumber.", False),
+])
+def test_an_office_in_a_body_replaces_only_another_office(sentence: str, memory: str,
+                                                          beside: bool) -> None:
+    assert office_beside(sentence, {"content": memory}) is beside
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "holding")
@@ -105,6 +118,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I have a sister in Glasgow.", "I live in a terrace in Hove.", "sister in Glasgow"),
     ("I live in a terrace in Levenshulme.", "I've rented a room above the bakery in Gorton "
      "to work from.", "Levenshulme"),
+    ("I live in a terrace in Kendal.", "I'm on the committee of the tenants' association now.",
+     "Kendal"),
 ])
 def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
