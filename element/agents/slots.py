@@ -213,6 +213,9 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
     change cue, a single one with a weak one. Past events ("we went to a concert") hold
     no value to replace."""
     usable = {slot for slot in slots_of(sentence) if strong or slot.single}
+    if (m := _THING_MOVED.match(sentence)) and m["n"].lower() not in PEOPLE:
+        # "My office moved to Brighton": the thing moved, not the speaker's home.
+        usable = {slot for slot in usable if slot.name != "residence"}
     if not usable or _WHERE_SOMEONE_IS.match(sentence):
         return None
     avoid = set(skip)
@@ -230,6 +233,14 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
                 {k for slot in usable for k in slot.keys} & set(keys_of(memory["content"], who)):
             return memory
     return None
+
+
+#: A thing of the speaker's that moved ("my office moved to ...", "our surgery has
+#: relocated to ..."): the thing's place, no home of theirs (a person's is theirs: "my
+#: sister moved to Leeds", read by the holder).
+_THING_MOVED = re.compile(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?(?P<n>[\w'-]+)\s+"
+                          r"(?:has\s+|have\s+|had\s+|just\s+|recently\s+|finally\s+)*"
+                          r"(?:moved|relocated|is\s+moving|are\s+moving)\b", re.I)
 
 
 #: Who a "my X ..." sentence can be about besides the speaker: people and animals.

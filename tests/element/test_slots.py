@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from element.agents.slots import same_slot, slots_of
+from element.agents.slots import same_slot, slot_target, slots_of
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from element.agents.updates import signals
 from index import HashingEmbedder, MemorySettings, MemoryStore
@@ -195,3 +195,12 @@ def test_an_old_name_told_of_again_with_another_ends_nothing(store: MemoryStore,
 def test_a_change_by_similarity_keeps_to_the_slots_both_name(sentence: str, said: str,
                                                               same: bool) -> None:
     assert same_slot(sentence, said) is same
+
+
+def test_a_thing_that_moved_is_no_move_of_home() -> None:
+    home = {"id": "m1", "content": "Ada lives in a terrace in Filton."}
+    assert slot_target("My office moved to a new block in Bedminster", "", True, [home],
+                       "Ada") is None
+    assert slot_target("Our dentist's practice has relocated to Bedminster", "", True,
+                       [home], "Ada") is None
+    assert slot_target("We moved to a semi in Bedminster", "", True, [home], "Ada") is home
