@@ -39,9 +39,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from index import RELATIONS
+from index import RELATIONS, terms
 
 from .continued import continues, plan_kept, promoted_only
+from .paused import paused
 from .cues import signals
 from .profile import values
 from .slots import another_value
@@ -49,7 +50,7 @@ from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
-           "place_for_use", "office_beside",
+           "place_for_use", "office_beside", "kept_named",
            "may_hold"]
 
 #: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
@@ -254,6 +255,35 @@ def accessory_of(sentence: str, memory: dict[str, Any], who: str) -> bool:
     return found
 
 
+#: Where a sentence's clauses meet: a repair or a pause told in one of them ("The Yaris is
+#: off the road, so I'm using a hire car") is said of the thing it names.
+_CLAUSES = re.compile(r"\s*[,;:]\s*|\s+(?:so|and|but|because|while)\s+", re.I)
+#: Words of a fact too common to name its thing ("work", "live", "every").
+_COMMON = frozenset(terms("work works live lives play plays every week weekend day days "
+                          "morning evening night have make take like love want need"))
+
+
+def kept_named(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether a clause of ``sentence`` tells the memory's own thing (its words,
+    :func:`_thing_words`, or a word of its fact) lent, borrowed or away being fixed
+    (:func:`kept_meanwhile`'s readings), or closed or paused for a while
+    (``paused.paused``): "The Yaris is off the road, so I'm using a hire car", "Squash is
+    on hold until my knee is better, so I'm swimming instead". The thing is still held,
+    whatever the sentence's other clause does meanwhile."""
+    said = first_person(memory["content"], who)
+    if len(said) != 1:
+        return False
+    words = {w.lower() for w in _thing_words(memory, who)} | \
+        ({w for w in terms(said[0]) if len(w) >= 4} - set(terms(who)) - _COMMON)
+    for clause in _CLAUSES.split(sentence):
+        if not clause or not (_LOAN.search(clause) or _REPAIR.search(clause) or
+                              paused(clause)):
+            continue
+        if words & (set(terms(clause)) | {w.lower() for w in re.findall(r"[\w'-]+", clause)}):
+            return True
+    return False
+
+
 def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     """Whether ``sentence`` (first person, raw), which a finder by meaning matched with
     ``memory``, gives the memory's value no new value: a permission, a loan or a repair,
@@ -261,9 +291,10 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     a person of theirs, a part or an accessory of the memory's thing; a stay for a bounded
     time beside a value held (``stays.py``); a plan or an undertaking the sentence
     neither ends nor names, a doing it tells as going on, a promotion told without its
-    role (``continued.py``); the ending of another value (:func:`ends_another`); a place taken on for a use beside
-    a home (:func:`place_for_use`); an office in a body beside what holds no office
-    (:func:`office_beside`)."""
+    role (``continued.py``); the ending of another value (:func:`ends_another`); a place
+    taken on for a use beside a home (:func:`place_for_use`); an office in a body beside
+    what holds no office (:func:`office_beside`); the memory's own thing kept in a clause
+    of the sentence (:func:`kept_named`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
@@ -271,7 +302,8 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
         _stay_beside(sentence, memory, who) or \
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
         promoted_only(sentence) or ends_another(sentence, memory, who) or \
-        place_for_use(sentence, memory, who) or office_beside(sentence, memory)
+        place_for_use(sentence, memory, who) or office_beside(sentence, memory) or \
+        kept_named(sentence, memory, who)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:

@@ -32,11 +32,11 @@ _PERIOD = (rf"(?:{_MONTHS}|(?:the\s+)?(?:summer|winter|spring|autumn|holidays?|h
            r"term|season|christmas|easter|new\s+year)|"
            r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|"
            r"a\s+couple\s+of|several|the\s+next)\s+(?:days?|weeks?|months?|terms?))")
-#: A time ahead the closure lasts to or for: "until March", "till after Easter", "for the
-#: summer", "for six weeks", "until further notice".
-_AHEAD = re.compile(rf"\b(?:(?:until|till|til|through\s+to)\s+(?:after\s+|the\s+end\s+of\s+)?"
-                    rf"(?:{_PERIOD}|(?:next|this)\s+\w+|further\s+notice|the\s+\w+\s+of)|"
-                    rf"for\s+(?:the\s+(?:whole|rest)\s+of\s+)?{_PERIOD})\b", re.I)
+#: A time ahead the closure lasts to or for: "until March", "till my knee is better", "for
+#: the summer", "for six weeks", "while the roof is fixed".
+_AHEAD = re.compile(rf"\b(?:(?:until|till|til|through\s+to)\s+(?!recently\b|last\b)\w|"
+                    rf"for\s+(?:the\s+(?:whole|rest)\s+of\s+)?{_PERIOD}\b|"
+                    rf"while\s+(?:the|my|our|his|her|their|its|i|we|she|he|they|it)\b)", re.I)
 #: Why a thing is closed for a while: its works.
 _WORKS = re.compile(r"\bfor\s+(?:(?:a|the|its|some)\s+)?(?:repairs?|refurb\w*|renovations?|"
                     r"maintenance|(?:building\s+)?works|refits?|restoration|upgrades?|"

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from element.agents.holding import (accessory_of, as_customer, holds_person, kept_meanwhile,
-                                    office_beside, place_for_use)
+                                    kept_named, office_beside, place_for_use)
+from element.agents.stays import bounded
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
 from tests.element.speaker import current as contents
@@ -104,6 +105,33 @@ def test_an_office_in_a_body_replaces_only_another_office(sentence: str, memory:
     assert office_beside(sentence, {"content": memory}) is beside
 
 
+@pytest.mark.parametrize("sentence,memory,kept", [
+    ("The Corsa is off the road, so I'm getting the bus.", "Ana drives a Vauxhall Corsa.",
+     True),
+    ("Badminton is on hold till my wrist heals, so I'm walking instead.",
+     "Ana plays badminton on Thursdays.", True),
+    ("The Corsa went for scrap, so I'm getting the bus.", "Ana drives a Vauxhall Corsa.",
+     False),
+    ("The Corsa is off the road, so I'm getting the bus.", "Ana plays badminton.", False),
+])
+def test_a_clause_keeping_the_memorys_own_thing_is_read_so(sentence: str, memory: str,
+                                                           kept: bool) -> None:
+    assert kept_named(sentence, {"content": memory}, "Ana") is kept
+
+
+@pytest.mark.parametrize("sentence,stay", [
+    ("I'm on paternity leave until June.", True),
+    ("I'm on sick leave with my back.", True),
+    ("We're living at my brother's while the roof gets done.", True),
+    ("I'm helping at the café while Mum recovers from her fall.", True),
+    ("I work in Leeds while my husband works in York.", False),
+    ("I listen to podcasts while I cook.", False),
+])
+def test_a_leave_or_a_state_held_while_another_lasts_is_a_stay(sentence: str,
+                                                               stay: bool) -> None:
+    assert bounded(sentence) is stay
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "holding")
@@ -120,6 +148,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "to work from.", "Levenshulme"),
     ("I live in a terrace in Kendal.", "I'm on the committee of the tenants' association now.",
      "Kendal"),
+    ("I drive a Vauxhall Corsa.", "The Corsa is off the road, so I'm getting the bus to work.",
+     "Corsa"),
+    ("I work as a pharmacist at Boots.", "I'm on paternity leave now, our boy arrived Tuesday!",
+     "pharmacist"),
 ])
 def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
