@@ -1005,3 +1005,14 @@ def test_a_clarification_of_the_speakers_is_their_news(said: str, memory: str) -
 
 def test_a_clarification_about_another_is_not_the_speakers() -> None:
     assert episode("It's not that she doesn't care, she's just busy.", "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Yes, though I take the odd shift at the pub too.",
+     "Ana takes the odd shift at the pub too."),
+    ("Yeah, but we've bought a beach hut in Whitstable.",
+     "Ana's family has bought a beach hut in Whitstable."),
+])
+def test_a_connective_left_from_a_reply_opens_no_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
