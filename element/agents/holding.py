@@ -50,7 +50,7 @@ from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
-           "place_for_use", "office_beside", "kept_named",
+           "place_for_use", "office_beside", "kept_named", "another_thing",
            "may_hold"]
 
 #: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
@@ -284,6 +284,54 @@ def kept_named(sentence: str, memory: dict[str, Any], who: str) -> bool:
     return False
 
 
+#: A value named with its noun after it ("Elixir strings", "a Yamaha keyboard", "Elixir
+#: ones"): the kind of thing the value is.
+_NAMED_NOUN = re.compile(r"\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z0-9])[\w'-]*)*\s+"
+                         r"(?P<n>(?-i:[a-z])[a-z-]{2,})\b")
+#: What "ones" stands for: the plural noun last named with a determiner ("replaced the
+#: strings, I went with Elixir ones").
+_PLURAL = re.compile(r"\b(?:the|my|our|some|new|old)\s+(?:[a-z-]+\s+)?(?P<n>[a-z-]{3,}s)\b")
+#: A fact's last words that are when or where it holds, not its thing.
+_WHEN_WHERE = frozenset("""morning mornings evening evenings night nights day days week weeks
+weekend weekends month months year years time times work home school town moment""".split())
+#: A switch, told as such: its new value replaces whatever its noun.
+_SWITCHED = re.compile(r"\b(?:switch\w*|swapp?\w*|chang\w+\s+(?:to|over)|moved\s+(?:on\s+)?to|"
+                       r"converted|instead)\b", re.I)
+#: Words after a name that are no noun of its kind.
+_NOT_NOUN_AFTER = frozenset("""and or but so the a an to of in on at for with from by as is are
+was were has have had this that these those now too again instead these days today last
+next since ago every each which who""".split())
+
+
+def another_thing(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` names a value with its noun (:data:`_NAMED_NOUN`: "Elixir
+    ones", the strings; "a Yamaha keyboard") that ``memory``'s fact does not name, while
+    the memory's own thing (its object's noun: "plays the guitar") is not named in the
+    sentence: a value of another thing (the strings of the guitar, a second instrument),
+    not a new value of the memory's."""
+    said = first_person(memory["content"], who)
+    m = _OBJECT.match(said[0]) if len(said) == 1 else None
+    if m is None or m["n"].lower() in _LIGHT or m["n"].lower() in _WHEN_WHERE:
+        return False    # ("drinks green tea every *morning*": a time, not its thing)
+    own = m["n"].lower()
+    lowered = sentence.lower()
+    if re.search(rf"\b{re.escape(own)}", lowered) or _SWITCHED.search(sentence):
+        return False    # (a switch says its new value replaces: "switched to Nescafé coffee")
+    fact = said[0].lower()
+    for named in _NAMED_NOUN.finditer(sentence):
+        noun = named["n"].lower()
+        if noun in _NOT_NOUN_AFTER or noun.endswith("ly"):
+            continue
+        if noun in ("ones", "one"):
+            plural = [p["n"] for p in _PLURAL.finditer(lowered[:named.start()])]
+            if not plural:
+                continue
+            noun = plural[-1]
+        if not re.search(rf"\b{re.escape(noun.rstrip('s'))}", fact):
+            return True
+    return False
+
+
 def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     """Whether ``sentence`` (first person, raw), which a finder by meaning matched with
     ``memory``, gives the memory's value no new value: a permission, a loan or a repair,
@@ -294,7 +342,8 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     role (``continued.py``); the ending of another value (:func:`ends_another`); a place
     taken on for a use beside a home (:func:`place_for_use`); an office in a body beside
     what holds no office (:func:`office_beside`); the memory's own thing kept in a clause
-    of the sentence (:func:`kept_named`)."""
+    of the sentence (:func:`kept_named`); a value of another thing named by its noun
+    (:func:`another_thing`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
@@ -303,7 +352,7 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
         promoted_only(sentence) or ends_another(sentence, memory, who) or \
         place_for_use(sentence, memory, who) or office_beside(sentence, memory) or \
-        kept_named(sentence, memory, who)
+        kept_named(sentence, memory, who) or another_thing(sentence, memory, who)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:

@@ -286,15 +286,14 @@ def test_another_person_taking_a_thing_up_again_keeps_the_speakers_ending(store)
 
 
 def test_an_ending_whose_replacement_is_of_another_kind_keeps_the_memory(store):
-    """"I cancelled Disney Plus, I play chess online instead" beside "loves a good crime
-    thriller": the bare name may read near the memory, what replaced it does not
+    """"I quit Netflix; I watch YouTube instead" beside "loves a good spy
+    novel": the bare name reads near the memory, what replaced it does not
     (``meant.replaced_unlike``); beside a memory of its kind it still ends it."""
     for text in BACKGROUND:
         tell(store, text)
-    tell(store, "I love a good crime thriller.")
-    assert "supersede" not in tell(store, "I cancelled Disney Plus, I play chess online "
-                                          "instead.")
-    assert "crime thriller" in current(store)
+    tell(store, "I love a good spy novel.")
+    assert "supersede" not in tell(store, "I quit Netflix; I watch YouTube instead.")
+    assert "spy novel" in current(store)
 
 
 def test_an_ending_whose_replacement_is_of_its_kind_ends_the_memory(store):

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from element.agents.holding import (accessory_of, as_customer, holds_person, kept_meanwhile,
-                                    kept_named, office_beside, place_for_use)
+from element.agents.holding import (accessory_of, another_thing, as_customer, holds_person,
+                                    kept_meanwhile, kept_named, office_beside, place_for_use)
 from element.agents.stays import bounded
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
@@ -117,6 +117,18 @@ def test_an_office_in_a_body_replaces_only_another_office(sentence: str, memory:
 def test_a_clause_keeping_the_memorys_own_thing_is_read_so(sentence: str, memory: str,
                                                            kept: bool) -> None:
     assert kept_named(sentence, {"content": memory}, "Ana") is kept
+
+
+@pytest.mark.parametrize("sentence,memory,other", [
+    ("I changed the pads at last, I went with Shimano ones.", "Ana rides a road bike.", True),
+    ("Santa brought me a Casio keyboard.", "Ana plays the clarinet.", True),
+    ("I ride a Trek bike these days.", "Ana rides a road bike.", False),
+    ("I've switched to Yorkshire tea.", "Ana drinks peppermint tea every evening.", False),
+    ("I've switched to Lavazza coffee.", "Ana drinks peppermint tea.", False),
+])
+def test_a_value_of_another_thing_is_no_new_value(sentence: str, memory: str,
+                                                  other: bool) -> None:
+    assert another_thing(sentence, {"content": memory}, "Ana") is other
 
 
 @pytest.mark.parametrize("sentence,stay", [
