@@ -44,13 +44,19 @@ _OBJECT_OPENS = frozenset("the a an my our his her their its this that these tho
 _PASSIVE = frozenset("is are was were be been being 's 're got get gets".split())
 
 
+#: Verbs of ending one does to a thing ("closed our branch", "cancelled the show"); not a
+#: going to a next keeper ("went to live with my cousin"), whose object is the keeper.
+_DONE_TO = frozenset("""closed closes closing shut shuts shutting cancelled canceled cancels
+scrapped scraps axed axes sold sells ended ends dropped drops stopped stops replaced replaces
+terminated""".split())
+
+
 def acts_on(words: Sequence[str], start: int, end: int) -> bool:
-    """Whether the marker spanning ``words[start:end]`` is a verb done to an object after
-    it (:data:`_OBJECT_OPENS`, or a name), not a passive: a value named before it is its
-    agent, not what ended."""
+    """Whether the marker spanning ``words[start:end]`` is a verb of ending done to an
+    object after it (:data:`_DONE_TO`; the object opened by :data:`_OBJECT_OPENS` or a
+    name), not a passive: a value named before it is its agent, not what ended."""
     first = words[start].lower() if start < len(words) else ""
-    if start and words[start - 1].lower() in _PASSIVE or first in _PASSIVE or \
-            first in ("am", "'m"):
+    if start and words[start - 1].lower() in _PASSIVE or first not in _DONE_TO:
         return False
     after = words[end] if end < len(words) else ""
     return after.lower() in _OBJECT_OPENS or after[:1].isupper() and after != "I"

@@ -30,6 +30,8 @@ from tests.element.speaker import current as contents
     ("the branch on Queen Street was closed", 5, False),
     ("Priya has retired", 2, False),
     ("the quiz league folded in May", 3, False),
+    # a going to a next keeper: its object is the keeper, not what ended
+    ("Pickle went to live with my aunt", 1, False),
 ])
 def test_a_value_before_a_verb_with_an_object_is_its_agent(sentence: str, at: int,
                                                            agent: bool) -> None:
