@@ -38,10 +38,15 @@ _JUDGEMENT = re.compile(r"^it\s+(?:is|was|has been|had been|feels|felt|seems|see
                         r"(?:to|that|how|if|whether)\b", re.I)
 
 
+#: "It" of a clarification: "It is not like I don't enjoy it, I just ...", "it isn't as if
+#: we're unhappy": a denial of what follows, naming nothing to find (as "It is not that").
+_DENIAL = re.compile(r"^it\s+(?:is|was)\s+not\s+(?:like|as\s+if|as\s+though)\s+(?:I|we)\b", re.I)
+
+
 def bare_opening(told: Episode) -> str | None:
     """The opening sentence of ``told`` (as ``rules.norm`` gives it) when it opens on a bare
     pronoun: the memory is told again without it. None when it opens on something named."""
     first = told.sentences[0].strip() if told.sentences else ""
-    if not _BARE.match(first) or _JUDGEMENT.match(first):
+    if not _BARE.match(first) or _JUDGEMENT.match(first) or _DENIAL.match(first):
         return None
     return norm(first) or None

@@ -46,6 +46,7 @@ from functools import lru_cache
 
 from index import terms
 
+from .acted import acts_on, left_by_another, remaining
 from .decisions import Decision, Pool
 from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
@@ -249,6 +250,8 @@ def _clause_names(read: _Read, names: frozenset[str], rare: frozenset[str]) -> f
                 joined = False  # "not felt since my time in the army": when, not what
             elif start <= i < end:
                 joined = True
+            elif i < start and acts_on(words, start, end):
+                joined = False  # "Barclays closed our branch": its agent (``acted.py``)
             else:
                 lo, hi = (end, i) if i >= end else (i + 1, start)
                 # A common word is the marker's only near it ("lost my phone at the
@@ -283,7 +286,8 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     if sentence.rstrip().endswith("?") or _WIDE_PAUSE.search(sentence) or \
             DOUBLE.search(sentence) or ADDITION.search(sentence):
         return None
-    parts = [p for p in _CLAUSE.split(sentence) if p and p.strip()]
+    # "The only tenor left": "left" of what remains, no leaving (``acted.remaining``).
+    parts = [remaining(p) for p in _CLAUSE.split(sentence) if p and p.strip()]
     # A plan or a present not yet so, of the speaker's clauses: another's ("the landlord
     # of the new place won't have pets") says nothing of the speaker's ending.
     if NOT_NOW.search(ENDING.sub(" ", " ; ".join(p for p in parts if _speakers(p)))):
@@ -316,7 +320,10 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
         value = _named_by(memory["content"], who)
         if value is None or not (value[0] or value[1]):
             continue
-        score = max(_clause_names(r, *value) for r in reads)
+        # "Tom quit the choir": another's own leaving of the thing (``acted.py``).
+        own = {w for n in value[0] for w in n.split()} | set(value[1])
+        score = max(0.0 if left_by_another(c, own) else _clause_names(r, *value)
+                    for r, c in zip(reads, clauses, strict=True))
         if not score and answer and _hits(_words(asked or ""), *value):
             # "Stood down at the last election" after "Are you still on the parish
             # council?": the question names the thing, the answer its end.

@@ -160,12 +160,16 @@ _ENDED_SPLIT = re.compile(
 _BY_SPEAKER = re.compile(r"(?:^|\b(?:i|we)(?:\s+(?:have|had|just|finally|recently|also|really|"
                          r"then|already|sadly|never|actually|totally|completely|eventually|"
                          r"officially))*)\s*$", re.I)
-#: What ended, as the subject ("Rex passed away", "Jake and I broke up").
+#: What ended, as the subject ("Rex passed away", "Jake and I broke up", "Sarah left the
+#: firm"); not the agent of a closing done to an object after it ("Barclays closed our
+#: local branch": the branch closed, not the bank).
 _ENDED_SUBJECT = re.compile(
     r"^(?P<x>(?:(?:my|our|the)\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:and I\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+|recently\s+)?(?:passed away|"
-    r"died|left|moved (?:to another|away|out|on)|broke up|split up|closed(?: down)?|"
-    r"shut down|retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
+    r"died|left|moved (?:to another|away|out|on)|broke up|split up|"
+    r"(?:closed(?: down)?|shut down)(?!\s+(?:the|a|an|my|our|his|her|their|its|all|this|that|"
+    r"these|those|every)\b|\s+(?-i:[A-Z]))|"
+    r"retired|went out of business|(?:got|was|has been) (?:written off|stolen|"
     r"totall?ed|scrapped|sold))\b")
 #: A pet or a person named by kind and name who died: "Our cat Tigger passed away", "my
 #: old dog Rolo died" (only a death: "my best friend Priya moved away" is still a friend).

@@ -37,7 +37,9 @@ from dataclasses import dataclass
 from .decisions import Pool
 from .episode_words import PAST
 from .kinds import TIMES
-from .meant import ENDED_MARGIN, ENDED_MIN, ended_by_meaning, names_another, places_apart
+from .paused import paused
+from .meant import (ENDED_MARGIN, ENDED_MIN, ended_by_meaning, names_another, places_apart,
+                    replaced_unlike)
 from .holding import kept_meanwhile
 from .holders import UNKNOWN, memory_holder, same_holder, subject_first
 from .named import ENDING
@@ -300,8 +302,8 @@ def endings(sentence: str) -> list[Ending]:
         # over to another leader": who took it, not one more thing.
         if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
                 not _TAKEN_OVER.match(subject_first(clause)) or \
-                NOT_NOW.search(ENDING.sub(" ", clause)):
-            continue
+                NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause):
+            continue    # (a closure for a while, "shut until March", is no end: ``paused``)
         # "Three months since my last drink" is read whole: its count is no scene to skip.
         if (m := _SINCE_LAST.match(clause)) and thing_of(m["x"]):
             found.append(Ending(thing_of(m["x"]), ""))
@@ -433,6 +435,9 @@ def ended_memory(sentence: str, pool: Pool, who: str,
         try:
             found = ended_by_meaning(thing, pool.nearest(thing, 10), who, embedder.embed, skip,
                                      holder)
+            if found is not None and replaced_unlike(_clauses(sentence), thing, found, who,
+                                                     embedder.embed):
+                found = None    # what replaced it is no value of the memory's (``meant``)
         except Exception:   # a failing model finds nothing: the statement is added
             return None
         if found is None and not holder and single_slot(thing):

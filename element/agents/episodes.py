@@ -57,6 +57,7 @@ from .language import is_english
 from .milestones import relation_subject, short_news
 from .news_of import named_news
 from .places import named_place, placed
+from .facts import HIRED
 from .sentences import clauses
 from .texted import BARE_VALUE
 from .trimmed import content_words as _content_words, trim as _trim
@@ -310,11 +311,36 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score += 1      # "Gran's living with us now": the present, told as changed
     if _JUDGED.match(text):
         score -= JUDGEMENT_COST
-    if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)):
+    # "They made me head of the accounts team", "they've taken me on as a buyer": the
+    # speaker's employer giving them a role (``facts.HIRED``) is the speaker's own news,
+    # "they" the firm, not an earlier topic.
+    hired = bool(_ANAPHOR.match(text) and _HIRED.search(text))
+    if hired:
+        score += 1
+    if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)) and \
+            not hired:
         score -= ANAPHOR_COST
-    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text)):
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text) or hired):
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
+    if _NOT_THAT.match(text):
+        # "It's not that I'm not happy in Bristol, I just miss the sea": what the speaker
+        # keeps, and what they feel or need beside it, told as a clarification of their
+        # own, "it" no topic: their news however few its words (and no ending: its first
+        # clause denies one).
+        score = max(score, MIN_SCORE)
     return score
+
+
+#: Another's act giving the speaker a role (``facts.HIRED``: "made me head of maths").
+_HIRED = re.compile(HIRED, re.I)
+
+
+#: A clarification of the speaker's: "It's not that I don't like my job, I just need a
+#: break", "it isn't like we're unhappy here, we only miss the hills": a denial, then what
+#: holds beside it, the speaker its subject ("just", "only", "simply").
+_NOT_THAT = re.compile(r"^it\s+(?:is|'s|was)\s+not\s+(?:that|like|as\s+if|as\s+though|because)\s+"
+                       r"(?:I|we)\b[^,;]*[,;]\s*(?:but\s+)?(?:I|we)\s+(?:just|only|simply|really)\s+"
+                       r"\w+", re.I)
 
 
 #: A capitalised word opening a cleft of where the speaker does something: a name, when

@@ -15,7 +15,7 @@ from .irregular import PASTS
 __all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE",
            "STATES", "IS",
            "NOT_ROLES",
-           "HABIT", "NOT_HABITS"]
+           "HABIT", "NOT_HABITS", "HIRED"]
 
 #: Job titles (the head noun of "a senior software *engineer*"): "I'm a nurse", "I'm an
 #: accountant at Deloitte" say what the speaker does for a living, one value at a time.
@@ -228,3 +228,15 @@ NEW_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
      r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")(?:\s+(?:at|for|with)\s+"
      + _NAME + r")?)\b", "{who} works as {x}"),
 )}
+
+
+#: Another's act giving the speaker a role: a hire or an appointment ("the council took me
+#: on as a planning officer", "they made me head of maths", "they've appointed me
+#: deputy head"): the speaker's occupation from then on.
+HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as\b|(?=\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
+         r"this|full|part|permanently|straight)\b))|(?:hired|appointed|employed|"
+         r"recruited)\s+(?:me|us)\b(?:\s+as)?|voted\s+(?:me|us)\s+in\s+as|"
+         # "made me head of maths", not "made me proud of", "made us part of".
+         r"made\s+(?:me|us)\s+(?!(?:feel|think|laugh|cry|smile|wait|wonder|realise|realize|"
+         r"want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
+         r"wary|full|part|one|some|all|most|each)\b)[a-z]+\s+of)")

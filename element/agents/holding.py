@@ -18,6 +18,12 @@ memory's attribute or its thing without giving it a new value:
   name or its noun): "a new charger for my MacBook" after "uses a MacBook Air", "the
   strings on my guitar" after "plays the guitar" (:func:`accessory_of`; ``parts.py``
   reads the same by the bank's nouns, "my phone case");
+- **a place taken for a use**: "I've rented a studio in Ancoats to paint in", "taken on a
+  workshop unit for my furniture restoring": a second place for a pursuit, not a new home
+  (:func:`place_for_use`);
+- **an office in a body**: "I'm on the committee of the residents' association now", "I'm
+  the treasurer of the bowls club": one of the many offices a person may hold, replacing
+  no home, job or pastime, only another office (:func:`office_beside`);
 - **another value ended**: "I stopped the piano lessons" after "plays the cello": of an
   attribute that adds up, the ending names another value than the memory's
   (:func:`ends_another`).
@@ -33,9 +39,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from index import RELATIONS
+from index import RELATIONS, terms
 
 from .continued import continues, plan_kept, promoted_only
+from .paused import paused
 from .cues import signals
 from .profile import values
 from .slots import another_value
@@ -43,6 +50,7 @@ from .stays import stay_beside
 from .updates import FACT_WORDS, first_person, keys_of
 
 __all__ = ["kept_meanwhile", "as_customer", "holds_person", "accessory_of", "not_holding",
+           "place_for_use", "office_beside", "kept_named", "another_thing",
            "may_hold"]
 
 #: A permission: "let him drive my Ka", "allowed my son to use the car", "I've let my
@@ -105,6 +113,50 @@ def as_customer(sentence: str) -> bool:
     """Whether ``sentence`` tells the speaker buying at a named place (a customer's
     relation to it, not a worker's or a resident's), in a statement, not a story."""
     return _statement(sentence) and bool(_BOUGHT.search(sentence))
+
+
+#: A place taken on by the speaker: a verb of renting, buying or taking on, its object.
+_TAKEN = r"\b(?:rent|rents|rented|renting|lease|leased|leasing|hire|hired|hiring|bought|buying|" \
+    r"got|found|(?:taken|took|taking|take)\s+on)\s+(?:a|an|the|my|our|some)\s+"
+#: What it is for: a pursuit ("for my furniture restoring", "for the pottery business")
+#: or an infinitive whose preposition is left at the end ("to paint in", "to work from",
+#: "to keep the tools in"): a place used, not lived in ("to live in" is a home).
+_FOR_USE = re.compile(
+    _TAKEN + r"(?:[\w'-]+\s+){0,6}?(?:"
+    r"for\s+(?:my|our|the|his|her|their)\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?!(?:morning|evening|spring|wedding|ceiling)\b)[a-z'-]+ing\b|"
+    r"for\s+(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?(?:business|hobby|art|pottery|stock|tools|"
+    r"gear|kit|equipment)\b|"
+    r"to\s+(?!(?:live|stay|sleep|move|settle)\b)[a-z]+(?:\s+(?:my|our|the|his|her|some)\s+"
+    r"[\w'-]+)?\s+(?:in|at|from|on|out\s+of)\s*(?:[,;.!?]|$))", re.I)
+#: A memory of where the speaker lives.
+_LIVES = re.compile(r"\b(?:live|lives|living|lived|reside|resides|home)\b", re.I)
+
+
+def place_for_use(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` (first person, raw) tells a place the speaker took on for a use
+    (:data:`_FOR_USE`: a pursuit, or a thing done in it) and ``memory`` holds where they
+    live: a second place beside the home ("I've rented a studio in Ancoats to paint in"
+    after "I live in Chorlton"), not a move."""
+    return bool(_FOR_USE.search(sentence)) and \
+        ("fact:location" in keys_of(memory["content"], who) or
+         bool(_LIVES.search(memory["content"])))
+
+
+#: An office held in a body: a seat on its committee or board, or a named office of it
+#: ("on the committee of", "the treasurer of the bowls club", "a governor at the school").
+_OFFICE = re.compile(r"\b(?:on\s+(?:the|a|our|their)\s+(?:[\w'-]+\s+)?(?:committee|board|council|"
+                     r"panel|rota)\b|(?:the|a|an|our)\s+(?:[\w'-]+\s+)?(?:treasurer|secretary|"
+                     r"chair|chairman|chairwoman|chairperson|president|vice-president|captain|"
+                     r"vice-captain|trustee|governor|warden|steward|convenor|organiser)\s+"
+                     r"(?:of|for|at)\b)", re.I)
+
+
+def office_beside(sentence: str, memory: dict[str, Any]) -> bool:
+    """Whether ``sentence`` (first person, raw) tells an office the speaker holds in a body
+    (:data:`_OFFICE`) and ``memory`` tells none: one more office beside what the memory
+    holds (a home, a job, a pastime), replacing only another office."""
+    return bool(_OFFICE.search(sentence)) and not _OFFICE.search(memory["content"])
 
 
 def _place_held(memory: dict[str, Any], who: str) -> bool:
@@ -203,6 +255,83 @@ def accessory_of(sentence: str, memory: dict[str, Any], who: str) -> bool:
     return found
 
 
+#: Where a sentence's clauses meet: a repair or a pause told in one of them ("The Yaris is
+#: off the road, so I'm using a hire car") is said of the thing it names.
+_CLAUSES = re.compile(r"\s*[,;:]\s*|\s+(?:so|and|but|because|while)\s+", re.I)
+#: Words of a fact too common to name its thing ("work", "live", "every").
+_COMMON = frozenset(terms("work works live lives play plays every week weekend day days "
+                          "morning evening night have make take like love want need"))
+
+
+def kept_named(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether a clause of ``sentence`` tells the memory's own thing (its words,
+    :func:`_thing_words`, or a word of its fact) lent, borrowed or away being fixed
+    (:func:`kept_meanwhile`'s readings), or closed or paused for a while
+    (``paused.paused``): "The Yaris is off the road, so I'm using a hire car", "Squash is
+    on hold until my knee is better, so I'm swimming instead". The thing is still held,
+    whatever the sentence's other clause does meanwhile."""
+    said = first_person(memory["content"], who)
+    if len(said) != 1:
+        return False
+    words = {w.lower() for w in _thing_words(memory, who)} | \
+        ({w for w in terms(said[0]) if len(w) >= 4} - set(terms(who)) - _COMMON)
+    for clause in _CLAUSES.split(sentence):
+        if not clause or not (_LOAN.search(clause) or _REPAIR.search(clause) or
+                              paused(clause)):
+            continue
+        if words & (set(terms(clause)) | {w.lower() for w in re.findall(r"[\w'-]+", clause)}):
+            return True
+    return False
+
+
+#: A value named with its noun after it ("Elixir strings", "a Yamaha keyboard", "Elixir
+#: ones"): the kind of thing the value is.
+_NAMED_NOUN = re.compile(r"\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z0-9])[\w'-]*)*\s+"
+                         r"(?P<n>(?-i:[a-z])[a-z-]{2,})\b")
+#: What "ones" stands for: the plural noun last named with a determiner ("replaced the
+#: strings, I went with Elixir ones").
+_PLURAL = re.compile(r"\b(?:the|my|our|some|new|old)\s+(?:[a-z-]+\s+)?(?P<n>[a-z-]{3,}s)\b")
+#: A fact's last words that are when or where it holds, not its thing.
+_WHEN_WHERE = frozenset("""morning mornings evening evenings night nights day days week weeks
+weekend weekends month months year years time times work home school town moment""".split())
+#: A switch, told as such: its new value replaces whatever its noun.
+_SWITCHED = re.compile(r"\b(?:switch\w*|swapp?\w*|chang\w+\s+(?:to|over)|moved\s+(?:on\s+)?to|"
+                       r"converted|instead)\b", re.I)
+#: Words after a name that are no noun of its kind.
+_NOT_NOUN_AFTER = frozenset("""and or but so the a an to of in on at for with from by as is are
+was were has have had this that these those now too again instead these days today last
+next since ago every each which who""".split())
+
+
+def another_thing(sentence: str, memory: dict[str, Any], who: str) -> bool:
+    """Whether ``sentence`` names a value with its noun (:data:`_NAMED_NOUN`: "Elixir
+    ones", the strings; "a Yamaha keyboard") that ``memory``'s fact does not name, while
+    the memory's own thing (its object's noun: "plays the guitar") is not named in the
+    sentence: a value of another thing (the strings of the guitar, a second instrument),
+    not a new value of the memory's."""
+    said = first_person(memory["content"], who)
+    m = _OBJECT.match(said[0]) if len(said) == 1 else None
+    if m is None or m["n"].lower() in _LIGHT or m["n"].lower() in _WHEN_WHERE:
+        return False    # ("drinks green tea every *morning*": a time, not its thing)
+    own = m["n"].lower()
+    lowered = sentence.lower()
+    if re.search(rf"\b{re.escape(own)}", lowered) or _SWITCHED.search(sentence):
+        return False    # (a switch says its new value replaces: "switched to Nescafé coffee")
+    fact = said[0].lower()
+    for named in _NAMED_NOUN.finditer(sentence):
+        noun = named["n"].lower()
+        if noun in _NOT_NOUN_AFTER or noun.endswith("ly"):
+            continue
+        if noun in ("ones", "one"):
+            plural = [p["n"] for p in _PLURAL.finditer(lowered[:named.start()])]
+            if not plural:
+                continue
+            noun = plural[-1]
+        if not re.search(rf"\b{re.escape(noun.rstrip('s'))}", fact):
+            return True
+    return False
+
+
 def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     """Whether ``sentence`` (first person, raw), which a finder by meaning matched with
     ``memory``, gives the memory's value no new value: a permission, a loan or a repair,
@@ -210,14 +339,20 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     a person of theirs, a part or an accessory of the memory's thing; a stay for a bounded
     time beside a value held (``stays.py``); a plan or an undertaking the sentence
     neither ends nor names, a doing it tells as going on, a promotion told without its
-    role (``continued.py``); the ending of another value (:func:`ends_another`)."""
+    role (``continued.py``); the ending of another value (:func:`ends_another`); a place
+    taken on for a use beside a home (:func:`place_for_use`); an office in a body beside
+    what holds no office (:func:`office_beside`); the memory's own thing kept in a clause
+    of the sentence (:func:`kept_named`); a value of another thing named by its noun
+    (:func:`another_thing`)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \
         _stay_beside(sentence, memory, who) or \
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
-        promoted_only(sentence) or ends_another(sentence, memory, who)
+        promoted_only(sentence) or ends_another(sentence, memory, who) or \
+        place_for_use(sentence, memory, who) or office_beside(sentence, memory) or \
+        kept_named(sentence, memory, who) or another_thing(sentence, memory, who)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:

@@ -29,8 +29,8 @@ from .slots import another_value
 from .updates import (NOT_NOW, FACT_WORDS, Memory, first_person, is_event, nearest_attribute,
                       strip_for_attribute)
 
-__all__ = ["ENDED_MIN", "ENDED_MARGIN", "ACTIVITY_COST", "activity", "ended_by_meaning",
-           "names_another"]
+__all__ = ["ENDED_MIN", "ENDED_MARGIN", "ACTIVITY_COST", "REPLACED_MIN", "activity",
+           "ended_by_meaning", "names_another", "replaced_unlike"]
 
 #: The least cosine of the thing ended and a memory (both stripped) for the memory to be
 #: the one ended; an unrelated fact of the same person scores under .3 ("the food bank"
@@ -207,3 +207,31 @@ def _nearest_activity(thing: str, pool: Sequence[Memory], who: str,
     order = np.argsort(-scores)
     second = float(scores[order[1]]) if len(order) > 1 else -1.0
     return pool[int(order[0])], float(scores[order[0]]), second
+
+
+#: The least cosine of the replacement told beside an ending and the memory found ended
+#: (both stripped): the new value of an attribute reads near its old value's memory ("I
+#: cycle to work now" and "drives to work" .26, "I use Apple Music now" and "listens to
+#: music on their phone" .39), another pursuit far ("I watch YouTube instead" and "loves
+#: a good detective novel" .07).
+REPLACED_MIN = 0.15
+#: A clause telling what holds in the ended thing's place: "instead", "now", "these days".
+_IN_PLACE = re.compile(r"\b(?:instead|now|nowadays|these\s+days)\b", re.I)
+
+
+def replaced_unlike(clauses: Sequence[str], thing: str, memory: Memory, who: str,
+                    embed: Callable[[list[str]], np.ndarray]) -> bool:
+    """Whether a clause of the ending's sentence (``clauses``) other than the one naming
+    the ``thing`` ended tells what replaced it (:data:`_IN_PLACE`) and that replacement
+    reads unlike ``memory`` (under :data:`REPLACED_MIN`): "I quit Netflix, I watch
+    YouTube instead" ends a viewing habit, not "loves a good detective novel", which the
+    bare name "Netflix" reads near (.38). A replacement is a value of the same attribute
+    as the thing it replaced, so the memory meant reads near both."""
+    told = [c for c in clauses if _IN_PLACE.search(c) and thing.lower() not in c.lower()]
+    if not told:
+        return False
+    texts = [strip_for_attribute(memory["content"], who)] + \
+        [strip_for_attribute(c, who) for c in told]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    return float((vectors[1:] @ vectors[0]).max()) < REPLACED_MIN

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from index import terms
 
+from .acted import acts_on, left_by_another, remaining
 from .decisions import Pool
 from .episodes import tell
 from .observation import Observation
@@ -45,6 +46,7 @@ from .profile import whose
 from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
+from .paused import paused
 from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
@@ -265,6 +267,8 @@ def _named_near(clause: _Clause, names: frozenset[str], rare: frozenset[str]) ->
                     continue
                 break
             if i < start and start - i - 1 <= NEAR_WORDS:
+                if acts_on(clause.words, start, end):
+                    continue    # "Barclays closed our branch": its agent (``acted.py``)
                 break
         else:
             continue
@@ -343,10 +347,11 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
     None when no clause says so."""
     # A plan's words inside a marker are the ending's own ("stopped going to", "used to"):
     # the clause is read for a plan without them.
-    clauses = [_clause(c) for c in _clauses(sentence) if c and ENDING.search(c) and
+    # "The only tenor left": "left" of what remains, no leaving (``acted.remaining``).
+    clauses = [_clause(c) for c in map(remaining, _clauses(sentence)) if c and ENDING.search(c) and
                not ADDITION.search(c) and not NOT_NOW.search(ENDING.sub(" ", c)) and
                not (_USED_TO.search(c) and _STILL.search(c)) and
-               not c.rstrip().endswith("?")]
+               not paused(c) and not c.rstrip().endswith("?")]
     if not clauses:
         return None
     avoid = set(skip)
@@ -382,6 +387,9 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
                     holder and not (same_holder(clause.said_by, holder) or
                                     holder in clause.text.lower() or
                                     kin_word(holder) in map(kin_word, clause.low)):
+                continue
+            # "Tom quit the choir": another's own leaving of the thing (``acted.py``).
+            if left_by_another(clause.text, {w for n in names for w in n.split()} | rare):
                 continue
             share = _named_near(clause, names, rare)
             # A proper name says which memory more surely than a common word.

@@ -58,6 +58,7 @@ from .present_value import present_value
 from .parts import part_of_thing
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
+from .holding import kept_named
 from .updates import MAY_CHANGE, is_event, signals
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
@@ -450,6 +451,10 @@ class RuleEvaluator:
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)
             if found is None or found.target is None:
+                continue
+            if (held := pool.holds(found.target)) is not None and \
+                    kept_named(sentence, held, who):
+                taken.remove(found.target)  # "The Yaris is off the road, so ...": kept
                 continue
             if found.key is None and (content := tell(sentence, who, observation.others(turn))):
                 return replace(found, content=content, source=sentence)

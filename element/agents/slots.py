@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from index import RELATIONS, terms
 
-from .facts import CARERS
+from .facts import CARERS, HIRED
 from .holders import UNKNOWN, by_order, holder_of, same_holder, subject_first
 from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
@@ -54,17 +54,6 @@ def _slot(name: str, words: str, single: bool, *keys: str) -> Slot:
 #: "I am a producer at Channel 4": a role and where, both the occupation and the employer.
 _ROLE_AT = (r"^(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:a|an)\s+(?:\w+\s+){0,3}(?:at|for|with)\s+"
             r"(?-i:[A-Z])")
-
-#: Another's act giving the speaker a role: a hire or an appointment ("the council took me
-#: on as a planning officer", "they made me head of maths", "they've appointed me
-#: deputy head"): the speaker's occupation from then on.
-HIRED = (r"\b(?:(?:took|taken)\s+(?:me|us)\s+on(?:\s+as\b|(?=\s*(?:[,.;!?]|$)|\s+(?:in|at|last|"
-         r"this|full|part|permanently|straight)\b))|(?:hired|appointed|employed|"
-         r"recruited)\s+(?:me|us)\b(?:\s+as)?|voted\s+(?:me|us)\s+in\s+as|"
-         # "made me head of maths", not "made me proud of", "made us part of".
-         r"made\s+(?:me|us)\s+(?!(?:feel|think|laugh|cry|smile|wait|wonder|realise|realize|"
-         r"want|do|go|sick|ill|proud|aware|fond|tired|afraid|scared|jealous|conscious|sure|"
-         r"wary|full|part|one|some|all|most|each)\b)[a-z]+\s+of)")
 
 #: The attributes, each with the words that say a sentence is about it.
 SLOTS: tuple[Slot, ...] = (
@@ -115,7 +104,10 @@ SLOTS: tuple[Slot, ...] = (
     _slot("internet", r"\b(?:broadband|internet|wi-?fi|fibre|fiber)\b", True),
     _slot("energy", r"\b(?:energy|electricity|electric|gas)\s+(?:supplier|provider|company|"
           r"tariff|bill)\b|\bgas\s+and\s+electric(?:ity)?\b|\benergy\b", True),
-    _slot("doctor", r"\b(?:gp|doctor|physician|practice)\b(?!\s+(?:told|said|says|thinks))",
+    # "practice" the noun ("the practice moved me onto ..."), not the verb ("an app to
+    # practice", "I practice scales"): after a determiner or a modifier only.
+    _slot("doctor", r"\b(?:gp|doctor|physician|(?:(?:the|my|our|a|new|medical|local|"
+          r"family)\s+)practice)\b(?!\s+(?:told|said|says|thinks))",
           True),
     _slot("dentist", r"\bdentist\b", True),
     _slot("school", r"\b(?:school|academy|nursery|kindergarten|college|university|uni)\b",
@@ -221,6 +213,9 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
     change cue, a single one with a weak one. Past events ("we went to a concert") hold
     no value to replace."""
     usable = {slot for slot in slots_of(sentence) if strong or slot.single}
+    if (m := _THING_MOVED.match(sentence)) and m["n"].lower() not in PEOPLE:
+        # "My office moved to Brighton": the thing moved, not the speaker's home.
+        usable = {slot for slot in usable if slot.name != "residence"}
     if not usable or _WHERE_SOMEONE_IS.match(sentence):
         return None
     avoid = set(skip)
@@ -238,6 +233,14 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
                 {k for slot in usable for k in slot.keys} & set(keys_of(memory["content"], who)):
             return memory
     return None
+
+
+#: A thing of the speaker's that moved ("my office moved to ...", "our surgery has
+#: relocated to ..."): the thing's place, no home of theirs (a person's is theirs: "my
+#: sister moved to Leeds", read by the holder).
+_THING_MOVED = re.compile(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?(?P<n>[\w'-]+)\s+"
+                          r"(?:has\s+|have\s+|had\s+|just\s+|recently\s+|finally\s+)*"
+                          r"(?:moved|relocated|is\s+moving|are\s+moving)\b", re.I)
 
 
 #: Who a "my X ..." sentence can be about besides the speaker: people and animals.

@@ -15,6 +15,7 @@ from .cues import ranked
 from .decisions import Pool
 from .holding import not_holding
 from .meaning import SIMILAR_WORDS, several, still_held
+from .meant import replaced_unlike
 from .profile import holds_thing, profiles, whose
 from .relation import relation_target
 from .restated import restate
@@ -127,7 +128,14 @@ def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: s
     if found is not None and (still_held(found, content, sig, who) or
                               sig.ended and _unlike(content, found, who, pool)):
         return None
+    if found is not None and sig.ended and \
+            replaced_unlike(_SPLIT.split(sentence), sig.ended[0], found, who, embedder.embed):
+        return None     # "I quit Netflix, I watch YouTube instead": no novel (``meant``)
     return found
+
+
+#: Where a statement's clauses meet (the replacement told beside an ending).
+_SPLIT = re.compile(r"\s*[,;:]\s*|\s+(?:so|but|and)\s+", re.I)
 
 
 #: Below both of these, a statement that ends a thing it names ("gave up on the choir")

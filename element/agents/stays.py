@@ -67,10 +67,26 @@ _RETURN_MOVED = re.compile(r"\b(?:moved|moving|relocated|relocating|emigrated)\s
                            r"\b(?:now|nowadays|these\s+days|instead)\b", re.I)
 
 
+#: A leave from what one does: "on maternity leave", "off on sick leave", "on sabbatical",
+#: "furloughed": the job held still, paused for a while.
+_LEAVE = re.compile(r"\bon\s+(?:\w+\s+)?(?:maternity|paternity|parental|adoption|sick|annual|study|"
+                    r"compassionate|garden(?:ing)?|unpaid|extended)\s+leave\b|\bon\s+(?:a\s+)?"
+                    r"sabbatical\b|\bfurloughed\b|\bon\s+furlough\b", re.I)
+#: A state held while another's condition lasts: "while the kitchen gets done", "while
+#: Argos refits the store", "while she gets over her operation" (not "while my wife
+#: works in York", a whereas; nor "while I cook", a habit's time).
+_WHILE = re.compile(r"\bwhile\s+(?:the|my|our|his|her|their|its|she|he|they|it|(?-i:[A-Z])[\w'-]*)"
+                    r"(?:\s+[\w'-]+){0,3}?\s+(?:is|are|'s|'re|gets?|getting|being|recovers?|"
+                    r"recovering|heals?|healing|refits?|refitting)\b", re.I)
+
+
 def bounded(sentence: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells its value for a bounded period (a
-    stay), not as its holder's value from now on, or tells a stay as over."""
+    stay, a leave, a state held while another's condition lasts), not as its holder's
+    value from now on, or tells a stay as over."""
     if _RETURNED.search(sentence) and not _RETURN_MOVED.search(sentence):
+        return True
+    if _LEAVE.search(sentence) or _WHILE.search(sentence):
         return True
     if _UP_TO_NOW.search(sentence):
         return False

@@ -41,11 +41,18 @@ _SHOWING = re.compile(r"^(?:here(?: is| are|'s)|this is|these are|check (?:it|th
                       r"selfies?|snapshots?)\b[\w' ]{0,30}$", re.I)
 
 
+#: A connective opening the speaker's clause, left from the reply it went on ("Yes, though
+#: I eat fish again", "Still there, but we've bought a caravan too"): the clause is the
+#: statement.
+_CONNECTIVE = re.compile(r"^(?:though|although|but|and|plus)\s+(?=(?:I|I'm|I've|we|we've|we're|"
+                         r"my|our)\b)", re.I)
+
+
 def trim(text: str) -> str:
     """A sentence without its discourse opener and the reaction clauses around its
     statement ("Last week I signed with a new team - so excited" -> "Last week I signed with
     a new team"): they carry no fact and blur what the memory says."""
-    text = _OPENER.sub("", text).strip()
+    text = _CONNECTIVE.sub("", _OPENER.sub("", text).strip())
     text = _SINCE_TALKED.sub("", text).strip(" ,")
     if (m := _CONCEDE.match(text)) and _FIRST.match(text[m.end():]):
         text = text[m.end():]

@@ -283,3 +283,22 @@ def test_another_person_taking_a_thing_up_again_keeps_the_speakers_ending(store)
     tell(store, "I quit smoking last year.")
     tell(store, "My dad is smoking again, it drives me mad.")
     assert "quit smoking" in current(store)
+
+
+def test_an_ending_whose_replacement_is_of_another_kind_keeps_the_memory(store):
+    """"I quit Netflix; I watch YouTube instead" beside "loves a good spy
+    novel": the bare name reads near the memory, what replaced it does not
+    (``meant.replaced_unlike``); beside a memory of its kind it still ends it."""
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I love a good spy novel.")
+    assert "supersede" not in tell(store, "I quit Netflix; I watch YouTube instead.")
+    assert "spy novel" in current(store)
+
+
+def test_an_ending_whose_replacement_is_of_its_kind_ends_the_memory(store):
+    for text in BACKGROUND:
+        tell(store, text)
+    tell(store, "I go to boxercise twice a week.")
+    assert "supersede" in tell(store, "I've packed in the boxercise, I do aqua aerobics now.")
+    assert "goes to boxercise" not in current(store)

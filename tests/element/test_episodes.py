@@ -974,3 +974,45 @@ def test_a_value_named_as_now_is_stored(text: str, memory: str) -> None:
                                   "It is a bit late now."])
 def test_no_value_named_as_now_stores_nothing(text: str) -> None:
     assert episode(text, "Maria") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Big news: they made me head of the claims team at work.",
+     "They made Ana head of the claims team at work."),
+    ("They've appointed me deputy head from September.",
+     "They have appointed Ana deputy head from September."),
+])
+def test_an_employers_they_giving_the_speaker_a_role_is_their_news(said: str,
+                                                                   memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_they_making_the_speaker_feel_is_no_role() -> None:
+    assert episode("They made me feel so welcome.", "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("It's not that I don't like the allotment, I just need a weekend off.",
+     "It is not that Ana does not like the allotment, Ana just needs a weekend off."),
+    ("It isn't like I'm unhappy at the bakery, I only want more hours.",
+     "It is not like Ana is unhappy at the bakery, Ana only wants more hours."),
+])
+def test_a_clarification_of_the_speakers_is_their_news(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory
+
+
+def test_a_clarification_about_another_is_not_the_speakers() -> None:
+    assert episode("It's not that she doesn't care, she's just busy.", "Ana") is None
+
+
+@pytest.mark.parametrize("said,memory", [
+    ("Yes, though I take the odd shift at the pub too.",
+     "Ana takes the odd shift at the pub too."),
+    ("Yeah, but we've bought a beach hut in Whitstable.",
+     "Ana's family has bought a beach hut in Whitstable."),
+])
+def test_a_connective_left_from_a_reply_opens_no_memory(said: str, memory: str) -> None:
+    told = episode(said, "Ana")
+    assert told is not None and told.content == memory

@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from element.agents.holding import accessory_of, as_customer, holds_person, kept_meanwhile
+from element.agents.holding import (accessory_of, another_thing, as_customer, holds_person,
+                                    kept_meanwhile, kept_named, office_beside, place_for_use)
+from element.agents.stays import bounded
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
 from tests.element.speaker import current as contents
@@ -76,6 +78,72 @@ def test_a_part_of_the_memorys_own_thing_is_read_so(sentence: str, memory: str,
     assert accessory_of(sentence, {"content": memory}, "Ana") is part
 
 
+@pytest.mark.parametrize("sentence,use", [
+    ("I've rented a room above the bakery to work from.", True),
+    ("We've taken on a unit on the trading estate for my upholstering.", True),
+    ("I got a lock-up in Gorton to keep the canoes in.", True),
+    ("We've rented a house in Sale now.", False),
+    ("We bought a cottage in Hebden Bridge to live in.", False),
+    ("We rented a flat in Leeds to be near my mum.", False),
+])
+def test_a_place_taken_for_a_use_is_no_home(sentence: str, use: bool) -> None:
+    assert place_for_use(sentence, {"content": "Ana lives in a terrace in Levenshulme."},
+                         "Ana") is use
+    assert not place_for_use(sentence, {"content": "Ana plays the fiddle."}, "Ana")
+
+
+@pytest.mark.parametrize("sentence,memory,beside", [
+    ("I'm on the committee of the tenants' association now.", "Ana lives in Kendal.", True),
+    ("I'm the treasurer of the darts club these days.", "Ana plays darts on Fridays.", True),
+    ("I'm a trustee of the food bank now.", "Ana works as a plumber.", True),
+    ("I'm the chair of the darts club now.", "Ana is the secretary of the darts club.",
+     False),
+    ("I'm a plasterer these days.", "Ana works as a plumber.", False),
+])
+def test_an_office_in_a_body_replaces_only_another_office(sentence: str, memory: str,
+                                                          beside: bool) -> None:
+    assert office_beside(sentence, {"content": memory}) is beside
+
+
+@pytest.mark.parametrize("sentence,memory,kept", [
+    ("The Corsa is off the road, so I'm getting the bus.", "Ana drives a Vauxhall Corsa.",
+     True),
+    ("Badminton is on hold till my wrist heals, so I'm walking instead.",
+     "Ana plays badminton on Thursdays.", True),
+    ("The Corsa went for scrap, so I'm getting the bus.", "Ana drives a Vauxhall Corsa.",
+     False),
+    ("The Corsa is off the road, so I'm getting the bus.", "Ana plays badminton.", False),
+])
+def test_a_clause_keeping_the_memorys_own_thing_is_read_so(sentence: str, memory: str,
+                                                           kept: bool) -> None:
+    assert kept_named(sentence, {"content": memory}, "Ana") is kept
+
+
+@pytest.mark.parametrize("sentence,memory,other", [
+    ("I changed the pads at last, I went with Shimano ones.", "Ana rides a road bike.", True),
+    ("Santa brought me a Casio keyboard.", "Ana plays the clarinet.", True),
+    ("I ride a Trek bike these days.", "Ana rides a road bike.", False),
+    ("I've switched to Yorkshire tea.", "Ana drinks peppermint tea every evening.", False),
+    ("I've switched to Lavazza coffee.", "Ana drinks peppermint tea.", False),
+])
+def test_a_value_of_another_thing_is_no_new_value(sentence: str, memory: str,
+                                                  other: bool) -> None:
+    assert another_thing(sentence, {"content": memory}, "Ana") is other
+
+
+@pytest.mark.parametrize("sentence,stay", [
+    ("I'm on paternity leave until June.", True),
+    ("I'm on sick leave with my back.", True),
+    ("We're living at my brother's while the roof gets done.", True),
+    ("I'm helping at the café while Mum recovers from her fall.", True),
+    ("I work in Leeds while my husband works in York.", False),
+    ("I listen to podcasts while I cook.", False),
+])
+def test_a_leave_or_a_state_held_while_another_lasts_is_a_stay(sentence: str,
+                                                               stay: bool) -> None:
+    assert bounded(sentence) is stay
+
+
 @pytest.fixture(params=["file", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterator[Any]:
     yield from open_store(request, tmp_path, model, "holding")
@@ -88,6 +156,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I use a Lenovo ThinkPad.", "Got a new charger for my ThinkPad from Currys.",
      "uses a Lenovo"),
     ("I have a sister in Glasgow.", "I live in a terrace in Hove.", "sister in Glasgow"),
+    ("I live in a terrace in Levenshulme.", "I've rented a room above the bakery in Gorton "
+     "to work from.", "Levenshulme"),
+    ("I live in a terrace in Kendal.", "I'm on the committee of the tenants' association now.",
+     "Kendal"),
+    ("I drive a Vauxhall Corsa.", "The Corsa is off the road, so I'm getting the bus to work.",
+     "Corsa"),
+    ("I work as a pharmacist at Boots.", "I'm on paternity leave now, our boy arrived Tuesday!",
+     "pharmacist"),
 ])
 def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)

@@ -132,6 +132,8 @@ def test_a_memory_does_not_open_on_it_naming_nothing_found(store: MemoryStore) -
     # a demonstrative before its noun, a pronoun of a pair with the speaker
     ("This necklace is super special to me", False),
     ("I went to the museum with my kids", False),
+    # "it" of a clarification: a denial of what follows
+    ("It is not like I do not love the choir, I just need my Fridays back", False),
 ])
 def test_only_it_naming_nothing_opens_bare(sentence: str, bare: bool) -> None:
     told = Episode("...", "fact", (sentence, "I love it"), 4.0)

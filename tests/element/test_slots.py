@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from element.agents.slots import same_slot, slots_of
+from element.agents.slots import same_slot, slot_target, slots_of
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from element.agents.updates import signals
 from index import HashingEmbedder, MemorySettings, MemoryStore
@@ -46,13 +46,18 @@ def current(store: MemoryStore) -> list[str]:
     ("I had my last day at Boots", "employer"),
     ("I ride a moped everywhere", "vehicle"),
     ("I have curly red hair", "hair"),
+    ("The practice has put me with a new doctor", "doctor"),
+    ("Our practice moved me onto another list", "doctor"),
 ])
 def test_the_slot_a_sentence_is_about(sentence: str, slot: str) -> None:
     assert slot in {s.name for s in slots_of(sentence)}
 
 
 @pytest.mark.parametrize("sentence", ["We went to a wedding in the countryside",
-                                      "I love podcasts about history"])
+                                      "I love podcasts about history",
+                                      # "practice" the verb is no doctor's practice
+                                      "I use an app on my tablet to practice",
+                                      "I practice my scales every evening"])
 def test_a_sentence_of_no_attribute_has_no_slot(sentence: str) -> None:
     assert not {s.name for s in slots_of(sentence) if s.single}
 
@@ -190,3 +195,12 @@ def test_an_old_name_told_of_again_with_another_ends_nothing(store: MemoryStore,
 def test_a_change_by_similarity_keeps_to_the_slots_both_name(sentence: str, said: str,
                                                               same: bool) -> None:
     assert same_slot(sentence, said) is same
+
+
+def test_a_thing_that_moved_is_no_move_of_home() -> None:
+    home = {"id": "m1", "content": "Ada lives in a terrace in Filton."}
+    assert slot_target("My office moved to a new block in Bedminster", "", True, [home],
+                       "Ada") is None
+    assert slot_target("Our dentist's practice has relocated to Bedminster", "", True,
+                       [home], "Ada") is None
+    assert slot_target("We moved to a semi in Bedminster", "", True, [home], "Ada") is home
