@@ -39,13 +39,17 @@ from .errors import (
     SubjectIncomplete,
 )
 from .params import IndexParams
-from .profile_bank import ATTRIBUTES, RELATIONS, Attribute, attribute_scores, question_vectors
+from .profile_bank import (ATTRIBUTES, RELATIONS, ROLES, Attribute, attribute_scores,
+                           question_vectors)
+# Whether a memory tells a change of the subject's own (recall's, and observe's
+# element/agents/present_value.py), and whose fact a sentence tells.
+from .replaced_ahead import tells_change
 # What a sentence's words tell of time: said as now, an addition, not now, a past, a wish
 # (recall's readers, and observe's: element/agents/present.py, updates.py); the words that
 # say "now", one list for every reader (cues.py, answered.py, inverted.py).
 from .told import (ADDITION as TOLD_ADDITION, NOT_NOW as TOLD_NOT_NOW, NOW as TOLD_NOW,
                    NOW_WORD as TOLD_NOW_WORD, NOWISH as TOLD_NOWISH, PAST as TOLD_PAST,
-                   PRESENT_TIME as TOLD_PRESENT_TIME, WISH as TOLD_WISH)
+                   PRESENT_TIME as TOLD_PRESENT_TIME, WISH as TOLD_WISH, told_of)
 from .query import LIST_LIMIT_MAX, SEARCH_LIMIT_MAX
 from .model import FastEmbedEmbedder, default_cache_dir
 from .lane_models import LaneEmbedder, lane_models, load_embedder
@@ -170,7 +174,8 @@ __all__ = [
     # the lexical index's tokens (Snowball stems), for callers that compare texts alike
     "terms", "STOPWORDS",
     # a generic person profile as questions (the subconscious's updates, recall's newer first)
-    "ATTRIBUTES", "Attribute", "RELATIONS", "attribute_scores", "question_vectors",
+    "ATTRIBUTES", "Attribute", "RELATIONS", "ROLES", "attribute_scores", "question_vectors",
+    "tells_change", "told_of",
     # errors
     "StoreError", "StoreFailed", "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt",
     "LogMissing", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",

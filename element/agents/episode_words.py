@@ -16,7 +16,8 @@ __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBI
            "stands_now", "value_now", "routine", "does",
            "LIFE_CHANGE",
            "head", "tail", "standing", "told_now", "STATUSES", "speakers_world",
-           "short_named", "person_taste"]
+           "short_named", "person_taste", "THANKS", "QUESTION_START", "SUGGEST", "IMPERATIVE",
+           "REACTION", "NOT_THAT"]
 
 STOP = frozenset("""
 a an and are as at be but by for if in into is it its no not of on or such that the their
@@ -485,3 +486,31 @@ DONE_TO_ME = re.compile(r"^they\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+)?[a-z
 AT_YOU = re.compile(r"\b(?:saw|see|seen|noticed|notice|watched|think about|thinks about|"
                     r"thought about)\b[^.,;]*?\b(?:you|your)\b|\bhear(?:d)? that you\b|"
                     r"\b(?:got|made|bought)\b[^.,;]*?\bfor you\b", re.I)
+
+
+# -- what opens no news of the speaker's (``episodes._score``, ``episodes.episode``) ----
+
+THANKS = re.compile(r"^(?:thanks|thank you|thank u|cheers|much appreciated|appreciate it)\b",
+                    re.I)
+QUESTION_START = re.compile(r"^(?:do|did|does|have|has|are|were|is|was|can|could|would|will|"
+                            r"what|how|where|when|why|who|which|wanna|want to|any)\s+(?:you|"
+                            r"ya|u|your)\b", re.I)
+SUGGEST = re.compile(r"^(?:let's|let us|lets|we should|you should|you could|you must|"
+                     r"you have to|you need to|make sure|don't forget|do not forget)\b", re.I)
+IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|trust|give|"
+                        r"tell|say|go|have|get|remember|think|imagine|see|show|send|"
+                        r"do not|don't|never|always|be|good luck|hope you|glad you|"
+                        r"can't wait to see|cannot wait to see)\b", re.I)
+#: The speaker reacting to what was said ("I totally agree", "I know what you mean").
+REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+|also\s+)*"
+                      r"(?:agree|disagree|know|understand|get it|see(?!\s+(?:a|an|my|our)\s)|"
+                      r"hear you|feel you|bet|"
+                      r"guess|think so|hope so|mean it|can tell|can relate)\b(?!\s+(?:how|to)\b)|"
+                      r"^(?:I|we)\s+(?:can|could)\s+(?:only\s+|totally\s+|just\s+)?imagine\b",
+                      re.I)
+#: A clarification of the speaker's: "It's not that I don't like my job, I just need a
+#: break", "it isn't like we're unhappy here, we only miss the hills": a denial, then what
+#: holds beside it, the speaker its subject ("just", "only", "simply").
+NOT_THAT = re.compile(r"^it\s+(?:is|'s|was)\s+not\s+(?:that|like|as\s+if|as\s+though|because)\s+"
+                      r"(?:I|we)\b[^,;]*[,;]\s*(?:but\s+)?(?:I|we)\s+(?:just|only|simply|really)\s+"
+                      r"\w+", re.I)

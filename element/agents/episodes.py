@@ -38,6 +38,12 @@ from .acts import acts as _acts, done, habit_verb as _habit_verb
 from .dates import time_phrase
 from .narration import Mentions, household, household_of, kin, narrate
 from .episode_words import (
+    THANKS as _THANKS,
+    QUESTION_START as _QUESTION_START,
+    SUGGEST as _SUGGEST,
+    IMPERATIVE as _IMPERATIVE,
+    REACTION as _REACTION,
+    NOT_THAT as _NOT_THAT,
     DURATION as _DURATION,
     ROLE as _ROLE,
     DONE_TO_ME as _DONE_TO_ME,
@@ -115,24 +121,6 @@ PASSIVE_COST = 1.0
 #: around them (recall .562 / precision .710 at one point, .558 / .720 at 3.5).
 JUDGEMENT_COST = 3.5
 
-_THANKS = re.compile(r"^(?:thanks|thank you|thank u|cheers|much appreciated|appreciate it)\b",
-                     re.I)
-_QUESTION_START = re.compile(r"^(?:do|did|does|have|has|are|were|is|was|can|could|would|will|"
-                             r"what|how|where|when|why|who|which|wanna|want to|any)\s+(?:you|"
-                             r"ya|u|your)\b", re.I)
-_SUGGEST = re.compile(r"^(?:let's|let us|lets|we should|you should|you could|you must|"
-                      r"you have to|you need to|make sure|don't forget|do not forget)\b", re.I)
-_IMPERATIVE = re.compile(r"^(?:check|take|keep|stay|hang|believe|enjoy|look|try|trust|give|"
-                         r"tell|say|go|have|get|remember|think|imagine|see|show|send|"
-                         r"do not|don't|never|always|be|good luck|hope you|glad you|"
-                         r"can't wait to see|cannot wait to see)\b", re.I)
-#: The speaker reacting to what was said ("I totally agree", "I know what you mean").
-_REACTION = re.compile(r"^(?:I|we)\s+(?:\w+ly\s+|100%\s+|so\s+|really\s+|just\s+|also\s+)*"
-                       r"(?:agree|disagree|know|understand|get it|see(?!\s+(?:a|an|my|our)\s)|"
-                       r"hear you|feel you|bet|"
-                       r"guess|think so|hope so|mean it|can tell|can relate)\b(?!\s+(?:how|to)\b)|"
-                       r"^(?:I|we)\s+(?:can|could)\s+(?:only\s+|totally\s+|just\s+)?imagine\b",
-                       re.I)
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.I)
 #: The speaker as the one acting ("I went", "we adopted"), or what is theirs opening the
 #: sentence ("My dog ..."); a sentence without either ("it gives me hope", "last week my
@@ -333,14 +321,6 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
 
 #: Another's act giving the speaker a role (``facts.HIRED``: "made me head of maths").
 _HIRED = re.compile(HIRED, re.I)
-
-
-#: A clarification of the speaker's: "It's not that I don't like my job, I just need a
-#: break", "it isn't like we're unhappy here, we only miss the hills": a denial, then what
-#: holds beside it, the speaker its subject ("just", "only", "simply").
-_NOT_THAT = re.compile(r"^it\s+(?:is|'s|was)\s+not\s+(?:that|like|as\s+if|as\s+though|because)\s+"
-                       r"(?:I|we)\b[^,;]*[,;]\s*(?:but\s+)?(?:I|we)\s+(?:just|only|simply|really)\s+"
-                       r"\w+", re.I)
 
 
 #: A capitalised word opening a cleft of where the speaker does something: a name, when

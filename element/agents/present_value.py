@@ -48,10 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from index import ATTRIBUTES, RELATIONS, TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
-from index.profile_bank import ROLES
-from index.replaced_ahead import tells_change
-from index.told import told_of
+from index import (ATTRIBUTES, RELATIONS, ROLES, TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST,
+                   tells_change, told_of)
 
 from .addressed import unaddressed
 from .decisions import Decision, Pool
