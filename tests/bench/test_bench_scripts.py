@@ -478,3 +478,10 @@ def test_observe_shapes_splits_a_memory_at_the_speakers_name() -> None:
                                            "Ana's dog Rex came too.", "Dr. Lee cheered."]
     assert at_the_speaker(text, "Ana") == ["Ana ran a race. It was hard.",
                                            "Ana's dog Rex came too. Dr. Lee cheered."]
+
+
+def test_hostile_turns_quick_times_each_turn_and_none_is_cut() -> None:
+    out = run("bench/hostile_turns.py", "--quick")
+    rows = [line for line in out.splitlines() if line.startswith("| ") and " s |" in line]
+    assert len(rows) == 8 and "clauses 'aaa, '" in out, out
+    assert ">" not in "".join(rows), out
