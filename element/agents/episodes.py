@@ -64,7 +64,7 @@ from .milestones import relation_subject, short_news
 from .news_of import named_news
 from .places import named_place, placed
 from .facts import HIRED
-from .sentences import clauses
+from .sentences import MAX_WORDS, clauses
 from .texted import BARE_VALUE
 from .trimmed import content_words as _content_words, trim as _trim
 from .spoken import (
@@ -104,7 +104,6 @@ SEVERAL = 3
 MIN_CONTENT = 2
 #: At most this many disclosures of one turn go into its memory (the best, in order).
 MAX_SENTENCES = 3
-MAX_WORDS = 60
 #: Where a short piece of news of a turn that gives a memory ranks among its sentences
 #: (``MAX_SENTENCES`` are kept, the best).
 HEADLINE_SCORE = MIN_SCORE

@@ -13,8 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-__all__ = ["split_sentences", "ends_with_abbreviation", "untag", "clauses"]
+__all__ = ["MAX_WORDS", "split_sentences", "ends_with_abbreviation", "untag", "clauses"]
 
+#: The most words of a sentence of chat (LoCoMo's longest of 8,276: 33): a longer one is speech run
+#: on, read in pieces of its clauses (``readable.pieces``), and never kept whole as an
+#: episode (``episodes``).
+MAX_WORDS = 60
 #: Titles and words always followed by more of the same sentence.
 _NEVER_END = frozenset("""
 mr mrs ms mx dr prof st sr jr mt ft rev gen capt col lt sgt hon fr no nos vol fig

@@ -19,7 +19,7 @@ import textwrap
 from pathlib import Path
 
 from element.agents.observation import Observation, Turn
-from element.agents.readable import MAX_SENTENCE, MAX_SENTENCES, readable
+from element.agents.readable import MAX_SENTENCE, MAX_SENTENCES, MAX_WORDS, PIECE, pieces, readable
 from element.agents.subconscious import RuleEvaluator, observe
 from index import HashingEmbedder, MemorySettings, MemoryStore
 
@@ -86,6 +86,36 @@ def test_a_sentence_longer_than_the_rules_read_is_left_out_and_said(tmp_path: Pa
         kept = store.list(subject_type="guest", subject_id="ana", limit=10)[0]
         assert [m["content"] for m in kept] == ["Ana lives in Porto"]
     assert any("sentences left out: 1" in d["reason"] for d in decisions), decisions
+
+
+def test_a_run_on_transcript_is_read_in_pieces_of_its_clauses(tmp_path: Path) -> None:
+    # A voice transcript with no stops, over the longest sentence read whole: before, it
+    # wrote nothing; its clauses are read as sentences now, and what it says is kept.
+    filler = "and the weather was lovely so we walked along the river for a while "
+    spoken = ("so um I wanted to say " + filler * 8 + "and my daughter is called Ines "
+              "and I work at the bakery on the corner now " + filler * 6).strip()
+    assert len(spoken) > MAX_SENTENCE and "." not in spoken
+    cut = list(pieces(spoken))
+    assert all(len(p) <= PIECE for p in cut)
+    linking = {"so", "and", "but"}                # a piece opens without its conjunction
+    words = [w for w in " ".join(cut).split() if w not in linking]
+    assert words == [w for w in spoken.split() if w not in linking]   # in order, once
+    read, left_out = readable(_observation(spoken))
+    assert left_out == 0 and read.turns[0].content.split("\n") == cut
+    with MemoryStore(tmp_path / "m", HashingEmbedder()) as store:
+        observe(store, MemorySettings(), _observation(spoken), RuleEvaluator())
+        kept = store.list(subject_type="guest", subject_id="ana", limit=20)[0]
+    assert any("bakery" in m["content"] for m in kept), [m["content"] for m in kept]
+
+
+def test_a_sentence_of_too_many_words_is_read_in_pieces_too() -> None:
+    spoken = ("we went to the coast for the weekend and the kids loved the beach " * 5 +
+              "and I started a new job at the library on Monday").strip()
+    assert len(spoken) < MAX_SENTENCE and len(spoken.split()) > MAX_WORDS
+    cut = list(pieces(spoken))
+    assert len(cut) > 1 and cut[-1].endswith("the library on Monday")
+    short = "I live in Porto and I work at a bakery, which I love."
+    assert list(pieces(short)) == [short]
 
 
 def test_the_last_sentences_are_read_and_earlier_turns_are_as_heard() -> None:
