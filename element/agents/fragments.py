@@ -103,8 +103,14 @@ _PREPOSITION = re.compile(r"^(?:at|in|on|for|with|to|from|into|as|by|off)\s", re
 
 
 def _writes_nothing(sentence: str, who: str) -> bool:
-    """Whether the rules read nothing in ``sentence`` alone: no keyed statement, no episode."""
-    return not extract(sentence, 0, who) and episode(sentence, who) is None
+    """Whether the rules read nothing in ``sentence`` alone: no keyed statement, and no
+    episode but the fragment itself kept as said ("Kia Picanto these days": a name and a
+    time, kept whole as news, with no subject and no verb: nothing read of it)."""
+    if extract(sentence, 0, who):
+        return False
+    found = episode(sentence, who)
+    return found is None or found.sentences == (sentence.strip().rstrip(".!"),) and \
+        verbless(found.sentences[0])
 
 
 #: A frame: who says it ("I", "My son"), its verb, the words opening its value, its value.

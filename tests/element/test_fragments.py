@@ -110,6 +110,9 @@ def test_without_a_model_only_the_topic_form_is_completed() -> None:
      "I speak a bit of Welsh too, since the move."),
     # an article opening the value is no name
     ("A bit of Welsh these days.", ["Ana speaks Spanish"], "I speak a bit of Welsh these days."),
+    # a make and a model: an episode would keep it as said, news of no one; it is the car
+    ("Kia Picanto these days.", ["Ana drives a Vauxhall Astra", "Ana lives in Croydon"],
+     "I drive a Kia Picanto these days."),
 ])
 def test_a_value_said_to_hold_now_is_said_in_the_frame_of_the_memory_it_answers(
         model: Any, text: str, memories: list[str], said: str) -> None:
@@ -138,6 +141,15 @@ def test_a_fragment_of_the_present_supersedes_the_home_it_answers(store: Any) ->
         current(store)
     now = current(store)
     assert "Brighton" in now and "Croydon" not in now
+
+
+def test_a_car_named_as_a_fragment_after_a_pronouns_ending_supersedes_the_car(
+        store: Any) -> None:
+    assert "supersede" in tell_after(store, "I drive a Vauxhall Astra.",
+                                     "Nah, part-exchanged it. Kia Picanto these days."), \
+        current(store)
+    now = current(store)
+    assert "Picanto" in now and "Astra" not in now
 
 
 def test_a_topic_answered_supersedes_the_favourite(store: Any) -> None:
