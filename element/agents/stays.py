@@ -82,11 +82,17 @@ _WHILE = re.compile(r"\bwhile\s+(?:the|my|our|his|her|their|its|she|he|they|it|(
 
 #: A stay in another's home: minding it ("house-sitting for a friend", "dog-sitting at my
 #: sister's"), or staying there as a guest ("staying with my mum", "crashing at a mate's",
-#: "kipping at Tom's"): a place held while the other's home is lent, not one's own (not
-#: "living with my parents": a home).
+#: "kipping at Tom's", "been at my in-laws'"): a place held while the other's home is lent,
+#: not one's own (not "living with my parents": a home).
 _GUEST = re.compile(r"\b(?:house|pet|dog|cat|flat)-?sitting\b|\b(?:staying|crashing|kipping|"
                     r"dossing|sofa-surfing)\s+(?:\w+\s+)?(?:with|at|in)\s+(?:my|our|a|an|his|"
-                    r"her|their|(?-i:[A-Z])[\w-]*'s?\b)", re.I)
+                    r"her|their|(?-i:[A-Z])[\w-]*'s?\b)|"
+                    # "We've been at my in-laws' in Shrewsbury all week", "I'm at my mum's
+                    # for now": at another's home, its noun left out (or "place", "house")
+                    r"\b(?:been|am|are|is|was|were|'m|'re)\s+(?:\w+\s+)?at\s+(?:my|our|his|her|"
+                    r"their)\s+(?:[\w-]+\s+)?[\w-]+(?:'s|s')(?:\s+(?:place|house|flat|home))?"
+                    r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|for|all|this|since|until|till|over|while|"
+                    r"because|at|near)\b)", re.I)
 
 
 def bounded(sentence: str) -> bool:

@@ -4,7 +4,8 @@ fishing every weekend") is a memory of theirs, told by the speaker, and replaces
 the speaker's; a time long past opening a sentence ("Back in my twenties I had a Land
 Rover") is a memory, not a return; in-laws and grandparents are people of the speaker's;
 a stay in another's home ("house-sitting for a friend in Brighton") is a stay, not a move;
-a move into a home in a named place ("moved into our new place in Bath") is a move; what
+a search under way ("We're looking at houses in Frome") replaces no home; a move into a
+home in a named place ("moved into our new place in Bath") is a move; what
 "we" keep ("We have two rabbits", "We have a border collie") is kept. Chat of the same
 build ("My kids loved it", "My husband is amazing with the kids") still writes nothing.
 
@@ -84,7 +85,17 @@ def test_a_stay_in_anothers_home_is_bounded(text: str) -> None:
     assert bounded(text)
 
 
-@pytest.mark.parametrize("text", ["I'm living with my parents now", "I live in Brighton"])
+@pytest.mark.parametrize("text", [
+    "We've been at my in-laws' in Shrewsbury all week because our boiler packed in",
+    "I'm at my sister's place in Leeds",
+])
+def test_a_stay_at_anothers_home_told_by_its_owner_is_bounded(text: str) -> None:
+    assert bounded(text)
+
+
+@pytest.mark.parametrize("text", ["I'm living with my parents now", "I live in Brighton",
+                                  "I work at my dad's garage",
+                                  "I've been at my brother's wedding"])
 def test_a_home_is_no_stay(text: str) -> None:
     assert not bounded(text)
 
@@ -124,6 +135,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "baking", "fishing"),
     ("I live in Croydon.", "Currently house-sitting for a friend in Brighton, lovely to be "
      "by the sea.", "Croydon", "Brighton"),
+    ("I live in Bath.", "We're looking at houses in Frome, nothing decided yet.", "Bath",
+     "Frome"),
+    ("I play tennis.", "I've been doing a bit of golf with my father-in-law too.", "tennis",
+     "golf"),
 ])
 def test_a_control_keeps_both_facts(store: Any, before: str, after: str, old: str,
                                     new: str) -> None:
