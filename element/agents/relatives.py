@@ -57,6 +57,18 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _BE = re.compile(r"(?:is|are|was|were)\s+(?:(?:now|still|also|just)\s+)?"
                  r"(?P<what>\S+)", re.I)
 _VALUE_OPENS = frozenset("a an the at in on with from into for back off".split())
+#: An object that points back ("loved it and ...", "enjoyed that"): a reaction to what was
+#: said, not news.
+_POINTED = re.compile(r"\s+(?:it|that|this|them|those|these)\b", re.I)
+#: "have" and "got" name a thing only with what opens a noun phrase or a place after them
+#: ("got a cat", "got into the police", "has two boys"), not a quantity ("have so much").
+_HAVING = frozenset("have has had got gets".split())
+_THING_OPENS = re.compile(r"\s+(?:(?:just|finally|now|also|recently)\s+)?(?:a|an|the|his|her|"
+                          r"their|its|into|onto|to|in|one|two|three|four|five|six|\d|"
+                          r"(?-i:[A-Z])|"
+                          # the perfect: "has just got a new job", "has taken up golf"
+                          r"\w+ed\b|\w+en\b|got|gone|become|begun|done|made|bought|sold|won|"
+                          r"left|found|run)", re.I)
 #: A form of "be" or "have" right after the word read as the verb: that word was a noun
 #: ("Dad jokes are the worst").
 _NEXT_IS_VERB = re.compile(r"^\s+(?:is|are|was|were|has|have|had)\b", re.I)
@@ -77,11 +89,12 @@ def _verb(word: str) -> bool:
 
 def kin_named(text: str) -> bool:
     """Whether ``text`` opens on a parent or grandparent called by their kin word as a name,
-    the subject of a verb ("Grandad still goes fishing every weekend"): the speaker's world,
-    though no "my" says so."""
+    or on the household's people with "the", the subject of a verb ("Grandad still goes
+    fishing every weekend", "The kids are mad about gymnastics"): the speaker's world,
+    though no "my" says so; not a reaction ("The kids loved it")."""
     m = _KIN_NAMED.match(text)
     return m is not None and (text[:1].isupper() or not m["name"]) and _verb(m["verb"]) and \
-        not _NEXT_IS_VERB.match(text[m.end():])
+        not _NEXT_IS_VERB.match(text[m.end():]) and not _POINTED.match(text[m.end():])
 
 
 def relative_news(text: str) -> bool:
@@ -106,6 +119,9 @@ def relative_news(text: str) -> bool:
     if verb is None or verb["verb"].lower() in _NOT_VERB or not _verb(verb["verb"]) or \
             _POINTING.search(rest):
         return False
+    if _POINTED.match(rest[verb.end():]) or verb["verb"].lower() in _HAVING and \
+            not _THING_OPENS.match(rest[verb.end():]):
+        return False    # "The kids loved it and ...", "my kids have so much": no thing named
     be = _BE.match(rest[verb.start("verb"):])
     if be is not None and not (be["what"].lower() in _VALUE_OPENS or be["what"][:1].isupper()
                                or be["what"][:1].isdigit()):
