@@ -134,6 +134,7 @@ neighbour neighbor cousin aunt uncle grandma grandmother grandpa grandfather gra
 nephew colleague coworker flatmate roommate housemate family team teacher doctor dentist
 landlord landlady therapist coach trainer client tutor ex twins twin stepson stepdaughter
 grandson granddaughter grandchild grandchildren grandkid grandkids stepmum stepmom stepdad
+grandparents grandad granddad nan gran in-laws siblings sibling stepbrother stepsister
 dog cat puppy kitten pet
 """.split())
 

@@ -68,7 +68,8 @@ children baby babies wife husband partner boyfriend girlfriend fiance fiancee br
 sister sisters sibling siblings grandma grandmother grandpa grandfather grandparents gran granny
 grandad nan aunt uncle cousin cousins family fam dog dogs cat cats pet pets puppy kitten niece
 nephew twins eldest youngest toddler stepson stepdaughter stepmum stepmom stepdad grandson
-granddaughter grandkids grandchildren in-laws
+granddaughter grandkids grandchildren in-laws father-in-law mother-in-law brother-in-law
+sister-in-law son-in-law daughter-in-law
 """.split())
 PARTICIPLES = frozenset("""
 excited thrilled stoked pumped tired exhausted swamped stressed worried scared nervous bored

@@ -62,6 +62,7 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
 from .language import is_english
 from .milestones import relation_subject, short_news
 from .news_of import named_news
+from .relatives import kin_named, relative_news
 from .places import named_place, placed
 from .facts import HIRED
 from .sentences import MAX_WORDS, clauses
@@ -254,7 +255,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if not _FIRST.search(text) and _dated_fragment(text):
         return MIN_SCORE    # "Lisbon next month for a fortnight": where, when, no verb
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
-            not speakers_world(text) and not named_news(text):
+            not speakers_world(text) and not named_news(text) and not kin_named(text):
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -315,6 +316,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         # own, "it" no topic: their news however few its words (and no ending: its first
         # clause denies one).
         score = max(score, MIN_SCORE)
+    if relative_news(text):
+        score = max(score, MIN_SCORE)   # "My brother got into the police" (``relatives``)
     return score
 
 

@@ -146,7 +146,12 @@ FACTS: list[tuple[re.Pattern[str], str, str]] = [
      r"(?:[\w-]+\s+)?"
      r"(?:car|van|minivan|suv|truck|house|flat|apartment|cottage|caravan|boat|dog|cat|puppy|"
      r"kitten|rabbit|hamster|parrot|horse|garden|allotment|kids?|children|sons?|daughters?|"
-     r"baby)\b.*)$", "", "fact:has:{head}"),
+     # (the kinds of pet and of vehicle "we" keep, and their plurals: "two rabbits", "a
+     # border collie")
+     r"baby|puppies|kittens|motorbike|campervan|bungalow|pony|ponies|tortoise|"
+     r"goldfish|guinea\s+pigs?|greyhound|spaniel|labrador|retriever|"
+     r"terrier|lurcher|collie|poodle|budgie|ferret|gerbil|snake|lizard)s?\b.*)$", "",
+     "fact:has:{head}"),
     (r"^i\s+am\s+(?:currently\s+)?(?P<x>(?:working on|planning|preparing|learning|studying|"
      r"traveling to|travelling to|moving to|writing|building)\s+.+)$", "{who} is {x}",
      "context:{verb}"),

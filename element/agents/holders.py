@@ -201,8 +201,9 @@ def holder_of(sentence: str) -> str:
         return ""       # "my pet insurance is with Petplan": a thing of the speaker's
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+(?:-[a-z]+)*(?:\s+(?-i:[A-Z][a-z]+))?)\s+"
                      r"(?P<v>\w+)", s, re.I):
-        if "-" in m["h"] and set(m["h"].lower().split("-")) & RELATIONS:
-            return norm(m["h"])     # "my brother-in-law is ...": his
+        if "-" in m["h"] and (set(m["h"].lower().split("-")) & RELATIONS or
+                              m["h"].lower() in RELATIONS):
+            return norm(m["h"])     # "my brother-in-law is ...", "my in-laws have ...": theirs
         if set(m["h"].lower().split()) & RELATIONS and re.match(
                 r"^(?:my|our)\s+[a-z]+(?:\s+(?-i:[A-Z])\w+)?\s+(?:is|are|was|were)\s+"
                 r"(?:not|no\s+longer|never|(?!(?:thing|something|nothing|everything|king|"

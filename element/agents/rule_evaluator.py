@@ -26,6 +26,7 @@ from .endings import ending_change
 from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
+from .continued import undertaking
 from .framed import framed
 from .fragments import completed, told_alone, told_plainly
 from .valued import valued
@@ -366,8 +367,11 @@ class RuleEvaluator:
         # single-valued attribute a new value ("Treated myself to a Galaxy S24"
         # after "I've got a Razr"): found by meaning only (``profile.py``).
         plain = not (after_end or MAY_CHANGE.search(sentence))
-        if plain and not (_plain_statement(sentence) and values(sentence, who)):
-            return None     # found by meaning only with a value named (``profile.py``)
+        if plain and not (_plain_statement(sentence) and values(sentence, who)) or \
+                plain and undertaking(sentence):
+            # (found by meaning only with a value named, ``profile.py``; a plan or a search
+            # under way, "We're looking at houses in Frome", holds no value yet)
+            return None
         if part_of_thing(sentence):
             return None     # the thing itself is held still: its part changes no value
         sig = signals(sentence)

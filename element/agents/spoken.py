@@ -159,13 +159,19 @@ _RESTORE = [(re.compile(p, re.I), r) for p, r in (
     (r"^been\s+", "I have been "),
     (r"^(?:just|recently|finally|also|still)\s+(?=(?:\w+ed|" + "|".join(sorted(_PAST))
      + r")\b)", "I \\g<0>"),
-    (r"^(?:still|now|currently|also)\s+(?=\w{3,}ing\b)", "I am \\g<0>"),
+    (r"^(?:still|now|currently|also)\s+(?=[\w-]{3,}ing\b)", "I am \\g<0>"),
     # "Officially a Londoner now", "Back on the night shift", "No longer with Mark": the
     # speaker's "I am" dropped before what they are now ("Back in the day" is a time).
     (r"^(?:officially|finally|now)\s+(?=(?:a|an)\s)", "I am \\g<0>"),
-    # "Back from a week in Rome": where the speaker has been, now over.
+    # "Back from a week in Rome": where the speaker has been, now over. Not a time long
+    # past ("Back in my twenties I had a Land Rover", "back in 2009", "back in the
+    # nineties"): a scene of the past, its clause the speaker's memory, not a return.
     (r"^(?:(?:just|only|finally)\s+)?back\s+(?=(?:on|at|to|with|in|from)\s+"
-     r"(?!the day\b|time\b))", "I am \\g<0>"),
+     r"(?!the day\b|time\b|(?:the\s+)?(?:19|20)?\d0'?s\b|(?:19|20)\d\d\b|"
+     r"(?:my|our|the|his|her|their)\s+(?:\w+\s+)?(?:teens|twenties|thirties|forties|fifties|"
+     r"sixties|seventies|eighties|nineties|youth|childhood|days|"
+     r"(?:school|uni|student|college)\s+days)\b))",
+     "I am \\g<0>"),
     # "Still in Manchester", "Now with Octopus for energy", "Finally at Lidl", "Off to
     # university in Leeds": where the speaker is or is going, "I am" dropped.
     (r"^(?:still|now|currently|finally)\s+(?=(?:in|at|with|based|living)\s)", "I am \\g<0>"),

@@ -80,13 +80,28 @@ _WHILE = re.compile(r"\bwhile\s+(?:the|my|our|his|her|their|its|she|he|they|it|(
                     r"recovering|heals?|healing|refits?|refitting)\b", re.I)
 
 
+#: A stay in another's home: minding it ("house-sitting for a friend", "dog-sitting at my
+#: sister's"), or staying there as a guest ("staying with my mum", "crashing at a mate's",
+#: "kipping at Tom's", "been at my in-laws'"): a place held while the other's home is lent,
+#: not one's own (not "living with my parents": a home).
+_GUEST = re.compile(r"\b(?:house|pet|dog|cat|flat)-?sitting\b|\b(?:staying|crashing|kipping|"
+                    r"dossing|sofa-surfing)\s+(?:\w+\s+)?(?:with|at|in)\s+(?:my|our|a|an|his|"
+                    r"her|their|(?-i:[A-Z])[\w-]*'s?\b)|"
+                    # "We've been at my in-laws' in Shrewsbury all week", "I'm at my mum's
+                    # for now": at another's home, its noun left out (or "place", "house")
+                    r"\b(?:been|am|are|is|was|were|'m|'re)\s+(?:\w+\s+)?at\s+(?:my|our|his|her|"
+                    r"their)\s+(?:[\w-]+\s+)?[\w-]+(?:'s|s')(?:\s+(?:place|house|flat|home))?"
+                    r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|for|all|this|since|until|till|over|while|"
+                    r"because|at|near)\b)", re.I)
+
+
 def bounded(sentence: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells its value for a bounded period (a
     stay, a leave, a state held while another's condition lasts), not as its holder's
     value from now on, or tells a stay as over."""
     if _RETURNED.search(sentence) and not _RETURN_MOVED.search(sentence):
         return True
-    if _LEAVE.search(sentence) or _WHILE.search(sentence):
+    if _LEAVE.search(sentence) or _WHILE.search(sentence) or _GUEST.search(sentence):
         return True
     if _UP_TO_NOW.search(sentence):
         return False

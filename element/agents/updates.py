@@ -275,7 +275,11 @@ def strip_for_attribute(text: str, who: str) -> str:
 
 _MOVED_TO = re.compile(r"(?:^|\b(?:i|we|and)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+|"
                        r"all\s+|then\s+)*)(?:moved|relocated|emigrated)(?:\s+(?:back|up|down|over|out|"
-                       r"across|away|house|home|all the way))*\s+(?:to|into)\s+(?-i:[A-Z])", re.I)
+                       r"across|away|house|home|all the way))*\s+(?:to|into)\s+"
+                       # "... moved into our new place in Bath": the home, then where it is
+                       r"(?:(?:a|an|the|our|my)\s+(?:new\s+|own\s+|first\s+)*(?:place|house|flat|"
+                       r"home|apartment|bungalow|cottage|terrace|semi)\s+(?:in|at|near)\s+)?"
+                       r"(?-i:[A-Z])", re.I)
 
 
 def moved_to(sentence: str) -> bool:
