@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
+from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyone,
+                   question_vectors)
 
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
@@ -110,14 +111,29 @@ _ANOTHER = np.array([a.another for a in ATTRIBUTES])
 #: "is a dental nurse", "works as a store manager": the subject said to be what a noun
 #: names, a description of the subject, never who another person of theirs is.
 _SELF_CLASSIFIED = re.compile(r"^(?:is|works as|worked as)\s+(?:an?|the)\s", re.I)
+#: Another person of the subject's named otherwise than by a word of
+#: ``profile_bank.RELATIONS``: by a title ("sees Dr. Nguyen", "Mia's GP"), as someone
+#: called so ("works under a director called Fiona"), or as whom the subject reports to
+#: or works under ("Ines reports to Marcus").
+_ANOTHER_NAMED = re.compile(r"\b(?:gps?|(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*(?-i:[A-Z])|"
+                            r"(?:called|named)\s+(?-i:[A-Z])|"
+                            r"(?:reports?|reporting)\s+to\b|(?:works?|working)\s+under\b)",
+                            re.I)
 
 
 def names_another(text: str, who: str) -> bool:
     """Whether a third-person text of ``who``'s may tell an attribute of another person of
-    theirs (``Attribute.another``: their child's school, their boss, their GP): not when it
-    says its subject is what a noun names ("is a dental nurse", "is a store manager at
-    H&M": a job, not who their dentist or manager is)."""
-    return not _SELF_CLASSIFIED.match(strip_for_attribute(text, who))
+    theirs (``Attribute.another``: their child's school, their boss, their GP): only when
+    it names a person of theirs (``index.names_anyone``: "sister", "boss", "son"; or
+    :data:`_ANOTHER_NAMED`: "Dr. Nguyen", "a director called Fiona"), as recall reads a
+    memory (``index/own_answer.py``), and never
+    when it says its subject is what a noun names ("is a dental nurse", "is a store
+    manager at H&M": a job, not who their dentist or manager is). A description of the
+    subject alone is the subject's own attribute: "Megan is 29" is her age, not her
+    child's; "manages the night shift at a warehouse" is a job, not who manages her."""
+    stripped = strip_for_attribute(text, who)
+    return not _SELF_CLASSIFIED.match(stripped) and \
+        (names_anyone(stripped) or bool(_ANOTHER_NAMED.search(stripped)))
 
 
 def _alone(text: str, who: str) -> str:
