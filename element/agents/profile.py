@@ -85,12 +85,13 @@ def _unit(vectors: Any) -> np.ndarray:
 
 
 def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
-    """Each third-person text's :class:`Profile` (``who``'s name and the words of change
-    and time stripped first; a self-description answers no attribute of another person's,
-    :func:`names_another`)."""
+    """Each third-person text's :class:`Profile` (``who``'s name, the words of change and
+    time and how often, :func:`_unhabitual`, stripped first; a self-description answers
+    no attribute of another person's, :func:`names_another`)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
-    vectors = _unit(embedder.embed([strip_for_attribute(_alone(t, who), who) for t in texts]))
+    vectors = _unit(embedder.embed([_unhabitual(strip_for_attribute(_alone(t, who), who))
+                                    for t in texts]))
     per = attribute_scores(vectors, question_vectors(embedder))
     out = []
     for row, vector, text in zip(per, vectors, texts, strict=True):
@@ -134,6 +135,21 @@ def names_another(text: str, who: str) -> bool:
     stripped = strip_for_attribute(text, who)
     return not _SELF_CLASSIFIED.match(stripped) and \
         (names_anyone(stripped) or bool(_ANOTHER_NAMED.search(stripped)))
+
+
+#: How often a thing is done ("every day", "most mornings", "twice a week", "daily"):
+#: when, not what; left out, a habit told with it reads as its attribute ("cycles to work
+#: every day" is how one gets to work, not one's working pattern).
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_HOW_OFTEN = re.compile(
+    rf"\b(?:(?:every|each)\s+(?:other\s+|single\s+)?(?:day|morning|evening|night|week|"
+    rf"weekend|month|year|{_DAY})|most\s+(?:days|mornings|evenings|nights|weeks|weekends)|"
+    r"(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)|daily|weekly)\b", re.I)
+
+
+def _unhabitual(text: str) -> str:
+    """``text`` without how often (:data:`_HOW_OFTEN`)."""
+    return " ".join(_HOW_OFTEN.sub(" ", text).split()) or text
 
 
 def _alone(text: str, who: str) -> str:

@@ -88,3 +88,15 @@ def test_another_persons_attribute_is_read_when_the_text_names_them(
         model: Any, text: str, attribute: str) -> None:
     (read,) = profiles([text], "Ines", model)
     assert read.attribute is not None and read.attribute.name == attribute
+
+
+@pytest.mark.parametrize("text,attribute", [
+    ("Ines walks to work every single day.", "commute"),
+    ("Ines gets the tram to work most mornings.", "commute"),
+])
+def test_how_often_a_habit_is_done_is_not_its_attribute(model: Any, text: str,
+                                                        attribute: str) -> None:
+    """"every day", "most mornings" say when, not what: a way to work told with them is
+    the commute, not a working pattern."""
+    (read,) = profiles([text], "Ines", model)
+    assert read.attribute is not None and read.attribute.name == attribute
