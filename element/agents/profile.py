@@ -130,11 +130,17 @@ def names_another(text: str, who: str) -> bool:
     memory (``index/own_answer.py``), and never
     when it says its subject is what a noun names ("is a dental nurse", "is a store
     manager at H&M": a job, not who their dentist or manager is). A description of the
-    subject alone is the subject's own attribute: "Megan is 29" is her age, not her
-    child's; "manages the night shift at a warehouse" is a job, not who manages her."""
+    subject alone (told of ``who``) is the subject's own attribute: "Megan is 29" is her
+    age, not her child's; "manages the night shift at a warehouse" is a job, not who
+    manages her."""
     stripped = strip_for_attribute(text, who)
-    return not _SELF_CLASSIFIED.match(stripped) and \
-        (names_anyone(stripped) or bool(_ANOTHER_NAMED.search(stripped)))
+    if _SELF_CLASSIFIED.match(stripped):
+        return False
+    # Only a text told of the subject ("Megan is 29") is a description of them; a
+    # fragment told of no one ("Two now, and into everything") may be anyone's.
+    told_of_subject = bool(who) and re.match(rf"\W*{re.escape(who)}\b", text.strip()) is not None
+    return not told_of_subject or names_anyone(stripped) or \
+        bool(_ANOTHER_NAMED.search(stripped))
 
 
 #: How often a thing is done ("every day", "most mornings", "twice a week", "daily"):
