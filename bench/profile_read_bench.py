@@ -20,6 +20,12 @@ when it answers it ``recency.ANSWERS_Z`` above its mean answer and best of the b
         updates_bench --dump over the read sets and every half a
     .venv/bin/python bench/profile_read_bench.py /tmp/dumps [--show]   # seconds
     .venv/bin/python bench/profile_read_bench.py --probe bench/data/profile-probe.yaml [--show]
+    .venv/bin/python bench/profile_read_bench.py --pairs      # seconds
+
+``--pairs``: every update and control of the read sets and halves a (their yaml, no
+server), its old and newer statement told in the third person as a memory says them
+(``episodes.tell``): updates read together, controls read apart (not another's), as
+observe reads them; seconds.
 
 ``--probe``: ordinary first-person statements, each with the attribute a person would say
 it answers (or ``none``), told in the third person as a memory says them
@@ -223,16 +229,56 @@ def probe(path: Path, show: bool) -> None:
         print("\n".join(shown))
 
 
+def _last_said(said: Any) -> str:
+    """A case's statement: its text, or the user's last turn of a conversation."""
+    if isinstance(said, list):
+        said = said[-1] if said else ""
+    if isinstance(said, dict):
+        said = said.get("user") or ""
+    return said if isinstance(said, str) else ""
+
+
+def pairs() -> None:
+    """The bank's reading of the read sets' and halves a's statement pairs (``--pairs``)."""
+    import yaml
+
+    from element.agents.episodes import tell
+    embedder = load_embedder(log=lambda _: None)
+    counts: Counter[str] = Counter()
+    for name in read_sets():
+        for case in yaml.safe_load((DATA / f"{name}.yaml").read_text())["cases"]:
+            kind, who = case.get("kind"), case.get("name", "")
+            before, after = _last_said(case.get("before")), _last_said(case.get("after"))
+            if kind not in ("update", "control") or not before or not after:
+                continue
+            old, new = tell(before, who) or before, tell(after, who) or after
+            if kind == "control" and not same_holder(whose(before), whose(after)):
+                continue    # another's: the holder guard's, not the bank's
+            o, n = profiles([old, new], who, embedder)
+            together = o.attribute is not None and o.attribute is n.attribute and \
+                o.attribute.single
+            counts[kind] += 1
+            counts[f"{kind} together"] += together
+    print(f"pairs: updates read together {counts['update together']}/{counts['update']}, "
+          f"controls read together {counts['control together']}/{counts['control']} "
+          f"(fewer is better)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, nargs="?", help="the dumps' folder")
     parser.add_argument("--probe", type=Path, help="a probe list of statements (module doc)")
+    parser.add_argument("--pairs", action="store_true",
+                        help="the read sets' and halves a's statement pairs (module doc)")
     parser.add_argument("--collect", action="store_true",
                         help="run updates_bench --dump over the read sets into the folder")
     parser.add_argument("--show", action="store_true", help="list the cases read wrongly")
     args = parser.parse_args()
-    if args.probe:
-        probe(args.probe, args.show)
+    if args.probe or args.pairs:
+        if args.probe:
+            probe(args.probe, args.show)
+        if args.pairs:
+            pairs()
         return 0
     if args.folder is None:
         parser.error("a dumps' folder, or --probe")
