@@ -19,6 +19,19 @@ when it answers it ``recency.ANSWERS_Z`` above its mean answer and best of the b
     .venv/bin/python bench/profile_read_bench.py --collect /tmp/dumps   # ~5 min: runs
         updates_bench --dump over the read sets and every half a
     .venv/bin/python bench/profile_read_bench.py /tmp/dumps [--show]   # seconds
+    .venv/bin/python bench/profile_read_bench.py --probe bench/data/profile-probe.yaml [--show]
+    .venv/bin/python bench/profile_read_bench.py --pairs      # seconds
+
+``--pairs``: every update and control of the read sets and halves a (their yaml, no
+server), its old and newer statement told in the third person as a memory says them
+(``episodes.tell``): updates read together, controls read apart (not another's), as
+observe reads them; seconds.
+
+``--probe``: ordinary first-person statements, each with the attribute a person would say
+it answers (or ``none``), told in the third person as a memory says them
+(``episodes.tell``) and read as observe reads them: the top attribute *right and clear*,
+*right* but not clear, or *wrong* (another attribute read clearly; for ``none``, any
+attribute read clearly).
 
 Only read sets are collected (never a blind set nor a half b); ``--show`` lists the
 cases read wrongly, for tuning on read sets.
@@ -182,13 +195,93 @@ def measure(folder: Path, show: bool) -> None:
         print("\n".join(shown))
 
 
+def probe(path: Path, show: bool) -> None:
+    """The bank's reading of a probe list (module doc, ``--probe``): counts, and with
+    ``show`` every statement not read right and clear."""
+    import yaml
+
+    from element.agents.episodes import tell
+    rows = yaml.safe_load(path.read_text())["statements"]
+    who = "Sam"
+    told = [tell(text, who) or text for text, _ in rows]
+    embedder = load_embedder(log=lambda _: None)
+    read = profiles(told, who, embedder)
+    counts: Counter[str] = Counter()
+    shown = []
+    for (_, meant), said, p in zip(rows, told, read, strict=True):
+        assert p.scores is not None
+        order = np.argsort(-p.scores)
+        best = ATTRIBUTES[int(order[0])].name
+        clear = p.attribute is not None
+        if meant == "none":
+            verdict = "wrong" if clear else "right and clear"
+        else:
+            verdict = ("right and clear" if best == meant and clear else
+                       "right" if best == meant else "wrong" if clear else "unclear")
+        counts[verdict] += 1
+        if verdict != "right and clear":
+            second = ATTRIBUTES[int(order[1])].name
+            shown.append(f"  {verdict:6} {said!r} meant {meant}: {best} "
+                         f"{p.scores[order[0]]:.2f}, {second} {p.scores[order[1]]:.2f}")
+    print(f"probe {len(rows)}: right and clear {counts['right and clear']}, right (unclear) "
+          f"{counts['right']}, unclear {counts['unclear']}, wrong {counts['wrong']}")
+    if show:
+        print("\n".join(shown))
+
+
+def _last_said(said: Any) -> str:
+    """A case's statement: its text, or the user's last turn of a conversation."""
+    if isinstance(said, list):
+        said = said[-1] if said else ""
+    if isinstance(said, dict):
+        said = said.get("user") or ""
+    return said if isinstance(said, str) else ""
+
+
+def pairs() -> None:
+    """The bank's reading of the read sets' and halves a's statement pairs (``--pairs``)."""
+    import yaml
+
+    from element.agents.episodes import tell
+    embedder = load_embedder(log=lambda _: None)
+    counts: Counter[str] = Counter()
+    for name in read_sets():
+        for case in yaml.safe_load((DATA / f"{name}.yaml").read_text())["cases"]:
+            kind, who = case.get("kind"), case.get("name", "")
+            before, after = _last_said(case.get("before")), _last_said(case.get("after"))
+            if kind not in ("update", "control") or not before or not after:
+                continue
+            old, new = tell(before, who) or before, tell(after, who) or after
+            if kind == "control" and not same_holder(whose(before), whose(after)):
+                continue    # another's: the holder guard's, not the bank's
+            o, n = profiles([old, new], who, embedder)
+            together = o.attribute is not None and o.attribute is n.attribute and \
+                o.attribute.single
+            counts[kind] += 1
+            counts[f"{kind} together"] += together
+    print(f"pairs: updates read together {counts['update together']}/{counts['update']}, "
+          f"controls read together {counts['control together']}/{counts['control']} "
+          f"(fewer is better)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="the dumps' folder")
+    parser.add_argument("folder", type=Path, nargs="?", help="the dumps' folder")
+    parser.add_argument("--probe", type=Path, help="a probe list of statements (module doc)")
+    parser.add_argument("--pairs", action="store_true",
+                        help="the read sets' and halves a's statement pairs (module doc)")
     parser.add_argument("--collect", action="store_true",
                         help="run updates_bench --dump over the read sets into the folder")
     parser.add_argument("--show", action="store_true", help="list the cases read wrongly")
     args = parser.parse_args()
+    if args.probe or args.pairs:
+        if args.probe:
+            probe(args.probe, args.show)
+        if args.pairs:
+            pairs()
+        return 0
+    if args.folder is None:
+        parser.error("a dumps' folder, or --probe")
     if args.collect:
         collect(args.folder)
     measure(args.folder, args.show)

@@ -97,7 +97,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("drink", False, "What do they usually drink?", "Do they drink alcohol or coffee?"),
     _a("vehicle", True, "What car do they drive?", "What vehicle do they own?"),
     _a("phone", True, "What phone do they have?",
-       "Which mobile network or phone plan are they on?"),
+       "Which mobile network, phone plan or contract are they on?"),
     _a("computer", True, "What computer or laptop do they use?"),
     _a("pet", False, "What pets do they have?", "Do they have a dog or a cat?"),
     _a("bank", True, "Who do they bank with?", "Which bank is their account with?"),

@@ -82,7 +82,9 @@ def part_of(text: str, attribute: Attribute) -> bool:
                 return True     # "my phone's screen protector cracked"
         for m in re.finditer(rf"\b([a-z]+)\s+(?:for|on)\s+{_DET}\s+(?:[a-z-]+\s+)?{noun}\b"
                              rf"(?!\s+(?:{'|'.join(sorted(own))})\b)", lowered):
-            if m[1] not in STOPWORDS and m[1] not in _AUX_WORDS:
+            # A name before it is the value the thing is with ("on Three for their
+            # mobile": read "x" above), never an accessory of it.
+            if m[1] not in STOPWORDS and m[1] not in _AUX_WORDS and m[1] != "x":
                 return True     # "a new charger for their phone from Argos"
     return False
 

@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from index import ATTRIBUTES, Attribute, Embedder, attribute_scores, question_vectors
+from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyone,
+                   question_vectors)
 
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
@@ -84,12 +85,13 @@ def _unit(vectors: Any) -> np.ndarray:
 
 
 def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
-    """Each third-person text's :class:`Profile` (``who``'s name and the words of change
-    and time stripped first; a self-description answers no attribute of another person's,
-    :func:`names_another`)."""
+    """Each third-person text's :class:`Profile` (``who``'s name, the words of change and
+    time and how often, :func:`_unhabitual`, stripped first; a self-description answers
+    no attribute of another person's, :func:`names_another`)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
-    vectors = _unit(embedder.embed([strip_for_attribute(_alone(t, who), who) for t in texts]))
+    vectors = _unit(embedder.embed([_unhabitual(strip_for_attribute(_alone(t, who), who))
+                                    for t in texts]))
     per = attribute_scores(vectors, question_vectors(embedder))
     out = []
     for row, vector, text in zip(per, vectors, texts, strict=True):
@@ -110,14 +112,51 @@ _ANOTHER = np.array([a.another for a in ATTRIBUTES])
 #: "is a dental nurse", "works as a store manager": the subject said to be what a noun
 #: names, a description of the subject, never who another person of theirs is.
 _SELF_CLASSIFIED = re.compile(r"^(?:is|works as|worked as)\s+(?:an?|the)\s", re.I)
+#: Another person of the subject's named otherwise than by a word of
+#: ``profile_bank.RELATIONS``: by a title ("sees Dr. Nguyen", "Mia's GP"), as someone
+#: called so ("works under a director called Fiona"), or as whom the subject reports to
+#: or works under ("Ines reports to Marcus").
+_ANOTHER_NAMED = re.compile(r"\b(?:gps?|(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*(?-i:[A-Z])|"
+                            r"(?:called|named)\s+(?-i:[A-Z])|"
+                            r"(?:reports?|reporting)\s+to\b|(?:works?|working)\s+under\b)",
+                            re.I)
 
 
 def names_another(text: str, who: str) -> bool:
     """Whether a third-person text of ``who``'s may tell an attribute of another person of
-    theirs (``Attribute.another``: their child's school, their boss, their GP): not when it
-    says its subject is what a noun names ("is a dental nurse", "is a store manager at
-    H&M": a job, not who their dentist or manager is)."""
-    return not _SELF_CLASSIFIED.match(strip_for_attribute(text, who))
+    theirs (``Attribute.another``: their child's school, their boss, their GP): only when
+    it names a person of theirs (``index.names_anyone``: "sister", "boss", "son"; or
+    :data:`_ANOTHER_NAMED`: "Dr. Nguyen", "a director called Fiona"), as recall reads a
+    memory (``index/own_answer.py``), and never
+    when it says its subject is what a noun names ("is a dental nurse", "is a store
+    manager at H&M": a job, not who their dentist or manager is). A description of the
+    subject alone (told of ``who``) is the subject's own attribute: "Megan is 29" is her
+    age, not her child's; "manages the night shift at a warehouse" is a job, not who
+    manages her."""
+    stripped = strip_for_attribute(text, who)
+    if _SELF_CLASSIFIED.match(stripped):
+        return False
+    # Only a text told of the subject ("Megan is 29") is a description of them; a
+    # fragment told of no one ("Two now, and into everything") may be anyone's.
+    told_of_subject = bool(who) and re.match(rf"\W*{re.escape(who)}\b", text.strip()) is not None
+    return not told_of_subject or names_anyone(stripped) or \
+        bool(_ANOTHER_NAMED.search(stripped))
+
+
+#: That a thing is done every day or most days ("every day", "most mornings", "daily"):
+#: when, not what; left out, a habit told with it reads as its attribute ("cycles to work
+#: every day" is how one gets to work, not one's working pattern). A count kept ("three
+#: times a week"): a routine of so many sessions is what an exercise or a class is.
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_HOW_OFTEN = re.compile(
+    rf"\b(?:(?:every|each)\s+(?:other\s+|single\s+)?(?:day|morning|evening|night|week|"
+    rf"weekend|month|year|{_DAY})|most\s+(?:days|mornings|evenings|nights|weeks|weekends)|"
+    r"daily)\b", re.I)
+
+
+def _unhabitual(text: str) -> str:
+    """``text`` without how often (:data:`_HOW_OFTEN`)."""
+    return " ".join(_HOW_OFTEN.sub(" ", text).split()) or text
 
 
 def _alone(text: str, who: str) -> str:

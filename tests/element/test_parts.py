@@ -41,6 +41,7 @@ def test_a_part_or_an_accessory_of_the_thing_is_read_so(text: str, attribute: st
     ("Ana is sick of their car, so Ana bought a Kia.", "vehicle"),
     ("Ana is on their third laptop this year.", "computer"),
     ("Ana treated themselves to a Galaxy S24, the old one is in a drawer.", "phone"),
+    ("Ana is on Lebara for their mobile, all the calls abroad they like.", "phone"),
 ])
 def test_the_thing_itself_is_no_part(text: str, attribute: str) -> None:
     assert not part_of(text, _BY_NAME[attribute])

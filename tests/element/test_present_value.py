@@ -32,6 +32,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "branch.", "Helen", "Dorothy"),
     ("I live in Norwich.", "My flat in Leeds is freezing and the landlord won't fix the "
      "boiler.", "Norwich", "Leeds"),
+    # a network named before "for my mobile" is the phone's value, not an accessory of it
+    ("My phone contract is with O2.", "I'm on Giffgaff for my mobile, ten pounds a month "
+     "all in.", "O2", "Giffgaff"),
 ])
 def test_a_present_value_of_the_same_attribute_supersedes(store: Any, before: str, after: str,
                                                           old: str, new: str) -> None:

@@ -62,3 +62,41 @@ def test_a_new_employer_said_now_replaces_a_job_told_by_its_title(model: Any) ->
     # a taste names no job: nothing replaced
     assert profile_target([("Tomasz loves fishing at the weekend", "", False)], [memory],
                           "Tomasz", model, named=False) is None
+
+
+@pytest.mark.parametrize("text,attribute", [
+    ("Ines is 41.", "age"),                         # her age, not her child's
+    ("Ines manages the night shift at a depot.", None),   # never who manages her
+])
+def test_a_description_of_the_subject_alone_answers_no_other_persons_attribute(
+        model: Any, text: str, attribute: str | None) -> None:
+    """An attribute asked of another person of the subject's (their child, their manager)
+    is answered only by a text naming one: "Ines is 41" is no child's age."""
+    (read,) = profiles([text], "Ines", model)
+    another = [i for i, a in enumerate(ATTRIBUTES) if a.another]
+    assert read.scores is not None and all(float(read.scores[i]) == 0.0 for i in another)
+    if attribute is not None:
+        assert read.attribute is not None and read.attribute.name == attribute
+
+
+@pytest.mark.parametrize("text,attribute", [
+    ("Ines's son is in Year 4.", "child"),
+    ("Ines sees Dr. Okonjo at the surgery.", "doctor"),
+    ("Ines reports to a woman called Priti.", "manager"),
+])
+def test_another_persons_attribute_is_read_when_the_text_names_them(
+        model: Any, text: str, attribute: str) -> None:
+    (read,) = profiles([text], "Ines", model)
+    assert read.attribute is not None and read.attribute.name == attribute
+
+
+@pytest.mark.parametrize("text,attribute", [
+    ("Ines walks to work every single day.", "commute"),
+    ("Ines gets the tram to work most mornings.", "commute"),
+])
+def test_how_often_a_habit_is_done_is_not_its_attribute(model: Any, text: str,
+                                                        attribute: str) -> None:
+    """"every day", "most mornings" say when, not what: a way to work told with them is
+    the commute, not a working pattern."""
+    (read,) = profiles([text], "Ines", model)
+    assert read.attribute is not None and read.attribute.name == attribute
