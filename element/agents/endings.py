@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .decisions import Pool
+from .ended_words import named_by_words
 from .episode_words import PAST
 from .kinds import TIMES
 from .paused import paused
@@ -51,6 +52,7 @@ from .slots import PEOPLE, single_slot, slot_target
 from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
+           "long_past_ending",
            "resumed_memory", "thing_of",
            "speakers_own", "ENDED_MIN", "ENDED_MARGIN",
            "KIN_SUBJECT"]
@@ -202,6 +204,16 @@ _WAGON = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:fell|fallen|falling|came|come|
 #: longer", "vegan I am not, not any more".
 _FRONTED = re.compile(rf"^(?P<x>(?:(?:a|an|the)\s+)?[\w'-]+(?:\s+[\w'-]+){{0,5}}?)\s+"
                       rf"{_SPEAKER}\s+(?:am|'m|are|'re)\s+no\s+(?:longer|more)\b", re.I)
+#: A thing the speaker was said to react to, now told harmless to them: "it turns out
+#: penicillin is fine for me after all", "nuts are OK for me now" (an allergy or an
+#: intolerance ended; what it ends must be one: :data:`_INTOLERANT`).
+_TOLERATED = re.compile(r"^(?:.*?\b(?:turns?|turned)\s+out\s+(?:that\s+)?)?(?P<x>(?:(?:the|my)\s+)?"
+                        r"(?!(?:i|we|you|he|she|they|it|this|that|there|everything)\b)[\w'-]+"
+                        r"(?:\s+[\w'-]+)?)\s+(?:is|are|'s|'re)\s+(?:(?:perfectly|totally|"
+                        r"completely|absolutely|actually)\s+)?(?:fine|ok|okay|safe|harmless)\s+"
+                        r"(?:for|with)\s+(?:me|us)\b", re.I)
+_INTOLERANT = re.compile(r"\b(?:allerg\w*|intoleran\w*|sensitiv\w*|react\w*|coeliac|celiac)\b",
+                         re.I)
 #: "I no longer volunteer", "we're no longer members".
 _NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s+longer\s+"
                         rf"(?P<x>.+)$", re.I)
@@ -230,6 +242,11 @@ _SUBJECT_ENDED = re.compile(
     r"window|in\s+the\s+rear-?view\s+mirror|a\s+distant\s+memory|a\s+closed\s+chapter|"
     r"out\s+of\s+the\s+picture|no\s+more|off\s+the\s+(?:menu|table|cards)|"
     r"no\s+longer\s+(?:a\s+)?part\s+of\s+(?:my|our)\s+li(?:fe|ves)|"
+    # Its span told in the past: "veganism lasted three years for me", "the allotment
+    # lasted a couple of summers" (it held, and holds no more).
+    r"lasted\s+(?:(?:about|almost|nearly|just|only|barely|over|under)\s+)?(?:a|an|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?|summers?|winters?|seasons?)|"
     r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # The passive of "gave it the chop": "Netflix got the chop", "the gym got the boot".
@@ -287,6 +304,13 @@ def _clauses(sentence: str) -> list[str]:
                                         r"\s+(?=now\s+that\s)", sentence) if c.strip()]
 
 
+#: A time long past, unreckoned ("I gave up driving to work years ago", "quit the piano as a
+#: kid"): an ending told in passing, before whatever the speaker has since said holds now.
+_LONG_AGO = re.compile(r"\b(?:(?:many|some|a\s+good\s+few)\s+)?(?:years|decades|ages)\s+ago\b|"
+                       r"\blong\s+ago\b|\bas\s+a\s+(?:kid|child|boy|girl|teen(?:ager)?|student)\b|"
+                       r"\bgrowing\s+up\b|\bwhen\s+(?:i|we)\s+(?:was|were)\s+(?:young|younger|little|"
+                       r"small|a\s+(?:kid|child|teenager|student)|at\s+(?:school|uni|university|"
+                       r"college))\b", re.I)
 #: Who a thing went to ("to another leader", "to a second-hand shop"): no addition.
 _TO_ANOTHER = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b", re.I)
 
@@ -302,7 +326,8 @@ def endings(sentence: str) -> list[Ending]:
         # over to another leader": who took it, not one more thing.
         if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
                 not _TAKEN_OVER.match(subject_first(clause)) or \
-                NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause):
+                NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause) or \
+                _LONG_AGO.search(clause):
             continue    # (a closure for a while, "shut until March", is no end: ``paused``)
         # "Three months since my last drink" is read whole: its count is no scene to skip.
         if (m := _SINCE_LAST.match(clause)) and thing_of(m["x"]):
@@ -310,6 +335,14 @@ def endings(sentence: str) -> list[Ending]:
             continue
         found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
     return found
+
+
+def long_past_ending(sentence: str) -> bool:
+    """Whether a clause of ``sentence`` (cleaned) tells an ending of the speaker's dated
+    long past ("I gave up driving to work years ago"): told in passing, it ends nothing
+    the speaker has said holds since."""
+    return any(_LONG_AGO.search(c) and any(e.holder == "" for e in _clause_endings(
+        subject_first(c))) for c in _clauses(sentence))
 
 
 #: A subordinator of time or reason opening the speaker's clause or one of their thing's:
@@ -363,6 +396,8 @@ def _clause_endings(clause: str) -> list[Ending]:
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
+    if m := _TOLERATED.match(clause):
+        return [Ending(f"allergic to {m['x']}", "")] if thing_of(m["x"]) else []
     if _JOB_LOST.match(clause) or _JOB_LEFT.match(clause):
         return [Ending(_JOB, "")]
     # A state of doing without, said to hold from a change or over a span, not a standing
@@ -449,6 +484,15 @@ def ended_memory(sentence: str, pool: Pool, who: str,
                                       places_apart(thing, found["content"])):
                 # "lost my job at Door Dash" (or "at the engineering company") ends no
                 # job at Google (or "at the building society").
+                found = None
+        if found is not None and thing.startswith("allergic to ") and \
+                not _INTOLERANT.search(found["content"]):
+            found = None    # a thing told harmless ends only a memory of reacting to it
+        if found is None and not holder:
+            # "Packed in the gym membership" after "I'm a member of PureGym": the thing's
+            # words of one family with the memory's, where meaning falls short.
+            found = named_by_words(thing, pool.memories(), who, skip)
+            if found is not None and names_another(thing, found["content"], who):
                 found = None
         if found is not None:
             return found
