@@ -79,6 +79,9 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
              r"moved\s+on\s+from|let\s+go\s+of|handed\s+over|"
+             # Said without a subject or verb: "finally off the sertraline".
+             r"off(?=\s+(?:the|my|our)\s+(?!(?:hook|top|back|record|radar|rails|mark|charts|"
+             r"coast|beaten)\b))|"
              # Quitting a habit at once: "went cold turkey on the vape".
              r"(?:went\s+|gone\s+|going\s+)?cold\s+turkey\s+(?:on|with|from)|"
              # Idioms of walking away from a thing: "stepped back from the parish council",
@@ -98,7 +101,7 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              # A thing of the speaker's lost: "lost my job at the bank", "lost our
              # allotment"; not a person (a bereavement is theirs), nor a faculty or a
              # state lost for a moment ("lost my temper", "lost my way").
-             rf"lost(?=\s+(?:my|our)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
+             rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
              r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
              r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
@@ -192,7 +195,8 @@ _NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+
                       rf"no\s+longer|never)|"
                       # The subject dropped, as in speech: "Haven't touched a cigarette
                       # since May" (not "don't ...": an imperative).
-                      rf"(?:have\s+not|haven't|have\s+never|never))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"(?:have\s+not|haven't|have\s+never|never|not(?=\s+(?:had|touched|been|done|smoked|"
+                      rf"drunk|eaten|used|played|bought)\b)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
@@ -205,9 +209,11 @@ _WAGON = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:fell|fallen|falling|came|come|
 _FRONTED = re.compile(rf"^(?P<x>(?:(?:a|an|the)\s+)?[\w'-]+(?:\s+[\w'-]+){{0,5}}?)\s+"
                       rf"{_SPEAKER}\s+(?:am|'m|are|'re)\s+no\s+(?:longer|more)\b", re.I)
 #: A thing the speaker was said to react to, now told harmless to them: "it turns out
-#: penicillin is fine for me after all", "nuts are OK for me now" (an allergy or an
+#: penicillin is fine for me after all", "the specialist says nuts are OK for me" (an
+#: allergy or an
 #: intolerance ended; what it ends must be one: :data:`_INTOLERANT`).
-_TOLERATED = re.compile(r"^(?:.*?\b(?:turns?|turned)\s+out\s+(?:that\s+)?)?(?P<x>(?:(?:the|my)\s+)?"
+_TOLERATED = re.compile(r"^(?:.*?\b(?:(?:turns?|turned)\s+out|says?|said|told\s+(?:me|us)|"
+                        r"confirmed|reckons?)\s+(?:that\s+)?)?(?P<x>(?:(?:the|my)\s+)?"
                         r"(?!(?:i|we|you|he|she|they|it|this|that|there|everything)\b)[\w'-]+"
                         r"(?:\s+[\w'-]+)?)\s+(?:is|are|'s|'re)\s+(?:(?:perfectly|totally|"
                         r"completely|absolutely|actually)\s+)?(?:fine|ok|okay|safe|harmless)\s+"
@@ -219,6 +225,14 @@ _NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s
                         rf"(?P<x>.+)$", re.I)
 #: "No more sugar in my tea (for me)".
 _NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
+#: None of it since a time or for a span: "no Netflix in this house since Christmas", "no
+#: cigarettes for six weeks" (not a thing never had: "no problem", "no idea").
+_NONE_SINCE = re.compile(r"^no\s+(?!(?:more|longer|one|way|idea|problem|problems|worries|chance|"
+                         r"time|need|news|sign|word|reply|answer|luck)\b)(?P<x>[\w'-]+(?:\s+[\w'-]+)"
+                         r"{0,2}?)(?:\s+(?:in|at|for)\s+(?:this|our|my|the)\s+(?:house|home|household|"
+                         r"flat|family|life)|\s+for\s+(?:me|us))?\s+(?:since\b|for\s+(?:a|an|\d+|two|"
+                         r"three|four|five|six|seven|eight|nine|ten|several|a\s+few|a\s+couple\s+of)\s+"
+                         r"(?:days?|weeks?|months?|years?)\b)", re.I)
 #: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
 _SUBJECT_ENDED = re.compile(
     r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
@@ -230,6 +244,8 @@ _SUBJECT_ENDED = re.compile(
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
+    # Put by unused: "the saxophone is gathering dust in the loft".
+    r"(?:gathering|collecting)\s+dust|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
@@ -387,6 +403,10 @@ def _kin_endings(clause: str) -> list[Ending]:
 
 def _clause_endings(clause: str) -> list[Ending]:
     clause = _SUBORDINATE.sub("", clause, count=1)
+    # An adverb opening a clause without its subject: "Finally off the sertraline".
+    clause = re.sub(r"^(?:finally|officially|at\s+last)\s+(?=(?:off|quit|done|stopped|gave|sold|"
+                    r"packed|binned|ditched|dropped|left|cancell?ed|cut)\b)", "", clause,
+                    flags=re.I)
     if m := _ACTED_OFF.search(clause):
         return [Ending(thing_of(m["x"]), "")] if thing_of(m["x"]) else []
     # "Six months smoke-free", "caffeine-free since May", "a pet-free household these
@@ -413,7 +433,7 @@ def _clause_endings(clause: str) -> list[Ending]:
         thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
         return [Ending(thing, "")] if thing else []
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
-                    _NO_MORE):
+                    _NO_MORE, _NONE_SINCE):
         m = pattern.match(clause)
         if m is None:
             continue
