@@ -81,7 +81,9 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"moved\s+on\s+from|let\s+go\s+of|handed\s+over|"
              # Said without a subject or verb: "finally off the sertraline".
              r"off(?=\s+(?:the|my|our)\s+(?!(?:hook|top|back|record|radar|rails|mark|charts|"
-             r"coast|beaten)\b))|"
+             r"coast|beaten)\b))(?!.*\b(?:for|until|till|during)\s+(?:a\s+(?:week|month|while|bit|"
+             r"fortnight)|the\s+(?:week|month|weekend|moment|time\s+being)|now|lent|january|"
+             r"\w+\s+(?:days|weeks))\b)|"
              # Quitting a habit at once: "went cold turkey on the vape".
              r"(?:went\s+|gone\s+|going\s+)?cold\s+turkey\s+(?:on|with|from)|"
              # Idioms of walking away from a thing: "stepped back from the parish council",
@@ -196,7 +198,7 @@ _NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+
                       # The subject dropped, as in speech: "Haven't touched a cigarette
                       # since May" (not "don't ...": an imperative).
                       rf"(?:have\s+not|haven't|have\s+never|never|not(?=\s+(?:had|touched|been|done|smoked|"
-                      rf"drunk|eaten|used|played|bought)\b)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"drunk|eaten|used|played|bought)\s+(?!since\b)\w)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
