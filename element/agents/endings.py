@@ -52,7 +52,7 @@ from .slots import PEOPLE, single_slot, slot_target
 from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
-           "long_past_ending",
+           "long_past_ending", "NONE_IN_ITS_PLACE",
            "resumed_memory", "thing_of",
            "speakers_own", "ENDED_MIN", "ENDED_MARGIN",
            "KIN_SUBJECT"]
@@ -329,8 +329,12 @@ _LONG_AGO = re.compile(r"\b(?:(?:many|some|a\s+good\s+few)\s+)?(?:years|decades|
                        r"\bgrowing\s+up\b|\bwhen\s+(?:i|we)\s+(?:was|were)\s+(?:young|younger|little|"
                        r"small|a\s+(?:kid|child|teenager|student)|at\s+(?:school|uni|university|"
                        r"college))\b", re.I)
-#: Who a thing went to ("to another leader", "to a second-hand shop"): no addition.
-_TO_ANOTHER = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b", re.I)
+#: Who a thing went to ("to another leader", "to a second-hand shop"), or none got in its
+#: place ("didn't get another car"): no addition.
+NONE_IN_ITS_PLACE = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b|"
+                         # None got in its place: "didn't get another car".
+                         r"\b(?:did\s+not|didn't|not|never)\s+(?:get|got|buy|bought|take|took|"
+                         r"find|found)\s+(?:another|a\s+second)\b", re.I)
 
 
 def endings(sentence: str) -> list[Ending]:
@@ -342,7 +346,7 @@ def endings(sentence: str) -> list[Ending]:
     for clause in _clauses(sentence):
         # "Another dad's taken over ...": another person, not one more thing; "handed it
         # over to another leader": who took it, not one more thing.
-        if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
+        if ADDITION.search(NONE_IN_ITS_PLACE.sub(" ", clause)) and \
                 not _TAKEN_OVER.match(subject_first(clause)) or \
                 NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause) or \
                 _LONG_AGO.search(clause):
@@ -456,8 +460,9 @@ def _clause_endings(clause: str) -> list[Ending]:
         holder = whose(thing + " is over")
         if re.match(r"(?:it|he|she|they|this|that|there|what|which)\b", thing, re.I):
             holder = UNKNOWN
-        elif not set(holder.split()) & PEOPLE:
-            holder = ""
+        elif not set(holder.split()) & PEOPLE or \
+                re.match(r"(?:my|our)\s+(?:[\w-]+\s+){0,2}team\b", thing, re.I):
+            holder = ""     # "our quiz team fizzled out": a group the speaker was in
         elif re.search(r"\bback\s+to\b", clause, re.I):
             return []   # a person gone back to school or work has ended nothing
         return [Ending(thing_of(thing), holder)] if thing_of(thing) else []

@@ -48,7 +48,7 @@ from index import terms
 
 from .bygone import PAUSE
 from .decisions import Pool
-from .endings import speakers_own, thing_of
+from .endings import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .meant import ended_by_meaning
@@ -265,7 +265,8 @@ def event_endings(sentence: str) -> list[EventEnding]:
         return []
     found = []
     for clause in (c.strip() for c in _CLAUSE.split(sentence)):
-        if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or ADDITION.search(clause) or \
+        if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or \
+                ADDITION.search(NONE_IN_ITS_PLACE.sub(" ", clause)) or \
                 PAUSE.search(clause):
             continue
         for ending in _clause_events(clause, sentence):

@@ -42,9 +42,17 @@ def test_words_of_one_family(a, b, alike):
     ("Finally off the sertraline after three years.", "the sertraline"),
     ("No Netflix in this house since Christmas, we read instead.", "Netflix"),
     ("The saxophone is gathering dust in the loft.", "The saxophone"),
+    ("Our quiz team fizzled out when the pub changed hands.", "Our quiz team"),
+    ("Handed the Tesla back at the end of the lease and didn't get another car.",
+     "the Tesla"),
 ])
 def test_an_ending_told_without_a_verb_of_ending_names_its_thing(said, thing):
     assert [e.thing for e in endings(clean(said))] == [thing]
+
+
+def test_a_persons_team_ended_is_theirs():
+    assert [(e.thing, e.holder) for e in endings(clean("My sister's team folded."))] == \
+        [("My sister's team", "sister")]
 
 
 @pytest.mark.parametrize("said", [
