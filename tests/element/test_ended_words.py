@@ -62,6 +62,7 @@ def test_a_persons_team_ended_is_theirs():
     "I quit the piano as a kid.",                      # long past, told in passing
     "I gave up driving to work years ago.",
     "No problem since Monday.",                        # a thing never had
+    "No tennis for me for a month while my wrist heals.",  # a pause
     "Off to Spain tomorrow.",                          # a going, not an ending
     "I'm off the hook.",
 ])
