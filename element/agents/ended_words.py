@@ -44,15 +44,21 @@ _A_PERSON = re.compile(rf"^(?:i|we)\s+(?:have|'ve\s+got|got)\s+(?:an?|one|two|th
                        rf"\s+(?:[\w-]+\s+){{0,2}}?(?:{_PERSON})s?\b", re.I)
 
 
+#: The endings that derive a word of the family from its stem ("member" + "ship"); not
+#: any letters after a prefix ("sing" and "single" are no family).
+_SUFFIXES = frozenset("ship ships er ers ism ist ists ing ment ments ness ation al ic ian "
+                      "ery ry hood dom ee ees or ors".split())
+
+
 def similar_words(a: str, b: str) -> bool:
-    """Whether two stemmed words are of one family: the same, one a prefix of the other
-    (the shorter of four letters or more: "member", "membership"), or the longer a
-    compound ending in the shorter (three letters or more, three more before it:
-    "puregym", "gym")."""
+    """Whether two stemmed words are of one family: the same, one the other with a
+    derivational ending (the shorter of four letters or more: "member", "membership"), or
+    the longer a compound ending in the shorter (three letters or more, three more before
+    it: "puregym", "gym")."""
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
-    return len(short) >= 4 and long.startswith(short) or \
+    return len(short) >= 4 and long.startswith(short) and long[len(short):] in _SUFFIXES or \
         len(short) >= 3 and len(long) >= len(short) + 3 and long.endswith(short)
 
 

@@ -514,9 +514,11 @@ def ended_memory(sentence: str, pool: Pool, who: str,
         if found is not None and thing.startswith("allergic to ") and \
                 not _INTOLERANT.search(found["content"]):
             found = None    # a thing told harmless ends only a memory of reacting to it
-        if found is None and not holder:
+        if found is None and not holder and not single_slot(thing):
             # "Packed in the gym membership" after "I'm a member of PureGym": the thing's
-            # words of one family with the memory's, where meaning falls short.
+            # words of one family with the memory's, where meaning falls short (a thing of
+            # a one-valued attribute is its slot's, above: "lost my job at the firm" ends
+            # no "brainstorming ways to help with job training").
             found = named_by_words(thing, pool.memories(), who, skip)
             if found is not None and names_another(thing, found["content"], who):
                 found = None

@@ -28,6 +28,7 @@ from tests.element.speaker import BACKGROUND, current, open_store, tell
     ("golf", "golf", True),
     ("car", "oscar", False),            # too short a head for so short a compound
     ("run", "runner", False),           # three letters are no prefix of weight
+    ("sing", "single", False),          # no derivational ending
     ("piano", "keyboard", False),
 ])
 def test_words_of_one_family(a, b, alike):
@@ -134,6 +135,14 @@ def test_an_ending_long_past_keeps_the_present(store):
                          "I quit the piano as a kid and only came back to music in my "
                          "thirties.")
     assert "supersede" not in actions and "keyboard" in now
+
+
+def test_a_job_lost_keeps_a_memory_naming_jobs_in_passing(store):
+    """"Job" in a list of what a project gives is no job of the speaker's to end."""
+    actions, now = _told(store, "We are brainstorming ways to help young people get "
+                                "mentoring, job training and help with CVs.",
+                         "I lost my job at the packaging company.")
+    assert "brainstorming" in now
 
 
 def test_another_persons_ending_in_the_memorys_words_keeps_it(store):
