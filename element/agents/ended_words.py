@@ -50,6 +50,10 @@ _SUFFIXES = frozenset("ship ships er ers ism ist ists ing ment ments ness ation 
                       "ery ry hood dom ee ees or ors".split())
 
 
+#: The subject and verb opening a memory's fact: "I drink", "we are", "I have got".
+_VERB = re.compile(r"^(?:i|we)\s+(?:(?:am|are|have|has|do|'m|'re|'ve)\s+)?[\w'-]+\s*", re.I)
+
+
 def similar_words(a: str, b: str) -> bool:
     """Whether two stemmed words are of one family: the same, one the other with a
     derivational ending (the shorter of four letters or more: "member", "membership"), or
@@ -87,7 +91,9 @@ def named_by_words(thing: str, memories: Sequence[Memory], who: str,
     for memory in memories:
         if memory["id"] in skip or (said := _held(memory, who)) is None:
             continue
-        theirs = set(terms(said)) - _LIGHT - own
+        # The memory's thing, not its verb: "drink coffee" ends no "I drink rooibos tea",
+        # "played" no "I play the viola" (a thing unnamed is the question's, ``polarity``).
+        theirs = set(terms(_VERB.sub("", said))) - _LIGHT - own
         shared = sum(1 for w in words if any(similar_words(w, t) for t in theirs))
         if shared:
             ranked.append((shared, memory))
