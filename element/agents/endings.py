@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .decisions import Pool
+from .ended_words import named_by_words
 from .episode_words import PAST
 from .kinds import TIMES
 from .paused import paused
@@ -51,6 +52,7 @@ from .slots import PEOPLE, single_slot, slot_target
 from .updates import (ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, nearest_attribute)
 
 __all__ = ["Ending", "endings", "ended_by_meaning", "ended_memory", "ending_change",
+           "long_past_ending", "NONE_IN_ITS_PLACE",
            "resumed_memory", "thing_of",
            "speakers_own", "ENDED_MIN", "ENDED_MARGIN",
            "KIN_SUBJECT"]
@@ -77,6 +79,11 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              r"home|on|out|duty|the\s+hook|again|now)\b)|(?:am|'m|are|'re)\s+over(?=\s+(?:the|my|"
              r"it|him|her|them)\b)|"
              r"moved\s+on\s+from|let\s+go\s+of|handed\s+over|"
+             # Said without a subject or verb: "finally off the sertraline".
+             r"off(?=\s+(?:the|my|our)\s+(?!(?:hook|top|back|record|radar|rails|mark|charts|"
+             r"coast|beaten)\b))(?!.*\b(?:for|until|till|during)\s+(?:a\s+(?:week|month|while|bit|"
+             r"fortnight)|the\s+(?:week|month|weekend|moment|time\s+being)|now|lent|january|"
+             r"\w+\s+(?:days|weeks))\b)|"
              # Quitting a habit at once: "went cold turkey on the vape".
              r"(?:went\s+|gone\s+|going\s+)?cold\s+turkey\s+(?:on|with|from)|"
              # Idioms of walking away from a thing: "stepped back from the parish council",
@@ -96,7 +103,7 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              # A thing of the speaker's lost: "lost my job at the bank", "lost our
              # allotment"; not a person (a bereavement is theirs), nor a faculty or a
              # state lost for a moment ("lost my temper", "lost my way").
-             rf"lost(?=\s+(?:my|our)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
+             rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
              r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
              r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
              r"(?:let|allowed)\s+(?:my|our)\b)")
@@ -190,7 +197,8 @@ _NEGATED = re.compile(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:do\s+not|don't|dont|am\s+
                       rf"no\s+longer|never)|"
                       # The subject dropped, as in speech: "Haven't touched a cigarette
                       # since May" (not "don't ...": an imperative).
-                      rf"(?:have\s+not|haven't|have\s+never|never))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"(?:have\s+not|haven't|have\s+never|never|not(?=\s+(?:had|touched|been|done|smoked|"
+                      rf"drunk|eaten|used|played|bought)\s+(?!since\b)\w)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
@@ -202,11 +210,30 @@ _WAGON = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:fell|fallen|falling|came|come|
 #: longer", "vegan I am not, not any more".
 _FRONTED = re.compile(rf"^(?P<x>(?:(?:a|an|the)\s+)?[\w'-]+(?:\s+[\w'-]+){{0,5}}?)\s+"
                       rf"{_SPEAKER}\s+(?:am|'m|are|'re)\s+no\s+(?:longer|more)\b", re.I)
+#: A thing the speaker was said to react to, now told harmless to them: "it turns out
+#: penicillin is fine for me after all", "the specialist says nuts are OK for me" (an
+#: allergy or an
+#: intolerance ended; what it ends must be one: :data:`_INTOLERANT`).
+_TOLERATED = re.compile(r"^(?:.*?\b(?:(?:turns?|turned)\s+out|says?|said|told\s+(?:me|us)|"
+                        r"confirmed|reckons?)\s+(?:that\s+)?)?(?P<x>(?:(?:the|my)\s+)?"
+                        r"(?!(?:i|we|you|he|she|they|it|this|that|there|everything)\b)[\w'-]+"
+                        r"(?:\s+[\w'-]+)?)\s+(?:is|are|'s|'re)\s+(?:(?:perfectly|totally|"
+                        r"completely|absolutely|actually)\s+)?(?:fine|ok|okay|safe|harmless)\s+"
+                        r"(?:for|with)\s+(?:me|us)\b", re.I)
+_INTOLERANT = re.compile(r"\b(?:allerg\w*|intoleran\w*|sensitiv\w*|react\w*|coeliac|celiac)\b",
+                         re.I)
 #: "I no longer volunteer", "we're no longer members".
 _NO_LONGER = re.compile(rf"^{_SPEAKER}{_ADVERBS}\s+(?:(?:am|'m|are|'re)\s+)?no\s+longer\s+"
                         rf"(?P<x>.+)$", re.I)
 #: "No more sugar in my tea (for me)".
 _NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
+#: None of it since a time: "no Netflix in this house since Christmas" (not a thing never
+#: had: "no problem", "no idea"; not for a span to come: "no football for a month" is a
+#: pause).
+_NONE_SINCE = re.compile(r"^no\s+(?!(?:more|longer|one|way|idea|problem|problems|worries|chance|"
+                         r"time|need|news|sign|word|reply|answer|luck)\b)(?P<x>[\w'-]+(?:\s+[\w'-]+)"
+                         r"{0,2}?)(?:\s+(?:in|at|for)\s+(?:this|our|my|the)\s+(?:house|home|household|"
+                         r"flat|family|life)|\s+for\s+(?:me|us))?\s+since\b", re.I)
 #: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
 _SUBJECT_ENDED = re.compile(
     r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
@@ -218,6 +245,8 @@ _SUBJECT_ENDED = re.compile(
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
+    # Put by unused: "the saxophone is gathering dust in the loft".
+    r"(?:gathering|collecting)\s+dust|"
     r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
@@ -230,6 +259,11 @@ _SUBJECT_ENDED = re.compile(
     r"window|in\s+the\s+rear-?view\s+mirror|a\s+distant\s+memory|a\s+closed\s+chapter|"
     r"out\s+of\s+the\s+picture|no\s+more|off\s+the\s+(?:menu|table|cards)|"
     r"no\s+longer\s+(?:a\s+)?part\s+of\s+(?:my|our)\s+li(?:fe|ves)|"
+    # Its span told in the past: "veganism lasted three years for me", "the allotment
+    # lasted a couple of summers" (it held, and holds no more).
+    r"lasted\s+(?:(?:about|almost|nearly|just|only|barely|over|under)\s+)?(?:a|an|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?|summers?|winters?|seasons?)|"
     r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # The passive of "gave it the chop": "Netflix got the chop", "the gym got the boot".
@@ -287,8 +321,19 @@ def _clauses(sentence: str) -> list[str]:
                                         r"\s+(?=now\s+that\s)", sentence) if c.strip()]
 
 
-#: Who a thing went to ("to another leader", "to a second-hand shop"): no addition.
-_TO_ANOTHER = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b", re.I)
+#: A time long past, unreckoned ("I gave up driving to work years ago", "quit the piano as a
+#: kid"): an ending told in passing, before whatever the speaker has since said holds now.
+_LONG_AGO = re.compile(r"\b(?:(?:many|some|a\s+good\s+few)\s+)?(?:years|decades|ages)\s+ago\b|"
+                       r"\blong\s+ago\b|\bas\s+a\s+(?:kid|child|boy|girl|teen(?:ager)?|student)\b|"
+                       r"\bgrowing\s+up\b|\bwhen\s+(?:i|we)\s+(?:was|were)\s+(?:young|younger|little|"
+                       r"small|a\s+(?:kid|child|teenager|student)|at\s+(?:school|uni|university|"
+                       r"college))\b", re.I)
+#: Who a thing went to ("to another leader", "to a second-hand shop"), or none got in its
+#: place ("didn't get another car"): no addition.
+NONE_IN_ITS_PLACE = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b|"
+                         # None got in its place: "didn't get another car".
+                         r"\b(?:did\s+not|didn't|not|never)\s+(?:get|got|buy|bought|take|took|"
+                         r"find|found)\s+(?:another|a\s+second)\b", re.I)
 
 
 def endings(sentence: str) -> list[Ending]:
@@ -300,9 +345,10 @@ def endings(sentence: str) -> list[Ending]:
     for clause in _clauses(sentence):
         # "Another dad's taken over ...": another person, not one more thing; "handed it
         # over to another leader": who took it, not one more thing.
-        if ADDITION.search(_TO_ANOTHER.sub(" ", clause)) and \
+        if ADDITION.search(NONE_IN_ITS_PLACE.sub(" ", clause)) and \
                 not _TAKEN_OVER.match(subject_first(clause)) or \
-                NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause):
+                NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause) or \
+                _LONG_AGO.search(clause):
             continue    # (a closure for a while, "shut until March", is no end: ``paused``)
         # "Three months since my last drink" is read whole: its count is no scene to skip.
         if (m := _SINCE_LAST.match(clause)) and thing_of(m["x"]):
@@ -310,6 +356,14 @@ def endings(sentence: str) -> list[Ending]:
             continue
         found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
     return found
+
+
+def long_past_ending(sentence: str) -> bool:
+    """Whether a clause of ``sentence`` (cleaned) tells an ending of the speaker's dated
+    long past ("I gave up driving to work years ago"): told in passing, it ends nothing
+    the speaker has said holds since."""
+    return any(_LONG_AGO.search(c) and any(e.holder == "" for e in _clause_endings(
+        subject_first(c))) for c in _clauses(sentence))
 
 
 #: A subordinator of time or reason opening the speaker's clause or one of their thing's:
@@ -354,6 +408,10 @@ def _kin_endings(clause: str) -> list[Ending]:
 
 def _clause_endings(clause: str) -> list[Ending]:
     clause = _SUBORDINATE.sub("", clause, count=1)
+    # An adverb opening a clause without its subject: "Finally off the sertraline".
+    clause = re.sub(r"^(?:finally|officially|at\s+last)\s+(?=(?:off|quit|done|stopped|gave|sold|"
+                    r"packed|binned|ditched|dropped|left|cancell?ed|cut)\b)", "", clause,
+                    flags=re.I)
     if m := _ACTED_OFF.search(clause):
         return [Ending(thing_of(m["x"]), "")] if thing_of(m["x"]) else []
     # "Six months smoke-free", "caffeine-free since May", "a pet-free household these
@@ -363,6 +421,8 @@ def _clause_endings(clause: str) -> list[Ending]:
             re.match(rf"^(?:{_SPEAKER}{_ADVERBS}\s+(?:am|'m|are|'re|have\s+been|'ve\s+been)\b|"
                      rf"(?:\w+\s+){{0,3}}{m[0]}\b)", clause, re.I):
         return [Ending(m["x"], "")]
+    if m := _TOLERATED.match(clause):
+        return [Ending(f"allergic to {m['x']}", "")] if thing_of(m["x"]) else []
     if _JOB_LOST.match(clause) or _JOB_LEFT.match(clause):
         return [Ending(_JOB, "")]
     # A state of doing without, said to hold from a change or over a span, not a standing
@@ -378,7 +438,7 @@ def _clause_endings(clause: str) -> list[Ending]:
         thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
         return [Ending(thing, "")] if thing else []
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
-                    _NO_MORE):
+                    _NO_MORE, _NONE_SINCE):
         m = pattern.match(clause)
         if m is None:
             continue
@@ -399,8 +459,9 @@ def _clause_endings(clause: str) -> list[Ending]:
         holder = whose(thing + " is over")
         if re.match(r"(?:it|he|she|they|this|that|there|what|which)\b", thing, re.I):
             holder = UNKNOWN
-        elif not set(holder.split()) & PEOPLE:
-            holder = ""
+        elif not set(holder.split()) & PEOPLE or \
+                re.match(r"(?:my|our)\s+(?:[\w-]+\s+){0,2}team\b", thing, re.I):
+            holder = ""     # "our quiz team fizzled out": a group the speaker was in
         elif re.search(r"\bback\s+to\b", clause, re.I):
             return []   # a person gone back to school or work has ended nothing
         return [Ending(thing_of(thing), holder)] if thing_of(thing) else []
@@ -449,6 +510,17 @@ def ended_memory(sentence: str, pool: Pool, who: str,
                                       places_apart(thing, found["content"])):
                 # "lost my job at Door Dash" (or "at the engineering company") ends no
                 # job at Google (or "at the building society").
+                found = None
+        if found is not None and thing.startswith("allergic to ") and \
+                not _INTOLERANT.search(found["content"]):
+            found = None    # a thing told harmless ends only a memory of reacting to it
+        if found is None and not holder and not single_slot(thing):
+            # "Packed in the gym membership" after "I'm a member of PureGym": the thing's
+            # words of one family with the memory's, where meaning falls short (a thing of
+            # a one-valued attribute is its slot's, above: "lost my job at the firm" ends
+            # no "brainstorming ways to help with job training").
+            found = named_by_words(thing, pool.memories(), who, skip)
+            if found is not None and names_another(thing, found["content"], who):
                 found = None
         if found is not None:
             return found

@@ -22,7 +22,7 @@ from .dates import iso, occurred_at, parse_session_date
 from .decide import decide, keyed_target, same_turn
 from .decisions import WRITES, Decision, Pool
 from .choice import beside_ending, choice_change
-from .endings import ending_change
+from .endings import ending_change, long_past_ending
 from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
@@ -374,6 +374,8 @@ class RuleEvaluator:
             return None
         if part_of_thing(sentence):
             return None     # the thing itself is held still: its part changes no value
+        if long_past_ending(sentence):
+            return None     # "gave up driving to work years ago": a past told in passing
         sig = signals(sentence)
         if sig.holder and not owner(sentence):
             sig = replace(sig, holder="")   # "our broadband provider is now ..."

@@ -48,7 +48,7 @@ from index import terms
 
 from .bygone import PAUSE
 from .decisions import Pool
-from .endings import speakers_own, thing_of
+from .endings import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .meant import ended_by_meaning
@@ -157,7 +157,14 @@ _RELOCATED = re.compile(r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
                         r"(?:to\s+live\s+(?:with|at|in)|to\s+(?:a|an|her|his|their|its)\s+"
                         r"(?:new|forever|loving)\s+(?:home|owners?|family)|"
                         # Gone for scrap: "the Corsa went to the scrapyard".
-                        r"(?:to|for)\s+(?:the\s+)?scrap(?:yard|heap|\s+yard|\s+heap)?)\b", re.I)
+                        r"(?:to|for)\s+(?:the\s+)?scrap(?:yard|heap|\s+yard|\s+heap)?|"
+                        # Gone to a person, to keep: "the Corsa went to my nephew", "the
+                        # piano went to a collector" (not to their home: "went to my
+                        # sister's" is a visit).
+                        rf"to\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{_KIN})|(?:a|an|one\s+of\s+(?:my|our))\s+"
+                        r"(?:[\w-]+\s+)?(?:friends?|neighbou?rs?|colleagues?|mates?|dealer|"
+                        r"collector|buyer|charity(?:\s+shop)?|new\s+owners?))(?!'|\s+(?:house|place|"
+                        r"home|flat|party|wedding|funeral|office|school)\b))\b", re.I)
 #: An act of the speaker's in the past whose purpose is an ending: "wrote to the choir
 #: director to give up my place", "rang the gym to cancel my membership". The act is
 #: whole before "to" (a complement after its verb), so no wish or try ("I want to quit").
@@ -258,7 +265,8 @@ def event_endings(sentence: str) -> list[EventEnding]:
         return []
     found = []
     for clause in (c.strip() for c in _CLAUSE.split(sentence)):
-        if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or ADDITION.search(clause) or \
+        if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or \
+                ADDITION.search(NONE_IN_ITS_PLACE.sub(" ", clause)) or \
                 PAUSE.search(clause):
             continue
         for ending in _clause_events(clause, sentence):
