@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -485,3 +486,21 @@ def test_hostile_turns_quick_times_each_turn_and_none_is_cut() -> None:
     rows = [line for line in out.splitlines() if line.startswith("| ") and " s |" in line]
     assert len(rows) == 8 and "clauses 'aaa, '" in out, out
     assert ">" not in "".join(rows), out
+
+
+def test_profile_read_probe_reads_every_statement_once() -> None:
+    out = run("bench/profile_read_bench.py", "--probe", "bench/data/profile-probe.yaml")
+    m = re.search(r"probe (\d+): right and clear (\d+), right \(unclear\) (\d+), "
+                  r"unclear (\d+), wrong (\d+)", out)
+    assert m, out
+    total, *kinds = (int(g) for g in m.groups())
+    assert total == len(yaml.safe_load((ROOT / "bench/data/profile-probe.yaml").read_text())
+                        ["statements"]) and sum(kinds) == total and kinds[0] > total // 2
+
+
+def test_profile_read_pairs_reads_the_read_sets_and_halves_a() -> None:
+    out = run("bench/profile_read_bench.py", "--pairs")
+    m = re.search(r"updates read together (\d+)/(\d+), controls read together (\d+)/(\d+)", out)
+    assert m, out
+    together, updates, apart, controls = (int(g) for g in m.groups())
+    assert updates > 500 and controls > 150 and 0 < together < updates and apart < controls
