@@ -46,11 +46,15 @@ _SCENE = re.compile(r"^(?:ever\s+|even\s+|just\s+)?(?:after|since|on|in|at|from|
 #: A subordinate clause opening a sentence ("Since the office moved out to Slough I catch
 #: the train every morning"): whose the sentence is, is its main clause's subject's.
 _SUBORDINATE = re.compile(r"^(?:since|after|before|until|till|while|whilst|because|although|"
-                          r"though|once|now\s+that|ever\s+since)\s+", re.I)
+                          r"though|once|now\s+that|ever\s+since|"
+                          # a phrase of comparison or cause before the subject: "Like my
+                          # dad, I'm all about ...", "Thanks to my brother I'm ..."
+                          r"(?:just\s+)?(?:un)?like|thanks\s+to|despite|because\s+of|"
+                          r"due\s+to|apart\s+from|besides)\s+", re.I)
 #: Where the main clause opens after it: past a comma, or on "I" or "we" (no comma said).
 #: Without a comma, a name said to be the speaker's person opens it too ("Since the
 #: restructure Marcus is my boss").
-_MAIN = re.compile(r",\s*(?P<m>\S.*)$|\s(?P<m2>(?-i:I)\s.*|we\s.*)$|"
+_MAIN = re.compile(r",\s*(?P<m>\S.*)$|\s(?P<m2>(?-i:I)(?:'[a-z]+)?\s.*|we(?:'[a-z]+)?\s.*)$|"
                    r"\s(?P<m3>(?-i:[A-Z])[a-z]+\s+(?:is|are|'s)\s+(?:now\s+)?(?:my|our)\s.*)$",
                    re.I)
 #: An act opening a sentence as its subject ("Being an architect means ...", "Stacking

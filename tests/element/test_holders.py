@@ -39,6 +39,11 @@ def test_whose_sentence_it_is(sentence: str, holder: str) -> None:
     ("Since the merger, Olga is my manager", "olga"),
     ("Because the lease ran out we found a flat in Roath", ""),
     ("Since the merger Olga runs the team", "?"),
+    # a phrase of comparison or cause before the subject: the main clause's
+    ("Like my dad, I'm all about Terry Pratchett these days", ""),
+    ("Thanks to my brother I'm working at his garage now", ""),
+    ("Despite my knee, I run 5k every morning", ""),
+    ("Like my mum, my sister is a nurse", "sister"),
     # an act opening the sentence is the speaker's, a name ending "-ing" is not an act
     ("Being a paramedic means my weekends are never free", ""),
     ("Packing boxes at the Amazon depot these days, the shifts are long", ""),
