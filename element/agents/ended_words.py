@@ -27,7 +27,7 @@ from .named import ENDING
 from .slots import PEOPLE
 from .updates import FACT_WORDS, NOT_NOW, Memory, first_person, is_event
 
-__all__ = ["named_by_words", "similar_words"]
+__all__ = ["held_now", "named_by_words", "similar_words"]
 
 #: Where the thing's head ends: what it is at, of or for is another thing ("the apron at
 #: the Bean Counter", "driving to work": the apron, the driving).
@@ -66,14 +66,15 @@ def similar_words(a: str, b: str) -> bool:
         len(short) >= 3 and len(long) >= len(short) + 3 and long.endswith(short)
 
 
-def _held(memory: Memory, who: str) -> str | None:
-    """A one-fact memory of the speaker's of the present, of no person: its fact."""
+def held_now(memory: Memory, who: str, person: re.Pattern[str] = _A_PERSON) -> str | None:
+    """A one-fact memory of the speaker's of the present, of no person (``person``: a
+    memory of having one, "I have a younger brother called Owen"): its fact, else None."""
     said = first_person(memory["content"], who)
     if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
             ENDING.search(said[0]) or NOT_NOW.search(said[0]) or \
             not same_holder(memory_holder(said[0]), "") or \
             not re.match(r"^(?:i|we)\s+(?!(?:was|were|did|used)\b)", said[0], re.I) or \
-            _A_PERSON.match(said[0]):
+            person.match(said[0]):
         return None
     return said[0]
 
@@ -89,7 +90,7 @@ def named_by_words(thing: str, memories: Sequence[Memory], who: str,
         return None
     ranked = []
     for memory in memories:
-        if memory["id"] in skip or (said := _held(memory, who)) is None:
+        if memory["id"] in skip or (said := held_now(memory, who)) is None:
             continue
         # The memory's thing, not its verb: "drink coffee" ends no "I drink rooibos tea",
         # "played" no "I play the viola" (a thing unnamed is the question's, ``polarity``).

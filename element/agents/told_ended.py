@@ -48,9 +48,10 @@ from index import terms
 
 from .bygone import PAUSE
 from .decisions import Pool
+from .ended_words import held_now
 from .endings import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
-from .holders import memory_holder, same_holder, subject_first
+from .holders import subject_first
 from .meant import ended_by_meaning
 from .holding import kept_meanwhile
 from .named import ENDING
@@ -58,7 +59,7 @@ from .observation import Observation
 from .restated import change_to
 from .rules import Candidate
 from .slots import PEOPLE
-from .updates import ADDITION, FACT_WORDS, NOT_NOW, Memory, first_person, is_event
+from .updates import ADDITION, NOT_NOW, Memory
 
 __all__ = ["EventEnding", "event_endings", "event_ended", "event_change"]
 
@@ -286,15 +287,9 @@ _A_PERSON = re.compile(rf"^(?:i|we)\s+(?:have|'ve\s+got|got)\s+(?:an?|one|two|th
 
 
 def _held(memory: Memory, who: str) -> str | None:
-    """A one-fact memory of the speaker's held now, of no person: its fact, else None."""
-    said = first_person(memory["content"], who)
-    if len(said) != 1 or len(said[0].split()) > FACT_WORDS or is_event(said[0]) or \
-            ENDING.search(said[0]) or NOT_NOW.search(said[0]) or \
-            not same_holder(memory_holder(said[0]), "") or \
-            not re.match(r"^(?:i|we)\s+(?!(?:was|were|did|used)\b)", said[0], re.I) or \
-            _A_PERSON.match(said[0]):
-        return None
-    return said[0]
+    """A one-fact memory of the speaker's held now, of no person (a pet may be handed on):
+    its fact, else None."""
+    return held_now(memory, who, _A_PERSON)
 
 
 def _named(words: set[str], memories: Sequence[Memory], who: str,
