@@ -214,6 +214,19 @@ def _answers(scores: np.ndarray, index: int) -> bool:
     return own >= ANSWERS_MIN and own >= float(scores.max()) - ANCHOR_GAP
 
 
+def _of_a_part(part: str, scores: np.ndarray | None) -> bool:
+    """Whether ``part`` tells of a part of the thing of an attribute it answers best or
+    nearly (``parts.part_of``; within ``ANCHOR_GAP``): "My company's office moved to
+    King's Cross" answers where one works (.416) and one's job (.394), and of the job's
+    company it names the office, a part: no new workplace."""
+    if scores is None:
+        return False
+    best = float(scores.max())
+    return any(part_of(part, attribute) for attribute, score in zip(ATTRIBUTES, scores,
+                                                                    strict=True)
+               if float(score) >= best - ANCHOR_GAP)
+
+
 def _sentence(text: str) -> str:
     """``text`` as a sentence, with its full stop: a memory written by a keyed rule has
     none, one told has one, and the bank reads both alike only so."""
@@ -245,7 +258,7 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
     sentence = " ".join(unaddressed(s) for s in split_sentences(source))
     for (part, told), new in zip(parts, found, strict=False):
         attribute = new.attribute
-        if attribute is None or part_of(part, attribute) or \
+        if attribute is None or _of_a_part(part, new.scores) or \
                 not told_of(told) <= ROLES.get(attribute.name, frozenset()):
             continue
         relations = ROLES.get(attribute.name, frozenset())
