@@ -27,7 +27,7 @@ from .named import ENDING
 from .slots import PEOPLE
 from .updates import FACT_WORDS, NOT_NOW, Memory, first_person, is_event
 
-__all__ = ["held_now", "named_by_words", "similar_words"]
+__all__ = ["held_now", "named_by_words", "similar_words", "sole_best"]
 
 #: Where the thing's head ends: what it is at, of or for is another thing ("the apron at
 #: the Bean Counter", "driving to work": the apron, the driving).
@@ -98,7 +98,12 @@ def named_by_words(thing: str, memories: Sequence[Memory], who: str,
         shared = sum(1 for w in words if any(similar_words(w, t) for t in theirs))
         if shared:
             ranked.append((shared, memory))
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
+    return sole_best(ranked)
+
+
+def sole_best(ranked: list[tuple[int, Memory]]) -> Memory | None:
+    """The memory named most, of (count, memory) pairs, when no other is named as much."""
+    ranked = sorted(ranked, key=lambda pair: pair[0], reverse=True)
     if not ranked or len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
         return None
     return ranked[0][1]

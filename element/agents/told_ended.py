@@ -48,7 +48,7 @@ from index import terms
 
 from .bygone import PAUSE
 from .decisions import Pool
-from .ended_words import held_now
+from .ended_words import held_now, sole_best
 from .endings import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
 from .holders import subject_first
@@ -304,10 +304,7 @@ def _named(words: set[str], memories: Sequence[Memory], who: str,
         shared = len(words & (set(terms(said)) - _LIGHT - own))
         if shared:
             ranked.append((shared, memory))
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
-    if not ranked or len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
-        return None
-    return ranked[0][1]
+    return sole_best(ranked)
 
 
 def event_ended(sentence: str, pool: Pool, who: str,
