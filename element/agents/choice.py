@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from .decisions import Pool
-from .endings import _clauses
+from .ending_grammar import clauses
 from .episodes import tell
 from .holders import subject_first
 from .meant import ended_by_meaning
@@ -49,7 +49,7 @@ def choice_change(sentence: str, pool: Pool, who: str, turn: int, observation: O
     day"), else it is kept as said: a statement of the speaker's present, not chatter."""
     # The choice may be the sentence or a clause of it, beside its reason ("my doctor
     # told me to cut caffeine, so it's decaf for me from now on"): the sentence is told.
-    m = next((m for c in [sentence, *_clauses(sentence)]
+    m = next((m for c in [sentence, *clauses(sentence)]
               if (m := _CHOICE.match(subject_first(c))) is not None), None)
     if m is None and beside:
         m = _CHOICE_BESIDE.match(subject_first(sentence))

@@ -1,5 +1,5 @@
 """Which of the speaker's memories an ending means, when the thing ended is named in
-other words than the memory's (``endings.py`` reads the ending's grammar).
+other words than the memory's (``ending_grammar.py`` reads the ending's grammar).
 
 The thing ended ("coffee", "a cyclist", "the allotment") is compared with each of the
 speaker's one-fact memories among a search's hits: first by its own words, when all of them

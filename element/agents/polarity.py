@@ -24,7 +24,7 @@ fine for me now" after "I can't eat eggs". What these share is grammar, not word
 A double negative is no ending ("I haven't missed a crossword in months"): a negation of a
 verb of lacking or ending (*miss*, *fail*, *skip*, *stop* ...) affirms. A clause whose
 subject is another person ("my dad doesn't play darts anymore") ends nothing of the
-speaker's (``endings.speakers_own``). Pure functions over texts and an embedding
+speaker's (``ending_grammar.speakers_own``). Pure functions over texts and an embedding
 function; no case, no benchmark, no name.
 """
 
@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .decisions import Pool
-from .endings import KIN_SUBJECT, speakers_own
+from .ending_grammar import KIN_SUBJECT, speakers_own
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING
 from .negated import does_without

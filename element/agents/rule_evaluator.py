@@ -22,7 +22,8 @@ from .dates import iso, occurred_at, parse_session_date
 from .decide import decide, keyed_target, same_turn
 from .decisions import WRITES, Decision, Pool
 from .choice import beside_ending, choice_change
-from .endings import ending_change, long_past_ending
+from .ending_grammar import long_past_ending
+from .endings import ending_change
 from .told_ended import event_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued

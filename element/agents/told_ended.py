@@ -49,7 +49,7 @@ from index import terms
 from .bygone import PAUSE
 from .decisions import Pool
 from .ended_words import held_now, sole_best
-from .endings import NONE_IN_ITS_PLACE, speakers_own, thing_of
+from .ending_grammar import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
 from .holders import subject_first
 from .meant import ended_by_meaning

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from element.agents.answered import answered
-from element.agents.endings import endings
+from element.agents.ending_grammar import endings
 from element.agents.holders import holder_of
 from element.agents.inverted import inverted
 from element.agents.restated import introduced

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from element.agents.ended_words import similar_words
-from element.agents.endings import endings, long_past_ending
+from element.agents.ending_grammar import endings, long_past_ending
 from element.agents.rules import clean
 from element.agents.told_ended import event_endings
 from tests.element.speaker import BACKGROUND, current, open_store, tell

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from element.agents.endings import endings
+from element.agents.ending_grammar import endings
 from element.agents.meant import activity
 from element.agents.holders import holder_of
 from element.agents.rules import clean

@@ -1,6 +1,6 @@
 """element/agents/paused.py: a thing closed or paused for a while ("the lido is shut for
 repairs until March") is a pause, not an ending: the finders of an ending by name
-(``named.ended_target``) and by meaning (``endings.endings``) leave the memory of it alone,
+(``named.ended_target``) and by meaning (``ending_grammar.endings``) leave the memory of it alone,
 and what the speaker does meanwhile is told beside it (issue 23: a control keeps both
 facts). A closure for good still ends it.
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from element.agents.endings import endings
+from element.agents.ending_grammar import endings
 from element.agents.named import ended_target
 from element.agents.paused import paused
 

@@ -39,7 +39,7 @@ def test_an_ending_of_something_not_remembered_is_kept_as_said(store, said, kept
 
 def test_the_value_beside_an_ending_is_kept_too(store):
     """"..., it's green tea for me these days": the clause beside the ending is read
-    alone, as the new value (``endings.beside_ending``, ``endings.choice_change``)."""
+    alone, as the new value (``choice.beside_ending``, ``choice.choice_change``)."""
     for text in BACKGROUND:
         tell(store, text)
     tell(store, "I'm not drinking coffee anymore, it's green tea for me these days.")
