@@ -16,6 +16,7 @@ import re
 from index import RELATIONS
 
 from .episode_words import FAMILY, GENERIC, PARTICIPLES, PAST, STOP
+from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
 
 __all__ = ["kin_named", "relative_news"]
 
@@ -74,16 +75,12 @@ _THING_OPENS = re.compile(r"\s+(?:(?:just|finally|now|also|recently)\s+)?(?:a|an
 _NEXT_IS_VERB = re.compile(r"^\s+(?:is|are|was|were|has|have|had)\b", re.I)
 
 
-#: The participles of the irregular verbs news is told in ("has gone back", "has become").
-_PARTICIPLES = frozenset("gone been done taken given begun become got gotten seen grown won "
-                         "sold left made found bought brought run".split())
-
-
 def _verb(word: str) -> bool:
     """Whether ``word`` can be a finite verb or participle: a present in -s, a past in -ed or
-    of the irregular ones (``PAST``), or a form of "be", "have", "do", "get"."""
+    of the irregular ones (``PAST``, ``irregular.PARTICIPLES``: "has gone back", "has
+    become"), or a form of "be", "have", "do", "get"."""
     w = word.lower()
-    return w in PAST or w in _PARTICIPLES or w.endswith(("s", "ed")) or \
+    return w in PAST or w in IRREGULAR_PARTICIPLES or w.endswith(("s", "ed")) or \
         w in ("is", "are", "was", "were", "has", "have", "had", "does", "did", "got", "gets")
 
 
