@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from .dates import time_phrase
 from .episode_words import (
     ADVERBS as _ADVERBS,
+    AMBIGUOUS_PAST as _AMBIGUOUS_PAST,
     FAMILY as _FAMILY,
     IRREGULAR as _IRREGULAR,
     MODALS as _MODALS,
@@ -105,6 +106,31 @@ def _third_singular(verb: str) -> str:
     if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+#: A habit or the present said around a verb whose past is its base ("read", "put", "cut",
+#: "hit", "set", "quit"): "I read the Guardian every morning" is "Ana reads ...", "I usually
+#: cut my own hair" "Ana usually cuts ..."; with none, or with a time of the past too ("I read
+#: it last week", "I quit smoking"), the form is the past's as often as not and stays as said.
+_HABIT_ADVERBS = re.compile(r"\b(?:always|usually|often|sometimes|rarely|seldom|generally|"
+                            r"occasionally|mostly|normally|regularly|typically|still|"
+                            r"currently|now)\b", re.I)
+_HABIT_TIMES = re.compile(
+    r"\b(?:(?:every|each)\s+(?:other\s+|single\s+)?(?:day|morning|afternoon|evening|night|"
+    r"week|weekend|weekday|weeknight|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"most\s+(?:days|mornings|evenings|nights|weeks|weekends)|daily|nightly|weekly|monthly|"
+    r"(?:once|twice|\w+\s+times)\s+(?:a|per)\s+(?:day|week|month|year)|these\s+days|"
+    r"nowadays|at\s+the\s+moment|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|"
+    r"saturdays|sundays|weekends|weekdays))\b", re.I)
+_PAST_TIMES = re.compile(r"\b(?:yesterday|ago|last\s+\w+|earlier|used\s+to|in\s+(?:19|20)\d\d|"
+                         r"when\s+(?:i|we)\s+(?:was|were))\b", re.I)
+
+
+def _habitual(adverbs: str, text: str) -> bool:
+    """Whether a verb of :data:`_AMBIGUOUS_PAST` after ``adverbs`` in ``text`` is a present
+    habit (:data:`_HABIT_ADVERBS`, :data:`_HABIT_TIMES`; no :data:`_PAST_TIMES`)."""
+    return bool(_HABIT_ADVERBS.search(adverbs) or _HABIT_TIMES.search(text)) and \
+        not _PAST_TIMES.search(text)
 
 
 #: Verbs that end as adverbs do: "I rely on them" is "Ana relies", not an adverb before a
@@ -332,6 +358,8 @@ def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
         if verb.lower() == "need" and not re.match(r"\s+not\b", m.string[m.end():]):
             # A main verb unless "need not": "I need a jump start" is "Ana needs ...".
             return f"{who}{adverbs} {verb}s"
+        if verb.lower() in _AMBIGUOUS_PAST and _habitual(adverbs, m.string):
+            return f"{who}{adverbs} {verb}s"
         return f"{who}{adverbs} {_third_singular(verb)}"
 
     # "My girlfriend Chloe and I have been together": a pair's verb stays plural.
@@ -339,7 +367,9 @@ def _marked(text: str, who: str, home: bool | None, partner: str | None) -> str:
 
     def agree_we(m: re.Match[str]) -> str:
         adverbs, verb = m.group(1), m.group(2)
-        verb = "was" if verb.lower() == "were" else _third_singular(verb)
+        verb = "was" if verb.lower() == "were" else f"{verb}s" if \
+            verb.lower() in _AMBIGUOUS_PAST and _habitual(adverbs, m.string) else \
+            _third_singular(verb)
         return f"{_POSS} family{adverbs} {verb}"
 
     # "seeing someone now, his name is Marco": seeing Marco now.

@@ -215,3 +215,22 @@ def test_a_habit_told_by_a_verb_ending_in_ing_is_stored() -> None:
                       subject=("entity", "xiomara"))
     found, _ = RuleEvaluator().candidates(obs)
     assert [c.content for c in found] == ["Xiomara sings in a community choir"]
+
+
+@pytest.mark.parametrize(("said", "memory"), [
+    # A verb whose past is its base, with a habit or the present: the present.
+    ("I read the Guardian every morning.", "Ana reads the Guardian every morning."),
+    ("I usually read before bed.", "Ana usually reads before bed."),
+    ("I cut my own hair these days.", "Ana cuts their own hair these days."),
+    ("I hit the gym three times a week.", "Ana hits the gym three times a week."),
+    ("I set my alarm for six every weekday.", "Ana sets their alarm for six every weekday."),
+    ("I still read comics.", "Ana still reads comics."),
+    # With none, or a time of the past: as said (the past as often as not).
+    ("I quit smoking.", "Ana quit smoking."),
+    ("I read that book last year.", "Ana read that book last year."),
+    ("I read every Harry Potter book when I was a kid.",
+     "Ana read every Harry Potter book when Ana was a kid."),
+])
+def test_a_habit_in_a_verb_whose_past_is_its_base_is_told_in_the_present(
+        said: str, memory: str) -> None:
+    assert narrate(said, "Ana") == memory
