@@ -57,6 +57,8 @@ from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
 from .present_value import present_value
 from .parts import part_of_thing
+from .pointed import pointed
+from .together import together
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
 from .holding import kept_named
@@ -448,12 +450,17 @@ class RuleEvaluator:
         # And a change done to the speaker by another ("They've moved me to the Leeds
         # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
         # Each reading is tried in turn: one that finds nothing leaves the next its chance.
+        # And the speaker's clause pointing back at a value named before it ("My mate got
+        # me in at Pret, so that's where I work now": "I work at Pret now", ``pointed.py``),
+        # and one told with another as its subject ("My husband and I both joined the
+        # David Lloyd": "I joined the David Lloyd", ``together.py``).
         inners = list(dict.fromkeys(said for said in (aided(sentence), reported(sentence),
-                                                      undergone(sentence), ours(sentence))
+                                                      undergone(sentence), ours(sentence),
+                                                      pointed(sentence), together(sentence))
                                     if said))
         for clause in clauses(sentence) + inners:
             sig = signals(clause)
-            if not (sig.now or clause in inners) or holder_of(clause) != "":
+            if not (sig.now or sig.strong or clause in inners) or holder_of(clause) != "":
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)
             if found is None or found.target is None:
