@@ -458,9 +458,14 @@ class RuleEvaluator:
                                                       undergone(sentence), ours(sentence),
                                                       pointed(sentence), together(sentence))
                                     if said))
+        # A clause of the speaker's with a strong cue of change ("so I've moved in with him
+        # in Swansea") is read too beside another's clause ("My dad's not well, ..."): in
+        # a sentence of the speaker's own, the sentence whole was read already.
+        anothers = holder_of(sentence) != ""
         for clause in clauses(sentence) + inners:
             sig = signals(clause)
-            if not (sig.now or sig.strong or clause in inners) or holder_of(clause) != "":
+            if not (sig.now or sig.strong and anothers or clause in inners) or \
+                    holder_of(clause) != "":
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)
             if found is None or found.target is None:
