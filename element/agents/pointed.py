@@ -162,6 +162,11 @@ def pointed(sentence: str) -> str:
     clause = m["clause"].strip()
     time = _TIME.search(clause)
     rest, tail = (clause[:time.start()], clause[time.start():]) if time else (clause, "")
+    if m["wh"].lower() != "where" and len(rest.split()) > 4:
+        # the gap "what" or "who" fills is the verb's object, at the clause's end ("what I
+        # drive", "who I bank with", "what I'm driving"): "what we use for long trips"
+        # leaves it inside, no value of the speaker's said whole
+        return ""
     if m["wh"].lower() == "where":
         # "where I work" -> "I work at Pret": the place after its preposition of where.
         # (a place one goes to is gone to: "where I go now" -> "I go to Headcase now")

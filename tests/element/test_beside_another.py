@@ -49,6 +49,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("That's where I work now.", ""),
     ("I had lunch with my uncle, that's my favourite.", ""),
     ("My brother got me in at Pret, that's my problem now.", ""),
+    ("My dad bought a Tesla, so that's what we use for long trips now.", ""),
 ])
 def test_a_clause_pointing_back_is_said_with_its_value(sentence: str, said: str) -> None:
     assert pointed(clean(sentence)) == said
@@ -99,6 +100,8 @@ def test_the_speakers_value_beside_another_replaces_the_old(
     ("I live in Leeds.", "Me and my sister went to Whitby for the weekend."),
     ("I live in Leeds.", "My sister and I both love Whitby."),
     ("I drive a Honda Civic.", "My dad and my uncle both bought Teslas."),
+    ("I drive a Ford Focus.", "My dad bought a Tesla, so that's what we use for long trips "
+     "now."),
 ])
 def test_anothers_value_in_the_same_shape_keeps_the_speakers(store: Any, before: str,
                                                             after: str) -> None:
