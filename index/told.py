@@ -87,9 +87,14 @@ NOWISH = re.compile(rf"\b(?:{PRESENT_TIME}|{_NOT_NOW_BEFORE}{NOW_WORD}|{NO_LONGE
 #: price" is a year, a kind, a share, no second one.
 ADDITION = re.compile(r"\b(?:also|too(?!\s+(?!and\b|but\b|now\b|these\s+days\b|nowadays\b|"
                       r"lately\b|at\s+the\s+moment\b)[a-z])|as well|another|"
-                      r"a (?:second|third)(?!\s+of\b)|one more|in addition|besides|both|"
+                      r"a (?:second|third)(?!\s+of\b)|one more|in addition|besides|"
+                      # "both", not of the people who do it together ("my husband and I
+                      # both joined ...", "we've both", "both of us"): they share one value
+                      r"(?<!\bwe\s)(?<!\bI\s)(?<!\bus\s)(?<!we've\s)(?<!we're\s)(?<!we\shave\s)"
+                      r"(?<!we\sare\s)both(?!\s+of\s+(?:us|we)\b)|"
                       r"other|buy-to-let|to rent out|holiday (?:home|house|flat|cottage|place|let)|"
                       r"for (?:the )?holidays)\b(?!-)", re.I)
+
 
 #: A wished, planned or hypothetical future ("dreams of a cottage in Cornwall", "would
 #: love to", "plans to", "is thinking about", "one day", "if ...", "toying with the idea of

@@ -36,7 +36,8 @@ from functools import lru_cache
 
 from .decisions import Pool
 from .ending_grammar import KIN_SUBJECT, speakers_own
-from .holders import memory_holder, same_holder, subject_first
+from .cues import signals
+from .holders import holder_of, memory_holder, same_holder, subject_first
 from .named import ENDING
 from .negated import does_without
 from .observation import Observation
@@ -132,6 +133,10 @@ def ends_another(sentence: str, memory: str, who: str) -> bool:
         theirs = _anothers(clause)
         if not theirs and ENDING.search(DOUBLE.sub(" ", clause)) and \
                 not other_named(clause, memory):
+            own = True
+        if not theirs and holder_of(clause) == "" and signals(clause).strong:
+            # "My dad's not well, so I've moved in with him in Swansea": the change is
+            # the speaker's own clause's, whatever another's clause negates.
             own = True
         if negated(clause) and (mine and theirs or other_named(clause, memory)):
             blocked = True

@@ -59,10 +59,12 @@ from .holding import may_hold
 from .named import predates
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .parts import part_of
+from .pointed import pointed
 from .present import _NEGATION, _TEMPORARY, present_state, where_said
 from .profile import ANCHOR_GAP, ANSWERS_MIN, profiles, same_value, values, whose
 from .sentences import split_sentences
 from .spoken import clean as written
+from .together import together
 from .updates import FACT_WORDS, first_person, is_event
 
 __all__ = ["REASON", "present_value", "present_value_target", "occasional"]
@@ -160,6 +162,10 @@ def _parts(source: str, who: str, content: str = "") -> list[tuple[str, str]]:
         return []
     out: list[tuple[str, str]] = []
     read = [sentence, *clauses(sentence), *where_said(sentence)]
+    # the speaker's clause pointing back at a value named before it, or told with another
+    # as its subject, said of the speaker alone ("that's what I drive now" -> "I drive a
+    # Mazda MX-5 now": ``pointed.py``; "Kerry and I are in Bristol now": ``together.py``)
+    read += [said for said in (pointed(sentence), together(sentence)) if said]
     read += [c for p in read if (c := _BESIDE.sub("", _BEFORE.sub("", p))) and c != p]
     if content.startswith(f"{who} ") and len(list(split_sentences(content))) == 1:
         read.append(content)

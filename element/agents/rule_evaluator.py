@@ -58,6 +58,8 @@ from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
 from .present_value import present_value
 from .parts import part_of_thing
+from .pointed import pointed
+from .together import together
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
 from .holding import kept_named
@@ -449,12 +451,22 @@ class RuleEvaluator:
         # And a change done to the speaker by another ("They've moved me to the Leeds
         # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
         # Each reading is tried in turn: one that finds nothing leaves the next its chance.
+        # And the speaker's clause pointing back at a value named before it ("My mate got
+        # me in at Pret, so that's where I work now": "I work at Pret now", ``pointed.py``),
+        # and one told with another as its subject ("My husband and I both joined the
+        # David Lloyd": "I joined the David Lloyd", ``together.py``).
         inners = list(dict.fromkeys(said for said in (aided(sentence), reported(sentence),
-                                                      undergone(sentence), ours(sentence))
+                                                      undergone(sentence), ours(sentence),
+                                                      pointed(sentence), together(sentence))
                                     if said))
+        # A clause of the speaker's with a strong cue of change ("so I've moved in with him
+        # in Swansea") is read too beside another's clause ("My dad's not well, ..."): in
+        # a sentence of the speaker's own, the sentence whole was read already.
+        anothers = holder_of(sentence) != ""
         for clause in clauses(sentence) + inners:
             sig = signals(clause)
-            if not (sig.now or clause in inners) or holder_of(clause) != "":
+            if not (sig.now or sig.strong and anothers or clause in inners) or \
+                    holder_of(clause) != "":
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)
             if found is None or found.target is None:
