@@ -94,7 +94,8 @@ _PRONOUNS = frozenset(("him", "her", "it", "them"))
 #: The last time of a thing, said of the past: "that was my final term", "Friday was my
 #: last shift", "their farewell gig".
 FINAL = re.compile(r"\b(?:was|were)\s+(?:my|our|their|the)\s+(?:very\s+)?(?:last|final)\b|"
-                   r"\b(?:my|our|their)\s+(?:final|farewell|leaving)\s+(?:day|shift|term|"
+                   # "their last ever gig" (not "my last shift": the latest of a habit).
+                   r"\b(?:my|our|their)\s+(?:final|farewell|leaving|last\s+ever)\s+(?:day|shift|term|"
                    r"gig|concert|match|game|show|session|class|lesson|service|week|night|do|"
                    r"party)\b", re.I)
 #: A pause: the thing said to stop for a while, to be away and come back, or to go on

@@ -89,7 +89,10 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
              r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
              r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
-             r"(?:let|allowed)\s+(?:my|our)\b)")
+             # "let my membership lapse", "let the plot go": a thing let go, its
+             # verb after it (the bare "let the dog out" lets nothing end).
+             r"(?:let|allowed)(?:\s+(?:my|our)\b|(?=\s+the\s+(?:[\w'-]+\s+){1,3}?(?:go|lapse|"
+             r"expire|run\s+out)\b)))")
 _VERB_OBJECT = re.compile(rf"^(?:{SPEAKER}{ADVERBS}\s+|{ADVERBS.replace('*', '*?')})"
                           rf"(?P<verb>{_END_VERB})\s+(?P<x>.+)$", re.I)
 #: The object between the verb and its particle: "gave the allotment up".
@@ -247,7 +250,8 @@ _SUBJECT_ENDED = re.compile(
     r"lasted\s+(?:(?:about|almost|nearly|just|only|barely|over|under)\s+)?(?:a|an|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+"
     r"(?:days?|weeks?|months?|years?|summers?|winters?|seasons?)|"
-    r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|written\s+off|"
+    r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|nicked|pinched|"
+    r"swiped|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # The passive of "gave it the chop": "Netflix got the chop", "the gym got the boot".
     r"(?:got|get|gets|was|were|been)\s+the\s+(?:chop|axe|boot|elbow|heave-ho)|"

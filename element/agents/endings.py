@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .bridged import bridged_memory
 from .decisions import Pool
 from .ended_words import named_by_words
 from .ending_grammar import INTOLERANT, clauses, endings
@@ -27,6 +28,7 @@ from .restated import change_to
 from .resumed import resumed_memory
 from .rules import Candidate
 from .slots import PEOPLE, single_slot, slot_target
+from .tokens import held_through
 from .updates import Memory
 
 __all__ = ["ended_memory", "ending_change"]
@@ -43,6 +45,9 @@ def ended_memory(sentence: str, pool: Pool, who: str,
         return None     # "I let my son drive the Fabia now": lent, not ended (``holding.py``)
     said = [(e.thing, e.holder) for e in endings(sentence)
             if e.holder == "" or e.holder != UNKNOWN and set(e.holder.split()) & PEOPLE]
+    # "Cancelled the direct debit for the magazine": the thing held, before its token
+    # (``tokens.py``).
+    said = [(held, holder) for thing, holder in said if (held := held_through(thing))] + said
     embedder = pool.embedder() if said else None
     if embedder is None:
         return None
@@ -76,6 +81,14 @@ def ended_memory(sentence: str, pool: Pool, who: str,
             found = named_by_words(thing, pool.memories(), who, skip)
             if found is not None and names_another(thing, found["content"], who):
                 found = None
+        if found is None and not holder:
+            # "I let the plot go" after "I have an allotment": a definite noun referring
+            # back to a held thing, parted with (``bridged.py``).
+            try:
+                found = bridged_memory(thing, sentence, pool.nearest(thing, 10), who,
+                                       embedder.embed, skip)
+            except Exception:   # a failing model finds nothing: the statement is added
+                return None
         if found is not None:
             return found
     return None

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from index import terms
 
+from .bridged import bridged_memory
 from .bygone import PAUSE
 from .decisions import Pool
 from .ended_words import held_now, sole_best
@@ -162,8 +163,12 @@ _RELOCATED = re.compile(r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
                         # Gone to a person, to keep: "the Corsa went to my nephew", "the
                         # piano went to a collector" (not to their home: "went to my
                         # sister's" is a visit).
-                        rf"to\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{_KIN})|(?:a|an|one\s+of\s+(?:my|our))\s+"
-                        r"(?:[\w-]+\s+)?(?:friends?|neighbou?rs?|colleagues?|mates?|dealer|"
+                        # "... gone to someone off the waiting list", "to a couple in
+                        # Leeds": anyone unnamed.
+                        rf"to\s+(?:someone|somebody|(?:my|our)\s+(?:[\w-]+\s+)?(?:{_KIN})|"
+                        r"(?:a|an|one\s+of\s+(?:my|our))\s+"
+                        r"(?:[\w-]+\s+)?(?:friends?|neighbou?rs?|colleagues?|mates?|dealer|man|"
+                        r"woman|couple|family|lad|bloke|chap|guy|lady|"
                         r"collector|buyer|charity(?:\s+shop)?|new\s+owners?))(?!'|\s+(?:house|place|"
                         r"home|flat|party|wedding|funeral|office|school)\b))\b", re.I)
 #: An act of the speaker's in the past whose purpose is an ending: "wrote to the choir
@@ -329,6 +334,15 @@ def event_ended(sentence: str, pool: Pool, who: str,
             # A thing naming none of them ("my place"): read with the act's complement.
             context = set(terms(ending.context)) - _LIGHT - own
             found = _named(context - words, pool.memories(), who, skip) if context else None
+        if found is None and embedder is not None:
+            # "The little roadster went to a dealer": a definite noun referring back to a
+            # held thing (``bridged.py``).
+            try:
+                found = bridged_memory(ending.thing, sentence, pool.nearest(ending.thing, 10),
+                                       who, embedder.embed, skip)
+            except Exception:   # a failing model finds nothing
+                found = None
+            found = found if found is not None and _held(found, who) is not None else None
         if found is not None:
             return found
     return None
