@@ -40,6 +40,7 @@ from .reported import reported
 from .referent import referred
 from .bare import bare_opening
 from .brief import told_briefly
+from .begun import results as begun_results
 from .undergone import undergone
 from .change_done import told_done
 from .spoken import clean as written
@@ -274,7 +275,12 @@ class RuleEvaluator:
                     if not keyed and not changes and more is None and \
                     not observation.answers_question(i) else None
                 if alone is not None:
-                    more = Candidate("fact", alone[0], None, i, source=alone[1])
+                    # One telling an event whose result holds ("First lecture at Keele this
+                    # morning", ``begun.py``): told as an episode is, so that it may replace
+                    # the value it tells anew; else kept as said, replacing nothing.
+                    more = Candidate("fact", alone[0], None, i,
+                                     "episode" if begun_results(alone[1], who) else "add",
+                                     source=alone[1])
                 elif not keyed and not changes and more is None and pool is not None and \
                         (brief := told_briefly(text, who, observation.others(i),
                                                [m["content"] for m in pool.memories()],

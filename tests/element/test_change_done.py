@@ -32,6 +32,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "Moving day to Topsham was exhausting, but the cottage already feels like home.",
      "Exeter", "Topsham"),
     ("I live in Leeds.", "Moving day done, finally settled in York.", "Leeds", "York"),
+    # A fragment telling an event whose result holds (``begun.py``), not kept apart.
+    ("I study at Leeds Beckett.",
+     "First lecture at Sheffield Hallam this morning, what a campus.",
+     "Leeds Beckett", "Sheffield Hallam"),
 ])
 def test_a_change_told_as_a_noun_said_to_be_done_supersedes_the_value_held(
         store: Any, before: str, after: str, old: str, new: str) -> None:
