@@ -97,6 +97,14 @@ _SETTLED = re.compile(r"\bsettled\s+(?:in|into)\s+(?:(?:the|our|my)\s+(?:new\s+)
                       r"(?:\s+(?-i:[A-Z])[\w'-]*){0,2})", re.I)
 
 
+#: A place of work as where a move leads ("the move to the new office in Manchester", "our
+#: move to the Leeds branch"): the firm's move, or a transfer of where one works, not a
+#: new home; read as neither (a wrong supersede loses more than a miss).
+_WORKPLACE = re.compile(r"\b(?:office|offices|branch|team|department|site|depot|store|ward|unit|"
+                        r"plant|factory|HQ|headquarters|campus|practice|firm|company|job|role)\b",
+                        re.I)
+
+
 def _named(thing: str) -> bool:
     """Whether ``thing`` names its value by a proper name or a number ("Walthamstow", "the
     Leeds office", "Giffgaff"), not a kind ("decaf", "a bigger place", "nights")."""
@@ -114,6 +122,8 @@ def _said(clause: str) -> str | None:
             re.search(r"[,;:!?()\"]", thing):
         return None
     verb = _VERBS[(m["n"] or "moving day").lower()]
+    if verb == "moved" and _WORKPLACE.search(thing):
+        return None     # "the move to the Manchester office": the firm's, or a transfer
     return f"I {verb} {m['p'].lower()} {thing}"
 
 

@@ -64,6 +64,7 @@ def test_anothers_move_one_called_off_or_one_more_pet_keeps_both(
     ("The big move to Cardiff is done", "I moved to Cardiff"),
     ("Our transfer to the Leeds office finally went through", "I transferred to the Leeds office"),
     ("So the move from Camden to Walthamstow went fine", "I moved to Walthamstow"),
+    ("The move to the new office in Manchester went smoothly", None),
     ("The move's finally over and we're settled into our new place in Hove", "I moved to Hove"),
     # Another's, not done, long past, of the future, a kind not named, a thing that moves.
     ("My brother's move to Cambridge went smoothly", None),
