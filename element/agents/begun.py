@@ -129,6 +129,10 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # A contract signed for a thing: "signed the papers for the Octavia".
     (r"(?:signed|took\s+on)\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|"
      r"tenancy|mortgage)\s+(?:for|on|of)\s+" + _DET, "has"),
+    # A contract signed with a provider is being its customer: "Signed the contract with
+    # Aviva this morning", "took out a policy with Direct Line".
+    (r"(?:signed|took\s+out|agreed)\s+(?:(?:the|a|an|my|our)\s+)?(?:new\s+)?(?:contract|policy|"
+     r"deal|agreement|plan)\s+with\s+(?=(?:the\s+)?(?-i:[A-Z]))", "is with"),
     # An upgrade is a thing in place of the one held: "upgraded to a Galaxy S24", "upgraded
     # my phone to a Pixel 8".
     (r"upgraded\s+(?:(?:my|our)\s+(?:[\w-]+\s+){1,2}?)?to\s+" + _DET, "has"),
@@ -178,9 +182,11 @@ _ON_SPEAKER = re.compile(r"\b(?:(?:took|taken)\s+(?:me|us)\s+on\s+as|(?:promoted
                          r"(?-i:[A-Z]))\b))\s*(?P<o>.*)$", re.I)
 
 #: A beginning counted, the speaker's by "my"/"our", whatever the clause's subject: "Had my
-#: first day at Sainsbury's", "Monday was my first shift at the Co-op".
-_FIRST = re.compile(r"\b(?:my|our)\s+first\s+(?:full\s+|proper\s+|official\s+)?(?P<n>day|week|"
-                    r"fortnight|month|shift|term|session|appointment|lesson|class)\s+"
+#: first day at Sainsbury's", "Monday was my first shift at the Co-op"; or opening the
+#: clause, its owner left unsaid as a speaker's note leaves it ("First lecture at Keele").
+_FIRST = re.compile(r"(?:\b(?:my|our)\s+|^)first\s+(?:full\s+|proper\s+|official\s+)?"
+                    r"(?P<n>day|week|fortnight|month|shift|term|session|appointment|lesson|class|"
+                    r"lecture|seminar|tutorial)\s+"
                     r"(?P<p>at|with|as|in|on)\s+(?P<o>.*)$", re.I)
 
 #: Where the thing an event names ends: a time, a reason, a purpose, another clause.
@@ -193,7 +199,7 @@ _OBJECT_END = re.compile(
     r"evening|month)|(?:i|we|he|she|they)\b(?!')|"
     r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
     r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
-    r"from|then|just|"
+    r"from|then|just|done|"
     r"back|already|finally|at\s+last)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
 
 #: A thing of the speaker's told by its possessive ("collected my Kia"): had, as "a Kia".
@@ -438,7 +444,8 @@ def begun_result(clause: str, who: str) -> str | None:
     if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
         # A shift is worked, a term studied: said so, the bank reads the job or the
         # school ("started at the Royal Infirmary" alone reads as a doctor's).
-        doing = {"shift": "working ", "term": "studying "}.get(m["n"].lower(), "")
+        doing = {"shift": "working ", "term": "studying ", "lecture": "studying ",
+                 "seminar": "studying ", "tutorial": "studying "}.get(m["n"].lower(), "")
         return f"{who} started {doing}{m['p'].lower()} {thing}"
     return None
 

@@ -70,7 +70,7 @@ _END = re.compile(
     r"june|july|august|september|october|november|december|spring|summer|autumn|fall|"
     r"winter|weekend|morning|afternoon|evening|end|start|beginning|christmas|easter|\d)|"
     r"(?:i|we|he|she|they)\b(?!')|last|this|next|yesterday|today|ago|after|before|because|"
-    r"since|when|while|and|but|so|which|who|where|with\s+(?:the|my|our|a|an)\b|"
+    r"since|when|while|and|but|so|which|who|where|is|was|are|were|has|had|with\s+(?:the|my|our|a|an)\b|"
     r"for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|home|then|back|already|finally|"
     r"at\s+last)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
 
@@ -132,6 +132,23 @@ _THEIRS = re.compile(r"\b(?:his|her|their)\b|\b(?!(?:it|that|there|what|here|he|
                      r"let|where|how|one|this)'s\b)[a-z-]+'s\b|\b[a-z-]+s'(?=\s)", re.I)
 
 
+#: A shop or a place named by a possessive after a preposition and ending its noun phrase
+#: ("my new job at Sainsbury's is going well", "a nurse at Guy's, since May"): where, not
+#: whose; "the keys to Tom's flat" (a noun after it) is Tom's.
+_PLACE_NAMED = re.compile(r"\b(?:at|in|with|for|to|from|into|near|joined)\s+(?-i:[A-Z])[\w-]*'s?"
+                          r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:is|was|are|were|has|had|have|and|but|so|"
+                          r"since|in|on|at|for|last|this|now|today|yesterday|then|after|"
+                          r"before|because|which|where|too)\b)")
+
+
+def _theirs(said: str) -> bool:
+    """Whether ``said`` holds another person's possessive (:data:`_THEIRS`), a shop or a
+    place named by one after a preposition (:data:`_PLACE_NAMED`) left out."""
+    places = [m.span() for m in _PLACE_NAMED.finditer(said)]
+    return any(not any(a <= m.start() and m.end() <= b for a, b in places)
+               for m in _THEIRS.finditer(said))
+
+
 def _cut(said: str) -> str:
     """The thing a noun phrase names, up to its time, reason or next clause (eight words
     at most)."""
@@ -152,7 +169,7 @@ def _own(clause: str) -> bool:
     said = clause.strip()
     if not said or said.endswith("?") or TOLD_NOT_NOW.search(said) or TOLD_PAST.search(said) \
             or TOLD_ADDITION.search(said) or _NEGATION.search(said) or \
-            _TEMPORARY.search(said) or bounded(said) or _THEIRS.search(said) or \
+            _TEMPORARY.search(said) or bounded(said) or _theirs(said) or \
             _AWAITED.search(said) or _STAY.search(said) or _SEEN.search(said):
         return False
     # Told of a person of the speaker's ("Our neighbours got the keys ..."): theirs.

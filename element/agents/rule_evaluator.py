@@ -41,14 +41,16 @@ from .reported import reported
 from .referent import referred
 from .bare import bare_opening
 from .brief import told_briefly
+from .begun import results as begun_results
 from .undergone import undergone
+from .change_done import told_done
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
 from .role import role_target
 from .role_noun import role_change
 from .theirs import done_to_theirs
-from .stale import change_target, short_now
+from .stale import change_target, one_more_new, short_now
 from .rules import Candidate, clean, extract, norm, statements
 from .cleaning import carried, unmarked
 from .sentences import split_sentences, untag
@@ -194,11 +196,13 @@ class RuleEvaluator:
             # A value alone answering what the question asks of a memory ("Is the Astra
             # still going strong?" / "Kia Picanto these days"): in its frame (``framed``).
             # A value named, then the change that brought it ("Harrogate now, we moved in
-            # June"): the change to the value (``valued``).
-            text = owned(inverted(wondered(valued(
+            # June"): the change to the value (``valued``). A change told as a noun said to
+            # be done ("The move to Leith went smoothly"): its plain statement said first
+            # ("I moved to Leith.", ``change_done``).
+            text = told_done(owned(inverted(wondered(valued(
                 framed(answered(elided(turn.content, asked), asked), asked,
                        [m["content"] for m in pool.memories()] if pool is not None else [], who)
-                if observation.answers_question(i) else turn.content))))
+                if observation.answers_question(i) else turn.content)))))
             # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
             # whole, from its topic or the memory it answers (``fragments.py``).
             text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
@@ -274,7 +278,12 @@ class RuleEvaluator:
                     if not keyed and not changes and more is None and \
                     not observation.answers_question(i) else None
                 if alone is not None:
-                    more = Candidate("fact", alone[0], None, i, source=alone[1])
+                    # One telling an event whose result holds ("First lecture at Keele this
+                    # morning", ``begun.py``): told as an episode is, so that it may replace
+                    # the value it tells anew; else kept as said, replacing nothing.
+                    more = Candidate("fact", alone[0], None, i,
+                                     "episode" if begun_results(alone[1], who) else "add",
+                                     source=alone[1])
                 elif not keyed and not changes and more is None and pool is not None and \
                         (brief := told_briefly(text, who, observation.others(i),
                                                [m["content"] for m in pool.memories()],
@@ -380,6 +389,8 @@ class RuleEvaluator:
         if long_past_ending(sentence):
             return None     # "gave up driving to work years ago": a past told in passing
         sig = signals(sentence)
+        if one_more_new(sentence, sig):
+            return None     # "Picked up our new kitten" beside the Labrador: one more
         if sig.holder and not owner(sentence):
             sig = replace(sig, holder="")   # "our broadband provider is now ..."
         if _ACTED_ON.search(sentence):

@@ -22,9 +22,9 @@ from .restated import restate
 from .rules import point_key
 from .slots import PEOPLE, adds_up, named_target, same_slot, slot_target
 from .updates import (NOW_WORDS, SIMILAR_MIN, SIMILAR_MIN_NOW, SIMILAR_MIN_WEAK, Signals,
-                      key_target, moved_to, similar_target, value_target)
+                      key_target, moved_to, signals, similar_target, value_target)
 
-__all__ = ["change_target", "short_now", "now_alone"]
+__all__ = ["change_target", "short_now", "now_alone", "one_more_new"]
 
 
 def short_now(sentence: str, sig: Signals) -> bool:
@@ -41,6 +41,19 @@ def now_alone(sentence: str, sig: Signals) -> bool:
     after "I have a cat" is one more)."""
     return short_now(sentence, sig) and whose(sentence) == "" and not several(sentence) \
         and not adds_up(sentence)
+
+
+def one_more_new(sentence: str, sig: Signals) -> bool:
+    """Whether the only change ``sentence`` tells is a new thing of a kind one holds several
+    of ("Picked up our new kitten yesterday" beside the Labrador, "my new guitar"): one
+    more, not the one held now; an ending told beside it ("after Rex died") is read apart
+    (``sig.ended``)."""
+    return bool(sig.things) and not sig.ended and all(adds_up(t) for t in sig.things) and \
+        not signals(_NEW.sub("", sentence)).change
+
+
+#: The word that makes a thing the new one ("our new kitten", "my brand new guitar").
+_NEW = re.compile(r"\b(?:brand[\s-]+)?new\b\s*", re.I)
 
 
 #: A taste: "I'm loving X right now" adds one, replaces nothing.

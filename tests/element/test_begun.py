@@ -124,6 +124,12 @@ def test_what_an_event_leaves_in_a_sentence(sentence: str, result: list[str]) ->
     ("Moved into my flat in Leith in March.", ["Ann lives in a flat in Leith"]),
     # A club signed for.
     ("Signed for Ashford Town last week.", ["Ann plays for Ashford Town"]),
+    # A contract signed with a provider; a first lecture, its owner unsaid.
+    ("Signed the contract with Aviva this morning.", ["Ann is with Aviva"]),
+    ("My sister signed a contract with Aviva.", []),
+    ("First lecture at Sheffield Hallam this morning, what a campus.",
+     ["Ann started studying at Sheffield Hallam"]),
+    ("Her first lecture at Keele went well.", []),
     # A job got, told by its role; an offer taken.
     ("I got the team leader job.", ["Ann works as a team leader"]),
     ("Got offered the deputy manager job at the store and said yes on the spot.",

@@ -61,6 +61,9 @@ def test_anothers_news_one_more_a_holiday_place_or_a_plan_keeps_both(
     ("came out with a Galaxy S23", "Ann has a Galaxy S23"),
     ("We got the keys to the new flat in Leith on Saturday", "Ann has a new flat in Leith"),
     ("Picked up the keys for a Kia Niro at the weekend", "Ann has a Kia Niro"),
+    # A shop named by a possessive after a preposition is where, not whose.
+    ("My new job at Sainsbury's is going well so far", "Ann has a new job at Sainsbury's"),
+    ("We got the keys to Tom's flat in Leith", None),
     # Another's, one more, not held for good, not now, nothing named, a stay.
     ("We got the keys to the Airbnb in Porto on Friday", None),
     ("Our neighbours got the keys to the new house in Leith", None),
