@@ -76,7 +76,8 @@ _NOT_A_LIVING = re.compile(r"\b(?:keen|avid|big|huge|massive|great|amateur|buddi
 #: The subject said to be what a noun phrase names, from the start of a third-person text
 #: stripped of its subject ("is a bus driver in Leicester", "works as a postman", "'s a
 #: postie"), or anywhere told as what the subject works as ("... as a staff nurse").
-_IS_A = re.compile(r"^(?:(?:is|'s|works\s+as|working\s+as|has\s+been|'s\s+been)\s+)?(?:now\s+)?"
+_IS_A = re.compile(r"^(?:(?:is|'s|works\s+as|working\s+as|has\s+been|'s\s+been|became|becomes|"
+                   r"has\s+become|'s\s+become)\s+)?(?:now\s+)?"
                    r"(?:an?|the)\s+(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
                    r"(?=\s+(?:at|for|in|with|on|of|from|near|by|and|who|which)\b|\s*[,;.!]|$)",
                    re.I)
@@ -106,8 +107,17 @@ _ORG_NOUN = (r"(?:firm|company|business|agency|council|charity|bank|school|acade
              r"estate\s+agents?|solicitors|accountants|builders|partnership|consultancy)")
 _EMPLOYER = (r"(?:(?-i:[A-Z])[\w&'.-]*|(?:an?|the|my|his|her|their|our|[\w-]+'s?)\s+"
              rf"(?:[\w&'-]+\s+){{0,4}}?{_ORG_NOUN}\b)")
-_WORK_FOR = re.compile(rf"\b{_WORK_VERB}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:for|at)\s+{_EMPLOYER}",
-                       re.I)
+#: The work verb is the subject's own, its clause's verb: at the start of the text (its
+#: subject stripped) or of a clause ("..., is doing deliveries for DPD"), not a noun of
+#: another verb ("is studying nursing at Leeds Beckett": a course).
+_CLAUSE_VERB = (r"(?:^|[,;]\s*|\b(?:and|so|but|now)\s+)(?:(?:is|'s|are|has\s+been|'s\s+been|"
+                r"now|also|still|currently|mostly|mainly|actually)\s+)*")
+_WORK_FOR = re.compile(rf"{_CLAUSE_VERB}{_WORK_VERB}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:for|at)\s+"
+                       rf"{_EMPLOYER}", re.I)
+#: Work told by its hours ("works night shifts at the hospital", "works weekends at the
+#: Co-op"): the working pattern is what it tells.
+_HOURS = re.compile(r"\b(?:shifts?|nights|lates|earlies|weekends|hours|days|part[\s-]time|"
+                    r"full[\s-]time|overtime|rota)\b", re.I)
 #: A business of one's own run or owned: "runs their own dog grooming business", "owns a
 #: little cafe" (not "has a garage": a thing held).
 _OWN_BUSINESS = re.compile(r"\b(?:run(?:s|ning)?|own(?:s|ing)?)\s+(?:an?|my|his|her|their|our)\s+"
@@ -157,9 +167,10 @@ def _anothers(text: str) -> bool:
 def tells_job(text: str) -> bool:
     """Whether a text (third person, its subject stripped) tells what its subject does for a
     living: a title (:func:`job_title`), work done for or at an employer
-    (:data:`_WORK_FOR`) or a business of one's own (:data:`_OWN_BUSINESS`), never work
-    told as unpaid or a pastime (:data:`_UNPAID`)."""
+    (:data:`_WORK_FOR`, not told by its hours: :data:`_HOURS`) or a business of one's own
+    (:data:`_OWN_BUSINESS`), never work told as unpaid or a pastime (:data:`_UNPAID`)."""
     if _UNPAID.search(text) or _anothers(text):
         return False
-    return job_title(text) is not None or bool(_WORK_FOR.search(text) or
-                                               _OWN_BUSINESS.search(text))
+    if job_title(text) is not None or _OWN_BUSINESS.search(text):
+        return True
+    return bool(_WORK_FOR.search(text)) and not _HOURS.search(text)
