@@ -29,7 +29,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("works as a radiographer at the county hospital.", True),
     ("is back on the wards as a staff nurse.", True),   # "as a <title>"
     ("delivers parcels for DPD.", True),                # work for an employer
-    ("teaches year 4 at St Anne's.", True),
+    ("teaches history at St Anne's.", True),
+    ("works for Deloitte in the audit team.", True),
+    ("is working for a firm in Derby.", False),         # no employer named, no work
+    ("is working on a project for Ericsson.", False),   # a project
+    ("teaches year 4 at St Anne's.", False),            # the year taught: the bank's
     ("does the accounts for a builder's merchant.", True),
     ("runs their own cleaning business.", True),
     ("is a keen gardener.", False),                     # a taste
