@@ -57,6 +57,7 @@ from .episodes import tell
 from .holders import UNKNOWN
 from .holding import may_hold
 from .named import predates
+from .occupation import tells_job
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .parts import part_of
 from .pointed import pointed
@@ -65,7 +66,7 @@ from .profile import ANCHOR_GAP, ANSWERS_MIN, profiles, same_value, values, whos
 from .sentences import split_sentences
 from .spoken import clean as written
 from .together import together
-from .updates import FACT_WORDS, first_person, is_event
+from .updates import FACT_WORDS, first_person, is_event, strip_for_attribute
 
 __all__ = ["REASON", "present_value", "present_value_target", "occasional"]
 
@@ -128,14 +129,18 @@ def _tells_present(part: str, told: str, sentence: str, who: str,
                    relations: frozenset[str]) -> bool:
     """Whether a part of the speaker's tells a change or a present value: a word of now or
     of change (``tells_change``), a present perfect with its span told in its sentence
-    ("I've been getting the train in" beside "since the office moved"); else a present
-    state told plainly (``present.present_state``, or a place of the speaker's named in
-    passing) that names its value (a name, a number: ``profile.values``), as
-    ``present.py`` asks of a plain statement ("I'm a huge fan of it", "we rock as a team"
-    name none)."""
+    ("I've been getting the train in" beside "since the office moved"); a job told by its
+    title or its work ("I teach chemistry at a sixth form college", "I'm a postman in
+    Derby": ``occupation.tells_job``, the part already of the present, the speaker's own
+    and no addition, :func:`_parts`); else a present state told plainly
+    (``present.present_state``, or a place of the speaker's named in passing) that names
+    its value (a name, a number: ``profile.values``), as ``present.py`` asks of a plain
+    statement ("I'm a huge fan of it", "we rock as a team" name none)."""
     if tells_change(told, relations) or \
             _HELD_UP_TO_NOW.search(part) and _SPAN.search(sentence):
         return True
+    if tells_job(strip_for_attribute(told, who)):
+        return True     # a job held, told by its title or its work in the present
     return (present_state(part) is not None or _placed(part)) and bool(values(told, who))
 
 

@@ -39,6 +39,7 @@ from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyo
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
                       possessed, same_holder, subjectless)
+from .occupation import tells_job
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
@@ -90,13 +91,15 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     no attribute of another person's, :func:`names_another`)."""
     # The store's embedder keeps recent texts' vectors (index/embed_cache.py): the pool's
     # memories, which come back observe after observe, are not embedded again.
-    vectors = _unit(embedder.embed([_unhabitual(strip_for_attribute(_alone(t, who), who))
-                                    for t in texts]))
+    stripped = [_unhabitual(strip_for_attribute(_alone(t, who), who)) for t in texts]
+    vectors = _unit(embedder.embed(stripped))
     per = attribute_scores(vectors, question_vectors(embedder))
     out = []
-    for row, vector, text in zip(per, vectors, texts, strict=True):
+    for row, vector, text, said in zip(per, vectors, texts, stripped, strict=True):
         if not names_another(text, who):
             row = np.where(_ANOTHER, np.float32(0.0), row)
+        if tells_job(said):
+            row = _as_job(row)
         order = np.argsort(-row)
         best, second = float(row[order[0]]), float(row[order[1]])
         clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
@@ -105,6 +108,21 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
                            row))
     return out
+
+
+#: Where the job stands in the bank.
+_JOB = next(i for i, a in enumerate(ATTRIBUTES) if a.name == "job")
+
+
+def _as_job(row: np.ndarray) -> np.ndarray:
+    """A statement's answers with the job answered best and clearly: it tells what its
+    subject does for a living by its grammar (``occupation.tells_job``: "is a postman in
+    Derby", "drives delivery vans for Ocado"), which the small model reads by the other
+    words ("in Derby": a home; "vans": a car)."""
+    others = np.delete(row, _JOB)
+    raised = row.copy()
+    raised[_JOB] = max(float(row[_JOB]), float(others.max()) + 1.5 * ANSWERS_MARGIN, ANSWERS_MIN)
+    return raised
 
 
 #: The attributes asked of another person of the subject's (``Attribute.another``).
