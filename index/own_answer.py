@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .occupation import tells_job
 from .profile_bank import ATTRIBUTES, RELATIONS
 
-__all__ = ["best_answers", "names_anyone"]
+__all__ = ["as_job", "best_answers", "names_anyone"]
 
 #: The bank's attributes asked of another person of the subject's.
 _ANOTHER = np.array([a.another for a in ATTRIBUTES], dtype=bool)
@@ -37,6 +38,31 @@ def names_anyone(text: str | None) -> bool:
     """Whether a memory names a person of the subject's by a word of
     ``profile_bank.RELATIONS`` ("sister", "boss", "twins", "family"), possessive or not."""
     return any(w in RELATIONS for w in _WORD.findall((text or "").lower()))
+
+
+#: Where the job stands in the bank.
+_JOB = next(i for i, a in enumerate(ATTRIBUTES) if a.name == "job")
+#: How far above its best other answer a job told by its grammar is read.
+JOB_LEAD = 0.05
+#: The subject's name opening a memory ("Osric is a postman in Derby"): left out before the
+#: grammar reads what is said of them.
+_OPENING_NAME = re.compile(r"^\s*(?-i:[A-Z])[\w'-]*\s+")
+
+
+def as_job(rows: np.ndarray, texts: Sequence[str | None]) -> np.ndarray:
+    """``rows`` (``profile_bank.attribute_scores`` of the memories ``texts``) with the job
+    answered best, :data:`JOB_LEAD` above the rest, where a memory tells what its subject
+    does for a living by its grammar (``occupation.tells_job``): the small model reads "is a
+    postman in Derby" as a home (the place it names) and "drives delivery vans for Ocado" as
+    a car, and asked "What is Osric's job?", "Osric's mum lives in Shrewsbury" ranked first.
+    Not of a memory that opens on a person of the subject's ("Osric's mum works at ...")."""
+    out = np.array(rows, copy=True)
+    for k, text in enumerate(texts):
+        said = _OPENING_NAME.sub("", text or "", count=1)
+        if said != (text or "") and tells_job(said):
+            others = np.delete(out[k], _JOB)
+            out[k, _JOB] = max(float(out[k, _JOB]), float(others.max()) + JOB_LEAD)
+    return out
 
 
 def best_answers(rows: np.ndarray, texts: Sequence[str | None]) -> np.ndarray:

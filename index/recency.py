@@ -105,7 +105,7 @@ from typing import Any, overload
 import numpy as np
 
 from .gathered import Ranked
-from .own_answer import best_answers
+from .own_answer import as_job, best_answers
 from .profile_bank import attribute_scores
 # The text readers, re-exported for the callers that read them with the ranking's constants.
 from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, aside,
@@ -174,8 +174,8 @@ def answering(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     if not present:
         return values, best
     read = [(i, v) for i in present for v in (vectors[i], *(later[i] if later else ()))]
-    rows = attribute_scores(np.stack([np.asarray(v, dtype=np.float32) for _, v in read]),
-                            question.questions)
+    rows = as_job(attribute_scores(np.stack([np.asarray(v, dtype=np.float32) for _, v in read]),
+                                   question.questions), [contents[i] for i, _ in read])
     spread = np.maximum(rows.std(axis=1), 1e-6)
     z = (rows[:, question.attribute] - rows.mean(axis=1)) / spread
     # Of a memory naming no person of the subject's, its best of the subject's own
