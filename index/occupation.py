@@ -11,8 +11,8 @@ trade names (a head noun of an occupation, or a noun made of a work verb: "drive
 "electrician", "postman"), or said to do work for or at an employer (a work verb, then
 "for" or "at" a named organisation or a firm, a school, a shop). Both sides of memory read
 such a statement as the job: the subconscious when it decides what a statement replaces
-(``element/agents/profile.py``), recall when it orders a subject's results by what each
-answers (``own_answer.as_job``, ``recency.answering``).
+(``element/agents/profile.py``, ``present_value.py``), recall when it orders a subject's
+results by what each answers (``own_answer.as_job``, ``recency.answering``).
 
 What it must not read as the speaker's job (each a guard below): a taste or a hobby told
 with the same nouns ("a keen gardener", "an avid cyclist", "bakes cakes for friends"), a
@@ -89,7 +89,7 @@ _AS_A = re.compile(r"\bas\s+(?:an?|the)\s+(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
 
 #: Verbs of paid work ("drives for Uber", "teaches year 4 at ...", "does the accounts for
 #: ...", "cleans offices for ...").
-_WORK_VERB = (r"(?:works?|working|teach(?:es|ing)?|deliver(?:s|ing)?|driv(?:es|ing)|"
+_WORK_VERB = (r"(?:teach(?:es|ing)?|deliver(?:s|ing)?|driv(?:es|ing)|"
               r"clean(?:s|ing)?|fix(?:es|ing)?|repair(?:s|ing)?|serv(?:es|ing)|"
               r"cook(?:s|ing)?|nurs(?:es|ing)|manag(?:es|ing)|"
               r"(?:does|doing|do)\s+(?:the\s+)?(?:accounts|books|payroll|admin|marketing|"
@@ -116,6 +116,16 @@ _CLAUSE_VERB = (r"(?:^|[,;]\s*|\b(?:and|so|but|now)\s+)(?:(?:is|'s|are|has\s+bee
                 r"now|also|still|currently|mostly|mainly|actually)\s+)*")
 _WORK_FOR = re.compile(rf"{_CLAUSE_VERB}{_WORK_VERB}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:for|at)\s+"
                        rf"{_EMPLOYER}", re.I)
+#: Working for or at a named employer ("works for Deloitte", "working at Greggs"): "works
+#: for a firm in Derby" names no employer and no work (an electrician may work for one),
+#: "works at the Leeds office" a site,
+#: "working on a project for Ericsson" tells a project.
+_WORKS_AT = re.compile(rf"{_CLAUSE_VERB}(?:works?|working)\s+(?:for|at)\s+"
+                       r"(?-i:[A-Z])", re.I)
+#: A school year or grade named ("teaches Year 4 at ...", "as a Year 4 class teacher"): the
+#: bank's own question of a year or grade reads it, and the year is what changes.
+_SCHOOL_YEAR = re.compile(r"\b(?:year|grade)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|"
+                          r"eight|nine|ten|eleven|twelve|thirteen)\b", re.I)
 #: Work told by its hours ("works night shifts at the hospital", "works weekends at the
 #: Co-op"): the working pattern is what it tells.
 _HOURS = re.compile(r"\b(?:shifts?|nights|lates|earlies|weekends|hours|days|part[\s-]time|"
@@ -169,10 +179,11 @@ def _anothers(text: str) -> bool:
 def tells_job(text: str) -> bool:
     """Whether a text (third person, its subject stripped) tells what its subject does for a
     living: a title (:func:`job_title`), work done for or at an employer
-    (:data:`_WORK_FOR`, not told by its hours: :data:`_HOURS`) or a business of one's own
-    (:data:`_OWN_BUSINESS`), never work told as unpaid or a pastime (:data:`_UNPAID`)."""
-    if _UNPAID.search(text) or _anothers(text):
+    (:data:`_WORK_FOR`, :data:`_WORKS_AT`; not told by its hours: :data:`_HOURS`) or a
+    business of one's own (:data:`_OWN_BUSINESS`); never work told as unpaid or a pastime
+    (:data:`_UNPAID`), nor a school year taught (:data:`_SCHOOL_YEAR`)."""
+    if _UNPAID.search(text) or _anothers(text) or _SCHOOL_YEAR.search(text):
         return False
     if job_title(text) is not None or _OWN_BUSINESS.search(text):
         return True
-    return bool(_WORK_FOR.search(text)) and not _HOURS.search(text)
+    return bool(_WORK_FOR.search(text) or _WORKS_AT.search(text)) and not _HOURS.search(text)

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from index import (ATTRIBUTES, RELATIONS, ROLES, TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST,
-                   tells_change, told_of)
+                   tells_change, tells_job, told_of)
 
 from .addressed import unaddressed
 from .decisions import Decision, Pool
@@ -57,7 +57,6 @@ from .episodes import tell
 from .holders import UNKNOWN
 from .holding import may_hold
 from .named import predates
-from .occupation import tells_job
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .parts import part_of
 from .pointed import pointed

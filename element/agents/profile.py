@@ -34,12 +34,11 @@ from typing import Any
 import numpy as np
 
 from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyone,
-                   question_vectors)
+                   question_vectors, tells_job)
 
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
                       possessed, same_holder, subjectless)
-from .occupation import tells_job
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 

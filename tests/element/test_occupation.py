@@ -1,8 +1,8 @@
 """What someone does for a living, told by its title or by the work itself
-(``element/agents/occupation.py``), is read as the job: "I'm a bus driver in Leicester these
-days" after "I work as a receptionist at a dental surgery" replaces the job (the bank alone
-read it as a home or a commute), never a hobby, a volunteer role, a second job, a past one
-or another person's."""
+(``index/occupation.py``, read by ``element/agents/profile.py``), is read as the job: "I'm
+a bus driver in Leicester these days" after "I work as a receptionist at a dental surgery"
+replaces the job (the bank alone read it as a home or a commute), never a hobby, a
+volunteer role, a second job, a past one or another person's."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from element.agents.occupation import job_title, tells_job
+from index import job_title, tells_job
 from element.agents.profile import profiles
 
 from tests.element.speaker import keeps, open_store, replaces
