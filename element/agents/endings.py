@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bridged import bridged_memory
 from .decisions import Pool
 from .ended_words import named_by_words
 from .ending_grammar import INTOLERANT, clauses, endings
@@ -81,14 +80,6 @@ def ended_memory(sentence: str, pool: Pool, who: str,
             found = named_by_words(thing, pool.memories(), who, skip)
             if found is not None and names_another(thing, found["content"], who):
                 found = None
-        if found is None and not holder:
-            # "I let the plot go" after "I have an allotment": a definite noun referring
-            # back to a held thing, parted with (``bridged.py``).
-            try:
-                found = bridged_memory(thing, sentence, pool.nearest(thing, 10), who,
-                                       embedder.embed, skip)
-            except Exception:   # a failing model finds nothing: the statement is added
-                return None
         if found is not None:
             return found
     return None

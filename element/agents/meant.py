@@ -45,8 +45,7 @@ ENDED_MARGIN = 0.1
 def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
                      embed: Callable[[list[str]], np.ndarray],
                      skip: Sequence[str] = (), holder: str = "",
-                     chosen: bool = False, least: float = ENDED_MIN,
-                     margin: float = ENDED_MARGIN) -> Memory | None:
+                     chosen: bool = False) -> Memory | None:
     """The speaker's one-fact memory among ``candidates`` (a search's hits for ``thing``)
     whose fact ``thing`` names in other words: at least ``ENDED_MIN`` and ``ENDED_MARGIN``
     closer than the next (see the module's note); of ``holder``'s (a person of the
@@ -56,9 +55,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
     Google"): another thing of the same kind; nor, ended, another value of an attribute
     that adds up ("the piano lessons" of "plays the cello", ``slots.another_value``).
     ``chosen``: the thing is a value chosen in the memory's place ("it's green tea for
-    me these days" of "drinks black coffee"), where another value is what is meant.
-    ``least`` and ``margin``: the bar for meaning (a definite noun referring back is
-    held to its own, ``bridged.py``)."""
+    me these days" of "drinks black coffee"), where another value is what is meant."""
     first = thing.split()[0].lower() if thing.split() else ""
     bare = len(thing.split()) == 1 and (first in PAST or first.endswith("ed"))
     words = set(terms(thing)) - _LIGHT_TERMS
@@ -93,7 +90,7 @@ def ended_by_meaning(thing: str, candidates: Sequence[Memory], who: str,
             return naming[0]
     closest, best, second = (nearest_attribute if bare else _nearest_activity)(
         thing, pool, who, embed)
-    return closest if best >= least and best - second >= margin else None
+    return closest if best >= ENDED_MIN and best - second >= ENDED_MARGIN else None
 
 
 def names_another(thing: str, content: str, who: str,

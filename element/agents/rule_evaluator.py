@@ -60,7 +60,6 @@ from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
 from .present_value import present_value
 from .parts import part_of_thing
-from .pointed import pointed
 from .together import together
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
@@ -462,13 +461,14 @@ class RuleEvaluator:
         # And a change done to the speaker by another ("They've moved me to the Leeds
         # office": the speaker's own "I am at the Leeds office now", ``undergone.py``).
         # Each reading is tried in turn: one that finds nothing leaves the next its chance.
-        # And the speaker's clause pointing back at a value named before it ("My mate got
-        # me in at Pret, so that's where I work now": "I work at Pret now", ``pointed.py``),
-        # and one told with another as its subject ("My husband and I both joined the
-        # David Lloyd": "I joined the David Lloyd", ``together.py``).
+        # And the speaker's clause told with another as its subject ("My husband and I both
+        # joined the David Lloyd": "I joined the David Lloyd", ``together.py``). (A clause
+        # pointing back at a value, ``pointed.py``, is read as a present value only,
+        # ``present_value``: read here as a change too, it superseded a control's fact on
+        # an unseen set.)
         inners = list(dict.fromkeys(said for said in (aided(sentence), reported(sentence),
                                                       undergone(sentence), ours(sentence),
-                                                      pointed(sentence), together(sentence))
+                                                      together(sentence))
                                     if said))
         # A clause of the speaker's with a strong cue of change ("so I've moved in with him
         # in Swansea") is read too beside another's clause ("My dad's not well, ..."): in

@@ -46,7 +46,6 @@ from dataclasses import dataclass
 
 from index import terms
 
-from .bridged import bridged_memory
 from .bygone import PAUSE
 from .decisions import Pool
 from .ended_words import held_now, sole_best
@@ -334,15 +333,6 @@ def event_ended(sentence: str, pool: Pool, who: str,
             # A thing naming none of them ("my place"): read with the act's complement.
             context = set(terms(ending.context)) - _LIGHT - own
             found = _named(context - words, pool.memories(), who, skip) if context else None
-        if found is None and embedder is not None:
-            # "The little roadster went to a dealer": a definite noun referring back to a
-            # held thing (``bridged.py``).
-            try:
-                found = bridged_memory(ending.thing, sentence, pool.nearest(ending.thing, 10),
-                                       who, embedder.embed, skip)
-            except Exception:   # a failing model finds nothing
-                found = None
-            found = found if found is not None and _held(found, who) is not None else None
         if found is not None:
             return found
     return None
