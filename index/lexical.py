@@ -94,6 +94,11 @@ def _unclitic(text: str) -> str:
 
 _STEMMER = py_rust_stemmers.SnowballStemmer("english")
 
+#: An idiom whose content word stems into another meaning: "what do they do for a living"
+#: asks a job, yet "living" stems to "live" and matched every memory of where someone
+#: lives ("Osric's mum lives in Shrewsbury" first for "What does Osric do for a living?").
+_IDIOM = re.compile(r"\bfor\s+a\s+living\b")
+
 
 _STEMS: dict[str, str] = {}
 _STEMS_MAX = 200_000
@@ -101,7 +106,10 @@ _STEMS_MAX = 200_000
 
 def terms(text: str) -> list[str]:
     """The index terms of ``text``: lowercase words, stopwords dropped, Snowball-stemmed."""
-    words = [w for w in _WORD.findall(_unclitic(text.lower())) if w not in _STOP]
+    lowered = text.lower()
+    if "living" in lowered:
+        lowered = _IDIOM.sub(" ", lowered)
+    words = [w for w in _WORD.findall(_unclitic(lowered)) if w not in _STOP]
     missing = [w for w in words if w not in _STEMS]
     if missing:
         # Stemming word by word dominates a rebuild; vocabularies repeat, so cache stems.

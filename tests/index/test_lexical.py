@@ -189,3 +189,12 @@ def test_what_is_derived_between_writes_is_forgotten_at_the_next_write() -> None
     assert index.between_writes(0, lambda: index.frequency(["carolin"])) == {"carolin": 3}
     index.remove(4, "Caroline moved to Denver")
     assert index.between_writes(0, lambda: index.frequency(["carolin"])) == {"carolin": 2}
+
+
+def test_for_a_living_asks_a_job_not_where_one_lives() -> None:
+    """"Living" in the idiom stems to "live": "What does Osric do for a living?" matched
+    every memory of where someone lives."""
+    assert "live" not in terms("What does Osric do for a living?")
+    assert terms("Osric's mum lives in Shrewsbury, living the dream") == \
+        ["osric", "mum", "live", "shrewsburi", "live", "dream"]
+    assert "live" in terms("Osric loves living by the sea")
