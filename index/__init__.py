@@ -44,7 +44,7 @@ from .profile_bank import (ATTRIBUTES, RELATIONS, ROLES, Attribute, attribute_sc
 # Whether a text names a person of the subject's: recall's and observe's one reading of
 # who may answer an attribute asked of another person (Attribute.another).
 from .own_answer import names_anyone
-from .occupation import job_title, tells_job
+from .occupation import job_first, job_title, tells_job
 # Whether a memory tells a change of the subject's own (recall's, and observe's
 # element/agents/present_value.py), and whose fact a sentence tells.
 from .replaced_ahead import tells_change
@@ -179,7 +179,7 @@ __all__ = [
     "terms", "STOPWORDS",
     # a generic person profile as questions (the subconscious's updates, recall's newer first)
     "ATTRIBUTES", "Attribute", "RELATIONS", "ROLES", "attribute_scores", "question_vectors",
-    "job_title", "names_anyone", "tells_change", "tells_job", "told_of",
+    "job_first", "job_title", "names_anyone", "tells_change", "tells_job", "told_of",
     # errors
     "StoreError", "StoreFailed", "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt",
     "LogMissing", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",

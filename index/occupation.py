@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import re
 
-from .profile_bank import RELATIONS
+import numpy as np
 
-__all__ = ["tells_job", "job_title"]
+from .profile_bank import ATTRIBUTES, RELATIONS
+
+__all__ = ["job_first", "job_title", "tells_job"]
 
 #: Head nouns of trades and professions that no suffix below makes: generic English.
 _TITLES = frozenset("""
@@ -187,3 +189,18 @@ def tells_job(text: str) -> bool:
     if job_title(text) is not None or _OWN_BUSINESS.search(text):
         return True
     return bool(_WORK_FOR.search(text) or _WORKS_AT.search(text)) and not _HOURS.search(text)
+
+
+#: Where the job stands in the profile bank.
+_JOB = next(i for i, a in enumerate(ATTRIBUTES) if a.name == "job")
+
+
+def job_first(row: np.ndarray, lead: float, least: float = -np.inf) -> np.ndarray:
+    """A statement's answers to the bank (``profile_bank.attribute_scores``) with the job
+    answered best, ``lead`` above its best other answer and at least ``least``: for a
+    statement that :func:`tells_job` (the small model reads "is a postman in Derby" by its
+    other words as a home, "drives delivery vans for Ocado" as a car)."""
+    raised = np.array(row, copy=True)
+    others = np.delete(raised, _JOB)
+    raised[_JOB] = max(float(raised[_JOB]), float(others.max()) + lead, least)
+    return raised

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .occupation import tells_job
+from .occupation import job_first, tells_job
 from .profile_bank import ATTRIBUTES, RELATIONS
 
 __all__ = ["as_job", "best_answers", "names_anyone"]
@@ -40,8 +40,6 @@ def names_anyone(text: str | None) -> bool:
     return any(w in RELATIONS for w in _WORD.findall((text or "").lower()))
 
 
-#: Where the job stands in the bank.
-_JOB = next(i for i, a in enumerate(ATTRIBUTES) if a.name == "job")
 #: How far above its best other answer a job told by its grammar is read.
 JOB_LEAD = 0.05
 #: The subject's name opening a memory ("Osric is a postman in Derby"): left out before the
@@ -60,8 +58,7 @@ def as_job(rows: np.ndarray, texts: Sequence[str | None]) -> np.ndarray:
     for k, text in enumerate(texts):
         said = _OPENING_NAME.sub("", text or "", count=1)
         if said != (text or "") and tells_job(said):
-            others = np.delete(out[k], _JOB)
-            out[k, _JOB] = max(float(out[k, _JOB]), float(others.max()) + JOB_LEAD)
+            out[k] = job_first(out[k], JOB_LEAD)
     return out
 
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyone,
-                   question_vectors, tells_job)
+                   job_first, question_vectors, tells_job)
 
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
@@ -98,7 +98,9 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         if not names_another(text, who):
             row = np.where(_ANOTHER, np.float32(0.0), row)
         if tells_job(said):
-            row = _as_job(row)
+            # read by its grammar (``occupation``): the model reads the other words
+            # ("in Derby": a home; "vans": a car)
+            row = job_first(row, 1.5 * ANSWERS_MARGIN, ANSWERS_MIN)
         order = np.argsort(-row)
         best, second = float(row[order[0]]), float(row[order[1]])
         clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
@@ -107,21 +109,6 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
         out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
                            row))
     return out
-
-
-#: Where the job stands in the bank.
-_JOB = next(i for i, a in enumerate(ATTRIBUTES) if a.name == "job")
-
-
-def _as_job(row: np.ndarray) -> np.ndarray:
-    """A statement's answers with the job answered best and clearly: it tells what its
-    subject does for a living by its grammar (``occupation.tells_job``: "is a postman in
-    Derby", "drives delivery vans for Ocado"), which the small model reads by the other
-    words ("in Derby": a home; "vans": a car)."""
-    others = np.delete(row, _JOB)
-    raised = row.copy()
-    raised[_JOB] = max(float(row[_JOB]), float(others.max()) + 1.5 * ANSWERS_MARGIN, ANSWERS_MIN)
-    return raised
 
 
 #: The attributes asked of another person of the subject's (``Attribute.another``).
