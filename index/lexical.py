@@ -47,9 +47,10 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 # The indexing scheme, saved with the arrays: 3 content only (``situated=False``), 4
 # content and context; 1 and 2 were the same before an apostrophe's ending was folded into
-# its word (``terms``). An index saved under another scheme than the one asked for is
-# rebuilt from the records rather than mixed with new entries.
-SCHEME = 4
+# its word (``terms``), 3 and 4 before "for a living" lost its "live" (``_IDIOM``). An index
+# saved under another scheme than the one asked for is rebuilt from the records rather than
+# mixed with new entries.
+SCHEME = 6
 
 
 def scheme_of(situated: bool) -> int:
