@@ -79,16 +79,52 @@ _FOR_ME = re.compile(_AGENT + rf"(?:{_HANDING_PAST}|rented|leased|built|sorted|a
 #: A home: had, it is where one lives ("found us a flat in Hove": we live in a flat in
 #: Hove now).
 _DWELLING = re.compile(r"^(?:a|an|the|his|her|their|its|some|one)\s+(?:[\w-]+\s+){0,3}?"
-                       r"(?:flat|house|home|place|bungalow|cottage|room|apartment|studio|"
+                       r"(?:flat|house|home|place(?!\s+(?:at|on)\b)|bungalow|cottage|room|"
+                       r"apartment|studio|"
                        r"maisonette|semi|terrace|bedsit|houseboat|caravan)\b", re.I)
 #: A post got at a place: "a role at Lidl head office", "a transfer to the Tesco in
 #: Bromley", "a placement with Arup": the speaker works there now.
 _JOB_AT = re.compile(r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:role|position|post|placement|"
                      r"transfer|apprenticeship|traineeship|contract)\s+(?:at|with|to)\s+"
                      r"(?P<org>.+)$", re.I)
+#: A place got at a school or on a course ("got me a place at Leeds uni", "a place on the
+#: nursing course"): the speaker is at it, or on it, now; not a home ("a place in Hove").
+_PLACE_AT = re.compile(r"^(?:a|an|the)\s+(?:[\w-]+\s+)?place\s+(?P<prep>at|on)\s+(?P<org>.+)$",
+                       re.I)
+#: A job as a role ("a job as a mechanic at his uncle's garage"): the speaker works as it.
+_JOB_AS = re.compile(r"^(?:a|an|the)\s+(?:[\w-]+\s+)?(?:job|post|position|role)\s+as\s+"
+                     r"(?P<role>(?:a|an)\s+[^,;.!?]+)$", re.I)
 _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_NOW}))\s+"
                      r"(?P<obj>me|us)\s+(?P<rest>(?:a|an|the|his|her|their|its|some|one)\b.+)$",
                      re.I)
+
+#: A thing given to the speaker, said with "to me" after it: "My brother passed his
+#: Samsung on to me", "Mum handed her old Clio down to us": the speaker has it now.
+_TO_ME = re.compile(_AGENT + r"(?:passed|handed|gave|given|sold|left)\s+"
+                    r"(?P<thing>(?:a|an|his|her|their|its)\s+[^,;]+?)\s+"
+                    r"(?:(?:on|down|over|back)\s+)?to\s+(?P<obj>me|us)\b", re.I)
+#: A thing given as a treat: "My husband surprised me with a Mini Cooper for my
+#: fortieth", "the kids surprised us with a new telly" (not "treated me to a coffee": a
+#: treat had, not a thing kept).
+_TREATED = re.compile(_AGENT + r"(?:surprised|treated|spoiled|spoilt|presented)\s+(?P<obj>me|us)\s+"
+                      r"with\s+(?P<thing>(?:a|an|the|his|her|their|some)\s+.+)$", re.I)
+#: A partner found for the speaker: "My sister set me up with Ravi": the speaker is with
+#: that person now (one name, not a thing: "set me up with Office 365").
+_SET_UP = re.compile(_AGENT + r"(?:set|fixed)\s+me\s+up\s+with\s+"
+                     r"(?P<name>(?-i:[A-Z][a-z]+))(?!\s*(?-i:[A-Z0-9])|')", re.I)
+#: Another's post that took the speaker's household to a place, or the speaker following
+#: another there: "My partner's job took us to Bristol", "We followed my wife's job down
+#: to Exeter", "I followed my boyfriend up to Glasgow": the speaker moved there. The cause
+#: is another's (a possessive), so a work trip ("Work took me to Berlin") is not read.
+_PLACE_NAMED = r"(?P<p>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
+_TOOK_US = re.compile(r"^(?:(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+'s?|his|her|their)\s+"
+                      r"(?:new\s+)?(?:job|work|career|post|posting|transfer|contract|company|"
+                      r"firm|promotion|role)\s+(?:(?:has|have|'s|finally)\s+)*(?:took|taken|"
+                      r"brought|moved)\s+(?P<obj>me|us)\s+(?:(?:up|down|over|out|back)\s+)?"
+                      r"to\s+" + _PLACE_NAMED, re.I)
+_FOLLOWED = re.compile(r"^(?P<obj>i|we)\s+(?:(?:have|'ve|just|finally|eventually)\s+)*"
+                       r"followed\s+(?:my|our|his|her|their)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+"
+                       r"(?:(?:up|down|over|out|back)\s+)?to\s+" + _PLACE_NAMED, re.I)
 
 #: A stay for a while, not what holds now: "put us in the Grand Hotel for the week".
 _A_WHILE = re.compile(r"\bfor\s+(?:now|the\s+time\s+being|(?:the|a|an|one|two|three|a\s+few|"
@@ -146,6 +182,19 @@ def _what(rest: str) -> str:
     rest = _COMMA.split(rest, maxsplit=1)[0]
     rest = _END.split(rest, maxsplit=1)[0].strip()
     return _WHEN.sub("", rest).strip()
+
+
+#: What a thing was handed over for, after it: a price or an occasion ("sold me his Fabia
+#: for a grand", "surprised me with a Mini for my fortieth"): not part of the thing.
+_FOR_WHAT = re.compile(r"\s+for\s+(?:a\s+(?:grand|song|tenner|fiver|steal)|free|nothing|"
+                       r"next\s+to\s+nothing|cheap|peanuts|£?\d[\w,.]*|(?:a|one|two|three|"
+                       r"a\s+few)\s+(?:hundred|thousand|grand|quid|pounds)|(?:my|our)\s+[\w-]+|"
+                       r"christmas|(?:his|her|their)\s+(?:birthday|christmas))\b.*$", re.I)
+
+
+def _thing(rest: str) -> str:
+    """The thing handed to the speaker (``_what``), its price or occasion left out."""
+    return _FOR_WHAT.sub("", _what(rest)).strip()
 
 
 def _subject(obj: str) -> tuple[str, str]:
@@ -254,6 +303,8 @@ def _said(s: str) -> str | None:
         subject, be = _subject(m["obj"])
         if m["prep"].lower() == "onto" and rest and _ONTO_THING.match(rest):
             return f"{subject} {be} on {rest} now"     # "got me onto a low-carb diet"
+        if re.match(r"^at\s+(?-i:[A-Z])", rest) and m["prep"].lower() == "in":
+            return f"{subject} work {rest} now"    # "got me in at Asda": a job there
         return f"{subject} {be} in {rest} now" if rest and re.search(
             r"\b(?-i:[A-Z])|\b(?:team|side|club|band|choir|squad|group|course|class|school|"
             r"job|role)\b", rest) else None
@@ -263,15 +314,30 @@ def _said(s: str) -> str | None:
         subject, _ = _subject(m["obj"])
         return _had(subject, thing)
     if (m := _HANDED.match(s)) is not None:
-        rest = _what(m["rest"])
+        if m["past"] and (job := _JOB_AS.match(_COMMA.split(m["rest"], maxsplit=1)[0])) and \
+                not _END.search(job["role"]):
+            return f"{_subject(m['obj'])[0]} work as {_WHEN.sub('', job['role']).strip()} now"
+        rest = _thing(m["rest"]) if m["past"] else _what(m["rest"])
         subject, _ = _subject(m["obj"])
         if not rest:
             return None
         if m["past"] and _DWELLING.match(rest):
             return _had(subject, rest)
+        if m["past"] and (place := _PLACE_AT.match(rest)):
+            subject, be = _subject(m["obj"])
+            return f"{subject} {be} {place['prep'].lower()} {place['org']} now"
         if m["past"] and (job := _JOB_AT.match(rest)):
             return f"{subject} work at {job['org']} now"    # "found me a role at Lidl"
         return f"{subject} have {rest} now" if m["past"] else f"{subject} get {rest}"
+    if (m := _TO_ME.match(s)) is not None and (thing := _what(m["thing"])):
+        return _had(_subject(m["obj"])[0], thing)
+    if (m := _TREATED.match(s)) is not None and \
+            (thing := _thing(m["thing"])):
+        return _had(_subject(m["obj"])[0], thing)
+    if (m := _SET_UP.match(s)) is not None:
+        return f"I am with {m['name']} now"
+    if (m := _TOOK_US.match(s) or _FOLLOWED.match(s)) is not None:
+        return f"{'we' if m['obj'].lower() in ('we', 'us') else 'I'} moved to {m['p']}"
     if (inner := reported(s)) is not None:
         # "My boss told me that I've been made a senior developer": what the speaker was
         # told of their own change, read as undergone.
@@ -292,6 +358,11 @@ _LONG_AGO = re.compile(r"^(?:back\s+)?when\s+(?:i|we)\s+(?:was|were|turned|start
                        r"years\s+ago|used\s+to)\b", re.I)
 
 
+#: A clause of time or cause told after the act, opening on its own subject.
+_AFTER_ACT = re.compile(r"\s+(?:when|after|because|since|once|as\s+soon\s+as)\s+(?=(?:he|she|"
+                        r"they|we|i|my|our|his|her|their|the)\b)", re.I)
+
+
 def aided(sentence: str) -> str | None:
     """The speaker's own statement of a change ``sentence`` (cleaned) tells another person
     brought about ("I live in my own flat in Woking now" of "My brother helped me move all
@@ -302,6 +373,13 @@ def aided(sentence: str) -> str | None:
             or _A_WHILE.search(s) or _LONG_AGO.search(s):
         return None     # "My work gave me an iPhone, so I carry two phones now": one more
     if (said := _said(s)) is not None:
+        return said
+    # A time or a cause told after the act ("My dad gave me his Volvo when he stopped
+    # driving"): the act read without it (its "when" is no condition of an act done), a
+    # habit ("gives me a lift when it rains") left as it was.
+    cut = _AFTER_ACT.split(s, maxsplit=1)[0]
+    if cut != s and (said := _said(cut)) is not None and \
+            not re.match(r"^(?:i|we)\s+get\b", said, re.I):
         return said
     return next((said for clause in clauses(s)[1:] if (said := _said(clause.strip()))
                  is not None), None)

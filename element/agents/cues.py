@@ -250,7 +250,13 @@ _SPAN = (r"for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+fe
          r"months?|years?|summers?|winters?|terms?|semesters?|seasons?|decades?)\b"
          r"(?!\s+(?:now|already|so\s+far)\b)")
 _STAY = re.compile(r"\b(?:am|are|is|'m|'re|'s|be|been)\s+(?:\w+\s+)?(?:staying|stopping|lodging|"
-                   r"crashing|house-sitting|living)\b[^;.!?]*?\b" + _SPAN, re.I)
+                   r"crashing|house-sitting|living)\b[^;.!?]*?\b" + _SPAN + "|"
+                   # a holiday spent somewhere: "I'm spending Christmas at my mum's in
+                   # Wakefield", "we're spending the summer in Crete"
+                   r"\b(?:am|are|'m|'re|be|been|will\s+be)\s+spending\s+(?:christmas|easter|"
+                   r"new\s+year|half\s+term|the\s+(?:weekend|holidays?|summer|week|night|"
+                   r"festive\s+season)|a\s+(?:few\s+|couple\s+of\s+)?(?:days?|nights?|weeks?))\b",
+                   re.I)
 _PAST_SPAN = re.compile(r"(?<!have\s)(?<!has\s)(?<!'ve\s)(?<!'s\s)(?<!had\s)(?<!been\s)"
                         r"\b(?:[a-z]{3,}ed|was|were|went|did|had|took|spent|kept|ran|ate|drove|"
                         r"rode|taught)\b[^;.!?]*?\b" + _SPAN, re.I)

@@ -50,7 +50,15 @@ _SUBORDINATE = re.compile(r"^(?:since|after|before|until|till|while|whilst|becau
                           # a phrase of comparison or cause before the subject: "Like my
                           # dad, I'm all about ...", "Thanks to my brother I'm ..."
                           r"(?:just\s+)?(?:un)?like|thanks\s+to|despite|because\s+of|"
-                          r"due\s+to|apart\s+from|besides)\s+", re.I)
+                          r"due\s+to|apart\s+from|besides|"
+                          # another's counsel or help the speaker acted on: "On my
+                          # brother's advice I moved to First Direct", "With Dad's help,
+                          # we ...", "At my boss's request I ...": the act is the speaker's
+                          r"(?:on|at|with|upon|following|by)\s+(?:(?:my|our|the|a)\s+)?"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+'s?\s+(?:[\w-]+\s+)?(?:advice|"
+                          r"suggestion|recommendation|help|request|insistence|urging|"
+                          r"invitation|encouragement|prompting|say-so|nagging|tip))\s*,?\s+",
+                          re.I)
 #: Where the main clause opens after it: past a comma, or on "I" or "we" (no comma said).
 #: Without a comma, a name said to be the speaker's person opens it too ("Since the
 #: restructure Marcus is my boss").

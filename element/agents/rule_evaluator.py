@@ -37,6 +37,7 @@ from .readable import MAX_SENTENCE, MAX_SENTENCES, readable
 from .polarity import ends_another, opposite_change
 from .aided import aided
 from .ours import ours
+from .own_clause import own_clause, without_possessor
 from .reported import reported
 from .referent import referred
 from .bare import bare_opening
@@ -466,10 +467,17 @@ class RuleEvaluator:
         # pointing back at a value, ``pointed.py``, is read as a present value only,
         # ``present_value``: read here as a change too, it superseded a control's fact on
         # an unseen set.)
+        # And the speaker's clause said without the other person told beside it: whose
+        # counsel or help it was, the cause told first, the possessor of the place ("On my
+        # brother's advice I moved to First Direct", "I've been living at my mum's in
+        # Wakefield": ``own_clause.py``); a place another's act put the speaker in is said
+        # by its name too ("I am in her gym, the Village": "I am in the Village").
         inners = list(dict.fromkeys(said for said in (aided(sentence), reported(sentence),
                                                       undergone(sentence), ours(sentence),
-                                                      together(sentence))
+                                                      together(sentence), own_clause(sentence))
                                     if said))
+        inners += [named for said in inners
+                   if (named := without_possessor(said)) != said and named not in inners]
         # A clause of the speaker's with a strong cue of change ("so I've moved in with him
         # in Swansea") is read too beside another's clause ("My dad's not well, ..."): in
         # a sentence of the speaker's own, the sentence whole was read already.

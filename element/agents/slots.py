@@ -68,9 +68,12 @@ SLOTS: tuple[Slot, ...] = (
           r"bungalow)\s+(?:in|on|near|by)\b|\bkeys\s+to\b|\bmoved\s+(?:house|home|out|in\s+with)\b|"
           r"\brent(?:ing)?\s+in\b",
           True, "fact:location"),
+    # "based at" a branch or an office is where one works ("They've moved me to the Ripon
+    # branch": "I am based at the Ripon branch now", ``undergone.py``); "based in" a town
+    # may be a home too.
     _slot("employer", r"\bwork(?:s|ing|ed)?\s+(?:at|for|in)\b(?!\s+(?:home|night|weekends|"
           r"the\s+(?:garden|weekend|moment|evening)))|"
-          r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|"
+          r"\bjob\s+(?:at|with)\b|\bemploy(?:ed|er)\b|\bhired\b|\bbased\s+at\b|"
           r"\blast\s+day\s+at\b|\bstart(?:s|ed|ing)?\s+at\s+(?-i:[A-Z])|"
           r"\b(?:joined|left)\s+(?-i:[A-Z])|" + ROLE_BEGUN + "|" + HIRED + "|" + _ROLE_AT,
           True, "fact:employer"),
