@@ -211,7 +211,7 @@ def says_now(text: str | None) -> bool:
 #: :data:`CHANGE` and :data:`CURRENT`: the words by which a newer statement says an older
 #: value gave way (:func:`names_gone`).
 REPLACED = re.compile(r"\b(?:swapp?(?:ed|ing)|switch(?:ed|ing)|replac(?:ed|ing)|instead|"
-                      r"traded|transferred|dropped|ditched|overtaken|changed|moved|"
+                      r"traded|part[\s-]?exchanged|transferred|dropped|ditched|overtaken|changed|moved|"
                       r"(?:gone|went|come|came) over to)\b", re.I)
 #: What opens a memory, its subject and the word after it ("Hugo rides", "Marguerite's
 #: hairdresser", "Maria works"), and a name owning something in it: the person and what is

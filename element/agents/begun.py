@@ -14,7 +14,12 @@ day at", "took a post at", "landed a job at", "started seeing"), joining, regist
 admission ("joined", "signed up with", "registered with", "enrolled at", "got into"),
 acquiring ("bought", "got", "collected", "picked up", "opened", "took out", "inherited"),
 becoming ("became", "qualified as", "was promoted to", "made partner", "took over as",
-"took me on as"), and a transfer of one's own thing ("ported my number to"). A visit, a
+"took me on as"), a transfer of one's own thing ("ported my number to"), an exchange
+("traded the Astra in for a Kia Niro": the thing got), a home settled into ("we're settled
+into the cottage in Frome") and a first counted or a probation passed ("Week one at Octopus
+done", "passed my probation at Arup"); a thing of the speaker's told as the subject of its
+own arrival ("The new Corsa arrived on Friday") is read by ``arrived.py``. What one drove
+away in or got from a dealer is said to be driven, so the bank reads a vehicle. A visit, a
 stay, a hire or a meal ("spent a weekend in Lisbon", "hired a van", "had lunch at Nando's")
 changes no state and is no such verb.
 
@@ -44,6 +49,7 @@ import re
 
 from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
 
+from .arrived import arrived_result
 from .cues import bounded
 from .holders import UNKNOWN, subjectless
 from .meaning import SIMILAR_WORDS, clauses
@@ -51,7 +57,7 @@ from .profile import anothers_clause, whose
 from .sentences import split_sentences
 from .slots import PEOPLE
 
-__all__ = ["begun_result", "results"]
+__all__ = ["DWELLING", "begun_result", "results"]
 
 #: The speaker as the one who acts, right before the verb: "I", "we", "I've just", or the
 #: subject dropped at the clause's start ("Joined the gym last week"); an opening word of
@@ -97,16 +103,25 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"(?=(?-i:[A-Z]))", "is dating"),
     # A couple made: married or engaged to a named person ("Married Oliver in May", "got
     # engaged to Dominic over Christmas"): one's partner.
-    (r"(?:married|got\s+married\s+to)\s+(?=(?-i:[A-Z]))", "is married to"),
+    (r"(?:married|got\s+married\s+to|tied\s+the\s+knot\s+with)\s+(?=(?-i:[A-Z]))",
+     "is married to"),
     (r"(?:got|became|were|was)\s+engaged\s+to\s+(?=(?-i:[A-Z]))", "is engaged to"),
     (r"(?:took|taken|accepted|landed)\s+(?:up\s+)?(?:a|an|the)\s+(?:" + _MAIN_JOB + r"\s+)?"
      r"(?:job|role|post|position|placement|offer|place)\s+(?P<p>at|with|as|in|on)", None),
     # A home come into: completing or exchanging on it, moving into it, its keys got
     # ("We completed on a cottage in Whitstable", "got the keys to our flat in Leith").
-    (r"(?:(?:completed|exchanged(?:\s+contracts)?)\s+on|moved\s+into|got\s+(?:the\s+)?keys\s+"
-     r"(?:to|for))\s+" + _DET, "lives in"),
+    (r"(?:(?:completed|exchanged(?:\s+contracts)?)\s+on|moved\s+in\s*to|got\s+(?:(?:the|our|my)\s+)?"
+     r"keys\s+(?:to|for))\s+" + _DET, "lives in"),
+    # Settled into a home, the state the move ends in ("we're finally settled into the
+    # cottage in Frome", "all settled in Ripon now"): a dwelling or a place named.
+    (r"(?:(?:i|we)(?:'re|'m|\s+are|\s+am)\s+)?(?:(?:all|finally|now|properly|nicely)\s+)*"
+     r"settled\s+(?:in\s+)?(?:in|into)\s+(?=(?:a|an|the|my|our)\s|(?-i:[A-Z]))", "lives in"),
     # Signing for a club is playing for it ("Signed for Folkestone Invicta in August").
     (r"signed\s+for\s+(?=(?:the\s+)?(?-i:[A-Z]))", "plays for"),
+    # Taken on by a firm, told in the passive with where: "got hired at Costa", "was taken
+    # on by the Co-op" (with "as", a role: below).
+    (r"(?:got|was|were|been)\s+(?:taken\s+on|hired|recruited|employed)\s+(?:at|by)\s+"
+     r"(?=(?:the\s+)?(?-i:[A-Z]))", "works at"),
     # A job offer taken: "accepted an offer from Deloitte".
     (r"accepted\s+(?:a|an|the|their)\s+(?:job\s+)?offer\s+(?:from|with|at)\s+(?=(?-i:[A-Z]))",
      "works at"),
@@ -122,9 +137,17 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
      r"took\s+delivery\s+of|"
      r"opened|"
      r"took\s+out|treated\s+(?:myself|ourselves)\s+to)\s+" + _BENEFACTIVE + _DET, "has"),
+    # An exchange: the thing given up, then the thing got for it, which is held now
+    # ("traded the Astra in for a Kia Niro", "part-exchanged the Fabia for a Seat Leon",
+    # "swapped my Golf for a Polo").
+    (r"(?:traded|swapped|part[\s-]?exchanged|exchanged)\s+(?:in\s+)?(?:(?:the|my|our|a|an)\s+)"
+     r"(?:[\w'&-]+\s+){0,3}?(?:in\s+)?for\s+" + _DET, "has"),
     # Leaving with a thing, its getting told by the way home: "drove home in a Mazda MX-5",
     # "came out of the shop with a Galaxy S23", "walked out with a Pixel".
-    (r"(?:drove\s+(?:it\s+)?(?:home|away|off)\s+in|(?:came|walked)\s+(?:home|away|out)\s+"
+    # What one drove away in is a vehicle one drives: said so, the bank reads its kind
+    # ("has a Mini" reads as a phone as much as a car).
+    (r"drove\s+(?:it\s+)?(?:home|away|off)\s+in\s+" + _DET, "drives"),
+    (r"(?:(?:came|walked)\s+(?:home|away|out)\s+"
      r"(?:of\s+(?:the|a)\s+[\w-]+\s+)?with|left\s+with)\s+" + _DET, "has"),
     # A contract signed for a thing: "signed the papers for the Octavia".
     (r"(?:signed|took\s+on)\s+(?:(?:the|a|our|my)\s+)?(?:papers|paperwork|contract|deal|lease|"
@@ -137,7 +160,7 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # my phone to a Pixel 8".
     (r"upgraded\s+(?:(?:my|our)\s+(?:[\w-]+\s+){1,2}?)?to\s+" + _DET, "has"),
     # Becoming: what one is.
-    (r"(?:became|qualified\s+as|(?:got|was|were|been)\s+(?:promoted|made\s+up)\s+to|"
+    (r"(?:became|qualified\s+as|passed\s+out\s+as|graduated\s+as|(?:got|was|were|been)\s+(?:promoted|made\s+up)\s+to|"
      r"(?:got|was|were|been)\s+(?:made|appointed)(?:\s+as)?(?=\s+(?:a|an|the|(?-i:[A-Z]))\b)|"
      # Taken on, told in the passive: "got taken on as a paralegal", "was hired as a
      # shift lead" (the active, "they took me on as", is :data:`_ON_SPEAKER`'s).
@@ -154,7 +177,8 @@ _EVENTS: tuple[tuple[str, str | None], ...] = (
     # Taking over a role: "took over as head of maths", "stepped up as captain".
     (r"(?:took\s+over|stepped\s+(?:up|in))\s+as\s+", "is"),
     # A transfer of one's own thing: where it is now.
-    (r"(?:ported|transferred|moved)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:over\s+)?to", "is with"),
+    (r"(?:ported|transferred|moved)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:(?:over|across)\s+)?to",
+     "is with"),
 )
 #: The noun of a thing begun that names its kind: a job (worked at) or a course (studied);
 #: a placement is neither for sure (a student's, a trainee's: "as part of my degree").
@@ -183,10 +207,17 @@ _ON_SPEAKER = re.compile(r"\b(?:(?:took|taken)\s+(?:me|us)\s+on\s+as|(?:promoted
 
 #: A beginning counted, the speaker's by "my"/"our", whatever the clause's subject: "Had my
 #: first day at Sainsbury's", "Monday was my first shift at the Co-op"; or opening the
-#: clause, its owner left unsaid as a speaker's note leaves it ("First lecture at Keele").
-_FIRST = re.compile(r"(?:\b(?:my|our)\s+|^)first\s+(?:full\s+|proper\s+|official\s+)?"
+#: clause, its owner left unsaid as a speaker's note leaves it ("First lecture at Keele"),
+#: or after a verb of getting through it, its subject the speaker's ("Survived week one at
+#: Currys", "Did my first shift at the Co-op").
+_FIRST = re.compile(r"(?:\b(?:my|our)\s+|^(?:(?:i|we)\s+)?(?:(?:just|finally)\s+)?"
+                    r"(?:survived|finished|completed|did|done|nailed|smashed)\s+|^)(?:first\s+(?:full\s+|proper\s+|official\s+)?"
                     r"(?P<n>day|week|fortnight|month|shift|term|session|appointment|lesson|class|"
-                    r"lecture|seminar|tutorial)\s+"
+                    r"lecture|seminar|tutorial)|"
+                    # The first counted by its number ("Week one at Octopus done", "day 1
+                    # at the new school"), or the start a place gives its newcomers ("my
+                    # induction at Jaguar Land Rover", "passed my probation at Arup").
+                    r"(?P<k>(?:day|week|month)\s+(?:one|1)|induction|onboarding|probation))\s+"
                     r"(?P<p>at|with|as|in|on)\s+(?P<o>.*)$", re.I)
 
 #: Where the thing an event names ends: a time, a reason, a purpose, another clause.
@@ -211,7 +242,7 @@ _NEGATION = re.compile(r"\b(?:not|never|no|nor)\b|n't\b", re.I)
 #: A temporary holding: a hire, a loan, a trial ("hired a van", "borrowed my dad's car",
 #: "on a trial", "for the weekend"): the state does not last. Not the speaker hired
 #: ("was hired as a shift lead", "they hired me"): a job.
-_TEMPORARY = re.compile(r"\b(?:hired(?!\s+(?:as|me|us|by|on)\b)|rented|borrowed|lent|loan|trial|"
+_TEMPORARY = re.compile(r"\b(?:hired(?!\s+(?:as|me|us|by|on|at)\b)|rented|borrowed|lent|loan|trial|"
                         r"temporary|temporarily|for\s+the\s+(?:day|weekend|week|night|"
                         r"holidays?))\b", re.I)
 
@@ -261,9 +292,14 @@ _HOME = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrac
                    r"(?-i:[A-Z])", re.I)
 
 #: A dwelling's noun: what one has the keys to is a home only if it names one.
-_DWELLING = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrace|terraced|"
+DWELLING = re.compile(r"\b(?:house|home|flat|apartment|cottage|bungalow|semi|terrace|terraced|"
                        r"maisonette|townhouse|farmhouse|new-build|place|studio|room|bedsit|"
                        r"\w+-bed(?:room)?|digs|pad|barn|lodge|houseboat|narrowboat)\b", re.I)
+
+#: Where a vehicle is got ("picked up the Octavia from the dealer", "collected it from the
+#: showroom"): not a garage, where one's own car is mended.
+_DEALER = re.compile(r"\b(?:from|at)\s+(?:the\s+)?(?:[\w'-]+\s+)?(?:dealers?(?:hip)?|showroom|"
+                     r"forecourt|car\s+(?:lot|supermarket))\b", re.I)
 
 #: A thing got for another person: "... for my daughter", "... for Mum".
 _FOR_ANOTHER = re.compile(r"^\s+(?:[\w-]+\s+){0,3}?for\s+(?:(?:my|our|his|her|their)\s+|"
@@ -285,6 +321,11 @@ def fronted(sentence: str) -> str | None:
 #: "our residency came through"), or the move said for good ("emigrated", "one-way").
 _SETTLING = re.compile(r"\b(?:visas?|residency|residence\s+permit|green\s+card|citizenship|"
                        r"work\s+permit|emigrat\w*|for\s+good|one-way|permanently)\b", re.I)
+#: A removal: a home's things carried with the arrival ("arrived in Lichfield with the
+#: removal van"), the speaker's own only when no person of theirs is named (one helps a
+#: sister move as often).
+_REMOVAL = re.compile(r"\b(?:removals?(?:\s+(?:van|lorry|men|firm|company))?|"
+                      r"moving\s+(?:van|lorry))\b", re.I)
 #: The speaker's arrival at a named place: "we flew into Vancouver in May", "landed in
 #: Perth in February".
 _ARRIVED = re.compile(
@@ -299,9 +340,13 @@ _TRIP = re.compile(r"\b(?:holiday|trip|visit\w*|conference|tour|honeymoon|break|
 def settled(sentence: str, who: str) -> str | None:
     """The home an arrival with the right to stay gives ("Finally got my visa approved and
     we flew into Vancouver in May" -> "Sam lives in Vancouver"), else None: an arrival
-    alone, or with a trip's words, is a visit."""
-    if not _SETTLING.search(sentence) or _TRIP.search(sentence) or _NEGATION.search(sentence) \
-            or TOLD_NOT_NOW.search(sentence) or \
+    alone, or with a trip's words, is a visit; so is one with a removal ("arrived in
+    Lichfield with the removal van") of the speaker's alone (no helping, no person named)."""
+    removal = _REMOVAL.search(sentence) is not None and not re.search(r"\bhelp", sentence, re.I) \
+        and not any(w.lower().rstrip("s") in PEOPLE or w.lower() in PEOPLE
+                    for w in re.findall(r"[\w'-]+", sentence))
+    if not (_SETTLING.search(sentence) or removal) or _TRIP.search(sentence) or \
+            _NEGATION.search(sentence) or TOLD_NOT_NOW.search(sentence) or \
             whose(sentence if re.match(r"(?:i|we|my|our)\b", sentence.strip(), re.I)
                   else f"I {sentence}") not in ("", UNKNOWN):
         return None     # another's move ("My brother got his visa and flew into Sydney")
@@ -414,11 +459,14 @@ def begun_result(clause: str, who: str) -> str | None:
             state = "lives in"  # bought a three-bed semi in Chorlton: a home is lived in
         if state == "lives in" and _TRIP.search(said):
             continue    # "completed on a holiday cottage": a second home, a stay
+        if state == "lives in" and "settled" in m["v"].lower() and \
+                not (DWELLING.search(thing) or thing[:1].isupper()):
+            continue    # settled into the new job, into a routine: no home
         if state == "lives in" and re.match(r"got\b", m["v"], re.I) and \
-                not _DWELLING.search(thing):
+                not DWELLING.search(thing):
             state = "has"   # the keys to a new Golf: a thing had, not a home
         if state == "has" and re.search(r"leased|lease|tenancy", m["v"], re.I) and \
-                not _DWELLING.search(thing) and \
+                not DWELLING.search(thing) and \
                 re.search(r"\s(?:in|at|on|near)\s+(?-i:[A-Z])", thing):
             continue    # the lease of a shop in Headingley: premises, not a home nor a thing had
         if state == "has" and re.match(rf"(?:a|an|the|my)\s+{_SIDE_JOB}\s", thing, re.I):
@@ -426,7 +474,9 @@ def begun_result(clause: str, who: str) -> str | None:
         if state == "has" and (job := _JOB_AT.match(thing)) is not None:
             # Got a teaching job at St Luke's: where one works.
             return f"{who} works {'in' if job['p'].lower() == 'in' else 'at'} {job['x']}"
-        if state in ("has", "lives in"):
+        if state == "has" and _DEALER.search(said):
+            state = "drives"    # got from a car dealer: a vehicle, said so for the bank
+        if state in ("has", "lives in", "drives"):
             thing = _OWN.sub("a ", thing)
         if state in ("is married to", "is engaged to") and \
                 (person := _NAME_RUN.match(thing)) is not None:
@@ -444,8 +494,10 @@ def begun_result(clause: str, who: str) -> str | None:
     if (m := _FIRST.search(said)) is not None and (thing := _thing(m["o"], m["p"])):
         # A shift is worked, a term studied: said so, the bank reads the job or the
         # school ("started at the Royal Infirmary" alone reads as a doctor's).
+        if (m["k"] or "").lower() in ("onboarding", "probation"):
+            return f"{who} works {'in' if m['p'].lower() == 'in' else 'at'} {thing}"
         doing = {"shift": "working ", "term": "studying ", "lecture": "studying ",
-                 "seminar": "studying ", "tutorial": "studying "}.get(m["n"].lower(), "")
+                 "seminar": "studying ", "tutorial": "studying "}.get((m["n"] or "").lower(), "")
         return f"{who} started {doing}{m['p'].lower()} {thing}"
     return None
 
@@ -505,7 +557,7 @@ def results(source: str, who: str) -> list[str]:
             # but after a clause of the speaker's ("The Ka failed its MOT, so we went to the
             # dealer and drove away in a Jazz") the dropped subject is the speaker's.
             told = None if anothers_clause(part, sentence) and not _after_speaker(part, parts) \
-                else begun_result(part, who)
+                else begun_result(part, who) or arrived_result(part, who)
             if told and told not in found:
                 found.append(told)
     return found

@@ -75,7 +75,7 @@ _CHANGE_VERBS = (r"(?:switched|changed|swapped|moved|relocated|emigrated|transfe
                  r"(?:got|gotten|been|are|were)\s+(?:married|engaged|divorced)|divorced|"
                  r"(?:got|was|been)\s+promoted|" + _DONE_TO + r"|" + _NOMINAL + r"|"
                  r"(?:got\s+|been\s+)?(?:bumped|moved|stepped)\s+up\s+"
-                 r"to|replaced|traded(?:\s+in)?|quit|stopped|"
+                 r"to|replaced|traded(?:\s+in)?|part[\s-]?exchanged|quit|stopped|"
                  r"gave\s+up|given\s+up|left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|"
                  r"with|after|before)\b)|sold|broke\s+up|broken\s+up|split\s+up|cancell?ed|dropped|"
                  r"ended\s+(?:things|it|everything)\s+with|parted\s+ways|"

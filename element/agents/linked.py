@@ -22,8 +22,9 @@ around it ("celebrated", "got the keys to", "unpacked in"):
 - a thing brought home or come away with ("drove the Skoda home from the dealer", "came
   out with a Galaxy S23"): the speaker has it.
 
-Each is restated plainly as the value it leaves ("Isobel has a new place in Portobello",
-"Seren is senior associate", "Rhiannon has a Skoda Octavia"), so that the bank reads the
+Each is restated plainly as the value it leaves ("Isobel lives in Portobello" of her new
+place there: a dwelling is lived in; "Seren is senior associate", "Rhiannon drives a Skoda
+Octavia" of one driven home, "has" of a thing brought), so that the bank reads the
 attribute of the value and not of the verb, and then linked as ``begun.py`` links its
 results (:func:`result_target.anchored_target`): to the speaker's one one-fact memory of a
 *single-valued* attribute that the memory answers best and the result answers among its
@@ -51,6 +52,7 @@ from typing import Any
 
 from index import TOLD_ADDITION, TOLD_NOT_NOW, TOLD_PAST
 
+from .begun import DWELLING as _DWELLING
 from .begun import results as begun_results
 from .result_target import pool_target
 from .cues import bounded
@@ -105,7 +107,7 @@ _CHANGE_NOUN = re.compile(r"\b(?:my|our)\s+(?:recent\s+|big\s+)?(?P<n>promotion|
 
 #: A thing brought home ("drove the Skoda Octavia home from the dealer") or come away with
 #: ("came out with a Galaxy S23"): the speaker has it.
-_BROUGHT = re.compile(r"\b(?:(?:drove|brought|wheeled|rode|took)\s+(?P<o>(?:the|a|an|my|our)\s+"
+_BROUGHT = re.compile(r"\b(?:(?P<v>drove|brought|wheeled|rode|took)\s+(?P<o>(?:the|a|an|my|our)\s+"
                       r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+home\b|came\s+(?:out|away|home|back)\s+"
                       r"with\s+(?P<w>(?:the|a|an|my|our)\s+.+))", re.I)
 
@@ -194,6 +196,8 @@ def linked_result(clause: str, who: str) -> str | None:
         if m["n"].lower() in ("promotion", "appointment"):
             return f"{who} is {thing}"      # a role as often as a name: "senior associate"
         return f"{who} moved {m['p'].lower()} {thing}" if _named(thing) else None
+    if (m := _BROUGHT.search(clause)) is not None and (m["v"] or "").lower() == "drove":
+        return _brought(m, who)     # "drove my new Mini home": driven, before "my new Mini"
     if (m := _NEW.search(clause) or _KEYS.search(clause)) is not None:
         if m["named"] and not re.match(r"the\b", m[0], re.I):
             thing = _cut(m["named"])
@@ -207,13 +211,26 @@ def linked_result(clause: str, who: str) -> str | None:
                 not cut.lower().startswith(f"{m['p'].lower()} "):
             return None
         thing = cut[len(m["p"]):].strip()
-        return f"{who} has a new {m['n'].lower()} {m['p'].lower()} {thing}" \
-            if _named(thing) else None
+        if not _named(thing):
+            return None
+        if _DWELLING.fullmatch(m["n"].lower().split()[-1]) and m["p"].lower() in ("in", "on"):
+            # The speaker's new flat in Hove is where they live ("has a new flat in Hove"
+            # reads to the bank as hair as much as a home).
+            return f"{who} lives in {thing}"
+        return f"{who} has a new {m['n'].lower()} {m['p'].lower()} {thing}"
     if (m := _BROUGHT.search(clause)) is not None:
-        thing = _cut(m["o"] or m["w"])
-        thing = re.sub(r"^(?:the|my|our)\s+", "a ", thing, flags=re.I)
-        return f"{who} has {thing}" if _named(thing) else None
+        return _brought(m, who)
     return None
+
+
+def _brought(m: re.Match[str], who: str) -> str | None:
+    """The thing brought home or come away with (a match of :data:`_BROUGHT`), told of
+    ``who`` as had, or as driven when it was driven home (said so, the bank reads its kind:
+    "has a Mini" reads as a phone as much as a car)."""
+    thing = _cut(m["o"] or m["w"])
+    thing = re.sub(r"^(?:the|my|our)\s+(?:(?:brand[\s-]+)?new\s+)?", "a ", thing, flags=re.I)
+    verb = "drives" if (m["v"] or "").lower() == "drove" else "has"
+    return f"{who} {verb} {thing}" if _named(thing) else None
 
 
 def linked_results(source: str, who: str) -> list[str]:

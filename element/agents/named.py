@@ -89,7 +89,7 @@ ENDING = re.compile(r"""\b(?:
     fell\s+(?:through|apart)|falling\s+apart|collapsed|broke\s+(?:down|up)|broken\s+(?:down|up)|
     died|passed\s+away|put\s+to\s+sleep|(?:was|were|be|been|got)\s+put\s+down\b|lost(?!\s+(?:in|track|count|for\s+words)\b)|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
     written\s+off|sold|gave\s+(?:up|away)|given\s+(?:up|away)|giving\s+up|got\s+rid|rehomed|
-    replaced|swapped|traded\s+in|outgr(?:ew|own)|moved\s+(?:away|on|out)|got\s+out\s+of|
+    replaced|swapped|traded\s+in|part[\s-]?exchanged|outgr(?:ew|own)|moved\s+(?:away|on|out)|got\s+out\s+of|
     (?:handed|handing)\s+(?:in\s+)?(?:my|our|his|her|their)\s+notice|
     (?:stepped|stepping|stood|standing)\s+down|walked\s+away\s+from|parted\s+ways|
     (?:had|decided|chose)\s+to\s+(?:rehome|sell|give\s+up|quit|cancel|close|leave|scrap)|

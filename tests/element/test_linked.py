@@ -51,15 +51,15 @@ def test_anothers_news_one_more_a_holiday_place_or_a_plan_keeps_both(
 
 
 @pytest.mark.parametrize("clause,result", [
-    ("We got the keys to our new place in Leith on Friday", "Ann has a new place in Leith"),
+    ("We got the keys to our new place in Leith on Friday", "Ann lives in Leith"),
     ("Unpacked my desk in my new office at Unilever", "Ann has a new office at Unilever"),
     ("Finally picked up my brand new Skoda Fabia", "Ann has a Skoda Fabia"),
     ("Celebrated my promotion to senior associate with the team",
      "Ann is senior associate"),
     ("Toasted my move to the Leeds branch with the team", "Ann moved to the Leeds branch"),
-    ("Drove the Mazda CX-5 home from the showroom", "Ann has a Mazda CX-5"),
+    ("Drove the Mazda CX-5 home from the showroom", "Ann drives a Mazda CX-5"),
     ("came out with a Galaxy S23", "Ann has a Galaxy S23"),
-    ("We got the keys to the new flat in Leith on Saturday", "Ann has a new flat in Leith"),
+    ("We got the keys to the new flat in Leith on Saturday", "Ann lives in Leith"),
     ("Picked up the keys for a Kia Niro at the weekend", "Ann has a Kia Niro"),
     # A shop named by a possessive after a preposition is where, not whose.
     ("My new job at Sainsbury's is going well so far", "Ann has a new job at Sainsbury's"),
