@@ -2,7 +2,8 @@
 speaker's (issue 23): a value the speaker's days are given to ("Tuesdays are swimming
 now"), a value exclaimed before the change that brought it ("Sheffield! Moved in April"),
 a fragment naming its value by a short name in capitals ("PR now"), by what the speaker
-is by it ("Coffee person now!") or by when it began ("Full-time from this month"), and a
+is by it ("Coffee person now!") or by when it began ("Full-time from this month"), the
+work of caring told by its phrasal verb ("I look after elderly people"), and a
 bare value whose elided subject is the speaker, not a person of theirs with a memory of
 the same kind ("Plymouth now" beside a brother in Exeter).
 
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from element.agents.days_held import told_by_days
+from element.agents.habits import habit_verb_of
 from element.agents.valued import valued
 from element.agents.verbless import verbless
 from index import MemoryStore
@@ -59,6 +61,19 @@ def test_a_value_exclaimed_before_its_change_is_the_changes_object(said: str,
     assert valued(said) == written
 
 
+@pytest.mark.parametrize("verb,obj,habit", [
+    ("look", "after elderly people in their own homes", True),
+    ("care", "for stroke patients", True),
+    ("look", "after my mum on Sundays", True),
+    ("look", "after myself", False),          # no one named
+    ("look", "at the stars", False),          # a glance
+    ("care", "about the planet", False),      # a feeling
+    ("look", "forward to it", False),
+])
+def test_the_work_of_caring_is_a_habit(verb: str, obj: str, habit: bool) -> None:
+    assert habit_verb_of(verb, obj) is habit
+
+
 def test_a_name_in_capitals_is_a_fragments_value() -> None:
     assert verbless("PR now")
     assert verbless("EE these days")
@@ -81,6 +96,8 @@ def _told(store: Any, *said: str) -> list[str]:
 
 @pytest.mark.parametrize("before,after,new,old", [
     ("I drink tea.", "Coffee person now!", "coffee", "drinks tea"),
+    ("I work in a warehouse as a packer.", "I look after stroke patients as a carer now.",
+     "stroke patients", "packer"),
     ("I work part-time.", "Full-time from this month.", "full-time", "part-time"),
     ("I work in sales.", "PR now, would you believe.", "PR", "in sales"),
     ("I live in Hull.", "Sheffield! Moved in April.", "Sheffield", "Hull"),
