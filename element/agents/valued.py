@@ -65,6 +65,13 @@ def _cheered(word: str) -> bool:
     return low in _CHEERS or low.endswith(_PRAISE)
 
 
+#: What may follow the change told without its object: when it happened, lately, or
+#: nothing ("moved last weekend", "switched in March"); not an object of its own ("moved
+#: there", "started planning the trip") nor a past long gone ("moved ... years ago").
+_WHEN_ONLY = re.compile(r"^(?:\s+(?:in|on|over|during|last|this|yesterday|today|recently|"
+                        r"earlier|at\s+the\s+(?:start|end))\b(?!.*\bago\b).*)?$", re.I)
+
+
 def _exclaimed(value: str, change: str) -> str | None:
     """A value exclaimed alone and the next sentence, the change that brought it
     ("Cambridge!" / "Finally moved last weekend.") said as one: "I finally moved to
@@ -73,7 +80,7 @@ def _exclaimed(value: str, change: str) -> str | None:
     m = _EXCLAIMED.match(value[lead.end():] if lead else value)
     c = _CHANGE_ALONE.match(change)
     if m is None or c is None or not _maybe_name(m["y"].split()[0]) or \
-            len(m["y"].split()) == 1 and _cheered(m["y"]):
+            len(m["y"].split()) == 1 and _cheered(m["y"]) or not _WHEN_ONLY.match(c["rest"]):
         return None
     subject = "I" if (c["s"] or "I").lower() == "i" else "We"
     said = " ".join(w for w in (subject, (c["adv"] or "").strip().lower(), c["v"].lower(),

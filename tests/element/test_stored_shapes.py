@@ -55,6 +55,8 @@ def test_how_the_days_are_is_no_value(said: str) -> None:
     ("Fantastic! Started last week.", "Fantastic! Started last week."),   # a cheer
     ("Woohoo! Joined in May.", "Woohoo! Joined in May."),                 # a cheer
     ("Sheffield! Moved house in April.", "Sheffield! Moved house in April."),   # its object
+    ("Cardiff! Moved there for uni years ago.", "Cardiff! Moved there for uni years ago."),
+    ("Madrid! Started planning the trip.", "Madrid! Started planning the trip."),
 ])
 def test_a_value_exclaimed_before_its_change_is_the_changes_object(said: str,
                                                                     written: str) -> None:
