@@ -166,10 +166,12 @@ _TIME_TAIL = re.compile(r"\s+(?:every|each|once|twice|daily|weekly|on\s+\w+days|
 
 #: Said after a value, not part of it: a laugh, "all the way" (wholly), and the noun of
 #: what the speaker is by it ("Spurs fan now", "Coffee person now!", "Kobo convert now":
-#: Spurs, coffee, Kobo are the values, as "supports Arsenal", "drinks tea" hold theirs).
+#: Spurs, coffee, Kobo are the values, as "supports Arsenal", "drinks tea" hold theirs;
+#: not a time of day, "Morning person now", whose value is no thing).
 _LAUGH = re.compile(r"\s+(?:ha(?:ha)*|he(?:he)+|lol|lmao|x+)\b", re.I)
 _WHOLLY = re.compile(r"\s+all\s+the\s+way\b", re.I)
-_BY_IT = re.compile(r"(?<=\w)\s+(?:person|people|fan|fans|convert|lover|addict|girl|guy|nut|"
+_BY_IT = re.compile(r"(?<!\bmorning)(?<!\bnight)(?<!\bevening)(?<!\bday)(?<!\bearly)"
+                    r"(?<!\bpeople)(?<=\w)\s+(?:person|people|fan|fans|convert|lover|addict|girl|guy|nut|"
                     r"fiend)(?=\s+(?:now|these\s+days|nowadays)\b|\s*$)", re.I)
 
 

@@ -128,3 +128,9 @@ def test_a_bare_value_is_the_speakers_not_a_relatives(store: Any) -> None:
 def test_a_value_of_another_kind_is_no_relatives_new_home(store: Any) -> None:
     _told(store, "My sister lives in Cardiff.", "I bank with Barclays.", "yeah, monzo now tho")
     assert "sister lives in Cardiff" in current(store)
+
+
+def test_a_time_of_day_the_speaker_is_replaces_no_habit(store: Any) -> None:
+    assert "supersede" not in _told(store, "I go running in the evenings.",
+                                    "Morning person now, believe it or not.")
+    assert "running in the evenings" in current(store)
