@@ -13,7 +13,7 @@ from .irregular import DISTINCT_PASTS, SAME_PASTS
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
            "MODALS", "ADVERBS", "NOT_VERBS", "IRREGULAR", "ING_NOUNS",
            "STANDING", "STANDING_WORDS", "DURATION", "ROLE", "DONE_TO_ME", "AT_YOU", "stands",
-           "stands_now", "value_now", "routine", "does",
+           "stands_now", "value_now", "routine", "DAYS", "does",
            "LIFE_CHANGE",
            "head", "tail", "standing", "told_now", "STATUSES", "speakers_world",
            "short_named", "person_taste", "THANKS", "QUESTION_START", "SUGGEST", "IMPERATIVE",
@@ -336,13 +336,13 @@ _NAMED_KIN = re.compile(r"^(?-i:[A-Z])[a-z]{1,15},?\s+the\s+(?P<a>[a-z]+)\b(?!')
 #: days in the plural (or with "now") are a routine, and only one's own routine is told
 #: by its days with no "my"; not the weather or the light ("Mornings are dark now": no
 #: "for", "with" or a verb of what fills them).
-_DAYS = (r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|"
+DAYS = (r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|"
          r"weekdays?|mornings?|evenings?|afternoons?|lunchtimes?|nights?)")
-_ROUTINE = re.compile(rf"^(?:{_DAYS}\s+)?{_DAYS}\s+(?:are|is|start|starts|begin|begins|mean|"
+_ROUTINE = re.compile(rf"^(?:{DAYS}\s+)?{DAYS}\s+(?:are|is|start|starts|begin|begins|mean|"
                       r"means|involve|involves)\s+(?:now\s+|all\s+)?(?:for|with|about|spent|"
                       r"taken\s+up\s+with|given\s+over\s+to)\s+\w|"
                       # "Saturdays are bouldering at the wall now": an activity and where
-                      rf"^(?:{_DAYS}\s+)?{_DAYS}\s+(?:are|is)\s+(?:now\s+)?[a-z]{{3,}}ing\s+"
+                      rf"^(?:{DAYS}\s+)?{DAYS}\s+(?:are|is)\s+(?:now\s+)?[a-z]{{3,}}ing\s+"
                       r"(?:at|with|in|on|down|up|round|around)\s+\w", re.I)
 
 

@@ -59,8 +59,9 @@ from .profile import profiles
 from .rules import extract
 from .spoken import _maybe_name
 from .texted import PRESENT_VERBS, _base_of
-from .verbless import (_CLAUSE, _FUNCTION, _HEAD, _NOT_VALUE, _answered, _expanded, _lowered,
-                       _opened, _REPLY, _unsaid, _words, topic_answered, verbless)
+from .verbless import (_ACRONYM, _CLAUSE, _FUNCTION, _HEAD, _NOT_VALUE, _NUMBER_WORD, _answered,
+                       _expanded, _lowered, _opened, _REPLY, _unsaid, _words, topic_answered,
+                       verbless)
 
 __all__ = ["completed", "told_alone", "told_plainly",
            "held_attributes", "answers_held",
@@ -95,7 +96,10 @@ MEMORY_GAP = 0.03
 MEMORY_MIN = 0.28
 #: What says a value holds now: the present, a start.
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since\s+\w+|"
-                  r"as\s+of\s+\w+|officially|and\s+counting)\b", re.I)
+                  r"as\s+of\s+\w+|officially|and\s+counting|"
+                  # a start told by when it began ("Full-time from this month")
+                  r"from\s+(?:this|next)\s+(?:week|month|term|year|season)|"
+                  r"from\s+(?:the\s+)?(?:start|beginning)\s+of)\b", re.I)
 #: Where the value of a memory opens after its verb: its article, preposition, possessive.
 _OPENS = frozenset("a an the at in for with to on from as into their my our".split())
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
@@ -160,9 +164,27 @@ _TIME_TAIL = re.compile(r"\s+(?:every|each|once|twice|daily|weekly|on\s+\w+days|
                         r"in\s+the\s+(?:morning|evening|afternoon)s?|at\s+night)\b.*$", re.I)
 
 
+#: Said after a value, not part of it: a laugh, "all the way" (wholly), and the noun of
+#: what the speaker is by it ("Spurs fan now", "Coffee person now!", "Kobo convert now":
+#: Spurs, coffee, Kobo are the values, as "supports Arsenal", "drinks tea" hold theirs;
+#: not a time of day, "Morning person now", whose value is no thing).
+_LAUGH = re.compile(r"\s+(?:ha(?:ha)*|he(?:he)+|lol|lmao|x+)\b", re.I)
+_WHOLLY = re.compile(r"\s+all\s+the\s+way\b", re.I)
+_BY_IT = re.compile(r"(?<!\bmorning)(?<!\bnight)(?<!\bevening)(?<!\bday)(?<!\bearly)"
+                    r"(?<!\bpeople)(?<=\w)\s+(?:person|people|fan|fans|convert|lover|addict|girl|guy|nut|"
+                    r"fiend)(?=\s+(?:now|these\s+days|nowadays)\b|\s*$)", re.I)
+
+
+def _bare(head: str, wholly: bool = True) -> str:
+    """A fragment's head without what is said around its value (``_LAUGH``, ``_BY_IT``
+    and, with ``wholly``, ``_WHOLLY``): "Spurs fan now haha" -> "Spurs now"."""
+    head = _BY_IT.sub("", _LAUGH.sub("", head))
+    return _WHOLLY.sub("", head) if wholly else head
+
+
 def _value(head: str) -> str:
     """What a fragment's first clause names, its words of time and manner left out."""
-    value = _NOT_VALUE.sub(" ", head)
+    value = _NOT_VALUE.sub(" ", _bare(head))
     words = [w for w in value.split() if not (w.lower().endswith("ly") and len(w) > 4)
              and w.lower() not in ("just", "still", "strictly", "definitely", "all")]
     return " ".join(words).strip(" ,.!")
@@ -186,6 +208,7 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
     alike: list[tuple[float, Frame]] = []
     mine = int(np.argmax(said.scores))
     named: list[tuple[float, Frame]] = []    # of the fragment's own best attribute
+    answered: list[tuple[float, Frame, set[int]]] = []   # each frame of an attribute it answers
     for (_, frame), memory, vector in zip(frames, found[1:], vectors[1:], strict=True):
         if memory.scores is None:
             continue
@@ -199,10 +222,24 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
         gap = FRAGMENT_GAP + (STRONG_GAP if cosine >= STRONG_VALUE else 0.0)
         if not any(float(said.scores[i]) >= max(best - gap, FRAGMENT_MIN) for i in own):
             continue
+        answered.append((cosine, frame, set(own)))
         if cosine >= VALUE_MIN:
             alike.append((cosine, frame))
         elif cosine >= NAMED_VALUE_MIN and mine in own and best >= NAMED_ANSWER_MIN:
             named.append((cosine, frame))
+    # A bare value names no one: its elided subject is the speaker ("Glasgow now" of "Sam
+    # lives in Porto" and "Sam's mum lives in Swansea" is Sam's home, however alike
+    # Glasgow and Swansea are). A person of theirs is meant only when no memory of the
+    # speaker's own answers it, and by a value clearly of one kind with theirs ("20
+    # months now" of "Sam's son is 18 months" .84; not "santander now tho" of "Sam's mum
+    # lives in Swansea" .35, "the tram" .28: the speaker's bank and bus) or by a number
+    # where theirs is one (an age, a count: "Two now" of "18 months", .29).
+    if (speakers := _own_of_their_kind(answered)) is not None and \
+            all(_theirs(frame) for _, frame in alike):
+        return speakers
+    alike = _own_first([a for a in alike if not _theirs(a[1]) or a[0] >= STRONG_VALUE or
+                        _counted(value) and _counted(a[1][3])])
+    named = [n for n in named if not _theirs(n[1])]
     if not alike and len(named) == 1:
         # Two names of one kind the model holds apart ("A Toyota Yaris" / "Saab" .15):
         # the fragment answers that attribute best, and clearly, and one memory holds it.
@@ -211,6 +248,34 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
     if not alike or len(alike) > 1 and alike[0][0] - alike[1][0] < VALUE_MARGIN:
         return None
     return alike[0][1]
+
+
+def _theirs(frame: Frame) -> bool:
+    """Whether ``frame`` is a person of the speaker's ("My mum"), not the speaker's own."""
+    return frame[0] != "I" and any(w in PEOPLE for w in frame[0].lower().split())
+
+
+def _own_of_their_kind(answered: list[tuple[float, Frame, set[int]]]) -> Frame | None:
+    """The speaker's one memory of the attribute a value alike a person of theirs's holds
+    ("Plymouth now" of "Sam lives in Truro", .23, and "Sam's brother lives in Exeter",
+    .32): the value is of that kind, and its elided subject the speaker; None when there
+    is no such memory, or several."""
+    kinds = [attrs for cosine, frame, attrs in answered
+             if _theirs(frame) and cosine >= VALUE_MIN]
+    own = [frame for cosine, frame, attrs in answered
+           if not _theirs(frame) and cosine >= NAMED_VALUE_MIN and any(attrs & k for k in kinds)]
+    return own[0] if len(own) == 1 else None
+
+
+def _counted(value: str) -> bool:
+    """Whether ``value`` says a number ("18 months", "Two", "three kids")."""
+    return any(w.isdigit() or _NUMBER_WORD.match(w) for w in _words(value))
+
+
+def _own_first(found: list[tuple[float, Frame]]) -> list[tuple[float, Frame]]:
+    """Of the frames a fragment may answer, the speaker's own when there are any."""
+    own = [pair for pair in found if not _theirs(pair[1])]
+    return own or found
 
 
 def _said_in(frame: Frame, fragment: str) -> str:
@@ -233,11 +298,15 @@ def _said_in(frame: Frame, fragment: str) -> str:
             opens = []
     if subject == "I":
         verb = "am" if verb == "is" else _base_of(verb)
-    fragment = core     # (its adverb of stance left out: "Officially a midwife")
+    # (its adverb of stance left out: "Officially a midwife"; said in a verb's frame, the
+    # noun of what the speaker is by the value too: "Spurs fan now" of "supports Arsenal"
+    # is "I support Spurs now")
+    fragment = core if verb in ("am", "is") else _bare(core, wholly=False)
     first = fragment.split()[0].lower() if fragment.split() else ""
     value = fragment[:1].lower() + fragment[1:] if first in ("a", "an", "the") else \
         fragment if first.isdigit() else _lowered(fragment)     # an article is no name
-    if frame[3][:1].islower() and not first.isdigit():
+    if frame[3][:1].islower() and not first.isdigit() and \
+            not _ACRONYM.fullmatch(fragment.split()[0] if fragment.split() else ""):
         value = value[:1].lower() + value[1:]   # a common noun for one ("nights": "Mornings")
     return " ".join([subject, verb, *opens, value])
 

@@ -2,7 +2,7 @@
 speaker's life that stored nothing): the test the keyed habit rule (``rules._habit``) and
 the one-verb habit of the episodes (``acts.habit_verb``) apply to the verb and its object.
 
-Three closed classes the older test refused by its shape:
+Four closed classes the older test refused by its shape:
 
 - a present ending in "-ed" (``PRESENT_ED``: "I breed spaniels", "we feed the ducks"):
   read as a past by its ending, so "I breed labradors" stored nothing;
@@ -12,7 +12,10 @@ Three closed classes the older test refused by its shape:
   article, a number or a plural noun, or is a name;
 - "we" as the subject (the household: "We shop at Lidl", "We holiday in Cornwall"), less
   the words that follow "we" as no verb (``NOT_WE_VERBS``: "we are", "we both", "we all"),
-  with an object that names a place or a firm, or things by number or plural.
+  with an object that names a place or a firm, or things by number or plural;
+- a verb of ``facts.NOT_HABITS`` whose phrasal sense is work (``PHRASAL``: "I look after
+  elderly people", "I care for stroke patients"; not "look at", "care about", "look
+  after myself"), so a carer's job told by what they do stored nothing.
 
 Pure functions, English only; data a closed class, no word of any case.
 """
@@ -23,7 +26,7 @@ import re
 
 from .facts import NOT_HABITS, PAST_TENSE
 
-__all__ = ["PRESENT_ED", "THING_OBJECT", "NOT_WE_VERBS", "habit_verb_of"]
+__all__ = ["PRESENT_ED", "THING_OBJECT", "PHRASAL", "NOT_WE_VERBS", "habit_verb_of"]
 
 #: Verbs whose present ends in "-ed" (a closed class of English): not pasts.
 PRESENT_ED = frozenset("""breed feed bleed speed weed seed shed shred wed proceed succeed
@@ -48,6 +51,15 @@ _WE_OBJECT = re.compile(r"(?:^|\s)(?-i:[A-Z])\w|^(?:two|three|four|five|six|\d+)
                         r"^(?!(?:it|us|them|things|fingers|tabs)\b)[a-z]+[^s\W]s\b", re.I)
 
 
+#: Verbs of ``facts.NOT_HABITS`` whose phrasal sense tells what the speaker does, by the
+#: particle that opens their object ("I look after elderly people", "I care for
+#: stroke patients"): the work of caring, not a glance or a feeling ("look at", "care
+#: about"); a habit only when the object is named, no pronoun ("look after myself").
+PHRASAL = {"look": "after", "care": "for"}
+_NAMED_OBJECT = re.compile(r"^(?!(?:it|them|me|you|myself|yourself|ourselves|him|her|us|"
+                           r"everyone|everybody|everything|that|this|those)\b)\w", re.I)
+
+
 def habit_verb_of(verb: str, obj: str, subject: str = "i") -> bool:
     """Whether ``verb`` (lower case) with its object ``obj`` tells the habit of a speaker
     whose subject is ``subject`` ("i" or "we"); not a verb of thinking, feeling or talking
@@ -56,6 +68,9 @@ def habit_verb_of(verb: str, obj: str, subject: str = "i") -> bool:
         return False
     if verb in THING_OBJECT:
         return bool(_THING.match(obj.strip()))
+    if verb in PHRASAL:
+        particle, _, rest = obj.strip().partition(" ")
+        return particle.lower() == PHRASAL[verb] and bool(_NAMED_OBJECT.match(rest))
     if verb in NOT_HABITS or verb in PAST_TENSE or verb.endswith("ly"):
         return False
     return not verb.endswith("ed") or verb in PRESENT_ED

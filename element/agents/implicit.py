@@ -29,6 +29,7 @@ from index import RELATIONS
 
 from .cleaning import owned_nouns
 from .dates import time_phrase
+from .days_held import told_by_days
 from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP, routine
 from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
 from .labelled import labelled
@@ -212,8 +213,9 @@ def _sentence(said: str) -> str:
     if len(words) < 3 or _SECOND.search(body) or words[0][:1].islower() and not start and \
             words[0] not in ("the", "new", "brand"):
         return said
-    if routine(body):
-        # "Saturdays are for the climbing wall now": the speaker's week, by its days
+    if routine(body) or told_by_days(body):
+        # "Saturdays are for the climbing wall now", "Mondays are yoga now": the speaker's
+        # week, by its days
         day = re.match(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?$", words[0], re.I)
         return said[:start] + ("my " if start else "My ") + \
             (words[0].capitalize() if day else _uncapped(words)) + body[len(words[0]):]

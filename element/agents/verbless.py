@@ -86,10 +86,18 @@ def verbless(clause: str) -> bool:
         return False
     # (a word of reaction alone names nothing, "Amazing now"; beside a preposition or an
     # article it is a noun, "On days now")
-    said = _words(_NOT_VALUE.sub(" ", clause).lower())
-    return any(w not in _FUNCTION and w not in ADVERBS and (len(w) > 2 or w.isdigit()) and
+    # (two capitals are a name, however short: "HR now", "EE these days")
+    cased = _words(_NOT_VALUE.sub(" ", clause))
+    said = [w.lower() for w in cased]
+    return any(w not in _FUNCTION and w not in ADVERBS and
+               (len(w) > 2 or w.isdigit() or _ACRONYM.fullmatch(cased[k])) and
                (w not in GENERIC or k and said[k - 1] in _FUNCTION)
                for k, w in enumerate(said))
+
+
+#: A name of two or three capitals ("HR", "EE", "BT", "GP"), not texting's shorthand.
+_ACRONYM = re.compile(r"(?!(?:LOL|OMG|BTW|TBH|FYI|IMO|IDK|NGL|BRB|WTF|LMAO|IRL|ASAP|OK|OH|"
+                      r"HI|AH|UM|UH|HA|XX|XO)\b)[A-Z]{2,3}")
 
 
 #: A noun and "'s" in a clause's first words, not after a preposition ("at Luca's"): "is".
