@@ -260,6 +260,16 @@ _SUBJECT_ENDED = re.compile(
     r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
     # What ended, not what it went over or to ("connected over our love", "gone to bed").
     r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
+#: The speaker and a person parted, the person named: "Marcus and I split up", "me and Jo
+#: called it a day", "Tom and I have gone our separate ways" (what ended is the tie to that
+#: person: a memory of seeing them, being with them, engaged to them).
+_PARTED = re.compile(
+    r"^(?:(?P<a>(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<b>(?-i:[A-Z])[\w'-]+))"
+    rf"{ADVERBS}\s+(?:(?:have|'ve|had|'d)\s+)?(?:split(?:\s+up)?(?!\s+(?:the|a|an|our|my|it|them)\b)|broke\s+up|"
+    r"broken\s+up|called\s+it\s+(?:a\s+day|quits)|parted(?:\s+ways)?|(?:went|gone)\s+"
+    r"(?:our|separate)\s+(?:separate\s+)?ways|ended\s+things|"
+    r"(?:are|'re|were)\s+(?:no\s+longer|not)\s+(?:together|a\s+couple|an\s+item|seeing\s+each\s+other)"
+    r"(?:\s+any\s?more)?|(?:are|'re)\s+over|(?:are|'re)\s+finished)\b", re.I)
 #: Another taking the speaker's place in it: "another dad's taken over the under-9s",
 #: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
 _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
@@ -275,6 +285,9 @@ _THING_END = re.compile(
     r"at\s+the\s+end|a\s+(?:few|couple)|(?:two|three|four|five|six|\d+)\s+\w+\s+ago|"
     r"ago|altogether|completely|entirely|now|then|again|already|yesterday|today|"
     r"recently|any\s?more|any\s+longer|these\s+days|nowadays|over\s+the|up\b)\b.*$", re.I)
+#: What a part was taken off or from: "(the roof box) off the Volvo", "(the sidecar) from
+#: my motorbike" (a thing of its own after the part's noun, never the opening word).
+_PART_OFF = re.compile(r"(?<=\w)\s+(?:off|from)\s+(?:of\s+)?(?:the|my|our)\s+.*$", re.I)
 #: A thing named by a pronoun, or a word that names nothing by itself.
 _EMPTY = frozenset("""it them that this those these there one all everything something
 thing things stuff going doing being having trying up out off in on a an the my our me us
@@ -297,6 +310,9 @@ def thing_of(text: str) -> str:
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
     # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
     thing = re.sub(r"^(?:touched|had|set\s+foot\s+(?:in|on)|been\s+near)\s+", "", thing, flags=re.I)
+    # A part taken off a thing is what ended, not the thing: "sold the roof box off the
+    # Volvo", "took the stabilisers from my bike" end no Volvo, no bike.
+    thing = _PART_OFF.sub("", thing)
     words = [w for w in re.findall(r"[\w'-]+", thing.lower())]
     return "" if not words or all(w in _EMPTY for w in words) else thing
 
@@ -424,6 +440,8 @@ def _clause_endings(clause: str) -> list[Ending]:
         verb = m["verb"].lower()
         thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
         return [Ending(thing, "")] if thing else []
+    if m := _PARTED.match(clause):
+        return [Ending(m["a"] or m["b"], "")]
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
                     _NO_MORE, _NONE_SINCE):
         m = pattern.match(clause)

@@ -92,6 +92,14 @@ _TAKEN_BACK = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?
                          rf"(?:[\w'-]+\s+){{1,3}}?(?:has\s+|have\s+)?(?:took|taken|reclaimed|"
                          rf"repossessed)\s+(?P<x>{_NP.format(kin=_KIN)})\s+(?:back|away)\b",
                          re.I)
+#: Taken by the speaker to where things are done away with: "took the old Micra to the
+#: scrappers", "dropped the sofa off at the tip" (the place a closed class: no garage, no
+#: vet, where a thing goes and comes back).
+_TAKEN_TO = re.compile(
+    rf"^{_SUBJECT}(?:took|taken|sent|drove|dropped|carted|lugged)\s+(?P<x>{_NP.format(kin=_KIN)})"
+    r"\s+(?:off\s+)?(?:to|at)\s+(?:the|a)\s+(?:local\s+)?(?:scrap(?:yard|heap|pers|\s+yard|"
+    r"\s+heap|\s+dealer|\s+merchant)?|scrappers|breakers(?:'?\s+yard)?|tip|dump|"
+    r"recycling\s+centre|charity\s+shop)\b", re.I)
 #: Another doing the speaker's part now: "someone else runs the under-tens now".
 _SOMEONE_ELSE = re.compile(r"^(?:someone|somebody)\s+else(?:'s|\s+has|\s+is)?\s+"
                            r"(?:now\s+|taken\s+over\s+)?(?P<verb>[a-z]+)\s+(?P<x>.+)$", re.I)
@@ -100,6 +108,14 @@ _SOMEONE_ELSE = re.compile(r"^(?:someone|somebody)\s+else(?:'s|\s+has|\s+is)?\s+
 _LAST = re.compile(rf"^{_SUBJECT}(?P<verb>[a-z]+)\s+(?:my|our)\s+(?:very\s+)?(?:last|final)\s+"
                    r"(?P<noun>[\w-]+)(?:\s+ever)?\s+(?P<x>(?:for|at|with|in|on|of|from)\s+.+)$",
                    re.I)
+#: A portion of a course of something, whose last ends the course: "finished my final
+#: round of chemo", "took my last dose of the antibiotics", "did my last session of physio"
+#: (a game, a class or a shift of a thing is one of a habit that goes on).
+_PORTION = re.compile(r"rounds?|doses?|courses?|cycles?|sessions?|blocks?|stints?", re.I)
+#: "Last" is also the latest ("did my last session of physio on Monday"): the very last
+#: is "final", "last ever", or the last one finished.
+_VERY_LAST = re.compile(r"\b(?:final|last\s+[\w-]+\s+ever|very\s+last)\b|^(?:(?:i|we)\s+"
+                        r"(?:have\s+|'ve\s+|had\s+|just\s+)*)?(?:finished|completed)\b", re.I)
 #: The same, said of a day: "Friday was my last shift at Morrisons".
 _WAS_LAST = re.compile(r"\b(?:was|were)\s+(?:my|our)\s+(?:very\s+)?(?:last|final)\s+[\w-]+\s+"
                        r"(?P<x>(?:for|at|with|in|on|from)\s+.+)$", re.I)
@@ -214,6 +230,14 @@ def _head(text: str) -> str:
                          flags=re.I))
 
 
+def _last_portion(m: re.Match[str], clause: str) -> bool:
+    """Whether a last "of" a thing (``_LAST``) is the end of a course ("finished my final
+    round of chemo"), not of a span ("my last session of the week") nor the latest one."""
+    of = re.sub(r"^of\s+(?:the\s+)?", "", m["x"], flags=re.I).split()
+    return bool(_PORTION.fullmatch(m["noun"]) and _VERY_LAST.search(clause) and of and
+                not set(terms(of[0])) & _SPAN)
+
+
 def _past(verb: str) -> bool:
     low = verb.lower()
     return low in PAST or low.endswith("ed")
@@ -229,6 +253,8 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
     if (m := _TRANSFER.match(own)) and speakers_own(own):
         return [EventEnding(_head(m["x"]))] if _head(m["x"]) else []
+    if (m := _TAKEN_TO.match(own)) and speakers_own(own) and _head(m["x"]):
+        return [EventEnding(_head(m["x"]))]
     if (m := _END_OF.search(own)) and _thing(m["x"]):
         return [EventEnding(_thing(m["x"]))]
     if (m := _THEY_ENDED.match(own)) and _head(m["x"]) and \
@@ -242,7 +268,7 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
             (m := _GOODBYE.match(own)) and speakers_own(own):
         return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
     if (m := _LAST.match(own)) and _past(m["verb"]) and speakers_own(own):
-        if m["x"].lower().startswith("of "):
+        if m["x"].lower().startswith("of ") and not _last_portion(m, own):
             return []   # "my last game of the season": one of a habit that goes on
         return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
     if (m := _WAS_LAST.search(own) or _FAREWELL.search(own)) and _thing(m["x"]):
