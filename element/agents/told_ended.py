@@ -48,6 +48,7 @@ from index import terms
 
 from .bygone import PAUSE
 from .decisions import Pool
+from .ended_kind import ended_by_kind
 from .ended_words import held_now, sole_best
 from .ending_grammar import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
@@ -186,6 +187,13 @@ _RELOCATED = re.compile(r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
                         r"woman|couple|family|lad|bloke|chap|guy|lady|"
                         r"collector|buyer|charity(?:\s+shop)?|new\s+owners?))(?!'|\s+(?:house|place|"
                         r"home|flat|party|wedding|funeral|office|school)\b))\b", re.I)
+#: A thing's last event, then "that's that": "the car failed its MOT so that's that", "my
+#: phone went in the canal and that was the end of it" (the thing the sentence opens on is
+#: over; a person opening it is no thing: "my sister said no, so that's that").
+_THATS_THAT = re.compile(r"^(?P<x>(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+?|(?-i:[A-Z])[\w'-]+)"
+                         r"(?:'s)?\s+(?:[a-z]+ed|was|were|went|got|broke|died|gave|packed|has|"
+                         r"had|is)\b[^,;]*?(?:,\s*|\s+)(?:so|and)\s+(?:that's|that\s+is|that\s+"
+                         r"was)\s+(?:that|the\s+end\s+of\s+(?:it|that|them|her|him))\b", re.I)
 #: An act of the speaker's in the past whose purpose is an ending: "wrote to the choir
 #: director to give up my place", "rang the gym to cancel my membership". The act is
 #: whole before "to" (a complement after its verb), so no wish or try ("I want to quit").
@@ -295,6 +303,9 @@ def event_endings(sentence: str) -> list[EventEnding]:
     if sentence.rstrip().endswith("?"):
         return []
     found = []
+    if (m := _THATS_THAT.match(sentence.strip())) and _thing(m["x"]) and \
+            not set(m["x"].lower().split()) & PEOPLE and not PAUSE.search(sentence):
+        found.append(EventEnding(_thing(m["x"])))
     for clause in (c.strip() for c in _CLAUSE.split(sentence)):
         if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or \
                 ADDITION.search(NONE_IN_ITS_PLACE.sub(" ", clause)) or \
@@ -359,6 +370,12 @@ def event_ended(sentence: str, pool: Pool, who: str,
             # A thing naming none of them ("my place"): read with the act's complement.
             context = set(terms(ending.context)) - _LIGHT - own
             found = _named(context - words, pool.memories(), who, skip) if context else None
+        if found is None and embedder is not None:
+            # "The car failed its MOT so that's that": the kind of the one held (``ended_kind``).
+            try:
+                found = ended_by_kind(ending.thing, pool.memories(), who, embedder, skip)
+            except Exception:   # a failing model finds nothing
+                found = None
         if found is not None:
             return found
     return None
