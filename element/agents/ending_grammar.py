@@ -50,6 +50,9 @@ ADVERBS = (r"(?:\s+(?:have|had|'ve|'d|just|finally|recently|officially|actually|
 #: People of the speaker's (``slots.PEOPLE``): "gave my sister back her car" gives no thing
 #: of the speaker's back.
 _KIN = "|".join(re.escape(p) for p in sorted(PEOPLE, key=len, reverse=True))
+#: Days and months: capitalised, and no thing ("we lost Saturday's match").
+_CALENDAR = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|"
+             r"march|april|may|june|july|august|september|october|november|december)")
 #: Verbs of ending a thing, their object after them.
 _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
              r"giving\s+up(?:\s+on)?|kicked|ditched|dropped(?!\s+(?:off|by|in|out|round|over)\b)|"
@@ -86,6 +89,9 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              # A thing of the speaker's lost: "lost my job at the bank", "lost our
              # allotment"; not a person (a bereavement is theirs), nor a faculty or a
              # state lost for a moment ("lost my temper", "lost my way").
+             # A named one lost, not to a rival: "we lost Biscuit in March" (not "lost to
+             # Arsenal", nor a person of theirs: "lost Grandad").
+             rf"lost(?=\s+(?!(?:{_KIN}|{_CALENDAR})\b)(?-i:[A-Z])[\w'-]+(?!\s+to\b))|"
              rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
              r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
              r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
@@ -233,7 +239,7 @@ _SUBJECT_ENDED = re.compile(
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     # Put by unused: "the saxophone is gathering dust in the loft".
     r"(?:gathering|collecting)\s+dust|"
-    r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
+    r"died|passed\s+away|(?:is\s+|'s\s+)?no\s+longer\s+with\s+us|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
     # A thing returned: "the allotment's gone back to the council" (not "came off": a
@@ -270,6 +276,14 @@ _PARTED = re.compile(
     r"(?:our|separate)\s+(?:separate\s+)?ways|ended\s+things|"
     r"(?:are|'re|were)\s+(?:no\s+longer|not)\s+(?:together|a\s+couple|an\s+item|seeing\s+each\s+other)"
     r"(?:\s+any\s?more)?|(?:are|'re)\s+over|(?:are|'re)\s+finished)\b", re.I)
+#: The person ended it: "Marcus dumped me", "Jo left me in the spring", "I got dumped by
+#: Sam" (not "left me a message": a thing left, nothing parted).
+_LEFT_ME = re.compile(
+    rf"^(?:(?P<a>(?!(?:{_KIN})\b)(?-i:[A-Z])[\w'-]+)\s+(?:has\s+|had\s+|just\s+|finally\s+)*"
+    r"(?:dumped|ditched|left|broke\s+up\s+with|split\s+up\s+with|finished\s+with|ended\s+things\s+"
+    r"with)\s+(?:me|us)\b(?!\s+(?:a|an|the|some|his|her|their|with|alone)\b)|"
+    r"(?:i|we)\s+(?:was|were|got|have\s+been|'ve\s+been|been)\s+(?:dumped|ditched|left)\s+by\s+"
+    rf"(?P<b>(?!(?:{_KIN})\b)(?-i:[A-Z])[\w'-]+))", re.I)
 #: Another taking the speaker's place in it: "another dad's taken over the under-9s",
 #: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
 _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
@@ -440,7 +454,7 @@ def _clause_endings(clause: str) -> list[Ending]:
         verb = m["verb"].lower()
         thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
         return [Ending(thing, "")] if thing else []
-    if m := _PARTED.match(clause):
+    if m := _PARTED.match(clause) or _LEFT_ME.match(clause):
         return [Ending(m["a"] or m["b"], "")]
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
                     _NO_MORE, _NONE_SINCE):

@@ -25,6 +25,10 @@ from tests.element.speaker import BACKGROUND, current, ends, keeps, open_store, 
     ("Me and Jo called it a day a couple of weeks back.", "Jo"),
     ("Tom and I are no longer together.", "Tom"),
     ("Sold the roof box off the Volvo, we never once used it.", "the roof box"),
+    ("Marcus dumped me in June.", "Marcus"),
+    ("I got dumped by Sam at Christmas.", "Sam"),
+    ("We lost Biscuit in March.", "Biscuit"),
+    ("Biscuit's no longer with us.", "Biscuit"),
 ])
 def test_an_ending_names_its_thing(said, thing):
     assert [e.thing for e in endings(clean(said))] == [thing]
@@ -44,6 +48,9 @@ def test_an_ending_told_as_an_event_names_its_thing(said, thing):
 
 @pytest.mark.parametrize("said", [
     "Marcus and I split the bill.",                       # a thing shared, no parting
+    "Marcus left me a voicemail.",                        # a thing left, no parting
+    "We lost to Arsenal on Saturday.",                    # a match
+    "We lost Grandad in March.",                          # a person of theirs
     "Played my last game of the season on Sunday.",       # one of a habit
     "Had my final session of the week with the trainer.",  # a span, not a course
     "Did my last round of golf at the club.",             # the latest, not the very last
