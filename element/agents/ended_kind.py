@@ -10,13 +10,15 @@ words name it (``slots``), so the ending was stored as an episode linked to noth
 The kind is a noun of the generic profile's questions (``index/profile_bank.py``: "Which
 gym are they a member of?", "What car do they drive?"), of an attribute with one value at
 a time: the thing ended, one such noun alone (a light adjective allowed: "the old car"),
-answers that attribute clearly; the memory meant is the one of the speaker's one-fact
+answers that attribute clearly; of an attribute that adds up (pets, subscriptions), only
+its own name ("we've got no pets these days", "a pet-free household"), never one of its
+kinds ("the dog" after "I have a cat"); the memory meant is the one of the speaker's one-fact
 memories held now that answers the same attribute (``profile.profiles``), when exactly one
 does.
 
 What is not read so: a compound ("the car seat", "the phone case", "the roof box": a part
-or an accessory, its head is another noun), a noun of an attribute that adds up ("the
-dog", "the subscription": one of several may end), an attribute of another person's (a
+or an accessory, its head is another noun), a kind of an attribute that adds up ("the
+dog": another pet is kept), an attribute of another person's (a
 boss, a child's school), a kind no question names ("the bike": the car is kept), and two
 memories answering the kind. Pure functions over texts and the embedder.
 """
@@ -50,6 +52,10 @@ _KIND = re.compile(r"^(?:(?:the|my|our|that|this)\s+)?(?:(?:old|little|new|curre
                    r"stupid|bloody|flipping)\s+)?(?P<noun>[a-z]+)$", re.I)
 
 
+def _singular(noun: str) -> str:
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+
+
 def ended_by_kind(thing: str, memories: Sequence[Memory], who: str, embedder: Embedder,
                   skip: Sequence[str] = ()) -> Memory | None:
     """The speaker's one memory held now that answers the one-valued attribute ``thing``
@@ -64,9 +70,11 @@ def ended_by_kind(thing: str, memories: Sequence[Memory], who: str, embedder: Em
         return None
     read = profiles([thing, *(memory["content"] for memory, _ in held)], who, embedder)
     kind, scores = read[0].attribute, read[0].scores
-    if kind is None or scores is None or not kind.single or kind.another or \
-            noun not in nouns(kind):
+    if kind is None or scores is None or kind.another or noun not in nouns(kind) and \
+            _singular(noun) != kind.name:
         return None
+    if not kind.single and _singular(noun) != kind.name:
+        return None     # "the dog" may be one of several pets; "our pet", "no pets": the kind
     ranked = np.sort(scores)[::-1]
     if ranked[0] < KIND_MIN or ranked[0] - ranked[1] < KIND_MARGIN:
         return None

@@ -186,11 +186,15 @@ _ACTED_OFF = re.compile(r"\b(?:took|taken|taking|got|put)\s+(?:me|us)\s+off\s+(?
 #: The present negated with a word that says it held before.
 _NEGATED = re.compile(rf"^(?:{SPEAKER}{ADVERBS}\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
                       rf"are\s+not|'re\s+not|aren't|can't|cannot|haven't|have\s+not|"
-                      rf"no\s+longer|never)|"
+                      rf"no\s+longer|never|(?:have|'ve)(?:\s+got)?\s+no(?=\s+(?!(?:more|longer|"
+                      rf"one|idea|time|need|plans?|problem|reason|choice)\b)\w))|"
                       # The subject dropped, as in speech: "Haven't touched a cigarette
                       # since May" (not "don't ...": an imperative).
                       rf"(?:have\s+not|haven't|have\s+never|never|not(?=\s+(?:had|touched|been|done|smoked|"
-                      rf"drunk|eaten|used|played|bought)\s+(?!since\b)\w)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"drunk|eaten|used|played|bought)\s+(?!since\b)\w)|"
+                      # Dropped with its verb too: "not smoking any more", "not a
+                      # member of the golf club any longer".
+                      rf"not(?=\s+(?:[a-z]+ing|an?)\s+\w)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
@@ -225,7 +229,8 @@ _NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
 _NONE_SINCE = re.compile(r"^no\s+(?!(?:more|longer|one|way|idea|problem|problems|worries|chance|"
                          r"time|need|news|sign|word|reply|answer|luck)\b)(?P<x>[\w'-]+(?:\s+[\w'-]+)"
                          r"{0,2}?)(?:\s+(?:in|at|for)\s+(?:this|our|my|the)\s+(?:house|home|household|"
-                         r"flat|family|life)|\s+for\s+(?:me|us))?\s+since\b", re.I)
+                         r"flat|family|life)|\s+for\s+(?:me|us))?\s+(?:since|these\s+days|nowadays|any\s?more|"
+                         r"any\s+longer)\b", re.I)
 #: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
 _SUBJECT_ENDED = re.compile(
     r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
@@ -237,6 +242,8 @@ _SUBJECT_ENDED = re.compile(
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
+    # Owned no more: "the allotment isn't mine any more".
+    r"(?:not|n't)\s+(?:mine|ours)\s+any\s?(?:more|longer)|"
     # Put by unused: "the saxophone is gathering dust in the loft".
     r"(?:gathering|collecting)\s+dust|"
     r"died|passed\s+away|(?:is\s+|'s\s+)?no\s+longer\s+with\s+us|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"

@@ -29,6 +29,10 @@ from tests.element.speaker import BACKGROUND, current, ends, keeps, open_store, 
     ("I got dumped by Sam at Christmas.", "Sam"),
     ("We lost Biscuit in March.", "Biscuit"),
     ("Biscuit's no longer with us.", "Biscuit"),
+    ("Not smoking any more.", "smoking"),
+    ("Not a member of the golf club any longer.", "a member of the golf club"),
+    ("The allotment isn't mine any more.", "The allotment"),
+    ("No car these days.", "car"),
 ])
 def test_an_ending_names_its_thing(said, thing):
     assert [e.thing for e in endings(clean(said))] == [thing]
@@ -51,6 +55,7 @@ def test_an_ending_told_as_an_event_names_its_thing(said, thing):
     "Marcus left me a voicemail.",                        # a thing left, no parting
     "We lost to Arsenal on Saturday.",                    # a match
     "We lost Grandad in March.",                          # a person of theirs
+    "I have no idea these days.",                         # nothing had
     "Played my last game of the season on Sunday.",       # one of a habit
     "Had my final session of the week with the trainer.",  # a span, not a course
     "Did my last round of golf at the club.",             # the latest, not the very last
@@ -128,3 +133,13 @@ def test_the_kind_told_over_retires_the_one_of_that_kind(store):
     assert "supersede" in tell(store, "My phone went in the canal and that was the end of it.")
     now = current(store)
     assert "Galaxy" not in now and "Nissan Micra" in now and "food bank" in now
+
+
+def test_none_of_the_kind_retires_the_one_held(store):
+    """"Pet" names the kind of an attribute that adds up: with one pet held, it ends."""
+    ends(store, "I have a rabbit called Pepper.", "We're a pet-free household these days, "
+                "it's been strange since the spring.", "rabbit called Pepper")
+
+
+def test_one_kind_of_an_attribute_that_adds_up_keeps_another(store):
+    keeps(store, "I have a cat called Miso.", "Sold the dog to a farm in Wales in May.")
