@@ -55,6 +55,8 @@ from typing import Any
 import numpy as np
 
 from .gathered import Ranked
+from .own_answer import told_job
+from .profile_bank import ATTRIBUTES
 from .recency import PROFILE_CATEGORIES, Asked, answering
 from .replaced_ahead import READ_CACHE, tells_change
 from .told import ADDITION, CHANGE, CURRENT, aside, tells_event, told_of, yields
@@ -118,6 +120,32 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                        newness[c] < newness[u]), None)
         if beside is not None:
             out.append((u, beside))
+    return out + ([] if question.unnamed else
+                  _missing_job(owners, contents, chosen, question, values, best, rest, out))
+
+
+def _missing_job(owners: Sequence[Any], contents: Sequence[str | None], chosen: int,
+                 question: Asked, values: Sequence[bool], best: Sequence[bool],
+                 rest: frozenset[int], joins: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A job asked and none among a subject's results: the subject's best row not chosen
+    that tells its job by grammar (``own_answer.told_job``) and answers the job best of the
+    bank joins beside the subject's first result. Asked "What does Osric do for a
+    living?", "Osric is a postman in Derby" scores under the threshold (the small model
+    reads it as a home) and "Osric's mum lives in Shrewsbury" alone answered. Only a job
+    read by grammar: joined by the bank's reading alone, any attribute, a background fact
+    ("cannot stand coriander") answered "Does Delphine have an allotment?"."""
+    if ATTRIBUTES[question.attribute].name != "job":
+        return []
+    answered = {owners[i] for i in range(chosen) if values[i]} | {owners[u] for u, _ in joins}
+    out: list[tuple[int, int]] = []
+    for u in sorted(rest):
+        subject = owners[u]
+        if subject is None or subject in answered or not best[u] or not told_job(contents[u]):
+            continue
+        first = next((i for i in range(chosen) if owners[i] == subject), None)
+        if first is not None:
+            out.append((u, first))
+            answered.add(subject)
     return out
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from .occupation import job_first, tells_job
 from .profile_bank import ATTRIBUTES, RELATIONS
 
-__all__ = ["as_job", "best_answers", "names_anyone"]
+__all__ = ["as_job", "best_answers", "names_anyone", "told_job"]
 
 #: The bank's attributes asked of another person of the subject's.
 _ANOTHER = np.array([a.another for a in ATTRIBUTES], dtype=bool)
@@ -47,6 +47,13 @@ JOB_LEAD = 0.05
 _OPENING_NAME = re.compile(r"^\s*(?-i:[A-Z])[\w'-]*\s+")
 
 
+def told_job(text: str | None) -> bool:
+    """Whether a memory opening on its subject's name tells, by its grammar, what the
+    subject does for a living ("Osric is a postman in Derby"; ``occupation.tells_job``)."""
+    said = _OPENING_NAME.sub("", text or "", count=1)
+    return said != (text or "") and tells_job(said)
+
+
 def as_job(rows: np.ndarray, texts: Sequence[str | None]) -> np.ndarray:
     """``rows`` (``profile_bank.attribute_scores`` of the memories ``texts``) with the job
     answered best, :data:`JOB_LEAD` above the rest, where a memory tells what its subject
@@ -56,8 +63,7 @@ def as_job(rows: np.ndarray, texts: Sequence[str | None]) -> np.ndarray:
     Not of a memory that opens on a person of the subject's ("Osric's mum works at ...")."""
     out = np.array(rows, copy=True)
     for k, text in enumerate(texts):
-        said = _OPENING_NAME.sub("", text or "", count=1)
-        if said != (text or "") and tells_job(said):
+        if told_job(text):
             out[k] = job_first(out[k], JOB_LEAD)
     return out
 

@@ -68,22 +68,21 @@ from .facts import HIRED
 from .sentences import MAX_WORDS, clauses
 from .texted import BARE_VALUE
 from .trimmed import content_words as _content_words, trim as _trim
+from .appraisal import appraises, praises_shown
+from .asked import asked
 from .spoken import (
     APOS as _APOS,
     JUDGED as _JUDGED,
-    asked,
     clean as _clean,
     drop_address as _drop_address,
     framed,
-    appraises,
     _maybe_name,
-    praises_shown,
     restore_subject,
     sentences,
     vocatives as _vocatives,
 )
 
-__all__ = ["Episode", "episode", "follow_up", "kin", "tell", "sentences", "narrate", "household",
+__all__ = ["Episode", "episode", "kin", "tell", "sentences", "narrate", "household",
            "restore_subject", "is_english", "MIN_SCORE",
            "MIN_CONTENT", "MAX_SENTENCES"]
 
@@ -545,45 +544,6 @@ def _own_clauses(sentence: str, mine: re.Pattern[str] | None) -> tuple[str, floa
     told = ", ".join(kept)
     score = _score(told, mine)
     return told, score if score is not None else max(_score(p, mine) or 0.0 for p in kept)
-
-
-#: An appraisal of what the other person shared ("That slow cooker meal looks yum", "That
-#: road trip sounds great"): theirs, not more of the speaker's news.
-_SHOWN = re.compile(r"^(?:that|those|these)\b(?:\s+[\w'-]+){0,4}?\s+(?:looks?|sounds?|seems?)\b",
-                    re.I)
-#: What would or could be ("It would be a great chance to catch up"): not how it went.
-_HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.I)
-
-
-def follow_up(text: str, who: str, *, addressee: Iterable[str] = ()) -> list[str]:
-    """What a turn that gives no memory of its own adds to the speaker's previous one, in
-    the third person: its sentences that open on what was just said ("It was so
-    empowering", "They were awestruck and humbled"), after a question about it, and say
-    something of it (``MIN_CONTENT`` content words), at most ``MAX_SENTENCES`` - 1.
-    Not a question, a hypothetical ("it would be ..."), a suggestion, a guess at the
-    other's life, a maxim or anything about the other person. Alone such a sentence says
-    nothing a reader can place (what is "it"?); after the speaker's memory, it tells how
-    that went."""
-    addressee = list(addressee)
-    vocative = _vocatives(addressee)
-    told: list[str] = []
-    appraised = False   # "Wow, that looks amazing! Those colors are so vivid": theirs
-    for raw in sentences(text):
-        shown, appraised = appraised, appraised or appraises(raw)
-        cleaned, question = _clean(raw, vocative)
-        if question or not cleaned or len(cleaned.split()) > MAX_WORDS or shown:
-            continue
-        cleaned = _drop_address(_trim(cleaned))
-        if not cleaned or not _ANAPHOR.match(cleaned) or _SECOND.search(cleaned) or \
-                _SHOWN.match(cleaned) or \
-                _SUGGEST.match(cleaned) or _EXCHANGE.search(cleaned) or \
-                _SURMISE.search(cleaned) or _MAXIM.search(cleaned) or _WISH.match(cleaned) or \
-                _HYPOTHETICAL.search(cleaned) or \
-                len(_content_words(cleaned)) < MIN_CONTENT:
-            continue
-        told.append(narrate(cleaned, who, household_of(cleaned, text), _partner(addressee))
-                    + ".")
-    return told[:MAX_SENTENCES - 1]
 
 
 def _partner(addressee: Iterable[str]) -> str | None:

@@ -34,8 +34,11 @@ SIMILAR_WORDS = 20
 MEANING_POOL = 50
 
 #: Several of a thing held at once ("I'm carrying two phones around now"): one more, not
-#: a new one in place of the old.
+#: a new one in place of the old. A span of time is no thing held ("finally qualified
+#: after four years", "three weeks at the new gym"), nor a count of times.
 _SEVERAL = re.compile(r"\b(?:two|three|four|both|several|multiple|a couple of|a pair of)\s+"
+                      r"(?!(?:\w+\s+)?(?:seconds|minutes|hours|days|nights|weeks|weekends|months|"
+                      r"years|decades|times|mornings|evenings|afternoons)\b)"
                       r"(?:\w+\s+)?\w+s\b", re.I)
 
 #: Where a sentence's clauses meet: a comma, a semicolon, "so", "and", "but".

@@ -17,7 +17,7 @@ from index import (validate_subject)
 from ..errors import InvalidRequest
 from .dates import parse_session_date
 from .observed import own_text_identities, turn_identities
-from .rules import goal_of
+from .goals import goal_of
 
 __all__ = ["Turn", "Observation", "parse_observation", "ROLES", "WINDOW_TURNS",
            "WINDOW_WORDS", "MAX_TURNS", "MAX_TURN_CHARS", "MAX_ID_CHARS", "PLACEHOLDERS",

@@ -2,9 +2,8 @@
 
 English only, one sentence at a time, first person. :func:`extract` turns a turn's text
 into :class:`Candidate` memories (facts, preferences, procedures, corrections, forgets);
-:func:`goal_of` finds the turn's goal (its request or question), stored as the memory's
-intention. What the rules catch and miss is listed in ``docs/agents.md``. Pure functions:
-no I/O, no store.
+the turn's goal is ``goals.goal_of``. What the rules catch and miss is listed in
+``docs/agents.md``. Pure functions: no I/O, no store.
 """
 
 from __future__ import annotations
@@ -21,12 +20,12 @@ from .negated import negated_habit
 from .offers import offer
 from .plans import plan
 from .episode_words import GENERIC, ends_as_ing
-from .spoken import appraises, praises_shown
+from .appraisal import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     QUALIFIERS as _QUALIFIERS, STATES as _STATES)
 
-__all__ = ["Candidate", "extract", "goal_of", "norm", "third_person", "clean", "point_key",
+__all__ = ["Candidate", "extract", "norm", "third_person", "clean", "point_key",
            "statements"]
 
 # -- the rules --------------------------------------------------------------------------------
@@ -209,16 +208,6 @@ _WEAK = {"actually", "no", "nope", "not quite"}
 _ANSWERS = {"no", "nope"}
 _REFERS = re.compile(r"^(?:it|its|it is|it was|that is|the|his|her|their|our|they|he|she)\b",
                      re.I)
-_REQUEST = re.compile(
-    r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|i\s+(?:want|need|would like|"
-    r"wish)\s+to\s+|i\s+am\s+(?:trying|hoping)\s+to\s+|(?:help me|i need help)(?:\s+(?:to|with))?"
-    r"\s+|let(?:'s|\s+us)\s+)(?P<x>.+)$", re.I)
-_ORDER = re.compile(r"^(?:tell|show|find|give|book|plan|write|suggest|recommend|explain|"
-                    r"summari[sz]e|"
-                    r"remind|make|create|send|schedule|order|help|fix|draft|translate|check|"
-                    r"compare|list|describe|calculate|organi[sz]e|prepare|search|look up|get|buy|"
-                    r"review|edit|set up|cook|choose|pick|teach|i am looking for)\b.+$", re.I)
-_MEMORY_WORDS = re.compile(r"^(?:remember|forget|note|keep in mind|always|never)\b", re.I)
 
 
 def _sentences(text: str) -> Iterator[tuple[str, bool]]:
@@ -574,21 +563,3 @@ def extract(text: str, turn: int, who: str = "User", *,
             candidate.source = s
             found.append(candidate)
     return found
-
-
-def goal_of(text: str) -> str | None:
-    """The goal of a user turn: its first request or question that is not about memory.
-
-    "Can you suggest a recipe?" -> "suggest a recipe"; "What should I cook tonight?" ->
-    "What should I cook tonight". None when the turn asks for nothing.
-    """
-    for s, question in _sentences(text):
-        if marker := CORRECTION.match(s):
-            s = s[marker.end():].strip()
-        m = _REQUEST.match(s)
-        goal = m["x"] if m else (s if question or _ORDER.match(s) else None)
-        if goal and not _MEMORY_WORDS.match(goal):
-            return " ".join(goal.split()[:30])
-    return None
-
-

@@ -31,7 +31,7 @@ from .sentences import split_sentences, untag
 from .texted import FEELING, REQUESTED, TEXTED
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
-           "vocatives", "drop_address", "clean", "restore_subject", "asked"]
+           "vocatives", "drop_address", "clean", "restore_subject"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
@@ -514,79 +514,3 @@ def _restore(text: str) -> str:
 OPENER = re.compile(r"^(?:on (?:another|a different|a similar|a side) note|as for me|anyway|"
                      r"speaking of [\w' ]{1,30}?|by the way|in other news|other than that|"
                      r"apart from that|besides that|also)\s*,\s*", re.I)
-
-
-#: A question that tells what the speaker means to do or is after: deliberating on their
-#: own next step ("Should I apply for a job at Bosch?") or asking for advice or a
-#: recommendation about their own matter ("Any tips for learning piano as an adult?",
-#: "Can you recommend a hotel in Glasgow?"). A person hearing it notes the plan or the
-#: need; questions about the other person ("... how you stay confident?") tell neither.
-_DELIBERATE = re.compile(r"^(?:so\s+|and\s+|but\s+|now\s+)?(?:should|shall)\s+(?P<who>I|we)\s+"
-                         r"(?P<rest>\w.*)$", re.I)
-_ADVICE = re.compile(r"(?:^|\s-+\s*)(?:(?:got|have you got|do you have|you got)\s+)?any\s+"
-                     r"(?:good\s+)?(?P<what>tips|advice|recommendations|suggestions)"
-                     r"(?:\s+or\s+(?:tips|advice|suggestions))?\s+(?P<rest>(?:for|on|about)\s+"
-                     r"\w.*)$", re.I)
-_RECOMMEND = re.compile(r"^(?:can|could)\s+you\s+(?:recommend|suggest)\s+(?P<rest>\w.*)$", re.I)
-_ASKED_OF = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
-#: News before the question it leads to ("Got a new Pixel, how do I move my WhatsApp
-#: over?", "I'm leaving Deloitte, any advice on a resignation letter?"): the clause before
-#: the question word is a statement.
-_NEWS_THEN_ASKS = re.compile(r"^(?P<news>(?!(?:do|did|does|have|has|are|were|is|was|can|could|"
-                             r"would|will|what|how|where|when|why|who|which|any)\b)"
-                             r"[^,;?]{6,}?)\s*[,;]\s*(?:so\s+|and\s+|but\s+)?(?:how|what|where|"
-                             r"when|which|who|any|can|could|should|would|do|does|did|is|are|"
-                             r"will)\b", re.I)
-
-
-def asked(text: str) -> str | None:
-    """The statement a cleaned question makes of the speaker (``_DELIBERATE``,
-    ``_ADVICE``, ``_RECOMMEND``, ``_NEWS_THEN_ASKS``): "Should I apply for a job at Bosch"
-    -> "I am wondering whether to apply for a job at Bosch", "I got a new Pixel, how do I
-    move my WhatsApp over" -> "I got a new Pixel"; None for any other question."""
-    m = _DELIBERATE.match(text)
-    if m and not _ASKED_OF.search(m["rest"]):
-        be = "am" if m["who"].lower() == "i" else "are"
-        return f"{m['who']} {be} wondering whether to {m['rest']}"
-    m = _ADVICE.search(text)
-    if m and not _ASKED_OF.search(m["rest"]):
-        return f"I am looking for {m['what'].lower()} {m['rest']}"
-    m = _RECOMMEND.match(text)
-    if m and not _ASKED_OF.search(m["rest"]):
-        return f"I am looking for {m['rest']}"
-    m = _NEWS_THEN_ASKS.match(text)
-    if m and not _ASKED_OF.search(m["news"]):
-        return m["news"]
-    return None
-
-
-#: An appraisal of something the other person just shared ("Wow, that looks amazing!",
-#: "Looks great!", "It's so cute!", "that photo's gorgeous!"): a deictic subject (or
-#: none) and a word of reaction (``GENERIC``).
-_APPRAISAL = re.compile(r"^(?:(?:that|this|it|these|those)(?:\s+(?!(?:is|are|looks?|sounds?|"
-                        r"seems?)\b)\w+)?(?:'s|\s+is|\s+are|\s+looks?|\s+sounds?|\s+seems?)|"
-                        r"looks?|sounds?)\s+(?:(?:\w+ly|so|really|just|very|pretty|super)\s+)*"
-                        r"(?P<adj>[a-z]+)$", re.I)
-#: A taste for a detail of it ("I love the color and texture", "I love the way the
-#: frosting turned out", "I love how it came out"), or for the kind it is of, told by what
-#: the kind does ("That sounds awesome. I love stories that tackle important issues").
-_DETAIL = re.compile(r"^I\s+(?:(?:\w+ly|just|also|so)\s+)*(?:love|like|adore|dig)\s+"
-                     r"(?:(?:all\s+)?(?:the|how)\b|[a-z]+s\s+(?:that|which|who|where)\b)",
-                     re.I)
-
-
-def appraises(raw: str) -> bool:
-    """Whether a raw sentence appraises what the other person shared (``_APPRAISAL``)."""
-    text = drop_address(_LEAD.sub("", raw.translate(APOS)).strip(" ,;:-~!.?"))
-    # The other person's name, before or after it ("Ana, that's gorgeous", "..., Nate!").
-    text = re.sub(r"^[A-Z][a-z]+,\s*|,\s*[A-Z][a-z]+$", "", text.strip(" !.?"))
-    m = _APPRAISAL.match(text)
-    return m is not None and m["adj"].lower() in _GENERIC
-
-
-def praises_shown(cleaned: str, appraised: bool) -> bool:
-    """Whether a cleaned sentence, after an appraisal in the same turn (``appraised``),
-    likes a detail of the thing appraised ("That looks amazing! I love the color and
-    texture"): praise of what the other person shared, not a taste of the speaker's; the
-    thing itself is theirs, in their turn."""
-    return appraised and _DETAIL.match(cleaned) is not None

@@ -39,7 +39,8 @@ from .llm import LlmConfig, LlmEvaluator, evaluator_from, json_object_in
 from .observation import WINDOW_TURNS, WINDOW_WORDS, Observation, Turn, parse_observation
 from .observed import Ledger, MemoryLedger
 from .rule_evaluator import RuleEvaluator
-from .rules import Candidate, extract, goal_of, norm
+from .goals import goal_of
+from .rules import Candidate, extract, norm
 
 # The subconscious's surface: its pipeline, and the names of its parts callers use.
 __all__ = ["Turn", "Observation", "Decision", "Evaluator", "Pool", "RuleEvaluator",

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from element.agents.episodes import episode, follow_up, is_english, kin, narrate, tell
+from element.agents.episodes import episode, is_english, kin, narrate, tell
+from element.agents.follow import follow_up
 from element.agents.milestones import milestone
 
 

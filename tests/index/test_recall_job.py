@@ -6,7 +6,11 @@ reads "is a postman in Derby" as a home (the place it names): asked "What does O
 for a living?", "Osric's mum lives in Shrewsbury" ranked first ("living" and "lives") above
 "Osric is a staff nurse at the Royal Infirmary". Read by its grammar, the title is the job: it
 answers first. A job of another person's ("Osric's mum works as a nurse") is not the
-subject's job, and a hobby told with a trade's word ("a keen gardener") is no job."""
+subject's job, and a hobby told with a trade's word ("a keen gardener") is no job.
+
+When the job scores under the threshold ("Osric is a postman in Derby" for "What does
+Osric do for a living?": only the mum's home was found), the job read by its grammar
+joins the results (``answers_under._missing_job``); a job of another person's does not."""
 
 from __future__ import annotations
 
@@ -48,6 +52,23 @@ def _first(make_store: Callable[..., MemoryBackend], served: object, memories: l
 def test_a_job_told_by_its_title_answers_a_job_question_first(
         make_store: Callable[..., MemoryBackend], served: object, job: str, query: str) -> None:
     assert _first(make_store, served, [*BACKGROUND, job], query) == job
+
+
+@pytest.mark.parametrize("query", ["What does Osric do for a living?", "Where does Osric work?"])
+@pytest.mark.parametrize("told_first", [True, False])
+def test_a_job_under_the_threshold_joins_the_answer(
+        make_store: Callable[..., MemoryBackend], served: object, query: str,
+        told_first: bool) -> None:
+    job = "Osric is a postman in Derby."
+    memories = [job, *BACKGROUND] if told_first else [*BACKGROUND, job]
+    assert _first(make_store, served, memories, query) == job
+
+
+def test_another_persons_job_does_not_join_as_the_subjects(
+        make_store: Callable[..., MemoryBackend], served: object) -> None:
+    first = _first(make_store, served, [*BACKGROUND, "Osric's mum works as a postwoman in Derby."],
+                   "What does Osric do for a living?")
+    assert first is None or "postwoman" not in first
 
 
 @pytest.mark.parametrize(("said", "job"), [
