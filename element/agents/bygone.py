@@ -52,6 +52,7 @@ from .episode_words import PAST
 from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING, predates
 from .holding import kept_meanwhile
+from .parts import part_taken_off
 from .freed import freed_target
 from .last_done import last_done_target
 from .observation import Observation
@@ -355,8 +356,8 @@ def episode_ending(cand: Candidate, observation: Observation, pool: Pool,
         # "The council shut the lido in May. That was my last swim there.": one clause.
         if i and _POINTING.match(sentence.strip()):
             sentence = f"{said[i - 1].rstrip(' .!')}, {sentence}"
-        if kept_meanwhile(sentence):
-            continue    # lent, borrowed or away being fixed: still held (``holding.py``)
+        if kept_meanwhile(sentence) or part_taken_off(sentence):
+            continue    # lent, borrowed, being fixed, or a part of it sold: still held
         target = bygone_target(sentence, pool.memories(), who, (), asked) or \
             _aftermath_target(sentence, pool.memories(), who)
         if target is not None:

@@ -50,6 +50,9 @@ ADVERBS = (r"(?:\s+(?:have|had|'ve|'d|just|finally|recently|officially|actually|
 #: People of the speaker's (``slots.PEOPLE``): "gave my sister back her car" gives no thing
 #: of the speaker's back.
 _KIN = "|".join(re.escape(p) for p in sorted(PEOPLE, key=len, reverse=True))
+#: Days and months: capitalised, and no thing ("we lost Saturday's match").
+_CALENDAR = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|"
+             r"march|april|may|june|july|august|september|october|november|december)")
 #: Verbs of ending a thing, their object after them.
 _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
              r"giving\s+up(?:\s+on)?|kicked|ditched|dropped(?!\s+(?:off|by|in|out|round|over)\b)|"
@@ -86,6 +89,9 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              # A thing of the speaker's lost: "lost my job at the bank", "lost our
              # allotment"; not a person (a bereavement is theirs), nor a faculty or a
              # state lost for a moment ("lost my temper", "lost my way").
+             # A named one lost, not to a rival: "we lost Biscuit in March" (not "lost to
+             # Arsenal", nor a person of theirs: "lost Grandad").
+             rf"lost(?=\s+(?!(?:{_KIN}|{_CALENDAR})\b)(?-i:[A-Z])[\w'-]+(?!\s+to\b))|"
              rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
              r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
              r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
@@ -180,11 +186,15 @@ _ACTED_OFF = re.compile(r"\b(?:took|taken|taking|got|put)\s+(?:me|us)\s+off\s+(?
 #: The present negated with a word that says it held before.
 _NEGATED = re.compile(rf"^(?:{SPEAKER}{ADVERBS}\s+(?:do\s+not|don't|dont|am\s+not|'m\s+not|"
                       rf"are\s+not|'re\s+not|aren't|can't|cannot|haven't|have\s+not|"
-                      rf"no\s+longer|never)|"
+                      rf"no\s+longer|never|(?:have|'ve)(?:\s+got)?\s+no(?=\s+(?!(?:more|longer|"
+                      rf"one|idea|time|need|plans?|problem|reason|choice)\b)\w))|"
                       # The subject dropped, as in speech: "Haven't touched a cigarette
                       # since May" (not "don't ...": an imperative).
                       rf"(?:have\s+not|haven't|have\s+never|never|not(?=\s+(?:had|touched|been|done|smoked|"
-                      rf"drunk|eaten|used|played|bought)\s+(?!since\b)\w)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
+                      rf"drunk|eaten|used|played|bought)\s+(?!since\b)\w)|"
+                      # Dropped with its verb too: "not smoking any more", "not a
+                      # member of the golf club any longer".
+                      rf"not(?=\s+(?:[a-z]+ing|an?)\s+\w)))\s+(?P<x>.+?)\s+(?P<when>any\s?more|any\s+longer|"
                       rf"these\s+days|nowadays|in\s+(?:months|years|ages|weeks|a\s+while|"
                       rf"a\s+long\s+time)|since\b.*|for\s+(?:months|years|ages|weeks))\b",
                       re.I)
@@ -219,7 +229,8 @@ _NO_MORE = re.compile(r"^no\s+more\s+(?P<x>.+?)(?:\s+for\s+(?:me|us))?$", re.I)
 _NONE_SINCE = re.compile(r"^no\s+(?!(?:more|longer|one|way|idea|problem|problems|worries|chance|"
                          r"time|need|news|sign|word|reply|answer|luck)\b)(?P<x>[\w'-]+(?:\s+[\w'-]+)"
                          r"{0,2}?)(?:\s+(?:in|at|for)\s+(?:this|our|my|the)\s+(?:house|home|household|"
-                         r"flat|family|life)|\s+for\s+(?:me|us))?\s+since\b", re.I)
+                         r"flat|family|life)|\s+for\s+(?:me|us))?\s+(?:since|these\s+days|nowadays|any\s?more|"
+                         r"any\s+longer)\b", re.I)
 #: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
 _SUBJECT_ENDED = re.compile(
     r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
@@ -231,9 +242,11 @@ _SUBJECT_ENDED = re.compile(
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
     r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
+    # Owned no more: "the allotment isn't mine any more".
+    r"(?:not|n't)\s+(?:mine|ours)\s+any\s?(?:more|longer)|"
     # Put by unused: "the saxophone is gathering dust in the loft".
     r"(?:gathering|collecting)\s+dust|"
-    r"died|passed\s+away|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
+    r"died|passed\s+away|(?:is\s+|'s\s+)?no\s+longer\s+with\s+us|broke\s+down|closed(?:\s+down)?|shut\s+down|ended|fell\s+through|"
     r"c(?:a|o)me\s+to\s+an\s+end|folded|went\s+(?:bust|under)|"
     r"fell\s+apart|lapsed|expired|ran\s+out|run\s+out|fizzled\s+out|petered\s+out|"
     # A thing returned: "the allotment's gone back to the council" (not "came off": a
@@ -260,6 +273,24 @@ _SUBJECT_ENDED = re.compile(
     r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
     # What ended, not what it went over or to ("connected over our love", "gone to bed").
     r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
+#: The speaker and a person parted, the person named: "Marcus and I split up", "me and Jo
+#: called it a day", "Tom and I have gone our separate ways" (what ended is the tie to that
+#: person: a memory of seeing them, being with them, engaged to them).
+_PARTED = re.compile(
+    r"^(?:(?P<a>(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<b>(?-i:[A-Z])[\w'-]+))"
+    rf"{ADVERBS}\s+(?:(?:have|'ve|had|'d)\s+)?(?:split(?:\s+up)?(?!\s+(?:the|a|an|our|my|it|them)\b)|broke\s+up|"
+    r"broken\s+up|called\s+it\s+(?:a\s+day|quits)|parted(?:\s+ways)?|(?:went|gone)\s+"
+    r"(?:our|separate)\s+(?:separate\s+)?ways|ended\s+things|"
+    r"(?:are|'re|were)\s+(?:no\s+longer|not)\s+(?:together|a\s+couple|an\s+item|seeing\s+each\s+other)"
+    r"(?:\s+any\s?more)?|(?:are|'re)\s+over|(?:are|'re)\s+finished)\b", re.I)
+#: The person ended it: "Marcus dumped me", "Jo left me in the spring", "I got dumped by
+#: Sam" (not "left me a message": a thing left, nothing parted).
+_LEFT_ME = re.compile(
+    rf"^(?:(?P<a>(?!(?:{_KIN})\b)(?-i:[A-Z])[\w'-]+)\s+(?:has\s+|had\s+|just\s+|finally\s+)*"
+    r"(?:dumped|ditched|left|broke\s+up\s+with|split\s+up\s+with|finished\s+with|ended\s+things\s+"
+    r"with)\s+(?:me|us)\b(?!\s+(?:a|an|the|some|his|her|their|with|alone)\b)|"
+    r"(?:i|we)\s+(?:was|were|got|have\s+been|'ve\s+been|been)\s+(?:dumped|ditched|left)\s+by\s+"
+    rf"(?P<b>(?!(?:{_KIN})\b)(?-i:[A-Z])[\w'-]+))", re.I)
 #: Another taking the speaker's place in it: "another dad's taken over the under-9s",
 #: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
 _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
@@ -275,6 +306,9 @@ _THING_END = re.compile(
     r"at\s+the\s+end|a\s+(?:few|couple)|(?:two|three|four|five|six|\d+)\s+\w+\s+ago|"
     r"ago|altogether|completely|entirely|now|then|again|already|yesterday|today|"
     r"recently|any\s?more|any\s+longer|these\s+days|nowadays|over\s+the|up\b)\b.*$", re.I)
+#: What a part was taken off or from: "(the roof box) off the Volvo", "(the sidecar) from
+#: my motorbike" (a thing of its own after the part's noun, never the opening word).
+_PART_OFF = re.compile(r"(?<=\w)\s+(?:off|from)\s+(?:of\s+)?(?:the|my|our)\s+.*$", re.I)
 #: A thing named by a pronoun, or a word that names nothing by itself.
 _EMPTY = frozenset("""it them that this those these there one all everything something
 thing things stuff going doing being having trying up out off in on a an the my our me us
@@ -297,6 +331,9 @@ def thing_of(text: str) -> str:
     thing = re.sub(r"^(?:do|doing)\s+", "", thing, flags=re.I)
     # A verb of mere contact says nothing of the thing: "(haven't) touched a cigarette".
     thing = re.sub(r"^(?:touched|had|set\s+foot\s+(?:in|on)|been\s+near)\s+", "", thing, flags=re.I)
+    # A part taken off a thing is what ended, not the thing: "sold the roof box off the
+    # Volvo", "took the stabilisers from my bike" end no Volvo, no bike.
+    thing = _PART_OFF.sub("", thing)
     words = [w for w in re.findall(r"[\w'-]+", thing.lower())]
     return "" if not words or all(w in _EMPTY for w in words) else thing
 
@@ -424,6 +461,8 @@ def _clause_endings(clause: str) -> list[Ending]:
         verb = m["verb"].lower()
         thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
         return [Ending(thing, "")] if thing else []
+    if m := _PARTED.match(clause) or _LEFT_ME.match(clause):
+        return [Ending(m["a"] or m["b"], "")]
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
                     _NO_MORE, _NONE_SINCE):
         m = pattern.match(clause)

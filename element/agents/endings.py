@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .decisions import Pool
+from .ended_kind import ended_by_kind
 from .ended_words import named_by_words
 from .ending_grammar import INTOLERANT, clauses, endings
 from .holders import UNKNOWN
@@ -80,6 +81,13 @@ def ended_memory(sentence: str, pool: Pool, who: str,
             found = named_by_words(thing, pool.memories(), who, skip)
             if found is not None and names_another(thing, found["content"], who):
                 found = None
+        if found is None and not holder:
+            # "Finally cancelled the gym" after "a membership at the Virgin Active": the
+            # kind the thing names, of an attribute of one value (``ended_kind.py``).
+            try:
+                found = ended_by_kind(thing, pool.memories(), who, embedder, skip)
+            except Exception:   # a failing model finds nothing: the statement is added
+                return None
         if found is not None:
             return found
     return None

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from index import RELATIONS, STOPWORDS, Attribute
 
-__all__ = ["nouns", "part_of", "part_of_thing"]
+__all__ = ["nouns", "part_of", "part_of_thing", "part_taken_off"]
 
 #: The determiners before a held thing's noun (a name's possessive too: "Ana's phone").
 _DET = r"(?:my|our|your|his|her|their|its|the|this|that|[a-z]+'s)"
@@ -104,3 +104,20 @@ def part_of_thing(sentence: str) -> bool:
     """Whether ``sentence`` opens on a part of a thing of the speaker's (``_PART_OF``)."""
     m = _PART_OF.match(sentence)
     return m is not None and m["thing"].lower() not in RELATIONS
+
+
+
+#: A part taken off a thing of the speaker's: "sold the roof box off the Volvo", "took the
+#: stabilisers off the bike", "removed the tow bar from the car": the object is the part,
+#: the thing after "off" (or "from", after a verb of removing) is kept.
+_OBJECT = r"(?:the|my|our|a|an)\s+(?:[\w'-]+\s+){0,3}?"
+_TAKEN_OFF = re.compile(r"^(?:(?:i|we)\s+(?:(?:have|'ve|had|'d|just|finally)\s+)*)?"
+                        rf"(?:[a-z]+\s+{_OBJECT}off|(?:took|taken|removed|pulled|stripped|"
+                        rf"unbolted|detached)\s+{_OBJECT}from)\s+(?:of\s+)?(?:the|my|our)\s+",
+                        re.I)
+
+
+def part_taken_off(sentence: str) -> bool:
+    """Whether ``sentence`` tells of a part taken off a thing (``_TAKEN_OFF``): the thing
+    itself is held still."""
+    return _TAKEN_OFF.match(sentence) is not None

@@ -25,6 +25,7 @@ from .choice import beside_ending, choice_change
 from .ending_grammar import long_past_ending
 from .endings import ending_change
 from .told_ended import event_change
+from .antecedent import antecedent_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .continued import undertaking
@@ -60,7 +61,7 @@ from .offers import listener
 from .meaning import SIMILAR_WORDS, by_meaning, clauses
 from .profile import values
 from .present_value import present_value
-from .parts import part_of_thing
+from .parts import part_of_thing, part_taken_off
 from .together import together
 from .slots import HIRED, PEOPLE, owner, single_slot
 from .holders import UNKNOWN, holder_of
@@ -366,6 +367,7 @@ class RuleEvaluator:
             # The thing ended named in other words ("Done with coffee"): by meaning.
             found = ending_change(sentence, pool, who, turn, observation, taken) \
                 or event_change(sentence, pool, who, turn, observation, taken) \
+                or antecedent_change(sentence, pool, who, turn, observation, taken) \
                 or opposite_change(sentence, pool, who, turn, observation, taken) \
                 or choice_change(sentence, pool, who, turn, observation, taken,
                                  beside=read if after_end else ()) or found
@@ -384,7 +386,7 @@ class RuleEvaluator:
             # (found by meaning only with a value named, ``profile.py``; a plan or a search
             # under way, "We're looking at houses in Frome", holds no value yet)
             return None
-        if part_of_thing(sentence):
+        if part_of_thing(sentence) or part_taken_off(sentence):
             return None     # the thing itself is held still: its part changes no value
         if long_past_ending(sentence):
             return None     # "gave up driving to work years ago": a past told in passing

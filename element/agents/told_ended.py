@@ -48,6 +48,7 @@ from index import terms
 
 from .bygone import PAUSE
 from .decisions import Pool
+from .ended_kind import ended_by_kind
 from .ended_words import held_now, sole_best
 from .ending_grammar import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
@@ -92,6 +93,14 @@ _TAKEN_BACK = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?
                          rf"(?:[\w'-]+\s+){{1,3}}?(?:has\s+|have\s+)?(?:took|taken|reclaimed|"
                          rf"repossessed)\s+(?P<x>{_NP.format(kin=_KIN)})\s+(?:back|away)\b",
                          re.I)
+#: Taken by the speaker to where things are done away with: "took the old Micra to the
+#: scrappers", "dropped the sofa off at the tip" (the place a closed class: no garage, no
+#: vet, where a thing goes and comes back).
+_TAKEN_TO = re.compile(
+    rf"^{_SUBJECT}(?:took|taken|sent|drove|dropped|carted|lugged)\s+(?P<x>{_NP.format(kin=_KIN)})"
+    r"\s+(?:off\s+)?(?:to|at)\s+(?:the|a)\s+(?:local\s+)?(?:scrap(?:yard|heap|pers|\s+yard|"
+    r"\s+heap|\s+dealer|\s+merchant)?|scrappers|breakers(?:'?\s+yard)?|tip|dump|"
+    r"recycling\s+centre|charity\s+shop)\b", re.I)
 #: Another doing the speaker's part now: "someone else runs the under-tens now".
 _SOMEONE_ELSE = re.compile(r"^(?:someone|somebody)\s+else(?:'s|\s+has|\s+is)?\s+"
                            r"(?:now\s+|taken\s+over\s+)?(?P<verb>[a-z]+)\s+(?P<x>.+)$", re.I)
@@ -100,6 +109,14 @@ _SOMEONE_ELSE = re.compile(r"^(?:someone|somebody)\s+else(?:'s|\s+has|\s+is)?\s+
 _LAST = re.compile(rf"^{_SUBJECT}(?P<verb>[a-z]+)\s+(?:my|our)\s+(?:very\s+)?(?:last|final)\s+"
                    r"(?P<noun>[\w-]+)(?:\s+ever)?\s+(?P<x>(?:for|at|with|in|on|of|from)\s+.+)$",
                    re.I)
+#: A portion of a course of something, whose last ends the course: "finished my final
+#: round of chemo", "took my last dose of the antibiotics", "did my last session of physio"
+#: (a game, a class or a shift of a thing is one of a habit that goes on).
+_PORTION = re.compile(r"rounds?|doses?|courses?|cycles?|sessions?|blocks?|stints?", re.I)
+#: "Last" is also the latest ("did my last session of physio on Monday"): the very last
+#: is "final", "last ever", or the last one finished.
+_VERY_LAST = re.compile(r"\b(?:final|last\s+[\w-]+\s+ever|very\s+last)\b|^(?:(?:i|we)\s+"
+                        r"(?:have\s+|'ve\s+|had\s+|just\s+)*)?(?:finished|completed)\b", re.I)
 #: The same, said of a day: "Friday was my last shift at Morrisons".
 _WAS_LAST = re.compile(r"\b(?:was|were)\s+(?:my|our)\s+(?:very\s+)?(?:last|final)\s+[\w-]+\s+"
                        r"(?P<x>(?:for|at|with|in|on|from)\s+.+)$", re.I)
@@ -170,6 +187,13 @@ _RELOCATED = re.compile(r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
                         r"woman|couple|family|lad|bloke|chap|guy|lady|"
                         r"collector|buyer|charity(?:\s+shop)?|new\s+owners?))(?!'|\s+(?:house|place|"
                         r"home|flat|party|wedding|funeral|office|school)\b))\b", re.I)
+#: A thing's last event, then "that's that": "the car failed its MOT so that's that", "my
+#: phone went in the canal and that was the end of it" (the thing the sentence opens on is
+#: over; a person opening it is no thing: "my sister said no, so that's that").
+_THATS_THAT = re.compile(r"^(?P<x>(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+?|(?-i:[A-Z])[\w'-]+)"
+                         r"(?:'s)?\s+(?:[a-z]+ed|was|were|went|got|broke|died|gave|packed|has|"
+                         r"had|is)\b[^,;]*?(?:,\s*|\s+)(?:so|and)\s+(?:that's|that\s+is|that\s+"
+                         r"was)\s+(?:that|the\s+end\s+of\s+(?:it|that|them|her|him))\b", re.I)
 #: An act of the speaker's in the past whose purpose is an ending: "wrote to the choir
 #: director to give up my place", "rang the gym to cancel my membership". The act is
 #: whole before "to" (a complement after its verb), so no wish or try ("I want to quit").
@@ -214,6 +238,14 @@ def _head(text: str) -> str:
                          flags=re.I))
 
 
+def _last_portion(m: re.Match[str], clause: str) -> bool:
+    """Whether a last "of" a thing (``_LAST``) is the end of a course ("finished my final
+    round of chemo"), not of a span ("my last session of the week") nor the latest one."""
+    of = re.sub(r"^of\s+(?:the\s+)?", "", m["x"], flags=re.I).split()
+    return bool(_PORTION.fullmatch(m["noun"]) and _VERY_LAST.search(clause) and of and
+                not set(terms(of[0])) & _SPAN)
+
+
 def _past(verb: str) -> bool:
     low = verb.lower()
     return low in PAST or low.endswith("ed")
@@ -229,6 +261,8 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
     if (m := _TRANSFER.match(own)) and speakers_own(own):
         return [EventEnding(_head(m["x"]))] if _head(m["x"]) else []
+    if (m := _TAKEN_TO.match(own)) and speakers_own(own) and _head(m["x"]):
+        return [EventEnding(_head(m["x"]))]
     if (m := _END_OF.search(own)) and _thing(m["x"]):
         return [EventEnding(_thing(m["x"]))]
     if (m := _THEY_ENDED.match(own)) and _head(m["x"]) and \
@@ -242,7 +276,7 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
             (m := _GOODBYE.match(own)) and speakers_own(own):
         return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
     if (m := _LAST.match(own)) and _past(m["verb"]) and speakers_own(own):
-        if m["x"].lower().startswith("of "):
+        if m["x"].lower().startswith("of ") and not _last_portion(m, own):
             return []   # "my last game of the season": one of a habit that goes on
         return [EventEnding(_thing(m["x"]))] if _thing(m["x"]) else []
     if (m := _WAS_LAST.search(own) or _FAREWELL.search(own)) and _thing(m["x"]):
@@ -269,6 +303,9 @@ def event_endings(sentence: str) -> list[EventEnding]:
     if sentence.rstrip().endswith("?"):
         return []
     found = []
+    if (m := _THATS_THAT.match(sentence.strip())) and _thing(m["x"]) and \
+            not set(m["x"].lower().split()) & PEOPLE and not PAUSE.search(sentence):
+        found.append(EventEnding(_thing(m["x"])))
     for clause in (c.strip() for c in _CLAUSE.split(sentence)):
         if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or \
                 ADDITION.search(NONE_IN_ITS_PLACE.sub(" ", clause)) or \
@@ -333,6 +370,12 @@ def event_ended(sentence: str, pool: Pool, who: str,
             # A thing naming none of them ("my place"): read with the act's complement.
             context = set(terms(ending.context)) - _LIGHT - own
             found = _named(context - words, pool.memories(), who, skip) if context else None
+        if found is None and embedder is not None:
+            # "The car failed its MOT so that's that": the kind of the one held (``ended_kind``).
+            try:
+                found = ended_by_kind(ending.thing, pool.memories(), who, embedder, skip)
+            except Exception:   # a failing model finds nothing
+                found = None
         if found is not None:
             return found
     return None
