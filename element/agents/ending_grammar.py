@@ -273,24 +273,6 @@ _SUBJECT_ENDED = re.compile(
     r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
     # What ended, not what it went over or to ("connected over our love", "gone to bed").
     r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
-#: The speaker and a person parted, the person named: "Marcus and I split up", "me and Jo
-#: called it a day", "Tom and I have gone our separate ways" (what ended is the tie to that
-#: person: a memory of seeing them, being with them, engaged to them).
-_PARTED = re.compile(
-    r"^(?:(?P<a>(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<b>(?-i:[A-Z])[\w'-]+))"
-    rf"{ADVERBS}\s+(?:(?:have|'ve|had|'d)\s+)?(?:split(?:\s+up)?(?!\s+(?:the|a|an|our|my|it|them)\b)|broke\s+up|"
-    r"broken\s+up|called\s+it\s+(?:a\s+day|quits)|parted(?:\s+ways)?|(?:went|gone)\s+"
-    r"(?:our|separate)\s+(?:separate\s+)?ways|ended\s+things|"
-    r"(?:are|'re|were)\s+(?:no\s+longer|not)\s+(?:together|a\s+couple|an\s+item|seeing\s+each\s+other)"
-    r"(?:\s+any\s?more)?|(?:are|'re)\s+over|(?:are|'re)\s+finished)\b", re.I)
-#: The person ended it: "Marcus dumped me", "Jo left me in the spring", "I got dumped by
-#: Sam" (not "left me a message": a thing left, nothing parted).
-_LEFT_ME = re.compile(
-    rf"^(?:(?P<a>(?!(?:{_KIN})\b)(?-i:[A-Z])[\w'-]+)\s+(?:has\s+|had\s+|just\s+|finally\s+)*"
-    r"(?:dumped|ditched|left|broke\s+up\s+with|split\s+up\s+with|finished\s+with|ended\s+things\s+"
-    r"with)\s+(?:me|us)\b(?!\s+(?:a|an|the|some|his|her|their|with|alone)\b)|"
-    r"(?:i|we)\s+(?:was|were|got|have\s+been|'ve\s+been|been)\s+(?:dumped|ditched|left)\s+by\s+"
-    rf"(?P<b>(?!(?:{_KIN})\b)(?-i:[A-Z])[\w'-]+))", re.I)
 #: Another taking the speaker's place in it: "another dad's taken over the under-9s",
 #: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
 _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
@@ -461,8 +443,6 @@ def _clause_endings(clause: str) -> list[Ending]:
         verb = m["verb"].lower()
         thing = thing_of(m["x"] if verb in ("was", "were") else f"{verb} {m['x']}")
         return [Ending(thing, "")] if thing else []
-    if m := _PARTED.match(clause) or _LEFT_ME.match(clause):
-        return [Ending(m["a"] or m["b"], "")]
     for pattern in (_SPLIT_VERB, _WAGON, _FRONTED, _FORMER, _NEGATED, _NO_LONGER, _VERB_OBJECT,
                     _NO_MORE, _NONE_SINCE):
         m = pattern.match(clause)
