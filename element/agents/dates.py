@@ -155,6 +155,24 @@ def _resolve(day: date, m: re.Match[str], kind: str, past: bool = False) -> date
     return _shift(day, "month", 3 * sign)       # a season: about three months off
 
 
+#: A word that tells what will be: "after two weeks" then is a time ahead ("I'll start after
+#: two weeks' notice"); without one it is how long something took ("finally qualified
+#: after four years", "I left after four years"), and the sentence happened when told.
+_FUTURE = re.compile(r"\b(?:will|'ll|shall|going\s+to|gonna|plan|plans|planning|hope\s+to|"
+                     r"hoping\s+to|intend|would|'d)\b", re.I)
+
+
+def _duration(sentence: str, m: re.Match[str], kind: str) -> bool:
+    """Whether a span "in"/"after" N units (``kind`` "in") tells how long something took, not
+    when it will be: "after" N units in a sentence that says nothing of the future, or
+    either told in the past ("I learned French in two years")."""
+    if kind != "in":
+        return False
+    if _told_past(sentence):
+        return True
+    return m.group(0).lower().startswith("after") and not _FUTURE.search(sentence)
+
+
 def occurred_at(sentence: str, session: datetime | None) -> datetime | None:
     """When what ``sentence`` tells happened, given the conversation's moment ``session``.
 
@@ -167,8 +185,10 @@ def occurred_at(sentence: str, session: datetime | None) -> datetime | None:
     found = _first(sentence)
     if found is None:
         return session
+    m, kind = found
+    if _duration(sentence, m, kind):
+        return session
     try:
-        m, kind = found
         day = _resolve(session.date(), m, kind, past=kind == "day" and _told_past(sentence))
     except (OverflowError, ValueError):   # a count so large the calendar ends first
         return session

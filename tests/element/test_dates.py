@@ -44,6 +44,22 @@ def test_relative_times_move_the_session_date(sentence: str, day: str) -> None:
     assert when.strftime("%H:%M") == "13:56"
 
 
+@pytest.mark.parametrize("sentence,day", [
+    ("I'm an electrician now, finally qualified after four years", "2023-05-08"),
+    ("I left after four years", "2023-05-08"),
+    ("After two weeks in Spain, I'm back at work", "2023-05-08"),
+    ("I learned French in two years", "2023-05-08"),
+    ("I'll start the new job after two weeks", "2023-05-22"),
+    ("In two weeks we fly to Rome", "2023-05-22"),
+])
+def test_a_span_that_took_time_is_no_time_ahead(sentence: str, day: str) -> None:
+    """"After four years" told of what happened is how long it took: the thing happened when
+    told. Read as four years ahead, a new job's supersede was dated 2030, and as of any day
+    before that the old job answered."""
+    found = occurred_at(sentence, SESSION)
+    assert found is not None and iso(found)[:10] == day
+
+
 @pytest.mark.parametrize("sentence", [
     "I go to choir on Wednesday evenings", "I swim on Saturday mornings",
     "I play five-a-side on Thursday nights", "I volunteer on Saturdays",
