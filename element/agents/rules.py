@@ -256,9 +256,20 @@ seaside countryside shore valley bay
 """.split())
 
 
+#: Where one works, as the head of a move's destination ("relocated to the Glasgow
+#: office", "moved to the Leeds branch"): a move of work, not of home.
+_WORKPLACES = frozenset("""office offices branch branches store shop depot warehouse site
+team department division unit ward practice campus plant factory lab headquarters hq
+""".split())
+
+
 def _place(value: str) -> bool:
     """Whether ``value`` can be where someone lives: a name ("Leeds", "New York") or a
-    place noun ("a small town", "the suburbs"), not "day shifts" or "a new team"."""
+    place noun ("a small town", "the suburbs"), not "day shifts", "a new team" or a
+    workplace ("the Glasgow office": its head, before any "in"/"of"/"at", :data:`_WORKPLACES`)."""
+    head = re.split(r"\s+(?:in|of|at|on|near|for|with)\s+", value, maxsplit=1)[0].split()
+    if head and head[-1].lower().strip(".,!;:") in _WORKPLACES:
+        return False
     words = re.findall(r"[A-Za-z][\w'-]*", value)
     return any(w[0].isupper() or w.lower() in _PLACES for w in words)
 

@@ -125,6 +125,20 @@ def test_a_birthday_is_an_age(text: str, key: str, content: str) -> None:
     assert one(text)[2:] == (key, content)
 
 
+@pytest.mark.parametrize("text", ["I relocated to the Glasgow office.",
+                                  "I moved to the Leeds branch last month.",
+                                  "We moved over to the night team."])
+def test_a_move_of_work_is_no_home(text: str) -> None:
+    """A workplace heading the destination ("the Glasgow office") is no place one lives:
+    before, "Ana lives in the Glasgow office"."""
+    assert not [c for c in extract(text, 0, "Ana") if "lives in" in c.content]
+
+
+def test_a_home_near_a_workplace_is_a_home() -> None:
+    found = extract("We moved to a house near the office in Bradford.", 0, "Ana")
+    assert any("lives in a house near the office in Bradford" in c.content for c in found)
+
+
 @pytest.mark.parametrize("text", ["This is my sister.", "After work, I went home."])
 def test_a_demonstrative_or_a_time_alone_keys_nothing(text: str) -> None:
     assert extract(text, 0) == []
