@@ -30,6 +30,7 @@ import re
 
 from index import TOLD_NOT_NOW, TOLD_PAST
 
+from .facts import WORKPLACES
 from .meaning import clauses
 from .sentences import split_sentences
 from .slots import PEOPLE
@@ -100,9 +101,7 @@ _SETTLED = re.compile(r"\bsettled\s+(?:in|into)\s+(?:(?:the|our|my)\s+(?:new\s+)
 #: A place of work as where a move leads ("the move to the new office in Manchester", "our
 #: move to the Leeds branch"): the firm's move, or a transfer of where one works, not a
 #: new home; read as neither (a wrong supersede loses more than a miss).
-_WORKPLACE = re.compile(r"\b(?:office|offices|branch|team|department|site|depot|store|ward|unit|"
-                        r"plant|factory|HQ|headquarters|campus|practice|firm|company|job|role)\b",
-                        re.I)
+_WORKPLACE = re.compile(r"\b(?:" + "|".join(sorted(WORKPLACES)) + r")\b", re.I)
 
 
 def _named(thing: str) -> bool:

@@ -15,7 +15,7 @@ from .irregular import PASTS
 __all__ = ["WE", "FACTS", "NEW_VALUES", "OCCUPATIONS", "ALIASES", "QUALIFIERS", "PAST_TENSE",
            "STATES", "IS",
            "NOT_ROLES",
-           "HABIT", "NOT_HABITS", "HIRED"]
+           "HABIT", "NOT_HABITS", "HIRED", "WORKPLACES"]
 
 #: Job titles (the head noun of "a senior software *engineer*"): "I'm a nurse", "I'm an
 #: accountant at Deloitte" say what the speaker does for a living, one value at a time.
@@ -36,6 +36,11 @@ surveyor tailor teacher technician therapist trainer translator tutor vet veteri
 waiter waitress welder writer
 """.split())
 _ROLE = (r"(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(OCCUPATIONS)) + r")")
+#: Places of work, as where a move leads ("relocated to the Glasgow office", "the move to
+#: the Leeds branch"): a transfer of where one works or the firm's move, not a new home.
+WORKPLACES = frozenset("""office offices branch branches store shop depot warehouse site team
+department division unit ward practice campus plant factory lab headquarters hq firm company
+job role""".split())
 #: Whom one sees for care, not as a partner ("I'm seeing a therapist now").
 CARERS = (r"(?:(?:new|private|local)\s+)?(?:doctor|gp|physio|physiotherapist|therapist|"
           r"counsell?or|specialist|consultant|"

@@ -23,7 +23,7 @@ from .episode_words import GENERIC, ends_as_ing
 from .appraisal import appraises, praises_shown
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
-                    QUALIFIERS as _QUALIFIERS, STATES as _STATES)
+                    QUALIFIERS as _QUALIFIERS, STATES as _STATES, WORKPLACES)
 
 __all__ = ["Candidate", "extract", "norm", "third_person", "clean", "point_key",
            "statements"]
@@ -256,19 +256,13 @@ seaside countryside shore valley bay
 """.split())
 
 
-#: Where one works, as the head of a move's destination ("relocated to the Glasgow
-#: office", "moved to the Leeds branch"): a move of work, not of home.
-_WORKPLACES = frozenset("""office offices branch branches store shop depot warehouse site
-team department division unit ward practice campus plant factory lab headquarters hq
-""".split())
-
-
 def _place(value: str) -> bool:
     """Whether ``value`` can be where someone lives: a name ("Leeds", "New York") or a
     place noun ("a small town", "the suburbs"), not "day shifts", "a new team" or a
-    workplace ("the Glasgow office": its head, before any "in"/"of"/"at", :data:`_WORKPLACES`)."""
+    workplace ("the Glasgow office": its head before any "in"/"of"/"at" is one of
+    ``facts.WORKPLACES``)."""
     head = re.split(r"\s+(?:in|of|at|on|near|for|with)\s+", value, maxsplit=1)[0].split()
-    if head and head[-1].lower().strip(".,!;:") in _WORKPLACES:
+    if head and head[-1].lower().strip(".,!;:") in WORKPLACES:
         return False
     words = re.findall(r"[A-Za-z][\w'-]*", value)
     return any(w[0].isupper() or w.lower() in _PLACES for w in words)
