@@ -68,8 +68,9 @@ def ended_by_kind(thing: str, memories: Sequence[Memory], who: str, embedder: Em
             if memory["id"] not in skip and (said := held_now(memory, who)) is not None]
     if not held:
         return None
-    read = profiles([thing, *(memory["content"] for memory, _ in held)], who, embedder)
-    kind, scores = read[0].attribute, read[0].scores
+    # The thing's kind first: the memories are read only for a thing that is one.
+    own = profiles([thing], who, embedder)[0]
+    kind, scores = own.attribute, own.scores
     if kind is None or scores is None or kind.another or noun not in nouns(kind) and \
             _singular(noun) != kind.name:
         return None
@@ -78,6 +79,7 @@ def ended_by_kind(thing: str, memories: Sequence[Memory], who: str, embedder: Em
     ranked = np.sort(scores)[::-1]
     if ranked[0] < KIND_MIN or ranked[0] - ranked[1] < KIND_MARGIN:
         return None
-    answering = [memory for (memory, _), profile in zip(held, read[1:], strict=True)
+    read = profiles([memory["content"] for memory, _ in held], who, embedder)
+    answering = [memory for (memory, _), profile in zip(held, read, strict=True)
                  if profile.attribute is kind]
     return answering[0] if len(answering) == 1 else None
