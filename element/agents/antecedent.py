@@ -23,9 +23,8 @@ from .cleaning import clean, norm
 from .decisions import Pool
 from .ending_grammar import speakers_own
 from .endings import ended_memory
-from .episodes import tell
 from .observation import Observation
-from .restated import introduced
+from .restated import change_to
 from .rules import Candidate
 from .sentences import split_sentences, untag
 from .slots import PEOPLE
@@ -96,9 +95,4 @@ def antecedent_change(sentence: str, pool: Pool, who: str, turn: int,
     if said is None:
         return None
     target = ended_memory(said, pool, who, taken) or event_ended(said, pool, who, taken)
-    content = tell(said, who, observation.others(turn)) if target is not None else ""
-    if target is None or not content:
-        return None
-    taken.append(target["id"])
-    return Candidate("fact", introduced(content, target["content"], who), None, turn,
-                     "change", source=sentence, target=target["id"])
+    return change_to(target, said, who, turn, observation, taken, source=sentence)

@@ -102,16 +102,18 @@ def restate(key: str, sentence: str, who: str, old: str) -> str | None:
 
 
 def change_to(target: dict[str, Any] | None, sentence: str, who: str, turn: int,
-              observation: Observation, taken: list[str]) -> Candidate | None:
+              observation: Observation, taken: list[str],
+              source: str | None = None) -> Candidate | None:
     """``sentence`` (of ``observation``'s turn ``turn``) as a change superseding
     ``target``, told as the memory says it and introducing the value it replaces; None
-    when there is no target or nothing to tell. The target joins ``taken``."""
+    when there is no target or nothing to tell. The target joins ``taken``. ``source``:
+    the sentence as said, when ``sentence`` is it read otherwise (``antecedent.py``)."""
     content = tell(sentence, who, observation.others(turn)) if target is not None else ""
     if target is None or not content:
         return None
     taken.append(target["id"])
     return Candidate("fact", introduced(content, target["content"], who), None, turn,
-                     "change", source=sentence, target=target["id"])
+                     "change", source=source or sentence, target=target["id"])
 
 
 def restated(target: dict[str, Any], sentence: str, content: str, who: str,
