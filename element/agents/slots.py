@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from index import RELATIONS, terms
 
-from .facts import CARERS, HIRED
+from .facts import CARERS, HIRED, WORKPLACES
 from .holders import UNKNOWN, by_order, holder_of, same_holder, subject_first
 from .updates import FACT_WORDS, ROLE_BEGUN, Memory, first_person, is_event, keys_of
 
@@ -134,6 +134,8 @@ SLOTS: tuple[Slot, ...] = (
           r"trumpet|ukulele|choir|band)\b", False),
 )
 
+_BY_NAME = {slot.name: slot for slot in SLOTS}
+
 
 #: A relative clause about a person ("a guy called Tom who works in IT", "my aunt, whose
 #: flat is in Leeds"), to the next comma or the end: what it says is that person's.
@@ -147,7 +149,11 @@ def slots_of(sentence: str) -> frozenset[Slot]:
     person is about ("I'm seeing a guy called Tom who works in IT" is no job of the
     speaker's: a crowd turn "I lost my job at ..." replaced it)."""
     sentence = _ABOUT_SOMEONE.sub("", sentence)
-    return frozenset(slot for slot in SLOTS if slot.words.search(sentence))
+    found = frozenset(slot for slot in SLOTS if slot.words.search(sentence))
+    if _TO_WORKPLACE.search(sentence):
+        # "I moved to the Leeds branch": where one works, not where one lives.
+        found = found - {_BY_NAME["residence"]} | {_BY_NAME["employer"]}
+    return found
 
 
 def slot_keys(sentence: str, old: str, who: str) -> tuple[str, ...]:
@@ -244,6 +250,14 @@ def slot_target(sentence: str, holder: str, strong: bool, memories: Iterable[Mem
 _THING_MOVED = re.compile(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?(?P<n>[\w'-]+)\s+"
                           r"(?:has\s+|have\s+|had\s+|just\s+|recently\s+|finally\s+)*"
                           r"(?:moved|relocated|is\s+moving|are\s+moving)\b", re.I)
+
+#: A move to a place of work ("moved to the Leeds branch", "they've transferred me over to
+#: our Glasgow office"): a workplace noun (``facts.WORKPLACES``) heads the destination.
+_TO_WORKPLACE = re.compile(
+    r"\b(?:mov|relocat|transferr?)(?:e|es|ed|ing)?\s+(?:(?:me|us)\s+)?(?:over\s+|across\s+)?"
+    r"to\s+"
+    r"(?:the|a|an|our|my|their|his|her)\s+(?:[\w'-]+\s+){0,3}?(?:" +
+    "|".join(sorted(WORKPLACES)) + r")\b(?!\s*(?:'s|-))", re.I)
 
 
 #: Who a "my X ..." sentence can be about besides the speaker: people and animals.

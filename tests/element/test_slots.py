@@ -106,6 +106,7 @@ def test_a_change_replaces_the_memory_of_its_slot(store: MemoryStore, old: str, 
     ("I live in Harrogate.", "We bought a house in Menorca for the holidays."),
     ("I live in Harrogate.", "We bought a flat in Leeds to rent out."),
     ("My son goes to Elm Park Primary.", "My son is at school now, so I can work."),
+    ("I live in Leeds.", "I moved to the Leeds branch last month."),
 ])
 def test_not_a_change_of_the_speakers_slot_replaces_nothing(store: MemoryStore, old: str,
                                                             new: str) -> None:
@@ -204,3 +205,15 @@ def test_a_thing_that_moved_is_no_move_of_home() -> None:
     assert slot_target("Our dentist's practice has relocated to Bedminster", "", True,
                        [home], "Ada") is None
     assert slot_target("We moved to a semi in Bedminster", "", True, [home], "Ada") is home
+
+
+@pytest.mark.parametrize("sentence", ["I moved to the Leeds branch last month",
+                                      "They've transferred me over to our Glasgow office",
+                                      "I'm relocating to the Bristol depot in June"])
+def test_a_move_to_a_workplace_is_where_one_works_not_lives(sentence: str) -> None:
+    names = {slot.name for slot in slots_of(sentence)}
+    assert "employer" in names and "residence" not in names
+    job = {"id": "m1", "content": "Ada works at the Bradford branch of the Halifax."}
+    home = {"id": "m2", "content": "Ada lives in Leeds."}
+    assert slot_target(sentence, "", True, [home], "Ada") is None
+    assert slot_target(sentence, "", True, [job], "Ada") is job
