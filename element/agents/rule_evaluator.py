@@ -483,10 +483,15 @@ class RuleEvaluator:
         # A clause of the speaker's with a strong cue of change ("so I've moved in with him
         # in Swansea") is read too beside another's clause ("My dad's not well, ..."): in
         # a sentence of the speaker's own, the sentence whole was read already.
+        # So is one whose cue the sentence whole lost to another clause's words of one
+        # more or of no present ("I swapped to the trombone, and the band was glad of
+        # another one").
+        whole = signals(sentence)
         anothers = holder_of(sentence) != ""
         for clause in clauses(sentence) + inners:
             sig = signals(clause)
-            if not (sig.now or sig.strong and anothers or clause in inners) or \
+            lost = sig.replaces and not whole.replaces
+            if not (sig.now or sig.strong and (anothers or lost) or clause in inners) or \
                     holder_of(clause) != "":
                 continue
             found = self._change(clause, turn, who, observation, pool, taken, False, False)

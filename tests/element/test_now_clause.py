@@ -39,7 +39,21 @@ def test_the_speakers_clause_of_now_supersedes_the_fact_it_changes(
     assert background_kept(now)
 
 
+@pytest.mark.parametrize("before,after,old", [
+    # The speaker's clause of change, the other clause's words of one more ("another
+    # one") about the band: the clause is read alone.
+    ("I play the trumpet in a brass band.", "After my knee op I swapped to the trombone, "
+     "and the band was glad of another one.", "trumpet"),
+])
+def test_a_cue_lost_to_another_clause_is_read_in_the_speakers_clause(
+        store: Any, before: str, after: str, old: str) -> None:
+    assert "supersede" in tell_after(store, before, after), current(store)
+    assert old not in current(store)
+
+
 @pytest.mark.parametrize("before,after,kept", [
+    ("I play the trumpet in a brass band.", "I've got another trumpet now, and I swapped "
+     "the old mouthpiece.", "trumpet in a brass band"),
     ("I live in Bristol.", "My sister got a job in Leeds, so she lives in Leeds now.",
      "in Bristol"),
     ("I play tennis on Tuesdays.", "The club built a new court, so I'm playing padel too "
