@@ -6,13 +6,17 @@ her go in May." The ending grammar (``ending_grammar.py``, ``told_ended.py``) re
 pronoun as naming nothing, so the ending was stored as an episode linked to nothing.
 Here the pronoun object of the sentence is read as the thing the previous sentence of the
 same turn named (its first name, or its first noun phrase of the speaker's or a definite
-one), and the sentence so read is given to the finders of the memory an ending ends.
+one), and the sentence so read is given to the finders of the memory an ending ends. A
+pronoun in a later clause of a sentence is read first as the thing a clause before it
+named: "The hives were too much work with the new baby, so we've given them to a
+neighbour" is read "we have given the hives to a neighbour".
 
 What is not read so: a previous sentence whose subject is another person ("My dad had
 the Octavia for twenty years. Sold it last week." is his sale), a previous sentence
 naming nothing but light words ("Had that thing for years."), a pronoun as the subject
 ("it broke down": told of the thing, not an act on it), and any sentence but the one
-just before in the same turn. Pure functions over texts; closed classes of English.
+just before in the same turn (or a clause before in the same sentence). Pure functions
+over texts; closed classes of English.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import re
 
 from .cleaning import clean, norm
 from .decisions import Pool
-from .ending_grammar import speakers_own
+from .ending_grammar import clauses, speakers_own
 from .endings import ended_memory
 from .observation import Observation
 from .restated import change_to
@@ -55,6 +59,11 @@ _OBJECT = re.compile(r"(?<=[a-z]\s)(?:it|him|her|them)\b(?!\s*(?:'s|is|was|has|h
                      r"broke|died|went|got|failed|needs|needed)\b)", re.I)
 
 
+#: A clause's first letter, and a conjunction opening it ("so we've given them away").
+_CAPITAL = re.compile(r"^\w")
+_OPENING = re.compile(r"^(?:and|so|then|and\s+then|but)\s+", re.I)
+
+
 def antecedent(previous: str, who: str) -> str:
     """The thing ``previous`` (a cleaned sentence) names for a pronoun after it to point
     back at: its first name, else its first noun phrase of the speaker's or a definite
@@ -78,12 +87,31 @@ def resolved(sentence: str, text: str, who: str) -> str | None:
     object pronoun, no sentence before it, or that names nothing."""
     if not _OBJECT.search(sentence):
         return None
+    if (within := _within(sentence, who)) is not None:
+        return within
     sentences = [clean(untag(s)[0]) for s in split_sentences(text)]
     at = next((i for i, s in enumerate(sentences) if norm(s) == norm(sentence)), None)
     if not at:
         return None
     thing = antecedent(sentences[at - 1], who)
     return _OBJECT.sub(thing, sentence, count=1) if thing else None
+
+
+def _within(sentence: str, who: str) -> str | None:
+    """The clause of ``sentence`` holding its object pronoun, the pronoun read as the thing
+    a clause before it in the same sentence named ("The hives were too much work, so
+    we've given them to a neighbour"); None when the pronoun is in the first clause, or
+    the clauses before it name nothing (or are told of another person)."""
+    parts = clauses(sentence)
+    at = next((i for i, part in enumerate(parts) if _OBJECT.search(part)), None)
+    if not at:
+        return None
+    for before in reversed(parts[:at]):
+        if thing := antecedent(_CAPITAL.sub(lambda m: m[0].upper(), before, count=1), who):
+            said = _OPENING.sub("", parts[at])
+            thing = re.sub(r"^The\b", "the", thing)
+            return _OBJECT.sub(thing, said, count=1)
+    return None
 
 
 def antecedent_change(sentence: str, pool: Pool, who: str, turn: int,

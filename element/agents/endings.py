@@ -22,6 +22,7 @@ from .ended_words import named_by_words
 from .ending_grammar import INTOLERANT, clauses, endings
 from .holders import UNKNOWN
 from .holding import kept_meanwhile
+from .light_head import modifier_of_light
 from .meant import ended_by_meaning, names_another, places_apart, replaced_unlike
 from .observation import Observation
 from .restated import change_to
@@ -48,6 +49,10 @@ def ended_memory(sentence: str, pool: Pool, who: str,
     # "Cancelled the direct debit for the magazine": the thing held, before its token
     # (``tokens.py``).
     said = [(held, holder) for thing, holder in said if (held := held_through(thing))] + said
+    # "Not doing the low-carb thing any more": the modifier of a light head, after the
+    # thing as said (``light_head.py``).
+    said = said + [(kind, holder) for thing, holder in said
+                   if (kind := modifier_of_light(thing))]
     embedder = pool.embedder() if said else None
     if embedder is None:
         return None

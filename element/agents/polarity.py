@@ -92,9 +92,11 @@ _STRIP = re.compile(rf"{_NOW_SPAN.pattern}|{_NEGATOR.pattern}|\b(?:do|does|am|is
 _WEAK = frozenset("""a an the my our your his her their its this that i we you he she they
 it me us of in on at to for with from by about as and or but is am are be been have has do
 does very really much any""".split())
-#: Where a sentence's clauses part.
-_CLAUSES = re.compile(r"\s*[,;:!?()]\s*|\s+(?:but|so|because|and\s+(?=i\b|we\b))\s+|\s+-\s+",
-                      re.I)
+#: Where a sentence's clauses part: at a comma, a conjunction, or "and" before the
+#: speaker ("My camera got nicked in Bristol and I haven't replaced it": the negation is
+#: the second clause's, not the first's; the lookahead leaves the space to the split).
+_CLAUSES = re.compile(r"\s*[,;:!?()]\s*|\s+(?:but|so|because|and(?=\s+(?:i|we)\b))\s+|"
+                      r"\s+-\s+", re.I)
 #: A conjunction opening a clause.
 _OPENING = re.compile(r"^(?:so|and|but|then|because|cos|as)\s+", re.I)
 def negated(clause: str) -> bool:

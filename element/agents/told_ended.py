@@ -5,7 +5,8 @@ they tell what happened, in the past, with its circumstances:
 
 - the thing passed out of their hands, to someone or back: "Gave the allotment keys back
   to the committee on Saturday", "handed the caravan over to its new owners", "gave the
-  bees to a keeper in Essex";
+  bees to a keeper in Essex", in the perfect ("we've given the hives to a neighbour") or
+  the particle before the object ("handed back my season ticket", "gave away the bike");
 - the last time of it: "Played my last game for the Harriers in May", "worked my final
   shift at Morrisons", "my leaving do at the Infirmary was on Friday", "locked up the shop
   for the last time", "put my guitar away for good", "said goodbye to the allotment";
@@ -83,10 +84,15 @@ _NP = r"(?:the|my|our|all\s+(?:the|my|our))\s+(?!(?:{kin})\b)[\w' -]+?"
 _KIN = "|".join(re.escape(p) for p in sorted(PEOPLE, key=len, reverse=True))
 #: Passed out of the speaker's hands: a verb of transfer, its object, then a particle
 #: ("back", "over", "on", "in") or who took it ("to a keeper", "to its new owners").
+#: The verb in the past or the perfect ("gave", "we've given them to a neighbour"), or
+#: with its particle before the object ("handed back my keys", "gave away the bike").
 _TRANSFER = re.compile(
-    rf"^{_SUBJECT}(?:gave|handed|passed|returned|sold|signed)\s+(?P<x>{_NP.format(kin=_KIN)})"
+    rf"^{_SUBJECT}(?:(?:gave|given|handed|passed|returned|sold|signed)\s+"
+    rf"(?P<x>{_NP.format(kin=_KIN)})"
     r"\s+(?:(?:back|over)\b|(?:on|in)(?=\s*$|\s+(?:to|at)\b)|to\s+(?!(?:me|us|myself|ourselves)\b)"
-    r"(?:a|an|the|its|their|his|her|one|some|someone|somebody)\b)", re.I)
+    r"(?:a|an|the|its|their|his|her|one|some|someone|somebody)\b)|"
+    rf"(?:gave|given|handed|passed)\s+(?:back|over|away)\s+(?P<y>{_NP.format(kin=_KIN)})"
+    r"(?=\s*$|\s+(?:to|at|on|in|last|this|after|when|because)\b))", re.I)
 #: Taken back or away from the speaker by another, not a person of theirs: "the council
 #: took the allotment back in the spring", "the bank took the van away".
 _TAKEN_BACK = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?:{_KIN}))\b)"
@@ -260,7 +266,7 @@ def _thing(text: str) -> str:
 def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
     if (m := _TRANSFER.match(own)) and speakers_own(own):
-        return [EventEnding(_head(m["x"]))] if _head(m["x"]) else []
+        return [EventEnding(_head(m["x"] or m["y"]))] if _head(m["x"] or m["y"]) else []
     if (m := _TAKEN_TO.match(own)) and speakers_own(own) and _head(m["x"]):
         return [EventEnding(_head(m["x"]))]
     if (m := _END_OF.search(own)) and _thing(m["x"]):
