@@ -49,6 +49,10 @@ _SPEAKER = re.compile(r"(?<![\w'’])(?:(?-i:I)|we)\s+(?=[a-z])", re.I)
 _CLAUSE_WORDS = frozenset("""is are was were be been am has have had do does did will would
 can could should shall may might must you your he she it they them their his her there this
 that what who which""".split())
+#: Words that open a clause inside another ("why I am ...", "that we are ..."): the
+#: first-person clause after one is not the sentence's main clause.
+_OPENS_CLAUSE = frozenset("""why that what how where who which because since so and or but
+when whenever if unless once till until while as whether than""".split())
 #: The moment, not what holds ("Today I take the train", "Tonight I'm at my mum's").
 _MOMENT = re.compile(r"\b(?:today|tonight|yesterday|tomorrow|this\s+(?:morning|afternoon|"
                      r"evening)|right\s+now|just\s+now|at\s+the\s+moment|earlier|later)\b",
@@ -63,10 +67,16 @@ def main_clause(text: str) -> str | None:
     if _MOMENT.search(text):
         return None
     if _SUBORDINATE.match(text):
-        # The last first-person clause after the subordinate's own words: "If I am not at
-        # work I am at the stables" -> "I am at the stables".
+        # The clause after the comma that closes the subordinate one; without a comma, the
+        # last first-person clause after the subordinate's own words that no word of its
+        # own opens ("If I am not at work I am at the stables" -> "I am at the stables";
+        # not "... I try to remember why I am so passionate": a clause inside another).
+        if "," in text:
+            after = text.split(",", 1)[1].strip()
+            return after if _SPEAKER.match(after) else None
         starts = [m.start() for m in _SPEAKER.finditer(text)
-                  if len(text[:m.start()].split()) >= 3]
+                  if len(text[:m.start()].split()) >= 3 and
+                  text[:m.start()].split()[-1].lower() not in _OPENS_CLAUSE]
         return text[starts[-1]:].strip() if starts else None
     first = _SPEAKER.search(text)
     if first is None or first.start() == 0:
