@@ -60,6 +60,7 @@ from .asides import (EXCHANGE as _EXCHANGE, HELPING as _HELPING, MAXIM as _MAXIM
                      OFFER as _OFFER, SINGULAR as _SINGULAR, SPEAKER_ACTS as _SPEAKER_ACTS,
                      SURMISE as _SURMISE, TO_ME as _TO_ME, US as _US, we_can as _we_can)
 from .language import is_english
+from .lasting import lasting, where_found
 from .milestones import relation_subject, short_news
 from .news_of import named_news
 from .relatives import kin_named, relative_news
@@ -287,7 +288,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         score += 1      # "for years", "one day": a time, though it dates nothing
     if _ROLE.search(text):
         score += 1      # "Before that I was a lifeguard for years": what they do or did
-    if standing(text):
+    if standing(text) or lasting(text):
         score += 1      # "I'm with Vodafone for my mobile": one fact of the speaker's life
         # ... worth a memory however few its words, as a habit by its verb is ("I get the
         # bus to work every day", "I'm on metformin for my diabetes": what stays true).
@@ -423,7 +424,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             cleaned, question = asked(cleaned) or "", False    # "Should I ...?": a plan
         if question or not cleaned or len(cleaned.split()) > MAX_WORDS:
             continue
-        cleaned = placed(_drop_address(_trim(cleaned)), place)
+        cleaned = where_found(placed(_drop_address(_trim(cleaned)), place))
         if not cleaned:
             continue
         ended = cleaned if _LIFE_CHANGE.search(cleaned) or _LET_GO.search(cleaned) else ""

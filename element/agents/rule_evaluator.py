@@ -30,6 +30,7 @@ from .episodes import episode, is_english, kin, tell
 from .follow import continued
 from .continued import undertaking
 from .framed import framed
+from .lasting import awaited_in
 from .fragments import completed, told_alone, told_plainly
 from .valued import valued
 from .wondered import wondered   # a frame of surprise: its news (``wondered.py``)
@@ -200,10 +201,10 @@ class RuleEvaluator:
             # June"): the change to the value (``valued``). A change told as a noun said to
             # be done ("The move to Leith went smoothly"): its plain statement said first
             # ("I moved to Leith.", ``change_done``).
-            text = told_done(owned(inverted(wondered(valued(
+            text = told_done(owned(awaited_in(inverted(wondered(valued(
                 framed(answered(elided(turn.content, asked), asked), asked,
                        [m["content"] for m in pool.memories()] if pool is not None else [], who)
-                if observation.answers_question(i) else turn.content)))))
+                if observation.answers_question(i) else turn.content))))))
             # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
             # whole, from its topic or the memory it answers (``fragments.py``).
             text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
