@@ -50,6 +50,7 @@ from .change_done import told_done
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
+from .name_frame import chosen_change
 from .role import role_target
 from .role_noun import role_change
 from .theirs import done_to_theirs
@@ -361,7 +362,8 @@ class RuleEvaluator:
         if found is None or found.target is None:
             found = named_change(sentence, pool, who, turn, observation, taken) or \
                 birthday_change(sentence, pool, who, turn, observation, taken) or \
-                role_change(sentence, pool, who, turn, observation, taken) or found
+                role_change(sentence, pool, who, turn, observation, taken) or \
+                chosen_change(sentence, pool, who, turn, observation, taken) or found
         if found is None or found.target is None:
             found = self._now_clause(sentence, turn, who, observation, pool, taken) or found
         if found is None or found.target is None:
