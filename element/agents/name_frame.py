@@ -182,9 +182,14 @@ def held_name(said: str) -> str | None:
     return "be" if m["be"] else "member" if _MEMBERSHIP.search(said) else "verb"
 
 
-def _fits(how: str, frame: str, sentence: str) -> bool:
+def _fits(how: str, frame: str, sentence: str, said: str, moved: str) -> bool:
     """Whether a name told so (``how``) may replace a name held in ``frame`` (:data:`SWITCHED`'s
-    note)."""
+    note) by the memory ``said`` (first person). A name the speaker is on or with now
+    replaces only what the speaker is on or with, unless it says what for (``moved``: "for
+    my phone"): "I'm on Ozempic now" is no new network of "my phone is on Vodafone"."""
+    if how == HELD_NOW and not re.match(r"^(?:i|we)\s+(?:am|are)\b", said, re.I) and \
+            not set(terms(moved)) & set(terms(said)):
+        return False
     if how in (CHOSE, HELD_NOW):
         return frame == "be"
     if how == JOINED:
@@ -240,7 +245,7 @@ def _held_one(sentence: str, read: Chosen, pool: Pool, who: str,
                 is_event(said[0]) or owner(said[0]):
             continue
         frame = held_name(said[0])
-        if frame is None or not _fits(how, frame, sentence):
+        if frame is None or not _fits(how, frame, sentence, said[0], moved):
             continue
         if names and names <= content_terms(memory["content"], who):
             return None     # the name held already: said again

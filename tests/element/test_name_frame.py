@@ -27,8 +27,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 @pytest.mark.parametrize("before,after,new,old", [
     ("I'm with Three for my phone.", "Went with Lyca in the end, half the price.",
      "Lyca", "Three"),
-    ("My phone contract is with EE.", "I'm on Smarty now, half the price for the same data.",
-     "Smarty", "EE"),
+    ("I'm with Three for my phone.", "I'm on Smarty now, half the price for the same data.",
+     "Smarty", "Three"),
+    ("My phone contract is with EE.", "I'm on Smarty for my phone now.", "Smarty", "EE"),
     ("I bank with Barclays.", "moved everything over to monzo now tbh", "monzo", "Barclays"),
     ("My gas and electricity come from British Gas.",
      "We switched to E.ON Next in the spring, the bills were getting silly.",
@@ -54,6 +55,9 @@ def test_a_name_in_the_frame_of_the_held_one_replaces_it(store: Any, before: str
     ("I bank with Barclays.", "I've joined Accenture now."),            # a firm
     ("I bank with Lloyds.", "I also opened a savings account with Chase."),
     ("Our energy is with Bulb.", "Mum switched to Octopus last week."),  # hers
+    # what the speaker is on now is no thing's network unless said: a medicine, an app
+    ("My phone is on Vodafone.", "I'm on Ozempic now."),
+    ("My phone contract is with EE.", "I'm on Hinge now."),
 ])
 def test_a_name_in_another_frame_keeps_the_held_one(store: Any, before: str,
                                                     after: str) -> None:
