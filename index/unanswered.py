@@ -14,11 +14,13 @@ the question is noise a user sees first, so only a plain answer joins:
 
 - a job told by its grammar ("Osric is a postman in Derby", ``own_answer.told_job``) and
   answering the job best of the bank;
-- or any single-valued attribute the bank reads clearly and with a margin: the asked
-  attribute is the row's best answer of the subject's own attributes, :data:`CLEAR_Z`
-  deviations above the row's mean and :data:`LEAD` ahead of its second answer
-  ("cannot stand coriander" nears a diet and an allergy alike: it answers neither
-  plainly);
+- or, asked clearly (not faintly, ``asked.Asked.faint``: "Does Delphine have an
+  allotment?" nears a medication by chance, and "Delphine cannot stand coriander"
+  answers that plainly), any single-valued attribute the bank reads clearly and with a
+  margin: the asked attribute is the row's best answer of the subject's own attributes,
+  :data:`CLEAR_Z` deviations above the row's mean and :data:`LEAD` ahead of its second
+  answer ("cannot stand coriander" nears a diet and an allergy alike: it answers
+  neither plainly);
 - never of a subject that already has a result answering the attribute (what the older
   value's join, ``answers_under.join_under``, is for), never another person's value
   (``recency.answering``), a past, a wish, an ending or an addition
@@ -39,7 +41,7 @@ from .asked import Asked
 from .own_answer import as_job, best_answers, told_job
 from .profile_bank import ATTRIBUTES, attribute_scores
 
-__all__ = ["CLEAR_Z", "LEAD", "join_unanswered", "plainly"]
+__all__ = ["CLEAR_Z", "LEAD", "NEAR", "join_unanswered", "plainly"]
 
 #: How many deviations above the row's mean the asked attribute must be for a row to
 #: join by the bank alone (``recency.ANSWERS_Z`` reads a value among the results at 1.0;
@@ -48,16 +50,25 @@ CLEAR_Z = 2.0
 #: How far (in deviations) the asked attribute must lead the row's second answer of the
 #: subject's own attributes.
 LEAD = 0.5
+#: An older value's join (``answers_under.join_under``) also takes a newer value the bank
+#: reads as clearly (:data:`CLEAR_Z`) yet this close behind another of the subject's own
+#: attributes, one near in meaning that the same words also answer ("The commute's killing
+#: Zinnia but the flat in Clifton is perfect": a commute 3.18 deviations up, a home 3.11):
+#: beside an older value of the attribute, what the row answers second is the question's.
+#: (Background read so of the halves a: "tennis elbow" for a club, 0.41 behind; "a
+#: workshop unit in Stockport" for a home, 0.34 behind.)
+NEAR = 0.2
 
 #: The bank's attributes asked of another person of the subject's.
 _ANOTHER = np.array([a.another for a in ATTRIBUTES], dtype=bool)
 
 
 def plainly(vectors: Sequence[np.ndarray], texts: Sequence[str | None],
-            question: Asked) -> list[bool]:
+            question: Asked, lead: float = LEAD) -> list[bool]:
     """Whether each row (its unit content vector, its words) answers the asked attribute
     plainly: a job told by its grammar, or the bank's best answer by :data:`CLEAR_Z` and
-    :data:`LEAD` (the module docstring)."""
+    ``lead`` (the module docstring); a ``lead`` under 0 (``-NEAR``): clearly, and at most
+    that far behind the row's best answer of the subject's own attributes."""
     if not len(vectors):
         return []
     rows = as_job(attribute_scores(np.stack([np.asarray(v, dtype=np.float32)
@@ -66,17 +77,20 @@ def plainly(vectors: Sequence[np.ndarray], texts: Sequence[str | None],
     job = ATTRIBUTES[question.attribute].name == "job"
     out = []
     for k, text in enumerate(texts):
-        if int(top[k]) != question.attribute:
+        if lead >= 0 and int(top[k]) != question.attribute:
             out.append(False)
             continue
         if job and told_job(text):
             out.append(True)
             continue
+        if question.faint:  # a guess ("Does Delphine have an allotment?" nears a
+            out.append(False)   # medication by chance): the bank's reading alone is not
+            continue            # enough to claim a row the score did not find
         spread = max(float(rows[k].std()), 1e-6)
         z = (rows[k] - rows[k].mean()) / spread
         own = np.where(_ANOTHER | (np.arange(len(z)) == question.attribute), -np.inf, z)
         out.append(bool(z[question.attribute] >= CLEAR_Z and
-                        z[question.attribute] - float(own.max()) >= LEAD))
+                        z[question.attribute] - float(own.max()) >= lead))
     return out
 
 
