@@ -58,7 +58,7 @@ from .gathered import Ranked
 from .recency import PROFILE_CATEGORIES, Asked, answering
 from .replaced_ahead import READ_CACHE, tells_change
 from .told import ADDITION, BEGUN, CHANGE, CURRENT, aside, tells_event, told_of, yields
-from .unanswered import NEAR, join_unanswered, plainly
+from .unanswered import join_unanswered
 
 __all__ = ["cut", "join_under", "joined", "reads_under", "told_now"]
 
@@ -111,18 +111,11 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                 told_of(contents[i] or "") <= question.relations:
             firsts[owners[i]] = i
     olds = [i for i in facts if values[i] or firsts.get(owners[i]) == i]
-    # Unsaid as now and not the best answer, a row not chosen that answers clearly and
-    # nearly the best (``unanswered.NEAR``); never a result lifted by it: one found already
-    # ("staying at their brother's in Bath this week", a stay) keeps its ranked place.
-    unsaid = [u for u in joining if u >= chosen and not best[u] and not _cued(contents[u])]
-    near = dict(zip(unsaid, plainly([vectors[u] for u in unsaid],  # type: ignore[misc]
-                                    [contents[u] for u in unsaid], question, -NEAR),
-                    strict=True))
     out: list[tuple[int, int]] = []
     for u in joining:
         # Said as now, a clear answer is its claim (what else it says may answer another
         # attribute better: the children's of "the kids' bikes"); unsaid, the best one.
-        if not (values[u] if _cued(contents[u]) else best[u] or near.get(u, False)):
+        if not (values[u] if _cued(contents[u]) else best[u]):
             continue
         # Beside the first result of its subject above it that it is newer than.
         beside = next((c for c in olds if c < u and owners[c] == owners[u] and

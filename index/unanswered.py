@@ -41,7 +41,7 @@ from .asked import Asked
 from .own_answer import as_job, best_answers, told_job
 from .profile_bank import ATTRIBUTES, attribute_scores
 
-__all__ = ["CLEAR_Z", "LEAD", "NEAR", "join_unanswered", "plainly"]
+__all__ = ["CLEAR_Z", "LEAD", "join_unanswered", "plainly"]
 
 #: How many deviations above the row's mean the asked attribute must be for a row to
 #: join by the bank alone (``recency.ANSWERS_Z`` reads a value among the results at 1.0;
@@ -50,25 +50,16 @@ CLEAR_Z = 2.0
 #: How far (in deviations) the asked attribute must lead the row's second answer of the
 #: subject's own attributes.
 LEAD = 0.5
-#: An older value's join (``answers_under.join_under``) also takes a newer value the bank
-#: reads as clearly (:data:`CLEAR_Z`) yet this close behind another of the subject's own
-#: attributes, one near in meaning that the same words also answer ("The commute's killing
-#: Zinnia but the flat in Clifton is perfect": a commute 3.18 deviations up, a home 3.11):
-#: beside an older value of the attribute, what the row answers second is the question's.
-#: (Background read so of the halves a: "tennis elbow" for a club, 0.41 behind; "a
-#: workshop unit in Stockport" for a home, 0.34 behind.)
-NEAR = 0.2
 
 #: The bank's attributes asked of another person of the subject's.
 _ANOTHER = np.array([a.another for a in ATTRIBUTES], dtype=bool)
 
 
 def plainly(vectors: Sequence[np.ndarray], texts: Sequence[str | None],
-            question: Asked, lead: float = LEAD) -> list[bool]:
+            question: Asked) -> list[bool]:
     """Whether each row (its unit content vector, its words) answers the asked attribute
     plainly: a job told by its grammar, or the bank's best answer by :data:`CLEAR_Z` and
-    ``lead`` (the module docstring); a ``lead`` under 0 (``-NEAR``): clearly, and at most
-    that far behind the row's best answer of the subject's own attributes."""
+    :data:`LEAD` (the module docstring)."""
     if not len(vectors):
         return []
     rows = as_job(attribute_scores(np.stack([np.asarray(v, dtype=np.float32)
@@ -77,7 +68,7 @@ def plainly(vectors: Sequence[np.ndarray], texts: Sequence[str | None],
     job = ATTRIBUTES[question.attribute].name == "job"
     out = []
     for k, text in enumerate(texts):
-        if lead >= 0 and int(top[k]) != question.attribute:
+        if int(top[k]) != question.attribute:
             out.append(False)
             continue
         if job and told_job(text):
@@ -90,7 +81,7 @@ def plainly(vectors: Sequence[np.ndarray], texts: Sequence[str | None],
         z = (rows[k] - rows[k].mean()) / spread
         own = np.where(_ANOTHER | (np.arange(len(z)) == question.attribute), -np.inf, z)
         out.append(bool(z[question.attribute] >= CLEAR_Z and
-                        z[question.attribute] - float(own.max()) >= lead))
+                        z[question.attribute] - float(own.max()) >= LEAD))
     return out
 
 
