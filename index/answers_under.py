@@ -55,11 +55,10 @@ from typing import Any
 import numpy as np
 
 from .gathered import Ranked
-from .own_answer import told_job
-from .profile_bank import ATTRIBUTES
 from .recency import PROFILE_CATEGORIES, Asked, answering
 from .replaced_ahead import READ_CACHE, tells_change
-from .told import ADDITION, CHANGE, CURRENT, aside, tells_event, told_of, yields
+from .told import ADDITION, BEGUN, CHANGE, CURRENT, aside, tells_event, told_of, yields
+from .unanswered import join_unanswered
 
 __all__ = ["cut", "join_under", "joined", "reads_under", "told_now"]
 
@@ -87,6 +86,9 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     rest = told_now(contents, categories, chosen)
     if not rest and not later:
         return []
+    # A holding begun told as an event ("The new Corsa arrived on Friday") joins only
+    # where none of its subject's results answers the attribute (``unanswered.py``).
+    now = frozenset(u for u in rest if _may_join(contents[u], categories[u]))
     # Only the person's facts among the results and the rows whose words may join are
     # scored against the bank (each row's answer is its own: the others' do not change it).
     kept = set(facts) | rest
@@ -101,7 +103,7 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     # to answer it ("Esmeralda is a member of PureGym" for "Which gym is Esmeralda a member
     # of?": the bank's questions read "member of" as a partner's).
     # Asked only once read without the name, nothing joins (``asked.Asked.unnamed``).
-    joining = [] if question.unnamed else sorted(u for u in rest | lifts if values[u])
+    joining = [] if question.unnamed else sorted(u for u in now | lifts if values[u])
     subjects = {owners[u] for u in joining}
     firsts = {}
     for i in facts:
@@ -120,33 +122,8 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
                        newness[c] < newness[u]), None)
         if beside is not None:
             out.append((u, beside))
-    return out + ([] if question.unnamed else
-                  _missing_job(owners, contents, chosen, question, values, best, rest, out))
-
-
-def _missing_job(owners: Sequence[Any], contents: Sequence[str | None], chosen: int,
-                 question: Asked, values: Sequence[bool], best: Sequence[bool],
-                 rest: frozenset[int], joins: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """A job asked and none among a subject's results: the subject's best row not chosen
-    that tells its job by grammar (``own_answer.told_job``) and answers the job best of the
-    bank joins beside the subject's first result. Asked "What does Osric do for a
-    living?", "Osric is a postman in Derby" scores under the threshold (the small model
-    reads it as a home) and "Osric's mum lives in Shrewsbury" alone answered. Only a job
-    read by grammar: joined by the bank's reading alone, any attribute, a background fact
-    ("cannot stand coriander") answered "Does Delphine have an allotment?"."""
-    if ATTRIBUTES[question.attribute].name != "job":
-        return []
-    answered = {owners[i] for i in range(chosen) if values[i]} | {owners[u] for u, _ in joins}
-    out: list[tuple[int, int]] = []
-    for u in sorted(rest):
-        subject = owners[u]
-        if subject is None or subject in answered or not best[u] or not told_job(contents[u]):
-            continue
-        first = next((i for i in range(chosen) if owners[i] == subject), None)
-        if first is not None:
-            out.append((u, first))
-            answered.add(subject)
-    return out
+    return out + ([] if question.unnamed else join_unanswered(
+        vectors, owners, contents, chosen, question, values, best, rest, out))
 
 
 def reads_under(question: Asked | None) -> bool:
@@ -205,14 +182,28 @@ def told_now(contents: Sequence[str | None], categories: Sequence[str | None],
     """The rows not chosen (``chosen..``) whose words may make them a newer value
     (:func:`_may_join`; of a many-valued attribute asked, ``question``, first those that
     say the older gave way, ``replaced_ahead.tells_change``: its few regular expressions
-    rule out most rows before the dearer reading of events and endings). Read first, from
-    the words alone, so that a search whose rows not chosen say none of it reads no
-    vector of theirs."""
+    rule out most rows before the dearer reading of events and endings); of a
+    single-valued one, also a holding begun told as an event (:func:`_begun`: it may join
+    a subject none of whose results answers the attribute, ``unanswered.py``). Read
+    first, from the words alone, so that a search whose rows not chosen say none of it
+    reads no vector of theirs."""
     many = None if question is None or question.single else question.relations
     return frozenset(u for u in range(chosen, len(contents))
                      if categories[u] in PROFILE_CATEGORIES and
                      (many is None or tells_change(contents[u], many, single=False))
-                     and _may_join(contents[u], categories[u]))
+                     and (_may_join(contents[u], categories[u]) or
+                          many is None and _begun(contents[u], categories[u])))
+
+
+@lru_cache(maxsize=READ_CACHE)
+def _begun(text: str | None, category: str | None) -> bool:
+    """Whether a memory tells a holding begun (``told.BEGUN``: "The new Corsa arrived on
+    Friday", "picked up the keys to the flat in Leith", "first week at Ocado done"), no
+    past, wish, ending or addition: an event that makes a value of now, not a trip or a
+    visit."""
+    said = text or ""
+    return category in PROFILE_CATEGORIES and bool(BEGUN.search(said)) and \
+        not yields(said) and not ADDITION.search(said)
 
 
 @lru_cache(maxsize=READ_CACHE)
@@ -239,7 +230,9 @@ def joined(ranked: Ranked, joins: list[tuple[int, int]]) -> Ranked:
     ``(row, beside)`` of ``joins`` placed right before ``beside`` at its score (a result
     moved there, a row not chosen added): in its older value's place, which
     ``recency.newer_first`` keeps where the two group or the older answers the query no
-    better; past the search's limit until it has ordered them (then :func:`cut`)."""
+    better; past the search's limit until it has ordered them (then :func:`cut`). A row
+    ``beside`` the end (``len(ranked.keys)``: its subject has no result,
+    ``unanswered.py``) follows the results at its own score."""
     if not joins:
         return ranked
     under, n = ranked.under, len(ranked.keys)
@@ -265,6 +258,11 @@ def joined(ranked: Ranked, joins: list[tuple[int, int]]) -> Ranked:
         keys.append(ranked.keys[i])
         scores.append(ranked.scores[i])
         lanes.append(ranked.lanes[i])
+    for row in after.get(n, []):
+        if under is not None and row >= n:
+            keys.append(under.keys[row - n])
+            scores.append(under.scores[row - n])
+            lanes.append(under.lanes[row - n])
     return Ranked(keys, scores, lanes, ranked.fallback)
 
 
