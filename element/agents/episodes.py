@@ -77,7 +77,7 @@ from .spoken import (
     clean as _clean,
     drop_address as _drop_address,
     framed,
-    _maybe_name,
+    maybe_name,
     restore_subject,
     sentences,
     vocatives as _vocatives,
@@ -275,7 +275,7 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if re.search(r"\d", text):
         score += 1
     if any(w[0].isupper() and w.lower() not in ("i",) for w in _WORD.findall(text)[1:]) or \
-            _NAME_FIRST.match(text) and _maybe_name(text.split()[0]):
+            _NAME_FIRST.match(text) and maybe_name(text.split()[0]):
         score += 1      # (a name opening the sentence as its subject: "Leeds is where ...")
     if any(w.lower().removesuffix("'s") in _FAMILY for w in _WORD.findall(text)) or \
             relation_subject(text) or named_news(text):
@@ -326,7 +326,7 @@ _HIRED = re.compile(HIRED, re.I)
 
 
 #: A capitalised word opening a cleft of where the speaker does something: a name, when
-#: it can be one (``spoken._maybe_name``: "Nationwide is where I bank now"). Not any
+#: it can be one (``spoken.maybe_name``: "Nationwide is where I bank now"). Not any
 #: subject of "is": "Blue is my fave", "Dance is my life" open on common nouns.
 _NAME_FIRST = re.compile(r"^(?-i:[A-Z])[\w&-]+\s+(?:is|was)\s+where\s+(?:I|we)\b")
 
@@ -346,12 +346,12 @@ traffic weather thunder hail drizzle""".split())
 
 def _dated_fragment(text: str) -> bool:
     """Whether ``text``, up to its first comma, is a verbless fragment that opens on a name
-    (a place, a thing, a pastime: ``spoken._maybe_name``) and says when ("Lisbon next month
+    (a place, a thing, a pastime: ``spoken.maybe_name``) and says when ("Lisbon next month
     for a fortnight", "Padel with the neighbours on Saturday", "Cardiff since March"):
     texted news of the speaker's, the subject and the verb left out."""
     clause = text.split(",", 1)[0].strip()
     words = _WORD.findall(clause)
-    if len(words) < 2 or not words[0][:1].isupper() or not _maybe_name(words[0]) or \
+    if len(words) < 2 or not words[0][:1].isupper() or not maybe_name(words[0]) or \
             words[0].lower() in _WEATHER or \
             not (time_phrase(clause) or re.search(r"\bsince\s+(?-i:[A-Z])", clause)):
         return False

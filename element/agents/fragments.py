@@ -57,7 +57,7 @@ from .episodes import episode
 from .presented import presented, time_first
 from .profile import profiles
 from .rules import extract
-from .spoken import _maybe_name
+from .spoken import maybe_name
 from .texted import PRESENT_VERBS, _base_of
 from .verbless import (_ACRONYM, _CLAUSE, _FUNCTION, _HEAD, _NOT_VALUE, _NUMBER_WORD, _answered,
                        _expanded, _lowered, _opened, _REPLY, _unsaid, _words, topic_answered,
@@ -405,7 +405,7 @@ def told_alone(text: str, who: str, others: Iterable[str] = ()) -> tuple[str, st
                    if w not in _FUNCTION and w not in GENERIC and w not in ADVERBS and len(w) > 2]
         # a name opening it, then where or when ("Bristol for the weekend", "Pizza last
         # night at ..."), not a verb ("Gather documents like ...")
-        opens_named = first[:1].isupper() and _maybe_name(first) and \
+        opens_named = first[:1].isupper() and maybe_name(first) and \
             first.lower() not in names and len(content) >= 2 and \
             bool(re.match(r"\S+\s+(?:for|in|at|on|with|since|until|till|last|next|this|"
                           r"tonight|today|tomorrow)\b", head, re.I))

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from index import RELATIONS
 
 from .dates import time_phrase
-from .spoken import _maybe_name
+from .spoken import maybe_name
 from .texted import _base_of
 
 __all__ = ["framed"]
@@ -135,7 +135,7 @@ def framed(text: str, question: str | None, memories: Iterable[str], who: str) -
             else value.split()[0]
         denied = bool(m["no"] and re.search(r"\b(?:no|nah|nope)\b", m["no"], re.I)) or \
             any(_DENIED.match(s) for s in sentences[:k])
-        if not _maybe_name(name) or not (m["now"].strip() or denied) or \
+        if not maybe_name(name) or not (m["now"].strip() or denied) or \
                 value.lower() in question.lower():
             continue
         found = [said for memory in memories

@@ -34,7 +34,7 @@ from .episode_words import ADVERBS, FAMILY, GENERIC, PARTICIPLES, PAST, STOP, ro
 from .irregular import PARTICIPLES as IRREGULAR_PARTICIPLES
 from .labelled import labelled
 from .questioned import told_in_question
-from .spoken import LEAD, NOT_NAMES, _maybe_name
+from .spoken import LEAD, NOT_NAMES, maybe_name
 
 __all__ = ["owned", "others_named", "held"]
 
@@ -176,7 +176,7 @@ def _thing_at_named(words: list[str]) -> bool:
         not any(w in closed for w in low for closed in (STOP, GENERIC, ADVERBS, PARTICIPLES,
                                                         _TIME, _WORLD, FAMILY, RELATIONS)) \
         and not any(w.endswith(("ly", "ing")) for w in low) and \
-        not (len(head) == 1 and _maybe_name(head[0]) and head[0].lower() not in _THINGS
+        not (len(head) == 1 and maybe_name(head[0]) and head[0].lower() not in _THINGS
              and not _THING_SUFFIX.search(low[0]))
 
 
@@ -191,7 +191,7 @@ def others_named(text: str) -> bool:
     pronoun or a possessive of a name or a word for a person (``_THIRD``,
     ``_POSSESSIVE``)."""
     return bool(_THIRD.search(text) or _POSSESSIVE.search(text)) or any(
-        _NAMED_ACTS.match(LEAD.sub("", part)) and _maybe_name(part.split()[0])
+        _NAMED_ACTS.match(LEAD.sub("", part)) and maybe_name(part.split()[0])
         for part in _SENTENCE.split(text) if part.strip())
 
 

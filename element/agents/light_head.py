@@ -28,7 +28,7 @@ _LIGHT = re.compile(r"^(?:(?:the|my|our|that|this|all\s+(?:the|that|this))\s+)?"
                     r"(?P<head>[a-z]+)$", re.I)
 #: Modifiers that are themselves light or only say when or how big.
 _EMPTY = frozenset("""the my our that this whole entire old new same other little big
-same one""".split())
+one""".split())
 
 
 def modifier_of_light(thing: str) -> str:

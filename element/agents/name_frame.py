@@ -49,7 +49,7 @@ from .profile import ANCHOR_GAP, Profile, profiles
 from .restated import change_to
 from .rules import Candidate
 from .slots import names_of, owner, slots_of
-from .spoken import _maybe_name
+from .spoken import maybe_name
 from .updates import FACT_WORDS, Memory, content_terms, first_person, is_event
 
 __all__ = ["Chosen", "chosen_name", "chosen_target", "chosen_change", "held_name"]
@@ -59,7 +59,7 @@ _AUX = (r"(?:(?:have|has|had|just|now|finally|recently|then|actually|eventually|
         r"already|gone\s+and|went\s+and)\s+)*")
 #: A name: capitalised words (small joining words between), "E.ON Next", "O2"; or one
 #: lower-case word, as names are texted ("giffgaff", "monzo"), read as a name only when it
-#: is no common word (``spoken._maybe_name``).
+#: is no common word (``spoken.maybe_name``).
 _NAME = (r"(?:the\s+)?(?P<n>(?-i:[A-Z0-9])[\w&'.-]*(?:\s+(?:(?:and|of|&)\s+)?"
          r"(?-i:[A-Z0-9])[\w&'.-]*)*|(?-i:[a-z])[\w'-]*)")
 #: What was moved: a few words, none of them the preposition to come.
@@ -155,7 +155,7 @@ def chosen_name(clause: str) -> Chosen | None:
             return None
         how = HELD_NOW
     name = m["n"]
-    if name[:1].islower() and not (_maybe_name(name) and len(name) > 2):
+    if name[:1].islower() and not (maybe_name(name) and len(name) > 2):
         return None     # "switched to nights", "went with it": a common word
     after = _AFTER.match(said[m.end("n"):])
     # (``names_of`` passes over a first word, capitalised as a sentence's: not here, after

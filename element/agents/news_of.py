@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .episode_words import FAMILY, PAST as _PAST
-from .spoken import NOT_NAMES, _maybe_name
+from .spoken import NOT_NAMES, maybe_name
 
 __all__ = ["named_news", "OF_NAMED"]
 
@@ -45,13 +45,13 @@ _DOING = re.compile(r"(?P<n>[A-Z][a-z]{1,15})(?:'s|\s+is)\s+(?:now\s+|still\s+)?
 def named_news(text: str) -> bool:
     """Whether a cleaned ``text`` is news of someone the speaker knows, told by name ("Jess
     got a flat in Glasgow", "Tomasz moved to Krakow in May"): a name (or a bare kin word)
-    opens it (a capitalised word that can be one: :func:`_maybe_name`), a past verb of its
+    opens it (a capitalised word that can be one: :func:`maybe_name`), a past verb of its
     own follows (not one that reports: "Jess said ..."), and a name of a place or a thing
     after. People name in chat, with no introduction, only those they know; what befell
     them is the speaker's news as "my friend Jess got ..." would be; so is a thing of
     theirs as it is now, or where they are (``OF_NAMED``: "Jess's new place is in Leith")."""
     p = _DOING.match(text)
-    if p is not None and _maybe_name(p["n"]) and p["v"] not in _REPORTS:
+    if p is not None and maybe_name(p["n"]) and p["v"] not in _REPORTS:
         # "Mia's learning the violin now", "Ellie's doing a PhD in Glasgow": what they do
         # now, told as changed or with where
         return bool(_NOW.search(p["rest"])) or bool(re.search(
@@ -60,7 +60,7 @@ def named_news(text: str) -> bool:
                  r"\s+(?:just\s+|finally\s+|also\s+)?(?P<been>been\s+)?"
                  r"(?P<v>[a-z]+)\s+(?P<rest>.+)$", text)
     # (or a kin word, bare as a name is: "Brother got a job at Arup")
-    if m is None or not (_maybe_name(m["n"]) or m["n"].lower() in FAMILY):
+    if m is None or not (maybe_name(m["n"]) or m["n"].lower() in FAMILY):
         return False
     verb = m["v"]
     past = verb in _PAST or verb.endswith("ed") and len(verb) > 4 or \

@@ -31,7 +31,7 @@ from .sentences import split_sentences, untag
 from .texted import FEELING, REQUESTED, TEXTED
 
 __all__ = ["APOS", "HAD_D", "MY_IS", "NOT_NAMES", "OPENER", "LEAD", "JUDGED", "sentences",
-           "vocatives", "drop_address", "clean", "restore_subject"]
+           "vocatives", "drop_address", "clean", "restore_subject", "maybe_name"]
 
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u201c": '"',
@@ -301,7 +301,7 @@ _GREETED = re.compile(r"^(?:hey|hi|hello|hiya|yo|dear|good (?:morning|afternoon|
                       r"(?:\s+there)?[\s,!]+(?P<n>[A-Z][a-z]{1,15})\s*[,!.:;-]+\s*", re.I)
 
 
-def _maybe_name(word: str) -> bool:
+def maybe_name(word: str) -> bool:
     """Whether a capitalised ``word`` opening a sentence can be a name, not a common word,
     an adverb or a time."""
     low = word.lower()
@@ -314,7 +314,7 @@ def drop_address(text: str) -> str:
     """``text`` without a name it opens on to address the other person (``_ADDRESS``), or
     greets (``_GREETED``)."""
     m = _ADDRESS.match(text) or _GREETED.match(text)
-    if m is None or not _maybe_name(m["n"]):
+    if m is None or not maybe_name(m["n"]):
         return text
     return text[m.end():]
 

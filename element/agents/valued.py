@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .spoken import LEAD, _maybe_name
+from .spoken import LEAD, maybe_name
 
 __all__ = ["valued"]
 
@@ -31,7 +31,7 @@ def _sentence(sentence: str) -> str:
     lead = LEAD.match(sentence)
     body = sentence[lead.end():] if lead else sentence
     m = _VALUE_THEN_CHANGE.match(body)
-    if m is None or not _maybe_name(m["y"].split()[0]):
+    if m is None or not maybe_name(m["y"].split()[0]):
         return sentence
     subject = m["s"] or "I"
     subject = "I" if subject.lower() == "i" else subject[:1].upper() + subject[1:]
@@ -79,7 +79,7 @@ def _exclaimed(value: str, change: str) -> str | None:
     lead = LEAD.match(value)
     m = _EXCLAIMED.match(value[lead.end():] if lead else value)
     c = _CHANGE_ALONE.match(change)
-    if m is None or c is None or not _maybe_name(m["y"].split()[0]) or \
+    if m is None or c is None or not maybe_name(m["y"].split()[0]) or \
             len(m["y"].split()) == 1 and _cheered(m["y"]) or not _WHEN_ONLY.match(c["rest"]):
         return None
     subject = "I" if (c["s"] or "I").lower() == "i" else "We"

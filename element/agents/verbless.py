@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from .dates import time_phrase
 from .episode_words import ADVERBS, GENERIC, PAST, STOP
 from .slots import PEOPLE
-from .spoken import APOS, LEAD, _EXPAND, _maybe_name
+from .spoken import APOS, LEAD, _EXPAND, maybe_name
 
 __all__ = ["topic_answered", "verbless", "MAX_WORDS"]
 
@@ -145,7 +145,7 @@ def _topic(sentence: str) -> str | None:
     if m["det"]:
         det = m["det"].lower()
         return ("My" if det == "my" else det.capitalize()) + " " + m["np"]
-    if first[:1].isupper() and _maybe_name(first) and \
+    if first[:1].isupper() and maybe_name(first) and \
             all(w[:1].isupper() for w in m["np"].split()):
         return m["np"]      # a name ("Ava", "Leeds United")
     return "My " + m["np"][:1].lower() + m["np"][1:]
@@ -180,7 +180,7 @@ def _answered(sentences: Sequence[str], k: int) -> tuple[str, str] | None:
 def _lowered(value: str) -> str:
     """A value opening a sentence, its capital kept only where it may be a name."""
     first = value.split()[0] if value.split() else ""
-    if not first or first.isdigit() or (first[:1].isupper() and _maybe_name(first) and
+    if not first or first.isdigit() or (first[:1].isupper() and maybe_name(first) and
                                         not _NUMBER_WORD.match(first)):
         return value
     return value[:1].lower() + value[1:]
