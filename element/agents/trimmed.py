@@ -71,5 +71,9 @@ def trim(text: str) -> str:
 
 
 def content_words(text: str) -> list[str]:
+    """The words of ``text`` that carry content: not stop or generic words, longer than two
+    letters, or a number, or a name in two capitals ("I'm with EE for my phone", "BT": a
+    firm's initials; not "OK")."""
     return [w for w in _WORD.findall(text) if w.lower() not in _STOP and
-            w.lower() not in _GENERIC and len(w) > 2 or w.isdigit()]
+            w.lower() not in _GENERIC and len(w) > 2 or w.isdigit() or
+            len(w) == 2 and w.isupper() and w != "OK"]

@@ -65,6 +65,9 @@ def test_what_is_said_to_the_other_person_is_not_a_memory(said: str) -> None:
 
 @pytest.mark.parametrize("said,memory", [
     ("I'm with Vodafone for my mobile.", "Ann is with Vodafone for their mobile."),
+    # a firm named by two capitals is a content word as any name is
+    ("I'm with EE for my phone.", "Ann is with EE for their phone."),
+    ("I'm with BT for my broadband.", "Ann is with BT for their broadband."),
     ("I'm a member of the YMCA.", "Ann is a member of the YMCA."),
     ("I'm doing a master's in chemistry.", "Ann is doing a master's in chemistry."),
     ("We subscribe to Netflix.", "Ann's family subscribes to Netflix."),
