@@ -123,6 +123,8 @@ class Chosen(NamedTuple):
     name: str
     moved: str
     how: str
+    #: Of a name held now, its preposition ("on" of "I'm on Smarty now").
+    by: str = ""
 
 
 #: How a name was told: a verb of switching a thing over ("switched to", "ported my number
@@ -164,7 +166,7 @@ def chosen_name(clause: str) -> Chosen | None:
         return None
     moved = " ".join(x for x in ((m["moved"] or "") if how != HELD_NOW else "",
                                  after["for"] or "") if x).strip()
-    return Chosen(name, moved, how)
+    return Chosen(name, moved, how, m["p"].lower() if how == HELD_NOW else "")
 
 
 #: A membership held: a word of a group one belongs to.
@@ -182,13 +184,15 @@ def held_name(said: str) -> str | None:
     return "be" if m["be"] else "member" if _MEMBERSHIP.search(said) else "verb"
 
 
-def _fits(how: str, frame: str, sentence: str, said: str, moved: str) -> bool:
-    """Whether a name told so (``how``) may replace a name held in ``frame`` (:data:`SWITCHED`'s
-    note) by the memory ``said`` (first person). A name the speaker is on or with now
-    replaces only what the speaker is on or with, unless it says what for (``moved``: "for
-    my phone"): "I'm on Ozempic now" is no new network of "my phone is on Vodafone"."""
-    if how == HELD_NOW and not re.match(r"^(?:i|we)\s+(?:am|are)\b", said, re.I) and \
-            not set(terms(moved)) & set(terms(said)):
+def _fits(read: Chosen, frame: str, sentence: str, said: str) -> bool:
+    """Whether a name told so (``read.how``) may replace a name held in ``frame``
+    (:data:`SWITCHED`'s note) by the memory ``said`` (first person). A name the speaker is
+    on or with now replaces only what the speaker is on or with by the same preposition,
+    unless it says what for (``read.moved``: "for my phone"): "I'm on Ozempic now" is no
+    new network of "my phone is on Vodafone" nor of "I'm with EE for my phone"."""
+    how = read.how
+    if how == HELD_NOW and not set(terms(read.moved)) & set(terms(said)) and \
+            not re.match(rf"^(?:i|we)\s+(?:am|are)\s+{read.by}\b", said, re.I):
         return False
     if how in (CHOSE, HELD_NOW):
         return frame == "be"
@@ -235,7 +239,7 @@ def chosen_target(sentence: str, pool: Pool, who: str,
 
 def _held_one(sentence: str, read: Chosen, pool: Pool, who: str,
               skip: Iterable[str]) -> Memory | None:
-    name, moved, how = read
+    name, moved = read.name, read.moved
     names = set(terms(name))
     avoid = set(skip)
     held: list[Memory] = []
@@ -245,7 +249,7 @@ def _held_one(sentence: str, read: Chosen, pool: Pool, who: str,
                 is_event(said[0]) or owner(said[0]):
             continue
         frame = held_name(said[0])
-        if frame is None or not _fits(how, frame, sentence, said[0], moved):
+        if frame is None or not _fits(read, frame, sentence, said[0]):
             continue
         if names and names <= content_terms(memory["content"], who):
             return None     # the name held already: said again

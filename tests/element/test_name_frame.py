@@ -27,7 +27,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
 @pytest.mark.parametrize("before,after,new,old", [
     ("I'm with Three for my phone.", "Went with Lyca in the end, half the price.",
      "Lyca", "Three"),
-    ("I'm with Three for my phone.", "I'm on Smarty now, half the price for the same data.",
+    ("I'm on Three for my phone.", "I'm on Smarty now, half the price for the same data.",
      "Smarty", "Three"),
     ("My phone contract is with EE.", "I'm on Smarty for my phone now.", "Smarty", "EE"),
     ("I bank with Barclays.", "moved everything over to monzo now tbh", "monzo", "Barclays"),
@@ -57,6 +57,7 @@ def test_a_name_in_the_frame_of_the_held_one_replaces_it(store: Any, before: str
     ("Our energy is with Bulb.", "Mum switched to Octopus last week."),  # hers
     # what the speaker is on now is no thing's network unless said: a medicine, an app
     ("My phone is on Vodafone.", "I'm on Ozempic now."),
+    ("I'm with EE for my phone.", "I'm on Ozempic now."),
     ("My phone contract is with EE.", "I'm on Hinge now."),
 ])
 def test_a_name_in_another_frame_keeps_the_held_one(store: Any, before: str,
@@ -65,11 +66,13 @@ def test_a_name_in_another_frame_keeps_the_held_one(store: Any, before: str,
 
 
 @pytest.mark.parametrize("clause,read", [
-    ("I went with Lyca in the end, half the price", ("Lyca", "", CHOSE)),
-    ("I ported my number across to giffgaff yesterday", ("giffgaff", "my number", SWITCHED)),
-    ("We have gone over to Octopus for our energy", ("Octopus", "our energy", SWITCHED)),
-    ("I have joined the Knaresborough Striders instead", ("Knaresborough Striders", "", JOINED)),
-    ("I am on Smarty now, half the price", ("Smarty", "", HELD_NOW)),
+    ("I went with Lyca in the end, half the price", ("Lyca", "", CHOSE, "")),
+    ("I ported my number across to giffgaff yesterday",
+     ("giffgaff", "my number", SWITCHED, "")),
+    ("We have gone over to Octopus for our energy", ("Octopus", "our energy", SWITCHED, "")),
+    ("I have joined the Knaresborough Striders instead",
+     ("Knaresborough Striders", "", JOINED, "")),
+    ("I am on Smarty now, half the price", ("Smarty", "", HELD_NOW, "on")),
     ("I am on Smarty", None),                           # no word of now: may be a visit
     ("I moved to Leeds", None),                         # a home
     ("I went with Sarah to the cinema", None),          # more after the name than a time
