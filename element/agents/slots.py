@@ -252,11 +252,13 @@ _THING_MOVED = re.compile(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?(?P<n>[\w'-]+)
                           r"(?:moved|relocated|is\s+moving|are\s+moving)\b", re.I)
 
 #: A move to a place of work ("moved to the Leeds branch", "they've transferred me over to
-#: our Glasgow office"): a workplace noun (``facts.WORKPLACES``) heads the destination.
+#: our Glasgow office"): a workplace noun (``facts.WORKPLACES``) heads the destination (not
+#: a place near one: "moved to a flat by the office" is a home).
 _TO_WORKPLACE = re.compile(
     r"\b(?:mov|relocat|transferr?)(?:e|es|ed|ing)?\s+(?:(?:me|us)\s+)?(?:over\s+|across\s+)?"
     r"to\s+"
-    r"(?:the|a|an|our|my|their|his|her)\s+(?:[\w'-]+\s+){0,3}?(?:" +
+    r"(?:the|a|an|our|my|their|his|her)\s+(?:(?!(?:in|near|by|next|opposite|close|beside|"
+    r"behind|above|over|under|with|of|at|to|from|the|a|an)\b)[\w'-]+\s+){0,3}?(?:" +
     "|".join(sorted(WORKPLACES)) + r")\b(?!\s*(?:'s|-))", re.I)
 
 

@@ -217,3 +217,8 @@ def test_a_move_to_a_workplace_is_where_one_works_not_lives(sentence: str) -> No
     home = {"id": "m2", "content": "Ada lives in Leeds."}
     assert slot_target(sentence, "", True, [home], "Ada") is None
     assert slot_target(sentence, "", True, [job], "Ada") is job
+
+
+def test_a_home_near_a_workplace_is_a_home() -> None:
+    assert "residence" in {slot.name for slot in
+                           slots_of("We moved to a flat by the office in Leeds")}
