@@ -11,6 +11,7 @@ of the LLM evaluator here. Others are read where they are used: ``create_app``'s
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,8 @@ from element import MAX_ELEMENTS_PER_CIRCLE, Home
 from index import Embedder, HashingEmbedder, default_cache_dir
 
 from .options import add_home_options, default_home
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["add_home_options", "DEFAULTS", "default_home", "default_model_cache",
            "embedder_factory", "environment_secret", "open_home", "SECRET_PREFIX",
@@ -81,8 +84,22 @@ def embedder_factory(kind: str, model_cache: Path | None) -> Callable[[], Embedd
 
     def load() -> Embedder:
         from index import load_embedder   # only when first needed: it loads ONNX Runtime
-        return load_embedder(model_cache or default_model_cache())
+        cache = model_cache or default_model_cache()
+        embedder = load_embedder(cache)
+        _load_lexicon(cache)
+        return embedder
     return load
+
+
+def _load_lexicon(cache: Path) -> None:
+    """Provision the readings' lexicon beside the model; without it (no package index in
+    reach) the readings answer as they did before it, so the server starts all the same."""
+    from index import ModelUnavailable, provision_lexicon, use_lexicon_at
+    try:
+        provision_lexicon(cache, log=_log.info)
+    except ModelUnavailable as exc:
+        _log.warning("the lexicon is unavailable, readings go without it: %s", exc.reason)
+    use_lexicon_at(cache)
 
 
 def open_home(path: Path | str | None = None, *, embedder: str = "fastembed",

@@ -61,6 +61,9 @@ from .provision import provision_model
 from .int8_provision import provision_int8_model
 from .static_model import StaticEmbedder
 from .static_provision import provision_static_model
+# WordNet's nouns: what kind of thing a word names (readings' world knowledge).
+from .lexicon import Kinship, Lexicon, lexicon, use_lexicon_at
+from .lexicon_provision import provision_lexicon
 from .lexical import STOPWORDS, terms
 from .recall import DEFAULT_WEIGHTS, LANES
 from .records import CATEGORIES, SOURCES, SUBJECT_TYPES
@@ -162,6 +165,8 @@ __all__ = [
     "Embedder", "HashingEmbedder", "FastEmbedEmbedder", "load_embedder", "provision_model",
     "default_cache_dir", "CachedEmbedder", "CacheStats", "LaneEmbedder", "StaticEmbedder",
     "provision_static_model", "provision_int8_model", "embed_for_lanes", "lane_models",
+    # the lexicon (WordNet's nouns)
+    "Kinship", "Lexicon", "lexicon", "use_lexicon_at", "provision_lexicon",
     # transfer: export/import of memories kept whole, log copies for backups
     "ImportedMemory", "ImportResult", "validate_imported", "copy_log_file", "encode_vector",
     "FILE_MODE", "DIR_MODE", "replace_private",

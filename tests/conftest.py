@@ -147,6 +147,16 @@ def model_cache() -> Path:
 
 
 @pytest.fixture(scope="session")
+def wordnet(model_cache: Path) -> Any:
+    """The real lexicon (WordNet 3.0's nouns), provisioned beside the model once per machine
+    and loaded for every reading in this process."""
+    from index import Lexicon, provision_lexicon, use_lexicon_at
+    folder = provision_lexicon(model_cache)
+    use_lexicon_at(model_cache)
+    return Lexicon.load(folder)
+
+
+@pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     """A real PostgreSQL 16 + pgvector on 127.0.0.1, started once per run (tests/pg.py)."""
     yield from pg_server_fixture()

@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     revoke = tokens.add("revoke", "revoke a token by its id")
     revoke.add_argument("id", help="the token's id, from token list")
 
-    model = commands.add("model", "provision the embedding model (one time)",
+    model = commands.add("model", "provision the embedding models and the lexicon (one time)",
                          _later("cli.setup", "cmd_model"))
     model.add_argument("action", choices=["provision"], help="provision: fetch or build it")
 

@@ -196,10 +196,12 @@ def cmd_token(args: argparse.Namespace) -> int:
 
 @guarded
 def cmd_model(args: argparse.Namespace) -> int:
-    """Provision every model the lanes use (``$TRIFORM_LANE_MODELS``, else the default)."""
+    """Provision every model the lanes use (``$TRIFORM_LANE_MODELS``, else the default), and
+    the lexicon the readings use."""
     from index import (
         lane_models,
         provision_int8_model,
+        provision_lexicon,
         provision_model,
         provision_static_model,
     )
@@ -212,4 +214,7 @@ def cmd_model(args: argparse.Namespace) -> int:
         provision = by_name[name]
         path = provision(cache, log=lambda line: print(line, flush=True))
         print(f"model ready at {path} ({time.monotonic() - started:.1f} s)")
+    started = time.monotonic()
+    path = provision_lexicon(cache, log=lambda line: print(line, flush=True))
+    print(f"lexicon ready at {path} ({time.monotonic() - started:.1f} s)")
     return 0
