@@ -73,6 +73,9 @@ lot lots bit thing things stuff one ones old new little big last first final who
 other own current local trusty faithful beloved poor battered ancient expensive fancy
 lovely gorgeous little i we me us it them he she they you time times day days week weeks
 month months year years weekend weekends""".split())
+#: A thing the speaker's possessive marks, to its end ("on my Brompton", "on their plot":
+#: a memory rewritten in the third person says "their").
+_POSSESSED = re.compile(r"\b(?:my|our|their)\s+(?P<x>[\w' -]+)", re.I)
 #: A name given after the thing ("a spaniel called Biscuit"): a name, not a kind.
 _CALLED = re.compile(r"\s+(?:called|named|nicknamed|known\s+as)\s+.*$", re.I)
 
@@ -95,16 +98,25 @@ def _head_nouns(thing: str, lex: Lexicon) -> list[str]:
 
 
 def _memory_things(fact: str) -> tuple[list[str], list[str], str]:
-    """A memory's fact read for its thing: the nouns after its verb (compounds first,
-    names left out), the names (capitalised words) after it, and its verb."""
+    """A memory's fact read for its thing: the nouns of what it holds (compounds first,
+    names left out), the names (capitalised words) in it, and its verb. What it holds is
+    its verb's object up to a preposition ("a cocker spaniel", "two rabbits") and what a
+    possessive of the speaker's marks ("to the office on my Brompton"); a noun in passing
+    is none ("brainstorming ways to help with job training" holds no job)."""
     rest = _CALLED.sub("", _SUBJECT.sub("", fact.strip(" .")))
     words = _words(rest)
     if not words:
         return [], [], ""
-    verb, after = words[0].lower(), words[1:]
-    names = [w for w in after if w[0].isupper()]
-    common = [w.lower() for w in after if not w[0].isupper() and w.lower() not in _LIGHT]
-    nouns = [f"{a} {b}" for a, b in zip(common, common[1:], strict=False)] + common
+    verb = words[0].lower()
+    held = [_PREPOSITION.sub("", rest[len(words[0]):])]
+    held += [_PREPOSITION.sub("", m["x"]) for m in _POSSESSED.finditer(rest)]
+    nouns: list[str] = []
+    names: list[str] = []
+    for part in held:
+        said = _words(part)
+        names += [w for w in said if w[0].isupper()]
+        common = [w.lower() for w in said if not w[0].isupper() and w.lower() not in _LIGHT]
+        nouns += [f"{a} {b}" for a, b in zip(common, common[1:], strict=False)] + common
     return nouns, names, verb
 
 

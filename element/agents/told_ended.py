@@ -316,7 +316,8 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
             x = first["x"] if first and not re.match(r"(?:i|we)\b", first["x"], re.I) else ""
         return [EventEnding(_head(x))] if x and _head(x) else []
     if (m := _RELOCATED.match(own)) and _thing(m["x"]) and \
-            not set(m["x"].lower().split()) & (PEOPLE - _PETS):
+            not set(m["x"].lower().split()) & (PEOPLE - _PETS) and \
+            not re.search(r"\w(?:'s|s')(?:\s|$)", m["x"]):    # another's: "our neighbour's cat"
         return [EventEnding(_thing(m["x"]))]
     if (m := _PURPOSE.match(own)) and _past(m["verb"]) and speakers_own(own) and \
             not _NOT_DONE.search(f"{m['verb']} {m['c']}") and _thing(m["x"]):

@@ -59,6 +59,12 @@ def test_two_memories_of_the_kind_link_to_neither(wordnet):
     assert ended_by_what_it_is("the dog", two, WHO) is None
 
 
+def test_a_noun_in_passing_is_no_thing_held(wordnet):
+    """"Job training" in what a project gives is no job of the speaker's to lose."""
+    passing = _memories("Ana is brainstorming ways to help young people with job training.")
+    assert ended_by_what_it_is("my job", passing, WHO) is None
+
+
 def test_another_persons_memory_and_a_past_are_not_held(wordnet):
     theirs = _memories("Ana's sister has a cocker spaniel.", "Ana used to have a spaniel.")
     assert ended_by_what_it_is("the dog", theirs, WHO) is None
@@ -93,6 +99,7 @@ def test_a_pet_disposed_of_and_a_thing_stolen_are_endings(said, thing):
 @pytest.mark.parametrize("said", [
     "My sister had to rehome her dog, he kept biting.",     # another's
     "My son's bike was stolen from school.",                # another's
+    "Our neighbour's cat went to live with their daughter.",  # another's pet
     "My bike was stolen but the police found it.",          # had back
     "I nicked my mate's charger for the weekend.",          # the speaker the thief
     "My brother got nicked for speeding.",                  # a person
