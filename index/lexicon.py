@@ -93,6 +93,20 @@ class Lexicon:
             return None
         return any(k in self._ancestors(s) for s in mine for k in kinds)
 
+    def kind_of(self, word: str, kind: str) -> Kinship | None:
+        """How ``word`` is a kind of ``kind`` (:meth:`is_a`): the nearest sense of ``kind``
+        above one of ``word``'s first senses, as steps up, its name and its depth; ``None``
+        when it is none, or WordNet knows either word not."""
+        best: tuple[int, int, int] | None = None
+        kinds = set(self._all_senses(kind))
+        for s in self.senses(word):
+            for node, steps in self._ancestors(s).items():
+                if node in kinds and (best is None or (steps, -self._depths[node]) < best[:2]):
+                    best = (steps, -self._depths[node], node)
+        if best is None:
+            return None
+        return Kinship(best[0], self._names[best[2]].replace("_", " "), -best[1])
+
     def kinship(self, a: str, b: str) -> Kinship | None:
         """The nearest kind ``a`` and ``b`` share (fewest steps, then the deepest kind), or
         ``None`` when WordNet knows either word not."""

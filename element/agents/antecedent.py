@@ -44,6 +44,11 @@ _NP_END = (r"(?:for|since|from|to|at|in|on|with|of|about|after|before|until|till
 #: The first noun phrase of the speaker's, or a definite one, of up to three words.
 _NP = re.compile(rf"\b(?P<x>(?:the|my|our)\s+(?:(?!{_NP_END}\b)[\w'-]+\s+){{0,2}}?"
                  rf"(?!{_NP_END}\b)[\w'-]+)(?=\s+{_NP_END}\b|\s*[,.;!?]|\s*$)", re.I)
+#: A sentence opening on its subject, the thing, before its verb: "The motorbike frightened
+#: me after the crash" names "the motorbike" (a past verb is no part of a noun phrase).
+_SUBJECT_NP = re.compile(r"^(?P<x>(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+?)\s+(?:[a-z]+ed|"
+                         r"was|were|is|had|has|went|got|broke|died|kept|made|gave|took|"
+                         r"cost|ate|bit|fell|ran|wore)\b", re.I)
 #: A name: a capitalised word past the sentence's opening, with "the" before it if said.
 _NAME = re.compile(r"(?<=\s)(?P<x>(?:the\s+)?(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)",
                    re.I)
@@ -74,7 +79,7 @@ def antecedent(previous: str, who: str) -> str:
         words = m["x"].lower().split()
         if words[-1] not in _NOT_NAME and m["x"] != who and words[-1] != who.lower():
             return m["x"]
-    np_ = _NP.search(previous)
+    np_ = _SUBJECT_NP.match(previous) or _NP.search(previous)
     if np_ is None or set(np_["x"].lower().split()) <= _LIGHT or \
             set(np_["x"].lower().split()) & PEOPLE:
         return ""

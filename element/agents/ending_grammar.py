@@ -50,6 +50,10 @@ ADVERBS = (r"(?:\s+(?:have|had|'ve|'d|just|finally|recently|officially|actually|
 #: People of the speaker's (``slots.PEOPLE``): "gave my sister back her car" gives no thing
 #: of the speaker's back.
 _KIN = "|".join(re.escape(p) for p in sorted(PEOPLE, key=len, reverse=True))
+#: The people of ``_KIN`` that are no pets: a pet lost is one that died ("we lost our dog
+#: in May"), a person lost is a bereavement, theirs.
+_HUMAN_KIN = "|".join(re.escape(p) for p in sorted(
+    PEOPLE - frozenset("dog cat puppy kitten pet".split()), key=len, reverse=True))
 #: Days and months: capitalised, and no thing ("we lost Saturday's match").
 _CALENDAR = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|"
              r"march|april|may|june|july|august|september|october|november|december)")
@@ -92,7 +96,7 @@ _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(
              # A named one lost, not to a rival: "we lost Biscuit in March" (not "lost to
              # Arsenal", nor a person of theirs: "lost Grandad").
              rf"lost(?=\s+(?!(?:{_KIN}|{_CALENDAR})\b)(?-i:[A-Z])[\w'-]+(?!\s+to\b))|"
-             rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_KIN}|temper|mind|way|voice|patience|appetite|"
+             rf"lost(?=\s+(?:(?:both|all)(?:\s+of)?\s+)?(?:my|our|both|all)\s+(?!(?:{_HUMAN_KIN}|temper|mind|way|voice|patience|appetite|"
              r"nerve|balance|footing|bearings|cool|head|rag|breath|place|train|grip|"
              r"touch|focus|concentration|confidence|sleep|track|marbles)\b))|"
              # "let my membership lapse", "let the plot go": a thing let go, its
@@ -263,7 +267,7 @@ _SUBJECT_ENDED = re.compile(
     r"lasted\s+(?:(?:about|almost|nearly|just|only|barely|over|under)\s+)?(?:a|an|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+"
     r"(?:days?|weeks?|months?|years?|summers?|winters?|seasons?)|"
-    r"(?:got|was|were|been)\s+(?:sold|cancell?ed|axed|scrapped|stolen|nicked|pinched|"
+    r"(?:got|was|were|been|had\s+to\s+be)\s+(?:sold|cancell?ed|axed|scrapped|stolen|nicked|pinched|"
     r"swiped|written\s+off|"
     r"rehomed|put\s+down|put\s+to\s+sleep|discontinued|shut)|"
     # The passive of "gave it the chop": "Netflix got the chop", "the gym got the boot".

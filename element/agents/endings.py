@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from .decisions import Pool
 from .ended_kind import ended_by_kind
+from .ended_lexicon import ended_by_what_it_is
 from .ended_words import named_by_words
 from .ending_grammar import INTOLERANT, clauses, endings
 from .holders import UNKNOWN
@@ -93,6 +94,10 @@ def ended_memory(sentence: str, pool: Pool, who: str,
                 found = ended_by_kind(thing, pool.memories(), who, embedder, skip)
             except Exception:   # a failing model finds nothing: the statement is added
                 return None
+        if found is None and not holder:
+            # "Had to rehome the dog" after "we've got a cocker spaniel": what the thing
+            # is, by the lexicon (``ended_lexicon.py``).
+            found = ended_by_what_it_is(thing, pool.memories(), who, skip)
         if found is not None:
             return found
     return None

@@ -50,6 +50,7 @@ from index import terms
 from .bygone import PAUSE
 from .decisions import Pool
 from .ended_kind import ended_by_kind
+from .ended_lexicon import ended_by_what_it_is
 from .ended_words import held_now, sole_best
 from .ending_grammar import NONE_IN_ITS_PLACE, speakers_own, thing_of
 from .episode_words import PAST
@@ -82,28 +83,33 @@ _SUBJECT = (r"(?:(?:i|we|(?:(?:my|our)\s+)?[\w'-]+\s+and\s+i)(?:\s+(?:have|had|'
 #: A noun phrase of the speaker's or a definite one: what is handed on or done away with.
 _NP = r"(?:the|my|our|all\s+(?:the|my|our))\s+(?!(?:{kin})\b)[\w' -]+?"
 _KIN = "|".join(re.escape(p) for p in sorted(PEOPLE, key=len, reverse=True))
+#: Pets are among ``PEOPLE`` (a holder: "my dog's vet"), but a pet is also a thing handed
+#: on or done away with ("we had to rehome the dog", "gave the cat to my aunt").
+_PETS = frozenset("dog dogs cat cats puppy kitten pet pets".split())
+#: The people of the speaker's that are no thing to hand on (an object's exclusion).
+_HUMAN = "|".join(re.escape(p) for p in sorted(PEOPLE - _PETS, key=len, reverse=True))
 #: Passed out of the speaker's hands: a verb of transfer, its object, then a particle
 #: ("back", "over", "on", "in") or who took it ("to a keeper", "to its new owners").
 #: The verb in the past or the perfect ("gave", "we've given them to a neighbour"), or
 #: with its particle before the object ("handed back my keys", "gave away the bike").
 _TRANSFER = re.compile(
     rf"^{_SUBJECT}(?:(?:gave|given|handed|passed|returned|sold|signed)\s+"
-    rf"(?P<x>{_NP.format(kin=_KIN)})"
+    rf"(?P<x>{_NP.format(kin=_HUMAN)})"
     r"\s+(?:(?:back|over)\b|(?:on|in)(?=\s*$|\s+(?:to|at)\b)|to\s+(?!(?:me|us|myself|ourselves)\b)"
     r"(?:a|an|the|its|their|his|her|one|some|someone|somebody)\b)|"
-    rf"(?:gave|given|handed|passed)\s+(?:back|over|away)\s+(?P<y>{_NP.format(kin=_KIN)})"
+    rf"(?:gave|given|handed|passed)\s+(?:back|over|away)\s+(?P<y>{_NP.format(kin=_HUMAN)})"
     r"(?=\s*$|\s+(?:to|at|on|in|last|this|after|when|because)\b))", re.I)
 #: Taken back or away from the speaker by another, not a person of theirs: "the council
 #: took the allotment back in the spring", "the bank took the van away".
 _TAKEN_BACK = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?:{_KIN}))\b)"
                          rf"(?:[\w'-]+\s+){{1,3}}?(?:has\s+|have\s+)?(?:took|taken|reclaimed|"
-                         rf"repossessed)\s+(?P<x>{_NP.format(kin=_KIN)})\s+(?:back|away)\b",
+                         rf"repossessed)\s+(?P<x>{_NP.format(kin=_HUMAN)})\s+(?:back|away)\b",
                          re.I)
 #: Taken by the speaker to where things are done away with: "took the old Micra to the
 #: scrappers", "dropped the sofa off at the tip" (the place a closed class: no garage, no
 #: vet, where a thing goes and comes back).
 _TAKEN_TO = re.compile(
-    rf"^{_SUBJECT}(?:took|taken|sent|drove|dropped|carted|lugged)\s+(?P<x>{_NP.format(kin=_KIN)})"
+    rf"^{_SUBJECT}(?:took|taken|sent|drove|dropped|carted|lugged)\s+(?P<x>{_NP.format(kin=_HUMAN)})"
     r"\s+(?:off\s+)?(?:to|at)\s+(?:the|a)\s+(?:local\s+)?(?:scrap(?:yard|heap|pers|\s+yard|"
     r"\s+heap|\s+dealer|\s+merchant)?|scrappers|breakers(?:'?\s+yard)?|tip|dump|"
     r"recycling\s+centre|charity\s+shop)\b", re.I)
@@ -142,19 +148,20 @@ _LAST_TIME = re.compile(rf"^{_SUBJECT}(?P<verb>[a-z]+)(?:\s+(?:up|out|down|off|a
 _GOODBYE = re.compile(rf"^{_SUBJECT}(?:said|waved|bid|bade)\s+(?:a\s+|our\s+|my\s+)?(?:last\s+|"
                       rf"final\s+|fond\s+|sad\s+|tearful\s+)?(?:goodbyes?|farewells?)\s+to\s+"
                       rf"(?P<x>{_NP.format(kin=_KIN)}(?:\s|$).*)$", re.I)
-#: The participles of a thing done away with: sold, scrapped, put down, rehomed,
+#: The participles of a thing done away with (or stolen): sold, scrapped, put down, rehomed,
 #: demolished, taken away; not a thing served ("had the boiler serviced", "got my car
 #: washed": it goes on).
 _DISPOSED = (r"(?:sold|scrapped|crushed|rehomed|re-homed|put\s+down|put\s+to\s+sleep|"
              r"destroyed|demolished|knocked\s+down|pulled\s+down|taken\s+(?:down|away)|"
              r"towed\s+away|cut\s+down|felled|removed|cancell?ed|closed(?:\s+down)?|"
-             r"shut\s+down|written\s+off|repossessed|dismantled|disconnected)")
+             r"shut\s+down|written\s+off|repossessed|dismantled|disconnected|stolen|nicked|"
+             r"pinched)")
 #: The speaker's own act of doing away with it: "we had to rehome Biscuit in the spring",
 #: "scrapped the Volvo", "closed the café in March" (past, or the base after "had to").
 _DISPOSE = re.compile(rf"^{_SUBJECT}(?:(?:had|have|has)\s+to\s+(?P<base>sell|scrap|rehome|re-home|"
                       r"demolish|dismantle|disconnect|close|shut|give\s+away)|(?P<past>scrapped|"
                       r"rehomed|re-homed|demolished|dismantled|disconnected|gave\s+away))\s+"
-                      rf"(?P<x>(?:the|my|our)\s+(?!(?:{_KIN})\b).+|(?-i:[A-Z])[\w'-]+.*)$", re.I)
+                      rf"(?P<x>(?:the|my|our)\s+(?!(?:{_HUMAN})\b).+|(?-i:[A-Z])[\w'-]+.*)$", re.I)
 #: The end of it said as what an event was: "that was the end of my time at the bank",
 #: "the move meant the end of the allotment".
 _END_OF = re.compile(r"\b(?:was|were|meant|marked|spelled|spelt)\s+the\s+(?:very\s+)?end\s+of\s+"
@@ -170,7 +177,7 @@ _THEY_ENDED = re.compile(rf"^(?!(?:i|we|you|he|she|they|my\s+(?:{_KIN})|our\s+(?
 #: The causative with a participle of ending (``named.ENDING`` or the disposals of a
 #: thing): "I had it scrapped", "we had the old shed taken down".
 _CAUSED = re.compile(rf"\b(?:i|we)\s+(?:(?:have|'ve|had|'d)\s+)?(?:had|got)\s+"
-                     rf"(?P<x>it|them|{_NP.format(kin=_KIN)})\s+(?P<p>{_DISPOSED})\b", re.I)
+                     rf"(?P<x>it|them|{_NP.format(kin=_HUMAN)})\s+(?P<p>{_DISPOSED})\b", re.I)
 #: The thing gone to live with another or to a new home: "Marmalade went to live with my
 #: aunt", "the rabbits have gone to a new home".
 _RELOCATED = re.compile(r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
@@ -200,6 +207,18 @@ _THATS_THAT = re.compile(r"^(?P<x>(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+?|
                          r"(?:'s)?\s+(?:[a-z]+ed|was|were|went|got|broke|died|gave|packed|has|"
                          r"had|is)\b[^,;]*?(?:,\s*|\s+)(?:so|and)\s+(?:that's|that\s+is|that\s+"
                          r"was)\s+(?:that|the\s+end\s+of\s+(?:it|that|them|her|him))\b", re.I)
+#: The speaker's thing stolen: "my bike was stolen", "the van got nicked", "some git
+#: nicked my bike from outside the station" (a person's of theirs is no thing of the
+#: speaker's: "my son's bike was stolen"; a thief's own subject, not "I": "I nicked ...").
+_THEFT = r"(?:stolen|nicked|pinched|nabbed|swiped|robbed)"
+_STOLEN = re.compile(rf"^(?P<x>{_NP.format(kin=_HUMAN)})\s+(?:was|were|got|has\s+been|"
+                     rf"have\s+been|'s\s+been)\s+{_THEFT}\b", re.I)
+_STOLE = re.compile(rf"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){{1,3}}?(?:stole|nicked|pinched|nabbed|"
+                    rf"swiped|made\s+off\s+with|(?:has|have)\s+{_THEFT})\s+"
+                    rf"(?P<x>(?:my|our)\s+(?!(?:{_HUMAN})\b)[\w' -]+)$", re.I)
+#: A thing stolen and had back: no ending ("the police found it", "we got it back").
+_RECOVERED = re.compile(r"\b(?:found|recovered|returned|got\s+(?:it|them|\w+)\s+back|"
+                        r"turned\s+up)\b", re.I)
 #: An act of the speaker's in the past whose purpose is an ending: "wrote to the choir
 #: director to give up my place", "rang the gym to cancel my membership". The act is
 #: whole before "to" (a complement after its verb), so no wish or try ("I want to quit").
@@ -265,6 +284,9 @@ def _thing(text: str) -> str:
 
 def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
     own = subject_first(clause)
+    if (m := _STOLEN.match(own) or _STOLE.match(clause)) and _head(m["x"]) and \
+            not _RECOVERED.search(sentence):
+        return [EventEnding(_head(m["x"]))]
     if (m := _TRANSFER.match(own)) and speakers_own(own):
         return [EventEnding(_head(m["x"] or m["y"]))] if _head(m["x"] or m["y"]) else []
     if (m := _TAKEN_TO.match(own)) and speakers_own(own) and _head(m["x"]):
@@ -294,7 +316,8 @@ def _clause_events(clause: str, sentence: str) -> list[EventEnding]:
             x = first["x"] if first and not re.match(r"(?:i|we)\b", first["x"], re.I) else ""
         return [EventEnding(_head(x))] if x and _head(x) else []
     if (m := _RELOCATED.match(own)) and _thing(m["x"]) and \
-            not set(m["x"].lower().split()) & PEOPLE:
+            not set(m["x"].lower().split()) & (PEOPLE - _PETS) and \
+            not re.search(r"\w(?:'s|s')(?:\s|$)", m["x"]):    # another's: "our neighbour's cat"
         return [EventEnding(_thing(m["x"]))]
     if (m := _PURPOSE.match(own)) and _past(m["verb"]) and speakers_own(own) and \
             not _NOT_DONE.search(f"{m['verb']} {m['c']}") and _thing(m["x"]):
@@ -382,6 +405,10 @@ def event_ended(sentence: str, pool: Pool, who: str,
                 found = ended_by_kind(ending.thing, pool.memories(), who, embedder, skip)
             except Exception:   # a failing model finds nothing
                 found = None
+        if found is None:
+            # "We had to rehome the dog" after "a cocker spaniel called Biscuit": what the
+            # thing is, by the lexicon (``ended_lexicon.py``).
+            found = ended_by_what_it_is(ending.thing, pool.memories(), who, skip)
         if found is not None:
             return found
     return None

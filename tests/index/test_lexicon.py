@@ -87,6 +87,15 @@ def test_kinship_is_the_nearest_shared_kind(small: Lexicon) -> None:
     assert small.kinds("cello")[:3] == ["cello", "stringed instrument", "instrument"]
 
 
+def test_kind_of_is_how_far_a_word_lies_under_its_kind(small: Lexicon) -> None:
+    under = small.kind_of("cello", "instrument")
+    assert under is not None and (under.steps, under.kind) == (2, "instrument")
+    assert small.kind_of("cello", "cello") == small.kind_of("violoncello", "cello")
+    assert small.kind_of("instrument", "cello") is None    # the kind is no kind of the word
+    assert small.kind_of("tea", "instrument") is None
+    assert small.kind_of("Brompton", "instrument") is None
+
+
 def test_only_a_words_first_senses_count(small: Lexicon) -> None:
     # "pony"'s second sense is a violin here: the first SENSES (3) senses all count
     assert small.same_thing("pony", "fiddle") is True
