@@ -9,25 +9,33 @@ of jigsaw puzzles"): no cosine bar separates them. What does is what the two val
 practice and a jigsaw share no kind nearer than "entity"; a data analyst and a maths
 teacher are both persons. WordNet (``index.lexicon``) says it:
 
-- **the new value**: the head noun of the object of the speaker's clause's verb of change
-  or of using ("I've switched *rackets*", "Now I use a *flask* instead of a mug", "sold
-  the *horsebox*"), or of what it changed to ("swapped the car for a *motorbike*",
-  "switched to *oat milk*"), a physical thing in one of its senses (not "jobs",
-  "courses": an attribute's name); a copula ("I'm a midwife now") or another verb reads
-  none;
-- **the memory's held things**: the head noun of every noun phrase of its one sentence
-  ("I play *squash* at the sports *club* twice a week"), read generously: a pick is
-  refused only when NO held thing shares a kind with the new value;
+- **the new value**: the head noun of the object of the first clause's verb of change or
+  of using ("I've changed *banks*", "Now I use a *flask* instead of a mug", "sold the
+  *horsebox*"), or of what it changed to ("swapped the car for a *motorbike*", "switched
+  to *oat milk*"; "for a bigger one" points back at the object), past an opener of a few
+  words ("Big news, ..."); a physical thing in one of its senses (not "jobs", "courses",
+  "practices": an attribute's name, whose values are of other kinds); a copula ("I'm a
+  midwife now"), another verb ("got the keys to our new place", "I've gone vegetarian")
+  or a name ("switched to Three") reads none;
+- **the memory's held things**: every noun of every noun phrase of its one sentence, its
+  subject's too ("My *doctor* is ...", "I play *squash* at the sports *club*"), and the
+  doer its verb names when WordNet knows one as a worker or a professional ("teaches
+  maths": a *teacher*), read generously: a pick is refused only when NO held thing shares a
+  kind with the new value. A memory whose value is a name (in its verb's first phrase,
+  "goes to Oakwood Primary", "drives a Volvo estate", or anywhere after a copula, "is a
+  member of the YMCA") holds a thing WordNet does not know: not read;
 - **another kind**: the two share no kind deeper than a general one (``GENERAL_DEPTH``:
-  "whole", "object", "abstraction", "relation"...: :meth:`Lexicon.shared_depth`).
-  Measured on pairs (tests/element/test_other_kind.py): values of one attribute share
-  "artifact" (flat/house, trainers/boots, 4) or deeper ("beverage", "motor vehicle",
-  "skilled worker", a person and a person "organism" 5); a dentist and a gym, a boiler
-  and a tomato, a flask and coffee, a van and a carpenter share "whole" (3) or less.
+  "whole", "object", "abstraction", "relation"...: :meth:`Lexicon.shared_depth`, the
+  deepest kind any of their first senses meet at). Measured on pairs
+  (tests/element/test_other_kind.py): values of one attribute share "artifact"
+  (flat/house, trainers/boots, 4) or deeper ("beverage", "motor vehicle", "skilled
+  worker", a person and a person "organism" 5); a dentist and a gym, a boiler and a
+  tomato, a flask and coffee, a van and a carpenter share "whole" (3) or less. A person
+  and an animal share "organism" (a vet and a cat: not refused), and a word's rarer
+  senses can meet deep (a racket is also a noisy "activity", like squash): the guard
+  misses those rather than refuse a true change.
 
-A name (capitalised: "a Pixel", "to Monzo"), a word WordNet does not know, a pronoun ("a
-bigger one") or no noun at all: no reading, and the finder's pick stands as before. Time
-words ("last month", "twice a week") and words of quantity name no held thing.
+Time words ("last month", "twice a week", "on Thursdays") and numbers name no held thing.
 
 Why it is general: English noun phrase grammar over closed classes (determiners,
 prepositions, pronouns, auxiliaries) and WordNet's hierarchy; no case, value or attribute
