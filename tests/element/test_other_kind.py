@@ -116,12 +116,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any,
 
 
 #: Each superseded its fact without the lexicon (TRIFORM_LEXICON=off): the finder by meaning
-#: read a thing for the drink as the drink, a practice as the pottery class.
+#: read a thing the drink is carried in as the drink.
 @pytest.mark.parametrize("before,after,held", [
     ("I drink about five teas a day.",
      "Now I use a thermos instead of a mug on the train.", "teas"),
     ("I drink a lot of espresso.", "Now I use a flask instead of a cup at work.", "espresso"),
-    ("I go to a pottery class on Tuesdays.", "I changed practices last month.", "pottery"),
 ])
 def test_a_change_of_another_kind_keeps_the_fact(store: Any, before: str, after: str,
                                                  held: str) -> None:
