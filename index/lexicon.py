@@ -86,10 +86,10 @@ class Lexicon:
                         break
         return list(found[:SENSES]) if found else []
 
-    def is_a(self, word: str, kind: str) -> bool | None:
+    def is_a(self, word: str, kind: str, senses: int = SENSES) -> bool | None:
         """Whether ``word`` names a kind of ``kind`` (or ``kind`` itself) in one of its first
-        senses; ``None`` when WordNet knows either word not."""
-        mine, kinds = self.senses(word), self._all_senses(kind)
+        ``senses`` senses; ``None`` when WordNet knows either word not."""
+        mine, kinds = self.senses(word)[:senses], self._all_senses(kind)
         if not mine or not kinds:
             return None
         return any(k in self._ancestors(s) for s in mine for k in kinds)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyone,
-                   job_first, question_vectors, tells_job)
+                   job_first, kind_first, named_attribute, question_vectors, tells_job)
 
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
@@ -63,6 +63,12 @@ SIMILAR_FLOOR = 0.2
 #: memory it is near (:func:`_anchored`): its answer to that attribute at least this, and
 #: within ``ANCHOR_GAP`` of its best answer.
 ANCHOR_MIN = 0.18
+#: A statement's held noun naming the kind of an attribute's values (``index.noun_kinds``)
+#: reads as that attribute when the model answers it within this of its best answer
+#: ("badminton now": hobby .37, sport .33; "the oat lattes": a favourite .38, a drink
+#: .34), never against a reading clearly above it ("cycles to work on a road bike": how
+#: one commutes .39, a vehicle .24).
+KIND_WITHIN = 0.08
 ANCHOR_GAP = 0.03
 
 
@@ -95,19 +101,26 @@ def profiles(texts: list[str], who: str, embedder: Embedder) -> list[Profile]:
     per = attribute_scores(vectors, question_vectors(embedder))
     out = []
     for row, vector, text, said in zip(per, vectors, texts, stripped, strict=True):
+        raw: np.ndarray | None = None
         if not names_another(text, who):
             row = np.where(_ANOTHER, np.float32(0.0), row)
         if tells_job(said):
             # read by its grammar (``occupation``): the model reads the other words
             # ("in Derby": a home; "vans": a car)
             row = job_first(row, 1.5 * ANSWERS_MARGIN, ANSWERS_MIN)
+        elif (named := named_attribute(said)) is not None:
+            # what its held noun names (``noun_kinds``: a spaniel is an animal, a cello a
+            # musical instrument), among readings near the model's best; its raw answers
+            # kept as the model gave them (``fragments.held_attributes`` reads the near ones)
+            raw = row
+            row = kind_first(row, named, 1.5 * ANSWERS_MARGIN, ANSWERS_MIN, KIND_WITHIN)
         order = np.argsort(-row)
         best, second = float(row[order[0]]), float(row[order[1]])
         clear = best >= ANSWERS_MIN and best - second >= ANSWERS_MARGIN
         centred = row - row.mean()
         centred /= max(float(np.linalg.norm(centred)), 1e-9)
         out.append(Profile(ATTRIBUTES[int(order[0])] if clear else None, centred, vector,
-                           row))
+                           row if raw is None else raw))
     return out
 
 

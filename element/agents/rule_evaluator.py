@@ -44,6 +44,7 @@ from .reported import reported
 from .referent import referred
 from .bare import bare_opening
 from .brief import told_briefly
+from .kind_told import told_by_kind
 from .begun import results as begun_results
 from .undergone import undergone
 from .change_done import told_done
@@ -294,6 +295,13 @@ class RuleEvaluator:
                     # A brief statement of the speaker's present (``brief.py``): told, as
                     # an episode is, so that it may replace the value it tells anew.
                     more = Candidate("fact", brief[0], None, i, "episode", source=brief[1])
+                elif not keyed and not changes and more is None and pool is not None and \
+                        not observation.answers_question(i) and \
+                        (kinded := told_by_kind(text, who, observation.others(i),
+                                                [m["content"] for m in pool.memories()])):
+                    # A statement whose held noun is of the kind a memory's value is
+                    # ("it's decaf only" of "drinks espressos", ``kind_told.py``): told too.
+                    more = Candidate("fact", kinded[0], None, i, "episode", source=kinded[1])
                 found.extend(keyed + changes + ([more] if more else []))
                 continue
             # A turn that tells more than a loose statement ("I love all dances, but ...")

@@ -40,10 +40,14 @@ def _unit(embedder: Any, texts: list[str]) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def test_the_version_of_the_time_answers_as_its_later_version_does(served: object) -> None:
+def test_the_version_of_the_time_answers_as_its_later_version_does(
+        served: object, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scored as a store of many people scored them as of the month the fish held (the
     allergy .733 first, the fish .648 last), the fish go first once read with the guinea
-    pigs that replaced them; read alone (a store without the chain), the allergy stays."""
+    pigs that replaced them; read alone (a store without the chain), the allergy stays.
+    (By the model alone: the lexicon reads fish kept as a pet by themselves,
+    ``noun_kinds``.)"""
+    monkeypatch.setenv("TRIFORM_LEXICON", "off")
     vectors = _unit(served, [QUERY, *BACKGROUND, OLD, NEW])
     question = asked(vectors[0], QUERY, question_vectors(served))  # type: ignore[arg-type]
     assert question is not None and ATTRIBUTES[question.attribute].name == "pet"
