@@ -46,10 +46,11 @@ KIND_DEPTH = 5
 #: a cat (4, "carnivore") or golf and tennis (4) are two pets, two sports.
 KIND_STEPS = 3
 #: What two held values are never one kind of: persons (a friend and a neighbour, two
-#: Europeans), times ("most evenings", "Saturdays"), measures ("three cups", "a pot"): the
-#: words around a value. Read of the shared kind, not of each word: "Portuguese" is a
-#: person too, in one of its senses, and a language in another.
-_NOT_VALUES = ("person", "time period", "measure")
+#: Europeans), times ("most evenings", "Saturdays"), measures ("three cups", "a pot"),
+#: places ("the leisure centre", "a rescue centre": an "area" with "Labrador" the region
+#: and with "clears" the clearing): the words around a value. Read of the shared kind,
+#: not of each word: "Portuguese" is a person too, in one of its senses, and a language.
+_NOT_VALUES = ("person", "time period", "measure", "location")
 #: Function words WordNet also knows as nouns ("a" the angstrom, "in" the inch, "I" iodine,
 #: "be" beryllium): never a held thing.
 _FUNCTION = frozenset("""
