@@ -74,6 +74,9 @@ class Asked:
     #: older one is moved by it (``changed_ahead.py``), never the newest-first groups, nor
     #: the values put first (a second job stored without its "also" would pass the first).
     unnamed: bool = False
+    #: The query's words (``kind_ahead.py``: a query naming an older value's thing asks of
+    #: it, "Does Ana still play the violin?").
+    text: str = field(default="", compare=False)
 
     @property
     def single(self) -> bool:
@@ -100,7 +103,7 @@ def asked(query: np.ndarray | None, text: str, questions: np.ndarray | None,
     named, roles = relations(text), ROLES.get(ATTRIBUTES[best].name, frozenset())
     return Asked(best, questions, named | roles if not named or named & roles else named,
                  bool(named), bool(faint), np.asarray(query, dtype=np.float32),
-                 unnamed is not None)
+                 unnamed is not None, text)
 
 
 def asked_of(embedder: Embedder, queries: dict[str, np.ndarray] | None,

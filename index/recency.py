@@ -112,6 +112,7 @@ from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, asi
                    gives_way, names_gone, relations, told_of, yields)
 from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
 from .changed_ahead import changed_ahead
+from .kind_ahead import kind_ahead
 from .replaced_ahead import ending_after, replaced_ahead
 from .theirs import Theirs
 
@@ -336,6 +337,13 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     order = _current_ahead(order, owners, newness, scores, current, answers, kinds, best,
                            current_tie)
     order = _gone_ahead(order, owners, newness, texts, kinds, best, fixed)
+    if question is not None and not question.single and any(answers):
+        order = kind_ahead(order, owners, newness, texts,   # a newer thing of one kind
+                           [k in PROFILE_CATEGORIES for k in kinds], answers, best,
+                           _Lazily(lambda t: aside(t) or bool(ADDITION.search(t or ""))
+                                   or yields(t), texts), question.relations, question.text,
+                           answering(vectors, owners, texts, kinds, question, anyone=True,
+                                     later=later))   # (``kind_ahead.py``)
     if question is not None:    # a newer value told as replacing, far below its older
         held = [k in PROFILE_CATEGORIES for k in kinds]   # (``replaced_ahead.py``); an
         # ending of one time after the present value it was told with

@@ -132,6 +132,9 @@ def test_a_sport_switched_comes_first(make_store: Callable[..., MemoryBackend],
     assert found.index(SWITCHED) < found.index(OLD)
     import index.recency
     monkeypatch.setattr(index.recency, "replaced_ahead", lambda order, *_a, **_k: order)
+    # Squash and badminton are one kind of sport (WordNet: "court game"): with the lexicon
+    # provisioned ``kind_ahead.py`` puts the newer first too; left out, so is it.
+    monkeypatch.setattr(index.recency, "kind_ahead", lambda order, *_a, **_k: order)
     found = _found(make_store, served, QUERY, told, tmp_path / "without")
     assert found.index(OLD) < found.index(SWITCHED), "the setup: ranked second otherwise"
 
