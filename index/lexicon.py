@@ -10,7 +10,6 @@ things of it:
 - :meth:`Lexicon.is_a`: is a word a kind of another ("cello" is an "instrument")?
 - :meth:`Lexicon.kinship`: the nearest kind two words share, and how far up it lies.
 - :meth:`Lexicon.same_thing`: do two words name one thing (a synonym, "bike"/"bicycle")?
-- :meth:`Lexicon.shared_depth`: how specific the most specific kind two words share is.
 
 Each answers ``None`` for a word WordNet does not know (brand names, "padel"): a reading
 then falls back on what it did without the lexicon. Only a word's first senses count
@@ -137,18 +136,6 @@ class Lexicon:
         if not first or not second:
             return None
         return bool(set(first) & set(second))
-
-    def shared_depth(self, a: str, b: str) -> int | None:
-        """How deep the deepest kind ``a`` and ``b`` share lies, over their first senses (0:
-        only "entity"; a flat and a house share "artifact", 4; a tea and a coffee
-        "beverage"...), or ``None`` when WordNet knows either word not. :meth:`kinship`
-        takes the nearest kind; this one the most specific any two senses meet at."""
-        first, second = self.senses(a), self.senses(b)
-        if not first or not second:
-            return None
-        ups = [self._ancestors(t) for t in second]
-        return max((self._depths[node] for s in first for node in self._ancestors(s)
-                    if any(node in up for up in ups)), default=0)
 
     def kinds(self, word: str) -> list[str]:
         """The names of every kind ``word`` is, nearest first (for readers and debugging)."""

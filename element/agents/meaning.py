@@ -21,7 +21,6 @@ from .episodes import tell
 from .profile import profile_target, values, whose
 from .holders import UNKNOWN
 from .holding import may_hold
-from .other_kind import other_kind
 from .cues import ranked
 from .updates import Signals, is_event, signals
 
@@ -114,6 +113,4 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
                                who, embedder, skip)
     except Exception:   # a failing model finds nothing: the statement is added
         return None
-    return None if found is not None and (still_held(found, content, sig, who) or
-                                          other_kind(sentence, found["content"], who)) \
-        else found
+    return None if found is not None and still_held(found, content, sig, who) else found

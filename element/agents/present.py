@@ -45,7 +45,6 @@ from .decisions import Pool
 from .episodes import tell
 from .holders import UNKNOWN, holder_of
 from .holding import may_hold
-from .other_kind import other_kind
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .profile import anothers_clause, profile_target, values, whose
 from .sentences import split_sentences
@@ -199,6 +198,5 @@ def present_target(source: str, pool: Pool, who: str,
         except Exception:   # a failing model finds nothing: the statement is added
             return None
         if target is not None:
-            # Not a thing of another kind than the memory's (``other_kind``).
-            return None if other_kind(source, target["content"], who) else target
+            return target
     return None

@@ -56,7 +56,6 @@ from .decisions import Decision, Pool
 from .episodes import tell
 from .holders import UNKNOWN
 from .holding import may_hold
-from .other_kind import other_kind
 from .named import predates
 from .meaning import MEANING_POOL, SIMILAR_WORDS, clauses, several
 from .parts import part_of
@@ -281,9 +280,7 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
                  if old.scores is not None and _answers(old.scores, index) and
                  _unlike(m["content"], told, who)]
         if len(meant) == 1:
-            # A present value of another kind of thing than the memory holds ("I use a
-            # standing desk at the office now" after "teaches yoga"): ``other_kind``.
-            return None if other_kind(sentence, meant[0]["content"], who) else meant[0]
+            return meant[0]
         if meant:
             return None     # two values of it held: which one is meant is not said
     return None

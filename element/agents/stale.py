@@ -16,7 +16,6 @@ from .decisions import Pool
 from .holding import not_holding
 from .meaning import SIMILAR_WORDS, several, still_held
 from .meant import replaced_unlike
-from .other_kind import other_kind
 from .profile import holds_thing, profiles, whose
 from .relation import relation_target
 from .restated import restate
@@ -140,9 +139,8 @@ def _change_target(sentence: str, content: str, sig: Signals, pool: Pool, who: s
     except Exception:   # a failing model finds nothing: the statement is added
         return None
     if found is not None and (still_held(found, content, sig, who) or
-                              sig.ended and _unlike(content, found, who, pool) or
-                              other_kind(sentence, found["content"], who)):
-        return None     # "I've switched rackets" changes no squash (``other_kind``)
+                              sig.ended and _unlike(content, found, who, pool)):
+        return None
     if found is not None and sig.ended and \
             replaced_unlike(_SPLIT.split(sentence), sig.ended[0], found, who, embedder.embed):
         return None     # "I quit Netflix, I watch YouTube instead": no novel (``meant``)
