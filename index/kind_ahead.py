@@ -34,7 +34,7 @@ from .theirs import Theirs
 from .profile_bank import RELATIONS
 from .told import HOUSEHOLD, told_of
 
-__all__ = ["KIND_DEPTH", "KIND_STEPS", "kind_ahead", "of_one_kind", "kin_nouns", "held_nouns",
+__all__ = ["KIND_DEPTH", "KIND_STEPS", "kind_ahead", "of_one_kind", "kin_nouns", "known_nouns",
            "held_by_subject"]
 
 #: How deep below WordNet's root the shared kind must lie to be "one kind of thing"
@@ -106,7 +106,7 @@ def kind_ahead(order: list[int], owners: Sequence[Any], newness: Sequence[float]
                  newness[mine[k]] < newness[c]]
         if not older or aside[c]:
             continue
-        asks = held_nouns(query, lex)
+        asks = known_nouns(query, lex)
         kin = next((k for k in older if (kinds := kin_nouns(texts[mine[k]], texts[c], lex))
                     and not kinds & asks and _own(texts[mine[k]], texts[c], lex,
                                                   values[c], relations)), None)
@@ -179,7 +179,7 @@ def kin_nouns(older: str | None, newer: str | None,
     lex = lex or lexicon()
     if lex is None or not older or not newer:
         return frozenset()
-    mine, theirs = held_nouns(older, lex), held_nouns(newer, lex)
+    mine, theirs = known_nouns(older, lex), known_nouns(newer, lex)
     return frozenset(a for a in mine - theirs if any(_one_kind(a, b, lex)
                                                      for b in theirs - mine))
 
@@ -192,14 +192,12 @@ def _one_kind(a: str, b: str, lex: Lexicon) -> bool:
         not any(lex.is_a(kin.kind, k) for k in _NOT_VALUES)
 
 
-def held_nouns(text: str, lex: Lexicon) -> frozenset[str]:
-    """The nouns of ``text`` WordNet knows that may name a held thing: its words and pairs
-    of words ("green tea", "bass guitar"), no function word."""
-    return _held_nouns(text, lex)
-
-
 @lru_cache(maxsize=4096)
-def _held_nouns(text: str, lex: Lexicon) -> frozenset[str]:
+def known_nouns(text: str, lex: Lexicon) -> frozenset[str]:
+    """The nouns of ``text`` WordNet knows that may name a held thing: its words and pairs
+    of words ("green tea", "bass guitar"), no function word. (Unlike
+    ``noun_kinds.held_nouns``, which reads a statement's held things, nothing is left out
+    here: a query's or a memory's words are compared, not read for who holds them.)"""
     words = [w.lower() for w in _WORD.findall(text.replace("'s ", " "))]
     found = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
              if a not in _FUNCTION and b not in _FUNCTION and lex.knows(f"{a} {b}")}
