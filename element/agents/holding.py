@@ -43,6 +43,7 @@ from index import RELATIONS, terms
 
 from .continued import continues, plan_kept, promoted_only
 from .paused import paused
+from .shared_value import shared_value
 from .cues import signals
 from .profile import values
 from .slots import another_value
@@ -343,7 +344,8 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     taken on for a use beside a home (:func:`place_for_use`); an office in a body beside
     what holds no office (:func:`office_beside`); the memory's own thing kept in a clause
     of the sentence (:func:`kept_named`); a value of another thing named by its noun
-    (:func:`another_thing`)."""
+    (:func:`another_thing`); the memory's own value told again as another's too
+    (``shared_value.py``)."""
     return kept_meanwhile(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
@@ -352,7 +354,8 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
         plan_kept(sentence, memory, who) or continues(sentence, memory, who) or \
         promoted_only(sentence) or ends_another(sentence, memory, who) or \
         place_for_use(sentence, memory, who) or office_beside(sentence, memory) or \
-        kept_named(sentence, memory, who) or another_thing(sentence, memory, who)
+        kept_named(sentence, memory, who) or another_thing(sentence, memory, who) or \
+        shared_value(sentence, memory, who)
 
 
 def ends_another(sentence: str, memory: dict[str, Any], who: str) -> bool:

@@ -95,7 +95,8 @@ _EXPAND = [(re.compile(p, re.I), r) for p, r in (
     # "Nationwide's where I bank now", "Tuesday's my day at the food bank": a name's "'s"
     # before what only "is" can take (no possessive is followed by "where" or "my").
     (r"\b((?-i:[A-Z])[\w-]*)'s\s+(?=(?:where|my|our)\s)", r"\1 is "),
-    (r"\bu\b", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
+    # Texted "u" is "you"; a capital U with a dot is an initial ("the U.S.", "U.K.").
+    (r"(?-i:\bu\b)(?!\.\w)", "you"), (r"\bthx\b", "thanks"), (r"\bgonna\b", "going to"),
     # Chat clippings: a memory says "business", as a reader (and a search) would.
     (r"\bbiz\b", "business"), (r"\bedu\b", "education"), (r"\bfam\b", "family"),
     (r"\bpic\b", "picture"), (r"\bpics\b", "pictures"), (r"\bpeeps\b", "people"),

@@ -38,6 +38,8 @@ def test_the_name_to_be_called_is_kept(text: str, memory: str) -> None:
      "Maria saw Dr. Patel at 9 a.m. yesterday, then Maria went to work at St. Mary's."),
     ("I work as a nurse at St. Mary's. I love it.", "Maria works as a nurse at St. Mary's"),
     ("We have two kids and a dog.", "Maria's family has two kids and a dog."),
+    # an initial's capital U is no texted "u" ("you")
+    ("I moved here from the U.S. in 2019.", "Maria moved here from the U.S. in 2019."),
 ])
 def test_abbreviations_and_the_household_read_cleanly(text: str, part: str) -> None:
     assert part in said(text)

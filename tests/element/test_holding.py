@@ -17,6 +17,7 @@ import pytest
 
 from element.agents.holding import (accessory_of, another_thing, as_customer, holds_person,
                                     kept_meanwhile, kept_named, office_beside, place_for_use)
+from element.agents.shared_value import shared_value
 from element.agents.stays import bounded
 
 from tests.element.speaker import background_kept, open_store, replaces, tell_after
@@ -164,6 +165,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "Corsa"),
     ("I work as a pharmacist at Boots.", "I'm on paternity leave now, our boy arrived Tuesday!",
      "pharmacist"),
+    ("I live in Manchester.", "My brother just moved to Manchester too, so we're neighbours "
+     "now!", "lives in Manchester"),
 ])
 def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
@@ -179,6 +182,19 @@ def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: 
 def test_a_new_value_told_plainly_still_replaces(store: Any, before: str, after: str,
                                                  old: str, new: str) -> None:
     replaces(store, before, after, old, new)
+
+
+@pytest.mark.parametrize("sentence,shared", [
+    ("My brother just moved to Manchester too, so we're neighbours now!", True),
+    ("My best mate works at Arup as well.", True),
+    ("I moved from Manchester to Leeds too.", False),       # a new value named beside it
+    ("I moved to Leeds, my brother is still in Manchester.", False),    # nothing adds
+])
+def test_the_value_held_told_again_as_anothers_too_is_shared(sentence: str,
+                                                            shared: bool) -> None:
+    memory = {"content": "Ana lives in Manchester" if "Manchester" in sentence
+              else "Ana works at Arup"}
+    assert shared_value(sentence, memory, "Ana") is shared
 
 
 def test_a_loan_or_a_purchase_in_a_story_is_one_clause_of_several() -> None:
