@@ -82,7 +82,9 @@ ENDING = re.compile(r"""\b(?:
         (?<!months\sback)(?<!weeks\sback)(?<!days\sback))|
     without(?=\s+(?:[\w'-]+\s+){1,4}?(?:for|since)\b)|
     (?:is|are|was|were|'s|'re)\s+(?:\w+\s+)?over(?=\s*(?:[,;.!?]|$|(?:now|for|since|and|but|so)\b))|
-    cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|ran\s+out|
+    cancell?ed|cancell?ing|paused|suspended|frozen|terminated|expired|lapsed|
+    # a lease or a plan runs out; one who "ran out of" milk is short of it for now
+    ran\s+out(?!\s+of\b)|
     retired|resigned|redundant|laid\s+off|fired|sacked|let\s+go|
     (?:took|taken|taking|went\s+into|gone\s+into)\s+(?:early\s+)?retirement|
     overt(?:ook|aken)|dethroned|(?:packed|put|boxed|stored)\s+away|

@@ -167,6 +167,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
      "pharmacist"),
     ("I live in Manchester.", "My brother just moved to Manchester too, so we're neighbours "
      "now!", "lives in Manchester"),
+    ("I drink oat milk.", "Ran out of oat milk so had regular in my tea this morning.",
+     "drinks oat milk"),
 ])
 def test_no_new_value_keeps_the_fact(store: Any, before: str, after: str, held: str) -> None:
     decided = tell_after(store, before, after)
