@@ -5,8 +5,11 @@ A sentence naming someone's ordinal birthday ("<Name>'s 4th birthday", "... seco
 birthday") supersedes the one-fact memory of that person's age ("my little boy Archie is
 3", "my grandson Reuben is 23 months old"): the memory names the person and states an age
 (a number after "is", "turned"), not the new one. Nothing else in the sentence need say
-it changed: a birthday counted is a new age. Pure functions over texts and the pool; no
-model call.
+it changed: a birthday counted is a new age. A person of the speaker's told by a family
+word rather than a name ("My son's three now" after "I have a 2-year-old son") is read
+the same way, its age taken only as grown by a year or three, and only when one memory
+tells that family word's age (two sons' ages: "my son" names neither). Pure functions
+over texts and the pool; no model call.
 """
 
 from __future__ import annotations
@@ -36,10 +39,19 @@ _NUMBER = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|
 
 #: An age stated of a named person, the number ending the clause: "Niamh's seven now",
 #: "Otto is 5 today", "Dad's just turned seventy" ("Niamh's seven minutes late" is no age).
-_STATED = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z-]+))(?:'s|\s+is|\s+has(?=\s+(?:just\s+)?turned\b))?"
-                     r"\s+(?:just\s+|now\s+|already\s+)?(?:turned\s+)?(?P<age>" + _NUMBER +
-                     r")(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
-                     r"already|and|but|so|this|last|on|in|at|earlier)\b)")
+#: The person an age is told of by their place in the speaker's family rather than by name:
+#: "my son", "our youngest girl", "my little brother" (the one such person of the speaker's
+#: an age memory names: :func:`age_target` wants it unique).
+_KIN = (r"\b(?:my|our)\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger|middle|big|"
+        r"wee)\s+)?(?P<n>son|daughter|boy|girl|kid|child|grandson|granddaughter|nephew|niece|"
+        r"brother|sister|dog|cat|puppy|kitten)")
+_NAMED = r"\b(?P<n>(?-i:[A-Z][a-z-]+))"
+_STATED_REST = (r"(?:'s|\s+is|\s+has(?=\s+(?:just\s+)?turned\b))?"
+                r"\s+(?:just\s+|now\s+|already\s+)?(?:turned\s+)?(?P<age>" + _NUMBER +
+                r")(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
+                r"already|and|but|so|this|last|on|in|at|earlier)\b)")
+_STATED = re.compile(_NAMED + _STATED_REST)
+_STATED_KIN = re.compile(_KIN + _STATED_REST, re.I)
 
 
 #: An age reached, told with any verb of the past: "Tobias hit twelve on Tuesday", "Gran
@@ -48,12 +60,14 @@ _STATED = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z-]+))(?:'s|\s+is|\s+has(?=\s+(?:jus
 #: against a remembered age it is a year or few above (:func:`age_target`): ages only grow,
 #: so "Tobias scored twelve" after "Tobias is twelve" is no age. Not a present or a future
 #: ("turns twelve next week", "is turning twelve", "will be twelve").
-_REACHED = re.compile(r"\b(?P<n>(?-i:[A-Z])[a-z-]+)(?:'s|\s+has|\s+had)?\s+(?:just\s+|finally\s+|"
+_REACHED_REST = (r"(?:'s|\s+has|\s+had)?\s+(?:just\s+|finally\s+|"
                       r"officially\s+)?(?P<v>(?!(?:will|would|could|might|may|shall|should|can|"
                       r"is|are|was|were|be)\b)[a-z]+(?<!s)(?<!ing))\s+(?P<age>" + _NUMBER +
                       r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
                       r"already|and|but|so|this|last|earlier|over\s+the\s+weekend|at\s+the\s+weekend)\b|"
                       r"\s+on\s+(?-i:[A-Z]))")
+_REACHED = re.compile(r"\b(?P<n>(?-i:[A-Z])[a-z-]+)" + _REACHED_REST)
+_REACHED_KIN = re.compile(_KIN + _REACHED_REST, re.I)
 _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
           "fourteen fifteen sixteen seventeen eighteen nineteen").split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -76,8 +90,10 @@ def reached(sentence: str) -> tuple[str, str] | None:
     """The named person and the age a sentence says they reached with a verb of the past
     (:data:`_REACHED`: ("Tobias", "twelve")), else None."""
     m = _REACHED.search(sentence)
-    if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that") or \
-            years(m["age"]) is None:
+    if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that", "my",
+                                       "our"):
+        m = _REACHED_KIN.search(sentence)
+    if m is None or years(m["age"]) is None:
         return None
     return m["n"], m["age"].lower()
 
@@ -89,7 +105,10 @@ def birthday(sentence: str) -> tuple[str, str] | None:
     m = _BIRTHDAY.search(sentence)
     if m is None:
         m = _STATED.search(sentence)
-        if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that"):
+        if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that",
+                                           "my", "our"):
+            m = _STATED_KIN.search(sentence)
+        if m is None:
             return None
         return m["n"], m["age"].lower()
     age = m["age"].lower()
@@ -102,20 +121,28 @@ def age_target(name: str, age: str, memories: Iterable[Memory], who: str,
     ``grown``, one to three years below it (an age reached: :func:`reached`)."""
     avoid = set(skip)
     states = re.compile(rf"\b{re.escape(name)}\b(?:\s+\w+){{0,3}}?\s+(?:is|turned|has\s+turned)"
-                        rf"\s+(?:now\s+|just\s+|already\s+)?(?P<a>{_NUMBER}(?:-[a-z]+)?)\b", re.I)
+                        rf"\s+(?:now\s+|just\s+|already\s+)?(?P<a>{_NUMBER}(?:-[a-z]+)?)\b|"
+                        # "has a 2-year-old son": the age before the kin word
+                        rf"\b(?P<b>{_NUMBER})-(?:year|yr)-old\s+(?:[\w-]+\s+)?{re.escape(name)}\b",
+                        re.I)
+    kin = name.islower()    # a family word, not a name: the one memory of its age, or none
+    found: list[Memory] = []
     for memory in memories:
         said = first_person(memory["content"], who)
         if memory["id"] in avoid or len(said) != 1 or len(said[0].split()) > FACT_WORDS:
             continue
         m = states.search(said[0])
-        if m is None or m["a"].lower() == age:
+        said_age = None if m is None else (m["a"] or m["b"]).lower()
+        if said_age is None or said_age == age or years(said_age) == years(age):
             continue
-        if grown:
-            was, now = years(m["a"]), years(age)
+        if grown or kin:     # a family word's age, too, only grows: "my son's three now"
+            was, now = years(said_age), years(age)
             if was is None or now is None or not 1 <= now - was <= 3:
                 continue
-        return memory
-    return None
+        if not kin:
+            return memory
+        found.append(memory)
+    return found[0] if len(found) == 1 else None
 
 
 def birthday_change(sentence: str, pool: Pool, who: str, turn: int,

@@ -60,3 +60,33 @@ def test_anothers_birthday_or_no_age_remembered_keeps_what_is_stored(store: Memo
     tell(store, before)
     assert "supersede" not in tell(store, "We had a bouncy castle for Mila's 5th birthday.")
     assert before.rstrip(".").split()[-1] in current(store)
+
+
+@pytest.mark.parametrize("sentence,found", [
+    ("My son's three now and into everything.", ("son", "three")),
+    ("Our youngest girl is five now", ("girl", "five")),
+    ("My son's three minutes away", None),                  # no age: minutes
+    ("My friend is forty", None),                           # no family word of one person
+])
+def test_an_age_told_of_a_family_word_names_it(sentence: str,
+                                               found: tuple[str, str] | None) -> None:
+    assert birthday(sentence) == found
+
+
+@pytest.mark.parametrize("before,after,old", [
+    ("I have a 2-year-old son.", "My son's three now and into everything.", "2-year-old"),
+    ("My daughter is 4.", "My daughter turned five on Sunday.", "daughter is 4"),
+])
+def test_a_family_words_new_age_supersedes_the_one_remembered(store: MemoryStore, before: str,
+                                                               after: str, old: str) -> None:
+    for said in ("I work at the library.", before):
+        tell(store, said)
+    assert "supersede" in tell(store, after)
+    now = current(store)
+    assert old not in now and "library" in now
+
+
+def test_a_count_told_of_a_family_word_is_no_age(store: MemoryStore) -> None:
+    tell(store, "My son is 7.")
+    assert "supersede" not in tell(store, "My son scored three goals on Saturday.")
+    assert "son is 7" in current(store)
