@@ -43,6 +43,11 @@ from .lexicon import Lexicon, lexicon
 
 __all__ = ["ASKED_DEPTH", "answers_as_change", "asked_kinds", "names_asked_kind"]
 
+#: "Now" said of a degree reached, not of a value replaced: "My Portuguese is good enough
+#: now to haggle", "is much better now", "feels confident now": a skill grown, a second
+#: language kept beside the first. Read out before the words of change are.
+_DEGREE_NOW = re.compile(r"\b(?:enough|better|worse|more|less|good|well|fluent|"
+                         r"confident|comfortable|decent)\s+now\b", re.I)
 #: The categories of memory a person's profile holds (``recency.PROFILE_CATEGORIES``).
 _FACTS = frozenset({"fact", "preference"})
 
@@ -66,7 +71,7 @@ def answers_as_change(values: list[bool], best: list[bool], owners: Sequence[Any
         older = [c for c in olders if c != u and owners[c] == owners[u] and
                  newness[c] < newness[u]]
         # Its words are read only when an older value of its subject is at hand.
-        if not older or not told_as_change(texts[u], relations):
+        if not older or not told_as_change(_DEGREE_NOW.sub("", texts[u] or ""), relations):
             continue
         if not values[u] and not any(_kin(texts[c], texts[u], query) for c in older):
             continue

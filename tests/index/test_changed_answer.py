@@ -84,6 +84,7 @@ def test_a_clear_value_told_as_a_change_answers_as_its_older(newer: str) -> None
     "Wynne's son has taken up the drums instead.",             # another person's
     "Wynne used to play the drums.",                           # a past
     "Wynne is learning a few songs on the drums.",             # no change told
+    "Wynne is good enough now on the drums to play a gig.",    # a degree reached
 ])
 def test_no_change_of_the_subjects_own_answers_as_the_older(newer: str) -> None:
     assert _read(newer, clear=True) == ([True, True], [True, False])
