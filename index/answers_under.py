@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from .changed_answer import answers_as_change
 from .gathered import Ranked
 from .recency import PROFILE_CATEGORIES, Asked, answering
 from .replaced_ahead import READ_CACHE, tells_change
@@ -94,6 +95,8 @@ def join_under(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     kept = set(facts) | rest
     values, best = answering([v if i in kept else None for i, v in enumerate(vectors)],
                              owners, contents, categories, question)
+    answers_as_change(values, best, owners, newness, contents, categories,
+                      question.relations, question.text, kept)   # (``changed_answer.py``)
     # A result's words are read only when it answers the attribute clearly.
     lifts = {u for u in later if values[u] and _may_join(contents[u], categories[u])}
     # Of the subjects of those that may join, the older values among the results: a fact
@@ -157,6 +160,8 @@ def _join_many(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
     kept = set(facts) | rest
     values, best = answering([v if i in kept else None for i, v in enumerate(vectors)],
                              owners, contents, categories, question)
+    answers_as_change(values, best, owners, newness, contents, categories,
+                      question.relations, question.text, kept)   # (``changed_answer.py``)
     out: list[tuple[int, int]] = []
     for u in sorted(rest):
         if not best[u]:

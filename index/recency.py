@@ -112,6 +112,7 @@ from .told import (ADDITION, CHANGE, CURRENT, ENDING, HOUSEHOLD, PAST, WISH, asi
                    gives_way, names_gone, relations, told_of, yields)
 from .asked import ASKED_MARGIN, ASKED_MIN, ASKED_SINGLE_MIN, Asked, asked, asked_of
 from .changed_ahead import changed_ahead
+from .changed_answer import answers_as_change
 from .kind_ahead import kind_ahead
 from .replaced_ahead import ending_after, replaced_ahead
 from .theirs import Theirs
@@ -275,6 +276,9 @@ def newer_first(vectors: Sequence[np.ndarray | None], owners: Sequence[Any],
         answering(vectors, owners, contents or [None] * n, categories or [None] * n,
                    question, later=later)
     texts = list(contents) or [None] * n
+    if question is not None:    # a newer value told as a change answers as its older does
+        answers_as_change(values, best, owners, newness, texts, kinds, question.relations,
+                          question.text)     # (``changed_answer.py``)
     # Asked only once read without the person's name: a change tied with its older value
     # moves (``changed_ahead.py``), nothing else (``asked.Asked.unnamed``).
     probe, probed = question, (values, best)

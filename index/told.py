@@ -369,6 +369,13 @@ def relations(text: str) -> frozenset[str]:
 #: The words a sentence's subject may open with before the person whose it is: names
 #: (capitalised), articles and "and" ("Yesterday Maria's brother", "The twins' mum").
 _LEAD_WORD = re.compile(r"[A-Z][\w.'-]*|the|a|an|and|both|one|of")
+#: A discourse opener before a sentence's subject, up to three words and a comma
+#: ("Honestly, Ana's daughter ...", "Long story short, Ana's son ...", "Yesterday, ..."),
+#: or one of the few said without a comma ("Turns out Ana's sister ..."): it names no one,
+#: and the sentence's subject follows it.
+_OPENER = re.compile(r"^\s*(?:(?:[A-Za-z-]+\s+){0,2}[A-Za-z-]+,|(?:it\s+)?turns\s+out"
+                     r"(?:\s+that)?|long\s+story\s+short|apparently|honestly|anyway|"
+                     r"well|so|oh)\s+", re.I)
 
 
 def told_of(text: str) -> frozenset[str]:
@@ -381,7 +388,8 @@ def told_of(text: str) -> frozenset[str]:
     found: set[str] = set()
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
         for m in _RELATION.finditer(sentence):
-            lead = re.sub(r"[\w'-]*$", "", sentence[:m.start() + 1]).split()
+            head = _OPENER.sub("", sentence[:m.start() + 1], count=1)
+            lead = re.sub(r"[\w'-]*$", "", head).split()
             if all(_LEAD_WORD.fullmatch(w) for w in lead) and not _acts_on_owner(sentence, m):
                 found |= relations(m[0])
     return frozenset(found)
