@@ -17,8 +17,8 @@ from index import RELATIONS
 
 from .episode_words import FAMILY
 from .irregular import BASES, PARTICIPLES, PASTS
-from .opening import (done_to_speaker, from_subject, names_no_one, new_thing, speakers_subject,
-                      subject_dropped)
+from .opening import (done_to_speaker, from_subject, names_no_one, new_thing, speakers_news,
+                      speakers_subject, subject_dropped)
 from .rules import norm
 
 __all__ = ["UNKNOWN", "by_order", "family_thing_of", "framed", "holder_of", "main_clause",
@@ -185,7 +185,8 @@ def holder_of(sentence: str) -> str:
     ("It became real"). What opens it before its subject is no holder
     (``opening.from_subject``: "Turns out I'm ...", "Mum thinks I'm mad but I've ...")."""
     sentence = framed(from_subject(sentence))
-    if done_to_speaker(sentence) or subject_dropped(sentence) or new_thing(sentence):
+    if done_to_speaker(sentence) or subject_dropped(sentence) or new_thing(sentence) or \
+            speakers_news(sentence):
         return ""   # "They made me ward manager", "Got engaged to ...", "The new flat ..."
     if (main := main_clause(sentence)) is not sentence:
         return holder_of(main)      # "Since the restructure Marcus is my boss"

@@ -27,7 +27,7 @@ import re
 from index import RELATIONS, lexicon
 
 __all__ = ["from_subject", "speakers_subject", "names_no_one", "person_acts", "done_to_speaker",
-           "new_thing", "subject_dropped"]
+           "new_thing", "subject_dropped", "speakers_news"]
 
 #: Discourse markers and stance adverbs: a closed class of English that opens a sentence
 #: and is never its subject ("Long story short, ...", "Turns out ...", "Good news: ...").
@@ -96,6 +96,26 @@ _NEW_THING = re.compile(r"^(?:the\s+)?(?:brand[\s-]+)?new\s+(?P<n>[a-z][\w-]*)\b
 _AUXILIARY_FIRST = re.compile(r"^(?:got|gotten|getting|been|being|had|having|started|"
                               r"starting|finished|just\s+(?:got|been|had|[a-z]+ed))\b", re.I)
 
+#: A cleft sentence whose focus is the speaker's value: "It's Japanese I'm learning now",
+#: "it's Superdrug I'm with now": the speaker's statement.
+_CLEFT = re.compile(r"^(?:it's|it\s+is)\s+(?!(?:not|like|just|only|because|why|how|what|"
+                    r"that|so|as|true|funny|weird|odd|strange|hard|easy|nice|great|good)\b)"
+                    r"[^,;.!?]{1,40}?\s+(?:that\s+|which\s+)?(?:i|we)"
+                    r"(?:'m|'re|'ve|\s+am|\s+are|\s+have)?\s+[a-z]+", re.I)
+#: The speaker's first spell somewhere, told without "my": "First week at Lidl done",
+#: "First shift at the garden centre tomorrow".
+_FIRST_SPELL = re.compile(r"^(?:first|1st)\s+(?:full\s+)?(?:day|week|fortnight|month|shift|"
+                          r"term|year|night|morning|lesson|session)s?\s+(?:at|in|as|with|on)\b",
+                          re.I)
+#: A change of the speaker's told as a noun of an event with its value: "The move to
+#: Walthamstow went smoothly", "the switch to Giffgaff took ten minutes".
+_EVENT_TO = re.compile(r"^(?:the|my|our)\s+(?:big\s+|recent\s+)?(?P<n>[a-z]+)\s+"
+                       r"(?:to|into|over\s+to|across\s+to)\s+(?-i:[A-Z])", re.I)
+#: A short verbless phrase set before the subject "I"/"we" by a comma: "Keys in hand, we
+#: finally own a house", "Coffee in hand, I ...".
+_SET_BEFORE = re.compile(r"^(?P<w>[A-Za-z]+)(?:\s+[a-z]+){0,3},\s+(?=(?-i:I)(?:'[a-z]+)?\s|"
+                         r"we(?:'[a-z]+)?\s)")
+
 #: Days of the week and parts of the day.
 _TIMES = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mornings?|evenings?|"
                     r"nights?|afternoons?|weekends?|weekdays?", re.I)
@@ -139,6 +159,9 @@ def _strip_one(s: str) -> str | None:
         return s[m.end():]
     if m := _ASIDE.match(s):
         return s[m.end():]
+    if (m := _SET_BEFORE.match(s)) and _noun(m["w"]) and not _being(m["w"]) and \
+            m["w"].lower() not in RELATIONS:
+        return s[m.end():]      # "Keys in hand, we ...": a thing first, no subject
     if (m := re.match(r"^(?P<w>[A-Za-z]+)\s*,?\s+(?=(?-i:I)(?:'[a-z]+)?\s|we\s)", s)) and \
             _time(m["w"]):
         return s[m.end():]      # "Mornings I swim at the lido now"
@@ -250,3 +273,17 @@ def subject_dropped(sentence: str) -> bool:
     "get", "be", "have", a start or an end ("Got engaged to Marcus", "Been working out of
     the Bristol office", "Just finished my first day"): the speaker's."""
     return _AUXILIARY_FIRST.match(sentence.strip()) is not None
+
+
+def speakers_news(sentence: str) -> bool:
+    """Whether ``sentence`` tells the speaker's news without naming them: a cleft on the
+    speaker's value ("It's Japanese I'm learning now"), their first spell somewhere
+    ("First week at Lidl done"), a change told as an event noun with its value ("The move
+    to Walthamstow went smoothly"; the lexicon's events only, no person)."""
+    s = sentence.strip()
+    if _CLEFT.match(s) or _FIRST_SPELL.match(s):
+        return True
+    m = _EVENT_TO.match(s)
+    lex = lexicon()
+    return m is not None and m["n"].lower() not in RELATIONS and lex is not None and \
+        bool(lex.is_a(m["n"], "event")) and not _being(m["n"])

@@ -46,6 +46,8 @@ from tests.element.speaker import current, open_store, replaces, tell_after
     "My boss put me on the night team",
     "They made me head of maths this term",
     "No dairy for me these days",
+    "It's Mandarin I'm learning now",
+    "First week at the bakery done",
     "Still, I love my job at the bank",
 ])
 def test_the_speakers_own_statement_whatever_opens_it(sentence: str) -> None:
@@ -63,6 +65,7 @@ def test_the_speakers_own_statement_whatever_opens_it(sentence: str) -> None:
     ("Dad says he's moving to Spain but I doubt it", "dad"),
     ("My friend put me up in her flat in Brighton", "friend"),
     ("The kids go to Holy Cross now", "kids"),
+    ("It's not that I'm unhappy in Leeds", "?"),
 ])
 def test_another_named_first_stays_theirs(sentence: str, holder: str) -> None:
     assert whose(sentence) == holder
@@ -88,6 +91,8 @@ def test_a_marker_that_opens_the_clause_itself_is_kept() -> None:
     "Home is a houseboat in Bristol now",
     "Work's mostly from the Leeds office these days",
     "Lunch is a jacket potato these days",
+    "The move to Swindon went fine",
+    "Boxes unpacked, we finally live in a house with a garden",
 ])
 def test_a_thing_called_new_or_an_attribute_noun_as_subject_is_the_speakers(
         wordnet: Any, sentence: str) -> None:
