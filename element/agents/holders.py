@@ -17,6 +17,8 @@ from index import RELATIONS
 
 from .episode_words import FAMILY
 from .irregular import BASES, PARTICIPLES, PASTS
+from .opening import (done_to_speaker, from_subject, names_no_one, new_thing, speakers_news,
+                      speakers_subject, subject_dropped)
 from .rules import norm
 
 __all__ = ["UNKNOWN", "by_order", "family_thing_of", "framed", "holder_of", "main_clause",
@@ -180,8 +182,12 @@ def holder_of(sentence: str) -> str:
     """Whose statement ``sentence`` (first person, cleaned) is: "" for the speaker (I, we,
     "my husband and I", "my manager is Dev"), the holder's words for another ("my sister
     lives ..." -> "sister", "Leo turned 5" -> "leo"), ``UNKNOWN`` for a pronoun or a thing
-    ("It became real")."""
-    sentence = framed(sentence)
+    ("It became real"). What opens it before its subject is no holder
+    (``opening.from_subject``: "Turns out I'm ...", "Mum thinks I'm mad but I've ...")."""
+    sentence = framed(from_subject(sentence))
+    if done_to_speaker(sentence) or subject_dropped(sentence) or new_thing(sentence) or \
+            speakers_news(sentence):
+        return ""   # "They made me ward manager", "Got engaged to ...", "The new flat ..."
     if (main := main_clause(sentence)) is not sentence:
         return holder_of(main)      # "Since the restructure Marcus is my boss"
     s = subject_first(sentence)
@@ -233,7 +239,11 @@ def holder_of(sentence: str) -> str:
         return norm(m["h"])
     if m := re.match(r"^(?:the|his|her|their)\s+(?P<h>[a-z]+)\b", s, re.I):
         return norm(m["h"]) if m["h"].lower() not in _NOT_HOLDERS else UNKNOWN
+    if speakers_subject(s):
+        return ""       # "Home is a narrowboat now", "Monday was my first day at ..."
     if (m := re.match(r"^(?P<h>[A-Z][a-z]+)\b", s)) and m["h"].lower() not in _NOT_HOLDERS:
+        if names_no_one(m["h"]):
+            return UNKNOWN      # "Nope", "Tuesday works better": no one's name
         # "Sold the Golf in the end": the speaker's act, the subject dropped.
         return "" if subjectless(s) else norm(m["h"])
     return UNKNOWN

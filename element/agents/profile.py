@@ -39,6 +39,7 @@ from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyo
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
                       possessed, same_holder, subjectless)
+from .opening import done_to_speaker, from_subject
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
@@ -207,7 +208,9 @@ def whose(sentence: str) -> str:
     never the speaker's however it is said; told in a frame of the speaker's ("I can't
     believe my son is two"), its clause's."""
     # "Since the restructure Marcus is my boss": its main clause's.
-    sentence = main_clause(framed(sentence))
+    sentence = main_clause(framed(from_subject(sentence)))
+    if done_to_speaker(sentence):
+        return ""       # "My sister talked me into rowing": the speaker's rowing
     if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
                 re.I):
         return ""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from .dates import time_phrase
 from .episode_words import ADVERBS, GENERIC, PAST, STOP
+from .opening import person_acts
 from .slots import PEOPLE
 from .spoken import APOS, LEAD, _EXPAND, maybe_name
 
@@ -70,6 +71,8 @@ def verbless(clause: str) -> bool:
         clause = clause.replace(when, " ")   # "this week", "last night": when, no clause
     if _VERB_S.search(clause):
         return False    # "Life's all about ...", "Mental health's a priority": "is"
+    if person_acts(clause):
+        return False    # "Grandad drives a Tesla now": a person's act, a clause
     words = [w.lower() for w in _words(clause)]
     if len(words) > MAX_WORDS and len(parts := re.split(r"\s+and\s+", clause)) == 2 and \
             all(len(_words(p)) <= MAX_WORDS for p in parts):
