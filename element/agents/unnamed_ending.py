@@ -8,16 +8,19 @@ from what they hold which one they mean. So here:
 
 - an object pronoun of an ending ("we lost her", "sold it", "found him a new home") is
   read by the grammars themselves: the pronoun stood in for by a thing, the sentence so
-  read is an ending of the speaker's whose thing is the stand-in. A subject pronoun of a
-  death ("she passed away on Sunday") is one too. The pronoun then means the speaker's
-  one held thing of its kind: "him", "her", "he", "she" an animal held (by the lexicon,
-  or named: "a bearded dragon named Rex"), "it", "them" a thing or an animal held (a
-  memory of having, keeping, driving, renting it); never a person;
+  read is an ending of the speaker's whose thing is the stand-in. A subject pronoun's
+  death ("she passed away on Sunday") or theft ("it was stolen") is one too. The pronoun
+  then means the speaker's one held thing of its kind: "him", "her", "he", "she" an
+  animal held (by the lexicon, or named: "a bearded dragon named Rex"), "it", "them" a
+  thing or an animal held (a memory of having, keeping, driving, renting it); never a
+  person; and only when nothing was named before it in the turn (then it is that
+  thing's: ``antecedent.py``, or another's: "My first car was a Mini, I sold it");
 - an ending with no thing at all ("I've stopped", "that's me done", "I'm finished with
-  all that", "not doing that any more") means the speaker's one activity held now (a
-  habit: "plays rugby on Saturdays", "does a jigsaw every evening"; not where they live,
-  what they are or have); a parting with no one named ("we broke up", "we've split up")
-  the speaker's one memory of a partner.
+  all that", "not doing that any more": ``bare_ending.py``) means the speaker's one
+  activity held now (a habit: "plays rugby on Saturdays", "does a jigsaw every
+  evening"; not where they live, what they are or have); a parting with no one named
+  ("we broke up", "we've split up") the speaker's one memory of a partner; "that's me
+  done with football" is read as "I'm done with football".
 
 The margin: an ending that could mean two memories ends neither (two pets, two habits);
 a plan, a wish, a pause or another person's act ends nothing (as in the grammars). Pure
@@ -38,10 +41,12 @@ from .ended_words import held_now
 from .endings import ended_memory
 from .ending_grammar import clauses, endings, speakers_own
 from .named import ENDING
+from .cleaning import clean, norm
 from .observation import Observation
 from .paused import paused
 from .restated import change_to
 from .rules import Candidate
+from .sentences import split_sentences, untag
 from .slots import PEOPLE
 from .told_ended import event_endings
 from .updates import NOT_NOW, Memory, first_person
@@ -59,6 +64,11 @@ _REHOMED = re.compile(r"^(?:i|we)\s+(?:have\s+|had\s+|finally\s+|eventually\s+)*
                       r"(?:(?P<p>him|her|them|it)\s+(?:a|an)\s+(?:new|good|loving|lovely|"
                       r"forever|better)\s+(?:home|owners?|family)|(?:a|an)\s+(?:new\s+|good\s+|"
                       r"loving\s+|forever\s+)?home\s+for\s+(?P<q>him|her|them|it))\b", re.I)
+#: A thing of the speaker's done away with, told of it by a pronoun: "it was stolen from
+#: outside the station", "it got written off" (its repair is no end: "it got fixed").
+_GONE = re.compile(r"^(?P<p>it|they)\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:stolen|"
+                   r"nicked|pinched|written\s+off|scrapped|repossessed|crushed|towed\s+away)\b",
+                   re.I)
 #: "Had to have him put to sleep": the causative after "had to" (``told_ended`` reads
 #: "had it scrapped").
 _HAD_TO_HAVE = re.compile(r"\b(?:had|have)\s+to\s+have\s+(?P<p>him|her|it|them)\s+(?:put\s+"
@@ -70,7 +80,7 @@ _LOST = re.compile(r"^(?:i|we)\s+(?:have\s+|had\s+|sadly\s+|just\s+)*lost\s+(?P<
                    r"(?!\s+(?:for|in\s+the|at|on)\b)", re.I)
 #: A pronoun's death: "she passed away on Sunday", "he died in his sleep", "it didn't make
 #: it" (an animal's: a person's death is a bereavement, no thing held).
-_DIED = re.compile(r"^(?P<p>he|she|it)\s+(?:has\s+|is\s+|sadly\s+|finally\s+)*(?:died|passed"
+_DIED = re.compile(r"^(?P<p>he|she)\s+(?:has\s+|is\s+|sadly\s+|finally\s+)*(?:died|passed"
                    r"(?:\s+away|\s+on)?|was\s+put\s+(?:down|to\s+sleep)|had\s+to\s+be\s+put\s+"
                    r"(?:down|to\s+sleep)|did\s+not\s+make\s+it|is\s+no\s+longer\s+with\s+us|"
                    r"ran\s+away|flew\s+(?:away|off|out)\b.*\bnever\s+came\s+back)\b", re.I)
@@ -90,6 +100,17 @@ _PARTNER = re.compile(r"^(?:i|we)\s+(?:am|are|have\s+been|have|have\s+got)\s+(?:
                       r"married\s+to|with)\b|(?:a|my)\s+(?:new\s+)?(?:boyfriend|girlfriend|"
                       r"partner|fianc[eé]e?)\b)|^(?:my|our)\s+(?:boyfriend|girlfriend|partner|"
                       r"fianc[eé]e?)\b", re.I)
+#: A clause whose subject is a pronoun: told of the thing the pronoun means.
+_PRONOUN_SUBJECT = re.compile(r"^(?:it|he|she|they)\b", re.I)
+#: A noun phrase said with its determiner, and a capitalised word past a clause's opening.
+_SOME_NP = re.compile(r"\b(?:the|my|our|a|an|his|her|their|this|that)\s+(?:[\w-]+\s+)?"
+                      r"(?P<x>[\w-]+)", re.I)
+_CAPITALISED = re.compile(r"(?<=\w\s)(?-i:[A-Z])[\w'-]*")
+#: Heads that name no thing to point back at: times, the news, a while.
+_NOT_THINGS = frozenset("""week weeks month months year years day days time times while bit lot
+news morning evening night weekend i i'm monday tuesday wednesday thursday friday saturday
+sunday january february march april may june july august september october november
+december christmas easter""".split())
 #: The verbs of holding a thing, and what is held after them.
 _HOLDS = re.compile(r"^(?:i|we)\s+(?:also\s+|still\s+)?(?:have\s+got|have|got|own|keep|drive|"
                     r"ride|rent|run|look\s+after|pay\s+for|subscribe\s+to|am\s+paying\s+for)\s+"
@@ -150,11 +171,13 @@ def _fits(pronoun: str, said: str) -> bool:
 
 
 class Unnamed:
-    """An ending naming its thing by ``pronoun``, or by nothing (``pronoun`` "")."""
+    """An ending naming its thing by ``pronoun``, or by nothing (``pronoun`` ""); ``before``:
+    the sentence's clauses before the pronoun's."""
 
-    def __init__(self, pronoun: str, parting: bool = False) -> None:
+    def __init__(self, pronoun: str, parting: bool = False, before: str = "") -> None:
         self.pronoun = pronoun
         self.parting = parting
+        self.before = before
 
     def __repr__(self) -> str:
         return f"Unnamed({self.pronoun!r}, parting={self.parting})"
@@ -173,15 +196,17 @@ def unnamed_endings(sentence: str) -> list[Unnamed]:
     if sentence.rstrip().endswith("?"):
         return []
     found: list[Unnamed] = []
-    for clause in (OPENING.sub("", c) for c in clauses(sentence)):
+    parts = [OPENING.sub("", c) for c in clauses(sentence)]
+    for at, clause in enumerate(parts):
+        before = ", ".join(parts[:at])
         if not clause or NOT_NOW.search(ENDING.sub(" ", clause)) or paused(clause) or \
                 PAUSE.search(clause):
             continue
-        if m := _DIED.match(clause) or _REHOMED.match(clause):
-            found.append(Unnamed(m["p"] or m.groupdict().get("q") or "it"))
+        if m := _DIED.match(clause) or _REHOMED.match(clause) or _GONE.match(clause):
+            found.append(Unnamed(m["p"] or m.groupdict().get("q") or "it", before=before))
             continue
         if (m := _HAD_TO_HAVE.search(clause) or _LOST.match(clause)) and speakers_own(clause):
-            found.append(Unnamed(m["p"]))
+            found.append(Unnamed(m["p"], before=before))
             continue
         if _PARTED.match(clause):
             found.append(Unnamed("", parting=True))
@@ -192,7 +217,7 @@ def unnamed_endings(sentence: str) -> list[Unnamed]:
         for m in _OBJECT.finditer(clause):
             said = clause[:m.start()] + _STAND_IN + clause[m.end():]
             if _ends_stand_in(said):
-                found.append(Unnamed(m["p"]))
+                found.append(Unnamed(m["p"], before=before))
                 break
     return found
 
@@ -210,11 +235,28 @@ def _sole(memories: Sequence[Memory]) -> Memory | None:
     return memories[0] if len(memories) == 1 else None
 
 
+def names_a_thing(text: str) -> bool:
+    """Whether ``text`` (clauses or sentences said before a pronoun) names a thing or a
+    person the pronoun may point back at: a noun phrase or a name, past a clause whose
+    subject is itself a pronoun ("It failed its MOT so badly that I had it scrapped": the
+    same thing), a time ("it's been a hard week") or the speaker."""
+    for part in (c.strip(" .") for said in re.split(r"[.!?]\s+", text) for c in clauses(said)):
+        if _PRONOUN_SUBJECT.match(part):
+            continue
+        if any(m["x"].lower() not in _NOT_THINGS for m in _SOME_NP.finditer(part)) or \
+                any(w.lower() not in _NOT_THINGS for w in _CAPITALISED.findall(part)):
+            return True
+    return False
+
+
 def unnamed_ended(sentence: str, pool: Pool, who: str,
-                  skip: Sequence[str] = ()) -> Memory | None:
+                  skip: Sequence[str] = (), said_before: str = "") -> Memory | None:
     """The speaker's one memory an ending of ``sentence`` naming its thing by a pronoun or
     by nothing means (see the module's note), or None: no such ending, or not one memory
-    it can mean."""
+    it can mean. A pronoun after a thing or person named before it (in ``said_before``,
+    the turn's sentences before, or the sentence's clauses before it) is that one's: it
+    is read so by ``antecedent.py``, or ends nothing of the speaker's ("My first car was
+    a Mini, I sold it when I went to university")."""
     for clause in (OPENING.sub("", c) for c in clauses(sentence)):
         if (m := _ME_DONE_WITH.match(clause)) and \
                 (found := ended_memory(f"I am done with {m['x']}", pool, who, skip)):
@@ -228,6 +270,8 @@ def unnamed_ended(sentence: str, pool: Pool, who: str,
         if ending.parting:
             found = _sole([m for m, said in held if _PARTNER.match(said)])
         elif ending.pronoun:
+            if names_a_thing(f"{said_before}. {ending.before}"):
+                continue
             found = _sole([m for m, said in held if _fits(ending.pronoun, said)])
         else:
             found = _sole([m for m, said in held if _activity(said)])
@@ -241,5 +285,8 @@ def unnamed_change(sentence: str, pool: Pool, who: str, turn: int, observation: 
     """``sentence`` as a change superseding the one memory its ending, naming its thing by
     a pronoun or by nothing, means (:func:`unnamed_ended`), else None. Tried after the
     finders of a thing named."""
-    return change_to(unnamed_ended(sentence, pool, who, taken), sentence, who, turn,
-                     observation, taken)
+    text = observation.turns[turn].content
+    sentences = [clean(untag(s)[0]) for s in split_sentences(text)]
+    at = next((i for i, s in enumerate(sentences) if norm(s) == norm(sentence)), 0)
+    return change_to(unnamed_ended(sentence, pool, who, taken, ". ".join(sentences[:at])),
+                     sentence, who, turn, observation, taken)
