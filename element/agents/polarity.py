@@ -47,6 +47,7 @@ from .rules import Candidate, clean, norm
 from .sentences import split_sentences
 from .slots import PEOPLE
 from .kinds import TIMES, other_named, other_of_kind
+from .bare_ending import bare_ending
 from .updates import ADDITION, FACT_WORDS, NOT_NOW, Memory, first_person, is_event, \
     nearest_attribute
 
@@ -136,6 +137,8 @@ def ends_another(sentence: str, memory: str, who: str) -> bool:
         if not theirs and ENDING.search(DOUBLE.sub(" ", clause)) and \
                 not other_named(clause, memory):
             own = True
+        if not theirs and bare_ending(clause):
+            own = True  # "..., so that's me done": the speaker's own ending, thing unsaid
         if not theirs and holder_of(clause) == "" and signals(clause).strong:
             # "My dad's not well, so I've moved in with him in Swansea": the change is
             # the speaker's own clause's, whatever another's clause negates.

@@ -25,6 +25,7 @@ from .choice import beside_ending, choice_change
 from .ending_grammar import long_past_ending
 from .endings import ending_change
 from .told_ended import event_change
+from .unnamed_ending import unnamed_change
 from .antecedent import antecedent_change
 from .episodes import episode, is_english, kin, tell
 from .follow import continued
@@ -379,6 +380,7 @@ class RuleEvaluator:
             found = ending_change(sentence, pool, who, turn, observation, taken) \
                 or event_change(sentence, pool, who, turn, observation, taken) \
                 or antecedent_change(sentence, pool, who, turn, observation, taken) \
+                or unnamed_change(sentence, pool, who, turn, observation, taken) \
                 or opposite_change(sentence, pool, who, turn, observation, taken) \
                 or choice_change(sentence, pool, who, turn, observation, taken,
                                  beside=read if after_end else ()) or found

@@ -174,7 +174,11 @@ def another_value(thing: str, said: str) -> bool:
     for slot in SLOTS:
         if slot.single:
             continue
-        ended, held = _stems(slot.words.findall(thing)), _stems(slot.words.findall(said))
+        # The attribute's own name is no value of it: "the streaming stuff" and "a Netflix
+        # subscription" name one subscription, not two.
+        kind = _stems([slot.name])
+        ended = _stems(slot.words.findall(thing)) - kind
+        held = _stems(slot.words.findall(said)) - kind
         if ended and held and not ended & held:
             return True
     return False
