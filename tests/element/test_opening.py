@@ -16,7 +16,7 @@ import pytest
 
 from element.agents.fragments import verbless
 from element.agents.holders import holder_of
-from element.agents.opening import from_subject
+from element.agents.opening import speakers_subject, from_subject
 from element.agents.profile import whose
 from tests.element.speaker import current, open_store, replaces, tell_after
 
@@ -97,6 +97,13 @@ def test_a_marker_that_opens_the_clause_itself_is_kept() -> None:
 def test_a_thing_called_new_or_an_attribute_noun_as_subject_is_the_speakers(
         wordnet: Any, sentence: str) -> None:
     assert whose(sentence) == ""
+
+
+def test_a_doing_told_as_the_subject_is_no_attribute_of_the_speakers(wordnet: Any) -> None:
+    # a gerund describes the doing, it tells no value in place of "I" (LoCoMo: "Dancing
+    # is like second nature to me" superseded a plan for a dance studio's floor)
+    assert not speakers_subject("Dancing is like second nature to me")
+    assert speakers_subject("Home is a houseboat in Bristol now")
 
 
 @pytest.mark.parametrize("sentence,holder", [
