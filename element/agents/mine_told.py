@@ -236,6 +236,9 @@ def owner_said(said: str) -> str | None:
     if not _thing(noun, determined) or not _value(m["rest"]) or \
             re.match(r"(?:my|our)\b", m["rest"], re.I):
         return None     # ("Music's my thing": the value first, ``inverted_mine``'s)
+    if _DAYS.match(noun) and not _value_told(m["rest"]) and not re.search(
+            r"\b(?:spent|for)\b|\w(?:ing|ed)\b", m["rest"]):
+        return None     # "Mornings are dark now": the light, not what the speaker does
     # "the X" may be the talk's thing ("The house is a mess"): the speaker's when what
     # holds now is said of it ("The car's a Kia now"); a bare noun, also when it names its
     # value ("Rent's about nine hundred a month")
