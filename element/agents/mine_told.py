@@ -215,6 +215,8 @@ def owner_said(said: str) -> str | None:
     if m is None:
         return None
     whole = said.strip()[len(m["subject"]):]
+    if whole.startswith("'s") and re.search(r"\b(?:is|are)\b", m["rest"]):
+        return None     # "Husband's car is a Tesla": a possessive, another's thing
     tail = re.sub(r"^(?:'s|\s+is|\s+are)\s+", "", whole, flags=re.I)
     words = m["subject"].split()
     if words[0].lower() in ("my", "our") and 2 <= len(words) <= 3 and \

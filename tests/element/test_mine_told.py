@@ -56,6 +56,7 @@ def test_a_thing_told_without_its_owner_is_the_speakers(wordnet: Any, said: str,
     "My daughter's vegan now.",                   # hers: the rules read it as it is
     "Music's my thing now.",                      # no value of a thing
     "The ukulele's my new side thing too.",       # another of the kind
+    "Husband's car is a Tesla now.",              # a possessive: his
 ])
 def test_no_lasting_value_of_the_speakers_is_left_as_said(wordnet: Any, said: str) -> None:
     assert mine_written(said, _nothing_read) == said
