@@ -49,6 +49,8 @@ from .kind_told import told_by_kind
 from .begun import results as begun_results
 from .undergone import undergone
 from .change_done import told_done
+from functools import partial
+from .mine_told import mine_written
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
 from .relation import provider_target
@@ -208,6 +210,9 @@ class RuleEvaluator:
                 framed(answered(elided(turn.content, asked), asked), asked,
                        [m["content"] for m in pool.memories()] if pool is not None else [], who)
                 if observation.answers_question(i) else turn.content))))))
+            # A thing of the speaker's told without its owner as a value ("Rent's £1,050
+            # now", "The car's a Kia now"): "My rent is ...", where the rules read nothing.
+            text = mine_written(text, partial(_reads, who=who))
             # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
             # whole, from its topic or the memory it answers (``fragments.py``).
             text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
@@ -587,3 +592,8 @@ class RuleEvaluator:
         single-valued attribute a present value supersedes it (``present_value.py``)."""
         return present_value(decide(cand, obs, pool, type(self)), cand.source, pool,
                              obs.speaker(cand.turn), same_turn(pool, obs.window(cand.turn)))
+
+
+def _reads(said: str, who: str) -> bool:
+    """Whether the keyed rules find a statement in ``said`` as it is."""
+    return bool(extract(said, 0, who))

@@ -17,6 +17,7 @@ from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
 from .habits import habit_verb_of
 from .negated import negated_habit
+from .mine_told import mine_does, mine_in_predicate, trait_of_speaker
 from .offers import offer
 from .plans import plan
 from .episode_words import GENERIC, ends_as_ing
@@ -70,7 +71,9 @@ _VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "
 _ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
 _TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|"
                    r"anyway|right now|anymore|any more))+$", re.I)
-_CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*[,;:(].*$", re.I)
+# (not the comma of a number's thousands: "£1,050 a month")
+_CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*(?:,(?!\d{3}\b)|[;:(]).*$",
+                  re.I)
 _THIRD = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi am\b", "they are"), (r"\bi was\b", "they were"), (r"\bi have\b", "they have"),
     (r"\bi will\b", "they will"), (r"\bi would\b", "they would"), (r"\bmyself\b", "themselves"),
@@ -287,7 +290,31 @@ def _statement(s: str, turn: int, who: str, echo: bool = True) -> Candidate | No
     found = _my_thing(s, turn, who) or _statement_at(_NOW.sub("", s) or s, turn, who, echo)
     if found is None and (m := _SCENE.match(s)) and not _FROM_NOW.match(s):
         found = _statement_at(_NOW.sub("", s[m.end():]) or s, turn, who, echo)
-    return found
+    return found or _mine(s, turn, who)
+
+
+def _mine(s: str, turn: int, who: str) -> Candidate | None:
+    """A plain present statement about the speaker or a thing of theirs in a build the
+    rules above do not read (``mine_told.py``): "The car's a Kia now" read as "my car ...",
+    "Our house has three bedrooms", "Cider's my drink", "I'm left-handed"."""
+    if does := mine_does(s):
+        thing, verb = does
+        return Candidate("fact", narrate(_cut(s), who), _key("fact:my", f"{thing} {verb}"),
+                         turn, slot=True)
+    if (held := mine_in_predicate(s)) is not None:
+        # (keyed loose, as "my X is Y" is: a change finder reading the sentence goes first)
+        thing, what = held
+        return Candidate("fact", narrate(_cut(s), who),
+                         point_key(what) if what else _key("fact:my", thing or "way"), turn,
+                         slot=bool(what))
+    if trait := trait_of_speaker(s):
+        return Candidate("fact", narrate(_cut(s), who), _key("fact:is", trait), turn)
+    return None
+
+
+def _cut(s: str) -> str:
+    """``s`` without what a comma adds after its statement ("..., which hurts")."""
+    return re.split(r"\s*(?:,(?!\d{3}\b)|[;:(])", s.strip())[0]
 
 
 def _my_thing(s: str, turn: int, who: str) -> Candidate | None:
