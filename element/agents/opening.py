@@ -26,6 +26,8 @@ import re
 
 from index import RELATIONS, lexicon
 
+from .irregular import DISTINCT_PASTS
+
 __all__ = ["from_subject", "speakers_subject", "names_no_one", "person_acts", "done_to_speaker",
            "new_thing", "subject_dropped", "speakers_news"]
 
@@ -155,7 +157,7 @@ def _strip_one(s: str) -> str | None:
             return rest
     if (m := _LY.match(s)) and not _noun(m["w"]):
         return s[m.end():]
-    if m := _PHRASE.match(s):
+    if (m := _PHRASE.match(s)) and not _choice_told(s[:m.end()], s[m.end():]):
         return s[m.end():]
     if m := _ASIDE.match(s):
         return s[m.end():]
@@ -166,6 +168,18 @@ def _strip_one(s: str) -> str | None:
             _time(m["w"]):
         return s[m.end():]      # "Mornings I swim at the lido now"
     return None
+
+
+def _choice_told(phrase: str, rest: str) -> bool:
+    """Whether an "instead of"/"rather than" phrase of a doing opens a clause told in the
+    past: a choice in a story ("Instead of giving up, I turned it into a lesson"), no value
+    the speaker holds now in place of another ("Instead of driving, I cycle in now"); the
+    sentence keeps what opens it, and no gate reads it as the speaker's change."""
+    if not re.match(r"(?:instead\s+of|rather\s+than)\s+\w+ing\b", phrase, re.I):
+        return False
+    m = re.match(r"(?:I|we)\s+(?:\w+ly\s+|just\s+|then\s+|still\s+)?(?P<v>[a-z]+)", rest,
+                 re.I)
+    return m is not None and (m["v"].lower().endswith("ed") or m["v"].lower() in DISTINCT_PASTS)
 
 
 def names_no_one(word: str) -> bool:

@@ -99,6 +99,14 @@ def test_a_thing_called_new_or_an_attribute_noun_as_subject_is_the_speakers(
     assert whose(sentence) == ""
 
 
+def test_a_choice_told_in_a_story_keeps_its_opening() -> None:
+    # "instead of" a doing, then a past: a choice in a story, no value held now (LoCoMo:
+    # "Instead of giving up, I turned it into a learning experience" superseded a book read)
+    told = "Instead of giving up, I turned it into a learning experience."
+    assert from_subject(told) == told
+    assert from_subject("Instead of driving, I cycle in now.") == "I cycle in now."
+
+
 def test_a_doing_told_as_the_subject_is_no_attribute_of_the_speakers(wordnet: Any) -> None:
     # a gerund describes the doing, it tells no value in place of "I" (LoCoMo: "Dancing
     # is like second nature to me" superseded a plan for a dance studio's floor)
