@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 
 from .ages import birthday_change
 from .afterwards import new_after_ending, one_replacement
@@ -49,7 +50,6 @@ from .kind_told import told_by_kind
 from .begun import results as begun_results
 from .undergone import undergone
 from .change_done import told_done
-from functools import partial
 from .mine_told import mine_written
 from .spoken import clean as written
 from .restated import as_attribute, introduced, job_moved, restated
