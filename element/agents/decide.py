@@ -27,6 +27,7 @@ from .theirs import theirs_target
 from .retire import retire_decision
 from .stale import change_target
 from .stays import stay_beside
+from .passing import passing
 from .rules import Candidate, norm
 from .named import may_end, predates
 from .meaning import by_meaning
@@ -136,7 +137,10 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
             return Decision("supersede", "a later statement changes what it says",
                             category=repeat["category"], memory_id=repeat["id"],
                             content=cand.content, context=context, intention=goal)
+        # A break, a request or a thing got only for a purpose (``passing.py``) gives no
+        # held value a new one.
         if repeat is None and not scheduled(cand.source or "") and \
+                not passing(cand.source or "") and \
                 (held := theirs_target(cand.source or "", pool, who, (), evaluator) or
                  present_target(cand.source or "", pool, who,
                                 same_turn(pool, context)) or
