@@ -1,9 +1,10 @@
 """Whether a statement gives no lasting value at all: a break taken from a thing, a
-request made of the speaker, a thing got only for a purpose beside the one held.
+request made of the speaker, a thing got only for a purpose beside the one held, one
+occasion.
 
 The finders by meaning and by a present state (``stale.py``, ``meaning.py``,
 ``present_value.py``) link a sentence to the memory it reads closest, and the guards of
-``holding.not_holding`` say when the sentence gives that memory no new value. Three
+``holding.not_holding`` say when the sentence gives that memory no new value. Four
 shapes tell no new value of any memory, whichever is closest:
 
 - a break from a thing ("Tom and I are taking a break from the allotment this year"):
@@ -13,7 +14,9 @@ shapes tell no new value of any memory, whichever is closest:
   asked, not yet done, and more often an added duty than a new role;
 - a thing got only for a purpose ("Opened a Monzo account just for holiday spending",
   "bought a cheap Android purely for work"): one more, kept beside the one held for
-  everything else.
+  everything else;
+- one occasion ("Sold my ticket for Saturday to a mate", "had a beer for once"): the
+  thing held holds again after it.
 
 Why it is general: the grammar of each (a break "from" a thing; the passive of asking,
 or "asked me to"; "just/only/purely for" after a thing got), over closed classes of
@@ -43,6 +46,13 @@ _ASKED = re.compile(r"\b(?:been|was|were|got|am|are|'m|'re)\s+(?:\w+\s+)?asked\s
 #: ... unless the speaker took it up as what they do now ("and I'm doing it now").
 _TAKEN_UP = re.compile(r"\b(?:now|these\s+days|instead)\b|\b(?:said|say)\s+yes\b|"
                        r"\baccepted\b", re.I)
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+#: One occasion: "for once", "just this once", a thing or a doing for a near day ("sold my
+#: ticket for Saturday", "swapped my shift for tomorrow"). Not "this time" ("I've gone with
+#: Aviva this time": a renewal's new value).
+_ONE_OCCASION = re.compile(rf"\b(?:for\s+once|just\s+this\s+once|for\s+(?:tonight|tomorrow|"
+                           rf"(?:this|next)\s+(?:weekend|{_DAYS})|{_DAYS}(?:'s)?(?!s)))\b",
+                           re.I)
 #: A thing got for one purpose only: "just for", "only for", "purely for", "solely for".
 _ONLY_FOR = re.compile(r"\b(?:just|only|purely|solely|mainly|mostly|strictly)\s+for\s+"
                        r"(?!now\b|good\b|ever\b|life\b|the\s+moment\b)", re.I)
@@ -50,11 +60,11 @@ _ONLY_FOR = re.compile(r"\b(?:just|only|purely|solely|mainly|mostly|strictly)\s+
 
 def passing(sentence: str) -> bool:
     """Whether ``sentence`` (first person, raw) tells a break from a thing, a request made
-    of the speaker, or a thing got only for a purpose (see the module's note): no new
-    value of any memory."""
+    of the speaker, a thing got only for a purpose or one occasion (see the module's
+    note): no new value of any memory."""
     if _BREAK.search(sentence) and not _FOR_GOOD.search(sentence) and \
             not any(_PRESENT.search(c) for c in _CLAUSES.split(sentence) if not _BREAK.search(c)):
         return True
     if _ASKED.search(sentence) and not _TAKEN_UP.search(sentence):
         return True
-    return bool(_ONLY_FOR.search(sentence))
+    return bool(_ONLY_FOR.search(sentence)) or bool(_ONE_OCCASION.search(sentence))

@@ -32,12 +32,16 @@ from tests.element.speaker import ends, keeps, open_store, replaces
     ("They asked me to cover the children's ward next week", True),
     ("Opened a Monzo account just for holiday spending", True),
     ("Picked up a cheap Chromebook purely for the kids' homework", True),
+    ("Sold my ticket for Saturday to a mate, can't make it", True),
+    ("Had a glass of wine for once", True),
     # the break beside a present value, a request taken up, a break for good: changes
     ("I took a break from teaching and now I run a little bakery", False),
     ("They asked me to head up the Manchester office and I said yes", False),
     ("I've taken a break from the choir for good", False),
     ("I switched my current account to Monzo", False),
     ("I work at Tesco just for now", False),
+    ("I went with Aviva this time", False),
+    ("I work Saturdays now", False),
 ])
 def test_what_gives_no_lasting_value(said: str, passes: bool) -> None:
     assert passing(said) is passes
@@ -77,6 +81,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I bank with Nationwide.", "Opened a Monzo account just for holiday spending."),
     ("I live in Norwich.", "We're spending a month in Lisbon this winter."),
     ("I go to Zumba on Mondays.", "Zumba was cancelled this week so I went for a swim."),
+    ("I'm a season ticket holder at Leeds.", "Sold my ticket for Saturday to a mate, can't "
+     "make it."),
 ])
 def test_no_lasting_value_supersedes_nothing(store: Any, before: str, after: str) -> None:
     keeps(store, before, after)
