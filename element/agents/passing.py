@@ -15,8 +15,7 @@ shapes tell no new value of any memory, whichever is closest:
 - a thing got only for a purpose ("Opened a Monzo account just for holiday spending",
   "bought a cheap Android purely for work"): one more, kept beside the one held for
   everything else;
-- one occasion ("Sold my ticket for Saturday to a mate", "had a beer for once"): the
-  thing held holds again after it.
+- one occasion ("had a beer for once"): the thing held holds again after it.
 
 Why it is general: the grammar of each (a break "from" a thing; the passive of asking,
 or "asked me to"; "just/only/purely for" after a thing got), over closed classes of
@@ -46,15 +45,12 @@ _ASKED = re.compile(r"\b(?:been|was|were|got|am|are|'m|'re)\s+(?:\w+\s+)?asked\s
 #: ... unless the speaker took it up as what they do now ("and I'm doing it now").
 _TAKEN_UP = re.compile(r"\b(?:now|these\s+days|instead)\b|\b(?:said|say)\s+yes\b|"
                        r"\baccepted\b", re.I)
-_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-#: One occasion: "for once", "just this once", a thing or a doing for a near day ("sold my
-#: ticket for Saturday", "swapped my shift for tomorrow"). Not "this time" ("I've gone with
-#: Aviva this time": a renewal's new value).
-_ONE_OCCASION = re.compile(rf"\b(?:for\s+once|just\s+this\s+once|for\s+(?:tonight|tomorrow|"
-                           rf"(?:this|next)\s+(?:weekend|{_DAYS})|{_DAYS}(?:'s)?(?!s)))\b",
-                           re.I)
+#: One occasion: "for once", "just this once" ("had a glass of wine for once"). Not "this
+#: time" ("I've gone with Aviva this time": a renewal's new value), nor a day ("in for
+#: Monday" may be a new job's first shift).
+_ONE_OCCASION = re.compile(r"\b(?:for\s+once|just\s+this\s+once)\b", re.I)
 #: A thing got for one purpose only: "just for", "only for", "purely for", "solely for".
-_ONLY_FOR = re.compile(r"\b(?:just|only|purely|solely|mainly|mostly|strictly)\s+for\s+"
+_ONLY_FOR = re.compile(r"\b(?:just|only|purely|solely|strictly)\s+for\s+"
                        r"(?!now\b|good\b|ever\b|life\b|the\s+moment\b)", re.I)
 
 

@@ -32,7 +32,6 @@ from tests.element.speaker import ends, keeps, open_store, replaces
     ("They asked me to cover the children's ward next week", True),
     ("Opened a Monzo account just for holiday spending", True),
     ("Picked up a cheap Chromebook purely for the kids' homework", True),
-    ("Sold my ticket for Saturday to a mate, can't make it", True),
     ("Had a glass of wine for once", True),
     # the break beside a present value, a request taken up, a break for good: changes
     ("I took a break from teaching and now I run a little bakery", False),
@@ -81,8 +80,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, model: Any) -> Iterato
     ("I bank with Nationwide.", "Opened a Monzo account just for holiday spending."),
     ("I live in Norwich.", "We're spending a month in Lisbon this winter."),
     ("I go to Zumba on Mondays.", "Zumba was cancelled this week so I went for a swim."),
-    ("I'm a season ticket holder at Leeds.", "Sold my ticket for Saturday to a mate, can't "
-     "make it."),
+    ("I drink oat milk.", "Had regular milk in my tea for once, the café had run out."),
 ])
 def test_no_lasting_value_supersedes_nothing(store: Any, before: str, after: str) -> None:
     keeps(store, before, after)
