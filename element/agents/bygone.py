@@ -53,6 +53,7 @@ from .holders import memory_holder, same_holder, subject_first
 from .named import ENDING, predates
 from .holding import kept_meanwhile
 from .parts import part_taken_off
+from .paused import paused
 from .freed import freed_target
 from .last_done import last_done_target
 from .observation import Observation
@@ -285,7 +286,9 @@ def bygone_target(sentence: str, memories: Iterable[Memory], who: str,
     sentence answers, names it for an answer that names nothing. None when no clause
     says so, or two memories are named alike."""
     # A double negative affirms ("I haven't missed a parkrun in months").
-    if sentence.rstrip().endswith("?") or _WIDE_PAUSE.search(sentence) or \
+    # A closure for a while or one occasion called off (``paused.py``: "Zumba was cancelled
+    # this week") is a pause too.
+    if sentence.rstrip().endswith("?") or _WIDE_PAUSE.search(sentence) or paused(sentence) or \
             DOUBLE.search(sentence) or ADDITION.search(sentence):
         return None
     # "The only tenor left": "left" of what remains, no leaving (``acted.remaining``).

@@ -35,6 +35,7 @@ from .observation import Observation
 from .ours import ours
 from .own_clause import own_clause, without_possessor
 from .parts import part_of_thing, part_taken_off
+from .passing import passing
 from .polarity import ends_another, opposite_change
 from .profile import values
 from .relation import provider_target
@@ -128,8 +129,9 @@ def _found(sentence: str, turn: int, who: str, observation: Observation,
     """One sentence's change by the finders in turn: the cue lists first (they restate
     the new value as its attribute's own statement), then the old value named as
     ended in words they lack, then by meaning."""
-    found = _change(sentence, turn, who, observation, pool, taken, partial,
-                         after_end)
+    if passing(sentence):
+        return None     # a break, a request, a thing got for a purpose, one occasion
+    found = _change(sentence, turn, who, observation, pool, taken, partial, after_end)
     if found is None or found.target is None:
         found = named_change(sentence, pool, who, turn, observation, taken) or \
             birthday_change(sentence, pool, who, turn, observation, taken) or \

@@ -27,6 +27,7 @@ from .theirs import theirs_target
 from .retire import retire_decision
 from .stale import change_target
 from .stays import stay_beside
+from .passing import passing
 from .rules import Candidate, norm
 from .named import may_end, predates
 from .meaning import by_meaning
@@ -136,7 +137,10 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
             return Decision("supersede", "a later statement changes what it says",
                             category=repeat["category"], memory_id=repeat["id"],
                             content=cand.content, context=context, intention=goal)
-        if repeat is None and not scheduled(cand.source or "") and \
+        # A break, a request, a thing got only for a purpose or one occasion
+        # (``passing.py``) gives no held value a new one, nor ends one.
+        lasting = not passing(cand.source or "")
+        if repeat is None and not scheduled(cand.source or "") and lasting and \
                 (held := theirs_target(cand.source or "", pool, who, (), evaluator) or
                  present_target(cand.source or "", pool, who,
                                 same_turn(pool, context)) or
@@ -152,7 +156,8 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
             return Decision("supersede", "a present state replaces the value held",
                             category=held["category"], memory_id=held["id"],
                             content=cand.content, context=context, intention=goal)
-        if repeat is None and (ended := episode_ending(cand, obs, pool, who)) is not None:
+        if repeat is None and lasting and \
+                (ended := episode_ending(cand, obs, pool, who)) is not None:
             return ended    # the thing a memory holds told as over (``bygone.py``)
         if repeat is not None:
             return Decision("update", "repeats what is remembered: refreshed",

@@ -42,6 +42,7 @@ from typing import Any
 from index import RELATIONS, terms
 
 from .continued import continues, plan_kept, promoted_only
+from .passing import passing
 from .paused import paused
 from .shared_value import shared_value
 from .cues import signals
@@ -345,8 +346,9 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     what holds no office (:func:`office_beside`); the memory's own thing kept in a clause
     of the sentence (:func:`kept_named`); a value of another thing named by its noun
     (:func:`another_thing`); the memory's own value told again as another's too
-    (``shared_value.py``)."""
-    return kept_meanwhile(sentence) or \
+    (``shared_value.py``); a break from a thing, a request made of the speaker or a thing
+    got only for a purpose, which give no memory a new value (``passing.py``)."""
+    return kept_meanwhile(sentence) or passing(sentence) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \

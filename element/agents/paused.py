@@ -5,7 +5,8 @@ till after Easter" (issue 23: a false supersede takes a true fact out of recall)
 A marker of ending (``named.ENDING``: "shut", "closed", "paused", "suspended") beside a
 stored fact's value reads as that fact's end ("The leisure centre closed, so I run
 outdoors now"). But a closure bounded by a time ahead ("until March", "for the summer",
-"for six weeks") or by its works ("for repairs", "for a refit") is a pause: the fact holds
+"for six weeks") or by its works ("for repairs", "for a refit") is a pause, and so is one
+occasion of a thing that recurs called off ("Zumba was cancelled this week"): the fact holds
 again when the thing reopens, and what the speaker does meanwhile is told beside it (a
 stay, ``stays.py``), not in its place. A closure told as for good ("closed for good",
 "shut down", "permanently") is an ending all the same.
@@ -41,6 +42,20 @@ _AHEAD = re.compile(rf"\b(?:(?:until|till|til|through\s+to)\s+(?!recently\b|last
 _WORKS = re.compile(r"\bfor\s+(?:(?:a|the|its|some)\s+)?(?:repairs?|refurb\w*|renovations?|"
                     r"maintenance|(?:building\s+)?works|refits?|restoration|upgrades?|"
                     r"resurfacing)\b", re.I)
+#: One occasion of a thing that recurs, called off: "Zumba was cancelled this week",
+#: "football got rained off on Saturday", "choir's off tonight" (the passive or "off": not
+#: "I cancelled my membership this week", the speaker's own ending of the thing).
+_CALLED_OFF = re.compile(r"\b(?:is|was|were|got|gets|'s|has\s+been|have\s+been|been)\s+"
+                         r"(?:\w+\s+)?(?:cancell?ed|called\s+off|postponed|rained\s+off|"
+                         r"off)\b", re.I)
+#: ... not an agreement, which ends however soon it is told ("my contract was cancelled today").
+_AGREEMENT = re.compile(r"\b(?:contract|membership|subscription|account|policy|tenancy|lease|"
+                        r"insurance|licen[cs]e|visa|registration|card|deal|plan|pass)\b", re.I)
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+#: The one occasion: "this week", "today", "tonight", "on Saturday", "last night".
+_OCCASION = re.compile(rf"\b(?:this\s+(?:week|weekend|morning|afternoon|evening|time|once|"
+                       rf"{_DAYS})|today|tonight|yesterday|last\s+night|(?:on|last|this|next)\s+"
+                       rf"(?:{_DAYS})|for\s+once)\b", re.I)
 #: A closure told as for good.
 _FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|for\s+ever|forever|down)\b", re.I)
 #: The negation of the speaker's own doing ("haven't swum for six months"): an ending of
@@ -52,5 +67,8 @@ def paused(clause: str) -> bool:
     """Whether ``clause`` tells a thing closed or paused for a while (see the module's
     note): a closure or a pause bounded by a time ahead or by its works, not told as for
     good, nor negated."""
-    return bool(_PAUSE.search(clause)) and not _FOR_GOOD.search(clause) and \
-        not _NEGATED.search(clause) and bool(_AHEAD.search(clause) or _WORKS.search(clause))
+    if _FOR_GOOD.search(clause) or _NEGATED.search(clause):
+        return False
+    return bool(_PAUSE.search(clause)) and bool(_AHEAD.search(clause) or _WORKS.search(clause)) \
+        or bool(_CALLED_OFF.search(clause)) and bool(_OCCASION.search(clause)) and \
+        not _AGREEMENT.search(clause)

@@ -9,8 +9,9 @@ beside the one held, which holds again when the stay ends; recall's list of stay
 (``index.TOLD_NOT_NOW``: "for a week", "for a few days") has the short ones, and this
 reads the rest: a named period ("for the whole of September", "for the summer", "over
 Christmas"), a span of months ("for six months"), an end told ("until June", "till the
-end of the year"). Not a span up to now ("have lived here for six months", "in Leeds for
-a few months now"): that holds now. And a stay told as over ("Back from my brother's
+end of the year"), a period spent ("spending a month in Lisbon this winter"). Not a span
+up to now ("have lived here for six months", "in Leeds for a few months now"): that holds
+now. And a stay told as over ("Back from my brother's
 cottage on Skye", "just got home from a week in Lisbon"): the value held before holds
 again, unless the return is a move ("moved back from London", "back from Sydney for
 good") or comes with a present value ("back from leave and at Aldi now").
@@ -42,6 +43,10 @@ BOUNDED = re.compile(
     rf"all\s+of\s+|most\s+of\s+)?{_PERIOD}"
     rf"|(?:until|till|til|through\s+to|up\s+to)\s+(?:the\s+end\s+of\s+)?(?:{_PERIOD}|"
     rf"(?:next|this)\s+\w+|the\s+\w+\s+of))\b(?!\s+(?:now|so\s+far|already)\b)", re.I)
+#: A period spent somewhere: "We're spending a month in Lisbon", "spent the summer at my
+#: gran's", "spending Christmas in Bruges": a stay, however the period is said.
+_SPENT = re.compile(rf"\b(?:spend|spends|spending|spent)\s+(?:the\s+(?:whole|rest)\s+of\s+)?"
+                    rf"{_PERIOD}\b", re.I)
 #: A span up to now, not a period ahead: the perfect ("have lived here for six months",
 #: "'ve been at Tesco for two months"), or "for ... now" (read by :data:`BOUNDED`).
 _UP_TO_NOW = re.compile(r"\b(?:have|has|'ve|had)\s+(?:\w+\s+)?(?:been|lived|worked|had|"
@@ -105,7 +110,11 @@ def bounded(sentence: str) -> bool:
         return True
     if _UP_TO_NOW.search(sentence):
         return False
-    return bool(BOUNDED.search(sentence)) or \
+    # A period spent that ended in a move ("Spent six months in Lisbon and moved there for
+    # good") is the move's story.
+    spent = bool(_SPENT.search(sentence)) and not _HOME.search(sentence) and \
+        not _RETURN_MOVED.search(sentence)
+    return bool(BOUNDED.search(sentence)) or spent or \
         bool(_OVER.search(sentence)) and bool(_ONGOING.search(sentence))
 
 

@@ -85,11 +85,11 @@ TEXTED: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     # person's attributes with: "Where do they work?") and a time that says it holds
     # now (a bare "now" after a name), is a habit or replaced another ("instead"): the
     # speaker's present, "I" dropped. Not an order: no "you", "me", "please" nor a
-    # pronoun for its object ("Do it now"); not a noun subject ("Work is mad these days":
-    # a finite verb follows in the clause).
+    # pronoun for its object ("Do it now"); not a noun subject ("Work is mad these days",
+    # "Spin got cancelled tonight, so I ran instead": a finite verb follows in the clause).
     (r"^(?=(?:" + "|".join(sorted(PRESENT_VERBS)) + r")\s+(?!(?:it|this|that|them|"
      r"something|anything|up)\b)(?![^,;]*\b(?:is|are|was|were|has|have|had|will|would|"
-     r"can|could|you|your|me|us|please)\b)[^,;]*?(?:\b(?:these days|nowadays|as well|too|"
+     r"can|could|got|gets|you|your|me|us|please)\b)[^,;]*?(?:\b(?:these days|nowadays|as well|too|"
      r"instead|every\s+\w+|on\s+\w+days|at\s+weekends|in\s+the\s+(?:mornings|evenings)|"
      # (a bare "now" with a name before it: "Go to bed now" is an order)
      r"since\s+\w+)\b|\s(?-i:[A-Z])[^,;]*?(?<!from )(?<!for )(?<!right )(?<!just )\bnow\b"

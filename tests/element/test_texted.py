@@ -95,6 +95,7 @@ def test_a_dropped_subject_before_a_verb_is_put_back(said: str, told: str) -> No
     "Do it now",                       # a pronoun for the object
     "Eat your dinner these days",      # said to "you"
     "Work is mad these days",          # a noun subject with its verb
+    "Spin got cancelled tonight so I ran instead",
     "Drive to work takes an hour now",
     "Let me know",
     "Done with it",                    # what is done is said before
