@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .facts import NOT_HABITS as _NOT_DOING, OCCUPATIONS
+from .household_news import household_news
 from .irregular import DISTINCT_PASTS, SAME_PASTS
 
 __all__ = ["STOP", "GENERIC", "ABSTRACT", "FAMILY", "PARTICIPLES", "PAST", "AMBIGUOUS_PAST",
@@ -360,7 +361,8 @@ def speakers_world(text: str) -> bool:
     routine told by its days (``routine``)."""
     m = _NAMED_KIN.match(text)
     return kin_changed(text) or bool(_OWN_NEW.match(text)) or routine(text) or \
-        m is not None and (m["a"] in FAMILY or m["b"] in FAMILY)
+        m is not None and (m["a"] in FAMILY or m["b"] in FAMILY) or \
+        household_news(text)    # "There's a kitten in the house now" (``household_news``)
 
 
 #: A taste told as the kind of person the speaker is ("I am a dog person", "I am more of a

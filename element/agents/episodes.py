@@ -66,6 +66,8 @@ from .news_of import named_news
 from .relatives import kin_named, relative_news
 from .places import named_place, placed
 from .facts import HIRED
+from .given_role import given_role
+from .held_things import happened
 from .sentences import MAX_WORDS, clauses
 from .texted import BARE_VALUE
 from .trimmed import content_words as _content_words, trim as _trim
@@ -232,7 +234,8 @@ _ANAPHOR = re.compile(r"^(?:it|they|he|she|that|those|them)\b(?!\s+(?:and|&)\s+(
                       re.I)
 
 
-def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -> float | None:
+def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True,
+           held: re.Pattern[str] | None = None) -> float | None:
     """The disclosure score of a cleaned sentence, or None when it is not a disclosure;
     ``mine`` matches the names of the speaker's world (``kin``), which stand for "my";
     ``floor``: a standing told in few words scores ``MIN_SCORE`` all the same (not when a
@@ -254,8 +257,12 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
         return MIN_SCORE    # "It's a Kia Niro now": the value of what the talk is about
     if not _FIRST.search(text) and _dated_fragment(text):
         return MIN_SCORE    # "Lisbon next month for a fortnight": where, when, no verb
+    # What happened to a thing of the speaker's, told with "the" ("A fox got the hens" of
+    # "keeps hens", ``held_things``): their news, though no "my" says whose.
+    theirs = held is not None and bool(held.search(text)) and happened(text)
     if not _FIRST.search(text) and not (mine is not None and mine.search(text)) and \
-            not speakers_world(text) and not named_news(text) and not kin_named(text):
+            not speakers_world(text) and not named_news(text) and not kin_named(text) and \
+            not theirs:
         return None
     if _IMPERATIVE.match(text) and not _SHARED.search(text):
         return None
@@ -308,7 +315,9 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True) -
     if _ANAPHOR.match(text) and not (_DONE_TO_ME.match(text) and _NAMES_ONE.search(text)) and \
             not hired:
         score -= ANAPHOR_COST
-    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text) or hired):
+    if not (_ACTOR.search(text) or _ABOUT_ME.match(text) or routine(text) or hired or
+            given_role(text) or    # "The PTA roped me in as treasurer" (``given_role``)
+            theirs):    # "A fox got the hens": theirs, surely
         score -= PASSIVE_COST   # "my grandma passed away": about the speaker, less surely
     if _NOT_THAT.match(text):
         # "It's not that I'm not happy in Bristol, I just miss the sea": what the speaker
@@ -385,7 +394,7 @@ def tell(sentence: str, who: str, addressee: Iterable[str] = ()) -> str | None:
 
 def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             consumed: Iterable[str] = (), kin: Iterable[str] = (),
-            loose: Iterable[str] = ()) -> Episode | None:
+            loose: Iterable[str] = (), held: Iterable[str] = ()) -> Episode | None:
     """The memory one turn ``text`` gives about its speaker ``who``, or None.
 
     :param addressee: names of the other people in the conversation, dropped where the
@@ -394,6 +403,9 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
         ``rules.norm`` gives them); they are left out.
     :param kin: names of the speaker's world (:func:`kin`): a sentence naming one is about
         the speaker though it says no "I" ("Jaxon started third grade", of a son Jaxon).
+    :param held: how the speaker names with "the" the things they hold
+        (``held_things``): a sentence telling what happened to one is theirs ("A fox got
+        the last of the hens").
     :param loose: sentences a loose keyed rule read ("I cycle to work": a habit, keyed);
         a standing among them scores by its words alone, so that the keyed statement, not
         an episode, tells it when nothing more is told (``_score``'s ``floor``).
@@ -406,6 +418,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
     read = {c for c in loose if c}
     names = sorted(set(kin), key=len, reverse=True)
     mine = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
+    things = sorted(set(held), key=len, reverse=True)
+    ours = re.compile(r"\b(?:" + "|".join(map(re.escape, things)) + r")\b") if things else None
     kept: list[tuple[int, str, float]] = []
     pending: str | None = None     # a short news sentence the next one may complete
     headlines: list[tuple[int, str]] = []   # such news no next sentence completed
@@ -444,7 +458,8 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             if not rest or len(rest) == len(parts):
                 continue
             cleaned = ", ".join(rest)
-        score = _score(cleaned, mine, floor=not any(c in said or said in c for c in read))
+        score = _score(cleaned, mine, floor=not any(c in said or said in c for c in read),
+                       held=ours)
         if score is None:
             cleaned, score = _own_clauses(cleaned, mine)
         if prev is not None and not (score is None and not _FIRST.search(cleaned) and
@@ -458,7 +473,7 @@ def episode(text: str, who: str, *, addressee: Iterable[str] = (),
             # "Made partner!!! Eight years of billable hours finally paid off": a short
             # piece of news the speaker acts in, then what it means; together they say it.
             cleaned = f"{prev}, {cleaned[:1].lower()}{cleaned[1:]}"
-            score = _score(cleaned, mine)
+            score = _score(cleaned, mine, held=ours)
         elif score is not None and prev is not None and _NAMES_ONE.search(prev):
             # "Got into Exeter! Freshers' week was wild, I'm doing geography": a short
             # piece of news naming where, then more of it; the memory tells both.

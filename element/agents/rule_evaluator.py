@@ -15,6 +15,7 @@ from functools import partial
 from .afterwards import one_replacement
 from .answered import answered
 from .elided import elided
+from .held_things import held_things
 from .implicit import held, owned
 from .inverted import inverted
 from .dates import iso, occurred_at, parse_session_date
@@ -190,6 +191,8 @@ class RuleEvaluator:
                      not any(norm(c.source) in s for s in said)]
             mems = [m["content"] for m in pool.memories()] if pool else []
             theirs = kin(mems, who) | held(mems, who)   # the names of their people, things
+            # ... and their things as told with "the" ("the hens" of "keeps hens")
+            things = held_things(mems, who) | held(mems, who)
             # A change read in a sentence's build undone ("I have sold the Fabia and I have
             # got a Zoe" of "Having sold the Fabia, ...") tells that sentence; of one
             # undone into two statements, only its own.
@@ -201,7 +204,7 @@ class RuleEvaluator:
             loose = [norm(c.source) for c in keyed if c not in strong and c.source]
             told = episode(text, who, addressee=observation.others(i),
                            consumed=[norm(c.source) for c in strong] + said, kin=theirs,
-                           loose=loose)
+                           held=things, loose=loose)
             # An opening "he", "they", "it" told by what it names (``referent.py``), unless
             # the turn only goes on about the speaker's previous one (``follow.py``).
             resolved = referred(text, asked if observation.replies(i) else None,
@@ -212,7 +215,7 @@ class RuleEvaluator:
                 text = resolved
                 told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong] + said,
-                               kin=theirs, loose=loose)
+                               kin=theirs, held=things, loose=loose)
             tastes = [c for c in keyed if c not in strong and c.category == "preference"]
             if told is not None and tastes and told.when is not None:
                 # One fact per memory: a taste is not part of a dated event ("... last
@@ -220,7 +223,7 @@ class RuleEvaluator:
                 strong += tastes
                 told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong] + said,
-                               kin=theirs, loose=loose)
+                               kin=theirs, held=things, loose=loose)
             for _ in range(2):
                 if told is None or (opening := bare_opening(told)) is None:
                     break
@@ -228,7 +231,7 @@ class RuleEvaluator:
                 said.append(opening)
                 told = episode(text, who, addressee=observation.others(i),
                                consumed=[norm(c.source) for c in strong] + said,
-                               kin=theirs, loose=loose)
+                               kin=theirs, held=things, loose=loose)
             if told is None:
                 more = continued(observation, i, pool, theirs) \
                     if pool is not None and not keyed and not changes else None
