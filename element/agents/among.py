@@ -38,7 +38,8 @@ __all__ = ["shares", "among", "speaker_object"]
 #: "including me", "me among them", "myself included", "me as well".
 _INCLUDED = re.compile(
     r"(?:,\s*|\s+-\s+|\s+)(?:and\s+)?(?:(?:me|myself)\s+(?:too|included|as\s+well|among\s+them|"
-    r"amongst\s+them|with\s+them|along\s+with\s+them)|including\s+(?:me|myself))\b", re.I)
+    r"amongst\s+them|with\s+them|along\s+with\s+them)|including\s+(?:me|myself))\b"
+    r"(?!\s*\?)", re.I)     # ("..., me too?": a question, no statement)
 #: A thing of the speaker's said to be one of the group the act was done to: "our flat
 #: too", "mine included", "ours as well" (an object group only).
 _MINE_INCLUDED = re.compile(
@@ -58,7 +59,7 @@ _EXCLUDED = re.compile(
 _OURS = re.compile(
     r"^(?:we\s+(?:all|both|each)|(?:all|both|each|every\s+one|the\s+lot|the\s+(?:two|three|"
     r"four|five|six))\s+of\s+us(?:\s+(?!(?:have|had|has|are|were|was|got|get|all)\b)[a-z]+s)?|"
-    r"(?:our|the)\s+(?:whole|entire)\s+(?:family|household|lot)|"
+    r"(?:our|the)\s+(?:whole|entire)\s+(?:family|household|lot(?:\s+of\s+us)?)|"
     r"our\s+(?:whole|entire)\s+[a-z][\w-]*)(?=\s)", re.I)
 #: The same group told as the object of another's act ("moved the lot of us altos into",
 #: "signed us all up", "switched the whole family over to").
