@@ -29,7 +29,7 @@ import re
 
 from index import RELATIONS
 
-from .irregular import BASES, PARTICIPLES, PASTS
+from .irregular import PARTICIPLES, PASTS
 from .opening import from_subject
 
 __all__ = ["shares", "among", "speaker_object"]
@@ -135,10 +135,6 @@ def _said_of_me(predicate: str, subject: str = "I") -> str:
         first = _AGREE[low]
     elif subject == "we" and low in ("has", "is", "was", "does"):
         first = {"has": "have", "is": "are", "was": "were", "does": "do"}[low]
-    elif low.endswith("s") and low not in _AUX and low not in PASTS and \
-            low not in PARTICIPLES and low[:-1] in BASES | {"use", "live", "work", "bank",
-                                                           "drive", "shop", "train", "play"}:
-        first = first[:-1]
     elif re.fullmatch(r"[a-z]+(?:ies)", low):
         first = first[:-3] + "y"
     elif re.fullmatch(r"[a-z]+(?:ches|shes|sses|xes|oes)", low):
