@@ -36,6 +36,7 @@ import re
 from index import TOLD_ADDITION
 
 from .irregular import IRREGULAR
+from .among import speaker_object
 from .meaning import clauses, several
 from .reported import reported
 from .undergone import undergone
@@ -101,7 +102,7 @@ _HANDED = re.compile(_AGENT + rf"(?:(?P<past>{_HANDING_PAST})|(?P<now>{_HANDING_
 #: A thing given to the speaker, said with "to me" after it: "My brother passed his
 #: Samsung on to me", "Mum handed her old Clio down to us": the speaker has it now.
 _TO_ME = re.compile(_AGENT + r"(?:passed|handed|gave|given|sold|left)\s+"
-                    r"(?P<thing>(?:a|an|his|her|their|its)\s+[^,;]+?)\s+"
+                    r"(?P<thing>(?:a|an|the|his|her|their|its)\s+[^,;]+?)\s+"
                     r"(?:(?:on|down|over|back)\s+)?to\s+(?P<obj>me|us)\b", re.I)
 #: A thing given as a treat: "My husband surprised me with a Mini Cooper for my
 #: fortieth", "the kids surprised us with a new telly" (not "treated me to a coffee": a
@@ -368,7 +369,7 @@ def aided(sentence: str) -> str | None:
     brought about ("I live in my own flat in Woking now" of "My brother helped me move all
     my stuff into my own flat in Woking"), told as the sentence or one of its clauses, or
     None."""
-    s = sentence.strip()
+    s = speaker_object(sentence.strip())     # "signed the whole building up": "signed us up"
     if not s or s.endswith("?") or several(_HOW_OFTEN.sub(" ", s)) or TOLD_ADDITION.search(s) \
             or _A_WHILE.search(s) or _LONG_AGO.search(s):
         return None     # "My work gave me an iPhone, so I carry two phones now": one more

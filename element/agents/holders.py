@@ -15,6 +15,7 @@ import re
 
 from index import RELATIONS
 
+from .among import shares, speaker_object
 from .episode_words import FAMILY
 from .irregular import BASES, PARTICIPLES, PASTS
 from .opening import (done_to_speaker, from_subject, names_no_one, new_thing, speakers_news,
@@ -188,6 +189,8 @@ def holder_of(sentence: str) -> str:
     if done_to_speaker(sentence) or subject_dropped(sentence) or new_thing(sentence) or \
             speakers_news(sentence):
         return ""   # "They made me ward manager", "Got engaged to ...", "The new flat ..."
+    if shares(sentence) or done_to_speaker(speaker_object(sentence)):
+        return ""   # "Everyone on the ward got moved to days, me too": a group of the speaker's
     if (main := main_clause(sentence)) is not sentence:
         return holder_of(main)      # "Since the restructure Marcus is my boss"
     s = subject_first(sentence)
@@ -204,7 +207,7 @@ def holder_of(sentence: str) -> str:
     if m := re.match(r"^(?:my|our)\s+(?P<h>[a-z]+)(?:'s|s')\s", s, re.I):
         return norm(m["h"])     # "my sister's Toyota broke down": a thing of hers
     # "my husband and I", "the kids and I", "Tom and I": the speaker with others.
-    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:\w+\s+)?\w+\s+and\s+(?:i|me)\b|"
+    if re.match(r"^(?:i|we|me|us)\b|^(?:my|our|the)\s+(?:[\w-]+\s+)?[\w-]+\s+and\s+(?:i|me)\b|"
                 r"^(?-i:[A-Z][a-z]+)\s+and\s+(?:i|me)\b|"
                 r"^me\s+and\b|^(?:both|all|the\s+(?:two|three|four|five))\s+of\s+us\b|^(?:was|is)\s+(?:my|our)\s+(?:last|first)\s+day\b|"
                 # "No statins for me now": what the speaker no longer has.

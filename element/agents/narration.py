@@ -169,7 +169,9 @@ _SOMEONE_NAMED = re.compile(r"\b(?:someone|somebody|a (?:guy|girl|man|woman|pers
                             r"(?P<t> now| new)?,?\s+(?:his|her|their) name is "
                             r"(?P<n>[A-Z][a-z]+)\b")
 #: A pair opening a clause as its subject, "I" second: "Chloe and I have ...".
-_PAIR_I = re.compile(r"((?:^|,\s+)(?:(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)"
+_PAIR_I = re.compile(r"((?:^|,\s+|\b(?:so|and|but|then|now|because|since|when|"
+                     r"[A-Za-z]*(?:days|nights|mornings|evenings|weekends))\s+)"
+                     r"(?:(?:[Mm]y|[Oo]ur|[Tt]he)\s+[\w-]+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)"
                      r"\s+and\s+)"
                      r"I\b(?=\s+(?:\w+ly\s+|just\s+|have\s+|had\s+)*\w)")
 #: "We" of a couple: the verbs of two people's relationship.

@@ -83,6 +83,10 @@ _DONE_TO_SPEAKER = re.compile(
     r"hired|hires|sold|sells|switched|switches|signed|signs|enrolled|enrols|registered|"
     r"booked|pushed|pushes|bumped|bumps|asked|convinced|persuaded|roped|let|lets|"
     r"appointed|assigned|posted|sent\s+(?:me|us)\s+(?:to|over)|poached|recruited|"
+    # a giving or a placing of another's, the speaker its object ("The club's handed me the
+    # under-12s", "They've given me Year 6", "the dealership swapped me into an i20")
+    r"handed|hands|given|allocated|allotted|swapped|stuck|shifted|relocated|redeployed|"
+    r"reassigned|dragged|drafted|rostered|"
     r"switched|upgraded|kicked|bumped)\s+(?:me|us)\b(?!\s+(?:a\s+)?(?:text|message|email|"
     r"call|letter|card|photo|picture|link|video)\b)"
     # a stay or an outing another gives ("put me up in her flat", "took us out for
@@ -90,6 +94,13 @@ _DONE_TO_SPEAKER = re.compile(
     r"(?!\s+(?:out|along|round|around|back|home|stay|borrow|use|to\s+(?:the\s+)?"
     r"(?:airport|station|pub|cinema|beach|dinner|lunch))\b)", re.I)
 _HOSTED = re.compile(r"\b(?:put|puts)\s+(?:me|us)\s+up\b", re.I)
+#: The same giving told with "to me" after the thing: "The club handed the under-12s to me
+#: this season", "Mum passed her old Clio on to us".
+_GIVEN_TO_SPEAKER = re.compile(
+    r"^(?!(?:i|we)\b)(?:[\w&'.-]+\s+){1,4}?(?:(?:has|have|had|just|finally|now|also)\s+)*"
+    r"(?:handed|gave|given|passed|allocated|allotted|assigned|sold|lent|left)\s+"
+    r"(?:the|a|an|his|her|their|its|some)\s+[^,;.!?]{1,40}?\s+(?:(?:on|over|down|back)\s+)?"
+    r"to\s+(?:me|us)\b", re.I)
 #: A thing called new (or the speaker's now) opening a sentence: "The new flat in Leith
 #: has a view", "New job at Sainsbury's since Monday": a thing of the speaker's.
 _NEW_THING = re.compile(r"^(?:the\s+)?(?:brand[\s-]+)?new\s+(?P<n>[a-z][\w-]*)\b", re.I)
@@ -118,6 +129,12 @@ _EVENT_TO = re.compile(r"^(?:the|my|our)\s+(?:big\s+|recent\s+)?(?P<n>[a-z]+)\s+
 _SET_BEFORE = re.compile(r"^(?P<w>[A-Za-z]+)(?:\s+[a-z]+){0,3},\s+(?=(?-i:I)(?:'[a-z]+)?\s|"
                          r"we(?:'[a-z]+)?\s)")
 
+#: A time of one or two words before the subject "I"/"we" or the speaker with another
+#: ("Mornings I swim ...", "Wednesday nights my brother-in-law and I play padel now").
+_TIME_FIRST = re.compile(
+    r"^(?P<w>[A-Za-z]+)(?:\s+(?P<w2>[A-Za-z]+))?\s*,?\s+(?=(?-i:I)(?:'[a-z]+)?\s|we\s|"
+    r"(?:my|our|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+and\s+(?:I|me)\b|"
+    r"(?-i:[A-Z])[a-z]+\s+and\s+(?:I|me)\b|me\s+and\s)")
 #: Days of the week and parts of the day.
 _TIMES = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mornings?|evenings?|"
                     r"nights?|afternoons?|weekends?|weekdays?", re.I)
@@ -164,9 +181,9 @@ def _strip_one(s: str) -> str | None:
     if (m := _SET_BEFORE.match(s)) and _noun(m["w"]) and not _being(m["w"]) and \
             m["w"].lower() not in RELATIONS:
         return s[m.end():]      # "Keys in hand, we ...": a thing first, no subject
-    if (m := re.match(r"^(?P<w>[A-Za-z]+)\s*,?\s+(?=(?-i:I)(?:'[a-z]+)?\s|we\s)", s)) and \
-            _time(m["w"]):
-        return s[m.end():]      # "Mornings I swim at the lido now"
+    if (m := _TIME_FIRST.match(s)) and _time(m["w"]) and (m["w2"] is None or _time(m["w2"])):
+        return s[m.end():]      # "Mornings I swim at the lido now", "Wednesday nights my
+        # brother-in-law and I play padel now"
     return None
 
 
@@ -270,8 +287,9 @@ def done_to_speaker(sentence: str) -> bool:
     """Whether ``sentence`` tells another's act done to the speaker, which changes the
     speaker's attribute (:data:`_DONE_TO_SPEAKER`): "Head office have moved me up to the
     Birmingham branch", "My son set me up with a Samsung Galaxy"."""
-    return _DONE_TO_SPEAKER.match(sentence.strip()) is not None and \
-        not _HOSTED.search(sentence)
+    s = sentence.strip()
+    return (_DONE_TO_SPEAKER.match(s) is not None or _GIVEN_TO_SPEAKER.match(s) is not None) \
+        and not _HOSTED.search(sentence)
 
 
 def new_thing(sentence: str) -> bool:

@@ -39,6 +39,7 @@ from index import (ATTRIBUTES, Attribute, Embedder, attribute_scores, names_anyo
 from .slots import PEOPLE, names_of, owner
 from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memory_holder,
                       possessed, same_holder, subjectless)
+from .among import shares, speaker_object
 from .opening import done_to_speaker, from_subject
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
@@ -209,8 +210,9 @@ def whose(sentence: str) -> str:
     believe my son is two"), its clause's."""
     # "Since the restructure Marcus is my boss": its main clause's.
     sentence = main_clause(framed(from_subject(sentence)))
-    if done_to_speaker(sentence):
-        return ""       # "My sister talked me into rowing": the speaker's rowing
+    if done_to_speaker(sentence) or shares(sentence) or \
+            done_to_speaker(speaker_object(sentence)):
+        return ""       # "My sister talked me into rowing": the speaker's rowing; "we all ..."
     if re.match(r"^(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+and\s+(?:i|me)\b", sentence,
                 re.I):
         return ""

@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import re
 
+from .among import among
 from .cues import signals
 from .holders import without_opening
+from .opening import done_to_speaker, from_subject
 from .irregular import BASES, PARTICIPLES, PASTS
 
 __all__ = ["together"]
@@ -67,7 +69,7 @@ def together(sentence: str) -> str:
     """``sentence`` (cleaned) opening on a subject of the speaker with others said with the
     speaker alone as its subject ("My husband and I both joined the David Lloyd" -> "I
     joined the David Lloyd"), or "" (module doc)."""
-    s = without_opening(sentence.strip())
+    s = from_subject(without_opening(sentence.strip()))
     if s.endswith("?"):
         return ""
     # "me and my best mate moved ...": the person's words run up to the verb, the longest
@@ -76,7 +78,13 @@ def together(sentence: str) -> str:
     m = next((m for m in found if _verb(s[m.end():].split()[0] if s[m.end():].split()
                                         else "")), found[-1] if found else None)
     if m is None:
-        return ""
+        # A group the speaker is in ("Everyone on the ward got moved to days, me too",
+        # "we all moved up to Glasgow"): its clause said of the speaker (``among.py``).
+        # An agentless passive is said as done to the speaker ("they moved me to days"):
+        # another's act placing the speaker is a change whatever its words.
+        shared = among(sentence)
+        return shared if shared.startswith("they ") and done_to_speaker(shared) and \
+            not _A_WHILE.search(shared) else _changed(shared)
     subject = m.group(0).lower()
     if re.search(r"[,;:]", subject) or re.match(r"^(?:i|we|you|he|she|they)\b", subject):
         return ""       # "So, I and ..." is no such subject; "we and ..." not English
@@ -93,9 +101,21 @@ def together(sentence: str) -> str:
     if word in ("is", "was", "has", "does", "and", "or", "of", "to", "the", "a", "my", "our"):
         return ""       # not a predicate of the two: "me and Dan's flat is ..."
     rest = _AGREE.get(word, verb[1]) + rest[verb.end():]
-    said = _WITH_OTHERS.sub("", f"I {rest}").strip()
-    # Only a change or a present told ("joined", "now", "moved"): a liking or a story of
-    # the two ("my sister and I both love York") gives the speaker no new value.
+    return _changed(_WITH_OTHERS.sub("", f"I {rest}").strip())
+
+
+#: A stay for a while, not what holds now ("we all went to Spain for a week").
+_A_WHILE = re.compile(r"\b(?:for|over)\s+(?:the|a|an|one|two|three|a\s+few|a\s+couple\s+of)"
+                      r"\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight|bit|while|"
+                      r"holidays?)\b|\bon\s+holiday\b", re.I)
+
+
+def _changed(said: str) -> str:
+    """``said`` when it tells a change or a present ("joined", "now", "moved"), else "": a
+    liking or a story of the two ("my sister and I both love York") gives the speaker no new
+    value, nor a stay for a while."""
+    if not said or _A_WHILE.search(said):
+        return ""
     sig = signals(said)
     return said if sig.change or sig.now or sig.strong else ""
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from .among import among, speaker_object
 from .meaning import clauses
 
 __all__ = ["undergone"]
@@ -45,7 +46,7 @@ _AUX = r"(?:(?:'s|'ve|has|have|just|finally|now|officially|recently|gone\s+and)\
 _PARTICLE = r"(?:(?:up(?=\s+to\b)|down|over|across|back|round|around)\s+)?"
 #: The words after which the rest of a sentence is no longer where the speaker ended up.
 _END = re.compile(r"\s*(?:[,;:!?.(]|\s-\s|\b(?:and|but|so|because|cos|since|which|who|"
-                  r"after|when|while|though|although)\b)", re.I)
+                  r"after|when|while|though|although|once|until|till)\b)", re.I)
 _MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|"
            r"december|spring|summer|autumn|winter|monday|tuesday|wednesday|thursday|friday|"
            r"saturday|sunday)")
@@ -325,12 +326,16 @@ def undergone(sentence: str) -> str | None:
     or as one of its clauses ("Got some news: they've moved me to the Leeds office"), or
     None. A clause is read alone only when no other person is named beside it ("It's a
     Skoda now, my dad's pride and joy" is his)."""
-    s = sentence.strip()
+    s = speaker_object(sentence.strip())     # "moved the lot of us altos": "moved us"
     if not s or s.rstrip().endswith("?") or _NOT_TOLD.search(s) or _FUTURE.search(s) or \
             _BACK_THEN.search(s):
         return None
-    if (said := _said(s)) is not None or _ANOTHERS.search(s):
+    if (said := _said(s)) is not None:
         return said
+    if (shared := among(s)) and (said := _said(shared)) is not None:
+        return said     # "Everyone got moved to days, me too": "I got moved to days"
+    if _ANOTHERS.search(s):
+        return None
     return next((said for clause in clauses(s)[1:] if (said := _said(clause)) is not None),
                 None)
 
