@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .befallen import befallen, for_a_while, possessed
 from .episode_words import PAST
 from .kinds import TIMES
 from .paused import paused
@@ -60,7 +61,7 @@ _CALENDAR = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|janua
 #: Verbs of ending a thing, their object after them.
 _END_VERB = (r"(?:quit|quitting|stopped|stopping|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
              r"giving\s+up(?:\s+on)?|kicked|ditched|dropped(?!\s+(?:off|by|in|out|round|over)\b)|"
-             r"cancell?ed|sold|got\s+rid\s+of|"
+             r"cancell?ed|sold|flogged|offloaded|got\s+shot\s+of|got\s+rid\s+of|"
              r"(?:am|'m|are|'re)\s+(?:so\s+|totally\s+|completely\s+)?done\s+with|"
              r"done\s+with|(?:am|'m|are|'re)\s+finished\s+with|binned|packed\s+in|jacked\s+in|chucked\s+in|"
              r"cut\s+out|left|stepped\s+down\s+from|dropped\s+out\s+of|came\s+off|"
@@ -236,7 +237,7 @@ _NONE_SINCE = re.compile(r"^no\s+(?!(?:more|longer|one|way|idea|problem|problems
                          r"flat|family|life)|\s+for\s+(?:me|us))?\s+(?:since|these\s+days|nowadays|any\s?more|"
                          r"any\s+longer)\b", re.I)
 #: The thing as the subject: "keto's over for me", "the fig died", "Tomasz and I are over".
-_SUBJECT_ENDED = re.compile(
+_SUBJECT = (
     r"^(?!(?:i|we|you|he|she|they|it|this|that|there)\b)"
     r"(?P<x>(?:(?:my|our|the)\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+and\s+(?P<me>i|me))?"
     # A relative clause of the speaker's on it: "the shoe shop I worked at closed down",
@@ -244,7 +245,9 @@ _SUBJECT_ENDED = re.compile(
     r"(?P<rel>\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:used\s+to\s+)?[a-z]+(?:\s+(?:at|for|in|"
     r"with|on|to|into|from))?)?"
     r"(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have)?(?:\s+(?:now|finally|officially|"
-    r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+"
+    r"well\s+and\s+truly|totally|completely|sadly|just|been))*\s+")
+_SUBJECT_ENDED = re.compile(
+    _SUBJECT +
     r"(?:over|gone|history|finished|done|dead|a\s+thing\s+of\s+the\s+past|behind\s+(?:me|us)|"
     # Owned no more: "the allotment isn't mine any more".
     r"(?:not|n't)\s+(?:mine|ours)\s+any\s?(?:more|longer)|"
@@ -276,7 +279,20 @@ _SUBJECT_ENDED = re.compile(
     r"(?:was|were|turned\s+out\s+to\s+be)\s+(?:all\s+)?(?:a\s+)?(?:misdiagnosis|"
     r"false\s+alarm|mistake|wrong|a\s+mix-up))\b"
     # What ended, not what it went over or to ("connected over our love", "gone to bed").
-    r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through)\b)", re.I)
+    r"(?!\s+(?:our|my|the|a|an|his|her|their|to|with|into|through|some)\b)", re.I)
+#: The thing's fate in an idiom or done by another, whatever follows (its words say no
+#: more than the end): "the Tuesday Singers called it a day a few months back", "the
+#: shelter went into administration", "the band split up", "the Rialto closed its doors",
+#: "the band was disbanded", "the dog was run over", "the sub got cut off".
+_FATE = re.compile(
+    _SUBJECT +
+    r"(?:called\s+it\s+(?:a\s+day|quits)|went\s+(?:into\s+(?:administration|liquidation|"
+    r"receivership)|out\s+of\s+business|to\s+the\s+wall)|ceased\s+trading|bit\s+the\s+dust|"
+    r"gave\s+up\s+the\s+ghost|packed\s+up|disbanded|split\s+up|broke\s+up|"
+    r"(?:closed|shut)\s+(?:its|their)\s+doors|"
+    r"(?:got|was|were|been|had\s+to\s+be)\s+(?:disbanded|dissolved|wound\s+up|run\s+over|"
+    r"killed|cut\s+off|demolished|destroyed|repossessed|"
+    r"closed\s+down|(?:knocked|pulled|torn|blown|burnt|burned|cut|chopped)\s+down))\b", re.I)
 #: Another taking the speaker's place in it: "another dad's taken over the under-9s",
 #: "Sue has taken over my Tuesday class" (the speaker's part in it ended).
 _TAKEN_OVER = re.compile(r"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){1,3}?(?:has\s+|have\s+|'s\s+|"
@@ -364,7 +380,9 @@ def endings(sentence: str) -> list[Ending]:
         if (m := _SINCE_LAST.match(clause)) and thing_of(m["x"]):
             found.append(Ending(thing_of(m["x"]), ""))
             continue
-        found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause)))
+        found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause))
+                     # "A fox got the chickens", "they let me go" (``befallen.py``).
+                     or [Ending(thing, "") for thing in befallen(subject_first(clause), sentence)])
     return found
 
 
@@ -460,10 +478,13 @@ def _clause_endings(clause: str) -> list[Ending]:
         return [Ending(thing, "")] if thing else []
     if (m := _TAKEN_OVER.match(clause)) and thing_of(m["x"]):
         return [Ending(thing_of(m["x"]), "")]
-    if m := _SUBJECT_ENDED.match(clause):
+    if m := _FATE.match(clause) or _SUBJECT_ENDED.match(clause):
+        if m.re is _FATE and for_a_while(clause):
+            return []   # "the choir was disbanded for the summer", "got flattened 9-0"
         thing = re.sub(r"'s$", "", m["x"])
-        if m["me"]:
-            return [Ending(thing, "")]
+        if m["me"] or (paired := re.match(r"me\s+and\s+(?P<y>.+)$", thing, re.I)):
+            # "Tomasz and I are over", "me and Marcus called it a day".
+            return [Ending(paired["y"] if not m["me"] and paired else thing, "")]
         # "my sister's car died" is hers, "he's gone" not known; "the pottery course is
         # over", "keto's over for me", "my gym membership is over" are the speaker's.
         holder = whose(thing + " is over")
@@ -472,6 +493,7 @@ def _clause_endings(clause: str) -> list[Ending]:
         elif not set(holder.split()) & PEOPLE or \
                 re.match(r"(?:my|our)\s+(?:[\w-]+\s+){0,2}team\b", thing, re.I):
             holder = ""     # "our quiz team fizzled out": a group the speaker was in
+            thing = possessed(thing)    # "the choir's concert got cancelled": the concert
         elif re.search(r"\bback\s+to\b", clause, re.I):
             return []   # a person gone back to school or work has ended nothing
         return [Ending(thing_of(thing), holder)] if thing_of(thing) else []

@@ -26,6 +26,7 @@ from .holding import kept_meanwhile
 from .light_head import modifier_of_light
 from .meant import ended_by_meaning, names_another, places_apart, replaced_unlike
 from .observation import Observation
+from .one_of_several import one_of_several
 from .restated import change_to
 from .resumed import resumed_memory
 from .rules import Candidate
@@ -98,6 +99,8 @@ def ended_memory(sentence: str, pool: Pool, who: str,
             # "Had to rehome the dog" after "we've got a cocker spaniel": what the thing
             # is, by the lexicon (``ended_lexicon.py``).
             found = ended_by_what_it_is(thing, pool.memories(), who, skip)
+        if found is not None and one_of_several(thing, found["content"]):
+            found = None    # "a fox got Flopsy": one of "two rabbits, Flopsy and Bun"
         if found is not None:
             return found
     return None

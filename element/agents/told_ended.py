@@ -215,7 +215,7 @@ _STOLEN = re.compile(rf"^(?P<x>{_NP.format(kin=_HUMAN)})\s+(?:was|were|got|has\s
                      rf"have\s+been|'s\s+been)\s+{_THEFT}\b", re.I)
 _STOLE = re.compile(rf"^(?!(?:i|we|you)\b)(?:[\w'-]+\s+){{1,3}}?(?:stole|nicked|pinched|nabbed|"
                     rf"swiped|made\s+off\s+with|(?:has|have)\s+{_THEFT})\s+"
-                    rf"(?P<x>(?:my|our)\s+(?!(?:{_HUMAN})\b)[\w' -]+)$", re.I)
+                    rf"(?P<x>(?:my|our|the)\s+(?!(?:{_HUMAN})\b)[\w' -]+)$", re.I)
 #: A thing stolen and had back: no ending ("the police found it", "we got it back").
 _RECOVERED = re.compile(r"\b(?:found|recovered|returned|got\s+(?:it|them|\w+)\s+back|"
                         r"turned\s+up)\b", re.I)
