@@ -136,9 +136,16 @@ def family_thing_of(sentence: str) -> re.Match[str] | None:
 
 def possessed(sentence: str) -> str:
     """The named person another person has whose sentence ``sentence`` is ("Leo's friend
-    Max is ten now" -> "friend max"), else "": Max's age, never Leo's."""
-    m = _POSSESSED_PERSON.match(subject_first(sentence))
-    return norm(m["h"]) if m else ""
+    Max is ten now" -> "friend max"), else "": Max's age, never Leo's. Unnamed, when what
+    follows is that person's own life ("my son's best friend just turned 7", "Lena's
+    manager quit"): that person, told as one word of theirs ("friend-of-son"), no one
+    else's."""
+    first = subject_first(sentence)
+    if m := _POSSESSED_PERSON.match(first):
+        return norm(m["h"])
+    if m := _POSSESSED_OWN_LIFE.match(first):
+        return f"{m['h'].lower()}-of-{(m['a'] or m['n']).lower()}"
+    return ""
 
 
 #: A child of the speaker's named by their order of birth, no kin word: "our youngest
@@ -260,6 +267,15 @@ _POSSESSED_PERSON = re.compile(
     r"^(?:(?:my|our)\s+[a-z]+|(?-i:[A-Z][a-z]+))'s?\s+(?:(?:best|old|new|little|big|older|"
     r"younger|eldest|youngest|close|school|childhood|current)\s+)?"
     rf"(?P<h>(?:{'|'.join(sorted(RELATIONS))})\s+(?-i:[A-Z][a-z]+))\b(?!')", re.I)
+#: ... or unnamed, before what happens in that person's own life: "my son's best friend
+#: just turned 7", "Lena's manager quit", "my wife's boss retired" (the first one's relation
+#: otherwise: "my son's teacher is Mr Hall" is said of the son as often).
+_POSSESSED_OWN_LIFE = re.compile(
+    r"^(?:(?:my|our)\s+(?P<a>[a-z]+)|(?P<n>(?-i:[A-Z][a-z]+)))'s?\s+(?:(?:best|old|new|little|"
+    r"big|older|younger|eldest|youngest|close|school|childhood|current)\s+)?"
+    rf"(?P<h>{'|'.join(sorted(RELATIONS))})\s+(?:(?:just|has|have|had|recently|finally|"
+    r"suddenly)\s+)*(?:turned|turns|quit|quits|left|retired|retires|died|passed\s+away|"
+    r"got\s+(?:married|engaged|divorced|sacked|fired)|graduated|resigned)\b", re.I)
 #: The animals among the kin words: "my pet is a corn snake" says which pet the speaker has.
 _ANIMALS = frozenset({"pet", "dog", "cat", "kitten", "puppy"})
 #: A person of the speaker's said to be what a noun names ("my fiance is a nurse at St

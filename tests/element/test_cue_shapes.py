@@ -28,6 +28,9 @@ from tests.element.speaker import tell_after, background_kept, current, open_sto
     # A thing of another's is that person's: the school is Leo's, the car the sister's.
     ("Leo's school is Oakfield", "leo", False), ("my sister's car broke down", "sister", False),
     ("no statins for me now", "", False), ("Leo turned ten", "leo", False),
+    # Unnamed before what happens in that person's own life: that person's, no one else's.
+    ("my son's best friend just turned 7", "friend-of-son", True),
+    ("my wife's boss retired last week", "boss-of-wife", True),
 ])
 def test_whose_sentence_it_is_when_a_person_has_another(sentence: str, holder: str,
                                                         person: bool) -> None:
@@ -64,6 +67,7 @@ def test_a_change_in_its_shape_supersedes(store: Any, before: str, after: str,
 
 @pytest.mark.parametrize("before,after,kept", [
     ("My son Leo is nine.", "Leo's friend Max is ten now.", "Leo is nine"),
+    ("My son is 6.", "My son's best friend just turned 7.", "son is 6"),
     ("My daughter Mia is 8.", "Mia is one of the tallest in her class.", "Mia is 8"),
     ("I bank with Lloyds.", "I also opened a Monzo account.", "Lloyds"),
     ("I bank with Lloyds.", "Switched to Vodafone, the signal is much better.", "Lloyds"),
