@@ -383,8 +383,9 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
             continue
         holder, names, rare = value
         for clause in clauses:
-            # Another person's clause ("my sister's Toyota died") is not the speaker's.
-            if set(clause.said_by.split()) & PEOPLE and \
+            # Another person's clause ("my sister's Toyota died", "Lena's manager quit":
+            # ``holders.possessed``'s "manager-of-lena") is not the speaker's.
+            if set(clause.said_by.replace("-of-", " ").split()) & PEOPLE and \
                     not same_holder(clause.said_by, holder) or \
                     holder and not (same_holder(clause.said_by, holder) or
                                     holder in clause.text.lower() or

@@ -68,6 +68,7 @@ def test_a_change_in_its_shape_supersedes(store: Any, before: str, after: str,
 @pytest.mark.parametrize("before,after,kept", [
     ("My son Leo is nine.", "Leo's friend Max is ten now.", "Leo is nine"),
     ("My son is 6.", "My son's best friend just turned 7.", "son is 6"),
+    ("My manager is Lena.", "Lena's manager quit, so she's stepping up for now.", "is Lena"),
     ("My daughter Mia is 8.", "Mia is one of the tallest in her class.", "Mia is 8"),
     ("I bank with Lloyds.", "I also opened a Monzo account.", "Lloyds"),
     ("I bank with Lloyds.", "Switched to Vodafone, the signal is much better.", "Lloyds"),
