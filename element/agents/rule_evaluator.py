@@ -60,7 +60,7 @@ from .role_noun import role_change
 from .theirs import done_to_theirs
 from .stale import change_target, one_more_new, short_now
 from .rules import Candidate, clean, extract, norm, statements
-from .cleaning import carried, unmarked
+from .cleaning import carried, unmarked, unmoved
 from .sentences import split_sentences, untag
 from .named import named_change
 from .offers import listener
@@ -233,6 +233,7 @@ class RuleEvaluator:
             # As the episodes read it too, contractions written out ("They've moved me
             # ..." is "They have moved me ..."): a change told is not told twice.
             said += [w for c in changes if (w := norm(written(c.source, None)[0])) not in said]
+            said += [u for s in said if (u := unmoved(s)) != s]    # its "now" said first
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             mems = [m["content"] for m in pool.memories()] if pool else []
