@@ -9,7 +9,7 @@ takes the new value is the speaker, the verb's object: what holds now is the spe
 statement, "I live in my own flat in Woking now", "I switched my course to law", "I am in
 his Sunday league side, the Red Lions now", "I have his old Volvo now", "I get a lift to
 work now", "I am in her team at Sainsbury's now", "I am a senior developer now". That
-statement is read for a change as its own sentence (``rule_evaluator._now_clause``), and
+statement is read for a change as its own sentence (``change_statements._now_clause``), and
 the sentence is told whole, the other person with it.
 
 Why it is general: the frame is English grammar, closed classes of verbs whose object does

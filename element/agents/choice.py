@@ -86,7 +86,7 @@ def beside_ending(keyed: Sequence[Candidate]) -> list[tuple[list[str], list[str]
     """The clauses a keyed ending read with its own ("I'm not drinking coffee anymore, it's
     green tea for me these days": the rule read the whole sentence, its ending is the first
     clause): the others, each to be read alone as beside an ending, and the ending's clause
-    (the shape of ``RuleEvaluator._units``)."""
+    (the shape of ``change_statements._units``)."""
     out = []
     for cand in keyed:
         if cand.kind != "retire" or not cand.source or not cand.query:

@@ -55,7 +55,7 @@ ROLE_BEGUN = (r"\bfirst\s+(?:day|week|month|shift|fortnight)\s+(?:as\s+(?:a|an|t
 
 #: A change done to the speaker, said in the passive: "I've been moved under Declan", "we
 #: got transferred to the Leeds office", "I was put on nights": the speaker is the one
-#: changed, whoever did it (the active, "they moved me", is ``rule_evaluator._ACTED_ON``).
+#: changed, whoever did it (the active, "they moved me", is ``change_statements._ACTED_ON``).
 _DONE_TO = (r"(?:been|got|gotten|was|were)\s+(?:moved|transferred|switched|reassigned|"
             r"relocated|posted|put|placed|redeployed|seconded)\s+(?:over\s+)?"
             r"(?:to|under|onto|into|on|at|in)\b")

@@ -8,7 +8,7 @@ whose it is reads as not known, or as a person called "family" (``holders.holder
 speaker's own statement of what holds now is that clause with the speaker as its subject,
 "I now share one Skoda Octavia", "I signed up for the leisure centre instead", "our family
 home is in Frome these days"; it is read for a change as its own sentence
-(``rule_evaluator._now_clause``), and the sentence is told whole.
+(``change_statements._now_clause``), and the sentence is told whole.
 
 Why it is general: English grammar only. A clause whose subject is dropped shares the
 subject of the clause before it (coordination), and only a speaker's subject (I, we, "X and

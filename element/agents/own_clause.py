@@ -12,7 +12,7 @@ compare ("my brother's advice", "my mum's"), and the memory the clause replaces 
 with Santander", "I live in Leeds") is not found, where the speaker's clause alone ("I moved
 everything over to First Direct", "I've been living in Wakefield") finds it. So the clause
 is said again without them, and the evaluator reads it as the speaker's own statement
-(``rule_evaluator._now_clause``), the sentence told whole, the other person kept in the
+(``change_statements._now_clause``), the sentence told whole, the other person kept in the
 memory.
 
 Why it is general: English grammar. An opening adverbial (a subordinate clause, or a

@@ -10,7 +10,7 @@ The clause is said again with its value in the place "that" points to: "so that'
 work now" -> "I work at Pret now", "that's my gym now" -> "my gym is the David Lloyd in
 Hatfield now", "that's who I bank with" -> "I bank with Nationwide", "that's what I drive
 now" -> "I drive a Mazda MX-5 now"; the evaluator reads it as the speaker's own statement
-(``rule_evaluator._now_clause``), the sentence told whole.
+(``change_statements._now_clause``), the sentence told whole.
 
 What "that" points at is the last thing the clause before names (English puts the new
 information last): a name, with the article and the places after it ("the David Lloyd in

@@ -2,7 +2,7 @@
 told my mum last week that I'd left Barclays for Monzo". The reporting frame (a verb of
 saying, whom it was said to, when) says who said it, not what holds: the clause reported
 about the speaker ("I can't give blood anymore") is read for a change as its own
-sentence (``rule_evaluator._now_clause``), and the sentence is told whole.
+sentence (``change_statements._now_clause``), and the sentence is told whole.
 
 Why it is general: the frame is English grammar (a verb of saying, an optional addressee
 and time, an optional "that"), never a value; only a reported clause of the speaker's

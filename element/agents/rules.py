@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
@@ -22,6 +21,11 @@ from .offers import offer
 from .plans import plan
 from .episode_words import GENERIC, ends_as_ing
 from .appraisal import appraises, praises_shown
+from .candidate import (ARTICLES as _ARTICLES, VAGUE as _VAGUE, Candidate, about_of as _about,
+                        capitalised as _cap, key_of as _key, object_of as _obj,
+                        theirs as _theirs, third_person)
+from .instructions import (FROM_NOW as _FROM_NOW, instruction as _instruction,
+                           instructs as _instructs)
 from .facts import (ALIASES as _ALIASES, FACTS as _FACTS, HABIT as _HABIT, IS as _IS,
                     NOT_HABITS as _NOT_HABITS, NOT_ROLES as _NOT_ROLES,
                     QUALIFIERS as _QUALIFIERS, STATES as _STATES, WORKPLACES)
@@ -31,107 +35,6 @@ __all__ = ["Candidate", "extract", "norm", "third_person", "clean", "point_key",
 
 # -- the rules --------------------------------------------------------------------------------
 # English only, one sentence at a time, first person. What they catch and miss: docs/agents.md.
-
-@dataclass
-class Candidate:
-    """A memory the rules found in one sentence of user turn ``turn``.
-
-    ``key`` names the point it is about (``fact:location``, ``preference:tea``...): a later
-    candidate with the same key supersedes it. ``slot`` says the key holds one value that is
-    not part of it (a location, a name), so forgetting needs the same value. ``kind`` is add,
-    correct, forget, plan (``plans.py``) or offer (``offers.py``); ``query`` is what a
-    keyless correction or forget searches for.
-    """
-
-    category: str
-    content: str
-    key: str | None
-    turn: int
-    kind: str = "add"
-    query: str | None = None
-    slot: bool = False
-    #: The cleaned sentence it came from (what dates it: "... next month").
-    source: str = ""
-    #: The memory a change statement replaces, once found (``updates.py``).
-    target: str | None = None
-
-    @property
-    def loose(self) -> bool:
-        """A statement whose key is a loose handle (a preference, something had, "my X is
-        Y", an activity) rather than one of a person's single facts (name, home, work,
-        diet) or an instruction, correction or forget."""
-        return self.kind == "add" and (
-            self.category in ("preference", "context")
-            or (self.key or "").startswith(("fact:has:", "fact:my:", "fact:is:", "fact:does:")))
-
-
-_VAGUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "so",
-          "too", "everything", "all", "anything", "something", "to", "do", "to do", "so much",
-          "it so much", "that so much", "both", "either", "one too", "some"}
-_ARTICLES = {"a", "an", "the", "some", "my", "their", "your"}
-_TAIL = re.compile(r"(?:\s+(?:now|too|as well|also|currently|these days|at the moment|though|"
-                   r"anyway|right now|anymore|any more))+$", re.I)
-# (not the comma of a number's thousands: "£1,050 a month")
-_CUT = re.compile(r"\s+(?:because|since|though|although|but)\s+.*$|\s*(?:,(?!\d{3}\b)|[;:(]).*$",
-                  re.I)
-_THIRD = [(re.compile(p, re.I), r) for p, r in (
-    (r"\bi am\b", "they are"), (r"\bi was\b", "they were"), (r"\bi have\b", "they have"),
-    (r"\bi will\b", "they will"), (r"\bi would\b", "they would"), (r"\bmyself\b", "themselves"),
-    (r"\bmine\b", "theirs"), (r"\bmy\b", "their"), (r"\bme\b", "them"), (r"\bi\b", "they"))]
-
-
-def _key(kind: str, text: str) -> str:
-    words = norm(text).split()
-    while words and words[0] in _ARTICLES:
-        words = words[1:]
-    return f"{kind}:{' '.join(words)}"
-
-
-def third_person(text: str, who: str | None = None, *, named: str | None = None) -> str:
-    """First person to third: "my" -> "their"; for instructions (``who`` given) "me" ->
-    "the user" (or the speaker's name) and "my" -> "the user's". With ``named``, "me" is
-    that name, as episodes tell it ("they keep me going": "they keep Ana going", not "they
-    keep them going")."""
-    if named is not None:
-        text = re.sub(r"\bme\b", lambda _: named, text, flags=re.I)
-    if who is not None:
-        who = "the user" if who == "User" else who
-        # Replacements are functions: a speaker's name is text, never a pattern template.
-        text = re.sub(r"\bmy\b", lambda _: f"{who}'s", text, flags=re.I)
-        text = re.sub(r"\b(?:me|myself)\b", lambda _: str(who), text, flags=re.I)
-    for pattern, repl in _THIRD:
-        text = pattern.sub(repl, text)
-    return text
-
-
-def _theirs(text: str, who: str) -> str:
-    """A fact's object in the third person, naming the speaker: "with my husband" -> "with
-    Ana's husband" (as episodes say it)."""
-    text = re.sub(r"\b(?:my|mine)\b", lambda _: f"{who}'s", text, flags=re.I)
-    text = re.sub(r"\b(?:me|myself)\b", lambda _: who, text, flags=re.I)
-    return third_person(text)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _obj(text: str, limit: int = 20) -> str | None:
-    """The object of a statement, cut at a reason or a clause; None when vague or long."""
-    text = _TAIL.sub("", _CUT.sub("", text).strip(" .!;:,\"'")).strip(" .!;:,\"'")
-    # No word at all ("%", "*"): nothing is said (and a key of nothing matched everything).
-    if not text or not norm(text) or norm(text) in _VAGUE or len(text.split()) > limit:
-        return None
-    return text
-
-
-def _about(text: str, who: str) -> str:
-    """What a "forget X" is about, phrased as memories are: "my address" -> "User's address"."""
-    text = re.sub(r"^my\b", lambda _: f"{who}'s", text.strip(), flags=re.I)
-    # "I am drinking" -> "Ana is drinking", not "Ana am drinking".
-    text = re.sub(r"^i\s+am\b", lambda _: f"{who} is", text, flags=re.I)
-    return third_person(re.sub(r"^i\b", lambda _: who, text, flags=re.I))
-
 
 _VERBS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoys",
           "adore": "adores", "hate": "hates", "dislike": "dislikes", "detest": "detests",
@@ -170,27 +73,6 @@ _MY_VERB = re.compile(r"^my\s+(?P<k>\w+(?:\s\w+)?)\s+(?P<v>lives|works|is called
                       r"hates|prefers|has|studies)\s+(?P<x>.+)$", re.I)
 _NOT_MY = {"question", "point", "guess", "bad", "fault", "pleasure", "apologies", "turn",
            "answer", "reply", "request", "name"}
-#: How an instruction to the agent starts ("always *reply* in French", "when I ask, *use*
-#: bullets"): stories ("when I turned ten, dad signed me up") and offers ("always here to
-#: help") do not.
-_INSTRUCTION = re.compile(
-    r"^(?:do not\s+|don't\s+|please\s+)?(?:reply|respond|answer|use|write|speak|talk|address|"
-    r"call|include|add|format|tell|ask|check|confirm|remind|mention|suggest|recommend|avoid|"
-    r"send|start|end|sign|cite|explain|summari[sz]e|translate|list|spell|round|convert|"
-    r"double-check|be|say|provide|default|return|greet|assume|ignore|skip|proofread|review|"
-    r"copy|book|schedule|order|refer|notify|alert|warn|mark|label|sort|group|highlight|"
-    r"quote|link|attach|save|email|print|draft|cc|bcc|show|give me|keep it|put)\b", re.I)
-#: Conversational requests that are not standing instructions ("let me know", "ping me").
-_NOT_INSTRUCTION = re.compile(r"^(?:let me know|tell me more|give me a (?:call|shout|ring)|"
-                              r"be (?:careful|safe|strong|yourself|patient|kind)|"
-                              r"keep (?:going|it up|pushing)|say never)\b", re.I)
-_ALWAYS = re.compile(r"^(?:please\s+)?(?P<w>always|never|do not ever)\s+(?P<x>.+)$", re.I)
-_WHEN = re.compile(r"^(?:please\s+)?(?P<w>when|whenever|if|every time|each time|before|after)"
-                   r"\s+(?P<c>[^,]{3,}?),\s*(?:please\s+)?(?:then\s+)?(?P<x>.+)$", re.I)
-_NOT_ORDERS = {"i", "we", "it", "they", "he", "she", "that", "this", "there", "my", "the", "a",
-               "an", "our", "their", "his", "her"}
-_FROM_NOW = re.compile(r"^(?:from now on|going forward|in (?:the )?future|next time)[\s,:]+"
-                       r"(?:please\s+)?(?P<x>.+)$", re.I)
 _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|do not forget|keep in mind|note)"
                        r"\s+(?P<that>that\s+)?(?P<x>.+)$", re.I)
 _FORGET = re.compile(r"^(?:please\s+)?(?:forget|stop remembering|disregard)\s+(?:that\s+|about\s+|"
@@ -456,31 +338,6 @@ def _names_nothing(text: str) -> bool:
         return True
     patterns = [_PREFER, _FAN, _MY, _MY_VERB, *(pattern for pattern, _, _ in _FACTS)]
     return any((m := p.match(text)) is not None and not norm(m["x"]) for p in patterns)
-
-
-def _instructs(text: str) -> bool:
-    """Whether ``text`` is an order to the agent about its work (reply, use, format...)."""
-    return bool(_INSTRUCTION.match(text)) and not _NOT_INSTRUCTION.match(text)
-
-
-def _instruction(s: str, turn: int, who: str) -> Candidate | None:
-    """A procedure: always/never X, when X do Y, from now on X, remember to X."""
-    if (m := _ALWAYS.match(s)) and _instructs(m["x"]):
-        word = "Never" if m["w"].lower() != "always" else "Always"
-        x = _obj(m["x"], 30)
-        return Candidate("procedure", f"{word} {third_person(x, who)}",
-                         _key("procedure", x), turn) if x else None
-    if m := _WHEN.match(s):
-        x = _obj(m["x"], 30)
-        if not x or x.split()[0].lower() in _NOT_ORDERS or not _instructs(x):
-            return None
-        return Candidate("procedure", f"{_cap(m['w'].lower())} {third_person(m['c'], who)}, "
-                         f"{third_person(x, who)}", _key("procedure:when", m["c"]), turn)
-    if (m := _FROM_NOW.match(s)) and _instructs(m["x"]):
-        x = _obj(m["x"], 30)
-        return Candidate("procedure", f"From now on, {third_person(x, who)}",
-                         _key("procedure", x), turn) if x else None
-    return None
 
 
 def _parse(s: str, turn: int, who: str, echo: bool = True) -> Candidate | None:

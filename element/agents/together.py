@@ -11,7 +11,7 @@ the David Lloyd in Hatfield") finds it.
 
 So the clause is said again with the speaker alone as its subject ("I joined the David
 Lloyd in Hatfield", "I am renting in Bristol now", "I have switched to Octopus"), and the
-evaluator reads it as the speaker's own statement (``rule_evaluator._now_clause``), the
+evaluator reads it as the speaker's own statement (``change_statements._now_clause``), the
 sentence told whole, when it tells a change or a present (a cue of change or of now: "my
 sister and I both love York" gives the speaker no new home). The other person is kept in
 the memory; what the speaker holds is found. "Both" and "together" said of the two are

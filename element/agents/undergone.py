@@ -5,7 +5,7 @@ me ward manager", "Superdrug took me on in September", and the same told in the 
 "they", a doctor), but the one changed is its object, the speaker: what holds now is the
 speaker's own present state, "I am at the Leeds office now", "I am on nights now", "I am
 ward manager now", "I work at Superdrug now". That clause is read for a change as its own
-sentence (``rule_evaluator._now_clause``), and the sentence is told whole, the agent with
+sentence (``change_statements._now_clause``), and the sentence is told whole, the agent with
 it, as reported speech is (``reported.py``).
 
 Why it is general: the frame is English grammar, a closed class of verbs that place or

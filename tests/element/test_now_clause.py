@@ -1,5 +1,5 @@
 """A sentence of several clauses, one of them the speaker's statement of what holds now
-(``RuleEvaluator._now_clause``): that clause alone finds the memory it replaces, whoever
+(``change_statements._now_clause``): that clause alone finds the memory it replaces, whoever
 the sentence's first subject is; on both backends with the real model.
 
 The sentences are written for these tests (none is a case of ``bench/data``). The guards
