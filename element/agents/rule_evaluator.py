@@ -186,7 +186,8 @@ class RuleEvaluator:
             # As the episodes read it too, contractions written out ("They've moved me
             # ..." is "They have moved me ..."): a change told is not told twice.
             said += [w for c in changes if (w := norm(written(c.source, None)[0])) not in said]
-            said += [u for s in said if (u := unmoved(s)) != s]    # its "now" said first
+            # ... and as the sentence said it, its word of the present first (``cleaning``).
+            said += [first for one in said if (first := unmoved(one)) != one]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             mems = [m["content"] for m in pool.memories()] if pool else []
