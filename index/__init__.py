@@ -47,7 +47,7 @@ from .own_answer import names_anyone
 from .occupation import job_first, job_title, tells_job
 # Which attribute a statement's held nouns name the kind of (WordNet: a cello is a musical
 # instrument): observe's profile reading (element/agents/profile.py) and recall's.
-from .noun_kinds import kind_first, named_attribute
+from .noun_kinds import held_nouns, kind_first, named_attribute
 # Whether a memory tells a change of the subject's own (recall's, and observe's
 # element/agents/present_value.py), and whose fact a sentence tells.
 from .replaced_ahead import tells_change
@@ -187,8 +187,8 @@ __all__ = [
     "terms", "STOPWORDS",
     # a generic person profile as questions (the subconscious's updates, recall's newer first)
     "ATTRIBUTES", "Attribute", "RELATIONS", "ROLES", "attribute_scores", "question_vectors",
-    "job_first", "job_title", "kind_first", "named_attribute", "names_anyone", "tells_change",
-    "tells_job", "told_of",
+    "held_nouns", "job_first", "job_title", "kind_first", "named_attribute", "names_anyone",
+    "tells_change", "tells_job", "told_of",
     # errors
     "StoreError", "StoreFailed", "StorageFull", "StoreLocked", "StoreClosed", "LogCorrupt",
     "LogMissing", "EmbeddingFailed", "MemoryNotFound", "InvalidCategory",

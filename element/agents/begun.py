@@ -231,7 +231,11 @@ _OBJECT_END = re.compile(
     r"last|this|next|yesterday|today|ago|after|before|because|since|when|while|and|but|so|"
     r"which|who|where|for\s+(?:the|a|an|my|our|his|her|their|him|them|\d)|to\s+(?!(?:a|an|the|my|our|(?-i:[A-Z]))\b)|"
     r"from|then|just|done|"
-    r"back|already|finally|at\s+last)\b.*$|\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
+    r"back|already|finally|at\s+last|"
+    # The event told as the subject, its verb after it ("My first shift at the Waitrose
+    # deli was on Thursday", "my first week at Guy's went well"): the thing ends there.
+    r"that\s+(?:was|is)|(?:was|were|went|has\s+been|had\s+been|felt|seemed|turned\s+out)(?!-))\b.*$|"
+    r"\s*[,;:!?()\"].*$|\.\s.*$|\.$", re.I)
 
 #: A thing of the speaker's told by its possessive ("collected my Kia"): had, as "a Kia".
 _OWN = re.compile(r"^(?:my|our)\s+(?:(?:new|brand-new|brand\s+new)\s+)?", re.I)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from index import ATTRIBUTES, RELATIONS
+from index import ATTRIBUTES, RELATIONS, TOLD_NOWISH
 
 from .carriers import carriers
 from .episodes import restore_subject
@@ -17,7 +17,7 @@ from .spoken import HAD_D, MY_IS
 from .texted import PRESENT_VERBS, REQUESTED
 
 __all__ = ["APOS", "CORRECTION", "clean", "norm", "statements", "carried", "owned_nouns",
-           "unmarked"]
+           "unmarked", "unmoved"]
 
 APOS = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 #: A request to amend a record of the speaker's ("Update my employer to Lidl"): its new value.
@@ -40,6 +40,10 @@ _FILLER = re.compile(r"^(?:(?:oh|ah|well|hey|hi|hello|ok|okay|so|and|but|also|bt
                      r"turns out(?:\s+that)?|these days|nowadays|currently|now|no idea|who knows|"
                      r"dunno)\b[\s,:;!.-]*)+",
                      re.I)
+#: The words of the present among the fillers: what holds now, kept (:func:`clean`).
+_LEAD_NOW = re.compile(r"\b(?:these days|nowadays|currently|now)\b", re.I)
+#: "Now that ...": a conjunction (a cause), no word of the present.
+_NOW_THAT = re.compile(r"(?:\w+[\s,]+)*?now\s+that\b", re.I)
 #: "Oh no!": dismay at what the other said, no correction marker ("Oh no! Sorry to hear
 #: that" corrects nothing).
 _DISMAY = re.compile(r"^(?:oh|ah|aw|aww|uh|oh my)[\s,]+no\b[\s,!.]*", re.I)
@@ -54,6 +58,23 @@ def norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower().translate(APOS)))
 
 
+def _unfilled(text: str) -> tuple[str, str]:
+    """``text`` without its opening fillers (:data:`_FILLER`), and the word of the present
+    among them ("These days I play squash": "I play squash", "these days"), if any."""
+    lead = _FILLER.match(text)
+    now = _LEAD_NOW.search(lead.group(0)) \
+        if lead and not _NOW_THAT.match(text[lead.start():]) else None
+    return _FILLER.sub("", text).strip(), now.group(0).lower() if now else ""
+
+
+def unmoved(said: str) -> str:
+    """A cleaned statement (normalised) without the word of the present :func:`clean`
+    said after it, as the sentence told it first ("these days it is the trumpet ..." holds
+    "it is the trumpet ..."): what it reads of the sentence, for the readers that look
+    for it there."""
+    return re.sub(r"\s+(?:these days|nowadays|currently|now)$", "", said)
+
+
 def clean(raw: str) -> str:
     """One sentence as the rules read it: contractions expanded, fillers and openers
     dropped ("Quick update: ..."), a dropped subject restored ("Just moved to Leeds"),
@@ -61,7 +82,13 @@ def clean(raw: str) -> str:
     text = raw.translate(APOS)
     for pattern, repl in _EXPAND:
         text = pattern.sub(repl, text)
-    text = _FILLER.sub("", text.strip()).strip()
+    # An opening word of the present ("These days it's the trumpet I practise") is no
+    # filler to a reader of change: it says the value holds now, against what was. It is
+    # kept, said after the statement, where the readers look for it.
+    # An opening word of the present ("These days it's the trumpet I practise") is no
+    # filler to a reader of change: it says the value holds now, against what was. It is
+    # kept, said after the statement once the shapes below are read.
+    text, now = _unfilled(text.strip())
     text = text if ends_with_abbreviation(text) else text.rstrip(".!?;").strip()
     # "Jo is my manager" (after a time too) is "my manager is Jo", which the rules key.
     text = _NAME_IS_MY.sub(lambda m: f"My {m['r']} is {m['n']}{m['t'] or ''}",
@@ -89,7 +116,8 @@ def clean(raw: str) -> str:
     # comparison is "I prefer tacos over sushi", which the rules key by both things.
     text = _COMPARED.sub(lambda m: f"I prefer {m['a'] or m['c'] or m['e']} over "
                                    f"{m['b'] or m['f']}", text)
-    return restore_subject(text)
+    text = restore_subject(text)
+    return f"{text} {now}" if now and text and not TOLD_NOWISH.search(text) else text
 
 
 #: A preference said by comparison: "I would pick / take / choose / go for X over Y", "I

@@ -93,8 +93,10 @@ def by_meaning(sentence: str, content: str, sig: Signals, pool: Pool, who: str,
     if not story and is_event(sentence) and not sig.change or several(sentence):
         return None
     embedder = pool.embedder()
-    if embedder is None or not (sig.strong or values(content, who)):
-        return None     # no value named: no clause of it names one either
+    if embedder is None or not (sig.strong or values(content, who) or sig.now):
+        # No value named: no clause of it names one either; told as now, a value of the
+        # old one's kind may be (``kin_values.py``: the finder reads only those then).
+        return None
     parts = [] if story else [(content, whose(sentence), sig.strong)]
     for clause in clauses(sentence):
         if len(clause.split()) > SIMILAR_WORDS:

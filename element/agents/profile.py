@@ -41,6 +41,7 @@ from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memo
                       possessed, same_holder, subjectless)
 from .among import shares, speaker_object
 from .opening import done_to_speaker, from_subject
+from .kin_values import of_a_kind
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
 
@@ -332,7 +333,8 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
     possible = [[i for i, (memory, held) in enumerate(pool)
                  if _held_by(held, holder, memory["content"], who)
                  and (strong or _new_value(memory["content"], text, who) or
-                      not named and _other_text(memory["content"], text))]
+                      not named and _other_text(memory["content"], text) or
+                      of_a_kind(text, memory["content"], who))]
                 for text, holder, strong in statements]
     if not any(possible):
         return None
@@ -341,13 +343,17 @@ def profile_target(statements: Sequence[tuple[str, str, bool]], candidates: Iter
                      who, embedder)
     olds = dict(zip(used, found[len(statements):], strict=True))
     for (text, _, strong), new, may in zip(statements, found, possible, strict=False):
-        if new.attribute is None or not (new.attribute.single or strong) or \
+        if new.attribute is None or \
                 only is not None and new.attribute.name not in only or \
                 part_of(text, new.attribute):
             continue    # "Ana's phone case is from Etsy": a part of a phone, not one
+        # Of a many-valued attribute, without a strong cue, only a value of the old one's
+        # kind told as now ("plays squash now" after "plays tennis": ``kin_values.py``).
+        many = not (new.attribute.single or strong)
         meant = [pool[i][0] for i in may if olds[i].attribute is new.attribute
                  and float(olds[i].answers @ new.answers) >= ALIKE_MIN
-                 and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR]
+                 and float(olds[i].vector @ new.vector) >= SIMILAR_FLOOR
+                 and (not many or of_a_kind(text, pool[i][0]["content"], who))]
         if len(meant) == 1:
             return meant[0]
     if not named:

@@ -41,7 +41,7 @@ from .mine_told import mine_written
 from .spoken import clean as written
 from .restated import as_attribute, job_moved
 from .rules import Candidate, clean, extract, norm
-from .cleaning import carried
+from .cleaning import carried, unmoved
 from .sentences import split_sentences, untag
 from .offers import listener
 from .meaning import SIMILAR_WORDS
@@ -187,6 +187,8 @@ class RuleEvaluator:
             # As the episodes read it too, contractions written out ("They've moved me
             # ..." is "They have moved me ..."): a change told is not told twice.
             said += [w for c in changes if (w := norm(written(c.source, None)[0])) not in said]
+            # ... and as the sentence said it, its word of the present first (``cleaning``).
+            said += [first for one in said if (first := unmoved(one)) != one]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
             mems = [m["content"] for m in pool.memories()] if pool else []

@@ -104,6 +104,12 @@ def test_a_plan_a_wish_or_a_past_habit_leaves_no_state(modal: str, act: str) -> 
     # A shift is worked, a term studied; a day may be either.
     ("Finished my first term at Exeter, loving it.", ["Ann started studying at Exeter"]),
     ("Monday was my first day at Sainsbury's.", ["Ann started at Sainsbury's"]),
+    # The event told as the subject: its thing ends at the verb after it.
+    ("My first shift at the Waitrose deli was on Thursday.",
+     ["Ann started working at the Waitrose deli"]),
+    ("My first week on the wards at Guy's went better than I feared.",
+     ["Ann started on the wards at Guy's"]),
+    ("Bought a Kia Niro that was ex-demo.", ["Ann has a Kia Niro"]),
     ("After starting at Deloitte I barely see the kids.", ["Ann started at Deloitte"]),
     ("Landed a job at Arup last month!", ["Ann works at Arup"]),
     ("I started seeing Tom in June.", ["Ann is dating Tom"]),
