@@ -17,6 +17,10 @@ shapes tell no new value of any memory, whichever is closest:
   everything else;
 - one occasion ("had a beer for once"): the thing held holds again after it.
 
+Read once before every change finder (``change_statements._found``), before ``decide``'s
+present-state finders and the episode's ending (``bygone.py``), and among
+``holding.not_holding``'s guards: such a statement is kept as told, replacing nothing.
+
 Why it is general: the grammar of each (a break "from" a thing; the passive of asking,
 or "asked me to"; "just/only/purely for" after a thing got), over closed classes of
 words; no case, value or benchmark. A pure function over a sentence.
