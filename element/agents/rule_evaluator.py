@@ -141,6 +141,8 @@ class RuleEvaluator:
         episode is told in the episode instead, unless it updates a memory."""
         found: list[Candidate] = []
         skipped: list[int] = []
+        # What the pool holds, read once: every turn reads against the same memories.
+        mems = [m["content"] for m in pool.memories()] if pool is not None else []
         for i, turn in enumerate(observation.turns):
             if turn.role != "user" or not observation.is_fresh(i):
                 continue
@@ -161,16 +163,14 @@ class RuleEvaluator:
             # be done ("The move to Leith went smoothly"): its plain statement said first
             # ("I moved to Leith.", ``change_done``).
             text = told_done(owned(awaited_in(inverted(wondered(valued(
-                framed(answered(elided(turn.content, asked), asked), asked,
-                       [m["content"] for m in pool.memories()] if pool is not None else [], who)
+                framed(answered(elided(turn.content, asked), asked), asked, mems, who)
                 if observation.answers_question(i) else turn.content))))))
             # A thing of the speaker's told without its owner as a value ("Rent's £1,050
             # now", "The car's a Kia now"): "My rent is ...", where the rules read nothing.
             text = mine_written(text, partial(_reads, who=who))
             # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
             # whole, from its topic or the memory it answers (``fragments.py``).
-            text = completed(text, [m["content"] for m in pool.memories()] if pool else [],
-                             who, pool.embedder() if pool is not None else None)
+            text = completed(text, mems, who, pool.embedder() if pool is not None else None)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),
@@ -191,10 +191,10 @@ class RuleEvaluator:
             said += [first for one in said if (first := unmoved(one)) != one]
             keyed = [c for c in keyed if c in strong or
                      not any(norm(c.source) in s for s in said)]
-            mems = [m["content"] for m in pool.memories()] if pool else []
-            theirs = kin(mems, who) | held(mems, who)   # the names of their people, things
+            having = held(mems, who)
+            theirs = kin(mems, who) | having    # the names of their people, things
             # ... and their things as told with "the" ("the hens" of "keeps hens")
-            things = held_things(mems, who) | held(mems, who)
+            things = held_things(mems, who) | having
             # A change read in a sentence's build undone ("I have sold the Fabia and I have
             # got a Zoe" of "Having sold the Fabia, ...") tells that sentence; of one
             # undone into two statements, only its own.
@@ -240,8 +240,7 @@ class RuleEvaluator:
                 # Nothing else told, unprompted: a fragment naming a value, or a statement
                 # of an attribute the speaker has a memory of, kept as said (``fragments``).
                 alone = (told_alone(text, who, observation.others(i)) or
-                         told_plainly(text, who, observation.others(i),
-                                      [m["content"] for m in pool.memories()] if pool else [],
+                         told_plainly(text, who, observation.others(i), mems,
                                       pool.embedder() if pool is not None else None)) \
                     if not keyed and not changes and more is None and \
                     not observation.answers_question(i) else None
@@ -253,16 +252,14 @@ class RuleEvaluator:
                                      "episode" if begun_results(alone[1], who) else "add",
                                      source=alone[1])
                 elif not keyed and not changes and more is None and pool is not None and \
-                        (brief := told_briefly(text, who, observation.others(i),
-                                               [m["content"] for m in pool.memories()],
+                        (brief := told_briefly(text, who, observation.others(i), mems,
                                                pool.embedder())) is not None:
                     # A brief statement of the speaker's present (``brief.py``): told, as
                     # an episode is, so that it may replace the value it tells anew.
                     more = Candidate("fact", brief[0], None, i, "episode", source=brief[1])
                 elif not keyed and not changes and more is None and pool is not None and \
                         not observation.answers_question(i) and \
-                        (kinded := told_by_kind(text, who, observation.others(i),
-                                                [m["content"] for m in pool.memories()])):
+                        (kinded := told_by_kind(text, who, observation.others(i), mems)):
                     # A statement whose held noun is of the kind a memory's value is
                     # ("it's decaf only" of "drinks espressos", ``kind_told.py``): told too.
                     more = Candidate("fact", kinded[0], None, i, "episode", source=kinded[1])
