@@ -29,7 +29,7 @@ import re
 
 from index import lexicon
 
-__all__ = ["JOB", "befallen", "for_a_while", "possessed"]
+__all__ = ["JOB", "befallen", "for_a_while", "head_of_possessed"]
 
 #: What a job ended unnamed ends (as ``ending_grammar``'s job lost: the speaker's one).
 JOB = "my employer or career"
@@ -146,7 +146,7 @@ def for_a_while(clause: str) -> bool:
     return bool(_WHILE.search(clause) or _GAME.search(clause))
 
 
-def possessed(thing: str) -> str:
+def head_of_possessed(thing: str) -> str:
     """What a thing said with a possessor of no person is: its head ("the choir's concert"
     is the concert, "the Sundays' tour bus" the bus); a name told so is whole ("Harlow's
     Bakery", "Sainsbury's Local")."""

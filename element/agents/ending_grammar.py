@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .befallen import befallen, for_a_while, possessed
+from .befallen import befallen, for_a_while, head_of_possessed
 from .episode_words import PAST
 from .kinds import TIMES
 from .paused import paused
@@ -493,7 +493,7 @@ def _clause_endings(clause: str) -> list[Ending]:
         elif not set(holder.split()) & PEOPLE or \
                 re.match(r"(?:my|our)\s+(?:[\w-]+\s+){0,2}team\b", thing, re.I):
             holder = ""     # "our quiz team fizzled out": a group the speaker was in
-            thing = possessed(thing)    # "the choir's concert got cancelled": the concert
+            thing = head_of_possessed(thing)    # "the choir's concert got cancelled": the concert
         elif re.search(r"\bback\s+to\b", clause, re.I):
             return []   # a person gone back to school or work has ended nothing
         return [Ending(thing_of(thing), holder)] if thing_of(thing) else []
