@@ -32,6 +32,16 @@ _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth e
 #: "<Name>'s 4th birthday", "Reuben's second birthday".
 _BIRTHDAY = re.compile(r"\b(?P<n>(?-i:[A-Z][a-z'-]+))'s\s+(?P<age>\d{1,3}(?:st|nd|rd|th)|"
                        + "|".join(_ORDINALS) + r")\s+birthday\b", re.I)
+#: A birthday counted of the sentence's subject by a pronoun: "Bramble celebrated her
+#: third birthday", "Dad had his 65th birthday at the pub", "my son had his fifth
+#: birthday party" (the subject named first, its birthday the clause's own).
+_OWN_BIRTHDAY = re.compile(r"^(?:[\w'-]+\s*,\s*)?(?:(?P<n>(?-i:[A-Z][a-z'-]+))|(?:my|our)\s+"
+                           r"(?:(?:little|baby|eldest|oldest|youngest|older|younger|big|wee)\s+)?"
+                           r"(?P<k>son|daughter|boy|girl|grandson|granddaughter|nephew|niece|"
+                           r"brother|sister|dog|cat|mum|mom|dad|gran|grandma|grandad|grandpa))"
+                           r"\s+(?:just\s+|finally\s+)?(?:celebrated|had|marked|enjoyed|"
+                           r"loved|spent)\s+(?:his|her|their)\s+(?P<age>\d{1,3}(?:st|nd|rd|th)|"
+                           + "|".join(_ORDINALS) + r")\s+birthday\b", re.I)
 #: The numbers of an age stated: "is 3", "is 23 months old", "turned two".
 _NUMBER = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
            r"[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)")
@@ -49,7 +59,7 @@ _NAMED = r"\b(?P<n>(?-i:[A-Z][a-z-]+))"
 _STATED_REST = (r"(?:'s|\s+is|\s+has(?=\s+(?:just\s+)?turned\b))?"
                 r"\s+(?:just\s+|now\s+|already\s+)?(?:turned\s+)?(?P<age>" + _NUMBER +
                 r")(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|$)|\s+(?:now|today|yesterday|"
-                r"already|and|but|so|this|last|on|in|at|earlier)\b)")
+                r"already|and|but|so|this|last|on|in|at|earlier|as\s+of|officially)\b)")
 _STATED = re.compile(_NAMED + _STATED_REST)
 _STATED_KIN = re.compile(_KIN + _STATED_REST, re.I)
 
@@ -74,10 +84,14 @@ _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 
 
 def years(age: str) -> int | None:
-    """An age said in digits or words as a number: "12", "twelve", "sixty-nine" -> 69."""
-    said = age.lower().strip()
+    """An age said in digits or words as a number: "12", "twelve", "sixty-nine" -> 69; a
+    birthday's ordinal as the age it makes: "third" -> 3, "70th" -> 70."""
+    said = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", age.lower().strip())
     if said.isdigit():
         return int(said)
+    if said in _ORDINALS:
+        at = _ORDINALS.index(said)
+        return at + 1 if at < 20 else 100 if said == "hundredth" else 30 + 10 * (at - 20)
     parts = re.split(r"[\s-]+", said)
     if len(parts) == 1 and parts[0] in _UNITS:
         return _UNITS.index(parts[0])
@@ -92,10 +106,37 @@ def reached(sentence: str) -> tuple[str, str] | None:
     m = _REACHED.search(sentence)
     if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that", "my",
                                        "our"):
+        said = _REACHED_PRONOUN.search(sentence)
+        if said is not None and years(said["age"]) is not None and \
+                len(named := _antecedents(sentence[:said.start()])) == 1:
+            return named[0], said["age"].lower()
         m = _REACHED_KIN.search(sentence)
     if m is None or years(m["age"]) is None:
         return None
     return m["n"], m["age"].lower()
+
+
+#: "... because he reached 65", "... now she's hit ninety": an age reached told of a
+#: pronoun, whose person is named before it (:func:`_antecedents`).
+_REACHED_PRONOUN = re.compile(r"\b(?:he|she)" + _REACHED_REST, re.I)
+#: The people a clause names before a pronoun: a name not opening the sentence, or a
+#: family word ("We threw Dad a party because he ...", "my gran said she ...").
+_PERSON_BEFORE = re.compile(r"(?<!^)(?<![.!?]\s)\b(?P<n>(?-i:[A-Z][a-z'-]+))|\b(?:my|our)\s+"
+                            r"(?P<k>mum|mom|dad|gran|grandma|grandad|grandpa|nan|son|daughter|"
+                            r"brother|sister|husband|wife|boy|girl)\b", re.I)
+_NOT_PEOPLE = {"i", "we", "he", "she", "they", "it", "the", "my", "our", "mr", "mrs", "ms",
+               "dr", "sunday", "monday", "tuesday", "wednesday", "thursday", "friday",
+               "saturday", "christmas", "easter"}
+
+
+def _antecedents(before: str) -> list[str]:
+    """The people named in ``before`` (:data:`_PERSON_BEFORE`), each once."""
+    found: list[str] = []
+    for m in _PERSON_BEFORE.finditer(before):
+        person = m["n"] or m["k"].lower()
+        if person.lower() not in _NOT_PEOPLE and person not in found:
+            found.append(person)
+    return found
 
 
 def birthday(sentence: str) -> tuple[str, str] | None:
@@ -103,6 +144,11 @@ def birthday(sentence: str) -> tuple[str, str] | None:
     "second"); an age stated of a named person counts as well ("Niamh's seven now":
     ("Niamh", "seven")); None without one."""
     m = _BIRTHDAY.search(sentence)
+    own = _OWN_BIRTHDAY.search(sentence) if m is None else None
+    if own is not None:
+        age = own["age"].lower()
+        return own["n"] or own["k"].lower(), \
+            re.sub(r"(?:st|nd|rd|th)$", "", age) if age[0].isdigit() else age
     if m is None:
         m = _STATED.search(sentence)
         if m is None or m["n"].lower() in ("i", "it", "he", "she", "we", "they", "that",

@@ -22,6 +22,7 @@ from index import TOLD_ADDITION as ADDITION, TOLD_NOT_NOW as NOT_NOW
 from index import TOLD_NOWISH as _NOWISH, TOLD_PRESENT_TIME as _PRESENT_TIME
 
 from .holders import _OPENING_ADVERB, holder_of
+from .lasted import unlasted
 from .rules import norm, point_key
 
 __all__ = ["NEW_HOME", "ROLE_BEGUN", "MAY_CHANGE", "SINGLE_KEYS", "GENERIC", "Signals",
@@ -308,7 +309,9 @@ def signals(sentence: str) -> Signals:
                        ended=(" ".join(was["x"].split()[:6]), *found.ended),
                        holder=holder_of(sentence), things=found.things, now=True)
     strong = bool(_ACTED.search(sentence) or _SHAPED.search(sentence))
-    weak = bool(_WEAK.search(sentence) or _NOWISH.search(sentence))
+    # "for forty years now" counts a span up to now: no present against what was.
+    nowish = bool(_NOWISH.search(unlasted(sentence)))
+    weak = bool(_WEAK.search(sentence)) or nowish
     things = []
     for m in _CHANGED_THING.finditer(sentence):
         # "I'm enjoying my new job" names no new value: nothing to replace the old with.
@@ -356,7 +359,7 @@ def signals(sentence: str) -> Signals:
                    scheduled(sentence),
                    ended=tuple(ended),
                    holder=holder_of(sentence), things=tuple(things),
-                   now=bool(_NOWISH.search(sentence)))
+                   now=nowish)
 
 
 #: A rank among others as what is said of the subject: "Mia is one of the tallest in her

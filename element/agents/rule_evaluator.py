@@ -46,6 +46,7 @@ from .sentences import split_sentences, untag
 from .offers import listener
 from .meaning import SIMILAR_WORDS
 from .present_value import present_value
+from .lasted import spared
 
 __all__ = ["RuleEvaluator", "SIMILAR_WORDS"]
 
@@ -316,9 +317,12 @@ class RuleEvaluator:
 
     def decide(self, cand: Candidate, obs: Observation, pool: Pool) -> Decision:
         """What to do with one candidate (``decide.py``); a new fact giving a remembered
-        single-valued attribute a present value supersedes it (``present_value.py``)."""
+        single-valued attribute a present value supersedes it (``present_value.py``), but
+        but for an age beside a span counted up to now ("running for 20 years now",
+        ``lasted.py``)."""
         return present_value(decide(cand, obs, pool, type(self)), cand.source, pool,
-                             obs.speaker(cand.turn), same_turn(pool, obs.window(cand.turn)))
+                             obs.speaker(cand.turn), same_turn(pool, obs.window(cand.turn)) +
+                             spared(cand.source, pool.memories()))
 
 
 def _reads(said: str, who: str) -> bool:

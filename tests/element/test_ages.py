@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from element.agents.ages import birthday
+from element.agents.ages import birthday, reached, years
 from element.agents.subconscious import Observation, RuleEvaluator, Turn, observe
 from index import HashingEmbedder, MemorySettings, MemoryStore
 
@@ -90,3 +90,49 @@ def test_a_count_told_of_a_family_word_is_no_age(store: MemoryStore) -> None:
     tell(store, "My son is 7.")
     assert "supersede" not in tell(store, "My son scored three goals on Saturday.")
     assert "son is 7" in current(store)
+
+
+@pytest.mark.parametrize("sentence,found", [
+    ("Orla's ten as of yesterday, double figures", ("Orla", "ten")),
+    ("Bramble celebrated her third birthday with a sausage cake", ("Bramble", "third")),
+    ("Dad had his 65th birthday at the pub", ("Dad", "65")),
+    ("My son had his fifth birthday party on Saturday", ("son", "fifth")),
+    ("My brother's son had his second birthday party at the zoo", None),   # the nephew's
+    ("Bramble had her third litter of puppies", None),                     # no birthday
+])
+def test_a_birthday_told_of_the_subject_by_a_pronoun_counts(
+        sentence: str, found: tuple[str, str] | None) -> None:
+    assert birthday(sentence) == found
+
+
+@pytest.mark.parametrize("sentence,found", [
+    ("We threw Dad a surprise party because he reached 65", ("Dad", "65")),
+    ("I told my gran she reached ninety", ("gran", "ninety")),
+    ("Mum rang Dad and Tom because he reached the station", None),   # no age reached
+    ("We had Priya and Tom round, he turned forty", None),          # whose is not said
+])
+def test_an_age_reached_by_a_pronoun_is_its_one_named_persons(
+        sentence: str, found: tuple[str, str] | None) -> None:
+    assert reached(sentence) == found
+
+
+@pytest.mark.parametrize("age,number", [("third", 3), ("70th", 70), ("seventieth", 70),
+                                        ("twentieth", 20), ("sixty-nine", 69), ("12", 12)])
+def test_a_birthdays_ordinal_is_the_age_it_makes(age: str, number: int) -> None:
+    assert years(age) == number
+
+
+@pytest.mark.parametrize("before,after,old", [
+    ("My daughter Orla is nine.", "Orla's ten as of yesterday, double figures, she's proud.",
+     "Orla is nine"),
+    ("Our dog Bramble is two.", "Bramble celebrated her third birthday with a sausage cake.",
+     "Bramble is two"),
+    ("My dad is 64.", "We threw Dad a surprise party because he reached 65.", "dad is 64"),
+])
+def test_a_new_age_told_by_a_pronoun_or_as_of_a_day_supersedes(store: MemoryStore, before: str,
+                                                               after: str, old: str) -> None:
+    for said in ("I work at the library.", before):
+        tell(store, said)
+    assert "supersede" in tell(store, after)
+    now = current(store)
+    assert old not in now and "library" in now
