@@ -147,6 +147,9 @@ ROLES: dict[str, frozenset[str]] = {name: frozenset(words.split()) for name, wor
     "partner": "partner wife husband boyfriend girlfriend fiance fiancee",
     "manager": "boss manager",
     "friends": "friend friends mate",
+    # (one's doctor is the one person of the attribute; a dentist is another, never said
+    # for the doctor: "my doctor is Dr Okafor" is who their doctor is)
+    "doctor": "doctor",
 }.items()}
 
 _LOCK = threading.Lock()

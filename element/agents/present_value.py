@@ -54,6 +54,7 @@ from index import (ATTRIBUTES, RELATIONS, ROLES, TOLD_ADDITION, TOLD_NOT_NOW, TO
 from .addressed import unaddressed
 from .decisions import Decision, Pool
 from .episodes import tell
+from .frame_value import framed_target, mine_last, takes_up, where_cleft
 from .holders import UNKNOWN
 from .holding import may_hold
 from .named import predates
@@ -150,13 +151,14 @@ def _placed(part: str) -> bool:
     return m is not None and m["n"].lower() not in RELATIONS
 
 
-def _parts(source: str, who: str, content: str = "") -> list[tuple[str, str]]:
+def _parts(source: str, who: str, content: str = "",
+           events: bool = False) -> list[tuple[str, str]]:
     """The parts of ``source`` (one sentence of the speaker's) that may tell a present
     value, each raw and told in the third person: the sentence, its clauses, its "where"
     clauses, each without what is told beside its value; and the memory written of it
     (``content``: a fragment said whole, "Three weeks at The Gym Group now" as "has been at
     The Gym Group for three weeks now"). Each the speaker's own, of the present, no past,
-    wish, negation or event."""
+    wish, negation or event (with ``events``, an event of the speaker's is read too)."""
     sentences = [unaddressed(s) for s in split_sentences(source)]
     if len(sentences) != 1:
         return []       # a story or several facts: not one value
@@ -169,14 +171,19 @@ def _parts(source: str, who: str, content: str = "") -> list[tuple[str, str]]:
     # the speaker's clause pointing back at a value named before it, or told with another
     # as its subject, said of the speaker alone ("that's what I drive now" -> "I drive a
     # Mazda MX-5 now": ``pointed.py``; "Kerry and I are in Bristol now": ``together.py``)
-    read += [said for said in (pointed(sentence), together(sentence)) if said]
+    # and the cleft "X is where I ..." or a role's holder named first, said plainly ("The
+    # lido's where I swim now" -> "I swim at the lido now", "Dr Okafor is my doctor there"
+    # -> "my doctor is Dr Okafor there": ``frame_value.py``)
+    read += [said for said in (pointed(sentence), together(sentence), where_cleft(sentence))
+             if said]
+    read += [said for part in [sentence, *clauses(sentence)] if (said := mine_last(part))]
     read += [c for p in read if (c := _BESIDE.sub("", _BEFORE.sub("", p))) and c != p]
     if content.startswith(f"{who} ") and len(list(split_sentences(content))) == 1:
         read.append(content)
     for part in dict.fromkeys(read):
         plain = written(part, None)[0] or part
         if TOLD_PAST.search(plain) or TOLD_NOT_NOW.search(plain) or \
-                _NEGATION.search(plain) or is_event(plain) or \
+                _NEGATION.search(plain) or is_event(plain) and not events or \
                 whose(plain) not in ("", UNKNOWN) and not _own(plain):
             continue
         told = part if part == content else tell(part, who)
@@ -253,12 +260,18 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
     if embedder is None:
         return None
     parts = _parts(source, who, content)
-    if not parts:
+    # a value taken up told as its event ("Renewed the car insurance with Admiral"): read by
+    # its frame only (``frame_value.py``)
+    taken = [] if parts else [p for p in _parts(source, who, content, events=True)
+                              if takes_up(p[0])]
+    if not parts and not taken:
         return None
     memories = [m for m in may_hold(source, pool.memories()[:MEANING_POOL], who)
                 if m["id"] not in skip and m["content"] != content and _one_fact(m, who)]
     if not memories:
         return None
+    if not parts:
+        return framed_target(taken, memories, who, _unlike, taken=True)
     try:
         found = profiles([_sentence(told) for _, told in parts] +
                          [_sentence(m["content"]) for m in memories], who, embedder)
@@ -283,7 +296,9 @@ def present_value_target(source: str, content: str, pool: Pool, who: str,
             return meant[0]
         if meant:
             return None     # two values of it held: which one is meant is not said
-    return None
+    # No attribute of the bank answered: the frame around the value, said again with
+    # another value in it and told as now (``frame_value.py``).
+    return framed_target(parts, memories, who, _unlike, cleft=where_cleft(sentence))
 
 
 def present_value(decision: Decision, source: str | None, pool: Pool, who: str,
