@@ -4,7 +4,7 @@ occasion.
 
 The finders by meaning and by a present state (``stale.py``, ``meaning.py``,
 ``present_value.py``) link a sentence to the memory it reads closest, and the guards of
-``holding.not_holding`` say when the sentence gives that memory no new value. Four
+``holding.not_holding`` say when the sentence gives that memory no new value. These
 shapes tell no new value of any memory, whichever is closest:
 
 - a break from a thing ("Tom and I are taking a break from the allotment this year"):
@@ -15,15 +15,23 @@ shapes tell no new value of any memory, whichever is closest:
 - a thing got only for a purpose ("Opened a Monzo account just for holiday spending",
   "bought a cheap Android purely for work"): one more, kept beside the one held for
   everything else;
-- one occasion ("had a beer for once"): the thing held holds again after it.
+- one occasion ("had a beer for once"; one standing in for the usual, "We did the quiz at
+  the Swan last night instead"; a thing of one occasion parted with, "Sold my ticket for
+  Sunday's match"): the thing held holds again after it;
+- a thing lost and found, being mended or let fall ("Thought I'd lost the Casio, it turned
+  up in my kit bag", "it's in a bag of rice now", "Dropped the Pixel on the patio"): held
+  still, unless another clause tells what holds now ("... so I've got an iPhone now");
+- an application under way ("I've applied for a job at HSBC, fingers crossed"), unless it
+  came through; a first of a kind told as past ("My first car was a Fiat Uno").
 
 Read once before every change finder (``change_statements._found``), before ``decide``'s
 present-state finders and the episode's ending (``bygone.py``), and among
 ``holding.not_holding``'s guards: such a statement is kept as told, replacing nothing.
 
 Why it is general: the grammar of each (a break "from" a thing; the passive of asking,
-or "asked me to"; "just/only/purely for" after a thing got), over closed classes of
-words; no case, value or benchmark. A pure function over a sentence.
+or "asked me to"; "just/only/purely for" after a thing got; a time of one occasion with
+"instead"; "for" a day's event after a verb of parting; a thing found or mended; a verb of
+applying), over closed classes of words; no case, value or benchmark. A pure function over a sentence.
 """
 
 from __future__ import annotations
