@@ -31,7 +31,8 @@ present-state finders and the episode's ending (``bygone.py``), and among
 Why it is general: the grammar of each (a break "from" a thing; the passive of asking,
 or "asked me to"; "just/only/purely for" after a thing got; a time of one occasion with
 "instead"; "for" a day's event after a verb of parting; a thing found or mended; a verb of
-applying), over closed classes of words; no case, value or benchmark. A pure function over a sentence.
+applying), over closed classes of words; no case, value or benchmark.
+A pure function over a sentence.
 """
 
 from __future__ import annotations
