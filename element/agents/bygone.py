@@ -55,6 +55,7 @@ from .holding import kept_meanwhile
 from .parts import part_taken_off
 from .paused import paused
 from .person_subject import person_subject
+from .one_of_several import one_of_several
 from .freed import freed_target
 from .last_done import last_done_target
 from .observation import Observation
@@ -367,6 +368,8 @@ def episode_ending(cand: Candidate, observation: Observation, pool: Pool,
         if target is not None and (person := person_subject(sentence)) and \
                 not re.search(rf"\b{re.escape(person)}", target["content"], re.I):
             continue    # "The Spanish teacher at my son's school just left": theirs
+        if target is not None and one_of_several(sentence, target["content"]):
+            continue    # "Flopsy died" of "two rabbits, Flopsy and Mopsy": Mopsy's still
         if target is not None:
             return Decision("supersede", "a later statement tells the thing as over",
                             category=target["category"], memory_id=target["id"],

@@ -47,6 +47,7 @@ from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
 from .paused import paused
+from .one_of_several import one_of_several
 from .person_subject import person_subject
 from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
@@ -387,6 +388,8 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
         if value is None or not (value[1] or value[2]):
             continue
         holder, names, rare = value
+        if len(names) > 1 and one_of_several(sentence, memory["content"]):
+            continue    # "Flopsy died" of "two rabbits, Flopsy and Mopsy": Mopsy's still
         for clause in clauses:
             # Another person's clause ("my sister's Toyota died", "Lena's manager quit":
             # ``holders.possessed``'s "manager-of-lena") is not the speaker's.

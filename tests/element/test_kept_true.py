@@ -126,3 +126,15 @@ def test_a_true_update_of_the_same_shape_still_replaces(store: Any, before: str,
                                                         old: str) -> None:
     assert "supersede" in tell_after(store, before, after), current(store)
     assert old not in current(store)
+
+
+@pytest.mark.parametrize("before,after,kept", [
+    ("We have two rabbits, Flopsy and Mopsy.", "Sadly Mopsy passed away on Sunday.",
+     "Flopsy and Mopsy"),
+    ("I keep three hens, Ginger, Nugget and Pepper.", "A fox got Nugget last night.",
+     "Ginger, Nugget and Pepper"),
+])
+def test_one_of_several_named_ends_not_the_others(store: Any, before: str, after: str,
+                                                  kept: str) -> None:
+    assert "supersede" not in tell_after(store, before, after), current(store)
+    assert kept in current(store)
