@@ -90,9 +90,13 @@ _FOR_OCCASION = re.compile(r"\bfor\s+(?:this\s+|next\s+|last\s+)?(?:(?:mon|tues|
                            r"final|fixture|race|do|trip|night\s+out)\b", re.I)
 #: A thing lost and found again, or mended: "Thought I'd lost the Casio at the pool, it
 #: turned up in my kit bag", "it's in a bag of rice now", "in for its service".
-_FOUND = re.compile(r"\b(?:turned\s+up|found\s+(?:it|them|him|her)\b|(?:got|have|has)\s+"
-                    r"(?:it|them)\s+back|(?:was|were)\s+found|thought\s+(?:i|we)(?:'d|\s+had)\s+"
-                    r"lost)", re.I)
+_FOUND = re.compile(r"\b(?:turned\s+up|found\s+(?:it|them|him|her)(?=\s*(?:[,.;!]|$|\s+(?:in|"
+                    r"under|behind|down|at|on|again|back|later|eventually)\b))|(?:got|have|has)"
+                    r"\s+(?:it|them)\s+back|(?:was|were)\s+found|thought\s+(?:i|we)(?:'d|\s+had)"
+                    r"\s+lost)", re.I)
+#: ... a loss told with it ("found it hard to leave" finds nothing lost).
+_LOSS = re.compile(r"\b(?:lost|losing|missing|misplaced|mislaid|left|(?:couldn't|could\s+not|"
+                   r"can't)\s+find)\b", re.I)
 _MENDING = re.compile(r"\b(?:it'?s|it\s+is|they'?re|they\s+are|is|are)\s+(?:now\s+)?"
                       r"(?:(?:sat|sitting)\s+)?in\s+(?:a\s+(?:bag|bowl)\s+of\s+)?rice\b|\b(?:in\s+for\s+(?:a|an|its|"
                       r"their)\s+(?:service|repair|mot|fix)|being\s+(?:fixed|repaired|mended|"
@@ -126,7 +130,7 @@ def _one_occasion(sentence: str) -> bool:
         return True
     if _PARTED.search(sentence) and _FOR_OCCASION.search(sentence):
         return True
-    if _FOUND.search(sentence) or _MENDING.search(sentence):
+    if _FOUND.search(sentence) and _LOSS.search(sentence) or _MENDING.search(sentence):
         return True
     if _LET_FALL.search(sentence) and not _REPLACED.search(sentence):
         return True
