@@ -45,6 +45,7 @@ from .continued import continues, plan_kept, promoted_only
 from .passing import passing
 from .other_time import another_time
 from .one_of_several import one_of_several
+from .listed import others_listed
 from .paused import paused
 from .shared_value import shared_value
 from .cues import signals
@@ -355,7 +356,7 @@ the memory lists by name, told alone ("Flopsy died" of "two rabbits, Flopsy and 
 ``one_of_several.py``)."""
     return kept_meanwhile(sentence) or passing(sentence) or \
         another_time(sentence, memory["content"], who) or \
-        one_of_several(sentence, memory["content"]) or \
+        one_of_several(sentence, others_listed(memory["content"], who)) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \

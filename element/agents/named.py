@@ -48,7 +48,8 @@ from .rules import Candidate
 from .slots import PEOPLE, names_of
 from .paused import paused
 from .one_of_several import one_of_several
-from .person_subject import person_subject
+from .person_subject import theirs_alone
+from .listed import others_listed
 from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
@@ -388,7 +389,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
         if value is None or not (value[1] or value[2]):
             continue
         holder, names, rare = value
-        if len(names) > 1 and one_of_several(sentence, memory["content"]):
+        if len(names) > 1 and one_of_several(sentence, others_listed(memory["content"], who)):
             continue    # "Flopsy died" of "two rabbits, Flopsy and Mopsy": Mopsy's still
         for clause in clauses:
             # Another person's clause ("my sister's Toyota died", "Lena's manager quit":
@@ -401,8 +402,7 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
                 continue
             # "The PE teacher at Ashfield has just quit": a person named by what they are,
             # the memory's value only where they are (``person_subject.py``).
-            if (person := person_subject(clause.text)) and \
-                    not re.search(rf"\b{re.escape(person)}", memory["content"], re.I):
+            if theirs_alone(clause.text, memory["content"], who):
                 continue
             # "Tom quit the choir": another's own leaving of the thing (``acted.py``).
             if left_by_another(clause.text, {w for n in names for w in n.split()} | rare):

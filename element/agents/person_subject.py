@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 
-from index import RELATIONS, lexicon
+from index import RELATIONS, lexicon, terms
 
 from .opening import from_subject
 
-__all__ = ["person_subject", "is_person"]
+__all__ = ["person_subject", "is_person", "theirs_alone"]
 
 #: What opens a subject noun phrase: a determiner or a possessive of the speaker's.
 _OPENS = frozenset("the my our a an his her their this that".split())
@@ -34,6 +34,7 @@ have had will would can could just only finally recently suddenly sadly apparent
 still now then left went got took gave sold lost won ran broke came made became
 """.split())
 _COPULA = frozenset("is are was were".split())
+_PREPOSITIONS = frozenset("at of from in on for with".split())
 #: Words that open no noun phrase's head ("the other day", "the first time").
 _NOT_HEAD = frozenset("""other first last next same whole rest one time way thing day week
 year month""".split())
@@ -56,6 +57,33 @@ def _no_noun(word: str) -> bool:
     if lex is None:
         return word.endswith("ed")
     return word.endswith("ed") or not lex.kinds(word)
+
+
+def theirs_alone(clause: str, memory: str, who: str) -> bool:
+    """Whether ``clause`` opens on a person named by what they are (:func:`person_subject`)
+    whom ``memory`` does not name, and names the memory's thing only in that subject
+    ("The PE teacher *at Ashfield* has just quit" of "teaches geography at Ashfield"): their
+    act, not one done to the memory's thing ("A retired teacher from Kendal bought *the
+    caravan* off me" ends the speaker's caravan)."""
+    person = person_subject(clause)
+    if not person or re.search(rf"\b{re.escape(person)}", memory, re.I):
+        return False
+    said = from_subject(clause.strip()).split()
+    at = next(i for i, w in enumerate(said) if re.sub(r"[,;:.!?]+$|'s$", "", w.lower()) == person)
+    rest = said[at + 1:]
+    # Past the subject's own phrase (where they are, whose they are: "at my son's school"),
+    # up to its verb: a word that goes on no noun phrase.
+    if rest and rest[0].lower() in _PREPOSITIONS:
+        while rest and (rest[0].lower() in _PREPOSITIONS | _OPENS or
+                        rest[0][:1].isupper() or rest[0].lower().endswith("'s") or
+                        not _no_noun(re.sub(r"[,;:.!?]+$", "", rest[0].lower()))) and \
+                re.sub(r"[,;:.!?]+$", "", rest[0].lower()) not in _AFTER_HEAD - _PREPOSITIONS:
+            rest = rest[1:]
+    own = set(terms(memory)) - set(terms(who)) - set(terms(person))
+    # What the rest names as the person's own ("sold *his Golf*") is theirs too.
+    told = re.sub(r"\b(?:his|her|their)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", " ", " ".join(rest),
+                  flags=re.I)
+    return not own & set(terms(told))
 
 
 def person_subject(clause: str) -> str:

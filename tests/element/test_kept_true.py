@@ -21,7 +21,7 @@ import pytest
 from element.agents.named import ENDING
 from element.agents.other_time import another_time
 from element.agents.passing import passing
-from element.agents.person_subject import person_subject
+from element.agents.person_subject import person_subject, theirs_alone
 from tests.element.speaker import current, open_store, tell_after
 
 
@@ -93,6 +93,16 @@ def test_a_person_named_by_what_they_are_is_the_subject(wordnet: Any) -> None:
     assert person_subject("My GP is Dr Obi now") == ""      # who the speaker's GP is
     assert person_subject("The teacher training course ended") == ""
     assert person_subject("The Civic died on the motorway") == ""
+
+
+def test_a_person_acting_on_the_speakers_thing_is_not_theirs_alone(wordnet: Any) -> None:
+    assert theirs_alone("The lifeguard at the leisure centre quit last week",
+                        "Ana swims at the leisure centre.", "Ana")
+    assert theirs_alone("My brother-in-law sold his Golf and got a van", "Ana drives a Golf.",
+                        "Ana")
+    assert not theirs_alone("A retired teacher from Kendal bought the caravan off me",
+                            "Ana keeps a caravan at Sandy Bay.", "Ana")
+    assert not theirs_alone("My hairdresser retired", "Ana's hairdresser is Kerry.", "Ana")
 
 
 @pytest.fixture(params=["file"])
