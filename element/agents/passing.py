@@ -107,6 +107,10 @@ _MENDING = re.compile(r"\b(?:it'?s|it\s+is|they'?re|they\s+are|is|are)\s+(?:now\
 _LET_FALL = re.compile(r"\b(?:dropped|dropping|knocked)\s+(?:[\w'-]+\s+){1,3}?(?:down|in|into|"
                        r"on|onto|off|under|behind)\s+(?:the|a|an|my|our|his|her|their|some)\b",
                        re.I)
+#: ... told unharmed ("the screen's fine though", "no harm done"): a phone dropped in a canal
+#: may be gone, and the next sentence tell what replaced it.
+_UNHARMED = re.compile(r"\b(?:fine|ok|okay|no\s+harm|survived|still\s+works|not\s+a\s+scratch|"
+                       r"unscathed|intact|undamaged)\b", re.I)
 _REPLACED = re.compile(r"\b(?:now|these\s+days|instead|new|bought|got\s+(?:a|an)|replaced|"
                        r"written\s+off|dead|died|broke|broken|smashed|ruined|gone)\b", re.I)
 #: An application under way: "I've applied for a job at HSBC, fingers crossed", "got an
@@ -132,7 +136,8 @@ def _one_occasion(sentence: str) -> bool:
         return True
     if _FOUND.search(sentence) and _LOSS.search(sentence) or _MENDING.search(sentence):
         return True
-    if _LET_FALL.search(sentence) and not _REPLACED.search(sentence):
+    if _LET_FALL.search(sentence) and _UNHARMED.search(sentence) and \
+            not _REPLACED.search(sentence):
         return True
     if _APPLIED.search(sentence) and not _CAME_THROUGH.search(sentence):
         return True

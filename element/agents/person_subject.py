@@ -100,6 +100,8 @@ def person_subject(clause: str) -> str:
         contracted = low.endswith("'s") and i + 1 < len(words) and \
             words[i + 1].lower() in _CONTRACTED_NEXT
         nxt = re.sub(r"[,;:.!?]+$", "", words[i + 1].lower()) if i + 1 < len(words) else ""
+        if nxt in ("and", "or", "&"):
+            return ""   # "My partner and I moved ...": the speaker with another
         if contracted or nxt in _AFTER_HEAD or not low.endswith("'s") and _no_noun(nxt):
             head = re.sub(r"'s$", "", low)
             if nxt in _COPULA and not (i + 2 < len(words) and words[i + 2].endswith("ing")):

@@ -71,6 +71,7 @@ def test_one_occasion_a_mishap_or_a_plan_gives_no_lasting_value(sentence: str) -
     "Applied for a transfer and got it, I'm at the York branch now",
     "Lost my job, found a new one at Aldi",
     "I found it hard to leave Tesco but I'm at Asda now",
+    "Dropped my phone in the canal on Tuesday. Came out of the shop with a Galaxy S23.",
     "I sold my car on Saturday",
 ])
 def test_a_lasting_change_of_the_same_shape_is_not_passing(sentence: str) -> None:
@@ -93,6 +94,7 @@ def test_a_person_named_by_what_they_are_is_the_subject(wordnet: Any) -> None:
     assert person_subject("My GP is Dr Obi now") == ""      # who the speaker's GP is
     assert person_subject("The teacher training course ended") == ""
     assert person_subject("The Civic died on the motorway") == ""
+    assert person_subject("My partner and I moved into our new place in Bath") == ""
 
 
 def test_a_person_acting_on_the_speakers_thing_is_not_theirs_alone(wordnet: Any) -> None:
