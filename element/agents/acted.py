@@ -44,11 +44,12 @@ _OBJECT_OPENS = frozenset("the a an my our his her their its this that these tho
 _PASSIVE = frozenset("is are was were be been being 's 're got get gets".split())
 
 
-#: Verbs of ending one does to a thing ("closed our branch", "cancelled the show"); not a
+#: Verbs of ending one does to a thing ("closed our branch", "cancelled the show") or a
+#: person ("Leeds sacked the manager": the manager's job ended, not the fan's club); not a
 #: going to a next keeper ("went to live with my cousin"), whose object is the keeper.
 _DONE_TO = frozenset("""closed closes closing shut shuts shutting cancelled canceled cancels
 scrapped scraps axed axes sold sells ended ends dropped drops stopped stops replaced replaces
-terminated""".split())
+terminated sacked sacks fired fires dismissed dismisses""".split())
 
 
 def acts_on(words: Sequence[str], start: int, end: int) -> bool:

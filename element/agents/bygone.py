@@ -54,6 +54,9 @@ from .named import ENDING, predates
 from .holding import kept_meanwhile
 from .parts import part_taken_off
 from .paused import paused
+from .person_subject import theirs_alone
+from .listed import others_listed
+from .one_of_several import one_of_several
 from .freed import freed_target
 from .last_done import last_done_target
 from .observation import Observation
@@ -363,6 +366,11 @@ def episode_ending(cand: Candidate, observation: Observation, pool: Pool,
             continue    # lent, borrowed, being fixed, or a part of it sold: still held
         target = bygone_target(sentence, pool.memories(), who, (), asked) or \
             _aftermath_target(sentence, pool.memories(), who)
+        if target is not None and theirs_alone(sentence, target["content"], who):
+            continue    # "The Spanish teacher at my son's school just left": theirs
+        if target is not None and one_of_several(sentence,
+                                                 others_listed(target["content"], who)):
+            continue    # "Flopsy died" of "two rabbits, Flopsy and Mopsy": Mopsy's still
         if target is not None:
             return Decision("supersede", "a later statement tells the thing as over",
                             category=target["category"], memory_id=target["id"],

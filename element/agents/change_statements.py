@@ -36,6 +36,7 @@ from .ours import ours
 from .own_clause import own_clause, without_possessor
 from .parts import part_of_thing, part_taken_off
 from .passing import passing
+from .person_subject import person_subject
 from .polarity import ends_another, opposite_change
 from .profile import values
 from .relation import provider_target
@@ -170,8 +171,11 @@ def _change(sentence: str, turn: int, who: str, observation: Observation,
     sig = signals(sentence)
     if one_more_new(sentence, sig):
         return None     # "Picked up our new kitten" beside the Labrador: one more
-    if sig.holder and not owner(sentence):
+    person = person_subject(sentence)   # "our lodger's moved out to ...": theirs
+    if sig.holder and not owner(sentence) and not person:
         sig = replace(sig, holder="")   # "our broadband provider is now ..."
+    elif person and not sig.holder:
+        sig = replace(sig, holder=person)
     if _ACTED_ON.search(sentence):
         # Another's act changing the speaker's ("They've relocated me to ...",
         # "my doctor switched me from ... to ..."): a change of the speaker's.

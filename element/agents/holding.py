@@ -43,6 +43,9 @@ from index import RELATIONS, terms
 
 from .continued import continues, plan_kept, promoted_only
 from .passing import passing
+from .other_time import another_time
+from .one_of_several import one_of_several
+from .listed import others_listed
 from .paused import paused
 from .shared_value import shared_value
 from .cues import signals
@@ -347,8 +350,13 @@ def not_holding(sentence: str, memory: dict[str, Any], who: str) -> bool:
     of the sentence (:func:`kept_named`); a value of another thing named by its noun
     (:func:`another_thing`); the memory's own value told again as another's too
     (``shared_value.py``); a break from a thing, a request made of the speaker or a thing
-    got only for a purpose, which give no memory a new value (``passing.py``)."""
+    got only for a purpose, which give no memory a new value (``passing.py``); a habit at
+    another time of day or week, with another thing (``other_time.py``); one of several things
+the memory lists by name, told alone ("Flopsy died" of "two rabbits, Flopsy and Mopsy":
+``one_of_several.py``)."""
     return kept_meanwhile(sentence) or passing(sentence) or \
+        another_time(sentence, memory["content"], who) or \
+        one_of_several(sentence, others_listed(memory["content"], who)) or \
         as_customer(sentence) and _place_held(memory, who) or \
         holds_person(memory, who, sentence) or \
         accessory_of(sentence, memory, who) or \

@@ -47,6 +47,9 @@ from .restated import introduced
 from .rules import Candidate
 from .slots import PEOPLE, names_of
 from .paused import paused
+from .one_of_several import one_of_several
+from .person_subject import theirs_alone
+from .listed import others_listed
 from .holders import kin_word, same_holder
 from .updates import ADDITION, NOT_NOW, FACT_WORDS, Memory, first_person, is_event
 
@@ -62,7 +65,11 @@ ENDING = re.compile(r"""\b(?:
     left(?!\s+(?:for|to|on|early|home|the\s+house|work|at|with|after|before|over)\b)|
     leaving(?!\s+(?:for|to|on|early|home|work|at|with)\b)|
     (?:stopped|quit|quitting|gave\s+up|given\s+up)\s+\w+ing(?:\s+(?:to|at|with|on|in))?|
-    quit|quitting|stopped(?!\s+(?:by|in|off|over)\b)|ceased|dropped|ditched|dumped|scrapped|binned|
+    quit|quitting|stopped(?!\s+(?:by|in|off|over)\b)|ceased|
+    # a thing let fall ("dropped my phone in the bath", "dropped the kids off") or a call
+    # paid ("dropped in") is held still; not "dropped out of"
+    dropped(?!\s+(?:by|in|round|over)\b|\s+(?:[\w'-]+\s+){1,3}?(?:off\b|(?:down|in|into|on|onto|
+        behind|under)\s+(?:the|a|an|my|our|his|her|their|some)\b))|ditched|dumped|scrapped|binned|
     ex-\w+|(?:my|our)\s+ex\b|former(?:ly)?|graduated|called\s+it\s+quits|
     (?:packed|jacked|chucked)\s+in|hung\s+up\s+(?:my|our|the)|
     (?:is|are|was|were|'s|'re)\s+(?:now\s+|well\s+)?(?:history|a\s+thing\s+of\s+the\s+past|
@@ -89,7 +96,7 @@ ENDING = re.compile(r"""\b(?:
     (?:took|taken|taking|went\s+into|gone\s+into)\s+(?:early\s+)?retirement|
     overt(?:ook|aken)|dethroned|(?:packed|put|boxed|stored)\s+away|
     fell\s+(?:through|apart)|falling\s+apart|collapsed|broke\s+(?:down|up)|broken\s+(?:down|up)|
-    died|passed\s+away|put\s+to\s+sleep|(?:was|were|be|been|got)\s+put\s+down\b|lost(?!\s+(?:in|track|count|for\s+words)\b)|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
+    died|passed\s+away|put\s+to\s+sleep|(?:was|were|be|been|got)\s+put\s+down\b|lost(?!\s+(?:in|track|count|for\s+words|to|on\s+penalties|\d+|at\s+home|away)\b)|escaped|ran\s+away|went\s+missing|(?:got|was|been)\s+stolen|
     written\s+off|sold|gave\s+(?:up|away)|given\s+(?:up|away)|giving\s+up|got\s+rid|rehomed|
     replaced|swapped|traded\s+in|part[\s-]?exchanged|outgr(?:ew|own)|moved\s+(?:away|on|out)|got\s+out\s+of|
     (?:handed|handing)\s+(?:in\s+)?(?:my|our|his|her|their)\s+notice|
@@ -382,6 +389,8 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
         if value is None or not (value[1] or value[2]):
             continue
         holder, names, rare = value
+        if len(names) > 1 and one_of_several(sentence, others_listed(memory["content"], who)):
+            continue    # "Flopsy died" of "two rabbits, Flopsy and Mopsy": Mopsy's still
         for clause in clauses:
             # Another person's clause ("my sister's Toyota died", "Lena's manager quit":
             # ``holders.possessed``'s "manager-of-lena") is not the speaker's.
@@ -390,6 +399,10 @@ def ended_target(sentence: str, memories: Iterable[Memory], who: str,
                     holder and not (same_holder(clause.said_by, holder) or
                                     holder in clause.text.lower() or
                                     kin_word(holder) in map(kin_word, clause.low)):
+                continue
+            # "The PE teacher at Ashfield has just quit": a person named by what they are,
+            # the memory's value only where they are (``person_subject.py``).
+            if theirs_alone(clause.text, memory["content"], who):
                 continue
             # "Tom quit the choir": another's own leaving of the thing (``acted.py``).
             if left_by_another(clause.text, {w for n in names for w in n.split()} | rare):

@@ -41,6 +41,7 @@ from .holders import (UNKNOWN, by_order, framed, kin_modifier, main_clause, memo
                       possessed, same_holder, subjectless)
 from .among import shares, speaker_object
 from .opening import done_to_speaker, from_subject
+from .person_subject import person_subject
 from .kin_values import of_a_kind
 from .parts import part_of
 from .updates import FACT_WORDS, Memory, first_person, is_event, strip_for_attribute
@@ -224,7 +225,8 @@ def whose(sentence: str) -> str:
     if m := re.match(r"^(?:my|our)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", sentence, re.I):
         for word in m[1].lower().split():
             kin = re.sub(r"'s?$", "", word)
-            if kin in PEOPLE or set(kin.split("-")) & PEOPLE:     # "brother-in-law"
+            # "brother-in-law"; "our lodger's moved out": a person by what they are
+            if kin in PEOPLE or set(kin.split("-")) & PEOPLE or person_subject(sentence) == kin:
                 # "my son Jaxon", not "my sister's Toyota" (a thing of hers).
                 named = None if word.endswith(("'s", "'")) else re.match(
                     rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?{re.escape(word)}\s+"

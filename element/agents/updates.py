@@ -58,7 +58,8 @@ from index import TOLD_ADDITION as ADDITION, TOLD_NOT_NOW as NOT_NOW
 from .cues import GENERIC, MAY_CHANGE, NEW_HOME, ROLE_BEGUN, Signals, signals
 from .dates import time_phrase
 from .facts import PAST_TENSE
-from .holders import holder_of, memory_holder, same_holder
+from .holders import UNKNOWN, holder_of, memory_holder, same_holder
+from .person_subject import is_person
 from .rules import extract, norm
 from .sentences import ends_with_abbreviation, split_sentences
 
@@ -236,7 +237,12 @@ def value_target(values: Sequence[str], memories: Iterable[Memory], who: str,
             # cat called Tigger"), the holder being the thing ended itself.
             itself = bool(re.search(r"(?<!^)\b[A-Z]", value.strip())) and \
                 set(terms(holder)) <= content_terms(memory["content"], who)
-            if not (same_holder(owner, holder) or named in norm(memory["content"]) or itself):
+            # A thing named as ended whoever holds it ("the Civic died"), not a value a
+            # person other than the memory's holder ended ("Mum's joined English Heritage
+            # instead of the Trust": hers).
+            named_only = named in norm(memory["content"]) and \
+                not (holder and holder != UNKNOWN and is_person(holder.split()[-1]))
+            if not (same_holder(owner, holder) or named_only or itself):
                 continue
             if best is None or (share, -order) > (best[0], best[1]):
                 best = (share, -order, memory)
