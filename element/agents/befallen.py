@@ -29,7 +29,7 @@ import re
 
 from index import lexicon
 
-__all__ = ["JOB", "befallen", "for_a_while", "head_of_possessed"]
+__all__ = ["JOB", "befallen", "for_a_while", "head_of_possessed", "made_thing"]
 
 #: What a job ended unnamed ends (as ``ending_grammar``'s job lost: the speaker's one).
 JOB = "my employer or career"
@@ -160,7 +160,7 @@ def head_of_possessed(thing: str) -> str:
 _PERSON_FINE = re.compile(r"\b(?:he|she)(?:'s)?\s*$", re.I)
 
 
-def _made(thing: str) -> bool:
+def made_thing(thing: str) -> bool:
     """Whether the lexicon knows ``thing``'s head as no living thing; a bare name ("Biscuit")
     may be a pet's, and is not read so."""
     lex = lexicon()
@@ -226,4 +226,4 @@ def befallen(clause: str, sentence: str = "") -> list[str]:
         found.append(thing)
     # A person said to be fine ("wrote the Mini off, thankfully he's fine") is the driver,
     # not a thing made by hand; a living thing may be the one that lived.
-    return [t for t in found if not survived or _made(t)]
+    return [t for t in found if not survived or made_thing(t)]

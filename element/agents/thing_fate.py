@@ -39,6 +39,7 @@ import re
 
 from index import lexicon
 
+from .befallen import for_a_while, made_thing
 from .slots import PEOPLE
 
 __all__ = ["fates", "told_final"]
@@ -56,15 +57,25 @@ _NP_END = (r"(?=\s*$|\s*[,.;:!?]|\s+(?:for|in|at|on|and|to|with|last|this|after|
 #: ("both goats").
 _SUBJECT = (rf"^(?P<x>{_WHOLE}?{_NP}|(?:both|all)\s+[\w'-]+)"
             r"(?:\s+(?:has|have|had|'s|'ve|just|finally|sadly|then|eventually|basically|"
-            r"actually|suddenly|somehow|quietly|got|was|were|been))*\s+")
+            r"actually|suddenly|somehow|quietly|got|was|were|been|all|both|(?:sort|kind)\s+of))*"
+            r"\s+")
 #: Verbs of ceasing to be, or to be had, the thing their subject.
 _CEASED = re.compile(
     _SUBJECT +
     r"(?:wound\s+up|(?:got|was|been)?\s*disbanded|dissolved|merged\s+(?:into|with)|"
     r"sank|sunk|went\s+down\s+with\s+all|went\s+(?:missing|awol)|"
     r"(?:ran|run|flew|flown|wandered|slipped|swam|hopped|scarpered)\s+(?:off|away|out)|"
+    r"(?:drifted|floated)\s+(?:off|away)|(?:blew|blown)\s+(?:away|down|over)|"
+    r"collapsed|fell\s+down|fizzled(?:\s+out)?|petered\s+out|"
     r"escaped|vanished|disappeared|drowned|perished|"
+    # Died, in the words people use of a pet: "crossed the rainbow bridge", "passed on
+    # Tuesday", "slipped away in his sleep".
+    r"crossed\s+(?:over\s+)?the\s+rainbow\s+bridge|slipped\s+away|"
+    r"passed(?:\s+on)?(?=\s*(?:$|[,.;!]|(?:on|in|last|this|at|away|peacefully|quietly|"
+    r"yesterday|overnight|early)\b))|"
     r"(?:got|was|were|been)\s+(?:washed|swept|blown)\s+away|(?:washed|swept|blown)\s+away|"
+    r"(?:got|was|were|been)\s+(?:crushed|smashed(?:\s+up)?|wrecked|totall?ed|mangled|trashed|"
+    r"flattened|destroyed)|"
     r"(?:burnt|burned)\s+(?:down|to\s+the\s+ground)|went\s+up\s+in\s+(?:flames|smoke)|"
     r"(?:did\s+not|didn't|never)\s+(?:survive|make\s+it|recover|pull\s+through|"
     r"c(?:a|o)me\s+(?:back|home))|"
@@ -105,18 +116,26 @@ _WHILE = re.compile(r"\bfor\s+(?:a|an|one|two|three|a\s+few|a\s+couple\s+of|\d+)
                     r"holidays|night|weekend)\b|\b(?:until|till|temporarily|again)\b|"
                     r"\bback\s+(?:in|on|next|after)\b", re.I)
 #: It came back, or was found: no end.
-_BACK = re.compile(r"(?<!never\s)(?<!n't\s)(?<!nobody\s)(?<!no\sone\s)\b(?:(?:came|come|turned|"
-                   r"showed)\s+(?:back|home|up)|found\s+(?:him|her|it|them)(?!\s+again))|(?:got|get)\s+(?:him|her|it|them)\s+back|"
+_BACK = re.compile(r"(?<!never\s)(?<!n't\s)(?<!nobody\s)(?<!one\s)(?<!none\s)"
+                   r"\b(?:(?:came|come|turned|showed)\s+(?:back|home|up)|"
+                   r"found\s+(?:him|her|it|them)(?!\s+again))|"
+                   r"(?:got|get)\s+(?:him|her|it|them)\s+back|"
                    r"(?<!never\s)(?<!n't\s)(?:survived|recovered|pulled\s+through)|"
-                   r"\b(?<!he\s)(?<!she\s)is\s+(?:fine|ok|okay|back)\b", re.I)
+                   r"(?<!\bhe)(?<!\bshe)(?:\s+is|'s)\s+(?:fine|ok|okay|back)\b", re.I)
+#: A person's pronoun said to be fine: the thing, if it lives, or its keeper.
+_PERSON_FINE = re.compile(r"\b(?:he|she)(?:\s+is|'s)\s+(?:fine|ok|okay|alright|all\s+right)\b",
+                          re.I)
 #: Where the thing as said ends: a time, place, reason or manner after it.
 _TAIL = re.compile(r"\s*[,.;:!?].*$|\s+(?:last|this|on|in|at|over|during|after|before|when|"
                    r"while|because|as|so|and|but|then|for|from|with|into|to|out|off|away|"
-                   r"through|down|up|under|near|by|yesterday|today)\b.*$", re.I)
+                   r"through|down|up|under|near|by|yesterday|today|loose|free|adrift)\b.*$", re.I)
 #: What a pronoun object points back at: the last definite noun phrase told before it.
 _BEFORE = re.compile(r"\b(?P<x>(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)"
-                     r"(?=\s+(?:and|on|in|at|off|outside|near|by|with|then)\b|\s*[,.]|\s*$)",
+                     r"(?=\s+(?:and|on|in|at|off|outside|near|by|with|then|out|loose|free|"
+                     r"adrift)\b|\s*[,.]|\s*$)",
                      re.I)
+#: A pronoun subject of a thing, read back to the thing named before it.
+_IT = re.compile(r"\b(?:and|then)\s+(?:it|they)\s+", re.I)
 #: A discourse opener before the subject: "Turns out the choir folded".
 _OPENER = re.compile(r"^(?:(?:it\s+)?turn(?:s|ed)\s+out|long\s+story\s+short|in\s+the\s+end|"
                      r"sadly|annoyingly|unfortunately|tragically|anyway|honestly|well|so)"
@@ -131,8 +150,9 @@ def _thing(text: str) -> str:
     part or another's ("the car's wing mirror"), or a person of the speaker's."""
     thing = re.sub(rf"^{_WHOLE}", "", text.strip(), flags=re.I)
     thing = _TAIL.sub("", thing).strip()
-    if not re.search(r"\w", thing) or re.search(r"\w(?:'s|s')\s+\w", thing):
-        return ""
+    if not re.search(r"\w", thing) or re.search(r"\w(?:'s|s')\s+\w", thing) or \
+            re.search(r"\s(?:is|are|was|were|has|have|had)\s", thing, re.I):
+        return ""   # another's, a part, or a clause ("the band is old van")
     head = re.sub(r"^(?:the|my|our)\s+", "", thing, flags=re.I).lower()
     if head in PEOPLE or head.split()[-1] in PEOPLE - _PETS:
         return ""
@@ -180,8 +200,12 @@ def fates(clause: str, sentence: str = "") -> list[str]:
         return []
     found: list[str] = []
     if (m := _CEASED.match(clause)) and not _NO_THING.match(clause) and \
+            not for_a_while(clause) and \
             (thing := _thing(m["x"])):
         found.append(thing)
+    elif (it := _IT.search(clause)) and (before := _pronoun_thing(clause, it.start())) and \
+            _CEASED.match(f"{before} {clause[it.end():]}"):
+        found.append(before)    # "cut the canoe loose and it drifted off"
     if not found and (final := _FINAL.search(clause)):
         subject = re.match(rf"^(?P<x>{_WHOLE}?{_NP})\s+(?:(?:has|have|had|'s|was|were|got|"
                            r"just|finally|sadly|then)\s+)*(?P<v>[a-z]+)\b", clause, re.I)
@@ -206,4 +230,8 @@ def fates(clause: str, sentence: str = "") -> list[str]:
     for m in _LOST_ALL.finditer(clause):
         if thing := _thing(m["x"]):
             found.append(thing)     # "lost every one of the fish"
+    # "Rolo collapsed on a walk, the vet says he's fine": a living thing that lived; a
+    # person fine after a made thing's end is its driver or rider ("the Mini").
+    if _PERSON_FINE.search(told):
+        found = [t for t in found if made_thing(t)]
     return found

@@ -98,3 +98,28 @@ def test_a_pet_come_back_one_of_several_and_a_plan_keep_the_fact(store):
     tell(store, "The darts team might wind up next year if we can't find a fourth player.")
     now = current(store)
     assert "Pumpkin" in now and "six hens" in now and "darts team at the Plough" in now
+
+
+@pytest.mark.parametrize("said,thing", [
+    ("So the hens all went to a sanctuary when we moved into the flat.", "the hens"),
+    ("The Raleigh got crushed under a van in the car park, beyond repair.", "The Raleigh"),
+    ("Storm Eunice, the polytunnel blew away, never found most of it.", "the polytunnel"),
+    ("The quartet sort of fizzled when our bass moved to Canada.", "The quartet"),
+    ("The greenhouse blew down in the gales, glass everywhere.", "The greenhouse"),
+    ("The birds all flew off during the fireworks, not one came back.", "The birds"),
+    ("Pepper crossed the rainbow bridge in August, fourteen years old.", "Pepper"),
+    ("Gus passed on Tuesday, very peacefully.", "Gus"),
+    ("Somebody cut the canoe loose and it drifted off, never seen again.", "the canoe"),
+])
+def test_a_things_end_in_the_words_people_use_names_it(said, thing):
+    assert thing in _things(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Gus passed his driving test on Tuesday.",
+    "The Golf passed its MOT.",
+    "We took the kayak out and it nearly sank.",
+    "My brother borrowed the van and it was fine.",
+])
+def test_a_pass_or_a_near_miss_ends_nothing(said):
+    assert _things(said) == []
