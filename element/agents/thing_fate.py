@@ -136,6 +136,11 @@ _BEFORE = re.compile(r"\b(?P<x>(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)"
                      re.I)
 #: A pronoun subject of a thing, read back to the thing named before it.
 _IT = re.compile(r"\b(?:and|then)\s+(?:it|they)\s+", re.I)
+#: The whole of them dead or gone, said of none: "none of the seahorses survived", "not
+#: one of the pigeons came back".
+_NONE_LIVED = re.compile(rf"\b(?:none|not\s+(?:a\s+single\s+)?one)\s+of\s+(?P<x>{_NP})\s+"
+                         r"(?:(?:has|have|had)\s+)?(?:survived|made\s+it|pulled\s+through|lived|"
+                         r"c(?:a|o)me\s+(?:back|home))\b", re.I)
 #: A discourse opener before the subject: "Turns out the choir folded".
 _OPENER = re.compile(r"^(?:(?:it\s+)?turn(?:s|ed)\s+out|long\s+story\s+short|in\s+the\s+end|"
                      r"sadly|annoyingly|unfortunately|tragically|anyway|honestly|well|so)"
@@ -196,6 +201,9 @@ def fates(clause: str, sentence: str = "") -> list[str]:
     of them, as said; none when not done, for a while, or come back."""
     told = sentence or clause
     clause = _OPENER.sub("", clause, count=1)
+    if (none := _NONE_LIVED.search(clause)) and not _NOT_DONE.search(clause) and \
+            (thing := _thing(none["x"])):
+        return [thing]  # "none of the seahorses survived"
     if _NOT_DONE.search(clause) or _BACK.search(told) or _WHILE.search(clause):
         return []
     found: list[str] = []

@@ -110,6 +110,8 @@ def test_a_pet_come_back_one_of_several_and_a_plan_keep_the_fact(store):
     ("Pepper crossed the rainbow bridge in August, fourteen years old.", "Pepper"),
     ("Gus passed on Tuesday, very peacefully.", "Gus"),
     ("Somebody cut the canoe loose and it drifted off, never seen again.", "the canoe"),
+    ("Honestly, none of the tomatoes survived the frost.", "the tomatoes"),
+    ("Not one of the pigeons came back after the race.", "the pigeons"),
 ])
 def test_a_things_end_in_the_words_people_use_names_it(said, thing):
     assert thing in _things(said)
@@ -120,6 +122,7 @@ def test_a_things_end_in_the_words_people_use_names_it(said, thing):
     "The Golf passed its MOT.",
     "We took the kayak out and it nearly sank.",
     "My brother borrowed the van and it was fine.",
+    "I was worried none of the hens would survive the fox.",
 ])
 def test_a_pass_or_a_near_miss_ends_nothing(said):
     assert _things(said) == []
