@@ -29,7 +29,7 @@ import re
 
 from index import lexicon
 
-__all__ = ["JOB", "befallen", "for_a_while", "head_of_possessed"]
+__all__ = ["JOB", "befallen", "for_a_while", "head_of_possessed", "made_thing"]
 
 #: What a job ended unnamed ends (as ``ending_grammar``'s job lost: the speaker's one).
 JOB = "my employer or career"
@@ -38,7 +38,9 @@ JOB = "my employer or career"
 #: ("the last of the chickens", "both the goats", "all our hens" are the whole of them;
 #: "one of the ducks", "a branch" are not.)
 _NP = (r"(?:(?:the\s+last\s+of|all(?:\s+of)?|both(?:\s+of)?|every\s+(?:one|last\s+one)\s+of)"
-       r"\s+)?(?:(?:the|my|our)\s+[\w' -]+?|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)")
+       r"\s+)?(?:(?:the|my|our)\s+[\w' -]+?|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)|"
+       # "every last koi": the whole, its noun bare.
+       r"every\s+last\s+[\w'-]+")
 #: Verbs of doing away with a thing, their object after them (past or participle).
 _DESTROY = (r"killed|ate|eaten|savaged|mauled|wrote\s+off|written\s+off|totall?ed|"
             r"(?:burnt|burned|tore|torn|knocked|pulled|blew|blown|brought|cut|chopped)\s+down|"
@@ -55,7 +57,7 @@ _DESTROY_SPLIT = (r"(?P<v2>(?:burnt|burned|tore|torn|knocked|pulled|blew|blown|b
 #: greenhouse, glass everywhere", "the pear tree because ...").
 _OBJECT_END = (r"(?=\s*$|\s*[,.;:!]|\s+(?:last|this|on|in|at|over|during|after|before|when|"
                r"while|because|as|so|and|but|then|overnight|yesterday|today|for|from|with|"
-               r"outside|near|by|off)\b)")
+               r"outside|near|by|off|out)\b)")
 _DONE_TO = re.compile(rf"(?<![\w'])(?:(?P<verb>{_DESTROY})\s+(?P<x>{_NP}|it|them){_OBJECT_END}|"
                       rf"{_DESTROY_SPLIT.format(np=_NP + '|it|them')})", re.I)
 #: An animal's kill: "a fox got the last of the chickens", "next door's cat got Nibbles".
@@ -119,7 +121,7 @@ def _thing(text: str) -> str:
     is "the chickens"); "" for a pronoun, a possessive of another ("my neighbour's hens")
     or a part ("the Focus's bonnet")."""
     thing = re.sub(r"^(?:the\s+last\s+of|all(?:\s+of)?|both(?:\s+of)?|every\s+(?:one|last\s+one)"
-                   r"\s+of)\s+", "", text.strip(), flags=re.I)
+                   r"\s+of|every\s+last)\s+", "", text.strip(), flags=re.I)
     thing = _TAIL.sub("", thing)
     if re.search(r"\w(?:'s|s')\s+\w", thing) or not re.search(r"\w", thing) or \
             re.fullmatch(r"(?:the\s+)?(?:lot|rest)(?:\s+of\s+(?:them|it))?", thing, re.I):
@@ -154,6 +156,20 @@ def head_of_possessed(thing: str) -> str:
     return m["head"] if m else thing
 
 
+#: A person's pronoun right before a word of survival: "he's fine", "she survived".
+_PERSON_FINE = re.compile(r"\b(?:he|she)(?:'s)?\s*$", re.I)
+
+
+def made_thing(thing: str) -> bool:
+    """Whether the lexicon knows ``thing``'s head as no living thing; a bare name ("Biscuit")
+    may be a pet's, and is not read so."""
+    lex = lexicon()
+    if lex is None or not re.match(r"(?:the|my|our)\s", thing, re.I):
+        return False
+    head = thing.split()[-1]
+    return lex.is_a(head, "organism") is False and lex.is_a(head, "person") is False
+
+
 def _is_animal(word: str) -> bool:
     lex = lexicon()
     return bool(lex is not None and lex.is_a(word, "animal"))
@@ -176,8 +192,10 @@ def befallen(clause: str, sentence: str = "") -> list[str]:
     for a while, or survived."""
     found: list[str] = []
     told = sentence or clause
-    if _BRIEF.search(clause) or any(not _DENIED.search(told[:m.start()])
-                                    for m in _SURVIVED.finditer(told)):
+    if _BRIEF.search(clause):
+        return found
+    survived = [m for m in _SURVIVED.finditer(told) if not _DENIED.search(told[:m.start()])]
+    if survived and not all(_PERSON_FINE.search(told[:m.start()]) for m in survived):
         return found
     if (m := _PUT_OUT.match(clause)) and not _NOT_DONE.search(clause[:m.start("v")]) and \
             not _PERSON.match(m["a"]):
@@ -206,4 +224,6 @@ def befallen(clause: str, sentence: str = "") -> list[str]:
     if not found and (m := _KILLED_BY.match(clause)) and _is_animal(m["head"]) and \
             not _NOT_DONE.search(m["a"]) and (thing := _thing(m["x"])):
         found.append(thing)
-    return found
+    # A person said to be fine ("wrote the Mini off, thankfully he's fine") is the driver,
+    # not a thing made by hand; a living thing may be the one that lived.
+    return [t for t in found if not survived or made_thing(t)]

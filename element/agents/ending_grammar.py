@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from .befallen import befallen, for_a_while, head_of_possessed
+from .thing_fate import fates
 from .episode_words import PAST
 from .kinds import TIMES
 from .paused import paused
@@ -356,7 +357,10 @@ _LONG_AGO = re.compile(r"\b(?:(?:many|some|a\s+good\s+few)\s+)?(?:years|decades|
                        r"college))\b", re.I)
 #: Who a thing went to ("to another leader", "to a second-hand shop"), or none got in its
 #: place ("didn't get another car"): no addition.
-NONE_IN_ITS_PLACE = re.compile(r"\b(?:to|with)\s+(?:another|a\s+second)\b|"
+NONE_IN_ITS_PLACE = re.compile(r"\b(?:to|with|into)\s+(?:another|a\s+second)\b|"
+                         # The whole of a thing that is many, told as the subject:
+                         # "both goats went to a farm", no second one.
+                         r"^both(?:\s+of)?(?=\s+(?:the|my|our|\w+s)\b)|"
                          # None got in its place: "didn't get another car".
                          r"\b(?:did\s+not|didn't|not|never)\s+(?:get|got|buy|bought|take|took|"
                          r"find|found)\s+(?:another|a\s+second)\b", re.I)
@@ -382,7 +386,10 @@ def endings(sentence: str) -> list[Ending]:
             continue
         found.extend(_clause_endings(subject_first(clause)) or _kin_endings(subject_first(clause))
                      # "A fox got the chickens", "they let me go" (``befallen.py``).
-                     or [Ending(thing, "") for thing in befallen(subject_first(clause), sentence)])
+                     or [Ending(thing, "") for thing in befallen(subject_first(clause), sentence)]
+                     # "The choir wound up", "we loaned the pony out for good"
+                     # (``thing_fate.py``).
+                     or [Ending(thing, "") for thing in fates(subject_first(clause), sentence)])
     return found
 
 

@@ -31,6 +31,7 @@ from .restated import change_to
 from .resumed import resumed_memory
 from .rules import Candidate
 from .slots import PEOPLE, single_slot, slot_target
+from .thing_fate import told_final
 from .tokens import held_through
 from .updates import Memory
 
@@ -44,7 +45,7 @@ def ended_memory(sentence: str, pool: Pool, who: str,
     or no memory clearly meant."""
     # The speaker's, or a person's of theirs, whose memories alone can then be meant ("Dad's
     # given up the booze" and "Ana's dad drinks a lot of whisky").
-    if kept_meanwhile(sentence):
+    if kept_meanwhile(sentence) and not told_final(sentence):
         return None     # "I let my son drive the Fabia now": lent, not ended (``holding.py``)
     said = [(e.thing, e.holder) for e in endings(sentence)
             if e.holder == "" or e.holder != UNKNOWN and set(e.holder.split()) & PEOPLE]
