@@ -76,7 +76,8 @@ def test_a_sentence_the_rules_read_is_left_as_said(wordnet: Any) -> None:
 @pytest.mark.parametrize("said,named", [
     ("I am in the Ramblers", True), ("We are with Octopus now", True),
     ("I am in bed", False), ("I am at work", False), ("I am on it", False),
-    ("I am with Ana", False), ("I am on statins", True), ("I am on holiday", False),
+    ("I am with Ana", False), ("I am on statins", True), ("I am in Paris", False),
+    ("I am at Starbucks", False), ("I am on holiday", False),
 ])
 def test_a_standing_naming_one_thing(wordnet: Any, said: str, named: bool) -> None:
     assert named_standing(said, {"ana"}) is named
