@@ -68,6 +68,7 @@ from .places import named_place, placed
 from .facts import HIRED
 from .given_role import given_role
 from .held_things import happened
+from .named_standing import named_standing
 from .sentences import MAX_WORDS, clauses
 from .texted import BARE_VALUE
 from .trimmed import content_words as _content_words, trim as _trim
@@ -275,7 +276,8 @@ def _score(text: str, mine: re.Pattern[str] | None = None, floor: bool = True,
         return MIN_SCORE    # "I vape", "I'm at Spotify now", "I do yoga": few words say it all
     words = _content_words(text)
     if len(words) < MIN_CONTENT:
-        return None
+        # "I'm in the Ramblers": a standing naming one thing by its name (``named_standing``)
+        return MIN_SCORE if floor and named_standing(text, set()) else None
     score = sum(0.5 if w.lower() in _ABSTRACT else 1.0 for w in words)
     if time_phrase(text):
         score += 1

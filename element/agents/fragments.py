@@ -50,6 +50,7 @@ import numpy as np
 
 from index import ATTRIBUTES, Embedder
 
+from .alike_kinds import one_of_a_kind
 from .episode_words import ADVERBS, FAMILY, GENERIC
 from .sentences import split_sentences
 from .slots import PEOPLE
@@ -63,7 +64,7 @@ from .verbless import (_ACRONYM, _CLAUSE, _FUNCTION, _HEAD, _NOT_VALUE, _NUMBER_
                        _expanded, _lowered, _opened, _REPLY, _unsaid, _words, topic_answered,
                        verbless)
 
-__all__ = ["completed", "told_alone", "told_plainly",
+__all__ = ["completed", "told_alone", "told_plainly", "writes_nothing",
            "held_attributes", "answers_held",
            "VALUE_MIN", "VALUE_MARGIN", "FRAGMENT_GAP", "PLAIN_WORDS"]
 
@@ -99,14 +100,18 @@ _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|s
                   r"as\s+of\s+\w+|officially|and\s+counting|"
                   # a start told by when it began ("Full-time from this month")
                   r"from\s+(?:this|next)\s+(?:week|month|term|year|season)|"
-                  r"from\s+(?:the\s+)?(?:start|beginning)\s+of)\b", re.I)
+                  r"from\s+(?:the\s+)?(?:start|beginning)\s+of|"
+                  # ... or by the day or month it began ("Day routes from January")
+                  r"from\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|"
+                  r"march|april|june|july|august|september|october|november|december))\b",
+                  re.I)
 #: Where the value of a memory opens after its verb: its article, preposition, possessive.
 _OPENS = frozenset("a an the at in for with to on from as into their my our".split())
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
 _PREPOSITION = re.compile(r"^(?:at|in|on|for|with|to|from|into|as|by|off)\s", re.I)
 
 
-def _writes_nothing(sentence: str, who: str) -> bool:
+def writes_nothing(sentence: str, who: str) -> bool:
     """Whether the rules read nothing in ``sentence`` alone: no keyed statement, and no
     episode but the fragment itself kept as said ("Kia Picanto these days": a name and a
     time, kept whole as news, with no subject and no verb: nothing read of it)."""
@@ -245,6 +250,12 @@ def _meant(head: str, value: str, frames: list[tuple[str, Frame]], who: str,
         # the fragment answers that attribute best, and clearly, and one memory holds it.
         return named[0][1]
     alike.sort(key=lambda a: -a[0])
+    if not alike and not named:
+        # Of one kind by what their nouns name, where the model holds them apart
+        # ("Fountain pen user now" of "writes with a biro", ``alike_kinds``).
+        of_speaker = [frame for _, frame in frames if not _theirs(frame)]
+        kind = one_of_a_kind(value, [frame[3] for frame in of_speaker])
+        return of_speaker[kind] if kind is not None else None
     if not alike or len(alike) > 1 and alike[0][0] - alike[1][0] < VALUE_MARGIN:
         return None
     return alike[0][1]
@@ -321,7 +332,7 @@ def completed(text: str, memories: Iterable[str], who: str,
     # its fragment, when the sentence writes nothing as said (``presented.py``).
     # So is a value told after its time ("Since March, a Skoda Octavia").
     sentences = [p if (p := presented(_opened(s)) or time_first(_opened(s))) is not None and
-                 _writes_nothing(s, who) else s for s in told]
+                 writes_nothing(s, who) else s for s in told]
     if not any(verbless(m["head"]) for s in sentences if (m := _HEAD.match(_opened(s)))):
         return text
     shown = {s for s in sentences if s not in told}
@@ -344,7 +355,7 @@ def completed(text: str, memories: Iterable[str], who: str,
                     re.search(r"\b(?:you|your|i|i'm|we|we're)\b", m["rest"], re.I):
                 continue    # a name called, then what is said to them ("Caroline, you ...")
             value = _value(m["head"])
-            if not value or sentence not in shown and not _writes_nothing(sentence, who):
+            if not value or sentence not in shown and not writes_nothing(sentence, who):
                 continue    # (a presented value's sentence wrote nothing as said)
             try:
                 frame = _meant(m["head"], value, frames, who, embedder)

@@ -26,7 +26,7 @@ import re
 
 from .facts import NOT_HABITS, PAST_TENSE
 
-__all__ = ["PRESENT_ED", "THING_OBJECT", "PHRASAL", "NOT_WE_VERBS", "habit_verb_of"]
+__all__ = ["PRESENT_ED", "SAME_FORM", "THING_OBJECT", "PHRASAL", "NOT_WE_VERBS", "habit_verb_of"]
 
 #: Verbs whose present ends in "-ed" (a closed class of English): not pasts.
 PRESENT_ED = frozenset("""breed feed bleed speed weed seed shed shred wed proceed succeed
@@ -60,6 +60,18 @@ _NAMED_OBJECT = re.compile(r"^(?!(?:it|them|me|you|myself|yourself|ourselves|him
                            r"everyone|everybody|everything|that|this|those)\b)\w", re.I)
 
 
+#: Verbs whose past is spelt as their present ("I read"): a habit only where the object
+#: says how or how often it is done ("I read on a Kindle", "I read mostly crime"), never
+#: what was done once ("I read that book last year", "I read in the paper that ...").
+SAME_FORM = frozenset({"read"})
+_HOW_HELD = re.compile(r"^(?:on|in)\s+(?:a|an|my|the\s)?\s*\w|\b(?:mostly|usually|always|"
+                       r"every|each|most\s+(?:days|nights|evenings|mornings)|a\s+lot|"
+                       r"these\s+days|nowadays|now)\b", re.I)
+_ONCE = re.compile(r"\b(?:yesterday|ago|last\s+\w+|this\s+(?:morning|afternoon|evening|week|"
+                   r"weekend)|once|the\s+other\s+day|recently|just|that|about|somewhere|"
+                   r"it|this|your)\b", re.I)
+
+
 def habit_verb_of(verb: str, obj: str, subject: str = "i") -> bool:
     """Whether ``verb`` (lower case) with its object ``obj`` tells the habit of a speaker
     whose subject is ``subject`` ("i" or "we"); not a verb of thinking, feeling or talking
@@ -71,6 +83,8 @@ def habit_verb_of(verb: str, obj: str, subject: str = "i") -> bool:
     if verb in PHRASAL:
         particle, _, rest = obj.strip().partition(" ")
         return particle.lower() == PHRASAL[verb] and bool(_NAMED_OBJECT.match(rest))
+    if verb in SAME_FORM:
+        return bool(_HOW_HELD.search(obj)) and not _ONCE.search(obj)
     if verb in NOT_HABITS or verb in PAST_TENSE or verb.endswith("ly"):
         return False
     return not verb.endswith("ed") or verb in PRESENT_ED

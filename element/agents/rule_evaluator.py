@@ -26,7 +26,8 @@ from .episodes import episode, is_english, kin
 from .follow import continued
 from .framed import framed
 from .lasting import awaited_in
-from .fragments import completed, told_alone, told_plainly
+from .fragments import completed, told_alone, told_plainly, writes_nothing
+from .said_plainly import restated
 from .valued import valued
 from .wondered import wondered   # a frame of surprise: its news (``wondered.py``)
 from .observation import Observation
@@ -172,6 +173,10 @@ class RuleEvaluator:
             # A verbless fragment ("Favourite film? Paddington 2", "On days now"): said
             # whole, from its topic or the memory it answers (``fragments.py``).
             text = completed(text, mems, who, pool.embedder() if pool is not None else None)
+            # What the speaker is, its "I am" left out ("Cubs leader now"), and a cleft of
+            # their value ("It's green tea I drink now"): said plainly (``said_plainly``).
+            if not observation.answers_question(i):
+                text = restated(text, who, writes_nothing)
             keyed = extract(text, i, who,
                             answers_question=observation.answers_question(i),
                             replies=observation.replies(i),

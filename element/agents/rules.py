@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from .dates import time_phrase
 from .cleaning import CORRECTION, clean, norm, statements
 from .episodes import narrate
-from .habits import habit_verb_of
+from .habits import SAME_FORM, habit_verb_of
 from .negated import negated_habit
 from .mine_told import mine_does, mine_in_predicate, trait_of_speaker
 from .offers import offer
@@ -328,7 +328,10 @@ def _habit(s: str, turn: int, who: str) -> Candidate | None:
              and w not in ("to", "at", "in", "on", "with", "for", "about", "of", "the")]
     if not words:
         return None
-    return Candidate("fact", narrate(s, who), f"fact:does:{verb} {words[0]}", turn)
+    content = narrate(s, who)
+    if verb in SAME_FORM:   # "Ana read on a Kindle" says a past: the habit's present
+        content = re.sub(rf"^({re.escape(who)}) {verb}\b", rf"\1 {verb}s", content)
+    return Candidate("fact", content, f"fact:does:{verb} {words[0]}", turn)
 
 
 def _names_nothing(text: str) -> bool:
