@@ -67,6 +67,10 @@ play plays playing use uses using run runs running work works working do does ha
 keep keeps see sees watch watches read reads listen listens drink drinks eat eats live lives
 """.split())
 
+#: The speaker's household said as the subject with their name ("Cosmo's family goes
+#: camping"): who holds the value, no word of its frame.
+_HOLDERS = frozenset({"family", "household"})
+
 #: "Do" before the doing it names: "does the shopping", "did the cooking".
 _DOES = frozenset("do does did doing".split())
 
@@ -149,7 +153,10 @@ def _words(text: str, who: str) -> tuple[str, list[str]]:
     first word past the subject, "" when that is a small word or one of many frames) and
     its other words, the values, the small words and the words of time left out."""
     named = {w.lower() for v in values(text, who) for w in re.findall(r"[a-z0-9]+", v.lower())}
-    own = {w.lower() for w in who.split()}
+    # The words of a name are no frame ("Labor Day", "Match of the Day": no shared "day").
+    named |= {w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z'-]*", text)}
+    # The speaker's household as the subject ("Cosmo's family has ...") is whose, not what.
+    own = {w.lower() for w in who.split()} | _HOLDERS
     words = re.findall(r"[a-z][a-z'-]*", text.lower())
     # past the subject: the words from the speaker's name on ("Alys gets ..."), else all
     at = next((i for i, w in enumerate(words) if re.sub(r"'s?$", "", w) in own), None)
@@ -157,6 +164,7 @@ def _words(text: str, who: str) -> tuple[str, list[str]]:
     said = [re.sub(r"'s?$", "", w) for w in said]
     kept = [w for w in said if w not in STOP and w not in _TIME and w not in named and
             w not in own and len(w) > 2]
+    said = [w for w in said[:1] if w not in _HOLDERS] + said[1:]
     verb = said[0] if said and said[0] not in STOP and said[0] not in named and \
         said[0] not in _MANY_FRAMES else ""
     if said and said[0] in _DOES and kept and kept[0].endswith("ing"):
