@@ -88,7 +88,7 @@ def keyed_target(cand: Candidate, pool: Pool, who: str) -> dict[str, Any] | None
     return None
 
 
-def _before(cand: Candidate, memory: dict[str, Any], obs: Observation) -> bool:
+def _left_true(cand: Candidate, memory: dict[str, Any]) -> bool:
     """Whether what ``cand`` tells leaves ``memory`` true: dated by a year before it ("quit
     coffee back in 2015", ``named.predates``), or a span counted up to now beside an age
     ("been on the same allotment for forty years now", ``lasted.py``)."""
@@ -118,7 +118,7 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
     if cand.kind == "change":
         target = (pool.holds(cand.target) if cand.target else None) or \
             begun_target(cand.source or "", pool, who, same_turn(pool, context))
-        if target is not None and not _before(cand, target, obs):
+        if target is not None and not _left_true(cand, target):
             return Decision("supersede", "a later statement changes what it says",
                             category=target["category"], memory_id=target["id"],
                             content=cand.content, context=context, intention=goal,
@@ -138,7 +138,7 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
         sig = signals(cand.source or cand.content)
         if repeat is not None and sig.replaces and \
                 (sig.change or sig.ended or may_end(cand.source or cand.content)) and \
-                not _before(cand, repeat, obs):
+                not _left_true(cand, repeat):
             # Mostly the same words with a change ("The band broke up, so I'm not
             # playing bass these days" after "I play bass in a band"): what was true
             # before is kept for history, not overwritten; so with an ending
@@ -158,7 +158,7 @@ def decide(cand: Candidate, obs: Observation, pool: Pool, evaluator: type) -> De
                  linked_target(cand.source or "", pool, who, same_turn(pool, context),
                                obs.turns[cand.turn].content)) \
                 is not None \
-                and not _before(cand, held, obs):
+                and not _left_true(cand, held):
             # A present state of the speaker's own ("I'm a health visitor these days",
             # "Finally caved and got an iPhone"): the value held before is kept for
             # history, no longer current (``present.py``).
